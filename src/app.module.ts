@@ -1,0 +1,39 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AuthModule } from './auth/auth.module';
+import { BillingModule } from './billing/billing.module';
+import type { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
+import { DatabaseModule } from './database/database.module';
+import { GenerationsModule } from './generations/generations.module';
+import { HealthModule } from './health/health.module';
+import { SimulatorModule } from './simulator/simulator.module';
+import { TasksModule } from './tasks/tasks.module';
+import { UpstreamModule } from './upstream/upstream.module';
+import { VerificationModule } from './verification/verification.module';
+import { VideosModule } from './videos/videos.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        ScheduleModule.forRoot(),
+        DatabaseModule.forRoot(config),
+        AuthModule,
+        BillingModule,
+        UpstreamModule,
+        TasksModule,
+        VideosModule,
+        GenerationsModule,
+        VerificationModule,
+        ConsoleModule,
+        SimulatorModule.forRoot(config),
+        HealthModule,
+      ],
+    };
+  }
+}

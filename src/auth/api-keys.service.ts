@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppError, ErrorCode } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { newApiKey } from '../common/random-id';
+import { TransactionRunner } from '../database/transaction-runner';
+import { ApiKeyCache } from './api-key-cache';
+import { hashApiKey } from './api-key-hash';
+import { ApiKeyEntity } from './api-key.entity';
+import { UserEntity } from './user.entity';
+
+export interface IssuedKey {
+  apiKey: ApiKeyEntity;
+  /** The plain key: returned once, never stored. */
+  key: string;
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly cache: ApiKeyCache,
+    private readonly clock: Clock,
+  ) {}
+
+  async issue(userId: number, name: string, models?: string[] | null): Promise<IssuedKey> {
+    if (!(await this.users.exist({ where: { id: userId } }))) throw AppError.notFound(`user ${userId} not found`);
+    const key = newApiKey();
+    const apiKey = await this.transactions.run((manager) =>
+      manager.save(
+        manager.create(ApiKeyEntity, {
+          userId,
+          name,
+          keyHash: hashApiKey(key),
+          keyHint: `${key.slice(0, 7)}...`,
+          models: models && models.length > 0 ? models : null,
+          status: 'active',
+          createdAt: this.clock.now(),
+          revokedAt: null,
+        }),
+      ),
+    );
+    return { apiKey, key };
+  }
+
+  listForUser(userId: number): Promise<ApiKeyEntity[]> {
+    return this.keys.find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  /** Revokes a key; `ownerId` restricts it to the key's owner (customer console). */
+  async revoke(keyId: number, ownerId?: number): Promise<ApiKeyEntity> {
+    const apiKey = await this.keys.findOne({ where: { id: keyId } });
+    if (!apiKey || (ownerId !== undefined && apiKey.userId !== ownerId)) throw AppError.notFound(`key ${keyId} not found`);
+    if (apiKey.status !== 'revoked') {
+      await this.transactions.run((manager) => manager.update(ApiKeyEntity, { id: keyId }, { status: 'revoked', revokedAt: this.clock.now() }));
+    }
+    this.cache.forgetKey(apiKey.keyHash);
+    return (await this.keys.findOne({ where: { id: keyId } }))!;
+  }
+
+  /**
+   * Resolves a bearer key to its key and user, from the short-lived cache when possible.
+   * 401 for an unknown, revoked or disabled key (or user).
+   */
+  async authenticate(plainKey: string): Promise<{ apiKey: ApiKeyEntity; user: UserEntity }> {
+    const keyHash = hashApiKey(plainKey);
+    const now = this.clock.now();
+    let found = this.cache.get(keyHash, now);
+    if (!found) {
+      const apiKey = await this.keys.findOne({ where: { keyHash } });
+      const user = apiKey ? await this.users.findOne({ where: { id: apiKey.userId } }) : null;
+      if (!apiKey || !user) throw new AppError(ErrorCode.Unauthorized, 'invalid api key');
+      this.cache.set(keyHash, apiKey, user, now);
+      found = { apiKey, user, expiresAt: now };
+    }
+    if (found.apiKey.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'api key has been revoked');
+    if (found.user.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'account is disabled');
+    return { apiKey: found.apiKey, user: found.user };
+  }
+}
+
+/** 403 when the key has an allowlist that does not name the model. */
+export function assertModelAllowed(apiKey: ApiKeyEntity, model: string): void {
+  if (apiKey.models && !apiKey.models.some((allowed) => allowed.toLowerCase() === model.toLowerCase())) {
+    throw new AppError(ErrorCode.Forbidden, `api key is not allowed to use model ${model}`, { param: 'model' });
+  }
+}

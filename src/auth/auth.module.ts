@@ -1,0 +1,19 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AdminTokenService } from './admin-token.service';
+import { AdminGuard } from './admin.guard';
+import { ApiKeyCache } from './api-key-cache';
+import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeysService } from './api-keys.service';
+import { UserEntity } from './user.entity';
+import { UsersService } from './users.service';
+
+/** Users, API keys, the admin token and the guards that use them. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
+  providers: [UsersService, ApiKeysService, ApiKeyCache, ApiKeyGuard, AdminTokenService, AdminGuard],
+  exports: [UsersService, ApiKeysService, ApiKeyCache, ApiKeyGuard, AdminTokenService, AdminGuard],
+})
+export class AuthModule {}

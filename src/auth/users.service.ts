@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppError, ErrorCode } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
+import { ApiKeyCache } from './api-key-cache';
+import { UserEntity, UserRole, UserStatus } from './user.entity';
+
+export interface CreateUserInput {
+  username: string;
+  group?: string;
+  role?: UserRole;
+  passwordHash?: string | null;
+}
+
+export interface UpdateUserInput {
+  group?: string;
+  status?: UserStatus;
+  verificationEnabled?: boolean;
+  passwordHash?: string | null;
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly keyCache: ApiKeyCache,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates a user with a zero balance; an opening balance is a top-up, so it is in the ledger. */
+  async create(input: CreateUserInput): Promise<UserEntity> {
+    const now = this.clock.now();
+    try {
+      return await this.transactions.run((manager) =>
+        manager.save(
+          manager.create(UserEntity, {
+            username: input.username,
+            group: input.group ?? 'default',
+            role: input.role ?? 'user',
+            status: 'active',
+            quota: 0,
+            usedQuota: 0,
+            verificationEnabled: false,
+            passwordHash: input.passwordHash ?? null,
+            createdAt: now,
+            updatedAt: now,
+          }),
+        ),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(ErrorCode.Conflict, `username ${input.username} is taken`, { param: 'username' });
+      throw error;
+    }
+  }
+
+  async get(id: number): Promise<UserEntity> {
+    const user = await this.users.findOne({ where: { id } });
+    if (!user) throw AppError.notFound(`user ${id} not found`);
+    return user;
+  }
+
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.users.findOne({ where: { username } });
+  }
+
+  async list(page: number, pageSize: number): Promise<{ data: UserEntity[]; total: number }> {
+    const [data, total] = await this.users.findAndCount({ order: { id: 'ASC' }, skip: (page - 1) * pageSize, take: pageSize });
+    return { data, total };
+  }
+
+  async update(id: number, input: UpdateUserInput): Promise<UserEntity> {
+    await this.get(id);
+    const changes: Partial<UserEntity> = { updatedAt: this.clock.now() };
+    if (input.group !== undefined) changes.group = input.group;
+    if (input.status !== undefined) changes.status = input.status;
+    if (input.verificationEnabled !== undefined) changes.verificationEnabled = input.verificationEnabled;
+    if (input.passwordHash !== undefined) changes.passwordHash = input.passwordHash;
+    await this.transactions.run((manager) => manager.update(UserEntity, { id }, changes));
+    this.keyCache.forgetUser(id);
+    return this.get(id);
+  }
+
+  count(): Promise<number> {
+    return this.users.count();
+  }
+}

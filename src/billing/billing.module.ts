@@ -1,0 +1,17 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GroupRatioEntity } from './group-ratio.entity';
+import { LedgerService } from './ledger.service';
+import { LogEntity } from './log.entity';
+import { LogsService } from './logs.service';
+import { PriceRuleEntity } from './price-rule.entity';
+import { PricingService } from './pricing.service';
+
+/** Prices, quotes, the ledger (charge, refund, top-up, adjust) and its logs. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([LogEntity, PriceRuleEntity, GroupRatioEntity])],
+  providers: [LedgerService, LogsService, PricingService],
+  exports: [LedgerService, LogsService, PricingService],
+})
+export class BillingModule {}

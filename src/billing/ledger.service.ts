@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { UserEntity } from '../auth/user.entity';
+import { AppError, ErrorCode } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
+import { LogEntity, LogType } from './log.entity';
+
+export interface TaskMovement {
+  userId: number;
+  taskId: string;
+  model: string;
+  quota: number;
+  channelId?: number | null;
+  detail: string;
+}
+
+/** Thrown inside a transaction when the (task, refund) ledger row already exists. */
+export class AlreadyRefundedError extends Error {}
+
+/**
+ * Every quota movement: the balance change and its ledger row, always in one transaction.
+ * Methods taking an EntityManager join the caller's transaction; the others open their own.
+ */
+@Injectable()
+export class LedgerService {
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Charges a task: one conditional update that cannot overdraw; 402 when the balance cannot pay. */
+  async chargeIfEnough(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    const updated = await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({
+        quota: () => 'quota - :amount',
+        usedQuota: () => 'used_quota + :amount',
+        updatedAt: this.clock.now(),
+      })
+      .where('id = :userId AND quota >= :amount')
+      .setParameters({ amount: movement.quota, userId: movement.userId })
+      .execute();
+    if (!updated.affected) throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
+    return this.writeLog(manager, 'consume', movement, -movement.quota);
+  }
+
+  /**
+   * Gives a task's charge back. The unique (task_id, type) key makes a second refund fail
+   * with AlreadyRefundedError, which rolls the caller's transaction back.
+   */
+  async refundInTransaction(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({
+        quota: () => 'quota + :amount',
+        usedQuota: () => 'used_quota - :amount',
+        updatedAt: this.clock.now(),
+      })
+      .where('id = :userId')
+      .setParameters({ amount: movement.quota, userId: movement.userId })
+      .execute();
+    try {
+      return await this.writeLog(manager, 'refund', movement, movement.quota);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AlreadyRefundedError(`task ${movement.taskId} was already refunded`);
+      throw error;
+    }
+  }
+
+  /** Refunds in a transaction of its own; false when the task was already refunded. */
+  async refundOnce(movement: TaskMovement): Promise<boolean> {
+    try {
+      await this.transactions.run((manager) => this.refundInTransaction(manager, movement));
+      return true;
+    } catch (error) {
+      if (error instanceof AlreadyRefundedError) return false;
+      throw error;
+    }
+  }
+
+  async topUp(userId: number, quota: number, detail = 'top-up'): Promise<LogEntity> {
+    if (!Number.isSafeInteger(quota) || quota <= 0) throw AppError.invalid('quota must be a positive integer', 'quota');
+    return this.transactions.run(async (manager) => {
+      const updated = await manager
+        .createQueryBuilder()
+        .update(UserEntity)
+        .set({ quota: () => 'quota + :amount', updatedAt: this.clock.now() })
+        .where('id = :userId')
+        .setParameters({ amount: quota, userId })
+        .execute();
+      if (!updated.affected) throw AppError.notFound(`user ${userId} not found`);
+      return this.writeLog(manager, 'topup', { userId, detail }, quota);
+    });
+  }
+
+  /** A signed correction by an operator; cannot take the balance below zero. */
+  async adjust(userId: number, delta: number, detail: string): Promise<LogEntity> {
+    if (!Number.isSafeInteger(delta) || delta === 0) throw AppError.invalid('quota must be a non-zero integer', 'quota');
+    return this.transactions.run(async (manager) => {
+      const updated = await manager
+        .createQueryBuilder()
+        .update(UserEntity)
+        .set({ quota: () => 'quota + :delta', updatedAt: this.clock.now() })
+        .where('id = :userId AND quota + :delta >= 0')
+        .setParameters({ delta, userId })
+        .execute();
+      if (!updated.affected) {
+        if (!(await manager.exists(UserEntity, { where: { id: userId } }))) throw AppError.notFound(`user ${userId} not found`);
+        throw AppError.invalid('adjustment would make the balance negative', 'quota');
+      }
+      return this.writeLog(manager, 'adjust', { userId, detail }, delta);
+    });
+  }
+
+  private async writeLog(
+    manager: EntityManager,
+    type: LogType,
+    movement: { userId: number; taskId?: string; model?: string; channelId?: number | null; detail: string },
+    signedQuota: number,
+  ): Promise<LogEntity> {
+    const balance = await manager
+      .createQueryBuilder(UserEntity, 'u')
+      .select('u.quota', 'quota')
+      .where('u.id = :id', { id: movement.userId })
+      .getRawOne<{ quota: string | number }>();
+    const log = manager.create(LogEntity, {
+      type,
+      userId: movement.userId,
+      taskId: movement.taskId ?? null,
+      model: movement.model ?? null,
+      quota: signedQuota,
+      balanceAfter: Number(balance?.quota ?? 0),
+      channelId: movement.channelId ?? null,
+      detail: movement.detail,
+      createdAt: this.clock.now(),
+    });
+    await manager.insert(LogEntity, log);
+    return log;
+  }
+}

@@ -1,0 +1,43 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintColumn } from '../database/column-transformers';
+
+export type LogType = 'topup' | 'consume' | 'refund' | 'adjust';
+export const LOG_TYPES: LogType[] = ['topup', 'consume', 'refund', 'adjust'];
+
+/**
+ * The ledger: one row per quota movement, written in the transaction that moves the balance.
+ * A unique key on (task_id, type) makes a second charge or refund of one task impossible.
+ */
+@Entity('logs')
+export class LogEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  type: LogType;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @Column({ name: 'task_id', type: 'varchar', length: 64, nullable: true })
+  taskId: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  model: string | null;
+
+  /** Signed change of the balance: positive for top-ups and refunds, negative for charges. */
+  @Column({ type: 'bigint', transformer: bigintColumn })
+  quota: number;
+
+  @Column({ name: 'balance_after', type: 'bigint', transformer: bigintColumn })
+  balanceAfter: number;
+
+  @Column({ name: 'channel_id', type: 'integer', nullable: true })
+  channelId: number | null;
+
+  @Column({ type: 'text', nullable: true })
+  detail: string | null;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: bigintColumn })
+  createdAt: number;
+}

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Between, FindOptionsWhere, LessThanOrEqual, MoreThanOrEqual, Repository } from 'typeorm';
+import { LogEntity, LogType } from './log.entity';
+
+export interface LogQuery {
+  userId?: number;
+  type?: LogType;
+  taskId?: string;
+  /** ms epoch bounds, inclusive. */
+  from?: number;
+  to?: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Reads the ledger for the admin API and the console. */
+@Injectable()
+export class LogsService {
+  constructor(@InjectRepository(LogEntity) private readonly logs: Repository<LogEntity>) {}
+
+  async find(query: LogQuery): Promise<{ data: LogEntity[]; total: number }> {
+    const where: FindOptionsWhere<LogEntity> = {};
+    if (query.userId !== undefined) where.userId = query.userId;
+    if (query.type) where.type = query.type;
+    if (query.taskId) where.taskId = query.taskId;
+    if (query.from !== undefined && query.to !== undefined) where.createdAt = Between(query.from, query.to);
+    else if (query.from !== undefined) where.createdAt = MoreThanOrEqual(query.from);
+    else if (query.to !== undefined) where.createdAt = LessThanOrEqual(query.to);
+    const [data, total] = await this.logs.findAndCount({
+      where,
+      order: { id: 'DESC' },
+      skip: (query.page - 1) * query.pageSize,
+      take: query.pageSize,
+    });
+    return { data, total };
+  }
+
+  /** Sum of signed quota per type, for totals in the console. */
+  async totals(userId?: number): Promise<Record<string, number>> {
+    const qb = this.logs.createQueryBuilder('l').select('l.type', 'type').addSelect('SUM(l.quota)', 'sum').groupBy('l.type');
+    if (userId !== undefined) qb.where('l.user_id = :userId', { userId });
+    const rows = await qb.getRawMany<{ type: string; sum: string | number }>();
+    return Object.fromEntries(rows.map((row) => [row.type, Number(row.sum)]));
+  }
+}

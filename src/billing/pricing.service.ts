@@ -1,0 +1,107 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppError } from '../common/app-error';
+import { TransactionRunner } from '../database/transaction-runner';
+import { DEFAULT_PRICES, QUOTA_PER_CREDIT } from './default-prices';
+import { GroupRatioEntity } from './group-ratio.entity';
+import { PriceRuleEntity } from './price-rule.entity';
+
+export interface QuoteRequest {
+  model: string;
+  /** Lower-case quality, e.g. `720p`. */
+  resolution: string;
+  seconds: number;
+  audio?: boolean;
+  fastMotion?: boolean;
+  group: string;
+}
+
+export interface Quote {
+  quota: number;
+  /** How the figure was reached, for the consume log. */
+  detail: string;
+}
+
+/** Prices a task from the price table and the group's ratio. */
+@Injectable()
+export class PricingService implements OnApplicationBootstrap {
+  constructor(
+    @InjectRepository(PriceRuleEntity) private readonly rules: Repository<PriceRuleEntity>,
+    @InjectRepository(GroupRatioEntity) private readonly ratios: Repository<GroupRatioEntity>,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  /** Seeds the default table into an empty database; afterwards the operator owns it. */
+  async onApplicationBootstrap(): Promise<void> {
+    if ((await this.rules.count()) > 0) return;
+    await this.transactions.run(async (manager) => {
+      if ((await manager.count(PriceRuleEntity)) > 0) return;
+      await manager.insert(
+        PriceRuleEntity,
+        DEFAULT_PRICES.map((price) => ({
+          model: price.model,
+          resolution: price.resolution,
+          unit: price.unit,
+          duration: price.duration,
+          price: price.credits * QUOTA_PER_CREDIT,
+          audioPrice: price.audioCredits === null ? null : price.audioCredits * QUOTA_PER_CREDIT,
+        })),
+      );
+    });
+  }
+
+  async quote(request: QuoteRequest): Promise<Quote> {
+    const candidates = await this.rules.find({ where: { model: request.model } });
+    const rule =
+      pick(candidates, request.resolution, request.seconds) ??
+      pick(candidates, request.resolution, 0) ??
+      pick(candidates, '*', request.seconds) ??
+      pick(candidates, '*', 0);
+    if (!rule) throw AppError.invalid(`no price for model ${request.model} at ${request.resolution}`, 'model');
+    const unitPrice = request.audio ? (rule.audioPrice ?? rule.price * 2) : rule.price;
+    const base = (rule.unit === 'second' ? unitPrice * request.seconds : unitPrice) * (request.fastMotion ? 2 : 1);
+    const ratio = await this.groupRatio(request.group);
+    // Ceil so that a fractional ratio never rounds a paid task down to free.
+    const quota = Math.ceil(base * ratio - 1e-9);
+    const tier = [request.audio ? 'audio' : null, request.fastMotion ? 'fast motion' : null].filter(Boolean).join(', ');
+    return {
+      quota,
+      detail: `${request.model} ${request.resolution} ${request.seconds}s${tier ? ` (${tier})` : ''}: ${base} x group ${request.group} ratio ${ratio}`,
+    };
+  }
+
+  async groupRatio(group: string): Promise<number> {
+    return (await this.ratios.findOne({ where: { group } }))?.ratio ?? 1;
+  }
+
+  listRules(): Promise<PriceRuleEntity[]> {
+    return this.rules.find({ order: { model: 'ASC', resolution: 'ASC', duration: 'ASC' } });
+  }
+
+  listRatios(): Promise<GroupRatioEntity[]> {
+    return this.ratios.find({ order: { group: 'ASC' } });
+  }
+
+  async upsertRule(input: Omit<PriceRuleEntity, 'id'>): Promise<PriceRuleEntity> {
+    return this.transactions.run(async (manager) => {
+      const existing = await manager.findOne(PriceRuleEntity, {
+        where: { model: input.model, resolution: input.resolution, duration: input.duration },
+      });
+      return manager.save(PriceRuleEntity, { ...existing, ...input });
+    });
+  }
+
+  async deleteRule(id: number): Promise<void> {
+    const result = await this.transactions.run((manager) => manager.delete(PriceRuleEntity, { id }));
+    if (!result.affected) throw AppError.notFound(`price rule ${id} not found`);
+  }
+
+  async setRatio(group: string, ratio: number): Promise<GroupRatioEntity> {
+    return this.transactions.run((manager) => manager.save(GroupRatioEntity, { group, ratio }));
+  }
+}
+
+function pick(rules: PriceRuleEntity[], resolution: string, duration: number): PriceRuleEntity | undefined {
+  return rules.find((rule) => rule.resolution === resolution && rule.duration === duration);
+}

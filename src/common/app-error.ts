@@ -1,0 +1,55 @@
+/** Domain error codes; the one exception filter maps each to an HTTP status and each surface's body. */
+export enum ErrorCode {
+  InvalidRequest = 'invalid_request',
+  Unauthorized = 'unauthorized',
+  Forbidden = 'forbidden',
+  InsufficientQuota = 'insufficient_quota',
+  NotFound = 'not_found',
+  Conflict = 'conflict',
+  PayloadTooLarge = 'payload_too_large',
+  RateLimited = 'rate_limited',
+  ServiceUnavailable = 'service_unavailable',
+  Internal = 'internal_error',
+}
+
+export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
+  [ErrorCode.InvalidRequest]: 400,
+  [ErrorCode.Unauthorized]: 401,
+  [ErrorCode.InsufficientQuota]: 402,
+  [ErrorCode.Forbidden]: 403,
+  [ErrorCode.NotFound]: 404,
+  [ErrorCode.Conflict]: 409,
+  [ErrorCode.PayloadTooLarge]: 413,
+  [ErrorCode.RateLimited]: 429,
+  [ErrorCode.Internal]: 500,
+  [ErrorCode.ServiceUnavailable]: 503,
+};
+
+export interface AppErrorOptions {
+  /** The request field at fault, reported as OpenAI's `param`. */
+  param?: string;
+  /** Seconds, sent as `Retry-After` on 429 and 503. */
+  retryAfterSeconds?: number;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: AppErrorOptions = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return HTTP_STATUS_BY_CODE[this.code];
+  }
+
+  static invalid(message: string, param?: string): AppError {
+    return new AppError(ErrorCode.InvalidRequest, message, { param });
+  }
+
+  static notFound(message = 'not found'): AppError {
+    return new AppError(ErrorCode.NotFound, message);
+  }
+}

@@ -1,0 +1,31 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ kind: 'sqlite', url: 'sqlite:data/gateway.sqlite', path: 'data/gateway.sqlite' });
+    expect(config.publicBaseUrl).toBe('http://localhost:3000');
+    expect(config.simulator).toBe(true);
+    expect(config.taskSyncIntervalMs).toBe(1000);
+    expect(config.taskTimeoutMs).toBe(1_800_000);
+    expect(config.mediaAllowPrivateHosts).toBe(false);
+  });
+
+  it('accepts mysql urls', () => {
+    expect(loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test' }).database.kind).toBe('mysql');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['DATABASE_URL', 'postgres://x/y'],
+    ['SIMULATOR', 'maybe'],
+    ['TASK_SYNC_INTERVAL_MS', '-5'],
+    ['MEDIA_ALLOW_PRIVATE_HOSTS', 'sure'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+    ['ADMIN_TOKEN', 'short'],
+  ])('rejects a bad %s with a message naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+});

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+const booleanFlag = (name: string, fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const normalized = value.toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(normalized)) return true;
+      if (['false', '0', 'no', 'off'].includes(normalized)) return false;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${name} must be true or false` });
+      return z.NEVER;
+    });
+
+const integer = (min: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      if (!/^\d+$/.test(value) || Number(value) < min) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be an integer >= ${min}` });
+        return z.NEVER;
+      }
+      return Number(value);
+    });
+
+const databaseUrl = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const url = value && value.length > 0 ? value : 'sqlite:data/gateway.sqlite';
+    if (url.startsWith('sqlite:')) {
+      const path = url.slice('sqlite:'.length);
+      if (!path) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'sqlite: needs a file path' });
+      return { kind: 'sqlite' as const, url, path };
+    }
+    if (url.startsWith('mysql://')) {
+      try {
+        const parsed = new URL(url);
+        if (!parsed.hostname || parsed.pathname.length <= 1) throw new Error('incomplete');
+      } catch {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be mysql://user:password@host:port/database' });
+        return z.NEVER;
+      }
+      return { kind: 'mysql' as const, url, path: '' };
+    }
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must start with sqlite: or mysql://' });
+    return z.NEVER;
+  });
+
+const schema = z.object({
+  PORT: integer(0, 3000),
+  DATABASE_URL: databaseUrl,
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  PUBLIC_BASE_URL: z.string().url('must be an absolute http(s) URL').optional(),
+  SIMULATOR: z
+    .enum(['on', 'off'], { errorMap: () => ({ message: 'must be on or off' }) })
+    .optional()
+    .default('on'),
+  TASK_SYNC_INTERVAL_MS: integer(0, 1000),
+  TASK_TIMEOUT_MS: integer(1000, 1_800_000),
+  MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+});
+
+export type DatabaseTarget = { kind: 'sqlite' | 'mysql'; url: string; path: string };
+
+export interface AppConfig {
+  port: number;
+  database: DatabaseTarget;
+  /** Set when the operator fixed the admin token; otherwise one is generated at first start. */
+  adminToken?: string;
+  publicBaseUrl: string;
+  simulator: boolean;
+  /** 0 turns the automatic sync loop off (tests drive it by hand). */
+  taskSyncIntervalMs: number;
+  taskTimeoutMs: number;
+  mediaAllowPrivateHosts: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const values = result.data;
+  return {
+    port: values.PORT,
+    database: values.DATABASE_URL,
+    adminToken: values.ADMIN_TOKEN,
+    publicBaseUrl: (values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+    simulator: values.SIMULATOR === 'on',
+    taskSyncIntervalMs: values.TASK_SYNC_INTERVAL_MS,
+    taskTimeoutMs: values.TASK_TIMEOUT_MS,
+    mediaAllowPrivateHosts: values.MEDIA_ALLOW_PRIVATE_HOSTS,
+    logLevel: values.LOG_LEVEL,
+  };
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

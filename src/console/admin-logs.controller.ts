@@ -1,0 +1,31 @@
+import { Controller, Get, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminGuard } from '../auth/admin.guard';
+import { toLogView } from '../billing/log.view';
+import { LogsService } from '../billing/logs.service';
+import { strictValidationPipe } from '../common/validation';
+import { LogQueryDto } from './dto/admin-query.dto';
+
+@ApiTags('admin')
+@ApiBearerAuth('admin')
+@UseGuards(AdminGuard)
+@UsePipes(strictValidationPipe)
+@Controller('api/admin/logs')
+export class AdminLogsController {
+  constructor(private readonly logs: LogsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'The ledger: top-ups, charges, refunds (with task and reason), adjustments' })
+  async list(@Query() query: LogQueryDto) {
+    const { data, total } = await this.logs.find({
+      userId: query.user_id,
+      type: query.type,
+      taskId: query.task_id,
+      from: query.from !== undefined ? query.from * 1000 : undefined,
+      to: query.to !== undefined ? query.to * 1000 + 999 : undefined,
+      page: query.page,
+      pageSize: query.page_size,
+    });
+    return { data: data.map(toLogView), total };
+  }
+}

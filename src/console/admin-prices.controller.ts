@@ -1,0 +1,63 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Put, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminGuard } from '../auth/admin.guard';
+import { PriceRuleEntity } from '../billing/price-rule.entity';
+import { PricingService } from '../billing/pricing.service';
+import { strictValidationPipe } from '../common/validation';
+import { GroupRatioDto, UpsertPriceDto } from './dto/admin-price.dto';
+
+const toPriceView = (rule: PriceRuleEntity) => ({
+  id: rule.id,
+  model: rule.model,
+  resolution: rule.resolution,
+  unit: rule.unit,
+  duration: rule.duration,
+  price: rule.price,
+  audio_price: rule.audioPrice,
+});
+
+@ApiTags('admin')
+@ApiBearerAuth('admin')
+@UseGuards(AdminGuard)
+@UsePipes(strictValidationPipe)
+@Controller('api/admin')
+export class AdminPricesController {
+  constructor(private readonly pricing: PricingService) {}
+
+  @Get('prices')
+  @ApiOperation({ summary: 'The price table, in quota units (1 USD = 10,000 units by default)' })
+  async list() {
+    return { data: (await this.pricing.listRules()).map(toPriceView) };
+  }
+
+  @Put('prices')
+  @ApiOperation({ summary: 'Create or replace the price of a model at a resolution (and duration)' })
+  async upsert(@Body() body: UpsertPriceDto) {
+    const rule = await this.pricing.upsertRule({
+      model: body.model,
+      resolution: body.resolution.toLowerCase(),
+      unit: body.unit,
+      duration: body.duration ?? 0,
+      price: body.price,
+      audioPrice: body.audio_price ?? null,
+    });
+    return toPriceView(rule);
+  }
+
+  @Delete('prices/:id')
+  @HttpCode(204)
+  async remove(@Param('id', ParseIntPipe) id: number) {
+    await this.pricing.deleteRule(id);
+  }
+
+  @Get('group-ratios')
+  async ratios() {
+    return { data: (await this.pricing.listRatios()).map((r) => ({ group: r.group, ratio: r.ratio })) };
+  }
+
+  @Put('group-ratios/:group')
+  async setRatio(@Param('group') group: string, @Body() body: GroupRatioDto) {
+    const saved = await this.pricing.setRatio(group, body.ratio);
+    return { group: saved.group, ratio: saved.ratio };
+  }
+}

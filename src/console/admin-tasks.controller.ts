@@ -1,0 +1,51 @@
+import { Controller, Get, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminGuard } from '../auth/admin.guard';
+import { Clock } from '../common/clock';
+import { strictValidationPipe } from '../common/validation';
+import { toAdminTaskView } from '../tasks/task-admin.view';
+import { TaskRepository } from '../tasks/task.repository';
+import { TaskStatus } from '../tasks/task-status';
+import { TaskQueryDto } from './dto/admin-query.dto';
+
+const FLAT_TO_UNIFIED: Record<string, TaskStatus[]> = {
+  queued: ['NOT_START', 'QUEUED', 'SUBMITTING'],
+  in_progress: ['IN_PROGRESS'],
+  completed: ['SUCCESS'],
+  failed: ['FAILURE'],
+};
+
+/** A task is stuck when its poll has been due for this long. */
+export const STUCK_AFTER_MS = 60_000;
+
+@ApiTags('admin')
+@ApiBearerAuth('admin')
+@UseGuards(AdminGuard)
+@UsePipes(strictValidationPipe)
+@Controller('api/admin/tasks')
+export class AdminTasksController {
+  constructor(
+    private readonly tasks: TaskRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'All tasks, newest first; filter by user, status (flat or unified) and model' })
+  async list(@Query() query: TaskQueryDto) {
+    const status = query.status ? (FLAT_TO_UNIFIED[query.status] ?? [query.status as TaskStatus]) : undefined;
+    const { data, total } = await this.tasks.list({ userId: query.user_id, status, model: query.model, page: query.page, pageSize: query.page_size });
+    const now = this.clock.now();
+    return { data: data.map((task) => toAdminTaskView(task, isStuck(task.status, task.nextPollAt, now))), total };
+  }
+
+  @Get('stuck')
+  @ApiOperation({ summary: 'Tasks whose poll has been due for over a minute, or whose submit never finished' })
+  async stuck() {
+    const tasks = await this.tasks.findStuck(this.clock.now(), STUCK_AFTER_MS);
+    return { data: tasks.map((task) => toAdminTaskView(task, true)), total: tasks.length };
+  }
+}
+
+function isStuck(status: TaskStatus, nextPollAt: number | null, now: number): boolean {
+  return ['NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUBMITTING'].includes(status) && nextPollAt !== null && nextPollAt < now - STUCK_AFTER_MS;
+}

@@ -1,0 +1,42 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+
+export class PageQueryDto {
+  @ApiPropertyOptional({ default: 1 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  page: number = 1;
+
+  @ApiPropertyOptional({ default: 20, maximum: 200 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  page_size: number = 20;
+}
+
+export class LogQueryDto extends PageQueryDto {
+  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) user_id?: number;
+  @ApiPropertyOptional({ enum: ['topup', 'consume', 'refund', 'adjust'] })
+  @IsOptional()
+  @IsIn(['topup', 'consume', 'refund', 'adjust'])
+  type?: 'topup' | 'consume' | 'refund' | 'adjust';
+  @ApiPropertyOptional() @IsOptional() @IsString() task_id?: string;
+  @ApiPropertyOptional({ description: 'Unix seconds, inclusive' }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) from?: number;
+  @ApiPropertyOptional({ description: 'Unix seconds, inclusive' }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) to?: number;
+}
+
+export const TASK_STATUS_FILTERS = ['queued', 'in_progress', 'completed', 'failed', 'NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'SUBMITTING', 'REJECTED'];
+
+export class TaskQueryDto extends PageQueryDto {
+  @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) user_id?: number;
+  @ApiPropertyOptional({ enum: TASK_STATUS_FILTERS, description: 'flat or unified status' })
+  @IsOptional()
+  @IsIn(TASK_STATUS_FILTERS)
+  status?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() model?: string;
+}

@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
+
+const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
+
+export class CreateUserDto {
+  @ApiProperty({ example: 'acme' })
+  @IsString()
+  @Length(1, 64)
+  @Matches(/^[A-Za-z0-9_.@-]+$/, { message: 'username may contain letters, digits and _ . @ - only' })
+  username: string;
+
+  @ApiPropertyOptional({ example: 'default', default: 'default' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  group?: string;
+
+  @ApiPropertyOptional({ example: 100000, default: 0, description: 'opening balance in quota units (written as a top-up)' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_QUOTA)
+  quota?: number;
+
+  @ApiPropertyOptional({ description: 'console password for the customer (at least 8 characters)' })
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  password?: string;
+}
+
+export class UpdateUserDto {
+  @ApiPropertyOptional({ example: 'vip' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  group?: string;
+
+  @ApiPropertyOptional({ enum: ['active', 'disabled'] })
+  @IsOptional()
+  @IsIn(['active', 'disabled'])
+  status?: 'active' | 'disabled';
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  verification_enabled?: boolean;
+
+  @ApiPropertyOptional({ description: 'new console password (at least 8 characters)' })
+  @IsOptional()
+  @IsString()
+  @MinLength(8)
+  password?: string;
+}
+
+export class TopUpDto {
+  @ApiProperty({ example: 50000, description: 'quota units to add (positive integer)' })
+  @IsInt()
+  @Min(1)
+  @Max(MAX_QUOTA)
+  quota: number;
+}
+
+export class AdjustDto {
+  @ApiProperty({ example: -500, description: 'signed quota change' })
+  @IsInt()
+  @Min(-MAX_QUOTA)
+  @Max(MAX_QUOTA)
+  quota: number;
+
+  @ApiProperty({ example: 'goodwill credit' })
+  @IsString()
+  @Length(1, 500)
+  reason: string;
+}
+
+export class CreateKeyDto {
+  @ApiProperty({ example: 'production' })
+  @IsString()
+  @Length(1, 128)
+  name: string;
+
+  @ApiPropertyOptional({ example: ['alpha/v6'], description: 'model allowlist; absent means every model' })
+  @IsOptional()
+  @IsString({ each: true })
+  models?: string[];
+}

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import type { DatabaseTarget } from '../config/app-config';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+/** One description of the database for the app, the TypeORM CLI (ormconfig.ts) and tests. */
+export function buildDataSourceOptions(target: DatabaseTarget): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: false,
+    synchronize: false,
+    logging: false,
+  } as const;
+  if (target.kind === 'sqlite') {
+    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: target.path,
+      // WAL lets readers proceed while one writer commits; busy_timeout waits instead of failing.
+      prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+        db.pragma('journal_mode = WAL');
+        db.pragma('busy_timeout = 5000');
+        db.pragma('synchronous = NORMAL');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'mysql',
+    url: target.url,
+    // BIGINT as strings keeps precision; the column transformer turns them into numbers.
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    charset: 'utf8mb4',
+    timezone: 'Z',
+    extra: { connectionLimit: 20 },
+  };
+}

@@ -1,0 +1,20 @@
+import { ApiKeyEntity } from '../auth/api-key.entity';
+import { UserEntity } from '../auth/user.entity';
+import { GroupRatioEntity } from '../billing/group-ratio.entity';
+import { LogEntity } from '../billing/log.entity';
+import { PriceRuleEntity } from '../billing/price-rule.entity';
+import { TaskEntity } from '../tasks/task.entity';
+import { ChannelEntity } from '../upstream/channel.entity';
+import { SettingEntity } from './setting.entity';
+
+/** Every entity; modules add theirs here so one data source (app and CLI) knows them all. */
+export const ENTITIES = [
+  UserEntity,
+  ApiKeyEntity,
+  ChannelEntity,
+  PriceRuleEntity,
+  GroupRatioEntity,
+  LogEntity,
+  TaskEntity,
+  SettingEntity,
+];

@@ -1,0 +1,19 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+
+/** Swagger UI at /docs and the JSON at /docs-json. */
+export function setupSwagger(app: INestApplication): void {
+  const config = new DocumentBuilder()
+    .setTitle('Video generation gateway')
+    .setDescription(
+      'Asynchronous video generation (flat OpenAI-style `/v1/videos` and unified `/v1/video/generations`), ' +
+        'real-person verification, and the admin API. Video endpoints take `Authorization: Bearer <API_KEY>`; ' +
+        'the admin API takes `Authorization: Bearer <ADMIN_TOKEN>`.',
+    )
+    .setVersion('1.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (sk-...)' }, 'api-key')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'admin')
+    .build();
+  const document = SwaggerModule.createDocument(app, config);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Video gateway API' });
+}

@@ -1,0 +1,31 @@
+import { toUnixSeconds } from '../common/clock';
+import type { TaskEntity } from './task.entity';
+import { toFlatStatus } from './task-status';
+
+/** The operator's view of a task: everything but secrets and the raw request body. */
+export const toAdminTaskView = (task: TaskEntity, stuck = false) => ({
+  id: task.id,
+  task_id: task.taskId,
+  user_id: task.userId,
+  group: task.group,
+  platform: task.platform,
+  model: task.model,
+  upstream_model: task.upstreamModel,
+  action: task.action,
+  channel_id: task.channelId,
+  upstream_task_id: task.upstreamTaskId,
+  status: task.status,
+  flat_status: toFlatStatus(task.status),
+  progress: task.progress,
+  quota: task.quota,
+  fail_reason: task.failReason,
+  poll_failures: task.pollFailures,
+  next_poll_at: toUnixSeconds(task.nextPollAt),
+  submit_time: toUnixSeconds(task.submitTime),
+  start_time: toUnixSeconds(task.startTime),
+  finish_time: toUnixSeconds(task.finishTime),
+  created_at: toUnixSeconds(task.createdAt),
+  updated_at: toUnixSeconds(task.updatedAt),
+  deleted: task.deletedAt !== null,
+  stuck,
+});

@@ -1,0 +1,97 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AlreadyRefundedError, LedgerService } from '../billing/ledger.service';
+import { Clock } from '../common/clock';
+import { TransactionRunner } from '../database/transaction-runner';
+import type { PollOutcome } from '../upstream/upstream-adapter';
+import { TaskEntity } from './task.entity';
+import { TaskRepository } from './task.repository';
+import { canMove, TaskStatus } from './task-status';
+
+/**
+ * Moves tasks between states. Every move is a compare-and-set on the previous status, and a
+ * move to failure carries its refund in the same transaction, so a refund happens exactly once.
+ */
+@Injectable()
+export class TaskTransitionsService {
+  private readonly logger = new Logger('TaskTransitions');
+
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly tasks: TaskRepository,
+    private readonly ledger: LedgerService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Applies what a poll reported. Returns the status the task is in afterwards, or null when
+   * another actor moved the task first (the caller then leaves it alone).
+   */
+  async applyPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, leaseOwner?: string): Promise<TaskStatus | null> {
+    const now = this.clock.now();
+    if (outcome.state === 'failed') {
+      return (await this.fail(task, outcome.failReason ?? 'generation failed', { upstreamResponse: outcome.raw }, leaseOwner)) ? 'FAILURE' : null;
+    }
+    const target: TaskStatus = outcome.state === 'succeeded' ? 'SUCCESS' : outcome.state === 'running' ? 'IN_PROGRESS' : 'QUEUED';
+    const progress =
+      target === 'SUCCESS' ? 100 : Math.max(task.progress, Math.min(99, Math.round(outcome.progress ?? estimatedProgress)));
+    const changes: Partial<TaskEntity> = { progress, upstreamResponse: outcome.raw, updatedAt: now, pollFailures: 0 };
+    if (target === 'IN_PROGRESS' || target === 'SUCCESS') changes.startTime = task.startTime ?? now;
+    if (target === 'SUCCESS') {
+      changes.finishTime = now;
+      changes.resultUrl = outcome.videoUrl ?? null;
+      changes.outputSize = outcome.outputSize ?? null;
+      changes.nextPollAt = null;
+    }
+    // Staying in the same state (or a backwards report) only updates progress and the raw body.
+    const nextStatus = canMove(task.status, target) ? target : task.status;
+    if (nextStatus !== task.status) changes.status = nextStatus;
+    const won = await this.transactions.run((manager) => this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner));
+    if (!won) return null;
+    Object.assign(task, changes);
+    return nextStatus;
+  }
+
+  /** Fails a task and refunds its charge in one transaction; false if another actor got there first. */
+  async fail(task: TaskEntity, reason: string, extra: Partial<TaskEntity> = {}, leaseOwner?: string): Promise<boolean> {
+    if (!canMove(task.status, 'FAILURE')) return false;
+    const now = this.clock.now();
+    const changes: Partial<TaskEntity> = { ...extra, status: 'FAILURE', failReason: reason, progress: 100, finishTime: now, nextPollAt: null, updatedAt: now };
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, leaseOwner);
+    if (won) Object.assign(task, changes);
+    return won;
+  }
+
+  /** The upstream refused the submit: the client never sees the task, and the charge is reverted. */
+  async reject(task: TaskEntity, reason: string): Promise<boolean> {
+    const now = this.clock.now();
+    const changes: Partial<TaskEntity> = { status: 'REJECTED', failReason: reason, finishTime: now, nextPollAt: null, leaseOwner: null, leaseUntil: null, updatedAt: now };
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} rejected at submit: ${reason}`);
+    if (won) Object.assign(task, changes);
+    return won;
+  }
+
+  private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, leaseOwner?: string): Promise<boolean> {
+    try {
+      return await this.transactions.run(async (manager) => {
+        if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner))) return false;
+        if (task.quota > 0) {
+          await this.ledger.refundInTransaction(manager, {
+            userId: task.userId,
+            taskId: task.taskId,
+            model: task.model,
+            quota: task.quota,
+            channelId: task.channelId,
+            detail,
+          });
+        }
+        return true;
+      });
+    } catch (error) {
+      if (error instanceof AlreadyRefundedError) {
+        this.logger.warn(error.message);
+        return false;
+      }
+      throw error;
+    }
+  }
+}

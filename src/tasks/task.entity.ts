@@ -1,0 +1,117 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintColumn, jsonColumn } from '../database/column-transformers';
+import type { Platform } from '../upstream/channel.entity';
+import type { TaskStatus } from './task-status';
+
+/** The task record both API surfaces (/v1/videos and /v1/video/generations) read and write. */
+@Entity('tasks')
+export class TaskEntity {
+  /** Internal auto-increment id (`data.id` of the unified form). */
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  /** Public id, `task_` + 32 random characters. */
+  @Column({ name: 'task_id', type: 'varchar', length: 64, unique: true })
+  taskId: string;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  @Column({ name: 'api_key_id', type: 'integer', nullable: true })
+  apiKeyId: number | null;
+
+  @Column({ name: 'user_group', type: 'varchar', length: 64 })
+  group: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  platform: Platform;
+
+  /** The model the client asked for. */
+  @Column({ type: 'varchar', length: 64 })
+  model: string;
+
+  @Column({ name: 'upstream_model', type: 'varchar', length: 64 })
+  upstreamModel: string;
+
+  /** e.g. textGenerate, imageGenerate, referenceGenerate, videoEdit. */
+  @Column({ type: 'varchar', length: 32 })
+  action: string;
+
+  @Column({ name: 'channel_id', type: 'integer', nullable: true })
+  channelId: number | null;
+
+  @Column({ name: 'upstream_task_id', type: 'varchar', length: 128, nullable: true })
+  upstreamTaskId: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: TaskStatus;
+
+  /** 0..100, never decreasing. */
+  @Column({ type: 'integer' })
+  progress: number;
+
+  /** Quota charged for the task. */
+  @Column({ type: 'bigint', transformer: bigintColumn })
+  quota: number;
+
+  /** The validated, family-specific request the adapter turns into the upstream call. */
+  @Column({ type: 'text', transformer: jsonColumn })
+  request: Record<string, unknown>;
+
+  /** input echo, upstream/origin model names, and similar display data. */
+  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  properties: Record<string, unknown> | null;
+
+  /** The raw body of the latest upstream query. */
+  @Column({ name: 'upstream_response', type: 'text', nullable: true, transformer: jsonColumn })
+  upstreamResponse: unknown;
+
+  @Column({ name: 'result_url', type: 'text', nullable: true })
+  resultUrl: string | null;
+
+  /** `<width>x<height>` of the output when known. */
+  @Column({ name: 'output_size', type: 'varchar', length: 32, nullable: true })
+  outputSize: string | null;
+
+  @Column({ name: 'fail_reason', type: 'text', nullable: true })
+  failReason: string | null;
+
+  @Column({ name: 'submit_time', type: 'bigint', nullable: true, transformer: bigintColumn })
+  submitTime: number | null;
+
+  @Column({ name: 'start_time', type: 'bigint', nullable: true, transformer: bigintColumn })
+  startTime: number | null;
+
+  @Column({ name: 'finish_time', type: 'bigint', nullable: true, transformer: bigintColumn })
+  finishTime: number | null;
+
+  /** When the sync job should next look at the task (ms epoch). */
+  @Column({ name: 'next_poll_at', type: 'bigint', nullable: true, transformer: bigintColumn })
+  nextPollAt: number | null;
+
+  @Column({ name: 'lease_owner', type: 'varchar', length: 64, nullable: true })
+  leaseOwner: string | null;
+
+  @Column({ name: 'lease_until', type: 'bigint', nullable: true, transformer: bigintColumn })
+  leaseUntil: number | null;
+
+  /** Consecutive polls that failed for transport reasons (drives back-off). */
+  @Column({ name: 'poll_failures', type: 'integer' })
+  pollFailures: number;
+
+  @Column({ name: 'idempotency_key', type: 'varchar', length: 255, nullable: true })
+  idempotencyKey: string | null;
+
+  @Column({ name: 'request_hash', type: 'varchar', length: 64, nullable: true })
+  requestHash: string | null;
+
+  /** Set by DELETE /v1/videos/{id}: the task is forgotten for the client, kept for the ledger. */
+  @Column({ name: 'deleted_at', type: 'bigint', nullable: true, transformer: bigintColumn })
+  deletedAt: number | null;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: bigintColumn })
+  createdAt: number;
+
+  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintColumn })
+  updatedAt: number;
+}

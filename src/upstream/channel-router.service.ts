@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { ChannelEntity, Platform } from './channel.entity';
+
+/**
+ * Picks the channels that may serve a model for a user group: enabled, listing the model,
+ * open to the group; highest priority first, weighted-random order within one priority.
+ * The caller tries them in order and moves on when one has trouble.
+ */
+@Injectable()
+export class ChannelRouter {
+  constructor(
+    @InjectRepository(ChannelEntity) private readonly channels: Repository<ChannelEntity>,
+  ) {}
+
+  /** Replaceable in unit tests. */
+  random: () => number = Math.random;
+
+  async candidates(platform: Platform, model: string, group: string): Promise<ChannelEntity[]> {
+    const wanted = model.toLowerCase();
+    const all = await this.channels.find({ where: { platform, status: 'enabled' } });
+    const eligible = all.filter(
+      (channel) => channel.models.some((m) => m.toLowerCase() === wanted) && (!channel.groups || channel.groups.includes(group)),
+    );
+    const byPriority = new Map<number, ChannelEntity[]>();
+    for (const channel of eligible) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
+    return [...byPriority.keys()].sort((a, b) => b - a).flatMap((priority) => this.weightedShuffle(byPriority.get(priority)!));
+  }
+
+  /** Efraimidis-Spirakis: key = u^(1/w), larger first; weight 0 goes last. */
+  private weightedShuffle(channels: ChannelEntity[]): ChannelEntity[] {
+    return channels
+      .map((channel) => ({ channel, key: channel.weight > 0 ? Math.pow(this.random(), 1 / channel.weight) : -1 }))
+      .sort((a, b) => b.key - a.key)
+      .map((entry) => entry.channel);
+  }
+}
+
+/** The upstream model name: the channel's mapping when it has one, else the family default. */
+export function upstreamModelFor(channel: ChannelEntity, publicModel: string, familyDefault: string): string {
+  const mapping = channel.modelMapping ?? {};
+  const exact = mapping[publicModel] ?? Object.entries(mapping).find(([key]) => key.toLowerCase() === publicModel.toLowerCase())?.[1];
+  return exact ?? familyDefault;
+}

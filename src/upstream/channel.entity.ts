@@ -1,0 +1,75 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintColumn, jsonColumn } from '../database/column-transformers';
+
+export type Platform = 'alpha' | 'beta' | 'gamma';
+export const PLATFORMS: Platform[] = ['alpha', 'beta', 'gamma'];
+export type ChannelStatus = 'enabled' | 'disabled';
+
+export interface ChannelSettings {
+  poll_interval_ms?: number;
+  max_concurrency?: number;
+  control_base_url?: string;
+  access_key?: string;
+  secret_key?: string;
+  region?: string;
+  project_name?: string;
+  [key: string]: unknown;
+}
+
+@Entity('channels')
+export class ChannelEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'varchar', length: 128 })
+  name: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  platform: Platform;
+
+  @Column({ name: 'base_url', type: 'varchar', length: 512 })
+  baseUrl: string;
+
+  /** The provider's key. Never serialized into a response or a log line. */
+  @Column({ name: 'api_key', type: 'varchar', length: 512 })
+  apiKey: string;
+
+  /** Public model ids this channel serves. */
+  @Column({ type: 'text', transformer: jsonColumn })
+  models: string[];
+
+  /** Public model id -> upstream model name; absent entries use the family's default mapping. */
+  @Column({ name: 'model_mapping', type: 'text', nullable: true, transformer: jsonColumn })
+  modelMapping: Record<string, string> | null;
+
+  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  settings: ChannelSettings | null;
+
+  /** User groups allowed to use the channel; null means every group. */
+  @Column({ name: 'user_groups', type: 'text', nullable: true, transformer: jsonColumn })
+  groups: string[] | null;
+
+  @Column({ type: 'integer' })
+  priority: number;
+
+  @Column({ type: 'integer' })
+  weight: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: ChannelStatus;
+
+  @Column({ name: 'request_count', type: 'bigint', transformer: bigintColumn })
+  requestCount: number;
+
+  @Column({ name: 'error_count', type: 'bigint', transformer: bigintColumn })
+  errorCount: number;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
+  @Column({ name: 'created_at', type: 'bigint', transformer: bigintColumn })
+  createdAt: number;
+
+  @Column({ name: 'updated_at', type: 'bigint', transformer: bigintColumn })
+  updatedAt: number;
+}

@@ -1,0 +1,163 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { assertPublicHttpUrl } from '../common/url-guard';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { TransactionRunner } from '../database/transaction-runner';
+import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
+
+export interface ChannelInput {
+  name: string;
+  platform: Platform;
+  baseUrl: string;
+  apiKey: string;
+  models: string[];
+  modelMapping?: Record<string, string> | null;
+  settings?: ChannelSettings | null;
+  groups?: string[] | null;
+  priority?: number;
+  weight?: number;
+  status?: ChannelStatus;
+}
+
+/** What an operator may see of a channel: everything but the provider's secrets. */
+export interface ChannelView {
+  id: number;
+  name: string;
+  platform: Platform;
+  base_url: string;
+  models: string[];
+  model_mapping: Record<string, string> | null;
+  settings: Record<string, unknown> | null;
+  groups: string[] | null;
+  priority: number;
+  weight: number;
+  status: ChannelStatus;
+  request_count: number;
+  error_count: number;
+  error_rate: number;
+  last_error: string | null;
+  created_at: number;
+}
+
+const SECRET_SETTINGS = ['access_key', 'secret_key'];
+
+export function toChannelView(channel: ChannelEntity): ChannelView {
+  const settings = channel.settings ? { ...channel.settings } : null;
+  if (settings) for (const secret of SECRET_SETTINGS) if (secret in settings) settings[secret] = '***';
+  return {
+    id: channel.id,
+    name: channel.name,
+    platform: channel.platform,
+    base_url: channel.baseUrl,
+    models: channel.models,
+    model_mapping: channel.modelMapping,
+    settings,
+    groups: channel.groups,
+    priority: channel.priority,
+    weight: channel.weight,
+    status: channel.status,
+    request_count: channel.requestCount,
+    error_count: channel.errorCount,
+    error_rate: channel.requestCount > 0 ? channel.errorCount / channel.requestCount : 0,
+    last_error: channel.lastError,
+    created_at: Math.floor(channel.createdAt / 1000),
+  };
+}
+
+@Injectable()
+export class ChannelsService {
+  constructor(
+    @InjectRepository(ChannelEntity) private readonly channels: Repository<ChannelEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Creates a channel. `trusted` skips the public-host check (channels the gateway makes itself). */
+  async create(input: ChannelInput, trusted = false): Promise<ChannelEntity> {
+    if (!trusted) await this.checkUrls(input.baseUrl, input.settings);
+    const now = this.clock.now();
+    return this.transactions.run((manager) =>
+      manager.save(
+        manager.create(ChannelEntity, {
+          name: input.name,
+          platform: input.platform,
+          baseUrl: input.baseUrl.replace(/\/+$/, ''),
+          apiKey: input.apiKey,
+          models: input.models,
+          modelMapping: input.modelMapping ?? null,
+          settings: input.settings ?? null,
+          groups: input.groups && input.groups.length > 0 ? input.groups : null,
+          priority: input.priority ?? 0,
+          weight: input.weight ?? 1,
+          status: input.status ?? 'enabled',
+          requestCount: 0,
+          errorCount: 0,
+          lastError: null,
+          createdAt: now,
+          updatedAt: now,
+        }),
+      ),
+    );
+  }
+
+  async update(id: number, input: Partial<ChannelInput>): Promise<ChannelEntity> {
+    const channel = await this.get(id);
+    if (input.baseUrl !== undefined || input.settings !== undefined) {
+      await this.checkUrls(input.baseUrl ?? channel.baseUrl, input.settings ?? channel.settings);
+    }
+    const changes: Partial<ChannelEntity> = { updatedAt: this.clock.now() };
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.baseUrl !== undefined) changes.baseUrl = input.baseUrl.replace(/\/+$/, '');
+    if (input.apiKey !== undefined) changes.apiKey = input.apiKey;
+    if (input.models !== undefined) changes.models = input.models;
+    if (input.modelMapping !== undefined) changes.modelMapping = input.modelMapping;
+    if (input.settings !== undefined) changes.settings = { ...(channel.settings ?? {}), ...(input.settings ?? {}) };
+    if (input.groups !== undefined) changes.groups = input.groups && input.groups.length > 0 ? input.groups : null;
+    if (input.priority !== undefined) changes.priority = input.priority;
+    if (input.weight !== undefined) changes.weight = input.weight;
+    if (input.status !== undefined) changes.status = input.status;
+    await this.transactions.run((manager) => manager.update(ChannelEntity, { id }, changes as QueryDeepPartialEntity<ChannelEntity>));
+    return this.get(id);
+  }
+
+  async get(id: number): Promise<ChannelEntity> {
+    const channel = await this.channels.findOne({ where: { id } });
+    if (!channel) throw AppError.notFound(`channel ${id} not found`);
+    return channel;
+  }
+
+  list(): Promise<ChannelEntity[]> {
+    return this.channels.find({ order: { id: 'ASC' } });
+  }
+
+  count(): Promise<number> {
+    return this.channels.count();
+  }
+
+  /** Counts a call against the channel (error rates in the console). Best effort, outside any task transaction. */
+  async recordOutcome(id: number, error: string | null): Promise<void> {
+    await this.transactions.run((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(ChannelEntity)
+        .set(
+          error === null
+            ? { requestCount: () => 'request_count + 1' }
+            : { requestCount: () => 'request_count + 1', errorCount: () => 'error_count + 1', lastError: error.slice(0, 1000) },
+        )
+        .where('id = :id', { id })
+        .execute(),
+    );
+  }
+
+  private async checkUrls(baseUrl: string, settings?: ChannelSettings | null): Promise<void> {
+    const allowPrivate = this.config.mediaAllowPrivateHosts;
+    await assertPublicHttpUrl(baseUrl, 'base_url', allowPrivate);
+    if (settings?.control_base_url) await assertPublicHttpUrl(settings.control_base_url, 'settings.control_base_url', allowPrivate);
+  }
+}

@@ -1,0 +1,61 @@
+import type { TaskEntity } from '../tasks/task.entity';
+import type { ChannelEntity, Platform } from './channel.entity';
+
+/** How a failed upstream call should be treated by the gateway. */
+export type UpstreamErrorKind =
+  /** The caller's input was refused: 400 to the client, no charge. */
+  | 'invalid_input'
+  /** Provider back-pressure (concurrency or rate limit): 429 with Retry-After, try another channel. */
+  | 'backpressure'
+  /** The channel is broken (auth, arrears, bad URL): 503, alert, try another channel. */
+  | 'channel'
+  /** Timeouts, 5xx, connection errors, garbage: retry later or another channel. */
+  | 'transient';
+
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: UpstreamErrorKind,
+    message: string,
+    readonly details: { upstreamCode?: string | number; retryAfterSeconds?: number; httpStatus?: number } = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface SubmitOutcome {
+  upstreamTaskId: string;
+  /** Extra request data the adapter learned while submitting (e.g. an uploaded img_id), merged into task.request. */
+  requestPatch?: Record<string, unknown>;
+}
+
+export type UpstreamState = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface PollOutcome {
+  state: UpstreamState;
+  /** 0..100 when the provider reports it; otherwise the sync job estimates from elapsed time. */
+  progress?: number;
+  videoUrl?: string;
+  /** `<width>x<height>` of the output. */
+  outputSize?: string;
+  /** Reason shown to the client on failure (e.g. `content moderation failed`). */
+  failReason?: string;
+  /** The raw upstream query body, kept as the task's `upstream_response`. */
+  raw: unknown;
+}
+
+/** One upstream family's wire protocol. Adapters register themselves with UpstreamAdapterRegistry. */
+export interface UpstreamAdapter {
+  readonly platform: Platform;
+  /** Default poll interval for the family (a channel's `poll_interval_ms` overrides it). */
+  readonly defaultPollIntervalMs: number;
+  /** Typical generation time, used to estimate progress when the provider reports none. */
+  readonly expectedDurationMs: number;
+  /** True when resubmitting the same task is de-duplicated upstream (safe after a crash). */
+  readonly idempotentSubmit: boolean;
+  /** The model name sent upstream when the channel has no mapping for it. */
+  defaultUpstreamModel(publicModel: string): string;
+  submit(task: TaskEntity, channel: ChannelEntity): Promise<SubmitOutcome>;
+  poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome>;
+  /** A fresh download URL for a finished task whose stored one expired; null when there is none. */
+  refreshVideoUrl?(task: TaskEntity, channel: ChannelEntity): Promise<string | null>;
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+
+export type DatabaseKind = 'sqlite' | 'mysql';
+
+export interface FreshDatabase {
+  kind: DatabaseKind;
+  url: string;
+  drop(): Promise<void>;
+}
+
+const mysqlUrl = process.env.TEST_MYSQL_URL;
+let warned = false;
+
+/** SQLite always; MySQL too when TEST_MYSQL_URL is set (and it says so when it is not). */
+export function databaseKinds(): DatabaseKind[] {
+  if (!mysqlUrl && !warned) {
+    warned = true;
+    // eslint-disable-next-line no-console
+    console.warn('TEST_MYSQL_URL is not set: the MySQL e2e suites are SKIPPED (SQLite only).');
+  }
+  return mysqlUrl ? ['sqlite', 'mysql'] : ['sqlite'];
+}
+
+/** A new, empty database for one e2e run. */
+export async function freshDatabase(kind: DatabaseKind): Promise<FreshDatabase> {
+  const suffix = randomBytes(6).toString('hex');
+  if (kind === 'sqlite') {
+    const path = join(tmpdir(), `gateway-test-${suffix}.sqlite`);
+    return {
+      kind,
+      url: `sqlite:${path}`,
+      drop: async () => {
+        for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+      },
+    };
+  }
+  const base = new URL(mysqlUrl!);
+  const name = `gw_test_${suffix}`;
+  const admin = await createConnection({ uri: mysqlUrl! });
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
+  await admin.end();
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  return {
+    kind,
+    url: url.toString(),
+    drop: async () => {
+      const conn = await createConnection({ uri: mysqlUrl! });
+      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await conn.end();
+    },
+  };
+}
+
+/** `describe` once per database kind, each with its own fresh database. */
+export function describeEachDatabase(name: string, body: (kind: DatabaseKind) => void): void {
+  for (const kind of databaseKinds()) describe(`${name} [${kind}]`, () => body(kind));
+}
