@@ -10,6 +10,9 @@ import { GenerationsModule } from './generations/generations.module';
 import { HealthModule } from './health/health.module';
 import { SimulatorModule } from './simulator/simulator.module';
 import { TasksModule } from './tasks/tasks.module';
+import { AlphaUpstreamModule } from './upstream/alpha/alpha-upstream.module';
+import { BetaUpstreamModule } from './upstream/beta/beta-upstream.module';
+import { GammaUpstreamModule } from './upstream/gamma/gamma-upstream.module';
 import { UpstreamModule } from './upstream/upstream.module';
 import { VerificationModule } from './verification/verification.module';
 import { VideosModule } from './videos/videos.module';
@@ -26,6 +29,9 @@ export class AppModule {
         AuthModule,
         BillingModule,
         UpstreamModule,
+        AlphaUpstreamModule,
+        BetaUpstreamModule,
+        GammaUpstreamModule,
         TasksModule,
         VideosModule,
         GenerationsModule,

@@ -1,23 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
+import { AlphaSimulatorModule } from './alpha/alpha-simulator.module';
+import { BetaSimulatorModule } from './beta/beta-simulator.module';
+import { GammaSimulatorModule } from './gamma/gamma-simulator.module';
 import { SimulatorSeeder } from './simulator-seeder.service';
 
 /**
- * The embedded upstream simulator: speaks the three providers' protocols under /simulator/<family>
- * so the gateway works end to end with no network. Mounted only with SIMULATOR=on.
+ * The embedded upstream simulator: speaks the three providers' protocols under
+ * /simulator/<family> so the gateway works end to end with no network. Mounted only with SIMULATOR=on.
  */
 @Module({})
 export class SimulatorModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: SimulatorModule,
-      controllers: config.simulator ? SIMULATOR_CONTROLLERS : [],
-      providers: [SimulatorSeeder, ...SIMULATOR_PROVIDERS],
+      imports: config.simulator ? [AlphaSimulatorModule, BetaSimulatorModule, GammaSimulatorModule] : [],
+      providers: [SimulatorSeeder],
       exports: [SimulatorSeeder],
     };
   }
 }
-
-/** Each family's simulator adds its controllers and state here. */
-export const SIMULATOR_CONTROLLERS: Array<new (...args: never[]) => unknown> = [];
-export const SIMULATOR_PROVIDERS: Array<new (...args: never[]) => unknown> = [];
