@@ -58,4 +58,6 @@ export interface UpstreamAdapter {
   poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome>;
   /** A fresh download URL for a finished task whose stored one expired; null when there is none. */
   refreshVideoUrl?(task: TaskEntity, channel: ChannelEntity): Promise<string | null>;
+  /** A cheap authenticated call that proves the channel works (console "test connectivity"); throws UpstreamError. */
+  probe?(channel: ChannelEntity): Promise<void>;
 }
