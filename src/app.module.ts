@@ -8,6 +8,7 @@ import { ConsoleModule } from './console/console.module';
 import { DatabaseModule } from './database/database.module';
 import { GenerationsModule } from './generations/generations.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { SimulatorModule } from './simulator/simulator.module';
 import { TasksModule } from './tasks/tasks.module';
 import { AlphaUpstreamModule } from './upstream/alpha/alpha-upstream.module';
@@ -33,6 +34,7 @@ export class AppModule {
         BetaUpstreamModule,
         GammaUpstreamModule,
         TasksModule,
+        MetricsModule,
         VideosModule,
         GenerationsModule,
         VerificationModule,

@@ -61,6 +61,7 @@ const schema = z.object({
     .default('on'),
   TASK_SYNC_INTERVAL_MS: integer(0, 1000),
   TASK_TIMEOUT_MS: integer(1000, 1_800_000),
+  TASK_LEASE_MS: integer(1000, 60_000),
   MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
@@ -77,6 +78,8 @@ export interface AppConfig {
   /** 0 turns the automatic sync loop off (tests drive it by hand). */
   taskSyncIntervalMs: number;
   taskTimeoutMs: number;
+  /** How long a claimed task (poll or submit) belongs to one instance before others may take it over. */
+  taskLeaseMs: number;
   mediaAllowPrivateHosts: boolean;
   logLevel: string;
 }
@@ -99,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     simulator: values.SIMULATOR === 'on',
     taskSyncIntervalMs: values.TASK_SYNC_INTERVAL_MS,
     taskTimeoutMs: values.TASK_TIMEOUT_MS,
+    taskLeaseMs: values.TASK_LEASE_MS,
     mediaAllowPrivateHosts: values.MEDIA_ALLOW_PRIVATE_HOSTS,
     logLevel: values.LOG_LEVEL,
   };

@@ -5,6 +5,7 @@ import { LogEntity } from '../billing/log.entity';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import { ChannelEntity } from '../upstream/channel.entity';
+import { ConsoleSessionEntity } from '../console/console-session.entity';
 import { SettingEntity } from './setting.entity';
 
 /** Every entity; modules add theirs here so one data source (app and CLI) knows them all. */
@@ -17,4 +18,5 @@ export const ENTITIES = [
   LogEntity,
   TaskEntity,
   SettingEntity,
+  ConsoleSessionEntity,
 ];

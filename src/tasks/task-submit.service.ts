@@ -7,6 +7,7 @@ import { LedgerService } from '../billing/ledger.service';
 import { PricingService, QuoteRequest } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { newTaskId } from '../common/random-id';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { ChannelRouter, upstreamModelFor } from '../upstream/channel-router.service';
@@ -37,8 +38,6 @@ export interface Caller {
   apiKey?: ApiKeyEntity | null;
 }
 
-/** How long a submit may take before another instance treats it as interrupted. */
-export const SUBMIT_LEASE_MS = 120_000;
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 
 /**
@@ -62,6 +61,7 @@ export class TaskSubmitService {
     private readonly adapters: UpstreamAdapterRegistry,
     private readonly clock: Clock,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async submit(draft: TaskDraft, caller: Caller): Promise<TaskEntity> {
@@ -161,9 +161,10 @@ export class TaskSubmitService {
         submitTime: null,
         startTime: null,
         finishTime: null,
-        nextPollAt: now + SUBMIT_LEASE_MS,
+        // Until the submit finishes the task is leased to this instance; if it dies, the sync job settles it.
+        nextPollAt: now + this.config.taskLeaseMs,
         leaseOwner: this.instanceId,
-        leaseUntil: now + SUBMIT_LEASE_MS,
+        leaseUntil: now + this.config.taskLeaseMs,
         pollFailures: 0,
         idempotencyKey: draft.idempotencyKey ?? null,
         requestHash,
@@ -229,10 +230,11 @@ export class TaskSubmitService {
   }
 }
 
-/** The channel's `poll_interval_ms` when set, else the family default. */
+/** The channel's `poll_interval_ms` when set, else the family default; never below the family's minimum. */
 export function pollIntervalFor(channel: ChannelEntity, adapter: UpstreamAdapter): number {
   const configured = Number(channel.settings?.poll_interval_ms);
-  return Number.isFinite(configured) && configured > 0 ? configured : adapter.defaultPollIntervalMs;
+  const interval = Number.isFinite(configured) && configured > 0 ? configured : adapter.defaultPollIntervalMs;
+  return Math.max(interval, adapter.minPollIntervalMs ?? 0);
 }
 
 function hashDraft(draft: TaskDraft): string {

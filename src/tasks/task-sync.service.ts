@@ -1,32 +1,43 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { Semaphore } from 'async-mutex';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { TaskMetrics } from '../metrics/task-metrics.service';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
-import { UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
+import { UpstreamError } from '../upstream/upstream-adapter';
 import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
 import { INSTANCE_ID } from './instance-id';
+import { backoffDelay } from './poll-backoff';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { pollIntervalFor, TaskSubmitService } from './task-submit.service';
 import { TaskTransitionsService } from './task-transitions.service';
 
-const BATCH_SIZE = 200;
-const POLL_LEASE_MS = 60_000;
-const MAX_BACKOFF_MS = 5 * 60_000;
-const CONCURRENCY = 32;
+const BATCH_SIZE = 500;
+/** Upper bound of tasks one round takes on, so a round ends and the next sees fresh due times. */
+const MAX_TASKS_PER_ROUND = 20_000;
+/** Polls in flight at once on this instance, across all channels. */
+const GLOBAL_CONCURRENCY = 128;
+/** Per-channel in-flight polls when the channel sets no `max_concurrency`. */
+const DEFAULT_CHANNEL_CONCURRENCY = 64;
 
 /**
- * Follows tasks to their end. Each round claims due tasks with a lease in the database (so any
- * number of instances can run it), polls them concurrently, applies each outcome with a
- * compare-and-set, and schedules the next look. One task's trouble never stops the batch.
+ * Follows tasks to their end. A round claims due tasks in batches with a lease in the database
+ * (so any number of instances can run it), polls them concurrently within a global bound and each
+ * channel's `max_concurrency`, and applies each outcome in one compare-and-set write that also
+ * schedules the next poll and frees the lease. Transport trouble backs off with jitter and never
+ * fails a task by itself; only `TASK_TIMEOUT_MS` does. One task's trouble never stops the batch.
  */
 @Injectable()
-export class TaskSyncService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('TaskSync');
   private running: Promise<number> | null = null;
   private stopping = false;
+  private claimCounter = 0;
+  private readonly global = new Semaphore(GLOBAL_CONCURRENCY);
+  private readonly perChannel = new Map<number, { limit: number; semaphore: Semaphore }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -37,6 +48,7 @@ export class TaskSyncService implements OnApplicationBootstrap, OnApplicationShu
     private readonly adapters: UpstreamAdapterRegistry,
     private readonly channels: ChannelsService,
     private readonly scheduler: SchedulerRegistry,
+    private readonly metrics: TaskMetrics,
     private readonly clock: Clock,
   ) {}
 
@@ -46,7 +58,8 @@ export class TaskSyncService implements OnApplicationBootstrap, OnApplicationShu
     this.scheduler.addInterval('task-sync', timer);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** SIGTERM: stop claiming, let in-flight polls finish (each bounded by its HTTP timeout), then exit. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     if (this.scheduler.doesExist('interval', 'task-sync')) this.scheduler.deleteInterval('task-sync');
     await this.running;
@@ -61,87 +74,111 @@ export class TaskSyncService implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  /** One round: claim due work, handle each task on its own. Returns how many tasks were handled. */
-  async syncDueTasks(): Promise<number> {
-    if (this.running) return this.running;
-    this.running = this.runRound().finally(() => (this.running = null));
+  /** One round: claim due work batch by batch and handle each task on its own. Returns how many were handled. */
+  syncDueTasks(): Promise<number> {
+    if (!this.running) this.running = this.runRound().finally(() => (this.running = null));
     return this.running;
   }
 
   private async runRound(): Promise<number> {
-    let handled = 0;
-    const now = this.clock.now();
-    const interrupted = await this.tasks.claimDueTasks(this.instanceId, now, now + POLL_LEASE_MS, BATCH_SIZE, ['SUBMITTING']);
-    const due = await this.tasks.claimDueTasks(this.instanceId, now, now + POLL_LEASE_MS, BATCH_SIZE);
     const channels = new Map((await this.channels.list()).map((channel) => [channel.id, channel]));
-    const work = [
-      ...interrupted.map((task) => () => this.settleInterrupted(task, channels)),
-      ...due.map((task) => () => this.pollOne(task, channels.get(task.channelId ?? -1))),
-    ];
-    await runBounded(work, CONCURRENCY, (error) => this.logger.error(`task sync failed: ${(error as Error)?.stack ?? error}`));
-    handled += work.length;
+    const inFlight = new Set<Promise<void>>();
+    let handled = 0;
+    const start = (job: () => Promise<void>, channelId: number | null) => {
+      const promise = this.bounded(job, channelId ? channels.get(channelId) : undefined)
+        .catch((error) => this.logger.error(`task sync failed: ${(error as Error)?.stack ?? error}`))
+        .finally(() => inFlight.delete(promise));
+      inFlight.add(promise);
+    };
+
+    for (const task of await this.claim(['SUBMITTING'])) {
+      start(() => this.settleInterrupted(task, channels), null);
+      handled++;
+    }
+    while (!this.stopping && handled < MAX_TASKS_PER_ROUND) {
+      // Keep at most about one batch queued locally; the rest stays claimable by other instances.
+      while (inFlight.size > BATCH_SIZE) await Promise.race(inFlight);
+      const batch = await this.claim();
+      for (const task of batch) start(() => this.pollOne(task, channels.get(task.channelId ?? -1)), task.channelId);
+      handled += batch.length;
+      if (batch.length < BATCH_SIZE) break;
+    }
+    await Promise.all(inFlight);
     return handled;
   }
 
-  private async pollOne(task: TaskEntity, channel: ChannelEntity | undefined): Promise<void> {
+  private claim(statuses?: TaskEntity['status'][]): Promise<TaskEntity[]> {
     const now = this.clock.now();
-    if (task.submitTime !== null && now - task.submitTime > this.config.taskTimeoutMs) {
-      await this.transitions.fail(task, 'upstream timeout', {}, this.instanceId);
+    // A per-claim owner token, so a late write from an older claim of this instance cannot win.
+    const owner = `${this.instanceId}#${++this.claimCounter}`;
+    return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, BATCH_SIZE, statuses);
+  }
+
+  private bounded(job: () => Promise<void>, channel: ChannelEntity | undefined): Promise<void> {
+    const run = () => this.global.runExclusive(job);
+    if (!channel) return run();
+    const limit = Number(channel.settings?.max_concurrency) > 0 ? Number(channel.settings?.max_concurrency) : DEFAULT_CHANNEL_CONCURRENCY;
+    let entry = this.perChannel.get(channel.id);
+    if (!entry || entry.limit !== limit) {
+      entry = { limit, semaphore: new Semaphore(limit) };
+      this.perChannel.set(channel.id, entry);
+    }
+    return entry.semaphore.runExclusive(run);
+  }
+
+  private async pollOne(task: TaskEntity, channel: ChannelEntity | undefined): Promise<void> {
+    const owner = task.leaseOwner!;
+    const family = task.platform;
+    if (task.submitTime !== null && this.clock.now() - task.submitTime > this.config.taskTimeoutMs) {
+      if (await this.transitions.fail(task, 'upstream timeout', {}, owner)) this.metrics.refunds.inc({ family, cause: 'timeout' });
       return;
     }
     if (!channel || !task.upstreamTaskId) {
-      await this.transitions.fail(task, 'generation failed: channel no longer exists', {}, this.instanceId);
+      if (await this.transitions.fail(task, 'generation failed: channel no longer exists', {}, owner)) this.metrics.refunds.inc({ family, cause: 'failure' });
       return;
     }
     const adapter = this.adapters.get(task.platform);
     const interval = pollIntervalFor(channel, adapter);
+    const channelLabel = String(channel.id);
+    const stopTimer = this.metrics.pollLatency.startTimer({ family });
     try {
       const outcome = await adapter.poll(task, channel);
+      stopTimer();
+      this.metrics.polls.inc({ family, channel: channelLabel, outcome: outcome.state });
+      const now = this.clock.now();
       const elapsed = now - (task.submitTime ?? task.createdAt);
       const estimate = Math.min(95, (elapsed / adapter.expectedDurationMs) * 100);
-      const status = await this.transitions.applyPoll(task, outcome, estimate, this.instanceId);
-      if (status && status !== 'SUCCESS' && status !== 'FAILURE') {
-        await this.tasks.release(task.id, this.instanceId, { nextPollAt: this.clock.now() + interval });
-      }
+      const status = await this.transitions.applyPoll(task, outcome, estimate, { owner, nextPollAt: now + interval });
+      if (status === 'FAILURE') this.metrics.refunds.inc({ family, cause: 'failure' });
     } catch (error) {
+      stopTimer();
+      const kind = error instanceof UpstreamError ? error.kind : 'transient';
+      this.metrics.polls.inc({ family, channel: channelLabel, outcome: 'error' });
+      this.metrics.upstreamErrors.inc({ family, channel: channelLabel, operation: 'poll', kind });
       const failures = task.pollFailures + 1;
-      const backoff = Math.min(MAX_BACKOFF_MS, interval * 2 ** Math.min(failures, 10));
-      const jittered = interval + Math.floor(Math.random() * backoff);
-      const reason = error instanceof UpstreamError ? `${error.kind}: ${error.message}` : String((error as Error)?.message ?? error);
-      this.logger.warn(`poll of ${task.taskId} failed (${failures} in a row): ${reason}`);
-      await this.tasks.release(task.id, this.instanceId, { pollFailures: failures, nextPollAt: this.clock.now() + jittered });
+      const retryAfterMs = error instanceof UpstreamError && error.details.retryAfterSeconds ? error.details.retryAfterSeconds * 1000 : 0;
+      const delay = Math.max(retryAfterMs, backoffDelay(interval, failures));
+      this.logger.warn(`poll of ${task.taskId} failed (${failures} in a row, next in ${delay} ms): ${kind}: ${(error as Error)?.message ?? error}`);
+      await this.tasks.release(task.id, owner, { pollFailures: failures, nextPollAt: this.clock.now() + delay });
     }
   }
 
   /** A task left SUBMITTING by a crashed submit: resubmit where the provider de-duplicates, else fail and refund. */
   private async settleInterrupted(task: TaskEntity, channels: Map<number, ChannelEntity>): Promise<void> {
-    const adapter: UpstreamAdapter = this.adapters.get(task.platform);
+    const adapter = this.adapters.get(task.platform);
     const channel = channels.get(task.channelId ?? -1);
     if (adapter.idempotentSubmit && channel && channel.status === 'enabled') {
       try {
         await this.submitter.sendUpstream(task, [channel], adapter);
-        return;
       } catch (error) {
+        // sendUpstream already rejected the task and reverted its charge.
         this.logger.warn(`resubmit of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
-        return; // sendUpstream rejected and refunded it
+        this.metrics.refunds.inc({ family: task.platform, cause: 'rejected' });
       }
+      return;
     }
-    await this.transitions.fail(task, 'generation failed: submit was interrupted', {}, this.instanceId);
+    if (await this.transitions.fail(task, 'generation failed: submit was interrupted', {}, task.leaseOwner ?? undefined)) {
+      this.metrics.refunds.inc({ family: task.platform, cause: 'failure' });
+    }
   }
-}
-
-/** Runs thunks with at most `limit` in flight; errors are reported, never thrown. */
-export async function runBounded(work: Array<() => Promise<void>>, limit: number, onError: (error: unknown) => void): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < work.length) {
-      const job = work[next++];
-      try {
-        await job();
-      } catch (error) {
-        onError(error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, work.length) }, worker));
 }

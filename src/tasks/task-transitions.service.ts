@@ -26,7 +26,13 @@ export class TaskTransitionsService {
    * Applies what a poll reported. Returns the status the task is in afterwards, or null when
    * another actor moved the task first (the caller then leaves it alone).
    */
-  async applyPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, leaseOwner?: string): Promise<TaskStatus | null> {
+  async applyPoll(
+    task: TaskEntity,
+    outcome: PollOutcome,
+    estimatedProgress: number,
+    lease?: { owner: string; nextPollAt: number },
+  ): Promise<TaskStatus | null> {
+    const leaseOwner = lease?.owner;
     const now = this.clock.now();
     if (outcome.state === 'failed') {
       return (await this.fail(task, outcome.failReason ?? 'generation failed', { upstreamResponse: outcome.raw }, leaseOwner)) ? 'FAILURE' : null;
@@ -34,7 +40,9 @@ export class TaskTransitionsService {
     const target: TaskStatus = outcome.state === 'succeeded' ? 'SUCCESS' : outcome.state === 'running' ? 'IN_PROGRESS' : 'QUEUED';
     const progress =
       target === 'SUCCESS' ? 100 : Math.max(task.progress, Math.min(99, Math.round(outcome.progress ?? estimatedProgress)));
+    // One write per poll: the outcome, the next poll time and the released lease together.
     const changes: Partial<TaskEntity> = { progress, upstreamResponse: outcome.raw, updatedAt: now, pollFailures: 0 };
+    if (lease) Object.assign(changes, { nextPollAt: lease.nextPollAt, leaseOwner: null, leaseUntil: null });
     if (target === 'IN_PROGRESS' || target === 'SUCCESS') changes.startTime = task.startTime ?? now;
     if (target === 'SUCCESS') {
       changes.finishTime = now;
@@ -55,7 +63,17 @@ export class TaskTransitionsService {
   async fail(task: TaskEntity, reason: string, extra: Partial<TaskEntity> = {}, leaseOwner?: string): Promise<boolean> {
     if (!canMove(task.status, 'FAILURE')) return false;
     const now = this.clock.now();
-    const changes: Partial<TaskEntity> = { ...extra, status: 'FAILURE', failReason: reason, progress: 100, finishTime: now, nextPollAt: null, updatedAt: now };
+    const changes: Partial<TaskEntity> = {
+      ...extra,
+      status: 'FAILURE',
+      failReason: reason,
+      progress: 100,
+      finishTime: now,
+      nextPollAt: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      updatedAt: now,
+    };
     const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, leaseOwner);
     if (won) Object.assign(task, changes);
     return won;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, FindOptionsWhere, In, IsNull, LessThan, LessThanOrEqual, Repository } from 'typeorm';
+import { EntityManager, FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
@@ -52,33 +52,38 @@ export class TaskRepository {
   }
 
   /**
-   * Claims up to `limit` due tasks for `owner` with a lease until `leaseUntil`.
-   * The conditional UPDATE only takes rows whose lease is free or expired, so two instances
-   * never hold the same task; a dead instance's lease simply runs out.
+   * Claims up to `limit` due tasks for `owner`. A claimed task's `next_poll_at` moves to the end
+   * of its lease, so no other instance sees it as due until the lease runs out (a dead instance's
+   * tasks come back by themselves). MySQL locks the candidate rows with SKIP LOCKED so concurrent
+   * instances take different tasks; SQLite serializes writers anyway. The conditional UPDATE is
+   * what makes a claim exclusive on both.
    */
   async claimDueTasks(owner: string, now: number, leaseUntil: number, limit: number, statuses: TaskStatus[] = POLLABLE_STATUSES): Promise<TaskEntity[]> {
-    const candidates = await this.tasks.find({
-      select: { id: true },
-      where: [
-        { status: In(statuses), nextPollAt: LessThanOrEqual(now), leaseUntil: IsNull() },
-        { status: In(statuses), nextPollAt: LessThanOrEqual(now), leaseUntil: LessThan(now) },
-      ],
-      order: { nextPollAt: 'ASC' },
-      take: limit,
-    });
-    if (candidates.length === 0) return [];
-    const ids = candidates.map((task) => task.id);
-    await this.transactions.run((manager) =>
-      manager
+    const claimed = await this.transactions.run(async (manager) => {
+      const ids = await this.dueIds(manager, now, limit, statuses);
+      if (ids.length === 0) return 0;
+      const result = await manager
         .createQueryBuilder()
         .update(TaskEntity)
-        .set({ leaseOwner: owner, leaseUntil })
+        .set({ leaseOwner: owner, leaseUntil, nextPollAt: leaseUntil })
         .where('id IN (:...ids)', { ids })
         .andWhere('status IN (:...statuses)', { statuses })
-        .andWhere('(lease_until IS NULL OR lease_until < :now)', { now })
-        .execute(),
+        .andWhere('next_poll_at <= :now', { now })
+        .execute();
+      return result.affected ?? 0;
+    });
+    if (claimed === 0) return [];
+    return this.tasks.find({ where: { leaseOwner: owner, leaseUntil, status: In(statuses) } });
+  }
+
+  private async dueIds(manager: EntityManager, now: number, limit: number, statuses: TaskStatus[]): Promise<number[]> {
+    const placeholders = statuses.map(() => '?').join(', ');
+    const lock = this.transactions.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
+    const rows: Array<{ id: number | string }> = await manager.query(
+      `SELECT id FROM tasks WHERE status IN (${placeholders}) AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ${Math.floor(limit)}${lock}`,
+      [...statuses, now],
     );
-    return this.tasks.find({ where: { id: In(ids), leaseOwner: owner, leaseUntil } });
+    return rows.map((row) => Number(row.id));
   }
 
   /**

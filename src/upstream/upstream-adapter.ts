@@ -48,6 +48,8 @@ export interface UpstreamAdapter {
   readonly platform: Platform;
   /** Default poll interval for the family (a channel's `poll_interval_ms` overrides it). */
   readonly defaultPollIntervalMs: number;
+  /** Floor for a channel's `poll_interval_ms` (providers that rate-limit fast polling); none when absent. */
+  readonly minPollIntervalMs?: number;
   /** Typical generation time, used to estimate progress when the provider reports none. */
   readonly expectedDurationMs: number;
   /** True when resubmitting the same task is de-duplicated upstream (safe after a crash). */

@@ -1,0 +1,32 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Response } from 'express';
+import { bearerToken } from '../auth/bearer';
+import { AppError, ErrorCode } from '../common/app-error';
+import { CONSOLE_SESSION_COOKIE, ConsoleRequest, CSRF_HEADER } from './console-request';
+import { ConsoleSessionsService } from './console-sessions.service';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Turns a console session cookie into an identity on `/api/admin/*` and `/console/api/*`:
+ * attaches the session, and marks an admin's request so AdminGuard lets it through.
+ * A state-changing call must echo the session's CSRF token; a request with a bearer token
+ * is an API client's and is left to the guards.
+ */
+@Injectable()
+export class ConsoleSessionMiddleware implements NestMiddleware {
+  constructor(private readonly sessions: ConsoleSessionsService) {}
+
+  async use(req: ConsoleRequest, _res: Response, next: NextFunction): Promise<void> {
+    const sessionId = (req.cookies as Record<string, string> | undefined)?.[CONSOLE_SESSION_COOKIE];
+    if (!sessionId || bearerToken(req)) return next();
+    const session = await this.sessions.resolve(sessionId);
+    if (!session) return next();
+    if (!SAFE_METHODS.has(req.method) && !this.sessions.csrfMatches(sessionId, req.header(CSRF_HEADER))) {
+      throw new AppError(ErrorCode.Forbidden, 'missing or invalid CSRF token: send the X-CSRF-Token header of your console session');
+    }
+    req.consoleSession = session;
+    if (session.role === 'admin') req.isAdmin = true;
+    next();
+  }
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { LessThan, MoreThan, Repository } from 'typeorm';
+import { UserEntity } from '../auth/user.entity';
+import { Clock } from '../common/clock';
+import { TransactionRunner } from '../database/transaction-runner';
+import type { ResolvedConsoleSession } from './console-request';
+import { ConsoleSessionEntity, ConsoleSessionKind } from './console-session.entity';
+
+/** Absolute session lifetime: a working day. */
+export const CONSOLE_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+/**
+ * The CSRF token is derived from the session id, so it needs no storage and dies with the
+ * session; it is unguessable because the session id is (256 random bits, never readable by JS).
+ */
+export const csrfTokenFor = (sessionId: string): string => sha256(`csrf:${sessionId}`).toString('base64url');
+
+/** Server-side console sessions: the cookie holds a random id, the table only its hash. */
+@Injectable()
+export class ConsoleSessionsService {
+  constructor(
+    @InjectRepository(ConsoleSessionEntity) private readonly sessions: Repository<ConsoleSessionEntity>,
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Opens a session; returns the plain session id for the cookie (never stored). */
+  async open(kind: ConsoleSessionKind, userId: number | null): Promise<{ sessionId: string; expiresAt: number }> {
+    const sessionId = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    const expiresAt = now + CONSOLE_SESSION_TTL_MS;
+    await this.transactions.run(async (manager) => {
+      // Sweep expired rows while we are writing anyway.
+      await manager.delete(ConsoleSessionEntity, { expiresAt: LessThan(now) });
+      await manager.insert(ConsoleSessionEntity, { tokenHash: sha256(sessionId).toString('hex'), kind, userId, createdAt: now, expiresAt });
+    });
+    return { sessionId, expiresAt };
+  }
+
+  /** The live session behind a cookie value, with its user re-read (a disabled user is signed out). */
+  async resolve(sessionId: string): Promise<ResolvedConsoleSession | null> {
+    if (!sessionId || sessionId.length > 128) return null;
+    const session = await this.sessions.findOne({ where: { tokenHash: sha256(sessionId).toString('hex'), expiresAt: MoreThan(this.clock.now()) } });
+    if (!session) return null;
+    const csrfToken = csrfTokenFor(sessionId);
+    if (session.kind === 'admin_token') return { id: session.id, kind: session.kind, role: 'admin', user: null, expiresAt: session.expiresAt, csrfToken };
+    const user = session.userId === null ? null : await this.users.findOne({ where: { id: session.userId } });
+    if (!user || user.status !== 'active') return null;
+    return { id: session.id, kind: session.kind, role: user.role === 'admin' ? 'admin' : 'user', user, expiresAt: session.expiresAt, csrfToken };
+  }
+
+  csrfMatches(sessionId: string, candidate: string | undefined): boolean {
+    if (!candidate) return false;
+    return timingSafeEqual(sha256(csrfTokenFor(sessionId)), sha256(candidate));
+  }
+
+  async close(sessionId: string): Promise<void> {
+    await this.transactions.run((manager) => manager.delete(ConsoleSessionEntity, { tokenHash: sha256(sessionId).toString('hex') }));
+  }
+}

@@ -1,0 +1,16 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { TaskMetrics } from './task-metrics.service';
+
+/** Prometheus scrape endpoint. */
+@ApiExcludeController()
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly metrics: TaskMetrics) {}
+
+  @Get()
+  @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
+  scrape(): Promise<string> {
+    return this.metrics.registry.metrics();
+  }
+}

@@ -1,0 +1,99 @@
+import { HttpService } from '@nestjs/axios';
+import { Injectable } from '@nestjs/common';
+import type { AxiosResponse } from 'axios';
+import { Clock } from '../../common/clock';
+import type { TaskEntity } from '../../tasks/task.entity';
+import type { ChannelEntity } from '../channel.entity';
+import { PollOutcome, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
+import { mapBetaError } from './beta-errors';
+import { BETA_SUBMIT_PATH, BetaErrorBody, BetaQueryBody, betaQueryPath, buildBetaSubmitBody } from './beta-protocol';
+import { mapBetaQuery } from './beta-query-mapping';
+import type { BetaTaskRequest } from './beta-request';
+
+const SUBMIT_TIMEOUT_MS = 30_000;
+const QUERY_TIMEOUT_MS = 15_000;
+/** The provider rate-limits faster polling; a channel's poll_interval_ms is never honoured below this. */
+export const BETA_MIN_POLL_INTERVAL_MS = 5_000;
+
+/** Family B wire protocol: async submit with `X-DashScope-Async: enable`, task query by id. */
+@Injectable()
+export class BetaUpstreamAdapter implements UpstreamAdapter {
+  readonly platform = 'beta' as const;
+  readonly defaultPollIntervalMs = 10_000;
+  readonly minPollIntervalMs = BETA_MIN_POLL_INTERVAL_MS;
+  /** t2v/i2v/r2v typically take 100 to 150 s. */
+  readonly expectedDurationMs = 125_000;
+  /** The provider does not de-duplicate submits: an interrupted submit is failed and refunded, never resent. */
+  readonly idempotentSubmit = false;
+
+  constructor(
+    private readonly http: HttpService,
+    private readonly clock: Clock,
+  ) {}
+
+  defaultUpstreamModel(publicModel: string): string {
+    return publicModel;
+  }
+
+  async submit(task: TaskEntity, channel: ChannelEntity): Promise<SubmitOutcome> {
+    const body = buildBetaSubmitBody(task.request as unknown as BetaTaskRequest, task.upstreamModel);
+    const response = await this.call(channel, 'POST', BETA_SUBMIT_PATH, SUBMIT_TIMEOUT_MS, body);
+    const upstreamTaskId = (response.data as BetaQueryBody | undefined)?.output?.task_id;
+    if (typeof upstreamTaskId !== 'string' || !upstreamTaskId) {
+      throw new UpstreamError('transient', 'the provider accepted the submit without an output.task_id');
+    }
+    return { upstreamTaskId };
+  }
+
+  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+    return mapBetaQuery(await this.query(task, channel));
+  }
+
+  /** The stored signed URL lasts about 24 h; a fresh query hands out a new one. */
+  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+    const outcome = mapBetaQuery(await this.query(task, channel));
+    return outcome.state === 'succeeded' ? (outcome.videoUrl ?? null) : null;
+  }
+
+  /** Querying a task id that cannot exist proves the key works without starting any generation. */
+  async probe(channel: ChannelEntity): Promise<void> {
+    try {
+      await this.call(channel, 'GET', betaQueryPath('gateway-connectivity-probe'), QUERY_TIMEOUT_MS);
+    } catch (error) {
+      // A refusal of the id itself (or throttling) still means the provider knows our key.
+      if (error instanceof UpstreamError && (error.kind === 'invalid_input' || error.kind === 'backpressure')) return;
+      throw error;
+    }
+  }
+
+  private async query(task: TaskEntity, channel: ChannelEntity): Promise<unknown> {
+    if (!task.upstreamTaskId) throw new UpstreamError('channel', `task ${task.taskId} has no upstream task id`);
+    return (await this.call(channel, 'GET', betaQueryPath(task.upstreamTaskId), QUERY_TIMEOUT_MS)).data;
+  }
+
+  private async call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown): Promise<AxiosResponse> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${channel.apiKey}`, Accept: 'application/json' };
+    if (method === 'POST') Object.assign(headers, { 'Content-Type': 'application/json', 'X-DashScope-Async': 'enable' });
+    let response: AxiosResponse;
+    try {
+      response = await this.http.axiosRef.request({
+        method,
+        url: `${channel.baseUrl}${path}`,
+        data: body,
+        headers,
+        timeout,
+        responseType: 'json',
+        validateStatus: () => true,
+      });
+    } catch (error) {
+      // Transport trouble (timeout, refused, reset); the message never carries the key.
+      throw new UpstreamError('transient', `family B provider unreachable: ${(error as Error)?.message ?? 'network error'}`);
+    }
+    if (response.status >= 200 && response.status < 300) {
+      if (typeof response.data !== 'object' || response.data === null) throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
+      return response;
+    }
+    const errorBody = typeof response.data === 'object' && response.data !== null ? (response.data as BetaErrorBody) : undefined;
+    throw mapBetaError(response.status, errorBody, response.headers['retry-after'], this.clock.now());
+  }
+}
