@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
 import { VerificationModule } from '../verification/verification.module';
+import { BetaMediaCheckService } from './beta-media-check.service';
 import { BetaSubmitService } from './beta-submit.service';
+import { GenerationSubmitService } from './generation-submit.service';
+import { GenerationsController } from './generations.controller';
 
 /** /v1/video/generations: the unified form; family B (and family C via VerificationModule). */
 @Module({
   imports: [VerificationModule],
-  providers: [BetaSubmitService],
+  controllers: [GenerationsController],
+  providers: [BetaSubmitService, BetaMediaCheckService, GenerationSubmitService],
   exports: [BetaSubmitService],
 })
 export class GenerationsModule {}

@@ -15,14 +15,28 @@ const QUERY_TIMEOUT_MS = 15_000;
 /** The provider rate-limits faster polling; a channel's poll_interval_ms is never honoured below this. */
 export const BETA_MIN_POLL_INTERVAL_MS = 5_000;
 
+/** Typical generation times (interface Limits): t2v, i2v, r2v 100 to 150 s; video-edit 180 to 250 s. */
+const TYPICAL_MS = { default: 125_000, 'video-edit': 215_000 };
+
+/**
+ * The provider reports no progress figure: waiting upstream is 0 % (as the interface's state
+ * table says), running grows with the time since submission against the typical duration.
+ */
+export function betaProgress(state: PollOutcome['state'], capability: string | undefined, elapsedMs: number): number | undefined {
+  if (state === 'queued') return 0;
+  if (state !== 'running') return undefined;
+  const typical = capability === 'video-edit' ? TYPICAL_MS['video-edit'] : TYPICAL_MS.default;
+  return Math.max(1, Math.min(95, Math.round((elapsedMs / typical) * 100)));
+}
+
 /** Family B wire protocol: async submit with `X-DashScope-Async: enable`, task query by id. */
 @Injectable()
 export class BetaUpstreamAdapter implements UpstreamAdapter {
   readonly platform = 'beta' as const;
   readonly defaultPollIntervalMs = 10_000;
   readonly minPollIntervalMs = BETA_MIN_POLL_INTERVAL_MS;
-  /** t2v/i2v/r2v typically take 100 to 150 s. */
-  readonly expectedDurationMs = 125_000;
+  /** t2v/i2v/r2v typically take 100 to 150 s (poll() estimates progress itself, per model). */
+  readonly expectedDurationMs = TYPICAL_MS.default;
   /** The provider does not de-duplicate submits: an interrupted submit is failed and refunded, never resent. */
   readonly idempotentSubmit = false;
 
@@ -46,7 +60,9 @@ export class BetaUpstreamAdapter implements UpstreamAdapter {
   }
 
   async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
-    return mapBetaQuery(await this.query(task, channel));
+    const outcome = mapBetaQuery(await this.query(task, channel));
+    const elapsed = this.clock.now() - (task.submitTime ?? task.createdAt);
+    return { ...outcome, progress: betaProgress(outcome.state, (task.request as Partial<BetaTaskRequest>).capability, elapsed) };
   }
 
   /** The stored signed URL lasts about 24 h; a fresh query hands out a new one. */

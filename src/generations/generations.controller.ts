@@ -1,0 +1,66 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiBody,
+  ApiExtraModels,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import type { AuthenticatedRequest } from '../common/request-context';
+import { TaskRepository } from '../tasks/task.repository';
+import { CreateGenerationDto } from './dto/create-generation.dto';
+import { GenerationSubmitResponse, WrapperErrorResponse } from './dto/generation-submit-response.dto';
+import { UNIFIED_TASK_EXAMPLES, UnifiedTaskResponse } from './dto/unified-task.dto';
+import { GenerationSubmitService } from './generation-submit.service';
+import { toUnifiedTaskResponse } from './unified-task.view';
+
+@ApiTags('video generations (unified form)')
+@ApiBearerAuth('api-key')
+@ApiExtraModels(UnifiedTaskResponse, WrapperErrorResponse)
+@UseGuards(ApiKeyGuard)
+@Controller('v1/video/generations')
+export class GenerationsController {
+  constructor(
+    private readonly submitter: GenerationSubmitService,
+    private readonly tasks: TaskRepository,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Submit a family B (beta-1.0-*) or family C (gamma-2-0*) video task',
+    description:
+      'Validated before any charge (400 in the wrapper shape, e.g. `prompt is required`, `unknown model: <name>`). ' +
+      'Defaults: size 1080P, duration 5 (ignored by video-edit), metadata.ratio 16:9 (t2v and r2v only). ' +
+      'Actions: textGenerate (t2v), imageGenerate (i2v), referenceGenerate (r2v), videoEdit (video-edit). ' +
+      'video-edit is billed as a 15 s output (its length follows the input video and is known only afterwards). ' +
+      'Media URLs must be public http(s); their format and size are checked by a ranged read before charging.',
+  })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 hours return the first task, charged once' })
+  @ApiBody({ type: CreateGenerationDto })
+  @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`' })
+  @ApiBadRequestResponse({ type: WrapperErrorResponse, description: 'Invalid request or refused by the provider; no charge' })
+  @ApiTooManyRequestsResponse({ type: WrapperErrorResponse, description: 'Provider back-pressure; Retry-After; no charge' })
+  async create(
+    @Body() body: CreateGenerationDto,
+    @Req() req: AuthenticatedRequest,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<GenerationSubmitResponse> {
+    const task = await this.submitter.submit(body, { user: req.user!, apiKey: req.apiKey }, { idempotencyKey: idempotencyKey || undefined });
+    return GenerationSubmitResponse.of(task);
+  }
+
+  @Get(':task_id')
+  @ApiOperation({ summary: 'A task in the unified form (any platform); FAILURE still answers code `success`' })
+  @ApiOkResponse({ type: UnifiedTaskResponse, examples: UNIFIED_TASK_EXAMPLES })
+  @ApiNotFoundResponse({ type: WrapperErrorResponse, description: 'Unknown task, or another account\'s task' })
+  async get(@Param('task_id') taskId: string, @Req() req: AuthenticatedRequest): Promise<UnifiedTaskResponse> {
+    return toUnifiedTaskResponse(await this.tasks.findOwned(req.user!.id, taskId));
+  }
+}
