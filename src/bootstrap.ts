@@ -38,6 +38,8 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
       crossOriginEmbedderPolicy: false,
     }),
   );
+  // The simulated family C control plane checks request signatures over the exact body bytes.
+  app.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
   app.use(VIDEO_SUBMIT_PATHS, express.json({ limit: VIDEO_BODY_LIMIT }));
   app.use(express.json({ limit: DEFAULT_BODY_LIMIT }));
   app.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));

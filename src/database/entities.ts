@@ -7,6 +7,10 @@ import { TaskEntity } from '../tasks/task.entity';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ConsoleSessionEntity } from '../console/console-session.entity';
 import { SettingEntity } from './setting.entity';
+import { VerificationApplicationEntity } from '../verification/entities/verification-application.entity';
+import { VerificationAssetEntity } from '../verification/entities/verification-asset.entity';
+import { VerificationGroupEntity } from '../verification/entities/verification-group.entity';
+import { VerificationSessionEntity } from '../verification/entities/verification-session.entity';
 
 /** Every entity; modules add theirs here so one data source (app and CLI) knows them all. */
 export const ENTITIES = [
@@ -19,4 +23,8 @@ export const ENTITIES = [
   TaskEntity,
   SettingEntity,
   ConsoleSessionEntity,
+  VerificationApplicationEntity,
+  VerificationSessionEntity,
+  VerificationGroupEntity,
+  VerificationAssetEntity,
 ];

@@ -31,6 +31,8 @@ export interface TaskDraft {
   quote: Omit<QuoteRequest, 'group'>;
   /** Idempotency-Key header: the same key and body within 24 h return the first task. */
   idempotencyKey?: string;
+  /** Only these channels may run the task (e.g. the provider account holding its verified assets). */
+  channelIds?: number[];
 }
 
 export interface Caller {
@@ -71,7 +73,8 @@ export class TaskSubmitService {
       if (earlier) return earlier;
     }
     const adapter = this.adapters.get(draft.platform);
-    const candidates = await this.router.candidates(draft.platform, draft.model, caller.user.group);
+    const routed = await this.router.candidates(draft.platform, draft.model, caller.user.group);
+    const candidates = draft.channelIds ? routed.filter((channel) => draft.channelIds!.includes(channel.id)) : routed;
     if (candidates.length === 0) throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);
     const quote = await this.pricing.quote({ ...draft.quote, group: caller.user.group });
 

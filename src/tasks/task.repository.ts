@@ -150,4 +150,36 @@ export class TaskRepository {
       .getRawOne<{ oldest: string | number | null }>()
       .then((row) => (row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest)));
   }
+
+  /** One page of a client's visible tasks in id order, for cursor paging (`afterId` is exclusive). */
+  listOwnedPage(userId: number, options: { afterId?: number; limit: number; order: 'asc' | 'desc' }): Promise<TaskEntity[]> {
+    const qb = this.tasks
+      .createQueryBuilder('t')
+      .where('t.user_id = :userId', { userId })
+      .andWhere('t.deleted_at IS NULL')
+      .andWhere('t.status NOT IN (:...hidden)', { hidden: ['REJECTED', 'SUBMITTING'] });
+    if (options.afterId !== undefined) qb.andWhere(options.order === 'desc' ? 't.id < :afterId' : 't.id > :afterId', { afterId: options.afterId });
+    return qb.orderBy('t.id', options.order === 'desc' ? 'DESC' : 'ASC').take(options.limit).getMany();
+  }
+
+  /** Forgets a finished task for its owner (the row stays for the ledger); false if it was not theirs, not finished or already gone. */
+  async markDeleted(userId: number, taskId: string, now: number): Promise<boolean> {
+    const result = await this.transactions.run((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(TaskEntity)
+        .set({ deletedAt: now, updatedAt: now })
+        .where('task_id = :taskId AND user_id = :userId AND deleted_at IS NULL', { taskId, userId })
+        .andWhere('status IN (:...finished)', { finished: ['SUCCESS', 'FAILURE'] })
+        .execute(),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Keeps a fresh download URL of a finished task (the providers' URLs expire). */
+  async replaceResultUrl(id: number, resultUrl: string, now: number): Promise<void> {
+    await this.transactions.run((manager) =>
+      manager.createQueryBuilder().update(TaskEntity).set({ resultUrl, updatedAt: now }).where('id = :id AND status = :status', { id, status: 'SUCCESS' }).execute(),
+    );
+  }
 }

@@ -1,16 +1,37 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../common/app-error';
+import { assertModelAllowed } from '../auth/api-keys.service';
 import type { SubmitOptions } from '../generations/beta-submit.service';
-import type { Caller } from '../tasks/task-submit.service';
+import { Caller, TaskDraft, TaskSubmitService } from '../tasks/task-submit.service';
 import type { TaskEntity } from '../tasks/task.entity';
+import { AssetReferencesService } from './asset-references.service';
+import { parseGammaBody } from './gamma-body.parser';
 
 /**
  * Family C submit use case (gamma-2-0, gamma-2-0-fast with verified `asset://` references),
- * called by POST /v1/video/generations for gamma models.
+ * called by POST /v1/video/generations for gamma models. Every check (body, asset ownership and
+ * state) happens before TaskSubmitService charges anything.
  */
 @Injectable()
 export class GammaSubmitService {
-  async submit(body: Record<string, unknown>, _caller: Caller, _options: SubmitOptions = {}): Promise<TaskEntity> {
-    throw AppError.invalid(`unknown model: ${String(body.model)}`, 'model');
+  constructor(
+    private readonly tasks: TaskSubmitService,
+    private readonly references: AssetReferencesService,
+  ) {}
+
+  async submit(body: Record<string, unknown>, caller: Caller, options: SubmitOptions = {}): Promise<TaskEntity> {
+    const { model, request, references } = parseGammaBody(body ?? {});
+    if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
+    const channelIds = await this.references.check(caller.user.id, references);
+    const draft: TaskDraft = {
+      platform: 'gamma',
+      model,
+      action: references.length > 0 ? 'referenceGenerate' : 'textGenerate',
+      request: { ...request },
+      properties: { input: request.prompt, origin_model_name: model },
+      quote: { model, resolution: request.resolution, seconds: request.duration },
+      idempotencyKey: options.idempotencyKey,
+      channelIds,
+    };
+    return this.tasks.submit(draft, caller);
   }
 }

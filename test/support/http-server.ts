@@ -8,6 +8,8 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
   body: Buffer;
   json?: unknown;
+  /** When the request finished arriving (ms epoch). */
+  at: number;
 }
 
 export type Handler = (req: RecordedRequest, res: ServerResponse) => void | Promise<void>;
@@ -28,7 +30,7 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
     req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const body = Buffer.concat(chunks);
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body };
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, at: Date.now() };
       if ((req.headers['content-type'] ?? '').includes('application/json') && body.length) {
         try {
           recorded.json = JSON.parse(body.toString('utf8'));

@@ -1,5 +1,6 @@
 import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { ConsoleSessions1763900000700 } from './1763900000700-console-sessions';
+import { Verification1763900000800 } from './1763900000800-verification';
 
 /** Every migration, in order. Add new ones at the end. */
-export const MIGRATIONS = [InitialSchema1763700000000, ConsoleSessions1763900000700];
+export const MIGRATIONS = [InitialSchema1763700000000, ConsoleSessions1763900000700, Verification1763900000800];

@@ -1,5 +1,23 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { UpstreamAdapterRegistry } from '../upstream-adapter.registry';
+import { GammaControlClient } from './gamma-control.client';
+import { GammaUpstreamAdapter } from './gamma-upstream.adapter';
 
-/** Family gamma: its upstream adapter, registered with UpstreamAdapterRegistry at start. */
-@Module({})
-export class GammaUpstreamModule {}
+/**
+ * Family gamma: the data plane adapter (registered with UpstreamAdapterRegistry at start) and
+ * the signed control plane client the verification module uses.
+ */
+@Module({
+  providers: [GammaUpstreamAdapter, GammaControlClient],
+  exports: [GammaUpstreamAdapter, GammaControlClient],
+})
+export class GammaUpstreamModule implements OnModuleInit {
+  constructor(
+    private readonly registry: UpstreamAdapterRegistry,
+    private readonly adapter: GammaUpstreamAdapter,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this.adapter);
+  }
+}

@@ -1,0 +1,169 @@
+import { HttpService } from '@nestjs/axios';
+import { Injectable, Logger } from '@nestjs/common';
+import type { AxiosResponse } from 'axios';
+import { Clock } from '../../common/clock';
+import type { ChannelEntity } from '../channel.entity';
+import { UpstreamError, UpstreamErrorKind } from '../upstream-adapter';
+import { signRequest } from './gamma-request-signer';
+import { TokenBucketLimiter } from './gamma-rate-limiter';
+import {
+  CONTROL_ACTION_QPS,
+  CONTROL_API_VERSION,
+  controlSettingsOf,
+  CreateSessionResult,
+  GammaControlAction,
+  ListAssetsResult,
+  ProviderAsset,
+  ProviderError,
+  ValidateResult,
+} from './gamma-control.types';
+
+const TIMEOUT_MS = 15_000;
+/** Waiting longer than this for our own rate limiter turns into a 429 for the caller. */
+const MAX_LIMITER_WAIT_MS = 2_000;
+
+/** A control plane call that failed; `code` is the provider's `ResponseMetadata.Error.Code` when it sent one. */
+export class GammaControlError extends UpstreamError {
+  constructor(
+    kind: UpstreamErrorKind,
+    message: string,
+    readonly code: string | undefined,
+    details: UpstreamError['details'] = {},
+  ) {
+    super(kind, message, { ...details, upstreamCode: code });
+  }
+}
+
+const CHANNEL_CODES = /^(SignatureDoesNotMatch|InvalidAccessKey|InvalidCredential|AccessDenied|Unauthorized|InvalidAuthorization|MissingAuthentication)/;
+const THROTTLE_CODES = /(Throttl|RequestLimitExceeded|FlowLimit|TooManyRequests|RateLimit)/;
+
+/**
+ * Signed JSON calls to the family C control plane (`POST {control_base_url}/?Action=..&Version=..`):
+ * adds ProjectName, signs with the channel's keys, keeps under the provider's per-action rate
+ * limits, unwraps `ResponseMetadata`/`Result` (also unwrapped results) and turns provider errors
+ * into GammaControlError with the gateway's error kinds.
+ */
+@Injectable()
+export class GammaControlClient {
+  private readonly logger = new Logger('GammaControl');
+  private readonly limiter: TokenBucketLimiter;
+
+  constructor(
+    private readonly http: HttpService,
+    private readonly clock: Clock,
+  ) {
+    this.limiter = new TokenBucketLimiter(() => this.clock.now());
+  }
+
+  createSession(channel: ChannelEntity, callbackUrl: string): Promise<CreateSessionResult> {
+    return this.call<CreateSessionResult>(channel, 'CreateVisualValidateSession', { CallbackURL: callbackUrl });
+  }
+
+  getValidateResult(channel: ChannelEntity, bytedToken: string): Promise<ValidateResult> {
+    return this.call<ValidateResult>(channel, 'GetVisualValidateResult', { BytedToken: bytedToken });
+  }
+
+  createAsset(channel: ChannelEntity, input: { groupId: string; url: string; name: string }): Promise<{ Id: string }> {
+    return this.call(channel, 'CreateAsset', { GroupId: input.groupId, URL: input.url, AssetType: 'Image', Name: input.name });
+  }
+
+  getAsset(channel: ChannelEntity, id: string): Promise<ProviderAsset> {
+    return this.call<ProviderAsset>(channel, 'GetAsset', { Id: id });
+  }
+
+  listAssets(channel: ChannelEntity, groupIds: string[], page: number, pageSize: number): Promise<ListAssetsResult> {
+    return this.call<ListAssetsResult>(channel, 'ListAssets', { Filter: { GroupIds: groupIds }, PageNumber: page, PageSize: pageSize });
+  }
+
+  async deleteAsset(channel: ChannelEntity, id: string): Promise<void> {
+    await this.call(channel, 'DeleteAsset', { Id: id });
+  }
+
+  async call<T>(channel: ChannelEntity, action: GammaControlAction, params: Record<string, unknown>): Promise<T> {
+    const settings = controlSettingsOf(channel);
+    if (!settings) throw new GammaControlError('channel', `channel ${channel.id} has no control plane settings`, undefined);
+    await this.waitForRateLimit(`${settings.accessKey}|${action}`, action);
+
+    const url = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/`);
+    url.searchParams.set('Action', action);
+    url.searchParams.set('Version', CONTROL_API_VERSION);
+    const body = JSON.stringify({ ProjectName: settings.projectName, ...params });
+    const { headers } = signRequest({
+      method: 'POST',
+      path: url.pathname,
+      query: url.searchParams,
+      host: url.host,
+      contentType: 'application/json',
+      body,
+      accessKey: settings.accessKey,
+      secretKey: settings.secretKey,
+      region: settings.region,
+      date: new Date(this.clock.now()),
+    });
+
+    let response: AxiosResponse<string>;
+    try {
+      response = await this.http.axiosRef.request<string>({
+        method: 'POST',
+        url: url.toString(),
+        data: body,
+        headers: { ...headers, Accept: 'application/json' },
+        timeout: TIMEOUT_MS,
+        responseType: 'text',
+        transformResponse: (raw: string) => raw,
+        validateStatus: () => true,
+      });
+    } catch (error) {
+      throw new GammaControlError('transient', `verification provider unreachable (${action}): ${(error as Error)?.message ?? 'network error'}`, undefined);
+    }
+    return this.unwrap<T>(action, channel, response);
+  }
+
+  private async waitForRateLimit(key: string, action: GammaControlAction): Promise<void> {
+    const waitMs = this.limiter.reserve(key, CONTROL_ACTION_QPS[action], MAX_LIMITER_WAIT_MS);
+    if (waitMs === null) {
+      throw new GammaControlError('backpressure', `too many ${action} calls: the provider allows ${CONTROL_ACTION_QPS[action]} per second`, undefined, {
+        retryAfterSeconds: 1,
+      });
+    }
+    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+
+  private unwrap<T>(action: GammaControlAction, channel: ChannelEntity, response: AxiosResponse<string>): T {
+    let parsed: Record<string, unknown> | null = null;
+    try {
+      const value = JSON.parse(response.data);
+      if (value && typeof value === 'object' && !Array.isArray(value)) parsed = value;
+    } catch {
+      /* not JSON: handled below */
+    }
+    const metadata = parsed?.ResponseMetadata as { Error?: ProviderError; RequestId?: string } | undefined;
+    const providerError = metadata?.Error && typeof metadata.Error === 'object' ? metadata.Error : undefined;
+    const ok = response.status >= 200 && response.status < 300;
+    if (ok && parsed && !providerError) {
+      if (parsed.Result && typeof parsed.Result === 'object') return parsed.Result as T;
+      // Some actions answer with the result fields at the top level.
+      const { ResponseMetadata: _metadata, ...rest } = parsed;
+      return rest as T;
+    }
+    const error = classify(action, response.status, providerError, response.headers['retry-after']);
+    this.logger.warn(`${action} on channel ${channel.id} failed: HTTP ${response.status} ${error.code ?? ''} ${error.message} (request ${metadata?.RequestId ?? '-'})`);
+    throw error;
+  }
+}
+
+function classify(action: GammaControlAction, status: number, error: ProviderError | undefined, retryAfter: unknown): GammaControlError {
+  const code = typeof error?.Code === 'string' && error.Code ? error.Code : undefined;
+  const text = `${code ?? `HTTP ${status}`}${error?.Message ? `: ${error.Message}` : ''}`;
+  const details = { httpStatus: status };
+  if (status === 429 || (code && THROTTLE_CODES.test(code))) {
+    const seconds = typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Math.max(1, Number(retryAfter)) : 1;
+    return new GammaControlError('backpressure', text, code, { ...details, retryAfterSeconds: seconds });
+  }
+  if (status === 401 || status === 403 || (code && CHANNEL_CODES.test(code))) return new GammaControlError('channel', text, code, details);
+  if (status >= 500 || (!code && status >= 200 && status < 300)) {
+    return new GammaControlError('transient', code || status >= 500 ? text : `${action}: the provider's answer is not JSON`, code, details);
+  }
+  if (status === 404 && !code) return new GammaControlError('channel', `${text} (is control_base_url right?)`, code, details);
+  return new GammaControlError('invalid_input', text, code, details);
+}

@@ -1,0 +1,88 @@
+import { HttpService } from '@nestjs/axios';
+import { Injectable } from '@nestjs/common';
+import type { AxiosResponse } from 'axios';
+import type { TaskEntity } from '../../tasks/task.entity';
+import type { ChannelEntity } from '../channel.entity';
+import { PollOutcome, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
+import { mapGammaError } from './gamma-errors';
+import { buildGammaSubmitBody, GAMMA_TASKS_PATH, GammaErrorBody, GammaTaskRequest, gammaTaskPath } from './gamma-protocol';
+import { mapGammaQuery } from './gamma-query-mapping';
+
+const SUBMIT_TIMEOUT_MS = 30_000;
+const QUERY_TIMEOUT_MS = 15_000;
+
+/** Family C data plane: `POST /api/v3/contents/generations/tasks`, then query by id (Bearer auth). */
+@Injectable()
+export class GammaUpstreamAdapter implements UpstreamAdapter {
+  readonly platform = 'gamma' as const;
+  readonly defaultPollIntervalMs = 10_000;
+  /** A 5 s clip typically takes one to two minutes. */
+  readonly expectedDurationMs = 90_000;
+  /** The provider does not de-duplicate submits: an interrupted submit is failed and refunded, never resent. */
+  readonly idempotentSubmit = false;
+
+  constructor(private readonly http: HttpService) {}
+
+  defaultUpstreamModel(publicModel: string): string {
+    return publicModel;
+  }
+
+  async submit(task: TaskEntity, channel: ChannelEntity): Promise<SubmitOutcome> {
+    const body = buildGammaSubmitBody(task.request as unknown as GammaTaskRequest, task.upstreamModel);
+    const response = await this.call(channel, 'POST', GAMMA_TASKS_PATH, SUBMIT_TIMEOUT_MS, body);
+    const id = (response.data as { id?: unknown }).id;
+    if (typeof id !== 'string' || !id) throw new UpstreamError('transient', 'the provider accepted the submit without an id');
+    return { upstreamTaskId: id };
+  }
+
+  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+    return mapGammaQuery(await this.query(task, channel));
+  }
+
+  /** The provider's video URL is temporary; a fresh query hands out a new one. */
+  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+    const outcome = mapGammaQuery(await this.query(task, channel));
+    return outcome.state === 'succeeded' ? (outcome.videoUrl ?? null) : null;
+  }
+
+  /** Querying a task id that cannot exist proves the key works without generating anything. */
+  async probe(channel: ChannelEntity): Promise<void> {
+    try {
+      await this.call(channel, 'GET', gammaTaskPath('cgt-gateway-connectivity-probe'), QUERY_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof UpstreamError && (error.kind === 'invalid_input' || error.kind === 'backpressure')) return;
+      throw error;
+    }
+  }
+
+  private async query(task: TaskEntity, channel: ChannelEntity): Promise<unknown> {
+    if (!task.upstreamTaskId) throw new UpstreamError('channel', `task ${task.taskId} has no upstream task id`);
+    return (await this.call(channel, 'GET', gammaTaskPath(task.upstreamTaskId), QUERY_TIMEOUT_MS)).data;
+  }
+
+  private async call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown): Promise<AxiosResponse> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${channel.apiKey}`, Accept: 'application/json' };
+    if (method === 'POST') headers['Content-Type'] = 'application/json';
+    let response: AxiosResponse;
+    try {
+      response = await this.http.axiosRef.request({
+        method,
+        url: `${channel.baseUrl}${path}`,
+        data: body,
+        headers,
+        timeout,
+        responseType: 'json',
+        validateStatus: () => true,
+      });
+    } catch (error) {
+      // Transport trouble (timeout, refused, reset); the message never carries the key.
+      throw new UpstreamError('transient', `family C provider unreachable: ${(error as Error)?.message ?? 'network error'}`);
+    }
+    if (response.status >= 200 && response.status < 300) {
+      if (typeof response.data !== 'object' || response.data === null) throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
+      return response;
+    }
+    const errorBody = typeof response.data === 'object' && response.data !== null ? (response.data as GammaErrorBody) : undefined;
+    throw mapGammaError(response.status, errorBody, response.headers['retry-after']);
+  }
+}

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, LessThanOrEqual, Repository } from 'typeorm';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { TransactionRunner } from '../database/transaction-runner';
+import { AssetError, AssetStatus, VerificationAssetEntity } from './entities/verification-asset.entity';
+import { VerificationGroupEntity } from './entities/verification-group.entity';
+
+/** Groups and assets, always scoped to their owner: another account's are simply not found. */
+@Injectable()
+export class AssetRepository {
+  constructor(
+    @InjectRepository(VerificationAssetEntity) private readonly assets: Repository<VerificationAssetEntity>,
+    @InjectRepository(VerificationGroupEntity) private readonly groups: Repository<VerificationGroupEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  async ownedGroup(userId: number, groupId: string): Promise<VerificationGroupEntity> {
+    const group = await this.groups.findOne({ where: { groupId, userId } });
+    if (!group) throw AppError.notFound(`group ${groupId} not found`);
+    return group;
+  }
+
+  groupsOf(userId: number): Promise<VerificationGroupEntity[]> {
+    return this.groups.find({ where: { userId }, order: { id: 'DESC' } });
+  }
+
+  async owned(userId: number, assetId: string): Promise<VerificationAssetEntity> {
+    const asset = await this.assets.findOne({ where: { assetId, userId } });
+    if (!asset) throw AppError.notFound(`asset ${assetId} not found`);
+    return asset;
+  }
+
+  /** The caller's assets among `assetIds` (others' and unknown ones are simply absent). */
+  ownedAmong(userId: number, assetIds: string[]): Promise<VerificationAssetEntity[]> {
+    return assetIds.length ? this.assets.find({ where: { userId, assetId: In(assetIds) } }) : Promise.resolve([]);
+  }
+
+  inGroup(userId: number, groupId: string): Promise<VerificationAssetEntity[]> {
+    return this.assets.find({ where: { userId, groupId }, order: { id: 'DESC' } });
+  }
+
+  async insert(asset: Omit<VerificationAssetEntity, 'id'>): Promise<VerificationAssetEntity> {
+    return this.transactions.run((manager) => manager.save(manager.create(VerificationAssetEntity, asset)));
+  }
+
+  /** Moves a processing asset to its final state; false when something else settled it first. */
+  async settle(asset: VerificationAssetEntity, status: AssetStatus, error: AssetError | null): Promise<boolean> {
+    const now = this.clock.now();
+    const changes = { status, error, nextCheckAt: null, leaseOwner: null, updatedAt: now };
+    const won = await this.transactions.run(async (manager) => {
+      const result = await manager.update(VerificationAssetEntity, { id: asset.id, status: 'processing' }, changes);
+      return (result.affected ?? 0) > 0;
+    });
+    if (won) Object.assign(asset, changes);
+    return won;
+  }
+
+  /** Schedules the next follow-up look at a still processing asset and frees its claim. */
+  async reschedule(asset: VerificationAssetEntity, nextCheckAt: number, owner: string): Promise<void> {
+    await this.transactions.run((manager) =>
+      manager.update(
+        VerificationAssetEntity,
+        { id: asset.id, status: 'processing', leaseOwner: owner },
+        { nextCheckAt, leaseOwner: null, checkCount: asset.checkCount + 1, updatedAt: this.clock.now() },
+      ),
+    );
+  }
+
+  async remove(asset: VerificationAssetEntity): Promise<void> {
+    await this.transactions.run((manager) => manager.delete(VerificationAssetEntity, { id: asset.id }));
+  }
+
+  /**
+   * Claims up to `limit` processing assets due for a follow-up: a conditional update moves their
+   * next check to the end of a lease under `owner`, so another instance does not take them too.
+   */
+  async claimDue(owner: string, limit: number, leaseMs: number): Promise<VerificationAssetEntity[]> {
+    const now = this.clock.now();
+    const due = await this.assets.find({
+      select: { id: true },
+      // A claimed asset's next check is its lease's end, so a dead owner's claim simply runs out.
+      where: { status: 'processing', nextCheckAt: LessThanOrEqual(now) },
+      order: { nextCheckAt: 'ASC' },
+      take: limit,
+    });
+    if (due.length === 0) return [];
+    const leaseUntil = now + leaseMs;
+    await this.transactions.run((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(VerificationAssetEntity)
+        .set({ leaseOwner: owner, nextCheckAt: leaseUntil })
+        .where('id IN (:...ids)', { ids: due.map((asset) => asset.id) })
+        .andWhere('status = :status AND next_check_at <= :now', { status: 'processing', now })
+        .execute(),
+    );
+    return this.assets.find({ where: { id: In(due.map((asset) => asset.id)), leaseOwner: owner, nextCheckAt: leaseUntil } });
+  }
+}

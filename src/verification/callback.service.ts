@@ -1,0 +1,85 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { Clock } from '../common/clock';
+import { TransactionRunner } from '../database/transaction-runner';
+import { VerificationSessionEntity } from './entities/verification-session.entity';
+import { maskToken } from './token-mask';
+
+/** The provider's redirect query, as the browser brings it. */
+export type CallbackQuery = Record<string, unknown>;
+
+export type CallbackOutcome =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'error'; status: 400 | 404 | 409; title: string; message: string };
+
+/** Parameters forwarded to the client's callback_url, in this order. */
+const FORWARDED = ['providerToken', 'resultCode', 'algorithmBaseRespCode', 'reqMeasureInfoValue', 'verify_type'] as const;
+
+const first = (value: unknown): string | undefined => {
+  const picked = Array.isArray(value) ? value[0] : value;
+  return typeof picked === 'string' ? picked : undefined;
+};
+
+/**
+ * GET /v1/callback: the provider redirects the user's browser here after the liveness check.
+ * Records the reported (unverified) result on the session found by its token, once, and sends
+ * the browser on to the session's callback_url with the result parameters added.
+ */
+@Injectable()
+export class CallbackService {
+  private readonly logger = new Logger('Verification');
+
+  constructor(
+    @InjectRepository(VerificationSessionEntity) private readonly sessions: Repository<VerificationSessionEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+  ) {}
+
+  async handle(query: CallbackQuery): Promise<CallbackOutcome> {
+    const token = first(query.bytedToken) ?? first(query.providerToken);
+    if (!token || token.length > 191) {
+      return { kind: 'error', status: 400, title: 'Incomplete verification link', message: 'This link does not carry a verification token.' };
+    }
+    const session = await this.sessions.findOne({ where: { providerToken: token } });
+    if (!session) {
+      this.logger.warn(`callback with an unknown token ${maskToken(token)}`);
+      return { kind: 'error', status: 404, title: 'Unknown verification session', message: 'This verification link does not belong to any session.' };
+    }
+    const reported = {
+      resultCode: (first(query.resultCode) ?? '').slice(0, 32),
+      algorithmBaseRespCode: (first(query.algorithmBaseRespCode) ?? '').slice(0, 64),
+      reqMeasureInfoValue: (first(query.reqMeasureInfoValue) ?? '').slice(0, 255),
+      verifyType: (first(query.verify_type) ?? '').slice(0, 32),
+    };
+    const now = this.clock.now();
+    // The reported code proves nothing; a failure is shown as such, success waits for the provider.
+    const status = reported.resultCode !== '10000' && session.status === 'pending' ? 'failed' : session.status;
+    const won = await this.transactions.run(async (manager) => {
+      const result = await manager.update(
+        VerificationSessionEntity,
+        { id: session.id, callbackAt: IsNull() },
+        {
+          resultCode: reported.resultCode || null,
+          algorithmBaseRespCode: reported.algorithmBaseRespCode || null,
+          reqMeasureInfoValue: reported.reqMeasureInfoValue || null,
+          verifyType: reported.verifyType || null,
+          callbackAt: now,
+          status,
+          updatedAt: now,
+        },
+      );
+      return (result.affected ?? 0) > 0;
+    });
+    if (!won) {
+      this.logger.warn(`callback for session ${session.sessionId} reused (token ${maskToken(token)})`);
+      return { kind: 'error', status: 409, title: 'Verification link already used', message: 'This verification result was already delivered. Start a new verification if needed.' };
+    }
+    this.logger.log(`callback for session ${session.sessionId} (token ${maskToken(token)}): resultCode ${reported.resultCode || '-'}`);
+
+    const location = new URL(session.callbackUrl);
+    const values = { providerToken: token, ...reported, verify_type: reported.verifyType };
+    for (const name of FORWARDED) location.searchParams.set(name, values[name]);
+    return { kind: 'redirect', location: location.toString() };
+  }
+}

@@ -1,0 +1,43 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Length, MaxLength } from 'class-validator';
+
+export class CreateAssetDto {
+  @ApiProperty({ example: 'https://cdn.example.com/portraits/jane.jpg', description: 'public http(s) URL of a portrait of the verified person (one face)' })
+  @IsString()
+  @MaxLength(2048)
+  url: string;
+
+  @ApiPropertyOptional({ example: 'jane-front' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
+  name?: string;
+}
+
+export class AssetErrorDto {
+  @ApiProperty({ example: 'FaceMismatch' }) code: string;
+  @ApiProperty({ example: 'the face does not match the verified person' }) message: string;
+}
+
+export class AssetDto {
+  @ApiProperty({ example: 'asset-20260101-abc', description: 'use in video requests as asset://<asset_id>' }) asset_id: string;
+  @ApiProperty({ example: 'group-20260101-abc' }) group_id: string;
+  @ApiProperty({ example: 'jane-front' }) name: string;
+  @ApiProperty({ enum: ['processing', 'active', 'failed'] }) status: string;
+  @ApiProperty({ type: AssetErrorDto, nullable: true, description: "the provider's error when failed" }) error: AssetErrorDto | null;
+  @ApiProperty({ description: 'Unix seconds' }) created_at: number;
+}
+
+export class AssetListDto {
+  @ApiProperty({ type: [AssetDto], description: 'newest first' }) data: AssetDto[];
+}
+
+export class GroupDto {
+  @ApiProperty({ example: 'group-20260101-abc' }) group_id: string;
+  @ApiProperty({ example: 'vs_3kT9fQ2mXb7LcV1pZ8wR4yNd' }) session_id: string;
+  @ApiProperty({ description: 'Unix seconds' }) created_at: number;
+}
+
+export class GroupListDto {
+  @ApiProperty({ type: [GroupDto] }) data: GroupDto[];
+}

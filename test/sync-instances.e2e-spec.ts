@@ -1,0 +1,215 @@
+import { FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { ADMIN_TOKEN } from './support/gateway';
+import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { databaseKinds, DatabaseKind, FreshDatabase, freshDatabase } from './support/test-databases';
+
+/** alpha/v5 720p 5 s: 60 credits. */
+const PRICE = 6000;
+const POLL_INTERVAL_MS = 400;
+
+interface Api {
+  admin(method: string, path: string, body?: unknown): Promise<any>;
+  client(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+}
+
+const api = (gateway: GatewayProcess): Api => ({
+  async admin(method, path, body) {
+    const res = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  },
+  async client(key, method, path, body) {
+    const res = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  },
+});
+
+const processEnv = (database: FreshDatabase) => ({
+  DATABASE_URL: database.url,
+  ADMIN_TOKEN,
+  TASK_SYNC_INTERVAL_MS: '100',
+  TASK_LEASE_MS: '3000',
+  MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
+});
+
+async function setUp(gateway: Api, fake: FakeAlphaUpstream, tasks: number) {
+  await gateway.admin('POST', '/api/admin/channels', {
+    name: 'alpha',
+    platform: 'alpha',
+    base_url: fake.url,
+    api_key: fake.apiKey,
+    models: ['alpha/v5'],
+    settings: { poll_interval_ms: POLL_INTERVAL_MS },
+  });
+  const user = await gateway.admin('POST', '/api/admin/users', { username: 'load', quota: tasks * PRICE });
+  const key = await gateway.admin('POST', `/api/admin/users/${user.id}/keys`, { name: 'load' });
+  return { userId: user.id as number, key: key.key as string };
+}
+
+/** Every 5th video fails upstream, every 7th is refused by moderation, the rest finish after a few polls. */
+function scriptFor(i: number): number[] {
+  if (i % 5 === 0) return finishAfter(2, 8);
+  if (i % 7 === 0) return finishAfter(1, 7);
+  return finishAfter(3);
+}
+
+async function allTasks(gateway: Api, userId: number) {
+  const rows: any[] = [];
+  for (let page = 1; ; page++) {
+    const res = await gateway.admin('GET', `/api/admin/tasks?user_id=${userId}&page=${page}&page_size=200`);
+    rows.push(...res.data);
+    if (rows.length >= res.total) return rows;
+  }
+}
+
+async function waitUntilSettled(gateway: Api, userId: number, expected: number, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const tasks = await allTasks(gateway, userId);
+    if (tasks.length === expected && tasks.every((task) => ['SUCCESS', 'FAILURE'].includes(task.status))) return tasks;
+    if (Date.now() > deadline) throw new Error(`not settled: ${JSON.stringify(tasks.filter((t) => !['SUCCESS', 'FAILURE'].includes(t.status)).slice(0, 5))}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+async function allLogs(gateway: Api, userId: number) {
+  const rows: any[] = [];
+  for (let page = 1; ; page++) {
+    const res = await gateway.admin('GET', `/api/admin/logs?user_id=${userId}&page=${page}&page_size=200`);
+    rows.push(...res.data);
+    if (rows.length >= res.total) return rows;
+  }
+}
+
+/** Money checks: one charge per task, one refund per failed task and none otherwise, the ledger sums to the balance. */
+async function expectExactMoney(gateway: Api, userId: number, tasks: any[], fake: FakeAlphaUpstream) {
+  const logs = await allLogs(gateway, userId);
+  const user = await gateway.admin('GET', `/api/admin/users/${userId}`);
+  const sum = logs.reduce((total, log) => total + log.quota, 0);
+  expect(sum).toBe(user.quota);
+  for (const task of tasks) {
+    const charges = logs.filter((log) => log.task_id === task.task_id && log.type === 'consume');
+    const refunds = logs.filter((log) => log.task_id === task.task_id && log.type === 'refund');
+    expect(charges).toHaveLength(1);
+    expect(refunds).toHaveLength(task.status === 'FAILURE' ? 1 : 0);
+    // The end state is the one the provider scripted for the task's video.
+    const video = fake.videos.get(Number(task.upstream_task_id))!;
+    const last = video.script[video.script.length - 1];
+    expect(task.status).toBe(last === 1 ? 'SUCCESS' : 'FAILURE');
+  }
+  const failed = tasks.filter((task) => task.status === 'FAILURE').length;
+  expect(user.quota).toBe(failed * PRICE);
+  expect(user.used_quota).toBe((tasks.length - failed) * PRICE);
+}
+
+/** Submits `count` tasks, `parallel` at a time, spreading them over the gateways. */
+async function submitMany(gateways: Api[], key: string, count: number, fake: FakeAlphaUpstream, parallel = 8) {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      fake.scriptNext(scriptFor(i));
+      const res = await gateways[i % gateways.length].client(key, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: `task ${i}` });
+      expect(res.status).toBe(200);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+}
+
+const itOnMysql = databaseKinds().includes('mysql') ? it : it.skip;
+
+describe('task sync across processes', () => {
+  let fake: FakeAlphaUpstream;
+  const started: GatewayProcess[] = [];
+  const databases: FreshDatabase[] = [];
+
+  beforeAll(async () => {
+    fake = await startFakeAlphaUpstream();
+  });
+  afterEach(async () => {
+    for (const gateway of started.splice(0)) await gateway.crash();
+    for (const database of databases.splice(0)) await database.drop();
+    fake.reset();
+  });
+  afterAll(async () => fake?.close());
+
+  const boot = async (kind: DatabaseKind) => {
+    const database = await freshDatabase(kind);
+    databases.push(database);
+    return database;
+  };
+  const launch = async (database: FreshDatabase) => {
+    const gateway = await startGatewayProcess(processEnv(database));
+    started.push(gateway);
+    return gateway;
+  };
+
+  itOnMysql(
+    '[mysql] two gateways on one database finish 200 tasks, never poll one task twice in a round, and refund each failure once',
+    async () => {
+      const database = await boot('mysql');
+      const [one, two] = await Promise.all([launch(database), launch(database)]);
+      const gateways = [api(one), api(two)];
+      const { userId, key } = await setUp(gateways[0], fake, 200);
+      await submitMany(gateways, key, 200, fake);
+      const tasks = await waitUntilSettled(gateways[0], userId, 200);
+
+      // No task was polled by both instances in one round: polls of one video are an interval apart.
+      for (const video of fake.videos.values()) {
+        const times = fake
+          .calls('result')
+          .filter((call) => call.path.endsWith(`/${video.id}`))
+          .map((call) => call.at)
+          .sort((a, b) => a - b);
+        for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(POLL_INTERVAL_MS * 0.75);
+      }
+      // Both instances did polling work.
+      for (const gateway of [one, two]) {
+        const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+        const polls = [...metrics.matchAll(/^gateway_task_polls_total\{[^}]*\} (\d+)/gm)].reduce((total, match) => total + Number(match[1]), 0);
+        expect(polls).toBeGreaterThan(0);
+      }
+      await expectExactMoney(gateways[0], userId, tasks, fake);
+    },
+    180_000,
+  );
+
+  for (const kind of databaseKinds()) {
+    it(
+      `[${kind}] kill -9 during submits and a sync round: after a restart every task still ends right, with no double refund`,
+      async () => {
+        const database = await boot(kind);
+        const first = await launch(database);
+        const gateway = api(first);
+        const { userId, key } = await setUp(gateway, fake, 40);
+        await submitMany([gateway], key, 30, fake);
+
+        // Polls hang upstream, so the sync round is mid-flight with leased tasks...
+        fake.inject('result', { hang: true });
+        // ...and a few submits are cut off between the charge and the upstream answer.
+        fake.inject('generate', { hang: true });
+        for (let i = 30; i < 40; i++) fake.scriptNext(scriptFor(i));
+        const cutOff = Array.from({ length: 10 }, (_, i) => gateway.client(key, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: `late ${i}` }).catch(() => null));
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await first.crash();
+        await Promise.all(cutOff);
+        fake.clearFaults();
+
+        const second = await launch(database);
+        const tasks = await waitUntilSettled(api(second), userId, 40);
+        await expectExactMoney(api(second), userId, tasks, fake);
+        // The interrupted submits were resubmitted with their original trace id, so the provider de-duplicated them.
+        for (const count of fake.submitsByTraceId.values()) expect(count).toBeLessThanOrEqual(2);
+      },
+      180_000,
+    );
+  }
+});
