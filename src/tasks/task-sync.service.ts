@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, BeforeApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { Semaphore } from 'async-mutex';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TaskMetrics } from '../metrics/task-metrics.service';
@@ -9,7 +8,9 @@ import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamError } from '../upstream/upstream-adapter';
 import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
 import { INSTANCE_ID } from './instance-id';
+import { KeyedWorkPool } from './keyed-work-pool';
 import { backoffDelay } from './poll-backoff';
+import { PollReleaseBuffer } from './poll-release-buffer';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { pollIntervalFor, TaskSubmitService } from './task-submit.service';
@@ -36,8 +37,6 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
   private running: Promise<number> | null = null;
   private stopping = false;
   private claimCounter = 0;
-  private readonly global = new Semaphore(GLOBAL_CONCURRENCY);
-  private readonly perChannel = new Map<number, { limit: number; semaphore: Semaphore }>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -82,28 +81,36 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
 
   private async runRound(): Promise<number> {
     const channels = new Map((await this.channels.list()).map((channel) => [channel.id, channel]));
-    const inFlight = new Set<Promise<void>>();
-    let handled = 0;
-    const start = (job: () => Promise<void>, channelId: number | null) => {
-      const promise = this.bounded(job, channelId ? channels.get(channelId) : undefined)
-        .catch((error) => this.logger.error(`task sync failed: ${(error as Error)?.stack ?? error}`))
-        .finally(() => inFlight.delete(promise));
-      inFlight.add(promise);
-    };
+    const releases = new PollReleaseBuffer(this.tasks, () => this.clock.now());
+    // Quiet polls are written in batches; flush regularly so no lease is held longer than needed.
+    const flusher = setInterval(() => void releases.flush().catch((error) => this.logger.error(`release flush failed: ${error}`)), 100);
+    try {
+      return await this.claimAndPoll(channels, releases);
+    } finally {
+      clearInterval(flusher);
+      await releases.flush();
+    }
+  }
 
+  private async claimAndPoll(channels: Map<number, ChannelEntity>, releases: PollReleaseBuffer): Promise<number> {
+    const pool = new KeyedWorkPool(GLOBAL_CONCURRENCY, (channelId) => channelLimit(channels.get(channelId)), (error) =>
+      this.logger.error(`task sync failed: ${(error as Error)?.stack ?? error}`),
+    );
+    let handled = 0;
     for (const task of await this.claim(['SUBMITTING'])) {
-      start(() => this.settleInterrupted(task, channels), null);
+      pool.push(task.channelId ?? -1, () => this.settleInterrupted(task, channels));
       handled++;
     }
     while (!this.stopping && handled < MAX_TASKS_PER_ROUND) {
-      // Keep at most about one batch queued locally; the rest stays claimable by other instances.
-      while (inFlight.size > BATCH_SIZE) await Promise.race(inFlight);
+      // Keep about one batch queued locally; the rest stays claimable by other instances.
+      await pool.whenBelow(BATCH_SIZE);
+      const claimedAt = this.clock.now();
       const batch = await this.claim();
-      for (const task of batch) start(() => this.pollOne(task, channels.get(task.channelId ?? -1)), task.channelId);
+      for (const task of batch) pool.push(task.channelId ?? -1, () => this.pollOne(task, channels.get(task.channelId ?? -1), claimedAt, releases));
       handled += batch.length;
       if (batch.length < BATCH_SIZE) break;
     }
-    await Promise.all(inFlight);
+    await pool.drain();
     return handled;
   }
 
@@ -114,19 +121,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, BATCH_SIZE, statuses);
   }
 
-  private bounded(job: () => Promise<void>, channel: ChannelEntity | undefined): Promise<void> {
-    const run = () => this.global.runExclusive(job);
-    if (!channel) return run();
-    const limit = Number(channel.settings?.max_concurrency) > 0 ? Number(channel.settings?.max_concurrency) : DEFAULT_CHANNEL_CONCURRENCY;
-    let entry = this.perChannel.get(channel.id);
-    if (!entry || entry.limit !== limit) {
-      entry = { limit, semaphore: new Semaphore(limit) };
-      this.perChannel.set(channel.id, entry);
-    }
-    return entry.semaphore.runExclusive(run);
-  }
-
-  private async pollOne(task: TaskEntity, channel: ChannelEntity | undefined): Promise<void> {
+  private async pollOne(task: TaskEntity, channel: ChannelEntity | undefined, claimedAt: number, releases: PollReleaseBuffer): Promise<void> {
     const owner = task.leaseOwner!;
     const family = task.platform;
     if (task.submitTime !== null && this.clock.now() - task.submitTime > this.config.taskTimeoutMs) {
@@ -148,7 +143,12 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
       const now = this.clock.now();
       const elapsed = now - (task.submitTime ?? task.createdAt);
       const estimate = Math.min(95, (elapsed / adapter.expectedDurationMs) * 100);
-      const status = await this.transitions.applyPoll(task, outcome, estimate, { owner, nextPollAt: now + interval });
+      const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(claimedAt, now, interval, adapter.minPollIntervalMs) });
+      if (plan.failure === undefined && plan.status === task.status) {
+        await releases.add(task, owner, plan.changes);
+        return;
+      }
+      const status = await this.transitions.applyPlan(task, plan, owner);
       if (status === 'FAILURE') this.metrics.refunds.inc({ family, cause: 'failure' });
     } catch (error) {
       stopTimer();
@@ -181,4 +181,19 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
       this.metrics.refunds.inc({ family: task.platform, cause: 'failure' });
     }
   }
+}
+
+/**
+ * The next poll is one interval after this one was due (claimed), not after it finished, so the
+ * cadence does not drift by the processing time; never sooner than the family's minimum gap
+ * (or half an interval) after now, so a backlog cannot make polls bunch up.
+ */
+export function nextPollAfter(claimedAt: number, now: number, interval: number, minGap?: number): number {
+  return Math.max(claimedAt + interval, now + (minGap ?? interval / 2));
+}
+
+/** A channel's `max_concurrency` setting, or the default. */
+function channelLimit(channel: ChannelEntity | undefined): number {
+  const configured = Number(channel?.settings?.max_concurrency);
+  return configured > 0 ? configured : DEFAULT_CHANNEL_CONCURRENCY;
 }

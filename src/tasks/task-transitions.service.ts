@@ -7,6 +7,13 @@ import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { canMove, TaskStatus } from './task-status';
 
+export interface PollPlan {
+  status: TaskStatus;
+  changes: Partial<TaskEntity>;
+  /** Set when the task fails; the reason shown to the client. */
+  failure?: string;
+}
+
 /**
  * Moves tasks between states. Every move is a compare-and-set on the previous status, and a
  * move to failure carries its refund in the same transaction, so a refund happens exactly once.
@@ -23,24 +30,16 @@ export class TaskTransitionsService {
   ) {}
 
   /**
-   * Applies what a poll reported. Returns the status the task is in afterwards, or null when
-   * another actor moved the task first (the caller then leaves it alone).
+   * What a poll means for the task, without writing anything: the status it moves to and the
+   * columns to change (with `lease`, also the next poll time and the released lease, so one write
+   * does it all). `failure` is set when the task must fail (and be refunded).
    */
-  async applyPoll(
-    task: TaskEntity,
-    outcome: PollOutcome,
-    estimatedProgress: number,
-    lease?: { owner: string; nextPollAt: number },
-  ): Promise<TaskStatus | null> {
-    const leaseOwner = lease?.owner;
+  planPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, lease?: { nextPollAt: number }): PollPlan {
+    if (outcome.state === 'failed') return { status: 'FAILURE', changes: { upstreamResponse: outcome.raw }, failure: outcome.failReason ?? 'generation failed' };
     const now = this.clock.now();
-    if (outcome.state === 'failed') {
-      return (await this.fail(task, outcome.failReason ?? 'generation failed', { upstreamResponse: outcome.raw }, leaseOwner)) ? 'FAILURE' : null;
-    }
     const target: TaskStatus = outcome.state === 'succeeded' ? 'SUCCESS' : outcome.state === 'running' ? 'IN_PROGRESS' : 'QUEUED';
     const progress =
       target === 'SUCCESS' ? 100 : Math.max(task.progress, Math.min(99, Math.round(outcome.progress ?? estimatedProgress)));
-    // One write per poll: the outcome, the next poll time and the released lease together.
     const changes: Partial<TaskEntity> = { progress, upstreamResponse: outcome.raw, updatedAt: now, pollFailures: 0 };
     if (lease) Object.assign(changes, { nextPollAt: lease.nextPollAt, leaseOwner: null, leaseUntil: null });
     if (target === 'IN_PROGRESS' || target === 'SUCCESS') changes.startTime = task.startTime ?? now;
@@ -51,12 +50,27 @@ export class TaskTransitionsService {
       changes.nextPollAt = null;
     }
     // Staying in the same state (or a backwards report) only updates progress and the raw body.
-    const nextStatus = canMove(task.status, target) ? target : task.status;
-    if (nextStatus !== task.status) changes.status = nextStatus;
-    const won = await this.transactions.run((manager) => this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner));
+    const status = canMove(task.status, target) ? target : task.status;
+    if (status !== task.status) changes.status = status;
+    return { status, changes };
+  }
+
+  /**
+   * Applies a plan with a compare-and-set on the task's current status (and lease owner).
+   * Returns the status afterwards, or null when another actor moved the task first.
+   */
+  async applyPlan(task: TaskEntity, plan: PollPlan, leaseOwner?: string): Promise<TaskStatus | null> {
+    if (plan.failure !== undefined) return (await this.fail(task, plan.failure, plan.changes, leaseOwner)) ? 'FAILURE' : null;
+    // A single conditional UPDATE is atomic by itself: no transaction needed on the hot path.
+    const won = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner));
     if (!won) return null;
-    Object.assign(task, changes);
-    return nextStatus;
+    Object.assign(task, plan.changes);
+    return plan.status;
+  }
+
+  /** planPoll then applyPlan. */
+  applyPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, lease?: { owner: string; nextPollAt: number }): Promise<TaskStatus | null> {
+    return this.applyPlan(task, this.planPoll(task, outcome, estimatedProgress, lease), lease?.owner);
   }
 
   /** Fails a task and refunds its charge in one transaction; false if another actor got there first. */

@@ -6,6 +6,14 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';
 
+/** What a poll that changed nothing but progress writes back. */
+export interface PollRelease {
+  id: number;
+  progress: number;
+  nextPollAt: number | null;
+  upstreamResponse: unknown;
+}
+
 export interface TaskListQuery {
   userId?: number;
   status?: TaskStatus[];
@@ -59,7 +67,9 @@ export class TaskRepository {
    * what makes a claim exclusive on both.
    */
   async claimDueTasks(owner: string, now: number, leaseUntil: number, limit: number, statuses: TaskStatus[] = POLLABLE_STATUSES): Promise<TaskEntity[]> {
-    const claimed = await this.transactions.run(async (manager) => {
+    // MySQL needs the transaction for the row locks; SQLite's writer lock already makes both statements one step.
+    const unitOfWork = this.transactions.isSqlite ? this.transactions.runStatement.bind(this.transactions) : this.transactions.run.bind(this.transactions);
+    const claimed = await unitOfWork(async (manager) => {
       const ids = await this.dueIds(manager, now, limit, statuses);
       if (ids.length === 0) return 0;
       const result = await manager
@@ -109,7 +119,7 @@ export class TaskRepository {
 
   /** Lets go of a lease and schedules the next look. */
   async release(id: number, owner: string, changes: Partial<TaskEntity>): Promise<void> {
-    await this.transactions.run((manager) =>
+    await this.transactions.runStatement((manager) =>
       manager
         .createQueryBuilder()
         .update(TaskEntity)
@@ -117,6 +127,32 @@ export class TaskRepository {
         .where('id = :id AND lease_owner = :owner', { id, owner })
         .execute(),
     );
+  }
+
+  /**
+   * Frees many leases at once after polls that changed nothing but progress: one UPDATE with
+   * per-row values, guarded by owner and status like a compare-and-set. Rows whose lease was
+   * taken over in the meantime are simply not touched.
+   */
+  async releaseMany(owner: string, status: TaskStatus, rows: PollRelease[], now: number): Promise<void> {
+    if (rows.length === 0) return;
+    const params: unknown[] = [];
+    const caseOf = (value: (row: PollRelease) => unknown) => {
+      const whens = rows.map((row) => {
+        params.push(row.id, value(row));
+        return 'WHEN ? THEN ?';
+      });
+      return `CASE id ${whens.join(' ')} END`;
+    };
+    const progress = caseOf((row) => row.progress);
+    const nextPollAt = caseOf((row) => row.nextPollAt);
+    const response = caseOf((row) => (row.upstreamResponse === null ? null : JSON.stringify(row.upstreamResponse)));
+    const sql =
+      `UPDATE tasks SET progress = ${progress}, next_poll_at = ${nextPollAt}, upstream_response = ${response}, ` +
+      `poll_failures = 0, lease_owner = NULL, lease_until = NULL, updated_at = ? ` +
+      `WHERE id IN (${rows.map(() => '?').join(', ')}) AND lease_owner = ? AND status = ?`;
+    params.push(now, ...rows.map((row) => row.id), owner, status);
+    await this.transactions.runStatement((manager) => manager.query(sql, params));
   }
 
   /** Tasks still not terminal whose poll has been due for longer than `olderThan` ms. */

@@ -1,8 +1,19 @@
 import { Module } from '@nestjs/common';
 import { GenerationsModule } from '../generations/generations.module';
+import { AlphaUpstreamModule } from '../upstream/alpha/alpha-upstream.module';
+import { AlphaVideoDrafts } from './alpha-video-drafts.service';
+import { VideoContentController } from './video-content.controller';
+import { VideoContentService } from './video-content.service';
+import { VideoQueriesService } from './video-queries.service';
+import { VideoSubmitService } from './video-submit.service';
+import { VideosController } from './videos.controller';
 
 /** /v1/videos: the flat OpenAI-style surface (family A, and family B via BetaSubmitService), content proxy. */
 @Module({
-  imports: [GenerationsModule],
+  imports: [GenerationsModule, AlphaUpstreamModule],
+  controllers: [VideoContentController, VideosController],
+  providers: [VideoSubmitService, AlphaVideoDrafts, VideoQueriesService, VideoContentService],
+  // The web console streams a signed-in customer's video through the same proxy.
+  exports: [VideoContentService],
 })
 export class VideosModule {}

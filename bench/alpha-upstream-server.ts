@@ -1,0 +1,46 @@
+/**
+ * A lean family A upstream for the sync benchmark, run in its own process so it does not share
+ * the gateway's event loop. Every queried video is still generating (status 5). It records, per
+ * video, the gap between consecutive polls, and serves the statistics at GET /stats.
+ */
+import { createServer } from 'node:http';
+
+const lastPoll = new Map<string, number>();
+let gaps: number[] = [];
+let polls = 0;
+
+const server = createServer((req, res) => {
+  const url = req.url ?? '/';
+  if (url.startsWith('/openapi/v2/video/result/')) {
+    const id = url.slice('/openapi/v2/video/result/'.length);
+    const now = Date.now();
+    const previous = lastPoll.get(id);
+    if (previous !== undefined) gaps.push(now - previous);
+    lastPoll.set(id, now);
+    polls++;
+    const body = JSON.stringify({ ErrCode: 0, ErrMsg: 'success', Resp: { id: Number(id), status: 5, prompt: 'bench' } });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+    return;
+  }
+  if (url === '/stats') {
+    const body = JSON.stringify({ polls, gaps, distinctPolled: lastPoll.size });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+    return;
+  }
+  if (url === '/reset') {
+    lastPoll.clear();
+    gaps = [];
+    polls = 0;
+    res.end('ok');
+    return;
+  }
+  res.writeHead(404).end();
+});
+
+server.keepAliveTimeout = 60_000;
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(`listening ${typeof address === 'object' && address ? address.port : ''}\n`);
+});

@@ -1,0 +1,162 @@
+/**
+ * Sync benchmark: N family A tasks in flight against a loopback upstream (its own process),
+ * steady state, default settings (sync tick 1 s, family A interval 4 s). Reports polls per
+ * second, the gap between a task's consecutive polls as a multiple of its interval, the sync lag
+ * (now minus the oldest due poll), and database queries per poll.
+ */
+import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../src/app.module';
+import { configureApp } from '../src/bootstrap';
+import { loadConfig } from '../src/config/app-config';
+import { TaskEntity } from '../src/tasks/task.entity';
+import { TaskRepository } from '../src/tasks/task.repository';
+import { ChannelsService } from '../src/upstream/channels.service';
+
+export interface SyncBenchResult {
+  tasks: number;
+  database: string;
+  intervalMs: number;
+  expectedPollsPerSecond: number;
+  pollsPerSecond: number;
+  gapRatio: { p50: number; p99: number; max: number };
+  maxSyncLagMs: number;
+  queriesPerPoll: number;
+}
+
+const INTERVAL_MS = 4000;
+
+async function startUpstream(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'alpha-upstream-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve) => child.stdout!.on('data', (chunk) => {
+    const match = /listening (\d+)/.exec(String(chunk));
+    if (match) resolve(Number(match[1]));
+  }));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
+}
+
+/** Counts SQL statements by wrapping the query runners' `query`. */
+function countQueries(dataSource: DataSource): { count: () => number } {
+  let count = 0;
+  const driver = dataSource.driver as unknown as { createQueryRunner: (mode: string) => { query: (...args: unknown[]) => Promise<unknown>; __counted?: boolean } };
+  const original = driver.createQueryRunner.bind(driver);
+  driver.createQueryRunner = (mode: string) => {
+    const runner = original(mode);
+    if (!runner.__counted) {
+      const query = runner.query.bind(runner);
+      runner.query = (...args: unknown[]) => {
+        count++;
+        return query(...args);
+      };
+      runner.__counted = true;
+    }
+    return runner;
+  };
+  return { count: () => count };
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0);
+
+export async function runSyncBench(tasks: number, databaseUrl?: string, measureMs = 3 * INTERVAL_MS): Promise<SyncBenchResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'bench.sqlite')}`,
+    ADMIN_TOKEN: 'bench-admin-token-0123456789',
+    SIMULATOR: 'off',
+    MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+  });
+  const upstream = await startUpstream();
+  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: false });
+  configureApp(app, config);
+  await app.listen(0, '127.0.0.1');
+  try {
+    const channel = await app.get(ChannelsService).create(
+      { name: 'bench', platform: 'alpha', baseUrl: upstream.url, apiKey: 'bench', models: ['alpha/v6'], settings: { max_concurrency: 256 } },
+      true,
+    );
+    const dataSource = app.get(DataSource);
+    // N tasks in flight, their next polls spread evenly over one interval (steady state).
+    const now = Date.now();
+    const rows = Array.from({ length: tasks }, (_, i) => ({
+      taskId: `task_bench${String(i).padStart(27, '0')}`,
+      userId: 1,
+      apiKeyId: null,
+      group: 'default',
+      platform: 'alpha' as const,
+      model: 'alpha/v6',
+      upstreamModel: 'v6',
+      action: 'textGenerate',
+      channelId: channel.id,
+      upstreamTaskId: String(100000 + i),
+      status: 'IN_PROGRESS' as const,
+      progress: 10,
+      quota: 0,
+      request: { prompt: 'bench' },
+      properties: null,
+      upstreamResponse: null,
+      resultUrl: null,
+      outputSize: null,
+      failReason: null,
+      submitTime: now,
+      startTime: now,
+      finishTime: null,
+      nextPollAt: now + Math.floor((i / tasks) * INTERVAL_MS),
+      leaseOwner: null,
+      leaseUntil: null,
+      pollFailures: 0,
+      idempotencyKey: null,
+      requestHash: null,
+      deletedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    for (let i = 0; i < rows.length; i += 500) await dataSource.createQueryBuilder().insert().into(TaskEntity).values(rows.slice(i, i + 500) as never).execute();
+
+    // Warm up one interval, then measure.
+    await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS + 1000));
+    await fetch(`${upstream.url}/reset`);
+    const queries = countQueries(dataSource);
+    const repository = app.get(TaskRepository);
+    let maxLag = 0;
+    const started = Date.now();
+    while (Date.now() - started < measureMs) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const at = Date.now();
+      const oldest = await repository.oldestDuePollAt(at);
+      if (oldest !== null) maxLag = Math.max(maxLag, at - oldest);
+    }
+    const elapsed = Date.now() - started;
+    const queryCount = queries.count();
+    const stats = (await (await fetch(`${upstream.url}/stats`)).json()) as { polls: number; gaps: number[] };
+    const ratios = stats.gaps.map((gap) => gap / INTERVAL_MS).sort((a, b) => a - b);
+    const lagQueries = Math.ceil(measureMs / 250);
+    return {
+      tasks,
+      database: config.database.kind,
+      intervalMs: INTERVAL_MS,
+      expectedPollsPerSecond: tasks / (INTERVAL_MS / 1000),
+      pollsPerSecond: Math.round((stats.polls / elapsed) * 1000),
+      // No second poll of any task within the window means the sync fell a whole interval behind.
+      gapRatio: ratios.length
+        ? { p50: round(percentile(ratios, 0.5)), p99: round(percentile(ratios, 0.99)), max: round(ratios[ratios.length - 1]) }
+        : { p50: Infinity, p99: Infinity, max: Infinity },
+      maxSyncLagMs: maxLag,
+      queriesPerPoll: round((queryCount - lagQueries) / Math.max(1, stats.polls)),
+    };
+  } finally {
+    await app.close();
+    upstream.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;

@@ -1,0 +1,10 @@
+import { join } from 'node:path';
+
+/**
+ * A real, playable clip the simulators serve: 3 s, 320x180, H.264 + AAC, `+faststart`
+ * (ffmpeg testsrc2 pattern with a 440 Hz tone). The same relative path works from src/ and dist/
+ * (nest-cli.json copies simulator/assets).
+ */
+export const SAMPLE_VIDEO_PATH = join(__dirname, '..', 'assets', 'sample.mp4');
+export const SAMPLE_VIDEO_WIDTH = 320;
+export const SAMPLE_VIDEO_HEIGHT = 180;

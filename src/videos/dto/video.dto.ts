@@ -1,0 +1,132 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+
+const FLAT_STATUSES = ['queued', 'in_progress', 'completed', 'failed'];
+
+@ApiSchema({ name: 'FlatVideoMetadata' })
+export class FlatVideoMetadataDto {
+  @ApiProperty({ example: 'https://cdn.provider.example/v/987654.mp4?expires=1767272400', description: 'temporary upstream URL; prefer /content' })
+  url: string;
+}
+
+@ApiSchema({ name: 'FlatVideoError' })
+export class FlatVideoErrorDto {
+  @ApiProperty({ example: 'content_moderation_failed' })
+  code: string;
+
+  @ApiProperty({ example: 'content moderation failed' })
+  message: string;
+}
+
+/** The flat task form of the interface, for every family's tasks. */
+@ApiSchema({ name: 'FlatVideo', description: 'A video task in the flat form (family A and family B tasks alike).' })
+export class FlatVideoDto {
+  @ApiProperty({ example: 'task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0' })
+  id: string;
+
+  @ApiProperty({ example: 'task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0', description: 'same value as `id`' })
+  task_id: string;
+
+  @ApiProperty({ example: 'video', enum: ['video'] })
+  object: 'video';
+
+  @ApiProperty({ example: 'alpha/v6' })
+  model: string;
+
+  @ApiProperty({ enum: FLAT_STATUSES, example: 'completed' })
+  status: string;
+
+  @ApiProperty({ minimum: 0, maximum: 100, example: 100 })
+  progress: number;
+
+  @ApiProperty({ example: 1767268800, description: 'Unix seconds' })
+  created_at: number;
+
+  @ApiPropertyOptional({ example: 1767268862, description: 'Unix seconds; when completed' })
+  completed_at?: number;
+
+  @ApiPropertyOptional({ example: '1280x720', description: '`<width>x<height>`; when completed and known' })
+  size?: string;
+
+  @ApiPropertyOptional({ type: FlatVideoMetadataDto, description: 'when completed' })
+  metadata?: FlatVideoMetadataDto;
+
+  @ApiPropertyOptional({ type: FlatVideoErrorDto, description: 'when failed' })
+  error?: FlatVideoErrorDto;
+}
+
+/** What `POST /v1/videos` answers. */
+@ApiSchema({ name: 'FlatVideoSubmitted' })
+export class SubmittedVideoDto {
+  @ApiProperty({ example: 'task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0' })
+  id: string;
+
+  @ApiProperty({ example: 'task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0' })
+  task_id: string;
+
+  @ApiProperty({ example: 'video', enum: ['video'] })
+  object: 'video';
+
+  @ApiProperty({ example: 'alpha/v6' })
+  model: string;
+
+  @ApiProperty({ enum: FLAT_STATUSES, example: 'queued' })
+  status: string;
+
+  @ApiProperty({ example: 0 })
+  progress: number;
+
+  @ApiProperty({ example: 1767268800 })
+  created_at: number;
+}
+
+@ApiSchema({ name: 'FlatVideoList' })
+export class VideoListDto {
+  @ApiProperty({ example: 'list', enum: ['list'] })
+  object: 'list';
+
+  @ApiProperty({ type: [FlatVideoDto] })
+  data: FlatVideoDto[];
+
+  @ApiProperty({ nullable: true, type: String, example: 'task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0' })
+  first_id: string | null;
+
+  @ApiProperty({ nullable: true, type: String, example: 'task_Zx9yW8vU7tS6rQ5pO4nM3lK2jI1hG0fE' })
+  last_id: string | null;
+
+  @ApiProperty({ example: false })
+  has_more: boolean;
+}
+
+@ApiSchema({ name: 'FlatVideoDeleted' })
+export class DeletedVideoDto {
+  @ApiProperty({ example: 'task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0' })
+  id: string;
+
+  @ApiProperty({ example: 'video.deleted', enum: ['video.deleted'] })
+  object: 'video.deleted';
+
+  @ApiProperty({ example: true })
+  deleted: true;
+}
+
+export class ListVideosQueryDto {
+  @ApiPropertyOptional({ description: 'a task id: return the tasks after it in the chosen order' })
+  @IsOptional()
+  @IsString()
+  after?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer between 1 and 100' })
+  @Min(1, { message: 'limit must be an integer between 1 and 100' })
+  @Max(100, { message: 'limit must be an integer between 1 and 100' })
+  limit?: number;
+
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'desc' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { message: 'order must be asc or desc' })
+  order?: 'asc' | 'desc';
+}

@@ -1,0 +1,74 @@
+import { AppError } from '../common/app-error';
+
+export interface UploadedPart {
+  buffer: Buffer;
+  originalname?: string;
+  mimetype?: string;
+}
+
+/** A submit after the OpenAI-compatible spellings were resolved. */
+export interface NormalizedSubmit {
+  body: Record<string, unknown>;
+  /** Which field the duration came from (`duration` or OpenAI's `seconds`), to name it in errors. */
+  durationField: 'duration' | 'seconds';
+  /** The `input_reference` file part of a multipart submit. */
+  inputReferenceFile?: UploadedPart;
+}
+
+const NUMERIC_METADATA = ['seed', 'template_id', 'img_id'];
+const BOOLEAN_METADATA = ['water_mark', 'generate_audio_switch', 'watermark'];
+
+/**
+ * Brings JSON and multipart submits to one shape: multipart fields arrive as strings (numbers,
+ * booleans and a JSON `metadata` are converted back), and OpenAI's `seconds` becomes `duration`.
+ */
+export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPart | undefined, multipart: boolean): NormalizedSubmit {
+  const body: Record<string, unknown> = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
+  if (multipart) {
+    body.duration = toNumber(body.duration);
+    if (typeof body.metadata === 'string') body.metadata = parseJsonObject(body.metadata);
+    if (typeof body.images === 'string') body.images = [body.images];
+    if (body.metadata && typeof body.metadata === 'object') {
+      const metadata = { ...(body.metadata as Record<string, unknown>) };
+      for (const key of NUMERIC_METADATA) metadata[key] = toNumber(metadata[key]);
+      for (const key of BOOLEAN_METADATA) metadata[key] = toBoolean(metadata[key]);
+      body.metadata = Object.fromEntries(Object.entries(metadata).filter(([, value]) => value !== undefined));
+    }
+    for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
+  }
+  let durationField: NormalizedSubmit['durationField'] = 'duration';
+  if (body.duration === undefined && body.seconds !== undefined) {
+    const seconds = String(body.seconds).trim();
+    if (!/^\d+$/.test(seconds)) throw AppError.invalid('seconds must be a whole number of seconds', 'seconds');
+    body.duration = Number(seconds);
+    durationField = 'seconds';
+  }
+  delete body.seconds;
+  return { body, durationField, inputReferenceFile };
+}
+
+/** `<width>x<height>` as numbers, or null for the named sizes. */
+export function parsePixelSize(size: unknown): { width: number; height: number } | null {
+  const match = typeof size === 'string' ? /^(\d+)x(\d+)$/i.exec(size.trim()) : null;
+  return match ? { width: Number(match[1]), height: Number(match[2]) } : null;
+}
+
+function toNumber(value: unknown): unknown {
+  return typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+}
+
+function toBoolean(value: unknown): unknown {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return value;
+}
+
+function parseJsonObject(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value;
+  } catch {
+    /* fall through */
+  }
+  throw AppError.invalid('metadata must be a JSON object', 'metadata');
+}

@@ -1,0 +1,44 @@
+import { Controller, Get, Head, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import type { AuthenticatedRequest } from '../common/request-context';
+import { VideoContentService } from './video-content.service';
+
+@ApiTags('videos')
+@ApiBearerAuth('api-key')
+@UseGuards(ApiKeyGuard)
+@Controller('v1/videos')
+export class VideoContentController {
+  constructor(private readonly content: VideoContentService) {}
+
+  @Get(':id/content')
+  @ApiOperation({ summary: 'Download the finished video through the service (Range supported; the link never expires)' })
+  @ApiProduces('video/mp4')
+  @ApiQuery({ name: 'variant', required: false, enum: ['video'], description: 'other variants answer 404' })
+  @ApiResponse({ status: 200, description: 'the video' })
+  @ApiResponse({ status: 206, description: 'the requested byte range' })
+  @ApiResponse({ status: 409, description: 'the task has not completed; the message names its status' })
+  download(@Param('id') id: string, @Query('variant') variant: unknown, @Req() req: AuthenticatedRequest, @Res() res: Response): Promise<void> {
+    return this.send(id, variant, req, res);
+  }
+
+  @Head(':id/content')
+  @ApiOperation({ summary: 'Headers of the finished video (size, ranges) without the body' })
+  head(@Param('id') id: string, @Query('variant') variant: unknown, @Req() req: AuthenticatedRequest, @Res() res: Response): Promise<void> {
+    return this.send(id, variant, req, res);
+  }
+
+  private async send(id: string, variant: unknown, req: AuthenticatedRequest, res: Response): Promise<void> {
+    const video = await this.content.open(req.user!.id, id, variant, req.headers.range);
+    res.status(video.status).set(video.headers);
+    if (req.method === 'HEAD') {
+      video.body.destroy();
+      res.end();
+      return;
+    }
+    // Streamed chunk by chunk; if either side goes away the other is closed, nothing more to report.
+    await pipeline(video.body, res).catch(() => undefined);
+  }
+}

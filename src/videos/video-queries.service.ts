@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, ErrorCode } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { TaskRepository } from '../tasks/task.repository';
+import { isTerminal, toFlatStatus } from '../tasks/task-status';
+import type { DeletedVideoDto, FlatVideoDto, ListVideosQueryDto, VideoListDto } from './dto/video.dto';
+import { toFlatVideo } from './flat-video.view';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+/** Reading, listing and forgetting a caller's tasks in the flat form (every platform alike). */
+@Injectable()
+export class VideoQueriesService {
+  constructor(
+    private readonly tasks: TaskRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(userId: number, taskId: string): Promise<FlatVideoDto> {
+    return toFlatVideo(await this.tasks.findOwned(userId, taskId));
+  }
+
+  /** Cursor paging as OpenAI's list: `after` is a task id, newest first unless `order=asc`. */
+  async list(userId: number, query: ListVideosQueryDto): Promise<VideoListDto> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const order = query.order ?? 'desc';
+    let afterId: number | undefined;
+    if (query.after !== undefined) {
+      const cursor = await this.tasks.findByTaskId(query.after);
+      if (!cursor || cursor.userId !== userId) throw AppError.invalid(`after: no video ${query.after}`, 'after');
+      afterId = cursor.id;
+    }
+    const rows = await this.tasks.listOwnedPage(userId, { afterId, limit: limit + 1, order });
+    const data = rows.slice(0, limit).map(toFlatVideo);
+    return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: rows.length > limit };
+  }
+
+  /** Only finished tasks can be forgotten; the record stays for the ledger. */
+  async delete(userId: number, taskId: string): Promise<DeletedVideoDto> {
+    const task = await this.tasks.findOwned(userId, taskId);
+    if (!isTerminal(task.status)) {
+      throw new AppError(ErrorCode.Conflict, `video ${taskId} is not finished yet (status: ${toFlatStatus(task.status)}); only completed or failed videos can be deleted`);
+    }
+    if (!(await this.tasks.markDeleted(userId, taskId, this.clock.now()))) throw AppError.notFound(`task ${taskId} not found`);
+    return { id: taskId, object: 'video.deleted', deleted: true };
+  }
+}

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { assertModelAllowed } from '../auth/api-keys.service';
+import type { ApiKeyEntity } from '../auth/api-key.entity';
+import { AppError } from '../common/app-error';
+import { BetaSubmitService } from '../generations/beta-submit.service';
+import type { TaskEntity } from '../tasks/task.entity';
+import { Caller, TaskSubmitService } from '../tasks/task-submit.service';
+import { parseAlphaModel } from '../upstream/alpha/alpha-models';
+import { AlphaVideoDrafts } from './alpha-video-drafts.service';
+import { NormalizedSubmit, parsePixelSize } from './submit-body';
+
+const MAX_IDEMPOTENCY_KEY = 255;
+
+/**
+ * `POST /v1/videos`: family A is validated and submitted here; `beta-*` bodies go to the family B
+ * submit use case; `gamma-*` models are only served on `/v1/video/generations`.
+ */
+@Injectable()
+export class VideoSubmitService {
+  constructor(
+    private readonly alphaDrafts: AlphaVideoDrafts,
+    private readonly submitter: TaskSubmitService,
+    private readonly beta: BetaSubmitService,
+  ) {}
+
+  async submit(submit: NormalizedSubmit, caller: Caller & { apiKey: ApiKeyEntity }, idempotencyKey?: string): Promise<TaskEntity> {
+    const model = submit.body.model;
+    if (typeof model !== 'string' || model.trim() === '') throw AppError.invalid('model is required', 'model');
+    if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
+      throw AppError.invalid(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`, 'Idempotency-Key');
+    }
+    if (model.startsWith('beta-')) {
+      assertModelAllowed(caller.apiKey, model);
+      return this.beta.submit(toBetaBody(submit), caller, { idempotencyKey });
+    }
+    if (model.startsWith('gamma-')) throw AppError.invalid(`model ${model} is not served on /v1/videos; submit it on /v1/video/generations`, 'model');
+    const version = parseAlphaModel(model);
+    if (!version) throw AppError.invalid(`unknown model: ${model}`, 'model');
+    assertModelAllowed(caller.apiKey, model);
+    const { draft, release } = await this.alphaDrafts.prepare(submit, version);
+    try {
+      return await this.submitter.submit({ ...draft, idempotencyKey }, caller);
+    } finally {
+      release();
+    }
+  }
+}
+
+/** The family B body, with the OpenAI spellings of /v1/videos resolved (pixel `size` -> `720P`/`1080P`). */
+function toBetaBody(submit: NormalizedSubmit): Record<string, unknown> {
+  if (submit.inputReferenceFile) {
+    throw AppError.invalid('beta models take input_reference as a public image URL, not a file', 'input_reference');
+  }
+  const body = { ...submit.body };
+  const pixelSize = parsePixelSize(body.size);
+  if (pixelSize) body.size = Math.min(pixelSize.width, pixelSize.height) >= 900 ? '1080P' : '720P';
+  const reference = body.input_reference as { image_url?: unknown } | undefined;
+  if (reference && typeof reference === 'object' && typeof reference.image_url === 'string') body.input_reference = reference.image_url;
+  return body;
+}

@@ -1,0 +1,66 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, UploadedFiles, UseGuards, UseInterceptors } from '@nestjs/common';
+import { FileFieldsInterceptor } from '@nestjs/platform-express';
+import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import type { AuthenticatedRequest } from '../common/request-context';
+import { lenientValidationPipe } from '../common/validation';
+import { CreateVideoDto } from './dto/create-video.dto';
+import { DeletedVideoDto, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
+import { toSubmittedVideo } from './flat-video.view';
+import { normalizeSubmitBody, UploadedPart } from './submit-body';
+import { VideoQueriesService } from './video-queries.service';
+import { VideoSubmitService } from './video-submit.service';
+
+/** Multipart limits: one image part, and text fields big enough for a data URI. */
+const MULTIPART_LIMITS = { fileSize: 20 * 1024 * 1024, fieldSize: 28 * 1024 * 1024, files: 1 };
+
+@ApiTags('videos')
+@ApiBearerAuth('api-key')
+@UseGuards(ApiKeyGuard)
+@Controller('v1/videos')
+export class VideosController {
+  constructor(
+    private readonly submitter: VideoSubmitService,
+    private readonly queries: VideoQueriesService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @UseInterceptors(FileFieldsInterceptor([{ name: 'input_reference', maxCount: 1 }], { limits: MULTIPART_LIMITS }))
+  @ApiOperation({ summary: 'Submit a video task (family A, or family B with a beta-* model); JSON or multipart' })
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiBody({ type: CreateVideoDto })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once' })
+  @ApiOkResponse({ type: SubmittedVideoDto })
+  async create(
+    @Body() body: unknown,
+    @UploadedFiles() files: { input_reference?: UploadedPart[] } | undefined,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Req() req: AuthenticatedRequest,
+  ): Promise<SubmittedVideoDto> {
+    const submit = normalizeSubmitBody(body, files?.input_reference?.[0], Boolean(req.is('multipart/form-data')));
+    const task = await this.submitter.submit(submit, { user: req.user!, apiKey: req.apiKey! }, idempotencyKey);
+    return toSubmittedVideo(task);
+  }
+
+  @Get()
+  @ApiOperation({ summary: "The caller's videos, newest first, with cursor paging" })
+  @ApiOkResponse({ type: VideoListDto })
+  list(@Query(lenientValidationPipe) query: ListVideosQueryDto, @Req() req: AuthenticatedRequest): Promise<VideoListDto> {
+    return this.queries.list(req.user!.id, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A video task in the flat form (any family)' })
+  @ApiOkResponse({ type: FlatVideoDto })
+  get(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<FlatVideoDto> {
+    return this.queries.get(req.user!.id, id);
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Forget a completed or failed video' })
+  @ApiOkResponse({ type: DeletedVideoDto })
+  delete(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<DeletedVideoDto> {
+    return this.queries.delete(req.user!.id, id);
+  }
+}

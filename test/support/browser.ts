@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Browser, BrowserContext, chromium, ConsoleMessage, Page } from 'playwright-core';
+
+/** Screenshots of browser test runs (git-ignored). */
+export const ARTIFACTS_DIR = join(__dirname, '..', '..', 'test-artifacts');
+
+/** Debian's chromium, never a downloaded one; flags keep it offline and quiet. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions seen by the page (a clean run has none). */
+  errors: string[];
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A fresh browser context (own cookies) on the gateway, with page errors collected. */
+export async function openPage(browser: Browser, baseUrl: string, options: { viewport?: { width: number; height: number }; prefix?: string } = {}): Promise<BrowserSession> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  return {
+    context,
+    page,
+    errors,
+    async screenshot(name: string) {
+      const path = join(ARTIFACTS_DIR, `${options.prefix ?? 'console'}-${name}.png`);
+      await page.screenshot({ path, fullPage: true });
+      return path;
+    },
+    close: () => context.close(),
+  };
+}
