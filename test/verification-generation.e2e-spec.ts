@@ -155,6 +155,9 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
       const res = await submit(owner.key, body);
       expect({ label, status: res.status, body: res.body }).toEqual({ label, status: 400, body: { code: 'invalid_request', message, data: null } });
     }
+    // Authentication comes before the asset check: no key, no verdict on the body.
+    const anonymous = await gw.http.post('/v1/video/generations').send({ model: 'beta-1.0-r2v', prompt: 'x', metadata: { content: [assetItem(ownActive)] } });
+    expect(anonymous.status).toBe(401);
     expect(fake.submits.length).toBe(submitsBefore);
     expect(await gw.balance(owner.userId)).toEqual({ quota: 100_000, used_quota: 0 });
     const consumed = await gw.admin.get(`/api/admin/logs?user_id=${owner.userId}&type=consume`).expect(200);

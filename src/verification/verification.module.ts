@@ -1,4 +1,5 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from '../auth/user.entity';
 import { GammaUpstreamModule } from '../upstream/gamma/gamma-upstream.module';
@@ -6,7 +7,7 @@ import { AdminApplicationsController } from './admin-applications.controller';
 import { ApplicationsController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
 import { AssetFollowUpService } from './asset-follow-up.service';
-import { AssetReferenceMiddleware } from './asset-reference.middleware';
+import { AssetReferenceInterceptor } from './asset-reference.interceptor';
 import { AssetReferencesService } from './asset-references.service';
 import { AssetRepository } from './asset-repository';
 import { AssetsController } from './assets.controller';
@@ -41,14 +42,9 @@ import { VerificationChannels } from './verification-channels.service';
     VerificationChannels,
     VerificationAccessGuard,
     GammaSubmitService,
+    { provide: APP_INTERCEPTOR, useClass: AssetReferenceInterceptor },
   ],
   // ApplicationsService, SessionsService, AssetsService: the web console's verification page uses them too.
   exports: [GammaSubmitService, ApplicationsService, SessionsService, AssetsService],
 })
-export class VerificationModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer
-      .apply(AssetReferenceMiddleware)
-      .forRoutes({ path: 'v1/video/generations', method: RequestMethod.POST }, { path: 'v1/videos', method: RequestMethod.POST });
-  }
-}
+export class VerificationModule {}

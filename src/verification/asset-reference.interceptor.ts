@@ -1,5 +1,6 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { Request } from 'express';
+import type { Observable } from 'rxjs';
 import { AppError } from '../common/app-error';
 import { isGammaModel } from './gamma-body.parser';
 
@@ -17,21 +18,25 @@ function findAssetReference(value: unknown, path: string, depth = 0): string | n
   return null;
 }
 
+const SUBMIT_PATHS = new Set(['/v1/videos', '/v1/video/generations']);
+
 /**
  * Verified assets belong to family C: on the video submit endpoints, an `asset://` reference
- * with any other model is refused with a 400 naming the field, before any controller (or charge).
+ * with any other model is refused with a 400 naming the field, before the submit (or a charge).
+ * An interceptor rather than a middleware, so authentication (401/403) still comes first.
  */
 @Injectable()
-export class AssetReferenceMiddleware implements NestMiddleware {
-  use(req: Request, _res: Response, next: NextFunction): void {
+export class AssetReferenceInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
     const body = req.body as unknown;
-    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    if (req.method === 'POST' && SUBMIT_PATHS.has(req.path.replace(/\/+$/, '')) && typeof body === 'object' && body !== null && !Array.isArray(body)) {
       const model = (body as Record<string, unknown>).model;
       if (!isGammaModel(model)) {
         const field = findAssetReference(body, '');
         if (field) throw AppError.invalid(`${field}: asset:// references can only be used with gamma-2-0 and gamma-2-0-fast (model ${String(model)})`, field);
       }
     }
-    next();
+    return next.handle();
   }
 }
