@@ -20,6 +20,15 @@ export class TransactionRunner {
     return this.dataSource.options.type === 'better-sqlite3';
   }
 
+  /**
+   * One statement that needs no transaction of its own (an atomic conditional UPDATE): saves
+   * BEGIN/COMMIT round trips on the hot path. On SQLite it still waits for open transactions.
+   */
+  async runStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (this.isSqlite) return this.sqliteLock.runExclusive(() => work(this.dataSource.manager));
+    return work(this.dataSource.manager);
+  }
+
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.isSqlite) return this.sqliteLock.runExclusive(() => this.dataSource.transaction(work));
     for (let attempt = 1; ; attempt++) {
