@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Param, ParseIntPipe, Patch, Post, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Patch, Post, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { strictValidationPipe } from '../common/validation';
 import { ChannelSettings } from '../upstream/channel.entity';
 import { ChannelsService, toChannelView } from '../upstream/channels.service';
+import { ChannelTestResultDto, ConsoleChannelProbeService } from './console-channel-probe.service';
 import { CreateChannelDto, UpdateChannelDto } from './dto/admin-channel.dto';
 
 @ApiTags('admin')
@@ -12,7 +13,10 @@ import { CreateChannelDto, UpdateChannelDto } from './dto/admin-channel.dto';
 @UsePipes(strictValidationPipe)
 @Controller('api/admin/channels')
 export class AdminChannelsController {
-  constructor(private readonly channels: ChannelsService) {}
+  constructor(
+    private readonly channels: ChannelsService,
+    private readonly probe: ConsoleChannelProbeService,
+  ) {}
 
   @Post()
   @ApiOperation({ summary: 'Create an upstream channel; its api_key is never shown again' })
@@ -59,5 +63,13 @@ export class AdminChannelsController {
       status: body.status,
     });
     return toChannelView(channel);
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Test connectivity: the family adapter's probe, or a plain reachability check of base_url" })
+  @ApiOkResponse({ type: ChannelTestResultDto })
+  test(@Param('id', ParseIntPipe) id: number): Promise<ChannelTestResultDto> {
+    return this.probe.test(id);
   }
 }

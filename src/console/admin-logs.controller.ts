@@ -4,6 +4,7 @@ import { AdminGuard } from '../auth/admin.guard';
 import { toLogView } from '../billing/log.view';
 import { LogsService } from '../billing/logs.service';
 import { strictValidationPipe } from '../common/validation';
+import { ConsoleLogTotalsService } from './console-log-totals.service';
 import { LogQueryDto } from './dto/admin-query.dto';
 
 @ApiTags('admin')
@@ -12,20 +13,25 @@ import { LogQueryDto } from './dto/admin-query.dto';
 @UsePipes(strictValidationPipe)
 @Controller('api/admin/logs')
 export class AdminLogsController {
-  constructor(private readonly logs: LogsService) {}
+  constructor(
+    private readonly logs: LogsService,
+    private readonly logTotals: ConsoleLogTotalsService,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'The ledger: top-ups, charges, refunds (with task and reason), adjustments' })
+  @ApiOperation({ summary: 'The ledger: top-ups, charges, refunds (with task and reason), adjustments; totals per type over the filter' })
   async list(@Query() query: LogQueryDto) {
-    const { data, total } = await this.logs.find({
+    const filter = {
       userId: query.user_id,
       type: query.type,
       taskId: query.task_id,
       from: query.from !== undefined ? query.from * 1000 : undefined,
       to: query.to !== undefined ? query.to * 1000 + 999 : undefined,
-      page: query.page,
-      pageSize: query.page_size,
-    });
-    return { data: data.map(toLogView), total };
+    };
+    const [{ data, total }, totals] = await Promise.all([
+      this.logs.find({ ...filter, page: query.page, pageSize: query.page_size }),
+      this.logTotals.totals(filter),
+    ]);
+    return { data: data.map(toLogView), total, totals };
   }
 }

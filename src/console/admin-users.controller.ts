@@ -28,6 +28,7 @@ export class AdminUsersController {
     const user = await this.users.create({
       username: body.username,
       group: body.group,
+      role: body.role,
       passwordHash: body.password ? await hashPassword(body.password) : null,
     });
     if (body.quota) await this.ledger.topUp(user.id, body.quota, 'opening balance');

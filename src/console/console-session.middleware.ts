@@ -3,6 +3,7 @@ import type { NextFunction, Response } from 'express';
 import { bearerToken } from '../auth/bearer';
 import { AppError, ErrorCode } from '../common/app-error';
 import { CONSOLE_SESSION_COOKIE, ConsoleRequest, CSRF_HEADER } from './console-request';
+import { clearSessionCookie } from './console-session-cookie';
 import { ConsoleSessionsService } from './console-sessions.service';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -17,11 +18,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export class ConsoleSessionMiddleware implements NestMiddleware {
   constructor(private readonly sessions: ConsoleSessionsService) {}
 
-  async use(req: ConsoleRequest, _res: Response, next: NextFunction): Promise<void> {
+  async use(req: ConsoleRequest, res: Response, next: NextFunction): Promise<void> {
     const sessionId = (req.cookies as Record<string, string> | undefined)?.[CONSOLE_SESSION_COOKIE];
     if (!sessionId || bearerToken(req)) return next();
     const session = await this.sessions.resolve(sessionId);
-    if (!session) return next();
+    if (!session) {
+      // Expired, signed out elsewhere, or the user was disabled: drop the dead cookie.
+      clearSessionCookie(req, res);
+      return next();
+    }
     if (!SAFE_METHODS.has(req.method) && !this.sessions.csrfMatches(sessionId, req.header(CSRF_HEADER))) {
       throw new AppError(ErrorCode.Forbidden, 'missing or invalid CSRF token: send the X-CSRF-Token header of your console session');
     }

@@ -1,13 +1,44 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { UserEntity } from '../auth/user.entity';
+import { LogEntity } from '../billing/log.entity';
+import { TaskEntity } from '../tasks/task.entity';
+import { VerificationModule } from '../verification/verification.module';
+import { VideosModule } from '../videos/videos.module';
 import { AdminChannelsController } from './admin-channels.controller';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminLogsController } from './admin-logs.controller';
 import { AdminPricesController } from './admin-prices.controller';
 import { AdminTasksController } from './admin-tasks.controller';
 import { AdminUsersController } from './admin-users.controller';
+import { ConsoleAuthController } from './console-auth.controller';
+import { ConsoleAuthService } from './console-auth.service';
+import { ConsoleChannelProbeService } from './console-channel-probe.service';
+import { ConsoleCustomerGuard } from './console-customer.guard';
+import { ConsoleLogTotalsService } from './console-log-totals.service';
+import { ConsoleSessionEntity } from './console-session.entity';
+import { ConsoleSessionMiddleware } from './console-session.middleware';
+import { ConsoleSessionsService } from './console-sessions.service';
+import { ConsoleStaticController } from './console-static.controller';
+import { CustomerAccountController } from './customer/customer-account.controller';
+import { CustomerKeysController } from './customer/customer-keys.controller';
+import { CustomerLogsController } from './customer/customer-logs.controller';
+import { CustomerLogsService } from './customer/customer-logs.service';
+import { CustomerTasksController } from './customer/customer-tasks.controller';
+import { CustomerTasksService } from './customer/customer-tasks.service';
+import { CustomerUsageService } from './customer/customer-usage.service';
+import { CustomerVerificationController } from './customer/customer-verification.controller';
+import { CustomerVideoController } from './customer/customer-video.controller';
 
-/** The admin API (and, later, the web console served at /console). */
+/** The admin API, and the web console served at /console with its session-cookie API. */
 @Module({
+  imports: [
+    TypeOrmModule.forFeature([ConsoleSessionEntity, UserEntity, TaskEntity, LogEntity]),
+    ThrottlerModule.forRoot([{ ttl: 60_000, limit: 30 }]),
+    VideosModule,
+    VerificationModule,
+  ],
   controllers: [
     AdminUsersController,
     AdminKeysController,
@@ -15,6 +46,33 @@ import { AdminUsersController } from './admin-users.controller';
     AdminLogsController,
     AdminTasksController,
     AdminPricesController,
+    ConsoleStaticController,
+    ConsoleAuthController,
+    CustomerAccountController,
+    CustomerKeysController,
+    CustomerTasksController,
+    CustomerVideoController,
+    CustomerLogsController,
+    CustomerVerificationController,
+  ],
+  providers: [
+    ConsoleSessionsService,
+    ConsoleAuthService,
+    ConsoleSessionMiddleware,
+    ConsoleCustomerGuard,
+    ConsoleLogTotalsService,
+    ConsoleChannelProbeService,
+    CustomerTasksService,
+    CustomerUsageService,
+    CustomerLogsService,
   ],
 })
-export class ConsoleModule {}
+export class ConsoleModule implements NestModule {
+  /** A console session cookie counts on the admin API and the console API (sign-in itself needs none). */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(ConsoleSessionMiddleware)
+      .exclude({ path: 'console/api/session', method: RequestMethod.POST }, { path: 'console/api/signup', method: RequestMethod.POST })
+      .forRoutes({ path: 'api/admin/*path', method: RequestMethod.ALL }, { path: 'console/api/*path', method: RequestMethod.ALL });
+  }
+}

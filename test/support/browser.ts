@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, ConsoleMessage, Page } from 'playwright-core';
 
@@ -43,4 +43,27 @@ export async function openPage(browser: Browser, baseUrl: string, options: { vie
     },
     close: () => context.close(),
   };
+}
+
+export interface AccessibilityProblem {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+let axeSource: string | null = null;
+
+/**
+ * Runs axe-core (WCAG 2 A and AA rules: labels, names, contrast, landmarks...) on the page as it
+ * is now. Injected through the DevTools protocol, so the page's CSP (no inline scripts) still holds.
+ */
+export async function auditAccessibility(page: Page): Promise<AccessibilityProblem[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
 }

@@ -28,6 +28,11 @@ export class CreateUserDto {
   @IsString()
   @MinLength(8)
   password?: string;
+
+  @ApiPropertyOptional({ enum: ['user', 'admin'], default: 'user', description: 'admin: signs in to the admin console with the password' })
+  @IsOptional()
+  @IsIn(['user', 'admin'])
+  role?: 'user' | 'admin';
 }
 
 export class UpdateUserDto {

@@ -1,0 +1,52 @@
+import { Controller, Get, Query, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { strictValidationPipe } from '../../common/validation';
+import { ChannelsService } from '../../upstream/channels.service';
+import { ConsoleCustomerGuard } from '../console-customer.guard';
+import type { ConsoleRequest } from '../console-request';
+import { UsageQueryDto } from './customer-query.dto';
+import { CustomerTasksService } from './customer-tasks.service';
+import { CustomerUsageService } from './customer-usage.service';
+import { CustomerAccountDto, ModelsDto, UsageDto } from './customer-views.dto';
+
+/** The signed-in customer's account: balance, usage over time, models on offer. */
+@ApiTags('console')
+@UseGuards(ConsoleCustomerGuard)
+@UsePipes(strictValidationPipe)
+@Controller('console/api')
+export class CustomerAccountController {
+  constructor(
+    private readonly usage: CustomerUsageService,
+    private readonly channels: ChannelsService,
+    private readonly tasks: CustomerTasksService,
+  ) {}
+
+  @Get('me')
+  @ApiOperation({ summary: 'Balance and account of the signed-in customer' })
+  @ApiOkResponse({ type: CustomerAccountDto })
+  me(@Req() req: ConsoleRequest): CustomerAccountDto {
+    const user = req.user!;
+    return { id: user.id, username: user.username, group: user.group, quota: user.quota, used_quota: user.usedQuota, verification_enabled: user.verificationEnabled };
+  }
+
+  @Get('usage')
+  @ApiOperation({ summary: 'Quota spent, refunded and topped up per day, and the closing balance (for the usage chart)' })
+  @ApiOkResponse({ type: UsageDto })
+  async daily(@Req() req: ConsoleRequest, @Query() query: UsageQueryDto): Promise<UsageDto> {
+    const user = req.user!;
+    return { data: await this.usage.daily(user.id, query.days, query.tz_offset, user.quota), quota: user.quota, used_quota: user.usedQuota };
+  }
+
+  @Get('models')
+  @ApiOperation({ summary: "Models the customer's group can use, and models the customer has used" })
+  @ApiOkResponse({ type: ModelsDto })
+  async models(@Req() req: ConsoleRequest): Promise<ModelsDto> {
+    const group = req.user!.group;
+    const offered = new Set<string>();
+    for (const channel of await this.channels.list()) {
+      if (channel.status !== 'enabled' || (channel.groups && !channel.groups.includes(group))) continue;
+      for (const model of channel.models) offered.add(model);
+    }
+    return { data: [...offered].sort(), used: await this.tasks.usedModels(req.user!.id) };
+  }
+}

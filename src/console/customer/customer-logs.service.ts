@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { LogEntity, LogType } from '../../billing/log.entity';
+import { LogsService } from '../../billing/logs.service';
+import { TaskEntity } from '../../tasks/task.entity';
+import { ConsoleLogTotalsService } from '../console-log-totals.service';
+
+/** A customer's ledger rows: no channel ids; a refund carries its task's failure reason. */
+const toCustomerLogView = (log: LogEntity, reason: string | null) => ({
+  id: log.id,
+  type: log.type,
+  task_id: log.taskId,
+  model: log.model,
+  quota: log.quota,
+  balance_after: log.balanceAfter,
+  detail: log.detail,
+  reason,
+  created_at: Math.floor(log.createdAt / 1000),
+});
+
+@Injectable()
+export class CustomerLogsService {
+  constructor(
+    private readonly logs: LogsService,
+    private readonly totals: ConsoleLogTotalsService,
+    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+  ) {}
+
+  async find(userId: number, query: { type?: LogType; taskId?: string; from?: number; to?: number; page: number; pageSize: number }) {
+    const filter = { userId, type: query.type, taskId: query.taskId, from: query.from, to: query.to };
+    const [{ data, total }, totals] = await Promise.all([this.logs.find({ ...filter, page: query.page, pageSize: query.pageSize }), this.totals.totals(filter)]);
+    const refundedTaskIds = [...new Set(data.filter((log) => log.type === 'refund' && log.taskId).map((log) => log.taskId as string))];
+    const reasons = new Map<string, string | null>();
+    if (refundedTaskIds.length > 0) {
+      const tasks = await this.tasks.find({ select: { taskId: true, failReason: true }, where: { taskId: In(refundedTaskIds), userId } });
+      for (const task of tasks) reasons.set(task.taskId, task.failReason);
+    }
+    return {
+      data: data.map((log) => toCustomerLogView(log, log.type === 'refund' && log.taskId ? (reasons.get(log.taskId) ?? null) : null)),
+      total,
+      totals,
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { Controller, Get, Head, Param, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { VideoContentService } from '../../videos/video-content.service';
+import { ConsoleCustomerGuard } from '../console-customer.guard';
+import type { ConsoleRequest } from '../console-request';
+
+/**
+ * The finished video for the console's inline player: the same proxy as
+ * /v1/videos/{id}/content (Range for seeking, HEAD), authorised by the session cookie.
+ */
+@ApiTags('console')
+@UseGuards(ConsoleCustomerGuard)
+@Controller('console/api/tasks')
+export class CustomerVideoController {
+  constructor(private readonly content: VideoContentService) {}
+
+  @Get(':taskId/content')
+  @ApiOperation({ summary: 'Stream your finished video (Range supported)' })
+  @ApiProduces('video/mp4')
+  download(@Param('taskId') taskId: string, @Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
+    return this.send(taskId, req, res);
+  }
+
+  @Head(':taskId/content')
+  head(@Param('taskId') taskId: string, @Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
+    return this.send(taskId, req, res);
+  }
+
+  private async send(taskId: string, req: ConsoleRequest, res: Response): Promise<void> {
+    const video = await this.content.open(req.user!.id, taskId, undefined, req.headers.range);
+    res.status(video.status).set(video.headers);
+    if (req.method === 'HEAD') {
+      video.body.destroy();
+      res.end();
+      return;
+    }
+    // If the viewer seeks away or closes the page, both streams are closed; nothing to report.
+    await pipeline(video.body, res).catch(() => undefined);
+  }
+}

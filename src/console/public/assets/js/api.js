@@ -1,0 +1,67 @@
+// fetch() wrapper for the console: same-origin cookie session, CSRF header on state changes.
+
+let csrfToken = null;
+let identity = null;
+let onSignedOut = null;
+
+const identityOf = (session) => (session ? `${session.role}:${session.user?.id ?? 'token'}` : null);
+
+export class ApiError extends Error {
+  constructor(status, message, param) {
+    super(message);
+    this.status = status;
+    this.param = param;
+  }
+}
+
+/** The signed-in session (or null): its CSRF token goes on every state change. */
+export function setSession(session) {
+  csrfToken = session?.csrf_token ?? null;
+  identity = identityOf(session);
+}
+
+/** Called when a call answers 401 (the session expired or was ended elsewhere). */
+export function onUnauthorized(handler) {
+  onSignedOut = handler;
+}
+
+export async function api(path, options = {}) {
+  try {
+    return await send(path, options);
+  } catch (error) {
+    // Another tab signed in again, so this tab's CSRF token is stale. Retry once with the new one,
+    // but only as the same person: if someone else signed in, reload to show their console instead.
+    if (error.status !== 403 || !/CSRF/.test(error.message) || options.retried) throw error;
+    const session = await send('/console/api/session', { quiet401: options.quiet401 });
+    if (identityOf(session) !== identity) {
+      location.reload();
+      throw error;
+    }
+    csrfToken = session.csrf_token;
+    return send(path, { ...options, retried: true });
+  }
+}
+
+async function send(path, { method = 'GET', body, query, quiet401 = false } = {}) {
+  const url = new URL(path, location.origin);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
+  }
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  const response = await fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const message = data?.error?.message ?? data?.message ?? `${response.status} ${response.statusText}`;
+    if (response.status === 401 && !quiet401 && onSignedOut) onSignedOut();
+    throw new ApiError(response.status, message, data?.error?.param ?? null);
+  }
+  return data;
+}

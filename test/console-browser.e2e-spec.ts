@@ -1,0 +1,273 @@
+import type { Browser, Page } from 'playwright-core';
+import request from 'supertest';
+import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
+import { auditAccessibility, BrowserSession, launchBrowser, openPage } from './support/browser';
+
+/**
+ * The web console in headless Chromium (Debian's package) against the gateway with its embedded
+ * simulator. SQLite only: one database is enough for the UI. Pages are audited with axe-core
+ * (WCAG 2.1 A/AA: labels, names, contrast) along the way.
+ */
+describe('web console in a browser', () => {
+  let gw: TestGateway;
+  let browser: Browser;
+  const sessions: BrowserSession[] = [];
+  const customer = { username: `viewer_${process.pid}`, password: 'viewer-password', id: 0, key: '' };
+
+  /** Page errors, ignoring the 401 the console's own "am I signed in?" check logs when signed out. */
+  const realErrors = (session: BrowserSession) => session.errors.filter((e) => !/status of 401/.test(e));
+
+  async function open(options?: Parameters<typeof openPage>[2]): Promise<BrowserSession> {
+    const session = await openPage(browser, gw.url, options);
+    sessions.push(session);
+    return session;
+  }
+
+  async function signInAsCustomer(page: Page): Promise<void> {
+    await page.goto('/console');
+    await page.getByLabel('Username').fill(customer.username);
+    await page.getByLabel('Password').fill(customer.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+  }
+
+  const submit = (body: object) => request(gw.url).post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send(body);
+
+  beforeAll(async () => {
+    [gw, browser] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', TASK_SYNC_INTERVAL_MS: '200' }), launchBrowser()]);
+    // The simulator channels poll every 2 s; a quicker poll keeps the test short.
+    const channels = await gw.admin.get('/api/admin/channels').expect(200);
+    for (const channel of channels.body.data) await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
+  });
+  afterAll(async () => {
+    for (const session of sessions) await session.close().catch(() => undefined);
+    await browser?.close();
+    await gw?.close();
+  });
+
+  it('signs an admin in with the token, creates a customer and tops them up', async () => {
+    const admin = await open({ prefix: 'admin' });
+    const { page } = admin;
+    await page.goto('/console');
+    await page.getByLabel('Admin token').waitFor();
+    expect(await auditAccessibility(page)).toEqual([]);
+    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in as administrator' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+
+    const form = page.locator('#create-user-form');
+    await form.getByLabel('Username').fill(customer.username);
+    await form.getByLabel('Password').fill(customer.password);
+    await form.getByLabel('Opening balance').fill('1000');
+    await form.getByRole('button', { name: 'Create user' }).click();
+    const row = page.locator(`tr[data-username="${customer.username}"]`);
+    await row.waitFor();
+    customer.id = Number(await row.getAttribute('data-user-id'));
+    expect(await row.locator('td[data-col="quota"]').textContent()).toBe('1,000');
+
+    await row.getByRole('button', { name: `Manage ${customer.username}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Manage ${customer.username}` });
+    await dialog.getByLabel('Quota to add').waitFor();
+    expect(await auditAccessibility(page)).toEqual([]);
+    await dialog.getByLabel('Quota to add').fill('49000');
+    await dialog.getByRole('button', { name: 'Top up' }).click();
+    await page.getByText(`${customer.username} now has 50,000.`).waitFor();
+    await expectText(row.locator('td[data-col="quota"]'), '50,000');
+    expect(await gw.balance(customer.id)).toEqual({ quota: 50_000, used_quota: 0 });
+    const topups = await gw.admin.get(`/api/admin/logs?user_id=${customer.id}&type=topup`).expect(200);
+    expect(topups.body.data.map((log: { quota: number }) => log.quota)).toEqual([49_000, 1_000]);
+    await admin.screenshot('users-topped-up');
+
+    // The channel page tests connectivity against the simulated provider and shows error rates.
+    await page.getByRole('link', { name: 'Channels' }).click();
+    await page.getByRole('button', { name: 'Test connectivity of simulator-alpha' }).click();
+    await expectText(page.locator('#conn-1'), /OK \d+ ms via probe/);
+    await expectText(page.locator('tr[data-channel-id="1"]'), /simulator-alpha.*enabled.*\d+\.\d% \(0\)/);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await admin.screenshot('channels');
+    expect(realErrors(admin)).toEqual([]);
+  });
+
+  it('signs a customer in, creates a key with an allowlist and shows it only once', async () => {
+    const session = await open({ prefix: 'customer' });
+    const { page } = session;
+    await signInAsCustomer(page);
+    await expectText(page.locator('[data-stat="balance"] .value'), '50,000');
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('checkbox', { name: 'alpha/v6' }).waitFor();
+    await page.getByText('No keys yet.').waitFor();
+    // Signing in again in another tab replaces the session (and its CSRF token) under this page:
+    // the page picks up the new token and carries on as the same user.
+    const again = await session.context.request.post('/console/api/session', { data: { username: customer.username, password: customer.password } });
+    expect(again.status()).toBe(200);
+    const form = page.locator('#create-key-form');
+    await form.getByLabel('Key name').fill('browser-test');
+    await form.getByRole('checkbox', { name: 'alpha/v6' }).check();
+    await form.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByRole('textbox', { name: 'API key' });
+    await shown.waitFor();
+    customer.key = await shown.inputValue();
+    expect(customer.key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await session.screenshot('key-created');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+    const row = page.locator('tr[data-key-id]');
+    await expectText(row, /browser-test.*sk-.*alpha\/v6.*active/);
+    expect(await page.content()).not.toContain(customer.key);
+    // The allowlist holds: another model is refused with 403.
+    const refused = await submit({ model: 'alpha/c1', prompt: 'not allowed', duration: 5 }).expect(403);
+    expect(refused.body.error.code).toBe('forbidden');
+    // The one 403 is the stale-token attempt the page recovered from.
+    expect(realErrors(session)).toEqual(['console: Failed to load resource: the server responded with a status of 403 (Forbidden)']);
+  });
+
+  it('shows a task submitted through the API live to 100% and plays its video with seeking', async () => {
+    const session = await open({ prefix: 'customer' });
+    const { page } = session;
+    const created = await submit({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5 }).expect(200);
+    await signInAsCustomer(page);
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    const row = page.locator(`tr[data-task-id="${created.body.id}"]`);
+    await row.waitFor();
+    const bar = row.getByRole('progressbar', { name: `Progress of task ${created.body.id}` });
+    expect(Number(await bar.getAttribute('value'))).toBeLessThan(100);
+    await session.screenshot('task-running');
+    // The simulated provider needs 6 s of (test clock) time; the page keeps polling meanwhile.
+    gw.clock.advance(6_000);
+    await page.waitForFunction((id) => (document.querySelector(`tr[data-task-id="${id}"] progress`) as HTMLProgressElement | null)?.value === 100, created.body.id, { timeout: 15_000 });
+    await expectText(row, /Completed.*100%/);
+    expect(await row.getAttribute('data-status')).toBe('completed');
+
+    await row.getByRole('button', { name: 'Play' }).click();
+    const video = page.getByLabel(`Video of task ${created.body.id}`);
+    await video.waitFor();
+    const played = await video.evaluate(async (element) => {
+      const v = element as HTMLVideoElement;
+      const once = (event: string) => new Promise<void>((resolve, reject) => {
+        v.addEventListener(event, () => resolve(), { once: true });
+        v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}`)), { once: true });
+      });
+      if (v.readyState < 1) await once('loadedmetadata');
+      v.muted = true;
+      await v.play();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const playedTo = v.currentTime;
+      v.pause();
+      const target = v.duration / 2;
+      const seeked = once('seeked');
+      v.currentTime = target;
+      await seeked;
+      return { duration: v.duration, playedTo, seekedTo: v.currentTime, target, seekable: v.seekable.length ? v.seekable.end(0) : 0 };
+    });
+    expect(played.duration).toBeGreaterThan(0);
+    expect(played.playedTo).toBeGreaterThan(0);
+    expect(played.seekable).toBeCloseTo(played.duration, 1);
+    expect(Math.abs(played.seekedTo - played.target)).toBeLessThan(0.5);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await session.screenshot('video-playing');
+    expect(realErrors(session)).toEqual([]);
+  });
+
+  it('shows the refund of a failed task in the logs, with its task and reason', async () => {
+    const failed = await submit({ model: 'alpha/v6', prompt: 'a storm [simulate:fail]', duration: 5 }).expect(200);
+    gw.clock.advance(6_000);
+    const session = await open({ prefix: 'customer' });
+    const { page } = session;
+    await signInAsCustomer(page);
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    const taskRow = page.locator(`tr[data-task-id="${failed.body.id}"]`);
+    await expectText(taskRow, /Failed.*Reason: generation failed/, 15_000);
+
+    await page.getByRole('link', { name: 'Logs' }).click();
+    await page.locator('#log-filters').getByLabel('Type').selectOption('refund');
+    await page.locator('#log-filters').getByRole('button', { name: 'Apply filters' }).click();
+    const refund = page.locator(`tr[data-log-type="refund"][data-task-id="${failed.body.id}"]`);
+    await expectText(refund, new RegExp(`Refund for task ${failed.body.id}.*Reason: generation failed`));
+    const charged = await gw.admin.get(`/api/admin/logs?task_id=${failed.body.id}&type=consume`).expect(200);
+    const amount = -charged.body.data[0].quota;
+    await expectText(refund, `+${amount.toLocaleString('en-US')}`);
+    await expectText(page.locator('[data-total="refund"] strong'), amount.toLocaleString('en-US'));
+    await expectText(page.locator('[data-total="count"] strong'), '1');
+    expect(await auditAccessibility(page)).toEqual([]);
+    await session.screenshot('refund-in-logs');
+    expect(realErrors(session)).toEqual([]);
+  });
+
+  it('takes a customer through verification: apply, approval by an admin, liveness check, portrait assets', async () => {
+    const session = await open({ prefix: 'verification' });
+    const { page } = session;
+    await signInAsCustomer(page);
+    await page.getByRole('link', { name: 'Verification' }).click();
+    const apply = page.locator('#apply-form');
+    await apply.getByLabel('Company').fill('Acme Pictures');
+    await apply.getByLabel('Contact').fill('ops@acme.test');
+    await apply.getByLabel('Use case').fill('Greeting videos of our own presenters.');
+    await apply.getByRole('button', { name: 'Submit application' }).click();
+    await expectText(page.locator('#verification-status'), 'Application pending');
+
+    const admin = await open({ prefix: 'verification-admin' });
+    await admin.page.goto('/console');
+    await admin.page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await admin.page.getByRole('button', { name: 'Sign in as administrator' }).click();
+    const application = admin.page.getByRole('row', { name: new RegExp(`${customer.username}.*Acme Pictures`) });
+    await application.getByRole('button', { name: 'Approve' }).click();
+    await expectText(admin.page.locator(`tr[data-username="${customer.username}"]`), 'Approved');
+    await admin.screenshot('approved');
+
+    await page.reload();
+    await expectText(page.locator('#verification-status'), 'Enabled');
+    await page.getByRole('button', { name: 'Start a session' }).click();
+    // The simulator's liveness page, then back to the console through the gateway's callback.
+    await page.getByRole('link', { name: 'Open the liveness check' }).click();
+    await page.getByRole('link', { name: 'Pass' }).click();
+    await page.getByText('The liveness check reports success.').waitFor();
+    const group = page.getByRole('heading', { level: 3, name: /^Group group-/ });
+    await group.waitFor();
+    const upload = page.locator('form[aria-label^="Upload a portrait"]');
+    await upload.getByLabel('Portrait URL').fill('http://127.0.0.1:9/presenter.jpg');
+    await upload.getByLabel('Name').fill('presenter-front');
+    await upload.getByRole('button', { name: 'Upload portrait' }).click();
+    const asset = page.getByRole('row', { name: /presenter-front asset:\/\/asset-/ });
+    await expectText(asset, /processing|active/);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await session.screenshot('assets');
+    await asset.getByRole('button', { name: 'Delete asset presenter-front' }).click();
+    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Delete asset' }).click();
+    await page.getByText('No assets in this group yet.').waitFor();
+    expect(realErrors(session)).toEqual([]);
+    expect(realErrors(admin)).toEqual([]);
+  });
+
+  it('works on a phone, by keyboard, with the usage chart drawn and no accessibility violations', async () => {
+    const session = await open({ prefix: 'phone', viewport: { width: 390, height: 844 } });
+    const { page } = session;
+    await page.goto('/console');
+    await page.getByLabel('Username').focus();
+    await page.keyboard.type(customer.username);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(customer.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const chart = page.getByRole('img', { name: /Daily quota over the last 30 days/ });
+    await chart.locator('canvas').waitFor();
+    expect(await chart.getAttribute('aria-label')).toMatch(/spent net of refunds/);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await session.screenshot('overview');
+    expect(realErrors(session)).toEqual([]);
+  });
+});
+
+/** Waits until a locator's text matches (the console updates asynchronously). */
+async function expectText(locator: ReturnType<Page['locator']>, expected: string | RegExp, timeout = 5_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = ((await locator.first().textContent({ timeout }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
+    if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`expected ${String(expected)} in "${last}"`);
+}
