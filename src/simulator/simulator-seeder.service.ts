@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { hashPassword } from '../auth/password';
+import { randomBase62 } from '../common/random-id';
 import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -58,12 +60,13 @@ export class SimulatorSeeder {
       this.logger.log(`created simulator channels at ${root}`);
     }
     if ((await this.users.count()) === 0) {
-      const user = await this.users.create({ username: 'demo' });
+      const password = randomBase62(16);
+      const user = await this.users.create({ username: 'demo', passwordHash: await hashPassword(password) });
       await this.ledger.topUp(user.id, DEMO_QUOTA, 'demo balance');
       await this.users.update(user.id, { verificationEnabled: true });
       const { key } = await this.keys.issue(user.id, 'demo');
       // Printed once, on purpose: the key is stored only as a hash.
-      this.logger.warn(`Demo user "demo" with ${DEMO_QUOTA} quota; API key (shown once): ${key}`);
+      this.logger.warn(`Demo user "demo" with ${DEMO_QUOTA} quota; API key (shown once): ${key}; console password: ${password}`);
     }
   }
 }

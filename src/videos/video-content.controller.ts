@@ -1,7 +1,7 @@
 import { Controller, Get, Head, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { pipeline } from 'node:stream/promises';
+import { sendVideoStream } from './send-video-stream';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { VideoContentService } from './video-content.service';
@@ -31,14 +31,6 @@ export class VideoContentController {
   }
 
   private async send(id: string, variant: unknown, req: AuthenticatedRequest, res: Response): Promise<void> {
-    const video = await this.content.open(req.user!.id, id, variant, req.headers.range);
-    res.status(video.status).set(video.headers);
-    if (req.method === 'HEAD') {
-      video.body.destroy();
-      res.end();
-      return;
-    }
-    // Streamed chunk by chunk; if either side goes away the other is closed, nothing more to report.
-    await pipeline(video.body, res).catch(() => undefined);
+    await sendVideoStream(await this.content.open(req.user!.id, id, variant, req.headers.range), req, res);
   }
 }

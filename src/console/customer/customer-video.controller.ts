@@ -1,7 +1,7 @@
 import { Controller, Get, Head, Param, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { pipeline } from 'node:stream/promises';
+import { sendVideoStream } from '../../videos/send-video-stream';
 import { VideoContentService } from '../../videos/video-content.service';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
@@ -29,14 +29,6 @@ export class CustomerVideoController {
   }
 
   private async send(taskId: string, req: ConsoleRequest, res: Response): Promise<void> {
-    const video = await this.content.open(req.user!.id, taskId, undefined, req.headers.range);
-    res.status(video.status).set(video.headers);
-    if (req.method === 'HEAD') {
-      video.body.destroy();
-      res.end();
-      return;
-    }
-    // If the viewer seeks away or closes the page, both streams are closed; nothing to report.
-    await pipeline(video.body, res).catch(() => undefined);
+    await sendVideoStream(await this.content.open(req.user!.id, taskId, undefined, req.headers.range), req, res);
   }
 }
