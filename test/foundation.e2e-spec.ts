@@ -114,3 +114,18 @@ describeEachDatabase('foundation', (kind) => {
     expect(refunds.body.total).toBe(1);
   });
 });
+
+describeEachDatabase('health', (kind) => {
+  it('answers 503 once the database stops answering', async () => {
+    const gw = await startGateway(kind);
+    try {
+      await gw.http.get('/health').expect(200);
+      await gw.app.get(DataSource).destroy();
+      const down = await gw.http.get('/health').expect(503);
+      expect(down.body.status).toBe('error');
+      expect(down.body.error.database.status).toBe('down');
+    } finally {
+      await gw.close();
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { errorBody, surfaceForPath, toAppError } from './error-body';
 
@@ -19,7 +19,14 @@ export function sendError(error: unknown, req: Request, res: Response): void {
 export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendError(exception, http.getRequest<Request>(), http.getResponse<Response>());
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    // The health check's own report (which dependency is down) is what monitors read.
+    if (req.path === '/health' && exception instanceof HttpException) {
+      res.status(exception.getStatus()).json(exception.getResponse());
+      return;
+    }
+    sendError(exception, req, res);
   }
 }
 
