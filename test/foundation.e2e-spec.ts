@@ -55,6 +55,20 @@ describeEachDatabase('foundation', (kind) => {
     await gw.admin.post('/api/admin/users/999999/topup', { quota: 5 }).expect(404);
   });
 
+  it('takes video submits up to 20 MB and other bodies up to 1 MB, with 413 past that and nothing charged', async () => {
+    const { key, userId } = await gw.createCustomer({ quota: 100 });
+    const submit = (payload: string) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send(payload);
+    const dataUri = (megabytes: number) => JSON.stringify({ model: 'alpha/v6', prompt: 'x', image: `data:image/png;base64,${'A'.repeat(megabytes * 1024 * 1024)}` });
+    const tooLarge = await submit(dataUri(21)).expect(413);
+    expect(tooLarge.body.error).toMatchObject({ code: 'payload_too_large', message: 'request body too large' });
+    const withinLimit = await submit(dataUri(15));
+    expect(withinLimit.status).not.toBe(413);
+    const wrapper = await gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send(dataUri(21)).expect(413);
+    expect(wrapper.body).toEqual({ code: 'payload_too_large', message: 'request body too large', data: null });
+    await gw.admin.post('/api/admin/users', { username: 'x'.repeat(2 * 1024 * 1024) }).expect(413);
+    expect(await gw.balance(userId)).toEqual({ quota: 100, used_quota: 0 });
+  });
+
   it('shows an API key once and stores only its hash', async () => {
     const { userId, key } = await gw.createCustomer();
     expect(key).toMatch(/^sk-[A-Za-z0-9]{32,}$/);
