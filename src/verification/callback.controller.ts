@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { callbackErrorPage } from './callback-page';
 import { CallbackQuery, CallbackService } from './callback.service';

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { toUnixSeconds } from '../../common/clock';
 import type { TaskEntity } from '../../tasks/task.entity';
-import { toFlatStatus } from '../../tasks/task-status';
+import { toSubmittedVideo } from '../../videos/flat-video.view';
 
 /** The flat submit response both endpoint sets answer with. */
 @ApiSchema({ name: 'GenerationSubmitted', description: 'The flat submit response; status `queued` at submission.' })
@@ -28,15 +27,7 @@ export class GenerationSubmitResponse {
   created_at: number;
 
   static of(task: TaskEntity): GenerationSubmitResponse {
-    return {
-      id: task.taskId,
-      task_id: task.taskId,
-      object: 'video',
-      model: task.model,
-      status: toFlatStatus(task.status),
-      progress: task.progress,
-      created_at: toUnixSeconds(task.createdAt),
-    };
+    return toSubmittedVideo(task);
   }
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { PageQueryDto } from '../../common/page-query.dto';
 
 export class CreateApplicationDto {
   @ApiProperty({ example: 'Acme Pictures Ltd.' })
@@ -42,26 +42,11 @@ export class ApplicationListDto {
   @ApiProperty() total: number;
 }
 
-export class ApplicationQueryDto {
+export class ApplicationQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: ['pending', 'approved', 'rejected'] })
   @IsOptional()
   @IsIn(['pending', 'approved', 'rejected'])
   status?: 'pending' | 'approved' | 'rejected';
-
-  @ApiPropertyOptional({ default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  page: number = 1;
-
-  @ApiPropertyOptional({ default: 20, maximum: 200 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  page_size: number = 20;
 }
 
 export class ReviewApplicationDto {
