@@ -1,7 +1,7 @@
 import { FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
-import { databaseKinds, DatabaseKind, FreshDatabase, freshDatabase } from './support/test-databases';
+import { databaseKinds, DatabaseKind, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
 
 /** alpha/v5 720p 5 s: 60 credits. */
 const PRICE = 6000;
@@ -111,12 +111,12 @@ async function expectExactMoney(gateway: Api, userId: number, tasks: any[], fake
 }
 
 /** Submits `count` tasks, `parallel` at a time, spreading them over the gateways. */
-async function submitMany(gateways: Api[], key: string, count: number, fake: FakeAlphaUpstream, parallel = 8) {
+async function submitMany(gateways: Api[], key: string, count: number, fake: FakeAlphaUpstream, parallel = 8, script: (i: number) => number[] = scriptFor) {
   let next = 0;
   const worker = async () => {
     while (next < count) {
       const i = next++;
-      fake.scriptNext(scriptFor(i));
+      fake.scriptNext(script(i));
       const res = await gateways[i % gateways.length].client(key, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: `task ${i}` });
       expect(res.status).toBe(200);
     }
@@ -183,6 +183,34 @@ describe('task sync across processes', () => {
   );
 
   for (const kind of databaseKinds()) {
+    it(
+      `[${kind}] SIGTERM stops claiming, hands claimed work back and exits; a new instance finishes the work`,
+      async () => {
+        const database = await boot(kind);
+        const first = await launch(database);
+        const gateway = api(first);
+        const { userId, key } = await setUp(gateway, fake, 30);
+        await submitMany([gateway], key, 30, fake, 4, () => finishAfter(12));
+        // A slow provider: when SIGTERM arrives, polls are in flight and more are queued.
+        fake.inject('result', { delayMs: 2500 });
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        const exit = await Promise.race([first.stop().then(() => 'exited'), new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000))]);
+        expect(exit).toBe('exited');
+        started.splice(started.indexOf(first), 1);
+        fake.clearFaults();
+        // Nothing is left leased to the stopped instance.
+        const leased = await queryDatabase(database, "SELECT task_id FROM tasks WHERE lease_owner IS NOT NULL AND status NOT IN ('SUCCESS', 'FAILURE')");
+        expect(leased).toEqual([]);
+        const second = await launch(database);
+        const tasks = await waitUntilSettled(api(second), userId, 30);
+        expect(tasks.every((task) => task.status === 'SUCCESS')).toBe(true);
+        const logs = await allLogs(api(second), userId);
+        expect(logs.filter((log) => log.type === 'consume')).toHaveLength(30);
+        expect(logs.filter((log) => log.type === 'refund')).toHaveLength(0);
+      },
+      180_000,
+    );
+
     it(
       `[${kind}] kill -9 during submits and a sync round: after a restart every task still ends right, with no double refund`,
       async () => {

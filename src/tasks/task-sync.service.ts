@@ -57,7 +57,10 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     this.scheduler.addInterval('task-sync', timer);
   }
 
-  /** SIGTERM: stop claiming, let in-flight polls finish (each bounded by its HTTP timeout), then exit. */
+  /**
+   * SIGTERM: stop claiming, let polls already in flight finish (each bounded by its HTTP timeout),
+   * hand claimed tasks not yet polled back to the database, then let the process exit.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     if (this.scheduler.doesExist('interval', 'task-sync')) this.scheduler.deleteInterval('task-sync');
@@ -123,6 +126,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
 
   private async pollOne(task: TaskEntity, channel: ChannelEntity | undefined, claimedAt: number, releases: PollReleaseBuffer): Promise<void> {
     const owner = task.leaseOwner!;
+    if (this.stopping) return this.handBack(task, owner);
     const family = task.platform;
     if (task.submitTime !== null && this.clock.now() - task.submitTime > this.config.taskTimeoutMs) {
       if (await this.transitions.fail(task, 'upstream timeout', {}, owner)) this.metrics.refunds.inc({ family, cause: 'timeout' });
@@ -163,8 +167,14 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     }
   }
 
+  /** Shutting down: give a claimed but not yet polled task back, due at once, for another instance. */
+  private handBack(task: TaskEntity, owner: string): Promise<void> {
+    return this.tasks.release(task.id, owner, { nextPollAt: this.clock.now() });
+  }
+
   /** A task left SUBMITTING by a crashed submit: resubmit where the provider de-duplicates, else fail and refund. */
   private async settleInterrupted(task: TaskEntity, channels: Map<number, ChannelEntity>): Promise<void> {
+    if (this.stopping) return this.handBack(task, task.leaseOwner!);
     const adapter = this.adapters.get(task.platform);
     const channel = channels.get(task.channelId ?? -1);
     if (adapter.idempotentSubmit && channel && channel.status === 'enabled') {

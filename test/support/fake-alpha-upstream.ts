@@ -25,6 +25,7 @@
  *   fake.inject('generate', { errCode: 500090, httpStatus: 500, lowerCase: true })  until cleared
  *   fake.inject('generate', { http: 429, retryAfter: 7 })   a bare HTTP error (plain-text body)
  *   fake.inject('result', { hang: true })                   never answers (the caller must time out)
+ *   fake.inject('result', { delayMs: 2000 })                answers normally, 2 s late
  *   fake.inject('any', { garbage: true })                   HTTP 200 with an unparseable body
  *   fake.inject('file', { stallAfter: 1024 })               a video download that stops after 1 KiB
  *   fake.clearFaults()
@@ -45,6 +46,8 @@ export type FakeAlphaOp = 'upload' | 'generate' | 'result' | 'file';
 export type FakeAlphaFault =
   | { http: number; retryAfter?: number }
   | { hang: true }
+  /** Answers normally, but only after `delayMs` (a slow provider). */
+  | { delayMs: number }
   | { garbage: true }
   /** `file` only: sends the headers and the first `stallAfter` bytes, then never the rest. */
   | { stallAfter: number }
@@ -156,7 +159,13 @@ export async function startFakeAlphaUpstream(options: { apiKey?: string } = {}):
     if (!op) return sendJson(res, 404, { err_code: 404, err_msg: 'no such route', resp: '' });
     const fault = takeFault(faults, op);
     if (fault && 'stallAfter' in fault) return void res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': fake.videoBytes.length }).write(fake.videoBytes.subarray(0, fault.stallAfter));
+    if (fault && 'delayMs' in fault) return void setTimeout(() => respond(req, res, op), fault.delayMs);
     if (fault) return sendFault(res, fault);
+    respond(req, res, op);
+  };
+
+  /** The protocol itself, once any fault has been applied. */
+  const respond = (req: RecordedRequest, res: ServerResponse, op: FakeAlphaOp): void => {
     if (op === 'file') return serveFile(fake, req, res);
     if (req.headers['api-key'] !== fake.apiKey) return sendJson(res, 401, { err_code: 401, err_msg: 'invalid API-KEY', resp: '' });
     const traceId = header(req, 'ai-trace-id');
@@ -223,6 +232,7 @@ function takeFault(faults: Array<{ op: FakeAlphaOp | 'any'; fault: FakeAlphaFaul
 }
 
 function sendFault(res: ServerResponse, fault: FakeAlphaFault): void {
+  if ('delayMs' in fault) return; // handled before: the normal answer comes late
   if ('hang' in fault || 'stallAfter' in fault) return; // the connection stays open until the caller gives up or the fake closes
   if ('garbage' in fault) {
     res.writeHead(200, { 'content-type': 'application/json' });

@@ -60,3 +60,24 @@ export async function freshDatabase(kind: DatabaseKind): Promise<FreshDatabase> 
 export function describeEachDatabase(name: string, body: (kind: DatabaseKind) => void): void {
   for (const kind of databaseKinds()) describe(`${name} [${kind}]`, () => body(kind));
 }
+
+/** Reads rows straight from a test database (to check what the gateway left behind). */
+export async function queryDatabase<T = Record<string, unknown>>(database: FreshDatabase, sql: string): Promise<T[]> {
+  if (database.kind === 'sqlite') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Sqlite = require('better-sqlite3');
+    const db = new Sqlite(database.url.slice('sqlite:'.length), { readonly: true });
+    try {
+      return db.prepare(sql).all() as T[];
+    } finally {
+      db.close();
+    }
+  }
+  const conn = await createConnection({ uri: database.url });
+  try {
+    const [rows] = await conn.query(sql);
+    return rows as T[];
+  } finally {
+    await conn.end();
+  }
+}
