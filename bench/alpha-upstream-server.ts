@@ -1,11 +1,13 @@
 /**
- * A lean family A upstream for the sync benchmark, run in its own process so it does not share
- * the gateway's event loop. Every queried video is still generating (status 5). It records, per
- * video, the gap between consecutive polls, and serves the statistics at GET /stats.
+ * A lean family A upstream for the benchmarks, run in its own process so it does not share the
+ * gateway's event loop. Text generation answers at once with a new video id; every queried video
+ * is still generating (status 5). It records, per video, the gap between consecutive polls, and
+ * serves the statistics at GET /stats.
  */
 import { createServer } from 'node:http';
 
 const lastPoll = new Map<string, number>();
+let nextVideoId = 1_000_000;
 let gaps: number[] = [];
 let polls = 0;
 
@@ -21,6 +23,15 @@ const server = createServer((req, res) => {
     const body = JSON.stringify({ ErrCode: 0, ErrMsg: 'success', Resp: { id: Number(id), status: 5, prompt: 'bench' } });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
+    return;
+  }
+  if (req.method === 'POST' && url.startsWith('/openapi/v2/video/text/generate')) {
+    req.resume();
+    req.on('end', () => {
+      const body = JSON.stringify({ ErrCode: 0, ErrMsg: 'success', Resp: { video_id: nextVideoId++ } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
     return;
   }
   if (url === '/stats') {

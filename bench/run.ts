@@ -1,36 +1,58 @@
 /**
- * `npm run bench`: the task-sync benchmark at 1,000 and 10,000 tasks in flight (the 1,000 run is
- * the baseline the 10,000 run is compared with). BENCH_TASKS="1000,10000" and
- * BENCH_DATABASE_URL (e.g. mysql://root@127.0.0.1:3306/bench) change what runs.
+ * `npm run bench`:
+ * - sync: the task-sync benchmark at 1,000 and 10,000 tasks in flight (the 1,000 run is the
+ *   baseline the 10,000 run is compared with);
+ * - submit: POST /v1/videos under load, side by side with GET /health as the baseline.
+ * BENCH=sync,submit picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
+ * BENCH_DATABASE_URL (an empty MySQL database, e.g. mysql://root@127.0.0.1:3306/gw_bench) the database.
  */
+import { runSubmitBench } from './submit-bench';
 import { runSyncBench, SyncBenchResult } from './sync-bench';
 
-async function main(): Promise<void> {
+const write = (text: string) => process.stdout.write(text);
+
+async function syncBench(): Promise<void> {
   const sizes = (process.env.BENCH_TASKS ?? '1000,10000').split(',').map(Number);
   const results: SyncBenchResult[] = [];
   for (const tasks of sizes) {
     const result = await runSyncBench(tasks, process.env.BENCH_DATABASE_URL);
     results.push(result);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    write(`${JSON.stringify(result)}\n`);
   }
   const base = results[0];
-  process.stdout.write('\ntasks   db      polls/s (expected)   gap/interval p50 p99 max   max lag ms   queries/poll\n');
+  write('\nsync: tasks   db      polls/s (expected)   gap/interval p50 p99 max   max lag ms   queries/poll\n');
   for (const r of results) {
-    process.stdout.write(
-      `${String(r.tasks).padEnd(7)} ${r.database.padEnd(7)} ${String(r.pollsPerSecond).padStart(7)} (${String(r.expectedPollsPerSecond).padStart(6)})     ` +
+    write(
+      `      ${String(r.tasks).padEnd(7)} ${r.database.padEnd(7)} ${String(r.pollsPerSecond).padStart(7)} (${String(r.expectedPollsPerSecond).padStart(6)})     ` +
         `${r.gapRatio.p50.toFixed(2)} ${r.gapRatio.p99.toFixed(2)} ${r.gapRatio.max.toFixed(2)}          ${String(r.maxSyncLagMs).padStart(6)}       ${r.queriesPerPoll}\n`,
     );
   }
   for (const r of results.slice(1)) {
-    process.stdout.write(
+    write(
       `\n${r.tasks} vs ${base.tasks} tasks: polls/s x${(r.pollsPerSecond / base.pollsPerSecond).toFixed(2)} ` +
         `(tasks x${(r.tasks / base.tasks).toFixed(0)}), p99 gap ratio ${base.gapRatio.p99} -> ${r.gapRatio.p99}, ` +
         `queries per poll ${base.queriesPerPoll} -> ${r.queriesPerPoll}\n`,
     );
   }
   const worst = results[results.length - 1];
-  const ok = worst.gapRatio.p99 <= 1.5;
-  process.stdout.write(`target (every task polled within 1.5x its interval at ${worst.tasks} tasks, p99): ${ok ? 'met' : 'NOT met'}\n`);
+  write(`target (every task polled within 1.5x its interval at ${worst.tasks} tasks, p99): ${worst.gapRatio.p99 <= 1.5 ? 'met' : 'NOT met'}\n\n`);
+}
+
+async function submitBench(): Promise<void> {
+  const result = await runSubmitBench(process.env.BENCH_DATABASE_URL);
+  write(`${JSON.stringify(result)}\n`);
+  const { health, submit } = result;
+  write(`\nsubmit (${result.database}, ${result.concurrency} concurrent clients): endpoint        req/s   p50 ms   p99 ms   statuses\n`);
+  for (const [name, r] of [['GET /health', health], ['POST /v1/videos', submit]] as const) {
+    write(`      ${name.padEnd(16)} ${String(r.perSecond).padStart(6)}   ${String(r.p50Ms).padStart(6)}   ${String(r.p99Ms).padStart(6)}   ${JSON.stringify(r.statuses)}\n`);
+  }
+  write(`submit vs health: throughput x${(submit.perSecond / health.perSecond).toFixed(2)}, p50 latency x${(submit.p50Ms / health.p50Ms).toFixed(2)}\n`);
+}
+
+async function main(): Promise<void> {
+  const selected = (process.env.BENCH ?? 'sync,submit').split(',');
+  if (selected.includes('sync')) await syncBench();
+  if (selected.includes('submit')) await submitBench();
 }
 
 main().then(

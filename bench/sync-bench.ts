@@ -5,7 +5,6 @@
  * (now minus the oldest due poll), and database queries per poll.
  */
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import { loadConfig } from '../src/config/app-config';
 import { TaskEntity } from '../src/tasks/task.entity';
 import { TaskRepository } from '../src/tasks/task.repository';
 import { ChannelsService } from '../src/upstream/channels.service';
+import { startBenchUpstream } from './upstream-process';
 
 export interface SyncBenchResult {
   tasks: number;
@@ -30,17 +30,6 @@ export interface SyncBenchResult {
 }
 
 const INTERVAL_MS = 4000;
-
-async function startUpstream(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'alpha-upstream-server.ts')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve) => child.stdout!.on('data', (chunk) => {
-    const match = /listening (\d+)/.exec(String(chunk));
-    if (match) resolve(Number(match[1]));
-  }));
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
-}
 
 /** Counts SQL statements by wrapping the query runners' `query`. */
 function countQueries(dataSource: DataSource): { count: () => number } {
@@ -74,7 +63,7 @@ export async function runSyncBench(tasks: number, databaseUrl?: string, measureM
     LOG_LEVEL: 'silent',
     PORT: '0',
   });
-  const upstream = await startUpstream();
+  const upstream = await startBenchUpstream();
   const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: false });
   configureApp(app, config);
   await app.listen(0, '127.0.0.1');

@@ -118,7 +118,7 @@ async function submitMany(gateways: Api[], key: string, count: number, fake: Fak
       const i = next++;
       fake.scriptNext(script(i));
       const res = await gateways[i % gateways.length].client(key, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: `task ${i}` });
-      expect(res.status).toBe(200);
+      expect({ status: res.status, body: res.status === 200 ? 'ok' : res.body }).toEqual({ status: 200, body: 'ok' });
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));

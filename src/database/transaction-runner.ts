@@ -26,18 +26,23 @@ export class TransactionRunner {
    */
   async runStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.isSqlite) return this.sqliteLock.runExclusive(() => work(this.dataSource.manager));
-    return work(this.dataSource.manager);
+    return retryDeadlocks(() => work(this.dataSource.manager));
   }
 
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.isSqlite) return this.sqliteLock.runExclusive(() => this.dataSource.transaction(work));
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.dataSource.transaction(work);
-      } catch (error) {
-        if (!isDeadlock(error) || attempt >= 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
-      }
+    return retryDeadlocks(() => this.dataSource.transaction(work));
+  }
+}
+
+/** MySQL picks deadlock victims among concurrent writers; the victim's work is simply run again. */
+async function retryDeadlocks<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isDeadlock(error) || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
     }
   }
 }

@@ -99,7 +99,7 @@ export class TaskSubmitService {
     for (const channel of candidates) {
       if (task.channelId !== channel.id) {
         const upstreamModel = upstreamModelFor(channel, task.model, adapter.defaultUpstreamModel(task.model));
-        await this.transactions.run((manager) =>
+        await this.transactions.runStatement((manager) =>
           this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', { channelId: channel.id, upstreamModel }),
         );
         Object.assign(task, { channelId: channel.id, upstreamModel });
@@ -208,7 +208,7 @@ export class TaskSubmitService {
       updatedAt: now,
       ...(requestPatch ? { request: { ...task.request, ...requestPatch } } : {}),
     };
-    await this.transactions.run((manager) => this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes));
+    await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes));
     return Object.assign(task, changes);
   }
 

@@ -141,7 +141,7 @@ export class ChannelsService {
 
   /** Counts a call against the channel (error rates in the console). Best effort, outside any task transaction. */
   async recordOutcome(id: number, error: string | null): Promise<void> {
-    await this.transactions.run((manager) =>
+    await this.transactions.runStatement((manager) =>
       manager
         .createQueryBuilder()
         .update(ChannelEntity)

@@ -1,0 +1,16 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+/** Starts the lean family A upstream (bench/alpha-upstream-server.ts) in its own process. */
+export async function startBenchUpstream(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'alpha-upstream-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve) =>
+    child.stdout!.on('data', (chunk) => {
+      const match = /listening (\d+)/.exec(String(chunk));
+      if (match) resolve(Number(match[1]));
+    }),
+  );
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
+}
