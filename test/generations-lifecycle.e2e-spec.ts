@@ -166,6 +166,24 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
     expect((await unified(body.id)).body.data.status).toBe('SUCCESS');
   });
 
+  it('fails a task still PENDING after TASK_TIMEOUT_MS (30 min) with `upstream timeout`, in both forms, and refunds once', async () => {
+    const before = await gw.balance(customer.userId);
+    fake.scriptNext(['PENDING']);
+    const { body } = await submit({ model: 'beta-1.0-t2v', prompt: 'stuck upstream' });
+    await pollRound();
+    expect((await unified(body.id)).body.data).toMatchObject({ status: 'QUEUED', fail_reason: '' });
+    await pollRound(30 * 60_000);
+    const failed = (await unified(body.id)).body;
+    expect(failed).toMatchObject({ code: 'success', data: { status: 'FAILURE', fail_reason: 'upstream timeout', progress: '100%', result_url: '' } });
+    expect(failed.data.finish_time).toBeGreaterThan(0);
+    const flat = await auth(gw.http.get(`/v1/videos/${body.id}`)).expect(200);
+    expect(flat.body).toMatchObject({ status: 'failed', error: { message: 'upstream timeout' } });
+    await pollRound();
+    expect(await gw.balance(customer.userId)).toEqual(before);
+    const refunds = await gw.admin.get(`/api/admin/logs?task_id=${body.id}&type=refund`).expect(200);
+    expect(refunds.body.data).toEqual([expect.objectContaining({ quota: 7500, detail: `refund: task ${body.id} failed: upstream timeout` })]);
+  });
+
   it('honours a channel poll_interval_ms, but never polls family B faster than every 5 s', async () => {
     const quick = await startFakeBetaUpstream({ apiKey: 'quick' });
     const slow = await startFakeBetaUpstream({ apiKey: 'slow' });

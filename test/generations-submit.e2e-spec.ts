@@ -168,7 +168,13 @@ describeEachDatabase('generations: family B submit', (kind) => {
     expect(ok.schema.$ref).toBe('#/components/schemas/UnifiedTaskResponse');
     expect(ok.examples.success.value.data.status).toBe('SUCCESS');
     expect(ok.examples.failure.value).toMatchObject({ code: 'success', data: { status: 'FAILURE', progress: '100%' } });
-    expect(docs.body.paths['/v1/video/generations'].post).toBeDefined();
+    const submit = docs.body.paths['/v1/video/generations'].post;
+    expect(submit.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/GenerationSubmitted');
+    // One optional Idempotency-Key header, not a second, required spelling of it.
+    expect(submit.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
+    for (const status of ['400', '401', '402', '403', '429', '503']) {
+      expect(submit.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/WrapperError');
+    }
   });
 
   it('returns the first task for a repeated Idempotency-Key, charged once', async () => {

@@ -1,5 +1,6 @@
-import { startGateway, TestGateway } from './support/gateway';
-import { FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
+import { FakeGammaUpstream } from './support/fake-gamma-upstream';
+import { TestGateway } from './support/gateway';
+import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
 import { describeEachDatabase } from './support/test-databases';
 
 describeEachDatabase('verification access and applications', (kind) => {
@@ -7,10 +8,7 @@ describeEachDatabase('verification access and applications', (kind) => {
   let fake: FakeGammaUpstream;
 
   beforeAll(async () => {
-    fake = await startFakeGammaUpstream();
-    gw = await startGateway(kind);
-    fake.now = () => gw.clock.now();
-    await gw.createChannel(fake.channelBody());
+    ({ gw, fake } = await startGatewayWithFakeGamma(kind));
   });
   afterAll(async () => {
     await gw?.close();

@@ -1,6 +1,7 @@
 import { AssetFollowUpService } from '../src/verification/asset-follow-up.service';
-import { startGateway, TestGateway } from './support/gateway';
-import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { FakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { TestGateway } from './support/gateway';
+import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
 import { describeEachDatabase } from './support/test-databases';
 
 describeEachDatabase('verification assets', (kind) => {
@@ -8,10 +9,7 @@ describeEachDatabase('verification assets', (kind) => {
   let fake: FakeGammaUpstream;
 
   beforeAll(async () => {
-    fake = await startFakeGammaUpstream();
-    gw = await startGateway(kind);
-    fake.now = () => gw.clock.now();
-    await gw.createChannel(fake.channelBody());
+    ({ gw, fake } = await startGatewayWithFakeGamma(kind));
   });
   afterAll(async () => {
     await gw?.close();

@@ -1,5 +1,6 @@
-import { startGateway, TestGateway } from './support/gateway';
-import { activeAsset, FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { activeAsset, FakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { TestGateway } from './support/gateway';
+import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
 import { describeEachDatabase } from './support/test-databases';
 
 /** gamma-2-0 720p is 10 credits (1000 quota units) a second; gamma-2-0-fast 480p is 3 credits. */
@@ -10,10 +11,7 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
   let fake: FakeGammaUpstream;
 
   beforeAll(async () => {
-    fake = await startFakeGammaUpstream();
-    gw = await startGateway(kind);
-    fake.now = () => gw.clock.now();
-    await gw.createChannel(fake.channelBody());
+    ({ gw, fake } = await startGatewayWithFakeGamma(kind));
   });
   afterAll(async () => {
     await gw?.close();

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { startGateway, TestGateway } from './support/gateway';
-import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
+import { approvedCustomer, FakeGammaUpstream } from './support/fake-gamma-upstream';
+import { TestGateway } from './support/gateway';
+import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
 import { describeEachDatabase } from './support/test-databases';
 
 const PUBLIC_BASE_URL = 'https://gateway.example.com';
@@ -11,11 +12,11 @@ describeEachDatabase('verification sessions and callback', (kind) => {
   let fake: FakeGammaUpstream;
 
   beforeAll(async () => {
-    fake = await startFakeGammaUpstream({ accessKey: 'AKSESSIONS', secretKey: 'sessions-secret', region: 'cn-shanghai' });
-    gw = await startGateway(kind, { PUBLIC_BASE_URL });
-    fake.now = () => gw.clock.now();
-    const body = fake.channelBody();
-    await gw.createChannel({ ...body, settings: { ...(body.settings as object), region: 'cn-shanghai', project_name: 'portraits' } });
+    ({ gw, fake } = await startGatewayWithFakeGamma(kind, {
+      fake: { accessKey: 'AKSESSIONS', secretKey: 'sessions-secret', region: 'cn-shanghai' },
+      env: { PUBLIC_BASE_URL },
+      settings: { region: 'cn-shanghai', project_name: 'portraits' },
+    }));
   });
   afterAll(async () => {
     await gw?.close();
@@ -218,12 +219,11 @@ describeEachDatabase('verification sessions and callback', (kind) => {
   });
 
   it('answers 503 (not the caller’s fault) when the provider refuses the signature', async () => {
-    const other = await startFakeGammaUpstream({ accessKey: 'AKOTHER', secretKey: 'the-real-secret' });
-    const gw2 = await startGateway(kind);
-    other.now = () => gw2.clock.now();
+    const { gw: gw2, fake: other } = await startGatewayWithFakeGamma(kind, {
+      fake: { accessKey: 'AKOTHER', secretKey: 'the-real-secret' },
+      settings: { secret_key: 'a-wrong-secret' },
+    });
     try {
-      const body = other.channelBody();
-      await gw2.createChannel({ ...body, settings: { ...(body.settings as object), secret_key: 'a-wrong-secret' } });
       const { key } = await approvedCustomer(gw2);
       const res = await gw2.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${key}`).send({ callback_url: 'https://biz.example/cb' }).expect(503);
       expect(res.body.error.message).toBe('verification provider refused the gateway (channel configuration problem), retry later');

@@ -237,6 +237,13 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     expect(docs.paths['/v1/videos/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/FlatVideo' });
     expect(Object.keys(docs.paths['/v1/videos'].post.requestBody.content)).toEqual(['application/json', 'multipart/form-data']);
     expect(docs.paths['/v1/videos/{id}/content'].head).toBeDefined();
+    const examples = docs.paths['/v1/videos/{id}'].get.responses['200'].content['application/json'].examples;
+    expect(examples.completed.value).toMatchObject({ status: 'completed', progress: 100, size: '1280x720', metadata: { url: expect.any(String) } });
+    expect(examples.failed.value).toMatchObject({ status: 'failed', error: { message: 'content moderation failed' } });
+    // Errors have a named schema in OpenAI's shape; the optional Idempotency-Key is the submit's only parameter.
+    expect(docs.paths['/v1/videos'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OpenAIError' });
+    expect(Object.keys(docs.components.schemas.OpenAIErrorDetail.properties)).toEqual(['message', 'type', 'param', 'code']);
+    expect(docs.paths['/v1/videos'].post.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
   });
 
   describe('family B tasks on /v1/videos', () => {

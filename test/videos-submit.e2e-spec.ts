@@ -51,23 +51,24 @@ describeEachDatabase('videos: family A submits', (kind) => {
 
   it('submits text-to-video: charges the quoted price, answers the flat form, forwards every field', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+    // Every metadata field the provider knows is forwarded as given.
+    const forwarded = {
+      aspect_ratio: '21:9',
+      seed: 42,
+      negative_prompt: 'blur',
+      camera_movement: 'zoom_in',
+      template_id: 7,
+      style: 'anime',
+      water_mark: true,
+      generate_audio_switch: true,
+    };
     const body = {
       model: 'alpha/V6',
       prompt: 'a red fox running through snow',
       duration: 8,
       resolution: '1080P',
       size: '360p', // resolution beats size
-      metadata: {
-        aspect_ratio: '21:9',
-        seed: 42,
-        negative_prompt: 'blur',
-        camera_movement: 'zoom_in',
-        template_id: 7,
-        style: 'anime',
-        water_mark: true,
-        generate_audio_switch: true,
-        unknown_field: 'dropped',
-      },
+      metadata: { ...forwarded, unknown_field: 'dropped' },
     };
     const res = await submit(key, body).expect(200);
     expect(res.body).toEqual({
@@ -85,20 +86,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
     expect(generate.path).toBe('/openapi/v2/video/text/generate');
     expect(generate.headers['api-key']).toBe(fake.apiKey);
     expect(generate.headers['ai-trace-id']).toMatch(UUID);
-    expect(generate.json).toEqual({
-      model: 'v6',
-      prompt: 'a red fox running through snow',
-      duration: 8,
-      quality: '1080p',
-      aspect_ratio: '21:9',
-      seed: 42,
-      negative_prompt: 'blur',
-      camera_movement: 'zoom_in',
-      template_id: 7,
-      style: 'anime',
-      water_mark: true,
-      generate_audio_switch: true,
-    });
+    expect(generate.json).toEqual({ model: 'v6', prompt: 'a red fox running through snow', duration: 8, quality: '1080p', ...forwarded });
     expect(fake.calls('upload')).toHaveLength(0);
 
     // v6 1080p with audio: 23 credits a second x 100 quota units x 8 s.

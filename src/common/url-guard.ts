@@ -11,11 +11,8 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
-/**
- * Checks that `raw` is an http(s) URL whose host resolves only to public addresses.
- * `field` names the request field in the 400. With `allowPrivate` only the scheme is checked.
- */
-export async function assertPublicHttpUrl(raw: string, field: string, allowPrivate: boolean): Promise<URL> {
+/** Checks that `raw` is an http(s) URL; `field` names the request field in the 400. */
+export function assertHttpUrl(raw: string, field: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -23,6 +20,15 @@ export async function assertPublicHttpUrl(raw: string, field: string, allowPriva
     throw AppError.invalid(`${field} must be an http(s) URL`, field);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.invalid(`${field} must be an http(s) URL`, field);
+  return url;
+}
+
+/**
+ * Checks that `raw` is an http(s) URL whose host resolves only to public addresses.
+ * `field` names the request field in the 400. With `allowPrivate` only the scheme is checked.
+ */
+export async function assertPublicHttpUrl(raw: string, field: string, allowPrivate: boolean): Promise<URL> {
+  const url = assertHttpUrl(raw, field);
   if (allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];

@@ -12,6 +12,11 @@ describe('loadConfig', () => {
     expect(config.mediaAllowPrivateHosts).toBe(false);
   });
 
+  it('takes PUBLIC_BASE_URL without its trailing slash, and a port up to 65535', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://gw.example.com/base/' }).publicBaseUrl).toBe('https://gw.example.com/base');
+    expect(loadConfig({ PORT: '65535' }).publicBaseUrl).toBe('http://localhost:65535');
+  });
+
   it('accepts mysql urls', () => {
     expect(loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test' }).database.kind).toBe('mysql');
   });
@@ -22,7 +27,11 @@ describe('loadConfig', () => {
     ['SIMULATOR', 'maybe'],
     ['TASK_SYNC_INTERVAL_MS', '-5'],
     ['MEDIA_ALLOW_PRIVATE_HOSTS', 'sure'],
+    ['PORT', '70000'],
     ['PUBLIC_BASE_URL', 'not a url'],
+    ['PUBLIC_BASE_URL', 'ftp://gateway.example.com'],
+    ['PUBLIC_BASE_URL', 'https://gateway.example.com/?x=1'],
+    ['TASK_TIMEOUT_MS', '500'],
     ['ADMIN_TOKEN', 'short'],
   ])('rejects a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

@@ -13,18 +13,32 @@ const booleanFlag = (name: string, fallback: boolean) =>
       return z.NEVER;
     });
 
-const integer = (min: number, fallback: number) =>
+const integer = (min: number, fallback: number, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .optional()
     .transform((value, ctx) => {
       if (value === undefined || value === '') return fallback;
-      if (!/^\d+$/.test(value) || Number(value) < min) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be an integer >= ${min}` });
+      if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: max === Number.MAX_SAFE_INTEGER ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}` });
         return z.NEVER;
       }
       return Number(value);
     });
+
+/** Browsers and providers are sent here (verification callback, H5 and content links): http(s) only. */
+const publicBaseUrl = z
+  .string()
+  .optional()
+  .refine((value) => {
+    if (value === undefined) return true;
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL without query or fragment');
 
 const databaseUrl = z
   .string()
@@ -51,10 +65,10 @@ const databaseUrl = z
   });
 
 const schema = z.object({
-  PORT: integer(0, 3000),
+  PORT: integer(0, 3000, 65535),
   DATABASE_URL: databaseUrl,
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  PUBLIC_BASE_URL: z.string().url('must be an absolute http(s) URL').optional(),
+  PUBLIC_BASE_URL: publicBaseUrl,
   SIMULATOR: z
     .enum(['on', 'off'], { errorMap: () => ({ message: 'must be on or off' }) })
     .optional()

@@ -1,14 +1,17 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Patch, Post, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
+import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
-import { ChannelSettings } from '../upstream/channel.entity';
 import { ChannelsService, toChannelView } from '../upstream/channels.service';
+import { assertChannelInput, sentSettings } from './channel-input.rules';
 import { ChannelTestResultDto, ConsoleChannelProbeService } from './console-channel-probe.service';
 import { CreateChannelDto, UpdateChannelDto } from './dto/admin-channel.dto';
+import { ChannelCreatedDto, ChannelDto, ChannelListDto } from './dto/admin-responses.dto';
 
 @ApiTags('admin')
 @ApiBearerAuth('admin')
+@ApiBadRequestResponse({ description: 'Bad input; `param` names the field' })
 @UseGuards(AdminGuard)
 @UsePipes(strictValidationPipe)
 @Controller('api/admin/channels')
@@ -20,7 +23,10 @@ export class AdminChannelsController {
 
   @Post()
   @ApiOperation({ summary: 'Create an upstream channel; its api_key is never shown again' })
-  async create(@Body() body: CreateChannelDto) {
+  @ApiCreatedResponse({ type: ChannelCreatedDto })
+  async create(@Body() body: CreateChannelDto): Promise<ChannelCreatedDto> {
+    const settings = sentSettings(body.settings);
+    assertChannelInput(body.platform, body.models, settings);
     const channel = await this.channels.create({
       name: body.name,
       platform: body.platform,
@@ -28,7 +34,7 @@ export class AdminChannelsController {
       apiKey: body.api_key,
       models: body.models,
       modelMapping: body.model_mapping,
-      settings: body.settings as ChannelSettings | undefined,
+      settings,
       groups: body.groups,
       priority: body.priority,
       weight: body.weight,
@@ -38,25 +44,34 @@ export class AdminChannelsController {
   }
 
   @Get()
-  async list() {
+  @ApiOkResponse({ type: ChannelListDto })
+  async list(): Promise<ChannelListDto> {
     return { data: (await this.channels.list()).map(toChannelView) };
   }
 
   @Get(':id')
-  async get(@Param('id', ParseIntPipe) id: number) {
+  @ApiOkResponse({ type: ChannelDto })
+  @ApiNotFoundResponse({ description: 'Unknown channel' })
+  async get(@Param('id', idParamPipe) id: number): Promise<ChannelDto> {
     return toChannelView(await this.channels.get(id));
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Edit, enable or disable a channel' })
-  async update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateChannelDto) {
+  @ApiOperation({ summary: 'Edit, enable or disable a channel (settings are merged into the current ones)' })
+  @ApiOkResponse({ type: ChannelDto })
+  @ApiNotFoundResponse({ description: 'Unknown channel' })
+  async update(@Param('id', idParamPipe) id: number, @Body() body: UpdateChannelDto): Promise<ChannelDto> {
+    const settings = sentSettings(body.settings);
+    const current = await this.channels.get(id);
+    // The rules hold for the channel as it will be: the change merged into what it is now.
+    assertChannelInput(current.platform, body.models ?? current.models, settings ? { ...(current.settings ?? {}), ...settings } : current.settings);
     const channel = await this.channels.update(id, {
       name: body.name,
       baseUrl: body.base_url,
       apiKey: body.api_key,
       models: body.models,
       modelMapping: body.model_mapping,
-      settings: body.settings as ChannelSettings | undefined,
+      settings,
       groups: body.groups,
       priority: body.priority,
       weight: body.weight,
@@ -69,7 +84,7 @@ export class AdminChannelsController {
   @HttpCode(200)
   @ApiOperation({ summary: "Test connectivity: the family adapter's probe, or a plain reachability check of base_url" })
   @ApiOkResponse({ type: ChannelTestResultDto })
-  test(@Param('id', ParseIntPipe) id: number): Promise<ChannelTestResultDto> {
+  test(@Param('id', idParamPipe) id: number): Promise<ChannelTestResultDto> {
     return this.probe.test(id);
   }
 }

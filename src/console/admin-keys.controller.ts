@@ -1,8 +1,10 @@
-import { Controller, Delete, Param, ParseIntPipe, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Delete, Param, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { toApiKeyView } from '../auth/user.view';
+import { idParamPipe } from '../common/id-param.pipe';
+import { ApiKeyDto } from './dto/admin-responses.dto';
 
 @ApiTags('admin')
 @ApiBearerAuth('admin')
@@ -13,7 +15,9 @@ export class AdminKeysController {
 
   @Delete(':id')
   @ApiOperation({ summary: 'Revoke an API key (takes effect at once on this instance)' })
-  async revoke(@Param('id', ParseIntPipe) id: number) {
+  @ApiOkResponse({ type: ApiKeyDto })
+  @ApiNotFoundResponse({ description: 'Unknown key' })
+  async revoke(@Param('id', idParamPipe) id: number): Promise<ApiKeyDto> {
     return toApiKeyView(await this.keys.revoke(id));
   }
 }

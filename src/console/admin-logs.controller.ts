@@ -1,11 +1,12 @@
 import { Controller, Get, Query, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { toLogView } from '../billing/log.view';
 import { LogsService } from '../billing/logs.service';
 import { strictValidationPipe } from '../common/validation';
 import { ConsoleLogTotalsService } from './console-log-totals.service';
 import { LogQueryDto } from './dto/admin-query.dto';
+import { LogListDto } from './dto/admin-responses.dto';
 
 @ApiTags('admin')
 @ApiBearerAuth('admin')
@@ -20,7 +21,8 @@ export class AdminLogsController {
 
   @Get()
   @ApiOperation({ summary: 'The ledger: top-ups, charges, refunds (with task and reason), adjustments; totals per type over the filter' })
-  async list(@Query() query: LogQueryDto) {
+  @ApiOkResponse({ type: LogListDto })
+  async list(@Query() query: LogQueryDto): Promise<LogListDto> {
     const filter = {
       userId: query.user_id,
       type: query.type,

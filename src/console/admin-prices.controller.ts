@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Put, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { PricingService } from '../billing/pricing.service';
+import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
 import { GroupRatioDto, UpsertPriceDto } from './dto/admin-price.dto';
 
@@ -46,7 +47,7 @@ export class AdminPricesController {
 
   @Delete('prices/:id')
   @HttpCode(204)
-  async remove(@Param('id', ParseIntPipe) id: number) {
+  async remove(@Param('id', idParamPipe) id: number) {
     await this.pricing.deleteRule(id);
   }
 

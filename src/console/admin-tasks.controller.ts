@@ -1,5 +1,5 @@
 import { Controller, Get, Query, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { Clock } from '../common/clock';
 import { strictValidationPipe } from '../common/validation';
@@ -7,6 +7,7 @@ import { toAdminTaskView } from '../tasks/task-admin.view';
 import { TaskRepository } from '../tasks/task.repository';
 import { TaskStatus } from '../tasks/task-status';
 import { TaskQueryDto } from './dto/admin-query.dto';
+import { AdminTaskListDto } from './dto/admin-responses.dto';
 
 const FLAT_TO_UNIFIED: Record<string, TaskStatus[]> = {
   queued: ['NOT_START', 'QUEUED', 'SUBMITTING'],
@@ -31,7 +32,8 @@ export class AdminTasksController {
 
   @Get()
   @ApiOperation({ summary: 'All tasks, newest first; filter by user, status (flat or unified) and model' })
-  async list(@Query() query: TaskQueryDto) {
+  @ApiOkResponse({ type: AdminTaskListDto })
+  async list(@Query() query: TaskQueryDto): Promise<AdminTaskListDto> {
     const status = query.status ? (FLAT_TO_UNIFIED[query.status] ?? [query.status as TaskStatus]) : undefined;
     const { data, total } = await this.tasks.list({ userId: query.user_id, status, model: query.model, page: query.page, pageSize: query.page_size });
     const now = this.clock.now();
@@ -40,7 +42,8 @@ export class AdminTasksController {
 
   @Get('stuck')
   @ApiOperation({ summary: 'Tasks whose poll has been due for over a minute, or whose submit never finished' })
-  async stuck() {
+  @ApiOkResponse({ type: AdminTaskListDto })
+  async stuck(): Promise<AdminTaskListDto> {
     const tasks = await this.tasks.findStuck(this.clock.now(), STUCK_AFTER_MS);
     return { data: tasks.map((task) => toAdminTaskView(task, true)), total: tasks.length };
   }

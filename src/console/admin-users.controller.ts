@@ -1,17 +1,20 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Patch, Post, Query, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBearerAuth, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { hashPassword } from '../auth/password';
 import { toApiKeyView, toUserView } from '../auth/user.view';
 import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
+import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
 import { AdjustDto, CreateKeyDto, CreateUserDto, TopUpDto, UpdateUserDto } from './dto/admin-user.dto';
 import { PageQueryDto } from './dto/admin-query.dto';
+import { ApiKeyListDto, BalanceDto, CreatedUserDto, IssuedKeyDto, UserDto, UserListDto } from './dto/admin-responses.dto';
 
 @ApiTags('admin')
 @ApiBearerAuth('admin')
+@ApiBadRequestResponse({ description: 'Bad input; `param` names the field' })
 @UseGuards(AdminGuard)
 @UsePipes(strictValidationPipe)
 @Controller('api/admin/users')
@@ -24,7 +27,8 @@ export class AdminUsersController {
 
   @Post()
   @ApiOperation({ summary: 'Create a user (an opening balance is written as a top-up)' })
-  async create(@Body() body: CreateUserDto) {
+  @ApiCreatedResponse({ type: CreatedUserDto })
+  async create(@Body() body: CreateUserDto): Promise<CreatedUserDto> {
     const user = await this.users.create({
       username: body.username,
       group: body.group,
@@ -38,19 +42,24 @@ export class AdminUsersController {
 
   @Get()
   @ApiOperation({ summary: 'List users' })
-  async list(@Query() query: PageQueryDto) {
+  @ApiOkResponse({ type: UserListDto })
+  async list(@Query() query: PageQueryDto): Promise<UserListDto> {
     const { data, total } = await this.users.list(query.page, query.page_size);
     return { data: data.map(toUserView), total };
   }
 
   @Get(':id')
-  async get(@Param('id', ParseIntPipe) id: number) {
+  @ApiOkResponse({ type: UserDto })
+  @ApiNotFoundResponse({ description: 'Unknown user' })
+  async get(@Param('id', idParamPipe) id: number): Promise<UserDto> {
     return toUserView(await this.users.get(id));
   }
 
   @Patch(':id')
   @ApiOperation({ summary: 'Change group, status, verification approval or password' })
-  async update(@Param('id', ParseIntPipe) id: number, @Body() body: UpdateUserDto) {
+  @ApiOkResponse({ type: UserDto })
+  @ApiNotFoundResponse({ description: 'Unknown user' })
+  async update(@Param('id', idParamPipe) id: number, @Body() body: UpdateUserDto): Promise<UserDto> {
     const user = await this.users.update(id, {
       group: body.group,
       status: body.status,
@@ -63,7 +72,9 @@ export class AdminUsersController {
   @Post(':id/topup')
   @HttpCode(200)
   @ApiOperation({ summary: 'Add quota; writes a topup log' })
-  async topUp(@Param('id', ParseIntPipe) id: number, @Body() body: TopUpDto) {
+  @ApiOkResponse({ type: BalanceDto })
+  @ApiNotFoundResponse({ description: 'Unknown user' })
+  async topUp(@Param('id', idParamPipe) id: number, @Body() body: TopUpDto): Promise<BalanceDto> {
     await this.users.get(id);
     const log = await this.ledger.topUp(id, body.quota, 'top-up by admin');
     return { id, quota: log.balanceAfter };
@@ -72,20 +83,26 @@ export class AdminUsersController {
   @Post(':id/adjust')
   @HttpCode(200)
   @ApiOperation({ summary: 'Signed correction of the balance; writes an adjust log' })
-  async adjust(@Param('id', ParseIntPipe) id: number, @Body() body: AdjustDto) {
+  @ApiOkResponse({ type: BalanceDto })
+  @ApiNotFoundResponse({ description: 'Unknown user' })
+  async adjust(@Param('id', idParamPipe) id: number, @Body() body: AdjustDto): Promise<BalanceDto> {
     const log = await this.ledger.adjust(id, body.quota, body.reason);
     return { id, quota: log.balanceAfter };
   }
 
   @Post(':id/keys')
   @ApiOperation({ summary: 'Issue an API key; the key is shown only in this response' })
-  async createKey(@Param('id', ParseIntPipe) id: number, @Body() body: CreateKeyDto) {
+  @ApiCreatedResponse({ type: IssuedKeyDto })
+  @ApiNotFoundResponse({ description: 'Unknown user' })
+  async createKey(@Param('id', idParamPipe) id: number, @Body() body: CreateKeyDto): Promise<IssuedKeyDto> {
     const { apiKey, key } = await this.keys.issue(id, body.name, body.models);
     return { id: apiKey.id, name: apiKey.name, key, models: apiKey.models };
   }
 
   @Get(':id/keys')
-  async listKeys(@Param('id', ParseIntPipe) id: number) {
+  @ApiOkResponse({ type: ApiKeyListDto })
+  @ApiNotFoundResponse({ description: 'Unknown user' })
+  async listKeys(@Param('id', idParamPipe) id: number): Promise<ApiKeyListDto> {
     await this.users.get(id);
     return { data: (await this.keys.listForUser(id)).map(toApiKeyView) };
   }

@@ -1,4 +1,5 @@
 import { AppError } from '../common/app-error';
+import { absent, integerOf, isObject } from '../common/body-values';
 import {
   BETA_MODELS,
   BetaAudioSetting,
@@ -40,16 +41,6 @@ export interface ParsedBetaBody {
   request: BetaTaskRequest;
   media: MediaToCheck[];
   promptTruncated: boolean;
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const absent = (value: unknown): boolean => value === undefined || value === null || value === '';
-
-/** Integers, also as the decimal strings a multipart form sends. */
-function integerOf(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
-  return null;
 }
 
 function booleanOf(value: unknown): boolean | null {

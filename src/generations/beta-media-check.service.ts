@@ -2,6 +2,7 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { AppError } from '../common/app-error';
+import { publicOnlyLookup } from '../common/public-fetch';
 import { assertPublicHttpUrl } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { MediaToCheck } from './beta-body.parser';
@@ -49,6 +50,8 @@ export class BetaMediaCheckService {
         timeout: PROBE_TIMEOUT_MS,
         maxRedirects: 0,
         validateStatus: () => true,
+        // As for family A images: the connection itself refuses names that now resolve to private addresses (DNS rebinding).
+        ...(this.config.mediaAllowPrivateHosts ? {} : { lookup: publicOnlyLookup }),
       });
       status = response.status;
       headers = response.headers as Record<string, unknown>;
@@ -56,6 +59,7 @@ export class BetaMediaCheckService {
       response.data.destroy();
     } catch (error) {
       const code = (error as { code?: string }).code;
+      if (code === 'ENOTPUBLIC') throw notPublic(element.field);
       if (code && UNREACHABLE_CODES.has(code)) throw unreachable(code);
       return;
     }
@@ -70,6 +74,9 @@ export class BetaMediaCheckService {
     }
   }
 }
+
+const notPublic = (field: string) =>
+  AppError.invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
 
 /** The first `bytes` of a stream (fewer if it ends sooner), bounded in time. */
 function readHead(stream: Readable, bytes: number): Promise<Buffer> {

@@ -4,12 +4,16 @@ import {
   ApiBearerAuth,
   ApiBody,
   ApiExtraModels,
+  ApiForbiddenResponse,
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiPaymentRequiredResponse,
+  ApiServiceUnavailableResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
@@ -46,11 +50,16 @@ export class GenerationsController {
   @ApiBody({ type: CreateGenerationDto })
   @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`' })
   @ApiBadRequestResponse({ type: WrapperErrorResponse, description: 'Invalid request or refused by the provider; no charge' })
+  @ApiUnauthorizedResponse({ type: WrapperErrorResponse, description: 'API key missing, invalid or expired' })
+  @ApiPaymentRequiredResponse({ type: WrapperErrorResponse, description: '`insufficient user quota`' })
+  @ApiForbiddenResponse({ type: WrapperErrorResponse, description: 'The API key is not allowed to use the model' })
   @ApiTooManyRequestsResponse({ type: WrapperErrorResponse, description: 'Provider back-pressure; Retry-After; no charge' })
+  @ApiServiceUnavailableResponse({ type: WrapperErrorResponse, description: 'No channel serves the model, or every channel failed; no charge' })
   async create(
     @Body() body: CreateGenerationDto,
     @Req() req: AuthenticatedRequest,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    // Named as in @ApiHeader so that Swagger shows one optional header, not a second, required one.
+    @Headers('Idempotency-Key') idempotencyKey?: string,
   ): Promise<GenerationSubmitResponse> {
     const task = await this.submitter.submit(body, { user: req.user!, apiKey: req.apiKey }, { idempotencyKey: idempotencyKey || undefined });
     return GenerationSubmitResponse.of(task);

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, ParseIntPipe, Post, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
+import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
 import { ApplicationsService } from './applications.service';
 import { ApplicationDto, ApplicationListDto, ApplicationQueryDto, ReviewApplicationDto } from './dto/application.dto';
@@ -26,7 +27,7 @@ export class AdminApplicationsController {
   @HttpCode(200)
   @ApiOperation({ summary: "Approve a pending application: enables the account's verification_enabled" })
   @ApiOkResponse({ type: ApplicationDto })
-  async approve(@Param('id', ParseIntPipe) id: number, @Body() body: ReviewApplicationDto): Promise<ApplicationDto> {
+  async approve(@Param('id', idParamPipe) id: number, @Body() body: ReviewApplicationDto): Promise<ApplicationDto> {
     return toApplicationView(await this.applications.approve(id, body.note));
   }
 
@@ -34,7 +35,7 @@ export class AdminApplicationsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Reject a pending application (the note is shown to the customer)' })
   @ApiOkResponse({ type: ApplicationDto })
-  async reject(@Param('id', ParseIntPipe) id: number, @Body() body: ReviewApplicationDto): Promise<ApplicationDto> {
+  async reject(@Param('id', idParamPipe) id: number, @Body() body: ReviewApplicationDto): Promise<ApplicationDto> {
     return toApplicationView(await this.applications.reject(id, body.note));
   }
 }

@@ -1,28 +1,16 @@
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml, htmlPage } from '../common/html-page';
+
+const STYLE = `body { font-family: system-ui, sans-serif; background: #f6f7f9; color: #1d2430; margin: 0; }
+main { max-width: 32rem; margin: 4rem auto; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 2px 12px rgba(0,0,0,.08); }
+h1 { font-size: 1.4rem; margin-top: 0; }`;
 
 /** The page a browser sees when a verification callback cannot be delivered (no scripts: CSP-safe). */
 export function callbackErrorPage(title: string, message: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)}</title>
-<style>
-body { font-family: system-ui, sans-serif; background: #f6f7f9; color: #1d2430; margin: 0; }
-main { max-width: 32rem; margin: 4rem auto; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 2px 12px rgba(0,0,0,.08); }
-h1 { font-size: 1.4rem; margin-top: 0; }
-</style>
-</head>
-<body>
-<main>
-<h1>${escapeHtml(title)}</h1>
+  return htmlPage(
+    title,
+    STYLE,
+    `<h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(message)}</p>
-<p>You can close this page and return to the application that sent you here.</p>
-</main>
-</body>
-</html>
-`;
+<p>You can close this page and return to the application that sent you here.</p>`,
+  );
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiFoundResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiFoundResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { callbackErrorPage } from './callback-page';
 import { CallbackQuery, CallbackService } from './callback.service';
@@ -18,6 +18,12 @@ export class CallbackController {
       '`callback_url`, keeping its own query and adding `providerToken`, `resultCode`, `algorithmBaseRespCode`, ' +
       '`reqMeasureInfoValue`, `verify_type`. Unknown or reused tokens get an HTML error page (404 / 409).',
   })
+  @ApiQuery({ name: 'bytedToken', required: false, description: "the provider's session token (or `providerToken`)" })
+  @ApiQuery({ name: 'providerToken', required: false, description: 'accepted instead of `bytedToken`' })
+  @ApiQuery({ name: 'resultCode', required: false, description: '`10000` reports success (proves nothing by itself)' })
+  @ApiQuery({ name: 'algorithmBaseRespCode', required: false })
+  @ApiQuery({ name: 'reqMeasureInfoValue', required: false })
+  @ApiQuery({ name: 'verify_type', required: false, example: 'real_time' })
   @ApiFoundResponse({ description: "Redirect to the session's callback_url" })
   async callback(@Query() query: CallbackQuery, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'no-store');

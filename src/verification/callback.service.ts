@@ -77,9 +77,31 @@ export class CallbackService {
     }
     this.logger.log(`callback for session ${session.sessionId} (token ${maskToken(token)}): resultCode ${reported.resultCode || '-'}`);
 
-    const location = new URL(session.callbackUrl);
     const values = { providerToken: token, ...reported, verify_type: reported.verifyType };
-    for (const name of FORWARDED) location.searchParams.set(name, values[name]);
-    return { kind: 'redirect', location: location.toString() };
+    return { kind: 'redirect', location: withResultParameters(session.callbackUrl, values) };
   }
+}
+
+/**
+ * The client's callback_url with the result parameters appended. Its own query stays byte for
+ * byte as the client wrote it (URLSearchParams would re-encode it: `%20` -> `+`, `flag` -> `flag=`);
+ * only pairs named like a result parameter give way to ours.
+ */
+function withResultParameters(callbackUrl: string, values: Record<(typeof FORWARDED)[number], string>): string {
+  const location = new URL(callbackUrl);
+  const nameOf = (pair: string): string => {
+    const raw = pair.split('=')[0].replace(/\+/g, ' ');
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  };
+  const own = location.search
+    .slice(1)
+    .split('&')
+    .filter((pair) => pair && !(FORWARDED as readonly string[]).includes(nameOf(pair)));
+  const added = FORWARDED.map((name) => `${name}=${encodeURIComponent(values[name])}`);
+  location.search = [...own, ...added].join('&');
+  return location.toString();
 }

@@ -1,4 +1,5 @@
 import { AppError } from '../common/app-error';
+import { absent, integerOf, isObject } from '../common/body-values';
 import type { GammaTaskRequest } from '../upstream/gamma/gamma-protocol';
 
 export const GAMMA_MODELS = ['gamma-2-0', 'gamma-2-0-fast'] as const;
@@ -29,15 +30,6 @@ export interface ParsedGammaBody {
   model: GammaModel;
   request: GammaTaskRequest;
   references: ParsedReference[];
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const absent = (value: unknown): boolean => value === undefined || value === null || value === '';
-
-function integerOf(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return Number(value.trim());
-  return null;
 }
 
 /**

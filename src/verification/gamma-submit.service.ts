@@ -5,6 +5,7 @@ import { Caller, TaskDraft, TaskSubmitService } from '../tasks/task-submit.servi
 import type { TaskEntity } from '../tasks/task.entity';
 import { AssetReferencesService } from './asset-references.service';
 import { parseGammaBody } from './gamma-body.parser';
+import { verificationNotEnabled } from './verification-access.guard';
 
 /**
  * Family C submit use case (gamma-2-0, gamma-2-0-fast with verified `asset://` references),
@@ -22,6 +23,9 @@ export class GammaSubmitService {
     const { model, request, references } = parseGammaBody(body ?? {});
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
     const channelIds = await this.references.check(caller.user.id, references);
+    // Verified portraits are part of the approved capability: revoking the approval stops the use of
+    // the account's own assets too (an asset that is not its own is already a 400 above).
+    if (references.some((reference) => reference.assetId) && !caller.user.verificationEnabled) throw verificationNotEnabled();
     const draft: TaskDraft = {
       platform: 'gamma',
       model,

@@ -5,6 +5,7 @@ import type { UserEntity } from '../auth/user.entity';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { randomBase62 } from '../common/random-id';
+import { assertHttpUrl } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { GammaControlClient } from '../upstream/gamma/gamma-control.client';
@@ -138,15 +139,4 @@ export class SessionsService {
       await manager.update(VerificationSessionEntity, { id: session.id }, { status: 'succeeded', groupId, confirmedAt: now, checkedAt: now, updatedAt: now });
     });
   }
-}
-
-export function assertHttpUrl(raw: string, field: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw AppError.invalid(`${field} must be an http(s) URL`, field);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.invalid(`${field} must be an http(s) URL`, field);
-  return url;
 }

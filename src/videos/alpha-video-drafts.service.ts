@@ -53,7 +53,8 @@ export class AlphaVideoDrafts {
       throw AppError.invalid('fast motion only supports 360p/540p/720p at 5s', 'metadata.motion_mode');
     }
     if (quality === '1080p' && spec.no1080pDurations.includes(duration)) {
-      throw AppError.invalid(`combination ${quality} / ${duration}s not supported`, submit.durationField);
+      // The interface's message shape: `combination <quality> / <duration> not supported`.
+      throw AppError.invalid(`combination ${quality} / ${duration} not supported`, submit.durationField);
     }
     let aspectRatio: string | undefined;
     if (mode === 'text') {

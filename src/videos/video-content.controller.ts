@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { sendVideoStream } from './send-video-stream';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
+import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { VideoContentService } from './video-content.service';
 
 @ApiTags('videos')
@@ -19,7 +20,8 @@ export class VideoContentController {
   @ApiQuery({ name: 'variant', required: false, enum: ['video'], description: 'other variants answer 404' })
   @ApiResponse({ status: 200, description: 'the video' })
   @ApiResponse({ status: 206, description: 'the requested byte range' })
-  @ApiResponse({ status: 409, description: 'the task has not completed; the message names its status' })
+  @ApiResponse({ status: 404, type: OpenAiErrorDto, description: "unknown task, another account's task, or a variant the provider has not" })
+  @ApiResponse({ status: 409, type: OpenAiErrorDto, description: 'the task has not completed; the message names its status' })
   download(@Param('id') id: string, @Query('variant') variant: unknown, @Req() req: AuthenticatedRequest, @Res() res: Response): Promise<void> {
     return this.send(id, variant, req, res);
   }

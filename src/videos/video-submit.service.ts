@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { assertModelAllowed } from '../auth/api-keys.service';
 import type { ApiKeyEntity } from '../auth/api-key.entity';
 import { AppError } from '../common/app-error';
+import { BETA_RATIOS } from '../generations/beta-body.parser';
 import { BetaSubmitService } from '../generations/beta-submit.service';
 import type { TaskEntity } from '../tasks/task.entity';
 import { Caller, TaskSubmitService } from '../tasks/task-submit.service';
-import { parseAlphaModel } from '../upstream/alpha/alpha-models';
+import { nearestAspectRatio, parseAlphaModel } from '../upstream/alpha/alpha-models';
 import { AlphaVideoDrafts } from './alpha-video-drafts.service';
 import { NormalizedSubmit, parsePixelSize } from './submit-body';
 
@@ -46,15 +47,27 @@ export class VideoSubmitService {
   }
 }
 
-/** The family B body, with the OpenAI spellings of /v1/videos resolved (pixel `size` -> `720P`/`1080P`). */
+/**
+ * The family B body, with the OpenAI spellings of /v1/videos resolved: a pixel `size` becomes
+ * `720P`/`1080P` and, unless `metadata.ratio` is given, the nearest ratio (so `720x1280` stays portrait).
+ */
 function toBetaBody(submit: NormalizedSubmit): Record<string, unknown> {
   if (submit.inputReferenceFile) {
     throw AppError.invalid('beta models take input_reference as a public image URL, not a file', 'input_reference');
   }
   const body = { ...submit.body };
   const pixelSize = parsePixelSize(body.size);
-  if (pixelSize) body.size = Math.min(pixelSize.width, pixelSize.height) >= 900 ? '1080P' : '720P';
+  if (pixelSize) {
+    body.size = Math.min(pixelSize.width, pixelSize.height) >= 900 ? '1080P' : '720P';
+    const metadata = body.metadata ?? {};
+    // A metadata that is not an object is left for the family B parser to refuse; i2v and video-edit ignore the ratio.
+    if (isPlainObject(metadata) && metadata.ratio === undefined) {
+      body.metadata = { ...metadata, ratio: nearestAspectRatio(pixelSize.width, pixelSize.height, BETA_RATIOS) };
+    }
+  }
   const reference = body.input_reference as { image_url?: unknown } | undefined;
   if (reference && typeof reference === 'object' && typeof reference.image_url === 'string') body.input_reference = reference.image_url;
   return body;
 }
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,11 +1,28 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, UploadedFiles, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
-import { ApiBearerAuth, ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
+  ApiForbiddenResponse,
+  ApiHeader,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPaymentRequiredResponse,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { lenientValidationPipe } from '../common/validation';
 import { CreateVideoDto } from './dto/create-video.dto';
-import { DeletedVideoDto, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
+import { OpenAiErrorDto } from './dto/openai-error.dto';
+import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
 import { toSubmittedVideo } from './flat-video.view';
 import { normalizeSubmitBody, UploadedPart } from './submit-body';
 import { VideoQueriesService } from './video-queries.service';
@@ -16,6 +33,7 @@ const MULTIPART_LIMITS = { fileSize: 20 * 1024 * 1024, fieldSize: 28 * 1024 * 10
 
 @ApiTags('videos')
 @ApiBearerAuth('api-key')
+@ApiUnauthorizedResponse({ type: OpenAiErrorDto, description: 'API key missing, invalid or expired' })
 @UseGuards(ApiKeyGuard)
 @Controller('v1/videos')
 export class VideosController {
@@ -32,6 +50,11 @@ export class VideosController {
   @ApiBody({ type: CreateVideoDto })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once' })
   @ApiOkResponse({ type: SubmittedVideoDto })
+  @ApiBadRequestResponse({ type: OpenAiErrorDto, description: 'Invalid request (e.g. `unknown model: <name>`) or refused by the provider; no charge' })
+  @ApiPaymentRequiredResponse({ type: OpenAiErrorDto, description: '`insufficient user quota`' })
+  @ApiForbiddenResponse({ type: OpenAiErrorDto, description: 'The API key is not allowed to use the model' })
+  @ApiTooManyRequestsResponse({ type: OpenAiErrorDto, description: 'Provider back-pressure; Retry-After; no charge' })
+  @ApiServiceUnavailableResponse({ type: OpenAiErrorDto, description: 'No channel serves the model, or every channel failed (then with Retry-After); no charge' })
   async create(
     @Body() body: unknown,
     @UploadedFiles() files: { input_reference?: UploadedPart[] } | undefined,
@@ -52,7 +75,8 @@ export class VideosController {
 
   @Get(':id')
   @ApiOperation({ summary: 'A video task in the flat form (any family)' })
-  @ApiOkResponse({ type: FlatVideoDto })
+  @ApiOkResponse({ type: FlatVideoDto, examples: FLAT_VIDEO_EXAMPLES })
+  @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task" })
   get(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<FlatVideoDto> {
     return this.queries.get(req.user!.id, id);
   }
@@ -60,6 +84,8 @@ export class VideosController {
   @Delete(':id')
   @ApiOperation({ summary: 'Forget a completed or failed video' })
   @ApiOkResponse({ type: DeletedVideoDto })
+  @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task" })
+  @ApiConflictResponse({ type: OpenAiErrorDto, description: 'The task has not finished yet' })
   delete(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<DeletedVideoDto> {
     return this.queries.delete(req.user!.id, id);
   }

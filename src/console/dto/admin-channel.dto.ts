@@ -1,5 +1,64 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
+
+/** `{public model id: upstream model name}`, every name a non-empty string. */
+const IsModelMapping = () =>
+  ValidateBy({
+    name: 'isModelMapping',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((name) => typeof name === 'string' && name.trim() !== ''),
+      defaultMessage: () => 'model_mapping must map public model ids to upstream model names (non-empty strings)',
+    },
+  });
+
+/** The documented channel settings; anything else is refused (a typo would otherwise be ignored silently). */
+export class ChannelSettingsDto {
+  @ApiPropertyOptional({ example: 10000, description: 'overrides the family default poll interval (A 4000, B 10000, C 10000)' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(3_600_000)
+  poll_interval_ms?: number | null;
+
+  @ApiPropertyOptional({ example: 20, description: 'in-flight upstream calls on this channel' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  max_concurrency?: number | null;
+
+  @ApiPropertyOptional({ example: 'https://open.provider.example.com', description: 'family C control plane (verification and assets)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 512)
+  control_base_url?: string | null;
+
+  @ApiPropertyOptional({ description: 'family C control plane access key (shown as ***)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 256)
+  access_key?: string | null;
+
+  @ApiPropertyOptional({ description: 'family C control plane secret key (never shown)' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 256)
+  secret_key?: string | null;
+
+  @ApiPropertyOptional({ example: 'cn-beijing', default: 'cn-beijing', description: 'family C control plane region' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 64)
+  region?: string | null;
+
+  @ApiPropertyOptional({ example: 'default', default: 'default', description: 'family C control plane project' })
+  @IsOptional()
+  @IsString()
+  @Length(1, 128)
+  project_name?: string | null;
+}
 
 export class CreateChannelDto {
   @ApiProperty({ example: 'alpha-main' })
@@ -21,7 +80,7 @@ export class CreateChannelDto {
   @Length(1, 512)
   api_key: string;
 
-  @ApiProperty({ example: ['alpha/v6', 'alpha/c1'] })
+  @ApiProperty({ example: ['alpha/v6', 'alpha/c1'], description: "public model ids of the channel's platform" })
   @IsArray()
   @ArrayMinSize(1)
   @IsString({ each: true })
@@ -29,13 +88,15 @@ export class CreateChannelDto {
 
   @ApiPropertyOptional({ example: { 'alpha/v6': 'v6' } })
   @IsOptional()
-  @IsObject()
+  @IsModelMapping()
   model_mapping?: Record<string, string>;
 
-  @ApiPropertyOptional({ example: { poll_interval_ms: 4000, max_concurrency: 20 } })
+  @ApiPropertyOptional({ type: ChannelSettingsDto })
   @IsOptional()
   @IsObject()
-  settings?: Record<string, unknown>;
+  @ValidateNested()
+  @Type(() => ChannelSettingsDto)
+  settings?: ChannelSettingsDto;
 
   @ApiPropertyOptional({ example: ['default'], description: 'user groups allowed; absent means all' })
   @IsOptional()
@@ -67,8 +128,13 @@ export class UpdateChannelDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 512) base_url?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 512) api_key?: string;
   @ApiPropertyOptional() @IsOptional() @IsArray() @ArrayMinSize(1) @IsString({ each: true }) models?: string[];
-  @ApiPropertyOptional() @IsOptional() @IsObject() model_mapping?: Record<string, string>;
-  @ApiPropertyOptional() @IsOptional() @IsObject() settings?: Record<string, unknown>;
+  @ApiPropertyOptional() @IsOptional() @IsModelMapping() model_mapping?: Record<string, string>;
+  @ApiPropertyOptional({ type: ChannelSettingsDto, description: 'merged into the current settings; null removes a setting' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ChannelSettingsDto)
+  settings?: ChannelSettingsDto;
   @ApiPropertyOptional() @IsOptional() @IsString({ each: true }) groups?: string[];
   @ApiPropertyOptional() @IsOptional() @IsInt() @Min(-1000) @Max(1000) priority?: number;
   @ApiPropertyOptional() @IsOptional() @IsInt() @Min(0) @Max(10000) weight?: number;

@@ -1,36 +1,19 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { escapeHtml, htmlPage } from '../../common/html-page';
 import { GammaSimulatorStore, H5_LIFETIME_MS } from './gamma-simulator.store';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-const page = (title: string, body: string) => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(title)}</title>
-<style>
-body { font-family: system-ui, sans-serif; background: #eef1f5; color: #18202b; margin: 0; }
+const STYLE = `body { font-family: system-ui, sans-serif; background: #eef1f5; color: #18202b; margin: 0; }
 main { max-width: 26rem; margin: 3rem auto; padding: 2rem; background: #fff; border-radius: 16px; box-shadow: 0 4px 20px rgba(0,0,0,.08); text-align: center; }
 .face { width: 9rem; height: 9rem; margin: 1rem auto 1.5rem; border-radius: 50%; border: 4px dashed #4f6bed; display: grid; place-items: center; }
 .actions { display: flex; gap: 1rem; justify-content: center; margin-top: 1.5rem; }
 a.button { display: inline-block; padding: .8rem 1.6rem; border-radius: 10px; color: #fff; text-decoration: none; font-weight: 600; }
 a.pass { background: #1e7d3a; } a.fail { background: #b3261e; }
 a.button:focus-visible { outline: 3px solid #18202b; outline-offset: 2px; }
-small { color: #5b6675; }
-</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+small { color: #5b6675; }`;
+
+const page = (title: string, body: string) => htmlPage(title, STYLE, body);
 
 /**
  * The simulated liveness H5 page (single use, about 120 s). Pass and Fail are plain links (the

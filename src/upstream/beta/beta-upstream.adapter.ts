@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
 import { Clock } from '../../common/clock';
 import type { TaskEntity } from '../../tasks/task.entity';
+import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../bearer-json-task-api';
 import type { ChannelEntity } from '../channel.entity';
 import { PollOutcome, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
 import { mapBetaError } from './beta-errors';
@@ -67,49 +68,26 @@ export class BetaUpstreamAdapter implements UpstreamAdapter {
 
   /** The stored signed URL lasts about 24 h; a fresh query hands out a new one. */
   async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
-    const outcome = mapBetaQuery(await this.query(task, channel));
-    return outcome.state === 'succeeded' ? (outcome.videoUrl ?? null) : null;
+    return succeededVideoUrl(mapBetaQuery(await this.query(task, channel)));
   }
 
   /** Querying a task id that cannot exist proves the key works without starting any generation. */
   async probe(channel: ChannelEntity): Promise<void> {
-    try {
-      await this.call(channel, 'GET', betaQueryPath('gateway-connectivity-probe'), QUERY_TIMEOUT_MS);
-    } catch (error) {
-      // A refusal of the id itself (or throttling) still means the provider knows our key.
-      if (error instanceof UpstreamError && (error.kind === 'invalid_input' || error.kind === 'backpressure')) return;
-      throw error;
-    }
+    await probeWithUnknownTask(() => this.call(channel, 'GET', betaQueryPath('gateway-connectivity-probe'), QUERY_TIMEOUT_MS));
   }
 
   private async query(task: TaskEntity, channel: ChannelEntity): Promise<unknown> {
-    if (!task.upstreamTaskId) throw new UpstreamError('channel', `task ${task.taskId} has no upstream task id`);
-    return (await this.call(channel, 'GET', betaQueryPath(task.upstreamTaskId), QUERY_TIMEOUT_MS)).data;
+    return (await this.call(channel, 'GET', betaQueryPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS)).data;
   }
 
-  private async call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown): Promise<AxiosResponse> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${channel.apiKey}`, Accept: 'application/json' };
-    if (method === 'POST') Object.assign(headers, { 'Content-Type': 'application/json', 'X-DashScope-Async': 'enable' });
-    let response: AxiosResponse;
-    try {
-      response = await this.http.axiosRef.request({
-        method,
-        url: `${channel.baseUrl}${path}`,
-        data: body,
-        headers,
-        timeout,
-        responseType: 'json',
-        validateStatus: () => true,
-      });
-    } catch (error) {
-      // Transport trouble (timeout, refused, reset); the message never carries the key.
-      throw new UpstreamError('transient', `family B provider unreachable: ${(error as Error)?.message ?? 'network error'}`);
-    }
-    if (response.status >= 200 && response.status < 300) {
-      if (typeof response.data !== 'object' || response.data === null) throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
-      return response;
-    }
-    const errorBody = typeof response.data === 'object' && response.data !== null ? (response.data as BetaErrorBody) : undefined;
-    throw mapBetaError(response.status, errorBody, response.headers['retry-after'], this.clock.now());
+  /** Every call is Bearer JSON; a submit also asks for async processing. */
+  private call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown): Promise<AxiosResponse> {
+    return callBearerJson<BetaErrorBody>(
+      this.http,
+      channel,
+      { method, path, timeout, body, postHeaders: { 'X-DashScope-Async': 'enable' } },
+      'family B',
+      (status, errorBody, retryAfter) => mapBetaError(status, errorBody, retryAfter, this.clock.now()),
+    );
   }
 }

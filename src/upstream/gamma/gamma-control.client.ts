@@ -5,9 +5,9 @@ import { Clock } from '../../common/clock';
 import type { ChannelEntity } from '../channel.entity';
 import { UpstreamError, UpstreamErrorKind } from '../upstream-adapter';
 import { signRequest } from './gamma-request-signer';
-import { TokenBucketLimiter } from './gamma-rate-limiter';
+import { SlidingWindowLimiter } from './gamma-rate-limiter';
 import {
-  CONTROL_ACTION_QPS,
+  CONTROL_ACTION_LIMITS,
   CONTROL_API_VERSION,
   controlSettingsOf,
   CreateSessionResult,
@@ -46,13 +46,13 @@ const THROTTLE_CODES = /(Throttl|RequestLimitExceeded|FlowLimit|TooManyRequests|
 @Injectable()
 export class GammaControlClient {
   private readonly logger = new Logger('GammaControl');
-  private readonly limiter: TokenBucketLimiter;
+  private readonly limiter: SlidingWindowLimiter;
 
   constructor(
     private readonly http: HttpService,
     private readonly clock: Clock,
   ) {
-    this.limiter = new TokenBucketLimiter(() => this.clock.now());
+    this.limiter = new SlidingWindowLimiter(() => this.clock.now());
   }
 
   createSession(channel: ChannelEntity, callbackUrl: string): Promise<CreateSessionResult> {
@@ -120,9 +120,10 @@ export class GammaControlClient {
   }
 
   private async waitForRateLimit(key: string, action: GammaControlAction): Promise<void> {
-    const waitMs = this.limiter.reserve(key, CONTROL_ACTION_QPS[action], MAX_LIMITER_WAIT_MS);
+    const limit = CONTROL_ACTION_LIMITS[action];
+    const waitMs = this.limiter.reserve(key, limit, MAX_LIMITER_WAIT_MS);
     if (waitMs === null) {
-      throw new GammaControlError('backpressure', `too many ${action} calls: the provider allows ${CONTROL_ACTION_QPS[action]} per second`, undefined, {
+      throw new GammaControlError('backpressure', `too many ${action} calls: the provider allows ${limit.limit} per ${limit.windowMs / 1000} s`, undefined, {
         retryAfterSeconds: 1,
       });
     }

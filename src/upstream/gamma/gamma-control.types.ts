@@ -1,4 +1,5 @@
 import type { ChannelEntity } from '../channel.entity';
+import type { RateLimit } from './gamma-rate-limiter';
 
 /** Control plane (verification and assets) of the family C provider: actions, limits, payloads. */
 export const CONTROL_API_VERSION = '2024-01-01';
@@ -11,14 +12,16 @@ export type GammaControlAction =
   | 'ListAssets'
   | 'DeleteAsset';
 
-/** The provider's published per-action rate limits (calls per second, per account). */
-export const CONTROL_ACTION_QPS: Record<GammaControlAction, number> = {
-  CreateVisualValidateSession: 3,
-  GetVisualValidateResult: 3,
-  CreateAsset: 5, // 300 per minute
-  GetAsset: 100,
-  ListAssets: 10,
-  DeleteAsset: 10,
+const perSecond = (limit: number): RateLimit => ({ limit, windowMs: 1000 });
+
+/** The provider's published per-action rate limits (per account). */
+export const CONTROL_ACTION_LIMITS: Record<GammaControlAction, RateLimit> = {
+  CreateVisualValidateSession: perSecond(3),
+  GetVisualValidateResult: perSecond(3),
+  CreateAsset: { limit: 300, windowMs: 60_000 },
+  GetAsset: perSecond(100),
+  ListAssets: perSecond(10),
+  DeleteAsset: perSecond(10),
 };
 
 export interface ControlSettings {

@@ -1,25 +1,35 @@
+/** A provider rate limit: at most `limit` calls in any `windowMs`. */
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
 /**
- * Per-key token bucket with reservations: `acquire` takes a token now or reserves the next one
- * and says how long to wait for it. Used to stay under the provider's per-action QPS limits.
- * (Small enough that a dependency would cost more than it saves.)
+ * Per-key sliding-window limiter with reservations: `reserve` books the earliest moment a call
+ * may go out so that no window of `windowMs` ever holds more than `limit` calls, and says how
+ * long to wait for it. (A token bucket with a one-second burst would let twice the rate through
+ * within one second.) Used to stay under the provider's per-action limits; small enough that a
+ * dependency would cost more than it saves, and it takes the gateway's clock.
  */
-export class TokenBucketLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+export class SlidingWindowLimiter {
+  /** Booked send times per key, ascending. */
+  private readonly booked = new Map<string, number[]>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Milliseconds to wait before the call may go out (0 = now), or null when that exceeds `maxWaitMs` (nothing reserved). */
-  reserve(key: string, perSecond: number, maxWaitMs: number): number | null {
+  /** Milliseconds to wait before the call may go out (0 = now), or null when that exceeds `maxWaitMs` (nothing booked). */
+  reserve(key: string, { limit, windowMs }: RateLimit, maxWaitMs: number): number | null {
     const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: perSecond, at: now };
-    // Refill since the last look, never above one second's worth (the burst).
-    const tokens = Math.min(perSecond, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
-    const waitMs = tokens >= 1 ? 0 : Math.ceil(((1 - tokens) / perSecond) * 1000);
+    // Calls a full window ago no longer constrain anything from now on.
+    const times = (this.booked.get(key) ?? []).filter((at) => at > now - windowMs);
+    const at = times.length < limit ? now : Math.max(now, times[times.length - limit] + windowMs);
+    const waitMs = at - now;
     if (waitMs > maxWaitMs) {
-      this.buckets.set(key, { tokens, at: now });
+      this.booked.set(key, times);
       return null;
     }
-    this.buckets.set(key, { tokens: tokens - 1, at: now });
+    times.push(at);
+    this.booked.set(key, times);
     return waitMs;
   }
 }

@@ -2,6 +2,7 @@ import { HttpService } from '@nestjs/axios';
 import { Injectable } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
 import type { TaskEntity } from '../../tasks/task.entity';
+import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../bearer-json-task-api';
 import type { ChannelEntity } from '../channel.entity';
 import { PollOutcome, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
 import { mapGammaError } from './gamma-errors';
@@ -41,48 +42,19 @@ export class GammaUpstreamAdapter implements UpstreamAdapter {
 
   /** The provider's video URL is temporary; a fresh query hands out a new one. */
   async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
-    const outcome = mapGammaQuery(await this.query(task, channel));
-    return outcome.state === 'succeeded' ? (outcome.videoUrl ?? null) : null;
+    return succeededVideoUrl(mapGammaQuery(await this.query(task, channel)));
   }
 
   /** Querying a task id that cannot exist proves the key works without generating anything. */
   async probe(channel: ChannelEntity): Promise<void> {
-    try {
-      await this.call(channel, 'GET', gammaTaskPath('cgt-gateway-connectivity-probe'), QUERY_TIMEOUT_MS);
-    } catch (error) {
-      if (error instanceof UpstreamError && (error.kind === 'invalid_input' || error.kind === 'backpressure')) return;
-      throw error;
-    }
+    await probeWithUnknownTask(() => this.call(channel, 'GET', gammaTaskPath('cgt-gateway-connectivity-probe'), QUERY_TIMEOUT_MS));
   }
 
   private async query(task: TaskEntity, channel: ChannelEntity): Promise<unknown> {
-    if (!task.upstreamTaskId) throw new UpstreamError('channel', `task ${task.taskId} has no upstream task id`);
-    return (await this.call(channel, 'GET', gammaTaskPath(task.upstreamTaskId), QUERY_TIMEOUT_MS)).data;
+    return (await this.call(channel, 'GET', gammaTaskPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS)).data;
   }
 
-  private async call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown): Promise<AxiosResponse> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${channel.apiKey}`, Accept: 'application/json' };
-    if (method === 'POST') headers['Content-Type'] = 'application/json';
-    let response: AxiosResponse;
-    try {
-      response = await this.http.axiosRef.request({
-        method,
-        url: `${channel.baseUrl}${path}`,
-        data: body,
-        headers,
-        timeout,
-        responseType: 'json',
-        validateStatus: () => true,
-      });
-    } catch (error) {
-      // Transport trouble (timeout, refused, reset); the message never carries the key.
-      throw new UpstreamError('transient', `family C provider unreachable: ${(error as Error)?.message ?? 'network error'}`);
-    }
-    if (response.status >= 200 && response.status < 300) {
-      if (typeof response.data !== 'object' || response.data === null) throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
-      return response;
-    }
-    const errorBody = typeof response.data === 'object' && response.data !== null ? (response.data as GammaErrorBody) : undefined;
-    throw mapGammaError(response.status, errorBody, response.headers['retry-after']);
+  private call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown): Promise<AxiosResponse> {
+    return callBearerJson<GammaErrorBody>(this.http, channel, { method, path, timeout, body }, 'family C', mapGammaError);
   }
 }

@@ -56,6 +56,29 @@ export class FlatVideoDto {
   error?: FlatVideoErrorDto;
 }
 
+const EXAMPLE_ID = 'task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0';
+const submitted = { id: EXAMPLE_ID, task_id: EXAMPLE_ID, object: 'video', model: 'alpha/v6', created_at: 1767268800 };
+
+/** Named examples of the flat form, shown with `GET /v1/videos/{id}`. */
+export const FLAT_VIDEO_EXAMPLES = {
+  in_progress: { summary: 'in progress', value: { ...submitted, status: 'in_progress', progress: 42 } },
+  completed: {
+    summary: 'completed',
+    value: {
+      ...submitted,
+      status: 'completed',
+      progress: 100,
+      completed_at: 1767268862,
+      size: '1280x720',
+      metadata: { url: 'https://cdn.provider.example/v/987654.mp4?expires=1767272400' },
+    },
+  },
+  failed: {
+    summary: 'failed (refunded)',
+    value: { ...submitted, status: 'failed', progress: 100, error: { code: 'content_moderation_failed', message: 'content moderation failed' } },
+  },
+};
+
 /** What `POST /v1/videos` answers. */
 @ApiSchema({ name: 'FlatVideoSubmitted' })
 export class SubmittedVideoDto {

@@ -2,17 +2,22 @@
 import { api } from '../api.js';
 import { append, h, render as fill } from '../dom.js';
 import { dateTime, quota } from '../format.js';
-import { badge, fail, field, onSubmit, pageHeader, pager, progressBar, table } from '../ui.js';
+import { pagedList } from '../paged-list.js';
+import { badge, field, onSubmit, pageHeader, progressBar, table } from '../ui.js';
 
 const PAGE_SIZE = 25;
 const STATUSES = [['', 'All statuses'], ['queued', 'Queued'], ['in_progress', 'In progress'], ['completed', 'Completed'], ['failed', 'Failed'], ['SUBMITTING', 'Submitting'], ['REJECTED', 'Rejected']];
 
 export function render(main) {
-  let filters = {};
+  // The stuck-only view is one short list: no filters, no pages.
   let stuckOnly = false;
-  let page = 1;
   const list = h('div');
-  const pagerBox = h('div');
+  const tasks = pagedList({
+    pageSize: PAGE_SIZE,
+    fetchPage: (query) => (stuckOnly ? api('/api/admin/tasks/stuck') : api('/api/admin/tasks', { query })),
+    show: (result) => fill(list, taskTable(result.data, stuckOnly)),
+    paged: () => !stuckOnly,
+  });
   const form = onSubmit(
     h(
       'form',
@@ -21,46 +26,32 @@ export function render(main) {
       field('Status', { tag: 'select', name: 'status', options: STATUSES }),
       field('Model', { name: 'model', placeholder: 'alpha/v6' }),
       h('div', { class: 'field' }, h('label', {}, h('input', { type: 'checkbox', name: 'stuck' }), ' Stuck tasks only')),
-      h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Apply'), h('button', { type: 'button', class: 'secondary', onClick: () => load() }, 'Refresh')),
+      h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Apply'), h('button', { type: 'button', class: 'secondary', onClick: () => tasks.load() }, 'Refresh')),
     ),
-    async (values) => {
-      filters = { user_id: values.user_id, status: values.status, model: values.model };
+    (values) => {
       stuckOnly = values.stuck === true;
-      page = 1;
-      await load();
+      return tasks.filter({ user_id: values.user_id, status: values.status, model: values.model });
     },
   );
-  append(main, [pageHeader('All tasks', 'A task is stuck when its next poll has been due for over a minute, or its submit never finished.'), form, list, pagerBox]);
+  append(main, [pageHeader('All tasks', 'A task is stuck when its next poll has been due for over a minute, or its submit never finished.'), form, list, tasks.pagerBox]);
+  tasks.load();
+}
 
-  async function load() {
-    try {
-      const result = stuckOnly ? await api('/api/admin/tasks/stuck') : await api('/api/admin/tasks', { query: { ...filters, page, page_size: PAGE_SIZE } });
-      fill(
-        list,
-        table(
-          stuckOnly ? 'Stuck tasks' : 'Tasks',
-          [
-            { label: 'Task', cell: (t) => [h('code', {}, t.task_id), t.stuck ? [' ', badge('Stuck', 'stuck')] : null] },
-            { label: 'User', cell: (t) => String(t.user_id), num: true },
-            { label: 'Model', cell: (t) => t.model },
-            { label: 'Channel', cell: (t) => (t.channel_id === null ? '—' : String(t.channel_id)), class: 'hide-narrow' },
-            { label: 'Status', cell: (t) => [badge(t.status, t.flat_status), t.fail_reason ? h('div', { class: 'error-text' }, t.fail_reason) : null] },
-            { label: 'Progress', cell: (t) => progressBar(t.progress, `Progress of task ${t.task_id}`) },
-            { label: 'Quota', cell: (t) => quota(t.quota), num: true },
-            { label: 'Created', cell: (t) => dateTime(t.created_at), class: 'hide-narrow' },
-            { label: 'Next poll', cell: (t) => dateTime(t.next_poll_at), class: 'hide-narrow' },
-          ],
-          result.data,
-          { empty: stuckOnly ? 'No stuck tasks.' : 'No tasks match.', rowAttrs: (t) => ({ class: t.stuck ? 'stuck' : null, 'data-task-id': t.task_id }) },
-        ),
-      );
-      fill(pagerBox, stuckOnly ? null : pager(page, PAGE_SIZE, result.total, (next) => {
-        page = next;
-        load();
-      }));
-    } catch (error) {
-      fail(error);
-    }
-  }
-  load();
+function taskTable(rows, stuckOnly) {
+  return table(
+    stuckOnly ? 'Stuck tasks' : 'Tasks',
+    [
+      { label: 'Task', cell: (t) => [h('code', {}, t.task_id), t.stuck ? [' ', badge('Stuck', 'stuck')] : null] },
+      { label: 'User', cell: (t) => String(t.user_id), num: true },
+      { label: 'Model', cell: (t) => t.model },
+      { label: 'Channel', cell: (t) => (t.channel_id === null ? '—' : String(t.channel_id)), class: 'hide-narrow' },
+      { label: 'Status', cell: (t) => [badge(t.status, t.flat_status), t.fail_reason ? h('div', { class: 'error-text' }, t.fail_reason) : null] },
+      { label: 'Progress', cell: (t) => progressBar(t.progress, `Progress of task ${t.task_id}`) },
+      { label: 'Quota', cell: (t) => quota(t.quota), num: true },
+      { label: 'Created', cell: (t) => dateTime(t.created_at), class: 'hide-narrow' },
+      { label: 'Next poll', cell: (t) => dateTime(t.next_poll_at), class: 'hide-narrow' },
+    ],
+    rows,
+    { empty: stuckOnly ? 'No stuck tasks.' : 'No tasks match.', rowAttrs: (t) => ({ class: t.stuck ? 'stuck' : null, 'data-task-id': t.task_id }) },
+  );
 }

@@ -2,14 +2,18 @@
 import { api } from '../api.js';
 import { append, h, render as fill } from '../dom.js';
 import { dateTime, quota } from '../format.js';
-import { badge, fail, field, onSubmit, openDialog, pageHeader, pager, section, table, toast } from '../ui.js';
+import { pagedList } from '../paged-list.js';
+import { badge, fail, field, onSubmit, openDialog, pageHeader, section, table, toast } from '../ui.js';
 
 const PAGE_SIZE = 20;
 
 export function render(main) {
-  let page = 1;
   const list = h('div');
-  const pagerBox = h('div');
+  const { pagerBox, load } = pagedList({
+    pageSize: PAGE_SIZE,
+    fetchPage: (query) => api('/api/admin/users', { query }),
+    show: (result) => fill(list, userTable(result.data)),
+  });
   const applications = h('div');
   const createForm = onSubmit(
     h(
@@ -34,35 +38,23 @@ export function render(main) {
   );
   append(main, [pageHeader('Users', 'Accounts, balances, groups and access.'), section('Create a user', createForm), section('All users', list, pagerBox), section('Verification applications', applications)]);
 
-  async function load() {
-    try {
-      const result = await api('/api/admin/users', { query: { page, page_size: PAGE_SIZE } });
-      fill(
-        list,
-        table(
-          'Users',
-          [
-            { label: 'ID', cell: (u) => String(u.id), num: true },
-            { label: 'Username', cell: (u) => u.username },
-            { label: 'Group', cell: (u) => u.group },
-            { label: 'Role', cell: (u) => u.role ?? 'user', class: 'hide-narrow' },
-            { label: 'Status', cell: (u) => badge(u.status) },
-            { label: 'Balance', cell: (u) => quota(u.quota), num: true, key: 'quota' },
-            { label: 'Used', cell: (u) => quota(u.used_quota), num: true, class: 'hide-narrow' },
-            { label: 'Verification', cell: (u) => (u.verification_enabled ? 'Approved' : 'Not enabled') },
-            { label: 'Actions', cell: (u) => h('button', { type: 'button', class: 'small', 'aria-label': `Manage ${u.username}`, onClick: () => manage(u) }, 'Manage') },
-          ],
-          result.data,
-          { rowAttrs: (u) => ({ 'data-user-id': u.id, 'data-username': u.username }) },
-        ),
-      );
-      fill(pagerBox, pager(page, PAGE_SIZE, result.total, (next) => {
-        page = next;
-        load();
-      }));
-    } catch (error) {
-      fail(error);
-    }
+  function userTable(users) {
+    return table(
+      'Users',
+      [
+        { label: 'ID', cell: (u) => String(u.id), num: true },
+        { label: 'Username', cell: (u) => u.username },
+        { label: 'Group', cell: (u) => u.group },
+        { label: 'Role', cell: (u) => u.role ?? 'user', class: 'hide-narrow' },
+        { label: 'Status', cell: (u) => badge(u.status) },
+        { label: 'Balance', cell: (u) => quota(u.quota), num: true, key: 'quota' },
+        { label: 'Used', cell: (u) => quota(u.used_quota), num: true, class: 'hide-narrow' },
+        { label: 'Verification', cell: (u) => (u.verification_enabled ? 'Approved' : 'Not enabled') },
+        { label: 'Actions', cell: (u) => h('button', { type: 'button', class: 'small', 'aria-label': `Manage ${u.username}`, onClick: () => manage(u) }, 'Manage') },
+      ],
+      users,
+      { rowAttrs: (u) => ({ 'data-user-id': u.id, 'data-username': u.username }) },
+    );
   }
 
   function manage(user) {

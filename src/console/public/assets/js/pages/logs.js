@@ -3,16 +3,22 @@ import { api } from '../api.js';
 import { append, h, render as fill } from '../dom.js';
 import { dayToUnix } from '../format.js';
 import { logTable, LOG_TYPE_OPTIONS, totalsBar } from '../log-table.js';
-import { fail, field, onSubmit, pageHeader, pager } from '../ui.js';
+import { pagedList } from '../paged-list.js';
+import { field, onSubmit, pageHeader } from '../ui.js';
 
 const PAGE_SIZE = 25;
 
 export function render(main) {
-  let filters = {};
-  let page = 1;
   const totals = h('div', { 'aria-live': 'polite' });
   const list = h('div');
-  const pagerBox = h('div');
+  const logs = pagedList({
+    pageSize: PAGE_SIZE,
+    fetchPage: (query) => api('/console/api/logs', { query }),
+    show: (result) => {
+      fill(totals, totalsBar(result.totals));
+      fill(list, logTable(result.data));
+    },
+  });
   const form = onSubmit(
     h(
       'form',
@@ -23,27 +29,9 @@ export function render(main) {
       field('Task ID', { name: 'task_id', placeholder: 'task_…' }),
       h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Apply filters'), h('button', { type: 'reset', class: 'secondary' }, 'Clear')),
     ),
-    async (values) => {
-      filters = { type: values.type, task_id: values.task_id, from: dayToUnix(values.from), to: dayToUnix(values.to, true) };
-      page = 1;
-      await load();
-    },
+    (values) => logs.filter({ type: values.type, task_id: values.task_id, from: dayToUnix(values.from), to: dayToUnix(values.to, true) }),
   );
   form.addEventListener('reset', () => setTimeout(() => form.requestSubmit()));
-  append(main, [pageHeader('Logs', 'Every change of your balance. A failed task is refunded automatically; its refund names the task and the reason.'), form, totals, list, pagerBox]);
-
-  async function load() {
-    try {
-      const result = await api('/console/api/logs', { query: { ...filters, page, page_size: PAGE_SIZE } });
-      fill(totals, totalsBar(result.totals));
-      fill(list, logTable(result.data));
-      fill(pagerBox, pager(page, PAGE_SIZE, result.total, (next) => {
-        page = next;
-        load();
-      }));
-    } catch (error) {
-      fail(error);
-    }
-  }
-  load();
+  append(main, [pageHeader('Logs', 'Every change of your balance. A failed task is refunded automatically; its refund names the task and the reason.'), form, totals, list, logs.pagerBox]);
+  logs.load();
 }

@@ -1,0 +1,82 @@
+import type { HttpService } from '@nestjs/axios';
+import type { AxiosResponse } from 'axios';
+import type { TaskEntity } from '../tasks/task.entity';
+import type { ChannelEntity } from './channel.entity';
+import { PollOutcome, UpstreamError } from './upstream-adapter';
+
+/**
+ * What families B and C share: a Bearer-authenticated JSON task API (submit, then query by id).
+ * Paths, extra headers and the reading of error bodies stay in each family's adapter.
+ */
+export interface BearerJsonRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  timeout: number;
+  body?: unknown;
+  /** Protocol headers sent after the JSON ones on a POST (e.g. an async switch). */
+  postHeaders?: Record<string, string>;
+}
+
+/** The family's reading of a non-2xx answer (its JSON body when there is one, and Retry-After). */
+export type UpstreamErrorMapper<E> = (status: number, body: E | undefined, retryAfterHeader: unknown) => UpstreamError;
+
+/**
+ * One call: transport trouble and a 2xx body that is not JSON are transient, other statuses go to
+ * `mapError`. `provider` names the family in messages; the channel's key never appears in one.
+ */
+export async function callBearerJson<E>(
+  http: HttpService,
+  channel: ChannelEntity,
+  request: BearerJsonRequest,
+  provider: string,
+  mapError: UpstreamErrorMapper<E>,
+): Promise<AxiosResponse> {
+  const { method, path, timeout, body } = request;
+  const headers: Record<string, string> = { Authorization: `Bearer ${channel.apiKey}`, Accept: 'application/json' };
+  if (method === 'POST') Object.assign(headers, { 'Content-Type': 'application/json' }, request.postHeaders);
+  let response: AxiosResponse;
+  try {
+    response = await http.axiosRef.request({
+      method,
+      url: `${channel.baseUrl}${path}`,
+      data: body,
+      headers,
+      timeout,
+      responseType: 'json',
+      validateStatus: () => true,
+    });
+  } catch (error) {
+    // Transport trouble (timeout, refused, reset); the message never carries the key.
+    throw new UpstreamError('transient', `${provider} provider unreachable: ${(error as Error)?.message ?? 'network error'}`);
+  }
+  if (response.status >= 200 && response.status < 300) {
+    if (typeof response.data !== 'object' || response.data === null) throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
+    return response;
+  }
+  const errorBody = typeof response.data === 'object' && response.data !== null ? (response.data as E) : undefined;
+  throw mapError(response.status, errorBody, response.headers['retry-after']);
+}
+
+/** The provider's id of a submitted task; a task without one cannot be queried on this channel. */
+export function upstreamTaskIdOf(task: TaskEntity): string {
+  if (!task.upstreamTaskId) throw new UpstreamError('channel', `task ${task.taskId} has no upstream task id`);
+  return task.upstreamTaskId;
+}
+
+/** The fresh video URL a query handed out, when the task succeeded. */
+export function succeededVideoUrl(outcome: PollOutcome): string | null {
+  return outcome.state === 'succeeded' ? (outcome.videoUrl ?? null) : null;
+}
+
+/**
+ * Runs a query of a task id that cannot exist: any answer proves the key works without starting a
+ * generation, and so does a refusal of the id itself (or throttling): the provider knows our key.
+ */
+export async function probeWithUnknownTask(query: () => Promise<unknown>): Promise<void> {
+  try {
+    await query();
+  } catch (error) {
+    if (error instanceof UpstreamError && (error.kind === 'invalid_input' || error.kind === 'backpressure')) return;
+    throw error;
+  }
+}

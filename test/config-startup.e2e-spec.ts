@@ -1,0 +1,96 @@
+import { Logger } from '@nestjs/common';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
+import { describeEachDatabase, freshDatabase } from './support/test-databases';
+
+/** What the configuration table promises at start: a generated admin token, simulator channels. */
+describeEachDatabase('configuration at start', (kind) => {
+  /** Starts a gateway on `database`, collecting its warnings (the admin token and demo key are printed as warnings). */
+  const boot = async (env: Record<string, string | undefined>, database: Awaited<ReturnType<typeof freshDatabase>>) => {
+    const warnings: string[] = [];
+    const spy = jest.spyOn(Logger.prototype, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
+    try {
+      const gw = await startGateway(kind, env as Record<string, string>, database);
+      return { gw, warnings };
+    } finally {
+      spy.mockRestore();
+    }
+  };
+  const channelsOf = async (gw: TestGateway, token: string) =>
+    (await gw.http.get('/api/admin/channels').set('Authorization', `Bearer ${token}`).expect(200)).body.data as Array<{ platform: string; base_url: string; settings: Record<string, unknown> }>;
+
+  it('generates ADMIN_TOKEN at first start, prints it once and keeps it; the simulator seeds one channel per family only into an empty database', async () => {
+    const database = await freshDatabase(kind);
+    try {
+      const first = await boot({ ADMIN_TOKEN: undefined, SIMULATOR: 'on' }, database);
+      let token: string;
+      try {
+        const printed = first.warnings.map((line) => /Generated ADMIN_TOKEN \(shown once, store it now\): (\S+)/.exec(line)?.[1]).filter(Boolean);
+        expect(printed).toHaveLength(1);
+        token = printed[0]!;
+        expect(first.warnings.filter((line) => line.includes('API key'))).toHaveLength(1);
+        await first.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${token}`).expect(200);
+        await first.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(401);
+        const channels = await channelsOf(first.gw, token);
+        expect(channels.map((channel) => channel.platform)).toEqual(['alpha', 'beta', 'gamma']);
+        for (const channel of channels) expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma)$/);
+        expect(channels[2].settings).toMatchObject({ control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/), access_key: '***', secret_key: '***' });
+      } finally {
+        await first.gw.close();
+      }
+
+      const second = await boot({ ADMIN_TOKEN: undefined, SIMULATOR: 'on' }, database);
+      try {
+        expect(second.warnings.filter((line) => line.includes('ADMIN_TOKEN'))).toEqual([]);
+        // The demo user and its key are printed once too: the database already has users.
+        expect(second.warnings.filter((line) => line.includes('API key'))).toEqual([]);
+        await second.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${token}`).expect(200);
+        expect(await channelsOf(second.gw, token)).toHaveLength(3);
+      } finally {
+        await second.gw.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('leaves the channels alone when the operator already configured one', async () => {
+    const database = await freshDatabase(kind);
+    try {
+      const plain = await boot({}, database);
+      try {
+        await plain.gw.createChannel({ name: 'own', platform: 'alpha', base_url: 'https://93.184.216.34', api_key: 'k', models: ['alpha/v6'] });
+      } finally {
+        await plain.gw.close();
+      }
+      const simulated = await boot({ SIMULATOR: 'on' }, database);
+      try {
+        expect((await channelsOf(simulated.gw, ADMIN_TOKEN)).map((channel) => channel.base_url)).toEqual(['https://93.184.216.34']);
+        // The simulator itself is mounted all the same.
+        await simulated.gw.http.get('/simulator/gamma-control/h5?token=unknown').expect(410);
+      } finally {
+        await simulated.gw.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe('configuration errors', () => {
+  it('stop the start with a message naming every bad variable', async () => {
+    const root = join(__dirname, '..');
+    const env = { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.json'), PORT: '70000', PUBLIC_BASE_URL: 'ftp://gw.example.com', SIMULATOR: 'maybe' };
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'main.ts')], { cwd: root, env, timeout: 30_000 }, (_error, _stdout, err) =>
+        resolve({ code: child.exitCode, stderr: err }),
+      );
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('Invalid configuration:');
+    expect(stderr).toContain('PORT: must be an integer from 0 to 65535');
+    expect(stderr).toContain('PUBLIC_BASE_URL: must be an absolute http(s) URL without query or fragment');
+    expect(stderr).toContain('SIMULATOR: must be on or off');
+  });
+});
