@@ -55,6 +55,19 @@ describeEachDatabase('videos and generations: contract of the OpenAI-compatible 
     });
   });
 
+  it('Idempotency-Key: once the client deleted the task, the key starts a new one', async () => {
+    const { key } = await gw.createCustomer({ quota: QUOTA });
+    alpha.scriptNext([1]);
+    const body = { model: 'alpha/v5', prompt: 'delete me' };
+    const first = await post('/v1/videos', key, body).set('Idempotency-Key', 'run-7').expect(200);
+    gw.clock.advance(4000);
+    await gw.sync();
+    await gw.http.delete(`/v1/videos/${first.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
+    const again = await post('/v1/videos', key, body).set('Idempotency-Key', 'run-7').expect(200);
+    expect(again.body.id).not.toBe(first.body.id);
+    await gw.http.get(`/v1/videos/${again.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
+  });
+
   describe('no channel serves the model: 503, nothing charged', () => {
     it('on /v1/videos, for a model no channel lists, in the OpenAI shape', async () => {
       const { userId, key } = await gw.createCustomer({ quota: QUOTA });

@@ -28,7 +28,6 @@ describeEachDatabase('videos: upstream trouble', (kind) => {
     it.each<[string, FakeAlphaFault, number, string, string | undefined]>([
       ['an invalid parameter (400011)', { errCode: 400011, message: 'invalid parameter' }, 400, 'upstream rejected the request: ErrCode 400011: invalid parameter', undefined],
       ['a too long prompt (400018)', { errCode: 400018, message: 'prompt too long' }, 400, 'upstream rejected the request: ErrCode 400018: prompt too long', undefined],
-      ['moderation at submit (500054)', { errCode: 500054, message: 'risk' }, 400, 'upstream rejected the request: ErrCode 500054: content moderation failed', undefined],
       ['the concurrency limit (500044)', { errCode: 500044 }, 429, BUSY, '10'],
       ['HTTP 429 with Retry-After', { http: 429, retryAfter: 7 }, 429, BUSY, '7'],
       ['a lower-case 500044 envelope on HTTP 429', { errCode: 500044, httpStatus: 429, lowerCase: true, retryAfter: 3 }, 429, BUSY, '3'],
@@ -49,6 +48,21 @@ describeEachDatabase('videos: upstream trouble', (kind) => {
       expect((await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200)).body.data).toEqual([]);
       const logs = await gw.admin.get(`/api/admin/logs?user_id=${userId}`).expect(200);
       expect(logs.body.data.find((log: { type: string }) => log.type === 'refund')?.detail).toMatch(/rejected at submit/);
+    });
+
+    it.each([500054, 500063])('moderation at submit (ErrCode %s): the task fails with `content moderation failed` and is refunded once', async (errCode) => {
+      const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+      fake.inject('generate', { errCode, message: 'risk' }, 1);
+      const submitted = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt: 'a cat' }).expect(200);
+      expect(submitted.body).toMatchObject({ id: expect.stringMatching(/^task_/), status: 'failed', progress: 100 });
+      const read = await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
+      expect(read.body).toMatchObject({ status: 'failed', error: { message: 'content moderation failed' } });
+      expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+      const logs = (await gw.admin.get(`/api/admin/logs?task_id=${submitted.body.id}`).expect(200)).body.data;
+      expect(logs.map((log: { type: string }) => log.type).sort()).toEqual(['consume', 'refund']);
+      expect(logs.find((log: { type: string }) => log.type === 'refund').detail).toContain('content moderation failed');
+      await gw.sync();
+      expect((await gw.admin.get(`/api/admin/logs?task_id=${submitted.body.id}&type=refund`).expect(200)).body.total).toBe(1);
     });
 
     it('keeps following a task through failing polls and finishes it afterwards', async () => {

@@ -41,6 +41,7 @@ export interface Caller {
 }
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
+const MODERATION_FAILURE = 'content moderation failed';
 
 /**
  * Submits a task crash-safely: (1) price it, charge it and record it as SUBMITTING in one
@@ -112,6 +113,12 @@ export class TaskSubmitService {
         if (!(error instanceof UpstreamError)) throw await this.rejectAfter(task, error);
         lastError = error;
         this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
+        if (error.kind === 'moderation') {
+          // Accepted, then failed by the provider's moderation: the client gets the task, failed and refunded.
+          await this.channels.recordOutcome(channel.id, null);
+          await this.transitions.fail(task, MODERATION_FAILURE);
+          return task;
+        }
         if (error.kind === 'invalid_input') {
           await this.channels.recordOutcome(channel.id, null);
           await this.transitions.reject(task, error.message);
@@ -221,8 +228,8 @@ export class TaskSubmitService {
   private async findIdempotent(userId: number, key: string, requestHash: string): Promise<TaskEntity | null> {
     const earlier = await this.tasks.findByIdempotencyKey(userId, key);
     if (!earlier) return null;
-    if (earlier.createdAt < this.clock.now() - IDEMPOTENCY_WINDOW_MS || earlier.status === 'REJECTED') {
-      // Outside the window, or after a refused submit, the key is free again.
+    if (earlier.createdAt < this.clock.now() - IDEMPOTENCY_WINDOW_MS || earlier.status === 'REJECTED' || earlier.deletedAt !== null) {
+      // Outside the window, after a refused submit, or once the client deleted the task, the key is free again.
       await this.transactions.run((manager) => manager.update(TaskEntity, { id: earlier.id }, { idempotencyKey: null }));
       return null;
     }

@@ -5,6 +5,8 @@ import type { ChannelEntity, Platform } from './channel.entity';
 export type UpstreamErrorKind =
   /** The caller's input was refused: 400 to the client, no charge. */
   | 'invalid_input'
+  /** The provider's moderation refused the content at submit: the task fails with that reason and is refunded. */
+  | 'moderation'
   /** Provider back-pressure (concurrency or rate limit): 429 with Retry-After, try another channel. */
   | 'backpressure'
   /** The channel is broken (auth, arrears, bad URL): 503, alert, try another channel. */

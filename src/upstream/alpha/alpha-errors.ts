@@ -2,14 +2,15 @@ import { UpstreamError, UpstreamErrorKind } from '../upstream-adapter';
 
 /** ErrCodes that mean the caller's input was refused (empty/invalid parameter, too long, bad image). */
 const INVALID_INPUT = new Set([400011, 400013, 400017, 400018, 400019, 400032, 500030, 500031, 500032, 500033]);
-/** Content moderation at submit: the request is refused, nothing is charged. */
+/** Content moderation at submit: the protocol's treatment is "task fails, refund". */
 const MODERATION = new Set([500054, 500063]);
 const BACKPRESSURE = new Set([500044]);
 const CHANNEL = new Set([500090]);
 
 /** How the gateway treats a family A ErrCode (see the protocol document's error table). */
 export function kindForErrCode(code: number, httpStatus?: number): UpstreamErrorKind {
-  if (INVALID_INPUT.has(code) || MODERATION.has(code)) return 'invalid_input';
+  if (MODERATION.has(code)) return 'moderation';
+  if (INVALID_INPUT.has(code)) return 'invalid_input';
   if (BACKPRESSURE.has(code)) return 'backpressure';
   if (CHANNEL.has(code)) return 'channel';
   // Unknown codes: an HTTP error status says more; else 400xxx are parameter errors and the rest (500069 busy, 99999) are retried.

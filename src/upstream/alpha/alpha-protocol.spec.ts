@@ -8,7 +8,8 @@ import { deterministicTraceId } from './alpha-trace-id';
 
 describe('family A protocol', () => {
   it('maps ErrCodes to how the gateway treats them', () => {
-    for (const code of [400011, 400013, 400017, 400018, 400019, 400032, 500030, 500033, 500054, 500063]) expect(kindForErrCode(code)).toBe('invalid_input');
+    for (const code of [400011, 400013, 400017, 400018, 400019, 400032, 500030, 500033]) expect(kindForErrCode(code)).toBe('invalid_input');
+    for (const code of [500054, 500063]) expect(kindForErrCode(code)).toBe('moderation');
     expect(kindForErrCode(500044)).toBe('backpressure');
     expect(kindForErrCode(500090)).toBe('channel');
     expect(kindForErrCode(500069)).toBe('transient');
