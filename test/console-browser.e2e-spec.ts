@@ -85,6 +85,15 @@ describe('web console in a browser', () => {
     await expectText(page.locator('tr[data-channel-id="1"]'), /simulator-alpha.*enabled.*\d+\.\d% \(0\)/);
     expect(await auditAccessibility(page)).toEqual([]);
     await admin.screenshot('channels');
+
+    // Family C's control plane is edited in the same form; secrets are write-only.
+    await page.getByRole('button', { name: 'Edit simulator-gamma' }).click();
+    const channelForm = page.getByRole('dialog', { name: 'Edit simulator-gamma' });
+    await channelForm.getByLabel('Region (family C)').fill('cn-shanghai');
+    await channelForm.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Channel simulator-gamma saved.').waitFor();
+    const gamma = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find((c: { name: string }) => c.name === 'simulator-gamma');
+    expect(gamma.settings).toMatchObject({ region: 'cn-shanghai', access_key: '***', secret_key: '***', control_base_url: expect.stringContaining('/simulator/gamma-control') });
     expect(realErrors(admin)).toEqual([]);
   });
 

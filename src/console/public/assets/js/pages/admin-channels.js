@@ -109,6 +109,12 @@ export function render(main) {
           field('Poll interval (ms)', { name: 'poll_interval_ms', type: 'number', min: 100, step: 1, value: settings.poll_interval_ms ?? '' }, 'Empty: the family default.'),
           field('Max concurrency', { name: 'max_concurrency', type: 'number', min: 1, step: 1, value: settings.max_concurrency ?? '' }),
           field('User groups', { name: 'groups', value: channel?.groups?.join(', ') ?? '' }, 'Comma separated; empty: every group.'),
+          // Family C only: the control plane used for real-person verification and portrait assets.
+          field('Control plane URL (family C)', { name: 'control_base_url', type: 'url', value: settings.control_base_url ?? '' }),
+          field('Access key (family C)', { name: 'access_key', autocomplete: 'off' }, isNew ? null : 'Leave empty to keep the current one.'),
+          field('Secret key (family C)', { name: 'secret_key', type: 'password', autocomplete: 'off' }, isNew ? null : 'Leave empty to keep the current one.'),
+          field('Region (family C)', { name: 'region', value: settings.region ?? '' }, 'Empty: cn-beijing.'),
+          field('Project (family C)', { name: 'project_name', value: settings.project_name ?? '' }, 'Empty: default.'),
           h('div', {}, h('button', { type: 'submit' }, isNew ? 'Create channel' : 'Save changes')),
         ),
         async (values) => {
@@ -116,6 +122,9 @@ export function render(main) {
           const nextSettings = {};
           if (values.poll_interval_ms) nextSettings.poll_interval_ms = Number(values.poll_interval_ms);
           if (values.max_concurrency) nextSettings.max_concurrency = Number(values.max_concurrency);
+          for (const name of ['control_base_url', 'access_key', 'secret_key', 'region', 'project_name']) {
+            if (values[name]) nextSettings[name] = values[name].trim();
+          }
           const body = {
             name: values.name,
             base_url: values.base_url,
