@@ -5,19 +5,11 @@
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from '../src/app.module';
 import { ApiKeysService } from '../src/auth/api-keys.service';
 import { UsersService } from '../src/auth/users.service';
 import { LedgerService } from '../src/billing/ledger.service';
-import { configureApp } from '../src/bootstrap';
-import { loadConfig } from '../src/config/app-config';
-import { ChannelsService } from '../src/upstream/channels.service';
-import { startBenchUpstream } from './upstream-process';
+import { startBenchGateway } from './bench-gateway';
 
 export interface LoadResult {
   requests: number;
@@ -46,23 +38,9 @@ function load(spec: object): Promise<LoadResult> {
 }
 
 export async function runSubmitBench(databaseUrl?: string, concurrency = 16, durationMs = 8000): Promise<SubmitBenchResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'bench.sqlite')}`,
-    ADMIN_TOKEN: 'bench-admin-token-0123456789',
-    SIMULATOR: 'off',
-    TASK_SYNC_INTERVAL_MS: '0',
-    MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-  });
-  const upstream = await startBenchUpstream();
-  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: false });
-  configureApp(app, config);
-  await app.listen(0, '127.0.0.1');
+  const gateway = await startBenchGateway(databaseUrl, { TASK_SYNC_INTERVAL_MS: '0' });
+  const { app, config, url: base } = gateway;
   try {
-    const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    await app.get(ChannelsService).create({ name: 'bench', platform: 'alpha', baseUrl: upstream.url, apiKey: 'bench', models: ['alpha/v6'] }, true);
     const user = await app.get(UsersService).create({ username: 'bench' });
     await app.get(LedgerService).topUp(user.id, 1_000_000_000_000);
     const { key } = await app.get(ApiKeysService).issue(user.id, 'bench');
@@ -77,8 +55,6 @@ export async function runSubmitBench(databaseUrl?: string, concurrency = 16, dur
     });
     return { database: config.database.kind, concurrency, health, submit };
   } finally {
-    await app.close();
-    upstream.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await gateway.stop();
   }
 }

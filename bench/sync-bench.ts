@@ -5,18 +5,10 @@
  * (now minus the oldest due poll), and database queries per poll.
  */
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { AppModule } from '../src/app.module';
-import { configureApp } from '../src/bootstrap';
-import { loadConfig } from '../src/config/app-config';
 import { TaskEntity } from '../src/tasks/task.entity';
 import { TaskRepository } from '../src/tasks/task.repository';
-import { ChannelsService } from '../src/upstream/channels.service';
-import { startBenchUpstream } from './upstream-process';
+import { startBenchGateway } from './bench-gateway';
 
 export interface SyncBenchResult {
   tasks: number;
@@ -54,24 +46,9 @@ function countQueries(dataSource: DataSource): { count: () => number } {
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0);
 
 export async function runSyncBench(tasks: number, databaseUrl?: string, measureMs = 3 * INTERVAL_MS): Promise<SyncBenchResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'bench.sqlite')}`,
-    ADMIN_TOKEN: 'bench-admin-token-0123456789',
-    SIMULATOR: 'off',
-    MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
-    LOG_LEVEL: 'silent',
-    PORT: '0',
-  });
-  const upstream = await startBenchUpstream();
-  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: false });
-  configureApp(app, config);
-  await app.listen(0, '127.0.0.1');
+  const gateway = await startBenchGateway(databaseUrl, {}, { max_concurrency: 256 });
+  const { app, channel, config } = gateway;
   try {
-    const channel = await app.get(ChannelsService).create(
-      { name: 'bench', platform: 'alpha', baseUrl: upstream.url, apiKey: 'bench', models: ['alpha/v6'], settings: { max_concurrency: 256 } },
-      true,
-    );
     const dataSource = app.get(DataSource);
     // N tasks in flight, their next polls spread evenly over one interval (steady state).
     const now = Date.now();
@@ -112,7 +89,7 @@ export async function runSyncBench(tasks: number, databaseUrl?: string, measureM
 
     // Warm up one interval, then measure.
     await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS + 1000));
-    await fetch(`${upstream.url}/reset`);
+    await fetch(`${gateway.upstreamUrl}/reset`);
     const queries = countQueries(dataSource);
     const repository = app.get(TaskRepository);
     let maxLag = 0;
@@ -125,7 +102,7 @@ export async function runSyncBench(tasks: number, databaseUrl?: string, measureM
     }
     const elapsed = Date.now() - started;
     const queryCount = queries.count();
-    const stats = (await (await fetch(`${upstream.url}/stats`)).json()) as { polls: number; gaps: number[] };
+    const stats = (await (await fetch(`${gateway.upstreamUrl}/stats`)).json()) as { polls: number; gaps: number[] };
     const ratios = stats.gaps.map((gap) => gap / INTERVAL_MS).sort((a, b) => a - b);
     const lagQueries = Math.ceil(measureMs / 250);
     return {
@@ -142,9 +119,7 @@ export async function runSyncBench(tasks: number, databaseUrl?: string, measureM
       queriesPerPoll: round((queryCount - lagQueries) / Math.max(1, stats.polls)),
     };
   } finally {
-    await app.close();
-    upstream.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await gateway.stop();
   }
 }
 

@@ -2,6 +2,7 @@ import { ChannelsService } from '../src/upstream/channels.service';
 import { startGateway, TestGateway } from './support/gateway';
 import { activeAsset, approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
 import { describeEachDatabase } from './support/test-databases';
+import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
 
 const assetItem = (id: string) => ({ type: 'image_url', image_url: { url: `asset://${id}` } });
 const NOT_ENABLED =
@@ -13,10 +14,7 @@ describeEachDatabase('verification contract details', (kind) => {
   let fake: FakeGammaUpstream;
 
   beforeAll(async () => {
-    fake = await startFakeGammaUpstream();
-    gw = await startGateway(kind);
-    fake.now = () => gw.clock.now();
-    await gw.createChannel(fake.channelBody());
+    ({ gw, fake } = await startGatewayWithFakeGamma(kind));
   });
   afterAll(async () => {
     await gw?.close();
