@@ -48,6 +48,7 @@ describeEachDatabase('videos: upstream trouble', (kind) => {
       expect((await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200)).body.data).toEqual([]);
       const logs = await gw.admin.get(`/api/admin/logs?user_id=${userId}`).expect(200);
       expect(logs.body.data.find((log: { type: string }) => log.type === 'refund')?.detail).toMatch(/rejected at submit/);
+      expect((await gw.http.get('/metrics').expect(200)).text).toMatch(/gateway_refunds_total\{family="alpha",cause="rejected"\} [1-9]/);
     });
 
     it.each([500054, 500063])('moderation at submit (ErrCode %s): the task fails with `content moderation failed` and is refunded once', async (errCode) => {
@@ -61,6 +62,7 @@ describeEachDatabase('videos: upstream trouble', (kind) => {
       const logs = (await gw.admin.get(`/api/admin/logs?task_id=${submitted.body.id}`).expect(200)).body.data;
       expect(logs.map((log: { type: string }) => log.type).sort()).toEqual(['consume', 'refund']);
       expect(logs.find((log: { type: string }) => log.type === 'refund').detail).toContain('content moderation failed');
+      expect((await gw.http.get('/metrics').expect(200)).text).toMatch(/gateway_refunds_total\{family="alpha",cause="failure"\} [1-9]/);
       await gw.sync();
       expect((await gw.admin.get(`/api/admin/logs?task_id=${submitted.body.id}&type=refund`).expect(200)).body.total).toBe(1);
     });

@@ -3,6 +3,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { Clock } from '../common/clock';
 import { TaskRepository } from '../tasks/task.repository';
 
+/** Why a task's charge was given back: it failed, it timed out upstream, or the submit was refused. */
+export type RefundCause = 'failure' | 'timeout' | 'rejected';
+
 /**
  * Prometheus metrics of the task pipeline. One registry per app instance (tests boot several
  * apps in one process; the global registry would clash).

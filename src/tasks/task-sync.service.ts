@@ -129,11 +129,11 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     if (this.stopping) return this.handBack(task, owner);
     const family = task.platform;
     if (task.submitTime !== null && this.clock.now() - task.submitTime > this.config.taskTimeoutMs) {
-      if (await this.transitions.fail(task, 'upstream timeout', {}, owner)) this.metrics.refunds.inc({ family, cause: 'timeout' });
+      await this.transitions.fail(task, 'upstream timeout', {}, owner);
       return;
     }
     if (!channel || !task.upstreamTaskId) {
-      if (await this.transitions.fail(task, 'generation failed: channel no longer exists', {}, owner)) this.metrics.refunds.inc({ family, cause: 'failure' });
+      await this.transitions.fail(task, 'generation failed: channel no longer exists', {}, owner);
       return;
     }
     const adapter = this.adapters.get(task.platform);
@@ -152,8 +152,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
         await releases.add(task, owner, plan.changes);
         return;
       }
-      const status = await this.transitions.applyPlan(task, plan, owner);
-      if (status === 'FAILURE') this.metrics.refunds.inc({ family, cause: 'failure' });
+      await this.transitions.applyPlan(task, plan, owner);
     } catch (error) {
       stopTimer();
       const kind = error instanceof UpstreamError ? error.kind : 'transient';
@@ -183,13 +182,10 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
       } catch (error) {
         // sendUpstream already rejected the task and reverted its charge.
         this.logger.warn(`resubmit of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
-        this.metrics.refunds.inc({ family: task.platform, cause: 'rejected' });
       }
       return;
     }
-    if (await this.transitions.fail(task, 'generation failed: submit was interrupted', {}, task.leaseOwner ?? undefined)) {
-      this.metrics.refunds.inc({ family: task.platform, cause: 'failure' });
-    }
+    await this.transitions.fail(task, 'generation failed: submit was interrupted', {}, task.leaseOwner ?? undefined);
   }
 }
 

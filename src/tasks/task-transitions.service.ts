@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AlreadyRefundedError, LedgerService } from '../billing/ledger.service';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
+import { RefundCause, TaskMetrics } from '../metrics/task-metrics.service';
 import type { PollOutcome } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
@@ -27,6 +28,7 @@ export class TaskTransitionsService {
     private readonly tasks: TaskRepository,
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
+    private readonly metrics: TaskMetrics,
   ) {}
 
   /**
@@ -68,11 +70,6 @@ export class TaskTransitionsService {
     return plan.status;
   }
 
-  /** planPoll then applyPlan. */
-  applyPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, lease?: { owner: string; nextPollAt: number }): Promise<TaskStatus | null> {
-    return this.applyPlan(task, this.planPoll(task, outcome, estimatedProgress, lease), lease?.owner);
-  }
-
   /** Fails a task and refunds its charge in one transaction; false if another actor got there first. */
   async fail(task: TaskEntity, reason: string, extra: Partial<TaskEntity> = {}, leaseOwner?: string): Promise<boolean> {
     if (!canMove(task.status, 'FAILURE')) return false;
@@ -88,7 +85,8 @@ export class TaskTransitionsService {
       leaseUntil: null,
       updatedAt: now,
     };
-    const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, leaseOwner);
+    const cause = reason === 'upstream timeout' ? 'timeout' : 'failure';
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, cause, leaseOwner);
     if (won) Object.assign(task, changes);
     return won;
   }
@@ -97,14 +95,14 @@ export class TaskTransitionsService {
   async reject(task: TaskEntity, reason: string): Promise<boolean> {
     const now = this.clock.now();
     const changes: Partial<TaskEntity> = { status: 'REJECTED', failReason: reason, finishTime: now, nextPollAt: null, leaseOwner: null, leaseUntil: null, updatedAt: now };
-    const won = await this.settle(task, changes, `refund: task ${task.taskId} rejected at submit: ${reason}`);
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} rejected at submit: ${reason}`, 'rejected');
     if (won) Object.assign(task, changes);
     return won;
   }
 
-  private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, leaseOwner?: string): Promise<boolean> {
+  private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, cause: RefundCause, leaseOwner?: string): Promise<boolean> {
     try {
-      return await this.transactions.run(async (manager) => {
+      const won = await this.transactions.run(async (manager) => {
         if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner))) return false;
         if (task.quota > 0) {
           await this.ledger.refundInTransaction(manager, {
@@ -118,6 +116,9 @@ export class TaskTransitionsService {
         }
         return true;
       });
+      // Counted here, where every refund of a task is written, whoever asked for it.
+      if (won && task.quota > 0) this.metrics.refunds.inc({ family: task.platform, cause });
+      return won;
     } catch (error) {
       if (error instanceof AlreadyRefundedError) {
         this.logger.warn(error.message);
