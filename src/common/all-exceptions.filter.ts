@@ -1,11 +1,19 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { AppError, ErrorCode } from './app-error';
 import { errorBody, surfaceForPath, toAppError } from './error-body';
+
+/** One line for an expected fault (a 503): the driver's code when there is one, never a stack. */
+function faultSummary(error: unknown, appError: AppError): string {
+  const code = (error as { driverError?: { code?: unknown }; code?: unknown })?.driverError?.code ?? (error as { code?: unknown })?.code;
+  return typeof code === 'string' && !(error instanceof AppError) ? `${appError.message} (${code})` : appError.message;
+}
 
 /** Writes any error as the body shape of the surface the request came in on. */
 export function sendError(error: unknown, req: Request, res: Response): void {
   const appError = toAppError(error);
-  if (appError.status >= 500) new Logger('Errors').error(`${req.method} ${req.originalUrl}: ${(error as Error)?.stack ?? error}`);
+  if (appError.code === ErrorCode.Internal) new Logger('Errors').error(`${req.method} ${req.originalUrl}: ${(error as Error)?.stack ?? error}`);
+  else if (appError.status >= 500) new Logger('Errors').warn(`${req.method} ${req.path}: ${appError.status} ${faultSummary(error, appError)}`);
   if (res.headersSent) {
     res.end();
     return;

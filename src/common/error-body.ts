@@ -1,5 +1,9 @@
 import { HttpException } from '@nestjs/common';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { AppError, ErrorCode, HTTP_STATUS_BY_CODE } from './app-error';
+
+/** How long a client is asked to wait when the database cannot serve. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = Object.fromEntries(
   Object.entries(HTTP_STATUS_BY_CODE).map(([code, status]) => [status, code as ErrorCode]),
@@ -19,6 +23,9 @@ const OPENAI_TYPE_BY_STATUS: Record<number, string> = {
 /** Turns anything thrown into an AppError: domain errors as they are, framework and parser errors by status. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new AppError(ErrorCode.ServiceUnavailable, 'the service is temporarily unavailable, retry later', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+  }
   if (error instanceof HttpException) {
     const status = error.getStatus();
     const response = error.getResponse() as string | { message?: string | string[] };

@@ -48,6 +48,8 @@ const databaseUrl = z
     if (url.startsWith('sqlite:')) {
       const path = url.slice('sqlite:'.length);
       if (!path) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'sqlite: needs a file path' });
+      // Migrations run on a connection of their own, so an in-memory database would lose its schema.
+      if (path === ':memory:') ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'sqlite: needs a file path, not :memory:' });
       return { kind: 'sqlite' as const, url, path };
     }
     if (url.startsWith('mysql://')) {
@@ -76,6 +78,7 @@ const schema = z.object({
   TASK_SYNC_INTERVAL_MS: integer(0, 1000),
   TASK_TIMEOUT_MS: integer(1000, 1_800_000),
   TASK_LEASE_MS: integer(1000, 60_000),
+  DATABASE_QUERY_TIMEOUT_MS: integer(100, 10_000),
   MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
@@ -85,6 +88,8 @@ export type DatabaseTarget = { kind: 'sqlite' | 'mysql'; url: string; path: stri
 export interface AppConfig {
   port: number;
   database: DatabaseTarget;
+  /** A query (or a MySQL connection attempt) that takes longer fails, so a stalled database is a 503, not a hang. */
+  databaseQueryTimeoutMs: number;
   /** Set when the operator fixed the admin token; otherwise one is generated at first start. */
   adminToken?: string;
   publicBaseUrl: string;
@@ -111,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   return {
     port: values.PORT,
     database: values.DATABASE_URL,
+    databaseQueryTimeoutMs: values.DATABASE_QUERY_TIMEOUT_MS,
     adminToken: values.ADMIN_TOKEN,
     publicBaseUrl: (values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
     simulator: values.SIMULATOR === 'on',

@@ -5,8 +5,12 @@ import type { DatabaseTarget } from '../config/app-config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
-/** One description of the database for the app, the TypeORM CLI (ormconfig.ts) and tests. */
-export function buildDataSourceOptions(target: DatabaseTarget): DataSourceOptions {
+/**
+ * One description of the database for the app, the TypeORM CLI (ormconfig.ts) and tests.
+ * `queryTimeoutMs` bounds every MySQL query and connection attempt (SQLite waits at most that long
+ * for a lock); leave it out for migrations, whose DDL may legitimately run long.
+ */
+export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: number): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
@@ -15,7 +19,7 @@ export function buildDataSourceOptions(target: DatabaseTarget): DataSourceOption
     logging: false,
   } as const;
   if (target.kind === 'sqlite') {
-    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    mkdirSync(dirname(target.path), { recursive: true });
     return {
       ...common,
       type: 'better-sqlite3',
@@ -23,7 +27,7 @@ export function buildDataSourceOptions(target: DatabaseTarget): DataSourceOption
       // WAL lets readers proceed while one writer commits; busy_timeout waits instead of failing.
       prepareDatabase: (db: { pragma(sql: string): unknown }) => {
         db.pragma('journal_mode = WAL');
-        db.pragma('busy_timeout = 5000');
+        db.pragma(`busy_timeout = ${queryTimeoutMs ?? 5000}`);
         db.pragma('synchronous = NORMAL');
       },
     };
@@ -38,5 +42,6 @@ export function buildDataSourceOptions(target: DatabaseTarget): DataSourceOption
     charset: 'utf8mb4',
     timezone: 'Z',
     extra: { connectionLimit: 20 },
+    ...(queryTimeoutMs ? { enableQueryTimeout: true, maxQueryExecutionTime: queryTimeoutMs, connectTimeout: queryTimeoutMs } : {}),
   };
 }

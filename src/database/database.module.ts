@@ -1,5 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { SettingEntity } from './setting.entity';
@@ -14,11 +15,27 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [
-        TypeOrmModule.forRoot({ ...buildDataSourceOptions(config.database), migrationsRun: true, migrationsTransactionMode: 'each' }),
+        TypeOrmModule.forRootAsync({
+          useFactory: () => buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs),
+          dataSourceFactory: async (options) => {
+            await migrate(config);
+            return new DataSource(options!).initialize();
+          },
+        }),
         TypeOrmModule.forFeature([SettingEntity]),
       ],
       providers: [TransactionRunner, SettingsService],
       exports: [TransactionRunner, SettingsService],
     };
+  }
+}
+
+/** Migrations run on a connection of their own without the query timeout: DDL on a big table may take long. */
+async function migrate(config: AppConfig): Promise<void> {
+  const dataSource = await new DataSource(buildDataSourceOptions(config.database)).initialize();
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await dataSource.destroy();
   }
 }

@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityManager } from 'typeorm';
+import { isDatabaseUnavailable } from './database-errors';
+import { SettingEntity } from './setting.entity';
 
 const DEADLOCK_ERRNOS = new Set([1213, 1205]); // ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT
+
+/** The parts of TypeORM's shared better-sqlite3 query runner whose bookkeeping can drift from the connection. */
+interface SqliteDriverState {
+  databaseConnection: { inTransaction: boolean; exec(sql: string): unknown };
+  queryRunner?: { isTransactionActive: boolean; transactionDepth: number };
+}
 
 /**
  * Runs a unit of work in one database transaction.
@@ -13,6 +21,8 @@ const DEADLOCK_ERRNOS = new Set([1213, 1205]); // ER_LOCK_DEADLOCK, ER_LOCK_WAIT
 @Injectable()
 export class TransactionRunner {
   private readonly sqliteLock = new Mutex();
+  /** Since when writes have been failing for want of a usable database (null while they commit). */
+  private writeFaultSince: number | null = null;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -25,13 +35,58 @@ export class TransactionRunner {
    * BEGIN/COMMIT round trips on the hot path. On SQLite it still waits for open transactions.
    */
   async runStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.isSqlite) return this.sqliteLock.runExclusive(() => work(this.dataSource.manager));
-    return retryDeadlocks(() => work(this.dataSource.manager));
+    return this.track(() => (this.isSqlite ? this.exclusiveOnSqlite(() => work(this.dataSource.manager)) : retryDeadlocks(() => work(this.dataSource.manager))));
   }
 
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.isSqlite) return this.sqliteLock.runExclusive(() => this.dataSource.transaction(work));
-    return retryDeadlocks(() => this.dataSource.transaction(work));
+    return this.track(() => (this.isSqlite ? this.exclusiveOnSqlite(() => this.dataSource.transaction(work)) : retryDeadlocks(() => this.dataSource.transaction(work))));
+  }
+
+  /** True once a write failed for want of a usable database and none has committed since. */
+  get writesFailing(): boolean {
+    return this.writeFaultSince !== null;
+  }
+
+  /** Commits one tiny write; clears `writesFailing` when it works (the health check's probe). */
+  async probeWrite(): Promise<void> {
+    await this.run((manager) => manager.upsert(SettingEntity, { key: 'health.write_probe', value: String(Date.now()) }, ['key']));
+  }
+
+  private async track<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      const result = await work();
+      this.writeFaultSince = null;
+      return result;
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) this.writeFaultSince ??= Date.now();
+      throw error;
+    }
+  }
+
+  private exclusiveOnSqlite<T>(work: () => Promise<T>): Promise<T> {
+    return this.sqliteLock.runExclusive(async () => {
+      try {
+        return await work();
+      } finally {
+        this.restoreSqliteConnection();
+      }
+    });
+  }
+
+  /**
+   * Between units of work no transaction is open. TypeORM's one shared SQLite query runner assumes
+   * COMMIT and ROLLBACK always succeed: after a failed COMMIT (a full disk) it still counts a
+   * transaction, so the next one becomes a SAVEPOINT and a later ROLLBACK TO leaves a real
+   * transaction open for good, silently swallowing every later write. Make the connection and the
+   * bookkeeping agree again.
+   */
+  private restoreSqliteConnection(): void {
+    const driver = this.dataSource.driver as unknown as SqliteDriverState;
+    if (driver.queryRunner) {
+      driver.queryRunner.isTransactionActive = false;
+      driver.queryRunner.transactionDepth = 0;
+    }
+    if (driver.databaseConnection.inTransaction) driver.databaseConnection.exec('ROLLBACK');
   }
 }
 
