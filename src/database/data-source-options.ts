@@ -4,6 +4,7 @@ import { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from '../config/app-config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
+import { QuietQueryLogger } from './quiet-query-logger';
 
 /**
  * One description of the database for the app, the TypeORM CLI (ormconfig.ts) and tests.
@@ -42,6 +43,6 @@ export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: 
     charset: 'utf8mb4',
     timezone: 'Z',
     extra: { connectionLimit: 20 },
-    ...(queryTimeoutMs ? { enableQueryTimeout: true, maxQueryExecutionTime: queryTimeoutMs, connectTimeout: queryTimeoutMs } : {}),
+    ...(queryTimeoutMs ? { enableQueryTimeout: true, maxQueryExecutionTime: queryTimeoutMs, connectTimeout: queryTimeoutMs, logger: new QuietQueryLogger() } : {}),
   };
 }

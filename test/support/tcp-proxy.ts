@@ -1,0 +1,80 @@
+import { createServer, connect, Server, Socket } from 'node:net';
+
+/** A loopback TCP proxy a test can cut (refuse and reset) or freeze (accept, then forward nothing). */
+export interface TcpProxy {
+  port: number;
+  /** Resets every open connection and refuses new ones. */
+  kill(): Promise<void>;
+  /** Listens again on the same port. */
+  restore(): Promise<void>;
+  /** Keeps connections open but forwards no byte either way, like a hung server. */
+  freeze(): void;
+  thaw(): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  /** Bytes held back while frozen, delivered in order on thaw. */
+  const held: Array<{ to: Socket; chunk: Buffer }> = [];
+  let frozen = false;
+  let server: Server;
+
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  const relay = (from: Socket, to: Socket) =>
+    from.on('data', (chunk: Buffer) => {
+      if (frozen) held.push({ to, chunk });
+      else to.write(chunk);
+    });
+  const forward = (client: Socket, upstream: Socket) => {
+    relay(client, upstream);
+    relay(upstream, client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.once('close', end);
+    upstream.once('close', end);
+  };
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server = createServer((client) => {
+        track(client);
+        const upstream = connect(targetPort, targetHost);
+        track(upstream);
+        forward(client, upstream);
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port));
+    });
+
+  const port = await listen(0);
+  const closeServer = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return {
+    port,
+    async kill() {
+      const closed = closeServer();
+      for (const socket of sockets) socket.resetAndDestroy();
+      await closed;
+    },
+    async restore() {
+      await listen(port);
+    },
+    freeze() {
+      frozen = true;
+    },
+    thaw() {
+      frozen = false;
+      for (const { to, chunk } of held.splice(0)) if (!to.destroyed) to.write(chunk);
+    },
+    async close() {
+      const closed = closeServer();
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
