@@ -27,7 +27,7 @@ export class ApiKeysService {
   ) {}
 
   async issue(userId: number, name: string, models?: string[] | null): Promise<IssuedKey> {
-    if (!(await this.users.exist({ where: { id: userId } }))) throw AppError.notFound(`user ${userId} not found`);
+    if (!(await this.users.exists({ where: { id: userId } }))) throw AppError.notFound(`user ${userId} not found`);
     const key = newApiKey();
     const apiKey = await this.transactions.run((manager) =>
       manager.save(

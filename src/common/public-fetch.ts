@@ -1,4 +1,5 @@
-import type { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios';
+// The types of the ESM build of axios: that is the one @nestjs/axios (ESM since Nest 12) loads and hands out as axiosRef.
+import type { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios' with { 'resolution-mode': 'import' };
 import { lookup } from 'node:dns/promises';
 import type { Readable } from 'node:stream';
 import { assertPublicHttpUrl, isPublicAddress } from './url-guard';

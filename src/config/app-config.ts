@@ -9,7 +9,7 @@ const booleanFlag = (name: string, fallback: boolean) =>
       const normalized = value.toLowerCase();
       if (['true', '1', 'yes', 'on'].includes(normalized)) return true;
       if (['false', '0', 'no', 'off'].includes(normalized)) return false;
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${name} must be true or false` });
+      ctx.addIssue({ code: 'custom', message: `${name} must be true or false` });
       return z.NEVER;
     });
 
@@ -20,7 +20,7 @@ const integer = (min: number, fallback: number, max = Number.MAX_SAFE_INTEGER) =
     .transform((value, ctx) => {
       if (value === undefined || value === '') return fallback;
       if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: max === Number.MAX_SAFE_INTEGER ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}` });
+        ctx.addIssue({ code: 'custom', message: max === Number.MAX_SAFE_INTEGER ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}` });
         return z.NEVER;
       }
       return Number(value);
@@ -47,9 +47,9 @@ const databaseUrl = z
     const url = value && value.length > 0 ? value : 'sqlite:data/gateway.sqlite';
     if (url.startsWith('sqlite:')) {
       const path = url.slice('sqlite:'.length);
-      if (!path) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'sqlite: needs a file path' });
+      if (!path) ctx.addIssue({ code: 'custom', message: 'sqlite: needs a file path' });
       // Migrations run on a connection of their own, so an in-memory database would lose its schema.
-      if (path === ':memory:') ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'sqlite: needs a file path, not :memory:' });
+      if (path === ':memory:') ctx.addIssue({ code: 'custom', message: 'sqlite: needs a file path, not :memory:' });
       return { kind: 'sqlite' as const, url, path };
     }
     if (url.startsWith('mysql://')) {
@@ -57,12 +57,12 @@ const databaseUrl = z
         const parsed = new URL(url);
         if (!parsed.hostname || parsed.pathname.length <= 1) throw new Error('incomplete');
       } catch {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be mysql://user:password@host:port/database' });
+        ctx.addIssue({ code: 'custom', message: 'must be mysql://user:password@host:port/database' });
         return z.NEVER;
       }
       return { kind: 'mysql' as const, url, path: '' };
     }
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must start with sqlite: or mysql://' });
+    ctx.addIssue({ code: 'custom', message: 'must start with sqlite: or mysql://' });
     return z.NEVER;
   });
 
@@ -72,7 +72,7 @@ const schema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_BASE_URL: publicBaseUrl,
   SIMULATOR: z
-    .enum(['on', 'off'], { errorMap: () => ({ message: 'must be on or off' }) })
+    .enum(['on', 'off'], { error: 'must be on or off' })
     .optional()
     .default('on'),
   TASK_SYNC_INTERVAL_MS: integer(0, 1000),

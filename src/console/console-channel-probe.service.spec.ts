@@ -1,5 +1,4 @@
 import { HttpService } from '@nestjs/axios';
-import axios from 'axios';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChannelEntity } from '../upstream/channel.entity';
@@ -28,7 +27,7 @@ describe('ConsoleChannelProbeService', () => {
     const registry = new UpstreamAdapterRegistry();
     if (adapter) registry.register({ platform: 'alpha', ...adapter } as UpstreamAdapter);
     const channels = { get: async () => ({ id: 1, platform: 'alpha', apiKey: 'secret', ...channel }) } as unknown as ChannelsService;
-    return new ConsoleChannelProbeService(channels, registry, new HttpService(axios.create())).test(1);
+    return new ConsoleChannelProbeService(channels, registry, new HttpService()).test(1);
   };
 
   it('falls back to a plain request when the family has no probe: any answer below 500 means reachable', async () => {

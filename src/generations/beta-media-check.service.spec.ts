@@ -1,5 +1,4 @@
 import { HttpService } from '@nestjs/axios';
-import axios from 'axios';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppConfig } from '../config/app-config';
@@ -25,7 +24,7 @@ describe('family B media probe', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   const probe = (allowPrivate: boolean) => {
-    const service = new BetaMediaCheckService(new HttpService(axios.create()), { mediaAllowPrivateHosts: allowPrivate } as AppConfig);
+    const service = new BetaMediaCheckService(new HttpService(), { mediaAllowPrivateHosts: allowPrivate } as AppConfig);
     const element: MediaToCheck = { type: 'reference_image', url, field: 'metadata.input.media[0].url' };
     return (service as unknown as { probe(element: MediaToCheck): Promise<void> }).probe(element);
   };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
+import { EntityManager, FindOptionsWhere, In, IsNull, LessThan, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
@@ -110,7 +110,7 @@ export class TaskRepository {
     const qb = manager
       .createQueryBuilder()
       .update(TaskEntity)
-      .set(changes)
+      .set(changes as QueryDeepPartialEntity<TaskEntity>)
       .where('id = :id AND status = :expectedStatus', { id, expectedStatus });
     if (leaseOwner) qb.andWhere('lease_owner = :leaseOwner', { leaseOwner });
     const result = await qb.execute();
@@ -123,7 +123,7 @@ export class TaskRepository {
       manager
         .createQueryBuilder()
         .update(TaskEntity)
-        .set({ ...changes, leaseOwner: null, leaseUntil: null })
+        .set({ ...changes, leaseOwner: null, leaseUntil: null } as QueryDeepPartialEntity<TaskEntity>)
         .where('id = :id AND lease_owner = :owner', { id, owner })
         .execute(),
     );

@@ -1,5 +1,4 @@
 import { HttpService } from '@nestjs/axios';
-import axios from 'axios';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TaskEntity } from '../tasks/task.entity';
@@ -11,7 +10,7 @@ describe('Bearer JSON task API helpers', () => {
   let server: Server;
   let channel: ChannelEntity;
   const seen: IncomingHttpHeaders[] = [];
-  const http = new HttpService(axios.create());
+  const http = new HttpService();
 
   beforeAll(async () => {
     server = createServer((req, res) => {

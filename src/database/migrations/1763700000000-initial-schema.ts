@@ -10,7 +10,7 @@ export const col = {
   /** Up to megabytes (raw upstream bodies): LONGTEXT on MySQL, TEXT on SQLite. */
   longText: (queryRunner: QueryRunner, name: string, nullable = true): TableColumnOptions => ({
     name,
-    type: queryRunner.connection.options.type === 'mysql' ? 'longtext' : 'text',
+    type: queryRunner.dataSource.options.type === 'mysql' ? 'longtext' : 'text',
     isNullable: nullable,
   }),
   double: (name: string): TableColumnOptions => ({ name, type: 'double' }),
