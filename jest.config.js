@@ -1,5 +1,11 @@
 /** Unit tests sit next to the code (*.spec.ts); e2e tests in test/ boot the real AppModule. */
-const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+  // ESM-only dependencies, compiled to CommonJS for Jest's module loader (see the file).
+  '^.+\\.m?js$': '<rootDir>/test/support/jest-esm-to-cjs.js',
+};
+// node_modules stay untransformed except the ESM-only packages the app loads.
+const transformIgnorePatterns = ['/node_modules/(?!(@nestjs)/)'];
 
 module.exports = {
   testTimeout: 60000,
@@ -11,6 +17,7 @@ module.exports = {
       roots: ['<rootDir>/src'],
       testMatch: ['**/*.spec.ts'],
       transform,
+      transformIgnorePatterns,
     },
     {
       displayName: 'e2e',
@@ -19,6 +26,7 @@ module.exports = {
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       transform,
+      transformIgnorePatterns,
       slowTestThreshold: 30,
     },
   ],
