@@ -5,6 +5,7 @@ import type { DatabaseTarget } from '../config/app-config';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { QuietQueryLogger } from './quiet-query-logger';
+import { sqliteDriver } from './sqlite-driver';
 
 /**
  * One description of the database for the app, the TypeORM CLI (ormconfig.ts) and tests.
@@ -24,6 +25,7 @@ export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: 
     return {
       ...common,
       type: 'better-sqlite3',
+      driver: sqliteDriver(),
       database: target.path,
       // WAL lets readers proceed while one writer commits; busy_timeout waits instead of failing.
       prepareDatabase: (db: { pragma(sql: string): unknown }) => {

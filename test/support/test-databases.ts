@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { sqliteDriver } from '../../src/database/sqlite-driver';
 
 export type DatabaseKind = 'sqlite' | 'mysql';
 
@@ -64,8 +65,7 @@ export function describeEachDatabase(name: string, body: (kind: DatabaseKind) =>
 /** Reads rows straight from a test database (to check what the gateway left behind). */
 export async function queryDatabase<T = Record<string, unknown>>(database: FreshDatabase, sql: string): Promise<T[]> {
   if (database.kind === 'sqlite') {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const Sqlite = require('better-sqlite3');
+    const Sqlite = sqliteDriver() as new (path: string, options: { readonly: boolean }) => { prepare(sql: string): { all(): unknown[] }; close(): void };
     const db = new Sqlite(database.url.slice('sqlite:'.length), { readonly: true });
     try {
       return db.prepare(sql).all() as T[];
