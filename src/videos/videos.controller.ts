@@ -19,6 +19,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
+import { multipartOptions } from '../common/multipart-limits';
 import { lenientValidationPipe } from '../common/validation';
 import { CreateVideoDto } from './dto/create-video.dto';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
@@ -28,8 +29,17 @@ import { normalizeSubmitBody, UploadedPart } from './submit-body';
 import { VideoQueriesService } from './video-queries.service';
 import { VideoSubmitService } from './video-submit.service';
 
-/** Multipart limits: one image part, and text fields big enough for a data URI. */
-const MULTIPART_LIMITS = { fileSize: 20 * 1024 * 1024, fieldSize: 28 * 1024 * 1024, files: 1 };
+/**
+ * Multipart limits: one image part, and text fields big enough for a data URI, in a request no larger
+ * than the JSON body limit allows plus room for the form's framing and small fields.
+ */
+const MULTIPART_OPTIONS = multipartOptions({
+  maxRequestBytes: 21 * 1024 * 1024,
+  maxFileBytes: 20 * 1024 * 1024,
+  maxFieldBytes: 20 * 1024 * 1024,
+  maxFields: 50,
+  maxFiles: 1,
+});
 
 @ApiTags('videos')
 @ApiBearerAuth('api-key')
@@ -44,7 +54,7 @@ export class VideosController {
 
   @Post()
   @HttpCode(200)
-  @UseInterceptors(FileFieldsInterceptor([{ name: 'input_reference', maxCount: 1 }], { limits: MULTIPART_LIMITS }))
+  @UseInterceptors(FileFieldsInterceptor([{ name: 'input_reference', maxCount: 1 }], MULTIPART_OPTIONS))
   @ApiOperation({ summary: 'Submit a video task (family A, or family B with a beta-* model); JSON or multipart' })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: CreateVideoDto })
