@@ -7,6 +7,12 @@ import { DEFAULT_PRICES, QUOTA_PER_CREDIT } from './default-prices';
 import { GroupRatioEntity } from './group-ratio.entity';
 import { PriceRuleEntity } from './price-rule.entity';
 
+/**
+ * The largest price (quota units per second or per clip) an operator may set: the dearest quote,
+ * 15 s with audio (x2) and fast motion (x2) at the highest group ratio (x100), stays an exact integer.
+ */
+export const MAX_PRICE = 1_000_000_000_000;
+
 export interface QuoteRequest {
   model: string;
   /** Lower-case quality, e.g. `720p`. */

@@ -1,5 +1,6 @@
 import { AppError } from '../common/app-error';
 import { absent, integerOf, isObject } from '../common/body-values';
+import { assertBodyShape, BodyShape, modelOf } from '../common/validation';
 import {
   BETA_MODELS,
   BetaAudioSetting,
@@ -22,6 +23,24 @@ export const DEFAULT_DURATION = 5;
  * it is billed as the longest possible output, 15 s.
  */
 export const VIDEO_EDIT_BILLED_SECONDS = 15;
+
+/** The JSON type of every family B field (service interface), checked before anything reads the body. */
+const BETA_BODY_SHAPE: BodyShape = {
+  model: 'string',
+  prompt: 'string',
+  size: 'string',
+  duration: 'integer',
+  // OpenAI's name for duration.
+  seconds: 'integer',
+  input_reference: 'string',
+  metadata: {
+    ratio: 'string',
+    watermark: 'boolean',
+    seed: 'integer',
+    audio_setting: 'string',
+    input: { media: ['array', 'an array of {type, url} elements'] },
+  },
+};
 
 /** Family B action names, shown as `data.action` of the unified form. */
 export const BETA_ACTIONS: Record<BetaCapability, string> = {
@@ -51,8 +70,7 @@ function booleanOf(value: unknown): boolean | null {
 
 /** The model, checked first: it decides which family handles the body. */
 export function parseBetaModel(body: Record<string, unknown>): { model: string; capability: BetaCapability } {
-  if (absent(body.model)) throw AppError.invalid('model is required', 'model');
-  const name = String(body.model);
+  const name = modelOf(body);
   const model = name.toLowerCase();
   const capability = BETA_MODELS[model];
   if (!capability) throw AppError.invalid(`unknown model: ${name}`, 'model');
@@ -66,6 +84,7 @@ export function parseBetaModel(body: Record<string, unknown>): { model: string; 
  */
 export function parseBetaBody(body: Record<string, unknown>): ParsedBetaBody {
   const { model, capability } = parseBetaModel(body);
+  assertBodyShape(body, BETA_BODY_SHAPE);
   if (absent(body.prompt) || (typeof body.prompt === 'string' && body.prompt.trim() === '')) throw AppError.invalid('prompt is required', 'prompt');
   if (typeof body.prompt !== 'string') throw AppError.invalid('prompt must be a string', 'prompt');
   const { prompt, truncated } = truncateBetaPrompt(body.prompt);

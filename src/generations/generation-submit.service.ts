@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
+import { modelOf } from '../common/validation';
 import type { Caller } from '../tasks/task-submit.service';
 import type { TaskEntity } from '../tasks/task.entity';
 import { GammaSubmitService } from '../verification/gamma-submit.service';
@@ -23,9 +24,7 @@ export class GenerationSubmitService {
       throw AppError.invalid(`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY} characters`, 'Idempotency-Key');
     }
     const fields = body as Record<string, unknown>;
-    const model = fields.model;
-    if (model === undefined || model === null || model === '') throw AppError.invalid('model is required', 'model');
-    const name = String(model);
+    const name = modelOf(fields);
     // Each family's use case checks the key's model allowlist itself (it is also reached from /v1/videos).
     if (GAMMA_MODELS.includes(name.toLowerCase())) return this.gamma.submit(fields, caller, options);
     if (name.toLowerCase().startsWith('beta-')) return this.beta.submit(fields, caller, options);

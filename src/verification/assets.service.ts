@@ -136,6 +136,16 @@ export class AssetsService {
 
 /** The image's file name without extension, else `portrait`. */
 function defaultName(url: URL): string {
-  const last = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  const segment = url.pathname.split('/').filter(Boolean).pop() ?? '';
+  const last = decodeSegment(segment).replace(/\.[A-Za-z0-9]{1,5}$/, '');
   return (last || 'portrait').slice(0, 128);
+}
+
+/** A name is only a label: a segment that does not decode is kept as it was sent. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -1,5 +1,6 @@
 import { AppError } from '../common/app-error';
 import { absent, integerOf, isObject } from '../common/body-values';
+import { assertBodyShape, BodyShape, modelOf } from '../common/validation';
 import type { GammaTaskRequest } from '../upstream/gamma/gamma-protocol';
 
 export const GAMMA_MODELS = ['gamma-2-0', 'gamma-2-0-fast'] as const;
@@ -14,6 +15,14 @@ const MAX_REFERENCES = 9;
 const MAX_PROMPT = 5000;
 const MAX_SEED = 2147483647;
 const ASSET_REF = /^asset:\/\/([A-Za-z0-9][A-Za-z0-9._:-]{0,127})$/;
+
+/** The JSON type of every family C field, checked before anything reads the body. */
+const GAMMA_BODY_SHAPE: BodyShape = {
+  model: 'string',
+  prompt: 'string',
+  duration: 'integer',
+  metadata: { content: 'array', resolution: 'string', ratio: 'string', seed: 'integer', watermark: 'boolean' },
+};
 
 export const isGammaModel = (model: unknown): boolean => typeof model === 'string' && (GAMMA_MODELS as readonly string[]).includes(model.toLowerCase());
 
@@ -39,8 +48,10 @@ export interface ParsedGammaBody {
  * model), `metadata.ratio`, `metadata.seed`, `metadata.watermark`.
  */
 export function parseGammaBody(body: Record<string, unknown>): ParsedGammaBody {
-  const model = String(body.model ?? '').toLowerCase() as GammaModel;
-  if (!(GAMMA_MODELS as readonly string[]).includes(model)) throw AppError.invalid(`unknown model: ${String(body.model)}`, 'model');
+  const name = modelOf(body);
+  const model = name.toLowerCase() as GammaModel;
+  if (!(GAMMA_MODELS as readonly string[]).includes(model)) throw AppError.invalid(`unknown model: ${name}`, 'model');
+  assertBodyShape(body, GAMMA_BODY_SHAPE);
 
   if (absent(body.prompt) || typeof body.prompt !== 'string' || !body.prompt.trim()) throw AppError.invalid('prompt is required', 'prompt');
   const prompt = body.prompt;

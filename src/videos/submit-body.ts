@@ -1,4 +1,5 @@
 import { AppError } from '../common/app-error';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../common/json-depth';
 
 export interface UploadedPart {
   buffer: Buffer;
@@ -38,7 +39,8 @@ export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPa
   }
   let durationField: NormalizedSubmit['durationField'] = 'duration';
   if (body.duration === undefined && body.seconds !== undefined) {
-    const seconds = String(body.seconds).trim();
+    // OpenAI sends a string, JSON clients may send a number; anything else is not coerced.
+    const seconds = typeof body.seconds === 'string' || typeof body.seconds === 'number' ? String(body.seconds).trim() : '';
     if (!/^\d+$/.test(seconds)) throw AppError.invalid('seconds must be a whole number of seconds', 'seconds');
     body.duration = Number(seconds);
     durationField = 'seconds';
@@ -64,6 +66,8 @@ function toBoolean(value: unknown): unknown {
 }
 
 function parseJsonObject(text: string): Record<string, unknown> {
+  // Bounded like a JSON body, so that deep nesting is a 400 here too, never a stack overflow later.
+  if (jsonNestsDeeperThan(Buffer.from(text), MAX_JSON_DEPTH)) throw AppError.invalid(`metadata is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`, 'metadata');
   try {
     const value = JSON.parse(text);
     if (value && typeof value === 'object' && !Array.isArray(value)) return value;

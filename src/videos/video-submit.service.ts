@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { assertModelAllowed } from '../auth/api-keys.service';
 import type { ApiKeyEntity } from '../auth/api-key.entity';
 import { AppError } from '../common/app-error';
+import { modelOf } from '../common/validation';
 import { BETA_RATIOS } from '../generations/beta-body.parser';
 import { BetaSubmitService } from '../generations/beta-submit.service';
 import type { TaskEntity } from '../tasks/task.entity';
@@ -25,8 +26,7 @@ export class VideoSubmitService {
   ) {}
 
   async submit(submit: NormalizedSubmit, caller: Caller & { apiKey: ApiKeyEntity }, idempotencyKey?: string): Promise<TaskEntity> {
-    const model = submit.body.model;
-    if (typeof model !== 'string' || model.trim() === '') throw AppError.invalid('model is required', 'model');
+    const model = modelOf(submit.body);
     if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
       throw AppError.invalid(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`, 'Idempotency-Key');
     }

@@ -9,81 +9,87 @@ import {
   IsInt,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   Max,
-  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/validation';
 import { ALPHA_QUALITIES } from '../../upstream/alpha/alpha-models';
 
 const ALL_ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '2:3', '3:2', '21:9'];
 const SEED_MESSAGE = 'seed must be between 0 and 2147483647';
+/** The protocol's `int` identifiers: a signed 32-bit integer, never negative. */
+const idMessage = (field: string) => `${field} must be an integer between 0 and ${MAX_INT32}`;
+/** The provider's prompt limit, counted as it counts (UTF-16 code units). */
+const MAX_PROMPT = 2048;
 const lowerCase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
 
 /** Family A `metadata`. */
 @ApiSchema({ name: 'AlphaVideoMetadata' })
 export class AlphaVideoMetadataDto {
   @ApiPropertyOptional({ enum: ALPHA_QUALITIES, description: 'overrides `resolution` and `size`' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @Transform(lowerCase)
   @IsIn(ALPHA_QUALITIES, { message: `quality must be one of ${ALPHA_QUALITIES.join(', ')}` })
   quality?: string;
 
   @ApiPropertyOptional({ enum: ALL_ASPECT_RATIOS, description: 'text-to-video only; 2:3, 3:2 and 21:9 on c1 and v6' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(ALL_ASPECT_RATIOS, { message: `aspect_ratio must be one of ${ALL_ASPECT_RATIOS.join(', ')}` })
   aspect_ratio?: string;
 
   @ApiPropertyOptional({ enum: ['normal', 'fast'], description: '`fast` on v4.5, v4, v3.5 only, at 5 s and 360p/540p/720p; twice the price' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(['normal', 'fast'], { message: 'motion_mode must be normal or fast' })
   motion_mode?: 'normal' | 'fast';
 
   @ApiPropertyOptional({ example: 'zoom_in' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   camera_movement?: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: 2147483647 })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt({ message: SEED_MESSAGE })
   @Min(0, { message: SEED_MESSAGE })
   @Max(2147483647, { message: SEED_MESSAGE })
   seed?: number;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsInt()
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_INT32 })
+  @IsOptionalNotNull()
+  @IsInt({ message: idMessage('template_id') })
+  @Min(0, { message: idMessage('template_id') })
+  @Max(MAX_INT32, { message: idMessage('template_id') })
   template_id?: number;
 
   @ApiPropertyOptional({ example: 'anime' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   style?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean()
   water_mark?: boolean;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
-  @MaxLength(2048, { message: 'negative_prompt must be at most 2048 characters' })
+  @MaxUtf16Length(MAX_PROMPT)
   negative_prompt?: string;
 
   @ApiPropertyOptional({ description: 'with-audio tier; c1, v6, v5.6, v5.5 only' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean()
   generate_audio_switch?: boolean;
 
-  @ApiPropertyOptional({ description: 'an already uploaded image; skips the automatic upload' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_INT32, description: 'an already uploaded image; skips the automatic upload' })
+  @IsOptionalNotNull()
+  @IsInt({ message: idMessage('img_id') })
+  @Min(0, { message: idMessage('img_id') })
+  @Max(MAX_INT32, { message: idMessage('img_id') })
   img_id?: number;
 }
 
@@ -99,20 +105,20 @@ export class CreateVideoDto {
   @IsString()
   model: string;
 
-  @ApiPropertyOptional({ example: 'a red fox running through snow at dawn', maxLength: 2048 })
-  @IsOptional()
+  @ApiPropertyOptional({ example: 'a red fox running through snow at dawn', maxLength: MAX_PROMPT, description: 'counted in UTF-16 code units, as the provider counts (an emoji counts 2)' })
+  @IsOptionalNotNull()
   @IsString()
-  @MaxLength(2048, { message: 'prompt must be at most 2048 characters' })
+  @MaxUtf16Length(MAX_PROMPT)
   prompt?: string;
 
   @ApiPropertyOptional({ description: 'image-to-video: an image URL or a base64 data URI' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @IsNotEmpty()
   image?: string;
 
   @ApiPropertyOptional({ type: [String], description: 'array variant of `image` (one image)' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(1, { message: 'images takes one image for alpha models' })
@@ -120,22 +126,22 @@ export class CreateVideoDto {
   images?: string[];
 
   @ApiPropertyOptional({ example: 5, default: 5, description: 'seconds; allowed values depend on the model' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt({ message: 'duration must be a whole number of seconds' })
   duration?: number;
 
   @ApiPropertyOptional({ example: '5', description: "OpenAI's name for `duration` (a string)" })
-  @IsOptional()
+  @IsOptionalNotNull()
   seconds?: string | number;
 
   @ApiPropertyOptional({ example: '720P', description: '`720P` or `1080P` (also 360P, 540P); beats `size`' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @Matches(/^(360|540|720|1080)p$/i, { message: 'resolution must be 720P or 1080P (or 360P, 540P)' })
   resolution?: string;
 
   @ApiPropertyOptional({ example: '1280x720', description: '`360p`, `540p`, `720p`, `1080p` or `<width>x<height>` (nearest quality)' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @Matches(/^((360|540|720|1080)p|[1-9]\d{1,4}x[1-9]\d{1,4})$/i, { message: 'size must be 360p, 540p, 720p, 1080p or <width>x<height>' })
   size?: string;
@@ -144,11 +150,11 @@ export class CreateVideoDto {
     description: 'image-to-video first frame: a file part (multipart), an image URL or data URI, or `{image_url}`',
     oneOf: [{ type: 'string' }, { type: 'string', format: 'binary' }, { type: 'object', properties: { image_url: { type: 'string' } } }],
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   input_reference?: unknown;
 
   @ApiPropertyOptional({ type: AlphaVideoMetadataDto })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject({ message: 'metadata must be an object' })
   @ValidateNested()
   @Type(() => AlphaVideoMetadataDto)
