@@ -3,6 +3,7 @@ import {
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiBody,
+  ApiConflictResponse,
   ApiExtraModels,
   ApiForbiddenResponse,
   ApiHeader,
@@ -54,6 +55,7 @@ export class GenerationsController {
   @ApiPaymentRequiredResponse({ type: WrapperErrorResponse, description: '`insufficient user quota`' })
   @ApiForbiddenResponse({ type: WrapperErrorResponse, description: 'The API key is not allowed to use the model' })
   @ApiTooManyRequestsResponse({ type: WrapperErrorResponse, description: 'Provider back-pressure; Retry-After; no charge' })
+  @ApiConflictResponse({ type: WrapperErrorResponse, description: 'Idempotency-Key reused with another body, or its first request still in flight (then with Retry-After); no charge' })
   @ApiServiceUnavailableResponse({ type: WrapperErrorResponse, description: 'No channel serves the model, or every channel failed; no charge' })
   async create(
     @Body() body: CreateGenerationDto,

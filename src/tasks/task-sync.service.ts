@@ -13,7 +13,7 @@ import { backoffDelay } from './poll-backoff';
 import { PollReleaseBuffer } from './poll-release-buffer';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
-import { pollIntervalFor, TaskSubmitService } from './task-submit.service';
+import { pollIntervalFor, SUBMIT_INTERRUPTED, TaskSubmitService } from './task-submit.service';
 import { TaskTransitionsService } from './task-transitions.service';
 
 const BATCH_SIZE = 500;
@@ -171,7 +171,10 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     return this.tasks.release(task.id, owner, { nextPollAt: this.clock.now() });
   }
 
-  /** A task left SUBMITTING by a crashed submit: resubmit where the provider de-duplicates, else fail and refund. */
+  /**
+   * A task left SUBMITTING by a crashed submit (a live submit keeps extending its lease, so it is
+   * never due here): resubmit where the provider de-duplicates, else fail and refund.
+   */
   private async settleInterrupted(task: TaskEntity, channels: Map<number, ChannelEntity>): Promise<void> {
     if (this.stopping) return this.handBack(task, task.leaseOwner!);
     const adapter = this.adapters.get(task.platform);
@@ -185,7 +188,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
       }
       return;
     }
-    await this.transitions.fail(task, 'generation failed: submit was interrupted', {}, task.leaseOwner ?? undefined);
+    await this.transitions.fail(task, SUBMIT_INTERRUPTED, {}, task.leaseOwner ?? undefined);
   }
 }
 

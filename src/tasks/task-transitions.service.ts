@@ -91,11 +91,11 @@ export class TaskTransitionsService {
     return won;
   }
 
-  /** The upstream refused the submit: the client never sees the task, and the charge is reverted. */
-  async reject(task: TaskEntity, reason: string): Promise<boolean> {
+  /** The upstream refused the submit: the client never sees the task, and the charge is reverted. False if `leaseOwner` no longer holds it. */
+  async reject(task: TaskEntity, reason: string, leaseOwner?: string): Promise<boolean> {
     const now = this.clock.now();
     const changes: Partial<TaskEntity> = { status: 'REJECTED', failReason: reason, finishTime: now, nextPollAt: null, leaseOwner: null, leaseUntil: null, updatedAt: now };
-    const won = await this.settle(task, changes, `refund: task ${task.taskId} rejected at submit: ${reason}`, 'rejected');
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} rejected at submit: ${reason}`, 'rejected', leaseOwner);
     if (won) Object.assign(task, changes);
     return won;
   }

@@ -117,6 +117,23 @@ export class TaskRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /**
+   * A running submit's heartbeat: pushes its lease (and with it the time the sync would take the
+   * task over) to `leaseUntil`, only while the task is still SUBMITTING and leased to `owner`.
+   * False when the task was taken over or settled in the meantime.
+   */
+  async extendSubmitLease(id: number, owner: string, leaseUntil: number): Promise<boolean> {
+    const result = await this.transactions.runStatement((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(TaskEntity)
+        .set({ leaseUntil, nextPollAt: leaseUntil })
+        .where('id = :id AND status = :status AND lease_owner = :owner', { id, status: 'SUBMITTING', owner })
+        .execute(),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
   /** Lets go of a lease and schedules the next look. */
   async release(id: number, owner: string, changes: Partial<TaskEntity>): Promise<void> {
     await this.transactions.runStatement((manager) =>

@@ -64,6 +64,7 @@ export class VideosController {
   @ApiPaymentRequiredResponse({ type: OpenAiErrorDto, description: '`insufficient user quota`' })
   @ApiForbiddenResponse({ type: OpenAiErrorDto, description: 'The API key is not allowed to use the model' })
   @ApiTooManyRequestsResponse({ type: OpenAiErrorDto, description: 'Provider back-pressure; Retry-After; no charge' })
+  @ApiConflictResponse({ type: OpenAiErrorDto, description: 'Idempotency-Key reused with another body, or its first request still in flight (then with Retry-After); no charge' })
   @ApiServiceUnavailableResponse({ type: OpenAiErrorDto, description: 'No channel serves the model, or every channel failed (then with Retry-After); no charge' })
   async create(
     @Body() body: unknown,
