@@ -165,14 +165,14 @@ describeEachDatabase('generations: family B refusals', (kind) => {
     };
 
     it('400 InvalidParameter -> 400', async () => {
-      await refused({ status: 400, code: 'InvalidParameter', message: 'The size is not supported.' }, 400, wrapper('upstream rejected the request: InvalidParameter: The size is not supported.'));
+      await refused({ status: 400, code: 'InvalidParameter', message: 'The size is not supported.' }, 400, wrapper('upstream rejected the request: InvalidParameter: invalid parameter'));
     });
 
     it('400 DataInspectionFailed -> 400 naming moderation', async () => {
       await refused(
         { status: 400, code: 'DataInspectionFailed', message: 'Input data may contain inappropriate content.' },
         400,
-        wrapper('upstream rejected the request: content moderation failed: DataInspectionFailed: Input data may contain inappropriate content.'),
+        wrapper('upstream rejected the request: content moderation failed: DataInspectionFailed: the input may contain inappropriate content'),
       );
     });
 

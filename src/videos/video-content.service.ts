@@ -5,11 +5,13 @@ import { Readable } from 'node:stream';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { fetchPublicUrl } from '../common/public-fetch';
+import { isShowableLink } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TaskEntity } from '../tasks/task.entity';
 import { TaskRepository } from '../tasks/task.repository';
 import { toFlatStatus } from '../tasks/task-status';
 import type { ChannelEntity } from '../upstream/channel.entity';
+import { channelLinkPolicy } from '../upstream/channel-link-policy';
 import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
 
@@ -51,7 +53,9 @@ export class VideoContentService {
     }
     const channel = await this.channelOf(task);
     const forwardedRange = range && /^bytes=/.test(range) ? range : undefined;
-    let response = task.resultUrl ? await this.fetch(task.resultUrl, channel, forwardedRange) : null;
+    // A stored link that may not be shown (kept before links were checked) is not fetched either: a fresh one is asked for.
+    const stored = task.resultUrl && isShowableLink(task.resultUrl, channelLinkPolicy(channel ?? { baseUrl: '' }, this.config.mediaAllowPrivateHosts)) ? task.resultUrl : null;
+    let response = stored ? await this.fetch(stored, channel, forwardedRange) : null;
     if (!response || EXPIRED.has(response.status)) {
       response?.data.destroy();
       const fresh = await this.refreshUrl(task, channel);

@@ -3,8 +3,9 @@ import { Injectable } from '@nestjs/common';
 import type { AxiosRequestConfig, AxiosResponse } from 'axios';
 import { newUuid } from '../../common/random-id';
 import type { ChannelEntity } from '../channel.entity';
-import { UpstreamError } from '../upstream-adapter';
-import { alphaError, describeTransportError } from './alpha-errors';
+import { callTimeoutMs, SubmitDeadline, UpstreamError } from '../upstream-adapter';
+import { MAX_PROVIDER_BODY_BYTES, transportErrorMessage } from '../provider-text';
+import { alphaError } from './alpha-errors';
 import type { AlphaImage } from './alpha-image-inputs.service';
 
 /** `Resp` of `GET /openapi/v2/video/result/{video_id}`. */
@@ -32,27 +33,29 @@ export class AlphaApiClient {
 
   constructor(private readonly http: HttpService) {}
 
-  async uploadImage(channel: ChannelEntity, image: AlphaImage, traceId: string): Promise<number> {
+  async uploadImage(channel: ChannelEntity, image: AlphaImage, traceId: string, deadline?: SubmitDeadline): Promise<number> {
     const form = new FormData();
     form.append('image', new Blob([new Uint8Array(image.bytes)], { type: image.mime }), image.filename);
     const { resp } = await this.call<{ img_id?: unknown }>(channel, traceId, {
       method: 'POST',
       url: '/openapi/v2/image/upload',
       data: form,
-      timeout: this.timeouts.uploadMs,
+      timeout: callTimeoutMs(this.timeouts.uploadMs, deadline),
+      signal: deadline?.signal,
     });
     const imgId = Number(resp?.img_id);
     if (!Number.isSafeInteger(imgId)) throw new UpstreamError('transient', 'image upload answered without an img_id');
     return imgId;
   }
 
-  async generate(channel: ChannelEntity, kind: AlphaGenerateKind, body: Record<string, unknown>, traceId: string): Promise<string> {
+  async generate(channel: ChannelEntity, kind: AlphaGenerateKind, body: Record<string, unknown>, traceId: string, deadline?: SubmitDeadline): Promise<string> {
     const { resp } = await this.call<{ video_id?: unknown }>(channel, traceId, {
       method: 'POST',
       url: `/openapi/v2/video/${kind}/generate`,
       data: body,
       headers: { 'Content-Type': 'application/json' },
-      timeout: this.timeouts.generateMs,
+      timeout: callTimeoutMs(this.timeouts.generateMs, deadline),
+      signal: deadline?.signal,
     });
     const videoId = resp?.video_id;
     if ((typeof videoId !== 'number' && typeof videoId !== 'string') || String(videoId) === '') {
@@ -83,9 +86,11 @@ export class AlphaApiClient {
         transformResponse: (data: string) => data,
         validateStatus: () => true,
         maxRedirects: 0,
+        // A larger answer is cut off while it arrives (a transient error), never buffered whole.
+        maxContentLength: MAX_PROVIDER_BODY_BYTES,
       });
     } catch (error) {
-      throw new UpstreamError('transient', `provider unreachable (${describeTransportError(error)})`);
+      throw new UpstreamError('transient', transportErrorMessage('provider', error));
     }
     const body = parseJson(response.data);
     const code = body?.ErrCode ?? body?.err_code;

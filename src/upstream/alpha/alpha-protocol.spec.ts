@@ -36,16 +36,16 @@ describe('family A protocol', () => {
   });
 
   it('maps query statuses', () => {
-    expect(toPollOutcome({ status: 5 }, {})).toEqual({ state: 'running', raw: {} });
-    expect(toPollOutcome({ status: 1, url: 'https://x/v.mp4', outputWidth: 1920, outputHeight: 1080 }, {})).toEqual({
+    expect(toPollOutcome({ status: 5 })).toEqual({ state: 'running', raw: { ErrCode: 0, Resp: { status: 5 } } });
+    expect(toPollOutcome({ status: 1, url: 'https://x/v.mp4', outputWidth: 1920, outputHeight: 1080 })).toEqual({
       state: 'succeeded',
       videoUrl: 'https://x/v.mp4',
       outputSize: '1920x1080',
-      raw: {},
+      raw: { ErrCode: 0, Resp: { status: 1, url: 'https://x/v.mp4', outputWidth: 1920, outputHeight: 1080 } },
     });
-    expect(toPollOutcome({ status: 7 }, {})).toMatchObject({ state: 'failed', failReason: 'content moderation failed' });
-    expect(toPollOutcome({ status: 8 }, {})).toMatchObject({ state: 'failed', failReason: 'generation failed' });
-    expect(toPollOutcome({ status: 6 }, {})).toMatchObject({ state: 'failed', failReason: 'generation failed' });
+    expect(toPollOutcome({ status: 7 })).toMatchObject({ state: 'failed', failReason: 'content moderation failed' });
+    expect(toPollOutcome({ status: 8 })).toMatchObject({ state: 'failed', failReason: 'generation failed' });
+    expect(toPollOutcome({ status: 6 })).toMatchObject({ state: 'failed', failReason: 'generation failed' });
   });
 
   it('names models and sizes', () => {

@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { isShowableLink } from '../../common/url-guard';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { TaskEntity } from '../../tasks/task.entity';
 import type { ChannelEntity } from '../channel.entity';
-import { PollOutcome, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
+import { channelLinkPolicy } from '../channel-link-policy';
+import { PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
 import { AlphaApiClient } from './alpha-api.client';
 import { AlphaImageInputs } from './alpha-image-inputs.service';
 import { parseAlphaModel } from './alpha-models';
@@ -21,6 +24,7 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
   constructor(
     private readonly api: AlphaApiClient,
     private readonly images: AlphaImageInputs,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** The upstream model is the version alone: `alpha/v6` -> `v6`. */
@@ -28,7 +32,7 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
     return parseAlphaModel(publicModel) ?? publicModel.replace(/^alpha\//, '').toLowerCase();
   }
 
-  async submit(task: TaskEntity, channel: ChannelEntity): Promise<SubmitOutcome> {
+  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
     const request = task.request as unknown as AlphaTaskRequest;
     let imgId = request.img_id;
     let uploaded = false;
@@ -36,7 +40,7 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
       if (!request.image) throw new UpstreamError('invalid_input', 'image-to-video needs an image');
       const image = await this.images.load(request.image);
       // The img_id belongs to this channel's provider account, so a fallback channel uploads again.
-      imgId = await this.api.uploadImage(channel, image, deterministicTraceId(task.taskId, channel.id, 'upload'));
+      imgId = await this.api.uploadImage(channel, image, deterministicTraceId(task.taskId, channel.id, 'upload'), deadline);
       uploaded = true;
     }
     const videoId = await this.api.generate(
@@ -44,14 +48,16 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
       request.mode === 'image' ? 'img' : 'text',
       generateBody(task.upstreamModel, request, imgId),
       deterministicTraceId(task.taskId, channel.id, 'generate'),
+      deadline,
     );
     return { upstreamTaskId: videoId, requestPatch: uploaded ? { img_id: imgId } : undefined };
   }
 
   async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
-    const { result, raw } = await this.api.result(channel, task.upstreamTaskId!);
-    const outcome = toPollOutcome(result, raw);
-    if (outcome.state === 'succeeded' && !outcome.videoUrl) throw new UpstreamError('transient', 'succeeded without a video url');
+    const { result } = await this.api.result(channel, task.upstreamTaskId!);
+    const outcome = toPollOutcome(result, channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts));
+    // A missing link, or one that may not be shown (file://, link-local...): the next query may hand out a usable one.
+    if (outcome.state === 'succeeded' && !outcome.videoUrl) throw new UpstreamError('transient', 'succeeded without a usable video url');
     return outcome;
   }
 
@@ -59,7 +65,8 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
   async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
     if (!task.upstreamTaskId) return null;
     const { result } = await this.api.result(channel, task.upstreamTaskId);
-    return Number(result.status) === ALPHA_STATUS.succeeded && typeof result.url === 'string' && result.url ? result.url : null;
+    const showable = isShowableLink(result.url, channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts));
+    return Number(result.status) === ALPHA_STATUS.succeeded && showable ? (result.url as string) : null;
   }
 
   /** Any envelope answer to a query proves reachability and the key; auth and transport trouble throw. */

@@ -1,11 +1,13 @@
 import { HttpService } from '@nestjs/axios';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
 import { Clock } from '../../common/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { TaskEntity } from '../../tasks/task.entity';
 import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../bearer-json-task-api';
 import type { ChannelEntity } from '../channel.entity';
-import { PollOutcome, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
+import { channelLinkPolicy } from '../channel-link-policy';
+import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
 import { mapBetaError } from './beta-errors';
 import { BETA_SUBMIT_PATH, BetaErrorBody, BetaQueryBody, betaQueryPath, buildBetaSubmitBody } from './beta-protocol';
 import { mapBetaQuery } from './beta-query-mapping';
@@ -44,15 +46,16 @@ export class BetaUpstreamAdapter implements UpstreamAdapter {
   constructor(
     private readonly http: HttpService,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   defaultUpstreamModel(publicModel: string): string {
     return publicModel;
   }
 
-  async submit(task: TaskEntity, channel: ChannelEntity): Promise<SubmitOutcome> {
+  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
     const body = buildBetaSubmitBody(task.request as unknown as BetaTaskRequest, task.upstreamModel);
-    const response = await this.call(channel, 'POST', BETA_SUBMIT_PATH, SUBMIT_TIMEOUT_MS, body);
+    const response = await this.call(channel, 'POST', BETA_SUBMIT_PATH, callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), body, deadline?.signal);
     const upstreamTaskId = (response.data as BetaQueryBody | undefined)?.output?.task_id;
     if (typeof upstreamTaskId !== 'string' || !upstreamTaskId) {
       throw new UpstreamError('transient', 'the provider accepted the submit without an output.task_id');
@@ -61,14 +64,14 @@ export class BetaUpstreamAdapter implements UpstreamAdapter {
   }
 
   async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
-    const outcome = mapBetaQuery(await this.query(task, channel));
+    const outcome = mapBetaQuery(await this.query(task, channel), channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts));
     const elapsed = this.clock.now() - (task.submitTime ?? task.createdAt);
     return { ...outcome, progress: betaProgress(outcome.state, (task.request as Partial<BetaTaskRequest>).capability, elapsed) };
   }
 
   /** The stored signed URL lasts about 24 h; a fresh query hands out a new one. */
   async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
-    return succeededVideoUrl(mapBetaQuery(await this.query(task, channel)));
+    return succeededVideoUrl(mapBetaQuery(await this.query(task, channel), channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts)));
   }
 
   /** Querying a task id that cannot exist proves the key works without starting any generation. */
@@ -81,11 +84,11 @@ export class BetaUpstreamAdapter implements UpstreamAdapter {
   }
 
   /** Every call is Bearer JSON; a submit also asks for async processing. */
-  private call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown): Promise<AxiosResponse> {
+  private call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown, signal?: AbortSignal): Promise<AxiosResponse> {
     return callBearerJson<BetaErrorBody>(
       this.http,
       channel,
-      { method, path, timeout, body, postHeaders: { 'X-DashScope-Async': 'enable' } },
+      { method, path, timeout, body, postHeaders: { 'X-DashScope-Async': 'enable' }, signal },
       'family B',
       (status, errorBody, retryAfter) => mapBetaError(status, errorBody, retryAfter, this.clock.now()),
     );

@@ -2,7 +2,9 @@ import { HttpService } from '@nestjs/axios';
 import { Injectable, Logger } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
 import { Clock } from '../../common/clock';
+import { isShowableLink } from '../../common/url-guard';
 import type { ChannelEntity } from '../channel.entity';
+import { channelSecrets, codeSummary, GENERIC_REASON, MAX_PROVIDER_BODY_BYTES, providerCode, transportErrorMessage } from '../provider-text';
 import { UpstreamError, UpstreamErrorKind } from '../upstream-adapter';
 import { signRequest } from './gamma-request-signer';
 import { SlidingWindowLimiter } from './gamma-rate-limiter';
@@ -37,6 +39,33 @@ export class GammaControlError extends UpstreamError {
 const CHANNEL_CODES = /^(SignatureDoesNotMatch|InvalidAccessKey|InvalidCredential|AccessDenied|Unauthorized|InvalidAuthorization|MissingAuthentication)/;
 const THROTTLE_CODES = /(Throttl|RequestLimitExceeded|FlowLimit|TooManyRequests|RateLimit)/;
 
+/** The control plane's error codes in the gateway's words (the provider's messages are never passed on). */
+export const CONTROL_ERROR_REASONS: Readonly<Record<string, string>> = {
+  SignatureDoesNotMatch: 'the request signature was refused',
+  InvalidAccessKey: 'the provider refused the access key',
+  InvalidCredential: 'the provider refused the credentials',
+  InvalidAuthorization: 'the provider refused the credentials',
+  MissingAuthentication: 'the provider refused the credentials',
+  Unauthorized: 'the provider refused the credentials',
+  AccessDenied: 'access denied',
+  RequestLimitExceeded: 'rate limit exceeded',
+  Throttling: 'rate limit exceeded',
+  FlowLimitExceeded: 'rate limit exceeded',
+  TooManyRequests: 'rate limit exceeded',
+  InvalidParameter: 'invalid parameter',
+  'InvalidParameter.CallbackURL': 'CallbackURL is not allowed',
+  'InvalidParameter.URL': 'the image cannot be downloaded',
+  'InvalidParameter.BytedToken': 'unknown or expired token',
+  'InvalidParameter.GroupId': 'unknown group',
+  MissingParameter: 'a required parameter is missing',
+  NotFound: 'not found',
+  'NotFound.Asset': 'asset not found',
+  FaceMismatch: 'the face does not match the verified person',
+  InvalidActionOrVersion: 'unknown action or version',
+  InternalError: 'provider internal error',
+  ServiceUnavailable: 'the provider is unavailable',
+};
+
 /**
  * Signed JSON calls to the family C control plane (`POST {control_base_url}/?Action=..&Version=..`):
  * adds ProjectName, signs with the channel's keys, keeps under the provider's per-action rate
@@ -55,8 +84,10 @@ export class GammaControlClient {
     this.limiter = new SlidingWindowLimiter(() => this.clock.now());
   }
 
-  createSession(channel: ChannelEntity, callbackUrl: string): Promise<CreateSessionResult> {
-    return this.call<CreateSessionResult>(channel, 'CreateVisualValidateSession', { CallbackURL: callbackUrl });
+  /** The H5 link goes to the client's browser: one that may not be shown (file://, link-local, credentials) counts as none. */
+  async createSession(channel: ChannelEntity, callbackUrl: string): Promise<CreateSessionResult> {
+    const result = await this.call<CreateSessionResult>(channel, 'CreateVisualValidateSession', { CallbackURL: callbackUrl });
+    return isShowableLink(result?.H5Link) ? result : { ...result, H5Link: '' };
   }
 
   getValidateResult(channel: ChannelEntity, bytedToken: string): Promise<ValidateResult> {
@@ -112,9 +143,12 @@ export class GammaControlClient {
         responseType: 'text',
         transformResponse: (raw: string) => raw,
         validateStatus: () => true,
+        // A larger answer is cut off while it arrives (a transient error); a redirect is not followed.
+        maxContentLength: MAX_PROVIDER_BODY_BYTES,
+        maxRedirects: 0,
       });
     } catch (error) {
-      throw new GammaControlError('transient', `verification provider unreachable (${action}): ${(error as Error)?.message ?? 'network error'}`, undefined);
+      throw new GammaControlError('transient', transportErrorMessage(`verification provider (${action})`, error), undefined);
     }
     return this.unwrap<T>(action, channel, response);
   }
@@ -147,24 +181,28 @@ export class GammaControlClient {
       const { ResponseMetadata: _metadata, ...rest } = parsed;
       return rest as T;
     }
-    const error = classify(action, response.status, providerError, response.headers['retry-after']);
-    this.logger.warn(`${action} on channel ${channel.id} failed: HTTP ${response.status} ${error.code ?? ''} ${error.message} (request ${metadata?.RequestId ?? '-'})`);
+    const secrets = channelSecrets(channel);
+    const error = classify(action, response.status, providerError, response.headers['retry-after'], secrets);
+    const rawRequestId = metadata?.RequestId;
+    const requestId = typeof rawRequestId === 'string' && /^[\w-]{1,64}$/.test(rawRequestId) && !secrets.includes(rawRequestId) ? rawRequestId : '-';
+    this.logger.warn(`${action} on channel ${channel.id} failed: HTTP ${response.status} ${error.message} (request ${requestId})`);
     throw error;
   }
 }
 
-function classify(action: GammaControlAction, status: number, error: ProviderError | undefined, retryAfter: unknown): GammaControlError {
-  const code = typeof error?.Code === 'string' && error.Code ? error.Code : undefined;
-  const text = `${code ?? `HTTP ${status}`}${error?.Message ? `: ${error.Message}` : ''}`;
+/** The provider's code mapped to the gateway's words and kinds; its Message is never passed on. */
+function classify(action: GammaControlAction, status: number, error: ProviderError | undefined, retryAfter: unknown, secrets: string[]): GammaControlError {
+  const code = providerCode(error?.Code, secrets);
+  const text = (generic: string) => codeSummary(CONTROL_ERROR_REASONS, code, generic, status);
   const details = { httpStatus: status };
   if (status === 429 || (code && THROTTLE_CODES.test(code))) {
     const seconds = typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Math.max(1, Number(retryAfter)) : 1;
-    return new GammaControlError('backpressure', text, code, { ...details, retryAfterSeconds: seconds });
+    return new GammaControlError('backpressure', text(GENERIC_REASON.backpressure), code, { ...details, retryAfterSeconds: seconds });
   }
-  if (status === 401 || status === 403 || (code && CHANNEL_CODES.test(code))) return new GammaControlError('channel', text, code, details);
+  if (status === 401 || status === 403 || (code && CHANNEL_CODES.test(code))) return new GammaControlError('channel', text(GENERIC_REASON.channel), code, details);
   if (status >= 500 || (!code && status >= 200 && status < 300)) {
-    return new GammaControlError('transient', code || status >= 500 ? text : `${action}: the provider's answer is not JSON`, code, details);
+    return new GammaControlError('transient', code || status >= 500 ? text(GENERIC_REASON.transient) : `${action}: the provider's answer is not JSON`, code, details);
   }
-  if (status === 404 && !code) return new GammaControlError('channel', `${text} (is control_base_url right?)`, code, details);
-  return new GammaControlError('invalid_input', text, code, details);
+  if (status === 404 && !code) return new GammaControlError('channel', `${text(GENERIC_REASON.channel)} (is control_base_url right?)`, code, details);
+  return new GammaControlError('invalid_input', text(GENERIC_REASON.invalid_input), code, details);
 }

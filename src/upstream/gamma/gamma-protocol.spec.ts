@@ -28,10 +28,16 @@ describe('family C data plane protocol', () => {
       videoUrl: 'https://v',
       outputSize: '1280x720',
     });
-    expect(mapGammaQuery({ status: 'failed', error: { code: 'InternalServiceError', message: 'oops' } })).toMatchObject({
+    expect(mapGammaQuery({ status: 'failed', error: { code: 'InternalServiceError', message: 'oops at http://10.0.0.1' } })).toMatchObject({
       state: 'failed',
-      failReason: 'generation failed: InternalServiceError: oops',
+      failReason: 'generation failed: InternalServiceError: provider internal error',
+      raw: { status: 'failed', error: { code: 'InternalServiceError' } },
     });
+    expect(mapGammaQuery({ status: 'failed', error: { code: 'Brand.New', message: 'oops' } }).failReason).toBe('generation failed: Brand.New');
+    expect(mapGammaQuery({ status: 'failed', error: { code: 'OutputVideoSensitiveContentDetected', message: 'oops' } }).failReason).toBe(
+      'content moderation failed: OutputVideoSensitiveContentDetected: the output may contain sensitive content',
+    );
+    expect(mapGammaQuery({ status: 'succeeded', content: { video_url: 'file:///etc/passwd' } })).toMatchObject({ state: 'failed', raw: { content: {} } });
     expect(mapGammaQuery({ status: 'cancelled' }).failReason).toBe('generation failed: the task was cancelled upstream');
     expect(mapGammaQuery({ status: 'expired' }).failReason).toBe('upstream timeout: the provider expired the task');
     expect(() => mapGammaQuery({ status: 'weird' })).toThrow(/unknown task status/);
@@ -55,5 +61,9 @@ describe('family C data plane protocol', () => {
     expect(kind(404)).toBe('channel');
     expect(kind(500, 'InternalServiceError')).toBe('transient');
     expect(mapGammaError(429, undefined, '7').details.retryAfterSeconds).toBe(7);
+    expect(mapGammaError(400, { error: { code: 'InputImageSensitiveContentDetected.PrivacyInformation', message: 'x' } }, undefined).message).toBe(
+      'content moderation failed: InputImageSensitiveContentDetected.PrivacyInformation: the input image may contain a real person',
+    );
+    expect(mapGammaError(400, { error: { code: 'InvalidParameter', message: 'key sk-1 at http://10.0.0.1' } }, undefined).message).toBe('InvalidParameter: invalid parameter');
   });
 });

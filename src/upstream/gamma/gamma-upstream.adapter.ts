@@ -1,10 +1,12 @@
 import { HttpService } from '@nestjs/axios';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { TaskEntity } from '../../tasks/task.entity';
 import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../bearer-json-task-api';
 import type { ChannelEntity } from '../channel.entity';
-import { PollOutcome, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
+import { channelLinkPolicy } from '../channel-link-policy';
+import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream-adapter';
 import { mapGammaError } from './gamma-errors';
 import { buildGammaSubmitBody, GAMMA_TASKS_PATH, GammaErrorBody, GammaTaskRequest, gammaTaskPath } from './gamma-protocol';
 import { mapGammaQuery } from './gamma-query-mapping';
@@ -22,27 +24,30 @@ export class GammaUpstreamAdapter implements UpstreamAdapter {
   /** The provider does not de-duplicate submits: an interrupted submit is failed and refunded, never resent. */
   readonly idempotentSubmit = false;
 
-  constructor(private readonly http: HttpService) {}
+  constructor(
+    private readonly http: HttpService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   defaultUpstreamModel(publicModel: string): string {
     return publicModel;
   }
 
-  async submit(task: TaskEntity, channel: ChannelEntity): Promise<SubmitOutcome> {
+  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
     const body = buildGammaSubmitBody(task.request as unknown as GammaTaskRequest, task.upstreamModel);
-    const response = await this.call(channel, 'POST', GAMMA_TASKS_PATH, SUBMIT_TIMEOUT_MS, body);
+    const response = await this.call(channel, 'POST', GAMMA_TASKS_PATH, callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), body, deadline?.signal);
     const id = (response.data as { id?: unknown }).id;
     if (typeof id !== 'string' || !id) throw new UpstreamError('transient', 'the provider accepted the submit without an id');
     return { upstreamTaskId: id };
   }
 
   async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
-    return mapGammaQuery(await this.query(task, channel));
+    return mapGammaQuery(await this.query(task, channel), channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts));
   }
 
   /** The provider's video URL is temporary; a fresh query hands out a new one. */
   async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
-    return succeededVideoUrl(mapGammaQuery(await this.query(task, channel)));
+    return succeededVideoUrl(mapGammaQuery(await this.query(task, channel), channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts)));
   }
 
   /** Querying a task id that cannot exist proves the key works without generating anything. */
@@ -54,7 +59,7 @@ export class GammaUpstreamAdapter implements UpstreamAdapter {
     return (await this.call(channel, 'GET', gammaTaskPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS)).data;
   }
 
-  private call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown): Promise<AxiosResponse> {
-    return callBearerJson<GammaErrorBody>(this.http, channel, { method, path, timeout, body }, 'family C', mapGammaError);
+  private call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown, signal?: AbortSignal): Promise<AxiosResponse> {
+    return callBearerJson<GammaErrorBody>(this.http, channel, { method, path, timeout, body, signal }, 'family C', mapGammaError);
   }
 }
