@@ -22,13 +22,14 @@ function expectClean(text: string, ...secrets: string[]): void {
   for (const needle of [...secrets, INTERNAL_HOST, '/srv/provider', 'Handler.run']) expect(text).not.toContain(needle);
 }
 
-/** Everything the gateway logged (Nest's logger writes to console when TEST_LOGS is set). */
+/** Everything the gateway logged: Nest's logger writes to console when TEST_LOGS is set, the request log (pino) to stdout. */
 function captureLogs(): { lines: string[]; restore(): void } {
   const lines: string[] = [];
   const spies = (['log', 'warn', 'error', 'debug', 'info'] as const).map((method) =>
     jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '))),
   );
-  return { lines, restore: () => spies.forEach((spy) => spy.mockRestore()) };
+  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0);
+  return { lines, restore: () => [...spies, stdout].forEach((spy) => spy.mockRestore()) };
 }
 
 describeEachDatabase('faults: what providers say, send and link', (kind) => {
