@@ -110,6 +110,20 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     const logs = (await gw.admin.get(`/api/admin/logs?user_id=${userId}&page_size=100`).expect(200)).body.data as Array<{ type: string; task_id: string; quota: number }>;
     return { consume: logs.filter((log) => log.type === 'consume'), refund: logs.filter((log) => log.type === 'refund') };
   };
+  /** One charge for the task, no refund, and the balance down by its price. */
+  const expectChargedOnce = async (userId: number, taskId: string, price: number) => {
+    const { consume, refund } = await ledger(userId);
+    expect(consume.map((log) => log.task_id)).toEqual([taskId]);
+    expect(refund).toEqual([]);
+    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - price, used_quota: price });
+  };
+  /** One charge and one refund for the task, and the balance whole again. */
+  const expectChargedThenRefunded = async (userId: number, taskId: string) => {
+    const { consume, refund } = await ledger(userId);
+    expect(consume.map((log) => log.task_id)).toEqual([taskId]);
+    expect(refund.map((log) => log.task_id)).toEqual([taskId]);
+    expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+  };
   const tasksOf = (userId: number) =>
     queryDatabase<{ task_id: string; status: string; lease_until: number | string | null; lease_owner: string | null }>(
       gw.database,
@@ -162,10 +176,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     await getGeneration(key, taskId).expect(404);
     expect(await visibleTasks(key)).toEqual([]);
     await gw.sync();
-    const { consume, refund } = await ledger(userId);
-    expect(consume.map((log) => log.task_id)).toEqual([taskId]);
-    expect(refund.map((log) => log.task_id)).toEqual([taskId]);
-    expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+    await expectChargedThenRefunded(userId, taskId);
   });
 
   it('a submit still running keeps its lease: the sync leaves it alone; the client gets a live task it can see and follow, charged once, never refunded', async () => {
@@ -186,10 +197,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
       await gw.sync();
     }
     expect((await getVideo(key, taskId).expect(200)).body.status).toBe('completed');
-    const { consume, refund } = await ledger(userId);
-    expect(consume.map((log) => log.task_id)).toEqual([taskId]);
-    expect(refund).toEqual([]);
-    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - BETA_PRICE, used_quota: BETA_PRICE });
+    await expectChargedOnce(userId, taskId, BETA_PRICE);
   });
 
   it('family A: an image upload slower than the submit deadline is cut off with 503 + Retry-After, refunded, uploaded once, never generated, never re-run by the sync', async () => {
@@ -214,10 +222,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     expect(alpha.calls('upload').length - uploadsBefore).toBe(1);
     expect(alpha.calls('generate').length - generatesBefore).toBe(0);
     await getVideo(key, taskId).expect(404);
-    const { consume, refund } = await ledger(userId);
-    expect(consume.map((log) => log.task_id)).toEqual([taskId]);
-    expect(refund.map((log) => log.task_id)).toEqual([taskId]);
-    expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+    await expectChargedThenRefunded(userId, taskId);
   });
 
   it('family A: an upload that outlasts a (jumped) lease keeps it: uploaded and generated once, 200 queued, visible', async () => {
@@ -237,10 +242,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     expect((await getVideo(key, taskId).expect(200)).body.status).toBe('queued');
     expect(alpha.calls('upload').length - uploadsBefore).toBe(1);
     expect(alpha.calls('generate').length - generatesBefore).toBe(1);
-    const { consume, refund } = await ledger(userId);
-    expect(consume.map((log) => log.task_id)).toEqual([taskId]);
-    expect(refund).toEqual([]);
-    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - V5_PRICE, used_quota: V5_PRICE });
+    await expectChargedOnce(userId, taskId, V5_PRICE);
   });
 
   it('a submit that lost its task to the sync answers 503 + Retry-After, never 200 for a failed task; the same Idempotency-Key then starts a new, live task', async () => {
@@ -299,10 +301,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
       await gw.sync();
     }
     expect((await getVideo(key, taskId).expect(200)).body.status).toBe('completed');
-    const { consume, refund } = await ledger(userId);
-    expect(consume.map((log) => log.task_id)).toEqual([taskId]);
-    expect(refund).toEqual([]);
-    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - V5_PRICE, used_quota: V5_PRICE });
+    await expectChargedOnce(userId, taskId, V5_PRICE);
   });
 
   it('documents the 409 of an in-flight Idempotency-Key on both submit endpoints', async () => {
