@@ -107,9 +107,8 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     while (!this.stopping && handled < MAX_TASKS_PER_ROUND) {
       // Keep about one batch queued locally; the rest stays claimable by other instances.
       await pool.whenBelow(BATCH_SIZE);
-      const claimedAt = this.clock.now();
       const batch = await this.claim();
-      for (const task of batch) pool.push(task.channelId ?? -1, () => this.pollOne(task, channels.get(task.channelId ?? -1), claimedAt, releases));
+      for (const task of batch) pool.push(task.channelId ?? -1, () => this.pollOne(task, channels.get(task.channelId ?? -1), releases));
       handled += batch.length;
       if (batch.length < BATCH_SIZE) break;
     }
@@ -124,7 +123,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, BATCH_SIZE, statuses);
   }
 
-  private async pollOne(task: TaskEntity, channel: ChannelEntity | undefined, claimedAt: number, releases: PollReleaseBuffer): Promise<void> {
+  private async pollOne(task: TaskEntity, channel: ChannelEntity | undefined, releases: PollReleaseBuffer): Promise<void> {
     const owner = task.leaseOwner!;
     if (this.stopping) return this.handBack(task, owner);
     const family = task.platform;
@@ -140,6 +139,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     const interval = pollIntervalFor(channel, adapter);
     const channelLabel = String(channel.id);
     const stopTimer = this.metrics.pollLatency.startTimer({ family });
+    const sentAt = this.clock.now();
     try {
       const outcome = await adapter.poll(task, channel);
       stopTimer();
@@ -147,7 +147,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
       const now = this.clock.now();
       const elapsed = now - (task.submitTime ?? task.createdAt);
       const estimate = Math.min(95, (elapsed / adapter.expectedDurationMs) * 100);
-      const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(claimedAt, now, interval, adapter.minPollIntervalMs) });
+      const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(sentAt, now, interval, adapter.minPollIntervalMs) });
       if (plan.failure === undefined && plan.status === task.status) {
         await releases.add(task, owner, plan.changes);
         return;
@@ -193,12 +193,13 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
 }
 
 /**
- * The next poll is one interval after this one was due (claimed), not after it finished, so the
- * cadence does not drift by the processing time; never sooner than the family's minimum gap
- * (or half an interval) after now, so a backlog cannot make polls bunch up.
+ * The next poll is one interval after this one was sent, not after it finished, so the cadence does
+ * not drift by the provider's answer time; and since a poll waiting in a busy worker pool is sent
+ * late, counting from its claim instead would bring the next one closer than the interval at the
+ * provider. Never sooner than the family's minimum gap (or half an interval) after now either.
  */
-export function nextPollAfter(claimedAt: number, now: number, interval: number, minGap?: number): number {
-  return Math.max(claimedAt + interval, now + (minGap ?? interval / 2));
+export function nextPollAfter(sentAt: number, now: number, interval: number, minGap?: number): number {
+  return Math.max(sentAt + interval, now + (minGap ?? interval / 2));
 }
 
 /** A channel's `max_concurrency` setting, or the default. */
