@@ -3,8 +3,8 @@ import { AppError } from '../common/app-error';
 import { modelOf } from '../common/validation';
 import type { Caller } from '../tasks/task-submit.service';
 import type { TaskEntity } from '../tasks/task.entity';
-import { GammaSubmitService } from '../verification/gamma-submit.service';
-import { BetaSubmitService, SubmitOptions } from './beta-submit.service';
+import { GammaSubmitService } from '../families/gamma/gamma-drafts.service';
+import { BetaSubmitService, SubmitOptions } from '../families/beta/beta-drafts.service';
 
 const GAMMA_MODELS = ['gamma-2-0', 'gamma-2-0-fast'];
 /** The task record's idempotency_key column. */

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { VerificationModule } from '../verification/verification.module';
-import { BetaMediaCheckService } from './beta-media-check.service';
-import { BetaSubmitService } from './beta-submit.service';
+import { BetaMediaCheckService } from '../families/beta/beta-media-check.service';
+import { BetaSubmitService } from '../families/beta/beta-drafts.service';
 import { GenerationSubmitService } from './generation-submit.service';
 import { GenerationsController } from './generations.controller';
 

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import { AlphaSimulatorModule } from './alpha/alpha-simulator.module';
-import { BetaSimulatorModule } from './beta/beta-simulator.module';
-import { GammaSimulatorModule } from './gamma/gamma-simulator.module';
+import { AlphaSimulatorModule } from '../families/alpha/simulator/alpha-simulator.module';
+import { BetaSimulatorModule } from '../families/beta/simulator/beta-simulator.module';
+import { GammaSimulatorModule } from '../families/gamma/simulator/gamma-simulator.module';
 import { SimulatorSeeder } from './simulator-seeder.service';
 
 /**

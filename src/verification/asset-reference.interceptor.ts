@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { Request } from 'express';
 import type { Observable } from 'rxjs';
 import { AppError } from '../common/app-error';
-import { isGammaModel } from './gamma-body.parser';
+import { isGammaModel } from '../families/gamma/gamma-body.parser';
 
 const MAX_DEPTH = 8;
 

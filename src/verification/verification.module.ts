@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from '../auth/user.entity';
-import { GammaUpstreamModule } from '../upstream/gamma/gamma-upstream.module';
+import { GammaUpstreamModule } from '../families/gamma/gamma-family.module';
 import { AdminApplicationsController } from './admin-applications.controller';
 import { ApplicationsController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
@@ -18,7 +18,7 @@ import { VerificationApplicationEntity } from './entities/verification-applicati
 import { VerificationAssetEntity } from './entities/verification-asset.entity';
 import { VerificationGroupEntity } from './entities/verification-group.entity';
 import { VerificationSessionEntity } from './entities/verification-session.entity';
-import { GammaSubmitService } from './gamma-submit.service';
+import { GammaSubmitService } from '../families/gamma/gamma-drafts.service';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
 import { VerificationAccessGuard } from './verification-access.guard';

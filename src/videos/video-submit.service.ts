@@ -3,12 +3,12 @@ import { assertModelAllowed } from '../auth/api-keys.service';
 import type { ApiKeyEntity } from '../auth/api-key.entity';
 import { AppError } from '../common/app-error';
 import { modelOf } from '../common/validation';
-import { BETA_RATIOS } from '../generations/beta-body.parser';
-import { BetaSubmitService } from '../generations/beta-submit.service';
+import { BETA_RATIOS } from '../families/beta/beta-body.parser';
+import { BetaSubmitService } from '../families/beta/beta-drafts.service';
 import type { TaskEntity } from '../tasks/task.entity';
 import { Caller, TaskSubmitService } from '../tasks/task-submit.service';
-import { nearestAspectRatio, parseAlphaModel } from '../upstream/alpha/alpha-models';
-import { AlphaVideoDrafts } from './alpha-video-drafts.service';
+import { nearestAspectRatio, parseAlphaModel } from '../families/alpha/alpha-models';
+import { AlphaVideoDrafts } from '../families/alpha/alpha-drafts.service';
 import { NormalizedSubmit, parsePixelSize } from './submit-body';
 
 const MAX_IDEMPOTENCY_KEY = 255;

@@ -21,7 +21,7 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { multipartOptions } from '../common/multipart-limits';
 import { lenientValidationPipe } from '../common/validation';
-import { CreateVideoDto } from './dto/create-video.dto';
+import { CreateVideoDto } from '../families/alpha/alpha-request.dto';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
 import { toSubmittedVideo } from './flat-video.view';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { GenerationsModule } from '../generations/generations.module';
-import { AlphaUpstreamModule } from '../upstream/alpha/alpha-upstream.module';
-import { AlphaVideoDrafts } from './alpha-video-drafts.service';
+import { AlphaUpstreamModule } from '../families/alpha/alpha-family.module';
+import { AlphaVideoDrafts } from '../families/alpha/alpha-drafts.service';
 import { VideoContentController } from './video-content.controller';
 import { VideoContentService } from './video-content.service';
 import { VideoQueriesService } from './video-queries.service';
