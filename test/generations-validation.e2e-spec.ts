@@ -126,9 +126,11 @@ describeEachDatabase('generations: family B refusals', (kind) => {
     expect(await gw.balance(customer.userId)).toEqual({ quota: 100_000, used_quota: 0 });
   });
 
-  it('refuses an over-long Idempotency-Key before any charge', async () => {
-    const res = await submit({ model: 'beta-1.0-t2v', prompt: 'p' }).set('Idempotency-Key', 'k'.repeat(256)).expect(400);
-    expect(res.body).toEqual(wrapper('Idempotency-Key must be at most 255 characters'));
+  it('refuses an over-long or empty Idempotency-Key before any charge (the same rule as on /v1/videos)', async () => {
+    for (const key of ['k'.repeat(256), '']) {
+      const res = await submit({ model: 'beta-1.0-t2v', prompt: 'p' }).set('Idempotency-Key', key).expect(400);
+      expect(res.body).toEqual(wrapper('Idempotency-Key must be 1 to 255 characters'));
+    }
   });
 
   it('leaves no ledger entry for refused requests', async () => {

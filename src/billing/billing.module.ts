@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GroupRatioEntity } from './group-ratio.entity';
 import { LedgerService } from './ledger.service';
@@ -8,7 +8,6 @@ import { PriceRuleEntity } from './price-rule.entity';
 import { PricingService } from './pricing.service';
 
 /** Prices, quotes, the ledger (charge, refund, top-up, adjust) and its logs. */
-@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([LogEntity, PriceRuleEntity, GroupRatioEntity])],
   providers: [LedgerService, LogsService, PricingService],

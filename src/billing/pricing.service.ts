@@ -1,9 +1,9 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TransactionRunner } from '../database/transaction-runner';
-import { DEFAULT_PRICES, QUOTA_PER_CREDIT } from './default-prices';
+import { DefaultPrice, QUOTA_PER_CREDIT } from './default-prices';
 import { GroupRatioEntity } from './group-ratio.entity';
 import { PriceRuleEntity } from './price-rule.entity';
 
@@ -31,21 +31,21 @@ export interface Quote {
 
 /** Prices a task from the price table and the group's ratio. */
 @Injectable()
-export class PricingService implements OnApplicationBootstrap {
+export class PricingService {
   constructor(
     @InjectRepository(PriceRuleEntity) private readonly rules: Repository<PriceRuleEntity>,
     @InjectRepository(GroupRatioEntity) private readonly ratios: Repository<GroupRatioEntity>,
     private readonly transactions: TransactionRunner,
   ) {}
 
-  /** Seeds the default table into an empty database; afterwards the operator owns it. */
-  async onApplicationBootstrap(): Promise<void> {
+  /** Seeds the default table (the families' prices) into an empty database; afterwards the operator owns it. */
+  async seedDefaults(prices: readonly DefaultPrice[]): Promise<void> {
     if ((await this.rules.count()) > 0) return;
     await this.transactions.run(async (manager) => {
       if ((await manager.count(PriceRuleEntity)) > 0) return;
       await manager.insert(
         PriceRuleEntity,
-        DEFAULT_PRICES.map((price) => ({
+        prices.map((price) => ({
           model: price.model,
           resolution: price.resolution,
           unit: price.unit,

@@ -1,9 +1,14 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
 import { UserEntity } from '../auth/user.entity';
+import { BillingModule } from '../billing/billing.module';
 import { LogEntity } from '../billing/log.entity';
+import { FamiliesModule } from '../families/families.module';
 import { TaskEntity } from '../tasks/task.entity';
+import { TasksModule } from '../tasks/tasks.module';
+import { UpstreamModule } from '../upstream/upstream.module';
 import { VerificationModule } from '../verification/verification.module';
 import { VideosModule } from '../videos/videos.module';
 import { AdminChannelsController } from './admin-channels.controller';
@@ -36,6 +41,11 @@ import { CustomerVideoController } from './customer/customer-video.controller';
   imports: [
     TypeOrmModule.forFeature([ConsoleSessionEntity, UserEntity, TaskEntity, LogEntity]),
     ThrottlerModule.forRoot([{ ttl: 60_000, limit: 30 }]),
+    AuthModule,
+    BillingModule,
+    UpstreamModule,
+    FamiliesModule,
+    TasksModule,
     VideosModule,
     VerificationModule,
   ],

@@ -14,8 +14,8 @@ import { ChannelRouter, upstreamModelFor } from '../upstream/channel-router.serv
 import { ChannelEntity, Platform } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
-import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
-import { INSTANCE_ID } from './instance-id';
+import { FamilyRegistry } from '../families/family-registry.service';
+import { INSTANCE_ID } from '../config/instance-id';
 import { SubmitLease } from './submit-lease';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
@@ -68,7 +68,7 @@ export class TaskSubmitService {
     private readonly pricing: PricingService,
     private readonly router: ChannelRouter,
     private readonly channels: ChannelsService,
-    private readonly adapters: UpstreamAdapterRegistry,
+    private readonly families: FamilyRegistry,
     private readonly clock: Clock,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -80,7 +80,7 @@ export class TaskSubmitService {
       const earlier = await this.findIdempotent(caller.user.id, draft.idempotencyKey, requestHash);
       if (earlier) return earlier;
     }
-    const adapter = this.adapters.get(draft.platform);
+    const adapter = this.families.adapter(draft.platform);
     const routed = await this.router.candidates(draft.platform, draft.model, caller.user.group);
     const candidates = draft.channelIds ? routed.filter((channel) => draft.channelIds!.includes(channel.id)) : routed;
     if (candidates.length === 0) throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);

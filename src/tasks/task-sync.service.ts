@@ -2,12 +2,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, BeforeApplicationSh
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { TaskMetrics } from '../metrics/task-metrics.service';
+import { TaskMetrics } from './task-metrics.service';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamError } from '../upstream/upstream-adapter';
-import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
-import { INSTANCE_ID } from './instance-id';
+import { FamilyRegistry } from '../families/family-registry.service';
+import { INSTANCE_ID } from '../config/instance-id';
 import { KeyedWorkPool } from './keyed-work-pool';
 import { backoffDelay } from './poll-backoff';
 import { PollReleaseBuffer } from './poll-release-buffer';
@@ -44,7 +44,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     private readonly tasks: TaskRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly submitter: TaskSubmitService,
-    private readonly adapters: UpstreamAdapterRegistry,
+    private readonly families: FamilyRegistry,
     private readonly channels: ChannelsService,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: TaskMetrics,
@@ -135,7 +135,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
       await this.transitions.fail(task, 'generation failed: channel no longer exists', {}, owner);
       return;
     }
-    const adapter = this.adapters.get(task.platform);
+    const adapter = this.families.adapter(task.platform);
     const interval = pollIntervalFor(channel, adapter);
     const channelLabel = String(channel.id);
     const stopTimer = this.metrics.pollLatency.startTimer({ family });
@@ -177,7 +177,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
    */
   private async settleInterrupted(task: TaskEntity, channels: Map<number, ChannelEntity>): Promise<void> {
     if (this.stopping) return this.handBack(task, task.leaseOwner!);
-    const adapter = this.adapters.get(task.platform);
+    const adapter = this.families.adapter(task.platform);
     const channel = channels.get(task.channelId ?? -1);
     if (adapter.idempotentSubmit && channel && channel.status === 'enabled') {
       try {

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AlreadyRefundedError, LedgerService } from '../billing/ledger.service';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
-import { RefundCause, TaskMetrics } from '../metrics/task-metrics.service';
+import { RefundCause, TaskMetrics } from './task-metrics.service';
 import type { PollOutcome } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';

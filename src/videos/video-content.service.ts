@@ -13,7 +13,7 @@ import { toFlatStatus } from '../tasks/task-status';
 import type { ChannelEntity } from '../upstream/channel.entity';
 import { channelLinkPolicy } from '../upstream/channel-link-policy';
 import { ChannelsService } from '../upstream/channels.service';
-import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
+import { FamilyRegistry } from '../families/family-registry.service';
 
 /** What a stored URL answers once it has expired. */
 const EXPIRED = new Set([403, 404, 410]);
@@ -39,7 +39,7 @@ export class VideoContentService {
   constructor(
     private readonly tasks: TaskRepository,
     private readonly channels: ChannelsService,
-    private readonly adapters: UpstreamAdapterRegistry,
+    private readonly families: FamilyRegistry,
     private readonly http: HttpService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -82,7 +82,7 @@ export class VideoContentService {
 
   /** A fresh URL from the family adapter, kept on the task for the next download. */
   private async refreshUrl(task: TaskEntity, channel: ChannelEntity | null): Promise<string | null> {
-    const adapter = this.adapters.has(task.platform) ? this.adapters.get(task.platform) : null;
+    const adapter = this.families.findAdapter(task.platform);
     if (!channel || !adapter?.refreshVideoUrl) return null;
     try {
       const fresh = await adapter.refreshVideoUrl(task, channel);

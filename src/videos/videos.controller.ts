@@ -22,12 +22,13 @@ import type { AuthenticatedRequest } from '../common/request-context';
 import { multipartOptions } from '../common/multipart-limits';
 import { lenientValidationPipe } from '../common/validation';
 import { CreateVideoDto } from '../families/alpha/alpha-request.dto';
+import type { UploadedPart } from '../families/family';
+import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
 import { toSubmittedVideo } from './flat-video.view';
-import { normalizeSubmitBody, UploadedPart } from './submit-body';
+import { normalizeSubmitBody } from './submit-body';
 import { VideoQueriesService } from './video-queries.service';
-import { VideoSubmitService } from './video-submit.service';
 
 /**
  * Multipart limits: one image part, and text fields big enough for a data URI, in a request no larger
@@ -48,7 +49,7 @@ const MULTIPART_OPTIONS = multipartOptions({
 @Controller('v1/videos')
 export class VideosController {
   constructor(
-    private readonly submitter: VideoSubmitService,
+    private readonly submissions: SubmitPipeline,
     private readonly queries: VideoQueriesService,
   ) {}
 
@@ -58,7 +59,7 @@ export class VideosController {
   @ApiOperation({ summary: 'Submit a video task (family A, or family B with a beta-* model); JSON or multipart' })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: CreateVideoDto })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once; 1 to 255 characters' })
   @ApiOkResponse({ type: SubmittedVideoDto })
   @ApiBadRequestResponse({ type: OpenAiErrorDto, description: 'Invalid request (e.g. `unknown model: <name>`) or refused by the provider; no charge' })
   @ApiPaymentRequiredResponse({ type: OpenAiErrorDto, description: '`insufficient user quota`' })
@@ -73,7 +74,7 @@ export class VideosController {
     @Req() req: AuthenticatedRequest,
   ): Promise<SubmittedVideoDto> {
     const submit = normalizeSubmitBody(body, files?.input_reference?.[0], Boolean(req.is('multipart/form-data')));
-    const task = await this.submitter.submit(submit, { user: req.user!, apiKey: req.apiKey! }, idempotencyKey);
+    const task = await this.submissions.submit(submit, { user: req.user!, apiKey: req.apiKey }, idempotencyKey);
     return toSubmittedVideo(task);
   }
 

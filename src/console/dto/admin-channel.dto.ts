@@ -2,6 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
 import { ColumnLength } from '../../common/validation';
+import { FAMILY_PLATFORMS } from '../../families/family-lookup';
+import type { Platform } from '../../upstream/channel.entity';
 
 /** `{public model id: upstream model name}`, every name a non-empty string. */
 const IsModelMapping = () =>
@@ -67,9 +69,9 @@ export class CreateChannelDto {
   @ColumnLength(1, 128)
   name: string;
 
-  @ApiProperty({ enum: ['alpha', 'beta', 'gamma'] })
-  @IsIn(['alpha', 'beta', 'gamma'])
-  platform: 'alpha' | 'beta' | 'gamma';
+  @ApiProperty({ enum: FAMILY_PLATFORMS })
+  @IsIn(FAMILY_PLATFORMS as Platform[])
+  platform: Platform;
 
   @ApiProperty({ example: 'https://provider.example.com' })
   @IsString()

@@ -1,21 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { lenientValidationPipe } from '../../common/validation';
-import type { TaskDraft } from '../../tasks/task-submit.service';
 import { AlphaImageInput, AlphaImageInputs } from './alpha-image-inputs.service';
-import { ALPHA_SPECS, AlphaQuality, AlphaVersion, FAST_MOTION_DURATION, nearestAspectRatio, nearestQuality } from './alpha-models';
+import type { FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
+import { nearestAspectRatio, parsePixelSize } from '../pixel-size';
+import { ALPHA_SPECS, AlphaQuality, FAST_MOTION_DURATION, nearestQuality, parseAlphaModel } from './alpha-models';
 import type { AlphaTaskRequest } from './alpha-task-request';
 import { CreateVideoDto } from './alpha-request.dto';
-import { NormalizedSubmit, parsePixelSize, UploadedPart } from '../../videos/submit-body';
 
 const DEFAULT_DURATION = 5;
 const DEFAULT_QUALITY: AlphaQuality = '720p';
-
-export interface PreparedDraft {
-  draft: TaskDraft;
-  /** Lets go of the staged image once the submit is over. */
-  release: () => void;
-}
 
 /**
  * Turns a family A submit into a TaskDraft: every rule of the interface is checked (400 with its
@@ -23,10 +17,11 @@ export interface PreparedDraft {
  * fetched or decoded up front so that a bad one costs nothing.
  */
 @Injectable()
-export class AlphaVideoDrafts {
+export class AlphaDrafts implements FamilyDrafts {
   constructor(private readonly images: AlphaImageInputs) {}
 
-  async prepare(submit: NormalizedSubmit, version: AlphaVersion): Promise<PreparedDraft> {
+  async prepare(model: string, submit: SubmitInput): Promise<FamilyDraft> {
+    const version = parseAlphaModel(model)!;
     const dto = (await lenientValidationPipe.transform(submit.body, { type: 'body', metatype: CreateVideoDto })) as CreateVideoDto;
     const spec = ALPHA_SPECS[version];
     const metadata = dto.metadata ?? {};
@@ -84,7 +79,6 @@ export class AlphaVideoDrafts {
       img_id: metadata.img_id,
       image: staged?.ref,
     };
-    const model = `alpha/${version}`;
     return {
       draft: {
         platform: 'alpha',
@@ -94,7 +88,8 @@ export class AlphaVideoDrafts {
         properties: { input: dto.prompt ?? '', origin_model_name: dto.model },
         quote: { model, resolution: quality, seconds: duration, audio: metadata.generate_audio_switch === true, fastMotion },
       },
-      release: staged?.release ?? (() => undefined),
+      // Lets go of the staged image once the submit is over.
+      release: staged?.release,
     };
   }
 }

@@ -1,21 +1,14 @@
-import { Module, OnModuleInit } from '@nestjs/common';
-import { UpstreamAdapterRegistry } from '../../upstream/upstream-adapter.registry';
+import { Module } from '@nestjs/common';
+import { UpstreamModule } from '../../upstream/upstream.module';
 import { AlphaApiClient } from './alpha-api.client';
+import { AlphaDrafts } from './alpha-drafts.service';
 import { AlphaImageInputs } from './alpha-image-inputs.service';
 import { AlphaUpstreamAdapter } from './alpha-upstream.adapter';
 
-/** Family alpha: its upstream adapter, registered with UpstreamAdapterRegistry at start. */
+/** Family A's providers: its request schema (with image staging) and its upstream adapter. */
 @Module({
-  providers: [AlphaApiClient, AlphaImageInputs, AlphaUpstreamAdapter],
-  exports: [AlphaApiClient, AlphaImageInputs, AlphaUpstreamAdapter],
+  imports: [UpstreamModule],
+  providers: [AlphaApiClient, AlphaImageInputs, AlphaDrafts, AlphaUpstreamAdapter],
+  exports: [AlphaDrafts, AlphaUpstreamAdapter],
 })
-export class AlphaUpstreamModule implements OnModuleInit {
-  constructor(
-    private readonly registry: UpstreamAdapterRegistry,
-    private readonly adapter: AlphaUpstreamAdapter,
-  ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this.adapter);
-  }
-}
+export class AlphaFamilyModule {}

@@ -53,13 +53,3 @@ export function nearestQuality(width: number, height: number): AlphaQuality {
   }
   return best;
 }
-
-/** The listed aspect ratio nearest to `width:height` (`720x1280` -> `9:16`). */
-export function nearestAspectRatio(width: number, height: number, allowed: string[]): string {
-  const wanted = Math.log(width / height);
-  const distance = (ratio: string) => {
-    const [w, h] = ratio.split(':').map(Number);
-    return Math.abs(Math.log(w / h) - wanted);
-  };
-  return allowed.reduce((best, ratio) => (distance(ratio) < distance(best) ? ratio : best));
-}

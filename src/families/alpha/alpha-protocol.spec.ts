@@ -1,7 +1,7 @@
 import { kindForErrCode, kindForHttpStatus, alphaError } from './alpha-errors';
 import { parseRetryAfter } from './alpha-api.client';
 import { sniffImageType } from './alpha-image-inputs.service';
-import { nearestAspectRatio, nearestQuality, parseAlphaModel } from './alpha-models';
+import { nearestQuality, parseAlphaModel } from './alpha-models';
 import { toPollOutcome } from './alpha-result';
 import { generateBody } from './alpha-task-request';
 import { deterministicTraceId } from './alpha-trace-id';
@@ -55,8 +55,6 @@ describe('family A protocol', () => {
     expect(nearestQuality(1280, 720)).toBe('720p');
     expect(nearestQuality(1024, 1792)).toBe('1080p');
     expect(nearestQuality(640, 360)).toBe('360p');
-    expect(nearestAspectRatio(720, 1280, ['16:9', '9:16', '1:1'])).toBe('9:16');
-    expect(nearestAspectRatio(2560, 1080, ['16:9', '21:9'])).toBe('21:9');
   });
 
   it('builds generate bodies: aspect ratio for text, img_id for images', () => {

@@ -1,19 +1,13 @@
-import { Module, OnModuleInit } from '@nestjs/common';
-import { UpstreamAdapterRegistry } from '../../upstream/upstream-adapter.registry';
+import { Module } from '@nestjs/common';
+import { UpstreamModule } from '../../upstream/upstream.module';
+import { BetaDrafts } from './beta-drafts.service';
+import { BetaMediaCheckService } from './beta-media-check.service';
 import { BetaUpstreamAdapter } from './beta-upstream.adapter';
 
-/** Family beta: its upstream adapter, registered with UpstreamAdapterRegistry at start. */
+/** Family B's providers: its request schema (with the media pre-check) and its upstream adapter. */
 @Module({
-  providers: [BetaUpstreamAdapter],
-  exports: [BetaUpstreamAdapter],
+  imports: [UpstreamModule],
+  providers: [BetaMediaCheckService, BetaDrafts, BetaUpstreamAdapter],
+  exports: [BetaDrafts, BetaUpstreamAdapter],
 })
-export class BetaUpstreamModule implements OnModuleInit {
-  constructor(
-    private readonly registry: UpstreamAdapterRegistry,
-    private readonly adapter: BetaUpstreamAdapter,
-  ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this.adapter);
-  }
-}
+export class BetaFamilyModule {}

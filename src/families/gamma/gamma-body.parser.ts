@@ -24,7 +24,9 @@ const GAMMA_BODY_SHAPE: BodyShape = {
   metadata: { content: 'array', resolution: 'string', ratio: 'string', seed: 'integer', watermark: 'boolean' },
 };
 
-export const isGammaModel = (model: unknown): boolean => typeof model === 'string' && (GAMMA_MODELS as readonly string[]).includes(model.toLowerCase());
+/** The family C model `name` denotes (the version is not case-sensitive), or null. */
+export const gammaModelOf = (name: string): GammaModel | null =>
+  (GAMMA_MODELS as readonly string[]).includes(name.toLowerCase()) ? (name.toLowerCase() as GammaModel) : null;
 
 /** A reference image of the request: a verified asset, or a plain URL. */
 export interface ParsedReference {
@@ -49,8 +51,8 @@ export interface ParsedGammaBody {
  */
 export function parseGammaBody(body: Record<string, unknown>): ParsedGammaBody {
   const name = modelOf(body);
-  const model = name.toLowerCase() as GammaModel;
-  if (!(GAMMA_MODELS as readonly string[]).includes(model)) throw AppError.invalid(`unknown model: ${name}`, 'model');
+  const model = gammaModelOf(name);
+  if (!model) throw AppError.invalid(`unknown model: ${name}`, 'model');
   assertBodyShape(body, GAMMA_BODY_SHAPE);
 
   if (absent(body.prompt) || typeof body.prompt !== 'string' || !body.prompt.trim()) throw AppError.invalid('prompt is required', 'prompt');

@@ -1,23 +1,16 @@
-import { Module, OnModuleInit } from '@nestjs/common';
-import { UpstreamAdapterRegistry } from '../../upstream/upstream-adapter.registry';
-import { GammaControlClient } from '../../verification/control-plane/gamma-control.client';
+import { Module } from '@nestjs/common';
+import { UpstreamModule } from '../../upstream/upstream.module';
+import { VerificationModule } from '../../verification/verification.module';
+import { GammaDrafts } from './gamma-drafts.service';
 import { GammaUpstreamAdapter } from './gamma-upstream.adapter';
 
 /**
- * Family gamma: the data plane adapter (registered with UpstreamAdapterRegistry at start) and
- * the signed control plane client the verification module uses.
+ * Family C's data plane: its request schema and adapter. Its drafts ask the verification module
+ * (family C's control plane) whether the referenced assets may be used; never the other way round.
  */
 @Module({
-  providers: [GammaUpstreamAdapter, GammaControlClient],
-  exports: [GammaUpstreamAdapter, GammaControlClient],
+  imports: [UpstreamModule, VerificationModule],
+  providers: [GammaDrafts, GammaUpstreamAdapter],
+  exports: [GammaDrafts, GammaUpstreamAdapter],
 })
-export class GammaUpstreamModule implements OnModuleInit {
-  constructor(
-    private readonly registry: UpstreamAdapterRegistry,
-    private readonly adapter: GammaUpstreamAdapter,
-  ) {}
-
-  onModuleInit(): void {
-    this.registry.register(this.adapter);
-  }
-}
+export class GammaFamilyModule {}

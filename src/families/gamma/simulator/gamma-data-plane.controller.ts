@@ -2,7 +2,7 @@ import { Body, Controller, Get, Head, Param, Post, Req, Res } from '@nestjs/comm
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { existsSync } from 'node:fs';
-import { SIMULATOR_API_KEY } from '../../../simulator/simulator-seeder.service';
+import { SIMULATOR_API_KEY } from '../../../simulator/shared/simulator-credentials';
 import { GammaSimulatorStore } from './gamma-simulator.store';
 import { SAMPLE_VIDEO_PATH } from '../../../simulator/shared/sample-video';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { Clock } from '../common/clock';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskRepository } from './task.repository';
 
 /** Why a task's charge was given back: it failed, it timed out upstream, or the submit was refused. */
 export type RefundCause = 'failure' | 'timeout' | 'rejected';
