@@ -2,11 +2,8 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
-import { UserEntity } from '../auth/user.entity';
 import { BillingModule } from '../billing/billing.module';
-import { LogEntity } from '../billing/log.entity';
 import { FamiliesModule } from '../families/families.module';
-import { TaskEntity } from '../tasks/task.entity';
 import { TasksModule } from '../tasks/tasks.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { VerificationModule } from '../verification/verification.module';
@@ -21,7 +18,6 @@ import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleChannelProbeService } from './console-channel-probe.service';
 import { ConsoleCustomerGuard } from './console-customer.guard';
-import { ConsoleLogTotalsService } from './console-log-totals.service';
 import { ConsoleSessionEntity } from './console-session.entity';
 import { ConsoleSessionMiddleware } from './console-session.middleware';
 import { ConsoleSessionsService } from './console-sessions.service';
@@ -39,7 +35,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
 /** The admin API, and the web console served at /console with its session-cookie API. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([ConsoleSessionEntity, UserEntity, TaskEntity, LogEntity]),
+    TypeOrmModule.forFeature([ConsoleSessionEntity]),
     ThrottlerModule.forRoot([{ ttl: 60_000, limit: 30 }]),
     AuthModule,
     BillingModule,
@@ -70,7 +66,6 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     ConsoleAuthService,
     ConsoleSessionMiddleware,
     ConsoleCustomerGuard,
-    ConsoleLogTotalsService,
     ConsoleChannelProbeService,
     CustomerTasksService,
     CustomerUsageService,

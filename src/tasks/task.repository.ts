@@ -18,6 +18,8 @@ export interface TaskListQuery {
   userId?: number;
   status?: TaskStatus[];
   model?: string;
+  /** Leave out tasks their owner deleted (what the customer console shows). */
+  excludeDeleted?: boolean;
   page: number;
   pageSize: number;
 }
@@ -50,6 +52,7 @@ export class TaskRepository {
     if (query.userId !== undefined) where.userId = query.userId;
     if (query.status?.length) where.status = In(query.status);
     if (query.model) where.model = query.model;
+    if (query.excludeDeleted) where.deletedAt = IsNull();
     const [data, total] = await this.tasks.findAndCount({
       where,
       order: { id: 'DESC' },
@@ -213,6 +216,19 @@ export class TaskRepository {
       .andWhere('t.status NOT IN (:...hidden)', { hidden: ['REJECTED', 'SUBMITTING'] });
     if (options.afterId !== undefined) qb.andWhere(options.order === 'desc' ? 't.id < :afterId' : 't.id > :afterId', { afterId: options.afterId });
     return qb.orderBy('t.id', options.order === 'desc' ? 'DESC' : 'ASC').take(options.limit).getMany();
+  }
+
+  /** The models a user has ever submitted, sorted. */
+  async modelsUsedBy(userId: number): Promise<string[]> {
+    const rows = await this.tasks.createQueryBuilder('t').select('DISTINCT t.model', 'model').where('t.user_id = :userId', { userId }).getRawMany<{ model: string }>();
+    return rows.map((row) => row.model).sort();
+  }
+
+  /** Task id -> failure reason, for those of `taskIds` the user owns. */
+  async failReasonsOf(userId: number, taskIds: string[]): Promise<Map<string, string | null>> {
+    if (taskIds.length === 0) return new Map();
+    const tasks = await this.tasks.find({ select: { taskId: true, failReason: true }, where: { taskId: In(taskIds), userId } });
+    return new Map(tasks.map((task) => [task.taskId, task.failReason]));
   }
 
   /** Forgets a finished task for its owner (the row stays for the ledger); false if it was not theirs, not finished or already gone. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { LOG_TYPES, LogEntity, LogType } from '../billing/log.entity';
+import { LOG_TYPES, LogEntity, LogType } from './log.entity';
 
 export interface LogFilter {
   userId?: number;
@@ -14,9 +14,9 @@ export interface LogFilter {
 
 export type LogTotals = Record<LogType, number> & { count: number };
 
-/** Signed quota per log type over a filter, summed in the database (the logs pages' totals). */
+/** Signed quota per log type over a filter, summed in the database (the console's and admin API's logs totals). */
 @Injectable()
-export class ConsoleLogTotalsService {
+export class LogTotalsService {
   constructor(@InjectRepository(LogEntity) private readonly logs: Repository<LogEntity>) {}
 
   async totals(filter: LogFilter): Promise<LogTotals> {
