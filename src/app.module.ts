@@ -6,18 +6,20 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
 import { DatabaseModule } from './database/database.module';
+import { FamiliesModule } from './families/families.module';
 import { GenerationsModule } from './generations/generations.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SimulatorModule } from './simulator/simulator.module';
 import { TasksModule } from './tasks/tasks.module';
-import { AlphaUpstreamModule } from './upstream/alpha/alpha-upstream.module';
-import { BetaUpstreamModule } from './upstream/beta/beta-upstream.module';
-import { GammaUpstreamModule } from './upstream/gamma/gamma-upstream.module';
 import { UpstreamModule } from './upstream/upstream.module';
 import { VerificationModule } from './verification/verification.module';
 import { VideosModule } from './videos/videos.module';
 
+/**
+ * Infrastructure first (config, scheduler, database), then the feature modules, each importing
+ * what it uses: surfaces and console -> tasks -> families -> verification -> upstream, billing, auth.
+ */
 @Module({})
 export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -30,14 +32,12 @@ export class AppModule {
         AuthModule,
         BillingModule,
         UpstreamModule,
-        AlphaUpstreamModule,
-        BetaUpstreamModule,
-        GammaUpstreamModule,
+        VerificationModule,
+        FamiliesModule,
         TasksModule,
         MetricsModule,
         VideosModule,
         GenerationsModule,
-        VerificationModule,
         ConsoleModule,
         SimulatorModule.forRoot(config),
         HealthModule,

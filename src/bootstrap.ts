@@ -3,15 +3,23 @@ import cookieParser from 'cookie-parser';
 import express from 'express';
 import helmet from 'helmet';
 import pino from 'pino';
+import { AdminTokenService } from './auth/admin-token.service';
+import { ApiKeysService } from './auth/api-keys.service';
+import { authenticateAdminBeforeBody, authenticateApiKeyBeforeBody } from './auth/authenticate-before-body.middleware';
 import { AllExceptionsFilter, expressErrorHandler } from './common/all-exceptions.filter';
+import { rejectDeepJson } from './common/json-depth';
 import { requestLogging } from './common/request-logging.middleware';
 import type { AppConfig } from './config/app-config';
+import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { setupSwagger } from './swagger';
 
 /** Video submits may carry data-URI images. */
 export const VIDEO_BODY_LIMIT = '20mb';
 const DEFAULT_BODY_LIMIT = '1mb';
 const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
+/** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
+const API_KEY_PATHS = [...VIDEO_SUBMIT_PATHS, '/v1/verification'];
+const ADMIN_API_PATH = '/api/admin';
 
 /** Everything main.ts and the e2e tests both need on the app. */
 export function configureApp(app: INestApplication, config: AppConfig): void {
@@ -40,11 +48,14 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   );
   // The simulated family C control plane checks request signatures over the exact body bytes.
   app.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
-  app.use(VIDEO_SUBMIT_PATHS, express.json({ limit: VIDEO_BODY_LIMIT }));
-  app.use(express.json({ limit: DEFAULT_BODY_LIMIT }));
+  app.use(cookieParser());
+  // Who is asking is settled before any body is read: an anonymous request costs no buffering.
+  app.use(API_KEY_PATHS, authenticateApiKeyBeforeBody(app.get(ApiKeysService)));
+  app.use(ADMIN_API_PATH, authenticateAdminBeforeBody(app.get(AdminTokenService), CONSOLE_SESSION_COOKIE));
+  app.use(VIDEO_SUBMIT_PATHS, express.json({ limit: VIDEO_BODY_LIMIT, verify: rejectDeepJson() }));
+  app.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
   app.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   app.use(expressErrorHandler);
-  app.use(cookieParser());
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
   setupSwagger(app);

@@ -126,9 +126,11 @@ describeEachDatabase('generations: family B refusals', (kind) => {
     expect(await gw.balance(customer.userId)).toEqual({ quota: 100_000, used_quota: 0 });
   });
 
-  it('refuses an over-long Idempotency-Key before any charge', async () => {
-    const res = await submit({ model: 'beta-1.0-t2v', prompt: 'p' }).set('Idempotency-Key', 'k'.repeat(256)).expect(400);
-    expect(res.body).toEqual(wrapper('Idempotency-Key must be at most 255 characters'));
+  it('refuses an over-long or empty Idempotency-Key before any charge (the same rule as on /v1/videos)', async () => {
+    for (const key of ['k'.repeat(256), '']) {
+      const res = await submit({ model: 'beta-1.0-t2v', prompt: 'p' }).set('Idempotency-Key', key).expect(400);
+      expect(res.body).toEqual(wrapper('Idempotency-Key must be 1 to 255 characters'));
+    }
   });
 
   it('leaves no ledger entry for refused requests', async () => {
@@ -165,14 +167,14 @@ describeEachDatabase('generations: family B refusals', (kind) => {
     };
 
     it('400 InvalidParameter -> 400', async () => {
-      await refused({ status: 400, code: 'InvalidParameter', message: 'The size is not supported.' }, 400, wrapper('upstream rejected the request: InvalidParameter: The size is not supported.'));
+      await refused({ status: 400, code: 'InvalidParameter', message: 'The size is not supported.' }, 400, wrapper('upstream rejected the request: InvalidParameter: invalid parameter'));
     });
 
     it('400 DataInspectionFailed -> 400 naming moderation', async () => {
       await refused(
         { status: 400, code: 'DataInspectionFailed', message: 'Input data may contain inappropriate content.' },
         400,
-        wrapper('upstream rejected the request: content moderation failed: DataInspectionFailed: Input data may contain inappropriate content.'),
+        wrapper('upstream rejected the request: content moderation failed: DataInspectionFailed: the input may contain inappropriate content'),
       );
     });
 

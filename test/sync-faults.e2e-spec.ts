@@ -1,4 +1,4 @@
-import { AlphaApiClient } from '../src/upstream/alpha/alpha-api.client';
+import { AlphaApiClient } from '../src/families/alpha/alpha-api.client';
 import { TaskRepository } from '../src/tasks/task.repository';
 import { FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';

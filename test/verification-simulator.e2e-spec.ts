@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { signRequest } from '../src/upstream/gamma/gamma-request-signer';
+import { signRequest } from '../src/verification/control-plane/gamma-request-signer';
 import { launchBrowser, openPage } from './support/browser';
 import { approvedCustomer } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GENERATION_MS } from '../src/simulator/alpha/alpha-simulator.service';
+import { GENERATION_MS } from '../src/families/alpha/simulator/alpha-simulator.service';
 import { binaryBody, fakePng } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';

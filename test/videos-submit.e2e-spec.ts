@@ -1,5 +1,5 @@
 import { TaskRepository } from '../src/tasks/task.repository';
-import { AlphaImageInputs } from '../src/upstream/alpha/alpha-image-inputs.service';
+import { AlphaImageInputs } from '../src/families/alpha/alpha-image-inputs.service';
 import { alphaChannelBody, fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';

@@ -1,5 +1,5 @@
 import { get } from 'node:http';
-import { AlphaApiClient } from '../src/upstream/alpha/alpha-api.client';
+import { AlphaApiClient } from '../src/families/alpha/alpha-api.client';
 import { alphaChannelBody, FakeAlphaFault, fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';

@@ -74,6 +74,13 @@ describeEachDatabase('videos: validation and auth before any charge', (kind) => 
     expect(res.body).toEqual(invalid(message, param));
   });
 
+  it('refuses an over-long or empty Idempotency-Key (the same rule as on /v1/video/generations)', async () => {
+    for (const key of ['k'.repeat(256), '']) {
+      const res = await submit({ model: 'alpha/v6', prompt: 'a cat' }).set('Idempotency-Key', key).expect(400);
+      expect(res.body).toEqual(invalid('Idempotency-Key must be 1 to 255 characters', 'Idempotency-Key'));
+    }
+  });
+
   it('refuses an image URL on a private address unless MEDIA_ALLOW_PRIVATE_HOSTS=true', async () => {
     const strict = await startGateway(kind, { MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
     try {

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminTokenService } from './admin-token.service';
 import { AdminGuard } from './admin.guard';
@@ -10,7 +10,6 @@ import { UserEntity } from './user.entity';
 import { UsersService } from './users.service';
 
 /** Users, API keys, the admin token and the guards that use them. */
-@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
   providers: [UsersService, ApiKeysService, ApiKeyCache, ApiKeyGuard, AdminTokenService, AdminGuard],

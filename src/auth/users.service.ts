@@ -62,6 +62,10 @@ export class UsersService {
     return user;
   }
 
+  findById(id: number): Promise<UserEntity | null> {
+    return this.users.findOne({ where: { id } });
+  }
+
   findByUsername(username: string): Promise<UserEntity | null> {
     return this.users.findOne({ where: { username } });
   }

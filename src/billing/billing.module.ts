@@ -1,17 +1,17 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GroupRatioEntity } from './group-ratio.entity';
 import { LedgerService } from './ledger.service';
 import { LogEntity } from './log.entity';
+import { LogTotalsService } from './log-totals.service';
 import { LogsService } from './logs.service';
 import { PriceRuleEntity } from './price-rule.entity';
 import { PricingService } from './pricing.service';
 
 /** Prices, quotes, the ledger (charge, refund, top-up, adjust) and its logs. */
-@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([LogEntity, PriceRuleEntity, GroupRatioEntity])],
-  providers: [LedgerService, LogsService, PricingService],
-  exports: [LedgerService, LogsService, PricingService],
+  providers: [LedgerService, LogsService, LogTotalsService, PricingService],
+  exports: [LedgerService, LogsService, LogTotalsService, PricingService],
 })
 export class BillingModule {}

@@ -15,6 +15,16 @@ export interface TaskMovement {
   detail: string;
 }
 
+/**
+ * The most a user's quota plus used quota may reach: past 2^53 - 1 a balance is no longer an exact
+ * JSON number. Charges and refunds only move units between the two, so guarding what adds to the
+ * sum (top-ups, positive adjustments) keeps both exact for good.
+ */
+export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
+
+const pastMaxBalance = () =>
+  AppError.invalid(`quota would take the balance past ${MAX_BALANCE} (quota plus used quota must stay an exact JSON integer)`, 'quota');
+
 /** Thrown inside a transaction when the (task, refund) ledger row already exists. */
 export class AlreadyRefundedError extends Error {}
 
@@ -81,6 +91,7 @@ export class LedgerService {
     }
   }
 
+  /** Adds quota: one conditional update, refused (400) when it would take the balance past MAX_BALANCE. */
   async topUp(userId: number, quota: number, detail = 'top-up'): Promise<LogEntity> {
     if (!Number.isSafeInteger(quota) || quota <= 0) throw AppError.invalid('quota must be a positive integer', 'quota');
     return this.transactions.run(async (manager) => {
@@ -88,28 +99,33 @@ export class LedgerService {
         .createQueryBuilder()
         .update(UserEntity)
         .set({ quota: () => 'quota + :amount', updatedAt: this.clock.now() })
-        .where('id = :userId')
-        .setParameters({ amount: quota, userId })
+        .where('id = :userId AND quota + used_quota <= :headroom')
+        .setParameters({ amount: quota, userId, headroom: MAX_BALANCE - quota })
         .execute();
-      if (!updated.affected) throw AppError.notFound(`user ${userId} not found`);
+      if (!updated.affected) {
+        if (!(await manager.exists(UserEntity, { where: { id: userId } }))) throw AppError.notFound(`user ${userId} not found`);
+        throw pastMaxBalance();
+      }
       return this.writeLog(manager, 'topup', { userId, detail }, quota);
     });
   }
 
-  /** A signed correction by an operator; cannot take the balance below zero. */
+  /** A signed correction by an operator; cannot take the balance below zero, nor past MAX_BALANCE. */
   async adjust(userId: number, delta: number, detail: string): Promise<LogEntity> {
     if (!Number.isSafeInteger(delta) || delta === 0) throw AppError.invalid('quota must be a non-zero integer', 'quota');
     return this.transactions.run(async (manager) => {
+      // A negative delta lowers the sum, so only a positive one needs the upper bound.
+      const bound = delta > 0 ? 'quota + used_quota <= :headroom' : 'quota + :delta >= 0';
       const updated = await manager
         .createQueryBuilder()
         .update(UserEntity)
         .set({ quota: () => 'quota + :delta', updatedAt: this.clock.now() })
-        .where('id = :userId AND quota + :delta >= 0')
-        .setParameters({ delta, userId })
+        .where(`id = :userId AND ${bound}`)
+        .setParameters({ delta, userId, headroom: MAX_BALANCE - Math.max(delta, 0) })
         .execute();
       if (!updated.affected) {
         if (!(await manager.exists(UserEntity, { where: { id: userId } }))) throw AppError.notFound(`user ${userId} not found`);
-        throw AppError.invalid('adjustment would make the balance negative', 'quota');
+        throw delta > 0 ? pastMaxBalance() : AppError.invalid('adjustment would make the balance negative', 'quota');
       }
       return this.writeLog(manager, 'adjust', { userId, detail }, delta);
     });

@@ -36,6 +36,27 @@ export class LogsService {
     return { data, total };
   }
 
+  /**
+   * Signed quota and row count per day and type of one user since `from` (ms). Days break at
+   * midnight `offsetMs` east of UTC; `day` is the day's start in that shifted time.
+   */
+  sumsByDay(userId: number, from: number, offsetMs: number, dayMs: number): Promise<Array<{ day: string | number; type: LogType; sum: string | number; count: string | number }>> {
+    // `x - x % DAY` is floor division on both MySQL and SQLite (timestamps are positive).
+    const bucket = '((l.created_at + :offset) - ((l.created_at + :offset) % :day))';
+    return this.logs
+      .createQueryBuilder('l')
+      .select(bucket, 'day')
+      .addSelect('l.type', 'type')
+      .addSelect('SUM(l.quota)', 'sum')
+      .addSelect('COUNT(*)', 'count')
+      .where('l.user_id = :userId', { userId })
+      .andWhere('l.created_at >= :from', { from })
+      .setParameters({ offset: offsetMs, day: dayMs })
+      .groupBy('day')
+      .addGroupBy('l.type')
+      .getRawMany();
+  }
+
   /** Sum of signed quota per type, for totals in the console. */
   async totals(userId?: number): Promise<Record<string, number>> {
     const qb = this.logs.createQueryBuilder('l').select('l.type', 'type').addSelect('SUM(l.quota)', 'sum').groupBy('l.type');

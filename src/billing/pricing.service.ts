@@ -1,11 +1,17 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TransactionRunner } from '../database/transaction-runner';
-import { DEFAULT_PRICES, QUOTA_PER_CREDIT } from './default-prices';
+import { DefaultPrice, QUOTA_PER_CREDIT } from './default-prices';
 import { GroupRatioEntity } from './group-ratio.entity';
 import { PriceRuleEntity } from './price-rule.entity';
+
+/**
+ * The largest price (quota units per second or per clip) an operator may set: the dearest quote,
+ * 15 s with audio (x2) and fast motion (x2) at the highest group ratio (x100), stays an exact integer.
+ */
+export const MAX_PRICE = 1_000_000_000_000;
 
 export interface QuoteRequest {
   model: string;
@@ -25,21 +31,21 @@ export interface Quote {
 
 /** Prices a task from the price table and the group's ratio. */
 @Injectable()
-export class PricingService implements OnApplicationBootstrap {
+export class PricingService {
   constructor(
     @InjectRepository(PriceRuleEntity) private readonly rules: Repository<PriceRuleEntity>,
     @InjectRepository(GroupRatioEntity) private readonly ratios: Repository<GroupRatioEntity>,
     private readonly transactions: TransactionRunner,
   ) {}
 
-  /** Seeds the default table into an empty database; afterwards the operator owns it. */
-  async onApplicationBootstrap(): Promise<void> {
+  /** Seeds the default table (the families' prices) into an empty database; afterwards the operator owns it. */
+  async seedDefaults(prices: readonly DefaultPrice[]): Promise<void> {
     if ((await this.rules.count()) > 0) return;
     await this.transactions.run(async (manager) => {
       if ((await manager.count(PriceRuleEntity)) > 0) return;
       await manager.insert(
         PriceRuleEntity,
-        DEFAULT_PRICES.map((price) => ({
+        prices.map((price) => ({
           model: price.model,
           resolution: price.resolution,
           unit: price.unit,

@@ -4,7 +4,7 @@ import { AdminGuard } from '../auth/admin.guard';
 import { toLogView } from '../billing/log.view';
 import { LogsService } from '../billing/logs.service';
 import { strictValidationPipe } from '../common/validation';
-import { ConsoleLogTotalsService } from './console-log-totals.service';
+import { LogTotalsService } from '../billing/log-totals.service';
 import { LogQueryDto } from './dto/admin-query.dto';
 import { LogListDto } from './dto/admin-responses.dto';
 
@@ -16,7 +16,7 @@ import { LogListDto } from './dto/admin-responses.dto';
 export class AdminLogsController {
   constructor(
     private readonly logs: LogsService,
-    private readonly logTotals: ConsoleLogTotalsService,
+    private readonly logTotals: LogTotalsService,
   ) {}
 
   @Get()

@@ -5,7 +5,7 @@ import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { PricingService } from '../billing/pricing.service';
 import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
-import { GroupRatioDto, UpsertPriceDto } from './dto/admin-price.dto';
+import { GroupRatioDto, GroupRatioParamsDto, UpsertPriceDto } from './dto/admin-price.dto';
 
 const toPriceView = (rule: PriceRuleEntity) => ({
   id: rule.id,
@@ -57,7 +57,7 @@ export class AdminPricesController {
   }
 
   @Put('group-ratios/:group')
-  async setRatio(@Param('group') group: string, @Body() body: GroupRatioDto) {
+  async setRatio(@Param() { group }: GroupRatioParamsDto, @Body() body: GroupRatioDto) {
     const saved = await this.pricing.setRatio(group, body.ratio);
     return { group: saved.group, ratio: saved.ratio };
   }

@@ -1,10 +1,10 @@
 import { HttpService } from '@nestjs/axios';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FamilyRegistry } from '../families/family-registry.service';
 import type { ChannelEntity } from '../upstream/channel.entity';
 import type { ChannelsService } from '../upstream/channels.service';
 import { UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
-import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
 import { ConsoleChannelProbeService } from './console-channel-probe.service';
 
 describe('ConsoleChannelProbeService', () => {
@@ -24,8 +24,7 @@ describe('ConsoleChannelProbeService', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const probeWith = (channel: Partial<ChannelEntity>, adapter?: Partial<UpstreamAdapter>) => {
-    const registry = new UpstreamAdapterRegistry();
-    if (adapter) registry.register({ platform: 'alpha', ...adapter } as UpstreamAdapter);
+    const registry = { findAdapter: () => (adapter ? ({ platform: 'alpha', ...adapter } as UpstreamAdapter) : null) } as unknown as FamilyRegistry;
     const channels = { get: async () => ({ id: 1, platform: 'alpha', apiKey: 'secret', ...channel }) } as unknown as ChannelsService;
     return new ConsoleChannelProbeService(channels, registry, new HttpService()).test(1);
   };

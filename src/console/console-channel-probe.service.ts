@@ -4,7 +4,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { firstValueFrom } from 'rxjs';
 import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamError } from '../upstream/upstream-adapter';
-import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
+import { FamilyRegistry } from '../families/family-registry.service';
 
 const REACHABILITY_TIMEOUT_MS = 5_000;
 
@@ -26,13 +26,13 @@ export class ChannelTestResultDto {
 export class ConsoleChannelProbeService {
   constructor(
     private readonly channels: ChannelsService,
-    private readonly adapters: UpstreamAdapterRegistry,
+    private readonly families: FamilyRegistry,
     private readonly http: HttpService,
   ) {}
 
   async test(channelId: number): Promise<ChannelTestResultDto> {
     const channel = await this.channels.get(channelId);
-    const adapter = this.adapters.has(channel.platform) ? this.adapters.get(channel.platform) : null;
+    const adapter = this.families.findAdapter(channel.platform);
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     if (adapter?.probe) {

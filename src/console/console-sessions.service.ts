@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LessThan, MoreThan, Repository } from 'typeorm';
-import { UserEntity } from '../auth/user.entity';
+import { UsersService } from '../auth/users.service';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import type { ResolvedConsoleSession } from './console-request';
@@ -24,7 +24,7 @@ export const csrfTokenFor = (sessionId: string): string => sha256(`csrf:${sessio
 export class ConsoleSessionsService {
   constructor(
     @InjectRepository(ConsoleSessionEntity) private readonly sessions: Repository<ConsoleSessionEntity>,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersService,
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
   ) {}
@@ -49,7 +49,7 @@ export class ConsoleSessionsService {
     if (!session) return null;
     const csrfToken = csrfTokenFor(sessionId);
     if (session.kind === 'admin_token') return { id: session.id, kind: session.kind, role: 'admin', user: null, expiresAt: session.expiresAt, csrfToken };
-    const user = session.userId === null ? null : await this.users.findOne({ where: { id: session.userId } });
+    const user = session.userId === null ? null : await this.users.findById(session.userId);
     if (!user || user.status !== 'active') return null;
     return { id: session.id, kind: session.kind, role: user.role === 'admin' ? 'admin' : 'user', user, expiresAt: session.expiresAt, csrfToken };
   }

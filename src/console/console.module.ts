@@ -1,9 +1,11 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UserEntity } from '../auth/user.entity';
-import { LogEntity } from '../billing/log.entity';
-import { TaskEntity } from '../tasks/task.entity';
+import { AuthModule } from '../auth/auth.module';
+import { BillingModule } from '../billing/billing.module';
+import { FamiliesModule } from '../families/families.module';
+import { TasksModule } from '../tasks/tasks.module';
+import { UpstreamModule } from '../upstream/upstream.module';
 import { VerificationModule } from '../verification/verification.module';
 import { VideosModule } from '../videos/videos.module';
 import { AdminChannelsController } from './admin-channels.controller';
@@ -16,7 +18,6 @@ import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleChannelProbeService } from './console-channel-probe.service';
 import { ConsoleCustomerGuard } from './console-customer.guard';
-import { ConsoleLogTotalsService } from './console-log-totals.service';
 import { ConsoleSessionEntity } from './console-session.entity';
 import { ConsoleSessionMiddleware } from './console-session.middleware';
 import { ConsoleSessionsService } from './console-sessions.service';
@@ -34,8 +35,13 @@ import { CustomerVideoController } from './customer/customer-video.controller';
 /** The admin API, and the web console served at /console with its session-cookie API. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([ConsoleSessionEntity, UserEntity, TaskEntity, LogEntity]),
+    TypeOrmModule.forFeature([ConsoleSessionEntity]),
     ThrottlerModule.forRoot([{ ttl: 60_000, limit: 30 }]),
+    AuthModule,
+    BillingModule,
+    UpstreamModule,
+    FamiliesModule,
+    TasksModule,
     VideosModule,
     VerificationModule,
   ],
@@ -60,7 +66,6 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     ConsoleAuthService,
     ConsoleSessionMiddleware,
     ConsoleCustomerGuard,
-    ConsoleLogTotalsService,
     ConsoleChannelProbeService,
     CustomerTasksService,
     CustomerUsageService,

@@ -8,6 +8,7 @@ import { SettingsService } from './settings.service';
 import { TransactionRunner } from './transaction-runner';
 
 /** The data source, migrated at start (never synchronized), plus the transaction runner. */
+// Global: the one connection every repository and transaction of every module runs on.
 @Global()
 @Module({})
 export class DatabaseModule {

@@ -3,6 +3,7 @@ import {
   ApiBadRequestResponse,
   ApiBearerAuth,
   ApiBody,
+  ApiConflictResponse,
   ApiExtraModels,
   ApiForbiddenResponse,
   ApiHeader,
@@ -17,11 +18,12 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
+import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { TaskRepository } from '../tasks/task.repository';
 import { CreateGenerationDto } from './dto/create-generation.dto';
 import { GenerationSubmitResponse, WrapperErrorResponse } from './dto/generation-submit-response.dto';
 import { UNIFIED_TASK_EXAMPLES, UnifiedTaskResponse } from './dto/unified-task.dto';
-import { GenerationSubmitService } from './generation-submit.service';
+import { unifiedSubmitInput } from './unified-submit-input';
 import { toUnifiedTaskResponse } from './unified-task.view';
 
 @ApiTags('video generations (unified form)')
@@ -31,7 +33,7 @@ import { toUnifiedTaskResponse } from './unified-task.view';
 @Controller('v1/video/generations')
 export class GenerationsController {
   constructor(
-    private readonly submitter: GenerationSubmitService,
+    private readonly submissions: SubmitPipeline,
     private readonly tasks: TaskRepository,
   ) {}
 
@@ -46,7 +48,7 @@ export class GenerationsController {
       'video-edit is billed as a 15 s output (its length follows the input video and is known only afterwards). ' +
       'Media URLs must be public http(s); their format and size are checked by a ranged read before charging.',
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 hours return the first task, charged once' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 hours return the first task, charged once; 1 to 255 characters' })
   @ApiBody({ type: CreateGenerationDto })
   @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`' })
   @ApiBadRequestResponse({ type: WrapperErrorResponse, description: 'Invalid request or refused by the provider; no charge' })
@@ -54,6 +56,7 @@ export class GenerationsController {
   @ApiPaymentRequiredResponse({ type: WrapperErrorResponse, description: '`insufficient user quota`' })
   @ApiForbiddenResponse({ type: WrapperErrorResponse, description: 'The API key is not allowed to use the model' })
   @ApiTooManyRequestsResponse({ type: WrapperErrorResponse, description: 'Provider back-pressure; Retry-After; no charge' })
+  @ApiConflictResponse({ type: WrapperErrorResponse, description: 'Idempotency-Key reused with another body, or its first request still in flight (then with Retry-After); no charge' })
   @ApiServiceUnavailableResponse({ type: WrapperErrorResponse, description: 'No channel serves the model, or every channel failed; no charge' })
   async create(
     @Body() body: CreateGenerationDto,
@@ -61,7 +64,7 @@ export class GenerationsController {
     // Named as in @ApiHeader so that Swagger shows one optional header, not a second, required one.
     @Headers('Idempotency-Key') idempotencyKey?: string,
   ): Promise<GenerationSubmitResponse> {
-    const task = await this.submitter.submit(body, { user: req.user!, apiKey: req.apiKey }, { idempotencyKey: idempotencyKey || undefined });
+    const task = await this.submissions.submit(unifiedSubmitInput(body), { user: req.user!, apiKey: req.apiKey }, idempotencyKey);
     return GenerationSubmitResponse.of(task);
   }
 

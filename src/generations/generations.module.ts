@@ -1,15 +1,11 @@
 import { Module } from '@nestjs/common';
-import { VerificationModule } from '../verification/verification.module';
-import { BetaMediaCheckService } from './beta-media-check.service';
-import { BetaSubmitService } from './beta-submit.service';
-import { GenerationSubmitService } from './generation-submit.service';
+import { AuthModule } from '../auth/auth.module';
+import { TasksModule } from '../tasks/tasks.module';
 import { GenerationsController } from './generations.controller';
 
-/** /v1/video/generations: the unified form; family B (and family C via VerificationModule). */
+/** /v1/video/generations: renders the unified form; submits go through the tasks' SubmitPipeline. */
 @Module({
-  imports: [VerificationModule],
+  imports: [AuthModule, TasksModule],
   controllers: [GenerationsController],
-  providers: [BetaSubmitService, BetaMediaCheckService, GenerationSubmitService],
-  exports: [BetaSubmitService],
 })
 export class GenerationsModule {}

@@ -1,8 +1,30 @@
 import { toUnixSeconds } from '../common/clock';
+import { isShowableLink } from '../common/url-guard';
+import { capStoredResponse } from '../upstream/provider-text';
 import type { TaskEntity } from '../tasks/task.entity';
 import type { UnifiedTask, UnifiedTaskResponse } from './dto/unified-task.dto';
 
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** What `data.data` may show of a stored answer at most (answers are trimmed when stored; this covers older rows). */
+const MAX_SHOWN_RESPONSE_BYTES = 32 * 1024;
+
+/**
+ * The stored upstream answer as clients see it: links that may not be shown and provider
+ * messages are left out, whatever the family (answers are trimmed when stored; older rows were not).
+ */
+export function shownUpstreamResponse(value: unknown): Record<string, unknown> {
+  const scrub = (field: unknown): unknown => {
+    if (typeof field === 'string') return field.includes('://') && !isShowableLink(field) ? undefined : field;
+    if (Array.isArray(field)) return field.map(scrub).filter((item) => item !== undefined);
+    if (field && typeof field === 'object') {
+      const entries = Object.entries(field).filter(([key]) => !/^(message|msg|errmsg|err_msg|stack|trace)$/i.test(key));
+      return Object.fromEntries(entries.map(([key, item]) => [key, scrub(item)]).filter(([, item]) => item !== undefined));
+    }
+    return field;
+  };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  return capStoredResponse(scrub(value) as Record<string, unknown>, MAX_SHOWN_RESPONSE_BYTES);
+}
 
 /** Any platform's task in the unified form; fail_reason and result_url only in their terminal state. */
 export function toUnifiedTask(task: TaskEntity): UnifiedTask {
@@ -17,7 +39,7 @@ export function toUnifiedTask(task: TaskEntity): UnifiedTask {
     action: task.action,
     status: task.status,
     fail_reason: task.status === 'FAILURE' ? (task.failReason ?? '') : '',
-    result_url: task.status === 'SUCCESS' ? (task.resultUrl ?? '') : '',
+    result_url: task.status === 'SUCCESS' && task.resultUrl && isShowableLink(task.resultUrl) ? task.resultUrl : '',
     submit_time: toUnixSeconds(task.submitTime),
     start_time: toUnixSeconds(task.startTime),
     finish_time: toUnixSeconds(task.finishTime),
@@ -29,7 +51,7 @@ export function toUnifiedTask(task: TaskEntity): UnifiedTask {
       upstream_model_name: task.upstreamModel,
       origin_model_name: task.model,
     },
-    data: (task.upstreamResponse as Record<string, unknown> | null) ?? {},
+    data: shownUpstreamResponse(task.upstreamResponse),
   };
 }
 

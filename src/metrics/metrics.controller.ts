@@ -1,6 +1,6 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { TaskMetrics } from './task-metrics.service';
+import { TaskMetrics } from '../tasks/task-metrics.service';
 
 /** Prometheus scrape endpoint. */
 @ApiExcludeController()

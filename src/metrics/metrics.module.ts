@@ -1,7 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { TasksModule } from '../tasks/tasks.module';
 import { MetricsController } from './metrics.controller';
-import { TaskMetrics } from './task-metrics.service';
 
-@Global()
-@Module({ providers: [TaskMetrics], exports: [TaskMetrics], controllers: [MetricsController] })
+/** Prometheus metrics at /metrics: the task counters and gauges TasksModule keeps. */
+@Module({ imports: [TasksModule], controllers: [MetricsController] })
 export class MetricsModule {}

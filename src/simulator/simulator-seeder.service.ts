@@ -5,19 +5,10 @@ import { randomBase62 } from '../common/random-id';
 import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { Platform } from '../upstream/channel.entity';
+import { FAMILIES } from '../families/family.registry';
 import { ChannelsService } from '../upstream/channels.service';
+import { SIMULATOR_API_KEY } from './shared/simulator-credentials';
 
-/** Public models each simulated family serves. */
-export const SIMULATED_MODELS: Record<Platform, string[]> = {
-  alpha: ['alpha/c1', 'alpha/v6', 'alpha/v5.6', 'alpha/v5.5', 'alpha/v5', 'alpha/v4.5', 'alpha/v4', 'alpha/v3.5'],
-  beta: ['beta-1.0-t2v', 'beta-1.0-i2v', 'beta-1.0-r2v', 'beta-1.0-video-edit'],
-  gamma: ['gamma-2-0', 'gamma-2-0-fast'],
-};
-
-export const SIMULATOR_API_KEY = 'simulator-key';
-export const SIMULATOR_ACCESS_KEY = 'SIMULATORACCESSKEY';
-export const SIMULATOR_SECRET_KEY = 'simulator-secret-key';
 const DEMO_QUOTA = 1_000_000;
 
 /**
@@ -41,18 +32,15 @@ export class SimulatorSeeder {
     if (!this.config.simulator) return;
     if ((await this.channels.count()) === 0) {
       const root = `http://127.0.0.1:${port}/simulator`;
-      for (const platform of Object.keys(SIMULATED_MODELS) as Platform[]) {
+      for (const family of FAMILIES.filter((candidate) => candidate.simulator)) {
         await this.channels.create(
           {
-            name: `simulator-${platform}`,
-            platform,
-            baseUrl: `${root}/${platform}`,
+            name: `simulator-${family.platform}`,
+            platform: family.platform,
+            baseUrl: `${root}/${family.platform}`,
             apiKey: SIMULATOR_API_KEY,
-            models: SIMULATED_MODELS[platform],
-            settings:
-              platform === 'gamma'
-                ? { control_base_url: `${root}/gamma-control`, access_key: SIMULATOR_ACCESS_KEY, secret_key: SIMULATOR_SECRET_KEY, poll_interval_ms: 2000 }
-                : { poll_interval_ms: 2000 },
+            models: [...family.models],
+            settings: { ...family.simulator!.channelSettings?.(root), poll_interval_ms: 2000 },
           },
           true,
         );

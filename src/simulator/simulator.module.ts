@@ -1,20 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { BillingModule } from '../billing/billing.module';
 import type { AppConfig } from '../config/app-config';
-import { AlphaSimulatorModule } from './alpha/alpha-simulator.module';
-import { BetaSimulatorModule } from './beta/beta-simulator.module';
-import { GammaSimulatorModule } from './gamma/gamma-simulator.module';
+import { FAMILIES } from '../families/family.registry';
+import { UpstreamModule } from '../upstream/upstream.module';
 import { SimulatorSeeder } from './simulator-seeder.service';
 
 /**
- * The embedded upstream simulator: speaks the three providers' protocols under
- * /simulator/<family> so the gateway works end to end with no network. Mounted only with SIMULATOR=on.
+ * The embedded upstream simulator: each family's fake provider under /simulator/<platform>, so the
+ * gateway works end to end with no network. Mounted only with SIMULATOR=on.
  */
 @Module({})
 export class SimulatorModule {
   static forRoot(config: AppConfig): DynamicModule {
+    const simulators = FAMILIES.flatMap((family) => (family.simulator ? [family.simulator.module] : []));
     return {
       module: SimulatorModule,
-      imports: config.simulator ? [AlphaSimulatorModule, BetaSimulatorModule, GammaSimulatorModule] : [],
+      imports: [AuthModule, BillingModule, UpstreamModule, ...(config.simulator ? simulators : [])],
       providers: [SimulatorSeeder],
       exports: [SimulatorSeeder],
     };

@@ -13,9 +13,10 @@ import { isUniqueViolation, TransactionRunner } from '../database/transaction-ru
 import { ChannelRouter, upstreamModelFor } from '../upstream/channel-router.service';
 import { ChannelEntity, Platform } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
-import { UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
-import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
-import { INSTANCE_ID } from './instance-id';
+import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
+import { FamilyRegistry } from '../families/family-registry.service';
+import { INSTANCE_ID } from '../config/instance-id';
+import { SubmitLease } from './submit-lease';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskTransitionsService } from './task-transitions.service';
@@ -42,12 +43,18 @@ export interface Caller {
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 const MODERATION_FAILURE = 'content moderation failed';
+/** Why the sync fails a task whose submit was cut off before the provider confirmed it. */
+export const SUBMIT_INTERRUPTED = 'generation failed: submit was interrupted';
+/** Attempts to record a task when a concurrent request with the same key keeps being refused. */
+const IDEMPOTENT_RECORD_ATTEMPTS = 3;
 
 /**
  * Submits a task crash-safely: (1) price it, charge it and record it as SUBMITTING in one
- * transaction; (2) call the upstream, trying the next channel on channel trouble; (3) mark it
- * submitted, or reject it and revert the charge. A crash between (1) and (3) leaves a SUBMITTING
- * task whose lease runs out; the sync job settles it.
+ * transaction; (2) call the upstream, trying the next channel on channel trouble, all within a
+ * deadline well under the task's lease, which a heartbeat keeps extending meanwhile; (3) mark it
+ * submitted, or reject it and revert the charge, each a compare-and-set that still holds the lease.
+ * A crash between (1) and (3) leaves a SUBMITTING task whose lease runs out; the sync job settles
+ * it. A submit that finds its task taken over writes nothing and tells the client what became of it.
  */
 @Injectable()
 export class TaskSubmitService {
@@ -61,7 +68,7 @@ export class TaskSubmitService {
     private readonly pricing: PricingService,
     private readonly router: ChannelRouter,
     private readonly channels: ChannelsService,
-    private readonly adapters: UpstreamAdapterRegistry,
+    private readonly families: FamilyRegistry,
     private readonly clock: Clock,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -73,62 +80,91 @@ export class TaskSubmitService {
       const earlier = await this.findIdempotent(caller.user.id, draft.idempotencyKey, requestHash);
       if (earlier) return earlier;
     }
-    const adapter = this.adapters.get(draft.platform);
+    const adapter = this.families.adapter(draft.platform);
     const routed = await this.router.candidates(draft.platform, draft.model, caller.user.group);
     const candidates = draft.channelIds ? routed.filter((channel) => draft.channelIds!.includes(channel.id)) : routed;
     if (candidates.length === 0) throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);
     const quote = await this.pricing.quote({ ...draft.quote, group: caller.user.group });
 
-    let task: TaskEntity;
-    try {
-      task = await this.record(draft, caller, candidates[0], adapter, quote.quota, quote.detail, requestHash);
-    } catch (error) {
-      if (draft.idempotencyKey && isUniqueViolation(error)) {
-        // A concurrent request with the same key won the race; its task is the answer.
+    let task: TaskEntity | null = null;
+    for (let attempt = 1; !task; attempt++) {
+      try {
+        task = await this.record(draft, caller, candidates[0], adapter, quote.quota, quote.detail, requestHash);
+      } catch (error) {
+        if (!draft.idempotencyKey || !isUniqueViolation(error)) throw error;
+        // A concurrent request with the same key got there first: its task is the answer (409 while
+        // it is in flight); if it was refused meanwhile, the key is free again and this one tries anew.
         const winner = await this.findIdempotent(caller.user.id, draft.idempotencyKey, requestHash);
         if (winner) return winner;
+        if (attempt >= IDEMPOTENT_RECORD_ATTEMPTS) throw idempotencyKeyInFlight();
       }
-      throw error;
     }
     return this.sendUpstream(task, candidates, adapter);
   }
 
-  /** Step (2) and (3); also used to resubmit a task whose first attempt was interrupted. */
+  /**
+   * Step (2) and (3); also used to resubmit a task whose first attempt was interrupted. Runs under
+   * the task's current lease (`task.leaseOwner`), extended by a heartbeat until the task is settled.
+   */
   async sendUpstream(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter): Promise<TaskEntity> {
+    const owner = task.leaseOwner ?? this.instanceId;
+    const lease = new SubmitLease(
+      this.config.taskLeaseMs,
+      () => this.tasks.extendSubmitLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs),
+      (error) => this.logger.warn(`lease heartbeat of ${task.taskId} failed: ${(error as Error)?.message ?? error}`),
+    );
+    try {
+      return await this.tryChannels(task, candidates, adapter, owner, lease);
+    } finally {
+      await lease.stop();
+    }
+  }
+
+  private async tryChannels(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter, owner: string, lease: SubmitLease): Promise<TaskEntity> {
     let lastError: UpstreamError | null = null;
     let backpressure: UpstreamError | null = null;
     for (const channel of candidates) {
+      if (lease.lost) return this.afterTakeover(task);
+      // Past the deadline no further channel is tried: the lease must outlast the submit.
+      if (lease.remainingMs() <= 0) break;
       if (task.channelId !== channel.id) {
         const upstreamModel = upstreamModelFor(channel, task.model, adapter.defaultUpstreamModel(task.model));
-        await this.transactions.runStatement((manager) =>
-          this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', { channelId: channel.id, upstreamModel }),
+        const kept = await this.transactions.runStatement((manager) =>
+          this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', { channelId: channel.id, upstreamModel }, owner),
         );
+        if (!kept) return this.afterTakeover(task);
         Object.assign(task, { channelId: channel.id, upstreamModel });
       }
+      let outcome: SubmitOutcome;
       try {
-        const outcome = await adapter.submit(task, channel);
-        await this.channels.recordOutcome(channel.id, null);
-        return await this.markSubmitted(task, channel, adapter, outcome.upstreamTaskId, outcome.requestPatch);
+        outcome = await adapter.submit(task, channel, lease);
       } catch (error) {
-        if (!(error instanceof UpstreamError)) throw await this.rejectAfter(task, error);
+        if (lease.lost) return this.afterTakeover(task);
+        if (!(error instanceof UpstreamError)) throw await this.rejectAfter(task, error, owner);
         lastError = error;
         this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
         if (error.kind === 'moderation') {
           // Accepted, then failed by the provider's moderation: the client gets the task, failed and refunded.
-          await this.channels.recordOutcome(channel.id, null);
-          await this.transitions.fail(task, MODERATION_FAILURE);
+          await this.recordChannelOutcome(channel.id, null);
+          if (!(await this.transitions.fail(task, MODERATION_FAILURE, {}, owner))) return this.afterTakeover(task);
           return task;
         }
         if (error.kind === 'invalid_input') {
-          await this.channels.recordOutcome(channel.id, null);
-          await this.transitions.reject(task, error.message);
+          await this.recordChannelOutcome(channel.id, null);
+          if (!(await this.transitions.reject(task, error.message, owner))) return this.afterTakeover(task);
           throw AppError.invalid(`upstream rejected the request: ${error.message}`);
         }
-        await this.channels.recordOutcome(channel.id, `${error.kind}: ${error.message}`);
+        await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
         if (error.kind === 'backpressure') backpressure = error;
+        continue;
       }
+      // The provider has the job now: record that first, then the channel's statistics.
+      const submitted = await this.markSubmitted(task, channel, adapter, outcome, owner);
+      await this.recordChannelOutcome(channel.id, null);
+      return submitted;
     }
-    await this.transitions.reject(task, lastError?.message ?? 'no channel accepted the task');
+    if (lease.lost) return this.afterTakeover(task);
+    if (!(await this.transitions.reject(task, lastError?.message ?? 'no channel accepted the task', owner))) return this.afterTakeover(task);
     if (backpressure) {
       throw new AppError(ErrorCode.RateLimited, 'upstream concurrency limit reached, retry later', {
         retryAfterSeconds: backpressure.details.retryAfterSeconds ?? 10,
@@ -197,45 +233,71 @@ export class TaskSubmitService {
     });
   }
 
-  private async markSubmitted(
-    task: TaskEntity,
-    channel: ChannelEntity,
-    adapter: UpstreamAdapter,
-    upstreamTaskId: string,
-    requestPatch?: Record<string, unknown>,
-  ): Promise<TaskEntity> {
+  private async markSubmitted(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter, outcome: SubmitOutcome, owner: string): Promise<TaskEntity> {
     const now = this.clock.now();
     const changes: Partial<TaskEntity> = {
       status: 'NOT_START',
-      upstreamTaskId,
+      upstreamTaskId: outcome.upstreamTaskId,
       submitTime: now,
       nextPollAt: now + pollIntervalFor(channel, adapter),
       leaseOwner: null,
       leaseUntil: null,
       updatedAt: now,
-      ...(requestPatch ? { request: { ...task.request, ...requestPatch } } : {}),
+      ...(outcome.requestPatch ? { request: { ...task.request, ...outcome.requestPatch } } : {}),
     };
-    await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes));
+    const kept = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes, owner));
+    if (!kept) return this.afterTakeover(task, outcome.upstreamTaskId);
     return Object.assign(task, changes);
   }
 
-  private async rejectAfter(task: TaskEntity, error: unknown): Promise<unknown> {
+  private async rejectAfter(task: TaskEntity, error: unknown, owner: string): Promise<unknown> {
     this.logger.error(`submit of ${task.taskId} crashed: ${(error as Error)?.stack ?? error}`);
-    await this.transitions.reject(task, 'internal error during submit');
+    await this.transitions.reject(task, 'internal error during submit', owner);
     return error;
+  }
+
+  /** Channel statistics are bookkeeping: failing to write them never changes the submit's answer. */
+  private async recordChannelOutcome(channelId: number, error: string | null): Promise<void> {
+    await this.channels.recordOutcome(channelId, error).catch((failure) => this.logger.warn(`channel ${channelId} outcome not recorded: ${failure}`));
+  }
+
+  /**
+   * The task was taken over while this submit ran (its lease ran out: the instance stalled, or the
+   * database was unreachable), so whoever took it decides. The client gets the task as it now is
+   * once the provider had it (family A's resubmit with the same trace id finds the same job); else
+   * (failed as interrupted, refused, still being resubmitted) a 503 to retry: never `queued` for a
+   * task that failed.
+   */
+  private async afterTakeover(task: TaskEntity, upstreamTaskId?: string): Promise<TaskEntity> {
+    const current = await this.tasks.findByTaskId(task.taskId);
+    if (upstreamTaskId && current?.upstreamTaskId !== upstreamTaskId) {
+      // The protocols give no way to cancel it; operators can match it by these ids.
+      this.logger.error(`submit of ${task.taskId} lost its task after channel ${task.channelId} accepted it as ${upstreamTaskId}; that provider job is not followed`);
+    }
+    const started = current && current.deletedAt === null && !['SUBMITTING', 'REJECTED'].includes(current.status) && current.failReason !== SUBMIT_INTERRUPTED;
+    if (current && started) return current;
+    this.logger.warn(`submit of ${task.taskId} lost its task (now ${current?.status ?? 'gone'})`);
+    const resubmitting = current?.status === 'SUBMITTING' && current.leaseUntil !== null;
+    const retryAfterSeconds = resubmitting ? Math.min(60, Math.max(1, Math.ceil((current.leaseUntil! - this.clock.now()) / 1000))) : 1;
+    throw new AppError(ErrorCode.ServiceUnavailable, 'the submit was interrupted before the provider confirmed it; retry (with the same Idempotency-Key, if one was sent)', {
+      retryAfterSeconds,
+    });
   }
 
   private async findIdempotent(userId: number, key: string, requestHash: string): Promise<TaskEntity | null> {
     const earlier = await this.tasks.findByIdempotencyKey(userId, key);
     if (!earlier) return null;
-    if (earlier.createdAt < this.clock.now() - IDEMPOTENCY_WINDOW_MS || earlier.status === 'REJECTED' || earlier.deletedAt !== null) {
-      // Outside the window, after a refused submit, or once the client deleted the task, the key is free again.
+    const interrupted = earlier.status === 'FAILURE' && earlier.failReason === SUBMIT_INTERRUPTED;
+    if (earlier.createdAt < this.clock.now() - IDEMPOTENCY_WINDOW_MS || earlier.status === 'REJECTED' || interrupted || earlier.deletedAt !== null) {
+      // Outside the window, after a refused or interrupted submit (never confirmed upstream), or once the client deleted the task, the key is free again.
       await this.transactions.run((manager) => manager.update(TaskEntity, { id: earlier.id }, { idempotencyKey: null }));
       return null;
     }
     if (earlier.requestHash !== requestHash) {
       throw new AppError(ErrorCode.Conflict, 'Idempotency-Key was already used with a different request body', { param: 'Idempotency-Key' });
     }
+    // Its id would not be visible yet, and the submit may still be refused: the client asks again.
+    if (earlier.status === 'SUBMITTING') throw idempotencyKeyInFlight();
     return earlier;
   }
 }
@@ -245,6 +307,14 @@ export function pollIntervalFor(channel: ChannelEntity, adapter: UpstreamAdapter
   const configured = Number(channel.settings?.poll_interval_ms);
   const interval = Number.isFinite(configured) && configured > 0 ? configured : adapter.defaultPollIntervalMs;
   return Math.max(interval, adapter.minPollIntervalMs ?? 0);
+}
+
+/** 409 while the first request with the key is in flight (as the IETF Idempotency-Key draft says). */
+function idempotencyKeyInFlight(): AppError {
+  return new AppError(ErrorCode.Conflict, 'a request with this Idempotency-Key is still in progress; retry after Retry-After seconds', {
+    param: 'Idempotency-Key',
+    retryAfterSeconds: 1,
+  });
 }
 
 function hashDraft(draft: TaskDraft): string {

@@ -2,18 +2,18 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, BeforeApplicationSh
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { TaskMetrics } from '../metrics/task-metrics.service';
+import { TaskMetrics } from './task-metrics.service';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamError } from '../upstream/upstream-adapter';
-import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
-import { INSTANCE_ID } from './instance-id';
+import { FamilyRegistry } from '../families/family-registry.service';
+import { INSTANCE_ID } from '../config/instance-id';
 import { KeyedWorkPool } from './keyed-work-pool';
 import { backoffDelay } from './poll-backoff';
 import { PollReleaseBuffer } from './poll-release-buffer';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
-import { pollIntervalFor, TaskSubmitService } from './task-submit.service';
+import { pollIntervalFor, SUBMIT_INTERRUPTED, TaskSubmitService } from './task-submit.service';
 import { TaskTransitionsService } from './task-transitions.service';
 
 const BATCH_SIZE = 500;
@@ -44,7 +44,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     private readonly tasks: TaskRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly submitter: TaskSubmitService,
-    private readonly adapters: UpstreamAdapterRegistry,
+    private readonly families: FamilyRegistry,
     private readonly channels: ChannelsService,
     private readonly scheduler: SchedulerRegistry,
     private readonly metrics: TaskMetrics,
@@ -107,9 +107,8 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     while (!this.stopping && handled < MAX_TASKS_PER_ROUND) {
       // Keep about one batch queued locally; the rest stays claimable by other instances.
       await pool.whenBelow(BATCH_SIZE);
-      const claimedAt = this.clock.now();
       const batch = await this.claim();
-      for (const task of batch) pool.push(task.channelId ?? -1, () => this.pollOne(task, channels.get(task.channelId ?? -1), claimedAt, releases));
+      for (const task of batch) pool.push(task.channelId ?? -1, () => this.pollOne(task, channels.get(task.channelId ?? -1), releases));
       handled += batch.length;
       if (batch.length < BATCH_SIZE) break;
     }
@@ -124,7 +123,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, BATCH_SIZE, statuses);
   }
 
-  private async pollOne(task: TaskEntity, channel: ChannelEntity | undefined, claimedAt: number, releases: PollReleaseBuffer): Promise<void> {
+  private async pollOne(task: TaskEntity, channel: ChannelEntity | undefined, releases: PollReleaseBuffer): Promise<void> {
     const owner = task.leaseOwner!;
     if (this.stopping) return this.handBack(task, owner);
     const family = task.platform;
@@ -136,10 +135,11 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
       await this.transitions.fail(task, 'generation failed: channel no longer exists', {}, owner);
       return;
     }
-    const adapter = this.adapters.get(task.platform);
+    const adapter = this.families.adapter(task.platform);
     const interval = pollIntervalFor(channel, adapter);
     const channelLabel = String(channel.id);
     const stopTimer = this.metrics.pollLatency.startTimer({ family });
+    const sentAt = this.clock.now();
     try {
       const outcome = await adapter.poll(task, channel);
       stopTimer();
@@ -147,7 +147,7 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
       const now = this.clock.now();
       const elapsed = now - (task.submitTime ?? task.createdAt);
       const estimate = Math.min(95, (elapsed / adapter.expectedDurationMs) * 100);
-      const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(claimedAt, now, interval, adapter.minPollIntervalMs) });
+      const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(sentAt, now, interval, adapter.minPollIntervalMs) });
       if (plan.failure === undefined && plan.status === task.status) {
         await releases.add(task, owner, plan.changes);
         return;
@@ -171,10 +171,13 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
     return this.tasks.release(task.id, owner, { nextPollAt: this.clock.now() });
   }
 
-  /** A task left SUBMITTING by a crashed submit: resubmit where the provider de-duplicates, else fail and refund. */
+  /**
+   * A task left SUBMITTING by a crashed submit (a live submit keeps extending its lease, so it is
+   * never due here): resubmit where the provider de-duplicates, else fail and refund.
+   */
   private async settleInterrupted(task: TaskEntity, channels: Map<number, ChannelEntity>): Promise<void> {
     if (this.stopping) return this.handBack(task, task.leaseOwner!);
-    const adapter = this.adapters.get(task.platform);
+    const adapter = this.families.adapter(task.platform);
     const channel = channels.get(task.channelId ?? -1);
     if (adapter.idempotentSubmit && channel && channel.status === 'enabled') {
       try {
@@ -185,17 +188,18 @@ export class TaskSyncService implements OnApplicationBootstrap, BeforeApplicatio
       }
       return;
     }
-    await this.transitions.fail(task, 'generation failed: submit was interrupted', {}, task.leaseOwner ?? undefined);
+    await this.transitions.fail(task, SUBMIT_INTERRUPTED, {}, task.leaseOwner ?? undefined);
   }
 }
 
 /**
- * The next poll is one interval after this one was due (claimed), not after it finished, so the
- * cadence does not drift by the processing time; never sooner than the family's minimum gap
- * (or half an interval) after now, so a backlog cannot make polls bunch up.
+ * The next poll is one interval after this one was sent, not after it finished, so the cadence does
+ * not drift by the provider's answer time; and since a poll waiting in a busy worker pool is sent
+ * late, counting from its claim instead would bring the next one closer than the interval at the
+ * provider. Never sooner than the family's minimum gap (or half an interval) after now either.
  */
-export function nextPollAfter(claimedAt: number, now: number, interval: number, minGap?: number): number {
-  return Math.max(claimedAt + interval, now + (minGap ?? interval / 2));
+export function nextPollAfter(sentAt: number, now: number, interval: number, minGap?: number): number {
+  return Math.max(sentAt + interval, now + (minGap ?? interval / 2));
 }
 
 /** A channel's `max_concurrency` setting, or the default. */

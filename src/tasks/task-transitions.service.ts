@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AlreadyRefundedError, LedgerService } from '../billing/ledger.service';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
-import { RefundCause, TaskMetrics } from '../metrics/task-metrics.service';
+import { RefundCause, TaskMetrics } from './task-metrics.service';
 import type { PollOutcome } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
@@ -91,11 +91,11 @@ export class TaskTransitionsService {
     return won;
   }
 
-  /** The upstream refused the submit: the client never sees the task, and the charge is reverted. */
-  async reject(task: TaskEntity, reason: string): Promise<boolean> {
+  /** The upstream refused the submit: the client never sees the task, and the charge is reverted. False if `leaseOwner` no longer holds it. */
+  async reject(task: TaskEntity, reason: string, leaseOwner?: string): Promise<boolean> {
     const now = this.clock.now();
     const changes: Partial<TaskEntity> = { status: 'REJECTED', failReason: reason, finishTime: now, nextPollAt: null, leaseOwner: null, leaseUntil: null, updatedAt: now };
-    const won = await this.settle(task, changes, `refund: task ${task.taskId} rejected at submit: ${reason}`, 'rejected');
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} rejected at submit: ${reason}`, 'rejected', leaseOwner);
     if (won) Object.assign(task, changes);
     return won;
   }

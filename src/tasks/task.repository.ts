@@ -18,6 +18,8 @@ export interface TaskListQuery {
   userId?: number;
   status?: TaskStatus[];
   model?: string;
+  /** Leave out tasks their owner deleted (what the customer console shows). */
+  excludeDeleted?: boolean;
   page: number;
   pageSize: number;
 }
@@ -50,6 +52,7 @@ export class TaskRepository {
     if (query.userId !== undefined) where.userId = query.userId;
     if (query.status?.length) where.status = In(query.status);
     if (query.model) where.model = query.model;
+    if (query.excludeDeleted) where.deletedAt = IsNull();
     const [data, total] = await this.tasks.findAndCount({
       where,
       order: { id: 'DESC' },
@@ -114,6 +117,23 @@ export class TaskRepository {
       .where('id = :id AND status = :expectedStatus', { id, expectedStatus });
     if (leaseOwner) qb.andWhere('lease_owner = :leaseOwner', { leaseOwner });
     const result = await qb.execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * A running submit's heartbeat: pushes its lease (and with it the time the sync would take the
+   * task over) to `leaseUntil`, only while the task is still SUBMITTING and leased to `owner`.
+   * False when the task was taken over or settled in the meantime.
+   */
+  async extendSubmitLease(id: number, owner: string, leaseUntil: number): Promise<boolean> {
+    const result = await this.transactions.runStatement((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(TaskEntity)
+        .set({ leaseUntil, nextPollAt: leaseUntil })
+        .where('id = :id AND status = :status AND lease_owner = :owner', { id, status: 'SUBMITTING', owner })
+        .execute(),
+    );
     return (result.affected ?? 0) > 0;
   }
 
@@ -196,6 +216,19 @@ export class TaskRepository {
       .andWhere('t.status NOT IN (:...hidden)', { hidden: ['REJECTED', 'SUBMITTING'] });
     if (options.afterId !== undefined) qb.andWhere(options.order === 'desc' ? 't.id < :afterId' : 't.id > :afterId', { afterId: options.afterId });
     return qb.orderBy('t.id', options.order === 'desc' ? 'DESC' : 'ASC').take(options.limit).getMany();
+  }
+
+  /** The models a user has ever submitted, sorted. */
+  async modelsUsedBy(userId: number): Promise<string[]> {
+    const rows = await this.tasks.createQueryBuilder('t').select('DISTINCT t.model', 'model').where('t.user_id = :userId', { userId }).getRawMany<{ model: string }>();
+    return rows.map((row) => row.model).sort();
+  }
+
+  /** Task id -> failure reason, for those of `taskIds` the user owns. */
+  async failReasonsOf(userId: number, taskIds: string[]): Promise<Map<string, string | null>> {
+    if (taskIds.length === 0) return new Map();
+    const tasks = await this.tasks.find({ select: { taskId: true, failReason: true }, where: { taskId: In(taskIds), userId } });
+    return new Map(tasks.map((task) => [task.taskId, task.failReason]));
   }
 
   /** Forgets a finished task for its owner (the row stays for the ledger); false if it was not theirs, not finished or already gone. */

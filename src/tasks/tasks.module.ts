@@ -1,17 +1,20 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { INSTANCE_ID, newInstanceId } from './instance-id';
+import { BillingModule } from '../billing/billing.module';
+import { FamiliesModule } from '../families/families.module';
+import { UpstreamModule } from '../upstream/upstream.module';
+import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskEntity } from './task.entity';
+import { TaskMetrics } from './task-metrics.service';
 import { TaskRepository } from './task.repository';
 import { TaskSubmitService } from './task-submit.service';
 import { TaskSyncService } from './task-sync.service';
 import { TaskTransitionsService } from './task-transitions.service';
 
-/** The task record both API surfaces share, its state machine, submit and sync. */
-@Global()
+/** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TaskEntity])],
-  providers: [{ provide: INSTANCE_ID, useFactory: newInstanceId }, TaskRepository, TaskTransitionsService, TaskSubmitService, TaskSyncService],
-  exports: [INSTANCE_ID, TaskRepository, TaskTransitionsService, TaskSubmitService, TaskSyncService],
+  imports: [TypeOrmModule.forFeature([TaskEntity]), BillingModule, UpstreamModule, FamiliesModule],
+  providers: [TaskRepository, TaskMetrics, TaskTransitionsService, TaskSubmitService, SubmitPipeline, TaskSyncService],
+  exports: [TaskRepository, TaskMetrics, SubmitPipeline],
 })
 export class TasksModule {}

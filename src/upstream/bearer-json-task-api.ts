@@ -2,6 +2,7 @@ import type { HttpService } from '@nestjs/axios';
 import type { AxiosResponse } from 'axios';
 import type { TaskEntity } from '../tasks/task.entity';
 import type { ChannelEntity } from './channel.entity';
+import { channelSecrets, MAX_PROVIDER_BODY_BYTES, sanitizeProviderText, transportErrorMessage } from './provider-text';
 import { PollOutcome, UpstreamError } from './upstream-adapter';
 
 /**
@@ -15,6 +16,8 @@ export interface BearerJsonRequest {
   body?: unknown;
   /** Protocol headers sent after the JSON ones on a POST (e.g. an async switch). */
   postHeaders?: Record<string, string>;
+  /** Ends the call early (a submit whose task was taken over). */
+  signal?: AbortSignal;
 }
 
 /** The family's reading of a non-2xx answer (its JSON body when there is one, and Retry-After). */
@@ -22,7 +25,9 @@ export type UpstreamErrorMapper<E> = (status: number, body: E | undefined, retry
 
 /**
  * One call: transport trouble and a 2xx body that is not JSON are transient, other statuses go to
- * `mapError`. `provider` names the family in messages; the channel's key never appears in one.
+ * `mapError`. `provider` names the family in messages; the channel's key, the provider's own text
+ * and the transport error's text (addresses) never appear in one. Answers over
+ * MAX_PROVIDER_BODY_BYTES are transient errors, and redirects are not followed.
  */
 export async function callBearerJson<E>(
   http: HttpService,
@@ -42,19 +47,28 @@ export async function callBearerJson<E>(
       data: body,
       headers,
       timeout,
+      signal: request.signal,
       responseType: 'json',
       validateStatus: () => true,
+      // A larger answer is cut off while it arrives (a transient error), never buffered whole.
+      maxContentLength: MAX_PROVIDER_BODY_BYTES,
+      // A provider's redirect is not followed (it could point anywhere, the key along).
+      maxRedirects: 0,
     });
   } catch (error) {
-    // Transport trouble (timeout, refused, reset); the message never carries the key.
-    throw new UpstreamError('transient', `${provider} provider unreachable: ${(error as Error)?.message ?? 'network error'}`);
+    // Transport trouble (timeout, refused, reset, too large), in words: the error's message names the address.
+    throw new UpstreamError('transient', transportErrorMessage(`${provider} provider`, error));
   }
   if (response.status >= 200 && response.status < 300) {
     if (typeof response.data !== 'object' || response.data === null) throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
     return response;
   }
   const errorBody = typeof response.data === 'object' && response.data !== null ? (response.data as E) : undefined;
-  throw mapError(response.status, errorBody, response.headers['retry-after']);
+  const error = mapError(response.status, errorBody, response.headers['retry-after']);
+  // The mappers pass on codes only; a code that is the channel's key is still not repeated.
+  const secrets = channelSecrets(channel);
+  if (secrets.some((secret) => error.message.includes(secret))) error.message = sanitizeProviderText(error.message, secrets);
+  throw error;
 }
 
 /** The provider's id of a submitted task; a task without one cannot be queried on this channel. */

@@ -21,7 +21,7 @@ export class ChannelRouter {
     const wanted = model.toLowerCase();
     const all = await this.channels.find({ where: { platform, status: 'enabled' } });
     const eligible = all.filter(
-      (channel) => channel.models.some((m) => m.toLowerCase() === wanted) && (!channel.groups || channel.groups.includes(group)),
+      (channel) => channel.models.some((m) => m.toLowerCase() === wanted) && openToGroup(channel.groups, group),
     );
     const byPriority = new Map<number, ChannelEntity[]>();
     for (const channel of eligible) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
@@ -35,6 +35,15 @@ export class ChannelRouter {
       .sort((a, b) => b.key - a.key)
       .map((entry) => entry.channel);
   }
+}
+
+/**
+ * Whether a channel's groups admit `group`: by exact name. The admin API only stores arrays; a
+ * string left by an older row is one group name, never a text to search (`"vip-customers"` is not open to `vip`).
+ */
+function openToGroup(groups: unknown, group: string): boolean {
+  if (groups === null || groups === undefined) return true;
+  return Array.isArray(groups) ? groups.includes(group) : groups === group;
 }
 
 /** The upstream model name: the channel's mapping when it has one, else the family default. */

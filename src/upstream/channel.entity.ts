@@ -1,8 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn, jsonColumn } from '../database/column-transformers';
 
-export type Platform = 'alpha' | 'beta' | 'gamma';
-export const PLATFORMS: Platform[] = ['alpha', 'beta', 'gamma'];
+/** A provider family's name (src/families/family.registry.ts lists them): `alpha`, `beta`, `gamma`. */
+export type Platform = string;
 export type ChannelStatus = 'enabled' | 'disabled';
 
 export interface ChannelSettings {

@@ -8,6 +8,7 @@ import { assertPublicHttpUrl } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
+import { sanitizeProviderText } from './provider-text';
 
 export interface ChannelInput {
   name: string;
@@ -139,7 +140,11 @@ export class ChannelsService {
     return this.channels.count();
   }
 
-  /** Counts a call against the channel (error rates in the console). Best effort, outside any task transaction. */
+  /**
+   * Counts a call against the channel (error rates in the console). Best effort, outside any task
+   * transaction. The error is kept sanitized (no URL, address, key or stack text), in case a
+   * caller passes on more than a mapped message.
+   */
   async recordOutcome(id: number, error: string | null): Promise<void> {
     await this.transactions.runStatement((manager) =>
       manager
@@ -148,7 +153,7 @@ export class ChannelsService {
         .set(
           error === null
             ? { requestCount: () => 'request_count + 1' }
-            : { requestCount: () => 'request_count + 1', errorCount: () => 'error_count + 1', lastError: error.slice(0, 1000) },
+            : { requestCount: () => 'request_count + 1', errorCount: () => 'error_count + 1', lastError: sanitizeProviderText(error, [], 500) },
         )
         .where('id = :id', { id })
         .execute(),

@@ -24,6 +24,25 @@ export class UpstreamError extends Error {
   }
 }
 
+/**
+ * The part of a submit's deadline still left, shared by all its calls on all channels: each call's
+ * timeout is its own or what remains, whichever is smaller (see callTimeoutMs).
+ */
+export interface SubmitDeadline {
+  remainingMs(): number;
+  /** Aborted when the submit must stop at once (its task was taken over). */
+  signal?: AbortSignal;
+}
+
+/** A call's timeout within a submit's deadline; a transient error once no time is left. */
+export function callTimeoutMs(ownTimeoutMs: number, deadline?: SubmitDeadline): number {
+  if (!deadline) return ownTimeoutMs;
+  if (deadline.signal?.aborted) throw new UpstreamError('transient', 'submit abandoned: the task was taken over');
+  const remaining = Math.floor(deadline.remainingMs());
+  if (remaining <= 0) throw new UpstreamError('transient', 'submit deadline passed');
+  return Math.min(ownTimeoutMs, remaining);
+}
+
 export interface SubmitOutcome {
   upstreamTaskId: string;
   /** Extra request data the adapter learned while submitting (e.g. an uploaded img_id), merged into task.request. */
@@ -58,7 +77,8 @@ export interface UpstreamAdapter {
   readonly idempotentSubmit: boolean;
   /** The model name sent upstream when the channel has no mapping for it. */
   defaultUpstreamModel(publicModel: string): string;
-  submit(task: TaskEntity, channel: ChannelEntity): Promise<SubmitOutcome>;
+  /** Every upstream call of the submit stays within `deadline` (and stops when its signal aborts). */
+  submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome>;
   poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome>;
   /** A fresh download URL for a finished task whose stored one expired; null when there is none. */
   refreshVideoUrl?(task: TaskEntity, channel: ChannelEntity): Promise<string | null>;

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBoo
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { INSTANCE_ID } from '../tasks/instance-id';
+import { INSTANCE_ID } from '../config/instance-id';
 import { AssetRepository } from './asset-repository';
 import { AssetsService } from './assets.service';
 

@@ -4,7 +4,7 @@ import { assertPublicHttpUrl } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AssetRepository } from './asset-repository';
 import { AssetsService } from './assets.service';
-import type { ParsedReference } from './gamma-body.parser';
+import type { ParsedReference } from '../families/gamma/gamma-body.parser';
 import { VerificationChannels } from './verification-channels.service';
 
 /**

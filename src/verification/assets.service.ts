@@ -4,8 +4,8 @@ import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { assertPublicHttpUrl } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { GammaControlClient } from '../upstream/gamma/gamma-control.client';
-import type { ProviderAsset } from '../upstream/gamma/gamma-control.types';
+import { GammaControlClient } from './control-plane/gamma-control.client';
+import type { ProviderAsset } from './control-plane/gamma-control.types';
 import { AssetRepository } from './asset-repository';
 import { settledStatusOf } from './asset-status';
 import { isNotFoundAnswer, toClientError } from './control-errors';
@@ -136,6 +136,16 @@ export class AssetsService {
 
 /** The image's file name without extension, else `portrait`. */
 function defaultName(url: URL): string {
-  const last = decodeURIComponent(url.pathname.split('/').filter(Boolean).pop() ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, '');
+  const segment = url.pathname.split('/').filter(Boolean).pop() ?? '';
+  const last = decodeSegment(segment).replace(/\.[A-Za-z0-9]{1,5}$/, '');
   return (last || 'portrait').slice(0, 128);
+}
+
+/** A name is only a label: a segment that does not decode is kept as it was sent. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

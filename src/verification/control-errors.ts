@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/app-error';
-import { GammaControlError } from '../upstream/gamma/gamma-control.client';
+import { GammaControlError } from './control-plane/gamma-control.client';
 
 const logger = new Logger('Verification');
 

@@ -8,7 +8,7 @@ import { randomBase62 } from '../common/random-id';
 import { assertHttpUrl } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
-import { GammaControlClient } from '../upstream/gamma/gamma-control.client';
+import { GammaControlClient } from './control-plane/gamma-control.client';
 import { isNotFoundAnswer, toClientError } from './control-errors';
 import { VerificationGroupEntity } from './entities/verification-group.entity';
 import { SessionStatus, VerificationSessionEntity } from './entities/verification-session.entity';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/app-error';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
-import { controlSettingsOf } from '../upstream/gamma/gamma-control.types';
+import { controlSettingsOf } from './control-plane/gamma-control.types';
 
 /** Which family C channel's control plane serves verification. */
 @Injectable()

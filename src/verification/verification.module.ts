@@ -1,34 +1,34 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from '../auth/user.entity';
-import { GammaUpstreamModule } from '../upstream/gamma/gamma-upstream.module';
+import { AuthModule } from '../auth/auth.module';
+import { UpstreamModule } from '../upstream/upstream.module';
 import { AdminApplicationsController } from './admin-applications.controller';
 import { ApplicationsController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
 import { AssetFollowUpService } from './asset-follow-up.service';
-import { AssetReferenceInterceptor } from './asset-reference.interceptor';
 import { AssetReferencesService } from './asset-references.service';
 import { AssetRepository } from './asset-repository';
 import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
 import { CallbackController } from './callback.controller';
 import { CallbackService } from './callback.service';
+import { GammaControlClient } from './control-plane/gamma-control.client';
 import { VerificationApplicationEntity } from './entities/verification-application.entity';
 import { VerificationAssetEntity } from './entities/verification-asset.entity';
 import { VerificationGroupEntity } from './entities/verification-group.entity';
 import { VerificationSessionEntity } from './entities/verification-session.entity';
-import { GammaSubmitService } from './gamma-submit.service';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
 import { VerificationAccessGuard } from './verification-access.guard';
 import { VerificationChannels } from './verification-channels.service';
 
-/** Real-person verification: applications, sessions, callback, groups, assets; and family C submits. */
+/** Real-person verification (family C's control plane): applications, sessions, callback, groups, assets. Depends on no family. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([VerificationApplicationEntity, VerificationSessionEntity, VerificationGroupEntity, VerificationAssetEntity, UserEntity]),
-    GammaUpstreamModule,
+    AuthModule,
+    UpstreamModule,
   ],
   controllers: [ApplicationsController, AdminApplicationsController, SessionsController, CallbackController, AssetsController],
   providers: [
@@ -41,10 +41,9 @@ import { VerificationChannels } from './verification-channels.service';
     AssetFollowUpService,
     VerificationChannels,
     VerificationAccessGuard,
-    GammaSubmitService,
-    { provide: APP_INTERCEPTOR, useClass: AssetReferenceInterceptor },
+    GammaControlClient,
   ],
-  // ApplicationsService, SessionsService, AssetsService: the web console's verification page uses them too.
-  exports: [GammaSubmitService, ApplicationsService, SessionsService, AssetsService],
+  // AssetReferencesService: family C's drafts check the assets they reference. The others: the web console's verification page.
+  exports: [AssetReferencesService, ApplicationsService, SessionsService, AssetsService],
 })
 export class VerificationModule {}

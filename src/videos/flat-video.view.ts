@@ -1,4 +1,5 @@
 import { toUnixSeconds } from '../common/clock';
+import { isShowableLink } from '../common/url-guard';
 import type { TaskEntity } from '../tasks/task.entity';
 import { toFlatStatus } from '../tasks/task-status';
 import type { FlatVideoDto, SubmittedVideoDto } from './dto/video.dto';
@@ -23,7 +24,8 @@ export function toFlatVideo(task: TaskEntity): FlatVideoDto {
     video.progress = 100;
     video.completed_at = toUnixSeconds(task.finishTime ?? task.updatedAt);
     if (task.outputSize) video.size = task.outputSize;
-    if (task.resultUrl) video.metadata = { url: task.resultUrl };
+    // Links are checked when stored; a link kept before that (file://, link-local...) is not shown.
+    if (task.resultUrl && isShowableLink(task.resultUrl)) video.metadata = { url: task.resultUrl };
   }
   if (video.status === 'failed') {
     const message = task.failReason ?? 'generation failed';

@@ -1,4 +1,4 @@
-import { normalizeSubmitBody, parsePixelSize } from './submit-body';
+import { normalizeSubmitBody } from './submit-body';
 
 describe('submit body normalization', () => {
   it('turns multipart strings back into numbers, booleans and a metadata object', () => {
@@ -21,10 +21,5 @@ describe('submit body normalization', () => {
 
   it('refuses a metadata field that is not JSON', () => {
     expect(() => normalizeSubmitBody({ metadata: 'quality=720p' }, undefined, true)).toThrow('metadata must be a JSON object');
-  });
-
-  it('reads pixel sizes', () => {
-    expect(parsePixelSize('1280x720')).toEqual({ width: 1280, height: 720 });
-    expect(parsePixelSize('720p')).toBeNull();
   });
 });

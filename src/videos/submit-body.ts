@@ -1,19 +1,7 @@
 import { AppError } from '../common/app-error';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../common/json-depth';
+import type { SubmitInput, UploadedPart } from '../families/family';
 
-export interface UploadedPart {
-  buffer: Buffer;
-  originalname?: string;
-  mimetype?: string;
-}
-
-/** A submit after the OpenAI-compatible spellings were resolved. */
-export interface NormalizedSubmit {
-  body: Record<string, unknown>;
-  /** Which field the duration came from (`duration` or OpenAI's `seconds`), to name it in errors. */
-  durationField: 'duration' | 'seconds';
-  /** The `input_reference` file part of a multipart submit. */
-  inputReferenceFile?: UploadedPart;
-}
 
 const NUMERIC_METADATA = ['seed', 'template_id', 'img_id'];
 const BOOLEAN_METADATA = ['water_mark', 'generate_audio_switch', 'watermark'];
@@ -22,7 +10,7 @@ const BOOLEAN_METADATA = ['water_mark', 'generate_audio_switch', 'watermark'];
  * Brings JSON and multipart submits to one shape: multipart fields arrive as strings (numbers,
  * booleans and a JSON `metadata` are converted back), and OpenAI's `seconds` becomes `duration`.
  */
-export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPart | undefined, multipart: boolean): NormalizedSubmit {
+export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPart | undefined, multipart: boolean): SubmitInput {
   const body: Record<string, unknown> = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
   if (multipart) {
     body.duration = toNumber(body.duration);
@@ -36,21 +24,16 @@ export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPa
     }
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
   }
-  let durationField: NormalizedSubmit['durationField'] = 'duration';
+  let durationField: SubmitInput['durationField'] = 'duration';
   if (body.duration === undefined && body.seconds !== undefined) {
-    const seconds = String(body.seconds).trim();
+    // OpenAI sends a string, JSON clients may send a number; anything else is not coerced.
+    const seconds = typeof body.seconds === 'string' || typeof body.seconds === 'number' ? String(body.seconds).trim() : '';
     if (!/^\d+$/.test(seconds)) throw AppError.invalid('seconds must be a whole number of seconds', 'seconds');
     body.duration = Number(seconds);
     durationField = 'seconds';
   }
   delete body.seconds;
-  return { body, durationField, inputReferenceFile };
-}
-
-/** `<width>x<height>` as numbers, or null for the named sizes. */
-export function parsePixelSize(size: unknown): { width: number; height: number } | null {
-  const match = typeof size === 'string' ? /^(\d+)x(\d+)$/i.exec(size.trim()) : null;
-  return match ? { width: Number(match[1]), height: Number(match[2]) } : null;
+  return { form: 'flat', body, durationField, inputReferenceFile };
 }
 
 function toNumber(value: unknown): unknown {
@@ -64,6 +47,8 @@ function toBoolean(value: unknown): unknown {
 }
 
 function parseJsonObject(text: string): Record<string, unknown> {
+  // Bounded like a JSON body, so that deep nesting is a 400 here too, never a stack overflow later.
+  if (jsonNestsDeeperThan(Buffer.from(text), MAX_JSON_DEPTH)) throw AppError.invalid(`metadata is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`, 'metadata');
   try {
     const value = JSON.parse(text);
     if (value && typeof value === 'object' && !Array.isArray(value)) return value;

@@ -5,13 +5,15 @@ import { Readable } from 'node:stream';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { fetchPublicUrl } from '../common/public-fetch';
+import { isShowableLink } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TaskEntity } from '../tasks/task.entity';
 import { TaskRepository } from '../tasks/task.repository';
 import { toFlatStatus } from '../tasks/task-status';
 import type { ChannelEntity } from '../upstream/channel.entity';
+import { channelLinkPolicy } from '../upstream/channel-link-policy';
 import { ChannelsService } from '../upstream/channels.service';
-import { UpstreamAdapterRegistry } from '../upstream/upstream-adapter.registry';
+import { FamilyRegistry } from '../families/family-registry.service';
 
 /** What a stored URL answers once it has expired. */
 const EXPIRED = new Set([403, 404, 410]);
@@ -37,7 +39,7 @@ export class VideoContentService {
   constructor(
     private readonly tasks: TaskRepository,
     private readonly channels: ChannelsService,
-    private readonly adapters: UpstreamAdapterRegistry,
+    private readonly families: FamilyRegistry,
     private readonly http: HttpService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -51,7 +53,9 @@ export class VideoContentService {
     }
     const channel = await this.channelOf(task);
     const forwardedRange = range && /^bytes=/.test(range) ? range : undefined;
-    let response = task.resultUrl ? await this.fetch(task.resultUrl, channel, forwardedRange) : null;
+    // A stored link that may not be shown (kept before links were checked) is not fetched either: a fresh one is asked for.
+    const stored = task.resultUrl && isShowableLink(task.resultUrl, channelLinkPolicy(channel ?? { baseUrl: '' }, this.config.mediaAllowPrivateHosts)) ? task.resultUrl : null;
+    let response = stored ? await this.fetch(stored, channel, forwardedRange) : null;
     if (!response || EXPIRED.has(response.status)) {
       response?.data.destroy();
       const fresh = await this.refreshUrl(task, channel);
@@ -78,7 +82,7 @@ export class VideoContentService {
 
   /** A fresh URL from the family adapter, kept on the task for the next download. */
   private async refreshUrl(task: TaskEntity, channel: ChannelEntity | null): Promise<string | null> {
-    const adapter = this.adapters.has(task.platform) ? this.adapters.get(task.platform) : null;
+    const adapter = this.families.findAdapter(task.platform);
     if (!channel || !adapter?.refreshVideoUrl) return null;
     try {
       const fresh = await adapter.refreshVideoUrl(task, channel);

@@ -19,17 +19,28 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
+import { multipartOptions } from '../common/multipart-limits';
 import { lenientValidationPipe } from '../common/validation';
-import { CreateVideoDto } from './dto/create-video.dto';
+import { CreateVideoDto } from '../families/alpha/alpha-request.dto';
+import type { UploadedPart } from '../families/family';
+import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
 import { toSubmittedVideo } from './flat-video.view';
-import { normalizeSubmitBody, UploadedPart } from './submit-body';
+import { normalizeSubmitBody } from './submit-body';
 import { VideoQueriesService } from './video-queries.service';
-import { VideoSubmitService } from './video-submit.service';
 
-/** Multipart limits: one image part, and text fields big enough for a data URI. */
-const MULTIPART_LIMITS = { fileSize: 20 * 1024 * 1024, fieldSize: 28 * 1024 * 1024, files: 1 };
+/**
+ * Multipart limits: one image part, and text fields big enough for a data URI, in a request no larger
+ * than the JSON body limit allows plus room for the form's framing and small fields.
+ */
+const MULTIPART_OPTIONS = multipartOptions({
+  maxRequestBytes: 21 * 1024 * 1024,
+  maxFileBytes: 20 * 1024 * 1024,
+  maxFieldBytes: 20 * 1024 * 1024,
+  maxFields: 50,
+  maxFiles: 1,
+});
 
 @ApiTags('videos')
 @ApiBearerAuth('api-key')
@@ -38,22 +49,23 @@ const MULTIPART_LIMITS = { fileSize: 20 * 1024 * 1024, fieldSize: 28 * 1024 * 10
 @Controller('v1/videos')
 export class VideosController {
   constructor(
-    private readonly submitter: VideoSubmitService,
+    private readonly submissions: SubmitPipeline,
     private readonly queries: VideoQueriesService,
   ) {}
 
   @Post()
   @HttpCode(200)
-  @UseInterceptors(FileFieldsInterceptor([{ name: 'input_reference', maxCount: 1 }], { limits: MULTIPART_LIMITS }))
+  @UseInterceptors(FileFieldsInterceptor([{ name: 'input_reference', maxCount: 1 }], MULTIPART_OPTIONS))
   @ApiOperation({ summary: 'Submit a video task (family A, or family B with a beta-* model); JSON or multipart' })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiBody({ type: CreateVideoDto })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once' })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once; 1 to 255 characters' })
   @ApiOkResponse({ type: SubmittedVideoDto })
   @ApiBadRequestResponse({ type: OpenAiErrorDto, description: 'Invalid request (e.g. `unknown model: <name>`) or refused by the provider; no charge' })
   @ApiPaymentRequiredResponse({ type: OpenAiErrorDto, description: '`insufficient user quota`' })
   @ApiForbiddenResponse({ type: OpenAiErrorDto, description: 'The API key is not allowed to use the model' })
   @ApiTooManyRequestsResponse({ type: OpenAiErrorDto, description: 'Provider back-pressure; Retry-After; no charge' })
+  @ApiConflictResponse({ type: OpenAiErrorDto, description: 'Idempotency-Key reused with another body, or its first request still in flight (then with Retry-After); no charge' })
   @ApiServiceUnavailableResponse({ type: OpenAiErrorDto, description: 'No channel serves the model, or every channel failed (then with Retry-After); no charge' })
   async create(
     @Body() body: unknown,
@@ -62,7 +74,7 @@ export class VideosController {
     @Req() req: AuthenticatedRequest,
   ): Promise<SubmittedVideoDto> {
     const submit = normalizeSubmitBody(body, files?.input_reference?.[0], Boolean(req.is('multipart/form-data')));
-    const task = await this.submitter.submit(submit, { user: req.user!, apiKey: req.apiKey! }, idempotencyKey);
+    const task = await this.submissions.submit(submit, { user: req.user!, apiKey: req.apiKey }, idempotencyKey);
     return toSubmittedVideo(task);
   }
 

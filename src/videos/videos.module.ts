@@ -1,18 +1,18 @@
 import { Module } from '@nestjs/common';
-import { GenerationsModule } from '../generations/generations.module';
-import { AlphaUpstreamModule } from '../upstream/alpha/alpha-upstream.module';
-import { AlphaVideoDrafts } from './alpha-video-drafts.service';
+import { AuthModule } from '../auth/auth.module';
+import { FamiliesModule } from '../families/families.module';
+import { TasksModule } from '../tasks/tasks.module';
+import { UpstreamModule } from '../upstream/upstream.module';
 import { VideoContentController } from './video-content.controller';
 import { VideoContentService } from './video-content.service';
 import { VideoQueriesService } from './video-queries.service';
-import { VideoSubmitService } from './video-submit.service';
 import { VideosController } from './videos.controller';
 
-/** /v1/videos: the flat OpenAI-style surface (family A, and family B via BetaSubmitService), content proxy. */
+/** /v1/videos: renders the flat OpenAI-style form (submits go through SubmitPipeline), and the content proxy. */
 @Module({
-  imports: [GenerationsModule, AlphaUpstreamModule],
+  imports: [AuthModule, TasksModule, UpstreamModule, FamiliesModule],
   controllers: [VideoContentController, VideosController],
-  providers: [VideoSubmitService, AlphaVideoDrafts, VideoQueriesService, VideoContentService],
+  providers: [VideoQueriesService, VideoContentService],
   // The web console streams a signed-in customer's video through the same proxy.
   exports: [VideoContentService],
 })

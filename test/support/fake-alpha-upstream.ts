@@ -28,12 +28,14 @@
  *   fake.inject('result', { delayMs: 2000 })                answers normally, 2 s late
  *   fake.inject('any', { garbage: true })                   HTTP 200 with an unparseable body
  *   fake.inject('file', { stallAfter: 1024 })               a video download that stops after 1 KiB
+ *   fake.inject('result', { raw: bigBuffer })               HTTP 200 (or `httpStatus`) with exactly these bytes as a JSON body
  *   fake.clearFaults()
  *
  * Inspecting: `fake.requests` (every request, see RecordedRequest), `fake.calls(op)` (one kind),
  * `fake.videos` (Map id -> FakeVideo with body, traceId, polls), `fake.uploads` (file bytes or
  * image_url received), `fake.submitsByTraceId` (how often each trace id was submitted).
- * Video bytes: `fake.videoBytes` (replaceable), `fake.outputSize`, `fake.expireUrls()` makes every
+ * Video bytes: `fake.videoBytes` (replaceable), `fake.outputSize`, `fake.videoUrlFor` (when set, the
+ * `url` a succeeded query hands out instead of the fake's own file link), `fake.expireUrls()` makes every
  * URL handed out so far answer 403, and the next result query hands out a fresh one.
  * `fake.reset()` forgets everything; `fake.close()` stops the server (hanging calls included).
  */
@@ -51,6 +53,8 @@ export type FakeAlphaFault =
   | { garbage: true }
   /** `file` only: sends the headers and the first `stallAfter` bytes, then never the rest. */
   | { stallAfter: number }
+  /** These bytes as the JSON body, as they are (HTTP 200 unless `httpStatus`). */
+  | { raw: Buffer | string; httpStatus?: number }
   | { errCode: number; message?: string; httpStatus?: number; lowerCase?: boolean; retryAfter?: number };
 
 export interface FakeVideo {
@@ -83,6 +87,8 @@ export interface FakeAlphaUpstream {
   defaultScript: number[];
   videoBytes: Buffer;
   outputSize: { width: number; height: number };
+  /** When set, the `url` of a succeeded video (e.g. a `file://` or link-local URL); null: the fake's own file link. */
+  videoUrlFor: ((videoId: number) => string) | null;
   calls(op: FakeAlphaOp): RecordedRequest[];
   scriptNext(script: number[]): void;
   setScript(videoId: number | string, script: number[]): void;
@@ -132,6 +138,7 @@ export async function startFakeAlphaUpstream(options: { apiKey?: string } = {}):
     defaultScript: [5, 1],
     videoBytes: randomBytes(300 * 1024),
     outputSize: { width: 1280, height: 720 },
+    videoUrlFor: null,
     calls: (op) => fake.requests.filter((req) => opFor(req.path) === op),
     scriptNext: (script) => void scriptQueue.push(script),
     setScript(videoId, script) {
@@ -201,7 +208,7 @@ export async function startFakeAlphaUpstream(options: { apiKey?: string } = {}):
       prompt: video.body.prompt ?? '',
       seed: video.body.seed ?? 0,
       ...(status === 1
-        ? { url: `${fake.url}/files/${id}.mp4?v=${video.urlVersion}`, outputWidth: fake.outputSize.width, outputHeight: fake.outputSize.height }
+        ? { url: fake.videoUrlFor?.(id) ?? `${fake.url}/files/${id}.mp4?v=${video.urlVersion}`, outputWidth: fake.outputSize.width, outputHeight: fake.outputSize.height }
         : {}),
     });
   };
@@ -234,6 +241,11 @@ function takeFault(faults: Array<{ op: FakeAlphaOp | 'any'; fault: FakeAlphaFaul
 function sendFault(res: ServerResponse, fault: FakeAlphaFault): void {
   if ('delayMs' in fault) return; // handled before: the normal answer comes late
   if ('hang' in fault || 'stallAfter' in fault) return; // the connection stays open until the caller gives up or the fake closes
+  if ('raw' in fault) {
+    res.writeHead(fault.httpStatus ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(fault.raw) });
+    res.end(fault.raw);
+    return;
+  }
   if ('garbage' in fault) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('<html>upstream proxy error');

@@ -14,7 +14,8 @@
  *   `fake.scriptNext([...])` sets the script of the next submitted task only.
  *   A step is a status (`'PENDING' | 'RUNNING' | 'SUCCEEDED'`), a failure
  *   `{ status: 'FAILED' | 'CANCELED' | 'UNKNOWN', code?, message? }`, or an HTTP error
- *   `{ http: 500, body? }` for that one query.
+ *   `{ http: 500, body? }` for that one query (`{ http: 200, body }` answers any JSON body; `raw`
+ *   instead of `body` sends those bytes as they are, e.g. a body of 60 MB).
  * - `fake.failNextSubmit({ status, code, message, headers? })` / `fake.failNextQuery(...)`: the
  *   next submit (query) answers this synchronous error instead; queue several by calling again.
  * - `fake.serveMedia(name, bytes)` serves a media file at `${fake.url}/media/<name>` (honours
@@ -27,7 +28,12 @@ import type { ServerResponse } from 'node:http';
 import { LoopbackServer, RecordedRequest, sendJson, startLoopbackServer } from './http-server';
 
 export type BetaFailureStatus = 'FAILED' | 'CANCELED' | 'UNKNOWN';
-export type BetaStep = 'PENDING' | 'RUNNING' | 'SUCCEEDED' | { status: BetaFailureStatus; code?: string; message?: string } | { http: number; body?: unknown };
+export type BetaStep =
+  | 'PENDING'
+  | 'RUNNING'
+  | 'SUCCEEDED'
+  | { status: BetaFailureStatus; code?: string; message?: string }
+  | { http: number; body?: unknown; raw?: Buffer | string };
 
 export interface InjectedError {
   status: number;
@@ -151,6 +157,10 @@ export async function startFakeBetaUpstream(options: { apiKey?: string } = {}): 
 }
 
 function answerQuery(res: ServerResponse, task: FakeBetaTask, step: BetaStep, baseUrl: string, signature: string): void {
+  if (typeof step === 'object' && 'http' in step && step.raw !== undefined) {
+    res.writeHead(step.http, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(step.raw) });
+    return void res.end(step.raw);
+  }
   if (typeof step === 'object' && 'http' in step) return sendJson(res, step.http, step.body ?? { code: 'InternalError', message: 'injected' });
   const input = (task.body.input ?? {}) as { prompt?: string };
   const parameters = (task.body.parameters ?? {}) as { duration?: number; resolution?: string; ratio?: string };

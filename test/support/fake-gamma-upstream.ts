@@ -75,6 +75,8 @@ export interface FakeGammaUpstream {
   now: () => number;
   /** Control actions answered with their result fields at the top level (no `Result` wrapper). */
   unwrapped: Set<string>;
+  /** When set, the H5Link CreateVisualValidateSession hands out (e.g. a `file://` link); null: the fake's own. */
+  h5LinkFor: ((token: string) => string) | null;
   channelBody(extra?: Record<string, unknown>): Record<string, unknown>;
   close(): Promise<void>;
 }
@@ -149,7 +151,7 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
       case 'CreateVisualValidateSession': {
         const token = `bt-${++counter}-${Math.random().toString(36).slice(2, 10)}`;
         sessions.set(token, { callbackUrl: String(body.CallbackURL), groupId: null });
-        return ok({ BytedToken: token, H5Link: `https://h5.fake-provider.test/validate?token=${token}`, CallbackURL: body.CallbackURL });
+        return ok({ BytedToken: token, H5Link: fake.h5LinkFor?.(token) ?? `https://h5.fake-provider.test/validate?token=${token}`, CallbackURL: body.CallbackURL });
       }
       case 'GetVisualValidateResult': {
         const session = sessions.get(String(body.BytedToken));
@@ -244,6 +246,7 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
     assets,
     sessions,
     unwrapped,
+    h5LinkFor: null,
     passSession(token, groupId = `group-${++counter}`) {
       const session = sessions.get(token);
       if (!session) throw new Error(`fake gamma: unknown token ${token}`);

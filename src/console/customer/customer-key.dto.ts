@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, Length } from 'class-validator';
+import { ColumnLength } from '../../common/validation';
 
 export class CustomerCreateKeyDto {
   @ApiProperty({ example: 'production' })
   @IsString()
-  @Length(1, 128)
+  @ColumnLength(1, 128)
   name: string;
 
   @ApiPropertyOptional({ example: ['alpha/v6'], description: 'model allowlist; absent or empty means every model' })

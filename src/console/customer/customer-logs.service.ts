@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import { LogEntity, LogType } from '../../billing/log.entity';
 import { LogsService } from '../../billing/logs.service';
-import { TaskEntity } from '../../tasks/task.entity';
-import { ConsoleLogTotalsService } from '../console-log-totals.service';
+import { TaskRepository } from '../../tasks/task.repository';
+import { LogTotalsService } from '../../billing/log-totals.service';
 
 /** A customer's ledger rows: no channel ids; a refund carries its task's failure reason. */
 const toCustomerLogView = (log: LogEntity, reason: string | null) => ({
@@ -23,19 +21,15 @@ const toCustomerLogView = (log: LogEntity, reason: string | null) => ({
 export class CustomerLogsService {
   constructor(
     private readonly logs: LogsService,
-    private readonly totals: ConsoleLogTotalsService,
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    private readonly totals: LogTotalsService,
+    private readonly tasks: TaskRepository,
   ) {}
 
   async find(userId: number, query: { type?: LogType; taskId?: string; from?: number; to?: number; page: number; pageSize: number }) {
     const filter = { userId, type: query.type, taskId: query.taskId, from: query.from, to: query.to };
     const [{ data, total }, totals] = await Promise.all([this.logs.find({ ...filter, page: query.page, pageSize: query.pageSize }), this.totals.totals(filter)]);
     const refundedTaskIds = [...new Set(data.filter((log) => log.type === 'refund' && log.taskId).map((log) => log.taskId as string))];
-    const reasons = new Map<string, string | null>();
-    if (refundedTaskIds.length > 0) {
-      const tasks = await this.tasks.find({ select: { taskId: true, failReason: true }, where: { taskId: In(refundedTaskIds), userId } });
-      for (const task of tasks) reasons.set(task.taskId, task.failReason);
-    }
+    const reasons = await this.tasks.failReasonsOf(userId, refundedTaskIds);
     return {
       data: data.map((log) => toCustomerLogView(log, log.type === 'refund' && log.taskId ? (reasons.get(log.taskId) ?? null) : null)),
       total,

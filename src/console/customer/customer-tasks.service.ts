@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { FindOptionsWhere, In, IsNull, Repository } from 'typeorm';
 import { toUnixSeconds } from '../../common/clock';
-import { TaskEntity } from '../../tasks/task.entity';
+import type { TaskEntity } from '../../tasks/task.entity';
 import { TaskRepository } from '../../tasks/task.repository';
 import { TaskStatus, toFlatStatus } from '../../tasks/task-status';
 import type { FlatStatusFilter } from './customer-query.dto';
@@ -33,30 +31,21 @@ const VISIBLE: Record<FlatStatusFilter, TaskStatus[]> = {
 
 @Injectable()
 export class CustomerTasksService {
-  constructor(
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
-    private readonly taskRepository: TaskRepository,
-  ) {}
+  constructor(private readonly tasks: TaskRepository) {}
 
   async list(userId: number, query: { status?: FlatStatusFilter; model?: string; page: number; pageSize: number }) {
-    const where: FindOptionsWhere<TaskEntity> = {
-      userId,
-      deletedAt: IsNull(),
-      status: In(query.status ? VISIBLE[query.status] : Object.values(VISIBLE).flat()),
-    };
-    if (query.model) where.model = query.model;
-    const [data, total] = await this.tasks.findAndCount({ where, order: { id: 'DESC' }, skip: (query.page - 1) * query.pageSize, take: query.pageSize });
+    const status = query.status ? VISIBLE[query.status] : Object.values(VISIBLE).flat();
+    const { data, total } = await this.tasks.list({ userId, status, model: query.model, excludeDeleted: true, page: query.page, pageSize: query.pageSize });
     return { data: data.map(toCustomerTaskView), total };
   }
 
   /** The caller's own visible task; 404 for anyone else's. */
   get(userId: number, taskId: string): Promise<TaskEntity> {
-    return this.taskRepository.findOwned(userId, taskId);
+    return this.tasks.findOwned(userId, taskId);
   }
 
   /** Models the customer has used, for the tasks filter. */
-  async usedModels(userId: number): Promise<string[]> {
-    const rows = await this.tasks.createQueryBuilder('t').select('DISTINCT t.model', 'model').where('t.user_id = :userId', { userId }).getRawMany<{ model: string }>();
-    return rows.map((row) => row.model).sort();
+  usedModels(userId: number): Promise<string[]> {
+    return this.tasks.modelsUsedBy(userId);
   }
 }

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { LogEntity, LogType } from '../../billing/log.entity';
+import { LogsService } from '../../billing/logs.service';
 import { Clock } from '../../common/clock';
 
 const DAY_MS = 86_400_000;
@@ -27,7 +25,7 @@ export interface UsageDay {
 @Injectable()
 export class CustomerUsageService {
   constructor(
-    @InjectRepository(LogEntity) private readonly logs: Repository<LogEntity>,
+    private readonly logs: LogsService,
     private readonly clock: Clock,
   ) {}
 
@@ -37,20 +35,7 @@ export class CustomerUsageService {
     // Work in "local" ms (UTC shifted by the viewer's offset) so days break at local midnight.
     const todayStart = startOfDay(this.clock.now() + offset);
     const firstDay = todayStart - (days - 1) * DAY_MS;
-    // `x - x % DAY` is floor division on both MySQL and SQLite (timestamps are positive).
-    const bucket = '((l.created_at + :offset) - ((l.created_at + :offset) % :day))';
-    const rows = await this.logs
-      .createQueryBuilder('l')
-      .select(bucket, 'day')
-      .addSelect('l.type', 'type')
-      .addSelect('SUM(l.quota)', 'sum')
-      .addSelect('COUNT(*)', 'count')
-      .where('l.user_id = :userId', { userId })
-      .andWhere('l.created_at >= :from', { from: firstDay - offset })
-      .setParameters({ offset, day: DAY_MS })
-      .groupBy('day')
-      .addGroupBy('l.type')
-      .getRawMany<{ day: string | number; type: LogType; sum: string | number; count: string | number }>();
+    const rows = await this.logs.sumsByDay(userId, firstDay - offset, offset, DAY_MS);
     const byDay = new Map<number, UsageDay>();
     for (let day = firstDay; day <= todayStart; day += DAY_MS) {
       byDay.set(day, { date: new Date(day).toISOString().slice(0, 10), start: Math.floor((day - offset) / 1000), consumed: 0, refunded: 0, topped_up: 0, adjusted: 0, spent: 0, tasks: 0, balance: 0 });

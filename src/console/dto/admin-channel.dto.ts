@@ -1,6 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
+import { ColumnLength } from '../../common/validation';
+import { FAMILY_PLATFORMS } from '../../families/family-lookup';
+import type { Platform } from '../../upstream/channel.entity';
 
 /** `{public model id: upstream model name}`, every name a non-empty string. */
 const IsModelMapping = () =>
@@ -63,21 +66,21 @@ export class ChannelSettingsDto {
 export class CreateChannelDto {
   @ApiProperty({ example: 'alpha-main' })
   @IsString()
-  @Length(1, 128)
+  @ColumnLength(1, 128)
   name: string;
 
-  @ApiProperty({ enum: ['alpha', 'beta', 'gamma'] })
-  @IsIn(['alpha', 'beta', 'gamma'])
-  platform: 'alpha' | 'beta' | 'gamma';
+  @ApiProperty({ enum: FAMILY_PLATFORMS })
+  @IsIn(FAMILY_PLATFORMS as Platform[])
+  platform: Platform;
 
   @ApiProperty({ example: 'https://provider.example.com' })
   @IsString()
-  @Length(1, 512)
+  @ColumnLength(1, 512)
   base_url: string;
 
   @ApiProperty({ description: 'provider key; stored, never shown again' })
   @IsString()
-  @Length(1, 512)
+  @ColumnLength(1, 512)
   api_key: string;
 
   @ApiProperty({ example: ['alpha/v6', 'alpha/c1'], description: "public model ids of the channel's platform" })
@@ -98,9 +101,11 @@ export class CreateChannelDto {
   @Type(() => ChannelSettingsDto)
   settings?: ChannelSettingsDto;
 
-  @ApiPropertyOptional({ example: ['default'], description: 'user groups allowed; absent means all' })
+  @ApiPropertyOptional({ example: ['default'], description: 'user groups allowed (exact names); absent means all' })
   @IsOptional()
+  @IsArray()
   @IsString({ each: true })
+  @Length(1, 64, { each: true })
   groups?: string[];
 
   @ApiPropertyOptional({ default: 0 })
@@ -124,9 +129,9 @@ export class CreateChannelDto {
 }
 
 export class UpdateChannelDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 128) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 512) base_url?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 512) api_key?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @ColumnLength(1, 128) name?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @ColumnLength(1, 512) base_url?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @ColumnLength(1, 512) api_key?: string;
   @ApiPropertyOptional() @IsOptional() @IsArray() @ArrayMinSize(1) @IsString({ each: true }) models?: string[];
   @ApiPropertyOptional() @IsOptional() @IsModelMapping() model_mapping?: Record<string, string>;
   @ApiPropertyOptional({ type: ChannelSettingsDto, description: 'merged into the current settings; null removes a setting' })
@@ -135,7 +140,7 @@ export class UpdateChannelDto {
   @ValidateNested()
   @Type(() => ChannelSettingsDto)
   settings?: ChannelSettingsDto;
-  @ApiPropertyOptional() @IsOptional() @IsString({ each: true }) groups?: string[];
+  @ApiPropertyOptional({ description: 'user groups allowed (exact names); empty means all' }) @IsOptional() @IsArray() @IsString({ each: true }) @Length(1, 64, { each: true }) groups?: string[];
   @ApiPropertyOptional() @IsOptional() @IsInt() @Min(-1000) @Max(1000) priority?: number;
   @ApiPropertyOptional() @IsOptional() @IsInt() @Min(0) @Max(10000) weight?: number;
   @ApiPropertyOptional({ enum: ['enabled', 'disabled'] }) @IsOptional() @IsIn(['enabled', 'disabled']) status?: 'enabled' | 'disabled';

@@ -1,9 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
+import { ColumnLength } from '../../common/validation';
+import { MAX_PRICE } from '../../billing/pricing.service';
 
 export class UpsertPriceDto {
-  @ApiProperty({ example: 'alpha/v6' }) @IsString() @Length(1, 64) model: string;
-  @ApiProperty({ example: '720p', description: 'lower-case quality, or * for any' }) @IsString() @Length(1, 16) resolution: string;
+  @ApiProperty({ example: 'alpha/v6' }) @IsString() @ColumnLength(1, 64) model: string;
+  @ApiProperty({ example: '720p', description: 'lower-case quality, or * for any' }) @IsString() @ColumnLength(1, 16) resolution: string;
   @ApiProperty({ enum: ['second', 'clip'] }) @IsIn(['second', 'clip']) unit: 'second' | 'clip';
   @ApiPropertyOptional({ default: 0, description: 'per-clip duration this price is for; 0 for any' })
   @IsOptional()
@@ -11,14 +13,20 @@ export class UpsertPriceDto {
   @Min(0)
   @Max(600)
   duration?: number;
-  @ApiProperty({ example: 900, description: 'quota units' }) @IsInt() @Min(0) price: number;
-  @ApiPropertyOptional({ example: 1200, description: 'with-audio tier; absent means twice the price' })
+  @ApiProperty({ example: 900, maximum: MAX_PRICE, description: 'quota units' }) @IsInt() @Min(0) @Max(MAX_PRICE) price: number;
+  @ApiPropertyOptional({ example: 1200, maximum: MAX_PRICE, description: 'with-audio tier; absent means twice the price' })
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(MAX_PRICE)
   audio_price?: number;
 }
 
 export class GroupRatioDto {
   @ApiProperty({ example: 0.8 }) @IsNumber() @Min(0) @Max(100) ratio: number;
+}
+
+/** The `:group` of `/api/admin/group-ratios/:group`: a user group name, as long as the column holding it. */
+export class GroupRatioParamsDto {
+  @ApiProperty({ example: 'vip' }) @IsString() @ColumnLength(1, 64) group: string;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
+import { ColumnLength } from '../../common/validation';
 
 const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
 
@@ -13,7 +14,7 @@ export class CreateUserDto {
   @ApiPropertyOptional({ example: 'default', default: 'default' })
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @ColumnLength(1, 64)
   group?: string;
 
   @ApiPropertyOptional({ example: 100000, default: 0, description: 'opening balance in quota units (written as a top-up)' })
@@ -39,7 +40,7 @@ export class UpdateUserDto {
   @ApiPropertyOptional({ example: 'vip' })
   @IsOptional()
   @IsString()
-  @Length(1, 64)
+  @ColumnLength(1, 64)
   group?: string;
 
   @ApiPropertyOptional({ enum: ['active', 'disabled'] })
@@ -83,11 +84,14 @@ export class AdjustDto {
 export class CreateKeyDto {
   @ApiProperty({ example: 'production' })
   @IsString()
-  @Length(1, 128)
+  @ColumnLength(1, 128)
   name: string;
 
   @ApiPropertyOptional({ example: ['alpha/v6'], description: 'model allowlist; absent means every model' })
   @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
   @IsString({ each: true })
+  @Length(1, 64, { each: true })
   models?: string[];
 }

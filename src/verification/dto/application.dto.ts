@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { ColumnLength } from '../../common/validation';
 import { PageQueryDto } from '../../common/page-query.dto';
 
 export class CreateApplicationDto {
   @ApiProperty({ example: 'Acme Pictures Ltd.' })
   @IsString()
-  @Length(1, 200)
+  @ColumnLength(1, 200)
   company: string;
 
   @ApiProperty({ example: 'Personalised greeting videos of our own presenters, with their consent.' })
@@ -15,7 +16,7 @@ export class CreateApplicationDto {
 
   @ApiProperty({ example: 'jane@acme.example, +1 555 0100' })
   @IsString()
-  @Length(1, 200)
+  @ColumnLength(1, 200)
   contact: string;
 }
 

@@ -1,16 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ColumnLength } from '../../common/validation';
+
+/** Every `%` starts a percent-escape of two hex digits (RFC 3986); `/%zz` is no URL the provider can fetch. */
+const WELL_ESCAPED = /^[^%]*(?:%[0-9A-Fa-f]{2}[^%]*)*$/;
 
 export class CreateAssetDto {
   @ApiProperty({ example: 'https://cdn.example.com/portraits/jane.jpg', description: 'public http(s) URL of a portrait of the verified person (one face)' })
   @IsString()
   @MaxLength(2048)
+  @Matches(WELL_ESCAPED, { message: 'url has a malformed percent-escape: % must be followed by two hexadecimal digits' })
   url: string;
 
   @ApiPropertyOptional({ example: 'jane-front' })
   @IsOptional()
   @IsString()
-  @Length(1, 128)
+  @ColumnLength(1, 128)
   name?: string;
 }
 

@@ -1,0 +1,42 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AppError, ErrorCode } from '../common/app-error';
+import type { AuthenticatedRequest } from '../common/request-context';
+import type { AdminTokenService } from './admin-token.service';
+import type { ApiKeysService } from './api-keys.service';
+import { bearerToken } from './bearer';
+
+export const MISSING_API_KEY = 'missing api key: send Authorization: Bearer <API_KEY>';
+
+/**
+ * Resolves the API key before any body parser runs, so that an unauthenticated request is answered
+ * 401 without its body being read. ApiKeyGuard then reuses what was found here.
+ */
+export function authenticateApiKeyBeforeBody(apiKeys: ApiKeysService): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const token = bearerToken(req);
+    if (!token) return next(new AppError(ErrorCode.Unauthorized, MISSING_API_KEY));
+    apiKeys.authenticate(token).then(({ apiKey, user }) => {
+      const authenticated = req as AuthenticatedRequest;
+      authenticated.apiKey = apiKey;
+      authenticated.user = user;
+      next();
+    }, next);
+  };
+}
+
+/**
+ * The admin API's bearer token, checked before any body parser runs. A request without one may still
+ * carry a console session cookie: ConsoleSessionMiddleware and AdminGuard decide on it later.
+ */
+export function authenticateAdminBeforeBody(adminToken: AdminTokenService, sessionCookie: string): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const token = bearerToken(req);
+    if (token) {
+      if (!adminToken.matches(token)) return next(new AppError(ErrorCode.Unauthorized, 'invalid admin token'));
+      (req as AuthenticatedRequest).isAdmin = true;
+      return next();
+    }
+    if ((req.cookies as Record<string, string> | undefined)?.[sessionCookie]) return next();
+    next(new AppError(ErrorCode.Unauthorized, 'missing admin token'));
+  };
+}

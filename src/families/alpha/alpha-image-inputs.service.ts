@@ -1,0 +1,154 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../common/app-error';
+import { fetchPublicUrl, TooManyRedirectsError } from '../../common/public-fetch';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { UpstreamError } from '../../upstream/upstream-adapter';
+import { describeTransportError } from './alpha-errors';
+
+/** How an image-to-video task refers to its image in `task.request` (small: never the bytes). */
+export interface AlphaImageRef {
+  source: 'url' | 'data_uri' | 'file';
+  /** Only for `url`: lets a resubmit after a restart fetch the image again. */
+  url?: string;
+  sha256: string;
+  mime: string;
+  size: number;
+}
+
+export interface AlphaImage {
+  bytes: Buffer;
+  mime: string;
+  filename: string;
+}
+
+export type AlphaImageInput = { url: string } | { dataUri: string } | { file: { buffer: Buffer; originalname?: string } };
+
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+/**
+ * Gets a client's image (URL, data URI or uploaded file) ready for the provider's image upload.
+ * `prepare` runs before anything is charged: it fetches or decodes the image, refuses private
+ * hosts, oversized or non-image content with a 400, and keeps the bytes in memory until the
+ * submit is over. The adapter's `load` then uses them, or fetches the URL again after a restart.
+ */
+@Injectable()
+export class AlphaImageInputs {
+  /** The provider takes images under 20 MB; replaceable in tests. */
+  limits = { maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000, maxRedirects: 3 };
+  private readonly staged = new Map<string, { image: AlphaImage; holders: number }>();
+
+  constructor(
+    private readonly http: HttpService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async prepare(input: AlphaImageInput, field: string): Promise<{ ref: AlphaImageRef; release: () => void }> {
+    const image = await this.read(input, field);
+    const sha256 = createHash('sha256').update(image.bytes).digest('hex');
+    const source: AlphaImageRef['source'] = 'url' in input ? 'url' : 'dataUri' in input ? 'data_uri' : 'file';
+    const ref: AlphaImageRef = { source, ...('url' in input ? { url: input.url } : {}), sha256, mime: image.mime, size: image.bytes.length };
+    const entry = this.staged.get(sha256) ?? { image, holders: 0 };
+    entry.holders++;
+    this.staged.set(sha256, entry);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (--entry.holders <= 0) this.staged.delete(sha256);
+    };
+    return { ref, release };
+  }
+
+  /** The image for an upload; throws UpstreamError `invalid_input` when it can no longer be had. */
+  async load(ref: AlphaImageRef): Promise<AlphaImage> {
+    const staged = this.staged.get(ref.sha256);
+    if (staged) return staged.image;
+    if (!ref.url) throw new UpstreamError('invalid_input', 'the image is no longer available, send it again');
+    return this.read({ url: ref.url }, 'image').catch((error) => {
+      throw new UpstreamError('invalid_input', error instanceof AppError ? error.message : 'image URL could not be fetched');
+    });
+  }
+
+  private async read(input: AlphaImageInput, field: string): Promise<AlphaImage> {
+    const bytes = 'url' in input ? await this.fetch(input.url, field) : 'dataUri' in input ? this.decodeDataUri(input.dataUri, field) : input.file.buffer;
+    if (bytes.length > this.limits.maxBytes) throw tooLarge(field, this.limits.maxBytes);
+    const mime = sniffImageType(bytes);
+    if (!mime) throw AppError.invalid(`${field} must be a PNG, JPEG or WEBP image`, field);
+    return { bytes, mime, filename: `image.${EXTENSIONS[mime]}` };
+  }
+
+  private async fetch(url: string, field: string): Promise<Buffer> {
+    let response;
+    try {
+      response = await fetchPublicUrl(
+        this.http.axiosRef,
+        { url, method: 'GET', responseType: 'stream', timeout: this.limits.timeoutMs, headers: { Accept: 'image/*' } },
+        { field, allowPrivate: this.config.mediaAllowPrivateHosts, maxRedirects: this.limits.maxRedirects },
+      );
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof TooManyRedirectsError) throw AppError.invalid(`${field} URL redirects too often`, field);
+      if ((error as { code?: string })?.code === 'ENOTPUBLIC') throw notPublic(field);
+      throw AppError.invalid(`${field} URL could not be fetched (${describeTransportError(error)})`, field);
+    }
+    const stream = response.data;
+    if (response.status !== 200) {
+      stream.destroy();
+      throw AppError.invalid(`${field} URL answered HTTP ${response.status}; it must be publicly accessible and not expired`, field);
+    }
+    if (Number(response.headers['content-length'] ?? 0) > this.limits.maxBytes) {
+      stream.destroy();
+      throw tooLarge(field, this.limits.maxBytes);
+    }
+    return this.readCapped(stream, field);
+  }
+
+  /** Reads a body but stops as soon as it passes the cap, and within the timeout. */
+  private readCapped(stream: Readable, field: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const timer = setTimeout(() => fail(AppError.invalid(`${field} URL could not be fetched (timeout)`, field)), this.limits.timeoutMs);
+      const fail = (error: AppError) => {
+        clearTimeout(timer);
+        stream.destroy();
+        reject(error);
+      };
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > this.limits.maxBytes) return fail(tooLarge(field, this.limits.maxBytes));
+        chunks.push(chunk);
+      });
+      stream.on('error', () => fail(AppError.invalid(`${field} URL could not be fetched (connection lost)`, field)));
+      stream.on('end', () => {
+        clearTimeout(timer);
+        resolve(Buffer.concat(chunks));
+      });
+    });
+  }
+
+  private decodeDataUri(dataUri: string, field: string): Buffer {
+    const match = /^data:([\w.+-]+\/[\w.+-]+)?((?:;[\w.+-]+=[^;,]*)*);base64,(.*)$/s.exec(dataUri);
+    const payload = match?.[3].replace(/\s+/g, '');
+    if (!payload || !/^[A-Za-z0-9+/]+={0,2}$/.test(payload)) {
+      throw AppError.invalid(`${field} must be an http(s) URL or a base64 data URI (data:image/png;base64,...)`, field);
+    }
+    if ((payload.length * 3) / 4 > this.limits.maxBytes + 3) throw tooLarge(field, this.limits.maxBytes);
+    return Buffer.from(payload, 'base64');
+  }
+}
+
+const notPublic = (field: string) =>
+  AppError.invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
+const tooLarge = (field: string, maxBytes: number) => AppError.invalid(`${field} is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, field);
+
+/** Recognizes the formats the provider takes by their magic bytes. */
+export function sniffImageType(bytes: Buffer): string | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}

@@ -1,0 +1,24 @@
+import type { FamilyDefinition } from '../family';
+import { ALPHA_DEFAULT_PRICES } from './alpha-default-prices';
+import { AlphaDrafts } from './alpha-drafts.service';
+import { AlphaFamilyModule } from './alpha-family.module';
+import { ALPHA_VERSIONS, parseAlphaModel } from './alpha-models';
+import { AlphaUpstreamAdapter } from './alpha-upstream.adapter';
+import { AlphaSimulatorModule } from './simulator/alpha-simulator.module';
+
+/** Family A (`alpha/<version>`): the flat form only. */
+export const ALPHA_FAMILY: FamilyDefinition = {
+  platform: 'alpha',
+  models: ALPHA_VERSIONS.map((version) => `alpha/${version}`),
+  publicModel: (name) => {
+    const version = parseAlphaModel(name);
+    return version ? `alpha/${version}` : null;
+  },
+  modelPrefix: 'alpha/',
+  forms: ['flat'],
+  defaultPrices: ALPHA_DEFAULT_PRICES,
+  module: AlphaFamilyModule,
+  drafts: AlphaDrafts,
+  adapter: AlphaUpstreamAdapter,
+  simulator: { module: AlphaSimulatorModule },
+};

@@ -1,0 +1,21 @@
+import type { FamilyDefinition } from '../family';
+import { BETA_DEFAULT_PRICES } from './beta-default-prices';
+import { BetaDrafts } from './beta-drafts.service';
+import { BetaFamilyModule } from './beta-family.module';
+import { BETA_MODELS } from './beta-request';
+import { BetaUpstreamAdapter } from './beta-upstream.adapter';
+import { BetaSimulatorModule } from './simulator/beta-simulator.module';
+
+/** Family B (`beta-1.0-*`): one task behind both forms. */
+export const BETA_FAMILY: FamilyDefinition = {
+  platform: 'beta',
+  models: Object.keys(BETA_MODELS),
+  publicModel: (name) => (BETA_MODELS[name.toLowerCase()] ? name.toLowerCase() : null),
+  modelPrefix: 'beta-',
+  forms: ['flat', 'unified'],
+  defaultPrices: BETA_DEFAULT_PRICES,
+  module: BetaFamilyModule,
+  drafts: BetaDrafts,
+  adapter: BetaUpstreamAdapter,
+  simulator: { module: BetaSimulatorModule },
+};

@@ -1,0 +1,58 @@
+import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { PricingService } from '../billing/pricing.service';
+import { AppError, ErrorCode } from '../common/app-error';
+import type { Platform } from '../upstream/channel.entity';
+import type { UpstreamAdapter } from '../upstream/upstream-adapter';
+import type { FamilyDefinition, FamilyDrafts } from './family';
+import { familyOfModel } from './family-lookup';
+import { FAMILIES } from './family.registry';
+
+/**
+ * What the surfaces and the task core ask of the provider families: which family serves a model,
+ * its request schema, its adapter. Built from FAMILIES at start; seeds their default prices.
+ */
+@Injectable()
+export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
+  private readonly drafts = new Map<Platform, FamilyDrafts>();
+  private readonly adapters = new Map<Platform, UpstreamAdapter>();
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly pricing: PricingService,
+  ) {}
+
+  onModuleInit(): void {
+    for (const family of FAMILIES) {
+      // Each family's own module provides them; strict: false looks beyond this module.
+      this.drafts.set(family.platform, this.moduleRef.get(family.drafts, { strict: false }));
+      this.adapters.set(family.platform, this.moduleRef.get(family.adapter, { strict: false }));
+    }
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.pricing.seedDefaults(FAMILIES.flatMap((family) => family.defaultPrices));
+  }
+
+  /** The family serving a public model, and the model's canonical id; null for an unknown model. */
+  forModel(name: string): { family: FamilyDefinition; model: string } | null {
+    return familyOfModel(name);
+  }
+
+  draftsOf(platform: Platform): FamilyDrafts {
+    return this.drafts.get(platform) ?? unknownPlatform(platform);
+  }
+
+  /** 503 for a platform no family speaks (a channel or task left by a removed family). */
+  adapter(platform: Platform): UpstreamAdapter {
+    return this.adapters.get(platform) ?? unknownPlatform(platform);
+  }
+
+  findAdapter(platform: Platform): UpstreamAdapter | null {
+    return this.adapters.get(platform) ?? null;
+  }
+}
+
+function unknownPlatform(platform: Platform): never {
+  throw new AppError(ErrorCode.ServiceUnavailable, `no upstream adapter for platform ${platform}`);
+}

@@ -1,0 +1,72 @@
+import type { Type } from '@nestjs/common';
+import type { DefaultPrice } from '../billing/default-prices';
+import type { Caller, TaskDraft } from '../tasks/task-submit.service';
+import type { ChannelSettings, Platform } from '../upstream/channel.entity';
+import type { UpstreamAdapter } from '../upstream/upstream-adapter';
+
+/** The two submit forms: `flat` on /v1/videos (OpenAI-style, JSON or multipart), `unified` on /v1/video/generations. */
+export type SubmitForm = 'flat' | 'unified';
+
+/** A file part of a multipart submit. */
+export interface UploadedPart {
+  buffer: Buffer;
+  originalname?: string;
+  mimetype?: string;
+}
+
+/** A submit body as a surface hands it over, once the form's own spellings were resolved. */
+export interface SubmitInput {
+  form: SubmitForm;
+  body: Record<string, unknown>;
+  /** Which field the duration came from (`duration` or OpenAI's `seconds`), to name it in errors. */
+  durationField: 'duration' | 'seconds';
+  /** The `input_reference` file part of a multipart submit. */
+  inputReferenceFile?: UploadedPart;
+}
+
+/** What a family makes of a body: the task to price and send, and what to let go of once the submit is over. */
+export interface FamilyDraft {
+  draft: Omit<TaskDraft, 'idempotencyKey'>;
+  release?: () => void;
+}
+
+/** A family's request schema: a body becomes a task draft, or a 400 naming the field; nothing is charged yet. */
+export interface FamilyDrafts {
+  /** `model` is the canonical public id (FamilyDefinition.publicModel); the key allowlist was already checked. */
+  prepare(model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft>;
+}
+
+/** The family's embedded fake upstream, mounted under /simulator/<platform> with SIMULATOR=on. */
+export interface FamilySimulator {
+  module: Type<unknown>;
+  /** Settings of the seeded channel besides the poll interval; `root` is the simulator's base URL. */
+  channelSettings?(root: string): ChannelSettings;
+}
+
+/**
+ * One provider family: all the rest of the gateway may know of it. Static facts are plain fields;
+ * the request schema and the adapter are Nest providers of `module`, looked up by FamilyRegistry.
+ */
+export interface FamilyDefinition {
+  /** The channels' `platform` and the tasks' `platform`. */
+  readonly platform: Platform;
+  /** Its public models (a seeded simulator channel serves them). */
+  readonly models: readonly string[];
+  /** The canonical public id `name` denotes in this family, or null when it is not one of its models. */
+  publicModel(name: string): string | null;
+  /** How its public ids begin, which a channel's `models` must respect; absent: any name (models listed by the operator). */
+  readonly modelPrefix?: string;
+  /** The submit forms that take its bodies. */
+  readonly forms: readonly SubmitForm[];
+  /** Whether its requests may reference verified portrait assets (`asset://<id>`). */
+  readonly takesVerifiedAssets?: boolean;
+  /** Seeded into an empty price table. */
+  readonly defaultPrices: readonly DefaultPrice[];
+  /** The Nest module that provides (and exports) `drafts` and `adapter`. */
+  readonly module: Type<unknown>;
+  readonly drafts: Type<FamilyDrafts>;
+  readonly adapter: Type<UpstreamAdapter>;
+  readonly simulator?: FamilySimulator;
+  /** Rules across a channel's settings for this platform (after a PATCH is merged); a 400 naming the field. */
+  assertChannelSettings?(settings: ChannelSettings): void;
+}

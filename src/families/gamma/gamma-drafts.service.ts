@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import type { Caller } from '../../tasks/task-submit.service';
+import { AssetReferencesService } from '../../verification/asset-references.service';
+import { verificationNotEnabled } from '../../verification/verification-access.guard';
+import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { parseGammaBody } from './gamma-body.parser';
+
+/**
+ * Family C's request schema (gamma-2-0, gamma-2-0-fast with verified `asset://` references):
+ * the body, then asset ownership and state, all before anything is charged. The task may only run
+ * on channels of the provider account that holds its assets.
+ */
+@Injectable()
+export class GammaDrafts implements FamilyDrafts {
+  constructor(private readonly references: AssetReferencesService) {}
+
+  async prepare(_model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft> {
+    const { model, request, references } = parseGammaBody(input.body);
+    const channelIds = await this.references.check(caller.user.id, references);
+    // Verified portraits are part of the approved capability: revoking the approval stops the use of
+    // the account's own assets too (an asset that is not its own is already a 400 above).
+    if (references.some((reference) => reference.assetId) && !caller.user.verificationEnabled) throw verificationNotEnabled();
+    return {
+      draft: {
+        platform: 'gamma',
+        model,
+        action: references.length > 0 ? 'referenceGenerate' : 'textGenerate',
+        request: { ...request },
+        properties: { input: request.prompt, origin_model_name: model },
+        quote: { model, resolution: request.resolution, seconds: request.duration },
+        channelIds,
+      },
+    };
+  }
+}

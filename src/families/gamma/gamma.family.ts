@@ -1,0 +1,29 @@
+import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../../simulator/shared/simulator-credentials';
+import type { FamilyDefinition } from '../family';
+import { GAMMA_MODELS, gammaModelOf } from './gamma-body.parser';
+import { assertGammaChannelSettings } from './gamma-channel-settings';
+import { GAMMA_DEFAULT_PRICES } from './gamma-default-prices';
+import { GammaDrafts } from './gamma-drafts.service';
+import { GammaFamilyModule } from './gamma-family.module';
+import { GammaUpstreamAdapter } from './gamma-upstream.adapter';
+import { GammaSimulatorModule } from './simulator/gamma-simulator.module';
+
+/** Family C (`gamma-2-0*`): the unified form, with verified portrait assets. */
+export const GAMMA_FAMILY: FamilyDefinition = {
+  platform: 'gamma',
+  models: GAMMA_MODELS,
+  publicModel: gammaModelOf,
+  modelPrefix: 'gamma-',
+  forms: ['unified'],
+  takesVerifiedAssets: true,
+  defaultPrices: GAMMA_DEFAULT_PRICES,
+  module: GammaFamilyModule,
+  drafts: GammaDrafts,
+  adapter: GammaUpstreamAdapter,
+  simulator: {
+    module: GammaSimulatorModule,
+    // The signed control plane (verification) has its own fake beside the data plane.
+    channelSettings: (root) => ({ control_base_url: `${root}/gamma-control`, access_key: SIMULATOR_ACCESS_KEY, secret_key: SIMULATOR_SECRET_KEY }),
+  },
+  assertChannelSettings: assertGammaChannelSettings,
+};

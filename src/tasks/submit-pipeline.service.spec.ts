@@ -1,0 +1,61 @@
+import type { ApiKeyEntity } from '../auth/api-key.entity';
+import type { UserEntity } from '../auth/user.entity';
+import type { FamilyDefinition, FamilyDrafts, SubmitInput } from '../families/family';
+import type { FamilyRegistry } from '../families/family-registry.service';
+import { SubmitPipeline } from './submit-pipeline.service';
+import type { TaskEntity } from './task.entity';
+import type { TaskDraft, TaskSubmitService } from './task-submit.service';
+
+/** A fake family "fake-*" on the unified form only; what reaches the task core is recorded. */
+function pipelineWithFakeFamily() {
+  const submitted: TaskDraft[] = [];
+  const released: string[] = [];
+  const drafts: FamilyDrafts = {
+    prepare: async (model) => ({
+      draft: { platform: 'fake', model, action: 'textGenerate', request: {}, quote: { model, resolution: '720p', seconds: 5 } },
+      release: () => released.push(model),
+    }),
+  };
+  const family = { platform: 'fake', forms: ['unified'], models: ['fake-1'] } as unknown as FamilyDefinition;
+  const registry = {
+    forModel: (name: string) => (name.toLowerCase() === 'fake-1' ? { family, model: 'fake-1' } : null),
+    draftsOf: () => drafts,
+  } as unknown as FamilyRegistry;
+  const tasks = { submit: async (draft: TaskDraft) => (submitted.push(draft), { taskId: 'task_1' } as TaskEntity) } as unknown as TaskSubmitService;
+  return { pipeline: new SubmitPipeline(registry, tasks), submitted, released };
+}
+
+const caller = (models: string[] | null = null) => ({ user: { id: 1 } as UserEntity, apiKey: { models } as ApiKeyEntity });
+const unified = (body: Record<string, unknown>): SubmitInput => ({ form: 'unified', body, durationField: 'duration' });
+
+describe('SubmitPipeline', () => {
+  it("routes by the registry, passes the Idempotency-Key on and releases the family's draft", async () => {
+    const { pipeline, submitted, released } = pipelineWithFakeFamily();
+    await pipeline.submit(unified({ model: 'FAKE-1' }), caller(), 'key-1');
+    expect(submitted).toEqual([expect.objectContaining({ model: 'fake-1', idempotencyKey: 'key-1' })]);
+    expect(released).toEqual(['fake-1']);
+  });
+
+  it('one Idempotency-Key rule: absent is fine, empty or over 255 characters is a 400 naming it', async () => {
+    const { pipeline, submitted } = pipelineWithFakeFamily();
+    for (const key of ['', 'k'.repeat(256)]) {
+      await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), key)).rejects.toMatchObject({ message: 'Idempotency-Key must be 1 to 255 characters', options: { param: 'Idempotency-Key' } });
+    }
+    await pipeline.submit(unified({ model: 'fake-1' }), caller(), undefined);
+    expect(submitted).toHaveLength(1);
+  });
+
+  it('refuses unknown models, models of another form, models outside the key allowlist and foreign asset references', async () => {
+    const { pipeline, submitted } = pipelineWithFakeFamily();
+    await expect(pipeline.submit(unified({ model: 'other' }), caller(), undefined)).rejects.toMatchObject({ message: 'unknown model: other' });
+    const flat: SubmitInput = { ...unified({ model: 'fake-1' }), form: 'flat' };
+    await expect(pipeline.submit(flat, caller(), undefined)).rejects.toMatchObject({
+      message: 'model fake-1 is not served on /v1/videos; submit it on /v1/video/generations',
+    });
+    await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(['fake-2']), undefined)).rejects.toMatchObject({ message: 'api key is not allowed to use model fake-1' });
+    await expect(pipeline.submit(unified({ model: 'fake-1', image: 'asset://a1' }), caller(), undefined)).rejects.toMatchObject({
+      message: expect.stringMatching(/^image: asset:\/\/ references can only be used with gamma-2-0 and gamma-2-0-fast/),
+    });
+    expect(submitted).toHaveLength(0);
+  });
+});

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { assertModelAllowed } from '../auth/api-keys.service';
+import { AppError } from '../common/app-error';
+import { modelOf } from '../common/validation';
+import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
+import { FamilyRegistry } from '../families/family-registry.service';
+import { refuseAssetReferences } from './asset-reference-rule';
+import type { TaskEntity } from './task.entity';
+import { Caller, TaskSubmitService } from './task-submit.service';
+
+/** The task record's idempotency_key column. */
+const MAX_IDEMPOTENCY_KEY = 255;
+const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/v1/video/generations' };
+
+/**
+ * The one submit path of both surfaces, for every family, once each and in this order: the
+ * Idempotency-Key, the model's family, the key's model allowlist, verified-asset references, the
+ * family's request schema (400s naming the field); then TaskSubmitService prices, charges, records
+ * and sends the task. The caller was authenticated by the surface's guard.
+ */
+@Injectable()
+export class SubmitPipeline {
+  constructor(
+    private readonly families: FamilyRegistry,
+    private readonly tasks: TaskSubmitService,
+  ) {}
+
+  async submit(input: SubmitInput, caller: Caller, idempotencyKey: string | undefined): Promise<TaskEntity> {
+    assertIdempotencyKey(idempotencyKey);
+    const name = modelOf(input.body);
+    const { family, model } = this.familyServing(name, input.form);
+    if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
+    if (!family.takesVerifiedAssets) refuseAssetReferences(input.body, name);
+    const { draft, release } = await this.families.draftsOf(family.platform).prepare(model, input, caller);
+    try {
+      return await this.tasks.submit({ ...draft, idempotencyKey }, caller);
+    } finally {
+      release?.();
+    }
+  }
+
+  private familyServing(name: string, form: SubmitForm): { family: FamilyDefinition; model: string } {
+    const found = this.families.forModel(name);
+    if (found && found.family.forms.includes(form)) return found;
+    // The flat form is the one OpenAI clients try any model on: tell them where the model is served.
+    const elsewhere = found?.family.forms[0];
+    if (form === 'flat' && elsewhere) throw AppError.invalid(`model ${name} is not served on ${FORM_PATHS.flat}; submit it on ${FORM_PATHS[elsewhere]}`, 'model');
+    throw AppError.invalid(`unknown model: ${name}`, 'model');
+  }
+}
+
+/** One rule on both surfaces: absent is fine; present, it is 1 to 255 characters (an empty header is a 400, never ignored). */
+function assertIdempotencyKey(key: string | undefined): void {
+  if (key !== undefined && (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY)) {
+    throw AppError.invalid(`Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} characters`, 'Idempotency-Key');
+  }
+}
