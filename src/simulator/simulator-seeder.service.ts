@@ -7,7 +7,7 @@ import { LedgerService } from '../billing/ledger.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { FAMILIES } from '../families/family.registry';
 import { ChannelsService } from '../upstream/channels.service';
-import { SIMULATOR_API_KEY } from './shared/simulator-credentials';
+import { SIMULATOR_API_KEY } from '../families/simulator-shared/simulator-credentials';
 
 const DEMO_QUOTA = 1_000_000;
 

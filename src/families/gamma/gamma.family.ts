@@ -1,4 +1,4 @@
-import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../../simulator/shared/simulator-credentials';
+import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
 import type { FamilyDefinition } from '../family';
 import { GAMMA_MODELS, gammaModelOf } from './gamma-body.parser';
 import { assertGammaChannelSettings } from './gamma-channel-settings';

@@ -2,9 +2,9 @@ import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res, UploadedF
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { SIMULATOR_API_KEY } from '../../../simulator/shared/simulator-credentials';
+import { SIMULATOR_API_KEY } from '../../simulator-shared/simulator-credentials';
 import { AlphaSimulatorError, AlphaSimulatorService } from './alpha-simulator.service';
-import { SAMPLE_VIDEO_PATH } from '../../../simulator/shared/sample-video';
+import { SAMPLE_VIDEO_PATH } from '../../simulator-shared/sample-video';
 
 const BASE = 'simulator/alpha';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
 import { ALPHA_SPECS, isAlphaQuality } from '../alpha-models';
 import { sniffImageType } from '../alpha-image-inputs.service';
-import { SAMPLE_VIDEO_HEIGHT, SAMPLE_VIDEO_WIDTH } from '../../../simulator/shared/sample-video';
+import { SAMPLE_VIDEO_HEIGHT, SAMPLE_VIDEO_WIDTH } from '../../simulator-shared/sample-video';
 
 /**
  * Prompt markers that steer the simulated provider (the console's browser tests use them):

@@ -4,9 +4,9 @@ import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { BETA_MODELS, BetaCapability } from '../beta-request';
-import { SIMULATOR_API_KEY } from '../../../simulator/shared/simulator-credentials';
+import { SIMULATOR_API_KEY } from '../../simulator-shared/simulator-credentials';
 import { BetaSimulatorStore } from './beta-simulator.store';
-import { SAMPLE_VIDEO_PATH } from '../../../simulator/shared/sample-video';
+import { SAMPLE_VIDEO_PATH } from '../../simulator-shared/sample-video';
 
 /** The sample MP4 shipped under src/simulator/assets (copied to dist by nest-cli assets). */
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { verifySignedRequest } from '../../../verification/control-plane/gamma-request-signer';
 import { CONTROL_API_VERSION } from '../../../verification/control-plane/gamma-control.types';
-import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../../../simulator/shared/simulator-credentials';
+import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../../simulator-shared/simulator-credentials';
 import { GammaSimulatorStore } from './gamma-simulator.store';
 
 type Answer = { status: number; error?: { Code: string; Message: string }; result?: Record<string, unknown> };

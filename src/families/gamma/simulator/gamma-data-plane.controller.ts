@@ -2,9 +2,9 @@ import { Body, Controller, Get, Head, Param, Post, Req, Res } from '@nestjs/comm
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { existsSync } from 'node:fs';
-import { SIMULATOR_API_KEY } from '../../../simulator/shared/simulator-credentials';
+import { SIMULATOR_API_KEY } from '../../simulator-shared/simulator-credentials';
 import { GammaSimulatorStore } from './gamma-simulator.store';
-import { SAMPLE_VIDEO_PATH } from '../../../simulator/shared/sample-video';
+import { SAMPLE_VIDEO_PATH } from '../../simulator-shared/sample-video';
 
 /** The sample MP4 shipped under src/simulator/assets (copied to dist by nest-cli assets). */
 const MODELS = ['gamma-2-0', 'gamma-2-0-fast'];

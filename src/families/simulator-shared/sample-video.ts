@@ -5,6 +5,6 @@ import { join } from 'node:path';
  * (ffmpeg testsrc2 pattern with a 440 Hz tone). The same relative path works from src/ and dist/
  * (nest-cli.json copies simulator/assets).
  */
-export const SAMPLE_VIDEO_PATH = join(__dirname, '..', 'assets', 'sample.mp4');
+export const SAMPLE_VIDEO_PATH = join(__dirname, '..', '..', 'simulator', 'assets', 'sample.mp4');
 export const SAMPLE_VIDEO_WIDTH = 320;
 export const SAMPLE_VIDEO_HEIGHT = 180;
