@@ -87,7 +87,7 @@ export class CreateKeyDto {
   @ColumnLength(1, 128)
   name: string;
 
-  @ApiPropertyOptional({ example: ['alpha/v6'], description: 'model allowlist; absent means every model' })
+  @ApiPropertyOptional({ example: ['alpha/v6'], description: 'model allowlist; absent or empty means every model' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(100)
