@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/app-error';
 import type { Platform } from '../upstream/channel.entity';
+import { ChannelRouter } from '../upstream/channel-router.service';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
 import type { FamilyDefinition, FamilyDrafts } from './family';
 import { familyOfModel } from './family-lookup';
@@ -20,6 +21,7 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     private readonly moduleRef: ModuleRef,
     private readonly pricing: PricingService,
+    private readonly router: ChannelRouter,
   ) {}
 
   onModuleInit(): void {
@@ -34,9 +36,19 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
     await this.pricing.seedDefaults(FAMILIES.flatMap((family) => family.defaultPrices));
   }
 
-  /** The family serving a public model, and the model's canonical id; null for an unknown model. */
-  forModel(name: string): { family: FamilyDefinition; model: string } | null {
-    return familyOfModel(name);
+  /**
+   * The family serving a public model, and the model's canonical id; null for an unknown model.
+   * A family's own models come first (a name another family owns stays that family's); then the
+   * models operators list on enabled channels of families without a fixed list, as listed there.
+   */
+  async forModel(name: string): Promise<{ family: FamilyDefinition; model: string } | null> {
+    const fixed = familyOfModel(name);
+    if (fixed) return fixed;
+    const open = FAMILIES.filter((family) => family.modelsFromChannels);
+    if (open.length === 0) return null;
+    const listed = await this.router.listedModel(open.map((family) => family.platform), name);
+    const family = listed && open.find((candidate) => candidate.platform === listed.platform);
+    return family ? { family, model: listed.model } : null;
   }
 
   draftsOf(platform: Platform): FamilyDrafts {

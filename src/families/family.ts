@@ -50,10 +50,15 @@ export interface FamilySimulator {
 export interface FamilyDefinition {
   /** The channels' `platform` and the tasks' `platform`. */
   readonly platform: Platform;
-  /** Its public models (a seeded simulator channel serves them). */
+  /** Its public models (a seeded simulator channel serves them); with `modelsFromChannels`, only what that channel lists. */
   readonly models: readonly string[];
   /** The canonical public id `name` denotes in this family, or null when it is not one of its models. */
   publicModel(name: string): string | null;
+  /**
+   * Its public models are whatever the operator lists on its channels (no fixed list): a name no
+   * family's `publicModel` claims is looked up on the enabled channels of such families.
+   */
+  readonly modelsFromChannels?: boolean;
   /** How its public ids begin, which a channel's `models` must respect; absent: any name (models listed by the operator). */
   readonly modelPrefix?: string;
   /** The submit forms that take its bodies. */

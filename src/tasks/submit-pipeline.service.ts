@@ -28,7 +28,7 @@ export class SubmitPipeline {
   async submit(input: SubmitInput, caller: Caller, idempotencyKey: string | undefined): Promise<TaskEntity> {
     assertIdempotencyKey(idempotencyKey);
     const name = modelOf(input.body);
-    const { family, model } = this.familyServing(name, input.form);
+    const { family, model } = await this.familyServing(name, input.form);
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
     if (!family.takesVerifiedAssets) refuseAssetReferences(input.body, name);
     const { draft, release } = await this.families.draftsOf(family.platform).prepare(model, input, caller);
@@ -39,8 +39,8 @@ export class SubmitPipeline {
     }
   }
 
-  private familyServing(name: string, form: SubmitForm): { family: FamilyDefinition; model: string } {
-    const found = this.families.forModel(name);
+  private async familyServing(name: string, form: SubmitForm): Promise<{ family: FamilyDefinition; model: string }> {
+    const found = await this.families.forModel(name);
     if (found && found.family.forms.includes(form)) return found;
     // The flat form is the one OpenAI clients try any model on: tell them where the model is served.
     const elsewhere = found?.family.forms[0];

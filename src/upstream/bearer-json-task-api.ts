@@ -13,6 +13,7 @@ export interface BearerJsonRequest {
   method: 'GET' | 'POST';
   path: string;
   timeout: number;
+  /** JSON, or a FormData sent as multipart/form-data. */
   body?: unknown;
   /** Protocol headers sent after the JSON ones on a POST (e.g. an async switch). */
   postHeaders?: Record<string, string>;
@@ -38,7 +39,8 @@ export async function callBearerJson<E>(
 ): Promise<AxiosResponse> {
   const { method, path, timeout, body } = request;
   const headers: Record<string, string> = { Authorization: `Bearer ${channel.apiKey}`, Accept: 'application/json' };
-  if (method === 'POST') Object.assign(headers, { 'Content-Type': 'application/json' }, request.postHeaders);
+  // A FormData body is multipart: axios writes its Content-Type with the boundary.
+  if (method === 'POST') Object.assign(headers, body instanceof FormData ? {} : { 'Content-Type': 'application/json' }, request.postHeaders);
   let response: AxiosResponse;
   try {
     response = await http.axiosRef.request({
@@ -93,4 +95,12 @@ export async function probeWithUnknownTask(query: () => Promise<unknown>): Promi
     if (error instanceof UpstreamError && (error.kind === 'invalid_input' || error.kind === 'backpressure')) return;
     throw error;
   }
+}
+
+/** `Retry-After` in seconds (delta-seconds or an HTTP date), when the provider sent a usable one. */
+export function parseRetryAfter(header: unknown, now: number): number | undefined {
+  if (typeof header !== 'string' || header.trim() === '') return undefined;
+  if (/^\d+$/.test(header.trim())) return Math.max(1, Number(header.trim()));
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(1, Math.ceil((at - now) / 1000));
 }

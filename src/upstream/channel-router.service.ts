@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { ChannelEntity, Platform } from './channel.entity';
 
 /**
@@ -26,6 +26,20 @@ export class ChannelRouter {
     const byPriority = new Map<number, ChannelEntity[]>();
     for (const channel of eligible) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
     return [...byPriority.keys()].sort((a, b) => b - a).flatMap((priority) => this.weightedShuffle(byPriority.get(priority)!));
+  }
+
+  /**
+   * For families whose models are the operator's: the first enabled channel of `platforms` (by id)
+   * that lists `model` (case-insensitively), with the model as that channel spells it.
+   */
+  async listedModel(platforms: Platform[], model: string): Promise<{ platform: Platform; model: string } | null> {
+    const wanted = model.toLowerCase();
+    const channels = await this.channels.find({ where: { platform: In(platforms), status: 'enabled' }, order: { id: 'ASC' } });
+    for (const channel of channels) {
+      const listed = channel.models.find((m) => m.toLowerCase() === wanted);
+      if (listed !== undefined) return { platform: channel.platform, model: listed };
+    }
+    return null;
   }
 
   /** Efraimidis-Spirakis: key = u^(1/w), larger first; weight 0 goes last. */

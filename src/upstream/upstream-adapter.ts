@@ -82,6 +82,11 @@ export interface UpstreamAdapter {
   poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome>;
   /** A fresh download URL for a finished task whose stored one expired; null when there is none. */
   refreshVideoUrl?(task: TaskEntity, channel: ChannelEntity): Promise<string | null>;
+  /**
+   * Headers a download of this provider's finished video needs (e.g. its key, when the video is
+   * served by its authenticated API); sent only to the channel's own origin, never across a redirect.
+   */
+  videoDownloadHeaders?(channel: ChannelEntity): Record<string, string>;
   /** A cheap authenticated call that proves the channel works (console "test connectivity"); throws UpstreamError. */
   probe?(channel: ChannelEntity): Promise<void>;
 }

@@ -55,11 +55,13 @@ export class VideoContentService {
     const forwardedRange = range && /^bytes=/.test(range) ? range : undefined;
     // A stored link that may not be shown (kept before links were checked) is not fetched either: a fresh one is asked for.
     const stored = task.resultUrl && isShowableLink(task.resultUrl, channelLinkPolicy(channel ?? { baseUrl: '' }, this.config.mediaAllowPrivateHosts)) ? task.resultUrl : null;
-    let response = stored ? await this.fetch(stored, channel, forwardedRange) : null;
+    // Some providers serve the video from their authenticated API (the channel's key goes to its own origin only).
+    const credentials = channel ? this.families.findAdapter(task.platform)?.videoDownloadHeaders?.(channel) : undefined;
+    let response = stored ? await this.fetch(stored, channel, forwardedRange, credentials) : null;
     if (!response || EXPIRED.has(response.status)) {
       response?.data.destroy();
       const fresh = await this.refreshUrl(task, channel);
-      response = fresh ? await this.fetch(fresh, channel, forwardedRange) : null;
+      response = fresh ? await this.fetch(fresh, channel, forwardedRange, credentials) : null;
     }
     if (!response || (response.status !== 200 && response.status !== 206 && response.status !== 416)) {
       if (response) this.logger.warn(`video of ${taskId} answered HTTP ${response.status}`);
@@ -95,10 +97,10 @@ export class VideoContentService {
   }
 
   /** The provider's own host (the channel's) is trusted; any other must be public unless private hosts are allowed. */
-  private async fetch(url: string, channel: ChannelEntity | null, range: string | undefined): Promise<AxiosResponse<Readable> | null> {
+  private async fetch(url: string, channel: ChannelEntity | null, range: string | undefined, credentials?: Record<string, string>): Promise<AxiosResponse<Readable> | null> {
     try {
       return await fetchPublicUrl<Readable>(
-        this.http.axiosRef,
+        channel && credentials ? withHeadersForOrigin(this.http.axiosRef, new URL(channel.baseUrl).origin, credentials) : this.http.axiosRef,
         {
           url,
           method: 'GET',
@@ -115,6 +117,16 @@ export class VideoContentService {
     }
   }
 }
+
+/** A client that adds `headers` to requests for `origin` only: each redirect hop is a new request, so the key never follows one elsewhere. */
+function withHeadersForOrigin(client: HttpClient, origin: string, headers: Record<string, string>): HttpClient {
+  return {
+    request: (config: Parameters<HttpClient['request']>[0]) =>
+      client.request(config.url && new URL(config.url).origin === origin ? { ...config, headers: { ...(config.headers as Record<string, string>), ...headers } } : config),
+  } as HttpClient;
+}
+
+type HttpClient = HttpService['axiosRef'];
 
 const unavailable = () =>
   new AppError(ErrorCode.ServiceUnavailable, 'the video is temporarily unavailable from the provider, retry later', { retryAfterSeconds: 30 });

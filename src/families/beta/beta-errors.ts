@@ -1,4 +1,5 @@
 import { codeSummary, GENERIC_REASON, providerCode } from '../../upstream/provider-text';
+import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { BetaErrorBody } from './beta-protocol';
 
@@ -22,13 +23,7 @@ export const BETA_ERROR_REASONS: Readonly<Record<string, string>> = {
 const CHANNEL_CODES = new Set(['InvalidApiKey', 'AccessDenied', 'Arrearage']);
 const DEFAULT_RETRY_AFTER_SECONDS = 10;
 
-/** `Retry-After` in seconds (delta-seconds or an HTTP date), when the provider sent a usable one. */
-export function parseRetryAfter(header: unknown, now: number): number | undefined {
-  if (typeof header !== 'string' || header.trim() === '') return undefined;
-  if (/^\d+$/.test(header.trim())) return Math.max(1, Number(header.trim()));
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(1, Math.ceil((at - now) / 1000));
-}
+export { parseRetryAfter };
 
 /**
  * Maps a synchronous provider error (HTTP status + `{code, message}`) to how the gateway treats

@@ -1,0 +1,25 @@
+import type { FamilyDefinition } from '../family';
+import { OPENAI_DEFAULT_PRICES } from './openai-default-prices';
+import { OpenAiDrafts } from './openai-drafts.service';
+import { OpenAiFamilyModule } from './openai-family.module';
+import { OpenAiUpstreamAdapter } from './openai-upstream.adapter';
+import { OPENAI_SIMULATOR_MODELS } from './simulator/openai-simulator.store';
+import { OpenAiSimulatorModule } from './simulator/openai-simulator.module';
+
+/**
+ * Family O (platform `openai`): any OpenAI-compatible Videos API. Its public models are the ones
+ * operators list on its channels (`model_mapping` names the upstream's); a name another family
+ * owns stays that family's.
+ */
+export const OPENAI_FAMILY: FamilyDefinition = {
+  platform: 'openai',
+  models: OPENAI_SIMULATOR_MODELS,
+  publicModel: () => null,
+  modelsFromChannels: true,
+  forms: ['flat'],
+  defaultPrices: OPENAI_DEFAULT_PRICES,
+  module: OpenAiFamilyModule,
+  drafts: OpenAiDrafts,
+  adapter: OpenAiUpstreamAdapter,
+  simulator: { module: OpenAiSimulatorModule },
+};
