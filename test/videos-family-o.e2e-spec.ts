@@ -6,6 +6,11 @@ import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 
 const QUOTA = 1_000_000;
+const collect = (res: NodeJS.ReadableStream, done: (error: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+};
 const PER_SECOND = 700;
 
 /** Family O: an OpenAI-compatible upstream behind /v1/videos, models listed by the operator on its channel. */
@@ -94,6 +99,18 @@ describeEachDatabase('videos: family O (OpenAI-compatible upstream)', (kind) => 
     expect(upstreamId).toBeDefined();
   });
 
+  it('treats an unknown upstream status as transient: the task goes on and completes', async () => {
+    fake.scriptNext(['queued', { body: { id: 'x', object: 'video', status: 'archiving', progress: 50 } }, 'completed']);
+    const res = await submit({ model: 'chained-v6', prompt: 'fog', seconds: '4' }).expect(200);
+    await pollRound();
+    await pollRound();
+    expect((await as(customer.key).get(`/v1/videos/${res.body.id}`).expect(200)).body.status).not.toMatch(/completed|failed/);
+    // A failed poll backs off before the next one.
+    gw.clock.advance(60_000);
+    await gw.sync();
+    expect((await as(customer.key).get(`/v1/videos/${res.body.id}`).expect(200)).body.status).toBe('completed');
+  });
+
   it('fails a task the upstream failed, refunds it exactly once, and names only the code', async () => {
     const before = await gw.balance(customer.userId);
     fake.scriptNext(['queued', { status: 'failed', code: 'moderation_blocked', message: 'blocked at http://10.0.0.7/x' }]);
@@ -166,6 +183,26 @@ describeEachDatabase('videos: a gateway chained behind another (family O -> fami
     await back?.close();
   });
 
+  it('has a simulator of its own: the seeded openai channel serves sora-2 to the end; reject and busy prompts are a 400 and a 429, not charged', async () => {
+    const { userId, key } = await back.createCustomer({ quota: QUOTA });
+    const auth = `Bearer ${key}`;
+    const created = await back.http.post('/v1/videos').set('Authorization', auth).send({ model: 'sora-2', prompt: 'a kite', seconds: '8', size: '1280x720' }).expect(200);
+    expect(await back.balance(userId)).toEqual({ quota: QUOTA - 8 * 1000, used_quota: 8 * 1000 });
+    let video = created.body;
+    for (let round = 0; round < 5 && video.status !== 'completed'; round++) {
+      back.clock.advance(6_000);
+      await back.sync();
+      video = (await back.http.get(`/v1/videos/${created.body.id}`).set('Authorization', auth).expect(200)).body;
+    }
+    expect(video).toMatchObject({ status: 'completed', size: '320x180' });
+    const content = await back.http.get(`/v1/videos/${created.body.id}/content`).set('Authorization', auth).buffer(true).parse(collect).expect(200);
+    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    const refused = await back.http.post('/v1/videos').set('Authorization', auth).send({ model: 'sora-2', prompt: 'x [simulate:reject]', seconds: '4' }).expect(400);
+    expect(refused.body.error.message).toContain('content moderation failed');
+    await back.http.post('/v1/videos').set('Authorization', auth).send({ model: 'sora-2', prompt: 'x [simulate:busy]', seconds: '4' }).expect(429);
+    expect(await back.balance(userId)).toEqual({ quota: QUOTA - 8 * 1000, used_quota: 8 * 1000 });
+  });
+
   it('serves chained-v6 as alpha/v6 of the first gateway, byte for byte', async () => {
     const upstreamCustomer = await back.createCustomer({ quota: QUOTA });
     await front.createChannel({
@@ -198,11 +235,7 @@ describeEachDatabase('videos: a gateway chained behind another (family O -> fami
       .get(`/v1/videos/${created.body.id}/content`)
       .set('Authorization', auth)
       .buffer(true)
-      .parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      })
+      .parse(collect)
       .expect(200);
     expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
   });
