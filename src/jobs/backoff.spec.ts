@@ -1,4 +1,4 @@
-import { backoffDelay } from './poll-backoff';
+import { backoffDelay } from './backoff';
 
 describe('backoffDelay', () => {
   it('grows exponentially with the failures and never goes below the interval', () => {

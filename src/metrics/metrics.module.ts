@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { TasksModule } from '../tasks/tasks.module';
 import { MetricsController } from './metrics.controller';
+import { MetricsRegistryModule } from './metrics-registry';
 
-/** Prometheus metrics at /metrics: the task counters and gauges TasksModule keeps. */
-@Module({ imports: [TasksModule], controllers: [MetricsController] })
+/** Prometheus metrics at /metrics: whatever the modules keep in the app's registry (tasks, jobs). */
+@Module({ imports: [MetricsRegistryModule], controllers: [MetricsController] })
 export class MetricsModule {}

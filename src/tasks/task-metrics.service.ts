@@ -1,58 +1,58 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { Clock } from '../common/clock';
+import { MetricsRegistry } from '../metrics/metrics-registry';
 import { TaskRepository } from './task.repository';
 
 /** Why a task's charge was given back: it failed, it timed out upstream, or the submit was refused. */
 export type RefundCause = 'failure' | 'timeout' | 'rejected';
 
-/**
- * Prometheus metrics of the task pipeline. One registry per app instance (tests boot several
- * apps in one process; the global registry would clash).
- */
+/** Prometheus metrics of the task pipeline, in the app's registry. */
 @Injectable()
 export class TaskMetrics {
-  readonly registry = new Registry();
-
-  readonly polls = new Counter({
-    name: 'gateway_task_polls_total',
-    help: 'Upstream task polls by family, channel and outcome',
-    labelNames: ['family', 'channel', 'outcome'] as const,
-    registers: [this.registry],
-  });
-
-  readonly upstreamErrors = new Counter({
-    name: 'gateway_upstream_errors_total',
-    help: 'Failed upstream calls by family, channel, operation and kind',
-    labelNames: ['family', 'channel', 'operation', 'kind'] as const,
-    registers: [this.registry],
-  });
-
-  readonly refunds = new Counter({
-    name: 'gateway_refunds_total',
-    help: 'Tasks refunded, by family and cause (failure, timeout, rejected)',
-    labelNames: ['family', 'cause'] as const,
-    registers: [this.registry],
-  });
-
-  readonly pollLatency = new Histogram({
-    name: 'gateway_task_poll_seconds',
-    help: 'Latency of one upstream poll',
-    labelNames: ['family'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
+  readonly polls: Counter<'family' | 'channel' | 'outcome'>;
+  readonly upstreamErrors: Counter<'family' | 'channel' | 'operation' | 'kind'>;
+  readonly refunds: Counter<'family' | 'cause'>;
+  readonly pollLatency: Histogram<'family'>;
 
   constructor(
+    readonly registry: MetricsRegistry,
     tasks: TaskRepository,
     clock: Clock,
   ) {
-    collectDefaultMetrics({ register: this.registry });
+    this.polls = new Counter({
+      name: 'gateway_task_polls_total',
+      help: 'Upstream task polls by family, channel and outcome',
+      labelNames: ['family', 'channel', 'outcome'] as const,
+      registers: [registry],
+    });
+
+    this.upstreamErrors = new Counter({
+      name: 'gateway_upstream_errors_total',
+      help: 'Failed upstream calls by family, channel, operation and kind',
+      labelNames: ['family', 'channel', 'operation', 'kind'] as const,
+      registers: [registry],
+    });
+
+    this.refunds = new Counter({
+      name: 'gateway_refunds_total',
+      help: 'Tasks refunded, by family and cause (failure, timeout, rejected)',
+      labelNames: ['family', 'cause'] as const,
+      registers: [registry],
+    });
+
+    this.pollLatency = new Histogram({
+      name: 'gateway_task_poll_seconds',
+      help: 'Latency of one upstream poll',
+      labelNames: ['family'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
     new Gauge({
       name: 'gateway_tasks',
       help: 'Tasks by status',
       labelNames: ['status'] as const,
-      registers: [this.registry],
+      registers: [registry],
       async collect() {
         this.reset();
         for (const row of await tasks.countByStatus()) this.set({ status: row.status }, row.count);
@@ -61,7 +61,7 @@ export class TaskMetrics {
     new Gauge({
       name: 'gateway_task_sync_lag_seconds',
       help: 'Now minus the oldest due poll (0 when nothing is overdue)',
-      registers: [this.registry],
+      registers: [registry],
       async collect() {
         const now = clock.now();
         const oldest = await tasks.oldestDuePollAt(now);

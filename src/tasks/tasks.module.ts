@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
 import { FamiliesModule } from '../families/families.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskEntity } from './task.entity';
@@ -13,7 +15,7 @@ import { TaskTransitionsService } from './task-transitions.service';
 
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TaskEntity]), BillingModule, UpstreamModule, FamiliesModule],
+  imports: [TypeOrmModule.forFeature([TaskEntity]), BillingModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
   providers: [TaskRepository, TaskMetrics, TaskTransitionsService, TaskSubmitService, SubmitPipeline, TaskSyncService],
   exports: [TaskRepository, TaskMetrics, SubmitPipeline],
 })
