@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(config.publicBaseUrl).toBe('http://localhost:3000');
     expect(config.simulator).toBe(true);
     expect(config.taskSyncIntervalMs).toBe(1000);
+    expect(config.assetFollowUpIntervalMs).toBe(3000);
     expect(config.taskTimeoutMs).toBe(1_800_000);
     expect(config.mediaAllowPrivateHosts).toBe(false);
   });
@@ -15,6 +16,12 @@ describe('loadConfig', () => {
   it('takes PUBLIC_BASE_URL without its trailing slash, and a port up to 65535', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://gw.example.com/base/' }).publicBaseUrl).toBe('https://gw.example.com/base');
     expect(loadConfig({ PORT: '65535' }).publicBaseUrl).toBe('http://localhost:65535');
+  });
+
+  it('turns the asset follow-up off with 0, independently of the task sync', () => {
+    const config = loadConfig({ ASSET_FOLLOW_UP_INTERVAL_MS: '0' });
+    expect(config.assetFollowUpIntervalMs).toBe(0);
+    expect(config.taskSyncIntervalMs).toBe(1000);
   });
 
   it('accepts mysql urls', () => {
@@ -26,6 +33,8 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'postgres://x/y'],
     ['SIMULATOR', 'maybe'],
     ['TASK_SYNC_INTERVAL_MS', '-5'],
+    ['ASSET_FOLLOW_UP_INTERVAL_MS', '1.5'],
+    ['ASSET_FOLLOW_UP_INTERVAL_MS', '3600001'],
     ['MEDIA_ALLOW_PRIVATE_HOSTS', 'sure'],
     ['PORT', '70000'],
     ['PUBLIC_BASE_URL', 'not a url'],

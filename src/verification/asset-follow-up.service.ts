@@ -1,73 +1,94 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { INSTANCE_ID } from '../config/instance-id';
+import { JobRunner } from '../jobs/job-runner.service';
+import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
+import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import { AssetRepository } from './asset-repository';
 import { AssetsService } from './assets.service';
+import { VerificationAssetEntity } from './entities/verification-asset.entity';
 
-const INTERVAL_MS = 3_000;
 const BATCH_SIZE = 20;
+const MAX_ASSETS_PER_ROUND = 200;
+/** Provider calls in flight at once on this instance. */
+const CONCURRENCY = 4;
 const LEASE_MS = 60_000;
+const FIRST_DELAY_MS = 2_000;
 const MAX_DELAY_MS = 60_000;
 /** An asset the provider has not settled after this long is failed. */
 const GIVE_UP_AFTER_MS = 30 * 60_000;
 
 /**
  * Follows uploaded assets to `active` or `failed` in the background, so a client that never
- * reads them still finds them settled. Claims due assets with a lease (any number of instances).
+ * reads them still finds them settled. A leased job of the {@link JobRunner} (any number of
+ * instances), every `ASSET_FOLLOW_UP_INTERVAL_MS`.
  */
 @Injectable()
-export class AssetFollowUpService implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('AssetFollowUp');
-  private running: Promise<number> | null = null;
+export class AssetFollowUpService implements LeasedJob<VerificationAssetEntity> {
+  readonly name = 'asset-follow-up';
+  readonly batchSize = BATCH_SIZE;
+  readonly maxItemsPerRound = MAX_ASSETS_PER_ROUND;
+  readonly concurrency = CONCURRENCY;
+  private readonly loop: LeasedJobLoop<VerificationAssetEntity>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     private readonly repository: AssetRepository,
     private readonly assets: AssetsService,
-    private readonly scheduler: SchedulerRegistry,
     private readonly clock: Clock,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    // Background jobs follow TASK_SYNC_INTERVAL_MS: 0 (tests) turns them off.
-    if (this.config.taskSyncIntervalMs <= 0) return;
-    const timer = setInterval(() => {
-      this.followDueAssets().catch((error) => this.logger.error(`asset follow-up failed: ${(error as Error)?.stack ?? error}`));
-    }, INTERVAL_MS);
-    this.scheduler.addInterval('asset-follow-up', timer);
+    runner: JobRunner,
+  ) {
+    this.loop = runner.register(this);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.scheduler.doesExist('interval', 'asset-follow-up')) this.scheduler.deleteInterval('asset-follow-up');
-    await this.running;
+  get intervalMs(): number {
+    return this.config.assetFollowUpIntervalMs;
+  }
+
+  private get owner(): string {
+    return `${this.instanceId}#assets`;
   }
 
   /** One round: claim due processing assets and ask the provider about each. Returns how many were looked at. */
   followDueAssets(): Promise<number> {
-    if (!this.running) this.running = this.round().finally(() => (this.running = null));
-    return this.running;
+    return this.loop.runRound();
   }
 
-  private async round(): Promise<number> {
-    const owner = `${this.instanceId}#assets`;
-    const due = await this.repository.claimDue(owner, BATCH_SIZE, LEASE_MS);
-    for (const asset of due) {
-      try {
-        await this.assets.refresh(asset);
-        if (asset.status !== 'processing') continue;
-        const now = this.clock.now();
-        if (now - asset.createdAt > GIVE_UP_AFTER_MS) {
-          await this.repository.settle(asset, 'failed', { code: 'ProcessingTimeout', message: 'the provider did not finish processing the image in 30 minutes' });
-          continue;
-        }
-        await this.repository.reschedule(asset, now + Math.min(MAX_DELAY_MS, 2_000 * 2 ** Math.min(asset.checkCount, 5)), owner);
-      } catch (error) {
-        this.logger.error(`follow-up of asset ${asset.assetId} failed: ${(error as Error)?.stack ?? error}`);
-      }
-    }
-    return due.length;
+  claim(limit: number): Promise<VerificationAssetEntity[]> {
+    return this.repository.claimDue(this.owner, limit, LEASE_MS);
   }
+
+  async handle(asset: VerificationAssetEntity): Promise<string> {
+    await this.assets.refresh(asset);
+    if (asset.status !== 'processing') return asset.status;
+    const now = this.clock.now();
+    if (now - asset.createdAt > GIVE_UP_AFTER_MS) {
+      await this.repository.settle(asset, 'failed', { code: 'ProcessingTimeout', message: 'the provider did not finish processing the image in 30 minutes' });
+      return 'timed_out';
+    }
+    await this.repository.reschedule(asset, now + Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.min(asset.checkCount, 5)), this.owner);
+    return 'processing';
+  }
+
+  /** Shutting down: the asset is due again at once, for another instance. */
+  handBack(asset: VerificationAssetEntity): Promise<void> {
+    return this.repository.release(asset, this.owner, this.clock.now());
+  }
+
+  describe(asset: VerificationAssetEntity): string {
+    return `asset ${asset.assetId}`;
+  }
+
+  oldestDueAt(now: number): Promise<number | null> {
+    return this.repository.oldestDueCheckAt(now);
+  }
+
+  /** The provider (or the database) failed: look again after a jittered back-off, counted as a check. */
+  readonly retry: RetryPolicy<VerificationAssetEntity> = {
+    intervalMs: () => FIRST_DELAY_MS,
+    failures: (asset) => asset.checkCount,
+    later: (asset, _failures, dueAt) => this.repository.reschedule(asset, dueAt, this.owner),
+  };
 }

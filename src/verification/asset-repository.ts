@@ -69,6 +69,23 @@ export class AssetRepository {
     );
   }
 
+  /** Gives a claimed, not yet checked asset back, due at `dueAt` (shutdown: another instance takes it). */
+  async release(asset: VerificationAssetEntity, owner: string, dueAt: number): Promise<void> {
+    await this.transactions.run((manager) =>
+      manager.update(VerificationAssetEntity, { id: asset.id, status: 'processing', leaseOwner: owner }, { nextCheckAt: dueAt, leaseOwner: null }),
+    );
+  }
+
+  /** The oldest follow-up due at `now` and not claimed (a claimed asset's next check is its lease's end), or null. */
+  async oldestDueCheckAt(now: number): Promise<number | null> {
+    const row = await this.assets
+      .createQueryBuilder('a')
+      .select('MIN(a.next_check_at)', 'oldest')
+      .where('a.status = :status AND a.next_check_at <= :now', { status: 'processing', now })
+      .getRawOne<{ oldest: number | string | null }>();
+    return row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+  }
+
   async remove(asset: VerificationAssetEntity): Promise<void> {
     await this.transactions.run((manager) => manager.delete(VerificationAssetEntity, { id: asset.id }));
   }

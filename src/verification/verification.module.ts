@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { UserEntity } from '../auth/user.entity';
 import { AuthModule } from '../auth/auth.module';
+import { JobsModule } from '../jobs/jobs.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { AdminApplicationsController } from './admin-applications.controller';
 import { ApplicationsController } from './applications.controller';
@@ -29,6 +30,7 @@ import { VerificationChannels } from './verification-channels.service';
     TypeOrmModule.forFeature([VerificationApplicationEntity, VerificationSessionEntity, VerificationGroupEntity, VerificationAssetEntity, UserEntity]),
     AuthModule,
     UpstreamModule,
+    JobsModule,
   ],
   controllers: [ApplicationsController, AdminApplicationsController, SessionsController, CallbackController, AssetsController],
   providers: [

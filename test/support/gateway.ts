@@ -41,7 +41,7 @@ let userCounter = 0;
 
 /**
  * Boots the real AppModule on a fresh database, listening on a loopback port.
- * Defaults for tests: simulator off, automatic sync off (tests call `sync()`), private hosts allowed.
+ * Defaults for tests: simulator off, background jobs off (tests call `sync()`), private hosts allowed.
  */
 export async function startGateway(kind: DatabaseKind, env: Record<string, string> = {}, existing?: FreshDatabase): Promise<TestGateway> {
   const database = existing ?? (await freshDatabase(kind));
@@ -50,6 +50,7 @@ export async function startGateway(kind: DatabaseKind, env: Record<string, strin
     ADMIN_TOKEN,
     SIMULATOR: 'off',
     TASK_SYNC_INTERVAL_MS: '0',
+    ASSET_FOLLOW_UP_INTERVAL_MS: '0',
     MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
     LOG_LEVEL: 'silent',
     PORT: '0',
