@@ -117,6 +117,11 @@ describeEachDatabase('task sync: upstream faults, timeouts, leases, metrics', (k
     expect(metrics.text).toMatch(/gateway_task_polls_total\{family="alpha",channel="\d+",outcome="error"\} [1-9]/);
     expect(metrics.text).toMatch(/gateway_upstream_errors_total\{family="alpha",channel="\d+",operation="poll",kind="transient"\} [1-9]/);
     expect(metrics.text).toMatch(/gateway_refunds_total\{family="alpha",cause="timeout"\} 1/);
+    // the runner's own metrics, per job
+    expect(metrics.text).toMatch(/gateway_job_lag_seconds\{job="task-sync"\} (2\d\d|[3-9]\d\d)/);
+    expect(metrics.text).toMatch(/gateway_job_lag_seconds\{job="asset-follow-up"\} 0/);
+    expect(metrics.text).toMatch(/gateway_job_rounds_total\{job="task-sync",outcome="ok"\} [1-9]/);
+    expect(metrics.text).toMatch(/gateway_job_items_total\{job="task-sync",outcome="error"\} [1-9]/);
     await round(4000);
     expect((await gw.http.get('/metrics').expect(200)).text).toMatch(/gateway_task_sync_lag_seconds 0/);
   });
