@@ -1,16 +1,13 @@
 import OpenAI, { toFile } from 'openai';
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { binaryBody } from './support/fake-beta-upstream';
 import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 
 const QUOTA = 1_000_000;
-const collect = (res: NodeJS.ReadableStream, done: (error: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-};
+const collect = binaryBody;
 const PER_SECOND = 700;
 
 /** Family O: an OpenAI-compatible upstream behind /v1/videos, models listed by the operator on its channel. */
@@ -85,11 +82,7 @@ describeEachDatabase('videos: family O (OpenAI-compatible upstream)', (kind) => 
     await pollRound();
     const done = (await as(customer.key).get(`/v1/videos/${res.body.id}`).expect(200)).body;
     expect(done).toMatchObject({ status: 'completed', progress: 100, size: '720x1280' });
-    const content = await as(customer.key).get(`/v1/videos/${res.body.id}/content`).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    });
+    const content = await as(customer.key).get(`/v1/videos/${res.body.id}/content`).buffer(true).parse(collect);
     expect(content.status).toBe(200);
     expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
     const download = fake.contentRequests().at(-1)!;
