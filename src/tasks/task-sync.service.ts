@@ -31,6 +31,8 @@ interface SyncRound {
   flusher: NodeJS.Timeout;
   /** Tasks left SUBMITTING by a crashed submit are claimed once per round, with the first batch. */
   interruptedClaimed: boolean;
+  /** When each task of the round was claimed: the next poll counts from it (see nextPollAfter). */
+  claimedAt: Map<number, number>;
 }
 
 /**
@@ -79,7 +81,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const releases = new PollReleaseBuffer(this.tasks, () => this.clock.now());
     // Quiet polls are written in batches; flush regularly so no lease is held longer than needed.
     const flusher = setInterval(() => void releases.flush().catch((error) => this.logger.error(`release flush failed: ${error}`)), 100);
-    return { channels, releases, flusher, interruptedClaimed: false };
+    return { channels, releases, flusher, interruptedClaimed: false, claimedAt: new Map() };
   }
 
   async closeRound(round: SyncRound): Promise<void> {
@@ -88,6 +90,8 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
   }
 
   async claim(limit: number, round: SyncRound): Promise<TaskEntity[]> {
+    // Taken before claiming, like the claim's own "due by now": the next poll is then due by the same tick.
+    const claimedAt = this.clock.now();
     let interrupted: TaskEntity[] = [];
     if (!round.interruptedClaimed) {
       round.interruptedClaimed = true;
@@ -95,6 +99,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
       if (interrupted.length >= limit) return interrupted;
     }
     const due = await this.claimTasks(limit - interrupted.length);
+    for (const task of due) round.claimedAt.set(task.id, claimedAt);
     return interrupted.length ? [...interrupted, ...due] : due;
   }
 
@@ -176,7 +181,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const now = this.clock.now();
     const elapsed = now - (task.submitTime ?? task.createdAt);
     const estimate = Math.min(95, (elapsed / adapter.expectedDurationMs) * 100);
-    const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(sentAt, now, interval, adapter.minPollIntervalMs) });
+    const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(round.claimedAt.get(task.id) ?? sentAt, now, interval, adapter.minPollIntervalMs) });
     if (plan.failure === undefined && plan.status === task.status) {
       await round.releases.add(task, owner, plan.changes);
       return 'polled';
@@ -206,12 +211,16 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
   }
 }
 
+/** Timers fire a few ms early or late: a poll due this much after a tick is still the tick's work. */
+const TICK_JITTER_MS = 25;
+
 /**
- * The next poll is one interval after this one was sent, not after it finished, so the cadence does
- * not drift by the provider's answer time; and since a poll waiting in a busy worker pool is sent
- * late, counting from its claim instead would bring the next one closer than the interval at the
- * provider. Never sooner than the family's minimum gap (or half an interval) after now either.
+ * The next poll is one interval after this one was claimed (a hair less, so that the tick an interval
+ * later still finds it due despite timer jitter), so the cadence keeps to the sync's ticks and does
+ * not drift by the time a poll waits or takes. But a poll that waited in a busy worker pool reached
+ * the provider late: the next one comes no sooner than the family's minimum gap (or three quarters
+ * of an interval) after this one's answer, so the provider never sees two polls bunched up.
  */
-export function nextPollAfter(sentAt: number, now: number, interval: number, minGap?: number): number {
-  return Math.max(sentAt + interval, now + (minGap ?? interval / 2));
+export function nextPollAfter(claimedAt: number, now: number, interval: number, minGap?: number): number {
+  return Math.max(claimedAt + interval - TICK_JITTER_MS, now + (minGap ?? (interval * 3) / 4));
 }
