@@ -1,0 +1,272 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Injectable, Module, type Provider } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { UserEntity } from '../auth/user.entity';
+import { GroupRatioEntity } from '../billing/group-ratio.entity';
+import { LedgerService } from '../billing/ledger.service';
+import { LogEntity } from '../billing/log.entity';
+import { PriceRuleEntity } from '../billing/price-rule.entity';
+import { PricingService } from '../billing/pricing.service';
+import { Clock } from '../common/clock';
+import type { AppConfig } from '../config/app-config';
+import { DatabaseModule } from '../database/database.module';
+import { TransactionRunner } from '../database/transaction-runner';
+import type { FamilyDefinition, FamilyDrafts } from '../families/family';
+import { FamilyRegistry } from '../families/family-registry.service';
+import { MetricsRegistry } from '../metrics/metrics-registry';
+import { TaskMetrics } from '../tasks/task-metrics.service';
+import { TaskRepository } from '../tasks/task.repository';
+import { TaskEntity } from '../tasks/task.entity';
+import type { TaskStatus } from '../tasks/task-status';
+import { TaskTransitionsService } from '../tasks/task-transitions.service';
+import { ChannelEntity } from '../upstream/channel.entity';
+import { ChannelRouter } from '../upstream/channel-router.service';
+import type { PollOutcome, SubmitOutcome, UpstreamAdapter } from '../upstream/upstream-adapter';
+
+/** A clock the test moves by hand. */
+export class FakeClock extends Clock {
+  constructor(public current = 1_700_000_000_000) {
+    super();
+  }
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export const FAKE_PLATFORM = 'fake';
+export const FAKE_MODEL = 'fake-1';
+
+/** The fake family's upstream: answers what the test scripted, records what it was asked. */
+@Injectable()
+export class FakeAdapter implements Partial<UpstreamAdapter> {
+  submitted: string[] = [];
+  polled: string[] = [];
+  nextSubmit: SubmitOutcome | Error = { upstreamTaskId: 'up_1' } as SubmitOutcome;
+  nextPoll: PollOutcome | Error = { state: 'running', raw: {} } as PollOutcome;
+
+  defaultUpstreamModel(publicModel: string): string {
+    return `${publicModel}-upstream`;
+  }
+  async submit(task: TaskEntity): Promise<SubmitOutcome> {
+    this.submitted.push(task.taskId);
+    if (this.nextSubmit instanceof Error) throw this.nextSubmit;
+    return this.nextSubmit;
+  }
+  async poll(task: TaskEntity): Promise<PollOutcome> {
+    this.polled.push(task.taskId);
+    if (this.nextPoll instanceof Error) throw this.nextPoll;
+    return this.nextPoll;
+  }
+}
+
+@Injectable()
+export class FakeDrafts implements FamilyDrafts {
+  async prepare(model: string) {
+    return { draft: { platform: FAKE_PLATFORM, model, action: 'textGenerate', request: {}, quote: { model, resolution: '720p', seconds: 5 } } } as Awaited<
+      ReturnType<FamilyDrafts['prepare']>
+    >;
+  }
+}
+
+@Module({ providers: [FakeAdapter, FakeDrafts], exports: [FakeAdapter, FakeDrafts] })
+export class FakeFamilyModule {}
+
+/** A family "fake" with one model, per-second prices, its module providing the fake drafts and adapter. */
+export const FAKE_FAMILY: FamilyDefinition = {
+  platform: FAKE_PLATFORM,
+  models: [FAKE_MODEL],
+  publicModel: (name) => (name.toLowerCase() === FAKE_MODEL ? FAKE_MODEL : null),
+  forms: ['unified', 'flat'],
+  defaultPrices: [{ model: FAKE_MODEL, resolution: '720p', unit: 'second', duration: 0, credits: 10, audioCredits: null }],
+  module: FakeFamilyModule,
+  drafts: FakeDrafts,
+  adapter: FakeAdapter as unknown as FamilyDefinition['adapter'],
+};
+
+/**
+ * Stands in for FamilyRegistry with only the fake family registered (the real registry reads the
+ * static FAMILIES list, so the fake is registered here rather than there).
+ */
+@Injectable()
+export class FakeFamilyRegistry {
+  constructor(
+    readonly fakeDrafts: FakeDrafts,
+    readonly fakeAdapter: FakeAdapter,
+  ) {}
+  async forModel(name: string) {
+    const model = FAKE_FAMILY.publicModel(name);
+    return model ? { family: FAKE_FAMILY, model } : null;
+  }
+  draftsOf(): FamilyDrafts {
+    return this.fakeDrafts;
+  }
+  adapter(): UpstreamAdapter {
+    return this.fakeAdapter as unknown as UpstreamAdapter;
+  }
+  findAdapter(platform: string): UpstreamAdapter | null {
+    return platform === FAKE_PLATFORM ? this.adapter() : null;
+  }
+}
+
+export interface ServiceTestContext {
+  module: TestingModule;
+  dataSource: DataSource;
+  clock: FakeClock;
+  transactions: TransactionRunner;
+  ledger: LedgerService;
+  pricing: PricingService;
+  transitions: TaskTransitionsService;
+  router: ChannelRouter;
+  tasks: TaskRepository;
+  adapter: FakeAdapter;
+  /** Inserts a user with `quota` units in `group`. */
+  createUser(quota: number, group?: string): Promise<UserEntity>;
+  /** Reads a user's balance (quota, usedQuota) from the database. */
+  balance(userId: number): Promise<{ quota: number; usedQuota: number }>;
+  /** The user's ledger rows, oldest first. */
+  ledgerRows(userId: number): Promise<LogEntity[]>;
+  /** Inserts a task of the fake family (charged `quota`, not charged through the ledger). */
+  createTask(userId: number, overrides?: Partial<TaskEntity> & { status?: TaskStatus }): Promise<TaskEntity>;
+  createChannel(overrides: Partial<ChannelEntity>): Promise<ChannelEntity>;
+  close(): Promise<void>;
+}
+
+/**
+ * The middle test tier: the real data layer and money services on a fresh, migrated SQLite file,
+ * with a fake family registered and a hand-moved clock. No HTTP, no AppModule.
+ */
+export async function createServiceTestModule(extra: { providers?: Provider[] } = {}): Promise<ServiceTestContext> {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-service-test-'));
+  const config = { database: { kind: 'sqlite', url: '', path: join(dir, 'gateway.sqlite') }, databaseQueryTimeoutMs: 5_000 } as AppConfig;
+  const clock = new FakeClock();
+  const module = await Test.createTestingModule({
+    imports: [
+      DatabaseModule.forRoot(config),
+      TypeOrmModule.forFeature([UserEntity, LogEntity, PriceRuleEntity, GroupRatioEntity, TaskEntity, ChannelEntity]),
+      FakeFamilyModule,
+    ],
+    providers: [
+      { provide: Clock, useValue: clock },
+      MetricsRegistry,
+      LedgerService,
+      PricingService,
+      TaskRepository,
+      TaskMetrics,
+      TaskTransitionsService,
+      ChannelRouter,
+      { provide: FamilyRegistry, useClass: FakeFamilyRegistry },
+      ...(extra.providers ?? []),
+    ],
+  }).compile();
+  await module.init();
+  const dataSource = module.get(DataSource);
+  let taskSeq = 0;
+
+  return {
+    module,
+    dataSource,
+    clock,
+    transactions: module.get(TransactionRunner),
+    ledger: module.get(LedgerService),
+    pricing: module.get(PricingService),
+    transitions: module.get(TaskTransitionsService),
+    router: module.get(ChannelRouter),
+    tasks: module.get(TaskRepository),
+    adapter: module.get(FakeAdapter),
+    async createUser(quota, group = 'default') {
+      const now = clock.now();
+      const user = dataSource.manager.create(UserEntity, {
+        username: `user-${Math.random().toString(36).slice(2, 10)}`,
+        group,
+        status: 'active',
+        role: 'user',
+        quota,
+        usedQuota: 0,
+        verificationEnabled: false,
+        passwordHash: null,
+        createdAt: now,
+        updatedAt: now,
+      } as Partial<UserEntity>);
+      return dataSource.manager.save(UserEntity, user);
+    },
+    async balance(userId) {
+      const user = await dataSource.manager.findOneByOrFail(UserEntity, { id: userId });
+      return { quota: user.quota, usedQuota: user.usedQuota };
+    },
+    ledgerRows(userId) {
+      return dataSource.manager.find(LogEntity, { where: { userId }, order: { id: 'ASC' } });
+    },
+    async createTask(userId, overrides = {}) {
+      const now = clock.now();
+      const task = dataSource.manager.create(TaskEntity, {
+        taskId: `task_${++taskSeq}`,
+        userId,
+        apiKeyId: null,
+        group: 'default',
+        platform: FAKE_PLATFORM,
+        model: FAKE_MODEL,
+        upstreamModel: `${FAKE_MODEL}-upstream`,
+        action: 'textGenerate',
+        channelId: null,
+        upstreamTaskId: null,
+        status: 'QUEUED',
+        progress: 0,
+        quota: 0,
+        request: {},
+        properties: null,
+        upstreamResponse: null,
+        resultUrl: null,
+        outputSize: null,
+        failReason: null,
+        submitTime: now,
+        startTime: null,
+        finishTime: null,
+        nextPollAt: now,
+        leaseOwner: null,
+        leaseUntil: null,
+        pollFailures: 0,
+        idempotencyKey: null,
+        requestHash: null,
+        deletedAt: null,
+        createdAt: now,
+        updatedAt: now,
+        ...overrides,
+      });
+      return dataSource.manager.save(TaskEntity, task);
+    },
+    async createChannel(overrides) {
+      const now = clock.now();
+      const channel = dataSource.manager.create(ChannelEntity, {
+        name: 'channel',
+        platform: FAKE_PLATFORM,
+        baseUrl: 'http://127.0.0.1:1',
+        apiKey: 'sk-test',
+        models: [FAKE_MODEL],
+        modelMapping: null,
+        settings: null,
+        groups: null,
+        priority: 0,
+        weight: 1,
+        status: 'enabled',
+        requestCount: 0,
+        errorCount: 0,
+        lastError: null,
+        createdAt: now,
+        updatedAt: now,
+        ...overrides,
+      });
+      return dataSource.manager.save(ChannelEntity, channel);
+    },
+    async close() {
+      await module.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
