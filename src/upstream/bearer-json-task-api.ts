@@ -3,7 +3,7 @@ import type { AxiosResponse } from 'axios';
 import type { TaskEntity } from '../tasks/task.entity';
 import type { ChannelEntity } from './channel.entity';
 import { channelSecrets, MAX_PROVIDER_BODY_BYTES, sanitizeProviderText, transportErrorMessage } from './provider-text';
-import { PollOutcome, UpstreamError } from './upstream-adapter';
+import { PollOutcome, UpstreamError, UpstreamErrorKind } from './upstream-adapter';
 
 /**
  * What families B and C share: a Bearer-authenticated JSON task API (submit, then query by id).
@@ -87,12 +87,13 @@ export function succeededVideoUrl(outcome: PollOutcome): string | null {
 /**
  * Runs a query of a task id that cannot exist: any answer proves the key works without starting a
  * generation, and so does a refusal of the id itself (or throttling): the provider knows our key.
+ * `provenBy` names the error kinds that count as such an answer.
  */
-export async function probeWithUnknownTask(query: () => Promise<unknown>): Promise<void> {
+export async function probeWithUnknownTask(query: () => Promise<unknown>, provenBy: readonly UpstreamErrorKind[] = ['invalid_input', 'backpressure']): Promise<void> {
   try {
     await query();
   } catch (error) {
-    if (error instanceof UpstreamError && (error.kind === 'invalid_input' || error.kind === 'backpressure')) return;
+    if (error instanceof UpstreamError && provenBy.includes(error.kind)) return;
     throw error;
   }
 }

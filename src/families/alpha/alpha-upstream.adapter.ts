@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isShowableLink } from '../../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { TaskEntity } from '../../tasks/task.entity';
+import { probeWithUnknownTask } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { channelLinkPolicy } from '../../upstream/channel-link-policy';
 import { PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
@@ -71,11 +72,6 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
 
   /** Any envelope answer to a query proves reachability and the key; auth and transport trouble throw. */
   async probe(channel: ChannelEntity): Promise<void> {
-    try {
-      await this.api.result(channel, '0');
-    } catch (error) {
-      if (error instanceof UpstreamError && error.kind === 'invalid_input') return;
-      throw error;
-    }
+    await probeWithUnknownTask(() => this.api.result(channel, '0'), ['invalid_input']);
   }
 }

@@ -1,0 +1,118 @@
+import type { HttpService } from '@nestjs/axios';
+import type { AxiosResponse } from 'axios';
+import type { LinkPolicy } from '../common/url-guard';
+import type { AppConfig } from '../config/app-config';
+import type { TaskEntity } from '../tasks/task.entity';
+import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf, UpstreamErrorMapper } from './bearer-json-task-api';
+import type { ChannelEntity, Platform } from './channel.entity';
+import { channelLinkPolicy } from './channel-link-policy';
+import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from './upstream-adapter';
+
+/** How one family speaks the Bearer JSON API: its name in messages, extra POST headers, its error reading. */
+export interface BearerJsonProtocol<E> {
+  /** Names the family in messages (`family B`). */
+  provider: string;
+  /** Protocol headers sent after the JSON ones on a POST (e.g. an async switch). */
+  postHeaders?: Record<string, string>;
+  mapError: UpstreamErrorMapper<E>;
+  /** The submit: one POST of the task's body, answered with the provider's task id. */
+  submit: {
+    path: string;
+    timeoutMs: number;
+    body(task: TaskEntity): unknown;
+    /** Where the answer carries the task id. */
+    taskIdOf(answer: unknown): unknown;
+    /** The transient error's message when the id is missing (or longer than `maxIdLength`). */
+    missingIdMessage: string;
+    maxIdLength?: number;
+  };
+}
+
+/**
+ * An adapter whose every call is Bearer JSON (families B, C and O): the model goes upstream as it
+ * is, and the provider does not de-duplicate submits (an interrupted submit is failed and refunded,
+ * never resent).
+ */
+export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
+  abstract readonly platform: Platform;
+  abstract readonly defaultPollIntervalMs: number;
+  abstract readonly expectedDurationMs: number;
+  readonly idempotentSubmit: boolean = false;
+
+  protected constructor(
+    protected readonly http: HttpService,
+    protected readonly config: AppConfig,
+    private readonly protocol: BearerJsonProtocol<E>,
+  ) {}
+
+  defaultUpstreamModel(publicModel: string): string {
+    return publicModel;
+  }
+
+  /** One POST within the submit's deadline (and stopped when its signal aborts). */
+  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    const { path, timeoutMs, body, taskIdOf, missingIdMessage, maxIdLength = Infinity } = this.protocol.submit;
+    const payload = body(task);
+    const response = await this.call(channel, 'POST', path, callTimeoutMs(timeoutMs, deadline), payload, deadline?.signal);
+    const id = taskIdOf(response.data);
+    if (typeof id !== 'string' || !id || id.length > maxIdLength) throw new UpstreamError('transient', missingIdMessage);
+    return { upstreamTaskId: id };
+  }
+
+  abstract poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome>;
+
+  /** The channel's rules for links the provider hands out. */
+  protected linkPolicy(channel: ChannelEntity): LinkPolicy {
+    return channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts);
+  }
+
+  protected call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown, signal?: AbortSignal): Promise<AxiosResponse> {
+    const { provider, postHeaders, mapError } = this.protocol;
+    return callBearerJson<E>(this.http, channel, { method, path, timeout, body, postHeaders, signal }, provider, mapError);
+  }
+}
+
+/** How a family queries one task by id (families B and C). */
+export interface BearerJsonTaskProtocol<E> extends BearerJsonProtocol<E> {
+  queryPath(upstreamTaskId: string): string;
+  queryTimeoutMs: number;
+  /** A task id that cannot exist, queried by the connectivity probe. */
+  probeTaskId: string;
+  /** The family's reading of a query's answer. */
+  mapQuery(body: unknown, policy: LinkPolicy): PollOutcome;
+}
+
+/**
+ * A Bearer JSON API whose tasks are queried by id: poll and refresh query the task (its video URL
+ * is temporary, a fresh query hands out a new one), the probe queries a task id that cannot exist.
+ */
+export abstract class BearerJsonTaskAdapter<E> extends BearerJsonAdapter<E> {
+  protected constructor(
+    http: HttpService,
+    config: AppConfig,
+    private readonly taskProtocol: BearerJsonTaskProtocol<E>,
+  ) {
+    super(http, config, taskProtocol);
+  }
+
+  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+    return this.query(task, channel);
+  }
+
+  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+    return succeededVideoUrl(await this.query(task, channel));
+  }
+
+  /** Querying a task id that cannot exist proves the key works without starting any generation. */
+  async probe(channel: ChannelEntity): Promise<void> {
+    const { queryPath, probeTaskId, queryTimeoutMs } = this.taskProtocol;
+    await probeWithUnknownTask(() => this.call(channel, 'GET', queryPath(probeTaskId), queryTimeoutMs));
+  }
+
+  /** The task's query, read by the family's mapper. */
+  protected async query(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+    const { queryPath, queryTimeoutMs, mapQuery } = this.taskProtocol;
+    const response = await this.call(channel, 'GET', queryPath(upstreamTaskIdOf(task)), queryTimeoutMs);
+    return mapQuery(response.data, this.linkPolicy(channel));
+  }
+}
