@@ -3,7 +3,8 @@ import { ApiBadRequestResponse, ApiBearerAuth, ApiCreatedResponse, ApiNotFoundRe
 import { AdminGuard } from '../auth/admin.guard';
 import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
-import { ChannelsService, toChannelView } from '../upstream/channels.service';
+import type { ChannelSettings } from '../upstream/channel.entity';
+import { ChannelInput, ChannelsService, toChannelView } from '../upstream/channels.service';
 import { assertChannelInput, sentSettings } from './channel-input.rules';
 import { ChannelTestResultDto, ConsoleChannelProbeService } from './console-channel-probe.service';
 import { CreateChannelDto, UpdateChannelDto } from './dto/admin-channel.dto';
@@ -27,19 +28,7 @@ export class AdminChannelsController {
   async create(@Body() body: CreateChannelDto): Promise<ChannelCreatedDto> {
     const settings = sentSettings(body.settings);
     assertChannelInput(body.platform, body.models, settings);
-    const channel = await this.channels.create({
-      name: body.name,
-      platform: body.platform,
-      baseUrl: body.base_url,
-      apiKey: body.api_key,
-      models: body.models,
-      modelMapping: body.model_mapping,
-      settings,
-      groups: body.groups,
-      priority: body.priority,
-      weight: body.weight,
-      status: body.status,
-    });
+    const channel = await this.channels.create({ platform: body.platform, ...channelFields(body, settings) });
     return { id: channel.id };
   }
 
@@ -65,18 +54,7 @@ export class AdminChannelsController {
     const current = await this.channels.get(id);
     // The rules hold for the channel as it will be: the change merged into what it is now.
     assertChannelInput(current.platform, body.models ?? current.models, settings ? { ...(current.settings ?? {}), ...settings } : current.settings);
-    const channel = await this.channels.update(id, {
-      name: body.name,
-      baseUrl: body.base_url,
-      apiKey: body.api_key,
-      models: body.models,
-      modelMapping: body.model_mapping,
-      settings,
-      groups: body.groups,
-      priority: body.priority,
-      weight: body.weight,
-      status: body.status,
-    });
+    const channel = await this.channels.update(id, channelFields(body, settings));
     return toChannelView(channel);
   }
 
@@ -87,4 +65,22 @@ export class AdminChannelsController {
   test(@Param('id', idParamPipe) id: number): Promise<ChannelTestResultDto> {
     return this.probe.test(id);
   }
+}
+
+/** The channel's fields as the API names them (all but the platform, which never changes). */
+function channelFields(body: CreateChannelDto, settings: ChannelSettings | undefined): Omit<ChannelInput, 'platform'>;
+function channelFields(body: UpdateChannelDto, settings: ChannelSettings | undefined): Partial<ChannelInput>;
+function channelFields(body: UpdateChannelDto, settings: ChannelSettings | undefined): Partial<ChannelInput> {
+  return {
+    name: body.name,
+    baseUrl: body.base_url,
+    apiKey: body.api_key,
+    models: body.models,
+    modelMapping: body.model_mapping,
+    settings,
+    groups: body.groups,
+    priority: body.priority,
+    weight: body.weight,
+    status: body.status,
+  };
 }

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../common/app-error';
+import { HeldValues } from '../../common/held-values';
 import { fetchPublicUrl, TooManyRedirectsError } from '../../common/public-fetch';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { UpstreamError } from '../../upstream/upstream-adapter';
@@ -38,7 +39,7 @@ const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': '
 export class AlphaImageInputs {
   /** The provider takes images under 20 MB; replaceable in tests. */
   limits = { maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000, maxRedirects: 3 };
-  private readonly staged = new Map<string, { image: AlphaImage; holders: number }>();
+  private readonly staged = new HeldValues<AlphaImage>();
 
   constructor(
     private readonly http: HttpService,
@@ -50,22 +51,13 @@ export class AlphaImageInputs {
     const sha256 = createHash('sha256').update(image.bytes).digest('hex');
     const source: AlphaImageRef['source'] = 'url' in input ? 'url' : 'dataUri' in input ? 'data_uri' : 'file';
     const ref: AlphaImageRef = { source, ...('url' in input ? { url: input.url } : {}), sha256, mime: image.mime, size: image.bytes.length };
-    const entry = this.staged.get(sha256) ?? { image, holders: 0 };
-    entry.holders++;
-    this.staged.set(sha256, entry);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      if (--entry.holders <= 0) this.staged.delete(sha256);
-    };
-    return { ref, release };
+    return { ref, release: this.staged.hold(sha256, image) };
   }
 
   /** The image for an upload; throws UpstreamError `invalid_input` when it can no longer be had. */
   async load(ref: AlphaImageRef): Promise<AlphaImage> {
     const staged = this.staged.get(ref.sha256);
-    if (staged) return staged.image;
+    if (staged) return staged;
     if (!ref.url) throw new UpstreamError('invalid_input', 'the image is no longer available, send it again');
     return this.read({ url: ref.url }, 'image').catch((error) => {
       throw new UpstreamError('invalid_input', error instanceof AppError ? error.message : 'image URL could not be fetched');

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { HeldValues } from '../../common/held-values';
 import type { UploadedPart } from '../family';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { OpenAiFileRef } from './openai-protocol';
@@ -13,27 +14,18 @@ const MIME = /^[\w.+-]+\/[\w.+-]+$/;
  */
 @Injectable()
 export class OpenAiInputFiles {
-  private readonly staged = new Map<string, { bytes: Buffer; holders: number }>();
+  private readonly staged = new HeldValues<Buffer>();
 
   stage(part: UploadedPart): { ref: OpenAiFileRef; release: () => void } {
     const sha256 = createHash('sha256').update(part.buffer).digest('hex');
     const mime = part.mimetype && MIME.test(part.mimetype) ? part.mimetype : 'application/octet-stream';
     const filename = part.originalname && /^[\w.+-]{1,128}$/.test(part.originalname) ? part.originalname : 'input_reference';
-    const entry = this.staged.get(sha256) ?? { bytes: part.buffer, holders: 0 };
-    entry.holders++;
-    this.staged.set(sha256, entry);
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      if (--entry.holders <= 0) this.staged.delete(sha256);
-    };
-    return { ref: { sha256, filename, mime, size: part.buffer.length }, release };
+    return { ref: { sha256, filename, mime, size: part.buffer.length }, release: this.staged.hold(sha256, part.buffer) };
   }
 
   load(ref: OpenAiFileRef): Buffer {
     const staged = this.staged.get(ref.sha256);
     if (!staged) throw new UpstreamError('invalid_input', 'the input_reference file is no longer available, send it again');
-    return staged.bytes;
+    return staged;
   }
 }
