@@ -165,7 +165,6 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const interval = pollIntervalFor(channel, adapter);
     const channelLabel = String(channel.id);
     const stopTimer = this.metrics.pollLatency.startTimer({ family });
-    const sentAt = this.clock.now();
     let outcome;
     try {
       outcome = await adapter.poll(task, channel);
@@ -181,7 +180,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const now = this.clock.now();
     const elapsed = now - (task.submitTime ?? task.createdAt);
     const estimate = Math.min(95, (elapsed / adapter.expectedDurationMs) * 100);
-    const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(round.claimedAt.get(task.id) ?? sentAt, now, interval, adapter.minPollIntervalMs) });
+    const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(round.claimedAt.get(task.id) ?? now, now, interval, adapter.minPollIntervalMs) });
     if (plan.failure === undefined && plan.status === task.status) {
       await round.releases.add(task, owner, plan.changes);
       return 'polled';

@@ -1,4 +1,5 @@
-import { mapBetaError, parseRetryAfter } from './beta-errors';
+import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
+import { mapBetaError } from './beta-errors';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const kindOf = (status: number, code?: string) => mapBetaError(status, code ? { code, message: 'm' } : undefined, undefined, NOW).kind;

@@ -23,8 +23,6 @@ export const BETA_ERROR_REASONS: Readonly<Record<string, string>> = {
 const CHANNEL_CODES = new Set(['InvalidApiKey', 'AccessDenied', 'Arrearage']);
 const DEFAULT_RETRY_AFTER_SECONDS = 10;
 
-export { parseRetryAfter };
-
 /**
  * Maps a synchronous provider error (HTTP status + `{code, message}`) to how the gateway treats
  * it: the caller's input and moderation -> invalid_input (400, no charge); throttling ->
