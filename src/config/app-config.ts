@@ -70,6 +70,7 @@ const schema = z.object({
   PORT: integer(0, 3000, 65535),
   DATABASE_URL: databaseUrl,
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PUBLIC_BASE_URL: publicBaseUrl,
   SIMULATOR: z
     .enum(['on', 'off'], { error: 'must be on or off' })
@@ -93,6 +94,8 @@ export interface AppConfig {
   databaseQueryTimeoutMs: number;
   /** Set when the operator fixed the admin token; otherwise one is generated at first start. */
   adminToken?: string;
+  /** Set when the operator fixed the server secret; otherwise one is generated at first start and kept in the database. */
+  serverSecret?: string;
   publicBaseUrl: string;
   simulator: boolean;
   /** 0 turns the automatic sync loop off (tests drive it by hand). */
@@ -121,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     database: values.DATABASE_URL,
     databaseQueryTimeoutMs: values.DATABASE_QUERY_TIMEOUT_MS,
     adminToken: values.ADMIN_TOKEN,
+    serverSecret: values.SERVER_SECRET,
     publicBaseUrl: (values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
     simulator: values.SIMULATOR === 'on',
     taskSyncIntervalMs: values.TASK_SYNC_INTERVAL_MS,

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { SettingEntity } from './setting.entity';
+import { ServerSecret } from './server-secret.service';
 import { SettingsService } from './settings.service';
 import { TransactionRunner } from './transaction-runner';
 
@@ -25,8 +26,8 @@ export class DatabaseModule {
         }),
         TypeOrmModule.forFeature([SettingEntity]),
       ],
-      providers: [TransactionRunner, SettingsService],
-      exports: [TransactionRunner, SettingsService],
+      providers: [TransactionRunner, SettingsService, ServerSecret],
+      exports: [TransactionRunner, SettingsService, ServerSecret],
     };
   }
 }

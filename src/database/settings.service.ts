@@ -15,6 +15,12 @@ export class SettingsService {
     return (await this.settings.findOne({ where: { key } }))?.value ?? null;
   }
 
+  /** Stores `value` unless the key already has one; answers the value that is stored afterwards. */
+  async setIfAbsent(key: string, value: string): Promise<string> {
+    await this.transactions.run((manager) => manager.createQueryBuilder().insert().into(SettingEntity).values({ key, value }).orIgnore().execute());
+    return (await this.get(key)) ?? value;
+  }
+
   async set(key: string, value: string): Promise<void> {
     await this.transactions.run((manager) => manager.save(SettingEntity, { key, value }));
   }
