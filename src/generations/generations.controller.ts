@@ -19,7 +19,7 @@ import {
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskQueries } from '../tasks/task-queries.service';
 import { CreateGenerationDto } from './dto/create-generation.dto';
 import { GenerationSubmitResponse, WrapperErrorResponse } from './dto/generation-submit-response.dto';
 import { UNIFIED_TASK_EXAMPLES, UnifiedTaskResponse } from './dto/unified-task.dto';
@@ -34,7 +34,7 @@ import { toUnifiedTaskResponse } from './unified-task.view';
 export class GenerationsController {
   constructor(
     private readonly submissions: SubmitPipeline,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskQueries,
   ) {}
 
   @Post()

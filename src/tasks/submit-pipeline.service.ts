@@ -30,7 +30,7 @@ export class SubmitPipeline {
     const name = modelOf(input.body);
     const { family, model } = await this.familyServing(name, input.form);
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
-    if (!family.takesVerifiedAssets) refuseAssetReferences(input.body, name);
+    if (!family.takesVerifiedAssets) refuseAssetReferences(input.body, name, this.families.assetModels());
     const { draft, release } = await this.families.draftsOf(family.platform).prepare(model, input, caller);
     try {
       return await this.tasks.submit({ ...draft, idempotencyKey }, caller);

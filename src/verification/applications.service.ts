@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
-import { ApiKeyCache } from '../auth/api-key-cache';
-import { UserEntity } from '../auth/user.entity';
+import { Repository } from 'typeorm';
+import type { UserEntity } from '../auth/user.entity';
+import { UsersService } from '../auth/users.service';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -19,9 +19,8 @@ export interface ApplicationInput {
 export class ApplicationsService {
   constructor(
     @InjectRepository(VerificationApplicationEntity) private readonly applications: Repository<VerificationApplicationEntity>,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersService,
     private readonly transactions: TransactionRunner,
-    private readonly keyCache: ApiKeyCache,
     private readonly clock: Clock,
   ) {}
 
@@ -58,8 +57,7 @@ export class ApplicationsService {
       skip: (query.page - 1) * query.pageSize,
       take: query.pageSize,
     });
-    const users = data.length ? await this.users.find({ where: { id: In([...new Set(data.map((a) => a.userId))]) } }) : [];
-    const names = new Map(users.map((user) => [user.id, user.username]));
+    const names = await this.users.usernamesOf(data.map((application) => application.userId));
     return { data: data.map((application) => ({ application, username: names.get(application.userId) ?? null })), total };
   }
 
@@ -85,11 +83,10 @@ export class ApplicationsService {
         .where('id = :id AND status = :pending', { id, pending: 'pending' })
         .execute();
       if (!result.affected) throw new AppError(ErrorCode.Conflict, `application ${id} was already ${found.status}`);
-      if (outcome === 'approved') await manager.update(UserEntity, { id: found.userId }, { verificationEnabled: true, updatedAt: now });
+      if (outcome === 'approved') await this.users.enableVerificationInTransaction(manager, found.userId);
       return (await manager.findOne(VerificationApplicationEntity, { where: { id } }))!;
     });
-    // The key cache holds user rows; the next request must see the new flag.
-    if (outcome === 'approved') this.keyCache.forgetUser(application.userId);
+    if (outcome === 'approved') this.users.forgetCached(application.userId);
     return application;
   }
 }

@@ -1,21 +1,11 @@
 import { toUnixSeconds } from '../common/clock';
 import { isShowableLink } from '../common/url-guard';
 import type { TaskEntity } from '../tasks/task.entity';
-import { toFlatStatus } from '../tasks/task-status';
+import { toSubmittedTask } from '../tasks/submitted-task.view';
 import type { FlatVideoDto, SubmittedVideoDto } from './dto/video.dto';
 
-/** The submit answer: the same for every family. */
-export function toSubmittedVideo(task: TaskEntity): SubmittedVideoDto {
-  return {
-    id: task.taskId,
-    task_id: task.taskId,
-    object: 'video',
-    model: task.model,
-    status: toFlatStatus(task.status),
-    progress: task.progress,
-    created_at: toUnixSeconds(task.createdAt),
-  };
-}
+/** The submit answer: the same for every family (and on /v1/video/generations). */
+export const toSubmittedVideo = (task: TaskEntity): SubmittedVideoDto => toSubmittedTask(task);
 
 /** The flat form of any task, whatever its platform: built from the shared task record only. */
 export function toFlatVideo(task: TaskEntity): FlatVideoDto {

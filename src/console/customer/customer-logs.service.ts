@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LogEntity, LogType } from '../../billing/log.entity';
 import { LogsService } from '../../billing/logs.service';
-import { TaskRepository } from '../../tasks/task.repository';
+import { TaskQueries } from '../../tasks/task-queries.service';
 import { LogTotalsService } from '../../billing/log-totals.service';
 
 /** A customer's ledger rows: no channel ids; a refund carries its task's failure reason. */
@@ -22,7 +22,7 @@ export class CustomerLogsService {
   constructor(
     private readonly logs: LogsService,
     private readonly totals: LogTotalsService,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskQueries,
   ) {}
 
   async find(userId: number, query: { type?: LogType; taskId?: string; from?: number; to?: number; page: number; pageSize: number }) {
