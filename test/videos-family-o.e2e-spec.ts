@@ -125,14 +125,14 @@ describeEachDatabase('videos: family O (OpenAI-compatible upstream)', (kind) => 
     expect(res.body.error.message).toBe('upstream rejected the request: invalid_value: invalid value (param: seconds)');
     expect(JSON.stringify(res.body)).not.toMatch(/10\.0\.0\.9|sk-abc/);
     expect(await gw.balance(customer.userId)).toEqual(before);
-    // The charge is recorded before the upstream call (crash safety) and refunded when the upstream refuses: net zero.
+    // The charge is held before the upstream call (crash safety) and released when the upstream refuses: net zero, nothing the customer sees.
     const logs = (await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}`).expect(200)).body;
     expect(logs.total).toBe(rowsBefore + 2);
     const added = (logs.data as Array<{ type: string; quota: number; detail: string }>).slice(0, 2);
-    expect(added.map((row) => row.type).sort()).toEqual(['consume', 'refund']);
+    expect(added.map((row) => row.type).sort()).toEqual(['hold', 'release']);
     expect(Math.abs(added[0].quota)).toBe(Math.abs(added[1].quota));
-    expect(added.find((row) => row.type === 'refund')!.detail).toMatch(/rejected at submit/);
-    expect(added.find((row) => row.type === 'refund')!.detail).not.toMatch(/10\.0\.0\.9|sk-abc/);
+    expect(added.find((row) => row.type === 'release')!.detail).toMatch(/rejected at submit/);
+    expect(added.find((row) => row.type === 'release')!.detail).not.toMatch(/10\.0\.0\.9|sk-abc/);
   });
 
   it('turns an upstream 429 into a 429 with Retry-After and a 5xx into a 503, neither charged', async () => {

@@ -25,7 +25,7 @@ export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
 const pastMaxBalance = () =>
   AppError.invalid(`quota would take the balance past ${MAX_BALANCE} (quota plus used quota must stay an exact JSON integer)`, 'quota');
 
-/** Thrown inside a transaction when the (task, refund) ledger row already exists. */
+/** Thrown inside a transaction when the (task, refund) or (task, release) ledger row already exists. */
 export class AlreadyRefundedError extends Error {}
 
 /**
@@ -40,7 +40,39 @@ export class LedgerService {
   ) {}
 
   /** Charges a task: one conditional update that cannot overdraw; 402 when the balance cannot pay. */
-  async chargeIfEnough(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+  chargeIfEnough(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    return this.takeIfEnough(manager, 'consume', movement);
+  }
+
+  /**
+   * Holds a submit's charge until the provider accepts the task (confirmHold) or refuses it
+   * (releaseHold); the balance moves now, like a charge, so a hold cannot overdraw either.
+   */
+  holdIfEnough(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    return this.takeIfEnough(manager, 'hold', movement);
+  }
+
+  /** The provider accepted the task: its hold becomes its charge (no balance moves). False when there was no hold. */
+  async confirmHold(manager: EntityManager, taskId: string): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(LogEntity)
+      .set({ type: 'consume' })
+      .where('task_id = :taskId AND type = :hold', { taskId, hold: 'hold' })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * The provider refused the submit: the hold goes back as a `release`, which the customer's
+   * ledger leaves out with the hold. A task charged before holds existed is refunded instead.
+   */
+  async releaseHold(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    const held = await manager.exists(LogEntity, { where: { taskId: movement.taskId, type: 'hold' } });
+    return this.giveBack(manager, held ? 'release' : 'refund', movement);
+  }
+
+  private async takeIfEnough(manager: EntityManager, type: 'consume' | 'hold', movement: TaskMovement): Promise<LogEntity> {
     const updated = await manager
       .createQueryBuilder()
       .update(UserEntity)
@@ -53,14 +85,18 @@ export class LedgerService {
       .setParameters({ amount: movement.quota, userId: movement.userId })
       .execute();
     if (!updated.affected) throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
-    return this.writeLog(manager, 'consume', movement, -movement.quota);
+    return this.writeLog(manager, type, movement, -movement.quota);
   }
 
   /**
    * Gives a task's charge back. The unique (task_id, type) key makes a second refund fail
    * with AlreadyRefundedError, which rolls the caller's transaction back.
    */
-  async refundInTransaction(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+  refundInTransaction(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    return this.giveBack(manager, 'refund', movement);
+  }
+
+  private async giveBack(manager: EntityManager, type: 'refund' | 'release', movement: TaskMovement): Promise<LogEntity> {
     await manager
       .createQueryBuilder()
       .update(UserEntity)
@@ -73,9 +109,9 @@ export class LedgerService {
       .setParameters({ amount: movement.quota, userId: movement.userId })
       .execute();
     try {
-      return await this.writeLog(manager, 'refund', movement, movement.quota);
+      return await this.writeLog(manager, type, movement, movement.quota);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AlreadyRefundedError(`task ${movement.taskId} was already refunded`);
+      if (isUniqueViolation(error)) throw new AlreadyRefundedError(`task ${movement.taskId} was already ${type === 'refund' ? 'refunded' : 'released'}`);
       throw error;
     }
   }

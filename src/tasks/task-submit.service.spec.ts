@@ -74,6 +74,8 @@ describe('SubmitPipeline + TaskSubmitService (service tier, SQLite)', () => {
     expect(await t.balance(user.id)).toEqual({ quota: start, usedQuota: 0 });
     const [task] = await t.dataSource.manager.findBy(TaskEntity, { userId: user.id });
     expect((await stored(task.taskId)).status).toBe('REJECTED');
+    // The client never got that task: a hold and its release, never a charge and a refund.
+    expect(await types(user.id)).toEqual([`hold ${-price}`, `release ${price}`]);
   });
 
   it('a refusal of the input is a 400; busy is a 429 with Retry-After; neither costs anything', async () => {
@@ -83,6 +85,7 @@ describe('SubmitPipeline + TaskSubmitService (service tier, SQLite)', () => {
     t.adapter.nextSubmit = new UpstreamError('backpressure', 'busy', { retryAfterSeconds: 7 });
     await expect(t.pipeline.submit(input(), caller(user), undefined)).rejects.toMatchObject({ code: 'rate_limited', options: { retryAfterSeconds: 7 } });
     expect(await t.balance(user.id)).toEqual({ quota: start, usedQuota: 0 });
+    expect((await t.ledgerRows(user.id)).map((row) => row.type)).toEqual(['hold', 'release', 'hold', 'release']);
   });
 
   it('a moderation refusal at submit is a task the client gets, failed and refunded once', async () => {

@@ -49,10 +49,11 @@ export const SUBMIT_INTERRUPTED = 'generation failed: submit was interrupted';
 const IDEMPOTENT_RECORD_ATTEMPTS = 3;
 
 /**
- * Submits a task crash-safely: (1) price it, charge it and record it as SUBMITTING in one
+ * Submits a task crash-safely: (1) price it, hold its charge and record it as SUBMITTING in one
  * transaction; (2) call the upstream, trying the next channel on channel trouble, all within a
  * deadline well under the task's lease, which a heartbeat keeps extending meanwhile; (3) mark it
- * submitted, or reject it and revert the charge, each a compare-and-set that still holds the lease.
+ * submitted (the hold becomes the charge), or reject it and release the hold, each a compare-and-set
+ * that still holds the lease.
  * A crash between (1) and (3) leaves a SUBMITTING task whose lease runs out; the sync job settles
  * it. A submit that finds its task taken over writes nothing and tells the client what became of it.
  */
@@ -220,7 +221,8 @@ export class TaskSubmitService {
       });
       await manager.insert(TaskEntity, task as QueryDeepPartialEntity<TaskEntity>);
       if (quota > 0) {
-        await this.ledger.chargeIfEnough(manager, {
+        // A hold until the provider accepts the task: a refused submit leaves nothing in the customer's ledger.
+        await this.ledger.holdIfEnough(manager, {
           userId: caller.user.id,
           taskId: task.taskId,
           model: draft.model,
@@ -245,7 +247,12 @@ export class TaskSubmitService {
       updatedAt: now,
       ...(outcome.requestPatch ? { request: { ...task.request, ...outcome.requestPatch } } : {}),
     };
-    const kept = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes, owner));
+    // Accepted: the task becomes visible and its hold becomes its charge, in one transaction.
+    const kept = await this.transactions.run(async (manager) => {
+      if (!(await this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes, owner))) return false;
+      await this.ledger.confirmHold(manager, task.taskId);
+      return true;
+    });
     if (!kept) return this.afterTakeover(task, outcome.upstreamTaskId);
     return Object.assign(task, changes);
   }
