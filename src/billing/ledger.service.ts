@@ -73,18 +73,7 @@ export class LedgerService {
   }
 
   private async takeIfEnough(manager: EntityManager, type: 'consume' | 'hold', movement: TaskMovement): Promise<LogEntity> {
-    const updated = await manager
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({
-        quota: () => 'quota - :amount',
-        usedQuota: () => 'used_quota + :amount',
-        updatedAt: this.clock.now(),
-      })
-      .where('id = :userId AND quota >= :amount')
-      .setParameters({ amount: movement.quota, userId: movement.userId })
-      .execute();
-    if (!updated.affected) throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
+    if (!(await this.moveToUsed(manager, movement.userId, movement.quota))) throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
     return this.writeLog(manager, type, movement, -movement.quota);
   }
 
@@ -97,17 +86,7 @@ export class LedgerService {
   }
 
   private async giveBack(manager: EntityManager, type: 'refund' | 'release', movement: TaskMovement): Promise<LogEntity> {
-    await manager
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({
-        quota: () => 'quota + :amount',
-        usedQuota: () => 'used_quota - :amount',
-        updatedAt: this.clock.now(),
-      })
-      .where('id = :userId')
-      .setParameters({ amount: movement.quota, userId: movement.userId })
-      .execute();
+    await this.moveToUsed(manager, movement.userId, -movement.quota);
     try {
       return await this.writeLog(manager, type, movement, movement.quota);
     } catch (error) {
@@ -165,6 +144,21 @@ export class LedgerService {
       }
       return this.writeLog(manager, 'adjust', { userId, detail }, delta);
     });
+  }
+
+  /**
+   * Moves `amount` from the balance to used quota (a negative amount moves it back) in one
+   * conditional update that never takes the balance below zero; false when it would have.
+   */
+  private async moveToUsed(manager: EntityManager, userId: number, amount: number): Promise<boolean> {
+    const updated = await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ quota: () => 'quota - :amount', usedQuota: () => 'used_quota + :amount', updatedAt: this.clock.now() })
+      .where('id = :userId AND quota >= :amount')
+      .setParameters({ amount, userId })
+      .execute();
+    return Boolean(updated.affected);
   }
 
   private async writeLog(

@@ -1,17 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Between, FindOptionsWhere, In, LessThanOrEqual, MoreThanOrEqual, Repository } from 'typeorm';
+import type { LogFilter } from './log-totals.service';
 import { LogEntity, LogType } from './log.entity';
 
-export interface LogQuery {
-  userId?: number;
-  type?: LogType;
-  /** Only these types (the customer's view leaves out holds and their releases). */
-  types?: readonly LogType[];
-  taskId?: string;
-  /** ms epoch bounds, inclusive. */
-  from?: number;
-  to?: number;
+export interface LogQuery extends LogFilter {
   page: number;
   pageSize: number;
 }

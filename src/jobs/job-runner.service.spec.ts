@@ -1,6 +1,6 @@
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { TaskEntity } from '../tasks/task.entity';
-import { createServiceTestModule, FAKE_MODEL, type ServiceTestContext } from '../testing/service-test-module';
+import { createWithFakeChannel, type ServiceTestContext } from '../testing/service-test-module';
 import { UpstreamError, type PollOutcome } from '../upstream/upstream-adapter';
 
 /**
@@ -10,17 +10,10 @@ import { UpstreamError, type PollOutcome } from '../upstream/upstream-adapter';
 describe('JobRunner (service tier, SQLite)', () => {
   let t: ServiceTestContext;
   let price: number;
-  beforeAll(async () => {
-    t = await createServiceTestModule();
-    await t.createChannel({});
-    price = (await t.pricing.quote({ model: FAKE_MODEL, resolution: '720p', seconds: 5, group: 'default' })).quota;
-  });
+  beforeAll(async () => ({ t, price } = await createWithFakeChannel()));
   afterAll(() => t.close());
 
-  const submit = async () => {
-    const user = await t.createUser(10 * price);
-    return t.pipeline.submit({ form: 'unified', body: { model: FAKE_MODEL }, durationField: 'duration' }, { user }, undefined);
-  };
+  const submit = async () => t.submitFake(await t.createUser(10 * price));
   const stored = (id: number) => t.dataSource.manager.findOneByOrFail(TaskEntity, { id });
 
   it('claims with a lease, isolates a failing item, backs it off past Retry-After and frees every lease', async () => {

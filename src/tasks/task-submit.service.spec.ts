@@ -1,7 +1,7 @@
 import type { ApiKeyEntity } from '../auth/api-key.entity';
 import type { UserEntity } from '../auth/user.entity';
 import type { SubmitInput } from '../families/family';
-import { createServiceTestModule, FAKE_MODEL, type ServiceTestContext } from '../testing/service-test-module';
+import { createWithFakeChannel, FAKE_MODEL, type ServiceTestContext } from '../testing/service-test-module';
 import { UpstreamError, type SubmitOutcome } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 
@@ -15,9 +15,7 @@ describe('SubmitPipeline + TaskSubmitService (service tier, SQLite)', () => {
   /** Each test's customer starts with ten submits' worth. */
   let start: number;
   beforeAll(async () => {
-    t = await createServiceTestModule();
-    await t.createChannel({});
-    price = (await t.pricing.quote({ model: FAKE_MODEL, resolution: '720p', seconds: 5, group: 'default' })).quota;
+    ({ t, price } = await createWithFakeChannel());
     start = 10 * price;
   });
   afterAll(() => t.close());

@@ -1,5 +1,5 @@
 import type { UserEntity } from '../auth/user.entity';
-import { createServiceTestModule, FAKE_MODEL, type ServiceTestContext } from '../testing/service-test-module';
+import { createWithFakeChannel, type ServiceTestContext } from '../testing/service-test-module';
 import type { PollOutcome } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 
@@ -7,11 +7,7 @@ import { TaskEntity } from './task.entity';
 describe('TaskSyncService (service tier, SQLite)', () => {
   let t: ServiceTestContext;
   let price: number;
-  beforeAll(async () => {
-    t = await createServiceTestModule();
-    await t.createChannel({});
-    price = (await t.pricing.quote({ model: FAKE_MODEL, resolution: '720p', seconds: 5, group: 'default' })).quota;
-  });
+  beforeAll(async () => ({ t, price } = await createWithFakeChannel()));
   afterAll(() => t.close());
   beforeEach(() => {
     t.adapter.pollOf.clear();
@@ -20,8 +16,7 @@ describe('TaskSyncService (service tier, SQLite)', () => {
 
   async function submitted(): Promise<{ user: UserEntity; task: TaskEntity }> {
     const user = await t.createUser(10 * price);
-    const task = await t.pipeline.submit({ form: 'unified', body: { model: FAKE_MODEL }, durationField: 'duration' }, { user }, undefined);
-    return { user, task };
+    return { user, task: await t.submitFake(user) };
   }
   const stored = (id: number) => t.dataSource.manager.findOneByOrFail(TaskEntity, { id });
   const types = async (userId: number) => (await t.ledgerRows(userId)).map((row) => `${row.type} ${row.quota}`);

@@ -129,6 +129,10 @@ export interface ServiceTestContext {
   /** Inserts a task of the fake family (charged `quota`, not charged through the ledger). */
   createTask(userId: number, overrides?: Partial<TaskEntity> & { status?: TaskStatus }): Promise<TaskEntity>;
   createChannel(overrides: Partial<ChannelEntity>): Promise<ChannelEntity>;
+  /** What one submit of the fake family costs (its default price, group `default`). */
+  fakePrice(): Promise<number>;
+  /** Submits `body` (model `fake-1` unless it says otherwise) on the unified form through the real pipeline. */
+  submitFake(user: UserEntity, body?: Record<string, unknown>, idempotencyKey?: string): Promise<TaskEntity>;
   close(): Promise<void>;
 }
 
@@ -285,9 +289,22 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       });
       return dataSource.manager.save(ChannelEntity, channel);
     },
+    async fakePrice() {
+      return (await module.get(PricingService).quote({ model: FAKE_MODEL, resolution: '720p', seconds: 5, group: 'default' })).quota;
+    },
+    submitFake(user, body = {}, idempotencyKey) {
+      return module.get(SubmitPipeline).submit({ form: 'unified', body: { model: FAKE_MODEL, ...body }, durationField: 'duration' }, { user }, idempotencyKey);
+    },
     async close() {
       await module.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A service-tier module with one enabled channel of the fake family, and what one fake submit costs. */
+export async function createWithFakeChannel(): Promise<{ t: ServiceTestContext; price: number }> {
+  const t = await createServiceTestModule();
+  await t.createChannel({});
+  return { t, price: await t.fakePrice() };
 }
