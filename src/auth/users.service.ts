@@ -6,6 +6,7 @@ import { Clock } from '../common/clock';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyCache } from './api-key-cache';
 import { UserEntity, UserRole, UserStatus } from './user.entity';
+import { findPage } from '../database/find-page';
 
 export interface CreateUserInput {
   username: string;
@@ -71,8 +72,7 @@ export class UsersService {
   }
 
   async list(page: number, pageSize: number): Promise<{ data: UserEntity[]; total: number }> {
-    const [data, total] = await this.users.findAndCount({ order: { id: 'ASC' }, skip: (page - 1) * pageSize, take: pageSize });
-    return { data, total };
+    return findPage(this.users, {}, { page, pageSize }, { id: 'ASC' });
   }
 
   async update(id: number, input: UpdateUserInput): Promise<UserEntity> {

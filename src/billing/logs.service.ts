@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Between, FindOptionsWhere, In, LessThanOrEqual, MoreThanOrEqual, Repository } from 'typeorm';
 import type { LogFilter } from './log-totals.service';
 import { LogEntity, LogType } from './log.entity';
+import { findPage } from '../database/find-page';
 
 export interface LogQuery extends LogFilter {
   page: number;
@@ -23,13 +24,7 @@ export class LogsService {
     if (query.from !== undefined && query.to !== undefined) where.createdAt = Between(query.from, query.to);
     else if (query.from !== undefined) where.createdAt = MoreThanOrEqual(query.from);
     else if (query.to !== undefined) where.createdAt = LessThanOrEqual(query.to);
-    const [data, total] = await this.logs.findAndCount({
-      where,
-      order: { id: 'DESC' },
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-    });
-    return { data, total };
+    return findPage(this.logs, where, query);
   }
 
   /**

@@ -4,6 +4,7 @@ import { FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TaskEntity } from './task.entity';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';
+import { findPage } from '../database/find-page';
 
 export interface TaskListQuery {
   userId?: number;
@@ -33,13 +34,7 @@ export class TaskQueries {
     if (query.status?.length) where.status = In(query.status);
     if (query.model) where.model = query.model;
     if (query.excludeDeleted) where.deletedAt = IsNull();
-    const [data, total] = await this.tasks.findAndCount({
-      where,
-      order: { id: 'DESC' },
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-    });
-    return { data, total };
+    return findPage(this.tasks, where, query);
   }
 
   /** Tasks still not terminal whose poll has been due for longer than `olderThan` ms. */

@@ -7,6 +7,7 @@ import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ApplicationStatus, VerificationApplicationEntity } from './entities/verification-application.entity';
+import { findPage } from '../database/find-page';
 
 export interface ApplicationInput {
   company: string;
@@ -51,12 +52,7 @@ export class ApplicationsService {
   }
 
   async list(query: { status?: ApplicationStatus; page: number; pageSize: number }) {
-    const [data, total] = await this.applications.findAndCount({
-      where: query.status ? { status: query.status } : {},
-      order: { id: 'DESC' },
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-    });
+    const { data, total } = await findPage(this.applications, query.status ? { status: query.status } : {}, query);
     const names = await this.users.usernamesOf(data.map((application) => application.userId));
     return { data: data.map((application) => ({ application, username: names.get(application.userId) ?? null })), total };
   }
