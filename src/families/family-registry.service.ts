@@ -6,6 +6,7 @@ import type { Platform } from '../upstream/channel.entity';
 import { ChannelRouter } from '../upstream/channel-router.service';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
 import type { FamilyDefinition, FamilyDrafts } from './family';
+import { familyOfModel } from './family-lookup';
 
 /** The registered families (FAMILIES in production; a test registers its fake the same way). */
 export const FAMILY_DEFINITIONS = Symbol('FAMILY_DEFINITIONS');
@@ -52,10 +53,8 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
    * models operators list on enabled channels of families without a fixed list, as listed there.
    */
   async forModel(name: string): Promise<{ family: FamilyDefinition; model: string } | null> {
-    for (const family of this.families) {
-      const model = family.publicModel(name);
-      if (model !== null) return { family, model };
-    }
+    const fixed = familyOfModel(name, this.families);
+    if (fixed) return fixed;
     const open = this.families.filter((family) => family.modelsFromChannels);
     if (open.length === 0) return null;
     const listed = await this.router.listedModel(open.map((family) => family.platform), name);
