@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { DefaultPrice } from '../billing/default-prices';
-import type { Caller, TaskDraft } from '../tasks/task-submit.service';
+import type { Caller, TaskDraft } from '../tasks/task-draft';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
 

@@ -6,7 +6,8 @@ import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/fami
 import { FamilyRegistry } from '../families/family-registry.service';
 import { refuseAssetReferences } from './asset-reference-rule';
 import type { TaskEntity } from './task.entity';
-import { Caller, TaskSubmitService } from './task-submit.service';
+import type { Caller } from './task-draft';
+import { TaskSubmitService } from './task-submit.service';
 
 /** The task record's idempotency_key column. */
 const MAX_IDEMPOTENCY_KEY = 255;

@@ -1,17 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ApiKeyEntity } from '../auth/api-key.entity';
-import { UserEntity } from '../auth/user.entity';
 import { LedgerService } from '../billing/ledger.service';
-import { PricingService, QuoteRequest } from '../billing/pricing.service';
+import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { newTaskId } from '../common/random-id';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { ChannelRouter, upstreamModelFor } from '../upstream/channel-router.service';
-import { ChannelEntity, Platform } from '../upstream/channel.entity';
+import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
 import { FamilyRegistry } from '../families/family-registry.service';
@@ -21,25 +19,9 @@ import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskTransitionsService } from './task-transitions.service';
 
-/** A validated request, ready to be priced, recorded and sent upstream. */
-export interface TaskDraft {
-  platform: Platform;
-  model: string;
-  action: string;
-  /** What the family adapter needs to build the upstream call. */
-  request: Record<string, unknown>;
-  properties?: Record<string, unknown>;
-  quote: Omit<QuoteRequest, 'group'>;
-  /** Idempotency-Key header: the same key and body within 24 h return the first task. */
-  idempotencyKey?: string;
-  /** Only these channels may run the task (e.g. the provider account holding its verified assets). */
-  channelIds?: number[];
-}
+import type { Caller, TaskDraft } from './task-draft';
 
-export interface Caller {
-  user: UserEntity;
-  apiKey?: ApiKeyEntity | null;
-}
+export type { Caller, TaskDraft };
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 const MODERATION_FAILURE = 'content moderation failed';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import type { Caller } from '../../tasks/task-submit.service';
+import type { Caller } from '../../tasks/task-draft';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';
 import { BETA_ACTIONS, BETA_RATIOS, parseBetaBody, VIDEO_EDIT_BILLED_SECONDS } from './beta-body.parser';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../../tasks/task-submit.service';
+import type { Caller } from '../../tasks/task-draft';
 import { AssetReferencesService } from '../../verification/asset-references.service';
 import { verificationNotEnabled } from '../../verification/verification-access.guard';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
