@@ -1,0 +1,26 @@
+import type { AppConfig } from '../config/app-config';
+
+export interface MediaSourcePolicy {
+  /** MEDIA_ALLOW_PRIVATE_HOSTS: loopback and private addresses pass. */
+  allowPrivate: boolean;
+  /** Hosts (`host[:port]`) trusted as they are. */
+  trustedHosts: string[];
+}
+
+/**
+ * Where client media URLs may point: public hosts, and the gateway's own PUBLIC_BASE_URL host (its
+ * sample media under /simulator/media, also on localhost), or any host with MEDIA_ALLOW_PRIVATE_HOSTS.
+ * Read at each use: tests set publicBaseUrl once the port is known.
+ */
+export function mediaSourcePolicy(config: Pick<AppConfig, 'mediaAllowPrivateHosts' | 'publicBaseUrl'>): MediaSourcePolicy {
+  return { allowPrivate: config.mediaAllowPrivateHosts, trustedHosts: [new URL(config.publicBaseUrl).host] };
+}
+
+/** Whether `raw` is on one of the policy's trusted hosts. */
+export function isTrustedHost(raw: string, policy: Pick<MediaSourcePolicy, 'trustedHosts'>): boolean {
+  try {
+    return policy.trustedHosts.includes(new URL(raw).host);
+  } catch {
+    return false;
+  }
+}
