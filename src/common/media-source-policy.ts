@@ -13,7 +13,13 @@ export interface MediaSourcePolicy {
  * Read at each use: tests set publicBaseUrl once the port is known.
  */
 export function mediaSourcePolicy(config: Pick<AppConfig, 'mediaAllowPrivateHosts' | 'publicBaseUrl'>): MediaSourcePolicy {
-  return { allowPrivate: config.mediaAllowPrivateHosts, trustedHosts: [new URL(config.publicBaseUrl).host] };
+  let own: string[] = [];
+  try {
+    own = [new URL(config.publicBaseUrl).host];
+  } catch {
+    // No usable base URL (a unit test's partial config): nothing is trusted beyond the rule.
+  }
+  return { allowPrivate: config.mediaAllowPrivateHosts, trustedHosts: own };
 }
 
 /** Whether `raw` is on one of the policy's trusted hosts. */

@@ -44,6 +44,7 @@ export class BetaMediaCheckService {
     let status: number;
     let headers: Record<string, unknown>;
     let head: Buffer;
+    const guarded = !this.config.mediaAllowPrivateHosts && !isTrustedHost(element.url, mediaSourcePolicy(this.config));
     try {
       const response = await this.http.axiosRef.get<Readable>(element.url, {
         responseType: 'stream',
@@ -52,7 +53,7 @@ export class BetaMediaCheckService {
         maxRedirects: 0,
         validateStatus: () => true,
         // As for family A images: the connection itself refuses names that now resolve to private addresses (DNS rebinding).
-        ...(this.config.mediaAllowPrivateHosts || isTrustedHost(element.url, mediaSourcePolicy(this.config)) ? {} : { lookup: publicOnlyLookup }),
+        ...(guarded ? { lookup: publicOnlyLookup } : {}),
       });
       status = response.status;
       headers = response.headers as Record<string, unknown>;
