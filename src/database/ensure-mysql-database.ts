@@ -2,6 +2,8 @@ import { createConnection } from 'mysql2/promise';
 import type { DatabaseTarget } from '../config/app-config';
 
 const ER_BAD_DB_ERROR = 1049;
+/** What MySQL answers an account without rights on the database, whether it exists or not. */
+const ER_DBACCESS_DENIED_ERROR = 1044;
 
 export type EnsureOutcome = { kind: 'exists' | 'created' | 'not-checked' } | { kind: 'missing'; message: string };
 
@@ -23,11 +25,14 @@ export async function ensureMysqlDatabase(target: DatabaseTarget, timeoutMs: num
       ...(withDatabase ? { database } : {}),
       connectTimeout: timeoutMs,
     });
+  let denied = false;
   try {
     await (await connect(true)).end();
     return { kind: 'exists' };
   } catch (error) {
-    if ((error as { errno?: number }).errno !== ER_BAD_DB_ERROR) return { kind: 'not-checked' };
+    const errno = (error as { errno?: number }).errno;
+    if (errno !== ER_BAD_DB_ERROR && errno !== ER_DBACCESS_DENIED_ERROR) return { kind: 'not-checked' };
+    denied = errno === ER_DBACCESS_DENIED_ERROR;
   }
   let server;
   try {
@@ -39,7 +44,8 @@ export async function ensureMysqlDatabase(target: DatabaseTarget, timeoutMs: num
     return {
       kind: 'missing',
       message:
-        `DATABASE_URL: the MySQL database "${database}" does not exist on ${url.host}, and user "${decodeURIComponent(url.username)}" may not create it (${reason}). ` +
+        `DATABASE_URL: the MySQL database "${database}" does not exist on ${url.host}${denied ? ` (or user "${decodeURIComponent(url.username)}" may not use it)` : ''}, ` +
+        `and user "${decodeURIComponent(url.username)}" may not create it (${reason}). ` +
         `Create it first (CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4) or name an existing database.`,
     };
   } finally {

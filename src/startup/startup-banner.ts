@@ -53,5 +53,7 @@ export function credentialsBlock(generatedAdminToken: string | null, seed: SeedR
   if (seed.demo) body.push(`(the demo user has ${seed.demo.quota.toLocaleString('en-US')} quota units and verification enabled)`);
   const width = Math.max(title.length, ...body.map((line) => line.length));
   const edge = `+${'-'.repeat(width + 2)}+`;
-  return [edge, `| ${title.padEnd(width)} |`, edge, ...body.map((line) => `| ${line.padEnd(width)} |`), edge];
+  // Ready to paste for the README's curl walk-through.
+  const exports = generatedAdminToken && seed.demo ? [`export ADMIN=${generatedAdminToken} KEY=${seed.demo.apiKey}`] : [];
+  return [edge, `| ${title.padEnd(width)} |`, edge, ...body.map((line) => `| ${line.padEnd(width)} |`), edge, ...exports];
 }
