@@ -22,8 +22,9 @@ export function mediaSourcePolicy(config: Pick<AppConfig, 'mediaAllowPrivateHost
   return { allowPrivate: config.mediaAllowPrivateHosts, trustedHosts: own };
 }
 
-/** Whether `raw` is on one of the policy's trusted hosts. */
-export function isTrustedHost(raw: string, policy: Pick<MediaSourcePolicy, 'trustedHosts'>): boolean {
+/** Whether `raw` is on one of the policy's trusted hosts (false for what is not a URL: the URL check names that). */
+export function isTrustedHost(raw: string, policy: { trustedHosts?: string[] }): boolean {
+  if (!policy.trustedHosts?.length) return false;
   try {
     return policy.trustedHosts.includes(new URL(raw).host);
   } catch {
