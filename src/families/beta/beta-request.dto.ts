@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Max, Min, ValidateNested } from 'class-validator';
 import { IsOptionalOrEmpty, IsRequired, MAX_INT32 } from '../../common/validation';
+import type { RequestExample } from '../family';
 import { BETA_MODELS, BetaMediaType } from './beta-request';
 
 export const BETA_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4'];
@@ -44,7 +45,7 @@ export class BetaMetadataDto {
 
   @ApiPropertyOptional({ default: true, description: 'Brand watermark at the bottom right' })
   @IsOptionalOrEmpty()
-  @IsBoolean()
+  @IsBoolean({ message: '$property must be a boolean' })
   watermark?: boolean;
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_INT32, description: 'Generated automatically when absent' })
@@ -123,3 +124,14 @@ export class BetaVideoRequestDto {
   @Type(() => BetaMetadataDto)
   metadata?: BetaMetadataDto;
 }
+
+const BETA_PROMPT = 'a paper boat drifting down a rainy street';
+
+export const BETA_EXAMPLES: Record<'flat' | 'unified', Record<string, RequestExample>> = {
+  flat: {
+    'beta-text-to-video': { summary: 'Family B, text to video (OpenAI spellings: seconds, pixel size)', value: { model: 'beta-1.0-t2v', prompt: BETA_PROMPT, seconds: '5', size: '1280x720' } },
+  },
+  unified: {
+    'beta-text-to-video': { summary: 'Family B, text to video', value: { model: 'beta-1.0-t2v', prompt: BETA_PROMPT, size: '720P', duration: 5, metadata: { ratio: '16:9' } } },
+  },
+};

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { IsOptionalOrEmpty, IsRequired, MAX_INT32, MaxUtf16Length } from '../../common/validation';
+import type { RequestExample } from '../family';
 
 export const GAMMA_MODELS = ['gamma-2-0', 'gamma-2-0-fast'] as const;
 export const GAMMA_RESOLUTIONS = ['480p', '720p', '1080p'] as const;
@@ -80,7 +81,7 @@ export class GammaMetadataDto {
 
   @ApiPropertyOptional()
   @IsOptionalOrEmpty()
-  @IsBoolean()
+  @IsBoolean({ message: '$property must be a boolean' })
   watermark?: boolean;
 }
 
@@ -115,3 +116,10 @@ export class GammaVideoRequestDto {
   @Type(() => GammaMetadataDto)
   metadata?: GammaMetadataDto;
 }
+
+export const GAMMA_UNIFIED_EXAMPLES: Record<string, RequestExample> = {
+  'gamma-text-to-video': {
+    summary: 'Family C, text to video (with verified assets: metadata.content [{type: image_url, image_url: {url: asset://<asset_id>}}])',
+    value: { model: 'gamma-2-0', prompt: 'a presenter waves at the camera in a bright studio', duration: 5, metadata: { resolution: '720p', ratio: '16:9' } },
+  },
+};

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsString, Matches, ValidateBy } from 'class-validator';
 import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/validation';
+import type { RequestExample } from '../family';
 
 export const OPENAI_MAX_SECONDS = 120;
 const MAX_PROMPT = 32_000;
@@ -50,3 +51,7 @@ export class OpenAiVideoRequestDto {
   @ValidateBy({ name: 'isInputReference', validator: { validate: isJsonReference, defaultMessage: () => REFERENCE_MESSAGE } })
   input_reference?: string | { image_url: string };
 }
+
+export const OPENAI_FLAT_EXAMPLES: Record<string, RequestExample> = {
+  'openai-compatible': { summary: 'Family O, a model an openai channel lists (sora-2 on the simulator)', value: { model: 'sora-2', prompt: 'a paper boat drifting down a rainy street', seconds: '4', size: '1280x720' } },
+};

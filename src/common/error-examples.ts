@@ -1,0 +1,23 @@
+import { AppError, ErrorCode } from './app-error';
+import { errorBody, ErrorSurface } from './error-body';
+
+/** What a client sees for an error, as the exception filter renders it: the example Swagger shows. */
+export const errorExample = (surface: ErrorSurface, code: ErrorCode, message: string, param?: string): Record<string, unknown> =>
+  errorBody(new AppError(code, message, { param }), surface);
+
+/**
+ * One example per error status of a video submit, in the surface's shape, so that Swagger shows
+ * each status with its own answer (the messages are the gateway's own).
+ */
+export function submitErrorExamples(surface: ErrorSurface, model: string): Record<number, Record<string, unknown>> {
+  return {
+    400: surface === 'wrapper' ? errorExample(surface, ErrorCode.InvalidRequest, 'prompt is required', 'prompt') : errorExample(surface, ErrorCode.InvalidRequest, 'unknown model: alpha/v7', 'model'),
+    401: errorExample(surface, ErrorCode.Unauthorized, 'missing api key: send Authorization: Bearer <API_KEY>'),
+    402: errorExample(surface, ErrorCode.InsufficientQuota, 'insufficient user quota'),
+    403: errorExample(surface, ErrorCode.Forbidden, `api key is not allowed to use model ${model}`, 'model'),
+    404: errorExample(surface, ErrorCode.NotFound, 'task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ not found'),
+    409: errorExample(surface, ErrorCode.Conflict, 'Idempotency-Key was already used with a different request body', 'Idempotency-Key'),
+    429: errorExample(surface, ErrorCode.RateLimited, 'upstream concurrency limit reached, retry later'),
+    503: errorExample(surface, ErrorCode.ServiceUnavailable, 'upstream channel unavailable, retry later'),
+  };
+}
