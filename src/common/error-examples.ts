@@ -1,3 +1,5 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiForbiddenResponse, ApiPaymentRequiredResponse, ApiServiceUnavailableResponse, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { AppError, ErrorCode } from './app-error';
 import { errorBody, ErrorSurface } from './error-body';
 
@@ -20,4 +22,16 @@ export function submitErrorExamples(surface: ErrorSurface, model: string): Recor
     429: errorExample(surface, ErrorCode.RateLimited, 'upstream concurrency limit reached, retry later'),
     503: errorExample(surface, ErrorCode.ServiceUnavailable, 'upstream channel unavailable, retry later'),
   };
+}
+
+/** The error answers of a video submit (401 and 404 are the controller's, shared with its reads), each with its example. */
+export function ApiSubmitErrors(type: Type<unknown>, examples: Record<number, Record<string, unknown>>): MethodDecorator {
+  return applyDecorators(
+    ApiBadRequestResponse({ type, description: 'Invalid request (e.g. `unknown model: <name>`) or refused by the provider; no charge', example: examples[400] }),
+    ApiPaymentRequiredResponse({ type, description: '`insufficient user quota`', example: examples[402] }),
+    ApiForbiddenResponse({ type, description: 'The API key is not allowed to use the model', example: examples[403] }),
+    ApiTooManyRequestsResponse({ type, description: 'Provider back-pressure; Retry-After; no charge', example: examples[429] }),
+    ApiConflictResponse({ type, description: 'Idempotency-Key reused with another body, or its first request still in flight (then with Retry-After); no charge', example: examples[409] }),
+    ApiServiceUnavailableResponse({ type, description: 'No channel serves the model, or every channel failed (then with Retry-After); no charge', example: examples[503] }),
+  );
 }

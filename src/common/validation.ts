@@ -1,5 +1,5 @@
-import { Type, ValidationError, ValidationPipe } from '@nestjs/common';
-import { buildMessage, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { applyDecorators, Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { buildMessage, IsInt, IsNumber, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
 import { AppError } from './app-error';
 
 /**
@@ -86,6 +86,13 @@ export function IsRequired(options?: ValidationOptions) {
     options,
   );
 }
+
+/**
+ * A JSON integer from `min` to `max`: another type is `<field> must be an integer`; a fraction or a
+ * number out of range is `message` (the interface's wording, e.g. "between 3 and 15 (seconds)").
+ */
+export const IntegerBetween = (min: number, max: number, message: string) =>
+  applyDecorators(IsNumber({}, { message: '$property must be an integer' }), IsInt({ message }), Min(min, { message }), Max(max, { message }));
 
 /**
  * `@Length` as a VARCHAR column counts: in code points. (class-validator's `@Length` does not count

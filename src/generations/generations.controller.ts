@@ -1,22 +1,16 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBearerAuth,
-  ApiConflictResponse,
   ApiExtraModels,
-  ApiForbiddenResponse,
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiPaymentRequiredResponse,
-  ApiServiceUnavailableResponse,
   ApiTags,
-  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import { submitErrorExamples } from '../common/error-examples';
+import { ApiSubmitErrors, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { TaskRepository } from '../tasks/task.repository';
@@ -53,13 +47,8 @@ export class GenerationsController {
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 hours return the first task, charged once; 1 to 255 characters' })
   @ApiSubmitBody('unified', "The request schema of the model's family")
   @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`' })
-  @ApiBadRequestResponse({ type: WrapperErrorResponse, description: 'Invalid request or refused by the provider; no charge', example: ERRORS[400] })
+  @ApiSubmitErrors(WrapperErrorResponse, ERRORS)
   @ApiUnauthorizedResponse({ type: WrapperErrorResponse, description: 'API key missing, invalid or expired', example: ERRORS[401] })
-  @ApiPaymentRequiredResponse({ type: WrapperErrorResponse, description: '`insufficient user quota`', example: ERRORS[402] })
-  @ApiForbiddenResponse({ type: WrapperErrorResponse, description: 'The API key is not allowed to use the model', example: ERRORS[403] })
-  @ApiTooManyRequestsResponse({ type: WrapperErrorResponse, description: 'Provider back-pressure; Retry-After; no charge', example: ERRORS[429] })
-  @ApiConflictResponse({ type: WrapperErrorResponse, description: 'Idempotency-Key reused with another body, or its first request still in flight (then with Retry-After); no charge', example: ERRORS[409] })
-  @ApiServiceUnavailableResponse({ type: WrapperErrorResponse, description: 'No channel serves the model, or every channel failed; no charge', example: ERRORS[503] })
   async create(
     @Body() body: unknown,
     @Req() req: AuthenticatedRequest,

@@ -1,24 +1,19 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, UploadedFiles, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import {
-  ApiBadRequestResponse,
   ApiBearerAuth,
   ApiConflictResponse,
   ApiConsumes,
-  ApiForbiddenResponse,
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiPaymentRequiredResponse,
-  ApiServiceUnavailableResponse,
   ApiTags,
-  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorCode } from '../common/app-error';
-import { errorExample, submitErrorExamples } from '../common/error-examples';
+import { ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { multipartOptions } from '../common/multipart-limits';
 import { lenientValidationPipe } from '../common/validation';
@@ -65,12 +60,7 @@ export class VideosController {
   @ApiSubmitBody('flat', 'The request schema of the model\'s family; multipart form fields carry the same fields (numbers as decimal text, `metadata` as JSON text) plus an `input_reference` file part')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once; 1 to 255 characters' })
   @ApiOkResponse({ type: SubmittedVideoDto })
-  @ApiBadRequestResponse({ type: OpenAiErrorDto, description: 'Invalid request (e.g. `unknown model: <name>`) or refused by the provider; no charge', example: ERRORS[400] })
-  @ApiPaymentRequiredResponse({ type: OpenAiErrorDto, description: '`insufficient user quota`', example: ERRORS[402] })
-  @ApiForbiddenResponse({ type: OpenAiErrorDto, description: 'The API key is not allowed to use the model', example: ERRORS[403] })
-  @ApiTooManyRequestsResponse({ type: OpenAiErrorDto, description: 'Provider back-pressure; Retry-After; no charge', example: ERRORS[429] })
-  @ApiConflictResponse({ type: OpenAiErrorDto, description: 'Idempotency-Key reused with another body, or its first request still in flight (then with Retry-After); no charge', example: ERRORS[409] })
-  @ApiServiceUnavailableResponse({ type: OpenAiErrorDto, description: 'No channel serves the model, or every channel failed (then with Retry-After); no charge', example: ERRORS[503] })
+  @ApiSubmitErrors(OpenAiErrorDto, ERRORS)
   async create(
     @Body() body: unknown,
     @UploadedFiles() files: { input_reference?: UploadedPart[] } | undefined,

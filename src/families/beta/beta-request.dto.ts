@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Max, Min, ValidateNested } from 'class-validator';
-import { IsOptionalOrEmpty, IsRequired, MAX_INT32 } from '../../common/validation';
+import { IsArray, IsBoolean, IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
+import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32 } from '../../common/validation';
 import type { RequestExample } from '../family';
 import { BETA_MODELS, BetaMediaType } from './beta-request';
 
@@ -50,10 +50,7 @@ export class BetaMetadataDto {
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_INT32, description: 'Generated automatically when absent' })
   @IsOptionalOrEmpty()
-  @IsNumber({}, { message: '$property must be an integer' })
-  @IsInt({ message: SEED_MESSAGE })
-  @Min(0, { message: SEED_MESSAGE })
-  @Max(MAX_INT32, { message: SEED_MESSAGE })
+  @IntegerBetween(0, MAX_INT32, SEED_MESSAGE)
   seed?: number;
 
   @ApiPropertyOptional({ enum: ['auto', 'origin'], default: 'auto', description: 'video-edit only: auto (model decides) or origin (keep the original audio)' })
@@ -98,18 +95,12 @@ export class BetaVideoRequestDto {
 
   @ApiPropertyOptional({ minimum: MIN_DURATION, maximum: MAX_DURATION, default: 5, description: 'Seconds. Ignored by video-edit (the output follows the input video, at most 15 s)' })
   @IsOptionalOrEmpty()
-  @IsNumber({}, { message: '$property must be an integer' })
-  @IsInt({ message: DURATION_MESSAGE })
-  @Min(MIN_DURATION, { message: DURATION_MESSAGE })
-  @Max(MAX_DURATION, { message: DURATION_MESSAGE })
+  @IntegerBetween(MIN_DURATION, MAX_DURATION, DURATION_MESSAGE)
   duration?: number;
 
   // OpenAI's name for `duration` (also taken on the unified form); the same rule and message.
   @IsOptionalOrEmpty()
-  @IsNumber({}, { message: '$property must be an integer' })
-  @IsInt({ message: DURATION_MESSAGE })
-  @Min(MIN_DURATION, { message: DURATION_MESSAGE })
-  @Max(MAX_DURATION, { message: DURATION_MESSAGE })
+  @IntegerBetween(MIN_DURATION, MAX_DURATION, DURATION_MESSAGE)
   seconds?: number;
 
   @ApiPropertyOptional({ description: 'beta-1.0-i2v only: publicly accessible URL of the first-frame image (JPEG/PNG/WEBP, at most 10 MB)' })

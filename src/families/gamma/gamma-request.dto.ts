@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsString, Matches, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
-import { IsOptionalOrEmpty, IsRequired, MAX_INT32, MaxUtf16Length } from '../../common/validation';
+import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsIn, IsObject, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
+import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32, MaxUtf16Length } from '../../common/validation';
 import type { RequestExample } from '../family';
 
 export const GAMMA_MODELS = ['gamma-2-0', 'gamma-2-0-fast'] as const;
@@ -73,10 +73,7 @@ export class GammaMetadataDto {
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_INT32 })
   @IsOptionalOrEmpty()
-  @IsNumber({}, { message: '$property must be an integer' })
-  @IsInt({ message: SEED_MESSAGE })
-  @Min(0, { message: SEED_MESSAGE })
-  @Max(MAX_INT32, { message: SEED_MESSAGE })
+  @IntegerBetween(0, MAX_INT32, SEED_MESSAGE)
   seed?: number;
 
   @ApiPropertyOptional()
@@ -103,10 +100,7 @@ export class GammaVideoRequestDto {
 
   @ApiPropertyOptional({ minimum: MIN_DURATION, maximum: MAX_DURATION, default: 5, description: 'seconds' })
   @IsOptionalOrEmpty()
-  @IsNumber({}, { message: '$property must be an integer' })
-  @IsInt({ message: DURATION_MESSAGE })
-  @Min(MIN_DURATION, { message: DURATION_MESSAGE })
-  @Max(MAX_DURATION, { message: DURATION_MESSAGE })
+  @IntegerBetween(MIN_DURATION, MAX_DURATION, DURATION_MESSAGE)
   duration?: number;
 
   @ApiPropertyOptional({ type: GammaMetadataDto })
