@@ -95,14 +95,13 @@ export class AlphaVideoMetadataDto {
 }
 
 /**
- * `POST /v1/videos` body. Family A (`alpha/<version>`) fields are checked here; a `beta-*` body is
- * handed to the family B submit as it is (see `/v1/video/generations` for its fields).
- * Multipart submits (the OpenAI SDK) carry the same fields as form fields, plus an
- * `input_reference` file part.
+ * The family A request schema (`alpha/<version>` on `POST /v1/videos`); the rules across fields and
+ * per model follow it in AlphaDrafts. Multipart submits (the OpenAI SDK) carry the same fields as
+ * form fields, plus an `input_reference` file part.
  */
-@ApiSchema({ name: 'CreateVideoRequest' })
+@ApiSchema({ name: 'CreateVideoRequest', description: 'Family A (`alpha/<version>`) on `/v1/videos`.' })
 export class CreateVideoDto {
-  @ApiProperty({ example: 'alpha/v6', description: '`alpha/<version>` or `beta-1.0-*`' })
+  @ApiProperty({ example: 'alpha/v6', description: '`alpha/<version>`' })
   @IsString()
   model: string;
 
