@@ -99,6 +99,7 @@ export const FAKE_FAMILY: FamilyDefinition = {
   models: [FAKE_MODEL],
   publicModel: (name) => (name.toLowerCase() === FAKE_MODEL ? FAKE_MODEL : null),
   forms: ['unified', 'flat'],
+  request: { schema: Object, examples: {} },
   defaultPrices: [{ model: FAKE_MODEL, resolution: '720p', unit: 'second', duration: 0, credits: 10, audioCredits: null }],
   module: FakeFamilyModule,
   drafts: FakeDrafts,
