@@ -18,6 +18,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
+import { SignedLinksService } from '../storage/signed-links.service';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { TaskRepository } from '../tasks/task.repository';
 import { CreateGenerationDto } from './dto/create-generation.dto';
@@ -35,6 +36,7 @@ export class GenerationsController {
   constructor(
     private readonly submissions: SubmitPipeline,
     private readonly tasks: TaskRepository,
+    private readonly links: SignedLinksService,
   ) {}
 
   @Post()
@@ -73,6 +75,6 @@ export class GenerationsController {
   @ApiOkResponse({ type: UnifiedTaskResponse, examples: UNIFIED_TASK_EXAMPLES })
   @ApiNotFoundResponse({ type: WrapperErrorResponse, description: 'Unknown task, or another account\'s task' })
   async get(@Param('task_id') taskId: string, @Req() req: AuthenticatedRequest): Promise<UnifiedTaskResponse> {
-    return toUnifiedTaskResponse(await this.tasks.findOwned(req.user!.id, taskId));
+    return toUnifiedTaskResponse(await this.tasks.findOwned(req.user!.id, taskId), this.links);
   }
 }

@@ -4,12 +4,12 @@ import type { VideoStream } from './video-content.service';
 
 /**
  * Writes an opened video to the response: its status and headers, then the bytes chunk by
- * chunk (none for HEAD). If either side goes away the other is closed; nothing more to report.
+ * chunk (none for HEAD, 304 or 416). If either side goes away the other is closed; nothing more to report.
  */
 export async function sendVideoStream(video: VideoStream, req: Request, res: Response): Promise<void> {
   res.status(video.status).set(video.headers);
-  if (req.method === 'HEAD') {
-    video.body.destroy();
+  if (req.method === 'HEAD' || !video.body) {
+    video.body?.destroy();
     res.end();
     return;
   }
