@@ -1,10 +1,14 @@
-import { Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { AdminGuard } from '../auth/admin.guard';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
+import { TaskRepository } from '../tasks/task.repository';
+import { sendVideoStream } from './send-video-stream';
 import { VideoArchiveJob } from './video-archive.job';
 import { VideoArchiveRepository } from './video-archive.repository';
+import { VideoDeliveryService } from './video-delivery.service';
 
 export class VideoStoreSummaryDto {
   @ApiProperty({ enum: ['file', 's3', 'none'] }) kind: string;
@@ -28,6 +32,8 @@ export class AdminVideoStoreController {
     private readonly archives: VideoArchiveRepository,
     private readonly job: VideoArchiveJob,
     private readonly clock: Clock,
+    private readonly tasks: TaskRepository,
+    private readonly delivery: VideoDeliveryService,
   ) {}
 
   @Get('video-store')
@@ -46,5 +52,15 @@ export class AdminVideoStoreController {
   async rearchive(@Param('task_id') taskId: string): Promise<ArchiveRequeuedDto> {
     if (!(await this.archives.requeue(taskId, this.clock.now()))) throw AppError.notFound(`task ${taskId} is not a completed task waiting for an archive`);
     return { task_id: taskId, archive_status: 'pending' };
+  }
+
+  @Get('tasks/:task_id/thumbnail')
+  @ApiOperation({ summary: "A task's poster frame (JPEG), once its video is archived (the admin console's task list)" })
+  @ApiProduces('image/jpeg')
+  @ApiNotFoundResponse({ description: 'unknown task, not archived yet, or no frame could be decoded' })
+  async thumbnail(@Param('task_id') taskId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const task = await this.tasks.findByTaskId(taskId);
+    if (!task || task.status !== 'SUCCESS') throw AppError.notFound(`task ${taskId} has no thumbnail`);
+    await sendVideoStream(await this.delivery.open(task, { variant: 'thumbnail' }), req, res);
   }
 }

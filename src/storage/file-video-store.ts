@@ -53,6 +53,10 @@ export class FileVideoStore implements VideoStore {
     return this.pathOf(key);
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
   }

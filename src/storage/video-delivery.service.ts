@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { PassThrough, Readable } from 'node:stream';
 import { AppError, ErrorCode } from '../common/app-error';
 import { toUnixSeconds } from '../common/clock';
@@ -11,11 +13,12 @@ import { VIDEO_STORE, type ByteRange, type VideoStore } from './video-store';
 
 const PASSED_HEADERS = ['content-length', 'content-range', 'last-modified', 'etag'];
 
-/** An opened video (or thumbnail): status, headers, and the body (none for 304, 416 and HEAD). */
+/** An opened video (or thumbnail): status, headers, and the body (none for 304, 416 and HEAD), or a local file's byte span. */
 export interface VideoStream {
   status: number;
   headers: Record<string, string>;
   body: Readable | null;
+  file?: { path: string; start: number; end: number };
 }
 
 export interface DeliveryRequest {
@@ -82,6 +85,11 @@ export class VideoDeliveryService {
     headers['content-length'] = String(size === 0 ? 0 : span.end - span.start + 1);
     if (range) headers['content-range'] = `bytes ${span.start}-${span.end}/${size}`;
     if (request.head || size === 0) return { status, headers, body: null };
+    const path = this.store!.localPath?.(key);
+    if (path) {
+      await access(path, constants.R_OK); // a missing copy fails here, before any header is sent
+      return { status, headers, body: null, file: { path, ...span } };
+    }
     return { status, headers, body: await this.store!.read(key, range) };
   }
 

@@ -23,6 +23,8 @@ export interface VideoStore {
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** Something ffmpeg can open and seek in: a file path or a short-lived URL. */
   locate(key: string): Promise<string>;
+  /** The object's path when it is a local file (served with reused buffers, see sendFileRange); null otherwise. */
+  localPath?(key: string): string;
   /** Removes the object; an absent one is fine. */
   remove(key: string): Promise<void>;
 }

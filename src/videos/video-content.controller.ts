@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { ContentAccessGuard } from '../storage/content-access.guard';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
-import { sendVideoStream } from './send-video-stream';
+import { sendVideoStream } from '../storage/send-video-stream';
 import { VideoContentService } from './video-content.service';
 
 type ContentRequest = AuthenticatedRequest & { signedLink?: boolean };

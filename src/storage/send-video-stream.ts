@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import type { VideoStream } from './video-content.service';
+import { sendFileRange } from './send-file-range';
+import type { VideoStream } from './video-delivery.service';
 
 /**
  * Writes an opened video to the response: its status and headers, then the bytes chunk by
@@ -8,6 +9,7 @@ import type { VideoStream } from './video-content.service';
  */
 export async function sendVideoStream(video: VideoStream, req: Request, res: Response): Promise<void> {
   res.status(video.status).set(video.headers);
+  if (video.file && req.method !== 'HEAD') return sendFileRange(video.file.path, video.file.start, video.file.end, res).catch(() => void res.destroy());
   if (req.method === 'HEAD' || !video.body) {
     video.body?.destroy();
     res.end();
