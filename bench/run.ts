@@ -55,10 +55,11 @@ async function submitBench(): Promise<void> {
 async function contentBench(): Promise<void> {
   const r = await runContentBench(Number(process.env.BENCH_CONTENT_MIB ?? 1024) * 1024 * 1024);
   write(`${JSON.stringify(r)}\n`);
-  write(`\ncontent (${(r.bytes / 2 ** 30).toFixed(2)} GiB from the file store): read          MiB/s\n`);
-  write(`      direct read of the file  ${String(r.directMiBps).padStart(6)}\n`);
-  write(`      GET /v1/videos/{id}/content ${String(r.contentMiBps).padStart(6)}\n`);
-  write(`content vs direct: x${r.ratio.toFixed(2)} (target >= 0.8: ${r.ratio >= 0.8 ? 'met' : 'NOT met'}); gateway peak RSS ${r.gatewayPeakRssMiB} MiB (${r.gatewayRssBeforeMiB} MiB before; target < 180: ${r.gatewayPeakRssMiB < 180 ? 'met' : 'NOT met'})\n`);
+  write(`\ncontent (${(r.bytes / 2 ** 30).toFixed(2)} GiB from the file store, read by curl)   direct read MiB/s   GET /content MiB/s   content vs direct\n`);
+  for (const [name, c] of [['from disk (evicted)', r.cold], ['page cache (warm)', r.warm]] as const) {
+    write(`      ${name.padEnd(38)} ${String(c.directMiBps).padStart(6)}              ${String(c.contentMiBps).padStart(6)}             x${c.ratio.toFixed(2)}\n`);
+  }
+  write(`target: x${r.cold.ratio.toFixed(2)} of the disk's speed (>= 0.8: ${r.cold.ratio >= 0.8 ? 'met' : 'NOT met'}); gateway peak RSS ${r.gatewayPeakRssMiB} MiB (${r.gatewayRssBeforeMiB} MiB before; < 180: ${r.gatewayPeakRssMiB < 180 ? 'met' : 'NOT met'})\n`);
 }
 
 async function main(): Promise<void> {
