@@ -10,6 +10,12 @@ import { describeEachDatabase, FreshDatabase, freshDatabase, queryDatabase } fro
 
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
 
+/** The provider forgets everything: its queries and its video links answer 404 from now on. */
+function forget(fake: FakeAlphaUpstream): void {
+  fake.inject('any', { http: 404 });
+  fake.inject('file', { http: 404 });
+}
+
 function filesUnder(dir: string, sub = ''): string[] {
   let names: string[] = [];
   try {
@@ -109,7 +115,7 @@ for (const storeKind of ['file', 's3'] as const) {
       if (!s3) expect(Buffer.compare(readFileSync(join(storeDir, stored.find((name) => name.startsWith('videos/'))!)), SAMPLE)).toBe(0);
 
       // Served from the copy even once the provider forgot it.
-      fake.inject('any', { http: 404 });
+      forget(fake);
       const content = await call(`/v1/videos/${taskId}/content`, { token: apiKey });
       expect(content.status).toBe(200);
       expect(Buffer.compare(content.body as Buffer, SAMPLE)).toBe(0);

@@ -10,6 +10,12 @@ import { startS3Server, TestS3Server } from './support/s3-server';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
+
+/** The provider forgets everything: its queries and its video links answer 404 from now on. */
+function forget(fake: FakeAlphaUpstream): void {
+  fake.inject('any', { http: 404 });
+  fake.inject('file', { http: 404 });
+}
 const SIGNED_LINK = /^(http:\/\/127\.0\.0\.1:\d+)(\/v1\/videos\/(task_[A-Za-z0-9]+)\/content)\?expires=(\d+)&signature=([0-9a-f]{64})$/;
 const TTL_S = 3600;
 
@@ -94,7 +100,9 @@ for (const storeKind of ['file', 's3'] as const) {
       expect(await archiveState(id)).toMatchObject({ archive_status: 'archived', archive_size: SAMPLE.length });
 
       // The provider forgets everything: every call now answers 404.
-      fake.inject('any', { http: 404 });
+      forget(fake);
+      const [{ result_url: providerUrl }] = await queryDatabase<{ result_url: string }>(gw.database, `SELECT result_url FROM tasks WHERE task_id = '${id}'`);
+      expect((await fetch(providerUrl)).status).toBe(404);
       const whole = await get(`/v1/videos/${id}/content`).expect(200);
       expect(whole.headers['content-type']).toBe('video/mp4');
       expect(whole.headers['content-length']).toBe(String(SAMPLE.length));
@@ -117,8 +125,8 @@ for (const storeKind of ['file', 's3'] as const) {
 
       const unsatisfiable = await get(`/v1/videos/${id}/content`).set('Range', 'bytes=99999999-').expect(416);
       expect(unsatisfiable.headers['content-range']).toBe(`bytes */${SAMPLE.length}`);
-      // The provider was never asked for the stored video.
-      expect(fake.calls('file').length).toBe(filesBefore + 1);
+      // The provider was asked for the video once, by the archive (and once by this test, to see it gone).
+      expect(fake.calls('file').length).toBe(filesBefore + 2);
     });
 
     it('makes a JPEG thumbnail when archiving; an undecodable video is archived without one (404)', async () => {
@@ -128,6 +136,11 @@ for (const storeKind of ['file', 's3'] as const) {
       expect(thumb.headers['content-type']).toBe('image/jpeg');
       expect([...thumb.body.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
       expect(thumb.body.length).toBeGreaterThan(500);
+      // The admin console's task list shows it.
+      const listed = (await gw.admin.get(`/api/admin/tasks?user_id=${userId}&page_size=100`).expect(200)).body.data.find((t: { task_id: string }) => t.task_id === id);
+      expect(listed).toMatchObject({ archive_status: 'archived', has_thumbnail: true });
+      const adminThumb = await gw.admin.get(`/api/admin/tasks/${id}/thumbnail`).buffer(true).parse(binaryBody).expect(200);
+      expect(Buffer.compare(adminThumb.body, thumb.body)).toBe(0);
 
       // An MP4 box header followed by noise: stored, but no frame can be decoded.
       const noise = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(12), Buffer.alloc(64 * 1024, 7)]);
@@ -135,10 +148,11 @@ for (const storeKind of ['file', 's3'] as const) {
       fake.videoBytes = noise;
       await archive();
       expect((await archiveState(broken)).archive_status).toBe('archived');
-      fake.inject('any', { http: 404 });
+      forget(fake);
       expect(Buffer.compare((await get(`/v1/videos/${broken}/content`).expect(200)).body, noise)).toBe(0);
       const missing = await get(`/v1/videos/${broken}/content?variant=thumbnail`).expect(404);
       expect(JSON.parse(missing.body.toString()).error.message).toContain('no thumbnail');
+      await gw.admin.get(`/api/admin/tasks/${broken}/thumbnail`).expect(404);
     });
 
     it('hands out signed links that play without a key and are 403 when altered or expired; another account gets 404', async () => {
@@ -266,7 +280,43 @@ for (const storeKind of ['file', 's3'] as const) {
       expect((await archiveState(id)).archive_status).toBe('archived');
       await gw.admin.post(`/api/admin/tasks/${id}/archive`).expect(404);
       await gw.admin.post('/api/admin/tasks/task_unknown/archive').expect(404);
-      expect(userId).toBeGreaterThan(0);
     });
   });
 }
+
+describeEachDatabase('VIDEO_STORE=none: a pure proxy of the provider', (kind) => {
+  let gw: TestGateway;
+  let fake: FakeAlphaUpstream;
+  let key = '';
+
+  beforeAll(async () => {
+    fake = await startFakeAlphaUpstream();
+    fake.videoBytes = SAMPLE;
+    gw = await startGateway(kind, { VIDEO_STORE: 'none' });
+    await gw.createChannel(alphaChannelBody(fake));
+    ({ key } = await gw.createCustomer({ quota: 1_000_000 }));
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
+
+  it('keeps no copy, serves the provider through signed links and keys, and has no thumbnails', async () => {
+    fake.scriptNext(finishAfter(0));
+    const { body } = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
+    gw.clock.advance(4000);
+    await gw.sync();
+    expect(await gw.app.get(VideoArchiveJob).archiveDueVideos()).toBe(0);
+    const flat = (await gw.http.get(`/v1/videos/${body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
+    expect(flat.metadata.url).toMatch(SIGNED_LINK);
+    const played = await gw.http.get(flat.metadata.url.slice(gw.url.length)).buffer(true).parse(binaryBody).expect(200);
+    expect(Buffer.compare(played.body, SAMPLE)).toBe(0);
+    await gw.http.get(`/v1/videos/${body.id}/content?variant=thumbnail`).set('Authorization', `Bearer ${key}`).expect(404);
+    expect((await gw.admin.get('/api/admin/video-store').expect(200)).body).toMatchObject({ kind: 'none', stored_objects: 0 });
+    // Once the provider forgot it, there is nothing to serve: a 503, as before.
+    forget(fake);
+    await gw.http.get(`/v1/videos/${body.id}/content`).set('Authorization', `Bearer ${key}`).expect(503);
+    fake.clearFaults();
+    await gw.http.delete(`/v1/videos/${body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
+  });
+});

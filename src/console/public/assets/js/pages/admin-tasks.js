@@ -52,7 +52,7 @@ function taskTable(rows, stuckOnly) {
       { label: 'Channel', cell: (t) => (t.channel_id === null ? '—' : String(t.channel_id)), class: 'hide-narrow' },
       { label: 'Status', cell: (t) => [badge(t.status, t.flat_status), t.fail_reason ? h('div', { class: 'error-text' }, t.fail_reason) : null] },
       { label: 'Progress', cell: (t) => progressBar(t.progress, `Progress of task ${t.task_id}`) },
-      { label: 'Video', cell: (t) => (t.flat_status === 'completed' ? thumbnail(`/api/admin/tasks/${encodeURIComponent(t.task_id)}/thumbnail`, `First frames of task ${t.task_id}`).img : '—'), class: 'hide-narrow' },
+      { label: 'Video', cell: (t) => (t.has_thumbnail ? thumbnail(`/api/admin/tasks/${encodeURIComponent(t.task_id)}/thumbnail`, `First frames of task ${t.task_id}`) : t.archive_status === 'failed' ? 'Not archived' : '—'), class: 'hide-narrow' },
       { label: 'Quota', cell: (t) => quota(t.quota), num: true },
       { label: 'Created', cell: (t) => dateTime(t.created_at), class: 'hide-narrow' },
       { label: 'Next poll', cell: (t) => dateTime(t.next_poll_at), class: 'hide-narrow' },

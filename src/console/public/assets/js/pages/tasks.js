@@ -157,10 +157,13 @@ function taskRow(task) {
     progress.update(next.progress);
     if (next.has_video && !playButton) {
       playButton = h('button', { type: 'button', class: 'small', 'aria-expanded': 'false', 'aria-controls': `player-${next.task_id}`, onClick: () => togglePlayer(playButton) }, 'Play');
+      fill(videoCell, h('div', { class: 'video-cell' }, playButton));
+    } else if (!next.has_video) fill(videoCell, next.status === 'failed' && next.quota > 0 ? 'Refunded' : '—');
+    // The poster frame appears once the video is archived (a later poll says so).
+    if (next.has_thumbnail && playButton && !poster) {
       poster = thumbnail(`/console/api/tasks/${encodeURIComponent(next.task_id)}/thumbnail`, `First frames of task ${next.task_id}`);
-      fill(videoCell, h('div', { class: 'video-cell' }, poster.img, playButton));
-    } else if (next.has_video) poster?.retry();
-    else if (!next.has_video) fill(videoCell, next.status === 'failed' && next.quota > 0 ? 'Refunded' : '—');
+      playButton.before(poster);
+    }
   }
 
   update(task);
