@@ -102,6 +102,11 @@ export class VideoDeliveryService {
       if (error instanceof ProviderVideoError && error.reason === 'gone' && task.archiveStatus === 'failed') {
         throw new AppError(ErrorCode.Gone, `video ${task.taskId} is no longer available: the provider discarded it before the gateway could keep a copy`);
       }
+      // Some providers answer an unsatisfiable range with an error instead of 416: the client gets its 416 all the same.
+      if (forwardedRange && error instanceof ProviderVideoError && error.reason === 'unavailable') {
+        const size = await this.providerSize(task);
+        if (size !== null && parseByteRange(forwardedRange, size) === 'unsatisfiable') return unsatisfiable(task, size);
+      }
       throw unavailable();
     }
     const headers: Record<string, string> = { 'content-type': 'video/mp4', 'accept-ranges': 'bytes', 'cache-control': 'private, no-store' };
@@ -113,6 +118,12 @@ export class VideoDeliveryService {
     if (response.status === 416) {
       response.data.destroy();
       return { status: 416, headers, body: null };
+    }
+    // A provider that ignores Range sends the whole video: an unsatisfiable range is still a 416 here.
+    const announced = Number(response.headers['content-length']);
+    if (forwardedRange && response.status === 200 && Number.isSafeInteger(announced) && parseByteRange(forwardedRange, announced) === 'unsatisfiable') {
+      response.data.destroy();
+      return unsatisfiable(task, announced);
     }
     // An error page is never relayed as a video (it may name the provider's internals).
     const providerType = String(response.headers['content-type'] ?? '');
@@ -129,7 +140,26 @@ export class VideoDeliveryService {
     }
     return { status: response.status, headers, body };
   }
+
+  /** The video's size as the provider announces it for a whole download (the body is not read), or null. */
+  private async providerSize(task: TaskEntity): Promise<number | null> {
+    try {
+      const response = await this.provider.open(task);
+      response.data.destroy();
+      const size = Number(response.headers['content-length']);
+      return response.status === 200 && Number.isSafeInteger(size) ? size : null;
+    } catch {
+      return null;
+    }
+  }
 }
+
+/** 416 with the size, as RFC 9110 asks (`Content-Range: bytes *\/<size>`). */
+const unsatisfiable = (task: TaskEntity, size: number): VideoStream => ({
+  status: 416,
+  headers: { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes', 'cache-control': 'private, no-store', 'content-disposition': `inline; filename="${task.taskId}.mp4"` },
+  body: null,
+});
 
 /** The first `bytes` of a stream (fewer if it ends), and a stream of all of it, to look before sending anything. */
 async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; body: Readable }> {
