@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { ProviderVideoSource } from '../src/storage/provider-video-source.service';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { alphaChannelBody, binaryBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
@@ -255,6 +256,24 @@ for (const storeKind of ['file', 's3'] as const) {
         fake.videoUrlFor = null;
         await htmlServer.close();
       }
+    });
+
+    it('gives up on a download that stalls, keeps nothing of it, and archives on a later try', async () => {
+      const source = gw.app.get(ProviderVideoSource);
+      const before = await storedObjects();
+      const id = await completedTask();
+      source.timeoutMs = 500;
+      try {
+        fake.inject('file', { stallAfter: Math.floor(SAMPLE.length / 2) }, 1);
+        await archive();
+        expect(await archiveState(id)).toMatchObject({ archive_status: 'pending', archive_failures: 1 });
+        expect(await storedObjects()).toEqual(before);
+      } finally {
+        source.timeoutMs = 30_000;
+      }
+      gw.clock.advance(10 * 60_000);
+      await archive();
+      expect(await archiveState(id)).toMatchObject({ archive_status: 'archived', archive_size: SAMPLE.length });
     });
 
     it('answers 416 for an unsatisfiable range also while serving from the provider', async () => {

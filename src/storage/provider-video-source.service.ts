@@ -1,7 +1,7 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
-import type { Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { fetchPublicUrl } from '../common/public-fetch';
@@ -35,7 +35,7 @@ export class ProviderVideoError extends Error {
 @Injectable()
 export class ProviderVideoSource {
   private readonly logger = new Logger('ProviderVideo');
-  /** Until the provider's headers arrive; replaceable in tests. */
+  /** Until the provider's headers arrive, and between body chunks; replaceable in tests. */
   timeoutMs = 30_000;
 
   constructor(
@@ -69,7 +69,7 @@ export class ProviderVideoSource {
       response?.data.destroy();
       throw new ProviderVideoError(gone ? 'gone' : 'unavailable');
     }
-    return response;
+    return { ...response, data: failWhenIdle(response.data, this.timeoutMs) };
   }
 
   private async channelOf(task: TaskEntity): Promise<ChannelEntity | null> {
@@ -111,6 +111,37 @@ export class ProviderVideoSource {
       return null;
     }
   }
+}
+
+/**
+ * The body as a stream that fails once the provider sent nothing for `idleMs` while the reader
+ * waited for it (a stalled socket alone would wait forever). A pass-through stage, so the body
+ * flows only as its reader reads.
+ */
+function failWhenIdle(body: Readable, idleMs: number): Readable {
+  let timer: NodeJS.Timeout | undefined;
+  const guard: Transform = new Transform({
+    transform(chunk, _encoding, done) {
+      arm();
+      done(null, chunk);
+    },
+    flush(done) {
+      clearTimeout(timer);
+      done();
+    },
+  });
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // Bytes still waiting for the reader: the silence is the reader's (a paused player), not the provider's.
+      if (guard.readableLength > 0 || guard.writableLength > 0) return arm();
+      guard.destroy(Object.assign(new Error('the provider stopped sending the video'), { code: 'ESTALLED' }));
+    }, idleMs);
+  };
+  arm();
+  guard.once('close', () => clearTimeout(timer));
+  pipeline(body, guard, () => clearTimeout(timer));
+  return guard;
 }
 
 /** A client that adds `headers` to requests for `origin` only: each redirect hop is a new request, so the key never follows one elsewhere. */
