@@ -3,9 +3,12 @@
  * - sync: the task-sync benchmark at 1,000 and 10,000 tasks in flight (the 1,000 run is the
  *   baseline the 10,000 run is compared with);
  * - submit: POST /v1/videos under load, side by side with GET /health as the baseline.
- * BENCH=sync,submit picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
+ * - content: GET /v1/videos/{id}/content of a 1 GiB video from the file store, side by side with a
+ *   direct read of the same file, and the gateway's peak RSS (BENCH_CONTENT_MIB sets the size).
+ * BENCH=sync,submit,content picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
  * BENCH_DATABASE_URL (an empty MySQL database, e.g. mysql://root@127.0.0.1:3306/gw_bench) the database.
  */
+import { runContentBench } from './content-bench';
 import { runSubmitBench } from './submit-bench';
 import { runSyncBench, SyncBenchResult } from './sync-bench';
 
@@ -49,10 +52,21 @@ async function submitBench(): Promise<void> {
   write(`submit vs health: throughput x${(submit.perSecond / health.perSecond).toFixed(2)}, p50 latency x${(submit.p50Ms / health.p50Ms).toFixed(2)}\n`);
 }
 
+async function contentBench(): Promise<void> {
+  const r = await runContentBench(Number(process.env.BENCH_CONTENT_MIB ?? 1024) * 1024 * 1024);
+  write(`${JSON.stringify(r)}\n`);
+  write(`\ncontent (${(r.bytes / 2 ** 30).toFixed(2)} GiB from the file store, read by curl)   direct read MiB/s   GET /content MiB/s   content vs direct\n`);
+  for (const [name, c] of [['from disk (evicted)', r.cold], ['page cache (warm)', r.warm]] as const) {
+    write(`      ${name.padEnd(38)} ${String(c.directMiBps).padStart(6)}              ${String(c.contentMiBps).padStart(6)}             x${c.ratio.toFixed(2)}\n`);
+  }
+  write(`target: x${r.cold.ratio.toFixed(2)} of the disk's speed (>= 0.8: ${r.cold.ratio >= 0.8 ? 'met' : 'NOT met'}); gateway peak RSS ${r.gatewayPeakRssMiB} MiB (${r.gatewayRssBeforeMiB} MiB before; < 180: ${r.gatewayPeakRssMiB < 180 ? 'met' : 'NOT met'})\n`);
+}
+
 async function main(): Promise<void> {
-  const selected = (process.env.BENCH ?? 'sync,submit').split(',');
+  const selected = (process.env.BENCH ?? 'sync,submit,content').split(',');
   if (selected.includes('sync')) await syncBench();
   if (selected.includes('submit')) await submitBench();
+  if (selected.includes('content')) await contentBench();
 }
 
 main().then(

@@ -11,6 +11,7 @@ import { rejectDeepJson } from './common/json-depth';
 import { requestLogging } from './common/request-logging.middleware';
 import type { AppConfig } from './config/app-config';
 import { CONSOLE_SESSION_COOKIE } from './console/console-request';
+import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
 import { setupSwagger } from './swagger';
 
 /** Video submits may carry data-URI images. */
@@ -50,7 +51,8 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   app.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
   app.use(cookieParser());
   // Who is asking is settled before any body is read: an anonymous request costs no buffering.
-  app.use(API_KEY_PATHS, authenticateApiKeyBeforeBody(app.get(ApiKeysService)));
+  // A signed content link (`<video src>`) carries no API key; the content route verifies the link itself.
+  app.use(API_KEY_PATHS, exceptSignedContentLinks(authenticateApiKeyBeforeBody(app.get(ApiKeysService))));
   app.use(ADMIN_API_PATH, authenticateAdminBeforeBody(app.get(AdminTokenService), CONSOLE_SESSION_COOKIE));
   app.use(VIDEO_SUBMIT_PATHS, express.json({ limit: VIDEO_BODY_LIMIT, verify: rejectDeepJson() }));
   app.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));

@@ -6,6 +6,9 @@ import { alphaChannelBody, ALPHA_MODEL_IDS, FakeAlphaUpstream, startFakeAlphaUps
 import { betaChannelBody, BETA_MODEL_IDS, binaryBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';
+
+/** The gateway's own signed content link of a task (what `metadata.url` and `result_url` show). */
+const signedLink = (base: string, taskId: string) => expect.stringMatching(new RegExp(`^${base}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
 /** An address inside the provider's network, and the stack text a careless provider sends along. */
@@ -258,8 +261,8 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       gw.clock.advance(10_000);
       await gw.sync();
       const done = (await as(gw.http.get(`/v1/video/generations/${body.id}`)).expect(200)).body.data;
-      expect(done).toMatchObject({ status: 'SUCCESS', result_url: expect.stringContaining(beta.url) });
-      expect(done.data.output).toMatchObject({ task_status: 'SUCCEEDED', orig_prompt: prompt, video_url: done.result_url });
+      expect(done).toMatchObject({ status: 'SUCCESS', result_url: signedLink(gw.url, body.id) });
+      expect(done.data.output).toMatchObject({ task_status: 'SUCCEEDED', orig_prompt: prompt, video_url: expect.stringContaining(beta.url) });
     });
   });
 
@@ -320,16 +323,17 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       expect(await gw.balance(customer.userId)).toEqual(before);
     });
 
-    it('family B: a public https link is shown as it is', async () => {
+    it("family B: a public https link is kept and shown only in the raw upstream record; clients get the gateway's signed link", async () => {
       const link = 'https://cdn.example.com/videos/1.mp4?Expires=1&Signature=abc';
       beta.scriptNext([succeededWith(link)]);
       const { body } = await as(gw.http.post('/v1/video/generations')).send({ model: 'beta-1.0-t2v', prompt: 'p' }).expect(200);
       gw.clock.advance(10_000);
       await gw.sync();
-      const { unified, flat } = await views(body.id);
-      expect(unified.data).toMatchObject({ status: 'SUCCESS', result_url: link });
+      const { unified, flat, row } = await views(body.id);
+      expect(unified.data).toMatchObject({ status: 'SUCCESS', result_url: signedLink(gw.url, body.id) });
       expect(unified.data.data.output.video_url).toBe(link);
-      expect(flat).toMatchObject({ status: 'completed', metadata: { url: link } });
+      expect(flat).toMatchObject({ status: 'completed', metadata: { url: signedLink(gw.url, body.id) } });
+      expect(row.result_url).toBe(link);
     });
 
     it("family A: a file:// link is never shown; the provider's own host (the channel's) is", async () => {
@@ -348,7 +352,8 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       gw.clock.advance(6 * 60_000);
       await gw.sync();
       const done = await views(body.id);
-      expect(done.flat).toMatchObject({ status: 'completed', metadata: { url: expect.stringMatching(`^${alpha.url}/files/`) } });
+      expect(done.flat).toMatchObject({ status: 'completed', metadata: { url: signedLink(gw.url, body.id) } });
+      expect(done.row.result_url).toMatch(new RegExp(`^${alpha.url}/files/`));
       expect((await as(gw.http.get(`/v1/videos/${body.id}/content`)).expect(200)).headers['content-type']).toBe('video/mp4');
     });
 
@@ -371,8 +376,8 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       const response = JSON.stringify({ request_id: 'r', output: { task_id: 'u', task_status: 'SUCCEEDED', video_url: metadataUrl } });
       await gw.app.get(DataSource).query('UPDATE tasks SET result_url = ?, upstream_response = ? WHERE task_id = ?', [metadataUrl, response, body.id]);
       const { unified, flat } = await views(body.id);
-      expect(unified.data).toMatchObject({ status: 'SUCCESS', result_url: '' });
-      expect(flat.metadata).toBeUndefined();
+      expect(unified.data).toMatchObject({ status: 'SUCCESS', result_url: signedLink(gw.url, body.id) });
+      expect(flat.metadata).toEqual({ url: signedLink(gw.url, body.id) });
       expect(JSON.stringify([unified, flat])).not.toContain('169.254');
       // /content skips it and asks the provider for a fresh link (on the provider's own host).
       const content = await as(gw.http.get(`/v1/videos/${body.id}/content`)).buffer(true).parse(binaryBody).expect(200);

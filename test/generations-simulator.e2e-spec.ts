@@ -35,14 +35,17 @@ describeEachDatabase('generations: family B simulator', (kind) => {
     await pollRound(5_000);
     const done = await unified(body.id);
     expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%', platform: 'beta' });
-    expect(done.result_url).toMatch(new RegExp(`^${gw.url}/simulator/beta/videos/[0-9a-f-]+\\.mp4\\?Expires=\\d+&OSSAccessKeyId=simulator&Signature=`));
+    // result_url is the gateway's own signed link; the simulator's signed link is in the raw record.
+    expect(done.result_url).toMatch(new RegExp(`^${gw.url}/v1/videos/${body.id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    expect(done.data.output.video_url).toMatch(new RegExp(`^${gw.url}/simulator/beta/videos/[0-9a-f-]+\\.mp4\\?Expires=\\d+&OSSAccessKeyId=simulator&Signature=`));
     expect(done.data.usage).toEqual({ duration: 5, input_video_duration: 0, output_video_duration: 5, video_count: 1, SR: 720, ratio: '16:9' });
     const video = await gw.http.get(done.result_url.slice(gw.url.length)).buffer(true).parse(binaryBody).expect(200);
     expect(video.headers['content-type']).toMatch(/video\/mp4/);
     expect(Buffer.compare(video.body as Buffer, readFileSync(join(__dirname, '../src/simulator/assets/sample.mp4')))).toBe(0);
     const ranged = await gw.http.get(done.result_url.slice(gw.url.length)).set('Range', 'bytes=0-7').buffer(true).parse(binaryBody).expect(206);
     expect((ranged.body as Buffer).toString('latin1', 4, 8)).toBe('ftyp');
-    await gw.http.get(done.result_url.slice(gw.url.length).replace(/Signature=[^&]+/, 'Signature=forged')).expect(403);
+    await gw.http.get(done.result_url.slice(gw.url.length).replace(/signature=[^&]+/, 'signature=forged')).expect(403);
+    await gw.http.get(done.data.output.video_url.slice(gw.url.length).replace(/Signature=[^&]+/, 'Signature=forged')).expect(403);
   });
 
   it('fails a task whose prompt asks for it, with the code in fail_reason, and refunds', async () => {

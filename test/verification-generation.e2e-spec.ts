@@ -67,7 +67,8 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
         task_id: taskId,
         status: 'SUCCESS',
         progress: '100%',
-        result_url: 'https://cdn.fake-provider.test/video.mp4?sig=abc',
+        // The gateway's own signed link; the provider's URL only in the raw `data`.
+        result_url: expect.stringMatching(new RegExp(`^${gw.url}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`)),
         properties: { input: 'Image 1 waves at the camera', upstream_model_name: 'gamma-2-0', origin_model_name: 'gamma-2-0' },
         data: { id: upstreamId, status: 'succeeded', content: { video_url: 'https://cdn.fake-provider.test/video.mp4?sig=abc' } },
       },

@@ -80,7 +80,9 @@ describeEachDatabase('verification with the embedded simulator', (kind) => {
     gw.clock.advance(9_000);
     await gw.sync();
     const done = await gw.http.get(`/v1/video/generations/${task.body.id}`).set('Authorization', auth).expect(200);
-    expect(done.body.data).toMatchObject({ status: 'SUCCESS', result_url: expect.stringContaining('/simulator/gamma/videos/') });
+    // The gateway's own signed link; the simulator's link stays in the raw upstream record.
+    expect(done.body.data).toMatchObject({ status: 'SUCCESS', result_url: expect.stringMatching(new RegExp(`^${gw.url}/v1/videos/${task.body.id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`)) });
+    expect(JSON.stringify(done.body.data.data)).toContain('/simulator/gamma/videos/');
     const video = await gw.http.get(`/v1/videos/${task.body.id}/content`).set('Authorization', auth).expect(200);
     expect(video.headers['content-type']).toBe('video/mp4');
   });

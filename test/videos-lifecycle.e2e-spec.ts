@@ -2,7 +2,7 @@ import type { Test } from 'supertest';
 import { alphaChannelBody, binaryBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
 /** alpha/v5 720p 5 s: 60 credits. */
 const V5_PRICE = 6000;
@@ -74,7 +74,8 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       created_at: submitted.created_at,
       completed_at: Math.floor(gw.clock.now() / 1000),
       size: '1280x720',
-      metadata: { url: `${fake.url}/files/${videoId}.mp4?v=1` },
+      // The gateway's own signed link, never the provider's URL.
+      metadata: { url: expect.stringMatching(new RegExp(`^${gw.url}/v1/videos/${submitted.id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`)) },
     });
     // A finished task is not polled again.
     await pollRound();
@@ -120,8 +121,11 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     it('ignores unknown query parameters, and 404s another variant', async () => {
       const res = await download(as(key).get(`/v1/videos/${taskId}/content?variant=video&foo=bar`)).expect(200);
       expect((res.body as Buffer).length).toBe(fake.videoBytes.length);
+      const other = await as(key).get(`/v1/videos/${taskId}/content?variant=spritesheet`).expect(404);
+      expect(other.body.error).toMatchObject({ message: `video ${taskId} has no spritesheet variant`, code: 'not_found' });
+      // The poster frame is made when the video is archived: not yet here.
       const thumb = await as(key).get(`/v1/videos/${taskId}/content?variant=thumbnail`).expect(404);
-      expect(thumb.body.error).toMatchObject({ message: `video ${taskId} has no thumbnail variant`, code: 'not_found' });
+      expect(thumb.body.error).toMatchObject({ message: `video ${taskId} has no thumbnail yet`, code: 'not_found' });
     });
 
     it('fetches a fresh URL when the stored one has expired, and keeps it', async () => {
@@ -130,7 +134,8 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       const res = await download(as(key).get(`/v1/videos/${taskId}/content`)).expect(200);
       expect(Buffer.compare(res.body as Buffer, fake.videoBytes)).toBe(0);
       expect(pollsOf(videoId)).toBe(queriesBefore + 1);
-      expect((await as(key).get(`/v1/videos/${taskId}`).expect(200)).body.metadata.url).toMatch(/\?v=2$/);
+      const [row] = await queryDatabase<{ result_url: string }>(gw.database, `SELECT result_url FROM tasks WHERE task_id = '${taskId}'`);
+      expect(row.result_url).toMatch(/\?v=2$/);
       await download(as(key).get(`/v1/videos/${taskId}/content`)).expect(200);
       expect(pollsOf(videoId)).toBe(queriesBefore + 1);
     });

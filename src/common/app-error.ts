@@ -6,6 +6,8 @@ export enum ErrorCode {
   InsufficientQuota = 'insufficient_quota',
   NotFound = 'not_found',
   Conflict = 'conflict',
+  /** A resource that existed and never will again (a video the provider discarded before it was archived). */
+  Gone = 'gone',
   PayloadTooLarge = 'payload_too_large',
   RateLimited = 'rate_limited',
   ServiceUnavailable = 'service_unavailable',
@@ -19,6 +21,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.Forbidden]: 403,
   [ErrorCode.NotFound]: 404,
   [ErrorCode.Conflict]: 409,
+  [ErrorCode.Gone]: 410,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.RateLimited]: 429,
   [ErrorCode.Internal]: 500,

@@ -16,6 +16,7 @@ const OPENAI_TYPE_BY_STATUS: Record<number, string> = {
   403: 'permission_error',
   404: 'invalid_request_error',
   409: 'invalid_request_error',
+  410: 'invalid_request_error',
   413: 'invalid_request_error',
   429: 'rate_limit_error',
 };

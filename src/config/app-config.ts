@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseVideoStoreTarget, VideoStoreTarget } from '../storage/video-store-target';
 
 const booleanFlag = (name: string, fallback: boolean) =>
   z
@@ -66,6 +67,18 @@ const databaseUrl = z
     return z.NEVER;
   });
 
+const videoStore = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    try {
+      return parseVideoStoreTarget(value === undefined || value === '' ? 'file:data/videos' : value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+
 const schema = z.object({
   PORT: integer(0, 3000, 65535),
   DATABASE_URL: databaseUrl,
@@ -82,6 +95,9 @@ const schema = z.object({
   TASK_LEASE_MS: integer(1000, 60_000),
   DATABASE_QUERY_TIMEOUT_MS: integer(100, 10_000),
   MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
+  VIDEO_STORE: videoStore,
+  VIDEO_STORE_PATH_STYLE: booleanFlag('VIDEO_STORE_PATH_STYLE', false),
+  VIDEO_URL_TTL_S: integer(1, 86_400, 365 * 86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 
@@ -106,6 +122,12 @@ export interface AppConfig {
   /** How long a claimed task (poll or submit) belongs to one instance before others may take it over. */
   taskLeaseMs: number;
   mediaAllowPrivateHosts: boolean;
+  /** The gateway's own copy of finished videos (`none`: a pure proxy of the provider). */
+  videoStore: VideoStoreTarget;
+  /** Path-style S3 addressing (MinIO, s3rver, Ceph). */
+  videoStorePathStyle: boolean;
+  /** Lifetime of the signed content links in `metadata.url` and `data.result_url`. */
+  videoUrlTtlSeconds: number;
   logLevel: string;
 }
 
@@ -132,6 +154,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     taskTimeoutMs: values.TASK_TIMEOUT_MS,
     taskLeaseMs: values.TASK_LEASE_MS,
     mediaAllowPrivateHosts: values.MEDIA_ALLOW_PRIVATE_HOSTS,
+    videoStore: values.VIDEO_STORE,
+    videoStorePathStyle: values.VIDEO_STORE_PATH_STYLE,
+    videoUrlTtlSeconds: values.VIDEO_URL_TTL_S,
     logLevel: values.LOG_LEVEL,
   };
 }

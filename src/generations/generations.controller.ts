@@ -12,6 +12,7 @@ import {
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ApiSubmitErrors, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
+import { SignedLinksService } from '../storage/signed-links.service';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { TaskQueries } from '../tasks/task-queries.service';
 import { ApiSubmitBody } from '../families/family-request-docs';
@@ -31,6 +32,7 @@ export class GenerationsController {
   constructor(
     private readonly submissions: SubmitPipeline,
     private readonly tasks: TaskQueries,
+    private readonly links: SignedLinksService,
   ) {}
 
   @Post()
@@ -64,6 +66,6 @@ export class GenerationsController {
   @ApiOkResponse({ type: UnifiedTaskResponse, examples: UNIFIED_TASK_EXAMPLES })
   @ApiNotFoundResponse({ type: WrapperErrorResponse, description: 'Unknown task, or another account\'s task', example: ERRORS[404] })
   async get(@Param('task_id') taskId: string, @Req() req: AuthenticatedRequest): Promise<UnifiedTaskResponse> {
-    return toUnifiedTaskResponse(await this.tasks.findOwned(req.user!.id, taskId));
+    return toUnifiedTaskResponse(await this.tasks.findOwned(req.user!.id, taskId), this.links);
   }
 }

@@ -1,5 +1,6 @@
 import { toUnixSeconds } from '../common/clock';
 import { isShowableLink } from '../common/url-guard';
+import type { ContentLinks } from '../storage/signed-links.service';
 import { capStoredResponse } from '../upstream/provider-text';
 import type { TaskEntity } from '../tasks/task.entity';
 import type { UnifiedTask, UnifiedTaskResponse } from './dto/unified-task.dto';
@@ -27,7 +28,7 @@ export function shownUpstreamResponse(value: unknown): Record<string, unknown> {
 }
 
 /** Any platform's task in the unified form; fail_reason and result_url only in their terminal state. */
-export function toUnifiedTask(task: TaskEntity): UnifiedTask {
+export function toUnifiedTask(task: TaskEntity, links: ContentLinks): UnifiedTask {
   return {
     id: task.id,
     task_id: task.taskId,
@@ -39,7 +40,8 @@ export function toUnifiedTask(task: TaskEntity): UnifiedTask {
     action: task.action,
     status: task.status,
     fail_reason: task.status === 'FAILURE' ? (task.failReason ?? '') : '',
-    result_url: task.status === 'SUCCESS' && task.resultUrl && isShowableLink(task.resultUrl) ? task.resultUrl : '',
+    // The gateway's own signed link; the provider's URL shows only in the raw `data`.
+    result_url: task.status === 'SUCCESS' ? links.contentUrl(task) : '',
     submit_time: toUnixSeconds(task.submitTime),
     start_time: toUnixSeconds(task.startTime),
     finish_time: toUnixSeconds(task.finishTime),
@@ -55,4 +57,4 @@ export function toUnifiedTask(task: TaskEntity): UnifiedTask {
   };
 }
 
-export const toUnifiedTaskResponse = (task: TaskEntity): UnifiedTaskResponse => ({ code: 'success', message: '', data: toUnifiedTask(task) });
+export const toUnifiedTaskResponse = (task: TaskEntity, links: ContentLinks): UnifiedTaskResponse => ({ code: 'success', message: '', data: toUnifiedTask(task, links) });

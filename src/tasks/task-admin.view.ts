@@ -27,5 +27,7 @@ export const toAdminTaskView = (task: TaskEntity, stuck = false) => ({
   created_at: toUnixSeconds(task.createdAt),
   updated_at: toUnixSeconds(task.updatedAt),
   deleted: task.deletedAt !== null,
+  archive_status: task.archiveStatus,
+  has_thumbnail: task.archiveStatus === 'archived' && task.thumbnailSize !== null,
   stuck,
 });

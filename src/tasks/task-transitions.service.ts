@@ -51,6 +51,8 @@ export class TaskTransitionsService {
       changes.resultUrl = outcome.videoUrl ?? null;
       changes.outputSize = outcome.outputSize ?? null;
       changes.nextPollAt = null;
+      // Due for the archiving job (src/storage) in the same write that finishes the task.
+      Object.assign(changes, { archiveStatus: 'pending', archiveDueAt: now });
     }
     // Staying in the same state (or a backwards report) only updates progress and the raw body.
     const status = canMove(task.status, target) ? target : task.status;

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
+import { SignedLinksService } from '../storage/signed-links.service';
+import { StoredVideoRemover } from '../storage/stored-video-remover.service';
 import { TaskQueries } from '../tasks/task-queries.service';
 import { TaskRepository } from '../tasks/task.repository';
 import { isTerminal, toFlatStatus } from '../tasks/task-status';
@@ -16,10 +18,12 @@ export class VideoQueriesService {
     private readonly tasks: TaskRepository,
     private readonly queries: TaskQueries,
     private readonly clock: Clock,
+    private readonly links: SignedLinksService,
+    private readonly stored: StoredVideoRemover,
   ) {}
 
   async get(userId: number, taskId: string): Promise<FlatVideoDto> {
-    return toFlatVideo(await this.queries.findOwned(userId, taskId));
+    return toFlatVideo(await this.queries.findOwned(userId, taskId), this.links);
   }
 
   /** Cursor paging as OpenAI's list: `after` is a task id, newest first unless `order=asc`. */
@@ -33,7 +37,7 @@ export class VideoQueriesService {
       afterId = cursor.id;
     }
     const rows = await this.queries.listOwnedPage(userId, { afterId, limit: limit + 1, order });
-    const data = rows.slice(0, limit).map(toFlatVideo);
+    const data = rows.slice(0, limit).map((task) => toFlatVideo(task, this.links));
     return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: rows.length > limit };
   }
 
@@ -44,6 +48,7 @@ export class VideoQueriesService {
       throw new AppError(ErrorCode.Conflict, `video ${taskId} is not finished yet (status: ${toFlatStatus(task.status)}); only completed or failed videos can be deleted`);
     }
     if (!(await this.tasks.markDeleted(userId, taskId, this.clock.now()))) throw AppError.notFound(`task ${taskId} not found`);
+    await this.stored.removeCopies(task);
     return { id: taskId, object: 'video.deleted', deleted: true };
   }
 }

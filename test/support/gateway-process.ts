@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface GatewayProcess {
@@ -37,7 +39,16 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
   let output = '';
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), LOG_LEVEL: 'warn', SIMULATOR: 'off', ...env, PORT: String(port) },
+    env: {
+      ...process.env,
+      TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+      LOG_LEVEL: 'warn',
+      SIMULATOR: 'off',
+      // Its own video store, never the checkout's data/videos.
+      VIDEO_STORE: `file:${mkdtempSync(join(tmpdir(), 'gw-process-videos-'))}`,
+      ...env,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));

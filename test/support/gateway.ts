@@ -2,6 +2,9 @@ import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap';
 import { Clock } from '../../src/common/clock';
@@ -57,6 +60,8 @@ export async function startGateway(kind: DatabaseKind, env: Record<string, strin
     MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
     LOG_LEVEL: 'silent',
     PORT: '0',
+    // Each gateway its own video store, never the checkout's data/videos.
+    VIDEO_STORE: `file:${mkdtempSync(join(tmpdir(), 'gw-videos-'))}`,
     ...env,
   });
   const clock = new TestClock();
@@ -71,8 +76,9 @@ export async function startGateway(kind: DatabaseKind, env: Record<string, strin
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
   let demo: DemoCredentials | null = null;
+  // Signed links point at this very gateway unless the test fixed PUBLIC_BASE_URL.
+  if (config.simulator || !env.PUBLIC_BASE_URL) config.publicBaseUrl = url;
   if (config.simulator) {
-    config.publicBaseUrl = url;
     demo = (await app.get(SimulatorSeeder).seed(port)).demo;
   }
   const credentials = { adminToken: app.get(AdminTokenService).takeGeneratedToken(), demo };

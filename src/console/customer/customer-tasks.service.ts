@@ -16,6 +16,8 @@ export const toCustomerTaskView = (task: TaskEntity) => ({
   fail_reason: task.status === 'FAILURE' ? task.failReason : null,
   size: task.outputSize,
   has_video: task.status === 'SUCCESS',
+  // A poster frame exists once the video was archived and could be decoded.
+  has_thumbnail: task.status === 'SUCCESS' && task.archiveStatus === 'archived' && task.thumbnailSize !== null,
   created_at: toUnixSeconds(task.createdAt),
   completed_at: task.status === 'SUCCESS' ? toUnixSeconds(task.finishTime) : null,
   finished_at: task.finishTime ? toUnixSeconds(task.finishTime) : null,

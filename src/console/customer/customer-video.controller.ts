@@ -1,7 +1,7 @@
 import { Controller, Get, Head, Param, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { sendVideoStream } from '../../videos/send-video-stream';
+import { sendVideoStream } from '../../storage/send-video-stream';
 import { VideoContentService } from '../../videos/video-content.service';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
@@ -21,6 +21,13 @@ export class CustomerVideoController {
   @ApiProduces('video/mp4')
   download(@Param('taskId') taskId: string, @Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
     return this.send(taskId, req, res);
+  }
+
+  @Get(':taskId/thumbnail')
+  @ApiOperation({ summary: "Your finished video's poster frame (JPEG), once it is archived; 404 before, or when it could not be decoded" })
+  @ApiProduces('image/jpeg')
+  async thumbnail(@Param('taskId') taskId: string, @Req() req: ConsoleRequest, @Res() res: Response): Promise<void> {
+    await sendVideoStream(await this.content.open(req.user!.id, taskId, 'thumbnail', undefined), req, res);
   }
 
   @Head(':taskId/content')

@@ -47,7 +47,10 @@ export class UnifiedTask {
   @ApiProperty({ description: 'Non-empty only on FAILURE: the reason, with the provider code and message', example: '' })
   fail_reason: string;
 
-  @ApiProperty({ description: 'Non-empty on SUCCESS: a signed upstream link, valid about 24 hours', example: '' })
+  @ApiProperty({
+    description: "Non-empty on SUCCESS: the gateway's own signed link to /v1/videos/{id}/content (`expires`, `signature`; valid VIDEO_URL_TTL_S, no Authorization header needed). The provider's URL is only in `data`",
+    example: '',
+  })
   result_url: string;
 
   @ApiProperty({ description: 'Unix seconds; 0 while not yet happened', format: 'int64' })
@@ -118,7 +121,7 @@ export const UNIFIED_TASK_EXAMPLES = {
         ...common,
         status: 'SUCCESS',
         fail_reason: '',
-        result_url: 'https://dashscope-result.example.com/video/abc.mp4?Expires=1767355300&Signature=x',
+        result_url: 'https://gateway.example.com/v1/videos/task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ/content?expires=1767355262&signature=3f1c0e5a9d7b2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e',
         finish_time: 1767268930,
         updated_at: 1767268930,
         progress: '100%',

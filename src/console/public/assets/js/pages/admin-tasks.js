@@ -3,6 +3,7 @@ import { api } from '../api.js';
 import { append, h, render as fill } from '../dom.js';
 import { dateTime, quota } from '../format.js';
 import { pagedList } from '../paged-list.js';
+import { thumbnail } from '../thumbnail.js';
 import { badge, field, onSubmit, pageHeader, progressBar, table } from '../ui.js';
 
 const PAGE_SIZE = 25;
@@ -33,7 +34,11 @@ export function render(main) {
       return tasks.filter({ user_id: values.user_id, status: values.status, model: values.model });
     },
   );
-  append(main, [pageHeader('All tasks', 'A task is stuck when its next poll has been due for over a minute, or its submit never finished.'), form, list, tasks.pagerBox]);
+  const store = h('p', { class: 'card', id: 'video-store-summary', 'aria-live': 'polite' }, 'Video store: …');
+  append(main, [pageHeader('All tasks', 'A task is stuck when its next poll has been due for over a minute, or its submit never finished.'), store, form, list, tasks.pagerBox]);
+  api('/api/admin/video-store')
+    .then((s) => fill(store, `Video store (${s.kind}): ${quota(s.stored_objects)} objects, ${megabytes(s.stored_bytes)} MB stored; ${quota(s.pending)} archives pending, ${quota(s.failed)} failed.`))
+    .catch(() => fill(store, 'Video store: unavailable.'));
   tasks.load();
 }
 
@@ -47,6 +52,7 @@ function taskTable(rows, stuckOnly) {
       { label: 'Channel', cell: (t) => (t.channel_id === null ? '—' : String(t.channel_id)), class: 'hide-narrow' },
       { label: 'Status', cell: (t) => [badge(t.status, t.flat_status), t.fail_reason ? h('div', { class: 'error-text' }, t.fail_reason) : null] },
       { label: 'Progress', cell: (t) => progressBar(t.progress, `Progress of task ${t.task_id}`) },
+      { label: 'Video', cell: (t) => (t.has_thumbnail ? thumbnail(`/api/admin/tasks/${encodeURIComponent(t.task_id)}/thumbnail`, `First frames of task ${t.task_id}`) : t.archive_status === 'failed' ? 'Not archived' : '—'), class: 'hide-narrow' },
       { label: 'Quota', cell: (t) => quota(t.quota), num: true },
       { label: 'Created', cell: (t) => dateTime(t.created_at), class: 'hide-narrow' },
       { label: 'Next poll', cell: (t) => dateTime(t.next_poll_at), class: 'hide-narrow' },
@@ -55,3 +61,5 @@ function taskTable(rows, stuckOnly) {
     { empty: stuckOnly ? 'No stuck tasks.' : 'No tasks match.', rowAttrs: (t) => ({ class: t.stuck ? 'stuck' : null, 'data-task-id': t.task_id }) },
   );
 }
+
+const megabytes = (bytes) => (bytes / 1e6).toLocaleString(undefined, { maximumFractionDigits: 1 });

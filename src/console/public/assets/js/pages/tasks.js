@@ -2,6 +2,7 @@
 import { api } from '../api.js';
 import { append, h, render as fill } from '../dom.js';
 import { dateTime, flatStatusLabel, quota } from '../format.js';
+import { thumbnail } from '../thumbnail.js';
 import { badge, fail, field, pageHeader, pager, progressBar } from '../ui.js';
 
 const PAGE_SIZE = 20;
@@ -124,6 +125,7 @@ function taskRow(task) {
   );
   let playerRow = null;
   let playButton = null;
+  let poster = null;
   let current = task;
 
   function togglePlayer(button) {
@@ -155,8 +157,13 @@ function taskRow(task) {
     progress.update(next.progress);
     if (next.has_video && !playButton) {
       playButton = h('button', { type: 'button', class: 'small', 'aria-expanded': 'false', 'aria-controls': `player-${next.task_id}`, onClick: () => togglePlayer(playButton) }, 'Play');
-      fill(videoCell, playButton);
+      fill(videoCell, h('div', { class: 'video-cell' }, playButton));
     } else if (!next.has_video) fill(videoCell, next.status === 'failed' && next.quota > 0 ? 'Refunded' : '—');
+    // The poster frame appears once the video is archived (a later poll says so).
+    if (next.has_thumbnail && playButton && !poster) {
+      poster = thumbnail(`/console/api/tasks/${encodeURIComponent(next.task_id)}/thumbnail`, `First frames of task ${next.task_id}`);
+      playButton.before(poster);
+    }
   }
 
   update(task);

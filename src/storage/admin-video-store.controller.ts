@@ -1,0 +1,66 @@
+import { Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AdminGuard } from '../auth/admin.guard';
+import { AppError } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { TaskRepository } from '../tasks/task.repository';
+import { sendVideoStream } from './send-video-stream';
+import { VideoArchiveJob } from './video-archive.job';
+import { VideoArchiveRepository } from './video-archive.repository';
+import { VideoDeliveryService } from './video-delivery.service';
+
+export class VideoStoreSummaryDto {
+  @ApiProperty({ enum: ['file', 's3', 'none'] }) kind: string;
+  @ApiProperty({ description: 'bytes of archived videos and thumbnails' }) stored_bytes: number;
+  @ApiProperty({ description: 'objects (videos and thumbnails)' }) stored_objects: number;
+  @ApiProperty({ description: 'finished tasks waiting to be archived' }) pending: number;
+  @ApiProperty({ description: 'finished tasks whose archive failed (re-archive them with POST /api/admin/tasks/{task_id}/archive)' }) failed: number;
+}
+
+export class ArchiveRequeuedDto {
+  @ApiProperty() task_id: string;
+  @ApiProperty({ example: 'pending' }) archive_status: string;
+}
+
+@ApiTags('admin')
+@ApiBearerAuth('admin')
+@UseGuards(AdminGuard)
+@Controller('api/admin')
+export class AdminVideoStoreController {
+  constructor(
+    private readonly archives: VideoArchiveRepository,
+    private readonly job: VideoArchiveJob,
+    private readonly clock: Clock,
+    private readonly tasks: TaskRepository,
+    private readonly delivery: VideoDeliveryService,
+  ) {}
+
+  @Get('video-store')
+  @ApiOperation({ summary: 'What the video store holds, and archives pending or failed' })
+  @ApiOkResponse({ type: VideoStoreSummaryDto })
+  async summary(): Promise<VideoStoreSummaryDto> {
+    const totals = await this.archives.totals();
+    return { kind: this.job.storeKind, stored_bytes: totals.bytes, stored_objects: totals.objects, pending: totals.pending, failed: totals.failed };
+  }
+
+  @Post('tasks/:task_id/archive')
+  @HttpCode(202)
+  @ApiOperation({ summary: "Archive a completed task's video again (after its archive failed); the job copies it from the provider if it still has it" })
+  @ApiAcceptedResponse({ type: ArchiveRequeuedDto, description: 'due now; the archive job copies it on its next round' })
+  @ApiNotFoundResponse({ description: 'no completed, not deleted task with this id, or it is archived already' })
+  async rearchive(@Param('task_id') taskId: string): Promise<ArchiveRequeuedDto> {
+    if (!(await this.archives.requeue(taskId, this.clock.now()))) throw AppError.notFound(`task ${taskId} is not a completed task waiting for an archive`);
+    return { task_id: taskId, archive_status: 'pending' };
+  }
+
+  @Get('tasks/:task_id/thumbnail')
+  @ApiOperation({ summary: "A task's poster frame (JPEG), once its video is archived (the admin console's task list)" })
+  @ApiProduces('image/jpeg')
+  @ApiNotFoundResponse({ description: 'unknown task, not archived yet, or no frame could be decoded' })
+  async thumbnail(@Param('task_id') taskId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const task = await this.tasks.findByTaskId(taskId);
+    if (!task || task.status !== 'SUCCESS') throw AppError.notFound(`task ${taskId} has no thumbnail`);
+    await sendVideoStream(await this.delivery.open(task, { variant: 'thumbnail' }), req, res);
+  }
+}

@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { AppError, ErrorCode } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ServerSecret } from '../database/server-secret.service';
+import type { TaskEntity } from '../tasks/task.entity';
+
+/** What the views ask for a finished task's link (`metadata.url`, `data.result_url`). */
+export interface ContentLinks {
+  contentUrl(task: TaskEntity): string;
+}
+
+/**
+ * The gateway's own expiring links to `/v1/videos/{id}/content`: `expires` (unix seconds) and
+ * `signature` (hex HMAC-SHA256 of the task id and `expires`, keyed by the server secret's
+ * `signed-links` key). They stand in for an API key, so a `<video src>` plays them.
+ */
+@Injectable()
+export class SignedLinksService implements ContentLinks {
+  constructor(
+    private readonly secret: ServerSecret,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  contentUrl(task: Pick<TaskEntity, 'taskId'>): string {
+    const expires = Math.floor(this.clock.now() / 1000) + this.config.videoUrlTtlSeconds;
+    return `${this.config.publicBaseUrl}/v1/videos/${encodeURIComponent(task.taskId)}/content?expires=${expires}&signature=${this.sign(task.taskId, expires)}`;
+  }
+
+  /** 403 unless the link was made here for this task and has not expired. */
+  verify(taskId: string, expires: unknown, signature: unknown): void {
+    const refused = new AppError(ErrorCode.Forbidden, 'the link is invalid or has expired');
+    if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) throw refused;
+    const expected = Buffer.from(this.sign(taskId, Number(expires)), 'hex');
+    if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) throw refused;
+    if (Number(expires) * 1000 < this.clock.now()) throw refused;
+  }
+
+  private sign(taskId: string, expires: number): string {
+    return createHmac('sha256', this.secret.derive('signed-links')).update(`${taskId}\n${expires}`).digest('hex');
+  }
+}

@@ -1,0 +1,148 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { pipeline } from 'node:stream';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { INSTANCE_ID } from '../config/instance-id';
+import { JobRunner } from '../jobs/job-runner.service';
+import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
+import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import type { TaskEntity } from '../tasks/task.entity';
+import { ProviderVideoError, ProviderVideoSource } from './provider-video-source.service';
+import { ThumbnailMaker } from './thumbnail-maker';
+import { VideoArchiveRepository } from './video-archive.repository';
+import { VideoBytesCheck, VideoBytesError } from './video-bytes';
+import { VideoObjectKeys } from './video-object-keys';
+import { VIDEO_STORE, type VideoStore } from './video-store';
+
+/** Videos copied at once on this instance: each is a long stream, few at a time keep memory flat. */
+const CONCURRENCY = 4;
+const BATCH_SIZE = 16;
+/** Base of the back-off after a failed copy (doubling up to five minutes, with jitter). */
+const RETRY_BASE_MS = 10_000;
+/** Failed copies in a row before giving up (about two and a half hours of tries). */
+const MAX_FAILURES = 30;
+const GONE = 'the provider no longer has the video, and it was not archived before';
+
+/**
+ * Copies each finished task's video into the gateway's store, as a leased job (any instance may
+ * take any task): streams it from the provider through a check of its length and content (an
+ * MP4/QuickTime box first, never HTML) into the store, which commits only a complete object; then
+ * makes a poster frame; then records `archived`. A failure is retried with back-off while the
+ * provider still has the video; once it has not, the task stays SUCCESS with archive `failed`.
+ */
+@Injectable()
+export class VideoArchiveJob implements LeasedJob<TaskEntity> {
+  readonly name = 'video-archive';
+  readonly batchSize = BATCH_SIZE;
+  readonly maxItemsPerRound = BATCH_SIZE * 4;
+  readonly concurrency = CONCURRENCY;
+  private readonly loop: LeasedJobLoop<TaskEntity>;
+  private claimCounter = 0;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(INSTANCE_ID) private readonly instanceId: string,
+    @Inject(VIDEO_STORE) private readonly store: VideoStore | null,
+    private readonly archives: VideoArchiveRepository,
+    private readonly provider: ProviderVideoSource,
+    private readonly keys: VideoObjectKeys,
+    private readonly thumbnails: ThumbnailMaker,
+    private readonly clock: Clock,
+    runner: JobRunner,
+  ) {
+    this.loop = runner.register(this);
+  }
+
+  /** Off without a store (`VIDEO_STORE=none`: tasks stay due, for a store configured later); follows the task sync's interval. */
+  get intervalMs(): number {
+    return this.store ? this.config.taskSyncIntervalMs : 0;
+  }
+
+  get storeKind(): 'file' | 's3' | 'none' {
+    return this.store?.kind ?? 'none';
+  }
+
+  /** One round by hand (tests, admin): returns how many tasks were claimed. */
+  archiveDueVideos(): Promise<number> {
+    return this.store ? this.loop.runRound() : Promise.resolve(0);
+  }
+
+  claim(limit: number): Promise<TaskEntity[]> {
+    const now = this.clock.now();
+    return this.archives.claimDue(`${this.instanceId}#a${++this.claimCounter}`, now, now + this.config.taskLeaseMs, limit);
+  }
+
+  async handle(task: TaskEntity): Promise<string> {
+    const owner = task.archiveOwner!;
+    const heartbeat = setInterval(() => void this.archives.extendLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs).catch(() => undefined), this.config.taskLeaseMs / 3);
+    try {
+      const size = await this.copyVideo(task);
+      const thumbnailSize = await this.makeThumbnail(task);
+      if (await this.archives.markArchived(task.id, owner, { size, thumbnailSize, now: this.clock.now() })) return 'archived';
+      // Deleted meanwhile (or taken over after a lost lease, whose owner records it): drop what a deleted task left.
+      await this.removeIfDeleted(task);
+      return 'superseded';
+    } catch (error) {
+      if (error instanceof ProviderVideoError && error.reason === 'gone') {
+        await this.archives.markFailed(task.id, owner, GONE);
+        return 'gone';
+      }
+      task.archiveError = error instanceof VideoBytesError || error instanceof ProviderVideoError ? error.message : 'storing the video failed';
+      throw error;
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  handBack(task: TaskEntity): Promise<void> {
+    return this.archives.retryLater(task.id, task.archiveOwner!, task.archiveFailures, this.clock.now(), null).then(() => undefined);
+  }
+
+  describe(task: TaskEntity): string {
+    return `archive of task ${task.taskId}`;
+  }
+
+  oldestDueAt(now: number): Promise<number | null> {
+    return this.archives.oldestDueAt(now);
+  }
+
+  readonly retry: RetryPolicy<TaskEntity> = {
+    intervalMs: () => RETRY_BASE_MS,
+    failures: (task) => task.archiveFailures,
+    later: async (task, failures, dueAt) => {
+      if (failures >= MAX_FAILURES) await this.archives.markFailed(task.id, task.archiveOwner!, task.archiveError ?? 'archiving failed too often');
+      else await this.archives.retryLater(task.id, task.archiveOwner!, failures, dueAt, task.archiveError);
+    },
+  };
+
+  /** Provider -> check -> store; resolves with the stored size once the store committed the object. */
+  private async copyVideo(task: TaskEntity): Promise<number> {
+    const response = await this.provider.open(task);
+    const contentType = String(response.headers['content-type'] ?? '');
+    if (response.status !== 200 || /^text\/|html|json/i.test(contentType)) {
+      response.data.destroy();
+      throw new VideoBytesError(response.status !== 200 ? `the provider answered HTTP ${response.status} to a whole download` : 'the provider answered a page, not a video');
+    }
+    const announced = Number(response.headers['content-length']);
+    const check = new VideoBytesCheck(Number.isSafeInteger(announced) && announced > 0 ? announced : null);
+    pipeline(response.data, check, () => undefined);
+    await this.store!.write(this.keys.video(task.taskId), check, 'video/mp4');
+    return check.bytes;
+  }
+
+  /** A poster frame of the stored copy; null (and no object) when the video cannot be decoded. */
+  private async makeThumbnail(task: TaskEntity): Promise<number | null> {
+    const image = await this.thumbnails.posterFrame(await this.store!.locate(this.keys.video(task.taskId)));
+    if (!image) return null;
+    await this.store!.writeSmall(this.keys.thumbnail(task.taskId), image, 'image/jpeg');
+    return image.length;
+  }
+
+  private async removeIfDeleted(task: TaskEntity): Promise<void> {
+    const current = await this.archives.findById(task.id);
+    if (current && current.deletedAt === null) return;
+    await this.store!.remove(this.keys.video(task.taskId));
+    await this.store!.remove(this.keys.thumbnail(task.taskId));
+  }
+}
+

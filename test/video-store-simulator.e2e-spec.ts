@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { GENERATION_MS } from '../src/families/alpha/simulator/alpha-simulator.service';
+import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { VideoArchiveJob } from '../src/storage/video-archive.job';
+import { binaryBody } from './support/fake-alpha-upstream';
+import { startGateway, TestGateway } from './support/gateway';
+import { describeEachDatabase } from './support/test-databases';
+
+const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
+
+/** The README's walk-through on the embedded simulator: a range past the end is a 416 before and after archiving. */
+describeEachDatabase('the video store with the embedded simulator', (kind) => {
+  let gw: TestGateway;
+  let key = '';
+
+  beforeAll(async () => {
+    gw = await startGateway(kind, { SIMULATOR: 'on', MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
+    ({ key } = await gw.createCustomer({ quota: 1_000_000 }));
+  });
+  afterAll(async () => gw?.close());
+
+  const get = (path: string) => gw.http.get(path).set('Authorization', `Bearer ${key}`).buffer(true).parse(binaryBody);
+
+  it('answers an unsatisfiable range with 416 (not a 503 to retry), from the provider and from the copy', async () => {
+    const { body } = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt: 'a lighthouse', seconds: '4' }).expect(200);
+    for (const ms of [2000, GENERATION_MS, 2000]) {
+      gw.clock.advance(ms);
+      await gw.sync();
+    }
+    expect((await get(`/v1/videos/${body.id}`).expect(200)).body.toString()).toContain('"completed"');
+    const fromProvider = await get(`/v1/videos/${body.id}/content`).set('Range', 'bytes=99999999-').expect(416);
+    expect(fromProvider.headers['content-range']).toBe(`bytes */${SAMPLE.length}`);
+
+    expect(await gw.app.get(VideoArchiveJob).archiveDueVideos()).toBe(1);
+    const fromCopy = await get(`/v1/videos/${body.id}/content`).set('Range', 'bytes=99999999-').expect(416);
+    expect(fromCopy.headers['content-range']).toBe(`bytes */${SAMPLE.length}`);
+    expect(Buffer.compare((await get(`/v1/videos/${body.id}/content`).expect(200)).body, SAMPLE)).toBe(0);
+    expect((await get(`/v1/videos/${body.id}/content?variant=thumbnail`).expect(200)).headers['content-type']).toBe('image/jpeg');
+  });
+});
