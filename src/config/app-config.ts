@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TrustedProxies, trustedProxies } from './trusted-proxies';
 
 const booleanFlag = (name: string, fallback: boolean) =>
   z
@@ -66,6 +67,19 @@ const databaseUrl = z
     return z.NEVER;
   });
 
+/** `redis://` or `rediss://` URL of the Redis that several instances share. */
+const redisUrl = z
+  .string()
+  .optional()
+  .refine((value) => {
+    if (value === undefined || value === '') return true;
+    try {
+      return ['redis:', 'rediss:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be a redis:// or rediss:// URL');
+
 const schema = z.object({
   PORT: integer(0, 3000, 65535),
   DATABASE_URL: databaseUrl,
@@ -82,6 +96,13 @@ const schema = z.object({
   TASK_LEASE_MS: integer(1000, 60_000),
   DATABASE_QUERY_TIMEOUT_MS: integer(100, 10_000),
   MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
+  REDIS_URL: redisUrl,
+  REDIS_KEY_PREFIX: z
+    .string()
+    .optional()
+    .default('gateway:')
+    .refine((value) => /^[\w:.-]{1,64}$/.test(value), 'must be 1 to 64 letters, digits or _ : . -'),
+  TRUSTED_PROXIES: trustedProxies,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 
@@ -106,6 +127,12 @@ export interface AppConfig {
   /** How long a claimed task (poll or submit) belongs to one instance before others may take it over. */
   taskLeaseMs: number;
   mediaAllowPrivateHosts: boolean;
+  /** Set: limits, the sign-in throttle and key revocations are shared through this Redis; unset: per process. */
+  redisUrl?: string;
+  /** Prefixes every Redis key and channel, so several deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
+  /** Express's `trust proxy`: the proxies whose X-Forwarded-For is believed; false (default) believes none. */
+  trustedProxies: TrustedProxies;
   logLevel: string;
 }
 
@@ -132,6 +159,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     taskTimeoutMs: values.TASK_TIMEOUT_MS,
     taskLeaseMs: values.TASK_LEASE_MS,
     mediaAllowPrivateHosts: values.MEDIA_ALLOW_PRIVATE_HOSTS,
+    redisUrl: values.REDIS_URL || undefined,
+    redisKeyPrefix: values.REDIS_KEY_PREFIX,
+    trustedProxies: values.TRUSTED_PROXIES,
     logLevel: values.LOG_LEVEL,
   };
 }

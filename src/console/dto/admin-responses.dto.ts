@@ -9,6 +9,7 @@ export class CreatedUserDto {
   @ApiProperty({ example: 'default' }) group: string;
   @ApiProperty({ example: 100000, description: 'balance in quota units' }) quota: number;
   @ApiProperty({ example: 0 }) used_quota: number;
+  @ApiProperty({ example: 0, description: 'requests per minute on /v1/* (0 = unlimited)' }) rpm: number;
 }
 
 export class UserDto extends CreatedUserDto {

@@ -3,6 +3,8 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Le
 import { ColumnLength } from '../../common/validation';
 
 const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
+/** Fits the 32-bit column on both databases with room to spare. */
+const MAX_RPM = 1_000_000_000;
 
 export class CreateUserDto {
   @ApiProperty({ example: 'acme' })
@@ -34,6 +36,13 @@ export class CreateUserDto {
   @IsOptional()
   @IsIn(['user', 'admin'])
   role?: 'user' | 'admin';
+
+  @ApiPropertyOptional({ example: 600, default: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_RPM)
+  rpm?: number;
 }
 
 export class UpdateUserDto {
@@ -58,6 +67,13 @@ export class UpdateUserDto {
   @IsString()
   @MinLength(8)
   password?: string;
+
+  @ApiPropertyOptional({ example: 600, default: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_RPM)
+  rpm?: number;
 }
 
 export class TopUpDto {
