@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
-import { ColumnLength } from '../../common/validation';
+import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
 
 const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
 /** Fits the 32-bit column on both databases with room to spare. */
@@ -38,7 +38,7 @@ export class CreateUserDto {
   role?: 'user' | 'admin';
 
   @ApiPropertyOptional({ example: 600, default: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(MAX_RPM)
@@ -69,7 +69,7 @@ export class UpdateUserDto {
   password?: string;
 
   @ApiPropertyOptional({ example: 600, default: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(MAX_RPM)
