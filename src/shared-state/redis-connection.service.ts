@@ -25,7 +25,6 @@ export class RedisConnection implements OnApplicationShutdown {
   readonly subscriber: Redis | null;
   readonly keyPrefix: string;
   private state: 'connecting' | 'up' | 'down' = 'connecting';
-  private everUp = false;
   private readonly listeners: Listener[] = [];
   private readonly upGauge: Gauge | null = null;
   private readonly fallbacks: Counter | null = null;
@@ -82,15 +81,12 @@ export class RedisConnection implements OnApplicationShutdown {
 
   private setUp(up: boolean): void {
     const next = up ? 'up' : 'down';
-    if (next === this.state) return;
+    const previous = this.state;
+    if (next === previous) return;
     this.state = next;
     this.upGauge?.set(up ? 1 : 0);
-    if (up) {
-      if (this.everUp) this.logger.log('Redis is back: limits and key revocations are shared again');
-      this.everUp = true;
-    } else {
-      this.logger.warn('Redis is unavailable: rate limits and the sign-in throttle are per process, and cached API keys live 2 s, until it returns');
-    }
+    if (up && previous === 'down') this.logger.log('Redis is back: limits and key revocations are shared again');
+    if (!up) this.logger.warn('Redis is unavailable: rate limits and the sign-in throttle are per process, and cached API keys live 2 s, until it returns');
     for (const listener of this.listeners) listener(up);
   }
 
