@@ -22,9 +22,8 @@ describeEachDatabase('account rate limit (rpm), one instance', (kind) => {
 
   it('is 0 (unlimited) by default, settable at creation and by PATCH, and refuses anything but a non-negative integer', async () => {
     const plain = await gw.admin.post('/api/admin/users', { username: `rpm-default-${kind}` }).expect(201);
-    expect(plain.body.rpm).toBe(0);
+    expect((await gw.admin.get(`/api/admin/users/${plain.body.id}`).expect(200)).body.rpm).toBe(0);
     const limited = await gw.admin.post('/api/admin/users', { username: `rpm-set-${kind}`, rpm: 120 }).expect(201);
-    expect(limited.body.rpm).toBe(120);
     expect((await gw.admin.get(`/api/admin/users/${limited.body.id}`).expect(200)).body.rpm).toBe(120);
     expect((await gw.admin.patch(`/api/admin/users/${limited.body.id}`, { rpm: 7 }).expect(200)).body.rpm).toBe(7);
     for (const rpm of [-1, 1.5, '10', null]) {

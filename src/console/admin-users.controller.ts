@@ -38,7 +38,7 @@ export class AdminUsersController {
     });
     if (body.quota) await this.ledger.topUp(user.id, body.quota, 'opening balance');
     const fresh = await this.users.get(user.id);
-    return { id: fresh.id, username: fresh.username, group: fresh.group, quota: fresh.quota, used_quota: fresh.usedQuota, rpm: fresh.rpm };
+    return { id: fresh.id, username: fresh.username, group: fresh.group, quota: fresh.quota, used_quota: fresh.usedQuota };
   }
 
   @Get()

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
 import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
@@ -5,6 +6,16 @@ import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
 const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
 /** Fits the 32-bit column on both databases with room to spare. */
 const MAX_RPM = 1_000_000_000;
+
+/** The account rate limit, the same on create and update. */
+const RpmField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ example: 600, default: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged' }),
+    IsOptionalNotNull(),
+    IsInt(),
+    Min(0),
+    Max(MAX_RPM),
+  );
 
 export class CreateUserDto {
   @ApiProperty({ example: 'acme' })
@@ -37,11 +48,7 @@ export class CreateUserDto {
   @IsIn(['user', 'admin'])
   role?: 'user' | 'admin';
 
-  @ApiPropertyOptional({ example: 600, default: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged' })
-  @IsOptionalNotNull()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_RPM)
+  @RpmField()
   rpm?: number;
 }
 
@@ -68,11 +75,7 @@ export class UpdateUserDto {
   @MinLength(8)
   password?: string;
 
-  @ApiPropertyOptional({ example: 600, default: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged' })
-  @IsOptionalNotNull()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_RPM)
+  @RpmField()
   rpm?: number;
 }
 
