@@ -44,8 +44,8 @@ export class RedisConnection implements OnApplicationShutdown {
       retryStrategy: (times: number) => Math.min(times * 100, MAX_RECONNECT_DELAY_MS),
     };
     this.client = new Redis(config.redisUrl, options);
-    // The subscriber may queue its SUBSCRIBE until connected, and needs no command timeout.
-    this.subscriber = new Redis(config.redisUrl, { ...options, enableOfflineQueue: true, commandTimeout: undefined });
+    // The subscriber keeps its SUBSCRIBE queued until Redis is there (also when it is down at start).
+    this.subscriber = new Redis(config.redisUrl, { ...options, enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
     this.client.on('ready', () => this.setUp(true));
     this.client.on('close', () => this.setUp(false));
     // Errors are reported through the state change; without a listener ioredis would print each retry.
