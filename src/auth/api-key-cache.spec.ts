@@ -62,6 +62,18 @@ describe('ApiKeyCache', () => {
     });
   });
 
+  it('does not cache a lookup that an invalidation overtook (the rows may predate the revocation)', () => {
+    const { redis, subscriber } = fakeRedis(true);
+    const cache = new ApiKeyCache(redis);
+    cache.onModuleInit();
+    const generation = cache.generation;
+    subscriber.emit('message', 't:api-key-invalidations', 'k:h1');
+    cache.set('h1', key, user(7), 0, generation);
+    expect(cache.get('h1', 1)).toBeUndefined();
+    cache.set('h1', key, user(7), 0, cache.generation);
+    expect(cache.get('h1', 1)).toBeDefined();
+  });
+
   it('clears itself when Redis is lost or returns, caches 2 s meanwhile, and publishes held invalidations on return', async () => {
     const { redis, subscriber, published, setUp } = fakeRedis(true);
     const cache = new ApiKeyCache(redis);

@@ -34,6 +34,8 @@ export class ApiKeyCache implements OnModuleInit {
   private readonly pending: string[] = [];
   private readonly channel: string;
   private subscriberConnectedBefore = false;
+  /** Counts invalidations (and clears), so a lookup that raced one is not cached. */
+  private invalidations = 0;
 
   constructor(private readonly redis: RedisConnection) {
     this.channel = `${redis.keyPrefix}api-key-invalidations`;
@@ -47,12 +49,12 @@ export class ApiKeyCache implements OnModuleInit {
     });
     // A resubscribed connection may have missed messages while it was away.
     subscriber.on('ready', () => {
-      if (this.subscriberConnectedBefore) this.entries.clear();
+      if (this.subscriberConnectedBefore) this.clear();
       this.subscriberConnectedBefore = true;
     });
     subscriber.subscribe(this.channel).catch((error: Error) => this.logger.warn(`cannot subscribe to key invalidations yet: ${error.message}`));
     this.redis.onStateChange((up) => {
-      this.entries.clear();
+      this.clear();
       if (up) this.flushPending();
     });
   }
@@ -67,7 +69,17 @@ export class ApiKeyCache implements OnModuleInit {
     return entry;
   }
 
-  set(keyHash: string, apiKey: ApiKeyEntity, user: UserEntity, now: number): void {
+  /** Take before reading the database; pass to `set`. */
+  get generation(): number {
+    return this.invalidations;
+  }
+
+  /**
+   * Caches a lookup, unless an invalidation arrived since `generation` was taken: the rows read may
+   * predate it (a revocation committed during the read), and would otherwise live a whole TTL.
+   */
+  set(keyHash: string, apiKey: ApiKeyEntity, user: UserEntity, now: number, generation = this.invalidations): void {
+    if (generation !== this.invalidations) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(keyHash, { apiKey, user, expiresAt: now + this.ttlMs() });
   }
@@ -90,12 +102,18 @@ export class ApiKeyCache implements OnModuleInit {
   }
 
   private apply(message: string): void {
+    this.invalidations++;
     if (message.startsWith('k:')) {
       this.entries.delete(message.slice(2));
     } else if (message.startsWith('u:')) {
       const userId = Number(message.slice(2));
       for (const [hash, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(hash);
     }
+  }
+
+  private clear(): void {
+    this.invalidations++;
+    this.entries.clear();
   }
 
   private publish(message: string): void {
