@@ -201,7 +201,7 @@ describeEachDatabase('admin API', (kind) => {
     expect(Object.keys(logList.properties)).toEqual(expect.arrayContaining(['data', 'total']));
     const log = docs.components.schemas[logList.properties.data.items.$ref.split('/').pop()];
     expect(Object.keys(log.properties)).toEqual(['id', 'type', 'user_id', 'task_id', 'model', 'quota', 'balance_after', 'channel_id', 'detail', 'created_at']);
-    expect(log.properties.type.enum).toEqual(['topup', 'consume', 'refund', 'adjust']);
+    expect(log.properties.type.enum).toEqual(['topup', 'consume', 'refund', 'adjust', 'hold', 'release']);
     expect(Object.keys(schemaOf('/api/admin/tasks', 'get', '200').properties)).toEqual(expect.arrayContaining(['data', 'total']));
     const settings = docs.components.schemas.ChannelSettingsDto.properties;
     expect(Object.keys(settings)).toEqual(['poll_interval_ms', 'max_concurrency', 'control_base_url', 'access_key', 'secret_key', 'region', 'project_name']);

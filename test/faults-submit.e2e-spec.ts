@@ -108,7 +108,8 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
   const visibleTasks = async (key: string) => (await gw.http.get('/v1/videos?limit=100').set('Authorization', `Bearer ${key}`).expect(200)).body.data as Array<{ id: string; status: string }>;
   const ledger = async (userId: number) => {
     const logs = (await gw.admin.get(`/api/admin/logs?user_id=${userId}&page_size=100`).expect(200)).body.data as Array<{ type: string; task_id: string; quota: number }>;
-    return { consume: logs.filter((log) => log.type === 'consume'), refund: logs.filter((log) => log.type === 'refund') };
+    const ofType = (type: string) => logs.filter((log) => log.type === type);
+    return { consume: ofType('consume'), refund: ofType('refund'), hold: ofType('hold'), release: ofType('release') };
   };
   /** One charge for the task, no refund, and the balance down by its price. */
   const expectChargedOnce = async (userId: number, taskId: string, price: number) => {
@@ -117,13 +118,15 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     expect(refund).toEqual([]);
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - price, used_quota: price });
   };
-  /** One charge and one refund for the task, and the balance whole again. */
-  const expectChargedThenRefunded = async (userId: number, taskId: string) => {
-    const { consume, refund } = await ledger(userId);
-    expect(consume.map((log) => log.task_id)).toEqual([taskId]);
-    expect(refund.map((log) => log.task_id)).toEqual([taskId]);
+  /** A submit the client never got: its hold released, no charge or refund the customer would see, the balance whole again. */
+  const expectHeldThenReleased = async (userId: number, taskId: string) => {
+    const { consume, refund, hold, release } = await ledger(userId);
+    expect([consume, refund]).toEqual([[], []]);
+    expect(hold.map((log) => log.task_id)).toEqual([taskId]);
+    expect(release.map((log) => log.task_id)).toEqual([taskId]);
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
   };
+
   const tasksOf = (userId: number) =>
     queryDatabase<{ task_id: string; status: string; lease_until: number | string | null; lease_owner: string | null }>(
       gw.database,
@@ -176,7 +179,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     await getGeneration(key, taskId).expect(404);
     expect(await visibleTasks(key)).toEqual([]);
     await gw.sync();
-    await expectChargedThenRefunded(userId, taskId);
+    await expectHeldThenReleased(userId, taskId);
   });
 
   it('a submit still running keeps its lease: the sync leaves it alone; the client gets a live task it can see and follow, charged once, never refunded', async () => {
@@ -222,7 +225,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     expect(alpha.calls('upload').length - uploadsBefore).toBe(1);
     expect(alpha.calls('generate').length - generatesBefore).toBe(0);
     await getVideo(key, taskId).expect(404);
-    await expectChargedThenRefunded(userId, taskId);
+    await expectHeldThenReleased(userId, taskId);
   });
 
   it('family A: an upload that outlasts a (jumped) lease keeps it: uploaded and generated once, 200 queued, visible', async () => {
@@ -332,12 +335,13 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
         else expect(res.body).toEqual({ code: 'conflict', message: expect.any(String), data: null });
       }
       expect(await visibleTasks(key)).toEqual([]);
-      const { consume, refund } = await ledger(userId);
+      const { consume, refund, hold, release } = await ledger(userId);
       const refused = statuses.filter((status) => status === 400).length;
-      // Each charge belongs to exactly one attempt the provider refused and the client was told about.
-      expect(consume).toHaveLength(refused);
+      // Each hold belongs to exactly one attempt the provider refused and the client was told about; none is a charge.
+      expect([consume, refund]).toEqual([[], []]);
+      expect(hold).toHaveLength(refused);
       expect(refusals() - sentBefore).toBe(refused);
-      expect(refund.map((log) => log.task_id).sort()).toEqual(consume.map((log) => log.task_id).sort());
+      expect(release.map((log) => log.task_id).sort()).toEqual(hold.map((log) => log.task_id).sort());
       expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
 
       // Refused means the key is free: once the provider takes the body, the same key starts a task.

@@ -195,8 +195,10 @@ describeEachDatabase('generations: family B refusals', (kind) => {
       await refused({ status: 500, code: 'InternalError', message: 'boom' }, 503, unavailable);
     });
 
-    it('writes the consume and its refund, and hides the refused task', async () => {
-      const logs = await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=refund`).expect(200);
+    it('holds the charge and releases it (never a consume and a refund), and hides the refused task', async () => {
+      for (const type of ['consume', 'refund']) expect((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=${type}`).expect(200)).body.total).toBe(0);
+      expect((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=hold`).expect(200)).body.total).toBe(7);
+      const logs = await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=release`).expect(200);
       expect(logs.body.total).toBe(7);
       expect(logs.body.data[0].detail).toMatch(/rejected at submit/);
       const taskId = logs.body.data[0].task_id;

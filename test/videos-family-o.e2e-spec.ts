@@ -110,7 +110,7 @@ describeEachDatabase('videos: family O (OpenAI-compatible upstream)', (kind) => 
     const res = await submit({ model: 'chained-v6', prompt: 'a storm', seconds: '4' }).expect(200);
     for (let i = 0; i < 4; i++) await pollRound();
     const failed = (await as(customer.key).get(`/v1/videos/${res.body.id}`).expect(200)).body;
-    expect(failed).toMatchObject({ status: 'failed', error: { message: 'content moderation failed (moderation_blocked)' } });
+    expect(failed).toMatchObject({ status: 'failed', error: { message: 'content moderation failed: moderation_blocked' } });
     expect(JSON.stringify(failed)).not.toContain('10.0.0.7');
     expect(await gw.balance(customer.userId)).toEqual(before);
     const types = (await ledgerOf(res.body.id)).map((row) => row.type).sort();
@@ -125,14 +125,14 @@ describeEachDatabase('videos: family O (OpenAI-compatible upstream)', (kind) => 
     expect(res.body.error.message).toBe('upstream rejected the request: invalid_value: invalid value (param: seconds)');
     expect(JSON.stringify(res.body)).not.toMatch(/10\.0\.0\.9|sk-abc/);
     expect(await gw.balance(customer.userId)).toEqual(before);
-    // The charge is recorded before the upstream call (crash safety) and refunded when the upstream refuses: net zero.
+    // The charge is held before the upstream call (crash safety) and released when the upstream refuses: net zero, nothing the customer sees.
     const logs = (await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}`).expect(200)).body;
     expect(logs.total).toBe(rowsBefore + 2);
     const added = (logs.data as Array<{ type: string; quota: number; detail: string }>).slice(0, 2);
-    expect(added.map((row) => row.type).sort()).toEqual(['consume', 'refund']);
+    expect(added.map((row) => row.type).sort()).toEqual(['hold', 'release']);
     expect(Math.abs(added[0].quota)).toBe(Math.abs(added[1].quota));
-    expect(added.find((row) => row.type === 'refund')!.detail).toMatch(/rejected at submit/);
-    expect(added.find((row) => row.type === 'refund')!.detail).not.toMatch(/10\.0\.0\.9|sk-abc/);
+    expect(added.find((row) => row.type === 'release')!.detail).toMatch(/rejected at submit/);
+    expect(added.find((row) => row.type === 'release')!.detail).not.toMatch(/10\.0\.0\.9|sk-abc/);
   });
 
   it('turns an upstream 429 into a 429 with Retry-After and a 5xx into a 503, neither charged', async () => {
@@ -187,7 +187,7 @@ describeEachDatabase('videos: a gateway chained behind another (family O -> fami
       await back.sync();
       video = (await back.http.get(`/v1/videos/${created.body.id}`).set('Authorization', auth).expect(200)).body;
     }
-    expect(video).toMatchObject({ status: 'completed', size: '320x180' });
+    expect(video).toMatchObject({ status: 'completed', size: '1280x720' });
     const content = await back.http.get(`/v1/videos/${created.body.id}/content`).set('Authorization', auth).buffer(true).parse(collect).expect(200);
     expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
     const refused = await back.http.post('/v1/videos').set('Authorization', auth).send({ model: 'sora-2', prompt: 'x [simulate:reject]', seconds: '4' }).expect(400);

@@ -8,7 +8,8 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyCache } from './api-key-cache';
 import { hashApiKey } from './api-key-hash';
 import { ApiKeyEntity } from './api-key.entity';
-import { UserEntity } from './user.entity';
+import type { UserEntity } from './user.entity';
+import { UsersService } from './users.service';
 
 export interface IssuedKey {
   apiKey: ApiKeyEntity;
@@ -20,14 +21,14 @@ export interface IssuedKey {
 export class ApiKeysService {
   constructor(
     @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersService,
     private readonly transactions: TransactionRunner,
     private readonly cache: ApiKeyCache,
     private readonly clock: Clock,
   ) {}
 
   async issue(userId: number, name: string, models?: string[] | null): Promise<IssuedKey> {
-    if (!(await this.users.exists({ where: { id: userId } }))) throw AppError.notFound(`user ${userId} not found`);
+    if (!(await this.users.findById(userId))) throw AppError.notFound(`user ${userId} not found`);
     const key = newApiKey();
     const apiKey = await this.transactions.run((manager) =>
       manager.save(
@@ -72,7 +73,7 @@ export class ApiKeysService {
     if (!found) {
       const generation = this.cache.generation;
       const apiKey = await this.keys.findOne({ where: { keyHash } });
-      const user = apiKey ? await this.users.findOne({ where: { id: apiKey.userId } }) : null;
+      const user = apiKey ? await this.users.findById(apiKey.userId) : null;
       if (!apiKey || !user) throw new AppError(ErrorCode.Unauthorized, 'invalid api key');
       this.cache.set(keyHash, apiKey, user, now, generation);
       found = { apiKey, user, expiresAt: now };

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyCache } from './api-key-cache';
 import { UserEntity, UserRole, UserStatus } from './user.entity';
+import { findPage } from '../database/find-page';
 
 export interface CreateUserInput {
   username: string;
@@ -75,8 +76,7 @@ export class UsersService {
   }
 
   async list(page: number, pageSize: number): Promise<{ data: UserEntity[]; total: number }> {
-    const [data, total] = await this.users.findAndCount({ order: { id: 'ASC' }, skip: (page - 1) * pageSize, take: pageSize });
-    return { data, total };
+    return findPage(this.users, {}, { page, pageSize }, { id: 'ASC' });
   }
 
   async update(id: number, input: UpdateUserInput): Promise<UserEntity> {
@@ -90,6 +90,23 @@ export class UsersService {
     await this.transactions.run((manager) => manager.update(UserEntity, { id }, changes));
     this.keyCache.forgetUser(id);
     return this.get(id);
+  }
+
+  /** Username by user id, for the ids that exist. */
+  async usernamesOf(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const users = await this.users.find({ select: { id: true, username: true }, where: { id: In([...new Set(ids)]) } });
+    return new Map(users.map((user) => [user.id, user.username]));
+  }
+
+  /** Turns verification on for a user inside the caller's transaction; call forgetCached(id) once it committed. */
+  async enableVerificationInTransaction(manager: EntityManager, id: number): Promise<void> {
+    await manager.update(UserEntity, { id }, { verificationEnabled: true, updatedAt: this.clock.now() });
+  }
+
+  /** The key cache holds user rows: the next request must see what changed. */
+  forgetCached(id: number): void {
+    this.keyCache.forgetUser(id);
   }
 
   count(): Promise<number> {

@@ -25,7 +25,7 @@ export const MAX_BALANCE = Number.MAX_SAFE_INTEGER;
 const pastMaxBalance = () =>
   AppError.invalid(`quota would take the balance past ${MAX_BALANCE} (quota plus used quota must stay an exact JSON integer)`, 'quota');
 
-/** Thrown inside a transaction when the (task, refund) ledger row already exists. */
+/** Thrown inside a transaction when the (task, refund) or (task, release) ledger row already exists. */
 export class AlreadyRefundedError extends Error {}
 
 /**
@@ -40,42 +40,57 @@ export class LedgerService {
   ) {}
 
   /** Charges a task: one conditional update that cannot overdraw; 402 when the balance cannot pay. */
-  async chargeIfEnough(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
-    const updated = await manager
+  chargeIfEnough(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    return this.takeIfEnough(manager, 'consume', movement);
+  }
+
+  /**
+   * Holds a submit's charge until the provider accepts the task (confirmHold) or refuses it
+   * (releaseHold); the balance moves now, like a charge, so a hold cannot overdraw either.
+   */
+  holdIfEnough(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    return this.takeIfEnough(manager, 'hold', movement);
+  }
+
+  /** The provider accepted the task: its hold becomes its charge (no balance moves). False when there was no hold. */
+  async confirmHold(manager: EntityManager, taskId: string): Promise<boolean> {
+    const result = await manager
       .createQueryBuilder()
-      .update(UserEntity)
-      .set({
-        quota: () => 'quota - :amount',
-        usedQuota: () => 'used_quota + :amount',
-        updatedAt: this.clock.now(),
-      })
-      .where('id = :userId AND quota >= :amount')
-      .setParameters({ amount: movement.quota, userId: movement.userId })
+      .update(LogEntity)
+      .set({ type: 'consume' })
+      .where('task_id = :taskId AND type = :hold', { taskId, hold: 'hold' })
       .execute();
-    if (!updated.affected) throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
-    return this.writeLog(manager, 'consume', movement, -movement.quota);
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * The provider refused the submit: the hold goes back as a `release`, which the customer's
+   * ledger leaves out with the hold. A task charged before holds existed is refunded instead.
+   */
+  async releaseHold(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    const held = await manager.exists(LogEntity, { where: { taskId: movement.taskId, type: 'hold' } });
+    return this.giveBack(manager, held ? 'release' : 'refund', movement);
+  }
+
+  private async takeIfEnough(manager: EntityManager, type: 'consume' | 'hold', movement: TaskMovement): Promise<LogEntity> {
+    if (!(await this.moveToUsed(manager, movement.userId, movement.quota))) throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
+    return this.writeLog(manager, type, movement, -movement.quota);
   }
 
   /**
    * Gives a task's charge back. The unique (task_id, type) key makes a second refund fail
    * with AlreadyRefundedError, which rolls the caller's transaction back.
    */
-  async refundInTransaction(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
-    await manager
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({
-        quota: () => 'quota + :amount',
-        usedQuota: () => 'used_quota - :amount',
-        updatedAt: this.clock.now(),
-      })
-      .where('id = :userId')
-      .setParameters({ amount: movement.quota, userId: movement.userId })
-      .execute();
+  refundInTransaction(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
+    return this.giveBack(manager, 'refund', movement);
+  }
+
+  private async giveBack(manager: EntityManager, type: 'refund' | 'release', movement: TaskMovement): Promise<LogEntity> {
+    await this.moveToUsed(manager, movement.userId, -movement.quota);
     try {
-      return await this.writeLog(manager, 'refund', movement, movement.quota);
+      return await this.writeLog(manager, type, movement, movement.quota);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AlreadyRefundedError(`task ${movement.taskId} was already refunded`);
+      if (isUniqueViolation(error)) throw new AlreadyRefundedError(`task ${movement.taskId} was already ${type === 'refund' ? 'refunded' : 'released'}`);
       throw error;
     }
   }
@@ -129,6 +144,21 @@ export class LedgerService {
       }
       return this.writeLog(manager, 'adjust', { userId, detail }, delta);
     });
+  }
+
+  /**
+   * Moves `amount` from the balance to used quota (a negative amount moves it back) in one
+   * conditional update that never takes the balance below zero; false when it would have.
+   */
+  private async moveToUsed(manager: EntityManager, userId: number, amount: number): Promise<boolean> {
+    const updated = await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ quota: () => 'quota - :amount', usedQuota: () => 'used_quota + :amount', updatedAt: this.clock.now() })
+      .where('id = :userId AND quota >= :amount')
+      .setParameters({ amount, userId })
+      .execute();
+    return Boolean(updated.affected);
   }
 
   private async writeLog(

@@ -1,8 +1,16 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn } from '../database/column-transformers';
 
-export type LogType = 'topup' | 'consume' | 'refund' | 'adjust';
-export const LOG_TYPES: LogType[] = ['topup', 'consume', 'refund', 'adjust'];
+/**
+ * `hold`: a submit's charge until the provider accepts the task (then it becomes the `consume`);
+ * `release`: a hold given back because the provider refused the submit. The customer never got
+ * that task, so neither shows in the customer's logs, totals or charts.
+ */
+export type LogType = 'topup' | 'consume' | 'refund' | 'adjust' | 'hold' | 'release';
+export const LOG_TYPES: LogType[] = ['topup', 'consume', 'refund', 'adjust', 'hold', 'release'];
+/** What a customer sees of the ledger. */
+export const CUSTOMER_LOG_TYPES = ['topup', 'consume', 'refund', 'adjust'] as const satisfies readonly LogType[];
+export type CustomerLogType = (typeof CUSTOMER_LOG_TYPES)[number];
 
 /**
  * The ledger: one row per quota movement, written in the transaction that moves the balance.

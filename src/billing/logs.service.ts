@@ -1,15 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Between, FindOptionsWhere, LessThanOrEqual, MoreThanOrEqual, Repository } from 'typeorm';
+import { Between, FindOptionsWhere, In, LessThanOrEqual, MoreThanOrEqual, Repository } from 'typeorm';
+import type { LogFilter } from './log-totals.service';
 import { LogEntity, LogType } from './log.entity';
+import { findPage } from '../database/find-page';
 
-export interface LogQuery {
-  userId?: number;
-  type?: LogType;
-  taskId?: string;
-  /** ms epoch bounds, inclusive. */
-  from?: number;
-  to?: number;
+export interface LogQuery extends LogFilter {
   page: number;
   pageSize: number;
 }
@@ -22,25 +18,26 @@ export class LogsService {
   async find(query: LogQuery): Promise<{ data: LogEntity[]; total: number }> {
     const where: FindOptionsWhere<LogEntity> = {};
     if (query.userId !== undefined) where.userId = query.userId;
-    if (query.type) where.type = query.type;
+    if (query.type) where.type = query.types && !query.types.includes(query.type) ? In([]) : query.type;
+    else if (query.types) where.type = In([...query.types]);
     if (query.taskId) where.taskId = query.taskId;
     if (query.from !== undefined && query.to !== undefined) where.createdAt = Between(query.from, query.to);
     else if (query.from !== undefined) where.createdAt = MoreThanOrEqual(query.from);
     else if (query.to !== undefined) where.createdAt = LessThanOrEqual(query.to);
-    const [data, total] = await this.logs.findAndCount({
-      where,
-      order: { id: 'DESC' },
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-    });
-    return { data, total };
+    return findPage(this.logs, where, query);
   }
 
   /**
    * Signed quota and row count per day and type of one user since `from` (ms). Days break at
    * midnight `offsetMs` east of UTC; `day` is the day's start in that shifted time.
    */
-  sumsByDay(userId: number, from: number, offsetMs: number, dayMs: number): Promise<Array<{ day: string | number; type: LogType; sum: string | number; count: string | number }>> {
+  sumsByDay(
+    userId: number,
+    from: number,
+    offsetMs: number,
+    dayMs: number,
+    types: readonly LogType[],
+  ): Promise<Array<{ day: string | number; type: LogType; sum: string | number; count: string | number }>> {
     // `x - x % DAY` is floor division on both MySQL and SQLite (timestamps are positive).
     const bucket = '((l.created_at + :offset) - ((l.created_at + :offset) % :day))';
     return this.logs
@@ -51,6 +48,7 @@ export class LogsService {
       .addSelect('COUNT(*)', 'count')
       .where('l.user_id = :userId', { userId })
       .andWhere('l.created_at >= :from', { from })
+      .andWhere('l.type IN (:...types)', { types })
       .setParameters({ offset: offsetMs, day: dayMs })
       .groupBy('day')
       .addGroupBy('l.type')

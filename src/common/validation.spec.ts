@@ -1,6 +1,7 @@
-import { IsString, validate } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsArray, IsIn, IsInt, IsNumber, IsString, Min, validate, ValidateNested } from 'class-validator';
 import { AppError } from './app-error';
-import { assertBodyShape, BodyShape, ColumnLength, MaxUtf16Length, modelOf } from './validation';
+import { ColumnLength, IsOptionalOrEmpty, IsRequired, MaxUtf16Length, modelOf, validBody } from './validation';
 
 const refusal = (run: () => void) => {
   try {
@@ -11,22 +12,58 @@ const refusal = (run: () => void) => {
   return null;
 };
 
-describe('assertBodyShape', () => {
-  const shape: BodyShape = { size: 'string', duration: 'integer', metadata: { seed: 'integer', input: { media: ['array', 'an array of {type, url} elements'] } } };
+describe('validBody', () => {
+  class Media {
+    @IsIn(['image', 'video'], { message: '$property must be one of image, video' }) type: string;
+    @IsRequired() @IsString({ message: '$property is required' }) url: string;
+  }
+  class Body {
+    @IsRequired() @IsString() prompt: string;
+    @IsOptionalOrEmpty() @IsString() size?: string;
+    @IsOptionalOrEmpty()
+    @IsNumber({}, { message: '$property must be an integer' })
+    @IsInt({ message: 'duration must be an integer between 3 and 15' })
+    @Min(3, { message: 'duration must be an integer between 3 and 15' })
+    duration?: number;
+    @IsOptionalOrEmpty()
+    @IsArray()
+    @ValidateNested({ each: true, message: '$property must be an object' })
+    @Type(() => Media)
+    media?: Media[];
+  }
+  const refused = async (body: Record<string, unknown>) => {
+    try {
+      await validBody(Body, body);
+    } catch (error) {
+      return { message: (error as AppError).message, param: (error as AppError).options.param };
+    }
+    return null;
+  };
 
-  it('names the dotted field whose JSON type is wrong, null included', () => {
-    expect(refusal(() => assertBodyShape({ size: ['720P'] }, shape))).toEqual({ message: 'size must be a string', param: 'size' });
-    expect(refusal(() => assertBodyShape({ size: null }, shape))).toEqual({ message: 'size must be a string', param: 'size' });
-    expect(refusal(() => assertBodyShape({ metadata: [] }, shape))).toEqual({ message: 'metadata must be an object', param: 'metadata' });
-    expect(refusal(() => assertBodyShape({ metadata: { input: { media: 'x' } } }, shape))).toEqual({
-      message: 'metadata.input.media must be an array of {type, url} elements',
-      param: 'metadata.input.media',
-    });
+  it('names the dotted field whose JSON type is wrong, null included, and never coerces', async () => {
+    expect(await refused({ prompt: 'p', size: ['720P'] })).toEqual({ message: 'size must be a string', param: 'size' });
+    expect(await refused({ prompt: 'p', size: null })).toEqual({ message: 'size must be a string', param: 'size' });
+    expect(await refused({ prompt: null })).toEqual({ message: 'prompt must be a string', param: 'prompt' });
+    expect(await refused({ prompt: 'p', duration: '5' })).toEqual({ message: 'duration must be an integer', param: 'duration' });
+    expect(await refused({ prompt: 'p', duration: [5] })).toEqual({ message: 'duration must be an integer', param: 'duration' });
   });
 
-  it('leaves absent fields, empty form fields, unknown fields and ranges to the parsers', () => {
-    expect(refusal(() => assertBodyShape({ size: '', duration: 5.5, metadata: { seed: '7', other: [1] }, extra: {} }, shape))).toBeNull();
-    expect(refusal(() => assertBodyShape({ duration: '5 s' }, shape))).toEqual({ message: 'duration must be an integer', param: 'duration' });
+  it('says "required" for a missing or blank text, and the range after the type', async () => {
+    expect(await refused({})).toEqual({ message: 'prompt is required', param: 'prompt' });
+    expect(await refused({ prompt: '  ' })).toEqual({ message: 'prompt is required', param: 'prompt' });
+    expect(await refused({ prompt: 'p', duration: 5.5 })).toEqual({ message: 'duration must be an integer between 3 and 15', param: 'duration' });
+  });
+
+  it('names array elements by index', async () => {
+    expect(await refused({ prompt: 'p', media: [{ type: 'image', url: 'u' }, 'x'] })).toEqual({ message: 'media[1] must be an object', param: 'media[1]' });
+    expect(await refused({ prompt: 'p', media: [{ type: 'audio', url: 'u' }] })).toEqual({ message: 'media[0].type must be one of image, video', param: 'media[0].type' });
+    expect(await refused({ prompt: 'p', media: [{ type: 'image' }] })).toEqual({ message: 'media[0].url is required', param: 'media[0].url' });
+  });
+
+  it('takes an empty string as not given, drops unknown fields, and returns an instance', async () => {
+    const body = await validBody(Body, { prompt: 'p', size: '', duration: '', extra: 1 });
+    expect(body).toBeInstanceOf(Body);
+    expect({ ...body }).toEqual({ prompt: 'p', size: '', duration: '' });
   });
 });
 

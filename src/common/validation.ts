@@ -1,24 +1,29 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
-import { buildMessage, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
+import { applyDecorators, Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { buildMessage, IsInt, IsNumber, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
 import { AppError } from './app-error';
 
 /**
  * Checks of a value's presence and type: when one fails, the range checks after it say nothing useful.
- * A container's own type comes first: `images: null` is "must be an array", not "each value ... must be a string".
+ * A container's own type comes first: `images: null` is "must be an array", not "each value ... must be a string";
+ * a number's before its integer range: `duration: [5]` is "must be an integer", not "between 3 and 15".
  */
-const BASIC_CONSTRAINTS = ['isDefined', 'isArray', 'isObject', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isIn'];
+const BASIC_CONSTRAINTS = ['isRequired', 'isDefined', 'isArray', 'isObject', 'isString', 'isNumber', 'isInt', 'isBoolean', 'isIn'];
 
-function firstProblem(errors: ValidationError[], prefix = ''): { field: string; message: string } {
+function firstProblem(errors: ValidationError[], prefix = '', parent?: ValidationError): { field: string; message: string } {
   for (const error of errors) {
-    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    // An array's elements come as children named by their index (no schema names a field so):
+    // `metadata.input.media[0]`; class-validator's message about an element names the array.
+    const element = parent !== undefined && /^\d+$/.test(error.property);
+    const field = element ? `${prefix}[${error.property}]` : prefix ? `${prefix}.${error.property}` : error.property;
+    const named = element ? parent!.property : error.property;
     if (error.constraints) {
       // class-validator lists the last decorator first: a missing field would read "must be shorter than 2048 characters".
       const basic = BASIC_CONSTRAINTS.find((name) => error.constraints![name]);
       const message = basic ? error.constraints[basic] : Object.values(error.constraints)[0];
       // class-validator names the property; make it the full dotted path.
-      return { field, message: message.startsWith(error.property) ? field + message.slice(error.property.length) : message };
+      return { field, message: message.startsWith(named) ? field + message.slice(named.length) : message };
     }
-    if (error.children?.length) return firstProblem(error.children, field);
+    if (error.children?.length) return firstProblem(error.children, field, error);
   }
   return { field: prefix, message: 'invalid request' };
 }
@@ -45,10 +50,49 @@ export const lenientValidationPipe = new ValidationPipe({
 });
 
 /**
+ * The one way a request body that a family reads becomes a validated instance of its schema class
+ * (the class Swagger documents): unknown fields dropped, types never coerced, the first problem a
+ * 400 naming the dotted field. Rules across fields stay with the family, after this.
+ */
+export async function validBody<T extends object>(schema: Type<T>, body: Record<string, unknown>): Promise<T> {
+  return (await lenientValidationPipe.transform(body, { type: 'body', metatype: schema })) as T;
+}
+
+/**
  * Like `@IsOptional()`, but only a missing field is absent: JSON `null` is not a value of any type
  * the interface lists, so it meets the field's type check (`image must be a string`).
  */
 export const IsOptionalNotNull = (options?: ValidationOptions) => ValidateIf((_object, value) => value !== undefined, options);
+
+/**
+ * Like `IsOptionalNotNull`, and an empty string is absent too: what an empty form field sends, and
+ * what the family B and C schemas have always taken for "not given".
+ */
+export const IsOptionalOrEmpty = (options?: ValidationOptions) => ValidateIf((_object, value) => value !== undefined && value !== '', options);
+
+/**
+ * A required text: missing, empty or blank is `<field> is required` (ahead of any other rule of the
+ * field); present, it must still be a string (`null` is `<field> must be a string`). Pair with `@IsString()`.
+ */
+export function IsRequired(options?: ValidationOptions) {
+  return ValidateBy(
+    {
+      name: 'isRequired',
+      validator: {
+        validate: (value: unknown) => value !== undefined && !(typeof value === 'string' && value.trim() === ''),
+        defaultMessage: buildMessage((each) => `${each}$property is required`, options),
+      },
+    },
+    options,
+  );
+}
+
+/**
+ * A JSON integer from `min` to `max`: another type is `<field> must be an integer`; a fraction or a
+ * number out of range is `message` (the interface's wording, e.g. "between 3 and 15 (seconds)").
+ */
+export const IntegerBetween = (min: number, max: number, message: string) =>
+  applyDecorators(IsNumber({}, { message: '$property must be an integer' }), IsInt({ message }), Min(min, { message }), Max(max, { message }));
 
 /**
  * `@Length` as a VARCHAR column counts: in code points. (class-validator's `@Length` does not count
@@ -98,57 +142,7 @@ export function MaxUtf16Length(max: number, options?: ValidationOptions) {
   );
 }
 
-/** The JSON types of the interface's fields; `integer` also takes the decimal text a form field sends. */
-export type JsonKind = 'string' | 'integer' | 'boolean' | 'object' | 'array';
-
-/** Field -> its kind, or a nested object's own fields, or [kind, how the 400 describes it]. */
-export interface BodyShape {
-  [field: string]: JsonKind | [JsonKind, string] | BodyShape;
-}
-
-const KIND_DESCRIPTIONS: Record<JsonKind, string> = {
-  string: 'a string',
-  integer: 'an integer',
-  boolean: 'a boolean',
-  object: 'an object',
-  array: 'an array',
-};
-
-const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function hasKind(value: unknown, kind: JsonKind): boolean {
-  switch (kind) {
-    case 'string':
-      return typeof value === 'string';
-    // Whole-number and range checks stay with each field's own rule (and its message).
-    case 'integer':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^\s*-?\d+\s*$/.test(value));
-    case 'boolean':
-      return typeof value === 'boolean' || value === 'true' || value === 'false';
-    case 'object':
-      return isJsonObject(value);
-    case 'array':
-      return Array.isArray(value);
-  }
-}
-
-/**
- * The one type check of a hand-parsed body, done before anything reads it: every field the shape
- * names, when present, has its JSON type (400 naming the dotted field otherwise). A missing field
- * and an empty form field are absent; `null` is present and of no type. Unknown fields are left alone.
- */
-export function assertBodyShape(body: Record<string, unknown>, shape: BodyShape, prefix = ''): void {
-  for (const [name, rule] of Object.entries(shape)) {
-    const value = body[name];
-    if (value === undefined || value === '') continue;
-    const field = prefix ? `${prefix}.${name}` : name;
-    const [kind, description] = Array.isArray(rule) ? rule : typeof rule === 'string' ? [rule, KIND_DESCRIPTIONS[rule]] : (['object', KIND_DESCRIPTIONS.object] as const);
-    if (!hasKind(value, kind)) throw AppError.invalid(`${field} must be ${description}`, field);
-    if (typeof rule === 'object' && !Array.isArray(rule)) assertBodyShape(value as Record<string, unknown>, rule, field);
-  }
-}
-
-/** The `model` of a hand-parsed body: the one field every surface reads first, to route the body. */
+/** The `model` of a submit body: the one field the submit pipeline reads before any family's schema, to route the body. */
 export function modelOf(body: Record<string, unknown>): string {
   const model = body.model;
   if (model === undefined || model === null || (typeof model === 'string' && model.trim() === '')) throw AppError.invalid('model is required', 'model');

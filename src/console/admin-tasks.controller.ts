@@ -4,7 +4,7 @@ import { AdminGuard } from '../auth/admin.guard';
 import { Clock } from '../common/clock';
 import { strictValidationPipe } from '../common/validation';
 import { toAdminTaskView } from '../tasks/task-admin.view';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskQueries } from '../tasks/task-queries.service';
 import { TaskStatus } from '../tasks/task-status';
 import { TaskQueryDto } from './dto/admin-query.dto';
 import { AdminTaskListDto } from './dto/admin-responses.dto';
@@ -26,7 +26,7 @@ export const STUCK_AFTER_MS = 60_000;
 @Controller('api/admin/tasks')
 export class AdminTasksController {
   constructor(
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskQueries,
     private readonly clock: Clock,
   ) {}
 

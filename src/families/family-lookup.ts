@@ -8,8 +8,8 @@ export function familyOfPlatform(platform: Platform): FamilyDefinition | null {
 }
 
 /** The family that serves a public model, with the model's canonical id; null when none does. */
-export function familyOfModel(name: string): { family: FamilyDefinition; model: string } | null {
-  for (const family of FAMILIES) {
+export function familyOfModel(name: string, families: readonly FamilyDefinition[] = FAMILIES): { family: FamilyDefinition; model: string } | null {
+  for (const family of families) {
     const model = family.publicModel(name);
     if (model !== null) return { family, model };
   }

@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit, type ModuleMetadata } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/app-error';
@@ -7,11 +7,21 @@ import { ChannelRouter } from '../upstream/channel-router.service';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
 import type { FamilyDefinition, FamilyDrafts } from './family';
 import { familyOfModel } from './family-lookup';
-import { FAMILIES } from './family.registry';
+
+/** The registered families (FAMILIES in production; a test registers its fake the same way). */
+export const FAMILY_DEFINITIONS = Symbol('FAMILY_DEFINITIONS');
+
+/**
+ * How a list of families is registered: each family's module, the list under FAMILY_DEFINITIONS,
+ * and the registry built from it. FamiliesModule registers FAMILIES; service tests register a fake.
+ */
+export function familyRegistration(families: readonly FamilyDefinition[]): Required<Pick<ModuleMetadata, 'imports' | 'providers'>> {
+  return { imports: families.map((family) => family.module), providers: [{ provide: FAMILY_DEFINITIONS, useValue: families }, FamilyRegistry] };
+}
 
 /**
  * What the surfaces and the task core ask of the provider families: which family serves a model,
- * its request schema, its adapter. Built from FAMILIES at start; seeds their default prices.
+ * its request schema, its adapter. Built from the registered families at start; seeds their default prices.
  */
 @Injectable()
 export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
@@ -19,13 +29,14 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
   private readonly adapters = new Map<Platform, UpstreamAdapter>();
 
   constructor(
+    @Inject(FAMILY_DEFINITIONS) private readonly families: readonly FamilyDefinition[],
     private readonly moduleRef: ModuleRef,
     private readonly pricing: PricingService,
     private readonly router: ChannelRouter,
   ) {}
 
   onModuleInit(): void {
-    for (const family of FAMILIES) {
+    for (const family of this.families) {
       // Each family's own module provides them; strict: false looks beyond this module.
       this.drafts.set(family.platform, this.moduleRef.get(family.drafts, { strict: false }));
       this.adapters.set(family.platform, this.moduleRef.get(family.adapter, { strict: false }));
@@ -33,7 +44,7 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.pricing.seedDefaults(FAMILIES.flatMap((family) => family.defaultPrices));
+    await this.pricing.seedDefaults(this.families.flatMap((family) => family.defaultPrices));
   }
 
   /**
@@ -42,13 +53,18 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
    * models operators list on enabled channels of families without a fixed list, as listed there.
    */
   async forModel(name: string): Promise<{ family: FamilyDefinition; model: string } | null> {
-    const fixed = familyOfModel(name);
+    const fixed = familyOfModel(name, this.families);
     if (fixed) return fixed;
-    const open = FAMILIES.filter((family) => family.modelsFromChannels);
+    const open = this.families.filter((family) => family.modelsFromChannels);
     if (open.length === 0) return null;
     const listed = await this.router.listedModel(open.map((family) => family.platform), name);
     const family = listed && open.find((candidate) => candidate.platform === listed.platform);
     return family ? { family, model: listed.model } : null;
+  }
+
+  /** The public models of the families that take verified portrait assets (`asset://`). */
+  assetModels(): string[] {
+    return this.families.filter((family) => family.takesVerifiedAssets).flatMap((family) => family.models);
   }
 
   draftsOf(platform: Platform): FamilyDrafts {

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { DefaultPrice } from '../billing/default-prices';
-import type { Caller, TaskDraft } from '../tasks/task-submit.service';
+import type { Caller, TaskDraft } from '../tasks/task-draft';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
 
@@ -36,6 +36,19 @@ export interface FamilyDrafts {
   prepare(model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft>;
 }
 
+/** An example request body, shown (and pre-filled) by Swagger; each one is accepted by the simulator with the defaults. */
+export interface RequestExample {
+  summary: string;
+  value: Record<string, unknown>;
+}
+
+/** A family's request schema as Swagger documents it: the class its bodies are validated with, and examples per form. */
+export interface FamilyRequestSchema {
+  readonly schema: Type<object>;
+  /** By name, in the order shown: the first one of the first family of a form is what "Try it out" starts with. */
+  readonly examples: Partial<Record<SubmitForm, Record<string, RequestExample>>>;
+}
+
 /** The family's embedded fake upstream, mounted under /simulator/<platform> with SIMULATOR=on. */
 export interface FamilySimulator {
   module: Type<unknown>;
@@ -67,6 +80,8 @@ export interface FamilyDefinition {
   readonly takesVerifiedAssets?: boolean;
   /** Seeded into an empty price table. */
   readonly defaultPrices: readonly DefaultPrice[];
+  /** Its request schema, for the API documentation (its `drafts` validate with the same class). */
+  readonly request: FamilyRequestSchema;
   /** The Nest module that provides (and exports) `drafts` and `adapter`. */
   readonly module: Type<unknown>;
   readonly drafts: Type<FamilyDrafts>;

@@ -1,30 +1,26 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import {
-  ApiBadRequestResponse,
   ApiBearerAuth,
-  ApiBody,
-  ApiConflictResponse,
   ApiExtraModels,
-  ApiForbiddenResponse,
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiPaymentRequiredResponse,
-  ApiServiceUnavailableResponse,
   ApiTags,
-  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiSubmitErrors, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
-import { TaskRepository } from '../tasks/task.repository';
-import { CreateGenerationDto } from './dto/create-generation.dto';
+import { TaskQueries } from '../tasks/task-queries.service';
+import { ApiSubmitBody } from '../families/family-request-docs';
 import { GenerationSubmitResponse, WrapperErrorResponse } from './dto/generation-submit-response.dto';
 import { UNIFIED_TASK_EXAMPLES, UnifiedTaskResponse } from './dto/unified-task.dto';
 import { unifiedSubmitInput } from './unified-submit-input';
 import { toUnifiedTaskResponse } from './unified-task.view';
+
+const ERRORS = submitErrorExamples('wrapper', 'beta-1.0-t2v');
 
 @ApiTags('video generations (unified form)')
 @ApiBearerAuth('api-key')
@@ -34,7 +30,7 @@ import { toUnifiedTaskResponse } from './unified-task.view';
 export class GenerationsController {
   constructor(
     private readonly submissions: SubmitPipeline,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskQueries,
   ) {}
 
   @Post()
@@ -49,17 +45,12 @@ export class GenerationsController {
       'Media URLs must be public http(s); their format and size are checked by a ranged read before charging.',
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 hours return the first task, charged once; 1 to 255 characters' })
-  @ApiBody({ type: CreateGenerationDto })
+  @ApiSubmitBody('unified', "The request schema of the model's family")
   @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`' })
-  @ApiBadRequestResponse({ type: WrapperErrorResponse, description: 'Invalid request or refused by the provider; no charge' })
-  @ApiUnauthorizedResponse({ type: WrapperErrorResponse, description: 'API key missing, invalid or expired' })
-  @ApiPaymentRequiredResponse({ type: WrapperErrorResponse, description: '`insufficient user quota`' })
-  @ApiForbiddenResponse({ type: WrapperErrorResponse, description: 'The API key is not allowed to use the model' })
-  @ApiTooManyRequestsResponse({ type: WrapperErrorResponse, description: 'Provider back-pressure; Retry-After; no charge' })
-  @ApiConflictResponse({ type: WrapperErrorResponse, description: 'Idempotency-Key reused with another body, or its first request still in flight (then with Retry-After); no charge' })
-  @ApiServiceUnavailableResponse({ type: WrapperErrorResponse, description: 'No channel serves the model, or every channel failed; no charge' })
+  @ApiSubmitErrors(WrapperErrorResponse, ERRORS)
+  @ApiUnauthorizedResponse({ type: WrapperErrorResponse, description: 'API key missing, invalid or expired', example: ERRORS[401] })
   async create(
-    @Body() body: CreateGenerationDto,
+    @Body() body: unknown,
     @Req() req: AuthenticatedRequest,
     // Named as in @ApiHeader so that Swagger shows one optional header, not a second, required one.
     @Headers('Idempotency-Key') idempotencyKey?: string,
@@ -71,7 +62,7 @@ export class GenerationsController {
   @Get(':task_id')
   @ApiOperation({ summary: 'A task in the unified form (any platform); FAILURE still answers code `success`' })
   @ApiOkResponse({ type: UnifiedTaskResponse, examples: UNIFIED_TASK_EXAMPLES })
-  @ApiNotFoundResponse({ type: WrapperErrorResponse, description: 'Unknown task, or another account\'s task' })
+  @ApiNotFoundResponse({ type: WrapperErrorResponse, description: 'Unknown task, or another account\'s task', example: ERRORS[404] })
   async get(@Param('task_id') taskId: string, @Req() req: AuthenticatedRequest): Promise<UnifiedTaskResponse> {
     return toUnifiedTaskResponse(await this.tasks.findOwned(req.user!.id, taskId));
   }

@@ -1,5 +1,4 @@
 import { AppError } from '../common/app-error';
-import { FAMILIES } from '../families/family.registry';
 
 const MAX_DEPTH = 8;
 
@@ -19,9 +18,9 @@ function findAssetReference(value: unknown, path: string, depth = 0): string | n
  * Verified portrait assets belong to the families that take them: an `asset://` reference anywhere
  * in a body for another model is a 400 naming the field, before any family reads the body.
  */
-export function refuseAssetReferences(body: Record<string, unknown>, model: string): void {
+export function refuseAssetReferences(body: Record<string, unknown>, model: string, assetModels: readonly string[]): void {
   const field = findAssetReference(body, '');
   if (!field) return;
-  const models = FAMILIES.filter((family) => family.takesVerifiedAssets).flatMap((family) => family.models);
+  const models = assetModels;
   throw AppError.invalid(`${field}: asset:// references can only be used with ${models.join(' and ')} (model ${model})`, field);
 }

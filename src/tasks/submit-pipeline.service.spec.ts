@@ -20,6 +20,7 @@ function pipelineWithFakeFamily() {
   const registry = {
     forModel: (name: string) => (name.toLowerCase() === 'fake-1' ? { family, model: 'fake-1' } : null),
     draftsOf: () => drafts,
+    assetModels: () => ['gamma-2-0', 'gamma-2-0-fast'],
   } as unknown as FamilyRegistry;
   const tasks = { submit: async (draft: TaskDraft) => (submitted.push(draft), { taskId: 'task_1' } as TaskEntity) } as unknown as TaskSubmitService;
   return { pipeline: new SubmitPipeline(registry, tasks), submitted, released };

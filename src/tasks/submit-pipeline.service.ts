@@ -6,7 +6,8 @@ import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/fami
 import { FamilyRegistry } from '../families/family-registry.service';
 import { refuseAssetReferences } from './asset-reference-rule';
 import type { TaskEntity } from './task.entity';
-import { Caller, TaskSubmitService } from './task-submit.service';
+import type { Caller } from './task-draft';
+import { TaskSubmitService } from './task-submit.service';
 
 /** The task record's idempotency_key column. */
 const MAX_IDEMPOTENCY_KEY = 255;
@@ -30,7 +31,7 @@ export class SubmitPipeline {
     const name = modelOf(input.body);
     const { family, model } = await this.familyServing(name, input.form);
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
-    if (!family.takesVerifiedAssets) refuseAssetReferences(input.body, name);
+    if (!family.takesVerifiedAssets) refuseAssetReferences(input.body, name, this.families.assetModels());
     const { draft, release } = await this.families.draftsOf(family.platform).prepare(model, input, caller);
     try {
       return await this.tasks.submit({ ...draft, idempotencyKey }, caller);

@@ -1,17 +1,15 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { ApiKeyEntity } from '../auth/api-key.entity';
-import { UserEntity } from '../auth/user.entity';
 import { LedgerService } from '../billing/ledger.service';
-import { PricingService, QuoteRequest } from '../billing/pricing.service';
+import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { newTaskId } from '../common/random-id';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { ChannelRouter, upstreamModelFor } from '../upstream/channel-router.service';
-import { ChannelEntity, Platform } from '../upstream/channel.entity';
+import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
 import { FamilyRegistry } from '../families/family-registry.service';
@@ -21,25 +19,9 @@ import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskTransitionsService } from './task-transitions.service';
 
-/** A validated request, ready to be priced, recorded and sent upstream. */
-export interface TaskDraft {
-  platform: Platform;
-  model: string;
-  action: string;
-  /** What the family adapter needs to build the upstream call. */
-  request: Record<string, unknown>;
-  properties?: Record<string, unknown>;
-  quote: Omit<QuoteRequest, 'group'>;
-  /** Idempotency-Key header: the same key and body within 24 h return the first task. */
-  idempotencyKey?: string;
-  /** Only these channels may run the task (e.g. the provider account holding its verified assets). */
-  channelIds?: number[];
-}
+import type { Caller, TaskDraft } from './task-draft';
 
-export interface Caller {
-  user: UserEntity;
-  apiKey?: ApiKeyEntity | null;
-}
+export type { Caller, TaskDraft };
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 const MODERATION_FAILURE = 'content moderation failed';
@@ -49,10 +31,11 @@ export const SUBMIT_INTERRUPTED = 'generation failed: submit was interrupted';
 const IDEMPOTENT_RECORD_ATTEMPTS = 3;
 
 /**
- * Submits a task crash-safely: (1) price it, charge it and record it as SUBMITTING in one
+ * Submits a task crash-safely: (1) price it, hold its charge and record it as SUBMITTING in one
  * transaction; (2) call the upstream, trying the next channel on channel trouble, all within a
  * deadline well under the task's lease, which a heartbeat keeps extending meanwhile; (3) mark it
- * submitted, or reject it and revert the charge, each a compare-and-set that still holds the lease.
+ * submitted (the hold becomes the charge), or reject it and release the hold, each a compare-and-set
+ * that still holds the lease.
  * A crash between (1) and (3) leaves a SUBMITTING task whose lease runs out; the sync job settles
  * it. A submit that finds its task taken over writes nothing and tells the client what became of it.
  */
@@ -220,7 +203,8 @@ export class TaskSubmitService {
       });
       await manager.insert(TaskEntity, task as QueryDeepPartialEntity<TaskEntity>);
       if (quota > 0) {
-        await this.ledger.chargeIfEnough(manager, {
+        // A hold until the provider accepts the task: a refused submit leaves nothing in the customer's ledger.
+        await this.ledger.holdIfEnough(manager, {
           userId: caller.user.id,
           taskId: task.taskId,
           model: draft.model,
@@ -245,7 +229,12 @@ export class TaskSubmitService {
       updatedAt: now,
       ...(outcome.requestPatch ? { request: { ...task.request, ...outcome.requestPatch } } : {}),
     };
-    const kept = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes, owner));
+    // Accepted: the task becomes visible and its hold becomes its charge, in one transaction.
+    const kept = await this.transactions.run(async (manager) => {
+      if (!(await this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes, owner))) return false;
+      await this.ledger.confirmHold(manager, task.taskId);
+      return true;
+    });
     if (!kept) return this.afterTakeover(task, outcome.upstreamTaskId);
     return Object.assign(task, changes);
   }

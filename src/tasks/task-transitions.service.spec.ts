@@ -87,6 +87,31 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
     expect(await refundRows(task.taskId)).toHaveLength(1);
   });
 
+  /** A SUBMITTING task whose charge is held, as TaskSubmitService records it. */
+  async function heldTask(quota = 250) {
+    const user = await t.createUser(1_000);
+    const task = await t.createTask(user.id, { status: 'SUBMITTING', quota, leaseOwner: 'instance-a', leaseUntil: t.clock.now() + 60_000 });
+    await t.transactions.run((m) => t.ledger.holdIfEnough(m, { userId: user.id, taskId: task.taskId, model: task.model, quota, detail: 'hold' }));
+    return { user, task };
+  }
+  const typesOf = async (userId: number) => (await t.ledgerRows(userId)).map((row) => `${row.type} ${row.quota}`);
+
+  it("a refused submit releases its hold: no charge and no refund, nothing in the customer's ledger", async () => {
+    const { user, task } = await heldTask();
+    expect(await t.transitions.reject(task, 'bad prompt', 'instance-a')).toBe(true);
+    expect(await t.balance(user.id)).toEqual({ quota: 1_000, usedQuota: 0 });
+    expect(await typesOf(user.id)).toEqual(['hold -250', 'release 250']);
+    expect(await t.transitions.reject(task, 'bad prompt', 'instance-a')).toBe(false);
+    expect(await typesOf(user.id)).toHaveLength(2);
+  });
+
+  it('a task failing straight from SUBMITTING is one the client sees: its hold becomes the charge, refunded once', async () => {
+    const { user, task } = await heldTask();
+    expect(await t.transitions.fail(task, 'content moderation failed', {}, 'instance-a')).toBe(true);
+    expect(await t.balance(user.id)).toEqual({ quota: 1_000, usedQuota: 0 });
+    expect(await typesOf(user.id)).toEqual(['consume -250', 'refund 250']);
+  });
+
   it('a free task fails without a ledger row', async () => {
     const user = await t.createUser(1_000);
     const task = await t.createTask(user.id, { status: 'QUEUED', quota: 0 });

@@ -17,7 +17,8 @@ export interface PollPlan {
 
 /**
  * Moves tasks between states. Every move is a compare-and-set on the previous status, and a
- * move to failure carries its refund in the same transaction, so a refund happens exactly once.
+ * move to failure carries its refund (a refused submit: its hold's release) in the same
+ * transaction, so either happens exactly once.
  */
 @Injectable()
 export class TaskTransitionsService {
@@ -91,11 +92,11 @@ export class TaskTransitionsService {
     return won;
   }
 
-  /** The upstream refused the submit: the client never sees the task, and the charge is reverted. False if `leaseOwner` no longer holds it. */
+  /** The upstream refused the submit: the client never sees the task, and its hold is released. False if `leaseOwner` no longer holds it. */
   async reject(task: TaskEntity, reason: string, leaseOwner?: string): Promise<boolean> {
     const now = this.clock.now();
     const changes: Partial<TaskEntity> = { status: 'REJECTED', failReason: reason, finishTime: now, nextPollAt: null, leaseOwner: null, leaseUntil: null, updatedAt: now };
-    const won = await this.settle(task, changes, `refund: task ${task.taskId} rejected at submit: ${reason}`, 'rejected', leaseOwner);
+    const won = await this.settle(task, changes, `released: task ${task.taskId} rejected at submit: ${reason}`, 'rejected', leaseOwner);
     if (won) Object.assign(task, changes);
     return won;
   }
@@ -105,14 +106,13 @@ export class TaskTransitionsService {
       const won = await this.transactions.run(async (manager) => {
         if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner))) return false;
         if (task.quota > 0) {
-          await this.ledger.refundInTransaction(manager, {
-            userId: task.userId,
-            taskId: task.taskId,
-            model: task.model,
-            quota: task.quota,
-            channelId: task.channelId,
-            detail,
-          });
+          const movement = { userId: task.userId, taskId: task.taskId, model: task.model, quota: task.quota, channelId: task.channelId, detail };
+          if (cause === 'rejected') await this.ledger.releaseHold(manager, movement);
+          else {
+            // A task failing straight from SUBMITTING (moderation at submit, an interrupted submit) is one the client sees: its hold is its charge.
+            if (task.status === 'SUBMITTING') await this.ledger.confirmHold(manager, task.taskId);
+            await this.ledger.refundInTransaction(manager, movement);
+          }
         }
         return true;
       });

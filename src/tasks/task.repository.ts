@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, FindOptionsWhere, In, IsNull, LessThan, Repository, type QueryDeepPartialEntity } from 'typeorm';
-import { AppError } from '../common/app-error';
+import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';
@@ -14,16 +13,6 @@ export interface PollRelease {
   upstreamResponse: unknown;
 }
 
-export interface TaskListQuery {
-  userId?: number;
-  status?: TaskStatus[];
-  model?: string;
-  /** Leave out tasks their owner deleted (what the customer console shows). */
-  excludeDeleted?: boolean;
-  page: number;
-  pageSize: number;
-}
-
 /** Task persistence behind intention-revealing methods; atomic steps are atomic in SQL. */
 @Injectable()
 export class TaskRepository {
@@ -32,34 +21,12 @@ export class TaskRepository {
     private readonly transactions: TransactionRunner,
   ) {}
 
-  /** A client's own, not deleted, visible task; 404 otherwise (also for another account's task). */
-  async findOwned(userId: number, taskId: string): Promise<TaskEntity> {
-    const task = await this.tasks.findOne({ where: { taskId, userId, deletedAt: IsNull() } });
-    if (!task || task.status === 'REJECTED' || task.status === 'SUBMITTING') throw AppError.notFound(`task ${taskId} not found`);
-    return task;
-  }
-
   findByTaskId(taskId: string): Promise<TaskEntity | null> {
     return this.tasks.findOne({ where: { taskId } });
   }
 
   findByIdempotencyKey(userId: number, idempotencyKey: string): Promise<TaskEntity | null> {
     return this.tasks.findOne({ where: { userId, idempotencyKey } });
-  }
-
-  async list(query: TaskListQuery): Promise<{ data: TaskEntity[]; total: number }> {
-    const where: FindOptionsWhere<TaskEntity> = {};
-    if (query.userId !== undefined) where.userId = query.userId;
-    if (query.status?.length) where.status = In(query.status);
-    if (query.model) where.model = query.model;
-    if (query.excludeDeleted) where.deletedAt = IsNull();
-    const [data, total] = await this.tasks.findAndCount({
-      where,
-      order: { id: 'DESC' },
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-    });
-    return { data, total };
   }
 
   /**
@@ -175,18 +142,6 @@ export class TaskRepository {
     await this.transactions.runStatement((manager) => manager.query(sql, params));
   }
 
-  /** Tasks still not terminal whose poll has been due for longer than `olderThan` ms. */
-  findStuck(now: number, olderThan: number, limit = 100): Promise<TaskEntity[]> {
-    return this.tasks.find({
-      where: [
-        { status: In(POLLABLE_STATUSES), nextPollAt: LessThan(now - olderThan) },
-        { status: 'SUBMITTING', createdAt: LessThan(now - olderThan) },
-      ],
-      order: { nextPollAt: 'ASC' },
-      take: limit,
-    });
-  }
-
   countByStatus(): Promise<Array<{ status: string; count: number }>> {
     return this.tasks
       .createQueryBuilder('t')
@@ -205,30 +160,6 @@ export class TaskRepository {
       .andWhere('t.next_poll_at <= :now', { now })
       .getRawOne<{ oldest: string | number | null }>()
       .then((row) => (row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest)));
-  }
-
-  /** One page of a client's visible tasks in id order, for cursor paging (`afterId` is exclusive). */
-  listOwnedPage(userId: number, options: { afterId?: number; limit: number; order: 'asc' | 'desc' }): Promise<TaskEntity[]> {
-    const qb = this.tasks
-      .createQueryBuilder('t')
-      .where('t.user_id = :userId', { userId })
-      .andWhere('t.deleted_at IS NULL')
-      .andWhere('t.status NOT IN (:...hidden)', { hidden: ['REJECTED', 'SUBMITTING'] });
-    if (options.afterId !== undefined) qb.andWhere(options.order === 'desc' ? 't.id < :afterId' : 't.id > :afterId', { afterId: options.afterId });
-    return qb.orderBy('t.id', options.order === 'desc' ? 'DESC' : 'ASC').take(options.limit).getMany();
-  }
-
-  /** The models a user has ever submitted, sorted. */
-  async modelsUsedBy(userId: number): Promise<string[]> {
-    const rows = await this.tasks.createQueryBuilder('t').select('DISTINCT t.model', 'model').where('t.user_id = :userId', { userId }).getRawMany<{ model: string }>();
-    return rows.map((row) => row.model).sort();
-  }
-
-  /** Task id -> failure reason, for those of `taskIds` the user owns. */
-  async failReasonsOf(userId: number, taskIds: string[]): Promise<Map<string, string | null>> {
-    if (taskIds.length === 0) return new Map();
-    const tasks = await this.tasks.find({ select: { taskId: true, failReason: true }, where: { taskId: In(taskIds), userId } });
-    return new Map(tasks.map((task) => [task.taskId, task.failReason]));
   }
 
   /** Forgets a finished task for its owner (the row stays for the ledger); false if it was not theirs, not finished or already gone. */

@@ -8,6 +8,7 @@ import { UpstreamModule } from '../upstream/upstream.module';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskEntity } from './task.entity';
 import { TaskMetrics } from './task-metrics.service';
+import { TaskQueries } from './task-queries.service';
 import { TaskRepository } from './task.repository';
 import { TaskSubmitService } from './task-submit.service';
 import { TaskSyncService } from './task-sync.service';
@@ -16,7 +17,7 @@ import { TaskTransitionsService } from './task-transitions.service';
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
   imports: [TypeOrmModule.forFeature([TaskEntity]), BillingModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
-  providers: [TaskRepository, TaskMetrics, TaskTransitionsService, TaskSubmitService, SubmitPipeline, TaskSyncService],
-  exports: [TaskRepository, TaskMetrics, SubmitPipeline],
+  providers: [TaskRepository, TaskQueries, TaskMetrics, TaskTransitionsService, TaskSubmitService, SubmitPipeline, TaskSyncService],
+  exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline],
 })
 export class TasksModule {}

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Injectable, Module, type Provider } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -13,16 +14,23 @@ import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { PricingService } from '../billing/pricing.service';
 import { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
+import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { TransactionRunner } from '../database/transaction-runner';
-import type { FamilyDefinition, FamilyDrafts } from '../families/family';
-import { FamilyRegistry } from '../families/family-registry.service';
+import type { FamilyDefinition, FamilyDrafts, SubmitInput } from '../families/family';
+import { familyRegistration } from '../families/family-registry.service';
+import { JobMetrics } from '../jobs/job-metrics.service';
+import { JobRunner } from '../jobs/job-runner.service';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { TaskMetrics } from '../tasks/task-metrics.service';
 import { TaskRepository } from '../tasks/task.repository';
 import { TaskEntity } from '../tasks/task.entity';
 import type { TaskStatus } from '../tasks/task-status';
 import { TaskTransitionsService } from '../tasks/task-transitions.service';
+import { SubmitPipeline } from '../tasks/submit-pipeline.service';
+import { TaskSubmitService } from '../tasks/task-submit.service';
+import { TaskSyncService } from '../tasks/task-sync.service';
+import { ChannelsService } from '../upstream/channels.service';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelRouter } from '../upstream/channel-router.service';
 import type { PollOutcome, SubmitOutcome, UpstreamAdapter } from '../upstream/upstream-adapter';
@@ -50,6 +58,8 @@ export class FakeAdapter implements Partial<UpstreamAdapter> {
   polled: string[] = [];
   nextSubmit: SubmitOutcome | Error = { upstreamTaskId: 'up_1' } as SubmitOutcome;
   nextPoll: PollOutcome | Error = { state: 'running', raw: {} } as PollOutcome;
+  readonly defaultPollIntervalMs = 1_000;
+  readonly expectedDurationMs = 10_000;
 
   defaultUpstreamModel(publicModel: string): string {
     return `${publicModel}-upstream`;
@@ -59,17 +69,22 @@ export class FakeAdapter implements Partial<UpstreamAdapter> {
     if (this.nextSubmit instanceof Error) throw this.nextSubmit;
     return this.nextSubmit;
   }
+  /** Per-task answers, before `nextPoll`. */
+  readonly pollOf = new Map<string, PollOutcome | Error>();
+
   async poll(task: TaskEntity): Promise<PollOutcome> {
     this.polled.push(task.taskId);
-    if (this.nextPoll instanceof Error) throw this.nextPoll;
-    return this.nextPoll;
+    const outcome = this.pollOf.get(task.taskId) ?? this.nextPoll;
+    if (outcome instanceof Error) throw outcome;
+    return outcome;
   }
 }
 
 @Injectable()
 export class FakeDrafts implements FamilyDrafts {
-  async prepare(model: string) {
-    return { draft: { platform: FAKE_PLATFORM, model, action: 'textGenerate', request: {}, quote: { model, resolution: '720p', seconds: 5 } } } as Awaited<
+  /** The body's `prompt` is the whole upstream request (so two bodies differ for Idempotency-Key). */
+  async prepare(model: string, input: SubmitInput) {
+    return { draft: { platform: FAKE_PLATFORM, model, action: 'textGenerate', request: { prompt: input.body.prompt ?? null }, quote: { model, resolution: '720p', seconds: 5 } } } as Awaited<
       ReturnType<FamilyDrafts['prepare']>
     >;
   }
@@ -84,36 +99,12 @@ export const FAKE_FAMILY: FamilyDefinition = {
   models: [FAKE_MODEL],
   publicModel: (name) => (name.toLowerCase() === FAKE_MODEL ? FAKE_MODEL : null),
   forms: ['unified', 'flat'],
+  request: { schema: Object, examples: {} },
   defaultPrices: [{ model: FAKE_MODEL, resolution: '720p', unit: 'second', duration: 0, credits: 10, audioCredits: null }],
   module: FakeFamilyModule,
   drafts: FakeDrafts,
   adapter: FakeAdapter as unknown as FamilyDefinition['adapter'],
 };
-
-/**
- * Stands in for FamilyRegistry with only the fake family registered (the real registry reads the
- * static FAMILIES list, so the fake is registered here rather than there).
- */
-@Injectable()
-export class FakeFamilyRegistry {
-  constructor(
-    readonly fakeDrafts: FakeDrafts,
-    readonly fakeAdapter: FakeAdapter,
-  ) {}
-  async forModel(name: string) {
-    const model = FAKE_FAMILY.publicModel(name);
-    return model ? { family: FAKE_FAMILY, model } : null;
-  }
-  draftsOf(): FamilyDrafts {
-    return this.fakeDrafts;
-  }
-  adapter(): UpstreamAdapter {
-    return this.fakeAdapter as unknown as UpstreamAdapter;
-  }
-  findAdapter(platform: string): UpstreamAdapter | null {
-    return platform === FAKE_PLATFORM ? this.adapter() : null;
-  }
-}
 
 export interface ServiceTestContext {
   module: TestingModule;
@@ -126,6 +117,10 @@ export interface ServiceTestContext {
   router: ChannelRouter;
   tasks: TaskRepository;
   adapter: FakeAdapter;
+  pipeline: SubmitPipeline;
+  sync: TaskSyncService;
+  runner: JobRunner;
+  config: AppConfig;
   /** Inserts a user with `quota` units in `group`. */
   createUser(quota: number, group?: string): Promise<UserEntity>;
   /** Reads a user's balance (quota, usedQuota) from the database. */
@@ -135,36 +130,63 @@ export interface ServiceTestContext {
   /** Inserts a task of the fake family (charged `quota`, not charged through the ledger). */
   createTask(userId: number, overrides?: Partial<TaskEntity> & { status?: TaskStatus }): Promise<TaskEntity>;
   createChannel(overrides: Partial<ChannelEntity>): Promise<ChannelEntity>;
+  /** What one submit of the fake family costs (its default price, group `default`). */
+  fakePrice(): Promise<number>;
+  /** Submits `body` (model `fake-1` unless it says otherwise) on the unified form through the real pipeline. */
+  submitFake(user: UserEntity, body?: Record<string, unknown>, idempotencyKey?: string): Promise<TaskEntity>;
   close(): Promise<void>;
 }
 
 /**
- * The middle test tier: the real data layer and money services on a fresh, migrated SQLite file,
- * with a fake family registered and a hand-moved clock. No HTTP, no AppModule.
+ * The middle test tier: the real data layer, money services, submit pipeline, task sync and job
+ * runner on a fresh, migrated SQLite file, with the fake family registered as production registers
+ * its families (familyRegistration) and a hand-moved clock. No HTTP, no AppModule.
  */
 export async function createServiceTestModule(extra: { providers?: Provider[] } = {}): Promise<ServiceTestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-service-test-'));
-  const config = { database: { kind: 'sqlite', url: '', path: join(dir, 'gateway.sqlite') }, databaseQueryTimeoutMs: 5_000 } as AppConfig;
+  const config = {
+    database: { kind: 'sqlite', url: '', path: join(dir, 'gateway.sqlite') },
+    databaseQueryTimeoutMs: 5_000,
+    taskSyncIntervalMs: 0,
+    assetFollowUpIntervalMs: 0,
+    taskTimeoutMs: 60_000,
+    taskLeaseMs: 30_000,
+    mediaAllowPrivateHosts: true,
+    publicBaseUrl: 'http://127.0.0.1:1',
+    simulator: false,
+    serverSecret: 'service-test-secret-0123456789abcdef',
+  } as AppConfig;
   const clock = new FakeClock();
+  const fakeFamily = familyRegistration([FAKE_FAMILY]);
   const module = await Test.createTestingModule({
     imports: [
+      ConfigModule.forRoot(config),
       DatabaseModule.forRoot(config),
+      ScheduleModule.forRoot(),
       TypeOrmModule.forFeature([UserEntity, LogEntity, PriceRuleEntity, GroupRatioEntity, TaskEntity, ChannelEntity]),
-      FakeFamilyModule,
+      ...fakeFamily.imports,
     ],
     providers: [
-      { provide: Clock, useValue: clock },
       MetricsRegistry,
+      JobMetrics,
+      JobRunner,
       LedgerService,
       PricingService,
       TaskRepository,
       TaskMetrics,
       TaskTransitionsService,
+      TaskSubmitService,
+      SubmitPipeline,
+      TaskSyncService,
+      ChannelsService,
       ChannelRouter,
-      { provide: FamilyRegistry, useClass: FakeFamilyRegistry },
+      ...fakeFamily.providers,
       ...(extra.providers ?? []),
     ],
-  }).compile();
+  })
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .compile();
   await module.init();
   const dataSource = module.get(DataSource);
   let taskSeq = 0;
@@ -180,6 +202,10 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
     router: module.get(ChannelRouter),
     tasks: module.get(TaskRepository),
     adapter: module.get(FakeAdapter),
+    pipeline: module.get(SubmitPipeline),
+    sync: module.get(TaskSyncService),
+    runner: module.get(JobRunner),
+    config,
     async createUser(quota, group = 'default') {
       const now = clock.now();
       const user = dataSource.manager.create(UserEntity, {
@@ -264,9 +290,22 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       });
       return dataSource.manager.save(ChannelEntity, channel);
     },
+    async fakePrice() {
+      return (await module.get(PricingService).quote({ model: FAKE_MODEL, resolution: '720p', seconds: 5, group: 'default' })).quota;
+    },
+    submitFake(user, body = {}, idempotencyKey) {
+      return module.get(SubmitPipeline).submit({ form: 'unified', body: { model: FAKE_MODEL, ...body }, durationField: 'duration' }, { user }, idempotencyKey);
+    },
     async close() {
       await module.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A service-tier module with one enabled channel of the fake family, and what one fake submit costs. */
+export async function createWithFakeChannel(): Promise<{ t: ServiceTestContext; price: number }> {
+  const t = await createServiceTestModule();
+  await t.createChannel({});
+  return { t, price: await t.fakePrice() };
 }

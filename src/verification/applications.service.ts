@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
-import { ApiKeyCache } from '../auth/api-key-cache';
-import { UserEntity } from '../auth/user.entity';
+import { Repository } from 'typeorm';
+import type { UserEntity } from '../auth/user.entity';
+import { UsersService } from '../auth/users.service';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ApplicationStatus, VerificationApplicationEntity } from './entities/verification-application.entity';
+import { findPage } from '../database/find-page';
 
 export interface ApplicationInput {
   company: string;
@@ -19,9 +20,8 @@ export interface ApplicationInput {
 export class ApplicationsService {
   constructor(
     @InjectRepository(VerificationApplicationEntity) private readonly applications: Repository<VerificationApplicationEntity>,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UsersService,
     private readonly transactions: TransactionRunner,
-    private readonly keyCache: ApiKeyCache,
     private readonly clock: Clock,
   ) {}
 
@@ -52,14 +52,8 @@ export class ApplicationsService {
   }
 
   async list(query: { status?: ApplicationStatus; page: number; pageSize: number }) {
-    const [data, total] = await this.applications.findAndCount({
-      where: query.status ? { status: query.status } : {},
-      order: { id: 'DESC' },
-      skip: (query.page - 1) * query.pageSize,
-      take: query.pageSize,
-    });
-    const users = data.length ? await this.users.find({ where: { id: In([...new Set(data.map((a) => a.userId))]) } }) : [];
-    const names = new Map(users.map((user) => [user.id, user.username]));
+    const { data, total } = await findPage(this.applications, query.status ? { status: query.status } : {}, query);
+    const names = await this.users.usernamesOf(data.map((application) => application.userId));
     return { data: data.map((application) => ({ application, username: names.get(application.userId) ?? null })), total };
   }
 
@@ -85,11 +79,10 @@ export class ApplicationsService {
         .where('id = :id AND status = :pending', { id, pending: 'pending' })
         .execute();
       if (!result.affected) throw new AppError(ErrorCode.Conflict, `application ${id} was already ${found.status}`);
-      if (outcome === 'approved') await manager.update(UserEntity, { id: found.userId }, { verificationEnabled: true, updatedAt: now });
+      if (outcome === 'approved') await this.users.enableVerificationInTransaction(manager, found.userId);
       return (await manager.findOne(VerificationApplicationEntity, { where: { id } }))!;
     });
-    // The key cache holds user rows; the next request must see the new flag.
-    if (outcome === 'approved') this.keyCache.forgetUser(application.userId);
+    if (outcome === 'approved') this.users.forgetCached(application.userId);
     return application;
   }
 }

@@ -1,11 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { assertPublicHttpUrl } from '../common/url-guard';
+import { mediaSourcePolicy } from '../common/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AssetRepository } from './asset-repository';
 import { AssetsService } from './assets.service';
-import type { ParsedReference } from '../families/gamma/gamma-body.parser';
 import { VerificationChannels } from './verification-channels.service';
+
+/** A reference image of a request: a verified asset (`asset://<id>`), or a plain URL; `field` is named in a 400. */
+export interface AssetReferenceInput {
+  url: string;
+  assetId?: string;
+  field: string;
+}
 
 /**
  * Checks the reference images of a family C request before anything is charged: every
@@ -22,9 +29,9 @@ export class AssetReferencesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async check(userId: number, references: ParsedReference[]): Promise<number[] | undefined> {
+  async check(userId: number, references: AssetReferenceInput[]): Promise<number[] | undefined> {
     for (const reference of references) {
-      if (!reference.assetId) await assertPublicHttpUrl(reference.url, reference.field, this.config.mediaAllowPrivateHosts);
+      if (!reference.assetId) await assertPublicHttpUrl(reference.url, reference.field, mediaSourcePolicy(this.config));
     }
     const wanted = references.filter((reference) => reference.assetId);
     if (wanted.length === 0) return undefined;

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { UserEntity } from '../auth/user.entity';
 import { AuthModule } from '../auth/auth.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { UpstreamModule } from '../upstream/upstream.module';
@@ -27,7 +26,7 @@ import { VerificationChannels } from './verification-channels.service';
 /** Real-person verification (family C's control plane): applications, sessions, callback, groups, assets. Depends on no family. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([VerificationApplicationEntity, VerificationSessionEntity, VerificationGroupEntity, VerificationAssetEntity, UserEntity]),
+    TypeOrmModule.forFeature([VerificationApplicationEntity, VerificationSessionEntity, VerificationGroupEntity, VerificationAssetEntity]),
     AuthModule,
     UpstreamModule,
     JobsModule,

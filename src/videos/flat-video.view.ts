@@ -1,21 +1,12 @@
 import { toUnixSeconds } from '../common/clock';
 import { isShowableLink } from '../common/url-guard';
 import type { TaskEntity } from '../tasks/task.entity';
-import { toFlatStatus } from '../tasks/task-status';
+import { toSubmittedTask } from '../tasks/submitted-task.view';
+import { FAILURE, failureCode } from '../upstream/failure-reason';
 import type { FlatVideoDto, SubmittedVideoDto } from './dto/video.dto';
 
-/** The submit answer: the same for every family. */
-export function toSubmittedVideo(task: TaskEntity): SubmittedVideoDto {
-  return {
-    id: task.taskId,
-    task_id: task.taskId,
-    object: 'video',
-    model: task.model,
-    status: toFlatStatus(task.status),
-    progress: task.progress,
-    created_at: toUnixSeconds(task.createdAt),
-  };
-}
+/** The submit answer: the same for every family (and on /v1/video/generations). */
+export const toSubmittedVideo = (task: TaskEntity): SubmittedVideoDto => toSubmittedTask(task);
 
 /** The flat form of any task, whatever its platform: built from the shared task record only. */
 export function toFlatVideo(task: TaskEntity): FlatVideoDto {
@@ -28,12 +19,8 @@ export function toFlatVideo(task: TaskEntity): FlatVideoDto {
     if (task.resultUrl && isShowableLink(task.resultUrl)) video.metadata = { url: task.resultUrl };
   }
   if (video.status === 'failed') {
-    const message = task.failReason ?? 'generation failed';
-    video.error = { code: errorCode(message), message };
+    const message = task.failReason ?? FAILURE.generation;
+    video.error = { code: failureCode(message), message };
   }
   return video;
 }
-
-/** `content moderation failed` -> `content_moderation_failed`; the part before any detail. */
-const errorCode = (reason: string): string =>
-  reason.split(':')[0].trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'generation_failed';

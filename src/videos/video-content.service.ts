@@ -8,6 +8,7 @@ import { fetchPublicUrl } from '../common/public-fetch';
 import { isShowableLink } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TaskEntity } from '../tasks/task.entity';
+import { TaskQueries } from '../tasks/task-queries.service';
 import { TaskRepository } from '../tasks/task.repository';
 import { toFlatStatus } from '../tasks/task-status';
 import type { ChannelEntity } from '../upstream/channel.entity';
@@ -38,6 +39,7 @@ export class VideoContentService {
 
   constructor(
     private readonly tasks: TaskRepository,
+    private readonly queries: TaskQueries,
     private readonly channels: ChannelsService,
     private readonly families: FamilyRegistry,
     private readonly http: HttpService,
@@ -46,7 +48,7 @@ export class VideoContentService {
   ) {}
 
   async open(userId: number, taskId: string, variant: unknown, range: string | undefined): Promise<VideoStream> {
-    const task = await this.tasks.findOwned(userId, taskId);
+    const task = await this.queries.findOwned(userId, taskId);
     if (variant !== undefined && variant !== 'video') throw AppError.notFound(`video ${taskId} has no ${String(variant)} variant`);
     if (task.status !== 'SUCCESS') {
       throw new AppError(ErrorCode.Conflict, `video ${taskId} is not completed (status: ${toFlatStatus(task.status)})`);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
+import { TaskQueries } from '../tasks/task-queries.service';
 import { TaskRepository } from '../tasks/task.repository';
 import { isTerminal, toFlatStatus } from '../tasks/task-status';
 import type { DeletedVideoDto, FlatVideoDto, ListVideosQueryDto, VideoListDto } from './dto/video.dto';
@@ -13,11 +14,12 @@ const DEFAULT_PAGE_SIZE = 20;
 export class VideoQueriesService {
   constructor(
     private readonly tasks: TaskRepository,
+    private readonly queries: TaskQueries,
     private readonly clock: Clock,
   ) {}
 
   async get(userId: number, taskId: string): Promise<FlatVideoDto> {
-    return toFlatVideo(await this.tasks.findOwned(userId, taskId));
+    return toFlatVideo(await this.queries.findOwned(userId, taskId));
   }
 
   /** Cursor paging as OpenAI's list: `after` is a task id, newest first unless `order=asc`. */
@@ -30,14 +32,14 @@ export class VideoQueriesService {
       if (!cursor || cursor.userId !== userId) throw AppError.invalid(`after: no video ${query.after}`, 'after');
       afterId = cursor.id;
     }
-    const rows = await this.tasks.listOwnedPage(userId, { afterId, limit: limit + 1, order });
+    const rows = await this.queries.listOwnedPage(userId, { afterId, limit: limit + 1, order });
     const data = rows.slice(0, limit).map(toFlatVideo);
     return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: rows.length > limit };
   }
 
   /** Only finished tasks can be forgotten; the record stays for the ledger. */
   async delete(userId: number, taskId: string): Promise<DeletedVideoDto> {
-    const task = await this.tasks.findOwned(userId, taskId);
+    const task = await this.queries.findOwned(userId, taskId);
     if (!isTerminal(task.status)) {
       throw new AppError(ErrorCode.Conflict, `video ${taskId} is not finished yet (status: ${toFlatStatus(task.status)}); only completed or failed videos can be deleted`);
     }

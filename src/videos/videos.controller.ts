@@ -1,27 +1,23 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, UploadedFiles, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import {
-  ApiBadRequestResponse,
   ApiBearerAuth,
-  ApiBody,
   ApiConflictResponse,
   ApiConsumes,
-  ApiForbiddenResponse,
   ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiPaymentRequiredResponse,
-  ApiServiceUnavailableResponse,
   ApiTags,
-  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ErrorCode } from '../common/app-error';
+import { ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { multipartOptions } from '../common/multipart-limits';
 import { lenientValidationPipe } from '../common/validation';
-import { CreateVideoDto } from '../families/alpha/alpha-request.dto';
+import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
@@ -42,9 +38,12 @@ const MULTIPART_OPTIONS = multipartOptions({
   maxFiles: 1,
 });
 
+const ERRORS = submitErrorExamples('openai', 'alpha/v6');
+const UNFINISHED = errorExample('openai', ErrorCode.Conflict, 'video task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ is not finished yet (status: in_progress); only completed or failed videos can be deleted');
+
 @ApiTags('videos')
 @ApiBearerAuth('api-key')
-@ApiUnauthorizedResponse({ type: OpenAiErrorDto, description: 'API key missing, invalid or expired' })
+@ApiUnauthorizedResponse({ type: OpenAiErrorDto, description: 'API key missing, invalid or expired', example: ERRORS[401] })
 @UseGuards(ApiKeyGuard)
 @Controller('v1/videos')
 export class VideosController {
@@ -58,15 +57,10 @@ export class VideosController {
   @UseInterceptors(FileFieldsInterceptor([{ name: 'input_reference', maxCount: 1 }], MULTIPART_OPTIONS))
   @ApiOperation({ summary: 'Submit a video task (family A, or family B with a beta-* model); JSON or multipart' })
   @ApiConsumes('application/json', 'multipart/form-data')
-  @ApiBody({ type: CreateVideoDto })
+  @ApiSubmitBody('flat', 'The request schema of the model\'s family; multipart form fields carry the same fields (numbers as decimal text, `metadata` as JSON text) plus an `input_reference` file part')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once; 1 to 255 characters' })
   @ApiOkResponse({ type: SubmittedVideoDto })
-  @ApiBadRequestResponse({ type: OpenAiErrorDto, description: 'Invalid request (e.g. `unknown model: <name>`) or refused by the provider; no charge' })
-  @ApiPaymentRequiredResponse({ type: OpenAiErrorDto, description: '`insufficient user quota`' })
-  @ApiForbiddenResponse({ type: OpenAiErrorDto, description: 'The API key is not allowed to use the model' })
-  @ApiTooManyRequestsResponse({ type: OpenAiErrorDto, description: 'Provider back-pressure; Retry-After; no charge' })
-  @ApiConflictResponse({ type: OpenAiErrorDto, description: 'Idempotency-Key reused with another body, or its first request still in flight (then with Retry-After); no charge' })
-  @ApiServiceUnavailableResponse({ type: OpenAiErrorDto, description: 'No channel serves the model, or every channel failed (then with Retry-After); no charge' })
+  @ApiSubmitErrors(OpenAiErrorDto, ERRORS)
   async create(
     @Body() body: unknown,
     @UploadedFiles() files: { input_reference?: UploadedPart[] } | undefined,
@@ -88,7 +82,7 @@ export class VideosController {
   @Get(':id')
   @ApiOperation({ summary: 'A video task in the flat form (any family)' })
   @ApiOkResponse({ type: FlatVideoDto, examples: FLAT_VIDEO_EXAMPLES })
-  @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task" })
+  @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task", example: ERRORS[404] })
   get(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<FlatVideoDto> {
     return this.queries.get(req.user!.id, id);
   }
@@ -96,8 +90,8 @@ export class VideosController {
   @Delete(':id')
   @ApiOperation({ summary: 'Forget a completed or failed video' })
   @ApiOkResponse({ type: DeletedVideoDto })
-  @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task" })
-  @ApiConflictResponse({ type: OpenAiErrorDto, description: 'The task has not finished yet' })
+  @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task", example: ERRORS[404] })
+  @ApiConflictResponse({ type: OpenAiErrorDto, description: 'The task has not finished yet', example: UNFINISHED })
   delete(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<DeletedVideoDto> {
     return this.queries.delete(req.user!.id, id);
   }

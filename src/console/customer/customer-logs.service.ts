@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { LogEntity, LogType } from '../../billing/log.entity';
+import { CUSTOMER_LOG_TYPES, CustomerLogType, LogEntity } from '../../billing/log.entity';
 import { LogsService } from '../../billing/logs.service';
-import { TaskRepository } from '../../tasks/task.repository';
+import { TaskQueries } from '../../tasks/task-queries.service';
 import { LogTotalsService } from '../../billing/log-totals.service';
 
 /** A customer's ledger rows: no channel ids; a refund carries its task's failure reason. */
@@ -22,11 +22,11 @@ export class CustomerLogsService {
   constructor(
     private readonly logs: LogsService,
     private readonly totals: LogTotalsService,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskQueries,
   ) {}
 
-  async find(userId: number, query: { type?: LogType; taskId?: string; from?: number; to?: number; page: number; pageSize: number }) {
-    const filter = { userId, type: query.type, taskId: query.taskId, from: query.from, to: query.to };
+  async find(userId: number, query: { type?: CustomerLogType; taskId?: string; from?: number; to?: number; page: number; pageSize: number }) {
+    const filter = { userId, type: query.type, types: CUSTOMER_LOG_TYPES, taskId: query.taskId, from: query.from, to: query.to };
     const [{ data, total }, totals] = await Promise.all([this.logs.find({ ...filter, page: query.page, pageSize: query.pageSize }), this.totals.totals(filter)]);
     const refundedTaskIds = [...new Set(data.filter((log) => log.type === 'refund' && log.taskId).map((log) => log.taskId as string))];
     const reasons = await this.tasks.failReasonsOf(userId, refundedTaskIds);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toUnixSeconds } from '../../common/clock';
 import type { TaskEntity } from '../../tasks/task.entity';
-import { TaskRepository } from '../../tasks/task.repository';
+import { TaskQueries } from '../../tasks/task-queries.service';
 import { TaskStatus, toFlatStatus } from '../../tasks/task-status';
 import type { FlatStatusFilter } from './customer-query.dto';
 
@@ -31,7 +31,7 @@ const VISIBLE: Record<FlatStatusFilter, TaskStatus[]> = {
 
 @Injectable()
 export class CustomerTasksService {
-  constructor(private readonly tasks: TaskRepository) {}
+  constructor(private readonly tasks: TaskQueries) {}
 
   async list(userId: number, query: { status?: FlatStatusFilter; model?: string; page: number; pageSize: number }) {
     const status = query.status ? VISIBLE[query.status] : Object.values(VISIBLE).flat();

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { CUSTOMER_LOG_TYPES } from '../../billing/log.entity';
 import { LogsService } from '../../billing/logs.service';
 import { Clock } from '../../common/clock';
 
@@ -35,7 +36,7 @@ export class CustomerUsageService {
     // Work in "local" ms (UTC shifted by the viewer's offset) so days break at local midnight.
     const todayStart = startOfDay(this.clock.now() + offset);
     const firstDay = todayStart - (days - 1) * DAY_MS;
-    const rows = await this.logs.sumsByDay(userId, firstDay - offset, offset, DAY_MS);
+    const rows = await this.logs.sumsByDay(userId, firstDay - offset, offset, DAY_MS, CUSTOMER_LOG_TYPES);
     const byDay = new Map<number, UsageDay>();
     for (let day = firstDay; day <= todayStart; day += DAY_MS) {
       byDay.set(day, { date: new Date(day).toISOString().slice(0, 10), start: Math.floor((day - offset) / 1000), consumed: 0, refunded: 0, topped_up: 0, adjusted: 0, spent: 0, tasks: 0, balance: 0 });

@@ -1,16 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { LOG_TYPES, type LogType } from '../../billing/log.entity';
 import { PageQueryDto } from '../../common/page-query.dto';
 
 export { PageQueryDto };
 
 export class LogQueryDto extends PageQueryDto {
   @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) user_id?: number;
-  @ApiPropertyOptional({ enum: ['topup', 'consume', 'refund', 'adjust'] })
+  @ApiPropertyOptional({ enum: LOG_TYPES })
   @IsOptional()
-  @IsIn(['topup', 'consume', 'refund', 'adjust'])
-  type?: 'topup' | 'consume' | 'refund' | 'adjust';
+  @IsIn(LOG_TYPES)
+  type?: LogType;
   @ApiPropertyOptional() @IsOptional() @IsString() task_id?: string;
   @ApiPropertyOptional({ description: 'Unix seconds, inclusive' }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) from?: number;
   @ApiPropertyOptional({ description: 'Unix seconds, inclusive' }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) to?: number;

@@ -96,6 +96,8 @@ export class LogTotalsDto {
   @ApiProperty() consume: number;
   @ApiProperty() refund: number;
   @ApiProperty() adjust: number;
+  @ApiProperty({ description: "charges of submits not yet accepted by the provider (never in the customer's ledger)" }) hold: number;
+  @ApiProperty({ description: "holds given back because the provider refused the submit (never in the customer's ledger)" }) release: number;
   @ApiProperty({ description: 'log rows over the filter' }) count: number;
 }
 

@@ -1,7 +1,9 @@
 import { HttpService } from '@nestjs/axios';
 import { Injectable } from '@nestjs/common';
 import type { AxiosRequestConfig, AxiosResponse } from 'axios';
+import { Clock } from '../../common/clock';
 import { newUuid } from '../../common/random-id';
+import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { callTimeoutMs, SubmitDeadline, UpstreamError } from '../../upstream/upstream-adapter';
 import { MAX_PROVIDER_BODY_BYTES, transportErrorMessage } from '../../upstream/provider-text';
@@ -31,7 +33,10 @@ export class AlphaApiClient {
   /** Per-call timeouts; replaceable in tests. */
   timeouts = { uploadMs: 60_000, generateMs: 30_000, queryMs: 15_000 };
 
-  constructor(private readonly http: HttpService) {}
+  constructor(
+    private readonly http: HttpService,
+    private readonly clock: Clock,
+  ) {}
 
   async uploadImage(channel: ChannelEntity, image: AlphaImage, traceId: string, deadline?: SubmitDeadline): Promise<number> {
     const form = new FormData();
@@ -95,7 +100,7 @@ export class AlphaApiClient {
     const body = parseJson(response.data);
     const code = body?.ErrCode ?? body?.err_code;
     const message = (body?.ErrMsg ?? body?.err_msg) as string | undefined;
-    const retryAfter = parseRetryAfter(response.headers['retry-after']);
+    const retryAfter = parseRetryAfter(response.headers['retry-after'], this.clock.now());
     if (code !== undefined && code !== null && Number(code) !== 0) throw alphaError(Number(code), message, response.status, retryAfter);
     if (response.status >= 300) throw alphaError(undefined, message, response.status, retryAfter);
     if (!body || Number(code) !== 0) throw new UpstreamError('transient', `unparseable provider response (HTTP ${response.status})`);
@@ -110,9 +115,4 @@ function parseJson(text: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/** `Retry-After` in its delta-seconds form (the HTTP-date form falls back to the default). */
-export function parseRetryAfter(header: unknown): number | undefined {
-  return typeof header === 'string' && /^\s*\d+\s*$/.test(header) ? Number(header) : undefined;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import { lenientValidationPipe } from '../../common/validation';
+import { validBody } from '../../common/validation';
 import { AlphaImageInput, AlphaImageInputs } from './alpha-image-inputs.service';
 import type { FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';
@@ -22,7 +22,7 @@ export class AlphaDrafts implements FamilyDrafts {
 
   async prepare(model: string, submit: SubmitInput): Promise<FamilyDraft> {
     const version = parseAlphaModel(model)!;
-    const dto = (await lenientValidationPipe.transform(submit.body, { type: 'body', metatype: CreateVideoDto })) as CreateVideoDto;
+    const dto = await validBody(CreateVideoDto, submit.body);
     const spec = ALPHA_SPECS[version];
     const metadata = dto.metadata ?? {};
     const image = imageSource(dto, submit.inputReferenceFile);

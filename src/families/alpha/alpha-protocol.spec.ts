@@ -1,5 +1,4 @@
 import { kindForErrCode, kindForHttpStatus, alphaError } from './alpha-errors';
-import { parseRetryAfter } from './alpha-api.client';
 import { sniffImageType } from './alpha-image-inputs.service';
 import { nearestQuality, parseAlphaModel } from './alpha-models';
 import { toPollOutcome } from './alpha-result';
@@ -20,12 +19,6 @@ describe('family A protocol', () => {
     expect(kindForHttpStatus(502)).toBe('transient');
     expect(alphaError(500063, 'risky', 200).message).toBe('ErrCode 500063: content moderation failed');
     expect(alphaError(undefined, undefined, 429, 5)).toMatchObject({ kind: 'backpressure', details: { retryAfterSeconds: 5, httpStatus: 429 } });
-  });
-
-  it('reads Retry-After in seconds only', () => {
-    expect(parseRetryAfter('7')).toBe(7);
-    expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT')).toBeUndefined();
-    expect(parseRetryAfter(undefined)).toBeUndefined();
   });
 
   it('derives the same UUID-shaped trace id from the same parts, and another from others', () => {

@@ -16,6 +16,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/validation';
+import type { RequestExample } from '../family';
 import { ALPHA_QUALITIES } from './alpha-models';
 
 const ALL_ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '2:3', '3:2', '21:9'];
@@ -94,14 +95,13 @@ export class AlphaVideoMetadataDto {
 }
 
 /**
- * `POST /v1/videos` body. Family A (`alpha/<version>`) fields are checked here; a `beta-*` body is
- * handed to the family B submit as it is (see `/v1/video/generations` for its fields).
- * Multipart submits (the OpenAI SDK) carry the same fields as form fields, plus an
- * `input_reference` file part.
+ * The family A request schema (`alpha/<version>` on `POST /v1/videos`); the rules across fields and
+ * per model follow it in AlphaDrafts. Multipart submits (the OpenAI SDK) carry the same fields as
+ * form fields, plus an `input_reference` file part.
  */
-@ApiSchema({ name: 'CreateVideoRequest' })
+@ApiSchema({ name: 'CreateVideoRequest', description: 'Family A (`alpha/<version>`) on `/v1/videos`.' })
 export class CreateVideoDto {
-  @ApiProperty({ example: 'alpha/v6', description: '`alpha/<version>` or `beta-1.0-*`' })
+  @ApiProperty({ example: 'alpha/v6', description: '`alpha/<version>`' })
   @IsString()
   model: string;
 
@@ -160,3 +160,18 @@ export class CreateVideoDto {
   @Type(() => AlphaVideoMetadataDto)
   metadata?: AlphaVideoMetadataDto;
 }
+
+/** A 1x1 PNG: an image-to-video example that needs no network. */
+const TINY_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+export const ALPHA_FLAT_EXAMPLES: Record<string, RequestExample> = {
+  'alpha-text-to-video': { summary: 'Family A, text to video', value: { model: 'alpha/v6', prompt: 'a lighthouse at dusk, waves', duration: 5, resolution: '720P' } },
+  'alpha-image-to-video': {
+    summary: 'Family A, image to video (a data URI; an http(s) URL works too)',
+    value: { model: 'alpha/v6', prompt: 'the scene slowly comes to life', image: TINY_PNG, duration: 5, resolution: '720P' },
+  },
+  'alpha-with-metadata': {
+    summary: 'Family A, text to video with metadata',
+    value: { model: 'alpha/v6', prompt: 'a red fox running through snow at dawn', duration: 5, size: '1280x720', metadata: { aspect_ratio: '16:9', seed: 42, camera_movement: 'zoom_in' } },
+  },
+};

@@ -3,6 +3,7 @@ import { ALPHA_DEFAULT_PRICES } from './alpha-default-prices';
 import { AlphaDrafts } from './alpha-drafts.service';
 import { AlphaFamilyModule } from './alpha-family.module';
 import { ALPHA_VERSIONS, parseAlphaModel } from './alpha-models';
+import { ALPHA_FLAT_EXAMPLES, CreateVideoDto } from './alpha-request.dto';
 import { AlphaUpstreamAdapter } from './alpha-upstream.adapter';
 import { AlphaSimulatorModule } from './simulator/alpha-simulator.module';
 
@@ -16,6 +17,7 @@ export const ALPHA_FAMILY: FamilyDefinition = {
   },
   modelPrefix: 'alpha/',
   forms: ['flat'],
+  request: { schema: CreateVideoDto, examples: { flat: ALPHA_FLAT_EXAMPLES } },
   defaultPrices: ALPHA_DEFAULT_PRICES,
   module: AlphaFamilyModule,
   drafts: AlphaDrafts,

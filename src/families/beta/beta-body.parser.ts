@@ -1,8 +1,5 @@
 import { AppError } from '../../common/app-error';
-import { absent, integerOf, isObject } from '../../common/body-values';
-import { assertBodyShape, BodyShape, modelOf } from '../../common/validation';
 import {
-  BETA_MODELS,
   BetaAudioSetting,
   BetaCapability,
   BetaMedia,
@@ -10,11 +7,10 @@ import {
   BetaResolution,
   BetaTaskRequest,
 } from './beta-request';
+import { BETA_RATIOS, BetaMetadataDto, BetaVideoRequestDto } from './beta-request.dto';
 import { truncateBetaPrompt } from './beta-prompt';
 
-export const BETA_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4'];
-const MEDIA_TYPES: BetaMediaType[] = ['first_frame', 'reference_image', 'video'];
-const MAX_SEED = 2147483647;
+export { BETA_RATIOS } from './beta-request.dto';
 const MAX_R2V_IMAGES = 9;
 const MAX_EDIT_IMAGES = 5;
 export const DEFAULT_DURATION = 5;
@@ -24,23 +20,8 @@ export const DEFAULT_DURATION = 5;
  */
 export const VIDEO_EDIT_BILLED_SECONDS = 15;
 
-/** The JSON type of every family B field (service interface), checked before anything reads the body. */
-const BETA_BODY_SHAPE: BodyShape = {
-  model: 'string',
-  prompt: 'string',
-  size: 'string',
-  duration: 'integer',
-  // OpenAI's name for duration.
-  seconds: 'integer',
-  input_reference: 'string',
-  metadata: {
-    ratio: 'string',
-    watermark: 'boolean',
-    seed: 'integer',
-    audio_setting: 'string',
-    input: { media: ['array', 'an array of {type, url} elements'] },
-  },
-};
+/** Not given, in a body its schema already checked: missing, or an empty string (an empty form field). */
+const given = <T>(value: T | '' | undefined): value is T => value !== undefined && value !== '';
 
 /** Family B action names, shown as `data.action` of the unified form. */
 export const BETA_ACTIONS: Record<BetaCapability, string> = {
@@ -62,57 +43,39 @@ export interface ParsedBetaBody {
   promptTruncated: boolean;
 }
 
-function booleanOf(value: unknown): boolean | null {
-  if (typeof value === 'boolean') return value;
-  if (value === 'true' || value === 'false') return value === 'true';
-  return null;
-}
-
-/** The model, checked first: it decides which family handles the body. */
-export function parseBetaModel(body: Record<string, unknown>): { model: string; capability: BetaCapability } {
-  const name = modelOf(body);
-  const model = name.toLowerCase();
-  const capability = BETA_MODELS[model];
-  if (!capability) throw AppError.invalid(`unknown model: ${name}`, 'model');
-  return { model, capability };
-}
-
 /**
- * Checks a family B body and applies the defaults (size 1080P, duration 5, ratio 16:9 for t2v
- * and r2v). Parameters a model does not use are ignored, as the interface says of duration for
- * video-edit: ratio for i2v and video-edit, audio_setting outside video-edit.
+ * The rules of a family B body beyond its schema (BetaVideoRequestDto, already checked), and the
+ * defaults (size 1080P, duration 5, ratio 16:9 for t2v and r2v). Parameters a model does not use
+ * are ignored, as the interface says of duration for video-edit: ratio for i2v and video-edit,
+ * audio_setting outside video-edit.
  */
-export function parseBetaBody(body: Record<string, unknown>): ParsedBetaBody {
-  const { model, capability } = parseBetaModel(body);
-  assertBodyShape(body, BETA_BODY_SHAPE);
-  if (absent(body.prompt) || (typeof body.prompt === 'string' && body.prompt.trim() === '')) throw AppError.invalid('prompt is required', 'prompt');
-  if (typeof body.prompt !== 'string') throw AppError.invalid('prompt must be a string', 'prompt');
+export function parseBetaBody(body: BetaVideoRequestDto, model: string, capability: BetaCapability): ParsedBetaBody {
   const { prompt, truncated } = truncateBetaPrompt(body.prompt);
 
   const size = parseSize(body.size);
-  if (!isObject(body.metadata) && !absent(body.metadata)) throw AppError.invalid('metadata must be an object', 'metadata');
-  const metadata = isObject(body.metadata) ? body.metadata : {};
+  const metadata: BetaMetadataDto = given(body.metadata) ? body.metadata : {};
   const media = parseMedia(metadata, body.input_reference);
   checkMediaCounts(model, capability, media);
 
+  const duration = given(body.duration) ? body.duration : body.seconds;
   const request: BetaTaskRequest = {
     capability,
     prompt,
     media: media.map(({ type, url }) => ({ type, url })),
     resolution: size.resolution,
-    duration: capability === 'video-edit' ? null : parseDuration(body.duration ?? body.seconds),
+    duration: capability === 'video-edit' ? null : given(duration) ? duration : DEFAULT_DURATION,
     ratio: capability === 't2v' || capability === 'r2v' ? parseRatio(metadata.ratio, size.ratio) : null,
-    watermark: parseWatermark(metadata.watermark),
-    seed: parseSeed(metadata.seed),
+    watermark: given(metadata.watermark) ? metadata.watermark : null,
+    seed: given(metadata.seed) ? metadata.seed : null,
     audioSetting: capability === 'video-edit' ? parseAudioSetting(metadata.audio_setting) : null,
   };
   return { model, request, media, promptTruncated: truncated };
 }
 
 /** `720P`/`1080P` (any case); the pixel form an OpenAI client sends maps by its short edge. */
-function parseSize(value: unknown): { resolution: BetaResolution; ratio?: string } {
-  if (absent(value)) return { resolution: '1080P' };
-  const text = String(value).trim().toUpperCase();
+function parseSize(value: string | undefined): { resolution: BetaResolution; ratio?: string } {
+  if (!given(value)) return { resolution: '1080P' };
+  const text = value.trim().toUpperCase();
   if (text === '720P' || text === '1080P') return { resolution: text };
   const pixels = /^(\d+)X(\d+)$/.exec(text);
   if (pixels) {
@@ -129,61 +92,27 @@ function parseSize(value: unknown): { resolution: BetaResolution; ratio?: string
   throw AppError.invalid('size must be 720P or 1080P', 'size');
 }
 
-function parseDuration(value: unknown): number {
-  if (absent(value)) return DEFAULT_DURATION;
-  const duration = integerOf(value);
-  if (duration === null || duration < 3 || duration > 15) throw AppError.invalid('duration must be an integer between 3 and 15 (seconds)', 'duration');
-  return duration;
-}
-
-function parseRatio(value: unknown, fromSize?: string): string {
-  if (absent(value)) return fromSize ?? '16:9';
-  if (typeof value !== 'string' || !BETA_RATIOS.includes(value)) {
-    throw AppError.invalid(`metadata.ratio must be one of ${BETA_RATIOS.join(', ')}`, 'metadata.ratio');
-  }
+function parseRatio(value: string | undefined, fromSize?: string): string {
+  if (!given(value)) return fromSize ?? '16:9';
+  if (!BETA_RATIOS.includes(value)) throw AppError.invalid(`metadata.ratio must be one of ${BETA_RATIOS.join(', ')}`, 'metadata.ratio');
   return value;
 }
 
-function parseWatermark(value: unknown): boolean | null {
-  if (absent(value)) return null;
-  const watermark = booleanOf(value);
-  if (watermark === null) throw AppError.invalid('metadata.watermark must be a boolean', 'metadata.watermark');
-  return watermark;
-}
-
-function parseSeed(value: unknown): number | null {
-  if (absent(value)) return null;
-  const seed = integerOf(value);
-  if (seed === null || seed < 0 || seed > MAX_SEED) throw AppError.invalid(`metadata.seed must be an integer between 0 and ${MAX_SEED}`, 'metadata.seed');
-  return seed;
-}
-
-function parseAudioSetting(value: unknown): BetaAudioSetting {
-  if (absent(value)) return 'auto';
+function parseAudioSetting(value: string | undefined): BetaAudioSetting {
+  if (!given(value)) return 'auto';
   if (value !== 'auto' && value !== 'origin') throw AppError.invalid('metadata.audio_setting must be auto or origin', 'metadata.audio_setting');
   return value;
 }
 
 /** `input_reference` first (as the i2v first frame), then `metadata.input.media` in the client's order. */
-function parseMedia(metadata: Record<string, unknown>, inputReference: unknown): MediaToCheck[] {
+function parseMedia(metadata: BetaMetadataDto, inputReference: string | undefined): MediaToCheck[] {
   const media: MediaToCheck[] = [];
-  if (!absent(inputReference)) {
-    if (typeof inputReference !== 'string') throw AppError.invalid('input_reference must be a publicly accessible http(s) URL of the first-frame image', 'input_reference');
-    media.push({ type: 'first_frame', url: inputReference.trim(), field: 'input_reference' });
-  }
-  if (absent(metadata.input)) return media;
-  if (!isObject(metadata.input)) throw AppError.invalid('metadata.input must be an object', 'metadata.input');
-  const list = metadata.input.media;
-  if (absent(list)) return media;
-  if (!Array.isArray(list)) throw AppError.invalid('metadata.input.media must be an array of {type, url} elements', 'metadata.input.media');
+  if (given(inputReference)) media.push({ type: 'first_frame', url: inputReference.trim(), field: 'input_reference' });
+  const list = given(metadata.input) ? metadata.input.media : undefined;
+  if (!given(list)) return media;
   list.forEach((element, index) => {
     const field = `metadata.input.media[${index}]`;
-    if (!isObject(element)) throw AppError.invalid(`${field} must be an object with type and url`, field);
-    if (typeof element.type !== 'string' || !MEDIA_TYPES.includes(element.type as BetaMediaType)) {
-      throw AppError.invalid(`${field}.type must be one of ${MEDIA_TYPES.join(', ')}`, `${field}.type`);
-    }
-    if (typeof element.url !== 'string' || element.url.trim() === '') throw AppError.invalid(`${field}.url is required`, `${field}.url`);
-    media.push({ type: element.type as BetaMediaType, url: element.url.trim(), field: `${field}.url` });
+    media.push({ type: element.type, url: element.url.trim(), field: `${field}.url` });
   });
   return media;
 }

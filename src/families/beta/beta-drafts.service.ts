@@ -1,10 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
-import type { Caller } from '../../tasks/task-submit.service';
+import { validBody } from '../../common/validation';
+import type { Caller } from '../../tasks/task-draft';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';
 import { BETA_ACTIONS, BETA_RATIOS, parseBetaBody, VIDEO_EDIT_BILLED_SECONDS } from './beta-body.parser';
 import { BetaMediaCheckService } from './beta-media-check.service';
+import { BETA_MODELS } from './beta-request';
+import { BetaVideoRequestDto } from './beta-request.dto';
 
 /**
  * Family B's request schema, for both forms: validates the body (400s name the field), checks its
@@ -17,7 +20,8 @@ export class BetaDrafts implements FamilyDrafts {
   constructor(private readonly mediaCheck: BetaMediaCheckService) {}
 
   async prepare(model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft> {
-    const parsed = parseBetaBody(input.form === 'flat' ? fromFlatForm(input) : input.body);
+    const body = await validBody(BetaVideoRequestDto, input.form === 'flat' ? fromFlatForm(input) : input.body);
+    const parsed = parseBetaBody(body, model, BETA_MODELS[model]);
     await this.mediaCheck.checkAll(parsed.media);
     if (parsed.promptTruncated) this.logger.log(`prompt for ${model} truncated to the provider's limit (user ${caller.user.id})`);
     const { request } = parsed;
@@ -51,7 +55,7 @@ function fromFlatForm(input: SubmitInput): Record<string, unknown> {
   if (pixelSize) {
     body.size = Math.min(pixelSize.width, pixelSize.height) >= 900 ? '1080P' : '720P';
     const metadata = body.metadata ?? {};
-    // A metadata that is not an object is left for the family B parser to refuse; i2v and video-edit ignore the ratio.
+    // A metadata that is not an object is left for the family B schema to refuse; i2v and video-edit ignore the ratio.
     if (isPlainObject(metadata) && metadata.ratio === undefined) {
       body.metadata = { ...metadata, ratio: nearestAspectRatio(pixelSize.width, pixelSize.height, BETA_RATIOS) };
     }

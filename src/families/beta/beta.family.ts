@@ -3,6 +3,7 @@ import { BETA_DEFAULT_PRICES } from './beta-default-prices';
 import { BetaDrafts } from './beta-drafts.service';
 import { BetaFamilyModule } from './beta-family.module';
 import { BETA_MODELS } from './beta-request';
+import { BETA_EXAMPLES, BetaVideoRequestDto } from './beta-request.dto';
 import { BetaUpstreamAdapter } from './beta-upstream.adapter';
 import { BetaSimulatorModule } from './simulator/beta-simulator.module';
 
@@ -13,6 +14,7 @@ export const BETA_FAMILY: FamilyDefinition = {
   publicModel: (name) => (BETA_MODELS[name.toLowerCase()] ? name.toLowerCase() : null),
   modelPrefix: 'beta-',
   forms: ['flat', 'unified'],
+  request: { schema: BetaVideoRequestDto, examples: BETA_EXAMPLES },
   defaultPrices: BETA_DEFAULT_PRICES,
   module: BetaFamilyModule,
   drafts: BetaDrafts,

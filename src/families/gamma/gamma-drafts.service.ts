@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../../tasks/task-submit.service';
+import type { Caller } from '../../tasks/task-draft';
 import { AssetReferencesService } from '../../verification/asset-references.service';
 import { verificationNotEnabled } from '../../verification/verification-access.guard';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
-import { parseGammaBody } from './gamma-body.parser';
+import { validBody } from '../../common/validation';
+import { GammaModel, parseGammaBody } from './gamma-body.parser';
+import { GammaVideoRequestDto } from './gamma-request.dto';
 
 /**
  * Family C's request schema (gamma-2-0, gamma-2-0-fast with verified `asset://` references):
@@ -14,8 +16,9 @@ import { parseGammaBody } from './gamma-body.parser';
 export class GammaDrafts implements FamilyDrafts {
   constructor(private readonly references: AssetReferencesService) {}
 
-  async prepare(_model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft> {
-    const { model, request, references } = parseGammaBody(input.body);
+  async prepare(name: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft> {
+    const body = await validBody(GammaVideoRequestDto, input.body);
+    const { model, request, references } = parseGammaBody(body, name as GammaModel);
     const channelIds = await this.references.check(caller.user.id, references);
     // Verified portraits are part of the approved capability: revoking the approval stops the use of
     // the account's own assets too (an asset that is not its own is already a 400 above).

@@ -5,6 +5,7 @@ import { assertGammaChannelSettings } from './gamma-channel-settings';
 import { GAMMA_DEFAULT_PRICES } from './gamma-default-prices';
 import { GammaDrafts } from './gamma-drafts.service';
 import { GammaFamilyModule } from './gamma-family.module';
+import { GAMMA_UNIFIED_EXAMPLES, GammaVideoRequestDto } from './gamma-request.dto';
 import { GammaUpstreamAdapter } from './gamma-upstream.adapter';
 import { GammaSimulatorModule } from './simulator/gamma-simulator.module';
 
@@ -15,6 +16,7 @@ export const GAMMA_FAMILY: FamilyDefinition = {
   publicModel: gammaModelOf,
   modelPrefix: 'gamma-',
   forms: ['unified'],
+  request: { schema: GammaVideoRequestDto, examples: { unified: GAMMA_UNIFIED_EXAMPLES } },
   takesVerifiedAssets: true,
   defaultPrices: GAMMA_DEFAULT_PRICES,
   module: GammaFamilyModule,

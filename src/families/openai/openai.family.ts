@@ -2,6 +2,7 @@ import type { FamilyDefinition } from '../family';
 import { OPENAI_DEFAULT_PRICES } from './openai-default-prices';
 import { OpenAiDrafts } from './openai-drafts.service';
 import { OpenAiFamilyModule } from './openai-family.module';
+import { OPENAI_FLAT_EXAMPLES, OpenAiVideoRequestDto } from './openai-request.dto';
 import { OpenAiUpstreamAdapter } from './openai-upstream.adapter';
 import { OPENAI_SIMULATOR_MODELS } from './simulator/openai-simulator.store';
 import { OpenAiSimulatorModule } from './simulator/openai-simulator.module';
@@ -17,6 +18,7 @@ export const OPENAI_FAMILY: FamilyDefinition = {
   publicModel: () => null,
   modelsFromChannels: true,
   forms: ['flat'],
+  request: { schema: OpenAiVideoRequestDto, examples: { flat: OPENAI_FLAT_EXAMPLES } },
   defaultPrices: OPENAI_DEFAULT_PRICES,
   module: OpenAiFamilyModule,
   drafts: OpenAiDrafts,

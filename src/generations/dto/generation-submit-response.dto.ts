@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import type { TaskEntity } from '../../tasks/task.entity';
-import { toSubmittedVideo } from '../../videos/flat-video.view';
+import { toSubmittedTask } from '../../tasks/submitted-task.view';
 
 /** The flat submit response both endpoint sets answer with. */
 @ApiSchema({ name: 'GenerationSubmitted', description: 'The flat submit response; status `queued` at submission.' })
@@ -27,7 +27,7 @@ export class GenerationSubmitResponse {
   created_at: number;
 
   static of(task: TaskEntity): GenerationSubmitResponse {
-    return toSubmittedVideo(task);
+    return toSubmittedTask(task);
   }
 }
 

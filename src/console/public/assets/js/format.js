@@ -31,4 +31,6 @@ export const flatStatusLabel = {
   failed: 'Failed',
 };
 
-export const logTypeLabel = { consume: 'Consume', refund: 'Refund', topup: 'Top-up', adjust: 'Adjustment' };
+export const logTypeLabel = { consume: 'Consume', refund: 'Refund', topup: 'Top-up', adjust: 'Adjustment', hold: 'Hold', release: 'Hold released' };
+/** What a customer's ledger shows: holds of submits the provider refused (and their releases) never appear there. */
+export const CUSTOMER_LOG_TYPES = ['consume', 'refund', 'topup', 'adjust'];

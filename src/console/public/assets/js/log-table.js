@@ -1,20 +1,25 @@
 // The ledger table and totals shared by the customer and admin logs pages.
 import { h } from './dom.js';
-import { dateTime, logTypeLabel, quota, signed } from './format.js';
+import { CUSTOMER_LOG_TYPES, dateTime, logTypeLabel, quota, signed } from './format.js';
 import { badge, table } from './ui.js';
 
-export const LOG_TYPE_OPTIONS = [['', 'All types'], ...Object.entries(logTypeLabel)];
+export const ADMIN_LOG_TYPE_OPTIONS = [['', 'All types'], ...Object.entries(logTypeLabel)];
+export const CUSTOMER_LOG_TYPE_OPTIONS = [['', 'All types'], ...CUSTOMER_LOG_TYPES.map((type) => [type, logTypeLabel[type]])];
 
 export function totalsBar(totals) {
   const item = (label, value, key) => h('div', { 'data-total': key }, h('span', { class: 'label' }, label), h('strong', {}, value));
   return h(
     'div',
     { class: 'totals', role: 'group', 'aria-label': 'Totals for this filter' },
-    item('Consumed', quota(Math.abs(totals.consume)), 'consume'),
+    // Gross: what tasks were charged, before their refunds (the Overview's "used" is net of refunds).
+    item('Consumed (gross, before refunds)', quota(Math.abs(totals.consume)), 'consume'),
     item('Refunded', quota(totals.refund), 'refund'),
     item('Topped up', quota(totals.topup), 'topup'),
     item('Adjusted', signed(totals.adjust), 'adjust'),
-    item('Net change', signed(totals.consume + totals.refund + totals.topup + totals.adjust), 'net'),
+    // Only the admin's totals have holds (submits in flight) and their releases.
+    totals.hold === undefined ? null : item('Held', signed(totals.hold), 'hold'),
+    totals.release === undefined ? null : item('Released', quota(totals.release), 'release'),
+    item('Net change', signed(totals.consume + totals.refund + totals.topup + totals.adjust + (totals.hold ?? 0) + (totals.release ?? 0)), 'net'),
     item('Entries', String(totals.count), 'count'),
   );
 }

@@ -34,7 +34,7 @@ export function render(main) {
       fill(
         stats,
         stat('Balance', quota(usage.quota), 'balance'),
-        stat('Used in total', quota(usage.used_quota), 'used'),
+        stat('Used in total (net of refunds)', quota(usage.used_quota), 'used'),
         stat(`Spent, last ${days} days`, quota(totals.spent), 'spent'),
         stat(`Tasks, last ${days} days`, String(taskCount), 'tasks'),
       );

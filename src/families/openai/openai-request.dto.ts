@@ -1,0 +1,57 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsInt, IsString, Matches, ValidateBy } from 'class-validator';
+import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/validation';
+import type { RequestExample } from '../family';
+
+export const OPENAI_MAX_SECONDS = 120;
+const MAX_PROMPT = 32_000;
+const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
+const REFERENCE_MESSAGE = 'input_reference must be a file part, an http(s) URL or {"image_url": "<http(s) URL>"}';
+const HTTP_URL = /^https?:\/\/[^\s]+$/i;
+
+/** A JSON `input_reference`: an http(s) URL, or `{image_url}` with one and nothing else; the upstream fetches it. */
+function isJsonReference(value: unknown): boolean {
+  const url = typeof value === 'string' ? value : value && typeof value === 'object' && !Array.isArray(value) ? (value as { image_url?: unknown }).image_url : undefined;
+  return typeof url === 'string' && url.length <= 2048 && HTTP_URL.test(url) && (typeof value === 'string' || Object.keys(value as object).length === 1);
+}
+
+/**
+ * The request schema of an OpenAI-compatible model (family O, `/v1/videos`): the Videos API's own
+ * fields only, checked by type; the model's constraints are the upstream's to enforce. `seconds`
+ * (OpenAI's spelling, a string) arrives here as `duration`.
+ */
+@ApiSchema({ name: 'OpenAiVideoRequest', description: 'Family O: a model an `openai` channel lists (e.g. `sora-2` on the simulator).' })
+export class OpenAiVideoRequestDto {
+  @ApiProperty({ example: 'sora-2', description: 'a model listed on an enabled `openai` channel' })
+  @IsString()
+  model: string;
+
+  @ApiProperty({ example: 'a paper boat drifting down a rainy street', maxLength: MAX_PROMPT })
+  @IsRequired()
+  @IsString()
+  @MaxUtf16Length(MAX_PROMPT, { message: `$property must be at most ${MAX_PROMPT} characters` })
+  prompt: string;
+
+  @ApiPropertyOptional({ type: String, example: '4', description: `OpenAI's \`seconds\` (also \`duration\`): whole seconds, 1 to ${OPENAI_MAX_SECONDS}; default 4` })
+  @IsOptionalNotNull()
+  @IsInt({ message: `$property must be a whole number of seconds from 1 to ${OPENAI_MAX_SECONDS}` })
+  duration?: number;
+
+  @ApiPropertyOptional({ example: '1280x720', description: 'pixels, `<width>x<height>`' })
+  @IsOptionalNotNull()
+  @IsString({ message: SIZE_MESSAGE })
+  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
+  size?: string;
+
+  @ApiPropertyOptional({
+    description: 'first frame: a file part (multipart), an http(s) URL, or `{"image_url": "<http(s) URL>"}`; forwarded as it is',
+    oneOf: [{ type: 'string', format: 'uri' }, { type: 'object', properties: { image_url: { type: 'string', format: 'uri' } }, required: ['image_url'] }],
+  })
+  @IsOptionalNotNull()
+  @ValidateBy({ name: 'isInputReference', validator: { validate: isJsonReference, defaultMessage: () => REFERENCE_MESSAGE } })
+  input_reference?: string | { image_url: string };
+}
+
+export const OPENAI_FLAT_EXAMPLES: Record<string, RequestExample> = {
+  'openai-compatible': { summary: 'Family O, a model an openai channel lists (sora-2 on the simulator)', value: { model: 'sora-2', prompt: 'a paper boat drifting down a rainy street', seconds: '4', size: '1280x720' } },
+};

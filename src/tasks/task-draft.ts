@@ -1,0 +1,26 @@
+import type { ApiKeyEntity } from '../auth/api-key.entity';
+import type { UserEntity } from '../auth/user.entity';
+import type { QuoteRequest } from '../billing/pricing.service';
+import type { Platform } from '../upstream/channel.entity';
+
+// What a family hands the task core, and who asks: types only, so the families depend on them without a cycle.
+
+/** A validated request, ready to be priced, recorded and sent upstream. */
+export interface TaskDraft {
+  platform: Platform;
+  model: string;
+  action: string;
+  /** What the family adapter needs to build the upstream call. */
+  request: Record<string, unknown>;
+  properties?: Record<string, unknown>;
+  quote: Omit<QuoteRequest, 'group'>;
+  /** Idempotency-Key header: the same key and body within 24 h return the first task. */
+  idempotencyKey?: string;
+  /** Only these channels may run the task (e.g. the provider account holding its verified assets). */
+  channelIds?: number[];
+}
+
+export interface Caller {
+  user: UserEntity;
+  apiKey?: ApiKeyEntity | null;
+}
