@@ -10,6 +10,7 @@ import { FamiliesModule } from './families/families.module';
 import { GenerationsModule } from './generations/generations.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { SharedStateModule } from './shared-state/shared-state.module';
 import { SimulatorModule } from './simulator/simulator.module';
 import { TasksModule } from './tasks/tasks.module';
 import { UpstreamModule } from './upstream/upstream.module';
@@ -17,7 +18,7 @@ import { VerificationModule } from './verification/verification.module';
 import { VideosModule } from './videos/videos.module';
 
 /**
- * Infrastructure first (config, scheduler, database), then the feature modules, each importing
+ * Infrastructure first (config, scheduler, database, shared state), then the feature modules, each importing
  * what it uses: surfaces and console -> tasks -> families -> verification -> upstream, billing, auth.
  */
 @Module({})
@@ -29,6 +30,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         ScheduleModule.forRoot(),
         DatabaseModule.forRoot(config),
+        SharedStateModule,
         AuthModule,
         BillingModule,
         UpstreamModule,

@@ -3,6 +3,7 @@ import cookieParser from 'cookie-parser';
 import express from 'express';
 import helmet from 'helmet';
 import pino from 'pino';
+import { AccountRateLimiter } from './auth/account-rate-limiter';
 import { AdminTokenService } from './auth/admin-token.service';
 import { ApiKeysService } from './auth/api-keys.service';
 import { authenticateAdminBeforeBody, authenticateApiKeyBeforeBody } from './auth/authenticate-before-body.middleware';
@@ -27,7 +28,8 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   const logger = pino({ level: config.logLevel, base: undefined });
   const server = app.getHttpAdapter().getInstance() as express.Express;
   server.disable('x-powered-by');
-  server.set('trust proxy', 'loopback');
+  // Only configured proxies may tell the client's address (X-Forwarded-For); by default none may.
+  server.set('trust proxy', config.trustedProxies);
   app.use(requestLogging(logger));
   app.use(
     helmet({
@@ -52,7 +54,7 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   app.use(cookieParser());
   // Who is asking is settled before any body is read: an anonymous request costs no buffering.
   // A signed content link (`<video src>`) carries no API key; the content route verifies the link itself.
-  app.use(API_KEY_PATHS, exceptSignedContentLinks(authenticateApiKeyBeforeBody(app.get(ApiKeysService))));
+  app.use(API_KEY_PATHS, exceptSignedContentLinks(authenticateApiKeyBeforeBody(app.get(ApiKeysService), app.get(AccountRateLimiter))));
   app.use(ADMIN_API_PATH, authenticateAdminBeforeBody(app.get(AdminTokenService), CONSOLE_SESSION_COOKIE));
   app.use(VIDEO_SUBMIT_PATHS, express.json({ limit: VIDEO_BODY_LIMIT, verify: rejectDeepJson() }));
   app.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));

@@ -47,7 +47,8 @@ describeEachDatabase('console sessions and console API', (kind) => {
   }
 
   beforeAll(async () => {
-    gw = await startGateway(kind);
+    // The test client stands for a proxy on loopback (X-Forwarded-Proto is believed only from one).
+    gw = await startGateway(kind, { TRUSTED_PROXIES: 'loopback' });
     upstream = await startLoopbackServer((_req, res) => {
       res.statusCode = 404;
       res.end('not here');

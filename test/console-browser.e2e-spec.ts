@@ -77,6 +77,13 @@ describe('web console in a browser', () => {
     const topups = await gw.admin.get(`/api/admin/logs?user_id=${customer.id}&type=topup`).expect(200);
     expect(topups.body.data.map((log: { quota: number }) => log.quota)).toEqual([49_000, 1_000]);
     await admin.screenshot('users-topped-up');
+    // The account rate limit is set in the same dialog.
+    await row.getByRole('button', { name: `Manage ${customer.username}` }).click();
+    await dialog.getByLabel('Requests per minute').fill('120');
+    await dialog.getByRole('button', { name: 'Set limit' }).click();
+    await page.getByText(`${customer.username} may send 120 requests a minute.`).waitFor();
+    await expectText(row, /120\/min/);
+    expect((await gw.admin.get(`/api/admin/users/${customer.id}`).expect(200)).body.rpm).toBe(120);
 
     // The channel page tests connectivity against the simulated provider and shows error rates.
     await page.getByRole('link', { name: 'Channels' }).click();

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { RedisConnection } from '../shared-state/redis-connection.service';
 import type { ApiKeyEntity } from './api-key.entity';
 import type { UserEntity } from './user.entity';
 
@@ -8,17 +9,55 @@ export interface CachedKey {
   expiresAt: number;
 }
 
-const TTL_MS = 5_000;
+/** Without REDIS_URL: another instance sees a revocation within this (this one at once). */
+const LOCAL_TTL_MS = 5_000;
+/** With Redis up, invalidations reach every instance within milliseconds: entries may live longer. */
+const SHARED_TTL_MS = 60_000;
+/** Redis configured but down: invalidations cannot be sent or heard, so revocations spread by expiry. */
+const FALLBACK_TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;
+/** Invalidations made while Redis was down, published once it is back (bounded). */
+const MAX_PENDING = 10_000;
 
 /**
  * Short-lived cache of key lookups so the hot path skips a database round trip.
- * Revoking a key or disabling a user clears its entries here; other instances see it within the TTL.
+ * Revoking a key, or changing a user (disabled, group, verification, rate limit), drops the entries
+ * here and, with REDIS_URL, on every instance through Redis pub/sub. Entries live 60 s while Redis
+ * is up; every instance clears its cache when Redis is lost or returns (it may have missed messages)
+ * and caches for 2 s meanwhile; without REDIS_URL entries live 5 s.
  * Balances are never read from here: charging is a conditional update in the database.
  */
 @Injectable()
-export class ApiKeyCache {
+export class ApiKeyCache implements OnModuleInit {
+  private readonly logger = new Logger('ApiKeyCache');
   private readonly entries = new Map<string, CachedKey>();
+  private readonly pending: string[] = [];
+  private readonly channel: string;
+  private subscriberConnectedBefore = false;
+  /** Counts invalidations (and clears), so a lookup that raced one is not cached. */
+  private invalidations = 0;
+
+  constructor(private readonly redis: RedisConnection) {
+    this.channel = `${redis.keyPrefix}api-key-invalidations`;
+  }
+
+  onModuleInit(): void {
+    const subscriber = this.redis.subscriber;
+    if (!subscriber) return;
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.channel) this.apply(message);
+    });
+    // A resubscribed connection may have missed messages while it was away.
+    subscriber.on('ready', () => {
+      if (this.subscriberConnectedBefore) this.clear();
+      this.subscriberConnectedBefore = true;
+    });
+    subscriber.subscribe(this.channel).catch((error: Error) => this.logger.warn(`cannot subscribe to key invalidations yet: ${error.message}`));
+    this.redis.onStateChange((up) => {
+      this.clear();
+      if (up) this.flushPending();
+    });
+  }
 
   get(keyHash: string, now: number): CachedKey | undefined {
     const entry = this.entries.get(keyHash);
@@ -30,16 +69,62 @@ export class ApiKeyCache {
     return entry;
   }
 
-  set(keyHash: string, apiKey: ApiKeyEntity, user: UserEntity, now: number): void {
+  /** Take before reading the database; pass to `set`. */
+  get generation(): number {
+    return this.invalidations;
+  }
+
+  /**
+   * Caches a lookup, unless an invalidation arrived since `generation` was taken: the rows read may
+   * predate it (a revocation committed during the read), and would otherwise live a whole TTL.
+   */
+  set(keyHash: string, apiKey: ApiKeyEntity, user: UserEntity, now: number, generation = this.invalidations): void {
+    if (generation !== this.invalidations) return;
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(keyHash, { apiKey, user, expiresAt: now + TTL_MS });
+    this.entries.set(keyHash, { apiKey, user, expiresAt: now + this.ttlMs() });
   }
 
+  /** Drops a key here and on every other instance. */
   forgetKey(keyHash: string): void {
-    this.entries.delete(keyHash);
+    this.apply(`k:${keyHash}`);
+    this.publish(`k:${keyHash}`);
   }
 
+  /** Drops every key of a user here and on every other instance. */
   forgetUser(userId: number): void {
-    for (const [hash, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(hash);
+    this.apply(`u:${userId}`);
+    this.publish(`u:${userId}`);
+  }
+
+  private ttlMs(): number {
+    if (!this.redis.configured) return LOCAL_TTL_MS;
+    return this.redis.isUp ? SHARED_TTL_MS : FALLBACK_TTL_MS;
+  }
+
+  private apply(message: string): void {
+    this.invalidations++;
+    if (message.startsWith('k:')) {
+      this.entries.delete(message.slice(2));
+    } else if (message.startsWith('u:')) {
+      const userId = Number(message.slice(2));
+      for (const [hash, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(hash);
+    }
+  }
+
+  private clear(): void {
+    this.invalidations++;
+    this.entries.clear();
+  }
+
+  private publish(message: string): void {
+    const client = this.redis.client;
+    if (!client) return;
+    client.publish(this.channel, message).catch(() => {
+      if (this.pending.length < MAX_PENDING) this.pending.push(message);
+    });
+  }
+
+  private flushPending(): void {
+    for (const message of this.pending.splice(0)) this.publish(message);
   }
 }

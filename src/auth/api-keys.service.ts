@@ -71,10 +71,11 @@ export class ApiKeysService {
     const now = this.clock.now();
     let found = this.cache.get(keyHash, now);
     if (!found) {
+      const generation = this.cache.generation;
       const apiKey = await this.keys.findOne({ where: { keyHash } });
       const user = apiKey ? await this.users.findById(apiKey.userId) : null;
       if (!apiKey || !user) throw new AppError(ErrorCode.Unauthorized, 'invalid api key');
-      this.cache.set(keyHash, apiKey, user, now);
+      this.cache.set(keyHash, apiKey, user, now, generation);
       found = { apiKey, user, expiresAt: now };
     }
     if (found.apiKey.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'api key has been revoked');

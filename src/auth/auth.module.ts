@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccountRateLimiter } from './account-rate-limiter';
 import { AdminTokenService } from './admin-token.service';
 import { AdminGuard } from './admin.guard';
 import { ApiKeyCache } from './api-key-cache';
@@ -9,10 +10,10 @@ import { ApiKeysService } from './api-keys.service';
 import { UserEntity } from './user.entity';
 import { UsersService } from './users.service';
 
-/** Users, API keys, the admin token and the guards that use them. */
+/** Users, API keys (and their account rate limit), the admin token and the guards that use them. */
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
-  providers: [UsersService, ApiKeysService, ApiKeyCache, ApiKeyGuard, AdminTokenService, AdminGuard],
-  exports: [UsersService, ApiKeysService, ApiKeyCache, ApiKeyGuard, AdminTokenService, AdminGuard],
+  providers: [UsersService, ApiKeysService, ApiKeyCache, AccountRateLimiter, ApiKeyGuard, AdminTokenService, AdminGuard],
+  exports: [UsersService, ApiKeysService, ApiKeyCache, AccountRateLimiter, ApiKeyGuard, AdminTokenService, AdminGuard],
 })
 export class AuthModule {}

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, ErrorCode } from '../common/app-error';
 import type { AuthenticatedRequest } from '../common/request-context';
+import type { AccountRateLimiter } from './account-rate-limiter';
 import type { AdminTokenService } from './admin-token.service';
 import type { ApiKeysService } from './api-keys.service';
 import { bearerToken } from './bearer';
@@ -8,19 +9,23 @@ import { bearerToken } from './bearer';
 export const MISSING_API_KEY = 'missing api key: send Authorization: Bearer <API_KEY>';
 
 /**
- * Resolves the API key before any body parser runs, so that an unauthenticated request is answered
- * 401 without its body being read. ApiKeyGuard then reuses what was found here.
+ * Resolves the API key and applies the account's rate limit before any body parser runs, so that an
+ * unauthenticated or rate-limited request is answered without its body being read (and nothing is
+ * charged). ApiKeyGuard then reuses what was found here.
  */
-export function authenticateApiKeyBeforeBody(apiKeys: ApiKeysService): RequestHandler {
+export function authenticateApiKeyBeforeBody(apiKeys: ApiKeysService, accountLimits: AccountRateLimiter): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction): void => {
     const token = bearerToken(req);
     if (!token) return next(new AppError(ErrorCode.Unauthorized, MISSING_API_KEY));
-    apiKeys.authenticate(token).then(({ apiKey, user }) => {
-      const authenticated = req as AuthenticatedRequest;
-      authenticated.apiKey = apiKey;
-      authenticated.user = user;
-      next();
-    }, next);
+    apiKeys
+      .authenticate(token)
+      .then(async ({ apiKey, user }) => {
+        await accountLimits.admit(user);
+        const authenticated = req as AuthenticatedRequest;
+        authenticated.apiKey = apiKey;
+        authenticated.user = user;
+      })
+      .then(() => next(), next);
   };
 }
 

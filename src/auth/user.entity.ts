@@ -31,6 +31,10 @@ export class UserEntity {
   @Column({ name: 'verification_enabled', type: 'integer', transformer: booleanColumn })
   verificationEnabled: boolean;
 
+  /** Requests per minute on /v1/* (0 = unlimited). */
+  @Column({ type: 'integer', default: 0 })
+  rpm: number;
+
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
   passwordHash: string | null;
 

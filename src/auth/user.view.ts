@@ -10,6 +10,7 @@ export const toUserView = (user: UserEntity) => ({
   used_quota: user.usedQuota,
   status: user.status,
   verification_enabled: user.verificationEnabled,
+  rpm: user.rpm,
   created_at: Math.floor(user.createdAt / 1000),
 });
 

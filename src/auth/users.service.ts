@@ -13,6 +13,8 @@ export interface CreateUserInput {
   group?: string;
   role?: UserRole;
   passwordHash?: string | null;
+  /** Requests per minute on /v1/* (0 = unlimited). */
+  rpm?: number;
 }
 
 export interface UpdateUserInput {
@@ -20,6 +22,7 @@ export interface UpdateUserInput {
   status?: UserStatus;
   verificationEnabled?: boolean;
   passwordHash?: string | null;
+  rpm?: number;
 }
 
 @Injectable()
@@ -46,6 +49,7 @@ export class UsersService {
             usedQuota: 0,
             verificationEnabled: false,
             passwordHash: input.passwordHash ?? null,
+            rpm: input.rpm ?? 0,
             createdAt: now,
             updatedAt: now,
           }),
@@ -82,6 +86,7 @@ export class UsersService {
     if (input.status !== undefined) changes.status = input.status;
     if (input.verificationEnabled !== undefined) changes.verificationEnabled = input.verificationEnabled;
     if (input.passwordHash !== undefined) changes.passwordHash = input.passwordHash;
+    if (input.rpm !== undefined) changes.rpm = input.rpm;
     await this.transactions.run((manager) => manager.update(UserEntity, { id }, changes));
     this.keyCache.forgetUser(id);
     return this.get(id);

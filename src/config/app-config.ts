@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseVideoStoreTarget, VideoStoreTarget } from '../storage/video-store-target';
+import { TrustedProxies, trustedProxies } from './trusted-proxies';
 
 const booleanFlag = (name: string, fallback: boolean) =>
   z
@@ -78,6 +79,18 @@ const videoStore = z
       return z.NEVER;
     }
   });
+/** `redis://` or `rediss://` URL of the Redis that several instances share. */
+const redisUrl = z
+  .string()
+  .optional()
+  .refine((value) => {
+    if (value === undefined || value === '') return true;
+    try {
+      return ['redis:', 'rediss:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be a redis:// or rediss:// URL');
 
 const schema = z.object({
   PORT: integer(0, 3000, 65535),
@@ -98,6 +111,13 @@ const schema = z.object({
   VIDEO_STORE: videoStore,
   VIDEO_STORE_PATH_STYLE: booleanFlag('VIDEO_STORE_PATH_STYLE', false),
   VIDEO_URL_TTL_S: integer(1, 86_400, 365 * 86_400),
+  REDIS_URL: redisUrl,
+  REDIS_KEY_PREFIX: z
+    .string()
+    .optional()
+    .default('gateway:')
+    .refine((value) => /^[\w:.-]{1,64}$/.test(value), 'must be 1 to 64 letters, digits or _ : . -'),
+  TRUSTED_PROXIES: trustedProxies,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
 });
 
@@ -128,6 +148,12 @@ export interface AppConfig {
   videoStorePathStyle: boolean;
   /** Lifetime of the signed content links in `metadata.url` and `data.result_url`. */
   videoUrlTtlSeconds: number;
+  /** Set: limits, the sign-in throttle and key revocations are shared through this Redis; unset: per process. */
+  redisUrl?: string;
+  /** Prefixes every Redis key and channel, so several deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
+  /** Express's `trust proxy`: the proxies whose X-Forwarded-For is believed; false (default) believes none. */
+  trustedProxies: TrustedProxies;
   logLevel: string;
 }
 
@@ -157,6 +183,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     videoStore: values.VIDEO_STORE,
     videoStorePathStyle: values.VIDEO_STORE_PATH_STYLE,
     videoUrlTtlSeconds: values.VIDEO_URL_TTL_S,
+    redisUrl: values.REDIS_URL || undefined,
+    redisKeyPrefix: values.REDIS_KEY_PREFIX,
+    trustedProxies: values.TRUSTED_PROXIES,
     logLevel: values.LOG_LEVEL,
   };
 }

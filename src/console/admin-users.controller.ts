@@ -34,6 +34,7 @@ export class AdminUsersController {
       group: body.group,
       role: body.role,
       passwordHash: body.password ? await hashPassword(body.password) : null,
+      rpm: body.rpm,
     });
     if (body.quota) await this.ledger.topUp(user.id, body.quota, 'opening balance');
     const fresh = await this.users.get(user.id);
@@ -56,7 +57,7 @@ export class AdminUsersController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change group, status, verification approval or password' })
+  @ApiOperation({ summary: 'Change group, status, verification approval, rate limit (rpm) or password' })
   @ApiOkResponse({ type: UserDto })
   @ApiNotFoundResponse({ description: 'Unknown user' })
   async update(@Param('id', idParamPipe) id: number, @Body() body: UpdateUserDto): Promise<UserDto> {
@@ -65,6 +66,7 @@ export class AdminUsersController {
       status: body.status,
       verificationEnabled: body.verification_enabled,
       passwordHash: body.password ? await hashPassword(body.password) : undefined,
+      rpm: body.rpm,
     });
     return toUserView(user);
   }

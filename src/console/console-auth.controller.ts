@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Throttle, ThrottlerGuard } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
@@ -10,9 +9,7 @@ import { ConsoleAuthService, OpenedSession } from './console-auth.service';
 import { CONSOLE_SESSION_COOKIE, ConsoleRequest, ResolvedConsoleSession } from './console-request';
 import { clearSessionCookie, setSessionCookie } from './console-session-cookie';
 import { ConsoleSessionsService } from './console-sessions.service';
-
-/** Password guessing is slowed per client address. */
-const SIGN_IN_LIMIT = { default: { limit: 30, ttl: 60_000 } };
+import { SignInThrottleGuard } from './sign-in-throttle.guard';
 
 export const toConsoleSessionView = (session: ResolvedConsoleSession): ConsoleSessionDto => ({
   role: session.role,
@@ -42,8 +39,7 @@ export class ConsoleAuthController {
 
   @Post('session')
   @HttpCode(200)
-  @UseGuards(ThrottlerGuard)
-  @Throttle(SIGN_IN_LIMIT)
+  @UseGuards(SignInThrottleGuard)
   @ApiOperation({ summary: 'Sign in (admin token, or username and password); sets the http-only session cookie' })
   @ApiOkResponse({ type: ConsoleSessionDto })
   async signIn(@Body() body: ConsoleSignInDto, @Req() req: ConsoleRequest, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {
@@ -53,8 +49,7 @@ export class ConsoleAuthController {
 
   @Post('signup')
   @HttpCode(201)
-  @UseGuards(ThrottlerGuard)
-  @Throttle(SIGN_IN_LIMIT)
+  @UseGuards(SignInThrottleGuard)
   @ApiOperation({ summary: 'Create a customer account (zero balance) and sign in' })
   @ApiCreatedResponse({ type: ConsoleSessionDto })
   async signUp(@Body() body: ConsoleSignUpDto, @Req() req: ConsoleRequest, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {

@@ -1,5 +1,4 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { BillingModule } from '../billing/billing.module';
@@ -22,6 +21,7 @@ import { ConsoleSessionEntity } from './console-session.entity';
 import { ConsoleSessionMiddleware } from './console-session.middleware';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleStaticController } from './console-static.controller';
+import { SignInThrottleGuard } from './sign-in-throttle.guard';
 import { CustomerAccountController } from './customer/customer-account.controller';
 import { CustomerKeysController } from './customer/customer-keys.controller';
 import { CustomerLogsController } from './customer/customer-logs.controller';
@@ -36,7 +36,6 @@ import { CustomerVideoController } from './customer/customer-video.controller';
 @Module({
   imports: [
     TypeOrmModule.forFeature([ConsoleSessionEntity]),
-    ThrottlerModule.forRoot([{ ttl: 60_000, limit: 30 }]),
     AuthModule,
     BillingModule,
     UpstreamModule,
@@ -67,6 +66,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     ConsoleSessionMiddleware,
     ConsoleCustomerGuard,
     ConsoleChannelProbeService,
+    SignInThrottleGuard,
     CustomerTasksService,
     CustomerUsageService,
     CustomerLogsService,

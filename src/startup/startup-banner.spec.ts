@@ -12,6 +12,7 @@ describe('the start-up banner', () => {
     expect(text).toContain('http://localhost:3000/console');
     expect(text).toContain('http://localhost:3000/docs');
     expect(text).toContain('SQLite data/gateway.sqlite');
+    expect(text).toMatch(/shared +in process/);
     expect(text).toMatch(/\| ADMIN_TOKEN +adm-x +\|/);
     expect(text).toMatch(/\| demo console login +demo \/ pw-demo +\|/);
     expect(lines.at(-1)).toBe('export ADMIN=adm-x KEY=sk-demo');
@@ -21,10 +22,12 @@ describe('the start-up banner', () => {
 
   it('prints no frame when there is nothing to show once, and never a MySQL password', () => {
     expect(credentialsBlock(null, { root: null, repointed: [], demo: null })).toEqual([]);
-    const config = loadConfig({ DATABASE_URL: 'mysql://gw:s3cret@db:3306/gateway', ADMIN_TOKEN: 'a-very-long-admin-token' });
+    const config = loadConfig({ DATABASE_URL: 'mysql://gw:s3cret@db:3306/gateway', ADMIN_TOKEN: 'a-very-long-admin-token', REDIS_URL: 'redis://:r3dis-secret@cache:6379/2' });
     expect(describeDatabase(config)).toBe('MySQL gw@db:3306/gateway');
     const text = startupBanner({ config, port: 3000, seed: { root: null, repointed: [], demo: null }, generatedAdminToken: null }).join('\n');
     expect(text).not.toContain('s3cret');
+    expect(text).not.toContain('r3dis-secret');
+    expect(text).toMatch(/shared +Redis cache:6379\/2 \(prefix gateway:\)/);
     expect(text).toMatch(/simulator +off/);
     expect(text).toMatch(/ADMIN_TOKEN from the environment/);
   });

@@ -19,6 +19,13 @@ export function describeDatabase(config: AppConfig): string {
   return `MySQL ${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}${url.pathname}`;
 }
 
+/** Where instances share limits and revocations, without a password: `Redis 127.0.0.1:6379/0`, or `in process`. */
+export function describeSharedState(config: AppConfig): string {
+  if (!config.redisUrl) return 'in process (no REDIS_URL: rate limits and key revocations are per instance)';
+  const url = new URL(config.redisUrl);
+  return `Redis ${url.host}${url.pathname.length > 1 ? url.pathname : ''} (prefix ${config.redisKeyPrefix})`;
+}
+
 /**
  * The few lines a start prints at `info`: what it listens on, where the console and the API docs
  * are, the database, the simulator; then, framed, the secrets that are shown only this once.
@@ -30,6 +37,7 @@ export function startupBanner({ config, port, seed, generatedAdminToken, created
     `  console    ${base}/console`,
     `  API docs   ${base}/docs`,
     `  database   ${describeDatabase(config)}${createdDatabase ? ' (created now: it did not exist)' : ''}`,
+    `  shared     ${describeSharedState(config)}`,
     seed.root
       ? `  simulator  on: fake providers at ${seed.root} (sample media: ${base}/simulator/media/sample.png, .mp4)`
       : '  simulator  off',

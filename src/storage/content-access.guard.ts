@@ -1,6 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import { ApiKeysService } from '../auth/api-keys.service';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { presentsSignedLink } from './signed-content-link.middleware';
 import { SignedLinksService } from './signed-links.service';
@@ -8,14 +7,10 @@ import { SignedLinksService } from './signed-links.service';
 /** `/content`: a valid signed link (403 when altered or expired) or, without one, an API key. */
 @Injectable()
 export class ContentAccessGuard implements CanActivate {
-  private readonly apiKeys: ApiKeyGuard;
-
   constructor(
-    apiKeys: ApiKeysService,
+    private readonly apiKeys: ApiKeyGuard,
     private readonly links: SignedLinksService,
-  ) {
-    this.apiKeys = new ApiKeyGuard(apiKeys);
-  }
+  ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest & { signedLink?: boolean }>();

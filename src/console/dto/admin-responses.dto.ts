@@ -15,6 +15,7 @@ export class UserDto extends CreatedUserDto {
   @ApiProperty({ enum: ['user', 'admin'] }) role: string;
   @ApiProperty({ enum: ['active', 'disabled'] }) status: string;
   @ApiProperty({ description: 'admin approval of real-person verification' }) verification_enabled: boolean;
+  @ApiProperty({ example: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited)' }) rpm: number;
   @ApiProperty({ description: 'Unix seconds' }) created_at: number;
 }
 

@@ -1,8 +1,21 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
-import { ColumnLength } from '../../common/validation';
+import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
 
 const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
+/** Fits the 32-bit column on both databases with room to spare. */
+const MAX_RPM = 1_000_000_000;
+
+/** The account rate limit, the same on create and update. */
+const RpmField = () =>
+  applyDecorators(
+    ApiPropertyOptional({ example: 600, default: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged' }),
+    IsOptionalNotNull(),
+    IsInt(),
+    Min(0),
+    Max(MAX_RPM),
+  );
 
 export class CreateUserDto {
   @ApiProperty({ example: 'acme' })
@@ -34,6 +47,9 @@ export class CreateUserDto {
   @IsOptional()
   @IsIn(['user', 'admin'])
   role?: 'user' | 'admin';
+
+  @RpmField()
+  rpm?: number;
 }
 
 export class UpdateUserDto {
@@ -58,6 +74,9 @@ export class UpdateUserDto {
   @IsString()
   @MinLength(8)
   password?: string;
+
+  @RpmField()
+  rpm?: number;
 }
 
 export class TopUpDto {

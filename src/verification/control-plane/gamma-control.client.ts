@@ -1,13 +1,14 @@
+import { createHash } from 'node:crypto';
 import { HttpService } from '@nestjs/axios';
 import { Injectable, Logger } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
 import { Clock } from '../../common/clock';
+import { SpacedRateLimiter } from '../../shared-state/spaced-rate-limiter.service';
 import { isShowableLink } from '../../common/url-guard';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { channelSecrets, codeSummary, GENERIC_REASON, MAX_PROVIDER_BODY_BYTES, providerCode, transportErrorMessage } from '../../upstream/provider-text';
 import { UpstreamError, UpstreamErrorKind } from '../../upstream/upstream-adapter';
 import { signRequest } from './gamma-request-signer';
-import { SlidingWindowLimiter } from './gamma-rate-limiter';
 import {
   CONTROL_ACTION_LIMITS,
   CONTROL_API_VERSION,
@@ -75,14 +76,12 @@ export const CONTROL_ERROR_REASONS: Readonly<Record<string, string>> = {
 @Injectable()
 export class GammaControlClient {
   private readonly logger = new Logger('GammaControl');
-  private readonly limiter: SlidingWindowLimiter;
 
   constructor(
     private readonly http: HttpService,
     private readonly clock: Clock,
-  ) {
-    this.limiter = new SlidingWindowLimiter(() => this.clock.now());
-  }
+    private readonly limiter: SpacedRateLimiter,
+  ) {}
 
   /** The H5 link goes to the client's browser: one that may not be shown (file://, link-local, credentials) counts as none. */
   async createSession(channel: ChannelEntity, callbackUrl: string): Promise<CreateSessionResult> {
@@ -113,7 +112,8 @@ export class GammaControlClient {
   async call<T>(channel: ChannelEntity, action: GammaControlAction, params: Record<string, unknown>): Promise<T> {
     const settings = controlSettingsOf(channel);
     if (!settings) throw new GammaControlError('channel', `channel ${channel.id} has no control plane settings`, undefined);
-    await this.waitForRateLimit(`${settings.accessKey}|${action}`, action);
+    // The provider counts per account; the access key is hashed, since the key names end up in Redis.
+    await this.waitForRateLimit(`${createHash('sha256').update(settings.accessKey).digest('hex').slice(0, 24)}|${action}`, action);
 
     const url = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/`);
     url.searchParams.set('Action', action);
@@ -155,13 +155,12 @@ export class GammaControlClient {
 
   private async waitForRateLimit(key: string, action: GammaControlAction): Promise<void> {
     const limit = CONTROL_ACTION_LIMITS[action];
-    const waitMs = this.limiter.reserve(key, limit, MAX_LIMITER_WAIT_MS);
-    if (waitMs === null) {
+    // Shared by every instance (through Redis when REDIS_URL is set).
+    if (!(await this.limiter.acquire(`gamma-control:${key}`, limit, MAX_LIMITER_WAIT_MS))) {
       throw new GammaControlError('backpressure', `too many ${action} calls: the provider allows ${limit.limit} per ${limit.windowMs / 1000} s`, undefined, {
         retryAfterSeconds: 1,
       });
     }
-    if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
 
   private unwrap<T>(action: GammaControlAction, channel: ChannelEntity, response: AxiosResponse<string>): T {

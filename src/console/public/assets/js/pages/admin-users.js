@@ -23,13 +23,14 @@ export function render(main) {
       field('Password', { name: 'password', type: 'password', minlength: 8, autocomplete: 'new-password' }, 'For console sign-in; at least 8 characters.'),
       field('Group', { name: 'group', placeholder: 'default' }),
       field('Opening balance', { name: 'quota', type: 'number', min: 0, step: 1, inputmode: 'numeric', placeholder: '0' }),
+      field('Requests per minute', { name: 'rpm', type: 'number', min: 0, step: 1, inputmode: 'numeric', placeholder: '0' }, '0 = unlimited.'),
       field('Role', { tag: 'select', name: 'role', options: [['user', 'Customer'], ['admin', 'Administrator']] }),
       h('div', {}, h('button', { type: 'submit' }, 'Create user')),
     ),
     async (values, form) => {
       const created = await api('/api/admin/users', {
         method: 'POST',
-        body: { username: values.username, password: values.password || undefined, group: values.group || undefined, quota: values.quota ? Number(values.quota) : undefined, role: values.role },
+        body: { username: values.username, password: values.password || undefined, group: values.group || undefined, quota: values.quota ? Number(values.quota) : undefined, rpm: values.rpm ? Number(values.rpm) : undefined, role: values.role },
       });
       form.reset();
       toast(`User ${created.username} created.`);
@@ -50,6 +51,7 @@ export function render(main) {
         { label: 'Balance', cell: (u) => quota(u.quota), num: true, key: 'quota' },
         { label: 'Used', cell: (u) => quota(u.used_quota), num: true, class: 'hide-narrow' },
         { label: 'Verification', cell: (u) => (u.verification_enabled ? 'Approved' : 'Not enabled') },
+        { label: 'Rate limit', cell: (u) => (u.rpm ? `${u.rpm}/min` : 'Unlimited'), class: 'hide-narrow' },
         { label: 'Actions', cell: (u) => h('button', { type: 'button', class: 'small', 'aria-label': `Manage ${u.username}`, onClick: () => manage(u) }, 'Manage') },
       ],
       users,
@@ -91,6 +93,24 @@ export function render(main) {
             await patch({ group: values.group }, `${user.username} moved to group ${values.group}.`);
             close();
           }),
+        ),
+        h(
+          'section',
+          {},
+          h('h3', {}, 'Rate limit'),
+          onSubmit(
+            h(
+              'form',
+              { class: 'inline', id: 'rpm-form' },
+              field('Requests per minute', { name: 'rpm', type: 'number', min: 0, step: 1, required: true, inputmode: 'numeric', value: String(user.rpm ?? 0) }, 'On /v1/*, over every instance; 0 = unlimited.'),
+              h('button', { type: 'submit' }, 'Set limit'),
+            ),
+            async (values) => {
+              const rpm = Number(values.rpm);
+              await patch({ rpm }, rpm ? `${user.username} may send ${rpm} requests a minute.` : `${user.username} has no rate limit.`);
+              close();
+            },
+          ),
         ),
         h(
           'section',

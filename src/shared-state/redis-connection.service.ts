@@ -1,0 +1,100 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { Counter, Gauge } from 'prom-client';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { MetricsRegistry } from '../metrics/metrics-registry';
+
+/** A Redis command that takes longer fails, and the caller falls back to its in-process state. */
+const COMMAND_TIMEOUT_MS = 500;
+/** Reconnect attempts back off up to this (ioredis reconnects by itself, forever). */
+const MAX_RECONNECT_DELAY_MS = 1_000;
+
+type Listener = (up: boolean) => void;
+
+/**
+ * The connection to the Redis that instances share (REDIS_URL), or none. Commands never queue while
+ * it is down (they fail at once, so callers fall back to in-process limits); the loss and the return
+ * are logged once each, and shown as `gateway_redis_up` in /metrics and `redis` in /health.
+ */
+@Injectable()
+export class RedisConnection implements OnApplicationShutdown {
+  private readonly logger = new Logger('Redis');
+  /** Commands (limits, publishing); null without REDIS_URL. */
+  readonly client: Redis | null;
+  /** Subscriber mode needs a connection of its own. */
+  readonly subscriber: Redis | null;
+  readonly keyPrefix: string;
+  private state: 'connecting' | 'up' | 'down' = 'connecting';
+  private readonly listeners: Listener[] = [];
+  private readonly upGauge: Gauge | null = null;
+  private readonly fallbacks: Counter | null = null;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig, registry: MetricsRegistry) {
+    this.keyPrefix = config.redisKeyPrefix;
+    if (!config.redisUrl) {
+      this.client = null;
+      this.subscriber = null;
+      return;
+    }
+    const options = {
+      lazyConnect: false,
+      enableOfflineQueue: false,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (times: number) => Math.min(times * 100, MAX_RECONNECT_DELAY_MS),
+    };
+    this.client = new Redis(config.redisUrl, options);
+    // The subscriber keeps its SUBSCRIBE queued until Redis is there (also when it is down at start).
+    this.subscriber = new Redis(config.redisUrl, { ...options, enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
+    this.client.on('ready', () => this.setUp(true));
+    this.client.on('close', () => this.setUp(false));
+    // Errors are reported through the state change; without a listener ioredis would print each retry.
+    this.client.on('error', () => undefined);
+    this.subscriber.on('error', () => undefined);
+    this.upGauge = new Gauge({ name: 'gateway_redis_up', help: '1 while the shared Redis (REDIS_URL) answers, 0 while the gateway runs on in-process limits', registers: [registry] });
+    this.upGauge.set(0);
+    this.fallbacks = new Counter({
+      name: 'gateway_redis_fallback_decisions_total',
+      help: 'Rate-limit decisions taken in process because the shared Redis was unavailable',
+      registers: [registry],
+    });
+  }
+
+  get configured(): boolean {
+    return this.client !== null;
+  }
+
+  /** True while Redis answers; false without REDIS_URL or while it is down. */
+  get isUp(): boolean {
+    return this.state === 'up';
+  }
+
+  /** Called with the new state at every change (the key cache clears itself on both edges). */
+  onStateChange(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  /** A limiter decided in process for want of Redis. */
+  countFallback(): void {
+    this.fallbacks?.inc();
+  }
+
+  private setUp(up: boolean): void {
+    const next = up ? 'up' : 'down';
+    const previous = this.state;
+    if (next === previous) return;
+    this.state = next;
+    this.upGauge?.set(up ? 1 : 0);
+    if (up && previous === 'down') this.logger.log('Redis is back: limits and key revocations are shared again');
+    if (!up) this.logger.warn('Redis is unavailable: rate limits and the sign-in throttle are per process, and cached API keys live 2 s, until it returns');
+    for (const listener of this.listeners) listener(up);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    for (const connection of [this.subscriber, this.client]) {
+      if (!connection) continue;
+      connection.removeAllListeners('close');
+      await connection.quit().catch(() => connection.disconnect());
+    }
+  }
+}

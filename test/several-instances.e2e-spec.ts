@@ -1,0 +1,291 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Socket } from 'node:net';
+import { FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
+import { ADMIN_TOKEN } from './support/gateway';
+import { freePort, GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { databaseKinds, FreshDatabase, freshDatabase } from './support/test-databases';
+
+/**
+ * Two real gateway processes on one MariaDB database and one Redis: revocations, the account rate
+ * limit and the family C provider limit hold across both, and they keep serving while Redis is down.
+ * The machine's Redis is shared with other runs: every gateway here uses a key prefix of its own.
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const onMysql = databaseKinds().includes('mysql');
+
+interface Response {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+async function call(gateway: GatewayProcess, auth: string, method: string, path: string, body?: unknown): Promise<Response> {
+  const res = await fetch(`${gateway.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
+}
+
+async function admin(gateway: GatewayProcess, method: string, path: string, body?: unknown) {
+  const res = await call(gateway, ADMIN_TOKEN, method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function customer(gateway: GatewayProcess, fields: Record<string, unknown> = {}) {
+  const user = await admin(gateway, 'POST', '/api/admin/users', { username: `u${randomBytes(5).toString('hex')}`, ...fields });
+  const key = await admin(gateway, 'POST', `/api/admin/users/${user.id}/keys`, { name: 'k' });
+  return { userId: user.id as number, key: key.key as string, keyId: key.id as number };
+}
+
+const listVideos = (gateway: GatewayProcess, key: string) => call(gateway, key, 'GET', '/v1/videos');
+
+/** Milliseconds until `check` holds (polled every 25 ms), or throws after `timeoutMs`. */
+async function timeUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const reachable = (url: string) =>
+  new Promise<boolean>((resolve) => {
+    const { hostname, port } = new URL(url);
+    const socket = new Socket();
+    socket.setTimeout(1000);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+    socket.connect(Number(port || 6379), hostname);
+  });
+
+/** A throwaway redis-server of this test's own (never the machine's): no persistence. */
+async function startOwnRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await timeUntil(() => reachable(`redis://127.0.0.1:${port}`), 10_000, 'own redis-server listening');
+  return child;
+}
+
+async function stopOwnRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+const health = async (gateway: GatewayProcess) => {
+  const res = await fetch(`${gateway.url}/health`);
+  return { status: res.status, body: (await res.json()) as { details: Record<string, { status: string; connected?: boolean }> } };
+};
+const metric = async (gateway: GatewayProcess, name: string) => {
+  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return match ? Number(match[1]) : undefined;
+};
+
+/** How many of `times` fall into the busiest window of `windowMs`. */
+const busiestWindow = (times: number[], windowMs: number) => Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + windowMs).length));
+
+(onMysql ? describe : describe.skip)('several instances on MariaDB and Redis', () => {
+  let database: FreshDatabase;
+  let fake: FakeGammaUpstream;
+  let redisAvailable = false;
+  const processes: GatewayProcess[] = [];
+  const ownRedis: ChildProcess[] = [];
+
+  const launch = async (redisUrl: string, prefix: string, env: Record<string, string> = {}) => {
+    const gateway = await startGatewayProcess({
+      DATABASE_URL: database.url,
+      ADMIN_TOKEN,
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: prefix,
+      TASK_SYNC_INTERVAL_MS: '0',
+      ASSET_FOLLOW_UP_INTERVAL_MS: '0',
+      MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
+      ...env,
+    });
+    processes.push(gateway);
+    return gateway;
+  };
+
+  beforeAll(async () => {
+    redisAvailable = await reachable(REDIS_URL);
+    // eslint-disable-next-line no-console
+    if (!redisAvailable) console.warn(`Redis at ${REDIS_URL} (TEST_REDIS_URL) is not reachable: the several-instances suite is SKIPPED.`);
+    database = await freshDatabase('mysql');
+    fake = await startFakeGammaUpstream();
+  }, 60_000);
+  afterAll(async () => {
+    for (const gateway of processes.splice(0)) await gateway.crash();
+    for (const child of ownRedis.splice(0)) await stopOwnRedis(child);
+    await fake?.close();
+    await database?.drop();
+  });
+
+  describe('on the shared Redis', () => {
+    let a: GatewayProcess;
+    let b: GatewayProcess;
+    beforeAll(async () => {
+      if (!redisAvailable) return;
+      const prefix = `gwtest-${randomBytes(6).toString('hex')}:`;
+      a = await launch(REDIS_URL, prefix);
+      b = await launch(REDIS_URL, prefix);
+    }, 120_000);
+
+    it('a key revoked on one instance is refused by the other within a second; so is a disabled account, and a changed limit applies', async () => {
+      if (!redisAvailable) return;
+      const revoked = await customer(a);
+      expect((await listVideos(b, revoked.key)).status).toBe(200); // now in b's cache
+      await admin(a, 'DELETE', `/api/admin/keys/${revoked.keyId}`);
+      const revokeMs = await timeUntil(async () => (await listVideos(b, revoked.key)).status === 401, 5_000, 'revoked key refused on b');
+      expect(revokeMs).toBeLessThan(1_000);
+      expect((await listVideos(b, revoked.key)).body.error.message).toBe('api key has been revoked');
+
+      const disabled = await customer(b);
+      expect((await listVideos(a, disabled.key)).status).toBe(200);
+      await admin(b, 'PATCH', `/api/admin/users/${disabled.userId}`, { status: 'disabled' });
+      expect(await timeUntil(async () => (await listVideos(a, disabled.key)).status === 401, 5_000, 'disabled account refused on a')).toBeLessThan(1_000);
+
+      // A changed rate limit is a changed user too: b learns it from a at once.
+      const limited = await customer(a);
+      expect((await listVideos(b, limited.key)).status).toBe(200);
+      await admin(a, 'PATCH', `/api/admin/users/${limited.userId}`, { rpm: 1 });
+      expect(await timeUntil(async () => (await listVideos(b, limited.key)).status === 429, 5_000, 'new limit applied on b')).toBeLessThan(1_000);
+    }, 60_000);
+
+    it('rpm: 10 admits exactly 10 of 20 requests spread over both instances', async () => {
+      if (!redisAvailable) return;
+      const { key } = await customer(a, { rpm: 10 });
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => listVideos(i % 2 ? a : b, key)));
+      expect(answers.filter((res) => res.status === 200)).toHaveLength(10);
+      const refused = answers.filter((res) => res.status === 429);
+      expect(refused).toHaveLength(10);
+      for (const res of refused) {
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+      }
+      // The unified surface answers in its own shape.
+      const unified = await call(b, key, 'GET', '/v1/video/generations/task_unknown');
+      expect(unified.status).toBe(429);
+      expect(unified.body).toEqual({ code: 'rate_limited', message: 'rate limit reached: this account may send 10 requests per minute', data: null });
+    }, 60_000);
+
+    it('12 family C session creations over both instances never put more than 3 calls within any second at the provider', async () => {
+      if (!redisAvailable) return;
+      await admin(a, 'POST', '/api/admin/channels', fake.channelBody());
+      const { userId, key } = await customer(a);
+      await admin(a, 'PATCH', `/api/admin/users/${userId}`, { verification_enabled: true });
+      const before = fake.controlCalls.length;
+      let throttled = 0;
+      // Twelve clients at once, six on each instance; each retries after Retry-After until it has its session.
+      const sessions = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          for (;;) {
+            const res = await call(i % 2 ? a : b, key, 'POST', '/v1/verification/sessions', { callback_url: 'https://biz.example/cb' });
+            if (res.status !== 429) return res;
+            throttled++;
+            expect(res.body.error.type).toBe('rate_limit_error');
+            await new Promise((resolve) => setTimeout(resolve, Number(res.headers.get('retry-after')) * 1000));
+          }
+        }),
+      );
+      expect(sessions.map((res) => res.status)).toEqual(Array(12).fill(201));
+      const arrivals = fake.controlCalls
+        .slice(before)
+        .filter((c) => c.action === 'CreateVisualValidateSession')
+        .map((c) => c.request.at);
+      expect(arrivals).toHaveLength(12);
+      expect(busiestWindow(arrivals, 1000)).toBeLessThanOrEqual(3);
+      // The burst was larger than the provider allows: some clients had to come back.
+      expect(throttled).toBeGreaterThan(0);
+    }, 60_000);
+  });
+
+  describe('while Redis is down', () => {
+    let c: GatewayProcess;
+    let d: GatewayProcess;
+    let port: number;
+    let redis: ChildProcess;
+    const redisUp = async (connected: boolean, timeoutMs: number) => {
+      for (const gateway of [c, d]) {
+        await timeUntil(async () => (await health(gateway)).body.details.redis?.connected === connected, timeoutMs, `health shows redis connected: ${connected}`);
+        const report = await health(gateway);
+        expect(report.status).toBe(200);
+        expect(report.body.details.redis.status).toBe('up');
+        expect(await metric(gateway, 'gateway_redis_up')).toBe(connected ? 1 : 0);
+      }
+    };
+    /** rpm 4 over both instances: the fifth request is refused on either, so the count is shared. */
+    const expectShared = async () => {
+      const shared = await customer(c, { rpm: 4 });
+      for (const gateway of [c, d, c, d]) expect((await listVideos(gateway, shared.key)).status).toBe(200);
+      expect((await listVideos(c, shared.key)).status).toBe(429);
+      expect((await listVideos(d, shared.key)).status).toBe(429);
+      const revoked = await customer(c);
+      expect((await listVideos(d, revoked.key)).status).toBe(200);
+      await admin(c, 'DELETE', `/api/admin/keys/${revoked.keyId}`);
+      expect(await timeUntil(async () => (await listVideos(d, revoked.key)).status === 401, 5_000, 'revoked key refused on d')).toBeLessThan(1_000);
+    };
+
+    beforeAll(async () => {
+      if (!redisAvailable) return;
+      // A redis-server of this test's own, not started yet: the gateways start without it.
+      port = await freePort();
+      const prefix = `gwtest-${randomBytes(6).toString('hex')}:`;
+      // info: the loss and the return of Redis are logged at warn and log level.
+      c = await launch(`redis://127.0.0.1:${port}`, prefix, { LOG_LEVEL: 'info' });
+      d = await launch(`redis://127.0.0.1:${port}`, prefix, { LOG_LEVEL: 'info' });
+    }, 120_000);
+
+    it('both instances serve without it, share once it is there, keep serving on in-process limits when it stops, and share again when it returns', async () => {
+      if (!redisAvailable) return;
+      // Started while Redis was not there: serving, and saying so.
+      await redisUp(false, 5_000);
+      expect((await listVideos(d, (await customer(c)).key)).status).toBe(200);
+
+      redis = await startOwnRedis(port);
+      ownRedis.push(redis);
+      await redisUp(true, 10_000);
+      await expectShared();
+
+      await stopOwnRedis(redis);
+      await redisUp(false, 5_000);
+      // Each instance now counts on its own: rpm 3 admits 3 on each.
+      const alone = await customer(c, { rpm: 3 });
+      for (const gateway of [c, d]) {
+        for (let i = 0; i < 3; i++) expect((await listVideos(gateway, alone.key)).status).toBe(200);
+        const refused = await listVideos(gateway, alone.key);
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+      expect(await metric(c, 'gateway_redis_fallback_decisions_total')).toBeGreaterThan(0);
+      // Revocations spread by the short cache lifetime meanwhile (2 s).
+      const revoked = await customer(c);
+      expect((await listVideos(d, revoked.key)).status).toBe(200);
+      await admin(c, 'DELETE', `/api/admin/keys/${revoked.keyId}`);
+      expect(await timeUntil(async () => (await listVideos(d, revoked.key)).status === 401, 5_000, 'revoked key refused on d while Redis is down')).toBeLessThan(3_000);
+
+      redis = await startOwnRedis(port);
+      ownRedis.push(redis);
+      await redisUp(true, 10_000);
+      await expectShared();
+
+      // Logged once per outage (at start, and when it stopped), however many reconnect attempts there were.
+      for (const gateway of [c, d]) {
+        expect(gateway.output().match(/Redis is unavailable/g)).toHaveLength(2);
+        expect(gateway.output().match(/Redis is back/g)).toHaveLength(2);
+      }
+    }, 120_000);
+  });
+});
+
+if (!onMysql) {
+  describe('several instances (needs MariaDB)', () => {
+    it.skip('needs TEST_MYSQL_URL (several processes share one MySQL database): SKIPPED', () => undefined);
+  });
+}
