@@ -50,6 +50,12 @@ describeEachDatabase('admin API', (kind) => {
     expect(badStatus.body.error).toMatchObject({ param: 'status', message: 'status must be one of the following values: active, disabled' });
     const badFlag = await gw.admin.patch(`/api/admin/users/${id}`, { verification_enabled: 'yes' }).expect(400);
     expect(badFlag.body.error.param).toBe('verification_enabled');
+    // null is no value of any field's type: a 400 naming the field, never a NOT NULL failure (500).
+    for (const field of ['group', 'status', 'verification_enabled']) {
+      expect((await gw.admin.patch(`/api/admin/users/${id}`, { [field]: null }).expect(400)).body.error.param).toBe(field);
+    }
+    expect((await gw.admin.post('/api/admin/users', { username: `nulls_${kind}`, group: null }).expect(400)).body.error.param).toBe('group');
+    expect((await gw.admin.put('/api/admin/prices', { model: 'alpha/v6', resolution: '720p', unit: 'second', price: 1, duration: null }).expect(400)).body.error.param).toBe('duration');
     expect((await gw.admin.patch('/api/admin/users/999999', { group: 'x' }).expect(404)).body.error).toMatchObject({ code: 'not_found', message: 'user 999999 not found' });
     for (const path of ['/api/admin/users/not-a-number', '/api/admin/channels/1.5', '/api/admin/users/x/keys']) {
       expect((await gw.admin.get(path).expect(400)).body.error).toMatchObject({ param: 'id', message: 'id must be an integer' });

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
-import { ColumnLength } from '../../common/validation';
+import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
 import { FAMILY_PLATFORMS } from '../../families/family-lookup';
 import type { Platform } from '../../upstream/channel.entity';
 
@@ -90,58 +90,58 @@ export class CreateChannelDto {
   models: string[];
 
   @ApiPropertyOptional({ example: { 'alpha/v6': 'v6' } })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsModelMapping()
   model_mapping?: Record<string, string>;
 
   @ApiPropertyOptional({ type: ChannelSettingsDto })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => ChannelSettingsDto)
   settings?: ChannelSettingsDto;
 
   @ApiPropertyOptional({ example: ['default'], description: 'user groups allowed (exact names); absent means all' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @IsString({ each: true })
   @Length(1, 64, { each: true })
   groups?: string[];
 
   @ApiPropertyOptional({ default: 0 })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(-1000)
   @Max(1000)
   priority?: number;
 
   @ApiPropertyOptional({ default: 1 })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(10000)
   weight?: number;
 
   @ApiPropertyOptional({ enum: ['enabled', 'disabled'] })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(['enabled', 'disabled'])
   status?: 'enabled' | 'disabled';
 }
 
 export class UpdateChannelDto {
-  @ApiPropertyOptional() @IsOptional() @IsString() @ColumnLength(1, 128) name?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @ColumnLength(1, 512) base_url?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @ColumnLength(1, 512) api_key?: string;
-  @ApiPropertyOptional() @IsOptional() @IsArray() @ArrayMinSize(1) @IsString({ each: true }) models?: string[];
-  @ApiPropertyOptional() @IsOptional() @IsModelMapping() model_mapping?: Record<string, string>;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @ColumnLength(1, 128) name?: string;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @ColumnLength(1, 512) base_url?: string;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @ColumnLength(1, 512) api_key?: string;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsArray() @ArrayMinSize(1) @IsString({ each: true }) models?: string[];
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsModelMapping() model_mapping?: Record<string, string>;
   @ApiPropertyOptional({ type: ChannelSettingsDto, description: 'merged into the current settings; null removes a setting' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsObject()
   @ValidateNested()
   @Type(() => ChannelSettingsDto)
   settings?: ChannelSettingsDto;
-  @ApiPropertyOptional({ description: 'user groups allowed (exact names); empty means all' }) @IsOptional() @IsArray() @IsString({ each: true }) @Length(1, 64, { each: true }) groups?: string[];
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(-1000) @Max(1000) priority?: number;
-  @ApiPropertyOptional() @IsOptional() @IsInt() @Min(0) @Max(10000) weight?: number;
-  @ApiPropertyOptional({ enum: ['enabled', 'disabled'] }) @IsOptional() @IsIn(['enabled', 'disabled']) status?: 'enabled' | 'disabled';
+  @ApiPropertyOptional({ description: 'user groups allowed (exact names); empty means all' }) @IsOptionalNotNull() @IsArray() @IsString({ each: true }) @Length(1, 64, { each: true }) groups?: string[];
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsInt() @Min(-1000) @Max(1000) priority?: number;
+  @ApiPropertyOptional() @IsOptionalNotNull() @IsInt() @Min(0) @Max(10000) weight?: number;
+  @ApiPropertyOptional({ enum: ['enabled', 'disabled'] }) @IsOptionalNotNull() @IsIn(['enabled', 'disabled']) status?: 'enabled' | 'disabled';
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
-import { ColumnLength } from '../../common/validation';
+import { IsIn, IsInt, IsNumber, IsString, Max, Min } from 'class-validator';
+import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
 import { MAX_PRICE } from '../../billing/pricing.service';
 
 export class UpsertPriceDto {
@@ -8,14 +8,14 @@ export class UpsertPriceDto {
   @ApiProperty({ example: '720p', description: 'lower-case quality, or * for any' }) @IsString() @ColumnLength(1, 16) resolution: string;
   @ApiProperty({ enum: ['second', 'clip'] }) @IsIn(['second', 'clip']) unit: 'second' | 'clip';
   @ApiPropertyOptional({ default: 0, description: 'per-clip duration this price is for; 0 for any' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(600)
   duration?: number;
   @ApiProperty({ example: 900, maximum: MAX_PRICE, description: 'quota units' }) @IsInt() @Min(0) @Max(MAX_PRICE) price: number;
   @ApiPropertyOptional({ example: 1200, maximum: MAX_PRICE, description: 'with-audio tier; absent means twice the price' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(MAX_PRICE)

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
 import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
 
 const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
@@ -25,26 +25,26 @@ export class CreateUserDto {
   username: string;
 
   @ApiPropertyOptional({ example: 'default', default: 'default' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @ColumnLength(1, 64)
   group?: string;
 
   @ApiPropertyOptional({ example: 100000, default: 0, description: 'opening balance in quota units (written as a top-up)' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(MAX_QUOTA)
   quota?: number;
 
   @ApiPropertyOptional({ description: 'console password for the customer (at least 8 characters)' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(8)
   password?: string;
 
   @ApiPropertyOptional({ enum: ['user', 'admin'], default: 'user', description: 'admin: signs in to the admin console with the password' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(['user', 'admin'])
   role?: 'user' | 'admin';
 
@@ -54,23 +54,23 @@ export class CreateUserDto {
 
 export class UpdateUserDto {
   @ApiPropertyOptional({ example: 'vip' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @ColumnLength(1, 64)
   group?: string;
 
   @ApiPropertyOptional({ enum: ['active', 'disabled'] })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(['active', 'disabled'])
   status?: 'active' | 'disabled';
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean()
   verification_enabled?: boolean;
 
   @ApiPropertyOptional({ description: 'new console password (at least 8 characters)' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MinLength(8)
   password?: string;
@@ -107,7 +107,7 @@ export class CreateKeyDto {
   name: string;
 
   @ApiPropertyOptional({ example: ['alpha/v6'], description: 'model allowlist; absent or empty means every model' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
