@@ -15,6 +15,7 @@ import { TasksModule } from './tasks/tasks.module';
 import { UpstreamModule } from './upstream/upstream.module';
 import { VerificationModule } from './verification/verification.module';
 import { VideosModule } from './videos/videos.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * Infrastructure first (config, scheduler, database), then the feature modules, each importing
@@ -38,6 +39,7 @@ export class AppModule {
         MetricsModule,
         VideosModule,
         GenerationsModule,
+        WebhooksModule,
         ConsoleModule,
         SimulatorModule.forRoot(config),
         HealthModule,

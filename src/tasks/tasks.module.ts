@@ -7,6 +7,7 @@ import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskEntity } from './task.entity';
+import { TaskEndOutbox } from './task-end-outbox';
 import { TaskMetrics } from './task-metrics.service';
 import { TaskRepository } from './task.repository';
 import { TaskSubmitService } from './task-submit.service';
@@ -16,7 +17,7 @@ import { TaskTransitionsService } from './task-transitions.service';
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
   imports: [TypeOrmModule.forFeature([TaskEntity]), BillingModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
-  providers: [TaskRepository, TaskMetrics, TaskTransitionsService, TaskSubmitService, SubmitPipeline, TaskSyncService],
-  exports: [TaskRepository, TaskMetrics, SubmitPipeline],
+  providers: [TaskRepository, TaskMetrics, TaskEndOutbox, TaskTransitionsService, TaskSubmitService, SubmitPipeline, TaskSyncService],
+  exports: [TaskRepository, TaskMetrics, SubmitPipeline, TaskEndOutbox],
 })
 export class TasksModule {}

@@ -23,6 +23,7 @@ import { TaskRepository } from '../tasks/task.repository';
 import { TaskEntity } from '../tasks/task.entity';
 import type { TaskStatus } from '../tasks/task-status';
 import { TaskTransitionsService } from '../tasks/task-transitions.service';
+import { TaskEndOutbox } from '../tasks/task-end-outbox';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelRouter } from '../upstream/channel-router.service';
 import type { PollOutcome, SubmitOutcome, UpstreamAdapter } from '../upstream/upstream-adapter';
@@ -159,6 +160,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       PricingService,
       TaskRepository,
       TaskMetrics,
+      TaskEndOutbox,
       TaskTransitionsService,
       ChannelRouter,
       { provide: FamilyRegistry, useClass: FakeFamilyRegistry },

@@ -1,0 +1,14 @@
+import { toUnixSeconds } from '../common/clock';
+import type { TaskEntity } from '../tasks/task.entity';
+import { toFlatVideo } from '../videos/flat-video.view';
+import type { WebhookEventType } from './webhook-endpoint.entity';
+
+/** The event type of a task's end. */
+export const eventTypeOf = (task: Pick<TaskEntity, 'status'>): WebhookEventType => (task.status === 'SUCCESS' ? 'video.completed' : 'video.failed');
+
+/** The body every attempt sends (and signs): `{id, object: "event", type, created_at, data}`, `data` the task in the flat form. */
+export function eventBody(eventId: string, type: WebhookEventType, createdAtMs: number, data: unknown): string {
+  return JSON.stringify({ id: eventId, object: 'event', type, created_at: toUnixSeconds(createdAtMs), data });
+}
+
+export const taskEventData = (task: TaskEntity): unknown => toFlatVideo(task);
