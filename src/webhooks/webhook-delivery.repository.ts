@@ -284,21 +284,33 @@ export class WebhookDeliveryRepository {
 
   /** The endpoint's attempts, newest first, with their event's id, type and task. */
   async listFor(endpointId: number, limit = 100): Promise<DeliveryRecord[]> {
-    const rows = await this.readNow((manager) =>
-      manager
-        .createQueryBuilder(WebhookDeliveryEntity, 'd')
-        .innerJoin(WebhookEventEntity, 'ev', 'ev.id = d.event_id')
-        .addSelect(['ev.event_id', 'ev.type', 'ev.task_id'])
-        .where('d.endpoint_id = :endpointId', { endpointId })
-        .orderBy('d.id', 'DESC')
-        .limit(limit)
-        .getRawAndEntities(),
+    const rows: Array<Record<string, unknown>> = await this.readNow((manager) =>
+      manager.query(
+        'SELECT d.id, d.delivery_id, d.endpoint_id, d.event_id, d.attempt, d.state, d.due_at, d.lease_owner, d.status_code, d.error, d.attempted_at, ' +
+          'd.next_attempt_at, d.delivered_at, d.created_at, ev.event_id AS public_event_id, ev.type, ev.task_id ' +
+          `FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.endpoint_id = ? ORDER BY d.id DESC LIMIT ${Math.floor(limit)}`,
+        [endpointId],
+      ),
     );
-    return rows.entities.map((entity, i) => ({
-      ...entity,
-      publicEventId: String(rows.raw[i].ev_event_id),
-      type: rows.raw[i].ev_type as WebhookEventType,
-      taskId: (rows.raw[i].ev_task_id as string | null) ?? null,
+    const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+    return rows.map((row) => ({
+      id: Number(row.id),
+      deliveryId: String(row.delivery_id),
+      endpointId: Number(row.endpoint_id),
+      eventId: Number(row.event_id),
+      attempt: Number(row.attempt),
+      state: row.state as WebhookDeliveryEntity['state'],
+      dueAt: num(row.due_at),
+      leaseOwner: (row.lease_owner as string | null) ?? null,
+      statusCode: num(row.status_code),
+      error: (row.error as string | null) ?? null,
+      attemptedAt: num(row.attempted_at),
+      nextAttemptAt: num(row.next_attempt_at),
+      deliveredAt: num(row.delivered_at),
+      createdAt: Number(row.created_at),
+      publicEventId: String(row.public_event_id),
+      type: row.type as WebhookEventType,
+      taskId: (row.task_id as string | null) ?? null,
     }));
   }
 
