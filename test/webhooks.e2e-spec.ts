@@ -51,6 +51,9 @@ describeEachDatabase('webhooks', (kind) => {
     gw.clock.advance(10_000);
     await gw.sync();
   };
+  const until = async (condition: () => boolean) => {
+    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
   const eventsFor = (target: WebhookReceiver, taskId: string) => target.received.filter((request) => request.json?.data?.id === taskId);
 
   beforeAll(async () => {
@@ -254,6 +257,30 @@ describeEachDatabase('webhooks', (kind) => {
       gw.config.mediaAllowPrivateHosts = true;
     }
     await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
+  });
+
+  it('keeps delivering to a healthy endpoint while another endpoint of the account hangs', async () => {
+    const hanging = await receiver();
+    hanging.hang = true;
+    const healthy = await receiver();
+    const stuck = await register(customer.key, hanging.url);
+    const fine = await register(customer.key, healthy.url);
+    const first = await flatTask(customer.key);
+    await finishTasks();
+    const round = deliver();
+    await until(() => hanging.received.length === 1 && healthy.received.length === 1);
+    // A task ends while the hanging endpoint still holds its attempt: the healthy endpoint gets it all the same.
+    const second = await unifiedTask(customer.key);
+    await finishTasks();
+    await until(() => healthy.received.length === 2);
+    expect(healthy.received.map((event) => event.json.data.id)).toEqual([first, second]);
+    const [stuckAttempt] = (await as(customer.key).get(`/v1/webhooks/${stuck.id}/deliveries`).expect(200)).body.data.filter((row: any) => row.task_id === first);
+    expect(stuckAttempt).toMatchObject({ attempt: 1, status_code: null, delivered_at: null });
+    // The hanging endpoint goes away: its attempts fail and are retried later; the round ends.
+    await hanging.stop();
+    await round;
+    await as(customer.key).delete(`/v1/webhooks/${stuck.id}`).expect(204);
+    await as(customer.key).delete(`/v1/webhooks/${fine.id}`).expect(204);
   });
 
   it('disables an endpoint whose deliveries have failed for 3 days; it then gets no new events', async () => {
