@@ -283,6 +283,49 @@ describeEachDatabase('webhooks', (kind) => {
     await as(customer.key).delete(`/v1/webhooks/${fine.id}`).expect(204);
   });
 
+  it('console: a customer adds an endpoint (secret once), sees deliveries with status codes, resends and enables; admins see failing endpoints', async () => {
+    const target = await receiver();
+    target.status = 500;
+    const username = `hooks_${kind}_console`;
+    const user = await gw.admin.post('/api/admin/users', { username, password: 'pass-word-1', quota: 1_000_000 }).expect(201);
+    const key = (await gw.admin.post(`/api/admin/users/${user.body.id}/keys`, { name: 'k' }).expect(201)).body.key;
+    const session = await gw.http.post('/console/api/session').send({ username, password: 'pass-word-1' }).expect(200);
+    const cookie = String(session.headers['set-cookie'][0]).split(';')[0];
+    const consoleGet = (path: string) => gw.http.get(path).set('Cookie', cookie);
+    const consolePost = (path: string, body?: object) => gw.http.post(path).set('Cookie', cookie).set('X-CSRF-Token', session.body.csrf_token).send(body ?? {});
+
+    const created = await consolePost('/console/api/webhooks', { url: target.url }).expect(201);
+    expect(created.body.secret).toMatch(/^whsec_/);
+    await flatTask(key);
+    await finishTasks();
+    await deliver();
+    const listed = (await consoleGet('/console/api/webhooks').expect(200)).body.data;
+    expect(listed).toEqual([expect.objectContaining({ id: created.body.id, status: 'enabled', failing_since: expect.any(Number) })]);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+    const failed = (await consoleGet(`/console/api/webhooks/${created.body.id}/deliveries`).expect(200)).body.data.find((row: any) => row.attempt === 1);
+    expect(failed).toMatchObject({ status_code: 500 });
+
+    const failing = (await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.find((row: any) => row.id === created.body.id);
+    expect(failing).toMatchObject({ user_id: user.body.id, status: 'enabled', last_status_code: 500, last_error: 'HTTP 500', failing_since: expect.any(Number) });
+    expect([401, 403]).toContain((await gw.http.get('/api/admin/webhooks/failing').set('Cookie', cookie)).status);
+
+    // Resend: the pending retry is sent now, not in 5 s.
+    target.status = 200;
+    await consolePost(`/console/api/webhooks/${created.body.id}/deliveries/${failed.id}/resend`).expect(202);
+    await deliver();
+    expect(target.received).toHaveLength(2);
+    expect(target.received[1].headers['webhook-id']).toBe(target.received[0].headers['webhook-id']);
+    expect((await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.map((row: any) => row.id)).not.toContain(created.body.id);
+    // And once more on request, after it was delivered.
+    await consolePost(`/console/api/webhooks/${created.body.id}/deliveries/${failed.id}/resend`).expect(202);
+    await deliver();
+    expect(target.received).toHaveLength(3);
+    const test = await consolePost(`/console/api/webhooks/${created.body.id}/test`).expect(200);
+    expect(test.body).toMatchObject({ type: 'webhook.test', status_code: 200 });
+    await consolePost(`/console/api/webhooks/${created.body.id}/enable`).expect(200);
+    await gw.http.delete(`/console/api/webhooks/${created.body.id}`).set('Cookie', cookie).set('X-CSRF-Token', session.body.csrf_token).expect(204);
+  });
+
   it('disables an endpoint whose deliveries have failed for 3 days; it then gets no new events', async () => {
     const broken = await receiver();
     broken.status = 503;

@@ -72,3 +72,28 @@ export class WebhookEventDto {
   @ApiProperty({ description: 'the task in the flat form of GET /v1/videos/{id} (`webhook.test`: the endpoint)', example: { id: 'task_Ab3', object: 'video', status: 'completed' } })
   data: Record<string, unknown>;
 }
+
+@ApiSchema({ name: 'ConsoleWebhookEndpoint' })
+export class ConsoleWebhookEndpointDto extends WebhookEndpointDto {
+  @ApiProperty({ nullable: true, type: Number, description: 'since when its attempts fail (unix seconds); null while it is healthy' }) failing_since: number | null;
+  @ApiProperty({ nullable: true, type: Number }) disabled_at: number | null;
+  @ApiProperty({ nullable: true, type: Number }) last_success_at: number | null;
+}
+
+@ApiSchema({ name: 'ConsoleWebhookEndpointList' })
+export class ConsoleWebhookEndpointListDto {
+  @ApiProperty({ type: [ConsoleWebhookEndpointDto] }) data: ConsoleWebhookEndpointDto[];
+}
+
+@ApiSchema({ name: 'AdminFailingWebhookEndpoint' })
+export class AdminFailingEndpointDto extends ConsoleWebhookEndpointDto {
+  @ApiProperty() user_id: number;
+  @ApiProperty({ nullable: true, type: Number, description: "the latest failed attempt's HTTP status" }) last_status_code: number | null;
+  @ApiProperty({ nullable: true, type: String, description: "the latest failed attempt's error" }) last_error: string | null;
+  @ApiProperty({ nullable: true, type: Number }) last_attempt_at: number | null;
+}
+
+@ApiSchema({ name: 'AdminFailingWebhookEndpointList' })
+export class AdminFailingEndpointListDto {
+  @ApiProperty({ type: [AdminFailingEndpointDto] }) data: AdminFailingEndpointDto[];
+}
