@@ -223,6 +223,11 @@ describeEachDatabase('webhooks', (kind) => {
     expect((await as(other.key).get('/v1/webhooks').expect(200)).body.data.map((row: any) => row.id)).not.toContain(endpoint.id);
     expect(target.received).toHaveLength(1);
 
+    const docs = (await gw.http.get('/docs-json').expect(200)).body;
+    expect(Object.keys(docs.paths)).toEqual(expect.arrayContaining(['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries', '/v1/webhooks/{id}/test']));
+    expect(docs.components.schemas.WebhookEvent.description).toEqual(expect.stringContaining('webhook-signature'));
+    expect(Object.keys(docs.components.schemas.WebhookEvent.properties)).toEqual(['id', 'object', 'type', 'created_at', 'data']);
+
     const anonymous = await gw.http.get('/v1/webhooks');
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.error).toMatchObject({ type: 'authentication_error' });
