@@ -7,10 +7,10 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { TaskEntity } from '../src/tasks/task.entity';
 import { TaskRepository } from '../src/tasks/task.repository';
 import { WebhookEndpointsService } from '../src/webhooks/webhook-endpoints.service';
 import { startBenchGateway } from './bench-gateway';
+import { FIRST_VIDEO_ID, insertTasksInFlight } from './bench-tasks';
 import { startBenchServer } from './upstream-process';
 
 export interface WebhookBenchResult {
@@ -30,7 +30,6 @@ export interface WebhookBenchResult {
 
 const INTERVAL_MS = 4000;
 const FINISH_OVER_MS = 60_000;
-const FIRST_VIDEO_ID = 100_000;
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0);
 const round = (value: number) => Math.round(value * 100) / 100;
@@ -45,41 +44,7 @@ export async function runWebhookBench(webhooks: boolean, tasks = 10_000, databas
     if (webhooks) {
       for (const path of ['/a', '/b', '/hang']) await app.get(WebhookEndpointsService).create(1, `${receivers.url}${path}`, undefined);
     }
-    const now = Date.now();
-    const rows = Array.from({ length: tasks }, (_, i) => ({
-      taskId: `task_wh${String(i).padStart(29, '0')}`,
-      userId: 1,
-      apiKeyId: null,
-      group: 'default',
-      platform: 'alpha' as const,
-      model: 'alpha/v6',
-      upstreamModel: 'v6',
-      action: 'textGenerate',
-      channelId: channel.id,
-      upstreamTaskId: String(FIRST_VIDEO_ID + i),
-      status: 'IN_PROGRESS' as const,
-      progress: 10,
-      quota: 0,
-      request: { prompt: 'bench' },
-      properties: null,
-      upstreamResponse: null,
-      resultUrl: null,
-      outputSize: null,
-      failReason: null,
-      submitTime: now,
-      startTime: now,
-      finishTime: null,
-      nextPollAt: now + Math.floor((i / tasks) * INTERVAL_MS),
-      leaseOwner: null,
-      leaseUntil: null,
-      pollFailures: 0,
-      idempotencyKey: null,
-      requestHash: null,
-      deletedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    for (let i = 0; i < rows.length; i += 500) await dataSource.createQueryBuilder().insert().into(TaskEntity).values(rows.slice(i, i + 500) as never).execute();
+    await insertTasksInFlight(dataSource, channel.id, tasks, INTERVAL_MS);
     // One interval of steady polling, then every task ends at a random moment of the next minute.
     await sleep(INTERVAL_MS + 1000);
     await fetch(`${gateway.upstreamUrl}/reset`);

@@ -41,6 +41,25 @@ export interface AttemptResult {
 /** How a failed attempt left its endpoint. */
 export type FailureOutcome = 'retry' | 'given_up' | 'endpoint_disabled' | 'lost';
 
+/** A new attempt, due at `dueAt` (leased to `leaseOwner` when given). */
+function pendingAttempt(endpointId: number, eventId: number, attempt: number, dueAt: number, now: number, leaseOwner: string | null = null): Omit<WebhookDeliveryEntity, 'id'> {
+  return {
+    deliveryId: newDeliveryId(),
+    endpointId,
+    eventId,
+    attempt,
+    state: 'pending',
+    dueAt,
+    leaseOwner,
+    statusCode: null,
+    error: null,
+    attemptedAt: null,
+    nextAttemptAt: dueAt,
+    deliveredAt: null,
+    createdAt: now,
+  };
+}
+
 const CLAIM_COLUMNS =
   'd.id AS id, d.delivery_id AS delivery_id, d.attempt AS attempt, d.lease_owner AS lease_owner, d.due_at AS lease_until, d.endpoint_id AS endpoint_id, ' +
   'e.endpoint_id AS public_endpoint_id, e.url AS url, e.secret_encrypted AS secret_encrypted, e.status AS endpoint_status, ' +
@@ -67,23 +86,7 @@ export class WebhookDeliveryRepository {
     const saved = await manager.save(
       manager.create(WebhookEventEntity, { eventId, userId: event.userId, type: event.type, taskId: event.taskId, payload: eventBody(eventId, event.type, now, event.data), createdAt: now }),
     );
-    const deliveries = endpointIds.map((endpointId) =>
-      manager.create(WebhookDeliveryEntity, {
-        deliveryId: newDeliveryId(),
-        endpointId,
-        eventId: saved.id,
-        attempt: 1,
-        state: 'pending',
-        dueAt: now,
-        leaseOwner,
-        statusCode: null,
-        error: null,
-        attemptedAt: null,
-        nextAttemptAt: now,
-        deliveredAt: null,
-        createdAt: now,
-      }),
-    );
+    const deliveries = endpointIds.map((endpointId) => manager.create(WebhookDeliveryEntity, pendingAttempt(endpointId, saved.id, 1, now, now, leaseOwner)));
     if (deliveries.length) await manager.insert(WebhookDeliveryEntity, deliveries);
     return { event: saved, deliveries };
   }
@@ -210,21 +213,7 @@ export class WebhookDeliveryRepository {
         return 'endpoint_disabled';
       }
       if (nextAt === null || endpoint?.status !== 'enabled') return 'given_up';
-      await manager.insert(WebhookDeliveryEntity, {
-        deliveryId: newDeliveryId(),
-        endpointId: delivery.endpointId,
-        eventId: delivery.eventRowId,
-        attempt: delivery.attempt + 1,
-        state: 'pending',
-        dueAt: nextAt,
-        leaseOwner: null,
-        statusCode: null,
-        error: null,
-        attemptedAt: null,
-        nextAttemptAt: nextAt,
-        deliveredAt: null,
-        createdAt: now,
-      });
+      await manager.insert(WebhookDeliveryEntity, pendingAttempt(delivery.endpointId, delivery.eventRowId, delivery.attempt + 1, nextAt, now));
       return 'retry';
     });
   }
@@ -262,21 +251,7 @@ export class WebhookDeliveryRepository {
         return Object.assign(pending, { dueAt: now, nextAttemptAt: now });
       }
       if (chain.some((attempt) => attempt.state === 'pending')) return chain.find((attempt) => attempt.state === 'pending')!;
-      const next = manager.create(WebhookDeliveryEntity, {
-        deliveryId: newDeliveryId(),
-        endpointId,
-        eventId: source.eventId,
-        attempt: chain[0].attempt + 1,
-        state: 'pending',
-        dueAt: now,
-        leaseOwner: null,
-        statusCode: null,
-        error: null,
-        attemptedAt: null,
-        nextAttemptAt: now,
-        deliveredAt: null,
-        createdAt: now,
-      });
+      const next = manager.create(WebhookDeliveryEntity, pendingAttempt(endpointId, source.eventId, chain[0].attempt + 1, now, now));
       await manager.insert(WebhookDeliveryEntity, next);
       return next;
     });
