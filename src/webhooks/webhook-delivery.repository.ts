@@ -20,6 +20,9 @@ export interface ClaimedDelivery {
   url: string;
   secretEncrypted: string;
   endpointStatus: WebhookEndpointStatus;
+  /** The endpoint's failure streak and last success when claimed: a success writes the endpoint only when they change. */
+  endpointFailingSince: number | null;
+  endpointLastSuccessAt: number | null;
   eventRowId: number;
   eventId: string;
   type: WebhookEventType;
@@ -63,6 +66,7 @@ function pendingAttempt(endpointId: number, eventId: number, attempt: number, du
 const CLAIM_COLUMNS =
   'd.id AS id, d.delivery_id AS delivery_id, d.attempt AS attempt, d.lease_owner AS lease_owner, d.due_at AS lease_until, d.endpoint_id AS endpoint_id, ' +
   'e.endpoint_id AS public_endpoint_id, e.url AS url, e.secret_encrypted AS secret_encrypted, e.status AS endpoint_status, ' +
+  'e.failing_since AS failing_since, e.last_success_at AS last_success_at, ' +
   'ev.id AS event_row_id, ev.event_id AS event_id, ev.type AS type, ev.payload AS payload';
 
 /**
@@ -146,6 +150,8 @@ export class WebhookDeliveryRepository {
       url: String(row.url),
       secretEncrypted: String(row.secret_encrypted),
       endpointStatus: row.endpoint_status as WebhookEndpointStatus,
+      endpointFailingSince: row.failing_since === null ? null : Number(row.failing_since),
+      endpointLastSuccessAt: row.last_success_at === null ? null : Number(row.last_success_at),
       eventRowId: Number(row.event_row_id),
       eventId: String(row.event_id),
       type: row.type as WebhookEventType,
@@ -169,19 +175,18 @@ export class WebhookDeliveryRepository {
 
   /** A 2xx: the attempt succeeded, and the endpoint's failure streak (if any) ends. */
   async recordSuccess(delivery: ClaimedDelivery, statusCode: number, now: number): Promise<boolean> {
-    return this.transactions.run(async (manager) => {
-      const result = await manager.update(
+    const attempt = (manager: EntityManager) =>
+      manager.update(
         WebhookDeliveryEntity,
         { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' },
         { state: 'succeeded', statusCode, error: null, attemptedAt: now, deliveredAt: now, nextAttemptAt: null, dueAt: null, leaseOwner: null },
       );
-      if ((result.affected ?? 0) === 0) return false;
-      await manager
-        .createQueryBuilder()
-        .update(WebhookEndpointEntity)
-        .set({ failingSince: null, lastSuccessAt: now })
-        .where('id = :id', { id: delivery.endpointId })
-        .execute();
+    // The endpoint row is written only when its streak ends or its last success is a minute old: one statement per delivery otherwise.
+    const touchEndpoint = delivery.endpointFailingSince !== null || (delivery.endpointLastSuccessAt ?? 0) < now - 60_000;
+    if (!touchEndpoint) return ((await this.transactions.runStatement(attempt)).affected ?? 0) > 0;
+    return this.transactions.run(async (manager) => {
+      if (((await attempt(manager)).affected ?? 0) === 0) return false;
+      await manager.update(WebhookEndpointEntity, { id: delivery.endpointId }, { failingSince: null, lastSuccessAt: now });
       return true;
     });
   }
