@@ -102,7 +102,7 @@ export class WebhookDeliveryRepository {
    */
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number, full: number[], room: (endpointId: number) => number): Promise<ClaimedDelivery[]> {
     const unitOfWork = this.transactions.isSqlite ? this.transactions.runStatement.bind(this.transactions) : this.transactions.run.bind(this.transactions);
-    const ids = await unitOfWork(async (manager) => {
+    return unitOfWork(async (manager) => {
       const skip = full.length ? ` AND endpoint_id NOT IN (${full.map(() => '?').join(', ')})` : '';
       const lock = this.transactions.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
       const candidates: Array<{ id: number | string; endpoint_id: number | string }> = await manager.query(
@@ -126,10 +126,9 @@ export class WebhookDeliveryRepository {
         .where('id IN (:...picked)', { picked })
         .andWhere("state = 'pending' AND due_at <= :now", { now })
         .execute();
-      return picked;
+      // Read back in the same unit of work: what this claim won, with its endpoint and event.
+      return this.claimedRows(manager, owner, picked);
     });
-    if (ids.length === 0) return [];
-    return this.readNow((manager) => this.claimedRows(manager, owner, ids));
   }
 
   /** Attempts with their endpoint and event, those of `ids` still leased to `owner`. */

@@ -13,6 +13,8 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString(
  */
 @Injectable()
 export class WebhookSecretBox {
+  private cachedKey: Buffer | null = null;
+
   constructor(private readonly serverSecret: ServerSecret) {}
 
   seal(secret: string): string {
@@ -32,6 +34,7 @@ export class WebhookSecretBox {
   }
 
   private key(): Buffer {
-    return this.serverSecret.derive('webhook-secrets');
+    this.cachedKey ??= this.serverSecret.derive('webhook-secrets');
+    return this.cachedKey;
   }
 }
