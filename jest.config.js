@@ -9,6 +9,8 @@ const transformIgnorePatterns = ['/node_modules/(?!(@nestjs)/)'];
 
 module.exports = {
   testTimeout: 60000,
+  // The MySQL skip notice is printed once, after the summary.
+  reporters: ['default', '<rootDir>/test/support/mysql-skip-reporter.js'],
   projects: [
     {
       displayName: 'unit',

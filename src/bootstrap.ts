@@ -1,4 +1,4 @@
-import { INestApplication, Logger } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import express from 'express';
 import helmet from 'helmet';
@@ -59,5 +59,4 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
   setupSwagger(app);
-  Logger.log(`database: ${config.database.kind}; simulator: ${config.simulator ? 'on' : 'off'}`, 'Bootstrap');
 }

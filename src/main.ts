@@ -2,23 +2,25 @@ import 'reflect-metadata';
 import type { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
+import { AdminTokenService } from './auth/admin-token.service';
 import { configureApp } from './bootstrap';
-import { ConfigError, loadConfig } from './config/app-config';
+import { AppConfig, ConfigError, loadConfig } from './config/app-config';
+import { ensureMysqlDatabase } from './database/ensure-mysql-database';
 import { SimulatorSeeder } from './simulator/simulator-seeder.service';
+import { QuietBootLogger } from './startup/quiet-boot-logger';
+import { credentialsBlock, startupBanner } from './startup/startup-banner';
 
 const SEVERITY: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+const RANK: Record<string, number> = { silent: 0, fatal: 1, error: 2, warn: 3, info: 4, debug: 5, trace: 6 };
 
 /** Maps LOG_LEVEL (pino's names) onto Nest's logger levels. */
-function nestLogLevels(level: string): LogLevel[] | false {
-  if (level === 'silent') return false;
-  const cut = { fatal: 1, error: 2, warn: 3, info: 4, debug: 5, trace: 6 }[level] ?? 4;
-  return SEVERITY.slice(0, cut);
+function nestLogLevels(level: string): LogLevel[] {
+  return SEVERITY.slice(0, RANK[level] ?? 4);
 }
 
-async function main(): Promise<void> {
-  let config;
+function loadOrExit(): AppConfig {
   try {
-    config = loadConfig(process.env);
+    return loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -26,12 +28,28 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: nestLogLevels(config.logLevel) });
+}
+
+async function main(): Promise<void> {
+  const config = loadOrExit();
+  const database = await ensureMysqlDatabase(config.database, config.databaseQueryTimeoutMs);
+  if (database.kind === 'missing') {
+    process.stderr.write(`${database.message}\n`);
+    process.exit(1);
+  }
+  const rank = RANK[config.logLevel] ?? 4;
+  const logger = new QuietBootLogger();
+  logger.setLogLevels(nestLogLevels(config.logLevel));
+  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: rank === 0 ? false : logger });
   configureApp(app, config);
   await app.listen(config.port);
   const address = app.getHttpServer().address();
-  await app.get(SimulatorSeeder).seed(typeof address === 'object' && address ? address.port : config.port);
-  process.stdout.write(`Video gateway listening on ${config.publicBaseUrl} (docs: ${config.publicBaseUrl}/docs)\n`);
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const seed = await app.get(SimulatorSeeder).seed(port);
+  const generatedAdminToken = app.get(AdminTokenService).takeGeneratedToken();
+  // At info the whole banner; at warn and error still the one-time secrets, which cannot be shown again.
+  const lines = rank >= RANK.info ? startupBanner({ config, port, seed, generatedAdminToken, createdDatabase: database.kind === 'created' }) : rank > 0 ? credentialsBlock(generatedAdminToken, seed) : [];
+  if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 void main();

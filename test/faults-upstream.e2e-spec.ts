@@ -141,7 +141,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       gw.clock.advance(10_000);
       await gw.sync();
       const unified = (await as(gw.http.get(`/v1/video/generations/${body.id}`)).expect(200)).body;
-      expect(unified.data).toMatchObject({ status: 'FAILURE', fail_reason: 'generation failed (InternalError.Algo)' });
+      expect(unified.data).toMatchObject({ status: 'FAILURE', fail_reason: 'generation failed: InternalError.Algo: provider internal error' });
       expect(unified.data.data.output).toMatchObject({ task_status: 'FAILED', code: 'InternalError.Algo' });
       expect(unified.data.data.output).not.toHaveProperty('message');
       const flat = (await as(gw.http.get(`/v1/videos/${body.id}`)).expect(200)).body;

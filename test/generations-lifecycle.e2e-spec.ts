@@ -127,7 +127,7 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
     await pollRound();
     await pollRound();
     const failed = await unified(body.id);
-    const reason = 'generation failed (InternalError.Algo)';
+    const reason = 'generation failed: InternalError.Algo: provider internal error';
     expect(failed.body).toMatchObject({
       code: 'success',
       message: '',
@@ -144,9 +144,9 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
   });
 
   it.each([
-    ['moderation', { status: 'FAILED' as const, code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content.' }, 'content moderation failed (DataInspectionFailed)'],
-    ['CANCELED', { status: 'CANCELED' as const }, 'generation failed (the task was canceled upstream)'],
-    ['UNKNOWN', { status: 'UNKNOWN' as const }, 'generation failed (the provider no longer knows the task: UNKNOWN)'],
+    ['moderation', { status: 'FAILED' as const, code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content.' }, 'content moderation failed: DataInspectionFailed'],
+    ['CANCELED', { status: 'CANCELED' as const }, 'generation failed: the task was canceled upstream'],
+    ['UNKNOWN', { status: 'UNKNOWN' as const }, 'generation failed: the provider no longer knows the task (UNKNOWN)'],
   ])('maps %s to FAILURE with a refund', async (_name, step, reason) => {
     const before = await gw.balance(customer.userId);
     fake.scriptNext([step]);
@@ -258,9 +258,9 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
       const taskUpstream = [...fake.tasks.values()].at(-1)!;
       taskUpstream.script = [{ status: 'FAILED', code: 'InternalError.Timeout', message: 'timed out' }];
       await pollRound();
-      expect((await unified(res.body.id)).body.data).toMatchObject({ status: 'FAILURE', fail_reason: 'generation failed (InternalError.Timeout)' });
+      expect((await unified(res.body.id)).body.data).toMatchObject({ status: 'FAILURE', fail_reason: 'generation failed: InternalError.Timeout: provider internal error' });
       const flat = await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200);
-      expect(flat.body).toMatchObject({ status: 'failed', error: { message: 'generation failed (InternalError.Timeout)' } });
+      expect(flat.body).toMatchObject({ status: 'failed', error: { message: 'generation failed: InternalError.Timeout: provider internal error' } });
       expect(await gw.balance(customer.userId)).toEqual(before);
     });
   });

@@ -110,7 +110,7 @@ describeEachDatabase('videos: family O (OpenAI-compatible upstream)', (kind) => 
     const res = await submit({ model: 'chained-v6', prompt: 'a storm', seconds: '4' }).expect(200);
     for (let i = 0; i < 4; i++) await pollRound();
     const failed = (await as(customer.key).get(`/v1/videos/${res.body.id}`).expect(200)).body;
-    expect(failed).toMatchObject({ status: 'failed', error: { message: 'content moderation failed (moderation_blocked)' } });
+    expect(failed).toMatchObject({ status: 'failed', error: { message: 'content moderation failed: moderation_blocked' } });
     expect(JSON.stringify(failed)).not.toContain('10.0.0.7');
     expect(await gw.balance(customer.userId)).toEqual(before);
     const types = (await ledgerOf(res.body.id)).map((row) => row.type).sort();
@@ -187,7 +187,7 @@ describeEachDatabase('videos: a gateway chained behind another (family O -> fami
       await back.sync();
       video = (await back.http.get(`/v1/videos/${created.body.id}`).set('Authorization', auth).expect(200)).body;
     }
-    expect(video).toMatchObject({ status: 'completed', size: '320x180' });
+    expect(video).toMatchObject({ status: 'completed', size: '1280x720' });
     const content = await back.http.get(`/v1/videos/${created.body.id}/content`).set('Authorization', auth).buffer(true).parse(collect).expect(200);
     expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
     const refused = await back.http.post('/v1/videos').set('Authorization', auth).send({ model: 'sora-2', prompt: 'x [simulate:reject]', seconds: '4' }).expect(400);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { randomBase62 } from '../common/random-id';
@@ -8,13 +8,15 @@ const SETTING = 'admin_token_sha256';
 const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
 
 /**
- * The admin API's bearer token: ADMIN_TOKEN when the operator set it, otherwise generated at
- * first start, printed once, and kept only as a hash.
+ * The admin API's bearer token: ADMIN_TOKEN when the operator set it (for that run only: the
+ * generated token's hash stays stored and works again on a start without ADMIN_TOKEN), otherwise
+ * generated at first start, handed to the start-up banner once, and kept only as a hash.
  */
 @Injectable()
 export class AdminTokenService implements OnApplicationBootstrap {
-  private readonly logger = new Logger('AdminToken');
   private tokenHash: Buffer | null = null;
+  /** The token generated on this start, until the start-up banner has taken it. */
+  private generated: string | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -34,8 +36,14 @@ export class AdminTokenService implements OnApplicationBootstrap {
     const token = `adm-${randomBase62(40)}`;
     await this.settings.set(SETTING, sha256(token).toString('hex'));
     this.tokenHash = sha256(token);
-    // Printed once, on purpose: this is the only time the operator can read it.
-    this.logger.warn(`Generated ADMIN_TOKEN (shown once, store it now): ${token}`);
+    this.generated = token;
+  }
+
+  /** The token generated on this start (null if none was): answered once, for the operator to copy. */
+  takeGeneratedToken(): string | null {
+    const token = this.generated;
+    this.generated = null;
+    return token;
   }
 
   matches(candidate: string): boolean {

@@ -2,6 +2,7 @@
 import type { AxiosInstance, AxiosRequestConfig, AxiosResponse } from 'axios' with { 'resolution-mode': 'import' };
 import { lookup } from 'node:dns/promises';
 import type { Readable } from 'node:stream';
+import { isTrustedHost } from './media-source-policy';
 import { assertPublicHttpUrl, isPublicAddress } from './url-guard';
 
 export interface FetchPolicy {
@@ -36,7 +37,7 @@ export async function fetchPublicUrl<T = Readable>(client: AxiosInstance, config
   let url = config.url;
   const maxRedirects = policy.maxRedirects ?? 3;
   for (let hop = 0; ; hop++) {
-    const trusted = policy.trustedHosts?.includes(new URL(url).host) ?? false;
+    const trusted = isTrustedHost(url, policy);
     if (!trusted) await assertPublicHttpUrl(url, policy.field, policy.allowPrivate);
     const guarded = !trusted && !policy.allowPrivate;
     const response = await client.request<T>({ ...config, url, maxRedirects: 0, validateStatus: () => true, ...(guarded ? { lookup: publicOnlyLookup } : {}) });

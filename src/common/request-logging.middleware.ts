@@ -7,7 +7,8 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Gives every request an `x-request-id` (the caller's, when it is sane) and writes one
- * structured log line when the response finishes: request id, key id, route, status, latency.
+ * structured log line when the response finishes: request id, key id, route, status, latency
+ * (at debug for the embedded simulator's routes).
  */
 export function requestLogging(logger: pino.Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -18,7 +19,9 @@ export function requestLogging(logger: pino.Logger) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const authed = req as AuthenticatedRequest;
-      logger.info({
+      // The embedded simulator is the gateway talking to itself (polls, sample media): debug, not info.
+      const level = req.path.startsWith('/simulator/') ? 'debug' : 'info';
+      logger[level]({
         request_id: requestId,
         key_id: authed.apiKey?.id ?? null,
         user_id: authed.user?.id ?? null,

@@ -77,23 +77,27 @@ export function isShowableLink(raw: unknown, policy: LinkPolicy = { allowPrivate
 
 /** Checks that `raw` is an http(s) URL; `field` names the request field in the 400. */
 export function assertHttpUrl(raw: string, field: string): URL {
+  // The provider fetches these URLs itself: its protocol takes no inline data.
+  const refused = () => AppError.invalid(`${field} must be an http(s) URL${/^data:/i.test(raw) ? ' the provider can fetch (data URIs are not accepted here)' : ''}`, field);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw AppError.invalid(`${field} must be an http(s) URL`, field);
+    throw refused();
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw AppError.invalid(`${field} must be an http(s) URL`, field);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused();
   return url;
 }
 
 /**
  * Checks that `raw` is an http(s) URL whose host resolves only to public addresses.
- * `field` names the request field in the 400. With `allowPrivate` only the scheme is checked.
+ * `field` names the request field in the 400. With `allowPrivate` (or a trusted host of the
+ * policy, such as the gateway's own) only the scheme is checked.
  */
-export async function assertPublicHttpUrl(raw: string, field: string, allowPrivate: boolean): Promise<URL> {
+export async function assertPublicHttpUrl(raw: string, field: string, allowPrivate: boolean | { allowPrivate: boolean; trustedHosts?: string[] }): Promise<URL> {
   const url = assertHttpUrl(raw, field);
-  if (allowPrivate) return url;
+  const policy = typeof allowPrivate === 'boolean' ? { allowPrivate } : allowPrivate;
+  if (policy.allowPrivate || policy.trustedHosts?.includes(url.host)) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   if (isIP(host)) addresses = [host];

@@ -7,6 +7,7 @@ import { TaskEntity } from '../tasks/task.entity';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ConsoleSessionEntity } from '../console/console-session.entity';
 import { SettingEntity } from './setting.entity';
+import { SimulatorRecordEntity } from '../families/simulator-shared/simulator-record.entity';
 import { VerificationApplicationEntity } from '../verification/entities/verification-application.entity';
 import { VerificationAssetEntity } from '../verification/entities/verification-asset.entity';
 import { VerificationGroupEntity } from '../verification/entities/verification-group.entity';
@@ -30,6 +31,7 @@ export const ENTITIES = [
   VerificationSessionEntity,
   VerificationGroupEntity,
   VerificationAssetEntity,
+  SimulatorRecordEntity,
   WebhookEndpointEntity,
   WebhookEventEntity,
   WebhookDeliveryEntity,

@@ -15,3 +15,16 @@ export function nearestAspectRatio(width: number, height: number, allowed: strin
   };
   return allowed.reduce((best, ratio) => (distance(ratio) < distance(best) ? ratio : best));
 }
+
+/**
+ * `<width>x<height>` of a video whose short side is `shortSide` and whose shape is `ratio`
+ * (`720`, `16:9` -> `1280x720`), rounded to even pixels; undefined for `adaptive` or unreadable input.
+ */
+export function pixelSizeOf(shortSide: number, ratio: unknown): string | undefined {
+  const match = /^(\d+):(\d+)$/.exec(String(ratio ?? ''));
+  if (!Number.isFinite(shortSide) || shortSide <= 0 || !match) return undefined;
+  const [w, h] = [Number(match[1]), Number(match[2])];
+  if (!w || !h) return undefined;
+  const even = (n: number) => Math.round(n / 2) * 2;
+  return w >= h ? `${even((shortSide * w) / h)}x${shortSide}` : `${shortSide}x${even((shortSide * h) / w)}`;
+}

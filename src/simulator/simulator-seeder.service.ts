@@ -6,15 +6,37 @@ import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { FAMILIES } from '../families/family.registry';
+import type { FamilyDefinition } from '../families/family';
 import { ChannelsService } from '../upstream/channels.service';
+import type { ChannelEntity } from '../upstream/channel.entity';
 import { SIMULATOR_API_KEY } from '../families/simulator-shared/simulator-credentials';
 
-const DEMO_QUOTA = 1_000_000;
+export const DEMO_QUOTA = 1_000_000;
+
+/** The demo user's secrets, created once on an empty database (only their hashes are stored). */
+export interface DemoCredentials {
+  username: string;
+  apiKey: string;
+  password: string;
+  quota: number;
+}
+
+export interface SeedResult {
+  /** Where the simulator channels point (null with SIMULATOR=off). */
+  root: string | null;
+  /** The platforms whose seeded channel was created or repointed on this start. */
+  repointed: string[];
+  demo: DemoCredentials | null;
+}
+
+const SIMULATED = FAMILIES.filter((family) => family.simulator);
 
 /**
- * With SIMULATOR=on and an empty database: one channel per family pointing at the embedded
- * simulator, and a demo user whose API key is printed once. Runs after the server listens,
- * because the channels need the real port.
+ * With SIMULATOR=on: one channel per family pointing at the embedded simulator when the database
+ * has no channel, and on every start the seeded channels follow the gateway's current address (a
+ * restart on another port must not leave them pointing at the old one). A demo user is created on
+ * an empty database; its key and password are handed back once, for the start-up banner. Runs
+ * after the server listens, because the channels need the real port.
  */
 @Injectable()
 export class SimulatorSeeder {
@@ -28,33 +50,65 @@ export class SimulatorSeeder {
     private readonly ledger: LedgerService,
   ) {}
 
-  async seed(port: number): Promise<void> {
-    if (!this.config.simulator) return;
-    if ((await this.channels.count()) === 0) {
-      const root = `http://127.0.0.1:${port}/simulator`;
-      for (const family of FAMILIES.filter((candidate) => candidate.simulator)) {
-        await this.channels.create(
-          {
-            name: `simulator-${family.platform}`,
-            platform: family.platform,
-            baseUrl: `${root}/${family.platform}`,
-            apiKey: SIMULATOR_API_KEY,
-            models: [...family.models],
-            settings: { ...family.simulator!.channelSettings?.(root), poll_interval_ms: 2000 },
-          },
-          true,
-        );
-      }
-      this.logger.log(`created simulator channels at ${root}`);
+  async seed(port: number): Promise<SeedResult> {
+    if (!this.config.simulator) return { root: null, repointed: [], demo: null };
+    // The gateway reaches its own simulator on loopback, whatever PUBLIC_BASE_URL says.
+    const root = `http://127.0.0.1:${port}/simulator`;
+    const repointed = (await this.channels.count()) === 0 ? await this.createChannels(root) : await this.repointChannels(root);
+    if (repointed.length > 0) this.logger.debug(`simulator channels of ${repointed.join(', ')} point at ${root}`);
+    return { root, repointed, demo: await this.createDemoUser() };
+  }
+
+  private async createChannels(root: string): Promise<string[]> {
+    for (const family of SIMULATED) {
+      await this.channels.create(
+        {
+          name: `simulator-${family.platform}`,
+          platform: family.platform,
+          baseUrl: `${root}/${family.platform}`,
+          apiKey: SIMULATOR_API_KEY,
+          models: [...family.models],
+          settings: { ...family.simulator!.channelSettings?.(root), poll_interval_ms: 2000 },
+        },
+        true,
+      );
     }
-    if ((await this.users.count()) === 0) {
-      const password = randomBase62(16);
-      const user = await this.users.create({ username: 'demo', passwordHash: await hashPassword(password) });
-      await this.ledger.topUp(user.id, DEMO_QUOTA, 'demo balance');
-      await this.users.update(user.id, { verificationEnabled: true });
-      const { key } = await this.keys.issue(user.id, 'demo');
-      // Printed once, on purpose: the key is stored only as a hash.
-      this.logger.warn(`Demo user "demo" with ${DEMO_QUOTA} quota; API key (shown once): ${key}; console password: ${password}`);
+    return SIMULATED.map((family) => family.platform);
+  }
+
+  /** The channels this seeder made (its name, a simulator path) that point elsewhere now; an operator's own channels are left alone. */
+  private async repointChannels(root: string): Promise<string[]> {
+    const repointed: string[] = [];
+    for (const channel of await this.channels.list()) {
+      const family = SIMULATED.find((candidate) => isSeededChannel(channel, candidate));
+      const baseUrl = `${root}/${channel.platform}`;
+      if (!family) continue;
+      const settings = family.simulator!.channelSettings?.(root);
+      const controlMoved = settings?.control_base_url !== undefined && channel.settings?.control_base_url !== settings.control_base_url;
+      if (channel.baseUrl === baseUrl && !controlMoved) continue;
+      await this.channels.update(channel.id, { baseUrl, ...(controlMoved ? { settings: { control_base_url: settings!.control_base_url } } : {}) }, true);
+      repointed.push(channel.platform);
     }
+    return repointed;
+  }
+
+  private async createDemoUser(): Promise<DemoCredentials | null> {
+    if ((await this.users.count()) > 0) return null;
+    const password = randomBase62(16);
+    const user = await this.users.create({ username: 'demo', passwordHash: await hashPassword(password) });
+    await this.ledger.topUp(user.id, DEMO_QUOTA, 'demo balance');
+    await this.users.update(user.id, { verificationEnabled: true });
+    const { key } = await this.keys.issue(user.id, 'demo');
+    return { username: 'demo', apiKey: key, password, quota: DEMO_QUOTA };
+  }
+}
+
+/** A channel the seeder created: its name and a base URL on some `/simulator/<platform>` path. */
+function isSeededChannel(channel: ChannelEntity, family: FamilyDefinition): boolean {
+  if (channel.platform !== family.platform || channel.name !== `simulator-${family.platform}`) return false;
+  try {
+    return new URL(channel.baseUrl).pathname === `/simulator/${family.platform}`;
+  } catch {
+    return false;
   }
 }

@@ -4,11 +4,13 @@ import { BillingModule } from '../billing/billing.module';
 import type { AppConfig } from '../config/app-config';
 import { FAMILIES } from '../families/family.registry';
 import { UpstreamModule } from '../upstream/upstream.module';
+import { SimulatorMediaController } from './simulator-media.controller';
 import { SimulatorSeeder } from './simulator-seeder.service';
 
 /**
  * The embedded upstream simulator: each family's fake provider under /simulator/<platform>, so the
- * gateway works end to end with no network. Mounted only with SIMULATOR=on.
+ * gateway works end to end with no network, plus sample media under /simulator/media. Mounted only
+ * with SIMULATOR=on.
  */
 @Module({})
 export class SimulatorModule {
@@ -17,6 +19,7 @@ export class SimulatorModule {
     return {
       module: SimulatorModule,
       imports: [AuthModule, BillingModule, UpstreamModule, ...(config.simulator ? simulators : [])],
+      controllers: config.simulator ? [SimulatorMediaController] : [],
       providers: [SimulatorSeeder],
       exports: [SimulatorSeeder],
     };

@@ -106,9 +106,10 @@ export class ChannelsService {
     );
   }
 
-  async update(id: number, input: Partial<ChannelInput>): Promise<ChannelEntity> {
+  /** `trusted` skips the public-host check, as for `create`. */
+  async update(id: number, input: Partial<ChannelInput>, trusted = false): Promise<ChannelEntity> {
     const channel = await this.get(id);
-    if (input.baseUrl !== undefined || input.settings !== undefined) {
+    if (!trusted && (input.baseUrl !== undefined || input.settings !== undefined)) {
       await this.checkUrls(input.baseUrl ?? channel.baseUrl, input.settings ?? channel.settings);
     }
     const changes: Partial<ChannelEntity> = { updatedAt: this.clock.now() };

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../common/app-error';
 import { assertPublicHttpUrl } from '../common/url-guard';
+import { mediaSourcePolicy } from '../common/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AssetRepository } from './asset-repository';
 import { AssetsService } from './assets.service';
@@ -24,7 +25,7 @@ export class AssetReferencesService {
 
   async check(userId: number, references: ParsedReference[]): Promise<number[] | undefined> {
     for (const reference of references) {
-      if (!reference.assetId) await assertPublicHttpUrl(reference.url, reference.field, this.config.mediaAllowPrivateHosts);
+      if (!reference.assetId) await assertPublicHttpUrl(reference.url, reference.field, mediaSourcePolicy(this.config));
     }
     const wanted = references.filter((reference) => reference.assetId);
     if (wanted.length === 0) return undefined;

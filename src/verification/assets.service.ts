@@ -3,6 +3,7 @@ import type { UserEntity } from '../auth/user.entity';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { assertPublicHttpUrl } from '../common/url-guard';
+import { mediaSourcePolicy } from '../common/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { GammaControlClient } from './control-plane/gamma-control.client';
 import type { ProviderAsset } from './control-plane/gamma-control.types';
@@ -44,7 +45,7 @@ export class AssetsService {
 
   async upload(user: UserEntity, groupId: string, input: { url: string; name?: string }): Promise<VerificationAssetEntity> {
     const group = await this.repository.ownedGroup(user.id, groupId);
-    const url = await assertPublicHttpUrl(input.url, 'url', this.config.mediaAllowPrivateHosts);
+    const url = await assertPublicHttpUrl(input.url, 'url', mediaSourcePolicy(this.config));
     const name = input.name?.trim() || defaultName(url);
     const channel = await this.channels.holding(group.channelId);
     const created = await this.control.createAsset(channel, { groupId, url: input.url, name }).catch((error) => {

@@ -2,6 +2,7 @@ import { toUnixSeconds } from '../common/clock';
 import { isShowableLink } from '../common/url-guard';
 import type { TaskEntity } from '../tasks/task.entity';
 import { toFlatStatus } from '../tasks/task-status';
+import { FAILURE, failureCode } from '../upstream/failure-reason';
 import type { FlatVideoDto, SubmittedVideoDto } from './dto/video.dto';
 
 /** The submit answer: the same for every family. */
@@ -28,12 +29,8 @@ export function toFlatVideo(task: TaskEntity): FlatVideoDto {
     if (task.resultUrl && isShowableLink(task.resultUrl)) video.metadata = { url: task.resultUrl };
   }
   if (video.status === 'failed') {
-    const message = task.failReason ?? 'generation failed';
-    video.error = { code: errorCode(message), message };
+    const message = task.failReason ?? FAILURE.generation;
+    video.error = { code: failureCode(message), message };
   }
   return video;
 }
-
-/** `content moderation failed` -> `content_moderation_failed`; the part before any detail. */
-const errorCode = (reason: string): string =>
-  reason.split(':')[0].trim().toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'generation_failed';

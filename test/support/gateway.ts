@@ -6,7 +6,8 @@ import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap';
 import { Clock } from '../../src/common/clock';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { SimulatorSeeder } from '../../src/simulator/simulator-seeder.service';
+import { DemoCredentials, SimulatorSeeder } from '../../src/simulator/simulator-seeder.service';
+import { AdminTokenService } from '../../src/auth/admin-token.service';
 import { TaskSyncService } from '../../src/tasks/task-sync.service';
 import { DatabaseKind, FreshDatabase, freshDatabase } from './test-databases';
 import { TestClock } from './test-clock';
@@ -32,6 +33,8 @@ export interface TestGateway {
   createCustomer(options?: { quota?: number; group?: string; models?: string[]; username?: string }): Promise<{ userId: number; key: string; keyId: number }>;
   createChannel(body: Record<string, unknown>): Promise<number>;
   balance(userId: number): Promise<{ quota: number; used_quota: number }>;
+  /** The one-time secrets this start made (main.ts prints them in the start-up banner). */
+  credentials: { adminToken: string | null; demo: DemoCredentials | null };
   /** One task-sync round, as the scheduler would run it. */
   sync(): Promise<number>;
   close(): Promise<void>;
@@ -67,10 +70,12 @@ export async function startGateway(kind: DatabaseKind, env: Record<string, strin
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  let demo: DemoCredentials | null = null;
   if (config.simulator) {
     config.publicBaseUrl = url;
-    await app.get(SimulatorSeeder).seed(port);
+    demo = (await app.get(SimulatorSeeder).seed(port)).demo;
   }
+  const credentials = { adminToken: app.get(AdminTokenService).takeGeneratedToken(), demo };
   const http = request(url);
   const auth = (test: request.Test) => test.set('Authorization', `Bearer ${ADMIN_TOKEN}`);
   const admin = {
@@ -88,6 +93,7 @@ export async function startGateway(kind: DatabaseKind, env: Record<string, strin
     database,
     http,
     admin,
+    credentials,
     async createCustomer(options = {}) {
       const username = options.username ?? `user${process.pid}_${++userCounter}`;
       const user = await admin.post('/api/admin/users', { username, group: options.group, quota: options.quota ?? 0 }).expect(201);

@@ -14,15 +14,9 @@ export interface FreshDatabase {
 }
 
 const mysqlUrl = process.env.TEST_MYSQL_URL;
-let warned = false;
 
-/** SQLite always; MySQL too when TEST_MYSQL_URL is set (and it says so when it is not). */
+/** SQLite always; MySQL too when TEST_MYSQL_URL is set (when it is not, test/support/mysql-skip-reporter.js says so once, after the summary). */
 export function databaseKinds(): DatabaseKind[] {
-  if (!mysqlUrl && !warned) {
-    warned = true;
-    // eslint-disable-next-line no-console
-    console.warn('TEST_MYSQL_URL is not set: the MySQL e2e suites are SKIPPED (SQLite only).');
-  }
   return mysqlUrl ? ['sqlite', 'mysql'] : ['sqlite'];
 }
 

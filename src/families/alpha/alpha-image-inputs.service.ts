@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../../common/app-error';
 import { HeldValues } from '../../common/held-values';
 import { fetchPublicUrl, TooManyRedirectsError } from '../../common/public-fetch';
+import { mediaSourcePolicy } from '../../common/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import { describeTransportError } from './alpha-errors';
@@ -78,7 +79,7 @@ export class AlphaImageInputs {
       response = await fetchPublicUrl(
         this.http.axiosRef,
         { url, method: 'GET', responseType: 'stream', timeout: this.limits.timeoutMs, headers: { Accept: 'image/*' } },
-        { field, allowPrivate: this.config.mediaAllowPrivateHosts, maxRedirects: this.limits.maxRedirects },
+        { field, ...mediaSourcePolicy(this.config), maxRedirects: this.limits.maxRedirects },
       );
     } catch (error) {
       if (error instanceof AppError) throw error;

@@ -23,8 +23,8 @@ describe('family B media probe', () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  const probe = (allowPrivate: boolean) => {
-    const service = new BetaMediaCheckService(new HttpService(), { mediaAllowPrivateHosts: allowPrivate } as AppConfig);
+  const probe = (allowPrivate: boolean, publicBaseUrl = 'https://gateway.example.com') => {
+    const service = new BetaMediaCheckService(new HttpService(), { mediaAllowPrivateHosts: allowPrivate, publicBaseUrl } as AppConfig);
     const element: MediaToCheck = { type: 'reference_image', url, field: 'metadata.input.media[0].url' };
     return (service as unknown as { probe(element: MediaToCheck): Promise<void> }).probe(element);
   };
@@ -34,6 +34,10 @@ describe('family B media probe', () => {
       message: 'metadata.input.media[0].url must point to a public host (private, loopback and link-local addresses are refused)',
       options: { param: 'metadata.input.media[0].url' },
     });
+  });
+
+  it("reads it when it is the gateway's own PUBLIC_BASE_URL host (its sample media)", async () => {
+    await expect(probe(false, new URL(url).origin)).resolves.toBeUndefined();
   });
 
   it('reads it with MEDIA_ALLOW_PRIVATE_HOSTS=true', async () => {

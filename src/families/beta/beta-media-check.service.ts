@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../../common/app-error';
 import { publicOnlyLookup } from '../../common/public-fetch';
 import { assertPublicHttpUrl } from '../../common/url-guard';
+import { isTrustedHost, mediaSourcePolicy } from '../../common/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { MediaToCheck } from './beta-body.parser';
 import { SNIFF_BYTES, sniffFormat, totalSizeOf } from './media-probe';
@@ -20,7 +21,7 @@ const GONE_STATUSES = new Set([401, 403, 404, 410]);
 
 /**
  * Media checks before any charge: every URL must be public http(s) (private hosts only with
- * MEDIA_ALLOW_PRIVATE_HOSTS), and a ranged read of its first bytes must show an accepted format
+ * MEDIA_ALLOW_PRIVATE_HOSTS; the gateway's own PUBLIC_BASE_URL host is trusted), and a ranged read of its first bytes must show an accepted format
  * within the size limit. What cannot be decided cheaply (a redirect, a timeout, a 5xx, an unknown
  * size) is left to the provider, whose refusal fails the task with a refund.
  */
@@ -32,7 +33,7 @@ export class BetaMediaCheckService {
   ) {}
 
   async checkAll(media: MediaToCheck[]): Promise<void> {
-    for (const element of media) await assertPublicHttpUrl(element.url, element.field, this.config.mediaAllowPrivateHosts);
+    for (const element of media) await assertPublicHttpUrl(element.url, element.field, mediaSourcePolicy(this.config));
     await Promise.all(media.map((element) => this.probe(element)));
   }
 
@@ -43,6 +44,7 @@ export class BetaMediaCheckService {
     let status: number;
     let headers: Record<string, unknown>;
     let head: Buffer;
+    const guarded = !this.config.mediaAllowPrivateHosts && !isTrustedHost(element.url, mediaSourcePolicy(this.config));
     try {
       const response = await this.http.axiosRef.get<Readable>(element.url, {
         responseType: 'stream',
@@ -51,7 +53,7 @@ export class BetaMediaCheckService {
         maxRedirects: 0,
         validateStatus: () => true,
         // As for family A images: the connection itself refuses names that now resolve to private addresses (DNS rebinding).
-        ...(this.config.mediaAllowPrivateHosts ? {} : { lookup: publicOnlyLookup }),
+        ...(guarded ? { lookup: publicOnlyLookup } : {}),
       });
       status = response.status;
       headers = response.headers as Record<string, unknown>;

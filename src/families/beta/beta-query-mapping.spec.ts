@@ -12,15 +12,15 @@ describe('family B query mapping', () => {
 
   it('maps SUCCEEDED with its video_url, usage floats untouched', () => {
     const done = body({ task_status: 'SUCCEEDED', video_url: 'https://v/x.mp4?Expires=1' }, { duration: 5.0, SR: 720.0, ratio: '16:9' });
-    expect(mapBetaQuery(done)).toEqual({ state: 'succeeded', videoUrl: 'https://v/x.mp4?Expires=1', raw: done });
+    expect(mapBetaQuery(done)).toEqual({ state: 'succeeded', videoUrl: 'https://v/x.mp4?Expires=1', outputSize: '1280x720', raw: done });
   });
 
   it('fails FAILED, CANCELED and UNKNOWN with the code (never the message) in the reason', () => {
     const failed = mapBetaQuery(body({ task_status: 'FAILED', code: 'InternalError.Algo', message: 'oops at http://10.0.0.1' }));
-    expect(failed).toMatchObject({ failReason: 'generation failed (InternalError.Algo)', raw: body({ task_status: 'FAILED', code: 'InternalError.Algo' }) });
-    expect(mapBetaQuery(body({ task_status: 'FAILED', code: 'DataInspectionFailed', message: 'bad' })).failReason).toBe('content moderation failed (DataInspectionFailed)');
+    expect(failed).toMatchObject({ failReason: 'generation failed: InternalError.Algo: provider internal error', raw: body({ task_status: 'FAILED', code: 'InternalError.Algo' }) });
+    expect(mapBetaQuery(body({ task_status: 'FAILED', code: 'DataInspectionFailed', message: 'bad' })).failReason).toBe('content moderation failed: DataInspectionFailed');
     expect(mapBetaQuery(body({ task_status: 'FAILED', code: 'http://10.0.0.1/x', message: 'bad' })).failReason).toBe('generation failed');
-    expect(mapBetaQuery(body({ task_status: 'CANCELED' }))).toMatchObject({ state: 'failed', failReason: 'generation failed (the task was canceled upstream)' });
+    expect(mapBetaQuery(body({ task_status: 'CANCELED' }))).toMatchObject({ state: 'failed', failReason: 'generation failed: the task was canceled upstream' });
     expect(mapBetaQuery(body({ task_status: 'UNKNOWN' }))).toMatchObject({ state: 'failed' });
   });
 

@@ -1,5 +1,8 @@
 import { isShowableLink, LinkPolicy } from '../../common/url-guard';
-import { capStoredResponse, compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { capStoredResponse, compact, describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { FAILURE, failureReason } from '../../upstream/failure-reason';
+import { pixelSizeOf } from '../pixel-size';
+import { BETA_ERROR_REASONS } from './beta-errors';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { BetaQueryBody } from './beta-protocol';
@@ -25,7 +28,7 @@ export function mapBetaQuery(body: unknown, policy?: LinkPolicy): PollOutcome {
         return { state: 'failed', failReason: 'generation failed: the provider reported success without a video_url', raw };
       }
       if (!isShowableLink(output.video_url, policy)) return { state: 'failed', failReason: 'generation failed: the provider handed out a video link that cannot be used', raw };
-      return { state: 'succeeded', videoUrl: output.video_url, raw };
+      return { state: 'succeeded', videoUrl: output.video_url, outputSize: betaOutputSize(body), raw };
     case 'FAILED':
     case 'CANCELED':
     case 'UNKNOWN':
@@ -35,14 +38,20 @@ export function mapBetaQuery(body: unknown, policy?: LinkPolicy): PollOutcome {
   }
 }
 
-/** Names the provider's code (never its message); moderation is called so, as in the interface document. */
+/** Names the provider's code and its documented meaning (never its message), in the interface's failure vocabulary. */
 export function betaFailReason(status: string, rawCode?: unknown): string {
   const code = providerCode(rawCode);
-  if (code && MODERATION_CODES.has(code)) return `content moderation failed (${code})`;
-  if (code) return `generation failed (${code})`;
-  if (status === 'CANCELED') return 'generation failed (the task was canceled upstream)';
-  if (status === 'UNKNOWN') return 'generation failed (the provider no longer knows the task: UNKNOWN)';
-  return 'generation failed';
+  if (code && MODERATION_CODES.has(code)) return failureReason(FAILURE.moderation, code);
+  if (code) return failureReason(FAILURE.generation, code, describeCode(BETA_ERROR_REASONS, code));
+  if (status === 'CANCELED') return failureReason(FAILURE.generation, 'the task was canceled upstream');
+  if (status === 'UNKNOWN') return failureReason(FAILURE.generation, 'the provider no longer knows the task (UNKNOWN)');
+  return FAILURE.generation;
+}
+
+/** The video's pixel size from `usage` (`SR` is its short side, `ratio` its shape), as every family's `size` says it. */
+function betaOutputSize(body: unknown): string | undefined {
+  const usage = (body as { usage?: { SR?: unknown; ratio?: unknown } } | null)?.usage;
+  return usage ? pixelSizeOf(Math.round(Number(usage.SR)), usage.ratio) : undefined;
 }
 
 /** The documented fields of a query answer, as `data.data` shows them: no provider message, no unusable link, a few KB at most. */

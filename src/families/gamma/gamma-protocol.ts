@@ -1,3 +1,5 @@
+import { pixelSizeOf } from '../pixel-size';
+
 /** Family C data plane: what the gateway stores for a task and the provider's wire shapes. */
 export const GAMMA_TASKS_PATH = '/api/v3/contents/generations/tasks';
 export const gammaTaskPath = (id: string): string => `${GAMMA_TASKS_PATH}/${encodeURIComponent(id)}`;
@@ -70,10 +72,5 @@ const SHORT_SIDE: Record<string, number> = { '480p': 480, '720p': 720, '1080p': 
 /** `<width>x<height>` from resolution and ratio (short side = the resolution); null for `adaptive` or unknown values. */
 export function outputSizeOf(resolution: unknown, ratio: unknown): string | undefined {
   const short = SHORT_SIDE[String(resolution).toLowerCase()];
-  const match = /^(\d+):(\d+)$/.exec(String(ratio ?? ''));
-  if (!short || !match) return undefined;
-  const [w, h] = [Number(match[1]), Number(match[2])];
-  if (!w || !h) return undefined;
-  const even = (n: number) => Math.round(n / 2) * 2;
-  return w >= h ? `${even((short * w) / h)}x${short}` : `${short}x${even((short * h) / w)}`;
+  return short ? pixelSizeOf(short, ratio) : undefined;
 }

@@ -11,7 +11,7 @@ describe('family O protocol mapping', () => {
     expect(mapOpenAiVideo({ status: 'completed', size: '1280x720' }, CONTENT, policy)).toMatchObject({ state: 'succeeded', videoUrl: CONTENT, outputSize: '1280x720' });
     expect(mapOpenAiVideo({ status: 'failed', error: { code: 'moderation_blocked', message: 'see http://10.0.0.1' } }, CONTENT, policy)).toMatchObject({
       state: 'failed',
-      failReason: 'content moderation failed (moderation_blocked)',
+      failReason: 'content moderation failed: moderation_blocked',
       raw: { status: 'failed', error: { code: 'moderation_blocked' } },
     });
   });

@@ -3,6 +3,7 @@ import { capStoredResponse, compact, keptNumber, keptText, providerCode } from '
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { OpenAiVideo } from './openai-protocol';
+import { FAILURE, failureReason } from '../../upstream/failure-reason';
 
 const MODERATION = /moderation|content_policy/;
 const PIXEL_SIZE = /^\d{1,5}x\d{1,5}$/;
@@ -34,11 +35,10 @@ export function mapOpenAiVideo(body: unknown, contentUrl: string, policy?: LinkP
   }
 }
 
-/** Names the provider's code (never its message); moderation is called so. */
+/** Names the provider's code (never its message), in the interface's failure vocabulary. */
 export function openAiFailReason(rawCode: unknown): string {
   const code = providerCode(rawCode);
-  if (code && MODERATION.test(code)) return `content moderation failed (${code})`;
-  return code ? `generation failed (${code})` : 'generation failed';
+  return failureReason(code && MODERATION.test(code) ? FAILURE.moderation : FAILURE.generation, code);
 }
 
 /** The documented fields of a video object: no provider message, a few KB at most. */

@@ -8,3 +8,6 @@ import { join } from 'node:path';
 export const SAMPLE_VIDEO_PATH = join(__dirname, '..', '..', 'simulator', 'assets', 'sample.mp4');
 export const SAMPLE_VIDEO_WIDTH = 320;
 export const SAMPLE_VIDEO_HEIGHT = 180;
+
+/** A 1280x720 PNG (a dusk scene) that fits every family's image limits: i2v first frames, r2v references, assets. */
+export const SAMPLE_IMAGE_PATH = join(__dirname, '..', '..', 'simulator', 'assets', 'sample.png');

@@ -146,7 +146,7 @@ export const UNIFIED_TASK_EXAMPLES = {
       data: {
         ...common,
         status: 'FAILURE',
-        fail_reason: 'content moderation failed (DataInspectionFailed: Output data may contain inappropriate content.)',
+        fail_reason: 'content moderation failed: DataInspectionFailed',
         result_url: '',
         finish_time: 1767268890,
         updated_at: 1767268890,

@@ -16,31 +16,31 @@ export class AlphaSimulatorController {
 
   @Post('openapi/v2/image/upload')
   @UseInterceptors(FileInterceptor('image', { limits: { fileSize: 20 * 1024 * 1024 } }))
-  upload(@Headers('api-key') apiKey: string, @UploadedFile() image: { buffer: Buffer } | undefined, @Body() body: Record<string, unknown>, @Res() res: Response): void {
-    this.answer(res, apiKey, () => this.simulator.uploadImage(image?.buffer, body?.image_url));
+  async upload(@Headers('api-key') apiKey: string, @UploadedFile() image: { buffer: Buffer } | undefined, @Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    await this.answer(res, apiKey, () => this.simulator.uploadImage(image?.buffer, body?.image_url));
   }
 
   @Post('openapi/v2/video/text/generate')
-  textGenerate(@Headers('api-key') apiKey: string, @Headers('ai-trace-id') traceId: string, @Body() body: Record<string, unknown>, @Res() res: Response): void {
-    this.answer(res, apiKey, () => this.simulator.generate('text', body ?? {}, traceId));
+  async textGenerate(@Headers('api-key') apiKey: string, @Headers('ai-trace-id') traceId: string, @Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    await this.answer(res, apiKey, () => this.simulator.generate('text', body ?? {}, traceId));
   }
 
   @Post('openapi/v2/video/img/generate')
-  imageGenerate(@Headers('api-key') apiKey: string, @Headers('ai-trace-id') traceId: string, @Body() body: Record<string, unknown>, @Res() res: Response): void {
-    this.answer(res, apiKey, () => this.simulator.generate('img', body ?? {}, traceId));
+  async imageGenerate(@Headers('api-key') apiKey: string, @Headers('ai-trace-id') traceId: string, @Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
+    await this.answer(res, apiKey, () => this.simulator.generate('img', body ?? {}, traceId));
   }
 
   @Get('openapi/v2/video/result/:id')
-  result(@Headers('api-key') apiKey: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response): void {
+  async result(@Headers('api-key') apiKey: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const origin = `${req.protocol}://${req.get('host')}`;
-    this.answer(res, apiKey, () => this.simulator.result(id, (videoId, expires) => `${origin}/${BASE}/files/${videoId}.mp4?expires=${expires}`));
+    await this.answer(res, apiKey, () => this.simulator.result(id, (videoId, expires) => `${origin}/${BASE}/files/${videoId}.mp4?expires=${expires}`));
   }
 
   /** The temporary video URL: no API key (like a signed link), 403 once expired; Range and HEAD via sendFile. */
   @Get('files/:file')
-  file(@Param('file') file: string, @Query('expires') expires: string, @Res() res: Response): void {
+  async file(@Param('file') file: string, @Query('expires') expires: string, @Res() res: Response): Promise<void> {
     const videoId = Number(/^(\d+)\.mp4$/.exec(file)?.[1]);
-    if (!this.simulator.fileAvailable(videoId, Number(expires))) {
+    if (!(await this.simulator.fileAvailable(videoId, Number(expires)))) {
       res.status(403).type('text/plain').send('link expired or unknown');
       return;
     }
@@ -48,13 +48,13 @@ export class AlphaSimulatorController {
   }
 
   /** The provider's envelopes: `{ErrCode, ErrMsg, Resp}`, or the lower-case one with an HTTP error. */
-  private answer(res: Response, apiKey: string | undefined, work: () => unknown): void {
+  private async answer(res: Response, apiKey: string | undefined, work: () => Promise<unknown>): Promise<void> {
     if (apiKey !== SIMULATOR_API_KEY) {
       res.status(401).json({ err_code: 401, err_msg: 'invalid API-KEY', resp: '' });
       return;
     }
     try {
-      res.status(200).json({ ErrCode: 0, ErrMsg: 'success', Resp: work() });
+      res.status(200).json({ ErrCode: 0, ErrMsg: 'success', Resp: await work() });
     } catch (error) {
       if (!(error instanceof AlphaSimulatorError)) throw error;
       res.status(200).json({ ErrCode: error.errCode, ErrMsg: error.message, Resp: {} });

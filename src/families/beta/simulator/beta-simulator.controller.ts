@@ -24,7 +24,7 @@ export class BetaSimulatorController {
   constructor(private readonly store: BetaSimulatorStore) {}
 
   @Post('api/v1/services/aigc/video-generation/video-synthesis')
-  submit(@Req() req: Request, @Res() res: Response, @Body() body: SubmitBody): void {
+  async submit(@Req() req: Request, @Res() res: Response, @Body() body: SubmitBody): Promise<void> {
     if (!this.authorized(req, res)) return;
     if (req.header('x-dashscope-async') !== 'enable') {
       return void fail(res, 403, 'AccessDenied', 'current user api does not support synchronous calls');
@@ -33,11 +33,13 @@ export class BetaSimulatorController {
     if (!capability) return void fail(res, 400, 'InvalidParameter', 'Model not exist.');
     const prompt = body.input?.prompt;
     if (typeof prompt !== 'string' || prompt.trim() === '') return void fail(res, 400, 'BadRequest.EmptyInput', 'Required parameter(s) missing or invalid, please check the request parameters: input.prompt');
+    if (prompt.includes('[simulate:reject]')) return void fail(res, 400, 'InvalidParameter', 'The request is invalid. (simulated)');
+    if (prompt.includes('[simulate:busy]')) return void fail(res, 429, 'Throttling.RateQuota', 'Requests rate limit exceeded, please try again later. (simulated)');
     const media = Array.isArray(body.input?.media) ? (body.input!.media as Media[]) : [];
     const problem = mediaProblem(capability, media) ?? parameterProblem(capability, body.parameters ?? {});
     if (problem) return void fail(res, 400, 'InvalidParameter', problem);
     const parameters = body.parameters ?? {};
-    const task = this.store.create({
+    const task = await this.store.create({
       model: String(body.model),
       prompt,
       duration: typeof parameters.duration === 'number' ? parameters.duration : undefined,
@@ -49,16 +51,16 @@ export class BetaSimulatorController {
   }
 
   @Get('api/v1/tasks/:id')
-  query(@Req() req: Request, @Res() res: Response, @Param('id') id: string): void {
+  async query(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     if (!this.authorized(req, res)) return;
-    res.json(this.store.query(id, `${req.protocol}://${req.get('host')}`));
+    res.json(await this.store.query(id, `${req.protocol}://${req.get('host')}`));
   }
 
   @Get('videos/:file')
   @Head('videos/:file')
-  video(@Res() res: Response, @Param('file') file: string, @Query('Expires') expires = '', @Query('Signature') signature = ''): void {
+  async video(@Res() res: Response, @Param('file') file: string, @Query('Expires') expires = '', @Query('Signature') signature = ''): Promise<void> {
     const id = file.replace(/\.mp4$/, '');
-    if (!this.store.verify(id, expires, signature)) {
+    if (!(await this.store.verify(id, expires, signature))) {
       res.status(403).type('application/xml').send('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired or the signature does not match.</Message></Error>');
       return;
     }

@@ -1,67 +1,73 @@
 import { Injectable } from '@nestjs/common';
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Clock } from '../../../common/clock';
+import { ServerSecret } from '../../../database/server-secret.service';
+import { SimulatorRecords } from '../../simulator-shared/simulator-records.service';
 import type { BetaQueryBody } from '../beta-protocol';
 
 /**
  * Failure triggers, by text in the prompt:
  *   `[simulate:fail]`       -> the task ends FAILED with code InternalError.Algo
  *   `[simulate:moderation]` -> the task ends FAILED with code DataInspectionFailed (moderation)
+ * At submit (BetaSimulatorController): `[simulate:reject]` -> 400 InvalidParameter, `[simulate:busy]` -> 429 Throttling.
  * Otherwise a task is PENDING for 2 s, RUNNING until 6 s, then SUCCEEDED with a signed video_url.
  */
 export const SIMULATED_PENDING_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
 const URL_VALIDITY_S = 24 * 3600;
 const FORGET_AFTER_MS = 24 * 3600_000;
+const TASK = 'beta.task';
 
 interface SimulatedTask {
-  id: string;
   model: string;
   prompt: string;
   duration: number;
   resolution: string;
   ratio: string;
   inputVideo: boolean;
-  submittedAt: number;
   failure: { code: string; message: string } | null;
 }
 
-/** In-memory tasks of the family B simulator; state follows the clock, so tests can move time. */
+/**
+ * The family B simulator's tasks, kept in the gateway's database (so a restart forgets none and
+ * reuses no id); state follows the clock, so tests can move time. Links are signed with a key
+ * derived from the server secret, so links handed out before a restart still play.
+ */
 @Injectable()
 export class BetaSimulatorStore {
-  private readonly tasks = new Map<string, SimulatedTask>();
-  /** Signs video links like the provider's `Expires`/`Signature` query. */
-  private readonly secret = randomBytes(32);
+  constructor(
+    private readonly clock: Clock,
+    private readonly records: SimulatorRecords,
+    private readonly serverSecret: ServerSecret,
+  ) {}
 
-  constructor(private readonly clock: Clock) {}
-
-  create(input: { model: string; prompt: string; duration?: number; resolution?: string; ratio?: string; inputVideo: boolean }): SimulatedTask {
-    this.forgetOld();
+  async create(input: { model: string; prompt: string; duration?: number; resolution?: string; ratio?: string; inputVideo: boolean }): Promise<{ id: string }> {
+    // The provider forgets tasks after 24 h (then answers UNKNOWN); so does the simulator.
+    await this.records.forgetOlderThan(TASK, this.clock.now() - FORGET_AFTER_MS);
     const failure = input.prompt.includes('[simulate:moderation]')
       ? { code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content. (simulated)' }
       : input.prompt.includes('[simulate:fail]')
         ? { code: 'InternalError.Algo', message: 'An internal error occurred during video generation. (simulated)' }
         : null;
     const task: SimulatedTask = {
-      id: randomUUID(),
       model: input.model,
       prompt: input.prompt,
       duration: input.duration ?? 5,
       resolution: input.resolution ?? '1080P',
       ratio: input.ratio ?? '16:9',
       inputVideo: input.inputVideo,
-      submittedAt: this.clock.now(),
       failure,
     };
-    this.tasks.set(task.id, task);
-    return task;
+    const stored = await this.records.insertOrGet(TASK, randomUUID(), task);
+    return { id: stored.key };
   }
 
   /** The provider's query body for a task id; UNKNOWN for ids it never saw (or forgot). */
-  query(id: string, origin: string): BetaQueryBody {
+  async query(id: string, origin: string): Promise<BetaQueryBody> {
     const requestId = randomUUID();
-    const task = this.tasks.get(id);
-    if (!task) return { request_id: requestId, output: { task_id: id, task_status: 'UNKNOWN' } };
+    const record = await this.records.find<SimulatedTask>(TASK, id);
+    if (!record) return { request_id: requestId, output: { task_id: id, task_status: 'UNKNOWN' } };
+    const task = { ...record.data, id: record.key, submittedAt: record.createdAt };
     const elapsed = this.clock.now() - task.submittedAt;
     const output: NonNullable<BetaQueryBody['output']> = {
       task_id: task.id,
@@ -91,8 +97,8 @@ export class BetaSimulatorStore {
   }
 
   /** True when the link's signature is ours and it has not expired. */
-  verify(id: string, expires: string, signature: string): boolean {
-    if (!this.tasks.has(id) || !/^\d+$/.test(expires) || Number(expires) * 1000 < this.clock.now()) return false;
+  async verify(id: string, expires: string, signature: string): Promise<boolean> {
+    if (!/^\d+$/.test(expires) || Number(expires) * 1000 < this.clock.now() || !(await this.records.find(TASK, id))) return false;
     const expected = Buffer.from(this.sign(id, expires));
     const given = Buffer.from(signature);
     return expected.length === given.length && timingSafeEqual(expected, given);
@@ -104,12 +110,7 @@ export class BetaSimulatorStore {
   }
 
   private sign(id: string, expires: string): string {
-    return createHmac('sha256', this.secret).update(`${id}\n${expires}`).digest('base64url');
-  }
-
-  private forgetOld(): void {
-    const cutoff = this.clock.now() - FORGET_AFTER_MS;
-    for (const [id, task] of this.tasks) if (task.submittedAt < cutoff) this.tasks.delete(id);
+    return createHmac('sha256', this.serverSecret.derive('simulator-beta-links')).update(`${id}\n${expires}`).digest('base64url');
   }
 }
 

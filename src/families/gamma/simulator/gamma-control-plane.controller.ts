@@ -28,13 +28,13 @@ export class GammaControlPlaneController {
 
   @Post()
   @HttpCode(200)
-  handle(@Req() req: Request, @Res() res: Response, @Query('Action') action = '', @Query('Version') version = ''): void {
+  async handle(@Req() req: Request, @Res() res: Response, @Query('Action') action = '', @Query('Version') version = ''): Promise<void> {
     const metadata = { RequestId: randomUUID(), Action: action, Version: version };
-    const answer = this.answer(req, action, version);
+    const answer = await this.answer(req, action, version);
     res.status(answer.status).json(answer.error ? { ResponseMetadata: { ...metadata, Error: answer.error } } : { ResponseMetadata: metadata, Result: answer.result });
   }
 
-  private answer(req: Request, action: string, version: string): Answer {
+  private async answer(req: Request, action: string, version: string): Promise<Answer> {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.from(typeof req.body === 'string' ? req.body : '');
     const url = new URL(req.originalUrl, 'http://simulator');
     const check = verifySignedRequest(
@@ -54,42 +54,41 @@ export class GammaControlPlaneController {
       case 'CreateVisualValidateSession':
         return this.createSession(body);
       case 'GetVisualValidateResult': {
-        const session = this.store.session(String(body.BytedToken ?? ''));
+        const session = await this.store.session(String(body.BytedToken ?? ''));
         if (!session) return error(400, 'InvalidParameter.BytedToken', 'the BytedToken does not exist or has expired');
         return ok(session.groupId ? { GroupId: session.groupId } : {});
       }
       case 'CreateAsset': {
         const groupId = String(body.GroupId ?? '');
-        if (!this.store.hasGroup(groupId)) return error(400, 'InvalidParameter.GroupId', `the group ${groupId} does not exist`);
+        if (!(await this.store.hasGroup(groupId))) return error(400, 'InvalidParameter.GroupId', `the group ${groupId} does not exist`);
         if (typeof body.URL !== 'string' || !/^https?:\/\//.test(body.URL)) return error(400, 'InvalidParameter.URL', 'URL must be an http(s) URL');
         if (body.AssetType !== 'Image') return error(400, 'InvalidParameter.AssetType', 'AssetType must be Image');
-        return ok({ Id: this.store.createAsset({ groupId, url: body.URL, name: String(body.Name ?? '') }).id });
+        return ok({ Id: (await this.store.createAsset({ groupId, url: body.URL, name: String(body.Name ?? '') })).id });
       }
       case 'GetAsset': {
-        const asset = this.store.asset(String(body.Id ?? ''));
+        const asset = await this.store.asset(String(body.Id ?? ''));
         return asset ? ok(this.store.assetView(asset)) : error(404, 'NotFound.Asset', 'the asset does not exist');
       }
       case 'ListAssets': {
         const filter = (body.Filter ?? {}) as { GroupIds?: string[]; Statuses?: string[] };
         const size = Math.min(100, Math.max(1, Number(body.PageSize) || 10));
         const page = Math.max(1, Number(body.PageNumber) || 1);
-        const items = this.store
-          .assetsOf(Array.isArray(filter.GroupIds) ? filter.GroupIds : undefined)
+        const items = (await this.store.assetsOf(Array.isArray(filter.GroupIds) ? filter.GroupIds : undefined))
           .map((asset) => this.store.assetView(asset))
           .filter((view) => !Array.isArray(filter.Statuses) || filter.Statuses.includes(String(view.Status)));
         return ok({ Items: items.slice((page - 1) * size, page * size), TotalCount: items.length });
       }
       case 'DeleteAsset':
-        return this.store.deleteAsset(String(body.Id ?? '')) ? ok({}) : error(404, 'NotFound.Asset', 'the asset does not exist');
+        return (await this.store.deleteAsset(String(body.Id ?? ''))) ? ok({}) : error(404, 'NotFound.Asset', 'the asset does not exist');
       default:
         return error(400, 'InvalidAction', `unknown Action ${action}`);
     }
   }
 
-  private createSession(body: Record<string, unknown>): Answer {
+  private async createSession(body: Record<string, unknown>): Promise<Answer> {
     const callbackUrl = body.CallbackURL;
     if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl)) return error(400, 'InvalidParameter.CallbackURL', 'CallbackURL must be an http(s) URL');
-    const session = this.store.createSession(callbackUrl);
+    const session = await this.store.createSession(callbackUrl);
     const h5Link = `${this.config.publicBaseUrl}/simulator/gamma-control/h5?token=${encodeURIComponent(session.token)}`;
     return ok({ BytedToken: session.token, H5Link: h5Link, CallbackURL: callbackUrl });
   }

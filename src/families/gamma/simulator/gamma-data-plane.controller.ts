@@ -24,27 +24,27 @@ export class GammaDataPlaneController {
   constructor(private readonly store: GammaSimulatorStore) {}
 
   @Post('api/v3/contents/generations/tasks')
-  submit(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): void {
+  async submit(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown>): Promise<void> {
     if (!authorized(req, res)) return;
-    const problem = submitProblem(body ?? {}, this.store);
+    const problem = await submitProblem(body ?? {}, this.store);
     if (problem) return fail(res, 400, problem.code, problem.message);
     const content = body.content as ContentItem[];
-    const task = this.store.createTask(body, String(content.find((item) => item.type === 'text')?.text ?? ''));
+    const task = await this.store.createTask(body, String(content.find((item) => item.type === 'text')?.text ?? ''));
     res.status(200).json({ id: task.id });
   }
 
   @Get('api/v3/contents/generations/tasks/:id')
-  query(@Req() req: Request, @Res() res: Response, @Param('id') id: string): void {
+  async query(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     if (!authorized(req, res)) return;
-    const view = this.store.taskView(id, `${req.protocol}://${req.get('host')}`);
+    const view = await this.store.taskView(id, `${req.protocol}://${req.get('host')}`);
     if (!view) return fail(res, 404, 'ResourceNotFound', `the task ${id} does not exist`);
     res.json(view);
   }
 
   @Get('videos/:file')
   @Head('videos/:file')
-  video(@Res() res: Response, @Param('file') file: string): void {
-    if (!this.store.hasSucceeded(file.replace(/\.mp4$/, ''))) return fail(res, 404, 'ResourceNotFound', 'no such video');
+  async video(@Res() res: Response, @Param('file') file: string): Promise<void> {
+    if (!(await this.store.hasSucceeded(file.replace(/\.mp4$/, '')))) return fail(res, 404, 'ResourceNotFound', 'no such video');
     if (existsSync(SAMPLE_VIDEO_PATH)) return void res.sendFile(SAMPLE_VIDEO_PATH, { headers: { 'Content-Type': 'video/mp4' } });
     res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
   }
@@ -61,7 +61,7 @@ function fail(res: Response, status: number, code: string, message: string): voi
 }
 
 /** The provider's checks of a submit body. */
-function submitProblem(body: Record<string, unknown>, store: GammaSimulatorStore): { code: string; message: string } | null {
+async function submitProblem(body: Record<string, unknown>, store: GammaSimulatorStore): Promise<{ code: string; message: string } | null> {
   const invalid = (message: string) => ({ code: 'InvalidParameter', message });
   if (!MODELS.includes(String(body.model))) return { code: 'InvalidEndpointOrModel.NotFound', message: `the model ${String(body.model)} does not exist` };
   if (!Array.isArray(body.content) || body.content.length === 0) return invalid('content is required');
@@ -74,7 +74,7 @@ function submitProblem(body: Record<string, unknown>, store: GammaSimulatorStore
     const url = image.image_url?.url;
     if (typeof url !== 'string' || !url) return invalid('image_url.url is required');
     if (!['reference_image', 'first_frame', 'last_frame'].includes(String(image.role))) return invalid('image_url.role is invalid');
-    if (url.startsWith('asset://') && !store.isActiveAsset(url.slice('asset://'.length))) {
+    if (url.startsWith('asset://') && !(await store.isActiveAsset(url.slice('asset://'.length)))) {
       return invalid(`the asset ${url} does not exist or is not active`);
     }
   }

@@ -26,8 +26,8 @@ export class GammaH5Controller {
   constructor(private readonly store: GammaSimulatorStore) {}
 
   @Get()
-  show(@Query('token') token = '', @Res() res: Response): void {
-    const session = this.store.openSession(token);
+  async show(@Query('token') token = '', @Res() res: Response): Promise<void> {
+    const session = await this.store.openSession(token);
     res.setHeader('Cache-Control', 'no-store');
     if (!session) return this.gone(res);
     const left = Math.max(0, Math.ceil((session.createdAt + H5_LIFETIME_MS - this.store.now()) / 1000));
@@ -48,20 +48,20 @@ export class GammaH5Controller {
   }
 
   @Get('pass')
-  pass(@Query('token') token = '', @Res() res: Response): void {
-    this.finish(token, true, res);
+  async pass(@Query('token') token = '', @Res() res: Response): Promise<void> {
+    await this.finish(token, true, res);
   }
 
   @Get('fail')
-  fail(@Query('token') token = '', @Res() res: Response): void {
-    this.finish(token, false, res);
+  async fail(@Query('token') token = '', @Res() res: Response): Promise<void> {
+    await this.finish(token, false, res);
   }
 
-  private finish(token: string, passed: boolean, res: Response): void {
-    const session = this.store.openSession(token);
+  private async finish(token: string, passed: boolean, res: Response): Promise<void> {
+    const session = await this.store.openSession(token);
     res.setHeader('Cache-Control', 'no-store');
     if (!session) return this.gone(res);
-    this.store.answer(session, passed);
+    await this.store.answer(session, passed);
     const target = new URL(session.callbackUrl);
     target.searchParams.set('bytedToken', token);
     target.searchParams.set('resultCode', passed ? '10000' : '10001');

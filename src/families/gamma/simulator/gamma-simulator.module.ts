@@ -3,6 +3,7 @@ import { GammaControlPlaneController } from './gamma-control-plane.controller';
 import { GammaDataPlaneController } from './gamma-data-plane.controller';
 import { GammaH5Controller } from './gamma-h5.controller';
 import { GammaSimulatorStore } from './gamma-simulator.store';
+import { SimulatorStateModule } from '../../simulator-shared/simulator-state.module';
 
 /**
  * The embedded simulator of the family gamma provider (mounted with SIMULATOR=on): the data plane
@@ -10,6 +11,7 @@ import { GammaSimulatorStore } from './gamma-simulator.store';
  * liveness H5 page, so the whole verification flow works in a browser with no network.
  */
 @Module({
+  imports: [SimulatorStateModule],
   controllers: [GammaDataPlaneController, GammaH5Controller, GammaControlPlaneController],
   providers: [GammaSimulatorStore],
 })

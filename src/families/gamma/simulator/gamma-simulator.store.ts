@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock';
 import { randomBase62 } from '../../../common/random-id';
+import { SimulatorRecord, SimulatorRecords } from '../../simulator-shared/simulator-records.service';
 
 /** How long the simulated H5 page accepts a check (the provider's is about 120 s). */
 export const H5_LIFETIME_MS = 120_000;
@@ -30,75 +31,84 @@ export interface SimAsset {
   createdAt: number;
 }
 
-export interface SimTask {
-  id: string;
+interface SimTask {
   body: Record<string, unknown>;
   prompt: string;
-  createdAt: number;
 }
+
+const SESSION = 'gamma.session';
+const GROUP = 'gamma.group';
+const ASSET = 'gamma.asset';
+const TASK = 'gamma.task';
 
 const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 10).replace(/-/g, '');
 
-/** In-memory state of the embedded family C provider; time comes from the gateway's Clock. */
+/**
+ * The embedded family C provider's state (sessions, groups, assets, tasks), kept in the gateway's
+ * database so that a restart forgets none of them; time comes from the gateway's Clock.
+ */
 @Injectable()
 export class GammaSimulatorStore {
-  private readonly sessions = new Map<string, SimSession>();
-  private readonly groups = new Set<string>();
-  private readonly assets = new Map<string, SimAsset>();
-  private readonly tasks = new Map<string, SimTask>();
-
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly records: SimulatorRecords,
+  ) {}
 
   now(): number {
     return this.clock.now();
   }
 
-  createSession(callbackUrl: string): SimSession {
-    const session = { token: `bt-${randomBase62(24)}`, callbackUrl, createdAt: this.now(), answeredAt: null, groupId: null };
-    this.sessions.set(session.token, session);
-    return session;
+  async createSession(callbackUrl: string): Promise<SimSession> {
+    const token = `bt-${randomBase62(24)}`;
+    const stored = await this.records.insertOrGet(SESSION, token, { callbackUrl, answeredAt: null, groupId: null });
+    return { token, ...stored.data, createdAt: stored.createdAt };
   }
 
-  session(token: string): SimSession | undefined {
-    return this.sessions.get(token);
+  async session(token: string): Promise<SimSession | undefined> {
+    const stored = await this.records.find<Omit<SimSession, 'token' | 'createdAt'>>(SESSION, token);
+    return stored ? { token, ...stored.data, createdAt: stored.createdAt } : undefined;
   }
 
   /** The H5 page can still be answered: known, unused, within its lifetime. */
-  openSession(token: string): SimSession | undefined {
-    const session = this.sessions.get(token);
+  async openSession(token: string): Promise<SimSession | undefined> {
+    const session = await this.session(token);
     if (!session || session.answeredAt !== null || this.now() - session.createdAt > H5_LIFETIME_MS) return undefined;
     return session;
   }
 
   /** Answers the H5 page; a pass creates the person's portrait group. */
-  answer(session: SimSession, passed: boolean): void {
+  async answer(session: SimSession, passed: boolean): Promise<void> {
     session.answeredAt = this.now();
     if (passed) {
       session.groupId = `group-${stamp(this.now())}-${randomBase62(10).toLowerCase()}`;
-      this.groups.add(session.groupId);
+      await this.records.insertOrGet(GROUP, session.groupId, {});
     }
+    await this.records.update(SESSION, session.token, { callbackUrl: session.callbackUrl, answeredAt: session.answeredAt, groupId: session.groupId });
   }
 
-  hasGroup(groupId: string): boolean {
-    return this.groups.has(groupId);
+  async hasGroup(groupId: string): Promise<boolean> {
+    return (await this.records.find(GROUP, groupId)) !== null;
   }
 
-  createAsset(input: { groupId: string; url: string; name: string }): SimAsset {
-    const asset = { id: `asset-${stamp(this.now())}-${randomBase62(10).toLowerCase()}`, ...input, createdAt: this.now() };
-    this.assets.set(asset.id, asset);
-    return asset;
+  async createAsset(input: { groupId: string; url: string; name: string }): Promise<SimAsset> {
+    const id = `asset-${stamp(this.now())}-${randomBase62(10).toLowerCase()}`;
+    const stored = await this.records.insertOrGet(ASSET, id, { url: input.url, name: input.name }, input.groupId);
+    return { id, groupId: input.groupId, url: input.url, name: input.name, createdAt: stored.createdAt };
   }
 
-  asset(id: string): SimAsset | undefined {
-    return this.assets.get(id);
+  async asset(id: string): Promise<SimAsset | undefined> {
+    const stored = await this.records.find<{ url: string; name: string }>(ASSET, id);
+    return stored ? toAsset(stored) : undefined;
   }
 
-  assetsOf(groupIds: string[] | undefined): SimAsset[] {
-    return [...this.assets.values()].filter((asset) => !groupIds || groupIds.includes(asset.groupId));
+  /** Assets of these groups (all when none given), oldest first. */
+  async assetsOf(groupIds: string[] | undefined): Promise<SimAsset[]> {
+    const stored = await this.records.list<{ url: string; name: string }>(ASSET, { parentKeys: groupIds, limit: 10_000 });
+    return stored.map(toAsset).reverse();
   }
 
-  deleteAsset(id: string): boolean {
-    return this.assets.delete(id);
+  async deleteAsset(id: string): Promise<boolean> {
+    return this.records.remove(ASSET, id);
   }
 
   /** The provider's view of an asset: Processing for a moment, then Active (or Failed for a marked URL). */
@@ -117,32 +127,33 @@ export class GammaSimulatorStore {
     };
   }
 
-  isActiveAsset(id: string): boolean {
-    const asset = this.assets.get(id);
+  async isActiveAsset(id: string): Promise<boolean> {
+    const asset = await this.asset(id);
     return !!asset && this.assetView(asset).Status === 'Active';
   }
 
-  createTask(body: Record<string, unknown>, prompt: string): SimTask {
-    const task = { id: `cgt-${new Date(this.now()).toISOString().replace(/\D/g, '').slice(0, 14)}-${randomBase62(5).toLowerCase()}`, body, prompt, createdAt: this.now() };
-    this.tasks.set(task.id, task);
-    return task;
+  async createTask(body: Record<string, unknown>, prompt: string): Promise<{ id: string }> {
+    const id = `cgt-${new Date(this.now()).toISOString().replace(/\D/g, '').slice(0, 14)}-${randomBase62(8).toLowerCase()}`;
+    await this.records.insertOrGet<SimTask>(TASK, id, { body, prompt });
+    return { id };
   }
 
   /** The query body of the protocol document, following the simulated timeline. */
-  taskView(id: string, origin: string): Record<string, unknown> | undefined {
-    const task = this.tasks.get(id);
-    if (!task) return undefined;
-    const age = this.now() - task.createdAt;
+  async taskView(id: string, origin: string): Promise<Record<string, unknown> | undefined> {
+    const stored = await this.records.find<SimTask>(TASK, id);
+    if (!stored) return undefined;
+    const task = stored.data;
+    const age = this.now() - stored.createdAt;
     const finished = age >= RUNNING_UNTIL_MS;
     const status = age < QUEUED_MS ? 'queued' : !finished ? 'running' : wantsFailure(task.prompt) ? 'failed' : 'succeeded';
     return {
-      id: task.id,
+      id,
       model: task.body.model,
       status,
       error: status === 'failed' ? { code: 'InternalServiceError', message: 'the simulator failed this task on request ([simulate:fail])' } : null,
-      created_at: Math.floor(task.createdAt / 1000),
+      created_at: Math.floor(stored.createdAt / 1000),
       updated_at: Math.floor(this.now() / 1000),
-      content: status === 'succeeded' ? { video_url: `${origin}/simulator/gamma/videos/${task.id}.mp4` } : null,
+      content: status === 'succeeded' ? { video_url: `${origin}/simulator/gamma/videos/${id}.mp4` } : null,
       seed: task.body.seed ?? 42,
       resolution: task.body.resolution ?? '720p',
       ratio: task.body.ratio ?? '16:9',
@@ -152,8 +163,12 @@ export class GammaSimulatorStore {
     };
   }
 
-  hasSucceeded(id: string): boolean {
-    const task = this.tasks.get(id);
-    return !!task && this.now() - task.createdAt >= RUNNING_UNTIL_MS && !wantsFailure(task.prompt);
+  async hasSucceeded(id: string): Promise<boolean> {
+    const stored = await this.records.find<SimTask>(TASK, id);
+    return !!stored && this.now() - stored.createdAt >= RUNNING_UNTIL_MS && !wantsFailure(stored.data.prompt);
   }
+}
+
+function toAsset(stored: SimulatorRecord<{ url: string; name: string }>): SimAsset {
+  return { id: stored.key, groupId: stored.parentKey ?? '', url: stored.data.url, name: stored.data.name, createdAt: stored.createdAt };
 }

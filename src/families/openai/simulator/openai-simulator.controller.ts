@@ -22,7 +22,7 @@ export class OpenAiSimulatorController {
 
   @Post('videos')
   @UseInterceptors(FileInterceptor('input_reference', { limits: { fileSize: 20 * 1024 * 1024, files: 1, fields: 10 } }))
-  create(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown> | undefined): void {
+  async create(@Req() req: Request, @Res() res: Response, @Body() body: Record<string, unknown> | undefined): Promise<void> {
     if (!authorized(req, res)) return;
     const { model, prompt } = body ?? {};
     const seconds = String(body?.seconds ?? '4');
@@ -36,29 +36,29 @@ export class OpenAiSimulatorController {
       res.setHeader('Retry-After', '5');
       return fail(res, 429, 'rate_limit_exceeded', null, 'Too many concurrent requests. (simulated)');
     }
-    res.status(200).json(this.store.create({ model, prompt, seconds, size }));
+    res.status(200).json(await this.store.create({ model, prompt, seconds, size }));
   }
 
   @Get('videos')
-  list(@Req() req: Request, @Res() res: Response, @Query('limit') limit = '20'): void {
+  async list(@Req() req: Request, @Res() res: Response, @Query('limit') limit = '20'): Promise<void> {
     if (!authorized(req, res)) return;
-    const data = this.store.list(Math.max(1, Math.min(100, Number(limit) || 20)));
+    const data = await this.store.list(Math.max(1, Math.min(100, Number(limit) || 20)));
     res.json({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false });
   }
 
   @Get('videos/:id')
-  get(@Req() req: Request, @Res() res: Response, @Param('id') id: string): void {
+  async get(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     if (!authorized(req, res)) return;
-    const video = this.store.get(id);
+    const video = await this.store.get(id);
     if (!video) return fail(res, 404, null, null, `Video with id '${id}' not found.`);
     res.json(video);
   }
 
   @Get('videos/:id/content')
   @Head('videos/:id/content')
-  content(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Query('variant') variant = 'video'): void {
+  async content(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Query('variant') variant = 'video'): Promise<void> {
     if (!authorized(req, res)) return;
-    const video = this.store.get(id);
+    const video = await this.store.get(id);
     if (!video) return fail(res, 404, null, null, `Video with id '${id}' not found.`);
     if (variant !== 'video') return fail(res, 404, null, 'variant', 'No such variant.');
     if (video.status !== 'completed') return fail(res, 400, 'invalid_request', null, 'Video is not ready yet.');

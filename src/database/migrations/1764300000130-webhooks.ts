@@ -8,8 +8,8 @@ const id = (queryRunner: QueryRunner, name: string, length: number): TableColumn
 });
 
 /** Webhooks: an account's endpoints, the events of its tasks' ends (the outbox), and each delivery attempt. */
-export class Webhooks1764100000130 implements MigrationInterface {
-  name = 'Webhooks1764100000130';
+export class Webhooks1764300000130 implements MigrationInterface {
+  name = 'Webhooks1764300000130';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.createTable(

@@ -1,0 +1,76 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { startGatewayProcess } from './support/gateway-process';
+
+const mysqlUrl = process.env.TEST_MYSQL_URL;
+const ROOT = join(__dirname, '..');
+
+/** Runs `src/main.ts` until it exits (or 60 s pass); answers its exit code and everything it wrote. */
+function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')],
+      { cwd: ROOT, env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), PORT: '0', LOG_LEVEL: 'info', ...env }, timeout: 60_000 },
+      (_error, stdout, stderr) => resolve({ code: child.exitCode, output: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+/** DATABASE_URL names a MySQL database that does not exist yet (the README's first try on MySQL). */
+(mysqlUrl ? describe : describe.skip)('a MySQL database that does not exist', () => {
+  const server = mysqlUrl ? new URL(mysqlUrl) : new URL('mysql://root@127.0.0.1:3306/test');
+  const name = `gw_missing_${randomBytes(5).toString('hex')}`;
+  const user = `gw_limited_${randomBytes(4).toString('hex')}`;
+  const urlFor = (account: string, password = '') => {
+    const url = new URL(server.toString());
+    url.username = account;
+    url.password = password;
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const admin = async <T>(work: (conn: Awaited<ReturnType<typeof createConnection>>) => Promise<T>): Promise<T> => {
+    const conn = await createConnection({ uri: mysqlUrl! });
+    try {
+      return await work(conn);
+    } finally {
+      await conn.end();
+    }
+  };
+
+  afterAll(async () => {
+    await admin(async (conn) => {
+      await conn.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await conn.query(`DROP USER IF EXISTS '${user}'@'%'`);
+    });
+  });
+
+  it('is named in one clear line, and the start exits, when the account may not create it', async () => {
+    await admin((conn) => conn.query(`CREATE USER '${user}'@'%' IDENTIFIED BY 'limited-pw'`));
+    const started = Date.now();
+    const { code, output } = await runToExit({ DATABASE_URL: urlFor(user, 'limited-pw') });
+    expect(code).toBe(1);
+    const lines = output.split('\n').filter((line) => line.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`the MySQL database "${name}" does not exist`);
+    expect(lines[0]).toContain(`CREATE DATABASE \`${name}\``);
+    expect(output).not.toMatch(/Retrying|at .*\.js:\d+/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const [rows] = await admin((conn) => conn.query('SHOW DATABASES LIKE ?', [name]));
+    expect(rows).toEqual([]);
+  }, 90_000);
+
+  it('is created when the account may, and the gateway starts on it', async () => {
+    const gateway = await startGatewayProcess({ DATABASE_URL: urlFor(decodeURIComponent(server.username), decodeURIComponent(server.password)), LOG_LEVEL: 'info', SIMULATOR: 'on' });
+    try {
+      for (let waited = 0; !/simulator +on/.test(gateway.output()) && waited < 30_000; waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(gateway.output()).toMatch(new RegExp(`database +MySQL .*/${name} \\(created now`));
+      const [rows] = await admin((conn) => conn.query('SHOW DATABASES LIKE ?', [name]));
+      expect(rows).toHaveLength(1);
+    } finally {
+      await gateway.stop();
+    }
+  }, 90_000);
+});
