@@ -233,6 +233,22 @@ export class WebhookDeliveryRepository {
     await manager.update(WebhookDeliveryEntity, { endpointId, state: 'pending' }, { state: 'cancelled', dueAt: null, nextAttemptAt: null, leaseOwner: null });
   }
 
+  /**
+   * Parks a slow endpoint's unclaimed due attempts until `until` (it holds all its slots already),
+   * so that claims stop wading through its backlog on every look; returns how many were parked.
+   */
+  async deferBacklog(endpointId: number, now: number, until: number): Promise<number> {
+    const result = await this.transactions.runStatement((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(WebhookDeliveryEntity)
+        .set({ dueAt: until, nextAttemptAt: until })
+        .where("endpoint_id = :endpointId AND state = 'pending' AND due_at <= :now AND lease_owner IS NULL", { endpointId, now })
+        .execute(),
+    );
+    return result.affected ?? 0;
+  }
+
   /** Shutting down: a claimed attempt not yet sent is due again at once, for any instance. */
   async release(delivery: ClaimedDelivery, dueAt: number): Promise<void> {
     await this.transactions.runStatement((manager) =>

@@ -27,9 +27,11 @@ const LEASE_MS = 120_000;
 /** An attempt is only sent while its lease outlasts the send deadline by this margin; else it is handed back. */
 const LEASE_MARGIN_MS = DELIVERY_TIMEOUT_MS + 5_000;
 /** While attempts are in flight and nothing else is due, how often the round looks again. */
-const BUSY_POLL_MS = 200;
-/** Wake-ups (a task ended here) are coalesced: a claim at most this often. */
-const WAKE_GAP_MS = 25;
+const BUSY_POLL_MS = 250;
+/** Wake-ups (a task ended here) are coalesced: a claim at most this often, so claims never crowd the task sync's writes. */
+const WAKE_GAP_MS = 100;
+/** A slow endpoint with all its slots taken has its due backlog parked this long (its attempts wait anyway). */
+const PARK_BACKLOG_MS = 30_000;
 
 /**
  * Delivers webhook attempts, as a leased job of the {@link JobRunner} on any instance: claims due
@@ -53,6 +55,8 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   /** Endpoints that answered slowly of late (webhook_endpoints.id -> until when). */
   private readonly slowUntil = new Map<number, number>();
   private wakeTimer: NodeJS.Timeout | null = null;
+  /** When each slow endpoint's backlog was last parked. */
+  private readonly parkedAt = new Map<number, number>();
   private claimCounter = 0;
   private nap: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
 
@@ -163,12 +167,20 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     const now = this.clock.now();
     const room = (endpointId: number) => this.capacityOf(endpointId, now) - (this.inFlight.get(endpointId) ?? 0);
     const full = [...this.inFlight.keys()].filter((endpointId) => room(endpointId) <= 0);
+    for (const endpointId of full) await this.parkBacklogIfSlow(endpointId, now);
     const claimed = await this.deliveries.claimDue(this.newOwner(), now, now + LEASE_MS, limit, full, room);
     for (const delivery of claimed) {
       this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
       this.inFlightTotal++;
     }
     return claimed;
+  }
+
+  /** A slow endpoint that holds all its slots: its other due attempts wait PARK_BACKLOG_MS, out of every claim's way. */
+  private async parkBacklogIfSlow(endpointId: number, now: number): Promise<void> {
+    if ((this.slowUntil.get(endpointId) ?? 0) <= now || (this.parkedAt.get(endpointId) ?? 0) > now - PARK_BACKLOG_MS / 2) return;
+    this.parkedAt.set(endpointId, now);
+    await this.deliveries.deferBacklog(endpointId, now, now + PARK_BACKLOG_MS);
   }
 
   /** Attempts an endpoint may have claimed here: a queue for a quick one, only its slots for a slow one. */
