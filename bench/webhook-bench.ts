@@ -41,6 +41,8 @@ export async function runWebhookBench(webhooks: boolean, tasks = 10_000, databas
   const { app, channel, config } = gateway;
   try {
     const dataSource = app.get(DataSource);
+    // The two runs share BENCH_DATABASE_URL (a bench database): each starts from empty tables.
+    for (const table of ['webhook_deliveries', 'webhook_events', 'webhook_endpoints', 'tasks']) await dataSource.query(`DELETE FROM ${table}`);
     if (webhooks) {
       for (const path of ['/a', '/b', '/hang']) await app.get(WebhookEndpointsService).create(1, `${receivers.url}${path}`, undefined);
     }
