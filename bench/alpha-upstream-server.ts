@@ -2,7 +2,8 @@
  * A lean family A upstream for the benchmarks, run in its own process so it does not share the
  * gateway's event loop. Text generation answers at once with a new video id; every queried video
  * is still generating (status 5). It records, per video, the gap between consecutive polls, and
- * serves the statistics at GET /stats.
+ * serves the statistics at GET /stats. `POST /finish?from=<id>&count=<n>&over=<ms>` makes videos
+ * from..from+n-1 finish (status 1, with a video link) at random times over the next `over` ms.
  */
 import { createServer } from 'node:http';
 
@@ -10,6 +11,8 @@ const lastPoll = new Map<string, number>();
 let nextVideoId = 1_000_000;
 let gaps: number[] = [];
 let polls = 0;
+/** Video id -> when it finishes (epoch ms). */
+const finishAt = new Map<string, number>();
 
 const server = createServer((req, res) => {
   const url = req.url ?? '/';
@@ -20,7 +23,11 @@ const server = createServer((req, res) => {
     if (previous !== undefined) gaps.push(now - previous);
     lastPoll.set(id, now);
     polls++;
-    const body = JSON.stringify({ ErrCode: 0, ErrMsg: 'success', Resp: { id: Number(id), status: 5, prompt: 'bench' } });
+    const finished = (finishAt.get(id) ?? Infinity) <= now;
+    const resp = finished
+      ? { id: Number(id), status: 1, prompt: 'bench', url: `http://127.0.0.1:${port()}/files/${id}.mp4`, outputWidth: 1280, outputHeight: 720 }
+      : { id: Number(id), status: 5, prompt: 'bench' };
+    const body = JSON.stringify({ ErrCode: 0, ErrMsg: 'success', Resp: resp });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
     return;
@@ -32,6 +39,14 @@ const server = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });
+    return;
+  }
+  if (req.method === 'POST' && url.startsWith('/finish?')) {
+    const query = new URL(url, 'http://x').searchParams;
+    const from = Number(query.get('from'));
+    const now = Date.now();
+    for (let i = 0; i < Number(query.get('count')); i++) finishAt.set(String(from + i), now + Math.floor(Math.random() * Number(query.get('over'))));
+    res.end('ok');
     return;
   }
   if (url === '/stats') {
@@ -49,6 +64,11 @@ const server = createServer((req, res) => {
   }
   res.writeHead(404).end();
 });
+
+const port = () => {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+};
 
 server.keepAliveTimeout = 60_000;
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

@@ -5,12 +5,15 @@
  * - submit: POST /v1/videos under load, side by side with GET /health as the baseline.
  * - content: GET /v1/videos/{id}/content of a 1 GiB video from the file store, side by side with a
  *   direct read of the same file, and the gateway's peak RSS (BENCH_CONTENT_MIB sets the size).
- * BENCH=sync,submit,content picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
+ * - webhooks: 10,000 tasks ending within a minute with 3 endpoints (one hangs): delivery latency at
+ *   the healthy ones, and the sync's cadence next to the same run without webhooks.
+ * BENCH=sync,submit,content,webhooks picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
  * BENCH_DATABASE_URL (an empty MySQL database, e.g. mysql://root@127.0.0.1:3306/gw_bench) the database.
  */
 import { runContentBench } from './content-bench';
 import { runSubmitBench } from './submit-bench';
 import { runSyncBench, SyncBenchResult } from './sync-bench';
+import { runWebhookBench } from './webhook-bench';
 
 const write = (text: string) => process.stdout.write(text);
 
@@ -62,11 +65,29 @@ async function contentBench(): Promise<void> {
   write(`target: x${r.cold.ratio.toFixed(2)} of the disk's speed (>= 0.8: ${r.cold.ratio >= 0.8 ? 'met' : 'NOT met'}); gateway peak RSS ${r.gatewayPeakRssMiB} MiB (${r.gatewayRssBeforeMiB} MiB before; < 180: ${r.gatewayPeakRssMiB < 180 ? 'met' : 'NOT met'})\n`);
 }
 
+async function webhookBench(): Promise<void> {
+  const tasks = Number(process.env.BENCH_WEBHOOK_TASKS ?? 10_000);
+  const without = await runWebhookBench(false, tasks, process.env.BENCH_DATABASE_URL);
+  write(`${JSON.stringify(without)}\n`);
+  const withHooks = await runWebhookBench(true, tasks, process.env.BENCH_DATABASE_URL);
+  write(`${JSON.stringify(withHooks)}\n`);
+  write(`\nwebhooks (${withHooks.database}, ${tasks} tasks ending within a minute): run        all ended after   polls/s   gap/interval p50 p99 max   max sync lag ms\n`);
+  for (const r of [without, withHooks]) {
+    write(
+      `      ${(r.webhooks ? '3 endpoints, 1 hangs' : 'no webhooks').padEnd(22)} ${String(r.endedWithinMs).padStart(8)} ms   ${String(r.pollsPerSecond).padStart(7)}   ` +
+        `${r.gapRatio.p50.toFixed(2)} ${r.gapRatio.p99.toFixed(2)} ${r.gapRatio.max.toFixed(2)}          ${String(r.maxSyncLagMs).padStart(6)}\n`,
+    );
+  }
+  const d = withHooks.deliveryMs!;
+  write(`delivery latency, task end -> healthy endpoint (${d.count} deliveries): p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms; the hanging endpoint got ${withHooks.hangingAttempts} attempts\n\n`);
+}
+
 async function main(): Promise<void> {
-  const selected = (process.env.BENCH ?? 'sync,submit,content').split(',');
+  const selected = (process.env.BENCH ?? 'sync,submit,content,webhooks').split(',');
   if (selected.includes('sync')) await syncBench();
   if (selected.includes('submit')) await submitBench();
   if (selected.includes('content')) await contentBench();
+  if (selected.includes('webhooks')) await webhookBench();
 }
 
 main().then(

@@ -6,9 +6,9 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { TaskEntity } from '../src/tasks/task.entity';
 import { TaskRepository } from '../src/tasks/task.repository';
 import { startBenchGateway } from './bench-gateway';
+import { insertTasksInFlight } from './bench-tasks';
 
 export interface SyncBenchResult {
   tasks: number;
@@ -50,42 +50,7 @@ export async function runSyncBench(tasks: number, databaseUrl?: string, measureM
   const { app, channel, config } = gateway;
   try {
     const dataSource = app.get(DataSource);
-    // N tasks in flight, their next polls spread evenly over one interval (steady state).
-    const now = Date.now();
-    const rows = Array.from({ length: tasks }, (_, i) => ({
-      taskId: `task_bench${String(i).padStart(27, '0')}`,
-      userId: 1,
-      apiKeyId: null,
-      group: 'default',
-      platform: 'alpha' as const,
-      model: 'alpha/v6',
-      upstreamModel: 'v6',
-      action: 'textGenerate',
-      channelId: channel.id,
-      upstreamTaskId: String(100000 + i),
-      status: 'IN_PROGRESS' as const,
-      progress: 10,
-      quota: 0,
-      request: { prompt: 'bench' },
-      properties: null,
-      upstreamResponse: null,
-      resultUrl: null,
-      outputSize: null,
-      failReason: null,
-      submitTime: now,
-      startTime: now,
-      finishTime: null,
-      nextPollAt: now + Math.floor((i / tasks) * INTERVAL_MS),
-      leaseOwner: null,
-      leaseUntil: null,
-      pollFailures: 0,
-      idempotencyKey: null,
-      requestHash: null,
-      deletedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    }));
-    for (let i = 0; i < rows.length; i += 500) await dataSource.createQueryBuilder().insert().into(TaskEntity).values(rows.slice(i, i + 500) as never).execute();
+    await insertTasksInFlight(dataSource, channel.id, tasks, INTERVAL_MS);
 
     // Warm up one interval, then measure.
     await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS + 1000));

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-/** Starts the lean family A upstream (bench/alpha-upstream-server.ts) in its own process. */
-export async function startBenchUpstream(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'alpha-upstream-server.ts')], {
+/** Starts one of the bench servers (a file in bench/ that prints `listening <port>`) in its own process. */
+export async function startBenchServer(file: string): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, file)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve) =>
@@ -14,3 +14,6 @@ export async function startBenchUpstream(): Promise<{ url: string; stop: () => v
   );
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
 }
+
+/** Starts the lean family A upstream (bench/alpha-upstream-server.ts) in its own process. */
+export const startBenchUpstream = () => startBenchServer('alpha-upstream-server.ts');

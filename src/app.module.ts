@@ -16,6 +16,7 @@ import { TasksModule } from './tasks/tasks.module';
 import { UpstreamModule } from './upstream/upstream.module';
 import { VerificationModule } from './verification/verification.module';
 import { VideosModule } from './videos/videos.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * Infrastructure first (config, scheduler, database, shared state), then the feature modules, each importing
@@ -40,6 +41,7 @@ export class AppModule {
         MetricsModule,
         VideosModule,
         GenerationsModule,
+        WebhooksModule,
         ConsoleModule,
         SimulatorModule.forRoot(config),
         HealthModule,

@@ -20,7 +20,7 @@ export const VIDEO_BODY_LIMIT = '20mb';
 const DEFAULT_BODY_LIMIT = '1mb';
 const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
 /** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
-const API_KEY_PATHS = [...VIDEO_SUBMIT_PATHS, '/v1/verification'];
+const API_KEY_PATHS = [...VIDEO_SUBMIT_PATHS, '/v1/verification', '/v1/webhooks'];
 const ADMIN_API_PATH = '/api/admin';
 
 /** Everything main.ts and the e2e tests both need on the app. */

@@ -104,6 +104,7 @@ const schema = z.object({
     .default('on'),
   TASK_SYNC_INTERVAL_MS: integer(0, 1000),
   ASSET_FOLLOW_UP_INTERVAL_MS: integer(0, 3000, 3_600_000),
+  WEBHOOK_DELIVERY_INTERVAL_MS: integer(0, 1000, 3_600_000),
   TASK_TIMEOUT_MS: integer(1000, 1_800_000),
   TASK_LEASE_MS: integer(1000, 60_000),
   DATABASE_QUERY_TIMEOUT_MS: integer(100, 10_000),
@@ -138,6 +139,8 @@ export interface AppConfig {
   taskSyncIntervalMs: number;
   /** How often the verification asset follow-up looks for due assets; 0 turns it off (tests drive it by hand). */
   assetFollowUpIntervalMs: number;
+  /** How often the webhook delivery job looks for due attempts (it is also woken when a task ends here); 0 turns it off (tests drive it by hand). */
+  webhookDeliveryIntervalMs: number;
   taskTimeoutMs: number;
   /** How long a claimed task (poll or submit) belongs to one instance before others may take it over. */
   taskLeaseMs: number;
@@ -177,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     simulator: values.SIMULATOR === 'on',
     taskSyncIntervalMs: values.TASK_SYNC_INTERVAL_MS,
     assetFollowUpIntervalMs: values.ASSET_FOLLOW_UP_INTERVAL_MS,
+    webhookDeliveryIntervalMs: values.WEBHOOK_DELIVERY_INTERVAL_MS,
     taskTimeoutMs: values.TASK_TIMEOUT_MS,
     taskLeaseMs: values.TASK_LEASE_MS,
     mediaAllowPrivateHosts: values.MEDIA_ALLOW_PRIVATE_HOSTS,

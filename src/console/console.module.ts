@@ -7,6 +7,9 @@ import { TasksModule } from '../tasks/tasks.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { VerificationModule } from '../verification/verification.module';
 import { VideosModule } from '../videos/videos.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { AdminWebhooksController } from './admin-webhooks.controller';
+import { CustomerWebhooksController } from './customer/customer-webhooks.controller';
 import { AdminChannelsController } from './admin-channels.controller';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminLogsController } from './admin-logs.controller';
@@ -43,6 +46,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     TasksModule,
     VideosModule,
     VerificationModule,
+    WebhooksModule,
   ],
   controllers: [
     AdminUsersController,
@@ -59,6 +63,8 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     CustomerVideoController,
     CustomerLogsController,
     CustomerVerificationController,
+    CustomerWebhooksController,
+    AdminWebhooksController,
   ],
   providers: [
     ConsoleSessionsService,

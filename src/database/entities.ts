@@ -12,6 +12,9 @@ import { VerificationApplicationEntity } from '../verification/entities/verifica
 import { VerificationAssetEntity } from '../verification/entities/verification-asset.entity';
 import { VerificationGroupEntity } from '../verification/entities/verification-group.entity';
 import { VerificationSessionEntity } from '../verification/entities/verification-session.entity';
+import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
+import { WebhookEndpointEntity } from '../webhooks/webhook-endpoint.entity';
+import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
 
 /** Every entity; modules add theirs here so one data source (app and CLI) knows them all. */
 export const ENTITIES = [
@@ -29,4 +32,7 @@ export const ENTITIES = [
   VerificationGroupEntity,
   VerificationAssetEntity,
   SimulatorRecordEntity,
+  WebhookEndpointEntity,
+  WebhookEventEntity,
+  WebhookDeliveryEntity,
 ];

@@ -84,7 +84,7 @@ export class LeasedJobLoop<Item, Round = void> {
         });
         for (const item of batch) pool.push(job.keyOf ? job.keyOf(item) : 0, () => this.runItem(item, round));
         claimed += batch.length;
-        if (batch.length < limit) break;
+        if (batch.length < limit && !job.keepClaiming?.(round)) break;
       }
     } catch (error) {
       failure = { error };

@@ -42,6 +42,13 @@ export interface LeasedJob<Item, Round = void> {
   /** ...and that key's limit in this round. Without them, only `concurrency` bounds the pool. */
   limitFor?(key: number, round: Round): number;
 
+  /**
+   * Asked after a short batch: true keeps the round claiming instead of ending it once its items are
+   * done, for jobs whose claim waits for work itself while slow items are in flight (webhook
+   * deliveries), so a slow item never holds up items that become due meanwhile.
+   */
+  keepClaiming?(round: Round): boolean;
+
   /** Prepares what a round's items share; called before the first claim of each round. */
   openRound?(): Promise<Round>;
   /** Ends a round (flushes buffered writes); runs after the last item, also when the round failed. */

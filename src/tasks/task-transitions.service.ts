@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AlreadyRefundedError, LedgerService } from '../billing/ledger.service';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -6,6 +7,7 @@ import { RefundCause, TaskMetrics } from './task-metrics.service';
 import type { PollOutcome } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
+import { TaskEndOutbox } from './task-end-outbox';
 import { canMove, TaskStatus } from './task-status';
 
 export interface PollPlan {
@@ -30,6 +32,7 @@ export class TaskTransitionsService {
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
     private readonly metrics: TaskMetrics,
+    private readonly outbox: TaskEndOutbox,
   ) {}
 
   /**
@@ -66,10 +69,14 @@ export class TaskTransitionsService {
    */
   async applyPlan(task: TaskEntity, plan: PollPlan, leaseOwner?: string): Promise<TaskStatus | null> {
     if (plan.failure !== undefined) return (await this.fail(task, plan.failure, plan.changes, leaseOwner)) ? 'FAILURE' : null;
-    // A single conditional UPDATE is atomic by itself: no transaction needed on the hot path.
-    const won = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner));
+    const ends = plan.changes.status === 'SUCCESS' && this.outbox.hasWriters;
+    // A single conditional UPDATE is atomic by itself: no transaction needed on the hot path; a task's end carries its outbox rows.
+    const won = ends
+      ? await this.transactions.run((manager) => this.moveAndRecordEnd(manager, task, plan.changes, leaseOwner))
+      : await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner));
     if (!won) return null;
     Object.assign(task, plan.changes);
+    if (ends) this.outbox.afterCommit(task);
     return plan.status;
   }
 
@@ -103,10 +110,17 @@ export class TaskTransitionsService {
     return won;
   }
 
+  /** The compare-and-set of a move, plus the outbox rows of a task's end (SUCCESS, FAILURE) in the same transaction. */
+  private async moveAndRecordEnd(manager: EntityManager, task: TaskEntity, changes: Partial<TaskEntity>, leaseOwner?: string): Promise<boolean> {
+    if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner))) return false;
+    if (changes.status === 'SUCCESS' || changes.status === 'FAILURE') await this.outbox.recordEnd(manager, { ...task, ...changes });
+    return true;
+  }
+
   private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, cause: RefundCause, leaseOwner?: string): Promise<boolean> {
     try {
       const won = await this.transactions.run(async (manager) => {
-        if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner))) return false;
+        if (!(await this.moveAndRecordEnd(manager, task, changes, leaseOwner))) return false;
         if (task.quota > 0) {
           const movement = { userId: task.userId, taskId: task.taskId, model: task.model, quota: task.quota, channelId: task.channelId, detail };
           if (cause === 'rejected') await this.ledger.releaseHold(manager, movement);
@@ -120,6 +134,7 @@ export class TaskTransitionsService {
       });
       // Counted here, where every refund of a task is written, whoever asked for it.
       if (won && task.quota > 0) this.metrics.refunds.inc({ family: task.platform, cause });
+      if (won && changes.status === 'FAILURE') this.outbox.afterCommit({ ...task, ...changes });
       return won;
     } catch (error) {
       if (error instanceof AlreadyRefundedError) {

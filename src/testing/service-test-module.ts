@@ -31,6 +31,7 @@ import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { TaskSubmitService } from '../tasks/task-submit.service';
 import { TaskSyncService } from '../tasks/task-sync.service';
 import { ChannelsService } from '../upstream/channels.service';
+import { TaskEndOutbox } from '../tasks/task-end-outbox';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelRouter } from '../upstream/channel-router.service';
 import type { PollOutcome, SubmitOutcome, UpstreamAdapter } from '../upstream/upstream-adapter';
@@ -174,6 +175,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       PricingService,
       TaskRepository,
       TaskMetrics,
+      TaskEndOutbox,
       TaskTransitionsService,
       TaskSubmitService,
       SubmitPipeline,

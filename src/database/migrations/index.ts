@@ -4,6 +4,7 @@ import { Verification1763900000800 } from './1763900000800-verification';
 import { IdentifierCollation1764000000100 } from './1764000000100-identifier-collation';
 import { VideoArchive1764100000300 } from './1764100000300-video-archive';
 import { SimulatorRecords1764200000400 } from './1764200000400-simulator-records';
+import { Webhooks1764300000130 } from './1764300000130-webhooks';
 import { UserRpm1764300000600 } from './1764300000600-user-rpm';
 
 /** Every migration, in order. Add new ones at the end. */
@@ -14,5 +15,6 @@ export const MIGRATIONS = [
   IdentifierCollation1764000000100,
   VideoArchive1764100000300,
   SimulatorRecords1764200000400,
+  Webhooks1764300000130,
   UserRpm1764300000600,
 ];

@@ -8,11 +8,13 @@ import * as keys from './pages/keys.js';
 import * as tasks from './pages/tasks.js';
 import * as logs from './pages/logs.js';
 import * as verification from './pages/verification.js';
+import * as webhooks from './pages/webhooks.js';
 import * as adminUsers from './pages/admin-users.js';
 import * as adminChannels from './pages/admin-channels.js';
 import * as adminPrices from './pages/admin-prices.js';
 import * as adminTasks from './pages/admin-tasks.js';
 import * as adminLogs from './pages/admin-logs.js';
+import * as adminWebhooks from './pages/admin-webhooks.js';
 
 /** path -> page; `role` says who may open it (absent: signed-out pages). */
 const ROUTES = {
@@ -23,11 +25,13 @@ const ROUTES = {
   tasks: { page: tasks, title: 'Tasks', role: 'user' },
   logs: { page: logs, title: 'Logs', role: 'user' },
   verification: { page: verification, title: 'Verification', role: 'user' },
+  webhooks: { page: webhooks, title: 'Webhooks', role: 'user' },
   'admin/users': { page: adminUsers, title: 'Users', role: 'admin' },
   'admin/channels': { page: adminChannels, title: 'Channels', role: 'admin' },
   'admin/prices': { page: adminPrices, title: 'Prices', role: 'admin' },
   'admin/tasks': { page: adminTasks, title: 'All tasks', role: 'admin' },
   'admin/logs': { page: adminLogs, title: 'All logs', role: 'admin' },
+  'admin/webhooks': { page: adminWebhooks, title: 'Failing webhooks', role: 'admin' },
 };
 const HOME = { user: 'overview', admin: 'admin/users' };
 

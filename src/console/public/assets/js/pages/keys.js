@@ -2,6 +2,7 @@
 import { api } from '../api.js';
 import { append, h, render as fill } from '../dom.js';
 import { dateTime } from '../format.js';
+import { showSecretOnce } from '../secret-once.js';
 import { badge, checkboxGroup, confirmAction, fail, field, onSubmit, pageHeader, section, table, toast } from '../ui.js';
 
 export function render(main) {
@@ -13,7 +14,7 @@ export function render(main) {
     async (values, formEl) => {
       const created = await api('/console/api/keys', { method: 'POST', body: { name: values.name, models: values.models?.length ? values.models : undefined } });
       formEl.reset();
-      showOnce(reveal, created);
+      showSecretOnce(reveal, { title: `Key “${created.name}” created`, what: 'API key', value: created.key, id: 'new-key-value' });
       await load();
     },
   );
@@ -64,39 +65,4 @@ export function render(main) {
     .then(({ data }) => fill(allowlist, checkboxGroup('Allowed models', 'models', data)))
     .catch(fail);
   load();
-}
-
-/** The new key, once: a read-only field with a copy button; dismissing it forgets it. */
-function showOnce(container, created) {
-  const input = h('input', { type: 'text', readonly: true, value: created.key, id: 'new-key-value', 'aria-describedby': 'new-key-help' });
-  const copy = h(
-    'button',
-    {
-      type: 'button',
-      onClick: async () => {
-        try {
-          await navigator.clipboard.writeText(created.key);
-        } catch {
-          input.select();
-          document.execCommand('copy');
-        }
-        copy.textContent = 'Copied';
-        toast('Key copied to the clipboard.');
-      },
-    },
-    'Copy',
-  );
-  fill(
-    container,
-    h(
-      'div',
-      { class: 'card secret-once', role: 'region', 'aria-label': 'Your new API key' },
-      h('h2', { style: 'margin-top:0' }, `Key “${created.name}” created`),
-      h('p', { id: 'new-key-help' }, 'Copy it now: it will not be shown again.'),
-      h('div', { class: 'field' }, h('label', { for: 'new-key-value' }, 'API key'), input),
-      h('div', { class: 'actions', style: 'margin-top:0.5rem' }, copy, h('button', { type: 'button', class: 'secondary', onClick: () => fill(container) }, 'Done')),
-    ),
-  );
-  input.focus();
-  input.select();
 }

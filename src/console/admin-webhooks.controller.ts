@@ -1,0 +1,27 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AdminGuard } from '../auth/admin.guard';
+import { AdminFailingEndpointListDto } from '../webhooks/dto/webhook.dto';
+import { WebhookDeliveryRepository } from '../webhooks/webhook-delivery.repository';
+import { WebhookEndpointRepository } from '../webhooks/webhook-endpoint.repository';
+import { toFailingEndpointView } from '../webhooks/webhook.views';
+
+@ApiTags('admin')
+@ApiBearerAuth('admin')
+@UseGuards(AdminGuard)
+@Controller('api/admin/webhooks')
+export class AdminWebhooksController {
+  constructor(
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+  ) {}
+
+  @Get('failing')
+  @ApiOperation({ summary: "Customers' webhook endpoints that are failing or disabled, the longest failing first, with their latest error" })
+  @ApiOkResponse({ type: AdminFailingEndpointListDto })
+  async failing(): Promise<AdminFailingEndpointListDto> {
+    const endpoints = await this.endpoints.failing();
+    const lastFailures = await this.deliveries.lastErrors(endpoints.map((endpoint) => endpoint.id));
+    return { data: endpoints.map((endpoint) => toFailingEndpointView(endpoint, lastFailures.get(endpoint.id))) };
+  }
+}

@@ -1,0 +1,331 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In, IsNull } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity, WebhookEndpointStatus, WebhookEventType } from './webhook-endpoint.entity';
+import { WebhookEventEntity } from './webhook-event.entity';
+import { newDeliveryId, newEventId } from './webhook-ids';
+import { eventBody } from './webhook-event.view';
+
+/** A claimed attempt with what sending it needs: its endpoint and its event. */
+export interface ClaimedDelivery {
+  id: number;
+  deliveryId: string;
+  attempt: number;
+  leaseOwner: string;
+  /** When the lease runs out (and another instance may take the attempt). */
+  leaseUntil: number;
+  endpointId: number;
+  publicEndpointId: string;
+  url: string;
+  secretEncrypted: string;
+  endpointStatus: WebhookEndpointStatus;
+  /** The endpoint's failure streak and last success when claimed: a success writes the endpoint only when they change. */
+  endpointFailingSince: number | null;
+  endpointLastSuccessAt: number | null;
+  eventRowId: number;
+  eventId: string;
+  type: WebhookEventType;
+  payload: string;
+}
+
+/** An attempt as the deliveries list shows it. */
+export interface DeliveryRecord extends WebhookDeliveryEntity {
+  publicEventId: string;
+  type: WebhookEventType;
+  taskId: string | null;
+}
+
+export interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** How a failed attempt left its endpoint. */
+export type FailureOutcome = 'retry' | 'given_up' | 'endpoint_disabled' | 'lost';
+
+/** A new attempt, due at `dueAt` (leased to `leaseOwner` when given). */
+function pendingAttempt(endpointId: number, eventId: number, attempt: number, dueAt: number, now: number, leaseOwner: string | null = null): Omit<WebhookDeliveryEntity, 'id'> {
+  return {
+    deliveryId: newDeliveryId(),
+    endpointId,
+    eventId,
+    attempt,
+    state: 'pending',
+    dueAt,
+    leaseOwner,
+    statusCode: null,
+    error: null,
+    attemptedAt: null,
+    nextAttemptAt: dueAt,
+    deliveredAt: null,
+    createdAt: now,
+  };
+}
+
+const CLAIM_COLUMNS =
+  'd.id AS id, d.delivery_id AS delivery_id, d.attempt AS attempt, d.lease_owner AS lease_owner, d.due_at AS lease_until, d.endpoint_id AS endpoint_id, ' +
+  'e.endpoint_id AS public_endpoint_id, e.url AS url, e.secret_encrypted AS secret_encrypted, e.status AS endpoint_status, ' +
+  'e.failing_since AS failing_since, e.last_success_at AS last_success_at, ' +
+  'ev.id AS event_row_id, ev.event_id AS event_id, ev.type AS type, ev.payload AS payload';
+
+/**
+ * The outbox and the delivery queue. Every attempt is a row; a pending row is due at `due_at`,
+ * and claiming moves `due_at` to the end of the lease, so a crashed instance's attempts come back
+ * by themselves. Results are written guarded by the lease owner, like a compare-and-set.
+ */
+@Injectable()
+export class WebhookDeliveryRepository {
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  /** Writes an event and a first attempt per endpoint, inside the caller's transaction (the task's end). */
+  async enqueueEvent(
+    manager: EntityManager,
+    event: { userId: number; type: WebhookEventType; taskId: string | null; data: unknown },
+    endpointIds: number[],
+    now: number,
+    leaseOwner: string | null = null,
+  ): Promise<{ event: WebhookEventEntity; deliveries: WebhookDeliveryEntity[] }> {
+    const eventId = newEventId();
+    const saved = await manager.save(
+      manager.create(WebhookEventEntity, { eventId, userId: event.userId, type: event.type, taskId: event.taskId, payload: eventBody(eventId, event.type, now, event.data), createdAt: now }),
+    );
+    const deliveries = endpointIds.map((endpointId) => manager.create(WebhookDeliveryEntity, pendingAttempt(endpointId, saved.id, 1, now, now, leaseOwner)));
+    if (deliveries.length) await manager.insert(WebhookDeliveryEntity, deliveries);
+    return { event: saved, deliveries };
+  }
+
+  /**
+   * Claims up to `limit` due attempts for `owner` until `leaseUntil`, at most `room(endpoint)` per
+   * endpoint and none of the endpoints in `full` (their slots are taken on this instance), so a
+   * hanging endpoint's backlog never crowds out the others' work.
+   */
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number, full: number[], room: (endpointId: number) => number): Promise<ClaimedDelivery[]> {
+    const unitOfWork = this.transactions.isSqlite ? this.transactions.runStatement.bind(this.transactions) : this.transactions.run.bind(this.transactions);
+    return unitOfWork(async (manager) => {
+      const skip = full.length ? ` AND endpoint_id NOT IN (${full.map(() => '?').join(', ')})` : '';
+      const lock = this.transactions.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
+      const candidates: Array<{ id: number | string; endpoint_id: number | string }> = await manager.query(
+        `SELECT id, endpoint_id FROM webhook_deliveries WHERE state = 'pending' AND due_at <= ?${skip} ORDER BY due_at LIMIT ${Math.floor(limit * 4)}${lock}`,
+        [now, ...full],
+      );
+      const taken = new Map<number, number>();
+      const picked: number[] = [];
+      for (const row of candidates) {
+        const endpointId = Number(row.endpoint_id);
+        const count = taken.get(endpointId) ?? 0;
+        if (picked.length >= limit || count >= room(endpointId)) continue;
+        taken.set(endpointId, count + 1);
+        picked.push(Number(row.id));
+      }
+      if (picked.length === 0) return [];
+      await manager
+        .createQueryBuilder()
+        .update(WebhookDeliveryEntity)
+        .set({ leaseOwner: owner, dueAt: leaseUntil })
+        .where('id IN (:...picked)', { picked })
+        .andWhere("state = 'pending' AND due_at <= :now", { now })
+        .execute();
+      // Read back in the same unit of work: what this claim won, with its endpoint and event.
+      return this.claimedRows(manager, owner, picked);
+    });
+  }
+
+  /** Attempts with their endpoint and event, those of `ids` still leased to `owner`. */
+  private async claimedRows(manager: EntityManager, owner: string, ids: number[]): Promise<ClaimedDelivery[]> {
+    const rows: Array<Record<string, unknown>> = await manager.query(
+      `SELECT ${CLAIM_COLUMNS} FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events ev ON ev.id = d.event_id ` +
+        `WHERE d.id IN (${ids.map(() => '?').join(', ')}) AND d.lease_owner = ? AND d.state = 'pending'`,
+      [...ids, owner],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      deliveryId: String(row.delivery_id),
+      attempt: Number(row.attempt),
+      leaseOwner: String(row.lease_owner),
+      leaseUntil: Number(row.lease_until),
+      endpointId: Number(row.endpoint_id),
+      publicEndpointId: String(row.public_endpoint_id),
+      url: String(row.url),
+      secretEncrypted: String(row.secret_encrypted),
+      endpointStatus: row.endpoint_status as WebhookEndpointStatus,
+      endpointFailingSince: row.failing_since === null ? null : Number(row.failing_since),
+      endpointLastSuccessAt: row.last_success_at === null ? null : Number(row.last_success_at),
+      eventRowId: Number(row.event_row_id),
+      eventId: String(row.event_id),
+      type: row.type as WebhookEventType,
+      payload: String(row.payload),
+    }));
+  }
+
+  private readNow<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    // Reads need no transaction: the rows are leased to us.
+    return this.transactions.runStatement(work);
+  }
+
+  /** One new attempt leased to `owner` at once (a test event, sent while the request waits). */
+  async enqueueLeased(event: { userId: number; type: WebhookEventType; data: unknown }, endpointId: number, owner: string, now: number): Promise<ClaimedDelivery> {
+    return this.transactions.run(async (manager) => {
+      const { deliveries } = await this.enqueueEvent(manager, { ...event, taskId: null }, [endpointId], now, owner);
+      const [claimed] = await this.claimedRows(manager, owner, [deliveries[0].id]);
+      return claimed;
+    });
+  }
+
+  /** A 2xx: the attempt succeeded, and the endpoint's failure streak (if any) ends. */
+  async recordSuccess(delivery: ClaimedDelivery, statusCode: number, now: number): Promise<boolean> {
+    const attempt = (manager: EntityManager) =>
+      manager.update(
+        WebhookDeliveryEntity,
+        { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' },
+        { state: 'succeeded', statusCode, error: null, attemptedAt: now, deliveredAt: now, nextAttemptAt: null, dueAt: null, leaseOwner: null },
+      );
+    // The endpoint row is written only when its streak ends or its last success is a minute old: one statement per delivery otherwise.
+    const touchEndpoint = delivery.endpointFailingSince !== null || (delivery.endpointLastSuccessAt ?? 0) < now - 60_000;
+    if (!touchEndpoint) return ((await this.transactions.runStatement(attempt)).affected ?? 0) > 0;
+    return this.transactions.run(async (manager) => {
+      if (((await attempt(manager)).affected ?? 0) === 0) return false;
+      await manager.update(WebhookEndpointEntity, { id: delivery.endpointId }, { failingSince: null, lastSuccessAt: now });
+      return true;
+    });
+  }
+
+  /**
+   * Anything but a 2xx: the attempt failed. Then, in the same transaction: the endpoint's failure
+   * streak starts (if it had not); past `disableAfterMs` of failing the endpoint is disabled and its
+   * pending attempts cancelled; otherwise the next attempt (if `nextAt`) is queued with the same event.
+   */
+  async recordFailure(delivery: ClaimedDelivery, result: AttemptResult, now: number, nextAt: number | null, disableAfterMs: number): Promise<FailureOutcome> {
+    return this.transactions.run(async (manager) => {
+      const updated = await manager.update(
+        WebhookDeliveryEntity,
+        { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' },
+        { state: 'failed', statusCode: result.statusCode, error: result.error?.slice(0, 255) ?? null, attemptedAt: now, nextAttemptAt: nextAt, dueAt: null, leaseOwner: null },
+      );
+      if ((updated.affected ?? 0) === 0) return 'lost';
+      await manager
+        .createQueryBuilder()
+        .update(WebhookEndpointEntity)
+        .set({ failingSince: now })
+        .where('id = :id AND failing_since IS NULL', { id: delivery.endpointId })
+        .execute();
+      const endpoint = await manager.findOne(WebhookEndpointEntity, { where: { id: delivery.endpointId }, select: { id: true, status: true, failingSince: true } });
+      if (endpoint && endpoint.status === 'enabled' && endpoint.failingSince !== null && now - endpoint.failingSince >= disableAfterMs) {
+        await manager.update(WebhookEndpointEntity, { id: endpoint.id, status: 'enabled' }, { status: 'disabled', disabledAt: now, updatedAt: now });
+        await this.cancelPending(manager, endpoint.id);
+        await manager.update(WebhookDeliveryEntity, { id: delivery.id }, { nextAttemptAt: null });
+        return 'endpoint_disabled';
+      }
+      if (nextAt === null || endpoint?.status !== 'enabled') return 'given_up';
+      await manager.insert(WebhookDeliveryEntity, pendingAttempt(delivery.endpointId, delivery.eventRowId, delivery.attempt + 1, nextAt, now));
+      return 'retry';
+    });
+  }
+
+  /** An attempt claimed for an endpoint that is disabled by now: not sent. */
+  async cancel(delivery: ClaimedDelivery): Promise<void> {
+    await this.transactions.runStatement((manager) =>
+      manager.update(WebhookDeliveryEntity, { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' }, { state: 'cancelled', dueAt: null, nextAttemptAt: null, leaseOwner: null }),
+    );
+  }
+
+  private async cancelPending(manager: EntityManager, endpointId: number): Promise<void> {
+    await manager.update(WebhookDeliveryEntity, { endpointId, state: 'pending' }, { state: 'cancelled', dueAt: null, nextAttemptAt: null, leaseOwner: null });
+  }
+
+  /**
+   * Parks a slow endpoint's unclaimed due attempts until `until` (it holds all its slots already),
+   * so that claims stop wading through its backlog on every look; returns how many were parked.
+   */
+  async deferBacklog(endpointId: number, now: number, until: number): Promise<number> {
+    const result = await this.transactions.runStatement((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(WebhookDeliveryEntity)
+        .set({ dueAt: until, nextAttemptAt: until })
+        .where("endpoint_id = :endpointId AND state = 'pending' AND due_at <= :now AND lease_owner IS NULL", { endpointId, now })
+        .execute(),
+    );
+    return result.affected ?? 0;
+  }
+
+  /** Shutting down: a claimed attempt not yet sent is due again at once, for any instance. */
+  async release(delivery: ClaimedDelivery, dueAt: number): Promise<void> {
+    await this.transactions.runStatement((manager) =>
+      manager.update(WebhookDeliveryEntity, { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' }, { dueAt, leaseOwner: null }),
+    );
+  }
+
+  /**
+   * Sends an event to an endpoint again now: its pending attempt becomes due at once, or (when none
+   * is pending) a new attempt is queued. Returns the attempt, or null when `deliveryId` is not the endpoint's.
+   */
+  async resend(endpointId: number, deliveryId: string, now: number): Promise<WebhookDeliveryEntity | null> {
+    return this.transactions.run(async (manager) => {
+      const source = await manager.findOne(WebhookDeliveryEntity, { where: { endpointId, deliveryId } });
+      if (!source) return null;
+      const chain = await manager.find(WebhookDeliveryEntity, { where: { endpointId, eventId: source.eventId }, order: { attempt: 'DESC' } });
+      const pending = chain.find((attempt) => attempt.state === 'pending' && attempt.leaseOwner === null);
+      if (pending) {
+        await manager.update(WebhookDeliveryEntity, { id: pending.id, state: 'pending', leaseOwner: IsNull() }, { dueAt: now, nextAttemptAt: now });
+        return Object.assign(pending, { dueAt: now, nextAttemptAt: now });
+      }
+      if (chain.some((attempt) => attempt.state === 'pending')) return chain.find((attempt) => attempt.state === 'pending')!;
+      const next = manager.create(WebhookDeliveryEntity, pendingAttempt(endpointId, source.eventId, chain[0].attempt + 1, now, now));
+      await manager.insert(WebhookDeliveryEntity, next);
+      return next;
+    });
+  }
+
+  /** The endpoint's attempts, newest first, with their event's id, type and task. */
+  async listFor(endpointId: number, limit = 100): Promise<DeliveryRecord[]> {
+    const rows: Array<Record<string, unknown>> = await this.readNow((manager) =>
+      manager.query(
+        'SELECT d.id, d.delivery_id, d.endpoint_id, d.event_id, d.attempt, d.state, d.due_at, d.lease_owner, d.status_code, d.error, d.attempted_at, ' +
+          'd.next_attempt_at, d.delivered_at, d.created_at, ev.event_id AS public_event_id, ev.type, ev.task_id ' +
+          `FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.endpoint_id = ? ORDER BY d.id DESC LIMIT ${Math.floor(limit)}`,
+        [endpointId],
+      ),
+    );
+    const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+    return rows.map((row) => ({
+      id: Number(row.id),
+      deliveryId: String(row.delivery_id),
+      endpointId: Number(row.endpoint_id),
+      eventId: Number(row.event_id),
+      attempt: Number(row.attempt),
+      state: row.state as WebhookDeliveryEntity['state'],
+      dueAt: num(row.due_at),
+      leaseOwner: (row.lease_owner as string | null) ?? null,
+      statusCode: num(row.status_code),
+      error: (row.error as string | null) ?? null,
+      attemptedAt: num(row.attempted_at),
+      nextAttemptAt: num(row.next_attempt_at),
+      deliveredAt: num(row.delivered_at),
+      createdAt: Number(row.created_at),
+      publicEventId: String(row.public_event_id),
+      type: row.type as WebhookEventType,
+      taskId: (row.task_id as string | null) ?? null,
+    }));
+  }
+
+  /** Per endpoint: the latest attempt's error, for the admins' list of failing endpoints. */
+  async lastErrors(endpointIds: number[]): Promise<Map<number, WebhookDeliveryEntity>> {
+    if (endpointIds.length === 0) return new Map();
+    const rows = await this.readNow((manager) =>
+      manager.find(WebhookDeliveryEntity, { where: { endpointId: In(endpointIds), state: 'failed' }, order: { id: 'DESC' }, take: endpointIds.length * 20 }),
+    );
+    const latest = new Map<number, WebhookDeliveryEntity>();
+    for (const row of rows) if (!latest.has(row.endpointId)) latest.set(row.endpointId, row);
+    return latest;
+  }
+
+  /** The oldest due attempt not claimed (a claimed one is due at its lease's end), or null. */
+  async oldestDueAt(now: number): Promise<number | null> {
+    const rows: Array<{ due: number | string | null }> = await this.readNow((manager) =>
+      manager.query(`SELECT MIN(due_at) AS due FROM webhook_deliveries WHERE state = 'pending' AND due_at <= ?`, [now]),
+    );
+    const due = rows[0]?.due;
+    return due === null || due === undefined ? null : Number(due);
+  }
+}

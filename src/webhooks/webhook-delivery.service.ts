@@ -1,0 +1,224 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { INSTANCE_ID } from '../config/instance-id';
+import { JobRunner } from '../jobs/job-runner.service';
+import type { LeasedJob } from '../jobs/leased-job';
+import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import { ClaimedDelivery, WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookMetrics } from './webhook-metrics.service';
+import { DISABLE_AFTER_FAILING_MS, nextAttemptAt } from './webhook-retry-schedule';
+import { WebhookSecretBox } from './webhook-secret-box';
+import { DELIVERY_TIMEOUT_MS, SendResult, WebhookSender } from './webhook-sender';
+import { WebhookWakeUp } from './webhook-wake-up';
+
+const BATCH_SIZE = 100;
+/** Attempts in flight at once on this instance, across all endpoints. */
+const GLOBAL_CONCURRENCY = 64;
+/** Attempts in flight at once per endpoint on this instance: a hanging endpoint holds only these. */
+export const PER_ENDPOINT_CONCURRENCY = 4;
+/** A quick endpoint may have this many claimed attempts (in flight or queued here) per slot; a slow one none queued. */
+const QUEUE_PER_SLOT = 8;
+/** An endpoint whose attempt took this long (or timed out) counts as slow for SLOW_FOR_MS. */
+const SLOW_ATTEMPT_MS = 2_000;
+const SLOW_FOR_MS = 60_000;
+/** A claimed attempt belongs to this instance this long: a full queue of a quick endpoint that turns slow still fits. */
+const LEASE_MS = 120_000;
+/** An attempt is only sent while its lease outlasts the send deadline by this margin; else it is handed back. */
+const LEASE_MARGIN_MS = DELIVERY_TIMEOUT_MS + 5_000;
+/** While attempts are in flight and nothing else is due, how often the round looks again. */
+const BUSY_POLL_MS = 250;
+/** Wake-ups (a task ended here) are coalesced: a claim at most this often, so claims never crowd the task sync's writes. */
+const WAKE_GAP_MS = 100;
+/** A slow endpoint with all its slots taken has its due backlog parked this long (its attempts wait anyway). */
+const PARK_BACKLOG_MS = 30_000;
+
+/**
+ * Delivers webhook attempts, as a leased job of the {@link JobRunner} on any instance: claims due
+ * attempts with a lease in the database, at most {@link PER_ENDPOINT_CONCURRENCY} per endpoint, and
+ * sends each one (signed, SSRF-checked, 10 s deadline). A round keeps claiming while attempts are in
+ * flight, so a hanging endpoint occupies only its own slots and never delays other endpoints; it is
+ * a job of its own, so it never delays the task sync either. At least once: an attempt is marked
+ * only after its answer, and a crashed instance's attempts are due again when their lease runs out.
+ */
+@Injectable()
+export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
+  readonly name = 'webhook-delivery';
+  readonly batchSize = BATCH_SIZE;
+  readonly maxItemsPerRound = Number.MAX_SAFE_INTEGER;
+  readonly concurrency = GLOBAL_CONCURRENCY;
+  private readonly logger = new Logger('WebhookDelivery');
+  private readonly loop: LeasedJobLoop<ClaimedDelivery>;
+  /** Claimed and not yet settled attempts per endpoint (webhook_endpoints.id) on this instance. */
+  private readonly inFlight = new Map<number, number>();
+  private inFlightTotal = 0;
+  /** Endpoints that answered slowly of late (webhook_endpoints.id -> until when). */
+  private readonly slowUntil = new Map<number, number>();
+  private wakeTimer: NodeJS.Timeout | null = null;
+  /** When each slow endpoint's backlog was last parked. */
+  private readonly parkedAt = new Map<number, number>();
+  private claimCounter = 0;
+  private nap: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(INSTANCE_ID) private readonly instanceId: string,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly secrets: WebhookSecretBox,
+    private readonly sender: WebhookSender,
+    private readonly metrics: WebhookMetrics,
+    private readonly clock: Clock,
+    wakeUp: WebhookWakeUp,
+    runner: JobRunner,
+  ) {
+    this.loop = runner.register(this);
+    wakeUp.listen(() => this.wake());
+  }
+
+  get intervalMs(): number {
+    return this.config.webhookDeliveryIntervalMs;
+  }
+
+  /** One round: sends every attempt due now (and those coming due while others are in flight). Returns how many were claimed. */
+  deliverDueWebhooks(): Promise<number> {
+    return this.loop.runRound();
+  }
+
+  async claim(limit: number): Promise<ClaimedDelivery[]> {
+    for (;;) {
+      const claimed = await this.claimOnce(limit);
+      if (claimed.length > 0 || this.inFlightTotal === 0 || this.loop.stopped) return claimed;
+      await this.sleep(BUSY_POLL_MS);
+    }
+  }
+
+  keepClaiming(): boolean {
+    return this.inFlightTotal > 0 && !this.loop.stopped;
+  }
+
+  keyOf(delivery: ClaimedDelivery): number {
+    return delivery.endpointId;
+  }
+
+  limitFor(): number {
+    return PER_ENDPOINT_CONCURRENCY;
+  }
+
+  async handle(delivery: ClaimedDelivery): Promise<string> {
+    try {
+      if (this.clock.now() > delivery.leaseUntil - LEASE_MARGIN_MS) {
+        // Waited too long behind a slow endpoint: sending now could outlive the lease (and be sent twice).
+        await this.deliveries.release(delivery, this.clock.now());
+        return 'handed_back';
+      }
+      if (delivery.endpointStatus !== 'enabled') {
+        await this.deliveries.cancel(delivery);
+        this.metrics.deliveries.inc({ outcome: 'cancelled' });
+        return 'cancelled';
+      }
+      return (await this.attempt(delivery, true)).outcome;
+    } finally {
+      this.settled(delivery);
+    }
+  }
+
+  async handBack(delivery: ClaimedDelivery): Promise<void> {
+    try {
+      await this.deliveries.release(delivery, this.clock.now());
+    } finally {
+      this.settled(delivery);
+    }
+  }
+
+  describe(delivery: ClaimedDelivery): string {
+    return `delivery ${delivery.deliveryId} of ${delivery.eventId} to ${delivery.publicEndpointId}`;
+  }
+
+  oldestDueAt(now: number): Promise<number | null> {
+    return this.deliveries.oldestDueAt(now);
+  }
+
+  /**
+   * Sends one attempt and records what came of it: success; or failure, with the next attempt
+   * queued when `retries` (and the schedule has one), or the endpoint disabled after 3 days of failing.
+   */
+  async attempt(delivery: ClaimedDelivery, retries: boolean): Promise<SendResult> {
+    const started = this.clock.now();
+    const result = await this.sender.send(delivery.url, this.secrets.open(delivery.secretEncrypted), delivery.eventId, delivery.payload, started);
+    this.metrics.deliveries.inc({ outcome: result.outcome });
+    const now = this.clock.now();
+    if (now - started >= SLOW_ATTEMPT_MS || result.outcome === 'timeout') this.slowUntil.set(delivery.endpointId, now + SLOW_FOR_MS);
+    if (result.outcome === 'delivered') {
+      await this.deliveries.recordSuccess(delivery, result.statusCode!, now);
+      return result;
+    }
+    const next = retries ? nextAttemptAt(delivery.attempt, now) : null;
+    const outcome = await this.deliveries.recordFailure(delivery, result, now, next, DISABLE_AFTER_FAILING_MS);
+    if (outcome === 'endpoint_disabled') this.logger.warn(`webhook endpoint ${delivery.publicEndpointId} disabled: its deliveries have failed for 3 days`);
+    return result;
+  }
+
+  /** A lease owner token per claim (like the task sync), so a late write from an older claim cannot win. */
+  newOwner(): string {
+    return `${this.instanceId}#w${++this.claimCounter}`;
+  }
+
+  private async claimOnce(limit: number): Promise<ClaimedDelivery[]> {
+    const now = this.clock.now();
+    const room = (endpointId: number) => this.capacityOf(endpointId, now) - (this.inFlight.get(endpointId) ?? 0);
+    const full = [...this.inFlight.keys()].filter((endpointId) => room(endpointId) <= 0);
+    for (const endpointId of full) await this.parkBacklogIfSlow(endpointId, now);
+    const claimed = await this.deliveries.claimDue(this.newOwner(), now, now + LEASE_MS, limit, full, room);
+    for (const delivery of claimed) {
+      this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
+      this.inFlightTotal++;
+    }
+    return claimed;
+  }
+
+  /** A slow endpoint that holds all its slots: its other due attempts wait PARK_BACKLOG_MS, out of every claim's way. */
+  private async parkBacklogIfSlow(endpointId: number, now: number): Promise<void> {
+    if ((this.slowUntil.get(endpointId) ?? 0) <= now || (this.parkedAt.get(endpointId) ?? 0) > now - PARK_BACKLOG_MS / 2) return;
+    this.parkedAt.set(endpointId, now);
+    await this.deliveries.deferBacklog(endpointId, now, now + PARK_BACKLOG_MS);
+  }
+
+  /** Attempts an endpoint may have claimed here: a queue for a quick one, only its slots for a slow one. */
+  private capacityOf(endpointId: number, now: number): number {
+    const slow = (this.slowUntil.get(endpointId) ?? 0) > now;
+    if (!slow) this.slowUntil.delete(endpointId);
+    return slow ? PER_ENDPOINT_CONCURRENCY : PER_ENDPOINT_CONCURRENCY * QUEUE_PER_SLOT;
+  }
+
+  private settled(delivery: ClaimedDelivery): void {
+    const left = (this.inFlight.get(delivery.endpointId) ?? 1) - 1;
+    if (left > 0) this.inFlight.set(delivery.endpointId, left);
+    else this.inFlight.delete(delivery.endpointId);
+    this.inFlightTotal--;
+  }
+
+  /** A task's end committed here: look soon (the round in progress, or a new one when the schedule runs). */
+  private wake(): void {
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      if (this.nap) this.wakeSleeper();
+      else if (this.intervalMs > 0) void this.loop.tick();
+    }, WAKE_GAP_MS);
+    this.wakeTimer.unref();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.nap = { timer: setTimeout(() => this.wakeSleeper(), ms), resolve };
+    });
+  }
+
+  private wakeSleeper(): void {
+    const nap = this.nap;
+    if (!nap) return;
+    this.nap = null;
+    clearTimeout(nap.timer);
+    nap.resolve();
+  }
+}

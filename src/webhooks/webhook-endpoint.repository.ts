@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, IsNull, Not, Repository } from 'typeorm';
+import { AppError } from '../common/app-error';
+import { TransactionRunner } from '../database/transaction-runner';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity, WebhookEventType } from './webhook-endpoint.entity';
+
+/** Endpoints, always scoped to their account: another account's are simply not found. */
+@Injectable()
+export class WebhookEndpointRepository {
+  constructor(
+    @InjectRepository(WebhookEndpointEntity) private readonly endpoints: Repository<WebhookEndpointEntity>,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  insert(endpoint: Omit<WebhookEndpointEntity, 'id'>): Promise<WebhookEndpointEntity> {
+    return this.transactions.run((manager) => manager.save(manager.create(WebhookEndpointEntity, endpoint)));
+  }
+
+  listOf(userId: number): Promise<WebhookEndpointEntity[]> {
+    return this.endpoints.find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  countOf(userId: number): Promise<number> {
+    return this.endpoints.count({ where: { userId } });
+  }
+
+  async owned(userId: number, endpointId: string): Promise<WebhookEndpointEntity> {
+    const endpoint = await this.endpoints.findOne({ where: { userId, endpointId } });
+    if (!endpoint) throw AppError.notFound(`webhook endpoint ${endpointId} not found`);
+    return endpoint;
+  }
+
+  /** The account's enabled endpoints that subscribe to `type`, inside the transaction of a task's end. */
+  async subscribedIn(manager: EntityManager, userId: number, type: WebhookEventType): Promise<WebhookEndpointEntity[]> {
+    const endpoints = await manager.find(WebhookEndpointEntity, { where: { userId, status: 'enabled' }, select: { id: true, events: true } });
+    return endpoints.filter((endpoint) => endpoint.events.includes(type));
+  }
+
+  /** Removes the endpoint and its deliveries (nothing more is sent to it). */
+  async delete(endpoint: WebhookEndpointEntity): Promise<void> {
+    await this.transactions.run(async (manager) => {
+      await manager.delete(WebhookDeliveryEntity, { endpointId: endpoint.id });
+      await manager.delete(WebhookEndpointEntity, { id: endpoint.id });
+    });
+  }
+
+  /** A disabled endpoint is enabled again (the customer fixed it); its failure streak starts over. */
+  async enable(endpoint: WebhookEndpointEntity, now: number): Promise<WebhookEndpointEntity> {
+    const changes = { status: 'enabled' as const, failingSince: null, disabledAt: null, updatedAt: now };
+    await this.transactions.runStatement((manager) => manager.update(WebhookEndpointEntity, { id: endpoint.id }, changes));
+    return Object.assign(endpoint, changes);
+  }
+
+  /** Endpoints failing now (disabled, or their last attempts failed), the longest failing first: the admins' view. */
+  failing(limit = 200): Promise<WebhookEndpointEntity[]> {
+    return this.endpoints.find({ where: [{ status: 'disabled' }, { failingSince: Not(IsNull()) }], order: { failingSince: 'ASC' }, take: limit });
+  }
+}

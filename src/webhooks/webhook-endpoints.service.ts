@@ -1,0 +1,93 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError, ErrorCode } from '../common/app-error';
+import { Clock } from '../common/clock';
+import { assertPublicHttpUrl } from '../common/url-guard';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { WebhookDeliveryRepository, DeliveryRecord } from './webhook-delivery.repository';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+import { WEBHOOK_EVENT_TYPES, WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository';
+import { newEndpointId } from './webhook-ids';
+import { newWebhookSecret, WebhookSecretBox } from './webhook-secret-box';
+
+/** Endpoints an account may have. */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
+
+/** An account's endpoints: register (the secret shown once), list, remove, test, their deliveries, resend, enable again. */
+@Injectable()
+export class WebhookEndpointsService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly delivery: WebhookDeliveryService,
+    private readonly secrets: WebhookSecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Registers `url` (http(s), public unless MEDIA_ALLOW_PRIVATE_HOSTS); returns the endpoint and its secret, which is never shown again. */
+  async create(userId: number, url: string, events: string[] | undefined): Promise<{ endpoint: WebhookEndpointEntity; secret: string }> {
+    const parsed = await assertPublicHttpUrl(url, 'url', this.config.mediaAllowPrivateHosts);
+    if (parsed.username || parsed.password) throw AppError.invalid('url must not contain credentials', 'url');
+    if ((await this.endpoints.countOf(userId)) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+      throw AppError.invalid(`an account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`, 'url');
+    }
+    const secret = newWebhookSecret();
+    const now = this.clock.now();
+    const endpoint = await this.endpoints.insert({
+      endpointId: newEndpointId(),
+      userId,
+      url: parsed.toString(),
+      events: events ? [...new Set(events)] : [...WEBHOOK_EVENT_TYPES],
+      secretEncrypted: this.secrets.seal(secret),
+      status: 'enabled',
+      failingSince: null,
+      disabledAt: null,
+      lastSuccessAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { endpoint, secret };
+  }
+
+  list(userId: number): Promise<WebhookEndpointEntity[]> {
+    return this.endpoints.listOf(userId);
+  }
+
+  async delete(userId: number, endpointId: string): Promise<void> {
+    await this.endpoints.delete(await this.endpoints.owned(userId, endpointId));
+  }
+
+  async deliveriesOf(userId: number, endpointId: string): Promise<DeliveryRecord[]> {
+    const endpoint = await this.endpoints.owned(userId, endpointId);
+    return this.deliveries.listFor(endpoint.id);
+  }
+
+  /** Sends a `webhook.test` event to the endpoint now (once, no retries) and answers with that attempt. */
+  async test(userId: number, endpointId: string): Promise<DeliveryRecord> {
+    const endpoint = await this.endpoints.owned(userId, endpointId);
+    const now = this.clock.now();
+    const claimed = await this.deliveries.enqueueLeased(
+      { userId, type: 'webhook.test', data: { object: 'webhook_endpoint', id: endpoint.endpointId, url: endpoint.url } },
+      endpoint.id,
+      this.delivery.newOwner(),
+      now,
+    );
+    await this.delivery.attempt(claimed, false);
+    const [attempt] = (await this.deliveries.listFor(endpoint.id, 20)).filter((row) => row.id === claimed.id);
+    return attempt;
+  }
+
+  /** Sends one of the endpoint's events again now. */
+  async resend(userId: number, endpointId: string, deliveryId: string): Promise<void> {
+    const endpoint = await this.endpoints.owned(userId, endpointId);
+    if (endpoint.status !== 'enabled') throw new AppError(ErrorCode.Conflict, 'the endpoint is disabled: enable it first');
+    const queued = await this.deliveries.resend(endpoint.id, deliveryId, this.clock.now());
+    if (!queued) throw AppError.notFound(`delivery ${deliveryId} not found`);
+  }
+
+  /** A disabled endpoint takes events again (from now on). */
+  async enable(userId: number, endpointId: string): Promise<WebhookEndpointEntity> {
+    return this.endpoints.enable(await this.endpoints.owned(userId, endpointId), this.clock.now());
+  }
+}

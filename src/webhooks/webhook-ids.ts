@@ -1,0 +1,5 @@
+import { randomBase62 } from '../common/random-id';
+
+export const newEndpointId = (): string => `we_${randomBase62(24)}`;
+export const newEventId = (): string => `evt_${randomBase62(24)}`;
+export const newDeliveryId = (): string => `whd_${randomBase62(24)}`;

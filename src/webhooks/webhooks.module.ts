@@ -1,0 +1,50 @@
+import { HttpModule } from '@nestjs/axios';
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
+import { JobsModule } from '../jobs/jobs.module';
+import { MetricsRegistryModule } from '../metrics/metrics-registry';
+import { StorageModule } from '../storage/storage.module';
+import { TasksModule } from '../tasks/tasks.module';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEndpointRepository } from './webhook-endpoint.repository';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookMetrics } from './webhook-metrics.service';
+import { WebhookOutboxWriter } from './webhook-outbox.writer';
+import { WebhookSecretBox } from './webhook-secret-box';
+import { WebhookSender } from './webhook-sender';
+import { WebhookWakeUp } from './webhook-wake-up';
+import { WebhooksController } from './webhooks.controller';
+
+/**
+ * Webhooks: endpoints per account on /v1/webhooks, the outbox written with each task's end (through
+ * the tasks module's TaskEndOutbox, so tasks never import webhooks), and the delivery job.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([WebhookEndpointEntity]),
+    // No redirects: a 3xx is not a 2xx. The sender sets its own 10 s deadline.
+    HttpModule.register({ maxRedirects: 0 }),
+    AuthModule,
+    TasksModule,
+    StorageModule,
+    JobsModule,
+    MetricsRegistryModule,
+  ],
+  controllers: [WebhooksController],
+  providers: [
+    WebhookEndpointRepository,
+    WebhookDeliveryRepository,
+    WebhookSecretBox,
+    WebhookSender,
+    WebhookMetrics,
+    WebhookWakeUp,
+    WebhookOutboxWriter,
+    WebhookDeliveryService,
+    WebhookEndpointsService,
+  ],
+  exports: [WebhookEndpointsService, WebhookEndpointRepository, WebhookDeliveryRepository],
+})
+export class WebhooksModule {}

@@ -1,0 +1,97 @@
+import type { Browser } from 'playwright-core';
+import request from 'supertest';
+import { startGateway, TestGateway } from './support/gateway';
+import { auditAccessibility, BrowserSession, launchBrowser, openPage } from './support/browser';
+import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+
+/**
+ * The console's webhooks pages in headless Chromium against the gateway with its simulator: a
+ * customer adds an endpoint (the secret shown once), sees the delivery of a finished task with its
+ * status code and resends it; an admin sees a failing endpoint. SQLite only, like the other UI test.
+ */
+describe('webhooks in the web console', () => {
+  let gw: TestGateway;
+  let browser: Browser;
+  let receiver: WebhookReceiver;
+  const sessions: BrowserSession[] = [];
+  const customer = { username: `hooks_${process.pid}`, password: 'hooks-password', key: '' };
+
+  /** Page errors, ignoring the 401 the console's own "am I signed in?" check logs when signed out. */
+  const realErrors = (session: BrowserSession) => session.errors.filter((error) => !/status of 401/.test(error));
+  const until = async (condition: () => boolean, timeoutMs = 30_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('condition not met in time');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  beforeAll(async () => {
+    [gw, browser, receiver] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', TASK_SYNC_INTERVAL_MS: '200', WEBHOOK_DELIVERY_INTERVAL_MS: '200' }), launchBrowser(), startWebhookReceiver()]);
+    const channels = await gw.admin.get('/api/admin/channels').expect(200);
+    for (const channel of channels.body.data) await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
+    const user = await gw.admin.post('/api/admin/users', { username: customer.username, password: customer.password, quota: 1_000_000 }).expect(201);
+    customer.key = (await gw.admin.post(`/api/admin/users/${user.body.id}/keys`, { name: 'k' }).expect(201)).body.key;
+  });
+  afterAll(async () => {
+    for (const session of sessions) await session.close().catch(() => undefined);
+    await browser?.close();
+    await gw?.close();
+    await receiver?.stop();
+  });
+
+  it('adds an endpoint with its secret shown once, shows the delivery of a finished task with its status code, and resends it', async () => {
+    const session = await openPage(browser, gw.url, { prefix: 'customer' });
+    sessions.push(session);
+    const { page } = session;
+    await page.goto('/console');
+    await page.getByLabel('Username').fill(customer.username);
+    await page.getByLabel('Password').fill(customer.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('No endpoints yet.').waitFor();
+
+    const form = page.locator('#create-webhook-form');
+    await form.getByLabel('Endpoint URL').fill(receiver.url);
+    await form.getByRole('button', { name: 'Add endpoint' }).click();
+    const shown = page.getByRole('textbox', { name: 'signing secret' });
+    await shown.waitFor();
+    const secret = await shown.inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(secret);
+    await page.locator('tr[data-endpoint-id]', { hasText: 'enabled' }).waitFor();
+
+    const created = await request(gw.url).post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5 }).expect(200);
+    await until(() => receiver.received.some((event) => event.json?.data?.id === created.body.id));
+
+    await page.getByRole('button', { name: `Deliveries of ${receiver.url}` }).click();
+    const row = page.locator('tr[data-delivery-id]', { hasText: created.body.id });
+    await row.filter({ hasText: 'video.completed' }).filter({ hasText: '200' }).filter({ hasText: 'delivered' }).waitFor();
+    expect(await auditAccessibility(page)).toEqual([]);
+    await row.getByRole('button', { name: /^Resend/ }).click();
+    await until(() => receiver.received.length === 2);
+    expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
+    expect(realErrors(session)).toEqual([]);
+  });
+
+  it('shows admins an endpoint that fails, with its status code', async () => {
+    receiver.status = 500;
+    const created = await request(gw.url).post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'a storm', duration: 5 }).expect(200);
+    await until(() => receiver.received.some((event) => event.json?.data?.id === created.body.id));
+    const session = await openPage(browser, gw.url, { prefix: 'admin' });
+    sessions.push(session);
+    const { page } = session;
+    await page.goto('/console');
+    await page.getByLabel('Admin token').fill(gw.config.adminToken!);
+    await page.getByRole('button', { name: 'Sign in as administrator' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.getByRole('link', { name: 'Failing webhooks' }).click();
+    await page.locator('tr[data-endpoint-id]', { hasText: receiver.url }).filter({ hasText: 'HTTP 500' }).waitFor();
+    expect(await auditAccessibility(page)).toEqual([]);
+    expect(realErrors(session)).toEqual([]);
+  });
+});

@@ -1,0 +1,92 @@
+import OpenAI from 'openai';
+import { FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { ADMIN_TOKEN } from './support/gateway';
+import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { databaseKinds, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
+import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+
+async function call(gateway: GatewayProcess, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${gateway.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The outbox survives a crash: an event written with a task's end is delivered by the next process. */
+describe('webhooks across a kill -9', () => {
+  let fake: FakeAlphaUpstream;
+  let receiver: WebhookReceiver;
+  const started: GatewayProcess[] = [];
+  const databases: FreshDatabase[] = [];
+
+  beforeAll(async () => {
+    fake = await startFakeAlphaUpstream();
+    receiver = await startWebhookReceiver();
+  });
+  afterEach(async () => {
+    for (const gateway of started.splice(0)) await gateway.crash();
+    for (const database of databases.splice(0)) await database.drop();
+    receiver.received.length = 0;
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await receiver?.stop();
+  });
+
+  for (const kind of databaseKinds()) {
+    it(
+      `[${kind}] a task that ended right before kill -9 is still told to the endpoint after the restart, once`,
+      async () => {
+        const database = await freshDatabase(kind);
+        databases.push(database);
+        const env = { DATABASE_URL: database.url, ADMIN_TOKEN, TASK_SYNC_INTERVAL_MS: '100', MEDIA_ALLOW_PRIVATE_HOSTS: 'true' };
+        // The first process ends tasks but never delivers: the kill comes after the task's end and before any attempt.
+        const first = await startGatewayProcess({ ...env, WEBHOOK_DELIVERY_INTERVAL_MS: '0' });
+        started.push(first);
+        await call(first, ADMIN_TOKEN, 'POST', '/api/admin/channels', {
+          name: 'alpha',
+          platform: 'alpha',
+          base_url: fake.url,
+          api_key: fake.apiKey,
+          models: ['alpha/v6'],
+          settings: { poll_interval_ms: 400 },
+        });
+        const user = await call(first, ADMIN_TOKEN, 'POST', '/api/admin/users', { username: 'hooked', quota: 1_000_000 });
+        const { key } = await call(first, ADMIN_TOKEN, 'POST', `/api/admin/users/${user.id}/keys`, { name: 'k' });
+        const endpoint = await call(first, key, 'POST', '/v1/webhooks', { url: receiver.url });
+        fake.scriptNext([1]);
+        const task = await call(first, key, 'POST', '/v1/videos', { model: 'alpha/v6', prompt: 'crash test', duration: 5, resolution: '720P' });
+
+        await until('the task to end', async () => (await queryDatabase<{ status: string }>(database, `SELECT status FROM tasks WHERE task_id = '${task.id}'`))[0]?.status === 'SUCCESS');
+        await first.crash();
+        started.splice(started.indexOf(first), 1);
+        expect(receiver.received).toHaveLength(0);
+        const pending = await queryDatabase(database, "SELECT id FROM webhook_deliveries WHERE state = 'pending'");
+        expect(pending).toHaveLength(1);
+
+        const second = await startGatewayProcess({ ...env, WEBHOOK_DELIVERY_INTERVAL_MS: '200' });
+        started.push(second);
+        const [event] = await until('the event', async () => (receiver.received.length ? receiver.received : null));
+        expect(event.json).toMatchObject({ object: 'event', type: 'video.completed', data: { id: task.id, status: 'completed' } });
+        await new OpenAI({ apiKey: 'unused' }).webhooks.verifySignature(event.body, receiver.headersOf(event), endpoint.secret);
+        await until('the attempt to be recorded', async () => (await call(second, key, 'GET', `/v1/webhooks/${endpoint.id}/deliveries`)).data[0]?.status_code === 200);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect(receiver.received).toHaveLength(1);
+      },
+      120_000,
+    );
+  }
+});
