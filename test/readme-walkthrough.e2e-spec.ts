@@ -35,7 +35,7 @@ interface Started {
   stop(): Promise<void>;
 }
 
-/** Runs a README start command (`npm install && npm start`) in the clone and waits until /health answers. */
+/** Runs a README start command (`npm install && npm start`) in the clone and waits until it is up and has said so. */
 async function startAsTheReadmeSays(command: string, cwd: string, port: number): Promise<Started> {
   let output = '';
   const child = spawn('bash', ['-c', command], { cwd, env: newcomerEnv(port), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -45,8 +45,9 @@ async function startAsTheReadmeSays(command: string, cwd: string, port: number):
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`"${command}" exited (${child.exitCode}):\n${output}`);
+    // Healthy, and the start-up lines (printed once listening) are out.
     const healthy = await fetch(`http://127.0.0.1:${port}/health`).then((res) => res.ok, () => false);
-    if (healthy) break;
+    if (healthy && output.includes(`listening on port ${port}`) && (!/Shown once/.test(output) || /^export ADMIN=/m.test(output))) break;
     if (Date.now() > deadline) {
       process.kill(-child.pid!, 'SIGKILL');
       throw new Error(`"${command}" did not become healthy:\n${output}`);
