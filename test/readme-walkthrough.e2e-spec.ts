@@ -59,7 +59,11 @@ async function startAsTheReadmeSays(command: string, cwd: string, port: number):
     child,
     output: () => output,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+      try {
+        if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        /* the group is gone already */
+      }
       await exited;
     },
   };
