@@ -21,11 +21,18 @@ function sectionBlocks(readme: string, heading: string): Block[] {
   return [...section.matchAll(/^```(sh|bash)\n([\s\S]*?)^```$/gm)].map((m) => ({ lang: m[1] as Block['lang'], code: m[2] }));
 }
 
-/** The environment a newcomer has: none of the gateway's variables set (the defaults), npm offline. */
-function newcomerEnv(port: number): NodeJS.ProcessEnv {
+/** The variables of the README's Configuration table: a newcomer sets none of them. */
+function configurationVariables(readme: string): Set<string> {
+  return new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]));
+}
+
+/** The environment a newcomer has: none of the gateway's variables (the defaults) nor the tests', npm offline. */
+function newcomerEnv(readme: string, port: number): NodeJS.ProcessEnv {
+  const configured = configurationVariables(readme);
   const env: NodeJS.ProcessEnv = {};
-  const gatewayVars = /^(PORT|DATABASE_URL|ADMIN_TOKEN|PUBLIC_BASE_URL|SIMULATOR|TASK_.*|ASSET_.*|DATABASE_.*|MEDIA_.*|LOG_LEVEL|NODE_ENV|JEST_.*|TEST_.*)$/;
-  for (const [name, value] of Object.entries(process.env)) if (!gatewayVars.test(name)) env[name] = value;
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!configured.has(name) && !/^(NODE_ENV|JEST_.*|TEST_.*|AWS_.*)$/.test(name)) env[name] = value;
+  }
   return { ...env, PORT: String(port), npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' };
 }
 
@@ -36,9 +43,9 @@ interface Started {
 }
 
 /** Runs a README start command (`npm install && npm start`) in the clone and waits until it is up and has said so. */
-async function startAsTheReadmeSays(command: string, cwd: string, port: number): Promise<Started> {
+async function startAsTheReadmeSays(command: string, cwd: string, readme: string, port: number): Promise<Started> {
   let output = '';
-  const child = spawn('bash', ['-c', command], { cwd, env: newcomerEnv(port), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['-c', command], { cwd, env: newcomerEnv(readme, port), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -128,6 +135,7 @@ describe('README walk-through on a fresh clone', () => {
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');
     const quickStart = sectionBlocks(readme, '## Quick start');
     expect(quickStart[0].code).toMatch(/^npm install && npm start\b/m);
+    expect([...configurationVariables(readme)]).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'SIMULATOR']));
     const blocks = sectionBlocks(readme, SECTION);
     const starts = blocks.filter((b) => b.lang === 'bash').map((b) => b.code.replace(/#.*$/gm, '').trim());
     expect(starts).toEqual(['npm install && npm start', 'PORT=3001 npm start']);
@@ -142,9 +150,9 @@ describe('README walk-through on a fresh clone', () => {
       if (block.lang === 'bash') {
         if (block.code.includes('PORT=3001')) {
           await gateway!.stop();
-          gateway = await startAsTheReadmeSays('npm start', repo, port2);
+          gateway = await startAsTheReadmeSays('npm start', repo, readme, port2);
         } else {
-          gateway = await startAsTheReadmeSays('npm install && npm start', repo, port1);
+          gateway = await startAsTheReadmeSays('npm install && npm start', repo, readme, port1);
           const banner = gateway.output();
           const exportLine = /^export ADMIN=adm-\S+ KEY=sk-\S+$/m.exec(banner)?.[0];
           const password = /demo console login\s+demo \/ (\S+)/.exec(banner)?.[1];
