@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './support/gateway-process';
@@ -129,7 +129,7 @@ describe('README walk-through on a fresh clone', () => {
     const repo = join(dir, 'repo');
     const work = join(dir, 'terminal');
     execFileSync('git', ['clone', '--quiet', ROOT, repo]);
-    execFileSync('mkdir', ['-p', work]);
+    mkdirSync(work);
     if (existsSync(join(ROOT, 'node_modules'))) execFileSync('cp', ['-a', join(ROOT, 'node_modules'), join(repo, 'node_modules')]);
 
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');
@@ -140,7 +140,9 @@ describe('README walk-through on a fresh clone', () => {
     const starts = blocks.filter((b) => b.lang === 'bash').map((b) => b.code.replace(/#.*$/gm, '').trim());
     expect(starts).toEqual(['npm install && npm start', 'PORT=3001 npm start']);
 
-    const [port1, port2] = [await freePort(), await freePort()];
+    const port1 = await freePort();
+    let port2 = await freePort();
+    while (port2 === port1) port2 = await freePort();
     const localize = (code: string) => code.replace(/localhost:3000/g, `localhost:${port1}`).replace(/localhost:3001/g, `localhost:${port2}`);
     shell = persistentShell(work);
     const outputs: string[] = [];
@@ -150,9 +152,9 @@ describe('README walk-through on a fresh clone', () => {
       if (block.lang === 'bash') {
         if (block.code.includes('PORT=3001')) {
           await gateway!.stop();
-          gateway = await startAsTheReadmeSays('npm start', repo, readme, port2);
+          gateway = await startAsTheReadmeSays(starts[1].replace('PORT=3001', `PORT=${port2}`), repo, readme, port2);
         } else {
-          gateway = await startAsTheReadmeSays('npm install && npm start', repo, readme, port1);
+          gateway = await startAsTheReadmeSays(starts[0], repo, readme, port1);
           const banner = gateway.output();
           const exportLine = /^export ADMIN=adm-\S+ KEY=sk-\S+$/m.exec(banner)?.[0];
           const password = /demo console login\s+demo \/ (\S+)/.exec(banner)?.[1];
