@@ -83,7 +83,7 @@ function defaultClause(value: string | null): string {
 }
 
 /** The charset's binary collation that does not pad: MariaDB `_nopad_bin`, MySQL 8 `_0900_bin`, else `_bin`. */
-async function binaryCollation(queryRunner: QueryRunner, charset: string): Promise<string> {
+export async function binaryCollation(queryRunner: QueryRunner, charset: string): Promise<string> {
   const rows: Array<{ name: string }> = await queryRunner.query('SELECT COLLATION_NAME AS name FROM information_schema.COLLATIONS WHERE CHARACTER_SET_NAME = ?', [charset]);
   const names = new Set(rows.map((row) => row.name));
   return [`${charset}_nopad_bin`, `${charset}_0900_bin`].find((name) => names.has(name)) ?? `${charset}_bin`;

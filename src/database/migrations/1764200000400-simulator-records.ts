@@ -1,5 +1,6 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { col } from './1763700000000-initial-schema';
+import { binaryCollation } from './1764000000100-identifier-collation';
 
 /** The embedded simulator's state (tasks, images, sessions, groups, assets), so it survives restarts. */
 export class SimulatorRecords1764200000400 implements MigrationInterface {
@@ -7,7 +8,7 @@ export class SimulatorRecords1764200000400 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     // Keys are provider ids and tokens: compared byte for byte, as on SQLite.
-    const binary = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type) ? { collation: 'utf8mb4_bin' } : {};
+    const binary = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type) ? { charset: 'utf8mb4', collation: await binaryCollation(queryRunner, 'utf8mb4') } : {};
     await queryRunner.createTable(
       new Table({
         name: 'simulator_records',

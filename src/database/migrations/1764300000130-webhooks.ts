@@ -1,23 +1,26 @@
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
 import { col } from './1763700000000-initial-schema';
+import { binaryCollation } from './1764000000100-identifier-collation';
 
-/** Identifiers compare byte for byte on MySQL too (see IdentifierCollation1764000000100). */
-const id = (queryRunner: QueryRunner, name: string, length: number): TableColumnOptions => ({
-  ...col.str(name, length),
-  ...(['mysql', 'mariadb'].includes(queryRunner.connection.options.type) ? { charset: 'utf8mb4', collation: 'utf8mb4_bin' } : {}),
-});
+/** Identifiers compare byte for byte on MySQL too, without padding (see IdentifierCollation1764000000100). */
+async function identifierColumn(queryRunner: QueryRunner): Promise<(name: string, length: number) => TableColumnOptions> {
+  const mysql = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type);
+  const binary = mysql ? { charset: 'utf8mb4', collation: await binaryCollation(queryRunner, 'utf8mb4') } : {};
+  return (name, length) => ({ ...col.str(name, length), ...binary });
+}
 
 /** Webhooks: an account's endpoints, the events of its tasks' ends (the outbox), and each delivery attempt. */
 export class Webhooks1764300000130 implements MigrationInterface {
   name = 'Webhooks1764300000130';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const id = await identifierColumn(queryRunner);
     await queryRunner.createTable(
       new Table({
         name: 'webhook_endpoints',
         columns: [
           col.id(),
-          id(queryRunner, 'endpoint_id', 64),
+          id('endpoint_id', 64),
           col.int('user_id'),
           col.text('url', false),
           col.str('events', 255),
@@ -40,10 +43,10 @@ export class Webhooks1764300000130 implements MigrationInterface {
         name: 'webhook_events',
         columns: [
           col.id(),
-          id(queryRunner, 'event_id', 64),
+          id('event_id', 64),
           col.int('user_id'),
           col.str('type', 32),
-          { ...id(queryRunner, 'task_id', 64), isNullable: true },
+          { ...id('task_id', 64), isNullable: true },
           col.longText(queryRunner, 'payload', false),
           col.bigint('created_at'),
         ],
@@ -55,13 +58,13 @@ export class Webhooks1764300000130 implements MigrationInterface {
         name: 'webhook_deliveries',
         columns: [
           col.id(),
-          id(queryRunner, 'delivery_id', 64),
+          id('delivery_id', 64),
           col.int('endpoint_id'),
           col.int('event_id'),
           col.int('attempt'),
           col.str('state', 16),
           col.bigint('due_at', true),
-          { ...id(queryRunner, 'lease_owner', 64), isNullable: true },
+          { ...id('lease_owner', 64), isNullable: true },
           col.int('status_code', true),
           col.str('error', 255, true),
           col.bigint('attempted_at', true),
