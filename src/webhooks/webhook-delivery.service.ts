@@ -5,7 +5,8 @@ import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
-import { ClaimedDelivery, WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { DeliverySuccessBuffer } from './delivery-success-buffer';
+import { ClaimedDelivery, successTouchesEndpoint, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookMetrics } from './webhook-metrics.service';
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt } from './webhook-retry-schedule';
 import { WebhookSecretBox } from './webhook-secret-box';
@@ -58,6 +59,10 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   /** When each slow endpoint's backlog was last parked. */
   private readonly parkedAt = new Map<number, number>();
   private claimCounter = 0;
+  /** When a success last wrote each endpoint's row here (webhook_endpoints.id -> epoch ms). */
+  private readonly endpointWrittenAt = new Map<number, number>();
+  /** Successes of the rounds' attempts, written in batches. */
+  private readonly successes: DeliverySuccessBuffer;
   private nap: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
 
   constructor(
@@ -71,6 +76,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     wakeUp: WebhookWakeUp,
     runner: JobRunner,
   ) {
+    this.successes = new DeliverySuccessBuffer(deliveries);
     this.loop = runner.register(this);
     wakeUp.listen(() => this.wake());
   }
@@ -116,7 +122,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
         this.metrics.deliveries.inc({ outcome: 'cancelled' });
         return 'cancelled';
       }
-      return (await this.attempt(delivery, true)).outcome;
+      return (await this.attempt(delivery, true, true)).outcome;
     } finally {
       this.settled(delivery);
     }
@@ -130,6 +136,11 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     }
   }
 
+  /** A round's successes are all written when it ends (a test's round sees them in the database). */
+  closeRound(): Promise<void> {
+    return this.successes.flush();
+  }
+
   describe(delivery: ClaimedDelivery): string {
     return `delivery ${delivery.deliveryId} of ${delivery.eventId} to ${delivery.publicEndpointId}`;
   }
@@ -141,21 +152,36 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   /**
    * Sends one attempt and records what came of it: success; or failure, with the next attempt
    * queued when `retries` (and the schedule has one), or the endpoint disabled after 3 days of failing.
+   * With `batched`, a success that leaves its endpoint as it is gets written with the next batch.
    */
-  async attempt(delivery: ClaimedDelivery, retries: boolean): Promise<SendResult> {
+  async attempt(delivery: ClaimedDelivery, retries: boolean, batched = false): Promise<SendResult> {
     const started = this.clock.now();
     const result = await this.sender.send(delivery.url, this.secrets.open(delivery.secretEncrypted), delivery.eventId, delivery.payload, started);
     this.metrics.deliveries.inc({ outcome: result.outcome });
     const now = this.clock.now();
     if (now - started >= SLOW_ATTEMPT_MS || result.outcome === 'timeout') this.slowUntil.set(delivery.endpointId, now + SLOW_FOR_MS);
     if (result.outcome === 'delivered') {
-      await this.deliveries.recordSuccess(delivery, result.statusCode!, now);
+      if (batched && !this.touchesEndpoint(delivery, now)) this.successes.add({ id: delivery.id, leaseOwner: delivery.leaseOwner, statusCode: result.statusCode!, at: now });
+      else await this.deliveries.recordSuccess(delivery, result.statusCode!, now);
       return result;
     }
     const next = retries ? nextAttemptAt(delivery.attempt, now) : null;
     const outcome = await this.deliveries.recordFailure(delivery, result, now, next, DISABLE_AFTER_FAILING_MS);
     if (outcome === 'endpoint_disabled') this.logger.warn(`webhook endpoint ${delivery.publicEndpointId} disabled: its deliveries have failed for 3 days`);
     return result;
+  }
+
+  /**
+   * Whether a success writes its endpoint's row (ends its failure streak, refreshes its last
+   * success): as the claim saw the endpoint, unless a success here wrote the row since that claim
+   * (the claims of one batch all saw the same, now stale, row).
+   */
+  private touchesEndpoint(delivery: ClaimedDelivery, now: number): boolean {
+    if (!successTouchesEndpoint(delivery, now)) return false;
+    const written = this.endpointWrittenAt.get(delivery.endpointId) ?? 0;
+    if (written >= delivery.leaseUntil - LEASE_MS && written > now - 60_000) return false;
+    this.endpointWrittenAt.set(delivery.endpointId, now);
+    return true;
   }
 
   /** A lease owner token per claim (like the task sync), so a late write from an older claim cannot win. */
