@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull } from 'typeorm';
+import { caseById } from '../database/case-by-id';
 import { TransactionRunner } from '../database/transaction-runner';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity, WebhookEndpointStatus, WebhookEventType } from './webhook-endpoint.entity';
@@ -208,13 +209,7 @@ export class WebhookDeliveryRepository {
   async recordSuccesses(rows: DeliverySuccess[]): Promise<void> {
     if (rows.length === 0) return;
     const params: unknown[] = [];
-    const caseOf = (value: (row: DeliverySuccess) => unknown) => {
-      const whens = rows.map((row) => {
-        params.push(row.id, value(row));
-        return 'WHEN ? THEN ?';
-      });
-      return `CASE id ${whens.join(' ')} END`;
-    };
+    const caseOf = (value: (row: DeliverySuccess) => unknown) => caseById(rows, params, value);
     const statusCode = caseOf((row) => row.statusCode);
     const attemptedAt = caseOf((row) => row.at);
     const deliveredAt = caseOf((row) => row.at);

@@ -33,6 +33,8 @@ const BUSY_POLL_MS = 250;
 const WAKE_GAP_MS = 100;
 /** A slow endpoint with all its slots taken has its due backlog parked this long (its attempts wait anyway). */
 const PARK_BACKLOG_MS = 30_000;
+/** Decrypted endpoint secrets kept in memory at most (all dropped when full). */
+const OPENED_SECRETS_KEPT = 1_000;
 
 /**
  * Delivers webhook attempts, as a leased job of the {@link JobRunner} on any instance: claims due
@@ -61,6 +63,10 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   private claimCounter = 0;
   /** When a success last wrote each endpoint's row here (webhook_endpoints.id -> epoch ms). */
   private readonly endpointWrittenAt = new Map<number, number>();
+  /** Endpoints the last claim left due attempts of (their room was full): a claim is due again when their queue half empties. */
+  private backlogged = new Set<number>();
+  /** Endpoints' secrets by their sealed form, decrypted. */
+  private readonly openedSecrets = new Map<string, string>();
   /** Successes of the rounds' attempts, written in batches. */
   private readonly successes: DeliverySuccessBuffer;
   private nap: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
@@ -156,7 +162,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
    */
   async attempt(delivery: ClaimedDelivery, retries: boolean, batched = false): Promise<SendResult> {
     const started = this.clock.now();
-    const result = await this.sender.send(delivery.url, this.secrets.open(delivery.secretEncrypted), delivery.eventId, delivery.payload, started);
+    const result = await this.sender.send(delivery.url, this.openSecret(delivery.secretEncrypted), delivery.eventId, delivery.payload, started);
     this.metrics.deliveries.inc({ outcome: result.outcome });
     const now = this.clock.now();
     if (now - started >= SLOW_ATTEMPT_MS || result.outcome === 'timeout') this.slowUntil.set(delivery.endpointId, now + SLOW_FOR_MS);
@@ -184,6 +190,17 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     return true;
   }
 
+  /** An endpoint's secret, decrypted once per sealed form (an endpoint gets many events in a row). */
+  private openSecret(sealed: string): string {
+    let secret = this.openedSecrets.get(sealed);
+    if (secret === undefined) {
+      if (this.openedSecrets.size >= OPENED_SECRETS_KEPT) this.openedSecrets.clear();
+      secret = this.secrets.open(sealed);
+      this.openedSecrets.set(sealed, secret);
+    }
+    return secret;
+  }
+
   /** A lease owner token per claim (like the task sync), so a late write from an older claim cannot win. */
   newOwner(): string {
     return `${this.instanceId}#w${++this.claimCounter}`;
@@ -194,11 +211,19 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     const room = (endpointId: number) => this.capacityOf(endpointId, now) - (this.inFlight.get(endpointId) ?? 0);
     const full = [...this.inFlight.keys()].filter((endpointId) => room(endpointId) <= 0);
     for (const endpointId of full) await this.parkBacklogIfSlow(endpointId, now);
-    const claimed = await this.deliveries.claimDue(this.newOwner(), now, now + LEASE_MS, limit, full, room);
+    const roomBefore = new Map<number, number>();
+    const claimed = await this.deliveries.claimDue(this.newOwner(), now, now + LEASE_MS, limit, full, (endpointId) => {
+      if (!roomBefore.has(endpointId)) roomBefore.set(endpointId, room(endpointId));
+      return roomBefore.get(endpointId)!;
+    });
+    const taken = new Map<number, number>();
     for (const delivery of claimed) {
       this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
+      taken.set(delivery.endpointId, (taken.get(delivery.endpointId) ?? 0) + 1);
       this.inFlightTotal++;
     }
+    // An endpoint that was full, or whose room this claim filled, likely has more due: claim again once half its queue is done.
+    this.backlogged = new Set([...full, ...[...taken].filter(([endpointId, count]) => count >= (roomBefore.get(endpointId) ?? Infinity)).map(([endpointId]) => endpointId)]);
     return claimed;
   }
 
@@ -221,6 +246,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     if (left > 0) this.inFlight.set(delivery.endpointId, left);
     else this.inFlight.delete(delivery.endpointId);
     this.inFlightTotal--;
+    if (this.nap && this.backlogged.has(delivery.endpointId) && left === Math.floor(this.capacityOf(delivery.endpointId, this.clock.now()) / 2)) this.wakeSleeper();
   }
 
   /** A task's end committed here: look soon (the round in progress, or a new one when the schedule runs). */
