@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'typeorm';
+import { caseById } from '../database/case-by-id';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';
@@ -124,13 +125,7 @@ export class TaskRepository {
   async releaseMany(owner: string, status: TaskStatus, rows: PollRelease[], now: number): Promise<void> {
     if (rows.length === 0) return;
     const params: unknown[] = [];
-    const caseOf = (value: (row: PollRelease) => unknown) => {
-      const whens = rows.map((row) => {
-        params.push(row.id, value(row));
-        return 'WHEN ? THEN ?';
-      });
-      return `CASE id ${whens.join(' ')} END`;
-    };
+    const caseOf = (value: (row: PollRelease) => unknown) => caseById(rows, params, value);
     const progress = caseOf((row) => row.progress);
     const nextPollAt = caseOf((row) => row.nextPollAt);
     const response = caseOf((row) => (row.upstreamResponse === null ? null : JSON.stringify(row.upstreamResponse)));

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull } from 'typeorm';
+import { caseById } from '../database/case-by-id';
 import { TransactionRunner } from '../database/transaction-runner';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity, WebhookEndpointStatus, WebhookEventType } from './webhook-endpoint.entity';
@@ -39,6 +40,18 @@ export interface DeliveryRecord extends WebhookDeliveryEntity {
 export interface AttemptResult {
   statusCode: number | null;
   error: string | null;
+}
+
+/** A success writes its endpoint only when it ends a failure streak or the last success is a minute old: one statement per delivery otherwise. */
+export const successTouchesEndpoint = (delivery: Pick<ClaimedDelivery, 'endpointFailingSince' | 'endpointLastSuccessAt'>, now: number): boolean =>
+  delivery.endpointFailingSince !== null || (delivery.endpointLastSuccessAt ?? 0) < now - 60_000;
+
+/** A 2xx to record: the attempt, the lease it was sent under, and its answer. */
+export interface DeliverySuccess {
+  id: number;
+  leaseOwner: string;
+  statusCode: number;
+  at: number;
 }
 
 /** How a failed attempt left its endpoint. */
@@ -180,14 +193,31 @@ export class WebhookDeliveryRepository {
         { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' },
         { state: 'succeeded', statusCode, error: null, attemptedAt: now, deliveredAt: now, nextAttemptAt: null, dueAt: null, leaseOwner: null },
       );
-    // The endpoint row is written only when its streak ends or its last success is a minute old: one statement per delivery otherwise.
-    const touchEndpoint = delivery.endpointFailingSince !== null || (delivery.endpointLastSuccessAt ?? 0) < now - 60_000;
-    if (!touchEndpoint) return ((await this.transactions.runStatement(attempt)).affected ?? 0) > 0;
+    if (!successTouchesEndpoint(delivery, now)) return ((await this.transactions.runStatement(attempt)).affected ?? 0) > 0;
     return this.transactions.run(async (manager) => {
       if (((await attempt(manager)).affected ?? 0) === 0) return false;
       await manager.update(WebhookEndpointEntity, { id: delivery.endpointId }, { failingSince: null, lastSuccessAt: now });
       return true;
     });
+  }
+
+  /**
+   * Many 2xx at once, in one statement: each attempt succeeded if it is still pending and leased to
+   * the owner it was sent under (a lost lease writes nothing). Endpoints are not written: a success
+   * that ends a failure streak or refreshes `last_success_at` goes through {@link recordSuccess}.
+   */
+  async recordSuccesses(rows: DeliverySuccess[]): Promise<void> {
+    if (rows.length === 0) return;
+    const params: unknown[] = [];
+    const caseOf = (value: (row: DeliverySuccess) => unknown) => caseById(rows, params, value);
+    const statusCode = caseOf((row) => row.statusCode);
+    const attemptedAt = caseOf((row) => row.at);
+    const deliveredAt = caseOf((row) => row.at);
+    const set = `state = 'succeeded', status_code = ${statusCode}, error = NULL, attempted_at = ${attemptedAt}, delivered_at = ${deliveredAt}, next_attempt_at = NULL, due_at = NULL, lease_owner = NULL`;
+    params.push(...rows.map((row) => row.id));
+    const leaseOwner = caseOf((row) => row.leaseOwner);
+    const sql = `UPDATE webhook_deliveries SET ${set} WHERE id IN (${rows.map(() => '?').join(', ')}) AND state = 'pending' AND lease_owner = ${leaseOwner}`;
+    await this.transactions.runStatement((manager) => manager.query(sql, params));
   }
 
   /**

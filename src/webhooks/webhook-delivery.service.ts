@@ -5,7 +5,8 @@ import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
-import { ClaimedDelivery, WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { DeliverySuccessBuffer } from './delivery-success-buffer';
+import { ClaimedDelivery, successTouchesEndpoint, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookMetrics } from './webhook-metrics.service';
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt } from './webhook-retry-schedule';
 import { WebhookSecretBox } from './webhook-secret-box';
@@ -32,6 +33,8 @@ const BUSY_POLL_MS = 250;
 const WAKE_GAP_MS = 100;
 /** A slow endpoint with all its slots taken has its due backlog parked this long (its attempts wait anyway). */
 const PARK_BACKLOG_MS = 30_000;
+/** Decrypted endpoint secrets kept in memory at most (all dropped when full). */
+const OPENED_SECRETS_KEPT = 1_000;
 
 /**
  * Delivers webhook attempts, as a leased job of the {@link JobRunner} on any instance: claims due
@@ -58,6 +61,14 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   /** When each slow endpoint's backlog was last parked. */
   private readonly parkedAt = new Map<number, number>();
   private claimCounter = 0;
+  /** When a success last wrote each endpoint's row here (webhook_endpoints.id -> epoch ms). */
+  private readonly endpointWrittenAt = new Map<number, number>();
+  /** Endpoints the last claim left due attempts of (their room was full): a claim is due again when their queue half empties. */
+  private backlogged = new Set<number>();
+  /** Endpoints' secrets by their sealed form, decrypted. */
+  private readonly openedSecrets = new Map<string, string>();
+  /** Successes of the rounds' attempts, written in batches. */
+  private readonly successes: DeliverySuccessBuffer;
   private nap: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
 
   constructor(
@@ -71,6 +82,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     wakeUp: WebhookWakeUp,
     runner: JobRunner,
   ) {
+    this.successes = new DeliverySuccessBuffer(deliveries);
     this.loop = runner.register(this);
     wakeUp.listen(() => this.wake());
   }
@@ -116,7 +128,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
         this.metrics.deliveries.inc({ outcome: 'cancelled' });
         return 'cancelled';
       }
-      return (await this.attempt(delivery, true)).outcome;
+      return (await this.attempt(delivery, true, true)).outcome;
     } finally {
       this.settled(delivery);
     }
@@ -130,6 +142,11 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     }
   }
 
+  /** A round's successes are all written when it ends (a test's round sees them in the database). */
+  closeRound(): Promise<void> {
+    return this.successes.flush();
+  }
+
   describe(delivery: ClaimedDelivery): string {
     return `delivery ${delivery.deliveryId} of ${delivery.eventId} to ${delivery.publicEndpointId}`;
   }
@@ -141,21 +158,47 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   /**
    * Sends one attempt and records what came of it: success; or failure, with the next attempt
    * queued when `retries` (and the schedule has one), or the endpoint disabled after 3 days of failing.
+   * With `batched`, a success that leaves its endpoint as it is gets written with the next batch.
    */
-  async attempt(delivery: ClaimedDelivery, retries: boolean): Promise<SendResult> {
+  async attempt(delivery: ClaimedDelivery, retries: boolean, batched = false): Promise<SendResult> {
     const started = this.clock.now();
-    const result = await this.sender.send(delivery.url, this.secrets.open(delivery.secretEncrypted), delivery.eventId, delivery.payload, started);
+    const result = await this.sender.send(delivery.url, this.openSecret(delivery.secretEncrypted), delivery.eventId, delivery.payload, started);
     this.metrics.deliveries.inc({ outcome: result.outcome });
     const now = this.clock.now();
     if (now - started >= SLOW_ATTEMPT_MS || result.outcome === 'timeout') this.slowUntil.set(delivery.endpointId, now + SLOW_FOR_MS);
     if (result.outcome === 'delivered') {
-      await this.deliveries.recordSuccess(delivery, result.statusCode!, now);
+      if (batched && !this.touchesEndpoint(delivery, now)) this.successes.add({ id: delivery.id, leaseOwner: delivery.leaseOwner, statusCode: result.statusCode!, at: now });
+      else await this.deliveries.recordSuccess(delivery, result.statusCode!, now);
       return result;
     }
     const next = retries ? nextAttemptAt(delivery.attempt, now) : null;
     const outcome = await this.deliveries.recordFailure(delivery, result, now, next, DISABLE_AFTER_FAILING_MS);
     if (outcome === 'endpoint_disabled') this.logger.warn(`webhook endpoint ${delivery.publicEndpointId} disabled: its deliveries have failed for 3 days`);
     return result;
+  }
+
+  /**
+   * Whether a success writes its endpoint's row (ends its failure streak, refreshes its last
+   * success): as the claim saw the endpoint, unless a success here wrote the row since that claim
+   * (the claims of one batch all saw the same, now stale, row).
+   */
+  private touchesEndpoint(delivery: ClaimedDelivery, now: number): boolean {
+    if (!successTouchesEndpoint(delivery, now)) return false;
+    const written = this.endpointWrittenAt.get(delivery.endpointId) ?? 0;
+    if (written >= delivery.leaseUntil - LEASE_MS && written > now - 60_000) return false;
+    this.endpointWrittenAt.set(delivery.endpointId, now);
+    return true;
+  }
+
+  /** An endpoint's secret, decrypted once per sealed form (an endpoint gets many events in a row). */
+  private openSecret(sealed: string): string {
+    let secret = this.openedSecrets.get(sealed);
+    if (secret === undefined) {
+      if (this.openedSecrets.size >= OPENED_SECRETS_KEPT) this.openedSecrets.clear();
+      secret = this.secrets.open(sealed);
+      this.openedSecrets.set(sealed, secret);
+    }
+    return secret;
   }
 
   /** A lease owner token per claim (like the task sync), so a late write from an older claim cannot win. */
@@ -168,11 +211,19 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     const room = (endpointId: number) => this.capacityOf(endpointId, now) - (this.inFlight.get(endpointId) ?? 0);
     const full = [...this.inFlight.keys()].filter((endpointId) => room(endpointId) <= 0);
     for (const endpointId of full) await this.parkBacklogIfSlow(endpointId, now);
-    const claimed = await this.deliveries.claimDue(this.newOwner(), now, now + LEASE_MS, limit, full, room);
+    const roomBefore = new Map<number, number>();
+    const claimed = await this.deliveries.claimDue(this.newOwner(), now, now + LEASE_MS, limit, full, (endpointId) => {
+      if (!roomBefore.has(endpointId)) roomBefore.set(endpointId, room(endpointId));
+      return roomBefore.get(endpointId)!;
+    });
+    const taken = new Map<number, number>();
     for (const delivery of claimed) {
       this.inFlight.set(delivery.endpointId, (this.inFlight.get(delivery.endpointId) ?? 0) + 1);
+      taken.set(delivery.endpointId, (taken.get(delivery.endpointId) ?? 0) + 1);
       this.inFlightTotal++;
     }
+    // An endpoint that was full, or whose room this claim filled, likely has more due: claim again once half its queue is done.
+    this.backlogged = new Set([...full, ...[...taken].filter(([endpointId, count]) => count >= (roomBefore.get(endpointId) ?? Infinity)).map(([endpointId]) => endpointId)]);
     return claimed;
   }
 
@@ -195,6 +246,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     if (left > 0) this.inFlight.set(delivery.endpointId, left);
     else this.inFlight.delete(delivery.endpointId);
     this.inFlightTotal--;
+    if (this.nap && this.backlogged.has(delivery.endpointId) && left === Math.floor(this.capacityOf(delivery.endpointId, this.clock.now()) / 2)) this.wakeSleeper();
   }
 
   /** A task's end committed here: look soon (the round in progress, or a new one when the schedule runs). */

@@ -1,4 +1,3 @@
-import { HttpModule } from '@nestjs/axios';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
@@ -25,8 +24,6 @@ import { WebhooksController } from './webhooks.controller';
 @Module({
   imports: [
     TypeOrmModule.forFeature([WebhookEndpointEntity]),
-    // No redirects: a 3xx is not a 2xx. The sender sets its own 10 s deadline.
-    HttpModule.register({ maxRedirects: 0 }),
     AuthModule,
     TasksModule,
     StorageModule,
