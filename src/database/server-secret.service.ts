@@ -13,6 +13,8 @@ const SETTING = 'server_secret';
 @Injectable()
 export class ServerSecret implements OnModuleInit {
   private secret: Buffer | null = null;
+  /** Derived once per purpose: links and object keys are signed on hot paths (every task read). */
+  private readonly derived = new Map<string, Buffer>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -32,6 +34,8 @@ export class ServerSecret implements OnModuleInit {
   /** A 32-byte key for one purpose (HKDF-SHA256 of the server secret). */
   derive(purpose: string): Buffer {
     if (!this.secret) throw new Error('ServerSecret is used before the database module started');
-    return Buffer.from(hkdfSync('sha256', this.secret, Buffer.alloc(0), purpose, 32));
+    let key = this.derived.get(purpose);
+    if (!key) this.derived.set(purpose, (key = Buffer.from(hkdfSync('sha256', this.secret, Buffer.alloc(0), purpose, 32))));
+    return key;
   }
 }

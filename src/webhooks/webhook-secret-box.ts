@@ -13,8 +13,6 @@ export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString(
  */
 @Injectable()
 export class WebhookSecretBox {
-  private cachedKey: Buffer | null = null;
-
   constructor(private readonly serverSecret: ServerSecret) {}
 
   seal(secret: string): string {
@@ -34,7 +32,6 @@ export class WebhookSecretBox {
   }
 
   private key(): Buffer {
-    this.cachedKey ??= this.serverSecret.derive('webhook-secrets');
-    return this.cachedKey;
+    return this.serverSecret.derive('webhook-secrets');
   }
 }
