@@ -1,8 +1,10 @@
 /**
- * Content benchmark: GET /v1/videos/{id}/content of a 1 GiB video from the gateway's file store,
- * side by side with a direct read of the same file (the disk's, or page cache's, floor), both read
- * by curl in its own process. The gateway runs built (`dist/main.js`) in its own process, so its
- * peak RSS (VmHWM) is its own. Rounds alternate; the best of each counts (the machine may be busy).
+ * Content benchmark: GET /v1/videos/{id}/content of a 1 GiB video, side by side with
+ * - a direct read: the file itself (store case) or the upstream's own answer (proxied case);
+ * - the bare floor: a plain `node:http` process streaming the same file, or relaying the same
+ *   upstream (bench/content-floor-server.ts).
+ * Every read is curl in its own process. The gateway runs built (`dist/main.js`) in its own process,
+ * so its peak RSS (VmHWM) is its own. Rounds alternate; the best of each counts (the machine may be busy).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { ServerSecret } from '../src/database/server-secret.service';
 import { sqliteDriver } from '../src/database/sqlite-driver';
 import { VideoObjectKeys } from '../src/storage/video-object-keys';
 import { freePort } from '../test/support/gateway-process';
+import { startBenchServer } from './upstream-process';
 
 const ROOT = join(__dirname, '..');
 const ADMIN = 'bench-admin-token-0123456789';
@@ -22,8 +25,12 @@ const MiB = 1024 * 1024;
 
 export interface ReadComparison {
   directMiBps: number;
+  floorMiBps: number;
   contentMiBps: number;
+  /** Gateway / direct read. */
   ratio: number;
+  /** Gateway / bare floor. */
+  floorRatio: number;
 }
 
 export interface ContentBenchResult {
@@ -32,6 +39,10 @@ export interface ContentBenchResult {
   cold: ReadComparison;
   /** The file in the page cache: memory speed, where the HTTP path's copies show. */
   warm: ReadComparison;
+  /** Not archived yet: relayed from an upstream serving the file from the page cache. */
+  proxied: ReadComparison;
+  /** Peak RSS after the store reads only (the proxied relay comes last). */
+  gatewayPeakRssStoreMiB: number;
   gatewayPeakRssMiB: number;
   gatewayRssBeforeMiB: number;
 }
@@ -73,8 +84,6 @@ function evict(path: string): void {
   if (spawnSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0'], { stdio: 'ignore' }).status !== 0) throw new Error('dd iflag=nocache failed');
 }
 
-const directRead = (path: string) => curlRead(`file://${path}`);
-const contentRead = (url: string, key: string) => curlRead(url, [`Authorization: Bearer ${key}`]);
 
 function peakRssMiB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith(field));
@@ -94,10 +103,12 @@ export async function runContentBench(bytes = 1024 * MiB, rounds = 3): Promise<C
     SIMULATOR: 'off',
     TASK_SYNC_INTERVAL_MS: '0',
     LOG_LEVEL: 'warn',
+    MEDIA_ALLOW_PRIVATE_HOSTS: 'true', // the proxied task's upstream is on loopback
     PORT: String(port),
   };
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
+  const servers: Array<{ stop: () => void }> = [];
   try {
     for (let tries = 0; ; tries++) {
       const healthy = await fetch(`${base}/health`).then((res) => res.ok, () => false);
@@ -120,36 +131,46 @@ export async function runContentBench(bytes = 1024 * MiB, rounds = 3): Promise<C
     type Sqlite = { prepare(sql: string): { run(...values: unknown[]): void }; close(): void };
     const Database = sqliteDriver() as new (path: string) => Sqlite;
     const db = new Database(join(dir, 'bench.sqlite'));
-    db.prepare(
+    // The same video twice: archived in the store, and not archived (relayed from the upstream that has it).
+    const upstream = await startBenchServer('content-floor-server.ts', { CONTENT_FILE: path });
+    const storeFloor = await startBenchServer('content-floor-server.ts', { CONTENT_FILE: path });
+    const proxyFloor = await startBenchServer('content-floor-server.ts', { CONTENT_UPSTREAM: `${upstream.url}/video.mp4` });
+    servers.push(upstream, storeFloor, proxyFloor);
+    const proxiedTaskId = `task_${randomBytes(16).toString('hex')}`;
+    const insert = db.prepare(
       `INSERT INTO tasks (task_id, user_id, user_group, platform, model, upstream_model, action, status, progress, quota, request, poll_failures,
-        created_at, updated_at, finish_time, archive_status, archive_size, archived_at, archive_failures)
-       VALUES (?, ?, 'default', 'alpha', 'alpha/v6', 'v6', 'textGenerate', 'SUCCESS', 100, 0, '{}', 0, ?, ?, ?, 'archived', ?, ?, 0)`,
-    ).run(taskId, user.id, now, now, now, bytes, now);
+        created_at, updated_at, finish_time, result_url, archive_status, archive_size, archived_at, archive_failures)
+       VALUES (?, ?, 'default', 'alpha', 'alpha/v6', 'v6', 'textGenerate', 'SUCCESS', 100, 0, '{}', 0, ?, ?, ?, ?, ?, ?, ?, 0)`,
+    );
+    insert.run(taskId, user.id, now, now, now, null, 'archived', bytes, now);
+    insert.run(proxiedTaskId, user.id, now, now, now, `${upstream.url}/video.mp4`, null, null, null);
     db.close();
 
-    const url = `${base}/v1/videos/${taskId}/content`;
+    const content = (id: string) => curlRead(`${base}/v1/videos/${id}/content`, [`Authorization: Bearer ${key}`]);
     const rssBefore = peakRssMiB(child.pid!, 'VmRSS');
-    // Alternating rounds, best of each (the machine may be busy); cold ones evict the file first.
-    const compare = async (cold: boolean): Promise<ReadComparison> => {
-      let direct = Infinity;
-      let content = Infinity;
+    // Alternating rounds, best of each (the machine may be busy); cold ones evict the file before each read.
+    const compare = async (reads: Array<() => Promise<{ seconds: number; bytes: number }>>, cold: boolean): Promise<ReadComparison> => {
+      const best = reads.map(() => Infinity);
       for (let round = 0; round < rounds; round++) {
-        if (cold) evict(path);
-        const d = await directRead(path);
-        if (cold) evict(path);
-        const c = await contentRead(url, key);
-        if (d.bytes !== bytes || c.bytes !== bytes) throw new Error(`read ${d.bytes} and ${c.bytes} of ${bytes} bytes`);
-        direct = Math.min(direct, d.seconds);
-        content = Math.min(content, c.seconds);
+        for (const [index, read] of reads.entries()) {
+          if (cold) evict(path);
+          const r = await read();
+          if (r.bytes !== bytes) throw new Error(`read ${r.bytes} of ${bytes} bytes`);
+          best[index] = Math.min(best[index], r.seconds);
+        }
       }
-      const directMiBps = Math.round(bytes / MiB / direct);
-      const contentMiBps = Math.round(bytes / MiB / content);
-      return { directMiBps, contentMiBps, ratio: Number((contentMiBps / directMiBps).toFixed(2)) };
+      const [directMiBps, floorMiBps, contentMiBps] = best.map((seconds) => Math.round(bytes / MiB / seconds));
+      const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+      return { directMiBps, floorMiBps, contentMiBps, ratio: ratio(contentMiBps, directMiBps), floorRatio: ratio(contentMiBps, floorMiBps) };
     };
-    const cold = await compare(true);
-    const warm = await compare(false);
-    return { bytes, cold, warm, gatewayPeakRssMiB: peakRssMiB(child.pid!, 'VmHWM'), gatewayRssBeforeMiB: rssBefore };
+    const storeReads = [() => curlRead(`file://${path}`), () => curlRead(storeFloor.url), () => content(taskId)];
+    const cold = await compare(storeReads, true);
+    const warm = await compare(storeReads, false);
+    const storePeak = peakRssMiB(child.pid!, 'VmHWM');
+    const proxied = await compare([() => curlRead(`${upstream.url}/video.mp4`), () => curlRead(proxyFloor.url), () => content(proxiedTaskId)], false);
+    return { bytes, cold, warm, proxied, gatewayPeakRssStoreMiB: storePeak, gatewayPeakRssMiB: peakRssMiB(child.pid!, 'VmHWM'), gatewayRssBeforeMiB: rssBefore };
   } finally {
+    for (const server of servers) server.stop();
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
     rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-/** Starts one of the bench servers (a file in bench/ that prints `listening <port>`) in its own process. */
-export async function startBenchServer(file: string): Promise<{ url: string; stop: () => void }> {
+/** Starts one of the bench servers (a file in bench/ that prints `listening <port>`) in its own process, with `env` added to its environment. */
+export async function startBenchServer(file: string, env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, file)], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
   });
   const port = await new Promise<number>((resolve) =>
     child.stdout!.on('data', (chunk) => {

@@ -17,6 +17,12 @@ import { ChannelsService } from '../upstream/channels.service';
 /** What a stored URL answers once it has expired. */
 const EXPIRED = new Set([403, 404, 410]);
 
+/**
+ * How much each relay stage holds before it pushes back: Node 20's default (16 KiB) makes a relayed
+ * video stop and start every few socket reads, at about half a bare relay's speed.
+ */
+export const RELAY_BUFFER_BYTES = 1024 * 1024;
+
 /** The provider's answer for a video: its status, headers and body stream. */
 export type ProviderVideo = AxiosResponse<Readable>;
 
@@ -121,6 +127,7 @@ export class ProviderVideoSource {
 function failWhenIdle(body: Readable, idleMs: number): Readable {
   let timer: NodeJS.Timeout | undefined;
   const guard: Transform = new Transform({
+    highWaterMark: RELAY_BUFFER_BYTES,
     transform(chunk, _encoding, done) {
       arm();
       done(null, chunk);

@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../common/app-error';
 import { toUnixSeconds } from '../common/clock';
 import type { TaskEntity } from '../tasks/task.entity';
 import { parseByteRange } from './byte-range';
-import { ProviderVideoError, ProviderVideoSource } from './provider-video-source.service';
+import { ProviderVideoError, ProviderVideoSource, RELAY_BUFFER_BYTES } from './provider-video-source.service';
 import { looksLikeText } from './video-bytes';
 import { VideoObjectKeys } from './video-object-keys';
 import { VIDEO_STORE, type ByteRange, type VideoStore } from './video-store';
@@ -190,7 +190,7 @@ async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; bo
     throw unavailable();
   });
   const head = Buffer.concat(chunks);
-  const body = new PassThrough();
+  const body = new PassThrough({ highWaterMark: RELAY_BUFFER_BYTES });
   body.write(head);
   if (ended) body.end();
   else {
