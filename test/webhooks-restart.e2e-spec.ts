@@ -25,7 +25,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined>
   }
 }
 
-/** The outbox survives a crash: an event written with a task's end is delivered by the next process. */
+/** The outbox survives a crash: a task's end, marked by the move that ended it, is published and delivered by the next process. */
 describe('webhooks across a kill -9', () => {
   let fake: FakeAlphaUpstream;
   let receiver: WebhookReceiver;
@@ -74,8 +74,9 @@ describe('webhooks across a kill -9', () => {
         await first.crash();
         started.splice(started.indexOf(first), 1);
         expect(receiver.received).toHaveLength(0);
-        const pending = await queryDatabase(database, "SELECT id FROM webhook_deliveries WHERE state = 'pending'");
-        expect(pending).toHaveLength(1);
+        // The end is in the outbox (marked on the task row by the move that ended it), not yet published or sent.
+        const marked = await queryDatabase(database, `SELECT id FROM tasks WHERE task_id = '${task.id}' AND end_event_due_at IS NOT NULL`);
+        expect(marked).toHaveLength(1);
 
         const second = await startGatewayProcess({ ...env, WEBHOOK_DELIVERY_INTERVAL_MS: '200' });
         started.push(second);

@@ -1,38 +1,92 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import type { TaskEntity } from './task.entity';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner';
+import { TaskEntity } from './task.entity';
 
-/** Something that must be written together with a task's move to SUCCESS or FAILURE (an outbox row). */
-export interface TaskEndWriter {
-  /** Runs inside the transaction of the terminal move, with the task as it is after the move. */
-  recordEnd(manager: EntityManager, task: TaskEntity): Promise<void>;
-  /** After that transaction committed: e.g. wake a job up early. Must not throw. */
-  afterCommit?(task: TaskEntity): void;
-}
+/** Told after a task's end committed here (e.g. to wake the job that publishes it). Must not throw. */
+export type TaskEndListener = (task: TaskEntity) => void;
 
 /**
- * Where features that react to a task's end (webhooks) plug into the task's terminal move without
- * the tasks module knowing them: they register a writer at start, and the transitions call every
- * writer in the same transaction as the compare-and-set, so no crash can lose or invent a record.
+ * The outbox of task ends, kept on the task row: the terminal move (SUCCESS, FAILURE) sets
+ * `end_event_due_at` in the same UPDATE as the status, so no crash can lose or invent an end, and
+ * the task sync pays no extra statement for it. Features that react to ends (webhooks) claim due
+ * ends here with a lease and mark them published in the transaction that writes their own rows;
+ * the tasks module never knows them.
  */
 @Injectable()
 export class TaskEndOutbox {
-  private readonly writers: TaskEndWriter[] = [];
+  private readonly listeners: TaskEndListener[] = [];
 
-  register(writer: TaskEndWriter): void {
-    this.writers.push(writer);
+  constructor(
+    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  onEnd(listener: TaskEndListener): void {
+    this.listeners.push(listener);
   }
 
-  /** True when a terminal move has something to write besides the task. */
-  get hasWriters(): boolean {
-    return this.writers.length > 0;
+  /** A terminal move committed (called by the transitions). */
+  ended(task: TaskEntity): void {
+    for (const listener of this.listeners) listener(task);
   }
 
-  async recordEnd(manager: EntityManager, task: TaskEntity): Promise<void> {
-    for (const writer of this.writers) await writer.recordEnd(manager, task);
+  /** Claims up to `limit` due ends for `owner` until `leaseUntil` (a crashed owner's come back when it runs out). */
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
+    const unitOfWork = this.transactions.isSqlite ? this.transactions.runStatement.bind(this.transactions) : this.transactions.run.bind(this.transactions);
+    const claimed = await unitOfWork(async (manager) => {
+      const lock = this.transactions.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
+      const rows: Array<{ id: number | string }> = await manager.query(
+        `SELECT id FROM tasks WHERE end_event_due_at <= ? ORDER BY end_event_due_at LIMIT ${Math.floor(limit)}${lock}`,
+        [now],
+      );
+      if (rows.length === 0) return 0;
+      const result = await manager
+        .createQueryBuilder()
+        .update(TaskEntity)
+        .set({ endEventOwner: owner, endEventDueAt: leaseUntil })
+        .where('id IN (:...ids)', { ids: rows.map((row) => Number(row.id)) })
+        .andWhere('end_event_due_at <= :now', { now })
+        .execute();
+      return result.affected ?? 0;
+    });
+    if (claimed === 0) return [];
+    return this.tasks.find({ where: { endEventOwner: owner, endEventDueAt: leaseUntil } });
   }
 
-  afterCommit(task: TaskEntity): void {
-    for (const writer of this.writers) writer.afterCommit?.(task);
+  /** Inside the caller's transaction: the ends are published. Returns how many `owner` still held (fewer: a lease ran out). */
+  async markPublished(manager: EntityManager, ids: number[], owner: string): Promise<number> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(TaskEntity)
+      .set({ endEventDueAt: null, endEventOwner: null })
+      .where('id IN (:...ids)', { ids })
+      .andWhere('end_event_owner = :owner AND end_event_due_at IS NOT NULL', { owner })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  /** Shutting down: claimed ends not published are due again at once. */
+  async handBack(ids: number[], owner: string, now: number): Promise<void> {
+    await this.transactions.runStatement((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(TaskEntity)
+        .set({ endEventOwner: null, endEventDueAt: now })
+        .where('id IN (:...ids)', { ids })
+        .andWhere('end_event_owner = :owner AND end_event_due_at IS NOT NULL', { owner })
+        .execute(),
+    );
+  }
+
+  /** The oldest due end not claimed (epoch ms), or null: the job-lag gauge. */
+  async oldestDueAt(now: number): Promise<number | null> {
+    const row: { due: number | string | null } | undefined = await this.tasks
+      .createQueryBuilder('t')
+      .select('MIN(t.end_event_due_at)', 'due')
+      .where('t.end_event_due_at <= :now', { now })
+      .getRawOne();
+    return row?.due === null || row?.due === undefined ? null : Number(row.due);
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { AlreadyRefundedError, LedgerService } from '../billing/ledger.service';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -60,6 +59,8 @@ export class TaskTransitionsService {
     // Staying in the same state (or a backwards report) only updates progress and the raw body.
     const status = canMove(task.status, target) ? target : task.status;
     if (status !== task.status) changes.status = status;
+    // A task's end is due to be published (webhooks) in the same single UPDATE that ends it.
+    if (changes.status === 'SUCCESS') changes.endEventDueAt = now;
     return { status, changes };
   }
 
@@ -69,14 +70,11 @@ export class TaskTransitionsService {
    */
   async applyPlan(task: TaskEntity, plan: PollPlan, leaseOwner?: string): Promise<TaskStatus | null> {
     if (plan.failure !== undefined) return (await this.fail(task, plan.failure, plan.changes, leaseOwner)) ? 'FAILURE' : null;
-    const ends = plan.changes.status === 'SUCCESS' && this.outbox.hasWriters;
-    // A single conditional UPDATE is atomic by itself: no transaction needed on the hot path; a task's end carries its outbox rows.
-    const won = ends
-      ? await this.transactions.run((manager) => this.moveAndRecordEnd(manager, task, plan.changes, leaseOwner))
-      : await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner));
+    // A single conditional UPDATE is atomic by itself, a task's end (its outbox mark) included: no transaction on the hot path.
+    const won = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner));
     if (!won) return null;
     Object.assign(task, plan.changes);
-    if (ends) this.outbox.afterCommit(task);
+    if (plan.changes.status === 'SUCCESS') this.outbox.ended(task);
     return plan.status;
   }
 
@@ -94,6 +92,7 @@ export class TaskTransitionsService {
       leaseOwner: null,
       leaseUntil: null,
       updatedAt: now,
+      endEventDueAt: now,
     };
     const cause = reason === 'upstream timeout' ? 'timeout' : 'failure';
     const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, cause, leaseOwner);
@@ -110,17 +109,10 @@ export class TaskTransitionsService {
     return won;
   }
 
-  /** The compare-and-set of a move, plus the outbox rows of a task's end (SUCCESS, FAILURE) in the same transaction. */
-  private async moveAndRecordEnd(manager: EntityManager, task: TaskEntity, changes: Partial<TaskEntity>, leaseOwner?: string): Promise<boolean> {
-    if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner))) return false;
-    if (changes.status === 'SUCCESS' || changes.status === 'FAILURE') await this.outbox.recordEnd(manager, { ...task, ...changes });
-    return true;
-  }
-
   private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, cause: RefundCause, leaseOwner?: string): Promise<boolean> {
     try {
       const won = await this.transactions.run(async (manager) => {
-        if (!(await this.moveAndRecordEnd(manager, task, changes, leaseOwner))) return false;
+        if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner))) return false;
         if (task.quota > 0) {
           const movement = { userId: task.userId, taskId: task.taskId, model: task.model, quota: task.quota, channelId: task.channelId, detail };
           if (cause === 'rejected') await this.ledger.releaseHold(manager, movement);
@@ -134,7 +126,7 @@ export class TaskTransitionsService {
       });
       // Counted here, where every refund of a task is written, whoever asked for it.
       if (won && task.quota > 0) this.metrics.refunds.inc({ family: task.platform, cause });
-      if (won && changes.status === 'FAILURE') this.outbox.afterCommit({ ...task, ...changes });
+      if (won && changes.status === 'FAILURE') this.outbox.ended({ ...task, ...changes } as TaskEntity);
       return won;
     } catch (error) {
       if (error instanceof AlreadyRefundedError) {

@@ -135,6 +135,13 @@ export class TaskEntity {
   @Column({ name: 'archived_at', type: 'bigint', nullable: true, transformer: bigintColumn })
   archivedAt: number | null;
 
+  /** Set by the terminal move (SUCCESS, FAILURE): the end is due to be published as an event (webhooks); null once it was. Moved to the lease's end while claimed. */
+  @Column({ name: 'end_event_due_at', type: 'bigint', nullable: true, transformer: bigintColumn })
+  endEventDueAt: number | null;
+
+  @Column({ name: 'end_event_owner', type: 'varchar', length: 64, nullable: true })
+  endEventOwner: string | null;
+
   /** Null when the video could not be decoded into a poster frame. */
   @Column({ name: 'thumbnail_size', type: 'bigint', nullable: true, transformer: bigintColumn })
   thumbnailSize: number | null;

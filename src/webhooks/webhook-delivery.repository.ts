@@ -54,6 +54,15 @@ export interface DeliverySuccess {
   at: number;
 }
 
+/** An event to write, with the endpoints it goes to. */
+export interface NewEvent {
+  userId: number;
+  type: WebhookEventType;
+  taskId: string | null;
+  data: unknown;
+  endpointIds: number[];
+}
+
 /** How a failed attempt left its endpoint. */
 export type FailureOutcome = 'retry' | 'given_up' | 'endpoint_disabled' | 'lost';
 
@@ -91,21 +100,22 @@ const CLAIM_COLUMNS =
 export class WebhookDeliveryRepository {
   constructor(private readonly transactions: TransactionRunner) {}
 
-  /** Writes an event and a first attempt per endpoint, inside the caller's transaction (the task's end). */
-  async enqueueEvent(
-    manager: EntityManager,
-    event: { userId: number; type: WebhookEventType; taskId: string | null; data: unknown },
-    endpointIds: number[],
-    now: number,
-    leaseOwner: string | null = null,
-  ): Promise<{ event: WebhookEventEntity; deliveries: WebhookDeliveryEntity[] }> {
-    const eventId = newEventId();
-    const saved = await manager.save(
-      manager.create(WebhookEventEntity, { eventId, userId: event.userId, type: event.type, taskId: event.taskId, payload: eventBody(eventId, event.type, now, event.data), createdAt: now }),
-    );
-    const deliveries = endpointIds.map((endpointId) => manager.create(WebhookDeliveryEntity, pendingAttempt(endpointId, saved.id, 1, now, now, leaseOwner)));
-    if (deliveries.length) await manager.insert(WebhookDeliveryEntity, deliveries);
-    return { event: saved, deliveries };
+  /**
+   * Writes events and a first attempt per target endpoint, inside the caller's transaction: three
+   * statements however many events (the publisher writes a batch of task ends at once).
+   */
+  async enqueueEvents(manager: EntityManager, events: NewEvent[], now: number): Promise<number> {
+    if (events.length === 0) return 0;
+    const rows = events.map((event) => {
+      const eventId = newEventId();
+      return { eventId, userId: event.userId, type: event.type, taskId: event.taskId, payload: eventBody(eventId, event.type, now, event.data), createdAt: now };
+    });
+    await manager.createQueryBuilder().insert().into(WebhookEventEntity).values(rows).updateEntity(false).execute();
+    const saved = await manager.find(WebhookEventEntity, { where: { eventId: In(rows.map((row) => row.eventId)) }, select: { id: true, eventId: true } });
+    const rowIdOf = new Map(saved.map((event) => [event.eventId, event.id]));
+    const attempts = events.flatMap((event, index) => event.endpointIds.map((endpointId) => pendingAttempt(endpointId, rowIdOf.get(rows[index].eventId)!, 1, now, now)));
+    if (attempts.length) await manager.createQueryBuilder().insert().into(WebhookDeliveryEntity).values(attempts).updateEntity(false).execute();
+    return attempts.length;
   }
 
   /**
@@ -179,8 +189,12 @@ export class WebhookDeliveryRepository {
   /** One new attempt leased to `owner` at once (a test event, sent while the request waits). */
   async enqueueLeased(event: { userId: number; type: WebhookEventType; data: unknown }, endpointId: number, owner: string, now: number): Promise<ClaimedDelivery> {
     return this.transactions.run(async (manager) => {
-      const { deliveries } = await this.enqueueEvent(manager, { ...event, taskId: null }, [endpointId], now, owner);
-      const [claimed] = await this.claimedRows(manager, owner, [deliveries[0].id]);
+      const eventId = newEventId();
+      const saved = await manager.save(
+        manager.create(WebhookEventEntity, { eventId, userId: event.userId, type: event.type, taskId: null, payload: eventBody(eventId, event.type, now, event.data), createdAt: now }),
+      );
+      const attempt = await manager.save(manager.create(WebhookDeliveryEntity, pendingAttempt(endpointId, saved.id, 1, now, now, owner)));
+      const [claimed] = await this.claimedRows(manager, owner, [attempt.id]);
       return claimed;
     });
   }

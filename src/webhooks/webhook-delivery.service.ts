@@ -7,6 +7,7 @@ import type { LeasedJob } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import { DeliverySuccessBuffer } from './delivery-success-buffer';
 import { ClaimedDelivery, successTouchesEndpoint, WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookEventPublisher } from './webhook-event-publisher';
 import { WebhookMetrics } from './webhook-metrics.service';
 import { DISABLE_AFTER_FAILING_MS, nextAttemptAt } from './webhook-retry-schedule';
 import { WebhookSecretBox } from './webhook-secret-box';
@@ -79,6 +80,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     private readonly sender: WebhookSender,
     private readonly metrics: WebhookMetrics,
     private readonly clock: Clock,
+    private readonly publisher: WebhookEventPublisher,
     wakeUp: WebhookWakeUp,
     runner: JobRunner,
   ) {
@@ -91,8 +93,9 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     return this.config.webhookDeliveryIntervalMs;
   }
 
-  /** One round: sends every attempt due now (and those coming due while others are in flight). Returns how many were claimed. */
-  deliverDueWebhooks(): Promise<number> {
+  /** One round by hand (tests): publishes the task ends due, then sends every attempt due now (and those coming due while others are in flight). Returns how many were claimed. */
+  async deliverDueWebhooks(): Promise<number> {
+    await this.publisher.publishDueEvents();
     return this.loop.runRound();
   }
 

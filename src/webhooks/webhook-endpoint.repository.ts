@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, Not, Repository } from 'typeorm';
+import { In, IsNull, Not, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TransactionRunner } from '../database/transaction-runner';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
-import { WebhookEndpointEntity, WebhookEventType } from './webhook-endpoint.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 /** Endpoints, always scoped to their account: another account's are simply not found. */
 @Injectable()
@@ -32,10 +32,10 @@ export class WebhookEndpointRepository {
     return endpoint;
   }
 
-  /** The account's enabled endpoints that subscribe to `type`, inside the transaction of a task's end. */
-  async subscribedIn(manager: EntityManager, userId: number, type: WebhookEventType): Promise<WebhookEndpointEntity[]> {
-    const endpoints = await manager.find(WebhookEndpointEntity, { where: { userId, status: 'enabled' }, select: { id: true, events: true } });
-    return endpoints.filter((endpoint) => endpoint.events.includes(type));
+  /** The enabled endpoints of these accounts, with what choosing an event's targets needs. */
+  enabledOf(userIds: number[]): Promise<Array<Pick<WebhookEndpointEntity, 'id' | 'userId' | 'events' | 'createdAt'>>> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.endpoints.find({ where: { userId: In(userIds), status: 'enabled' }, select: { id: true, userId: true, events: true, createdAt: true } });
   }
 
   /** Removes the endpoint and its deliveries (nothing more is sent to it). */

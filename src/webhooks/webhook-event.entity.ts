@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn } from '../database/column-transformers';
 import type { WebhookEventType } from './webhook-endpoint.entity';
 
-/** One event (the outbox row), written with the task's terminal move; its payload is the exact body every attempt signs and sends. */
+/** One event, written by the publisher from a task's end (marked on the task row by its terminal move); its payload is the exact body every attempt signs and sends. */
 @Entity('webhook_events')
 export class WebhookEventEntity {
   @PrimaryGeneratedColumn()

@@ -10,16 +10,16 @@ import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookEventPublisher } from './webhook-event-publisher';
 import { WebhookMetrics } from './webhook-metrics.service';
-import { WebhookOutboxWriter } from './webhook-outbox.writer';
 import { WebhookSecretBox } from './webhook-secret-box';
 import { WebhookSender } from './webhook-sender';
 import { WebhookWakeUp } from './webhook-wake-up';
 import { WebhooksController } from './webhooks.controller';
 
 /**
- * Webhooks: endpoints per account on /v1/webhooks, the outbox written with each task's end (through
- * the tasks module's TaskEndOutbox, so tasks never import webhooks), and the delivery job.
+ * Webhooks: endpoints per account on /v1/webhooks, the publisher that turns task ends into events
+ * (from the tasks module's TaskEndOutbox, so tasks never import webhooks), and the delivery job.
  */
 @Module({
   imports: [
@@ -38,7 +38,7 @@ import { WebhooksController } from './webhooks.controller';
     WebhookSender,
     WebhookMetrics,
     WebhookWakeUp,
-    WebhookOutboxWriter,
+    WebhookEventPublisher,
     WebhookDeliveryService,
     WebhookEndpointsService,
   ],

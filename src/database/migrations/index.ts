@@ -6,6 +6,7 @@ import { VideoArchive1764100000300 } from './1764100000300-video-archive';
 import { SimulatorRecords1764200000400 } from './1764200000400-simulator-records';
 import { Webhooks1764300000130 } from './1764300000130-webhooks';
 import { UserRpm1764300000600 } from './1764300000600-user-rpm';
+import { TaskEndEvents1764300000700 } from './1764300000700-task-end-events';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   SimulatorRecords1764200000400,
   Webhooks1764300000130,
   UserRpm1764300000600,
+  TaskEndEvents1764300000700,
 ];
