@@ -149,6 +149,25 @@ describeEachDatabase('webhooks', (kind) => {
     await as(other.key).get('/v1/webhooks').expect(200);
   });
 
+  it('publishes a task end once, to the endpoints the account had when the task ended', async () => {
+    const before = await receiver();
+    const after = await receiver();
+    const early = await register(customer.key, before.url);
+    const taskId = await flatTask(customer.key);
+    await finishTasks();
+    gw.clock.advance(1);
+    const late = await register(customer.key, after.url);
+    await deliver();
+    expect(eventsFor(before, taskId)).toHaveLength(1);
+    expect(after.received).toHaveLength(0);
+    // Published once: more rounds send nothing more.
+    await publish();
+    await deliver();
+    expect(before.received).toHaveLength(1);
+    await as(customer.key).delete(`/v1/webhooks/${early.id}`).expect(204);
+    await as(customer.key).delete(`/v1/webhooks/${late.id}`).expect(204);
+  });
+
   it('retries a 500 with the same webhook-id after about 5 s and shows both attempts in the deliveries', async () => {
     const flaky = await receiver();
     flaky.status = 500;
