@@ -4,6 +4,7 @@ import { GroupRatioEntity } from '../billing/group-ratio.entity';
 import { LogEntity } from '../billing/log.entity';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { TaskEntity } from '../tasks/task.entity';
+import { TaskEventEntity } from '../tasks/task-event.entity';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ConsoleSessionEntity } from '../console/console-session.entity';
 import { SettingEntity } from './setting.entity';
@@ -25,6 +26,7 @@ export const ENTITIES = [
   GroupRatioEntity,
   LogEntity,
   TaskEntity,
+  TaskEventEntity,
   SettingEntity,
   ConsoleSessionEntity,
   VerificationApplicationEntity,

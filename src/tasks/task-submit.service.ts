@@ -18,6 +18,7 @@ import { SubmitLease } from './submit-lease';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskTransitionsService } from './task-transitions.service';
+import { recordTaskEvent } from './task-events';
 
 import type { Caller, TaskDraft } from './task-draft';
 
@@ -183,6 +184,10 @@ export class TaskSubmitService {
         quota,
         request: draft.request,
         properties: draft.properties ?? null,
+        prompt: promptOf(draft),
+        pollCount: 0,
+        firstPollAt: null,
+        lastPollAt: null,
         upstreamResponse: null,
         resultUrl: null,
         outputSize: null,
@@ -202,6 +207,7 @@ export class TaskSubmitService {
         updatedAt: now,
       });
       await manager.insert(TaskEntity, task as QueryDeepPartialEntity<TaskEntity>);
+      await recordTaskEvent(manager, { taskId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: now });
       if (quota > 0) {
         // A hold until the provider accepts the task: a refused submit leaves nothing in the customer's ledger.
         await this.ledger.holdIfEnough(manager, {
@@ -233,6 +239,7 @@ export class TaskSubmitService {
     const kept = await this.transactions.run(async (manager) => {
       if (!(await this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes, owner))) return false;
       await this.ledger.confirmHold(manager, task.taskId);
+      await recordTaskEvent(manager, { taskId: task.id, kind: 'submitted', status: 'NOT_START', progress: task.progress, at: now });
       return true;
     });
     if (!kept) return this.afterTakeover(task, outcome.upstreamTaskId);
@@ -304,6 +311,13 @@ function idempotencyKeyInFlight(): AppError {
     param: 'Idempotency-Key',
     retryAfterSeconds: 1,
   });
+}
+
+/** The client's prompt, for the console's search: the input echo, else the request's own prompt. */
+function promptOf(draft: TaskDraft): string | null {
+  const candidates = [draft.properties?.input, draft.request.prompt];
+  const prompt = candidates.find((value): value is string => typeof value === 'string' && value !== '');
+  return prompt ?? null;
 }
 
 function hashDraft(draft: TaskDraft): string {

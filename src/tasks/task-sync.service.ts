@@ -139,7 +139,9 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     },
     failures: (task) => task.pollFailures,
     minDelayMs: (error) => (error instanceof UpstreamError && error.details.retryAfterSeconds ? error.details.retryAfterSeconds * 1000 : 0),
-    later: (task, failures, dueAt) => this.tasks.release(task.id, task.leaseOwner!, { pollFailures: failures, nextPollAt: dueAt }),
+    // A task in SUBMITTING was being resubmitted, not polled: only the others count a poll.
+    later: (task, failures, dueAt) =>
+      this.tasks.release(task.id, task.leaseOwner!, { pollFailures: failures, nextPollAt: dueAt }, task.status === 'SUBMITTING' ? undefined : this.clock.now()),
   };
 
   private claimTasks(limit: number, statuses?: TaskEntity['status'][]): Promise<TaskEntity[]> {

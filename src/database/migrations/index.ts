@@ -6,6 +6,8 @@ import { VideoArchive1764100000300 } from './1764100000300-video-archive';
 import { SimulatorRecords1764200000400 } from './1764200000400-simulator-records';
 import { Webhooks1764300000130 } from './1764300000130-webhooks';
 import { UserRpm1764300000600 } from './1764300000600-user-rpm';
+import { TaskEvents1764400000100 } from './1764400000100-task-events';
+import { UpstreamCallStats1764400000200 } from './1764400000200-upstream-call-stats';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -17,4 +19,6 @@ export const MIGRATIONS = [
   SimulatorRecords1764200000400,
   Webhooks1764300000130,
   UserRpm1764300000600,
+  TaskEvents1764400000100,
+  UpstreamCallStats1764400000200,
 ];
