@@ -6,6 +6,7 @@ import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { TaskEntity } from '../tasks/task.entity';
 import { TaskEventEntity } from '../tasks/task-event.entity';
 import { ChannelEntity } from '../upstream/channel.entity';
+import { UpstreamCallStatsEntity } from '../upstream/upstream-call-stats.entity';
 import { ConsoleSessionEntity } from '../console/console-session.entity';
 import { SettingEntity } from './setting.entity';
 import { SimulatorRecordEntity } from '../families/simulator-shared/simulator-record.entity';
@@ -37,4 +38,5 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookEventEntity,
   WebhookDeliveryEntity,
+  UpstreamCallStatsEntity,
 ];

@@ -12,6 +12,7 @@ import { ChannelRouter, upstreamModelFor } from '../upstream/channel-router.serv
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
+import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import { FamilyRegistry } from '../families/family-registry.service';
 import { INSTANCE_ID } from '../config/instance-id';
 import { SubmitLease } from './submit-lease';
@@ -54,6 +55,7 @@ export class TaskSubmitService {
     private readonly channels: ChannelsService,
     private readonly families: FamilyRegistry,
     private readonly clock: Clock,
+    private readonly calls: UpstreamCallRecorder,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -120,9 +122,13 @@ export class TaskSubmitService {
         Object.assign(task, { channelId: channel.id, upstreamModel });
       }
       let outcome: SubmitOutcome;
+      const endCall = this.calls.start(channel.id);
       try {
         outcome = await adapter.submit(task, channel, lease);
+        endCall(false);
       } catch (error) {
+        // The provider answering "no" to the content is an answer, not channel trouble.
+        endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
         if (lease.lost) return this.afterTakeover(task);
         if (!(error instanceof UpstreamError)) throw await this.rejectAfter(task, error, owner);
         lastError = error;

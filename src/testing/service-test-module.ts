@@ -31,6 +31,7 @@ import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { TaskSubmitService } from '../tasks/task-submit.service';
 import { TaskSyncService } from '../tasks/task-sync.service';
 import { ChannelsService } from '../upstream/channels.service';
+import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import { TaskEndOutbox } from '../tasks/task-end-outbox';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelRouter } from '../upstream/channel-router.service';
@@ -182,6 +183,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       TaskSyncService,
       ChannelsService,
       ChannelRouter,
+      UpstreamCallRecorder,
       ...fakeFamily.providers,
       ...(extra.providers ?? []),
     ],
