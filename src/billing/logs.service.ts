@@ -55,6 +55,11 @@ export class LogsService {
       .getRawMany();
   }
 
+  /** Every ledger row of one task, oldest first (its charge, its refund). */
+  forTask(taskId: string): Promise<LogEntity[]> {
+    return this.logs.find({ where: { taskId }, order: { id: 'ASC' } });
+  }
+
   /** Sum of signed quota per type, for totals in the console. */
   async totals(userId?: number): Promise<Record<string, number>> {
     const qb = this.logs.createQueryBuilder('l').select('l.type', 'type').addSelect('SUM(l.quota)', 'sum').groupBy('l.type');

@@ -8,6 +8,8 @@ import { UpstreamModule } from '../upstream/upstream.module';
 import { VerificationModule } from '../verification/verification.module';
 import { VideosModule } from '../videos/videos.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { StorageModule } from '../storage/storage.module';
+import { TaskDetailService } from './task-detail/task-detail.service';
 import { AdminWebhooksController } from './admin-webhooks.controller';
 import { CustomerWebhooksController } from './customer/customer-webhooks.controller';
 import { AdminChannelsController } from './admin-channels.controller';
@@ -47,6 +49,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     VideosModule,
     VerificationModule,
     WebhooksModule,
+    StorageModule,
   ],
   controllers: [
     AdminUsersController,
@@ -76,6 +79,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     CustomerTasksService,
     CustomerUsageService,
     CustomerLogsService,
+    TaskDetailService,
   ],
 })
 export class ConsoleModule implements NestModule {

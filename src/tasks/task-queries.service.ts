@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TaskEntity } from './task.entity';
+import { TaskEventEntity } from './task-event.entity';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';
 import { findPage } from '../database/find-page';
 
@@ -19,7 +20,22 @@ export interface TaskListQuery {
 /** What the other modules (the surfaces, the console) may read of tasks; the writes stay in TaskRepository. */
 @Injectable()
 export class TaskQueries {
-  constructor(@InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>) {}
+  constructor(
+    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    @InjectRepository(TaskEventEntity) private readonly events: Repository<TaskEventEntity>,
+  ) {}
+
+  /** Any task by its public id (the admin view); 404 when there is none. */
+  async findAny(taskId: string): Promise<TaskEntity> {
+    const task = await this.tasks.findOne({ where: { taskId } });
+    if (!task) throw AppError.notFound(`task ${taskId} not found`);
+    return task;
+  }
+
+  /** A task's recorded state changes, oldest first. */
+  eventsOf(id: number): Promise<TaskEventEntity[]> {
+    return this.events.find({ where: { taskId: id }, order: { id: 'ASC' } });
+  }
 
   /** A client's own, not deleted, visible task; 404 otherwise (also for another account's task). */
   async findOwned(userId: number, taskId: string): Promise<TaskEntity> {

@@ -25,6 +25,7 @@ import { MetricsRegistry } from '../metrics/metrics-registry';
 import { TaskMetrics } from '../tasks/task-metrics.service';
 import { TaskRepository } from '../tasks/task.repository';
 import { TaskEntity } from '../tasks/task.entity';
+import { TaskEventEntity } from '../tasks/task-event.entity';
 import type { TaskStatus } from '../tasks/task-status';
 import { TaskTransitionsService } from '../tasks/task-transitions.service';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
@@ -165,7 +166,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       ConfigModule.forRoot(config),
       DatabaseModule.forRoot(config),
       ScheduleModule.forRoot(),
-      TypeOrmModule.forFeature([UserEntity, LogEntity, PriceRuleEntity, GroupRatioEntity, TaskEntity, ChannelEntity]),
+      TypeOrmModule.forFeature([UserEntity, LogEntity, PriceRuleEntity, GroupRatioEntity, TaskEntity, TaskEventEntity, ChannelEntity]),
       ...fakeFamily.imports,
     ],
     providers: [

@@ -4,15 +4,20 @@ import { strictValidationPipe } from '../../common/validation';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
 import { CustomerTaskQueryDto } from './customer-query.dto';
-import { CustomerTasksService, toCustomerTaskView } from './customer-tasks.service';
-import { CustomerTaskDto, CustomerTaskListDto } from './customer-views.dto';
+import { CustomerTasksService } from './customer-tasks.service';
+import { CustomerTaskListDto } from './customer-views.dto';
+import { CustomerTaskDetailDto } from '../task-detail/task-detail.dto';
+import { TaskDetailService } from '../task-detail/task-detail.service';
 
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
 @UsePipes(strictValidationPipe)
 @Controller('console/api/tasks')
 export class CustomerTasksController {
-  constructor(private readonly tasks: CustomerTasksService) {}
+  constructor(
+    private readonly tasks: CustomerTasksService,
+    private readonly details: TaskDetailService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'Your tasks, newest first, filtered by flat status and model' })
@@ -22,8 +27,9 @@ export class CustomerTasksController {
   }
 
   @Get(':taskId')
-  @ApiOkResponse({ type: CustomerTaskDto })
-  async get(@Req() req: ConsoleRequest, @Param('taskId') taskId: string): Promise<CustomerTaskDto> {
-    return toCustomerTaskView(await this.tasks.get(req.user!.id, taskId));
+  @ApiOperation({ summary: 'One of your tasks with both API forms, its charge and refund, and its timeline; 404 for any other account\'s' })
+  @ApiOkResponse({ type: CustomerTaskDetailDto })
+  get(@Req() req: ConsoleRequest, @Param('taskId') taskId: string): Promise<CustomerTaskDetailDto> {
+    return this.details.forCustomer(req.user!.id, taskId);
   }
 }

@@ -6,7 +6,7 @@ const BACKFILL_BATCH = 500;
 /**
  * A task's timeline for the console: `task_events` (one row per state change, written with it),
  * poll counts on the task (aggregated, never a row per poll), and the prompt as a column of its own
- * so the task lists can search it.
+ * so the task lists can search it; indexes for the dashboard and a task's webhook attempts.
  */
 export class TaskEvents1764400000100 implements MigrationInterface {
   name = 'TaskEvents1764400000100';
@@ -35,10 +35,13 @@ export class TaskEvents1764400000100 implements MigrationInterface {
     ]);
     // The dashboard counts tasks by creation time over every account.
     await queryRunner.createIndex('tasks', new TableIndex({ name: 'ix_tasks_created', columnNames: ['created_at'] }));
+    // A task's webhook attempts, for its timeline.
+    await queryRunner.createIndex('webhook_events', new TableIndex({ name: 'ix_webhook_events_task', columnNames: ['task_id'] }));
     await backfillPrompts(queryRunner);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropIndex('webhook_events', 'ix_webhook_events_task');
     await queryRunner.dropIndex('tasks', 'ix_tasks_created');
     for (const name of ['last_poll_at', 'first_poll_at', 'poll_count', 'prompt']) await queryRunner.dropColumn('tasks', name);
     await queryRunner.dropTable('task_events');
