@@ -10,6 +10,9 @@ import { VideosModule } from '../videos/videos.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { StorageModule } from '../storage/storage.module';
 import { TaskDetailService } from './task-detail/task-detail.service';
+import { AdminDashboardController } from './dashboard/admin-dashboard.controller';
+import { DashboardQueries } from './dashboard/dashboard.queries';
+import { DashboardService } from './dashboard/dashboard.service';
 import { AdminWebhooksController } from './admin-webhooks.controller';
 import { CustomerWebhooksController } from './customer/customer-webhooks.controller';
 import { AdminChannelsController } from './admin-channels.controller';
@@ -68,6 +71,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     CustomerVerificationController,
     CustomerWebhooksController,
     AdminWebhooksController,
+    AdminDashboardController,
   ],
   providers: [
     ConsoleSessionsService,
@@ -80,6 +84,8 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     CustomerUsageService,
     CustomerLogsService,
     TaskDetailService,
+    DashboardQueries,
+    DashboardService,
   ],
 })
 export class ConsoleModule implements NestModule {

@@ -65,6 +65,21 @@ export class TaskQueries {
     });
   }
 
+  /** How many tasks findStuck would list (without its limit), and when the oldest of them was created. */
+  async stuckSummary(now: number, olderThan: number): Promise<{ count: number; oldestCreatedAt: number | null }> {
+    const row = await this.tasks
+      .createQueryBuilder('t')
+      .select('COUNT(*)', 'count')
+      .addSelect('MIN(t.created_at)', 'oldest')
+      .where('(t.status IN (:...pollable) AND t.next_poll_at < :due) OR (t.status = :submitting AND t.created_at < :due)', {
+        pollable: POLLABLE_STATUSES,
+        submitting: 'SUBMITTING',
+        due: now - olderThan,
+      })
+      .getRawOne<{ count: string | number; oldest: string | number | null }>();
+    return { count: Number(row?.count ?? 0), oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
+  }
+
   /** One page of a client's visible tasks in id order, for cursor paging (`afterId` is exclusive). */
   listOwnedPage(userId: number, options: { afterId?: number; limit: number; order: 'asc' | 'desc' }): Promise<TaskEntity[]> {
     const qb = this.tasks
