@@ -37,6 +37,7 @@ import { CustomerLogsService } from './customer/customer-logs.service';
 import { CustomerTasksController } from './customer/customer-tasks.controller';
 import { CustomerTasksService } from './customer/customer-tasks.service';
 import { CustomerUsageService } from './customer/customer-usage.service';
+import { CustomerOverviewService } from './customer/customer-overview.service';
 import { CustomerVerificationController } from './customer/customer-verification.controller';
 import { CustomerVideoController } from './customer/customer-video.controller';
 
@@ -84,6 +85,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     CustomerUsageService,
     CustomerLogsService,
     TaskDetailService,
+    CustomerOverviewService,
     DashboardQueries,
     DashboardService,
   ],
