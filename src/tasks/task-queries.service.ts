@@ -1,14 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
+import { In, IsNull, LessThan, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';
-import { findPage } from '../database/find-page';
+
+/** The task lists' orders: a field ascending, or descending with a leading '-'. */
+export const TASK_SORT_KEYS = ['created_at', '-created_at', 'status', '-status', 'model', '-model', 'cost', '-cost'] as const;
+export type TaskSort = (typeof TASK_SORT_KEYS)[number];
+const TASK_SORTS: Record<TaskSort, [string, 'ASC' | 'DESC']> = {
+  created_at: ['t.created_at', 'ASC'],
+  '-created_at': ['t.id', 'DESC'],
+  status: ['t.status', 'ASC'],
+  '-status': ['t.status', 'DESC'],
+  model: ['t.model', 'ASC'],
+  '-model': ['t.model', 'DESC'],
+  cost: ['t.quota', 'ASC'],
+  '-cost': ['t.quota', 'DESC'],
+};
 
 export interface TaskListQuery {
   userId?: number;
+  /** A task id (exact or its beginning) or words of the prompt (case-insensitive). */
+  q?: string;
+  sort?: TaskSort;
   status?: TaskStatus[];
   model?: string;
   /** Leave out tasks their owner deleted (what the customer console shows). */
@@ -44,13 +60,30 @@ export class TaskQueries {
     return task;
   }
 
+  /** One page of tasks matching the filter and the search, in the asked order (newest first by default). */
   async list(query: TaskListQuery): Promise<{ data: TaskEntity[]; total: number }> {
-    const where: FindOptionsWhere<TaskEntity> = {};
-    if (query.userId !== undefined) where.userId = query.userId;
-    if (query.status?.length) where.status = In(query.status);
-    if (query.model) where.model = query.model;
-    if (query.excludeDeleted) where.deletedAt = IsNull();
-    return findPage(this.tasks, where, query);
+    const qb = this.tasks.createQueryBuilder('t');
+    if (query.userId !== undefined) qb.andWhere('t.user_id = :userId', { userId: query.userId });
+    if (query.status?.length) qb.andWhere('t.status IN (:...status)', { status: query.status });
+    if (query.model) qb.andWhere('t.model = :model', { model: query.model });
+    if (query.excludeDeleted) qb.andWhere('t.deleted_at IS NULL');
+    if (query.q) {
+      // '!' escapes LIKE's wildcards the same way on MySQL and SQLite (a backslash literal differs between them).
+      const literal = query.q.replace(/[!%_]/g, (char) => `!${char}`);
+      qb.andWhere(`(t.task_id = :q OR t.task_id LIKE :prefix ESCAPE '!' OR LOWER(t.prompt) LIKE :contains ESCAPE '!')`, {
+        q: query.q,
+        prefix: `${literal}%`,
+        contains: `%${literal.toLowerCase()}%`,
+      });
+    }
+    const [column, direction] = TASK_SORTS[query.sort ?? '-created_at'];
+    qb.orderBy(column, direction);
+    if (column !== 't.id') qb.addOrderBy('t.id', direction === 'ASC' && column === 't.created_at' ? 'ASC' : 'DESC');
+    const [data, total] = await qb
+      .skip((query.page - 1) * query.pageSize)
+      .take(query.pageSize)
+      .getManyAndCount();
+    return { data, total };
   }
 
   /** Tasks still not terminal whose poll has been due for longer than `olderThan` ms. */

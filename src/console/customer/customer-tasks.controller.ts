@@ -20,10 +20,10 @@ export class CustomerTasksController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Your tasks, newest first, filtered by flat status and model' })
+  @ApiOperation({ summary: 'Your tasks, filtered by flat status and model, searched by task id or prompt, newest first unless `sort` says otherwise' })
   @ApiOkResponse({ type: CustomerTaskListDto })
   list(@Req() req: ConsoleRequest, @Query() query: CustomerTaskQueryDto): Promise<CustomerTaskListDto> {
-    return this.tasks.list(req.user!.id, { status: query.status, model: query.model, page: query.page, pageSize: query.page_size });
+    return this.tasks.list(req.user!.id, { status: query.status, model: query.model, q: query.q, sort: query.sort, page: query.page, pageSize: query.page_size });
   }
 
   @Get(':taskId')

@@ -36,10 +36,8 @@ export class TaskDetailFieldsDto {
   @ApiProperty({ type: TaskPollsDto }) polls: TaskPollsDto;
 }
 
-/** The customer's task drawer: the list row's fields plus both forms, the money and the timeline. */
+/** The customer's task drawer: the list row's fields (here `prompt` is the whole prompt) plus both forms, the money and the timeline. */
 export class CustomerTaskDetailDto extends CustomerTaskDto {
-  @ApiProperty({ type: String, nullable: true }) prompt: string | null;
-  @ApiProperty({ type: String, nullable: true }) failure_reason: string | null;
   @ApiProperty() thumbnail: boolean;
   @ApiProperty({ type: FlatVideoDto, description: 'exactly what GET /v1/videos/{id} answers' }) flat: FlatVideoDto;
   @ApiProperty({ type: UnifiedTaskResponse, description: 'exactly what GET /v1/video/generations/{id} answers' }) unified: UnifiedTaskResponse;
