@@ -14,6 +14,7 @@ import { VerificationApplicationEntity } from '../verification/entities/verifica
 import { VerificationAssetEntity } from '../verification/entities/verification-asset.entity';
 import { VerificationGroupEntity } from '../verification/entities/verification-group.entity';
 import { VerificationSessionEntity } from '../verification/entities/verification-session.entity';
+import { PortraitUploadEntity } from '../verification/entities/portrait-upload.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../webhooks/webhook-endpoint.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
@@ -39,4 +40,5 @@ export const ENTITIES = [
   WebhookEventEntity,
   WebhookDeliveryEntity,
   UpstreamCallStatsEntity,
+  PortraitUploadEntity,
 ];

@@ -8,6 +8,7 @@ import { Webhooks1764300000130 } from './1764300000130-webhooks';
 import { UserRpm1764300000600 } from './1764300000600-user-rpm';
 import { TaskEvents1764400000100 } from './1764400000100-task-events';
 import { UpstreamCallStats1764400000200 } from './1764400000200-upstream-call-stats';
+import { PortraitUploads1764400000300 } from './1764400000300-portrait-uploads';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   UserRpm1764300000600,
   TaskEvents1764400000100,
   UpstreamCallStats1764400000200,
+  PortraitUploads1764400000300,
 ];
