@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { PricingService } from '../billing/pricing.service';
@@ -7,7 +7,7 @@ import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { toCurrencyView, toMoney } from './currency.view';
-import { GroupRatioDto, GroupRatioParamsDto, UpsertPriceDto } from './dto/admin-price.dto';
+import { AdminPriceDto, AdminPriceListDto, GroupRatioDto, GroupRatioParamsDto, UpsertPriceDto } from './dto/admin-price.dto';
 
 const toPriceView = (rule: PriceRuleEntity, config: AppConfig) => ({
   id: rule.id,
@@ -34,13 +34,15 @@ export class AdminPricesController {
 
   @Get('prices')
   @ApiOperation({ summary: 'The price table, in quota units; `money` is the price in CURRENCY at QUOTA_PER_UNIT (10,000 units = 1 USD by default)' })
-  async list() {
+  @ApiOkResponse({ type: AdminPriceListDto })
+  async list(): Promise<AdminPriceListDto> {
     return { data: (await this.pricing.listRules()).map((rule) => toPriceView(rule, this.config)), currency: toCurrencyView(this.config) };
   }
 
   @Put('prices')
   @ApiOperation({ summary: 'Create or replace the price of a model at a resolution (and duration)' })
-  async upsert(@Body() body: UpsertPriceDto) {
+  @ApiOkResponse({ type: AdminPriceDto })
+  async upsert(@Body() body: UpsertPriceDto): Promise<AdminPriceDto> {
     const rule = await this.pricing.upsertRule({
       model: body.model,
       resolution: body.resolution.toLowerCase(),
