@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import { Injectable, Logger } from '@nestjs/common';
 import { AlreadyRefundedError, LedgerService } from '../billing/ledger.service';
 import { Clock } from '../common/clock';
@@ -8,12 +9,15 @@ import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskEndOutbox } from './task-end-outbox';
 import { canMove, TaskStatus } from './task-status';
+import { recordTaskEvent } from './task-events';
 
 export interface PollPlan {
   status: TaskStatus;
   changes: Partial<TaskEntity>;
   /** Set when the task fails; the reason shown to the client. */
   failure?: string;
+  /** When the poll behind the plan was answered: the plan's write counts it. */
+  polledAt?: number;
 }
 
 /**
@@ -40,8 +44,9 @@ export class TaskTransitionsService {
    * does it all). `failure` is set when the task must fail (and be refunded).
    */
   planPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, lease?: { nextPollAt: number }): PollPlan {
-    if (outcome.state === 'failed') return { status: 'FAILURE', changes: { upstreamResponse: outcome.raw }, failure: outcome.failReason ?? 'generation failed' };
     const now = this.clock.now();
+    const polledAt = lease ? now : undefined;
+    if (outcome.state === 'failed') return { status: 'FAILURE', changes: { upstreamResponse: outcome.raw }, failure: outcome.failReason ?? 'generation failed', polledAt };
     const target: TaskStatus = outcome.state === 'succeeded' ? 'SUCCESS' : outcome.state === 'running' ? 'IN_PROGRESS' : 'QUEUED';
     const progress =
       target === 'SUCCESS' ? 100 : Math.max(task.progress, Math.min(99, Math.round(outcome.progress ?? estimatedProgress)));
@@ -61,7 +66,7 @@ export class TaskTransitionsService {
     if (status !== task.status) changes.status = status;
     // A task's end is due to be published (webhooks) in the same single UPDATE that ends it.
     if (changes.status === 'SUCCESS') changes.endEventDueAt = now;
-    return { status, changes };
+    return { status, changes, polledAt };
   }
 
   /**
@@ -69,9 +74,12 @@ export class TaskTransitionsService {
    * Returns the status afterwards, or null when another actor moved the task first.
    */
   async applyPlan(task: TaskEntity, plan: PollPlan, leaseOwner?: string): Promise<TaskStatus | null> {
-    if (plan.failure !== undefined) return (await this.fail(task, plan.failure, plan.changes, leaseOwner)) ? 'FAILURE' : null;
-    // A single conditional UPDATE is atomic by itself, a task's end (its outbox mark) included: no transaction on the hot path.
-    const won = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner));
+    if (plan.failure !== undefined) return (await this.fail(task, plan.failure, plan.changes, leaseOwner, plan.polledAt)) ? 'FAILURE' : null;
+    const moves = plan.changes.status !== undefined && plan.changes.status !== task.status;
+    // A single conditional UPDATE is atomic by itself (a task's end is marked for the outbox in it): no transaction when nothing moves; a move carries its timeline event.
+    const won = moves
+      ? await this.transactions.run((manager) => this.moveAndRecordEvent(manager, task, plan.changes, leaseOwner, plan.polledAt))
+      : await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner, plan.polledAt));
     if (!won) return null;
     Object.assign(task, plan.changes);
     if (plan.changes.status === 'SUCCESS') this.outbox.ended(task);
@@ -79,7 +87,7 @@ export class TaskTransitionsService {
   }
 
   /** Fails a task and refunds its charge in one transaction; false if another actor got there first. */
-  async fail(task: TaskEntity, reason: string, extra: Partial<TaskEntity> = {}, leaseOwner?: string): Promise<boolean> {
+  async fail(task: TaskEntity, reason: string, extra: Partial<TaskEntity> = {}, leaseOwner?: string, polledAt?: number): Promise<boolean> {
     if (!canMove(task.status, 'FAILURE')) return false;
     const now = this.clock.now();
     const changes: Partial<TaskEntity> = {
@@ -95,7 +103,7 @@ export class TaskTransitionsService {
       endEventDueAt: now,
     };
     const cause = reason === 'upstream timeout' ? 'timeout' : 'failure';
-    const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, cause, leaseOwner);
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, cause, leaseOwner, polledAt);
     if (won) Object.assign(task, changes);
     return won;
   }
@@ -109,10 +117,27 @@ export class TaskTransitionsService {
     return won;
   }
 
-  private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, cause: RefundCause, leaseOwner?: string): Promise<boolean> {
+  /** The compare-and-set of a move, plus its timeline event in the same transaction. */
+  private async moveAndRecordEvent(manager: EntityManager, task: TaskEntity, changes: Partial<TaskEntity>, leaseOwner?: string, polledAt?: number): Promise<boolean> {
+    if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner, polledAt))) return false;
+    if (changes.status !== undefined && changes.status !== task.status) {
+      const ended = changes.status === 'FAILURE' || changes.status === 'REJECTED';
+      await recordTaskEvent(manager, {
+        taskRowId: task.id,
+        kind: 'status',
+        status: changes.status,
+        progress: changes.progress ?? task.progress,
+        detail: ended ? (changes.failReason ?? null) : null,
+        at: changes.updatedAt ?? this.clock.now(),
+      });
+    }
+    return true;
+  }
+
+  private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, cause: RefundCause, leaseOwner?: string, polledAt?: number): Promise<boolean> {
     try {
       const won = await this.transactions.run(async (manager) => {
-        if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner))) return false;
+        if (!(await this.moveAndRecordEvent(manager, task, changes, leaseOwner, polledAt))) return false;
         if (task.quota > 0) {
           const movement = { userId: task.userId, taskId: task.taskId, model: task.model, quota: task.quota, channelId: task.channelId, detail };
           if (cause === 'rejected') await this.ledger.releaseHold(manager, movement);
