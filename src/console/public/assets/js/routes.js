@@ -7,23 +7,23 @@ import * as adminPrices from './pages/admin-prices.js';
 import * as adminTasks from './pages/admin-tasks.js';
 import * as adminLogs from './pages/admin-logs.js';
 import * as adminWebhooks from './pages/admin-webhooks.js';
-import * as legacyOverview from './pages/overview.js';
-import * as legacyTasks from './pages/tasks.js';
-import * as legacyKeys from './pages/keys.js';
-import * as legacyLogs from './pages/logs.js';
-import * as legacyVerification from './pages/verification.js';
-import * as legacyWebhooks from './pages/webhooks.js';
-import * as legacySignIn from './pages/sign-in.js';
+import { Overview } from './views/overview.js';
+import { Tasks } from './views/tasks.js';
+import { SignIn } from './views/sign-in.js';
+import { Keys } from './views/keys.js';
+import { Logs } from './views/logs.js';
+import { Verification } from './views/verification.js';
+import { Webhooks } from './views/webhooks.js';
 
 export const ROUTES = {
-  'sign-in': { title: 'nav.signIn', legacy: legacySignIn },
-  'sign-up': { title: 'nav.signUp', legacy: legacySignIn, mode: 'sign-up' },
-  overview: { title: 'nav.overview', icon: 'layout-dashboard', role: 'user', legacy: legacyOverview },
-  tasks: { title: 'nav.tasks', icon: 'clapperboard', role: 'user', legacy: legacyTasks },
-  keys: { title: 'nav.keys', icon: 'key-round', role: 'user', legacy: legacyKeys },
-  logs: { title: 'nav.logs', icon: 'scroll-text', role: 'user', legacy: legacyLogs },
-  verification: { title: 'nav.verification', icon: 'scan-face', role: 'user', legacy: legacyVerification },
-  webhooks: { title: 'nav.webhooks', icon: 'webhook', role: 'user', legacy: legacyWebhooks },
+  'sign-in': { title: 'nav.signIn', view: SignIn },
+  'sign-up': { title: 'nav.signUp', view: SignIn, mode: 'sign-up' },
+  overview: { title: 'nav.overview', icon: 'layout-dashboard', role: 'user', view: Overview },
+  tasks: { title: 'nav.tasks', icon: 'clapperboard', role: 'user', view: Tasks },
+  keys: { title: 'nav.keys', icon: 'key-round', role: 'user', view: Keys },
+  logs: { title: 'nav.logs', icon: 'scroll-text', role: 'user', view: Logs },
+  verification: { title: 'nav.verification', icon: 'scan-face', role: 'user', view: Verification },
+  webhooks: { title: 'nav.webhooks', icon: 'webhook', role: 'user', view: Webhooks },
   'admin/users': { title: 'nav.adminUsers', icon: 'users', role: 'admin', legacy: adminUsers },
   'admin/channels': { title: 'nav.adminChannels', icon: 'server', role: 'admin', legacy: adminChannels },
   'admin/prices': { title: 'nav.adminPrices', icon: 'tags', role: 'admin', legacy: adminPrices },

@@ -45,7 +45,7 @@ export function Chart({ label, categories, series, height = 260, format = num, i
           space: 44,
           values: (_u, splits) => splits.map((i) => (Number.isInteger(i) && categories[i] !== undefined ? categories[i] : '')),
         },
-        { stroke: muted, font: axisFont, grid: { stroke: grid, width: 1 }, ticks: { show: false }, size: 64, values: (_u, splits) => splits.map((v) => format(v)) },
+        { stroke: muted, font: axisFont, grid: { stroke: grid, width: 1 }, ticks: { show: false }, size: (_u, values) => (values ? Math.max(...values.map((v) => String(v).length)) * 7.5 + 14 : 40), values: (_u, splits) => splits.map((v) => format(v)) },
       ],
       series: [
         {},

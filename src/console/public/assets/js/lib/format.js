@@ -32,6 +32,13 @@ export function quotaMoney(value) {
 }
 
 export const dateTime = (unix) => (unix ? formatter('date', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(unix * 1000)) : '—');
+/** "Nov 22, 19:47": short enough for a table cell (the year only when it is not this one). */
+export function compactDateTime(unix) {
+  if (!unix) return '—';
+  const date = new Date(unix * 1000);
+  const sameYear = date.getFullYear() === new Date().getFullYear();
+  return formatter('date', { year: sameYear ? undefined : 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false }).format(date);
+}
 export const dateTimeSeconds = (unix) => (unix ? formatter('date', { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(unix * 1000)) : '—');
 export const shortDate = (date) => formatter('date', { month: 'short', day: 'numeric' }).format(date);
 /** 'YYYY-MM-DD' as a local calendar day. */
