@@ -120,6 +120,12 @@ const schema = z.object({
     .refine((value) => /^[\w:.-]{1,64}$/.test(value), 'must be 1 to 64 letters, digits or _ : . -'),
   TRUSTED_PROXIES: trustedProxies,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+  QUOTA_PER_UNIT: integer(1, 10_000),
+  CURRENCY: z
+    .string()
+    .optional()
+    .default('USD')
+    .refine((value) => /^[A-Z]{3}$/.test(value), 'must be a three-letter ISO 4217 code such as USD'),
 });
 
 export type DatabaseTarget = { kind: 'sqlite' | 'mysql'; url: string; path: string };
@@ -158,6 +164,10 @@ export interface AppConfig {
   /** Express's `trust proxy`: the proxies whose X-Forwarded-For is believed; false (default) believes none. */
   trustedProxies: TrustedProxies;
   logLevel: string;
+  /** Quota units worth one unit of `currency`: the console shows prices and spend as money at this rate. */
+  quotaPerUnit: number;
+  /** ISO 4217 code of the money the console shows. */
+  currency: string;
 }
 
 export class ConfigError extends Error {}
@@ -191,6 +201,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     trustedProxies: values.TRUSTED_PROXIES,
     logLevel: values.LOG_LEVEL,
+    quotaPerUnit: values.QUOTA_PER_UNIT,
+    currency: values.CURRENCY,
   };
 }
 

@@ -1,13 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { PricingService } from '../billing/pricing.service';
 import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
-import { GroupRatioDto, GroupRatioParamsDto, UpsertPriceDto } from './dto/admin-price.dto';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { toCurrencyView, toMoney } from './currency.view';
+import { AdminPriceDto, AdminPriceListDto, GroupRatioDto, GroupRatioParamsDto, UpsertPriceDto } from './dto/admin-price.dto';
 
-const toPriceView = (rule: PriceRuleEntity) => ({
+const toPriceView = (rule: PriceRuleEntity, config: AppConfig) => ({
   id: rule.id,
   model: rule.model,
   resolution: rule.resolution,
@@ -15,6 +17,8 @@ const toPriceView = (rule: PriceRuleEntity) => ({
   duration: rule.duration,
   price: rule.price,
   audio_price: rule.audioPrice,
+  // The price in money at QUOTA_PER_UNIT, for the console's inline editing.
+  money: toMoney(rule.price, config),
 });
 
 @ApiTags('admin')
@@ -23,17 +27,22 @@ const toPriceView = (rule: PriceRuleEntity) => ({
 @UsePipes(strictValidationPipe)
 @Controller('api/admin')
 export class AdminPricesController {
-  constructor(private readonly pricing: PricingService) {}
+  constructor(
+    private readonly pricing: PricingService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Get('prices')
-  @ApiOperation({ summary: 'The price table, in quota units (1 USD = 10,000 units by default)' })
-  async list() {
-    return { data: (await this.pricing.listRules()).map(toPriceView) };
+  @ApiOperation({ summary: 'The price table, in quota units; `money` is the price in CURRENCY at QUOTA_PER_UNIT (10,000 units = 1 USD by default)' })
+  @ApiOkResponse({ type: AdminPriceListDto })
+  async list(): Promise<AdminPriceListDto> {
+    return { data: (await this.pricing.listRules()).map((rule) => toPriceView(rule, this.config)), currency: toCurrencyView(this.config) };
   }
 
   @Put('prices')
   @ApiOperation({ summary: 'Create or replace the price of a model at a resolution (and duration)' })
-  async upsert(@Body() body: UpsertPriceDto) {
+  @ApiOkResponse({ type: AdminPriceDto })
+  async upsert(@Body() body: UpsertPriceDto): Promise<AdminPriceDto> {
     const rule = await this.pricing.upsertRule({
       model: body.model,
       resolution: body.resolution.toLowerCase(),
@@ -42,7 +51,7 @@ export class AdminPricesController {
       price: body.price,
       audioPrice: body.audio_price ?? null,
     });
-    return toPriceView(rule);
+    return toPriceView(rule, this.config);
   }
 
   @Delete('prices/:id')

@@ -1,5 +1,5 @@
-import { Controller, Get, Query, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { Clock } from '../common/clock';
 import { strictValidationPipe } from '../common/validation';
@@ -8,6 +8,8 @@ import { TaskQueries } from '../tasks/task-queries.service';
 import { TaskStatus } from '../tasks/task-status';
 import { TaskQueryDto } from './dto/admin-query.dto';
 import { AdminTaskListDto } from './dto/admin-responses.dto';
+import { AdminTaskDetailDto } from './task-detail/task-detail.dto';
+import { TaskDetailService } from './task-detail/task-detail.service';
 
 const FLAT_TO_UNIFIED: Record<string, TaskStatus[]> = {
   queued: ['NOT_START', 'QUEUED', 'SUBMITTING'],
@@ -28,14 +30,15 @@ export class AdminTasksController {
   constructor(
     private readonly tasks: TaskQueries,
     private readonly clock: Clock,
+    private readonly details: TaskDetailService,
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'All tasks, newest first; filter by user, status (flat or unified) and model' })
+  @ApiOperation({ summary: 'All tasks; filter by user, status (flat or unified) and model, search by task id or prompt; newest first unless `sort` says otherwise' })
   @ApiOkResponse({ type: AdminTaskListDto })
   async list(@Query() query: TaskQueryDto): Promise<AdminTaskListDto> {
     const status = query.status ? (FLAT_TO_UNIFIED[query.status] ?? [query.status as TaskStatus]) : undefined;
-    const { data, total } = await this.tasks.list({ userId: query.user_id, status, model: query.model, page: query.page, pageSize: query.page_size });
+    const { data, total } = await this.tasks.list({ userId: query.user_id, status, model: query.model, q: query.q, sort: query.sort, page: query.page, pageSize: query.page_size });
     const now = this.clock.now();
     return { data: data.map((task) => toAdminTaskView(task, isStuck(task.status, task.nextPollAt, now))), total };
   }
@@ -46,6 +49,14 @@ export class AdminTasksController {
   async stuck(): Promise<AdminTaskListDto> {
     const tasks = await this.tasks.findStuck(this.clock.now(), STUCK_AFTER_MS);
     return { data: tasks.map((task) => toAdminTaskView(task, true)), total: tasks.length };
+  }
+
+  @Get(':task_id')
+  @ApiOperation({ summary: 'Any task with both API forms, its channel and upstream id, its charge and refund, and its timeline' })
+  @ApiOkResponse({ type: AdminTaskDetailDto })
+  @ApiNotFoundResponse({ description: 'no task with this id' })
+  detail(@Param('task_id') taskId: string): Promise<AdminTaskDetailDto> {
+    return this.details.forAdmin(taskId);
   }
 }
 

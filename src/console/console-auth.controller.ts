@@ -1,9 +1,11 @@
-import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { strictValidationPipe } from '../common/validation';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { toCurrencyView } from './currency.view';
 import { ConsoleSessionDto, ConsoleSignInDto, ConsoleSignUpDto } from './console-auth.dto';
 import { ConsoleAuthService, OpenedSession } from './console-auth.service';
 import { CONSOLE_SESSION_COOKIE, ConsoleRequest, ResolvedConsoleSession } from './console-request';
@@ -11,7 +13,7 @@ import { clearSessionCookie, setSessionCookie } from './console-session-cookie';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { SignInThrottleGuard } from './sign-in-throttle.guard';
 
-export const toConsoleSessionView = (session: ResolvedConsoleSession): ConsoleSessionDto => ({
+export const toConsoleSessionView = (session: ResolvedConsoleSession, config: AppConfig): ConsoleSessionDto => ({
   role: session.role,
   kind: session.kind,
   user: session.user && {
@@ -25,6 +27,7 @@ export const toConsoleSessionView = (session: ResolvedConsoleSession): ConsoleSe
   },
   csrf_token: session.csrfToken,
   expires_at: Math.floor(session.expiresAt / 1000),
+  currency: toCurrencyView(config),
 });
 
 @ApiTags('console')
@@ -35,6 +38,7 @@ export class ConsoleAuthController {
     private readonly auth: ConsoleAuthService,
     private readonly sessions: ConsoleSessionsService,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post('session')
@@ -61,7 +65,7 @@ export class ConsoleAuthController {
   @ApiOkResponse({ type: ConsoleSessionDto })
   current(@Req() req: ConsoleRequest): ConsoleSessionDto {
     if (!req.consoleSession) throw new AppError(ErrorCode.Unauthorized, 'not signed in');
-    return toConsoleSessionView(req.consoleSession);
+    return toConsoleSessionView(req.consoleSession, this.config);
   }
 
   @Delete('session')
@@ -80,6 +84,6 @@ export class ConsoleAuthController {
     const session = await this.sessions.resolve(opened.sessionId);
     if (!session) throw new AppError(ErrorCode.Internal, 'session could not be opened');
     setSessionCookie(req, res, opened.sessionId, opened.expiresAt, this.clock.now());
-    return toConsoleSessionView(session);
+    return toConsoleSessionView(session, this.config);
   }
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { CurrencyDto } from './currency.view';
 
 /** Sign in with the admin token, or with a username and password (customer or admin user). */
 export class ConsoleSignInDto {
@@ -52,4 +53,5 @@ export class ConsoleSessionDto {
   @ApiProperty({ type: ConsoleUserDto, nullable: true }) user: ConsoleUserDto | null;
   @ApiProperty({ description: 'send as X-CSRF-Token on every state-changing console call' }) csrf_token: string;
   @ApiProperty({ description: 'Unix seconds' }) expires_at: number;
+  @ApiProperty({ type: CurrencyDto, description: 'the money the console shows quota as' }) currency: CurrencyDto;
 }

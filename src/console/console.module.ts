@@ -8,6 +8,11 @@ import { UpstreamModule } from '../upstream/upstream.module';
 import { VerificationModule } from '../verification/verification.module';
 import { VideosModule } from '../videos/videos.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { StorageModule } from '../storage/storage.module';
+import { TaskDetailService } from './task-detail/task-detail.service';
+import { AdminDashboardController } from './dashboard/admin-dashboard.controller';
+import { DashboardQueries } from './dashboard/dashboard.queries';
+import { DashboardService } from './dashboard/dashboard.service';
 import { AdminWebhooksController } from './admin-webhooks.controller';
 import { CustomerWebhooksController } from './customer/customer-webhooks.controller';
 import { AdminChannelsController } from './admin-channels.controller';
@@ -32,6 +37,7 @@ import { CustomerLogsService } from './customer/customer-logs.service';
 import { CustomerTasksController } from './customer/customer-tasks.controller';
 import { CustomerTasksService } from './customer/customer-tasks.service';
 import { CustomerUsageService } from './customer/customer-usage.service';
+import { CustomerOverviewService } from './customer/customer-overview.service';
 import { CustomerVerificationController } from './customer/customer-verification.controller';
 import { CustomerVideoController } from './customer/customer-video.controller';
 
@@ -47,6 +53,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     VideosModule,
     VerificationModule,
     WebhooksModule,
+    StorageModule,
   ],
   controllers: [
     AdminUsersController,
@@ -65,6 +72,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     CustomerVerificationController,
     CustomerWebhooksController,
     AdminWebhooksController,
+    AdminDashboardController,
   ],
   providers: [
     ConsoleSessionsService,
@@ -76,6 +84,10 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     CustomerTasksService,
     CustomerUsageService,
     CustomerLogsService,
+    TaskDetailService,
+    CustomerOverviewService,
+    DashboardQueries,
+    DashboardService,
   ],
 })
 export class ConsoleModule implements NestModule {

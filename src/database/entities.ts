@@ -4,7 +4,9 @@ import { GroupRatioEntity } from '../billing/group-ratio.entity';
 import { LogEntity } from '../billing/log.entity';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { TaskEntity } from '../tasks/task.entity';
+import { TaskEventEntity } from '../tasks/task-event.entity';
 import { ChannelEntity } from '../upstream/channel.entity';
+import { UpstreamCallStatsEntity } from '../upstream/upstream-call-stats.entity';
 import { ConsoleSessionEntity } from '../console/console-session.entity';
 import { SettingEntity } from './setting.entity';
 import { SimulatorRecordEntity } from '../families/simulator-shared/simulator-record.entity';
@@ -12,6 +14,7 @@ import { VerificationApplicationEntity } from '../verification/entities/verifica
 import { VerificationAssetEntity } from '../verification/entities/verification-asset.entity';
 import { VerificationGroupEntity } from '../verification/entities/verification-group.entity';
 import { VerificationSessionEntity } from '../verification/entities/verification-session.entity';
+import { PortraitUploadEntity } from '../verification/entities/portrait-upload.entity';
 import { WebhookDeliveryEntity } from '../webhooks/webhook-delivery.entity';
 import { WebhookEndpointEntity } from '../webhooks/webhook-endpoint.entity';
 import { WebhookEventEntity } from '../webhooks/webhook-event.entity';
@@ -25,6 +28,7 @@ export const ENTITIES = [
   GroupRatioEntity,
   LogEntity,
   TaskEntity,
+  TaskEventEntity,
   SettingEntity,
   ConsoleSessionEntity,
   VerificationApplicationEntity,
@@ -35,4 +39,6 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookEventEntity,
   WebhookDeliveryEntity,
+  UpstreamCallStatsEntity,
+  PortraitUploadEntity,
 ];

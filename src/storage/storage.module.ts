@@ -37,6 +37,6 @@ import { VideoStoreMetrics } from './video-store-metrics.service';
     VideoStoreMetrics,
     ContentAccessGuard,
   ],
-  exports: [SignedLinksService, VideoDeliveryService, StoredVideoRemover, ContentAccessGuard, VideoArchiveJob],
+  exports: [SignedLinksService, VideoDeliveryService, StoredVideoRemover, ContentAccessGuard, VideoArchiveJob, VideoArchiveRepository],
 })
 export class StorageModule {}

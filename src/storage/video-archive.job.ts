@@ -84,7 +84,7 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
       return 'superseded';
     } catch (error) {
       if (error instanceof ProviderVideoError && error.reason === 'gone') {
-        await this.archives.markFailed(task.id, owner, GONE);
+        await this.archives.markFailed(task.id, owner, GONE, this.clock.now());
         return 'gone';
       }
       task.archiveError = error instanceof VideoBytesError || error instanceof ProviderVideoError ? error.message : 'storing the video failed';
@@ -110,7 +110,7 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
     intervalMs: () => RETRY_BASE_MS,
     failures: (task) => task.archiveFailures,
     later: async (task, failures, dueAt) => {
-      if (failures >= MAX_FAILURES) await this.archives.markFailed(task.id, task.archiveOwner!, task.archiveError ?? 'archiving failed too often');
+      if (failures >= MAX_FAILURES) await this.archives.markFailed(task.id, task.archiveOwner!, task.archiveError ?? 'archiving failed too often', this.clock.now());
       else await this.archives.retryLater(task.id, task.archiveOwner!, failures, dueAt, task.archiveError);
     },
   };

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from '../tasks/task.entity';
+import { recordTaskEvent } from '../tasks/task-events';
 
 /** What the store holds, for /metrics and the admin console. */
 export interface StoredTotals {
@@ -65,6 +66,7 @@ export class VideoArchiveRepository {
       owner,
       { archiveStatus: 'archived', archiveSize: result.size, thumbnailSize: result.thumbnailSize, archivedAt: result.now, archiveDueAt: null, archiveOwner: null, archiveError: null },
       true,
+      { detail: 'archived', at: result.now },
     );
   }
 
@@ -74,8 +76,8 @@ export class VideoArchiveRepository {
   }
 
   /** No more tries (the provider no longer has the video); an admin may ask again. */
-  markFailed(id: number, owner: string, error: string): Promise<boolean> {
-    return this.updateOwned(id, owner, { archiveStatus: 'failed', archiveError: error.slice(0, 255), archiveDueAt: null, archiveOwner: null });
+  markFailed(id: number, owner: string, error: string, now: number): Promise<boolean> {
+    return this.updateOwned(id, owner, { archiveStatus: 'failed', archiveError: error.slice(0, 255), archiveDueAt: null, archiveOwner: null }, false, { detail: 'failed', at: now });
   }
 
   /** Makes a finished, not deleted task's archive due now (again); false when there is no such task or it is archived already. */
@@ -126,16 +128,19 @@ export class VideoArchiveRepository {
       .then((row) => (row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest)));
   }
 
-  private async updateOwned(id: number, owner: string, changes: Partial<TaskEntity>, notDeleted = false): Promise<boolean> {
-    const result = await this.transactions.runStatement((manager: EntityManager) => {
+  /** `event`: the archive's outcome for the task's timeline, written in the same transaction when the update wins. */
+  private async updateOwned(id: number, owner: string, changes: Partial<TaskEntity>, notDeleted = false, event?: { detail: string; at: number }): Promise<boolean> {
+    const update = async (manager: EntityManager) => {
       const qb = manager
         .createQueryBuilder()
         .update(TaskEntity)
         .set(changes as QueryDeepPartialEntity<TaskEntity>)
         .where("id = :id AND archive_owner = :owner AND archive_status = 'pending'", { id, owner });
       if (notDeleted) qb.andWhere('deleted_at IS NULL');
-      return qb.execute();
-    });
-    return (result.affected ?? 0) > 0;
+      const won = ((await qb.execute()).affected ?? 0) > 0;
+      if (won && event) await recordTaskEvent(manager, { taskId: id, kind: 'archived', detail: event.detail, at: event.at });
+      return won;
+    };
+    return event ? this.transactions.run(update) : this.transactions.runStatement(update);
   }
 }

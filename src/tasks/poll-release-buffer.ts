@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { TaskEntity } from './task.entity';
 import type { TaskRepository, PollRelease } from './task.repository';
+import { passesProgressStep } from './task-events';
 
 const FLUSH_SIZE = 200;
 
@@ -27,7 +28,9 @@ export class PollReleaseBuffer {
 
   /** Queues the write; flushes when enough have gathered. */
   add(task: TaskEntity, owner: string, changes: Partial<TaskEntity>): Promise<void> {
-    this.queue(owner, task.status, { id: task.id, progress: changes.progress ?? task.progress, nextPollAt: changes.nextPollAt ?? null, upstreamResponse: changes.upstreamResponse ?? null });
+    const progress = changes.progress ?? task.progress;
+    const passedStep = passesProgressStep(task.progress, progress);
+    this.queue(owner, task.status, { id: task.id, progress, nextPollAt: changes.nextPollAt ?? null, upstreamResponse: changes.upstreamResponse ?? null, ...(passedStep ? { passedStep } : {}) });
     if (this.size >= FLUSH_SIZE) return this.flush();
     return Promise.resolve();
   }

@@ -2,6 +2,13 @@ import { toUnixSeconds } from '../common/clock';
 import type { TaskEntity } from './task.entity';
 import { toFlatStatus } from './task-status';
 
+/** A prompt as a list row shows it: at most 120 characters. */
+export const promptExcerpt = (prompt: string | null | undefined): string | null => {
+  if (!prompt) return null;
+  const chars = [...prompt];
+  return chars.length <= 120 ? prompt : `${chars.slice(0, 119).join('')}…`;
+};
+
 /** The operator's view of a task: everything but secrets and the raw request body. */
 export const toAdminTaskView = (task: TaskEntity, stuck = false) => ({
   id: task.id,
@@ -19,6 +26,8 @@ export const toAdminTaskView = (task: TaskEntity, stuck = false) => ({
   progress: task.progress,
   quota: task.quota,
   fail_reason: task.failReason,
+  failure_reason: task.failReason,
+  prompt: promptExcerpt(task.prompt),
   poll_failures: task.pollFailures,
   next_poll_at: toUnixSeconds(task.nextPollAt),
   submit_time: toUnixSeconds(task.submitTime),

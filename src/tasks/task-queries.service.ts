@@ -1,13 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { FindOptionsWhere, In, IsNull, LessThan, Repository } from 'typeorm';
+import { In, IsNull, LessThan, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TaskEntity } from './task.entity';
+import { TaskEventEntity } from './task-event.entity';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';
-import { findPage } from '../database/find-page';
+
+/** The task lists' orders: a field ascending, or descending with a leading '-'. */
+export const TASK_SORT_KEYS = ['created_at', '-created_at', 'status', '-status', 'model', '-model', 'cost', '-cost'] as const;
+export type TaskSort = (typeof TASK_SORT_KEYS)[number];
+const TASK_SORTS: Record<TaskSort, [string, 'ASC' | 'DESC']> = {
+  created_at: ['t.created_at', 'ASC'],
+  '-created_at': ['t.id', 'DESC'],
+  status: ['t.status', 'ASC'],
+  '-status': ['t.status', 'DESC'],
+  model: ['t.model', 'ASC'],
+  '-model': ['t.model', 'DESC'],
+  cost: ['t.quota', 'ASC'],
+  '-cost': ['t.quota', 'DESC'],
+};
 
 export interface TaskListQuery {
   userId?: number;
+  /** A task id (exact or its beginning) or words of the prompt (case-insensitive). */
+  q?: string;
+  sort?: TaskSort;
   status?: TaskStatus[];
   model?: string;
   /** Leave out tasks their owner deleted (what the customer console shows). */
@@ -19,7 +36,22 @@ export interface TaskListQuery {
 /** What the other modules (the surfaces, the console) may read of tasks; the writes stay in TaskRepository. */
 @Injectable()
 export class TaskQueries {
-  constructor(@InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>) {}
+  constructor(
+    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    @InjectRepository(TaskEventEntity) private readonly events: Repository<TaskEventEntity>,
+  ) {}
+
+  /** Any task by its public id (the admin view); 404 when there is none. */
+  async findAny(taskId: string): Promise<TaskEntity> {
+    const task = await this.tasks.findOne({ where: { taskId } });
+    if (!task) throw AppError.notFound(`task ${taskId} not found`);
+    return task;
+  }
+
+  /** A task's recorded state changes, oldest first. */
+  eventsOf(id: number): Promise<TaskEventEntity[]> {
+    return this.events.find({ where: { taskId: id }, order: { id: 'ASC' } });
+  }
 
   /** A client's own, not deleted, visible task; 404 otherwise (also for another account's task). */
   async findOwned(userId: number, taskId: string): Promise<TaskEntity> {
@@ -28,13 +60,30 @@ export class TaskQueries {
     return task;
   }
 
+  /** One page of tasks matching the filter and the search, in the asked order (newest first by default). */
   async list(query: TaskListQuery): Promise<{ data: TaskEntity[]; total: number }> {
-    const where: FindOptionsWhere<TaskEntity> = {};
-    if (query.userId !== undefined) where.userId = query.userId;
-    if (query.status?.length) where.status = In(query.status);
-    if (query.model) where.model = query.model;
-    if (query.excludeDeleted) where.deletedAt = IsNull();
-    return findPage(this.tasks, where, query);
+    const qb = this.tasks.createQueryBuilder('t');
+    if (query.userId !== undefined) qb.andWhere('t.user_id = :userId', { userId: query.userId });
+    if (query.status?.length) qb.andWhere('t.status IN (:...status)', { status: query.status });
+    if (query.model) qb.andWhere('t.model = :model', { model: query.model });
+    if (query.excludeDeleted) qb.andWhere('t.deleted_at IS NULL');
+    if (query.q) {
+      // '!' escapes LIKE's wildcards the same way on MySQL and SQLite (a backslash literal differs between them).
+      const literal = query.q.replace(/[!%_]/g, (char) => `!${char}`);
+      qb.andWhere(`(t.task_id = :q OR t.task_id LIKE :prefix ESCAPE '!' OR LOWER(t.prompt) LIKE :contains ESCAPE '!')`, {
+        q: query.q,
+        prefix: `${literal}%`,
+        contains: `%${literal.toLowerCase()}%`,
+      });
+    }
+    const [column, direction] = TASK_SORTS[query.sort ?? '-created_at'];
+    qb.orderBy(column, direction);
+    if (column !== 't.id') qb.addOrderBy('t.id', direction === 'ASC' && column === 't.created_at' ? 'ASC' : 'DESC');
+    const [data, total] = await qb
+      .skip((query.page - 1) * query.pageSize)
+      .take(query.pageSize)
+      .getManyAndCount();
+    return { data, total };
   }
 
   /** Tasks still not terminal whose poll has been due for longer than `olderThan` ms. */
@@ -47,6 +96,21 @@ export class TaskQueries {
       order: { nextPollAt: 'ASC' },
       take: limit,
     });
+  }
+
+  /** How many tasks findStuck would list (without its limit), and when the oldest of them was created. */
+  async stuckSummary(now: number, olderThan: number): Promise<{ count: number; oldestCreatedAt: number | null }> {
+    const row = await this.tasks
+      .createQueryBuilder('t')
+      .select('COUNT(*)', 'count')
+      .addSelect('MIN(t.created_at)', 'oldest')
+      .where('(t.status IN (:...pollable) AND t.next_poll_at < :due) OR (t.status = :submitting AND t.created_at < :due)', {
+        pollable: POLLABLE_STATUSES,
+        submitting: 'SUBMITTING',
+        due: now - olderThan,
+      })
+      .getRawOne<{ count: string | number; oldest: string | number | null }>();
+    return { count: Number(row?.count ?? 0), oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
   }
 
   /** One page of a client's visible tasks in id order, for cursor paging (`afterId` is exclusive). */

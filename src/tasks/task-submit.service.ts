@@ -12,12 +12,14 @@ import { ChannelRouter, upstreamModelFor } from '../upstream/channel-router.serv
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
+import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import { FamilyRegistry } from '../families/family-registry.service';
 import { INSTANCE_ID } from '../config/instance-id';
 import { SubmitLease } from './submit-lease';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskTransitionsService } from './task-transitions.service';
+import { recordTaskEvent } from './task-events';
 
 import type { Caller, TaskDraft } from './task-draft';
 
@@ -53,6 +55,7 @@ export class TaskSubmitService {
     private readonly channels: ChannelsService,
     private readonly families: FamilyRegistry,
     private readonly clock: Clock,
+    private readonly calls: UpstreamCallRecorder,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -119,9 +122,13 @@ export class TaskSubmitService {
         Object.assign(task, { channelId: channel.id, upstreamModel });
       }
       let outcome: SubmitOutcome;
+      const endCall = this.calls.start(channel.id);
       try {
         outcome = await adapter.submit(task, channel, lease);
+        endCall(false);
       } catch (error) {
+        // The provider answering "no" to the content is an answer, not channel trouble.
+        endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
         if (lease.lost) return this.afterTakeover(task);
         if (!(error instanceof UpstreamError)) throw await this.rejectAfter(task, error, owner);
         lastError = error;
@@ -183,6 +190,10 @@ export class TaskSubmitService {
         quota,
         request: draft.request,
         properties: draft.properties ?? null,
+        prompt: promptOf(draft),
+        pollCount: 0,
+        firstPollAt: null,
+        lastPollAt: null,
         upstreamResponse: null,
         resultUrl: null,
         outputSize: null,
@@ -202,6 +213,7 @@ export class TaskSubmitService {
         updatedAt: now,
       });
       await manager.insert(TaskEntity, task as QueryDeepPartialEntity<TaskEntity>);
+      await recordTaskEvent(manager, { taskId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: now });
       if (quota > 0) {
         // A hold until the provider accepts the task: a refused submit leaves nothing in the customer's ledger.
         await this.ledger.holdIfEnough(manager, {
@@ -233,6 +245,7 @@ export class TaskSubmitService {
     const kept = await this.transactions.run(async (manager) => {
       if (!(await this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes, owner))) return false;
       await this.ledger.confirmHold(manager, task.taskId);
+      await recordTaskEvent(manager, { taskId: task.id, kind: 'submitted', status: 'NOT_START', progress: task.progress, at: now });
       return true;
     });
     if (!kept) return this.afterTakeover(task, outcome.upstreamTaskId);
@@ -304,6 +317,13 @@ function idempotencyKeyInFlight(): AppError {
     param: 'Idempotency-Key',
     retryAfterSeconds: 1,
   });
+}
+
+/** The client's prompt, for the console's search: the input echo, else the request's own prompt. */
+function promptOf(draft: TaskDraft): string | null {
+  const candidates = [draft.properties?.input, draft.request.prompt];
+  const prompt = candidates.find((value): value is string => typeof value === 'string' && value !== '');
+  return prompt ?? null;
 }
 
 function hashDraft(draft: TaskDraft): string {

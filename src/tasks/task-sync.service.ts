@@ -5,6 +5,7 @@ import { TaskMetrics } from './task-metrics.service';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamError } from '../upstream/upstream-adapter';
+import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import { FamilyRegistry } from '../families/family-registry.service';
 import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
@@ -62,6 +63,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     private readonly channels: ChannelsService,
     private readonly metrics: TaskMetrics,
     private readonly clock: Clock,
+    private readonly calls: UpstreamCallRecorder,
     runner: JobRunner,
   ) {
     this.loop = runner.register(this);
@@ -139,7 +141,9 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     },
     failures: (task) => task.pollFailures,
     minDelayMs: (error) => (error instanceof UpstreamError && error.details.retryAfterSeconds ? error.details.retryAfterSeconds * 1000 : 0),
-    later: (task, failures, dueAt) => this.tasks.release(task.id, task.leaseOwner!, { pollFailures: failures, nextPollAt: dueAt }),
+    // A task in SUBMITTING was being resubmitted, not polled: only the others count a poll.
+    later: (task, failures, dueAt) =>
+      this.tasks.release(task.id, task.leaseOwner!, { pollFailures: failures, nextPollAt: dueAt }, task.status === 'SUBMITTING' ? undefined : this.clock.now()),
   };
 
   private claimTasks(limit: number, statuses?: TaskEntity['status'][]): Promise<TaskEntity[]> {
@@ -165,17 +169,20 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const interval = pollIntervalFor(channel, adapter);
     const channelLabel = String(channel.id);
     const stopTimer = this.metrics.pollLatency.startTimer({ family });
+    const endCall = this.calls.start(channel.id);
     let outcome;
     try {
       outcome = await adapter.poll(task, channel);
     } catch (error) {
       // Counted here; the runner backs the task off (never sooner than Retry-After) and frees it.
       stopTimer();
+      endCall(true);
       this.metrics.polls.inc({ family, channel: channelLabel, outcome: 'error' });
       this.metrics.upstreamErrors.inc({ family, channel: channelLabel, operation: 'poll', kind: error instanceof UpstreamError ? error.kind : 'transient' });
       throw error;
     }
     stopTimer();
+    endCall(false);
     this.metrics.polls.inc({ family, channel: channelLabel, outcome: outcome.state });
     const now = this.clock.now();
     const elapsed = now - (task.submitTime ?? task.createdAt);

@@ -9,12 +9,15 @@ import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskEndOutbox } from './task-end-outbox';
 import { canMove, TaskStatus } from './task-status';
+import { recordTaskEvent } from './task-events';
 
 export interface PollPlan {
   status: TaskStatus;
   changes: Partial<TaskEntity>;
   /** Set when the task fails; the reason shown to the client. */
   failure?: string;
+  /** When the poll behind the plan was answered: the plan's write counts it. */
+  polledAt?: number;
 }
 
 /**
@@ -41,8 +44,9 @@ export class TaskTransitionsService {
    * does it all). `failure` is set when the task must fail (and be refunded).
    */
   planPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, lease?: { nextPollAt: number }): PollPlan {
-    if (outcome.state === 'failed') return { status: 'FAILURE', changes: { upstreamResponse: outcome.raw }, failure: outcome.failReason ?? 'generation failed' };
     const now = this.clock.now();
+    const polledAt = lease ? now : undefined;
+    if (outcome.state === 'failed') return { status: 'FAILURE', changes: { upstreamResponse: outcome.raw }, failure: outcome.failReason ?? 'generation failed', polledAt };
     const target: TaskStatus = outcome.state === 'succeeded' ? 'SUCCESS' : outcome.state === 'running' ? 'IN_PROGRESS' : 'QUEUED';
     const progress =
       target === 'SUCCESS' ? 100 : Math.max(task.progress, Math.min(99, Math.round(outcome.progress ?? estimatedProgress)));
@@ -60,7 +64,7 @@ export class TaskTransitionsService {
     // Staying in the same state (or a backwards report) only updates progress and the raw body.
     const status = canMove(task.status, target) ? target : task.status;
     if (status !== task.status) changes.status = status;
-    return { status, changes };
+    return { status, changes, polledAt };
   }
 
   /**
@@ -68,12 +72,13 @@ export class TaskTransitionsService {
    * Returns the status afterwards, or null when another actor moved the task first.
    */
   async applyPlan(task: TaskEntity, plan: PollPlan, leaseOwner?: string): Promise<TaskStatus | null> {
-    if (plan.failure !== undefined) return (await this.fail(task, plan.failure, plan.changes, leaseOwner)) ? 'FAILURE' : null;
+    if (plan.failure !== undefined) return (await this.fail(task, plan.failure, plan.changes, leaseOwner, plan.polledAt)) ? 'FAILURE' : null;
+    const moves = plan.changes.status !== undefined && plan.changes.status !== task.status;
     const ends = plan.changes.status === 'SUCCESS' && this.outbox.hasWriters;
-    // A single conditional UPDATE is atomic by itself: no transaction needed on the hot path; a task's end carries its outbox rows.
-    const won = ends
-      ? await this.transactions.run((manager) => this.moveAndRecordEnd(manager, task, plan.changes, leaseOwner))
-      : await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner));
+    // A single conditional UPDATE is atomic by itself: no transaction needed when nothing moves; a move carries its timeline event, a task's end its outbox rows.
+    const won = moves
+      ? await this.transactions.run((manager) => this.moveAndRecordEnd(manager, task, plan.changes, leaseOwner, plan.polledAt))
+      : await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner, plan.polledAt));
     if (!won) return null;
     Object.assign(task, plan.changes);
     if (ends) this.outbox.afterCommit(task);
@@ -81,7 +86,7 @@ export class TaskTransitionsService {
   }
 
   /** Fails a task and refunds its charge in one transaction; false if another actor got there first. */
-  async fail(task: TaskEntity, reason: string, extra: Partial<TaskEntity> = {}, leaseOwner?: string): Promise<boolean> {
+  async fail(task: TaskEntity, reason: string, extra: Partial<TaskEntity> = {}, leaseOwner?: string, polledAt?: number): Promise<boolean> {
     if (!canMove(task.status, 'FAILURE')) return false;
     const now = this.clock.now();
     const changes: Partial<TaskEntity> = {
@@ -96,7 +101,7 @@ export class TaskTransitionsService {
       updatedAt: now,
     };
     const cause = reason === 'upstream timeout' ? 'timeout' : 'failure';
-    const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, cause, leaseOwner);
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, cause, leaseOwner, polledAt);
     if (won) Object.assign(task, changes);
     return won;
   }
@@ -110,17 +115,28 @@ export class TaskTransitionsService {
     return won;
   }
 
-  /** The compare-and-set of a move, plus the outbox rows of a task's end (SUCCESS, FAILURE) in the same transaction. */
-  private async moveAndRecordEnd(manager: EntityManager, task: TaskEntity, changes: Partial<TaskEntity>, leaseOwner?: string): Promise<boolean> {
-    if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner))) return false;
+  /** The compare-and-set of a move, plus its timeline event and the outbox rows of a task's end (SUCCESS, FAILURE) in the same transaction. */
+  private async moveAndRecordEnd(manager: EntityManager, task: TaskEntity, changes: Partial<TaskEntity>, leaseOwner?: string, polledAt?: number): Promise<boolean> {
+    if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner, polledAt))) return false;
+    if (changes.status !== undefined && changes.status !== task.status) {
+      const ended = changes.status === 'FAILURE' || changes.status === 'REJECTED';
+      await recordTaskEvent(manager, {
+        taskId: task.id,
+        kind: 'status',
+        status: changes.status,
+        progress: changes.progress ?? task.progress,
+        detail: ended ? (changes.failReason ?? null) : null,
+        at: changes.updatedAt ?? this.clock.now(),
+      });
+    }
     if (changes.status === 'SUCCESS' || changes.status === 'FAILURE') await this.outbox.recordEnd(manager, { ...task, ...changes });
     return true;
   }
 
-  private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, cause: RefundCause, leaseOwner?: string): Promise<boolean> {
+  private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, cause: RefundCause, leaseOwner?: string, polledAt?: number): Promise<boolean> {
     try {
       const won = await this.transactions.run(async (manager) => {
-        if (!(await this.moveAndRecordEnd(manager, task, changes, leaseOwner))) return false;
+        if (!(await this.moveAndRecordEnd(manager, task, changes, leaseOwner, polledAt))) return false;
         if (task.quota > 0) {
           const movement = { userId: task.userId, taskId: task.taskId, model: task.model, quota: task.quota, channelId: task.channelId, detail };
           if (cause === 'rejected') await this.ledger.releaseHold(manager, movement);

@@ -139,6 +139,20 @@ export class TaskEntity {
   @Column({ name: 'thumbnail_size', type: 'bigint', nullable: true, transformer: bigintColumn })
   thumbnailSize: number | null;
 
+  /** The prompt the client gave (searchable in the console), null when the request had none. */
+  @Column({ type: 'text', nullable: true })
+  prompt: string | null;
+
+  /** Upstream polls so far, whatever their outcome (counted with the poll's own write, never a row per poll). */
+  @Column({ name: 'poll_count', type: 'integer', default: 0 })
+  pollCount: number;
+
+  @Column({ name: 'first_poll_at', type: 'bigint', nullable: true, transformer: bigintColumn })
+  firstPollAt: number | null;
+
+  @Column({ name: 'last_poll_at', type: 'bigint', nullable: true, transformer: bigintColumn })
+  lastPollAt: number | null;
+
   /** Why the last try failed (ours, never the provider's words). */
   @Column({ name: 'archive_error', type: 'varchar', length: 255, nullable: true })
   archiveError: string | null;

@@ -4,6 +4,7 @@ import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'type
 import { caseById } from '../database/case-by-id';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
+import { progressEventsSql } from './task-events';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';
 
 /** What a poll that changed nothing but progress writes back. */
@@ -12,7 +13,16 @@ export interface PollRelease {
   progress: number;
   nextPollAt: number | null;
   upstreamResponse: unknown;
+  /** The poll took progress past a quarter: the timeline records it (see passesProgressStep). */
+  passedStep?: boolean;
 }
+
+/** A poll's bookkeeping on the task itself: counted, never a row per poll. */
+const pollCounted = (polledAt: number): QueryDeepPartialEntity<TaskEntity> => ({
+  pollCount: () => 'poll_count + 1',
+  firstPollAt: () => `COALESCE(first_poll_at, ${Math.floor(polledAt)})`,
+  lastPollAt: Math.floor(polledAt),
+});
 
 /** Task persistence behind intention-revealing methods; atomic steps are atomic in SQL. */
 @Injectable()
@@ -69,7 +79,8 @@ export class TaskRepository {
 
   /**
    * Compare-and-set: applies `changes` only if the task is still in `expectedStatus` (and, when
-   * given, still leased by `leaseOwner`). Returns whether this caller won.
+   * given, still leased by `leaseOwner`). Returns whether this caller won. `polledAt`: the change
+   * comes from a poll made then, which the same write counts.
    */
   async compareAndSet(
     manager: EntityManager,
@@ -77,11 +88,13 @@ export class TaskRepository {
     expectedStatus: TaskStatus,
     changes: Partial<TaskEntity>,
     leaseOwner?: string,
+    polledAt?: number,
   ): Promise<boolean> {
+    const set = { ...changes, ...(polledAt !== undefined ? pollCounted(polledAt) : {}) } as QueryDeepPartialEntity<TaskEntity>;
     const qb = manager
       .createQueryBuilder()
       .update(TaskEntity)
-      .set(changes as QueryDeepPartialEntity<TaskEntity>)
+      .set(set)
       .where('id = :id AND status = :expectedStatus', { id, expectedStatus });
     if (leaseOwner) qb.andWhere('lease_owner = :leaseOwner', { leaseOwner });
     const result = await qb.execute();
@@ -105,13 +118,13 @@ export class TaskRepository {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Lets go of a lease and schedules the next look. */
-  async release(id: number, owner: string, changes: Partial<TaskEntity>): Promise<void> {
+  /** Lets go of a lease and schedules the next look; `polledAt` counts a poll (one that failed) made then. */
+  async release(id: number, owner: string, changes: Partial<TaskEntity>, polledAt?: number): Promise<void> {
     await this.transactions.runStatement((manager) =>
       manager
         .createQueryBuilder()
         .update(TaskEntity)
-        .set({ ...changes, leaseOwner: null, leaseUntil: null } as QueryDeepPartialEntity<TaskEntity>)
+        .set({ ...changes, ...(polledAt !== undefined ? pollCounted(polledAt) : {}), leaseOwner: null, leaseUntil: null } as QueryDeepPartialEntity<TaskEntity>)
         .where('id = :id AND lease_owner = :owner', { id, owner })
         .execute(),
     );
@@ -120,7 +133,8 @@ export class TaskRepository {
   /**
    * Frees many leases at once after polls that changed nothing but progress: one UPDATE with
    * per-row values, guarded by owner and status like a compare-and-set. Rows whose lease was
-   * taken over in the meantime are simply not touched.
+   * taken over in the meantime are simply not touched. Each row counts its poll; rows whose
+   * progress passed a quarter get their timeline event in the same transaction.
    */
   async releaseMany(owner: string, status: TaskStatus, rows: PollRelease[], now: number): Promise<void> {
     if (rows.length === 0) return;
@@ -131,10 +145,20 @@ export class TaskRepository {
     const response = caseOf((row) => (row.upstreamResponse === null ? null : JSON.stringify(row.upstreamResponse)));
     const sql =
       `UPDATE tasks SET progress = ${progress}, next_poll_at = ${nextPollAt}, upstream_response = ${response}, ` +
-      `poll_failures = 0, lease_owner = NULL, lease_until = NULL, updated_at = ? ` +
+      `poll_failures = 0, lease_owner = NULL, lease_until = NULL, ` +
+      `poll_count = poll_count + 1, first_poll_at = COALESCE(first_poll_at, ?), last_poll_at = ?, updated_at = ? ` +
       `WHERE id IN (${rows.map(() => '?').join(', ')}) AND lease_owner = ? AND status = ?`;
-    params.push(now, ...rows.map((row) => row.id), owner, status);
-    await this.transactions.runStatement((manager) => manager.query(sql, params));
+    params.push(now, now, now, ...rows.map((row) => row.id), owner, status);
+    const stepped = rows.filter((row) => row.passedStep);
+    if (stepped.length === 0) {
+      await this.transactions.runStatement((manager) => manager.query(sql, params));
+      return;
+    }
+    const events = progressEventsSql(stepped, owner, status, now);
+    await this.transactions.run(async (manager) => {
+      await manager.query(events.sql, events.params);
+      await manager.query(sql, params);
+    });
   }
 
   countByStatus(): Promise<Array<{ status: string; count: number }>> {

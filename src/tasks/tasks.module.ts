@@ -7,6 +7,7 @@ import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskEntity } from './task.entity';
+import { TaskEventEntity } from './task-event.entity';
 import { TaskEndOutbox } from './task-end-outbox';
 import { TaskMetrics } from './task-metrics.service';
 import { TaskQueries } from './task-queries.service';
@@ -17,7 +18,7 @@ import { TaskTransitionsService } from './task-transitions.service';
 
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TaskEntity]), BillingModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
+  imports: [TypeOrmModule.forFeature([TaskEntity, TaskEventEntity]), BillingModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
   providers: [TaskRepository, TaskQueries, TaskMetrics, TaskEndOutbox, TaskTransitionsService, TaskSubmitService, SubmitPipeline, TaskSyncService],
   exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndOutbox],
 })

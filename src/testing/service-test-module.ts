@@ -25,12 +25,14 @@ import { MetricsRegistry } from '../metrics/metrics-registry';
 import { TaskMetrics } from '../tasks/task-metrics.service';
 import { TaskRepository } from '../tasks/task.repository';
 import { TaskEntity } from '../tasks/task.entity';
+import { TaskEventEntity } from '../tasks/task-event.entity';
 import type { TaskStatus } from '../tasks/task-status';
 import { TaskTransitionsService } from '../tasks/task-transitions.service';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { TaskSubmitService } from '../tasks/task-submit.service';
 import { TaskSyncService } from '../tasks/task-sync.service';
 import { ChannelsService } from '../upstream/channels.service';
+import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import { TaskEndOutbox } from '../tasks/task-end-outbox';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelRouter } from '../upstream/channel-router.service';
@@ -164,7 +166,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       ConfigModule.forRoot(config),
       DatabaseModule.forRoot(config),
       ScheduleModule.forRoot(),
-      TypeOrmModule.forFeature([UserEntity, LogEntity, PriceRuleEntity, GroupRatioEntity, TaskEntity, ChannelEntity]),
+      TypeOrmModule.forFeature([UserEntity, LogEntity, PriceRuleEntity, GroupRatioEntity, TaskEntity, TaskEventEntity, ChannelEntity]),
       ...fakeFamily.imports,
     ],
     providers: [
@@ -182,6 +184,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       TaskSyncService,
       ChannelsService,
       ChannelRouter,
+      UpstreamCallRecorder,
       ...fakeFamily.providers,
       ...(extra.providers ?? []),
     ],

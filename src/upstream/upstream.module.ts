@@ -4,11 +4,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelEntity } from './channel.entity';
 import { ChannelsService } from './channels.service';
+import { UpstreamCallRecorder } from './upstream-call-recorder.service';
+import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
 
-/** Channels, routing, and the HTTP client the adapters share; the adapter contract. */
+/** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity]), HttpModule.register({ timeout: 30_000, maxRedirects: 0 })],
-  providers: [ChannelsService, ChannelRouter],
-  exports: [ChannelsService, ChannelRouter, HttpModule],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]), HttpModule.register({ timeout: 30_000, maxRedirects: 0 })],
+  providers: [ChannelsService, ChannelRouter, UpstreamCallRecorder],
+  exports: [ChannelsService, ChannelRouter, HttpModule, UpstreamCallRecorder, TypeOrmModule],
 })
 export class UpstreamModule {}

@@ -43,6 +43,11 @@ export class AssetsService {
     return assets;
   }
 
+  /** 404 unless the group is the user's (as every use case here answers for another account's group). */
+  async assertOwnGroup(user: UserEntity, groupId: string): Promise<void> {
+    await this.repository.ownedGroup(user.id, groupId);
+  }
+
   async upload(user: UserEntity, groupId: string, input: { url: string; name?: string }): Promise<VerificationAssetEntity> {
     const group = await this.repository.ownedGroup(user.id, groupId);
     const url = await assertPublicHttpUrl(input.url, 'url', mediaSourcePolicy(this.config));

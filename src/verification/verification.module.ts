@@ -22,16 +22,19 @@ import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
 import { VerificationAccessGuard } from './verification-access.guard';
 import { VerificationChannels } from './verification-channels.service';
+import { PortraitUploadEntity } from './entities/portrait-upload.entity';
+import { PortraitMediaController } from './portrait-media.controller';
+import { PortraitUploadsService } from './portrait-uploads.service';
 
 /** Real-person verification (family C's control plane): applications, sessions, callback, groups, assets. Depends on no family. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([VerificationApplicationEntity, VerificationSessionEntity, VerificationGroupEntity, VerificationAssetEntity]),
+    TypeOrmModule.forFeature([VerificationApplicationEntity, VerificationSessionEntity, VerificationGroupEntity, VerificationAssetEntity, PortraitUploadEntity]),
     AuthModule,
     UpstreamModule,
     JobsModule,
   ],
-  controllers: [ApplicationsController, AdminApplicationsController, SessionsController, CallbackController, AssetsController],
+  controllers: [ApplicationsController, AdminApplicationsController, SessionsController, CallbackController, AssetsController, PortraitMediaController],
   providers: [
     ApplicationsService,
     SessionsService,
@@ -43,8 +46,9 @@ import { VerificationChannels } from './verification-channels.service';
     VerificationChannels,
     VerificationAccessGuard,
     GammaControlClient,
+    PortraitUploadsService,
   ],
   // AssetReferencesService: family C's drafts check the assets they reference. The others: the web console's verification page.
-  exports: [AssetReferencesService, ApplicationsService, SessionsService, AssetsService],
+  exports: [AssetReferencesService, ApplicationsService, SessionsService, AssetsService, PortraitUploadsService],
 })
 export class VerificationModule {}

@@ -339,6 +339,33 @@ export class WebhookDeliveryRepository {
     }));
   }
 
+  /** Every attempt for one task's events, oldest first (the console's task timeline). */
+  async attemptsForTask(taskId: string, limit = 200): Promise<Array<{ type: WebhookEventType; attempt: number; state: WebhookDeliveryEntity['state']; statusCode: number | null; error: string | null; at: number }>> {
+    const rows: Array<Record<string, unknown>> = await this.readNow((manager) =>
+      manager.query(
+        'SELECT ev.type, d.attempt, d.state, d.status_code, d.error, COALESCE(d.attempted_at, d.created_at) AS at ' +
+          `FROM webhook_events ev JOIN webhook_deliveries d ON d.event_id = ev.id WHERE ev.task_id = ? ORDER BY d.id LIMIT ${Math.floor(limit)}`,
+        [taskId],
+      ),
+    );
+    return rows.map((row) => ({
+      type: row.type as WebhookEventType,
+      attempt: Number(row.attempt),
+      state: row.state as WebhookDeliveryEntity['state'],
+      statusCode: row.status_code === null || row.status_code === undefined ? null : Number(row.status_code),
+      error: (row.error as string | null) ?? null,
+      at: Number(row.at),
+    }));
+  }
+
+  /** Attempts that failed since `from` (ms), over every endpoint (the admin dashboard). */
+  async countFailedSince(from: number): Promise<number> {
+    const rows: Array<{ n: number | string }> = await this.readNow((manager) =>
+      manager.query(`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'failed' AND created_at >= ?`, [from]),
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Per endpoint: the latest attempt's error, for the admins' list of failing endpoints. */
   async lastErrors(endpointIds: number[]): Promise<Map<number, WebhookDeliveryEntity>> {
     if (endpointIds.length === 0) return new Map();

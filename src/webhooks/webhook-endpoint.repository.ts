@@ -53,6 +53,11 @@ export class WebhookEndpointRepository {
     return Object.assign(endpoint, changes);
   }
 
+  /** How many endpoints are failing now (disabled, or their last attempts failed). */
+  countFailing(): Promise<number> {
+    return this.endpoints.count({ where: [{ status: 'disabled' }, { failingSince: Not(IsNull()) }] });
+  }
+
   /** Endpoints failing now (disabled, or their last attempts failed), the longest failing first: the admins' view. */
   failing(limit = 200): Promise<WebhookEndpointEntity[]> {
     return this.endpoints.find({ where: [{ status: 'disabled' }, { failingSince: Not(IsNull()) }], order: { failingSince: 'ASC' }, take: limit });

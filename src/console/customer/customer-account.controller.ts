@@ -1,15 +1,17 @@
 import { Controller, Get, Query, Req, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { strictValidationPipe } from '../../common/validation';
 import { ChannelsService } from '../../upstream/channels.service';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
 import { UsageQueryDto } from './customer-query.dto';
 import { CustomerTasksService } from './customer-tasks.service';
+import { CustomerOverviewDto, CustomerOverviewQueryDto } from './customer-overview.dto';
+import { CustomerOverviewService } from './customer-overview.service';
 import { CustomerUsageService } from './customer-usage.service';
 import { CustomerAccountDto, ModelsDto, UsageDto } from './customer-views.dto';
 
-/** The signed-in customer's account: balance, usage over time, models on offer. */
+/** The signed-in customer's account: balance, usage over time, the overview charts, models on offer. */
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
 @UsePipes(strictValidationPipe)
@@ -19,6 +21,7 @@ export class CustomerAccountController {
     private readonly usage: CustomerUsageService,
     private readonly channels: ChannelsService,
     private readonly tasks: CustomerTasksService,
+    private readonly overviews: CustomerOverviewService,
   ) {}
 
   @Get('me')
@@ -35,6 +38,14 @@ export class CustomerAccountController {
   async daily(@Req() req: ConsoleRequest, @Query() query: UsageQueryDto): Promise<UsageDto> {
     const user = req.user!;
     return { data: await this.usage.daily(user.id, query.days, query.tz_offset, user.quota), quota: user.quota, used_quota: user.usedQuota };
+  }
+
+  @Get('overview')
+  @ApiOperation({ summary: 'Spend and refunds per UTC day, the closing balance per day (from the ledger) and spend per model, over 7 or 30 days' })
+  @ApiOkResponse({ type: CustomerOverviewDto })
+  @ApiBadRequestResponse({ description: '`range` is not 7d or 30d' })
+  overview(@Req() req: ConsoleRequest, @Query() query: CustomerOverviewQueryDto): Promise<CustomerOverviewDto> {
+    return this.overviews.build(req.user!.id, req.user!.quota, query.range);
   }
 
   @Get('models')

@@ -2,11 +2,12 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { PageQueryDto } from '../dto/admin-query.dto';
+import { TaskSearchQueryDto } from '../dto/task-list-query.dto';
 
 export const FLAT_STATUSES = ['queued', 'in_progress', 'completed', 'failed'] as const;
 export type FlatStatusFilter = (typeof FLAT_STATUSES)[number];
 
-export class CustomerTaskQueryDto extends PageQueryDto {
+export class CustomerTaskQueryDto extends TaskSearchQueryDto {
   @ApiPropertyOptional({ enum: FLAT_STATUSES }) @IsOptional() @IsIn(FLAT_STATUSES) status?: FlatStatusFilter;
   @ApiPropertyOptional({ example: 'alpha/v6' }) @IsOptional() @IsString() @Length(1, 64) model?: string;
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { toUnixSeconds } from '../../common/clock';
 import type { TaskEntity } from '../../tasks/task.entity';
-import { TaskQueries } from '../../tasks/task-queries.service';
+import { TaskQueries, TaskSort } from '../../tasks/task-queries.service';
+import { promptExcerpt } from '../dto/task-list-query.dto';
 import { TaskStatus, toFlatStatus } from '../../tasks/task-status';
 import type { FlatStatusFilter } from './customer-query.dto';
 
@@ -14,6 +15,8 @@ export const toCustomerTaskView = (task: TaskEntity) => ({
   progress: task.progress,
   quota: task.quota,
   fail_reason: task.status === 'FAILURE' ? task.failReason : null,
+  failure_reason: task.status === 'FAILURE' ? task.failReason : null,
+  prompt: promptExcerpt(task.prompt),
   size: task.outputSize,
   has_video: task.status === 'SUCCESS',
   // A poster frame exists once the video was archived and could be decoded.
@@ -35,9 +38,9 @@ const VISIBLE: Record<FlatStatusFilter, TaskStatus[]> = {
 export class CustomerTasksService {
   constructor(private readonly tasks: TaskQueries) {}
 
-  async list(userId: number, query: { status?: FlatStatusFilter; model?: string; page: number; pageSize: number }) {
+  async list(userId: number, query: { status?: FlatStatusFilter; model?: string; q?: string; sort?: TaskSort; page: number; pageSize: number }) {
     const status = query.status ? VISIBLE[query.status] : Object.values(VISIBLE).flat();
-    const { data, total } = await this.tasks.list({ userId, status, model: query.model, excludeDeleted: true, page: query.page, pageSize: query.pageSize });
+    const { data, total } = await this.tasks.list({ userId, status, model: query.model, q: query.q, sort: query.sort, excludeDeleted: true, page: query.page, pageSize: query.pageSize });
     return { data: data.map(toCustomerTaskView), total };
   }
 

@@ -1,16 +1,24 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UploadedFiles, UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
+import { FileFieldsInterceptor } from '@nestjs/platform-express';
+import { ApiBadRequestResponse, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AppError } from '../../common/app-error';
+import { multipartOptions } from '../../common/multipart-limits';
+import type { UploadedPart } from '../../families/family';
+import { MAX_PORTRAIT_BYTES, PortraitUploadsService } from '../../verification/portrait-uploads.service';
 import { strictValidationPipe } from '../../common/validation';
 import { ApplicationsService } from '../../verification/applications.service';
 import { AssetsService } from '../../verification/assets.service';
 import { CreateApplicationDto } from '../../verification/dto/application.dto';
-import { CreateAssetDto } from '../../verification/dto/asset.dto';
+import { AssetDto, ConsoleCreateAssetDto } from '../../verification/dto/asset.dto';
 import { CreateSessionDto } from '../../verification/dto/session.dto';
 import { SessionsService } from '../../verification/sessions.service';
 import { VerificationAccessGuard } from '../../verification/verification-access.guard';
 import { toApplicationView, toAssetView, toGroupView, toSessionView } from '../../verification/verification.views';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
+
+/** One portrait file and two small fields (url, name). */
+const PORTRAIT_MULTIPART = multipartOptions({ maxRequestBytes: MAX_PORTRAIT_BYTES + 64 * 1024, maxFileBytes: MAX_PORTRAIT_BYTES, maxFieldBytes: 4096, maxFields: 4, maxFiles: 1 });
 
 /**
  * The verification page of the customer console: the same use cases as /v1/verification/*,
@@ -25,6 +33,7 @@ export class CustomerVerificationController {
     private readonly applications: ApplicationsService,
     private readonly sessions: SessionsService,
     private readonly assets: AssetsService,
+    private readonly portraits: PortraitUploadsService,
   ) {}
 
   @Get('applications')
@@ -68,9 +77,25 @@ export class CustomerVerificationController {
 
   @Post('groups/:groupId/assets')
   @UseGuards(VerificationAccessGuard)
-  @ApiOperation({ summary: 'Upload a portrait by URL to a verified group' })
-  async upload(@Req() req: ConsoleRequest, @Param('groupId') groupId: string, @Body() body: CreateAssetDto) {
-    return toAssetView(await this.assets.upload(req.user!, groupId, { url: body.url, name: body.name }));
+  @UseInterceptors(FileFieldsInterceptor([{ name: 'file', maxCount: 1 }], PORTRAIT_MULTIPART))
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiOperation({ summary: 'Upload a portrait to a verified group: by URL (JSON or a form field), or as a `file` part (JPEG, PNG or WebP, at most 10 MB)' })
+  @ApiCreatedResponse({ type: AssetDto })
+  @ApiBadRequestResponse({ description: 'neither or both of url and file, or a file that is no JPEG, PNG or WebP image' })
+  async upload(
+    @Req() req: ConsoleRequest,
+    @Param('groupId') groupId: string,
+    @Body() body: ConsoleCreateAssetDto,
+    @UploadedFiles() files: { file?: UploadedPart[] } | undefined,
+  ) {
+    const file = files?.file?.[0];
+    if (file && body.url !== undefined) throw AppError.invalid('send either url or file, not both', 'file');
+    if (!file && body.url === undefined) throw AppError.invalid('url or file is required', 'url');
+    // The ownership check comes first, so no stranger's upload is ever stored; then the file becomes a link the provider fetches.
+    await this.assets.assertOwnGroup(req.user!, groupId);
+    const url = file ? await this.portraits.store(req.user!.id, file.buffer, 'file') : body.url!;
+    const name = body.name ?? (file?.originalname ? file.originalname.replace(/\.[^.]*$/, '').slice(0, 128) || undefined : undefined);
+    return toAssetView(await this.assets.upload(req.user!, groupId, { url, name }));
   }
 
   @Delete('assets/:assetId')

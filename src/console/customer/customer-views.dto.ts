@@ -61,6 +61,8 @@ export class CustomerTaskDto {
   @ApiProperty({ minimum: 0, maximum: 100 }) progress: number;
   @ApiProperty({ description: 'quota charged' }) quota: number;
   @ApiProperty({ nullable: true, type: String }) fail_reason: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'same as fail_reason' }) failure_reason: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'the prompt, at most 120 characters' }) prompt: string | null;
   @ApiProperty({ nullable: true, type: String, example: '1280x720' }) size: string | null;
   @ApiProperty({ description: 'the video can be played from /console/api/tasks/{task_id}/content' }) has_video: boolean;
   @ApiProperty({ description: 'a poster frame is at /console/api/tasks/{task_id}/thumbnail (once the video is archived)' }) has_thumbnail: boolean;

@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Min } from 'class-validator';
 import { LOG_TYPES, type LogType } from '../../billing/log.entity';
 import { PageQueryDto } from '../../common/page-query.dto';
+import { TaskSearchQueryDto } from './task-list-query.dto';
 
 export { PageQueryDto };
 
@@ -19,11 +20,11 @@ export class LogQueryDto extends PageQueryDto {
 
 export const TASK_STATUS_FILTERS = ['queued', 'in_progress', 'completed', 'failed', 'NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'SUBMITTING', 'REJECTED'];
 
-export class TaskQueryDto extends PageQueryDto {
+export class TaskQueryDto extends TaskSearchQueryDto {
   @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) user_id?: number;
   @ApiPropertyOptional({ enum: TASK_STATUS_FILTERS, description: 'flat or unified status' })
   @IsOptional()
   @IsIn(TASK_STATUS_FILTERS)
   status?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() model?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) model?: string;
 }

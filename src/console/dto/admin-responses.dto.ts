@@ -123,6 +123,8 @@ export class AdminTaskDto {
   @ApiProperty() progress: number;
   @ApiProperty() quota: number;
   @ApiProperty({ type: String, nullable: true }) fail_reason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'same as fail_reason' }) failure_reason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the prompt, at most 120 characters' }) prompt: string | null;
   @ApiProperty() poll_failures: number;
   @ApiProperty({ description: 'Unix seconds (0 when none)' }) next_poll_at: number;
   @ApiProperty({ description: 'Unix seconds (0 while not yet happened)' }) submit_time: number;
@@ -137,6 +139,6 @@ export class AdminTaskDto {
 }
 
 export class AdminTaskListDto {
-  @ApiProperty({ type: [AdminTaskDto], description: 'newest first' }) data: AdminTaskDto[];
+  @ApiProperty({ type: [AdminTaskDto], description: 'newest first unless `sort` says otherwise' }) data: AdminTaskDto[];
   @ApiProperty() total: number;
 }

@@ -6,6 +6,9 @@ import { VideoArchive1764100000300 } from './1764100000300-video-archive';
 import { SimulatorRecords1764200000400 } from './1764200000400-simulator-records';
 import { Webhooks1764300000130 } from './1764300000130-webhooks';
 import { UserRpm1764300000600 } from './1764300000600-user-rpm';
+import { TaskEvents1764400000100 } from './1764400000100-task-events';
+import { UpstreamCallStats1764400000200 } from './1764400000200-upstream-call-stats';
+import { PortraitUploads1764400000300 } from './1764400000300-portrait-uploads';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -17,4 +20,7 @@ export const MIGRATIONS = [
   SimulatorRecords1764200000400,
   Webhooks1764300000130,
   UserRpm1764300000600,
+  TaskEvents1764400000100,
+  UpstreamCallStats1764400000200,
+  PortraitUploads1764400000300,
 ];

@@ -9,6 +9,7 @@ import { mediaSourcePolicy } from '../../common/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import { describeTransportError } from './alpha-errors';
+import { sniffImageType } from '../../common/image-type';
 
 /** How an image-to-video task refers to its image in `task.request` (small: never the bytes). */
 export interface AlphaImageRef {
@@ -138,10 +139,4 @@ const notPublic = (field: string) =>
   AppError.invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
 const tooLarge = (field: string, maxBytes: number) => AppError.invalid(`${field} is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, field);
 
-/** Recognizes the formats the provider takes by their magic bytes. */
-export function sniffImageType(bytes: Buffer): string | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
-  return null;
-}
+export { sniffImageType };

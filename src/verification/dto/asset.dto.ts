@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { ColumnLength } from '../../common/validation';
 
 /** Every `%` starts a percent-escape of two hex digits (RFC 3986); `/%zz` is no URL the provider can fetch. */
@@ -11,6 +11,27 @@ export class CreateAssetDto {
   @MaxLength(2048)
   @Matches(WELL_ESCAPED, { message: 'url has a malformed percent-escape: % must be followed by two hexadecimal digits' })
   url: string;
+
+  @ApiPropertyOptional({ example: 'jane-front' })
+  @IsOptional()
+  @IsString()
+  @ColumnLength(1, 128)
+  name?: string;
+}
+
+/** The console's upload: a portrait URL as on the API, or (multipart) a `file` part instead. */
+export class ConsoleCreateAssetDto {
+  @ApiPropertyOptional({ example: 'https://cdn.example.com/portraits/jane.jpg', description: 'public http(s) URL of a portrait; leave out when sending `file`' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  @Matches(WELL_ESCAPED, { message: 'url has a malformed percent-escape: % must be followed by two hexadecimal digits' })
+  url?: string;
+
+  @ApiPropertyOptional({ type: 'string', format: 'binary', description: 'multipart only: a JPEG, PNG or WebP portrait of at most 10 MB' })
+  // A file part never reaches the body; a text field of that name is refused.
+  @IsEmpty({ message: 'file must be a file part of a multipart form' })
+  file?: unknown;
 
   @ApiPropertyOptional({ example: 'jane-front' })
   @IsOptional()

@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { CurrencyDto } from '../currency.view';
+import { DASHBOARD_RANGE_NAMES, type DashboardRange } from './dashboard-range';
+
+export class DashboardQueryDto {
+  @ApiPropertyOptional({ enum: DASHBOARD_RANGE_NAMES, default: '24h', description: 'buckets: 1h by the minute, 24h by the hour, 7d by 6 hours, 30d by the day' })
+  @IsOptional()
+  @IsIn(DASHBOARD_RANGE_NAMES)
+  range: DashboardRange = '24h';
+}
+
+export class DashboardRefundsDto {
+  @ApiProperty({ description: 'refunds in the range' }) count: number;
+  @ApiProperty({ description: 'quota refunded in the range' }) quota: number;
+  @ApiProperty({ type: [Number], description: 'quota refunded per bucket' }) by_bucket: number[];
+}
+
+export class DashboardChannelDto {
+  @ApiProperty({ type: Number, nullable: true }) channel_id: number | null;
+  @ApiProperty({ type: String, nullable: true, description: 'null once the channel was deleted' }) channel_name: string | null;
+  @ApiProperty({ description: 'tasks created in the range' }) total: number;
+  @ApiProperty() success: number;
+  @ApiProperty({ description: 'failed, or refused at submit' }) failure: number;
+  @ApiProperty({ description: 'refused at submit (part of failure)' }) rejected: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'success / (success + failure); null before any finished' }) success_rate: number | null;
+}
+
+export class DashboardModelDto {
+  @ApiProperty() model: string;
+  @ApiProperty() total: number;
+  @ApiProperty() success: number;
+  @ApiProperty() failure: number;
+  @ApiProperty() rejected: number;
+  @ApiProperty({ type: Number, nullable: true }) success_rate: number | null;
+  @ApiProperty({ description: 'net quota charged in the range (charges minus refunds)' }) quota: number;
+}
+
+export class DashboardUpstreamDto {
+  @ApiProperty() channel_id: number;
+  @ApiProperty({ type: String, nullable: true }) channel_name: string | null;
+  @ApiProperty({ description: 'submits and polls, every instance' }) calls: number;
+  @ApiProperty({ description: 'calls without a usable answer (transport or provider trouble)' }) errors: number;
+  @ApiProperty({ type: Number, nullable: true }) error_rate: number | null;
+  @ApiProperty({ type: Number, nullable: true }) latency_avg_ms: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'from a histogram (100, 250, 500 ms, 1, 2.5, 5, 10 s): the bound of the bucket holding the 95th percentile' })
+  latency_p95_ms: number | null;
+}
+
+export class DashboardStuckDto {
+  @ApiProperty({ description: 'as GET /api/admin/tasks/stuck, without its limit' }) count: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'seconds since the oldest stuck task was created' }) oldest_age_s: number | null;
+}
+
+export class DashboardWebhooksDto {
+  @ApiProperty({ description: 'endpoints failing or disabled now (GET /api/admin/webhooks/failing)' }) failing_endpoints: number;
+  @ApiProperty({ description: 'delivery attempts that failed in the range' }) failed_deliveries: number;
+}
+
+export class DashboardVideoStoreDto {
+  @ApiProperty({ enum: ['file', 's3', 'none'] }) kind: string;
+  @ApiProperty({ description: 'bytes of archived videos and thumbnails' }) bytes: number;
+  @ApiProperty() objects: number;
+}
+
+export class DashboardDto {
+  @ApiProperty({ enum: DASHBOARD_RANGE_NAMES }) range: string;
+  @ApiProperty({ example: 3600 }) bucket_seconds: number;
+  @ApiProperty({ description: 'Unix seconds: start of the first bucket' }) from: number;
+  @ApiProperty({ description: 'Unix seconds: now (the last bucket is partial)' }) to: number;
+  @ApiProperty({ type: [Number], description: 'bucket starts, Unix seconds' }) buckets: number[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'number' } },
+    description: 'tasks created per bucket, by their current unified status (every status, zeros included)',
+    example: { SUCCESS: [3, 5], FAILURE: [0, 1] },
+  })
+  tasks_by_status: Record<string, number[]>;
+  @ApiProperty({ type: [Number], description: 'net quota charged per bucket (charges minus refunds)' }) quota_by_bucket: number[];
+  @ApiProperty({ type: DashboardRefundsDto }) refunds: DashboardRefundsDto;
+  @ApiProperty({ type: [DashboardChannelDto] }) by_channel: DashboardChannelDto[];
+  @ApiProperty({ type: [DashboardModelDto] }) by_model: DashboardModelDto[];
+  @ApiProperty({ type: [DashboardUpstreamDto] }) upstream: DashboardUpstreamDto[];
+  @ApiProperty({ type: DashboardStuckDto }) stuck_tasks: DashboardStuckDto;
+  @ApiProperty({ type: DashboardWebhooksDto }) webhooks: DashboardWebhooksDto;
+  @ApiProperty({ type: DashboardVideoStoreDto }) video_store: DashboardVideoStoreDto;
+  @ApiProperty({ type: CurrencyDto }) currency: CurrencyDto;
+}

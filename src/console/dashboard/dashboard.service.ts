@@ -1,0 +1,143 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { VideoArchiveJob } from '../../storage/video-archive.job';
+import { VideoArchiveRepository } from '../../storage/video-archive.repository';
+import { TaskQueries } from '../../tasks/task-queries.service';
+import type { TaskStatus } from '../../tasks/task-status';
+import { ChannelsService } from '../../upstream/channels.service';
+import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.service';
+import { percentileFromBuckets } from '../../upstream/upstream-latency-buckets';
+import { WebhookDeliveryRepository } from '../../webhooks/webhook-delivery.repository';
+import { WebhookEndpointRepository } from '../../webhooks/webhook-endpoint.repository';
+import { STUCK_AFTER_MS } from '../admin-tasks.controller';
+import { toCurrencyView } from '../currency.view';
+import { bucketWindow, DashboardRange } from './dashboard-range';
+import type { DashboardChannelDto, DashboardDto, DashboardModelDto, DashboardUpstreamDto } from './dashboard.dto';
+import { DashboardQueries } from './dashboard.queries';
+
+const STATUSES: TaskStatus[] = ['SUBMITTING', 'NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'REJECTED'];
+
+const rate = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
+const seconds = (ms: number): number => Math.floor(ms / 1000);
+
+interface Outcomes {
+  total: number;
+  success: number;
+  failure: number;
+  rejected: number;
+  success_rate: number | null;
+}
+
+/** The admin dashboard: tasks, money, upstream health, stuck work, webhooks and the video store over one time range. */
+@Injectable()
+export class DashboardService {
+  constructor(
+    private readonly queries: DashboardQueries,
+    private readonly tasks: TaskQueries,
+    private readonly channels: ChannelsService,
+    private readonly calls: UpstreamCallRecorder,
+    private readonly endpoints: WebhookEndpointRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly archives: VideoArchiveRepository,
+    private readonly archiveJob: VideoArchiveJob,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async build(range: DashboardRange): Promise<DashboardDto> {
+    // This instance's latest upstream calls join the shared table first (the others' are at most a flush behind).
+    await this.calls.flush();
+    const now = this.clock.now();
+    const window = bucketWindow(range, now);
+    const [byBucket, byChannel, byModel, ledger, modelQuota, upstream, channels, stuck, failingEndpoints, failedDeliveries, stored] = await Promise.all([
+      this.queries.tasksByBucketAndStatus(window.fromMs, window.bucketMs),
+      this.queries.tasksByStatusPer('channel_id', window.fromMs),
+      this.queries.tasksByStatusPer('model', window.fromMs),
+      this.queries.ledgerByBucket(window.fromMs, window.bucketMs),
+      this.queries.netQuotaByModel(window.fromMs),
+      this.queries.upstreamByChannel(window.fromMs),
+      this.channels.list(),
+      this.tasks.stuckSummary(now, STUCK_AFTER_MS),
+      this.endpoints.countFailing(),
+      this.deliveries.countFailedSince(window.fromMs),
+      this.archives.totals(),
+    ]);
+    const names = new Map(channels.map((channel) => [channel.id, channel.name]));
+    const zeros = () => new Array<number>(window.starts.length).fill(0);
+
+    const tasksByStatus = Object.fromEntries(STATUSES.map((status) => [status, zeros()]));
+    for (const row of byBucket) {
+      const index = window.indexOf(row.bucket);
+      if (index < 0) continue;
+      (tasksByStatus[row.status] ??= zeros())[index] += row.count;
+    }
+
+    const quotaByBucket = zeros();
+    const refundByBucket = zeros();
+    let refundCount = 0;
+    for (const row of ledger) {
+      const index = window.indexOf(row.bucket);
+      if (index < 0) continue;
+      // Charges are negative in the ledger, refunds positive: net charged is minus their sum.
+      quotaByBucket[index] -= row.quota;
+      if (row.type === 'refund') {
+        refundByBucket[index] += row.quota;
+        refundCount += row.count;
+      }
+    }
+
+    const perChannel = outcomesBy(byChannel);
+    const perModel = outcomesBy(byModel);
+    return {
+      range,
+      bucket_seconds: window.bucketMs / 1000,
+      from: seconds(window.fromMs),
+      to: seconds(now),
+      buckets: window.starts.map(seconds),
+      tasks_by_status: tasksByStatus,
+      quota_by_bucket: quotaByBucket,
+      refunds: { count: refundCount, quota: refundByBucket.reduce((sum, value) => sum + value, 0), by_bucket: refundByBucket },
+      by_channel: [...perChannel].map(([key, outcomes]): DashboardChannelDto => {
+        const channelId = key === null ? null : Number(key);
+        return { channel_id: channelId, channel_name: channelId === null ? null : (names.get(channelId) ?? null), ...outcomes };
+      }),
+      by_model: [...perModel]
+        .map(([key, outcomes]): DashboardModelDto => ({ model: String(key), ...outcomes, quota: modelQuota.get(String(key)) ?? 0 }))
+        .sort((a, b) => b.total - a.total || a.model.localeCompare(b.model)),
+      upstream: upstream
+        .map(
+          (row): DashboardUpstreamDto => ({
+            channel_id: row.channelId,
+            channel_name: names.get(row.channelId) ?? null,
+            calls: row.calls,
+            errors: row.errors,
+            error_rate: rate(row.errors, row.calls),
+            latency_avg_ms: row.calls > 0 ? Math.round(row.latencySumMs / row.calls) : null,
+            latency_p95_ms: percentileFromBuckets(row.buckets),
+          }),
+        )
+        .sort((a, b) => a.channel_id - b.channel_id),
+      stuck_tasks: { count: stuck.count, oldest_age_s: stuck.oldestCreatedAt === null ? null : Math.max(0, seconds(now - stuck.oldestCreatedAt)) },
+      webhooks: { failing_endpoints: failingEndpoints, failed_deliveries: failedDeliveries },
+      video_store: { kind: this.archiveJob.storeKind, bytes: stored.bytes, objects: stored.objects },
+      currency: toCurrencyView(this.config),
+    };
+  }
+}
+
+/** Per key: tasks, successes, failures (refused submits included) and the success rate of those finished. */
+function outcomesBy(rows: Array<{ key: string | number | null; status: string; count: number }>): Map<string | number | null, Outcomes> {
+  const result = new Map<string | number | null, Outcomes>();
+  for (const row of rows) {
+    const key = row.key === null ? null : typeof row.key === 'number' ? row.key : /^\d+$/.test(row.key) ? Number(row.key) : row.key;
+    const outcomes = result.get(key) ?? { total: 0, success: 0, failure: 0, rejected: 0, success_rate: null };
+    outcomes.total += row.count;
+    if (row.status === 'SUCCESS') outcomes.success += row.count;
+    if (row.status === 'FAILURE' || row.status === 'REJECTED') outcomes.failure += row.count;
+    if (row.status === 'REJECTED') outcomes.rejected += row.count;
+    outcomes.success_rate = rate(outcomes.success, outcomes.success + outcomes.failure);
+    result.set(key, outcomes);
+  }
+  return result;
+}

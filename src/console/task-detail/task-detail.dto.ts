@@ -1,0 +1,70 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { UnifiedTaskResponse } from '../../generations/dto/unified-task.dto';
+import { FlatVideoDto } from '../../videos/dto/video.dto';
+import { CustomerTaskDto } from '../customer/customer-views.dto';
+
+export class TaskMoneyMovementDto {
+  @ApiProperty({ example: 4500, description: 'quota units (positive)' }) quota: number;
+  @ApiProperty({ description: 'the ledger row (GET /api/admin/logs)' }) log_id: number;
+  @ApiPropertyOptional({ enum: ['consume', 'hold', 'refund', 'release'], description: 'admin view only: the ledger type' }) type?: string;
+}
+
+export class TimelineEntryDto {
+  @ApiProperty({ description: 'Unix seconds' }) at: number;
+  @ApiProperty({ enum: ['created', 'submitted', 'status', 'progress', 'poll', 'charged', 'refunded', 'archived', 'webhook'] }) kind: string;
+  @ApiPropertyOptional({ description: 'flat status for customers, unified for admins; a webhook attempt its delivery state' }) status?: string;
+  @ApiPropertyOptional({ minimum: 0, maximum: 100 }) progress?: number;
+  @ApiPropertyOptional({ example: 'first poll' }) detail?: string;
+}
+
+export class TaskPollsDto {
+  @ApiProperty({ description: 'upstream polls so far' }) count: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds' }) first_at: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds' }) last_at: number | null;
+}
+
+/** What both the customer's and the admin's task drawer show. */
+export class TaskDetailFieldsDto {
+  @ApiProperty({ type: String, nullable: true, description: 'the prompt the client gave' }) prompt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'why it failed (ours, never the provider verbatim)' }) failure_reason: string | null;
+  @ApiProperty({ description: 'a poster frame can be fetched' }) thumbnail: boolean;
+  @ApiProperty({ type: FlatVideoDto, description: 'exactly what GET /v1/videos/{id} answers' }) flat: FlatVideoDto;
+  @ApiProperty({ type: UnifiedTaskResponse, description: 'exactly what GET /v1/video/generations/{id} answers' }) unified: UnifiedTaskResponse;
+  @ApiProperty({ type: TaskMoneyMovementDto, nullable: true }) charge: TaskMoneyMovementDto | null;
+  @ApiProperty({ type: TaskMoneyMovementDto, nullable: true }) refund: TaskMoneyMovementDto | null;
+  @ApiProperty({ type: [TimelineEntryDto], description: 'oldest first' }) timeline: TimelineEntryDto[];
+  @ApiProperty({ type: TaskPollsDto }) polls: TaskPollsDto;
+}
+
+/** The customer's task drawer: the list row's fields (here `prompt` is the whole prompt) plus both forms, the money and the timeline. */
+export class CustomerTaskDetailDto extends CustomerTaskDto {
+  @ApiProperty() thumbnail: boolean;
+  @ApiProperty({ type: FlatVideoDto, description: 'exactly what GET /v1/videos/{id} answers' }) flat: FlatVideoDto;
+  @ApiProperty({ type: UnifiedTaskResponse, description: 'exactly what GET /v1/video/generations/{id} answers' }) unified: UnifiedTaskResponse;
+  @ApiProperty({ type: TaskMoneyMovementDto, nullable: true }) charge: TaskMoneyMovementDto | null;
+  @ApiProperty({ type: TaskMoneyMovementDto, nullable: true }) refund: TaskMoneyMovementDto | null;
+  @ApiProperty({ type: [TimelineEntryDto], description: 'oldest first' }) timeline: TimelineEntryDto[];
+  @ApiProperty({ type: TaskPollsDto }) polls: TaskPollsDto;
+}
+
+/** The admin's task drawer: everything, with the channel and the provider's id. */
+export class AdminTaskDetailDto extends TaskDetailFieldsDto {
+  @ApiProperty() task_id: string;
+  @ApiProperty({ enum: ['SUBMITTING', 'NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'REJECTED'] }) status: string;
+  @ApiProperty({ enum: ['queued', 'in_progress', 'completed', 'failed'] }) flat_status: string;
+  @ApiProperty() progress: number;
+  @ApiProperty() model: string;
+  @ApiProperty() upstream_model: string;
+  @ApiProperty() action: string;
+  @ApiProperty({ description: 'quota charged' }) quota: number;
+  @ApiProperty({ description: 'Unix seconds' }) created_at: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds' }) finished_at: number | null;
+  @ApiProperty() user_id: number;
+  @ApiProperty({ type: String, nullable: true }) username: string | null;
+  @ApiProperty({ type: Number, nullable: true }) channel_id: number | null;
+  @ApiProperty({ type: String, nullable: true }) channel_name: string | null;
+  @ApiProperty({ type: String, nullable: true }) upstream_task_id: string | null;
+  @ApiProperty({ enum: ['pending', 'archived', 'failed'], type: String, nullable: true }) archive_status: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "why the archive's last try failed" }) archive_error: string | null;
+  @ApiProperty({ description: 'the client deleted it on /v1/videos' }) deleted: boolean;
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { UsersService } from '../../auth/users.service';
+import type { LogEntity } from '../../billing/log.entity';
+import { LogsService } from '../../billing/logs.service';
+import { toUnixSeconds } from '../../common/clock';
+import { toUnifiedTaskResponse } from '../../generations/unified-task.view';
+import { SignedLinksService } from '../../storage/signed-links.service';
+import type { TaskEntity } from '../../tasks/task.entity';
+import { TaskQueries } from '../../tasks/task-queries.service';
+import { toFlatStatus } from '../../tasks/task-status';
+import { ChannelsService } from '../../upstream/channels.service';
+import { toFlatVideo } from '../../videos/flat-video.view';
+import { WebhookDeliveryRepository } from '../../webhooks/webhook-delivery.repository';
+import { toCustomerTaskView } from '../customer/customer-tasks.service';
+import type { AdminTaskDetailDto, CustomerTaskDetailDto, TaskDetailFieldsDto, TaskMoneyMovementDto } from './task-detail.dto';
+import { Audience, buildTimeline } from './task-timeline';
+
+/** The task drawer of the console: both API forms of a task, its money and its timeline. */
+@Injectable()
+export class TaskDetailService {
+  constructor(
+    private readonly tasks: TaskQueries,
+    private readonly logs: LogsService,
+    private readonly links: SignedLinksService,
+    private readonly webhooks: WebhookDeliveryRepository,
+    private readonly users: UsersService,
+    private readonly channels: ChannelsService,
+  ) {}
+
+  /** The caller's own visible task; 404 for anyone else's (as on the API). */
+  async forCustomer(userId: number, taskId: string): Promise<CustomerTaskDetailDto> {
+    const task = await this.tasks.findOwned(userId, taskId);
+    return { ...toCustomerTaskView(task), ...(await this.fields(task, 'customer')) };
+  }
+
+  async forAdmin(taskId: string): Promise<AdminTaskDetailDto> {
+    const task = await this.tasks.findAny(taskId);
+    const [fields, user, channel] = await Promise.all([
+      this.fields(task, 'admin'),
+      this.users.findById(task.userId),
+      task.channelId !== null ? this.channels.get(task.channelId).catch(() => null) : Promise.resolve(null),
+    ]);
+    return {
+      task_id: task.taskId,
+      status: task.status,
+      flat_status: toFlatStatus(task.status),
+      progress: task.progress,
+      model: task.model,
+      upstream_model: task.upstreamModel,
+      action: task.action,
+      quota: task.quota,
+      created_at: toUnixSeconds(task.createdAt),
+      finished_at: task.finishTime ? toUnixSeconds(task.finishTime) : null,
+      user_id: task.userId,
+      username: user?.username ?? null,
+      channel_id: task.channelId,
+      channel_name: channel?.name ?? null,
+      upstream_task_id: task.upstreamTaskId,
+      archive_status: task.archiveStatus,
+      archive_error: task.archiveError,
+      deleted: task.deletedAt !== null,
+      ...fields,
+      // The operator sees every reason, also a refused submit's.
+      failure_reason: task.failReason,
+    };
+  }
+
+  private async fields(task: TaskEntity, audience: Audience): Promise<TaskDetailFieldsDto> {
+    const [events, ledger, webhooks] = await Promise.all([this.tasks.eventsOf(task.id), this.logs.forTask(task.taskId), this.webhooks.attemptsForTask(task.taskId)]);
+    const charges = audience === 'admin' ? ['consume', 'hold'] : ['consume'];
+    const refunds = audience === 'admin' ? ['refund', 'release'] : ['refund'];
+    return {
+      prompt: task.prompt ?? promptOf(task),
+      failure_reason: task.status === 'FAILURE' ? task.failReason : null,
+      thumbnail: task.status === 'SUCCESS' && task.archiveStatus === 'archived' && task.thumbnailSize !== null,
+      flat: toFlatVideo(task, this.links),
+      unified: toUnifiedTaskResponse(task, this.links),
+      charge: movement(ledger, charges, audience),
+      refund: movement(ledger, refunds, audience),
+      timeline: buildTimeline({ task, events, ledger, webhooks }, audience),
+      polls: { count: task.pollCount, first_at: task.firstPollAt ? toUnixSeconds(task.firstPollAt) : null, last_at: task.lastPollAt ? toUnixSeconds(task.lastPollAt) : null },
+    };
+  }
+}
+
+function movement(ledger: LogEntity[], types: string[], audience: Audience): TaskMoneyMovementDto | null {
+  const row = ledger.find((entry) => types.includes(entry.type));
+  if (!row) return null;
+  return { quota: Math.abs(row.quota), log_id: row.id, ...(audience === 'admin' ? { type: row.type } : {}) };
+}
+
+/** Tasks recorded before the prompt had its own column keep it in the input echo. */
+function promptOf(task: TaskEntity): string | null {
+  const input = task.properties?.input ?? task.request?.prompt;
+  return typeof input === 'string' && input !== '' ? input : null;
+}

@@ -1,0 +1,99 @@
+import { toUnixSeconds } from '../../common/clock';
+import type { LogEntity } from '../../billing/log.entity';
+import type { TaskEntity } from '../../tasks/task.entity';
+import type { TaskEventEntity } from '../../tasks/task-event.entity';
+import { TaskStatus, toFlatStatus } from '../../tasks/task-status';
+
+export type TimelineKind = 'created' | 'submitted' | 'status' | 'progress' | 'poll' | 'charged' | 'refunded' | 'archived' | 'webhook';
+
+export interface TimelineEntry {
+  /** Unix seconds. */
+  at: number;
+  kind: TimelineKind;
+  status?: string;
+  progress?: number;
+  detail?: string;
+}
+
+/** One webhook attempt for the task's events. */
+export interface WebhookAttempt {
+  type: string;
+  attempt: number;
+  state: string;
+  statusCode: number | null;
+  error: string | null;
+  at: number;
+}
+
+export type Audience = 'customer' | 'admin';
+
+export interface TimelineSources {
+  task: TaskEntity;
+  events: TaskEventEntity[];
+  ledger: LogEntity[];
+  webhooks: WebhookAttempt[];
+}
+
+const SAME_SECOND_ORDER: Record<TimelineKind, number> = { created: 0, submitted: 1, charged: 2, poll: 3, progress: 4, status: 4, refunded: 5, archived: 6, webhook: 7 };
+
+/** Ledger types a customer sees of their task (a hold and its release belong to a submit they never got). */
+const CUSTOMER_CHARGE = ['consume'];
+const CUSTOMER_REFUND = ['refund'];
+
+/**
+ * A task's timeline, oldest first: its recorded state changes (or, for tasks older than the
+ * record, what its columns say), the first and last poll, its charge and refund, its archive and
+ * its webhook attempts. Customers see flat statuses and none of the operator's words.
+ */
+export function buildTimeline(sources: TimelineSources, audience: Audience): TimelineEntry[] {
+  const { task } = sources;
+  const status = (value: string | null | undefined): string | undefined =>
+    value ? (audience === 'admin' ? value : toFlatStatus(value as TaskStatus)) : undefined;
+  const entries: TimelineEntry[] = sources.events
+    .filter((event) => audience === 'admin' || event.status !== 'REJECTED')
+    .map((event) => compact({ at: toUnixSeconds(event.at), kind: event.kind, status: status(event.status), progress: event.progress ?? undefined, detail: detailOf(event, audience) }));
+  entries.push(...fromColumns(task, sources.events, status));
+  if (task.firstPollAt) entries.push({ at: toUnixSeconds(task.firstPollAt), kind: 'poll', detail: 'first poll' });
+  if (task.lastPollAt && task.pollCount > 1) entries.push({ at: toUnixSeconds(task.lastPollAt), kind: 'poll', detail: `last poll (${task.pollCount} in all)` });
+  for (const row of sources.ledger) {
+    const charge = audience === 'admin' ? ['consume', 'hold'] : CUSTOMER_CHARGE;
+    const refund = audience === 'admin' ? ['refund', 'release'] : CUSTOMER_REFUND;
+    if (charge.includes(row.type)) entries.push({ at: toUnixSeconds(row.createdAt), kind: 'charged', detail: `${-row.quota} quota${audience === 'admin' && row.type === 'hold' ? ' (held)' : ''}` });
+    if (refund.includes(row.type)) entries.push({ at: toUnixSeconds(row.createdAt), kind: 'refunded', detail: `${row.quota} quota${audience === 'admin' && row.type === 'release' ? ' (hold released)' : ''}` });
+  }
+  for (const attempt of sources.webhooks) {
+    const outcome = attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : (attempt.error ?? attempt.state);
+    entries.push({ at: toUnixSeconds(attempt.at), kind: 'webhook', status: attempt.state, detail: `${attempt.type} attempt ${attempt.attempt}: ${outcome}` });
+  }
+  // Within one second, in the order things happen to a task (a poll before the move it brought); else as recorded.
+  return entries
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => a.entry.at - b.entry.at || SAME_SECOND_ORDER[a.entry.kind] - SAME_SECOND_ORDER[b.entry.kind] || a.index - b.index)
+    .map(({ entry }) => entry);
+}
+
+/** Tasks recorded before the timeline existed (or whose moves were not recorded) still show what their columns know. */
+function fromColumns(task: TaskEntity, events: TaskEventEntity[], status: (value: string) => string | undefined): TimelineEntry[] {
+  const has = (predicate: (event: TaskEventEntity) => boolean) => events.some(predicate);
+  const entries: TimelineEntry[] = [];
+  if (!has((event) => event.kind === 'created')) entries.push({ at: toUnixSeconds(task.createdAt), kind: 'created' });
+  if (task.submitTime && !has((event) => event.kind === 'submitted')) entries.push({ at: toUnixSeconds(task.submitTime), kind: 'submitted', status: status('NOT_START') });
+  const final = ['SUCCESS', 'FAILURE', 'REJECTED'].includes(task.status);
+  if (final && task.finishTime && !has((event) => event.kind === 'status' && event.status === task.status)) {
+    entries.push({ at: toUnixSeconds(task.finishTime), kind: 'status', status: status(task.status), progress: task.progress });
+  }
+  if (task.archivedAt && !has((event) => event.kind === 'archived')) entries.push({ at: toUnixSeconds(task.archivedAt), kind: 'archived', detail: 'archived' });
+  return entries;
+}
+
+/** A failure's reason is ours (mapped) and the customer already sees it; an archive's outcome is said in our words too. */
+function detailOf(event: TaskEventEntity, audience: Audience): string | undefined {
+  if (!event.detail) return undefined;
+  if (event.kind === 'status' && event.status === 'FAILURE') return event.detail;
+  if (event.kind === 'archived') return event.detail;
+  return audience === 'admin' ? event.detail : undefined;
+}
+
+function compact(entry: TimelineEntry): TimelineEntry {
+  return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined)) as unknown as TimelineEntry;
+}

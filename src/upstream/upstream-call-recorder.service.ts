@@ -1,0 +1,106 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { TransactionRunner } from '../database/transaction-runner';
+import { LATENCY_BOUNDS_MS, LATENCY_BUCKET_COLUMNS, latencyBucketOf } from './upstream-latency-buckets';
+
+const MINUTE_MS = 60_000;
+/** How often this instance adds what it counted to the shared table: far fewer writes than calls. */
+const FLUSH_INTERVAL_MS = 2_000;
+
+interface MinuteStats {
+  minute: number;
+  channelId: number;
+  calls: number;
+  errors: number;
+  latencySumMs: number;
+  buckets: number[];
+}
+
+/**
+ * Counts upstream calls per minute and channel in memory and adds them to `upstream_call_stats`
+ * every couple of seconds in one upsert, so the dashboard's latency and error rate cover every
+ * instance while a poll costs no write of its own. A failed flush keeps its counts for the next.
+ */
+@Injectable()
+export class UpstreamCallRecorder implements OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger('UpstreamCallRecorder');
+  private pending = new Map<string, MinuteStats>();
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+  ) {
+    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** Starts timing a call on `channelId`; the returned function ends it, `failed` when the call did not get a usable answer. */
+  start(channelId: number): (failed: boolean) => void {
+    const started = performance.now();
+    return (failed) => this.record(channelId, performance.now() - started, failed);
+  }
+
+  record(channelId: number, latencyMs: number, failed: boolean): void {
+    const now = this.clock.now();
+    const minute = now - (now % MINUTE_MS);
+    const key = `${minute}|${channelId}`;
+    const stats = this.pending.get(key) ?? { minute, channelId, calls: 0, errors: 0, latencySumMs: 0, buckets: new Array(LATENCY_BOUNDS_MS.length + 1).fill(0) };
+    stats.calls++;
+    if (failed) stats.errors++;
+    stats.latencySumMs += Math.round(latencyMs);
+    stats.buckets[latencyBucketOf(latencyMs)]++;
+    this.pending.set(key, stats);
+  }
+
+  /** Adds everything counted so far to the table; flushes run one after another and never reject. */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(() => this.write());
+    return this.flushing;
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.flush();
+  }
+
+  private async write(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const rows = [...this.pending.values()];
+    this.pending = new Map();
+    try {
+      const { sql, params } = this.upsert(rows);
+      await this.transactions.runStatement((manager) => manager.query(sql, params));
+    } catch (error) {
+      // Counted again with the next flush (merged with what came meanwhile).
+      for (const row of rows) this.merge(row);
+      this.logger.warn(`upstream call stats not written (${rows.length} rows kept for the next try): ${(error as Error)?.message ?? error}`);
+    }
+  }
+
+  private merge(row: MinuteStats): void {
+    const key = `${row.minute}|${row.channelId}`;
+    const current = this.pending.get(key);
+    if (!current) return void this.pending.set(key, row);
+    current.calls += row.calls;
+    current.errors += row.errors;
+    current.latencySumMs += row.latencySumMs;
+    row.buckets.forEach((count, i) => (current.buckets[i] += count));
+  }
+
+  private upsert(rows: MinuteStats[]): { sql: string; params: unknown[] } {
+    const columns = ['minute', 'channel_id', 'calls', 'errors', 'latency_sum_ms', ...LATENCY_BUCKET_COLUMNS];
+    const added = columns.slice(2);
+    const params = rows.flatMap((row) => [row.minute, row.channelId, row.calls, row.errors, row.latencySumMs, ...row.buckets]);
+    const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
+    const insert = `INSERT INTO upstream_call_stats (${columns.join(', ')}) VALUES ${values}`;
+    const sql = this.transactions.isSqlite
+      ? `${insert} ON CONFLICT(minute, channel_id) DO UPDATE SET ${added.map((name) => `${name} = ${name} + excluded.${name}`).join(', ')}`
+      : `${insert} ON DUPLICATE KEY UPDATE ${added.map((name) => `${name} = ${name} + VALUES(${name})`).join(', ')}`;
+    return { sql, params };
+  }
+}
