@@ -53,6 +53,9 @@ describe('web console in a browser', () => {
     expect(await auditAccessibility(page)).toEqual([]);
     await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in as administrator' }).click();
+    // The dashboard is the admin's home; users are one link away.
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
 
     const form = page.locator('#create-user-form');
@@ -89,7 +92,7 @@ describe('web console in a browser', () => {
     await page.getByRole('link', { name: 'Channels' }).click();
     await page.getByRole('button', { name: 'Test connectivity of simulator-alpha' }).click();
     await expectText(page.locator('#conn-1'), /OK \d+ ms via probe/);
-    await expectText(page.locator('tr[data-channel-id="1"]'), /simulator-alpha.*enabled.*\d+\.\d% \(0\)/);
+    await expectText(page.locator('tr[data-channel-id="1"]'), /simulator-alpha.*enabled.*\d+\.\d% \(0\)/i);
     expect(await auditAccessibility(page)).toEqual([]);
     await admin.screenshot('channels');
 
@@ -226,6 +229,7 @@ describe('web console in a browser', () => {
     await admin.page.goto('/console');
     await admin.page.getByLabel('Admin token').fill(ADMIN_TOKEN);
     await admin.page.getByRole('button', { name: 'Sign in as administrator' }).click();
+    await admin.page.getByRole('link', { name: 'Users' }).click();
     const application = admin.page.getByRole('row', { name: new RegExp(`${customer.username}.*Acme Pictures`) });
     await application.getByRole('button', { name: 'Approve' }).click();
     await expectText(admin.page.locator(`tr[data-username="${customer.username}"]`), 'Approved');

@@ -88,7 +88,7 @@ describe('webhooks in the web console', () => {
     await page.goto('/console');
     await page.getByLabel('Admin token').fill(gw.config.adminToken!);
     await page.getByRole('button', { name: 'Sign in as administrator' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByRole('link', { name: 'Failing webhooks' }).click();
     await page.locator('tr[data-endpoint-id]', { hasText: receiver.url }).filter({ hasText: 'HTTP 500' }).waitFor();
     expect(await auditAccessibility(page)).toEqual([]);

@@ -15,10 +15,18 @@ function pickInitial() {
   return (navigator.languages ?? [navigator.language]).some((l) => /^zh/i.test(l)) ? 'zh-CN' : 'en';
 }
 
+// Each language is its main catalog plus the admin pages' own (admin.<lang>.json), merged.
+const CATALOG_FILES = (lang) => [`${lang}.json`, `admin.${lang}.json`];
+
 async function load(lang) {
   if (!catalogs[lang]) {
-    const response = await fetch(`/console/assets/i18n/${lang}.json`, { credentials: 'same-origin' });
-    catalogs[lang] = await response.json();
+    const parts = await Promise.all(
+      CATALOG_FILES(lang).map(async (file) => {
+        const response = await fetch(`/console/assets/i18n/${file}`, { credentials: 'same-origin' });
+        return response.ok ? response.json() : {};
+      }),
+    );
+    catalogs[lang] = Object.assign({}, ...parts);
   }
   return catalogs[lang];
 }

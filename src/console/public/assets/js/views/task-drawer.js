@@ -9,9 +9,10 @@ import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 
 /** `row` is the list's copy of the task (shown at once); the detail endpoint adds the rest. `base`: the API prefix. */
-export function TaskDrawer({ taskId, row, onClose, base = '/console/api/tasks', extraFacts }) {
-  const detail = useApi(`${base}/${encodeURIComponent(taskId)}`, {}, { poll: (d) => (d && isActive(d.status) ? 1500 : 0) });
-  const task = { ...(row ?? {}), ...(detail.data ?? {}) };
+/** `normalize(task)`: for an API whose status is not the flat one (the admin's), maps it to the flat form. */
+export function TaskDrawer({ taskId, row, onClose, base = '/console/api/tasks', extraFacts, normalize = (task) => task }) {
+  const detail = useApi(`${base}/${encodeURIComponent(taskId)}`, {}, { poll: (d) => (d && isActive(normalize(d).status) ? 1500 : 0) });
+  const task = normalize({ ...(row ?? {}), ...(detail.data ?? {}) });
   const reason = task.failure_reason ?? task.fail_reason;
   const hasVideo = task.has_video ?? task.status === 'completed';
   const content = `${base}/${encodeURIComponent(taskId)}/content`;
