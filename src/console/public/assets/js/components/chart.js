@@ -8,7 +8,7 @@ import { num } from '../lib/format.js';
 
 /**
  * <Chart label="summary for screen readers" categories={['Mar 1', ...]} height={260}
- *   series={[{ label, color: '--chart-1', kind: 'bar' | 'line', values: [...], total: 'sum' | 'last' }]}
+ *   series={[{ label, color: '--chart-1', kind: 'bar' | 'line', values: [...], plot?: [...], total: 'sum' | 'last' }]}
  *   format={(v) => text} />
  * Every series shares the left axis, so their sizes compare honestly. The x-scale runs half a
  * category past either end, so the first and last (today's) bars are drawn whole.
@@ -61,7 +61,8 @@ export function Chart({ label, categories, series, height = 260, format = num, i
       ],
       hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? null)] },
     };
-    const data = [categories.map((_c, i) => i), ...series.map((s) => s.values.map((v) => (v === null || v === undefined ? null : v)))];
+    // `plot` (when given) is what is drawn, `values` what the legend reads: a stacked chart draws running sums.
+    const data = [categories.map((_c, i) => i), ...series.map((s) => (s.plot ?? s.values).map((v) => (v === null || v === undefined ? null : v)))];
     plot.current = new uPlot(opts, data, el);
     const resize = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height }));
     resize.observe(el);
@@ -70,7 +71,7 @@ export function Chart({ label, categories, series, height = 260, format = num, i
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [JSON.stringify(categories), JSON.stringify(series.map((s) => [s.label, s.values, s.color, s.kind])), height, theme, lang]);
+  }, [JSON.stringify(categories), JSON.stringify(series.map((s) => [s.label, s.values, s.plot, s.color, s.kind])), height, theme, lang]);
 
   return html`<figure class="chart" id=${id}>
     <div class="chart-canvas" ref=${box} role="img" aria-label=${label}></div>

@@ -10,7 +10,7 @@ import { html, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 
-const PLATFORMS = ['alpha', 'beta', 'gamma'];
+const PLATFORMS = ['alpha', 'beta', 'gamma', 'openai'];
 const HIGH_ERROR_RATE = 0.1;
 const FAMILY_C = ['control_base_url', 'access_key', 'secret_key', 'region', 'project_name'];
 
@@ -42,11 +42,13 @@ export function AdminChannels() {
   };
 
   const columns = [
-    { key: 'name', label: t('channels.col.name'), card: 'title', render: (c) => html`<strong>${c.name}</strong> <span class="muted">#${c.id}</span><div class="muted small">${t(`channels.platform.${c.platform}`)}</div>` },
+    {
+      key: 'name', label: t('channels.col.name'), card: 'title', class: 'col-channel',
+      render: (c) => html`<div class="channel-cell"><strong>${c.name}</strong> <span class="muted">#${c.id}</span><div class="muted small">${t(`channels.platform.${c.platform}`)}</div><code class="channel-url" title=${c.base_url}>${c.base_url}</code></div>`,
+    },
     { key: 'status', label: t('channels.col.status'), card: 'badge', render: (c) => html`<${Badge} status=${c.status} />` },
-    { key: 'base_url', label: t('channels.col.baseUrl'), wide: true, class: 'col-url', render: (c) => html`<code class="url">${c.base_url}</code>` },
-    { key: 'models', label: t('channels.col.models'), render: (c) => html`<span title=${c.models.join(', ')}>${t('channels.modelCount', { n: c.models.length })}</span>` },
-    { key: 'priority', label: t('channels.col.priority'), num: true, render: (c) => `${c.priority} / ${c.weight}` },
+    { key: 'models', label: t('channels.col.models'), class: 'nowrap', render: (c) => html`<span title=${c.models.join(', ')}>${t('channels.modelCount', { n: c.models.length })}</span>` },
+    { key: 'priority', label: t('channels.col.priority'), num: true, class: 'nowrap', render: (c) => `${c.priority} / ${c.weight}` },
     { key: 'requests', label: t('channels.col.requests'), num: true, render: (c) => num(c.request_count) },
     { key: 'errors', label: t('channels.col.errorRate'), num: true, render: (c) => html`<span class=${c.error_rate >= HIGH_ERROR_RATE ? 'error-text' : undefined} title=${c.last_error ?? ''}>${rate(c.error_rate)} (${num(c.error_count)})</span>` },
     { key: 'connectivity', label: t('channels.col.connectivity'), wide: true, render: (c) => html`<${Connectivity} id=${c.id} result=${results[c.id]} />` },

@@ -17,9 +17,9 @@ const REFRESH_MS = { '1h': 15_000, '24h': 60_000, '7d': 120_000, '30d': 300_000 
 const STATUS_SERIES = [
   { key: 'completed', from: ['SUCCESS'], color: '--chart-ok' },
   { key: 'failed', from: ['FAILURE'], color: '--chart-fail' },
-  { key: 'rejected', from: ['REJECTED'], color: '--chart-rejected', dash: [6, 4] },
+  { key: 'rejected', from: ['REJECTED'], color: '--chart-rejected' },
   { key: 'in_progress', from: ['IN_PROGRESS'], color: '--chart-running' },
-  { key: 'queued', from: ['SUBMITTING', 'NOT_START', 'QUEUED'], color: '--chart-queued', dash: [2, 3] },
+  { key: 'queued', from: ['SUBMITTING', 'NOT_START', 'QUEUED'], color: '--chart-queued' },
 ];
 
 export function AdminDashboard() {
@@ -41,16 +41,20 @@ export function AdminDashboard() {
 
 function Body({ data, rangeLabel }) {
   const sum = (values) => (values ?? []).reduce((a, b) => a + (b ?? 0), 0);
-  const series = STATUS_SERIES.map((s) => ({
+  // Stacked bars: each status is drawn as the running sum up to it, tallest first, so the smaller
+  // sums paint over it and every bucket's bar is its total split by status; the legend reads each
+  // status's own count (top of the stack first, as the eye reads it).
+  const counts = STATUS_SERIES.map((s) => data.buckets.map((_b, i) => s.from.reduce((n, status) => n + (data.tasks_by_status[status]?.[i] ?? 0), 0)));
+  const series = STATUS_SERIES.map((s, k) => ({
     label: t(`dash.status.${s.key}`),
     color: s.color,
-    kind: 'line',
-    dash: s.dash,
-    values: data.buckets.map((_b, i) => s.from.reduce((n, status) => n + (data.tasks_by_status[status]?.[i] ?? 0), 0)),
-  }));
+    kind: 'bar',
+    values: counts[k],
+    plot: data.buckets.map((_b, i) => counts.slice(0, k + 1).reduce((n, c) => n + c[i], 0)),
+  })).reverse();
   const total = series.reduce((n, s) => n + sum(s.values), 0);
-  const done = sum(series[0].values) + sum(series[1].values);
-  const successRate = done ? sum(series[0].values) / done : null;
+  const done = sum(counts[0]) + sum(counts[1]);
+  const successRate = done ? sum(counts[0]) / done : null;
   const netQuota = sum(data.quota_by_bucket);
   const categories = data.buckets.map((at) => bucketLabel(at, data.bucket_seconds));
   const per = t(`dash.per.${data.bucket_seconds}`);
@@ -75,8 +79,8 @@ function Body({ data, rangeLabel }) {
     </div>
 
     <${Card} title=${t('dash.tasksChart', { per })} id="tasks-card">
-      <${Chart} id="tasks-chart" categories=${categories} series=${series} height=${260} format=${(v) => num(v)}
-        label=${t('dash.tasksSummary', { range: rangeLabel, total: num(total), per, parts: series.map((s) => `${s.label} ${num(sum(s.values))}`).join(', ') })} />
+      <${Chart} id="tasks-chart" categories=${categories} series=${series} height=${260} format=${(v) => (Number.isInteger(v) ? num(v) : '')}
+        label=${t('dash.tasksSummary', { range: rangeLabel, total: num(total), per, parts: [...series].reverse().map((s) => `${s.label} ${num(sum(s.values))}`).join(', ') })} />
     <//>
 
     <div class="grid-2">

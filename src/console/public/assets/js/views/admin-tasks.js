@@ -47,15 +47,16 @@ export function AdminTasks() {
     { key: 'status', label: t('tasks.col.status'), sort: 'status', card: 'badge', class: 'col-status', render: (task) => html`<${TaskStatus} task=${task} />${task.gateway_status === 'REJECTED' || task.gateway_status === 'SUBMITTING' ? html`<div class="muted small">${t(`atasks.status.${task.gateway_status}`)}</div>` : null}` },
     { key: 'progress', label: t('tasks.col.progress'), card: 'meta', wide: true, class: 'col-progress', render: (task) => html`<${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: task.task_id })} />` },
     { key: 'user', label: t('atasks.col.user'), num: true, render: (task) => html`<a href=${`#/admin/tasks?user_id=${task.user_id}`} title=${t('atasks.tasksOfUser', { id: task.user_id })}>#${task.user_id}</a>` },
-    { key: 'model', label: t('tasks.col.model'), sort: 'model', render: (task) => html`<code class="model">${task.model}</code>` },
-    { key: 'channel', label: t('atasks.col.channel'), render: (task) => (task.channel_id === null ? '—' : html`<span title=${`#${task.channel_id}`}>${channelName(task.channel_id) ?? `#${task.channel_id}`}</span>`) },
+    {
+      key: 'model', label: t('atasks.col.modelChannel'), sort: 'model',
+      render: (task) => html`<code class="model">${task.model}</code><div class="muted small" data-channel-id=${task.channel_id ?? undefined}>${task.channel_id === null ? t('atasks.notRouted') : channelName(task.channel_id) ?? `#${task.channel_id}`}</div>`,
+    },
     { key: 'cost', label: t('tasks.col.cost'), sort: 'cost', num: true, render: (task) => html`<span>${quota(task.quota)}</span>${money(task.quota) ? html`<div class="muted small">${money(task.quota)}</div>` : null}` },
     { key: 'created', label: t('tasks.col.created'), sort: 'created_at', class: 'nowrap', render: (task) => html`<span title=${dateTime(task.created_at)}>${compactDateTime(task.created_at)}</span>${task.stuck && task.next_poll_at ? html`<div class="small error-text">${t('atasks.pollDue', { at: compactDateTime(task.next_poll_at) })}</div>` : null}` },
     {
       key: 'actions', label: t('tasks.col.actions'), card: 'actions', class: 'col-actions',
       render: (task) => html`<div class="actions nowrap">
-        ${task.status === 'completed' ? html`<${Button} small icon="play" onClick=${() => open(task)} aria-label=${t('tasks.playOf', { id: task.task_id })}>${t('tasks.play')}<//>` : null}
-        <${Button} small kind="secondary" icon="eye" onClick=${() => open(task)} aria-label=${t('tasks.detailsOf', { id: task.task_id })}>${t('tasks.details')}<//>
+        ${task.status === 'completed' ? html`<${Button} small icon="play" onClick=${() => open(task)} aria-label=${t('tasks.playOf', { id: task.task_id })}>${t('tasks.play')}<//>` : html`<${Button} small kind="secondary" icon="eye" onClick=${() => open(task)} aria-label=${t('tasks.detailsOf', { id: task.task_id })}>${t('tasks.details')}<//>`}
       </div>`,
     },
   ];
