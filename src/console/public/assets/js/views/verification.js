@@ -18,6 +18,8 @@ export function Verification() {
   const own = useApi('/console/api/verification/applications');
   const latest = own.data?.data[0];
   const enabled = own.data?.verification_enabled;
+  // A session that names a group (the provider confirmed the check) means the group list changed.
+  const [groupsVersion, setGroupsVersion] = useState(0);
   return html`<div class="verification-page">
     <${PageHeader} title=${t('verify.title')} intro=${t('verify.intro')} />
     <${CallbackNotice} />
@@ -28,7 +30,7 @@ export function Verification() {
         ${enabled ? html`<${Badge} status="enabled" />` : latest?.status === 'pending' ? html`<${Badge} status="pending">${t('verify.pending')}<//>` : html`<${Badge} status="disabled">${t('verify.notEnabled')}<//>`}
         ${latest?.status === 'rejected' ? html`<p>${latest.review_note ? t('verify.rejectedNote', { note: latest.review_note }) : t('verify.rejected')}</p>` : null}
       </div>
-      ${enabled ? html`<${Liveness} /><${Groups} />` : latest?.status === 'pending' ? html`<p>${t('verify.filed', { at: dateTime(latest.created_at) })}</p>` : html`<${ApplyForm} onDone=${own.reload} />`}
+      ${enabled ? html`<${Liveness} onGroup=${() => setGroupsVersion((n) => n + 1)} /><${Groups} key=${groupsVersion} />` : latest?.status === 'pending' ? html`<p>${t('verify.filed', { at: dateTime(latest.created_at) })}</p>` : html`<${ApplyForm} onDone=${own.reload} />`}
       <${WorkedExample} />` : null}
   </div>`;
 }
@@ -63,13 +65,15 @@ function ApplyForm({ onDone }) {
   <//>`;
 }
 
-function Liveness() {
+function Liveness({ onGroup }) {
   const [session, setSession] = useState(null);
   const [started, setStarted] = useState(null);
   const last = sessionStorage.getItem(LAST_SESSION);
   const check = async (id) => {
     try {
-      setSession(await api(`/console/api/verification/sessions/${encodeURIComponent(id)}`));
+      const checked = await api(`/console/api/verification/sessions/${encodeURIComponent(id)}`);
+      setSession(checked);
+      if (checked.group_id) onGroup();
     } catch (error) {
       fail(error);
     }
