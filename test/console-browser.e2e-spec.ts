@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, launchBrowser, openPage } from './support/browser';
+import { auditAccessibility, BrowserSession, horizontalOverflow, launchBrowser, openPage } from './support/browser';
 
 /**
  * The web console in headless Chromium (Debian's package) against the gateway with its embedded
@@ -151,6 +151,8 @@ describe('web console in a browser', () => {
     // The id shows shortened (so it never wraps), with a button that copies it whole.
     await expectText(row.locator('td[data-col="task"] code [aria-hidden="true"]'), /^task_.{5}….{4}$/);
     await row.getByRole('button', { name: `Copy ${created.body.id}` }).waitFor();
+    const idBox = await row.locator('td[data-col="task"] code').boundingBox();
+    expect(idBox!.height).toBeLessThan(30);
     await session.screenshot('task-running');
     // The simulated provider needs 6 s of (test clock) time; the page keeps polling meanwhile.
     gw.clock.advance(6_000);
@@ -273,7 +275,7 @@ describe('web console in a browser', () => {
     await page.keyboard.type(customer.password);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    const chart = page.getByRole('img', { name: /^Per day over the Last 30 days/ });
+    const chart = page.getByRole('img', { name: /^Per day over the last 30 days/ });
     await chart.locator('canvas').waitFor();
     // The chart shows what this customer's tasks cost: net of the failed task's refund.
     const ledger = (await gw.admin.get(`/api/admin/logs?user_id=${customer.id}`).expect(200)).body.totals;
@@ -284,10 +286,25 @@ describe('web console in a browser', () => {
     await expectText(legend.filter({ hasText: 'Spent (net of refunds)' }).locator('strong'), net.toLocaleString('en-US'));
     await expectText(legend.filter({ hasText: 'Refunded' }).locator('strong'), ledger.refund.toLocaleString('en-US'));
     await page.locator('#balance-chart canvas').waitFor();
+
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await auditAccessibility(page)).toEqual([]);
     await session.screenshot('overview');
+    // On the phone each task is a card: its id on one line, progress, cost and Play all on screen.
+    await page.getByRole('button', { name: 'Open the menu' }).click();
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    const card = page.locator('li.row-card[data-status="completed"]').first();
+    await card.waitFor();
+    for (const part of [card.locator('[data-col="task"] code'), card.getByRole('progressbar'), card.locator('[data-col="cost"]'), card.getByRole('button', { name: /^Play the video of task/ })]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    expect((await card.locator('[data-col="task"] code').boundingBox())!.height).toBeLessThan(30);
+    expect(await horizontalOverflow(page)).toBe(0);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await session.screenshot('tasks-phone');
     expect(realErrors(session)).toEqual([]);
   });
 });

@@ -38,7 +38,7 @@ export function Overview() {
   const refunded = sum(data?.refund_by_day);
   const tasks = data ? data.tasks ?? sum(data.spend_by_model?.map((m) => m.tasks)) : null;
   const days = data?.days.map((d) => shortDate(dayDate(d))) ?? [];
-  const rangeLabel = t(`overview.range.${range}`);
+  const rangeLabel = t(`overview.rangeInline.${range}`);
   const withMoney = (v) => (money(v) ? html`${quota(v)}<small>${money(v)}</small>` : quota(v));
 
   return html`<div class="overview">
