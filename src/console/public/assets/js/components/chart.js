@@ -42,7 +42,7 @@ export function Chart({ label, categories, series, height = 260, format = num, i
         {
           stroke: muted, font: axisFont, grid: { show: false }, ticks: { stroke: grid },
           incrs: [1, 2, 3, 5, 7, 10, 14, 15, 30, 60],
-          space: 44,
+          space: 56,
           values: (_u, splits) => splits.map((i) => (Number.isInteger(i) && categories[i] !== undefined ? categories[i] : '')),
         },
         { stroke: muted, font: axisFont, grid: { stroke: grid, width: 1 }, ticks: { show: false }, size: (_u, values) => (values ? Math.max(...values.map((v) => String(v).length)) * 7.5 + 14 : 40), values: (_u, splits) => splits.map((v) => format(v)) },

@@ -28,7 +28,7 @@ export function DataTable({ caption, columns, rows, rowKey, rowProps, sort, onSo
   const phone = useIsPhone();
   if (!rows?.length) return html`<div class="table-empty"><${Empty} icon=${emptyIcon} title=${empty ?? t('common.nothing')} /></div>`;
   if (phone) return html`<${CardList} ...${{ caption, columns, rows, rowKey, rowProps, onRowOpen }} />`;
-  return html`<div class="table-wrap"><table class="data-table">
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label=${caption}><table class="data-table">
     <caption class="visually-hidden">${caption}</caption>
     <thead><tr>${columns.map((c) => html`<th scope="col" class=${cls(c)} aria-sort=${ariaSort(c, sort)}>${c.sort && onSort ? html`<${SortButton} column=${c} sort=${sort} onSort=${onSort} />` : c.label}</th>`)}</tr></thead>
     <tbody>${rows.map((row) => html`<tr key=${rowKey(row)} ...${rowProps?.(row) ?? {}}>${columns.map((c) => html`<td class=${cls(c)} data-col=${c.key}>${c.render(row)}</td>`)}</tr>`)}</tbody>

@@ -62,7 +62,7 @@ export function Shell({ routes, current, children }) {
         <div class="topbar-tools" id="account">
           <${LanguageSwitch} />
           <${ThemeToggle} />
-          <${Button} kind="secondary" small icon="log-out" onClick=${async () => { await signOut(); navigate('sign-in'); }}>${t('account.signOut')}<//>
+          <${Button} kind="secondary" small icon="log-out" aria-label=${t('account.signOut')} onClick=${async () => { await signOut(); navigate('sign-in'); }}>${t('account.signOut')}<//>
         </div>
       </header>
       <main id="main" tabindex="-1">${children}</main>

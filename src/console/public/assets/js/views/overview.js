@@ -19,7 +19,7 @@ function useOverview(range) {
     const rows = fallback.data.data;
     return {
       data: {
-        range, days: rows.map((r) => r.date), spend_by_day: rows.map((r) => r.consumed), refund_by_day: rows.map((r) => r.refunded),
+        range, days: rows.map((r) => r.date), spend_by_day: rows.map((r) => r.spent), refund_by_day: rows.map((r) => r.refunded),
         balance_by_day: rows.map((r) => r.balance), balance: fallback.data.quota, spend_by_model: null,
         tasks: rows.reduce((sum, r) => sum + r.tasks, 0),
       },
@@ -38,7 +38,7 @@ export function Overview() {
   const refunded = sum(data?.refund_by_day);
   const tasks = data ? data.tasks ?? sum(data.spend_by_model?.map((m) => m.tasks)) : null;
   const days = data?.days.map((d) => shortDate(dayDate(d))) ?? [];
-  const rangeLabel = t(`overview.range.${range}`);
+  const rangeLabel = t(`overview.rangeInline.${range}`);
   const withMoney = (v) => (money(v) ? html`${quota(v)}<small>${money(v)}</small>` : quota(v));
 
   return html`<div class="overview">
@@ -50,13 +50,13 @@ export function Overview() {
     ${data ? html`
       <div class="stats" aria-live="polite">
         <${Stat} id="balance" icon="wallet" label=${t('overview.balance')} value=${withMoney(data.balance)} />
-        <${Stat} id="spent" icon="trending-down" label=${t('overview.spent', { range: rangeLabel })} value=${withMoney(spent)} />
+        <${Stat} id="spent" icon="trending-down" label=${t('overview.spent', { range: rangeLabel })} value=${withMoney(spent)} sub=${t('overview.netNote')} />
         <${Stat} id="refunded" icon="rotate-ccw" label=${t('overview.refunded', { range: rangeLabel })} value=${withMoney(refunded)} />
         <${Stat} id="tasks" icon="clapperboard" label=${t('overview.tasks', { range: rangeLabel })} value=${num(tasks)} />
       </div>
       <${Card} title=${t('overview.spendByDay')} id="spend-card">
         <${Chart} id="spend-chart" categories=${days} format=${quota}
-          label=${t('overview.spendSummary', { range: rangeLabel, spent: quota(spent), refunded: quota(refunded), net: quota(spent - refunded) })}
+          label=${t('overview.spendSummary', { range: rangeLabel, spent: quota(spent), refunded: quota(refunded) })}
           series=${[
             { label: t('overview.series.spent'), color: '--chart-spend', kind: 'bar', values: data.spend_by_day },
             { label: t('overview.series.refunded'), color: '--chart-refund', kind: 'bar', values: data.refund_by_day },

@@ -66,6 +66,13 @@ function Fact({ label, children, wide }) {
   return html`<div class=${wide ? 'wide' : undefined}><dt>${label}</dt><dd>${children}</dd></div>`;
 }
 
+/** The admin's timeline names the gateway's own statuses; badges speak the flat ones. */
+const STATUS_ALIAS = { success: 'completed', failure: 'failed', not_start: 'queued', submitting: 'queued' };
+const flat = (status) => {
+  const lower = String(status).toLowerCase();
+  return STATUS_ALIAS[lower] ?? lower;
+};
+
 const KIND_ICON = { created: 'plus', submitted: 'send', status: 'info', progress: 'loader', poll: 'refresh-cw', charged: 'wallet', refunded: 'rotate-ccw', archived: 'film', webhook: 'webhook' };
 
 function Timeline({ events, polls }) {
@@ -74,7 +81,7 @@ function Timeline({ events, polls }) {
     ${events.map((e) => html`<li class=${`tl-${e.kind}`}>
       <span class="tl-dot"><${Icon} name=${KIND_ICON[e.kind] ?? 'info'} size=${14} /></span>
       <div class="tl-body">
-        <div class="tl-head"><strong>${t(`timeline.${e.kind}`)}</strong>${e.status ? html` <${Badge} status=${String(e.status).toLowerCase()}>${t(`status.${String(e.status).toLowerCase()}`)}<//>` : null}${e.progress !== undefined && e.progress !== null ? html` <span class="muted">${e.progress}%</span>` : null}</div>
+        <div class="tl-head"><strong>${t(`timeline.${e.kind}`)}</strong>${e.status ? html` <${Badge} status=${flat(e.status)} />` : null}${e.progress !== undefined && e.progress !== null ? html` <span class="muted">${e.progress}%</span>` : null}</div>
         ${e.detail ? html`<div class="muted tl-detail">${e.detail}</div>` : null}
         <time class="muted small" datetime=${new Date(e.at * 1000).toISOString()}>${dateTimeSeconds(e.at)}${first && e.at > first ? ` · +${duration(e.at - first)}` : ''}</time>
       </div>

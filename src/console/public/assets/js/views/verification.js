@@ -18,6 +18,9 @@ export function Verification() {
   const own = useApi('/console/api/verification/applications');
   const latest = own.data?.data[0];
   const enabled = own.data?.verification_enabled;
+  // A session that names a group (the provider confirmed the check) means the group list changed.
+  const [groupsVersion, setGroupsVersion] = useState(0);
+  const [exampleAsset, setExampleAsset] = useState(null);
   return html`<div class="verification-page">
     <${PageHeader} title=${t('verify.title')} intro=${t('verify.intro')} />
     <${CallbackNotice} />
@@ -28,8 +31,8 @@ export function Verification() {
         ${enabled ? html`<${Badge} status="enabled" />` : latest?.status === 'pending' ? html`<${Badge} status="pending">${t('verify.pending')}<//>` : html`<${Badge} status="disabled">${t('verify.notEnabled')}<//>`}
         ${latest?.status === 'rejected' ? html`<p>${latest.review_note ? t('verify.rejectedNote', { note: latest.review_note }) : t('verify.rejected')}</p>` : null}
       </div>
-      ${enabled ? html`<${Liveness} /><${Groups} />` : latest?.status === 'pending' ? html`<p>${t('verify.filed', { at: dateTime(latest.created_at) })}</p>` : html`<${ApplyForm} onDone=${own.reload} />`}
-      <${WorkedExample} />` : null}
+      ${enabled ? html`<${Liveness} onGroup=${() => setGroupsVersion((n) => n + 1)} /><${Groups} key=${groupsVersion} onActiveAsset=${setExampleAsset} />` : latest?.status === 'pending' ? html`<p>${t('verify.filed', { at: dateTime(latest.created_at) })}</p>` : html`<${ApplyForm} onDone=${own.reload} />`}
+      <${WorkedExample} assetId=${exampleAsset} />` : null}
   </div>`;
 }
 
@@ -63,13 +66,15 @@ function ApplyForm({ onDone }) {
   <//>`;
 }
 
-function Liveness() {
+function Liveness({ onGroup }) {
   const [session, setSession] = useState(null);
   const [started, setStarted] = useState(null);
   const last = sessionStorage.getItem(LAST_SESSION);
   const check = async (id) => {
     try {
-      setSession(await api(`/console/api/verification/sessions/${encodeURIComponent(id)}`));
+      const checked = await api(`/console/api/verification/sessions/${encodeURIComponent(id)}`);
+      setSession(checked);
+      if (checked.group_id) onGroup();
     } catch (error) {
       fail(error);
     }
@@ -99,16 +104,20 @@ function Liveness() {
   <//>`;
 }
 
-function Groups() {
+function Groups({ onActiveAsset }) {
   const groups = useApi('/console/api/verification/groups');
   if (groups.error) return html`<${ErrorNote} error=${groups.error} onRetry=${groups.reload} />`;
   if (!groups.data) return null;
   if (!groups.data.data.length) return html`<${Card} title=${t('verify.groups')}><p class="muted">${t('verify.noGroup')}</p><//>`;
-  return html`<div class="groups">${groups.data.data.map((group) => html`<${Group} key=${group.group_id} group=${group} />`)}</div>`;
+  return html`<div class="groups">${groups.data.data.map((group) => html`<${Group} key=${group.group_id} group=${group} onActiveAsset=${onActiveAsset} />`)}</div>`;
 }
 
-function Group({ group }) {
+function Group({ group, onActiveAsset }) {
   const assets = useApi(`/console/api/verification/groups/${encodeURIComponent(group.group_id)}/assets`, {}, { poll: (d) => (d?.data?.some((a) => a.status === 'processing') ? ASSET_POLL_MS : 0) });
+  const active = assets.data?.data.find((a) => a.status === 'active')?.asset_id ?? null;
+  useEffect(() => {
+    if (active) onActiveAsset(active);
+  }, [active]);
   const [mode, setMode] = useState('url');
   const [confirmDialog, confirm] = useConfirm();
   const upload = useSubmit(async (values, form) => {
@@ -163,12 +172,12 @@ function Group({ group }) {
 }
 
 /** How to use an asset in a task: the request, with the customer's first active asset filled in when there is one. */
-function WorkedExample() {
+function WorkedExample({ assetId }) {
   const example = `curl ${location.origin}/v1/video/generations \\
   -H "Authorization: Bearer $API_KEY" -H 'Content-Type: application/json' \\
   -d '{"model":"gamma-2-0","prompt":"Image 1 smiles and waves","duration":5,
        "metadata":{"resolution":"720p","content":[
-         {"type":"image_url","image_url":{"url":"asset://ASSET_ID"}}]}}'`;
+         {"type":"image_url","image_url":{"url":"asset://${assetId ?? 'ASSET_ID'}"}}]}}'`;
   return html`<${Card} title=${t('verify.exampleTitle')} id="asset-example">
     <ol class="steps">
       <li>${t('verify.example1')}</li>
@@ -176,6 +185,6 @@ function WorkedExample() {
       <li>${t('verify.example3')}</li>
     </ol>
     <div class="code-block"><pre><code>${example}</code></pre><${CopyButton} value=${example} label=${t('verify.copyExample')} kind="secondary" withText /></div>
-    <p class="hint">${t('verify.exampleNote')}</p>
+    <p class="hint">${assetId ? t('verify.exampleNoteFilled') : t('verify.exampleNote')}</p>
   <//>`;
 }

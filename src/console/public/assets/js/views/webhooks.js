@@ -54,7 +54,7 @@ export function Webhooks() {
     { key: 'created', label: t('webhooks.col.created'), class: 'nowrap', render: (e) => compactDateTime(e.created_at) },
     {
       key: 'actions', label: t('webhooks.col.actions'), card: 'actions',
-      render: (e) => html`<div class="actions">
+      render: (e) => html`<div class="actions nowrap">
         <${Button} small icon="list-video" aria-label=${t('webhooks.deliveriesOf', { url: e.url })} aria-pressed=${query.endpoint === String(e.id) ? 'true' : 'false'} onClick=${() => setQuery({ endpoint: String(e.id) })}>${t('webhooks.deliveries')}<//>
         <${Button} small kind="secondary" icon="send" aria-label=${t('webhooks.testOf', { url: e.url })} onClick=${() => sendTest(e)}>${t('webhooks.test')}<//>
         ${e.status === 'disabled' ? html`<${Button} small kind="secondary" icon="circle-check" aria-label=${t('webhooks.enableOf', { url: e.url })} onClick=${() => act(() => api(`/console/api/webhooks/${e.id}/enable`, { method: 'POST' }), t('webhooks.enabled', { url: e.url }))}>${t('webhooks.enable')}<//>` : null}
@@ -94,12 +94,10 @@ function Deliveries({ endpoint }) {
   };
   const columns = [
     { key: 'event', label: t('webhooks.col.event'), card: 'title', render: (d) => html`<div class="task-cell"><${ShortId} id=${d.event_id} /><span class="muted small">${d.type}</span></div>` },
-    { key: 'result', label: t('webhooks.col.result'), card: 'badge', render: (d) => resultOf(d) },
+    { key: 'result', label: t('webhooks.col.result'), card: 'badge', render: (d) => html`${resultOf(d)}<div class="muted small">${t('webhooks.attemptN', { n: d.attempt })}${d.next_attempt_at ? ` · ${t('webhooks.nextAt', { at: compactDateTime(d.next_attempt_at) })}` : ''}</div>` },
     { key: 'code', label: t('webhooks.col.code'), num: true, render: (d) => (d.status_code === null || d.status_code === undefined ? '—' : html`<span class=${`http-code ${d.status_code >= 200 && d.status_code < 300 ? 'ok' : 'bad'}`}>${d.status_code}</span>`) },
-    { key: 'attempt', label: t('webhooks.col.attempt'), num: true, render: (d) => String(d.attempt) },
     { key: 'task', label: t('webhooks.col.task'), render: (d) => (d.task_id ? html`<${ShortId} id=${d.task_id} />` : '—') },
     { key: 'at', label: t('webhooks.col.at'), class: 'nowrap', render: (d) => html`<span title=${dateTime(d.created_at)}>${compactDateTime(d.created_at)}</span>` },
-    { key: 'next', label: t('webhooks.col.next'), class: 'nowrap', render: (d) => (d.next_attempt_at ? compactDateTime(d.next_attempt_at) : '—') },
     { key: 'actions', label: t('webhooks.col.actions'), card: 'actions', render: (d) => (endpoint.status === 'enabled' ? html`<${Button} small kind="secondary" icon="rotate-ccw" aria-label=${t('webhooks.resendOf', { id: d.event_id })} onClick=${() => resend(d)}>${t('webhooks.resend')}<//>` : '—') },
   ];
   return html`<${Card} id="deliveries" title=${t('webhooks.deliveriesTo', { url: endpoint.url })} class="flush list-card" actions=${html`<${Button} small kind="secondary" icon="refresh-cw" onClick=${deliveries.reload}>${t('common.refresh')}<//>`}>
