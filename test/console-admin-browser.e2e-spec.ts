@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
 import { auditAccessibility, BrowserSession, launchBrowser, openPage } from './support/browser';
+import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 /**
  * The admin console in headless Chromium against the gateway with its embedded simulator (SQLite:
@@ -15,6 +16,7 @@ describe('admin console in a browser', () => {
   const sessions: BrowserSession[] = [];
   const tasks = { completed: '', failed: '', running: '' };
   let customer: { userId: number; key: string };
+  let receiver: WebhookReceiver;
 
   const realErrors = (session: BrowserSession) => session.errors.filter((e) => !/status of 401/.test(e));
 
@@ -35,8 +37,11 @@ describe('admin console in a browser', () => {
   const submit = (prompt: string) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt, duration: 5 }).expect(200);
 
   beforeAll(async () => {
-    [gw, browser] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on' }), launchBrowser()]);
+    [gw, browser, receiver] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', WEBHOOK_DELIVERY_INTERVAL_MS: '200' }), launchBrowser(), startWebhookReceiver()]);
     customer = await gw.createCustomer({ quota: 5_000_000, username: 'studio_north' });
+    // The customer's webhook endpoint answers 500: it shows on the failing webhooks page and the dashboard.
+    receiver.status = 500;
+    await gw.http.post('/v1/webhooks').set('Authorization', `Bearer ${customer.key}`).send({ url: receiver.url }).expect(201);
     tasks.completed = (await submit('a lighthouse at dusk, slow pan over the rocks')).body.id;
     tasks.failed = (await submit('a storm over the harbour [simulate:fail]')).body.id;
     gw.clock.advance(3_000);
@@ -49,6 +54,11 @@ describe('admin console in a browser', () => {
     await gw.app.get(VideoArchiveJob).archiveDueVideos();
     const states = await Promise.all(Object.values(tasks).map(async (id) => (await gw.admin.get(`/api/admin/tasks?q=${id}`).expect(200)).body.data[0].status));
     expect(states).toEqual(['SUCCESS', 'FAILURE', expect.stringMatching(/QUEUED|IN_PROGRESS|NOT_START/)]);
+    const deadline = Date.now() + 15_000;
+    while (!(await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.length) {
+      if (Date.now() > deadline) throw new Error('the webhook endpoint never showed as failing');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     // Prices out of text order, to see them sorted by resolution.
     for (const resolution of ['1080p', '360p', '720p']) await gw.admin.put('/api/admin/prices', { model: 'zeta/demo', resolution, unit: 'second', price: 100 * parseInt(resolution, 10) }).expect(200);
   });
@@ -56,6 +66,7 @@ describe('admin console in a browser', () => {
     for (const session of sessions) await session.close().catch(() => undefined);
     await browser?.close();
     await gw?.close();
+    await receiver?.stop();
   });
 
   it("lands on the dashboard, whose charts and tables show the tasks made for this test", async () => {
@@ -65,6 +76,7 @@ describe('admin console in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.locator('#tasks-chart canvas').waitFor();
     await expectText(page.locator('[data-stat="tasks"] .value'), '3');
+    await expectText(page.locator('[data-stat="webhooks"] .value'), '1');
     const chart = page.getByRole('img', { name: /3 tasks created per hour over the 24 hours/ });
     expect(await chart.getAttribute('aria-label')).toMatch(/Completed 1, Failed 1, .*In progress|Queued/);
     // The legend reads the totals per status.
@@ -114,6 +126,10 @@ describe('admin console in a browser', () => {
     });
     expect(played.duration).toBeGreaterThan(0);
     expect(played.playedTo).toBeGreaterThan(0);
+    // The player's source seeks by Range; an unfinished task has no video.
+    const part = await gw.admin.get(`/api/admin/tasks/${tasks.completed}/content`).set('Range', 'bytes=0-99').expect(206);
+    expect(part.headers['content-range']).toMatch(/^bytes 0-99\/\d+$/);
+    await gw.admin.get(`/api/admin/tasks/${tasks.running}/content`).expect(404);
     expect(await auditAccessibility(page)).toEqual([]);
     await session.screenshot('en-light-desktop-task-drawer');
     expect(realErrors(session)).toEqual([]);
@@ -150,7 +166,7 @@ describe('admin console in a browser', () => {
     ['channels', 'admin/channels', '[data-channel-id]'],
     ['prices', 'admin/prices', '[data-price-id]'],
     ['logs', 'admin/logs', '[data-log-type]'],
-    ['webhooks', 'admin/webhooks', '.empty-state, [data-endpoint-id]'],
+    ['webhooks', 'admin/webhooks', '[data-endpoint-id]'],
   ];
   const COMBOS = ['en', 'zh-CN'].flatMap((lang) => ['light', 'dark'].flatMap((theme) => [
     { lang, theme, name: 'desktop', viewport: { width: 1440, height: 900 } },

@@ -20,11 +20,11 @@ export function bytes(value) {
 /** A ratio as a percentage with one decimal always shown ("0.0%", "12.5%"): rates compare at a glance. */
 export const rate = (ratio) => (missing(ratio) ? '—' : new Intl.NumberFormat(langStore.get(), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(ratio));
 
-/** An amount of money in `code` ("$0.0500"): small prices keep four decimals so a per-second price is not shown as $0.00. */
+/** An amount of money in `code` ("$0.045"): amounts under one keep up to four decimals so a per-second price is not shown as $0.00. */
 export function amount(value, code) {
   if (missing(value) || !code) return null;
   const small = Math.abs(value) < 1 && value !== 0;
-  return new Intl.NumberFormat(langStore.get(), { style: 'currency', currency: code, minimumFractionDigits: small ? 4 : 2, maximumFractionDigits: small ? 4 : 2 }).format(value);
+  return new Intl.NumberFormat(langStore.get(), { style: 'currency', currency: code, minimumFractionDigits: 2, maximumFractionDigits: small ? 4 : 2 }).format(value);
 }
 
 /** Quota as money at the rate `currency` ({ code, quota_per_unit }) names, or null when unknown. */
