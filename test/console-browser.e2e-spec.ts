@@ -191,7 +191,7 @@ describe('web console in a browser', () => {
     expect(played.seekable).toBeCloseTo(played.duration, 1);
     expect(Math.abs(played.seekedTo - played.target)).toBeLessThan(0.5);
     expect(await auditAccessibility(page)).toEqual([]);
-    await session.screenshot('video-playing');
+    await session.screenshot('video-playing', { fullPage: false });
     expect(realErrors(session)).toEqual([]);
   });
 

@@ -51,14 +51,14 @@ describe('web console in every language, theme and size', () => {
   /** Page errors, ignoring the 401 the console's own "am I signed in?" check logs when signed out. */
   const realErrors = (session: BrowserSession) => session.errors.filter((e) => !/status of 401/.test(e));
 
-  async function check(session: BrowserSession, look: Look, name: string): Promise<void> {
+  async function check(session: BrowserSession, look: Look, name: string, fullPage = true): Promise<void> {
     const { page } = session;
     await page.locator('main h1').first().waitFor();
     await settle(page);
     expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dataset.theme])).toEqual([look.lang, look.theme]);
     if (look.viewport.width < 640) expect({ name, overflow: await horizontalOverflow(page) }).toEqual({ name, overflow: 0 });
     expect({ name, violations: await auditAccessibility(page) }).toEqual({ name, violations: [] });
-    await session.screenshot(name.replace(/\//g, '-'));
+    await session.screenshot(name.replace(/\//g, '-'), { fullPage });
   }
 
   it.each(LOOKS.map((look) => [lookName(look), look] as const))('%s: sign-in, customer and admin pages', async (_name, look) => {
@@ -79,7 +79,7 @@ describe('web console in every language, theme and size', () => {
     // The task drawer with its player.
     await user.page.goto(`/console#/tasks?task=${tasks.done}`);
     await user.page.getByRole('dialog').locator('video').waitFor();
-    await check(user, look, 'task-drawer');
+    await check(user, look, 'task-drawer', false);
     expect(realErrors(user)).toEqual([]);
     await user.close();
 

@@ -18,7 +18,8 @@ export interface BrowserSession {
   page: Page;
   /** Console errors and uncaught exceptions seen by the page (a clean run has none). */
   errors: string[];
-  screenshot(name: string): Promise<string>;
+  /** Saves test-artifacts/<prefix>-<name>.png: the full page, or only the viewport (a modal drawer over the page). */
+  screenshot(name: string, options?: { fullPage?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -36,9 +37,9 @@ export async function openPage(browser: Browser, baseUrl: string, options: { vie
     context,
     page,
     errors,
-    async screenshot(name: string) {
+    async screenshot(name: string, shot = {}) {
       const path = join(ARTIFACTS_DIR, `${options.prefix ?? 'console'}-${name}.png`);
-      await page.screenshot({ path, fullPage: true });
+      await page.screenshot({ path, fullPage: shot.fullPage ?? true });
       return path;
     },
     close: () => context.close(),
@@ -98,9 +99,9 @@ export async function openLook(browser: Browser, baseUrl: string, look: Look, pr
     context,
     page,
     errors,
-    async screenshot(name: string) {
+    async screenshot(name: string, shot = {}) {
       const path = join(ARTIFACTS_DIR, `${prefix}-${name}-${lookName(look)}.png`);
-      await page.screenshot({ path, fullPage: true });
+      await page.screenshot({ path, fullPage: shot.fullPage ?? true });
       return path;
     },
     close: () => context.close(),

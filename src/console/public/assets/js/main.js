@@ -38,7 +38,7 @@
 import { onUnauthorized } from './api.js';
 import { Shell, PlainFrame } from './components/shell.js';
 import { LegacyPage } from './legacy.js';
-import { html, render, useEffect } from './lib/html.js';
+import { html, render, useEffect, useRef } from './lib/html.js';
 import { initI18n, t, useLang } from './lib/i18n.js';
 import { adoptSession, loadSession, sessionStore, useSession } from './lib/session.js';
 import './lib/theme.js';
@@ -67,9 +67,17 @@ function App() {
   useEffect(() => {
     document.title = `${t(entry.title)} · ${t('app.name')}`;
   }, [path, lang]);
+  const firstPath = useRef(path);
   useEffect(() => {
-    // After a page change, focus its heading so screen readers announce it.
-    const timer = setTimeout(() => (document.querySelector('main h1') ?? document.getElementById('main'))?.focus({ preventScroll: true }), 60);
+    // After a page change (not the first page: its user may already be typing), focus the new
+    // page's heading so screen readers announce it.
+    if (path === firstPath.current) return;
+    firstPath.current = null;
+    const timer = setTimeout(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body && active.matches('input, select, textarea')) return;
+      (document.querySelector('main h1') ?? document.getElementById('main'))?.focus({ preventScroll: true });
+    }, 60);
     return () => clearTimeout(timer);
   }, [path]);
 
