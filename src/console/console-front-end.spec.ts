@@ -7,7 +7,9 @@ const PUBLIC = join(__dirname, 'public', 'assets');
 const read = (path: string) => readFileSync(path, 'utf8');
 /** A module's code without its comments (the guide in main.js shows made-up keys). */
 const code = (path: string) => read(path).split('\n').filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line)).join('\n');
-const messages = (lang: string) => JSON.parse(read(join(PUBLIC, 'i18n', `${lang}.json`))) as Record<string, string>;
+/** A language's messages as the console loads them: the main catalog and the admin pages' own (lib/i18n.js merges both). */
+const messages = (lang: string) =>
+  Object.assign({}, ...[`${lang}.json`, `admin.${lang}.json`].map((file) => JSON.parse(read(join(PUBLIC, 'i18n', file))))) as Record<string, string>;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
