@@ -131,7 +131,7 @@ describe('admin console in a browser', () => {
     expect(part.headers['content-range']).toMatch(/^bytes 0-99\/\d+$/);
     await gw.admin.get(`/api/admin/tasks/${tasks.running}/content`).expect(404);
     expect(await auditAccessibility(page)).toEqual([]);
-    await session.screenshot('en-light-desktop-task-drawer');
+    await session.screenshot('en-light-desktop-task-drawer-playing', { fullPage: false });
     expect(realErrors(session)).toEqual([]);
   });
 
@@ -159,9 +159,11 @@ describe('admin console in a browser', () => {
     expect(realErrors(session)).toEqual([]);
   });
 
-  const PAGES: Array<[string, string, string]> = [
+  const PAGES: Array<[string, string | (() => string), string]> = [
     ['dashboard', 'admin/dashboard', '#tasks-chart canvas'],
     ['tasks', 'admin/tasks', '[data-task-id]'],
+    // The drawer opens from the URL (a shared link to one task).
+    ['task-drawer', () => `admin/tasks?task=${tasks.completed}`, 'dialog [data-fact="upstream-id"]'],
     ['users', 'admin/users', '[data-user-id]'],
     ['channels', 'admin/channels', '[data-channel-id]'],
     ['prices', 'admin/prices', '[data-price-id]'],
@@ -178,7 +180,7 @@ describe('admin console in a browser', () => {
     const { page } = session;
     const problems: Record<string, unknown> = {};
     for (const [id, path, ready] of PAGES) {
-      await page.goto(`/console#/${path}`);
+      await page.goto(`/console#/${typeof path === 'function' ? path() : path}`);
       await page.locator('main h1').waitFor();
       await page.locator(ready).first().waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
@@ -186,7 +188,7 @@ describe('admin console in a browser', () => {
       if (overflow > 0) problems[`${id} overflow`] = overflow;
       const violations = await auditAccessibility(page);
       if (violations.length) problems[`${id} axe`] = violations;
-      await session.screenshot(`${lang}-${theme}-${name}-${id}`);
+      await session.screenshot(`${lang}-${theme}-${name}-${id}`, { fullPage: id !== 'task-drawer' });
     }
     expect(problems).toEqual({});
     expect(realErrors(session)).toEqual([]);

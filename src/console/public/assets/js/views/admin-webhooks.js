@@ -16,7 +16,7 @@ export function AdminWebhooks() {
     { key: 'status', label: t('awebhooks.col.status'), card: 'badge', render: (e) => html`<${Badge} status=${e.status === 'enabled' ? 'failed' : e.status}>${e.status === 'enabled' ? t('awebhooks.failing') : null}<//>` },
     { key: 'user', label: t('awebhooks.col.user'), num: true, render: (e) => html`<a href=${hrefFor('admin/tasks', { user_id: e.user_id })} title=${t('atasks.tasksOfUser', { id: e.user_id })}>#${e.user_id}</a>` },
     { key: 'since', label: t('awebhooks.col.since'), class: 'nowrap', render: (e) => html`${when(e.failing_since)}${e.failing_since ? html`<div class="muted small">${ago(e.failing_since)}</div>` : null}` },
-    { key: 'error', label: t('awebhooks.col.lastError'), wide: true, render: (e) => html`${e.last_status_code === null || e.last_status_code === undefined ? null : html`<span class="http-code bad">HTTP ${e.last_status_code}</span> `}<span class="fail-reason">${e.last_error ?? ''}</span>` },
+    { key: 'error', label: t('awebhooks.col.lastError'), wide: true, render: (e) => html`${e.last_status_code === null || e.last_status_code === undefined ? null : html`<span class="http-code bad">HTTP ${e.last_status_code}</span> `}${e.last_error && e.last_error !== `HTTP ${e.last_status_code}` ? html`<span class="fail-reason">${e.last_error}</span>` : null}` },
     { key: 'attempt', label: t('awebhooks.col.lastAttempt'), class: 'nowrap', render: (e) => when(e.last_attempt_at) },
     { key: 'success', label: t('awebhooks.col.lastSuccess'), class: 'nowrap', render: (e) => when(e.last_success_at) },
   ];
