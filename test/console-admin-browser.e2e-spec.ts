@@ -77,7 +77,7 @@ describe('admin console in a browser', () => {
     await page.locator('#tasks-chart canvas').waitFor();
     await expectText(page.locator('[data-stat="tasks"] .value'), '3');
     await expectText(page.locator('[data-stat="webhooks"] .value'), '1');
-    const chart = page.getByRole('img', { name: /3 tasks created per hour over the 24 hours/ });
+    const chart = page.getByRole('img', { name: /3 tasks created per hour over the last 24 hours/ });
     expect(await chart.getAttribute('aria-label')).toMatch(/Completed 1, Failed 1, .*In progress|Queued/);
     // The legend reads the totals per status.
     await expectText(page.locator('#tasks-card .legend'), /Failed\s*1.*Completed\s*1/);
@@ -89,6 +89,10 @@ describe('admin console in a browser', () => {
     await page.getByRole('button', { name: 'Last hour' }).click();
     await page.getByRole('img', { name: /per minute over the last hour/i }).waitFor();
     expect(page.url()).toContain('range=1h');
+    await expectText(page.locator('#tasks-card .legend'), /Failed\s*1.*Completed\s*1/);
+    await page.getByRole('button', { name: '7 days' }).click();
+    await page.getByRole('img', { name: /per 6 hours over the last 7 days/ }).waitFor();
+    await session.screenshot('en-light-desktop-dashboard-7d');
     expect(realErrors(session)).toEqual([]);
   });
 

@@ -13,7 +13,7 @@ import { num } from '../lib/format.js';
  * Every series shares the left axis, so their sizes compare honestly. The x-scale runs half a
  * category past either end, so the first and last (today's) bars are drawn whole.
  */
-export function Chart({ label, categories, series, height = 260, format = num, id }) {
+export function Chart({ label, categories, axisLabels, series, height = 260, format = num, id }) {
   const box = useRef(null);
   const plot = useRef(null);
   const [hover, setHover] = useState(null);
@@ -43,7 +43,8 @@ export function Chart({ label, categories, series, height = 260, format = num, i
           stroke: muted, font: axisFont, grid: { show: false }, ticks: { stroke: grid },
           incrs: [1, 2, 3, 5, 7, 10, 14, 15, 30, 60],
           space: 56,
-          values: (_u, splits) => splits.map((i) => (Number.isInteger(i) && categories[i] !== undefined ? categories[i] : '')),
+          // axisLabels (optional): shorter names for the axis; the legend names the hovered category in full.
+          values: (_u, splits) => splits.map((i) => (Number.isInteger(i) && categories[i] !== undefined ? (axisLabels ?? categories)[i] : '')),
         },
         { stroke: muted, font: axisFont, grid: { stroke: grid, width: 1 }, ticks: { show: false }, size: (_u, values) => (values ? Math.max(...values.map((v) => String(v).length)) * 7.5 + 14 : 40), values: (_u, splits) => splits.map((v) => format(v)) },
       ],
@@ -71,7 +72,7 @@ export function Chart({ label, categories, series, height = 260, format = num, i
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [JSON.stringify(categories), JSON.stringify(series.map((s) => [s.label, s.values, s.plot, s.color, s.kind])), height, theme, lang]);
+  }, [JSON.stringify(categories), JSON.stringify(axisLabels), JSON.stringify(series.map((s) => [s.label, s.values, s.plot, s.color, s.kind])), height, theme, lang]);
 
   return html`<figure class="chart" id=${id}>
     <div class="chart-canvas" ref=${box} role="img" aria-label=${label}></div>

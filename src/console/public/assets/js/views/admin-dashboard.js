@@ -40,6 +40,7 @@ export function AdminDashboard() {
 }
 
 function Body({ data, rangeLabel }) {
+  const during = t(`dash.during.${data.range}`);
   const sum = (values) => (values ?? []).reduce((a, b) => a + (b ?? 0), 0);
   // Stacked bars: each status is drawn as the running sum up to it, tallest first, so the smaller
   // sums paint over it and every bucket's bar is its total split by status; the legend reads each
@@ -57,6 +58,7 @@ function Body({ data, rangeLabel }) {
   const successRate = done ? sum(counts[0]) / done : null;
   const netQuota = sum(data.quota_by_bucket);
   const categories = data.buckets.map((at) => bucketLabel(at, data.bucket_seconds));
+  const axisLabels = data.buckets.map((at) => axisLabel(at, data.bucket_seconds));
   const per = t(`dash.per.${data.bucket_seconds}`);
   const currency = data.currency;
   const withMoney = (v) => (moneyIn(v, currency) ? html`${quota(v)}<small>${moneyIn(v, currency)}</small>` : quota(v));
@@ -79,14 +81,14 @@ function Body({ data, rangeLabel }) {
     </div>
 
     <${Card} title=${t('dash.tasksChart', { per })} id="tasks-card">
-      <${Chart} id="tasks-chart" categories=${categories} series=${series} height=${260} format=${(v) => (Number.isInteger(v) ? num(v) : '')}
-        label=${t('dash.tasksSummary', { range: rangeLabel, total: num(total), per, parts: [...series].reverse().map((s) => `${s.label} ${num(sum(s.values))}`).join(', ') })} />
+      <${Chart} id="tasks-chart" categories=${categories} axisLabels=${axisLabels} series=${series} height=${260} format=${(v) => (Number.isInteger(v) ? num(v) : '')}
+        label=${t('dash.tasksSummary', { during, total: num(total), per, parts: [...series].reverse().map((s) => `${s.label} ${num(sum(s.values))}`).join(', ') })} />
     <//>
 
     <div class="grid-2">
       <${Card} title=${t('dash.quotaChart', { per })} id="quota-card">
-        <${Chart} id="quota-chart" categories=${categories} format=${quota} height=${220}
-          label=${t('dash.quotaSummary', { range: rangeLabel, net: quota(netQuota), refunded: quota(data.refunds.quota) })}
+        <${Chart} id="quota-chart" categories=${categories} axisLabels=${axisLabels} format=${quota} height=${220}
+          label=${t('dash.quotaSummary', { during, net: quota(netQuota), refunded: quota(data.refunds.quota) })}
           series=${[
             { label: t('dash.series.netQuota'), color: '--chart-spend', kind: 'bar', values: data.quota_by_bucket },
             { label: t('dash.series.refunds'), color: '--chart-refund', kind: 'bar', values: data.refunds.by_bucket },
@@ -153,12 +155,19 @@ function QuotaBars({ models, currency }) {
 
 const ms = (value) => (value === null || value === undefined ? '—' : t('dash.ms', { n: num(Math.round(value)) }));
 
-/** A bucket's start as the axis says it: a time of day for minutes and hours, a day (and hour) beyond. */
+/** A bucket's start in full (the legend shows it for the hovered bucket): a time for minutes, a day and time for hours, a day for days. */
 function bucketLabel(unix, bucketSeconds) {
   const date = new Date(unix * 1000);
   const time = new Intl.DateTimeFormat(langStore.get(), { hour: '2-digit', minute: '2-digit', hour12: false }).format(date);
-  if (bucketSeconds < 86_400 && bucketSeconds <= 3_600) return time;
+  if (bucketSeconds < 3_600) return time;
   if (bucketSeconds < 86_400) return `${shortDate(date)} ${time}`;
   return shortDate(date);
+}
+
+/** The same, short enough for the axis: a bucket that starts a day shows the day, the others only their time. */
+function axisLabel(unix, bucketSeconds) {
+  const date = new Date(unix * 1000);
+  if (bucketSeconds >= 86_400 || (bucketSeconds >= 3_600 && date.getHours() === 0 && date.getMinutes() === 0)) return shortDate(date);
+  return new Intl.DateTimeFormat(langStore.get(), { hour: '2-digit', minute: '2-digit', hour12: false }).format(date);
 }
 
