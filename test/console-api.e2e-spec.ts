@@ -77,7 +77,14 @@ describeEachDatabase('console sessions and console API', (kind) => {
 
   it('signs an admin in with the admin token into an http-only, SameSite=Strict cookie kept only as a hash', async () => {
     const admin = await signIn({ admin_token: ADMIN_TOKEN });
-    expect(admin.body).toEqual({ role: 'admin', kind: 'admin_token', user: null, csrf_token: expect.any(String), expires_at: expect.any(Number) });
+    expect(admin.body).toEqual({
+      role: 'admin',
+      kind: 'admin_token',
+      user: null,
+      csrf_token: expect.any(String),
+      expires_at: expect.any(Number),
+      currency: { code: 'USD', quota_per_unit: 10000 },
+    });
     expect(admin.setCookie).toMatch(/^gw_console_session=[A-Za-z0-9_-]{43}; Max-Age=\d+; Path=\/; Expires=.*; HttpOnly; SameSite=Strict$/);
     const sessionId = admin.cookie.split('=')[1];
     const rows = await gw.app.get(DataSource).query('SELECT * FROM console_sessions');

@@ -138,7 +138,7 @@ export class VideoArchiveRepository {
         .where("id = :id AND archive_owner = :owner AND archive_status = 'pending'", { id, owner });
       if (notDeleted) qb.andWhere('deleted_at IS NULL');
       const won = ((await qb.execute()).affected ?? 0) > 0;
-      if (won && event) await recordTaskEvent(manager, { taskId: id, kind: 'archived', detail: event.detail, at: event.at });
+      if (won && event) await recordTaskEvent(manager, { taskRowId: id, kind: 'archived', detail: event.detail, at: event.at });
       return won;
     };
     return event ? this.transactions.run(update) : this.transactions.runStatement(update);

@@ -10,9 +10,9 @@ export class TaskEventEntity {
   @PrimaryGeneratedColumn()
   id: number;
 
-  /** The task's internal id (`tasks.id`). */
-  @Column({ name: 'task_id', type: 'integer' })
-  taskId: number;
+  /** The task's row id (`tasks.id`, not the public `task_id`). */
+  @Column({ name: 'task_row_id', type: 'integer' })
+  taskRowId: number;
 
   @Column({ type: 'varchar', length: 16 })
   kind: TaskEventKind;

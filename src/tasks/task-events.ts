@@ -3,7 +3,8 @@ import { TaskEventEntity, TaskEventKind } from './task-event.entity';
 import type { PollRelease } from './task.repository';
 
 export interface TaskEventInput {
-  taskId: number;
+  /** `tasks.id`. */
+  taskRowId: number;
   kind: TaskEventKind;
   status?: string | null;
   progress?: number | null;
@@ -14,7 +15,7 @@ export interface TaskEventInput {
 /** Writes one state change of a task; call it with the manager of the transaction that makes the change. */
 export async function recordTaskEvent(manager: EntityManager, event: TaskEventInput): Promise<void> {
   await manager.insert(TaskEventEntity, {
-    taskId: event.taskId,
+    taskRowId: event.taskRowId,
     kind: event.kind,
     status: event.status ?? null,
     progress: event.progress ?? null,
@@ -42,7 +43,7 @@ export function progressEventsSql(rows: PollRelease[], owner: string, status: st
   });
   params.push(at, ...rows.map((row) => row.id), owner, status);
   const sql =
-    `INSERT INTO task_events (task_id, kind, status, progress, detail, at) ` +
+    `INSERT INTO task_events (task_row_id, kind, status, progress, detail, at) ` +
     `SELECT id, 'progress', status, CASE id ${whens.join(' ')} END, NULL, ? FROM tasks ` +
     `WHERE id IN (${rows.map(() => '?').join(', ')}) AND lease_owner = ? AND status = ?`;
   return { sql, params };

@@ -50,7 +50,7 @@ export class TaskQueries {
 
   /** A task's recorded state changes, oldest first. */
   eventsOf(id: number): Promise<TaskEventEntity[]> {
-    return this.events.find({ where: { taskId: id }, order: { id: 'ASC' } });
+    return this.events.find({ where: { taskRowId: id }, order: { id: 'ASC' } });
   }
 
   /** A client's own, not deleted, visible task; 404 otherwise (also for another account's task). */

@@ -213,7 +213,7 @@ export class TaskSubmitService {
         updatedAt: now,
       });
       await manager.insert(TaskEntity, task as QueryDeepPartialEntity<TaskEntity>);
-      await recordTaskEvent(manager, { taskId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: now });
+      await recordTaskEvent(manager, { taskRowId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: now });
       if (quota > 0) {
         // A hold until the provider accepts the task: a refused submit leaves nothing in the customer's ledger.
         await this.ledger.holdIfEnough(manager, {
@@ -245,7 +245,7 @@ export class TaskSubmitService {
     const kept = await this.transactions.run(async (manager) => {
       if (!(await this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes, owner))) return false;
       await this.ledger.confirmHold(manager, task.taskId);
-      await recordTaskEvent(manager, { taskId: task.id, kind: 'submitted', status: 'NOT_START', progress: task.progress, at: now });
+      await recordTaskEvent(manager, { taskRowId: task.id, kind: 'submitted', status: 'NOT_START', progress: task.progress, at: now });
       return true;
     });
     if (!kept) return this.afterTakeover(task, outcome.upstreamTaskId);

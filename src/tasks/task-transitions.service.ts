@@ -121,7 +121,7 @@ export class TaskTransitionsService {
     if (changes.status !== undefined && changes.status !== task.status) {
       const ended = changes.status === 'FAILURE' || changes.status === 'REJECTED';
       await recordTaskEvent(manager, {
-        taskId: task.id,
+        taskRowId: task.id,
         kind: 'status',
         status: changes.status,
         progress: changes.progress ?? task.progress,

@@ -17,14 +17,14 @@ export class TaskEvents1764400000100 implements MigrationInterface {
         name: 'task_events',
         columns: [
           col.id(),
-          col.int('task_id'),
+          col.int('task_row_id'),
           col.str('kind', 16),
           col.str('status', 16, true),
           col.int('progress', true),
           col.str('detail', 255, true),
           col.bigint('at'),
         ],
-        indices: [{ name: 'ix_task_events_task', columnNames: ['task_id', 'id'] }],
+        indices: [{ name: 'ix_task_events_task', columnNames: ['task_row_id', 'id'] }],
       }),
     );
     await queryRunner.addColumns('tasks', [

@@ -1,0 +1,56 @@
+import type { LogEntity } from '../../billing/log.entity';
+import type { TaskEntity } from '../../tasks/task.entity';
+import type { TaskEventEntity } from '../../tasks/task-event.entity';
+import { buildTimeline } from './task-timeline';
+
+const S = 1_000;
+const task = (overrides: Partial<TaskEntity> = {}): TaskEntity =>
+  ({ id: 1, taskId: 'task_x', status: 'FAILURE', progress: 100, createdAt: 10 * S, submitTime: 11 * S, finishTime: 40 * S, archivedAt: null, pollCount: 3, firstPollAt: 20 * S, lastPollAt: 40 * S, ...overrides }) as TaskEntity;
+const event = (kind: TaskEventEntity['kind'], at: number, extra: Partial<TaskEventEntity> = {}) => ({ id: at, taskRowId: 1, kind, status: null, progress: null, detail: null, at: at * S, ...extra }) as TaskEventEntity;
+const log = (type: LogEntity['type'], quota: number, at: number) => ({ id: at, type, quota, createdAt: at * S }) as LogEntity;
+
+describe('task timeline', () => {
+  const events = [
+    event('created', 10, { status: 'SUBMITTING', progress: 0 }),
+    event('submitted', 11, { status: 'NOT_START', progress: 0 }),
+    event('progress', 30, { status: 'IN_PROGRESS', progress: 50 }),
+    event('status', 40, { status: 'FAILURE', progress: 100, detail: 'generation failed' }),
+  ];
+  const ledger = [log('hold', -500, 10), log('refund', 500, 40)];
+
+  it('orders everything by time, a poll before the move it brought, and shows flat statuses to customers', () => {
+    const timeline = buildTimeline({ task: task(), events, ledger: [log('consume', -500, 10), log('refund', 500, 40)], webhooks: [] }, 'customer');
+    expect(timeline).toEqual([
+      { at: 10, kind: 'created', status: 'queued', progress: 0 },
+      { at: 10, kind: 'charged', detail: '500 quota' },
+      { at: 11, kind: 'submitted', status: 'queued', progress: 0 },
+      { at: 20, kind: 'poll', detail: 'first poll' },
+      { at: 30, kind: 'progress', status: 'in_progress', progress: 50 },
+      { at: 40, kind: 'poll', detail: 'last poll (3 in all)' },
+      { at: 40, kind: 'status', status: 'failed', progress: 100, detail: 'generation failed' },
+      { at: 40, kind: 'refunded', detail: '500 quota' },
+    ]);
+  });
+
+  it("hides a refused submit's hold and release from customers, shows them to admins", () => {
+    expect(buildTimeline({ task: task(), events, ledger, webhooks: [] }, 'customer').some((entry) => entry.kind === 'charged')).toBe(false);
+    const admin = buildTimeline({ task: task(), events, ledger, webhooks: [] }, 'admin');
+    expect(admin).toContainEqual({ at: 10, kind: 'charged', detail: '500 quota (held)' });
+    expect(admin).toContainEqual({ at: 10, kind: 'created', status: 'SUBMITTING', progress: 0 });
+  });
+
+  it('fills in from the columns what older tasks never recorded, and lists webhook attempts', () => {
+    const timeline = buildTimeline(
+      { task: task({ status: 'SUCCESS', archivedAt: 41 * S, pollCount: 1, lastPollAt: 20 * S }), events: [], ledger: [], webhooks: [{ type: 'video.completed', attempt: 1, state: 'failed', statusCode: 500, error: null, at: 42 * S }] },
+      'customer',
+    );
+    expect(timeline).toEqual([
+      { at: 10, kind: 'created' },
+      { at: 11, kind: 'submitted', status: 'queued' },
+      { at: 20, kind: 'poll', detail: 'first poll' },
+      { at: 40, kind: 'status', status: 'completed', progress: 100 },
+      { at: 41, kind: 'archived', detail: 'archived' },
+      { at: 42, kind: 'webhook', status: 'failed', detail: 'video.completed attempt 1: HTTP 500' },
+    ]);
+  });
+});
