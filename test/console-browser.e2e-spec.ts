@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, launchBrowser, openPage } from './support/browser';
+import { auditAccessibility, BrowserSession, horizontalOverflow, launchBrowser, openPage } from './support/browser';
 
 /**
  * The web console in headless Chromium (Debian's package) against the gateway with its embedded
@@ -53,6 +53,9 @@ describe('web console in a browser', () => {
     expect(await auditAccessibility(page)).toEqual([]);
     await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in as administrator' }).click();
+    // The dashboard is the admin's home; users are one link away.
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
 
     const form = page.locator('#create-user-form');
@@ -89,7 +92,7 @@ describe('web console in a browser', () => {
     await page.getByRole('link', { name: 'Channels' }).click();
     await page.getByRole('button', { name: 'Test connectivity of simulator-alpha' }).click();
     await expectText(page.locator('#conn-1'), /OK \d+ ms via probe/);
-    await expectText(page.locator('tr[data-channel-id="1"]'), /simulator-alpha.*enabled.*\d+\.\d% \(0\)/);
+    await expectText(page.locator('tr[data-channel-id="1"]'), /simulator-alpha.*enabled.*\d+\.\d% \(0\)/i);
     expect(await auditAccessibility(page)).toEqual([]);
     await admin.screenshot('channels');
 
@@ -129,7 +132,7 @@ describe('web console in a browser', () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await shown.waitFor({ state: 'detached' });
     const row = page.locator('tr[data-key-id]');
-    await expectText(row, /browser-test.*sk-.*alpha\/v6.*active/);
+    await expectText(row, /browser-test.*Active.*sk-.*alpha\/v6/);
     expect(await page.content()).not.toContain(customer.key);
     // The allowlist holds: another model is refused with 403.
     const refused = await submit({ model: 'alpha/c1', prompt: 'not allowed', duration: 5 }).expect(403);
@@ -147,16 +150,23 @@ describe('web console in a browser', () => {
     const row = page.locator(`tr[data-task-id="${created.body.id}"]`);
     await row.waitFor();
     const bar = row.getByRole('progressbar', { name: `Progress of task ${created.body.id}` });
-    expect(Number(await bar.getAttribute('value'))).toBeLessThan(100);
+    expect(Number(await bar.getAttribute('aria-valuenow'))).toBeLessThan(100);
+    // The id shows shortened (so it never wraps), with a button that copies it whole.
+    await expectText(row.locator('td[data-col="task"] code [aria-hidden="true"]'), /^task_.{5}….{4}$/);
+    await row.getByRole('button', { name: `Copy ${created.body.id}` }).waitFor();
+    const idBox = await row.locator('td[data-col="task"] code').boundingBox();
+    expect(idBox!.height).toBeLessThan(30);
     await session.screenshot('task-running');
     // The simulated provider needs 6 s of (test clock) time; the page keeps polling meanwhile.
     gw.clock.advance(6_000);
-    await page.waitForFunction((id) => (document.querySelector(`tr[data-task-id="${id}"] progress`) as HTMLProgressElement | null)?.value === 100, created.body.id, { timeout: 15_000 });
+    await page.waitForFunction((id) => document.querySelector(`tr[data-task-id="${id}"] [role="progressbar"]`)?.getAttribute('aria-valuenow') === '100', created.body.id, { timeout: 15_000 });
     await expectText(row, /Completed.*100%/);
     expect(await row.getAttribute('data-status')).toBe('completed');
 
-    await row.getByRole('button', { name: 'Play' }).click();
-    const video = page.getByLabel(`Video of task ${created.body.id}`);
+    // Play opens the task's drawer with the player.
+    await row.getByRole('button', { name: `Play the video of task ${created.body.id}` }).click();
+    const drawer = page.getByRole('dialog', { name: 'Task' });
+    const video = drawer.getByLabel(`Video of task ${created.body.id}`);
     await video.waitFor();
     const played = await video.evaluate(async (element) => {
       const v = element as HTMLVideoElement;
@@ -181,7 +191,7 @@ describe('web console in a browser', () => {
     expect(played.seekable).toBeCloseTo(played.duration, 1);
     expect(Math.abs(played.seekedTo - played.target)).toBeLessThan(0.5);
     expect(await auditAccessibility(page)).toEqual([]);
-    await session.screenshot('video-playing');
+    await session.screenshot('video-playing', { fullPage: false });
     expect(realErrors(session)).toEqual([]);
   });
 
@@ -193,13 +203,16 @@ describe('web console in a browser', () => {
     await signInAsCustomer(page);
     await page.getByRole('link', { name: 'Tasks' }).click();
     const taskRow = page.locator(`tr[data-task-id="${failed.body.id}"]`);
-    await expectText(taskRow, /Failed.*Reason: generation failed/, 15_000);
+    await expectText(taskRow, /Failed.*generation failed/, 15_000);
+    // A failed task's bar is red where it stopped, never a full blue one.
+    await expectText(taskRow.locator('.progress'), /%/);
+    expect(await taskRow.locator('.progress').getAttribute('class')).toContain('tone-danger');
 
     await page.getByRole('link', { name: 'Logs' }).click();
     await page.locator('#log-filters').getByLabel('Type').selectOption('refund');
     await page.locator('#log-filters').getByRole('button', { name: 'Apply filters' }).click();
     const refund = page.locator(`tr[data-log-type="refund"][data-task-id="${failed.body.id}"]`);
-    await expectText(refund, new RegExp(`Refund for task ${failed.body.id}.*Reason: generation failed`));
+    await expectText(refund, new RegExp(`Refund for task .*${failed.body.id}.*Reason: generation failed`));
     const charged = await gw.admin.get(`/api/admin/logs?task_id=${failed.body.id}&type=consume`).expect(200);
     const amount = -charged.body.data[0].quota;
     await expectText(refund, `+${amount.toLocaleString('en-US')}`);
@@ -226,6 +239,7 @@ describe('web console in a browser', () => {
     await admin.page.goto('/console');
     await admin.page.getByLabel('Admin token').fill(ADMIN_TOKEN);
     await admin.page.getByRole('button', { name: 'Sign in as administrator' }).click();
+    await admin.page.getByRole('link', { name: 'Users' }).click();
     const application = admin.page.getByRole('row', { name: new RegExp(`${customer.username}.*Acme Pictures`) });
     await application.getByRole('button', { name: 'Approve' }).click();
     await expectText(admin.page.locator(`tr[data-username="${customer.username}"]`), 'Approved');
@@ -244,8 +258,8 @@ describe('web console in a browser', () => {
     await upload.getByLabel('Portrait URL').fill('http://127.0.0.1:9/presenter.jpg');
     await upload.getByLabel('Name').fill('presenter-front');
     await upload.getByRole('button', { name: 'Upload portrait' }).click();
-    const asset = page.getByRole('row', { name: /presenter-front asset:\/\/asset-/ });
-    await expectText(asset, /processing|active/);
+    const asset = page.getByRole('row', { name: /presenter-front.*asset:\/\/asset-/ });
+    await expectText(asset, /Processing|Active/);
     expect(await auditAccessibility(page)).toEqual([]);
     await session.screenshot('assets');
     await asset.getByRole('button', { name: 'Delete asset presenter-front' }).click();
@@ -265,13 +279,36 @@ describe('web console in a browser', () => {
     await page.keyboard.type(customer.password);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-    const chart = page.getByRole('img', { name: /Daily quota over the last 30 days/ });
+    const chart = page.getByRole('img', { name: /^Per day over the last 30 days/ });
     await chart.locator('canvas').waitFor();
-    expect(await chart.getAttribute('aria-label')).toMatch(/spent net of refunds/);
+    // The chart shows what this customer's tasks cost: net of the failed task's refund.
+    const ledger = (await gw.admin.get(`/api/admin/logs?user_id=${customer.id}`).expect(200)).body.totals;
+    const net = -(ledger.consume + ledger.refund);
+    expect(net).toBeGreaterThan(0);
+    expect(await chart.getAttribute('aria-label')).toContain(`${net.toLocaleString('en-US')} spent net of refunds, ${ledger.refund.toLocaleString('en-US')} refunded`);
+    const legend = page.locator('#spend-chart .legend-item');
+    await expectText(legend.filter({ hasText: 'Spent (net of refunds)' }).locator('strong'), net.toLocaleString('en-US'));
+    await expectText(legend.filter({ hasText: 'Refunded' }).locator('strong'), ledger.refund.toLocaleString('en-US'));
+    await page.locator('#balance-chart canvas').waitFor();
+
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await auditAccessibility(page)).toEqual([]);
     await session.screenshot('overview');
+    // On the phone each task is a card: its id on one line, progress, cost and Play all on screen.
+    await page.getByRole('button', { name: 'Open the menu' }).click();
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    const card = page.locator('li.row-card[data-status="completed"]').first();
+    await card.waitFor();
+    for (const part of [card.locator('[data-col="task"] code'), card.getByRole('progressbar'), card.locator('[data-col="cost"]'), card.getByRole('button', { name: /^Play the video of task/ })]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    expect((await card.locator('[data-col="task"] code').boundingBox())!.height).toBeLessThan(30);
+    expect(await horizontalOverflow(page)).toBe(0);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await session.screenshot('tasks-phone');
     expect(realErrors(session)).toEqual([]);
   });
 });

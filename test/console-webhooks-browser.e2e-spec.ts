@@ -55,22 +55,28 @@ describe('webhooks in the web console', () => {
     const form = page.locator('#create-webhook-form');
     await form.getByLabel('Endpoint URL').fill(receiver.url);
     await form.getByRole('button', { name: 'Add endpoint' }).click();
-    const shown = page.getByRole('textbox', { name: 'signing secret' });
+    const shown = page.getByRole('textbox', { name: 'Signing secret' });
     await shown.waitFor();
     const secret = await shown.inputValue();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    // Copy puts the whole secret on the clipboard.
+    await session.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.locator('.secret-once').getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Signing secret copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     expect(await auditAccessibility(page)).toEqual([]);
     await page.getByRole('button', { name: 'Done' }).click();
     await shown.waitFor({ state: 'detached' });
     expect(await page.content()).not.toContain(secret);
-    await page.locator('tr[data-endpoint-id]', { hasText: 'enabled' }).waitFor();
+    await page.locator('tr[data-endpoint-id]', { hasText: 'Enabled' }).waitFor();
 
     const created = await request(gw.url).post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5 }).expect(200);
     await until(() => receiver.received.some((event) => event.json?.data?.id === created.body.id));
 
     await page.getByRole('button', { name: `Deliveries of ${receiver.url}` }).click();
     const row = page.locator('tr[data-delivery-id]', { hasText: created.body.id });
-    await row.filter({ hasText: 'video.completed' }).filter({ hasText: '200' }).filter({ hasText: 'delivered' }).waitFor();
+    await row.filter({ hasText: 'video.completed' }).filter({ hasText: '200' }).filter({ hasText: 'Delivered' }).waitFor();
+    await session.screenshot('webhook-deliveries');
     expect(await auditAccessibility(page)).toEqual([]);
     await row.getByRole('button', { name: /^Resend/ }).click();
     await until(() => receiver.received.length === 2);
@@ -88,7 +94,7 @@ describe('webhooks in the web console', () => {
     await page.goto('/console');
     await page.getByLabel('Admin token').fill(gw.config.adminToken!);
     await page.getByRole('button', { name: 'Sign in as administrator' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByRole('link', { name: 'Failing webhooks' }).click();
     await page.locator('tr[data-endpoint-id]', { hasText: receiver.url }).filter({ hasText: 'HTTP 500' }).waitFor();
     expect(await auditAccessibility(page)).toEqual([]);

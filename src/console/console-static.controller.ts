@@ -1,19 +1,21 @@
 import { Controller, Get, Header, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AppError } from '../common/app-error';
+import { buildIconSprite, VENDOR_FILES } from './console-vendor-files';
 
 /** Next to this file in src/ (tests) and in dist/ (nest-cli copies src/console/public there). */
 const PUBLIC_DIR = join(__dirname, 'public');
-/** Browser libraries come from npm and are served by the gateway itself (no CDN). */
-const UPLOT_DIR = dirname(require.resolve('uplot'));
-const VENDOR_FILES: Record<string, string> = { 'uplot.esm.js': 'uPlot.esm.js', 'uplot.min.css': 'uPlot.min.css' };
 
-/** Serves the web console: the page at /console, its scripts and styles under /console/assets. */
+/** Serves the web console: the page at /console, its scripts and styles under /console/assets, npm libraries under /console/vendor. */
 @ApiExcludeController()
 @Controller('console')
 export class ConsoleStaticController {
+  /** Vendor files as served (read once: they change only with a new install). */
+  private readonly vendorCache = new Map<string, string>();
+
   @Get()
   @Header('Cache-Control', 'no-cache')
   page(@Res() res: Response): Promise<void> {
@@ -27,10 +29,23 @@ export class ConsoleStaticController {
   }
 
   @Get('vendor/:file')
-  vendor(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const file = VENDOR_FILES[String(req.params.file)];
+  vendor(@Req() req: Request, @Res() res: Response): void {
+    const name = String(req.params.file);
+    if (name === 'icons.svg') return this.sendCached(res, name, 'image/svg+xml', () => buildIconSprite(JSON.parse(readFileSync(join(PUBLIC_DIR, 'assets', 'icons.json'), 'utf8')) as string[]));
+    const file = VENDOR_FILES[name];
     if (!file) throw AppError.notFound('no such console file');
-    return send(res, file, UPLOT_DIR);
+    this.sendCached(res, name, file.type, () => {
+      const text = readFileSync(file.path, 'utf8');
+      return file.rewrite ? file.rewrite(text) : text;
+    });
+  }
+
+  private sendCached(res: Response, name: string, type: string, read: () => string): void {
+    let body = this.vendorCache.get(name);
+    if (body === undefined) this.vendorCache.set(name, (body = read()));
+    res.setHeader('Content-Type', `${type}; charset=utf-8`);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.send(body);
   }
 }
 

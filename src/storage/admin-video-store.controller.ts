@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Head, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminGuard } from '../auth/admin.guard';
@@ -62,5 +62,24 @@ export class AdminVideoStoreController {
     const task = await this.tasks.findByTaskId(taskId);
     if (!task || task.status !== 'SUCCESS') throw AppError.notFound(`task ${taskId} has no thumbnail`);
     await sendVideoStream(await this.delivery.open(task, { variant: 'thumbnail' }), req, res);
+  }
+
+  @Get('tasks/:task_id/content')
+  @ApiOperation({ summary: "Any finished task's video (Range supported): the admin console's task drawer plays it" })
+  @ApiProduces('video/mp4')
+  @ApiNotFoundResponse({ description: 'unknown or unfinished task' })
+  content(@Param('task_id') taskId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.sendVideo(taskId, req, res);
+  }
+
+  @Head('tasks/:task_id/content')
+  contentHead(@Param('task_id') taskId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.sendVideo(taskId, req, res);
+  }
+
+  private async sendVideo(taskId: string, req: Request, res: Response): Promise<void> {
+    const task = await this.tasks.findByTaskId(taskId);
+    if (!task || task.status !== 'SUCCESS') throw AppError.notFound(`task ${taskId} has no video`);
+    await sendVideoStream(await this.delivery.open(task, { variant: 'video', range: req.headers.range, head: req.method === 'HEAD' }), req, res);
   }
 }

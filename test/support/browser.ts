@@ -18,7 +18,8 @@ export interface BrowserSession {
   page: Page;
   /** Console errors and uncaught exceptions seen by the page (a clean run has none). */
   errors: string[];
-  screenshot(name: string): Promise<string>;
+  /** Saves test-artifacts/<prefix>-<name>.png: the full page, or only the viewport (a modal drawer over the page). */
+  screenshot(name: string, options?: { fullPage?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -36,9 +37,9 @@ export async function openPage(browser: Browser, baseUrl: string, options: { vie
     context,
     page,
     errors,
-    async screenshot(name: string) {
+    async screenshot(name: string, shot = {}) {
       const path = join(ARTIFACTS_DIR, `${options.prefix ?? 'console'}-${name}.png`);
-      await page.screenshot({ path, fullPage: true });
+      await page.screenshot({ path, fullPage: shot.fullPage ?? true });
       return path;
     },
     close: () => context.close(),
@@ -66,4 +67,48 @@ export async function auditAccessibility(page: Page): Promise<AccessibilityProbl
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
+}
+
+/** The look a page is checked in: language, theme and viewport (a phone is 390x844). */
+export interface Look {
+  lang: 'en' | 'zh-CN';
+  theme: 'light' | 'dark';
+  viewport: { width: number; height: number };
+}
+
+export const LOOKS: Look[] = (['en', 'zh-CN'] as const).flatMap((lang) =>
+  (['light', 'dark'] as const).flatMap((theme) => [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({ lang, theme, viewport }))),
+);
+
+export const lookName = (look: Look) => `${look.lang}-${look.theme}-${look.viewport.width}`;
+
+/**
+ * A browser context in that look: the console picks its language from the browser's and its theme
+ * from the system's colour scheme, so a fresh context with that locale and scheme opens in that look.
+ */
+export async function openLook(browser: Browser, baseUrl: string, look: Look, prefix: string): Promise<BrowserSession> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: look.viewport, locale: look.lang, colorScheme: look.theme });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  return {
+    context,
+    page,
+    errors,
+    async screenshot(name: string, shot = {}) {
+      const path = join(ARTIFACTS_DIR, `${prefix}-${name}-${lookName(look)}.png`);
+      await page.screenshot({ path, fullPage: shot.fullPage ?? true });
+      return path;
+    },
+    close: () => context.close(),
+  };
+}
+
+/** How far the page scrolls sideways (0 when nothing sticks out past the viewport). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }

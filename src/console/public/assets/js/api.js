@@ -48,12 +48,14 @@ async function send(path, { method = 'GET', body, query, quiet401 = false } = {}
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
   }
   const headers = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A FormData body (a file upload) goes as multipart: the browser sets its Content-Type and boundary.
+  const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   const response = await fetch(url, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
     credentials: 'same-origin',
   });
   if (response.status === 204) return null;

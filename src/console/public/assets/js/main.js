@@ -1,143 +1,117 @@
-// Console entry point: session bootstrap, navigation and the hash router.
-import { api, onUnauthorized, setSession } from './api.js';
-import { h, render } from './dom.js';
+/*
+ * Console entry point: loads the messages and the session, then renders the shell and the page
+ * the URL names (#/<path>?<query>).
+ *
+ * Writing a console page
+ * ----------------------
+ * A page is a Preact component in assets/js/views/<name>.js, written with htm (tagged templates,
+ * no build step; htm never evals, so the CSP holds):
+ *
+ *   import { html } from '../lib/html.js';
+ *   import { t } from '../lib/i18n.js';
+ *   import { useApi } from '../lib/use-api.js';
+ *   import { useUrlState } from '../lib/url-state.js';
+ *   import { PageHeader, Badge, Card } from '../components/ui.js';
+ *   import { DataTable } from '../components/data-table.js';
+ *
+ *   export function Things() {
+ *     const [query, setQuery] = useUrlState({ q: '', sort: '-created_at', page: '1' });
+ *     const { data, error, reload } = useApi('/console/api/things', query);
+ *     return html`<${PageHeader} title=${t('things.title')} intro=${t('things.intro')} />
+ *       <${Card}><${DataTable} caption=${t('things.title')} rows=${data?.data} rowKey=${(r) => r.id}
+ *          sort=${query.sort} onSort=${(sort) => setQuery({ sort })}
+ *          columns=${[{ key: 'name', label: t('things.name'), render: (r) => r.name, card: 'title' }]} /><//>`;
+ *   }
+ *
+ * Then add it to routes.js: `things: { title: 'nav.things', icon: 'box', role: 'user', view: Things }`.
+ * Rules:
+ * - Every visible string is a key in assets/i18n/en.json AND zh-CN.json, shown with t('key', { params }).
+ * - Filters, sorting, search and paging live in the URL through useUrlState (a view can be reloaded or shared).
+ * - Lists use DataTable: give each column a `card` role (title, badge, media, meta, actions, hide)
+ *   so it becomes a readable card on phones (≤ 640 px) instead of a table that overflows.
+ * - Charts use components/chart.js (uPlot): one shared y-scale, a legend, an aria-label summary.
+ * - Colours come from CSS variables in console.css (light and dark themes); icons are lucide names
+ *   listed in assets/icons.json (<Icon name="copy" />).
+ * - API calls go through api.js (session cookie, CSRF header); errors show with <ErrorNote> or fail().
+ * - A page not yet ported can stay a legacy module (`render(main, ctx)`): give the route `legacy: module`.
+ */
+import { onUnauthorized } from './api.js';
+import { Shell, PlainFrame } from './components/shell.js';
+import { LegacyPage } from './legacy.js';
+import { html, render, useEffect, useRef } from './lib/html.js';
+import { initI18n, t, useLang } from './lib/i18n.js';
+import { adoptSession, loadSession, sessionStore, useSession } from './lib/session.js';
+import './lib/theme.js';
+import { navigate, routeStore, useRoute } from './lib/url-state.js';
 import { toast } from './ui.js';
-import * as signIn from './pages/sign-in.js';
-import * as overview from './pages/overview.js';
-import * as keys from './pages/keys.js';
-import * as tasks from './pages/tasks.js';
-import * as logs from './pages/logs.js';
-import * as verification from './pages/verification.js';
-import * as webhooks from './pages/webhooks.js';
-import * as adminUsers from './pages/admin-users.js';
-import * as adminChannels from './pages/admin-channels.js';
-import * as adminPrices from './pages/admin-prices.js';
-import * as adminTasks from './pages/admin-tasks.js';
-import * as adminLogs from './pages/admin-logs.js';
-import * as adminWebhooks from './pages/admin-webhooks.js';
+import { HOME, ROUTES } from './routes.js';
 
-/** path -> page; `role` says who may open it (absent: signed-out pages). */
-const ROUTES = {
-  'sign-in': { page: signIn, title: 'Sign in' },
-  'sign-up': { page: signIn, title: 'Create an account', mode: 'sign-up' },
-  overview: { page: overview, title: 'Overview', role: 'user' },
-  keys: { page: keys, title: 'API keys', role: 'user' },
-  tasks: { page: tasks, title: 'Tasks', role: 'user' },
-  logs: { page: logs, title: 'Logs', role: 'user' },
-  verification: { page: verification, title: 'Verification', role: 'user' },
-  webhooks: { page: webhooks, title: 'Webhooks', role: 'user' },
-  'admin/users': { page: adminUsers, title: 'Users', role: 'admin' },
-  'admin/channels': { page: adminChannels, title: 'Channels', role: 'admin' },
-  'admin/prices': { page: adminPrices, title: 'Prices', role: 'admin' },
-  'admin/tasks': { page: adminTasks, title: 'All tasks', role: 'admin' },
-  'admin/logs': { page: adminLogs, title: 'All logs', role: 'admin' },
-  'admin/webhooks': { page: adminWebhooks, title: 'Failing webhooks', role: 'admin' },
-};
-const HOME = { user: 'overview', admin: 'admin/users' };
-
-const state = { session: null, cleanup: null };
-const main = document.getElementById('main');
-
-export function navigate(path) {
-  if (location.hash === `#/${path}`) route();
-  else location.hash = `#/${path}`;
+/** The route the URL names, or the role's home when it names none (or one this role may not open). */
+function resolve(path, session) {
+  const role = session?.role;
+  const entry = ROUTES[path];
+  if (entry && (entry.role ?? null) === (role ?? null)) return path;
+  return role ? HOME[role] : 'sign-in';
 }
 
-async function loadSession() {
-  try {
-    state.session = await api('/console/api/session', { quiet401: true });
-  } catch {
-    state.session = null;
-  }
-  setSession(state.session);
-  renderChrome();
-}
+function App() {
+  const session = useSession();
+  const route = useRoute();
+  const lang = useLang();
+  const path = resolve(route.path, session);
+  const entry = ROUTES[path];
 
-function renderChrome() {
-  const nav = document.getElementById('nav');
-  const account = document.getElementById('account');
-  const role = state.session?.role;
-  const items = Object.entries(ROUTES).filter(([, r]) => r.role && r.role === role);
-  render(nav, items.length ? h('ul', {}, items.map(([path, r]) => h('li', {}, h('a', { href: `#/${path}`, 'data-path': path }, r.title)))) : null);
-  render(
-    account,
-    state.session
-      ? [
-          h('span', { class: 'who' }, state.session.user ? `${state.session.user.username}${role === 'admin' ? ' (admin)' : ''}` : 'Administrator'),
-          h('button', { type: 'button', class: 'button small', onClick: signOut }, 'Sign out'),
-        ]
-      : null,
-  );
-}
+  useEffect(() => {
+    if (path !== route.path) navigate(path, {}, { replace: true });
+  }, [path, route.path]);
+  useEffect(() => {
+    document.title = `${t(entry.title)} · ${t('app.name')}`;
+  }, [path, lang]);
+  const firstPath = useRef(path);
+  useEffect(() => {
+    // After a page change (not the first page: its user may already be typing), focus the new
+    // page's heading so screen readers announce it.
+    if (path === firstPath.current) return;
+    firstPath.current = null;
+    const timer = setTimeout(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body && active.matches('input, select, textarea')) return;
+      (document.querySelector('main h1') ?? document.getElementById('main'))?.focus({ preventScroll: true });
+    }, 60);
+    return () => clearTimeout(timer);
+  }, [path]);
 
-async function signOut() {
-  try {
-    await api('/console/api/session', { method: 'DELETE', quiet401: true });
-  } catch {
-    /* signed out either way */
-  }
-  state.session = null;
-  setSession(null);
-  renderChrome();
-  navigate('sign-in');
-}
-
-function currentPath() {
-  const path = location.hash.replace(/^#\/?/, '').split('?')[0];
-  return path || (state.session ? HOME[state.session.role] : 'sign-in');
-}
-
-function route() {
-  let path = currentPath();
-  let entry = ROUTES[path];
-  const role = state.session?.role;
-  if (!entry || (entry.role && entry.role !== role) || (!entry.role && role)) {
-    path = role ? HOME[role] : 'sign-in';
-    entry = ROUTES[path];
-    history.replaceState(null, '', `#/${path}`);
-  }
-  state.cleanup?.();
-  state.cleanup = null;
-  for (const link of document.querySelectorAll('#nav a')) {
-    if (link.dataset.path === path) link.setAttribute('aria-current', 'page');
-    else link.removeAttribute('aria-current');
-  }
-  document.title = `${entry.title} · Video Gateway Console`;
-  render(main);
   const ctx = {
-    session: state.session,
+    session,
     mode: entry.mode,
-    navigate,
-    /** After sign-in: adopt the new session and go to the role's home page. */
-    signedIn(session) {
-      state.session = session;
-      setSession(session);
-      renderChrome();
-      navigate(HOME[session.role]);
+    navigate: (to) => navigate(to),
+    signedIn(next) {
+      adoptSession(next);
+      navigate(HOME[next.role]);
     },
     refreshSession: loadSession,
   };
-  const result = entry.page.render(main, ctx);
-  Promise.resolve(result).then((cleanup) => {
-    if (typeof cleanup === 'function') state.cleanup = cleanup;
-    const heading = main.querySelector('h1');
-    (heading ?? main).focus({ preventScroll: false });
-  });
+  // key: a new page (or language, for legacy pages that draw their strings once) mounts afresh.
+  const page = entry.view ? html`<${entry.view} key=${path} ctx=${ctx} mode=${entry.mode} />` : html`<${LegacyPage} key=${`${path}|${lang}`} module=${entry.legacy} ctx=${ctx} />`;
+  if (!entry.role) return html`<${PlainFrame}>${page}<//>`;
+  return html`<${Shell} routes=${ROUTES} current=${path}>${page}<//>`;
 }
 
 let rechecking = false;
 onUnauthorized(async () => {
-  if (!state.session || rechecking) return;
+  const before = sessionStore.get();
+  if (!before || rechecking) return;
   // A 401 may only mean another tab signed in again while this request was on its way: ask first.
   rechecking = true;
-  const before = state.session;
-  await loadSession();
+  const now = await loadSession();
   rechecking = false;
-  if (state.session && state.session.role === before.role && state.session.user?.id === before.user?.id) return route();
-  if (state.session) return location.reload();
-  toast('Your session ended. Please sign in again.', 'error');
+  if (now && now.role === before.role && now.user?.id === before.user?.id) return routeStore.set({ ...routeStore.get() });
+  if (now) return location.reload();
+  toast(t('session.ended'), 'error');
   navigate('sign-in');
 });
 
-window.addEventListener('hashchange', route);
-loadSession().then(route);
+await Promise.all([initI18n(), loadSession()]);
+const root = document.getElementById('app');
+root.replaceChildren();
+render(html`<${App} />`, root);

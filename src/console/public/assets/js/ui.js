@@ -94,7 +94,8 @@ export function table(caption, columns, rows, { rowAttrs, empty = 'Nothing here 
   const body = h('tbody');
   for (const row of rows) body.append(tableRow(columns, row, rowAttrs));
   if (rows.length === 0) body.append(h('tr', {}, h('td', { colspan: columns.length, class: 'empty' }, empty)));
-  return h('div', { class: 'table-wrap' }, h('table', {}, h('caption', {}, caption), head, body));
+  // Focusable, so a table wider than the screen can be scrolled by keyboard too.
+  return h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption }, h('table', {}, h('caption', {}, caption), head, body));
 }
 
 export function tableRow(columns, row, rowAttrs) {

@@ -1,0 +1,133 @@
+// Admin: upstream channels — create, edit, enable/disable, test connectivity, requests and error rates.
+// Provider keys and family C secrets are write-only: empty fields keep the stored ones.
+import { api } from '../api.js';
+import { DataTable } from '../components/data-table.js';
+import { useSubmit } from '../components/form.js';
+import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, fail, toast } from '../components/ui.js';
+import { rate } from '../lib/admin-format.js';
+import { num } from '../lib/format.js';
+import { html, useState } from '../lib/html.js';
+import { t } from '../lib/i18n.js';
+import { useApi } from '../lib/use-api.js';
+
+const PLATFORMS = ['alpha', 'beta', 'gamma', 'openai'];
+const HIGH_ERROR_RATE = 0.1;
+const FAMILY_C = ['control_base_url', 'access_key', 'secret_key', 'region', 'project_name'];
+
+export function AdminChannels() {
+  const channels = useApi('/api/admin/channels');
+  const [results, setResults] = useState({});
+  const [editing, setEditing] = useState(null);
+
+  const test = async (channel) => {
+    setResults((r) => ({ ...r, [channel.id]: 'pending' }));
+    try {
+      const result = await api(`/api/admin/channels/${channel.id}/test`, { method: 'POST', body: {} });
+      setResults((r) => ({ ...r, [channel.id]: result }));
+    } catch (error) {
+      setResults((r) => ({ ...r, [channel.id]: undefined }));
+      fail(error);
+    }
+    channels.reload();
+  };
+  const toggle = async (channel) => {
+    const enabling = channel.status !== 'enabled';
+    try {
+      await api(`/api/admin/channels/${channel.id}`, { method: 'PATCH', body: { status: enabling ? 'enabled' : 'disabled' } });
+      toast(t(enabling ? 'channels.enabledToast' : 'channels.disabledToast', { name: channel.name }));
+      channels.reload();
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const columns = [
+    {
+      key: 'name', label: t('channels.col.name'), card: 'title', class: 'col-channel',
+      render: (c) => html`<div class="channel-cell"><strong>${c.name}</strong> <span class="muted">#${c.id}</span><div class="muted small">${t(`channels.platform.${c.platform}`)}</div><code class="channel-url" title=${c.base_url}>${c.base_url}</code></div>`,
+    },
+    { key: 'status', label: t('channels.col.status'), card: 'badge', render: (c) => html`<${Badge} status=${c.status} />` },
+    { key: 'models', label: t('channels.col.models'), class: 'nowrap', render: (c) => html`<span title=${c.models.join(', ')}>${t('channels.modelCount', { n: c.models.length })}</span>` },
+    { key: 'priority', label: t('channels.col.priority'), num: true, class: 'nowrap', render: (c) => `${c.priority} / ${c.weight}` },
+    { key: 'requests', label: t('channels.col.requests'), num: true, render: (c) => num(c.request_count) },
+    { key: 'errors', label: t('channels.col.errorRate'), num: true, render: (c) => html`<span class=${c.error_rate >= HIGH_ERROR_RATE ? 'error-text' : undefined} title=${c.last_error ?? ''}>${rate(c.error_rate)} (${num(c.error_count)})</span>` },
+    { key: 'connectivity', label: t('channels.col.connectivity'), wide: true, render: (c) => html`<${Connectivity} id=${c.id} result=${results[c.id]} />` },
+    {
+      key: 'actions', label: t('channels.col.actions'), card: 'actions', render: (c) => html`<div class="actions nowrap">
+        <${Button} small icon="send" disabled=${results[c.id] === 'pending'} aria-label=${t('channels.testOf', { name: c.name })} onClick=${() => test(c)}>${t('channels.test')}<//>
+        <${Button} small kind="secondary" aria-label=${t('channels.editOf', { name: c.name })} onClick=${() => setEditing(c)}>${t('channels.edit')}<//>
+        <${Button} small kind=${c.status === 'enabled' ? 'danger' : 'secondary'} aria-label=${t(c.status === 'enabled' ? 'channels.disableOf' : 'channels.enableOf', { name: c.name })} onClick=${() => toggle(c)}>${t(c.status === 'enabled' ? 'channels.disable' : 'channels.enable')}<//>
+      </div>`,
+    },
+  ];
+
+  return html`<div class="admin-channels">
+    <${PageHeader} title=${t('channels.title')} intro=${t('channels.intro')} actions=${html`<${Button} icon="plus" onClick=${() => setEditing('new')}>${t('channels.new')}<//>`} />
+    <${ErrorNote} error=${channels.error} onRetry=${channels.reload} />
+    ${channels.data ? html`<${Card} title=${t('channels.all')} class="flush list-card">
+      <${DataTable} caption=${t('channels.all')} columns=${columns} rows=${channels.data.data} rowKey=${(c) => c.id} rowProps=${(c) => ({ 'data-channel-id': c.id })} empty=${t('channels.none')} emptyIcon="server" />
+    <//>` : channels.loading ? html`<${Loading} />` : null}
+    ${editing ? html`<${ChannelForm} channel=${editing === 'new' ? null : editing} onClose=${() => setEditing(null)} onSaved=${channels.reload} />` : null}
+  </div>`;
+}
+
+function Connectivity({ id, result }) {
+  let body = html`<span class="muted">${t('channels.notTested')}</span>`;
+  if (result === 'pending') body = html`<span class="muted">${t('channels.testing')}</span>`;
+  else if (result) {
+    body = html`<${Badge} tone=${result.ok ? 'success' : 'danger'} icon=${result.ok ? 'circle-check' : 'circle-alert'}>${t(result.ok ? 'channels.ok' : 'channels.failed')}<//> ${t('channels.via', { ms: num(result.latency_ms), method: result.method })}${result.error ? html`<div class="error-text small">${result.error}</div>` : null}`;
+  }
+  return html`<span aria-live="polite" id=${`conn-${id}`} class="connectivity">${body}</span>`;
+}
+
+function ChannelForm({ channel, onClose, onSaved }) {
+  const isNew = channel === null;
+  const settings = channel?.settings ?? {};
+  const [platform, setPlatform] = useState(channel?.platform ?? 'alpha');
+  const keep = isNew ? undefined : t('channels.keepSecret');
+  const { onSubmit, busy } = useSubmit(async (values) => {
+    const list = (text) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const nextSettings = {};
+    if (values.poll_interval_ms) nextSettings.poll_interval_ms = Number(values.poll_interval_ms);
+    if (values.max_concurrency) nextSettings.max_concurrency = Number(values.max_concurrency);
+    for (const name of FAMILY_C) if (values[name]) nextSettings[name] = values[name].trim();
+    const body = {
+      name: values.name, base_url: values.base_url, models: list(values.models),
+      priority: Number(values.priority || 0), weight: Number(values.weight || 1), groups: list(values.groups),
+      ...(Object.keys(nextSettings).length ? { settings: nextSettings } : {}),
+      ...(values.api_key ? { api_key: values.api_key } : {}),
+    };
+    if (isNew) await api('/api/admin/channels', { method: 'POST', body: { ...body, platform: values.platform } });
+    else await api(`/api/admin/channels/${channel.id}`, { method: 'PATCH', body });
+    toast(t(isNew ? 'channels.created' : 'channels.saved', { name: values.name }));
+    onSaved();
+    onClose();
+  });
+  const familyC = platform === 'gamma';
+  return html`<${Dialog} wide title=${isNew ? t('channels.new') : t('channels.editOf', { name: channel.name })} onClose=${onClose}>
+    <form class="grid-form" id="channel-form" onSubmit=${onSubmit}>
+      <${Field} label=${t('channels.col.name')} name="name" required value=${channel?.name ?? ''} />
+      ${isNew ? html`<${Field} as="select" label=${t('channels.platformField')} name="platform" value=${platform} onChange=${(e) => setPlatform(e.target.value)}
+        options=${PLATFORMS.map((p) => [p, t(`channels.platform.${p}`)])} />` : null}
+      <${Field} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? ''} />
+      <${Field} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep} />
+      <${Field} label=${t('channels.col.models')} name="models" required value=${channel?.models.join(', ') ?? ''} help=${t('channels.modelsHelp')} class="span-all" />
+      <${Field} label=${t('channels.priority')} name="priority" type="number" step="1" value=${channel?.priority ?? 0} />
+      <${Field} label=${t('channels.weight')} name="weight" type="number" min="0" step="1" value=${channel?.weight ?? 1} />
+      <${Field} label=${t('channels.pollInterval')} name="poll_interval_ms" type="number" min="100" step="1" value=${settings.poll_interval_ms ?? ''} help=${t('channels.pollHelp')} />
+      <${Field} label=${t('channels.maxConcurrency')} name="max_concurrency" type="number" min="1" step="1" value=${settings.max_concurrency ?? ''} />
+      <${Field} label=${t('channels.groups')} name="groups" value=${channel?.groups?.join(', ') ?? ''} help=${t('channels.groupsHelp')} class="span-all" />
+      <fieldset class=${`span-all family-c ${familyC ? '' : 'muted-set'}`}><legend>${t('channels.familyC')}</legend>
+        <p class="muted small">${t('channels.familyCHelp')}</p>
+        <div class="grid-form">
+          <${Field} label=${t('channels.controlUrl')} name="control_base_url" type="url" value=${settings.control_base_url ?? ''} />
+          <${Field} label=${t('channels.accessKey')} name="access_key" autocomplete="off" help=${keep} />
+          <${Field} label=${t('channels.secretKey')} name="secret_key" type="password" autocomplete="off" help=${keep} />
+          <${Field} label=${t('channels.region')} name="region" value=${settings.region ?? ''} help=${t('channels.regionHelp')} />
+          <${Field} label=${t('channels.project')} name="project_name" value=${settings.project_name ?? ''} help=${t('channels.projectHelp')} />
+        </div>
+      </fieldset>
+      <div class="actions span-all"><${Button} type="submit" disabled=${busy}>${t(isNew ? 'channels.create' : 'channels.save')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
+    </form>
+  <//>`;
+}

@@ -1,0 +1,71 @@
+// Customer ledger: every change of the balance, filtered by type, dates and task (all in the URL), with totals.
+import { DataTable } from '../components/data-table.js';
+import { Badge, Button, Card, ErrorNote, Field, PageHeader, Pager, ShortId } from '../components/ui.js';
+import { compactDateTime, dateTime, dayToUnix, money, quota, signed } from '../lib/format.js';
+import { html } from '../lib/html.js';
+import { t } from '../lib/i18n.js';
+import { useApi } from '../lib/use-api.js';
+import { useUrlState } from '../lib/url-state.js';
+
+const PAGE_SIZE = 25;
+const TYPES = ['consume', 'refund', 'topup', 'adjust'];
+const DEFAULTS = { type: '', from: '', to: '', task_id: '', page: '1' };
+
+export function Logs() {
+  const [query, setQuery] = useUrlState(DEFAULTS);
+  const page = Math.max(1, Number(query.page) || 1);
+  const logs = useApi('/console/api/logs', { type: query.type, task_id: query.task_id, from: dayToUnix(query.from), to: dayToUnix(query.to, true), page, page_size: PAGE_SIZE });
+  const apply = (event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setQuery({ type: form.get('type'), from: form.get('from'), to: form.get('to'), task_id: String(form.get('task_id') ?? '').trim() });
+  };
+  const columns = [
+    { key: 'type', label: t('logs.col.type'), card: 'badge', render: (l) => html`<${Badge} status=${l.type} />` },
+    { key: 'amount', label: t('logs.col.amount'), num: true, card: 'title', render: (l) => html`<span class=${l.quota < 0 ? 'amount-neg' : 'amount-pos'}>${signed(l.quota)}</span>${money(Math.abs(l.quota)) ? html`<div class="muted small">${money(l.quota)}</div>` : null}` },
+    { key: 'time', label: t('logs.col.time'), class: 'nowrap', render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>` },
+    { key: 'balance', label: t('logs.col.balanceAfter'), num: true, render: (l) => quota(l.balance_after) },
+    { key: 'model', label: t('logs.col.model'), render: (l) => (l.model ? html`<code class="model">${l.model}</code>` : '—') },
+    { key: 'details', label: t('logs.col.details'), wide: true, render: describe },
+  ];
+  const totals = logs.data?.totals;
+  return html`<div class="logs-page">
+    <${PageHeader} title=${t('logs.title')} intro=${t('logs.intro')} />
+    <${Card}>
+      <form id="log-filters" class="grid-form" aria-label=${t('logs.filters')} onSubmit=${apply} key=${JSON.stringify(query)}>
+        <${Field} as="select" label=${t('logs.col.type')} name="type" value=${query.type} options=${[['', t('logs.allTypes')], ...TYPES.map((ty) => [ty, t(`status.${ty}`)])]} />
+        <${Field} label=${t('logs.from')} name="from" type="date" value=${query.from} />
+        <${Field} label=${t('logs.to')} name="to" type="date" value=${query.to} />
+        <${Field} label=${t('logs.taskId')} name="task_id" value=${query.task_id} placeholder="task_…" />
+        <div class="actions"><${Button} type="submit" icon="filter">${t('logs.apply')}<//><${Button} kind="secondary" onClick=${() => setQuery({ type: '', from: '', to: '', task_id: '' })}>${t('logs.clear')}<//></div>
+      </form>
+    <//>
+    <${ErrorNote} error=${logs.error} onRetry=${logs.reload} />
+    ${totals ? html`<div class="totals" role="group" aria-label=${t('logs.totals')}>
+      <${Total} id="consume" label=${t('logs.total.consume')} value=${quota(Math.abs(totals.consume))} />
+      <${Total} id="refund" label=${t('logs.total.refund')} value=${quota(totals.refund)} />
+      <${Total} id="topup" label=${t('logs.total.topup')} value=${quota(totals.topup)} />
+      <${Total} id="adjust" label=${t('logs.total.adjust')} value=${signed(totals.adjust)} />
+      <${Total} id="net" label=${t('logs.total.net')} value=${signed(totals.consume + totals.refund + totals.topup + totals.adjust)} />
+      <${Total} id="count" label=${t('logs.total.count')} value=${String(totals.count)} />
+    </div>` : null}
+    ${logs.data ? html`<${Card} class="flush list-card">
+      <${DataTable} caption=${t('logs.title')} columns=${columns} rows=${logs.data.data} rowKey=${(l) => l.id} rowProps=${(l) => ({ 'data-log-type': l.type, 'data-task-id': l.task_id ?? undefined })} empty=${t('logs.none')} emptyIcon="scroll-text" />
+    <//>
+    <${Pager} page=${page} pageSize=${PAGE_SIZE} total=${logs.data.total} onPage=${(next) => setQuery({ page: String(next) })} />` : null}
+  </div>`;
+}
+
+function Total({ id, label, value }) {
+  return html`<div data-total=${id}><span class="label">${label}</span><strong>${value}</strong></div>`;
+}
+
+/** What an entry is about: a refund names its task and why. */
+function describe(log) {
+  if (log.type === 'refund' && log.task_id) {
+    const reason = log.reason ?? log.detail?.replace(/^refund: task \S+ /, '') ?? '';
+    return html`<div class="log-detail"><span>${t('logs.refundFor')} </span><${ShortId} id=${log.task_id} />${reason ? html`<div class="refund-reason">${t('logs.reason', { reason })}</div>` : null}</div>`;
+  }
+  if (log.type === 'consume' && log.task_id) return html`<div class="log-detail"><span>${t('logs.taskLabel')} </span><${ShortId} id=${log.task_id} />${log.detail ? html`<div class="muted small">${log.detail}</div>` : null}</div>`;
+  return log.detail ?? '';
+}

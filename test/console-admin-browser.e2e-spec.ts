@@ -1,0 +1,212 @@
+import type { Browser, Page } from 'playwright-core';
+import { VideoArchiveJob } from '../src/storage/video-archive.job';
+import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
+import { auditAccessibility, BrowserSession, launchBrowser, openPage } from './support/browser';
+import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+
+/**
+ * The admin console in headless Chromium against the gateway with its embedded simulator (SQLite:
+ * one database is enough for the UI). Tasks are made through the API first, so the dashboard, the
+ * task list and the drawer show real data. One sweep renders every admin page in both languages,
+ * both themes, on a desktop and on a phone, with axe (WCAG 2.1 A/AA) and an overflow check on each.
+ */
+describe('admin console in a browser', () => {
+  let gw: TestGateway;
+  let browser: Browser;
+  const sessions: BrowserSession[] = [];
+  const tasks = { completed: '', failed: '', running: '' };
+  let customer: { userId: number; key: string };
+  let receiver: WebhookReceiver;
+
+  const realErrors = (session: BrowserSession) => session.errors.filter((e) => !/status of 401/.test(e));
+
+  async function open(options: Parameters<typeof openPage>[2] & { lang?: string; theme?: string } = {}): Promise<BrowserSession> {
+    const session = await openPage(browser, gw.url, options);
+    sessions.push(session);
+    const { lang = 'en', theme = 'light' } = options;
+    await session.context.addInitScript(([l, th]) => {
+      localStorage.setItem('console.lang', l);
+      localStorage.setItem('console.theme', th);
+    }, [lang, theme]);
+    // Signed in through the same endpoint the sign-in form posts to (the form itself is covered by console-browser).
+    const signIn = await session.context.request.post('/console/api/session', { data: { admin_token: ADMIN_TOKEN } });
+    expect(signIn.status()).toBe(200);
+    return session;
+  }
+
+  const submit = (prompt: string) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt, duration: 5 }).expect(200);
+
+  beforeAll(async () => {
+    [gw, browser, receiver] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', WEBHOOK_DELIVERY_INTERVAL_MS: '200' }), launchBrowser(), startWebhookReceiver()]);
+    customer = await gw.createCustomer({ quota: 5_000_000, username: 'studio_north' });
+    // The customer's webhook endpoint answers 500: it shows on the failing webhooks page and the dashboard.
+    receiver.status = 500;
+    await gw.http.post('/v1/webhooks').set('Authorization', `Bearer ${customer.key}`).send({ url: receiver.url }).expect(201);
+    tasks.completed = (await submit('a lighthouse at dusk, slow pan over the rocks')).body.id;
+    tasks.failed = (await submit('a storm over the harbour [simulate:fail]')).body.id;
+    gw.clock.advance(3_000);
+    await gw.sync();
+    gw.clock.advance(4_000);
+    await gw.sync();
+    tasks.running = (await submit('a paper boat drifting down a rain gutter')).body.id;
+    gw.clock.advance(2_000);
+    await gw.sync();
+    await gw.app.get(VideoArchiveJob).archiveDueVideos();
+    const states = await Promise.all(Object.values(tasks).map(async (id) => (await gw.admin.get(`/api/admin/tasks?q=${id}`).expect(200)).body.data[0].status));
+    expect(states).toEqual(['SUCCESS', 'FAILURE', expect.stringMatching(/QUEUED|IN_PROGRESS|NOT_START/)]);
+    const deadline = Date.now() + 15_000;
+    while (!(await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.length) {
+      if (Date.now() > deadline) throw new Error('the webhook endpoint never showed as failing');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Prices out of text order, to see them sorted by resolution.
+    for (const resolution of ['1080p', '360p', '720p']) await gw.admin.put('/api/admin/prices', { model: 'zeta/demo', resolution, unit: 'second', price: 100 * parseInt(resolution, 10) }).expect(200);
+  });
+  afterAll(async () => {
+    for (const session of sessions) await session.close().catch(() => undefined);
+    await browser?.close();
+    await gw?.close();
+    await receiver?.stop();
+  });
+
+  it("lands on the dashboard, whose charts and tables show the tasks made for this test", async () => {
+    const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 } });
+    const { page } = session;
+    await page.goto('/console');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.locator('#tasks-chart canvas').waitFor();
+    await expectText(page.locator('[data-stat="tasks"] .value'), '3');
+    await expectText(page.locator('[data-stat="webhooks"] .value'), '1');
+    const chart = page.getByRole('img', { name: /3 tasks created per hour over the last 24 hours/ });
+    expect(await chart.getAttribute('aria-label')).toMatch(/Completed 1, Failed 1, .*In progress|Queued/);
+    // The legend reads the totals per status.
+    await expectText(page.locator('#tasks-card .legend'), /Failed\s*1.*Completed\s*1/);
+    const model = page.locator('#model-card [data-model="alpha/v6"]');
+    await expectText(model, /alpha\/v6.*50\.0%.*3.*1.*1/);
+    await expectText(page.locator('#model-quota-card [data-model="alpha/v6"]'), /alpha\/v6/);
+    await expectText(page.locator('#channel-card [data-channel-id]').first(), /simulator-alpha/);
+    // Another range asks again and keeps it in the URL.
+    await page.getByRole('button', { name: 'Last hour' }).click();
+    await page.getByRole('img', { name: /per minute over the last hour/i }).waitFor();
+    expect(page.url()).toContain('range=1h');
+    await expectText(page.locator('#tasks-card .legend'), /Failed\s*1.*Completed\s*1/);
+    await page.getByRole('button', { name: '7 days' }).click();
+    await page.getByRole('img', { name: /per 6 hours over the last 7 days/ }).waitFor();
+    await session.screenshot('en-light-desktop-dashboard-7d');
+    expect(realErrors(session)).toEqual([]);
+  });
+
+  it("finds a task by its prompt and plays its video in the drawer, which names the channel and the provider's id", async () => {
+    const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 } });
+    const { page } = session;
+    await page.goto('/console#/admin/tasks');
+    await page.locator(`tr[data-task-id="${tasks.failed}"]`).waitFor();
+    await expectText(page.locator(`tr[data-task-id="${tasks.failed}"]`), /Failed.*generation failed/);
+    expect(await page.locator(`tr[data-task-id="${tasks.failed}"] [role="progressbar"]`).getAttribute('aria-valuetext')).toMatch(/^Failed at/);
+    await page.getByLabel('Search').fill('lighthouse');
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-task-id]').length === 1);
+    expect(page.url()).toContain('q=lighthouse');
+    const row = page.locator(`tr[data-task-id="${tasks.completed}"]`);
+    await expectText(row, /Completed.*100%.*#\d+.*alpha\/v6.*simulator-alpha/);
+    expect(await row.locator('img.thumb').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+
+    await row.getByRole('button', { name: `Play the video of task ${tasks.completed}` }).click();
+    const drawer = page.getByRole('dialog', { name: 'Task' });
+    await expectText(drawer.locator('[data-fact="channel"]'), /simulator-alpha #\d+/);
+    const detail = (await gw.admin.get(`/api/admin/tasks/${tasks.completed}`).expect(200)).body;
+    expect(await drawer.locator('[data-fact="upstream-id"] code').getAttribute('title')).toBe(detail.upstream_task_id);
+    await expectText(drawer, /studio_north/);
+    const played = await drawer.getByLabel(`Video of task ${tasks.completed}`).evaluate(async (element) => {
+      const v = element as HTMLVideoElement;
+      if (v.readyState < 1) await new Promise((resolve, reject) => {
+        v.addEventListener('loadedmetadata', resolve, { once: true });
+        v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}`)), { once: true });
+      });
+      v.muted = true;
+      await v.play();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      v.pause();
+      return { duration: v.duration, playedTo: v.currentTime };
+    });
+    expect(played.duration).toBeGreaterThan(0);
+    expect(played.playedTo).toBeGreaterThan(0);
+    // The player's source seeks by Range; an unfinished task has no video.
+    const part = await gw.admin.get(`/api/admin/tasks/${tasks.completed}/content`).set('Range', 'bytes=0-99').expect(206);
+    expect(part.headers['content-range']).toMatch(/^bytes 0-99\/\d+$/);
+    await gw.admin.get(`/api/admin/tasks/${tasks.running}/content`).expect(404);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await session.screenshot('en-light-desktop-task-drawer-playing', { fullPage: false });
+    expect(realErrors(session)).toEqual([]);
+  });
+
+  it('lists prices by resolution in numeric order with their money, and edits one in place', async () => {
+    const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 } });
+    const { page } = session;
+    await page.goto('/console#/admin/prices');
+    const group = page.locator('[data-model="zeta/demo"]');
+    await group.locator('tr[data-resolution]').first().waitFor();
+    expect(await group.locator('tr[data-resolution]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-resolution')))).toEqual(['360p', '720p', '1080p']);
+    const { currency } = (await gw.admin.get('/api/admin/prices').expect(200)).body;
+    const row = group.locator('tr[data-resolution="720p"]');
+    const money = (units: number) => new Intl.NumberFormat('en', { style: 'currency', currency: currency.code, minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(units / currency.quota_per_unit);
+    await expectText(row, '72,000');
+    await row.getByRole('button', { name: 'Edit the price of zeta/demo 720p' }).click();
+    const input = row.getByLabel('Price of zeta/demo 720p', { exact: true });
+    await input.fill('90000');
+    await expectText(row, `≈ ${money(90_000)}`);
+    await row.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Price of zeta/demo 720p saved.').waitFor();
+    await expectText(row, /90,000/);
+    const saved = (await gw.admin.get('/api/admin/prices').expect(200)).body.data.find((r: { model: string; resolution: string }) => r.model === 'zeta/demo' && r.resolution === '720p');
+    expect(saved).toMatchObject({ price: 90_000, unit: 'second' });
+    await expectText(row, money(90_000));
+    expect(realErrors(session)).toEqual([]);
+  });
+
+  const PAGES: Array<[string, string | (() => string), string]> = [
+    ['dashboard', 'admin/dashboard', '#tasks-chart canvas'],
+    ['tasks', 'admin/tasks', '[data-task-id]'],
+    // The drawer opens from the URL (a shared link to one task).
+    ['task-drawer', () => `admin/tasks?task=${tasks.completed}`, 'dialog [data-fact="upstream-id"]'],
+    ['users', 'admin/users', '[data-user-id]'],
+    ['channels', 'admin/channels', '[data-channel-id]'],
+    ['prices', 'admin/prices', '[data-price-id]'],
+    ['logs', 'admin/logs', '[data-log-type]'],
+    ['webhooks', 'admin/webhooks', '[data-endpoint-id]'],
+  ];
+  const COMBOS = ['en', 'zh-CN'].flatMap((lang) => ['light', 'dark'].flatMap((theme) => [
+    { lang, theme, name: 'desktop', viewport: { width: 1440, height: 900 } },
+    { lang, theme, name: 'phone', viewport: { width: 390, height: 844 } },
+  ]));
+
+  it.each(COMBOS)('renders every admin page in $lang, $theme, on a $name: no overflow, no axe violations', async ({ lang, theme, name, viewport }) => {
+    const session = await open({ prefix: 'admin', viewport, lang, theme });
+    const { page } = session;
+    const problems: Record<string, unknown> = {};
+    for (const [id, path, ready] of PAGES) {
+      await page.goto(`/console#/${typeof path === 'function' ? path() : path}`);
+      await page.locator('main h1').waitFor();
+      await page.locator(ready).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (overflow > 0) problems[`${id} overflow`] = overflow;
+      const violations = await auditAccessibility(page);
+      if (violations.length) problems[`${id} axe`] = violations;
+      await session.screenshot(`${lang}-${theme}-${name}-${id}`, { fullPage: id !== 'task-drawer' });
+    }
+    expect(problems).toEqual({});
+    expect(realErrors(session)).toEqual([]);
+  }, 120_000);
+});
+
+/** Waits until a locator's text matches (the console updates asynchronously). */
+async function expectText(locator: ReturnType<Page['locator']>, expected: string | RegExp, timeout = 5_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = ((await locator.first().textContent({ timeout }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
+    if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`expected ${String(expected)} in "${last}"`);
+}
