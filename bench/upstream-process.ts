@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /** Starts one of the bench servers (a file in bench/ that prints `listening <port>`) in its own process. */
-export async function startBenchServer(file: string): Promise<{ url: string; stop: () => void }> {
+export async function startBenchServer(file: string, env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, file)], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve) =>
