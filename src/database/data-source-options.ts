@@ -27,6 +27,8 @@ export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: 
       type: 'better-sqlite3',
       driver: sqliteDriver(),
       database: target.path,
+      // The busy timeout of both connections (the writer's, and the reads' one: see sqlite-read-connection.ts).
+      timeout: queryTimeoutMs ?? 5000,
       // WAL lets readers proceed while one writer commits; busy_timeout waits instead of failing.
       prepareDatabase: (db: { pragma(sql: string): unknown }) => {
         db.pragma('journal_mode = WAL');

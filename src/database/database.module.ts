@@ -6,10 +6,11 @@ import { buildDataSourceOptions } from './data-source-options';
 import { SettingEntity } from './setting.entity';
 import { ServerSecret } from './server-secret.service';
 import { SettingsService } from './settings.service';
+import { newDataSource } from './sqlite-read-connection';
 import { TransactionRunner } from './transaction-runner';
 
 /** The data source, migrated at start (never synchronized), plus the transaction runner. */
-// Global: the one connection every repository and transaction of every module runs on.
+// Global: the one data source every repository and transaction of every module runs on (on SQLite: one writer connection, one for reads).
 @Global()
 @Module({})
 export class DatabaseModule {
@@ -21,7 +22,7 @@ export class DatabaseModule {
           useFactory: () => buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs),
           dataSourceFactory: async (options) => {
             await migrate(config);
-            return new DataSource(options!).initialize();
+            return newDataSource(options!).initialize();
           },
         }),
         TypeOrmModule.forFeature([SettingEntity]),
