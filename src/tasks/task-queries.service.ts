@@ -5,6 +5,7 @@ import { AppError } from '../common/app-error';
 import { TaskEntity } from './task.entity';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';
 import { findPage } from '../database/find-page';
+import { LeanReads } from '../database/lean-reads';
 
 export interface TaskListQuery {
   userId?: number;
@@ -19,11 +20,14 @@ export interface TaskListQuery {
 /** What the other modules (the surfaces, the console) may read of tasks; the writes stay in TaskRepository. */
 @Injectable()
 export class TaskQueries {
-  constructor(@InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>) {}
+  constructor(
+    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    private readonly reads: LeanReads,
+  ) {}
 
-  /** A client's own, not deleted, visible task; 404 otherwise (also for another account's task). */
+  /** A client's own, not deleted, visible task; 404 otherwise (also for another account's task). The poll's hot path. */
   async findOwned(userId: number, taskId: string): Promise<TaskEntity> {
-    const task = await this.tasks.findOne({ where: { taskId, userId, deletedAt: IsNull() } });
+    const task = await this.reads.findOne(TaskEntity, 'task_id = ? AND user_id = ? AND deleted_at IS NULL', [taskId, userId]);
     if (!task || task.status === 'REJECTED' || task.status === 'SUBMITTING') throw AppError.notFound(`task ${taskId} not found`);
     return task;
   }
