@@ -27,7 +27,7 @@ export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: 
       type: 'better-sqlite3',
       driver: sqliteDriver(),
       database: target.path,
-      // The busy timeout of both connections (the writer's, and the reads' one: see sqlite-read-connection.ts).
+      // The busy timeout of both connections (the writer's, and the reads' one: see sqlite-data-source.ts).
       timeout: queryTimeoutMs ?? 5000,
       // WAL lets readers proceed while one writer commits; busy_timeout waits instead of failing.
       prepareDatabase: (db: { pragma(sql: string): unknown }) => {
