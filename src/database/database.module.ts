@@ -20,7 +20,7 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs),
+          useFactory: () => buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs, config.databasePoolSize),
           dataSourceFactory: async (options) => {
             await migrate(config);
             return newDataSource(options!).initialize();
