@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /** Starts one of the bench servers (a file in bench/ that prints `listening <port>`) in its own process. */
-export async function startBenchServer(file: string, env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
+export async function startBenchServer(file: string, env: Record<string, string> = {}): Promise<{ url: string; pid: number; stop: () => void }> {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, file)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -13,7 +13,7 @@ export async function startBenchServer(file: string, env: Record<string, string>
       if (match) resolve(Number(match[1]));
     }),
   );
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGKILL') };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGKILL') };
 }
 
 /** Starts the lean family A upstream (bench/alpha-upstream-server.ts) in its own process. */
