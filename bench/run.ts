@@ -2,16 +2,18 @@
  * `npm run bench`:
  * - sync: the task-sync benchmark at 1,000 and 10,000 tasks in flight (the 1,000 run is the
  *   baseline the 10,000 run is compared with);
- * - submit: POST /v1/videos under load, side by side with GET /health as the baseline.
+ * - get: GET /v1/videos/{id} and GET /v1/video/generations/{id} against a bare node:http floor doing the
+ *   same database work (bench/floor-server.ts), and Express's hello, in the same run;
+ * - submit: POST /v1/videos against the floor doing the same transactions and upstream call.
  * - content: GET /v1/videos/{id}/content of a 1 GiB video from the file store, side by side with a
  *   direct read of the same file, and the gateway's peak RSS (BENCH_CONTENT_MIB sets the size).
  * - webhooks: 10,000 tasks ending within a minute with 3 endpoints (one hangs): delivery latency at
  *   the healthy ones, and the sync's cadence next to the same run without webhooks.
- * BENCH=sync,submit,content,webhooks picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
+ * BENCH=sync,get,submit,content,webhooks picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
  * BENCH_DATABASE_URL (an empty MySQL database, e.g. mysql://root@127.0.0.1:3306/gw_bench) the database.
  */
 import { runContentBench } from './content-bench';
-import { runSubmitBench } from './submit-bench';
+import { hotPathTable, runGetBench, runSubmitFloorBench } from './hot-path-bench';
 import { runSyncBench, SyncBenchResult } from './sync-bench';
 import { runWebhookBench } from './webhook-bench';
 
@@ -44,15 +46,14 @@ async function syncBench(): Promise<void> {
   write(`target (every task polled within 1.5x its interval at ${worst.tasks} tasks, p99): ${worst.gapRatio.p99 <= 1.5 ? 'met' : 'NOT met'}\n\n`);
 }
 
+async function getBench(): Promise<void> {
+  const result = await runGetBench(process.env.BENCH_DATABASE_URL);
+  write(`${JSON.stringify(result)}\n${hotPathTable('get', result)}\n`);
+}
+
 async function submitBench(): Promise<void> {
-  const result = await runSubmitBench(process.env.BENCH_DATABASE_URL);
-  write(`${JSON.stringify(result)}\n`);
-  const { health, submit } = result;
-  write(`\nsubmit (${result.database}, ${result.concurrency} concurrent clients): endpoint        req/s   p50 ms   p99 ms   statuses\n`);
-  for (const [name, r] of [['GET /health', health], ['POST /v1/videos', submit]] as const) {
-    write(`      ${name.padEnd(16)} ${String(r.perSecond).padStart(6)}   ${String(r.p50Ms).padStart(6)}   ${String(r.p99Ms).padStart(6)}   ${JSON.stringify(r.statuses)}\n`);
-  }
-  write(`submit vs health: throughput x${(submit.perSecond / health.perSecond).toFixed(2)}, p50 latency x${(submit.p50Ms / health.p50Ms).toFixed(2)}\n`);
+  const result = await runSubmitFloorBench(process.env.BENCH_DATABASE_URL);
+  write(`${JSON.stringify(result)}\n${hotPathTable('submit', result)}\n`);
 }
 
 async function contentBench(): Promise<void> {
@@ -96,8 +97,9 @@ async function webhookBench(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const selected = (process.env.BENCH ?? 'sync,submit,content,webhooks').split(',');
+  const selected = (process.env.BENCH ?? 'sync,get,submit,content,webhooks').split(',');
   if (selected.includes('sync')) await syncBench();
+  if (selected.includes('get')) await getBench();
   if (selected.includes('submit')) await submitBench();
   if (selected.includes('content')) await contentBench();
   if (selected.includes('webhooks')) await webhookBench();

@@ -1,7 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import express from 'express';
-import helmet from 'helmet';
 import pino from 'pino';
 import { AccountRateLimiter } from './auth/account-rate-limiter';
 import { AdminTokenService } from './auth/admin-token.service';
@@ -10,6 +9,7 @@ import { authenticateAdminBeforeBody, authenticateApiKeyBeforeBody } from './aut
 import { AllExceptionsFilter, expressErrorHandler } from './common/all-exceptions.filter';
 import { rejectDeepJson } from './common/json-depth';
 import { requestLogging } from './common/request-logging.middleware';
+import { securityHeaders } from './common/security-headers';
 import type { AppConfig } from './config/app-config';
 import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
@@ -22,17 +22,20 @@ const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
 /** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
 const API_KEY_PATHS = [...VIDEO_SUBMIT_PATHS, '/v1/verification', '/v1/webhooks'];
 const ADMIN_API_PATH = '/api/admin';
+/** Where a console session cookie counts (and so where cookies are parsed at all). */
+const COOKIE_PATHS = ['/console', ADMIN_API_PATH];
 
 /** Everything main.ts and the e2e tests both need on the app. */
 export function configureApp(app: INestApplication, config: AppConfig): void {
-  const logger = pino({ level: config.logLevel, base: undefined });
+  // Request lines are written asynchronously (those that pile up during a write go out together); pino flushes them at exit.
+  const logger = pino({ level: config.logLevel, base: undefined }, config.logLevel === 'silent' ? undefined : pino.destination({ sync: false }));
   const server = app.getHttpAdapter().getInstance() as express.Express;
   server.disable('x-powered-by');
   // Only configured proxies may tell the client's address (X-Forwarded-For); by default none may.
   server.set('trust proxy', config.trustedProxies);
   app.use(requestLogging(logger));
   app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
@@ -49,18 +52,26 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  // The simulated family C control plane checks request signatures over the exact body bytes.
-  app.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
-  app.use(cookieParser());
+  app.use(COOKIE_PATHS, cookieParser());
   // Who is asking is settled before any body is read: an anonymous request costs no buffering.
   // A signed content link (`<video src>`) carries no API key; the content route verifies the link itself.
   app.use(API_KEY_PATHS, exceptSignedContentLinks(authenticateApiKeyBeforeBody(app.get(ApiKeysService), app.get(AccountRateLimiter))));
   app.use(ADMIN_API_PATH, authenticateAdminBeforeBody(app.get(AdminTokenService), CONSOLE_SESSION_COOKIE));
-  app.use(VIDEO_SUBMIT_PATHS, express.json({ limit: VIDEO_BODY_LIMIT, verify: rejectDeepJson() }));
-  app.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
-  app.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
+  const bodyParsers = express.Router();
+  // The simulated family C control plane checks request signatures over the exact body bytes.
+  bodyParsers.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
+  bodyParsers.use(VIDEO_SUBMIT_PATHS, express.json({ limit: VIDEO_BODY_LIMIT, verify: rejectDeepJson() }));
+  bodyParsers.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
+  bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
+  // Most API calls (task polls) carry no body: they skip the parsers in one step.
+  app.use((req: express.Request, res: express.Response, next: express.NextFunction) => (hasBody(req) ? bodyParsers(req, res, next) : next()));
   app.use(expressErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableShutdownHooks();
   setupSwagger(app);
+}
+
+/** As body-parser decides it (type-is's hasBody): a body is announced by Transfer-Encoding or Content-Length. */
+function hasBody(req: express.Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || !isNaN(Number(req.headers['content-length']));
 }

@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { newApiKey } from '../common/random-id';
+import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyCache } from './api-key-cache';
 import { hashApiKey } from './api-key-hash';
@@ -23,6 +24,7 @@ export class ApiKeysService {
     @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
     private readonly users: UsersService,
     private readonly transactions: TransactionRunner,
+    private readonly reads: LeanReads,
     private readonly cache: ApiKeyCache,
     private readonly clock: Clock,
   ) {}
@@ -72,7 +74,7 @@ export class ApiKeysService {
     let found = this.cache.get(keyHash, now);
     if (!found) {
       const generation = this.cache.generation;
-      const apiKey = await this.keys.findOne({ where: { keyHash } });
+      const apiKey = await this.reads.findOne(ApiKeyEntity, 'key_hash = ?', [keyHash]);
       const user = apiKey ? await this.users.findById(apiKey.userId) : null;
       if (!apiKey || !user) throw new AppError(ErrorCode.Unauthorized, 'invalid api key');
       this.cache.set(keyHash, apiKey, user, now, generation);

@@ -108,6 +108,7 @@ const schema = z.object({
   TASK_TIMEOUT_MS: integer(1000, 1_800_000),
   TASK_LEASE_MS: integer(1000, 60_000),
   DATABASE_QUERY_TIMEOUT_MS: integer(100, 10_000),
+  DATABASE_POOL_SIZE: integer(1, 20, 500),
   MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
   VIDEO_STORE: videoStore,
   VIDEO_STORE_PATH_STYLE: booleanFlag('VIDEO_STORE_PATH_STYLE', false),
@@ -135,6 +136,8 @@ export interface AppConfig {
   database: DatabaseTarget;
   /** A query (or a MySQL connection attempt) that takes longer fails, so a stalled database is a 503, not a hang. */
   databaseQueryTimeoutMs: number;
+  /** MySQL: the most connections the pool opens (requests beyond wait for one, within the query timeout). */
+  databasePoolSize: number;
   /** Set when the operator fixed the admin token; otherwise one is generated at first start. */
   adminToken?: string;
   /** Set when the operator fixed the server secret; otherwise one is generated at first start and kept in the database. */
@@ -184,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     port: values.PORT,
     database: values.DATABASE_URL,
     databaseQueryTimeoutMs: values.DATABASE_QUERY_TIMEOUT_MS,
+    databasePoolSize: values.DATABASE_POOL_SIZE,
     adminToken: values.ADMIN_TOKEN,
     serverSecret: values.SERVER_SECRET,
     publicBaseUrl: (values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),

@@ -10,9 +10,10 @@ import { sqliteDriver } from './sqlite-driver';
 /**
  * One description of the database for the app, the TypeORM CLI (ormconfig.ts) and tests.
  * `queryTimeoutMs` bounds every MySQL query and connection attempt (SQLite waits at most that long
- * for a lock); leave it out for migrations, whose DDL may legitimately run long.
+ * for a lock); leave it out for migrations, whose DDL may legitimately run long. `poolSize` is the
+ * most MySQL connections open at once.
  */
-export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: number): DataSourceOptions {
+export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: number, poolSize = 20): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
@@ -27,6 +28,8 @@ export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: 
       type: 'better-sqlite3',
       driver: sqliteDriver(),
       database: target.path,
+      // The busy timeout of both connections (the writer's, and the reads' one: see sqlite-data-source.ts).
+      timeout: queryTimeoutMs ?? 5000,
       // WAL lets readers proceed while one writer commits; busy_timeout waits instead of failing.
       prepareDatabase: (db: { pragma(sql: string): unknown }) => {
         db.pragma('journal_mode = WAL');
@@ -44,7 +47,7 @@ export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: 
     bigNumberStrings: true,
     charset: 'utf8mb4',
     timezone: 'Z',
-    extra: { connectionLimit: 20 },
+    extra: { connectionLimit: poolSize },
     ...(queryTimeoutMs ? { enableQueryTimeout: true, maxQueryExecutionTime: queryTimeoutMs, connectTimeout: queryTimeoutMs, logger: new QuietQueryLogger() } : {}),
   };
 }

@@ -3,13 +3,15 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
+import { LeanReads } from './lean-reads';
 import { SettingEntity } from './setting.entity';
 import { ServerSecret } from './server-secret.service';
 import { SettingsService } from './settings.service';
+import { newDataSource } from './sqlite-data-source';
 import { TransactionRunner } from './transaction-runner';
 
-/** The data source, migrated at start (never synchronized), plus the transaction runner. */
-// Global: the one connection every repository and transaction of every module runs on.
+/** The data source, migrated at start (never synchronized), plus the transaction runner and the hot paths' lean reads. */
+// Global: the one data source every repository and transaction of every module runs on (on SQLite: one writer connection, one for reads).
 @Global()
 @Module({})
 export class DatabaseModule {
@@ -18,16 +20,16 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs),
+          useFactory: () => buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs, config.databasePoolSize),
           dataSourceFactory: async (options) => {
             await migrate(config);
-            return new DataSource(options!).initialize();
+            return newDataSource(options!).initialize();
           },
         }),
         TypeOrmModule.forFeature([SettingEntity]),
       ],
-      providers: [TransactionRunner, SettingsService, ServerSecret],
-      exports: [TransactionRunner, SettingsService, ServerSecret],
+      providers: [TransactionRunner, LeanReads, SettingsService, ServerSecret],
+      exports: [TransactionRunner, LeanReads, SettingsService, ServerSecret],
     };
   }
 }

@@ -14,7 +14,7 @@ interface SqliteDriverState {
 
 /**
  * Runs a unit of work in one database transaction.
- * SQLite has one connection, so transactions are serialized here (a concurrent write would
+ * SQLite has one writer connection, so transactions are serialized here (a concurrent write would
  * otherwise join an open transaction); MySQL deadlock victims are retried.
  * Every write goes through `run`, so a balance change and its ledger row commit together.
  */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, LessThan, Repository } from 'typeorm';
+import { In, LessThan, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
@@ -19,6 +19,7 @@ const TASK_SORTS: Record<TaskSort, [string, 'ASC' | 'DESC']> = {
   cost: ['t.quota', 'ASC'],
   '-cost': ['t.quota', 'DESC'],
 };
+import { LeanReads } from '../database/lean-reads';
 
 export interface TaskListQuery {
   userId?: number;
@@ -39,6 +40,7 @@ export class TaskQueries {
   constructor(
     @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
     @InjectRepository(TaskEventEntity) private readonly events: Repository<TaskEventEntity>,
+    private readonly reads: LeanReads,
   ) {}
 
   /** Any task by its public id (the admin view); 404 when there is none. */
@@ -53,9 +55,9 @@ export class TaskQueries {
     return this.events.find({ where: { taskRowId: id }, order: { id: 'ASC' } });
   }
 
-  /** A client's own, not deleted, visible task; 404 otherwise (also for another account's task). */
+  /** A client's own, not deleted, visible task; 404 otherwise (also for another account's task). The poll's hot path. */
   async findOwned(userId: number, taskId: string): Promise<TaskEntity> {
-    const task = await this.tasks.findOne({ where: { taskId, userId, deletedAt: IsNull() } });
+    const task = await this.reads.findOne(TaskEntity, 'task_id = ? AND user_id = ? AND deleted_at IS NULL', [taskId, userId]);
     if (!task || task.status === 'REJECTED' || task.status === 'SUBMITTING') throw AppError.notFound(`task ${taskId} not found`);
     return task;
   }

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { LedgerService } from '../billing/ledger.service';
 import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/app-error';
@@ -211,8 +210,9 @@ export class TaskSubmitService {
         deletedAt: null,
         createdAt: now,
         updatedAt: now,
+        archiveFailures: 0,
       });
-      await manager.insert(TaskEntity, task as QueryDeepPartialEntity<TaskEntity>);
+      await this.tasks.insertNew(manager, task);
       await recordTaskEvent(manager, { taskRowId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: now });
       if (quota > 0) {
         // A hold until the provider accepts the task: a refused submit leaves nothing in the customer's ledger.

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { caseById } from '../database/case-by-id';
+import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
 import { progressEventsSql } from './task-events';
@@ -30,14 +31,24 @@ export class TaskRepository {
   constructor(
     @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
     private readonly transactions: TransactionRunner,
+    private readonly reads: LeanReads,
   ) {}
 
   findByTaskId(taskId: string): Promise<TaskEntity | null> {
     return this.tasks.findOne({ where: { taskId } });
   }
 
+  /**
+   * Inserts a new task and sets its id, in one statement: TypeORM's own insert reads the row back
+   * for the columns that have a database default, which the task already carries.
+   */
+  async insertNew(manager: EntityManager, task: TaskEntity): Promise<void> {
+    const result = await manager.createQueryBuilder().insert().into(TaskEntity).values(task as QueryDeepPartialEntity<TaskEntity>).updateEntity(false).execute();
+    Object.assign(task, manager.connection.driver.createGeneratedMap(manager.connection.getMetadata(TaskEntity), result.raw, 0, 1));
+  }
+
   findByIdempotencyKey(userId: number, idempotencyKey: string): Promise<TaskEntity | null> {
-    return this.tasks.findOne({ where: { userId, idempotencyKey } });
+    return this.reads.findOne(TaskEntity, 'user_id = ? AND idempotency_key = ?', [userId, idempotencyKey]);
   }
 
   /**

@@ -1,0 +1,250 @@
+/**
+ * Hot-path benchmark: each hot path of the gateway against a bare floor, in the same run.
+ * - get: `GET /v1/videos/{id}` and `GET /v1/video/generations/{id}` of a queued task, 32 keep-alive
+ *   clients; the floor (bench/floor-server.ts) does the same database work on the same database in a
+ *   plain node:http process; Express 5's "hello" (bench/express-hello-server.ts) shows the
+ *   framework's own ceiling.
+ * - submit: `POST /v1/videos` (family A text to video), 16 clients; the floor does the same two
+ *   transactions and the same loopback upstream call.
+ * The gateway runs built (`dist/main.js`, built first) in its own process at the default
+ * LOG_LEVEL=info (its log to /dev/null), the load from a process of its own. Each round runs the
+ * floor and the gateway back to back, so a busy machine slows both alike; the median round counts.
+ */
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../test/support/gateway-process';
+import { LoadResult, load } from './load';
+import { startBenchServer, startBenchUpstream } from './upstream-process';
+
+const ROOT = join(__dirname, '..');
+const ADMIN = 'bench-admin-token-0123456789';
+
+/** A load run and the CPU time the measured server process spent on it, per request. */
+export type MeasuredLoad = LoadResult & { cpuUsPerRequest: number };
+
+export interface FloorComparison {
+  name: string;
+  gateway: MeasuredLoad;
+  floor: MeasuredLoad;
+  /** Gateway requests per second over the floor's (the median round's). */
+  ratio: number;
+  /** Every round's ratio. */
+  rounds?: number[];
+  /**
+   * The floor's CPU time per request over the gateway's (the median round's): what the throughput
+   * ratio would be with both CPU-bound on an otherwise idle machine. A busy machine slows a process's
+   * wall clock, not the CPU time it spends on a request, so this one holds where req/s swing.
+   */
+  cpuRatio: number;
+  cpuRounds?: number[];
+}
+
+export interface HotPathBenchResult {
+  database: string;
+  concurrency: number;
+  rounds: number;
+  roundMs: number;
+  comparisons: FloorComparison[];
+  /** Express 5 answering a constant, on the same machine, and its ratio to the GET floor run right after it (GET runs only). */
+  expressHello?: LoadResult & { ratioToFloor: number };
+}
+
+interface Running {
+  database: string;
+  gateway: string;
+  gatewayPid: number;
+  floor: string;
+  floorPid: number;
+  upstream: string;
+  key: string;
+  taskId: string;
+  stop(): Promise<void>;
+}
+
+const adminCall = (base: string, path: string, body: object) =>
+  fetch(`${base}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(async (res) => {
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  });
+
+/** Builds and starts the gateway, a user with a key and a channel to the lean upstream, one queued task, and the floor on the same database. */
+async function start(databaseUrl: string | undefined): Promise<Running> {
+  if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' }).status !== 0) throw new Error('npm run build failed');
+  const dir = mkdtempSync(join(tmpdir(), 'gw-hot-path-bench-'));
+  const database = databaseUrl ?? `sqlite:${join(dir, 'bench.sqlite')}`;
+  const upstream = await startBenchUpstream();
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: database,
+    VIDEO_STORE: `file:${join(dir, 'videos')}`,
+    ADMIN_TOKEN: ADMIN,
+    SIMULATOR: 'off',
+    TASK_SYNC_INTERVAL_MS: '0',
+    MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+  };
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const gateway = `http://127.0.0.1:${port}`;
+  let floor: { url: string; pid: number; stop: () => void } | undefined;
+  const stop = async () => {
+    floor?.stop();
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    upstream.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let tries = 0; !(await fetch(`${gateway}/health`).then((res) => res.ok, () => false)); tries++) {
+      if (tries > 300) throw new Error('the gateway did not start');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const user = await adminCall(gateway, '/api/admin/users', { username: 'bench' });
+    await adminCall(gateway, `/api/admin/users/${user.id}/topup`, { quota: 1_000_000_000_000 });
+    const { key } = await adminCall(gateway, `/api/admin/users/${user.id}/keys`, { name: 'bench' });
+    await adminCall(gateway, '/api/admin/channels', { name: 'bench', platform: 'alpha', base_url: upstream.url, api_key: 'bench', models: ['alpha/v6'] });
+    const submitted = await fetch(`${gateway}/v1/videos`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' }),
+    }).then((res) => res.json() as Promise<{ id: string }>);
+    floor = await startBenchServer('floor-server.ts', { FLOOR_DATABASE_URL: database, FLOOR_UPSTREAM_URL: upstream.url });
+    return {
+      database: database.startsWith('sqlite:') ? 'sqlite' : 'mysql',
+      gateway,
+      gatewayPid: child.pid!,
+      floor: floor.url,
+      floorPid: floor.pid,
+      upstream: upstream.url,
+      key,
+      taskId: submitted.id,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+interface Pair {
+  name: string;
+  floor: object;
+  gateway: object;
+  floorPid: number;
+  gatewayPid: number;
+}
+
+/** User plus system CPU time of a process so far, in microseconds (/proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+async function measuredLoad(spec: object, pid: number, durationMs: number): Promise<MeasuredLoad> {
+  const before = cpuUs(pid);
+  const result = await load({ ...spec, durationMs });
+  return { ...result, cpuUsPerRequest: Math.round((cpuUs(pid) - before) / Math.max(1, result.requests)) };
+}
+
+/**
+ * Each round runs every pair's floor and gateway back to back (which goes first alternates), so
+ * both see the same machine; a pair's ratio is the median of its rounds' ratios, and the figures
+ * shown are those of that round. After a short warm-up of each.
+ */
+async function measurePairs(pairs: Pair[], rounds: number, roundMs: number): Promise<FloorComparison[]> {
+  for (const pair of pairs) for (const spec of [pair.floor, pair.gateway]) await load({ ...spec, durationMs: 2000 });
+  const runs = new Map<string, FloorComparison[]>(pairs.map((pair) => [pair.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const pair of pairs) {
+      const floorFirst = round % 2 === 0;
+      const first = floorFirst ? await measuredLoad(pair.floor, pair.floorPid, roundMs) : await measuredLoad(pair.gateway, pair.gatewayPid, roundMs);
+      const second = floorFirst ? await measuredLoad(pair.gateway, pair.gatewayPid, roundMs) : await measuredLoad(pair.floor, pair.floorPid, roundMs);
+      const [floor, gateway] = floorFirst ? [first, second] : [second, first];
+      const cpuRatio = Number((floor.cpuUsPerRequest / gateway.cpuUsPerRequest).toFixed(2));
+      runs.get(pair.name)!.push({ name: pair.name, gateway, floor, ratio: ratio(gateway, floor), cpuRatio });
+    }
+  }
+  return pairs.map((pair) => {
+    const all = runs.get(pair.name)!;
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+    const sorted = [...all].sort((a, b) => a.ratio - b.ratio);
+    return {
+      ...sorted[Math.floor((sorted.length - 1) / 2)],
+      rounds: all.map((run) => run.ratio),
+      cpuRatio: median(all.map((run) => run.cpuRatio)),
+      cpuRounds: all.map((run) => run.cpuRatio),
+    };
+  });
+}
+
+const ratio = (gateway: LoadResult, floor: LoadResult) => Number((gateway.perSecond / floor.perSecond).toFixed(2));
+
+/** GET in both forms against the floor, plus Express's hello. */
+export async function runGetBench(databaseUrl?: string, concurrency = 32, rounds = 5, roundMs = 4000): Promise<HotPathBenchResult> {
+  const running = await start(databaseUrl);
+  const express = await startBenchServer('express-hello-server.ts');
+  try {
+    const headers = { Authorization: `Bearer ${running.key}` };
+    const get = (base: string, path: string) => ({ url: `${base}${path}`, method: 'GET', headers, concurrency });
+    const flatPath = `/v1/videos/${running.taskId}`;
+    const pids = { floorPid: running.floorPid, gatewayPid: running.gatewayPid };
+    const unifiedPath = `/v1/video/generations/${running.taskId}`;
+    const comparisons = await measurePairs(
+      [
+        { name: 'GET /v1/videos/{id}', floor: get(running.floor, flatPath), gateway: get(running.gateway, flatPath), ...pids },
+        { name: 'GET /v1/video/generations/{id}', floor: get(running.floor, unifiedPath), gateway: get(running.gateway, unifiedPath), ...pids },
+      ],
+      rounds,
+      roundMs,
+    );
+    // Express's own ceiling, next to the GET floor once more.
+    const expressHello = await load({ url: `${express.url}/hello`, method: 'GET', headers: {}, concurrency, durationMs: roundMs });
+    const floorAgain = await load({ ...get(running.floor, flatPath), durationMs: roundMs });
+    return { database: running.database, concurrency, rounds, roundMs, comparisons, expressHello: { ...expressHello, ratioToFloor: ratio(expressHello, floorAgain) } };
+  } finally {
+    express.stop();
+    await running.stop();
+  }
+}
+
+/** POST /v1/videos against the floor doing the same transactions and upstream call. */
+export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16, rounds = 5, roundMs = 4000): Promise<HotPathBenchResult> {
+  const running = await start(databaseUrl);
+  try {
+    const post = (base: string) => ({
+      url: `${base}/v1/videos`,
+      method: 'POST',
+      headers: { Authorization: `Bearer ${running.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' }),
+      concurrency,
+    });
+    const comparisons = await measurePairs(
+      [{ name: 'POST /v1/videos', floor: post(running.floor), gateway: post(running.gateway), floorPid: running.floorPid, gatewayPid: running.gatewayPid }],
+      rounds,
+      roundMs,
+    );
+    return { database: running.database, concurrency, rounds, roundMs, comparisons };
+  } finally {
+    await running.stop();
+  }
+}
+
+/** The comparison as a table: requests per second, p50 and p99 of the gateway and its floor, both ratios. */
+export function hotPathTable(title: string, result: HotPathBenchResult): string {
+  const row = (r: LoadResult) => `${String(r.perSecond).padStart(7)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}`;
+  const lines = [`\n${title} (${result.database}, ${result.concurrency} clients, the median of ${result.rounds} rounds of ${result.roundMs / 1000} s, floor and gateway back to back)`];
+  lines.push(`  ${'path'.padEnd(32)} gateway req/s  p50 ms  p99 ms | floor req/s  p50 ms  p99 ms | req/s ratio | CPU us/req gateway floor | CPU ratio`);
+  for (const c of result.comparisons) {
+    lines.push(
+      `  ${c.name.padEnd(32)} ${row(c.gateway)}       | ${row(c.floor)}     | x${c.ratio.toFixed(2).padEnd(10)} | ${String(c.gateway.cpuUsPerRequest).padStart(10)} ${String(c.floor.cpuUsPerRequest).padStart(5)}       | x${c.cpuRatio.toFixed(2)}`,
+    );
+    lines.push(`  ${''.padEnd(32)} rounds: req/s ${c.rounds?.map((r) => r.toFixed(2)).join(' ')}; CPU ${c.cpuRounds?.map((r) => r.toFixed(2)).join(' ')}; gateway statuses ${JSON.stringify(c.gateway.statuses)}`);
+  }
+  if (result.expressHello) {
+    lines.push(`  ${'Express 5 hello'.padEnd(32)} ${row(result.expressHello)}       |                             | x${result.expressHello.ratioToFloor.toFixed(2)} of the GET floor`);
+  }
+  return `${lines.join('\n')}\n`;
+}

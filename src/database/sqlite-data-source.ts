@@ -1,0 +1,87 @@
+import { DataSource, DataSourceOptions, ObjectLiteral, QueryRunner, ReplicationMode } from 'typeorm';
+import { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
+import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
+
+/** A number parameter in disguise, so that TypeORM binds it instead of writing it into the SQL. */
+class BoundNumber {
+  constructor(private readonly value: number) {}
+
+  /** What the literal would have been: INTEGER for a whole number, REAL otherwise. */
+  binding(): number | bigint {
+    return Number.isSafeInteger(this.value) ? BigInt(this.value) : this.value;
+  }
+}
+
+interface SqliteHandle {
+  pragma(sql: string): unknown;
+  close(): void;
+}
+
+/** TypeORM's better-sqlite3 query runner, on the read-only handle instead of the driver's one. */
+class ReadOnlyQueryRunner extends BetterSqlite3QueryRunner {
+  constructor(
+    driver: BetterSqlite3Driver,
+    private readonly handle: SqliteHandle,
+  ) {
+    super(driver);
+  }
+
+  override connect(): Promise<SqliteHandle> {
+    return Promise.resolve(this.handle);
+  }
+}
+
+/**
+ * better-sqlite3 as TypeORM drives it, with two changes:
+ *
+ * A second, read-only connection for the reads made outside a transaction.
+ * TypeORM asks for a "slave" query runner exactly there (a select outside a transaction); a
+ * transaction's own statements stay on the one writer connection. With WAL every read then sees
+ * the last committed state: never the rows of a transaction still open on the writer (which may
+ * yet roll back), and every commit that finished before the read started.
+ *
+ * Numbers bound as parameters. TypeORM writes a number parameter into the SQL text, so a statement
+ * with a timestamp or an amount is new text every time: SQLite parses and plans it anew and it
+ * pushes the hot statements out of the statement cache. Bound instead (integers as BigInt, which
+ * better-sqlite3 binds as INTEGER, exactly what the literal was), each statement is prepared once.
+ */
+class ReadWriteSqliteDriver extends BetterSqlite3Driver {
+  private reader?: { handle: SqliteHandle; runner: QueryRunner };
+
+  override async connect(): Promise<void> {
+    await super.connect();
+    const { database, timeout = 5000 } = this.options;
+    // Opened after the writer, which created the file and switched it to WAL.
+    const Sqlite = this.sqlite as new (path: string, options: object) => SqliteHandle;
+    const handle = new Sqlite(database, { readonly: true, fileMustExist: true, timeout });
+    handle.pragma(`busy_timeout = ${timeout}`);
+    this.reader = { handle, runner: new ReadOnlyQueryRunner(this, handle) };
+  }
+
+  override escapeQueryWithParameters(sql: string, parameters: ObjectLiteral): [string, unknown[]] {
+    const bound: ObjectLiteral = {};
+    for (const [key, value] of Object.entries(parameters ?? {})) bound[key] = typeof value === 'number' ? new BoundNumber(value) : value;
+    const [query, values] = super.escapeQueryWithParameters(sql, bound);
+    return [query, values.map((value) => (value instanceof BoundNumber ? value.binding() : value))];
+  }
+
+  override createQueryRunner(mode: ReplicationMode): QueryRunner {
+    return mode === 'slave' && this.reader ? this.reader.runner : super.createQueryRunner(mode);
+  }
+
+  override async disconnect(): Promise<void> {
+    this.reader?.handle.close();
+    this.reader = undefined;
+    await super.disconnect();
+  }
+}
+
+/** A data source for `options`; on a SQLite file, with its reads on a read-only connection of their own. */
+export function newDataSource(options: DataSourceOptions): DataSource {
+  const dataSource = new DataSource(options);
+  if (options.type === 'better-sqlite3' && options.database !== ':memory:') {
+    // The driver is made in DataSource's constructor from `type`; nothing has used it yet.
+    Object.assign(dataSource, { driver: new ReadWriteSqliteDriver(dataSource) });
+  }
+  return dataSource;
+}
