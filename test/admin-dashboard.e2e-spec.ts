@@ -77,6 +77,10 @@ describeEachDatabase('admin dashboard', (kind) => {
     const upstream = new Map(body.upstream.map((row: { channel_id: number }) => [row.channel_id, row]));
     expect(upstream.get(brokenId)).toEqual({ channel_id: brokenId, channel_name: 'always-502', calls: 3, errors: 3, error_rate: 1, latency_avg_ms: expect.any(Number), latency_p95_ms: expect.any(Number) });
     expect(upstream.get(simulatorChannel)).toMatchObject({ calls: 6, errors: 0, error_rate: 0, latency_p95_ms: expect.any(Number) });
+    // Over time: the same 9 calls and 3 errors, in the buckets they fell in.
+    expect(sum(body.upstream_by_bucket.calls)).toBe(9);
+    expect(sum(body.upstream_by_bucket.errors)).toBe(3);
+    body.upstream_by_bucket.calls.forEach((calls: number, i: number) => expect(body.upstream_by_bucket.latency_avg_ms[i] === null).toBe(calls === 0));
 
     const store = (await gw.admin.get('/api/admin/video-store').expect(200)).body;
     expect(body.video_store).toEqual({ kind: 'file', bytes: store.stored_bytes, objects: store.stored_objects });

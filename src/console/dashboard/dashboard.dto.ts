@@ -47,6 +47,13 @@ export class DashboardUpstreamDto {
   latency_p95_ms: number | null;
 }
 
+export class DashboardUpstreamSeriesDto {
+  @ApiProperty({ type: [Number], description: 'upstream calls per bucket, every channel and instance' }) calls: number[];
+  @ApiProperty({ type: [Number] }) errors: number[];
+  @ApiProperty({ type: [Number], nullable: true, description: 'null in a bucket without calls' }) latency_avg_ms: Array<number | null>;
+  @ApiProperty({ type: [Number], nullable: true, description: 'from the histogram, as in `upstream`' }) latency_p95_ms: Array<number | null>;
+}
+
 export class DashboardStuckDto {
   @ApiProperty({ description: 'as GET /api/admin/tasks/stuck, without its limit' }) count: number;
   @ApiProperty({ type: Number, nullable: true, description: 'seconds since the oldest stuck task was created' }) oldest_age_s: number | null;
@@ -81,6 +88,7 @@ export class DashboardDto {
   @ApiProperty({ type: [DashboardChannelDto] }) by_channel: DashboardChannelDto[];
   @ApiProperty({ type: [DashboardModelDto] }) by_model: DashboardModelDto[];
   @ApiProperty({ type: [DashboardUpstreamDto] }) upstream: DashboardUpstreamDto[];
+  @ApiProperty({ type: DashboardUpstreamSeriesDto, description: 'the same over time, for the latency and error-rate charts' }) upstream_by_bucket: DashboardUpstreamSeriesDto;
   @ApiProperty({ type: DashboardStuckDto }) stuck_tasks: DashboardStuckDto;
   @ApiProperty({ type: DashboardWebhooksDto }) webhooks: DashboardWebhooksDto;
   @ApiProperty({ type: DashboardVideoStoreDto }) video_store: DashboardVideoStoreDto;

@@ -57,6 +57,24 @@ export class DashboardQueries {
     return new Map(rows.map((row) => [String(row.model), -num(row.q)]));
   }
 
+  /** Upstream calls since `from` per bucket (every channel), for the latency and error-rate charts. */
+  async upstreamByBucket(fromMs: number, bucketMs: number): Promise<Array<UpstreamTotals & { bucket: number }>> {
+    const histogram = LATENCY_BUCKET_COLUMNS.map((name) => `SUM(${name}) AS ${name}`).join(', ');
+    const rows: Raw[] = await this.dataSource.query(
+      `SELECT (minute - (minute % ?)) AS bucket, SUM(calls) AS calls, SUM(errors) AS errors, SUM(latency_sum_ms) AS latency, ${histogram} ` +
+        'FROM upstream_call_stats WHERE minute >= ? GROUP BY bucket',
+      [bucketMs, fromMs],
+    );
+    return rows.map((row) => ({
+      bucket: num(row.bucket),
+      channelId: 0,
+      calls: num(row.calls),
+      errors: num(row.errors),
+      latencySumMs: num(row.latency),
+      buckets: LATENCY_BUCKET_COLUMNS.map((name) => num(row[name])),
+    }));
+  }
+
   /** Upstream calls since `from` per channel, summed over every instance's minutes. */
   async upstreamByChannel(fromMs: number): Promise<UpstreamTotals[]> {
     const histogram = LATENCY_BUCKET_COLUMNS.map((name) => `SUM(${name}) AS ${name}`).join(', ');

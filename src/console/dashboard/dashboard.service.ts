@@ -50,13 +50,14 @@ export class DashboardService {
     await this.calls.flush();
     const now = this.clock.now();
     const window = bucketWindow(range, now);
-    const [byBucket, byChannel, byModel, ledger, modelQuota, upstream, channels, stuck, failingEndpoints, failedDeliveries, stored] = await Promise.all([
+    const [byBucket, byChannel, byModel, ledger, modelQuota, upstream, upstreamBuckets, channels, stuck, failingEndpoints, failedDeliveries, stored] = await Promise.all([
       this.queries.tasksByBucketAndStatus(window.fromMs, window.bucketMs),
       this.queries.tasksByStatusPer('channel_id', window.fromMs),
       this.queries.tasksByStatusPer('model', window.fromMs),
       this.queries.ledgerByBucket(window.fromMs, window.bucketMs),
       this.queries.netQuotaByModel(window.fromMs),
       this.queries.upstreamByChannel(window.fromMs),
+      this.queries.upstreamByBucket(window.fromMs, window.bucketMs),
       this.channels.list(),
       this.tasks.stuckSummary(now, STUCK_AFTER_MS),
       this.endpoints.countFailing(),
@@ -85,6 +86,16 @@ export class DashboardService {
         refundByBucket[index] += row.quota;
         refundCount += row.count;
       }
+    }
+
+    const upstreamSeries = { calls: zeros(), errors: zeros(), latency_avg_ms: window.starts.map((): number | null => null), latency_p95_ms: window.starts.map((): number | null => null) };
+    for (const row of upstreamBuckets) {
+      const index = window.indexOf(row.bucket);
+      if (index < 0) continue;
+      upstreamSeries.calls[index] = row.calls;
+      upstreamSeries.errors[index] = row.errors;
+      upstreamSeries.latency_avg_ms[index] = row.calls > 0 ? Math.round(row.latencySumMs / row.calls) : null;
+      upstreamSeries.latency_p95_ms[index] = percentileFromBuckets(row.buckets);
     }
 
     const perChannel = outcomesBy(byChannel);
@@ -118,6 +129,7 @@ export class DashboardService {
           }),
         )
         .sort((a, b) => a.channel_id - b.channel_id),
+      upstream_by_bucket: upstreamSeries,
       stuck_tasks: { count: stuck.count, oldest_age_s: stuck.oldestCreatedAt === null ? null : Math.max(0, seconds(now - stuck.oldestCreatedAt)) },
       webhooks: { failing_endpoints: failingEndpoints, failed_deliveries: failedDeliveries },
       video_store: { kind: this.archiveJob.storeKind, bytes: stored.bytes, objects: stored.objects },
