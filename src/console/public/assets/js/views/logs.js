@@ -2,7 +2,7 @@
 import { DataTable } from '../components/data-table.js';
 import { Badge, Button, Card, ErrorNote, Field, PageHeader, Pager, ShortId } from '../components/ui.js';
 import { compactDateTime, dateTime, dayToUnix, money, quota, signed } from '../lib/format.js';
-import { html } from '../lib/html.js';
+import { html, useEffect, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 import { useUrlState } from '../lib/url-state.js';
@@ -15,10 +15,14 @@ export function Logs() {
   const [query, setQuery] = useUrlState(DEFAULTS);
   const page = Math.max(1, Number(query.page) || 1);
   const logs = useApi('/console/api/logs', { type: query.type, task_id: query.task_id, from: dayToUnix(query.from), to: dayToUnix(query.to, true), page, page_size: PAGE_SIZE });
+  // The form edits a draft (a re-render when data arrives must not reset what is being typed); Apply writes the URL.
+  const [draft, setDraft] = useState(query);
+  const queryKey = JSON.stringify(query);
+  useEffect(() => setDraft(query), [queryKey]);
+  const edit = (name) => (event) => setDraft((d) => ({ ...d, [name]: event.target.value }));
   const apply = (event) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setQuery({ type: form.get('type'), from: form.get('from'), to: form.get('to'), task_id: String(form.get('task_id') ?? '').trim() });
+    setQuery({ type: draft.type, from: draft.from, to: draft.to, task_id: draft.task_id.trim() });
   };
   const columns = [
     { key: 'type', label: t('logs.col.type'), card: 'badge', render: (l) => html`<${Badge} status=${l.type} />` },
@@ -32,11 +36,11 @@ export function Logs() {
   return html`<div class="logs-page">
     <${PageHeader} title=${t('logs.title')} intro=${t('logs.intro')} />
     <${Card}>
-      <form id="log-filters" class="grid-form" aria-label=${t('logs.filters')} onSubmit=${apply} key=${JSON.stringify(query)}>
-        <${Field} as="select" label=${t('logs.col.type')} name="type" value=${query.type} options=${[['', t('logs.allTypes')], ...TYPES.map((ty) => [ty, t(`status.${ty}`)])]} />
-        <${Field} label=${t('logs.from')} name="from" type="date" value=${query.from} />
-        <${Field} label=${t('logs.to')} name="to" type="date" value=${query.to} />
-        <${Field} label=${t('logs.taskId')} name="task_id" value=${query.task_id} placeholder="task_…" />
+      <form id="log-filters" class="grid-form" aria-label=${t('logs.filters')} onSubmit=${apply}>
+        <${Field} as="select" label=${t('logs.col.type')} name="type" value=${draft.type} onChange=${edit('type')} options=${[['', t('logs.allTypes')], ...TYPES.map((ty) => [ty, t(`status.${ty}`)])]} />
+        <${Field} label=${t('logs.from')} name="from" type="date" value=${draft.from} onInput=${edit('from')} />
+        <${Field} label=${t('logs.to')} name="to" type="date" value=${draft.to} onInput=${edit('to')} />
+        <${Field} label=${t('logs.taskId')} name="task_id" value=${draft.task_id} onInput=${edit('task_id')} placeholder="task_…" />
         <div class="actions"><${Button} type="submit" icon="filter">${t('logs.apply')}<//><${Button} kind="secondary" onClick=${() => setQuery({ type: '', from: '', to: '', task_id: '' })}>${t('logs.clear')}<//></div>
       </form>
     <//>
