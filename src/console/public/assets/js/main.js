@@ -33,11 +33,9 @@
  * - Colours come from CSS variables in console.css (light and dark themes); icons are lucide names
  *   listed in assets/icons.json (<Icon name="copy" />).
  * - API calls go through api.js (session cookie, CSRF header); errors show with <ErrorNote> or fail().
- * - A page not yet ported can stay a legacy module (`render(main, ctx)`): give the route `legacy: module`.
  */
 import { onUnauthorized } from './api.js';
 import { Shell, PlainFrame } from './components/shell.js';
-import { LegacyPage } from './legacy.js';
 import { html, render, useEffect, useRef } from './lib/html.js';
 import { initI18n, t, useLang } from './lib/i18n.js';
 import { adoptSession, loadSession, sessionStore, useSession } from './lib/session.js';
@@ -91,8 +89,8 @@ function App() {
     },
     refreshSession: loadSession,
   };
-  // key: a new page (or language, for legacy pages that draw their strings once) mounts afresh.
-  const page = entry.view ? html`<${entry.view} key=${path} ctx=${ctx} mode=${entry.mode} />` : html`<${LegacyPage} key=${`${path}|${lang}`} module=${entry.legacy} ctx=${ctx} />`;
+  // key: a new page mounts afresh.
+  const page = html`<${entry.view} key=${path} ctx=${ctx} mode=${entry.mode} />`;
   if (!entry.role) return html`<${PlainFrame}>${page}<//>`;
   return html`<${Shell} routes=${ROUTES} current=${path}>${page}<//>`;
 }

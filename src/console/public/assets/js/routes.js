@@ -1,6 +1,5 @@
-// Every page of the console: path -> { title (an i18n key), icon (lucide name), role, group, view | legacy }.
-// `view` is a Preact component (a ported page); `legacy` is an old `render(main, ctx)` module run
-// through the LegacyPage adapter until it is ported. `role` absent: a signed-out page.
+// Every page of the console: path -> { title (an i18n key), icon (lucide name), role, group, view }.
+// `view` is a Preact component. `role` absent: a signed-out page.
 import { AdminChannels } from './views/admin-channels.js';
 import { AdminDashboard } from './views/admin-dashboard.js';
 import { AdminLogs } from './views/admin-logs.js';
