@@ -9,6 +9,9 @@ const transformIgnorePatterns = ['/node_modules/(?!(@nestjs)/)'];
 
 module.exports = {
   testTimeout: 60000,
+  // Two workers even on two cores (Jest's default would be one): the e2e suites spend most of their
+  // time waiting on gateways, browsers and databases, so two at once nearly halve the run.
+  maxWorkers: 2,
   // The MySQL skip notice is printed once, after the summary.
   reporters: ['default', '<rootDir>/test/support/mysql-skip-reporter.js'],
   projects: [
