@@ -1,7 +1,8 @@
 // Admin: the whole ledger — every account's top-ups, charges, refunds, adjustments, and the holds of
 // submits (with their releases) — filtered by user, type, dates and task (all in the URL), with totals.
 import { DataTable } from '../components/data-table.js';
-import { Badge, Button, Card, ErrorNote, Field, Loading, PageHeader, Pager, ShortId } from '../components/ui.js';
+import { describeLog, LogTotal } from '../components/log-bits.js';
+import { Badge, Button, Card, ErrorNote, Field, Loading, PageHeader, Pager } from '../components/ui.js';
 import { compactDateTime, dateTime, dayToUnix, money, quota, signed } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
@@ -29,7 +30,7 @@ export function AdminLogs() {
     { key: 'time', label: t('logs.col.time'), class: 'nowrap', render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>` },
     { key: 'balance', label: t('logs.col.balanceAfter'), num: true, render: (l) => quota(l.balance_after) },
     { key: 'model', label: t('logs.col.model'), render: (l) => (l.model ? html`<code class="model">${l.model}</code>` : '—') },
-    { key: 'details', label: t('logs.col.details'), wide: true, render: describe },
+    { key: 'details', label: t('logs.col.details'), wide: true, render: (log) => describeLog(log, () => true) },
   ];
   const totals = logs.data?.totals;
   const net = totals ? totals.consume + totals.refund + totals.topup + totals.adjust + (totals.hold ?? 0) + (totals.release ?? 0) : 0;
@@ -47,32 +48,18 @@ export function AdminLogs() {
     <//>
     <${ErrorNote} error=${logs.error} onRetry=${logs.reload} />
     ${totals ? html`<div class="totals" role="group" aria-label=${t('logs.totals')}>
-      <${Total} id="consume" label=${t('logs.total.consume')} value=${quota(Math.abs(totals.consume))} />
-      <${Total} id="refund" label=${t('logs.total.refund')} value=${quota(totals.refund)} />
-      <${Total} id="topup" label=${t('logs.total.topup')} value=${quota(totals.topup)} />
-      <${Total} id="adjust" label=${t('logs.total.adjust')} value=${signed(totals.adjust)} />
-      ${totals.hold === undefined ? null : html`<${Total} id="hold" label=${t('alogs.total.hold')} value=${signed(totals.hold)} />`}
-      ${totals.release === undefined ? null : html`<${Total} id="release" label=${t('alogs.total.release')} value=${quota(totals.release)} />`}
-      <${Total} id="net" label=${t('logs.total.net')} value=${signed(net)} />
-      <${Total} id="count" label=${t('logs.total.count')} value=${String(totals.count)} />
+      <${LogTotal} id="consume" label=${t('logs.total.consume')} value=${quota(Math.abs(totals.consume))} />
+      <${LogTotal} id="refund" label=${t('logs.total.refund')} value=${quota(totals.refund)} />
+      <${LogTotal} id="topup" label=${t('logs.total.topup')} value=${quota(totals.topup)} />
+      <${LogTotal} id="adjust" label=${t('logs.total.adjust')} value=${signed(totals.adjust)} />
+      ${totals.hold === undefined ? null : html`<${LogTotal} id="hold" label=${t('alogs.total.hold')} value=${signed(totals.hold)} />`}
+      ${totals.release === undefined ? null : html`<${LogTotal} id="release" label=${t('alogs.total.release')} value=${quota(totals.release)} />`}
+      <${LogTotal} id="net" label=${t('logs.total.net')} value=${signed(net)} />
+      <${LogTotal} id="count" label=${t('logs.total.count')} value=${String(totals.count)} />
     </div>` : null}
     ${logs.data ? html`<${Card} class="flush list-card">
       <${DataTable} caption=${t('alogs.title')} columns=${columns} rows=${logs.data.data} rowKey=${(l) => l.id} rowProps=${(l) => ({ 'data-log-type': l.type, 'data-task-id': l.task_id ?? undefined, 'data-user-id': l.user_id })} empty=${t('logs.none')} emptyIcon="receipt" />
     <//>
     <${Pager} page=${page} pageSize=${PAGE_SIZE} total=${logs.data.total} onPage=${(next) => setQuery({ page: String(next) })} />` : logs.loading ? html`<${Loading} />` : null}
   </div>`;
-}
-
-function Total({ id, label, value }) {
-  return html`<div data-total=${id}><span class="label">${label}</span><strong>${value}</strong></div>`;
-}
-
-/** What an entry is about: a refund names its task and why; a charge or hold its task. */
-function describe(log) {
-  if (log.type === 'refund' && log.task_id) {
-    const reason = log.reason ?? log.detail?.replace(/^refund: task \S+ /, '') ?? '';
-    return html`<div class="log-detail"><span>${t('logs.refundFor')} </span><${ShortId} id=${log.task_id} />${reason ? html`<div class="refund-reason">${t('logs.reason', { reason })}</div>` : null}</div>`;
-  }
-  if (log.task_id) return html`<div class="log-detail"><span>${t('logs.taskLabel')} </span><${ShortId} id=${log.task_id} />${log.detail ? html`<div class="muted small">${log.detail}</div>` : null}</div>`;
-  return log.detail ?? '';
 }

@@ -1,6 +1,7 @@
 // Customer ledger: every change of the balance, filtered by type, dates and task (all in the URL), with totals.
 import { DataTable } from '../components/data-table.js';
-import { Badge, Button, Card, ErrorNote, Field, PageHeader, Pager, ShortId } from '../components/ui.js';
+import { describeLog, LogTotal } from '../components/log-bits.js';
+import { Badge, Button, Card, ErrorNote, Field, PageHeader, Pager } from '../components/ui.js';
 import { compactDateTime, dateTime, dayToUnix, money, quota, signed } from '../lib/format.js';
 import { html, useEffect, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
@@ -30,7 +31,7 @@ export function Logs() {
     { key: 'time', label: t('logs.col.time'), class: 'nowrap', render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>` },
     { key: 'balance', label: t('logs.col.balanceAfter'), num: true, render: (l) => quota(l.balance_after) },
     { key: 'model', label: t('logs.col.model'), render: (l) => (l.model ? html`<code class="model">${l.model}</code>` : '—') },
-    { key: 'details', label: t('logs.col.details'), wide: true, render: describe },
+    { key: 'details', label: t('logs.col.details'), wide: true, render: (log) => describeLog(log, (l) => l.type === 'consume') },
   ];
   const totals = logs.data?.totals;
   return html`<div class="logs-page">
@@ -46,30 +47,16 @@ export function Logs() {
     <//>
     <${ErrorNote} error=${logs.error} onRetry=${logs.reload} />
     ${totals ? html`<div class="totals" role="group" aria-label=${t('logs.totals')}>
-      <${Total} id="consume" label=${t('logs.total.consume')} value=${quota(Math.abs(totals.consume))} />
-      <${Total} id="refund" label=${t('logs.total.refund')} value=${quota(totals.refund)} />
-      <${Total} id="topup" label=${t('logs.total.topup')} value=${quota(totals.topup)} />
-      <${Total} id="adjust" label=${t('logs.total.adjust')} value=${signed(totals.adjust)} />
-      <${Total} id="net" label=${t('logs.total.net')} value=${signed(totals.consume + totals.refund + totals.topup + totals.adjust)} />
-      <${Total} id="count" label=${t('logs.total.count')} value=${String(totals.count)} />
+      <${LogTotal} id="consume" label=${t('logs.total.consume')} value=${quota(Math.abs(totals.consume))} />
+      <${LogTotal} id="refund" label=${t('logs.total.refund')} value=${quota(totals.refund)} />
+      <${LogTotal} id="topup" label=${t('logs.total.topup')} value=${quota(totals.topup)} />
+      <${LogTotal} id="adjust" label=${t('logs.total.adjust')} value=${signed(totals.adjust)} />
+      <${LogTotal} id="net" label=${t('logs.total.net')} value=${signed(totals.consume + totals.refund + totals.topup + totals.adjust)} />
+      <${LogTotal} id="count" label=${t('logs.total.count')} value=${String(totals.count)} />
     </div>` : null}
     ${logs.data ? html`<${Card} class="flush list-card">
       <${DataTable} caption=${t('logs.title')} columns=${columns} rows=${logs.data.data} rowKey=${(l) => l.id} rowProps=${(l) => ({ 'data-log-type': l.type, 'data-task-id': l.task_id ?? undefined })} empty=${t('logs.none')} emptyIcon="scroll-text" />
     <//>
     <${Pager} page=${page} pageSize=${PAGE_SIZE} total=${logs.data.total} onPage=${(next) => setQuery({ page: String(next) })} />` : null}
   </div>`;
-}
-
-function Total({ id, label, value }) {
-  return html`<div data-total=${id}><span class="label">${label}</span><strong>${value}</strong></div>`;
-}
-
-/** What an entry is about: a refund names its task and why. */
-function describe(log) {
-  if (log.type === 'refund' && log.task_id) {
-    const reason = log.reason ?? log.detail?.replace(/^refund: task \S+ /, '') ?? '';
-    return html`<div class="log-detail"><span>${t('logs.refundFor')} </span><${ShortId} id=${log.task_id} />${reason ? html`<div class="refund-reason">${t('logs.reason', { reason })}</div>` : null}</div>`;
-  }
-  if (log.type === 'consume' && log.task_id) return html`<div class="log-detail"><span>${t('logs.taskLabel')} </span><${ShortId} id=${log.task_id} />${log.detail ? html`<div class="muted small">${log.detail}</div>` : null}</div>`;
-  return log.detail ?? '';
 }
