@@ -41,7 +41,7 @@ import { initI18n, t, useLang } from './lib/i18n.js';
 import { adoptSession, loadSession, sessionStore, useSession } from './lib/session.js';
 import './lib/theme.js';
 import { navigate, routeStore, useRoute } from './lib/url-state.js';
-import { toast } from './ui.js';
+import { toast } from './lib/toast.js';
 import { HOME, ROUTES } from './routes.js';
 
 /** The route the URL names, or the role's home when it names none (or one this role may not open). */

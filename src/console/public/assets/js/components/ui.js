@@ -1,5 +1,5 @@
 // Small shared components: buttons, badges, progress, copyable ids, fields, cards, pager, dialogs.
-import { toast } from '../ui.js';
+import { toast } from '../lib/toast.js';
 import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { num, shortId } from '../lib/format.js';
