@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import cookieParser from 'cookie-parser';
 import express from 'express';
+import type { HelmetOptions } from 'helmet';
 import pino from 'pino';
 import { AccountRateLimiter } from './auth/account-rate-limiter';
 import { AdminTokenService } from './auth/admin-token.service';
@@ -9,11 +10,15 @@ import { authenticateAdminBeforeBody, authenticateApiKeyBeforeBody } from './aut
 import { AllExceptionsFilter, expressErrorHandler } from './common/all-exceptions.filter';
 import { rejectDeepJson } from './common/json-depth';
 import { requestLogging } from './common/request-logging.middleware';
-import { securityHeaders } from './common/security-headers';
+import { recordSecurityHeaders, securityHeaders } from './common/security-headers';
 import type { AppConfig } from './config/app-config';
 import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
+import { installFastLane } from './http/fast-lane';
+import { taskPollRoutes } from './http/task-poll-routes';
+import { SignedLinksService } from './storage/signed-links.service';
 import { setupSwagger } from './swagger';
+import { TaskQueries } from './tasks/task-queries.service';
 
 /** Video submits may carry data-URI images. */
 export const VIDEO_BODY_LIMIT = '20mb';
@@ -25,6 +30,24 @@ const ADMIN_API_PATH = '/api/admin';
 /** Where a console session cookie counts (and so where cookies are parsed at all). */
 const COOKIE_PATHS = ['/console', ADMIN_API_PATH];
 
+/** helmet's headers on every response: a strict CSP that lets the console load its own scripts, styles and media. */
+const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      mediaSrc: ["'self'", 'blob:'],
+      connectSrc: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+      upgradeInsecureRequests: null,
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+};
+
 /** Everything main.ts and the e2e tests both need on the app. */
 export function configureApp(app: INestApplication, config: AppConfig): void {
   // Request lines are written asynchronously (those that pile up during a write go out together); pino flushes them at exit.
@@ -34,24 +57,8 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   // Only configured proxies may tell the client's address (X-Forwarded-For); by default none may.
   server.set('trust proxy', config.trustedProxies);
   app.use(requestLogging(logger));
-  app.use(
-    securityHeaders({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:'],
-          mediaSrc: ["'self'", 'blob:'],
-          connectSrc: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          upgradeInsecureRequests: null,
-        },
-      },
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
+  const headers = recordSecurityHeaders(HELMET_OPTIONS);
+  app.use(securityHeaders(headers));
   app.use(COOKIE_PATHS, cookieParser());
   // Who is asking is settled before any body is read: an anonymous request costs no buffering.
   // A signed content link (`<video src>`) carries no API key; the content route verifies the link itself.
@@ -67,6 +74,18 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) => (hasBody(req) ? bodyParsers(req, res, next) : next()));
   app.use(expressErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
+  // The task polls, most of the traffic, are answered in front of Express and Nest (see fast-lane.ts).
+  installFastLane(
+    app.getHttpServer(),
+    taskPollRoutes({
+      logger,
+      securityHeaders: headers,
+      apiKeys: app.get(ApiKeysService),
+      accountLimits: app.get(AccountRateLimiter),
+      tasks: app.get(TaskQueries),
+      links: app.get(SignedLinksService),
+    }),
+  );
   app.enableShutdownHooks();
   setupSwagger(app);
 }

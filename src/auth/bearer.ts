@@ -1,7 +1,8 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 
-export function bearerToken(req: Request): string | null {
-  const header = req.header('authorization');
+/** The token of `Authorization: Bearer <token>`; null without one. */
+export function bearerToken(req: Pick<IncomingMessage, 'headers'>): string | null {
+  const header = req.headers.authorization;
   if (!header) return null;
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   return match ? match[1].trim() : null;

@@ -9,17 +9,30 @@ function faultSummary(error: unknown, appError: AppError): string {
   return typeof code === 'string' && !(error instanceof AppError) ? `${appError.message} (${code})` : appError.message;
 }
 
+/** What any error answers: its status, Retry-After when it has one, and the body of the request's surface. */
+export interface ErrorReply {
+  status: number;
+  retryAfterSeconds?: number;
+  body: Record<string, unknown>;
+}
+
+/** Works out the reply to an error on `method path`, and logs what operators should see (faults, never clients' mistakes). */
+export function errorReply(error: unknown, method: string, path: string, originalUrl = path): ErrorReply {
+  const appError = toAppError(error);
+  if (appError.code === ErrorCode.Internal) new Logger('Errors').error(`${method} ${originalUrl}: ${(error as Error)?.stack ?? error}`);
+  else if (appError.status >= 500) new Logger('Errors').warn(`${method} ${path}: ${appError.status} ${faultSummary(error, appError)}`);
+  return { status: appError.status, retryAfterSeconds: appError.options.retryAfterSeconds, body: errorBody(appError, surfaceForPath(path)) };
+}
+
 /** Writes any error as the body shape of the surface the request came in on. */
 export function sendError(error: unknown, req: Request, res: Response): void {
-  const appError = toAppError(error);
-  if (appError.code === ErrorCode.Internal) new Logger('Errors').error(`${req.method} ${req.originalUrl}: ${(error as Error)?.stack ?? error}`);
-  else if (appError.status >= 500) new Logger('Errors').warn(`${req.method} ${req.path}: ${appError.status} ${faultSummary(error, appError)}`);
+  const reply = errorReply(error, req.method, req.path, req.originalUrl);
   if (res.headersSent) {
     res.end();
     return;
   }
-  if (appError.options.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(appError.options.retryAfterSeconds));
-  res.status(appError.status).json(errorBody(appError, surfaceForPath(req.path)));
+  if (reply.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(reply.retryAfterSeconds));
+  res.status(reply.status).json(reply.body);
 }
 
 /** The one filter: domain codes to HTTP status and body shape. */

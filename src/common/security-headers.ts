@@ -1,12 +1,17 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
+/** The headers helmet sets (and removes) on every response, worked out once. */
+export interface SecurityHeaders {
+  set: ReadonlyArray<readonly [string, string]>;
+  removed: readonly string[];
+}
+
 /**
- * helmet's response headers, worked out once. With fixed options (no per-request directives such as
- * nonces) helmet sets the same headers on every response, through a dozen small middlewares; here
- * one run of helmet is recorded and replayed in one step.
+ * With fixed options (no per-request directives such as nonces) helmet sets the same headers on every
+ * response, through a dozen small middlewares: one run of helmet is recorded here, and replayed.
  */
-export function securityHeaders(options: HelmetOptions): RequestHandler {
+export function recordSecurityHeaders(options: HelmetOptions): SecurityHeaders {
   const set: Array<[string, string]> = [];
   const removed: string[] = [];
   const recorder = {
@@ -16,9 +21,14 @@ export function securityHeaders(options: HelmetOptions): RequestHandler {
   let failure: unknown;
   helmet(options)({} as Request, recorder as unknown as Response, (error?: unknown) => (failure = error));
   if (failure) throw failure;
+  return { set, removed };
+}
+
+/** The recorded headers, on every response Express routes, in one step. */
+export function securityHeaders(headers: SecurityHeaders): RequestHandler {
   return (_req: Request, res: Response, next: NextFunction): void => {
-    for (const [name, value] of set) res.setHeader(name, value);
-    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of headers.set) res.setHeader(name, value);
+    for (const name of headers.removed) res.removeHeader(name);
     next();
   };
 }

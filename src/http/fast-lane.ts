@@ -1,0 +1,64 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+
+/**
+ * A route the fast lane answers itself. `pattern` is matched against the path (the URL before any
+ * query), case-insensitively with an optional trailing slash, as Express matches routes; its first
+ * group is the route's one parameter, URL-decoded.
+ */
+export interface FastRoute {
+  method: 'GET';
+  pattern: RegExp;
+  handle(req: IncomingMessage, res: ServerResponse, param: string, path: string): Promise<void>;
+}
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Puts a few hot routes (the task polls) in front of Express and Nest. A poll is most of a
+ * gateway's traffic, and Nest's per-request layers (routing, guards, interceptors, the exception
+ * filter, response handling) cost several times the poll's own work. A matched route answers
+ * here, in full: with the same request id, security headers, request log, authentication, rate
+ * limit, body and errors as the Nest route that stays registered behind it (for Swagger, and for
+ * requests the lane does not take, such as a HEAD or an undecodable id).
+ */
+export function installFastLane(server: Server, routes: FastRoute[]): void {
+  const behind = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  const passOn: RequestListener = (req, res) => {
+    for (const listener of behind) listener.call(server, req, res);
+  };
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const match = matchRoute(routes, req);
+    if (!match) return passOn(req, res);
+    match.route.handle(req, res, match.param, match.path).catch((error: unknown) => {
+      // The routes answer their own errors; this is only a last guard so that no request hangs.
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end();
+      process.emitWarning(`fast lane: ${(error as Error)?.stack ?? error}`);
+    });
+  });
+}
+
+function matchRoute(routes: FastRoute[], req: IncomingMessage): { route: FastRoute; param: string; path: string } | null {
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  for (const route of routes) {
+    if (req.method !== route.method) continue;
+    const found = route.pattern.exec(path);
+    if (!found) continue;
+    const param = decodeParam(found[1]);
+    return param === null ? null : { route, param, path };
+  }
+  return null;
+}
+
+/** As Express decodes a route parameter; null when it cannot be (Express then answers 400 itself). */
+function decodeParam(raw: string): string | null {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,157 @@
+import { request as httpRequest } from 'node:http';
+import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
+import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { describeEachDatabase, freshDatabase } from './support/test-databases';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A plain node:http call: fetch would add `Cache-Control: no-cache` to a conditional GET and defeat the 304. */
+function call(base: string, method: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Every header but the ones that differ per response. */
+const stableHeaders = (answer: Answer) => {
+  const { date: _date, 'x-request-id': _id, ...rest } = answer.headers;
+  return rest;
+};
+
+/**
+ * The task polls are answered in front of Express and Nest (src/http/fast-lane.ts). A HEAD of the
+ * same URL still goes through Express and Nest, so it shows what the full stack answers: the two
+ * must agree on every header, and the lane must keep every rule of the Nest route.
+ */
+describeEachDatabase('task polls on the fast lane answer as the Nest routes do', (kind) => {
+  let gw: TestGateway;
+  let fake: FakeAlphaUpstream;
+  let base: string;
+  let customer: { userId: number; key: string };
+  let taskId: string;
+
+  beforeAll(async () => {
+    fake = await startFakeAlphaUpstream();
+    gw = await startGateway(kind);
+    await gw.createChannel(alphaChannelBody(fake));
+    customer = await gw.createCustomer({ quota: 1_000_000 });
+    const submitted = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'a lighthouse', duration: 5, resolution: '720P' }).expect(200);
+    taskId = submitted.body.id;
+    base = gw.url;
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
+
+  const auth = () => ({ Authorization: `Bearer ${customer.key}` });
+
+  it.each([
+    ['flat', (id: string) => `/v1/videos/${id}`],
+    ['unified', (id: string) => `/v1/video/generations/${id}`],
+  ])('%s: the same headers as the full stack, the ETag, and 304 to a conditional GET', async (form, path) => {
+    const get = await call(base, 'GET', path(taskId), auth());
+    const head = await call(base, 'HEAD', path(taskId), auth());
+    expect(get.status).toBe(200);
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(stableHeaders(get)).toEqual(stableHeaders(head));
+    expect(get.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(get.headers['content-length'])).toBe(Buffer.byteLength(get.body));
+    expect(JSON.parse(get.body)).toMatchObject(form === 'flat' ? { id: taskId, status: 'queued' } : { code: 'success', data: { task_id: taskId } });
+
+    const unchanged = await call(base, 'GET', path(taskId), { ...auth(), 'If-None-Match': String(get.headers.etag) });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.body).toBe('');
+    expect(unchanged.headers.etag).toBe(get.headers.etag);
+
+    const echoed = await call(base, 'GET', `${path(taskId)}/?ignored=1`, { ...auth(), 'x-request-id': 'poll-123' });
+    expect(echoed.status).toBe(200);
+    expect(echoed.headers['x-request-id']).toBe('poll-123');
+    expect(echoed.headers.etag).toBe(get.headers.etag);
+  });
+
+  it('refuses a missing or unknown key, and another account\'s task, in each surface\'s shape', async () => {
+    const missing = await call(base, 'GET', `/v1/videos/${taskId}`);
+    expect(missing.status).toBe(401);
+    expect(JSON.parse(missing.body)).toEqual({
+      error: { message: 'missing api key: send Authorization: Bearer <API_KEY>', type: 'authentication_error', param: null, code: 'unauthorized' },
+    });
+    const unknown = await call(base, 'GET', `/v1/video/generations/${taskId}`, { Authorization: 'Bearer sk-not-a-key' });
+    expect(unknown.status).toBe(401);
+    expect(JSON.parse(unknown.body)).toEqual({ code: 'unauthorized', message: 'invalid api key', data: null });
+
+    const other = await gw.createCustomer({ quota: 0 });
+    const foreign = await call(base, 'GET', `/v1/videos/${taskId}`, { Authorization: `Bearer ${other.key}` });
+    expect(foreign.status).toBe(404);
+    expect(JSON.parse(foreign.body).error).toMatchObject({ code: 'not_found', message: `task ${taskId} not found` });
+    const foreignUnified = await call(base, 'GET', `/v1/video/generations/${taskId}`, { Authorization: `Bearer ${other.key}` });
+    expect(JSON.parse(foreignUnified.body)).toEqual({ code: 'not_found', message: `task ${taskId} not found`, data: null });
+    // An id that cannot be URL-decoded is left to Express, which refuses it.
+    expect((await call(base, 'GET', '/v1/videos/%E0%A4%A', auth())).status).toBe(400);
+  });
+
+  it('counts polls against the account rate limit, with Retry-After past it', async () => {
+    const limited = await gw.createCustomer({ quota: 0 });
+    await gw.admin.patch(`/api/admin/users/${limited.userId}`, { rpm: 2 }).expect(200);
+    const path = `/v1/video/generations/${taskId}`;
+    const headers = { Authorization: `Bearer ${limited.key}` };
+    expect((await call(base, 'GET', path, headers)).status).toBe(404);
+    expect((await call(base, 'GET', path, headers)).status).toBe(404);
+    const refused = await call(base, 'GET', path, headers);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse(refused.body)).toEqual({ code: 'rate_limited', message: 'rate limit reached: this account may send 2 requests per minute', data: null });
+  });
+});
+
+describe('task polls on the fast lane write the request log line as every other route', () => {
+  let gateway: GatewayProcess;
+  let fake: FakeAlphaUpstream;
+
+  beforeAll(async () => {
+    fake = await startFakeAlphaUpstream();
+    const database = await freshDatabase('sqlite');
+    gateway = await startGatewayProcess({ DATABASE_URL: database.url, ADMIN_TOKEN, TASK_SYNC_INTERVAL_MS: '0', LOG_LEVEL: 'info', MEDIA_ALLOW_PRIVATE_HOSTS: 'true' });
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await fake?.close();
+  });
+
+  it('logs the request id, key, user, route, path and status', async () => {
+    const admin = (path: string, body: object) =>
+      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((res) => res.json());
+    await admin('/api/admin/channels', alphaChannelBody(fake));
+    const user = await admin('/api/admin/users', { username: 'poll-logger' });
+    await admin(`/api/admin/users/${user.id}/topup`, { quota: 1_000_000 });
+    const { key, id: keyId } = await admin(`/api/admin/users/${user.id}/keys`, { name: 'poll' });
+    const submitted = await fetch(`${gateway.url}/v1/videos`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'alpha/v6', prompt: 'logged', duration: 5, resolution: '720P' }),
+    }).then((res) => res.json());
+    expect((await call(gateway.url, 'GET', `/v1/videos/${submitted.id}`, { Authorization: `Bearer ${key}`, 'x-request-id': 'logged-poll' })).status).toBe(200);
+    expect((await call(gateway.url, 'GET', '/v1/video/generations/nope', { 'x-request-id': 'logged-anonymous' })).status).toBe(401);
+
+    const lines = async () => gateway.output().split('\n').filter((line) => line.includes('"request_id":"logged-'));
+    for (let waited = 0; (await lines()).length < 2 && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    const [poll, anonymous] = (await lines()).map((line) => JSON.parse(line));
+    expect(poll).toMatchObject({ request_id: 'logged-poll', key_id: keyId, user_id: user.id, method: 'GET', route: '/v1/videos/:id', path: `/v1/videos/${submitted.id}`, status: 200 });
+    expect(poll.latency_ms).toEqual(expect.any(Number));
+    expect(anonymous).toMatchObject({ request_id: 'logged-anonymous', key_id: null, user_id: null, route: '/v1/video/generations/nope', status: 401 });
+  });
+});
