@@ -7,6 +7,7 @@ import { Clock } from '../common/clock';
 import { assertPublicHttpUrl } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
+import { ChannelRouter } from './channel-router.service';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
 import { sanitizeProviderText } from './provider-text';
 
@@ -76,13 +77,14 @@ export class ChannelsService {
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly router: ChannelRouter,
   ) {}
 
   /** Creates a channel. `trusted` skips the public-host check (channels the gateway makes itself). */
   async create(input: ChannelInput, trusted = false): Promise<ChannelEntity> {
     if (!trusted) await this.checkUrls(input.baseUrl, input.settings);
     const now = this.clock.now();
-    return this.transactions.run((manager) =>
+    const created = await this.transactions.run((manager) =>
       manager.save(
         manager.create(ChannelEntity, {
           name: input.name,
@@ -104,6 +106,8 @@ export class ChannelsService {
         }),
       ),
     );
+    this.router.forgetChannels();
+    return created;
   }
 
   /** `trusted` skips the public-host check, as for `create`. */
@@ -124,6 +128,7 @@ export class ChannelsService {
     if (input.weight !== undefined) changes.weight = input.weight;
     if (input.status !== undefined) changes.status = input.status;
     await this.transactions.run((manager) => manager.update(ChannelEntity, { id }, changes as QueryDeepPartialEntity<ChannelEntity>));
+    this.router.forgetChannels();
     return this.get(id);
   }
 
