@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { caseById } from '../database/case-by-id';
+import { jsonColumn } from '../database/column-transformers';
+import { changedRows } from '../database/lean-writes';
 import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
@@ -17,6 +19,20 @@ export interface PollRelease {
   /** The poll took progress past a quarter: the timeline records it (see passesProgressStep). */
   passedStep?: boolean;
 }
+
+/** What `markSubmitted` writes: the provider's id, when it accepted (also the update time), the first poll. */
+export interface SubmitAccepted {
+  upstreamTaskId: string;
+  submitTime: number;
+  nextPollAt: number;
+  request?: Record<string, unknown>;
+}
+
+const MARK_SUBMITTED_SET =
+  "UPDATE tasks SET status = 'NOT_START', upstream_task_id = ?, submit_time = ?, next_poll_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?";
+const MARK_SUBMITTED_WHERE = " WHERE id = ? AND status = 'SUBMITTING' AND lease_owner = ?";
+const MARK_SUBMITTED_SQL = MARK_SUBMITTED_SET + MARK_SUBMITTED_WHERE;
+const MARK_SUBMITTED_WITH_REQUEST_SQL = `${MARK_SUBMITTED_SET}, request = ?${MARK_SUBMITTED_WHERE}`;
 
 /** A poll's bookkeeping on the task itself: counted, never a row per poll. */
 const pollCounted = (polledAt: number): QueryDeepPartialEntity<TaskEntity> => ({
@@ -110,6 +126,18 @@ export class TaskRepository {
     if (leaseOwner) qb.andWhere('lease_owner = :leaseOwner', { leaseOwner });
     const result = await qb.execute();
     return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * The provider accepted a SUBMITTING task: it becomes NOT_START with the provider's id and lets go
+   * of its lease. A compare-and-set on status and lease owner, as `compareAndSet`, in fixed SQL (the
+   * submit's hot path). `request` replaces the stored request when given.
+   */
+  async markSubmitted(manager: EntityManager, id: number, owner: string, accepted: SubmitAccepted): Promise<boolean> {
+    const params: unknown[] = [accepted.upstreamTaskId, accepted.submitTime, accepted.nextPollAt, accepted.submitTime];
+    if (accepted.request) params.push(jsonColumn.to(accepted.request));
+    params.push(id, owner);
+    return (await changedRows(manager, accepted.request ? MARK_SUBMITTED_WITH_REQUEST_SQL : MARK_SUBMITTED_SQL, params)) > 0;
   }
 
   /**
