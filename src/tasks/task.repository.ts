@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { caseById } from '../database/case-by-id';
 import { jsonColumn } from '../database/column-transformers';
-import { changedRows } from '../database/lean-writes';
+import { changedRows, insertEntity } from '../database/lean-writes';
 import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
@@ -54,13 +54,9 @@ export class TaskRepository {
     return this.tasks.findOne({ where: { taskId } });
   }
 
-  /**
-   * Inserts a new task and sets its id, in one statement: TypeORM's own insert reads the row back
-   * for the columns that have a database default, which the task already carries.
-   */
+  /** Inserts a new task and sets its id, in one fixed statement (the submit's hot path). */
   async insertNew(manager: EntityManager, task: TaskEntity): Promise<void> {
-    const result = await manager.createQueryBuilder().insert().into(TaskEntity).values(task as QueryDeepPartialEntity<TaskEntity>).updateEntity(false).execute();
-    Object.assign(task, manager.connection.driver.createGeneratedMap(manager.connection.getMetadata(TaskEntity), result.raw, 0, 1));
+    task.id = await insertEntity(manager, TaskEntity, task);
   }
 
   findByIdempotencyKey(userId: number, idempotencyKey: string): Promise<TaskEntity | null> {
