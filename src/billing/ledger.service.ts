@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { UserEntity } from '../auth/user.entity';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
+import { changedRows, insertedId } from '../database/lean-writes';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { LogEntity, LogType } from './log.entity';
 
@@ -54,13 +55,7 @@ export class LedgerService {
 
   /** The provider accepted the task: its hold becomes its charge (no balance moves). False when there was no hold. */
   async confirmHold(manager: EntityManager, taskId: string): Promise<boolean> {
-    const result = await manager
-      .createQueryBuilder()
-      .update(LogEntity)
-      .set({ type: 'consume' })
-      .where('task_id = :taskId AND type = :hold', { taskId, hold: 'hold' })
-      .execute();
-    return (result.affected ?? 0) > 0;
+    return (await changedRows(manager, CONFIRM_HOLD_SQL, [taskId])) > 0;
   }
 
   /**
@@ -151,14 +146,7 @@ export class LedgerService {
    * conditional update that never takes the balance below zero; false when it would have.
    */
   private async moveToUsed(manager: EntityManager, userId: number, amount: number): Promise<boolean> {
-    const updated = await manager
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ quota: () => 'quota - :amount', usedQuota: () => 'used_quota + :amount', updatedAt: this.clock.now() })
-      .where('id = :userId AND quota >= :amount')
-      .setParameters({ amount, userId })
-      .execute();
-    return Boolean(updated.affected);
+    return (await changedRows(manager, MOVE_TO_USED_SQL, [amount, amount, this.clock.now(), userId, amount])) > 0;
   }
 
   private async writeLog(
@@ -167,12 +155,8 @@ export class LedgerService {
     movement: { userId: number; taskId?: string; model?: string; channelId?: number | null; detail: string },
     signedQuota: number,
   ): Promise<LogEntity> {
-    const balance = await manager
-      .createQueryBuilder(UserEntity, 'u')
-      .select('u.quota', 'quota')
-      .where('u.id = :id', { id: movement.userId })
-      .getRawOne<{ quota: string | number }>();
-    const log = manager.create(LogEntity, {
+    const [balance] = (await manager.query(BALANCE_SQL, [movement.userId])) as Array<{ quota: string | number }>;
+    const log = Object.assign(new LogEntity(), {
       type,
       userId: movement.userId,
       taskId: movement.taskId ?? null,
@@ -183,7 +167,23 @@ export class LedgerService {
       detail: movement.detail,
       createdAt: this.clock.now(),
     });
-    await manager.insert(LogEntity, log);
+    log.id = await insertedId(manager, INSERT_LOG_SQL, [
+      log.type,
+      log.userId,
+      log.taskId,
+      log.model,
+      log.quota,
+      log.balanceAfter,
+      log.channelId,
+      log.detail,
+      log.createdAt,
+    ]);
     return log;
   }
 }
+
+// The statements of every charge and hold, written once (see lean-writes.ts); the same on MySQL and SQLite.
+const MOVE_TO_USED_SQL = 'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, updated_at = ? WHERE id = ? AND quota >= ?';
+const BALANCE_SQL = 'SELECT quota FROM users WHERE id = ?';
+const INSERT_LOG_SQL = 'INSERT INTO logs (type, user_id, task_id, model, quota, balance_after, channel_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const CONFIRM_HOLD_SQL = "UPDATE logs SET type = 'consume' WHERE task_id = ? AND type = 'hold'";

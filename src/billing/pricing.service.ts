@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
+import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/read-through-cache';
 import { TransactionRunner } from '../database/transaction-runner';
 import { DefaultPrice, QUOTA_PER_CREDIT } from './default-prices';
 import { GroupRatioEntity } from './group-ratio.entity';
@@ -29,9 +30,15 @@ export interface Quote {
   detail: string;
 }
 
-/** Prices a task from the price table and the group's ratio. */
+/**
+ * Prices a task from the price table and the group's ratio. Both are read once per
+ * SHARED_ROWS_TTL_MS, not on every submit, and cleared here when they change.
+ */
 @Injectable()
 export class PricingService {
+  private readonly cachedRules = new ReadThroughCache<PriceRuleEntity[]>(SHARED_ROWS_TTL_MS);
+  private readonly cachedRatios = new ReadThroughCache<number>(SHARED_ROWS_TTL_MS);
+
   constructor(
     @InjectRepository(PriceRuleEntity) private readonly rules: Repository<PriceRuleEntity>,
     @InjectRepository(GroupRatioEntity) private readonly ratios: Repository<GroupRatioEntity>,
@@ -55,10 +62,11 @@ export class PricingService {
         })),
       );
     });
+    this.cachedRules.clear();
   }
 
   async quote(request: QuoteRequest): Promise<Quote> {
-    const candidates = await this.rules.find({ where: { model: request.model } });
+    const candidates = await this.cachedRules.get(request.model, () => this.rules.find({ where: { model: request.model } }));
     const rule =
       pick(candidates, request.resolution, request.seconds) ??
       pick(candidates, request.resolution, 0) ??
@@ -77,8 +85,8 @@ export class PricingService {
     };
   }
 
-  async groupRatio(group: string): Promise<number> {
-    return (await this.ratios.findOne({ where: { group } }))?.ratio ?? 1;
+  groupRatio(group: string): Promise<number> {
+    return this.cachedRatios.get(group, async () => (await this.ratios.findOne({ where: { group } }))?.ratio ?? 1);
   }
 
   listRules(): Promise<PriceRuleEntity[]> {
@@ -90,21 +98,26 @@ export class PricingService {
   }
 
   async upsertRule(input: Omit<PriceRuleEntity, 'id'>): Promise<PriceRuleEntity> {
-    return this.transactions.run(async (manager) => {
+    const saved = await this.transactions.run(async (manager) => {
       const existing = await manager.findOne(PriceRuleEntity, {
         where: { model: input.model, resolution: input.resolution, duration: input.duration },
       });
       return manager.save(PriceRuleEntity, { ...existing, ...input });
     });
+    this.cachedRules.clear();
+    return saved;
   }
 
   async deleteRule(id: number): Promise<void> {
     const result = await this.transactions.run((manager) => manager.delete(PriceRuleEntity, { id }));
+    this.cachedRules.clear();
     if (!result.affected) throw AppError.notFound(`price rule ${id} not found`);
   }
 
   async setRatio(group: string, ratio: number): Promise<GroupRatioEntity> {
-    return this.transactions.run((manager) => manager.save(GroupRatioEntity, { group, ratio }));
+    const saved = await this.transactions.run((manager) => manager.save(GroupRatioEntity, { group, ratio }));
+    this.cachedRatios.clear();
+    return saved;
   }
 }
 

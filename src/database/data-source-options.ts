@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from '../config/app-config';
+import { CloseTimedOutConnections } from './close-timed-out-connections.subscriber';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { QuietQueryLogger } from './quiet-query-logger';
@@ -10,8 +11,8 @@ import { sqliteDriver } from './sqlite-driver';
 /**
  * One description of the database for the app, the TypeORM CLI (ormconfig.ts) and tests.
  * `queryTimeoutMs` bounds every MySQL query and connection attempt (SQLite waits at most that long
- * for a lock); leave it out for migrations, whose DDL may legitimately run long. `poolSize` is the
- * most MySQL connections open at once.
+ * for a lock), and a MySQL connection whose query timed out is closed at once; leave it out for
+ * migrations, whose DDL may legitimately run long. `poolSize` is the most MySQL connections open at once.
  */
 export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: number, poolSize = 20): DataSourceOptions {
   const common = {
@@ -48,6 +49,6 @@ export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: 
     charset: 'utf8mb4',
     timezone: 'Z',
     extra: { connectionLimit: poolSize },
-    ...(queryTimeoutMs ? { enableQueryTimeout: true, maxQueryExecutionTime: queryTimeoutMs, connectTimeout: queryTimeoutMs, logger: new QuietQueryLogger() } : {}),
+    ...(queryTimeoutMs ? { enableQueryTimeout: true, maxQueryExecutionTime: queryTimeoutMs, connectTimeout: queryTimeoutMs, logger: new QuietQueryLogger(), subscribers: [CloseTimedOutConnections] } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { TaskEventEntity, TaskEventKind } from './task-event.entity';
+import { changedRows } from '../database/lean-writes';
+import type { TaskEventKind } from './task-event.entity';
 import type { PollRelease } from './task.repository';
 
 export interface TaskEventInput {
@@ -12,16 +13,12 @@ export interface TaskEventInput {
   at: number;
 }
 
+const INSERT_EVENT_SQL = 'INSERT INTO task_events (task_row_id, kind, status, progress, detail, at) VALUES (?, ?, ?, ?, ?, ?)';
+
 /** Writes one state change of a task; call it with the manager of the transaction that makes the change. */
 export async function recordTaskEvent(manager: EntityManager, event: TaskEventInput): Promise<void> {
-  await manager.insert(TaskEventEntity, {
-    taskRowId: event.taskRowId,
-    kind: event.kind,
-    status: event.status ?? null,
-    progress: event.progress ?? null,
-    detail: event.detail ? event.detail.slice(0, 255) : null,
-    at: event.at,
-  });
+  const detail = event.detail ? event.detail.slice(0, 255) : null;
+  await changedRows(manager, INSERT_EVENT_SQL, [event.taskRowId, event.kind, event.status ?? null, event.progress ?? null, detail, event.at]);
 }
 
 /** Progress is recorded at each quarter it passes (25, 50, 75), not at every poll. */

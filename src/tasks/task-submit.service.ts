@@ -242,8 +242,9 @@ export class TaskSubmitService {
       ...(outcome.requestPatch ? { request: { ...task.request, ...outcome.requestPatch } } : {}),
     };
     // Accepted: the task becomes visible and its hold becomes its charge, in one transaction.
+    const accepted = { upstreamTaskId: outcome.upstreamTaskId, submitTime: now, nextPollAt: changes.nextPollAt!, request: changes.request };
     const kept = await this.transactions.run(async (manager) => {
-      if (!(await this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', changes, owner))) return false;
+      if (!(await this.tasks.markSubmitted(manager, task.id, owner, accepted))) return false;
       await this.ledger.confirmHold(manager, task.taskId);
       await recordTaskEvent(manager, { taskRowId: task.id, kind: 'submitted', status: 'NOT_START', progress: task.progress, at: now });
       return true;

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { caseById } from '../database/case-by-id';
+import { jsonColumn } from '../database/column-transformers';
+import { changedRows, insertEntity } from '../database/lean-writes';
 import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
@@ -17,6 +19,20 @@ export interface PollRelease {
   /** The poll took progress past a quarter: the timeline records it (see passesProgressStep). */
   passedStep?: boolean;
 }
+
+/** What `markSubmitted` writes: the provider's id, when it accepted (also the update time), the first poll. */
+export interface SubmitAccepted {
+  upstreamTaskId: string;
+  submitTime: number;
+  nextPollAt: number;
+  request?: Record<string, unknown>;
+}
+
+const MARK_SUBMITTED_SET =
+  "UPDATE tasks SET status = 'NOT_START', upstream_task_id = ?, submit_time = ?, next_poll_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?";
+const MARK_SUBMITTED_WHERE = " WHERE id = ? AND status = 'SUBMITTING' AND lease_owner = ?";
+const MARK_SUBMITTED_SQL = MARK_SUBMITTED_SET + MARK_SUBMITTED_WHERE;
+const MARK_SUBMITTED_WITH_REQUEST_SQL = `${MARK_SUBMITTED_SET}, request = ?${MARK_SUBMITTED_WHERE}`;
 
 /** A poll's bookkeeping on the task itself: counted, never a row per poll. */
 const pollCounted = (polledAt: number): QueryDeepPartialEntity<TaskEntity> => ({
@@ -38,13 +54,9 @@ export class TaskRepository {
     return this.tasks.findOne({ where: { taskId } });
   }
 
-  /**
-   * Inserts a new task and sets its id, in one statement: TypeORM's own insert reads the row back
-   * for the columns that have a database default, which the task already carries.
-   */
+  /** Inserts a new task and sets its id, in one fixed statement (the submit's hot path). */
   async insertNew(manager: EntityManager, task: TaskEntity): Promise<void> {
-    const result = await manager.createQueryBuilder().insert().into(TaskEntity).values(task as QueryDeepPartialEntity<TaskEntity>).updateEntity(false).execute();
-    Object.assign(task, manager.connection.driver.createGeneratedMap(manager.connection.getMetadata(TaskEntity), result.raw, 0, 1));
+    task.id = await insertEntity(manager, TaskEntity, task);
   }
 
   findByIdempotencyKey(userId: number, idempotencyKey: string): Promise<TaskEntity | null> {
@@ -110,6 +122,18 @@ export class TaskRepository {
     if (leaseOwner) qb.andWhere('lease_owner = :leaseOwner', { leaseOwner });
     const result = await qb.execute();
     return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * The provider accepted a SUBMITTING task: it becomes NOT_START with the provider's id and lets go
+   * of its lease. A compare-and-set on status and lease owner, as `compareAndSet`, in fixed SQL (the
+   * submit's hot path). `request` replaces the stored request when given.
+   */
+  async markSubmitted(manager: EntityManager, id: number, owner: string, accepted: SubmitAccepted): Promise<boolean> {
+    const params: unknown[] = [accepted.upstreamTaskId, accepted.submitTime, accepted.nextPollAt, accepted.submitTime];
+    if (accepted.request) params.push(jsonColumn.to(accepted.request));
+    params.push(id, owner);
+    return (await changedRows(manager, accepted.request ? MARK_SUBMITTED_WITH_REQUEST_SQL : MARK_SUBMITTED_SQL, params)) > 0;
   }
 
   /**

@@ -1,3 +1,4 @@
+import { ChannelsService } from '../upstream/channels.service';
 import { createServiceTestModule, FAKE_PLATFORM, type ServiceTestContext } from './service-test-module';
 
 // Kept out of src/upstream while its adapters are being refactored; it tests src/upstream/channel-router.service.ts.
@@ -44,9 +45,11 @@ describe('ChannelRouter (service tier, SQLite)', () => {
 
   it('a disabled channel is never a candidate; re-enabled, it leads by its priority', async () => {
     expect(await names('fake-1', 'default')).not.toContain('disabled');
-    await t.dataSource.query(`UPDATE channels SET status = 'enabled' WHERE id = ?`, [ids.disabled]);
+    const channels = t.module.get(ChannelsService);
+    await channels.update(ids.disabled, { status: 'enabled' }, true);
     expect((await names('fake-1', 'default'))[0]).toBe('disabled');
-    await t.dataSource.query(`UPDATE channels SET status = 'disabled' WHERE id = ?`, [ids.disabled]);
+    await channels.update(ids.disabled, { status: 'disabled' }, true);
+    expect(await names('fake-1', 'default')).not.toContain('disabled');
   });
 
   it('within one priority the order is weighted: weight 3 leads about three times in four', async () => {

@@ -293,7 +293,10 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
         updatedAt: now,
         ...overrides,
       });
-      return dataSource.manager.save(ChannelEntity, channel);
+      const saved = await dataSource.manager.save(ChannelEntity, channel);
+      // Written past ChannelsService: tell the router as it would.
+      module.get(ChannelRouter).forgetChannels();
+      return saved;
     },
     async fakePrice() {
       return (await module.get(PricingService).quote({ model: FAKE_MODEL, resolution: '720p', seconds: 5, group: 'default' })).quota;

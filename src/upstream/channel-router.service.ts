@@ -1,15 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/read-through-cache';
 import { ChannelEntity, Platform } from './channel.entity';
 
 /**
  * Picks the channels that may serve a model for a user group: enabled, listing the model,
  * open to the group; highest priority first, weighted-random order within one priority.
  * The caller tries them in order and moves on when one has trouble.
+ * The enabled channels are read once per SHARED_ROWS_TTL_MS, not on every submit; ChannelsService
+ * clears them when it changes a channel.
  */
 @Injectable()
 export class ChannelRouter {
+  private readonly enabled = new ReadThroughCache<ChannelEntity[]>(SHARED_ROWS_TTL_MS);
+
   constructor(
     @InjectRepository(ChannelEntity) private readonly channels: Repository<ChannelEntity>,
   ) {}
@@ -19,7 +24,7 @@ export class ChannelRouter {
 
   async candidates(platform: Platform, model: string, group: string): Promise<ChannelEntity[]> {
     const wanted = model.toLowerCase();
-    const all = await this.channels.find({ where: { platform, status: 'enabled' } });
+    const all = await this.enabledOn([platform]);
     const eligible = all.filter(
       (channel) => channel.models.some((m) => m.toLowerCase() === wanted) && openToGroup(channel.groups, group),
     );
@@ -34,12 +39,22 @@ export class ChannelRouter {
    */
   async listedModel(platforms: Platform[], model: string): Promise<{ platform: Platform; model: string } | null> {
     const wanted = model.toLowerCase();
-    const channels = await this.channels.find({ where: { platform: In(platforms), status: 'enabled' }, order: { id: 'ASC' } });
+    const channels = await this.enabledOn(platforms);
     for (const channel of channels) {
       const listed = channel.models.find((m) => m.toLowerCase() === wanted);
       if (listed !== undefined) return { platform: channel.platform, model: listed };
     }
     return null;
+  }
+
+  /** After a channel was created or changed. */
+  forgetChannels(): void {
+    this.enabled.clear();
+  }
+
+  /** The enabled channels of `platforms`, by id. */
+  private enabledOn(platforms: Platform[]): Promise<ChannelEntity[]> {
+    return this.enabled.get(platforms.join(','), () => this.channels.find({ where: { platform: In(platforms), status: 'enabled' }, order: { id: 'ASC' } }));
   }
 
   /** Efraimidis-Spirakis: key = u^(1/w), larger first; weight 0 goes last. */

@@ -6,7 +6,9 @@ import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { assertPublicHttpUrl } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
+import { ChannelRouter } from './channel-router.service';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
 import { sanitizeProviderText } from './provider-text';
 
@@ -23,6 +25,10 @@ export interface ChannelInput {
   weight?: number;
   status?: ChannelStatus;
 }
+
+// A submit's channel statistics, written once (see lean-writes.ts).
+const COUNT_REQUEST_SQL = 'UPDATE channels SET request_count = request_count + 1 WHERE id = ?';
+const COUNT_ERROR_SQL = 'UPDATE channels SET request_count = request_count + 1, error_count = error_count + 1, last_error = ? WHERE id = ?';
 
 /** What an operator may see of a channel: everything but the provider's secrets. */
 export interface ChannelView {
@@ -76,13 +82,14 @@ export class ChannelsService {
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly router: ChannelRouter,
   ) {}
 
   /** Creates a channel. `trusted` skips the public-host check (channels the gateway makes itself). */
   async create(input: ChannelInput, trusted = false): Promise<ChannelEntity> {
     if (!trusted) await this.checkUrls(input.baseUrl, input.settings);
     const now = this.clock.now();
-    return this.transactions.run((manager) =>
+    const created = await this.transactions.run((manager) =>
       manager.save(
         manager.create(ChannelEntity, {
           name: input.name,
@@ -104,6 +111,8 @@ export class ChannelsService {
         }),
       ),
     );
+    this.router.forgetChannels();
+    return created;
   }
 
   /** `trusted` skips the public-host check, as for `create`. */
@@ -124,6 +133,7 @@ export class ChannelsService {
     if (input.weight !== undefined) changes.weight = input.weight;
     if (input.status !== undefined) changes.status = input.status;
     await this.transactions.run((manager) => manager.update(ChannelEntity, { id }, changes as QueryDeepPartialEntity<ChannelEntity>));
+    this.router.forgetChannels();
     return this.get(id);
   }
 
@@ -148,16 +158,7 @@ export class ChannelsService {
    */
   async recordOutcome(id: number, error: string | null): Promise<void> {
     await this.transactions.runStatement((manager) =>
-      manager
-        .createQueryBuilder()
-        .update(ChannelEntity)
-        .set(
-          error === null
-            ? { requestCount: () => 'request_count + 1' }
-            : { requestCount: () => 'request_count + 1', errorCount: () => 'error_count + 1', lastError: sanitizeProviderText(error, [], 500) },
-        )
-        .where('id = :id', { id })
-        .execute(),
+      error === null ? changedRows(manager, COUNT_REQUEST_SQL, [id]) : changedRows(manager, COUNT_ERROR_SQL, [sanitizeProviderText(error, [], 500), id]),
     );
   }
 
