@@ -8,6 +8,7 @@ import { assertPublicHttpUrl } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
+import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
 import { sanitizeProviderText } from './provider-text';
@@ -26,8 +27,7 @@ export interface ChannelInput {
   status?: ChannelStatus;
 }
 
-// A submit's channel statistics, written once (see lean-writes.ts).
-const COUNT_REQUEST_SQL = 'UPDATE channels SET request_count = request_count + 1 WHERE id = ?';
+// A failed call's channel statistics, written once (see lean-writes.ts).
 const COUNT_ERROR_SQL = 'UPDATE channels SET request_count = request_count + 1, error_count = error_count + 1, last_error = ? WHERE id = ?';
 
 /** What an operator may see of a channel: everything but the provider's secrets. */
@@ -83,6 +83,7 @@ export class ChannelsService {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly router: ChannelRouter,
+    private readonly requestCounts: ChannelRequestCounter,
   ) {}
 
   /** Creates a channel. `trusted` skips the public-host check (channels the gateway makes itself). */
@@ -153,13 +154,13 @@ export class ChannelsService {
 
   /**
    * Counts a call against the channel (error rates in the console). Best effort, outside any task
-   * transaction. The error is kept sanitized (no URL, address, key or stack text), in case a
-   * caller passes on more than a mapped message.
+   * transaction: an accepted call is added to the count within seconds (ChannelRequestCounter), a
+   * failed one at once with its error. The error is kept sanitized (no URL, address, key or stack
+   * text), in case a caller passes on more than a mapped message.
    */
   async recordOutcome(id: number, error: string | null): Promise<void> {
-    await this.transactions.runStatement((manager) =>
-      error === null ? changedRows(manager, COUNT_REQUEST_SQL, [id]) : changedRows(manager, COUNT_ERROR_SQL, [sanitizeProviderText(error, [], 500), id]),
-    );
+    if (error === null) return this.requestCounts.count(id);
+    await this.transactions.runStatement((manager) => changedRows(manager, COUNT_ERROR_SQL, [sanitizeProviderText(error, [], 500), id]));
   }
 
   private async checkUrls(baseUrl: string, settings?: ChannelSettings | null): Promise<void> {

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { PeriodicFlush } from '../common/periodic-flush';
 import { TransactionRunner } from '../database/transaction-runner';
 import { LATENCY_BOUNDS_MS, LATENCY_BUCKET_COLUMNS, latencyBucketOf } from './upstream-latency-buckets';
 
@@ -25,16 +26,12 @@ interface MinuteStats {
 export class UpstreamCallRecorder implements OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger('UpstreamCallRecorder');
   private pending = new Map<string, MinuteStats>();
-  private flushing: Promise<void> = Promise.resolve();
-  private readonly timer: NodeJS.Timeout;
+  private readonly flusher = new PeriodicFlush(() => this.write(), FLUSH_INTERVAL_MS);
 
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
-  ) {
-    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
-    this.timer.unref();
-  }
+  ) {}
 
   /** Starts timing a call on `channelId`; the returned function ends it, `failed` when the call did not get a usable answer. */
   start(channelId: number): (failed: boolean) => void {
@@ -56,12 +53,11 @@ export class UpstreamCallRecorder implements OnModuleDestroy, BeforeApplicationS
 
   /** Adds everything counted so far to the table; flushes run one after another and never reject. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
-    return this.flushing;
+    return this.flusher.flush();
   }
 
   onModuleDestroy(): void {
-    clearInterval(this.timer);
+    this.flusher.stop();
   }
 
   beforeApplicationShutdown(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { HttpModule } from '@nestjs/axios';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelEntity } from './channel.entity';
 import { ChannelsService } from './channels.service';
@@ -10,7 +11,7 @@ import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
 /** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]), HttpModule.register({ timeout: 30_000, maxRedirects: 0 })],
-  providers: [ChannelsService, ChannelRouter, UpstreamCallRecorder],
+  providers: [ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder],
   exports: [ChannelsService, ChannelRouter, HttpModule, UpstreamCallRecorder, TypeOrmModule],
 })
 export class UpstreamModule {}

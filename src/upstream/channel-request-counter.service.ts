@@ -1,0 +1,53 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { PeriodicFlush } from '../common/periodic-flush';
+import { changedRows } from '../database/lean-writes';
+import { TransactionRunner } from '../database/transaction-runner';
+
+/** How often this instance adds the submits it counted to the channels' `request_count`. */
+const FLUSH_INTERVAL_MS = 2_000;
+const ADD_REQUESTS_SQL = 'UPDATE channels SET request_count = request_count + ? WHERE id = ?';
+
+/**
+ * Counts the submits a channel accepted in memory and adds them to `channels.request_count` every
+ * couple of seconds (and at shutdown): an accepted submit then costs no write of its own, and
+ * instances do not all queue on the same channel row. A failed write keeps its counts for the next.
+ * Failed calls are written at once, with their error (ChannelsService.recordOutcome).
+ */
+@Injectable()
+export class ChannelRequestCounter implements OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger('ChannelRequestCounter');
+  private pending = new Map<number, number>();
+  private readonly flusher = new PeriodicFlush(() => this.write(), FLUSH_INTERVAL_MS);
+
+  constructor(private readonly transactions: TransactionRunner) {}
+
+  count(channelId: number): void {
+    this.pending.set(channelId, (this.pending.get(channelId) ?? 0) + 1);
+  }
+
+  /** Adds everything counted so far; flushes run one after another and never reject. */
+  flush(): Promise<void> {
+    return this.flusher.flush();
+  }
+
+  onModuleDestroy(): void {
+    this.flusher.stop();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.flush();
+  }
+
+  private async write(): Promise<void> {
+    const counts = this.pending;
+    this.pending = new Map();
+    for (const [channelId, requests] of counts) {
+      try {
+        await this.transactions.runStatement((manager) => changedRows(manager, ADD_REQUESTS_SQL, [requests, channelId]));
+      } catch (error) {
+        this.pending.set(channelId, (this.pending.get(channelId) ?? 0) + requests);
+        this.logger.warn(`request count of channel ${channelId} not written (kept for the next try): ${(error as Error)?.message ?? error}`);
+      }
+    }
+  }
+}
