@@ -149,13 +149,16 @@ async function measuredLoad(spec: object, pid: number, durationMs: number): Prom
   return { ...result, cpuUsPerRequest: Math.round((cpuUs(pid) - before) / Math.max(1, result.requests)) };
 }
 
+/** Long enough for V8 to have optimized the gateway's path (far more code than the floor's): its first rounds ran slower with 2 s. */
+const WARM_UP_MS = 6000;
+
 /**
  * Each round runs every pair's floor and gateway back to back (which goes first alternates), so
  * both see the same machine; a pair's ratio is the median of its rounds' ratios, and the figures
- * shown are those of that round. After a short warm-up of each.
+ * shown are those of that round. After a warm-up of each.
  */
 async function measurePairs(pairs: Pair[], rounds: number, roundMs: number): Promise<FloorComparison[]> {
-  for (const pair of pairs) for (const spec of [pair.floor, pair.gateway]) await load({ ...spec, durationMs: 2000 });
+  for (const pair of pairs) for (const spec of [pair.floor, pair.gateway]) await load({ ...spec, durationMs: WARM_UP_MS });
   const runs = new Map<string, FloorComparison[]>(pairs.map((pair) => [pair.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (const pair of pairs) {

@@ -11,6 +11,13 @@ describe('random ids', () => {
     expect(newApiKey()).toMatch(/^sk-[A-Za-z0-9]{32,}$/);
   });
 
+  it('never repeats across refills of the random byte pool', () => {
+    const ids = new Set(Array.from({ length: 5000 }, () => newTaskId()));
+    expect(ids.size).toBe(5000);
+    // Longer than the pool at once.
+    expect(randomBase62(3000)).toHaveLength(3000);
+  });
+
   it('uses the whole alphabet', () => {
     const seen = new Set(randomBase62(5000));
     expect(seen.size).toBe(62);
