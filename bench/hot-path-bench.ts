@@ -102,7 +102,7 @@ async function start(databaseUrl: string | undefined): Promise<Running> {
       if (tries > 300) throw new Error('the gateway did not start');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    const user = await adminCall(gateway, '/api/admin/users', { username: 'bench' });
+    const user = await adminCall(gateway, '/api/admin/users', { username: `bench-${Date.now()}` });
     await adminCall(gateway, `/api/admin/users/${user.id}/topup`, { quota: 1_000_000_000_000 });
     const { key } = await adminCall(gateway, `/api/admin/users/${user.id}/keys`, { name: 'bench' });
     await adminCall(gateway, '/api/admin/channels', { name: 'bench', platform: 'alpha', base_url: upstream.url, api_key: 'bench', models: ['alpha/v6'] });
