@@ -1,5 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { PeriodicFlush } from '../common/periodic-flush';
+import { Injectable, Logger } from '@nestjs/common';
+import { PeriodicWriter } from '../common/periodic-writer';
 import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 
@@ -14,31 +14,19 @@ const ADD_REQUESTS_SQL = 'UPDATE channels SET request_count = request_count + ? 
  * Failed calls are written at once, with their error (ChannelsService.recordOutcome).
  */
 @Injectable()
-export class ChannelRequestCounter implements OnModuleDestroy, BeforeApplicationShutdown {
+export class ChannelRequestCounter extends PeriodicWriter {
   private readonly logger = new Logger('ChannelRequestCounter');
   private pending = new Map<number, number>();
-  private readonly flusher = new PeriodicFlush(() => this.write(), FLUSH_INTERVAL_MS);
 
-  constructor(private readonly transactions: TransactionRunner) {}
+  constructor(private readonly transactions: TransactionRunner) {
+    super(FLUSH_INTERVAL_MS);
+  }
 
   count(channelId: number): void {
     this.pending.set(channelId, (this.pending.get(channelId) ?? 0) + 1);
   }
 
-  /** Adds everything counted so far; flushes run one after another and never reject. */
-  flush(): Promise<void> {
-    return this.flusher.flush();
-  }
-
-  onModuleDestroy(): void {
-    this.flusher.stop();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.flush();
-  }
-
-  private async write(): Promise<void> {
+  protected async write(): Promise<void> {
     const counts = this.pending;
     this.pending = new Map();
     for (const [channelId, requests] of counts) {

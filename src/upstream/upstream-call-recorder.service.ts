@@ -1,6 +1,6 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { PeriodicFlush } from '../common/periodic-flush';
+import { PeriodicWriter } from '../common/periodic-writer';
 import { TransactionRunner } from '../database/transaction-runner';
 import { LATENCY_BOUNDS_MS, LATENCY_BUCKET_COLUMNS, latencyBucketOf } from './upstream-latency-buckets';
 
@@ -23,15 +23,16 @@ interface MinuteStats {
  * instance while a poll costs no write of its own. A failed flush keeps its counts for the next.
  */
 @Injectable()
-export class UpstreamCallRecorder implements OnModuleDestroy, BeforeApplicationShutdown {
+export class UpstreamCallRecorder extends PeriodicWriter {
   private readonly logger = new Logger('UpstreamCallRecorder');
   private pending = new Map<string, MinuteStats>();
-  private readonly flusher = new PeriodicFlush(() => this.write(), FLUSH_INTERVAL_MS);
 
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    super(FLUSH_INTERVAL_MS);
+  }
 
   /** Starts timing a call on `channelId`; the returned function ends it, `failed` when the call did not get a usable answer. */
   start(channelId: number): (failed: boolean) => void {
@@ -51,20 +52,7 @@ export class UpstreamCallRecorder implements OnModuleDestroy, BeforeApplicationS
     this.pending.set(key, stats);
   }
 
-  /** Adds everything counted so far to the table; flushes run one after another and never reject. */
-  flush(): Promise<void> {
-    return this.flusher.flush();
-  }
-
-  onModuleDestroy(): void {
-    this.flusher.stop();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.flush();
-  }
-
-  private async write(): Promise<void> {
+  protected async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const rows = [...this.pending.values()];
     this.pending = new Map();
