@@ -21,6 +21,8 @@ describe('web console in every language, theme and size', () => {
   const CUSTOMER_PAGES = ['overview', 'tasks', 'keys', 'logs', 'verification', 'webhooks'];
   /** What the page's language must be, and the words its sign-in heading shows. */
   const SIGN_IN = { en: 'Sign in', 'zh-CN': '登录' };
+  /** A failed task's reason, its category in the page's language. */
+  const GENERATION_FAILED = { en: 'generation failed', 'zh-CN': '生成失败' };
 
   beforeAll(async () => {
     [gw, browser] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', TASK_SYNC_INTERVAL_MS: '200' }), launchBrowser()]);
@@ -75,6 +77,10 @@ describe('web console in every language, theme and size', () => {
       await user.page.goto(`/console#/${path}`);
       await check(user, look, path);
     }
+    await user.page.goto('/console#/tasks');
+    const failedReason = user.page.locator(`[data-task-id="${tasks.failed}"] .fail-reason`).first();
+    await failedReason.waitFor();
+    expect(await failedReason.textContent()).toContain(GENERATION_FAILED[look.lang]);
     // The task drawer with its player.
     await user.page.goto(`/console#/tasks?task=${tasks.done}`);
     await user.page.getByRole('dialog').locator('video').waitFor();

@@ -1,5 +1,6 @@
 // Pieces the customer's and the admin's ledger pages share: a total, and what an entry is about.
 import { ShortId } from './ui.js';
+import { failureText } from '../lib/failure-text.js';
 import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 
@@ -14,7 +15,7 @@ export function LogTotal({ id, label, value }) {
 export function describeLog(log, namesTask) {
   if (log.type === 'refund' && log.task_id) {
     const reason = log.reason ?? log.detail?.replace(/^refund: task \S+ /, '') ?? '';
-    return html`<div class="log-detail"><span>${t('logs.refundFor')} </span><${ShortId} id=${log.task_id} />${reason ? html`<div class="refund-reason">${t('logs.reason', { reason })}</div>` : null}</div>`;
+    return html`<div class="log-detail"><span>${t('logs.refundFor')} </span><${ShortId} id=${log.task_id} />${reason ? html`<div class="refund-reason">${t('logs.reason', { reason: failureText(reason) })}</div>` : null}</div>`;
   }
   if (log.task_id && namesTask(log)) return html`<div class="log-detail"><span>${t('logs.taskLabel')} </span><${ShortId} id=${log.task_id} />${log.detail ? html`<div class="muted small">${log.detail}</div>` : null}</div>`;
   return log.detail ?? '';

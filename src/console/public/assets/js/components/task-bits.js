@@ -1,5 +1,6 @@
 // Pieces of a task shared by the task list and its drawer (and, later, the admin's task pages).
 import { html } from '../lib/html.js';
+import { failureText } from '../lib/failure-text.js';
 import { t } from '../lib/i18n.js';
 import { Icon } from './icon.js';
 import { Badge } from './ui.js';
@@ -18,6 +19,6 @@ export function Thumb({ task, src }) {
 
 /** Status badge with the failure reason under it. */
 export function TaskStatus({ task }) {
-  const reason = task.fail_reason ?? task.failure_reason;
+  const reason = failureText(task.fail_reason ?? task.failure_reason);
   return html`<div class="task-status"><${Badge} status=${task.status} />${reason ? html`<div class="fail-reason" title=${reason}>${reason}</div>` : null}</div>`;
 }

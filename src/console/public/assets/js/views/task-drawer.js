@@ -3,6 +3,7 @@
 import { isActive, TaskStatus } from '../components/task-bits.js';
 import { Icon } from '../components/icon.js';
 import { CopyButton, Dialog, ErrorNote, Progress, ShortId, Badge } from '../components/ui.js';
+import { failureText } from '../lib/failure-text.js';
 import { dateTimeSeconds, duration, money, quota } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
@@ -25,7 +26,7 @@ export function TaskDrawer({ taskId, row, onClose, base = '/console/api/tasks', 
         <${TaskStatus} task=${{ ...task, fail_reason: null, failure_reason: null }} />
         <${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: taskId })} />
       </div>` : null}
-      ${reason ? html`<div class="notice danger"><${Icon} name="circle-alert" /><div><strong>${t('drawer.failureReason')}</strong> ${reason}</div></div>` : null}
+      ${reason ? html`<div class="notice danger"><${Icon} name="circle-alert" /><div><strong>${t('drawer.failureReason')}</strong> ${failureText(reason)}</div></div>` : null}
       ${hasVideo ? html`<div class="player">
         <video controls playsinline preload="metadata" src=${content} aria-label=${t('drawer.videoOf', { id: taskId })}></video>
         <div class="actions"><a class="button secondary small" href=${content} download=${`${taskId}.mp4`}><${Icon} name="download" size=${16} />${t('drawer.download')}</a>${task.size ? html`<span class="muted">${task.size}</span>` : null}</div>
@@ -82,7 +83,7 @@ function Timeline({ events, polls }) {
       <span class="tl-dot"><${Icon} name=${KIND_ICON[e.kind] ?? 'info'} size=${14} /></span>
       <div class="tl-body">
         <div class="tl-head"><strong>${t(`timeline.${e.kind}`)}</strong>${e.status ? html` <${Badge} status=${flat(e.status)} />` : null}${e.progress !== undefined && e.progress !== null ? html` <span class="muted">${e.progress}%</span>` : null}</div>
-        ${e.detail ? html`<div class="muted tl-detail">${e.detail}</div>` : null}
+        ${e.detail ? html`<div class="muted tl-detail">${failureText(e.detail)}</div>` : null}
         <time class="muted small" datetime=${new Date(e.at * 1000).toISOString()}>${dateTimeSeconds(e.at)}${first && e.at > first ? ` · +${duration(e.at - first)}` : ''}</time>
       </div>
     </li>`)}
