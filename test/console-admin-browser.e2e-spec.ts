@@ -163,6 +163,21 @@ describe('admin console in a browser', () => {
     expect(realErrors(session)).toEqual([]);
   });
 
+  it('folds every model but the first on a phone, each saying how many prices it holds, and opens one on a tap', async () => {
+    const session = await open({ prefix: 'admin', viewport: { width: 390, height: 844 } });
+    const { page } = session;
+    await page.goto('/console#/admin/prices');
+    const groups = page.locator('details.model-prices');
+    await groups.first().locator('[data-price-id]').first().waitFor();
+    expect(await groups.evaluateAll((all) => all.map((group) => (group as HTMLDetailsElement).open).filter(Boolean).length)).toBe(1);
+    const zeta = page.locator('details[data-model="zeta/demo"]');
+    await expectText(zeta.locator('summary'), /3 prices, 36,000 to 108,000/);
+    expect(await zeta.locator('[data-price-id]').first().isVisible()).toBe(false);
+    await zeta.locator('summary').click();
+    await zeta.locator('[data-price-id]').first().waitFor();
+    expect(realErrors(session)).toEqual([]);
+  });
+
   const PAGES: Array<[string, string | (() => string), string]> = [
     ['dashboard', 'admin/dashboard', '#tasks-chart canvas'],
     ['tasks', 'admin/tasks', '[data-task-id]'],

@@ -1,8 +1,10 @@
 // Admin: the price table grouped by model (resolutions in numeric order, 360p < 720p < 1080p), each
 // price with its money equivalent, edited in place (PUT /api/admin/prices); new prices; group ratios.
+// On a phone each model's group starts folded (but the first, or the one chosen), so the page stays short.
 import { api } from '../api.js';
 import { useConfirm } from '../components/confirm.js';
-import { DataTable } from '../components/data-table.js';
+import { DataTable, useIsPhone } from '../components/data-table.js';
+import { Icon } from '../components/icon.js';
 import { useSubmit } from '../components/form.js';
 import { Button, Card, ErrorNote, Field, Loading, PageHeader, fail, toast } from '../components/ui.js';
 import { amount } from '../lib/admin-format.js';
@@ -30,6 +32,7 @@ export function AdminPrices() {
   const [query, setQuery] = useUrlState({ model: '' });
   const [editing, setEditing] = useState(null);
   const [confirmDialog, confirm] = useConfirm();
+  const phone = useIsPhone();
   const currency = prices.data?.currency ?? null;
   const rules = prices.data?.data ?? [];
   const models = [...new Set(rules.map((r) => r.model))].sort();
@@ -66,7 +69,8 @@ export function AdminPrices() {
           options=${[['', t('prices.allModels')], ...models.map((m) => [m, m])]} />
         <span class="muted small">${t('prices.count', { rules: num(rules.length), models: num(models.length) })}</span>
       </div>
-      ${shown.length ? shown.map((model) => html`<${ModelPrices} key=${model} model=${model} rules=${rules.filter((r) => r.model === model).sort(byResolution)}
+      ${shown.length ? shown.map((model, i) => html`<${ModelPrices} key=${`${model}-${phone}`} model=${model} rules=${rules.filter((r) => r.model === model).sort(byResolution)}
+          startOpen=${!phone || i === 0 || query.model === model}
           currency=${currency} editing=${editing} setEditing=${setEditing} save=${save} remove=${remove} />`)
         : html`<${Card}><p class="muted">${t('prices.none')}</p><//>`}` : prices.loading ? html`<${Loading} />` : null}
     <${Ratios} ratios=${ratios} />
@@ -74,7 +78,8 @@ export function AdminPrices() {
   </div>`;
 }
 
-function ModelPrices({ model, rules, currency, editing, setEditing, save, remove }) {
+function ModelPrices({ model, rules, startOpen, currency, editing, setEditing, save, remove }) {
+  const [open, setOpen] = useState(startOpen);
   const isEditing = (r) => editing === r.id;
   const formId = (r) => `price-edit-${r.id}`;
   const submit = (rule) => async (event) => {
@@ -111,10 +116,15 @@ function ModelPrices({ model, rules, currency, editing, setEditing, save, remove
           </div>`),
     },
   ];
-  return html`<${Card} title=${model} class="flush list-card model-prices" data-model=${model}>
+  const prices = rules.map((r) => r.price);
+  return html`<details class="panel flush list-card model-prices" data-model=${model} open=${open} onToggle=${(e) => setOpen(e.currentTarget.open)}>
+    <summary class="panel-head model-summary">
+      <h2><${Icon} name="chevron-right" size=${16} class="fold-icon" />${model}</h2>
+      <span class="muted small">${t('prices.groupSummary', { rules: num(rules.length), from: quota(Math.min(...prices)), to: quota(Math.max(...prices)) })}</span>
+    </summary>
     <${DataTable} caption=${t('prices.of', { model })} columns=${columns} rows=${rules} rowKey=${(r) => r.id}
       rowProps=${(r) => ({ 'data-price-id': r.id, 'data-resolution': r.resolution, class: isEditing(r) ? 'editing' : undefined })} />
-  <//>`;
+  </details>`;
 }
 
 /** The price input while editing, with its money value as typed. */
