@@ -14,15 +14,15 @@ import { recordSecurityHeaders, securityHeaders } from './common/security-header
 import type { AppConfig } from './config/app-config';
 import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
+import { DEFAULT_BODY_LIMIT, hasBody, videoSubmitJsonParser } from './http/body-parsers';
 import { installFastLane } from './http/fast-lane';
+import { submitRoutes } from './http/submit-routes';
 import { taskPollRoutes } from './http/task-poll-routes';
 import { SignedLinksService } from './storage/signed-links.service';
 import { setupSwagger } from './swagger';
+import { SubmitPipeline } from './tasks/submit-pipeline.service';
 import { TaskQueries } from './tasks/task-queries.service';
 
-/** Video submits may carry data-URI images. */
-export const VIDEO_BODY_LIMIT = '20mb';
-const DEFAULT_BODY_LIMIT = '1mb';
 const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
 /** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
 const API_KEY_PATHS = [...VIDEO_SUBMIT_PATHS, '/v1/verification', '/v1/webhooks'];
@@ -67,30 +67,19 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   const bodyParsers = express.Router();
   // The simulated family C control plane checks request signatures over the exact body bytes.
   bodyParsers.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
-  bodyParsers.use(VIDEO_SUBMIT_PATHS, express.json({ limit: VIDEO_BODY_LIMIT, verify: rejectDeepJson() }));
+  bodyParsers.use(VIDEO_SUBMIT_PATHS, videoSubmitJsonParser());
   bodyParsers.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
   bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   // Most API calls (task polls) carry no body: they skip the parsers in one step.
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) => (hasBody(req) ? bodyParsers(req, res, next) : next()));
   app.use(expressErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
-  // The task polls, most of the traffic, are answered in front of Express and Nest (see fast-lane.ts).
-  installFastLane(
-    app.getHttpServer(),
-    taskPollRoutes({
-      logger,
-      securityHeaders: headers,
-      apiKeys: app.get(ApiKeysService),
-      accountLimits: app.get(AccountRateLimiter),
-      tasks: app.get(TaskQueries),
-      links: app.get(SignedLinksService),
-    }),
-  );
+  // The task polls and the JSON submits, most of the traffic, are answered in front of Express and Nest (see fast-lane.ts).
+  const apiKeyRoutes = { logger, securityHeaders: headers, apiKeys: app.get(ApiKeysService), accountLimits: app.get(AccountRateLimiter) };
+  installFastLane(app.getHttpServer(), [
+    ...taskPollRoutes({ ...apiKeyRoutes, tasks: app.get(TaskQueries), links: app.get(SignedLinksService) }),
+    ...submitRoutes({ ...apiKeyRoutes, submissions: app.get(SubmitPipeline) }),
+  ]);
   app.enableShutdownHooks();
   setupSwagger(app);
-}
-
-/** As body-parser decides it (type-is's hasBody): a body is announced by Transfer-Encoding or Content-Length. */
-function hasBody(req: express.Request): boolean {
-  return req.headers['transfer-encoding'] !== undefined || !isNaN(Number(req.headers['content-length']));
 }

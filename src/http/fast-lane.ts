@@ -4,23 +4,25 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 /**
  * A route the fast lane answers itself. `pattern` is matched against the path (the URL before any
  * query), case-insensitively with an optional trailing slash, as Express matches routes; its first
- * group is the route's one parameter, URL-decoded.
+ * group, if it has one, is the route's parameter, URL-decoded. `takes` narrows which of the matching
+ * requests the lane answers (the rest go on to Express).
  */
 export interface FastRoute {
-  method: 'GET';
+  method: 'GET' | 'POST';
   pattern: RegExp;
+  takes?: (req: IncomingMessage) => boolean;
   handle(req: IncomingMessage, res: ServerResponse, param: string, path: string): Promise<void>;
 }
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * Puts a few hot routes (the task polls) in front of Express and Nest. A poll is most of a
- * gateway's traffic, and Nest's per-request layers (routing, guards, interceptors, the exception
- * filter, response handling) cost several times the poll's own work. A matched route answers
- * here, in full: with the same request id, security headers, request log, authentication, rate
- * limit, body and errors as the Nest route that stays registered behind it (for Swagger, and for
- * requests the lane does not take, such as a HEAD or an undecodable id).
+ * Puts the hot routes (the task polls, the JSON submits) in front of Express and Nest. Polls are
+ * most of a gateway's traffic, and Nest's per-request layers (routing, guards, interceptors, the
+ * exception filter, response handling) cost several times a poll's own work. A matched route
+ * answers here, in full: with the same request id, security headers, request log, authentication,
+ * rate limit, body and errors as the Nest route that stays registered behind it (for Swagger, and
+ * for requests the lane does not take, such as a HEAD, an undecodable id or a multipart submit).
  */
 export function installFastLane(server: Server, routes: FastRoute[]): void {
   const behind = server.listeners('request') as RequestListener[];
@@ -47,8 +49,8 @@ function matchRoute(routes: FastRoute[], req: IncomingMessage): { route: FastRou
   for (const route of routes) {
     if (req.method !== route.method) continue;
     const found = route.pattern.exec(path);
-    if (!found) continue;
-    const param = decodeParam(found[1]);
+    if (!found || (route.takes && !route.takes(req))) continue;
+    const param = found[1] === undefined ? '' : decodeParam(found[1]);
     return param === null ? null : { route, param, path };
   }
   return null;

@@ -31,11 +31,11 @@ const stableHeaders = (answer: Answer) => {
 };
 
 /**
- * The task polls are answered in front of Express and Nest (src/http/fast-lane.ts). A HEAD of the
- * same URL still goes through Express and Nest, so it shows what the full stack answers: the two
- * must agree on every header, and the lane must keep every rule of the Nest route.
+ * The task polls and the JSON submits are answered in front of Express and Nest (src/http/fast-lane.ts).
+ * A HEAD of a poll's URL, and a multipart submit, still go through Express and Nest, so they show what
+ * the full stack answers: the lane must agree on every header, and keep every rule of the Nest route.
  */
-describeEachDatabase('task polls on the fast lane answer as the Nest routes do', (kind) => {
+describeEachDatabase('the fast lane answers as the Nest routes do', (kind) => {
   let gw: TestGateway;
   let fake: FakeAlphaUpstream;
   let base: string;
@@ -104,6 +104,29 @@ describeEachDatabase('task polls on the fast lane answer as the Nest routes do',
     expect((await call(base, 'GET', '/v1/videos/%E0%A4%A', auth())).status).toBe(400);
   });
 
+  it('submits a JSON body with the same headers as a multipart submit (which Nest answers), and refuses bad bodies alike', async () => {
+    const json = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'json', duration: 5 }).expect(200);
+    const multipart = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).field('model', 'alpha/v6').field('prompt', 'multipart').field('duration', '5').expect(200);
+    const names = (headers: Record<string, unknown>) => Object.keys(headers).filter((name) => !['date', 'x-request-id'].includes(name)).sort();
+    expect(names(json.headers)).toEqual(names(multipart.headers));
+    expect(json.headers['content-security-policy']).toBe(multipart.headers['content-security-policy']);
+    expect(json.body).toMatchObject({ object: 'video', model: 'alpha/v6', status: 'queued' });
+    expect(Object.keys(json.body).sort()).toEqual(Object.keys(multipart.body).sort());
+    const once = await gw.http.post('/v1/videos/').set('Authorization', `Bearer ${customer.key}`).set('Idempotency-Key', `lane-${kind}`).send({ model: 'alpha/v6', prompt: 'once' }).expect(200);
+    const again = await gw.http.post('/v1/videos/').set('Authorization', `Bearer ${customer.key}`).set('Idempotency-Key', `lane-${kind}`).send({ model: 'alpha/v6', prompt: 'once' }).expect(200);
+    expect(again.body.id).toBe(once.body.id);
+    const notUnified = await gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'wrong surface' });
+    expect(notUnified.status).toBe(400);
+    expect(notUnified.body).toMatchObject({ code: 'invalid_request', data: null });
+
+    const broken = await gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${customer.key}`).set('Content-Type', 'application/json').send('{"model":');
+    expect(broken.status).toBe(400);
+    expect(broken.body).toEqual({ code: 'invalid_request', message: 'request body is not valid JSON', data: null });
+    const anonymous = await gw.http.post('/v1/videos').send({ model: 'alpha/v6', prompt: 'who' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error.code).toBe('unauthorized');
+  });
+
   it('counts polls against the account rate limit, with Retry-After past it', async () => {
     const limited = await gw.createCustomer({ quota: 0 });
     await gw.admin.patch(`/api/admin/users/${limited.userId}`, { rpm: 2 }).expect(200);
@@ -118,7 +141,7 @@ describeEachDatabase('task polls on the fast lane answer as the Nest routes do',
   });
 });
 
-describe('task polls on the fast lane write the request log line as every other route', () => {
+describe('the fast lane writes the request log line as every other route', () => {
   let gateway: GatewayProcess;
   let fake: FakeAlphaUpstream;
 
@@ -150,6 +173,8 @@ describe('task polls on the fast lane write the request log line as every other 
     const lines = async () => gateway.output().split('\n').filter((line) => line.includes('"request_id":"logged-'));
     for (let waited = 0; (await lines()).length < 2 && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     const [poll, anonymous] = (await lines()).map((line) => JSON.parse(line));
+    const submitLine = gateway.output().split('\n').find((line) => line.includes('"method":"POST"') && line.includes('"route":"/v1/videos"'));
+    expect(JSON.parse(submitLine!)).toMatchObject({ key_id: keyId, user_id: user.id, path: '/v1/videos', status: 200 });
     expect(poll).toMatchObject({ request_id: 'logged-poll', key_id: keyId, user_id: user.id, method: 'GET', route: '/v1/videos/:id', path: `/v1/videos/${submitted.id}`, status: 200 });
     expect(poll.latency_ms).toEqual(expect.any(Number));
     expect(anonymous).toMatchObject({ request_id: 'logged-anonymous', key_id: null, user_id: null, route: '/v1/video/generations/nope', status: 401 });
