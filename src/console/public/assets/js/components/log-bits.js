@@ -1,11 +1,27 @@
-// Pieces the customer's and the admin's ledger pages share: a total, and what an entry is about.
+// Pieces the customer's and the admin's ledger pages share: the totals, and what an entry is about.
 import { ShortId } from './ui.js';
 import { failureText } from '../lib/failure-text.js';
+import { quota, signed } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 
-export function LogTotal({ id, label, value }) {
+function LogTotal({ id, label, value }) {
   return html`<div data-total=${id}><span class="label">${label}</span><strong>${value}</strong></div>`;
+}
+
+/** The filter's totals per type, their net and the entry count. Holds and releases only where the API counts them (the admin's). */
+export function LogTotals({ totals }) {
+  const net = totals.consume + totals.refund + totals.topup + totals.adjust + (totals.hold ?? 0) + (totals.release ?? 0);
+  return html`<div class="totals" role="group" aria-label=${t('logs.totals')}>
+    <${LogTotal} id="consume" label=${t('logs.total.consume')} value=${quota(Math.abs(totals.consume))} />
+    <${LogTotal} id="refund" label=${t('logs.total.refund')} value=${quota(totals.refund)} />
+    <${LogTotal} id="topup" label=${t('logs.total.topup')} value=${quota(totals.topup)} />
+    <${LogTotal} id="adjust" label=${t('logs.total.adjust')} value=${signed(totals.adjust)} />
+    ${totals.hold === undefined ? null : html`<${LogTotal} id="hold" label=${t('alogs.total.hold')} value=${signed(totals.hold)} />`}
+    ${totals.release === undefined ? null : html`<${LogTotal} id="release" label=${t('alogs.total.release')} value=${quota(totals.release)} />`}
+    <${LogTotal} id="net" label=${t('logs.total.net')} value=${signed(net)} />
+    <${LogTotal} id="count" label=${t('logs.total.count')} value=${String(totals.count)} />
+  </div>`;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Admin: the whole ledger — every account's top-ups, charges, refunds, adjustments, and the holds of
 // submits (with their releases) — filtered by user, type, dates and task (all in the URL), with totals.
 import { DataTable } from '../components/data-table.js';
-import { describeLog, LogTotal } from '../components/log-bits.js';
+import { describeLog, LogTotals } from '../components/log-bits.js';
 import { Badge, Button, Card, ErrorNote, Field, Loading, PageHeader, Pager } from '../components/ui.js';
 import { compactDateTime, dateTime, dayToUnix, money, quota, signed } from '../lib/format.js';
 import { html } from '../lib/html.js';
@@ -33,7 +33,6 @@ export function AdminLogs() {
     { key: 'details', label: t('logs.col.details'), wide: true, render: (log) => describeLog(log, () => true) },
   ];
   const totals = logs.data?.totals;
-  const net = totals ? totals.consume + totals.refund + totals.topup + totals.adjust + (totals.hold ?? 0) + (totals.release ?? 0) : 0;
   return html`<div class="logs-page admin-logs">
     <${PageHeader} title=${t('alogs.title')} intro=${t('alogs.intro')} />
     <${Card}>
@@ -47,16 +46,7 @@ export function AdminLogs() {
       </form>
     <//>
     <${ErrorNote} error=${logs.error} onRetry=${logs.reload} />
-    ${totals ? html`<div class="totals" role="group" aria-label=${t('logs.totals')}>
-      <${LogTotal} id="consume" label=${t('logs.total.consume')} value=${quota(Math.abs(totals.consume))} />
-      <${LogTotal} id="refund" label=${t('logs.total.refund')} value=${quota(totals.refund)} />
-      <${LogTotal} id="topup" label=${t('logs.total.topup')} value=${quota(totals.topup)} />
-      <${LogTotal} id="adjust" label=${t('logs.total.adjust')} value=${signed(totals.adjust)} />
-      ${totals.hold === undefined ? null : html`<${LogTotal} id="hold" label=${t('alogs.total.hold')} value=${signed(totals.hold)} />`}
-      ${totals.release === undefined ? null : html`<${LogTotal} id="release" label=${t('alogs.total.release')} value=${quota(totals.release)} />`}
-      <${LogTotal} id="net" label=${t('logs.total.net')} value=${signed(net)} />
-      <${LogTotal} id="count" label=${t('logs.total.count')} value=${String(totals.count)} />
-    </div>` : null}
+    ${totals ? html`<${LogTotals} totals=${totals} />` : null}
     ${logs.data ? html`<${Card} class="flush list-card">
       <${DataTable} caption=${t('alogs.title')} columns=${columns} rows=${logs.data.data} rowKey=${(l) => l.id} rowProps=${(l) => ({ 'data-log-type': l.type, 'data-task-id': l.task_id ?? undefined, 'data-user-id': l.user_id })} empty=${t('logs.none')} emptyIcon="receipt" />
     <//>

@@ -1,6 +1,6 @@
 // Customer ledger: every change of the balance, filtered by type, dates and task (all in the URL), with totals.
 import { DataTable } from '../components/data-table.js';
-import { describeLog, LogTotal } from '../components/log-bits.js';
+import { describeLog, LogTotals } from '../components/log-bits.js';
 import { Badge, Button, Card, ErrorNote, Field, PageHeader, Pager } from '../components/ui.js';
 import { compactDateTime, dateTime, dayToUnix, money, quota, signed } from '../lib/format.js';
 import { html, useEffect, useState } from '../lib/html.js';
@@ -46,14 +46,7 @@ export function Logs() {
       </form>
     <//>
     <${ErrorNote} error=${logs.error} onRetry=${logs.reload} />
-    ${totals ? html`<div class="totals" role="group" aria-label=${t('logs.totals')}>
-      <${LogTotal} id="consume" label=${t('logs.total.consume')} value=${quota(Math.abs(totals.consume))} />
-      <${LogTotal} id="refund" label=${t('logs.total.refund')} value=${quota(totals.refund)} />
-      <${LogTotal} id="topup" label=${t('logs.total.topup')} value=${quota(totals.topup)} />
-      <${LogTotal} id="adjust" label=${t('logs.total.adjust')} value=${signed(totals.adjust)} />
-      <${LogTotal} id="net" label=${t('logs.total.net')} value=${signed(totals.consume + totals.refund + totals.topup + totals.adjust)} />
-      <${LogTotal} id="count" label=${t('logs.total.count')} value=${String(totals.count)} />
-    </div>` : null}
+    ${totals ? html`<${LogTotals} totals=${totals} />` : null}
     ${logs.data ? html`<${Card} class="flush list-card">
       <${DataTable} caption=${t('logs.title')} columns=${columns} rows=${logs.data.data} rowKey=${(l) => l.id} rowProps=${(l) => ({ 'data-log-type': l.type, 'data-task-id': l.task_id ?? undefined })} empty=${t('logs.none')} emptyIcon="scroll-text" />
     <//>
