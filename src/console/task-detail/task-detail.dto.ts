@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { UnifiedTaskResponse } from '../../generations/dto/unified-task.dto';
 import { FlatVideoDto } from '../../videos/dto/video.dto';
 import { CustomerTaskDto } from '../customer/customer-views.dto';
@@ -37,15 +37,7 @@ export class TaskDetailFieldsDto {
 }
 
 /** The customer's task drawer: the list row's fields (here `prompt` is the whole prompt) plus both forms, the money and the timeline. */
-export class CustomerTaskDetailDto extends CustomerTaskDto {
-  @ApiProperty() thumbnail: boolean;
-  @ApiProperty({ type: FlatVideoDto, description: 'exactly what GET /v1/videos/{id} answers' }) flat: FlatVideoDto;
-  @ApiProperty({ type: UnifiedTaskResponse, description: 'exactly what GET /v1/video/generations/{id} answers' }) unified: UnifiedTaskResponse;
-  @ApiProperty({ type: TaskMoneyMovementDto, nullable: true }) charge: TaskMoneyMovementDto | null;
-  @ApiProperty({ type: TaskMoneyMovementDto, nullable: true }) refund: TaskMoneyMovementDto | null;
-  @ApiProperty({ type: [TimelineEntryDto], description: 'oldest first' }) timeline: TimelineEntryDto[];
-  @ApiProperty({ type: TaskPollsDto }) polls: TaskPollsDto;
-}
+export class CustomerTaskDetailDto extends IntersectionType(CustomerTaskDto, OmitType(TaskDetailFieldsDto, ['prompt', 'failure_reason'] as const)) {}
 
 /** The admin's task drawer: everything, with the channel and the provider's id. */
 export class AdminTaskDetailDto extends TaskDetailFieldsDto {
