@@ -23,9 +23,20 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+/** How a session opens: its viewport, the browser's language and colour scheme, and how its screenshots are named. */
+interface SessionOptions {
+  viewport?: { width: number; height: number };
+  locale?: string;
+  colorScheme?: 'light' | 'dark';
+  /** Screenshots are `<prefix>-<name><suffix>.png`. */
+  prefix?: string;
+  suffix?: string;
+}
+
 /** A fresh browser context (own cookies) on the gateway, with page errors collected. */
-export async function openPage(browser: Browser, baseUrl: string, options: { viewport?: { width: number; height: number }; prefix?: string } = {}): Promise<BrowserSession> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: options.viewport ?? { width: 1280, height: 900 } });
+export async function openPage(browser: Browser, baseUrl: string, options: SessionOptions = {}): Promise<BrowserSession> {
+  const { locale, colorScheme } = options;
+  const context = await browser.newContext({ baseURL: baseUrl, viewport: options.viewport ?? { width: 1280, height: 900 }, locale, colorScheme });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
@@ -38,7 +49,7 @@ export async function openPage(browser: Browser, baseUrl: string, options: { vie
     page,
     errors,
     async screenshot(name: string, shot = {}) {
-      const path = join(ARTIFACTS_DIR, `${options.prefix ?? 'console'}-${name}.png`);
+      const path = join(ARTIFACTS_DIR, `${options.prefix ?? 'console'}-${name}${options.suffix ?? ''}.png`);
       await page.screenshot({ path, fullPage: shot.fullPage ?? true });
       return path;
     },
@@ -86,26 +97,8 @@ export const lookName = (look: Look) => `${look.lang}-${look.theme}-${look.viewp
  * A browser context in that look: the console picks its language from the browser's and its theme
  * from the system's colour scheme, so a fresh context with that locale and scheme opens in that look.
  */
-export async function openLook(browser: Browser, baseUrl: string, look: Look, prefix: string): Promise<BrowserSession> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: look.viewport, locale: look.lang, colorScheme: look.theme });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-  });
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  return {
-    context,
-    page,
-    errors,
-    async screenshot(name: string, shot = {}) {
-      const path = join(ARTIFACTS_DIR, `${prefix}-${name}-${lookName(look)}.png`);
-      await page.screenshot({ path, fullPage: shot.fullPage ?? true });
-      return path;
-    },
-    close: () => context.close(),
-  };
+export function openLook(browser: Browser, baseUrl: string, look: Look, prefix: string): Promise<BrowserSession> {
+  return openPage(browser, baseUrl, { viewport: look.viewport, locale: look.lang, colorScheme: look.theme, prefix, suffix: `-${lookName(look)}` });
 }
 
 /** How far the page scrolls sideways (0 when nothing sticks out past the viewport). */
