@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, launchBrowser, openPage } from './support/browser';
+import { auditAccessibility, BrowserSession, expectText, launchBrowser, openPage } from './support/browser';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -213,15 +213,3 @@ describe('admin console in a browser', () => {
     expect(realErrors(session)).toEqual([]);
   }, 120_000);
 });
-
-/** Waits until a locator's text matches (the console updates asynchronously). */
-async function expectText(locator: ReturnType<Page['locator']>, expected: string | RegExp, timeout = 5_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  let last = '';
-  while (Date.now() < deadline) {
-    last = ((await locator.first().textContent({ timeout }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
-    if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`expected ${String(expected)} in "${last}"`);
-}

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, horizontalOverflow, launchBrowser, openPage } from './support/browser';
+import { auditAccessibility, BrowserSession, expectText, horizontalOverflow, launchBrowser, openPage } from './support/browser';
 
 /**
  * The web console in headless Chromium (Debian's package) against the gateway with its embedded
@@ -312,15 +312,3 @@ describe('web console in a browser', () => {
     expect(realErrors(session)).toEqual([]);
   });
 });
-
-/** Waits until a locator's text matches (the console updates asynchronously). */
-async function expectText(locator: ReturnType<Page['locator']>, expected: string | RegExp, timeout = 5_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  let last = '';
-  while (Date.now() < deadline) {
-    last = ((await locator.first().textContent({ timeout }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
-    if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`expected ${String(expected)} in "${last}"`);
-}

@@ -105,3 +105,15 @@ export function openLook(browser: Browser, baseUrl: string, look: Look, prefix: 
 export function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
+
+/** Waits until a locator's text matches (the console updates asynchronously). */
+export async function expectText(locator: ReturnType<Page['locator']>, expected: string | RegExp, timeout = 5_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = ((await locator.first().textContent({ timeout }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
+    if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`expected ${String(expected)} in "${last}"`);
+}
