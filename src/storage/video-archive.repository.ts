@@ -4,6 +4,14 @@ import { EntityManager, Repository, type QueryDeepPartialEntity } from 'typeorm'
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from '../tasks/task.entity';
 import { recordTaskEvent } from '../tasks/task-events';
+import { claimDueTaskRows, type TaskRowLease } from '../tasks/task-row-lease';
+
+/** An archive's claim on a task waiting to be archived. */
+const ARCHIVE_LEASE: TaskRowLease = {
+  due: { column: 'archive_due_at', property: 'archiveDueAt' },
+  owner: { property: 'archiveOwner' },
+  only: { sql: "archive_status = 'pending'", where: { archiveStatus: 'pending' } },
+};
 
 /** What the store holds, for /metrics and the admin console. */
 export interface StoredTotals {
@@ -28,27 +36,10 @@ export class VideoArchiveRepository {
    * Claims up to `limit` tasks due for archiving: their due time moves to the lease's end, so no
    * other instance takes them until it runs out (a crashed instance's tasks come back by themselves).
    */
-  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
-    const unitOfWork = this.transactions.isSqlite ? this.transactions.runStatement.bind(this.transactions) : this.transactions.run.bind(this.transactions);
-    const claimed = await unitOfWork(async (manager) => {
-      const lock = this.transactions.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
-      const rows: Array<{ id: number | string }> = await manager.query(
-        `SELECT id FROM tasks WHERE archive_status = 'pending' AND archive_due_at <= ? ORDER BY archive_due_at LIMIT ${Math.floor(limit)}${lock}`,
-        [now],
-      );
-      if (rows.length === 0) return 0;
-      const result = await manager
-        .createQueryBuilder()
-        .update(TaskEntity)
-        .set({ archiveOwner: owner, archiveDueAt: leaseUntil })
-        .where('id IN (:...ids)', { ids: rows.map((row) => Number(row.id)) })
-        .andWhere("archive_status = 'pending' AND archive_due_at <= :now", { now })
-        .execute();
-      return result.affected ?? 0;
-    });
-    if (claimed === 0) return [];
-    return this.tasks.find({ where: { archiveOwner: owner, archiveDueAt: leaseUntil, archiveStatus: 'pending' } });
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
+    return claimDueTaskRows(this.transactions, this.tasks, ARCHIVE_LEASE, { owner, now, leaseUntil, limit });
   }
+
 
   findById(id: number): Promise<TaskEntity | null> {
     return this.tasks.findOne({ where: { id } });

@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
+import { claimDueTaskRows, type TaskRowLease } from './task-row-lease';
 import { TaskEntity } from './task.entity';
+
+/** A publisher's claim on an end not yet published. */
+const END_EVENT_LEASE: TaskRowLease = { due: { column: 'end_event_due_at', property: 'endEventDueAt' }, owner: { property: 'endEventOwner' } };
 
 /** Told after a task's end committed here (e.g. to wake the job that publishes it). Must not throw. */
 export type TaskEndListener = (task: TaskEntity) => void;
@@ -33,27 +37,10 @@ export class TaskEndOutbox {
   }
 
   /** Claims up to `limit` due ends for `owner` until `leaseUntil` (a crashed owner's come back when it runs out). */
-  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
-    const unitOfWork = this.transactions.isSqlite ? this.transactions.runStatement.bind(this.transactions) : this.transactions.run.bind(this.transactions);
-    const claimed = await unitOfWork(async (manager) => {
-      const lock = this.transactions.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
-      const rows: Array<{ id: number | string }> = await manager.query(
-        `SELECT id FROM tasks WHERE end_event_due_at <= ? ORDER BY end_event_due_at LIMIT ${Math.floor(limit)}${lock}`,
-        [now],
-      );
-      if (rows.length === 0) return 0;
-      const result = await manager
-        .createQueryBuilder()
-        .update(TaskEntity)
-        .set({ endEventOwner: owner, endEventDueAt: leaseUntil })
-        .where('id IN (:...ids)', { ids: rows.map((row) => Number(row.id)) })
-        .andWhere('end_event_due_at <= :now', { now })
-        .execute();
-      return result.affected ?? 0;
-    });
-    if (claimed === 0) return [];
-    return this.tasks.find({ where: { endEventOwner: owner, endEventDueAt: leaseUntil } });
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
+    return claimDueTaskRows(this.transactions, this.tasks, END_EVENT_LEASE, { owner, now, leaseUntil, limit });
   }
+
 
   /** Inside the caller's transaction: the ends are published. Returns how many `owner` still held (fewer: a lease ran out). */
   async markPublished(manager: EntityManager, ids: number[], owner: string): Promise<number> {
