@@ -8,13 +8,17 @@ const MINUTE_MS = 60_000;
 /** How often this instance adds what it counted to the shared table: far fewer writes than calls. */
 const FLUSH_INTERVAL_MS = 2_000;
 
-interface MinuteStats {
-  minute: number;
+/** Calls to one channel, their failures and latencies (a sum and a count per LATENCY_BOUNDS_MS bucket): what `upstream_call_stats` adds up. */
+export interface UpstreamCallCounts {
   channelId: number;
   calls: number;
   errors: number;
   latencySumMs: number;
   buckets: number[];
+}
+
+interface MinuteStats extends UpstreamCallCounts {
+  minute: number;
 }
 
 /**

@@ -1,18 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { UpstreamCallCounts } from '../../upstream/upstream-call-recorder.service';
 import { LATENCY_BUCKET_COLUMNS } from '../../upstream/upstream-latency-buckets';
 
 type Raw = Record<string, string | number | null>;
 const num = (value: string | number | null | undefined): number => Number(value ?? 0);
-
-export interface UpstreamTotals {
-  channelId: number;
-  calls: number;
-  errors: number;
-  latencySumMs: number;
-  buckets: number[];
-}
 
 /**
  * The dashboard's aggregate reads, each one GROUP BY in the database over an indexed time column
@@ -58,7 +51,7 @@ export class DashboardQueries {
   }
 
   /** Upstream calls since `from` per bucket (every channel), for the latency and error-rate charts. */
-  async upstreamByBucket(fromMs: number, bucketMs: number): Promise<Array<UpstreamTotals & { bucket: number }>> {
+  async upstreamByBucket(fromMs: number, bucketMs: number): Promise<Array<UpstreamCallCounts & { bucket: number }>> {
     const histogram = LATENCY_BUCKET_COLUMNS.map((name) => `SUM(${name}) AS ${name}`).join(', ');
     const rows: Raw[] = await this.dataSource.query(
       `SELECT (minute - (minute % ?)) AS bucket, SUM(calls) AS calls, SUM(errors) AS errors, SUM(latency_sum_ms) AS latency, ${histogram} ` +
@@ -76,7 +69,7 @@ export class DashboardQueries {
   }
 
   /** Upstream calls since `from` per channel, summed over every instance's minutes. */
-  async upstreamByChannel(fromMs: number): Promise<UpstreamTotals[]> {
+  async upstreamByChannel(fromMs: number): Promise<UpstreamCallCounts[]> {
     const histogram = LATENCY_BUCKET_COLUMNS.map((name) => `SUM(${name}) AS ${name}`).join(', ');
     const rows: Raw[] = await this.dataSource.query(
       `SELECT channel_id, SUM(calls) AS calls, SUM(errors) AS errors, SUM(latency_sum_ms) AS latency, ${histogram} FROM upstream_call_stats WHERE minute >= ? GROUP BY channel_id`,
