@@ -203,6 +203,8 @@ describe('admin console in a browser', () => {
       await page.locator('main h1').waitFor();
       await page.locator(ready).first().waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      // A refund says why, its failure category in the page's language.
+      if (id === 'logs') await expectText(page.locator('[data-log-type="refund"] .refund-reason'), lang === 'en' ? 'Reason: generation failed' : '原因：生成失败');
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (overflow > 0) problems[`${id} overflow`] = overflow;
       const violations = await auditAccessibility(page);
