@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, expectText, launchBrowser, openPage } from './support/browser';
+import { auditAccessibility, BrowserSession, expectText, describeWithBrowser, launchBrowser, openPage } from './support/browser';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -10,7 +10,7 @@ import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receive
  * task list and the drawer show real data. One sweep renders every admin page in both languages,
  * both themes, on a desktop and on a phone, with axe (WCAG 2.1 A/AA) and an overflow check on each.
  */
-describe('admin console in a browser', () => {
+describeWithBrowser('admin console in a browser', () => {
   let gw: TestGateway;
   let browser: Browser;
   const sessions: BrowserSession[] = [];

@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, expectText, horizontalOverflow, launchBrowser, openPage } from './support/browser';
+import { auditAccessibility, BrowserSession, expectText, horizontalOverflow, describeWithBrowser, launchBrowser, openPage } from './support/browser';
 
 /**
  * The web console in headless Chromium (Debian's package) against the gateway with its embedded
  * simulator. SQLite only: one database is enough for the UI. Pages are audited with axe-core
  * (WCAG 2.1 A/AA: labels, names, contrast) along the way.
  */
-describe('web console in a browser', () => {
+describeWithBrowser('web console in a browser', () => {
   let gw: TestGateway;
   let browser: Browser;
   const sessions: BrowserSession[] = [];

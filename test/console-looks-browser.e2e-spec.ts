@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, horizontalOverflow, Look, LOOKS, lookName, launchBrowser, openLook } from './support/browser';
+import { auditAccessibility, BrowserSession, horizontalOverflow, Look, LOOKS, lookName, describeWithBrowser, launchBrowser, openLook } from './support/browser';
 
 /**
  * Every console page in every look: English and Simplified Chinese, light and dark, 1440x900 and a
@@ -11,7 +11,7 @@ import { auditAccessibility, BrowserSession, horizontalOverflow, Look, LOOKS, lo
  */
 jest.setTimeout(180_000);
 
-describe('web console in every language, theme and size', () => {
+describeWithBrowser('web console in every language, theme and size', () => {
   let gw: TestGateway;
   let browser: Browser;
   const sessions: BrowserSession[] = [];

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, launchBrowser, openPage } from './support/browser';
+import { auditAccessibility, BrowserSession, describeWithBrowser, launchBrowser, openPage } from './support/browser';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -9,7 +9,7 @@ import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receive
  * customer adds an endpoint (the secret shown once), sees the delivery of a finished task with its
  * status code and resends it; an admin sees a failing endpoint. SQLite only, like the other UI test.
  */
-describe('webhooks in the web console', () => {
+describeWithBrowser('webhooks in the web console', () => {
   let gw: TestGateway;
   let browser: Browser;
   let receiver: WebhookReceiver;

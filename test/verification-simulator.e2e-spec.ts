@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { signRequest } from '../src/verification/control-plane/gamma-request-signer';
-import { launchBrowser, openPage } from './support/browser';
+import { describeWithBrowser, launchBrowser, openPage } from './support/browser';
 import { approvedCustomer } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
@@ -112,7 +112,7 @@ describeEachDatabase('verification with the embedded simulator', (kind) => {
     expect(wrong.body.ResponseMetadata).toMatchObject({ Action: 'CreateVisualValidateSession', Error: { Code: 'SignatureDoesNotMatch' } });
   });
 
-  describe('in a real browser', () => {
+  describeWithBrowser('in a real browser', () => {
     let browser: Browser;
     beforeAll(async () => {
       browser = await launchBrowser();

@@ -1,14 +1,23 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, ConsoleMessage, Page } from 'playwright-core';
 
 /** Screenshots of browser test runs (git-ignored). */
 export const ARTIFACTS_DIR = join(__dirname, '..', '..', 'test-artifacts');
 
-/** Debian's chromium, never a downloaded one; flags keep it offline and quiet. */
+/** Debian's chromium, never a downloaded one. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Browser suites skip on a machine without Chromium (test/support/skip-reporter.js names them after
+ * the summary); REQUIRE_BROWSER=1 (CI) runs them anyway, so a missing browser fails there.
+ */
+export const describeWithBrowser = existsSync(CHROMIUM_PATH) || process.env.REQUIRE_BROWSER === '1' ? describe : describe.skip;
+
+/** Flags keep the browser offline and quiet. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
   });
 }

@@ -15,7 +15,7 @@ export interface FreshDatabase {
 
 const mysqlUrl = process.env.TEST_MYSQL_URL;
 
-/** SQLite always; MySQL too when TEST_MYSQL_URL is set (when it is not, test/support/mysql-skip-reporter.js says so once, after the summary). */
+/** SQLite always; MySQL too when TEST_MYSQL_URL is set (when it is not, test/support/skip-reporter.js says so once, after the summary). */
 export function databaseKinds(): DatabaseKind[] {
   return mysqlUrl ? ['sqlite', 'mysql'] : ['sqlite'];
 }
