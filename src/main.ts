@@ -33,7 +33,7 @@ function loadOrExit(): AppConfig {
 async function main(): Promise<void> {
   const config = loadOrExit();
   const database = await ensureMysqlDatabase(config.database, config.databaseQueryTimeoutMs);
-  if (database.kind === 'missing') {
+  if (database.kind === 'unusable') {
     process.stderr.write(`${database.message}\n`);
     process.exit(1);
   }
