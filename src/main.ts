@@ -7,6 +7,7 @@ import { configureApp } from './bootstrap';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { ensureMysqlDatabase } from './database/ensure-mysql-database';
 import { SimulatorSeeder } from './simulator/simulator-seeder.service';
+import { checkVideoStore } from './startup/check-video-store';
 import { QuietBootLogger } from './startup/quiet-boot-logger';
 import { credentialsBlock, startupBanner } from './startup/startup-banner';
 
@@ -35,6 +36,11 @@ async function main(): Promise<void> {
   const database = await ensureMysqlDatabase(config.database, config.databaseQueryTimeoutMs);
   if (database.kind === 'unusable') {
     process.stderr.write(`${database.message}\n`);
+    process.exit(1);
+  }
+  const storeProblem = await checkVideoStore(config);
+  if (storeProblem) {
+    process.stderr.write(`${storeProblem}\n`);
     process.exit(1);
   }
   const rank = RANK[config.logLevel] ?? 4;

@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
+import { runToExit } from './support/gateway-process';
 import { describeEachDatabase, freshDatabase } from './support/test-databases';
 
 /** What the configuration table promises at start: a generated admin token, simulator channels. */
@@ -69,17 +68,11 @@ describeEachDatabase('configuration at start', (kind) => {
 
 describe('configuration errors', () => {
   it('stop the start with a message naming every bad variable', async () => {
-    const root = join(__dirname, '..');
-    const env = { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.json'), PORT: '70000', PUBLIC_BASE_URL: 'ftp://gw.example.com', SIMULATOR: 'maybe' };
-    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'main.ts')], { cwd: root, env, timeout: 30_000 }, (_error, _stdout, err) =>
-        resolve({ code: child.exitCode, stderr: err }),
-      );
-    });
+    const { code, stderr } = await runToExit({ PORT: '70000', PUBLIC_BASE_URL: 'ftp://gw.example.com', SIMULATOR: 'maybe' });
     expect(code).toBe(1);
     expect(stderr).toContain('Invalid configuration:');
     expect(stderr).toContain('PORT: must be an integer from 0 to 65535');
     expect(stderr).toContain('PUBLIC_BASE_URL: must be an absolute http(s) URL without query or fragment');
     expect(stderr).toContain('SIMULATOR: must be on or off');
-  });
+  }, 180_000);
 });

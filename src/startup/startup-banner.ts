@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config/app-config';
 import type { SeedResult } from '../simulator/simulator-seeder.service';
+import { describeVideoStore } from './check-video-store';
 
 export interface StartupFacts {
   config: AppConfig;
@@ -38,6 +39,7 @@ export function startupBanner({ config, port, seed, generatedAdminToken, created
     `  API docs   ${base}/docs`,
     `  database   ${describeDatabase(config)}${createdDatabase ? ' (created now: it did not exist)' : ''}`,
     `  shared     ${describeSharedState(config)}`,
+    `  videos     ${describeVideoStore(config)}`,
     seed.root
       ? `  simulator  on: fake providers at ${seed.root} (sample media: ${base}/simulator/media/sample.png, .mp4)`
       : '  simulator  off',

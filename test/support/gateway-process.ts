@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -84,4 +84,25 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
       return exited;
     },
   };
+}
+
+/**
+ * Runs `src/main.ts` until it exits, for starts that must fail; answers its exit code and everything
+ * it wrote. The generous limit is for ts-node compiling on a busy machine, not for the gateway.
+ */
+export function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')],
+      { cwd: ROOT, env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), PORT: '0', LOG_LEVEL: 'info', ...env }, timeout: 150_000 },
+      (_error, stdout, stderr) => resolve({ code: child.exitCode, output: `${stdout}${stderr}`, stderr }),
+    );
+  });
+}
+
+/** The start ended with code 1 and one line (no stack, no retries) matching `pattern`. */
+export function expectOneLine(code: number | null, output: string, pattern: RegExp): void {
+  const lines = output.split('\n').filter((line) => line.trim() !== '');
+  expect({ code, lines }).toEqual({ code: 1, lines: [expect.stringMatching(pattern)] });
 }
