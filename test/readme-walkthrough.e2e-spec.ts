@@ -55,7 +55,7 @@ async function startAsTheReadmeSays(command: string, cwd: string, readme: string
     if (child.exitCode !== null) throw new Error(`"${command}" exited (${child.exitCode}):\n${output}`);
     // Healthy, and the start-up lines (printed once listening) are out.
     const healthy = await fetch(`http://127.0.0.1:${port}/health`).then((res) => res.ok, () => false);
-    if (healthy && output.includes(`listening on port ${port}`) && (!/Shown once/.test(output) || /^export ADMIN=/m.test(output))) break;
+    if (healthy && output.includes(`listening on port ${port}`) && (!/Shown once/.test(output) || /^export GW=/m.test(output))) break;
     if (Date.now() > deadline) {
       process.kill(-child.pid!, 'SIGKILL');
       throw new Error(`"${command}" did not become healthy:\n${output}`);
@@ -146,7 +146,7 @@ describe('README walk-through on a fresh clone', () => {
     const localize = (code: string) => code.replace(/localhost:3000/g, `localhost:${port1}`).replace(/localhost:3001/g, `localhost:${port2}`);
     shell = persistentShell(work);
     const outputs: string[] = [];
-    let credentials: { exportLine: string; password: string } | undefined;
+    let credentials: { exportLine: string } | undefined;
 
     for (const block of blocks) {
       if (block.lang === 'bash') {
@@ -156,19 +156,20 @@ describe('README walk-through on a fresh clone', () => {
         } else {
           gateway = await startAsTheReadmeSays(starts[0], repo, readme, port1);
           const banner = gateway.output();
-          const exportLine = /^export ADMIN=adm-\S+ KEY=sk-\S+$/m.exec(banner)?.[0];
+          const exportLine = /^export GW=http:\/\/localhost:\d+ ADMIN=adm-\S+ KEY=sk-\S+ PASS=\S+$/m.exec(banner)?.[0];
           const password = /demo console login\s+demo \/ (\S+)/.exec(banner)?.[1];
           if (!exportLine || !password) throw new Error(`no credentials in the first start's output:\n${banner}`);
           expect(password).toMatch(/^[\w.~-]+$/);
-          credentials = { exportLine, password };
+          expect(exportLine).toContain(`GW=http://localhost:${port1} `);
+          expect(exportLine).toContain(` PASS=${password}`);
+          credentials = { exportLine };
         }
         continue;
       }
       let code = localize(block.code);
-      if (/^export ADMIN=/m.test(code)) {
+      if (/^export GW=/m.test(code)) {
         // What the user pastes from the frame.
-        expect(code).toMatch(/^PASS='\.\.\.'/m);
-        code = code.replace(/^export ADMIN=.*$/m, credentials!.exportLine).replace(/^PASS='\.\.\.'/m, `PASS='${credentials!.password}'`);
+        code = code.replace(/^export GW=.*$/m, credentials!.exportLine);
       }
       outputs.push(await shell.run(code));
     }

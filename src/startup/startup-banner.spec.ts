@@ -15,13 +15,14 @@ describe('the start-up banner', () => {
     expect(text).toMatch(/shared +in process/);
     expect(text).toMatch(/\| ADMIN_TOKEN +adm-x +\|/);
     expect(text).toMatch(/\| demo console login +demo \/ pw-demo +\|/);
-    expect(lines.at(-1)).toBe('export ADMIN=adm-x KEY=sk-demo');
+    expect(lines.at(-1)).toBe('export GW=http://localhost:3000 ADMIN=adm-x KEY=sk-demo PASS=pw-demo');
+    expect(text).toMatch(/videos +file:data\/videos/);
     // Every framed line has the same width.
     expect(new Set(lines.filter((line) => /^[|+]/.test(line)).map((line) => line.length)).size).toBe(1);
   });
 
   it('prints no frame when there is nothing to show once, and never a MySQL password', () => {
-    expect(credentialsBlock(null, { root: null, repointed: [], demo: null })).toEqual([]);
+    expect(credentialsBlock(null, { root: null, repointed: [], demo: null }, 'http://localhost:3000')).toEqual([]);
     const config = loadConfig({ DATABASE_URL: 'mysql://gw:s3cret@db:3306/gateway', ADMIN_TOKEN: 'a-very-long-admin-token', REDIS_URL: 'redis://:r3dis-secret@cache:6379/2' });
     expect(describeDatabase(config)).toBe('MySQL gw@db:3306/gateway');
     const text = startupBanner({ config, port: 3000, seed: { root: null, repointed: [], demo: null }, generatedAdminToken: null }).join('\n');

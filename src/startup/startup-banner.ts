@@ -45,11 +45,11 @@ export function startupBanner({ config, port, seed, generatedAdminToken, created
       : '  simulator  off',
   ];
   if (config.adminToken) lines.push('  admin      ADMIN_TOKEN from the environment (this run only; without it the stored token applies)');
-  return [...lines, ...credentialsBlock(generatedAdminToken, seed)];
+  return [...lines, ...credentialsBlock(generatedAdminToken, seed, base)];
 }
 
 /** The one-time secrets in a frame, so they cannot be missed; nothing when there are none. */
-export function credentialsBlock(generatedAdminToken: string | null, seed: SeedResult): string[] {
+export function credentialsBlock(generatedAdminToken: string | null, seed: SeedResult, baseUrl: string): string[] {
   const rows: Array<[string, string]> = [];
   if (generatedAdminToken) rows.push(['ADMIN_TOKEN', generatedAdminToken]);
   if (seed.demo) {
@@ -63,7 +63,7 @@ export function credentialsBlock(generatedAdminToken: string | null, seed: SeedR
   if (seed.demo) body.push(`(the demo user has ${seed.demo.quota.toLocaleString('en-US')} quota units and verification enabled)`);
   const width = Math.max(title.length, ...body.map((line) => line.length));
   const edge = `+${'-'.repeat(width + 2)}+`;
-  // Ready to paste for the README's curl walk-through.
-  const exports = generatedAdminToken && seed.demo ? [`export ADMIN=${generatedAdminToken} KEY=${seed.demo.apiKey}`] : [];
+  // Ready to paste for the README's curl walk-through (the password is URL-safe: no quoting needed).
+  const exports = generatedAdminToken && seed.demo ? [`export GW=${baseUrl} ADMIN=${generatedAdminToken} KEY=${seed.demo.apiKey} PASS=${seed.demo.password}`] : [];
   return [edge, `| ${title.padEnd(width)} |`, edge, ...body.map((line) => `| ${line.padEnd(width)} |`), edge, ...exports];
 }
