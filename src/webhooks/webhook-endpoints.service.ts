@@ -63,18 +63,18 @@ export class WebhookEndpointsService {
     return this.deliveries.listFor(endpoint.id);
   }
 
-  /** Sends a `webhook.test` event to the endpoint now (once, no retries) and answers with that attempt. */
+  /**
+   * Sends a `webhook.test` event to the endpoint now (once, no retries) and answers with that
+   * attempt; a 429 with Retry-After when the endpoint already has its limit of attempts in flight here.
+   */
   async test(userId: number, endpointId: string): Promise<DeliveryRecord> {
     const endpoint = await this.endpoints.owned(userId, endpointId);
-    const now = this.clock.now();
-    const claimed = await this.deliveries.enqueueLeased(
-      { userId, type: 'webhook.test', data: { object: 'webhook_endpoint', id: endpoint.endpointId, url: endpoint.url } },
-      endpoint.id,
-      this.delivery.newOwner(),
-      now,
+    const data = { object: 'webhook_endpoint', id: endpoint.endpointId, url: endpoint.url };
+    const sent = await this.delivery.sendOnce(endpoint.id, (owner, leaseUntil) =>
+      this.deliveries.enqueueLeased({ userId, type: 'webhook.test', data }, endpoint.id, owner, this.clock.now(), leaseUntil),
     );
-    await this.delivery.attempt(claimed, false);
-    const [attempt] = (await this.deliveries.listFor(endpoint.id, 20)).filter((row) => row.id === claimed.id);
+    const attempt = await this.deliveries.recordOf(sent.id);
+    if (!attempt) throw AppError.notFound(`webhook endpoint ${endpointId} not found`);
     return attempt;
   }
 
