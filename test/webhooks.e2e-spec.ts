@@ -266,6 +266,60 @@ describeEachDatabase('webhooks', (kind) => {
     await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(404);
   });
 
+  it('answers 30 concurrent test calls to a healthy endpoint each with its own attempt, or 429 with Retry-After once 4 are in flight; never a 500', async () => {
+    const target = await receiver();
+    target.delayMs = 300;
+    const endpoint = await register(customer.key, target.url);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`)));
+    const sent = answers.filter((res) => res.status === 200);
+    const refused = answers.filter((res) => res.status !== 200);
+    for (const res of refused) {
+      expect(res.status).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.body.error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('4 deliveries in flight') });
+    }
+    expect(sent.length).toBeGreaterThan(0);
+    for (const res of sent) expect(res.body).toMatchObject({ type: 'webhook.test', attempt: 1, status_code: 200, error: null, next_attempt_at: null, delivered_at: expect.any(Number) });
+    // Each answer is its own attempt, and exactly those reached the endpoint, at most 4 at a time.
+    expect(new Set(sent.map((res) => res.body.id)).size).toBe(sent.length);
+    expect(target.received.map((event) => event.json.id).sort()).toEqual(sent.map((res) => res.body.event_id).sort());
+    expect(target.mostAtOnce).toBeLessThanOrEqual(4);
+    await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
+  });
+
+  it('sends at most 4 test events at once to a hanging endpoint (the others get 429 with Retry-After), reports the timeout, and never sends a test event again', async () => {
+    const hanging = await receiver();
+    hanging.hang = true;
+    const endpoint = await register(customer.key, hanging.url);
+    const calls = Promise.all(Array.from({ length: 100 }, () => as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`)));
+    await until(() => hanging.received.length > 0);
+    // A delivery round while the test events hang: it must not take them over.
+    const round = deliver();
+    const answers = await calls;
+    hanging.hang = false;
+    await round;
+    const sent = answers.filter((res) => res.status === 200);
+    for (const res of answers.filter((answer) => answer.status !== 200)) {
+      expect(res.status).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.length).toBeLessThanOrEqual(4);
+    for (const res of sent) expect(res.body).toMatchObject({ type: 'webhook.test', attempt: 1, status_code: null, error: 'no answer within 10 s', next_attempt_at: null, delivered_at: null });
+    expect(hanging.received).toHaveLength(sent.length);
+    expect(hanging.mostAtOnce).toBeLessThanOrEqual(4);
+
+    // Sent once, never retried: nothing more after the retry schedule's first steps.
+    for (const step of [6_000, 6 * 60_000]) {
+      gw.clock.advance(step);
+      await deliver();
+    }
+    expect(hanging.received).toHaveLength(sent.length);
+    const listed = (await as(customer.key).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
+    expect(listed.map((row: any) => row.id).sort()).toEqual(sent.map((res) => res.body.id).sort());
+    await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
+  }, 120_000);
+
   it('refuses private addresses unless MEDIA_ALLOW_PRIVATE_HOSTS, at registration and again at each delivery', async () => {
     const target = await receiver();
     const endpoint = await register(customer.key, target.url);

@@ -104,6 +104,16 @@ export class UsersService {
     await manager.update(UserEntity, { id }, { verificationEnabled: true, updatedAt: this.clock.now() });
   }
 
+  /**
+   * Holds the user's row until the caller's transaction ends: a check of what the account has (its
+   * webhook endpoints) and the write it allows then run one at a time per account, on any instance.
+   */
+  async lockInTransaction(manager: EntityManager, id: number): Promise<void> {
+    // SQLite: a write takes the one write lock at once; a read first would fail at its write if another process wrote meanwhile.
+    if (this.transactions.isSqlite) await manager.query('UPDATE users SET id = id WHERE id = ?', [id]);
+    else await manager.query('SELECT id FROM users WHERE id = ? FOR UPDATE', [id]);
+  }
+
   /** The key cache holds user rows: the next request must see what changed. */
   forgetCached(id: number): void {
     this.keyCache.forgetUser(id);

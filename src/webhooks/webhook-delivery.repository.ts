@@ -186,14 +186,14 @@ export class WebhookDeliveryRepository {
     return this.transactions.runStatement(work);
   }
 
-  /** One new attempt leased to `owner` at once (a test event, sent while the request waits). */
-  async enqueueLeased(event: { userId: number; type: WebhookEventType; data: unknown }, endpointId: number, owner: string, now: number): Promise<ClaimedDelivery> {
+  /** One new attempt leased to `owner` until `leaseUntil` at once (a test event, sent while the request waits): no round claims it meanwhile. */
+  async enqueueLeased(event: { userId: number; type: WebhookEventType; data: unknown }, endpointId: number, owner: string, now: number, leaseUntil: number): Promise<ClaimedDelivery> {
     return this.transactions.run(async (manager) => {
       const eventId = newEventId();
       const saved = await manager.save(
         manager.create(WebhookEventEntity, { eventId, userId: event.userId, type: event.type, taskId: null, payload: eventBody(eventId, event.type, now, event.data), createdAt: now }),
       );
-      const attempt = await manager.save(manager.create(WebhookDeliveryEntity, pendingAttempt(endpointId, saved.id, 1, now, now, owner)));
+      const attempt = await manager.save(manager.create(WebhookDeliveryEntity, { ...pendingAttempt(endpointId, saved.id, 1, leaseUntil, now, owner), nextAttemptAt: now }));
       const [claimed] = await this.claimedRows(manager, owner, [attempt.id]);
       return claimed;
     });
@@ -322,13 +322,24 @@ export class WebhookDeliveryRepository {
   }
 
   /** The endpoint's attempts, newest first, with their event's id, type and task. */
-  async listFor(endpointId: number, limit = 100): Promise<DeliveryRecord[]> {
+  listFor(endpointId: number, limit = 100): Promise<DeliveryRecord[]> {
+    return this.records(`d.endpoint_id = ? ORDER BY d.id DESC LIMIT ${Math.floor(limit)}`, [endpointId]);
+  }
+
+  /** One attempt by its row id (as its sender knows it), or null when it is gone (its endpoint was removed). */
+  async recordOf(id: number): Promise<DeliveryRecord | null> {
+    const [record] = await this.records('d.id = ?', [id]);
+    return record ?? null;
+  }
+
+  /** Attempts with their event's id, type and task: `condition` (and order) on `d`, the attempt. */
+  private async records(condition: string, params: unknown[]): Promise<DeliveryRecord[]> {
     const rows: Array<Record<string, unknown>> = await this.readNow((manager) =>
       manager.query(
         'SELECT d.id, d.delivery_id, d.endpoint_id, d.event_id, d.attempt, d.state, d.due_at, d.lease_owner, d.status_code, d.error, d.attempted_at, ' +
           'd.next_attempt_at, d.delivered_at, d.created_at, ev.event_id AS public_event_id, ev.type, ev.task_id ' +
-          `FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE d.endpoint_id = ? ORDER BY d.id DESC LIMIT ${Math.floor(limit)}`,
-        [endpointId],
+          `FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE ${condition}`,
+        params,
       ),
     );
     const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));

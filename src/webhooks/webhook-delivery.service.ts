@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { INSTANCE_ID } from '../config/instance-id';
@@ -6,6 +7,7 @@ import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import { DeliverySuccessBuffer } from './delivery-success-buffer';
+import { EndpointSendSlots } from './endpoint-send-slots';
 import { ClaimedDelivery, successTouchesEndpoint, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookEventPublisher } from './webhook-event-publisher';
 import { WebhookMetrics } from './webhook-metrics.service';
@@ -17,7 +19,7 @@ import { WebhookWakeUp } from './webhook-wake-up';
 const BATCH_SIZE = 100;
 /** Attempts in flight at once on this instance, across all endpoints. */
 const GLOBAL_CONCURRENCY = 64;
-/** Attempts in flight at once per endpoint on this instance: a hanging endpoint holds only these. */
+/** Attempts in flight at once per endpoint on this instance, test events included: a hanging endpoint holds only these. */
 export const PER_ENDPOINT_CONCURRENCY = 4;
 /** A quick endpoint may have this many claimed attempts (in flight or queued here) per slot; a slow one none queued. */
 const QUEUE_PER_SLOT = 8;
@@ -70,6 +72,8 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   private readonly openedSecrets = new Map<string, string>();
   /** Successes of the rounds' attempts, written in batches. */
   private readonly successes: DeliverySuccessBuffer;
+  /** Attempts being sent per endpoint here: the rounds' and the test events'. */
+  private readonly slots = new EndpointSendSlots(PER_ENDPOINT_CONCURRENCY);
   private nap: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
 
   constructor(
@@ -121,19 +125,49 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
 
   async handle(delivery: ClaimedDelivery): Promise<string> {
     try {
-      if (this.clock.now() > delivery.leaseUntil - LEASE_MARGIN_MS) {
-        // Waited too long behind a slow endpoint: sending now could outlive the lease (and be sent twice).
-        await this.deliveries.release(delivery, this.clock.now());
-        return 'handed_back';
+      // The round keeps to the endpoint's limit itself; a test event being sent may hold a slot too.
+      await this.slots.take(delivery.endpointId);
+      try {
+        return await this.sendClaimed(delivery);
+      } finally {
+        this.slots.give(delivery.endpointId);
       }
-      if (delivery.endpointStatus !== 'enabled') {
-        await this.deliveries.cancel(delivery);
-        this.metrics.deliveries.inc({ outcome: 'cancelled' });
-        return 'cancelled';
-      }
-      return (await this.attempt(delivery, true, true)).outcome;
     } finally {
       this.settled(delivery);
+    }
+  }
+
+  private async sendClaimed(delivery: ClaimedDelivery): Promise<string> {
+    if (this.clock.now() > delivery.leaseUntil - LEASE_MARGIN_MS) {
+      // Waited too long behind a slow endpoint: sending now could outlive the lease (and be sent twice).
+      await this.deliveries.release(delivery, this.clock.now());
+      return 'handed_back';
+    }
+    if (delivery.endpointStatus !== 'enabled') {
+      await this.deliveries.cancel(delivery);
+      this.metrics.deliveries.inc({ outcome: 'cancelled' });
+      return 'cancelled';
+    }
+    // A test event is sent once (one a crashed instance left is sent by whoever takes it over, still once).
+    return (await this.attempt(delivery, delivery.type !== 'webhook.test', true)).outcome;
+  }
+
+  /**
+   * Sends a one-off attempt (a test event) now, in a slot of its endpoint, and never retries it:
+   * `enqueue` writes it leased to this instance, so no round takes it over. With all the endpoint's
+   * slots taken here nothing is written: a 429 whose Retry-After is when a slot is likely free.
+   */
+  async sendOnce(endpointId: number, enqueue: (owner: string, leaseUntil: number) => Promise<ClaimedDelivery>): Promise<ClaimedDelivery> {
+    if (!this.slots.tryTake(endpointId)) {
+      const retryAfterSeconds = (this.slowUntil.get(endpointId) ?? 0) > this.clock.now() ? DELIVERY_TIMEOUT_MS / 1000 : 1;
+      throw new AppError(ErrorCode.RateLimited, `the endpoint has ${PER_ENDPOINT_CONCURRENCY} deliveries in flight: try again in ${retryAfterSeconds} s`, { retryAfterSeconds });
+    }
+    try {
+      const delivery = await enqueue(this.newOwner(), this.clock.now() + LEASE_MS);
+      await this.attempt(delivery, false);
+      return delivery;
+    } finally {
+      this.slots.give(endpointId);
     }
   }
 
@@ -163,7 +197,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
    * queued when `retries` (and the schedule has one), or the endpoint disabled after 3 days of failing.
    * With `batched`, a success that leaves its endpoint as it is gets written with the next batch.
    */
-  async attempt(delivery: ClaimedDelivery, retries: boolean, batched = false): Promise<SendResult> {
+  private async attempt(delivery: ClaimedDelivery, retries: boolean, batched = false): Promise<SendResult> {
     const started = this.clock.now();
     const result = await this.sender.send(delivery.url, this.openSecret(delivery.secretEncrypted), delivery.eventId, delivery.payload, started);
     this.metrics.deliveries.inc({ outcome: result.outcome });
@@ -205,7 +239,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   }
 
   /** A lease owner token per claim (like the task sync), so a late write from an older claim cannot win. */
-  newOwner(): string {
+  private newOwner(): string {
     return `${this.instanceId}#w${++this.claimCounter}`;
   }
 

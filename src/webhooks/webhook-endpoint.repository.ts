@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, Not, Repository } from 'typeorm';
+import { EntityManager, In, IsNull, Not, Repository } from 'typeorm';
 import { AppError } from '../common/app-error';
 import { TransactionRunner } from '../database/transaction-runner';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -14,16 +14,18 @@ export class WebhookEndpointRepository {
     private readonly transactions: TransactionRunner,
   ) {}
 
-  insert(endpoint: Omit<WebhookEndpointEntity, 'id'>): Promise<WebhookEndpointEntity> {
-    return this.transactions.run((manager) => manager.save(manager.create(WebhookEndpointEntity, endpoint)));
+  /** Inside the caller's transaction (which holds the account's lock). */
+  insert(manager: EntityManager, endpoint: Omit<WebhookEndpointEntity, 'id'>): Promise<WebhookEndpointEntity> {
+    return manager.save(manager.create(WebhookEndpointEntity, endpoint));
   }
 
   listOf(userId: number): Promise<WebhookEndpointEntity[]> {
     return this.endpoints.find({ where: { userId }, order: { id: 'ASC' } });
   }
 
-  countOf(userId: number): Promise<number> {
-    return this.endpoints.count({ where: { userId } });
+  /** Inside the caller's transaction, which holds the account's lock: no other create counts meanwhile. */
+  countOf(manager: EntityManager, userId: number): Promise<number> {
+    return manager.count(WebhookEndpointEntity, { where: { userId } });
   }
 
   async owned(userId: number, endpointId: string): Promise<WebhookEndpointEntity> {

@@ -2,7 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { assertPublicHttpUrl } from '../common/url-guard';
+import { UsersService } from '../auth/users.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { TransactionRunner } from '../database/transaction-runner';
 import { WebhookDeliveryRepository, DeliveryRecord } from './webhook-delivery.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WEBHOOK_EVENT_TYPES, WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -22,30 +24,40 @@ export class WebhookEndpointsService {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly delivery: WebhookDeliveryService,
     private readonly secrets: WebhookSecretBox,
+    private readonly users: UsersService,
+    private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
   ) {}
 
-  /** Registers `url` (http(s), public unless MEDIA_ALLOW_PRIVATE_HOSTS); returns the endpoint and its secret, which is never shown again. */
+  /**
+   * Registers `url` (http(s), public unless MEDIA_ALLOW_PRIVATE_HOSTS); returns the endpoint and its
+   * secret, which is never shown again. The account's row is locked while its endpoints are counted
+   * and the new one written, so the limit holds however many instances create at once.
+   */
   async create(userId: number, url: string, events: string[] | undefined): Promise<{ endpoint: WebhookEndpointEntity; secret: string }> {
     const parsed = await assertPublicHttpUrl(url, 'url', this.config.mediaAllowPrivateHosts);
     if (parsed.username || parsed.password) throw AppError.invalid('url must not contain credentials', 'url');
-    if ((await this.endpoints.countOf(userId)) >= MAX_ENDPOINTS_PER_ACCOUNT) {
-      throw AppError.invalid(`an account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`, 'url');
-    }
     const secret = newWebhookSecret();
+    const secretEncrypted = this.secrets.seal(secret);
     const now = this.clock.now();
-    const endpoint = await this.endpoints.insert({
-      endpointId: newEndpointId(),
-      userId,
-      url: parsed.toString(),
-      events: events ? [...new Set(events)] : [...WEBHOOK_EVENT_TYPES],
-      secretEncrypted: this.secrets.seal(secret),
-      status: 'enabled',
-      failingSince: null,
-      disabledAt: null,
-      lastSuccessAt: null,
-      createdAt: now,
-      updatedAt: now,
+    const endpoint = await this.transactions.run(async (manager) => {
+      await this.users.lockInTransaction(manager, userId);
+      if ((await this.endpoints.countOf(manager, userId)) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+        throw AppError.invalid(`an account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`, 'url');
+      }
+      return this.endpoints.insert(manager, {
+        endpointId: newEndpointId(),
+        userId,
+        url: parsed.toString(),
+        events: events ? [...new Set(events)] : [...WEBHOOK_EVENT_TYPES],
+        secretEncrypted,
+        status: 'enabled',
+        failingSince: null,
+        disabledAt: null,
+        lastSuccessAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
     });
     return { endpoint, secret };
   }
@@ -63,18 +75,18 @@ export class WebhookEndpointsService {
     return this.deliveries.listFor(endpoint.id);
   }
 
-  /** Sends a `webhook.test` event to the endpoint now (once, no retries) and answers with that attempt. */
+  /**
+   * Sends a `webhook.test` event to the endpoint now (once, no retries) and answers with that
+   * attempt; a 429 with Retry-After when the endpoint already has its limit of attempts in flight here.
+   */
   async test(userId: number, endpointId: string): Promise<DeliveryRecord> {
     const endpoint = await this.endpoints.owned(userId, endpointId);
-    const now = this.clock.now();
-    const claimed = await this.deliveries.enqueueLeased(
-      { userId, type: 'webhook.test', data: { object: 'webhook_endpoint', id: endpoint.endpointId, url: endpoint.url } },
-      endpoint.id,
-      this.delivery.newOwner(),
-      now,
+    const data = { object: 'webhook_endpoint', id: endpoint.endpointId, url: endpoint.url };
+    const sent = await this.delivery.sendOnce(endpoint.id, (owner, leaseUntil) =>
+      this.deliveries.enqueueLeased({ userId, type: 'webhook.test', data }, endpoint.id, owner, this.clock.now(), leaseUntil),
     );
-    await this.delivery.attempt(claimed, false);
-    const [attempt] = (await this.deliveries.listFor(endpoint.id, 20)).filter((row) => row.id === claimed.id);
+    const attempt = await this.deliveries.recordOf(sent.id);
+    if (!attempt) throw AppError.notFound(`webhook endpoint ${endpointId} not found`);
     return attempt;
   }
 

@@ -9,6 +9,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -71,9 +72,13 @@ export class WebhooksController {
 
   @Post(':id/test')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Send a `webhook.test` event now (once, no retries); answers with the attempt' })
+  @ApiOperation({
+    summary: 'Send a `webhook.test` event now (once, no retries); answers with the attempt',
+    description: 'It takes one of the endpoint\'s 4 delivery slots on the instance, shared with its events; with all 4 in flight nothing is sent and the answer is a 429.',
+  })
   @ApiOkResponse({ type: WebhookDeliveryDto })
   @ApiNotFoundResponse({ type: OpenAiErrorDto })
+  @ApiTooManyRequestsResponse({ type: OpenAiErrorDto, description: 'The endpoint already has 4 deliveries in flight on this instance; Retry-After (1 s, or 10 s for a slow endpoint)' })
   async test(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<WebhookDeliveryDto> {
     return toDeliveryView(await this.endpoints.test(req.user!.id, id));
   }

@@ -11,7 +11,7 @@ export interface ReceivedWebhook {
 
 /**
  * A webhook receiver on loopback that records every POST and answers `status` (200 unless set);
- * `hang` leaves requests unanswered. `stop()` and `start()` take it down and bring it back on the
+ * `hang` leaves requests unanswered, `delayMs` answers them late. `stop()` and `start()` take it down and bring it back on the
  * same port (an endpoint that is down for a while).
  */
 export interface WebhookReceiver {
@@ -19,6 +19,10 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   status: number;
   hang: boolean;
+  /** Answers this long after the body arrived (a healthy endpoint that takes its time). */
+  delayMs: number;
+  /** The most POSTs it held at once (received, not yet answered or given up by the sender). */
+  mostAtOnce: number;
   stop(): Promise<void>;
   start(): Promise<void>;
   /** Plain string headers, as the SDKs' verifiers take them. */
@@ -28,13 +32,18 @@ export interface WebhookReceiver {
 export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookReceiver> {
   let server: Server | null = null;
   let port = 0;
+  let atOnce = 0;
   const receiver: WebhookReceiver = {
     url: '',
     received: [],
     status: 200,
     hang: false,
+    delayMs: 0,
+    mostAtOnce: 0,
     async start() {
       server = createServer((req, res) => {
+        receiver.mostAtOnce = Math.max(receiver.mostAtOnce, ++atOnce);
+        res.on('close', () => atOnce--);
         const chunks: Buffer[] = [];
         req.on('data', (chunk: Buffer) => chunks.push(chunk));
         req.on('end', () => {
@@ -47,7 +56,9 @@ export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookRece
           }
           receiver.received.push({ headers: req.headers, body, json, at: Date.now() });
           if (receiver.hang) return;
-          res.writeHead(receiver.status, { 'content-type': 'text/plain' }).end('ok');
+          const answer = () => res.writeHead(receiver.status, { 'content-type': 'text/plain' }).end('ok');
+          if (receiver.delayMs > 0) setTimeout(answer, receiver.delayMs);
+          else answer();
         });
       });
       await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
