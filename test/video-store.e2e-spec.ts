@@ -229,6 +229,12 @@ for (const storeKind of ['file', 's3'] as const) {
       expect(await storedObjects()).toEqual(beforeObjects);
       expect((await gw.admin.get('/api/admin/video-store').expect(200)).body).toMatchObject({ stored_objects: before.stored_objects, stored_bytes: before.stored_bytes });
       await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`).expect(404);
+      // The operator sees it deleted, with nothing to play.
+      const listed = (await gw.admin.get(`/api/admin/tasks?user_id=${userId}&page_size=100`).expect(200)).body.data.find((t: { task_id: string }) => t.task_id === id);
+      expect(listed).toMatchObject({ status: 'SUCCESS', deleted: true, has_video: false });
+      expect((await gw.admin.get(`/api/admin/tasks/${id}`).expect(200)).body).toMatchObject({ deleted: true, has_video: false });
+      await gw.admin.get(`/api/admin/tasks/${id}/content`).expect(404);
+      await gw.admin.get(`/api/admin/tasks/${id}/thumbnail`).expect(404);
     });
 
     it('never serves an HTML page from the provider as a video, and never archives one', async () => {

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { AdminGuard } from '../auth/admin.guard';
 import { AppError } from '../common/app-error';
 import { Clock } from '../common/clock';
+import { hasPlayableVideo } from '../tasks/task-admin.view';
 import { TaskRepository } from '../tasks/task.repository';
 import { sendVideoStream } from './send-video-stream';
 import { VideoArchiveJob } from './video-archive.job';
@@ -60,14 +61,14 @@ export class AdminVideoStoreController {
   @ApiNotFoundResponse({ description: 'unknown task, not archived yet, or no frame could be decoded' })
   async thumbnail(@Param('task_id') taskId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const task = await this.tasks.findByTaskId(taskId);
-    if (!task || task.status !== 'SUCCESS') throw AppError.notFound(`task ${taskId} has no thumbnail`);
+    if (!task || !hasPlayableVideo(task)) throw AppError.notFound(`task ${taskId} has no thumbnail`);
     await sendVideoStream(await this.delivery.open(task, { variant: 'thumbnail' }), req, res);
   }
 
   @Get('tasks/:task_id/content')
   @ApiOperation({ summary: "Any finished task's video (Range supported): the admin console's task drawer plays it" })
   @ApiProduces('video/mp4')
-  @ApiNotFoundResponse({ description: 'unknown or unfinished task' })
+  @ApiNotFoundResponse({ description: 'unknown or unfinished task, or one its customer deleted' })
   content(@Param('task_id') taskId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     return this.sendVideo(taskId, req, res);
   }
@@ -79,7 +80,7 @@ export class AdminVideoStoreController {
 
   private async sendVideo(taskId: string, req: Request, res: Response): Promise<void> {
     const task = await this.tasks.findByTaskId(taskId);
-    if (!task || task.status !== 'SUCCESS') throw AppError.notFound(`task ${taskId} has no video`);
+    if (!task || !hasPlayableVideo(task)) throw AppError.notFound(`task ${taskId} has no video (unfinished, or deleted by its customer)`);
     await sendVideoStream(await this.delivery.open(task, { variant: 'video', range: req.headers.range, head: req.method === 'HEAD' }), req, res);
   }
 }

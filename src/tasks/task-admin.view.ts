@@ -9,6 +9,9 @@ export const promptExcerpt = (prompt: string | null | undefined): string | null 
   return chars.length <= 120 ? prompt : `${chars.slice(0, 119).join('')}…`;
 };
 
+/** Completed and not deleted by its customer: the only tasks whose video the admin API still serves. */
+export const hasPlayableVideo = (task: TaskEntity): boolean => task.status === 'SUCCESS' && task.deletedAt === null;
+
 /** The operator's view of a task: everything but secrets and the raw request body. */
 export const toAdminTaskView = (task: TaskEntity, stuck = false) => ({
   id: task.id,
@@ -36,6 +39,7 @@ export const toAdminTaskView = (task: TaskEntity, stuck = false) => ({
   created_at: toUnixSeconds(task.createdAt),
   updated_at: toUnixSeconds(task.updatedAt),
   deleted: task.deletedAt !== null,
+  has_video: hasPlayableVideo(task),
   archive_status: task.archiveStatus,
   has_thumbnail: task.archiveStatus === 'archived' && task.thumbnailSize !== null,
   stuck,

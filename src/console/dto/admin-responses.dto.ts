@@ -133,6 +133,7 @@ export class AdminTaskDto {
   @ApiProperty({ description: 'Unix seconds' }) created_at: number;
   @ApiProperty({ description: 'Unix seconds' }) updated_at: number;
   @ApiProperty({ description: 'the client deleted it on /v1/videos' }) deleted: boolean;
+  @ApiProperty({ description: 'completed and not deleted: /api/admin/tasks/{task_id}/content plays it' }) has_video: boolean;
   @ApiProperty({ description: 'its poll has been due for over a minute' }) stuck: boolean;
   @ApiProperty({ enum: ['pending', 'archived', 'failed'], nullable: true, type: String, description: "the gateway's copy of the finished video (null before SUCCESS)" }) archive_status: string | null;
   @ApiProperty({ description: 'a poster frame is at /api/admin/tasks/{task_id}/thumbnail' }) has_thumbnail: boolean;

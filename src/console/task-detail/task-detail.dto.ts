@@ -59,4 +59,5 @@ export class AdminTaskDetailDto extends TaskDetailFieldsDto {
   @ApiProperty({ enum: ['pending', 'archived', 'failed'], type: String, nullable: true }) archive_status: string | null;
   @ApiProperty({ type: String, nullable: true, description: "why the archive's last try failed" }) archive_error: string | null;
   @ApiProperty({ description: 'the client deleted it on /v1/videos' }) deleted: boolean;
+  @ApiProperty({ description: 'completed and not deleted: /api/admin/tasks/{task_id}/content plays it' }) has_video: boolean;
 }

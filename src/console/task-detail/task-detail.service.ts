@@ -5,6 +5,7 @@ import { LogsService } from '../../billing/logs.service';
 import { toUnixSeconds } from '../../common/clock';
 import { toUnifiedTaskResponse } from '../../generations/unified-task.view';
 import { SignedLinksService } from '../../storage/signed-links.service';
+import { hasPlayableVideo } from '../../tasks/task-admin.view';
 import type { TaskEntity } from '../../tasks/task.entity';
 import { TaskQueries } from '../../tasks/task-queries.service';
 import { toFlatStatus } from '../../tasks/task-status';
@@ -59,6 +60,7 @@ export class TaskDetailService {
       archive_status: task.archiveStatus,
       archive_error: task.archiveError,
       deleted: task.deletedAt !== null,
+      has_video: hasPlayableVideo(task),
       ...fields,
       // The operator sees every reason, also a refused submit's.
       failure_reason: task.failReason,

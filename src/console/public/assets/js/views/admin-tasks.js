@@ -44,7 +44,7 @@ export function AdminTasks() {
       key: 'task', label: t('tasks.col.task'), card: 'title', class: 'col-task',
       render: (task) => html`<div class="task-cell"><span class="id-line"><${ShortId} id=${task.task_id} />${task.stuck ? html`<${Badge} tone="danger" icon="clock">${t('atasks.stuck')}<//>` : null}</span>${task.prompt ? html`<div class="prompt-excerpt" title=${task.prompt}>${task.prompt}</div>` : null}</div>`,
     },
-    { key: 'status', label: t('tasks.col.status'), sort: 'status', card: 'badge', class: 'col-status', render: (task) => html`<${TaskStatus} task=${task} />${task.gateway_status === 'REJECTED' || task.gateway_status === 'SUBMITTING' ? html`<div class="muted small">${t(`atasks.status.${task.gateway_status}`)}</div>` : null}` },
+    { key: 'status', label: t('tasks.col.status'), sort: 'status', card: 'badge', class: 'col-status', render: (task) => html`<${TaskStatus} task=${task} />${task.gateway_status === 'REJECTED' || task.gateway_status === 'SUBMITTING' ? html`<div class="muted small">${t(`atasks.status.${task.gateway_status}`)}</div>` : null}${task.deleted ? html`<div class="muted small">${t('atasks.deleted')}</div>` : null}` },
     { key: 'progress', label: t('tasks.col.progress'), card: 'meta', wide: true, class: 'col-progress', render: (task) => html`<${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: task.task_id })} />` },
     { key: 'user', label: t('atasks.col.user'), num: true, render: (task) => html`<a href=${`#/admin/tasks?user_id=${task.user_id}`} title=${t('atasks.tasksOfUser', { id: task.user_id })}>#${task.user_id}</a>` },
     {
@@ -56,7 +56,7 @@ export function AdminTasks() {
     {
       key: 'actions', label: t('tasks.col.actions'), card: 'actions', class: 'col-actions',
       render: (task) => html`<div class="actions nowrap">
-        ${task.status === 'completed' ? html`<${Button} small icon="play" onClick=${() => open(task)} aria-label=${t('tasks.playOf', { id: task.task_id })}>${t('tasks.play')}<//>` : html`<${Button} small kind="secondary" icon="eye" onClick=${() => open(task)} aria-label=${t('tasks.detailsOf', { id: task.task_id })}>${t('tasks.details')}<//>`}
+        ${task.has_video ? html`<${Button} small icon="play" onClick=${() => open(task)} aria-label=${t('tasks.playOf', { id: task.task_id })}>${t('tasks.play')}<//>` : html`<${Button} small kind="secondary" icon="eye" onClick=${() => open(task)} aria-label=${t('tasks.detailsOf', { id: task.task_id })}>${t('tasks.details')}<//>`}
       </div>`,
     },
   ];
