@@ -207,6 +207,7 @@ export class TaskSubmitService {
         pollFailures: 0,
         idempotencyKey: draft.idempotencyKey ?? null,
         requestHash,
+        gatewayHops: draft.gatewayHops ?? 0,
         deletedAt: null,
         createdAt: now,
         updatedAt: now,
