@@ -1,8 +1,10 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { ChannelsService } from '../src/upstream/channels.service';
 import { ALPHA_MODEL_IDS, alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 
@@ -137,6 +139,17 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
       ['metadata.input: [] (beta r2v)', { model: 'beta-1.0-r2v', prompt: 'a cat', metadata: { input: [] } }, 'metadata.input must be an object'],
     ])('400 naming the field, nothing charged: %s', async (_name, body, message) => {
       await refusedWithoutCharge(customer.userId, () => generations(body), wrapper(message));
+    });
+  });
+
+  describe('names every object has (__proto__, constructor...) are unknown models, never a table entry', () => {
+    it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', '__PROTO__'])('400 unknown model on both surfaces, nothing charged: %s', async (model) => {
+      await refusedWithoutCharge(customer.userId, () => videos({ model, prompt: 'a cat' }), invalid(`unknown model: ${model}`, 'model'));
+      await refusedWithoutCharge(customer.userId, () => generations({ model, prompt: 'a cat' }), wrapper(`unknown model: ${model}`));
+    });
+
+    it('a console vendor file named like an inherited property is a 404, not a 500', async () => {
+      for (const name of ['constructor', '__proto__', 'toString']) await gw.http.get(`/console/vendor/${name}`).expect(404);
     });
   });
 
@@ -306,5 +319,42 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
       expect(await gw.balance(id)).toEqual({ quota: landed, used_quota: 0 });
       expect(await ledgerTotal(id, 'topup')).toBe(2);
     });
+  });
+});
+
+/** Family O forwards or fetches nothing the media URL policy refuses (as family B): 400 naming the field, before any charge. */
+describeEachDatabase('faults: family O media URLs follow the media URL policy', (kind) => {
+  let gw: TestGateway;
+  let fake: FakeOpenAiUpstream;
+  let customer: { userId: number; key: string };
+  const QUOTA = 1_000_000;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAiUpstream();
+    gw = await startGateway(kind, { MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
+    // The fake upstream is on loopback, which this gateway's admin API refuses: made as the gateway makes its own channels.
+    await gw.app.get(ChannelsService).create({ name: 'openai', platform: 'openai', baseUrl: `${fake.url}/v1`, apiKey: fake.apiKey, models: ['studio-1'] }, true);
+    await gw.admin.put('/api/admin/prices', { model: 'studio-1', resolution: '*', unit: 'second', price: 100 }).expect(200);
+    customer = await gw.createCustomer({ quota: QUOTA });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
+
+  const refusedHost = (field: string) => invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
+
+  it.each<[string, unknown, string]>([
+    ['a loopback URL', 'http://127.0.0.1:9/cat.png', 'input_reference'],
+    ['a private URL', 'http://10.0.0.8/cat.png', 'input_reference'],
+    ['a localhost name', 'http://localhost/cat.png', 'input_reference'],
+    ['the metadata address as image_url', { image_url: 'http://169.254.169.254/latest' }, 'input_reference.image_url'],
+    ['an IPv6 loopback image_url', { image_url: 'http://[::1]/cat.png' }, 'input_reference.image_url'],
+  ])('input_reference: %s is a 400 naming the field; nothing charged, nothing sent upstream', async (_name, reference, field) => {
+    const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'studio-1', prompt: 'a cat', input_reference: reference });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: refusedHost(field) });
+    expect(await gw.balance(customer.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+    expect((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=consume`).expect(200)).body.total).toBe(0);
+    expect(fake.requests).toHaveLength(0);
   });
 });

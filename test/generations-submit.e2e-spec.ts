@@ -170,8 +170,14 @@ describeEachDatabase('generations: family B submit', (kind) => {
     expect(ok.examples.failure.value).toMatchObject({ code: 'success', data: { status: 'FAILURE', progress: '100%' } });
     const submit = docs.body.paths['/v1/video/generations'].post;
     expect(submit.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/GenerationSubmitted');
-    // One optional Idempotency-Key header, not a second, required spelling of it.
-    expect(submit.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
+    // One optional Idempotency-Key header, not a second, required spelling of it; and the optional hop count of chained gateways.
+    expect(submit.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+        expect.objectContaining({ name: 'X-Gateway-Hops', in: 'header', required: false }),
+      ]),
+    );
+    expect(submit.parameters).toHaveLength(2);
     for (const status of ['400', '401', '402', '403', '429', '503']) {
       expect(submit.responses[status].content['application/json'].schema.$ref).toBe('#/components/schemas/WrapperError');
     }

@@ -1,6 +1,8 @@
 /** Domain error codes; the one exception filter maps each to an HTTP status and each surface's body. */
 export enum ErrorCode {
   InvalidRequest = 'invalid_request',
+  /** A submit that has passed through more gateways than MAX_GATEWAY_HOPS (a chain that loops back). */
+  TooManyGatewayHops = 'too_many_gateway_hops',
   Unauthorized = 'unauthorized',
   Forbidden = 'forbidden',
   InsufficientQuota = 'insufficient_quota',
@@ -16,6 +18,7 @@ export enum ErrorCode {
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.InvalidRequest]: 400,
+  [ErrorCode.TooManyGatewayHops]: 400,
   [ErrorCode.Unauthorized]: 401,
   [ErrorCode.InsufficientQuota]: 402,
   [ErrorCode.Forbidden]: 403,

@@ -5,8 +5,11 @@ import { AppError, ErrorCode, HTTP_STATUS_BY_CODE } from './app-error';
 /** How long a client is asked to wait when the database cannot serve. */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+/** The general code of each status: the first one listed for it (400 is `invalid_request`, not a more specific 400). */
 const CODE_BY_STATUS: Record<number, ErrorCode> = Object.fromEntries(
-  Object.entries(HTTP_STATUS_BY_CODE).map(([code, status]) => [status, code as ErrorCode]),
+  Object.entries(HTTP_STATUS_BY_CODE)
+    .reverse()
+    .map(([code, status]) => [status, code as ErrorCode]),
 );
 
 const OPENAI_TYPE_BY_STATUS: Record<number, string> = {

@@ -11,6 +11,8 @@ describe('loadConfig', () => {
     expect(config.assetFollowUpIntervalMs).toBe(3000);
     expect(config.taskTimeoutMs).toBe(1_800_000);
     expect(config.mediaAllowPrivateHosts).toBe(false);
+    expect(config.maxGatewayHops).toBe(3);
+    expect(loadConfig({ MAX_GATEWAY_HOPS: '0' }).maxGatewayHops).toBe(0);
   });
 
   it('takes PUBLIC_BASE_URL without its trailing slash, and a port up to 65535', () => {
@@ -36,6 +38,8 @@ describe('loadConfig', () => {
     ['ASSET_FOLLOW_UP_INTERVAL_MS', '1.5'],
     ['ASSET_FOLLOW_UP_INTERVAL_MS', '3600001'],
     ['MEDIA_ALLOW_PRIVATE_HOSTS', 'sure'],
+    ['MAX_GATEWAY_HOPS', '21'],
+    ['MAX_GATEWAY_HOPS', '-1'],
     ['PORT', '70000'],
     ['PUBLIC_BASE_URL', 'not a url'],
     ['PUBLIC_BASE_URL', 'ftp://gateway.example.com'],

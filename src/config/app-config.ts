@@ -110,6 +110,7 @@ const schema = z.object({
   DATABASE_QUERY_TIMEOUT_MS: integer(100, 10_000),
   DATABASE_POOL_SIZE: integer(1, 20, 500),
   MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
+  MAX_GATEWAY_HOPS: integer(0, 3, 20),
   VIDEO_STORE: videoStore,
   VIDEO_STORE_PATH_STYLE: booleanFlag('VIDEO_STORE_PATH_STYLE', false),
   VIDEO_URL_TTL_S: integer(1, 86_400, 365 * 86_400),
@@ -154,6 +155,8 @@ export interface AppConfig {
   /** How long a claimed task (poll or submit) belongs to one instance before others may take it over. */
   taskLeaseMs: number;
   mediaAllowPrivateHosts: boolean;
+  /** A submit that has already passed through more gateways than this (X-Gateway-Hops) is refused: a chain that loops ends there. */
+  maxGatewayHops: number;
   /** The gateway's own copy of finished videos (`none`: a pure proxy of the provider). */
   videoStore: VideoStoreTarget;
   /** Path-style S3 addressing (MinIO, s3rver, Ceph). */
@@ -198,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     taskTimeoutMs: values.TASK_TIMEOUT_MS,
     taskLeaseMs: values.TASK_LEASE_MS,
     mediaAllowPrivateHosts: values.MEDIA_ALLOW_PRIVATE_HOSTS,
+    maxGatewayHops: values.MAX_GATEWAY_HOPS,
     videoStore: values.VIDEO_STORE,
     videoStorePathStyle: values.VIDEO_STORE_PATH_STYLE,
     videoUrlTtlSeconds: values.VIDEO_URL_TTL_S,

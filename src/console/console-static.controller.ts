@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../common/app-error';
 import { buildIconSprite, VENDOR_FILES } from './console-vendor-files';
+import { ownValue } from '../common/own-value';
 
 /** Next to this file in src/ (tests) and in dist/ (nest-cli copies src/console/public there). */
 const PUBLIC_DIR = join(__dirname, 'public');
@@ -32,7 +33,7 @@ export class ConsoleStaticController {
   vendor(@Req() req: Request, @Res() res: Response): void {
     const name = String(req.params.file);
     if (name === 'icons.svg') return this.sendCached(res, name, 'image/svg+xml', () => buildIconSprite(JSON.parse(readFileSync(join(PUBLIC_DIR, 'assets', 'icons.json'), 'utf8')) as string[]));
-    const file = VENDOR_FILES[name];
+    const file = ownValue(VENDOR_FILES, name);
     if (!file) throw AppError.notFound('no such console file');
     this.sendCached(res, name, file.type, () => {
       const text = readFileSync(file.path, 'utf8');

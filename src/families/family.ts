@@ -26,7 +26,7 @@ export interface SubmitInput {
 
 /** What a family makes of a body: the task to price and send, and what to let go of once the submit is over. */
 export interface FamilyDraft {
-  draft: Omit<TaskDraft, 'idempotencyKey'>;
+  draft: Omit<TaskDraft, 'idempotencyKey' | 'gatewayHops'>;
   release?: () => void;
 }
 

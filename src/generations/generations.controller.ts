@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiExtraModels,
@@ -13,6 +13,7 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ApiSubmitErrors, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { SignedLinksService } from '../storage/signed-links.service';
+import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { TaskQueries } from '../tasks/task-queries.service';
 import { ApiSubmitBody } from '../families/family-request-docs';
@@ -47,6 +48,7 @@ export class GenerationsController {
       'Media URLs must be public http(s); their format and size are checked by a ranged read before charging.',
   })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 hours return the first task, charged once; 1 to 255 characters' })
+  @ApiHeader(GATEWAY_HOPS_API_HEADER)
   @ApiSubmitBody('unified', "The request schema of the model's family")
   @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`' })
   @ApiSubmitErrors(WrapperErrorResponse, ERRORS)
@@ -54,10 +56,8 @@ export class GenerationsController {
   async create(
     @Body() body: unknown,
     @Req() req: AuthenticatedRequest,
-    // Named as in @ApiHeader so that Swagger shows one optional header, not a second, required one.
-    @Headers('Idempotency-Key') idempotencyKey?: string,
   ): Promise<GenerationSubmitResponse> {
-    const task = await this.submissions.submit(unifiedSubmitInput(body), { user: req.user!, apiKey: req.apiKey }, idempotencyKey);
+    const task = await this.submissions.submit(unifiedSubmitInput(body), { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
     return GenerationSubmitResponse.of(task);
   }
 

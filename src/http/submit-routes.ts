@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { GenerationSubmitResponse } from '../generations/dto/generation-submit-response.dto';
 import { unifiedSubmitInput } from '../generations/unified-submit-input';
+import { submitHeadersOf } from '../tasks/submit-headers';
 import type { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { toSubmittedVideo } from '../videos/flat-video.view';
 import { normalizeSubmitBody } from '../videos/submit-body';
@@ -11,8 +11,6 @@ import type { FastRoute } from './fast-lane';
 export interface SubmitDependencies extends ApiKeyRouteDependencies {
   submissions: SubmitPipeline;
 }
-
-const idempotencyKeyOf = (req: IncomingMessage) => req.headers['idempotency-key'] as string | undefined;
 
 /**
  * `POST /v1/videos` and `POST /v1/video/generations` with a JSON body on the fast lane: as the
@@ -30,7 +28,7 @@ export function submitRoutes(deps: SubmitDependencies): FastRoute[] {
       takes: hasJsonBody,
       answer: async (req, res, caller) => {
         const input = normalizeSubmitBody(await parseBody(json, req, res), undefined, false);
-        return toSubmittedVideo(await deps.submissions.submit(input, caller, idempotencyKeyOf(req)));
+        return toSubmittedVideo(await deps.submissions.submit(input, caller, submitHeadersOf(req.headers)));
       },
     }),
     apiKeyRoute(deps, {
@@ -40,7 +38,7 @@ export function submitRoutes(deps: SubmitDependencies): FastRoute[] {
       takes: hasJsonBody,
       answer: async (req, res, caller) => {
         const input = unifiedSubmitInput(await parseBody(json, req, res));
-        return GenerationSubmitResponse.of(await deps.submissions.submit(input, caller, idempotencyKeyOf(req)));
+        return GenerationSubmitResponse.of(await deps.submissions.submit(input, caller, submitHeadersOf(req.headers)));
       },
     }),
   ];

@@ -1,5 +1,6 @@
 import type { ApiKeyEntity } from '../auth/api-key.entity';
 import type { UserEntity } from '../auth/user.entity';
+import type { AppConfig } from '../config/app-config';
 import type { FamilyDefinition, FamilyDrafts, SubmitInput } from '../families/family';
 import type { FamilyRegistry } from '../families/family-registry.service';
 import { SubmitPipeline } from './submit-pipeline.service';
@@ -23,7 +24,7 @@ function pipelineWithFakeFamily() {
     assetModels: () => ['gamma-2-0', 'gamma-2-0-fast'],
   } as unknown as FamilyRegistry;
   const tasks = { submit: async (draft: TaskDraft) => (submitted.push(draft), { taskId: 'task_1' } as TaskEntity) } as unknown as TaskSubmitService;
-  return { pipeline: new SubmitPipeline(registry, tasks), submitted, released };
+  return { pipeline: new SubmitPipeline(registry, tasks, { maxGatewayHops: 3 } as AppConfig), submitted, released };
 }
 
 const caller = (models: string[] | null = null) => ({ user: { id: 1 } as UserEntity, apiKey: { models } as ApiKeyEntity });
@@ -32,7 +33,7 @@ const unified = (body: Record<string, unknown>): SubmitInput => ({ form: 'unifie
 describe('SubmitPipeline', () => {
   it("routes by the registry, passes the Idempotency-Key on and releases the family's draft", async () => {
     const { pipeline, submitted, released } = pipelineWithFakeFamily();
-    await pipeline.submit(unified({ model: 'FAKE-1' }), caller(), 'key-1');
+    await pipeline.submit(unified({ model: 'FAKE-1' }), caller(), { idempotencyKey: 'key-1' });
     expect(submitted).toEqual([expect.objectContaining({ model: 'fake-1', idempotencyKey: 'key-1' })]);
     expect(released).toEqual(['fake-1']);
   });
@@ -40,21 +41,37 @@ describe('SubmitPipeline', () => {
   it('one Idempotency-Key rule: absent is fine, empty or over 255 characters is a 400 naming it', async () => {
     const { pipeline, submitted } = pipelineWithFakeFamily();
     for (const key of ['', 'k'.repeat(256)]) {
-      await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), key)).rejects.toMatchObject({ message: 'Idempotency-Key must be 1 to 255 characters', options: { param: 'Idempotency-Key' } });
+      await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), { idempotencyKey: key })).rejects.toMatchObject({ message: 'Idempotency-Key must be 1 to 255 characters', options: { param: 'Idempotency-Key' } });
     }
-    await pipeline.submit(unified({ model: 'fake-1' }), caller(), undefined);
+    await pipeline.submit(unified({ model: 'fake-1' }), caller(), {});
     expect(submitted).toHaveLength(1);
+  });
+
+  it('counts gateway hops: passes them on, refuses a submit past MAX_GATEWAY_HOPS or a hop count that is not one, before the family sees it', async () => {
+    const { pipeline, submitted, released } = pipelineWithFakeFamily();
+    await pipeline.submit(unified({ model: 'fake-1' }), caller(), { gatewayHops: '3' });
+    expect(submitted).toEqual([expect.objectContaining({ gatewayHops: 3 })]);
+    await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), { gatewayHops: '4' })).rejects.toMatchObject({
+      code: 'too_many_gateway_hops',
+      message: expect.stringMatching(/^request has passed through too many gateways \(4, at most 3\)/),
+      options: { param: 'X-Gateway-Hops' },
+    });
+    for (const raw of ['-1', 'two', '1, 2', '']) {
+      await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), { gatewayHops: raw })).rejects.toMatchObject({ code: 'invalid_request', options: { param: 'X-Gateway-Hops' } });
+    }
+    expect(submitted).toHaveLength(1);
+    expect(released).toEqual(['fake-1']);
   });
 
   it('refuses unknown models, models of another form, models outside the key allowlist and foreign asset references', async () => {
     const { pipeline, submitted } = pipelineWithFakeFamily();
-    await expect(pipeline.submit(unified({ model: 'other' }), caller(), undefined)).rejects.toMatchObject({ message: 'unknown model: other' });
+    await expect(pipeline.submit(unified({ model: 'other' }), caller(), {})).rejects.toMatchObject({ message: 'unknown model: other' });
     const flat: SubmitInput = { ...unified({ model: 'fake-1' }), form: 'flat' };
-    await expect(pipeline.submit(flat, caller(), undefined)).rejects.toMatchObject({
+    await expect(pipeline.submit(flat, caller(), {})).rejects.toMatchObject({
       message: 'model fake-1 is not served on /v1/videos; submit it on /v1/video/generations',
     });
-    await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(['fake-2']), undefined)).rejects.toMatchObject({ message: 'api key is not allowed to use model fake-1' });
-    await expect(pipeline.submit(unified({ model: 'fake-1', image: 'asset://a1' }), caller(), undefined)).rejects.toMatchObject({
+    await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(['fake-2']), {})).rejects.toMatchObject({ message: 'api key is not allowed to use model fake-1' });
+    await expect(pipeline.submit(unified({ model: 'fake-1', image: 'asset://a1' }), caller(), {})).rejects.toMatchObject({
       message: expect.stringMatching(/^image: asset:\/\/ references can only be used with gamma-2-0 and gamma-2-0-fast/),
     });
     expect(submitted).toHaveLength(0);

@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { assertModelAllowed } from '../auth/api-keys.service';
 import { AppError } from '../common/app-error';
+import { gatewayHopsOf } from '../common/gateway-hops';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { modelOf } from '../common/validation';
 import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
 import { FamilyRegistry } from '../families/family-registry.service';
 import { refuseAssetReferences } from './asset-reference-rule';
+import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';
 import type { Caller } from './task-draft';
 import { TaskSubmitService } from './task-submit.service';
@@ -15,7 +18,7 @@ const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/
 
 /**
  * The one submit path of both surfaces, for every family, once each and in this order: the
- * Idempotency-Key, the model's family, the key's model allowlist, verified-asset references, the
+ * gateway hops (a chain of gateways that loops ends here), the Idempotency-Key, the model's family, the key's model allowlist, verified-asset references, the
  * family's request schema (400s naming the field); then TaskSubmitService prices, charges, records
  * and sends the task. The caller was authenticated by the surface's guard.
  */
@@ -24,9 +27,12 @@ export class SubmitPipeline {
   constructor(
     private readonly families: FamilyRegistry,
     private readonly tasks: TaskSubmitService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async submit(input: SubmitInput, caller: Caller, idempotencyKey: string | undefined): Promise<TaskEntity> {
+  async submit(input: SubmitInput, caller: Caller, headers: SubmitHeaders): Promise<TaskEntity> {
+    const gatewayHops = gatewayHopsOf(headers.gatewayHops, this.config.maxGatewayHops);
+    const { idempotencyKey } = headers;
     assertIdempotencyKey(idempotencyKey);
     const name = modelOf(input.body);
     const { family, model } = await this.familyServing(name, input.form);
@@ -34,7 +40,7 @@ export class SubmitPipeline {
     if (!family.takesVerifiedAssets) refuseAssetReferences(input.body, name, this.families.assetModels());
     const { draft, release } = await this.families.draftsOf(family.platform).prepare(model, input, caller);
     try {
-      return await this.tasks.submit({ ...draft, idempotencyKey }, caller);
+      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller);
     } finally {
       release?.();
     }

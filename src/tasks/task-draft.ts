@@ -16,6 +16,8 @@ export interface TaskDraft {
   quote: Omit<QuoteRequest, 'group'>;
   /** Idempotency-Key header: the same key and body within 24 h return the first task. */
   idempotencyKey?: string;
+  /** How many gateways the submit had passed through before this one (X-Gateway-Hops); 0 from a client. */
+  gatewayHops?: number;
   /** Only these channels may run the task (e.g. the provider account holding its verified assets). */
   channelIds?: number[];
 }

@@ -141,7 +141,9 @@ export class TaskSubmitService {
         if (error.kind === 'invalid_input') {
           await this.recordChannelOutcome(channel.id, null);
           if (!(await this.transitions.reject(task, error.message, owner))) return this.afterTakeover(task);
-          throw AppError.invalid(`upstream rejected the request: ${error.message}`);
+          // A gateway further down the chain counted too many hops: say so, so that every gateway of a loop passes the code back.
+          const code = error.details.upstreamCode === ErrorCode.TooManyGatewayHops ? ErrorCode.TooManyGatewayHops : ErrorCode.InvalidRequest;
+          throw new AppError(code, `upstream rejected the request: ${error.message}`);
         }
         await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
         if (error.kind === 'backpressure') backpressure = error;
@@ -207,6 +209,7 @@ export class TaskSubmitService {
         pollFailures: 0,
         idempotencyKey: draft.idempotencyKey ?? null,
         requestHash,
+        gatewayHops: draft.gatewayHops ?? 0,
         deletedAt: null,
         createdAt: now,
         updatedAt: now,

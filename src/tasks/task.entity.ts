@@ -160,6 +160,10 @@ export class TaskEntity {
   @Column({ name: 'last_poll_at', type: 'bigint', nullable: true, transformer: bigintColumn })
   lastPollAt: number | null;
 
+  /** How many gateways the submit had passed through before this one (X-Gateway-Hops); its upstream calls say one more. */
+  @Column({ name: 'gateway_hops', type: 'integer', default: 0 })
+  gatewayHops: number;
+
   /** Why the last try failed (ours, never the provider's words). */
   @Column({ name: 'archive_error', type: 'varchar', length: 255, nullable: true })
   archiveError: string | null;

@@ -53,7 +53,7 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
   async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
     const { path, timeoutMs, body, taskIdOf, missingIdMessage, maxIdLength = Infinity } = this.protocol.submit;
     const payload = body(task);
-    const response = await this.call(channel, 'POST', path, callTimeoutMs(timeoutMs, deadline), payload, deadline?.signal);
+    const response = await this.call(channel, 'POST', path, callTimeoutMs(timeoutMs, deadline), { body: payload, signal: deadline?.signal, task });
     const id = taskIdOf(response.data);
     if (typeof id !== 'string' || !id || id.length > maxIdLength) throw new UpstreamError('transient', missingIdMessage);
     return { upstreamTaskId: id };
@@ -66,9 +66,11 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
     return channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts);
   }
 
-  protected call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, body?: unknown, signal?: AbortSignal): Promise<AxiosResponse> {
+  /** A call about `task` (if any) tells the upstream how many gateways its submit passed through. */
+  protected call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {}): Promise<AxiosResponse> {
     const { provider, postHeaders, mapError } = this.protocol;
-    return callBearerJson<E>(this.http, channel, { method, path, timeout, body, postHeaders, signal }, provider, mapError);
+    const { body, signal, task } = options;
+    return callBearerJson<E>(this.http, channel, { method, path, timeout, body, postHeaders, signal, gatewayHops: task?.gatewayHops }, provider, mapError);
   }
 }
 
@@ -112,7 +114,7 @@ export abstract class BearerJsonTaskAdapter<E> extends BearerJsonAdapter<E> {
   /** The task's query, read by the family's mapper. */
   protected async query(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
     const { queryPath, queryTimeoutMs, mapQuery } = this.taskProtocol;
-    const response = await this.call(channel, 'GET', queryPath(upstreamTaskIdOf(task)), queryTimeoutMs);
+    const response = await this.call(channel, 'GET', queryPath(upstreamTaskIdOf(task)), queryTimeoutMs, { task });
     return mapQuery(response.data, this.linkPolicy(channel));
   }
 }

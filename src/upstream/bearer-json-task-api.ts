@@ -1,5 +1,6 @@
 import type { HttpService } from '@nestjs/axios';
 import type { AxiosResponse } from 'axios';
+import { gatewayHopsHeader } from '../common/gateway-hops';
 import type { TaskEntity } from '../tasks/task.entity';
 import type { ChannelEntity } from './channel.entity';
 import { channelSecrets, MAX_PROVIDER_BODY_BYTES, sanitizeProviderText, transportErrorMessage } from './provider-text';
@@ -19,13 +20,15 @@ export interface BearerJsonRequest {
   postHeaders?: Record<string, string>;
   /** Ends the call early (a submit whose task was taken over). */
   signal?: AbortSignal;
+  /** The hops of the task's submit before this gateway (X-Gateway-Hops sends one more); 0 for a call about no task. */
+  gatewayHops?: number;
 }
 
 /** The family's reading of a non-2xx answer (its JSON body when there is one, and Retry-After). */
 export type UpstreamErrorMapper<E> = (status: number, body: E | undefined, retryAfterHeader: unknown) => UpstreamError;
 
 /**
- * One call: transport trouble and a 2xx body that is not JSON are transient, other statuses go to
+ * One call, with X-Gateway-Hops: transport trouble and a 2xx body that is not JSON are transient, other statuses go to
  * `mapError`. `provider` names the family in messages; the channel's key, the provider's own text
  * and the transport error's text (addresses) never appear in one. Answers over
  * MAX_PROVIDER_BODY_BYTES are transient errors, and redirects are not followed.
@@ -38,7 +41,7 @@ export async function callBearerJson<E>(
   mapError: UpstreamErrorMapper<E>,
 ): Promise<AxiosResponse> {
   const { method, path, timeout, body } = request;
-  const headers: Record<string, string> = { Authorization: `Bearer ${channel.apiKey}`, Accept: 'application/json' };
+  const headers: Record<string, string> = { Authorization: `Bearer ${channel.apiKey}`, Accept: 'application/json', ...gatewayHopsHeader(request.gatewayHops) };
   // A FormData body is multipart: axios writes its Content-Type with the boundary.
   if (method === 'POST') Object.assign(headers, body instanceof FormData ? {} : { 'Content-Type': 'application/json' }, request.postHeaders);
   let response: AxiosResponse;

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/read-through-cache';
 import { ChannelEntity, Platform } from './channel.entity';
+import { ownValue } from '../common/own-value';
 
 /**
  * Picks the channels that may serve a model for a user group: enabled, listing the model,
@@ -78,6 +79,6 @@ function openToGroup(groups: unknown, group: string): boolean {
 /** The upstream model name: the channel's mapping when it has one, else the family default. */
 export function upstreamModelFor(channel: ChannelEntity, publicModel: string, familyDefault: string): string {
   const mapping = channel.modelMapping ?? {};
-  const exact = mapping[publicModel] ?? Object.entries(mapping).find(([key]) => key.toLowerCase() === publicModel.toLowerCase())?.[1];
+  const exact = ownValue(mapping, publicModel) ?? Object.entries(mapping).find(([key]) => key.toLowerCase() === publicModel.toLowerCase())?.[1];
   return exact ?? familyDefault;
 }

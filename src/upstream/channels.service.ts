@@ -1,4 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -12,6 +14,7 @@ import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
 import { sanitizeProviderText } from './provider-text';
+import { pointsAtThisGateway } from './this-gateway-url';
 
 export interface ChannelInput {
   name: string;
@@ -84,6 +87,7 @@ export class ChannelsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly router: ChannelRouter,
     private readonly requestCounts: ChannelRequestCounter,
+    @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
   /** Creates a channel. `trusted` skips the public-host check (channels the gateway makes itself). */
@@ -164,8 +168,17 @@ export class ChannelsService {
   }
 
   private async checkUrls(baseUrl: string, settings?: ChannelSettings | null): Promise<void> {
+    if (pointsAtThisGateway(baseUrl, { publicBaseUrl: this.config.publicBaseUrl, listeningPort: this.listeningPort() })) {
+      throw AppError.invalid('base_url points at this gateway itself: every task would be sent back to it in a loop', 'base_url');
+    }
     const allowPrivate = this.config.mediaAllowPrivateHosts;
     await assertPublicHttpUrl(baseUrl, 'base_url', allowPrivate);
     if (settings?.control_base_url) await assertPublicHttpUrl(settings.control_base_url, 'settings.control_base_url', allowPrivate);
+  }
+
+  /** The port the HTTP server listens on (PORT may be 0: a free port, known once listening). */
+  private listeningPort(): number | undefined {
+    const address = this.adapterHost?.httpAdapter?.getHttpServer()?.address() as AddressInfo | string | null | undefined;
+    return address && typeof address === 'object' ? address.port : this.config.port || undefined;
   }
 }

@@ -1,4 +1,5 @@
 import { isIPv6 } from 'node:net';
+import { ownValue } from '../common/own-value';
 
 /**
  * What a provider says is mapped (by its documented code) or summarised, never passed on: its
@@ -46,7 +47,7 @@ export function describeCode(table: Readonly<Record<string, string>>, code: stri
   if (!code) return undefined;
   const segments = code.split('.');
   for (let length = segments.length; length > 0; length--) {
-    const description = table[segments.slice(0, length).join('.')];
+    const description = ownValue(table, segments.slice(0, length).join('.'));
     if (description !== undefined) return description;
   }
   return undefined;

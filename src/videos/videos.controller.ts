@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, UploadedFiles, UseGuards, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UploadedFiles, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import {
   ApiBearerAuth,
@@ -19,6 +19,7 @@ import { multipartOptions } from '../common/multipart-limits';
 import { lenientValidationPipe } from '../common/validation';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
+import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
@@ -59,16 +60,16 @@ export class VideosController {
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiSubmitBody('flat', 'The request schema of the model\'s family; multipart form fields carry the same fields (numbers as decimal text, `metadata` as JSON text) plus an `input_reference` file part')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once; 1 to 255 characters' })
+  @ApiHeader(GATEWAY_HOPS_API_HEADER)
   @ApiOkResponse({ type: SubmittedVideoDto })
   @ApiSubmitErrors(OpenAiErrorDto, ERRORS)
   async create(
     @Body() body: unknown,
     @UploadedFiles() files: { input_reference?: UploadedPart[] } | undefined,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Req() req: AuthenticatedRequest,
   ): Promise<SubmittedVideoDto> {
     const submit = normalizeSubmitBody(body, files?.input_reference?.[0], Boolean(req.is('multipart/form-data')));
-    const task = await this.submissions.submit(submit, { user: req.user!, apiKey: req.apiKey }, idempotencyKey);
+    const task = await this.submissions.submit(submit, { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
     return toSubmittedVideo(task);
   }
 

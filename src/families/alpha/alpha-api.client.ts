@@ -2,6 +2,7 @@ import { HttpService } from '@nestjs/axios';
 import { Injectable } from '@nestjs/common';
 import type { AxiosRequestConfig, AxiosResponse } from 'axios';
 import { Clock } from '../../common/clock';
+import { gatewayHopsHeader } from '../../common/gateway-hops';
 import { newUuid } from '../../common/random-id';
 import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -38,13 +39,15 @@ export class AlphaApiClient {
     private readonly clock: Clock,
   ) {}
 
-  async uploadImage(channel: ChannelEntity, image: AlphaImage, traceId: string, deadline?: SubmitDeadline): Promise<number> {
+  /** `gatewayHops`: the hops of the task's submit before this gateway (X-Gateway-Hops sends one more). */
+  async uploadImage(channel: ChannelEntity, image: AlphaImage, traceId: string, deadline?: SubmitDeadline, gatewayHops = 0): Promise<number> {
     const form = new FormData();
     form.append('image', new Blob([new Uint8Array(image.bytes)], { type: image.mime }), image.filename);
     const { resp } = await this.call<{ img_id?: unknown }>(channel, traceId, {
       method: 'POST',
       url: '/openapi/v2/image/upload',
       data: form,
+      headers: gatewayHopsHeader(gatewayHops),
       timeout: callTimeoutMs(this.timeouts.uploadMs, deadline),
       signal: deadline?.signal,
     });
@@ -53,12 +56,12 @@ export class AlphaApiClient {
     return imgId;
   }
 
-  async generate(channel: ChannelEntity, kind: AlphaGenerateKind, body: Record<string, unknown>, traceId: string, deadline?: SubmitDeadline): Promise<string> {
+  async generate(channel: ChannelEntity, kind: AlphaGenerateKind, body: Record<string, unknown>, traceId: string, deadline?: SubmitDeadline, gatewayHops = 0): Promise<string> {
     const { resp } = await this.call<{ video_id?: unknown }>(channel, traceId, {
       method: 'POST',
       url: `/openapi/v2/video/${kind}/generate`,
       data: body,
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', ...gatewayHopsHeader(gatewayHops) },
       timeout: callTimeoutMs(this.timeouts.generateMs, deadline),
       signal: deadline?.signal,
     });
@@ -86,7 +89,8 @@ export class AlphaApiClient {
       response = await this.http.axiosRef.request<string>({
         ...config,
         baseURL: channel.baseUrl,
-        headers: { ...(config.headers as Record<string, string>), 'API-KEY': channel.apiKey, 'Ai-trace-id': traceId, Accept: 'application/json' },
+        // X-Gateway-Hops on every call: a submit's own count when it set one, else this gateway's first hop.
+        headers: { ...gatewayHopsHeader(), ...(config.headers as Record<string, string>), 'API-KEY': channel.apiKey, 'Ai-trace-id': traceId, Accept: 'application/json' },
         responseType: 'text',
         transformResponse: (data: string) => data,
         validateStatus: () => true,

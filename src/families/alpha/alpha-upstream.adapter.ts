@@ -41,7 +41,7 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
       if (!request.image) throw new UpstreamError('invalid_input', 'image-to-video needs an image');
       const image = await this.images.load(request.image);
       // The img_id belongs to this channel's provider account, so a fallback channel uploads again.
-      imgId = await this.api.uploadImage(channel, image, deterministicTraceId(task.taskId, channel.id, 'upload'), deadline);
+      imgId = await this.api.uploadImage(channel, image, deterministicTraceId(task.taskId, channel.id, 'upload'), deadline, task.gatewayHops);
       uploaded = true;
     }
     const videoId = await this.api.generate(
@@ -50,6 +50,7 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
       generateBody(task.upstreamModel, request, imgId),
       deterministicTraceId(task.taskId, channel.id, 'generate'),
       deadline,
+      task.gatewayHops,
     );
     return { upstreamTaskId: videoId, requestPatch: uploaded ? { img_id: imgId } : undefined };
   }

@@ -6,12 +6,13 @@ import { BETA_MODELS } from './beta-request';
 import { BETA_EXAMPLES, BetaVideoRequestDto } from './beta-request.dto';
 import { BetaUpstreamAdapter } from './beta-upstream.adapter';
 import { BetaSimulatorModule } from './simulator/beta-simulator.module';
+import { ownValue } from '../../common/own-value';
 
 /** Family B (`beta-1.0-*`): one task behind both forms. */
 export const BETA_FAMILY: FamilyDefinition = {
   platform: 'beta',
   models: Object.keys(BETA_MODELS),
-  publicModel: (name) => (BETA_MODELS[name.toLowerCase()] ? name.toLowerCase() : null),
+  publicModel: (name) => (ownValue(BETA_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),
   modelPrefix: 'beta-',
   forms: ['flat', 'unified'],
   request: { schema: BetaVideoRequestDto, examples: BETA_EXAMPLES },

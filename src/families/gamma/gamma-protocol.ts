@@ -1,4 +1,5 @@
 import { pixelSizeOf } from '../pixel-size';
+import { ownValue } from '../../common/own-value';
 
 /** Family C data plane: what the gateway stores for a task and the provider's wire shapes. */
 export const GAMMA_TASKS_PATH = '/api/v3/contents/generations/tasks';
@@ -71,6 +72,6 @@ const SHORT_SIDE: Record<string, number> = { '480p': 480, '720p': 720, '1080p': 
 
 /** `<width>x<height>` from resolution and ratio (short side = the resolution); null for `adaptive` or unknown values. */
 export function outputSizeOf(resolution: unknown, ratio: unknown): string | undefined {
-  const short = SHORT_SIDE[String(resolution).toLowerCase()];
+  const short = ownValue(SHORT_SIDE, String(resolution).toLowerCase());
   return short ? pixelSizeOf(short, ratio) : undefined;
 }

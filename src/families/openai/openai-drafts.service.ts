@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
+import { mediaSourcePolicy } from '../../common/media-source-policy';
+import { assertPublicHttpUrl } from '../../common/url-guard';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { validBody } from '../../common/validation';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { OpenAiInputFiles } from './openai-input-files.service';
@@ -16,7 +19,10 @@ const FIELDS = new Set(['model', 'prompt', 'duration', 'size', 'input_reference'
  */
 @Injectable()
 export class OpenAiDrafts implements FamilyDrafts {
-  constructor(private readonly files: OpenAiInputFiles) {}
+  constructor(
+    private readonly files: OpenAiInputFiles,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
     // The Videos API takes these fields only: anything else would be dropped upstream unseen.
@@ -31,6 +37,9 @@ export class OpenAiDrafts implements FamilyDrafts {
     const request: OpenAiTaskRequest = { prompt, seconds, ...(size !== undefined ? { size } : {}) };
     if (reference !== undefined) {
       if (input.inputReferenceFile) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+      // The upstream fetches it on the gateway's behalf: the media URL rules of every family apply.
+      const [url, field] = typeof reference === 'string' ? [reference, 'input_reference'] : [reference.image_url, 'input_reference.image_url'];
+      await assertPublicHttpUrl(url, field, mediaSourcePolicy(this.config));
       request.inputReference = reference;
     }
     const staged = input.inputReferenceFile ? this.files.stage(input.inputReferenceFile) : undefined;

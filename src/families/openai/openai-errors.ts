@@ -9,6 +9,8 @@ export const OPENAI_ERROR_REASONS: Readonly<Record<string, string>> = {
   invalid_request: 'invalid request',
   invalid_value: 'invalid value',
   moderation_blocked: 'the input was blocked by moderation',
+  // Another gateway of the chain (this one's kind) refused a submit that looped back through it.
+  too_many_gateway_hops: 'the request has passed through too many gateways',
   content_policy_violation: 'the input was blocked by moderation',
   invalid_api_key: 'the provider refused the API key',
   authentication_error: 'the provider refused the API key',

@@ -65,7 +65,7 @@ export class OpenAiUpstreamAdapter extends BearerJsonAdapter<OpenAiErrorBody> {
 
   async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
     const id = upstreamTaskIdOf(task);
-    const response = await this.call(channel, 'GET', openAiVideoPath(id), QUERY_TIMEOUT_MS);
+    const response = await this.call(channel, 'GET', openAiVideoPath(id), QUERY_TIMEOUT_MS, { task });
     return mapOpenAiVideo(response.data, `${channel.baseUrl}${openAiContentPath(id)}`, this.linkPolicy(channel));
   }
 

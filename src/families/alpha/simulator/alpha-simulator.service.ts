@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../../common/clock';
-import { ALPHA_SPECS, isAlphaQuality } from '../alpha-models';
+import { ALPHA_SPECS, AlphaVersionSpec, isAlphaQuality } from '../alpha-models';
 import { sniffImageType } from '../alpha-image-inputs.service';
 import { SAMPLE_VIDEO_HEIGHT, SAMPLE_VIDEO_WIDTH } from '../../simulator-shared/sample-video';
 import { SimulatorRecords } from '../../simulator-shared/simulator-records.service';
 import { pixelSizeOf } from '../../pixel-size';
+import { ownValue } from '../../../common/own-value';
 
 /**
  * Prompt markers that steer the simulated provider (the console's browser tests use them):
@@ -72,7 +73,7 @@ export class AlphaSimulatorService {
     await this.checkParameters(kind, body, prompt);
     const finalStatus = prompt.includes(SIMULATE_MARKERS.moderation) ? 7 : prompt.includes(SIMULATE_MARKERS.fail) ? 8 : 1;
     // Image-to-video follows the image's shape; the sample image is landscape, so 16:9 stands for it.
-    const size = pixelSizeOf(SHORT_SIDE[String(body.quality)] ?? 0, kind === 'text' ? (body.aspect_ratio ?? '16:9') : '16:9') ?? null;
+    const size = pixelSizeOf(ownValue(SHORT_SIDE, String(body.quality)) ?? 0, kind === 'text' ? (body.aspect_ratio ?? '16:9') : '16:9') ?? null;
     const video = await this.records.insertOrGet<SimulatedVideo>(VIDEO, traceId || randomUUID(), { prompt, finalStatus, size });
     return { video_id: video.seq };
   }
@@ -103,7 +104,7 @@ export class AlphaSimulatorService {
 
   /** The provider's own checks, so that a gateway bug shows up as a provider error. */
   private async checkParameters(kind: 'text' | 'img', body: Record<string, unknown>, prompt: string): Promise<void> {
-    const spec = ALPHA_SPECS[String(body.model) as keyof typeof ALPHA_SPECS];
+    const spec = ownValue<AlphaVersionSpec>(ALPHA_SPECS, String(body.model));
     if (!spec) throw new AlphaSimulatorError(400013, `invalid model ${String(body.model)}`);
     if (kind === 'text' && !prompt.trim()) throw new AlphaSimulatorError(400011, 'prompt is empty');
     if (prompt.length > 2048) throw new AlphaSimulatorError(400018, 'prompt too long');

@@ -7,6 +7,7 @@ import { BETA_MODELS, BetaCapability } from '../beta-request';
 import { SIMULATOR_API_KEY } from '../../simulator-shared/simulator-credentials';
 import { BetaSimulatorStore } from './beta-simulator.store';
 import { SAMPLE_VIDEO_PATH } from '../../simulator-shared/sample-video';
+import { ownValue } from '../../../common/own-value';
 
 /** The sample MP4 shipped under src/simulator/assets (copied to dist by nest-cli assets). */
 
@@ -29,7 +30,7 @@ export class BetaSimulatorController {
     if (req.header('x-dashscope-async') !== 'enable') {
       return void fail(res, 403, 'AccessDenied', 'current user api does not support synchronous calls');
     }
-    const capability = BETA_MODELS[String(body?.model)];
+    const capability = ownValue(BETA_MODELS, String(body?.model));
     if (!capability) return void fail(res, 400, 'InvalidParameter', 'Model not exist.');
     const prompt = body.input?.prompt;
     if (typeof prompt !== 'string' || prompt.trim() === '') return void fail(res, 400, 'BadRequest.EmptyInput', 'Required parameter(s) missing or invalid, please check the request parameters: input.prompt');
