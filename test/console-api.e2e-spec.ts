@@ -212,6 +212,37 @@ describeEachDatabase('console sessions and console API', (kind) => {
     expect(refused.body.error.message).toBe('account is disabled');
   });
 
+  it('signs a customer out of every session when an admin resets their password; the new password signs in', async () => {
+    const { id, username, client } = await customer(10);
+    const second = await signIn({ username, password: 'correct-horse' });
+    await client.get('/console/api/me').expect(200);
+    await gw.admin.patch(`/api/admin/users/${id}`, { password: 'new-password-1' }).expect(200);
+    const stale = await client.get('/console/api/me').expect(401);
+    expect(stale.headers['set-cookie'][0]).toMatch(/^gw_console_session=;/);
+    await second.get('/console/api/me').expect(401);
+    await signIn({ username, password: 'correct-horse' }, 401);
+    const fresh = await signIn({ username, password: 'new-password-1' });
+    await fresh.get('/console/api/me').expect(200);
+    // Another change (no password) signs no one out.
+    await gw.admin.patch(`/api/admin/users/${id}`, { rpm: 100 }).expect(200);
+    await fresh.get('/console/api/me').expect(200);
+  });
+
+  it('keeps the session of an admin user who changes their own password, and ends their other sessions', async () => {
+    const username = name('operator');
+    const created = await gw.admin.post('/api/admin/users', { username, password: 'admin-password', role: 'admin' }).expect(201);
+    const here = await signIn({ username, password: 'admin-password' });
+    const elsewhere = await signIn({ username, password: 'admin-password' });
+    await here.patch(`/api/admin/users/${created.body.id}`, { password: 'admin-password-2' }).expect(200);
+    await here.get('/api/admin/channels').expect(200);
+    await elsewhere.get('/api/admin/channels').expect(401);
+    // An admin-token session resetting it ends every one of the user's sessions.
+    const admin = await signIn({ admin_token: ADMIN_TOKEN });
+    await admin.patch(`/api/admin/users/${created.body.id}`, { password: 'admin-password-3' }).expect(200);
+    await here.get('/api/admin/channels').expect(401);
+    await admin.get('/api/admin/channels').expect(200);
+  });
+
   it('signs out on the server: the old cookie stops working', async () => {
     const { client } = await customer();
     const out = await client.delete('/console/api/session').expect(204);
