@@ -11,6 +11,7 @@ describe('loadConfig', () => {
     expect(config.assetFollowUpIntervalMs).toBe(3000);
     expect(config.taskTimeoutMs).toBe(1_800_000);
     expect(config.mediaAllowPrivateHosts).toBe(false);
+    expect(config.videoMaxBytes).toBe(1024 ** 3);
   });
 
   it('takes PUBLIC_BASE_URL without its trailing slash, and a port up to 65535', () => {
@@ -42,6 +43,8 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'https://gateway.example.com/?x=1'],
     ['TASK_TIMEOUT_MS', '500'],
     ['ADMIN_TOKEN', 'short'],
+    ['VIDEO_MAX_BYTES', '0'],
+    ['VIDEO_MAX_BYTES', '1GB'],
   ])('rejects a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
