@@ -21,9 +21,13 @@ describeEachDatabase('console sessions and console API', (kind) => {
   let counter = 0;
   const name = (prefix: string) => `${prefix}_${kind}_${++counter}`;
 
-  /** Signs in through the console API and returns a client carrying the cookie and CSRF token. */
-  async function signIn(body: object, expected = 200): Promise<ConsoleClient> {
-    const res = await gw.http.post('/console/api/session').send(body).expect(expected);
+  /**
+   * Signs in through the console API and returns a client carrying the cookie and CSRF token;
+   * `from`: the client address the (trusted loopback) proxy forwards, counted apart by the sign-in throttle.
+   */
+  async function signIn(body: object, expected = 200, from?: string): Promise<ConsoleClient> {
+    const post = gw.http.post('/console/api/session');
+    const res = await (from ? post.set('X-Forwarded-For', from) : post).send(body).expect(expected);
     const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0] ?? '';
     const cookie = setCookie.split(';')[0];
     const csrf = res.body.csrf_token;
@@ -210,6 +214,40 @@ describeEachDatabase('console sessions and console API', (kind) => {
     await client.get('/console/api/me').expect(401);
     const refused = await gw.http.post('/console/api/session').send({ username, password: 'correct-horse' }).expect(403);
     expect(refused.body.error.message).toBe('account is disabled');
+  });
+
+  it('signs a customer out of every session when an admin resets their password; the new password signs in', async () => {
+    const { id, username, client } = await customer(10);
+    // Sign-ins of their own address: the suite's others share the test client's allowance.
+    const from = '198.51.100.11';
+    const second = await signIn({ username, password: 'correct-horse' }, 200, from);
+    await client.get('/console/api/me').expect(200);
+    await gw.admin.patch(`/api/admin/users/${id}`, { password: 'new-password-1' }).expect(200);
+    const stale = await client.get('/console/api/me').expect(401);
+    expect(stale.headers['set-cookie'][0]).toMatch(/^gw_console_session=;/);
+    await second.get('/console/api/me').expect(401);
+    await signIn({ username, password: 'correct-horse' }, 401, from);
+    const fresh = await signIn({ username, password: 'new-password-1' }, 200, from);
+    await fresh.get('/console/api/me').expect(200);
+    // Another change (no password) signs no one out.
+    await gw.admin.patch(`/api/admin/users/${id}`, { rpm: 100 }).expect(200);
+    await fresh.get('/console/api/me').expect(200);
+  });
+
+  it('keeps the session of an admin user who changes their own password, and ends their other sessions', async () => {
+    const username = name('operator');
+    const created = await gw.admin.post('/api/admin/users', { username, password: 'admin-password', role: 'admin' }).expect(201);
+    const from = '198.51.100.12';
+    const here = await signIn({ username, password: 'admin-password' }, 200, from);
+    const elsewhere = await signIn({ username, password: 'admin-password' }, 200, from);
+    await here.patch(`/api/admin/users/${created.body.id}`, { password: 'admin-password-2' }).expect(200);
+    await here.get('/api/admin/channels').expect(200);
+    await elsewhere.get('/api/admin/channels').expect(401);
+    // An admin-token session resetting it ends every one of the user's sessions.
+    const admin = await signIn({ admin_token: ADMIN_TOKEN }, 200, from);
+    await admin.patch(`/api/admin/users/${created.body.id}`, { password: 'admin-password-3' }).expect(200);
+    await here.get('/api/admin/channels').expect(401);
+    await admin.get('/api/admin/channels').expect(200);
   });
 
   it('signs out on the server: the old cookie stops working', async () => {

@@ -85,12 +85,12 @@ for (const storeKind of ['file', 's3'] as const) {
       (await queryDatabase<{ archive_status: string | null; archive_failures: number; archive_size: number | null }>(gw.database, `SELECT archive_status, archive_failures, archive_size FROM tasks WHERE task_id = '${taskId}'`))[0];
 
     /** A completed family A task (not archived yet). */
-    async function completedTask(): Promise<string> {
+    async function completedTask(owner = key): Promise<string> {
       fake.scriptNext(finishAfter(0));
-      const submitted = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'a lighthouse' }).expect(200);
+      const submitted = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${owner}`).send({ model: 'alpha/v5', prompt: 'a lighthouse' }).expect(200);
       gw.clock.advance(4000);
       await gw.sync();
-      const done = await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
+      const done = await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${owner}`).expect(200);
       expect(done.body.status).toBe('completed');
       return submitted.body.id;
     }
@@ -204,6 +204,32 @@ for (const storeKind of ['file', 's3'] as const) {
       await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${other.key}`).expect(404);
       // Without a key and without a link: 401, as before.
       await gw.http.get(`/v1/videos/${id}/content`).expect(401);
+    });
+
+    it("stops a disabled account's signed links (stored copy or provider's), and plays them again once it is enabled", async () => {
+      const owner = await gw.createCustomer({ quota: 1_000_000 });
+      const archivedId = await completedTask(owner.key);
+      await archive();
+      expect((await archiveState(archivedId)).archive_status).toBe('archived');
+      const providerId = await completedTask(owner.key);
+      const links = [];
+      for (const id of [archivedId, providerId]) {
+        const link = (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${owner.key}`).expect(200)).body.metadata.url as string;
+        links.push(link.slice(gw.url.length));
+      }
+      for (const path of links) expect(Buffer.compare((await gw.http.get(path).buffer(true).parse(binaryBody).expect(200)).body, SAMPLE)).toBe(0);
+
+      await gw.admin.patch(`/api/admin/users/${owner.userId}`, { status: 'disabled' }).expect(200);
+      for (const path of links) {
+        const refused = await gw.http.get(path).expect(403);
+        expect(refused.body.error.message).toBe('the link is invalid or has expired');
+        await gw.http.get(path).set('Range', 'bytes=0-99').expect(403);
+        await gw.http.get(`${path}&variant=thumbnail`).expect(403);
+      }
+
+      await gw.admin.patch(`/api/admin/users/${owner.userId}`, { status: 'active' }).expect(200);
+      for (const path of links) expect(Buffer.compare((await gw.http.get(path).buffer(true).parse(binaryBody).expect(200)).body, SAMPLE)).toBe(0);
+      await gw.http.get(`${links[0]}&variant=thumbnail`).expect(200);
     });
 
     it('delete removes the stored video and thumbnail; /metrics and the admin API count what is stored', async () => {

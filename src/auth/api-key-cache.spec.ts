@@ -62,6 +62,25 @@ describe('ApiKeyCache', () => {
     });
   });
 
+  it('caches accounts by id like keys: dropped by a change of the user here or on another instance, and when they expire', () => {
+    const { redis, subscriber } = fakeRedis(true);
+    const cache = new ApiKeyCache(redis);
+    cache.onModuleInit();
+    cache.setAccount(user(7), 0);
+    cache.setAccount(user(8), 0);
+    expect(cache.getAccount(7, 59_999)).toEqual(user(7));
+    expect(cache.getAccount(7, 60_000)).toBeUndefined();
+    cache.forgetUser(8);
+    expect(cache.getAccount(8, 1)).toBeUndefined();
+    cache.setAccount(user(9), 0);
+    subscriber.emit('message', 't:api-key-invalidations', 'u:9');
+    expect(cache.getAccount(9, 1)).toBeUndefined();
+    const generation = cache.generation;
+    cache.forgetUser(10);
+    cache.setAccount(user(10), 0, generation);
+    expect(cache.getAccount(10, 1)).toBeUndefined();
+  });
+
   it('does not cache a lookup that an invalidation overtook (the rows may predate the revocation)', () => {
     const { redis, subscriber } = fakeRedis(true);
     const cache = new ApiKeyCache(redis);

@@ -9,6 +9,12 @@ export interface CachedKey {
   expiresAt: number;
 }
 
+/** A user row read without a key (a signed content link names only its task's owner). */
+interface CachedAccount {
+  user: UserEntity;
+  expiresAt: number;
+}
+
 /** Without REDIS_URL: another instance sees a revocation within this (this one at once). */
 const LOCAL_TTL_MS = 5_000;
 /** With Redis up, invalidations reach every instance within milliseconds: entries may live longer. */
@@ -20,7 +26,8 @@ const MAX_ENTRIES = 10_000;
 const MAX_PENDING = 10_000;
 
 /**
- * Short-lived cache of key lookups so the hot path skips a database round trip.
+ * Short-lived cache of key lookups (and of accounts by id, for signed content links) so the hot
+ * path skips a database round trip.
  * Revoking a key, or changing a user (disabled, group, verification, rate limit), drops the entries
  * here and, with REDIS_URL, on every instance through Redis pub/sub. Entries live 60 s while Redis
  * is up; every instance clears its cache when Redis is lost or returns (it may have missed messages)
@@ -31,6 +38,7 @@ const MAX_PENDING = 10_000;
 export class ApiKeyCache implements OnModuleInit {
   private readonly logger = new Logger('ApiKeyCache');
   private readonly entries = new Map<string, CachedKey>();
+  private readonly accounts = new Map<number, CachedAccount>();
   private readonly pending: string[] = [];
   private readonly channel: string;
   private subscriberConnectedBefore = false;
@@ -84,6 +92,24 @@ export class ApiKeyCache implements OnModuleInit {
     this.entries.set(keyHash, { apiKey, user, expiresAt: now + this.ttlMs() });
   }
 
+  /** A user cached by id (no key involved), while fresh; `forgetUser` drops it with the user's keys. */
+  getAccount(userId: number, now: number): UserEntity | undefined {
+    const entry = this.accounts.get(userId);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now) {
+      this.accounts.delete(userId);
+      return undefined;
+    }
+    return entry.user;
+  }
+
+  /** Caches a user read by id, under the same rule as `set` (not when an invalidation raced the read). */
+  setAccount(user: UserEntity, now: number, generation = this.invalidations): void {
+    if (generation !== this.invalidations) return;
+    if (this.accounts.size >= MAX_ENTRIES) this.accounts.delete(this.accounts.keys().next().value as number);
+    this.accounts.set(user.id, { user, expiresAt: now + this.ttlMs() });
+  }
+
   /** Drops a key here and on every other instance. */
   forgetKey(keyHash: string): void {
     this.apply(`k:${keyHash}`);
@@ -108,12 +134,14 @@ export class ApiKeyCache implements OnModuleInit {
     } else if (message.startsWith('u:')) {
       const userId = Number(message.slice(2));
       for (const [hash, entry] of this.entries) if (entry.user.id === userId) this.entries.delete(hash);
+      this.accounts.delete(userId);
     }
   }
 
   private clear(): void {
     this.invalidations++;
     this.entries.clear();
+    this.accounts.clear();
   }
 
   private publish(message: string): void {

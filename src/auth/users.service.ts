@@ -71,6 +71,20 @@ export class UsersService {
     return this.users.findOne({ where: { id } });
   }
 
+  /**
+   * Whether the account exists and is active, read through the key cache: a range request of a
+   * signed link skips the database, and a disabled account is seen as soon as its keys are.
+   */
+  async isActive(id: number): Promise<boolean> {
+    const now = this.clock.now();
+    const cached = this.keyCache.getAccount(id, now);
+    if (cached) return cached.status === 'active';
+    const generation = this.keyCache.generation;
+    const user = await this.findById(id);
+    if (user) this.keyCache.setAccount(user, now, generation);
+    return user?.status === 'active';
+  }
+
   findByUsername(username: string): Promise<UserEntity | null> {
     return this.users.findOne({ where: { username } });
   }

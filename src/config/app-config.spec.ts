@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(config.mediaAllowPrivateHosts).toBe(false);
     expect(config.maxGatewayHops).toBe(3);
     expect(loadConfig({ MAX_GATEWAY_HOPS: '0' }).maxGatewayHops).toBe(0);
+    expect(config.videoMaxBytes).toBe(1024 ** 3);
   });
 
   it('takes PUBLIC_BASE_URL without its trailing slash, and a port up to 65535', () => {
@@ -46,6 +47,8 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'https://gateway.example.com/?x=1'],
     ['TASK_TIMEOUT_MS', '500'],
     ['ADMIN_TOKEN', 'short'],
+    ['VIDEO_MAX_BYTES', '0'],
+    ['VIDEO_MAX_BYTES', '1GB'],
   ])('rejects a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

@@ -114,6 +114,7 @@ const schema = z.object({
   VIDEO_STORE: videoStore,
   VIDEO_STORE_PATH_STYLE: booleanFlag('VIDEO_STORE_PATH_STYLE', false),
   VIDEO_URL_TTL_S: integer(1, 86_400, 365 * 86_400),
+  VIDEO_MAX_BYTES: integer(1, 1024 ** 3),
   REDIS_URL: redisUrl,
   REDIS_KEY_PREFIX: z
     .string()
@@ -163,6 +164,8 @@ export interface AppConfig {
   videoStorePathStyle: boolean;
   /** Lifetime of the signed content links in `metadata.url` and `data.result_url`. */
   videoUrlTtlSeconds: number;
+  /** The largest video the archive keeps: a bigger one (announced or streamed) is not archived, and served from the provider. */
+  videoMaxBytes: number;
   /** Set: limits, the sign-in throttle and key revocations are shared through this Redis; unset: per process. */
   redisUrl?: string;
   /** Prefixes every Redis key and channel, so several deployments (or test runs) can share one Redis. */
@@ -205,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     videoStore: values.VIDEO_STORE,
     videoStorePathStyle: values.VIDEO_STORE_PATH_STYLE,
     videoUrlTtlSeconds: values.VIDEO_URL_TTL_S,
+    videoMaxBytes: values.VIDEO_MAX_BYTES,
     redisUrl: values.REDIS_URL || undefined,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     trustedProxies: values.TRUSTED_PROXIES,

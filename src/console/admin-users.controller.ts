@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeysService } from '../auth/api-keys.service';
@@ -8,6 +8,8 @@ import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
 import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
+import type { ConsoleRequest } from './console-request';
+import { ConsoleSessionsService } from './console-sessions.service';
 import { AdjustDto, CreateKeyDto, CreateUserDto, TopUpDto, UpdateUserDto } from './dto/admin-user.dto';
 import { PageQueryDto } from './dto/admin-query.dto';
 import { ApiKeyListDto, BalanceDto, CreatedUserDto, IssuedKeyDto, UserDto, UserListDto } from './dto/admin-responses.dto';
@@ -23,6 +25,7 @@ export class AdminUsersController {
     private readonly users: UsersService,
     private readonly keys: ApiKeysService,
     private readonly ledger: LedgerService,
+    private readonly sessions: ConsoleSessionsService,
   ) {}
 
   @Post()
@@ -57,10 +60,10 @@ export class AdminUsersController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change group, status, verification approval, rate limit (rpm) or password' })
+  @ApiOperation({ summary: 'Change group, status, verification approval, rate limit (rpm) or password (a new password signs the user out of every console session but the caller\'s own)' })
   @ApiOkResponse({ type: UserDto })
   @ApiNotFoundResponse({ description: 'Unknown user' })
-  async update(@Param('id', idParamPipe) id: number, @Body() body: UpdateUserDto): Promise<UserDto> {
+  async update(@Param('id', idParamPipe) id: number, @Body() body: UpdateUserDto, @Req() req: ConsoleRequest): Promise<UserDto> {
     const user = await this.users.update(id, {
       group: body.group,
       status: body.status,
@@ -68,6 +71,8 @@ export class AdminUsersController {
       passwordHash: body.password ? await hashPassword(body.password) : undefined,
       rpm: body.rpm,
     });
+    // Whoever knew the old password is signed out; an admin user changing their own keeps this session.
+    if (body.password) await this.sessions.closeAllOf(id, req.consoleSession?.user?.id === id ? req.consoleSession.id : undefined);
     return toUserView(user);
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { LessThan, MoreThan, Repository } from 'typeorm';
+import { LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { UsersService } from '../auth/users.service';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -61,5 +61,12 @@ export class ConsoleSessionsService {
 
   async close(sessionId: string): Promise<void> {
     await this.transactions.run((manager) => manager.delete(ConsoleSessionEntity, { tokenHash: sha256(sessionId).toString('hex') }));
+  }
+
+  /** Signs a user out everywhere (their password changed), but for `keepSessionId`: the session that changed it. */
+  async closeAllOf(userId: number, keepSessionId?: number): Promise<void> {
+    await this.transactions.run((manager) =>
+      manager.delete(ConsoleSessionEntity, { userId, kind: 'user', ...(keepSessionId !== undefined ? { id: Not(keepSessionId) } : {}) }),
+    );
   }
 }

@@ -37,10 +37,16 @@ export class S3VideoStore implements VideoStore {
       queueSize: QUEUE_SIZE,
       leavePartsOnError: false,
     });
-    // A source that fails (length or content check) must abort the upload, not complete it short.
+    const done = upload.done();
+    // A source that fails (length, content or size check) must abort the upload, not complete it short.
     const failed = new Promise<never>((_, reject) => body.once('error', reject));
-    failed.catch(() => void upload.abort().catch(() => undefined));
-    await Promise.race([upload.done(), failed]);
+    try {
+      await Promise.race([done, failed]);
+    } catch (error) {
+      // lib-storage aborts the multipart upload (deleting its parts) once the parts in flight settled: wait for that, so nothing is left.
+      await done.catch(() => undefined);
+      throw error;
+    }
     return bytes;
   }
 

@@ -6,6 +6,9 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ServerSecret } from '../database/server-secret.service';
 import type { TaskEntity } from '../tasks/task.entity';
 
+/** The one answer to a link that does not (or no longer) play: altered, expired, or its account disabled. */
+export const refusedLink = (): AppError => new AppError(ErrorCode.Forbidden, 'the link is invalid or has expired');
+
 /** What the views ask for a finished task's link (`metadata.url`, `data.result_url`). */
 export interface ContentLinks {
   contentUrl(task: TaskEntity): string;
@@ -31,7 +34,7 @@ export class SignedLinksService implements ContentLinks {
 
   /** 403 unless the link was made here for this task and has not expired. */
   verify(taskId: string, expires: unknown, signature: unknown): void {
-    const refused = new AppError(ErrorCode.Forbidden, 'the link is invalid or has expired');
+    const refused = refusedLink();
     if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) throw refused;
     const expected = Buffer.from(this.sign(taskId, Number(expires)), 'hex');
     if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) throw refused;

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { pipeline } from 'node:stream';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -10,7 +10,7 @@ import type { TaskEntity } from '../tasks/task.entity';
 import { ProviderVideoError, ProviderVideoSource } from './provider-video-source.service';
 import { ThumbnailMaker } from './thumbnail-maker';
 import { VideoArchiveRepository } from './video-archive.repository';
-import { VideoBytesCheck, VideoBytesError } from './video-bytes';
+import { VideoBytesCheck, VideoBytesError, VideoTooLargeError } from './video-bytes';
 import { VideoObjectKeys } from './video-object-keys';
 import { VIDEO_STORE, type VideoStore } from './video-store';
 
@@ -28,7 +28,8 @@ const GONE = 'the provider no longer has the video, and it was not archived befo
  * take any task): streams it from the provider through a check of its length and content (an
  * MP4/QuickTime box first, never HTML) into the store, which commits only a complete object; then
  * makes a poster frame; then records `archived`. A failure is retried with back-off while the
- * provider still has the video; once it has not, the task stays SUCCESS with archive `failed`.
+ * provider still has the video; once it has not, or the video is larger than VIDEO_MAX_BYTES, the
+ * task stays SUCCESS with archive `failed` (and its content keeps coming from the provider).
  */
 @Injectable()
 export class VideoArchiveJob implements LeasedJob<TaskEntity> {
@@ -37,6 +38,7 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
   readonly maxItemsPerRound = BATCH_SIZE * 4;
   readonly concurrency = CONCURRENCY;
   private readonly loop: LeasedJobLoop<TaskEntity>;
+  private readonly logger = new Logger('VideoArchive');
   private claimCounter = 0;
 
   constructor(
@@ -87,6 +89,12 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
         await this.archives.markFailed(task.id, owner, GONE, this.clock.now());
         return 'gone';
       }
+      // Too large stays too large: no retry (the store already dropped what it got).
+      if (error instanceof VideoTooLargeError) {
+        this.logger.warn(`${this.describe(task)} stopped: ${error.message}`);
+        await this.archives.markFailed(task.id, owner, error.message, this.clock.now());
+        return 'too_large';
+      }
       task.archiveError = error instanceof VideoBytesError || error instanceof ProviderVideoError ? error.message : 'storing the video failed';
       throw error;
     } finally {
@@ -124,7 +132,12 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
       throw new VideoBytesError(response.status !== 200 ? `the provider answered HTTP ${response.status} to a whole download` : 'the provider answered a page, not a video');
     }
     const announced = Number(response.headers['content-length']);
-    const check = new VideoBytesCheck(Number.isSafeInteger(announced) && announced > 0 ? announced : null);
+    const maxBytes = this.config.videoMaxBytes;
+    if (Number.isSafeInteger(announced) && announced > maxBytes) {
+      response.data.destroy();
+      throw new VideoTooLargeError(maxBytes);
+    }
+    const check = new VideoBytesCheck(Number.isSafeInteger(announced) && announced > 0 ? announced : null, maxBytes);
     pipeline(response.data, check, () => undefined);
     await this.store!.write(this.keys.video(task.taskId), check, 'video/mp4');
     return check.bytes;

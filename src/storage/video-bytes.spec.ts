@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseByteRange } from './byte-range';
-import { looksLikeMp4, looksLikeText, VideoBytesCheck } from './video-bytes';
+import { looksLikeMp4, looksLikeText, VideoBytesCheck, VideoTooLargeError } from './video-bytes';
 
 const box = (type: string, size = 24) => Buffer.concat([Buffer.from([0, 0, 0, size]), Buffer.from(type, 'latin1'), Buffer.alloc(16)]);
 
-async function check(chunks: Buffer[], expected: number | null): Promise<Buffer> {
+async function check(chunks: Buffer[], expected: number | null, maxBytes?: number): Promise<Buffer> {
   const out: Buffer[] = [];
-  const checker = new VideoBytesCheck(expected);
+  const checker = new VideoBytesCheck(expected, maxBytes);
   await pipeline(Readable.from(chunks), checker, async function* (source) {
     for await (const chunk of source) out.push(chunk as Buffer);
   });
@@ -35,6 +35,14 @@ describe('video bytes', () => {
     await expect(check([video], video.length + 1)).rejects.toThrow(`sent ${video.length} of ${video.length + 1} bytes`);
     await expect(check([video], video.length - 1)).rejects.toThrow('bytes');
     await expect(check([], null)).rejects.toThrow('too few bytes');
+  });
+
+  it('fails at the first byte past maxBytes, and passes a video of exactly maxBytes', async () => {
+    const video = Buffer.concat([box('ftyp'), Buffer.alloc(1000, 1)]);
+    expect((await check([video], null, video.length)).equals(video)).toBe(true);
+    const failure = check([video.subarray(0, 500), video.subarray(500)], null, video.length - 1);
+    await expect(failure).rejects.toBeInstanceOf(VideoTooLargeError);
+    await expect(failure).rejects.toThrow(`video larger than VIDEO_MAX_BYTES (${video.length - 1} bytes)`);
   });
 });
 

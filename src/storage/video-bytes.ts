@@ -20,10 +20,17 @@ export function looksLikeText(head: Buffer): boolean {
 /** Thrown (as a stream error) when the bytes are not a video or not as many as announced. */
 export class VideoBytesError extends Error {}
 
+/** The video is (or is announced as) bigger than the archive keeps: a lasting answer, not tried again. */
+export class VideoTooLargeError extends VideoBytesError {
+  constructor(maxBytes: number) {
+    super(`video larger than VIDEO_MAX_BYTES (${maxBytes} bytes)`);
+  }
+}
+
 /**
  * Passes a video through while checking it: the first bytes must be an MP4/QuickTime box (never
- * HTML), and the total must equal the announced length. Fails the stream otherwise, so a store
- * never commits what it got.
+ * HTML), the total must equal the announced length and stay within `maxBytes`. Fails the stream
+ * otherwise (at the first byte past `maxBytes`), so a store never commits what it got.
  */
 export class VideoBytesCheck extends Transform {
   private head: Buffer[] = [];
@@ -31,12 +38,16 @@ export class VideoBytesCheck extends Transform {
   private checked = false;
   bytes = 0;
 
-  constructor(private readonly expectedLength: number | null) {
+  constructor(
+    private readonly expectedLength: number | null,
+    private readonly maxBytes = Infinity,
+  ) {
     super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes) return done(new VideoTooLargeError(this.maxBytes));
     if (this.checked) return done(null, chunk);
     this.head.push(chunk);
     this.headBytes += chunk.length;

@@ -30,7 +30,7 @@ export class VideoContentController {
   @ApiResponse({ status: 200, description: 'the video (or thumbnail)' })
   @ApiResponse({ status: 206, description: 'the requested byte range' })
   @ApiResponse({ status: 304, description: 'If-None-Match matched the ETag (stored copy)' })
-  @ApiResponse({ status: 403, type: OpenAiErrorDto, description: 'a signed link that was altered or has expired' })
+  @ApiResponse({ status: 403, type: OpenAiErrorDto, description: 'a signed link that was altered or has expired, or whose account is disabled' })
   @ApiResponse({ status: 404, type: OpenAiErrorDto, description: "unknown task, another account's task, or a variant there is none of" })
   @ApiResponse({ status: 409, type: OpenAiErrorDto, description: 'the task has not completed; the message names its status' })
   @ApiResponse({ status: 410, type: OpenAiErrorDto, description: 'the provider discarded the video before the gateway could keep a copy' })

@@ -1,7 +1,7 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -17,6 +17,10 @@ export interface TestS3Server {
   env: Record<string, string>;
   /** Every key in the bucket. */
   keys(): Promise<string[]>;
+  /** Multipart uploads neither completed nor aborted (their parts take space in the bucket). */
+  openUploads(): string[];
+  /** AbortMultipartUpload requests answered so far. */
+  readonly abortedUploads: number;
   close(): Promise<void>;
 }
 
@@ -24,6 +28,15 @@ export interface TestS3Server {
 export async function startS3Server(bucket = 'videos'): Promise<TestS3Server> {
   const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const uploads = join(directory, bucket, '._S3rver_uploads');
+  let aborted = 0;
+  // s3rver answers AbortMultipartUpload with 405: this does what S3 does, deleting the upload and its parts.
+  server.middleware.unshift(async (ctx: { method: string; query: Record<string, unknown>; status: number }, next: () => Promise<void>) => {
+    if (ctx.method !== 'DELETE' || typeof ctx.query.uploadId !== 'string') return next();
+    rmSync(join(uploads, basename(ctx.query.uploadId)), { recursive: true, force: true });
+    aborted++;
+    ctx.status = 204;
+  });
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${address.port}`;
   const env = { ...S3RVER_CREDENTIALS, AWS_ENDPOINT_URL_S3: endpoint };
@@ -35,6 +48,16 @@ export async function startS3Server(bucket = 'videos'): Promise<TestS3Server> {
     async keys() {
       const answer = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
       return (answer.Contents ?? []).map((entry) => entry.Key!).sort();
+    },
+    get abortedUploads() {
+      return aborted;
+    },
+    openUploads() {
+      try {
+        return readdirSync(uploads);
+      } catch {
+        return [];
+      }
     },
     async close() {
       client.destroy();

@@ -1,0 +1,150 @@
+import type { ServerResponse } from 'node:http';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { VideoArchiveJob } from '../src/storage/video-archive.job';
+import { alphaChannelBody, binaryBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { startGateway, TestGateway } from './support/gateway';
+import { LoopbackServer, startLoopbackServer } from './support/http-server';
+import { startS3Server, TestS3Server } from './support/s3-server';
+import { describeEachDatabase, queryDatabase } from './support/test-databases';
+
+/** Above one S3 part (8 MiB), so the S3 store has begun a multipart upload when the limit is hit. */
+const MAX_BYTES = 12 * 1024 * 1024;
+/** What the hostile provider serves: an MP4 box header, then noise, 20 MiB in all. */
+const HUGE = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(12), Buffer.alloc(20 * 1024 * 1024 - 24, 7)]);
+const CHUNK = 256 * 1024;
+const REASON = `video larger than VIDEO_MAX_BYTES (${MAX_BYTES} bytes)`;
+
+/** Every file under a directory, relative to it. */
+function filesUnder(dir: string, sub = ''): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(join(dir, sub));
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const rel = sub ? `${sub}/${name}` : name;
+    return statSync(join(dir, rel)).isDirectory() ? filesUnder(dir, rel) : [rel];
+  });
+}
+
+/** Resolves once the response can take more, or is gone. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resume) => {
+    const go = () => {
+      res.off('drain', go).off('close', go);
+      resume();
+    };
+    res.on('drain', go).on('close', go);
+  });
+}
+
+for (const storeKind of ['file', 's3'] as const) {
+  describeEachDatabase(`the video store (${storeKind}): VIDEO_MAX_BYTES`, (kind) => {
+    let gw: TestGateway;
+    let fake: FakeAlphaUpstream;
+    let s3: TestS3Server | undefined;
+    let huge: LoopbackServer;
+    let key = '';
+    /** How the huge video is served: streamed with its length announced, or without one (chunked); `stall`: headers and one chunk, then nothing. */
+    let mode: 'announced' | 'chunked' | 'stall' = 'chunked';
+    const savedEnv = { ...process.env };
+
+    beforeAll(async () => {
+      huge = await startLoopbackServer(async (_req, res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'video/mp4', ...(mode === 'chunked' ? {} : { 'content-length': HUGE.length }) });
+        if (mode === 'stall') return void res.write(HUGE.subarray(0, CHUNK));
+        for (let at = 0; at < HUGE.length && !res.destroyed; at += CHUNK) {
+          if (!res.write(HUGE.subarray(at, at + CHUNK))) await drainedOrClosed(res);
+        }
+        res.end();
+      });
+      fake = await startFakeAlphaUpstream();
+      fake.videoUrlFor = () => `${huge.url}/huge.mp4`;
+      const env: Record<string, string> = { VIDEO_MAX_BYTES: String(MAX_BYTES), WEBHOOK_DELIVERY_INTERVAL_MS: '0' };
+      if (storeKind === 's3') {
+        s3 = await startS3Server();
+        Object.assign(process.env, s3.env);
+        Object.assign(env, { VIDEO_STORE: `s3://${s3.bucket}/gw`, VIDEO_STORE_PATH_STYLE: 'true' });
+      }
+      gw = await startGateway(kind, env);
+      await gw.createChannel(alphaChannelBody(fake));
+      ({ key } = await gw.createCustomer({ quota: 1_000_000 }));
+    });
+    afterAll(async () => {
+      await gw?.close();
+      await fake?.close();
+      await huge?.close();
+      await s3?.close();
+      process.env = savedEnv;
+    });
+
+    const archive = () => gw.app.get(VideoArchiveJob).archiveDueVideos();
+    const stored = async (): Promise<string[]> => {
+      if (s3) return (await s3.keys()).filter((name) => !name.endsWith('/'));
+      return gw.config.videoStore.kind === 'file' ? filesUnder(gw.config.videoStore.dir) : [];
+    };
+    const archiveState = async (taskId: string) =>
+      (
+        await queryDatabase<{ archive_status: string | null; archive_error: string | null; archive_due_at: number | null }>(
+          gw.database,
+          `SELECT archive_status, archive_error, archive_due_at FROM tasks WHERE task_id = '${taskId}'`,
+        )
+      )[0];
+
+    async function completedTask(): Promise<string> {
+      fake.scriptNext(finishAfter(0));
+      const submitted = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'a lighthouse' }).expect(200);
+      gw.clock.advance(4000);
+      await gw.sync();
+      expect((await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.status).toBe('completed');
+      return submitted.body.id;
+    }
+
+    /** Archived too large: failed for good with the reason, nothing kept, and the console shows why. */
+    async function expectRefusedForGood(id: string): Promise<void> {
+      expect(await archiveState(id)).toMatchObject({ archive_status: 'failed', archive_error: REASON, archive_due_at: null });
+      expect(await stored()).toEqual([]);
+      expect(s3?.openUploads() ?? []).toEqual([]);
+      const detail = (await gw.admin.get(`/api/admin/tasks/${id}`).expect(200)).body;
+      expect(detail).toMatchObject({ archive_status: 'failed', archive_error: REASON });
+      // Not tried again: later rounds leave it alone.
+      gw.clock.advance(60 * 60_000);
+      expect(await archive()).toBe(0);
+    }
+
+    it('stops archiving a streamed video without a length once it passes the limit, keeps none of it, and keeps serving the provider’s copy', async () => {
+      mode = 'chunked';
+      const id = await completedTask();
+      const abortedBefore = s3?.abortedUploads ?? 0;
+      expect(await archive()).toBe(1);
+      await expectRefusedForGood(id);
+      // The S3 store had begun a multipart upload (a part is 8 MiB): it was aborted, not completed short.
+      if (s3) expect(s3.abortedUploads).toBe(abortedBefore + 1);
+
+      const served = await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`).buffer(true).parse(binaryBody).expect(200);
+      expect(served.body.length).toBe(HUGE.length);
+      expect(Buffer.compare(served.body, HUGE)).toBe(0);
+      await gw.http.get(`/v1/videos/${id}/content?variant=thumbnail`).set('Authorization', `Bearer ${key}`).expect(404);
+    });
+
+    it('refuses an announced Content-Length over the limit before reading the body', async () => {
+      // The provider announces 20 MiB and then sends nothing more: only the announced length can stop the archive.
+      mode = 'stall';
+      const id = await completedTask();
+      expect(await archive()).toBe(1);
+      await expectRefusedForGood(id);
+    });
+
+    it('stops a streamed video whose announced length is over the limit too', async () => {
+      mode = 'announced';
+      const id = await completedTask();
+      expect(await archive()).toBe(1);
+      await expectRefusedForGood(id);
+      mode = 'chunked';
+      const served = await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`).buffer(true).parse(binaryBody).expect(200);
+      expect(served.body.length).toBe(HUGE.length);
+    });
+  });
+}
