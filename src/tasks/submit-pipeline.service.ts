@@ -3,7 +3,7 @@ import { assertModelAllowed } from '../auth/api-keys.service';
 import { AppError } from '../common/app-error';
 import { modelOf } from '../common/validation';
 import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
-import { FamilyRegistry } from '../families/family-registry.service';
+import { FamilyRegistry } from '../families/family-registry';
 import { refuseAssetReferences } from './asset-reference-rule';
 import type { TaskEntity } from './task.entity';
 import type { Caller } from './task-draft';

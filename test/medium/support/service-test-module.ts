@@ -18,7 +18,7 @@ import { ConfigModule } from '../../../src/config/config.module';
 import { DatabaseModule } from '../../../src/database/database.module';
 import { TransactionRunner } from '../../../src/database/transaction-runner';
 import type { FamilyDefinition, FamilyDrafts, SubmitInput } from '../../../src/families/family';
-import { familyRegistration } from '../../../src/families/family-registry.service';
+import { familyRegistration } from '../../../src/families/family-registry';
 import { JobMetrics } from '../../../src/jobs/job-metrics.service';
 import { JobRunner } from '../../../src/jobs/job-runner.service';
 import { MetricsRegistry } from '../../../src/metrics/metrics-registry';
