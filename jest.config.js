@@ -1,4 +1,7 @@
-/** Unit tests sit next to the code (*.spec.ts); e2e tests in test/ boot the real AppModule. */
+/**
+ * Three tiers: unit tests next to the code (*.spec.ts); medium tests in test/medium (*.medium-spec.ts),
+ * services on a temporary database with a fake family; e2e tests in test/ boot the real AppModule.
+ */
 const transform = {
   '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
   // ESM-only dependencies, compiled to CommonJS for Jest's module loader (see the file).
@@ -21,6 +24,15 @@ module.exports = {
       rootDir: '.',
       roots: ['<rootDir>/src'],
       testMatch: ['**/*.spec.ts'],
+      transform,
+      transformIgnorePatterns,
+    },
+    {
+      displayName: 'medium',
+      testEnvironment: 'node',
+      rootDir: '.',
+      roots: ['<rootDir>/test/medium'],
+      testMatch: ['**/*.medium-spec.ts'],
       transform,
       transformIgnorePatterns,
     },

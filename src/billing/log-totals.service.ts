@@ -39,4 +39,24 @@ export class LogTotalsService {
     }
     return totals;
   }
+
+  /** Signed quota and row count of every account's charges and refunds since `fromMs`, per time bucket (`bucketMs` long) and type. */
+  async chargesAndRefundsByBucket(fromMs: number, bucketMs: number): Promise<Array<{ bucket: number; type: string; quota: number; count: number }>> {
+    // `x - x % size` floors to a bucket on MySQL and SQLite alike (times are positive).
+    const rows: Array<Record<string, string | number>> = await this.logs.manager.query(
+      "SELECT (created_at - (created_at % ?)) AS bucket, type, SUM(quota) AS q, COUNT(*) AS n FROM logs WHERE type IN ('consume', 'refund') AND created_at >= ? " +
+        'GROUP BY bucket, type',
+      [bucketMs, fromMs],
+    );
+    return rows.map((row) => ({ bucket: Number(row.bucket), type: String(row.type), quota: Number(row.q), count: Number(row.n) }));
+  }
+
+  /** Net quota charged to every account since `fromMs` per model (charges minus refunds), positive. */
+  async netChargedByModel(fromMs: number): Promise<Map<string, number>> {
+    const rows: Array<Record<string, string | number>> = await this.logs.manager.query(
+      "SELECT model, SUM(quota) AS q FROM logs WHERE type IN ('consume', 'refund') AND created_at >= ? AND model IS NOT NULL GROUP BY model",
+      [fromMs],
+    );
+    return new Map(rows.map((row) => [String(row.model), -Number(row.q)]));
+  }
 }

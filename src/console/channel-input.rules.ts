@@ -1,5 +1,5 @@
 import { AppError } from '../common/app-error';
-import { familyOfModel, familyOfPlatform } from '../families/family-lookup';
+import { familyOfModel, familyOfPlatform } from '../families/family-registry';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 
 /** The settings as sent, without the fields the DTO class declares but the request left out. */

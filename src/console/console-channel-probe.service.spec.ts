@@ -1,7 +1,7 @@
 import { HttpService } from '@nestjs/axios';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FamilyRegistry } from '../families/family-registry.service';
+import type { FamilyRegistry } from '../families/family-registry';
 import type { ChannelEntity } from '../upstream/channel.entity';
 import type { ChannelsService } from '../upstream/channels.service';
 import { UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';

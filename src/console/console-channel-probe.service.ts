@@ -4,7 +4,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { firstValueFrom } from 'rxjs';
 import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamError } from '../upstream/upstream-adapter';
-import { FamilyRegistry } from '../families/family-registry.service';
+import { FamilyRegistry } from '../families/family-registry';
 
 const REACHABILITY_TIMEOUT_MS = 5_000;
 

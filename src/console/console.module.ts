@@ -11,7 +11,6 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { StorageModule } from '../storage/storage.module';
 import { TaskDetailService } from './task-detail/task-detail.service';
 import { AdminDashboardController } from './dashboard/admin-dashboard.controller';
-import { DashboardQueries } from './dashboard/dashboard.queries';
 import { DashboardService } from './dashboard/dashboard.service';
 import { AdminWebhooksController } from './admin-webhooks.controller';
 import { CustomerWebhooksController } from './customer/customer-webhooks.controller';
@@ -86,7 +85,6 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     CustomerLogsService,
     TaskDetailService,
     CustomerOverviewService,
-    DashboardQueries,
     DashboardService,
   ],
 })

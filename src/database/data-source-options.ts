@@ -3,20 +3,19 @@ import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from '../config/app-config';
 import { CloseTimedOutConnections } from './close-timed-out-connections.subscriber';
-import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 import { QuietQueryLogger } from './quiet-query-logger';
 import { sqliteDriver } from './sqlite-driver';
 
 /**
- * One description of the database for the app, the TypeORM CLI (ormconfig.ts) and tests.
+ * One description of the database for the app, the TypeORM CLI (ormconfig.ts) and tests. No entities:
+ * each module registers its own (TypeOrmModule.forFeature), DatabaseModule loads them; migrations need none.
  * `queryTimeoutMs` bounds every MySQL query and connection attempt (SQLite waits at most that long
  * for a lock), and a MySQL connection whose query timed out is closed at once; leave it out for
  * migrations, whose DDL may legitimately run long. `poolSize` is the most MySQL connections open at once.
  */
 export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: number, poolSize = 20): DataSourceOptions {
   const common = {
-    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsRun: false,
     synchronize: false,

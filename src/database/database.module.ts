@@ -20,7 +20,8 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs, config.databasePoolSize),
+          // autoLoadEntities: the entities every module registers with TypeOrmModule.forFeature.
+          useFactory: () => ({ ...buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs, config.databasePoolSize), autoLoadEntities: true }),
           dataSourceFactory: async (options) => {
             await migrate(config);
             return newDataSource(options!).initialize();

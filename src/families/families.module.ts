@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module';
 import { UpstreamModule } from '../upstream/upstream.module';
-import { FamilyRegistry, familyRegistration } from './family-registry.service';
-import { FAMILIES } from './family.registry';
+import { FAMILIES, FamilyRegistry, familyRegistration } from './family-registry';
 
 const registration = familyRegistration(FAMILIES);
 

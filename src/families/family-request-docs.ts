@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, getSchemaPath } from '@nestjs/swagger';
 import type { RequestExample, SubmitForm } from './family';
-import { FAMILIES } from './family.registry';
+import { FAMILIES } from './family-registry';
 
 /**
  * The request body of a submit form, as Swagger shows it: one of the request schemas of the families

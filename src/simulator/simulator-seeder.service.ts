@@ -5,7 +5,7 @@ import { randomBase62 } from '../common/random-id';
 import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { FAMILIES } from '../families/family.registry';
+import { FAMILIES } from '../families/family-registry';
 import type { FamilyDefinition } from '../families/family';
 import { ChannelsService } from '../upstream/channels.service';
 import type { ChannelEntity } from '../upstream/channel.entity';

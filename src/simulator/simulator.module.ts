@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { BillingModule } from '../billing/billing.module';
 import type { AppConfig } from '../config/app-config';
-import { FAMILIES } from '../families/family.registry';
+import { FAMILIES } from '../families/family-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { SimulatorMediaController } from './simulator-media.controller';
 import { SimulatorSeeder } from './simulator-seeder.service';

@@ -7,7 +7,7 @@ import { Clock } from '../common/clock';
 import { fetchPublicUrl } from '../common/public-fetch';
 import { isShowableLink } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { FamilyRegistry } from '../families/family-registry.service';
+import { FamilyRegistry } from '../families/family-registry';
 import { TaskEntity } from '../tasks/task.entity';
 import { TaskRepository } from '../tasks/task.repository';
 import type { ChannelEntity } from '../upstream/channel.entity';

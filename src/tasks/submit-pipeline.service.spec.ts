@@ -2,7 +2,7 @@ import type { ApiKeyEntity } from '../auth/api-key.entity';
 import type { UserEntity } from '../auth/user.entity';
 import type { AppConfig } from '../config/app-config';
 import type { FamilyDefinition, FamilyDrafts, SubmitInput } from '../families/family';
-import type { FamilyRegistry } from '../families/family-registry.service';
+import type { FamilyRegistry } from '../families/family-registry';
 import { SubmitPipeline } from './submit-pipeline.service';
 import type { TaskEntity } from './task.entity';
 import type { TaskDraft, TaskSubmitService } from './task-submit.service';

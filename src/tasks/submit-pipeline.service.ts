@@ -5,7 +5,7 @@ import { gatewayHopsOf } from '../common/gateway-hops';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { modelOf } from '../common/validation';
 import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
-import { FamilyRegistry } from '../families/family-registry.service';
+import { FamilyRegistry } from '../families/family-registry';
 import { refuseAssetReferences } from './asset-reference-rule';
 import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';

@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { changedRows } from '../database/lean-writes';
 import type { TaskEventKind } from './task-event.entity';
-import type { PollRelease } from './task.repository';
 
 export interface TaskEventInput {
   /** `tasks.id`. */
@@ -32,7 +31,7 @@ export const passesProgressStep = (before: number, after: number): boolean =>
  * UPDATE (same lease owner and status), so only rows the UPDATE will write get an event. Run it in
  * the UPDATE's transaction, before it (the UPDATE frees the lease the guard checks).
  */
-export function progressEventsSql(rows: PollRelease[], owner: string, status: string, at: number): { sql: string; params: unknown[] } {
+export function progressEventsSql(rows: ReadonlyArray<{ id: number; progress: number }>, owner: string, status: string, at: number): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const whens = rows.map((row) => {
     params.push(row.id, row.progress);

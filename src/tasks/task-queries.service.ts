@@ -115,6 +115,25 @@ export class TaskQueries {
     return { count: Number(row?.count ?? 0), oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
   }
 
+  /** Tasks created since `fromMs` per time bucket (`bucketMs` long) and current status (the dashboard's chart). */
+  async countByBucketAndStatus(fromMs: number, bucketMs: number): Promise<Array<{ bucket: number; status: string; count: number }>> {
+    // `x - x % size` floors to a bucket on MySQL and SQLite alike (times are positive).
+    const rows: Array<Record<string, string | number>> = await this.tasks.manager.query(
+      'SELECT (created_at - (created_at % ?)) AS bucket, status, COUNT(*) AS n FROM tasks WHERE created_at >= ? GROUP BY bucket, status',
+      [bucketMs, fromMs],
+    );
+    return rows.map((row) => ({ bucket: Number(row.bucket), status: String(row.status), count: Number(row.n) }));
+  }
+
+  /** Tasks created since `fromMs` per channel (or model) and current status. */
+  async countByStatusPer(column: 'channel_id' | 'model', fromMs: number): Promise<Array<{ key: string | number | null; status: string; count: number }>> {
+    const rows: Array<Record<string, string | number | null>> = await this.tasks.manager.query(
+      `SELECT ${column} AS k, status, COUNT(*) AS n FROM tasks WHERE created_at >= ? GROUP BY ${column}, status`,
+      [fromMs],
+    );
+    return rows.map((row) => ({ key: row.k, status: String(row.status), count: Number(row.n) }));
+  }
+
   /** One page of a client's visible tasks in id order, for cursor paging (`afterId` is exclusive). */
   listOwnedPage(userId: number, options: { afterId?: number; limit: number; order: 'asc' | 'desc' }): Promise<TaskEntity[]> {
     const qb = this.tasks

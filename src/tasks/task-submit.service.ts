@@ -12,7 +12,7 @@ import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
 import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
-import { FamilyRegistry } from '../families/family-registry.service';
+import { FamilyRegistry } from '../families/family-registry';
 import { INSTANCE_ID } from '../config/instance-id';
 import { SubmitLease } from './submit-lease';
 import { TaskEntity } from './task.entity';

@@ -6,7 +6,7 @@ import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamError } from '../upstream/upstream-adapter';
 import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
-import { FamilyRegistry } from '../families/family-registry.service';
+import { FamilyRegistry } from '../families/family-registry';
 import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';

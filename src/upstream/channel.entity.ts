@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn, jsonColumn } from '../database/column-transformers';
 
-/** A provider family's name (src/families/family.registry.ts lists them): `alpha`, `beta`, `gamma`. */
+/** A provider family's name (src/families/family-registry.ts lists them): `alpha`, `beta`, `gamma`. */
 export type Platform = string;
 export type ChannelStatus = 'enabled' | 'disabled';
 

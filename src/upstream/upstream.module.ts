@@ -6,12 +6,13 @@ import { ChannelRouter } from './channel-router.service';
 import { ChannelEntity } from './channel.entity';
 import { ChannelsService } from './channels.service';
 import { UpstreamCallRecorder } from './upstream-call-recorder.service';
+import { UpstreamCallStatsQueries } from './upstream-call-stats-queries.service';
 import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
 
 /** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]), HttpModule.register({ timeout: 30_000, maxRedirects: 0 })],
-  providers: [ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder],
-  exports: [ChannelsService, ChannelRouter, HttpModule, UpstreamCallRecorder, TypeOrmModule],
+  providers: [ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder, UpstreamCallStatsQueries],
+  exports: [ChannelsService, ChannelRouter, HttpModule, UpstreamCallRecorder, UpstreamCallStatsQueries, TypeOrmModule],
 })
 export class UpstreamModule {}

@@ -5,11 +5,13 @@ import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { StorageModule } from '../storage/storage.module';
 import { TasksModule } from '../tasks/tasks.module';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookEventEntity } from './webhook-event.entity';
 import { WebhookEventPublisher } from './webhook-event-publisher';
 import { WebhookMetrics } from './webhook-metrics.service';
 import { WebhookSecretBox } from './webhook-secret-box';
@@ -23,7 +25,7 @@ import { WebhooksController } from './webhooks.controller';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([WebhookEndpointEntity]),
+    TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity]),
     AuthModule,
     TasksModule,
     StorageModule,

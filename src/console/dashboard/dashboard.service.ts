@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LogTotalsService } from '../../billing/log-totals.service';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { VideoArchiveJob } from '../../storage/video-archive.job';
@@ -7,6 +8,7 @@ import { TaskQueries } from '../../tasks/task-queries.service';
 import type { TaskStatus } from '../../tasks/task-status';
 import { ChannelsService } from '../../upstream/channels.service';
 import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.service';
+import { UpstreamCallStatsQueries } from '../../upstream/upstream-call-stats-queries.service';
 import { percentileFromBuckets } from '../../upstream/upstream-latency-buckets';
 import { WebhookDeliveryRepository } from '../../webhooks/webhook-delivery.repository';
 import { WebhookEndpointRepository } from '../../webhooks/webhook-endpoint.repository';
@@ -14,7 +16,6 @@ import { STUCK_AFTER_MS } from '../admin-tasks.controller';
 import { toCurrencyView } from '../currency.view';
 import { bucketWindow, DashboardRange } from './dashboard-range';
 import type { DashboardChannelDto, DashboardDto, DashboardModelDto, DashboardUpstreamDto } from './dashboard.dto';
-import { DashboardQueries } from './dashboard.queries';
 
 const STATUSES: TaskStatus[] = ['SUBMITTING', 'NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'REJECTED'];
 
@@ -33,8 +34,9 @@ interface Outcomes {
 @Injectable()
 export class DashboardService {
   constructor(
-    private readonly queries: DashboardQueries,
     private readonly tasks: TaskQueries,
+    private readonly logTotals: LogTotalsService,
+    private readonly callStats: UpstreamCallStatsQueries,
     private readonly channels: ChannelsService,
     private readonly calls: UpstreamCallRecorder,
     private readonly endpoints: WebhookEndpointRepository,
@@ -51,13 +53,13 @@ export class DashboardService {
     const now = this.clock.now();
     const window = bucketWindow(range, now);
     const [byBucket, byChannel, byModel, ledger, modelQuota, upstream, upstreamBuckets, channels, stuck, failingEndpoints, failedDeliveries, stored] = await Promise.all([
-      this.queries.tasksByBucketAndStatus(window.fromMs, window.bucketMs),
-      this.queries.tasksByStatusPer('channel_id', window.fromMs),
-      this.queries.tasksByStatusPer('model', window.fromMs),
-      this.queries.ledgerByBucket(window.fromMs, window.bucketMs),
-      this.queries.netQuotaByModel(window.fromMs),
-      this.queries.upstreamByChannel(window.fromMs),
-      this.queries.upstreamByBucket(window.fromMs, window.bucketMs),
+      this.tasks.countByBucketAndStatus(window.fromMs, window.bucketMs),
+      this.tasks.countByStatusPer('channel_id', window.fromMs),
+      this.tasks.countByStatusPer('model', window.fromMs),
+      this.logTotals.chargesAndRefundsByBucket(window.fromMs, window.bucketMs),
+      this.logTotals.netChargedByModel(window.fromMs),
+      this.callStats.totalsByChannel(window.fromMs),
+      this.callStats.totalsByBucket(window.fromMs, window.bucketMs),
       this.channels.list(),
       this.tasks.stuckSummary(now, STUCK_AFTER_MS),
       this.endpoints.countFailing(),

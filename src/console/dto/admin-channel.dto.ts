@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
 import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
-import { FAMILY_PLATFORMS } from '../../families/family-lookup';
+import { FAMILY_PLATFORMS } from '../../families/family-registry';
 import type { Platform } from '../../upstream/channel.entity';
 
 /** `{public model id: upstream model name}`, every name a non-empty string. */

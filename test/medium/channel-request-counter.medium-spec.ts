@@ -1,6 +1,6 @@
-import { ChannelRequestCounter } from '../upstream/channel-request-counter.service';
-import { ChannelsService } from '../upstream/channels.service';
-import { createServiceTestModule, type ServiceTestContext } from './service-test-module';
+import { ChannelRequestCounter } from '../../src/upstream/channel-request-counter.service';
+import { ChannelsService } from '../../src/upstream/channels.service';
+import { createServiceTestModule, type ServiceTestContext } from './support/service-test-module';
 
 // Tests src/upstream/channel-request-counter.service.ts on a real SQLite database.
 describe('channel request counts (service tier, SQLite)', () => {

@@ -1,9 +1,9 @@
-import type { ApiKeyEntity } from '../auth/api-key.entity';
-import type { UserEntity } from '../auth/user.entity';
-import type { SubmitInput } from '../families/family';
-import { createWithFakeChannel, FAKE_MODEL, type ServiceTestContext } from '../testing/service-test-module';
-import { UpstreamError, type SubmitOutcome } from '../upstream/upstream-adapter';
-import { TaskEntity } from './task.entity';
+import type { ApiKeyEntity } from '../../src/auth/api-key.entity';
+import type { UserEntity } from '../../src/auth/user.entity';
+import type { SubmitInput } from '../../src/families/family';
+import { createWithFakeChannel, FAKE_MODEL, type ServiceTestContext } from './support/service-test-module';
+import { UpstreamError, type SubmitOutcome } from '../../src/upstream/upstream-adapter';
+import { TaskEntity } from '../../src/tasks/task.entity';
 
 /**
  * The submit pipeline through the real ledger, on SQLite, with the fake family registered like

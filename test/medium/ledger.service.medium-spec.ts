@@ -1,5 +1,5 @@
-import { createServiceTestModule, type ServiceTestContext } from '../testing/service-test-module';
-import { LogEntity } from './log.entity';
+import { createServiceTestModule, type ServiceTestContext } from './support/service-test-module';
+import { LogEntity } from '../../src/billing/log.entity';
 
 const movement = (userId: number, taskId: string, quota: number) => ({ userId, taskId, model: 'fake-1', quota, detail: `task ${taskId}` });
 

@@ -1,7 +1,7 @@
-import { ChannelsService } from '../upstream/channels.service';
-import { createServiceTestModule, FAKE_PLATFORM, type ServiceTestContext } from './service-test-module';
+import { ChannelsService } from '../../src/upstream/channels.service';
+import { createServiceTestModule, FAKE_PLATFORM, type ServiceTestContext } from './support/service-test-module';
 
-// Kept out of src/upstream while its adapters are being refactored; it tests src/upstream/channel-router.service.ts.
+// Tests src/upstream/channel-router.service.ts on a real SQLite database.
 describe('ChannelRouter (service tier, SQLite)', () => {
   let t: ServiceTestContext;
   const ids: Record<string, number> = {};

@@ -5,8 +5,37 @@ import { AppError, ErrorCode } from '../common/app-error';
 import type { Platform } from '../upstream/channel.entity';
 import { ChannelRouter } from '../upstream/channel-router.service';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
+import { ALPHA_FAMILY } from './alpha/alpha.family';
+import { BETA_FAMILY } from './beta/beta.family';
 import type { FamilyDefinition, FamilyDrafts } from './family';
-import { familyOfModel } from './family-lookup';
+import { GAMMA_FAMILY } from './gamma/gamma.family';
+import { OPENAI_FAMILY } from './openai/openai.family';
+
+/** Every provider family the gateway speaks: adding one is its folder and one line here. */
+export const FAMILIES: readonly FamilyDefinition[] = [
+  ALPHA_FAMILY,
+  BETA_FAMILY,
+  GAMMA_FAMILY,
+  OPENAI_FAMILY,
+];
+
+// The lookups below read FAMILIES where no injector is: module definitions, decorators and the channel input rules.
+
+/** The family of a platform (channels and tasks name it), or null for one no family speaks. */
+export function familyOfPlatform(platform: Platform): FamilyDefinition | null {
+  return FAMILIES.find((family) => family.platform === platform) ?? null;
+}
+
+/** The family that serves a public model, with the model's canonical id; null when none does. */
+export function familyOfModel(name: string, families: readonly FamilyDefinition[] = FAMILIES): { family: FamilyDefinition; model: string } | null {
+  for (const family of families) {
+    const model = family.publicModel(name);
+    if (model !== null) return { family, model };
+  }
+  return null;
+}
+
+export const FAMILY_PLATFORMS: readonly Platform[] = FAMILIES.map((family) => family.platform);
 
 /** The registered families (FAMILIES in production; a test registers its fake the same way). */
 export const FAMILY_DEFINITIONS = Symbol('FAMILY_DEFINITIONS');

@@ -1,7 +1,7 @@
-import type { UserEntity } from '../auth/user.entity';
-import { createWithFakeChannel, type ServiceTestContext } from '../testing/service-test-module';
-import type { PollOutcome } from '../upstream/upstream-adapter';
-import { TaskEntity } from './task.entity';
+import type { UserEntity } from '../../src/auth/user.entity';
+import { createWithFakeChannel, type ServiceTestContext } from './support/service-test-module';
+import type { PollOutcome } from '../../src/upstream/upstream-adapter';
+import { TaskEntity } from '../../src/tasks/task.entity';
 
 /** The task sync on SQLite with the fake family: tasks submitted through the pipeline, then followed. */
 describe('TaskSyncService (service tier, SQLite)', () => {

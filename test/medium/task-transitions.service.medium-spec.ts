@@ -1,8 +1,8 @@
-import { LogEntity } from '../billing/log.entity';
-import { createServiceTestModule, type ServiceTestContext } from '../testing/service-test-module';
-import type { PollOutcome } from '../upstream/upstream-adapter';
-import { TaskEntity } from './task.entity';
-import type { TaskStatus } from './task-status';
+import { LogEntity } from '../../src/billing/log.entity';
+import { createServiceTestModule, type ServiceTestContext } from './support/service-test-module';
+import type { PollOutcome } from '../../src/upstream/upstream-adapter';
+import { TaskEntity } from '../../src/tasks/task.entity';
+import type { TaskStatus } from '../../src/tasks/task-status';
 
 describe('TaskTransitionsService (service tier, SQLite)', () => {
   let t: ServiceTestContext;

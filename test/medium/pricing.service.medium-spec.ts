@@ -1,5 +1,5 @@
-import { createServiceTestModule, FAKE_FAMILY, type ServiceTestContext } from '../testing/service-test-module';
-import { PriceRuleEntity } from './price-rule.entity';
+import { createServiceTestModule, FAKE_FAMILY, type ServiceTestContext } from './support/service-test-module';
+import { PriceRuleEntity } from '../../src/billing/price-rule.entity';
 
 describe('PricingService (service tier, SQLite)', () => {
   let t: ServiceTestContext;

@@ -1,7 +1,7 @@
-import { MetricsRegistry } from '../metrics/metrics-registry';
-import { TaskEntity } from '../tasks/task.entity';
-import { createWithFakeChannel, type ServiceTestContext } from '../testing/service-test-module';
-import { UpstreamError, type PollOutcome } from '../upstream/upstream-adapter';
+import { MetricsRegistry } from '../../src/metrics/metrics-registry';
+import { TaskEntity } from '../../src/tasks/task.entity';
+import { createWithFakeChannel, type ServiceTestContext } from './support/service-test-module';
+import { UpstreamError, type PollOutcome } from '../../src/upstream/upstream-adapter';
 
 /**
  * The job runner on a real claimed job (the task sync) on SQLite: leases in the database, one
