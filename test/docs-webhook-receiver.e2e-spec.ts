@@ -9,17 +9,17 @@ import { startGateway, TestGateway } from './support/gateway';
 
 const ROOT = join(__dirname, '..');
 
-/** The README's webhook receiver (the `js` block after "A receiver that verifies"), as written there. */
+/** The documented webhook receiver (docs/api.md, the `js` block after "A receiver that verifies"), as written there. */
 function readmeReceiver(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
   const start = readme.indexOf('A receiver that verifies with the official `openai` SDK');
   const block = /```js\n([\s\S]*?)```/.exec(readme.slice(start));
-  if (start < 0 || !block) throw new Error('the README no longer has its webhook receiver block');
+  if (start < 0 || !block) throw new Error('docs/api.md no longer has its webhook receiver block');
   return block[1];
 }
 
-/** The README's receiver runs as a newcomer would run it, and verifies a real delivery. */
-describe('the README webhook receiver', () => {
+/** The documented receiver runs as a newcomer would run it, and verifies a real delivery. */
+describe('the documented webhook receiver', () => {
   let gw: TestGateway;
   let alpha: FakeAlphaUpstream;
   let receiver: ChildProcess | undefined;
