@@ -21,8 +21,8 @@ export class DashboardChannelDto {
   @ApiProperty({ type: String, nullable: true, description: 'null once the channel was deleted' }) channel_name: string | null;
   @ApiProperty({ description: 'tasks created in the range' }) total: number;
   @ApiProperty() success: number;
-  @ApiProperty({ description: 'failed, or refused at submit' }) failure: number;
-  @ApiProperty({ description: 'refused at submit (part of failure)' }) rejected: number;
+  @ApiProperty({ description: 'accepted, then failed (refused submits are in `rejected`)' }) failure: number;
+  @ApiProperty({ description: 'refused at submit (never accepted, nothing charged)' }) rejected: number;
   @ApiProperty({ type: Number, nullable: true, description: 'success / (success + failure); null before any finished' }) success_rate: number | null;
 }
 

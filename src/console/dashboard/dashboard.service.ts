@@ -140,7 +140,7 @@ export class DashboardService {
   }
 }
 
-/** Per key: tasks, successes, failures (refused submits included) and the success rate of those finished. */
+/** Per key: tasks, successes, failures, refused submits (apart, as the chart counts them) and the success rate of the accepted tasks that finished. */
 function outcomesBy(rows: Array<{ key: string | number | null; status: string; count: number }>): Map<string | number | null, Outcomes> {
   const result = new Map<string | number | null, Outcomes>();
   for (const row of rows) {
@@ -148,7 +148,7 @@ function outcomesBy(rows: Array<{ key: string | number | null; status: string; c
     const outcomes = result.get(key) ?? { total: 0, success: 0, failure: 0, rejected: 0, success_rate: null };
     outcomes.total += row.count;
     if (row.status === 'SUCCESS') outcomes.success += row.count;
-    if (row.status === 'FAILURE' || row.status === 'REJECTED') outcomes.failure += row.count;
+    if (row.status === 'FAILURE') outcomes.failure += row.count;
     if (row.status === 'REJECTED') outcomes.rejected += row.count;
     outcomes.success_rate = rate(outcomes.success, outcomes.success + outcomes.failure);
     result.set(key, outcomes);

@@ -128,6 +128,7 @@ function outcomeColumns(kind, title, currency) {
     { key: 'total', label: t('dash.col.total'), num: true, render: (r) => num(r.total) },
     { key: 'success', label: t('dash.col.success'), num: true, render: (r) => num(r.success) },
     { key: 'failure', label: t('dash.col.failure'), num: true, render: (r) => html`<span class=${r.failure ? 'error-text' : undefined}>${num(r.failure)}</span>` },
+    { key: 'rejected', label: t('dash.col.rejected'), num: true, render: (r) => num(r.rejected) },
   ];
   if (kind === 'model') columns.push({ key: 'quota', label: t('dash.col.quota'), num: true, render: (m) => html`${quota(m.quota)}${moneyIn(m.quota, currency) ? html`<div class="muted small">${moneyIn(m.quota, currency)}</div>` : null}` });
   return columns;
