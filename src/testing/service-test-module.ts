@@ -32,6 +32,7 @@ import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { TaskSubmitService } from '../tasks/task-submit.service';
 import { TaskSyncService } from '../tasks/task-sync.service';
 import { ChannelRequestCounter } from '../upstream/channel-request-counter.service';
+import { ChannelSecretBox } from '../upstream/channel-secret-box';
 import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import { TaskEndOutbox } from '../tasks/task-end-outbox';
@@ -183,6 +184,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       TaskSubmitService,
       SubmitPipeline,
       TaskSyncService,
+      ChannelSecretBox,
       ChannelsService,
       ChannelRequestCounter,
       ChannelRouter,

@@ -4,6 +4,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelEntity } from './channel.entity';
+import { ChannelSecretBox } from './channel-secret-box';
+import { ChannelSecretsReseal } from './channel-secrets-reseal';
 import { ChannelsService } from './channels.service';
 import { UpstreamCallRecorder } from './upstream-call-recorder.service';
 import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
@@ -11,7 +13,7 @@ import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
 /** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]), HttpModule.register({ timeout: 30_000, maxRedirects: 0 })],
-  providers: [ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder],
+  providers: [ChannelSecretBox, ChannelSecretsReseal, ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder],
   exports: [ChannelsService, ChannelRouter, HttpModule, UpstreamCallRecorder, TypeOrmModule],
 })
 export class UpstreamModule {}

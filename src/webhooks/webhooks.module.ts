@@ -13,6 +13,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookEventPublisher } from './webhook-event-publisher';
 import { WebhookMetrics } from './webhook-metrics.service';
 import { WebhookSecretBox } from './webhook-secret-box';
+import { WebhookSecretsReseal } from './webhook-secrets-reseal';
 import { WebhookSender } from './webhook-sender';
 import { WebhookWakeUp } from './webhook-wake-up';
 import { WebhooksController } from './webhooks.controller';
@@ -35,6 +36,7 @@ import { WebhooksController } from './webhooks.controller';
     WebhookEndpointRepository,
     WebhookDeliveryRepository,
     WebhookSecretBox,
+    WebhookSecretsReseal,
     WebhookSender,
     WebhookMetrics,
     WebhookWakeUp,

@@ -10,6 +10,7 @@ import { TaskEndEvents1764300000700 } from './1764300000700-task-end-events';
 import { TaskEvents1764400000100 } from './1764400000100-task-events';
 import { UpstreamCallStats1764400000200 } from './1764400000200-upstream-call-stats';
 import { PortraitUploads1764400000300 } from './1764400000300-portrait-uploads';
+import { SealedProviderKeys1764500000200 } from './1764500000200-sealed-provider-keys';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   TaskEvents1764400000100,
   UpstreamCallStats1764400000200,
   PortraitUploads1764400000300,
+  SealedProviderKeys1764500000200,
 ];
