@@ -70,7 +70,7 @@ describeEachDatabase('configuration at start', (kind) => {
 describe('configuration errors', () => {
   it('stop the start with a message naming every bad variable', async () => {
     const root = join(__dirname, '..');
-    const env = { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.json'), PORT: '70000', PUBLIC_BASE_URL: 'ftp://gw.example.com', SIMULATOR: 'maybe' };
+    const env = { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.json'), PORT: '70000', PUBLIC_BASE_URL: 'ftp://gw.example.com', SIMULATOR: 'maybe', SERVER_SECRET_FILE: '/nonexistent/server_secret' };
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = execFile(process.execPath, ['-r', 'ts-node/register/transpile-only', join(root, 'src', 'main.ts')], { cwd: root, env, timeout: 30_000 }, (_error, _stdout, err) =>
         resolve({ code: child.exitCode, stderr: err }),
@@ -81,5 +81,6 @@ describe('configuration errors', () => {
     expect(stderr).toContain('PORT: must be an integer from 0 to 65535');
     expect(stderr).toContain('PUBLIC_BASE_URL: must be an absolute http(s) URL without query or fragment');
     expect(stderr).toContain('SIMULATOR: must be on or off');
+    expect(stderr).toContain('SERVER_SECRET_FILE: cannot be read (ENOENT)');
   });
 });

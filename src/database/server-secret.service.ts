@@ -26,7 +26,8 @@ export class ServerSecret implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger('ServerSecret');
   private secrets: Buffer[] = [];
   private objectNaming: Buffer | null = null;
-  private databaseSecretRetired = false;
+  /** SERVER_SECRET is set and the database still holds the secret of before: a previous key until every module started. */
+  private retiringDatabaseSecret = false;
   /** Derived once per purpose: links and object keys are signed on hot paths (every task read). */
   private readonly derived = new Map<string, Buffer[]>();
 
@@ -38,9 +39,9 @@ export class ServerSecret implements OnModuleInit, OnApplicationBootstrap {
   async onModuleInit(): Promise<void> {
     const stored = await this.settings.get(SETTING);
     if (this.config.serverSecret) {
-      const previous = [this.config.serverSecretPrevious, stored ?? undefined].filter((value): value is string => value !== undefined);
-      this.secrets = [Buffer.from(this.config.serverSecret, 'utf8'), ...previous.map((value) => (value === stored ? Buffer.from(value, 'hex') : Buffer.from(value, 'utf8')))];
-      this.databaseSecretRetired = stored !== null;
+      const configured = [this.config.serverSecret, this.config.serverSecretPrevious].filter((value): value is string => value !== undefined);
+      this.secrets = [...configured.map((value) => Buffer.from(value, 'utf8')), ...(stored !== null ? [Buffer.from(stored, 'hex')] : [])];
+      this.retiringDatabaseSecret = stored !== null;
     } else {
       // Two instances starting together both try; the first insert wins and both read it back.
       this.secrets = [Buffer.from(stored ?? (await this.settings.setIfAbsent(SETTING, randomBytes(32).toString('hex'))), 'hex')];
@@ -63,8 +64,12 @@ export class ServerSecret implements OnModuleInit, OnApplicationBootstrap {
 
   /** Runs after every module's onModuleInit, so after every owner re-sealed its values with the current key. */
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.databaseSecretRetired) return;
+    if (!this.retiringDatabaseSecret) return;
     await this.settings.delete(SETTING);
+    // It opened the values sealed before, once; a link it signed is refused from now on, like one forged from an old copy of the database.
+    this.secrets = this.secrets.slice(0, -1);
+    this.derived.clear();
+    this.retiringDatabaseSecret = false;
     this.logger.log('SERVER_SECRET is set: stored secrets were re-encrypted with it and the database-held server secret was deleted');
   }
 
