@@ -187,6 +187,12 @@ describeEachDatabase('secrets at rest', (kind) => {
     const sealedUnderA = await queryDatabase<ChannelRow>(database, 'SELECT id, api_key, settings FROM channels ORDER BY id');
     const endpointUnderA = await queryDatabase<{ secret_encrypted: string }>(database, 'SELECT secret_encrypted FROM webhook_endpoints');
 
+    // Without downtime, the new key is first accepted everywhere (still sealing with the old one), then used.
+    gateway = await start({ SERVER_SECRET: SECRET_A, SERVER_SECRET_PREVIOUS: SECRET_B });
+    await play(linkA).expect(200);
+    await gw!.http.get(`/v1/videos/${id}/content?variant=thumbnail`).set('Authorization', `Bearer ${key}`).expect(200);
+    expect(await queryDatabase<ChannelRow>(database, 'SELECT id, api_key, settings FROM channels ORDER BY id')).toEqual(sealedUnderA);
+
     gateway = await start({ SERVER_SECRET: SECRET_B, SERVER_SECRET_PREVIOUS: SECRET_A });
     await play(linkA).expect(200);
     const sealedUnderB = await queryDatabase<ChannelRow>(database, 'SELECT id, api_key, settings FROM channels ORDER BY id');

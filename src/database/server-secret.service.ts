@@ -19,7 +19,8 @@ const hkdf = (secret: Buffer, purpose: string) => Buffer.from(hkdfSync('sha256',
  * Rotation: the keys before the current one (SERVER_SECRET_PREVIOUS, and the database-held secret
  * when the operator has just switched to SERVER_SECRET) still open and verify (`deriveAll`) while
  * the owners of sealed values re-seal them with the current key at start (their onModuleInit).
- * Once every module started, the database-held secret is deleted: the database then holds no key.
+ * Once every module started, the database-held secret is deleted: the database then holds no key
+ * that signs or opens anything (only the object-naming key, see objectNamingKeyAtStart).
  */
 @Injectable()
 export class ServerSecret implements OnModuleInit, OnApplicationBootstrap {
@@ -50,15 +51,15 @@ export class ServerSecret implements OnModuleInit, OnApplicationBootstrap {
   }
 
   /**
-   * Until the first rotation, object names derive from the secret itself (nothing stored). At the
-   * first rotation the oldest key's naming key is kept in the database, so the objects archived
-   * so far keep their names once the old secret is gone. It names objects only: it neither signs nor opens.
+   * Fixed at the first start of a deployment (or of this version) and kept in the database, so the
+   * objects archived so far keep their names whatever rotates later. It derives from the oldest key
+   * known then: the database-held secret, else SERVER_SECRET_PREVIOUS, else SERVER_SECRET. It names
+   * objects only: it neither signs nor opens anything.
    */
   private async objectNamingKeyAtStart(): Promise<Buffer> {
     const stored = await this.settings.get(OBJECT_NAMING_SETTING);
     if (stored) return Buffer.from(stored, 'hex');
     const oldest = hkdf(this.secrets[this.secrets.length - 1], OBJECT_NAMING_PURPOSE);
-    if (!this.hasPreviousKeys()) return oldest;
     return Buffer.from(await this.settings.setIfAbsent(OBJECT_NAMING_SETTING, oldest.toString('hex')), 'hex');
   }
 
