@@ -68,11 +68,12 @@ describeEachDatabase('configuration at start', (kind) => {
 
 describe('configuration errors', () => {
   it('stop the start with a message naming every bad variable', async () => {
-    const { code, stderr } = await runToExit({ PORT: '70000', PUBLIC_BASE_URL: 'ftp://gw.example.com', SIMULATOR: 'maybe' });
+    const { code, stderr } = await runToExit({ PORT: '70000', PUBLIC_BASE_URL: 'ftp://gw.example.com', SIMULATOR: 'maybe', SERVER_SECRET_FILE: '/nonexistent/server_secret' });
     expect(code).toBe(1);
     expect(stderr).toContain('Invalid configuration:');
     expect(stderr).toContain('PORT: must be an integer from 0 to 65535');
     expect(stderr).toContain('PUBLIC_BASE_URL: must be an absolute http(s) URL without query or fragment');
     expect(stderr).toContain('SIMULATOR: must be on or off');
+    expect(stderr).toContain('SERVER_SECRET_FILE: cannot be read (ENOENT)');
   }, 180_000);
 });

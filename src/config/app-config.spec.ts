@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
@@ -52,5 +55,40 @@ describe('loadConfig', () => {
   ])('rejects a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
+  });
+
+  describe('SERVER_SECRET', () => {
+    const strong = 'b3f0c6e1a94d27f85e1c0b7a6d3f9e2c41a8d5b7c9e0f1a2b3c4d5e6f7a8b9c0';
+    const fileWith = (content: string) => {
+      const path = join(mkdtempSync(join(tmpdir(), 'secret-')), 'server_secret');
+      writeFileSync(path, content);
+      return path;
+    };
+
+    it('takes it inline or from SERVER_SECRET_FILE (one trailing newline dropped), and SERVER_SECRET_PREVIOUS beside it', () => {
+      expect(loadConfig({ SERVER_SECRET: strong }).serverSecret).toBe(strong);
+      expect(loadConfig({ SERVER_SECRET_FILE: fileWith(`${strong}\n`) }).serverSecret).toBe(strong);
+      const rotated = loadConfig({ SERVER_SECRET: strong, SERVER_SECRET_PREVIOUS_FILE: fileWith(strong.split('').reverse().join('')) });
+      expect(rotated.serverSecretPrevious).toBe(strong.split('').reverse().join(''));
+      expect(loadConfig({}).serverSecret).toBeUndefined();
+    });
+
+    it.each([
+      ['SERVER_SECRET', { SERVER_SECRET: 'short' }, /at least 32 characters/],
+      ['SERVER_SECRET', { SERVER_SECRET: 'a'.repeat(64) }, /too predictable/],
+      ['SERVER_SECRET', { SERVER_SECRET: 'password'.repeat(6) }, /too predictable/],
+      ['SERVER_SECRET', { SERVER_SECRET: strong, SERVER_SECRET_FILE: '/etc/hostname' }, /not both/],
+      ['SERVER_SECRET_FILE', { SERVER_SECRET_FILE: '/nonexistent/server_secret' }, /cannot be read \(ENOENT\)/],
+      ['SERVER_SECRET_PREVIOUS', { SERVER_SECRET_PREVIOUS: strong }, /needs SERVER_SECRET/],
+      ['SERVER_SECRET_PREVIOUS', { SERVER_SECRET: strong, SERVER_SECRET_PREVIOUS: 'x'.repeat(40) }, /too predictable/],
+    ])('stops the start naming %s', (name, env, message) => {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(new RegExp(`${name}: `));
+      expect(() => loadConfig(env)).toThrow(message);
+    });
+
+    it('the secret itself never appears in the message', () => {
+      expect(() => loadConfig({ SERVER_SECRET: 'secret-phrase-secret-phrase-secret' })).toThrow(/^(?![\s\S]*secret-phrase)/);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseVideoStoreTarget, VideoStoreTarget } from '../storage/video-store-target';
+import { SecretEnvProblem, secretFromEnv } from './server-secret-env';
 import { TrustedProxies, trustedProxies } from './trusted-proxies';
 
 const booleanFlag = (name: string, fallback: boolean) =>
@@ -96,7 +97,6 @@ const schema = z.object({
   PORT: integer(0, 3000, 65535),
   DATABASE_URL: databaseUrl,
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  SERVER_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   PUBLIC_BASE_URL: publicBaseUrl,
   SIMULATOR: z
     .enum(['on', 'off'], { error: 'must be on or off' })
@@ -142,8 +142,13 @@ export interface AppConfig {
   databasePoolSize: number;
   /** Set when the operator fixed the admin token; otherwise one is generated at first start. */
   adminToken?: string;
-  /** Set when the operator fixed the server secret; otherwise one is generated at first start and kept in the database. */
+  /**
+   * SERVER_SECRET (or the file SERVER_SECRET_FILE names): the key that signs links and encrypts
+   * stored secrets, kept outside the database. Unset: one is generated at first start and kept in the database.
+   */
   serverSecret?: string;
+  /** SERVER_SECRET_PREVIOUS(_FILE): the key before a rotation, still accepted to decrypt and verify while everything moves to the new one. */
+  serverSecretPrevious?: string;
   publicBaseUrl: string;
   simulator: boolean;
   /** 0 turns the automatic sync loop off (tests drive it by hand). */
@@ -181,13 +186,17 @@ export interface AppConfig {
 
 export class ConfigError extends Error {}
 
+const isProblem = (value: string | undefined | SecretEnvProblem): value is SecretEnvProblem => typeof value === 'object';
+
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const result = schema.safeParse(env);
-  if (!result.success) {
-    const lines = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
+  const serverSecret = secretFromEnv(env, 'SERVER_SECRET');
+  const serverSecretPrevious = secretFromEnv(env, 'SERVER_SECRET_PREVIOUS');
+  const lines = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  for (const secret of [serverSecret, serverSecretPrevious]) if (isProblem(secret)) lines.push(`${secret.variable}: ${secret.message}`);
+  if (serverSecretPrevious !== undefined && serverSecret === undefined) lines.push('SERVER_SECRET_PREVIOUS: needs SERVER_SECRET (the new key) as well');
+  if (!result.success || lines.length > 0) throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   const values = result.data;
   return {
     port: values.PORT,
@@ -195,7 +204,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     databaseQueryTimeoutMs: values.DATABASE_QUERY_TIMEOUT_MS,
     databasePoolSize: values.DATABASE_POOL_SIZE,
     adminToken: values.ADMIN_TOKEN,
-    serverSecret: values.SERVER_SECRET,
+    serverSecret: serverSecret as string | undefined,
+    serverSecretPrevious: serverSecretPrevious === serverSecret ? undefined : (serverSecretPrevious as string | undefined),
     publicBaseUrl: (values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
     simulator: values.SIMULATOR === 'on',
     taskSyncIntervalMs: values.TASK_SYNC_INTERVAL_MS,

@@ -21,6 +21,10 @@ export class SettingsService {
     return (await this.get(key)) ?? value;
   }
 
+  async delete(key: string): Promise<void> {
+    await this.transactions.run((manager) => manager.delete(SettingEntity, { key }));
+  }
+
   async set(key: string, value: string): Promise<void> {
     await this.transactions.run((manager) => manager.save(SettingEntity, { key, value }));
   }

@@ -8,11 +8,15 @@ describe('SignedLinksService', () => {
   const clock = { now: () => now } as Clock;
   const config = { serverSecret: 'x'.repeat(40), publicBaseUrl: 'https://gw.example.com', videoUrlTtlSeconds: 600 } as AppConfig;
   let links: SignedLinksService;
+  const linksWith = async (secrets: Partial<AppConfig>) => {
+    const settings = { get: async () => null, setIfAbsent: async (_key: string, value: string) => value };
+    const secret = new ServerSecret({ ...config, ...secrets }, settings as never);
+    await secret.onModuleInit();
+    return new SignedLinksService(secret, clock, config);
+  };
 
   beforeAll(async () => {
-    const secret = new ServerSecret(config, null as never);
-    await secret.onModuleInit();
-    links = new SignedLinksService(secret, clock, config);
+    links = await linksWith({});
   });
 
   const parts = (url: string) => {
@@ -48,5 +52,14 @@ describe('SignedLinksService', () => {
     ] as const) {
       expect(() => links.verify(task, exp, sig)).toThrow(expect.objectContaining({ status: 403 }));
     }
+  });
+
+  it('after a rotation, plays links signed with SERVER_SECRET_PREVIOUS until they expire; without it, refuses them', async () => {
+    const { expires, signature } = parts(links.contentUrl({ taskId: 'task_abc' }));
+    const rotated = await linksWith({ serverSecret: 'y'.repeat(40), serverSecretPrevious: config.serverSecret });
+    expect(() => rotated.verify('task_abc', expires, signature)).not.toThrow();
+    expect(parts(rotated.contentUrl({ taskId: 'task_abc' })).signature).not.toBe(signature);
+    const forgotten = await linksWith({ serverSecret: 'y'.repeat(40) });
+    expect(() => forgotten.verify('task_abc', expires, signature)).toThrow(expect.objectContaining({ status: 403 }));
   });
 });

@@ -29,19 +29,21 @@ export class SignedLinksService implements ContentLinks {
 
   contentUrl(task: Pick<TaskEntity, 'taskId'>): string {
     const expires = Math.floor(this.clock.now() / 1000) + this.config.videoUrlTtlSeconds;
-    return `${this.config.publicBaseUrl}/v1/videos/${encodeURIComponent(task.taskId)}/content?expires=${expires}&signature=${this.sign(task.taskId, expires)}`;
+    const signature = this.sign(task.taskId, expires, this.secret.derive('signed-links')).toString('hex');
+    return `${this.config.publicBaseUrl}/v1/videos/${encodeURIComponent(task.taskId)}/content?expires=${expires}&signature=${signature}`;
   }
 
   /** 403 unless the link was made here for this task and has not expired. */
   verify(taskId: string, expires: unknown, signature: unknown): void {
     const refused = refusedLink();
     if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) throw refused;
-    const expected = Buffer.from(this.sign(taskId, Number(expires)), 'hex');
-    if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) throw refused;
+    // Any key of the server secret: a link made before a rotation plays until it expires.
+    const given = Buffer.from(signature, 'hex');
+    if (!this.secret.deriveAll('signed-links').some((key) => timingSafeEqual(this.sign(taskId, Number(expires), key), given))) throw refused;
     if (Number(expires) * 1000 < this.clock.now()) throw refused;
   }
 
-  private sign(taskId: string, expires: number): string {
-    return createHmac('sha256', this.secret.derive('signed-links')).update(`${taskId}\n${expires}`).digest('hex');
+  private sign(taskId: string, expires: number, key: Buffer): Buffer {
+    return createHmac('sha256', key).update(`${taskId}\n${expires}`).digest();
   }
 }

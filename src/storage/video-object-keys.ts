@@ -22,6 +22,6 @@ export class VideoObjectKeys {
   }
 
   private nameOf(taskId: string): string {
-    return createHmac('sha256', this.secret.derive('video-store-keys')).update(taskId).digest('hex').slice(0, 40);
+    return createHmac('sha256', this.secret.objectNamingKey()).update(taskId).digest('hex').slice(0, 40);
   }
 }

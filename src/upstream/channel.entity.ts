@@ -30,8 +30,8 @@ export class ChannelEntity {
   @Column({ name: 'base_url', type: 'varchar', length: 512 })
   baseUrl: string;
 
-  /** The provider's key. Never serialized into a response or a log line. */
-  @Column({ name: 'api_key', type: 'varchar', length: 512 })
+  /** The provider's key (stored sealed, see channel-secret-box.ts). Never serialized into a response or a log line. */
+  @Column({ name: 'api_key', type: 'text' })
   apiKey: string;
 
   /** Public model ids this channel serves. */

@@ -12,6 +12,7 @@ import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
+import { ChannelSecretBox, PROVIDER_SECRET_SETTINGS } from './channel-secret-box';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
 import { sanitizeProviderText } from './provider-text';
 import { pointsAtThisGateway } from './this-gateway-url';
@@ -53,11 +54,9 @@ export interface ChannelView {
   created_at: number;
 }
 
-const SECRET_SETTINGS = ['access_key', 'secret_key'];
-
 export function toChannelView(channel: ChannelEntity): ChannelView {
   const settings = channel.settings ? { ...channel.settings } : null;
-  if (settings) for (const secret of SECRET_SETTINGS) if (secret in settings) settings[secret] = '***';
+  if (settings) for (const secret of PROVIDER_SECRET_SETTINGS) if (secret in settings) settings[secret] = '***';
   return {
     id: channel.id,
     name: channel.name,
@@ -87,6 +86,7 @@ export class ChannelsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly router: ChannelRouter,
     private readonly requestCounts: ChannelRequestCounter,
+    private readonly secrets: ChannelSecretBox,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
@@ -100,10 +100,9 @@ export class ChannelsService {
           name: input.name,
           platform: input.platform,
           baseUrl: input.baseUrl.replace(/\/+$/, ''),
-          apiKey: input.apiKey,
+          ...this.secrets.sealChannel({ apiKey: input.apiKey, settings: input.settings ?? null }),
           models: input.models,
           modelMapping: input.modelMapping ?? null,
-          settings: input.settings ?? null,
           groups: input.groups && input.groups.length > 0 ? input.groups : null,
           priority: input.priority ?? 0,
           weight: input.weight ?? 1,
@@ -117,7 +116,7 @@ export class ChannelsService {
       ),
     );
     this.router.forgetChannels();
-    return created;
+    return this.secrets.openChannel(created);
   }
 
   /** `trusted` skips the public-host check, as for `create`. */
@@ -137,7 +136,8 @@ export class ChannelsService {
     if (input.priority !== undefined) changes.priority = input.priority;
     if (input.weight !== undefined) changes.weight = input.weight;
     if (input.status !== undefined) changes.status = input.status;
-    await this.transactions.run((manager) => manager.update(ChannelEntity, { id }, changes as QueryDeepPartialEntity<ChannelEntity>));
+    const sealed = this.secrets.sealChannel(changes);
+    await this.transactions.run((manager) => manager.update(ChannelEntity, { id }, sealed as QueryDeepPartialEntity<ChannelEntity>));
     this.router.forgetChannels();
     return this.get(id);
   }
@@ -145,11 +145,11 @@ export class ChannelsService {
   async get(id: number): Promise<ChannelEntity> {
     const channel = await this.channels.findOne({ where: { id } });
     if (!channel) throw AppError.notFound(`channel ${id} not found`);
-    return channel;
+    return this.secrets.openChannel(channel);
   }
 
-  list(): Promise<ChannelEntity[]> {
-    return this.channels.find({ order: { id: 'ASC' } });
+  async list(): Promise<ChannelEntity[]> {
+    return (await this.channels.find({ order: { id: 'ASC' } })).map((channel) => this.secrets.openChannel(channel));
   }
 
   count(): Promise<number> {

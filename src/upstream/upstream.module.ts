@@ -4,6 +4,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelEntity } from './channel.entity';
+import { ChannelSecretBox } from './channel-secret-box';
+import { ChannelSecretsReseal } from './channel-secrets-reseal';
 import { ChannelsService } from './channels.service';
 import { UpstreamCallRecorder } from './upstream-call-recorder.service';
 import { UpstreamCallStatsQueries } from './upstream-call-stats-queries.service';
@@ -12,7 +14,7 @@ import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
 /** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]), HttpModule.register({ timeout: 30_000, maxRedirects: 0 })],
-  providers: [ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder, UpstreamCallStatsQueries],
+  providers: [ChannelSecretBox, ChannelSecretsReseal, ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder, UpstreamCallStatsQueries],
   exports: [ChannelsService, ChannelRouter, HttpModule, UpstreamCallRecorder, UpstreamCallStatsQueries, TypeOrmModule],
 })
 export class UpstreamModule {}

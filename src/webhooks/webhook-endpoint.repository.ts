@@ -55,6 +55,17 @@ export class WebhookEndpointRepository {
     return Object.assign(endpoint, changes);
   }
 
+  /** Every endpoint's sealed secret (a rotation of the server secret seals them again). */
+  sealedSecrets(): Promise<Array<Pick<WebhookEndpointEntity, 'id' | 'secretEncrypted'>>> {
+    return this.endpoints.find({ select: { id: true, secretEncrypted: true }, order: { id: 'ASC' } });
+  }
+
+  /** Compare-and-set, so two instances re-sealing at once keep one valid value; answers the rows changed. */
+  async replaceSealedSecret(id: number, from: string, to: string): Promise<number> {
+    const result = await this.transactions.runStatement((manager) => manager.update(WebhookEndpointEntity, { id, secretEncrypted: from }, { secretEncrypted: to }));
+    return result.affected ?? 0;
+  }
+
   /** How many endpoints are failing now (disabled, or their last attempts failed). */
   countFailing(): Promise<number> {
     return this.endpoints.count({ where: [{ status: 'disabled' }, { failingSince: Not(IsNull()) }] });

@@ -15,6 +15,7 @@ import { WebhookEventEntity } from './webhook-event.entity';
 import { WebhookEventPublisher } from './webhook-event-publisher';
 import { WebhookMetrics } from './webhook-metrics.service';
 import { WebhookSecretBox } from './webhook-secret-box';
+import { WebhookSecretsReseal } from './webhook-secrets-reseal';
 import { WebhookSender } from './webhook-sender';
 import { WebhookWakeUp } from './webhook-wake-up';
 import { WebhooksController } from './webhooks.controller';
@@ -37,6 +38,7 @@ import { WebhooksController } from './webhooks.controller';
     WebhookEndpointRepository,
     WebhookDeliveryRepository,
     WebhookSecretBox,
+    WebhookSecretsReseal,
     WebhookSender,
     WebhookMetrics,
     WebhookWakeUp,

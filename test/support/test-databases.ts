@@ -75,3 +75,23 @@ export async function queryDatabase<T = Record<string, unknown>>(database: Fresh
     await conn.end();
   }
 }
+
+/** Writes straight into a test database (to set up rows as an older gateway left them). */
+export async function executeOnDatabase(database: FreshDatabase, sql: string, parameters: Array<string | number | null> = []): Promise<void> {
+  if (database.kind === 'sqlite') {
+    const Sqlite = sqliteDriver() as new (path: string) => { prepare(sql: string): { run(...parameters: unknown[]): unknown }; close(): void };
+    const db = new Sqlite(database.url.slice('sqlite:'.length));
+    try {
+      db.prepare(sql).run(...parameters);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const conn = await createConnection({ uri: database.url });
+  try {
+    await conn.execute(sql, parameters);
+  } finally {
+    await conn.end();
+  }
+}

@@ -11,6 +11,7 @@ import { TaskEvents1764400000100 } from './1764400000100-task-events';
 import { UpstreamCallStats1764400000200 } from './1764400000200-upstream-call-stats';
 import { PortraitUploads1764400000300 } from './1764400000300-portrait-uploads';
 import { TaskGatewayHops1764500000100 } from './1764500000100-task-gateway-hops';
+import { SealedProviderKeys1764500000200 } from './1764500000200-sealed-provider-keys';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   UpstreamCallStats1764400000200,
   PortraitUploads1764400000300,
   TaskGatewayHops1764500000100,
+  SealedProviderKeys1764500000200,
 ];

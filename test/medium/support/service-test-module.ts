@@ -32,6 +32,7 @@ import { SubmitPipeline } from '../../../src/tasks/submit-pipeline.service';
 import { TaskSubmitService } from '../../../src/tasks/task-submit.service';
 import { TaskSyncService } from '../../../src/tasks/task-sync.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
+import { ChannelSecretBox } from '../../../src/upstream/channel-secret-box';
 import { ChannelsService } from '../../../src/upstream/channels.service';
 import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-recorder.service';
 import { TaskEndOutbox } from '../../../src/tasks/task-end-outbox';
@@ -183,6 +184,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       TaskSubmitService,
       SubmitPipeline,
       TaskSyncService,
+      ChannelSecretBox,
       ChannelsService,
       ChannelRequestCounter,
       ChannelRouter,
