@@ -29,6 +29,7 @@ import { TaskEventEntity } from '../tasks/task-event.entity';
 import type { TaskStatus } from '../tasks/task-status';
 import { TaskTransitionsService } from '../tasks/task-transitions.service';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
+import { PendingSubmitWrites } from '../tasks/pending-submit-writes';
 import { TaskSubmitService } from '../tasks/task-submit.service';
 import { TaskSyncService } from '../tasks/task-sync.service';
 import { ChannelRequestCounter } from '../upstream/channel-request-counter.service';
@@ -180,6 +181,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       TaskMetrics,
       TaskEndOutbox,
       TaskTransitionsService,
+      PendingSubmitWrites,
       TaskSubmitService,
       SubmitPipeline,
       TaskSyncService,
