@@ -32,6 +32,8 @@ const MODERATION_FAILURE = 'content moderation failed';
 export const SUBMIT_INTERRUPTED = 'generation failed: submit was interrupted';
 /** Why a task is refused whose client was answered 503 because the database did not confirm its writes. */
 export const SUBMIT_UNCONFIRMED = 'the database did not confirm the submit in time; the client was answered 503';
+/** Why a task is refused that a takeover was resubmitting when its client, who sent no Idempotency-Key, was answered 503. */
+const SUBMIT_TAKEN_OVER = 'taken over before the provider confirmed the submit; the client was answered 503';
 /** Attempts to record a task when a concurrent request with the same key keeps being refused. */
 const IDEMPOTENT_RECORD_ATTEMPTS = 3;
 
@@ -97,6 +99,16 @@ export class TaskSubmitService {
     } catch (error) {
       // A write before the answer failed: the client gets a 503, so the task must not run later (a takeover resubmitting it).
       if (isDatabaseUnavailable(error)) this.oweRefusal(task);
+      else if (error instanceof SubmitInterruptedError && !draft.idempotencyKey) {
+        // Taken over and still being resubmitted: without an Idempotency-Key the client could never find it again.
+        // Refused before the 503, unless the resubmit got there first: then the client gets the live task.
+        const now = await this.refuseIfSubmitting(task.taskId, SUBMIT_TAKEN_OVER).catch((failure: unknown) => {
+          if (!isDatabaseUnavailable(failure)) throw failure;
+          this.oweRefusal(task);
+          return null;
+        });
+        if (now && isStarted(now)) return now;
+      }
       throw error;
     }
   }
@@ -109,13 +121,18 @@ export class TaskSubmitService {
    */
   private oweRefusal(task: TaskEntity): void {
     const lookUntil = this.clock.now() + this.config.taskLeaseMs;
-    this.pending.owe(`refusal of task ${task.taskId}`, async () => {
-      // Found by its task id: a row id given out to a rolled-back insert may belong to another task now.
-      const current = await this.tasks.findByTaskId(task.taskId);
-      if (!current) return this.clock.now() > lookUntil;
-      if (current.status === 'SUBMITTING') await this.transitions.reject(current, SUBMIT_UNCONFIRMED);
-      return true;
-    });
+    this.pending.owe(`refusal of task ${task.taskId}`, async () => (await this.refuseIfSubmitting(task.taskId, SUBMIT_UNCONFIRMED)) !== null || this.clock.now() > lookUntil);
+  }
+
+  /**
+   * Refuses a task still SUBMITTING, whoever leases it (REJECTED, its hold released, exactly once by
+   * the compare-and-set). Returns the task as it is afterwards; null when there is no such task.
+   */
+  private async refuseIfSubmitting(taskId: string, reason: string): Promise<TaskEntity | null> {
+    // Found by its task id: a row id given out to a rolled-back insert may belong to another task now.
+    const current = await this.tasks.findByTaskId(taskId);
+    if (current?.status !== 'SUBMITTING' || (await this.transitions.reject(current, reason))) return current;
+    return this.tasks.findByTaskId(taskId);
   }
 
   /**
@@ -318,14 +335,11 @@ export class TaskSubmitService {
       // The protocols give no way to cancel it; operators can match it by these ids.
       this.logger.error(`submit of ${task.taskId} lost its task after channel ${task.channelId} accepted it as ${upstreamTaskId}; that provider job is not followed`);
     }
-    const started = current && current.deletedAt === null && !['SUBMITTING', 'REJECTED'].includes(current.status) && current.failReason !== SUBMIT_INTERRUPTED;
-    if (current && started) return current;
+    if (current && isStarted(current)) return current;
     this.logger.warn(`submit of ${task.taskId} lost its task (now ${current?.status ?? 'gone'})`);
     const resubmitting = current?.status === 'SUBMITTING' && current.leaseUntil !== null;
     const retryAfterSeconds = resubmitting ? Math.min(60, Math.max(1, Math.ceil((current.leaseUntil! - this.clock.now()) / 1000))) : 1;
-    throw new AppError(ErrorCode.ServiceUnavailable, 'the submit was interrupted before the provider confirmed it; retry (with the same Idempotency-Key, if one was sent)', {
-      retryAfterSeconds,
-    });
+    throw new SubmitInterruptedError(retryAfterSeconds);
   }
 
   private async findIdempotent(userId: number, key: string, requestHash: string): Promise<TaskEntity | null> {
@@ -351,6 +365,20 @@ export function pollIntervalFor(channel: ChannelEntity, adapter: UpstreamAdapter
   const configured = Number(channel.settings?.poll_interval_ms);
   const interval = Number.isFinite(configured) && configured > 0 ? configured : adapter.defaultPollIntervalMs;
   return Math.max(interval, adapter.minPollIntervalMs ?? 0);
+}
+
+/** The task runs (the provider has it) and its client may see it: not being submitted, refused, interrupted or deleted. */
+function isStarted(task: TaskEntity): boolean {
+  return task.deletedAt === null && !['SUBMITTING', 'REJECTED'].includes(task.status) && task.failReason !== SUBMIT_INTERRUPTED;
+}
+
+/** The 503 of a submit whose task was taken over before the provider confirmed it. */
+class SubmitInterruptedError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super(ErrorCode.ServiceUnavailable, 'the submit was interrupted before the provider confirmed it; retry (with the same Idempotency-Key, if one was sent)', {
+      retryAfterSeconds,
+    });
+  }
 }
 
 /** 409 while the first request with the key is in flight (as the IETF Idempotency-Key draft says). */
