@@ -45,6 +45,9 @@ const IDEMPOTENT_RECORD_ATTEMPTS = 3;
  * that still holds the lease.
  * A crash between (1) and (3) leaves a SUBMITTING task whose lease runs out; the sync job settles
  * it. A submit that finds its task taken over writes nothing and tells the client what became of it.
+ * A client answered 503 never has its task run nor charged: when the database failed a write (whose
+ * COMMIT may have landed all the same) the task is refused once it answers again (PendingSubmitWrites);
+ * when the provider already took the task, the client gets it and the acceptance is written later.
  */
 @Injectable()
 export class TaskSubmitService {
