@@ -21,6 +21,8 @@ function acquireTimedOut(budgetMs: number): Error {
  */
 class DeadlineMysqlQueryRunner extends MysqlQueryRunner {
   private readonly budgetMs: number;
+  /** Set when the wait for a connection ran out: later statements of this runner (a ROLLBACK) fail at once instead of waiting again. */
+  private acquireError: Error | null = null;
 
   constructor(driver: MysqlDriver, mode: ReplicationMode) {
     super(driver, mode);
@@ -28,6 +30,7 @@ class DeadlineMysqlQueryRunner extends MysqlQueryRunner {
   }
 
   override connect(): Promise<any> {
+    if (!this.databaseConnection && this.acquireError) return Promise.reject(this.acquireError);
     if (this.databaseConnection || (this as unknown as { databaseConnectionPromise?: unknown }).databaseConnectionPromise) return super.connect();
     const acquiring = super.connect() as Promise<PooledConnection>;
     let timer: NodeJS.Timeout | undefined;
@@ -36,8 +39,9 @@ class DeadlineMysqlQueryRunner extends MysqlQueryRunner {
     });
     return Promise.race([acquiring, expired]).then(
       (connection) => (clearTimeout(timer), connection),
-      (error) => {
+      (error: Error) => {
         clearTimeout(timer);
+        this.acquireError = error;
         // The connection may still come: give it back to the pool if this runner was released meanwhile.
         void acquiring.then((late) => (this.isReleased ? late.release() : undefined)).catch(() => undefined);
         throw error;
