@@ -307,6 +307,37 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     await expectChargedOnce(userId, taskId, V5_PRICE);
   });
 
+  it('family A: a submit without an Idempotency-Key whose takeover is still resubmitting it is refused before its 503 (never runs, never charged), or answered with the live task', async () => {
+    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+    alpha.inject('generate', { delayMs: 1300 }, 1);
+    // The resubmit answers after the first submit does, within its own deadline (half the lease).
+    alpha.inject('generate', { delayMs: 1400 }, 1);
+    const pending = start(post('/v1/videos', key, { model: 'alpha/v5', prompt: 'taken over, no key' }));
+    const taskId = await recorded(userId);
+    const far = gw.clock.now() + 10 * LEASE_MS;
+    await gw.app.get(TaskRepository).claimDueTasks('other-instance#3', far, far + LEASE_MS, 50, ['SUBMITTING']);
+    gw.clock.advance(12 * LEASE_MS);
+    const resubmitting = gw.sync();
+    const res = await pending;
+    await resubmitting;
+    for (let i = 0; i < 3; i++) {
+      gw.clock.advance(5000);
+      await gw.sync();
+    }
+    if (res.status === 200) {
+      // The resubmit got there first: the client has the live task, charged once.
+      expect(res.body).toMatchObject({ id: taskId });
+      await expectChargedOnce(userId, taskId, V5_PRICE);
+      return;
+    }
+    expect(res.status).toBe(503);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    // The client cannot find this task again: it never becomes visible, nothing stays charged.
+    expect((await tasksOf(userId)).map((task) => task.status)).toEqual(['REJECTED']);
+    expect((await visibleTasks(key)).map((task) => task.id)).not.toContain(taskId);
+    await expectHeldThenReleased(userId, taskId);
+  });
+
   it('documents the 409 of an in-flight Idempotency-Key on both submit endpoints', async () => {
     const docs = (await gw.http.get('/docs-json').expect(200)).body;
     for (const path of ['/v1/videos', '/v1/video/generations']) {

@@ -1,6 +1,7 @@
 import { DataSource, DataSourceOptions, ObjectLiteral, QueryRunner, ReplicationMode } from 'typeorm';
 import { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
 import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
+import { DeadlineMysqlDriver } from './deadline-mysql-driver';
 
 /** A number parameter in disguise, so that TypeORM binds it instead of writing it into the SQL. */
 class BoundNumber {
@@ -76,12 +77,17 @@ class ReadWriteSqliteDriver extends BetterSqlite3Driver {
   }
 }
 
-/** A data source for `options`; on a SQLite file, with its reads on a read-only connection of their own. */
+/**
+ * A data source for `options`; on a SQLite file, with its reads on a read-only connection of their
+ * own; on MySQL with a query timeout, with one deadline across a query's wait for a connection and the query.
+ */
 export function newDataSource(options: DataSourceOptions): DataSource {
   const dataSource = new DataSource(options);
+  // The driver is made in DataSource's constructor from `type`; nothing has used it yet.
   if (options.type === 'better-sqlite3' && options.database !== ':memory:') {
-    // The driver is made in DataSource's constructor from `type`; nothing has used it yet.
     Object.assign(dataSource, { driver: new ReadWriteSqliteDriver(dataSource) });
+  } else if (options.type === 'mysql' && options.maxQueryExecutionTime) {
+    Object.assign(dataSource, { driver: new DeadlineMysqlDriver(dataSource) });
   }
   return dataSource;
 }

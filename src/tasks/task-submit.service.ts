@@ -6,6 +6,7 @@ import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { newTaskId } from '../common/random-id';
+import { isDatabaseUnavailable } from '../database/database-errors';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { ChannelRouter, upstreamModelFor } from '../upstream/channel-router.service';
 import { ChannelEntity } from '../upstream/channel.entity';
@@ -14,6 +15,7 @@ import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream/upstr
 import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import { FamilyRegistry } from '../families/family-registry';
 import { INSTANCE_ID } from '../config/instance-id';
+import { PendingSubmitWrites } from './pending-submit-writes';
 import { SubmitLease } from './submit-lease';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
@@ -28,6 +30,10 @@ const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 const MODERATION_FAILURE = 'content moderation failed';
 /** Why the sync fails a task whose submit was cut off before the provider confirmed it. */
 export const SUBMIT_INTERRUPTED = 'generation failed: submit was interrupted';
+/** Why a task is refused whose client was answered 503 because the database did not confirm its writes. */
+export const SUBMIT_UNCONFIRMED = 'the database did not confirm the submit in time; the client was answered 503';
+/** Why a task is refused that a takeover was resubmitting when its client, who sent no Idempotency-Key, was answered 503. */
+const SUBMIT_TAKEN_OVER = 'taken over before the provider confirmed the submit; the client was answered 503';
 /** Attempts to record a task when a concurrent request with the same key keeps being refused. */
 const IDEMPOTENT_RECORD_ATTEMPTS = 3;
 
@@ -39,6 +45,9 @@ const IDEMPOTENT_RECORD_ATTEMPTS = 3;
  * that still holds the lease.
  * A crash between (1) and (3) leaves a SUBMITTING task whose lease runs out; the sync job settles
  * it. A submit that finds its task taken over writes nothing and tells the client what became of it.
+ * A client answered 503 never has its task run nor charged: when the database failed a write (whose
+ * COMMIT may have landed all the same) the task is refused once it answers again (PendingSubmitWrites);
+ * when the provider already took the task, the client gets it and the acceptance is written later.
  */
 @Injectable()
 export class TaskSubmitService {
@@ -57,6 +66,7 @@ export class TaskSubmitService {
     private readonly calls: UpstreamCallRecorder,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly pending: PendingSubmitWrites,
   ) {}
 
   async submit(draft: TaskDraft, caller: Caller): Promise<TaskEntity> {
@@ -73,9 +83,12 @@ export class TaskSubmitService {
 
     let task: TaskEntity | null = null;
     for (let attempt = 1; !task; attempt++) {
+      const recording = this.newTask(draft, caller, candidates[0], adapter, quote.quota, requestHash);
       try {
-        task = await this.record(draft, caller, candidates[0], adapter, quote.quota, quote.detail, requestHash);
+        task = await this.record(recording, caller, quote.detail);
       } catch (error) {
+        // Inserted, then the COMMIT failed or went unanswered: it may have committed all the same, and the client gets a 503.
+        if (recording.id !== undefined && isDatabaseUnavailable(error)) this.oweRefusal(recording);
         if (!draft.idempotencyKey || !isUniqueViolation(error)) throw error;
         // A concurrent request with the same key got there first: its task is the answer (409 while
         // it is in flight); if it was refused meanwhile, the key is free again and this one tries anew.
@@ -84,7 +97,45 @@ export class TaskSubmitService {
         if (attempt >= IDEMPOTENT_RECORD_ATTEMPTS) throw idempotencyKeyInFlight();
       }
     }
-    return this.sendUpstream(task, candidates, adapter);
+    try {
+      return await this.sendUpstream(task, candidates, adapter);
+    } catch (error) {
+      // A write before the answer failed: the client gets a 503, so the task must not run later (a takeover resubmitting it).
+      if (isDatabaseUnavailable(error)) this.oweRefusal(task);
+      else if (error instanceof SubmitInterruptedError && !draft.idempotencyKey) {
+        // Taken over and still being resubmitted: without an Idempotency-Key the client could never find it again.
+        // Refused before the 503, unless the resubmit got there first: then the client gets the live task.
+        const now = await this.refuseIfSubmitting(task.taskId, SUBMIT_TAKEN_OVER).catch((failure: unknown) => {
+          if (!isDatabaseUnavailable(failure)) throw failure;
+          this.oweRefusal(task);
+          return null;
+        });
+        if (now && isStarted(now)) return now;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The client of this task was answered 503 for want of a usable database: once it answers again,
+   * refuse the task (REJECTED, its hold released) whoever leases it, unless it was settled already.
+   * A COMMIT cut off may still land a moment after the database answers again, so a task not (yet)
+   * there is looked for again until its record's lease would have run out.
+   */
+  private oweRefusal(task: TaskEntity): void {
+    const lookUntil = this.clock.now() + this.config.taskLeaseMs;
+    this.pending.owe(`refusal of task ${task.taskId}`, async () => (await this.refuseIfSubmitting(task.taskId, SUBMIT_UNCONFIRMED)) !== null || this.clock.now() > lookUntil);
+  }
+
+  /**
+   * Refuses a task still SUBMITTING, whoever leases it (REJECTED, its hold released, exactly once by
+   * the compare-and-set). Returns the task as it is afterwards; null when there is no such task.
+   */
+  private async refuseIfSubmitting(taskId: string, reason: string): Promise<TaskEntity | null> {
+    // Found by its task id: a row id given out to a rolled-back insert may belong to another task now.
+    const current = await this.tasks.findByTaskId(taskId);
+    if (current?.status !== 'SUBMITTING' || (await this.transitions.reject(current, reason))) return current;
+    return this.tasks.findByTaskId(taskId);
   }
 
   /**
@@ -164,67 +215,65 @@ export class TaskSubmitService {
     throw new AppError(ErrorCode.ServiceUnavailable, 'upstream channel unavailable, retry later', { retryAfterSeconds: 30 });
   }
 
-  private async record(
-    draft: TaskDraft,
-    caller: Caller,
-    channel: ChannelEntity,
-    adapter: UpstreamAdapter,
-    quota: number,
-    quoteDetail: string,
-    requestHash: string,
-  ): Promise<TaskEntity> {
+  /** The task as recorded: SUBMITTING, leased to this instance until the submit finishes. */
+  private newTask(draft: TaskDraft, caller: Caller, channel: ChannelEntity, adapter: UpstreamAdapter, quota: number, requestHash: string): TaskEntity {
     const now = this.clock.now();
+    return Object.assign(new TaskEntity(), {
+      taskId: newTaskId(),
+      userId: caller.user.id,
+      apiKeyId: caller.apiKey?.id ?? null,
+      group: caller.user.group,
+      platform: draft.platform,
+      model: draft.model,
+      upstreamModel: upstreamModelFor(channel, draft.model, adapter.defaultUpstreamModel(draft.model)),
+      action: draft.action,
+      channelId: channel.id,
+      upstreamTaskId: null,
+      status: 'SUBMITTING',
+      progress: 0,
+      quota,
+      request: draft.request,
+      properties: draft.properties ?? null,
+      prompt: promptOf(draft),
+      pollCount: 0,
+      firstPollAt: null,
+      lastPollAt: null,
+      upstreamResponse: null,
+      resultUrl: null,
+      outputSize: null,
+      failReason: null,
+      submitTime: null,
+      startTime: null,
+      finishTime: null,
+      // Until the submit finishes the task is leased to this instance; if it dies, the sync job settles it.
+      nextPollAt: now + this.config.taskLeaseMs,
+      leaseOwner: this.instanceId,
+      leaseUntil: now + this.config.taskLeaseMs,
+      pollFailures: 0,
+      idempotencyKey: draft.idempotencyKey ?? null,
+      requestHash,
+      gatewayHops: draft.gatewayHops ?? 0,
+      deletedAt: null,
+      createdAt: now,
+      updatedAt: now,
+      archiveFailures: 0,
+    });
+  }
+
+  /** Step (1): records the task and holds its charge, in one transaction; sets `task.id` once inserted. */
+  private async record(task: TaskEntity, caller: Caller, quoteDetail: string): Promise<TaskEntity> {
+    const { quota } = task;
     return this.transactions.run(async (manager) => {
-      const task = manager.create(TaskEntity, {
-        taskId: newTaskId(),
-        userId: caller.user.id,
-        apiKeyId: caller.apiKey?.id ?? null,
-        group: caller.user.group,
-        platform: draft.platform,
-        model: draft.model,
-        upstreamModel: upstreamModelFor(channel, draft.model, adapter.defaultUpstreamModel(draft.model)),
-        action: draft.action,
-        channelId: channel.id,
-        upstreamTaskId: null,
-        status: 'SUBMITTING',
-        progress: 0,
-        quota,
-        request: draft.request,
-        properties: draft.properties ?? null,
-        prompt: promptOf(draft),
-        pollCount: 0,
-        firstPollAt: null,
-        lastPollAt: null,
-        upstreamResponse: null,
-        resultUrl: null,
-        outputSize: null,
-        failReason: null,
-        submitTime: null,
-        startTime: null,
-        finishTime: null,
-        // Until the submit finishes the task is leased to this instance; if it dies, the sync job settles it.
-        nextPollAt: now + this.config.taskLeaseMs,
-        leaseOwner: this.instanceId,
-        leaseUntil: now + this.config.taskLeaseMs,
-        pollFailures: 0,
-        idempotencyKey: draft.idempotencyKey ?? null,
-        requestHash,
-        gatewayHops: draft.gatewayHops ?? 0,
-        deletedAt: null,
-        createdAt: now,
-        updatedAt: now,
-        archiveFailures: 0,
-      });
       await this.tasks.insertNew(manager, task);
-      await recordTaskEvent(manager, { taskRowId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: now });
+      await recordTaskEvent(manager, { taskRowId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: task.createdAt });
       if (quota > 0) {
         // A hold until the provider accepts the task: a refused submit leaves nothing in the customer's ledger.
         await this.ledger.holdIfEnough(manager, {
           userId: caller.user.id,
           taskId: task.taskId,
-          model: draft.model,
+          model: task.model,
           quota,
-          channelId: channel.id,
+          channelId: task.channelId,
           detail: quoteDetail,
         });
       }
@@ -246,12 +295,24 @@ export class TaskSubmitService {
     };
     // Accepted: the task becomes visible and its hold becomes its charge, in one transaction.
     const accepted = { upstreamTaskId: outcome.upstreamTaskId, submitTime: now, nextPollAt: changes.nextPollAt!, request: changes.request };
-    const kept = await this.transactions.run(async (manager) => {
-      if (!(await this.tasks.markSubmitted(manager, task.id, owner, accepted))) return false;
-      await this.ledger.confirmHold(manager, task.taskId);
-      await recordTaskEvent(manager, { taskRowId: task.id, kind: 'submitted', status: 'NOT_START', progress: task.progress, at: now });
-      return true;
-    });
+    const accept = () =>
+      this.transactions.run(async (manager) => {
+        if (!(await this.tasks.markSubmitted(manager, task.id, owner, accepted))) return false;
+        await this.ledger.confirmHold(manager, task.taskId);
+        await recordTaskEvent(manager, { taskRowId: task.id, kind: 'submitted', status: 'NOT_START', progress: task.progress, at: now });
+        return true;
+      });
+    let kept: boolean;
+    try {
+      kept = await accept();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      // The provider has the job and the task's record committed: the client gets its task (a 503 would
+      // have it retry and pay twice), and the acceptance is written once the database answers (if the
+      // lease runs out first, the sync settles the task as any interrupted submit).
+      this.pending.owe(`acceptance of task ${task.taskId}`, async () => (await accept(), true));
+      return Object.assign(task, changes);
+    }
     if (!kept) return this.afterTakeover(task, outcome.upstreamTaskId);
     return Object.assign(task, changes);
   }
@@ -280,14 +341,11 @@ export class TaskSubmitService {
       // The protocols give no way to cancel it; operators can match it by these ids.
       this.logger.error(`submit of ${task.taskId} lost its task after channel ${task.channelId} accepted it as ${upstreamTaskId}; that provider job is not followed`);
     }
-    const started = current && current.deletedAt === null && !['SUBMITTING', 'REJECTED'].includes(current.status) && current.failReason !== SUBMIT_INTERRUPTED;
-    if (current && started) return current;
+    if (current && isStarted(current)) return current;
     this.logger.warn(`submit of ${task.taskId} lost its task (now ${current?.status ?? 'gone'})`);
     const resubmitting = current?.status === 'SUBMITTING' && current.leaseUntil !== null;
     const retryAfterSeconds = resubmitting ? Math.min(60, Math.max(1, Math.ceil((current.leaseUntil! - this.clock.now()) / 1000))) : 1;
-    throw new AppError(ErrorCode.ServiceUnavailable, 'the submit was interrupted before the provider confirmed it; retry (with the same Idempotency-Key, if one was sent)', {
-      retryAfterSeconds,
-    });
+    throw new SubmitInterruptedError(retryAfterSeconds);
   }
 
   private async findIdempotent(userId: number, key: string, requestHash: string): Promise<TaskEntity | null> {
@@ -313,6 +371,20 @@ export function pollIntervalFor(channel: ChannelEntity, adapter: UpstreamAdapter
   const configured = Number(channel.settings?.poll_interval_ms);
   const interval = Number.isFinite(configured) && configured > 0 ? configured : adapter.defaultPollIntervalMs;
   return Math.max(interval, adapter.minPollIntervalMs ?? 0);
+}
+
+/** The task runs (the provider has it) and its client may see it: not being submitted, refused, interrupted or deleted. */
+function isStarted(task: TaskEntity): boolean {
+  return task.deletedAt === null && !['SUBMITTING', 'REJECTED'].includes(task.status) && task.failReason !== SUBMIT_INTERRUPTED;
+}
+
+/** The 503 of a submit whose task was taken over before the provider confirmed it. */
+class SubmitInterruptedError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super(ErrorCode.ServiceUnavailable, 'the submit was interrupted before the provider confirmed it; retry (with the same Idempotency-Key, if one was sent)', {
+      retryAfterSeconds,
+    });
+  }
 }
 
 /** 409 while the first request with the key is in flight (as the IETF Idempotency-Key draft says). */

@@ -5,6 +5,7 @@ import { FamiliesModule } from '../families/families.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
+import { PendingSubmitWrites } from './pending-submit-writes';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
@@ -19,7 +20,7 @@ import { TaskTransitionsService } from './task-transitions.service';
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
   imports: [TypeOrmModule.forFeature([TaskEntity, TaskEventEntity]), BillingModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
-  providers: [TaskRepository, TaskQueries, TaskMetrics, TaskEndOutbox, TaskTransitionsService, TaskSubmitService, SubmitPipeline, TaskSyncService],
+  providers: [TaskRepository, TaskQueries, TaskMetrics, TaskEndOutbox, TaskTransitionsService, PendingSubmitWrites, TaskSubmitService, SubmitPipeline, TaskSyncService],
   exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndOutbox],
 })
 export class TasksModule {}

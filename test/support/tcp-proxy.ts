@@ -9,6 +9,11 @@ export interface TcpProxy {
   restore(): Promise<void>;
   /** Keeps connections open but forwards no byte either way, like a hung server. */
   freeze(): void;
+  /**
+   * Freezes right after forwarding the first client chunk for which `matches` is true (given the
+   * chunk and the client socket it came from): the server gets it, its answer is held back.
+   */
+  freezeAfter(matches: (chunk: Buffer, client: Socket) => boolean): void;
   thaw(): void;
   close(): Promise<void>;
 }
@@ -18,6 +23,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   /** Bytes held back while frozen, delivered in order on thaw. */
   const held: Array<{ to: Socket; chunk: Buffer }> = [];
   let frozen = false;
+  let trigger: ((chunk: Buffer, client: Socket) => boolean) | null = null;
   let server: Server;
 
   const track = (socket: Socket) => {
@@ -25,13 +31,17 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
   };
-  const relay = (from: Socket, to: Socket) =>
+  const relay = (from: Socket, to: Socket, client?: Socket) =>
     from.on('data', (chunk: Buffer) => {
-      if (frozen) held.push({ to, chunk });
-      else to.write(chunk);
+      if (frozen) return void held.push({ to, chunk });
+      to.write(chunk);
+      if (client && trigger?.(chunk, client)) {
+        trigger = null;
+        frozen = true;
+      }
     });
   const forward = (client: Socket, upstream: Socket) => {
-    relay(client, upstream);
+    relay(client, upstream, client);
     relay(upstream, client);
     const end = () => {
       client.destroy();
@@ -66,6 +76,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     freeze() {
       frozen = true;
+    },
+    freezeAfter(matches) {
+      trigger = matches;
     },
     thaw() {
       frozen = false;

@@ -29,6 +29,7 @@ import { TaskEventEntity } from '../../../src/tasks/task-event.entity';
 import type { TaskStatus } from '../../../src/tasks/task-status';
 import { TaskTransitionsService } from '../../../src/tasks/task-transitions.service';
 import { SubmitPipeline } from '../../../src/tasks/submit-pipeline.service';
+import { PendingSubmitWrites } from '../../../src/tasks/pending-submit-writes';
 import { TaskSubmitService } from '../../../src/tasks/task-submit.service';
 import { TaskSyncService } from '../../../src/tasks/task-sync.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
@@ -181,6 +182,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       TaskMetrics,
       TaskEndOutbox,
       TaskTransitionsService,
+      PendingSubmitWrites,
       TaskSubmitService,
       SubmitPipeline,
       TaskSyncService,
