@@ -42,6 +42,9 @@ describe('loadConfig', () => {
     ['PUBLIC_BASE_URL', 'https://gateway.example.com/?x=1'],
     ['TASK_TIMEOUT_MS', '500'],
     ['ADMIN_TOKEN', 'short'],
+    ['METRICS_TOKEN', 'short'],
+    ['BODY_MEMORY_LIMIT_MB', '0'],
+    ['BODY_MEMORY_LIMIT_MB', '64mb'],
   ])('rejects a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
