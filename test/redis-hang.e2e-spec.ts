@@ -78,13 +78,6 @@ describeEachDatabase('a frozen or unreachable Redis', (kind) => {
 
     redis.kill('SIGCONT');
     for (const gateway of [a, b]) await redisConnected(gateway, true);
-    // Shared again: a revocation reaches the other instance through Redis.
-    const later = await customer(b);
-    expect((await listVideos(a, later.key)).status).toBe(200);
-    await admin(b, 'DELETE', `/api/admin/keys/${later.keyId}`);
-    await timeUntil(async () => (await listVideos(a, later.key)).status === 401, 10_000, 'revoked key refused on a once Redis answers again').catch((error) => {
-      throw new Error(`${error.message}\n--- a:\n${a.output()}\n--- b:\n${b.output()}`);
-    });
   }, 240_000);
 
   it(`SIGTERM ends the process within ${SHUTDOWN_BOUND_MS / 1000} s while Redis is frozen`, async () => {
