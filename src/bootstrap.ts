@@ -14,8 +14,10 @@ import { recordSecurityHeaders, securityHeaders } from './common/security-header
 import type { AppConfig } from './config/app-config';
 import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
+import { BodyMemoryBudget } from './http/body-memory-budget';
 import { DEFAULT_BODY_LIMIT, hasBody, videoSubmitJsonParser } from './http/body-parsers';
 import { installFastLane } from './http/fast-lane';
+import { MetricsRegistry } from './metrics/metrics-registry';
 import { submitRoutes } from './http/submit-routes';
 import { taskPollRoutes } from './http/task-poll-routes';
 import { SignedLinksService } from './storage/signed-links.service';
@@ -70,15 +72,25 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   bodyParsers.use(VIDEO_SUBMIT_PATHS, videoSubmitJsonParser());
   bodyParsers.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
   bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
+  // One budget for every body read at once: these parsers, multer's and the fast lane's.
+  const bodyBudget = new BodyMemoryBudget(config.bodyMemoryLimitBytes, app.get(MetricsRegistry));
   // Most API calls (task polls) carry no body: they skip the parsers in one step.
-  app.use((req: express.Request, res: express.Response, next: express.NextFunction) => (hasBody(req) ? bodyParsers(req, res, next) : next()));
+  app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (!hasBody(req)) return next();
+    try {
+      bodyBudget.admit(req, res);
+    } catch (error) {
+      return next(error);
+    }
+    bodyParsers(req, res, next);
+  });
   app.use(expressErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
   // The task polls and the JSON submits, most of the traffic, are answered in front of Express and Nest (see fast-lane.ts).
   const apiKeyRoutes = { logger, securityHeaders: headers, apiKeys: app.get(ApiKeysService), accountLimits: app.get(AccountRateLimiter) };
   installFastLane(app.getHttpServer(), [
     ...taskPollRoutes({ ...apiKeyRoutes, tasks: app.get(TaskQueries), links: app.get(SignedLinksService) }),
-    ...submitRoutes({ ...apiKeyRoutes, submissions: app.get(SubmitPipeline) }),
+    ...submitRoutes({ ...apiKeyRoutes, submissions: app.get(SubmitPipeline), bodyBudget }),
   ]);
   app.enableShutdownHooks();
   setupSwagger(app);

@@ -133,6 +133,31 @@ function bigMultipartBody(boundary: string, count: number, fieldMb: number): { c
   };
 }
 
+/** Waits until the gateway reports `bytes` of request bodies in flight (/metrics). */
+async function waitForBytesInFlight(gateway: GatewayProcess, bytes: number): Promise<void> {
+  for (;;) {
+    const text = await (await fetch(`${gateway.url}/metrics`)).text();
+    if (Number(/^gateway_request_body_bytes_in_flight (\S+)$/m.exec(text)?.[1]) >= bytes) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** POSTs `length` bytes of JSON, holding the last byte back until `held` resolves (the body stays in flight meanwhile). */
+function fetchHeld(url: string, key: string, length: number, held: Promise<void>): Promise<number> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path: '/v1/videos', method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': String(length) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    const head = Buffer.from('{"model":"alpha/v6","prompt":"');
+    req.write(head);
+    req.write(Buffer.alloc(length - head.length - 2, 'x'));
+    void held.then(() => req.end('"}'));
+  });
+}
+
 const openAiError = (message: string, code: string, type: string, param: string | null = null) => ({ error: { message, type, param, code } });
 const nestedObjects = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
 const nestedArrays = (levels: number) => `{"model":${'['.repeat(levels)}${']'.repeat(levels)}}`;
@@ -154,8 +179,8 @@ describeEachDatabase('faults lose nothing: memory amplification and nesting dept
   const taskCount = async () => (await (await admin(`/api/admin/tasks?user_id=${userId}`)).json()).total;
 
   /** A gateway process of its own, warmed up, so that one test's garbage is not the next one's baseline. */
-  const startWarmGateway = async () => {
-    const started = await startGatewayProcess({ DATABASE_URL: database.url, ADMIN_TOKEN, TASK_SYNC_INTERVAL_MS: '0' });
+  const startWarmGateway = async (env: Record<string, string> = {}) => {
+    const started = await startGatewayProcess({ DATABASE_URL: database.url, ADMIN_TOKEN, TASK_SYNC_INTERVAL_MS: '0', ...env });
     // Warm the code paths so that lazy loading is not counted as growth.
     await fetch(`${started.url}/v1/videos`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     if (key) {
@@ -207,6 +232,68 @@ describeEachDatabase('faults lose nothing: memory amplification and nesting dept
     });
     // Reading the bodies costs about 1 GB (raw bytes, their text and the parsed prompt, 20 times over).
     expect(measured.growth).toBeLessThan(150);
+  });
+
+  it('20 parallel authenticated 19 MB JSON submits: bodies beyond the 64 MB budget get a 503 with Retry-After, memory stays bounded, nothing charged', async () => {
+    const before = await balance();
+    const body = bigJsonBody(19);
+    const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+    const answers: StreamedAnswer[] = [];
+    const own = await startWarmGateway();
+    let measured;
+    try {
+      measured = await rssGrowthDuring(own.child.pid!, async () => {
+        answers.push(...(await Promise.all(Array.from({ length: 20 }, () => streamPost(own.url, '/v1/videos', headers, body.chunks, body.length)))));
+      });
+    } finally {
+      await own.stop();
+    }
+    const unavailable = answers.filter((answer) => answer.status === 503);
+    process.stdout.write(`[${kind}] 20 x 19 MB authenticated JSON: RSS ${measured.before} MB, peak ${measured.peak} MB (+${measured.growth} MB); ${unavailable.length} answered 503\n`);
+    // One 19 MB body (about 57 MB in memory) fits in 64 MB at once; the others were refused before being read.
+    expect(unavailable.length).toBeGreaterThanOrEqual(1);
+    for (const answer of unavailable) {
+      expect(answer.body).toEqual(openAiError('the gateway is reading too many request bodies at once, retry shortly', 'service_unavailable', 'server_error'));
+    }
+    // The ones read were answered as any 19 MB prompt is (never a 500).
+    expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 503)).toEqual([]);
+    // Reading all 20 at once cost 350 to 400 MB here; one at a time 220 to 250 MB (one 19 MB submit alone costs about 200 MB).
+    expect(measured.growth).toBeLessThan(320);
+    expect(await balance()).toEqual(before);
+    expect(await taskCount()).toBe(0);
+  });
+
+  it('a 503 from the body budget carries Retry-After; a body larger than the whole budget is a 413 on the fast lane and on multipart, unread', async () => {
+    // 24 MB: a body of up to 8 MB fits (counted at three times its size).
+    const own = await startWarmGateway({ BODY_MEMORY_LIMIT_MB: '24' });
+    try {
+      const before = await balance();
+      const json = bigJsonBody(10);
+      const tooLarge = await streamPost(own.url, '/v1/videos', { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, json.chunks, json.length);
+      expect(tooLarge.status).toBe(413);
+      expect(tooLarge.body).toEqual(openAiError('request body too large', 'payload_too_large', 'invalid_request_error'));
+      const form = bigMultipartBody('budget', 1, 10);
+      const multipart = await streamPost(own.url, '/v1/videos', { Authorization: `Bearer ${key}`, 'Content-Type': 'multipart/form-data; boundary=budget' }, form.chunks, form.length);
+      expect(multipart.status).toBe(413);
+      expect(multipart.body).toEqual(openAiError('request body too large', 'payload_too_large', 'invalid_request_error'));
+
+      // A 6 MB body being sent slowly holds 18 of the 24 MB: a second one waits for it (503, Retry-After), a small one fits.
+      const slow = bigJsonBody(6);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const pending = fetchHeld(own.url, key, slow.length, held);
+      await waitForBytesInFlight(own, slow.length * 3);
+      const second = await fetch(`${own.url}/v1/videos`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: Buffer.concat([...slow.chunks()]) });
+      expect(second.status).toBe(503);
+      expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      const small = await fetch(`${own.url}/v1/videos`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: '{"model":"no-such-model","prompt":"a fox"}' });
+      expect(small.status).toBe(400);
+      release();
+      await pending;
+      expect(await balance()).toEqual(before);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('4 multipart submits with 12 text fields of 25 MB each are refused with 413, bounded in memory and not charged', async () => {

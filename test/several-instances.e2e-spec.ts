@@ -1,9 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { Socket } from 'node:net';
 import { FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
 import { ADMIN_TOKEN } from './support/gateway';
 import { freePort, GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { reachable, startOwnRedis, stopOwnRedis, timeUntil } from './support/own-redis';
+import { admin, call, customer, health, listVideos } from './support/process-api';
 import { databaseKinds, FreshDatabase, freshDatabase } from './support/test-databases';
 
 /**
@@ -14,74 +15,6 @@ import { databaseKinds, FreshDatabase, freshDatabase } from './support/test-data
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const onMysql = databaseKinds().includes('mysql');
 
-interface Response {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
-async function call(gateway: GatewayProcess, auth: string, method: string, path: string, body?: unknown): Promise<Response> {
-  const res = await fetch(`${gateway.url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
-}
-
-async function admin(gateway: GatewayProcess, method: string, path: string, body?: unknown) {
-  const res = await call(gateway, ADMIN_TOKEN, method, path, body);
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-async function customer(gateway: GatewayProcess, fields: Record<string, unknown> = {}) {
-  const user = await admin(gateway, 'POST', '/api/admin/users', { username: `u${randomBytes(5).toString('hex')}`, ...fields });
-  const key = await admin(gateway, 'POST', `/api/admin/users/${user.id}/keys`, { name: 'k' });
-  return { userId: user.id as number, key: key.key as string, keyId: key.id as number };
-}
-
-const listVideos = (gateway: GatewayProcess, key: string) => call(gateway, key, 'GET', '/v1/videos');
-
-/** Milliseconds until `check` holds (polled every 25 ms), or throws after `timeoutMs`. */
-async function timeUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-const reachable = (url: string) =>
-  new Promise<boolean>((resolve) => {
-    const { hostname, port } = new URL(url);
-    const socket = new Socket();
-    socket.setTimeout(1000);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
-    socket.connect(Number(port || 6379), hostname);
-  });
-
-/** A throwaway redis-server of this test's own (never the machine's): no persistence. */
-async function startOwnRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await timeUntil(() => reachable(`redis://127.0.0.1:${port}`), 10_000, 'own redis-server listening');
-  return child;
-}
-
-async function stopOwnRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-const health = async (gateway: GatewayProcess) => {
-  const res = await fetch(`${gateway.url}/health`);
-  return { status: res.status, body: (await res.json()) as { details: Record<string, { status: string; connected?: boolean }> } };
-};
 const metric = async (gateway: GatewayProcess, name: string) => {
   const text = await (await fetch(`${gateway.url}/metrics`)).text();
   const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);

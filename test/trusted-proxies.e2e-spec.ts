@@ -11,10 +11,12 @@ describe('TRUSTED_PROXIES and the sign-in throttle (one instance, SQLite)', () =
     gateways.push(gw);
     return gw;
   };
+  // A name per attempt, so that only the per-address limit is at work (an account has a limit of its own).
+  let attempt = 0;
   const signIn = (gw: TestGateway, forwardedFor?: string) => {
     const req = gw.http.post('/console/api/session');
     if (forwardedFor) req.set('X-Forwarded-For', forwardedFor);
-    return req.send({ username: 'guess', password: 'wrong-password' });
+    return req.send({ username: `guess-${attempt++}`, password: 'wrong-password' });
   };
   /** Spends an address's 30 attempts a minute; each is a plain 401 until then. */
   const exhaust = async (gw: TestGateway, forwardedFor: (i: number) => string | undefined) => {

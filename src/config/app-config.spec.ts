@@ -52,6 +52,9 @@ describe('loadConfig', () => {
     ['ADMIN_TOKEN', 'short'],
     ['VIDEO_MAX_BYTES', '0'],
     ['VIDEO_MAX_BYTES', '1GB'],
+    ['METRICS_TOKEN', 'short'],
+    ['BODY_MEMORY_LIMIT_MB', '0'],
+    ['BODY_MEMORY_LIMIT_MB', '64mb'],
   ])('rejects a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

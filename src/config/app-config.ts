@@ -122,6 +122,8 @@ const schema = z.object({
     .default('gateway:')
     .refine((value) => /^[\w:.-]{1,64}$/.test(value), 'must be 1 to 64 letters, digits or _ : . -'),
   TRUSTED_PROXIES: trustedProxies,
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  BODY_MEMORY_LIMIT_MB: integer(1, 64, 4096),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
   QUOTA_PER_UNIT: integer(1, 10_000),
   CURRENCY: z
@@ -177,6 +179,10 @@ export interface AppConfig {
   redisKeyPrefix: string;
   /** Express's `trust proxy`: the proxies whose X-Forwarded-For is believed; false (default) believes none. */
   trustedProxies: TrustedProxies;
+  /** Set: /metrics answers only `Authorization: Bearer <token>`; unset: anyone who reaches the port. */
+  metricsToken?: string;
+  /** Request bodies being read at once may hold at most this many bytes together; more wait (503). */
+  bodyMemoryLimitBytes: number;
   logLevel: string;
   /** Quota units worth one unit of `currency`: the console shows prices and spend as money at this rate. */
   quotaPerUnit: number;
@@ -222,6 +228,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     redisUrl: values.REDIS_URL || undefined,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     trustedProxies: values.TRUSTED_PROXIES,
+    metricsToken: values.METRICS_TOKEN || undefined,
+    bodyMemoryLimitBytes: values.BODY_MEMORY_LIMIT_MB * 1024 * 1024,
     logLevel: values.LOG_LEVEL,
     quotaPerUnit: values.QUOTA_PER_UNIT,
     currency: values.CURRENCY,

@@ -3,6 +3,7 @@ import { AdminTokenService } from '../auth/admin-token.service';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { UsersService } from '../auth/users.service';
 import { AppError, ErrorCode } from '../common/app-error';
+import { AccountSignInThrottle } from './account-sign-in-throttle';
 import { ConsoleSessionsService } from './console-sessions.service';
 
 /** A bcrypt hash of nothing anyone knows: unknown usernames cost the same time as wrong passwords. */
@@ -20,6 +21,7 @@ export class ConsoleAuthService {
     private readonly adminToken: AdminTokenService,
     private readonly users: UsersService,
     private readonly sessions: ConsoleSessionsService,
+    private readonly accountThrottle: AccountSignInThrottle,
   ) {}
 
   async signIn(input: { adminToken?: string; username?: string; password?: string }): Promise<OpenedSession> {
@@ -30,9 +32,13 @@ export class ConsoleAuthService {
     if (input.username === undefined || input.password === undefined) {
       throw AppError.invalid('send admin_token, or username and password', input.username === undefined ? 'username' : 'password');
     }
+    await this.accountThrottle.admit(input.username);
     const user = await this.users.findByUsername(input.username);
     const matches = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
-    if (!user || !user.passwordHash || !matches) throw new AppError(ErrorCode.Unauthorized, 'wrong username or password');
+    if (!user || !user.passwordHash || !matches) {
+      await this.accountThrottle.recordFailure(input.username);
+      throw new AppError(ErrorCode.Unauthorized, 'wrong username or password');
+    }
     if (user.status !== 'active') throw new AppError(ErrorCode.Forbidden, 'account is disabled');
     return this.sessions.open('user', user.id);
   }

@@ -9,6 +9,7 @@ import { VerificationModule } from '../verification/verification.module';
 import { VideosModule } from '../videos/videos.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { StorageModule } from '../storage/storage.module';
+import { AccountSignInThrottle } from './account-sign-in-throttle';
 import { TaskDetailService } from './task-detail/task-detail.service';
 import { AdminDashboardController } from './dashboard/admin-dashboard.controller';
 import { DashboardService } from './dashboard/dashboard.service';
@@ -80,6 +81,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     ConsoleCustomerGuard,
     ConsoleChannelProbeService,
     SignInThrottleGuard,
+    AccountSignInThrottle,
     CustomerTasksService,
     CustomerUsageService,
     CustomerLogsService,

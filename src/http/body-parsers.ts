@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import typeIs from 'type-is';
 import { rejectDeepJson } from '../common/json-depth';
+import type { BodyMemoryBudget } from './body-memory-budget';
 
 /** Video submits may carry data-URI images. */
 export const VIDEO_BODY_LIMIT = '20mb';
@@ -20,8 +21,12 @@ export function hasJsonBody(req: IncomingMessage): boolean {
   return hasBody(req) && typeIs.is(req.headers['content-type'] ?? '', ['application/json']) !== false;
 }
 
-/** Runs an Express body parser on a plain request: the body, or the parser's error (the filter maps it to 400, 413 or 415). */
-export function parseBody(parser: RequestHandler, req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+/**
+ * Runs an Express body parser on a plain request, within the process's body memory budget: the body,
+ * or the budget's or the parser's error (the filter maps it to 400, 413, 415 or 503).
+ */
+export function parseBody(parser: RequestHandler, budget: BodyMemoryBudget, req: IncomingMessage, res: ServerResponse): Promise<unknown> {
   const request = req as express.Request;
+  budget.admit(req, res);
   return new Promise((resolve, reject) => parser(request, res as express.Response, (error?: unknown) => (error ? reject(error) : resolve(request.body))));
 }

@@ -5,11 +5,13 @@ import type { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { toSubmittedVideo } from '../videos/flat-video.view';
 import { normalizeSubmitBody } from '../videos/submit-body';
 import { apiKeyRoute, type ApiKeyRouteDependencies } from './api-key-route';
+import type { BodyMemoryBudget } from './body-memory-budget';
 import { hasJsonBody, parseBody, videoSubmitJsonParser } from './body-parsers';
 import type { FastRoute } from './fast-lane';
 
 export interface SubmitDependencies extends ApiKeyRouteDependencies {
   submissions: SubmitPipeline;
+  bodyBudget: BodyMemoryBudget;
 }
 
 /**
@@ -27,7 +29,7 @@ export function submitRoutes(deps: SubmitDependencies): FastRoute[] {
       route: '/v1/videos',
       takes: hasJsonBody,
       answer: async (req, res, caller) => {
-        const input = normalizeSubmitBody(await parseBody(json, req, res), undefined, false);
+        const input = normalizeSubmitBody(await parseBody(json, deps.bodyBudget, req, res), undefined, false);
         return toSubmittedVideo(await deps.submissions.submit(input, caller, submitHeadersOf(req.headers)));
       },
     }),
@@ -37,7 +39,7 @@ export function submitRoutes(deps: SubmitDependencies): FastRoute[] {
       route: '/v1/video/generations',
       takes: hasJsonBody,
       answer: async (req, res, caller) => {
-        const input = unifiedSubmitInput(await parseBody(json, req, res));
+        const input = unifiedSubmitInput(await parseBody(json, deps.bodyBudget, req, res));
         return GenerationSubmitResponse.of(await deps.submissions.submit(input, caller, submitHeadersOf(req.headers)));
       },
     }),

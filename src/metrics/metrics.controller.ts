@@ -1,9 +1,11 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { MetricsRegistry } from './metrics-registry';
+import { MetricsTokenGuard } from './metrics-token.guard';
 
-/** Prometheus scrape endpoint. */
+/** Prometheus scrape endpoint (behind METRICS_TOKEN when set). */
 @ApiExcludeController()
+@UseGuards(MetricsTokenGuard)
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly registry: MetricsRegistry) {}

@@ -8,6 +8,10 @@ import { MetricsRegistry } from '../metrics/metrics-registry';
 const COMMAND_TIMEOUT_MS = 500;
 /** Reconnect attempts back off up to this (ioredis reconnects by itself, forever). */
 const MAX_RECONNECT_DELAY_MS = 1_000;
+/** Both connections are pinged this often: a hung Redis (no answer, connection still open) is a lost one. */
+const HEARTBEAT_INTERVAL_MS = 1_000;
+/** Shutdown waits this long for QUIT, then drops the connections (an unreachable or hung Redis never answers). */
+const QUIT_TIMEOUT_MS = 1_000;
 
 type Listener = (up: boolean) => void;
 
@@ -28,6 +32,7 @@ export class RedisConnection implements OnApplicationShutdown {
   private readonly listeners: Listener[] = [];
   private readonly upGauge: Gauge | null = null;
   private readonly fallbacks: Counter | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, registry: MetricsRegistry) {
     this.keyPrefix = config.redisKeyPrefix;
@@ -51,6 +56,7 @@ export class RedisConnection implements OnApplicationShutdown {
     // Errors are reported through the state change; without a listener ioredis would print each retry.
     this.client.on('error', () => undefined);
     this.subscriber.on('error', () => undefined);
+    this.heartbeat = setInterval(() => void this.checkAnswering(), HEARTBEAT_INTERVAL_MS).unref();
     this.upGauge = new Gauge({ name: 'gateway_redis_up', help: '1 while the shared Redis (REDIS_URL) answers, 0 while the gateway runs on in-process limits', registers: [registry] });
     this.upGauge.set(0);
     this.fallbacks = new Counter({
@@ -79,6 +85,15 @@ export class RedisConnection implements OnApplicationShutdown {
     this.fallbacks?.inc();
   }
 
+  /** Up while both connections answer a PING in time; a connection that is not ready is reported by its own events. */
+  private async checkAnswering(): Promise<void> {
+    const connections = [this.client, this.subscriber].filter((c): c is Redis => c?.status === 'ready');
+    if (connections.length < 2) return;
+    const answers = await Promise.all(connections.map((c) => answersWithin(c, COMMAND_TIMEOUT_MS)));
+    // The client may have closed meanwhile: its 'close' has already said so.
+    if (this.client?.status === 'ready') this.setUp(answers.every(Boolean));
+  }
+
   private setUp(up: boolean): void {
     const next = up ? 'up' : 'down';
     const previous = this.state;
@@ -91,10 +106,26 @@ export class RedisConnection implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
     for (const connection of [this.subscriber, this.client]) {
       if (!connection) continue;
       connection.removeAllListeners('close');
-      await connection.quit().catch(() => connection.disconnect());
+      await withinTime(connection.quit(), QUIT_TIMEOUT_MS).catch(() => undefined);
+      // Stops reconnecting too, so nothing keeps the process alive.
+      connection.disconnect();
     }
   }
 }
+
+/** Rejects if `work` takes longer than `ms` (the subscriber has no command timeout: SUBSCRIBE waits for Redis). */
+function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+const answersWithin = (connection: Redis, ms: number): Promise<boolean> =>
+  withinTime(connection.ping(), ms).then(
+    () => true,
+    () => false,
+  );

@@ -27,9 +27,15 @@ export interface Decision {
  * REDIS_URL is set, with an in-process limiter as insurance while Redis is unavailable; without
  * REDIS_URL the same counters live in this process only.
  */
+/** One limiter's counters in Redis (null without REDIS_URL) and in process. */
+interface LimiterPair {
+  shared: RateLimiterAbstract | null;
+  local: RateLimiterMemory;
+}
+
 @Injectable()
 export class SharedRateLimiters {
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly limiters = new Map<string, LimiterPair>();
 
   constructor(private readonly redis: RedisConnection) {}
 
@@ -38,9 +44,12 @@ export class SharedRateLimiters {
    * Limiters of one name share their counters whatever their points, so a changed limit applies at once.
    */
   async consume(name: string, points: number, durationMs: number, key: string): Promise<Decision> {
-    if (this.redis.configured && !this.redis.isUp) this.redis.countFallback();
+    const { shared, local } = this.limiter(name, points, durationMs);
+    // Redis down or hung: decide in process at once rather than wait for a command to time out.
+    const fallback = this.redis.configured && !this.redis.isUp;
+    if (fallback) this.redis.countFallback();
     try {
-      const result = await this.limiter(name, points, durationMs).consume(key);
+      const result = await (shared && !fallback ? shared : local).consume(key);
       return { allowed: true, msBeforeNext: result.msBeforeNext };
     } catch (error) {
       if (error instanceof RateLimiterRes) return { allowed: false, msBeforeNext: Math.max(0, error.msBeforeNext) };
@@ -48,28 +57,37 @@ export class SharedRateLimiters {
     }
   }
 
-  private limiter(name: string, points: number, durationMs: number): RateLimiterAbstract {
+  /** Whether `key` has points left in the limiter `name`, without counting a call (a failure is counted apart, by `consume`). */
+  async peek(name: string, points: number, durationMs: number, key: string): Promise<Decision> {
+    const { shared, local } = this.limiter(name, points, durationMs);
+    const fallback = this.redis.configured && !this.redis.isUp;
+    const used = await (shared && !fallback ? shared : local).get(key);
+    if (!used || used.consumedPoints < points) return { allowed: true, msBeforeNext: used?.msBeforeNext ?? 0 };
+    return { allowed: false, msBeforeNext: Math.max(0, used.msBeforeNext) };
+  }
+
+  private limiter(name: string, points: number, durationMs: number): LimiterPair {
     const id = `${name}|${points}|${durationMs}`;
     let limiter = this.limiters.get(id);
     if (!limiter) {
       const keyPrefix = `${this.redis.keyPrefix}rl:${name}`;
       const duration = durationMs / 1000;
-      const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+      const local = new RateLimiterMemory({ keyPrefix, points, duration });
+      let shared: RateLimiterAbstract | null = null;
       if (this.redis.client) {
         if (durationMs < 1000) throw new Error(`limiter ${name}: a shared window must be at least 1 s`);
-        limiter = new RateLimiterRedis({
+        shared = new RateLimiterRedis({
           storeClient: this.redis.client,
           keyPrefix,
           points,
           duration,
           // Not connected: decide in process at once rather than wait for Redis.
           rejectIfRedisNotReady: true,
-          insuranceLimiter: memory,
+          insuranceLimiter: local,
           customIncrTtlLuaScript: INCREMENT_WITH_MS_WINDOW,
         });
-      } else {
-        limiter = memory;
       }
+      limiter = { shared, local };
       this.limiters.set(id, limiter);
     }
     return limiter;

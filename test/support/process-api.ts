@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { ADMIN_TOKEN } from './gateway';
+import type { GatewayProcess } from './gateway-process';
+
+/** Calls on a gateway process (test/support/gateway-process.ts): the admin API, a customer and its key, a poll. */
+export interface Response {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function call(gateway: GatewayProcess, auth: string, method: string, path: string, body?: unknown): Promise<Response> {
+  const res = await fetch(`${gateway.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
+}
+
+export async function admin(gateway: GatewayProcess, method: string, path: string, body?: unknown) {
+  const res = await call(gateway, ADMIN_TOKEN, method, path, body);
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+export async function customer(gateway: GatewayProcess, fields: Record<string, unknown> = {}) {
+  const user = await admin(gateway, 'POST', '/api/admin/users', { username: `u${randomBytes(5).toString('hex')}`, ...fields });
+  const key = await admin(gateway, 'POST', `/api/admin/users/${user.id}/keys`, { name: 'k' });
+  return { userId: user.id as number, key: key.key as string, keyId: key.id as number };
+}
+
+export const listVideos = (gateway: GatewayProcess, key: string) => call(gateway, key, 'GET', '/v1/videos');
+
+export const health = async (gateway: GatewayProcess) => {
+  const res = await fetch(`${gateway.url}/health`);
+  return { status: res.status, body: (await res.json()) as { details: Record<string, { status: string; connected?: boolean }> } };
+};
