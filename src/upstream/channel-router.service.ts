@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/read-through-cache';
+import { ChannelSettingTraits } from './channel-setting-traits';
 import { ChannelEntity, Platform } from './channel.entity';
 import { ownValue } from '../common/own-value';
 
@@ -18,6 +19,7 @@ export class ChannelRouter {
 
   constructor(
     @InjectRepository(ChannelEntity) private readonly channels: Repository<ChannelEntity>,
+    private readonly settingTraits: ChannelSettingTraits,
   ) {}
 
   /** Replaceable in unit tests. */
@@ -55,7 +57,9 @@ export class ChannelRouter {
 
   /** The enabled channels of `platforms`, by id. */
   private enabledOn(platforms: Platform[]): Promise<ChannelEntity[]> {
-    return this.enabled.get(platforms.join(','), () => this.channels.find({ where: { platform: In(platforms), status: 'enabled' }, order: { id: 'ASC' } }));
+    return this.enabled.get(platforms.join(','), async () =>
+      (await this.channels.find({ where: { platform: In(platforms), status: 'enabled' }, order: { id: 'ASC' } })).map((channel) => this.settingTraits.open(channel)),
+    );
   }
 
   /** Efraimidis-Spirakis: key = u^(1/w), larger first; weight 0 goes last. */

@@ -12,6 +12,7 @@ import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
+import { ChannelSettingTraits } from './channel-setting-traits';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
 import { sanitizeProviderText } from './provider-text';
 import { pointsAtThisGateway } from './this-gateway-url';
@@ -53,11 +54,8 @@ export interface ChannelView {
   created_at: number;
 }
 
-const SECRET_SETTINGS = ['access_key', 'secret_key'];
-
-export function toChannelView(channel: ChannelEntity): ChannelView {
-  const settings = channel.settings ? { ...channel.settings } : null;
-  if (settings) for (const secret of SECRET_SETTINGS) if (secret in settings) settings[secret] = '***';
+/** `settings` as given: with its secret ones masked (ChannelsService.view). */
+function toChannelView(channel: ChannelEntity, settings: ChannelSettings | null): ChannelView {
   return {
     id: channel.id,
     name: channel.name,
@@ -87,12 +85,13 @@ export class ChannelsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly router: ChannelRouter,
     private readonly requestCounts: ChannelRequestCounter,
+    private readonly settingTraits: ChannelSettingTraits,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
   /** Creates a channel. `trusted` skips the public-host check (channels the gateway makes itself). */
   async create(input: ChannelInput, trusted = false): Promise<ChannelEntity> {
-    if (!trusted) await this.checkUrls(input.baseUrl, input.settings);
+    if (!trusted) await this.checkUrls(input.platform, input.baseUrl, input.settings);
     const now = this.clock.now();
     const created = await this.transactions.run((manager) =>
       manager.save(
@@ -103,7 +102,7 @@ export class ChannelsService {
           apiKey: input.apiKey,
           models: input.models,
           modelMapping: input.modelMapping ?? null,
-          settings: input.settings ?? null,
+          settings: this.settingTraits.seal(input.platform, input.settings ?? null),
           groups: input.groups && input.groups.length > 0 ? input.groups : null,
           priority: input.priority ?? 0,
           weight: input.weight ?? 1,
@@ -117,14 +116,14 @@ export class ChannelsService {
       ),
     );
     this.router.forgetChannels();
-    return created;
+    return this.settingTraits.open(created);
   }
 
   /** `trusted` skips the public-host check, as for `create`. */
   async update(id: number, input: Partial<ChannelInput>, trusted = false): Promise<ChannelEntity> {
     const channel = await this.get(id);
     if (!trusted && (input.baseUrl !== undefined || input.settings !== undefined)) {
-      await this.checkUrls(input.baseUrl ?? channel.baseUrl, input.settings ?? channel.settings);
+      await this.checkUrls(channel.platform, input.baseUrl ?? channel.baseUrl, input.settings ?? channel.settings);
     }
     const changes: Partial<ChannelEntity> = { updatedAt: this.clock.now() };
     if (input.name !== undefined) changes.name = input.name;
@@ -132,7 +131,7 @@ export class ChannelsService {
     if (input.apiKey !== undefined) changes.apiKey = input.apiKey;
     if (input.models !== undefined) changes.models = input.models;
     if (input.modelMapping !== undefined) changes.modelMapping = input.modelMapping;
-    if (input.settings !== undefined) changes.settings = { ...(channel.settings ?? {}), ...(input.settings ?? {}) };
+    if (input.settings !== undefined) changes.settings = this.settingTraits.seal(channel.platform, { ...(channel.settings ?? {}), ...(input.settings ?? {}) });
     if (input.groups !== undefined) changes.groups = input.groups && input.groups.length > 0 ? input.groups : null;
     if (input.priority !== undefined) changes.priority = input.priority;
     if (input.weight !== undefined) changes.weight = input.weight;
@@ -145,11 +144,16 @@ export class ChannelsService {
   async get(id: number): Promise<ChannelEntity> {
     const channel = await this.channels.findOne({ where: { id } });
     if (!channel) throw AppError.notFound(`channel ${id} not found`);
-    return channel;
+    return this.settingTraits.open(channel);
   }
 
-  list(): Promise<ChannelEntity[]> {
-    return this.channels.find({ order: { id: 'ASC' } });
+  async list(): Promise<ChannelEntity[]> {
+    return (await this.channels.find({ order: { id: 'ASC' } })).map((channel) => this.settingTraits.open(channel));
+  }
+
+  /** What an operator may see of a channel: no api_key, its secret settings as `***`. */
+  view(channel: ChannelEntity): ChannelView {
+    return toChannelView(channel, this.settingTraits.mask(channel.platform, channel.settings));
   }
 
   count(): Promise<number> {
@@ -167,13 +171,16 @@ export class ChannelsService {
     await this.transactions.runStatement((manager) => changedRows(manager, COUNT_ERROR_SQL, [sanitizeProviderText(error, [], 500), id]));
   }
 
-  private async checkUrls(baseUrl: string, settings?: ChannelSettings | null): Promise<void> {
+  private async checkUrls(platform: Platform, baseUrl: string, settings?: ChannelSettings | null): Promise<void> {
     if (pointsAtThisGateway(baseUrl, { publicBaseUrl: this.config.publicBaseUrl, listeningPort: this.listeningPort() })) {
       throw AppError.invalid('base_url points at this gateway itself: every task would be sent back to it in a loop', 'base_url');
     }
     const allowPrivate = this.config.mediaAllowPrivateHosts;
     await assertPublicHttpUrl(baseUrl, 'base_url', allowPrivate);
-    if (settings?.control_base_url) await assertPublicHttpUrl(settings.control_base_url, 'settings.control_base_url', allowPrivate);
+    for (const name of this.settingTraits.of(platform).urls) {
+      const url = settings?.[name];
+      if (typeof url === 'string' && url) await assertPublicHttpUrl(url, `settings.${name}`, allowPrivate);
+    }
   }
 
   /** The port the HTTP server listens on (PORT may be 0: a free port, known once listening). */
