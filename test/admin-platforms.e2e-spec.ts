@@ -117,7 +117,7 @@ describeWithBrowser('console channel form from the family registry', () => {
     const { page, context } = session;
     await context.addInitScript(() => localStorage.setItem('console.lang', 'en'));
     expect((await context.request.post('/console/api/session', { data: { admin_token: ADMIN_TOKEN } })).status()).toBe(200);
-    await page.goto('/console/admin/channels');
+    await page.goto('/console#/admin/channels');
     await page.getByRole('button', { name: 'New channel' }).click();
     const form = page.getByRole('dialog', { name: 'New channel' });
     const platform = form.getByLabel('Platform');
@@ -138,9 +138,9 @@ describeWithBrowser('console channel form from the family registry', () => {
     const created = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find((c: { name: string }) => c.name === 'fake-from-form');
     expect(created).toMatchObject({ platform: 'fake', settings: { workspace: 'studio', signing_secret: '***' } });
 
-    await page.evaluate(() => localStorage.setItem('console.lang', 'zh-CN'));
+    // The label in the console's language: the registry's Chinese one after a switch.
     await context.addInitScript(() => localStorage.setItem('console.lang', 'zh-CN'));
-    await page.goto('/console/admin/channels');
+    await page.reload();
     await page.locator('[data-channel-id]', { hasText: 'fake（测试系）' }).waitFor();
   });
 });

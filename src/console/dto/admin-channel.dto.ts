@@ -17,9 +17,26 @@ const IsModelMapping = () =>
   });
 
 /** The settings each platform takes, for the API documentation (GET /api/admin/platforms lists them with types and defaults). */
-const SETTINGS_DOC = `Channel settings, checked against the platform's definitions (GET /api/admin/platforms): ${FAMILIES.map(
-  (family) => `${family.platform}: ${channelSettingsOf(family).map((setting) => `${setting.name} (${setting.type}${setting.secret ? ', secret: shown as ***' : ''})`).join(', ')}`,
-).join('; ')}. An unknown setting or a wrong type is a 400 naming settings.<name>.`;
+const SETTINGS_DOC = `Checked against the platform's own settings (GET /api/admin/platforms): ${FAMILIES.map(
+  (family) => `${family.platform}: ${channelSettingsOf(family).map((setting) => setting.name).join(', ')}`,
+).join('; ')}. An unknown setting or a wrong type is a 400 naming settings.<name>; secret ones read *** afterwards.`;
+
+/** Every setting some registered family takes, as one Swagger schema (built from the registry: a family adds its own with no change here). */
+export class ChannelSettingsDto {
+  [name: string]: unknown;
+}
+const documented = new Map(FAMILIES.flatMap((family) => channelSettingsOf(family).map((setting) => [setting.name, { setting, family }] as const)));
+for (const { setting, family } of documented.values()) {
+  const only = family.settings.includes(setting) ? `${family.platform} channels: ` : '';
+  ApiPropertyOptional({
+    type: setting.type === 'integer' ? 'integer' : 'string',
+    ...(setting.type === 'url' ? { format: 'uri' } : {}),
+    ...(setting.default !== null ? { default: setting.default } : {}),
+    ...(setting.type === 'integer' ? { minimum: setting.min, maximum: setting.max } : { maxLength: setting.max }),
+    nullable: true,
+    description: `${only}${setting.label.en}. ${setting.description.en}${setting.secret ? ' Secret: stored encrypted, shown as ***.' : ''}`,
+  })(ChannelSettingsDto.prototype, setting.name);
+}
 
 export class CreateChannelDto {
   @ApiProperty({ example: 'alpha-main' })
@@ -53,7 +70,7 @@ export class CreateChannelDto {
   @IsModelMapping()
   model_mapping?: Record<string, string>;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { poll_interval_ms: 10000 }, description: SETTINGS_DOC })
+  @ApiPropertyOptional({ type: ChannelSettingsDto, description: SETTINGS_DOC })
   @IsOptionalNotNull()
   @IsObject()
   settings?: ChannelSettings;
@@ -91,7 +108,7 @@ export class UpdateChannelDto {
   @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @ColumnLength(1, 512) api_key?: string;
   @ApiPropertyOptional() @IsOptionalNotNull() @IsArray() @ArrayMinSize(1) @IsString({ each: true }) models?: string[];
   @ApiPropertyOptional() @IsOptionalNotNull() @IsModelMapping() model_mapping?: Record<string, string>;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: `merged into the current settings; null removes a setting. ${SETTINGS_DOC}` })
+  @ApiPropertyOptional({ type: ChannelSettingsDto, description: `merged into the current settings; null removes a setting. ${SETTINGS_DOC}` })
   @IsOptionalNotNull()
   @IsObject()
   settings?: ChannelSettings;
