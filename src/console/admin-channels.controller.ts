@@ -3,9 +3,10 @@ import { ApiBadRequestResponse, ApiBearerAuth, ApiCreatedResponse, ApiNotFoundRe
 import { AdminGuard } from '../auth/admin.guard';
 import { idParamPipe } from '../common/id-param.pipe';
 import { strictValidationPipe } from '../common/validation';
+import { FamilyRegistry } from '../families/family-registry';
 import type { ChannelSettings } from '../upstream/channel.entity';
-import { ChannelInput, ChannelsService, toChannelView } from '../upstream/channels.service';
-import { assertChannelInput, sentSettings } from './channel-input.rules';
+import { ChannelInput, ChannelsService } from '../upstream/channels.service';
+import { assertChannelInput, familyOfChannelPlatform, sentSettings } from './channel-input.rules';
 import { ChannelTestResultDto, ConsoleChannelProbeService } from './console-channel-probe.service';
 import { CreateChannelDto, UpdateChannelDto } from './dto/admin-channel.dto';
 import { ChannelCreatedDto, ChannelDto, ChannelListDto } from './dto/admin-responses.dto';
@@ -20,6 +21,7 @@ export class AdminChannelsController {
   constructor(
     private readonly channels: ChannelsService,
     private readonly probe: ConsoleChannelProbeService,
+    private readonly families: FamilyRegistry,
   ) {}
 
   @Post()
@@ -27,7 +29,8 @@ export class AdminChannelsController {
   @ApiCreatedResponse({ type: ChannelCreatedDto })
   async create(@Body() body: CreateChannelDto): Promise<ChannelCreatedDto> {
     const settings = sentSettings(body.settings);
-    assertChannelInput(body.platform, body.models, settings);
+    const family = familyOfChannelPlatform(this.families.all(), body.platform);
+    assertChannelInput(this.families.all(), family, body.models, settings, settings);
     const channel = await this.channels.create({ platform: body.platform, ...channelFields(body, settings) });
     return { id: channel.id };
   }
@@ -35,14 +38,14 @@ export class AdminChannelsController {
   @Get()
   @ApiOkResponse({ type: ChannelListDto })
   async list(): Promise<ChannelListDto> {
-    return { data: (await this.channels.list()).map(toChannelView) };
+    return { data: (await this.channels.list()).map((channel) => this.channels.view(channel)) };
   }
 
   @Get(':id')
   @ApiOkResponse({ type: ChannelDto })
   @ApiNotFoundResponse({ description: 'Unknown channel' })
   async get(@Param('id', idParamPipe) id: number): Promise<ChannelDto> {
-    return toChannelView(await this.channels.get(id));
+    return this.channels.view(await this.channels.get(id));
   }
 
   @Patch(':id')
@@ -53,9 +56,12 @@ export class AdminChannelsController {
     const settings = sentSettings(body.settings);
     const current = await this.channels.get(id);
     // The rules hold for the channel as it will be: the change merged into what it is now.
-    assertChannelInput(current.platform, body.models ?? current.models, settings ? { ...(current.settings ?? {}), ...settings } : current.settings);
+    const family = this.families.ofPlatform(current.platform);
+    const merged = settings ? { ...(current.settings ?? {}), ...settings } : current.settings;
+    // A channel left by a removed family can still be edited (disabled, say): no family rules to hold it to.
+    if (family) assertChannelInput(this.families.all(), family, body.models ?? current.models, settings, merged);
     const channel = await this.channels.update(id, channelFields(body, settings));
-    return toChannelView(channel);
+    return this.channels.view(channel);
   }
 
   @Post(':id/test')

@@ -1,25 +1,42 @@
 import { AppError } from '../common/app-error';
-import { familyOfModel, familyOfPlatform } from '../families/family-registry';
+import { assertSettingsMatchDefinitions } from '../families/channel-settings.validator';
+import type { FamilyDefinition } from '../families/family';
+import { channelSettingsOf, familyOfModel } from '../families/family-registry';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 
-/** The settings as sent, without the fields the DTO class declares but the request left out. */
+/** The settings as sent, without the fields the request left out. */
 export function sentSettings(settings: object | undefined): ChannelSettings | undefined {
   return settings ? (Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as ChannelSettings) : undefined;
 }
 
+/** The registered family of a channel's platform; a 400 naming `platform` for one no family speaks. */
+export function familyOfChannelPlatform(families: readonly FamilyDefinition[], platform: Platform): FamilyDefinition {
+  const family = families.find((candidate) => candidate.platform === platform);
+  if (!family) throw AppError.invalid(`platform must be one of the following values: ${families.map((candidate) => candidate.platform).join(', ')}`, 'platform');
+  return family;
+}
+
 /**
- * Rules across fields of a channel (after a PATCH is merged): every model belongs to the
- * channel's platform (a channel listing another family's model would never be routed to, also
- * on a platform whose models the operator names), and
- * the family's own rules on its settings (family C: a control plane completely or not at all).
+ * Rules across fields of a channel (after a PATCH is merged): the sent settings are ones its
+ * family takes, of their types, and the channel keeps every required one; every model belongs to
+ * the channel's platform (a channel listing another family's model would never be routed to, also
+ * on a platform whose models the operator names); and the family's own rules across its settings
+ * (family C: a control plane completely or not at all).
  */
-export function assertChannelInput(platform: Platform, models: string[], settings: ChannelSettings | null | undefined): void {
-  const family = familyOfPlatform(platform);
-  const prefix = family?.modelPrefix;
+export function assertChannelInput(
+  families: readonly FamilyDefinition[],
+  family: FamilyDefinition,
+  models: string[],
+  sent: ChannelSettings | undefined,
+  merged: ChannelSettings | null | undefined,
+): void {
+  const platform = family.platform;
+  assertSettingsMatchDefinitions(platform, channelSettingsOf(family), sent, merged);
+  const prefix = family.modelPrefix;
   const foreign = prefix === undefined ? undefined : models.find((model) => !model.toLowerCase().startsWith(prefix));
   if (foreign !== undefined) throw AppError.invalid(`models: ${foreign} is not a ${platform} model (they start with ${prefix})`, 'models');
   // A family whose models are the operator's cannot take a name another family owns: it would stay that family's.
-  const owned = prefix === undefined ? models.map((model) => ({ model, owner: familyOfModel(model)?.family })).find(({ owner }) => owner && owner.platform !== platform) : undefined;
+  const owned = prefix === undefined ? models.map((model) => ({ model, owner: familyOfModel(model, families)?.family })).find(({ owner }) => owner && owner.platform !== platform) : undefined;
   if (owned) throw AppError.invalid(`models: ${owned.model} is a ${owned.owner!.platform} model; a ${platform} channel cannot serve it`, 'models');
-  if (settings) family?.assertChannelSettings?.(settings);
+  if (merged) family.assertChannelSettings?.(merged);
 }

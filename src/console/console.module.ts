@@ -16,6 +16,7 @@ import { DashboardService } from './dashboard/dashboard.service';
 import { AdminWebhooksController } from './admin-webhooks.controller';
 import { CustomerWebhooksController } from './customer/customer-webhooks.controller';
 import { AdminChannelsController } from './admin-channels.controller';
+import { AdminPlatformsController } from './admin-platforms.controller';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminLogsController } from './admin-logs.controller';
 import { AdminPricesController } from './admin-prices.controller';
@@ -59,6 +60,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     AdminUsersController,
     AdminKeysController,
     AdminChannelsController,
+    AdminPlatformsController,
     AdminLogsController,
     AdminTasksController,
     AdminPricesController,

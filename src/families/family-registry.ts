@@ -4,9 +4,12 @@ import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/app-error';
 import type { Platform } from '../upstream/channel.entity';
 import { ChannelRouter } from '../upstream/channel-router.service';
+import { ChannelSettingTraits } from '../upstream/channel-setting-traits';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
 import { ALPHA_FAMILY } from './alpha/alpha.family';
 import { BETA_FAMILY } from './beta/beta.family';
+import type { ChannelSettingDefinition } from './channel-setting-definition';
+import { COMMON_CHANNEL_SETTINGS } from './common-channel-settings';
 import type { FamilyDefinition, FamilyDrafts } from './family';
 import { GAMMA_FAMILY } from './gamma/gamma.family';
 import { OPENAI_FAMILY } from './openai/openai.family';
@@ -37,6 +40,11 @@ export function familyOfModel(name: string, families: readonly FamilyDefinition[
 
 export const FAMILY_PLATFORMS: readonly Platform[] = FAMILIES.map((family) => family.platform);
 
+/** Every setting a channel of `family` takes: every channel's, then the family's own. */
+export function channelSettingsOf(family: FamilyDefinition): readonly ChannelSettingDefinition[] {
+  return [...COMMON_CHANNEL_SETTINGS, ...family.settings];
+}
+
 /** The registered families (FAMILIES in production; a test registers its fake the same way). */
 export const FAMILY_DEFINITIONS = Symbol('FAMILY_DEFINITIONS');
 
@@ -62,7 +70,17 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
     private readonly moduleRef: ModuleRef,
     private readonly pricing: PricingService,
     private readonly router: ChannelRouter,
-  ) {}
+    settingTraits: ChannelSettingTraits,
+  ) {
+    // Here rather than at init: known before any module's init or bootstrap reads or writes a channel.
+    for (const family of families) {
+      const settings = channelSettingsOf(family);
+      settingTraits.declare(family.platform, {
+        secret: settings.filter((setting) => setting.secret).map((setting) => setting.name),
+        urls: settings.filter((setting) => setting.type === 'url').map((setting) => setting.name),
+      });
+    }
+  }
 
   onModuleInit(): void {
     for (const family of this.families) {
@@ -89,6 +107,16 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
     const listed = await this.router.listedModel(open.map((family) => family.platform), name);
     const family = listed && open.find((candidate) => candidate.platform === listed.platform);
     return family ? { family, model: listed.model } : null;
+  }
+
+  /** The registered families, in registry order. */
+  all(): readonly FamilyDefinition[] {
+    return this.families;
+  }
+
+  /** The family of a platform, or null for one no registered family speaks. */
+  ofPlatform(platform: Platform): FamilyDefinition | null {
+    return this.families.find((family) => family.platform === platform) ?? null;
   }
 
   /** The public models of the families that take verified portrait assets (`asset://`). */

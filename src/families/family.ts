@@ -3,6 +3,7 @@ import type { DefaultPrice } from '../billing/default-prices';
 import type { Caller, TaskDraft } from '../tasks/task-draft';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
+import type { ChannelSettingDefinition, LocalizedText } from './channel-setting-definition';
 
 /** The two submit forms: `flat` on /v1/videos (OpenAI-style, JSON or multipart), `unified` on /v1/video/generations. */
 export type SubmitForm = 'flat' | 'unified';
@@ -63,6 +64,15 @@ export interface FamilySimulator {
 export interface FamilyDefinition {
   /** The channels' `platform` and the tasks' `platform`. */
   readonly platform: Platform;
+  /** How the console and GET /api/admin/platforms name it, in each console language. */
+  readonly label: LocalizedText;
+  /**
+   * The channel settings of its own (besides every channel's poll_interval_ms and max_concurrency):
+   * validated where a channel is saved, listed by GET /api/admin/platforms, drawn by the console's form.
+   */
+  readonly settings: readonly ChannelSettingDefinition[];
+  /** Keys of a multipart submit's `metadata` that arrive as strings and are numbers or booleans for this family. */
+  readonly multipartMetadata?: { readonly numbers?: readonly string[]; readonly booleans?: readonly string[] };
   /** Its public models (a seeded simulator channel serves them); with `modelsFromChannels`, only what that channel lists. */
   readonly models: readonly string[];
   /** The canonical public id `name` denotes in this family, or null when it is not one of its models. */

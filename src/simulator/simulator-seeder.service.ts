@@ -83,10 +83,15 @@ export class SimulatorSeeder {
       const family = SIMULATED.find((candidate) => isSeededChannel(channel, candidate));
       const baseUrl = `${root}/${channel.platform}`;
       if (!family) continue;
-      const settings = family.simulator!.channelSettings?.(root);
-      const controlMoved = settings?.control_base_url !== undefined && channel.settings?.control_base_url !== settings.control_base_url;
-      if (channel.baseUrl === baseUrl && !controlMoved) continue;
-      await this.channels.update(channel.id, { baseUrl, ...(controlMoved ? { settings: { control_base_url: settings!.control_base_url } } : {}) }, true);
+      // The URL settings the simulator gave the channel (family C's control plane) move with it.
+      const moved = Object.fromEntries(
+        Object.entries(family.simulator!.channelSettings?.(root) ?? {}).filter(
+          ([name, value]) => family.settings.some((setting) => setting.name === name && setting.type === 'url') && channel.settings?.[name] !== value,
+        ),
+      );
+      const settingsMoved = Object.keys(moved).length > 0;
+      if (channel.baseUrl === baseUrl && !settingsMoved) continue;
+      await this.channels.update(channel.id, { baseUrl, ...(settingsMoved ? { settings: moved } : {}) }, true);
       repointed.push(channel.platform);
     }
     return repointed;

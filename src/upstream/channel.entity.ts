@@ -1,18 +1,14 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn, jsonColumn } from '../database/column-transformers';
 
-/** A provider family's name (src/families/family-registry.ts lists them): `alpha`, `beta`, `gamma`. */
+/** A provider family's name (src/families/family-registry.ts lists them). */
 export type Platform = string;
 export type ChannelStatus = 'enabled' | 'disabled';
 
+/** Every channel's own settings, then the family's (its FamilyDefinition.settings names and types them). */
 export interface ChannelSettings {
   poll_interval_ms?: number;
   max_concurrency?: number;
-  control_base_url?: string;
-  access_key?: string;
-  secret_key?: string;
-  region?: string;
-  project_name?: string;
   [key: string]: unknown;
 }
 

@@ -12,7 +12,8 @@ import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
-import { ChannelSecretBox, PROVIDER_SECRET_SETTINGS } from './channel-secret-box';
+import { ChannelSecretBox } from './channel-secret-box';
+import { ChannelSettingTraits } from './channel-setting-traits';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
 import { sanitizeProviderText } from './provider-text';
 import { pointsAtThisGateway } from './this-gateway-url';
@@ -54,9 +55,8 @@ export interface ChannelView {
   created_at: number;
 }
 
-export function toChannelView(channel: ChannelEntity): ChannelView {
-  const settings = channel.settings ? { ...channel.settings } : null;
-  if (settings) for (const secret of PROVIDER_SECRET_SETTINGS) if (secret in settings) settings[secret] = '***';
+/** `settings` as given: with its secret ones masked (ChannelsService.view). */
+function toChannelView(channel: ChannelEntity, settings: ChannelSettings | null): ChannelView {
   return {
     id: channel.id,
     name: channel.name,
@@ -87,12 +87,13 @@ export class ChannelsService {
     private readonly router: ChannelRouter,
     private readonly requestCounts: ChannelRequestCounter,
     private readonly secrets: ChannelSecretBox,
+    private readonly settingTraits: ChannelSettingTraits,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
   /** Creates a channel. `trusted` skips the public-host check (channels the gateway makes itself). */
   async create(input: ChannelInput, trusted = false): Promise<ChannelEntity> {
-    if (!trusted) await this.checkUrls(input.baseUrl, input.settings);
+    if (!trusted) await this.checkUrls(input.platform, input.baseUrl, input.settings);
     const now = this.clock.now();
     const created = await this.transactions.run((manager) =>
       manager.save(
@@ -100,7 +101,7 @@ export class ChannelsService {
           name: input.name,
           platform: input.platform,
           baseUrl: input.baseUrl.replace(/\/+$/, ''),
-          ...this.secrets.sealChannel({ apiKey: input.apiKey, settings: input.settings ?? null }),
+          ...this.secrets.sealChannel(input.platform, { apiKey: input.apiKey, settings: input.settings ?? null }),
           models: input.models,
           modelMapping: input.modelMapping ?? null,
           groups: input.groups && input.groups.length > 0 ? input.groups : null,
@@ -123,7 +124,7 @@ export class ChannelsService {
   async update(id: number, input: Partial<ChannelInput>, trusted = false): Promise<ChannelEntity> {
     const channel = await this.get(id);
     if (!trusted && (input.baseUrl !== undefined || input.settings !== undefined)) {
-      await this.checkUrls(input.baseUrl ?? channel.baseUrl, input.settings ?? channel.settings);
+      await this.checkUrls(channel.platform, input.baseUrl ?? channel.baseUrl, input.settings ?? channel.settings);
     }
     const changes: Partial<ChannelEntity> = { updatedAt: this.clock.now() };
     if (input.name !== undefined) changes.name = input.name;
@@ -136,7 +137,7 @@ export class ChannelsService {
     if (input.priority !== undefined) changes.priority = input.priority;
     if (input.weight !== undefined) changes.weight = input.weight;
     if (input.status !== undefined) changes.status = input.status;
-    const sealed = this.secrets.sealChannel(changes);
+    const sealed = this.secrets.sealChannel(channel.platform, changes);
     await this.transactions.run((manager) => manager.update(ChannelEntity, { id }, sealed as QueryDeepPartialEntity<ChannelEntity>));
     this.router.forgetChannels();
     return this.get(id);
@@ -150,6 +151,11 @@ export class ChannelsService {
 
   async list(): Promise<ChannelEntity[]> {
     return (await this.channels.find({ order: { id: 'ASC' } })).map((channel) => this.secrets.openChannel(channel));
+  }
+
+  /** What an operator may see of a channel: no api_key, its secret settings as `***`. */
+  view(channel: ChannelEntity): ChannelView {
+    return toChannelView(channel, this.settingTraits.mask(channel.platform, channel.settings));
   }
 
   count(): Promise<number> {
@@ -167,13 +173,16 @@ export class ChannelsService {
     await this.transactions.runStatement((manager) => changedRows(manager, COUNT_ERROR_SQL, [sanitizeProviderText(error, [], 500), id]));
   }
 
-  private async checkUrls(baseUrl: string, settings?: ChannelSettings | null): Promise<void> {
+  private async checkUrls(platform: Platform, baseUrl: string, settings?: ChannelSettings | null): Promise<void> {
     if (pointsAtThisGateway(baseUrl, { publicBaseUrl: this.config.publicBaseUrl, listeningPort: this.listeningPort() })) {
       throw AppError.invalid('base_url points at this gateway itself: every task would be sent back to it in a loop', 'base_url');
     }
     const allowPrivate = this.config.mediaAllowPrivateHosts;
     await assertPublicHttpUrl(baseUrl, 'base_url', allowPrivate);
-    if (settings?.control_base_url) await assertPublicHttpUrl(settings.control_base_url, 'settings.control_base_url', allowPrivate);
+    for (const name of this.settingTraits.of(platform).urls) {
+      const url = settings?.[name];
+      if (typeof url === 'string' && url) await assertPublicHttpUrl(url, `settings.${name}`, allowPrivate);
+    }
   }
 
   /** The port the HTTP server listens on (PORT may be 0: a free port, known once listening). */

@@ -112,10 +112,10 @@ export function sanitizeProviderText(text: unknown, secrets: ReadonlyArray<strin
   return out.length > maxLength ? `${out.slice(0, maxLength - 1)}…` : out;
 }
 
-/** The channel's secrets, to be kept out of anything a provider's answer is turned into. */
-export function channelSecrets(channel: { apiKey?: string | null; settings?: Record<string, unknown> | null }): string[] {
+/** The channel's secrets (its key, and the settings its family marks secret), to be kept out of anything a provider's answer is turned into. */
+export function channelSecrets(channel: { apiKey?: string | null; settings?: Record<string, unknown> | null }, secretSettings: readonly string[] = []): string[] {
   const settings = channel.settings ?? {};
-  return [channel.apiKey, settings.access_key, settings.secret_key].filter((value): value is string => typeof value === 'string' && value.length >= 4);
+  return [channel.apiKey, ...secretSettings.map((name) => settings[name])].filter((value): value is string => typeof value === 'string' && value.length >= 4);
 }
 
 /** A short string field of a provider answer worth keeping, or undefined. */

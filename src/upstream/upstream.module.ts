@@ -3,6 +3,7 @@ import { HttpModule } from '@nestjs/axios';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
+import { ChannelSettingTraits } from './channel-setting-traits';
 import { ChannelEntity } from './channel.entity';
 import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelSecretsReseal } from './channel-secrets-reseal';
@@ -14,7 +15,7 @@ import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
 /** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]), HttpModule.register({ timeout: 30_000, maxRedirects: 0 })],
-  providers: [ChannelSecretBox, ChannelSecretsReseal, ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder, UpstreamCallStatsQueries],
-  exports: [ChannelsService, ChannelRouter, HttpModule, UpstreamCallRecorder, UpstreamCallStatsQueries, TypeOrmModule],
+  providers: [ChannelSettingTraits, ChannelSecretBox, ChannelSecretsReseal, ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder, UpstreamCallStatsQueries],
+  exports: [ChannelsService, ChannelRouter, ChannelSettingTraits, HttpModule, UpstreamCallRecorder, UpstreamCallStatsQueries, TypeOrmModule],
 })
 export class UpstreamModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/app-error';
+import { GAMMA_PLATFORM } from '../families/gamma/gamma-platform';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { controlSettingsOf } from './control-plane/gamma-control.types';
@@ -9,13 +10,13 @@ import { controlSettingsOf } from './control-plane/gamma-control.types';
 export class VerificationChannels {
   constructor(private readonly channels: ChannelsService) {}
 
-  /** For a new session: the enabled gamma channel with control plane settings, highest priority first. */
+  /** For a new session: the enabled channel with control plane settings, highest priority first. */
   async forNewSession(): Promise<ChannelEntity> {
     const eligible = (await this.channels.list())
-      .filter((channel) => channel.platform === 'gamma' && channel.status === 'enabled' && controlSettingsOf(channel))
+      .filter((channel) => this.holdsVerification(channel) && channel.status === 'enabled' && controlSettingsOf(channel))
       .sort((a, b) => b.priority - a.priority || a.id - b.id);
     if (eligible.length === 0) {
-      throw new AppError(ErrorCode.ServiceUnavailable, 'no verification channel is configured (an enabled gamma channel with control plane settings)');
+      throw new AppError(ErrorCode.ServiceUnavailable, 'no verification channel is configured (an enabled family C channel with control plane settings)');
     }
     return eligible[0];
   }
@@ -38,8 +39,12 @@ export class VerificationChannels {
     return all
       .filter((channel) => {
         const settings = controlSettingsOf(channel);
-        return channel.platform === 'gamma' && settings?.accessKey === homeSettings.accessKey && settings.projectName === homeSettings.projectName;
+        return this.holdsVerification(channel) && settings?.accessKey === homeSettings.accessKey && settings.projectName === homeSettings.projectName;
       })
       .map((channel) => channel.id);
+  }
+
+  private holdsVerification(channel: ChannelEntity): boolean {
+    return channel.platform === GAMMA_PLATFORM;
   }
 }

@@ -1,10 +1,11 @@
 import { AppError } from '../common/app-error';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../common/json-depth';
 import type { SubmitInput, UploadedPart } from '../families/family';
+import { FAMILIES } from '../families/family-registry';
 
-
-const NUMERIC_METADATA = ['seed', 'template_id', 'img_id'];
-const BOOLEAN_METADATA = ['water_mark', 'generate_audio_switch', 'watermark'];
+// A multipart field is always a string: each family names the metadata keys that are numbers or booleans for it.
+const NUMERIC_METADATA = [...new Set(FAMILIES.flatMap((family) => family.multipartMetadata?.numbers ?? []))];
+const BOOLEAN_METADATA = [...new Set(FAMILIES.flatMap((family) => family.multipartMetadata?.booleans ?? []))];
 
 /**
  * Brings JSON and multipart submits to one shape: multipart fields arrive as strings (numbers,

@@ -9,6 +9,8 @@ import { AppModule } from '../../src/app.module';
 import { configureApp } from '../../src/bootstrap';
 import { Clock } from '../../src/common/clock';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
+import type { FamilyDefinition } from '../../src/families/family';
+import { FAMILIES, FAMILY_DEFINITIONS } from '../../src/families/family-registry';
 import { DemoCredentials, SimulatorSeeder } from '../../src/simulator/simulator-seeder.service';
 import { AdminTokenService } from '../../src/auth/admin-token.service';
 import { TaskSyncService } from '../../src/tasks/task-sync.service';
@@ -49,7 +51,13 @@ let userCounter = 0;
  * Boots the real AppModule on a fresh database, listening on a loopback port.
  * Defaults for tests: simulator off, background jobs off (tests call `sync()`), private hosts allowed.
  */
-export async function startGateway(kind: DatabaseKind, env: Record<string, string> = {}, existing?: FreshDatabase): Promise<TestGateway> {
+export async function startGateway(
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+  existing?: FreshDatabase,
+  /** Families registered after the production ones, as FamiliesModule registers its own (one definition and its module each). */
+  extraFamilies: readonly FamilyDefinition[] = [],
+): Promise<TestGateway> {
   const database = existing ?? (await freshDatabase(kind));
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -65,7 +73,9 @@ export async function startGateway(kind: DatabaseKind, env: Record<string, strin
     ...env,
   });
   const clock = new TestClock();
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] })
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config), ...extraFamilies.map((family) => family.module)] })
+    .overrideProvider(FAMILY_DEFINITIONS)
+    .useValue([...FAMILIES, ...extraFamilies])
     .overrideProvider(Clock)
     .useValue(clock)
     .setLogger(process.env.TEST_LOGS ? console : { log() {}, error() {}, warn() {}, debug() {}, verbose() {}, fatal() {} })

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, Min, ValidateBy, ValidateNested } from 'class-validator';
+import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsString, Length, Max, Min, ValidateBy } from 'class-validator';
 import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
-import { FAMILY_PLATFORMS } from '../../families/family-registry';
+import { channelSettingsOf, FAMILIES, FAMILY_PLATFORMS } from '../../families/family-registry';
+import type { ChannelSettings } from '../../upstream/channel.entity';
 import type { Platform } from '../../upstream/channel.entity';
 
 /** `{public model id: upstream model name}`, every name a non-empty string. */
@@ -16,51 +16,26 @@ const IsModelMapping = () =>
     },
   });
 
-/** The documented channel settings; anything else is refused (a typo would otherwise be ignored silently). */
+/** The settings each platform takes, for the API documentation (GET /api/admin/platforms lists them with types and defaults). */
+const SETTINGS_DOC = `Checked against the platform's own settings (GET /api/admin/platforms): ${FAMILIES.map(
+  (family) => `${family.platform}: ${channelSettingsOf(family).map((setting) => setting.name).join(', ')}`,
+).join('; ')}. An unknown setting or a wrong type is a 400 naming settings.<name>; secret ones read *** afterwards.`;
+
+/** Every setting some registered family takes, as one Swagger schema (built from the registry: a family adds its own with no change here). */
 export class ChannelSettingsDto {
-  @ApiPropertyOptional({ example: 10000, description: 'overrides the family default poll interval (A 4000, B 10000, C 10000)' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(3_600_000)
-  poll_interval_ms?: number | null;
-
-  @ApiPropertyOptional({ example: 20, description: 'in-flight upstream calls on this channel' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10_000)
-  max_concurrency?: number | null;
-
-  @ApiPropertyOptional({ example: 'https://open.provider.example.com', description: 'family C control plane (verification and assets)' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 512)
-  control_base_url?: string | null;
-
-  @ApiPropertyOptional({ description: 'family C control plane access key (shown as ***)' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 256)
-  access_key?: string | null;
-
-  @ApiPropertyOptional({ description: 'family C control plane secret key (never shown)' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 256)
-  secret_key?: string | null;
-
-  @ApiPropertyOptional({ example: 'cn-beijing', default: 'cn-beijing', description: 'family C control plane region' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 64)
-  region?: string | null;
-
-  @ApiPropertyOptional({ example: 'default', default: 'default', description: 'family C control plane project' })
-  @IsOptional()
-  @IsString()
-  @Length(1, 128)
-  project_name?: string | null;
+  [name: string]: unknown;
+}
+const documented = new Map(FAMILIES.flatMap((family) => channelSettingsOf(family).map((setting) => [setting.name, { setting, family }] as const)));
+for (const { setting, family } of documented.values()) {
+  const only = family.settings.includes(setting) ? `${family.platform} channels: ` : '';
+  ApiPropertyOptional({
+    type: setting.type === 'integer' ? 'integer' : 'string',
+    ...(setting.type === 'url' ? { format: 'uri' } : {}),
+    ...(setting.default !== null ? { default: setting.default } : {}),
+    ...(setting.type === 'integer' ? { minimum: setting.min, maximum: setting.max } : { maxLength: setting.max }),
+    nullable: true,
+    description: `${only}${setting.label.en}. ${setting.description.en}${setting.secret ? ' Secret: stored encrypted, shown as ***.' : ''}`,
+  })(ChannelSettingsDto.prototype, setting.name);
 }
 
 export class CreateChannelDto {
@@ -69,8 +44,9 @@ export class CreateChannelDto {
   @ColumnLength(1, 128)
   name: string;
 
+  // Checked against the registered families by the controller (the registry, not this list, decides).
   @ApiProperty({ enum: FAMILY_PLATFORMS })
-  @IsIn(FAMILY_PLATFORMS as Platform[])
+  @IsString()
   platform: Platform;
 
   @ApiProperty({ example: 'https://provider.example.com' })
@@ -94,12 +70,10 @@ export class CreateChannelDto {
   @IsModelMapping()
   model_mapping?: Record<string, string>;
 
-  @ApiPropertyOptional({ type: ChannelSettingsDto })
+  @ApiPropertyOptional({ type: ChannelSettingsDto, description: SETTINGS_DOC })
   @IsOptionalNotNull()
   @IsObject()
-  @ValidateNested()
-  @Type(() => ChannelSettingsDto)
-  settings?: ChannelSettingsDto;
+  settings?: ChannelSettings;
 
   @ApiPropertyOptional({ example: ['default'], description: 'user groups allowed (exact names); absent means all' })
   @IsOptionalNotNull()
@@ -134,12 +108,10 @@ export class UpdateChannelDto {
   @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @ColumnLength(1, 512) api_key?: string;
   @ApiPropertyOptional() @IsOptionalNotNull() @IsArray() @ArrayMinSize(1) @IsString({ each: true }) models?: string[];
   @ApiPropertyOptional() @IsOptionalNotNull() @IsModelMapping() model_mapping?: Record<string, string>;
-  @ApiPropertyOptional({ type: ChannelSettingsDto, description: 'merged into the current settings; null removes a setting' })
+  @ApiPropertyOptional({ type: ChannelSettingsDto, description: `merged into the current settings; null removes a setting. ${SETTINGS_DOC}` })
   @IsOptionalNotNull()
   @IsObject()
-  @ValidateNested()
-  @Type(() => ChannelSettingsDto)
-  settings?: ChannelSettingsDto;
+  settings?: ChannelSettings;
   @ApiPropertyOptional({ description: 'user groups allowed (exact names); empty means all' }) @IsOptionalNotNull() @IsArray() @IsString({ each: true }) @Length(1, 64, { each: true }) groups?: string[];
   @ApiPropertyOptional() @IsOptionalNotNull() @IsInt() @Min(-1000) @Max(1000) priority?: number;
   @ApiPropertyOptional() @IsOptionalNotNull() @IsInt() @Min(0) @Max(10000) weight?: number;

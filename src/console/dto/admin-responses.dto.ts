@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LOG_TYPES } from '../../billing/log.entity';
+import { FAMILY_PLATFORMS } from '../../families/family-registry';
 
 /** Answers of the admin API, named as the product contract names them (Swagger only; views build them). */
 
@@ -58,11 +59,11 @@ export class ChannelCreatedDto {
 export class ChannelDto {
   @ApiProperty() id: number;
   @ApiProperty() name: string;
-  @ApiProperty({ enum: ['alpha', 'beta', 'gamma'] }) platform: string;
+  @ApiProperty({ enum: FAMILY_PLATFORMS }) platform: string;
   @ApiProperty() base_url: string;
   @ApiProperty({ type: [String] }) models: string[];
   @ApiProperty({ type: Object, nullable: true, example: { 'alpha/v6': 'v6' } }) model_mapping: Record<string, string> | null;
-  @ApiProperty({ type: Object, nullable: true, description: 'access_key and secret_key read as ***' }) settings: Record<string, unknown> | null;
+  @ApiProperty({ type: Object, nullable: true, description: 'the settings its platform marks secret read as ***' }) settings: Record<string, unknown> | null;
   @ApiProperty({ type: [String], nullable: true }) groups: string[] | null;
   @ApiProperty() priority: number;
   @ApiProperty() weight: number;
@@ -112,7 +113,7 @@ export class AdminTaskDto {
   @ApiProperty({ example: 'task_3kT9fQ2mXb7LcV1pZ8wR4yNd' }) task_id: string;
   @ApiProperty() user_id: number;
   @ApiProperty() group: string;
-  @ApiProperty({ enum: ['alpha', 'beta', 'gamma'] }) platform: string;
+  @ApiProperty({ enum: FAMILY_PLATFORMS }) platform: string;
   @ApiProperty() model: string;
   @ApiProperty({ type: String, nullable: true }) upstream_model: string | null;
   @ApiProperty() action: string;

@@ -10,6 +10,9 @@ import { AlphaSimulatorModule } from './simulator/alpha-simulator.module';
 /** Family A (`alpha/<version>`): the flat form only. */
 export const ALPHA_FAMILY: FamilyDefinition = {
   platform: 'alpha',
+  label: { en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' },
+  settings: [],
+  multipartMetadata: { numbers: ['seed', 'template_id', 'img_id'], booleans: ['water_mark', 'generate_audio_switch'] },
   models: ALPHA_VERSIONS.map((version) => `alpha/${version}`),
   publicModel: (name) => {
     const version = parseAlphaModel(name);

@@ -11,6 +11,9 @@ import { ownValue } from '../../common/own-value';
 /** Family B (`beta-1.0-*`): one task behind both forms. */
 export const BETA_FAMILY: FamilyDefinition = {
   platform: 'beta',
+  label: { en: 'beta (family B)', 'zh-CN': 'beta（B 系）' },
+  settings: [],
+  multipartMetadata: { numbers: ['seed'], booleans: ['watermark'] },
   models: Object.keys(BETA_MODELS),
   publicModel: (name) => (ownValue(BETA_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),
   modelPrefix: 'beta-',

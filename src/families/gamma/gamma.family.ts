@@ -1,17 +1,20 @@
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
 import type { FamilyDefinition } from '../family';
 import { GAMMA_MODELS, gammaModelOf } from './gamma-body.parser';
-import { assertGammaChannelSettings } from './gamma-channel-settings';
+import { assertGammaChannelSettings, GAMMA_CHANNEL_SETTINGS } from './gamma-channel-settings';
 import { GAMMA_DEFAULT_PRICES } from './gamma-default-prices';
 import { GammaDrafts } from './gamma-drafts.service';
 import { GammaFamilyModule } from './gamma-family.module';
+import { GAMMA_PLATFORM } from './gamma-platform';
 import { GAMMA_UNIFIED_EXAMPLES, GammaVideoRequestDto } from './gamma-request.dto';
 import { GammaUpstreamAdapter } from './gamma-upstream.adapter';
 import { GammaSimulatorModule } from './simulator/gamma-simulator.module';
 
 /** Family C (`gamma-2-0*`): the unified form, with verified portrait assets. */
 export const GAMMA_FAMILY: FamilyDefinition = {
-  platform: 'gamma',
+  platform: GAMMA_PLATFORM,
+  label: { en: 'gamma (family C)', 'zh-CN': 'gamma（C 系）' },
+  settings: GAMMA_CHANNEL_SETTINGS,
   models: GAMMA_MODELS,
   publicModel: gammaModelOf,
   modelPrefix: 'gamma-',

@@ -14,6 +14,8 @@ import { OpenAiSimulatorModule } from './simulator/openai-simulator.module';
  */
 export const OPENAI_FAMILY: FamilyDefinition = {
   platform: 'openai',
+  label: { en: 'openai (family O)', 'zh-CN': 'openai（O 系）' },
+  settings: [],
   models: OPENAI_SIMULATOR_MODELS,
   publicModel: () => null,
   modelsFromChannels: true,

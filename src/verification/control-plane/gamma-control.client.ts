@@ -5,6 +5,7 @@ import type { AxiosResponse } from 'axios';
 import { Clock } from '../../common/clock';
 import { SpacedRateLimiter } from '../../shared-state/spaced-rate-limiter.service';
 import { isShowableLink } from '../../common/url-guard';
+import { GAMMA_SECRET_SETTINGS } from '../../families/gamma/gamma-channel-settings';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { channelSecrets, codeSummary, GENERIC_REASON, MAX_PROVIDER_BODY_BYTES, providerCode, transportErrorMessage } from '../../upstream/provider-text';
 import { UpstreamError, UpstreamErrorKind } from '../../upstream/upstream-adapter';
@@ -180,7 +181,7 @@ export class GammaControlClient {
       const { ResponseMetadata: _metadata, ...rest } = parsed;
       return rest as T;
     }
-    const secrets = channelSecrets(channel);
+    const secrets = channelSecrets(channel, GAMMA_SECRET_SETTINGS);
     const error = classify(action, response.status, providerError, response.headers['retry-after'], secrets);
     const rawRequestId = metadata?.RequestId;
     const requestId = typeof rawRequestId === 'string' && /^[\w-]{1,64}$/.test(rawRequestId) && !secrets.includes(rawRequestId) ? rawRequestId : '-';

@@ -39,6 +39,7 @@ import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-record
 import { TaskEndOutbox } from '../../../src/tasks/task-end-outbox';
 import { ChannelEntity } from '../../../src/upstream/channel.entity';
 import { ChannelRouter } from '../../../src/upstream/channel-router.service';
+import { ChannelSettingTraits } from '../../../src/upstream/channel-setting-traits';
 import type { PollOutcome, SubmitOutcome, UpstreamAdapter } from '../../../src/upstream/upstream-adapter';
 
 /** A clock the test moves by hand. */
@@ -99,9 +100,18 @@ export class FakeDrafts implements FamilyDrafts {
 @Module({ providers: [FakeAdapter, FakeDrafts], exports: [FakeAdapter, FakeDrafts] })
 export class FakeFamilyModule {}
 
-/** A family "fake" with one model, per-second prices, its module providing the fake drafts and adapter. */
+/**
+ * A family "fake" with one model, per-second prices, its module providing the fake drafts and
+ * adapter, and two channel settings of its own: a required `workspace` and a secret `signing_secret`.
+ */
 export const FAKE_FAMILY: FamilyDefinition = {
   platform: FAKE_PLATFORM,
+  label: { en: 'fake (test family)', 'zh-CN': 'fake（测试系）' },
+  settings: [
+    { name: 'workspace', type: 'string', default: null, required: true, secret: false, max: 64, label: { en: 'Workspace', 'zh-CN': '工作区' }, description: { en: 'The provider workspace.', 'zh-CN': '服务商工作区。' } },
+    { name: 'signing_secret', type: 'string', default: null, required: false, secret: true, label: { en: 'Signing secret', 'zh-CN': '签名密钥' }, description: { en: 'Signs each call.', 'zh-CN': '为每次调用签名。' } },
+    { name: 'retries', type: 'integer', default: 2, required: false, secret: false, min: 0, max: 5, label: { en: 'Retries', 'zh-CN': '重试次数' }, description: { en: 'Per call.', 'zh-CN': '每次调用。' } },
+  ],
   models: [FAKE_MODEL],
   publicModel: (name) => (name.toLowerCase() === FAKE_MODEL ? FAKE_MODEL : null),
   forms: ['unified', 'flat'],
@@ -190,6 +200,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       ChannelsService,
       ChannelRequestCounter,
       ChannelRouter,
+      ChannelSettingTraits,
       UpstreamCallRecorder,
       ...fakeFamily.providers,
       ...(extra.providers ?? []),

@@ -1,5 +1,6 @@
 // Admin: upstream channels — create, edit, enable/disable, test connectivity, requests and error rates.
-// Provider keys and family C secrets are write-only: empty fields keep the stored ones.
+// The platforms, their labels and each one's settings come from GET /api/admin/platforms (the family registry):
+// a new family needs no change here. Provider keys and secret settings are write-only: empty fields keep the stored ones.
 import { api } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { useSubmit } from '../components/form.js';
@@ -7,15 +8,20 @@ import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, fai
 import { rate } from '../lib/admin-format.js';
 import { num } from '../lib/format.js';
 import { html, useState } from '../lib/html.js';
-import { t } from '../lib/i18n.js';
+import { t, useLang } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 
-const PLATFORMS = ['alpha', 'beta', 'gamma', 'openai'];
 const HIGH_ERROR_RATE = 0.1;
-const FAMILY_C = ['control_base_url', 'access_key', 'secret_key', 'region', 'project_name'];
+
+/** A registry text ({en, 'zh-CN'}) in the console's language, English when it has none. */
+const localized = (text, lang) => text?.[lang] ?? text?.en ?? '';
 
 export function AdminChannels() {
   const channels = useApi('/api/admin/channels');
+  const platforms = useApi('/api/admin/platforms');
+  const lang = useLang();
+  const platformList = platforms.data?.data ?? [];
+  const platformLabel = (name) => localized(platformList.find((p) => p.platform === name)?.label, lang) || name;
   const [results, setResults] = useState({});
   const [editing, setEditing] = useState(null);
 
@@ -44,7 +50,7 @@ export function AdminChannels() {
   const columns = [
     {
       key: 'name', label: t('channels.col.name'), card: 'title', class: 'col-channel',
-      render: (c) => html`<div class="channel-cell"><strong>${c.name}</strong> <span class="muted">#${c.id}</span><div class="muted small">${t(`channels.platform.${c.platform}`)}</div><code class="channel-url" title=${c.base_url}>${c.base_url}</code></div>`,
+      render: (c) => html`<div class="channel-cell"><strong>${c.name}</strong> <span class="muted">#${c.id}</span><div class="muted small">${platformLabel(c.platform)}</div><code class="channel-url" title=${c.base_url}>${c.base_url}</code></div>`,
     },
     { key: 'status', label: t('channels.col.status'), card: 'badge', render: (c) => html`<${Badge} status=${c.status} />` },
     { key: 'models', label: t('channels.col.models'), class: 'nowrap', render: (c) => html`<span title=${c.models.join(', ')}>${t('channels.modelCount', { n: c.models.length })}</span>` },
@@ -63,11 +69,11 @@ export function AdminChannels() {
 
   return html`<div class="admin-channels">
     <${PageHeader} title=${t('channels.title')} intro=${t('channels.intro')} actions=${html`<${Button} icon="plus" onClick=${() => setEditing('new')}>${t('channels.new')}<//>`} />
-    <${ErrorNote} error=${channels.error} onRetry=${channels.reload} />
+    <${ErrorNote} error=${channels.error ?? platforms.error} onRetry=${() => { channels.reload(); platforms.reload(); }} />
     ${channels.data ? html`<${Card} title=${t('channels.all')} class="flush list-card">
       <${DataTable} caption=${t('channels.all')} columns=${columns} rows=${channels.data.data} rowKey=${(c) => c.id} rowProps=${(c) => ({ 'data-channel-id': c.id })} empty=${t('channels.none')} emptyIcon="server" />
     <//>` : channels.loading ? html`<${Loading} />` : null}
-    ${editing ? html`<${ChannelForm} channel=${editing === 'new' ? null : editing} onClose=${() => setEditing(null)} onSaved=${channels.reload} />` : null}
+    ${editing && platforms.data ? html`<${ChannelForm} channel=${editing === 'new' ? null : editing} platforms=${platformList} lang=${lang} onClose=${() => setEditing(null)} onSaved=${channels.reload} />` : null}
   </div>`;
 }
 
@@ -80,17 +86,30 @@ function Connectivity({ id, result }) {
   return html`<span aria-live="polite" id=${`conn-${id}`} class="connectivity">${body}</span>`;
 }
 
-function ChannelForm({ channel, onClose, onSaved }) {
+/** One setting's form field, as its platform defines it (type, default, secret). */
+function SettingField({ setting, stored, keep, lang }) {
+  const type = setting.secret ? 'password' : setting.type === 'integer' ? 'number' : setting.type === 'url' ? 'url' : 'text';
+  const numeric = setting.type === 'integer' ? { min: setting.min, max: setting.max, step: '1' } : {};
+  const value = setting.secret ? undefined : stored ?? '';
+  const help = setting.secret ? keep ?? localized(setting.description, lang) : localized(setting.description, lang);
+  return html`<${Field} label=${localized(setting.label, lang)} name=${`setting.${setting.name}`} type=${type} required=${setting.required && stored === undefined}
+    autocomplete=${setting.secret ? 'off' : undefined} placeholder=${setting.default ?? undefined} value=${value} help=${help} ...${numeric} />`;
+}
+
+function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
   const isNew = channel === null;
   const settings = channel?.settings ?? {};
-  const [platform, setPlatform] = useState(channel?.platform ?? 'alpha');
+  const [platform, setPlatform] = useState(channel?.platform ?? platforms[0]?.platform);
+  const definition = platforms.find((p) => p.platform === platform);
   const keep = isNew ? undefined : t('channels.keepSecret');
   const { onSubmit, busy } = useSubmit(async (values) => {
     const list = (text) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const nextSettings = {};
-    if (values.poll_interval_ms) nextSettings.poll_interval_ms = Number(values.poll_interval_ms);
-    if (values.max_concurrency) nextSettings.max_concurrency = Number(values.max_concurrency);
-    for (const name of FAMILY_C) if (values[name]) nextSettings[name] = values[name].trim();
+    for (const setting of definition?.settings ?? []) {
+      const text = (values[`setting.${setting.name}`] ?? '').trim();
+      // An empty field keeps what is stored (a secret is never shown, so it is always empty).
+      if (text) nextSettings[setting.name] = setting.type === 'integer' ? Number(text) : text;
+    }
     const body = {
       name: values.name, base_url: values.base_url, models: list(values.models),
       priority: Number(values.priority || 0), weight: Number(values.weight || 1), groups: list(values.groups),
@@ -103,30 +122,22 @@ function ChannelForm({ channel, onClose, onSaved }) {
     onSaved();
     onClose();
   });
-  const familyC = platform === 'gamma';
   return html`<${Dialog} wide title=${isNew ? t('channels.new') : t('channels.editOf', { name: channel.name })} onClose=${onClose}>
     <form class="grid-form" id="channel-form" onSubmit=${onSubmit}>
       <${Field} label=${t('channels.col.name')} name="name" required value=${channel?.name ?? ''} />
       ${isNew ? html`<${Field} as="select" label=${t('channels.platformField')} name="platform" value=${platform} onChange=${(e) => setPlatform(e.target.value)}
-        options=${PLATFORMS.map((p) => [p, t(`channels.platform.${p}`)])} />` : null}
+        options=${platforms.map((p) => [p.platform, localized(p.label, lang)])} />` : null}
       <${Field} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? ''} />
       <${Field} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep} />
       <${Field} label=${t('channels.col.models')} name="models" required value=${channel?.models.join(', ') ?? ''} help=${t('channels.modelsHelp')} class="span-all" />
       <${Field} label=${t('channels.priority')} name="priority" type="number" step="1" value=${channel?.priority ?? 0} />
       <${Field} label=${t('channels.weight')} name="weight" type="number" min="0" step="1" value=${channel?.weight ?? 1} />
-      <${Field} label=${t('channels.pollInterval')} name="poll_interval_ms" type="number" min="100" step="1" value=${settings.poll_interval_ms ?? ''} help=${t('channels.pollHelp')} />
-      <${Field} label=${t('channels.maxConcurrency')} name="max_concurrency" type="number" min="1" step="1" value=${settings.max_concurrency ?? ''} />
       <${Field} label=${t('channels.groups')} name="groups" value=${channel?.groups?.join(', ') ?? ''} help=${t('channels.groupsHelp')} class="span-all" />
-      <fieldset class=${`span-all family-c ${familyC ? '' : 'muted-set'}`}><legend>${t('channels.familyC')}</legend>
-        <p class="muted small">${t('channels.familyCHelp')}</p>
+      ${definition ? html`<fieldset class="span-all platform-settings" data-platform=${definition.platform}><legend>${t('channels.settingsOf', { platform: localized(definition.label, lang) })}</legend>
         <div class="grid-form">
-          <${Field} label=${t('channels.controlUrl')} name="control_base_url" type="url" value=${settings.control_base_url ?? ''} />
-          <${Field} label=${t('channels.accessKey')} name="access_key" autocomplete="off" help=${keep} />
-          <${Field} label=${t('channels.secretKey')} name="secret_key" type="password" autocomplete="off" help=${keep} />
-          <${Field} label=${t('channels.region')} name="region" value=${settings.region ?? ''} help=${t('channels.regionHelp')} />
-          <${Field} label=${t('channels.project')} name="project_name" value=${settings.project_name ?? ''} help=${t('channels.projectHelp')} />
+          ${definition.settings.map((setting) => html`<${SettingField} key=${`${definition.platform}.${setting.name}`} setting=${setting} stored=${settings[setting.name] ?? undefined} keep=${keep} lang=${lang} />`)}
         </div>
-      </fieldset>
+      </fieldset>` : null}
       <div class="actions span-all"><${Button} type="submit" disabled=${busy}>${t(isNew ? 'channels.create' : 'channels.save')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
     </form>
   <//>`;

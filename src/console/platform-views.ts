@@ -1,0 +1,22 @@
+import type { FamilyRegistry } from '../families/family-registry';
+import { channelSettingsOf } from '../families/family-registry';
+import type { PlatformDto } from './dto/admin-platforms.dto';
+
+/** Every registered family as GET /api/admin/platforms shows it; the poll interval's default is its adapter's. */
+export function platformViews(registry: FamilyRegistry): PlatformDto[] {
+  return registry.all().map((family) => {
+    const pollDefault = registry.findAdapter(family.platform)?.defaultPollIntervalMs ?? null;
+    return {
+      platform: family.platform,
+      label: { ...family.label },
+      models: [...family.models],
+      models_from_channels: family.modelsFromChannels === true,
+      settings: channelSettingsOf(family).map((setting) => ({
+        ...setting,
+        label: { ...setting.label },
+        description: { ...setting.description },
+        default: setting.name === 'poll_interval_ms' && setting.default === null ? pollDefault : setting.default,
+      })),
+    };
+  });
+}
