@@ -245,10 +245,13 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     const examples = docs.paths['/v1/videos/{id}'].get.responses['200'].content['application/json'].examples;
     expect(examples.completed.value).toMatchObject({ status: 'completed', progress: 100, size: '1280x720', metadata: { url: expect.any(String) } });
     expect(examples.failed.value).toMatchObject({ status: 'failed', error: { message: 'content moderation failed' } });
-    // Errors have a named schema in OpenAI's shape; the optional Idempotency-Key is the submit's only parameter.
+    // Errors have a named schema in OpenAI's shape; the optional Idempotency-Key and X-Gateway-Hops (set by chained gateways) are the submit's only parameters.
     expect(docs.paths['/v1/videos'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OpenAIError' });
     expect(Object.keys(docs.components.schemas.OpenAIErrorDetail.properties)).toEqual(['message', 'type', 'param', 'code']);
-    expect(docs.paths['/v1/videos'].post.parameters).toEqual([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]);
+    expect(docs.paths['/v1/videos'].post.parameters).toEqual([
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+      expect.objectContaining({ name: 'X-Gateway-Hops', in: 'header', required: false }),
+    ]);
   });
 
   describe('family B tasks on /v1/videos', () => {

@@ -40,7 +40,8 @@ export class BodyMemoryBudget {
     const request = req as IncomingMessage & { [ADMITTED]?: true };
     if (request[ADMITTED]) return;
     const bytes = this.bytesOf(req);
-    if (bytes > this.limitBytes) throw new AppError(ErrorCode.PayloadTooLarge, 'request body too large');
+    // A body no route would take is refused as such, not told to retry (its size is no fault of ours).
+    if (bytes > this.limitBytes || declaredLength(req) > LARGEST_BODY_BYTES) throw new AppError(ErrorCode.PayloadTooLarge, 'request body too large');
     if (this.inFlight + bytes > this.limitBytes) {
       throw new AppError(ErrorCode.ServiceUnavailable, 'the gateway is reading too many request bodies at once, retry shortly', { retryAfterSeconds: RETRY_AFTER_SECONDS });
     }
@@ -51,8 +52,13 @@ export class BodyMemoryBudget {
 
   /** What reading the body will take: its declared length, or a chunked body as the largest one a route accepts (at most the whole budget). */
   private bytesOf(req: IncomingMessage): number {
-    const declared = Number(req.headers['content-length']);
-    if (req.headers['transfer-encoding'] === undefined && Number.isFinite(declared)) return declared * MEMORY_PER_BODY_BYTE;
+    const declared = declaredLength(req);
+    if (Number.isFinite(declared)) return declared * MEMORY_PER_BODY_BYTE;
     return Math.min(LARGEST_BODY_BYTES * MEMORY_PER_BODY_BYTE, this.limitBytes);
   }
+}
+
+/** The body's Content-Length, or NaN for a chunked body (whose length is unknown until read). */
+function declaredLength(req: IncomingMessage): number {
+  return req.headers['transfer-encoding'] === undefined ? Number(req.headers['content-length']) : Number.NaN;
 }
