@@ -213,7 +213,6 @@ export class TaskSubmitService {
         deletedAt: null,
         createdAt: now,
         updatedAt: now,
-        archiveFailures: 0,
       });
       await this.tasks.insertNew(manager, task);
       await recordTaskEvent(manager, { taskRowId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: now });

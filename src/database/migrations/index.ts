@@ -11,6 +11,7 @@ import { TaskEvents1764400000100 } from './1764400000100-task-events';
 import { UpstreamCallStats1764400000200 } from './1764400000200-upstream-call-stats';
 import { PortraitUploads1764400000300 } from './1764400000300-portrait-uploads';
 import { TaskGatewayHops1764500000100 } from './1764500000100-task-gateway-hops';
+import { OwnTables1764600000300 } from './1764600000300-own-tables';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   UpstreamCallStats1764400000200,
   PortraitUploads1764400000300,
   TaskGatewayHops1764500000100,
+  OwnTables1764600000300,
 ];

@@ -34,7 +34,7 @@ import { TaskSyncService } from '../../../src/tasks/task-sync.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
 import { ChannelsService } from '../../../src/upstream/channels.service';
 import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-recorder.service';
-import { TaskEndOutbox } from '../../../src/tasks/task-end-outbox';
+import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
 import { ChannelEntity } from '../../../src/upstream/channel.entity';
 import { ChannelRouter } from '../../../src/upstream/channel-router.service';
 import type { PollOutcome, SubmitOutcome, UpstreamAdapter } from '../../../src/upstream/upstream-adapter';
@@ -178,7 +178,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       PricingService,
       TaskRepository,
       TaskMetrics,
-      TaskEndOutbox,
+      TaskEndHooks,
       TaskTransitionsService,
       TaskSubmitService,
       SubmitPipeline,
