@@ -139,11 +139,13 @@ export async function runContentBench(bytes = 1024 * MiB, rounds = 3): Promise<C
     const proxiedTaskId = `task_${randomBytes(16).toString('hex')}`;
     const insert = db.prepare(
       `INSERT INTO tasks (task_id, user_id, user_group, platform, model, upstream_model, action, status, progress, quota, request, poll_failures,
-        created_at, updated_at, finish_time, result_url, archive_status, archive_size, archived_at, archive_failures)
-       VALUES (?, ?, 'default', 'alpha', 'alpha/v6', 'v6', 'textGenerate', 'SUCCESS', 100, 0, '{}', 0, ?, ?, ?, ?, ?, ?, ?, 0)`,
+        created_at, updated_at, finish_time, result_url)
+       VALUES (?, ?, 'default', 'alpha', 'alpha/v6', 'v6', 'textGenerate', 'SUCCESS', 100, 0, '{}', 0, ?, ?, ?, ?)`,
     );
-    insert.run(taskId, user.id, now, now, now, null, 'archived', bytes, now);
-    insert.run(proxiedTaskId, user.id, now, now, now, `${upstream.url}/video.mp4`, null, null, null);
+    insert.run(taskId, user.id, now, now, now, null);
+    insert.run(proxiedTaskId, user.id, now, now, now, `${upstream.url}/video.mp4`);
+    // The archived one's copy, as the video store records it.
+    db.prepare("INSERT INTO video_archives (task_row_id, status, size, archived_at, failures) SELECT id, 'archived', ?, ?, 0 FROM tasks WHERE task_id = ?").run(bytes, now, taskId);
     db.close();
 
     const content = (id: string) => curlRead(`${base}/v1/videos/${id}/content`, [`Authorization: Bearer ${key}`]);

@@ -49,8 +49,8 @@ const CALLER_SQL =
 const TASK_SQL = 'SELECT * FROM tasks WHERE task_id = ? AND user_id = ? AND deleted_at IS NULL';
 const INSERT_TASK_SQL =
   'INSERT INTO tasks (task_id, user_id, api_key_id, user_group, platform, model, upstream_model, action, channel_id, status, progress, quota, request, ' +
-  'next_poll_at, lease_owner, lease_until, poll_failures, created_at, updated_at, archive_failures) ' +
-  "VALUES (?, ?, ?, ?, 'alpha', ?, 'v6', 'textGenerate', ?, 'SUBMITTING', 0, ?, ?, ?, ?, ?, 0, ?, ?, 0)";
+  'next_poll_at, lease_owner, lease_until, poll_failures, created_at, updated_at) ' +
+  "VALUES (?, ?, ?, ?, 'alpha', ?, 'v6', 'textGenerate', ?, 'SUBMITTING', 0, ?, ?, ?, ?, ?, 0, ?, ?)";
 const CHARGE_SQL = 'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, updated_at = ? WHERE id = ? AND quota >= ?';
 const BALANCE_SQL = 'SELECT quota FROM users WHERE id = ?';
 const HOLD_SQL = "INSERT INTO logs (type, user_id, task_id, model, quota, balance_after, channel_id, detail, created_at) VALUES ('hold', ?, ?, ?, ?, ?, ?, 'bench', ?)";

@@ -96,7 +96,7 @@ for (const storeKind of ['file', 's3'] as const) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       await gateway.crash();
       gateway = undefined;
-      const [row] = await queryDatabase<{ status: string; archive_status: string }>(database, `SELECT status, archive_status FROM tasks WHERE task_id = '${taskId}'`);
+      const [row] = await queryDatabase<{ status: string; archive_status: string }>(database, `SELECT t.status, a.status AS archive_status FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`);
       expect(row).toMatchObject({ status: 'SUCCESS', archive_status: 'pending' });
       expect((await objects()).filter((name) => name.startsWith('videos/'))).toEqual([]);
       // The file store's half-written temp file is there, never under the object's key.
@@ -105,7 +105,7 @@ for (const storeKind of ['file', 's3'] as const) {
       fake.clearFaults();
       gateway = await startGatewayProcess(env());
       await until('the archive', async () => {
-        const [state] = await queryDatabase<{ archive_status: string }>(database, `SELECT archive_status FROM tasks WHERE task_id = '${taskId}'`);
+        const [state] = await queryDatabase<{ archive_status: string }>(database, `SELECT a.status AS archive_status FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`);
         return state.archive_status === 'archived' ? true : undefined;
       });
       const stored = await objects();

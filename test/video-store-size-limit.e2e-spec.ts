@@ -89,7 +89,7 @@ for (const storeKind of ['file', 's3'] as const) {
       (
         await queryDatabase<{ archive_status: string | null; archive_error: string | null; archive_due_at: number | null }>(
           gw.database,
-          `SELECT archive_status, archive_error, archive_due_at FROM tasks WHERE task_id = '${taskId}'`,
+          `SELECT a.status AS archive_status, a.error AS archive_error, a.due_at AS archive_due_at FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`,
         )
       )[0];
 

@@ -82,7 +82,7 @@ for (const storeKind of ['file', 's3'] as const) {
     const archive = () => gw.app.get(VideoArchiveJob).archiveDueVideos();
     const storedObjects = async (): Promise<string[]> => (s3 ? (await s3.keys()).filter((name) => !name.endsWith('/')) : filesUnder(storeDir));
     const archiveState = async (taskId: string) =>
-      (await queryDatabase<{ archive_status: string | null; archive_failures: number; archive_size: number | null }>(gw.database, `SELECT archive_status, archive_failures, archive_size FROM tasks WHERE task_id = '${taskId}'`))[0];
+      (await queryDatabase<{ archive_status: string | null; archive_failures: number; archive_size: number | null }>(gw.database, `SELECT a.status AS archive_status, a.failures AS archive_failures, a.size AS archive_size FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`))[0];
 
     /** A completed family A task (not archived yet). */
     async function completedTask(owner = key): Promise<string> {

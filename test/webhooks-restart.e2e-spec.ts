@@ -74,8 +74,8 @@ describe('webhooks across a kill -9', () => {
         await first.crash();
         started.splice(started.indexOf(first), 1);
         expect(receiver.received).toHaveLength(0);
-        // The end is in the outbox (marked on the task row by the move that ended it), not yet published or sent.
-        const marked = await queryDatabase(database, `SELECT id FROM tasks WHERE task_id = '${task.id}' AND end_event_due_at IS NOT NULL`);
+        // The end is in the outbox (written with the move that ended it), not yet published or sent.
+        const marked = await queryDatabase(database, `SELECT o.task_row_id FROM webhook_outbox o JOIN tasks t ON t.id = o.task_row_id WHERE t.task_id = '${task.id}'`);
         expect(marked).toHaveLength(1);
 
         const second = await startGatewayProcess({ ...env, WEBHOOK_DELIVERY_INTERVAL_MS: '200' });

@@ -4,6 +4,8 @@ import { AdminGuard } from '../auth/admin.guard';
 import { Clock } from '../common/clock';
 import { strictValidationPipe } from '../common/validation';
 import { toAdminTaskView } from '../tasks/task-admin.view';
+import { NO_ARCHIVE } from '../storage/video-archive.entity';
+import { VideoArchiveRepository } from '../storage/video-archive.repository';
 import { TaskQueries } from '../tasks/task-queries.service';
 import { TaskStatus } from '../tasks/task-status';
 import { TaskQueryDto } from './dto/admin-query.dto';
@@ -31,6 +33,7 @@ export class AdminTasksController {
     private readonly tasks: TaskQueries,
     private readonly clock: Clock,
     private readonly details: TaskDetailService,
+    private readonly archives: VideoArchiveRepository,
   ) {}
 
   @Get()
@@ -40,7 +43,8 @@ export class AdminTasksController {
     const status = query.status ? (FLAT_TO_UNIFIED[query.status] ?? [query.status as TaskStatus]) : undefined;
     const { data, total } = await this.tasks.list({ userId: query.user_id, status, model: query.model, q: query.q, sort: query.sort, page: query.page, pageSize: query.page_size });
     const now = this.clock.now();
-    return { data: data.map((task) => toAdminTaskView(task, isStuck(task.status, task.nextPollAt, now))), total };
+    const archives = await this.archives.summariesOf(data.map((task) => task.id));
+    return { data: data.map((task) => toAdminTaskView(task, archives.get(task.id) ?? NO_ARCHIVE, isStuck(task.status, task.nextPollAt, now))), total };
   }
 
   @Get('stuck')
@@ -48,7 +52,8 @@ export class AdminTasksController {
   @ApiOkResponse({ type: AdminTaskListDto })
   async stuck(): Promise<AdminTaskListDto> {
     const tasks = await this.tasks.findStuck(this.clock.now(), STUCK_AFTER_MS);
-    return { data: tasks.map((task) => toAdminTaskView(task, true)), total: tasks.length };
+    const archives = await this.archives.summariesOf(tasks.map((task) => task.id));
+    return { data: tasks.map((task) => toAdminTaskView(task, archives.get(task.id) ?? NO_ARCHIVE, true)), total: tasks.length };
   }
 
   @Get(':task_id')

@@ -4,7 +4,6 @@ import { AuthModule } from '../auth/auth.module';
 import { FamiliesModule } from '../families/families.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
-import { TaskEntity } from '../tasks/task.entity';
 import { TasksModule } from '../tasks/tasks.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { AdminVideoStoreController } from './admin-video-store.controller';
@@ -13,6 +12,7 @@ import { ProviderVideoSource } from './provider-video-source.service';
 import { SignedLinksService } from './signed-links.service';
 import { StoredVideoRemover } from './stored-video-remover.service';
 import { ThumbnailMaker } from './thumbnail-maker';
+import { VideoArchiveEntity } from './video-archive.entity';
 import { VideoArchiveJob } from './video-archive.job';
 import { VideoArchiveRepository } from './video-archive.repository';
 import { VideoDeliveryService } from './video-delivery.service';
@@ -20,9 +20,9 @@ import { VideoObjectKeys } from './video-object-keys';
 import { videoStoreProvider } from './video-store.provider';
 import { VideoStoreMetrics } from './video-store-metrics.service';
 
-/** The gateway's own copy of finished videos: the store (file, S3), archiving, serving, signed links, thumbnails. */
+/** The gateway's own copy of finished videos: the store (file, S3), archiving (the `video_archives` table, which only this module touches), serving, signed links, thumbnails. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TaskEntity]), AuthModule, TasksModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
+  imports: [TypeOrmModule.forFeature([VideoArchiveEntity]), AuthModule, TasksModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
   controllers: [AdminVideoStoreController],
   providers: [
     videoStoreProvider,

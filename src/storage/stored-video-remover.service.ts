@@ -17,7 +17,7 @@ export class StoredVideoRemover {
 
   /** Removes both objects (absent ones are fine) and forgets the archive; an archive still running drops its copy when it sees the task deleted. */
   async removeCopies(task: TaskEntity): Promise<void> {
-    if (!this.store || task.archiveStatus === null) return;
+    if (!this.store || !(await this.archives.findOf(task.id))?.status) return;
     try {
       await this.store.remove(this.keys.video(task.taskId));
       await this.store.remove(this.keys.thumbnail(task.taskId));

@@ -7,8 +7,10 @@ import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import type { TaskEntity } from '../tasks/task.entity';
+import { TaskRepository } from '../tasks/task.repository';
 import { ProviderVideoError, ProviderVideoSource } from './provider-video-source.service';
 import { ThumbnailMaker } from './thumbnail-maker';
+import type { VideoArchiveEntity } from './video-archive.entity';
 import { VideoArchiveRepository } from './video-archive.repository';
 import { VideoBytesCheck, VideoBytesError, VideoTooLargeError } from './video-bytes';
 import { VideoObjectKeys } from './video-object-keys';
@@ -23,6 +25,12 @@ const RETRY_BASE_MS = 10_000;
 const MAX_FAILURES = 30;
 const GONE = 'the provider no longer has the video, and it was not archived before';
 
+/** A claimed archive and the task whose video it copies. */
+export interface ArchiveClaim {
+  archive: VideoArchiveEntity;
+  task: TaskEntity;
+}
+
 /**
  * Copies each finished task's video into the gateway's store, as a leased job (any instance may
  * take any task): streams it from the provider through a check of its length and content (an
@@ -32,12 +40,12 @@ const GONE = 'the provider no longer has the video, and it was not archived befo
  * task stays SUCCESS with archive `failed` (and its content keeps coming from the provider).
  */
 @Injectable()
-export class VideoArchiveJob implements LeasedJob<TaskEntity> {
+export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
   readonly name = 'video-archive';
   readonly batchSize = BATCH_SIZE;
   readonly maxItemsPerRound = BATCH_SIZE * 4;
   readonly concurrency = CONCURRENCY;
-  private readonly loop: LeasedJobLoop<TaskEntity>;
+  private readonly loop: LeasedJobLoop<ArchiveClaim>;
   private readonly logger = new Logger('VideoArchive');
   private claimCounter = 0;
 
@@ -46,6 +54,7 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(VIDEO_STORE) private readonly store: VideoStore | null,
     private readonly archives: VideoArchiveRepository,
+    private readonly tasks: TaskRepository,
     private readonly provider: ProviderVideoSource,
     private readonly keys: VideoObjectKeys,
     private readonly thumbnails: ThumbnailMaker,
@@ -69,13 +78,18 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
     return this.store ? this.loop.runRound() : Promise.resolve(0);
   }
 
-  claim(limit: number): Promise<TaskEntity[]> {
+  async claim(limit: number): Promise<ArchiveClaim[]> {
     const now = this.clock.now();
-    return this.archives.claimDue(`${this.instanceId}#a${++this.claimCounter}`, now, now + this.config.taskLeaseMs, limit);
+    const archives = await this.archives.claimDue(`${this.instanceId}#a${++this.claimCounter}`, now, now + this.config.taskLeaseMs, limit);
+    const tasks = new Map((await this.tasks.findByIds(archives.map((archive) => archive.taskRowId))).map((task) => [task.id, task]));
+    return archives.flatMap((archive) => {
+      const task = tasks.get(archive.taskRowId);
+      return task ? [{ archive, task }] : [];
+    });
   }
 
-  async handle(task: TaskEntity): Promise<string> {
-    const owner = task.archiveOwner!;
+  async handle({ archive, task }: ArchiveClaim): Promise<string> {
+    const owner = archive.leaseOwner!;
     const heartbeat = setInterval(() => void this.archives.extendLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs).catch(() => undefined), this.config.taskLeaseMs / 3);
     try {
       const size = await this.copyVideo(task);
@@ -91,22 +105,22 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
       }
       // Too large stays too large: no retry (the store already dropped what it got).
       if (error instanceof VideoTooLargeError) {
-        this.logger.warn(`${this.describe(task)} stopped: ${error.message}`);
+        this.logger.warn(`${this.describe({ archive, task })} stopped: ${error.message}`);
         await this.archives.markFailed(task.id, owner, error.message, this.clock.now());
         return 'too_large';
       }
-      task.archiveError = error instanceof VideoBytesError || error instanceof ProviderVideoError ? error.message : 'storing the video failed';
+      archive.error = error instanceof VideoBytesError || error instanceof ProviderVideoError ? error.message : 'storing the video failed';
       throw error;
     } finally {
       clearInterval(heartbeat);
     }
   }
 
-  handBack(task: TaskEntity): Promise<void> {
-    return this.archives.retryLater(task.id, task.archiveOwner!, task.archiveFailures, this.clock.now(), null).then(() => undefined);
+  handBack({ archive }: ArchiveClaim): Promise<void> {
+    return this.archives.retryLater(archive.taskRowId, archive.leaseOwner!, archive.failures, this.clock.now(), null).then(() => undefined);
   }
 
-  describe(task: TaskEntity): string {
+  describe({ task }: ArchiveClaim): string {
     return `archive of task ${task.taskId}`;
   }
 
@@ -114,12 +128,12 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
     return this.archives.oldestDueAt(now);
   }
 
-  readonly retry: RetryPolicy<TaskEntity> = {
+  readonly retry: RetryPolicy<ArchiveClaim> = {
     intervalMs: () => RETRY_BASE_MS,
-    failures: (task) => task.archiveFailures,
-    later: async (task, failures, dueAt) => {
-      if (failures >= MAX_FAILURES) await this.archives.markFailed(task.id, task.archiveOwner!, task.archiveError ?? 'archiving failed too often', this.clock.now());
-      else await this.archives.retryLater(task.id, task.archiveOwner!, failures, dueAt, task.archiveError);
+    failures: ({ archive }) => archive.failures,
+    later: async ({ archive }, failures, dueAt) => {
+      if (failures >= MAX_FAILURES) await this.archives.markFailed(archive.taskRowId, archive.leaseOwner!, archive.error ?? 'archiving failed too often', this.clock.now());
+      else await this.archives.retryLater(archive.taskRowId, archive.leaseOwner!, failures, dueAt, archive.error);
     },
   };
 
@@ -152,7 +166,7 @@ export class VideoArchiveJob implements LeasedJob<TaskEntity> {
   }
 
   private async removeIfDeleted(task: TaskEntity): Promise<void> {
-    const current = await this.archives.findById(task.id);
+    const current = await this.tasks.findByTaskId(task.taskId);
     if (current && current.deletedAt === null) return;
     await this.store!.remove(this.keys.video(task.taskId));
     await this.store!.remove(this.keys.thumbnail(task.taskId));

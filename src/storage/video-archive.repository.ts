@@ -1,17 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository, type QueryDeepPartialEntity } from 'typeorm';
+import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'typeorm';
+import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
-import { TaskEntity } from '../tasks/task.entity';
+import { claimDueRows, type DueRowLease } from '../jobs/due-row-lease';
+import { TaskEndHooks } from '../tasks/task-end-hooks';
 import { recordTaskEvent } from '../tasks/task-events';
-import { claimDueTaskRows, type TaskRowLease } from '../tasks/task-row-lease';
+import { TaskRepository } from '../tasks/task.repository';
+import { type ArchiveSummary, toArchiveSummary, VideoArchiveEntity } from './video-archive.entity';
 
-/** An archive's claim on a task waiting to be archived. */
-const ARCHIVE_LEASE: TaskRowLease = {
-  due: { column: 'archive_due_at', property: 'archiveDueAt' },
-  owner: { property: 'archiveOwner' },
-  only: { sql: "archive_status = 'pending'", where: { archiveStatus: 'pending' } },
+/** An archive's claim on a video waiting to be archived. */
+const ARCHIVE_LEASE: DueRowLease<VideoArchiveEntity> = {
+  key: { column: 'task_row_id', property: 'taskRowId' },
+  due: { column: 'due_at', property: 'dueAt' },
+  owner: { property: 'leaseOwner' },
+  only: { sql: "status = 'pending'", where: { status: 'pending' } },
 };
+
+const INSERT_DUE_SQL = "INSERT INTO video_archives (task_row_id, status, due_at, failures) VALUES (?, 'pending', ?, 0)";
 
 /** What the store holds, for /metrics and the admin console. */
 export interface StoredTotals {
@@ -22,116 +28,142 @@ export interface StoredTotals {
 }
 
 /**
- * The archive state kept on each task, behind intention-revealing methods. Claims are leases in the
- * database (a conditional UPDATE, with SKIP LOCKED on MySQL), so any instance may archive any task.
+ * The archive state of each finished task (`video_archives`, which only StorageModule reads and
+ * writes), behind intention-revealing methods. Claims are leases in the database (a conditional
+ * UPDATE, with SKIP LOCKED on MySQL), so any instance may archive any task.
  */
 @Injectable()
 export class VideoArchiveRepository {
   constructor(
-    @InjectRepository(TaskEntity) private readonly tasks: Repository<TaskEntity>,
+    @InjectRepository(VideoArchiveEntity) private readonly archives: Repository<VideoArchiveEntity>,
+    private readonly tasks: TaskRepository,
     private readonly transactions: TransactionRunner,
-  ) {}
+    ends: TaskEndHooks,
+  ) {
+    // Due for the archiving job in the transaction that finishes the task.
+    ends.recordWithEnd((manager, end) => (end.status === 'SUCCESS' ? this.recordDue(manager, end.task.id, end.at) : Promise.resolve()));
+  }
+
+  /** Inside the caller's transaction: the task's video is due to be archived from `now`. */
+  async recordDue(manager: EntityManager, taskRowId: number, now: number): Promise<void> {
+    await changedRows(manager, INSERT_DUE_SQL, [taskRowId, now]);
+  }
 
   /**
-   * Claims up to `limit` tasks due for archiving: their due time moves to the lease's end, so no
-   * other instance takes them until it runs out (a crashed instance's tasks come back by themselves).
+   * Claims up to `limit` archives due: their due time moves to the lease's end, so no other
+   * instance takes them until it runs out (a crashed instance's come back by themselves).
    */
-  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
-    return claimDueTaskRows(this.transactions, this.tasks, ARCHIVE_LEASE, { owner, now, leaseUntil, limit });
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<VideoArchiveEntity[]> {
+    return claimDueRows(this.transactions, this.archives, ARCHIVE_LEASE, { owner, now, leaseUntil, limit });
   }
 
-
-  findById(id: number): Promise<TaskEntity | null> {
-    return this.tasks.findOne({ where: { id } });
+  findOf(taskRowId: number): Promise<VideoArchiveEntity | null> {
+    return this.archives.findOne({ where: { taskRowId } });
   }
 
-  /** Keeps a long upload's claim alive; false when the task was taken over or settled meanwhile. */
-  extendLease(id: number, owner: string, leaseUntil: number): Promise<boolean> {
-    return this.updateOwned(id, owner, { archiveDueAt: leaseUntil });
+  async summaryOf(taskRowId: number): Promise<ArchiveSummary> {
+    return toArchiveSummary(await this.findOf(taskRowId));
   }
 
-  /** The copy is complete: recorded only while still claimed by `owner` and not deleted by its owner. */
-  markArchived(id: number, owner: string, result: { size: number; thumbnailSize: number | null; now: number }): Promise<boolean> {
+  /** The archives of a page of tasks, by task row id (a task without one has none in the map). */
+  async summariesOf(taskRowIds: number[]): Promise<Map<number, ArchiveSummary>> {
+    const rows = taskRowIds.length ? await this.archives.find({ where: { taskRowId: In(taskRowIds) } }) : [];
+    return new Map(rows.map((row) => [row.taskRowId, toArchiveSummary(row)]));
+  }
+
+  /** Keeps a long upload's claim alive; false when the archive was taken over or settled meanwhile. */
+  extendLease(taskRowId: number, owner: string, leaseUntil: number): Promise<boolean> {
+    return this.updateOwned(taskRowId, owner, { dueAt: leaseUntil });
+  }
+
+  /** The copy is complete: recorded only while still claimed by `owner` and the task not deleted by its owner. */
+  markArchived(taskRowId: number, owner: string, result: { size: number; thumbnailSize: number | null; now: number }): Promise<boolean> {
     return this.updateOwned(
-      id,
+      taskRowId,
       owner,
-      { archiveStatus: 'archived', archiveSize: result.size, thumbnailSize: result.thumbnailSize, archivedAt: result.now, archiveDueAt: null, archiveOwner: null, archiveError: null },
+      { status: 'archived', size: result.size, thumbnailSize: result.thumbnailSize, archivedAt: result.now, dueAt: null, leaseOwner: null, error: null },
       true,
       { detail: 'archived', at: result.now },
     );
   }
 
   /** A failed try: due again at `dueAt`. */
-  retryLater(id: number, owner: string, failures: number, dueAt: number, error: string | null): Promise<boolean> {
-    return this.updateOwned(id, owner, { archiveFailures: failures, archiveDueAt: dueAt, archiveOwner: null, ...(error !== null ? { archiveError: error.slice(0, 255) } : {}) });
+  retryLater(taskRowId: number, owner: string, failures: number, dueAt: number, error: string | null): Promise<boolean> {
+    return this.updateOwned(taskRowId, owner, { failures, dueAt, leaseOwner: null, ...(error !== null ? { error: error.slice(0, 255) } : {}) });
   }
 
   /** No more tries (the provider no longer has the video); an admin may ask again. */
-  markFailed(id: number, owner: string, error: string, now: number): Promise<boolean> {
-    return this.updateOwned(id, owner, { archiveStatus: 'failed', archiveError: error.slice(0, 255), archiveDueAt: null, archiveOwner: null }, false, { detail: 'failed', at: now });
+  markFailed(taskRowId: number, owner: string, error: string, now: number): Promise<boolean> {
+    return this.updateOwned(taskRowId, owner, { status: 'failed', error: error.slice(0, 255), dueAt: null, leaseOwner: null }, false, { detail: 'failed', at: now });
   }
 
   /** Makes a finished, not deleted task's archive due now (again); false when there is no such task or it is archived already. */
   async requeue(taskId: string, now: number): Promise<boolean> {
-    const result = await this.transactions.runStatement((manager) =>
-      manager
+    const task = await this.tasks.findByTaskId(taskId);
+    if (!task || task.status !== 'SUCCESS' || task.deletedAt !== null) return false;
+    return this.transactions.run(async (manager) => {
+      const result = await manager
         .createQueryBuilder()
-        .update(TaskEntity)
-        .set({ archiveStatus: 'pending', archiveDueAt: now, archiveOwner: null, archiveFailures: 0, archiveError: null })
-        .where("task_id = :taskId AND status = 'SUCCESS' AND deleted_at IS NULL", { taskId })
-        .andWhere("(archive_status IS NULL OR archive_status <> 'archived')")
-        .execute(),
-    );
-    return (result.affected ?? 0) > 0;
+        .update(VideoArchiveEntity)
+        .set({ status: 'pending', dueAt: now, leaseOwner: null, failures: 0, error: null })
+        .where("task_row_id = :id AND (status IS NULL OR status <> 'archived')", { id: task.id })
+        .execute();
+      if ((result.affected ?? 0) > 0) return true;
+      // A task that finished before archiving existed has no archive yet.
+      if (await manager.findOne(VideoArchiveEntity, { where: { taskRowId: task.id } })) return false;
+      await this.recordDue(manager, task.id, now);
+      return true;
+    });
   }
 
   /** A deleted task's copy is gone: nothing left to count or archive. */
-  async forget(id: number): Promise<void> {
+  async forget(taskRowId: number): Promise<void> {
     await this.transactions.runStatement((manager) =>
       manager
         .createQueryBuilder()
-        .update(TaskEntity)
-        .set({ archiveStatus: null, archiveDueAt: null, archiveOwner: null, archiveSize: null, thumbnailSize: null })
-        .where('id = :id', { id })
+        .update(VideoArchiveEntity)
+        .set({ status: null, dueAt: null, leaseOwner: null, size: null, thumbnailSize: null })
+        .where('task_row_id = :taskRowId', { taskRowId })
         .execute(),
     );
   }
 
   async totals(): Promise<StoredTotals> {
-    const row = await this.tasks
-      .createQueryBuilder('t')
-      .select("SUM(CASE WHEN t.archive_status = 'archived' THEN t.archive_size + COALESCE(t.thumbnail_size, 0) ELSE 0 END)", 'bytes')
-      .addSelect("SUM(CASE WHEN t.archive_status = 'archived' THEN 1 + (CASE WHEN t.thumbnail_size IS NULL THEN 0 ELSE 1 END) ELSE 0 END)", 'objects')
-      .addSelect("SUM(CASE WHEN t.archive_status = 'pending' THEN 1 ELSE 0 END)", 'pending')
-      .addSelect("SUM(CASE WHEN t.archive_status = 'failed' THEN 1 ELSE 0 END)", 'failed')
-      .where('t.archive_status IS NOT NULL')
+    const row = await this.archives
+      .createQueryBuilder('a')
+      .select("SUM(CASE WHEN a.status = 'archived' THEN a.size + COALESCE(a.thumbnail_size, 0) ELSE 0 END)", 'bytes')
+      .addSelect("SUM(CASE WHEN a.status = 'archived' THEN 1 + (CASE WHEN a.thumbnail_size IS NULL THEN 0 ELSE 1 END) ELSE 0 END)", 'objects')
+      .addSelect("SUM(CASE WHEN a.status = 'pending' THEN 1 ELSE 0 END)", 'pending')
+      .addSelect("SUM(CASE WHEN a.status = 'failed' THEN 1 ELSE 0 END)", 'failed')
+      .where('a.status IS NOT NULL')
       .getRawOne<Record<string, string | number | null>>();
     const num = (value: string | number | null | undefined) => Number(value ?? 0);
     return { bytes: num(row?.bytes), objects: num(row?.objects), pending: num(row?.pending), failed: num(row?.failed) };
   }
 
   oldestDueAt(now: number): Promise<number | null> {
-    return this.tasks
-      .createQueryBuilder('t')
-      .select('MIN(t.archive_due_at)', 'oldest')
-      .where("t.archive_status = 'pending' AND t.archive_due_at <= :now", { now })
+    return this.archives
+      .createQueryBuilder('a')
+      .select('MIN(a.due_at)', 'oldest')
+      .where("a.status = 'pending' AND a.due_at <= :now", { now })
       .getRawOne<{ oldest: string | number | null }>()
       .then((row) => (row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest)));
   }
 
   /** `event`: the archive's outcome for the task's timeline, written in the same transaction when the update wins. */
-  private async updateOwned(id: number, owner: string, changes: Partial<TaskEntity>, notDeleted = false, event?: { detail: string; at: number }): Promise<boolean> {
+  private async updateOwned(taskRowId: number, owner: string, changes: Partial<VideoArchiveEntity>, notDeleted = false, event?: { detail: string; at: number }): Promise<boolean> {
     const update = async (manager: EntityManager) => {
-      const qb = manager
+      if (notDeleted && (await this.tasks.isDeletedLocked(manager, taskRowId))) return false;
+      const result = await manager
         .createQueryBuilder()
-        .update(TaskEntity)
-        .set(changes as QueryDeepPartialEntity<TaskEntity>)
-        .where("id = :id AND archive_owner = :owner AND archive_status = 'pending'", { id, owner });
-      if (notDeleted) qb.andWhere('deleted_at IS NULL');
-      const won = ((await qb.execute()).affected ?? 0) > 0;
-      if (won && event) await recordTaskEvent(manager, { taskRowId: id, kind: 'archived', detail: event.detail, at: event.at });
+        .update(VideoArchiveEntity)
+        .set(changes as QueryDeepPartialEntity<VideoArchiveEntity>)
+        .where("task_row_id = :taskRowId AND lease_owner = :owner AND status = 'pending'", { taskRowId, owner })
+        .execute();
+      const won = (result.affected ?? 0) > 0;
+      if (won && event) await recordTaskEvent(manager, { taskRowId, kind: 'archived', detail: event.detail, at: event.at });
       return won;
     };
-    return event ? this.transactions.run(update) : this.transactions.runStatement(update);
+    return event || notDeleted ? this.transactions.run(update) : this.transactions.runStatement(update);
   }
 }

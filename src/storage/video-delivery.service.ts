@@ -8,6 +8,8 @@ import type { TaskEntity } from '../tasks/task.entity';
 import { parseByteRange } from './byte-range';
 import { ProviderVideoError, ProviderVideoSource, RELAY_BUFFER_BYTES } from './provider-video-source.service';
 import { looksLikeText } from './video-bytes';
+import type { VideoArchiveEntity } from './video-archive.entity';
+import { VideoArchiveRepository } from './video-archive.repository';
 import { VideoObjectKeys } from './video-object-keys';
 import { VIDEO_STORE, type ByteRange, type VideoStore } from './video-store';
 
@@ -42,35 +44,37 @@ export class VideoDeliveryService {
     @Inject(VIDEO_STORE) private readonly store: VideoStore | null,
     private readonly keys: VideoObjectKeys,
     private readonly provider: ProviderVideoSource,
+    private readonly archives: VideoArchiveRepository,
   ) {}
 
   async open(task: TaskEntity, request: DeliveryRequest): Promise<VideoStream> {
     const variant = request.variant ?? 'video';
     if (variant !== 'video' && variant !== 'thumbnail') throw AppError.notFound(`video ${task.taskId} has no ${String(variant)} variant`);
-    const archived = this.store !== null && task.archiveStatus === 'archived' && task.archiveSize !== null;
+    const archive = await this.archives.findOf(task.id);
+    const archived = this.store !== null && archive?.status === 'archived' && archive.size !== null;
     if (variant === 'thumbnail') {
-      if (!archived || task.thumbnailSize === null) throw AppError.notFound(`video ${task.taskId} has no thumbnail${archived ? '' : ' yet'}`);
-      return this.fromStore(task, this.keys.thumbnail(task.taskId), task.thumbnailSize, 'image/jpeg', `${task.taskId}.jpg`, request);
+      if (!archived || archive.thumbnailSize === null) throw AppError.notFound(`video ${task.taskId} has no thumbnail${archived ? '' : ' yet'}`);
+      return this.fromStore(task, archive, this.keys.thumbnail(task.taskId), archive.thumbnailSize, 'image/jpeg', `${task.taskId}.jpg`, request);
     }
     if (archived) {
       try {
-        return await this.fromStore(task, this.keys.video(task.taskId), task.archiveSize!, 'video/mp4', `${task.taskId}.mp4`, request);
+        return await this.fromStore(task, archive, this.keys.video(task.taskId), archive.size!, 'video/mp4', `${task.taskId}.mp4`, request);
       } catch (error) {
         if (error instanceof AppError) throw error;
         // The copy went missing (an operator cleaned the store): the provider may still have it.
         this.logger.error(`stored video of ${task.taskId} could not be read: ${(error as Error)?.message ?? error}`);
       }
     }
-    return this.fromProvider(task, request.range);
+    return this.fromProvider(task, archive, request.range);
   }
 
-  private async fromStore(task: TaskEntity, key: string, size: number, contentType: string, filename: string, request: DeliveryRequest): Promise<VideoStream> {
-    const etag = `"${key.split('/').pop()!.slice(0, 16)}-${size.toString(16)}-${(task.archivedAt ?? 0).toString(16)}"`;
+  private async fromStore(task: TaskEntity, archive: VideoArchiveEntity, key: string, size: number, contentType: string, filename: string, request: DeliveryRequest): Promise<VideoStream> {
+    const etag = `"${key.split('/').pop()!.slice(0, 16)}-${size.toString(16)}-${(archive.archivedAt ?? 0).toString(16)}"`;
     const headers: Record<string, string> = {
       'content-type': contentType,
       'accept-ranges': 'bytes',
       etag,
-      'last-modified': new Date((toUnixSeconds(task.archivedAt) ?? 0) * 1000).toUTCString(),
+      'last-modified': new Date((toUnixSeconds(archive.archivedAt) ?? 0) * 1000).toUTCString(),
       'cache-control': 'private, no-cache',
       'content-disposition': `inline; filename="${filename}"`,
     };
@@ -93,13 +97,13 @@ export class VideoDeliveryService {
     return { status, headers, body: await this.store!.read(key, range) };
   }
 
-  private async fromProvider(task: TaskEntity, range: string | undefined): Promise<VideoStream> {
+  private async fromProvider(task: TaskEntity, archive: VideoArchiveEntity | null, range: string | undefined): Promise<VideoStream> {
     const forwardedRange = range && /^bytes=/.test(range) ? range : undefined;
     let response;
     try {
       response = await this.provider.open(task, forwardedRange);
     } catch (error) {
-      if (error instanceof ProviderVideoError && error.reason === 'gone' && task.archiveStatus === 'failed') {
+      if (error instanceof ProviderVideoError && error.reason === 'gone' && archive?.status === 'failed') {
         throw new AppError(ErrorCode.Gone, `video ${task.taskId} is no longer available: the provider discarded it before the gateway could keep a copy`);
       }
       // Some providers answer an unsatisfiable range with an error instead of 416: the client gets its 416 all the same.

@@ -12,8 +12,14 @@ export const promptExcerpt = (prompt: string | null | undefined): string | null 
 /** Completed and not deleted by its customer: the only tasks whose video the admin API still serves. */
 export const hasPlayableVideo = (task: TaskEntity): boolean => task.status === 'SUCCESS' && task.deletedAt === null;
 
+/** What the video store (StorageModule) says of a task's copy, for the views that show it. */
+export interface TaskArchiveFacts {
+  status: string | null;
+  hasThumbnail: boolean;
+}
+
 /** The operator's view of a task: everything but secrets and the raw request body. */
-export const toAdminTaskView = (task: TaskEntity, stuck = false) => ({
+export const toAdminTaskView = (task: TaskEntity, archive: TaskArchiveFacts, stuck = false) => ({
   id: task.id,
   task_id: task.taskId,
   user_id: task.userId,
@@ -40,7 +46,7 @@ export const toAdminTaskView = (task: TaskEntity, stuck = false) => ({
   updated_at: toUnixSeconds(task.updatedAt),
   deleted: task.deletedAt !== null,
   has_video: hasPlayableVideo(task),
-  archive_status: task.archiveStatus,
-  has_thumbnail: task.archiveStatus === 'archived' && task.thumbnailSize !== null,
+  archive_status: archive.status,
+  has_thumbnail: archive.hasThumbnail,
   stuck,
 });

@@ -256,7 +256,6 @@ export class TaskSubmitService {
       deletedAt: null,
       createdAt: now,
       updatedAt: now,
-      archiveFailures: 0,
     });
   }
 

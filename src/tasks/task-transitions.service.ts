@@ -7,7 +7,7 @@ import { RefundCause, TaskMetrics } from './task-metrics.service';
 import type { PollOutcome } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
-import { TaskEndOutbox } from './task-end-outbox';
+import { TaskEndHooks } from './task-end-hooks';
 import { canMove, TaskStatus } from './task-status';
 import { recordTaskEvent } from './task-events';
 
@@ -35,7 +35,7 @@ export class TaskTransitionsService {
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
     private readonly metrics: TaskMetrics,
-    private readonly outbox: TaskEndOutbox,
+    private readonly ends: TaskEndHooks,
   ) {}
 
   /**
@@ -58,14 +58,10 @@ export class TaskTransitionsService {
       changes.resultUrl = outcome.videoUrl ?? null;
       changes.outputSize = outcome.outputSize ?? null;
       changes.nextPollAt = null;
-      // Due for the archiving job (src/storage) in the same write that finishes the task.
-      Object.assign(changes, { archiveStatus: 'pending', archiveDueAt: now });
     }
     // Staying in the same state (or a backwards report) only updates progress and the raw body.
     const status = canMove(task.status, target) ? target : task.status;
     if (status !== task.status) changes.status = status;
-    // A task's end is due to be published (webhooks) in the same single UPDATE that ends it.
-    if (changes.status === 'SUCCESS') changes.endEventDueAt = now;
     return { status, changes, polledAt };
   }
 
@@ -76,13 +72,13 @@ export class TaskTransitionsService {
   async applyPlan(task: TaskEntity, plan: PollPlan, leaseOwner?: string): Promise<TaskStatus | null> {
     if (plan.failure !== undefined) return (await this.fail(task, plan.failure, plan.changes, leaseOwner, plan.polledAt)) ? 'FAILURE' : null;
     const moves = plan.changes.status !== undefined && plan.changes.status !== task.status;
-    // A single conditional UPDATE is atomic by itself (a task's end is marked for the outbox in it): no transaction when nothing moves; a move carries its timeline event.
+    // A single conditional UPDATE is atomic by itself: no transaction when nothing moves; a move carries its timeline event (and an end, the rows of the modules reacting to it).
     const won = moves
       ? await this.transactions.run((manager) => this.moveAndRecordEvent(manager, task, plan.changes, leaseOwner, plan.polledAt))
       : await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner, plan.polledAt));
     if (!won) return null;
     Object.assign(task, plan.changes);
-    if (plan.changes.status === 'SUCCESS') this.outbox.ended(task);
+    if (plan.changes.status === 'SUCCESS') this.ends.ended(task);
     return plan.status;
   }
 
@@ -100,7 +96,6 @@ export class TaskTransitionsService {
       leaseOwner: null,
       leaseUntil: null,
       updatedAt: now,
-      endEventDueAt: now,
     };
     const cause = reason === 'upstream timeout' ? 'timeout' : 'failure';
     const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, cause, leaseOwner, polledAt);
@@ -117,7 +112,7 @@ export class TaskTransitionsService {
     return won;
   }
 
-  /** The compare-and-set of a move, plus its timeline event in the same transaction. */
+  /** The compare-and-set of a move, plus its timeline event (and for an end, what reacts to it) in the same transaction. */
   private async moveAndRecordEvent(manager: EntityManager, task: TaskEntity, changes: Partial<TaskEntity>, leaseOwner?: string, polledAt?: number): Promise<boolean> {
     if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner, polledAt))) return false;
     if (changes.status !== undefined && changes.status !== task.status) {
@@ -130,6 +125,9 @@ export class TaskTransitionsService {
         detail: ended ? (changes.failReason ?? null) : null,
         at: changes.updatedAt ?? this.clock.now(),
       });
+      if (changes.status === 'SUCCESS' || changes.status === 'FAILURE') {
+        await this.ends.record(manager, { task: { ...task, ...changes } as TaskEntity, status: changes.status, at: changes.updatedAt ?? this.clock.now() });
+      }
     }
     return true;
   }
@@ -151,7 +149,7 @@ export class TaskTransitionsService {
       });
       // Counted here, where every refund of a task is written, whoever asked for it.
       if (won && task.quota > 0) this.metrics.refunds.inc({ family: task.platform, cause });
-      if (won && changes.status === 'FAILURE') this.outbox.ended({ ...task, ...changes } as TaskEntity);
+      if (won && changes.status === 'FAILURE') this.ends.ended({ ...task, ...changes } as TaskEntity);
       return won;
     } catch (error) {
       if (error instanceof AlreadyRefundedError) {

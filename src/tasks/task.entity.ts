@@ -115,37 +115,6 @@ export class TaskEntity {
   @Column({ name: 'updated_at', type: 'bigint', transformer: bigintColumn })
   updatedAt: number;
 
-  /** The gateway's own copy (src/storage): `pending` until archived, `archived`, or `failed` (the provider lost it first). */
-  @Column({ name: 'archive_status', type: 'varchar', length: 16, nullable: true })
-  archiveStatus: ArchiveStatus | null;
-
-  /** When the archiving job should next try (ms epoch); moved to the lease's end while claimed. */
-  @Column({ name: 'archive_due_at', type: 'bigint', nullable: true, transformer: bigintColumn })
-  archiveDueAt: number | null;
-
-  @Column({ name: 'archive_owner', type: 'varchar', length: 64, nullable: true })
-  archiveOwner: string | null;
-
-  @Column({ name: 'archive_failures', type: 'integer', default: 0 })
-  archiveFailures: number;
-
-  @Column({ name: 'archive_size', type: 'bigint', nullable: true, transformer: bigintColumn })
-  archiveSize: number | null;
-
-  @Column({ name: 'archived_at', type: 'bigint', nullable: true, transformer: bigintColumn })
-  archivedAt: number | null;
-
-  /** Set by the terminal move (SUCCESS, FAILURE): the end is due to be published as an event (webhooks); null once it was. Moved to the lease's end while claimed. */
-  @Column({ name: 'end_event_due_at', type: 'bigint', nullable: true, transformer: bigintColumn })
-  endEventDueAt: number | null;
-
-  @Column({ name: 'end_event_owner', type: 'varchar', length: 64, nullable: true })
-  endEventOwner: string | null;
-
-  /** Null when the video could not be decoded into a poster frame. */
-  @Column({ name: 'thumbnail_size', type: 'bigint', nullable: true, transformer: bigintColumn })
-  thumbnailSize: number | null;
-
   /** The prompt the client gave (searchable in the console), null when the request had none. */
   @Column({ type: 'text', nullable: true })
   prompt: string | null;
@@ -163,10 +132,4 @@ export class TaskEntity {
   /** How many gateways the submit had passed through before this one (X-Gateway-Hops); its upstream calls say one more. */
   @Column({ name: 'gateway_hops', type: 'integer', default: 0 })
   gatewayHops: number;
-
-  /** Why the last try failed (ours, never the provider's words). */
-  @Column({ name: 'archive_error', type: 'varchar', length: 255, nullable: true })
-  archiveError: string | null;
 }
-
-export type ArchiveStatus = 'pending' | 'archived' | 'failed';

@@ -54,6 +54,21 @@ export class TaskRepository {
     return this.tasks.findOne({ where: { taskId } });
   }
 
+  /** The tasks behind rows other modules keep per task (archives, outbox entries), by row id. */
+  findByIds(ids: number[]): Promise<TaskEntity[]> {
+    return ids.length ? this.tasks.find({ where: { id: In(ids) } }) : Promise.resolve([]);
+  }
+
+  /**
+   * Inside the caller's transaction: whether the task was deleted by its owner, reading the latest
+   * committed row and locking it on MySQL, so a concurrent delete either committed before or waits.
+   */
+  async isDeletedLocked(manager: EntityManager, id: number): Promise<boolean> {
+    const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    const rows: Array<{ deleted_at: unknown }> = await manager.query(`SELECT deleted_at FROM tasks WHERE id = ?${lock}`, [id]);
+    return rows.length === 0 || rows[0].deleted_at !== null;
+  }
+
   /** Inserts a new task and sets its id, in one fixed statement (the submit's hot path). */
   async insertNew(manager: EntityManager, task: TaskEntity): Promise<void> {
     task.id = await insertEntity(manager, TaskEntity, task);

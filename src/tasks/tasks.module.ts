@@ -9,7 +9,7 @@ import { PendingSubmitWrites } from './pending-submit-writes';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
-import { TaskEndOutbox } from './task-end-outbox';
+import { TaskEndHooks } from './task-end-hooks';
 import { TaskMetrics } from './task-metrics.service';
 import { TaskQueries } from './task-queries.service';
 import { TaskRepository } from './task.repository';
@@ -20,7 +20,7 @@ import { TaskTransitionsService } from './task-transitions.service';
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
   imports: [TypeOrmModule.forFeature([TaskEntity, TaskEventEntity]), BillingModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
-  providers: [TaskRepository, TaskQueries, TaskMetrics, TaskEndOutbox, TaskTransitionsService, PendingSubmitWrites, TaskSubmitService, SubmitPipeline, TaskSyncService],
-  exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndOutbox],
+  providers: [TaskRepository, TaskQueries, TaskMetrics, TaskEndHooks, TaskTransitionsService, PendingSubmitWrites, TaskSubmitService, SubmitPipeline, TaskSyncService],
+  exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndHooks],
 })
 export class TasksModule {}

@@ -7,12 +7,14 @@ import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import { SignedLinksService } from '../storage/signed-links.service';
-import { TaskEndOutbox } from '../tasks/task-end-outbox';
+import { TaskEndHooks } from '../tasks/task-end-hooks';
 import type { TaskEntity } from '../tasks/task.entity';
+import { TaskRepository } from '../tasks/task.repository';
 import { NewEvent, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { eventTypeOf, taskEventData } from './webhook-event.view';
 import { WebhookMetrics } from './webhook-metrics.service';
+import { WebhookOutboxRepository } from './webhook-outbox.repository';
 import { WebhookWakeUp } from './webhook-wake-up';
 
 /** Task ends published in one transaction (three inserts and one update, however many). */
@@ -28,29 +30,36 @@ class LeaseLostError extends Error {
   }
 }
 
+/** A claimed batch of task ends: the lease's holder and the tasks. */
+interface ClaimedEnds {
+  owner: string;
+  tasks: TaskEntity[];
+}
+
 /**
  * Turns task ends into `video.completed` / `video.failed` events, as a leased job on any instance:
- * claims the ends the terminal moves marked on the task rows (the outbox), and in one transaction
- * writes each end's event with a first attempt per subscribed endpoint of its account, and clears
- * the marks. So a task's end costs the task sync nothing more than its own UPDATE, and a crash
+ * claims the ends the terminal moves wrote to `webhook_outbox`, and in one transaction writes each
+ * end's event with a first attempt per subscribed endpoint of its account, and deletes the entries. So a task's end costs the task sync nothing more than its own UPDATE, and a crash
  * either side of the commit neither loses nor duplicates an event. An endpoint created after the
  * task ended does not get it.
  */
 @Injectable()
-export class WebhookEventPublisher implements LeasedJob<TaskEntity[]> {
+export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
   readonly name = 'webhook-events';
   /** An item is a batch of task ends: the job claims one batch at a time. */
   readonly batchSize = 1;
   readonly maxItemsPerRound = 25;
   readonly concurrency = 1;
-  private readonly loop: LeasedJobLoop<TaskEntity[]>;
+  private readonly loop: LeasedJobLoop<ClaimedEnds>;
   private claimCounter = 0;
   private wakeTimer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
-    private readonly outbox: TaskEndOutbox,
+    private readonly outbox: WebhookOutboxRepository,
+    private readonly tasks: TaskRepository,
+    taskEnds: TaskEndHooks,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly transactions: TransactionRunner,
@@ -61,7 +70,7 @@ export class WebhookEventPublisher implements LeasedJob<TaskEntity[]> {
     runner: JobRunner,
   ) {
     this.loop = runner.register(this);
-    outbox.onEnd(() => this.wake());
+    taskEnds.onEnd(() => this.wake());
   }
 
   /** Follows the delivery job's interval (0: rounds by hand, as the tests run them). */
@@ -74,14 +83,15 @@ export class WebhookEventPublisher implements LeasedJob<TaskEntity[]> {
     return this.loop.runRound();
   }
 
-  async claim(): Promise<TaskEntity[][]> {
+  async claim(): Promise<ClaimedEnds[]> {
     const now = this.clock.now();
-    const ends = await this.outbox.claimDue(`${this.instanceId}#e${++this.claimCounter}`, now, now + LEASE_MS, ENDS_PER_BATCH);
-    return ends.length ? [ends] : [];
+    const owner = `${this.instanceId}#e${++this.claimCounter}`;
+    const claimed = await this.outbox.claimDue(owner, now, now + LEASE_MS, ENDS_PER_BATCH);
+    if (!claimed.length) return [];
+    return [{ owner, tasks: await this.tasks.findByIds(claimed.map((entry) => entry.taskRowId)) }];
   }
 
-  async handle(ends: TaskEntity[]): Promise<string> {
-    const owner = ends[0].endEventOwner!;
+  async handle({ owner, tasks: ends }: ClaimedEnds): Promise<string> {
     const endpoints = await this.endpoints.enabledOf([...new Set(ends.map((task) => task.userId))]);
     const events: NewEvent[] = [];
     for (const task of ends) {
@@ -101,11 +111,11 @@ export class WebhookEventPublisher implements LeasedJob<TaskEntity[]> {
     return events.length ? 'published' : 'no_endpoints';
   }
 
-  handBack(ends: TaskEntity[]): Promise<void> {
-    return this.outbox.handBack(ends.map((task) => task.id), ends[0].endEventOwner!, this.clock.now());
+  handBack({ owner, tasks: ends }: ClaimedEnds): Promise<void> {
+    return this.outbox.handBack(ends.map((task) => task.id), owner, this.clock.now());
   }
 
-  describe(ends: TaskEntity[]): string {
+  describe({ tasks: ends }: ClaimedEnds): string {
     return `${ends.length} task ends (${ends[0]?.taskId ?? ''}...)`;
   }
 

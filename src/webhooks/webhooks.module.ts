@@ -14,6 +14,8 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookEventEntity } from './webhook-event.entity';
 import { WebhookEventPublisher } from './webhook-event-publisher';
 import { WebhookMetrics } from './webhook-metrics.service';
+import { WebhookOutboxEntity } from './webhook-outbox.entity';
+import { WebhookOutboxRepository } from './webhook-outbox.repository';
 import { WebhookSecretBox } from './webhook-secret-box';
 import { WebhookSecretsReseal } from './webhook-secrets-reseal';
 import { WebhookSender } from './webhook-sender';
@@ -22,11 +24,12 @@ import { WebhooksController } from './webhooks.controller';
 
 /**
  * Webhooks: endpoints per account on /v1/webhooks, the publisher that turns task ends into events
- * (from the tasks module's TaskEndOutbox, so tasks never import webhooks), and the delivery job.
+ * (from the `webhook_outbox` entries this module writes through the tasks module's TaskEndHooks, so
+ * tasks never import webhooks), and the delivery job.
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity]),
+    TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity, WebhookOutboxEntity]),
     AuthModule,
     TasksModule,
     StorageModule,
@@ -37,6 +40,7 @@ import { WebhooksController } from './webhooks.controller';
   providers: [
     WebhookEndpointRepository,
     WebhookDeliveryRepository,
+    WebhookOutboxRepository,
     WebhookSecretBox,
     WebhookSecretsReseal,
     WebhookSender,

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { toUnixSeconds } from '../../common/clock';
+import { type ArchiveSummary, NO_ARCHIVE } from '../../storage/video-archive.entity';
+import { VideoArchiveRepository } from '../../storage/video-archive.repository';
 import type { TaskEntity } from '../../tasks/task.entity';
 import { TaskQueries, TaskSort } from '../../tasks/task-queries.service';
 import { promptExcerpt } from '../dto/task-list-query.dto';
@@ -7,7 +9,7 @@ import { TaskStatus, toFlatStatus } from '../../tasks/task-status';
 import type { FlatStatusFilter } from './customer-query.dto';
 
 /** What a customer sees of a task: states as in the flat API, never channels or upstream ids. */
-export const toCustomerTaskView = (task: TaskEntity) => ({
+export const toCustomerTaskView = (task: TaskEntity, archive: ArchiveSummary) => ({
   task_id: task.taskId,
   model: task.model,
   action: task.action,
@@ -20,7 +22,7 @@ export const toCustomerTaskView = (task: TaskEntity) => ({
   size: task.outputSize,
   has_video: task.status === 'SUCCESS',
   // A poster frame exists once the video was archived and could be decoded.
-  has_thumbnail: task.status === 'SUCCESS' && task.archiveStatus === 'archived' && task.thumbnailSize !== null,
+  has_thumbnail: task.status === 'SUCCESS' && archive.hasThumbnail,
   created_at: toUnixSeconds(task.createdAt),
   completed_at: task.status === 'SUCCESS' ? toUnixSeconds(task.finishTime) : null,
   finished_at: task.finishTime ? toUnixSeconds(task.finishTime) : null,
@@ -36,12 +38,16 @@ const VISIBLE: Record<FlatStatusFilter, TaskStatus[]> = {
 
 @Injectable()
 export class CustomerTasksService {
-  constructor(private readonly tasks: TaskQueries) {}
+  constructor(
+    private readonly tasks: TaskQueries,
+    private readonly archives: VideoArchiveRepository,
+  ) {}
 
   async list(userId: number, query: { status?: FlatStatusFilter; model?: string; q?: string; sort?: TaskSort; page: number; pageSize: number }) {
     const status = query.status ? VISIBLE[query.status] : Object.values(VISIBLE).flat();
     const { data, total } = await this.tasks.list({ userId, status, model: query.model, q: query.q, sort: query.sort, excludeDeleted: true, page: query.page, pageSize: query.pageSize });
-    return { data: data.map(toCustomerTaskView), total };
+    const archives = await this.archives.summariesOf(data.map((task) => task.id));
+    return { data: data.map((task) => toCustomerTaskView(task, archives.get(task.id) ?? NO_ARCHIVE)), total };
   }
 
   /** The caller's own visible task; 404 for anyone else's. */

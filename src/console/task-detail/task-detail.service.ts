@@ -5,6 +5,8 @@ import { LogsService } from '../../billing/logs.service';
 import { toUnixSeconds } from '../../common/clock';
 import { toUnifiedTaskResponse } from '../../generations/unified-task.view';
 import { SignedLinksService } from '../../storage/signed-links.service';
+import type { ArchiveSummary } from '../../storage/video-archive.entity';
+import { VideoArchiveRepository } from '../../storage/video-archive.repository';
 import { hasPlayableVideo } from '../../tasks/task-admin.view';
 import type { TaskEntity } from '../../tasks/task.entity';
 import { TaskQueries } from '../../tasks/task-queries.service';
@@ -26,18 +28,21 @@ export class TaskDetailService {
     private readonly webhooks: WebhookDeliveryRepository,
     private readonly users: UsersService,
     private readonly channels: ChannelsService,
+    private readonly archives: VideoArchiveRepository,
   ) {}
 
   /** The caller's own visible task; 404 for anyone else's (as on the API). */
   async forCustomer(userId: number, taskId: string): Promise<CustomerTaskDetailDto> {
     const task = await this.tasks.findOwned(userId, taskId);
-    return { ...toCustomerTaskView(task), ...(await this.fields(task, 'customer')) };
+    const archive = await this.archives.summaryOf(task.id);
+    return { ...toCustomerTaskView(task, archive), ...(await this.fields(task, archive, 'customer')) };
   }
 
   async forAdmin(taskId: string): Promise<AdminTaskDetailDto> {
     const task = await this.tasks.findAny(taskId);
+    const archive = await this.archives.summaryOf(task.id);
     const [fields, user, channel] = await Promise.all([
-      this.fields(task, 'admin'),
+      this.fields(task, archive, 'admin'),
       this.users.findById(task.userId),
       task.channelId !== null ? this.channels.get(task.channelId).catch(() => null) : Promise.resolve(null),
     ]);
@@ -57,8 +62,8 @@ export class TaskDetailService {
       channel_id: task.channelId,
       channel_name: channel?.name ?? null,
       upstream_task_id: task.upstreamTaskId,
-      archive_status: task.archiveStatus,
-      archive_error: task.archiveError,
+      archive_status: archive.status,
+      archive_error: archive.error,
       deleted: task.deletedAt !== null,
       has_video: hasPlayableVideo(task),
       ...fields,
@@ -67,19 +72,19 @@ export class TaskDetailService {
     };
   }
 
-  private async fields(task: TaskEntity, audience: Audience): Promise<TaskDetailFieldsDto> {
+  private async fields(task: TaskEntity, archive: ArchiveSummary, audience: Audience): Promise<TaskDetailFieldsDto> {
     const [events, ledger, webhooks] = await Promise.all([this.tasks.eventsOf(task.id), this.logs.forTask(task.taskId), this.webhooks.attemptsForTask(task.taskId)]);
     const charges = audience === 'admin' ? ['consume', 'hold'] : ['consume'];
     const refunds = audience === 'admin' ? ['refund', 'release'] : ['refund'];
     return {
       prompt: task.prompt ?? promptOf(task),
       failure_reason: task.status === 'FAILURE' ? task.failReason : null,
-      thumbnail: task.status === 'SUCCESS' && task.archiveStatus === 'archived' && task.thumbnailSize !== null,
+      thumbnail: task.status === 'SUCCESS' && archive.hasThumbnail,
       flat: toFlatVideo(task, this.links),
       unified: toUnifiedTaskResponse(task, this.links),
       charge: movement(ledger, charges, audience),
       refund: movement(ledger, refunds, audience),
-      timeline: buildTimeline({ task, events, ledger, webhooks }, audience),
+      timeline: buildTimeline({ task, archivedAt: archive.archivedAt, events, ledger, webhooks }, audience),
       polls: { count: task.pollCount, first_at: task.firstPollAt ? toUnixSeconds(task.firstPollAt) : null, last_at: task.lastPollAt ? toUnixSeconds(task.lastPollAt) : null },
     };
   }

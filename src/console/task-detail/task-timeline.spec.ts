@@ -5,7 +5,7 @@ import { buildTimeline } from './task-timeline';
 
 const S = 1_000;
 const task = (overrides: Partial<TaskEntity> = {}): TaskEntity =>
-  ({ id: 1, taskId: 'task_x', status: 'FAILURE', progress: 100, createdAt: 10 * S, submitTime: 11 * S, finishTime: 40 * S, archivedAt: null, pollCount: 3, firstPollAt: 20 * S, lastPollAt: 40 * S, ...overrides }) as TaskEntity;
+  ({ id: 1, taskId: 'task_x', status: 'FAILURE', progress: 100, createdAt: 10 * S, submitTime: 11 * S, finishTime: 40 * S, pollCount: 3, firstPollAt: 20 * S, lastPollAt: 40 * S, ...overrides }) as TaskEntity;
 const event = (kind: TaskEventEntity['kind'], at: number, extra: Partial<TaskEventEntity> = {}) => ({ id: at, taskRowId: 1, kind, status: null, progress: null, detail: null, at: at * S, ...extra }) as TaskEventEntity;
 const log = (type: LogEntity['type'], quota: number, at: number) => ({ id: at, type, quota, createdAt: at * S }) as LogEntity;
 
@@ -41,7 +41,7 @@ describe('task timeline', () => {
 
   it('fills in from the columns what older tasks never recorded, and lists webhook attempts', () => {
     const timeline = buildTimeline(
-      { task: task({ status: 'SUCCESS', archivedAt: 41 * S, pollCount: 1, lastPollAt: 20 * S }), events: [], ledger: [], webhooks: [{ type: 'video.completed', attempt: 1, state: 'failed', statusCode: 500, error: null, at: 42 * S }] },
+      { task: task({ status: 'SUCCESS', pollCount: 1, lastPollAt: 20 * S }), archivedAt: 41 * S, events: [], ledger: [], webhooks: [{ type: 'video.completed', attempt: 1, state: 'failed', statusCode: 500, error: null, at: 42 * S }] },
       'customer',
     );
     expect(timeline).toEqual([

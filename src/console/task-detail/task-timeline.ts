@@ -29,6 +29,8 @@ export type Audience = 'customer' | 'admin';
 
 export interface TimelineSources {
   task: TaskEntity;
+  /** When the video store archived the task's video (its own record), for tasks older than the timeline. */
+  archivedAt?: number | null;
   events: TaskEventEntity[];
   ledger: LogEntity[];
   webhooks: WebhookAttempt[];
@@ -52,7 +54,7 @@ export function buildTimeline(sources: TimelineSources, audience: Audience): Tim
   const entries: TimelineEntry[] = sources.events
     .filter((event) => audience === 'admin' || event.status !== 'REJECTED')
     .map((event) => compact({ at: toUnixSeconds(event.at), kind: event.kind, status: status(event.status), progress: event.progress ?? undefined, detail: detailOf(event, audience) }));
-  entries.push(...fromColumns(task, sources.events, status));
+  entries.push(...fromColumns(task, sources.archivedAt ?? null, sources.events, status));
   if (task.firstPollAt) entries.push({ at: toUnixSeconds(task.firstPollAt), kind: 'poll', detail: 'first poll' });
   if (task.lastPollAt && task.pollCount > 1) entries.push({ at: toUnixSeconds(task.lastPollAt), kind: 'poll', detail: `last poll (${task.pollCount} in all)` });
   for (const row of sources.ledger) {
@@ -73,7 +75,7 @@ export function buildTimeline(sources: TimelineSources, audience: Audience): Tim
 }
 
 /** Tasks recorded before the timeline existed (or whose moves were not recorded) still show what their columns know. */
-function fromColumns(task: TaskEntity, events: TaskEventEntity[], status: (value: string) => string | undefined): TimelineEntry[] {
+function fromColumns(task: TaskEntity, archivedAt: number | null, events: TaskEventEntity[], status: (value: string) => string | undefined): TimelineEntry[] {
   const has = (predicate: (event: TaskEventEntity) => boolean) => events.some(predicate);
   const entries: TimelineEntry[] = [];
   if (!has((event) => event.kind === 'created')) entries.push({ at: toUnixSeconds(task.createdAt), kind: 'created' });
@@ -82,7 +84,7 @@ function fromColumns(task: TaskEntity, events: TaskEventEntity[], status: (value
   if (final && task.finishTime && !has((event) => event.kind === 'status' && event.status === task.status)) {
     entries.push({ at: toUnixSeconds(task.finishTime), kind: 'status', status: status(task.status), progress: task.progress });
   }
-  if (task.archivedAt && !has((event) => event.kind === 'archived')) entries.push({ at: toUnixSeconds(task.archivedAt), kind: 'archived', detail: 'archived' });
+  if (archivedAt && !has((event) => event.kind === 'archived')) entries.push({ at: toUnixSeconds(archivedAt), kind: 'archived', detail: 'archived' });
   return entries;
 }
 

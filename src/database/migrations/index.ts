@@ -12,6 +12,7 @@ import { UpstreamCallStats1764400000200 } from './1764400000200-upstream-call-st
 import { PortraitUploads1764400000300 } from './1764400000300-portrait-uploads';
 import { TaskGatewayHops1764500000100 } from './1764500000100-task-gateway-hops';
 import { SealedProviderKeys1764500000200 } from './1764500000200-sealed-provider-keys';
+import { OwnTables1764600000300 } from './1764600000300-own-tables';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   PortraitUploads1764400000300,
   TaskGatewayHops1764500000100,
   SealedProviderKeys1764500000200,
+  OwnTables1764600000300,
 ];

@@ -36,7 +36,7 @@ import { ChannelRequestCounter } from '../../../src/upstream/channel-request-cou
 import { ChannelSecretBox } from '../../../src/upstream/channel-secret-box';
 import { ChannelsService } from '../../../src/upstream/channels.service';
 import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-recorder.service';
-import { TaskEndOutbox } from '../../../src/tasks/task-end-outbox';
+import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
 import { ChannelEntity } from '../../../src/upstream/channel.entity';
 import { ChannelRouter } from '../../../src/upstream/channel-router.service';
 import { ChannelSettingTraits } from '../../../src/upstream/channel-setting-traits';
@@ -190,7 +190,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       PricingService,
       TaskRepository,
       TaskMetrics,
-      TaskEndOutbox,
+      TaskEndHooks,
       TaskTransitionsService,
       PendingSubmitWrites,
       TaskSubmitService,

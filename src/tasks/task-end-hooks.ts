@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { TaskEntity } from './task.entity';
+
+/** A task's end as the modules reacting to it see it. */
+export interface TaskEnd {
+  task: TaskEntity;
+  status: 'SUCCESS' | 'FAILURE';
+  at: number;
+}
+
+/** Writes a module's own row for an end, inside the transaction of the terminal move (so it commits with it or not at all). */
+export type TaskEndRecorder = (manager: EntityManager, end: TaskEnd) => Promise<void>;
+
+/** Told after a task's end committed here (e.g. to wake the job that handles it). Must not throw. */
+export type TaskEndListener = (task: TaskEntity) => void;
+
+/**
+ * Where modules that react to task ends plug in, so the tasks module never knows them: the video
+ * store records the archive due, the webhooks their outbox entry, each in its own table, in the
+ * same transaction as the terminal move (SUCCESS, FAILURE): no crash can lose or invent an end.
+ */
+@Injectable()
+export class TaskEndHooks {
+  private readonly recorders: TaskEndRecorder[] = [];
+  private readonly listeners: TaskEndListener[] = [];
+
+  recordWithEnd(recorder: TaskEndRecorder): void {
+    this.recorders.push(recorder);
+  }
+
+  onEnd(listener: TaskEndListener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Inside the terminal move's transaction (called by the transitions). */
+  async record(manager: EntityManager, end: TaskEnd): Promise<void> {
+    for (const recorder of this.recorders) await recorder(manager, end);
+  }
+
+  /** A terminal move committed (called by the transitions). */
+  ended(task: TaskEntity): void {
+    for (const listener of this.listeners) listener(task);
+  }
+}

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { changedRows } from '../database/lean-writes';
+import { TransactionRunner } from '../database/transaction-runner';
+import { claimDueRows, type DueRowLease } from '../jobs/due-row-lease';
+import { TaskEndHooks } from '../tasks/task-end-hooks';
+import { WebhookOutboxEntity } from './webhook-outbox.entity';
+
+/** A publisher's claim on ends not yet published. */
+const OUTBOX_LEASE: DueRowLease<WebhookOutboxEntity> = {
+  key: { column: 'task_row_id', property: 'taskRowId' },
+  due: { column: 'due_at', property: 'dueAt' },
+  owner: { property: 'leaseOwner' },
+};
+
+const INSERT_END_SQL = 'INSERT INTO webhook_outbox (task_row_id, due_at) VALUES (?, ?)';
+
+/**
+ * The outbox of task ends (`webhook_outbox`): the terminal move (SUCCESS, FAILURE) inserts the
+ * entry in its own transaction, so no crash can lose or invent an end; the publisher claims due
+ * entries with a lease and deletes them in the transaction that writes their events.
+ */
+@Injectable()
+export class WebhookOutboxRepository {
+  constructor(
+    @InjectRepository(WebhookOutboxEntity) private readonly outbox: Repository<WebhookOutboxEntity>,
+    private readonly transactions: TransactionRunner,
+    ends: TaskEndHooks,
+  ) {
+    ends.recordWithEnd((manager, end) => this.recordEnd(manager, end.task.id, end.at));
+  }
+
+  /** Inside the terminal move's transaction: the task's end is due to be published from `now`. */
+  async recordEnd(manager: EntityManager, taskRowId: number, now: number): Promise<void> {
+    await changedRows(manager, INSERT_END_SQL, [taskRowId, now]);
+  }
+
+  /** Claims up to `limit` due ends for `owner` until `leaseUntil` (a crashed owner's come back when it runs out). */
+  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookOutboxEntity[]> {
+    return claimDueRows(this.transactions, this.outbox, OUTBOX_LEASE, { owner, now, leaseUntil, limit });
+  }
+
+  /** Inside the caller's transaction: the ends are published. Returns how many `owner` still held (fewer: a lease ran out). */
+  async markPublished(manager: EntityManager, taskRowIds: number[], owner: string): Promise<number> {
+    const result = await manager
+      .createQueryBuilder()
+      .delete()
+      .from(WebhookOutboxEntity)
+      .where('task_row_id IN (:...taskRowIds)', { taskRowIds })
+      .andWhere('lease_owner = :owner', { owner })
+      .execute();
+    return result.affected ?? 0;
+  }
+
+  /** Shutting down: claimed ends not published are due again at once. */
+  async handBack(taskRowIds: number[], owner: string, now: number): Promise<void> {
+    await this.transactions.runStatement((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(WebhookOutboxEntity)
+        .set({ leaseOwner: null, dueAt: now })
+        .where('task_row_id IN (:...taskRowIds)', { taskRowIds })
+        .andWhere('lease_owner = :owner', { owner })
+        .execute(),
+    );
+  }
+
+  /** The oldest due end not claimed (epoch ms), or null: the job-lag gauge. */
+  async oldestDueAt(now: number): Promise<number | null> {
+    const row: { due: number | string | null } | undefined = await this.outbox
+      .createQueryBuilder('o')
+      .select('MIN(o.due_at)', 'due')
+      .where('o.due_at <= :now', { now })
+      .getRawOne();
+    return row?.due === null || row?.due === undefined ? null : Number(row.due);
+  }
+}
