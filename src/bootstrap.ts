@@ -15,13 +15,8 @@ import type { AppConfig } from './config/app-config';
 import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
 import { DEFAULT_BODY_LIMIT, hasBody, videoSubmitJsonParser } from './http/body-parsers';
-import { installFastLane } from './http/fast-lane';
-import { submitRoutes } from './http/submit-routes';
-import { taskPollRoutes } from './http/task-poll-routes';
-import { SignedLinksService } from './storage/signed-links.service';
+import { registerHotRoutes } from './http/hot-routes';
 import { setupSwagger } from './swagger';
-import { SubmitPipeline } from './tasks/submit-pipeline.service';
-import { TaskQueries } from './tasks/task-queries.service';
 
 const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
 /** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
@@ -48,8 +43,13 @@ const HELMET_OPTIONS: HelmetOptions = {
   crossOriginEmbedderPolicy: false,
 };
 
+export interface ConfigureOptions {
+  /** The task polls and JSON submits as plain Express routes in front of Nest's (see hot-routes.ts); off only in tests that compare the two. */
+  hotRoutes?: boolean;
+}
+
 /** Everything main.ts and the e2e tests both need on the app. */
-export function configureApp(app: INestApplication, config: AppConfig): void {
+export function configureApp(app: INestApplication, config: AppConfig, { hotRoutes = true }: ConfigureOptions = {}): void {
   // Request lines are written asynchronously (those that pile up during a write go out together); pino flushes them at exit.
   const logger = pino({ level: config.logLevel, base: undefined }, config.logLevel === 'silent' ? undefined : pino.destination({ sync: false }));
   const server = app.getHttpAdapter().getInstance() as express.Express;
@@ -72,14 +72,10 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   // Most API calls (task polls) carry no body: they skip the parsers in one step.
   app.use((req: express.Request, res: express.Response, next: express.NextFunction) => (hasBody(req) ? bodyParsers(req, res, next) : next()));
+  // The task polls and the JSON submits, most of the traffic, skip Nest's per-route layers (after the same middlewares, before Nest's routes).
+  if (hotRoutes) registerHotRoutes(server, app);
   app.use(expressErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
-  // The task polls and the JSON submits, most of the traffic, are answered in front of Express and Nest (see fast-lane.ts).
-  const apiKeyRoutes = { logger, securityHeaders: headers, apiKeys: app.get(ApiKeysService), accountLimits: app.get(AccountRateLimiter) };
-  installFastLane(app.getHttpServer(), [
-    ...taskPollRoutes({ ...apiKeyRoutes, tasks: app.get(TaskQueries), links: app.get(SignedLinksService) }),
-    ...submitRoutes({ ...apiKeyRoutes, submissions: app.get(SubmitPipeline) }),
-  ]);
   app.enableShutdownHooks();
   setupSwagger(app);
 }

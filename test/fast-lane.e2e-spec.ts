@@ -31,7 +31,7 @@ const stableHeaders = (answer: Answer) => {
 };
 
 /**
- * The task polls and the JSON submits are answered in front of Express and Nest (src/http/fast-lane.ts).
+ * The task polls and the JSON submits skip Nest's per-route layers (src/http/hot-routes.ts).
  * A HEAD of a poll's URL, and a multipart submit, still go through Express and Nest, so they show what
  * the full stack answers: the lane must agree on every header, and keep every rule of the Nest route.
  */

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/bootstrap';
+import { ConfigureOptions, configureApp } from '../../src/bootstrap';
 import { Clock } from '../../src/common/clock';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { DemoCredentials, SimulatorSeeder } from '../../src/simulator/simulator-seeder.service';
@@ -49,7 +49,7 @@ let userCounter = 0;
  * Boots the real AppModule on a fresh database, listening on a loopback port.
  * Defaults for tests: simulator off, background jobs off (tests call `sync()`), private hosts allowed.
  */
-export async function startGateway(kind: DatabaseKind, env: Record<string, string> = {}, existing?: FreshDatabase): Promise<TestGateway> {
+export async function startGateway(kind: DatabaseKind, env: Record<string, string> = {}, existing?: FreshDatabase, options: ConfigureOptions = {}): Promise<TestGateway> {
   const database = existing ?? (await freshDatabase(kind));
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -71,7 +71,7 @@ export async function startGateway(kind: DatabaseKind, env: Record<string, strin
     .setLogger(process.env.TEST_LOGS ? console : { log() {}, error() {}, warn() {}, debug() {}, verbose() {}, fatal() {} })
     .compile();
   const app = moduleRef.createNestApplication({ bodyParser: false });
-  configureApp(app, config);
+  configureApp(app, config, options);
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
