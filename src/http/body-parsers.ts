@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import typeIs from 'type-is';
 import { rejectDeepJson } from '../common/json-depth';
@@ -7,7 +7,7 @@ import { rejectDeepJson } from '../common/json-depth';
 export const VIDEO_BODY_LIMIT = '20mb';
 export const DEFAULT_BODY_LIMIT = '1mb';
 
-/** The JSON parser of the video submit routes (Express's chain and the fast lane use one each, alike). */
+/** The JSON parser of the video submit routes. */
 export const videoSubmitJsonParser = (): RequestHandler => express.json({ limit: VIDEO_BODY_LIMIT, verify: rejectDeepJson() });
 
 /** As body-parser decides it (type-is's hasBody): a body is announced by Transfer-Encoding or Content-Length. */
@@ -18,10 +18,4 @@ export function hasBody(req: IncomingMessage): boolean {
 /** A request with a body that the JSON parser reads (`Content-Type: application/json`, any parameters). */
 export function hasJsonBody(req: IncomingMessage): boolean {
   return hasBody(req) && typeIs.is(req.headers['content-type'] ?? '', ['application/json']) !== false;
-}
-
-/** Runs an Express body parser on a plain request: the body, or the parser's error (the filter maps it to 400, 413 or 415). */
-export function parseBody(parser: RequestHandler, req: IncomingMessage, res: ServerResponse): Promise<unknown> {
-  const request = req as express.Request;
-  return new Promise((resolve, reject) => parser(request, res as express.Response, (error?: unknown) => (error ? reject(error) : resolve(request.body))));
 }
