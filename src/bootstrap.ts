@@ -15,7 +15,7 @@ import type { AppConfig } from './config/app-config';
 import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
 import { DEFAULT_BODY_LIMIT, hasBody, videoSubmitJsonParser } from './http/body-parsers';
-import { registerHotRoutes } from './http/hot-routes';
+import { installHotRoutes } from './http/hot-routes';
 import { setupSwagger } from './swagger';
 
 const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
@@ -44,7 +44,7 @@ const HELMET_OPTIONS: HelmetOptions = {
 };
 
 export interface ConfigureOptions {
-  /** The task polls and JSON submits as plain Express routes in front of Nest's (see hot-routes.ts); off only in tests that compare the two. */
+  /** The task polls and JSON submits dispatched in front of Express's router and Nest's route layers (see hot-routes.ts); off only in tests that compare the two. */
   hotRoutes?: boolean;
 }
 
@@ -56,13 +56,15 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   server.disable('x-powered-by');
   // Only configured proxies may tell the client's address (X-Forwarded-For); by default none may.
   server.set('trust proxy', config.trustedProxies);
-  app.use(requestLogging(logger));
-  const headers = recordSecurityHeaders(HELMET_OPTIONS);
-  app.use(securityHeaders(headers));
-  app.use(COOKIE_PATHS, cookieParser());
+  const logRequests = requestLogging(logger);
+  const writeSecurityHeaders = securityHeaders(recordSecurityHeaders(HELMET_OPTIONS));
   // Who is asking is settled before any body is read: an anonymous request costs no buffering.
+  const authenticateBeforeBody = authenticateApiKeyBeforeBody(app.get(ApiKeysService), app.get(AccountRateLimiter));
+  app.use(logRequests);
+  app.use(writeSecurityHeaders);
+  app.use(COOKIE_PATHS, cookieParser());
   // A signed content link (`<video src>`) carries no API key; the content route verifies the link itself.
-  app.use(API_KEY_PATHS, exceptSignedContentLinks(authenticateApiKeyBeforeBody(app.get(ApiKeysService), app.get(AccountRateLimiter))));
+  app.use(API_KEY_PATHS, exceptSignedContentLinks(authenticateBeforeBody));
   app.use(ADMIN_API_PATH, authenticateAdminBeforeBody(app.get(AdminTokenService), CONSOLE_SESSION_COOKIE));
   const bodyParsers = express.Router();
   // The simulated family C control plane checks request signatures over the exact body bytes.
@@ -71,11 +73,12 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   bodyParsers.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
   bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   // Most API calls (task polls) carry no body: they skip the parsers in one step.
-  app.use((req: express.Request, res: express.Response, next: express.NextFunction) => (hasBody(req) ? bodyParsers(req, res, next) : next()));
-  // The task polls and the JSON submits, most of the traffic, skip Nest's per-route layers (after the same middlewares, before Nest's routes).
-  if (hotRoutes) registerHotRoutes(server, app);
+  const parseBodies = (req: express.Request, res: express.Response, next: express.NextFunction) => (hasBody(req) ? bodyParsers(req, res, next) : next());
+  app.use(parseBodies);
   app.use(expressErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
+  // The task polls and the JSON submits, most of the traffic, run the same middlewares and controller methods without Express's router and Nest's per-route layers.
+  if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseBodies]);
   app.enableShutdownHooks();
   setupSwagger(app);
 }

@@ -91,13 +91,10 @@ describeEachDatabase('the hot routes and the Nest routes answer alike', (kind) =
     await beta?.close();
   });
 
-  it('one gateway has the hot routes in front of the Nest routes, the other only the Nest routes; a HEAD is answered as the GET', async () => {
-    const routesFor = (gateway: TestGateway, path: string) =>
-      (gateway.app.getHttpAdapter().getInstance() as { router: { stack: Array<{ route?: { path: string } }> } }).router.stack.filter((layer) => layer.route?.path === path).length;
-    for (const path of ['/v1/videos/:id', '/v1/video/generations/:task_id', '/v1/videos', '/v1/video/generations']) {
-      expect(routesFor(nest, path)).toBeGreaterThanOrEqual(1);
-      expect(routesFor(hot, path)).toBe(routesFor(nest, path) + 1);
-    }
+  it('one gateway answers through the hot routes, the other through Nest; a HEAD goes through Nest on both', async () => {
+    const hotListener = (gateway: TestGateway) => gateway.app.getHttpServer().listeners('request').some((listener: { name: string }) => listener.name === 'answerHotRoutes');
+    expect(hotListener(hot)).toBe(true);
+    expect(hotListener(nest)).toBe(false);
     const get = await expectSame('GET', `/v1/videos/${taskId}`, auth());
     const head = await expectSame('HEAD', `/v1/videos/${taskId}`, auth());
     expect(comparable(head)).toEqual({ ...comparable(get), body: '' });
