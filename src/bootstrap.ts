@@ -16,14 +16,9 @@ import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
 import { BodyMemoryBudget } from './http/body-memory-budget';
 import { DEFAULT_BODY_LIMIT, hasBody, videoSubmitJsonParser } from './http/body-parsers';
-import { installFastLane } from './http/fast-lane';
+import { installHotRoutes } from './http/hot-routes';
 import { MetricsRegistry } from './metrics/metrics-registry';
-import { submitRoutes } from './http/submit-routes';
-import { taskPollRoutes } from './http/task-poll-routes';
-import { SignedLinksService } from './storage/signed-links.service';
 import { setupSwagger } from './swagger';
-import { SubmitPipeline } from './tasks/submit-pipeline.service';
-import { TaskQueries } from './tasks/task-queries.service';
 
 const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
 /** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
@@ -50,21 +45,28 @@ const HELMET_OPTIONS: HelmetOptions = {
   crossOriginEmbedderPolicy: false,
 };
 
+export interface ConfigureOptions {
+  /** The task polls and JSON submits dispatched in front of Express's router and Nest's route layers (see hot-routes.ts); off only in tests that compare the two. */
+  hotRoutes?: boolean;
+}
+
 /** Everything main.ts and the e2e tests both need on the app. */
-export function configureApp(app: INestApplication, config: AppConfig): void {
+export function configureApp(app: INestApplication, config: AppConfig, { hotRoutes = true }: ConfigureOptions = {}): void {
   // Request lines are written asynchronously (those that pile up during a write go out together); pino flushes them at exit.
   const logger = pino({ level: config.logLevel, base: undefined }, config.logLevel === 'silent' ? undefined : pino.destination({ sync: false }));
   const server = app.getHttpAdapter().getInstance() as express.Express;
   server.disable('x-powered-by');
   // Only configured proxies may tell the client's address (X-Forwarded-For); by default none may.
   server.set('trust proxy', config.trustedProxies);
-  app.use(requestLogging(logger));
-  const headers = recordSecurityHeaders(HELMET_OPTIONS);
-  app.use(securityHeaders(headers));
-  app.use(COOKIE_PATHS, cookieParser());
+  const logRequests = requestLogging(logger);
+  const writeSecurityHeaders = securityHeaders(recordSecurityHeaders(HELMET_OPTIONS));
   // Who is asking is settled before any body is read: an anonymous request costs no buffering.
+  const authenticateBeforeBody = authenticateApiKeyBeforeBody(app.get(ApiKeysService), app.get(AccountRateLimiter));
+  app.use(logRequests);
+  app.use(writeSecurityHeaders);
+  app.use(COOKIE_PATHS, cookieParser());
   // A signed content link (`<video src>`) carries no API key; the content route verifies the link itself.
-  app.use(API_KEY_PATHS, exceptSignedContentLinks(authenticateApiKeyBeforeBody(app.get(ApiKeysService), app.get(AccountRateLimiter))));
+  app.use(API_KEY_PATHS, exceptSignedContentLinks(authenticateBeforeBody));
   app.use(ADMIN_API_PATH, authenticateAdminBeforeBody(app.get(AdminTokenService), CONSOLE_SESSION_COOKIE));
   const bodyParsers = express.Router();
   // The simulated family C control plane checks request signatures over the exact body bytes.
@@ -75,7 +77,8 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   // One budget for every body read at once: these parsers, multer's and the fast lane's.
   const bodyBudget = new BodyMemoryBudget(config.bodyMemoryLimitBytes, app.get(MetricsRegistry));
   // Most API calls (task polls) carry no body: they skip the parsers in one step.
-  app.use((req: express.Request, res: express.Response, next: express.NextFunction) => {
+  // Every parser buffers a whole body: each reserves its share of the process's body memory first.
+  const parseBodies = (req: express.Request, res: express.Response, next: express.NextFunction) => {
     if (!hasBody(req)) return next();
     try {
       bodyBudget.admit(req, res);
@@ -83,15 +86,12 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
       return next(error);
     }
     bodyParsers(req, res, next);
-  });
+  };
+  app.use(parseBodies);
   app.use(expressErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
-  // The task polls and the JSON submits, most of the traffic, are answered in front of Express and Nest (see fast-lane.ts).
-  const apiKeyRoutes = { logger, securityHeaders: headers, apiKeys: app.get(ApiKeysService), accountLimits: app.get(AccountRateLimiter) };
-  installFastLane(app.getHttpServer(), [
-    ...taskPollRoutes({ ...apiKeyRoutes, tasks: app.get(TaskQueries), links: app.get(SignedLinksService) }),
-    ...submitRoutes({ ...apiKeyRoutes, submissions: app.get(SubmitPipeline), bodyBudget }),
-  ]);
+  // The task polls and the JSON submits, most of the traffic, run the same middlewares and controller methods without Express's router and Nest's per-route layers.
+  if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseBodies]);
   app.enableShutdownHooks();
   setupSwagger(app);
 }

@@ -29,7 +29,7 @@ const settingNames = (platform: Platform) => platform.settings.map((setting) => 
 describeEachDatabase('admin API: platforms from the family registry', (kind) => {
   let gw: TestGateway;
   beforeAll(async () => {
-    gw = await startGateway(kind, {}, undefined, [FAKE_FAMILY]);
+    gw = await startGateway(kind, {}, undefined, { extraFamilies: [FAKE_FAMILY] });
   });
   afterAll(async () => gw?.close());
 
@@ -104,7 +104,7 @@ describeWithBrowser('console channel form from the family registry', () => {
   let browser: Browser;
   let session: BrowserSession | undefined;
   beforeAll(async () => {
-    [gw, browser] = await Promise.all([startGateway('sqlite', {}, undefined, [FAKE_FAMILY]), launchBrowser()]);
+    [gw, browser] = await Promise.all([startGateway('sqlite', {}, undefined, { extraFamilies: [FAKE_FAMILY] }), launchBrowser()]);
   });
   afterAll(async () => {
     await session?.close().catch(() => undefined);

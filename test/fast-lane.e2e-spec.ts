@@ -31,11 +31,11 @@ const stableHeaders = (answer: Answer) => {
 };
 
 /**
- * The task polls and the JSON submits are answered in front of Express and Nest (src/http/fast-lane.ts).
- * A HEAD of a poll's URL, and a multipart submit, still go through Express and Nest, so they show what
- * the full stack answers: the lane must agree on every header, and keep every rule of the Nest route.
+ * The task polls and the JSON submits skip Nest's per-route layers (src/http/hot-routes.ts).
+ * A multipart submit still goes to the Nest route; a HEAD is answered as its GET. Every contract case
+ * is also compared with a gateway without the hot routes in test/pipeline-equivalence.e2e-spec.ts.
  */
-describeEachDatabase('the fast lane answers as the Nest routes do', (kind) => {
+describeEachDatabase('the hot routes (task polls, JSON submits) answer as the Nest routes do', (kind) => {
   let gw: TestGateway;
   let fake: FakeAlphaUpstream;
   let base: string;
@@ -141,7 +141,7 @@ describeEachDatabase('the fast lane answers as the Nest routes do', (kind) => {
   });
 });
 
-describe('the fast lane writes the request log line as every other route', () => {
+describe('the hot routes write the request log line as every other route', () => {
   let gateway: GatewayProcess;
   let fake: FakeAlphaUpstream;
 

@@ -9,23 +9,26 @@ import { bearerToken } from './bearer';
 export const MISSING_API_KEY = 'missing api key: send Authorization: Bearer <API_KEY>';
 
 /**
+ * The one API key check: the bearer token's key and user, and the account's rate limit, attached to
+ * the request. Used before any body is read (below) and by ApiKeyGuard for a route reached otherwise.
+ */
+export async function authenticateApiKey(req: AuthenticatedRequest, apiKeys: ApiKeysService, accountLimits: AccountRateLimiter): Promise<void> {
+  const token = bearerToken(req);
+  if (!token) throw new AppError(ErrorCode.Unauthorized, MISSING_API_KEY);
+  const { apiKey, user } = await apiKeys.authenticate(token);
+  await accountLimits.admit(user);
+  req.apiKey = apiKey;
+  req.user = user;
+}
+
+/**
  * Resolves the API key and applies the account's rate limit before any body parser runs, so that an
  * unauthenticated or rate-limited request is answered without its body being read (and nothing is
  * charged). ApiKeyGuard then reuses what was found here.
  */
 export function authenticateApiKeyBeforeBody(apiKeys: ApiKeysService, accountLimits: AccountRateLimiter): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction): void => {
-    const token = bearerToken(req);
-    if (!token) return next(new AppError(ErrorCode.Unauthorized, MISSING_API_KEY));
-    apiKeys
-      .authenticate(token)
-      .then(async ({ apiKey, user }) => {
-        await accountLimits.admit(user);
-        const authenticated = req as AuthenticatedRequest;
-        authenticated.apiKey = apiKey;
-        authenticated.user = user;
-      })
-      .then(() => next(), next);
+    authenticateApiKey(req as AuthenticatedRequest, apiKeys, accountLimits).then(() => next(), next);
   };
 }
 

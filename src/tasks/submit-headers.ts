@@ -2,7 +2,7 @@ import type { ApiHeaderOptions } from '@nestjs/swagger';
 import type { IncomingHttpHeaders } from 'node:http';
 import { GATEWAY_HOPS_HEADER } from '../common/gateway-hops';
 
-/** The request headers a submit reads, as both surfaces (Nest and the fast lane) hand them to SubmitPipeline. */
+/** The request headers a submit reads, as both surfaces hand them to SubmitPipeline. */
 export interface SubmitHeaders {
   idempotencyKey?: string;
   /** X-Gateway-Hops as sent (SubmitPipeline checks it). */

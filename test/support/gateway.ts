@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/bootstrap';
+import { ConfigureOptions, configureApp } from '../../src/bootstrap';
 import { Clock } from '../../src/common/clock';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import type { FamilyDefinition } from '../../src/families/family';
@@ -55,9 +55,12 @@ export async function startGateway(
   kind: DatabaseKind,
   env: Record<string, string> = {},
   existing?: FreshDatabase,
-  /** Families registered after the production ones, as FamiliesModule registers its own (one definition and its module each). */
-  extraFamilies: readonly FamilyDefinition[] = [],
+  options: ConfigureOptions & {
+    /** Families registered after the production ones, as FamiliesModule registers its own (one definition and its module each). */
+    extraFamilies?: readonly FamilyDefinition[];
+  } = {},
 ): Promise<TestGateway> {
+  const { extraFamilies = [], ...configureOptions } = options;
   const database = existing ?? (await freshDatabase(kind));
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -81,7 +84,7 @@ export async function startGateway(
     .setLogger(process.env.TEST_LOGS ? console : { log() {}, error() {}, warn() {}, debug() {}, verbose() {}, fatal() {} })
     .compile();
   const app = moduleRef.createNestApplication({ bodyParser: false });
-  configureApp(app, config);
+  configureApp(app, config, configureOptions);
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
