@@ -42,7 +42,7 @@ describeEachDatabase('admin API: platforms from the family registry', (kind) => 
 
   it('lists every family with its labels in both languages, models and channel settings (type, default, required, secret)', async () => {
     const data = await platforms();
-    expect(data.map((p) => p.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'fake']);
+    expect(data.map((p) => p.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'minimax', 'fake']);
     const [alpha, , gamma, openai] = data;
     expect(alpha.label).toEqual({ en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' });
     expect(openai.label).toEqual({ en: 'openai (family O)', 'zh-CN': 'openai（O 系）' });
