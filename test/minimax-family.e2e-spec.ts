@@ -17,7 +17,7 @@ describeEachDatabase('MiniMax Hailuo family', (kind) => {
   beforeAll(async () => {
     fake = await startFakeMinimaxUpstream();
     gw = await startGateway(kind);
-    await gw.createChannel({ name: 'minimax', platform: 'minimax', base_url: fake.url, api_key: fake.apiKey });
+    await gw.createChannel({ name: 'minimax', platform: 'minimax', base_url: fake.url, api_key: fake.apiKey, models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'] });
     customer = await gw.createCustomer({ quota: QUOTA });
   });
   afterAll(async () => {
@@ -101,7 +101,7 @@ describeEachDatabase('MiniMax Hailuo family', (kind) => {
     ['flat', { model: 'MiniMax-Hailuo-2.3', prompt: 'p', metadata: { duration: 10 } }, 'metadata.duration'],
     ['unified', { model: 'MiniMax-Hailuo-2.3', prompt: 'x'.repeat(2001) }, 'prompt'],
     ['flat', { model: 'MiniMax-Hailuo-2.3-Fast', prompt: 'p', input_reference: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' }, 'input_reference'],
-  ])('refuses a %s body breaking a model rule with a 400 naming %j, nothing charged', async (form, body, param) => {
+  ])('refuses a %s body breaking a model rule with a 400 naming the field, nothing charged', async (form, body, param) => {
     const before = await gw.balance(customer.userId);
     const submits = fake.submits().length;
     const res = await (form === 'flat' ? flat(body) : unified(body)).expect(400);
@@ -175,8 +175,8 @@ describeEachDatabase('MiniMax Hailuo family: a channel out of balance', (kind) =
     broke = await startFakeMinimaxUpstream({ apiKey: 'broke-key' });
     healthy = await startFakeMinimaxUpstream({ apiKey: 'healthy-key' });
     gw = await startGateway(kind);
-    await gw.createChannel({ name: 'broke', platform: 'minimax', base_url: broke.url, api_key: broke.apiKey, priority: 10 });
-    await gw.createChannel({ name: 'healthy', platform: 'minimax', base_url: healthy.url, api_key: healthy.apiKey, priority: 0 });
+    await gw.createChannel({ name: 'broke', platform: 'minimax', base_url: broke.url, api_key: broke.apiKey, models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'], priority: 10 });
+    await gw.createChannel({ name: 'healthy', platform: 'minimax', base_url: healthy.url, api_key: healthy.apiKey, models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'], priority: 0 });
   });
   afterAll(async () => {
     await gw?.close();
