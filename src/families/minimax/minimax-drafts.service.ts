@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { validBody } from '../../common/validation';
+import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { MinimaxInputImages } from './minimax-input-images.service';
+import type { MinimaxImage, MinimaxTaskRequest } from './minimax-protocol';
+import { MinimaxVideoRequestDto } from './minimax-request.dto';
+import { parseMinimaxBody } from './minimax-rules';
+
+/**
+ * A MiniMax Hailuo body (either form) -> a task draft: the schema, each model's rules, the images
+ * (checked URLs, or held bytes); priced at its resolution per second. Nothing is charged before it returns.
+ */
+@Injectable()
+export class MinimaxDrafts implements FamilyDrafts {
+  constructor(private readonly images: MinimaxInputImages) {}
+
+  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
+    const body = await validBody(MinimaxVideoRequestDto, input.body);
+    const parsed = parseMinimaxBody(body, model, input.durationField, input.inputReferenceFile !== undefined);
+    const releases: Array<() => void> = [];
+    const release = () => releases.forEach((release) => release());
+    try {
+      const take = ({ image, release }: { image: MinimaxImage; release?: () => void }) => (release && releases.push(release), image);
+      const firstFrame = input.inputReferenceFile
+        ? take(this.images.fromBytes(input.inputReferenceFile.buffer, 'input_reference'))
+        : parsed.firstFrame && take(await this.images.fromField(parsed.firstFrame.value, parsed.firstFrame.field));
+      const lastFrame = parsed.lastFrame && take(await this.images.fromField(parsed.lastFrame.value, parsed.lastFrame.field));
+      const request: MinimaxTaskRequest = {
+        prompt: parsed.prompt,
+        duration: parsed.duration,
+        resolution: parsed.resolution,
+        ...(firstFrame ? { firstFrame } : {}),
+        ...(lastFrame ? { lastFrame } : {}),
+        metadata: parsed.metadata,
+      };
+      return {
+        draft: {
+          platform: 'minimax',
+          model,
+          action: firstFrame ? 'imageGenerate' : 'textGenerate',
+          request: { ...request },
+          properties: { input: parsed.prompt, origin_model_name: model },
+          quote: { model, resolution: parsed.resolution.toLowerCase(), seconds: parsed.duration },
+        },
+        release,
+      };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsInt, IsObject, IsString } from 'class-validator';
+import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/validation';
+import type { RequestExample, SubmitForm } from '../family';
+import { MINIMAX_MAX_PROMPT, MINIMAX_MODEL_IDS } from './minimax-models';
+
+const DURATION_MESSAGE = '$property must be 6 or 10 (seconds)';
+const IMAGE_DESCRIPTION = 'an http(s) URL or a data URI (`data:image/png;base64,...`): JPG or PNG, under 20 MB, short side over 300 px';
+
+/**
+ * The MiniMax Hailuo request schema, the same field names on both forms (`/v1/videos` and
+ * `/v1/video/generations`): types here, each model's rules after it (minimax-rules.ts).
+ */
+@ApiSchema({ name: 'MinimaxVideoRequest', description: 'MiniMax Hailuo (`MiniMax-Hailuo-2.3`, `-2.3-Fast`, `-02`) on `/v1/videos` and `/v1/video/generations`.' })
+export class MinimaxVideoRequestDto {
+  @ApiProperty({ enum: MINIMAX_MODEL_IDS, description: 'MiniMax-Hailuo-2.3-Fast is image-to-video only' })
+  @IsString()
+  model: string;
+
+  @ApiProperty({ example: 'a paper boat drifting down a rainy street [Truck left]', maxLength: MINIMAX_MAX_PROMPT, description: 'camera moves in brackets, e.g. `[Pan left]`' })
+  @IsRequired()
+  @IsString()
+  @MaxUtf16Length(MINIMAX_MAX_PROMPT)
+  prompt: string;
+
+  @ApiPropertyOptional({ enum: [6, 10], default: 6, description: 'seconds (also `seconds`); 1080P is 6 s only' })
+  @IsOptionalNotNull()
+  @IsInt({ message: DURATION_MESSAGE })
+  duration?: number;
+
+  // The unified form's spelling of OpenAI's `seconds` (the flat form hands it over as `duration`).
+  @IsOptionalNotNull()
+  @IsInt({ message: DURATION_MESSAGE })
+  seconds?: number;
+
+  @ApiPropertyOptional({ enum: ['512P', '768P', '1080P'], default: '768P', description: '512P: MiniMax-Hailuo-02 image-to-video only' })
+  @IsOptionalNotNull()
+  @IsString()
+  resolution?: string;
+
+  @ApiPropertyOptional({ example: '1366x768', description: '`<width>x<height>`: its short side picks the resolution (512, 768 or 1080)' })
+  @IsOptionalNotNull()
+  @IsString()
+  size?: string;
+
+  @ApiPropertyOptional({ enum: ['16:9'], description: 'text-to-video makes 16:9 only; image-to-video follows the image' })
+  @IsOptionalNotNull()
+  @IsString()
+  aspect_ratio?: string;
+
+  @ApiPropertyOptional({ description: `first frame (image-to-video): a file part (multipart) or ${IMAGE_DESCRIPTION}` })
+  @IsOptionalNotNull()
+  @IsString()
+  input_reference?: string;
+
+  @ApiPropertyOptional({ description: `MiniMax-Hailuo-02 only, with a first frame: the last frame, ${IMAGE_DESCRIPTION}` })
+  @IsOptionalNotNull()
+  @IsString()
+  last_frame?: string;
+
+  @ApiPropertyOptional({ description: 'not taken by MiniMax models (a 400)' })
+  @IsOptionalNotNull()
+  @IsString()
+  negative_prompt?: string;
+
+  @ApiPropertyOptional({ description: 'not taken by MiniMax models (a 400)' })
+  @IsOptionalNotNull()
+  @IsInt({ message: '$property must be an integer' })
+  seed?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { prompt_optimizer: false },
+    description: 'passed to MiniMax as it is (`prompt_optimizer`, `fast_pretreatment`, `aigc_watermark`); fields the gateway sets are refused',
+  })
+  @IsOptionalNotNull()
+  @IsObject({ message: '$property must be an object' })
+  metadata?: Record<string, unknown>;
+}
+
+const PROMPT = 'a paper boat drifting down a rainy street [Truck left]';
+
+export const MINIMAX_EXAMPLES: Record<SubmitForm, Record<string, RequestExample>> = {
+  flat: {
+    'minimax-text-to-video': { summary: 'MiniMax Hailuo, text to video', value: { model: 'MiniMax-Hailuo-2.3', prompt: PROMPT, seconds: '6', resolution: '768P' } },
+  },
+  unified: {
+    'minimax-text-to-video': { summary: 'MiniMax Hailuo, text to video', value: { model: 'MiniMax-Hailuo-2.3', prompt: PROMPT, duration: 6, resolution: '1080P' } },
+  },
+};

@@ -1,0 +1,89 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { isShowableLink } from '../../common/url-guard';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import type { TaskEntity } from '../../tasks/task.entity';
+import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import type { ChannelEntity } from '../../upstream/channel.entity';
+import { FAILURE, failureReason } from '../../upstream/failure-reason';
+import type { PollOutcome } from '../../upstream/upstream-adapter';
+import { mapMinimaxError, minimaxAnswerError } from './minimax-errors';
+import { MinimaxInputImages } from './minimax-input-images.service';
+import { buildMinimaxSubmitBody, MINIMAX_SUBMIT_PATH, MinimaxAnswer, minimaxQueryPath, minimaxRetrievePath, MinimaxRetrieveAnswer, MinimaxSubmitAnswer, MinimaxTaskRequest } from './minimax-protocol';
+import { readMinimaxQuery } from './minimax-query-mapping';
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+const QUERY_TIMEOUT_MS = 15_000;
+
+/** The task id of a submit answer; a `base_resp` error (MiniMax answers them with HTTP 200) is thrown as its kind. */
+function minimaxTaskIdOf(answer: unknown): unknown {
+  const error = minimaxAnswerError(answer);
+  if (error) throw error;
+  return (answer as MinimaxSubmitAnswer).task_id;
+}
+
+/**
+ * MiniMax Hailuo (video API v1): submit `POST /v1/video_generation`, follow
+ * `GET /v1/query/video_generation?task_id=`, and once it succeeded ask `GET /v1/files/retrieve?file_id=`
+ * for the download URL (pre-signed, about 9 h: a fresh one is asked for when it expired). Bearer on every call.
+ */
+@Injectable()
+export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer> {
+  readonly platform = 'minimax' as const;
+  /** MiniMax suggests polling about every 10 s. */
+  readonly defaultPollIntervalMs = 10_000;
+  readonly expectedDurationMs = 180_000;
+
+  constructor(
+    http: HttpService,
+    clock: Clock,
+    images: MinimaxInputImages,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super(http, config, {
+      provider: 'MiniMax',
+      mapError: (status, errorBody, retryAfter) => mapMinimaxError(status, errorBody, retryAfter, clock.now()),
+      submit: {
+        path: MINIMAX_SUBMIT_PATH,
+        timeoutMs: SUBMIT_TIMEOUT_MS,
+        body: (task) => buildMinimaxSubmitBody(task.request as unknown as MinimaxTaskRequest, task.upstreamModel, (image) => images.toProviderValue(image)),
+        taskIdOf: minimaxTaskIdOf,
+        missingIdMessage: 'the provider accepted the submit without a task_id',
+        maxIdLength: 64,
+      },
+    });
+  }
+
+  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+    const query = await this.call(channel, 'GET', minimaxQueryPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    const { fileId, ...reading } = readMinimaxQuery(query.data);
+    if (reading.state !== 'succeeded') return reading;
+    const videoUrl = await this.downloadUrl(task, channel, fileId!);
+    if (!isShowableLink(videoUrl, this.linkPolicy(channel))) return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider handed out a video link that cannot be used'), raw: reading.raw };
+    return { ...reading, progress: 100, videoUrl };
+  }
+
+  /** The download URL expires (about 9 h): a fresh query and retrieve hand out a new one. */
+  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+    return succeededVideoUrl(await this.poll(task, channel));
+  }
+
+  /** Querying a task id that cannot exist proves the key works without generating anything. */
+  async probe(channel: ChannelEntity): Promise<void> {
+    await probeWithUnknownTask(async () => {
+      const answer = await this.call(channel, 'GET', minimaxQueryPath('0'), QUERY_TIMEOUT_MS);
+      const error = minimaxAnswerError(answer.data);
+      if (error) throw error;
+    });
+  }
+
+  /** `files/retrieve`: the file's pre-signed URL (its `base_resp` checked like every answer's). */
+  private async downloadUrl(task: TaskEntity, channel: ChannelEntity, fileId: string): Promise<string | undefined> {
+    const answer = (await this.call(channel, 'GET', minimaxRetrievePath(fileId), QUERY_TIMEOUT_MS, { task })).data as MinimaxRetrieveAnswer;
+    const error = minimaxAnswerError(answer);
+    if (error) throw error;
+    return answer?.file?.download_url ?? answer?.file?.backup_download_url;
+  }
+}

@@ -1,0 +1,26 @@
+import type { FamilyDefinition } from '../family';
+import { MINIMAX_DEFAULT_PRICES } from './minimax-default-prices';
+import { MinimaxDrafts } from './minimax-drafts.service';
+import { MinimaxFamilyModule } from './minimax-family.module';
+import { MINIMAX_MODEL_IDS, minimaxPublicModel } from './minimax-models';
+import { MINIMAX_EXAMPLES, MinimaxVideoRequestDto } from './minimax-request.dto';
+import { MinimaxUpstreamAdapter } from './minimax-upstream.adapter';
+import { MinimaxSimulatorModule } from './simulator/minimax-simulator.module';
+
+/** MiniMax Hailuo (platform `minimax`): the channel's `api_key` is the MiniMax API key (Bearer). */
+export const MINIMAX_FAMILY: FamilyDefinition = {
+  platform: 'minimax',
+  label: { en: 'MiniMax Hailuo', 'zh-CN': 'MiniMax 海螺' },
+  settings: [],
+  multipartMetadata: { booleans: ['prompt_optimizer', 'fast_pretreatment', 'aigc_watermark'] },
+  models: MINIMAX_MODEL_IDS,
+  publicModel: minimaxPublicModel,
+  modelPrefix: 'minimax-',
+  forms: ['flat', 'unified'],
+  request: { schema: MinimaxVideoRequestDto, examples: MINIMAX_EXAMPLES },
+  defaultPrices: MINIMAX_DEFAULT_PRICES,
+  module: MinimaxFamilyModule,
+  drafts: MinimaxDrafts,
+  adapter: MinimaxUpstreamAdapter,
+  simulator: { module: MinimaxSimulatorModule },
+};
