@@ -5,7 +5,7 @@ import { buildVeoSubmitBody } from './veo-protocol';
 const BASE = 'https://generativelanguage.googleapis.com';
 const policy = { allowPrivate: false, trustedHosts: ['generativelanguage.googleapis.com'] };
 const NAME = 'models/veo-3.1-generate-preview/operations/t8iue9eni46i';
-const google = (code: number, status: string, details?: unknown[]) => ({ error: { code, status, message: 'key AIzaSy-secret at http://10.0.0.1', ...(details ? { details } : {}) } });
+const google = (code: number, status: string, details?: Array<{ reason?: string; retryDelay?: string }>) => ({ error: { code, status, message: 'key AIzaSy-secret at http://10.0.0.1', ...(details ? { details } : {}) } });
 
 describe('Veo protocol', () => {
   it('builds the predictLongRunning body: one instance, gateway parameters over metadata, one sample', () => {
