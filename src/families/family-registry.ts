@@ -14,6 +14,7 @@ import type { FamilyDefinition, FamilyDrafts } from './family';
 import { GAMMA_FAMILY } from './gamma/gamma.family';
 import { MINIMAX_FAMILY } from './minimax/minimax.family';
 import { OPENAI_FAMILY } from './openai/openai.family';
+import { VEO_FAMILY } from './veo/veo.family';
 
 /** Every provider family the gateway speaks: adding one is its folder and one line here. */
 export const FAMILIES: readonly FamilyDefinition[] = [
@@ -21,6 +22,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   BETA_FAMILY,
   GAMMA_FAMILY,
   OPENAI_FAMILY,
+  VEO_FAMILY,
   MINIMAX_FAMILY,
 ];
 

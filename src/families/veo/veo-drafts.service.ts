@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { validBody } from '../../common/validation';
+import { AlphaImageInputs, AlphaImageRef } from '../alpha/alpha-image-inputs.service';
+import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import type { VeoTaskRequest } from './veo-protocol';
+import { VeoImageSource, planVeoRequest } from './veo-request-rules';
+import { VeoVideoRequestDto } from './veo-request.dto';
+
+/**
+ * Turns a body for a Veo model (either form) into a task draft: the schema, the model's rules, then
+ * its images fetched or decoded and checked (400s naming the field), all before any charge. The
+ * images stay in memory until the submit is over; `task.request` keeps only their digests (and URL).
+ */
+@Injectable()
+export class VeoDrafts implements FamilyDrafts {
+  constructor(private readonly images: AlphaImageInputs) {}
+
+  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
+    const body = await validBody(VeoVideoRequestDto, input.body);
+    const plan = planVeoRequest(model, body, { ...input, seedSent: input.body.seed !== undefined });
+    const releases: Array<() => void> = [];
+    const stage = async (source: VeoImageSource | undefined, field: string): Promise<AlphaImageRef | undefined> => {
+      if (!source) return undefined;
+      const staged = await this.images.prepare(source, field);
+      releases.push(staged.release);
+      return staged.ref;
+    };
+    const release = () => releases.forEach((done) => done());
+    try {
+      const request: VeoTaskRequest = { ...plan.request, image: await stage(plan.image, 'input_reference'), lastFrame: await stage(plan.lastFrame, 'last_frame') };
+      return {
+        draft: {
+          platform: 'veo',
+          model,
+          action: request.image ? 'imageGenerate' : 'textGenerate',
+          request: JSON.parse(JSON.stringify(request)) as Record<string, unknown>,
+          properties: { input: request.prompt ?? '', origin_model_name: model },
+          quote: { model, resolution: request.resolution, seconds: request.durationSeconds },
+        },
+        release,
+      };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsIn, IsInt, IsObject, IsString, Matches, ValidateBy } from 'class-validator';
+import { IsOptionalNotNull, MaxUtf16Length } from '../../common/validation';
+import type { RequestExample, SubmitForm } from '../family';
+import { VEO_ASPECT_RATIOS, VEO_MODELS } from './veo-models';
+
+const MAX_PROMPT = 4_000;
+const IMAGE_MESSAGE = '$property must be an http(s) URL or a base64 data URI (data:image/png;base64,...)';
+const IMAGE_SOURCE = /^(https?:\/\/\S+|data:image\/[\w.+-]+;base64,[\s\S]+)$/i;
+
+/** A JSON image: an http(s) URL or a data URI, or (OpenAI's spelling) `{image_url}` holding one. */
+function isImageSource(value: unknown): boolean {
+  const url = typeof value === 'string' ? value : value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 ? (value as { image_url?: unknown }).image_url : undefined;
+  return typeof url === 'string' && IMAGE_SOURCE.test(url);
+}
+
+/**
+ * The request schema of the Veo models (Gemini API), the same field names on both forms. Rules
+ * across fields and per model (durations, resolutions, last frame) are VeoRequestRules'.
+ */
+@ApiSchema({ name: 'VeoVideoRequest', description: 'Veo on the Gemini API: `veo-3.1-generate-preview`, `veo-3.1-fast-generate-preview`, `veo-3.0-generate-001`, `veo-3.0-fast-generate-001`.' })
+export class VeoVideoRequestDto {
+  @ApiProperty({ enum: Object.keys(VEO_MODELS), example: 'veo-3.1-fast-generate-preview' })
+  @IsString()
+  model: string;
+
+  @ApiPropertyOptional({ example: 'a paper boat drifting down a rainy street, cinematic', maxLength: MAX_PROMPT, description: 'required without input_reference' })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(MAX_PROMPT, { message: `$property must be at most ${MAX_PROMPT} characters` })
+  prompt?: string;
+
+  @ApiPropertyOptional({ enum: [4, 6, 8], example: 8, description: 'seconds (also `seconds` on /v1/videos): 4, 6 or 8; default 8; 1080p and 4k take 8 only' })
+  @IsOptionalNotNull()
+  @IsInt({ message: '$property must be 4, 6 or 8 seconds' })
+  duration?: number;
+
+  @ApiPropertyOptional({ example: '1280x720', description: '`1280x720`, `720x1280`, `1920x1080`, `1080x1920`, `3840x2160` or `2160x3840`; or give aspect_ratio and resolution' })
+  @IsOptionalNotNull()
+  @IsString()
+  @Matches(/^\d{2,5}x\d{2,5}$/, { message: 'size must be <width>x<height> in pixels, e.g. 1280x720' })
+  size?: string;
+
+  @ApiPropertyOptional({ enum: VEO_ASPECT_RATIOS, example: '16:9', description: 'default 16:9' })
+  @IsOptionalNotNull()
+  @IsIn(VEO_ASPECT_RATIOS, { message: `$property must be one of ${VEO_ASPECT_RATIOS.join(', ')}` })
+  aspect_ratio?: string;
+
+  @ApiPropertyOptional({ enum: ['720p', '1080p', '4k'], example: '720p', description: 'default 720p; 4k on Veo 3.1 only' })
+  @IsOptionalNotNull()
+  @IsString()
+  resolution?: string;
+
+  @ApiPropertyOptional({ description: 'first frame (image-to-video): a file part (multipart), an http(s) URL or a data URI; PNG, JPEG or WEBP', example: 'https://example.com/first-frame.png' })
+  @IsOptionalNotNull()
+  @ValidateBy({ name: 'isImageSource', validator: { validate: isImageSource, defaultMessage: () => IMAGE_MESSAGE.replace('$property', 'input_reference') } })
+  input_reference?: string | { image_url: string };
+
+  @ApiPropertyOptional({ description: 'last frame (Veo 3.1, with input_reference): an http(s) URL or a data URI' })
+  @IsOptionalNotNull()
+  @IsString({ message: IMAGE_MESSAGE })
+  @Matches(IMAGE_SOURCE, { message: IMAGE_MESSAGE })
+  last_frame?: string;
+
+  @ApiPropertyOptional({ example: 'cartoon, low quality', maxLength: MAX_PROMPT })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(MAX_PROMPT, { message: `$property must be at most ${MAX_PROMPT} characters` })
+  negative_prompt?: string;
+
+  @ApiPropertyOptional({ description: 'not taken by Veo on the Gemini API (Vertex AI only): refused' })
+  seed?: unknown;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { personGeneration: 'allow_all' }, description: 'sent among Veo `parameters` as it is (e.g. `personGeneration`, `enhancePrompt`); keys the gateway sets are refused' })
+  @IsOptionalNotNull()
+  @IsObject({ message: '$property must be an object' })
+  metadata?: Record<string, unknown>;
+}
+
+const TEXT: RequestExample = { summary: 'Veo 3.1 Fast, text to video', value: { model: 'veo-3.1-fast-generate-preview', prompt: 'a paper boat drifting down a rainy street, cinematic', seconds: '8', size: '1280x720' } };
+const IMAGE: RequestExample = {
+  summary: 'Veo 3.0, image to video',
+  value: { model: 'veo-3.0-fast-generate-001', prompt: 'the boat sails away', duration: 6, aspect_ratio: '16:9', resolution: '720p', input_reference: 'https://example.com/first-frame.png' },
+};
+
+export const VEO_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
+  flat: { 'veo-text': TEXT, 'veo-image': IMAGE },
+  unified: { 'veo-text': { ...TEXT, value: { model: 'veo-3.1-fast-generate-preview', prompt: 'a paper boat drifting down a rainy street, cinematic', duration: 8, aspect_ratio: '16:9', resolution: '720p' } }, 'veo-image': IMAGE },
+};

@@ -1,0 +1,26 @@
+import type { FamilyDefinition } from '../family';
+import { VeoDrafts } from './veo-drafts.service';
+import { VeoFamilyModule } from './veo-family.module';
+import { VEO_DEFAULT_PRICES } from './veo-default-prices';
+import { VEO_MODELS } from './veo-models';
+import { VEO_EXAMPLES, VeoVideoRequestDto } from './veo-request.dto';
+import { VeoUpstreamAdapter } from './veo-upstream.adapter';
+import { VeoSimulatorModule } from './simulator/veo-simulator.module';
+import { ownValue } from '../../common/own-value';
+
+/** Veo through the Gemini API (platform `veo`): the channel's api_key is the Gemini API key. */
+export const VEO_FAMILY: FamilyDefinition = {
+  platform: 'veo',
+  label: { en: 'Veo (Gemini API)', 'zh-CN': 'Veo（Gemini API）' },
+  settings: [],
+  models: Object.keys(VEO_MODELS),
+  publicModel: (name) => (ownValue(VEO_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),
+  modelPrefix: 'veo-',
+  forms: ['flat', 'unified'],
+  request: { schema: VeoVideoRequestDto, examples: VEO_EXAMPLES },
+  defaultPrices: VEO_DEFAULT_PRICES,
+  module: VeoFamilyModule,
+  drafts: VeoDrafts,
+  adapter: VeoUpstreamAdapter,
+  simulator: { module: VeoSimulatorModule },
+};
