@@ -12,6 +12,7 @@ import type { ChannelSettingDefinition } from './channel-setting-definition';
 import { COMMON_CHANNEL_SETTINGS } from './common-channel-settings';
 import type { FamilyDefinition, FamilyDrafts } from './family';
 import { GAMMA_FAMILY } from './gamma/gamma.family';
+import { KLING_FAMILY } from './kling/kling.family';
 import { OPENAI_FAMILY } from './openai/openai.family';
 
 /** Every provider family the gateway speaks: adding one is its folder and one line here. */
@@ -20,6 +21,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   BETA_FAMILY,
   GAMMA_FAMILY,
   OPENAI_FAMILY,
+  KLING_FAMILY,
 ];
 
 // The lookups below read FAMILIES where no injector is: module definitions, decorators and the channel input rules.

@@ -22,6 +22,8 @@ export interface BearerJsonRequest {
   signal?: AbortSignal;
   /** The hops of the task's submit before this gateway (X-Gateway-Hops sends one more); 0 for a call about no task. */
   gatewayHops?: number;
+  /** The Authorization header, when it is not `Bearer <api_key>` (Kling signs a JWT from its key pair). */
+  authorization?: string;
 }
 
 /** The family's reading of a non-2xx answer (its JSON body when there is one, and Retry-After). */
@@ -41,7 +43,7 @@ export async function callBearerJson<E>(
   mapError: UpstreamErrorMapper<E>,
 ): Promise<AxiosResponse> {
   const { method, path, timeout, body } = request;
-  const headers: Record<string, string> = { Authorization: `Bearer ${channel.apiKey}`, Accept: 'application/json', ...gatewayHopsHeader(request.gatewayHops) };
+  const headers: Record<string, string> = { Authorization: request.authorization ?? `Bearer ${channel.apiKey}`, Accept: 'application/json', ...gatewayHopsHeader(request.gatewayHops) };
   // A FormData body is multipart: axios writes its Content-Type with the boundary.
   if (method === 'POST') Object.assign(headers, body instanceof FormData ? {} : { 'Content-Type': 'application/json' }, request.postHeaders);
   let response: AxiosResponse;
