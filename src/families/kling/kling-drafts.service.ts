@@ -47,7 +47,8 @@ export class KlingDrafts implements FamilyDrafts {
           action: settled.imageToVideo ? 'imageGenerate' : 'textGenerate',
           request: { ...request },
           properties: { input: body.prompt ?? '', origin_model_name: model },
-          quote: { model, resolution: KLING_RESOLUTION_OF_MODE[settled.mode], seconds: settled.duration },
+          // kling-v2-6 with `sound: on` is billed at the audio tier.
+          quote: { model, resolution: KLING_RESOLUTION_OF_MODE[settled.mode], seconds: settled.duration, audio: settled.extra.sound === 'on' },
         },
         release,
       };

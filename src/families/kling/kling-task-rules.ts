@@ -72,7 +72,7 @@ function settleMode(name: string, model: KlingModel, body: KlingVideoRequestDto,
   if (conflict) throw AppError.invalid(`${conflict[0]} does not match ${given[0][0]} (720p is std, 1080p is pro)`, conflict[0]);
   const [field, mode] = given[0] ?? ['resolution', model.modes[0]];
   if (!model.modes.includes(mode)) {
-    throw AppError.invalid(`${name} renders ${model.modes.map((m) => KLING_RESOLUTION_OF_MODE[m]).join(' or ')} only (Kling's ${model.modes.join('/')} mode)`, field);
+    throw AppError.invalid(`${field}: ${name} renders ${model.modes.map((m) => KLING_RESOLUTION_OF_MODE[m]).join(' or ')} only (Kling's ${model.modes.join('/')} mode)`, field);
   }
   return mode;
 }
