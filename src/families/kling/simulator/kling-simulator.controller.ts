@@ -58,8 +58,8 @@ export class KlingSimulatorController {
   }
 
   private authorized(req: Request, res: Response): boolean {
-    const code = klingTokenCode(req.header('authorization'), (accessKey) => (accessKey === SIMULATOR_ACCESS_KEY ? SIMULATOR_SECRET_KEY : undefined), Date.now());
     // Real time, as the gateway signs with: a token is checked against the provider's own clock.
+    const code = klingTokenCode(req.header('authorization'), (accessKey) => (accessKey === SIMULATOR_ACCESS_KEY ? SIMULATOR_SECRET_KEY : undefined), Date.now());
     if (code === 0) return true;
     fail(res, 401, code, 'Auth failed');
     return false;
