@@ -57,8 +57,9 @@ export class PricingService {
           resolution: price.resolution,
           unit: price.unit,
           duration: price.duration,
-          price: price.credits * QUOTA_PER_CREDIT,
-          audioPrice: price.audioCredits === null ? null : price.audioCredits * QUOTA_PER_CREDIT,
+          // Rounded: a list price in fractional credits (9.8) times 100 is not always an exact integer in floating point.
+          price: Math.round(price.credits * QUOTA_PER_CREDIT),
+          audioPrice: price.audioCredits === null ? null : Math.round(price.audioCredits * QUOTA_PER_CREDIT),
         })),
       );
     });

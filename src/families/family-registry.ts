@@ -12,6 +12,7 @@ import type { ChannelSettingDefinition } from './channel-setting-definition';
 import { COMMON_CHANNEL_SETTINGS } from './common-channel-settings';
 import type { FamilyDefinition, FamilyDrafts } from './family';
 import { GAMMA_FAMILY } from './gamma/gamma.family';
+import { KLING_FAMILY } from './kling/kling.family';
 import { MINIMAX_FAMILY } from './minimax/minimax.family';
 import { OPENAI_FAMILY } from './openai/openai.family';
 import { VEO_FAMILY } from './veo/veo.family';
@@ -22,6 +23,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   BETA_FAMILY,
   GAMMA_FAMILY,
   OPENAI_FAMILY,
+  KLING_FAMILY,
   VEO_FAMILY,
   MINIMAX_FAMILY,
 ];

@@ -53,6 +53,8 @@ export interface FamilyRequestSchema {
 /** The family's embedded fake upstream, mounted under /simulator/<platform> with SIMULATOR=on. */
 export interface FamilySimulator {
   module: Type<unknown>;
+  /** The seeded channel's api_key, when the simulator's provider writes it otherwise than `simulator-key`. */
+  apiKey?: string;
   /** Settings of the seeded channel besides the poll interval; `root` is the simulator's base URL. */
   channelSettings?(root: string): ChannelSettings;
 }

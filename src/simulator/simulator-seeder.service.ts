@@ -66,7 +66,7 @@ export class SimulatorSeeder {
           name: `simulator-${family.platform}`,
           platform: family.platform,
           baseUrl: `${root}/${family.platform}`,
-          apiKey: SIMULATOR_API_KEY,
+          apiKey: family.simulator!.apiKey ?? SIMULATOR_API_KEY,
           models: [...family.models],
           settings: { ...family.simulator!.channelSettings?.(root), poll_interval_ms: 2000 },
         },

@@ -15,6 +15,8 @@ export interface BearerJsonProtocol<E> {
   /** Protocol headers sent after the JSON ones on a POST (e.g. an async switch). */
   postHeaders?: Record<string, string>;
   mapError: UpstreamErrorMapper<E>;
+  /** The credential headers of a call on this channel; absent: `Authorization: Bearer <api_key>`. */
+  authHeaders?(channel: ChannelEntity): Record<string, string>;
   /** The submit: one POST of the task's body, answered with the provider's task id. */
   submit: {
     path: string;
@@ -68,9 +70,10 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
 
   /** A call about `task` (if any) tells the upstream how many gateways its submit passed through. */
   protected call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {}): Promise<AxiosResponse> {
-    const { provider, postHeaders, mapError } = this.protocol;
+    const { provider, postHeaders, mapError, authHeaders } = this.protocol;
     const { body, signal, task } = options;
-    return callBearerJson<E>(this.http, channel, { method, path, timeout, body, postHeaders, signal, gatewayHops: task?.gatewayHops }, provider, mapError);
+    const request = { method, path, timeout, body, postHeaders, signal, gatewayHops: task?.gatewayHops, authHeaders: authHeaders?.(channel) };
+    return callBearerJson<E>(this.http, channel, request, provider, mapError);
   }
 }
 

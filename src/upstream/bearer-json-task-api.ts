@@ -22,7 +22,7 @@ export interface BearerJsonRequest {
   signal?: AbortSignal;
   /** The hops of the task's submit before this gateway (X-Gateway-Hops sends one more); 0 for a call about no task. */
   gatewayHops?: number;
-  /** The provider's own credential headers (e.g. Gemini's `x-goog-api-key`), sent instead of `Authorization: Bearer <key>`. */
+  /** The provider's own credential headers (Gemini's `x-goog-api-key`, Kling's signed JWT), sent instead of `Authorization: Bearer <key>`. */
   authHeaders?: Record<string, string>;
 }
 

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../../common/app-error';
+import { validBody } from '../../common/validation';
+import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { KlingInputImages } from './kling-input-images.service';
+import { KLING_MODELS, KLING_RESOLUTION_OF_MODE } from './kling-models';
+import type { KlingImage, KlingTaskRequest } from './kling-protocol';
+import { KlingVideoRequestDto } from './kling-request.dto';
+import { settleKlingRequest } from './kling-task-rules';
+
+/**
+ * A Kling model's body (both forms, same field names) -> a task draft: the schema, the model's
+ * rules, then the images. Priced per second at the mode's resolution (720p std, 1080p pro).
+ */
+@Injectable()
+export class KlingDrafts implements FamilyDrafts {
+  constructor(private readonly images: KlingInputImages) {}
+
+  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
+    const body = await validBody(KlingVideoRequestDto, input.body);
+    if (input.inputReferenceFile && body.input_reference !== undefined) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+    const reference = input.inputReferenceFile ?? body.input_reference;
+    const settled = settleKlingRequest(model, KLING_MODELS[model], body, reference !== undefined, input.durationField);
+    const releases: Array<() => void> = [];
+    const read = async (value: Parameters<KlingInputImages['read']>[0], field: string): Promise<KlingImage> => {
+      const { image, release } = await this.images.read(value, field);
+      if (release) releases.push(release);
+      return image;
+    };
+    const release = () => releases.forEach((letGo) => letGo());
+    try {
+      const request: KlingTaskRequest = {
+        endpoint: settled.imageToVideo ? 'image2video' : 'text2video',
+        duration: settled.duration,
+        mode: settled.mode,
+        extra: settled.extra,
+        ...(body.prompt !== undefined ? { prompt: body.prompt } : {}),
+        ...(body.negative_prompt !== undefined ? { negativePrompt: body.negative_prompt } : {}),
+        ...(settled.aspectRatio !== undefined ? { aspectRatio: settled.aspectRatio } : {}),
+        ...(reference !== undefined ? { image: await read(reference, 'input_reference') } : {}),
+        ...(body.last_frame !== undefined ? { imageTail: await read(body.last_frame, 'last_frame') } : {}),
+      };
+      return {
+        draft: {
+          platform: 'kling',
+          model,
+          action: settled.imageToVideo ? 'imageGenerate' : 'textGenerate',
+          request: { ...request },
+          properties: { input: body.prompt ?? '', origin_model_name: model },
+          // kling-v2-6 with `sound: on` is billed at the audio tier.
+          quote: { model, resolution: KLING_RESOLUTION_OF_MODE[settled.mode], seconds: settled.duration, audio: settled.extra.sound === 'on' },
+        },
+        release,
+      };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { AppError } from '../../common/app-error';
+import { mapKlingError } from './kling-errors';
+import { klingKeyPair, klingTokenCode, signKlingJwt } from './kling-jwt';
+import { KLING_MODELS } from './kling-models';
+import { mapKlingQuery } from './kling-query-mapping';
+import type { KlingVideoRequestDto } from './kling-request.dto';
+import { settleKlingRequest } from './kling-task-rules';
+
+const NOW = 1_774_711_071_000;
+const settle = (model: string, body: Partial<KlingVideoRequestDto>, hasImage = false) => settleKlingRequest(model, KLING_MODELS[model], { model, ...body } as KlingVideoRequestDto, hasImage, 'duration');
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    return (error as AppError).options.param ?? (error as Error).message;
+  }
+  return 'accepted';
+};
+
+describe('Kling JWT', () => {
+  it('signs a token Kling accepts for 30 min, valid from 5 s back, and refuses a wrong secret, an early or a late one', () => {
+    const token = signKlingJwt('AK', 'SK', NOW);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+    expect(claims).toEqual({ iss: 'AK', exp: NOW / 1000 + 1800, nbf: NOW / 1000 - 5 });
+    const secretOf = (ak: string) => (ak === 'AK' ? 'SK' : undefined);
+    expect(klingTokenCode(`Bearer ${token}`, secretOf, NOW)).toBe(0);
+    expect(klingTokenCode(`Bearer ${signKlingJwt('AK', 'other', NOW)}`, secretOf, NOW)).toBe(1002);
+    expect(klingTokenCode(`Bearer ${token}`, secretOf, NOW - 60_000)).toBe(1003);
+    expect(klingTokenCode(`Bearer ${token}`, secretOf, NOW + 1801_000)).toBe(1004);
+    expect(klingTokenCode(undefined, secretOf, NOW)).toBe(1001);
+  });
+
+  it('reads the api_key as <access_key>:<secret_key> only', () => {
+    expect(klingKeyPair('AK:S:K')).toEqual({ accessKey: 'AK', secretKey: 'S:K' });
+    expect(klingKeyPair('no-colon')).toBeNull();
+    expect(klingKeyPair(':SK')).toBeNull();
+  });
+});
+
+describe('Kling request rules', () => {
+  it('settles mode, ratio and duration from size, resolution or metadata.mode', () => {
+    expect(settle('kling-v2-5-turbo', { prompt: 'p', size: '720x1280' })).toEqual({ imageToVideo: false, duration: 5, mode: 'std', aspectRatio: '9:16', extra: {} });
+    expect(settle('kling-v1-6', { prompt: 'p', metadata: { mode: 'pro', cfg_scale: 0.3 } })).toMatchObject({ mode: 'pro', extra: { cfg_scale: 0.3 } });
+    expect(settle('kling-v2-6', { prompt: 'p', duration: 10 })).toMatchObject({ mode: 'pro', duration: 10 });
+    expect(settle('kling-v2-1', {}, true)).toEqual({ imageToVideo: true, duration: 5, mode: 'std', extra: {} });
+  });
+
+  it.each([
+    ['kling-v2-1', { prompt: 'p' }, false, 'input_reference'],
+    ['kling-v2-5-turbo', {}, false, 'prompt'],
+    ['kling-v2-5-turbo', { prompt: 'p', duration: 6 }, false, 'duration'],
+    ['kling-v2-6', { prompt: 'p', resolution: '720p' }, false, 'resolution'],
+    ['kling-v2-1-master', { prompt: 'p', size: '1280x720' }, false, 'size'],
+    ['kling-v2-5-turbo', { prompt: 'p', size: '1280x1024' }, false, 'size'],
+    ['kling-v2-5-turbo', { prompt: 'p', size: '1920x1080', aspect_ratio: '9:16' }, false, 'aspect_ratio'],
+    ['kling-v2-5-turbo', { prompt: 'p', seed: 1 }, false, 'seed'],
+    ['kling-v2-5-turbo', { prompt: 'p', metadata: { image: 'x' } }, false, 'metadata.image'],
+    ['kling-v2-5-turbo', { prompt: 'p', metadata: { mode: 'ultra' } }, false, 'metadata.mode'],
+    ['kling-v2-6', { prompt: 'p', metadata: { sound: 'loud' } }, false, 'metadata.sound'],
+    ['kling-v1-6', { prompt: 'p', metadata: { cfg_scale: 2 } }, false, 'metadata.cfg_scale'],
+    ['kling-v1-6', { prompt: 'p', last_frame: 'http://x/b.png' }, false, 'last_frame'],
+    ['kling-v1-6', { prompt: 'p', last_frame: 'http://x/b.png', resolution: '720p' }, true, 'last_frame'],
+  ])('%s %j (image: %s) is refused naming %s', (model, body, hasImage, param) => {
+    expect(refusal(() => settle(model, body as Partial<KlingVideoRequestDto>, hasImage))).toBe(param);
+  });
+});
+
+describe('Kling errors and statuses', () => {
+  it.each([
+    [401, 1004, 'channel'],
+    [429, 1101, 'channel'],
+    [429, 1102, 'channel'],
+    [403, 1103, 'channel'],
+    [400, 1301, 'moderation'],
+    [429, 1302, 'backpressure'],
+    [429, 1303, 'backpressure'],
+    [400, 1201, 'invalid_input'],
+    [500, 5000, 'transient'],
+    [502, undefined, 'transient'],
+  ])('HTTP %s with code %s is %s', (status, code, kind) => {
+    const error = mapKlingError(status, { code, message: 'secret text at http://10.0.0.1' }, '3', NOW);
+    expect(error.kind).toBe(kind);
+    expect(error.message).not.toContain('10.0.0.1');
+  });
+
+  it('maps submitted, processing, succeed and failed (moderation by its text, never shown), and takes anything else as transient', () => {
+    const answer = (data: object) => ({ code: 0, message: 'SUCCEED', data: { task_id: '1', ...data } });
+    expect(mapKlingQuery(answer({ task_status: 'submitted' })).state).toBe('queued');
+    expect(mapKlingQuery(answer({ task_status: 'processing' })).state).toBe('running');
+    expect(mapKlingQuery(answer({ task_status: 'succeed', task_result: { videos: [{ url: 'https://cdn.example.com/v.mp4' }] } }))).toMatchObject({ state: 'succeeded', videoUrl: 'https://cdn.example.com/v.mp4' });
+    expect(mapKlingQuery(answer({ task_status: 'failed', task_status_msg: 'Failure to pass the risk control system' })).failReason).toBe('content moderation failed');
+    expect(mapKlingQuery(answer({ task_status: 'failed', task_status_msg: 'internal error at 10.0.0.1' })).failReason).toBe('generation failed');
+    expect(() => mapKlingQuery(answer({ task_status: 'succeeded' }))).toThrow(/unexpected status/);
+    expect(() => mapKlingQuery({ code: 5000 })).toThrow(/code 5000/);
+  });
+});

@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsIn, IsInt, IsObject, IsString, Matches } from 'class-validator';
+import { IsOptionalNotNull, MaxUtf16Length } from '../../common/validation';
+import type { RequestExample, SubmitForm } from '../family';
+import { KLING_DURATIONS, KLING_MODELS, KLING_RATIOS } from './kling-models';
+
+export const KLING_MAX_PROMPT = 2500;
+const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
+
+/**
+ * The request schema of a Kling model, on both forms (`seconds` arrives here as `duration`). The
+ * model's rules across fields (durations, modes, image-to-video only...) are KlingTaskRules'.
+ */
+@ApiSchema({ name: 'KlingVideoRequest', description: 'Kling (`kling-*`): text-to-video, or image-to-video with `input_reference`.' })
+export class KlingVideoRequestDto {
+  @ApiProperty({ enum: Object.keys(KLING_MODELS), example: 'kling-v2-6' })
+  @IsString()
+  model: string;
+
+  @ApiPropertyOptional({ example: 'a red fox running through fresh snow', maxLength: KLING_MAX_PROMPT, description: 'required for text-to-video' })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(KLING_MAX_PROMPT, { message: `$property must be at most ${KLING_MAX_PROMPT} characters` })
+  prompt?: string;
+
+  @ApiPropertyOptional({ example: 5, enum: KLING_DURATIONS, description: 'seconds (also `seconds`): 5 or 10; default 5' })
+  @IsOptionalNotNull()
+  @IsInt({ message: '$property must be 5 or 10 seconds' })
+  duration?: number;
+
+  @ApiPropertyOptional({ example: '1920x1080', description: '`<width>x<height>`: 16:9, 9:16 or 1:1 at 720 or 1080 pixels on the short side (sets aspect_ratio and resolution)' })
+  @IsOptionalNotNull()
+  @IsString({ message: SIZE_MESSAGE })
+  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
+  size?: string;
+
+  @ApiPropertyOptional({ enum: KLING_RATIOS, example: '16:9', description: 'text-to-video only (image-to-video follows the image); default 16:9' })
+  @IsOptionalNotNull()
+  @IsIn(KLING_RATIOS)
+  aspect_ratio?: string;
+
+  @ApiPropertyOptional({ enum: ['720p', '1080p'], description: "720p is Kling's `std` mode, 1080p its `pro` mode; default: the model's first" })
+  @IsOptionalNotNull()
+  @IsIn(['720p', '1080p', '720P', '1080P'])
+  resolution?: string;
+
+  @ApiPropertyOptional({ description: 'first frame (image-to-video): a file part (multipart), an http(s) URL or a `data:image/png|jpeg;base64,` URI; jpg or png, at most 10 MB' })
+  @IsOptionalNotNull()
+  @IsString({ message: '$property must be an http(s) URL or a data URI' })
+  input_reference?: string;
+
+  @ApiPropertyOptional({ description: "last frame (Kling's `image_tail`): an http(s) URL or a data URI; with input_reference, at 1080p" })
+  @IsOptionalNotNull()
+  @IsString({ message: '$property must be an http(s) URL or a data URI' })
+  last_frame?: string;
+
+  @ApiPropertyOptional({ maxLength: KLING_MAX_PROMPT, example: 'blurry, low quality' })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(KLING_MAX_PROMPT, { message: `$property must be at most ${KLING_MAX_PROMPT} characters` })
+  negative_prompt?: string;
+
+  @ApiPropertyOptional({ description: 'not taken by Kling models (refused)' })
+  @IsOptionalNotNull()
+  @IsInt()
+  seed?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { cfg_scale: 0.5 },
+    description: "passed to Kling as it is (`mode`, `sound` on kling-v2-6, `cfg_scale` on kling-v1-6, `camera_control`, `watermark_info`...); keys the gateway sets itself are refused",
+  })
+  @IsOptionalNotNull()
+  @IsObject({ message: '$property must be an object' })
+  metadata?: Record<string, unknown>;
+}
+
+const example = (summary: string, value: Record<string, unknown>): RequestExample => ({ summary, value });
+
+export const KLING_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
+  flat: {
+    'kling-t2v': example('Kling text-to-video (kling-v2-6, 1080p)', { model: 'kling-v2-6', prompt: 'a red fox running through fresh snow', seconds: '5', size: '1920x1080' }),
+  },
+  unified: {
+    'kling-t2v': example('Kling text-to-video (kling-v2-5-turbo)', { model: 'kling-v2-5-turbo', prompt: 'a red fox running through fresh snow', duration: 5, aspect_ratio: '16:9', resolution: '720p' }),
+  },
+};

@@ -1,0 +1,76 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import type { TaskEntity } from '../../tasks/task.entity';
+import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import type { ChannelEntity } from '../../upstream/channel.entity';
+import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import { mapKlingError } from './kling-errors';
+import { KlingInputImages } from './kling-input-images.service';
+import { klingKeyPair, signKlingJwt } from './kling-jwt';
+import { buildKlingBody, klingCreatePath, KlingEnvelope, klingQueryPath, KlingTaskRequest } from './kling-protocol';
+import { mapKlingQuery } from './kling-query-mapping';
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+const QUERY_TIMEOUT_MS = 15_000;
+const PROBE_TASK_ID = '0';
+
+/** `Bearer <JWT>` signed with the channel's secret key; the provider checks it against its own clock, so real time. */
+function klingAuthorization(channel: ChannelEntity): string {
+  const pair = klingKeyPair(channel.apiKey);
+  if (!pair) throw new UpstreamError('channel', 'the channel api_key must be <access_key>:<secret_key>');
+  return `Bearer ${signKlingJwt(pair.accessKey, pair.secretKey, Date.now())}`;
+}
+
+/**
+ * Kling: submit `POST /v1/videos/{text2video|image2video}`, follow `GET` of the same path and the
+ * task id, download the first video's CDN URL (no key needed). Every call carries a fresh HS256 JWT.
+ */
+@Injectable()
+export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope> {
+  readonly platform = 'kling' as const;
+  readonly defaultPollIntervalMs = 10_000;
+  readonly expectedDurationMs = 180_000;
+
+  constructor(
+    http: HttpService,
+    clock: Clock,
+    private readonly images: KlingInputImages,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super(http, config, {
+      provider: 'Kling',
+      authHeaders: (channel) => ({ Authorization: klingAuthorization(channel) }),
+      mapError: (status, errorBody, retryAfter) => mapKlingError(status, errorBody, retryAfter, clock.now()),
+      // Unused: the path depends on the task (submit is overridden below).
+      submit: { path: '', timeoutMs: SUBMIT_TIMEOUT_MS, body: () => null, taskIdOf: () => null, missingIdMessage: '' },
+    });
+  }
+
+  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    const request = task.request as unknown as KlingTaskRequest;
+    const body = buildKlingBody(request, task.upstreamModel, (sha256) => this.images.base64(sha256));
+    const response = await this.call(channel, 'POST', klingCreatePath(request.endpoint), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), { body, signal: deadline?.signal, task });
+    const id = (response.data as KlingEnvelope).data?.task_id;
+    if (typeof id !== 'string' || !id || id.length > 128) throw new UpstreamError('transient', 'the provider accepted the submit without a usable task id');
+    return { upstreamTaskId: id };
+  }
+
+  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+    const { endpoint } = task.request as unknown as KlingTaskRequest;
+    const response = await this.call(channel, 'GET', klingQueryPath(endpoint, upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    return mapKlingQuery(response.data, this.linkPolicy(channel));
+  }
+
+  /** The CDN link of a finished task, asked again (Kling keeps videos 30 days). */
+  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+    return succeededVideoUrl(await this.poll(task, channel));
+  }
+
+  /** Querying a task id that cannot exist proves the key pair works without generating anything. */
+  async probe(channel: ChannelEntity): Promise<void> {
+    await probeWithUnknownTask(() => this.call(channel, 'GET', klingQueryPath('text2video', PROBE_TASK_ID), QUERY_TIMEOUT_MS));
+  }
+}
