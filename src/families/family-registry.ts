@@ -13,6 +13,7 @@ import { COMMON_CHANNEL_SETTINGS } from './common-channel-settings';
 import type { FamilyDefinition, FamilyDrafts } from './family';
 import { GAMMA_FAMILY } from './gamma/gamma.family';
 import { OPENAI_FAMILY } from './openai/openai.family';
+import { RUNWAY_FAMILY } from './runway/runway.family';
 
 /** Every provider family the gateway speaks: adding one is its folder and one line here. */
 export const FAMILIES: readonly FamilyDefinition[] = [
@@ -20,6 +21,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   BETA_FAMILY,
   GAMMA_FAMILY,
   OPENAI_FAMILY,
+  RUNWAY_FAMILY,
 ];
 
 // The lookups below read FAMILIES where no injector is: module definitions, decorators and the channel input rules.

@@ -14,6 +14,8 @@ export interface BearerJsonProtocol<E> {
   provider: string;
   /** Protocol headers sent after the JSON ones on a POST (e.g. an async switch). */
   postHeaders?: Record<string, string>;
+  /** Protocol headers sent on every call (e.g. an API version). */
+  headers?: Record<string, string>;
   mapError: UpstreamErrorMapper<E>;
   /** The submit: one POST of the task's body, answered with the provider's task id. */
   submit: {
@@ -67,10 +69,10 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
   }
 
   /** A call about `task` (if any) tells the upstream how many gateways its submit passed through. */
-  protected call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {}): Promise<AxiosResponse> {
-    const { provider, postHeaders, mapError } = this.protocol;
+  protected call(channel: ChannelEntity, method: 'GET' | 'POST' | 'DELETE', path: string, timeout: number, options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {}): Promise<AxiosResponse> {
+    const { provider, postHeaders, headers, mapError } = this.protocol;
     const { body, signal, task } = options;
-    return callBearerJson<E>(this.http, channel, { method, path, timeout, body, postHeaders, signal, gatewayHops: task?.gatewayHops }, provider, mapError);
+    return callBearerJson<E>(this.http, channel, { method, path, timeout, body, postHeaders, headers, signal, gatewayHops: task?.gatewayHops }, provider, mapError);
   }
 }
 
