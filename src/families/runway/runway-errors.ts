@@ -32,7 +32,18 @@ function issueSummary(body: RunwayErrorBody | undefined): string | undefined {
   const issue = Array.isArray(body?.issues) ? body.issues[0] : undefined;
   if (!issue || typeof issue !== 'object') return undefined;
   const code = providerCode(issue.code);
-  const path = Array.isArray(issue.path) ? providerCode(issue.path.map(String).join('.')) : undefined;
+  const path = Array.isArray(issue.path) ? issuePath(issue.path) : undefined;
   if (!code && !path) return undefined;
   return `${code ?? 'invalid_input'}: ${GENERIC_REASON.invalid_input}${path ? ` (param: ${path})` : ''}`;
+}
+
+/** `["promptImage", 0, "uri"]` -> `promptImage[0].uri`; undefined when a segment does not look like a field name. */
+function issuePath(segments: unknown[]): string | undefined {
+  let path = '';
+  for (const segment of segments) {
+    if (typeof segment === 'number' && Number.isInteger(segment) && segment >= 0 && segment < 1000) path += `[${segment}]`;
+    else if (providerCode(segment) && !String(segment).includes('.')) path += `${path ? '.' : ''}${segment}`;
+    else return undefined;
+  }
+  return path || undefined;
 }
