@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/fake-beta-upstream';
 import { FakeRunwayUpstream, startFakeRunwayUpstream } from './support/fake-runway-upstream';
 import { startGateway, TestGateway } from './support/gateway';
@@ -197,5 +199,37 @@ describeEachDatabase('runway family: a credit error on submit moves to the next 
     expect(funded.submits()).toHaveLength(1);
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 5 * PRICE['gen4.5'], used_quota: 5 * PRICE['gen4.5'] });
     expect(res.body.status).toBe('queued');
+  });
+});
+
+describeEachDatabase('runway family: the embedded simulator', (kind) => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway(kind, { SIMULATOR: 'on' });
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  it('its seeded channel serves gen4.5 to the sample video; reject, busy and credits prompts are a 400, a 429 and a 503, none charged', async () => {
+    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+    const auth = `Bearer ${key}`;
+    const created = await gw.http.post('/v1/video/generations').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'a kite', duration: 5 }).expect(200);
+    const id = created.body.id ?? created.body.data?.task_id;
+    let data = { status: '' };
+    for (let round = 0; round < 6 && data.status !== 'SUCCESS'; round++) {
+      gw.clock.advance(7_000);
+      await gw.sync();
+      data = (await gw.http.get(`/v1/video/generations/${id}`).set('Authorization', auth).expect(200)).body.data;
+    }
+    expect(data.status).toBe('SUCCESS');
+    const content = await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', auth).buffer(true).parse(binaryBody).expect(200);
+    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    const charged = await gw.balance(userId);
+    expect(charged).toEqual({ quota: QUOTA - 5 * PRICE['gen4.5'], used_quota: 5 * PRICE['gen4.5'] });
+    await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'x [simulate:reject]' }).expect(400);
+    await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'x [simulate:busy]' }).expect(429);
+    await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'x [simulate:credits]' }).expect(503);
+    expect(await gw.balance(userId)).toEqual(charged);
   });
 });
