@@ -22,7 +22,7 @@ describeEachDatabase('configuration at start', (kind) => {
         await first.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(401);
         const channels = await channelsOf(first.gw, token);
         expect(channels.map((channel) => channel.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'runway']);
-        for (const channel of channels) expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai)$/);
+        for (const channel of channels) expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|runway)$/);
         expect(channels[2].settings).toMatchObject({ control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/), access_key: '***', secret_key: '***' });
       } finally {
         await first.gw.close();
