@@ -42,7 +42,7 @@ describeEachDatabase('admin API: platforms from the family registry', (kind) => 
 
   it('lists every family with its labels in both languages, models and channel settings (type, default, required, secret)', async () => {
     const data = await platforms();
-    expect(data.map((p) => p.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'kling', 'veo', 'minimax', 'fake']);
+    expect(data.map((p) => p.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'kling', 'veo', 'minimax', 'runway', 'fake']);
     const [alpha, , gamma, openai] = data;
     expect(alpha.label).toEqual({ en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' });
     expect(openai.label).toEqual({ en: 'openai (family O)', 'zh-CN': 'openai（O 系）' });
@@ -94,7 +94,7 @@ describeEachDatabase('admin API: platforms from the family registry', (kind) => 
     const res = await gw.admin.post('/api/admin/channels', { ...alpha, settings: { region: 'cn-shanghai' } }).expect(400);
     expect(res.body.error).toMatchObject({ param: 'settings.region', message: 'property region should not exist' });
     const unknown = await gw.admin.post('/api/admin/channels', { ...alpha, platform: 'delta' }).expect(400);
-    expect(unknown.body.error).toMatchObject({ param: 'platform', message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, fake' });
+    expect(unknown.body.error).toMatchObject({ param: 'platform', message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, fake' });
   });
 });
 
@@ -121,7 +121,7 @@ describeWithBrowser('console channel form from the family registry', () => {
     await page.getByRole('button', { name: 'New channel' }).click();
     const form = page.getByRole('dialog', { name: 'New channel' });
     const platform = form.getByLabel('Platform');
-    expect(await platform.locator('option').allTextContents()).toEqual(['alpha (family A)', 'beta (family B)', 'gamma (family C)', 'openai (family O)', 'Kling', 'Veo (Gemini API)', 'MiniMax Hailuo', 'fake (test family)']);
+    expect(await platform.locator('option').allTextContents()).toEqual(['alpha (family A)', 'beta (family B)', 'gamma (family C)', 'openai (family O)', 'Kling', 'Veo (Gemini API)', 'MiniMax Hailuo', 'Runway', 'fake (test family)']);
     await expect(form.getByLabel('Region (family C)').count()).resolves.toBe(0);
     await platform.selectOption('gamma');
     await form.getByLabel('Region (family C)').waitFor();

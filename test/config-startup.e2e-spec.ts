@@ -21,8 +21,8 @@ describeEachDatabase('configuration at start', (kind) => {
         await first.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${token}`).expect(200);
         await first.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(401);
         const channels = await channelsOf(first.gw, token);
-        expect(channels.map((channel) => channel.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'kling', 'veo', 'minimax']);
-        for (const channel of channels) expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax)$/);
+        expect(channels.map((channel) => channel.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'kling', 'veo', 'minimax', 'runway']);
+        for (const channel of channels) expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway)$/);
         expect(channels[2].settings).toMatchObject({ control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/), access_key: '***', secret_key: '***' });
       } finally {
         await first.gw.close();
@@ -34,7 +34,7 @@ describeEachDatabase('configuration at start', (kind) => {
         // The demo user and its key are printed once too: the database already has users.
         expect(second.gw.credentials.demo).toBeNull();
         await second.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${token}`).expect(200);
-        expect(await channelsOf(second.gw, token)).toHaveLength(7);
+        expect(await channelsOf(second.gw, token)).toHaveLength(8);
       } finally {
         await second.gw.close();
       }

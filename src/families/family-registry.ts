@@ -16,6 +16,7 @@ import { KLING_FAMILY } from './kling/kling.family';
 import { MINIMAX_FAMILY } from './minimax/minimax.family';
 import { OPENAI_FAMILY } from './openai/openai.family';
 import { VEO_FAMILY } from './veo/veo.family';
+import { RUNWAY_FAMILY } from './runway/runway.family';
 
 /** Every provider family the gateway speaks: adding one is its folder and one line here. */
 export const FAMILIES: readonly FamilyDefinition[] = [
@@ -26,6 +27,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   KLING_FAMILY,
   VEO_FAMILY,
   MINIMAX_FAMILY,
+  RUNWAY_FAMILY,
 ];
 
 // The lookups below read FAMILIES where no injector is: module definitions, decorators and the channel input rules.

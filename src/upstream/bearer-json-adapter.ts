@@ -14,6 +14,8 @@ export interface BearerJsonProtocol<E> {
   provider: string;
   /** Protocol headers sent after the JSON ones on a POST (e.g. an async switch). */
   postHeaders?: Record<string, string>;
+  /** Protocol headers sent on every call (e.g. an API version). */
+  headers?: Record<string, string>;
   mapError: UpstreamErrorMapper<E>;
   /** The credential headers of a call on this channel; absent: `Authorization: Bearer <api_key>`. */
   authHeaders?(channel: ChannelEntity): Record<string, string>;
@@ -69,10 +71,10 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
   }
 
   /** A call about `task` (if any) tells the upstream how many gateways its submit passed through. */
-  protected call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {}): Promise<AxiosResponse> {
-    const { provider, postHeaders, mapError, authHeaders } = this.protocol;
+  protected call(channel: ChannelEntity, method: 'GET' | 'POST' | 'DELETE', path: string, timeout: number, options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {}): Promise<AxiosResponse> {
+    const { provider, postHeaders, headers, mapError, authHeaders } = this.protocol;
     const { body, signal, task } = options;
-    const request = { method, path, timeout, body, postHeaders, signal, gatewayHops: task?.gatewayHops, authHeaders: authHeaders?.(channel) };
+    const request = { method, path, timeout, body, postHeaders, headers, signal, gatewayHops: task?.gatewayHops, authHeaders: authHeaders?.(channel) };
     return callBearerJson<E>(this.http, channel, request, provider, mapError);
   }
 }

@@ -11,13 +11,16 @@ import { PollOutcome, UpstreamError, UpstreamErrorKind } from './upstream-adapte
  * Paths, extra headers and the reading of error bodies stay in each family's adapter.
  */
 export interface BearerJsonRequest {
-  method: 'GET' | 'POST';
+  /** A DELETE may be answered with no body. */
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   timeout: number;
   /** JSON, or a FormData sent as multipart/form-data. */
   body?: unknown;
   /** Protocol headers sent after the JSON ones on a POST (e.g. an async switch). */
   postHeaders?: Record<string, string>;
+  /** Protocol headers sent on every call (e.g. an API version). */
+  headers?: Record<string, string>;
   /** Ends the call early (a submit whose task was taken over). */
   signal?: AbortSignal;
   /** The hops of the task's submit before this gateway (X-Gateway-Hops sends one more); 0 for a call about no task. */
@@ -44,7 +47,7 @@ export async function callBearerJson<E>(
 ): Promise<AxiosResponse> {
   const { method, path, timeout, body } = request;
   const auth = request.authHeaders ?? { Authorization: `Bearer ${channel.apiKey}` };
-  const headers: Record<string, string> = { ...auth, Accept: 'application/json', ...gatewayHopsHeader(request.gatewayHops) };
+  const headers: Record<string, string> = { ...auth, Accept: 'application/json', ...gatewayHopsHeader(request.gatewayHops), ...request.headers };
   // A FormData body is multipart: axios writes its Content-Type with the boundary.
   if (method === 'POST') Object.assign(headers, body instanceof FormData ? {} : { 'Content-Type': 'application/json' }, request.postHeaders);
   let response: AxiosResponse;
@@ -68,6 +71,7 @@ export async function callBearerJson<E>(
     throw new UpstreamError('transient', transportErrorMessage(`${provider} provider`, error));
   }
   if (response.status >= 200 && response.status < 300) {
+    if (method === 'DELETE') return response;
     if (typeof response.data !== 'object' || response.data === null) throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
     return response;
   }

@@ -87,6 +87,11 @@ export interface UpstreamAdapter {
    * served by its authenticated API); sent only to the channel's own origin, never across a redirect.
    */
   videoDownloadHeaders?(channel: ChannelEntity): Record<string, string>;
+  /**
+   * Asks the provider to cancel the task (only families whose provider can; absent: it cannot).
+   * Resolves once the provider accepted; throws UpstreamError when it refused or could not be asked.
+   */
+  cancel?(task: TaskEntity, channel: ChannelEntity): Promise<void>;
   /** A cheap authenticated call that proves the channel works (console "test connectivity"); throws UpstreamError. */
   probe?(channel: ChannelEntity): Promise<void>;
 }

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { validBody } from '../../common/validation';
+import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { RunwayInputImages } from './runway-input-images.service';
+import type { RunwayTaskRequest } from './runway-request';
+import { planRunwayRequest } from './runway-request-rules';
+import { RunwayVideoRequestDto } from './runway-request.dto';
+
+/** Runway's request schema on both forms: schema, the model's rules, then its frames; priced per second. */
+@Injectable()
+export class RunwayDrafts implements FamilyDrafts {
+  constructor(private readonly images: RunwayInputImages) {}
+
+  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
+    const body = await validBody(RunwayVideoRequestDto, withMultipartSeed(input));
+    const plan = planRunwayRequest(model, body, input);
+    const request: RunwayTaskRequest = { ...plan.request };
+    const releases: Array<() => void> = [];
+    const release = () => releases.forEach((done) => done());
+    try {
+      for (const frame of plan.frames) {
+        const prepared = await this.images.prepare(frame, input.inputReferenceFile);
+        if (prepared.release) releases.push(prepared.release);
+        request[frame.position === 'first' ? 'firstFrame' : 'lastFrame'] = prepared.ref;
+      }
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return {
+      draft: {
+        platform: 'runway',
+        model,
+        action: request.mode === 'image' ? 'imageGenerate' : 'textGenerate',
+        request: { ...request },
+        properties: { input: request.promptText ?? '', origin_model_name: model },
+        quote: { model, resolution: plan.resolution, seconds: request.duration, audio: plan.audio },
+      },
+      release,
+    };
+  }
+}
+
+/** A multipart field is always a string: a whole-number `seed` becomes the number it spells. */
+function withMultipartSeed(input: SubmitInput): Record<string, unknown> {
+  const seed = input.body.seed;
+  return input.form === 'flat' && typeof seed === 'string' && /^\d+$/.test(seed.trim()) ? { ...input.body, seed: Number(seed) } : input.body;
+}

@@ -1,0 +1,90 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsInt, IsObject, IsString } from 'class-validator';
+import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/validation';
+import type { RequestExample, SubmitForm } from '../family';
+import { RUNWAY_MODELS } from './runway-models';
+
+export const RUNWAY_MAX_PROMPT = 1000;
+export const RUNWAY_MAX_SEED = 4294967295;
+
+/**
+ * The request schema of the Runway models, on both forms (the same names): types only here; which
+ * model takes which value is checked after it (runway-request-rules.ts), before any charge.
+ */
+@ApiSchema({ name: 'RunwayVideoRequest', description: 'Runway models (`gen4.5`, `gen4_turbo`, `veo3.1`, `veo3.1_fast`), both forms.' })
+export class RunwayVideoRequestDto {
+  @ApiProperty({ enum: Object.keys(RUNWAY_MODELS), example: 'gen4.5' })
+  @IsString()
+  model: string;
+
+  @ApiPropertyOptional({ maxLength: RUNWAY_MAX_PROMPT, example: 'a paper boat drifting down a rainy street', description: 'required for text-to-video; optional with input_reference' })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(RUNWAY_MAX_PROMPT)
+  prompt?: string;
+
+  @ApiPropertyOptional({ example: 5, description: 'seconds (also `seconds` on /v1/videos): gen4.5 2 to 10 (default 5); gen4_turbo 5 or 10 (default 5); veo3.1 and veo3.1_fast 4, 6 or 8 (default 8)' })
+  @IsOptionalNotNull()
+  @IsInt({ message: '$property must be a whole number of seconds' })
+  duration?: number;
+
+  @ApiPropertyOptional({ example: '1280x720', description: 'pixels `<w>x<h>`, one of the model\'s ratios (e.g. 1280x720, 720x1280, 960x960); or use aspect_ratio with resolution' })
+  @IsOptionalNotNull()
+  @IsString()
+  size?: string;
+
+  @ApiPropertyOptional({ example: '16:9', description: '16:9, 9:16, 4:3, 3:4, 1:1, 21:9 (the model decides which); default 16:9' })
+  @IsOptionalNotNull()
+  @IsString()
+  aspect_ratio?: string;
+
+  @ApiPropertyOptional({ example: '720p', description: '720p (default) or 1080p (veo3.1 and veo3.1_fast, 16:9 and 9:16)' })
+  @IsOptionalNotNull()
+  @IsString()
+  resolution?: string;
+
+  @ApiPropertyOptional({ description: 'first frame (image-to-video): a file part (multipart), an https URL or a data URI (image/png, jpeg or webp, under 5 MB encoded); required by gen4_turbo' })
+  @IsOptionalNotNull()
+  @IsString({ message: '$property must be an https URL or a data URI' })
+  input_reference?: string;
+
+  @ApiPropertyOptional({ description: 'last frame (veo3.1, veo3.1_fast, with input_reference): an https URL or a data URI' })
+  @IsOptionalNotNull()
+  @IsString({ message: '$property must be an https URL or a data URI' })
+  last_frame?: string;
+
+  @ApiPropertyOptional({ description: 'veo3.1 and veo3.1_fast only' })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(RUNWAY_MAX_PROMPT)
+  negative_prompt?: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: RUNWAY_MAX_SEED })
+  @IsOptionalNotNull()
+  @IntegerBetween(0, RUNWAY_MAX_SEED, `$property must be an integer between 0 and ${RUNWAY_MAX_SEED}`)
+  seed?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { contentModeration: { publicFigureThreshold: 'low' } },
+    description: 'passed to Runway as it is (e.g. `contentModeration`, `audio` for the Veo models); keys the gateway sets itself are refused',
+  })
+  @IsOptionalNotNull()
+  @IsObject({ message: '$property must be an object' })
+  metadata?: Record<string, unknown>;
+}
+
+/** A 1x1 PNG: Runway takes data URIs, and an example needs no host the gateway must resolve. */
+const EXAMPLE_FIRST_FRAME =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+const examples = (form: SubmitForm): Record<string, RequestExample> => ({
+  [`runway-text-${form}`]: { summary: 'Runway gen4.5, text-to-video', value: { model: 'gen4.5', prompt: 'a paper boat drifting down a rainy street', duration: 5, size: '1280x720' } },
+  [`runway-image-${form}`]: {
+    summary: 'Runway veo3.1_fast, image-to-video',
+    value: { model: 'veo3.1_fast', prompt: 'slow dolly in', input_reference: EXAMPLE_FIRST_FRAME, duration: 8, aspect_ratio: '16:9', resolution: '720p' },
+  },
+});
+
+export const RUNWAY_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = { flat: examples('flat'), unified: examples('unified') };

@@ -1,0 +1,18 @@
+/** A first or last frame as a task keeps it: an https URL Runway fetches, or a data URI held in memory until the submit (by digest). */
+export type RunwayImageRef = { url: string } | { staged: string };
+
+/** The validated Runway request a task keeps (`task.request`); the adapter builds the provider's body from it. */
+export interface RunwayTaskRequest {
+  /** `text`: POST /v1/text_to_video; `image`: POST /v1/image_to_video. */
+  mode: 'text' | 'image';
+  promptText?: string;
+  /** `<w>:<h>` pixels. */
+  ratio: string;
+  duration: number;
+  seed?: number;
+  negativePrompt?: string;
+  firstFrame?: RunwayImageRef;
+  lastFrame?: RunwayImageRef;
+  /** The client's `metadata`, sent as it is. */
+  extra: Record<string, unknown>;
+}

@@ -1,0 +1,46 @@
+import { HttpService } from '@nestjs/axios';
+import { startFakeRunwayUpstream, FakeRunwayUpstream } from '../../../test/support/fake-runway-upstream';
+import type { AppConfig } from '../../config/app-config';
+import type { TaskEntity } from '../../tasks/task.entity';
+import type { ChannelEntity } from '../../upstream/channel.entity';
+import { RunwayInputImages } from './runway-input-images.service';
+import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
+
+/** The adapter against the fake Runway API on loopback: submit, poll, cancel, each with the key and X-Runway-Version. */
+describe('RunwayUpstreamAdapter against the fake Runway API', () => {
+  let fake: FakeRunwayUpstream;
+  let adapter: RunwayUpstreamAdapter;
+  let channel: ChannelEntity;
+  const config = { mediaAllowPrivateHosts: true } as AppConfig;
+  const task = (fields: Partial<TaskEntity>) => ({ taskId: 'task_1', gatewayHops: 0, upstreamModel: 'gen4.5', ...fields }) as TaskEntity;
+
+  beforeAll(async () => {
+    fake = await startFakeRunwayUpstream();
+    adapter = new RunwayUpstreamAdapter(new HttpService(), { now: () => 0 } as never, new RunwayInputImages(config), config);
+    channel = { id: 1, platform: 'runway', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
+  });
+  afterAll(() => fake.close());
+
+  const submitted = async () => {
+    const { upstreamTaskId } = await adapter.submit(task({ request: { mode: 'text', promptText: 'p', ratio: '1280:720', duration: 5, extra: {} } }), channel);
+    return task({ upstreamTaskId });
+  };
+
+  it('cancels a running task with DELETE /v1/tasks/{id}; the next poll reads CANCELLED as failed', async () => {
+    fake.scriptNext(['RUNNING']);
+    const running = await submitted();
+    expect(await adapter.poll(running, channel)).toMatchObject({ state: 'running', progress: 45 });
+    await expect(adapter.cancel(running, channel)).resolves.toBeUndefined();
+    const deleted = fake.deletes().at(-1)!;
+    expect(deleted.path).toBe(`/v1/tasks/${running.upstreamTaskId}`);
+    expect(deleted.headers).toMatchObject({ authorization: `Bearer ${fake.apiKey}`, 'x-runway-version': '2024-11-06' });
+    expect(await adapter.poll(running, channel)).toMatchObject({ state: 'failed', failReason: 'generation failed: the task was cancelled upstream' });
+  });
+
+  it('a cancel Runway refuses is an UpstreamError: an unknown task, a bad key', async () => {
+    await expect(adapter.cancel(task({ upstreamTaskId: 'no-such-task' }), channel)).rejects.toMatchObject({ kind: 'channel', details: { httpStatus: 404 } });
+    const running = await submitted();
+    await expect(adapter.cancel(running, { ...channel, apiKey: 'key_wrong' } as ChannelEntity)).rejects.toMatchObject({ kind: 'channel', details: { httpStatus: 401 } });
+    await expect(adapter.cancel(task({ upstreamTaskId: null }), channel)).rejects.toMatchObject({ kind: 'channel' });
+  });
+});

@@ -1,0 +1,66 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import type { TaskEntity } from '../../tasks/task.entity';
+import { BearerJsonTaskAdapter } from '../../upstream/bearer-json-adapter';
+import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import type { ChannelEntity } from '../../upstream/channel.entity';
+import { callTimeoutMs, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import { mapRunwayError } from './runway-errors';
+import { RunwayInputImages } from './runway-input-images.service';
+import { buildRunwayBody, RUNWAY_HEADERS, RunwayErrorBody, runwaySubmitPath, runwayTaskPath } from './runway-protocol';
+import type { RunwayTaskRequest } from './runway-request';
+import { mapRunwayTask } from './runway-task-mapping';
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+const QUERY_TIMEOUT_MS = 15_000;
+const MAX_TASK_ID_LENGTH = 128;
+
+/**
+ * Runway's API: Bearer key plus `X-Runway-Version` on every call; submit to text_to_video or
+ * image_to_video, follow `GET /v1/tasks/{id}`, download the signed `output[0]` (no key needed),
+ * cancel with `DELETE /v1/tasks/{id}`.
+ */
+@Injectable()
+export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody> {
+  readonly platform = 'runway' as const;
+  /** The SDK polls every 6 s; Runway asks for no more than one query per 5 s. */
+  readonly defaultPollIntervalMs = 6_000;
+  readonly minPollIntervalMs = 5_000;
+  readonly expectedDurationMs = 90_000;
+
+  constructor(
+    http: HttpService,
+    clock: Clock,
+    private readonly images: RunwayInputImages,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super(http, config, {
+      provider: 'Runway',
+      headers: RUNWAY_HEADERS,
+      mapError: (status, errorBody, retryAfter) => mapRunwayError(status, errorBody, retryAfter, clock.now()),
+      queryPath: runwayTaskPath,
+      queryTimeoutMs: QUERY_TIMEOUT_MS,
+      probeTaskId: '00000000-0000-0000-0000-000000000000',
+      mapQuery: mapRunwayTask,
+      // Unused: the path depends on the task (submit below).
+      submit: { path: '', timeoutMs: SUBMIT_TIMEOUT_MS, body: () => undefined, taskIdOf: () => undefined, missingIdMessage: '' },
+    });
+  }
+
+  /** One POST to the endpoint of the task's mode, within the submit's deadline. */
+  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    const request = task.request as unknown as RunwayTaskRequest;
+    const body = buildRunwayBody(request, task.upstreamModel, (ref) => this.images.uri(ref));
+    const response = await this.call(channel, 'POST', runwaySubmitPath(request), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), { body, signal: deadline?.signal, task });
+    const id = (response.data as { id?: unknown }).id;
+    if (typeof id !== 'string' || !id || id.length > MAX_TASK_ID_LENGTH) throw new UpstreamError('transient', 'the provider accepted the submit without a usable id');
+    return { upstreamTaskId: id };
+  }
+
+  /** Runway cancels a PENDING, THROTTLED or RUNNING task (and deletes one in any other state: callers ask only while it runs). */
+  async cancel(task: TaskEntity, channel: ChannelEntity): Promise<void> {
+    await this.call(channel, 'DELETE', runwayTaskPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+  }
+}

@@ -1,0 +1,26 @@
+import { ownValue } from '../../common/own-value';
+import type { FamilyDefinition } from '../family';
+import { RUNWAY_DEFAULT_PRICES } from './runway-default-prices';
+import { RunwayDrafts } from './runway-drafts.service';
+import { RunwayFamilyModule } from './runway-family.module';
+import { RUNWAY_MODELS } from './runway-models';
+import { RUNWAY_EXAMPLES, RunwayVideoRequestDto } from './runway-request.dto';
+import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
+import { RunwaySimulatorModule } from './simulator/runway-simulator.module';
+
+/** Runway (platform `runway`): gen4.5, gen4_turbo, veo3.1, veo3.1_fast on both forms; the channel's api_key is the Runway key. */
+export const RUNWAY_FAMILY: FamilyDefinition = {
+  platform: 'runway',
+  label: { en: 'Runway', 'zh-CN': 'Runway' },
+  settings: [],
+  multipartMetadata: { numbers: [], booleans: ['audio'] },
+  models: Object.keys(RUNWAY_MODELS),
+  publicModel: (name) => (ownValue(RUNWAY_MODELS, name) ? name : null),
+  forms: ['flat', 'unified'],
+  request: { schema: RunwayVideoRequestDto, examples: RUNWAY_EXAMPLES },
+  defaultPrices: RUNWAY_DEFAULT_PRICES,
+  module: RunwayFamilyModule,
+  drafts: RunwayDrafts,
+  adapter: RunwayUpstreamAdapter,
+  simulator: { module: RunwaySimulatorModule },
+};

@@ -1,0 +1,235 @@
+import { readFileSync } from 'node:fs';
+import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { binaryBody } from './support/fake-beta-upstream';
+import { FakeRunwayUpstream, startFakeRunwayUpstream } from './support/fake-runway-upstream';
+import { startGateway, TestGateway } from './support/gateway';
+import { describeEachDatabase } from './support/test-databases';
+
+const QUOTA = 1_000_000;
+const MODELS = ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast'];
+/** Seeded default prices: credits per second x 100 quota units. */
+const PRICE = { 'gen4.5': 1200, gen4_turbo: 500, 'veo3.1_fast': 1500 };
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(200, 3)]);
+const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
+const NO_CREDITS = { error: 'You do not have enough credits to run this task.' };
+
+/** Runway (platform `runway`) against a fake that speaks its protocol, on both surfaces. */
+describeEachDatabase('runway family', (kind) => {
+  let gw: TestGateway;
+  let fake: FakeRunwayUpstream;
+  let customer: { userId: number; key: string };
+
+  beforeAll(async () => {
+    fake = await startFakeRunwayUpstream();
+    gw = await startGateway(kind);
+    await gw.createChannel({ name: 'runway-main', platform: 'runway', base_url: fake.url, api_key: fake.apiKey, models: MODELS });
+    customer = await gw.createCustomer({ quota: QUOTA });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
+
+  const auth = (test: import('supertest').Test) => test.set('Authorization', `Bearer ${customer.key}`);
+  const flat = (body: object) => auth(gw.http.post('/v1/videos')).send(body);
+  const unified = (body: object) => auth(gw.http.post('/v1/video/generations')).send(body);
+  const lastSubmit = () => fake.submits().at(-1)!;
+  const finish = async (taskId: string) => {
+    for (let round = 0; round < 6; round++) {
+      gw.clock.advance(7_000);
+      await gw.sync();
+    }
+    return (await auth(gw.http.get(`/v1/video/generations/${taskId}`)).expect(200)).body.data;
+  };
+  const expectVideo = async (taskId: string) => {
+    const data = await finish(taskId);
+    expect(data).toMatchObject({ status: 'SUCCESS', progress: '100%' });
+    const content = await auth(gw.http.get(`/v1/videos/${taskId}/content`)).buffer(true).parse(binaryBody).expect(200);
+    expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
+    // The gateway's own signed link, served without a key; the provider's link never shows.
+    expect(data.result_url).toMatch(new RegExp(`^${gw.url}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    const signed = await gw.http.get(data.result_url.slice(gw.url.length)).buffer(true).parse(binaryBody).expect(200);
+    expect(Buffer.compare(signed.body as Buffer, fake.videoBytes)).toBe(0);
+    expect(JSON.stringify(data)).not.toContain(fake.url);
+  };
+
+  it('text-to-video on /v1/videos: gen4.5 sent to text_to_video with the key and X-Runway-Version, charged per second, video served', async () => {
+    const before = await gw.balance(customer.userId);
+    const res = await flat({ model: 'gen4.5', prompt: 'a lighthouse at dusk', seconds: '6', size: '720x1280', seed: 42 }).expect(200);
+    expect(res.body).toMatchObject({ object: 'video', model: 'gen4.5', status: 'queued' });
+    const sent = lastSubmit();
+    expect(sent.path).toBe('/v1/text_to_video');
+    expect(sent.headers).toMatchObject({ authorization: `Bearer ${fake.apiKey}`, 'x-runway-version': '2024-11-06' });
+    expect(sent.json).toEqual({ model: 'gen4.5', promptText: 'a lighthouse at dusk', ratio: '720:1280', duration: 6, seed: 42 });
+    expect(await gw.balance(customer.userId)).toEqual({ quota: before.quota - 6 * PRICE['gen4.5'], used_quota: before.used_quota + 6 * PRICE['gen4.5'] });
+    await expectVideo(res.body.id);
+    // Every query carried the version header too (the fake refuses one without it).
+    expect(fake.requests.filter((r) => r.path.startsWith('/v1/tasks/')).every((r) => r.headers['x-runway-version'] === '2024-11-06')).toBe(true);
+  });
+
+  it('image-to-video on /v1/videos (multipart file part): gen4_turbo gets the image as a data URI', async () => {
+    const res = await auth(gw.http.post('/v1/videos'))
+      .field('model', 'gen4_turbo')
+      .field('prompt', 'she turns to the sea')
+      .field('seconds', '10')
+      .field('size', '960x960')
+      .attach('input_reference', PNG, { filename: 'frame.png', contentType: 'image/png' })
+      .expect(200);
+    const sent = lastSubmit();
+    expect(sent.path).toBe('/v1/image_to_video');
+    expect(sent.json).toEqual({ model: 'gen4_turbo', promptText: 'she turns to the sea', ratio: '960:960', duration: 10, promptImage: DATA_URI });
+    await expectVideo(res.body.id);
+  });
+
+  it('text-to-video on /v1/video/generations: gen4.5 with aspect_ratio and metadata passed as it is', async () => {
+    const res = await unified({ model: 'gen4.5', prompt: 'waves', duration: 5, aspect_ratio: '16:9', resolution: '720p', metadata: { contentModeration: { publicFigureThreshold: 'low' } } }).expect(200);
+    expect(lastSubmit().json).toEqual({ model: 'gen4.5', promptText: 'waves', ratio: '1280:720', duration: 5, contentModeration: { publicFigureThreshold: 'low' } });
+    await expectVideo(res.body.id);
+  });
+
+  it('image-to-video on /v1/video/generations: veo3.1_fast with first and last frames, audio priced', async () => {
+    const before = await gw.balance(customer.userId);
+    const res = await unified({ model: 'veo3.1_fast', prompt: 'slow dolly in', input_reference: DATA_URI, last_frame: 'https://cdn.example.com/last.png', duration: 8, size: '1080x1920', negative_prompt: 'blur' }).expect(200);
+    expect(lastSubmit().json).toEqual({
+      model: 'veo3.1_fast',
+      promptText: 'slow dolly in',
+      ratio: '1080:1920',
+      duration: 8,
+      negativePrompt: 'blur',
+      promptImage: [
+        { uri: DATA_URI, position: 'first' },
+        { uri: 'https://cdn.example.com/last.png', position: 'last' },
+      ],
+    });
+    expect((await gw.balance(customer.userId)).quota).toBe(before.quota - 8 * PRICE['veo3.1_fast']);
+    await expectVideo(res.body.id);
+  });
+
+  it.each([
+    ['gen4_turbo without a first frame', { model: 'gen4_turbo', prompt: 'p' }, 'input_reference'],
+    ['text-to-video without a prompt', { model: 'gen4.5' }, 'prompt'],
+    ['gen4.5 for 11 s', { model: 'gen4.5', prompt: 'p', duration: 11 }, 'duration'],
+    ['veo3.1 for 5 s, as seconds', { model: 'veo3.1', prompt: 'p', seconds: '5' }, 'seconds'],
+    ['a gen4.5 text-to-video size it does not make', { model: 'gen4.5', prompt: 'p', size: '960x960' }, 'size'],
+    ['1080p on gen4.5', { model: 'gen4.5', prompt: 'p', resolution: '1080p' }, 'resolution'],
+    ['21:9 on veo3.1', { model: 'veo3.1', prompt: 'p', aspect_ratio: '21:9' }, 'aspect_ratio'],
+    ['a last frame on gen4.5', { model: 'gen4.5', prompt: 'p', input_reference: DATA_URI, last_frame: DATA_URI }, 'last_frame'],
+    ['a negative prompt on gen4_turbo', { model: 'gen4_turbo', input_reference: DATA_URI, negative_prompt: 'x' }, 'negative_prompt'],
+    ['an http (not https) first frame', { model: 'gen4_turbo', input_reference: 'http://cdn.example.com/a.png' }, 'input_reference'],
+    ['a seed out of range', { model: 'gen4.5', prompt: 'p', seed: 4294967296 }, 'seed'],
+    ['a metadata key the gateway sets', { model: 'gen4.5', prompt: 'p', metadata: { ratio: '1280:720' } }, 'metadata.ratio'],
+  ])('refuses %s with a 400 naming the field, nothing charged, nothing sent', async (_name, body, param) => {
+    const submits = fake.submits().length;
+    const before = await gw.balance(customer.userId);
+    const res = await flat(body).expect(400);
+    expect(res.body.error).toMatchObject({ param });
+    const viaUnified = await unified({ ...body, ...('seconds' in body ? { duration: Number(body.seconds), seconds: undefined } : {}) }).expect(400);
+    expect(JSON.stringify(viaUnified.body)).toContain(param === 'seconds' ? 'duration' : param);
+    expect(fake.submits()).toHaveLength(submits);
+    expect(await gw.balance(customer.userId)).toEqual(before);
+  });
+
+  it.each([
+    ['a failure', { status: 'FAILED' as const, failureCode: 'INTERNAL' }, 'generation failed: INTERNAL: provider internal error'],
+    ['moderation', { status: 'FAILED' as const, failureCode: 'SAFETY.INPUT.TEXT' }, 'content moderation failed: SAFETY.INPUT.TEXT'],
+  ])('refunds %s exactly once, failed with the right reason and never Runway\'s text', async (_name, step, reason) => {
+    const before = await gw.balance(customer.userId);
+    fake.scriptNext(['PENDING', step]);
+    const res = await flat({ model: 'gen4.5', prompt: 'a storm', seconds: '5' }).expect(200);
+    const data = await finish(res.body.id);
+    expect(data).toMatchObject({ status: 'FAILURE', fail_reason: reason });
+    expect(JSON.stringify(data)).not.toContain('10.0.0.7');
+    const video = (await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body;
+    expect(video).toMatchObject({ status: 'failed', error: { message: reason } });
+    expect(await gw.balance(customer.userId)).toEqual(before);
+    const ledger = (await gw.admin.get(`/api/admin/logs?task_id=${res.body.id}`).expect(200)).body.data as Array<{ type: string }>;
+    expect(ledger.map((row) => row.type).sort()).toEqual(['consume', 'refund']);
+  });
+
+  it('turns a validation 400 into a 400 naming only the issue, and a 429 into a 429 with Retry-After, neither charged', async () => {
+    const before = await gw.balance(customer.userId);
+    fake.failNextSubmit({ status: 400, body: { error: 'Validation of body failed at http://10.0.0.9', issues: [{ code: 'invalid_type', path: ['promptImage'], message: 'Invalid input key_abc' }] } });
+    const refused = await flat({ model: 'gen4.5', prompt: 'p' }).expect(400);
+    expect(refused.body.error.message).toBe('upstream rejected the request: invalid_type: the provider refused the input (param: promptImage)');
+    expect(JSON.stringify(refused.body)).not.toMatch(/10\.0\.0\.9|key_abc/);
+    fake.failNextSubmit({ status: 429, headers: { 'retry-after': '9' }, body: { error: 'Too many requests' } });
+    const busy = await flat({ model: 'gen4.5', prompt: 'p' }).expect(429);
+    expect(busy.headers['retry-after']).toBe('9');
+    expect(await gw.balance(customer.userId)).toEqual(before);
+  });
+
+  it('answers 503 with Retry-After, nothing charged, when the only channel has no credits', async () => {
+    const before = await gw.balance(customer.userId);
+    fake.failNextSubmit({ status: 400, body: NO_CREDITS });
+    const res = await flat({ model: 'gen4.5', prompt: 'p' }).expect(503);
+    expect(res.headers['retry-after']).toBeDefined();
+    expect(JSON.stringify(res.body)).not.toMatch(/credits to run/);
+    expect(await gw.balance(customer.userId)).toEqual(before);
+  });
+
+  it('lists the family in GET /api/admin/platforms', async () => {
+    const platforms = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<{ platform: string; models: string[]; settings: Array<{ name: string }> }>;
+    const runway = platforms.find((entry) => entry.platform === 'runway');
+    expect(runway).toMatchObject({ label: { en: 'Runway', 'zh-CN': 'Runway' }, models: ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast'] });
+    expect(runway!.settings.map((setting) => setting.name)).toEqual(['poll_interval_ms', 'max_concurrency']);
+  });
+});
+
+describeEachDatabase('runway family: a credit error on submit moves to the next channel', (kind) => {
+  let gw: TestGateway;
+  let broke: FakeRunwayUpstream;
+  let funded: FakeRunwayUpstream;
+
+  beforeAll(async () => {
+    [broke, funded] = await Promise.all([startFakeRunwayUpstream({ apiKey: 'key_broke' }), startFakeRunwayUpstream({ apiKey: 'key_funded' })]);
+    gw = await startGateway(kind);
+    await gw.createChannel({ name: 'runway-broke', platform: 'runway', base_url: broke.url, api_key: broke.apiKey, models: MODELS, priority: 10 });
+    await gw.createChannel({ name: 'runway-funded', platform: 'runway', base_url: funded.url, api_key: funded.apiKey, models: MODELS, priority: 0 });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await Promise.all([broke?.close(), funded?.close()]);
+  });
+
+  it('charges once and runs the task on the second channel', async () => {
+    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+    broke.failNextSubmit({ status: 400, body: NO_CREDITS });
+    const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'gen4.5', prompt: 'p', seconds: '5' }).expect(200);
+    expect(broke.submits()).toHaveLength(1);
+    expect(funded.submits()).toHaveLength(1);
+    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 5 * PRICE['gen4.5'], used_quota: 5 * PRICE['gen4.5'] });
+    expect(res.body.status).toBe('queued');
+  });
+});
+
+describeEachDatabase('runway family: the embedded simulator', (kind) => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway(kind, { SIMULATOR: 'on' });
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  it('its seeded channel serves gen4.5 to the sample video; reject, busy and credits prompts are a 400, a 429 and a 503, none charged', async () => {
+    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+    const auth = `Bearer ${key}`;
+    const created = await gw.http.post('/v1/video/generations').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'a kite', duration: 5 }).expect(200);
+    const id = created.body.id ?? created.body.data?.task_id;
+    let data = { status: '' };
+    for (let round = 0; round < 6 && data.status !== 'SUCCESS'; round++) {
+      gw.clock.advance(7_000);
+      await gw.sync();
+      data = (await gw.http.get(`/v1/video/generations/${id}`).set('Authorization', auth).expect(200)).body.data;
+    }
+    expect(data.status).toBe('SUCCESS');
+    const content = await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', auth).buffer(true).parse(binaryBody).expect(200);
+    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    const charged = await gw.balance(userId);
+    expect(charged).toEqual({ quota: QUOTA - 5 * PRICE['gen4.5'], used_quota: 5 * PRICE['gen4.5'] });
+    await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'x [simulate:reject]' }).expect(400);
+    await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'x [simulate:busy]' }).expect(429);
+    await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'x [simulate:credits]' }).expect(503);
+    expect(await gw.balance(userId)).toEqual(charged);
+  });
+});
