@@ -1,4 +1,5 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { MigrationInterface, QueryRunner, TableColumnOptions } from 'typeorm';
+import { col } from './1763700000000-initial-schema';
 
 /**
  * Identifiers compare byte for byte on both databases. SQLite compares text bytewise already; on
@@ -87,4 +88,10 @@ export async function binaryCollation(queryRunner: QueryRunner, charset: string)
   const rows: Array<{ name: string }> = await queryRunner.query('SELECT COLLATION_NAME AS name FROM information_schema.COLLATIONS WHERE CHARACTER_SET_NAME = ?', [charset]);
   const names = new Set(rows.map((row) => row.name));
   return [`${charset}_nopad_bin`, `${charset}_0900_bin`].find((name) => names.has(name)) ?? `${charset}_bin`;
+}
+
+/** A builder of identifier columns for later migrations: `col.str` with the binary collation on MySQL. */
+export async function identifierColumn(queryRunner: QueryRunner): Promise<(name: string, length: number, nullable?: boolean) => TableColumnOptions> {
+  const binary = isMysql(queryRunner) ? { charset: 'utf8mb4', collation: await binaryCollation(queryRunner, 'utf8mb4') } : {};
+  return (name, length, nullable) => ({ ...col.str(name, length, nullable), ...binary });
 }

@@ -1,13 +1,6 @@
-import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { col } from './1763700000000-initial-schema';
-import { binaryCollation } from './1764000000100-identifier-collation';
-
-/** Identifiers compare byte for byte on MySQL too, without padding (see IdentifierCollation1764000000100). */
-async function identifierColumn(queryRunner: QueryRunner): Promise<(name: string, length: number) => TableColumnOptions> {
-  const mysql = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type);
-  const binary = mysql ? { charset: 'utf8mb4', collation: await binaryCollation(queryRunner, 'utf8mb4') } : {};
-  return (name, length) => ({ ...col.str(name, length), ...binary });
-}
+import { identifierColumn } from './1764000000100-identifier-collation';
 
 /** Webhooks: an account's endpoints, the events of its tasks' ends (the outbox), and each delivery attempt. */
 export class Webhooks1764300000130 implements MigrationInterface {

@@ -1,5 +1,6 @@
 import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
 import { col } from './1763700000000-initial-schema';
+import { identifierColumn } from './1764000000100-identifier-collation';
 
 /** The archive's columns on `tasks` and where they go in `video_archives`. */
 const ARCHIVE_COLUMNS: Array<[task: string, archive: string]> = [
@@ -29,6 +30,8 @@ export class OwnTables1764600000300 implements MigrationInterface {
   name = 'OwnTables1764600000300';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    // Lease owners compare byte for byte, as tasks.lease_owner does (IdentifierCollation1764000000100).
+    const identifier = await identifierColumn(queryRunner);
     await queryRunner.createTable(
       new Table({
         name: 'video_archives',
@@ -36,7 +39,7 @@ export class OwnTables1764600000300 implements MigrationInterface {
           taskRowKey(),
           col.str('status', 16, true),
           col.bigint('due_at', true),
-          col.str('lease_owner', 64, true),
+          identifier('lease_owner', 64, true),
           col.int('failures', false, 0),
           col.bigint('size', true),
           col.bigint('thumbnail_size', true),
@@ -49,7 +52,7 @@ export class OwnTables1764600000300 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'webhook_outbox',
-        columns: [taskRowKey(), col.bigint('due_at'), col.str('lease_owner', 64, true)],
+        columns: [taskRowKey(), col.bigint('due_at'), identifier('lease_owner', 64, true)],
         indices: [{ name: 'ix_webhook_outbox_due', columnNames: ['due_at'] }],
       }),
     );
