@@ -151,7 +151,7 @@ export class TaskTransitionsService {
       });
       // Counted here, where every refund of a task is written, whoever asked for it.
       if (won && task.quota > 0) this.metrics.refunds.inc({ family: task.platform, cause });
-      if (won && changes.status === 'FAILURE') this.outbox.ended({ ...task, ...changes } as TaskEntity);
+      if (won && changes.status === 'FAILURE') this.outbox.ended({ ...task, ...changes });
       return won;
     } catch (error) {
       if (error instanceof AlreadyRefundedError) {
