@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'coverage/**', 'data/**', 'test-artifacts/**', 'node_modules/**'],
+    // types/: the console's vendor module declarations, checked by tsconfig.console.json.
+    ignores: ['dist/**', 'coverage/**', 'data/**', 'test-artifacts/**', 'node_modules/**', 'types/**'],
   },
 
   // TypeScript: src/, test/, bench/ and the TypeORM data-source file, checked with type information.
