@@ -70,11 +70,12 @@ function curlRead(url: string, headers: string[] = []): Promise<{ seconds: numbe
     const args = ['-s', '-f', '-o', '/dev/null', '-w', '%{size_download} %{time_total}', ...headers.flatMap((header) => ['-H', header]), url];
     const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout!.on('data', (chunk) => (out += chunk));
+    child.stdout.on('data', (chunk) => (out += chunk));
     child.once('error', reject);
     child.once('exit', (code) => {
       const [bytes, seconds] = out.trim().split(' ').map(Number);
-      code === 0 ? resolve({ bytes, seconds }) : reject(new Error(`curl ${url} exited ${code}`));
+      if (code === 0) resolve({ bytes, seconds });
+      else reject(new Error(`curl ${url} exited ${code}`));
     });
   });
 }

@@ -8,7 +8,7 @@ export async function startBenchServer(file: string, env: Record<string, string>
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve) =>
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       const match = /listening (\d+)/.exec(String(chunk));
       if (match) resolve(Number(match[1]));
     }),

@@ -40,7 +40,7 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
   });
 
   const ledgerTotal = async (userId: number, type: string) => (await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=${type}`).expect(200)).body.total as number;
-  const taskRows = async (model: string) => gw.app.get(DataSource).query(`SELECT status, gateway_hops FROM tasks WHERE model = '${model}' ORDER BY id`) as Promise<Array<{ status: string; gateway_hops: number }>>;
+  const taskRows = async (model: string) => gw.app.get(DataSource).query<Array<{ status: string; gateway_hops: number }>>(`SELECT status, gateway_hops FROM tasks WHERE model = '${model}' ORDER BY id`);
 
   it('a submit to a channel pointing at the gateway itself ends at the hop limit: one 400, nothing charged, a bounded number of nested tasks', async () => {
     const before = [await gw.balance(client.userId), await gw.balance(loopAccount.userId)];
@@ -136,7 +136,7 @@ describeEachDatabase('faults: two gateways chained in a loop', (kind) => {
     expect(await a.balance(onA.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     expect(await b.balance(onB.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     // Hops 0 and 2 on A, 1 and 3 on B.
-    const hopsOn = async (gw: TestGateway) => ((await gw.app.get(DataSource).query('SELECT gateway_hops FROM tasks ORDER BY id')) as Array<{ gateway_hops: number }>).map((row) => Number(row.gateway_hops));
+    const hopsOn = async (gw: TestGateway) => (await gw.app.get(DataSource).query<Array<{ gateway_hops: number }>>('SELECT gateway_hops FROM tasks ORDER BY id')).map((row) => Number(row.gateway_hops));
     expect([await hopsOn(a), await hopsOn(b)]).toEqual([
       [0, 2],
       [1, 3],

@@ -18,7 +18,6 @@ function mountSmallDisk(megabytes: number): string | null {
     return dir;
   } catch (error) {
     rmdirSync(dir);
-    // eslint-disable-next-line no-console
     console.warn(`full-disk test SKIPPED: cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]})`);
     return null;
   }
@@ -60,7 +59,7 @@ describeWithDisk('a full disk under SQLite loses nothing acknowledged', () => {
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, headers: res.headers, body: (await res.json().catch(() => null)) as any };
+    return { status: res.status, headers: res.headers, body: await res.json().catch((): any => null) };
   };
 
   beforeAll(async () => {

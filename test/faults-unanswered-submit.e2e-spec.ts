@@ -107,7 +107,7 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
     proxy.freezeAfter((chunk, client) => {
       const text = chunk.toString('latin1');
       if (text.includes(marker)) seen.add(client);
-      if (!/\x03COMMIT$/.test(text)) return false;
+      if (!text.endsWith('\x03COMMIT')) return false;
       const matched = seen.has(client);
       seen.delete(client);
       return matched;
@@ -174,7 +174,6 @@ function mountSmallDisk(megabytes: number): string | null {
     return dir;
   } catch (error) {
     rmdirSync(dir);
-    // eslint-disable-next-line no-console
     console.warn(`full-disk test SKIPPED: cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]})`);
     return null;
   }

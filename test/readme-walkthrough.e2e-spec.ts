@@ -46,8 +46,8 @@ interface Started {
 async function startAsTheReadmeSays(command: string, cwd: string, readme: string, port: number): Promise<Started> {
   let output = '';
   const child = spawn('bash', ['-c', command], { cwd, env: newcomerEnv(readme, port), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // The first start builds the clone (about 15 s alone, longer next to other suites).
   const deadline = Date.now() + 180_000;

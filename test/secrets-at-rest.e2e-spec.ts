@@ -190,7 +190,7 @@ describeEachDatabase('secrets at rest', (kind) => {
     // Without downtime, the new key is first accepted everywhere (still sealing with the old one), then used.
     gateway = await start({ SERVER_SECRET: SECRET_A, SERVER_SECRET_PREVIOUS: SECRET_B });
     await play(linkA).expect(200);
-    await gw!.http.get(`/v1/videos/${id}/content?variant=thumbnail`).set('Authorization', `Bearer ${key}`).expect(200);
+    await gateway.http.get(`/v1/videos/${id}/content?variant=thumbnail`).set('Authorization', `Bearer ${key}`).expect(200);
     expect(await queryDatabase<ChannelRow>(database, 'SELECT id, api_key, settings FROM channels ORDER BY id')).toEqual(sealedUnderA);
 
     gateway = await start({ SERVER_SECRET: SECRET_B, SERVER_SECRET_PREVIOUS: SECRET_A });

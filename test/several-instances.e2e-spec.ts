@@ -48,7 +48,6 @@ const busiestWindow = (times: number[], windowMs: number) => Math.max(...times.m
 
   beforeAll(async () => {
     redisAvailable = await reachable(REDIS_URL);
-    // eslint-disable-next-line no-console
     if (!redisAvailable) console.warn(`Redis at ${REDIS_URL} (TEST_REDIS_URL) is not reachable: the several-instances suite is SKIPPED.`);
     database = await freshDatabase('mysql');
     fake = await startFakeGammaUpstream();

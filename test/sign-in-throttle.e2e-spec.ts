@@ -69,7 +69,6 @@ describeEachDatabase('sign-in throttle: per account and per address', (kind) => 
 
   it('with REDIS_URL, an account refused on one instance is refused on another', async () => {
     if (!(await reachable(REDIS_URL))) {
-      // eslint-disable-next-line no-console
       console.warn(`Redis at ${REDIS_URL} (TEST_REDIS_URL) is not reachable: the shared sign-in throttle test is SKIPPED.`);
       return;
     }

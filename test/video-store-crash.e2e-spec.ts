@@ -17,7 +17,7 @@ function forget(fake: FakeAlphaUpstream): void {
 }
 
 function filesUnder(dir: string, sub = ''): string[] {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(join(dir, sub));
   } catch {

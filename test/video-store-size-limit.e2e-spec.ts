@@ -17,7 +17,7 @@ const REASON = `video larger than VIDEO_MAX_BYTES (${MAX_BYTES} bytes)`;
 
 /** Every file under a directory, relative to it. */
 function filesUnder(dir: string, sub = ''): string[] {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(join(dir, sub));
   } catch {

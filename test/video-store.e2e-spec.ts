@@ -24,7 +24,7 @@ const TTL_S = 3600;
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
   const walk = (sub: string) => {
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(join(dir, sub));
     } catch {

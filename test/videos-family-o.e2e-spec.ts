@@ -61,7 +61,7 @@ describeEachDatabase('videos: family O (OpenAI-compatible upstream)', (kind) => 
     const client = new OpenAI({ apiKey: customer.key, baseURL: `${gw.url}/v1`, maxRetries: 0 });
     const image = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(300, 7)]);
     const created = await client.videos.create({
-      model: 'chained-v6' as never,
+      model: 'chained-v6',
       prompt: 'she turns to the sea',
       seconds: '4',
       size: '720x1280',

@@ -155,7 +155,7 @@ export class LedgerService {
     movement: { userId: number; taskId?: string; model?: string; channelId?: number | null; detail: string },
     signedQuota: number,
   ): Promise<LogEntity> {
-    const [balance] = (await manager.query(BALANCE_SQL, [movement.userId])) as Array<{ quota: string | number }>;
+    const [balance] = await manager.query<Array<{ quota: string | number }>>(BALANCE_SQL, [movement.userId]);
     const log = Object.assign(new LogEntity(), {
       type,
       userId: movement.userId,

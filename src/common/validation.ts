@@ -15,7 +15,7 @@ function firstProblem(errors: ValidationError[], prefix = '', parent?: Validatio
     // `metadata.input.media[0]`; class-validator's message about an element names the array.
     const element = parent !== undefined && /^\d+$/.test(error.property);
     const field = element ? `${prefix}[${error.property}]` : prefix ? `${prefix}.${error.property}` : error.property;
-    const named = element ? parent!.property : error.property;
+    const named = element ? parent.property : error.property;
     if (error.constraints) {
       // class-validator lists the last decorator first: a missing field would read "must be shorter than 2048 characters".
       const basic = BASIC_CONSTRAINTS.find((name) => error.constraints![name]);

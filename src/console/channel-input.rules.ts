@@ -6,7 +6,7 @@ import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 
 /** The settings as sent, without the fields the request left out. */
 export function sentSettings(settings: object | undefined): ChannelSettings | undefined {
-  return settings ? (Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as ChannelSettings) : undefined;
+  return settings ? Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) : undefined;
 }
 
 /** The registered family of a channel's platform; a 400 naming `platform` for one no family speaks. */

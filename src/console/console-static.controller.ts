@@ -25,7 +25,7 @@ export class ConsoleStaticController {
 
   @Get('assets/*path')
   asset(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const path = req.params.path as unknown as string[] | string;
+    const path = req.params.path;
     return send(res, join('assets', ...(Array.isArray(path) ? path : [path])), PUBLIC_DIR);
   }
 

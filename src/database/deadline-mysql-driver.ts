@@ -29,7 +29,7 @@ class DeadlineMysqlQueryRunner extends MysqlQueryRunner {
     this.budgetMs = Number(driver.options.maxQueryExecutionTime);
   }
 
-  override connect(): Promise<any> {
+  override connect(): Promise<unknown> {
     if (!this.databaseConnection && this.acquireError) return Promise.reject(this.acquireError);
     if (this.databaseConnection || (this as unknown as { databaseConnectionPromise?: unknown }).databaseConnectionPromise) return super.connect();
     const acquiring = super.connect() as Promise<PooledConnection>;
@@ -49,7 +49,7 @@ class DeadlineMysqlQueryRunner extends MysqlQueryRunner {
     );
   }
 
-  override async query(query: string, parameters?: any[], useStructuredResult = false): Promise<any> {
+  override async query(query: string, parameters?: unknown[], useStructuredResult = false): Promise<unknown> {
     if (this.databaseConnection) return super.query(query, parameters, useStructuredResult);
     const started = performance.now();
     await this.connect();
@@ -72,6 +72,6 @@ export class DeadlineMysqlDriver extends MysqlDriver {
   }
 
   override createQueryRunner(mode: ReplicationMode): MysqlQueryRunner {
-    return new DeadlineMysqlQueryRunner(this as unknown as MysqlDriver, mode);
+    return new DeadlineMysqlQueryRunner(this, mode);
   }
 }

@@ -30,7 +30,7 @@ export async function ensureMysqlDatabase(target: DatabaseTarget, timeoutMs: num
       ...(withDatabase ? { database } : {}),
       connectTimeout: timeoutMs,
     });
-  let denied = false;
+  let denied: boolean;
   try {
     await (await connect(true)).end();
     return { kind: 'exists' };

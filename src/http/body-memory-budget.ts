@@ -24,13 +24,13 @@ export class BodyMemoryBudget {
     readonly limitBytes: number,
     registry: Registry,
   ) {
-    const budget = this;
+    const inFlight = () => this.inFlight;
     new Gauge({
       name: 'gateway_request_body_bytes_in_flight',
       help: 'Bytes reserved by request bodies being read (BODY_MEMORY_LIMIT_MB bounds them)',
       registers: [registry],
       collect() {
-        this.set(budget.inFlight);
+        this.set(inFlight());
       },
     });
   }

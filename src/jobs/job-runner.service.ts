@@ -12,7 +12,7 @@ import { LeasedJobLoop } from './leased-job-loop';
  */
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly loops = new Map<string, LeasedJobLoop<any, any>>();
+  private readonly loops = new Map<string, LeasedJobLoop<unknown, unknown>>();
 
   constructor(
     private readonly metrics: JobMetrics,

@@ -1,5 +1,4 @@
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { Clock } from '../common/clock';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { JobMetrics } from './job-metrics.service';
 import { JobRunner } from './job-runner.service';
@@ -243,7 +242,7 @@ describe('JobRunner', () => {
   it('schedules the jobs with an interval, reports their lag, and stops them all at shutdown', async () => {
     const registry = new MetricsRegistry();
     const scheduler = new SchedulerRegistry();
-    const clock = { now: () => 5_000 } as Clock;
+    const clock = { now: () => 5_000 };
     const runner = new JobRunner(new JobMetrics(registry), scheduler, clock);
     const scheduled = Object.assign(new FakeJob(3), { name: 'scheduled', intervalMs: 60_000, oldestDueAt: async (now: number) => now - 2_500 });
     const off = Object.assign(new FakeJob(3), { name: 'off', intervalMs: 0 });

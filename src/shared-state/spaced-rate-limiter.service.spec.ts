@@ -67,7 +67,6 @@ describe('SpacedRateLimiter shared through Redis', () => {
   const connections: RedisConnection[] = [];
   beforeAll(async () => {
     available = await redisReachable();
-    // eslint-disable-next-line no-console
     if (!available) console.warn(`Redis at ${REDIS_URL} is not reachable: the shared SpacedRateLimiter test is SKIPPED.`);
   });
   afterAll(async () => {

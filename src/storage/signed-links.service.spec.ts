@@ -1,11 +1,10 @@
-import type { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { ServerSecret } from '../database/server-secret.service';
 import { SignedLinksService } from './signed-links.service';
 
 describe('SignedLinksService', () => {
   let now = 1_800_000_000_000;
-  const clock = { now: () => now } as Clock;
+  const clock = { now: () => now };
   const config = { serverSecret: 'x'.repeat(40), publicBaseUrl: 'https://gw.example.com', videoUrlTtlSeconds: 600 } as AppConfig;
   let links: SignedLinksService;
   const linksWith = async (secrets: Partial<AppConfig>) => {

@@ -8,7 +8,7 @@ const box = (type: string, size = 24) => Buffer.concat([Buffer.from([0, 0, 0, si
 async function check(chunks: Buffer[], expected: number | null, maxBytes?: number): Promise<Buffer> {
   const out: Buffer[] = [];
   const checker = new VideoBytesCheck(expected, maxBytes);
-  await pipeline(Readable.from(chunks), checker, async function* (source) {
+  await pipeline(Readable.from(chunks), checker, async (source: AsyncIterable<unknown>) => {
     for await (const chunk of source) out.push(chunk as Buffer);
   });
   return Buffer.concat(out);

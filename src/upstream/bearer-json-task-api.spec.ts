@@ -45,7 +45,7 @@ describe('Bearer JSON task API helpers', () => {
 
   it('treats a 2xx that is not JSON and transport trouble as transient, without the key in the message', async () => {
     await expect(call('/text')).rejects.toMatchObject({ kind: 'transient', message: 'the provider answered with a body that is not JSON' });
-    const refused = call('/tasks', 'GET', { ...channel, baseUrl: 'http://127.0.0.1:9' } as ChannelEntity);
+    const refused = call('/tasks', 'GET', { ...channel, baseUrl: 'http://127.0.0.1:9' });
     await expect(refused).rejects.toMatchObject({ kind: 'transient', message: 'family X provider unreachable (ECONNREFUSED)' });
     await expect(refused).rejects.not.toMatchObject({ message: expect.stringContaining('sk-secret') });
   });

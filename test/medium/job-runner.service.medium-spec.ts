@@ -1,7 +1,7 @@
 import { MetricsRegistry } from '../../src/metrics/metrics-registry';
 import { TaskEntity } from '../../src/tasks/task.entity';
 import { createWithFakeChannel, type ServiceTestContext } from './support/service-test-module';
-import { UpstreamError, type PollOutcome } from '../../src/upstream/upstream-adapter';
+import { UpstreamError } from '../../src/upstream/upstream-adapter';
 
 /**
  * The job runner on a real claimed job (the task sync) on SQLite: leases in the database, one
@@ -20,7 +20,7 @@ describe('JobRunner (service tier, SQLite)', () => {
     const broken = await submit();
     const healthy = await submit();
     t.adapter.pollOf.set(broken.taskId, new UpstreamError('transient', 'upstream 502', { retryAfterSeconds: 30 }));
-    t.adapter.pollOf.set(healthy.taskId, { state: 'succeeded', videoUrl: 'https://cdn.example.com/v.mp4', raw: {} } as PollOutcome);
+    t.adapter.pollOf.set(healthy.taskId, { state: 'succeeded', videoUrl: 'https://cdn.example.com/v.mp4', raw: {} });
     t.clock.advance(2_000);
 
     expect(await t.sync.syncDueTasks()).toBe(2);

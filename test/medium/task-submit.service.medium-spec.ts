@@ -2,7 +2,7 @@ import type { ApiKeyEntity } from '../../src/auth/api-key.entity';
 import type { UserEntity } from '../../src/auth/user.entity';
 import type { SubmitInput } from '../../src/families/family';
 import { createWithFakeChannel, FAKE_MODEL, type ServiceTestContext } from './support/service-test-module';
-import { UpstreamError, type SubmitOutcome } from '../../src/upstream/upstream-adapter';
+import { UpstreamError } from '../../src/upstream/upstream-adapter';
 import { TaskEntity } from '../../src/tasks/task.entity';
 
 /**
@@ -20,7 +20,7 @@ describe('SubmitPipeline + TaskSubmitService (service tier, SQLite)', () => {
   });
   afterAll(() => t.close());
   afterEach(() => {
-    t.adapter.nextSubmit = { upstreamTaskId: 'up_1' } as SubmitOutcome;
+    t.adapter.nextSubmit = { upstreamTaskId: 'up_1' };
   });
 
   const input = (body: Record<string, unknown> = {}): SubmitInput => ({ form: 'unified', body: { model: FAKE_MODEL, ...body }, durationField: 'duration' });

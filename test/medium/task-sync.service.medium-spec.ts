@@ -1,6 +1,5 @@
 import type { UserEntity } from '../../src/auth/user.entity';
 import { createWithFakeChannel, type ServiceTestContext } from './support/service-test-module';
-import type { PollOutcome } from '../../src/upstream/upstream-adapter';
 import { TaskEntity } from '../../src/tasks/task.entity';
 
 /** The task sync on SQLite with the fake family: tasks submitted through the pipeline, then followed. */
@@ -11,7 +10,7 @@ describe('TaskSyncService (service tier, SQLite)', () => {
   afterAll(() => t.close());
   beforeEach(() => {
     t.adapter.pollOf.clear();
-    t.adapter.nextPoll = { state: 'running', raw: {} } as PollOutcome;
+    t.adapter.nextPoll = { state: 'running', raw: {} };
   });
 
   async function submitted(): Promise<{ user: UserEntity; task: TaskEntity }> {

@@ -19,11 +19,11 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
   }
   const refundRows = (taskId: string) => t.dataSource.manager.find(LogEntity, { where: { taskId, type: 'refund' } });
   const stored = (id: number) => t.dataSource.manager.findOneByOrFail(TaskEntity, { id });
-  const failed: PollOutcome = { state: 'failed', failReason: 'content policy', raw: { status: 'failed' } } as PollOutcome;
+  const failed: PollOutcome = { state: 'failed', failReason: 'content policy', raw: { status: 'failed' } };
 
   it('a task the sync finds failed is moved to FAILURE and refunded once; a stale second report changes nothing', async () => {
     const { user, task } = await chargedTask('IN_PROGRESS');
-    const stale = { ...task } as TaskEntity;
+    const stale = { ...task };
     const plan = t.transitions.planPoll(task, failed, 50);
     expect(plan).toMatchObject({ status: 'FAILURE', failure: 'content policy' });
     expect(await t.transitions.applyPlan(task, plan)).toBe('FAILURE');
@@ -41,7 +41,7 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
 
   it('concurrent failures of one task (sync, timeout, admin) refund it exactly once', async () => {
     const { user, task } = await chargedTask('QUEUED');
-    const results = await Promise.all(['a', 'b', 'upstream timeout', 'c', 'd'].map((reason) => t.transitions.fail({ ...task } as TaskEntity, reason)));
+    const results = await Promise.all(['a', 'b', 'upstream timeout', 'c', 'd'].map((reason) => t.transitions.fail({ ...task }, reason)));
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await refundRows(task.taskId)).toHaveLength(1);
     expect(await t.balance(user.id)).toEqual({ quota: 1_000, usedQuota: 0 });
@@ -49,19 +49,19 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
 
   it('moves only forward: a late "queued" report keeps IN_PROGRESS, a finished task cannot fail or be refunded', async () => {
     const { user, task } = await chargedTask('IN_PROGRESS', 300, { progress: 40 });
-    const backwards = t.transitions.planPoll(task, { state: 'queued', progress: 10, raw: {} } as PollOutcome, 10);
+    const backwards = t.transitions.planPoll(task, { state: 'queued', progress: 10, raw: {} }, 10);
     expect(backwards.status).toBe('IN_PROGRESS');
     expect(backwards.changes.status).toBeUndefined();
     expect(backwards.changes.progress).toBe(40); // progress never goes back either
     expect(await t.transitions.applyPlan(task, backwards)).toBe('IN_PROGRESS');
     expect((await stored(task.id)).status).toBe('IN_PROGRESS');
 
-    const done = t.transitions.planPoll(task, { state: 'succeeded', videoUrl: 'https://v/1.mp4', raw: {} } as PollOutcome, 90);
+    const done = t.transitions.planPoll(task, { state: 'succeeded', videoUrl: 'https://v/1.mp4', raw: {} }, 90);
     expect(await t.transitions.applyPlan(task, done)).toBe('SUCCESS');
     expect(await stored(task.id)).toMatchObject({ status: 'SUCCESS', progress: 100, resultUrl: 'https://v/1.mp4' });
 
     // after SUCCESS: a running report does not reopen it, a failure is refused without a refund
-    const reopen = t.transitions.planPoll(task, { state: 'running', raw: {} } as PollOutcome, 50);
+    const reopen = t.transitions.planPoll(task, { state: 'running', raw: {} }, 50);
     expect(reopen.status).toBe('SUCCESS');
     expect(reopen.changes.status).toBeUndefined();
     expect(await t.transitions.fail(task, 'late failure')).toBe(false);
@@ -72,7 +72,7 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
 
   it('reject at submit reverts the charge, only for the lease holder, once', async () => {
     const { user, task } = await chargedTask('SUBMITTING', 250, { leaseOwner: 'instance-a', leaseUntil: t.clock.now() + 60_000 });
-    expect(await t.transitions.reject({ ...task } as TaskEntity, 'bad prompt', 'instance-b')).toBe(false);
+    expect(await t.transitions.reject({ ...task }, 'bad prompt', 'instance-b')).toBe(false);
     expect((await stored(task.id)).status).toBe('SUBMITTING');
     expect(await t.balance(user.id)).toEqual({ quota: 750, usedQuota: 250 });
 

@@ -105,7 +105,7 @@ async function parse(req: RecordedRequest): Promise<ParsedSubmit> {
   const parsed: ParsedSubmit = { request: req, fields: {} };
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') parsed.fields![name] = value;
-    else parsed.file = { name: (value as File).name, type: (value as File).type, bytes: Buffer.from(await (value as File).arrayBuffer()) };
+    else parsed.file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
   }
   return parsed;
 }

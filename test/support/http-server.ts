@@ -27,7 +27,8 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
+    // The handler answers its own errors; `void` because 'end' listeners return nothing.
+    req.on('end', () => void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const body = Buffer.concat(chunks);
       const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, at: Date.now() };
@@ -45,7 +46,7 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
         res.statusCode = 500;
         res.end(String(error));
       }
-    });
+    })());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

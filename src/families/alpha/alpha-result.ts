@@ -18,7 +18,7 @@ export function toPollOutcome(result: AlphaVideoResult, policy?: LinkPolicy): Po
       const height = Number(result.outputHeight);
       return {
         state: 'succeeded',
-        videoUrl: isShowableLink(result.url, policy) ? (result.url as string) : undefined,
+        videoUrl: isShowableLink(result.url, policy) ? result.url : undefined,
         outputSize: width > 0 && height > 0 ? `${width}x${height}` : undefined,
         raw,
       };

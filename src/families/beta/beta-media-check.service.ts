@@ -56,7 +56,7 @@ export class BetaMediaCheckService {
         ...(guarded ? { lookup: publicOnlyLookup } : {}),
       });
       status = response.status;
-      headers = response.headers as Record<string, unknown>;
+      headers = response.headers;
       head = status === 200 || status === 206 ? await readHead(response.data, SNIFF_BYTES) : Buffer.alloc(0);
       response.data.destroy();
     } catch (error) {

@@ -63,8 +63,8 @@ export const FAKE_MODEL = 'fake-1';
 export class FakeAdapter implements Partial<UpstreamAdapter> {
   submitted: string[] = [];
   polled: string[] = [];
-  nextSubmit: SubmitOutcome | Error = { upstreamTaskId: 'up_1' } as SubmitOutcome;
-  nextPoll: PollOutcome | Error = { state: 'running', raw: {} } as PollOutcome;
+  nextSubmit: SubmitOutcome | Error = { upstreamTaskId: 'up_1' };
+  nextPoll: PollOutcome | Error = { state: 'running', raw: {} };
   readonly defaultPollIntervalMs = 1_000;
   readonly expectedDurationMs = 10_000;
 

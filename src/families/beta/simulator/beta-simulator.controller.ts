@@ -36,7 +36,7 @@ export class BetaSimulatorController {
     if (typeof prompt !== 'string' || prompt.trim() === '') return void fail(res, 400, 'BadRequest.EmptyInput', 'Required parameter(s) missing or invalid, please check the request parameters: input.prompt');
     if (prompt.includes('[simulate:reject]')) return void fail(res, 400, 'InvalidParameter', 'The request is invalid. (simulated)');
     if (prompt.includes('[simulate:busy]')) return void fail(res, 429, 'Throttling.RateQuota', 'Requests rate limit exceeded, please try again later. (simulated)');
-    const media = Array.isArray(body.input?.media) ? (body.input!.media as Media[]) : [];
+    const media = Array.isArray(body.input?.media) ? (body.input.media as Media[]) : [];
     const problem = mediaProblem(capability, media) ?? parameterProblem(capability, body.parameters ?? {});
     if (problem) return void fail(res, 400, 'InvalidParameter', problem);
     const parameters = body.parameters ?? {};

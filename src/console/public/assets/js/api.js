@@ -25,6 +25,11 @@ export function onUnauthorized(handler) {
   onSignedOut = handler;
 }
 
+/**
+ * @typedef {{ method?: string, body?: unknown, query?: Record<string, unknown>, quiet401?: boolean, retried?: boolean }} ApiOptions
+ * @param {string} path
+ * @param {ApiOptions} [options]
+ */
 export async function api(path, options = {}) {
   try {
     return await send(path, options);
@@ -42,6 +47,7 @@ export async function api(path, options = {}) {
   }
 }
 
+/** @param {string} path @param {ApiOptions} [options] */
 async function send(path, { method = 'GET', body, query, quiet401 = false } = {}) {
   const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {

@@ -74,7 +74,7 @@ function App() {
     const timer = setTimeout(() => {
       const active = document.activeElement;
       if (active && active !== document.body && active.matches('input, select, textarea')) return;
-      (document.querySelector('main h1') ?? document.getElementById('main'))?.focus({ preventScroll: true });
+      /** @type {HTMLElement | null} */ (document.querySelector('main h1') ?? document.getElementById('main'))?.focus({ preventScroll: true });
     }, 60);
     return () => clearTimeout(timer);
   }, [path]);

@@ -29,14 +29,15 @@ export function Chart({ label, categories, axisLabels, series, height = 260, for
     const grid = cssVar('--grid');
     const slot = (i) => (bars.length === 2 ? (bars.indexOf(series[i]) === 0 ? -1 : 1) : 0);
     const axisFont = '12px system-ui, sans-serif';
+    /** @type {import('uplot').Options} */
     const opts = {
       width: el.clientWidth || 600,
       height,
       legend: { show: false },
       cursor: { points: { size: 7 }, drag: { x: false, y: false } },
       scales: {
-        x: { time: false, range: () => [-0.5, n - 0.5] },
-        y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] },
+        x: { time: false, range: () => /** @type {[number, number]} */ ([-0.5, n - 0.5]) },
+        y: { range: (_u, min, max) => /** @type {[number, number]} */ ([Math.min(0, min), max > 0 ? max * 1.1 : 1]) },
       },
       axes: [
         {

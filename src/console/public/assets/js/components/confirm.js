@@ -3,6 +3,7 @@ import { html, useRef, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { Button, Dialog } from './ui.js';
 
+/** @returns {[unknown, (question: string, confirmLabel: string) => Promise<boolean>]} */
 export function useConfirm() {
   const [pending, setPending] = useState(null);
   const answer = useRef(null);

@@ -24,10 +24,10 @@ export function useIsPhone() {
  * sort / onSort: the current sort key ('created_at' or '-created_at') and a setter.
  * rowProps(row): extra attributes for the row or card (data-* for tests, a class).
  */
-export function DataTable({ caption, columns, rows, rowKey, rowProps, sort, onSort, empty, emptyIcon, onRowOpen }) {
+export function DataTable({ caption, columns, rows, rowKey, rowProps, sort, onSort, empty, emptyIcon }) {
   const phone = useIsPhone();
   if (!rows?.length) return html`<div class="table-empty"><${Empty} icon=${emptyIcon} title=${empty ?? t('common.nothing')} /></div>`;
-  if (phone) return html`<${CardList} ...${{ caption, columns, rows, rowKey, rowProps, onRowOpen }} />`;
+  if (phone) return html`<${CardList} ...${{ caption, columns, rows, rowKey, rowProps }} />`;
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label=${caption}><table class="data-table">
     <caption class="visually-hidden">${caption}</caption>
     <thead><tr>${columns.map((c) => html`<th scope="col" class=${cls(c)} aria-sort=${ariaSort(c, sort)}>${c.sort && onSort ? html`<${SortButton} column=${c} sort=${sort} onSort=${onSort} />` : c.label}</th>`)}</tr></thead>
@@ -51,7 +51,7 @@ function SortButton({ column, sort, onSort }) {
   </button>`;
 }
 
-function CardList({ caption, columns, rows, rowKey, rowProps, onRowOpen }) {
+function CardList({ caption, columns, rows, rowKey, rowProps }) {
   const of = (kind) => columns.filter((c) => (c.card ?? 'meta') === kind);
   const [media, title, badge, meta, actions] = ['media', 'title', 'badge', 'meta', 'actions'].map(of);
   return html`<ul class="card-list" aria-label=${caption}>

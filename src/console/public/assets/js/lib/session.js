@@ -5,7 +5,7 @@ import { createStore, useStore } from './store.js';
 export const sessionStore = createStore(null);
 
 export async function loadSession() {
-  let session = null;
+  let session;
   try {
     session = await api('/console/api/session', { quiet401: true });
   } catch {

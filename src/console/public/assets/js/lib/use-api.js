@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from './html.js';
  * Fetches `path` with `query` whenever either changes (an answer to an older request is dropped).
  * `poll(data)` may return milliseconds until the next silent refresh (or 0 for none). A `null` path waits.
  */
+/** @param {string | null} path @param {Record<string, unknown>} [query] @param {{ poll?: (data: any) => number }} [options] */
 export function useApi(path, query = {}, { poll } = {}) {
   const [state, setState] = useState({ data: null, error: null, loading: path !== null });
   const key = path === null ? null : `${path}?${JSON.stringify(query)}`;
