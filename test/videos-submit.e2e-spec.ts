@@ -1,4 +1,5 @@
 import { TaskRepository } from '../src/tasks/task.repository';
+import { AlphaFamilyModule } from '../src/families/alpha/alpha-family.module';
 import { AlphaImageInputs } from '../src/families/alpha/alpha-image-inputs.service';
 import { alphaChannelBody, fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
@@ -171,7 +172,8 @@ describeEachDatabase('videos: family A submits', (kind) => {
 
   it('refuses images it cannot fetch, too large ones and slow ones with 400, before charging', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
-    const limits = gw.app.get(AlphaImageInputs).limits;
+    // Family A's own instance (another family's module may provide one too).
+    const limits = gw.app.select(AlphaFamilyModule).get(AlphaImageInputs).limits;
     const saved = { ...limits };
     try {
       const missing = await submit(key, { model: 'alpha/v6', prompt: 'x', image: `${images.url}/gone.png` }).expect(400);
