@@ -83,7 +83,9 @@ describeEachDatabase('foundation', (kind) => {
   });
 
   it('never shows a channel provider key', async () => {
-    const id = await gw.createChannel({ name: 'c', platform: 'alpha', base_url: 'http://127.0.0.1:9', api_key: 'provider-secret-123', models: ['alpha/v6'], settings: { secret_key: 'ssshh', poll_interval_ms: 100 } });
+    // Family C's control-plane keys are the secret settings a family declares.
+    const settings = { control_base_url: 'http://127.0.0.1:9', access_key: 'access-ssshh', secret_key: 'ssshh', poll_interval_ms: 100 };
+    const id = await gw.createChannel({ name: 'c', platform: 'gamma', base_url: 'http://127.0.0.1:9', api_key: 'provider-secret-123', models: ['gamma-2-0'], settings });
     const one = await gw.admin.get(`/api/admin/channels/${id}`).expect(200);
     const all = await gw.admin.get('/api/admin/channels').expect(200);
     for (const body of [one.body, all.body]) {
