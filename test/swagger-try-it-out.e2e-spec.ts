@@ -67,8 +67,9 @@ describeEachDatabase('swagger: "Try it out" as pre-filled', (kind) => {
 
   it('documents every family request schema on the surfaces that take it, from the classes that validate them', () => {
     const refs = (path: string) => docs.paths[path].post.requestBody.content['application/json'].schema.oneOf.map((ref: Json) => ref.$ref.split('/').pop());
-    expect(refs('/v1/videos')).toEqual(['CreateVideoRequest', 'BetaVideoRequest', 'OpenAiVideoRequest']);
-    expect(refs('/v1/video/generations')).toEqual(['BetaVideoRequest', 'GammaVideoRequest']);
+    const newer = ['KlingVideoRequest', 'VeoVideoRequest', 'MinimaxVideoRequest', 'RunwayVideoRequest'];
+    expect(refs('/v1/videos')).toEqual(['CreateVideoRequest', 'BetaVideoRequest', 'OpenAiVideoRequest', ...newer]);
+    expect(refs('/v1/video/generations')).toEqual(['BetaVideoRequest', 'GammaVideoRequest', ...newer]);
     expect(docs.components.schemas.BetaVideoRequest.required).toEqual(['model', 'prompt']);
     expect(docs.components.schemas.BetaVideoMetadata.properties.input.$ref ?? docs.components.schemas.BetaVideoMetadata.properties.input.allOf?.[0]?.$ref).toBe('#/components/schemas/BetaMediaInput');
     expect(docs.components.schemas.GammaVideoMetadata.properties.content.items.$ref).toBe('#/components/schemas/GammaContentItem');

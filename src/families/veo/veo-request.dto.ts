@@ -5,6 +5,8 @@ import type { RequestExample, SubmitForm } from '../family';
 import { VEO_ASPECT_RATIOS, VEO_MODELS } from './veo-models';
 
 const MAX_PROMPT = 4_000;
+/** A 1x1 PNG: an example that Swagger's "Try it out" can send as it is (no host to fetch). */
+const FIRST_FRAME = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const IMAGE_MESSAGE = '$property must be an http(s) URL or a base64 data URI (data:image/png;base64,...)';
 const IMAGE_SOURCE = /^(https?:\/\/\S+|data:image\/[\w.+-]+;base64,[\s\S]+)$/i;
 
@@ -51,7 +53,7 @@ export class VeoVideoRequestDto {
   @IsString()
   resolution?: string;
 
-  @ApiPropertyOptional({ description: 'first frame (image-to-video): a file part (multipart), an http(s) URL or a data URI; PNG, JPEG or WEBP', example: 'https://example.com/first-frame.png' })
+  @ApiPropertyOptional({ description: 'first frame (image-to-video): a file part (multipart), an http(s) URL or a data URI; PNG, JPEG or WEBP', example: FIRST_FRAME })
   @IsOptionalNotNull()
   @ValidateBy({ name: 'isImageSource', validator: { validate: isImageSource, defaultMessage: () => IMAGE_MESSAGE.replace('$property', 'input_reference') } })
   input_reference?: string | { image_url: string };
@@ -80,7 +82,7 @@ export class VeoVideoRequestDto {
 const TEXT: RequestExample = { summary: 'Veo 3.1 Fast, text to video', value: { model: 'veo-3.1-fast-generate-preview', prompt: 'a paper boat drifting down a rainy street, cinematic', seconds: '8', size: '1280x720' } };
 const IMAGE: RequestExample = {
   summary: 'Veo 3.0, image to video',
-  value: { model: 'veo-3.0-fast-generate-001', prompt: 'the boat sails away', duration: 6, aspect_ratio: '16:9', resolution: '720p', input_reference: 'https://example.com/first-frame.png' },
+  value: { model: 'veo-3.0-fast-generate-001', prompt: 'the boat sails away', duration: 6, aspect_ratio: '16:9', resolution: '720p', input_reference: FIRST_FRAME },
 };
 
 export const VEO_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
