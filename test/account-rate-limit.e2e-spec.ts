@@ -1,9 +1,9 @@
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 /** One instance without REDIS_URL: the account rate limit (`rpm`) counts in process, with the same rules. */
-describeEachDatabase('account rate limit (rpm), one instance', (kind) => {
+describeOnSqlite('account rate limit (rpm), one instance', (kind) => {
   let gw: TestGateway;
   let fake: FakeAlphaUpstream;
 

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { FAKE_FAMILY } from './medium/support/service-test-module';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
 import { BrowserSession, describeWithBrowser, launchBrowser, openPage } from './support/browser';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 interface PlatformSetting {
   name: string;
@@ -26,7 +26,7 @@ const settingNames = (platform: Platform) => platform.settings.map((setting) => 
  * production ones (FAKE_FAMILY, one definition and its module) shows there and has its channel
  * settings validated, with nothing else changed.
  */
-describeEachDatabase('admin API: platforms from the family registry', (kind) => {
+describeOnSqlite('admin API: platforms from the family registry', (kind) => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startGateway(kind, {}, undefined, { extraFamilies: [FAKE_FAMILY] });

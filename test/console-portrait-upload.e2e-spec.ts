@@ -3,13 +3,13 @@ import { DataSource } from 'typeorm';
 import { FakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
 import { TestGateway } from './support/gateway';
 import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 /** PNG magic bytes and a little body: what the gateway recognizes as a PNG portrait. */
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('portrait-bytes-'.repeat(50))]);
 
 /** The console's portrait upload by file: stored on the gateway, handed to the provider as a signed link on its own host. */
-describeEachDatabase('console portrait upload by file', (kind) => {
+describeOnSqlite('console portrait upload by file', (kind) => {
   let gw: TestGateway;
   let fake: FakeGammaUpstream;
 

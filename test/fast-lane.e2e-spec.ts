@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
-import { describeEachDatabase, freshDatabase } from './support/test-databases';
+import { describeOnSqlite, freshDatabase } from './support/test-databases';
 
 interface Answer {
   status: number;
@@ -35,7 +35,7 @@ const stableHeaders = (answer: Answer) => {
  * A multipart submit still goes to the Nest route; a HEAD is answered as its GET. Every contract case
  * is also compared with a gateway without the hot routes in test/pipeline-equivalence.e2e-spec.ts.
  */
-describeEachDatabase('the hot routes (task polls, JSON submits) answer as the Nest routes do', (kind) => {
+describeOnSqlite('the hot routes (task polls, JSON submits) answer as the Nest routes do', (kind) => {
   let gw: TestGateway;
   let fake: FakeAlphaUpstream;
   let base: string;

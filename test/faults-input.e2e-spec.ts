@@ -6,7 +6,7 @@ import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './supp
 import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
 import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 /** OpenAI's error shape (/v1/videos, the admin API). */
 const invalid = (message: string, param: string | null) => ({ error: { message, type: 'invalid_request_error', param, code: 'invalid_request' } });
@@ -20,7 +20,7 @@ const EMOJI = '\u{1F98A}'; // one code point, two UTF-16 code units
  * "Faults lose nothing", input side: whatever the gateway itself can refuse is a 400 naming the
  * field, before any price, charge, ledger row or upstream call; never a 500.
  */
-describeEachDatabase('faults: bad input is refused before any charge', (kind) => {
+describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
   let gw: TestGateway;
   let alpha: FakeAlphaUpstream;
   let beta: FakeBetaUpstream;
@@ -323,7 +323,7 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
 });
 
 /** Family O forwards or fetches nothing the media URL policy refuses (as family B): 400 naming the field, before any charge. */
-describeEachDatabase('faults: family O media URLs follow the media URL policy', (kind) => {
+describeOnSqlite('faults: family O media URLs follow the media URL policy', (kind) => {
   let gw: TestGateway;
   let fake: FakeOpenAiUpstream;
   let customer: { userId: number; key: string };

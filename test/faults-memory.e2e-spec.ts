@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
-import { describeEachDatabase, FreshDatabase, freshDatabase } from './support/test-databases';
+import { describeOnSqlite, FreshDatabase, freshDatabase } from './support/test-databases';
 
 const MB = 1024 * 1024;
 const ONE_MB_OF_X = Buffer.alloc(MB, 'x');
@@ -164,7 +164,7 @@ const nestedArrays = (levels: number) => `{"model":${'['.repeat(levels)}${']'.re
 /** The shape that was a 500 on /v1/videos: a family A submit whose metadata is nested that deep. */
 const deepAlphaMetadata = (levels: number) => `{"model":"alpha/v6","prompt":"a fox","metadata":${nestedObjects(levels)}}`;
 
-describeEachDatabase('faults lose nothing: memory amplification and nesting depth', (kind) => {
+describeOnSqlite('faults lose nothing: memory amplification and nesting depth', (kind) => {
   let database: FreshDatabase;
   let gateway: GatewayProcess;
   let userId: number;

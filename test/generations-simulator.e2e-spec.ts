@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binaryBody } from './support/fake-beta-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const SUBMIT = '/simulator/beta/api/v1/services/aigc/video-generation/video-synthesis';
 
 /** The embedded family B simulator, end to end through the gateway's own channel. */
-describeEachDatabase('generations: family B simulator', (kind) => {
+describeOnSqlite('generations: family B simulator', (kind) => {
   let gw: TestGateway;
   let customer: { userId: number; key: string };
 
@@ -74,7 +74,7 @@ describeEachDatabase('generations: family B simulator', (kind) => {
   });
 });
 
-describeEachDatabase('generations: family B simulator off', (kind) => {
+describeOnSqlite('generations: family B simulator off', (kind) => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startGateway(kind, { SIMULATOR: 'off' });

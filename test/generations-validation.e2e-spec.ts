@@ -1,11 +1,11 @@
 import { betaChannelBody, FakeBetaUpstream, SAMPLE_MEDIA, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const wrapper = (message: string, code = 'invalid_request') => ({ code, message, data: null });
 
 /** Everything refused before a charge (or reverted at submit), in the wrapper shape. */
-describeEachDatabase('generations: family B refusals', (kind) => {
+describeOnSqlite('generations: family B refusals', (kind) => {
   let gw: TestGateway;
   let fake: FakeBetaUpstream;
   let customer: { userId: number; key: string };
@@ -216,7 +216,7 @@ describeEachDatabase('generations: family B refusals', (kind) => {
   });
 });
 
-describeEachDatabase('generations: private media hosts', (kind) => {
+describeOnSqlite('generations: private media hosts', (kind) => {
   let gw: TestGateway;
   let customer: { userId: number; key: string };
 

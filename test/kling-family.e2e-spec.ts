@@ -3,13 +3,13 @@ import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video
 import { binaryBody } from './support/fake-beta-upstream';
 import { FakeKlingUpstream, startFakeKlingUpstream } from './support/fake-kling-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 const PNG = readFileSync(SAMPLE_IMAGE_PATH);
 
 /** Kling (platform `kling`): both surfaces, a JWT-signed fake upstream, the model rules, refunds and channel faults. */
-describeEachDatabase('kling family', (kind) => {
+describeOnSqlite('kling family', (kind) => {
   let gw: TestGateway;
   let fake: FakeKlingUpstream;
   let customer: { userId: number; key: string };

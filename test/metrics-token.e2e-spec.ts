@@ -1,10 +1,10 @@
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 
 /** /metrics: open without METRICS_TOKEN (as before), behind `Authorization: Bearer <METRICS_TOKEN>` with it. */
-describeEachDatabase('METRICS_TOKEN', (kind) => {
+describeOnSqlite('METRICS_TOKEN', (kind) => {
   let open: TestGateway;
   let guarded: TestGateway;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { binaryBody } from './support/fake-beta-upstream';
 import { FakeMinimaxUpstream, startFakeMinimaxUpstream } from './support/fake-minimax-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 /** The seeded default: 5 credits per second at 768P (100 quota units per credit). */
@@ -9,7 +9,7 @@ const PER_SECOND_768P = 500;
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(400, 9)]);
 
 /** MiniMax Hailuo (platform `minimax`) against a fake of its video API v1 on loopback. */
-describeEachDatabase('MiniMax Hailuo family', (kind) => {
+describeOnSqlite('MiniMax Hailuo family', (kind) => {
   let gw: TestGateway;
   let fake: FakeMinimaxUpstream;
   let customer: { userId: number; key: string };
@@ -166,7 +166,7 @@ describeEachDatabase('MiniMax Hailuo family', (kind) => {
   });
 });
 
-describeEachDatabase('MiniMax Hailuo family: a channel out of balance', (kind) => {
+describeOnSqlite('MiniMax Hailuo family: a channel out of balance', (kind) => {
   let gw: TestGateway;
   let broke: FakeMinimaxUpstream;
   let healthy: FakeMinimaxUpstream;

@@ -1,10 +1,10 @@
 import OpenAI, { toFile } from 'openai';
 import { fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 /** The official `openai` package (6.x) as a client of /v1/videos. */
-describeEachDatabase('OpenAI SDK against /v1/videos', (kind) => {
+describeOnSqlite('OpenAI SDK against /v1/videos', (kind) => {
   let gw: TestGateway;
   let fake: FakeAlphaUpstream;
   let client: OpenAI;

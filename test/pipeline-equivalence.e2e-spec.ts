@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 interface Answer {
   status: number;
@@ -52,7 +52,7 @@ function newTask(answer: Answer): object {
  * with the hot routes off answers every request through Nest: each contract case must come back the
  * same from both, status, headers and body.
  */
-describeEachDatabase('the hot routes and the Nest routes answer alike', (kind) => {
+describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
   let hot: TestGateway;
   let nest: TestGateway;
   let alpha: FakeAlphaUpstream;

@@ -1,11 +1,11 @@
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const openai = (message: string, param: string) => ({ error: { message, type: 'invalid_request_error', param, code: 'invalid_request' } });
 const wrapper = (message: string) => ({ code: 'invalid_request', message, data: null });
 
 /** One validation mechanism (the families' request classes): wrong JSON types are 400s, never coerced; multipart's decimal text still counts. */
-describeEachDatabase('request schemas: types are checked, never coerced', (kind) => {
+describeOnSqlite('request schemas: types are checked, never coerced', (kind) => {
   let gw: TestGateway;
   let customer: { userId: number; key: string };
   const QUOTA = 10_000_000;

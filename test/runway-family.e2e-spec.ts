@@ -3,7 +3,7 @@ import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video
 import { binaryBody } from './support/fake-beta-upstream';
 import { FakeRunwayUpstream, startFakeRunwayUpstream } from './support/fake-runway-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 const MODELS = ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast'];
@@ -14,7 +14,7 @@ const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 const NO_CREDITS = { error: 'You do not have enough credits to run this task.' };
 
 /** Runway (platform `runway`) against a fake that speaks its protocol, on both surfaces. */
-describeEachDatabase('runway family', (kind) => {
+describeOnSqlite('runway family', (kind) => {
   let gw: TestGateway;
   let fake: FakeRunwayUpstream;
   let customer: { userId: number; key: string };
@@ -175,7 +175,7 @@ describeEachDatabase('runway family', (kind) => {
   });
 });
 
-describeEachDatabase('runway family: a credit error on submit moves to the next channel', (kind) => {
+describeOnSqlite('runway family: a credit error on submit moves to the next channel', (kind) => {
   let gw: TestGateway;
   let broke: FakeRunwayUpstream;
   let funded: FakeRunwayUpstream;
@@ -202,7 +202,7 @@ describeEachDatabase('runway family: a credit error on submit moves to the next 
   });
 });
 
-describeEachDatabase('runway family: the embedded simulator', (kind) => {
+describeOnSqlite('runway family: the embedded simulator', (kind) => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startGateway(kind, { SIMULATOR: 'on' });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { approvedCustomer } from './support/fake-gamma-upstream';
 import { binaryBody } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase, freshDatabase, FreshDatabase } from './support/test-databases';
+import { describeOnSqlite, freshDatabase, FreshDatabase } from './support/test-databases';
 
 const SAMPLE_PNG = readFileSync(join(__dirname, '../src/simulator/assets/sample.png'));
 const SAMPLE_MP4 = readFileSync(join(__dirname, '../src/simulator/assets/sample.mp4'));
@@ -14,7 +14,7 @@ const SAMPLE_MP4 = readFileSync(join(__dirname, '../src/simulator/assets/sample.
  * loopback URLs stay refused (MEDIA_ALLOW_PRIVATE_HOSTS=false). The simulator's groups and assets
  * outlive a restart.
  */
-describeEachDatabase('sample media and the simulator, offline with the defaults', (kind) => {
+describeOnSqlite('sample media and the simulator, offline with the defaults', (kind) => {
   let database: FreshDatabase;
   let gw: TestGateway;
   let key: string;

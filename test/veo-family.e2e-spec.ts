@@ -4,7 +4,7 @@ import { binaryBody } from './support/fake-beta-upstream';
 import { FakeVeoUpstream, googleError, startFakeVeoUpstream } from './support/fake-veo-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 /** Seeded defaults: 100 quota units per credit of 0.01 USD (Veo 3.1 Fast USD 0.15/s, Veo 3 USD 0.40/s). */
@@ -14,7 +14,7 @@ const IMAGE = readFileSync(SAMPLE_IMAGE_PATH);
 const MODELS = ['veo-3.1-generate-preview', 'veo-3.1-fast-generate-preview', 'veo-3.0-generate-001', 'veo-3.0-fast-generate-001'];
 
 /** Veo through the Gemini API (platform `veo`) on both surfaces, against a fake that checks x-goog-api-key on every call. */
-describeEachDatabase('veo family (Gemini API)', (kind) => {
+describeOnSqlite('veo family (Gemini API)', (kind) => {
   let gw: TestGateway;
   let fake: FakeVeoUpstream;
   let images: LoopbackServer;
@@ -232,7 +232,7 @@ describeEachDatabase('veo family (Gemini API)', (kind) => {
 });
 
 /** The embedded simulator speaks the same protocol (key on every call, the file too) and is seeded with a veo channel. */
-describeEachDatabase('veo family: the embedded simulator', (kind) => {
+describeOnSqlite('veo family: the embedded simulator', (kind) => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startGateway(kind, { SIMULATOR: 'on' });

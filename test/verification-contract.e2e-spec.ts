@@ -1,7 +1,7 @@
 import { ChannelsService } from '../src/upstream/channels.service';
 import { startGateway, TestGateway } from './support/gateway';
 import { activeAsset, approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
 
 const assetItem = (id: string) => ({ type: 'image_url', image_url: { url: `asset://${id}` } });
@@ -9,7 +9,7 @@ const NOT_ENABLED =
   'real-person verification is not enabled for this account: file an application at POST /v1/verification/applications and wait for approval';
 
 /** Verification details of the documents that the flow suites do not pin down. */
-describeEachDatabase('verification contract details', (kind) => {
+describeOnSqlite('verification contract details', (kind) => {
   let gw: TestGateway;
   let fake: FakeGammaUpstream;
 
@@ -129,7 +129,7 @@ describeEachDatabase('verification contract details', (kind) => {
   });
 });
 
-describeEachDatabase('verification with MEDIA_ALLOW_PRIVATE_HOSTS=false', (kind) => {
+describeOnSqlite('verification with MEDIA_ALLOW_PRIVATE_HOSTS=false', (kind) => {
   let gw: TestGateway;
   let fake: FakeGammaUpstream;
 

@@ -4,10 +4,10 @@ import { describeWithBrowser, launchBrowser, openPage } from './support/browser'
 import { approvedCustomer } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 /** The whole verification flow against the embedded simulator (SIMULATOR=on), no fake upstream. */
-describeEachDatabase('verification with the embedded simulator', (kind) => {
+describeOnSqlite('verification with the embedded simulator', (kind) => {
   let gw: TestGateway;
   let business: LoopbackServer;
 

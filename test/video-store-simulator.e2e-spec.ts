@@ -4,12 +4,12 @@ import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { binaryBody } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
 
 /** The README's walk-through on the embedded simulator: a range past the end is a 416 before and after archiving. */
-describeEachDatabase('the video store with the embedded simulator', (kind) => {
+describeOnSqlite('the video store with the embedded simulator', (kind) => {
   let gw: TestGateway;
   let key = '';
 

@@ -6,7 +6,7 @@ import { alphaChannelBody, binaryBody, FakeAlphaUpstream, finishAfter, startFake
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { startS3Server, TestS3Server } from './support/s3-server';
-import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import { describeOnSqlite, queryDatabase } from './support/test-databases';
 
 /** Above one S3 part (8 MiB), so the S3 store has begun a multipart upload when the limit is hit. */
 const MAX_BYTES = 12 * 1024 * 1024;
@@ -41,7 +41,7 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
 }
 
 for (const storeKind of ['file', 's3'] as const) {
-  describeEachDatabase(`the video store (${storeKind}): VIDEO_MAX_BYTES`, (kind) => {
+  describeOnSqlite(`the video store (${storeKind}): VIDEO_MAX_BYTES`, (kind) => {
     let gw: TestGateway;
     let fake: FakeAlphaUpstream;
     let s3: TestS3Server | undefined;

@@ -1,7 +1,7 @@
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const DAY_MS = 24 * 3600_000;
 /** alpha/v5 720p 5 s: 60 credits; beta 720P 5 s: 10 credits a second. */
@@ -9,7 +9,7 @@ const V5_PRICE = 6000;
 const BETA_720P_PRICE = 5000;
 
 /** Product-contract promises shared by both video surfaces: idempotency window, missing channels, request ids. */
-describeEachDatabase('videos and generations: contract of the OpenAI-compatible surface', (kind) => {
+describeOnSqlite('videos and generations: contract of the OpenAI-compatible surface', (kind) => {
   let gw: TestGateway;
   let alpha: FakeAlphaUpstream;
   let beta: FakeBetaUpstream;

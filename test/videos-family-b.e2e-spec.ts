@@ -1,12 +1,12 @@
 import OpenAI from 'openai';
 import { betaChannelBody, FakeBetaUpstream, SAMPLE_MEDIA, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const invalid = (message: string, param: string) => ({ error: { message, type: 'invalid_request_error', param, code: 'invalid_request' } });
 
 /** Family B bodies on POST /v1/videos: the same fields as /v1/video/generations, OpenAI spellings and error shape. */
-describeEachDatabase('videos: family B submits on /v1/videos', (kind) => {
+describeOnSqlite('videos: family B submits on /v1/videos', (kind) => {
   let gw: TestGateway;
   let fake: FakeBetaUpstream;
   let customer: { userId: number; key: string };

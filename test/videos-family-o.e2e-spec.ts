@@ -4,14 +4,14 @@ import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video
 import { binaryBody } from './support/fake-beta-upstream';
 import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 const collect = binaryBody;
 const PER_SECOND = 700;
 
 /** Family O: an OpenAI-compatible upstream behind /v1/videos, models listed by the operator on its channel. */
-describeEachDatabase('videos: family O (OpenAI-compatible upstream)', (kind) => {
+describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
   let gw: TestGateway;
   let fake: FakeOpenAiUpstream;
   let customer: { userId: number; key: string };
@@ -163,7 +163,7 @@ describeEachDatabase('videos: family O (OpenAI-compatible upstream)', (kind) => 
 });
 
 /** Two gateways: the second uses the first's /v1 as its OpenAI-compatible upstream. */
-describeEachDatabase('videos: a gateway chained behind another (family O -> family A)', (kind) => {
+describeOnSqlite('videos: a gateway chained behind another (family O -> family A)', (kind) => {
   let front: TestGateway;
   let back: TestGateway;
 

@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { GENERATION_MS } from '../src/families/alpha/simulator/alpha-simulator.service';
 import { binaryBody, fakePng } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const SAMPLE = readFileSync(join(__dirname, '../src/simulator/assets/sample.mp4'));
 
 /** The walk-through of the README: the embedded simulator, defaults for media hosts, a real MP4. */
-describeEachDatabase('videos: family A through the embedded simulator', (kind) => {
+describeOnSqlite('videos: family A through the embedded simulator', (kind) => {
   let gw: TestGateway;
   let customer: { userId: number; key: string };
 
@@ -77,7 +77,7 @@ describeEachDatabase('videos: family A through the embedded simulator', (kind) =
   });
 });
 
-describeEachDatabase('videos: simulator off', (kind) => {
+describeOnSqlite('videos: simulator off', (kind) => {
   it('does not mount the family A simulator', async () => {
     const gw = await startGateway(kind, { SIMULATOR: 'off' });
     try {

@@ -2,11 +2,11 @@ import { get } from 'node:http';
 import { AlphaApiClient } from '../src/families/alpha/alpha-api.client';
 import { alphaChannelBody, FakeAlphaFault, fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 
-describeEachDatabase('videos: upstream trouble', (kind) => {
+describeOnSqlite('videos: upstream trouble', (kind) => {
   describe('refused submits', () => {
     let gw: TestGateway;
     let fake: FakeAlphaUpstream;

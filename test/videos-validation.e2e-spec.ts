@@ -1,10 +1,10 @@
 import { alphaChannelBody, startFakeAlphaUpstream, FakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const invalid = (message: string, param: string | null) => ({ error: { message, type: 'invalid_request_error', param, code: 'invalid_request' } });
 
-describeEachDatabase('videos: validation and auth before any charge', (kind) => {
+describeOnSqlite('videos: validation and auth before any charge', (kind) => {
   let gw: TestGateway;
   let fake: FakeAlphaUpstream;
   let customer: { userId: number; key: string; keyId: number };

@@ -56,6 +56,15 @@ export function describeEachDatabase(name: string, body: (kind: DatabaseKind) =>
   for (const kind of databaseKinds()) describe(`${name} [${kind}]`, () => body(kind));
 }
 
+/**
+ * A suite whose behaviour does not depend on the database (request rules, a provider's protocol,
+ * rendering, limits kept in memory) runs on SQLite only; suites about what the database does (money,
+ * leases, migrations, collations, several instances) use describeEachDatabase. That keeps the run short.
+ */
+export function describeOnSqlite(name: string, body: (kind: DatabaseKind) => void): void {
+  describe(`${name} [sqlite]`, () => body('sqlite'));
+}
+
 /** Reads rows straight from a test database (to check what the gateway left behind). */
 export async function queryDatabase<T = Record<string, unknown>>(database: FreshDatabase, sql: string): Promise<T[]> {
   if (database.kind === 'sqlite') {
