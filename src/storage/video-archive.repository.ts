@@ -157,7 +157,7 @@ export class VideoArchiveRepository {
       const result = await manager
         .createQueryBuilder()
         .update(VideoArchiveEntity)
-        .set(changes as QueryDeepPartialEntity<VideoArchiveEntity>)
+        .set(changes)
         .where("task_row_id = :taskRowId AND lease_owner = :owner AND status = 'pending'", { taskRowId, owner })
         .execute();
       const won = (result.affected ?? 0) > 0;

@@ -126,7 +126,7 @@ export class TaskTransitionsService {
         at: changes.updatedAt ?? this.clock.now(),
       });
       if (changes.status === 'SUCCESS' || changes.status === 'FAILURE') {
-        await this.ends.record(manager, { task: { ...task, ...changes } as TaskEntity, status: changes.status, at: changes.updatedAt ?? this.clock.now() });
+        await this.ends.record(manager, { task: { ...task, ...changes }, status: changes.status, at: changes.updatedAt ?? this.clock.now() });
       }
     }
     return true;
@@ -149,7 +149,7 @@ export class TaskTransitionsService {
       });
       // Counted here, where every refund of a task is written, whoever asked for it.
       if (won && task.quota > 0) this.metrics.refunds.inc({ family: task.platform, cause });
-      if (won && changes.status === 'FAILURE') this.ends.ended({ ...task, ...changes } as TaskEntity);
+      if (won && changes.status === 'FAILURE') this.ends.ended({ ...task, ...changes });
       return won;
     } catch (error) {
       if (error instanceof AlreadyRefundedError) {

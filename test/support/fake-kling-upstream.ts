@@ -104,7 +104,7 @@ function checkToken(header: string | string[] | undefined, accessKey: string, se
   const now = Math.floor(Date.now() / 1000);
   if (typeof claims.nbf !== 'number' || claims.nbf > now) return 1003;
   if (typeof claims.exp !== 'number' || claims.exp < now) return 1004;
-  seen.push({ iss: claims.iss as string, exp: claims.exp, nbf: claims.nbf });
+  seen.push({ iss: claims.iss, exp: claims.exp, nbf: claims.nbf });
   return 0;
 }
 

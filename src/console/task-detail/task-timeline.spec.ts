@@ -6,7 +6,7 @@ import { buildTimeline } from './task-timeline';
 const S = 1_000;
 const task = (overrides: Partial<TaskEntity> = {}): TaskEntity =>
   ({ id: 1, taskId: 'task_x', status: 'FAILURE', progress: 100, createdAt: 10 * S, submitTime: 11 * S, finishTime: 40 * S, pollCount: 3, firstPollAt: 20 * S, lastPollAt: 40 * S, ...overrides }) as TaskEntity;
-const event = (kind: TaskEventEntity['kind'], at: number, extra: Partial<TaskEventEntity> = {}) => ({ id: at, taskRowId: 1, kind, status: null, progress: null, detail: null, at: at * S, ...extra }) as TaskEventEntity;
+const event = (kind: TaskEventEntity['kind'], at: number, extra: Partial<TaskEventEntity> = {}) => ({ id: at, taskRowId: 1, kind, status: null, progress: null, detail: null, at: at * S, ...extra });
 const log = (type: LogEntity['type'], quota: number, at: number) => ({ id: at, type, quota, createdAt: at * S }) as LogEntity;
 
 describe('task timeline', () => {

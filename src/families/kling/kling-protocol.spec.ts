@@ -7,7 +7,7 @@ import type { KlingVideoRequestDto } from './kling-request.dto';
 import { settleKlingRequest } from './kling-task-rules';
 
 const NOW = 1_774_711_071_000;
-const settle = (model: string, body: Partial<KlingVideoRequestDto>, hasImage = false) => settleKlingRequest(model, KLING_MODELS[model], { model, ...body } as KlingVideoRequestDto, hasImage, 'duration');
+const settle = (model: string, body: Partial<KlingVideoRequestDto>, hasImage = false) => settleKlingRequest(model, KLING_MODELS[model], { model, ...body }, hasImage, 'duration');
 const refusal = (run: () => unknown) => {
   try {
     run();

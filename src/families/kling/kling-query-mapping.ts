@@ -19,7 +19,7 @@ export function mapKlingQuery(body: unknown, policy?: LinkPolicy): PollOutcome {
   const envelope = (body ?? {}) as KlingEnvelope;
   const code = klingCode(envelope.code);
   if (code !== '0') throw new UpstreamError('transient', `the provider answered the query with code ${code ?? 'none'}`);
-  const data = (envelope.data ?? {}) as KlingTaskData;
+  const data = (envelope.data ?? {});
   const raw = storedKlingTask(data);
   switch (data.task_status) {
     case 'submitted':
@@ -45,7 +45,7 @@ export function klingFailReason(message: unknown): string {
 
 /** The documented fields of a task, without the provider's text or video URLs; a few KB at most. */
 function storedKlingTask(data: KlingTaskData): unknown {
-  const videos = Array.isArray(data.task_result?.videos) ? data.task_result!.videos.slice(0, 4).map((video) => compact({ id: keptText(video?.id, 128), duration: keptText(video?.duration, 16) }) ?? {}) : undefined;
+  const videos = Array.isArray(data.task_result?.videos) ? data.task_result.videos.slice(0, 4).map((video) => compact({ id: keptText(video?.id, 128), duration: keptText(video?.duration, 16) }) ?? {}) : undefined;
   return capStoredResponse(
     compact({
       task_id: keptText(data.task_id, 128),

@@ -66,7 +66,7 @@ function fromSize(size: string | undefined): { ratio?: string; mode?: KlingMode 
 function settleMode(name: string, model: KlingModel, body: KlingVideoRequestDto, sizeMode: KlingMode | undefined, metadataMode: unknown): KlingMode {
   if (metadataMode !== undefined && metadataMode !== 'std' && metadataMode !== 'pro') throw AppError.invalid('metadata.mode must be "std" or "pro"', 'metadata.mode');
   const resolutionMode = body.resolution !== undefined ? MODE_OF_RESOLUTION[body.resolution.toLowerCase()] : undefined;
-  const asked: Array<[string, KlingMode | undefined]> = [['metadata.mode', metadataMode as KlingMode | undefined], ['resolution', resolutionMode], ['size', sizeMode]];
+  const asked: Array<[string, KlingMode | undefined]> = [['metadata.mode', metadataMode], ['resolution', resolutionMode], ['size', sizeMode]];
   const given = asked.filter((entry): entry is [string, KlingMode] => entry[1] !== undefined);
   const conflict = given.find(([, mode]) => mode !== given[0][1]);
   if (conflict) throw AppError.invalid(`${conflict[0]} does not match ${given[0][0]} (720p is std, 1080p is pro)`, conflict[0]);

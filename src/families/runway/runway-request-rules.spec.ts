@@ -2,7 +2,7 @@ import { planRunwayRequest } from './runway-request-rules';
 import type { RunwayVideoRequestDto } from './runway-request.dto';
 
 const plan = (model: string, body: Partial<RunwayVideoRequestDto>, durationField: 'duration' | 'seconds' = 'duration') =>
-  planRunwayRequest(model, { model, ...body } as RunwayVideoRequestDto, { durationField });
+  planRunwayRequest(model, { model, ...body }, { durationField });
 const refusal = (model: string, body: Partial<RunwayVideoRequestDto>, durationField: 'duration' | 'seconds' = 'duration') => {
   try {
     plan(model, body, durationField);

@@ -16,7 +16,7 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
 
   beforeAll(async () => {
     fake = await startFakeRunwayUpstream();
-    adapter = new RunwayUpstreamAdapter(new HttpService(), { now: () => 0 } as never, new RunwayInputImages(config), config);
+    adapter = new RunwayUpstreamAdapter(new HttpService(), { now: () => 0 }, new RunwayInputImages(config), config);
     channel = { id: 1, platform: 'runway', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
   });
   afterAll(() => fake.close());
@@ -40,7 +40,7 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
   it('a cancel Runway refuses is an UpstreamError: an unknown task, a bad key', async () => {
     await expect(adapter.cancel(task({ upstreamTaskId: 'no-such-task' }), channel)).rejects.toMatchObject({ kind: 'channel', details: { httpStatus: 404 } });
     const running = await submitted();
-    await expect(adapter.cancel(running, { ...channel, apiKey: 'key_wrong' } as ChannelEntity)).rejects.toMatchObject({ kind: 'channel', details: { httpStatus: 401 } });
+    await expect(adapter.cancel(running, { ...channel, apiKey: 'key_wrong' })).rejects.toMatchObject({ kind: 'channel', details: { httpStatus: 401 } });
     await expect(adapter.cancel(task({ upstreamTaskId: null }), channel)).rejects.toMatchObject({ kind: 'channel' });
   });
 });

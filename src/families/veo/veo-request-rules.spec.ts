@@ -2,7 +2,7 @@ import { planVeoRequest } from './veo-request-rules';
 import type { VeoVideoRequestDto } from './veo-request.dto';
 
 const plan = (model: string, body: Partial<VeoVideoRequestDto>, options: { durationField?: 'duration' | 'seconds'; seedSent?: boolean; file?: boolean } = {}) =>
-  planVeoRequest(model, { model, ...body } as VeoVideoRequestDto, {
+  planVeoRequest(model, { model, ...body }, {
     durationField: options.durationField ?? 'duration',
     seedSent: options.seedSent ?? false,
     inputReferenceFile: options.file ? { buffer: Buffer.from('x') } : undefined,
