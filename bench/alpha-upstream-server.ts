@@ -25,7 +25,14 @@ const server = createServer((req, res) => {
     polls++;
     const finished = (finishAt.get(id) ?? Infinity) <= now;
     const resp = finished
-      ? { id: Number(id), status: 1, prompt: 'bench', url: `http://127.0.0.1:${port()}/files/${id}.mp4`, outputWidth: 1280, outputHeight: 720 }
+      ? {
+          id: Number(id),
+          status: 1,
+          prompt: 'bench',
+          url: `http://127.0.0.1:${port()}/files/${id}.mp4`,
+          outputWidth: 1280,
+          outputHeight: 720,
+        }
       : { id: Number(id), status: 5, prompt: 'bench' };
     const body = JSON.stringify({ ErrCode: 0, ErrMsg: 'success', Resp: resp });
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -45,7 +52,8 @@ const server = createServer((req, res) => {
     const query = new URL(url, 'http://x').searchParams;
     const from = Number(query.get('from'));
     const now = Date.now();
-    for (let i = 0; i < Number(query.get('count')); i++) finishAt.set(String(from + i), now + Math.floor(Math.random() * Number(query.get('over'))));
+    for (let i = 0; i < Number(query.get('count')); i++)
+      finishAt.set(String(from + i), now + Math.floor(Math.random() * Number(query.get('over'))));
     res.end('ok');
     return;
   }

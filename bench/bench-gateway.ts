@@ -26,7 +26,11 @@ export interface BenchGateway {
  * The gateway the benchmarks measure: the real AppModule on a fresh SQLite file (or the given
  * database), quiet logs, listening on loopback, with the lean upstream in its own process.
  */
-export async function startBenchGateway(databaseUrl: string | undefined, env: Record<string, string> = {}, channelSettings?: ChannelSettings): Promise<BenchGateway> {
+export async function startBenchGateway(
+  databaseUrl: string | undefined,
+  env: Record<string, string> = {},
+  channelSettings?: ChannelSettings,
+): Promise<BenchGateway> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
   const config = loadConfig({
     DATABASE_URL: databaseUrl ?? `sqlite:${join(dir, 'bench.sqlite')}`,
@@ -43,7 +47,10 @@ export async function startBenchGateway(databaseUrl: string | undefined, env: Re
   await app.listen(0, '127.0.0.1');
   const channel = await app
     .get(ChannelsService)
-    .create({ name: 'bench', platform: 'alpha', baseUrl: upstream.url, apiKey: 'bench', models: ['alpha/v6'], settings: channelSettings }, true);
+    .create(
+      { name: 'bench', platform: 'alpha', baseUrl: upstream.url, apiKey: 'bench', models: ['alpha/v6'], settings: channelSettings },
+      true,
+    );
   return {
     app,
     config,

@@ -47,7 +47,12 @@ export async function insertTasksInFlight(dataSource: DataSource, channelId: num
     // The gateway's jobs already run: on MySQL a batch may be picked as a deadlock victim; insert it again.
     for (let attempt = 1; ; attempt++) {
       try {
-        await dataSource.createQueryBuilder().insert().into(TaskEntity).values(rows.slice(i, i + 500) as never).execute();
+        await dataSource
+          .createQueryBuilder()
+          .insert()
+          .into(TaskEntity)
+          .values(rows.slice(i, i + 500) as never)
+          .execute();
         break;
       } catch (error) {
         if (attempt >= 5 || !/Deadlock/i.test(String(error))) throw error;

@@ -55,7 +55,8 @@ async function writeVideo(path: string, bytes: number): Promise<void> {
   Buffer.from('ftypisom').copy(chunk, 4);
   const out = createWriteStream(path);
   for (let written = 0; written < bytes; written += MiB) {
-    if (!out.write(chunk.subarray(0, Math.min(MiB, bytes - written)))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    if (!out.write(chunk.subarray(0, Math.min(MiB, bytes - written))))
+      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve) => out.end(() => resolve()));
 }
@@ -67,7 +68,16 @@ async function writeVideo(path: string, bytes: number): Promise<void> {
  */
 function curlRead(url: string, headers: string[] = []): Promise<{ seconds: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    const args = ['-s', '-f', '-o', '/dev/null', '-w', '%{size_download} %{time_total}', ...headers.flatMap((header) => ['-H', header]), url];
+    const args = [
+      '-s',
+      '-f',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{size_download} %{time_total}',
+      ...headers.flatMap((header) => ['-H', header]),
+      url,
+    ];
     const child = spawn('curl', args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
@@ -82,12 +92,14 @@ function curlRead(url: string, headers: string[] = []): Promise<{ seconds: numbe
 
 /** Drops the file's pages from the page cache (GNU dd's `nocache`: posix_fadvise DONTNEED), so the next read comes from disk. */
 function evict(path: string): void {
-  if (spawnSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0'], { stdio: 'ignore' }).status !== 0) throw new Error('dd iflag=nocache failed');
+  if (spawnSync('dd', [`if=${path}`, 'iflag=nocache', 'count=0'], { stdio: 'ignore' }).status !== 0)
+    throw new Error('dd iflag=nocache failed');
 }
 
-
 function peakRssMiB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith(field));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith(field));
   return Math.round(Number(/(\d+)/.exec(line ?? '')?.[1] ?? 0) / 1024);
 }
 
@@ -112,13 +124,20 @@ export async function runContentBench(bytes = 1024 * MiB, rounds = 3): Promise<C
   const servers: Array<{ stop: () => void }> = [];
   try {
     for (let tries = 0; ; tries++) {
-      const healthy = await fetch(`${base}/health`).then((res) => res.ok, () => false);
+      const healthy = await fetch(`${base}/health`).then(
+        (res) => res.ok,
+        () => false,
+      );
       if (healthy) break;
       if (tries > 150) throw new Error('the gateway did not start');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const admin = (path: string, body: object) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((res) => res.json());
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((res) => res.json());
     const user = await admin('/api/admin/users', { username: 'bench' });
     const { key } = await admin(`/api/admin/users/${user.id}/keys`, { name: 'bench' });
 
@@ -146,7 +165,9 @@ export async function runContentBench(bytes = 1024 * MiB, rounds = 3): Promise<C
     insert.run(taskId, user.id, now, now, now, null);
     insert.run(proxiedTaskId, user.id, now, now, now, `${upstream.url}/video.mp4`);
     // The archived one's copy, as the video store records it.
-    db.prepare("INSERT INTO video_archives (task_row_id, status, size, archived_at, failures) SELECT id, 'archived', ?, ?, 0 FROM tasks WHERE task_id = ?").run(bytes, now, taskId);
+    db.prepare(
+      "INSERT INTO video_archives (task_row_id, status, size, archived_at, failures) SELECT id, 'archived', ?, ?, 0 FROM tasks WHERE task_id = ?",
+    ).run(bytes, now, taskId);
     db.close();
 
     const content = (id: string) => curlRead(`${base}/v1/videos/${id}/content`, [`Authorization: Bearer ${key}`]);
@@ -164,14 +185,31 @@ export async function runContentBench(bytes = 1024 * MiB, rounds = 3): Promise<C
       }
       const [directMiBps, floorMiBps, contentMiBps] = best.map((seconds) => Math.round(bytes / MiB / seconds));
       const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
-      return { directMiBps, floorMiBps, contentMiBps, ratio: ratio(contentMiBps, directMiBps), floorRatio: ratio(contentMiBps, floorMiBps) };
+      return {
+        directMiBps,
+        floorMiBps,
+        contentMiBps,
+        ratio: ratio(contentMiBps, directMiBps),
+        floorRatio: ratio(contentMiBps, floorMiBps),
+      };
     };
     const storeReads = [() => curlRead(`file://${path}`), () => curlRead(storeFloor.url), () => content(taskId)];
     const cold = await compare(storeReads, true);
     const warm = await compare(storeReads, false);
     const storePeak = peakRssMiB(child.pid!, 'VmHWM');
-    const proxied = await compare([() => curlRead(`${upstream.url}/video.mp4`), () => curlRead(proxyFloor.url), () => content(proxiedTaskId)], false);
-    return { bytes, cold, warm, proxied, gatewayPeakRssStoreMiB: storePeak, gatewayPeakRssMiB: peakRssMiB(child.pid!, 'VmHWM'), gatewayRssBeforeMiB: rssBefore };
+    const proxied = await compare(
+      [() => curlRead(`${upstream.url}/video.mp4`), () => curlRead(proxyFloor.url), () => content(proxiedTaskId)],
+      false,
+    );
+    return {
+      bytes,
+      cold,
+      warm,
+      proxied,
+      gatewayPeakRssStoreMiB: storePeak,
+      gatewayPeakRssMiB: peakRssMiB(child.pid!, 'VmHWM'),
+      gatewayRssBeforeMiB: rssBefore,
+    };
   } finally {
     for (const server of servers) server.stop();
     child.kill('SIGTERM');

@@ -20,7 +20,14 @@ interface Caller {
   group: string;
 }
 
-type TaskRow = Record<string, unknown> & { id: number; task_id: string; user_id: number; status: string; progress: number; created_at: number | string };
+type TaskRow = Record<string, unknown> & {
+  id: number;
+  task_id: string;
+  user_id: number;
+  status: string;
+  progress: number;
+  created_at: number | string;
+};
 
 interface NewTask {
   taskId: string;
@@ -53,27 +60,57 @@ const INSERT_TASK_SQL =
   "VALUES (?, ?, ?, ?, 'alpha', ?, 'v6', 'textGenerate', ?, 'SUBMITTING', 0, ?, ?, ?, ?, ?, 0, ?, ?)";
 const CHARGE_SQL = 'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, updated_at = ? WHERE id = ? AND quota >= ?';
 const BALANCE_SQL = 'SELECT quota FROM users WHERE id = ?';
-const HOLD_SQL = "INSERT INTO logs (type, user_id, task_id, model, quota, balance_after, channel_id, detail, created_at) VALUES ('hold', ?, ?, ?, ?, ?, ?, 'bench', ?)";
+const HOLD_SQL =
+  "INSERT INTO logs (type, user_id, task_id, model, quota, balance_after, channel_id, detail, created_at) VALUES ('hold', ?, ?, ?, ?, ?, ?, 'bench', ?)";
 const SUBMITTED_SQL =
   "UPDATE tasks SET status = 'NOT_START', upstream_task_id = ?, submit_time = ?, next_poll_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ? " +
   "WHERE task_id = ? AND status = 'SUBMITTING' AND lease_owner = ?";
 const CONFIRM_SQL = "UPDATE logs SET type = 'consume' WHERE task_id = ? AND type = 'hold'";
 
 const toCaller = (row: Record<string, unknown> | undefined): Caller | undefined =>
-  row && row.key_status === 'active' && row.user_status === 'active' ? { keyId: Number(row.key_id), userId: Number(row.user_id), group: String(row.user_group) } : undefined;
+  row && row.key_status === 'active' && row.user_status === 'active'
+    ? { keyId: Number(row.key_id), userId: Number(row.user_id), group: String(row.user_group) }
+    : undefined;
 
-const recordParams = (t: NewTask) => [t.taskId, t.caller.userId, t.caller.keyId, t.caller.group, t.model, t.channelId, t.quota, t.request, t.now + 60_000, t.owner, t.now + 60_000, t.now, t.now];
+const recordParams = (t: NewTask) => [
+  t.taskId,
+  t.caller.userId,
+  t.caller.keyId,
+  t.caller.group,
+  t.model,
+  t.channelId,
+  t.quota,
+  t.request,
+  t.now + 60_000,
+  t.owner,
+  t.now + 60_000,
+  t.now,
+  t.now,
+];
 
 /** better-sqlite3 on the file, statements prepared once; each transaction runs synchronously, so none interleave. */
 function sqliteStore(path: string): FloorStore {
   type Statement = { get(...values: unknown[]): Record<string, unknown> | undefined; run(...values: unknown[]): { changes: number } };
-  type Database = { prepare(sql: string): Statement; pragma(sql: string): unknown; transaction<A extends unknown[], T>(work: (...args: A) => T): (...args: A) => T };
+  type Database = {
+    prepare(sql: string): Statement;
+    pragma(sql: string): unknown;
+    transaction<A extends unknown[], T>(work: (...args: A) => T): (...args: A) => T;
+  };
   const Sqlite = sqliteDriver() as new (path: string) => Database;
   const db = new Sqlite(path);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 10000');
   db.pragma('synchronous = NORMAL');
-  const [caller, task, insert, charge, balance, hold, submitted, confirm] = [CALLER_SQL, TASK_SQL, INSERT_TASK_SQL, CHARGE_SQL, BALANCE_SQL, HOLD_SQL, SUBMITTED_SQL, CONFIRM_SQL].map((sql) => db.prepare(sql));
+  const [caller, task, insert, charge, balance, hold, submitted, confirm] = [
+    CALLER_SQL,
+    TASK_SQL,
+    INSERT_TASK_SQL,
+    CHARGE_SQL,
+    BALANCE_SQL,
+    HOLD_SQL,
+    SUBMITTED_SQL,
+    CONFIRM_SQL,
+  ].map((sql) => db.prepare(sql));
   const record = db.transaction((t: NewTask) => {
     insert.run(...recordParams(t));
     if (charge.run(t.quota, t.quota, t.now, t.caller.userId, t.quota).changes === 0) throw new Error('insufficient quota');
@@ -105,16 +142,27 @@ function sqliteStore(path: string): FloorStore {
 async function mysqlStore(url: string): Promise<FloorStore> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const mysql = require('mysql2/promise') as typeof import('mysql2/promise');
-  const pool = mysql.createPool({ uri: url, connectionLimit: 20, supportBigNumbers: true, bigNumberStrings: true, charset: 'utf8mb4', timezone: 'Z' });
+  const pool = mysql.createPool({
+    uri: url,
+    connectionLimit: 20,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    charset: 'utf8mb4',
+    timezone: 'Z',
+  });
   type Rows = Array<Record<string, unknown>>;
   const one = async (sql: string, params: unknown[]) => ((await pool.execute(sql, params as never[]))[0] as Rows)[0];
-  const inTransaction = async <T>(work: (run: (sql: string, params: unknown[]) => Promise<{ affectedRows: number; rows: Rows }>) => Promise<T>): Promise<T> => {
+  const inTransaction = async <T>(
+    work: (run: (sql: string, params: unknown[]) => Promise<{ affectedRows: number; rows: Rows }>) => Promise<T>,
+  ): Promise<T> => {
     const connection = await pool.getConnection();
     try {
       await connection.beginTransaction();
       const run = async (sql: string, params: unknown[]) => {
         const [result] = await connection.execute(sql, params as never[]);
-        return Array.isArray(result) ? { affectedRows: 0, rows: result as Rows } : { affectedRows: (result as { affectedRows: number }).affectedRows, rows: [] };
+        return Array.isArray(result)
+          ? { affectedRows: 0, rows: result as Rows }
+          : { affectedRows: (result as { affectedRows: number }).affectedRows, rows: [] };
       };
       const value = await work(run);
       await connection.commit();
@@ -132,7 +180,8 @@ async function mysqlStore(url: string): Promise<FloorStore> {
     record: (t) =>
       inTransaction(async (run) => {
         await run(INSERT_TASK_SQL, recordParams(t));
-        if ((await run(CHARGE_SQL, [t.quota, t.quota, t.now, t.caller.userId, t.quota])).affectedRows === 0) throw new Error('insufficient quota');
+        if ((await run(CHARGE_SQL, [t.quota, t.quota, t.now, t.caller.userId, t.quota])).affectedRows === 0)
+          throw new Error('insufficient quota');
         const after = (await run(BALANCE_SQL, [t.caller.userId])).rows[0].quota;
         await run(HOLD_SQL, [t.caller.userId, t.taskId, t.model, -t.quota, after, t.channelId, t.now]);
         return true;
@@ -157,7 +206,16 @@ function callUpstream(base: string, body: object): Promise<string> {
     const payload = JSON.stringify(body);
     const req = request(
       `${base}/openapi/v2/video/text/generate`,
-      { method: 'POST', agent: upstreamAgent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), 'API-KEY': 'bench', 'Ai-trace-id': randomBytes(16).toString('hex') } },
+      {
+        method: 'POST',
+        agent: upstreamAgent,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(payload),
+          'API-KEY': 'bench',
+          'Ai-trace-id': randomBytes(16).toString('hex'),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -177,9 +235,24 @@ function callUpstream(base: string, body: object): Promise<string> {
 }
 
 const seconds = (ms: unknown) => (ms === null || ms === undefined ? 0 : Math.floor(Number(ms) / 1000));
-const FLAT_STATUS: Record<string, string> = { NOT_START: 'queued', SUBMITTED: 'queued', QUEUED: 'queued', IN_PROGRESS: 'in_progress', SUCCESS: 'completed', FAILURE: 'failed' };
+const FLAT_STATUS: Record<string, string> = {
+  NOT_START: 'queued',
+  SUBMITTED: 'queued',
+  QUEUED: 'queued',
+  IN_PROGRESS: 'in_progress',
+  SUCCESS: 'completed',
+  FAILURE: 'failed',
+};
 
-const flat = (t: TaskRow) => ({ id: t.task_id, task_id: t.task_id, object: 'video', model: t.model, status: FLAT_STATUS[t.status] ?? 'queued', progress: t.progress, created_at: seconds(t.created_at) });
+const flat = (t: TaskRow) => ({
+  id: t.task_id,
+  task_id: t.task_id,
+  object: 'video',
+  model: t.model,
+  status: FLAT_STATUS[t.status] ?? 'queued',
+  progress: t.progress,
+  created_at: seconds(t.created_at),
+});
 const unified = (t: TaskRow) => ({
   code: 'success',
   message: '',
@@ -201,7 +274,11 @@ const unified = (t: TaskRow) => ({
     created_at: seconds(t.created_at),
     updated_at: seconds(t.updated_at),
     progress: `${t.progress}%`,
-    properties: { input: (JSON.parse(String(t.request)) as { prompt?: string }).prompt ?? '', upstream_model_name: t.upstream_model, origin_model_name: t.model },
+    properties: {
+      input: (JSON.parse(String(t.request)) as { prompt?: string }).prompt ?? '',
+      upstream_model_name: t.upstream_model,
+      origin_model_name: t.model,
+    },
     data: t.upstream_response ? JSON.parse(String(t.upstream_response)) : {},
   },
 });
@@ -231,12 +308,14 @@ async function handle(store: FloorStore, upstream: string, req: IncomingMessage,
     const form = url.startsWith('/v1/videos/') ? 'flat' : url.startsWith('/v1/video/generations/') ? 'unified' : null;
     if (!form) return send(res, 404, { error: { message: 'not found' } });
     const task = await store.task(caller.userId, decodeURIComponent(url.slice(url.lastIndexOf('/') + 1)));
-    if (!task || task.status === 'SUBMITTING' || task.status === 'REJECTED') return send(res, 404, { error: { message: 'task not found' } });
+    if (!task || task.status === 'SUBMITTING' || task.status === 'REJECTED')
+      return send(res, 404, { error: { message: 'task not found' } });
     return send(res, 200, form === 'flat' ? flat(task) : unified(task));
   }
   if (req.method === 'POST' && url === '/v1/videos') {
     const body = JSON.parse(await readBody(req)) as { model?: string; prompt?: string; duration?: number; resolution?: string };
-    if (typeof body.model !== 'string' || typeof body.prompt !== 'string') return send(res, 400, { error: { message: 'model and prompt are required' } });
+    if (typeof body.model !== 'string' || typeof body.prompt !== 'string')
+      return send(res, 400, { error: { message: 'model and prompt are required' } });
     const now = Date.now();
     const task: NewTask = {
       taskId: `task_${randomBytes(16).toString('hex')}`,
@@ -249,9 +328,22 @@ async function handle(store: FloorStore, upstream: string, req: IncomingMessage,
       now,
     };
     if (!(await store.record(task))) return send(res, 402, { error: { message: 'insufficient user quota' } });
-    const upstreamTaskId = await callUpstream(upstream, { prompt: body.prompt, duration: body.duration, quality: body.resolution, model: 'v6' });
+    const upstreamTaskId = await callUpstream(upstream, {
+      prompt: body.prompt,
+      duration: body.duration,
+      quality: body.resolution,
+      model: 'v6',
+    });
     if (!(await store.markSubmitted(task, upstreamTaskId, Date.now()))) return send(res, 503, { error: { message: 'lost the task' } });
-    return send(res, 200, { id: task.taskId, task_id: task.taskId, object: 'video', model: task.model, status: 'queued', progress: 0, created_at: seconds(now) });
+    return send(res, 200, {
+      id: task.taskId,
+      task_id: task.taskId,
+      object: 'video',
+      model: task.model,
+      status: 'queued',
+      progress: 0,
+      created_at: seconds(now),
+    });
   }
   send(res, 404, { error: { message: 'not found' } });
 }

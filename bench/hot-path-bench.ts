@@ -64,7 +64,11 @@ interface Running {
 }
 
 const adminCall = (base: string, path: string, body: object) =>
-  fetch(`${base}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(async (res) => {
+  fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (res) => {
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json();
   });
@@ -87,7 +91,11 @@ async function start(databaseUrl: string | undefined): Promise<Running> {
     LOG_LEVEL: 'info',
     PORT: String(port),
   };
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const gateway = `http://127.0.0.1:${port}`;
   let floor: { url: string; pid: number; stop: () => void } | undefined;
   const stop = async () => {
@@ -98,14 +106,27 @@ async function start(databaseUrl: string | undefined): Promise<Running> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (let tries = 0; !(await fetch(`${gateway}/health`).then((res) => res.ok, () => false)); tries++) {
+    for (
+      let tries = 0;
+      !(await fetch(`${gateway}/health`).then(
+        (res) => res.ok,
+        () => false,
+      ));
+      tries++
+    ) {
       if (tries > 300) throw new Error('the gateway did not start');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const user = await adminCall(gateway, '/api/admin/users', { username: `bench-${Date.now()}` });
     await adminCall(gateway, `/api/admin/users/${user.id}/topup`, { quota: 1_000_000_000_000 });
     const { key } = await adminCall(gateway, `/api/admin/users/${user.id}/keys`, { name: 'bench' });
-    await adminCall(gateway, '/api/admin/channels', { name: 'bench', platform: 'alpha', base_url: upstream.url, api_key: 'bench', models: ['alpha/v6'] });
+    await adminCall(gateway, '/api/admin/channels', {
+      name: 'bench',
+      platform: 'alpha',
+      base_url: upstream.url,
+      api_key: 'bench',
+      models: ['alpha/v6'],
+    });
     const submitted = await fetch(`${gateway}/v1/videos`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
@@ -163,8 +184,12 @@ async function measurePairs(pairs: Pair[], rounds: number, roundMs: number): Pro
   for (let round = 0; round < rounds; round++) {
     for (const pair of pairs) {
       const floorFirst = round % 2 === 0;
-      const first = floorFirst ? await measuredLoad(pair.floor, pair.floorPid, roundMs) : await measuredLoad(pair.gateway, pair.gatewayPid, roundMs);
-      const second = floorFirst ? await measuredLoad(pair.gateway, pair.gatewayPid, roundMs) : await measuredLoad(pair.floor, pair.floorPid, roundMs);
+      const first = floorFirst
+        ? await measuredLoad(pair.floor, pair.floorPid, roundMs)
+        : await measuredLoad(pair.gateway, pair.gatewayPid, roundMs);
+      const second = floorFirst
+        ? await measuredLoad(pair.gateway, pair.gatewayPid, roundMs)
+        : await measuredLoad(pair.floor, pair.floorPid, roundMs);
       const [floor, gateway] = floorFirst ? [first, second] : [second, first];
       const cpuRatio = Number((floor.cpuUsPerRequest / gateway.cpuUsPerRequest).toFixed(2));
       runs.get(pair.name)!.push({ name: pair.name, gateway, floor, ratio: ratio(gateway, floor), cpuRatio });
@@ -198,7 +223,12 @@ export async function runGetBench(databaseUrl?: string, concurrency = 32, rounds
     const comparisons = await measurePairs(
       [
         { name: 'GET /v1/videos/{id}', floor: get(running.floor, flatPath), gateway: get(running.gateway, flatPath), ...pids },
-        { name: 'GET /v1/video/generations/{id}', floor: get(running.floor, unifiedPath), gateway: get(running.gateway, unifiedPath), ...pids },
+        {
+          name: 'GET /v1/video/generations/{id}',
+          floor: get(running.floor, unifiedPath),
+          gateway: get(running.gateway, unifiedPath),
+          ...pids,
+        },
       ],
       rounds,
       roundMs,
@@ -206,7 +236,14 @@ export async function runGetBench(databaseUrl?: string, concurrency = 32, rounds
     // Express's own ceiling, next to the GET floor once more.
     const expressHello = await load({ url: `${express.url}/hello`, method: 'GET', headers: {}, concurrency, durationMs: roundMs });
     const floorAgain = await load({ ...get(running.floor, flatPath), durationMs: roundMs });
-    return { database: running.database, concurrency, rounds, roundMs, comparisons, expressHello: { ...expressHello, ratioToFloor: ratio(expressHello, floorAgain) } };
+    return {
+      database: running.database,
+      concurrency,
+      rounds,
+      roundMs,
+      comparisons,
+      expressHello: { ...expressHello, ratioToFloor: ratio(expressHello, floorAgain) },
+    };
   } finally {
     express.stop();
     await running.stop();
@@ -225,7 +262,15 @@ export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16
       concurrency,
     });
     const comparisons = await measurePairs(
-      [{ name: 'POST /v1/videos', floor: post(running.floor), gateway: post(running.gateway), floorPid: running.floorPid, gatewayPid: running.gatewayPid }],
+      [
+        {
+          name: 'POST /v1/videos',
+          floor: post(running.floor),
+          gateway: post(running.gateway),
+          floorPid: running.floorPid,
+          gatewayPid: running.gatewayPid,
+        },
+      ],
       rounds,
       roundMs,
     );
@@ -238,16 +283,24 @@ export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16
 /** The comparison as a table: requests per second, p50 and p99 of the gateway and its floor, both ratios. */
 export function hotPathTable(title: string, result: HotPathBenchResult): string {
   const row = (r: LoadResult) => `${String(r.perSecond).padStart(7)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}`;
-  const lines = [`\n${title} (${result.database}, ${result.concurrency} clients, the median of ${result.rounds} rounds of ${result.roundMs / 1000} s, floor and gateway back to back)`];
-  lines.push(`  ${'path'.padEnd(32)} gateway req/s  p50 ms  p99 ms | floor req/s  p50 ms  p99 ms | req/s ratio | CPU us/req gateway floor | CPU ratio`);
+  const lines = [
+    `\n${title} (${result.database}, ${result.concurrency} clients, the median of ${result.rounds} rounds of ${result.roundMs / 1000} s, floor and gateway back to back)`,
+  ];
+  lines.push(
+    `  ${'path'.padEnd(32)} gateway req/s  p50 ms  p99 ms | floor req/s  p50 ms  p99 ms | req/s ratio | CPU us/req gateway floor | CPU ratio`,
+  );
   for (const c of result.comparisons) {
     lines.push(
       `  ${c.name.padEnd(32)} ${row(c.gateway)}       | ${row(c.floor)}     | x${c.ratio.toFixed(2).padEnd(10)} | ${String(c.gateway.cpuUsPerRequest).padStart(10)} ${String(c.floor.cpuUsPerRequest).padStart(5)}       | x${c.cpuRatio.toFixed(2)}`,
     );
-    lines.push(`  ${''.padEnd(32)} rounds: req/s ${c.rounds?.map((r) => r.toFixed(2)).join(' ')}; CPU ${c.cpuRounds?.map((r) => r.toFixed(2)).join(' ')}; gateway statuses ${JSON.stringify(c.gateway.statuses)}`);
+    lines.push(
+      `  ${''.padEnd(32)} rounds: req/s ${c.rounds?.map((r) => r.toFixed(2)).join(' ')}; CPU ${c.cpuRounds?.map((r) => r.toFixed(2)).join(' ')}; gateway statuses ${JSON.stringify(c.gateway.statuses)}`,
+    );
   }
   if (result.expressHello) {
-    lines.push(`  ${'Express 5 hello'.padEnd(32)} ${row(result.expressHello)}       |                             | x${result.expressHello.ratioToFloor.toFixed(2)} of the GET floor`);
+    lines.push(
+      `  ${'Express 5 hello'.padEnd(32)} ${row(result.expressHello)}       |                             | x${result.expressHello.ratioToFloor.toFixed(2)} of the GET floor`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -12,9 +12,13 @@ export interface LoadResult {
 /** Runs bench/load-client.ts in its own process (so it shares no event loop with what it measures). */
 export function load(spec: object): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'load-client.ts'), JSON.stringify(spec)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', join(__dirname, 'load-client.ts'), JSON.stringify(spec)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load client exited ${code}`))));

@@ -43,7 +43,9 @@ async function syncBench(): Promise<void> {
     );
   }
   const worst = results[results.length - 1];
-  write(`target (every task polled within 1.5x its interval at ${worst.tasks} tasks, p99): ${worst.gapRatio.p99 <= 1.5 ? 'met' : 'NOT met'}\n\n`);
+  write(
+    `target (every task polled within 1.5x its interval at ${worst.tasks} tasks, p99): ${worst.gapRatio.p99 <= 1.5 ? 'met' : 'NOT met'}\n\n`,
+  );
 }
 
 async function getBench(): Promise<void> {
@@ -59,7 +61,9 @@ async function submitBench(): Promise<void> {
 async function contentBench(): Promise<void> {
   const r = await runContentBench(Number(process.env.BENCH_CONTENT_MIB ?? 1024) * 1024 * 1024);
   write(`${JSON.stringify(r)}\n`);
-  write(`\ncontent (${(r.bytes / 2 ** 30).toFixed(2)} GiB, each read by curl; MiB/s)   direct read   bare floor   GET /content   vs direct   vs floor\n`);
+  write(
+    `\ncontent (${(r.bytes / 2 ** 30).toFixed(2)} GiB, each read by curl; MiB/s)   direct read   bare floor   GET /content   vs direct   vs floor\n`,
+  );
   const rows = [
     ['store, from disk (evicted)', r.cold],
     ['store, page cache (warm)', r.warm],
@@ -85,7 +89,9 @@ async function webhookBench(): Promise<void> {
   write(`${JSON.stringify(without)}\n`);
   const withHooks = await runWebhookBench(true, tasks, process.env.BENCH_DATABASE_URL);
   write(`${JSON.stringify(withHooks)}\n`);
-  write(`\nwebhooks (${withHooks.database}, ${tasks} tasks ending within a minute): run        all ended after   polls/s   gap/interval p50 p99 max   max sync lag ms\n`);
+  write(
+    `\nwebhooks (${withHooks.database}, ${tasks} tasks ending within a minute): run        all ended after   polls/s   gap/interval p50 p99 max   max sync lag ms\n`,
+  );
   for (const r of [without, withHooks]) {
     write(
       `      ${(r.webhooks ? '3 endpoints, 1 hangs' : 'no webhooks').padEnd(22)} ${String(r.endedWithinMs).padStart(8)} ms   ${String(r.pollsPerSecond).padStart(7)}   ` +
@@ -93,7 +99,9 @@ async function webhookBench(): Promise<void> {
     );
   }
   const d = withHooks.deliveryMs!;
-  write(`delivery latency, task end -> healthy endpoint (${d.count} deliveries): p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms; the hanging endpoint got ${withHooks.hangingAttempts} attempts\n\n`);
+  write(
+    `delivery latency, task end -> healthy endpoint (${d.count} deliveries): p50 ${d.p50} ms, p99 ${d.p99} ms, max ${d.max} ms; the hanging endpoint got ${withHooks.hangingAttempts} attempts\n\n`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -26,7 +26,9 @@ const INTERVAL_MS = 4000;
 /** Counts SQL statements by wrapping the query runners' `query`. */
 function countQueries(dataSource: DataSource): { count: () => number } {
   let count = 0;
-  const driver = dataSource.driver as unknown as { createQueryRunner: (mode: string) => { query: (...args: unknown[]) => Promise<unknown>; __counted?: boolean } };
+  const driver = dataSource.driver as unknown as {
+    createQueryRunner: (mode: string) => { query: (...args: unknown[]) => Promise<unknown>; __counted?: boolean };
+  };
   const original = driver.createQueryRunner.bind(driver);
   driver.createQueryRunner = (mode: string) => {
     const runner = original(mode);
@@ -43,7 +45,8 @@ function countQueries(dataSource: DataSource): { count: () => number } {
   return { count: () => count };
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
 
 export async function runSyncBench(tasks: number, databaseUrl?: string, measureMs = 3 * INTERVAL_MS): Promise<SyncBenchResult> {
   const gateway = await startBenchGateway(databaseUrl, {}, { max_concurrency: 256 });

@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 /** Starts one of the bench servers (a file in bench/ that prints `listening <port>`) in its own process, with `env` added to its environment. */
-export async function startBenchServer(file: string, env: Record<string, string> = {}): Promise<{ url: string; pid: number; stop: () => void }> {
+export async function startBenchServer(
+  file: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; pid: number; stop: () => void }> {
   const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, file)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

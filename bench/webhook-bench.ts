@@ -31,7 +31,8 @@ export interface WebhookBenchResult {
 const INTERVAL_MS = 4000;
 const FINISH_OVER_MS = 60_000;
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : 0;
 const round = (value: number) => Math.round(value * 100) / 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,7 +43,8 @@ export async function runWebhookBench(webhooks: boolean, tasks = 10_000, databas
   try {
     const dataSource = app.get(DataSource);
     // The two runs share BENCH_DATABASE_URL (a bench database): each starts from empty tables.
-    for (const table of ['webhook_deliveries', 'webhook_events', 'webhook_endpoints', 'tasks']) await dataSource.query(`DELETE FROM ${table}`);
+    for (const table of ['webhook_deliveries', 'webhook_events', 'webhook_endpoints', 'tasks'])
+      await dataSource.query(`DELETE FROM ${table}`);
     if (webhooks) {
       for (const path of ['/a', '/b', '/hang']) await app.get(WebhookEndpointsService).create(1, `${receivers.url}${path}`, undefined);
     }
@@ -91,11 +93,24 @@ export async function runWebhookBench(webhooks: boolean, tasks = 10_000, databas
     };
     if (webhooks) {
       const finished = new Map<string, number>(
-        (await dataSource.query('SELECT task_id, finish_time FROM tasks')).map((row: { task_id: string; finish_time: string | number }) => [row.task_id, Number(row.finish_time)]),
+        (await dataSource.query('SELECT task_id, finish_time FROM tasks')).map((row: { task_id: string; finish_time: string | number }) => [
+          row.task_id,
+          Number(row.finish_time),
+        ]),
       );
-      const { arrivals, hanging } = (await (await fetch(`${receivers.url}/stats`)).json()) as { arrivals: Record<string, Array<[string, number]>>; hanging: number };
-      const latencies = [...arrivals['/a'], ...arrivals['/b']].map(([taskId, at]) => at - (finished.get(taskId) ?? at)).sort((a, b) => a - b);
-      result.deliveryMs = { count: latencies.length, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), max: latencies[latencies.length - 1] ?? 0 };
+      const { arrivals, hanging } = (await (await fetch(`${receivers.url}/stats`)).json()) as {
+        arrivals: Record<string, Array<[string, number]>>;
+        hanging: number;
+      };
+      const latencies = [...arrivals['/a'], ...arrivals['/b']]
+        .map(([taskId, at]) => at - (finished.get(taskId) ?? at))
+        .sort((a, b) => a - b);
+      result.deliveryMs = {
+        count: latencies.length,
+        p50: percentile(latencies, 0.5),
+        p99: percentile(latencies, 0.99),
+        max: latencies[latencies.length - 1] ?? 0,
+      };
       result.hangingAttempts = hanging;
     }
     return result;

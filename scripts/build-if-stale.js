@@ -22,7 +22,9 @@ const builtAt = existsSync(stamp) && existsSync(join(root, 'dist', 'main.js')) ?
 const changedAt = Math.max(...INPUTS.map((input) => newest(join(root, input))));
 if (builtAt > 0 && changedAt <= builtAt) process.exit(0);
 
-process.stdout.write(builtAt === 0 ? 'No build yet: building (npm run build)...\n' : 'Sources changed since the last build: rebuilding (npm run build)...\n');
+process.stdout.write(
+  builtAt === 0 ? 'No build yet: building (npm run build)...\n' : 'Sources changed since the last build: rebuilding (npm run build)...\n',
+);
 const startedAt = Date.now();
 const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);

@@ -53,7 +53,10 @@ export interface ConfigureOptions {
 /** Everything main.ts and the e2e tests both need on the app. */
 export function configureApp(app: INestApplication, config: AppConfig, { hotRoutes = true }: ConfigureOptions = {}): void {
   // Request lines are written asynchronously (those that pile up during a write go out together); pino flushes them at exit.
-  const logger = pino({ level: config.logLevel, base: undefined }, config.logLevel === 'silent' ? undefined : pino.destination({ sync: false }));
+  const logger = pino(
+    { level: config.logLevel, base: undefined },
+    config.logLevel === 'silent' ? undefined : pino.destination({ sync: false }),
+  );
   const server = app.getHttpAdapter().getInstance() as express.Express;
   server.disable('x-powered-by');
   // Only configured proxies may tell the client's address (X-Forwarded-For); by default none may.

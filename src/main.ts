@@ -54,7 +54,12 @@ async function main(): Promise<void> {
   const seed = await app.get(SimulatorSeeder).seed(port);
   const generatedAdminToken = app.get(AdminTokenService).takeGeneratedToken();
   // At info the whole banner; at warn and error still the one-time secrets, which cannot be shown again.
-  const lines = rank >= RANK.info ? startupBanner({ config, port, seed, generatedAdminToken, createdDatabase: database.kind === 'created' }) : rank > 0 ? credentialsBlock(generatedAdminToken, seed, config.publicBaseUrl) : [];
+  const lines =
+    rank >= RANK.info
+      ? startupBanner({ config, port, seed, generatedAdminToken, createdDatabase: database.kind === 'created' })
+      : rank > 0
+        ? credentialsBlock(generatedAdminToken, seed, config.publicBaseUrl)
+        : [];
   if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -18,7 +18,10 @@ describeOnSqlite('account rate limit (rpm), one instance', (kind) => {
   });
 
   const submit = (key: string) =>
-    gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' });
+    gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' });
 
   it('is 0 (unlimited) by default, settable at creation and by PATCH, and refuses anything but a non-negative integer', async () => {
     const plain = await gw.admin.post('/api/admin/users', { username: `rpm-default-${kind}` }).expect(201);
@@ -50,7 +53,12 @@ describeOnSqlite('account rate limit (rpm), one instance', (kind) => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(refused.body).toEqual({
-      error: { message: 'rate limit reached: this account may send 3 requests per minute', type: 'rate_limit_error', param: null, code: 'rate_limited' },
+      error: {
+        message: 'rate limit reached: this account may send 3 requests per minute',
+        type: 'rate_limit_error',
+        param: null,
+        code: 'rate_limited',
+      },
     });
     // Reads count too, and a refused request is never charged or recorded.
     await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(429);
@@ -72,7 +80,11 @@ describeOnSqlite('account rate limit (rpm), one instance', (kind) => {
       .send('{not json')
       .expect(429);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
-    expect(refused.body).toEqual({ code: 'rate_limited', message: 'rate limit reached: this account may send 1 requests per minute', data: null });
+    expect(refused.body).toEqual({
+      code: 'rate_limited',
+      message: 'rate limit reached: this account may send 1 requests per minute',
+      data: null,
+    });
     // Other accounts are not affected.
     const other = await gw.createCustomer();
     await gw.http.get('/v1/videos').set('Authorization', `Bearer ${other.key}`).expect(200);

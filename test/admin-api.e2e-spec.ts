@@ -28,7 +28,15 @@ describeEachDatabase('admin API', (kind) => {
     const id = created.body.id;
     expect((await gw.admin.get(`/api/admin/logs?user_id=${id}`).expect(200)).body).toMatchObject({ data: [], total: 0 });
     const read = await gw.admin.get(`/api/admin/users/${id}`).expect(200);
-    expect(read.body).toMatchObject({ id, username: `carol_${kind}`, group: 'default', quota: 0, used_quota: 0, status: 'active', verification_enabled: false });
+    expect(read.body).toMatchObject({
+      id,
+      username: `carol_${kind}`,
+      group: 'default',
+      quota: 0,
+      used_quota: 0,
+      status: 'active',
+      verification_enabled: false,
+    });
 
     const key = (await gw.admin.post(`/api/admin/users/${id}/keys`, { name: 'ops' }).expect(201)).body.key;
     const customer = asCustomer(key);
@@ -47,16 +55,30 @@ describeEachDatabase('admin API', (kind) => {
     await customer.get('/v1/verification/applications').expect(200);
 
     const badStatus = await gw.admin.patch(`/api/admin/users/${id}`, { status: 'gone' }).expect(400);
-    expect(badStatus.body.error).toMatchObject({ param: 'status', message: 'status must be one of the following values: active, disabled' });
+    expect(badStatus.body.error).toMatchObject({
+      param: 'status',
+      message: 'status must be one of the following values: active, disabled',
+    });
     const badFlag = await gw.admin.patch(`/api/admin/users/${id}`, { verification_enabled: 'yes' }).expect(400);
     expect(badFlag.body.error.param).toBe('verification_enabled');
     // null is no value of any field's type: a 400 naming the field, never a NOT NULL failure (500).
     for (const field of ['group', 'status', 'verification_enabled']) {
       expect((await gw.admin.patch(`/api/admin/users/${id}`, { [field]: null }).expect(400)).body.error.param).toBe(field);
     }
-    expect((await gw.admin.post('/api/admin/users', { username: `nulls_${kind}`, group: null }).expect(400)).body.error.param).toBe('group');
-    expect((await gw.admin.put('/api/admin/prices', { model: 'alpha/v6', resolution: '720p', unit: 'second', price: 1, duration: null }).expect(400)).body.error.param).toBe('duration');
-    expect((await gw.admin.patch('/api/admin/users/999999', { group: 'x' }).expect(404)).body.error).toMatchObject({ code: 'not_found', message: 'user 999999 not found' });
+    expect((await gw.admin.post('/api/admin/users', { username: `nulls_${kind}`, group: null }).expect(400)).body.error.param).toBe(
+      'group',
+    );
+    expect(
+      (
+        await gw.admin
+          .put('/api/admin/prices', { model: 'alpha/v6', resolution: '720p', unit: 'second', price: 1, duration: null })
+          .expect(400)
+      ).body.error.param,
+    ).toBe('duration');
+    expect((await gw.admin.patch('/api/admin/users/999999', { group: 'x' }).expect(404)).body.error).toMatchObject({
+      code: 'not_found',
+      message: 'user 999999 not found',
+    });
     for (const path of ['/api/admin/users/not-a-number', '/api/admin/channels/1.5', '/api/admin/users/x/keys']) {
       expect((await gw.admin.get(path).expect(400)).body.error).toMatchObject({ param: 'id', message: 'id must be an integer' });
     }
@@ -88,7 +110,10 @@ describeEachDatabase('admin API', (kind) => {
       [undefined, 'quota must be an integer number'],
     ] as const) {
       const res = await gw.admin.post(`/api/admin/users/${id}/topup`, { quota }).expect(400);
-      expect({ quota, error: res.body.error }).toEqual({ quota, error: { message, param: 'quota', type: 'invalid_request_error', code: 'invalid_request' } });
+      expect({ quota, error: res.body.error }).toEqual({
+        quota,
+        error: { message, param: 'quota', type: 'invalid_request_error', code: 'invalid_request' },
+      });
     }
     expect(await gw.balance(id)).toEqual({ quota: 350, used_quota: 0 });
   });
@@ -101,8 +126,13 @@ describeEachDatabase('admin API', (kind) => {
     expect(JSON.stringify(listed.body)).not.toContain(issued.body.key);
     const refused = await asCustomer(issued.body.key).post('/v1/video/generations', { model: 'gamma-2-0-fast', prompt: 'x' }).expect(403);
     expect(refused.body).toMatchObject({ code: 'forbidden', data: null });
-    expect((await gw.admin.post(`/api/admin/users/${id}/keys`, {}).expect(400)).body.error).toMatchObject({ param: 'name', message: 'name must be a string' });
-    expect((await gw.admin.post('/api/admin/users/999999/keys', { name: 'x' }).expect(404)).body.error.message).toBe('user 999999 not found');
+    expect((await gw.admin.post(`/api/admin/users/${id}/keys`, {}).expect(400)).body.error).toMatchObject({
+      param: 'name',
+      message: 'name must be a string',
+    });
+    expect((await gw.admin.post('/api/admin/users/999999/keys', { name: 'x' }).expect(404)).body.error.message).toBe(
+      'user 999999 not found',
+    );
   });
 
   it('creates channels (201 {id}) and refuses bad input field by field, creating nothing', async () => {
@@ -113,8 +143,18 @@ describeEachDatabase('admin API', (kind) => {
       ['base_url', { base_url: 'not a url' }, 'base_url', 'base_url must be an http(s) URL'],
       ['no models', { models: [] }, 'models'],
       ['another family', { models: ['gamma-2-0', 'alpha/v6'] }, 'models', 'models: alpha/v6 is not a gamma model (they start with gamma-)'],
-      ['mapping', { model_mapping: { 'gamma-2-0': 5 } }, 'model_mapping', 'model_mapping must map public model ids to upstream model names (non-empty strings)'],
-      ['poll interval', { settings: { poll_interval_ms: 'fast' } }, 'settings.poll_interval_ms', 'settings.poll_interval_ms must be an integer number'],
+      [
+        'mapping',
+        { model_mapping: { 'gamma-2-0': 5 } },
+        'model_mapping',
+        'model_mapping must map public model ids to upstream model names (non-empty strings)',
+      ],
+      [
+        'poll interval',
+        { settings: { poll_interval_ms: 'fast' } },
+        'settings.poll_interval_ms',
+        'settings.poll_interval_ms must be an integer number',
+      ],
       ['concurrency', { settings: { max_concurrency: 0 } }, 'settings.max_concurrency', 'settings.max_concurrency must not be less than 1'],
       ['unknown setting', { settings: { poll_interval: 5000 } }, 'settings.poll_interval', 'property poll_interval should not exist'],
       [
@@ -123,7 +163,12 @@ describeEachDatabase('admin API', (kind) => {
         'settings.secret_key',
         'settings.secret_key is required with settings.control_base_url and settings.access_key (the family C control plane needs all three)',
       ],
-      ['control url', { settings: { control_base_url: 'ftp://x', access_key: 'AK', secret_key: 'SK' } }, 'settings.control_base_url', 'settings.control_base_url must be an http(s) URL'],
+      [
+        'control url',
+        { settings: { control_base_url: 'ftp://x', access_key: 'AK', secret_key: 'SK' } },
+        'settings.control_base_url',
+        'settings.control_base_url must be an http(s) URL',
+      ],
     ];
     for (const [label, change, param, message] of cases) {
       const res = await gw.admin.post('/api/admin/channels', { ...good, ...change });
@@ -135,19 +180,39 @@ describeEachDatabase('admin API', (kind) => {
     const created = await gw.admin.post('/api/admin/channels', good).expect(201);
     expect(created.body).toEqual({ id: expect.any(Number) });
     const view = (await gw.admin.get(`/api/admin/channels/${created.body.id}`).expect(200)).body;
-    expect(view).toMatchObject({ platform: 'gamma', models: ['gamma-2-0', 'gamma-2-0-fast'], model_mapping: { 'gamma-2-0': 'gamma-2-0-250101' } });
-    expect(view.settings).toEqual({ control_base_url: `${fake.url}/control`, access_key: '***', secret_key: '***', poll_interval_ms: 1000 });
+    expect(view).toMatchObject({
+      platform: 'gamma',
+      models: ['gamma-2-0', 'gamma-2-0-fast'],
+      model_mapping: { 'gamma-2-0': 'gamma-2-0-250101' },
+    });
+    expect(view.settings).toEqual({
+      control_base_url: `${fake.url}/control`,
+      access_key: '***',
+      secret_key: '***',
+      poll_interval_ms: 1000,
+    });
   });
 
   it('merges channel changes and keeps the rules for the channel as it will be', async () => {
     const id = await gw.createChannel(fake.channelBody({ name: `merge-${kind}` }));
-    const changed = await gw.admin.patch(`/api/admin/channels/${id}`, { settings: { poll_interval_ms: 2500, region: 'cn-shanghai' } }).expect(200);
-    expect(changed.body.settings).toEqual({ control_base_url: `${fake.url}/control`, access_key: '***', secret_key: '***', poll_interval_ms: 2500, region: 'cn-shanghai' });
+    const changed = await gw.admin
+      .patch(`/api/admin/channels/${id}`, { settings: { poll_interval_ms: 2500, region: 'cn-shanghai' } })
+      .expect(200);
+    expect(changed.body.settings).toEqual({
+      control_base_url: `${fake.url}/control`,
+      access_key: '***',
+      secret_key: '***',
+      poll_interval_ms: 2500,
+      region: 'cn-shanghai',
+    });
     const halved = await gw.admin.patch(`/api/admin/channels/${id}`, { settings: { secret_key: null } }).expect(400);
     expect(halved.body.error.param).toBe('settings.secret_key');
     const foreign = await gw.admin.patch(`/api/admin/channels/${id}`, { models: ['beta-1.0-t2v'] }).expect(400);
     expect(foreign.body.error.param).toBe('models');
-    expect((await gw.admin.get(`/api/admin/channels/${id}`).expect(200)).body).toMatchObject({ models: ['gamma-2-0', 'gamma-2-0-fast'], settings: { secret_key: '***' } });
+    expect((await gw.admin.get(`/api/admin/channels/${id}`).expect(200)).body).toMatchObject({
+      models: ['gamma-2-0', 'gamma-2-0-fast'],
+      settings: { secret_key: '***' },
+    });
     await gw.admin.patch('/api/admin/channels/999999', { name: 'x' }).expect(404);
     await gw.admin.get('/api/admin/channels/999999').expect(404);
   });
@@ -158,7 +223,11 @@ describeEachDatabase('admin API', (kind) => {
     const first = await gw.createCustomer({ quota: 1_000_000 });
     const second = await gw.createCustomer({ quota: 1_000_000 });
     const submit = async (key: string, model: string) =>
-      (await asCustomer(key).post('/v1/video/generations', { model, prompt: 'a lighthouse', duration: 4, metadata: { resolution: '480p' } }).expect(200)).body.id as string;
+      (
+        await asCustomer(key)
+          .post('/v1/video/generations', { model, prompt: 'a lighthouse', duration: 4, metadata: { resolution: '480p' } })
+          .expect(200)
+      ).body.id as string;
     const older = await submit(first.key, 'gamma-2-0');
     const fast = await submit(first.key, 'gamma-2-0-fast');
     const newest = await submit(first.key, 'gamma-2-0');
@@ -171,11 +240,23 @@ describeEachDatabase('admin API', (kind) => {
     const all = (await tasks('')).body;
     expect(all.total).toBe(3);
     expect(all.data.map((task: { task_id: string }) => task.task_id)).toEqual([newest, fast, older]);
-    expect(all.data[1]).toMatchObject({ task_id: fast, user_id: first.userId, model: 'gamma-2-0-fast', platform: 'gamma', status: 'FAILURE', flat_status: 'failed' });
+    expect(all.data[1]).toMatchObject({
+      task_id: fast,
+      user_id: first.userId,
+      model: 'gamma-2-0-fast',
+      platform: 'gamma',
+      status: 'FAILURE',
+      flat_status: 'failed',
+    });
     expect((await tasks('&model=gamma-2-0-fast')).body.data.map((t: { task_id: string }) => t.task_id)).toEqual([fast]);
     for (const status of ['failed', 'FAILURE']) expect((await tasks(`&status=${status}`)).body.total).toBe(1);
     // The flat `queued` covers the unified NOT_START and QUEUED (queued upstream, as these two are now).
-    for (const [status, total] of [['queued', 2], ['QUEUED', 2], ['NOT_START', 0]] as const) expect((await tasks(`&status=${status}`)).body.total).toBe(total);
+    for (const [status, total] of [
+      ['queued', 2],
+      ['QUEUED', 2],
+      ['NOT_START', 0],
+    ] as const)
+      expect((await tasks(`&status=${status}`)).body.total).toBe(total);
     const page = (await tasks('&page=2&page_size=2')).body;
     expect(page).toMatchObject({ total: 3, data: [expect.objectContaining({ task_id: older })] });
     expect((await gw.admin.get('/api/admin/tasks?status=done').expect(400)).body.error.param).toBe('status');
@@ -183,7 +264,18 @@ describeEachDatabase('admin API', (kind) => {
     const logs = (query: string) => gw.admin.get(`/api/admin/logs?user_id=${first.userId}${query}`).expect(200);
     expect((await logs('&type=consume')).body.total).toBe(3);
     const refund = (await logs(`&type=refund&task_id=${fast}`)).body;
-    expect(refund).toMatchObject({ total: 1, data: [{ type: 'refund', task_id: fast, model: 'gamma-2-0-fast', quota: 4 * 300, detail: expect.stringContaining('generation failed: InternalServiceError') }] });
+    expect(refund).toMatchObject({
+      total: 1,
+      data: [
+        {
+          type: 'refund',
+          task_id: fast,
+          model: 'gamma-2-0-fast',
+          quota: 4 * 300,
+          detail: expect.stringContaining('generation failed: InternalServiceError'),
+        },
+      ],
+    });
     const paged = (await logs('&page=2&page_size=3')).body;
     expect(paged.total).toBe(5); // opening top-up, three charges, one refund
     expect(paged.data).toHaveLength(2);
@@ -201,16 +293,37 @@ describeEachDatabase('admin API', (kind) => {
       expect.arrayContaining(['id', 'username', 'group', 'quota', 'used_quota', 'status', 'verification_enabled']),
     );
     expect(Object.keys(schemaOf('/api/admin/users/{id}/topup', 'post', '200').properties)).toEqual(['id', 'quota']);
-    expect(Object.keys(schemaOf('/api/admin/users/{id}/keys', 'post', '201').properties)).toEqual(expect.arrayContaining(['id', 'name', 'key']));
+    expect(Object.keys(schemaOf('/api/admin/users/{id}/keys', 'post', '201').properties)).toEqual(
+      expect.arrayContaining(['id', 'name', 'key']),
+    );
     expect(Object.keys(schemaOf('/api/admin/channels', 'post', '201').properties)).toEqual(['id']);
     const logList = schemaOf('/api/admin/logs', 'get', '200');
     expect(Object.keys(logList.properties)).toEqual(expect.arrayContaining(['data', 'total']));
     const log = docs.components.schemas[logList.properties.data.items.$ref.split('/').pop()];
-    expect(Object.keys(log.properties)).toEqual(['id', 'type', 'user_id', 'task_id', 'model', 'quota', 'balance_after', 'channel_id', 'detail', 'created_at']);
+    expect(Object.keys(log.properties)).toEqual([
+      'id',
+      'type',
+      'user_id',
+      'task_id',
+      'model',
+      'quota',
+      'balance_after',
+      'channel_id',
+      'detail',
+      'created_at',
+    ]);
     expect(log.properties.type.enum).toEqual(['topup', 'consume', 'refund', 'adjust', 'hold', 'release']);
     expect(Object.keys(schemaOf('/api/admin/tasks', 'get', '200').properties)).toEqual(expect.arrayContaining(['data', 'total']));
     const settings = docs.components.schemas.ChannelSettingsDto.properties;
-    expect(Object.keys(settings)).toEqual(['poll_interval_ms', 'max_concurrency', 'control_base_url', 'access_key', 'secret_key', 'region', 'project_name']);
+    expect(Object.keys(settings)).toEqual([
+      'poll_interval_ms',
+      'max_concurrency',
+      'control_base_url',
+      'access_key',
+      'secret_key',
+      'region',
+      'project_name',
+    ]);
   });
 });
 
@@ -252,7 +365,11 @@ describeEachDatabase('admin API: channel poll interval', (kind) => {
     const body = fake.channelBody();
     const id = await gw.createChannel({ ...body, settings: { ...(body.settings as object), poll_interval_ms: undefined } });
     const { key } = await gw.createCustomer({ quota: 100_000 });
-    await gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } }).expect(200);
+    await gw.http
+      .post('/v1/video/generations')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } })
+      .expect(200);
     const queries = () => fake.requests.filter((req) => req.method === 'GET').length;
     gw.clock.advance(9_000);
     await gw.sync();

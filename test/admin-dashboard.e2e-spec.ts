@@ -49,7 +49,14 @@ describeEachDatabase('admin dashboard', (kind) => {
   it('counts tasks by status, money, refunds, outcomes by channel and model, upstream calls and errors, stuck tasks and stored bytes', async () => {
     const { key, userId } = await gw.createCustomer({ quota: 1_000_000 });
     // The broken channel outranks the simulator's: every submit tries it first, fails there, then goes on.
-    const brokenId = await gw.createChannel({ name: 'always-502', platform: 'alpha', base_url: broken.url, api_key: 'k', models: ['alpha/v6'], priority: 10 });
+    const brokenId = await gw.createChannel({
+      name: 'always-502',
+      platform: 'alpha',
+      base_url: broken.url,
+      api_key: 'k',
+      models: ['alpha/v6'],
+      priority: 10,
+    });
     const ok = await submit(key, 'a red kite over a hill', 200);
     const failing = await submit(key, 'a storm [simulate:fail]', 200);
     await submit(key, 'nope [simulate:reject]', 400);
@@ -59,7 +66,11 @@ describeEachDatabase('admin dashboard', (kind) => {
     await gw.app.get(VideoArchiveJob).archiveDueVideos();
     const stuck = await submit(key, 'left waiting', 200);
 
-    const tasks = (await gw.admin.get(`/api/admin/tasks?user_id=${userId}`).expect(200)).body.data as Array<{ task_id: string; quota: number; channel_id: number }>;
+    const tasks = (await gw.admin.get(`/api/admin/tasks?user_id=${userId}`).expect(200)).body.data as Array<{
+      task_id: string;
+      quota: number;
+      channel_id: number;
+    }>;
     const quotaOf = (taskId: string) => tasks.find((task) => task.task_id === taskId)!.quota;
     const simulatorChannel = tasks.find((task) => task.task_id === ok.body.id)!.channel_id;
     const body = (await gw.admin.get('/api/admin/dashboard?range=1h').expect(200)).body;
@@ -74,17 +85,45 @@ describeEachDatabase('admin dashboard', (kind) => {
     expect(body.refunds).toMatchObject({ count: 1, quota: quotaOf(failing.body.id) });
     expect(last(body.refunds.by_bucket) + body.refunds.by_bucket[body.refunds.by_bucket.length - 2]).toBe(quotaOf(failing.body.id));
 
-    expect(body.by_model).toEqual([{ model: 'alpha/v6', total: 4, success: 1, failure: 1, rejected: 1, success_rate: 0.5, quota: quotaOf(ok.body.id) + quotaOf(stuck.body.id) }]);
-    expect(body.by_channel).toContainEqual({ channel_id: simulatorChannel, channel_name: expect.any(String), total: 4, success: 1, failure: 1, rejected: 1, success_rate: 0.5 });
+    expect(body.by_model).toEqual([
+      {
+        model: 'alpha/v6',
+        total: 4,
+        success: 1,
+        failure: 1,
+        rejected: 1,
+        success_rate: 0.5,
+        quota: quotaOf(ok.body.id) + quotaOf(stuck.body.id),
+      },
+    ]);
+    expect(body.by_channel).toContainEqual({
+      channel_id: simulatorChannel,
+      channel_name: expect.any(String),
+      total: 4,
+      success: 1,
+      failure: 1,
+      rejected: 1,
+      success_rate: 0.5,
+    });
 
     // Submits: 3 on the broken channel (all errors) and 4 on the simulator's (a refusal is an answer); 2 polls there.
     const upstream = new Map(body.upstream.map((row: { channel_id: number }) => [row.channel_id, row]));
-    expect(upstream.get(brokenId)).toEqual({ channel_id: brokenId, channel_name: 'always-502', calls: 3, errors: 3, error_rate: 1, latency_avg_ms: expect.any(Number), latency_p95_ms: expect.any(Number) });
+    expect(upstream.get(brokenId)).toEqual({
+      channel_id: brokenId,
+      channel_name: 'always-502',
+      calls: 3,
+      errors: 3,
+      error_rate: 1,
+      latency_avg_ms: expect.any(Number),
+      latency_p95_ms: expect.any(Number),
+    });
     expect(upstream.get(simulatorChannel)).toMatchObject({ calls: 6, errors: 0, error_rate: 0, latency_p95_ms: expect.any(Number) });
     // Over time: the same 9 calls and 3 errors, in the buckets they fell in.
     expect(sum(body.upstream_by_bucket.calls)).toBe(9);
     expect(sum(body.upstream_by_bucket.errors)).toBe(3);
-    body.upstream_by_bucket.calls.forEach((calls: number, i: number) => expect(body.upstream_by_bucket.latency_avg_ms[i] === null).toBe(calls === 0));
+    body.upstream_by_bucket.calls.forEach((calls: number, i: number) =>
+      expect(body.upstream_by_bucket.latency_avg_ms[i] === null).toBe(calls === 0),
+    );
 
     const store = (await gw.admin.get('/api/admin/video-store').expect(200)).body;
     expect(body.video_store).toEqual({ kind: 'file', bytes: store.stored_bytes, objects: store.stored_objects });

@@ -34,7 +34,14 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
   afterAll(async () => gw?.close());
 
   const platforms = async (): Promise<Platform[]> => (await gw.admin.get('/api/admin/platforms').expect(200)).body.data;
-  const fakeChannel = (settings?: Record<string, unknown>) => ({ name: `fake-${kind}`, platform: 'fake', base_url: 'http://127.0.0.1:9', api_key: 'sk-fake', models: ['fake-1'], ...(settings ? { settings } : {}) });
+  const fakeChannel = (settings?: Record<string, unknown>) => ({
+    name: `fake-${kind}`,
+    platform: 'fake',
+    base_url: 'http://127.0.0.1:9',
+    api_key: 'sk-fake',
+    models: ['fake-1'],
+    ...(settings ? { settings } : {}),
+  });
 
   it('needs the admin token', async () => {
     await gw.http.get('/api/admin/platforms').expect(401);
@@ -48,12 +55,29 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     expect(openai.label).toEqual({ en: 'openai (family O)', 'zh-CN': 'openai（O 系）' });
     expect(gamma.models).toEqual(expect.arrayContaining(['gamma-2-0', 'gamma-2-0-fast']));
     // Every channel's settings first, the poll interval defaulting to the family's own.
-    expect(alpha.settings.find((s) => s.name === 'poll_interval_ms')).toMatchObject({ type: 'integer', default: 4000, required: false, secret: false });
+    expect(alpha.settings.find((s) => s.name === 'poll_interval_ms')).toMatchObject({
+      type: 'integer',
+      default: 4000,
+      required: false,
+      secret: false,
+    });
     expect(settingNames(alpha)).toEqual(['poll_interval_ms', 'max_concurrency']);
-    expect(settingNames(gamma)).toEqual(['poll_interval_ms', 'max_concurrency', 'control_base_url', 'access_key', 'secret_key', 'region', 'project_name']);
+    expect(settingNames(gamma)).toEqual([
+      'poll_interval_ms',
+      'max_concurrency',
+      'control_base_url',
+      'access_key',
+      'secret_key',
+      'region',
+      'project_name',
+    ]);
     expect(gamma.settings.filter((s) => s.secret).map((s) => s.name)).toEqual(['access_key', 'secret_key']);
     expect(gamma.settings.find((s) => s.name === 'control_base_url')).toMatchObject({ type: 'url', default: null, required: false });
-    expect(gamma.settings.find((s) => s.name === 'region')).toMatchObject({ type: 'string', default: 'cn-beijing', label: { en: 'Region (family C)', 'zh-CN': '区域（C 系）' } });
+    expect(gamma.settings.find((s) => s.name === 'region')).toMatchObject({
+      type: 'string',
+      default: 'cn-beijing',
+      label: { en: 'Region (family C)', 'zh-CN': '区域（C 系）' },
+    });
   });
 
   it('lists a registered test family with its own settings, and validates them where a channel is saved', async () => {
@@ -71,11 +95,19 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
       [{ workspace: 'w', retries: 'two' }, 'settings.retries', 'settings.retries must be an integer number'],
       [{ workspace: 'w', retries: 9 }, 'settings.retries', 'settings.retries must not be greater than 5'],
       [{ workspace: 42 }, 'settings.workspace', 'settings.workspace must be a string'],
-      [{ workspace: 'w', control_base_url: 'https://example.com' }, 'settings.control_base_url', 'property control_base_url should not exist'],
+      [
+        { workspace: 'w', control_base_url: 'https://example.com' },
+        'settings.control_base_url',
+        'property control_base_url should not exist',
+      ],
     ];
     for (const [settings, param, message] of refused) {
       const res = await gw.admin.post('/api/admin/channels', fakeChannel(settings));
-      expect({ settings, status: res.status, error: res.body.error }).toEqual({ settings, status: 400, error: expect.objectContaining({ param, message }) });
+      expect({ settings, status: res.status, error: res.body.error }).toEqual({
+        settings,
+        status: 400,
+        error: expect.objectContaining({ param, message }),
+      });
     }
     expect((await gw.admin.get('/api/admin/channels').expect(200)).body.data.length).toBe(before);
 
@@ -94,7 +126,10 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     const res = await gw.admin.post('/api/admin/channels', { ...alpha, settings: { region: 'cn-shanghai' } }).expect(400);
     expect(res.body.error).toMatchObject({ param: 'settings.region', message: 'property region should not exist' });
     const unknown = await gw.admin.post('/api/admin/channels', { ...alpha, platform: 'delta' }).expect(400);
-    expect(unknown.body.error).toMatchObject({ param: 'platform', message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, fake' });
+    expect(unknown.body.error).toMatchObject({
+      param: 'platform',
+      message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, fake',
+    });
   });
 });
 
@@ -121,7 +156,17 @@ describeWithBrowser('console channel form from the family registry', () => {
     await page.getByRole('button', { name: 'New channel' }).click();
     const form = page.getByRole('dialog', { name: 'New channel' });
     const platform = form.getByLabel('Platform');
-    expect(await platform.locator('option').allTextContents()).toEqual(['alpha (family A)', 'beta (family B)', 'gamma (family C)', 'openai (family O)', 'Kling', 'Veo (Gemini API)', 'MiniMax Hailuo', 'Runway', 'fake (test family)']);
+    expect(await platform.locator('option').allTextContents()).toEqual([
+      'alpha (family A)',
+      'beta (family B)',
+      'gamma (family C)',
+      'openai (family O)',
+      'Kling',
+      'Veo (Gemini API)',
+      'MiniMax Hailuo',
+      'Runway',
+      'fake (test family)',
+    ]);
     await expect(form.getByLabel('Region (family C)').count()).resolves.toBe(0);
     await platform.selectOption('gamma');
     await form.getByLabel('Region (family C)').waitFor();
@@ -135,7 +180,9 @@ describeWithBrowser('console channel form from the family registry', () => {
     await form.getByRole('button', { name: 'Create channel' }).click();
     await page.locator('[data-channel-id]', { hasText: 'fake-from-form' }).waitFor();
     await page.locator('[data-channel-id]', { hasText: 'fake (test family)' }).waitFor();
-    const created = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find((c: { name: string }) => c.name === 'fake-from-form');
+    const created = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find(
+      (c: { name: string }) => c.name === 'fake-from-form',
+    );
     expect(created).toMatchObject({ platform: 'fake', settings: { workspace: 'studio', signing_secret: '***' } });
 
     // The label in the console's language: the registry's Chinese one after a switch.

@@ -5,9 +5,15 @@ import { describeEachDatabase, freshDatabase } from './support/test-databases';
 /** What the configuration table promises at start: a generated admin token, simulator channels. */
 describeEachDatabase('configuration at start', (kind) => {
   /** Starts a gateway on `database`; `gw.credentials` are the one-time secrets the start-up banner prints. */
-  const boot = async (env: Record<string, string | undefined>, database: Awaited<ReturnType<typeof freshDatabase>>) => ({ gw: await startGateway(kind, env as Record<string, string>, database) });
+  const boot = async (env: Record<string, string | undefined>, database: Awaited<ReturnType<typeof freshDatabase>>) => ({
+    gw: await startGateway(kind, env as Record<string, string>, database),
+  });
   const channelsOf = async (gw: TestGateway, token: string) =>
-    (await gw.http.get('/api/admin/channels').set('Authorization', `Bearer ${token}`).expect(200)).body.data as Array<{ platform: string; base_url: string; settings: Record<string, unknown> }>;
+    (await gw.http.get('/api/admin/channels').set('Authorization', `Bearer ${token}`).expect(200)).body.data as Array<{
+      platform: string;
+      base_url: string;
+      settings: Record<string, unknown>;
+    }>;
 
   it('generates ADMIN_TOKEN at first start, prints it once and keeps it; the simulator seeds one channel per family only into an empty database', async () => {
     const database = await freshDatabase(kind);
@@ -21,9 +27,23 @@ describeEachDatabase('configuration at start', (kind) => {
         await first.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${token}`).expect(200);
         await first.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(401);
         const channels = await channelsOf(first.gw, token);
-        expect(channels.map((channel) => channel.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'kling', 'veo', 'minimax', 'runway']);
-        for (const channel of channels) expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway)$/);
-        expect(channels[2].settings).toMatchObject({ control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/), access_key: '***', secret_key: '***' });
+        expect(channels.map((channel) => channel.platform)).toEqual([
+          'alpha',
+          'beta',
+          'gamma',
+          'openai',
+          'kling',
+          'veo',
+          'minimax',
+          'runway',
+        ]);
+        for (const channel of channels)
+          expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway)$/);
+        expect(channels[2].settings).toMatchObject({
+          control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/),
+          access_key: '***',
+          secret_key: '***',
+        });
       } finally {
         await first.gw.close();
       }
@@ -48,7 +68,13 @@ describeEachDatabase('configuration at start', (kind) => {
     try {
       const plain = await boot({}, database);
       try {
-        await plain.gw.createChannel({ name: 'own', platform: 'alpha', base_url: 'https://93.184.216.34', api_key: 'k', models: ['alpha/v6'] });
+        await plain.gw.createChannel({
+          name: 'own',
+          platform: 'alpha',
+          base_url: 'https://93.184.216.34',
+          api_key: 'k',
+          models: ['alpha/v6'],
+        });
       } finally {
         await plain.gw.close();
       }
@@ -68,7 +94,12 @@ describeEachDatabase('configuration at start', (kind) => {
 
 describe('configuration errors', () => {
   it('stop the start with a message naming every bad variable', async () => {
-    const { code, stderr } = await runToExit({ PORT: '70000', PUBLIC_BASE_URL: 'ftp://gw.example.com', SIMULATOR: 'maybe', SERVER_SECRET_FILE: '/nonexistent/server_secret' });
+    const { code, stderr } = await runToExit({
+      PORT: '70000',
+      PUBLIC_BASE_URL: 'ftp://gw.example.com',
+      SIMULATOR: 'maybe',
+      SERVER_SECRET_FILE: '/nonexistent/server_secret',
+    });
     expect(code).toBe(1);
     expect(stderr).toContain('Invalid configuration:');
     expect(stderr).toContain('PORT: must be an integer from 0 to 65535');

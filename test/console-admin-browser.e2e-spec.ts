@@ -24,20 +24,28 @@ describeWithBrowser('admin console in a browser', () => {
     const session = await openPage(browser, gw.url, options);
     sessions.push(session);
     const { lang = 'en', theme = 'light' } = options;
-    await session.context.addInitScript(([l, th]) => {
-      localStorage.setItem('console.lang', l);
-      localStorage.setItem('console.theme', th);
-    }, [lang, theme]);
+    await session.context.addInitScript(
+      ([l, th]) => {
+        localStorage.setItem('console.lang', l);
+        localStorage.setItem('console.theme', th);
+      },
+      [lang, theme],
+    );
     // Signed in through the same endpoint the sign-in form posts to (the form itself is covered by console-browser).
     const signIn = await session.context.request.post('/console/api/session', { data: { admin_token: ADMIN_TOKEN } });
     expect(signIn.status()).toBe(200);
     return session;
   }
 
-  const submit = (prompt: string) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt, duration: 5 }).expect(200);
+  const submit = (prompt: string) =>
+    gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt, duration: 5 }).expect(200);
 
   beforeAll(async () => {
-    [gw, browser, receiver] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', WEBHOOK_DELIVERY_INTERVAL_MS: '200' }), launchBrowser(), startWebhookReceiver()]);
+    [gw, browser, receiver] = await Promise.all([
+      startGateway('sqlite', { SIMULATOR: 'on', WEBHOOK_DELIVERY_INTERVAL_MS: '200' }),
+      launchBrowser(),
+      startWebhookReceiver(),
+    ]);
     customer = await gw.createCustomer({ quota: 5_000_000, username: 'studio_north' });
     // The customer's webhook endpoint answers 500: it shows on the failing webhooks page and the dashboard.
     receiver.status = 500;
@@ -52,7 +60,9 @@ describeWithBrowser('admin console in a browser', () => {
     gw.clock.advance(2_000);
     await gw.sync();
     await gw.app.get(VideoArchiveJob).archiveDueVideos();
-    const states = await Promise.all(Object.values(tasks).map(async (id) => (await gw.admin.get(`/api/admin/tasks?q=${id}`).expect(200)).body.data[0].status));
+    const states = await Promise.all(
+      Object.values(tasks).map(async (id) => (await gw.admin.get(`/api/admin/tasks?q=${id}`).expect(200)).body.data[0].status),
+    );
     expect(states).toEqual(['SUCCESS', 'FAILURE', expect.stringMatching(/QUEUED|IN_PROGRESS|NOT_START/)]);
     const deadline = Date.now() + 15_000;
     while (!(await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.length) {
@@ -60,7 +70,10 @@ describeWithBrowser('admin console in a browser', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     // Prices out of text order, to see them sorted by resolution.
-    for (const resolution of ['1080p', '360p', '720p']) await gw.admin.put('/api/admin/prices', { model: 'zeta/demo', resolution, unit: 'second', price: 100 * parseInt(resolution, 10) }).expect(200);
+    for (const resolution of ['1080p', '360p', '720p'])
+      await gw.admin
+        .put('/api/admin/prices', { model: 'zeta/demo', resolution, unit: 'second', price: 100 * parseInt(resolution, 10) })
+        .expect(200);
   });
   afterAll(async () => {
     for (const session of sessions) await session.close().catch(() => undefined);
@@ -69,7 +82,7 @@ describeWithBrowser('admin console in a browser', () => {
     await receiver?.stop();
   });
 
-  it("lands on the dashboard, whose charts and tables show the tasks made for this test", async () => {
+  it('lands on the dashboard, whose charts and tables show the tasks made for this test', async () => {
     const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 } });
     const { page } = session;
     await page.goto('/console');
@@ -102,7 +115,9 @@ describeWithBrowser('admin console in a browser', () => {
     await page.goto('/console#/admin/tasks');
     await page.locator(`tr[data-task-id="${tasks.failed}"]`).waitFor();
     await expectText(page.locator(`tr[data-task-id="${tasks.failed}"]`), /Failed.*generation failed/);
-    expect(await page.locator(`tr[data-task-id="${tasks.failed}"] [role="progressbar"]`).getAttribute('aria-valuetext')).toMatch(/^Failed at/);
+    expect(await page.locator(`tr[data-task-id="${tasks.failed}"] [role="progressbar"]`).getAttribute('aria-valuetext')).toMatch(
+      /^Failed at/,
+    );
     await page.getByLabel('Search').fill('lighthouse');
     await page.waitForFunction(() => document.querySelectorAll('tr[data-task-id]').length === 1);
     expect(page.url()).toContain('q=lighthouse');
@@ -118,10 +133,11 @@ describeWithBrowser('admin console in a browser', () => {
     await expectText(drawer, /studio_north/);
     const played = await drawer.getByLabel(`Video of task ${tasks.completed}`).evaluate(async (element) => {
       const v = element as HTMLVideoElement;
-      if (v.readyState < 1) await new Promise((resolve, reject) => {
-        v.addEventListener('loadedmetadata', resolve, { once: true });
-        v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}`)), { once: true });
-      });
+      if (v.readyState < 1)
+        await new Promise((resolve, reject) => {
+          v.addEventListener('loadedmetadata', resolve, { once: true });
+          v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}`)), { once: true });
+        });
       v.muted = true;
       await v.play();
       await new Promise((resolve) => setTimeout(resolve, 400));
@@ -145,10 +161,20 @@ describeWithBrowser('admin console in a browser', () => {
     await page.goto('/console#/admin/prices');
     const group = page.locator('[data-model="zeta/demo"]');
     await group.locator('tr[data-resolution]').first().waitFor();
-    expect(await group.locator('tr[data-resolution]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-resolution')))).toEqual(['360p', '720p', '1080p']);
+    expect(await group.locator('tr[data-resolution]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-resolution')))).toEqual([
+      '360p',
+      '720p',
+      '1080p',
+    ]);
     const { currency } = (await gw.admin.get('/api/admin/prices').expect(200)).body;
     const row = group.locator('tr[data-resolution="720p"]');
-    const money = (units: number) => new Intl.NumberFormat('en', { style: 'currency', currency: currency.code, minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(units / currency.quota_per_unit);
+    const money = (units: number) =>
+      new Intl.NumberFormat('en', {
+        style: 'currency',
+        currency: currency.code,
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 4,
+      }).format(units / currency.quota_per_unit);
     await expectText(row, '72,000');
     await row.getByRole('button', { name: 'Edit the price of zeta/demo 720p' }).click();
     const input = row.getByLabel('Price of zeta/demo 720p', { exact: true });
@@ -157,7 +183,9 @@ describeWithBrowser('admin console in a browser', () => {
     await row.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Price of zeta/demo 720p saved.').waitFor();
     await expectText(row, /90,000/);
-    const saved = (await gw.admin.get('/api/admin/prices').expect(200)).body.data.find((r: { model: string; resolution: string }) => r.model === 'zeta/demo' && r.resolution === '720p');
+    const saved = (await gw.admin.get('/api/admin/prices').expect(200)).body.data.find(
+      (r: { model: string; resolution: string }) => r.model === 'zeta/demo' && r.resolution === '720p',
+    );
     expect(saved).toMatchObject({ price: 90_000, unit: 'second' });
     await expectText(row, money(90_000));
     expect(realErrors(session)).toEqual([]);
@@ -189,29 +217,39 @@ describeWithBrowser('admin console in a browser', () => {
     ['logs', 'admin/logs', '[data-log-type]'],
     ['webhooks', 'admin/webhooks', '[data-endpoint-id]'],
   ];
-  const COMBOS = ['en', 'zh-CN'].flatMap((lang) => ['light', 'dark'].flatMap((theme) => [
-    { lang, theme, name: 'desktop', viewport: { width: 1440, height: 900 } },
-    { lang, theme, name: 'phone', viewport: { width: 390, height: 844 } },
-  ]));
+  const COMBOS = ['en', 'zh-CN'].flatMap((lang) =>
+    ['light', 'dark'].flatMap((theme) => [
+      { lang, theme, name: 'desktop', viewport: { width: 1440, height: 900 } },
+      { lang, theme, name: 'phone', viewport: { width: 390, height: 844 } },
+    ]),
+  );
 
-  it.each(COMBOS)('renders every admin page in $lang, $theme, on a $name: no overflow, no axe violations', async ({ lang, theme, name, viewport }) => {
-    const session = await open({ prefix: 'admin', viewport, lang, theme });
-    const { page } = session;
-    const problems: Record<string, unknown> = {};
-    for (const [id, path, ready] of PAGES) {
-      await page.goto(`/console#/${typeof path === 'function' ? path() : path}`);
-      await page.locator('main h1').waitFor();
-      await page.locator(ready).first().waitFor();
-      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
-      // A refund says why, its failure category in the page's language.
-      if (id === 'logs') await expectText(page.locator('[data-log-type="refund"] .refund-reason'), lang === 'en' ? 'Reason: generation failed' : '原因：生成失败');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      if (overflow > 0) problems[`${id} overflow`] = overflow;
-      const violations = await auditAccessibility(page);
-      if (violations.length) problems[`${id} axe`] = violations;
-      await session.screenshot(`${lang}-${theme}-${name}-${id}`, { fullPage: id !== 'task-drawer' });
-    }
-    expect(problems).toEqual({});
-    expect(realErrors(session)).toEqual([]);
-  }, 120_000);
+  it.each(COMBOS)(
+    'renders every admin page in $lang, $theme, on a $name: no overflow, no axe violations',
+    async ({ lang, theme, name, viewport }) => {
+      const session = await open({ prefix: 'admin', viewport, lang, theme });
+      const { page } = session;
+      const problems: Record<string, unknown> = {};
+      for (const [id, path, ready] of PAGES) {
+        await page.goto(`/console#/${typeof path === 'function' ? path() : path}`);
+        await page.locator('main h1').waitFor();
+        await page.locator(ready).first().waitFor();
+        expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+        // A refund says why, its failure category in the page's language.
+        if (id === 'logs')
+          await expectText(
+            page.locator('[data-log-type="refund"] .refund-reason'),
+            lang === 'en' ? 'Reason: generation failed' : '原因：生成失败',
+          );
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        if (overflow > 0) problems[`${id} overflow`] = overflow;
+        const violations = await auditAccessibility(page);
+        if (violations.length) problems[`${id} axe`] = violations;
+        await session.screenshot(`${lang}-${theme}-${name}-${id}`, { fullPage: id !== 'task-drawer' });
+      }
+      expect(problems).toEqual({});
+      expect(realErrors(session)).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -31,7 +31,8 @@ describeEachDatabase('console sessions and console API', (kind) => {
     const setCookie = ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0] ?? '';
     const cookie = setCookie.split(';')[0];
     const csrf = res.body.csrf_token;
-    const withAuth = (test: request.Test, state = true) => (state ? test.set('Cookie', cookie).set('X-CSRF-Token', csrf) : test.set('Cookie', cookie));
+    const withAuth = (test: request.Test, state = true) =>
+      state ? test.set('Cookie', cookie).set('X-CSRF-Token', csrf) : test.set('Cookie', cookie);
     return {
       cookie,
       csrf,
@@ -64,16 +65,31 @@ describeEachDatabase('console sessions and console API', (kind) => {
   });
 
   it('serves the console page, its scripts and the chart library from the gateway under a strict CSP', async () => {
-    const page = await gw.http.get('/console').expect(200).expect('content-type', /text\/html/);
+    const page = await gw.http
+      .get('/console')
+      .expect(200)
+      .expect('content-type', /text\/html/);
     expect(page.text).toContain('<script type="module" src="/console/assets/js/main.js"></script>');
     expect(page.text).not.toMatch(/https?:\/\//);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    const script = await gw.http.get('/console/assets/js/main.js').expect(200).expect('content-type', /javascript/);
+    const script = await gw.http
+      .get('/console/assets/js/main.js')
+      .expect(200)
+      .expect('content-type', /javascript/);
     expect(script.text).toContain('ROUTES');
-    await gw.http.get('/console/assets/console.css').expect(200).expect('content-type', /text\/css/);
-    const chart = await gw.http.get('/console/vendor/uplot.esm.js').expect(200).expect('content-type', /javascript/);
+    await gw.http
+      .get('/console/assets/console.css')
+      .expect(200)
+      .expect('content-type', /text\/css/);
+    const chart = await gw.http
+      .get('/console/vendor/uplot.esm.js')
+      .expect(200)
+      .expect('content-type', /javascript/);
     expect(chart.text).toContain('export { uPlot as default }');
-    await gw.http.get('/console/vendor/uplot.min.css').expect(200).expect('content-type', /text\/css/);
+    await gw.http
+      .get('/console/vendor/uplot.min.css')
+      .expect(200)
+      .expect('content-type', /text\/css/);
     await gw.http.get('/console/assets/nope.js').expect(404);
     await gw.http.get('/console/vendor/package.json').expect(404);
     await gw.http.get('/console/assets/%2e%2e/%2e%2e/console.module.ts').expect((res) => expect([403, 404]).toContain(res.status));
@@ -125,7 +141,11 @@ describeEachDatabase('console sessions and console API', (kind) => {
 
   it('signs customers in by password, with one answer for unknown users and wrong passwords', async () => {
     const { id, username, client } = await customer(700);
-    expect(client.body).toMatchObject({ role: 'user', kind: 'user', user: { id, username, quota: 700, used_quota: 0, role: 'user', group: 'default' } });
+    expect(client.body).toMatchObject({
+      role: 'user',
+      kind: 'user',
+      user: { id, username, quota: 700, used_quota: 0, role: 'user', group: 'default' },
+    });
     const unknown = await gw.http.post('/console/api/session').send({ username: 'nobody-here', password: 'whatever1' }).expect(401);
     const wrong = await gw.http.post('/console/api/session').send({ username, password: 'wrong-password' }).expect(401);
     expect(unknown.body.error.message).toBe('wrong username or password');
@@ -154,9 +174,22 @@ describeEachDatabase('console sessions and console API', (kind) => {
     const other = await customer();
     await gw.http.post('/console/api/keys').set('Cookie', client.cookie).send({ name: 'no-csrf' }).expect(403);
     const created = await client.post('/console/api/keys', { name: 'ci', models: ['alpha/v6', 'beta-1.0-t2v'] }).expect(201);
-    expect(created.body).toMatchObject({ id: expect.any(Number), user_id: id, name: 'ci', models: ['alpha/v6', 'beta-1.0-t2v'], status: 'active', key: expect.stringMatching(/^sk-/) });
+    expect(created.body).toMatchObject({
+      id: expect.any(Number),
+      user_id: id,
+      name: 'ci',
+      models: ['alpha/v6', 'beta-1.0-t2v'],
+      status: 'active',
+      key: expect.stringMatching(/^sk-/),
+    });
     const listed = await client.get('/console/api/keys').expect(200);
-    expect(listed.body.data).toEqual([expect.objectContaining({ id: created.body.id, key_hint: created.body.key.slice(0, 7) + '...', models: ['alpha/v6', 'beta-1.0-t2v'] })]);
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({
+        id: created.body.id,
+        key_hint: created.body.key.slice(0, 7) + '...',
+        models: ['alpha/v6', 'beta-1.0-t2v'],
+      }),
+    ]);
     expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
     const bad = await client.post('/console/api/keys', { name: '' }).expect(400);
     expect(bad.body.error.param).toBe('name');
@@ -175,7 +208,17 @@ describeEachDatabase('console sessions and console API', (kind) => {
     const all = await client.get('/console/api/logs').expect(200);
     expect(all.body.total).toBe(3);
     expect(all.body.totals).toEqual({ topup: 1250, consume: 0, refund: 0, adjust: -50, count: 3 });
-    expect(all.body.data[0]).toEqual({ id: expect.any(Number), type: 'adjust', task_id: null, model: null, quota: -50, balance_after: 1200, detail: 'correction', reason: null, created_at: expect.any(Number) });
+    expect(all.body.data[0]).toEqual({
+      id: expect.any(Number),
+      type: 'adjust',
+      task_id: null,
+      model: null,
+      quota: -50,
+      balance_after: 1200,
+      detail: 'correction',
+      reason: null,
+      created_at: expect.any(Number),
+    });
     expect(all.body.data.every((log: { channel_id?: unknown }) => !('channel_id' in log))).toBe(true);
     const topups = await client.get('/console/api/logs?type=topup').expect(200);
     expect(topups.body).toMatchObject({ total: 2, totals: { topup: 1250, adjust: 0, count: 2 } });
@@ -191,9 +234,21 @@ describeEachDatabase('console sessions and console API', (kind) => {
     expect(usage.body.data).toHaveLength(7);
     expect(usage.body.quota).toBe(1200);
     const today = usage.body.data[6];
-    expect(today).toEqual({ date: new Date().toISOString().slice(0, 10), start: expect.any(Number), consumed: 0, refunded: 0, topped_up: 1250, adjusted: -50, spent: 0, tasks: 0, balance: 1200 });
+    expect(today).toEqual({
+      date: new Date().toISOString().slice(0, 10),
+      start: expect.any(Number),
+      consumed: 0,
+      refunded: 0,
+      topped_up: 1250,
+      adjusted: -50,
+      spent: 0,
+      tasks: 0,
+      balance: 1200,
+    });
     // Earlier days: nothing moved, and the closing balance before the opening top-up was 0.
-    expect(usage.body.data.slice(0, 6).every((day: { topped_up: number; balance: number }) => day.topped_up === 0 && day.balance === 0)).toBe(true);
+    expect(
+      usage.body.data.slice(0, 6).every((day: { topped_up: number; balance: number }) => day.topped_up === 0 && day.balance === 0),
+    ).toBe(true);
     // Day boundaries follow the viewer's zone: 14 hours east moves "today" forward when UTC is past 10:00.
     const east = await client.get('/console/api/usage?days=2&tz_offset=840').expect(200);
     expect(east.body.data).toHaveLength(2);
@@ -266,14 +321,24 @@ describeEachDatabase('console sessions and console API', (kind) => {
     expect(res.headers['set-cookie'][0]).toMatch(/HttpOnly; SameSite=Strict/);
     const taken = await gw.http.post('/console/api/signup').send({ username, password: 'long-enough' }).expect(409);
     expect(taken.body.error.param).toBe('username');
-    const short = await gw.http.post('/console/api/signup').send({ username: name('x'), password: 'short' }).expect(400);
+    const short = await gw.http
+      .post('/console/api/signup')
+      .send({ username: name('x'), password: 'short' })
+      .expect(400);
     expect(short.body.error.param).toBe('password');
   });
 
   it('lists the tasks filter and models for a customer, and 404s another account’s task', async () => {
     const { client } = await customer();
     await gw.createChannel({ name: name('ch'), platform: 'alpha', base_url: upstream.url, api_key: 'k', models: ['alpha/v6'] });
-    await gw.createChannel({ name: name('vip'), platform: 'alpha', base_url: upstream.url, api_key: 'k', models: ['alpha/c1'], groups: ['vip'] });
+    await gw.createChannel({
+      name: name('vip'),
+      platform: 'alpha',
+      base_url: upstream.url,
+      api_key: 'k',
+      models: ['alpha/c1'],
+      groups: ['vip'],
+    });
     const models = await client.get('/console/api/models').expect(200);
     expect(models.body.data).toContain('alpha/v6');
     expect(models.body.data).not.toContain('alpha/c1');
@@ -285,9 +350,20 @@ describeEachDatabase('console sessions and console API', (kind) => {
 
   it('tests a channel’s connectivity and reports failure without counting it as traffic', async () => {
     const admin = await signIn({ admin_token: ADMIN_TOKEN });
-    const dead = await gw.createChannel({ name: name('dead'), platform: 'alpha', base_url: 'http://127.0.0.1:9', api_key: 'k', models: ['alpha/v6'] });
+    const dead = await gw.createChannel({
+      name: name('dead'),
+      platform: 'alpha',
+      base_url: 'http://127.0.0.1:9',
+      api_key: 'k',
+      models: ['alpha/v6'],
+    });
     const result = await admin.post(`/api/admin/channels/${dead}/test`).expect(200);
-    expect(result.body).toMatchObject({ ok: false, method: expect.stringMatching(/^(probe|reachability)$/), latency_ms: expect.any(Number), error: expect.any(String) });
+    expect(result.body).toMatchObject({
+      ok: false,
+      method: expect.stringMatching(/^(probe|reachability)$/),
+      latency_ms: expect.any(Number),
+      error: expect.any(String),
+    });
     expect(JSON.stringify(result.body)).not.toContain('"k"');
     const view = await gw.admin.get(`/api/admin/channels/${dead}`).expect(200);
     expect(view.body).toMatchObject({ request_count: 0, error_count: 0 });
@@ -296,7 +372,16 @@ describeEachDatabase('console sessions and console API', (kind) => {
 
   it('documents the console API in Swagger, not the static files', async () => {
     const docs = await gw.http.get('/docs-json').expect(200);
-    expect(Object.keys(docs.body.paths)).toEqual(expect.arrayContaining(['/console/api/session', '/console/api/keys', '/console/api/tasks', '/console/api/logs', '/console/api/usage', '/api/admin/channels/{id}/test']));
+    expect(Object.keys(docs.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/console/api/session',
+        '/console/api/keys',
+        '/console/api/tasks',
+        '/console/api/logs',
+        '/console/api/usage',
+        '/api/admin/channels/{id}/test',
+      ]),
+    );
     expect(Object.keys(docs.body.paths).some((path) => path.startsWith('/console/assets'))).toBe(false);
     expect(docs.body.components.schemas.CustomerLogListDto.properties.totals).toBeDefined();
   });

@@ -1,7 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, expectText, horizontalOverflow, describeWithBrowser, launchBrowser, openPage } from './support/browser';
+import {
+  auditAccessibility,
+  BrowserSession,
+  expectText,
+  horizontalOverflow,
+  describeWithBrowser,
+  launchBrowser,
+  openPage,
+} from './support/browser';
 
 /**
  * The web console in headless Chromium (Debian's package) against the gateway with its embedded
@@ -37,7 +45,8 @@ describeWithBrowser('web console in a browser', () => {
     [gw, browser] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', TASK_SYNC_INTERVAL_MS: '200' }), launchBrowser()]);
     // The simulator channels poll every 2 s; a quicker poll keeps the test short.
     const channels = await gw.admin.get('/api/admin/channels').expect(200);
-    for (const channel of channels.body.data) await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
+    for (const channel of channels.body.data)
+      await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
   });
   afterAll(async () => {
     for (const session of sessions) await session.close().catch(() => undefined);
@@ -102,8 +111,15 @@ describeWithBrowser('web console in a browser', () => {
     await channelForm.getByLabel('Region (family C)').fill('cn-shanghai');
     await channelForm.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Channel simulator-gamma saved.').waitFor();
-    const gamma = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find((c: { name: string }) => c.name === 'simulator-gamma');
-    expect(gamma.settings).toMatchObject({ region: 'cn-shanghai', access_key: '***', secret_key: '***', control_base_url: expect.stringContaining('/simulator/gamma-control') });
+    const gamma = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find(
+      (c: { name: string }) => c.name === 'simulator-gamma',
+    );
+    expect(gamma.settings).toMatchObject({
+      region: 'cn-shanghai',
+      access_key: '***',
+      secret_key: '***',
+      control_base_url: expect.stringContaining('/simulator/gamma-control'),
+    });
     expect(realErrors(admin)).toEqual([]);
   });
 
@@ -117,7 +133,9 @@ describeWithBrowser('web console in a browser', () => {
     await page.getByText('No keys yet.').waitFor();
     // Signing in again in another tab replaces the session (and its CSRF token) under this page:
     // the page picks up the new token and carries on as the same user.
-    const again = await session.context.request.post('/console/api/session', { data: { username: customer.username, password: customer.password } });
+    const again = await session.context.request.post('/console/api/session', {
+      data: { username: customer.username, password: customer.password },
+    });
     expect(again.status()).toBe(200);
     const form = page.locator('#create-key-form');
     await form.getByLabel('Key name').fill('browser-test');
@@ -159,7 +177,11 @@ describeWithBrowser('web console in a browser', () => {
     await session.screenshot('task-running');
     // The simulated provider needs 6 s of (test clock) time; the page keeps polling meanwhile.
     gw.clock.advance(6_000);
-    await page.waitForFunction((id) => document.querySelector(`tr[data-task-id="${id}"] [role="progressbar"]`)?.getAttribute('aria-valuenow') === '100', created.body.id, { timeout: 15_000 });
+    await page.waitForFunction(
+      (id) => document.querySelector(`tr[data-task-id="${id}"] [role="progressbar"]`)?.getAttribute('aria-valuenow') === '100',
+      created.body.id,
+      { timeout: 15_000 },
+    );
     await expectText(row, /Completed.*100%/);
     expect(await row.getAttribute('data-status')).toBe('completed');
 
@@ -170,10 +192,11 @@ describeWithBrowser('web console in a browser', () => {
     await video.waitFor();
     const played = await video.evaluate(async (element) => {
       const v = element as HTMLVideoElement;
-      const once = (event: string) => new Promise<void>((resolve, reject) => {
-        v.addEventListener(event, () => resolve(), { once: true });
-        v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}`)), { once: true });
-      });
+      const once = (event: string) =>
+        new Promise<void>((resolve, reject) => {
+          v.addEventListener(event, () => resolve(), { once: true });
+          v.addEventListener('error', () => reject(new Error(`video error ${v.error?.code}`)), { once: true });
+        });
       if (v.readyState < 1) await once('loadedmetadata');
       v.muted = true;
       await v.play();
@@ -285,7 +308,9 @@ describeWithBrowser('web console in a browser', () => {
     const ledger = (await gw.admin.get(`/api/admin/logs?user_id=${customer.id}`).expect(200)).body.totals;
     const net = -(ledger.consume + ledger.refund);
     expect(net).toBeGreaterThan(0);
-    expect(await chart.getAttribute('aria-label')).toContain(`${net.toLocaleString('en-US')} spent net of refunds, ${ledger.refund.toLocaleString('en-US')} refunded`);
+    expect(await chart.getAttribute('aria-label')).toContain(
+      `${net.toLocaleString('en-US')} spent net of refunds, ${ledger.refund.toLocaleString('en-US')} refunded`,
+    );
     const legend = page.locator('#spend-chart .legend-item');
     await expectText(legend.filter({ hasText: 'Spent (net of refunds)' }).locator('strong'), net.toLocaleString('en-US'));
     await expectText(legend.filter({ hasText: 'Refunded' }).locator('strong'), ledger.refund.toLocaleString('en-US'));
@@ -300,7 +325,12 @@ describeWithBrowser('web console in a browser', () => {
     await page.getByRole('link', { name: 'Tasks' }).click();
     const card = page.locator('li.row-card[data-status="completed"]').first();
     await card.waitFor();
-    for (const part of [card.locator('[data-col="task"] code'), card.getByRole('progressbar'), card.locator('[data-col="cost"]'), card.getByRole('button', { name: /^Play the video of task/ })]) {
+    for (const part of [
+      card.locator('[data-col="task"] code'),
+      card.getByRole('progressbar'),
+      card.locator('[data-col="cost"]'),
+      card.getByRole('button', { name: /^Play the video of task/ }),
+    ]) {
       const box = (await part.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(390);

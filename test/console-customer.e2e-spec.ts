@@ -21,7 +21,12 @@ describeEachDatabase('console customer pages', (kind) => {
       cookie,
       get: (path) => gw.http.get(path).set('Cookie', cookie),
       head: (path) => gw.http.head(path).set('Cookie', cookie),
-      post: (path, data) => gw.http.post(path).set('Cookie', cookie).set('X-CSRF-Token', res.body.csrf_token).send(data ?? {}),
+      post: (path, data) =>
+        gw.http
+          .post(path)
+          .set('Cookie', cookie)
+          .set('X-CSRF-Token', res.body.csrf_token)
+          .send(data ?? {}),
     };
   }
 
@@ -57,16 +62,51 @@ describeEachDatabase('console customer pages', (kind) => {
 
     await finishGenerations();
     const completed = await client.get('/console/api/tasks?status=completed').expect(200);
-    expect(completed.body).toEqual({ total: 1, data: [expect.objectContaining({ task_id: ok.body.id, status: 'completed', progress: 100, has_video: true, size: expect.stringMatching(/^\d+x\d+$/) })] });
+    expect(completed.body).toEqual({
+      total: 1,
+      data: [
+        expect.objectContaining({
+          task_id: ok.body.id,
+          status: 'completed',
+          progress: 100,
+          has_video: true,
+          size: expect.stringMatching(/^\d+x\d+$/),
+        }),
+      ],
+    });
     const failed = await client.get('/console/api/tasks?status=failed&model=alpha/v6').expect(200);
-    expect(failed.body.data).toEqual([expect.objectContaining({ task_id: bad.body.id, status: 'failed', progress: 100, fail_reason: 'generation failed', has_video: false })]);
+    expect(failed.body.data).toEqual([
+      expect.objectContaining({
+        task_id: bad.body.id,
+        status: 'failed',
+        progress: 100,
+        fail_reason: 'generation failed',
+        has_video: false,
+      }),
+    ]);
     const all = await client.get('/console/api/tasks').expect(200);
     expect(all.body.data.map((task: { task_id: string }) => task.task_id)).toEqual([bad.body.id, ok.body.id]);
 
-    const viaApi = await gw.http.get(`/v1/videos/${ok.body.id}/content`).set('Authorization', `Bearer ${key}`).buffer(true).parse(binary).expect(200);
-    const whole = await client.get(`/console/api/tasks/${ok.body.id}/content`).buffer(true).parse(binary).expect(200).expect('content-type', 'video/mp4').expect('accept-ranges', 'bytes');
+    const viaApi = await gw.http
+      .get(`/v1/videos/${ok.body.id}/content`)
+      .set('Authorization', `Bearer ${key}`)
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    const whole = await client
+      .get(`/console/api/tasks/${ok.body.id}/content`)
+      .buffer(true)
+      .parse(binary)
+      .expect(200)
+      .expect('content-type', 'video/mp4')
+      .expect('accept-ranges', 'bytes');
     expect(Buffer.compare(whole.body, viaApi.body)).toBe(0);
-    const part = await client.get(`/console/api/tasks/${ok.body.id}/content`).set('Range', 'bytes=100-199').buffer(true).parse(binary).expect(206);
+    const part = await client
+      .get(`/console/api/tasks/${ok.body.id}/content`)
+      .set('Range', 'bytes=100-199')
+      .buffer(true)
+      .parse(binary)
+      .expect(206);
     expect(part.headers['content-range']).toBe(`bytes 100-199/${whole.body.length}`);
     expect(Buffer.compare(part.body, whole.body.subarray(100, 200))).toBe(0);
     const head = await client.head(`/console/api/tasks/${ok.body.id}/content`).expect(200);
@@ -82,7 +122,15 @@ describeEachDatabase('console customer pages', (kind) => {
     // The ledger: both charges, and the failed task's refund with its task and reason.
     const logs = await client.get('/console/api/logs?type=refund').expect(200);
     const charge = (await gw.admin.get(`/api/admin/logs?task_id=${bad.body.id}&type=consume`).expect(200)).body.data[0];
-    expect(logs.body.data).toEqual([expect.objectContaining({ type: 'refund', task_id: bad.body.id, model: 'alpha/v6', quota: -charge.quota, reason: 'generation failed' })]);
+    expect(logs.body.data).toEqual([
+      expect.objectContaining({
+        type: 'refund',
+        task_id: bad.body.id,
+        model: 'alpha/v6',
+        quota: -charge.quota,
+        reason: 'generation failed',
+      }),
+    ]);
     expect(logs.body.totals).toMatchObject({ refund: -charge.quota, count: 1 });
     const usage = await client.get('/console/api/usage?days=1').expect(200);
     expect(usage.body.data[0]).toMatchObject({ tasks: 2, refunded: -charge.quota, spent: usage.body.data[0].consumed + charge.quota });
@@ -96,7 +144,9 @@ describeEachDatabase('console customer pages', (kind) => {
     expect(before.body).toEqual({ data: [], verification_enabled: false });
     await client.post('/console/api/verification/sessions', { callback_url: `${gw.url}/console/#/verification` }).expect(403);
     await client.get('/console/api/verification/groups').expect(403);
-    const filed = await client.post('/console/api/verification/applications', { company: 'Acme', use_case: 'greeting videos', contact: 'ops@acme.test' }).expect(201);
+    const filed = await client
+      .post('/console/api/verification/applications', { company: 'Acme', use_case: 'greeting videos', contact: 'ops@acme.test' })
+      .expect(201);
     expect(filed.body).toMatchObject({ status: 'pending', company: 'Acme' });
     await client.post('/console/api/verification/applications', { company: 'Acme', use_case: 'again', contact: 'x' }).expect(409);
 
@@ -107,8 +157,14 @@ describeEachDatabase('console customer pages', (kind) => {
 
     const after = await client.get('/console/api/verification/applications').expect(200);
     expect(after.body).toMatchObject({ verification_enabled: true, data: [expect.objectContaining({ status: 'approved' })] });
-    const session = await client.post('/console/api/verification/sessions', { callback_url: `${gw.url}/console/#/verification` }).expect(201);
-    expect(session.body).toEqual({ session_id: expect.any(String), provider_token: expect.any(String), h5_link: expect.stringMatching(/^https?:\/\//) });
+    const session = await client
+      .post('/console/api/verification/sessions', { callback_url: `${gw.url}/console/#/verification` })
+      .expect(201);
+    expect(session.body).toEqual({
+      session_id: expect.any(String),
+      provider_token: expect.any(String),
+      h5_link: expect.stringMatching(/^https?:\/\//),
+    });
     const read = await client.get(`/console/api/verification/sessions/${session.body.session_id}`).expect(200);
     expect(read.body).toMatchObject({ session_id: session.body.session_id, status: 'pending', group_id: null });
     expect((await client.get('/console/api/verification/groups').expect(200)).body).toEqual({ data: [] });

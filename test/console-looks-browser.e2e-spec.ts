@@ -1,7 +1,17 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
 import { startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, horizontalOverflow, Look, LOOKS, lookName, describeWithBrowser, launchBrowser, openLook } from './support/browser';
+import {
+  auditAccessibility,
+  BrowserSession,
+  horizontalOverflow,
+  Look,
+  LOOKS,
+  lookName,
+  describeWithBrowser,
+  launchBrowser,
+  openLook,
+} from './support/browser';
 
 /**
  * Every console page in every look: English and Simplified Chinese, light and dark, 1440x900 and a
@@ -27,13 +37,25 @@ describeWithBrowser('web console in every language, theme and size', () => {
   beforeAll(async () => {
     [gw, browser] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', TASK_SYNC_INTERVAL_MS: '200' }), launchBrowser()]);
     const channels = await gw.admin.get('/api/admin/channels').expect(200);
-    for (const channel of channels.body.data) await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
-    const user = await gw.admin.post('/api/admin/users', { username: customer.username, password: customer.password, quota: 500_000 }).expect(201);
+    for (const channel of channels.body.data)
+      await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
+    const user = await gw.admin
+      .post('/api/admin/users', { username: customer.username, password: customer.password, quota: 500_000 })
+      .expect(201);
     customer.key = (await gw.admin.post(`/api/admin/users/${user.body.id}/keys`, { name: 'looks' }).expect(201)).body.key;
-    const submit = (prompt: string) => request(gw.url).post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt, duration: 5 }).expect(200);
+    const submit = (prompt: string) =>
+      request(gw.url)
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${customer.key}`)
+        .send({ model: 'alpha/v6', prompt, duration: 5 })
+        .expect(200);
     tasks.done = (await submit('a lighthouse at dusk, waves on the rocks')).body.id;
     tasks.failed = (await submit('a storm over the sea [simulate:fail]')).body.id;
-    await request(gw.url).post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'a cat surfing', duration: 5 }).expect(200);
+    await request(gw.url)
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'alpha/v6', prompt: 'a cat surfing', duration: 5 })
+      .expect(200);
     gw.clock.advance(6_000);
     const deadline = Date.now() + 20_000;
     for (;;) {
@@ -56,7 +78,10 @@ describeWithBrowser('web console in every language, theme and size', () => {
     const { page } = session;
     await page.locator('main h1').first().waitFor();
     await settle(page);
-    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dataset.theme])).toEqual([look.lang, look.theme]);
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dataset.theme])).toEqual([
+      look.lang,
+      look.theme,
+    ]);
     if (look.viewport.width < 640) expect({ name, overflow: await horizontalOverflow(page) }).toEqual({ name, overflow: 0 });
     expect({ name, violations: await auditAccessibility(page) }).toEqual({ name, violations: [] });
     await session.screenshot(name.replace(/\//g, '-'), { fullPage });
@@ -72,7 +97,11 @@ describeWithBrowser('web console in every language, theme and size', () => {
 
     const user = await openLook(browser, gw.url, look, 'look-customer');
     sessions.push(user);
-    expect((await user.context.request.post('/console/api/session', { data: { username: customer.username, password: customer.password } })).status()).toBe(200);
+    expect(
+      (
+        await user.context.request.post('/console/api/session', { data: { username: customer.username, password: customer.password } })
+      ).status(),
+    ).toBe(200);
     for (const path of CUSTOMER_PAGES) {
       await user.page.goto(`/console#/${path}`);
       await check(user, look, path);

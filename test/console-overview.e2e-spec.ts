@@ -53,7 +53,11 @@ describeEachDatabase('console overview and money', (kind) => {
     const overview = (await console.get('/console/api/overview').expect(200)).body;
     const todayDate = new Date(gw.clock.now()).toISOString().slice(0, 10);
     const yesterdayDate = new Date(gw.clock.now() - DAY_MS).toISOString().slice(0, 10);
-    expect(overview).toMatchObject({ range: '30d', balance: yesterdayBalance - todayQuota, currency: { code: 'EUR', quota_per_unit: 20000 } });
+    expect(overview).toMatchObject({
+      range: '30d',
+      balance: yesterdayBalance - todayQuota,
+      currency: { code: 'EUR', quota_per_unit: 20000 },
+    });
     expect(overview.days).toHaveLength(30);
     expect(overview.days.slice(-2)).toEqual([yesterdayDate, todayDate]);
     expect(overview.spend_by_day.slice(-2)).toEqual([okQuota, todayQuota]);
@@ -78,7 +82,9 @@ describeEachDatabase('console overview and money', (kind) => {
     expect((await me.get('/console/api/session').expect(200)).body.currency).toEqual({ code: 'EUR', quota_per_unit: 20000 });
     const admin = await gw.http.post('/console/api/session').send({ admin_token: ADMIN_TOKEN }).expect(200);
     expect(admin.body.currency).toEqual({ code: 'EUR', quota_per_unit: 20000 });
-    const saved = await gw.admin.put('/api/admin/prices', { model: 'alpha/v6', resolution: '4k', unit: 'second', price: 30_000 }).expect(200);
+    const saved = await gw.admin
+      .put('/api/admin/prices', { model: 'alpha/v6', resolution: '4k', unit: 'second', price: 30_000 })
+      .expect(200);
     expect(saved.body).toMatchObject({ price: 30_000, money: 1.5 });
     const prices = (await gw.admin.get('/api/admin/prices').expect(200)).body;
     expect(prices.currency).toEqual({ code: 'EUR', quota_per_unit: 20000 });

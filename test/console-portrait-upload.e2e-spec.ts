@@ -37,10 +37,24 @@ describeOnSqlite('console portrait upload by file', (kind) => {
   it('takes a portrait file, gives the provider a signed link on the gateway that serves the same bytes, and follows the asset', async () => {
     const me = await consoleCustomer();
     const before = fake.controlCalls.length;
-    const created = await me.post(`/console/api/verification/groups/${me.groupId}/assets`).attach('file', PNG, 'jane-front.png').expect(201);
-    expect(created.body).toEqual({ asset_id: expect.any(String), group_id: me.groupId, name: 'jane-front', status: 'processing', error: null, created_at: expect.any(Number) });
+    const created = await me
+      .post(`/console/api/verification/groups/${me.groupId}/assets`)
+      .attach('file', PNG, 'jane-front.png')
+      .expect(201);
+    expect(created.body).toEqual({
+      asset_id: expect.any(String),
+      group_id: me.groupId,
+      name: 'jane-front',
+      status: 'processing',
+      error: null,
+      created_at: expect.any(Number),
+    });
     const [call] = fake.controlCalls.slice(before);
-    expect(call).toMatchObject({ action: 'CreateAsset', signatureError: null, body: { GroupId: me.groupId, AssetType: 'Image', Name: 'jane-front' } });
+    expect(call).toMatchObject({
+      action: 'CreateAsset',
+      signatureError: null,
+      body: { GroupId: me.groupId, AssetType: 'Image', Name: 'jane-front' },
+    });
     const link = String(call.body.URL);
     expect(link.startsWith(`${gw.url}/media/portraits/pu_`)).toBe(true);
 
@@ -58,7 +72,11 @@ describeOnSqlite('console portrait upload by file', (kind) => {
 
     // A URL still works, as a JSON body or as a form field with a name.
     await me.post(`/console/api/verification/groups/${me.groupId}/assets`).send({ url: 'https://cdn.example/p/side.jpg' }).expect(201);
-    const named = await me.post(`/console/api/verification/groups/${me.groupId}/assets`).field('url', 'https://cdn.example/p/3.jpg').field('name', 'three').expect(201);
+    const named = await me
+      .post(`/console/api/verification/groups/${me.groupId}/assets`)
+      .field('url', 'https://cdn.example/p/3.jpg')
+      .field('name', 'three')
+      .expect(201);
     expect(named.body.name).toBe('three');
 
     // A day later the link has expired.
@@ -75,7 +93,10 @@ describeOnSqlite('console portrait upload by file', (kind) => {
     expect((await me.post(path).send({}).expect(400)).body.error.param).toBe('url');
     const both = await me.post(path).field('url', 'https://cdn.example/a.jpg').attach('file', PNG, 'a.png').expect(400);
     expect(both.body.error.param).toBe('file');
-    await me.post(path).attach('file', Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]), 'big.png').expect(413);
+    await me
+      .post(path)
+      .attach('file', Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]), 'big.png')
+      .expect(413);
     const other = await consoleCustomer();
     await other.post(path).attach('file', PNG, 'intruder.png').expect(404);
     expect(await uploads()).toBe(stored);

@@ -44,9 +44,15 @@ describeEachDatabase('console task detail', (kind) => {
     const flat = (await gw.http.get(`/v1/videos/${ok.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
     const unified = (await gw.http.get(`/v1/video/generations/${ok.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
     expect(flat.status).toBe('completed');
-    expect({ ...detail.flat, metadata: { url: unsigned(detail.flat.metadata.url) } }).toEqual({ ...flat, metadata: { url: unsigned(flat.metadata.url) } });
+    expect({ ...detail.flat, metadata: { url: unsigned(detail.flat.metadata.url) } }).toEqual({
+      ...flat,
+      metadata: { url: unsigned(flat.metadata.url) },
+    });
     const unifiedData = { ...detail.unified.data, result_url: unsigned(detail.unified.data.result_url) };
-    expect({ ...detail.unified, data: unifiedData }).toEqual({ ...unified, data: { ...unified.data, result_url: unsigned(unified.data.result_url) } });
+    expect({ ...detail.unified, data: unifiedData }).toEqual({
+      ...unified,
+      data: { ...unified.data, result_url: unsigned(unified.data.result_url) },
+    });
 
     const charge = (await gw.admin.get(`/api/admin/logs?task_id=${ok.body.id}&type=consume`).expect(200)).body.data[0];
     expect(detail).toMatchObject({
@@ -70,7 +76,8 @@ describeEachDatabase('console task detail', (kind) => {
     const times = detail.timeline.map((entry: { at: number }) => entry.at);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     // Only flat statuses, and nothing of the channel or the provider's id.
-    for (const entry of detail.timeline) if (entry.status && entry.kind !== 'webhook') expect(['queued', 'in_progress', 'completed', 'failed']).toContain(entry.status);
+    for (const entry of detail.timeline)
+      if (entry.status && entry.kind !== 'webhook') expect(['queued', 'in_progress', 'completed', 'failed']).toContain(entry.status);
     const admin = (await gw.admin.get(`/api/admin/tasks/${ok.body.id}`).expect(200)).body;
     expect(admin.upstream_task_id).toEqual(expect.any(String));
     // Outside the API's own forms (which the customer gets from the API anyway), no channel and no provider id.
@@ -86,10 +93,21 @@ describeEachDatabase('console task detail', (kind) => {
     await gw.sync();
     const detail = (await client.get(`/console/api/tasks/${bad.body.id}`).expect(200)).body;
     const refund = (await gw.admin.get(`/api/admin/logs?task_id=${bad.body.id}&type=refund`).expect(200)).body.data[0];
-    expect(detail).toMatchObject({ status: 'failed', failure_reason: 'generation failed', refund: { quota: refund.quota, log_id: refund.id }, thumbnail: false });
+    expect(detail).toMatchObject({
+      status: 'failed',
+      failure_reason: 'generation failed',
+      refund: { quota: refund.quota, log_id: refund.id },
+      thumbnail: false,
+    });
     expect(detail.charge.quota).toBe(refund.quota);
     expect(detail.flat.error).toEqual({ code: expect.any(String), message: 'generation failed' });
-    expect(detail.timeline).toContainEqual({ at: expect.any(Number), kind: 'status', status: 'failed', progress: 100, detail: 'generation failed' });
+    expect(detail.timeline).toContainEqual({
+      at: expect.any(Number),
+      kind: 'status',
+      status: 'failed',
+      progress: 100,
+      detail: 'generation failed',
+    });
     expect(detail.timeline.map((entry: { kind: string }) => entry.kind)).toContain('refunded');
 
     const stranger = await customer(0);
@@ -132,12 +150,20 @@ describeEachDatabase('console task detail', (kind) => {
 
   it('shows a refused submit to the admin only, with its hold and release', async () => {
     const { id, key, client } = await customer(100_000);
-    await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt: 'nope [simulate:reject]', duration: 5 }).expect(400);
+    await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'alpha/v6', prompt: 'nope [simulate:reject]', duration: 5 })
+      .expect(400);
     const row = (await gw.admin.get(`/api/admin/tasks?user_id=${id}&status=REJECTED`).expect(200)).body.data[0];
     const detail = (await gw.admin.get(`/api/admin/tasks/${row.task_id}`).expect(200)).body;
-    expect(detail).toMatchObject({ status: 'REJECTED', charge: { type: 'hold' }, refund: { type: 'release' }, failure_reason: expect.any(String) });
+    expect(detail).toMatchObject({
+      status: 'REJECTED',
+      charge: { type: 'hold' },
+      refund: { type: 'release' },
+      failure_reason: expect.any(String),
+    });
     expect(detail.timeline).toContainEqual(expect.objectContaining({ kind: 'status', status: 'REJECTED' }));
     await client.get(`/console/api/tasks/${row.task_id}`).expect(404);
   });
 });
-

@@ -16,7 +16,8 @@ describeEachDatabase('console task lists', (kind) => {
   }
 
   const submit = async (key: string, prompt: string, duration = 5) =>
-    (await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt, duration }).expect(200)).body.id as string;
+    (await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt, duration }).expect(200)).body
+      .id as string;
 
   const ids = (body: { data: Array<{ task_id: string }> }) => body.data.map((row) => row.task_id);
 
@@ -73,7 +74,10 @@ describeEachDatabase('console task lists', (kind) => {
     expect(admin.total).toBe(2);
     expect(admin.data[0]).toMatchObject({ prompt: 'a sunrise that is not yours', user_id: stranger.id });
     expect(ids((await gw.admin.get(`/api/admin/tasks?q=sunrise&user_id=${me.id}`).expect(200)).body)).toEqual([sunrise]);
-    const byStatus = (await gw.admin.get(`/api/admin/tasks?user_id=${me.id}&sort=status`).expect(200)).body.data as Array<{ status: string; failure_reason: string | null }>;
+    const byStatus = (await gw.admin.get(`/api/admin/tasks?user_id=${me.id}&sort=status`).expect(200)).body.data as Array<{
+      status: string;
+      failure_reason: string | null;
+    }>;
     expect(byStatus.map((entry) => entry.status)).toEqual(['FAILURE', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS']);
     expect(byStatus[0].failure_reason).toBe('generation failed');
     const badAdminSort = await gw.admin.get('/api/admin/tasks?sort=-price').expect(400);

@@ -27,10 +27,17 @@ describeWithBrowser('webhooks in the web console', () => {
   };
 
   beforeAll(async () => {
-    [gw, browser, receiver] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', TASK_SYNC_INTERVAL_MS: '200', WEBHOOK_DELIVERY_INTERVAL_MS: '200' }), launchBrowser(), startWebhookReceiver()]);
+    [gw, browser, receiver] = await Promise.all([
+      startGateway('sqlite', { SIMULATOR: 'on', TASK_SYNC_INTERVAL_MS: '200', WEBHOOK_DELIVERY_INTERVAL_MS: '200' }),
+      launchBrowser(),
+      startWebhookReceiver(),
+    ]);
     const channels = await gw.admin.get('/api/admin/channels').expect(200);
-    for (const channel of channels.body.data) await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
-    const user = await gw.admin.post('/api/admin/users', { username: customer.username, password: customer.password, quota: 1_000_000 }).expect(201);
+    for (const channel of channels.body.data)
+      await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
+    const user = await gw.admin
+      .post('/api/admin/users', { username: customer.username, password: customer.password, quota: 1_000_000 })
+      .expect(201);
     customer.key = (await gw.admin.post(`/api/admin/users/${user.body.id}/keys`, { name: 'k' }).expect(201)).body.key;
   });
   afterAll(async () => {
@@ -70,7 +77,11 @@ describeWithBrowser('webhooks in the web console', () => {
     expect(await page.content()).not.toContain(secret);
     await page.locator('tr[data-endpoint-id]', { hasText: 'Enabled' }).waitFor();
 
-    const created = await request(gw.url).post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5 }).expect(200);
+    const created = await request(gw.url)
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5 })
+      .expect(200);
     await until(() => receiver.received.some((event) => event.json?.data?.id === created.body.id));
 
     await page.getByRole('button', { name: `Deliveries of ${receiver.url}` }).click();
@@ -86,7 +97,11 @@ describeWithBrowser('webhooks in the web console', () => {
 
   it('shows admins an endpoint that fails, with its status code', async () => {
     receiver.status = 500;
-    const created = await request(gw.url).post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'a storm', duration: 5 }).expect(200);
+    const created = await request(gw.url)
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'alpha/v6', prompt: 'a storm', duration: 5 })
+      .expect(200);
     await until(() => receiver.received.some((event) => event.json?.data?.id === created.body.id));
     const session = await openPage(browser, gw.url, { prefix: 'admin' });
     sessions.push(session);

@@ -45,20 +45,40 @@ describe('the documented webhook receiver', () => {
     const customer = await gw.createCustomer({ quota: 1_000_000 });
     const auth = { Authorization: `Bearer ${customer.key}` };
     const port = await freePort();
-    const endpoint = await gw.http.post('/v1/webhooks').set(auth).send({ url: `http://127.0.0.1:${port}/hooks/video` }).expect(201);
+    const endpoint = await gw.http
+      .post('/v1/webhooks')
+      .set(auth)
+      .send({ url: `http://127.0.0.1:${port}/hooks/video` })
+      .expect(201);
 
     // Saved inside the project, so that `express` and `openai` resolve from its node_modules.
     const dir = join(ROOT, 'test-artifacts');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'readme-receiver.mjs');
     writeFileSync(file, readmeReceiver().replace('app.listen(8080)', `app.listen(${port})`));
-    receiver = spawn(process.execPath, [file], { env: { ...process.env, GATEWAY_WEBHOOK_SECRET: endpoint.body.secret }, stdio: ['ignore', 'pipe', 'pipe'] });
+    receiver = spawn(process.execPath, [file], {
+      env: { ...process.env, GATEWAY_WEBHOOK_SECRET: endpoint.body.secret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     receiver.stdout!.on('data', (chunk) => (output += chunk));
     receiver.stderr!.on('data', (chunk) => (output += chunk));
     let exited = false;
     receiver.on('exit', () => (exited = true));
 
-    const forged = async () => fetch(`http://127.0.0.1:${port}/hooks/video`, { method: 'POST', headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': `${Math.floor(Date.now() / 1000)}`, 'webhook-signature': 'v1,AAAA' }, body: '{}' }).then((res) => res.status, () => 0);
+    const forged = async () =>
+      fetch(`http://127.0.0.1:${port}/hooks/video`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': 'msg_1',
+          'webhook-timestamp': `${Math.floor(Date.now() / 1000)}`,
+          'webhook-signature': 'v1,AAAA',
+        },
+        body: '{}',
+      }).then(
+        (res) => res.status,
+        () => 0,
+      );
     let status = 0;
     for (let i = 0; i < 1500 && !exited && status === 0; i++) {
       status = await forged();
@@ -67,7 +87,11 @@ describe('the documented webhook receiver', () => {
     expect({ exited, status, output }).toEqual({ exited: false, status: 400, output: '' });
 
     alpha.scriptNext([1]);
-    const task = await gw.http.post('/v1/videos').set(auth).send({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' }).expect(200);
+    const task = await gw.http
+      .post('/v1/videos')
+      .set(auth)
+      .send({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' })
+      .expect(200);
     gw.clock.advance(10_000);
     await gw.sync();
     await gw.app.get(WebhookEventPublisher).publishDueEvents();

@@ -47,7 +47,11 @@ describeOnSqlite('the hot routes (task polls, JSON submits) answer as the Nest r
     gw = await startGateway(kind);
     await gw.createChannel(alphaChannelBody(fake));
     customer = await gw.createCustomer({ quota: 1_000_000 });
-    const submitted = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'a lighthouse', duration: 5, resolution: '720P' }).expect(200);
+    const submitted = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'alpha/v6', prompt: 'a lighthouse', duration: 5, resolution: '720P' })
+      .expect(200);
     taskId = submitted.body.id;
     base = gw.url;
   });
@@ -71,7 +75,9 @@ describeOnSqlite('the hot routes (task polls, JSON submits) answer as the Nest r
     expect(get.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Number(get.headers['content-length'])).toBe(Buffer.byteLength(get.body));
-    expect(JSON.parse(get.body)).toMatchObject(form === 'flat' ? { id: taskId, status: 'queued' } : { code: 'success', data: { task_id: taskId } });
+    expect(JSON.parse(get.body)).toMatchObject(
+      form === 'flat' ? { id: taskId, status: 'queued' } : { code: 'success', data: { task_id: taskId } },
+    );
 
     const unchanged = await call(base, 'GET', path(taskId), { ...auth(), 'If-None-Match': String(get.headers.etag) });
     expect(unchanged.status).toBe(304);
@@ -84,11 +90,16 @@ describeOnSqlite('the hot routes (task polls, JSON submits) answer as the Nest r
     expect(echoed.headers.etag).toBe(get.headers.etag);
   });
 
-  it('refuses a missing or unknown key, and another account\'s task, in each surface\'s shape', async () => {
+  it("refuses a missing or unknown key, and another account's task, in each surface's shape", async () => {
     const missing = await call(base, 'GET', `/v1/videos/${taskId}`);
     expect(missing.status).toBe(401);
     expect(JSON.parse(missing.body)).toEqual({
-      error: { message: 'missing api key: send Authorization: Bearer <API_KEY>', type: 'authentication_error', param: null, code: 'unauthorized' },
+      error: {
+        message: 'missing api key: send Authorization: Bearer <API_KEY>',
+        type: 'authentication_error',
+        param: null,
+        code: 'unauthorized',
+      },
     });
     const unknown = await call(base, 'GET', `/v1/video/generations/${taskId}`, { Authorization: 'Bearer sk-not-a-key' });
     expect(unknown.status).toBe(401);
@@ -105,21 +116,51 @@ describeOnSqlite('the hot routes (task polls, JSON submits) answer as the Nest r
   });
 
   it('submits a JSON body with the same headers as a multipart submit (which Nest answers), and refuses bad bodies alike', async () => {
-    const json = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'json', duration: 5 }).expect(200);
-    const multipart = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).field('model', 'alpha/v6').field('prompt', 'multipart').field('duration', '5').expect(200);
-    const names = (headers: Record<string, unknown>) => Object.keys(headers).filter((name) => !['date', 'x-request-id'].includes(name)).sort();
+    const json = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'alpha/v6', prompt: 'json', duration: 5 })
+      .expect(200);
+    const multipart = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .field('model', 'alpha/v6')
+      .field('prompt', 'multipart')
+      .field('duration', '5')
+      .expect(200);
+    const names = (headers: Record<string, unknown>) =>
+      Object.keys(headers)
+        .filter((name) => !['date', 'x-request-id'].includes(name))
+        .sort();
     expect(names(json.headers)).toEqual(names(multipart.headers));
     expect(json.headers['content-security-policy']).toBe(multipart.headers['content-security-policy']);
     expect(json.body).toMatchObject({ object: 'video', model: 'alpha/v6', status: 'queued' });
     expect(Object.keys(json.body).sort()).toEqual(Object.keys(multipart.body).sort());
-    const once = await gw.http.post('/v1/videos/').set('Authorization', `Bearer ${customer.key}`).set('Idempotency-Key', `lane-${kind}`).send({ model: 'alpha/v6', prompt: 'once' }).expect(200);
-    const again = await gw.http.post('/v1/videos/').set('Authorization', `Bearer ${customer.key}`).set('Idempotency-Key', `lane-${kind}`).send({ model: 'alpha/v6', prompt: 'once' }).expect(200);
+    const once = await gw.http
+      .post('/v1/videos/')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .set('Idempotency-Key', `lane-${kind}`)
+      .send({ model: 'alpha/v6', prompt: 'once' })
+      .expect(200);
+    const again = await gw.http
+      .post('/v1/videos/')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .set('Idempotency-Key', `lane-${kind}`)
+      .send({ model: 'alpha/v6', prompt: 'once' })
+      .expect(200);
     expect(again.body.id).toBe(once.body.id);
-    const notUnified = await gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${customer.key}`).send({ model: 'alpha/v6', prompt: 'wrong surface' });
+    const notUnified = await gw.http
+      .post('/v1/video/generations')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'alpha/v6', prompt: 'wrong surface' });
     expect(notUnified.status).toBe(400);
     expect(notUnified.body).toMatchObject({ code: 'invalid_request', data: null });
 
-    const broken = await gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${customer.key}`).set('Content-Type', 'application/json').send('{"model":');
+    const broken = await gw.http
+      .post('/v1/video/generations')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .set('Content-Type', 'application/json')
+      .send('{"model":');
     expect(broken.status).toBe(400);
     expect(broken.body).toEqual({ code: 'invalid_request', message: 'request body is not valid JSON', data: null });
     const anonymous = await gw.http.post('/v1/videos').send({ model: 'alpha/v6', prompt: 'who' });
@@ -137,7 +178,11 @@ describeOnSqlite('the hot routes (task polls, JSON submits) answer as the Nest r
     const refused = await call(base, 'GET', path, headers);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(JSON.parse(refused.body)).toEqual({ code: 'rate_limited', message: 'rate limit reached: this account may send 2 requests per minute', data: null });
+    expect(JSON.parse(refused.body)).toEqual({
+      code: 'rate_limited',
+      message: 'rate limit reached: this account may send 2 requests per minute',
+      data: null,
+    });
   });
 });
 
@@ -148,7 +193,13 @@ describe('the hot routes write the request log line as every other route', () =>
   beforeAll(async () => {
     fake = await startFakeAlphaUpstream();
     const database = await freshDatabase('sqlite');
-    gateway = await startGatewayProcess({ DATABASE_URL: database.url, ADMIN_TOKEN, TASK_SYNC_INTERVAL_MS: '0', LOG_LEVEL: 'info', MEDIA_ALLOW_PRIVATE_HOSTS: 'true' });
+    gateway = await startGatewayProcess({
+      DATABASE_URL: database.url,
+      ADMIN_TOKEN,
+      TASK_SYNC_INTERVAL_MS: '0',
+      LOG_LEVEL: 'info',
+      MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
+    });
   });
   afterAll(async () => {
     await gateway?.stop();
@@ -157,7 +208,11 @@ describe('the hot routes write the request log line as every other route', () =>
 
   it('logs the request id, key, user, route, path and status', async () => {
     const admin = (path: string, body: object) =>
-      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((res) => res.json());
+      fetch(`${gateway.url}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((res) => res.json());
     await admin('/api/admin/channels', alphaChannelBody(fake));
     const user = await admin('/api/admin/users', { username: 'poll-logger' });
     await admin(`/api/admin/users/${user.id}/topup`, { quota: 1_000_000 });
@@ -167,16 +222,41 @@ describe('the hot routes write the request log line as every other route', () =>
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ model: 'alpha/v6', prompt: 'logged', duration: 5, resolution: '720P' }),
     }).then((res) => res.json());
-    expect((await call(gateway.url, 'GET', `/v1/videos/${submitted.id}`, { Authorization: `Bearer ${key}`, 'x-request-id': 'logged-poll' })).status).toBe(200);
+    expect(
+      (await call(gateway.url, 'GET', `/v1/videos/${submitted.id}`, { Authorization: `Bearer ${key}`, 'x-request-id': 'logged-poll' }))
+        .status,
+    ).toBe(200);
     expect((await call(gateway.url, 'GET', '/v1/video/generations/nope', { 'x-request-id': 'logged-anonymous' })).status).toBe(401);
 
-    const lines = async () => gateway.output().split('\n').filter((line) => line.includes('"request_id":"logged-'));
-    for (let waited = 0; (await lines()).length < 2 && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines = async () =>
+      gateway
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"request_id":"logged-'));
+    for (let waited = 0; (await lines()).length < 2 && waited < 5000; waited += 100)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     const [poll, anonymous] = (await lines()).map((line) => JSON.parse(line));
-    const submitLine = gateway.output().split('\n').find((line) => line.includes('"method":"POST"') && line.includes('"route":"/v1/videos"'));
+    const submitLine = gateway
+      .output()
+      .split('\n')
+      .find((line) => line.includes('"method":"POST"') && line.includes('"route":"/v1/videos"'));
     expect(JSON.parse(submitLine!)).toMatchObject({ key_id: keyId, user_id: user.id, path: '/v1/videos', status: 200 });
-    expect(poll).toMatchObject({ request_id: 'logged-poll', key_id: keyId, user_id: user.id, method: 'GET', route: '/v1/videos/:id', path: `/v1/videos/${submitted.id}`, status: 200 });
+    expect(poll).toMatchObject({
+      request_id: 'logged-poll',
+      key_id: keyId,
+      user_id: user.id,
+      method: 'GET',
+      route: '/v1/videos/:id',
+      path: `/v1/videos/${submitted.id}`,
+      status: 200,
+    });
     expect(poll.latency_ms).toEqual(expect.any(Number));
-    expect(anonymous).toMatchObject({ request_id: 'logged-anonymous', key_id: null, user_id: null, route: '/v1/video/generations/nope', status: 401 });
+    expect(anonymous).toMatchObject({
+      request_id: 'logged-anonymous',
+      key_id: null,
+      user_id: null,
+      route: '/v1/video/generations/nope',
+      status: 401,
+    });
   });
 });

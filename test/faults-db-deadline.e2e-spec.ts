@@ -36,7 +36,11 @@ describeOnMysql('[mysql] a frozen database answers every request within about on
     proxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 3306));
     const proxied = new URL(database.url);
     proxied.port = String(proxy.port);
-    gateway = await startGateway('mysql', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), DATABASE_POOL_SIZE: String(POOL_SIZE) }, { ...database, url: proxied.toString() });
+    gateway = await startGateway(
+      'mysql',
+      { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), DATABASE_POOL_SIZE: String(POOL_SIZE) },
+      { ...database, url: proxied.toString() },
+    );
     alpha = await startFakeAlphaUpstream();
     await gateway.createChannel(alphaChannelBody(alpha));
     customer = await gateway.createCustomer({ quota: 1_000_000 });

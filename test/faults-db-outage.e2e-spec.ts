@@ -22,7 +22,10 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${gateway.url}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${path.startsWith('/api/admin') ? 'test-admin-token-0123456789abcdef' : customer.key}`, 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Bearer ${path.startsWith('/api/admin') ? 'test-admin-token-0123456789abcdef' : customer.key}`,
+        'Content-Type': 'application/json',
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
     });
@@ -54,7 +57,8 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
       expect({ name, status: answer.status }).toEqual({ name, status: 503 });
       if (name === 'health') continue;
       expect({ name, retryAfter: answer.retryAfter }).toEqual({ name, retryAfter: expect.stringMatching(/^\d+$/) });
-      if (name === 'submitUnified' || name === 'readUnified') expect(answer.body).toEqual({ code: 'service_unavailable', message: expect.any(String), data: null });
+      if (name === 'submitUnified' || name === 'readUnified')
+        expect(answer.body).toEqual({ code: 'service_unavailable', message: expect.any(String), data: null });
       else expect(answer.body.error).toMatchObject({ code: 'service_unavailable', type: 'server_error' });
     }
   }
@@ -82,7 +86,11 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
     proxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 3306));
     const proxied = new URL(database.url);
     proxied.port = String(proxy.port);
-    gateway = await startGateway('mysql', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) }, { ...database, url: proxied.toString() });
+    gateway = await startGateway(
+      'mysql',
+      { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) },
+      { ...database, url: proxied.toString() },
+    );
     alpha = await startFakeAlphaUpstream();
     beta = await startFakeBetaUpstream();
     await gateway.createChannel(alphaChannelBody(alpha));
@@ -117,8 +125,14 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
   });
 
   it('charged exactly the submits it acknowledged', async () => {
-    const tasks = await queryDatabase<{ task_id: string; quota: string }>(database, `SELECT task_id, quota FROM tasks WHERE user_id = ${customer.userId}`);
-    const consumed = await queryDatabase<{ total: string; rows: number }>(database, `SELECT COALESCE(-SUM(quota), 0) AS total, COUNT(*) AS \`rows\` FROM logs WHERE user_id = ${customer.userId} AND type = 'consume'`);
+    const tasks = await queryDatabase<{ task_id: string; quota: string }>(
+      database,
+      `SELECT task_id, quota FROM tasks WHERE user_id = ${customer.userId}`,
+    );
+    const consumed = await queryDatabase<{ total: string; rows: number }>(
+      database,
+      `SELECT COALESCE(-SUM(quota), 0) AS total, COUNT(*) AS \`rows\` FROM logs WHERE user_id = ${customer.userId} AND type = 'consume'`,
+    );
     const charged = tasks.reduce((sum, task) => sum + Number(task.quota), 0);
     expect(Number(consumed[0].rows)).toBe(tasks.length);
     expect(Number(consumed[0].total)).toBe(charged);

@@ -9,7 +9,9 @@ import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
 /** OpenAI's error shape (/v1/videos, the admin API). */
-const invalid = (message: string, param: string | null) => ({ error: { message, type: 'invalid_request_error', param, code: 'invalid_request' } });
+const invalid = (message: string, param: string | null) => ({
+  error: { message, type: 'invalid_request_error', param, code: 'invalid_request' },
+});
 /** The unified wrapper (/v1/video/generations). */
 const wrapper = (message: string) => ({ code: 'invalid_request', message, data: null });
 
@@ -44,7 +46,8 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
   });
 
   const upstreamCalls = () => alpha.requests.length + beta.requests.length + gamma.requests.length;
-  const ledgerTotal = async (userId: number, type: string) => (await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=${type}`).expect(200)).body.total as number;
+  const ledgerTotal = async (userId: number, type: string) =>
+    (await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=${type}`).expect(200)).body.total as number;
 
   /** Sends, then checks the exact 400 and that nothing moved: balance, ledger, upstream. */
   async function refusedWithoutCharge(userId: number, send: () => request.Test, body: object): Promise<void> {
@@ -61,7 +64,11 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
   const videos = (body: unknown, key = customer.key) =>
     gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
   const generations = (body: unknown, key = customer.key) =>
-    gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
+    gw.http
+      .post('/v1/video/generations')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(body));
 
   describe('POST /v1/videos: every typed field is checked by type before pricing', () => {
     it.each<[string, unknown, string, string]>([
@@ -78,10 +85,30 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
       ['model: ["gamma-2-0"]', { model: ['gamma-2-0'], prompt: 'a cat' }, 'model must be a string', 'model'],
       ['resolution: ["720P"]', { model: 'alpha/v6', prompt: 'a cat', resolution: ['720P'] }, 'resolution must be a string', 'resolution'],
       ['seconds: ["5"]', { model: 'alpha/v6', prompt: 'a cat', seconds: ['5'] }, 'seconds must be a whole number of seconds', 'seconds'],
-      ['metadata.ratio: ["16:9"] (beta)', { model: 'beta-1.0-t2v', prompt: 'a cat', metadata: { ratio: ['16:9'] } }, 'metadata.ratio must be a string', 'metadata.ratio'],
-      ['metadata.img_id: 1e20', { model: 'alpha/v6', prompt: 'a cat', metadata: { img_id: 1e20 } }, 'metadata.img_id must be an integer between 0 and 2147483647', 'metadata.img_id'],
-      ['metadata.img_id: 2^31', { model: 'alpha/v6', prompt: 'a cat', metadata: { img_id: 2147483648 } }, 'metadata.img_id must be an integer between 0 and 2147483647', 'metadata.img_id'],
-      ['metadata.template_id: 1e20', { model: 'alpha/v6', prompt: 'a cat', metadata: { template_id: 1e20 } }, 'metadata.template_id must be an integer between 0 and 2147483647', 'metadata.template_id'],
+      [
+        'metadata.ratio: ["16:9"] (beta)',
+        { model: 'beta-1.0-t2v', prompt: 'a cat', metadata: { ratio: ['16:9'] } },
+        'metadata.ratio must be a string',
+        'metadata.ratio',
+      ],
+      [
+        'metadata.img_id: 1e20',
+        { model: 'alpha/v6', prompt: 'a cat', metadata: { img_id: 1e20 } },
+        'metadata.img_id must be an integer between 0 and 2147483647',
+        'metadata.img_id',
+      ],
+      [
+        'metadata.img_id: 2^31',
+        { model: 'alpha/v6', prompt: 'a cat', metadata: { img_id: 2147483648 } },
+        'metadata.img_id must be an integer between 0 and 2147483647',
+        'metadata.img_id',
+      ],
+      [
+        'metadata.template_id: 1e20',
+        { model: 'alpha/v6', prompt: 'a cat', metadata: { template_id: 1e20 } },
+        'metadata.template_id must be an integer between 0 and 2147483647',
+        'metadata.template_id',
+      ],
       [
         'a 1,025-emoji prompt (2,050 UTF-16 code units, as the provider counts)',
         { model: 'alpha/v6', prompt: EMOJI.repeat(1025) },
@@ -129,24 +156,47 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
       ['model: ["gamma-2-0"]', { model: ['gamma-2-0'], prompt: 'a cat' }, 'model must be a string'],
       ['model: ["beta-1.0-t2v"]', { model: ['beta-1.0-t2v'], prompt: 'a cat' }, 'model must be a string'],
       ['model: {}', { model: {}, prompt: 'a cat' }, 'model must be a string'],
-      ['metadata.resolution: ["720p"] (gamma)', { model: 'gamma-2-0', prompt: 'a cat', metadata: { resolution: ['720p'] } }, 'metadata.resolution must be a string'],
-      ['metadata.resolution: ["720p"] (gamma fast)', { model: 'gamma-2-0-fast', prompt: 'a cat', metadata: { resolution: ['720p'] } }, 'metadata.resolution must be a string'],
-      ['metadata.ratio: ["16:9"] (beta)', { model: 'beta-1.0-t2v', prompt: 'a cat', metadata: { ratio: ['16:9'] } }, 'metadata.ratio must be a string'],
+      [
+        'metadata.resolution: ["720p"] (gamma)',
+        { model: 'gamma-2-0', prompt: 'a cat', metadata: { resolution: ['720p'] } },
+        'metadata.resolution must be a string',
+      ],
+      [
+        'metadata.resolution: ["720p"] (gamma fast)',
+        { model: 'gamma-2-0-fast', prompt: 'a cat', metadata: { resolution: ['720p'] } },
+        'metadata.resolution must be a string',
+      ],
+      [
+        'metadata.ratio: ["16:9"] (beta)',
+        { model: 'beta-1.0-t2v', prompt: 'a cat', metadata: { ratio: ['16:9'] } },
+        'metadata.ratio must be a string',
+      ],
       ['duration: [5] (beta)', { model: 'beta-1.0-t2v', prompt: 'a cat', duration: [5] }, 'duration must be an integer'],
       ['duration: ["5"] (gamma)', { model: 'gamma-2-0', prompt: 'a cat', duration: ['5'] }, 'duration must be an integer'],
       ['metadata.seed: [1] (gamma)', { model: 'gamma-2-0', prompt: 'a cat', metadata: { seed: [1] } }, 'metadata.seed must be an integer'],
-      ['input_reference: null (beta i2v)', { model: 'beta-1.0-i2v', prompt: 'a cat', input_reference: null }, 'input_reference must be a string'],
-      ['metadata.input: [] (beta r2v)', { model: 'beta-1.0-r2v', prompt: 'a cat', metadata: { input: [] } }, 'metadata.input must be an object'],
+      [
+        'input_reference: null (beta i2v)',
+        { model: 'beta-1.0-i2v', prompt: 'a cat', input_reference: null },
+        'input_reference must be a string',
+      ],
+      [
+        'metadata.input: [] (beta r2v)',
+        { model: 'beta-1.0-r2v', prompt: 'a cat', metadata: { input: [] } },
+        'metadata.input must be an object',
+      ],
     ])('400 naming the field, nothing charged: %s', async (_name, body, message) => {
       await refusedWithoutCharge(customer.userId, () => generations(body), wrapper(message));
     });
   });
 
   describe('names every object has (__proto__, constructor...) are unknown models, never a table entry', () => {
-    it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', '__PROTO__'])('400 unknown model on both surfaces, nothing charged: %s', async (model) => {
-      await refusedWithoutCharge(customer.userId, () => videos({ model, prompt: 'a cat' }), invalid(`unknown model: ${model}`, 'model'));
-      await refusedWithoutCharge(customer.userId, () => generations({ model, prompt: 'a cat' }), wrapper(`unknown model: ${model}`));
-    });
+    it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', '__PROTO__'])(
+      '400 unknown model on both surfaces, nothing charged: %s',
+      async (model) => {
+        await refusedWithoutCharge(customer.userId, () => videos({ model, prompt: 'a cat' }), invalid(`unknown model: ${model}`, 'model'));
+        await refusedWithoutCharge(customer.userId, () => generations({ model, prompt: 'a cat' }), wrapper(`unknown model: ${model}`));
+      },
+    );
 
     it('a console vendor file named like an inherited property is a 404, not a 500', async () => {
       for (const name of ['constructor', '__proto__', 'toString']) await gw.http.get(`/console/vendor/${name}`).expect(404);
@@ -159,11 +209,17 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
       const message = 'url has a malformed percent-escape: % must be followed by two hexadecimal digits';
       for (const body of [{ url: 'https://cdn.example/%zz' }, { url: 'https://cdn.example/face%2.jpg', name: 'front' }]) {
         const controlCalls = gamma.controlCalls.length;
-        const res = await gw.http.post(`/v1/verification/groups/${verified.groupId}/assets`).set('Authorization', `Bearer ${verified.key}`).send(body);
+        const res = await gw.http
+          .post(`/v1/verification/groups/${verified.groupId}/assets`)
+          .set('Authorization', `Bearer ${verified.key}`)
+          .send(body);
         expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: invalid(message, 'url') });
         expect(gamma.controlCalls.length).toBe(controlCalls);
       }
-      const list = await gw.http.get(`/v1/verification/groups/${verified.groupId}/assets`).set('Authorization', `Bearer ${verified.key}`).expect(200);
+      const list = await gw.http
+        .get(`/v1/verification/groups/${verified.groupId}/assets`)
+        .set('Authorization', `Bearer ${verified.key}`)
+        .expect(200);
       expect(list.body.data).toEqual([]);
     });
   });
@@ -185,7 +241,11 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
       await gw.admin.post('/api/admin/users', { username, password: 'pass-word-1' }).expect(201);
       const session = await gw.http.post('/console/api/session').send({ username, password: 'pass-word-1' }).expect(200);
       const cookie = String(session.headers['set-cookie'][0]).split(';')[0];
-      const res = await gw.http.post('/console/api/keys').set('Cookie', cookie).set('X-CSRF-Token', session.body.csrf_token).send({ name: 'ci', models: 'alpha/v6' });
+      const res = await gw.http
+        .post('/console/api/keys')
+        .set('Cookie', cookie)
+        .set('X-CSRF-Token', session.body.csrf_token)
+        .send({ name: 'ci', models: 'alpha/v6' });
       expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: invalid('models must be an array', 'models') });
       expect((await gw.http.get('/console/api/keys').set('Cookie', cookie).expect(200)).body.data).toEqual([]);
     });
@@ -214,7 +274,10 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
       const vip = await gw.createCustomer({ quota: QUOTA, group: 'vip' });
       const calls = upstreamCalls();
       const res = await videos({ model: 'alpha/v3.5', prompt: 'a cat' }, vip.key);
-      expect({ status: res.status, message: res.body.error?.message }).toEqual({ status: 503, message: 'no available channel for model alpha/v3.5' });
+      expect({ status: res.status, message: res.body.error?.message }).toEqual({
+        status: 503,
+        message: 'no available channel for model alpha/v3.5',
+      });
       expect(await gw.balance(vip.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
       expect(await ledgerTotal(vip.userId, 'consume')).toBe(0);
       expect(upstreamCalls()).toBe(calls);
@@ -257,7 +320,11 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
       const max = Math.floor(MAX_SAFE / 200);
       for (const path of ['/api/admin/logs', '/api/admin/tasks', '/api/admin/users']) {
         const res = await gw.admin.get(`${path}?page=1e21`);
-        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 400, body: invalid(`page must not be greater than ${max}`, 'page') });
+        expect({ path, status: res.status, body: res.body }).toEqual({
+          path,
+          status: 400,
+          body: invalid(`page must not be greater than ${max}`, 'page'),
+        });
         await gw.admin.get(`${path}?page=${max}`).expect(200);
       }
     });
@@ -271,14 +338,20 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
         [{ ...base, price: 900, audio_price: 1e20 }, 'audio_price'],
       ] as const) {
         const res = await gw.admin.put('/api/admin/prices', body);
-        expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: invalid(`${param} must not be greater than 1000000000000`, param) });
+        expect({ status: res.status, body: res.body }).toEqual({
+          status: 400,
+          body: invalid(`${param} must not be greater than 1000000000000`, param),
+        });
       }
       expect((await gw.admin.get('/api/admin/prices').expect(200)).body.data).toEqual(table);
     });
   });
 
   describe('balances stay exact JSON integers (quota + used_quota never past 2^53 - 1)', () => {
-    const pastMax = invalid(`quota would take the balance past ${MAX_SAFE} (quota plus used quota must stay an exact JSON integer)`, 'quota');
+    const pastMax = invalid(
+      `quota would take the balance past ${MAX_SAFE} (quota plus used quota must stay an exact JSON integer)`,
+      'quota',
+    );
 
     it('refuses a top-up or an adjustment that would pass Number.MAX_SAFE_INTEGER, writing nothing', async () => {
       const { id } = (await gw.admin.post('/api/admin/users', { username: `rich_${kind}`, quota: MAX_SAFE - 10 }).expect(201)).body;
@@ -333,7 +406,9 @@ describeOnSqlite('faults: family O media URLs follow the media URL policy', (kin
     fake = await startFakeOpenAiUpstream();
     gw = await startGateway(kind, { MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
     // The fake upstream is on loopback, which this gateway's admin API refuses: made as the gateway makes its own channels.
-    await gw.app.get(ChannelsService).create({ name: 'openai', platform: 'openai', baseUrl: `${fake.url}/v1`, apiKey: fake.apiKey, models: ['studio-1'] }, true);
+    await gw.app
+      .get(ChannelsService)
+      .create({ name: 'openai', platform: 'openai', baseUrl: `${fake.url}/v1`, apiKey: fake.apiKey, models: ['studio-1'] }, true);
     await gw.admin.put('/api/admin/prices', { model: 'studio-1', resolution: '*', unit: 'second', price: 100 }).expect(200);
     customer = await gw.createCustomer({ quota: QUOTA });
   });
@@ -342,7 +417,8 @@ describeOnSqlite('faults: family O media URLs follow the media URL policy', (kin
     await fake?.close();
   });
 
-  const refusedHost = (field: string) => invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
+  const refusedHost = (field: string) =>
+    invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
 
   it.each<[string, unknown, string]>([
     ['a loopback URL', 'http://127.0.0.1:9/cat.png', 'input_reference'],
@@ -351,7 +427,10 @@ describeOnSqlite('faults: family O media URLs follow the media URL policy', (kin
     ['the metadata address as image_url', { image_url: 'http://169.254.169.254/latest' }, 'input_reference.image_url'],
     ['an IPv6 loopback image_url', { image_url: 'http://[::1]/cat.png' }, 'input_reference.image_url'],
   ])('input_reference: %s is a 400 naming the field; nothing charged, nothing sent upstream', async (_name, reference, field) => {
-    const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send({ model: 'studio-1', prompt: 'a cat', input_reference: reference });
+    const res = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'studio-1', prompt: 'a cat', input_reference: reference });
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: refusedHost(field) });
     expect(await gw.balance(customer.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     expect((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=consume`).expect(200)).body.total).toBe(0);

@@ -28,23 +28,40 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
     loopAccount = await gw.createCustomer({ quota: QUOTA });
     // Past the admin API's check, as a channel made before it (or through another address) would be.
     await gw.app.get(ChannelsService).create(
-      { name: 'loop', platform: 'openai', baseUrl: `${gw.url}/v1`, apiKey: loopAccount.key, models: ['loop-1'], modelMapping: { 'loop-1': 'loop-1' } },
+      {
+        name: 'loop',
+        platform: 'openai',
+        baseUrl: `${gw.url}/v1`,
+        apiKey: loopAccount.key,
+        models: ['loop-1'],
+        modelMapping: { 'loop-1': 'loop-1' },
+      },
       true,
     );
     await gw.createChannel({ name: 'fake', platform: 'openai', base_url: `${fake.url}/v1`, api_key: fake.apiKey, models: ['plain-1'] });
-    for (const model of ['loop-1', 'plain-1']) await gw.admin.put('/api/admin/prices', { model, resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
+    for (const model of ['loop-1', 'plain-1'])
+      await gw.admin.put('/api/admin/prices', { model, resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
   });
   afterAll(async () => {
     await gw?.close();
     await fake?.close();
   });
 
-  const ledgerTotal = async (userId: number, type: string) => (await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=${type}`).expect(200)).body.total as number;
-  const taskRows = async (model: string) => gw.app.get(DataSource).query<Array<{ status: string; gateway_hops: number }>>(`SELECT status, gateway_hops FROM tasks WHERE model = '${model}' ORDER BY id`);
+  const ledgerTotal = async (userId: number, type: string) =>
+    (await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=${type}`).expect(200)).body.total as number;
+  const taskRows = async (model: string) =>
+    gw.app
+      .get(DataSource)
+      .query<Array<{ status: string; gateway_hops: number }>>(
+        `SELECT status, gateway_hops FROM tasks WHERE model = '${model}' ORDER BY id`,
+      );
 
   it('a submit to a channel pointing at the gateway itself ends at the hop limit: one 400, nothing charged, a bounded number of nested tasks', async () => {
     const before = [await gw.balance(client.userId), await gw.balance(loopAccount.userId)];
-    const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${client.key}`).send({ model: 'loop-1', prompt: 'round and round', seconds: '4' });
+    const res = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${client.key}`)
+      .send({ model: 'loop-1', prompt: 'round and round', seconds: '4' });
     expect({ status: res.status, body: res.body }).toEqual({
       status: 400,
       body: { error: { message: LOOP_MESSAGE, type: 'invalid_request_error', param: null, code: 'too_many_gateway_hops' } },
@@ -53,7 +70,9 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
     for (const userId of [client.userId, loopAccount.userId]) expect(await ledgerTotal(userId, 'consume')).toBe(0);
     // The client's submit and one per hop up to the limit; the next one was refused before it was recorded.
     const rows = await taskRows('loop-1');
-    expect(rows.map((row) => [row.status, Number(row.gateway_hops)])).toEqual(Array.from({ length: MAX_HOPS + 1 }, (_, hops) => ['REJECTED', hops]));
+    expect(rows.map((row) => [row.status, Number(row.gateway_hops)])).toEqual(
+      Array.from({ length: MAX_HOPS + 1 }, (_, hops) => ['REJECTED', hops]),
+    );
   });
 
   it('refuses a submit that has passed too many gateways on both surfaces, JSON and multipart, before any charge', async () => {
@@ -61,13 +80,36 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
     const auth = `Bearer ${client.key}`;
     const tooMany = String(MAX_HOPS + 1);
     const message = `request has passed through too many gateways (${tooMany}, at most ${MAX_HOPS}): a channel probably points back at a gateway of the chain`;
-    const flat = await gw.http.post('/v1/videos').set('Authorization', auth).set('X-Gateway-Hops', tooMany).send({ model: 'plain-1', prompt: 'p' }).expect(400);
-    expect(flat.body).toEqual({ error: { message, type: 'invalid_request_error', param: 'X-Gateway-Hops', code: 'too_many_gateway_hops' } });
-    const multipart = await gw.http.post('/v1/videos').set('Authorization', auth).set('X-Gateway-Hops', tooMany).field('model', 'plain-1').field('prompt', 'p').expect(400);
+    const flat = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .set('X-Gateway-Hops', tooMany)
+      .send({ model: 'plain-1', prompt: 'p' })
+      .expect(400);
+    expect(flat.body).toEqual({
+      error: { message, type: 'invalid_request_error', param: 'X-Gateway-Hops', code: 'too_many_gateway_hops' },
+    });
+    const multipart = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .set('X-Gateway-Hops', tooMany)
+      .field('model', 'plain-1')
+      .field('prompt', 'p')
+      .expect(400);
     expect(multipart.body).toEqual(flat.body);
-    const unified = await gw.http.post('/v1/video/generations').set('Authorization', auth).set('X-Gateway-Hops', tooMany).send({ model: 'beta-1.0-t2v', prompt: 'p' }).expect(400);
+    const unified = await gw.http
+      .post('/v1/video/generations')
+      .set('Authorization', auth)
+      .set('X-Gateway-Hops', tooMany)
+      .send({ model: 'beta-1.0-t2v', prompt: 'p' })
+      .expect(400);
     expect(unified.body).toEqual({ code: 'too_many_gateway_hops', message, data: null });
-    const garbage = await gw.http.post('/v1/videos').set('Authorization', auth).set('X-Gateway-Hops', 'many').send({ model: 'plain-1', prompt: 'p' }).expect(400);
+    const garbage = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .set('X-Gateway-Hops', 'many')
+      .send({ model: 'plain-1', prompt: 'p' })
+      .expect(400);
     expect(garbage.body.error).toMatchObject({ param: 'X-Gateway-Hops', code: 'invalid_request' });
     expect(await gw.balance(client.userId)).toEqual(before);
     expect(await ledgerTotal(client.userId, 'consume')).toBe(0);
@@ -76,7 +118,12 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
 
   it('tells the upstream how many gateways the request passed, on the submit and on every poll', async () => {
     const auth = `Bearer ${client.key}`;
-    const chained = await gw.http.post('/v1/videos').set('Authorization', auth).set('X-Gateway-Hops', String(MAX_HOPS)).send({ model: 'plain-1', prompt: 'p', seconds: '4' }).expect(200);
+    const chained = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .set('X-Gateway-Hops', String(MAX_HOPS))
+      .send({ model: 'plain-1', prompt: 'p', seconds: '4' })
+      .expect(200);
     await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'plain-1', prompt: 'p', seconds: '4' }).expect(200);
     expect(fake.requests.map((request) => [request.method, request.headers['x-gateway-hops']])).toEqual([
       ['POST', String(MAX_HOPS + 1)],
@@ -97,7 +144,14 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
       expect({ baseUrl, status: res.status, body: res.body }).toEqual({
         baseUrl,
         status: 400,
-        body: { error: { message: 'base_url points at this gateway itself: every task would be sent back to it in a loop', type: 'invalid_request_error', param: 'base_url', code: 'invalid_request' } },
+        body: {
+          error: {
+            message: 'base_url points at this gateway itself: every task would be sent back to it in a loop',
+            type: 'invalid_request_error',
+            param: 'base_url',
+            code: 'invalid_request',
+          },
+        },
       });
     }
     const id = await gw.createChannel({ ...body, base_url: `${fake.url}/v1` });
@@ -128,15 +182,23 @@ describeEachDatabase('faults: two gateways chained in a loop', (kind) => {
     const client = await a.createCustomer({ quota: QUOTA });
     await a.createChannel({ name: 'to-b', platform: 'openai', base_url: `${b.url}/v1`, api_key: onB.key, models: ['ring-1'] });
     await b.createChannel({ name: 'to-a', platform: 'openai', base_url: `${a.url}/v1`, api_key: onA.key, models: ['ring-1'] });
-    for (const gw of [a, b]) await gw.admin.put('/api/admin/prices', { model: 'ring-1', resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
+    for (const gw of [a, b])
+      await gw.admin.put('/api/admin/prices', { model: 'ring-1', resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
 
-    const res = await a.http.post('/v1/videos').set('Authorization', `Bearer ${client.key}`).send({ model: 'ring-1', prompt: 'p', seconds: '4' }).expect(400);
+    const res = await a.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${client.key}`)
+      .send({ model: 'ring-1', prompt: 'p', seconds: '4' })
+      .expect(400);
     expect(res.body.error).toMatchObject({ message: LOOP_MESSAGE, code: 'too_many_gateway_hops' });
     expect(await a.balance(client.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     expect(await a.balance(onA.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     expect(await b.balance(onB.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     // Hops 0 and 2 on A, 1 and 3 on B.
-    const hopsOn = async (gw: TestGateway) => (await gw.app.get(DataSource).query<Array<{ gateway_hops: number }>>('SELECT gateway_hops FROM tasks ORDER BY id')).map((row) => Number(row.gateway_hops));
+    const hopsOn = async (gw: TestGateway) =>
+      (await gw.app.get(DataSource).query<Array<{ gateway_hops: number }>>('SELECT gateway_hops FROM tasks ORDER BY id')).map((row) =>
+        Number(row.gateway_hops),
+      );
     expect([await hopsOn(a), await hopsOn(b)]).toEqual([
       [0, 2],
       [1, 3],

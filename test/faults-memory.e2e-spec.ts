@@ -59,14 +59,27 @@ interface StreamedAnswer {
  * POSTs a body produced chunk by chunk (so the test never holds it whole), with a declared
  * Content-Length or chunked. Stops sending once the gateway has answered.
  */
-function streamPost(url: string, path: string, headers: Record<string, string>, chunks: () => Iterable<Buffer>, declaredLength?: number): Promise<StreamedAnswer> {
+function streamPost(
+  url: string,
+  path: string,
+  headers: Record<string, string>,
+  chunks: () => Iterable<Buffer>,
+  declaredLength?: number,
+): Promise<StreamedAnswer> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     let answered = false;
     // Keep-alive, so that a gateway answering early drains the rest instead of closing on a client still writing (EPIPE).
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const req = httpRequest(
-      { hostname, port, path, method: 'POST', agent, headers: { ...headers, ...(declaredLength !== undefined ? { 'Content-Length': String(declaredLength) } : {}) } },
+      {
+        hostname,
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { ...headers, ...(declaredLength !== undefined ? { 'Content-Length': String(declaredLength) } : {}) },
+      },
       (res) => {
         answered = true;
         let text = '';
@@ -146,10 +159,19 @@ async function waitForBytesInFlight(gateway: GatewayProcess, bytes: number): Pro
 function fetchHeld(url: string, key: string, length: number, held: Promise<void>): Promise<number> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname, port, path: '/v1/videos', method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': String(length) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-    });
+    const req = httpRequest(
+      {
+        hostname,
+        port,
+        path: '/v1/videos',
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': String(length) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      },
+    );
     req.on('error', reject);
     const head = Buffer.from('{"model":"alpha/v6","prompt":"');
     req.write(head);
@@ -158,7 +180,9 @@ function fetchHeld(url: string, key: string, length: number, held: Promise<void>
   });
 }
 
-const openAiError = (message: string, code: string, type: string, param: string | null = null) => ({ error: { message, type, param, code } });
+const openAiError = (message: string, code: string, type: string, param: string | null = null) => ({
+  error: { message, type, param, code },
+});
 const nestedObjects = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
 const nestedArrays = (levels: number) => `{"model":${'['.repeat(levels)}${']'.repeat(levels)}}`;
 /** The shape that was a 500 on /v1/videos: a family A submit whose metadata is nested that deep. */
@@ -171,7 +195,10 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
   let key: string;
 
   const admin = (path: string, init: RequestInit = {}) =>
-    fetch(`${gateway.url}${path}`, { ...init, headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', ...init.headers } });
+    fetch(`${gateway.url}${path}`, {
+      ...init,
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json', ...init.headers },
+    });
   const balance = async () => {
     const user = await (await admin(`/api/admin/users/${userId}`)).json();
     return { quota: user.quota, used_quota: user.used_quota };
@@ -185,7 +212,13 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
     await fetch(`${started.url}/v1/videos`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     if (key) {
       const warm = bigMultipartBody('warm', 1, 0);
-      await streamPost(started.url, '/v1/videos', { Authorization: `Bearer ${key}`, 'Content-Type': 'multipart/form-data; boundary=warm' }, warm.chunks, warm.length);
+      await streamPost(
+        started.url,
+        '/v1/videos',
+        { Authorization: `Bearer ${key}`, 'Content-Type': 'multipart/form-data; boundary=warm' },
+        warm.chunks,
+        warm.length,
+      );
     }
     return started;
   };
@@ -193,7 +226,9 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
   beforeAll(async () => {
     database = await freshDatabase(kind);
     gateway = await startWarmGateway();
-    const user = await (await admin('/api/admin/users', { method: 'POST', body: JSON.stringify({ username: `mem_${kind}_${process.pid}`, quota: 100_000 }) })).json();
+    const user = await (
+      await admin('/api/admin/users', { method: 'POST', body: JSON.stringify({ username: `mem_${kind}_${process.pid}`, quota: 100_000 }) })
+    ).json();
     userId = user.id;
     key = (await (await admin(`/api/admin/users/${userId}/keys`, { method: 'POST', body: JSON.stringify({ name: 'memory' }) })).json()).key;
   });
@@ -221,7 +256,9 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
         )),
       );
     });
-    process.stdout.write(`[${kind}] 20 x 19 MB unauthenticated JSON: RSS ${measured.before} MB, peak ${measured.peak} MB (+${measured.growth} MB)\n`);
+    process.stdout.write(
+      `[${kind}] 20 x 19 MB unauthenticated JSON: RSS ${measured.before} MB, peak ${measured.peak} MB (+${measured.growth} MB)\n`,
+    );
     answers.forEach((answer, i) => {
       expect(answer.status).toBe(401);
       expect(answer.body).toEqual(
@@ -243,17 +280,23 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
     let measured;
     try {
       measured = await rssGrowthDuring(own.child.pid!, async () => {
-        answers.push(...(await Promise.all(Array.from({ length: 20 }, () => streamPost(own.url, '/v1/videos', headers, body.chunks, body.length)))));
+        answers.push(
+          ...(await Promise.all(Array.from({ length: 20 }, () => streamPost(own.url, '/v1/videos', headers, body.chunks, body.length)))),
+        );
       });
     } finally {
       await own.stop();
     }
     const unavailable = answers.filter((answer) => answer.status === 503);
-    process.stdout.write(`[${kind}] 20 x 19 MB authenticated JSON: RSS ${measured.before} MB, peak ${measured.peak} MB (+${measured.growth} MB); ${unavailable.length} answered 503\n`);
+    process.stdout.write(
+      `[${kind}] 20 x 19 MB authenticated JSON: RSS ${measured.before} MB, peak ${measured.peak} MB (+${measured.growth} MB); ${unavailable.length} answered 503\n`,
+    );
     // One 19 MB body (about 57 MB in memory) fits in 64 MB at once; the others were refused before being read.
     expect(unavailable.length).toBeGreaterThanOrEqual(1);
     for (const answer of unavailable) {
-      expect(answer.body).toEqual(openAiError('the gateway is reading too many request bodies at once, retry shortly', 'service_unavailable', 'server_error'));
+      expect(answer.body).toEqual(
+        openAiError('the gateway is reading too many request bodies at once, retry shortly', 'service_unavailable', 'server_error'),
+      );
     }
     // The ones read were answered as any 19 MB prompt is (never a 500).
     expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 503)).toEqual([]);
@@ -269,11 +312,23 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
     try {
       const before = await balance();
       const json = bigJsonBody(10);
-      const tooLarge = await streamPost(own.url, '/v1/videos', { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, json.chunks, json.length);
+      const tooLarge = await streamPost(
+        own.url,
+        '/v1/videos',
+        { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        json.chunks,
+        json.length,
+      );
       expect(tooLarge.status).toBe(413);
       expect(tooLarge.body).toEqual(openAiError('request body too large', 'payload_too_large', 'invalid_request_error'));
       const form = bigMultipartBody('budget', 1, 10);
-      const multipart = await streamPost(own.url, '/v1/videos', { Authorization: `Bearer ${key}`, 'Content-Type': 'multipart/form-data; boundary=budget' }, form.chunks, form.length);
+      const multipart = await streamPost(
+        own.url,
+        '/v1/videos',
+        { Authorization: `Bearer ${key}`, 'Content-Type': 'multipart/form-data; boundary=budget' },
+        form.chunks,
+        form.length,
+      );
       expect(multipart.status).toBe(413);
       expect(multipart.body).toEqual(openAiError('request body too large', 'payload_too_large', 'invalid_request_error'));
 
@@ -283,10 +338,18 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
       const held = new Promise<void>((resolve) => (release = resolve));
       const pending = fetchHeld(own.url, key, slow.length, held);
       await waitForBytesInFlight(own, slow.length * 3);
-      const second = await fetch(`${own.url}/v1/videos`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: Buffer.concat([...slow.chunks()]) });
+      const second = await fetch(`${own.url}/v1/videos`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: Buffer.concat([...slow.chunks()]),
+      });
       expect(second.status).toBe(503);
       expect(Number(second.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      const small = await fetch(`${own.url}/v1/videos`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: '{"model":"no-such-model","prompt":"a fox"}' });
+      const small = await fetch(`${own.url}/v1/videos`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: '{"model":"no-such-model","prompt":"a fox"}',
+      });
       expect(small.status).toBe(400);
       release();
       await pending;
@@ -307,12 +370,18 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
     try {
       measured = await rssGrowthDuring(own.child.pid!, async () => {
         // Two declare their length, two are sent chunked, so that the cap cannot rely on Content-Length.
-        answers.push(...(await Promise.all([0, 1, 2, 3].map((i) => streamPost(own.url, '/v1/videos', headers, body.chunks, i < 2 ? body.length : undefined)))));
+        answers.push(
+          ...(await Promise.all(
+            [0, 1, 2, 3].map((i) => streamPost(own.url, '/v1/videos', headers, body.chunks, i < 2 ? body.length : undefined)),
+          )),
+        );
       });
     } finally {
       await own.stop();
     }
-    process.stdout.write(`[${kind}] 4 x 12 x 25 MB multipart: RSS ${measured.before} MB, peak ${measured.peak} MB (+${measured.growth} MB)\n`);
+    process.stdout.write(
+      `[${kind}] 4 x 12 x 25 MB multipart: RSS ${measured.before} MB, peak ${measured.peak} MB (+${measured.growth} MB)\n`,
+    );
     // A declared length over every route's limit is refused at once. A chunked body's length is unknown until read: one is
     // read up to the cap (413); one arriving meanwhile may find the body budget taken (503, retry), never a charge.
     const tooLarge = openAiError('request body too large', 'payload_too_large', 'invalid_request_error');
@@ -329,7 +398,9 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
   it('a multipart submit with too many fields is a 400 naming the limit, not charged', async () => {
     const before = await balance();
     const boundary = 'many-fields';
-    const fields = Array.from({ length: 80 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join('');
+    const fields = Array.from({ length: 80 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nv\r\n`).join(
+      '',
+    );
     const res = await fetch(`${gateway.url}/v1/videos`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
@@ -344,7 +415,8 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
     const before = await balance();
     const json = { 'Content-Type': 'application/json' };
     const auth = { Authorization: `Bearer ${key}` };
-    const post = (path: string, body: string, headers: Record<string, string>) => fetch(`${gateway.url}${path}`, { method: 'POST', headers: { ...json, ...headers }, body });
+    const post = (path: string, body: string, headers: Record<string, string>) =>
+      fetch(`${gateway.url}${path}`, { method: 'POST', headers: { ...json, ...headers }, body });
 
     const flat = await post('/v1/videos', deepAlphaMetadata(4000), auth);
     expect(flat.status).toBe(400);
@@ -377,10 +449,16 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
     form.append('metadata', nestedObjects(4000));
     const multipart = await fetch(`${gateway.url}/v1/videos`, { method: 'POST', headers: auth, body: form });
     expect(multipart.status).toBe(400);
-    expect(await multipart.json()).toEqual(openAiError('metadata is nested too deeply (more than 32 levels)', 'invalid_request', 'invalid_request_error', 'metadata'));
+    expect(await multipart.json()).toEqual(
+      openAiError('metadata is nested too deeply (more than 32 levels)', 'invalid_request', 'invalid_request_error', 'metadata'),
+    );
 
     // Brackets and braces inside strings are text, not nesting.
-    const inString = await post('/v1/videos', JSON.stringify({ model: 'no-such-model', prompt: `${'[{'.repeat(4000)} \\" ${'}]'.repeat(4000)}` }), auth);
+    const inString = await post(
+      '/v1/videos',
+      JSON.stringify({ model: 'no-such-model', prompt: `${'[{'.repeat(4000)} \\" ${'}]'.repeat(4000)}` }),
+      auth,
+    );
     expect(inString.status).toBe(400);
     expect((await inString.json()).error.message).not.toBe(TOO_DEEP);
 
@@ -389,15 +467,33 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
   });
 
   it('authentication comes before the body: a deep or broken body without a key is a 401 on both surfaces and the admin API', async () => {
-    const unified = await fetch(`${gateway.url}/v1/video/generations`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: nestedArrays(4000) });
+    const unified = await fetch(`${gateway.url}/v1/video/generations`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: nestedArrays(4000),
+    });
     expect(unified.status).toBe(401);
-    expect(await unified.json()).toEqual({ code: 'unauthorized', message: 'missing api key: send Authorization: Bearer <API_KEY>', data: null });
+    expect(await unified.json()).toEqual({
+      code: 'unauthorized',
+      message: 'missing api key: send Authorization: Bearer <API_KEY>',
+      data: null,
+    });
 
-    const flat = await fetch(`${gateway.url}/v1/videos`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{not json' });
+    const flat = await fetch(`${gateway.url}/v1/videos`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{not json',
+    });
     expect(flat.status).toBe(401);
-    expect(await flat.json()).toEqual(openAiError('missing api key: send Authorization: Bearer <API_KEY>', 'unauthorized', 'authentication_error'));
+    expect(await flat.json()).toEqual(
+      openAiError('missing api key: send Authorization: Bearer <API_KEY>', 'unauthorized', 'authentication_error'),
+    );
 
-    const adminApi = await fetch(`${gateway.url}/api/admin/users`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer not-the-admin-token' }, body: '{not json' });
+    const adminApi = await fetch(`${gateway.url}/api/admin/users`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer not-the-admin-token' },
+      body: '{not json',
+    });
     expect(adminApi.status).toBe(401);
     expect(await adminApi.json()).toEqual(openAiError('invalid admin token', 'unauthorized', 'authentication_error'));
   });

@@ -113,7 +113,10 @@ describeWithDisk('a full disk under SQLite loses nothing acknowledged', () => {
     expect((await call('GET', '/health', ADMIN_TOKEN)).status).toBe(200);
 
     await gateway.crash();
-    const tasks = await queryDatabase<{ task_id: string }>({ kind: 'sqlite', url: env.DATABASE_URL, drop: async () => {} }, 'SELECT task_id FROM tasks');
+    const tasks = await queryDatabase<{ task_id: string }>(
+      { kind: 'sqlite', url: env.DATABASE_URL, drop: async () => {} },
+      'SELECT task_id FROM tasks',
+    );
     expect(tasks.map((row) => row.task_id).sort()).toEqual([...acknowledged].sort());
 
     gateway = await startGatewayProcess(env);

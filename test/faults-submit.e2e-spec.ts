@@ -34,13 +34,23 @@ interface BetaChannelProxy {
   close(): Promise<void>;
 }
 
-async function startBetaChannelProxy(target: FakeBetaUpstream, options: Partial<Pick<BetaChannelProxy, 'submitDelayMs' | 'answer'>> = {}): Promise<BetaChannelProxy> {
-  const proxy: BetaChannelProxy = { url: '', submitDelayMs: options.submitDelayMs ?? 0, answer: options.answer ?? 'forward', submits: [], close: async () => undefined };
+async function startBetaChannelProxy(
+  target: FakeBetaUpstream,
+  options: Partial<Pick<BetaChannelProxy, 'submitDelayMs' | 'answer'>> = {},
+): Promise<BetaChannelProxy> {
+  const proxy: BetaChannelProxy = {
+    url: '',
+    submitDelayMs: options.submitDelayMs ?? 0,
+    answer: options.answer ?? 'forward',
+    submits: [],
+    close: async () => undefined,
+  };
   const server: LoopbackServer = await startLoopbackServer(async (req, res) => {
     if (req.method === 'POST') {
       proxy.submits.push(req);
       if (proxy.submitDelayMs > 0) await sleep(proxy.submitDelayMs);
-      if (proxy.answer === 'refuse') return sendJson(res, 400, { request_id: 'r', code: 'InvalidParameter', message: 'the prompt is not acceptable' });
+      if (proxy.answer === 'refuse')
+        return sendJson(res, 400, { request_id: 'r', code: 'InvalidParameter', message: 'the prompt is not acceptable' });
       if (proxy.answer === 'error500') return sendJson(res, 500, { request_id: 'r', code: 'InternalError', message: 'slow and broken' });
     }
     const headers: Record<string, string> = {};
@@ -82,12 +92,39 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     // Routing by user group: `default` reaches family A and the plain family B channel; `slow`
     // meets two slow, failing channels before the working one; `late` and `refuse` one channel each.
     await gw.createChannel(alphaChannelBody(alpha, { groups: ['default'] }));
-    await gw.createChannel(betaChannelBody(beta, { name: 'beta-working', models: ['beta-1.0-t2v'], groups: ['default', 'slow'], priority: 0 }));
-    for (const [name, proxy] of [['beta-slow-a', slowA], ['beta-slow-b', slowB]] as const) {
-      await gw.createChannel({ name, platform: 'beta', base_url: proxy.url, api_key: beta.apiKey, models: ['beta-1.0-t2v'], groups: ['slow'], priority: 10 });
+    await gw.createChannel(
+      betaChannelBody(beta, { name: 'beta-working', models: ['beta-1.0-t2v'], groups: ['default', 'slow'], priority: 0 }),
+    );
+    for (const [name, proxy] of [
+      ['beta-slow-a', slowA],
+      ['beta-slow-b', slowB],
+    ] as const) {
+      await gw.createChannel({
+        name,
+        platform: 'beta',
+        base_url: proxy.url,
+        api_key: beta.apiKey,
+        models: ['beta-1.0-t2v'],
+        groups: ['slow'],
+        priority: 10,
+      });
     }
-    await gw.createChannel({ name: 'beta-late', platform: 'beta', base_url: late.url, api_key: beta.apiKey, models: ['beta-1.0-t2v'], groups: ['late'] });
-    await gw.createChannel({ name: 'beta-refuser', platform: 'beta', base_url: refuser.url, api_key: beta.apiKey, models: ['beta-1.0-t2v'], groups: ['refuse'] });
+    await gw.createChannel({
+      name: 'beta-late',
+      platform: 'beta',
+      base_url: late.url,
+      api_key: beta.apiKey,
+      models: ['beta-1.0-t2v'],
+      groups: ['late'],
+    });
+    await gw.createChannel({
+      name: 'beta-refuser',
+      platform: 'beta',
+      base_url: refuser.url,
+      api_key: beta.apiKey,
+      models: ['beta-1.0-t2v'],
+      groups: ['refuse'],
+    });
   });
   afterAll(async () => {
     await gw?.close();
@@ -105,9 +142,17 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
   const betaBody = (prompt: string) => ({ model: 'beta-1.0-t2v', prompt, size: '720P' });
   const getVideo = (key: string, id: string) => gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`);
   const getGeneration = (key: string, id: string) => gw.http.get(`/v1/video/generations/${id}`).set('Authorization', `Bearer ${key}`);
-  const visibleTasks = async (key: string) => (await gw.http.get('/v1/videos?limit=100').set('Authorization', `Bearer ${key}`).expect(200)).body.data as Array<{ id: string; status: string }>;
+  const visibleTasks = async (key: string) =>
+    (await gw.http.get('/v1/videos?limit=100').set('Authorization', `Bearer ${key}`).expect(200)).body.data as Array<{
+      id: string;
+      status: string;
+    }>;
   const ledger = async (userId: number) => {
-    const logs = (await gw.admin.get(`/api/admin/logs?user_id=${userId}&page_size=100`).expect(200)).body.data as Array<{ type: string; task_id: string; quota: number }>;
+    const logs = (await gw.admin.get(`/api/admin/logs?user_id=${userId}&page_size=100`).expect(200)).body.data as Array<{
+      type: string;
+      task_id: string;
+      quota: number;
+    }>;
     const ofType = (type: string) => logs.filter((log) => log.type === type);
     return { consume: ofType('consume'), refund: ofType('refund'), hold: ofType('hold'), release: ofType('release') };
   };
@@ -193,7 +238,10 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
 
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: taskId, status: 'queued' });
-    expect((await getGeneration(key, taskId).expect(200)).body.data).toMatchObject({ task_id: taskId, status: expect.not.stringMatching(/FAILURE/) });
+    expect((await getGeneration(key, taskId).expect(200)).body.data).toMatchObject({
+      task_id: taskId,
+      status: expect.not.stringMatching(/FAILURE/),
+    });
     expect(beta.submits().length).toBe(workingBefore + 1);
     for (let i = 0; i < 4; i++) {
       gw.clock.advance(15_000);
@@ -362,7 +410,8 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
       expect(statuses).toContain(400);
       for (const res of answers.filter((answer) => answer.status === 409)) {
         expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-        if (path === '/v1/videos') expect(res.body.error).toMatchObject({ code: 'conflict', param: 'Idempotency-Key', type: 'invalid_request_error' });
+        if (path === '/v1/videos')
+          expect(res.body.error).toMatchObject({ code: 'conflict', param: 'Idempotency-Key', type: 'invalid_request_error' });
         else expect(res.body).toEqual({ code: 'conflict', message: expect.any(String), data: null });
       }
       expect(await visibleTasks(key)).toEqual([]);

@@ -39,7 +39,9 @@ async function waitFor(condition: () => Promise<boolean>, withinMs: number): Pro
 }
 
 /** What the gateway, the fake provider and the database say about one customer's submits. */
-function submitChecks(context: () => { gateway: TestGateway; database: FreshDatabase; alpha: FakeAlphaUpstream; customer: { userId: number; key: string } }) {
+function submitChecks(
+  context: () => { gateway: TestGateway; database: FreshDatabase; alpha: FakeAlphaUpstream; customer: { userId: number; key: string } },
+) {
   const submit = async (prompt: string): Promise<Answer> => {
     const { gateway, customer } = context();
     const res = await fetch(`${gateway.url}/v1/videos`, {
@@ -68,12 +70,21 @@ function submitChecks(context: () => { gateway: TestGateway; database: FreshData
     const acknowledged = answers.filter((answer) => answer.status === 200).map((answer) => answer.id!);
     const refused = answers.filter((answer) => answer.status === 503);
     for (const answer of refused) expect(answer.retryAfter).toMatch(/^\d+$/);
-    const tasks = await queryDatabase<{ task_id: string; status: string; fail_reason: string | null }>(database, `SELECT task_id, status, fail_reason FROM tasks WHERE user_id = ${customer.userId}`);
-    const logs = await queryDatabase<{ task_id: string; type: string }>(database, `SELECT task_id, type FROM logs WHERE user_id = ${customer.userId} ORDER BY id`);
+    const tasks = await queryDatabase<{ task_id: string; status: string; fail_reason: string | null }>(
+      database,
+      `SELECT task_id, status, fail_reason FROM tasks WHERE user_id = ${customer.userId}`,
+    );
+    const logs = await queryDatabase<{ task_id: string; type: string }>(
+      database,
+      `SELECT task_id, type FROM logs WHERE user_id = ${customer.userId} ORDER BY id`,
+    );
     const ledgerOf = (taskId: string) => logs.filter((log) => log.task_id === taskId).map((log) => log.type);
     const channelId = Number((await queryDatabase<{ id: number }>(database, 'SELECT id FROM channels'))[0].id);
     for (const task of tasks.filter((row) => !acknowledged.includes(row.task_id))) {
-      expect({ task: task.task_id, submittedUpstream: alpha.submitsByTraceId.get(deterministicTraceId(task.task_id, channelId, 'generate')) ?? 0 }).toEqual({
+      expect({
+        task: task.task_id,
+        submittedUpstream: alpha.submitsByTraceId.get(deterministicTraceId(task.task_id, channelId, 'generate')) ?? 0,
+      }).toEqual({
         task: task.task_id,
         submittedUpstream: 0,
       });
@@ -119,7 +130,11 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
     proxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 3306));
     const proxied = new URL(database.url);
     proxied.port = String(proxy.port);
-    gateway = await startGateway('mysql', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), TASK_LEASE_MS: String(LEASE_MS) }, { ...database, url: proxied.toString() });
+    gateway = await startGateway(
+      'mysql',
+      { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), TASK_LEASE_MS: String(LEASE_MS) },
+      { ...database, url: proxied.toString() },
+    );
     alpha = await startFakeAlphaUpstream();
     alpha.defaultScript = [1];
     await gateway.createChannel(alphaChannelBody(alpha));
@@ -212,7 +227,11 @@ describeWithDisk('[sqlite] a submit whose writes fail on a full disk', () => {
   const { submit, settle, expectOnlyAcknowledgedCharged } = submitChecks(() => ({ gateway, database, alpha, customer }));
 
   beforeAll(async () => {
-    gateway = await startGateway('sqlite', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), TASK_LEASE_MS: String(LEASE_MS) }, database);
+    gateway = await startGateway(
+      'sqlite',
+      { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), TASK_LEASE_MS: String(LEASE_MS) },
+      database,
+    );
     alpha = await startFakeAlphaUpstream();
     alpha.defaultScript = [1];
     await gateway.createChannel(alphaChannelBody(alpha));

@@ -8,7 +8,8 @@ import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './s
 import { startGateway, TestGateway } from './support/gateway';
 
 /** The gateway's own signed content link of a task (what `metadata.url` and `result_url` show). */
-const signedLink = (base: string, taskId: string) => expect.stringMatching(new RegExp(`^${base}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+const signedLink = (base: string, taskId: string) =>
+  expect.stringMatching(new RegExp(`^${base}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
 /** An address inside the provider's network, and the stack text a careless provider sends along. */
@@ -29,7 +30,11 @@ function expectClean(text: string, ...secrets: string[]): void {
 function captureLogs(): { lines: string[]; restore(): void } {
   const lines: string[] = [];
   const spies = (['log', 'warn', 'error', 'debug', 'info'] as const).map((method) =>
-    jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' '))),
+    jest
+      .spyOn(console, method)
+      .mockImplementation(
+        (...args: unknown[]) => void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ')),
+      ),
   );
   const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0);
   return { lines, restore: () => [...spies, stdout].forEach((spy) => spy.mockRestore()) };
@@ -70,9 +75,14 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     });
 
     const lastError = async (channelId: number) =>
-      (await queryDatabase<{ last_error: string | null }>(gw.database, `SELECT last_error FROM channels WHERE id = ${channelId}`))[0].last_error;
-    const failReasons = async () => (await queryDatabase<{ fail_reason: string | null }>(gw.database, `SELECT fail_reason FROM tasks`)).map((row) => row.fail_reason ?? '');
-    const ledger = async () => JSON.stringify((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&page_size=100`).expect(200)).body);
+      (await queryDatabase<{ last_error: string | null }>(gw.database, `SELECT last_error FROM channels WHERE id = ${channelId}`))[0]
+        .last_error;
+    const failReasons = async () =>
+      (await queryDatabase<{ fail_reason: string | null }>(gw.database, `SELECT fail_reason FROM tasks`)).map(
+        (row) => row.fail_reason ?? '',
+      );
+    const ledger = async () =>
+      JSON.stringify((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&page_size=100`).expect(200)).body);
 
     it('family A: a refusal echoing the key and an internal URL is a 400 with the mapped reason of its ErrCode', async () => {
       alpha.inject('generate', { errCode: 400011, message: leaky(alpha.apiKey) }, 1);
@@ -90,7 +100,9 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       const res = await as(gw.http.post('/v1/videos')).send({ model: 'alpha/v6', prompt: 'a cat' }).expect(503);
       expectClean(JSON.stringify(res.body), alpha.apiKey);
       expect(await lastError(ids.alpha)).toBe('channel: ErrCode 500090: insufficient balance on the provider account');
-      const view = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find((channel: { id: number }) => channel.id === ids.alpha);
+      const view = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find(
+        (channel: { id: number }) => channel.id === ids.alpha,
+      );
       expect(view.last_error).toBe('channel: ErrCode 500090: insufficient balance on the provider account');
       expectClean(logs.lines.join('\n'), alpha.apiKey);
     });
@@ -122,7 +134,14 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
 
     it('family B: transport trouble names no address in last_error or the log', async () => {
       const unreachable = await gw.app.get(ChannelsService).create(
-        { name: 'dead', platform: 'beta', baseUrl: `http://${INTERNAL_HOST.replace(/^10\./, '127.')}:9`, apiKey: 'k', models: BETA_MODEL_IDS, priority: 100 },
+        {
+          name: 'dead',
+          platform: 'beta',
+          baseUrl: `http://${INTERNAL_HOST.replace(/^10\./, '127.')}:9`,
+          apiKey: 'k',
+          models: BETA_MODEL_IDS,
+          priority: 100,
+        },
         true,
       );
       try {
@@ -144,7 +163,10 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       gw.clock.advance(10_000);
       await gw.sync();
       const unified = (await as(gw.http.get(`/v1/video/generations/${body.id}`)).expect(200)).body;
-      expect(unified.data).toMatchObject({ status: 'FAILURE', fail_reason: 'generation failed: InternalError.Algo: provider internal error' });
+      expect(unified.data).toMatchObject({
+        status: 'FAILURE',
+        fail_reason: 'generation failed: InternalError.Algo: provider internal error',
+      });
       expect(unified.data.data.output).toMatchObject({ task_status: 'FAILED', code: 'InternalError.Algo' });
       expect(unified.data.data.output).not.toHaveProperty('message');
       const flat = (await as(gw.http.get(`/v1/videos/${body.id}`)).expect(200)).body;
@@ -154,23 +176,39 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
 
     it('family C: refusals and failures are mapped by code, on the data plane and the control plane', async () => {
       gamma.failNext('submit', 400, 'InvalidParameter', leaky(gamma.apiKey));
-      const refused = await as(gw.http.post('/v1/video/generations')).send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } }).expect(400);
+      const refused = await as(gw.http.post('/v1/video/generations'))
+        .send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } })
+        .expect(400);
       expect(refused.body.message).toBe('upstream rejected the request: InvalidParameter: invalid parameter');
 
-      const { body } = await as(gw.http.post('/v1/video/generations')).send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } }).expect(200);
-      gamma.setTask([...gamma.tasks.keys()].at(-1)!, { status: 'failed', error: { code: 'InternalServiceError', message: leaky(gamma.apiKey) } });
+      const { body } = await as(gw.http.post('/v1/video/generations'))
+        .send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } })
+        .expect(200);
+      gamma.setTask([...gamma.tasks.keys()].at(-1)!, {
+        status: 'failed',
+        error: { code: 'InternalServiceError', message: leaky(gamma.apiKey) },
+      });
       gw.clock.advance(10_000);
       await gw.sync();
       const unified = (await as(gw.http.get(`/v1/video/generations/${body.id}`)).expect(200)).body;
-      expect(unified.data).toMatchObject({ status: 'FAILURE', fail_reason: 'generation failed: InternalServiceError: provider internal error' });
+      expect(unified.data).toMatchObject({
+        status: 'FAILURE',
+        fail_reason: 'generation failed: InternalServiceError: provider internal error',
+      });
       expect(unified.data.data.error).toEqual({ code: 'InternalServiceError' });
       expectClean(JSON.stringify(unified) + JSON.stringify(refused.body), gamma.apiKey);
 
       const verified = await approvedCustomer(gw);
-      const session = () => gw.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${verified.key}`).send({ callback_url: 'https://biz.example/cb' });
+      const session = () =>
+        gw.http
+          .post('/v1/verification/sessions')
+          .set('Authorization', `Bearer ${verified.key}`)
+          .send({ callback_url: 'https://biz.example/cb' });
       gamma.failNext('CreateVisualValidateSession', 400, 'InvalidParameter.CallbackURL', leaky(gamma.secretKey));
       const control = await session().expect(400);
-      expect(control.body.error.message).toBe('verification provider refused the request: InvalidParameter.CallbackURL: CallbackURL is not allowed');
+      expect(control.body.error.message).toBe(
+        'verification provider refused the request: InvalidParameter.CallbackURL: CallbackURL is not allowed',
+      );
       gamma.failNext('CreateVisualValidateSession', 429, 'RequestLimitExceeded', leaky(gamma.secretKey));
       const throttled = await session().expect(429);
       gamma.failNext('CreateVisualValidateSession', 401, 'SignatureDoesNotMatch', leaky(gamma.secretKey));
@@ -238,7 +276,14 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       const prompt = 'p'.repeat(100);
       beta.scriptNext([
         { http: 200, raw: huge('{"request_id":"r","output":{"task_status":"RUNNING","pad":"', '"}}') },
-        { http: 200, body: { request_id: 'r2', output: { task_id: 'u', task_status: 'RUNNING', junk: 'j'.repeat(300_000), orig_prompt: 'o'.repeat(200_000) }, extra: { deep: ['x'.repeat(1000)] } } },
+        {
+          http: 200,
+          body: {
+            request_id: 'r2',
+            output: { task_id: 'u', task_status: 'RUNNING', junk: 'j'.repeat(300_000), orig_prompt: 'o'.repeat(200_000) },
+            extra: { deep: ['x'.repeat(1000)] },
+          },
+        },
         'SUCCEEDED',
       ]);
       const { body } = await as(gw.http.post('/v1/video/generations')).send({ model: 'beta-1.0-t2v', prompt }).expect(200);
@@ -262,7 +307,11 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       await gw.sync();
       const done = (await as(gw.http.get(`/v1/video/generations/${body.id}`)).expect(200)).body.data;
       expect(done).toMatchObject({ status: 'SUCCESS', result_url: signedLink(gw.url, body.id) });
-      expect(done.data.output).toMatchObject({ task_status: 'SUCCEEDED', orig_prompt: prompt, video_url: expect.stringContaining(beta.url) });
+      expect(done.data.output).toMatchObject({
+        task_status: 'SUCCEEDED',
+        orig_prompt: prompt,
+        video_url: expect.stringContaining(beta.url),
+      });
     });
   });
 
@@ -291,7 +340,11 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
 
     const succeededWith = (videoUrl: string) => ({
       http: 200,
-      body: { request_id: 'r', output: { task_id: 'u', task_status: 'SUCCEEDED', video_url: videoUrl, orig_prompt: 'p' }, usage: { duration: 5, SR: 720 } },
+      body: {
+        request_id: 'r',
+        output: { task_id: 'u', task_status: 'SUCCEEDED', video_url: videoUrl, orig_prompt: 'p' },
+        usage: { duration: 5, SR: 720 },
+      },
     });
     const views = async (taskId: string) => ({
       unified: (await as(gw.http.get(`/v1/video/generations/${taskId}`)).expect(200)).body,
@@ -346,7 +399,9 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       expect(flat.status).not.toBe('completed');
       expect(JSON.stringify(flat)).not.toContain('file:');
       expect(row.result_url).toBeNull();
-      expect(JSON.stringify(await queryDatabase(gw.database, `SELECT upstream_response FROM tasks WHERE task_id = '${body.id}'`))).not.toContain('file:');
+      expect(
+        JSON.stringify(await queryDatabase(gw.database, `SELECT upstream_response FROM tasks WHERE task_id = '${body.id}'`)),
+      ).not.toContain('file:');
 
       alpha.videoUrlFor = null;
       gw.clock.advance(6 * 60_000);
@@ -358,7 +413,9 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     });
 
     it('family C: a link-local link fails the task', async () => {
-      const { body } = await as(gw.http.post('/v1/video/generations')).send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } }).expect(200);
+      const { body } = await as(gw.http.post('/v1/video/generations'))
+        .send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } })
+        .expect(200);
       gamma.setTask([...gamma.tasks.keys()].at(-1)!, { status: 'succeeded', videoUrl: 'http://169.254.169.254/latest/meta-data/' });
       gw.clock.advance(10_000);
       await gw.sync();
@@ -374,13 +431,18 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       await gw.sync();
       const metadataUrl = 'http://169.254.169.254/latest/meta-data/';
       const response = JSON.stringify({ request_id: 'r', output: { task_id: 'u', task_status: 'SUCCEEDED', video_url: metadataUrl } });
-      await gw.app.get(DataSource).query('UPDATE tasks SET result_url = ?, upstream_response = ? WHERE task_id = ?', [metadataUrl, response, body.id]);
+      await gw.app
+        .get(DataSource)
+        .query('UPDATE tasks SET result_url = ?, upstream_response = ? WHERE task_id = ?', [metadataUrl, response, body.id]);
       const { unified, flat } = await views(body.id);
       expect(unified.data).toMatchObject({ status: 'SUCCESS', result_url: signedLink(gw.url, body.id) });
       expect(flat.metadata).toEqual({ url: signedLink(gw.url, body.id) });
       expect(JSON.stringify([unified, flat])).not.toContain('169.254');
       // /content skips it and asks the provider for a fresh link (on the provider's own host).
-      const content = await as(gw.http.get(`/v1/videos/${body.id}/content`)).buffer(true).parse(binaryBody).expect(200);
+      const content = await as(gw.http.get(`/v1/videos/${body.id}/content`))
+        .buffer(true)
+        .parse(binaryBody)
+        .expect(200);
       expect((content.body as Buffer).equals(beta.videoBytes)).toBe(true);
       expect((await views(body.id)).row.result_url).toContain(beta.url);
     });
@@ -415,7 +477,11 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
         );
       try {
         await migration.down(runner);
-        if (kind === 'mysql') expect((await columns()).map((column) => column.collation_name)).toEqual([expect.stringMatching(/_ci$/), expect.stringMatching(/_ci$/)]);
+        if (kind === 'mysql')
+          expect((await columns()).map((column) => column.collation_name)).toEqual([
+            expect.stringMatching(/_ci$/),
+            expect.stringMatching(/_ci$/),
+          ]);
         await migration.up(runner);
       } finally {
         await runner.release();
@@ -462,7 +528,8 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
          WHERE TABLE_SCHEMA = DATABASE() AND COLUMN_NAME IN ('task_id', 'idempotency_key', 'upstream_task_id', 'key_hash', 'token_hash', 'session_id', 'provider_token', 'group_id', 'asset_id', 'request_hash', 'lease_owner')`,
       );
       expect(rows.length).toBeGreaterThanOrEqual(14);
-      for (const row of rows) expect(`${row.table_name}.${row.column_name} ${row.collation_name}`).toMatch(/ utf8mb4_(nopad_bin|0900_bin)$/);
+      for (const row of rows)
+        expect(`${row.table_name}.${row.column_name} ${row.collation_name}`).toMatch(/ utf8mb4_(nopad_bin|0900_bin)$/);
     });
   });
 });

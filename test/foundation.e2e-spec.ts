@@ -57,13 +57,20 @@ describeEachDatabase('foundation', (kind) => {
 
   it('takes video submits up to 20 MB and other bodies up to 1 MB, with 413 past that and nothing charged', async () => {
     const { key, userId } = await gw.createCustomer({ quota: 100 });
-    const submit = (payload: string) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send(payload);
-    const dataUri = (megabytes: number) => JSON.stringify({ model: 'alpha/v6', prompt: 'x', image: `data:image/png;base64,${'A'.repeat(megabytes * 1024 * 1024)}` });
+    const submit = (payload: string) =>
+      gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send(payload);
+    const dataUri = (megabytes: number) =>
+      JSON.stringify({ model: 'alpha/v6', prompt: 'x', image: `data:image/png;base64,${'A'.repeat(megabytes * 1024 * 1024)}` });
     const tooLarge = await submit(dataUri(21)).expect(413);
     expect(tooLarge.body.error).toMatchObject({ code: 'payload_too_large', message: 'request body too large' });
     const withinLimit = await submit(dataUri(15));
     expect(withinLimit.status).not.toBe(413);
-    const wrapper = await gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send(dataUri(21)).expect(413);
+    const wrapper = await gw.http
+      .post('/v1/video/generations')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Content-Type', 'application/json')
+      .send(dataUri(21))
+      .expect(413);
     expect(wrapper.body).toEqual({ code: 'payload_too_large', message: 'request body too large', data: null });
     await gw.admin.post('/api/admin/users', { username: 'x'.repeat(2 * 1024 * 1024) }).expect(413);
     expect(await gw.balance(userId)).toEqual({ quota: 100, used_quota: 0 });
@@ -85,7 +92,14 @@ describeEachDatabase('foundation', (kind) => {
   it('never shows a channel provider key', async () => {
     // Family C's control-plane keys are the secret settings a family declares.
     const settings = { control_base_url: 'http://127.0.0.1:9', access_key: 'access-ssshh', secret_key: 'ssshh', poll_interval_ms: 100 };
-    const id = await gw.createChannel({ name: 'c', platform: 'gamma', base_url: 'http://127.0.0.1:9', api_key: 'provider-secret-123', models: ['gamma-2-0'], settings });
+    const id = await gw.createChannel({
+      name: 'c',
+      platform: 'gamma',
+      base_url: 'http://127.0.0.1:9',
+      api_key: 'provider-secret-123',
+      models: ['gamma-2-0'],
+      settings,
+    });
     const one = await gw.admin.get(`/api/admin/channels/${id}`).expect(200);
     const all = await gw.admin.get('/api/admin/channels').expect(200);
     for (const body of [one.body, all.body]) {
@@ -101,7 +115,9 @@ describeEachDatabase('foundation', (kind) => {
     const transactions = gw.app.get(TransactionRunner);
     const attempts = Array.from({ length: 200 }, (_, i) =>
       transactions
-        .run((manager) => ledger.chargeIfEnough(manager, { userId, taskId: `task_conc_${kind}_${i}`, model: 'alpha/v6', quota: 1, detail: 'test' }))
+        .run((manager) =>
+          ledger.chargeIfEnough(manager, { userId, taskId: `task_conc_${kind}_${i}`, model: 'alpha/v6', quota: 1, detail: 'test' }),
+        )
         .then(() => 'ok' as const)
         .catch((error: AppError) => {
           expect(error.status).toBe(402);

@@ -122,7 +122,10 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
 
   it('reports FAILURE with the upstream code (never its message), 100%, code success, and refunds once', async () => {
     const before = await gw.balance(customer.userId);
-    fake.scriptNext(['RUNNING', { status: 'FAILED', code: 'InternalError.Algo', message: 'An internal error occurred during video generation.' }]);
+    fake.scriptNext([
+      'RUNNING',
+      { status: 'FAILED', code: 'InternalError.Algo', message: 'An internal error occurred during video generation.' },
+    ]);
     const { body } = await submit({ model: 'beta-1.0-t2v', prompt: 'doomed' });
     expect((await gw.balance(customer.userId)).quota).toBe(before.quota - 7500);
     await pollRound();
@@ -139,13 +142,23 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
     expect(await gw.balance(customer.userId)).toEqual(before);
     const refunds = await gw.admin.get(`/api/admin/logs?task_id=${body.id}&type=refund`).expect(200);
     expect(refunds.body.total).toBe(1);
-    expect(refunds.body.data[0]).toMatchObject({ type: 'refund', task_id: body.id, quota: 7500, user_id: customer.userId, detail: `refund: task ${body.id} failed: ${reason}` });
+    expect(refunds.body.data[0]).toMatchObject({
+      type: 'refund',
+      task_id: body.id,
+      quota: 7500,
+      user_id: customer.userId,
+      detail: `refund: task ${body.id} failed: ${reason}`,
+    });
     await pollRound();
     expect((await gw.admin.get(`/api/admin/logs?task_id=${body.id}&type=refund`).expect(200)).body.total).toBe(1);
   });
 
   it.each([
-    ['moderation', { status: 'FAILED' as const, code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content.' }, 'content moderation failed: DataInspectionFailed'],
+    [
+      'moderation',
+      { status: 'FAILED' as const, code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content.' },
+      'content moderation failed: DataInspectionFailed',
+    ],
     ['CANCELED', { status: 'CANCELED' as const }, 'generation failed: the task was canceled upstream'],
     ['UNKNOWN', { status: 'UNKNOWN' as const }, 'generation failed: the provider no longer knows the task (UNKNOWN)'],
   ])('maps %s to FAILURE with a refund', async (_name, step, reason) => {
@@ -175,21 +188,36 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
     expect((await unified(body.id)).body.data).toMatchObject({ status: 'QUEUED', fail_reason: '' });
     await pollRound(30 * 60_000);
     const failed = (await unified(body.id)).body;
-    expect(failed).toMatchObject({ code: 'success', data: { status: 'FAILURE', fail_reason: 'upstream timeout', progress: '100%', result_url: '' } });
+    expect(failed).toMatchObject({
+      code: 'success',
+      data: { status: 'FAILURE', fail_reason: 'upstream timeout', progress: '100%', result_url: '' },
+    });
     expect(failed.data.finish_time).toBeGreaterThan(0);
     const flat = await auth(gw.http.get(`/v1/videos/${body.id}`)).expect(200);
     expect(flat.body).toMatchObject({ status: 'failed', error: { message: 'upstream timeout' } });
     await pollRound();
     expect(await gw.balance(customer.userId)).toEqual(before);
     const refunds = await gw.admin.get(`/api/admin/logs?task_id=${body.id}&type=refund`).expect(200);
-    expect(refunds.body.data).toEqual([expect.objectContaining({ quota: 7500, detail: `refund: task ${body.id} failed: upstream timeout` })]);
+    expect(refunds.body.data).toEqual([
+      expect.objectContaining({ quota: 7500, detail: `refund: task ${body.id} failed: upstream timeout` }),
+    ]);
   });
 
   it('honours a channel poll_interval_ms, but never polls family B faster than every 5 s', async () => {
     const quick = await startFakeBetaUpstream({ apiKey: 'quick' });
     const slow = await startFakeBetaUpstream({ apiKey: 'slow' });
-    const quickId = await gw.createChannel({ ...betaChannelBody(quick), models: ['beta-1.0-r2v'], priority: 5, settings: { poll_interval_ms: 1000 } });
-    const slowId = await gw.createChannel({ ...betaChannelBody(slow), models: ['beta-1.0-i2v'], priority: 5, settings: { poll_interval_ms: 20_000 } });
+    const quickId = await gw.createChannel({
+      ...betaChannelBody(quick),
+      models: ['beta-1.0-r2v'],
+      priority: 5,
+      settings: { poll_interval_ms: 1000 },
+    });
+    const slowId = await gw.createChannel({
+      ...betaChannelBody(slow),
+      models: ['beta-1.0-i2v'],
+      priority: 5,
+      settings: { poll_interval_ms: 20_000 },
+    });
     try {
       const image = fake.serveMedia('poll.png', SAMPLE_MEDIA.png);
       quick.defaultScript = ['PENDING'];
@@ -218,7 +246,14 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
       fake.scriptNext(['SUCCEEDED']);
       const { body } = await submit({ model: 'beta-1.0-t2v', prompt: 'both forms' });
       const queued = await auth(gw.http.get(`/v1/videos/${body.id}`)).expect(200);
-      expect(queued.body).toMatchObject({ id: body.id, object: 'video', model: 'beta-1.0-t2v', status: 'queued', progress: 0, created_at: body.created_at });
+      expect(queued.body).toMatchObject({
+        id: body.id,
+        object: 'video',
+        model: 'beta-1.0-t2v',
+        status: 'queued',
+        progress: 0,
+        created_at: body.created_at,
+      });
       await pollRound();
       const flat = await auth(gw.http.get(`/v1/videos/${body.id}`)).expect(200);
       expect(flat.body).toMatchObject({
@@ -231,7 +266,10 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
         completed_at: expect.any(Number),
         metadata: { url: expect.stringContaining('/videos/') },
       });
-      const content = await auth(gw.http.get(`/v1/videos/${body.id}/content`)).buffer(true).parse(binaryBody).expect(200);
+      const content = await auth(gw.http.get(`/v1/videos/${body.id}/content`))
+        .buffer(true)
+        .parse(binaryBody)
+        .expect(200);
       expect(content.headers['content-type']).toMatch(/video\/mp4/);
       expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
     });
@@ -240,10 +278,16 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
       fake.scriptNext(['SUCCEEDED']);
       const { body } = await submit({ model: 'beta-1.0-t2v', prompt: 'expiring link' });
       await pollRound();
-      const [{ result_url: stored }] = await queryDatabase<{ result_url: string }>(gw.database, `SELECT result_url FROM tasks WHERE task_id = '${body.id}'`);
+      const [{ result_url: stored }] = await queryDatabase<{ result_url: string }>(
+        gw.database,
+        `SELECT result_url FROM tasks WHERE task_id = '${body.id}'`,
+      );
       fake.expireVideoLinks();
       const queries = fake.queries().length;
-      const content = await auth(gw.http.get(`/v1/videos/${body.id}/content`)).buffer(true).parse(binaryBody).expect(200);
+      const content = await auth(gw.http.get(`/v1/videos/${body.id}/content`))
+        .buffer(true)
+        .parse(binaryBody)
+        .expect(200);
       expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
       expect(fake.queries()).toHaveLength(queries + 1);
       expect(JSON.stringify(content.headers)).not.toContain(fake.url);
@@ -255,13 +299,24 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
       const res = await auth(gw.http.post('/v1/videos').send({ model: 'beta-1.0-t2v', prompt: 'via flat', duration: 4 })).expect(200);
       expect(res.body).toMatchObject({ id: expect.stringMatching(/^task_/), object: 'video', model: 'beta-1.0-t2v', status: 'queued' });
       expect(fake.submits().at(-1)!.json).toMatchObject({ parameters: { duration: 4, ratio: '16:9', resolution: '1080P' } });
-      expect((await unified(res.body.id)).body.data).toMatchObject({ task_id: res.body.id, status: 'NOT_START', action: 'textGenerate', quota: 6000 });
+      expect((await unified(res.body.id)).body.data).toMatchObject({
+        task_id: res.body.id,
+        status: 'NOT_START',
+        action: 'textGenerate',
+        quota: 6000,
+      });
       const taskUpstream = [...fake.tasks.values()].at(-1)!;
       taskUpstream.script = [{ status: 'FAILED', code: 'InternalError.Timeout', message: 'timed out' }];
       await pollRound();
-      expect((await unified(res.body.id)).body.data).toMatchObject({ status: 'FAILURE', fail_reason: 'generation failed: InternalError.Timeout: provider internal error' });
+      expect((await unified(res.body.id)).body.data).toMatchObject({
+        status: 'FAILURE',
+        fail_reason: 'generation failed: InternalError.Timeout: provider internal error',
+      });
       const flat = await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200);
-      expect(flat.body).toMatchObject({ status: 'failed', error: { message: 'generation failed: InternalError.Timeout: provider internal error' } });
+      expect(flat.body).toMatchObject({
+        status: 'failed',
+        error: { message: 'generation failed: InternalError.Timeout: provider internal error' },
+      });
       expect(await gw.balance(customer.userId)).toEqual(before);
     });
   });

@@ -25,7 +25,9 @@ describeOnSqlite('generations: family B simulator', (kind) => {
   afterAll(async () => gw?.close());
 
   it('generates a video through the simulator channel and serves a real MP4 at the signed link', async () => {
-    const { body } = await auth(gw.http.post('/v1/video/generations').send({ model: 'beta-1.0-t2v', prompt: 'sunrise', size: '720P' })).expect(200);
+    const { body } = await auth(
+      gw.http.post('/v1/video/generations').send({ model: 'beta-1.0-t2v', prompt: 'sunrise', size: '720P' }),
+    ).expect(200);
     expect((await unified(body.id)).status).toBe('NOT_START');
     // The seeded channel asks for 2 s polling; family B is never polled faster than every 5 s.
     await pollRound(2_000);
@@ -37,12 +39,26 @@ describeOnSqlite('generations: family B simulator', (kind) => {
     expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%', platform: 'beta' });
     // result_url is the gateway's own signed link; the simulator's signed link is in the raw record.
     expect(done.result_url).toMatch(new RegExp(`^${gw.url}/v1/videos/${body.id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
-    expect(done.data.output.video_url).toMatch(new RegExp(`^${gw.url}/simulator/beta/videos/[0-9a-f-]+\\.mp4\\?Expires=\\d+&OSSAccessKeyId=simulator&Signature=`));
-    expect(done.data.usage).toEqual({ duration: 5, input_video_duration: 0, output_video_duration: 5, video_count: 1, SR: 720, ratio: '16:9' });
+    expect(done.data.output.video_url).toMatch(
+      new RegExp(`^${gw.url}/simulator/beta/videos/[0-9a-f-]+\\.mp4\\?Expires=\\d+&OSSAccessKeyId=simulator&Signature=`),
+    );
+    expect(done.data.usage).toEqual({
+      duration: 5,
+      input_video_duration: 0,
+      output_video_duration: 5,
+      video_count: 1,
+      SR: 720,
+      ratio: '16:9',
+    });
     const video = await gw.http.get(done.result_url.slice(gw.url.length)).buffer(true).parse(binaryBody).expect(200);
     expect(video.headers['content-type']).toMatch(/video\/mp4/);
     expect(Buffer.compare(video.body as Buffer, readFileSync(join(__dirname, '../src/simulator/assets/sample.mp4')))).toBe(0);
-    const ranged = await gw.http.get(done.result_url.slice(gw.url.length)).set('Range', 'bytes=0-7').buffer(true).parse(binaryBody).expect(206);
+    const ranged = await gw.http
+      .get(done.result_url.slice(gw.url.length))
+      .set('Range', 'bytes=0-7')
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(206);
     expect((ranged.body as Buffer).toString('latin1', 4, 8)).toBe('ftyp');
     await gw.http.get(done.result_url.slice(gw.url.length).replace(/signature=[^&]+/, 'signature=forged')).expect(403);
     await gw.http.get(done.data.output.video_url.slice(gw.url.length).replace(/Signature=[^&]+/, 'Signature=forged')).expect(403);
@@ -50,7 +66,9 @@ describeOnSqlite('generations: family B simulator', (kind) => {
 
   it('fails a task whose prompt asks for it, with the code in fail_reason, and refunds', async () => {
     const before = await gw.balance(customer.userId);
-    const { body } = await auth(gw.http.post('/v1/video/generations').send({ model: 'beta-1.0-t2v', prompt: 'boom [simulate:fail]' })).expect(200);
+    const { body } = await auth(
+      gw.http.post('/v1/video/generations').send({ model: 'beta-1.0-t2v', prompt: 'boom [simulate:fail]' }),
+    ).expect(200);
     await pollRound(5_000);
     await pollRound(5_000);
     const failed = await unified(body.id);
@@ -64,10 +82,24 @@ describeOnSqlite('generations: family B simulator', (kind) => {
     expect(noKey.body).toMatchObject({ code: 'InvalidApiKey' });
     const sync = await gw.http.post(SUBMIT).set('Authorization', 'Bearer simulator-key').send(body).expect(403);
     expect(sync.body).toMatchObject({ code: 'AccessDenied', message: 'current user api does not support synchronous calls' });
-    const edit = { model: 'beta-1.0-video-edit', input: { prompt: 'p', media: [{ type: 'video', url: 'https://example.com/a.mp4' }] }, parameters: { duration: 5 } };
-    const bad = await gw.http.post(SUBMIT).set('Authorization', 'Bearer simulator-key').set('X-DashScope-Async', 'enable').send(edit).expect(400);
+    const edit = {
+      model: 'beta-1.0-video-edit',
+      input: { prompt: 'p', media: [{ type: 'video', url: 'https://example.com/a.mp4' }] },
+      parameters: { duration: 5 },
+    };
+    const bad = await gw.http
+      .post(SUBMIT)
+      .set('Authorization', 'Bearer simulator-key')
+      .set('X-DashScope-Async', 'enable')
+      .send(edit)
+      .expect(400);
     expect(bad.body).toMatchObject({ code: 'InvalidParameter' });
-    const ok = await gw.http.post(SUBMIT).set('Authorization', 'Bearer simulator-key').set('X-DashScope-Async', 'enable').send(body).expect(200);
+    const ok = await gw.http
+      .post(SUBMIT)
+      .set('Authorization', 'Bearer simulator-key')
+      .set('X-DashScope-Async', 'enable')
+      .send(body)
+      .expect(200);
     expect(ok.body).toEqual({ request_id: expect.any(String), output: { task_id: expect.any(String), task_status: 'PENDING' } });
     const unknown = await gw.http.get('/simulator/beta/api/v1/tasks/nope').set('Authorization', 'Bearer simulator-key').expect(200);
     expect(unknown.body.output).toEqual({ task_id: 'nope', task_status: 'UNKNOWN' });

@@ -11,7 +11,8 @@ describeEachDatabase('generations: family B submit', (kind) => {
   let image2: string;
   let video: string;
 
-  const submit = (body: object, key = customer.key) => gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).send(body);
+  const submit = (body: object, key = customer.key) =>
+    gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).send(body);
   const lastSubmit = () => fake.submits().at(-1)!;
 
   beforeAll(async () => {
@@ -55,7 +56,13 @@ describeEachDatabase('generations: family B submit', (kind) => {
   });
 
   it('t2v: forwards size, duration, ratio, watermark and seed', async () => {
-    await submit({ model: 'beta-1.0-t2v', prompt: 'p', size: '720P', duration: 10, metadata: { ratio: '9:16', watermark: false, seed: 2147483647 } }).expect(200);
+    await submit({
+      model: 'beta-1.0-t2v',
+      prompt: 'p',
+      size: '720P',
+      duration: 10,
+      metadata: { ratio: '9:16', watermark: false, seed: 2147483647 },
+    }).expect(200);
     expect(lastSubmit().json).toEqual({
       model: 'beta-1.0-t2v',
       input: { prompt: 'p' },
@@ -64,7 +71,13 @@ describeEachDatabase('generations: family B submit', (kind) => {
   });
 
   it('i2v: input_reference becomes the first_frame, no ratio is sent even when given', async () => {
-    await submit({ model: 'beta-1.0-i2v', prompt: 'she smiles', input_reference: image1, duration: 3, metadata: { ratio: '1:1', seed: 7 } }).expect(200);
+    await submit({
+      model: 'beta-1.0-i2v',
+      prompt: 'she smiles',
+      input_reference: image1,
+      duration: 3,
+      metadata: { ratio: '1:1', seed: 7 },
+    }).expect(200);
     expect(lastSubmit().json).toEqual({
       model: 'beta-1.0-i2v',
       input: { prompt: 'she smiles', media: [{ type: 'first_frame', url: image1 }] },
@@ -73,8 +86,13 @@ describeEachDatabase('generations: family B submit', (kind) => {
   });
 
   it('i2v: a first_frame media element works as well', async () => {
-    await submit({ model: 'beta-1.0-i2v', prompt: 'x', metadata: { input: { media: [{ type: 'first_frame', url: image2 }] } } }).expect(200);
-    expect(lastSubmit().json).toMatchObject({ input: { media: [{ type: 'first_frame', url: image2 }] }, parameters: { resolution: '1080P', duration: 5 } });
+    await submit({ model: 'beta-1.0-i2v', prompt: 'x', metadata: { input: { media: [{ type: 'first_frame', url: image2 }] } } }).expect(
+      200,
+    );
+    expect(lastSubmit().json).toMatchObject({
+      input: { media: [{ type: 'first_frame', url: image2 }] },
+      parameters: { resolution: '1080P', duration: 5 },
+    });
     expect((lastSubmit().json as { parameters: object }).parameters).not.toHaveProperty('ratio');
   });
 
@@ -97,7 +115,12 @@ describeEachDatabase('generations: family B submit', (kind) => {
       { type: 'video', url: video },
       { type: 'reference_image', url: image1 },
     ];
-    const res = await submit({ model: 'beta-1.0-video-edit', prompt: 'make it snow', duration: 10, metadata: { ratio: '1:1', input: { media } } }).expect(200);
+    const res = await submit({
+      model: 'beta-1.0-video-edit',
+      prompt: 'make it snow',
+      duration: 10,
+      metadata: { ratio: '1:1', input: { media } },
+    }).expect(200);
     expect(lastSubmit().json).toEqual({
       model: 'beta-1.0-video-edit',
       input: { prompt: 'make it snow', media },
@@ -109,7 +132,12 @@ describeEachDatabase('generations: family B submit', (kind) => {
   });
 
   it('video-edit: forwards audio_setting origin and watermark', async () => {
-    await submit({ model: 'beta-1.0-video-edit', prompt: 'p', size: '720P', metadata: { audio_setting: 'origin', watermark: true, input: { media: [{ type: 'video', url: video }] } } }).expect(200);
+    await submit({
+      model: 'beta-1.0-video-edit',
+      prompt: 'p',
+      size: '720P',
+      metadata: { audio_setting: 'origin', watermark: true, input: { media: [{ type: 'video', url: video }] } },
+    }).expect(200);
     expect(lastSubmit().json).toMatchObject({ parameters: { resolution: '720P', audio_setting: 'origin', watermark: true } });
   });
 
@@ -145,12 +173,21 @@ describeEachDatabase('generations: family B submit', (kind) => {
 
   it('sends the channel model mapping upstream and shows both names in properties', async () => {
     const mappedFake = await startFakeBetaUpstream({ apiKey: 'mapped-key' });
-    const channelId = await gw.createChannel({ ...betaChannelBody(mappedFake), models: ['beta-1.0-t2v'], priority: 10, model_mapping: { 'beta-1.0-t2v': 'beta-1.0-t2v-plus' } });
+    const channelId = await gw.createChannel({
+      ...betaChannelBody(mappedFake),
+      models: ['beta-1.0-t2v'],
+      priority: 10,
+      model_mapping: { 'beta-1.0-t2v': 'beta-1.0-t2v-plus' },
+    });
     try {
       const res = await submit({ model: 'beta-1.0-t2v', prompt: 'mapped' }).expect(200);
       expect(mappedFake.submits()[0].json).toMatchObject({ model: 'beta-1.0-t2v-plus' });
       const task = await gw.http.get(`/v1/video/generations/${res.body.id}`).set('Authorization', `Bearer ${customer.key}`).expect(200);
-      expect(task.body.data.properties).toEqual({ input: 'mapped', upstream_model_name: 'beta-1.0-t2v-plus', origin_model_name: 'beta-1.0-t2v' });
+      expect(task.body.data.properties).toEqual({
+        input: 'mapped',
+        upstream_model_name: 'beta-1.0-t2v-plus',
+        origin_model_name: 'beta-1.0-t2v',
+      });
     } finally {
       await gw.admin.patch(`/api/admin/channels/${channelId}`, { status: 'disabled' }).expect(200);
       await mappedFake.close();
@@ -162,7 +199,27 @@ describeEachDatabase('generations: family B submit', (kind) => {
     const schema = docs.body.components.schemas.UnifiedTaskResponse;
     expect(schema.properties.data.$ref ?? schema.properties.data.allOf?.[0]?.$ref).toBe('#/components/schemas/UnifiedTask');
     expect(Object.keys(docs.body.components.schemas.UnifiedTask.properties)).toEqual(
-      expect.arrayContaining(['id', 'task_id', 'platform', 'user_id', 'group', 'channel_id', 'quota', 'action', 'status', 'fail_reason', 'result_url', 'submit_time', 'start_time', 'finish_time', 'created_at', 'updated_at', 'progress', 'properties', 'data']),
+      expect.arrayContaining([
+        'id',
+        'task_id',
+        'platform',
+        'user_id',
+        'group',
+        'channel_id',
+        'quota',
+        'action',
+        'status',
+        'fail_reason',
+        'result_url',
+        'submit_time',
+        'start_time',
+        'finish_time',
+        'created_at',
+        'updated_at',
+        'progress',
+        'properties',
+        'data',
+      ]),
     );
     const ok = docs.body.paths['/v1/video/generations/{task_id}'].get.responses['200'].content['application/json'];
     expect(ok.schema.$ref).toBe('#/components/schemas/UnifiedTaskResponse');

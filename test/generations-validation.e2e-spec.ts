@@ -13,7 +13,11 @@ describeOnSqlite('generations: family B refusals', (kind) => {
   let mp4: string;
 
   const submit = (body: unknown, key = customer.key) =>
-    gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
+    gw.http
+      .post('/v1/video/generations')
+      .set('Authorization', `Bearer ${key}`)
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify(body));
   const refs = (count: number, type = 'reference_image') => Array.from({ length: count }, () => ({ type, url: png }));
 
   beforeAll(async () => {
@@ -40,21 +44,60 @@ describeOnSqlite('generations: family B refusals', (kind) => {
     ['model missing', () => ({ prompt: 'p' }), 'model is required'],
     ['body not an object', () => [1, 2], 'request body must be a JSON object'],
     ['prompt not a string', () => ({ model: 'beta-1.0-t2v', prompt: 42 }), 'prompt must be a string'],
-    ['i2v without first frame', () => ({ model: 'beta-1.0-i2v', prompt: 'p' }), 'beta-1.0-i2v requires a first-frame image: input_reference or one metadata.input.media element of type first_frame'],
+    [
+      'i2v without first frame',
+      () => ({ model: 'beta-1.0-i2v', prompt: 'p' }),
+      'beta-1.0-i2v requires a first-frame image: input_reference or one metadata.input.media element of type first_frame',
+    ],
     [
       'i2v with two first frames',
       () => ({ model: 'beta-1.0-i2v', prompt: 'p', input_reference: png, metadata: { input: { media: refs(1, 'first_frame') } } }),
       'beta-1.0-i2v takes exactly one first-frame image: send input_reference or one first_frame media element, not both',
     ],
-    ['i2v with a reference image', () => ({ model: 'beta-1.0-i2v', prompt: 'p', metadata: { input: { media: refs(1) } } }), 'beta-1.0-i2v accepts only first_frame media; metadata.input.media[0] is of type reference_image'],
-    ['r2v with no reference image', () => ({ model: 'beta-1.0-r2v', prompt: 'p' }), 'beta-1.0-r2v requires at least 1 reference_image in metadata.input.media'],
-    ['r2v with 10 reference images', () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: refs(10) } } }), 'beta-1.0-r2v accepts at most 9 reference images, got 10'],
-    ['r2v with a video', () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [...refs(1), { type: 'video', url: mp4 }] } } }), 'beta-1.0-r2v accepts only reference_image media; metadata.input.media[1] is of type video'],
-    ['r2v with input_reference', () => ({ model: 'beta-1.0-r2v', prompt: 'p', input_reference: png, metadata: { input: { media: refs(1) } } }), 'input_reference is only supported by beta-1.0-i2v, not beta-1.0-r2v'],
-    ['video-edit without video', () => ({ model: 'beta-1.0-video-edit', prompt: 'p', metadata: { input: { media: refs(1) } } }), 'metadata.input.media must contain exactly one element of type video for beta-1.0-video-edit, got 0'],
+    [
+      'i2v with a reference image',
+      () => ({ model: 'beta-1.0-i2v', prompt: 'p', metadata: { input: { media: refs(1) } } }),
+      'beta-1.0-i2v accepts only first_frame media; metadata.input.media[0] is of type reference_image',
+    ],
+    [
+      'r2v with no reference image',
+      () => ({ model: 'beta-1.0-r2v', prompt: 'p' }),
+      'beta-1.0-r2v requires at least 1 reference_image in metadata.input.media',
+    ],
+    [
+      'r2v with 10 reference images',
+      () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: refs(10) } } }),
+      'beta-1.0-r2v accepts at most 9 reference images, got 10',
+    ],
+    [
+      'r2v with a video',
+      () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [...refs(1), { type: 'video', url: mp4 }] } } }),
+      'beta-1.0-r2v accepts only reference_image media; metadata.input.media[1] is of type video',
+    ],
+    [
+      'r2v with input_reference',
+      () => ({ model: 'beta-1.0-r2v', prompt: 'p', input_reference: png, metadata: { input: { media: refs(1) } } }),
+      'input_reference is only supported by beta-1.0-i2v, not beta-1.0-r2v',
+    ],
+    [
+      'video-edit without video',
+      () => ({ model: 'beta-1.0-video-edit', prompt: 'p', metadata: { input: { media: refs(1) } } }),
+      'metadata.input.media must contain exactly one element of type video for beta-1.0-video-edit, got 0',
+    ],
     [
       'video-edit with two videos',
-      () => ({ model: 'beta-1.0-video-edit', prompt: 'p', metadata: { input: { media: [{ type: 'video', url: mp4 }, { type: 'video', url: mp4 }] } } }),
+      () => ({
+        model: 'beta-1.0-video-edit',
+        prompt: 'p',
+        metadata: {
+          input: {
+            media: [
+              { type: 'video', url: mp4 },
+              { type: 'video', url: mp4 },
+            ],
+          },
+        },
+      }),
       'metadata.input.media must contain exactly one element of type video for beta-1.0-video-edit, got 2',
     ],
     [
@@ -64,25 +107,81 @@ describeOnSqlite('generations: family B refusals', (kind) => {
     ],
     [
       'video-edit with a first frame',
-      () => ({ model: 'beta-1.0-video-edit', prompt: 'p', metadata: { input: { media: [{ type: 'video', url: mp4 }, ...refs(1, 'first_frame')] } } }),
+      () => ({
+        model: 'beta-1.0-video-edit',
+        prompt: 'p',
+        metadata: { input: { media: [{ type: 'video', url: mp4 }, ...refs(1, 'first_frame')] } },
+      }),
       'beta-1.0-video-edit accepts only video and reference_image media; metadata.input.media[1] is of type first_frame',
     ],
-    ['t2v with media', () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { input: { media: refs(1) } } }), 'beta-1.0-t2v accepts no media; metadata.input.media[0] is of type reference_image'],
-    ['unknown media type', () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [{ type: 'audio', url: png }] } } }), 'metadata.input.media[0].type must be one of first_frame, reference_image, video'],
-    ['media without url', () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [{ type: 'reference_image' }] } } }), 'metadata.input.media[0].url is required'],
-    ['media not an array', () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: 'x' } } }), 'metadata.input.media must be an array of {type, url} elements'],
+    [
+      't2v with media',
+      () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { input: { media: refs(1) } } }),
+      'beta-1.0-t2v accepts no media; metadata.input.media[0] is of type reference_image',
+    ],
+    [
+      'unknown media type',
+      () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [{ type: 'audio', url: png }] } } }),
+      'metadata.input.media[0].type must be one of first_frame, reference_image, video',
+    ],
+    [
+      'media without url',
+      () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [{ type: 'reference_image' }] } } }),
+      'metadata.input.media[0].url is required',
+    ],
+    [
+      'media not an array',
+      () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: 'x' } } }),
+      'metadata.input.media must be an array of {type, url} elements',
+    ],
     ['duration 2', () => ({ model: 'beta-1.0-t2v', prompt: 'p', duration: 2 }), 'duration must be an integer between 3 and 15 (seconds)'],
     ['duration 16', () => ({ model: 'beta-1.0-t2v', prompt: 'p', duration: 16 }), 'duration must be an integer between 3 and 15 (seconds)'],
-    ['duration 5.5', () => ({ model: 'beta-1.0-r2v', prompt: 'p', duration: 5.5, metadata: { input: { media: refs(1) } } }), 'duration must be an integer between 3 and 15 (seconds)'],
-    ['seed -1', () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { seed: -1 } }), 'metadata.seed must be an integer between 0 and 2147483647'],
-    ['seed too large', () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { seed: 2147483648 } }), 'metadata.seed must be an integer between 0 and 2147483647'],
+    [
+      'duration 5.5',
+      () => ({ model: 'beta-1.0-r2v', prompt: 'p', duration: 5.5, metadata: { input: { media: refs(1) } } }),
+      'duration must be an integer between 3 and 15 (seconds)',
+    ],
+    [
+      'seed -1',
+      () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { seed: -1 } }),
+      'metadata.seed must be an integer between 0 and 2147483647',
+    ],
+    [
+      'seed too large',
+      () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { seed: 2147483648 } }),
+      'metadata.seed must be an integer between 0 and 2147483647',
+    ],
     ['size 480P', () => ({ model: 'beta-1.0-t2v', prompt: 'p', size: '480P' }), 'size must be 720P or 1080P'],
-    ['ratio 21:9', () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { ratio: '21:9' } }), 'metadata.ratio must be one of 16:9, 9:16, 1:1, 4:3, 3:4'],
-    ['watermark not a boolean', () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { watermark: 'yes' } }), 'metadata.watermark must be a boolean'],
-    ['audio_setting unknown', () => ({ model: 'beta-1.0-video-edit', prompt: 'p', metadata: { audio_setting: 'loud', input: { media: [{ type: 'video', url: mp4 }] } } }), 'metadata.audio_setting must be auto or origin'],
+    [
+      'ratio 21:9',
+      () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { ratio: '21:9' } }),
+      'metadata.ratio must be one of 16:9, 9:16, 1:1, 4:3, 3:4',
+    ],
+    [
+      'watermark not a boolean',
+      () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: { watermark: 'yes' } }),
+      'metadata.watermark must be a boolean',
+    ],
+    [
+      'audio_setting unknown',
+      () => ({
+        model: 'beta-1.0-video-edit',
+        prompt: 'p',
+        metadata: { audio_setting: 'loud', input: { media: [{ type: 'video', url: mp4 }] } },
+      }),
+      'metadata.audio_setting must be auto or origin',
+    ],
     ['metadata not an object', () => ({ model: 'beta-1.0-t2v', prompt: 'p', metadata: 'x' }), 'metadata must be an object'],
-    ['media URL not http(s)', () => ({ model: 'beta-1.0-i2v', prompt: 'p', input_reference: 'ftp://example.com/a.png' }), 'input_reference must be an http(s) URL'],
-    ['media URL garbage', () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [{ type: 'reference_image', url: 'not a url' }] } } }), 'metadata.input.media[0].url must be an http(s) URL'],
+    [
+      'media URL not http(s)',
+      () => ({ model: 'beta-1.0-i2v', prompt: 'p', input_reference: 'ftp://example.com/a.png' }),
+      'input_reference must be an http(s) URL',
+    ],
+    [
+      'media URL garbage',
+      () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [{ type: 'reference_image', url: 'not a url' }] } } }),
+      'metadata.input.media[0].url must be an http(s) URL',
+    ],
     [
       'media URL answering 404',
       () => ({ model: 'beta-1.0-i2v', prompt: 'p', input_reference: `${fake.url}/media/missing.png` }),
@@ -100,12 +199,20 @@ describeOnSqlite('generations: family B refusals', (kind) => {
     ],
     [
       'image over 10 MB',
-      () => ({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [...refs(1), { type: 'reference_image', url: `${fake.url}/media/huge.png` }] } } }),
+      () => ({
+        model: 'beta-1.0-r2v',
+        prompt: 'p',
+        metadata: { input: { media: [...refs(1), { type: 'reference_image', url: `${fake.url}/media/huge.png` }] } },
+      }),
       'metadata.input.media[1].url is too large: 11.0 MB, at most 10 MB',
     ],
     [
       'video over 100 MB',
-      () => ({ model: 'beta-1.0-video-edit', prompt: 'p', metadata: { input: { media: [{ type: 'video', url: `${fake.url}/media/huge.mp4` }] } } }),
+      () => ({
+        model: 'beta-1.0-video-edit',
+        prompt: 'p',
+        metadata: { input: { media: [{ type: 'video', url: `${fake.url}/media/huge.mp4` }] } },
+      }),
       'metadata.input.media[0].url is too large: 101.0 MB, at most 100 MB',
     ],
   ];
@@ -120,7 +227,12 @@ describeOnSqlite('generations: family B refusals', (kind) => {
   });
 
   it('hands gamma models to the family C use case instead of refusing them as unknown', async () => {
-    const res = await submit({ model: 'gamma-2-0', prompt: 'p', duration: 5, metadata: { content: [{ type: 'image_url', image_url: { url: 'asset://asset-not-mine' } }] } });
+    const res = await submit({
+      model: 'gamma-2-0',
+      prompt: 'p',
+      duration: 5,
+      metadata: { content: [{ type: 'image_url', image_url: { url: 'asset://asset-not-mine' } }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).not.toBe('unknown model: gamma-2-0');
     expect(await gw.balance(customer.userId)).toEqual({ quota: 100_000, used_quota: 0 });
@@ -167,14 +279,20 @@ describeOnSqlite('generations: family B refusals', (kind) => {
     };
 
     it('400 InvalidParameter -> 400', async () => {
-      await refused({ status: 400, code: 'InvalidParameter', message: 'The size is not supported.' }, 400, wrapper('upstream rejected the request: InvalidParameter: invalid parameter'));
+      await refused(
+        { status: 400, code: 'InvalidParameter', message: 'The size is not supported.' },
+        400,
+        wrapper('upstream rejected the request: InvalidParameter: invalid parameter'),
+      );
     });
 
     it('400 DataInspectionFailed -> 400 naming moderation', async () => {
       await refused(
         { status: 400, code: 'DataInspectionFailed', message: 'Input data may contain inappropriate content.' },
         400,
-        wrapper('upstream rejected the request: content moderation failed: DataInspectionFailed: the input may contain inappropriate content'),
+        wrapper(
+          'upstream rejected the request: content moderation failed: DataInspectionFailed: the input may contain inappropriate content',
+        ),
       );
     });
 
@@ -190,13 +308,18 @@ describeOnSqlite('generations: family B refusals', (kind) => {
     it('401 InvalidApiKey, 400 Arrearage, 403 AccessDenied and 500 -> 503', async () => {
       const unavailable = wrapper('upstream channel unavailable, retry later', 'service_unavailable');
       await refused({ status: 401, code: 'InvalidApiKey', message: 'Invalid API-key provided.' }, 503, unavailable);
-      await refused({ status: 400, code: 'Arrearage', message: 'Access denied, please make sure your account is in good standing.' }, 503, unavailable);
+      await refused(
+        { status: 400, code: 'Arrearage', message: 'Access denied, please make sure your account is in good standing.' },
+        503,
+        unavailable,
+      );
       await refused({ status: 403, code: 'AccessDenied', message: 'Access denied.' }, 503, unavailable);
       await refused({ status: 500, code: 'InternalError', message: 'boom' }, 503, unavailable);
     });
 
     it('holds the charge and releases it (never a consume and a refund), and hides the refused task', async () => {
-      for (const type of ['consume', 'refund']) expect((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=${type}`).expect(200)).body.total).toBe(0);
+      for (const type of ['consume', 'refund'])
+        expect((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=${type}`).expect(200)).body.total).toBe(0);
       expect((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=hold`).expect(200)).body.total).toBe(7);
       const logs = await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=release`).expect(200);
       expect(logs.body.total).toBe(7);
@@ -207,7 +330,7 @@ describeOnSqlite('generations: family B refusals', (kind) => {
     });
   });
 
-  it('404 for an unknown task and for another account\'s task', async () => {
+  it("404 for an unknown task and for another account's task", async () => {
     const res = await submit({ model: 'beta-1.0-t2v', prompt: 'mine' }).expect(200);
     const other = await gw.createCustomer();
     const foreign = await gw.http.get(`/v1/video/generations/${res.body.id}`).set('Authorization', `Bearer ${other.key}`).expect(404);

@@ -17,7 +17,14 @@ describeOnSqlite('kling family', (kind) => {
   beforeAll(async () => {
     fake = await startFakeKlingUpstream();
     gw = await startGateway(kind);
-    await gw.createChannel({ name: 'kling-main', platform: 'kling', base_url: fake.url, api_key: fake.apiKey, models: ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'], priority: 10 });
+    await gw.createChannel({
+      name: 'kling-main',
+      platform: 'kling',
+      base_url: fake.url,
+      api_key: fake.apiKey,
+      models: ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'],
+      priority: 10,
+    });
     customer = await gw.createCustomer({ quota: QUOTA });
   });
   afterAll(async () => {
@@ -48,7 +55,13 @@ describeOnSqlite('kling family', (kind) => {
     const res = await flat({ model: 'kling-v2-5-turbo', prompt: 'a red fox in fresh snow', seconds: '5', size: '1280x720' }).expect(200);
     expect(res.body).toMatchObject({ object: 'video', model: 'kling-v2-5-turbo', status: 'queued' });
     expect(lastCreate().endpoint).toBe('text2video');
-    expect(lastCreate().body).toEqual({ model_name: 'kling-v2-5-turbo', mode: 'std', duration: '5', prompt: 'a red fox in fresh snow', aspect_ratio: '16:9' });
+    expect(lastCreate().body).toEqual({
+      model_name: 'kling-v2-5-turbo',
+      mode: 'std',
+      duration: '5',
+      prompt: 'a red fox in fresh snow',
+      aspect_ratio: '16:9',
+    });
     const token = fake.tokens.at(-1)!;
     expect(token.iss).toBe(fake.accessKey);
     expect(token.exp - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(1800);
@@ -75,7 +88,13 @@ describeOnSqlite('kling family', (kind) => {
       .attach('input_reference', PNG, { filename: 'frame.png', contentType: 'image/png' })
       .expect(200);
     expect(lastCreate().endpoint).toBe('image2video');
-    expect(lastCreate().body).toEqual({ model_name: 'kling-v2-1', mode: 'std', duration: '10', prompt: 'she turns to the sea', image: PNG.toString('base64') });
+    expect(lastCreate().body).toEqual({
+      model_name: 'kling-v2-1',
+      mode: 'std',
+      duration: '10',
+      prompt: 'she turns to the sea',
+      image: PNG.toString('base64'),
+    });
     await settle();
     expect((await flatTask(res.body.id)).status).toBe('completed');
     expect(fake.requests.some((r) => r.method === 'GET' && r.path.startsWith('/v1/videos/image2video/'))).toBe(true);
@@ -85,8 +104,23 @@ describeOnSqlite('kling family', (kind) => {
 
   it('runs text-to-video on /v1/video/generations with the same fields, metadata passed through and sound billed at the audio tier', async () => {
     const before = await balance();
-    const res = await unified({ model: 'kling-v2-6', prompt: 'rain on a tin roof', duration: 5, aspect_ratio: '9:16', resolution: '1080p', metadata: { sound: 'on', camera_control: { type: 'forward_up' } } }).expect(200);
-    expect(lastCreate().body).toEqual({ model_name: 'kling-v2-6', mode: 'pro', duration: '5', prompt: 'rain on a tin roof', aspect_ratio: '9:16', sound: 'on', camera_control: { type: 'forward_up' } });
+    const res = await unified({
+      model: 'kling-v2-6',
+      prompt: 'rain on a tin roof',
+      duration: 5,
+      aspect_ratio: '9:16',
+      resolution: '1080p',
+      metadata: { sound: 'on', camera_control: { type: 'forward_up' } },
+    }).expect(200);
+    expect(lastCreate().body).toEqual({
+      model_name: 'kling-v2-6',
+      mode: 'pro',
+      duration: '5',
+      prompt: 'rain on a tin roof',
+      aspect_ratio: '9:16',
+      sound: 'on',
+      camera_control: { type: 'forward_up' },
+    });
     expect(await balance()).toEqual({ quota: before.quota - 5 * 1400, used_quota: before.used_quota + 5 * 1400 });
     await settle();
     const done = await unifiedTask(res.body.id);
@@ -98,9 +132,24 @@ describeOnSqlite('kling family', (kind) => {
   });
 
   it('runs image-to-video on /v1/video/generations with a data URI first frame and a URL last frame at 1080p', async () => {
-    const res = await unified({ model: 'kling-v1-6', prompt: 'the door opens', input_reference: `data:image/png;base64,${PNG.toString('base64')}`, last_frame: 'http://127.0.0.1:9/last.png', resolution: '1080p', negative_prompt: 'blur' }).expect(200);
+    const res = await unified({
+      model: 'kling-v1-6',
+      prompt: 'the door opens',
+      input_reference: `data:image/png;base64,${PNG.toString('base64')}`,
+      last_frame: 'http://127.0.0.1:9/last.png',
+      resolution: '1080p',
+      negative_prompt: 'blur',
+    }).expect(200);
     expect(lastCreate().endpoint).toBe('image2video');
-    expect(lastCreate().body).toEqual({ model_name: 'kling-v1-6', mode: 'pro', duration: '5', prompt: 'the door opens', negative_prompt: 'blur', image: PNG.toString('base64'), image_tail: 'http://127.0.0.1:9/last.png' });
+    expect(lastCreate().body).toEqual({
+      model_name: 'kling-v1-6',
+      mode: 'pro',
+      duration: '5',
+      prompt: 'the door opens',
+      negative_prompt: 'blur',
+      image: PNG.toString('base64'),
+      image_tail: 'http://127.0.0.1:9/last.png',
+    });
     await settle();
     expect((await unifiedTask(res.body.id)).status).toBe('SUCCESS');
   });
@@ -116,7 +165,11 @@ describeOnSqlite('kling family', (kind) => {
     ['unified', { model: 'kling-v2-5-turbo', prompt: 'p', metadata: { model_name: 'kling-v1' } }, 'metadata.model_name'],
     ['unified', { model: 'kling-v2-5-turbo', prompt: 'p', metadata: { sound: 'on' } }, 'metadata.sound'],
     ['unified', { model: 'kling-v2-6', prompt: 'p', metadata: { cfg_scale: 0.5 } }, 'metadata.cfg_scale'],
-    ['unified', { model: 'kling-v2-1-master', prompt: 'p', input_reference: 'http://127.0.0.1:9/a.png', last_frame: 'http://127.0.0.1:9/b.png' }, 'last_frame'],
+    [
+      'unified',
+      { model: 'kling-v2-1-master', prompt: 'p', input_reference: 'http://127.0.0.1:9/a.png', last_frame: 'http://127.0.0.1:9/b.png' },
+      'last_frame',
+    ],
     ['unified', { model: 'kling-v1-6', prompt: 'p', input_reference: 'http://127.0.0.1:9/a.png', aspect_ratio: '16:9' }, 'aspect_ratio'],
     ['unified', { model: 'kling-v1-6', prompt: 'p', input_reference: 'data:image/gif;base64,R0lGOD' }, 'input_reference'],
     ['flat', { model: 'kling-v2-5-turbo' }, 'prompt'],
@@ -186,7 +239,11 @@ describeOnSqlite('kling family', (kind) => {
   });
 
   it('lists the family in GET /api/admin/platforms', async () => {
-    const data = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<{ platform: string; label: Record<string, string>; models: string[] }>;
+    const data = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<{
+      platform: string;
+      label: Record<string, string>;
+      models: string[];
+    }>;
     expect(data.find((family) => family.platform === 'kling')).toMatchObject({
       label: { en: 'Kling', 'zh-CN': '可灵 Kling' },
       models: ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'],
@@ -197,7 +254,14 @@ describeOnSqlite('kling family', (kind) => {
   it('falls over to the next channel when Kling says the account is in arrears (1101), charging once', async () => {
     const second = await startFakeKlingUpstream({ accessKey: 'AKSECONDKLING02', secretKey: 'second-secret-02' });
     try {
-      await gw.createChannel({ name: 'kling-second', platform: 'kling', base_url: second.url, api_key: second.apiKey, models: ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'], priority: 0 });
+      await gw.createChannel({
+        name: 'kling-second',
+        platform: 'kling',
+        base_url: second.url,
+        api_key: second.apiKey,
+        models: ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'],
+        priority: 0,
+      });
       const before = await balance();
       fake.failNextSubmit({ status: 429, code: 1101 });
       const res = await flat({ model: 'kling-v2-5-turbo', prompt: 'fallback', seconds: '5' }).expect(200);

@@ -22,12 +22,21 @@ describeOnSqlite('METRICS_TOKEN', (kind) => {
   });
 
   it('set: /metrics answers only the token, a 401 without it or with another', async () => {
-    for (const authorization of [undefined, 'Bearer wrong-token', `Bearer ${METRICS_TOKEN}x`, 'Bearer test-admin-token-0123456789abcdef', METRICS_TOKEN]) {
+    for (const authorization of [
+      undefined,
+      'Bearer wrong-token',
+      `Bearer ${METRICS_TOKEN}x`,
+      'Bearer test-admin-token-0123456789abcdef',
+      METRICS_TOKEN,
+    ]) {
       const req = guarded.http.get('/metrics');
       if (authorization) req.set('Authorization', authorization);
       const res = await req.expect(401);
       expect(res.text).not.toContain('process_resident_memory_bytes');
-      expect(res.body.error).toMatchObject({ code: 'unauthorized', message: 'missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>' });
+      expect(res.body.error).toMatchObject({
+        code: 'unauthorized',
+        message: 'missing or wrong metrics token: send Authorization: Bearer <METRICS_TOKEN>',
+      });
     }
     const res = await guarded.http.get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200);
     expect(res.text).toMatch(/^process_resident_memory_bytes \d+/m);

@@ -25,7 +25,16 @@ interface OldTask {
   name: string;
   status: 'SUCCESS' | 'FAILURE';
   deleted?: boolean;
-  archive?: { status: string | null; dueAt?: number; owner?: string; failures?: number; size?: number; thumbnailSize?: number; archivedAt?: number; error?: string };
+  archive?: {
+    status: string | null;
+    dueAt?: number;
+    owner?: string;
+    failures?: number;
+    size?: number;
+    thumbnailSize?: number;
+    archivedAt?: number;
+    error?: string;
+  };
   end?: { dueAt: number; owner?: string };
 }
 
@@ -36,9 +45,21 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
   const now = Date.now();
   const ids = new Map<string, { rowId: number; taskId: string }>();
   const tasks: OldTask[] = [
-    { name: 'archived', status: 'SUCCESS', archive: { status: 'archived', size: SAMPLE.length, thumbnailSize: POSTER.length, archivedAt: now - 5 * MIN } },
-    { name: 'pending', status: 'SUCCESS', archive: { status: 'pending', dueAt: now - MIN, failures: 2, error: 'the provider answered HTTP 500 to a whole download' } },
-    { name: 'failed', status: 'SUCCESS', archive: { status: 'failed', failures: 30, error: 'the provider no longer has the video, and it was not archived before' } },
+    {
+      name: 'archived',
+      status: 'SUCCESS',
+      archive: { status: 'archived', size: SAMPLE.length, thumbnailSize: POSTER.length, archivedAt: now - 5 * MIN },
+    },
+    {
+      name: 'pending',
+      status: 'SUCCESS',
+      archive: { status: 'pending', dueAt: now - MIN, failures: 2, error: 'the provider answered HTTP 500 to a whole download' },
+    },
+    {
+      name: 'failed',
+      status: 'SUCCESS',
+      archive: { status: 'failed', failures: 30, error: 'the provider no longer has the video, and it was not archived before' },
+    },
     { name: 'leased', status: 'SUCCESS', archive: { status: 'pending', dueAt: now + 10 * MIN, owner: 'crashed-instance#a7', failures: 1 } },
     { name: 'forgotten', status: 'SUCCESS', deleted: true, archive: { status: null, archivedAt: now - 9 * MIN } },
     // The endpoint is registered after the migration; ends reach endpoints that existed when the task ended, so these end later.
@@ -54,7 +75,10 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
     // The database as the previous release left it: every migration before this one, then rows in that shape.
     const previous = MIGRATIONS.slice(0, MIGRATIONS.indexOf(OwnTables1764600000300));
     expect(previous).toHaveLength(MIGRATIONS.length - 1);
-    const dataSource = new DataSource({ ...buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database), migrations: previous });
+    const dataSource = new DataSource({
+      ...buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database),
+      migrations: previous,
+    });
     await dataSource.initialize();
     try {
       await dataSource.runMigrations({ transaction: 'each' });
@@ -124,30 +148,68 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
         error: task.archive!.error ?? null,
       }));
     // mysql2 gives BIGINTs as strings here (no transformer in a raw read).
-    const normalized = rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value])));
+    const normalized = rows.map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map(([key, value]) => [key, typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value]),
+      ),
+    );
     expect(normalized).toEqual(expected);
   });
 
   it('webhook_outbox holds exactly the ends not yet published, with their leases', async () => {
-    const rows = await queryDatabase<Record<string, unknown>>(database, 'SELECT task_row_id, due_at, lease_owner FROM webhook_outbox ORDER BY task_row_id');
+    const rows = await queryDatabase<Record<string, unknown>>(
+      database,
+      'SELECT task_row_id, due_at, lease_owner FROM webhook_outbox ORDER BY task_row_id',
+    );
     expect(rows.map((row) => ({ ...row, task_row_id: Number(row.task_row_id), due_at: Number(row.due_at) }))).toEqual(
-      tasks.filter((task) => task.end).map((task) => ({ task_row_id: rowId(task.name), due_at: task.end!.dueAt, lease_owner: task.end!.owner ?? null })),
+      tasks
+        .filter((task) => task.end)
+        .map((task) => ({ task_row_id: rowId(task.name), due_at: task.end!.dueAt, lease_owner: task.end!.owner ?? null })),
     );
   });
 
   it('tasks keeps only the task: the old columns and their indexes are gone, its other indexes are all there', async () => {
     const [row] = await queryDatabase<Record<string, unknown>>(database, 'SELECT * FROM tasks ORDER BY id LIMIT 1');
-    for (const gone of ['archive_status', 'archive_due_at', 'archive_owner', 'archive_failures', 'archive_size', 'archived_at', 'thumbnail_size', 'archive_error', 'end_event_due_at', 'end_event_owner']) {
+    for (const gone of [
+      'archive_status',
+      'archive_due_at',
+      'archive_owner',
+      'archive_failures',
+      'archive_size',
+      'archived_at',
+      'thumbnail_size',
+      'archive_error',
+      'end_event_due_at',
+      'end_event_owner',
+    ]) {
       expect(Object.keys(row)).not.toContain(gone);
     }
     expect(Object.keys(row)).toEqual(expect.arrayContaining(['id', 'task_id', 'status', 'deleted_at', 'prompt', 'gateway_hops']));
     const indexes =
       kind === 'sqlite'
-        ? (await queryDatabase<{ name: string }>(database, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND name NOT LIKE 'sqlite_%'")).map((index) => index.name)
-        : [...new Set((await queryDatabase<{ Key_name: string }>(database, 'SHOW INDEX FROM tasks')).map((index) => index.Key_name))].filter((name) => name !== 'PRIMARY');
-    expect(indexes.sort()).toEqual(['ix_tasks_created', 'ix_tasks_due', 'ix_tasks_user_created', 'uq_tasks_idempotency', 'uq_tasks_task_id']);
+        ? (
+            await queryDatabase<{ name: string }>(
+              database,
+              "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND name NOT LIKE 'sqlite_%'",
+            )
+          ).map((index) => index.name)
+        : [
+            ...new Set((await queryDatabase<{ Key_name: string }>(database, 'SHOW INDEX FROM tasks')).map((index) => index.Key_name)),
+          ].filter((name) => name !== 'PRIMARY');
+    expect(indexes.sort()).toEqual([
+      'ix_tasks_created',
+      'ix_tasks_due',
+      'ix_tasks_user_created',
+      'uq_tasks_idempotency',
+      'uq_tasks_task_id',
+    ]);
     // The unique task id still holds.
-    await expect(queryDatabaseWrite(database, `INSERT INTO tasks (task_id, user_id, user_group, platform, model, upstream_model, action, status, progress, quota, request, poll_failures, created_at, updated_at) VALUES ('${taskId('archived')}', 1, 'default', 'alpha', 'alpha/v6', 'v6', 'textGenerate', 'SUCCESS', 100, 0, '{}', 0, 1, 1)`)).rejects.toThrow();
+    await expect(
+      queryDatabaseWrite(
+        database,
+        `INSERT INTO tasks (task_id, user_id, user_group, platform, model, upstream_model, action, status, progress, quota, request, poll_failures, created_at, updated_at) VALUES ('${taskId('archived')}', 1, 'default', 'alpha', 'alpha/v6', 'v6', 'textGenerate', 'SUCCESS', 100, 0, '{}', 0, 1, 1)`,
+      ),
+    ).rejects.toThrow();
   });
 
   it('the gateway serves the moved state: stored video and poster frame, task views, video-store totals', async () => {
@@ -166,7 +228,11 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
     const poster = await get(`/v1/videos/${taskId('archived')}/content?variant=thumbnail`).expect(200);
     expect(Buffer.compare(poster.body as Buffer, POSTER)).toBe(0);
 
-    const listed = (await gw!.admin.get('/api/admin/tasks?page_size=50').expect(200)).body.data as Array<{ task_id: string; archive_status: string | null; has_thumbnail: boolean }>;
+    const listed = (await gw!.admin.get('/api/admin/tasks?page_size=50').expect(200)).body.data as Array<{
+      task_id: string;
+      archive_status: string | null;
+      has_thumbnail: boolean;
+    }>;
     const view = (name: string) => listed.find((task) => task.task_id === taskId(name));
     expect(view('archived')).toMatchObject({ archive_status: 'archived', has_thumbnail: true });
     expect(view('pending')).toMatchObject({ archive_status: 'pending', has_thumbnail: false });
@@ -199,7 +265,9 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
     await publish();
     await deliver();
     await until(3);
-    expect(received()).toEqual([`video.completed ${taskId('ended')}`, `video.failed ${taskId('failed-end')}`, `video.failed ${taskId('leased-end')}`].sort());
+    expect(received()).toEqual(
+      [`video.completed ${taskId('ended')}`, `video.failed ${taskId('failed-end')}`, `video.failed ${taskId('leased-end')}`].sort(),
+    );
     expect(await queryDatabase(database, 'SELECT task_row_id FROM webhook_outbox')).toEqual([]);
   });
 });

@@ -17,7 +17,13 @@ describeOnSqlite('MiniMax Hailuo family', (kind) => {
   beforeAll(async () => {
     fake = await startFakeMinimaxUpstream();
     gw = await startGateway(kind);
-    await gw.createChannel({ name: 'minimax', platform: 'minimax', base_url: fake.url, api_key: fake.apiKey, models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'] });
+    await gw.createChannel({
+      name: 'minimax',
+      platform: 'minimax',
+      base_url: fake.url,
+      api_key: fake.apiKey,
+      models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'],
+    });
     customer = await gw.createCustomer({ quota: QUOTA });
   });
   afterAll(async () => {
@@ -39,18 +45,40 @@ describeOnSqlite('MiniMax Hailuo family', (kind) => {
     }
     return flatTask(id);
   };
-  const contentOf = async (id: string) => (await auth(gw.http.get(`/v1/videos/${id}/content`)).buffer(true).parse(binaryBody).expect(200)).body as Buffer;
+  const contentOf = async (id: string) =>
+    (
+      await auth(gw.http.get(`/v1/videos/${id}/content`))
+        .buffer(true)
+        .parse(binaryBody)
+        .expect(200)
+    ).body as Buffer;
 
   it('text to video on /v1/videos: sends MiniMax its body with the Bearer key, charges 6 s at 768P, and serves the video the gateway fetched via files/retrieve', async () => {
     const before = await gw.balance(customer.userId);
-    const res = await flat({ model: 'minimax-hailuo-2.3', prompt: 'a lighthouse at dusk [Truck left]', seconds: '6', metadata: { prompt_optimizer: false } }).expect(200);
+    const res = await flat({
+      model: 'minimax-hailuo-2.3',
+      prompt: 'a lighthouse at dusk [Truck left]',
+      seconds: '6',
+      metadata: { prompt_optimizer: false },
+    }).expect(200);
     expect(res.body).toMatchObject({ object: 'video', model: 'MiniMax-Hailuo-2.3', status: 'queued' });
-    expect(fake.submits().at(-1)).toEqual({ model: 'MiniMax-Hailuo-2.3', prompt: 'a lighthouse at dusk [Truck left]', duration: 6, resolution: '768P', prompt_optimizer: false });
-    expect(await gw.balance(customer.userId)).toEqual({ quota: before.quota - 6 * PER_SECOND_768P, used_quota: before.used_quota + 6 * PER_SECOND_768P });
+    expect(fake.submits().at(-1)).toEqual({
+      model: 'MiniMax-Hailuo-2.3',
+      prompt: 'a lighthouse at dusk [Truck left]',
+      duration: 6,
+      resolution: '768P',
+      prompt_optimizer: false,
+    });
+    expect(await gw.balance(customer.userId)).toEqual({
+      quota: before.quota - 6 * PER_SECOND_768P,
+      used_quota: before.used_quota + 6 * PER_SECOND_768P,
+    });
     expect(await pollUntilDone(res.body.id)).toMatchObject({ status: 'completed', size: '1366x768' });
     expect(Buffer.compare(await contentOf(res.body.id), fake.videoBytes)).toBe(0);
     // Every API call carried the key; the pre-signed download did not need it.
-    expect(fake.requests.filter((r) => !r.path.startsWith('/cdn/')).every((r) => r.headers.authorization === `Bearer ${fake.apiKey}`)).toBe(true);
+    expect(fake.requests.filter((r) => !r.path.startsWith('/cdn/')).every((r) => r.headers.authorization === `Bearer ${fake.apiKey}`)).toBe(
+      true,
+    );
     expect(fake.requests.some((r) => r.path === '/v1/files/retrieve')).toBe(true);
     expect(fake.downloads().length).toBeGreaterThan(0);
     expect(fake.downloads().every((r) => r.headers.authorization === undefined)).toBe(true);
@@ -64,7 +92,13 @@ describeOnSqlite('MiniMax Hailuo family', (kind) => {
       .field('seconds', '10')
       .attach('input_reference', PNG, { filename: 'frame.png', contentType: 'image/png' })
       .expect(200);
-    expect(fake.submits().at(-1)).toEqual({ model: 'MiniMax-Hailuo-2.3-Fast', prompt: 'she turns to the sea', duration: 10, resolution: '768P', first_frame_image: `data:image/png;base64,${PNG.toString('base64')}` });
+    expect(fake.submits().at(-1)).toEqual({
+      model: 'MiniMax-Hailuo-2.3-Fast',
+      prompt: 'she turns to the sea',
+      duration: 10,
+      resolution: '768P',
+      first_frame_image: `data:image/png;base64,${PNG.toString('base64')}`,
+    });
     expect(await pollUntilDone(res.body.id)).toMatchObject({ status: 'completed' });
     expect(Buffer.compare(await contentOf(res.body.id), fake.videoBytes)).toBe(0);
   });
@@ -74,8 +108,22 @@ describeOnSqlite('MiniMax Hailuo family', (kind) => {
     expect(fake.submits().at(-1)).toEqual({ model: 'MiniMax-Hailuo-02', prompt: 'waves', duration: 6, resolution: '1080P' });
     const frame = `${fake.url}/frames/first.png`;
     const last = `data:image/jpeg;base64,${Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(100, 1)]).toString('base64')}`;
-    const image = await unified({ model: 'MiniMax-Hailuo-02', prompt: 'a door opens', duration: 10, resolution: '512P', input_reference: frame, last_frame: last }).expect(200);
-    expect(fake.submits().at(-1)).toEqual({ model: 'MiniMax-Hailuo-02', prompt: 'a door opens', duration: 10, resolution: '512P', first_frame_image: frame, last_frame_image: last });
+    const image = await unified({
+      model: 'MiniMax-Hailuo-02',
+      prompt: 'a door opens',
+      duration: 10,
+      resolution: '512P',
+      input_reference: frame,
+      last_frame: last,
+    }).expect(200);
+    expect(fake.submits().at(-1)).toEqual({
+      model: 'MiniMax-Hailuo-02',
+      prompt: 'a door opens',
+      duration: 10,
+      resolution: '512P',
+      first_frame_image: frame,
+      last_frame_image: last,
+    });
     for (const id of [text.body.id, image.body.id]) {
       await pollUntilDone(id);
       const task = await unifiedTask(id);
@@ -95,12 +143,20 @@ describeOnSqlite('MiniMax Hailuo family', (kind) => {
     ['unified', { model: 'MiniMax-Hailuo-02', prompt: 'p', resolution: '512P' }, 'resolution'],
     ['flat', { model: 'MiniMax-Hailuo-2.3', prompt: 'p', size: '1280x720' }, 'size'],
     ['unified', { model: 'MiniMax-Hailuo-2.3', prompt: 'p', aspect_ratio: '9:16' }, 'aspect_ratio'],
-    ['flat', { model: 'MiniMax-Hailuo-2.3', prompt: 'p', input_reference: 'https://x.example/f.png', last_frame: 'https://x.example/l.png' }, 'last_frame'],
+    [
+      'flat',
+      { model: 'MiniMax-Hailuo-2.3', prompt: 'p', input_reference: 'https://x.example/f.png', last_frame: 'https://x.example/l.png' },
+      'last_frame',
+    ],
     ['unified', { model: 'MiniMax-Hailuo-2.3', prompt: 'p', negative_prompt: 'blur' }, 'negative_prompt'],
     ['unified', { model: 'MiniMax-Hailuo-2.3', prompt: 'p', seed: 4 }, 'seed'],
     ['flat', { model: 'MiniMax-Hailuo-2.3', prompt: 'p', metadata: { duration: 10 } }, 'metadata.duration'],
     ['unified', { model: 'MiniMax-Hailuo-2.3', prompt: 'x'.repeat(2001) }, 'prompt'],
-    ['flat', { model: 'MiniMax-Hailuo-2.3-Fast', prompt: 'p', input_reference: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' }, 'input_reference'],
+    [
+      'flat',
+      { model: 'MiniMax-Hailuo-2.3-Fast', prompt: 'p', input_reference: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' },
+      'input_reference',
+    ],
   ])('refuses a %s body breaking a model rule with a 400 naming the field, nothing charged', async (form, body, param) => {
     const before = await gw.balance(customer.userId);
     const submits = fake.submits().length;
@@ -158,7 +214,11 @@ describeOnSqlite('MiniMax Hailuo family', (kind) => {
   });
 
   it('GET /api/admin/platforms lists the family with its labels and models', async () => {
-    const data = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<{ platform: string; label: unknown; models: string[] }>;
+    const data = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<{
+      platform: string;
+      label: unknown;
+      models: string[];
+    }>;
     expect(data.find((p) => p.platform === 'minimax')).toMatchObject({
       label: { en: 'MiniMax Hailuo', 'zh-CN': 'MiniMax 海螺' },
       models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'],
@@ -175,8 +235,22 @@ describeOnSqlite('MiniMax Hailuo family: a channel out of balance', (kind) => {
     broke = await startFakeMinimaxUpstream({ apiKey: 'broke-key' });
     healthy = await startFakeMinimaxUpstream({ apiKey: 'healthy-key' });
     gw = await startGateway(kind);
-    await gw.createChannel({ name: 'broke', platform: 'minimax', base_url: broke.url, api_key: broke.apiKey, models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'], priority: 10 });
-    await gw.createChannel({ name: 'healthy', platform: 'minimax', base_url: healthy.url, api_key: healthy.apiKey, models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'], priority: 0 });
+    await gw.createChannel({
+      name: 'broke',
+      platform: 'minimax',
+      base_url: broke.url,
+      api_key: broke.apiKey,
+      models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'],
+      priority: 10,
+    });
+    await gw.createChannel({
+      name: 'healthy',
+      platform: 'minimax',
+      base_url: healthy.url,
+      api_key: healthy.apiKey,
+      models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'],
+      priority: 0,
+    });
   });
   afterAll(async () => {
     await gw?.close();
@@ -187,7 +261,11 @@ describeOnSqlite('MiniMax Hailuo family: a channel out of balance', (kind) => {
   it('falls over to the next channel; the customer is charged once, for the task that runs', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     broke.failNextSubmit(1008);
-    const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'MiniMax-Hailuo-2.3', prompt: 'p' }).expect(200);
+    const res = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'MiniMax-Hailuo-2.3', prompt: 'p' })
+      .expect(200);
     expect(broke.submits()).toHaveLength(1);
     expect(healthy.submits()).toHaveLength(1);
     expect(res.body.status).toBe('queued');

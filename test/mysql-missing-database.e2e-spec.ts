@@ -57,14 +57,21 @@ describe('a MySQL server that does not answer', () => {
   }, 180_000);
 
   it('a wrong password ends the start in one line naming DATABASE_URL, without retries', async () => {
-    const { code, output } = await runToExit({ DATABASE_URL: urlFor(decodeURIComponent(server.username) || 'root', 'surely-not-the-password') });
+    const { code, output } = await runToExit({
+      DATABASE_URL: urlFor(decodeURIComponent(server.username) || 'root', 'surely-not-the-password'),
+    });
     expectOneLine(code, output, /^DATABASE_URL: MySQL at .* refused user ".*" \(wrong user or password\)\.$/);
   }, 180_000);
 
   it('is created when the account may, and the gateway starts on it', async () => {
-    const gateway = await startGatewayProcess({ DATABASE_URL: urlFor(decodeURIComponent(server.username), decodeURIComponent(server.password)), LOG_LEVEL: 'info', SIMULATOR: 'on' });
+    const gateway = await startGatewayProcess({
+      DATABASE_URL: urlFor(decodeURIComponent(server.username), decodeURIComponent(server.password)),
+      LOG_LEVEL: 'info',
+      SIMULATOR: 'on',
+    });
     try {
-      for (let waited = 0; !/simulator +on/.test(gateway.output()) && waited < 30_000; waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let waited = 0; !/simulator +on/.test(gateway.output()) && waited < 30_000; waited += 200)
+        await new Promise((resolve) => setTimeout(resolve, 200));
       expect(gateway.output()).toMatch(new RegExp(`database +MySQL .*/${name} \\(created now`));
       const [rows] = await admin((conn) => conn.query('SHOW DATABASES LIKE ?', [name]));
       expect(rows).toHaveLength(1);

@@ -14,7 +14,13 @@ describeOnSqlite('OpenAI SDK against /v1/videos', (kind) => {
   beforeAll(async () => {
     fake = await startFakeAlphaUpstream();
     gw = await startGateway(kind);
-    await gw.createChannel({ name: 'alpha', platform: 'alpha', base_url: fake.url, api_key: fake.apiKey, models: ['alpha/v6', 'alpha/v5'] });
+    await gw.createChannel({
+      name: 'alpha',
+      platform: 'alpha',
+      base_url: fake.url,
+      api_key: fake.apiKey,
+      models: ['alpha/v6', 'alpha/v5'],
+    });
     const customer = await gw.createCustomer({ quota: QUOTA });
     userId = customer.userId;
     client = new OpenAI({ apiKey: customer.key, baseURL: `${gw.url}/v1`, maxRetries: 0 });
@@ -32,7 +38,13 @@ describeOnSqlite('OpenAI SDK against /v1/videos', (kind) => {
   it('creates (multipart), retrieves, downloads and deletes a video', async () => {
     fake.scriptNext([5, 1]);
     const created = await client.videos.create({ model: 'alpha/v6', prompt: 'a paper boat on a river', seconds: '8', size: '1280x720' });
-    expect(created).toMatchObject({ id: expect.stringMatching(/^task_/), object: 'video', model: 'alpha/v6', status: 'queued', progress: 0 });
+    expect(created).toMatchObject({
+      id: expect.stringMatching(/^task_/),
+      object: 'video',
+      model: 'alpha/v6',
+      status: 'queued',
+      progress: 0,
+    });
     const sent = fake.calls('generate')[0].json;
     expect(sent).toEqual({ model: 'v6', prompt: 'a paper boat on a river', duration: 8, quality: '720p', aspect_ratio: '16:9' });
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 7200, used_quota: 7200 });

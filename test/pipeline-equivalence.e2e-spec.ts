@@ -19,12 +19,16 @@ const NEW_TASK_FIELDS = ['id', 'task_id', 'created_at'];
 /** A plain node:http call (fetch would add headers of its own, e.g. to a conditional GET). */
 function call(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method, headers: body === undefined ? headers : { 'Content-Length': String(Buffer.byteLength(body)), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
+    const req = httpRequest(
+      `${base}${path}`,
+      { method, headers: body === undefined ? headers : { 'Content-Length': String(Buffer.byteLength(body)), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
     // A refused upload may be cut off before all of it is written (the answer still arrives).
     req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
     req.end(body);
@@ -61,11 +65,18 @@ describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
   let taskId: string;
 
   /** The same request to both gateways, one after the other. */
-  const both = async (method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<[Answer, Answer]> => [
-    await call(hot.url, method, path, headers, body),
-    await call(nest.url, method, path, headers, body),
-  ];
-  const expectSame = async (method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Answer> => {
+  const both = async (
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body?: string | Buffer,
+  ): Promise<[Answer, Answer]> => [await call(hot.url, method, path, headers, body), await call(nest.url, method, path, headers, body)];
+  const expectSame = async (
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body?: string | Buffer,
+  ): Promise<Answer> => {
     const [fromHot, fromNest] = await both(method, path, headers, body);
     expect(comparable(fromHot)).toEqual(comparable(fromNest));
     return fromHot;
@@ -81,7 +92,13 @@ describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
     await hot.createChannel(alphaChannelBody(alpha));
     await hot.createChannel(betaChannelBody(beta));
     key = (await hot.createCustomer({ quota: 10_000_000 })).key;
-    const submitted = await call(hot.url, 'POST', '/v1/videos', json(), JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse', duration: 5, resolution: '720P' }));
+    const submitted = await call(
+      hot.url,
+      'POST',
+      '/v1/videos',
+      json(),
+      JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse', duration: 5, resolution: '720P' }),
+    );
     taskId = JSON.parse(submitted.body).id;
   });
   afterAll(async () => {
@@ -92,7 +109,11 @@ describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
   });
 
   it('one gateway answers through the hot routes, the other through Nest; a HEAD goes through Nest on both', async () => {
-    const hotListener = (gateway: TestGateway) => gateway.app.getHttpServer().listeners('request').some((listener: { name: string }) => listener.name === 'answerHotRoutes');
+    const hotListener = (gateway: TestGateway) =>
+      gateway.app
+        .getHttpServer()
+        .listeners('request')
+        .some((listener: { name: string }) => listener.name === 'answerHotRoutes');
     expect(hotListener(hot)).toBe(true);
     expect(hotListener(nest)).toBe(false);
     const get = await expectSame('GET', `/v1/videos/${taskId}`, auth());
@@ -127,19 +148,31 @@ describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
     expect(comparable(fromHot, ['retry-after'])).toEqual(comparable(fromNest, ['retry-after']));
     expect(fromHot.status).toBe(429);
     expect(Math.abs(Number(fromHot.headers['retry-after']) - Number(fromNest.headers['retry-after']))).toBeLessThanOrEqual(1);
-    const [submitHot, submitNest] = await both('POST', '/v1/videos', { ...headers, 'Content-Type': 'application/json' }, '{"model":"alpha/v6","prompt":"p"}');
+    const [submitHot, submitNest] = await both(
+      'POST',
+      '/v1/videos',
+      { ...headers, 'Content-Type': 'application/json' },
+      '{"model":"alpha/v6","prompt":"p"}',
+    );
     expect(comparable(submitHot, ['retry-after'])).toEqual(comparable(submitNest, ['retry-after']));
     expect(submitHot.status).toBe(429);
   });
 
-  it.each(['/v1/videos', '/v1/video/generations'])('%s submit: 400 for bad JSON, 413 past the limit, 400 naming the field, 401 without a key', async (path) => {
-    expect((await expectSame('POST', path, json(), '{"model":')).status).toBe(400);
-    expect((await expectSame('POST', path, json(), JSON.stringify({ prompt: 'x'.repeat(21 * 1024 * 1024) }))).status).toBe(413);
-    expect((await expectSame('POST', path, json(), JSON.stringify({ model: 'alpha/v6' }))).status).toBe(400);
-    expect((await expectSame('POST', path, json(), JSON.stringify({ model: 'beta-1.0-t2v', prompt: 'p', duration: 'long' }))).status).toBe(400);
-    expect((await expectSame('POST', path, json(), JSON.stringify({ model: 'no-such-model', prompt: 'p' }))).status).toBe(400);
-    expect((await expectSame('POST', path, { 'Content-Type': 'application/json' }, '{"model":"alpha/v6","prompt":"p"}')).status).toBe(401);
-  });
+  it.each(['/v1/videos', '/v1/video/generations'])(
+    '%s submit: 400 for bad JSON, 413 past the limit, 400 naming the field, 401 without a key',
+    async (path) => {
+      expect((await expectSame('POST', path, json(), '{"model":')).status).toBe(400);
+      expect((await expectSame('POST', path, json(), JSON.stringify({ prompt: 'x'.repeat(21 * 1024 * 1024) }))).status).toBe(413);
+      expect((await expectSame('POST', path, json(), JSON.stringify({ model: 'alpha/v6' }))).status).toBe(400);
+      expect(
+        (await expectSame('POST', path, json(), JSON.stringify({ model: 'beta-1.0-t2v', prompt: 'p', duration: 'long' }))).status,
+      ).toBe(400);
+      expect((await expectSame('POST', path, json(), JSON.stringify({ model: 'no-such-model', prompt: 'p' }))).status).toBe(400);
+      expect((await expectSame('POST', path, { 'Content-Type': 'application/json' }, '{"model":"alpha/v6","prompt":"p"}')).status).toBe(
+        401,
+      );
+    },
+  );
 
   it.each([
     ['/v1/videos', { model: 'alpha/v6', prompt: 'a quiet harbour', duration: 5 }],

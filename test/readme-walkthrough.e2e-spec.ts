@@ -54,7 +54,10 @@ async function startAsTheReadmeSays(command: string, cwd: string, readme: string
   for (;;) {
     if (child.exitCode !== null) throw new Error(`"${command}" exited (${child.exitCode}):\n${output}`);
     // Healthy, and the start-up lines (printed once listening) are out.
-    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then((res) => res.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (healthy && output.includes(`listening on port ${port}`) && (!/Shown once/.test(output) || /^export GW=/m.test(output))) break;
     if (Date.now() > deadline) {
       process.kill(-child.pid!, 'SIGKILL');
@@ -91,7 +94,8 @@ function persistentShell(cwd: string) {
       shell.stdin.write(`${code}\necho "${marker} $?"\n`);
       const deadline = Date.now() + timeoutMs;
       while (!out.includes(marker, from)) {
-        if (shell.exitCode !== null) throw new Error(`the shell exited (${shell.exitCode}) in:\n${code}\nstdout:\n${out.slice(from)}\nstderr:\n${err}`);
+        if (shell.exitCode !== null)
+          throw new Error(`the shell exited (${shell.exitCode}) in:\n${code}\nstdout:\n${out.slice(from)}\nstderr:\n${err}`);
         if (Date.now() > deadline) throw new Error(`block timed out:\n${code}\nstdout:\n${out.slice(from)}\nstderr:\n${err}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -143,7 +147,8 @@ describe('README walk-through on a fresh clone', () => {
     const port1 = await freePort();
     let port2 = await freePort();
     while (port2 === port1) port2 = await freePort();
-    const localize = (code: string) => code.replace(/localhost:3000/g, `localhost:${port1}`).replace(/localhost:3001/g, `localhost:${port2}`);
+    const localize = (code: string) =>
+      code.replace(/localhost:3000/g, `localhost:${port1}`).replace(/localhost:3001/g, `localhost:${port2}`);
     shell = persistentShell(work);
     const outputs: string[] = [];
     let credentials: { exportLine: string } | undefined;

@@ -27,12 +27,22 @@ describeEachDatabase('a frozen or unreachable Redis', (kind) => {
   const processes: GatewayProcess[] = [];
 
   const launch = async (url: string, prefix = `gwtest-${randomBytes(6).toString('hex')}:`) => {
-    const gateway = await startGatewayProcess({ DATABASE_URL: database.url, ADMIN_TOKEN, REDIS_URL: url, REDIS_KEY_PREFIX: prefix, TASK_SYNC_INTERVAL_MS: '0' });
+    const gateway = await startGatewayProcess({
+      DATABASE_URL: database.url,
+      ADMIN_TOKEN,
+      REDIS_URL: url,
+      REDIS_KEY_PREFIX: prefix,
+      TASK_SYNC_INTERVAL_MS: '0',
+    });
     processes.push(gateway);
     return gateway;
   };
   const redisConnected = (gateway: GatewayProcess, connected: boolean) =>
-    timeUntil(async () => (await health(gateway)).body.details.redis?.connected === connected, 30_000, `health shows redis connected: ${connected}`);
+    timeUntil(
+      async () => (await health(gateway)).body.details.redis?.connected === connected,
+      30_000,
+      `health shows redis connected: ${connected}`,
+    );
 
   beforeAll(async () => {
     database = await freshDatabase(kind);
@@ -63,7 +73,11 @@ describeEachDatabase('a frozen or unreachable Redis', (kind) => {
 
     redis.kill('SIGSTOP');
     await admin(a, 'DELETE', `/api/admin/keys/${revoked.keyId}`);
-    const refusedAfterMs = await timeUntil(async () => (await listVideos(b, revoked.key)).status === 401, 60_000, 'revoked key refused on b while Redis is frozen');
+    const refusedAfterMs = await timeUntil(
+      async () => (await listVideos(b, revoked.key)).status === 401,
+      60_000,
+      'revoked key refused on b while Redis is frozen',
+    );
     process.stdout.write(`[${kind}] revoked key refused on the other instance ${refusedAfterMs} ms after the revocation, Redis frozen\n`);
     expect(refusedAfterMs).toBeLessThan(REVOCATION_BOUND_MS);
     expect((await listVideos(b, revoked.key)).body.error.message).toBe('api key has been revoked');

@@ -23,7 +23,8 @@ describeEachDatabase('refused submits', (kind) => {
     const cookie = String(session.headers['set-cookie'][0]).split(';')[0];
     return { userId: body.id as number, key, console: (path: string) => gw.http.get(path).set('Cookie', cookie).expect(200) };
   }
-  const submit = (key: string, prompt: string) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt, duration: 5 });
+  const submit = (key: string, prompt: string) =>
+    gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt, duration: 5 });
 
   it('a refused (400) and a busy (429) submit cost nothing and leave the customer logs, totals, usage and task count unchanged', async () => {
     const { userId, key, console } = await customer();
@@ -44,13 +45,18 @@ describeEachDatabase('refused submits', (kind) => {
     const usage = (await console('/console/api/usage?days=7')).body;
     expect(usage).toMatchObject({ quota: QUOTA - price, used_quota: price });
     expect(usage.data.at(-1)).toMatchObject({ tasks: 1, consumed: price, refunded: 0, spent: price });
-    expect((await console('/console/api/tasks')).body).toMatchObject({ total: 1, data: [expect.objectContaining({ task_id: accepted.body.id })] });
+    expect((await console('/console/api/tasks')).body).toMatchObject({
+      total: 1,
+      data: [expect.objectContaining({ task_id: accepted.body.id })],
+    });
     const visible = await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200);
     expect(visible.body.data.map((video: { id: string }) => video.id)).toEqual([accepted.body.id]);
 
     // The operator sees each refused submit as a hold and its release, never as a charge and a refund.
     const ledger = (await gw.admin.get(`/api/admin/logs?user_id=${userId}`).expect(200)).body;
-    const types = (ledger.data as Array<{ type: string; task_id: string | null }>).filter((log) => log.task_id !== accepted.body.id).map((log) => log.type);
+    const types = (ledger.data as Array<{ type: string; task_id: string | null }>)
+      .filter((log) => log.task_id !== accepted.body.id)
+      .map((log) => log.type);
     expect(types.filter((type) => type === 'hold')).toHaveLength(2);
     expect(types.filter((type) => type === 'release')).toHaveLength(2);
     expect(types.filter((type) => type === 'consume' || type === 'refund')).toEqual([]);

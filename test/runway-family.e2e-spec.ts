@@ -44,7 +44,10 @@ describeOnSqlite('runway family', (kind) => {
   const expectVideo = async (taskId: string) => {
     const data = await finish(taskId);
     expect(data).toMatchObject({ status: 'SUCCESS', progress: '100%' });
-    const content = await auth(gw.http.get(`/v1/videos/${taskId}/content`)).buffer(true).parse(binaryBody).expect(200);
+    const content = await auth(gw.http.get(`/v1/videos/${taskId}/content`))
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
     expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
     // The gateway's own signed link, served without a key; the provider's link never shows.
     expect(data.result_url).toMatch(new RegExp(`^${gw.url}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
@@ -61,10 +64,15 @@ describeOnSqlite('runway family', (kind) => {
     expect(sent.path).toBe('/v1/text_to_video');
     expect(sent.headers).toMatchObject({ authorization: `Bearer ${fake.apiKey}`, 'x-runway-version': '2024-11-06' });
     expect(sent.json).toEqual({ model: 'gen4.5', promptText: 'a lighthouse at dusk', ratio: '720:1280', duration: 6, seed: 42 });
-    expect(await gw.balance(customer.userId)).toEqual({ quota: before.quota - 6 * PRICE['gen4.5'], used_quota: before.used_quota + 6 * PRICE['gen4.5'] });
+    expect(await gw.balance(customer.userId)).toEqual({
+      quota: before.quota - 6 * PRICE['gen4.5'],
+      used_quota: before.used_quota + 6 * PRICE['gen4.5'],
+    });
     await expectVideo(res.body.id);
     // Every query carried the version header too (the fake refuses one without it).
-    expect(fake.requests.filter((r) => r.path.startsWith('/v1/tasks/')).every((r) => r.headers['x-runway-version'] === '2024-11-06')).toBe(true);
+    expect(fake.requests.filter((r) => r.path.startsWith('/v1/tasks/')).every((r) => r.headers['x-runway-version'] === '2024-11-06')).toBe(
+      true,
+    );
   });
 
   it('image-to-video on /v1/videos (multipart file part): gen4_turbo gets the image as a data URI', async () => {
@@ -77,19 +85,46 @@ describeOnSqlite('runway family', (kind) => {
       .expect(200);
     const sent = lastSubmit();
     expect(sent.path).toBe('/v1/image_to_video');
-    expect(sent.json).toEqual({ model: 'gen4_turbo', promptText: 'she turns to the sea', ratio: '960:960', duration: 10, promptImage: DATA_URI });
+    expect(sent.json).toEqual({
+      model: 'gen4_turbo',
+      promptText: 'she turns to the sea',
+      ratio: '960:960',
+      duration: 10,
+      promptImage: DATA_URI,
+    });
     await expectVideo(res.body.id);
   });
 
   it('text-to-video on /v1/video/generations: gen4.5 with aspect_ratio and metadata passed as it is', async () => {
-    const res = await unified({ model: 'gen4.5', prompt: 'waves', duration: 5, aspect_ratio: '16:9', resolution: '720p', metadata: { contentModeration: { publicFigureThreshold: 'low' } } }).expect(200);
-    expect(lastSubmit().json).toEqual({ model: 'gen4.5', promptText: 'waves', ratio: '1280:720', duration: 5, contentModeration: { publicFigureThreshold: 'low' } });
+    const res = await unified({
+      model: 'gen4.5',
+      prompt: 'waves',
+      duration: 5,
+      aspect_ratio: '16:9',
+      resolution: '720p',
+      metadata: { contentModeration: { publicFigureThreshold: 'low' } },
+    }).expect(200);
+    expect(lastSubmit().json).toEqual({
+      model: 'gen4.5',
+      promptText: 'waves',
+      ratio: '1280:720',
+      duration: 5,
+      contentModeration: { publicFigureThreshold: 'low' },
+    });
     await expectVideo(res.body.id);
   });
 
   it('image-to-video on /v1/video/generations: veo3.1_fast with first and last frames, audio priced', async () => {
     const before = await gw.balance(customer.userId);
-    const res = await unified({ model: 'veo3.1_fast', prompt: 'slow dolly in', input_reference: DATA_URI, last_frame: 'https://cdn.example.com/last.png', duration: 8, size: '1080x1920', negative_prompt: 'blur' }).expect(200);
+    const res = await unified({
+      model: 'veo3.1_fast',
+      prompt: 'slow dolly in',
+      input_reference: DATA_URI,
+      last_frame: 'https://cdn.example.com/last.png',
+      duration: 8,
+      size: '1080x1920',
+      negative_prompt: 'blur',
+    }).expect(200);
     expect(lastSubmit().json).toEqual({
       model: 'veo3.1_fast',
       promptText: 'slow dolly in',
@@ -123,7 +158,10 @@ describeOnSqlite('runway family', (kind) => {
     const before = await gw.balance(customer.userId);
     const res = await flat(body).expect(400);
     expect(res.body.error).toMatchObject({ param });
-    const viaUnified = await unified({ ...body, ...('seconds' in body ? { duration: Number(body.seconds), seconds: undefined } : {}) }).expect(400);
+    const viaUnified = await unified({
+      ...body,
+      ...('seconds' in body ? { duration: Number(body.seconds), seconds: undefined } : {}),
+    }).expect(400);
     expect(JSON.stringify(viaUnified.body)).toContain(param === 'seconds' ? 'duration' : param);
     expect(fake.submits()).toHaveLength(submits);
     expect(await gw.balance(customer.userId)).toEqual(before);
@@ -132,7 +170,7 @@ describeOnSqlite('runway family', (kind) => {
   it.each([
     ['a failure', { status: 'FAILED' as const, failureCode: 'INTERNAL' }, 'generation failed: INTERNAL: provider internal error'],
     ['moderation', { status: 'FAILED' as const, failureCode: 'SAFETY.INPUT.TEXT' }, 'content moderation failed: SAFETY.INPUT.TEXT'],
-  ])('refunds %s exactly once, failed with the right reason and never Runway\'s text', async (_name, step, reason) => {
+  ])("refunds %s exactly once, failed with the right reason and never Runway's text", async (_name, step, reason) => {
     const before = await gw.balance(customer.userId);
     fake.scriptNext(['PENDING', step]);
     const res = await flat({ model: 'gen4.5', prompt: 'a storm', seconds: '5' }).expect(200);
@@ -148,9 +186,17 @@ describeOnSqlite('runway family', (kind) => {
 
   it('turns a validation 400 into a 400 naming only the issue, and a 429 into a 429 with Retry-After, neither charged', async () => {
     const before = await gw.balance(customer.userId);
-    fake.failNextSubmit({ status: 400, body: { error: 'Validation of body failed at http://10.0.0.9', issues: [{ code: 'invalid_type', path: ['promptImage'], message: 'Invalid input key_abc' }] } });
+    fake.failNextSubmit({
+      status: 400,
+      body: {
+        error: 'Validation of body failed at http://10.0.0.9',
+        issues: [{ code: 'invalid_type', path: ['promptImage'], message: 'Invalid input key_abc' }],
+      },
+    });
     const refused = await flat({ model: 'gen4.5', prompt: 'p' }).expect(400);
-    expect(refused.body.error.message).toBe('upstream rejected the request: invalid_type: the provider refused the input (param: promptImage)');
+    expect(refused.body.error.message).toBe(
+      'upstream rejected the request: invalid_type: the provider refused the input (param: promptImage)',
+    );
     expect(JSON.stringify(refused.body)).not.toMatch(/10\.0\.0\.9|key_abc/);
     fake.failNextSubmit({ status: 429, headers: { 'retry-after': '9' }, body: { error: 'Too many requests' } });
     const busy = await flat({ model: 'gen4.5', prompt: 'p' }).expect(429);
@@ -168,7 +214,11 @@ describeOnSqlite('runway family', (kind) => {
   });
 
   it('lists the family in GET /api/admin/platforms', async () => {
-    const platforms = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<{ platform: string; models: string[]; settings: Array<{ name: string }> }>;
+    const platforms = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<{
+      platform: string;
+      models: string[];
+      settings: Array<{ name: string }>;
+    }>;
     const runway = platforms.find((entry) => entry.platform === 'runway');
     expect(runway).toMatchObject({ label: { en: 'Runway', 'zh-CN': 'Runway' }, models: ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast'] });
     expect(runway!.settings.map((setting) => setting.name)).toEqual(['poll_interval_ms', 'max_concurrency']);
@@ -181,10 +231,27 @@ describeOnSqlite('runway family: a credit error on submit moves to the next chan
   let funded: FakeRunwayUpstream;
 
   beforeAll(async () => {
-    [broke, funded] = await Promise.all([startFakeRunwayUpstream({ apiKey: 'key_broke' }), startFakeRunwayUpstream({ apiKey: 'key_funded' })]);
+    [broke, funded] = await Promise.all([
+      startFakeRunwayUpstream({ apiKey: 'key_broke' }),
+      startFakeRunwayUpstream({ apiKey: 'key_funded' }),
+    ]);
     gw = await startGateway(kind);
-    await gw.createChannel({ name: 'runway-broke', platform: 'runway', base_url: broke.url, api_key: broke.apiKey, models: MODELS, priority: 10 });
-    await gw.createChannel({ name: 'runway-funded', platform: 'runway', base_url: funded.url, api_key: funded.apiKey, models: MODELS, priority: 0 });
+    await gw.createChannel({
+      name: 'runway-broke',
+      platform: 'runway',
+      base_url: broke.url,
+      api_key: broke.apiKey,
+      models: MODELS,
+      priority: 10,
+    });
+    await gw.createChannel({
+      name: 'runway-funded',
+      platform: 'runway',
+      base_url: funded.url,
+      api_key: funded.apiKey,
+      models: MODELS,
+      priority: 0,
+    });
   });
   afterAll(async () => {
     await gw?.close();
@@ -194,7 +261,11 @@ describeOnSqlite('runway family: a credit error on submit moves to the next chan
   it('charges once and runs the task on the second channel', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     broke.failNextSubmit({ status: 400, body: NO_CREDITS });
-    const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'gen4.5', prompt: 'p', seconds: '5' }).expect(200);
+    const res = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'gen4.5', prompt: 'p', seconds: '5' })
+      .expect(200);
     expect(broke.submits()).toHaveLength(1);
     expect(funded.submits()).toHaveLength(1);
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 5 * PRICE['gen4.5'], used_quota: 5 * PRICE['gen4.5'] });
@@ -214,7 +285,11 @@ describeOnSqlite('runway family: the embedded simulator', (kind) => {
   it('its seeded channel serves gen4.5 to the sample video; reject, busy and credits prompts are a 400, a 429 and a 503, none charged', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     const auth = `Bearer ${key}`;
-    const created = await gw.http.post('/v1/video/generations').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'a kite', duration: 5 }).expect(200);
+    const created = await gw.http
+      .post('/v1/video/generations')
+      .set('Authorization', auth)
+      .send({ model: 'gen4.5', prompt: 'a kite', duration: 5 })
+      .expect(200);
     const id = created.body.id ?? created.body.data?.task_id;
     let data = { status: '' };
     for (let round = 0; round < 6 && data.status !== 'SUCCESS'; round++) {

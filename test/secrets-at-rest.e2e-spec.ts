@@ -19,7 +19,11 @@ const SECRET_B = 'Zq8rT2vLx5Nw9Kc3Hj7Pm1Fd6Gs4Yb0Ue2Ai8Oo5Rt3Wl7Xn9Qv1Sz6Bc4Dk0M
 const ALPHA_KEY = 'alpha-provider-key-7d1e55';
 /** As long as a key may be (512 characters): sealed, it is longer than the column was before. */
 const BETA_KEY = `beta-provider-key-${'93ac0f'.repeat(100)}`.slice(0, 512);
-const GAMMA_KEYS = { apiKey: 'gamma-provider-key-1b2c3d', accessKey: 'AKLTgamma-access-9f8e7d', secretKey: 'gamma-secret-key-6a5b4c3d2e1f' };
+const GAMMA_KEYS = {
+  apiKey: 'gamma-provider-key-1b2c3d',
+  accessKey: 'AKLTgamma-access-9f8e7d',
+  secretKey: 'gamma-secret-key-6a5b4c3d2e1f',
+};
 const PROVIDER_SECRETS = [ALPHA_KEY, BETA_KEY, GAMMA_KEYS.apiKey, GAMMA_KEYS.accessKey, GAMMA_KEYS.secretKey];
 
 interface ChannelRow {
@@ -84,14 +88,22 @@ describeEachDatabase('secrets at rest', (kind) => {
     await gateway.createChannel(betaChannelBody(beta));
     await gateway.createChannel(gamma.channelBody());
     const customer = await gateway.createCustomer({ quota: 100_000_000 });
-    const endpoint = await gateway.http.post('/v1/webhooks').set('Authorization', `Bearer ${customer.key}`).send({ url: receiver.url }).expect(201);
+    const endpoint = await gateway.http
+      .post('/v1/webhooks')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ url: receiver.url })
+      .expect(201);
     return { key: customer.key, webhookSecret: endpoint.body.secret as string };
   };
 
   /** A family A task, completed and archived: its signed content link. */
   const archivedVideo = async (gateway: TestGateway, key: string) => {
     alpha.scriptNext(finishAfter(0));
-    const submitted = await gateway.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'a lighthouse' }).expect(200);
+    const submitted = await gateway.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'alpha/v5', prompt: 'a lighthouse' })
+      .expect(200);
     gateway.clock.advance(4000);
     await gateway.sync();
     expect(await gateway.app.get(VideoArchiveJob).archiveDueVideos()).toBeGreaterThanOrEqual(1);
@@ -148,12 +160,20 @@ describeEachDatabase('secrets at rest', (kind) => {
     expect(apiCalls.length).toBeGreaterThanOrEqual(2);
     for (const request of apiCalls) expect(request.headers['api-key']).toBe(ALPHA_KEY);
     const submitsBefore = beta.submits().length;
-    await gateway.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).send({ model: 'beta-1.0-t2v', prompt: 'a lighthouse in a storm', size: '720P' }).expect(200);
+    await gateway.http
+      .post('/v1/video/generations')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'beta-1.0-t2v', prompt: 'a lighthouse in a storm', size: '720P' })
+      .expect(200);
     expect(beta.submits()).toHaveLength(submitsBefore + 1);
     expect(beta.submits().at(-1)!.headers.authorization).toBe(`Bearer ${BETA_KEY}`);
     const verified = await approvedCustomer(gateway);
     const callsBefore = gamma.controlCalls.length;
-    await gateway.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${verified.key}`).send({ callback_url: 'https://biz.example/cb' }).expect(201);
+    await gateway.http
+      .post('/v1/verification/sessions')
+      .set('Authorization', `Bearer ${verified.key}`)
+      .send({ callback_url: 'https://biz.example/cb' })
+      .expect(201);
     expect(gamma.controlCalls.length).toBeGreaterThan(callsBefore);
     for (const call of gamma.controlCalls.slice(callsBefore)) expect(call.signatureError).toBeNull();
 
@@ -197,8 +217,11 @@ describeEachDatabase('secrets at rest', (kind) => {
     await play(linkA).expect(200);
     const sealedUnderB = await queryDatabase<ChannelRow>(database, 'SELECT id, api_key, settings FROM channels ORDER BY id');
     sealedUnderB.forEach((row, index) => expect(row.api_key).not.toBe(sealedUnderA[index].api_key));
-    expect((await queryDatabase<{ secret_encrypted: string }>(database, 'SELECT secret_encrypted FROM webhook_endpoints'))[0].secret_encrypted).not.toBe(endpointUnderA[0].secret_encrypted);
-    const linkB = (await gateway.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.metadata.url as string;
+    expect(
+      (await queryDatabase<{ secret_encrypted: string }>(database, 'SELECT secret_encrypted FROM webhook_endpoints'))[0].secret_encrypted,
+    ).not.toBe(endpointUnderA[0].secret_encrypted);
+    const linkB = (await gateway.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.metadata
+      .url as string;
     await expectSecretsStillServe(gateway, key, webhookSecret, linkB);
 
     gateway = await start({ SERVER_SECRET: SECRET_B });
@@ -214,14 +237,26 @@ describeEachDatabase('secrets at rest', (kind) => {
     let gateway = await start({});
     const { key, webhookSecret } = await setUp(gateway);
     const { id, link: linkFromDatabaseSecret } = await archivedVideo(gateway, key);
-    expect((await queryDatabase<{ setting_key: string }>(database, 'SELECT setting_key FROM settings')).map((row) => row.setting_key)).toContain('server_secret');
+    expect(
+      (await queryDatabase<{ setting_key: string }>(database, 'SELECT setting_key FROM settings')).map((row) => row.setting_key),
+    ).toContain('server_secret');
 
     // Rows as a gateway before encryption left them: the keys in plain text.
     const writePlainKeys = async () => {
       const plainKeys: Record<string, string> = { alpha: ALPHA_KEY, beta: BETA_KEY, gamma: GAMMA_KEYS.apiKey };
-      for (const channel of await queryDatabase<ChannelRow & { platform: string }>(database, 'SELECT id, platform, api_key, settings FROM channels')) {
-        const settings = channel.platform === 'gamma' ? JSON.stringify({ ...JSON.parse(channel.settings!), access_key: GAMMA_KEYS.accessKey, secret_key: GAMMA_KEYS.secretKey }) : channel.settings;
-        await executeOnDatabase(database, 'UPDATE channels SET api_key = ?, settings = ? WHERE id = ?', [plainKeys[channel.platform], settings, channel.id]);
+      for (const channel of await queryDatabase<ChannelRow & { platform: string }>(
+        database,
+        'SELECT id, platform, api_key, settings FROM channels',
+      )) {
+        const settings =
+          channel.platform === 'gamma'
+            ? JSON.stringify({ ...JSON.parse(channel.settings!), access_key: GAMMA_KEYS.accessKey, secret_key: GAMMA_KEYS.secretKey })
+            : channel.settings;
+        await executeOnDatabase(database, 'UPDATE channels SET api_key = ?, settings = ? WHERE id = ?', [
+          plainKeys[channel.platform],
+          settings,
+          channel.id,
+        ]);
       }
       expect(JSON.stringify(await queryDatabase(database, 'SELECT api_key, settings FROM channels'))).toContain(GAMMA_KEYS.secretKey);
     };

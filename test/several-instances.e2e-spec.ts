@@ -22,7 +22,8 @@ const metric = async (gateway: GatewayProcess, name: string) => {
 };
 
 /** How many of `times` fall into the busiest window of `windowMs`. */
-const busiestWindow = (times: number[], windowMs: number) => Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + windowMs).length));
+const busiestWindow = (times: number[], windowMs: number) =>
+  Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + windowMs).length));
 
 (onMysql ? describe : describe.skip)('several instances on MariaDB and Redis', () => {
   let database: FreshDatabase;
@@ -81,13 +82,17 @@ const busiestWindow = (times: number[], windowMs: number) => Math.max(...times.m
       const disabled = await customer(b);
       expect((await listVideos(a, disabled.key)).status).toBe(200);
       await admin(b, 'PATCH', `/api/admin/users/${disabled.userId}`, { status: 'disabled' });
-      expect(await timeUntil(async () => (await listVideos(a, disabled.key)).status === 401, 5_000, 'disabled account refused on a')).toBeLessThan(1_000);
+      expect(
+        await timeUntil(async () => (await listVideos(a, disabled.key)).status === 401, 5_000, 'disabled account refused on a'),
+      ).toBeLessThan(1_000);
 
       // A changed rate limit is a changed user too: b learns it from a at once.
       const limited = await customer(a);
       expect((await listVideos(b, limited.key)).status).toBe(200);
       await admin(a, 'PATCH', `/api/admin/users/${limited.userId}`, { rpm: 1 });
-      expect(await timeUntil(async () => (await listVideos(b, limited.key)).status === 429, 5_000, 'new limit applied on b')).toBeLessThan(1_000);
+      expect(await timeUntil(async () => (await listVideos(b, limited.key)).status === 429, 5_000, 'new limit applied on b')).toBeLessThan(
+        1_000,
+      );
     }, 60_000);
 
     it('rpm: 10 admits exactly 10 of 20 requests spread over both instances', async () => {
@@ -104,7 +109,11 @@ const busiestWindow = (times: number[], windowMs: number) => Math.max(...times.m
       // The unified surface answers in its own shape.
       const unified = await call(b, key, 'GET', '/v1/video/generations/task_unknown');
       expect(unified.status).toBe(429);
-      expect(unified.body).toEqual({ code: 'rate_limited', message: 'rate limit reached: this account may send 10 requests per minute', data: null });
+      expect(unified.body).toEqual({
+        code: 'rate_limited',
+        message: 'rate limit reached: this account may send 10 requests per minute',
+        data: null,
+      });
     }, 60_000);
 
     it('12 family C session creations over both instances never put more than 3 calls within any second at the provider', async () => {
@@ -145,7 +154,11 @@ const busiestWindow = (times: number[], windowMs: number) => Math.max(...times.m
     let redis: ChildProcess;
     const redisUp = async (connected: boolean, timeoutMs: number) => {
       for (const gateway of [c, d]) {
-        await timeUntil(async () => (await health(gateway)).body.details.redis?.connected === connected, timeoutMs, `health shows redis connected: ${connected}`);
+        await timeUntil(
+          async () => (await health(gateway)).body.details.redis?.connected === connected,
+          timeoutMs,
+          `health shows redis connected: ${connected}`,
+        );
         const report = await health(gateway);
         expect(report.status).toBe(200);
         expect(report.body.details.redis.status).toBe('up');
@@ -161,7 +174,9 @@ const busiestWindow = (times: number[], windowMs: number) => Math.max(...times.m
       const revoked = await customer(c);
       expect((await listVideos(d, revoked.key)).status).toBe(200);
       await admin(c, 'DELETE', `/api/admin/keys/${revoked.keyId}`);
-      expect(await timeUntil(async () => (await listVideos(d, revoked.key)).status === 401, 5_000, 'revoked key refused on d')).toBeLessThan(1_000);
+      expect(
+        await timeUntil(async () => (await listVideos(d, revoked.key)).status === 401, 5_000, 'revoked key refused on d'),
+      ).toBeLessThan(1_000);
     };
 
     beforeAll(async () => {
@@ -200,7 +215,13 @@ const busiestWindow = (times: number[], windowMs: number) => Math.max(...times.m
       const revoked = await customer(c);
       expect((await listVideos(d, revoked.key)).status).toBe(200);
       await admin(c, 'DELETE', `/api/admin/keys/${revoked.keyId}`);
-      expect(await timeUntil(async () => (await listVideos(d, revoked.key)).status === 401, 5_000, 'revoked key refused on d while Redis is down')).toBeLessThan(3_000);
+      expect(
+        await timeUntil(
+          async () => (await listVideos(d, revoked.key)).status === 401,
+          5_000,
+          'revoked key refused on d while Redis is down',
+        ),
+      ).toBeLessThan(3_000);
 
       redis = await startOwnRedis(port);
       ownRedis.push(redis);

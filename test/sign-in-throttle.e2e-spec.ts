@@ -40,7 +40,11 @@ describeEachDatabase('sign-in throttle: per account and per address', (kind) => 
     const bystander = await account();
     for (let i = 0; i < FAILURES_ALLOWED; i++) await signIn(gw, `198.51.100.${i + 1}`, victim, `guess-${i}`).expect(401);
     const refused = await signIn(gw, '198.51.100.99', victim, 'guess-next').expect(429);
-    expect(refused.body.error).toMatchObject({ code: 'rate_limited', type: 'rate_limit_error', message: 'too many failed sign-ins for this account, retry later' });
+    expect(refused.body.error).toMatchObject({
+      code: 'rate_limited',
+      type: 'rate_limit_error',
+      message: 'too many failed sign-ins for this account, retry later',
+    });
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);

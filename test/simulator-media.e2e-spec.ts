@@ -57,7 +57,12 @@ describeOnSqlite('sample media and the simulator, offline with the defaults', (k
   });
 
   it('runs family B i2v, r2v and video-edit from the sample media', async () => {
-    const i2v = await post('/v1/video/generations', { model: 'beta-1.0-i2v', prompt: 'the sun sets', input_reference: media('sample.png'), size: '720P' }).expect(200);
+    const i2v = await post('/v1/video/generations', {
+      model: 'beta-1.0-i2v',
+      prompt: 'the sun sets',
+      input_reference: media('sample.png'),
+      size: '720P',
+    }).expect(200);
     const r2v = await post('/v1/video/generations', {
       model: 'beta-1.0-r2v',
       prompt: '[Image 1] at dawn',
@@ -82,16 +87,28 @@ describeOnSqlite('sample media and the simulator, offline with the defaults', (k
   it('still refuses other loopback URLs and data URIs where the provider fetches the media itself', async () => {
     const port = new URL(gw.url).port;
     const before = await gw.balance(userId);
-    const loopback = await post('/v1/video/generations', { model: 'beta-1.0-i2v', prompt: 'x', input_reference: `http://localhost:${port}/simulator/media/sample.png` }).expect(400);
+    const loopback = await post('/v1/video/generations', {
+      model: 'beta-1.0-i2v',
+      prompt: 'x',
+      input_reference: `http://localhost:${port}/simulator/media/sample.png`,
+    }).expect(400);
     expect(loopback.body.message).toMatch(/input_reference must point to a public host/);
-    const dataUri = await post('/v1/video/generations', { model: 'beta-1.0-i2v', prompt: 'x', input_reference: `data:image/png;base64,${SAMPLE_PNG.toString('base64')}` }).expect(400);
+    const dataUri = await post('/v1/video/generations', {
+      model: 'beta-1.0-i2v',
+      prompt: 'x',
+      input_reference: `data:image/png;base64,${SAMPLE_PNG.toString('base64')}`,
+    }).expect(400);
     expect(dataUri.body.message).toMatch(/data URIs are not accepted/);
     expect(await gw.balance(userId)).toEqual(before);
   });
 
   it('verifies a person, uploads the sample image as an asset, and keeps the group and assets across a restart', async () => {
     const auth = `Bearer ${key}`;
-    const created = await gw.http.post('/v1/verification/sessions').set('Authorization', auth).send({ callback_url: 'https://biz.example/done' }).expect(201);
+    const created = await gw.http
+      .post('/v1/verification/sessions')
+      .set('Authorization', auth)
+      .send({ callback_url: 'https://biz.example/done' })
+      .expect(201);
     const h5 = new URL(created.body.h5_link);
     const page = await gw.http.get(`${h5.pathname}${h5.search}`).expect(200);
     const passHref = /href="([^"]*\/h5\/pass[^"]*)"/.exec(page.text)![1].replace(/&amp;/g, '&');
@@ -109,17 +126,25 @@ describeOnSqlite('sample media and the simulator, offline with the defaults', (k
     await gw.close();
     gw = await startGateway(kind, { SIMULATOR: 'on', MEDIA_ALLOW_PRIVATE_HOSTS: 'false' }, database);
     gw.clock.advance(elapsed); // time moved on for the provider too
-    const second = await post(`/v1/verification/groups/${groupId}/assets`, { url: media('sample.png'), name: 'after the restart' }).expect(201);
+    const second = await post(`/v1/verification/groups/${groupId}/assets`, { url: media('sample.png'), name: 'after the restart' }).expect(
+      201,
+    );
     gw.clock.advance(2_500);
     expect((await get(`/v1/verification/assets/${second.body.asset_id}`).expect(200)).body.status).toBe('active');
     const listed = await get(`/v1/verification/groups/${groupId}/assets`).expect(200);
-    expect(listed.body.data.map((item: { asset_id: string }) => item.asset_id).sort()).toEqual([asset.body.asset_id, second.body.asset_id].sort());
+    expect(listed.body.data.map((item: { asset_id: string }) => item.asset_id).sort()).toEqual(
+      [asset.body.asset_id, second.body.asset_id].sort(),
+    );
 
     const task = await post('/v1/video/generations', {
       model: 'gamma-2-0',
       prompt: 'Image 1 waves',
       duration: 5,
-      metadata: { content: [{ type: 'image_url', image_url: { url: `asset://${asset.body.asset_id}` } }], resolution: '720p', ratio: '16:9' },
+      metadata: {
+        content: [{ type: 'image_url', image_url: { url: `asset://${asset.body.asset_id}` } }],
+        resolution: '720p',
+        ratio: '16:9',
+      },
     }).expect(200);
     await pollRounds(2);
     const done = (await get(`/v1/videos/${task.body.id}`).expect(200)).body;

@@ -37,7 +37,12 @@ describeEachDatabase('a restart changes nothing a user sees', (kind) => {
   });
 
   const start = async () =>
-    (gateway = await startGatewayProcess({ DATABASE_URL: database.url, SIMULATOR: 'on', LOG_LEVEL: 'info', MEDIA_ALLOW_PRIVATE_HOSTS: 'false' }));
+    (gateway = await startGatewayProcess({
+      DATABASE_URL: database.url,
+      SIMULATOR: 'on',
+      LOG_LEVEL: 'info',
+      MEDIA_ALLOW_PRIVATE_HOSTS: 'false',
+    }));
   const call = async (token: string, method: string, path: string, body?: unknown) => {
     const res = await fetch(`${gateway!.url}${path}`, {
       method,
@@ -61,7 +66,9 @@ describeEachDatabase('a restart changes nothing a user sees', (kind) => {
 
   it('prints a short banner, keeps the simulator state and follows the new port', async () => {
     const first = await start();
-    const banner = await until('the start-up banner', async () => (/demo console login/.test(first.output()) ? startupLines(first.output()) : undefined));
+    const banner = await until('the start-up banner', async () =>
+      /demo console login/.test(first.output()) ? startupLines(first.output()) : undefined,
+    );
     expect(banner.length).toBeLessThanOrEqual(20);
     const text = banner.join('\n');
     expect(text).toContain(`listening on port ${first.port}`);
@@ -88,12 +95,18 @@ describeEachDatabase('a restart changes nothing a user sees', (kind) => {
     const second = await start();
     expect(second.port).not.toBe(first.port);
     // The banner comes once the seeded channels point at the new port (/health answers a moment earlier).
-    const again = (await until('the second banner', async () => (/simulator +on/.test(second.output()) ? startupLines(second.output()) : undefined))).join('\n');
+    const again = (
+      await until('the second banner', async () => (/simulator +on/.test(second.output()) ? startupLines(second.output()) : undefined))
+    ).join('\n');
     expect(again).not.toMatch(/Shown once|adm-|sk-/);
 
     const channels = await call(adminToken, 'GET', '/api/admin/channels');
-    expect(channels.json.data.map((channel: { base_url: string }) => new URL(channel.base_url).port)).toEqual(Array(8).fill(String(second.port)));
-    expect(channels.json.data.find((channel: { platform: string }) => channel.platform === 'gamma').settings.control_base_url).toBe(`http://127.0.0.1:${second.port}/simulator/gamma-control`);
+    expect(channels.json.data.map((channel: { base_url: string }) => new URL(channel.base_url).port)).toEqual(
+      Array(8).fill(String(second.port)),
+    );
+    expect(channels.json.data.find((channel: { platform: string }) => channel.platform === 'gamma').settings.control_base_url).toBe(
+      `http://127.0.0.1:${second.port}/simulator/gamma-control`,
+    );
 
     const replayed = await call(demoKey, 'GET', `/v1/videos/${old.json.id}/content`);
     expect(replayed.status).toBe(200);
@@ -105,7 +118,10 @@ describeEachDatabase('a restart changes nothing a user sees', (kind) => {
     // A new task after the restart gets an upstream id of its own (the simulator's counter did not start over).
     const fresh = await call(demoKey, 'POST', '/v1/videos', { model: 'alpha/v6', prompt: 'a new day', duration: 5 });
     expect((await finished(demoKey, fresh.json.id)).status).toBe('completed');
-    const tasks = (await call(adminToken, 'GET', '/api/admin/tasks?page_size=100')).json.data as Array<{ task_id: string; upstream_task_id: string }>;
+    const tasks = (await call(adminToken, 'GET', '/api/admin/tasks?page_size=100')).json.data as Array<{
+      task_id: string;
+      upstream_task_id: string;
+    }>;
     const upstreamIds = tasks.map((task) => task.upstream_task_id);
     expect(tasks).toHaveLength(4);
     expect(new Set(upstreamIds).size).toBe(4);

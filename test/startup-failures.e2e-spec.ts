@@ -17,7 +17,15 @@ describe('a video store that cannot be written', () => {
 
   it('S3 without a region or credentials', async () => {
     // Nothing of this machine's AWS set-up may help the SDK find a region or credentials.
-    const env: Record<string, string> = { DATABASE_URL: sqlite(), VIDEO_STORE: 's3://gateway-videos', SIMULATOR: 'off', AWS_CONFIG_FILE: '/nonexistent', AWS_SHARED_CREDENTIALS_FILE: '/nonexistent', AWS_EC2_METADATA_DISABLED: 'true', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+    const env: Record<string, string> = {
+      DATABASE_URL: sqlite(),
+      VIDEO_STORE: 's3://gateway-videos',
+      SIMULATOR: 'off',
+      AWS_CONFIG_FILE: '/nonexistent',
+      AWS_SHARED_CREDENTIALS_FILE: '/nonexistent',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    };
     // (Node 20 only: the SDK's notice that its 2027 versions need Node 22 is not this start's failure.)
     for (const name of Object.keys(process.env)) if (name.startsWith('AWS_') && !(name in env)) env[name] = '';
     const { code, output } = await runToExit(env);

@@ -12,7 +12,8 @@ function sample(schema: Json, docs: Json): unknown {
   if (schema.oneOf ?? schema.anyOf) return sample((schema.oneOf ?? schema.anyOf)[0], docs);
   if (schema.allOf) return Object.assign({}, ...schema.allOf.map((part: Json) => sample(part, docs)));
   if (schema.type === 'array') return [sample(schema.items, docs)];
-  if (schema.type === 'object' || schema.properties) return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, prop]) => [name, sample(prop as Json, docs)]));
+  if (schema.type === 'object' || schema.properties)
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, prop]) => [name, sample(prop as Json, docs)]));
   return { string: 'string', integer: 0, number: 0, boolean: true }[schema.type as string];
 }
 
@@ -24,7 +25,13 @@ function prefilled(media: Json, docs: Json): unknown {
 }
 
 const placeholders = (value: unknown): string[] =>
-  typeof value === 'string' ? (value === 'string' ? ['"string"'] : []) : value && typeof value === 'object' ? Object.values(value).flatMap(placeholders) : [];
+  typeof value === 'string'
+    ? value === 'string'
+      ? ['"string"']
+      : []
+    : value && typeof value === 'object'
+      ? Object.values(value).flatMap(placeholders)
+      : [];
 
 /** Issue 14 point 5: Swagger's "Try it out" works as pre-filled, against the embedded simulator with the defaults. */
 describeOnSqlite('swagger: "Try it out" as pre-filled', (kind) => {
@@ -40,38 +47,58 @@ describeOnSqlite('swagger: "Try it out" as pre-filled', (kind) => {
   afterAll(async () => gw?.close());
 
   const SUBMITS = ['/v1/videos', '/v1/video/generations'];
-  const submit = (path: string, body: unknown, key = customer.key) => gw.http.post(path).set('Authorization', `Bearer ${key}`).send(body as object);
+  const submit = (path: string, body: unknown, key = customer.key) =>
+    gw.http
+      .post(path)
+      .set('Authorization', `Bearer ${key}`)
+      .send(body as object);
 
-  it.each(SUBMITS)('POST %s: the pre-filled body has no "string" placeholders, and every example is accepted (200, charged)', async (path) => {
-    const media = docs.paths[path].post.requestBody.content['application/json'];
-    expect(placeholders(prefilled(media, docs))).toEqual([]);
-    const examples = Object.entries(media.examples as Record<string, { value: Json }>);
-    expect(examples.length).toBeGreaterThan(0);
-    for (const [name, { value }] of examples) {
-      const before = await gw.balance(customer.userId);
-      const res = await submit(path, value);
-      expect({ name, status: res.status, body: res.body }).toMatchObject({ name, status: 200, body: { object: 'video', status: 'queued', model: value.model } });
-      expect((await gw.balance(customer.userId)).quota).toBeLessThan(before.quota);
-    }
-  });
+  it.each(SUBMITS)(
+    'POST %s: the pre-filled body has no "string" placeholders, and every example is accepted (200, charged)',
+    async (path) => {
+      const media = docs.paths[path].post.requestBody.content['application/json'];
+      expect(placeholders(prefilled(media, docs))).toEqual([]);
+      const examples = Object.entries(media.examples as Record<string, { value: Json }>);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const [name, { value }] of examples) {
+        const before = await gw.balance(customer.userId);
+        const res = await submit(path, value);
+        expect({ name, status: res.status, body: res.body }).toMatchObject({
+          name,
+          status: 200,
+          body: { object: 'video', status: 'queued', model: value.model },
+        });
+        expect((await gw.balance(customer.userId)).quota).toBeLessThan(before.quota);
+      }
+    },
+  );
 
   it('POST /v1/videos as multipart/form-data: every example, sent as Swagger UI sends it (one form field per key), is accepted', async () => {
     const media = docs.paths['/v1/videos'].post.requestBody.content['multipart/form-data'];
     for (const [name, { value }] of Object.entries(media.examples as Record<string, { value: Json }>)) {
       const req = gw.http.post('/v1/videos').set('Authorization', `Bearer ${customer.key}`);
-      for (const [field, fieldValue] of Object.entries(value)) req.field(field, typeof fieldValue === 'object' ? JSON.stringify(fieldValue) : String(fieldValue));
+      for (const [field, fieldValue] of Object.entries(value))
+        req.field(field, typeof fieldValue === 'object' ? JSON.stringify(fieldValue) : String(fieldValue));
       const res = await req;
-      expect({ name, status: res.status, body: res.body }).toMatchObject({ name, status: 200, body: { object: 'video', status: 'queued', model: value.model } });
+      expect({ name, status: res.status, body: res.body }).toMatchObject({
+        name,
+        status: 200,
+        body: { object: 'video', status: 'queued', model: value.model },
+      });
     }
   });
 
   it('documents every family request schema on the surfaces that take it, from the classes that validate them', () => {
-    const refs = (path: string) => docs.paths[path].post.requestBody.content['application/json'].schema.oneOf.map((ref: Json) => ref.$ref.split('/').pop());
+    const refs = (path: string) =>
+      docs.paths[path].post.requestBody.content['application/json'].schema.oneOf.map((ref: Json) => ref.$ref.split('/').pop());
     const newer = ['KlingVideoRequest', 'VeoVideoRequest', 'MinimaxVideoRequest', 'RunwayVideoRequest'];
     expect(refs('/v1/videos')).toEqual(['CreateVideoRequest', 'BetaVideoRequest', 'OpenAiVideoRequest', ...newer]);
     expect(refs('/v1/video/generations')).toEqual(['BetaVideoRequest', 'GammaVideoRequest', ...newer]);
     expect(docs.components.schemas.BetaVideoRequest.required).toEqual(['model', 'prompt']);
-    expect(docs.components.schemas.BetaVideoMetadata.properties.input.$ref ?? docs.components.schemas.BetaVideoMetadata.properties.input.allOf?.[0]?.$ref).toBe('#/components/schemas/BetaMediaInput');
+    expect(
+      docs.components.schemas.BetaVideoMetadata.properties.input.$ref ??
+        docs.components.schemas.BetaVideoMetadata.properties.input.allOf?.[0]?.$ref,
+    ).toBe('#/components/schemas/BetaMediaInput');
     expect(docs.components.schemas.GammaVideoMetadata.properties.content.items.$ref).toBe('#/components/schemas/GammaContentItem');
   });
 

@@ -28,12 +28,17 @@ describeEachDatabase('task sync: upstream faults, timeouts, leases, metrics', (k
   const submit = async (key: string, count: number) => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: `scene ${i}` }).expect(200);
+      const res = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model: 'alpha/v5', prompt: `scene ${i}` })
+        .expect(200);
       ids.push(res.body.id);
     }
     return ids;
   };
-  const statusOf = async (key: string, id: string) => (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
+  const statusOf = async (key: string, id: string) =>
+    (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
   const round = async (ms: number) => {
     gw.clock.advance(ms);
     await gw.sync();

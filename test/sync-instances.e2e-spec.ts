@@ -75,7 +75,8 @@ async function waitUntilSettled(gateway: Api, userId: number, expected: number, 
   for (;;) {
     const tasks = await allTasks(gateway, userId);
     if (tasks.length === expected && tasks.every((task) => ['SUCCESS', 'FAILURE'].includes(task.status))) return tasks;
-    if (Date.now() > deadline) throw new Error(`not settled: ${JSON.stringify(tasks.filter((t) => !['SUCCESS', 'FAILURE'].includes(t.status)).slice(0, 5))}`);
+    if (Date.now() > deadline)
+      throw new Error(`not settled: ${JSON.stringify(tasks.filter((t) => !['SUCCESS', 'FAILURE'].includes(t.status)).slice(0, 5))}`);
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }
@@ -111,7 +112,14 @@ async function expectExactMoney(gateway: Api, userId: number, tasks: any[], fake
 }
 
 /** Submits `count` tasks, `parallel` at a time, spreading them over the gateways. */
-async function submitMany(gateways: Api[], key: string, count: number, fake: FakeAlphaUpstream, parallel = 8, script: (i: number) => number[] = scriptFor) {
+async function submitMany(
+  gateways: Api[],
+  key: string,
+  count: number,
+  fake: FakeAlphaUpstream,
+  parallel = 8,
+  script: (i: number) => number[] = scriptFor,
+) {
   let next = 0;
   const worker = async () => {
     while (next < count) {
@@ -174,7 +182,10 @@ describe('task sync across processes', () => {
       // Both instances did polling work.
       for (const gateway of [one, two]) {
         const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
-        const polls = [...metrics.matchAll(/^gateway_task_polls_total\{[^}]*\} (\d+)/gm)].reduce((total, match) => total + Number(match[1]), 0);
+        const polls = [...metrics.matchAll(/^gateway_task_polls_total\{[^}]*\} (\d+)/gm)].reduce(
+          (total, match) => total + Number(match[1]),
+          0,
+        );
         expect(polls).toBeGreaterThan(0);
       }
       await expectExactMoney(gateways[0], userId, tasks, fake);
@@ -183,61 +194,61 @@ describe('task sync across processes', () => {
   );
 
   for (const kind of databaseKinds()) {
-    it(
-      `[${kind}] SIGTERM stops claiming, hands claimed work back and exits; a new instance finishes the work`,
-      async () => {
-        const database = await boot(kind);
-        const first = await launch(database);
-        const gateway = api(first);
-        const { userId, key } = await setUp(gateway, fake, 30);
-        await submitMany([gateway], key, 30, fake, 4, () => finishAfter(12));
-        // A slow provider: when SIGTERM arrives, polls are in flight and more are queued.
-        fake.inject('result', { delayMs: 2500 });
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        const exit = await Promise.race([first.stop().then(() => 'exited'), new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000))]);
-        expect(exit).toBe('exited');
-        started.splice(started.indexOf(first), 1);
-        fake.clearFaults();
-        // Nothing is left leased to the stopped instance.
-        const leased = await queryDatabase(database, "SELECT task_id FROM tasks WHERE lease_owner IS NOT NULL AND status NOT IN ('SUCCESS', 'FAILURE')");
-        expect(leased).toEqual([]);
-        const second = await launch(database);
-        const tasks = await waitUntilSettled(api(second), userId, 30);
-        expect(tasks.every((task) => task.status === 'SUCCESS')).toBe(true);
-        const logs = await allLogs(api(second), userId);
-        expect(logs.filter((log) => log.type === 'consume')).toHaveLength(30);
-        expect(logs.filter((log) => log.type === 'refund')).toHaveLength(0);
-      },
-      180_000,
-    );
+    it(`[${kind}] SIGTERM stops claiming, hands claimed work back and exits; a new instance finishes the work`, async () => {
+      const database = await boot(kind);
+      const first = await launch(database);
+      const gateway = api(first);
+      const { userId, key } = await setUp(gateway, fake, 30);
+      await submitMany([gateway], key, 30, fake, 4, () => finishAfter(12));
+      // A slow provider: when SIGTERM arrives, polls are in flight and more are queued.
+      fake.inject('result', { delayMs: 2500 });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const exit = await Promise.race([
+        first.stop().then(() => 'exited'),
+        new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000)),
+      ]);
+      expect(exit).toBe('exited');
+      started.splice(started.indexOf(first), 1);
+      fake.clearFaults();
+      // Nothing is left leased to the stopped instance.
+      const leased = await queryDatabase(
+        database,
+        "SELECT task_id FROM tasks WHERE lease_owner IS NOT NULL AND status NOT IN ('SUCCESS', 'FAILURE')",
+      );
+      expect(leased).toEqual([]);
+      const second = await launch(database);
+      const tasks = await waitUntilSettled(api(second), userId, 30);
+      expect(tasks.every((task) => task.status === 'SUCCESS')).toBe(true);
+      const logs = await allLogs(api(second), userId);
+      expect(logs.filter((log) => log.type === 'consume')).toHaveLength(30);
+      expect(logs.filter((log) => log.type === 'refund')).toHaveLength(0);
+    }, 180_000);
 
-    it(
-      `[${kind}] kill -9 during submits and a sync round: after a restart every task still ends right, with no double refund`,
-      async () => {
-        const database = await boot(kind);
-        const first = await launch(database);
-        const gateway = api(first);
-        const { userId, key } = await setUp(gateway, fake, 40);
-        await submitMany([gateway], key, 30, fake);
+    it(`[${kind}] kill -9 during submits and a sync round: after a restart every task still ends right, with no double refund`, async () => {
+      const database = await boot(kind);
+      const first = await launch(database);
+      const gateway = api(first);
+      const { userId, key } = await setUp(gateway, fake, 40);
+      await submitMany([gateway], key, 30, fake);
 
-        // Polls hang upstream, so the sync round is mid-flight with leased tasks...
-        fake.inject('result', { hang: true });
-        // ...and a few submits are cut off between the charge and the upstream answer.
-        fake.inject('generate', { hang: true });
-        for (let i = 30; i < 40; i++) fake.scriptNext(scriptFor(i));
-        const cutOff = Array.from({ length: 10 }, (_, i) => gateway.client(key, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: `late ${i}` }).catch(() => null));
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        await first.crash();
-        await Promise.all(cutOff);
-        fake.clearFaults();
+      // Polls hang upstream, so the sync round is mid-flight with leased tasks...
+      fake.inject('result', { hang: true });
+      // ...and a few submits are cut off between the charge and the upstream answer.
+      fake.inject('generate', { hang: true });
+      for (let i = 30; i < 40; i++) fake.scriptNext(scriptFor(i));
+      const cutOff = Array.from({ length: 10 }, (_, i) =>
+        gateway.client(key, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: `late ${i}` }).catch(() => null),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await first.crash();
+      await Promise.all(cutOff);
+      fake.clearFaults();
 
-        const second = await launch(database);
-        const tasks = await waitUntilSettled(api(second), userId, 40);
-        await expectExactMoney(api(second), userId, tasks, fake);
-        // The interrupted submits were resubmitted with their original trace id, so the provider de-duplicated them.
-        for (const count of fake.submitsByTraceId.values()) expect(count).toBeLessThanOrEqual(2);
-      },
-      180_000,
-    );
+      const second = await launch(database);
+      const tasks = await waitUntilSettled(api(second), userId, 40);
+      await expectExactMoney(api(second), userId, tasks, fake);
+      // The interrupted submits were resubmitted with their original trace id, so the provider de-duplicated them.
+      for (const count of fake.submitsByTraceId.values()) expect(count).toBeLessThanOrEqual(2);
+    }, 180_000);
   }
 });

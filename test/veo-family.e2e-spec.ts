@@ -53,7 +53,13 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
     }
     return task;
   };
-  const content = async (id: string) => (await auth(gw.http.get(`/v1/videos/${id}/content`)).buffer(true).parse(binaryBody).expect(200)).body as Buffer;
+  const content = async (id: string) =>
+    (
+      await auth(gw.http.get(`/v1/videos/${id}/content`))
+        .buffer(true)
+        .parse(binaryBody)
+        .expect(200)
+    ).body as Buffer;
 
   it('is listed by GET /api/admin/platforms with its four models and no settings of its own', async () => {
     const { body } = await gw.admin.get('/api/admin/platforms').expect(200);
@@ -67,14 +73,25 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
 
   it('flat text-to-video: predictLongRunning with the key, charged at the default price, completed, video through /content (download with the key)', async () => {
     const before = await gw.balance(customer.userId);
-    const res = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'a lighthouse at dusk', seconds: '8', size: '1280x720' }).expect(200);
+    const res = await flat({
+      model: 'veo-3.1-fast-generate-preview',
+      prompt: 'a lighthouse at dusk',
+      seconds: '8',
+      size: '1280x720',
+    }).expect(200);
     expect(res.body).toMatchObject({ object: 'video', model: 'veo-3.1-fast-generate-preview', status: 'queued' });
     const sent = lastSubmit();
     expect(sent.path).toBe('/v1beta/models/veo-3.1-fast-generate-preview:predictLongRunning');
     expect(sent.headers['x-goog-api-key']).toBe(fake.apiKey);
     expect(sent.headers.authorization).toBeUndefined();
-    expect(sent.json).toEqual({ instances: [{ prompt: 'a lighthouse at dusk' }], parameters: { aspectRatio: '16:9', durationSeconds: 8, resolution: '720p', sampleCount: 1 } });
-    expect(await gw.balance(customer.userId)).toEqual({ quota: before.quota - 8 * FAST_PER_SECOND, used_quota: before.used_quota + 8 * FAST_PER_SECOND });
+    expect(sent.json).toEqual({
+      instances: [{ prompt: 'a lighthouse at dusk' }],
+      parameters: { aspectRatio: '16:9', durationSeconds: 8, resolution: '720p', sampleCount: 1 },
+    });
+    expect(await gw.balance(customer.userId)).toEqual({
+      quota: before.quota - 8 * FAST_PER_SECOND,
+      used_quota: before.used_quota + 8 * FAST_PER_SECOND,
+    });
     expect(await settle(res.body.id)).toMatchObject({ status: 'completed', progress: 100 });
     expect(Buffer.compare(await content(res.body.id), fake.videoBytes)).toBe(0);
     expect(fake.downloads().at(-1)!.headers['x-goog-api-key']).toBe(fake.apiKey);
@@ -114,9 +131,19 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
     const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
     expect(lastSubmit().json).toEqual({
       instances: [{ prompt: 'rain on a tin roof' }],
-      parameters: { personGeneration: 'allow_all', aspectRatio: '9:16', durationSeconds: 6, resolution: '720p', sampleCount: 1, negativePrompt: 'cartoon' },
+      parameters: {
+        personGeneration: 'allow_all',
+        aspectRatio: '9:16',
+        durationSeconds: 6,
+        resolution: '720p',
+        sampleCount: 1,
+        negativePrompt: 'cartoon',
+      },
     });
-    expect(await gw.balance(customer.userId)).toEqual({ quota: before.quota - 6 * VEO3_PER_SECOND, used_quota: before.used_quota + 6 * VEO3_PER_SECOND });
+    expect(await gw.balance(customer.userId)).toEqual({
+      quota: before.quota - 6 * VEO3_PER_SECOND,
+      used_quota: before.used_quota + 6 * VEO3_PER_SECOND,
+    });
     await settle(taskId);
     const done = (await auth(gw.http.get(`/v1/video/generations/${taskId}`)).expect(200)).body.data;
     expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%' });
@@ -153,7 +180,11 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
     ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', seconds: '4', resolution: '1080p' }, 'seconds'],
     ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', size: '1024x1024' }, 'size'],
     ['unified', { model: 'veo-3.1-generate-preview', prompt: 'p', aspect_ratio: '1:1' }, 'aspect_ratio'],
-    ['unified', { model: 'veo-3.0-generate-001', prompt: 'p', input_reference: FIRST_FRAME, last_frame: 'https://example.com/l.png' }, 'last_frame'],
+    [
+      'unified',
+      { model: 'veo-3.0-generate-001', prompt: 'p', input_reference: FIRST_FRAME, last_frame: 'https://example.com/l.png' },
+      'last_frame',
+    ],
     ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', last_frame: 'https://example.com/l.png' }, 'last_frame'],
     ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', seed: 7 }, 'seed'],
     ['unified', { model: 'veo-3.1-generate-preview', prompt: 'p', metadata: { durationSeconds: 4 } }, 'metadata.durationSeconds'],
@@ -187,7 +218,10 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
     const res = await unified({ model: 'veo-3.1-fast-generate-preview', prompt: 'something filtered', duration: 4 }).expect(200);
     const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
     const failed = await settle(taskId);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: 'content_moderation_failed', message: 'content moderation failed: raiMediaFiltered' } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: 'content_moderation_failed', message: 'content moderation failed: raiMediaFiltered' },
+    });
     expect(JSON.stringify(failed)).not.toContain('10.9.9.9');
     const view = (await auth(gw.http.get(`/v1/video/generations/${taskId}`)).expect(200)).body.data;
     expect(view.status).toBe('FAILURE');
@@ -200,7 +234,10 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
     const refused = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'p' }).expect(400);
     expect(refused.body.error.message).toBe('upstream rejected the request: INVALID_ARGUMENT: invalid request');
     expect(JSON.stringify(refused.body)).not.toMatch(/10\.0\.0\.9|AIza|veo-test-key/);
-    fake.failNextSubmit({ status: 429, body: googleError(429, 'RESOURCE_EXHAUSTED', 'quota', [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '17s' }]) });
+    fake.failNextSubmit({
+      status: 429,
+      body: googleError(429, 'RESOURCE_EXHAUSTED', 'quota', [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '17s' }]),
+    });
     const busy = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'p' }).expect(429);
     expect(busy.headers['retry-after']).toBe('17');
     expect(await gw.balance(customer.userId)).toEqual(before);
@@ -218,12 +255,22 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
   it('a channel whose key Google refuses (API_KEY_INVALID) falls over to the next channel; charged once', async () => {
     const refusing = await startFakeVeoUpstream({ apiKey: 'the-right-key-elsewhere' });
     try {
-      await gw.createChannel({ name: 'gemini-bad-key', platform: 'veo', base_url: refusing.url, api_key: 'AIza-revoked-key', models: MODELS, priority: 10 });
+      await gw.createChannel({
+        name: 'gemini-bad-key',
+        platform: 'veo',
+        base_url: refusing.url,
+        api_key: 'AIza-revoked-key',
+        models: MODELS,
+        priority: 10,
+      });
       const before = await gw.balance(customer.userId);
       const res = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'falls over', seconds: '4' }).expect(200);
       expect(refusing.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
       expect(lastSubmit().json).toMatchObject({ instances: [{ prompt: 'falls over' }] });
-      expect(await gw.balance(customer.userId)).toEqual({ quota: before.quota - 4 * FAST_PER_SECOND, used_quota: before.used_quota + 4 * FAST_PER_SECOND });
+      expect(await gw.balance(customer.userId)).toEqual({
+        quota: before.quota - 4 * FAST_PER_SECOND,
+        used_quota: before.used_quota + 4 * FAST_PER_SECOND,
+      });
       expect(await settle(res.body.id)).toMatchObject({ status: 'completed' });
     } finally {
       await refusing.close();
@@ -244,9 +291,15 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
   it('serves veo-3.1-fast-generate-preview to the end with the sample MP4; moderation is refunded; busy is a 429', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     const as = (test: import('supertest').Test) => test.set('Authorization', `Bearer ${key}`);
-    const created = await as(gw.http.post('/v1/videos')).send({ model: 'veo-3.1-fast-generate-preview', prompt: 'a kite', seconds: '4' }).expect(200);
-    const filtered = await as(gw.http.post('/v1/videos')).send({ model: 'veo-3.1-fast-generate-preview', prompt: 'x [simulate:moderation]', seconds: '4' }).expect(200);
-    await as(gw.http.post('/v1/videos')).send({ model: 'veo-3.1-fast-generate-preview', prompt: 'x [simulate:busy]', seconds: '4' }).expect(429);
+    const created = await as(gw.http.post('/v1/videos'))
+      .send({ model: 'veo-3.1-fast-generate-preview', prompt: 'a kite', seconds: '4' })
+      .expect(200);
+    const filtered = await as(gw.http.post('/v1/videos'))
+      .send({ model: 'veo-3.1-fast-generate-preview', prompt: 'x [simulate:moderation]', seconds: '4' })
+      .expect(200);
+    await as(gw.http.post('/v1/videos'))
+      .send({ model: 'veo-3.1-fast-generate-preview', prompt: 'x [simulate:busy]', seconds: '4' })
+      .expect(429);
     let video = created.body;
     for (let round = 0; round < 5 && video.status !== 'completed'; round++) {
       gw.clock.advance(10_000);
@@ -254,9 +307,15 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
       video = (await as(gw.http.get(`/v1/videos/${created.body.id}`)).expect(200)).body;
     }
     expect(video.status).toBe('completed');
-    const content = await as(gw.http.get(`/v1/videos/${created.body.id}/content`)).buffer(true).parse(binaryBody).expect(200);
+    const content = await as(gw.http.get(`/v1/videos/${created.body.id}/content`))
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
     expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
-    expect((await as(gw.http.get(`/v1/videos/${filtered.body.id}`)).expect(200)).body).toMatchObject({ status: 'failed', error: { code: 'content_moderation_failed' } });
+    expect((await as(gw.http.get(`/v1/videos/${filtered.body.id}`)).expect(200)).body).toMatchObject({
+      status: 'failed',
+      error: { code: 'content_moderation_failed' },
+    });
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 4 * FAST_PER_SECOND, used_quota: 4 * FAST_PER_SECOND });
   });
 });

@@ -31,7 +31,8 @@ describeEachDatabase('verification access and applications', (kind) => {
       expect(res.body.error).toMatchObject({
         code: 'forbidden',
         type: 'permission_error',
-        message: 'real-person verification is not enabled for this account: file an application at POST /v1/verification/applications and wait for approval',
+        message:
+          'real-person verification is not enabled for this account: file an application at POST /v1/verification/applications and wait for approval',
       });
     }
     expect(fake.controlCalls).toHaveLength(0);
@@ -64,7 +65,11 @@ describeEachDatabase('verification access and applications', (kind) => {
   it('files an application that an admin lists and approves, which enables verification', async () => {
     const { userId, key } = await gw.createCustomer({ username: `applicant_${kind}` });
     const auth = `Bearer ${key}`;
-    const bad = await gw.http.post('/v1/verification/applications').set('Authorization', auth).send({ company: 'Acme', contact: 'x' }).expect(400);
+    const bad = await gw.http
+      .post('/v1/verification/applications')
+      .set('Authorization', auth)
+      .send({ company: 'Acme', contact: 'x' })
+      .expect(400);
     expect(bad.body.error.param).toBe('use_case');
 
     const filed = await gw.http
@@ -83,7 +88,11 @@ describeEachDatabase('verification access and applications', (kind) => {
       reviewed_at: null,
       created_at: expect.any(Number),
     });
-    const again = await gw.http.post('/v1/verification/applications').set('Authorization', auth).send({ company: 'A', use_case: 'b', contact: 'c' }).expect(409);
+    const again = await gw.http
+      .post('/v1/verification/applications')
+      .set('Authorization', auth)
+      .send({ company: 'A', use_case: 'b', contact: 'c' })
+      .expect(409);
     expect(again.body.error.message).toBe(`application ${filed.body.id} is already waiting for review`);
 
     const own = await gw.http.get('/v1/verification/applications').set('Authorization', auth).expect(200);
@@ -93,25 +102,46 @@ describeEachDatabase('verification access and applications', (kind) => {
     const pending = await gw.admin.get('/api/admin/verification/applications?status=pending').expect(200);
     expect(pending.body.data).toContainEqual({ ...filed.body, username: `applicant_${kind}` });
 
-    const approved = await gw.admin.post(`/api/admin/verification/applications/${filed.body.id}/approve`, { note: 'checked by phone' }).expect(200);
-    expect(approved.body).toMatchObject({ id: filed.body.id, status: 'approved', review_note: 'checked by phone', reviewed_at: expect.any(Number) });
+    const approved = await gw.admin
+      .post(`/api/admin/verification/applications/${filed.body.id}/approve`, { note: 'checked by phone' })
+      .expect(200);
+    expect(approved.body).toMatchObject({
+      id: filed.body.id,
+      status: 'approved',
+      review_note: 'checked by phone',
+      reviewed_at: expect.any(Number),
+    });
     expect((await gw.admin.get(`/api/admin/users/${userId}`).expect(200)).body.verification_enabled).toBe(true);
     await gw.admin.post(`/api/admin/verification/applications/${filed.body.id}/reject`, {}).expect(409);
     await gw.admin.post('/api/admin/verification/applications/999999/approve', {}).expect(404);
 
     // The API key cache does not keep the old flag: the very next request is allowed.
-    const session = await gw.http.post('/v1/verification/sessions').set('Authorization', auth).send({ callback_url: 'https://biz.example/cb' }).expect(201);
+    const session = await gw.http
+      .post('/v1/verification/sessions')
+      .set('Authorization', auth)
+      .send({ callback_url: 'https://biz.example/cb' })
+      .expect(201);
     expect(session.body.session_id).toMatch(/^vs_/);
     const after = await gw.http.get('/v1/verification/applications').set('Authorization', auth).expect(200);
     expect(after.body.verification_enabled).toBe(true);
-    await gw.http.post('/v1/verification/applications').set('Authorization', auth).send({ company: 'A', use_case: 'b', contact: 'c' }).expect(409);
+    await gw.http
+      .post('/v1/verification/applications')
+      .set('Authorization', auth)
+      .send({ company: 'A', use_case: 'b', contact: 'c' })
+      .expect(409);
   });
 
   it('lets an admin reject an application, which leaves verification off', async () => {
     const { userId, key } = await gw.createCustomer();
     const auth = `Bearer ${key}`;
-    const filed = await gw.http.post('/v1/verification/applications').set('Authorization', auth).send({ company: 'B', use_case: 'u', contact: 'c' }).expect(201);
-    const rejected = await gw.admin.post(`/api/admin/verification/applications/${filed.body.id}/reject`, { note: 'use case unclear' }).expect(200);
+    const filed = await gw.http
+      .post('/v1/verification/applications')
+      .set('Authorization', auth)
+      .send({ company: 'B', use_case: 'u', contact: 'c' })
+      .expect(201);
+    const rejected = await gw.admin
+      .post(`/api/admin/verification/applications/${filed.body.id}/reject`, { note: 'use case unclear' })
+      .expect(200);
     expect(rejected.body).toMatchObject({ status: 'rejected', review_note: 'use case unclear' });
     await gw.admin.post(`/api/admin/verification/applications/${filed.body.id}/approve`, { colour: 'red' }).expect(400);
     expect((await gw.admin.get(`/api/admin/users/${userId}`).expect(200)).body.verification_enabled).toBe(false);
@@ -119,6 +149,10 @@ describeEachDatabase('verification access and applications', (kind) => {
     expect(own.body.data[0]).toMatchObject({ status: 'rejected', review_note: 'use case unclear' });
     await gw.http.post('/v1/verification/sessions').set('Authorization', auth).send({ callback_url: 'https://biz.example/cb' }).expect(403);
     // A rejected customer may apply again.
-    await gw.http.post('/v1/verification/applications').set('Authorization', auth).send({ company: 'B', use_case: 'clearer', contact: 'c' }).expect(201);
+    await gw.http
+      .post('/v1/verification/applications')
+      .set('Authorization', auth)
+      .send({ company: 'B', use_case: 'clearer', contact: 'c' })
+      .expect(201);
   });
 });

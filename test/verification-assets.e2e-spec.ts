@@ -26,7 +26,9 @@ describeEachDatabase('verification assets', (kind) => {
     const { key, groupId } = await verifiedCustomer(gw, fake);
     const client = as(key);
     const before = fake.controlCalls.length;
-    const created = await client.post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/portraits/jane-front.jpg' }).expect(201);
+    const created = await client
+      .post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/portraits/jane-front.jpg' })
+      .expect(201);
     expect(created.body).toEqual({
       asset_id: expect.stringMatching(/^asset-20260101-/),
       group_id: groupId,
@@ -40,7 +42,13 @@ describeEachDatabase('verification assets', (kind) => {
     expect(call).toMatchObject({
       action: 'CreateAsset',
       signatureError: null,
-      body: { ProjectName: 'default', GroupId: groupId, URL: 'https://cdn.example/portraits/jane-front.jpg', AssetType: 'Image', Name: 'jane-front' },
+      body: {
+        ProjectName: 'default',
+        GroupId: groupId,
+        URL: 'https://cdn.example/portraits/jane-front.jpg',
+        AssetType: 'Image',
+        Name: 'jane-front',
+      },
     });
 
     // Still processing at the provider: reading asks again (GetAsset) and keeps it processing.
@@ -55,7 +63,9 @@ describeEachDatabase('verification assets', (kind) => {
     await client.get(`/v1/verification/assets/${assetId}`).expect(200);
     expect(fake.controlCalls.length).toBe(calls);
 
-    const named = await client.post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/p/2.png', name: 'side view' }).expect(201);
+    const named = await client
+      .post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/p/2.png', name: 'side view' })
+      .expect(201);
     fake.setAsset(named.body.asset_id, 'Active');
     // The list refreshes processing assets with one ListAssets call.
     const listed = await client.get(`/v1/verification/groups/${groupId}/assets`).expect(200);
@@ -63,28 +73,35 @@ describeEachDatabase('verification assets', (kind) => {
       { ...named.body, status: 'active' },
       { ...created.body, status: 'active' },
     ]);
-    expect(fake.controlCalls.at(-1)).toMatchObject({ action: 'ListAssets', body: { Filter: { GroupIds: [groupId] }, PageNumber: 1, PageSize: 100 } });
+    expect(fake.controlCalls.at(-1)).toMatchObject({
+      action: 'ListAssets',
+      body: { Filter: { GroupIds: [groupId] }, PageNumber: 1, PageSize: 100 },
+    });
 
     await client.delete(`/v1/verification/assets/${assetId}`).expect(204);
     expect(fake.controlCalls.at(-1)).toMatchObject({ action: 'DeleteAsset', body: { Id: assetId }, signatureError: null });
     expect(fake.assets.has(assetId)).toBe(false);
     await client.get(`/v1/verification/assets/${assetId}`).expect(404);
-    expect((await client.get(`/v1/verification/groups/${groupId}/assets`).expect(200)).body.data.map((a: { asset_id: string }) => a.asset_id)).toEqual([
-      named.body.asset_id,
-    ]);
+    expect(
+      (await client.get(`/v1/verification/groups/${groupId}/assets`).expect(200)).body.data.map((a: { asset_id: string }) => a.asset_id),
+    ).toEqual([named.body.asset_id]);
     // Deleting what the provider already forgot still works.
     fake.assets.delete(named.body.asset_id);
     await client.delete(`/v1/verification/assets/${named.body.asset_id}`).expect(204);
   });
 
-  it("keeps groups and assets to their account: another account gets 404 and cannot upload", async () => {
+  it('keeps groups and assets to their account: another account gets 404 and cannot upload', async () => {
     const owner = await verifiedCustomer(gw, fake);
     const stranger = await verifiedCustomer(gw, fake);
-    const created = await as(owner.key).post(`/v1/verification/groups/${owner.groupId}/assets`, { url: 'https://cdn.example/a.jpg' }).expect(201);
+    const created = await as(owner.key)
+      .post(`/v1/verification/groups/${owner.groupId}/assets`, { url: 'https://cdn.example/a.jpg' })
+      .expect(201);
     const assetId = created.body.asset_id;
     const intruder = as(stranger.key);
     const calls = fake.controlCalls.length;
-    expect((await intruder.get(`/v1/verification/groups/${owner.groupId}/assets`).expect(404)).body.error.message).toBe(`group ${owner.groupId} not found`);
+    expect((await intruder.get(`/v1/verification/groups/${owner.groupId}/assets`).expect(404)).body.error.message).toBe(
+      `group ${owner.groupId} not found`,
+    );
     await intruder.post(`/v1/verification/groups/${owner.groupId}/assets`, { url: 'https://cdn.example/b.jpg' }).expect(404);
     expect((await intruder.get(`/v1/verification/assets/${assetId}`).expect(404)).body.error.message).toBe(`asset ${assetId} not found`);
     await intruder.delete(`/v1/verification/assets/${assetId}`).expect(404);
@@ -95,7 +112,9 @@ describeEachDatabase('verification assets', (kind) => {
 
   it("records the provider's error on a failed asset, found by the scheduled follow-up", async () => {
     const { key, groupId } = await verifiedCustomer(gw, fake);
-    const created = await as(key).post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/someone-else.jpg' }).expect(201);
+    const created = await as(key)
+      .post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/someone-else.jpg' })
+      .expect(201);
     fake.setAsset(created.body.asset_id, 'Failed', { Code: 'FaceMismatch', Message: 'the face does not match the verified person' });
     const followUp = gw.app.get(AssetFollowUpService);
     expect(await followUp.followDueAssets()).toBe(0); // not due yet
@@ -103,7 +122,10 @@ describeEachDatabase('verification assets', (kind) => {
     expect(await followUp.followDueAssets()).toBeGreaterThanOrEqual(1);
     const calls = fake.controlCalls.length;
     const read = await as(key).get(`/v1/verification/assets/${created.body.asset_id}`).expect(200);
-    expect(read.body).toMatchObject({ status: 'failed', error: { code: 'FaceMismatch', message: 'the face does not match the verified person' } });
+    expect(read.body).toMatchObject({
+      status: 'failed',
+      error: { code: 'FaceMismatch', message: 'the face does not match the verified person' },
+    });
     expect(fake.controlCalls.length).toBe(calls);
   });
 
@@ -118,7 +140,10 @@ describeEachDatabase('verification assets', (kind) => {
 
     fake.failNext('CreateAsset', 400, 'InvalidParameter.URL', 'the image cannot be downloaded');
     const refused = await client.post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/gone.jpg' }).expect(400);
-    expect(refused.body.error).toMatchObject({ param: 'url', message: 'verification provider refused the request: InvalidParameter.URL: the image cannot be downloaded' });
+    expect(refused.body.error).toMatchObject({
+      param: 'url',
+      message: 'verification provider refused the request: InvalidParameter.URL: the image cannot be downloaded',
+    });
     fake.failNext('CreateAsset', 503, 'ServiceUnavailable', 'try later');
     await client.post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/a.jpg' }).expect(503);
     expect((await client.get(`/v1/verification/groups/${groupId}/assets`).expect(200)).body.data).toEqual([]);

@@ -46,7 +46,9 @@ describeOnSqlite('verification contract details', (kind) => {
 
     await gw.admin.patch(`/api/admin/users/${userId}`, { verification_enabled: true }).expect(200);
     await generate(withAsset).expect(200);
-    expect(fake.submits.at(-1)!.json).toMatchObject({ content: [{ type: 'text' }, { type: 'image_url', image_url: { url: `asset://${assetId}` }, role: 'reference_image' }] });
+    expect(fake.submits.at(-1)!.json).toMatchObject({
+      content: [{ type: 'text' }, { type: 'image_url', image_url: { url: `asset://${assetId}` }, role: 'reference_image' }],
+    });
   });
 
   it("keeps the callback_url's own query exactly as written and puts the result parameters after it", async () => {
@@ -60,7 +62,13 @@ describeOnSqlite('verification contract details', (kind) => {
     ).body;
     const res = await gw.http
       .get('/v1/callback')
-      .query({ bytedToken: session.provider_token, resultCode: '10000', algorithmBaseRespCode: '0', reqMeasureInfoValue: '0.98 ok', verify_type: 'real_time' })
+      .query({
+        bytedToken: session.provider_token,
+        resultCode: '10000',
+        algorithmBaseRespCode: '0',
+        reqMeasureInfoValue: '0.98 ok',
+        verify_type: 'real_time',
+      })
       .expect(302);
     expect(res.headers.location).toBe(
       `https://biz.example/back?next=%2Fhome%20page&flag&providerToken=${session.provider_token}&resultCode=10000&algorithmBaseRespCode=0&reqMeasureInfoValue=0.98%20ok&verify_type=real_time#top`,
@@ -69,9 +77,18 @@ describeOnSqlite('verification contract details', (kind) => {
 
   it('documents the callback parameters in Swagger', async () => {
     const docs = (await gw.http.get('/docs-json').expect(200)).body;
-    const names = docs.paths['/v1/callback'].get.parameters.map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`);
+    const names = docs.paths['/v1/callback'].get.parameters.map(
+      (parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`,
+    );
     expect(names).toEqual(
-      expect.arrayContaining(['query:bytedToken', 'query:providerToken', 'query:resultCode', 'query:algorithmBaseRespCode', 'query:reqMeasureInfoValue', 'query:verify_type']),
+      expect.arrayContaining([
+        'query:bytedToken',
+        'query:providerToken',
+        'query:resultCode',
+        'query:algorithmBaseRespCode',
+        'query:reqMeasureInfoValue',
+        'query:verify_type',
+      ]),
     );
   });
 
@@ -80,7 +97,11 @@ describeOnSqlite('verification contract details', (kind) => {
     const auth = `Bearer ${key}`;
     const session = await gw.http.post('/v1/verification/sessions').set('Authorization', auth).send({}).expect(400);
     expect(session.body.error).toMatchObject({ param: 'callback_url', message: 'callback_url must be a string' });
-    const upload = await gw.http.post(`/v1/verification/groups/${groupId}/assets`).set('Authorization', auth).send({ name: 'front' }).expect(400);
+    const upload = await gw.http
+      .post(`/v1/verification/groups/${groupId}/assets`)
+      .set('Authorization', auth)
+      .send({ name: 'front' })
+      .expect(400);
     expect(upload.body.error).toMatchObject({ param: 'url', message: 'url must be a string' });
   });
 
@@ -91,7 +112,9 @@ describeOnSqlite('verification contract details', (kind) => {
     const before = fake.controlCalls.length;
     const started = Date.now();
     const created = await Promise.all(
-      Array.from({ length: 5 }, () => gw.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${key}`).send({ callback_url: 'https://biz.example/cb' })),
+      Array.from({ length: 5 }, () =>
+        gw.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${key}`).send({ callback_url: 'https://biz.example/cb' }),
+      ),
     );
     expect(created.map((res) => res.status)).toEqual([201, 201, 201, 201, 201]);
     const arrivals = fake.controlCalls
@@ -114,7 +137,11 @@ describeOnSqlite('verification contract details', (kind) => {
     const otherId = await gw.createChannel({ ...other.channelBody(), name: 'other-account', priority: 10 });
     try {
       const generate = (metadata: object) =>
-        gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).send({ model: 'gamma-2-0', prompt: 'p', metadata }).expect(200);
+        gw.http
+          .post('/v1/video/generations')
+          .set('Authorization', `Bearer ${key}`)
+          .send({ model: 'gamma-2-0', prompt: 'p', metadata })
+          .expect(200);
       const before = fake.submits.length;
       await generate({ content: [assetItem(assetId)] });
       expect(fake.submits.length).toBe(before + 1);
@@ -140,7 +167,14 @@ describeOnSqlite('verification with MEDIA_ALLOW_PRIVATE_HOSTS=false', (kind) => 
     // The fake provider lives on loopback, which the admin API now refuses: the operator's trusted path.
     const body = fake.channelBody();
     await gw.app.get(ChannelsService).create(
-      { name: 'fake-gamma', platform: 'gamma', baseUrl: fake.url, apiKey: fake.apiKey, models: body.models as string[], settings: body.settings as Record<string, string> },
+      {
+        name: 'fake-gamma',
+        platform: 'gamma',
+        baseUrl: fake.url,
+        apiKey: fake.apiKey,
+        models: body.models as string[],
+        settings: body.settings as Record<string, string>,
+      },
       true,
     );
   });
@@ -159,12 +193,20 @@ describeOnSqlite('verification with MEDIA_ALLOW_PRIVATE_HOSTS=false', (kind) => 
       expect(res.body.error).toMatchObject({ param: 'url', message: message('url') });
     }
     expect(fake.controlCalls.length).toBe(calls);
-    await gw.http.post(`/v1/verification/groups/${groupId}/assets`).set('Authorization', auth).send({ url: 'https://93.184.216.34/me.jpg' }).expect(201);
+    await gw.http
+      .post(`/v1/verification/groups/${groupId}/assets`)
+      .set('Authorization', auth)
+      .send({ url: 'https://93.184.216.34/me.jpg' })
+      .expect(201);
 
     const reference = await gw.http
       .post('/v1/video/generations')
       .set('Authorization', auth)
-      .send({ model: 'gamma-2-0', prompt: 'x', metadata: { content: [{ type: 'image_url', image_url: { url: 'http://192.168.1.20/face.png' } }] } })
+      .send({
+        model: 'gamma-2-0',
+        prompt: 'x',
+        metadata: { content: [{ type: 'image_url', image_url: { url: 'http://192.168.1.20/face.png' } }] },
+      })
       .expect(400);
     expect(reference.body).toEqual({ code: 'invalid_request', message: message('metadata.content[0].image_url.url'), data: null });
     expect(fake.submits).toHaveLength(0);

@@ -50,7 +50,13 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
 
     const upstreamId = [...fake.tasks.keys()].pop()!;
     const read = () => gw.http.get(`/v1/video/generations/${taskId}`).set('Authorization', `Bearer ${key}`).expect(200);
-    expect((await read()).body.data).toMatchObject({ task_id: taskId, status: 'NOT_START', action: 'referenceGenerate', platform: 'gamma', quota: 6000 });
+    expect((await read()).body.data).toMatchObject({
+      task_id: taskId,
+      status: 'NOT_START',
+      action: 'referenceGenerate',
+      platform: 'gamma',
+      quota: 6000,
+    });
 
     fake.setTask(upstreamId, { status: 'running' });
     gw.clock.advance(1_000);
@@ -80,9 +86,17 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
   it('refunds a task the provider fails', async () => {
     const { userId, key, groupId } = await verifiedCustomer(gw, fake, { quota: 50_000 });
     const assetId = await activeAsset(gw, fake, key, groupId);
-    const submitted = await submit(key, { model: 'gamma-2-0-fast', prompt: 'a walk', duration: 4, metadata: { content: [assetItem(assetId)], resolution: '480p' } }).expect(200);
+    const submitted = await submit(key, {
+      model: 'gamma-2-0-fast',
+      prompt: 'a walk',
+      duration: 4,
+      metadata: { content: [assetItem(assetId)], resolution: '480p' },
+    }).expect(200);
     expect(await gw.balance(userId)).toEqual({ quota: 50_000 - 4 * 300, used_quota: 4 * 300 });
-    fake.setTask([...fake.tasks.keys()].pop()!, { status: 'failed', error: { code: 'OutputVideoSensitiveContentDetected', message: 'the output may contain sensitive content' } });
+    fake.setTask([...fake.tasks.keys()].pop()!, {
+      status: 'failed',
+      error: { code: 'OutputVideoSensitiveContentDetected', message: 'the output may contain sensitive content' },
+    });
     gw.clock.advance(1_000);
     await gw.sync();
     const read = await gw.http.get(`/v1/video/generations/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
@@ -123,7 +137,11 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
         `metadata.content[0].image_url.url: asset ${foreignAsset} not found`,
         'foreign',
       ],
-      [{ model: 'gamma-2-0', prompt: 'x', metadata: { content: [assetItem('asset-unknown-1')] } }, 'metadata.content[0].image_url.url: asset asset-unknown-1 not found', 'unknown'],
+      [
+        { model: 'gamma-2-0', prompt: 'x', metadata: { content: [assetItem('asset-unknown-1')] } },
+        'metadata.content[0].image_url.url: asset asset-unknown-1 not found',
+        'unknown',
+      ],
       [
         { model: 'gamma-2-0', prompt: 'x', metadata: { content: [assetItem(ownActive), assetItem(processing.body.asset_id)] } },
         `metadata.content[1].image_url.url: asset ${processing.body.asset_id} is not active (status processing)`,
@@ -144,18 +162,36 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
         'metadata.input.media[0].url: asset:// references can only be used with gamma-2-0 and gamma-2-0-fast (model beta-1.0-r2v)',
         'other model, media',
       ],
-      [{ model: 'gamma-2-0-fast', prompt: 'x', metadata: { resolution: '1080p' } }, 'metadata.resolution 1080p is not supported by gamma-2-0-fast (use 480p or 720p)', '1080p fast'],
+      [
+        { model: 'gamma-2-0-fast', prompt: 'x', metadata: { resolution: '1080p' } },
+        'metadata.resolution 1080p is not supported by gamma-2-0-fast (use 480p or 720p)',
+        '1080p fast',
+      ],
       [{ model: 'gamma-2-0', metadata: {} }, 'prompt is required', 'no prompt'],
       [{ model: 'gamma-2-0', prompt: 'x', duration: 3 }, 'duration must be an integer between 4 and 15 seconds', 'duration'],
-      [{ model: 'gamma-2-0', prompt: 'x', metadata: { ratio: '5:4' } }, 'metadata.ratio must be one of 16:9, 4:3, 1:1, 3:4, 9:16, 21:9, adaptive', 'ratio'],
-      [{ model: 'gamma-2-0', prompt: 'x', metadata: { content: [{ type: 'video_url', video_url: { url: 'https://x' } }] } }, 'metadata.content[0].type must be image_url', 'type'],
+      [
+        { model: 'gamma-2-0', prompt: 'x', metadata: { ratio: '5:4' } },
+        'metadata.ratio must be one of 16:9, 4:3, 1:1, 3:4, 9:16, 21:9, adaptive',
+        'ratio',
+      ],
+      [
+        { model: 'gamma-2-0', prompt: 'x', metadata: { content: [{ type: 'video_url', video_url: { url: 'https://x' } }] } },
+        'metadata.content[0].type must be image_url',
+        'type',
+      ],
     ];
     for (const [body, message, label] of cases) {
       const res = await submit(owner.key, body);
-      expect({ label, status: res.status, body: res.body }).toEqual({ label, status: 400, body: { code: 'invalid_request', message, data: null } });
+      expect({ label, status: res.status, body: res.body }).toEqual({
+        label,
+        status: 400,
+        body: { code: 'invalid_request', message, data: null },
+      });
     }
     // Authentication comes before the asset check: no key, no verdict on the body.
-    const anonymous = await gw.http.post('/v1/video/generations').send({ model: 'beta-1.0-r2v', prompt: 'x', metadata: { content: [assetItem(ownActive)] } });
+    const anonymous = await gw.http
+      .post('/v1/video/generations')
+      .send({ model: 'beta-1.0-r2v', prompt: 'x', metadata: { content: [assetItem(ownActive)] } });
     expect(anonymous.status).toBe(401);
     expect(fake.submits.length).toBe(submitsBefore);
     expect(await gw.balance(owner.userId)).toEqual({ quota: 100_000, used_quota: 0 });
@@ -165,17 +201,30 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
 
   it('takes a just-activated asset (asks the provider before refusing) and a provider refusal costs nothing', async () => {
     const { userId, key, groupId } = await verifiedCustomer(gw, fake, { quota: 100_000 });
-    const created = await gw.http.post(`/v1/verification/groups/${groupId}/assets`).set('Authorization', `Bearer ${key}`).send({ url: 'https://cdn.example/fresh.jpg' }).expect(201);
+    const created = await gw.http
+      .post(`/v1/verification/groups/${groupId}/assets`)
+      .set('Authorization', `Bearer ${key}`)
+      .send({ url: 'https://cdn.example/fresh.jpg' })
+      .expect(201);
     fake.setAsset(created.body.asset_id, 'Active');
     fake.failNext('submit', 400, 'InputImageSensitiveContentDetected.PrivacyInformation', 'the input image may contain a real person');
-    const refused = await submit(key, { model: 'gamma-2-0', prompt: 'x', metadata: { content: [assetItem(created.body.asset_id)] } }).expect(400);
+    const refused = await submit(key, {
+      model: 'gamma-2-0',
+      prompt: 'x',
+      metadata: { content: [assetItem(created.body.asset_id)] },
+    }).expect(400);
     expect(refused.body).toEqual({
       code: 'invalid_request',
-      message: 'upstream rejected the request: content moderation failed: InputImageSensitiveContentDetected.PrivacyInformation: the input image may contain a real person',
+      message:
+        'upstream rejected the request: content moderation failed: InputImageSensitiveContentDetected.PrivacyInformation: the input image may contain a real person',
       data: null,
     });
     expect(await gw.balance(userId)).toEqual({ quota: 100_000, used_quota: 0 });
-    const accepted = await submit(key, { model: 'gamma-2-0', prompt: 'x', metadata: { content: [assetItem(created.body.asset_id)] } }).expect(200);
+    const accepted = await submit(key, {
+      model: 'gamma-2-0',
+      prompt: 'x',
+      metadata: { content: [assetItem(created.body.asset_id)] },
+    }).expect(200);
     expect(accepted.body.status).toBe('queued');
     // Defaults: 5 s at 720p.
     expect(fake.submits.at(-1)!.json).toMatchObject({ resolution: '720p', duration: 5 });

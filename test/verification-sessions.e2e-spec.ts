@@ -24,7 +24,8 @@ describeEachDatabase('verification sessions and callback', (kind) => {
   });
 
   const createSession = async (key: string, callbackUrl = 'https://biz.example/verified?order=42') =>
-    (await gw.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${key}`).send({ callback_url: callbackUrl }).expect(201)).body as {
+    (await gw.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${key}`).send({ callback_url: callbackUrl }).expect(201))
+      .body as {
       session_id: string;
       provider_token: string;
       h5_link: string;
@@ -35,7 +36,11 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     const before = fake.controlCalls.length;
     const session = await createSession(key);
     const token = [...fake.sessions.keys()].pop()!;
-    expect(session).toEqual({ session_id: expect.stringMatching(/^vs_[A-Za-z0-9]{24}$/), provider_token: token, h5_link: `https://h5.fake-provider.test/validate?token=${token}` });
+    expect(session).toEqual({
+      session_id: expect.stringMatching(/^vs_[A-Za-z0-9]{24}$/),
+      provider_token: token,
+      h5_link: `https://h5.fake-provider.test/validate?token=${token}`,
+    });
 
     const [call] = fake.controlCalls.slice(before);
     expect(call.action).toBe('CreateVisualValidateSession');
@@ -81,7 +86,13 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     const session = await createSession(key, 'https://biz.example/verified?order=42&lang=en#done');
     const res = await gw.http
       .get('/v1/callback')
-      .query({ bytedToken: session.provider_token, resultCode: '10000', algorithmBaseRespCode: '0', reqMeasureInfoValue: '0.98', verify_type: 'real_time' })
+      .query({
+        bytedToken: session.provider_token,
+        resultCode: '10000',
+        algorithmBaseRespCode: '0',
+        reqMeasureInfoValue: '0.98',
+        verify_type: 'real_time',
+      })
       .expect(302);
     const location = new URL(res.headers.location);
     expect(`${location.origin}${location.pathname}${location.hash}`).toBe('https://biz.example/verified#done');
@@ -109,7 +120,10 @@ describeEachDatabase('verification sessions and callback', (kind) => {
 
     // providerToken is accepted as the token name too.
     const other = await createSession(key, 'https://biz.example/cb');
-    const alt = await gw.http.get('/v1/callback').query({ providerToken: other.provider_token, resultCode: '10001', verify_type: 'real_time' }).expect(302);
+    const alt = await gw.http
+      .get('/v1/callback')
+      .query({ providerToken: other.provider_token, resultCode: '10001', verify_type: 'real_time' })
+      .expect(302);
     expect(new URL(alt.headers.location).searchParams.get('resultCode')).toBe('10001');
   });
 
@@ -138,7 +152,10 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     const auth = `Bearer ${key}`;
     const session = await createSession(key);
     // The browser (or anyone holding the token) claims success; the provider has not confirmed it.
-    await gw.http.get('/v1/callback').query({ bytedToken: session.provider_token, resultCode: '10000', verify_type: 'real_time' }).expect(302);
+    await gw.http
+      .get('/v1/callback')
+      .query({ bytedToken: session.provider_token, resultCode: '10000', verify_type: 'real_time' })
+      .expect(302);
     const before = fake.controlCalls.length;
     const forged = await gw.http.get(`/v1/verification/sessions/${session.session_id}`).set('Authorization', auth).expect(200);
     expect(forged.body).toMatchObject({ status: 'pending', group_id: null, result_code: '10000' });
@@ -169,15 +186,22 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     const { key } = await approvedCustomer(gw);
     const auth = `Bearer ${key}`;
     const failed = await createSession(key);
-    await gw.http.get('/v1/callback').query({ bytedToken: failed.provider_token, resultCode: '10001', algorithmBaseRespCode: '2003' }).expect(302);
-    expect((await gw.http.get(`/v1/verification/sessions/${failed.session_id}`).set('Authorization', auth).expect(200)).body).toMatchObject({
-      status: 'failed',
-      group_id: null,
-      result_code: '10001',
-    });
+    await gw.http
+      .get('/v1/callback')
+      .query({ bytedToken: failed.provider_token, resultCode: '10001', algorithmBaseRespCode: '2003' })
+      .expect(302);
+    expect((await gw.http.get(`/v1/verification/sessions/${failed.session_id}`).set('Authorization', auth).expect(200)).body).toMatchObject(
+      {
+        status: 'failed',
+        group_id: null,
+        result_code: '10001',
+      },
+    );
 
     const idle = await createSession(key);
-    expect((await gw.http.get(`/v1/verification/sessions/${idle.session_id}`).set('Authorization', auth).expect(200)).body.status).toBe('pending');
+    expect((await gw.http.get(`/v1/verification/sessions/${idle.session_id}`).set('Authorization', auth).expect(200)).body.status).toBe(
+      'pending',
+    );
     gw.clock.advance(121_000);
     expect((await gw.http.get(`/v1/verification/sessions/${idle.session_id}`).set('Authorization', auth).expect(200)).body).toMatchObject({
       status: 'expired',
@@ -187,7 +211,9 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     gw.clock.advance(120_000);
     await gw.http.get(`/v1/verification/sessions/${idle.session_id}`).set('Authorization', auth).expect(200);
     const calls = fake.controlCalls.length;
-    expect((await gw.http.get(`/v1/verification/sessions/${idle.session_id}`).set('Authorization', auth).expect(200)).body.status).toBe('expired');
+    expect((await gw.http.get(`/v1/verification/sessions/${idle.session_id}`).set('Authorization', auth).expect(200)).body.status).toBe(
+      'expired',
+    );
     expect(fake.controlCalls.length).toBe(calls);
   });
 
@@ -195,21 +221,38 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     const owner = await approvedCustomer(gw);
     const stranger = await approvedCustomer(gw);
     const session = await createSession(owner.key);
-    const notFound = await gw.http.get(`/v1/verification/sessions/${session.session_id}`).set('Authorization', `Bearer ${stranger.key}`).expect(404);
+    const notFound = await gw.http
+      .get(`/v1/verification/sessions/${session.session_id}`)
+      .set('Authorization', `Bearer ${stranger.key}`)
+      .expect(404);
     expect(notFound.body.error.message).toBe(`session ${session.session_id} not found`);
 
     fake.failNext('CreateVisualValidateSession', 429, 'RequestLimitExceeded', 'too many requests');
-    const throttled = await gw.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${owner.key}`).send({ callback_url: 'https://biz.example/cb' }).expect(429);
+    const throttled = await gw.http
+      .post('/v1/verification/sessions')
+      .set('Authorization', `Bearer ${owner.key}`)
+      .send({ callback_url: 'https://biz.example/cb' })
+      .expect(429);
     expect(throttled.headers['retry-after']).toBe('1');
     expect(throttled.body.error.message).toContain('verification provider rate limit reached');
 
     fake.failNext('CreateVisualValidateSession', 500, 'InternalError', 'boom');
-    const down = await gw.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${owner.key}`).send({ callback_url: 'https://biz.example/cb' }).expect(503);
+    const down = await gw.http
+      .post('/v1/verification/sessions')
+      .set('Authorization', `Bearer ${owner.key}`)
+      .send({ callback_url: 'https://biz.example/cb' })
+      .expect(503);
     expect(down.body.error.message).toBe('verification provider unavailable, retry later');
 
     fake.failNext('CreateVisualValidateSession', 400, 'InvalidParameter.CallbackURL', 'CallbackURL is not allowed');
-    const refused = await gw.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${owner.key}`).send({ callback_url: 'https://biz.example/cb' }).expect(400);
-    expect(refused.body.error).toMatchObject({ message: 'verification provider refused the request: InvalidParameter.CallbackURL: CallbackURL is not allowed' });
+    const refused = await gw.http
+      .post('/v1/verification/sessions')
+      .set('Authorization', `Bearer ${owner.key}`)
+      .send({ callback_url: 'https://biz.example/cb' })
+      .expect(400);
+    expect(refused.body.error).toMatchObject({
+      message: 'verification provider refused the request: InvalidParameter.CallbackURL: CallbackURL is not allowed',
+    });
 
     // Unwrapped results are accepted too.
     fake.unwrapped.add('CreateVisualValidateSession');
@@ -225,7 +268,11 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     });
     try {
       const { key } = await approvedCustomer(gw2);
-      const res = await gw2.http.post('/v1/verification/sessions').set('Authorization', `Bearer ${key}`).send({ callback_url: 'https://biz.example/cb' }).expect(503);
+      const res = await gw2.http
+        .post('/v1/verification/sessions')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ callback_url: 'https://biz.example/cb' })
+        .expect(503);
       expect(res.body.error.message).toBe('verification provider refused the gateway (channel configuration problem), retry later');
       expect(other.controlCalls[0].signatureError).toBe('signature mismatch');
       expect(JSON.stringify(res.body)).not.toContain('secret');

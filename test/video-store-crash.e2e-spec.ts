@@ -76,7 +76,10 @@ for (const storeKind of ['file', 's3'] as const) {
         headers: { Authorization: `Bearer ${init.token ?? ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
       });
-      return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer()) };
+      return {
+        status: res.status,
+        body: res.headers.get('content-type')?.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer()),
+      };
     };
     const objects = async () => (s3 ? await s3.keys() : filesUnder(storeDir));
 
@@ -96,7 +99,10 @@ for (const storeKind of ['file', 's3'] as const) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       await gateway.crash();
       gateway = undefined;
-      const [row] = await queryDatabase<{ status: string; archive_status: string }>(database, `SELECT t.status, a.status AS archive_status FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`);
+      const [row] = await queryDatabase<{ status: string; archive_status: string }>(
+        database,
+        `SELECT t.status, a.status AS archive_status FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`,
+      );
       expect(row).toMatchObject({ status: 'SUCCESS', archive_status: 'pending' });
       expect((await objects()).filter((name) => name.startsWith('videos/'))).toEqual([]);
       // The file store's half-written temp file is there, never under the object's key.
@@ -105,14 +111,28 @@ for (const storeKind of ['file', 's3'] as const) {
       fake.clearFaults();
       gateway = await startGatewayProcess(env());
       await until('the archive', async () => {
-        const [state] = await queryDatabase<{ archive_status: string }>(database, `SELECT a.status AS archive_status FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`);
+        const [state] = await queryDatabase<{ archive_status: string }>(
+          database,
+          `SELECT a.status AS archive_status FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`,
+        );
         return state.archive_status === 'archived' ? true : undefined;
       });
       const stored = await objects();
       expect(stored.filter((name) => name.startsWith('videos/'))).toHaveLength(1);
       expect(stored.filter((name) => name.startsWith('thumbnails/'))).toHaveLength(1);
       expect(stored).toHaveLength(2); // no temp file, no second copy
-      if (!s3) expect(Buffer.compare(readFileSync(join(storeDir, stored.find((name) => name.startsWith('videos/'))!)), SAMPLE)).toBe(0);
+      if (!s3)
+        expect(
+          Buffer.compare(
+            readFileSync(
+              join(
+                storeDir,
+                stored.find((name) => name.startsWith('videos/'))!,
+              ),
+            ),
+            SAMPLE,
+          ),
+        ).toBe(0);
 
       // Served from the copy even once the provider forgot it.
       forget(fake);

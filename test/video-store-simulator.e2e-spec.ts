@@ -23,7 +23,11 @@ describeOnSqlite('the video store with the embedded simulator', (kind) => {
   const get = (path: string) => gw.http.get(path).set('Authorization', `Bearer ${key}`).buffer(true).parse(binaryBody);
 
   it('answers an unsatisfiable range with 416 (not a 503 to retry), from the provider and from the copy', async () => {
-    const { body } = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt: 'a lighthouse', seconds: '4' }).expect(200);
+    const { body } = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'alpha/v6', prompt: 'a lighthouse', seconds: '4' })
+      .expect(200);
     for (const ms of [2000, GENERATION_MS, 2000]) {
       gw.clock.advance(ms);
       await gw.sync();

@@ -95,10 +95,16 @@ for (const storeKind of ['file', 's3'] as const) {
 
     async function completedTask(): Promise<string> {
       fake.scriptNext(finishAfter(0));
-      const submitted = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'a lighthouse' }).expect(200);
+      const submitted = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model: 'alpha/v5', prompt: 'a lighthouse' })
+        .expect(200);
       gw.clock.advance(4000);
       await gw.sync();
-      expect((await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.status).toBe('completed');
+      expect((await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.status).toBe(
+        'completed',
+      );
       return submitted.body.id;
     }
 
@@ -123,7 +129,12 @@ for (const storeKind of ['file', 's3'] as const) {
       // The S3 store had begun a multipart upload (a part is 8 MiB): it was aborted, not completed short.
       if (s3) expect(s3.abortedUploads).toBe(abortedBefore + 1);
 
-      const served = await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`).buffer(true).parse(binaryBody).expect(200);
+      const served = await gw.http
+        .get(`/v1/videos/${id}/content`)
+        .set('Authorization', `Bearer ${key}`)
+        .buffer(true)
+        .parse(binaryBody)
+        .expect(200);
       expect(served.body.length).toBe(HUGE.length);
       expect(Buffer.compare(served.body, HUGE)).toBe(0);
       await gw.http.get(`/v1/videos/${id}/content?variant=thumbnail`).set('Authorization', `Bearer ${key}`).expect(404);
@@ -143,7 +154,12 @@ for (const storeKind of ['file', 's3'] as const) {
       expect(await archive()).toBe(1);
       await expectRefusedForGood(id);
       mode = 'chunked';
-      const served = await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`).buffer(true).parse(binaryBody).expect(200);
+      const served = await gw.http
+        .get(`/v1/videos/${id}/content`)
+        .set('Authorization', `Bearer ${key}`)
+        .buffer(true)
+        .parse(binaryBody)
+        .expect(200);
       expect(served.body.length).toBe(HUGE.length);
     });
   });

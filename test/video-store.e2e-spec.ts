@@ -80,14 +80,24 @@ for (const storeKind of ['file', 's3'] as const) {
 
     const get = (path: string, auth = key) => gw.http.get(path).set('Authorization', `Bearer ${auth}`).buffer(true).parse(binaryBody);
     const archive = () => gw.app.get(VideoArchiveJob).archiveDueVideos();
-    const storedObjects = async (): Promise<string[]> => (s3 ? (await s3.keys()).filter((name) => !name.endsWith('/')) : filesUnder(storeDir));
+    const storedObjects = async (): Promise<string[]> =>
+      s3 ? (await s3.keys()).filter((name) => !name.endsWith('/')) : filesUnder(storeDir);
     const archiveState = async (taskId: string) =>
-      (await queryDatabase<{ archive_status: string | null; archive_failures: number; archive_size: number | null }>(gw.database, `SELECT a.status AS archive_status, a.failures AS archive_failures, a.size AS archive_size FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`))[0];
+      (
+        await queryDatabase<{ archive_status: string | null; archive_failures: number; archive_size: number | null }>(
+          gw.database,
+          `SELECT a.status AS archive_status, a.failures AS archive_failures, a.size AS archive_size FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`,
+        )
+      )[0];
 
     /** A completed family A task (not archived yet). */
     async function completedTask(owner = key): Promise<string> {
       fake.scriptNext(finishAfter(0));
-      const submitted = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${owner}`).send({ model: 'alpha/v5', prompt: 'a lighthouse' }).expect(200);
+      const submitted = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${owner}`)
+        .send({ model: 'alpha/v5', prompt: 'a lighthouse' })
+        .expect(200);
       gw.clock.advance(4000);
       await gw.sync();
       const done = await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${owner}`).expect(200);
@@ -104,7 +114,10 @@ for (const storeKind of ['file', 's3'] as const) {
 
       // The provider forgets everything: every call now answers 404.
       forget(fake);
-      const [{ result_url: providerUrl }] = await queryDatabase<{ result_url: string }>(gw.database, `SELECT result_url FROM tasks WHERE task_id = '${id}'`);
+      const [{ result_url: providerUrl }] = await queryDatabase<{ result_url: string }>(
+        gw.database,
+        `SELECT result_url FROM tasks WHERE task_id = '${id}'`,
+      );
       expect((await fetch(providerUrl)).status).toBe(404);
       const whole = await get(`/v1/videos/${id}/content`).expect(200);
       expect(whole.headers['content-type']).toBe('video/mp4');
@@ -117,7 +130,9 @@ for (const storeKind of ['file', 's3'] as const) {
       expect(Buffer.compare(middle.body, SAMPLE.subarray(100, 1100))).toBe(0);
       const tail = await get(`/v1/videos/${id}/content`).set('Range', 'bytes=-500').expect(206);
       expect(Buffer.compare(tail.body, SAMPLE.subarray(SAMPLE.length - 500))).toBe(0);
-      const open = await get(`/v1/videos/${id}/content`).set('Range', `bytes=${SAMPLE.length - 10}-`).expect(206);
+      const open = await get(`/v1/videos/${id}/content`)
+        .set('Range', `bytes=${SAMPLE.length - 10}-`)
+        .expect(206);
       expect(Buffer.compare(open.body, SAMPLE.subarray(SAMPLE.length - 10))).toBe(0);
 
       const head = await gw.http.head(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`).expect(200);
@@ -140,7 +155,9 @@ for (const storeKind of ['file', 's3'] as const) {
       expect([...thumb.body.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
       expect(thumb.body.length).toBeGreaterThan(500);
       // The admin console's task list shows it.
-      const listed = (await gw.admin.get(`/api/admin/tasks?user_id=${userId}&page_size=100`).expect(200)).body.data.find((t: { task_id: string }) => t.task_id === id);
+      const listed = (await gw.admin.get(`/api/admin/tasks?user_id=${userId}&page_size=100`).expect(200)).body.data.find(
+        (t: { task_id: string }) => t.task_id === id,
+      );
       expect(listed).toMatchObject({ archive_status: 'archived', has_thumbnail: true });
       const adminThumb = await gw.admin.get(`/api/admin/tasks/${id}/thumbnail`).buffer(true).parse(binaryBody).expect(200);
       expect(Buffer.compare(adminThumb.body, thumb.body)).toBe(0);
@@ -214,10 +231,12 @@ for (const storeKind of ['file', 's3'] as const) {
       const providerId = await completedTask(owner.key);
       const links = [];
       for (const id of [archivedId, providerId]) {
-        const link = (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${owner.key}`).expect(200)).body.metadata.url as string;
+        const link = (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${owner.key}`).expect(200)).body.metadata
+          .url as string;
         links.push(link.slice(gw.url.length));
       }
-      for (const path of links) expect(Buffer.compare((await gw.http.get(path).buffer(true).parse(binaryBody).expect(200)).body, SAMPLE)).toBe(0);
+      for (const path of links)
+        expect(Buffer.compare((await gw.http.get(path).buffer(true).parse(binaryBody).expect(200)).body, SAMPLE)).toBe(0);
 
       await gw.admin.patch(`/api/admin/users/${owner.userId}`, { status: 'disabled' }).expect(200);
       for (const path of links) {
@@ -228,7 +247,8 @@ for (const storeKind of ['file', 's3'] as const) {
       }
 
       await gw.admin.patch(`/api/admin/users/${owner.userId}`, { status: 'active' }).expect(200);
-      for (const path of links) expect(Buffer.compare((await gw.http.get(path).buffer(true).parse(binaryBody).expect(200)).body, SAMPLE)).toBe(0);
+      for (const path of links)
+        expect(Buffer.compare((await gw.http.get(path).buffer(true).parse(binaryBody).expect(200)).body, SAMPLE)).toBe(0);
       await gw.http.get(`${links[0]}&variant=thumbnail`).expect(200);
     });
 
@@ -253,10 +273,15 @@ for (const storeKind of ['file', 's3'] as const) {
 
       await gw.http.delete(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200);
       expect(await storedObjects()).toEqual(beforeObjects);
-      expect((await gw.admin.get('/api/admin/video-store').expect(200)).body).toMatchObject({ stored_objects: before.stored_objects, stored_bytes: before.stored_bytes });
+      expect((await gw.admin.get('/api/admin/video-store').expect(200)).body).toMatchObject({
+        stored_objects: before.stored_objects,
+        stored_bytes: before.stored_bytes,
+      });
       await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`).expect(404);
       // The operator sees it deleted, with nothing to play.
-      const listed = (await gw.admin.get(`/api/admin/tasks?user_id=${userId}&page_size=100`).expect(200)).body.data.find((t: { task_id: string }) => t.task_id === id);
+      const listed = (await gw.admin.get(`/api/admin/tasks?user_id=${userId}&page_size=100`).expect(200)).body.data.find(
+        (t: { task_id: string }) => t.task_id === id,
+      );
       expect(listed).toMatchObject({ status: 'SUCCESS', deleted: true, has_video: false });
       expect((await gw.admin.get(`/api/admin/tasks/${id}`).expect(200)).body).toMatchObject({ deleted: true, has_video: false });
       await gw.admin.get(`/api/admin/tasks/${id}/content`).expect(404);
@@ -358,7 +383,11 @@ describeEachDatabase('VIDEO_STORE=none: a pure proxy of the provider', (kind) =>
 
   it('keeps no copy, serves the provider through signed links and keys, and has no thumbnails', async () => {
     fake.scriptNext(finishAfter(0));
-    const { body } = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
+    const { body } = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'alpha/v5', prompt: 'x' })
+      .expect(200);
     gw.clock.advance(4000);
     await gw.sync();
     expect(await gw.app.get(VideoArchiveJob).archiveDueVideos()).toBe(0);

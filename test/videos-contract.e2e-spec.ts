@@ -33,26 +33,34 @@ describeOnSqlite('videos and generations: contract of the OpenAI-compatible surf
   describe('Idempotency-Key holds for 24 hours', () => {
     it.each([
       ['/v1/videos', { model: 'alpha/v5', prompt: 'once a day' }, V5_PRICE, () => alpha.calls('generate').length],
-      ['/v1/video/generations', { model: 'beta-1.0-t2v', prompt: 'once a day', size: '720P' }, BETA_720P_PRICE, () => beta.submits().length],
-    ])('%s: the same key and body return the first task until 24 h have passed, then start a new one', async (path, body, price, upstreamSubmits) => {
-      const { userId, key } = await gw.createCustomer({ quota: QUOTA });
-      const sentBefore = upstreamSubmits();
-      const first = await post(path, key, body).set('Idempotency-Key', 'daily-run').expect(200);
-      gw.clock.advance(DAY_MS - 1000);
-      const replay = await post(path, key, body).set('Idempotency-Key', 'daily-run').expect(200);
-      expect(replay.body).toEqual(first.body);
-      expect(upstreamSubmits()).toBe(sentBefore + 1);
-      expect(await gw.balance(userId)).toEqual({ quota: QUOTA - price, used_quota: price });
+      [
+        '/v1/video/generations',
+        { model: 'beta-1.0-t2v', prompt: 'once a day', size: '720P' },
+        BETA_720P_PRICE,
+        () => beta.submits().length,
+      ],
+    ])(
+      '%s: the same key and body return the first task until 24 h have passed, then start a new one',
+      async (path, body, price, upstreamSubmits) => {
+        const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+        const sentBefore = upstreamSubmits();
+        const first = await post(path, key, body).set('Idempotency-Key', 'daily-run').expect(200);
+        gw.clock.advance(DAY_MS - 1000);
+        const replay = await post(path, key, body).set('Idempotency-Key', 'daily-run').expect(200);
+        expect(replay.body).toEqual(first.body);
+        expect(upstreamSubmits()).toBe(sentBefore + 1);
+        expect(await gw.balance(userId)).toEqual({ quota: QUOTA - price, used_quota: price });
 
-      gw.clock.advance(2000);
-      const later = await post(path, key, body).set('Idempotency-Key', 'daily-run').expect(200);
-      expect(later.body.id).not.toBe(first.body.id);
-      expect(upstreamSubmits()).toBe(sentBefore + 2);
-      expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 2 * price, used_quota: 2 * price });
-      // The key now belongs to the new task.
-      const again = await post(path, key, body).set('Idempotency-Key', 'daily-run').expect(200);
-      expect(again.body.id).toBe(later.body.id);
-    });
+        gw.clock.advance(2000);
+        const later = await post(path, key, body).set('Idempotency-Key', 'daily-run').expect(200);
+        expect(later.body.id).not.toBe(first.body.id);
+        expect(upstreamSubmits()).toBe(sentBefore + 2);
+        expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 2 * price, used_quota: 2 * price });
+        // The key now belongs to the new task.
+        const again = await post(path, key, body).set('Idempotency-Key', 'daily-run').expect(200);
+        expect(again.body.id).toBe(later.body.id);
+      },
+    );
   });
 
   it('Idempotency-Key: once the client deleted the task, the key starts a new one', async () => {
@@ -72,7 +80,9 @@ describeOnSqlite('videos and generations: contract of the OpenAI-compatible surf
     it('on /v1/videos, for a model no channel lists, in the OpenAI shape', async () => {
       const { userId, key } = await gw.createCustomer({ quota: QUOTA });
       const res = await post('/v1/videos', key, { model: 'alpha/v6', prompt: 'x' }).expect(503);
-      expect(res.body).toEqual({ error: { message: 'no available channel for model alpha/v6', type: 'server_error', param: null, code: 'service_unavailable' } });
+      expect(res.body).toEqual({
+        error: { message: 'no available channel for model alpha/v6', type: 'server_error', param: null, code: 'service_unavailable' },
+      });
       expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     });
 
@@ -104,7 +114,11 @@ describeOnSqlite('videos and generations: contract of the OpenAI-compatible surf
       await gw.http.post('/v1/videos').send({}).expect(401),
     ];
     for (const res of responses) expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const echoed = await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).set('x-request-id', 'client-7f3a').expect(200);
+    const echoed = await gw.http
+      .get(`/v1/videos/${submitted.body.id}`)
+      .set('Authorization', `Bearer ${key}`)
+      .set('x-request-id', 'client-7f3a')
+      .expect(200);
     expect(echoed.headers['x-request-id']).toBe('client-7f3a');
   });
 });

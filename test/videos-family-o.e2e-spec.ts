@@ -27,7 +27,8 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
       models: ['chained-v6', 'Studio-Clip'],
       model_mapping: { 'chained-v6': 'upstream-v6' },
     });
-    for (const model of ['chained-v6', 'Studio-Clip']) await gw.admin.put('/api/admin/prices', { model, resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
+    for (const model of ['chained-v6', 'Studio-Clip'])
+      await gw.admin.put('/api/admin/prices', { model, resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
     customer = await gw.createCustomer({ quota: QUOTA });
   });
   afterAll(async () => {
@@ -41,7 +42,8 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
   });
   const submit = (body: object) => as(customer.key).post('/v1/videos').send(body);
   const lastSubmit = async () => (await fake.submits()).at(-1)!;
-  const ledgerOf = async (taskId: string) => (await gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string; quota: number }>;
+  const ledgerOf = async (taskId: string) =>
+    (await gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string; quota: number }>;
   const pollRound = async () => {
     gw.clock.advance(6_000);
     await gw.sync();
@@ -54,7 +56,10 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
     const sent = await lastSubmit();
     expect(sent.request.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
     expect(sent.json).toEqual({ model: 'Studio-Clip', prompt: 'a lighthouse at dusk', seconds: '8', size: '1280x720' });
-    expect(await gw.balance(customer.userId)).toEqual({ quota: before.quota - 8 * PER_SECOND, used_quota: before.used_quota + 8 * PER_SECOND });
+    expect(await gw.balance(customer.userId)).toEqual({
+      quota: before.quota - 8 * PER_SECOND,
+      used_quota: before.used_quota + 8 * PER_SECOND,
+    });
   });
 
   it('applies model_mapping and forwards a multipart submit with its input_reference file (OpenAI SDK)', async () => {
@@ -76,7 +81,9 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
 
   it('follows a task to completed and streams its content with the channel key', async () => {
     const res = await submit({ model: 'chained-v6', prompt: 'waves', seconds: '4' }).expect(200);
-    const upstreamId = (await gw.admin.get(`/api/admin/tasks?user_id=${customer.userId}`).expect(200)).body.data.find((t: { task_id: string }) => t.task_id === res.body.id);
+    const upstreamId = (await gw.admin.get(`/api/admin/tasks?user_id=${customer.userId}`).expect(200)).body.data.find(
+      (t: { task_id: string }) => t.task_id === res.body.id,
+    );
     await pollRound();
     await pollRound();
     await pollRound();
@@ -120,7 +127,17 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
   it('turns an upstream 400 into a 400 with no charge (the crash-safe hold is reverted in the same submit)', async () => {
     const before = await gw.balance(customer.userId);
     const rowsBefore = (await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}`).expect(200)).body.total;
-    fake.failNextSubmit({ status: 400, body: { error: { message: 'Invalid seconds at http://10.0.0.9/secret, key sk-abcdef123456', type: 'invalid_request_error', param: 'seconds', code: 'invalid_value' } } });
+    fake.failNextSubmit({
+      status: 400,
+      body: {
+        error: {
+          message: 'Invalid seconds at http://10.0.0.9/secret, key sk-abcdef123456',
+          type: 'invalid_request_error',
+          param: 'seconds',
+          code: 'invalid_value',
+        },
+      },
+    });
     const res = await submit({ model: 'chained-v6', prompt: 'p', seconds: '7' }).expect(400);
     expect(res.body.error.message).toBe('upstream rejected the request: invalid_value: invalid value (param: seconds)');
     expect(JSON.stringify(res.body)).not.toMatch(/10\.0\.0\.9|sk-abc/);
@@ -137,7 +154,11 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
 
   it('turns an upstream 429 into a 429 with Retry-After and a 5xx into a 503, neither charged', async () => {
     const before = await gw.balance(customer.userId);
-    fake.failNextSubmit({ status: 429, headers: { 'retry-after': '7' }, body: { error: { message: 'slow down', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } } });
+    fake.failNextSubmit({
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: { error: { message: 'slow down', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } },
+    });
     const busy = await submit({ model: 'chained-v6', prompt: 'p' }).expect(429);
     expect(busy.headers['retry-after']).toBe('7');
     fake.failNextSubmit({ status: 502 });
@@ -147,7 +168,15 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
   });
 
   it('keeps a name another family owns with that family: no openai channel may list it, and it is never forwarded here', async () => {
-    const refused = await gw.admin.post('/api/admin/channels', { name: 'bad', platform: 'openai', base_url: `${fake.url}/v1`, api_key: fake.apiKey, models: ['alpha/v6'] }).expect(400);
+    const refused = await gw.admin
+      .post('/api/admin/channels', {
+        name: 'bad',
+        platform: 'openai',
+        base_url: `${fake.url}/v1`,
+        api_key: fake.apiKey,
+        models: ['alpha/v6'],
+      })
+      .expect(400);
     expect(refused.body.message ?? refused.body.error?.message ?? JSON.stringify(refused.body)).toContain('alpha/v6 is a alpha model');
     const submits = (await fake.submits()).length;
     // No alpha channel exists in this gateway: family A answers (no channel), the openai upstream never sees it.
@@ -179,7 +208,11 @@ describeOnSqlite('videos: a gateway chained behind another (family O -> family A
   it('has a simulator of its own: the seeded openai channel serves sora-2 to the end; reject and busy prompts are a 400 and a 429, not charged', async () => {
     const { userId, key } = await back.createCustomer({ quota: QUOTA });
     const auth = `Bearer ${key}`;
-    const created = await back.http.post('/v1/videos').set('Authorization', auth).send({ model: 'sora-2', prompt: 'a kite', seconds: '8', size: '1280x720' }).expect(200);
+    const created = await back.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .send({ model: 'sora-2', prompt: 'a kite', seconds: '8', size: '1280x720' })
+      .expect(200);
     expect(await back.balance(userId)).toEqual({ quota: QUOTA - 8 * 1000, used_quota: 8 * 1000 });
     let video = created.body;
     for (let round = 0; round < 5 && video.status !== 'completed'; round++) {
@@ -188,11 +221,24 @@ describeOnSqlite('videos: a gateway chained behind another (family O -> family A
       video = (await back.http.get(`/v1/videos/${created.body.id}`).set('Authorization', auth).expect(200)).body;
     }
     expect(video).toMatchObject({ status: 'completed', size: '1280x720' });
-    const content = await back.http.get(`/v1/videos/${created.body.id}/content`).set('Authorization', auth).buffer(true).parse(collect).expect(200);
+    const content = await back.http
+      .get(`/v1/videos/${created.body.id}/content`)
+      .set('Authorization', auth)
+      .buffer(true)
+      .parse(collect)
+      .expect(200);
     expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
-    const refused = await back.http.post('/v1/videos').set('Authorization', auth).send({ model: 'sora-2', prompt: 'x [simulate:reject]', seconds: '4' }).expect(400);
+    const refused = await back.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .send({ model: 'sora-2', prompt: 'x [simulate:reject]', seconds: '4' })
+      .expect(400);
     expect(refused.body.error.message).toContain('content moderation failed');
-    await back.http.post('/v1/videos').set('Authorization', auth).send({ model: 'sora-2', prompt: 'x [simulate:busy]', seconds: '4' }).expect(429);
+    await back.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .send({ model: 'sora-2', prompt: 'x [simulate:busy]', seconds: '4' })
+      .expect(429);
     expect(await back.balance(userId)).toEqual({ quota: QUOTA - 8 * 1000, used_quota: 8 * 1000 });
   });
 
@@ -209,7 +255,11 @@ describeOnSqlite('videos: a gateway chained behind another (family O -> family A
     await front.admin.put('/api/admin/prices', { model: 'chained-v6', resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
     const client = await front.createCustomer({ quota: QUOTA });
     const auth = `Bearer ${client.key}`;
-    const created = await front.http.post('/v1/videos').set('Authorization', auth).send({ model: 'chained-v6', prompt: 'a lighthouse', seconds: '5' }).expect(200);
+    const created = await front.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .send({ model: 'chained-v6', prompt: 'a lighthouse', seconds: '5' })
+      .expect(200);
     expect(await front.balance(client.userId)).toEqual({ quota: QUOTA - 5 * PER_SECOND, used_quota: 5 * PER_SECOND });
     const upstreamTasks = (await back.admin.get(`/api/admin/tasks?user_id=${upstreamCustomer.userId}`).expect(200)).body.data;
     expect(upstreamTasks).toHaveLength(1);

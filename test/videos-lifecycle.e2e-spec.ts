@@ -23,7 +23,8 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
   });
 
   const as = (key: string) => ({
-    submit: (body: object = { model: 'alpha/v5', prompt: 'a boat' }) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send(body).expect(200),
+    submit: (body: object = { model: 'alpha/v5', prompt: 'a boat' }) =>
+      gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send(body).expect(200),
     get: (path: string) => gw.http.get(path).set('Authorization', `Bearer ${key}`),
     head: (path: string) => gw.http.head(path).set('Authorization', `Bearer ${key}`),
     delete: (path: string) => gw.http.delete(path).set('Authorization', `Bearer ${key}`),
@@ -75,7 +76,9 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       completed_at: Math.floor(gw.clock.now() / 1000),
       size: '1280x720',
       // The gateway's own signed link, never the provider's URL.
-      metadata: { url: expect.stringMatching(new RegExp(`^${gw.url}/v1/videos/${submitted.id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`)) },
+      metadata: {
+        url: expect.stringMatching(new RegExp(`^${gw.url}/v1/videos/${submitted.id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`)),
+      },
     });
     // A finished task is not polled again.
     await pollRound();
@@ -144,7 +147,10 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       fake.expireUrls();
       fake.inject('result', { http: 500 }, 1);
       const res = await as(key).get(`/v1/videos/${taskId}/content`).expect(503);
-      expect(res.body.error).toMatchObject({ message: 'the video is temporarily unavailable from the provider, retry later', code: 'service_unavailable' });
+      expect(res.body.error).toMatchObject({
+        message: 'the video is temporarily unavailable from the provider, retry later',
+        code: 'service_unavailable',
+      });
       expect(JSON.stringify(res.body)).not.toContain(fake.url);
       expect(JSON.stringify(res.body)).not.toContain('127.0.0.1');
     });
@@ -153,7 +159,9 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       const other = await gw.createCustomer({ quota: QUOTA });
       for (const path of [`/v1/videos/${taskId}/content`, `/v1/videos/${taskId}`]) {
         const res = await as(other.key).get(path).expect(404);
-        expect(res.body).toEqual({ error: { message: `task ${taskId} not found`, type: 'invalid_request_error', param: null, code: 'not_found' } });
+        expect(res.body).toEqual({
+          error: { message: `task ${taskId} not found`, type: 'invalid_request_error', param: null, code: 'not_found' },
+        });
       }
       await as(key).get('/v1/videos/task_doesNotExist000000000000000/content').expect(404);
     });
@@ -164,11 +172,20 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     fake.scriptNext([5]);
     const { body } = await as(key).submit();
     const queued = await as(key).get(`/v1/videos/${body.id}/content`).expect(409);
-    expect(queued.body).toEqual({ error: { message: `video ${body.id} is not completed (status: queued)`, type: 'invalid_request_error', param: null, code: 'conflict' } });
+    expect(queued.body).toEqual({
+      error: {
+        message: `video ${body.id} is not completed (status: queued)`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'conflict',
+      },
+    });
     await pollRound();
     const running = await as(key).head(`/v1/videos/${body.id}/content`).expect(409);
     expect(running.headers['content-type']).toMatch(/json/);
-    expect((await as(key).get(`/v1/videos/${body.id}/content`).expect(409)).body.error.message).toBe(`video ${body.id} is not completed (status: in_progress)`);
+    expect((await as(key).get(`/v1/videos/${body.id}/content`).expect(409)).body.error.message).toBe(
+      `video ${body.id} is not completed (status: in_progress)`,
+    );
   });
 
   it.each([
@@ -190,7 +207,14 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     const refunds = await gw.admin.get(`/api/admin/logs?task_id=${body.id}&type=refund`).expect(200);
     expect(refunds.body.total).toBe(1);
-    expect(refunds.body.data[0]).toMatchObject({ type: 'refund', user_id: userId, task_id: body.id, model: 'alpha/v5', quota: V5_PRICE, balance_after: QUOTA });
+    expect(refunds.body.data[0]).toMatchObject({
+      type: 'refund',
+      user_id: userId,
+      task_id: body.id,
+      model: 'alpha/v5',
+      quota: V5_PRICE,
+      balance_after: QUOTA,
+    });
     expect(refunds.body.data[0].detail).toContain(body.id);
     expect(refunds.body.data[0].detail).toContain(reason);
     expect(pollsOf(videoId)).toBe(2);
@@ -211,7 +235,13 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     const bad = await as(key).get('/v1/videos?limit=101').expect(400);
     expect(bad.body.error).toMatchObject({ message: 'limit must be an integer between 1 and 100', param: 'limit' });
     const stranger = await gw.createCustomer({ quota: 0 });
-    expect((await as(stranger.key).get('/v1/videos').expect(200)).body).toEqual({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
+    expect((await as(stranger.key).get('/v1/videos').expect(200)).body).toEqual({
+      object: 'list',
+      data: [],
+      first_id: null,
+      last_id: null,
+      has_more: false,
+    });
     await as(stranger.key).get(`/v1/videos?after=${ids[0]}`).expect(400);
   });
 
@@ -223,7 +253,9 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     const finished = (await as(key).submit()).body.id;
     await pollRound();
     const refused = await as(key).delete(`/v1/videos/${running}`).expect(409);
-    expect(refused.body.error.message).toBe(`video ${running} is not finished yet (status: in_progress); only completed or failed videos can be deleted`);
+    expect(refused.body.error.message).toBe(
+      `video ${running} is not finished yet (status: in_progress); only completed or failed videos can be deleted`,
+    );
     const other = await gw.createCustomer({ quota: 0 });
     await as(other.key).delete(`/v1/videos/${finished}`).expect(404);
     const deleted = await as(key).delete(`/v1/videos/${finished}`).expect(200);
@@ -237,16 +269,27 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
   it('documents the flat form as a named Swagger schema with examples', async () => {
     const docs = (await gw.http.get('/docs-json').expect(200)).body;
     const flat = docs.components.schemas.FlatVideo;
-    expect(Object.keys(flat.properties)).toEqual(expect.arrayContaining(['id', 'status', 'progress', 'created_at', 'completed_at', 'size', 'metadata', 'error']));
+    expect(Object.keys(flat.properties)).toEqual(
+      expect.arrayContaining(['id', 'status', 'progress', 'created_at', 'completed_at', 'size', 'metadata', 'error']),
+    );
     expect(flat.properties.status).toMatchObject({ enum: ['queued', 'in_progress', 'completed', 'failed'], example: 'completed' });
-    expect(docs.paths['/v1/videos/{id}'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/FlatVideo' });
+    expect(docs.paths['/v1/videos/{id}'].get.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/FlatVideo',
+    });
     expect(Object.keys(docs.paths['/v1/videos'].post.requestBody.content)).toEqual(['application/json', 'multipart/form-data']);
     expect(docs.paths['/v1/videos/{id}/content'].head).toBeDefined();
     const examples = docs.paths['/v1/videos/{id}'].get.responses['200'].content['application/json'].examples;
-    expect(examples.completed.value).toMatchObject({ status: 'completed', progress: 100, size: '1280x720', metadata: { url: expect.any(String) } });
+    expect(examples.completed.value).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      size: '1280x720',
+      metadata: { url: expect.any(String) },
+    });
     expect(examples.failed.value).toMatchObject({ status: 'failed', error: { message: 'content moderation failed' } });
     // Errors have a named schema in OpenAI's shape; the optional Idempotency-Key and X-Gateway-Hops (set by chained gateways) are the submit's only parameters.
-    expect(docs.paths['/v1/videos'].post.responses['400'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/OpenAIError' });
+    expect(docs.paths['/v1/videos'].post.responses['400'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/OpenAIError',
+    });
     expect(Object.keys(docs.components.schemas.OpenAIErrorDetail.properties)).toEqual(['message', 'type', 'param', 'code']);
     const parameters = docs.paths['/v1/videos'].post.parameters;
     expect(parameters).toHaveLength(2);
@@ -276,7 +319,15 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       expect(sent.parameters).toMatchObject({ resolution: '720P', duration: 5 });
       await pollRound(10_000);
       const done = (await as(key).get(`/v1/videos/${body.id}`).expect(200)).body;
-      expect(done).toMatchObject({ id: body.id, object: 'video', model: 'beta-1.0-t2v', status: 'completed', progress: 100, completed_at: expect.any(Number), metadata: { url: expect.any(String) } });
+      expect(done).toMatchObject({
+        id: body.id,
+        object: 'video',
+        model: 'beta-1.0-t2v',
+        status: 'completed',
+        progress: 100,
+        completed_at: expect.any(Number),
+        metadata: { url: expect.any(String) },
+      });
       const video = await download(as(key).get(`/v1/videos/${body.id}/content`)).expect(200);
       expect(Buffer.compare(video.body as Buffer, beta.videoBytes)).toBe(0);
       expect((await as(key).get('/v1/videos').expect(200)).body.data[0].id).toBe(body.id);

@@ -33,7 +33,12 @@ describeOnSqlite('videos: family A through the embedded simulator', (kind) => {
     expect(running.status).toBe('in_progress');
     await pollRound(GENERATION_MS);
     const done = (await get(`/v1/videos/${body.id}`).expect(200)).body;
-    expect(done).toMatchObject({ status: 'completed', progress: 100, size: '1280x720', metadata: { url: expect.stringMatching(`^${gw.url}/v1/videos/${body.id}/content\\?expires=`) } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      size: '1280x720',
+      metadata: { url: expect.stringMatching(`^${gw.url}/v1/videos/${body.id}/content\\?expires=`) },
+    });
     const video = await get(`/v1/videos/${body.id}/content`).buffer(true).parse(binaryBody).expect(200);
     expect(video.headers['content-type']).toBe('video/mp4');
     expect(Buffer.compare(video.body as Buffer, SAMPLE)).toBe(0);

@@ -93,25 +93,50 @@ describeEachDatabase('videos: family A submits', (kind) => {
     // v6 1080p with audio: 23 credits a second x 100 quota units x 8 s.
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 18_400, used_quota: 18_400 });
     const consumed = await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=consume`).expect(200);
-    expect(consumed.body.data).toEqual([expect.objectContaining({ task_id: res.body.id, model: 'alpha/v6', quota: -18_400, balance_after: QUOTA - 18_400 })]);
+    expect(consumed.body.data).toEqual([
+      expect.objectContaining({ task_id: res.body.id, model: 'alpha/v6', quota: -18_400, balance_after: QUOTA - 18_400 }),
+    ]);
     const task = await storedTask(res.body.id);
-    expect(task).toMatchObject({ status: 'NOT_START', upstreamModel: 'v6', upstreamTaskId: String([...fake.videos.keys()][0]), action: 'textGenerate' });
+    expect(task).toMatchObject({
+      status: 'NOT_START',
+      upstreamModel: 'v6',
+      upstreamTaskId: String([...fake.videos.keys()][0]),
+      action: 'textGenerate',
+    });
     expect(task!.upstreamTaskId).not.toBe(res.body.id);
   });
 
   it('maps a pixel size to the nearest quality and aspect ratio, with defaults of 5 s', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     await submit(key, { model: 'alpha/v5', prompt: 'portrait clip', size: '720x1280' }).expect(200);
-    expect(fake.calls('generate')[0].json).toEqual({ model: 'v5', prompt: 'portrait clip', duration: 5, quality: '720p', aspect_ratio: '9:16' });
+    expect(fake.calls('generate')[0].json).toEqual({
+      model: 'v5',
+      prompt: 'portrait clip',
+      duration: 5,
+      quality: '720p',
+      aspect_ratio: '9:16',
+    });
     await submit(key, { model: 'alpha/v4', prompt: 'fast', size: '960x540', metadata: { motion_mode: 'fast' } }).expect(200);
-    expect(fake.calls('generate')[1].json).toEqual({ model: 'v4', prompt: 'fast', duration: 5, quality: '540p', aspect_ratio: '16:9', motion_mode: 'fast' });
+    expect(fake.calls('generate')[1].json).toEqual({
+      model: 'v4',
+      prompt: 'fast',
+      duration: 5,
+      quality: '540p',
+      aspect_ratio: '16:9',
+      motion_mode: 'fast',
+    });
     // v5 720p 5 s is 60 credits; v4 540p 5 s is 45 credits, doubled for fast motion.
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 6000 - 9000, used_quota: 15_000 });
   });
 
   it('uploads an image URL (following a redirect) and generates from the img_id it got', async () => {
     const { key } = await gw.createCustomer({ quota: QUOTA });
-    const res = await submit(key, { model: 'alpha/v6', prompt: 'the cat walks', image: `${images.url}/moved`, metadata: { aspect_ratio: '1:1' } }).expect(200);
+    const res = await submit(key, {
+      model: 'alpha/v6',
+      prompt: 'the cat walks',
+      image: `${images.url}/moved`,
+      metadata: { aspect_ratio: '1:1' },
+    }).expect(200);
     const [upload] = fake.calls('upload');
     expect(upload.headers['api-key']).toBe(fake.apiKey);
     expect(upload.headers['ai-trace-id']).toMatch(UUID);
@@ -125,13 +150,22 @@ describeEachDatabase('videos: family A submits', (kind) => {
     expect(generate.headers['ai-trace-id']).not.toBe(upload.headers['ai-trace-id']);
     const task = await storedTask(res.body.id);
     expect(task).toMatchObject({ action: 'imageGenerate' });
-    expect(task!.request).toMatchObject({ mode: 'image', img_id: fake.uploads[0].imgId, image: { source: 'url', url: `${images.url}/moved`, mime: 'image/png', size: png.length } });
+    expect(task!.request).toMatchObject({
+      mode: 'image',
+      img_id: fake.uploads[0].imgId,
+      image: { source: 'url', url: `${images.url}/moved`, mime: 'image/png', size: png.length },
+    });
   });
 
   it('uploads a data URI image and the images[] form alike', async () => {
     const { key } = await gw.createCustomer({ quota: QUOTA });
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), fakePng(1000)]);
-    await submit(key, { model: 'alpha/c1', prompt: 'from data', image: `data:image/jpeg;base64,${jpeg.toString('base64')}`, duration: 3 }).expect(200);
+    await submit(key, {
+      model: 'alpha/c1',
+      prompt: 'from data',
+      image: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+      duration: 3,
+    }).expect(200);
     await submit(key, { model: 'alpha/c1', prompt: 'from images', images: [`${images.url}/cat.png`] }).expect(200);
     expect(fake.uploads.map((upload) => [upload.contentType, upload.filename])).toEqual([
       ['image/jpeg', 'image.jpg'],
@@ -139,7 +173,9 @@ describeEachDatabase('videos: family A submits', (kind) => {
     ]);
     expect(fake.uploads[0].bytes!.equals(jpeg)).toBe(true);
     expect(fake.uploads[1].bytes!.equals(png)).toBe(true);
-    expect(fake.calls('generate').map((call) => (call.json as { img_id: number }).img_id)).toEqual(fake.uploads.map((upload) => upload.imgId));
+    expect(fake.calls('generate').map((call) => (call.json as { img_id: number }).img_id)).toEqual(
+      fake.uploads.map((upload) => upload.imgId),
+    );
   });
 
   it('takes a multipart submit with seconds, pixel size and an input_reference file part', async () => {
@@ -156,7 +192,15 @@ describeEachDatabase('videos: family A submits', (kind) => {
       .expect(200);
     expect(res.body.status).toBe('queued');
     expect(fake.uploads[0].bytes!.equals(png)).toBe(true);
-    expect(fake.calls('generate')[0].json).toEqual({ model: 'v6', prompt: 'multipart fox', duration: 4, quality: '720p', seed: 9, water_mark: false, img_id: fake.uploads[0].imgId });
+    expect(fake.calls('generate')[0].json).toEqual({
+      model: 'v6',
+      prompt: 'multipart fox',
+      duration: 4,
+      quality: '720p',
+      seed: 9,
+      water_mark: false,
+      img_id: fake.uploads[0].imgId,
+    });
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 9 * 100 * 4, used_quota: 3600 });
   });
 
@@ -177,7 +221,10 @@ describeEachDatabase('videos: family A submits', (kind) => {
     const saved = { ...limits };
     try {
       const missing = await submit(key, { model: 'alpha/v6', prompt: 'x', image: `${images.url}/gone.png` }).expect(400);
-      expect(missing.body.error).toMatchObject({ message: 'image URL answered HTTP 404; it must be publicly accessible and not expired', param: 'image' });
+      expect(missing.body.error).toMatchObject({
+        message: 'image URL answered HTTP 404; it must be publicly accessible and not expired',
+        param: 'image',
+      });
       const declared = await submit(key, { model: 'alpha/v6', prompt: 'x', image: `${images.url}/huge.png` }).expect(400);
       expect(declared.body.error).toMatchObject({ message: 'image is larger than 20 MB', param: 'image' });
       limits.maxBytes = 2 * 1024 * 1024;
@@ -197,7 +244,10 @@ describeEachDatabase('videos: family A submits', (kind) => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     fake.inject('upload', { errCode: 500031, message: 'image format error' }, 1);
     const res = await submit(key, { model: 'alpha/v6', prompt: 'x', image: `${images.url}/cat.png` }).expect(400);
-    expect(res.body.error).toMatchObject({ message: 'upstream rejected the request: ErrCode 500031: image format error', code: 'invalid_request' });
+    expect(res.body.error).toMatchObject({
+      message: 'upstream rejected the request: ErrCode 500031: image format error',
+      code: 'invalid_request',
+    });
     expect(fake.calls('generate')).toHaveLength(0);
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
   });
@@ -210,7 +260,9 @@ describeEachDatabase('videos: family A submits', (kind) => {
     expect(again.body.id).toBe(first.body.id);
     expect(fake.calls('generate')).toHaveLength(1);
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 6000, used_quota: 6000 });
-    const other = await submit(key, { ...body, prompt: 'something else' }).set('Idempotency-Key', 'order-17').expect(409);
+    const other = await submit(key, { ...body, prompt: 'something else' })
+      .set('Idempotency-Key', 'order-17')
+      .expect(409);
     expect(other.body.error).toMatchObject({ param: 'Idempotency-Key', code: 'conflict' });
   });
 });

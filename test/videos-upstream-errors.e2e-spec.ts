@@ -26,8 +26,20 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
     const BUSY = 'upstream concurrency limit reached, retry later';
     const DOWN = 'upstream channel unavailable, retry later';
     it.each<[string, FakeAlphaFault, number, string, string | undefined]>([
-      ['an invalid parameter (400011)', { errCode: 400011, message: 'invalid parameter' }, 400, 'upstream rejected the request: ErrCode 400011: invalid parameter', undefined],
-      ['a too long prompt (400018)', { errCode: 400018, message: 'prompt too long' }, 400, 'upstream rejected the request: ErrCode 400018: prompt too long', undefined],
+      [
+        'an invalid parameter (400011)',
+        { errCode: 400011, message: 'invalid parameter' },
+        400,
+        'upstream rejected the request: ErrCode 400011: invalid parameter',
+        undefined,
+      ],
+      [
+        'a too long prompt (400018)',
+        { errCode: 400018, message: 'prompt too long' },
+        400,
+        'upstream rejected the request: ErrCode 400018: prompt too long',
+        undefined,
+      ],
       ['the concurrency limit (500044)', { errCode: 500044 }, 429, BUSY, '10'],
       ['HTTP 429 with Retry-After', { http: 429, retryAfter: 7 }, 429, BUSY, '7'],
       ['a lower-case 500044 envelope on HTTP 429', { errCode: 500044, httpStatus: 429, lowerCase: true, retryAfter: 3 }, 429, BUSY, '3'],
@@ -40,7 +52,11 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
     ])('%s: answers %s and charges nothing', async (_name, fault, status, message, retryAfter) => {
       const { userId, key } = await gw.createCustomer({ quota: QUOTA });
       fake.inject('generate', fault);
-      const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt: 'a cat' }).expect(status);
+      const res = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model: 'alpha/v6', prompt: 'a cat' })
+        .expect(status);
       expect(res.body.error).toMatchObject({ message, param: null });
       expect(res.headers['retry-after']).toBe(retryAfter);
       expect(JSON.stringify(res.body)).not.toContain(fake.url);
@@ -53,26 +69,37 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
       expect((await gw.http.get('/metrics').expect(200)).text).toMatch(/gateway_refunds_total\{family="alpha",cause="rejected"\} [1-9]/);
     });
 
-    it.each([500054, 500063])('moderation at submit (ErrCode %s): the task fails with `content moderation failed` and is refunded once', async (errCode) => {
-      const { userId, key } = await gw.createCustomer({ quota: QUOTA });
-      fake.inject('generate', { errCode, message: 'risk' }, 1);
-      const submitted = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v6', prompt: 'a cat' }).expect(200);
-      expect(submitted.body).toMatchObject({ id: expect.stringMatching(/^task_/), status: 'failed', progress: 100 });
-      const read = await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
-      expect(read.body).toMatchObject({ status: 'failed', error: { message: 'content moderation failed' } });
-      expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
-      const logs = (await gw.admin.get(`/api/admin/logs?task_id=${submitted.body.id}`).expect(200)).body.data;
-      expect(logs.map((log: { type: string }) => log.type).sort()).toEqual(['consume', 'refund']);
-      expect(logs.find((log: { type: string }) => log.type === 'refund').detail).toContain('content moderation failed');
-      expect((await gw.http.get('/metrics').expect(200)).text).toMatch(/gateway_refunds_total\{family="alpha",cause="failure"\} [1-9]/);
-      await gw.sync();
-      expect((await gw.admin.get(`/api/admin/logs?task_id=${submitted.body.id}&type=refund`).expect(200)).body.total).toBe(1);
-    });
+    it.each([500054, 500063])(
+      'moderation at submit (ErrCode %s): the task fails with `content moderation failed` and is refunded once',
+      async (errCode) => {
+        const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+        fake.inject('generate', { errCode, message: 'risk' }, 1);
+        const submitted = await gw.http
+          .post('/v1/videos')
+          .set('Authorization', `Bearer ${key}`)
+          .send({ model: 'alpha/v6', prompt: 'a cat' })
+          .expect(200);
+        expect(submitted.body).toMatchObject({ id: expect.stringMatching(/^task_/), status: 'failed', progress: 100 });
+        const read = await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
+        expect(read.body).toMatchObject({ status: 'failed', error: { message: 'content moderation failed' } });
+        expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+        const logs = (await gw.admin.get(`/api/admin/logs?task_id=${submitted.body.id}`).expect(200)).body.data;
+        expect(logs.map((log: { type: string }) => log.type).sort()).toEqual(['consume', 'refund']);
+        expect(logs.find((log: { type: string }) => log.type === 'refund').detail).toContain('content moderation failed');
+        expect((await gw.http.get('/metrics').expect(200)).text).toMatch(/gateway_refunds_total\{family="alpha",cause="failure"\} [1-9]/);
+        await gw.sync();
+        expect((await gw.admin.get(`/api/admin/logs?task_id=${submitted.body.id}&type=refund`).expect(200)).body.total).toBe(1);
+      },
+    );
 
     it('keeps following a task through failing polls and finishes it afterwards', async () => {
       const { key } = await gw.createCustomer({ quota: QUOTA });
       fake.scriptNext([1]);
-      const { body } = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
+      const { body } = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model: 'alpha/v5', prompt: 'x' })
+        .expect(200);
       for (const fault of [{ http: 500 }, { garbage: true }, { errCode: 99999 }] as FakeAlphaFault[]) {
         fake.inject('result', fault, 1);
         gw.clock.advance(6 * 60_000); // past any back-off (at most 5 min), within the 30 min task timeout
@@ -90,7 +117,11 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
     it('streams the video as it arrives instead of buffering it whole', async () => {
       const { key } = await gw.createCustomer({ quota: QUOTA });
       fake.scriptNext([1]);
-      const { body } = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
+      const { body } = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model: 'alpha/v5', prompt: 'x' })
+        .expect(200);
       gw.clock.advance(4000);
       await gw.sync();
       fake.inject('file', { stallAfter: 64 * 1024 }, 1);
@@ -140,14 +171,22 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
       secondary.reset();
       primary.inject('generate', fault, 1);
       const { userId, key } = await gw.createCustomer({ quota: QUOTA });
-      const { body } = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
+      const { body } = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model: 'alpha/v5', prompt: 'x' })
+        .expect(200);
       expect(primary.calls('generate')).toHaveLength(1);
       expect(secondary.calls('generate')).toHaveLength(1);
       expect(secondary.calls('generate')[0].headers['api-key']).toBe('second-key');
       expect(secondary.calls('generate')[0].headers['ai-trace-id']).not.toBe(primary.calls('generate')[0].headers['ai-trace-id']);
       expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 6000, used_quota: 6000 });
       const tasks = await gw.admin.get(`/api/admin/tasks?user_id=${userId}`).expect(200);
-      expect(tasks.body.data[0]).toMatchObject({ task_id: body.id, channel_id: secondaryId, upstream_task_id: String([...secondary.videos.keys()][0]) });
+      expect(tasks.body.data[0]).toMatchObject({
+        task_id: body.id,
+        channel_id: secondaryId,
+        upstream_task_id: String([...secondary.videos.keys()][0]),
+      });
       const channels = await gw.admin.get('/api/admin/channels').expect(200);
       expect(channels.body.data.find((channel: { id: number }) => channel.id === primaryId).error_count).toBeGreaterThan(0);
     });

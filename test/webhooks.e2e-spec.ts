@@ -19,7 +19,11 @@ describeEachDatabase('webhooks', (kind) => {
 
   const as = (key: string) => ({
     get: (path: string) => gw.http.get(path).set('Authorization', `Bearer ${key}`),
-    post: (path: string, body?: object) => gw.http.post(path).set('Authorization', `Bearer ${key}`).send(body ?? {}),
+    post: (path: string, body?: object) =>
+      gw.http
+        .post(path)
+        .set('Authorization', `Bearer ${key}`)
+        .send(body ?? {}),
     delete: (path: string) => gw.http.delete(path).set('Authorization', `Bearer ${key}`),
   });
   const deliver = () => gw.app.get(WebhookDeliveryService).deliverDueWebhooks();
@@ -79,7 +83,14 @@ describeEachDatabase('webhooks', (kind) => {
     const mine = await receiver();
     const theirs = await receiver();
     const endpoint = await register(customer.key, mine.url);
-    expect(endpoint).toEqual({ id: expect.stringMatching(/^we_/), url: mine.url, events: ['video.completed', 'video.failed'], secret: expect.any(String), status: 'enabled', created_at: expect.any(Number) });
+    expect(endpoint).toEqual({
+      id: expect.stringMatching(/^we_/),
+      url: mine.url,
+      events: ['video.completed', 'video.failed'],
+      secret: expect.any(String),
+      status: 'enabled',
+      created_at: expect.any(Number),
+    });
     expect(Buffer.from(endpoint.secret.replace(/^whsec_/, ''), 'base64')).toHaveLength(32);
     expect(endpoint.secret).toMatch(/^whsec_/);
     await register(other.key, theirs.url);
@@ -104,13 +115,22 @@ describeEachDatabase('webhooks', (kind) => {
       const events = eventsFor(mine, taskId);
       expect(events).toHaveLength(1);
       const [event] = events;
-      expect(event.json).toEqual({ id: event.headers['webhook-id'], object: 'event', type: expected[name], created_at: expect.any(Number), data: expect.objectContaining({ id: taskId, object: 'video' }) });
+      expect(event.json).toEqual({
+        id: event.headers['webhook-id'],
+        object: 'event',
+        type: expected[name],
+        created_at: expect.any(Number),
+        data: expect.objectContaining({ id: taskId, object: 'video' }),
+      });
       expect(event.headers['content-type']).toBe('application/json');
       expect(event.headers['webhook-signature']).toMatch(/^v1,/);
       // The event carries the task as GET /v1/videos/{id} shows it.
       const flat = await as(customer.key).get(`/v1/videos/${taskId}`).expect(200);
       // Each rendering signs its own link (its `expires` counts from when it was made): compare the link's target.
-      const linkTarget = (video: { metadata?: { url?: string } }) => ({ ...video, metadata: video.metadata && { ...video.metadata, url: video.metadata.url?.replace(/\?.*$/, '') } });
+      const linkTarget = (video: { metadata?: { url?: string } }) => ({
+        ...video,
+        metadata: video.metadata && { ...video.metadata, url: video.metadata.url?.replace(/\?.*$/, '') },
+      });
       expect(linkTarget(event.json.data)).toEqual(linkTarget(flat.body));
       if (flat.body.metadata?.url) expect(event.json.data.metadata.url).toMatch(/\/content\?expires=\d+&signature=[0-9a-f]{64}$/);
       expect(flat.body.status).toBe(expected[name] === 'video.completed' ? 'completed' : 'failed');
@@ -180,10 +200,23 @@ describeEachDatabase('webhooks', (kind) => {
     let deliveries = (await as(customer.key).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
     expect(deliveries).toHaveLength(2);
     const [pending, failed] = deliveries;
-    expect(failed).toMatchObject({ task_id: taskId, type: 'video.completed', attempt: 1, status_code: 500, error: 'HTTP 500', delivered_at: null });
+    expect(failed).toMatchObject({
+      task_id: taskId,
+      type: 'video.completed',
+      attempt: 1,
+      status_code: 500,
+      error: 'HTTP 500',
+      delivered_at: null,
+    });
     expect(failed.next_attempt_at - failed.created_at).toBeGreaterThanOrEqual(4);
     expect(failed.next_attempt_at - failed.created_at).toBeLessThanOrEqual(7);
-    expect(pending).toMatchObject({ event_id: failed.event_id, attempt: 2, status_code: null, delivered_at: null, next_attempt_at: failed.next_attempt_at });
+    expect(pending).toMatchObject({
+      event_id: failed.event_id,
+      attempt: 2,
+      status_code: null,
+      delivered_at: null,
+      next_attempt_at: failed.next_attempt_at,
+    });
 
     // Not before its time...
     flaky.status = 204;
@@ -195,7 +228,11 @@ describeEachDatabase('webhooks', (kind) => {
     expect(flaky.received).toHaveLength(2);
     expect(flaky.received[1].headers['webhook-id']).toBe(flaky.received[0].headers['webhook-id']);
     expect(flaky.received[1].body).toBe(flaky.received[0].body);
-    await new OpenAI({ apiKey: 'unused' }).webhooks.verifySignature(flaky.received[1].body, flaky.headersOf(flaky.received[1]), endpoint.secret);
+    await new OpenAI({ apiKey: 'unused' }).webhooks.verifySignature(
+      flaky.received[1].body,
+      flaky.headersOf(flaky.received[1]),
+      endpoint.secret,
+    );
 
     deliveries = (await as(customer.key).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
     expect(deliveries.map((delivery: any) => [delivery.attempt, delivery.status_code, delivery.delivered_at !== null])).toEqual([
@@ -230,17 +267,33 @@ describeEachDatabase('webhooks', (kind) => {
     const target = await receiver();
     const endpoint = await register(customer.key, target.url, ['video.failed']);
     const test = await as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`).expect(200);
-    expect(test.body).toMatchObject({ type: 'webhook.test', task_id: null, attempt: 1, status_code: 200, delivered_at: expect.any(Number) });
+    expect(test.body).toMatchObject({
+      type: 'webhook.test',
+      task_id: null,
+      attempt: 1,
+      status_code: 200,
+      delivered_at: expect.any(Number),
+    });
     expect(target.received).toHaveLength(1);
     expect(target.received[0].json).toMatchObject({ id: test.body.event_id, object: 'event', type: 'webhook.test' });
-    await new OpenAI({ apiKey: 'unused' }).webhooks.verifySignature(target.received[0].body, target.headersOf(target.received[0]), endpoint.secret);
+    await new OpenAI({ apiKey: 'unused' }).webhooks.verifySignature(
+      target.received[0].body,
+      target.headersOf(target.received[0]),
+      endpoint.secret,
+    );
 
     const listed = await as(customer.key).get('/v1/webhooks').expect(200);
-    expect(listed.body.data).toEqual([{ id: endpoint.id, url: target.url, events: ['video.failed'], status: 'enabled', created_at: endpoint.created_at }]);
+    expect(listed.body.data).toEqual([
+      { id: endpoint.id, url: target.url, events: ['video.failed'], status: 'enabled', created_at: endpoint.created_at },
+    ]);
     expect(JSON.stringify(listed.body)).not.toContain('whsec_');
 
     // Another account: 404 on everything, and its list is its own.
-    for (const call of [as(other.key).get(`/v1/webhooks/${endpoint.id}/deliveries`), as(other.key).post(`/v1/webhooks/${endpoint.id}/test`), as(other.key).delete(`/v1/webhooks/${endpoint.id}`)]) {
+    for (const call of [
+      as(other.key).get(`/v1/webhooks/${endpoint.id}/deliveries`),
+      as(other.key).post(`/v1/webhooks/${endpoint.id}/test`),
+      as(other.key).delete(`/v1/webhooks/${endpoint.id}`),
+    ]) {
       const res = await call;
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'not_found' });
@@ -249,7 +302,9 @@ describeEachDatabase('webhooks', (kind) => {
     expect(target.received).toHaveLength(1);
 
     const docs = (await gw.http.get('/docs-json').expect(200)).body;
-    expect(Object.keys(docs.paths)).toEqual(expect.arrayContaining(['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries', '/v1/webhooks/{id}/test']));
+    expect(Object.keys(docs.paths)).toEqual(
+      expect.arrayContaining(['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries', '/v1/webhooks/{id}/test']),
+    );
     expect(docs.components.schemas.WebhookEvent.description).toEqual(expect.stringContaining('webhook-signature'));
     expect(Object.keys(docs.components.schemas.WebhookEvent.properties)).toEqual(['id', 'object', 'type', 'created_at', 'data']);
 
@@ -279,7 +334,15 @@ describeEachDatabase('webhooks', (kind) => {
       expect(res.body.error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('4 deliveries in flight') });
     }
     expect(sent.length).toBeGreaterThan(0);
-    for (const res of sent) expect(res.body).toMatchObject({ type: 'webhook.test', attempt: 1, status_code: 200, error: null, next_attempt_at: null, delivered_at: expect.any(Number) });
+    for (const res of sent)
+      expect(res.body).toMatchObject({
+        type: 'webhook.test',
+        attempt: 1,
+        status_code: 200,
+        error: null,
+        next_attempt_at: null,
+        delivered_at: expect.any(Number),
+      });
     // Each answer is its own attempt, and exactly those reached the endpoint, at most 4 at a time.
     expect(new Set(sent.map((res) => res.body.id)).size).toBe(sent.length);
     expect(target.received.map((event) => event.json.id).sort()).toEqual(sent.map((res) => res.body.event_id).sort());
@@ -305,7 +368,15 @@ describeEachDatabase('webhooks', (kind) => {
     }
     expect(sent.length).toBeGreaterThan(0);
     expect(sent.length).toBeLessThanOrEqual(4);
-    for (const res of sent) expect(res.body).toMatchObject({ type: 'webhook.test', attempt: 1, status_code: null, error: 'no answer within 10 s', next_attempt_at: null, delivered_at: null });
+    for (const res of sent)
+      expect(res.body).toMatchObject({
+        type: 'webhook.test',
+        attempt: 1,
+        status_code: null,
+        error: 'no answer within 10 s',
+        next_attempt_at: null,
+        delivered_at: null,
+      });
     expect(hanging.received).toHaveLength(sent.length);
     expect(hanging.mostAtOnce).toBeLessThanOrEqual(4);
 
@@ -359,7 +430,9 @@ describeEachDatabase('webhooks', (kind) => {
     await publish();
     await until(() => healthy.received.length === 2);
     expect(healthy.received.map((event) => event.json.data.id)).toEqual([first, second]);
-    const [stuckAttempt] = (await as(customer.key).get(`/v1/webhooks/${stuck.id}/deliveries`).expect(200)).body.data.filter((row: any) => row.task_id === first);
+    const [stuckAttempt] = (await as(customer.key).get(`/v1/webhooks/${stuck.id}/deliveries`).expect(200)).body.data.filter(
+      (row: any) => row.task_id === first,
+    );
     expect(stuckAttempt).toMatchObject({ attempt: 1, status_code: null, delivered_at: null });
     // The hanging endpoint goes away: its attempts fail and are retried later; the round ends.
     await hanging.stop();
@@ -377,7 +450,12 @@ describeEachDatabase('webhooks', (kind) => {
     const session = await gw.http.post('/console/api/session').send({ username, password: 'pass-word-1' }).expect(200);
     const cookie = String(session.headers['set-cookie'][0]).split(';')[0];
     const consoleGet = (path: string) => gw.http.get(path).set('Cookie', cookie);
-    const consolePost = (path: string, body?: object) => gw.http.post(path).set('Cookie', cookie).set('X-CSRF-Token', session.body.csrf_token).send(body ?? {});
+    const consolePost = (path: string, body?: object) =>
+      gw.http
+        .post(path)
+        .set('Cookie', cookie)
+        .set('X-CSRF-Token', session.body.csrf_token)
+        .send(body ?? {});
 
     const created = await consolePost('/console/api/webhooks', { url: target.url }).expect(201);
     expect(created.body.secret).toMatch(/^whsec_/);
@@ -387,11 +465,21 @@ describeEachDatabase('webhooks', (kind) => {
     const listed = (await consoleGet('/console/api/webhooks').expect(200)).body.data;
     expect(listed).toEqual([expect.objectContaining({ id: created.body.id, status: 'enabled', failing_since: expect.any(Number) })]);
     expect(JSON.stringify(listed)).not.toContain('whsec_');
-    const failed = (await consoleGet(`/console/api/webhooks/${created.body.id}/deliveries`).expect(200)).body.data.find((row: any) => row.attempt === 1);
+    const failed = (await consoleGet(`/console/api/webhooks/${created.body.id}/deliveries`).expect(200)).body.data.find(
+      (row: any) => row.attempt === 1,
+    );
     expect(failed).toMatchObject({ status_code: 500 });
 
-    const failing = (await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.find((row: any) => row.id === created.body.id);
-    expect(failing).toMatchObject({ user_id: user.body.id, status: 'enabled', last_status_code: 500, last_error: 'HTTP 500', failing_since: expect.any(Number) });
+    const failing = (await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.find(
+      (row: any) => row.id === created.body.id,
+    );
+    expect(failing).toMatchObject({
+      user_id: user.body.id,
+      status: 'enabled',
+      last_status_code: 500,
+      last_error: 'HTTP 500',
+      failing_since: expect.any(Number),
+    });
     expect([401, 403]).toContain((await gw.http.get('/api/admin/webhooks/failing').set('Cookie', cookie)).status);
 
     // Resend: the pending retry is sent now, not in 5 s.
@@ -400,7 +488,9 @@ describeEachDatabase('webhooks', (kind) => {
     await deliver();
     expect(target.received).toHaveLength(2);
     expect(target.received[1].headers['webhook-id']).toBe(target.received[0].headers['webhook-id']);
-    expect((await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.map((row: any) => row.id)).not.toContain(created.body.id);
+    expect((await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.map((row: any) => row.id)).not.toContain(
+      created.body.id,
+    );
     // And once more on request, after it was delivered.
     await consolePost(`/console/api/webhooks/${created.body.id}/deliveries/${failed.id}/resend`).expect(202);
     await deliver();
@@ -408,7 +498,11 @@ describeEachDatabase('webhooks', (kind) => {
     const test = await consolePost(`/console/api/webhooks/${created.body.id}/test`).expect(200);
     expect(test.body).toMatchObject({ type: 'webhook.test', status_code: 200 });
     await consolePost(`/console/api/webhooks/${created.body.id}/enable`).expect(200);
-    await gw.http.delete(`/console/api/webhooks/${created.body.id}`).set('Cookie', cookie).set('X-CSRF-Token', session.body.csrf_token).expect(204);
+    await gw.http
+      .delete(`/console/api/webhooks/${created.body.id}`)
+      .set('Cookie', cookie)
+      .set('X-CSRF-Token', session.body.csrf_token)
+      .expect(204);
   });
 
   it('disables an endpoint whose deliveries have failed for 3 days; it then gets no new events', async () => {

@@ -17,7 +17,13 @@ function fakeRedis(configured: boolean) {
     configured,
     isUp: configured,
     keyPrefix: 't:',
-    client: configured ? { publish: jest.fn(async (_channel: string, message: string) => (failPublish ? Promise.reject(new Error('down')) : (published.push(message), 1))) } : null,
+    client: configured
+      ? {
+          publish: jest.fn(async (_channel: string, message: string) =>
+            failPublish ? Promise.reject(new Error('down')) : (published.push(message), 1),
+          ),
+        }
+      : null,
     subscriber: configured ? subscriber : null,
     onStateChange: (listener: (up: boolean) => void) => listeners.push(listener),
   };

@@ -60,7 +60,9 @@ export class ApiKeyCache implements OnModuleInit {
       if (this.subscriberConnectedBefore) this.clear();
       this.subscriberConnectedBefore = true;
     });
-    subscriber.subscribe(this.channel).catch((error: Error) => this.logger.warn(`cannot subscribe to key invalidations yet: ${error.message}`));
+    subscriber
+      .subscribe(this.channel)
+      .catch((error: Error) => this.logger.warn(`cannot subscribe to key invalidations yet: ${error.message}`));
     this.redis.onStateChange((up) => {
       this.clear();
       if (up) this.flushPending();

@@ -58,7 +58,9 @@ export class ApiKeysService {
     const apiKey = await this.keys.findOne({ where: { id: keyId } });
     if (!apiKey || (ownerId !== undefined && apiKey.userId !== ownerId)) throw AppError.notFound(`key ${keyId} not found`);
     if (apiKey.status !== 'revoked') {
-      await this.transactions.run((manager) => manager.update(ApiKeyEntity, { id: keyId }, { status: 'revoked', revokedAt: this.clock.now() }));
+      await this.transactions.run((manager) =>
+        manager.update(ApiKeyEntity, { id: keyId }, { status: 'revoked', revokedAt: this.clock.now() }),
+      );
     }
     this.cache.forgetKey(apiKey.keyHash);
     return (await this.keys.findOne({ where: { id: keyId } }))!;

@@ -12,7 +12,11 @@ export const MISSING_API_KEY = 'missing api key: send Authorization: Bearer <API
  * The one API key check: the bearer token's key and user, and the account's rate limit, attached to
  * the request. Used before any body is read (below) and by ApiKeyGuard for a route reached otherwise.
  */
-export async function authenticateApiKey(req: AuthenticatedRequest, apiKeys: ApiKeysService, accountLimits: AccountRateLimiter): Promise<void> {
+export async function authenticateApiKey(
+  req: AuthenticatedRequest,
+  apiKeys: ApiKeysService,
+  accountLimits: AccountRateLimiter,
+): Promise<void> {
   const token = bearerToken(req);
   if (!token) throw new AppError(ErrorCode.Unauthorized, MISSING_API_KEY);
   const { apiKey, user } = await apiKeys.authenticate(token);

@@ -15,10 +15,24 @@ export interface DefaultPrice {
 
 /** One price per second for each resolution: [silent credits, audio credits or null]. */
 export const perSecond = (model: string, table: Record<string, [number, number | null]>): DefaultPrice[] =>
-  Object.entries(table).map(([resolution, [credits, audioCredits]]) => ({ model, resolution, unit: 'second', duration: 0, credits, audioCredits }));
+  Object.entries(table).map(([resolution, [credits, audioCredits]]) => ({
+    model,
+    resolution,
+    unit: 'second',
+    duration: 0,
+    credits,
+    audioCredits,
+  }));
 
 /** One price per clip for each resolution and duration. */
 export const perClip = (model: string, table: Record<string, Record<number, number>>): DefaultPrice[] =>
   Object.entries(table).flatMap(([resolution, byDuration]) =>
-    Object.entries(byDuration).map(([duration, credits]) => ({ model, resolution, unit: 'clip' as const, duration: Number(duration), credits, audioCredits: null })),
+    Object.entries(byDuration).map(([duration, credits]) => ({
+      model,
+      resolution,
+      unit: 'clip' as const,
+      duration: Number(duration),
+      credits,
+      audioCredits: null,
+    })),
   );

@@ -68,7 +68,8 @@ export class LedgerService {
   }
 
   private async takeIfEnough(manager: EntityManager, type: 'consume' | 'hold', movement: TaskMovement): Promise<LogEntity> {
-    if (!(await this.moveToUsed(manager, movement.userId, movement.quota))) throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
+    if (!(await this.moveToUsed(manager, movement.userId, movement.quota)))
+      throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
     return this.writeLog(manager, type, movement, -movement.quota);
   }
 
@@ -85,7 +86,8 @@ export class LedgerService {
     try {
       return await this.writeLog(manager, type, movement, movement.quota);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AlreadyRefundedError(`task ${movement.taskId} was already ${type === 'refund' ? 'refunded' : 'released'}`);
+      if (isUniqueViolation(error))
+        throw new AlreadyRefundedError(`task ${movement.taskId} was already ${type === 'refund' ? 'refunded' : 'released'}`);
       throw error;
     }
   }
@@ -185,5 +187,6 @@ export class LedgerService {
 // The statements of every charge and hold, written once (see lean-writes.ts); the same on MySQL and SQLite.
 const MOVE_TO_USED_SQL = 'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, updated_at = ? WHERE id = ? AND quota >= ?';
 const BALANCE_SQL = 'SELECT quota FROM users WHERE id = ?';
-const INSERT_LOG_SQL = 'INSERT INTO logs (type, user_id, task_id, model, quota, balance_after, channel_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+const INSERT_LOG_SQL =
+  'INSERT INTO logs (type, user_id, task_id, model, quota, balance_after, channel_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
 const CONFIRM_HOLD_SQL = "UPDATE logs SET type = 'consume' WHERE task_id = ? AND type = 'hold'";

@@ -23,7 +23,12 @@ export class LogTotalsService {
   constructor(@InjectRepository(LogEntity) private readonly logs: Repository<LogEntity>) {}
 
   async totals<T extends LogType = LogType>(filter: LogFilter & { types?: readonly T[] }): Promise<LogTotals<T>> {
-    const qb = this.logs.createQueryBuilder('l').select('l.type', 'type').addSelect('SUM(l.quota)', 'sum').addSelect('COUNT(*)', 'count').groupBy('l.type');
+    const qb = this.logs
+      .createQueryBuilder('l')
+      .select('l.type', 'type')
+      .addSelect('SUM(l.quota)', 'sum')
+      .addSelect('COUNT(*)', 'count')
+      .groupBy('l.type');
     if (filter.userId !== undefined) qb.andWhere('l.user_id = :userId', { userId: filter.userId });
     if (filter.type) qb.andWhere('l.type = :type', { type: filter.type });
     if (filter.types) qb.andWhere('l.type IN (:...types)', { types: filter.types });
@@ -41,7 +46,10 @@ export class LogTotalsService {
   }
 
   /** Signed quota and row count of every account's charges and refunds since `fromMs`, per time bucket (`bucketMs` long) and type. */
-  async chargesAndRefundsByBucket(fromMs: number, bucketMs: number): Promise<Array<{ bucket: number; type: string; quota: number; count: number }>> {
+  async chargesAndRefundsByBucket(
+    fromMs: number,
+    bucketMs: number,
+  ): Promise<Array<{ bucket: number; type: string; quota: number; count: number }>> {
     // `x - x % size` floors to a bucket on MySQL and SQLite alike (times are positive).
     const rows: Array<Record<string, string | number>> = await this.logs.manager.query(
       "SELECT (created_at - (created_at % ?)) AS bucket, type, SUM(quota) AS q, COUNT(*) AS n FROM logs WHERE type IN ('consume', 'refund') AND created_at >= ? " +

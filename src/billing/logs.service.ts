@@ -72,7 +72,11 @@ export class LogsService {
     const rows = ids.length ? await this.logs.find({ select: { id: true, balanceAfter: true }, where: { id: In(ids) } }) : [];
     const balanceOf = new Map(rows.map((row) => [row.id, row.balanceAfter]));
     const byDay = new Map(lastIds.map((row) => [Number(row.day), balanceOf.get(Number(row.last)) ?? 0]));
-    const before = await this.logs.findOne({ select: { id: true, balanceAfter: true }, where: { userId, createdAt: LessThan(from) }, order: { createdAt: 'DESC', id: 'DESC' } });
+    const before = await this.logs.findOne({
+      select: { id: true, balanceAfter: true },
+      where: { userId, createdAt: LessThan(from) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
     return { opening: before?.balanceAfter ?? null, byDay };
   }
 

@@ -21,7 +21,11 @@ export function errorReply(error: unknown, method: string, path: string, origina
   const appError = toAppError(error);
   if (appError.code === ErrorCode.Internal) new Logger('Errors').error(`${method} ${originalUrl}: ${(error as Error)?.stack ?? error}`);
   else if (appError.status >= 500) new Logger('Errors').warn(`${method} ${path}: ${appError.status} ${faultSummary(error, appError)}`);
-  return { status: appError.status, retryAfterSeconds: appError.options.retryAfterSeconds, body: errorBody(appError, surfaceForPath(path)) };
+  return {
+    status: appError.status,
+    retryAfterSeconds: appError.options.retryAfterSeconds,
+    body: errorBody(appError, surfaceForPath(path)),
+  };
 }
 
 /** Writes any error as the body shape of the surface the request came in on. */

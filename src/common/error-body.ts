@@ -28,7 +28,9 @@ const OPENAI_TYPE_BY_STATUS: Record<number, string> = {
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) {
-    return new AppError(ErrorCode.ServiceUnavailable, 'the service is temporarily unavailable, retry later', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS });
+    return new AppError(ErrorCode.ServiceUnavailable, 'the service is temporarily unavailable, retry later', {
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+    });
   }
   if (error instanceof HttpException) {
     const status = error.getStatus();
@@ -45,7 +47,9 @@ export function toAppError(error: unknown): AppError {
   }
   if (withStatus?.type === 'entity.parse.failed') return new AppError(ErrorCode.InvalidRequest, 'request body is not valid JSON');
   if (status && status >= 400 && status < 500) {
-    return new AppError(CODE_BY_STATUS[status] ?? ErrorCode.InvalidRequest, withStatus.message ?? 'bad request', { param: withStatus?.field });
+    return new AppError(CODE_BY_STATUS[status] ?? ErrorCode.InvalidRequest, withStatus.message ?? 'bad request', {
+      param: withStatus?.field,
+    });
   }
   return new AppError(ErrorCode.Internal, 'internal server error');
 }

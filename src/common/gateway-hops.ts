@@ -19,9 +19,13 @@ export function gatewayHopsOf(raw: string | string[] | undefined, max: number): 
   if (!HOPS_PATTERN.test(value)) throw AppError.invalid(`${GATEWAY_HOPS_HEADER} must be a whole number of gateways`, GATEWAY_HOPS_HEADER);
   const hops = Number(value);
   if (hops > max) {
-    throw new AppError(ErrorCode.TooManyGatewayHops, `request has passed through too many gateways (${hops}, at most ${max}): a channel probably points back at a gateway of the chain`, {
-      param: GATEWAY_HOPS_HEADER,
-    });
+    throw new AppError(
+      ErrorCode.TooManyGatewayHops,
+      `request has passed through too many gateways (${hops}, at most ${max}): a channel probably points back at a gateway of the chain`,
+      {
+        param: GATEWAY_HOPS_HEADER,
+      },
+    );
   }
   return hops;
 }

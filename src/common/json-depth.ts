@@ -76,6 +76,7 @@ export function rejectDeepJson(maxDepth = MAX_JSON_DEPTH): (req: IncomingMessage
       }
       bytes = Buffer.from(text, 'utf8');
     }
-    if (jsonNestsDeeperThan(bytes, maxDepth)) throw new JsonBodyError(400, `request body is nested too deeply (more than ${maxDepth} levels)`);
+    if (jsonNestsDeeperThan(bytes, maxDepth))
+      throw new JsonBodyError(400, `request body is nested too deeply (more than ${maxDepth} levels)`);
   };
 }

@@ -33,14 +33,24 @@ export async function publicOnlyLookup(hostname: string) {
  * itself resolves names through a lookup that refuses private addresses. AppError 400 (naming
  * the field) when a hop is refused; transport errors are thrown as they are.
  */
-export async function fetchPublicUrl<T = Readable>(client: AxiosInstance, config: AxiosRequestConfig & { url: string }, policy: FetchPolicy): Promise<AxiosResponse<T>> {
+export async function fetchPublicUrl<T = Readable>(
+  client: AxiosInstance,
+  config: AxiosRequestConfig & { url: string },
+  policy: FetchPolicy,
+): Promise<AxiosResponse<T>> {
   let url = config.url;
   const maxRedirects = policy.maxRedirects ?? 3;
   for (let hop = 0; ; hop++) {
     const trusted = isTrustedHost(url, policy);
     if (!trusted) await assertPublicHttpUrl(url, policy.field, policy.allowPrivate);
     const guarded = !trusted && !policy.allowPrivate;
-    const response = await client.request<T>({ ...config, url, maxRedirects: 0, validateStatus: () => true, ...(guarded ? { lookup: publicOnlyLookup } : {}) });
+    const response = await client.request<T>({
+      ...config,
+      url,
+      maxRedirects: 0,
+      validateStatus: () => true,
+      ...(guarded ? { lookup: publicOnlyLookup } : {}),
+    });
     const location = response.status >= 300 && response.status < 400 ? response.headers.location : undefined;
     if (typeof location !== 'string' || location === '') return response;
     (response.data as Readable | undefined)?.destroy?.();

@@ -78,7 +78,11 @@ export function isShowableLink(raw: unknown, policy: LinkPolicy = { allowPrivate
 /** Checks that `raw` is an http(s) URL; `field` names the request field in the 400. */
 export function assertHttpUrl(raw: string, field: string): URL {
   // The provider fetches these URLs itself: its protocol takes no inline data.
-  const refused = () => AppError.invalid(`${field} must be an http(s) URL${/^data:/i.test(raw) ? ' the provider can fetch (data URIs are not accepted here)' : ''}`, field);
+  const refused = () =>
+    AppError.invalid(
+      `${field} must be an http(s) URL${/^data:/i.test(raw) ? ' the provider can fetch (data URIs are not accepted here)' : ''}`,
+      field,
+    );
   let url: URL;
   try {
     url = new URL(raw);
@@ -94,7 +98,11 @@ export function assertHttpUrl(raw: string, field: string): URL {
  * `field` names the request field in the 400. With `allowPrivate` (or a trusted host of the
  * policy, such as the gateway's own) only the scheme is checked.
  */
-export async function assertPublicHttpUrl(raw: string, field: string, allowPrivate: boolean | { allowPrivate: boolean; trustedHosts?: string[] }): Promise<URL> {
+export async function assertPublicHttpUrl(
+  raw: string,
+  field: string,
+  allowPrivate: boolean | { allowPrivate: boolean; trustedHosts?: string[] },
+): Promise<URL> {
   const url = assertHttpUrl(raw, field);
   const policy = typeof allowPrivate === 'boolean' ? { allowPrivate } : allowPrivate;
   if (policy.allowPrivate || policy.trustedHosts?.includes(url.host)) return url;

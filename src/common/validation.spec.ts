@@ -51,13 +51,25 @@ describe('validBody', () => {
   it('says "required" for a missing or blank text, and the range after the type', async () => {
     expect(await refused({})).toEqual({ message: 'prompt is required', param: 'prompt' });
     expect(await refused({ prompt: '  ' })).toEqual({ message: 'prompt is required', param: 'prompt' });
-    expect(await refused({ prompt: 'p', duration: 5.5 })).toEqual({ message: 'duration must be an integer between 3 and 15', param: 'duration' });
+    expect(await refused({ prompt: 'p', duration: 5.5 })).toEqual({
+      message: 'duration must be an integer between 3 and 15',
+      param: 'duration',
+    });
   });
 
   it('names array elements by index', async () => {
-    expect(await refused({ prompt: 'p', media: [{ type: 'image', url: 'u' }, 'x'] })).toEqual({ message: 'media[1] must be an object', param: 'media[1]' });
-    expect(await refused({ prompt: 'p', media: [{ type: 'audio', url: 'u' }] })).toEqual({ message: 'media[0].type must be one of image, video', param: 'media[0].type' });
-    expect(await refused({ prompt: 'p', media: [{ type: 'image' }] })).toEqual({ message: 'media[0].url is required', param: 'media[0].url' });
+    expect(await refused({ prompt: 'p', media: [{ type: 'image', url: 'u' }, 'x'] })).toEqual({
+      message: 'media[1] must be an object',
+      param: 'media[1]',
+    });
+    expect(await refused({ prompt: 'p', media: [{ type: 'audio', url: 'u' }] })).toEqual({
+      message: 'media[0].type must be one of image, video',
+      param: 'media[0].type',
+    });
+    expect(await refused({ prompt: 'p', media: [{ type: 'image' }] })).toEqual({
+      message: 'media[0].url is required',
+      param: 'media[0].url',
+    });
   });
 
   it('takes an empty string as not given, drops unknown fields, and returns an instance', async () => {

@@ -68,7 +68,8 @@ export const IsOptionalNotNull = (options?: ValidationOptions) => ValidateIf((_o
  * Like `IsOptionalNotNull`, and an empty string is absent too: what an empty form field sends, and
  * what the family B and C schemas have always taken for "not given".
  */
-export const IsOptionalOrEmpty = (options?: ValidationOptions) => ValidateIf((_object, value) => value !== undefined && value !== '', options);
+export const IsOptionalOrEmpty = (options?: ValidationOptions) =>
+  ValidateIf((_object, value) => value !== undefined && value !== '', options);
 
 /**
  * A required text: missing, empty or blank is `<field> is required` (ahead of any other rule of the
@@ -92,7 +93,12 @@ export function IsRequired(options?: ValidationOptions) {
  * number out of range is `message` (the interface's wording, e.g. "between 3 and 15 (seconds)").
  */
 export const IntegerBetween = (min: number, max: number, message: string) =>
-  applyDecorators(IsNumber({}, { message: '$property must be an integer' }), IsInt({ message }), Min(min, { message }), Max(max, { message }));
+  applyDecorators(
+    IsNumber({}, { message: '$property must be an integer' }),
+    IsInt({ message }),
+    Min(min, { message }),
+    Max(max, { message }),
+  );
 
 /**
  * `@Length` as a VARCHAR column counts: in code points. (class-validator's `@Length` does not count
@@ -108,7 +114,9 @@ export function ColumnLength(min: number, max: number, options?: ValidationOptio
         validate: (value: unknown) => count(value) >= min && count(value) <= max,
         defaultMessage: buildMessage(
           (each, args) =>
-            count(args?.value) < min ? `${each}$property must be longer than or equal to $constraint1 characters` : `${each}$property must be shorter than or equal to $constraint2 characters`,
+            count(args?.value) < min
+              ? `${each}$property must be longer than or equal to $constraint1 characters`
+              : `${each}$property must be shorter than or equal to $constraint2 characters`,
           options,
         ),
       },
@@ -133,7 +141,10 @@ export function MaxUtf16Length(max: number, options?: ValidationOptions) {
         validate: (value: unknown) => typeof value !== 'string' || value.length <= max,
         defaultMessage: (args) => {
           const value = String(args?.value ?? '');
-          const note = [...value].length <= max ? ` (the provider counts an emoji or other character outside the Basic Multilingual Plane as 2; this prompt counts ${value.length})` : '';
+          const note =
+            [...value].length <= max
+              ? ` (the provider counts an emoji or other character outside the Basic Multilingual Plane as 2; this prompt counts ${value.length})`
+              : '';
           return `${args?.property} must be at most ${max} characters${note}`;
         },
       },
@@ -145,7 +156,8 @@ export function MaxUtf16Length(max: number, options?: ValidationOptions) {
 /** The `model` of a submit body: the one field the submit pipeline reads before any family's schema, to route the body. */
 export function modelOf(body: Record<string, unknown>): string {
   const model = body.model;
-  if (model === undefined || model === null || (typeof model === 'string' && model.trim() === '')) throw AppError.invalid('model is required', 'model');
+  if (model === undefined || model === null || (typeof model === 'string' && model.trim() === ''))
+    throw AppError.invalid('model is required', 'model');
   if (typeof model !== 'string') throw AppError.invalid('model must be a string', 'model');
   return model;
 }

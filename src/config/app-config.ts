@@ -23,7 +23,10 @@ const integer = (min: number, fallback: number, max = Number.MAX_SAFE_INTEGER) =
     .transform((value, ctx) => {
       if (value === undefined || value === '') return fallback;
       if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-        ctx.addIssue({ code: 'custom', message: max === Number.MAX_SAFE_INTEGER ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: max === Number.MAX_SAFE_INTEGER ? `must be an integer >= ${min}` : `must be an integer from ${min} to ${max}`,
+        });
         return z.NEVER;
       }
       return Number(value);
@@ -98,10 +101,7 @@ const schema = z.object({
   DATABASE_URL: databaseUrl,
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   PUBLIC_BASE_URL: publicBaseUrl,
-  SIMULATOR: z
-    .enum(['on', 'off'], { error: 'must be on or off' })
-    .optional()
-    .default('on'),
+  SIMULATOR: z.enum(['on', 'off'], { error: 'must be on or off' }).optional().default('on'),
   TASK_SYNC_INTERVAL_MS: integer(0, 1000),
   ASSET_FOLLOW_UP_INTERVAL_MS: integer(0, 3000, 3_600_000),
   WEBHOOK_DELIVERY_INTERVAL_MS: integer(0, 1000, 3_600_000),
@@ -201,7 +201,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const serverSecretPrevious = secretFromEnv(env, 'SERVER_SECRET_PREVIOUS');
   const lines = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   for (const secret of [serverSecret, serverSecretPrevious]) if (isProblem(secret)) lines.push(`${secret.variable}: ${secret.message}`);
-  if (serverSecretPrevious !== undefined && serverSecret === undefined) lines.push('SERVER_SECRET_PREVIOUS: needs SERVER_SECRET (the new key) as well');
+  if (serverSecretPrevious !== undefined && serverSecret === undefined)
+    lines.push('SERVER_SECRET_PREVIOUS: needs SERVER_SECRET (the new key) as well');
   if (!result.success || lines.length > 0) throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   const values = result.data;
   return {

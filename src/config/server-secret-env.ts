@@ -19,7 +19,8 @@ function estimatedEntropyBits(value: string): number {
 /** Why `value` cannot be a server secret, or null when it can. */
 export function serverSecretProblem(value: string): string | null {
   if (value.length < MIN_LENGTH) return `must be at least ${MIN_LENGTH} characters`;
-  if (estimatedEntropyBits(value) < MIN_ENTROPY_BITS || deflateRawSync(value, { level: 9 }).length < MIN_COMPRESSED_BYTES) return 'is too predictable: use a random value, e.g. openssl rand -hex 32';
+  if (estimatedEntropyBits(value) < MIN_ENTROPY_BITS || deflateRawSync(value, { level: 9 }).length < MIN_COMPRESSED_BYTES)
+    return 'is too predictable: use a random value, e.g. openssl rand -hex 32';
   return null;
 }
 

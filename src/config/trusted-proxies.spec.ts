@@ -24,7 +24,10 @@ describe('TRUSTED_PROXIES', () => {
 describe('REDIS_URL and REDIS_KEY_PREFIX', () => {
   it('are optional; a URL must be redis:// or rediss://, a prefix plain characters', () => {
     expect(loadConfig({})).toMatchObject({ redisUrl: undefined, redisKeyPrefix: 'gateway:' });
-    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2', REDIS_KEY_PREFIX: 'gw-a:' })).toMatchObject({ redisUrl: 'redis://127.0.0.1:6379/2', redisKeyPrefix: 'gw-a:' });
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379/2', REDIS_KEY_PREFIX: 'gw-a:' })).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379/2',
+      redisKeyPrefix: 'gw-a:',
+    });
     expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/);
     expect(() => loadConfig({ REDIS_KEY_PREFIX: 'a b' })).toThrow(/REDIS_KEY_PREFIX/);
   });

@@ -29,10 +29,16 @@ export const trustedProxies = z
     const text = (value ?? '').trim();
     if (!text) return false;
     if (/^\d+$/.test(text)) return Number(text);
-    const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const entries = text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     const bad = entries.filter((entry) => !isAddressOrRange(entry));
     if (bad.length > 0 || entries.length === 0) {
-      ctx.addIssue({ code: 'custom', message: `must be a hop count, or a comma list of IPs, CIDRs, loopback, linklocal, uniquelocal (not: ${bad.join(', ') || text})` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a hop count, or a comma list of IPs, CIDRs, loopback, linklocal, uniquelocal (not: ${bad.join(', ') || text})`,
+      });
       return z.NEVER;
     }
     return entries;

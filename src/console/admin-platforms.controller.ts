@@ -14,7 +14,8 @@ export class AdminPlatformsController {
 
   @Get()
   @ApiOperation({
-    summary: 'The provider families a channel may be of: label (both console languages), models, and the channel settings each takes (type, default, required, secret)',
+    summary:
+      'The provider families a channel may be of: label (both console languages), models, and the channel settings each takes (type, default, required, secret)',
   })
   @ApiOkResponse({ type: PlatformListDto })
   list(): PlatformListDto {

@@ -33,7 +33,9 @@ export class AdminPricesController {
   ) {}
 
   @Get('prices')
-  @ApiOperation({ summary: 'The price table, in quota units; `money` is the price in CURRENCY at QUOTA_PER_UNIT (10,000 units = 1 USD by default)' })
+  @ApiOperation({
+    summary: 'The price table, in quota units; `money` is the price in CURRENCY at QUOTA_PER_UNIT (10,000 units = 1 USD by default)',
+  })
   @ApiOkResponse({ type: AdminPriceListDto })
   async list(): Promise<AdminPriceListDto> {
     return { data: (await this.pricing.listRules()).map((rule) => toPriceView(rule, this.config)), currency: toCurrencyView(this.config) };

@@ -37,14 +37,28 @@ export class AdminTasksController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'All tasks; filter by user, status (flat or unified) and model, search by task id or prompt; newest first unless `sort` says otherwise' })
+  @ApiOperation({
+    summary:
+      'All tasks; filter by user, status (flat or unified) and model, search by task id or prompt; newest first unless `sort` says otherwise',
+  })
   @ApiOkResponse({ type: AdminTaskListDto })
   async list(@Query() query: TaskQueryDto): Promise<AdminTaskListDto> {
     const status = query.status ? (FLAT_TO_UNIFIED[query.status] ?? [query.status as TaskStatus]) : undefined;
-    const { data, total } = await this.tasks.list({ userId: query.user_id, status, model: query.model, q: query.q, sort: query.sort, page: query.page, pageSize: query.page_size });
+    const { data, total } = await this.tasks.list({
+      userId: query.user_id,
+      status,
+      model: query.model,
+      q: query.q,
+      sort: query.sort,
+      page: query.page,
+      pageSize: query.page_size,
+    });
     const now = this.clock.now();
     const archives = await this.archives.summariesOf(data.map((task) => task.id));
-    return { data: data.map((task) => toAdminTaskView(task, archives.get(task.id) ?? NO_ARCHIVE, isStuck(task.status, task.nextPollAt, now))), total };
+    return {
+      data: data.map((task) => toAdminTaskView(task, archives.get(task.id) ?? NO_ARCHIVE, isStuck(task.status, task.nextPollAt, now))),
+      total,
+    };
   }
 
   @Get('stuck')

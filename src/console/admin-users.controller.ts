@@ -1,5 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards, UsePipes } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { hashPassword } from '../auth/password';
@@ -60,7 +68,10 @@ export class AdminUsersController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change group, status, verification approval, rate limit (rpm) or password (a new password signs the user out of every console session but the caller\'s own)' })
+  @ApiOperation({
+    summary:
+      "Change group, status, verification approval, rate limit (rpm) or password (a new password signs the user out of every console session but the caller's own)",
+  })
   @ApiOkResponse({ type: UserDto })
   @ApiNotFoundResponse({ description: 'Unknown user' })
   async update(@Param('id', idParamPipe) id: number, @Body() body: UpdateUserDto, @Req() req: ConsoleRequest): Promise<UserDto> {

@@ -17,7 +17,9 @@ export class AdminWebhooksController {
   ) {}
 
   @Get('failing')
-  @ApiOperation({ summary: "Customers' webhook endpoints that are failing or disabled, the longest failing first, with their latest error" })
+  @ApiOperation({
+    summary: "Customers' webhook endpoints that are failing or disabled, the longest failing first, with their latest error",
+  })
   @ApiOkResponse({ type: AdminFailingEndpointListDto })
   async failing(): Promise<AdminFailingEndpointListDto> {
     const endpoints = await this.endpoints.failing();

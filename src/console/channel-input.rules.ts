@@ -12,7 +12,11 @@ export function sentSettings(settings: object | undefined): ChannelSettings | un
 /** The registered family of a channel's platform; a 400 naming `platform` for one no family speaks. */
 export function familyOfChannelPlatform(families: readonly FamilyDefinition[], platform: Platform): FamilyDefinition {
   const family = families.find((candidate) => candidate.platform === platform);
-  if (!family) throw AppError.invalid(`platform must be one of the following values: ${families.map((candidate) => candidate.platform).join(', ')}`, 'platform');
+  if (!family)
+    throw AppError.invalid(
+      `platform must be one of the following values: ${families.map((candidate) => candidate.platform).join(', ')}`,
+      'platform',
+    );
   return family;
 }
 
@@ -36,7 +40,13 @@ export function assertChannelInput(
   const foreign = prefix === undefined ? undefined : models.find((model) => !model.toLowerCase().startsWith(prefix));
   if (foreign !== undefined) throw AppError.invalid(`models: ${foreign} is not a ${platform} model (they start with ${prefix})`, 'models');
   // A family whose models are the operator's cannot take a name another family owns: it would stay that family's.
-  const owned = prefix === undefined ? models.map((model) => ({ model, owner: familyOfModel(model, families)?.family })).find(({ owner }) => owner && owner.platform !== platform) : undefined;
-  if (owned) throw AppError.invalid(`models: ${owned.model} is a ${owned.owner!.platform} model; a ${platform} channel cannot serve it`, 'models');
+  const owned =
+    prefix === undefined
+      ? models
+          .map((model) => ({ model, owner: familyOfModel(model, families)?.family }))
+          .find(({ owner }) => owner && owner.platform !== platform)
+      : undefined;
+  if (owned)
+    throw AppError.invalid(`models: ${owned.model} is a ${owned.owner!.platform} model; a ${platform} channel cannot serve it`, 'models');
   if (merged) family.assertChannelSettings?.(merged);
 }

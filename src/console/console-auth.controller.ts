@@ -46,7 +46,11 @@ export class ConsoleAuthController {
   @UseGuards(SignInThrottleGuard)
   @ApiOperation({ summary: 'Sign in (admin token, or username and password); sets the http-only session cookie' })
   @ApiOkResponse({ type: ConsoleSessionDto })
-  async signIn(@Body() body: ConsoleSignInDto, @Req() req: ConsoleRequest, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {
+  async signIn(
+    @Body() body: ConsoleSignInDto,
+    @Req() req: ConsoleRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsoleSessionDto> {
     const opened = await this.auth.signIn({ adminToken: body.admin_token, username: body.username, password: body.password });
     return this.start(opened, req, res);
   }
@@ -56,7 +60,11 @@ export class ConsoleAuthController {
   @UseGuards(SignInThrottleGuard)
   @ApiOperation({ summary: 'Create a customer account (zero balance) and sign in' })
   @ApiCreatedResponse({ type: ConsoleSessionDto })
-  async signUp(@Body() body: ConsoleSignUpDto, @Req() req: ConsoleRequest, @Res({ passthrough: true }) res: Response): Promise<ConsoleSessionDto> {
+  async signUp(
+    @Body() body: ConsoleSignUpDto,
+    @Req() req: ConsoleRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsoleSessionDto> {
     return this.start(await this.auth.signUp(body.username, body.password), req, res);
   }
 

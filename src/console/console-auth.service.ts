@@ -26,7 +26,8 @@ export class ConsoleAuthService {
 
   async signIn(input: { adminToken?: string; username?: string; password?: string }): Promise<OpenedSession> {
     if (input.adminToken !== undefined) {
-      if (!this.adminToken.matches(input.adminToken)) throw new AppError(ErrorCode.Unauthorized, 'invalid admin token', { param: 'admin_token' });
+      if (!this.adminToken.matches(input.adminToken))
+        throw new AppError(ErrorCode.Unauthorized, 'invalid admin token', { param: 'admin_token' });
       return this.sessions.open('admin_token', null);
     }
     if (input.username === undefined || input.password === undefined) {

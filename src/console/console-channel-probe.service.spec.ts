@@ -24,7 +24,9 @@ describe('ConsoleChannelProbeService', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const probeWith = (channel: Partial<ChannelEntity>, adapter?: Partial<UpstreamAdapter>) => {
-    const registry = { findAdapter: () => (adapter ? ({ platform: 'alpha', ...adapter } as UpstreamAdapter) : null) } as unknown as FamilyRegistry;
+    const registry = {
+      findAdapter: () => (adapter ? ({ platform: 'alpha', ...adapter } as UpstreamAdapter) : null),
+    } as unknown as FamilyRegistry;
     const channels = { get: async () => ({ id: 1, platform: 'alpha', apiKey: 'secret', ...channel }) } as unknown as ChannelsService;
     return new ConsoleChannelProbeService(channels, registry, new HttpService()).test(1);
   };
@@ -41,7 +43,11 @@ describe('ConsoleChannelProbeService', () => {
   });
 
   it("uses the adapter's probe when there is one, and reports its error kind", async () => {
-    expect(await probeWith({ baseUrl }, { probe: async () => undefined })).toEqual({ ok: true, method: 'probe', latency_ms: expect.any(Number) });
+    expect(await probeWith({ baseUrl }, { probe: async () => undefined })).toEqual({
+      ok: true,
+      method: 'probe',
+      latency_ms: expect.any(Number),
+    });
     const failed = await probeWith({ baseUrl }, { probe: async () => Promise.reject(new UpstreamError('channel', 'invalid API-KEY')) });
     expect(failed).toMatchObject({ ok: false, method: 'probe', error: 'channel: invalid API-KEY' });
   });

@@ -10,7 +10,10 @@ const REACHABILITY_TIMEOUT_MS = 5_000;
 
 export class ChannelTestResultDto {
   @ApiProperty() ok: boolean;
-  @ApiProperty({ enum: ['probe', 'reachability'], description: "probe: the family adapter's authenticated call; reachability: any HTTP answer from base_url" })
+  @ApiProperty({
+    enum: ['probe', 'reachability'],
+    description: "probe: the family adapter's authenticated call; reachability: any HTTP answer from base_url",
+  })
   method: 'probe' | 'reachability';
   @ApiProperty() latency_ms: number;
   @ApiPropertyOptional({ description: 'HTTP status of the reachability check' }) http_status?: number;
@@ -46,13 +49,29 @@ export class ConsoleChannelProbeService {
     }
     try {
       const response = await firstValueFrom(
-        this.http.get(channel.baseUrl, { timeout: REACHABILITY_TIMEOUT_MS, maxRedirects: 0, validateStatus: () => true, responseType: 'stream' }),
+        this.http.get(channel.baseUrl, {
+          timeout: REACHABILITY_TIMEOUT_MS,
+          maxRedirects: 0,
+          validateStatus: () => true,
+          responseType: 'stream',
+        }),
       );
       (response.data as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-      return { ok: response.status < 500, method: 'reachability', latency_ms: elapsed(), http_status: response.status, ...(response.status >= 500 ? { error: `HTTP ${response.status}` } : {}) };
+      return {
+        ok: response.status < 500,
+        method: 'reachability',
+        latency_ms: elapsed(),
+        http_status: response.status,
+        ...(response.status >= 500 ? { error: `HTTP ${response.status}` } : {}),
+      };
     } catch (error) {
       const err = error as { code?: string; message?: string };
-      return { ok: false, method: 'reachability', latency_ms: elapsed(), error: err.code ? `${err.code}: ${err.message}` : String(err.message ?? error) };
+      return {
+        ok: false,
+        method: 'reachability',
+        latency_ms: elapsed(),
+        error: err.code ? `${err.code}: ${err.message}` : String(err.message ?? error),
+      };
     }
   }
 }

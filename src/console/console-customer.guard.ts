@@ -9,7 +9,8 @@ export class ConsoleCustomerGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<ConsoleRequest>();
     const session = req.consoleSession;
     if (!session) throw new AppError(ErrorCode.Unauthorized, 'sign in to the console first');
-    if (session.role !== 'user' || !session.user) throw new AppError(ErrorCode.Forbidden, 'this page is for customer accounts; admins use the admin pages');
+    if (session.role !== 'user' || !session.user)
+      throw new AppError(ErrorCode.Forbidden, 'this page is for customer accounts; admins use the admin pages');
     req.user = session.user;
     return true;
   }

@@ -6,10 +6,17 @@ import { buildIconSprite, VENDOR_FILES } from './console-vendor-files';
 const PUBLIC = join(__dirname, 'public', 'assets');
 const read = (path: string) => readFileSync(path, 'utf8');
 /** A module's code without its comments (the guide in main.js shows made-up keys). */
-const code = (path: string) => read(path).split('\n').filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line)).join('\n');
+const code = (path: string) =>
+  read(path)
+    .split('\n')
+    .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line))
+    .join('\n');
 /** A language's messages as the console loads them: the main catalog and the admin pages' own (lib/i18n.js merges both). */
 const messages = (lang: string) =>
-  Object.assign({}, ...[`${lang}.json`, `admin.${lang}.json`].map((file) => JSON.parse(read(join(PUBLIC, 'i18n', file))))) as Record<string, string>;
+  Object.assign({}, ...[`${lang}.json`, `admin.${lang}.json`].map((file) => JSON.parse(read(join(PUBLIC, 'i18n', file))))) as Record<
+    string,
+    string
+  >;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -32,7 +39,8 @@ describe('console front end', () => {
     const missing: string[] = [];
     for (const file of sources(join(PUBLIC, 'js'))) {
       // Literal keys only: t('tasks.title'); keys built at run time (`status.${s}`) are checked by the browser tests.
-      for (const match of code(file).matchAll(/\bt\('([\w.-]+)'/g)) if (!(match[1] in en)) missing.push(`${file.slice(PUBLIC.length)}: ${match[1]}`);
+      for (const match of code(file).matchAll(/\bt\('([\w.-]+)'/g))
+        if (!(match[1] in en)) missing.push(`${file.slice(PUBLIC.length)}: ${match[1]}`);
     }
     expect(missing).toEqual([]);
   });
@@ -50,7 +58,8 @@ describe('console front end', () => {
     const sprite = buildIconSprite(names);
     for (const name of names) expect(sprite).toContain(`<symbol id="${name}"`);
     const used = new Set<string>();
-    for (const file of sources(join(PUBLIC, 'js'))) for (const match of read(file).matchAll(/(?:\bicon=|<\$\{Icon\} name=)(?:"|\$\{')([a-z0-9-]+)/g)) used.add(match[1]);
+    for (const file of sources(join(PUBLIC, 'js')))
+      for (const match of read(file).matchAll(/(?:\bicon=|<\$\{Icon\} name=)(?:"|\$\{')([a-z0-9-]+)/g)) used.add(match[1]);
     expect([...used].filter((name) => !names.includes(name))).toEqual([]);
   });
 });

@@ -45,13 +45,23 @@ export class ConsoleSessionsService {
   /** The live session behind a cookie value, with its user re-read (a disabled user is signed out). */
   async resolve(sessionId: string): Promise<ResolvedConsoleSession | null> {
     if (!sessionId || sessionId.length > 128) return null;
-    const session = await this.sessions.findOne({ where: { tokenHash: sha256(sessionId).toString('hex'), expiresAt: MoreThan(this.clock.now()) } });
+    const session = await this.sessions.findOne({
+      where: { tokenHash: sha256(sessionId).toString('hex'), expiresAt: MoreThan(this.clock.now()) },
+    });
     if (!session) return null;
     const csrfToken = csrfTokenFor(sessionId);
-    if (session.kind === 'admin_token') return { id: session.id, kind: session.kind, role: 'admin', user: null, expiresAt: session.expiresAt, csrfToken };
+    if (session.kind === 'admin_token')
+      return { id: session.id, kind: session.kind, role: 'admin', user: null, expiresAt: session.expiresAt, csrfToken };
     const user = session.userId === null ? null : await this.users.findById(session.userId);
     if (!user || user.status !== 'active') return null;
-    return { id: session.id, kind: session.kind, role: user.role === 'admin' ? 'admin' : 'user', user, expiresAt: session.expiresAt, csrfToken };
+    return {
+      id: session.id,
+      kind: session.kind,
+      role: user.role === 'admin' ? 'admin' : 'user',
+      user,
+      expiresAt: session.expiresAt,
+      csrfToken,
+    };
   }
 
   csrfMatches(sessionId: string, candidate: string | undefined): boolean {

@@ -32,7 +32,10 @@ export class ConsoleStaticController {
   @Get('vendor/:file')
   vendor(@Req() req: Request, @Res() res: Response): void {
     const name = String(req.params.file);
-    if (name === 'icons.svg') return this.sendCached(res, name, 'image/svg+xml', () => buildIconSprite(JSON.parse(readFileSync(join(PUBLIC_DIR, 'assets', 'icons.json'), 'utf8')) as string[]));
+    if (name === 'icons.svg')
+      return this.sendCached(res, name, 'image/svg+xml', () =>
+        buildIconSprite(JSON.parse(readFileSync(join(PUBLIC_DIR, 'assets', 'icons.json'), 'utf8')) as string[]),
+      );
     const file = ownValue(VENDOR_FILES, name);
     if (!file) throw AppError.notFound('no such console file');
     this.sendCached(res, name, file.type, () => {

@@ -9,7 +9,10 @@ import { dirname, join } from 'node:path';
 function packageDir(name: string): string {
   // Not every package exports its package.json: walk up from its entry point instead.
   let dir = dirname(require.resolve(name));
-  while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== name) {
+  while (
+    !existsSync(join(dir, 'package.json')) ||
+    (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== name
+  ) {
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`package ${name} not found`);
     dir = parent;
@@ -44,7 +47,10 @@ export function buildIconSprite(names: string[]): string {
   const symbols = names.map((name) => {
     if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`bad icon name ${name}`);
     const svg = readFileSync(join(iconsDir, `${name}.svg`), 'utf8');
-    const inner = svg.replace(/<!--[\s\S]*?-->/g, '').replace(/^[\s\S]*?<svg[^>]*>/, '').replace(/<\/svg>\s*$/, '');
+    const inner = svg
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(/^[\s\S]*?<svg[^>]*>/, '')
+      .replace(/<\/svg>\s*$/, '');
     return `<symbol id="${name}" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">${inner.trim()}</symbol>`;
   });
   return `<svg xmlns="http://www.w3.org/2000/svg">${symbols.join('')}</svg>`;

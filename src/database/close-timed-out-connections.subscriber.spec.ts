@@ -4,7 +4,12 @@ import { CloseTimedOutConnections } from './close-timed-out-connections.subscrib
 describe('CloseTimedOutConnections', () => {
   const after = (error: unknown) => {
     const connection = { destroy: jest.fn() };
-    const event = { queryRunner: { databaseConnection: connection }, success: error === undefined, error, query: 'SELECT 1' } as unknown as AfterQueryEvent;
+    const event = {
+      queryRunner: { databaseConnection: connection },
+      success: error === undefined,
+      error,
+      query: 'SELECT 1',
+    } as unknown as AfterQueryEvent;
     new CloseTimedOutConnections().afterQuery(event);
     return connection.destroy;
   };

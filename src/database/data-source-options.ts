@@ -48,6 +48,14 @@ export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: 
     charset: 'utf8mb4',
     timezone: 'Z',
     extra: { connectionLimit: poolSize },
-    ...(queryTimeoutMs ? { enableQueryTimeout: true, maxQueryExecutionTime: queryTimeoutMs, connectTimeout: queryTimeoutMs, logger: new QuietQueryLogger(), subscribers: [CloseTimedOutConnections] } : {}),
+    ...(queryTimeoutMs
+      ? {
+          enableQueryTimeout: true,
+          maxQueryExecutionTime: queryTimeoutMs,
+          connectTimeout: queryTimeoutMs,
+          logger: new QuietQueryLogger(),
+          subscribers: [CloseTimedOutConnections],
+        }
+      : {}),
   };
 }

@@ -21,7 +21,10 @@ export class DatabaseModule {
       imports: [
         TypeOrmModule.forRootAsync({
           // autoLoadEntities: the entities every module registers with TypeOrmModule.forFeature.
-          useFactory: () => ({ ...buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs, config.databasePoolSize), autoLoadEntities: true }),
+          useFactory: () => ({
+            ...buildDataSourceOptions(config.database, config.databaseQueryTimeoutMs, config.databasePoolSize),
+            autoLoadEntities: true,
+          }),
           dataSourceFactory: async (options) => {
             await migrate(config);
             return newDataSource(options!).initialize();

@@ -31,7 +31,8 @@ class DeadlineMysqlQueryRunner extends MysqlQueryRunner {
 
   override connect(): Promise<unknown> {
     if (!this.databaseConnection && this.acquireError) return Promise.reject(this.acquireError);
-    if (this.databaseConnection || (this as unknown as { databaseConnectionPromise?: unknown }).databaseConnectionPromise) return super.connect();
+    if (this.databaseConnection || (this as unknown as { databaseConnectionPromise?: unknown }).databaseConnectionPromise)
+      return super.connect();
     const acquiring = super.connect() as Promise<PooledConnection>;
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {

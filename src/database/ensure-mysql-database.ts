@@ -37,10 +37,16 @@ export async function ensureMysqlDatabase(target: DatabaseTarget, timeoutMs: num
   } catch (error) {
     const { errno, code } = error as { errno?: number; code?: string };
     if (errno === ER_ACCESS_DENIED_ERROR) {
-      return { kind: 'unusable', message: `DATABASE_URL: MySQL at ${url.host} refused user "${decodeURIComponent(url.username)}" (wrong user or password).` };
+      return {
+        kind: 'unusable',
+        message: `DATABASE_URL: MySQL at ${url.host} refused user "${decodeURIComponent(url.username)}" (wrong user or password).`,
+      };
     }
     if (code && UNREACHABLE.has(code)) {
-      return { kind: 'unusable', message: `DATABASE_URL: no MySQL server answers at ${url.host} (${code}). Start it, or point DATABASE_URL at a running one.` };
+      return {
+        kind: 'unusable',
+        message: `DATABASE_URL: no MySQL server answers at ${url.host} (${code}). Start it, or point DATABASE_URL at a running one.`,
+      };
     }
     if (errno !== ER_BAD_DB_ERROR && errno !== ER_DBACCESS_DENIED_ERROR) return { kind: 'not-checked' };
     denied = errno === ER_DBACCESS_DENIED_ERROR;

@@ -2,7 +2,8 @@ import { SecretBox, UnreadableSecretError } from './secret-box';
 import type { ServerSecret } from './server-secret.service';
 
 /** A server secret whose keys for every purpose are these bytes, current first. */
-const secretWith = (...keys: number[]) => ({ derive: () => Buffer.alloc(32, keys[0]), deriveAll: () => keys.map((key) => Buffer.alloc(32, key)) }) as unknown as ServerSecret;
+const secretWith = (...keys: number[]) =>
+  ({ derive: () => Buffer.alloc(32, keys[0]), deriveAll: () => keys.map((key) => Buffer.alloc(32, key)) }) as unknown as ServerSecret;
 const boxWith = (...keys: number[]) => new SecretBox(secretWith(...keys), 'test', 'enc:v1:');
 
 describe('SecretBox', () => {

@@ -55,7 +55,10 @@ export class SecretBox {
       try {
         const decipher = createDecipheriv('aes-256-gcm', keys[keyIndex], raw.subarray(0, IV_BYTES));
         decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-        return { secret: Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8'), keyIndex };
+        return {
+          secret: Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8'),
+          keyIndex,
+        };
       } catch {
         // Not this key: a value sealed before a rotation opens with a previous one.
       }

@@ -40,7 +40,9 @@ export class ServerSecret implements OnModuleInit, OnApplicationBootstrap {
   async onModuleInit(): Promise<void> {
     const stored = await this.settings.get(SETTING);
     if (this.config.serverSecret) {
-      const configured = [this.config.serverSecret, this.config.serverSecretPrevious].filter((value): value is string => value !== undefined);
+      const configured = [this.config.serverSecret, this.config.serverSecretPrevious].filter(
+        (value): value is string => value !== undefined,
+      );
       this.secrets = [...configured.map((value) => Buffer.from(value, 'utf8')), ...(stored !== null ? [Buffer.from(stored, 'hex')] : [])];
       this.retiringDatabaseSecret = stored !== null;
     } else {

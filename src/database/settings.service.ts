@@ -17,7 +17,9 @@ export class SettingsService {
 
   /** Stores `value` unless the key already has one; answers the value that is stored afterwards. */
   async setIfAbsent(key: string, value: string): Promise<string> {
-    await this.transactions.run((manager) => manager.createQueryBuilder().insert().into(SettingEntity).values({ key, value }).orIgnore().execute());
+    await this.transactions.run((manager) =>
+      manager.createQueryBuilder().insert().into(SettingEntity).values({ key, value }).orIgnore().execute(),
+    );
     return (await this.get(key)) ?? value;
   }
 

@@ -35,11 +35,17 @@ export class TransactionRunner {
    * BEGIN/COMMIT round trips on the hot path. On SQLite it still waits for open transactions.
    */
   async runStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.track(() => (this.isSqlite ? this.exclusiveOnSqlite(() => work(this.dataSource.manager)) : retryDeadlocks(() => work(this.dataSource.manager))));
+    return this.track(() =>
+      this.isSqlite ? this.exclusiveOnSqlite(() => work(this.dataSource.manager)) : retryDeadlocks(() => work(this.dataSource.manager)),
+    );
   }
 
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.track(() => (this.isSqlite ? this.exclusiveOnSqlite(() => this.dataSource.transaction(work)) : retryDeadlocks(() => this.dataSource.transaction(work))));
+    return this.track(() =>
+      this.isSqlite
+        ? this.exclusiveOnSqlite(() => this.dataSource.transaction(work))
+        : retryDeadlocks(() => this.dataSource.transaction(work)),
+    );
   }
 
   /** True once a write failed for want of a usable database and none has committed since. */
@@ -109,6 +115,12 @@ function isDeadlock(error: unknown): boolean {
 
 /** A unique-key violation on either driver. */
 export function isUniqueViolation(error: unknown): boolean {
-  const driverError = (error as { driverError?: { code?: string; errno?: number } })?.driverError ?? (error as { code?: string; errno?: number });
-  return driverError?.code === 'ER_DUP_ENTRY' || driverError?.errno === 1062 || String(driverError?.code ?? '').startsWith('SQLITE_CONSTRAINT_UNIQUE') || String(driverError?.code ?? '') === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  const driverError =
+    (error as { driverError?: { code?: string; errno?: number } })?.driverError ?? (error as { code?: string; errno?: number });
+  return (
+    driverError?.code === 'ER_DUP_ENTRY' ||
+    driverError?.errno === 1062 ||
+    String(driverError?.code ?? '').startsWith('SQLITE_CONSTRAINT_UNIQUE') ||
+    String(driverError?.code ?? '') === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }

@@ -41,6 +41,7 @@ function typeProblem(definition: ChannelSettingDefinition, value: unknown): stri
   }
   if (typeof value !== 'string') return 'must be a string';
   const shortest = min ?? 1;
-  if (value.length < shortest || (max !== undefined && value.length > max)) return max !== undefined ? `must be between ${shortest} and ${max} characters` : `must be at least ${shortest} characters`;
+  if (value.length < shortest || (max !== undefined && value.length > max))
+    return max !== undefined ? `must be between ${shortest} and ${max} characters` : `must be at least ${shortest} characters`;
   return null;
 }

@@ -38,7 +38,10 @@ export function familyOfPlatform(platform: Platform): FamilyDefinition | null {
 }
 
 /** The family that serves a public model, with the model's canonical id; null when none does. */
-export function familyOfModel(name: string, families: readonly FamilyDefinition[] = FAMILIES): { family: FamilyDefinition; model: string } | null {
+export function familyOfModel(
+  name: string,
+  families: readonly FamilyDefinition[] = FAMILIES,
+): { family: FamilyDefinition; model: string } | null {
   for (const family of families) {
     const model = family.publicModel(name);
     if (model !== null) return { family, model };
@@ -61,7 +64,10 @@ export const FAMILY_DEFINITIONS = Symbol('FAMILY_DEFINITIONS');
  * and the registry built from it. FamiliesModule registers FAMILIES; service tests register a fake.
  */
 export function familyRegistration(families: readonly FamilyDefinition[]): Required<Pick<ModuleMetadata, 'imports' | 'providers'>> {
-  return { imports: families.map((family) => family.module), providers: [{ provide: FAMILY_DEFINITIONS, useValue: families }, FamilyRegistry] };
+  return {
+    imports: families.map((family) => family.module),
+    providers: [{ provide: FAMILY_DEFINITIONS, useValue: families }, FamilyRegistry],
+  };
 }
 
 /**
@@ -112,7 +118,10 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
     if (fixed) return fixed;
     const open = this.families.filter((family) => family.modelsFromChannels);
     if (open.length === 0) return null;
-    const listed = await this.router.listedModel(open.map((family) => family.platform), name);
+    const listed = await this.router.listedModel(
+      open.map((family) => family.platform),
+      name,
+    );
     const family = listed && open.find((candidate) => candidate.platform === listed.platform);
     return family ? { family, model: listed.model } : null;
   }

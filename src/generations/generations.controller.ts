@@ -47,24 +47,29 @@ export class GenerationsController {
       'video-edit is billed as a 15 s output (its length follows the input video and is known only afterwards). ' +
       'Media URLs must be public http(s); their format and size are checked by a ranged read before charging.',
   })
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'The same key and body within 24 hours return the first task, charged once; 1 to 255 characters' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'The same key and body within 24 hours return the first task, charged once; 1 to 255 characters',
+  })
   @ApiHeader(GATEWAY_HOPS_API_HEADER)
   @ApiSubmitBody('unified', "The request schema of the model's family")
   @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`' })
   @ApiSubmitErrors(WrapperErrorResponse, ERRORS)
   @ApiUnauthorizedResponse({ type: WrapperErrorResponse, description: 'API key missing, invalid or expired', example: ERRORS[401] })
-  async create(
-    @Body() body: unknown,
-    @Req() req: AuthenticatedRequest,
-  ): Promise<GenerationSubmitResponse> {
-    const task = await this.submissions.submit(unifiedSubmitInput(body), { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
+  async create(@Body() body: unknown, @Req() req: AuthenticatedRequest): Promise<GenerationSubmitResponse> {
+    const task = await this.submissions.submit(
+      unifiedSubmitInput(body),
+      { user: req.user!, apiKey: req.apiKey },
+      submitHeadersOf(req.headers),
+    );
     return GenerationSubmitResponse.of(task);
   }
 
   @Get(':task_id')
   @ApiOperation({ summary: 'A task in the unified form (any platform); FAILURE still answers code `success`' })
   @ApiOkResponse({ type: UnifiedTaskResponse, examples: UNIFIED_TASK_EXAMPLES })
-  @ApiNotFoundResponse({ type: WrapperErrorResponse, description: 'Unknown task, or another account\'s task', example: ERRORS[404] })
+  @ApiNotFoundResponse({ type: WrapperErrorResponse, description: "Unknown task, or another account's task", example: ERRORS[404] })
   async get(@Param('task_id') taskId: string, @Req() req: AuthenticatedRequest): Promise<UnifiedTaskResponse> {
     return toUnifiedTaskResponse(await this.tasks.findOwned(req.user!.id, taskId), this.links);
   }

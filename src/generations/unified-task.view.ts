@@ -57,4 +57,8 @@ export function toUnifiedTask(task: TaskEntity, links: ContentLinks): UnifiedTas
   };
 }
 
-export const toUnifiedTaskResponse = (task: TaskEntity, links: ContentLinks): UnifiedTaskResponse => ({ code: 'success', message: '', data: toUnifiedTask(task, links) });
+export const toUnifiedTaskResponse = (task: TaskEntity, links: ContentLinks): UnifiedTaskResponse => ({
+  code: 'success',
+  message: '',
+  data: toUnifiedTask(task, links),
+});

@@ -16,7 +16,10 @@ export class HealthController {
 
   @Get()
   @HealthCheck()
-  @ApiOperation({ summary: '200 when the database answers and writes commit, 503 otherwise; with REDIS_URL, `redis` tells whether limits are shared right now' })
+  @ApiOperation({
+    summary:
+      '200 when the database answers and writes commit, 503 otherwise; with REDIS_URL, `redis` tells whether limits are shared right now',
+  })
   check() {
     const checks = [() => this.database.pingCheck('database', { timeout: 2000 }), () => this.writes.check('database_writes')];
     // Never a reason for a 503: without Redis the gateway serves on in-process limits.

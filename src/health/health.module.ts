@@ -4,5 +4,9 @@ import { DatabaseWritesIndicator } from './database-writes.indicator';
 import { HealthController } from './health.controller';
 import { RedisIndicator } from './redis.indicator';
 
-@Module({ imports: [TerminusModule.forRoot({ logger: false })], controllers: [HealthController], providers: [DatabaseWritesIndicator, RedisIndicator] })
+@Module({
+  imports: [TerminusModule.forRoot({ logger: false })],
+  controllers: [HealthController],
+  providers: [DatabaseWritesIndicator, RedisIndicator],
+})
 export class HealthModule {}

@@ -21,6 +21,10 @@ export class RedisIndicator {
     const indicator = this.health.check(key);
     return this.redis.isUp
       ? indicator.up({ connected: true, shared: true })
-      : indicator.up({ connected: false, shared: false, message: 'Redis is unavailable: rate limits and the sign-in throttle are per process, cached API keys live 2 s' });
+      : indicator.up({
+          connected: false,
+          shared: false,
+          message: 'Redis is unavailable: rate limits and the sign-in throttle are per process, cached API keys live 2 s',
+        });
   }
 }

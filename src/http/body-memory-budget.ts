@@ -41,9 +41,12 @@ export class BodyMemoryBudget {
     if (request[ADMITTED]) return;
     const bytes = this.bytesOf(req);
     // A body no route would take is refused as such, not told to retry (its size is no fault of ours).
-    if (bytes > this.limitBytes || declaredLength(req) > LARGEST_BODY_BYTES) throw new AppError(ErrorCode.PayloadTooLarge, 'request body too large');
+    if (bytes > this.limitBytes || declaredLength(req) > LARGEST_BODY_BYTES)
+      throw new AppError(ErrorCode.PayloadTooLarge, 'request body too large');
     if (this.inFlight + bytes > this.limitBytes) {
-      throw new AppError(ErrorCode.ServiceUnavailable, 'the gateway is reading too many request bodies at once, retry shortly', { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      throw new AppError(ErrorCode.ServiceUnavailable, 'the gateway is reading too many request bodies at once, retry shortly', {
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+      });
     }
     this.inFlight += bytes;
     request[ADMITTED] = true;

@@ -37,10 +37,34 @@ export function installHotRoutes(app: INestApplication, pipeline: RequestHandler
   const videos = app.get(VideosController);
   const generations = app.get(GenerationsController);
   const routes: HotRoute[] = [
-    { method: 'GET', pattern: /^\/v1\/videos\/([^/]+)\/?$/i, path: '/v1/videos/:id', param: 'id', handle: (req) => videos.get(req.params.id as string, req) },
-    { method: 'GET', pattern: /^\/v1\/video\/generations\/([^/]+)\/?$/i, path: '/v1/video/generations/:task_id', param: 'task_id', handle: (req) => generations.get(req.params.task_id as string, req) },
-    { method: 'POST', pattern: /^\/v1\/videos\/?$/i, path: '/v1/videos', takes: hasJsonBody, handle: (req) => videos.create(req.body, undefined, req) },
-    { method: 'POST', pattern: /^\/v1\/video\/generations\/?$/i, path: '/v1/video/generations', takes: hasJsonBody, handle: (req) => generations.create(req.body, req) },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/videos\/([^/]+)\/?$/i,
+      path: '/v1/videos/:id',
+      param: 'id',
+      handle: (req) => videos.get(req.params.id as string, req),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/video\/generations\/([^/]+)\/?$/i,
+      path: '/v1/video/generations/:task_id',
+      param: 'task_id',
+      handle: (req) => generations.get(req.params.task_id as string, req),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/videos\/?$/i,
+      path: '/v1/videos',
+      takes: hasJsonBody,
+      handle: (req) => videos.create(req.body, undefined, req),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/video\/generations\/?$/i,
+      path: '/v1/video/generations',
+      takes: hasJsonBody,
+      handle: (req) => generations.create(req.body, req),
+    },
   ];
   const behind = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
@@ -59,7 +83,10 @@ export function installHotRoutes(app: INestApplication, pipeline: RequestHandler
       // As Express's router once a route is found: its path (the request log names it) and parameters.
       request.route = { path: match.route.path };
       request.params = match.route.param ? { [match.route.param]: match.param } : {};
-      match.route.handle(request).then((body) => response.status(200).json(body), (error: unknown) => sendError(error, request, response));
+      match.route.handle(request).then(
+        (body) => response.status(200).json(body),
+        (error: unknown) => sendError(error, request, response),
+      );
     });
   });
 }

@@ -49,5 +49,7 @@ export async function claimDueRows<Row extends ObjectLiteral>(
     return result.affected ?? 0;
   });
   if (claimed === 0) return [];
-  return rows.find({ where: { [lease.owner.property]: claim.owner, [due.property]: claim.leaseUntil, ...lease.only?.where } as FindOptionsWhere<Row> });
+  return rows.find({
+    where: { [lease.owner.property]: claim.owner, [due.property]: claim.leaseUntil, ...lease.only?.where } as FindOptionsWhere<Row>,
+  });
 }

@@ -32,7 +32,10 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
   onApplicationBootstrap(): void {
     for (const loop of this.loops.values()) {
       if (loop.job.intervalMs <= 0) continue;
-      this.scheduler.addInterval(loop.job.name, setInterval(() => void loop.tick(), loop.job.intervalMs));
+      this.scheduler.addInterval(
+        loop.job.name,
+        setInterval(() => void loop.tick(), loop.job.intervalMs),
+      );
     }
   }
 

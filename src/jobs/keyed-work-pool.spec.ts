@@ -8,9 +8,13 @@ describe('KeyedWorkPool', () => {
     let peak = 0;
     const perKey = new Map<number, number>();
     const peakPerKey = new Map<number, number>();
-    const pool = new KeyedWorkPool(5, (key) => (key === 1 ? 2 : 10), (error) => {
-      throw error;
-    });
+    const pool = new KeyedWorkPool(
+      5,
+      (key) => (key === 1 ? 2 : 10),
+      (error) => {
+        throw error;
+      },
+    );
     for (let i = 0; i < 40; i++) {
       const key = i % 2;
       pool.push(key, async () => {
@@ -32,7 +36,11 @@ describe('KeyedWorkPool', () => {
   it('reports job errors without stopping the other jobs', async () => {
     const errors: unknown[] = [];
     const done: number[] = [];
-    const pool = new KeyedWorkPool(2, () => 2, (error) => errors.push(error));
+    const pool = new KeyedWorkPool(
+      2,
+      () => 2,
+      (error) => errors.push(error),
+    );
     pool.push(0, async () => {
       throw new Error('boom');
     });
@@ -43,7 +51,11 @@ describe('KeyedWorkPool', () => {
   });
 
   it('whenBelow waits until the backlog shrinks', async () => {
-    const pool = new KeyedWorkPool(1, () => 1, () => undefined);
+    const pool = new KeyedWorkPool(
+      1,
+      () => 1,
+      () => undefined,
+    );
     let release!: () => void;
     pool.push(0, () => new Promise<void>((resolve) => (release = resolve)));
     pool.push(0, async () => undefined);

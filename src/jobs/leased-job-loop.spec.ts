@@ -54,7 +54,10 @@ class FakeJob implements LeasedJob<Row> {
   async claim(limit: number): Promise<Row[]> {
     this.claims.push(limit);
     if (this.failClaimAt === this.claims.length) throw new Error('database gone');
-    const due = this.rows.filter((row) => row.dueAt <= this.now).sort((a, b) => a.dueAt - b.dueAt).slice(0, limit);
+    const due = this.rows
+      .filter((row) => row.dueAt <= this.now)
+      .sort((a, b) => a.dueAt - b.dueAt)
+      .slice(0, limit);
     for (const row of due) Object.assign(row, { owner: 'me', dueAt: this.now + 60_000 });
     return due.map((row) => ({ ...row }));
   }
@@ -93,7 +96,9 @@ function setUp(job: FakeJob, random = () => 0.5) {
   const metrics = new JobMetrics(registry);
   const loop = new LeasedJobLoop(job, metrics, () => job.now, { logger: quietLogger, random });
   const value = async (metric: 'items' | 'errors' | 'rounds', labels: Record<string, string>) => {
-    const found = (await metrics[metric].get()).values.find((entry) => Object.entries(labels).every(([k, v]) => (entry.labels as Record<string, unknown>)[k] === v));
+    const found = (await metrics[metric].get()).values.find((entry) =>
+      Object.entries(labels).every(([k, v]) => (entry.labels as Record<string, unknown>)[k] === v),
+    );
     return found?.value ?? 0;
   };
   return { loop, metrics, registry, value };
@@ -208,7 +213,9 @@ describe('LeasedJobLoop', () => {
     expect(job.handled).toHaveLength(4);
     expect(job.handedBack).toHaveLength(6);
     expect(job.claims).toEqual([10]);
-    expect(job.rows.filter((row) => job.handedBack.includes(row.id)).every((row) => row.owner === null && row.dueAt === job.now)).toBe(true);
+    expect(job.rows.filter((row) => job.handedBack.includes(row.id)).every((row) => row.owner === null && row.dueAt === job.now)).toBe(
+      true,
+    );
     expect(await value('items', { outcome: 'handed_back' })).toBe(6);
     // after stop, neither the scheduler nor anything else starts a round
     await loop.tick();
@@ -244,7 +251,11 @@ describe('JobRunner', () => {
     const scheduler = new SchedulerRegistry();
     const clock = { now: () => 5_000 };
     const runner = new JobRunner(new JobMetrics(registry), scheduler, clock);
-    const scheduled = Object.assign(new FakeJob(3), { name: 'scheduled', intervalMs: 60_000, oldestDueAt: async (now: number) => now - 2_500 });
+    const scheduled = Object.assign(new FakeJob(3), {
+      name: 'scheduled',
+      intervalMs: 60_000,
+      oldestDueAt: async (now: number) => now - 2_500,
+    });
     const off = Object.assign(new FakeJob(3), { name: 'off', intervalMs: 0 });
     const loops = [runner.register(scheduled), runner.register(off)];
     expect(() => runner.register(off)).toThrow(/registered twice/);

@@ -141,7 +141,9 @@ export class LeasedJobLoop<Item, Round = void> {
     try {
       const failures = retry.failures(item) + 1;
       const delay = Math.max(retry.minDelayMs?.(error) ?? 0, backoffDelay(retry.intervalMs(item, round), failures, this.random));
-      this.logger.warn(`${job.name}: ${job.describe(item)} failed (${failures} in a row, next try in ${delay} ms): ${(error as Error)?.message ?? error}`);
+      this.logger.warn(
+        `${job.name}: ${job.describe(item)} failed (${failures} in a row, next try in ${delay} ms): ${(error as Error)?.message ?? error}`,
+      );
       await retry.later(item, failures, this.now() + delay, round);
     } catch (retryError) {
       this.metrics.errors.inc({ job: job.name, stage: 'retry' });

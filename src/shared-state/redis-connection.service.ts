@@ -50,14 +50,23 @@ export class RedisConnection implements OnApplicationShutdown {
     };
     this.client = new Redis(config.redisUrl, options);
     // The subscriber keeps its SUBSCRIBE queued until Redis is there (also when it is down at start).
-    this.subscriber = new Redis(config.redisUrl, { ...options, enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
+    this.subscriber = new Redis(config.redisUrl, {
+      ...options,
+      enableOfflineQueue: true,
+      commandTimeout: undefined,
+      maxRetriesPerRequest: null,
+    });
     this.client.on('ready', () => this.setUp(true));
     this.client.on('close', () => this.setUp(false));
     // Errors are reported through the state change; without a listener ioredis would print each retry.
     this.client.on('error', () => undefined);
     this.subscriber.on('error', () => undefined);
     this.heartbeat = setInterval(() => void this.checkAnswering(), HEARTBEAT_INTERVAL_MS).unref();
-    this.upGauge = new Gauge({ name: 'gateway_redis_up', help: '1 while the shared Redis (REDIS_URL) answers, 0 while the gateway runs on in-process limits', registers: [registry] });
+    this.upGauge = new Gauge({
+      name: 'gateway_redis_up',
+      help: '1 while the shared Redis (REDIS_URL) answers, 0 while the gateway runs on in-process limits',
+      registers: [registry],
+    });
     this.upGauge.set(0);
     this.fallbacks = new Counter({
       name: 'gateway_redis_fallback_decisions_total',
@@ -101,7 +110,10 @@ export class RedisConnection implements OnApplicationShutdown {
     this.state = next;
     this.upGauge?.set(up ? 1 : 0);
     if (up && previous === 'down') this.logger.log('Redis is back: limits and key revocations are shared again');
-    if (!up) this.logger.warn('Redis is unavailable: rate limits and the sign-in throttle are per process, and cached API keys live 2 s, until it returns');
+    if (!up)
+      this.logger.warn(
+        'Redis is unavailable: rate limits and the sign-in throttle are per process, and cached API keys live 2 s, until it returns',
+      );
     for (const listener of this.listeners) listener(up);
   }
 

@@ -10,9 +10,11 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const perSecond = (limit: number) => ({ limit, windowMs: 1000 });
 
 /** How many of `times` fall into the busiest window of `windowMs`. */
-const busiestWindow = (times: number[], windowMs: number) => Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + windowMs).length));
+const busiestWindow = (times: number[], windowMs: number) =>
+  Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + windowMs).length));
 
-const connection = (redisUrl?: string) => new RedisConnection({ redisUrl, redisKeyPrefix: `test-${randomBytes(4).toString('hex')}:` } as AppConfig, new MetricsRegistry());
+const connection = (redisUrl?: string) =>
+  new RedisConnection({ redisUrl, redisKeyPrefix: `test-${randomBytes(4).toString('hex')}:` } as AppConfig, new MetricsRegistry());
 
 const redisReachable = () =>
   new Promise<boolean>((resolve) => {

@@ -86,7 +86,8 @@ export class SimulatorSeeder {
       // The URL settings the simulator gave the channel (family C's control plane) move with it.
       const moved = Object.fromEntries(
         Object.entries(family.simulator!.channelSettings?.(root) ?? {}).filter(
-          ([name, value]) => family.settings.some((setting) => setting.name === name && setting.type === 'url') && channel.settings?.[name] !== value,
+          ([name, value]) =>
+            family.settings.some((setting) => setting.name === name && setting.type === 'url') && channel.settings?.[name] !== value,
         ),
       );
       const settingsMoved = Object.keys(moved).length > 0;

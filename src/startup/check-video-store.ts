@@ -24,7 +24,8 @@ export async function checkVideoStore(config: AppConfig): Promise<string | null>
     return null;
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0];
-    const hint = store.kind === 's3' ? ' (the AWS SDK reads AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_ENDPOINT_URL_S3)' : '';
+    const hint =
+      store.kind === 's3' ? ' (the AWS SDK reads AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_ENDPOINT_URL_S3)' : '';
     return `VIDEO_STORE: cannot write to ${describeVideoStore(config)}: ${reason}${hint}`;
   } finally {
     clearTimeout(timer);

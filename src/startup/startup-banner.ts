@@ -64,6 +64,9 @@ export function credentialsBlock(generatedAdminToken: string | null, seed: SeedR
   const width = Math.max(title.length, ...body.map((line) => line.length));
   const edge = `+${'-'.repeat(width + 2)}+`;
   // Ready to paste for the README's curl walk-through (the password is URL-safe: no quoting needed).
-  const exports = generatedAdminToken && seed.demo ? [`export GW=${baseUrl} ADMIN=${generatedAdminToken} KEY=${seed.demo.apiKey} PASS=${seed.demo.password}`] : [];
+  const exports =
+    generatedAdminToken && seed.demo
+      ? [`export GW=${baseUrl} ADMIN=${generatedAdminToken} KEY=${seed.demo.apiKey} PASS=${seed.demo.password}`]
+      : [];
   return [edge, `| ${title.padEnd(width)} |`, edge, ...body.map((line) => `| ${line.padEnd(width)} |`), edge, ...exports];
 }

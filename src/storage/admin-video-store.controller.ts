@@ -1,5 +1,14 @@
 import { Controller, Get, Head, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBearerAuth,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiProperty,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminGuard } from '../auth/admin.guard';
 import { AppError } from '../common/app-error';
@@ -16,7 +25,8 @@ export class VideoStoreSummaryDto {
   @ApiProperty({ description: 'bytes of archived videos and thumbnails' }) stored_bytes: number;
   @ApiProperty({ description: 'objects (videos and thumbnails)' }) stored_objects: number;
   @ApiProperty({ description: 'finished tasks waiting to be archived' }) pending: number;
-  @ApiProperty({ description: 'finished tasks whose archive failed (re-archive them with POST /api/admin/tasks/{task_id}/archive)' }) failed: number;
+  @ApiProperty({ description: 'finished tasks whose archive failed (re-archive them with POST /api/admin/tasks/{task_id}/archive)' })
+  failed: number;
 }
 
 export class ArchiveRequeuedDto {
@@ -42,16 +52,25 @@ export class AdminVideoStoreController {
   @ApiOkResponse({ type: VideoStoreSummaryDto })
   async summary(): Promise<VideoStoreSummaryDto> {
     const totals = await this.archives.totals();
-    return { kind: this.job.storeKind, stored_bytes: totals.bytes, stored_objects: totals.objects, pending: totals.pending, failed: totals.failed };
+    return {
+      kind: this.job.storeKind,
+      stored_bytes: totals.bytes,
+      stored_objects: totals.objects,
+      pending: totals.pending,
+      failed: totals.failed,
+    };
   }
 
   @Post('tasks/:task_id/archive')
   @HttpCode(202)
-  @ApiOperation({ summary: "Archive a completed task's video again (after its archive failed); the job copies it from the provider if it still has it" })
+  @ApiOperation({
+    summary: "Archive a completed task's video again (after its archive failed); the job copies it from the provider if it still has it",
+  })
   @ApiAcceptedResponse({ type: ArchiveRequeuedDto, description: 'due now; the archive job copies it on its next round' })
   @ApiNotFoundResponse({ description: 'no completed, not deleted task with this id, or it is archived already' })
   async rearchive(@Param('task_id') taskId: string): Promise<ArchiveRequeuedDto> {
-    if (!(await this.archives.requeue(taskId, this.clock.now()))) throw AppError.notFound(`task ${taskId} is not a completed task waiting for an archive`);
+    if (!(await this.archives.requeue(taskId, this.clock.now())))
+      throw AppError.notFound(`task ${taskId} is not a completed task waiting for an archive`);
     return { task_id: taskId, archive_status: 'pending' };
   }
 
@@ -81,6 +100,10 @@ export class AdminVideoStoreController {
   private async sendVideo(taskId: string, req: Request, res: Response): Promise<void> {
     const task = await this.tasks.findByTaskId(taskId);
     if (!task || !hasPlayableVideo(task)) throw AppError.notFound(`task ${taskId} has no video (unfinished, or deleted by its customer)`);
-    await sendVideoStream(await this.delivery.open(task, { variant: 'video', range: req.headers.range, head: req.method === 'HEAD' }), req, res);
+    await sendVideoStream(
+      await this.delivery.open(task, { variant: 'video', range: req.headers.range, head: req.method === 'HEAD' }),
+      req,
+      res,
+    );
   }
 }

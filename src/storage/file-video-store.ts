@@ -43,7 +43,10 @@ export class FileVideoStore implements VideoStore {
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
-    const stream = createReadStream(this.pathOf(key), { highWaterMark: READ_CHUNK, ...(range ? { start: range.start, end: range.end } : {}) });
+    const stream = createReadStream(this.pathOf(key), {
+      highWaterMark: READ_CHUNK,
+      ...(range ? { start: range.start, end: range.end } : {}),
+    });
     // Opening errors (a missing file) surface here, before any header is sent.
     await new Promise<void>((done, fail) => stream.once('open', () => done()).once('error', fail));
     return stream;
@@ -79,6 +82,10 @@ export class FileVideoStore implements VideoStore {
   private async removeLeftovers(key: string): Promise<void> {
     const prefix = `${key.replace(/\//g, '_')}.`;
     const names = await readdir(join(this.root, 'tmp')).catch(() => [] as string[]);
-    await Promise.all(names.filter((name) => name.startsWith(prefix) && name.endsWith('.part')).map((name) => rm(join(this.root, 'tmp', name), { force: true })));
+    await Promise.all(
+      names
+        .filter((name) => name.startsWith(prefix) && name.endsWith('.part'))
+        .map((name) => rm(join(this.root, 'tmp', name), { force: true })),
+    );
   }
 }

@@ -57,7 +57,10 @@ export class ProviderVideoSource {
   async open(task: TaskEntity, range?: string): Promise<ProviderVideo> {
     const channel = await this.channelOf(task);
     // A stored link that may not be shown (kept before links were checked) is not fetched either: a fresh one is asked for.
-    const stored = task.resultUrl && isShowableLink(task.resultUrl, channelLinkPolicy(channel ?? { baseUrl: '' }, this.config.mediaAllowPrivateHosts)) ? task.resultUrl : null;
+    const stored =
+      task.resultUrl && isShowableLink(task.resultUrl, channelLinkPolicy(channel ?? { baseUrl: '' }, this.config.mediaAllowPrivateHosts))
+        ? task.resultUrl
+        : null;
     // Some providers serve the video from their authenticated API (the channel's key goes to its own origin only).
     const credentials = channel ? this.families.findAdapter(task.platform)?.videoDownloadHeaders?.(channel) : undefined;
     let response = stored ? await this.fetch(stored, channel, range, credentials) : null;
@@ -98,10 +101,17 @@ export class ProviderVideoSource {
   }
 
   /** The provider's own host (the channel's) is trusted; any other must be public unless private hosts are allowed. */
-  private async fetch(url: string, channel: ChannelEntity | null, range: string | undefined, credentials?: Record<string, string>): Promise<ProviderVideo | null> {
+  private async fetch(
+    url: string,
+    channel: ChannelEntity | null,
+    range: string | undefined,
+    credentials?: Record<string, string>,
+  ): Promise<ProviderVideo | null> {
     try {
       return await fetchPublicUrl<Readable>(
-        channel && credentials ? withHeadersForOrigin(this.http.axiosRef, new URL(channel.baseUrl).origin, credentials) : this.http.axiosRef,
+        channel && credentials
+          ? withHeadersForOrigin(this.http.axiosRef, new URL(channel.baseUrl).origin, credentials)
+          : this.http.axiosRef,
         {
           url,
           method: 'GET',
@@ -110,10 +120,16 @@ export class ProviderVideoSource {
           timeout: this.timeoutMs,
           headers: { 'Accept-Encoding': 'identity', ...(range ? { Range: range } : {}) },
         },
-        { field: 'video url', allowPrivate: this.config.mediaAllowPrivateHosts, trustedHosts: channel ? [new URL(channel.baseUrl).host] : [] },
+        {
+          field: 'video url',
+          allowPrivate: this.config.mediaAllowPrivateHosts,
+          trustedHosts: channel ? [new URL(channel.baseUrl).host] : [],
+        },
       );
     } catch (error) {
-      this.logger.warn(`fetching a video failed: ${error instanceof AppError ? error.message : ((error as { code?: string })?.code ?? 'network error')}`);
+      this.logger.warn(
+        `fetching a video failed: ${error instanceof AppError ? error.message : ((error as { code?: string })?.code ?? 'network error')}`,
+      );
       return null;
     }
   }
@@ -155,7 +171,11 @@ function failWhenIdle(body: Readable, idleMs: number): Readable {
 function withHeadersForOrigin(client: HttpClient, origin: string, headers: Record<string, string>): HttpClient {
   return {
     request: (config: Parameters<HttpClient['request']>[0]) =>
-      client.request(config.url && new URL(config.url).origin === origin ? { ...config, headers: { ...(config.headers as Record<string, string>), ...headers } } : config),
+      client.request(
+        config.url && new URL(config.url).origin === origin
+          ? { ...config, headers: { ...(config.headers as Record<string, string>), ...headers } }
+          : config,
+      ),
   } as HttpClient;
 }
 

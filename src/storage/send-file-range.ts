@@ -24,7 +24,8 @@ export async function sendFileRange(path: string, start: number, end: number, re
       written[turn] = new Promise<void>((resolve) => res.write(buffers[turn].subarray(0, bytesRead), () => resolve()));
     }
     await Promise.race([Promise.all(written), closed]);
-    if (position <= end) res.destroy(); // the file is shorter than recorded: never pretend it was whole
+    if (position <= end)
+      res.destroy(); // the file is shorter than recorded: never pretend it was whole
     else res.end();
   } finally {
     await file.close();

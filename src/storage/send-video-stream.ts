@@ -9,7 +9,8 @@ import type { VideoStream } from './video-delivery.service';
  */
 export async function sendVideoStream(video: VideoStream, req: Request, res: Response): Promise<void> {
   res.status(video.status).set(video.headers);
-  if (video.file && req.method !== 'HEAD') return sendFileRange(video.file.path, video.file.start, video.file.end, res).catch(() => void res.destroy());
+  if (video.file && req.method !== 'HEAD')
+    return sendFileRange(video.file.path, video.file.start, video.file.end, res).catch(() => void res.destroy());
   if (req.method === 'HEAD' || !video.body) {
     video.body?.destroy();
     res.end();

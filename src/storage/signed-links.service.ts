@@ -36,10 +36,12 @@ export class SignedLinksService implements ContentLinks {
   /** 403 unless the link was made here for this task and has not expired. */
   verify(taskId: string, expires: unknown, signature: unknown): void {
     const refused = refusedLink();
-    if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) throw refused;
+    if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature))
+      throw refused;
     // Any key of the server secret: a link made before a rotation plays until it expires.
     const given = Buffer.from(signature, 'hex');
-    if (!this.secret.deriveAll('signed-links').some((key) => timingSafeEqual(this.sign(taskId, Number(expires), key), given))) throw refused;
+    if (!this.secret.deriveAll('signed-links').some((key) => timingSafeEqual(this.sign(taskId, Number(expires), key), given)))
+      throw refused;
     if (Number(expires) * 1000 < this.clock.now()) throw refused;
   }
 

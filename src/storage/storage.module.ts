@@ -22,7 +22,15 @@ import { VideoStoreMetrics } from './video-store-metrics.service';
 
 /** The gateway's own copy of finished videos: the store (file, S3), archiving (the `video_archives` table, which only this module touches), serving, signed links, thumbnails. */
 @Module({
-  imports: [TypeOrmModule.forFeature([VideoArchiveEntity]), AuthModule, TasksModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
+  imports: [
+    TypeOrmModule.forFeature([VideoArchiveEntity]),
+    AuthModule,
+    TasksModule,
+    UpstreamModule,
+    FamiliesModule,
+    JobsModule,
+    MetricsRegistryModule,
+  ],
   controllers: [AdminVideoStoreController],
   providers: [
     videoStoreProvider,

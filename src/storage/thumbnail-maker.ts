@@ -23,7 +23,27 @@ export class ThumbnailMaker {
   }
 
   private run(input: string, seekSeconds: string): Promise<Buffer | null> {
-    const args = ['-hide_banner', '-loglevel', 'error', '-nostdin', '-ss', seekSeconds, '-i', input, '-frames:v', '1', '-vf', "scale='min(640,iw)':-2", '-f', 'image2', '-c:v', 'mjpeg', '-q:v', '4', 'pipe:1'];
+    const args = [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-ss',
+      seekSeconds,
+      '-i',
+      input,
+      '-frames:v',
+      '1',
+      '-vf',
+      "scale='min(640,iw)':-2",
+      '-f',
+      'image2',
+      '-c:v',
+      'mjpeg',
+      '-q:v',
+      '4',
+      'pipe:1',
+    ];
     return new Promise((resolve) => {
       const child = spawn(this.ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       const chunks: Buffer[] = [];

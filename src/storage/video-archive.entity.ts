@@ -56,5 +56,10 @@ export const NO_ARCHIVE: ArchiveSummary = { status: null, error: null, hasThumbn
 
 export const toArchiveSummary = (archive: VideoArchiveEntity | null | undefined): ArchiveSummary =>
   archive
-    ? { status: archive.status, error: archive.error, hasThumbnail: archive.status === 'archived' && archive.thumbnailSize !== null, archivedAt: archive.archivedAt }
+    ? {
+        status: archive.status,
+        error: archive.error,
+        hasThumbnail: archive.status === 'archived' && archive.thumbnailSize !== null,
+        archivedAt: archive.archivedAt,
+      }
     : NO_ARCHIVE;

@@ -90,7 +90,10 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
 
   async handle({ archive, task }: ArchiveClaim): Promise<string> {
     const owner = archive.leaseOwner!;
-    const heartbeat = setInterval(() => void this.archives.extendLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs).catch(() => undefined), this.config.taskLeaseMs / 3);
+    const heartbeat = setInterval(
+      () => void this.archives.extendLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs).catch(() => undefined),
+      this.config.taskLeaseMs / 3,
+    );
     try {
       const size = await this.copyVideo(task);
       const thumbnailSize = await this.makeThumbnail(task);
@@ -132,7 +135,13 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     intervalMs: () => RETRY_BASE_MS,
     failures: ({ archive }) => archive.failures,
     later: async ({ archive }, failures, dueAt) => {
-      if (failures >= MAX_FAILURES) await this.archives.markFailed(archive.taskRowId, archive.leaseOwner!, archive.error ?? 'archiving failed too often', this.clock.now());
+      if (failures >= MAX_FAILURES)
+        await this.archives.markFailed(
+          archive.taskRowId,
+          archive.leaseOwner!,
+          archive.error ?? 'archiving failed too often',
+          this.clock.now(),
+        );
       else await this.archives.retryLater(archive.taskRowId, archive.leaseOwner!, failures, dueAt, archive.error);
     },
   };
@@ -143,7 +152,11 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     const contentType = String(response.headers['content-type'] ?? '');
     if (response.status !== 200 || /^text\/|html|json/i.test(contentType)) {
       response.data.destroy();
-      throw new VideoBytesError(response.status !== 200 ? `the provider answered HTTP ${response.status} to a whole download` : 'the provider answered a page, not a video');
+      throw new VideoBytesError(
+        response.status !== 200
+          ? `the provider answered HTTP ${response.status} to a whole download`
+          : 'the provider answered a page, not a video',
+      );
     }
     const announced = Number(response.headers['content-length']);
     const maxBytes = this.config.videoMaxBytes;
@@ -172,4 +185,3 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     await this.store!.remove(this.keys.thumbnail(task.taskId));
   }
 }
-

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimDueRows, type DueRowLease } from '../jobs/due-row-lease';
@@ -81,7 +81,15 @@ export class VideoArchiveRepository {
     return this.updateOwned(
       taskRowId,
       owner,
-      { status: 'archived', size: result.size, thumbnailSize: result.thumbnailSize, archivedAt: result.now, dueAt: null, leaseOwner: null, error: null },
+      {
+        status: 'archived',
+        size: result.size,
+        thumbnailSize: result.thumbnailSize,
+        archivedAt: result.now,
+        dueAt: null,
+        leaseOwner: null,
+        error: null,
+      },
       true,
       { detail: 'archived', at: result.now },
     );
@@ -89,12 +97,20 @@ export class VideoArchiveRepository {
 
   /** A failed try: due again at `dueAt`. */
   retryLater(taskRowId: number, owner: string, failures: number, dueAt: number, error: string | null): Promise<boolean> {
-    return this.updateOwned(taskRowId, owner, { failures, dueAt, leaseOwner: null, ...(error !== null ? { error: error.slice(0, 255) } : {}) });
+    return this.updateOwned(taskRowId, owner, {
+      failures,
+      dueAt,
+      leaseOwner: null,
+      ...(error !== null ? { error: error.slice(0, 255) } : {}),
+    });
   }
 
   /** No more tries (the provider no longer has the video); an admin may ask again. */
   markFailed(taskRowId: number, owner: string, error: string, now: number): Promise<boolean> {
-    return this.updateOwned(taskRowId, owner, { status: 'failed', error: error.slice(0, 255), dueAt: null, leaseOwner: null }, false, { detail: 'failed', at: now });
+    return this.updateOwned(taskRowId, owner, { status: 'failed', error: error.slice(0, 255), dueAt: null, leaseOwner: null }, false, {
+      detail: 'failed',
+      at: now,
+    });
   }
 
   /** Makes a finished, not deleted task's archive due now (again); false when there is no such task or it is archived already. */
@@ -132,7 +148,10 @@ export class VideoArchiveRepository {
     const row = await this.archives
       .createQueryBuilder('a')
       .select("SUM(CASE WHEN a.status = 'archived' THEN a.size + COALESCE(a.thumbnail_size, 0) ELSE 0 END)", 'bytes')
-      .addSelect("SUM(CASE WHEN a.status = 'archived' THEN 1 + (CASE WHEN a.thumbnail_size IS NULL THEN 0 ELSE 1 END) ELSE 0 END)", 'objects')
+      .addSelect(
+        "SUM(CASE WHEN a.status = 'archived' THEN 1 + (CASE WHEN a.thumbnail_size IS NULL THEN 0 ELSE 1 END) ELSE 0 END)",
+        'objects',
+      )
       .addSelect("SUM(CASE WHEN a.status = 'pending' THEN 1 ELSE 0 END)", 'pending')
       .addSelect("SUM(CASE WHEN a.status = 'failed' THEN 1 ELSE 0 END)", 'failed')
       .where('a.status IS NOT NULL')
@@ -151,7 +170,13 @@ export class VideoArchiveRepository {
   }
 
   /** `event`: the archive's outcome for the task's timeline, written in the same transaction when the update wins. */
-  private async updateOwned(taskRowId: number, owner: string, changes: Partial<VideoArchiveEntity>, notDeleted = false, event?: { detail: string; at: number }): Promise<boolean> {
+  private async updateOwned(
+    taskRowId: number,
+    owner: string,
+    changes: Partial<VideoArchiveEntity>,
+    notDeleted = false,
+    event?: { detail: string; at: number },
+  ): Promise<boolean> {
     const update = async (manager: EntityManager) => {
       if (notDeleted && (await this.tasks.isDeletedLocked(manager, taskRowId))) return false;
       const result = await manager

@@ -53,8 +53,17 @@ export class VideoDeliveryService {
     const archive = await this.archives.findOf(task.id);
     const archived = this.store !== null && archive?.status === 'archived' && archive.size !== null;
     if (variant === 'thumbnail') {
-      if (!archived || archive.thumbnailSize === null) throw AppError.notFound(`video ${task.taskId} has no thumbnail${archived ? '' : ' yet'}`);
-      return this.fromStore(task, archive, this.keys.thumbnail(task.taskId), archive.thumbnailSize, 'image/jpeg', `${task.taskId}.jpg`, request);
+      if (!archived || archive.thumbnailSize === null)
+        throw AppError.notFound(`video ${task.taskId} has no thumbnail${archived ? '' : ' yet'}`);
+      return this.fromStore(
+        task,
+        archive,
+        this.keys.thumbnail(task.taskId),
+        archive.thumbnailSize,
+        'image/jpeg',
+        `${task.taskId}.jpg`,
+        request,
+      );
     }
     if (archived) {
       try {
@@ -68,7 +77,15 @@ export class VideoDeliveryService {
     return this.fromProvider(task, archive, request.range);
   }
 
-  private async fromStore(task: TaskEntity, archive: VideoArchiveEntity, key: string, size: number, contentType: string, filename: string, request: DeliveryRequest): Promise<VideoStream> {
+  private async fromStore(
+    task: TaskEntity,
+    archive: VideoArchiveEntity,
+    key: string,
+    size: number,
+    contentType: string,
+    filename: string,
+    request: DeliveryRequest,
+  ): Promise<VideoStream> {
     const etag = `"${key.split('/').pop()!.slice(0, 16)}-${size.toString(16)}-${(archive.archivedAt ?? 0).toString(16)}"`;
     const headers: Record<string, string> = {
       'content-type': contentType,
@@ -104,7 +121,10 @@ export class VideoDeliveryService {
       response = await this.provider.open(task, forwardedRange);
     } catch (error) {
       if (error instanceof ProviderVideoError && error.reason === 'gone' && archive?.status === 'failed') {
-        throw new AppError(ErrorCode.Gone, `video ${task.taskId} is no longer available: the provider discarded it before the gateway could keep a copy`);
+        throw new AppError(
+          ErrorCode.Gone,
+          `video ${task.taskId} is no longer available: the provider discarded it before the gateway could keep a copy`,
+        );
       }
       // Some providers answer an unsatisfiable range with an error instead of 416: the client gets its 416 all the same.
       if (forwardedRange && error instanceof ProviderVideoError && error.reason === 'unavailable') {
@@ -125,7 +145,12 @@ export class VideoDeliveryService {
     }
     // A provider that ignores Range sends the whole video: an unsatisfiable range is still a 416 here.
     const announced = Number(response.headers['content-length']);
-    if (forwardedRange && response.status === 200 && Number.isSafeInteger(announced) && parseByteRange(forwardedRange, announced) === 'unsatisfiable') {
+    if (
+      forwardedRange &&
+      response.status === 200 &&
+      Number.isSafeInteger(announced) &&
+      parseByteRange(forwardedRange, announced) === 'unsatisfiable'
+    ) {
       response.data.destroy();
       return unsatisfiable(task, announced);
     }
@@ -161,7 +186,12 @@ export class VideoDeliveryService {
 /** 416 with the size, as RFC 9110 asks (`Content-Range: bytes *\/<size>`). */
 const unsatisfiable = (task: TaskEntity, size: number): VideoStream => ({
   status: 416,
-  headers: { 'content-range': `bytes */${size}`, 'accept-ranges': 'bytes', 'cache-control': 'private, no-store', 'content-disposition': `inline; filename="${task.taskId}.mp4"` },
+  headers: {
+    'content-range': `bytes */${size}`,
+    'accept-ranges': 'bytes',
+    'cache-control': 'private, no-store',
+    'content-disposition': `inline; filename="${task.taskId}.mp4"`,
+  },
   body: null,
 });
 
@@ -206,4 +236,6 @@ async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; bo
 }
 
 const unavailable = () =>
-  new AppError(ErrorCode.ServiceUnavailable, 'the video is temporarily unavailable from the provider, retry later', { retryAfterSeconds: 30 });
+  new AppError(ErrorCode.ServiceUnavailable, 'the video is temporarily unavailable from the provider, retry later', {
+    retryAfterSeconds: 30,
+  });

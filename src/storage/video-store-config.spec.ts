@@ -11,9 +11,16 @@ describe('the video store configuration', () => {
   it('takes file:, s3:// with or without a prefix, and none', () => {
     expect(loadConfig({ VIDEO_STORE: 'file:/var/videos' }).videoStore).toEqual({ kind: 'file', dir: '/var/videos' });
     expect(loadConfig({ VIDEO_STORE: 's3://my-bucket' }).videoStore).toEqual({ kind: 's3', bucket: 'my-bucket', prefix: '' });
-    expect(loadConfig({ VIDEO_STORE: 's3://my-bucket/gw/videos/' }).videoStore).toEqual({ kind: 's3', bucket: 'my-bucket', prefix: 'gw/videos' });
+    expect(loadConfig({ VIDEO_STORE: 's3://my-bucket/gw/videos/' }).videoStore).toEqual({
+      kind: 's3',
+      bucket: 'my-bucket',
+      prefix: 'gw/videos',
+    });
     expect(loadConfig({ VIDEO_STORE: 'none' }).videoStore).toEqual({ kind: 'none' });
-    expect(loadConfig({ VIDEO_STORE_PATH_STYLE: 'true', VIDEO_URL_TTL_S: '60' })).toMatchObject({ videoStorePathStyle: true, videoUrlTtlSeconds: 60 });
+    expect(loadConfig({ VIDEO_STORE_PATH_STYLE: 'true', VIDEO_URL_TTL_S: '60' })).toMatchObject({
+      videoStorePathStyle: true,
+      videoUrlTtlSeconds: 60,
+    });
   });
 
   it.each([

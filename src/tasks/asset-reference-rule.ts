@@ -6,7 +6,9 @@ const MAX_DEPTH = 8;
 function findAssetReference(value: unknown, path: string, depth = 0): string | null {
   if (typeof value === 'string') return value.trim().toLowerCase().startsWith('asset://') ? path : null;
   if (depth >= MAX_DEPTH || typeof value !== 'object' || value === null) return null;
-  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, i) => [`${path}[${i}]`, item]) : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((item, i) => [`${path}[${i}]`, item])
+    : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
   for (const [childPath, child] of entries) {
     const found = findAssetReference(child, childPath, depth + 1);
     if (found) return found;

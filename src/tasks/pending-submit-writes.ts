@@ -62,6 +62,7 @@ export class PendingSubmitWrites extends PeriodicWriter {
 
   override async beforeApplicationShutdown(): Promise<void> {
     await super.beforeApplicationShutdown();
-    for (const { what } of this.owed) this.logger.error(`${what}: still owed at shutdown; the task's lease runs out and the sync settles it`);
+    for (const { what } of this.owed)
+      this.logger.error(`${what}: still owed at shutdown; the task's lease runs out and the sync settles it`);
   }
 }

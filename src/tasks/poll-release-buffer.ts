@@ -30,7 +30,13 @@ export class PollReleaseBuffer {
   add(task: TaskEntity, owner: string, changes: Partial<TaskEntity>): Promise<void> {
     const progress = changes.progress ?? task.progress;
     const passedStep = passesProgressStep(task.progress, progress);
-    this.queue(owner, task.status, { id: task.id, progress, nextPollAt: changes.nextPollAt ?? null, upstreamResponse: changes.upstreamResponse ?? null, ...(passedStep ? { passedStep } : {}) });
+    this.queue(owner, task.status, {
+      id: task.id,
+      progress,
+      nextPollAt: changes.nextPollAt ?? null,
+      upstreamResponse: changes.upstreamResponse ?? null,
+      ...(passedStep ? { passedStep } : {}),
+    });
     if (this.size >= FLUSH_SIZE) return this.flush();
     return Promise.resolve();
   }

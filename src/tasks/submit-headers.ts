@@ -20,5 +20,6 @@ export function submitHeadersOf(headers: IncomingHttpHeaders): SubmitHeaders {
 export const GATEWAY_HOPS_API_HEADER: ApiHeaderOptions = {
   name: GATEWAY_HOPS_HEADER,
   required: false,
-  description: 'Sent by gateways to their upstreams: how many gateways the request has passed through. Past MAX_GATEWAY_HOPS (default 3) the submit is refused (400 `too_many_gateway_hops`, no charge)',
+  description:
+    'Sent by gateways to their upstreams: how many gateways the request has passed through. Past MAX_GATEWAY_HOPS (default 3) the submit is refused (400 `too_many_gateway_hops`, no charge)',
 };

@@ -5,7 +5,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('SubmitLease', () => {
   it('gives the submit half the lease, and each call the smaller of its own timeout and what remains', async () => {
-    const lease = new SubmitLease(600, async () => true, () => undefined);
+    const lease = new SubmitLease(
+      600,
+      async () => true,
+      () => undefined,
+    );
     try {
       expect(lease.remainingMs()).toBeGreaterThan(250);
       expect(lease.remainingMs()).toBeLessThanOrEqual(300);
@@ -21,7 +25,11 @@ describe('SubmitLease', () => {
 
   it('extends the lease while it runs and stops doing so once stopped', async () => {
     let beats = 0;
-    const lease = new SubmitLease(300, async () => (++beats, true), () => undefined);
+    const lease = new SubmitLease(
+      300,
+      async () => (++beats, true),
+      () => undefined,
+    );
     await sleep(250);
     await lease.stop();
     const afterStop = beats;
@@ -32,7 +40,11 @@ describe('SubmitLease', () => {
   });
 
   it('is lost, and aborts the upstream call, when a beat finds the task taken over', async () => {
-    const lease = new SubmitLease(300, async () => false, () => undefined);
+    const lease = new SubmitLease(
+      300,
+      async () => false,
+      () => undefined,
+    );
     const aborted = new Promise((resolve) => lease.signal.addEventListener('abort', resolve));
     await aborted;
     expect(lease.lost).toBe(true);

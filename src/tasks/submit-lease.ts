@@ -30,9 +30,12 @@ export class SubmitLease implements SubmitDeadline {
     private readonly onError: (error: unknown) => void,
   ) {
     this.endsAt = performance.now() + Math.floor(leaseMs * SUBMIT_DEADLINE_SHARE);
-    this.timer = setInterval(() => {
-      if (!this.beat) this.beat = this.renew().finally(() => (this.beat = null));
-    }, Math.max(50, Math.floor(leaseMs / BEATS_PER_LEASE)));
+    this.timer = setInterval(
+      () => {
+        if (!this.beat) this.beat = this.renew().finally(() => (this.beat = null));
+      },
+      Math.max(50, Math.floor(leaseMs / BEATS_PER_LEASE)),
+    );
     this.timer.unref();
   }
 

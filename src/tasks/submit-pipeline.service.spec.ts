@@ -23,7 +23,9 @@ function pipelineWithFakeFamily() {
     draftsOf: () => drafts,
     assetModels: () => ['gamma-2-0', 'gamma-2-0-fast'],
   } as unknown as FamilyRegistry;
-  const tasks = { submit: async (draft: TaskDraft) => (submitted.push(draft), { taskId: 'task_1' } as TaskEntity) } as unknown as TaskSubmitService;
+  const tasks = {
+    submit: async (draft: TaskDraft) => (submitted.push(draft), { taskId: 'task_1' } as TaskEntity),
+  } as unknown as TaskSubmitService;
   return { pipeline: new SubmitPipeline(registry, tasks, { maxGatewayHops: 3 } as AppConfig), submitted, released };
 }
 
@@ -41,7 +43,10 @@ describe('SubmitPipeline', () => {
   it('one Idempotency-Key rule: absent is fine, empty or over 255 characters is a 400 naming it', async () => {
     const { pipeline, submitted } = pipelineWithFakeFamily();
     for (const key of ['', 'k'.repeat(256)]) {
-      await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), { idempotencyKey: key })).rejects.toMatchObject({ message: 'Idempotency-Key must be 1 to 255 characters', options: { param: 'Idempotency-Key' } });
+      await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), { idempotencyKey: key })).rejects.toMatchObject({
+        message: 'Idempotency-Key must be 1 to 255 characters',
+        options: { param: 'Idempotency-Key' },
+      });
     }
     await pipeline.submit(unified({ model: 'fake-1' }), caller(), {});
     expect(submitted).toHaveLength(1);
@@ -57,7 +62,10 @@ describe('SubmitPipeline', () => {
       options: { param: 'X-Gateway-Hops' },
     });
     for (const raw of ['-1', 'two', '1, 2', '']) {
-      await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), { gatewayHops: raw })).rejects.toMatchObject({ code: 'invalid_request', options: { param: 'X-Gateway-Hops' } });
+      await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), { gatewayHops: raw })).rejects.toMatchObject({
+        code: 'invalid_request',
+        options: { param: 'X-Gateway-Hops' },
+      });
     }
     expect(submitted).toHaveLength(1);
     expect(released).toEqual(['fake-1']);
@@ -70,7 +78,9 @@ describe('SubmitPipeline', () => {
     await expect(pipeline.submit(flat, caller(), {})).rejects.toMatchObject({
       message: 'model fake-1 is not served on /v1/videos; submit it on /v1/video/generations',
     });
-    await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(['fake-2']), {})).rejects.toMatchObject({ message: 'api key is not allowed to use model fake-1' });
+    await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(['fake-2']), {})).rejects.toMatchObject({
+      message: 'api key is not allowed to use model fake-1',
+    });
     await expect(pipeline.submit(unified({ model: 'fake-1', image: 'asset://a1' }), caller(), {})).rejects.toMatchObject({
       message: expect.stringMatching(/^image: asset:\/\/ references can only be used with gamma-2-0 and gamma-2-0-fast/),
     });

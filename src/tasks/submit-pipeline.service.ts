@@ -51,7 +51,8 @@ export class SubmitPipeline {
     if (found && found.family.forms.includes(form)) return found;
     // The flat form is the one OpenAI clients try any model on: tell them where the model is served.
     const elsewhere = found?.family.forms[0];
-    if (form === 'flat' && elsewhere) throw AppError.invalid(`model ${name} is not served on ${FORM_PATHS.flat}; submit it on ${FORM_PATHS[elsewhere]}`, 'model');
+    if (form === 'flat' && elsewhere)
+      throw AppError.invalid(`model ${name} is not served on ${FORM_PATHS.flat}; submit it on ${FORM_PATHS[elsewhere]}`, 'model');
     throw AppError.invalid(`unknown model: ${name}`, 'model');
   }
 }

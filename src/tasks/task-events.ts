@@ -17,7 +17,14 @@ const INSERT_EVENT_SQL = 'INSERT INTO task_events (task_row_id, kind, status, pr
 /** Writes one state change of a task; call it with the manager of the transaction that makes the change. */
 export async function recordTaskEvent(manager: EntityManager, event: TaskEventInput): Promise<void> {
   const detail = event.detail ? event.detail.slice(0, 255) : null;
-  await changedRows(manager, INSERT_EVENT_SQL, [event.taskRowId, event.kind, event.status ?? null, event.progress ?? null, detail, event.at]);
+  await changedRows(manager, INSERT_EVENT_SQL, [
+    event.taskRowId,
+    event.kind,
+    event.status ?? null,
+    event.progress ?? null,
+    detail,
+    event.at,
+  ]);
 }
 
 /** Progress is recorded at each quarter it passes (25, 50, 75), not at every poll. */
@@ -31,7 +38,12 @@ export const passesProgressStep = (before: number, after: number): boolean =>
  * UPDATE (same lease owner and status), so only rows the UPDATE will write get an event. Run it in
  * the UPDATE's transaction, before it (the UPDATE frees the lease the guard checks).
  */
-export function progressEventsSql(rows: ReadonlyArray<{ id: number; progress: number }>, owner: string, status: string, at: number): { sql: string; params: unknown[] } {
+export function progressEventsSql(
+  rows: ReadonlyArray<{ id: number; progress: number }>,
+  owner: string,
+  status: string,
+  at: number,
+): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const whens = rows.map((row) => {
     params.push(row.id, row.progress);

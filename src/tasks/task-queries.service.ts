@@ -112,7 +112,10 @@ export class TaskQueries {
         due: now - olderThan,
       })
       .getRawOne<{ count: string | number; oldest: string | number | null }>();
-    return { count: Number(row?.count ?? 0), oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
+    return {
+      count: Number(row?.count ?? 0),
+      oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
+    };
   }
 
   /** Tasks created since `fromMs` per time bucket (`bucketMs` long) and current status (the dashboard's chart). */
@@ -126,7 +129,10 @@ export class TaskQueries {
   }
 
   /** Tasks created since `fromMs` per channel (or model) and current status. */
-  async countByStatusPer(column: 'channel_id' | 'model', fromMs: number): Promise<Array<{ key: string | number | null; status: string; count: number }>> {
+  async countByStatusPer(
+    column: 'channel_id' | 'model',
+    fromMs: number,
+  ): Promise<Array<{ key: string | number | null; status: string; count: number }>> {
     const rows: Array<Record<string, string | number | null>> = await this.tasks.manager.query(
       `SELECT ${column} AS k, status, COUNT(*) AS n FROM tasks WHERE created_at >= ? GROUP BY ${column}, status`,
       [fromMs],
@@ -141,13 +147,21 @@ export class TaskQueries {
       .where('t.user_id = :userId', { userId })
       .andWhere('t.deleted_at IS NULL')
       .andWhere('t.status NOT IN (:...hidden)', { hidden: ['REJECTED', 'SUBMITTING'] });
-    if (options.afterId !== undefined) qb.andWhere(options.order === 'desc' ? 't.id < :afterId' : 't.id > :afterId', { afterId: options.afterId });
-    return qb.orderBy('t.id', options.order === 'desc' ? 'DESC' : 'ASC').take(options.limit).getMany();
+    if (options.afterId !== undefined)
+      qb.andWhere(options.order === 'desc' ? 't.id < :afterId' : 't.id > :afterId', { afterId: options.afterId });
+    return qb
+      .orderBy('t.id', options.order === 'desc' ? 'DESC' : 'ASC')
+      .take(options.limit)
+      .getMany();
   }
 
   /** The models a user has ever submitted, sorted. */
   async modelsUsedBy(userId: number): Promise<string[]> {
-    const rows = await this.tasks.createQueryBuilder('t').select('DISTINCT t.model', 'model').where('t.user_id = :userId', { userId }).getRawMany<{ model: string }>();
+    const rows = await this.tasks
+      .createQueryBuilder('t')
+      .select('DISTINCT t.model', 'model')
+      .where('t.user_id = :userId', { userId })
+      .getRawMany<{ model: string }>();
     return rows.map((row) => row.model).sort();
   }
 
@@ -157,5 +171,4 @@ export class TaskQueries {
     const tasks = await this.tasks.find({ select: { taskId: true, failReason: true }, where: { taskId: In(taskIds), userId } });
     return new Map(tasks.map((task) => [task.taskId, task.failReason]));
   }
-
 }

@@ -124,7 +124,10 @@ export class TaskSubmitService {
    */
   private oweRefusal(task: TaskEntity): void {
     const lookUntil = this.clock.now() + this.config.taskLeaseMs;
-    this.pending.owe(`refusal of task ${task.taskId}`, async () => (await this.refuseIfSubmitting(task.taskId, SUBMIT_UNCONFIRMED)) !== null || this.clock.now() > lookUntil);
+    this.pending.owe(
+      `refusal of task ${task.taskId}`,
+      async () => (await this.refuseIfSubmitting(task.taskId, SUBMIT_UNCONFIRMED)) !== null || this.clock.now() > lookUntil,
+    );
   }
 
   /**
@@ -156,7 +159,13 @@ export class TaskSubmitService {
     }
   }
 
-  private async tryChannels(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter, owner: string, lease: SubmitLease): Promise<TaskEntity> {
+  private async tryChannels(
+    task: TaskEntity,
+    candidates: ChannelEntity[],
+    adapter: UpstreamAdapter,
+    owner: string,
+    lease: SubmitLease,
+  ): Promise<TaskEntity> {
     let lastError: UpstreamError | null = null;
     let backpressure: UpstreamError | null = null;
     for (const channel of candidates) {
@@ -193,7 +202,8 @@ export class TaskSubmitService {
           await this.recordChannelOutcome(channel.id, null);
           if (!(await this.transitions.reject(task, error.message, owner))) return this.afterTakeover(task);
           // A gateway further down the chain counted too many hops: say so, so that every gateway of a loop passes the code back.
-          const code = error.details.upstreamCode === ErrorCode.TooManyGatewayHops ? ErrorCode.TooManyGatewayHops : ErrorCode.InvalidRequest;
+          const code =
+            error.details.upstreamCode === ErrorCode.TooManyGatewayHops ? ErrorCode.TooManyGatewayHops : ErrorCode.InvalidRequest;
           throw new AppError(code, `upstream rejected the request: ${error.message}`);
         }
         await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
@@ -206,7 +216,8 @@ export class TaskSubmitService {
       return submitted;
     }
     if (lease.lost) return this.afterTakeover(task);
-    if (!(await this.transitions.reject(task, lastError?.message ?? 'no channel accepted the task', owner))) return this.afterTakeover(task);
+    if (!(await this.transitions.reject(task, lastError?.message ?? 'no channel accepted the task', owner)))
+      return this.afterTakeover(task);
     if (backpressure) {
       throw new AppError(ErrorCode.RateLimited, 'upstream concurrency limit reached, retry later', {
         retryAfterSeconds: backpressure.details.retryAfterSeconds ?? 10,
@@ -216,7 +227,14 @@ export class TaskSubmitService {
   }
 
   /** The task as recorded: SUBMITTING, leased to this instance until the submit finishes. */
-  private newTask(draft: TaskDraft, caller: Caller, channel: ChannelEntity, adapter: UpstreamAdapter, quota: number, requestHash: string): TaskEntity {
+  private newTask(
+    draft: TaskDraft,
+    caller: Caller,
+    channel: ChannelEntity,
+    adapter: UpstreamAdapter,
+    quota: number,
+    requestHash: string,
+  ): TaskEntity {
     const now = this.clock.now();
     return Object.assign(new TaskEntity(), {
       taskId: newTaskId(),
@@ -280,7 +298,13 @@ export class TaskSubmitService {
     });
   }
 
-  private async markSubmitted(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter, outcome: SubmitOutcome, owner: string): Promise<TaskEntity> {
+  private async markSubmitted(
+    task: TaskEntity,
+    channel: ChannelEntity,
+    adapter: UpstreamAdapter,
+    outcome: SubmitOutcome,
+    owner: string,
+  ): Promise<TaskEntity> {
     const now = this.clock.now();
     const changes: Partial<TaskEntity> = {
       status: 'NOT_START',
@@ -324,7 +348,9 @@ export class TaskSubmitService {
 
   /** Channel statistics are bookkeeping: failing to write them never changes the submit's answer. */
   private async recordChannelOutcome(channelId: number, error: string | null): Promise<void> {
-    await this.channels.recordOutcome(channelId, error).catch((failure) => this.logger.warn(`channel ${channelId} outcome not recorded: ${failure}`));
+    await this.channels
+      .recordOutcome(channelId, error)
+      .catch((failure) => this.logger.warn(`channel ${channelId} outcome not recorded: ${failure}`));
   }
 
   /**
@@ -338,7 +364,9 @@ export class TaskSubmitService {
     const current = await this.tasks.findByTaskId(task.taskId);
     if (upstreamTaskId && current?.upstreamTaskId !== upstreamTaskId) {
       // The protocols give no way to cancel it; operators can match it by these ids.
-      this.logger.error(`submit of ${task.taskId} lost its task after channel ${task.channelId} accepted it as ${upstreamTaskId}; that provider job is not followed`);
+      this.logger.error(
+        `submit of ${task.taskId} lost its task after channel ${task.channelId} accepted it as ${upstreamTaskId}; that provider job is not followed`,
+      );
     }
     if (current && isStarted(current)) return current;
     this.logger.warn(`submit of ${task.taskId} lost its task (now ${current?.status ?? 'gone'})`);
@@ -351,13 +379,20 @@ export class TaskSubmitService {
     const earlier = await this.tasks.findByIdempotencyKey(userId, key);
     if (!earlier) return null;
     const interrupted = earlier.status === 'FAILURE' && earlier.failReason === SUBMIT_INTERRUPTED;
-    if (earlier.createdAt < this.clock.now() - IDEMPOTENCY_WINDOW_MS || earlier.status === 'REJECTED' || interrupted || earlier.deletedAt !== null) {
+    if (
+      earlier.createdAt < this.clock.now() - IDEMPOTENCY_WINDOW_MS ||
+      earlier.status === 'REJECTED' ||
+      interrupted ||
+      earlier.deletedAt !== null
+    ) {
       // Outside the window, after a refused or interrupted submit (never confirmed upstream), or once the client deleted the task, the key is free again.
       await this.transactions.run((manager) => manager.update(TaskEntity, { id: earlier.id }, { idempotencyKey: null }));
       return null;
     }
     if (earlier.requestHash !== requestHash) {
-      throw new AppError(ErrorCode.Conflict, 'Idempotency-Key was already used with a different request body', { param: 'Idempotency-Key' });
+      throw new AppError(ErrorCode.Conflict, 'Idempotency-Key was already used with a different request body', {
+        param: 'Idempotency-Key',
+      });
     }
     // Its id would not be visible yet, and the submit may still be refused: the client asks again.
     if (earlier.status === 'SUBMITTING') throw idempotencyKeyInFlight();
@@ -380,9 +415,13 @@ function isStarted(task: TaskEntity): boolean {
 /** The 503 of a submit whose task was taken over before the provider confirmed it. */
 class SubmitInterruptedError extends AppError {
   constructor(retryAfterSeconds: number) {
-    super(ErrorCode.ServiceUnavailable, 'the submit was interrupted before the provider confirmed it; retry (with the same Idempotency-Key, if one was sent)', {
-      retryAfterSeconds,
-    });
+    super(
+      ErrorCode.ServiceUnavailable,
+      'the submit was interrupted before the provider confirmed it; retry (with the same Idempotency-Key, if one was sent)',
+      {
+        retryAfterSeconds,
+      },
+    );
   }
 }
 
@@ -402,5 +441,7 @@ function promptOf(draft: TaskDraft): string | null {
 }
 
 function hashDraft(draft: TaskDraft): string {
-  return createHash('sha256').update(JSON.stringify([draft.model, draft.request, draft.quote])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([draft.model, draft.request, draft.quote]))
+    .digest('hex');
 }

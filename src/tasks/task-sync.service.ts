@@ -143,7 +143,12 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     minDelayMs: (error) => (error instanceof UpstreamError && error.details.retryAfterSeconds ? error.details.retryAfterSeconds * 1000 : 0),
     // A task in SUBMITTING was being resubmitted, not polled: only the others count a poll.
     later: (task, failures, dueAt) =>
-      this.tasks.release(task.id, task.leaseOwner!, { pollFailures: failures, nextPollAt: dueAt }, task.status === 'SUBMITTING' ? undefined : this.clock.now()),
+      this.tasks.release(
+        task.id,
+        task.leaseOwner!,
+        { pollFailures: failures, nextPollAt: dueAt },
+        task.status === 'SUBMITTING' ? undefined : this.clock.now(),
+      ),
   };
 
   private claimTasks(limit: number, statuses?: TaskEntity['status'][]): Promise<TaskEntity[]> {
@@ -178,7 +183,12 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
       stopTimer();
       endCall(true);
       this.metrics.polls.inc({ family, channel: channelLabel, outcome: 'error' });
-      this.metrics.upstreamErrors.inc({ family, channel: channelLabel, operation: 'poll', kind: error instanceof UpstreamError ? error.kind : 'transient' });
+      this.metrics.upstreamErrors.inc({
+        family,
+        channel: channelLabel,
+        operation: 'poll',
+        kind: error instanceof UpstreamError ? error.kind : 'transient',
+      });
       throw error;
     }
     stopTimer();
@@ -187,7 +197,9 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const now = this.clock.now();
     const elapsed = now - (task.submitTime ?? task.createdAt);
     const estimate = Math.min(95, (elapsed / adapter.expectedDurationMs) * 100);
-    const plan = this.transitions.planPoll(task, outcome, estimate, { nextPollAt: nextPollAfter(round.claimedAt.get(task.id) ?? now, now, interval, adapter.minPollIntervalMs) });
+    const plan = this.transitions.planPoll(task, outcome, estimate, {
+      nextPollAt: nextPollAfter(round.claimedAt.get(task.id) ?? now, now, interval, adapter.minPollIntervalMs),
+    });
     if (plan.failure === undefined && plan.status === task.status) {
       await round.releases.add(task, owner, plan.changes);
       return 'polled';

@@ -46,10 +46,15 @@ export class TaskTransitionsService {
   planPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, lease?: { nextPollAt: number }): PollPlan {
     const now = this.clock.now();
     const polledAt = lease ? now : undefined;
-    if (outcome.state === 'failed') return { status: 'FAILURE', changes: { upstreamResponse: outcome.raw }, failure: outcome.failReason ?? 'generation failed', polledAt };
+    if (outcome.state === 'failed')
+      return {
+        status: 'FAILURE',
+        changes: { upstreamResponse: outcome.raw },
+        failure: outcome.failReason ?? 'generation failed',
+        polledAt,
+      };
     const target: TaskStatus = outcome.state === 'succeeded' ? 'SUCCESS' : outcome.state === 'running' ? 'IN_PROGRESS' : 'QUEUED';
-    const progress =
-      target === 'SUCCESS' ? 100 : Math.max(task.progress, Math.min(99, Math.round(outcome.progress ?? estimatedProgress)));
+    const progress = target === 'SUCCESS' ? 100 : Math.max(task.progress, Math.min(99, Math.round(outcome.progress ?? estimatedProgress)));
     const changes: Partial<TaskEntity> = { progress, upstreamResponse: outcome.raw, updatedAt: now, pollFailures: 0 };
     if (lease) Object.assign(changes, { nextPollAt: lease.nextPollAt, leaseOwner: null, leaseUntil: null });
     if (target === 'IN_PROGRESS' || target === 'SUCCESS') changes.startTime = task.startTime ?? now;
@@ -70,12 +75,15 @@ export class TaskTransitionsService {
    * Returns the status afterwards, or null when another actor moved the task first.
    */
   async applyPlan(task: TaskEntity, plan: PollPlan, leaseOwner?: string): Promise<TaskStatus | null> {
-    if (plan.failure !== undefined) return (await this.fail(task, plan.failure, plan.changes, leaseOwner, plan.polledAt)) ? 'FAILURE' : null;
+    if (plan.failure !== undefined)
+      return (await this.fail(task, plan.failure, plan.changes, leaseOwner, plan.polledAt)) ? 'FAILURE' : null;
     const moves = plan.changes.status !== undefined && plan.changes.status !== task.status;
     // A single conditional UPDATE is atomic by itself: no transaction when nothing moves; a move carries its timeline event (and an end, the rows of the modules reacting to it).
     const won = moves
       ? await this.transactions.run((manager) => this.moveAndRecordEvent(manager, task, plan.changes, leaseOwner, plan.polledAt))
-      : await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner, plan.polledAt));
+      : await this.transactions.runStatement((manager) =>
+          this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner, plan.polledAt),
+        );
     if (!won) return null;
     Object.assign(task, plan.changes);
     if (plan.changes.status === 'SUCCESS') this.ends.ended(task);
@@ -106,14 +114,28 @@ export class TaskTransitionsService {
   /** The upstream refused the submit: the client never sees the task, and its hold is released. False if `leaseOwner` no longer holds it. */
   async reject(task: TaskEntity, reason: string, leaseOwner?: string): Promise<boolean> {
     const now = this.clock.now();
-    const changes: Partial<TaskEntity> = { status: 'REJECTED', failReason: reason, finishTime: now, nextPollAt: null, leaseOwner: null, leaseUntil: null, updatedAt: now };
+    const changes: Partial<TaskEntity> = {
+      status: 'REJECTED',
+      failReason: reason,
+      finishTime: now,
+      nextPollAt: null,
+      leaseOwner: null,
+      leaseUntil: null,
+      updatedAt: now,
+    };
     const won = await this.settle(task, changes, `released: task ${task.taskId} rejected at submit: ${reason}`, 'rejected', leaseOwner);
     if (won) Object.assign(task, changes);
     return won;
   }
 
   /** The compare-and-set of a move, plus its timeline event (and for an end, what reacts to it) in the same transaction. */
-  private async moveAndRecordEvent(manager: EntityManager, task: TaskEntity, changes: Partial<TaskEntity>, leaseOwner?: string, polledAt?: number): Promise<boolean> {
+  private async moveAndRecordEvent(
+    manager: EntityManager,
+    task: TaskEntity,
+    changes: Partial<TaskEntity>,
+    leaseOwner?: string,
+    polledAt?: number,
+  ): Promise<boolean> {
     if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner, polledAt))) return false;
     if (changes.status !== undefined && changes.status !== task.status) {
       const ended = changes.status === 'FAILURE' || changes.status === 'REJECTED';
@@ -126,18 +148,36 @@ export class TaskTransitionsService {
         at: changes.updatedAt ?? this.clock.now(),
       });
       if (changes.status === 'SUCCESS' || changes.status === 'FAILURE') {
-        await this.ends.record(manager, { task: { ...task, ...changes }, status: changes.status, at: changes.updatedAt ?? this.clock.now() });
+        await this.ends.record(manager, {
+          task: { ...task, ...changes },
+          status: changes.status,
+          at: changes.updatedAt ?? this.clock.now(),
+        });
       }
     }
     return true;
   }
 
-  private async settle(task: TaskEntity, changes: Partial<TaskEntity>, detail: string, cause: RefundCause, leaseOwner?: string, polledAt?: number): Promise<boolean> {
+  private async settle(
+    task: TaskEntity,
+    changes: Partial<TaskEntity>,
+    detail: string,
+    cause: RefundCause,
+    leaseOwner?: string,
+    polledAt?: number,
+  ): Promise<boolean> {
     try {
       const won = await this.transactions.run(async (manager) => {
         if (!(await this.moveAndRecordEvent(manager, task, changes, leaseOwner, polledAt))) return false;
         if (task.quota > 0) {
-          const movement = { userId: task.userId, taskId: task.taskId, model: task.model, quota: task.quota, channelId: task.channelId, detail };
+          const movement = {
+            userId: task.userId,
+            taskId: task.taskId,
+            model: task.model,
+            quota: task.quota,
+            channelId: task.channelId,
+            detail,
+          };
           if (cause === 'rejected') await this.ledger.releaseHold(manager, movement);
           else {
             // A task failing straight from SUBMITTING (moderation at submit, an interrupted submit) is one the client sees: its hold is its charge.

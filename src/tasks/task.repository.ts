@@ -85,9 +85,17 @@ export class TaskRepository {
    * instances take different tasks; SQLite serializes writers anyway. The conditional UPDATE is
    * what makes a claim exclusive on both.
    */
-  async claimDueTasks(owner: string, now: number, leaseUntil: number, limit: number, statuses: TaskStatus[] = POLLABLE_STATUSES): Promise<TaskEntity[]> {
+  async claimDueTasks(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    statuses: TaskStatus[] = POLLABLE_STATUSES,
+  ): Promise<TaskEntity[]> {
     // MySQL needs the transaction for the row locks; SQLite's writer lock already makes both statements one step.
-    const unitOfWork = this.transactions.isSqlite ? this.transactions.runStatement.bind(this.transactions) : this.transactions.run.bind(this.transactions);
+    const unitOfWork = this.transactions.isSqlite
+      ? this.transactions.runStatement.bind(this.transactions)
+      : this.transactions.run.bind(this.transactions);
     const claimed = await unitOfWork(async (manager) => {
       const ids = await this.dueIds(manager, now, limit, statuses);
       if (ids.length === 0) return 0;
@@ -174,7 +182,12 @@ export class TaskRepository {
       manager
         .createQueryBuilder()
         .update(TaskEntity)
-        .set({ ...changes, ...(polledAt !== undefined ? pollCounted(polledAt) : {}), leaseOwner: null, leaseUntil: null } as QueryDeepPartialEntity<TaskEntity>)
+        .set({
+          ...changes,
+          ...(polledAt !== undefined ? pollCounted(polledAt) : {}),
+          leaseOwner: null,
+          leaseUntil: null,
+        } as QueryDeepPartialEntity<TaskEntity>)
         .where('id = :id AND lease_owner = :owner', { id, owner })
         .execute(),
     );
@@ -248,7 +261,12 @@ export class TaskRepository {
   /** Keeps a fresh download URL of a finished task (the providers' URLs expire). */
   async replaceResultUrl(id: number, resultUrl: string, now: number): Promise<void> {
     await this.transactions.run((manager) =>
-      manager.createQueryBuilder().update(TaskEntity).set({ resultUrl, updatedAt: now }).where('id = :id AND status = :status', { id, status: 'SUCCESS' }).execute(),
+      manager
+        .createQueryBuilder()
+        .update(TaskEntity)
+        .set({ resultUrl, updatedAt: now })
+        .where('id = :id AND status = :status', { id, status: 'SUCCESS' })
+        .execute(),
     );
   }
 }

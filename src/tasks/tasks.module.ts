@@ -19,8 +19,25 @@ import { TaskTransitionsService } from './task-transitions.service';
 
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TaskEntity, TaskEventEntity]), BillingModule, UpstreamModule, FamiliesModule, JobsModule, MetricsRegistryModule],
-  providers: [TaskRepository, TaskQueries, TaskMetrics, TaskEndHooks, TaskTransitionsService, PendingSubmitWrites, TaskSubmitService, SubmitPipeline, TaskSyncService],
+  imports: [
+    TypeOrmModule.forFeature([TaskEntity, TaskEventEntity]),
+    BillingModule,
+    UpstreamModule,
+    FamiliesModule,
+    JobsModule,
+    MetricsRegistryModule,
+  ],
+  providers: [
+    TaskRepository,
+    TaskQueries,
+    TaskMetrics,
+    TaskEndHooks,
+    TaskTransitionsService,
+    PendingSubmitWrites,
+    TaskSubmitService,
+    SubmitPipeline,
+    TaskSyncService,
+  ],
   exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndHooks],
 })
 export class TasksModule {}

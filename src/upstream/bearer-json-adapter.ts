@@ -57,7 +57,11 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
   async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
     const { path, timeoutMs, body, taskIdOf, missingIdMessage, maxIdLength = Infinity } = this.protocol.submit;
     const payload = body(task);
-    const response = await this.call(channel, 'POST', path, callTimeoutMs(timeoutMs, deadline), { body: payload, signal: deadline?.signal, task });
+    const response = await this.call(channel, 'POST', path, callTimeoutMs(timeoutMs, deadline), {
+      body: payload,
+      signal: deadline?.signal,
+      task,
+    });
     const id = taskIdOf(response.data);
     if (typeof id !== 'string' || !id || id.length > maxIdLength) throw new UpstreamError('transient', missingIdMessage);
     return { upstreamTaskId: id };
@@ -71,10 +75,26 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
   }
 
   /** A call about `task` (if any) tells the upstream how many gateways its submit passed through. */
-  protected call(channel: ChannelEntity, method: 'GET' | 'POST' | 'DELETE', path: string, timeout: number, options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {}): Promise<AxiosResponse> {
+  protected call(
+    channel: ChannelEntity,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    timeout: number,
+    options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {},
+  ): Promise<AxiosResponse> {
     const { provider, postHeaders, headers, mapError, authHeaders } = this.protocol;
     const { body, signal, task } = options;
-    const request = { method, path, timeout, body, postHeaders, headers, signal, gatewayHops: task?.gatewayHops, authHeaders: authHeaders?.(channel) };
+    const request = {
+      method,
+      path,
+      timeout,
+      body,
+      postHeaders,
+      headers,
+      signal,
+      gatewayHops: task?.gatewayHops,
+      authHeaders: authHeaders?.(channel),
+    };
     return callBearerJson<E>(this.http, channel, request, provider, mapError);
   }
 }

@@ -16,7 +16,8 @@ describe('Bearer JSON task API helpers', () => {
     server = createServer((req, res) => {
       seen.push(req.headers);
       if (req.url === '/text') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
-      if (req.url === '/busy') return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' }).end('{"code":"Throttling"}');
+      if (req.url === '/busy')
+        return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' }).end('{"code":"Throttling"}');
       if (req.url === '/broken') return void res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>bad gateway</h1>');
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"t1"}');
     });
@@ -28,11 +29,22 @@ describe('Bearer JSON task API helpers', () => {
   const mapError = (status: number, body: object | undefined, retryAfter: unknown) =>
     new UpstreamError('backpressure', `${status} ${JSON.stringify(body)} ${String(retryAfter)}`);
   const call = (path: string, method: 'GET' | 'POST' = 'GET', target = channel) =>
-    callBearerJson(http, target, { method, path, timeout: 2000, body: method === 'POST' ? { a: 1 } : undefined, postHeaders: { 'X-Async': 'enable' } }, 'family X', mapError);
+    callBearerJson(
+      http,
+      target,
+      { method, path, timeout: 2000, body: method === 'POST' ? { a: 1 } : undefined, postHeaders: { 'X-Async': 'enable' } },
+      'family X',
+      mapError,
+    );
 
   it('sends Bearer JSON, the protocol headers on a POST only, and returns the JSON answer', async () => {
     expect((await call('/tasks', 'POST')).data).toEqual({ id: 't1' });
-    expect(seen.at(-1)).toMatchObject({ authorization: 'Bearer sk-secret', accept: 'application/json', 'content-type': 'application/json', 'x-async': 'enable' });
+    expect(seen.at(-1)).toMatchObject({
+      authorization: 'Bearer sk-secret',
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'x-async': 'enable',
+    });
     await call('/tasks/t1');
     expect(seen.at(-1)).not.toHaveProperty('x-async');
     expect(seen.at(-1)).not.toHaveProperty('content-type');
@@ -63,7 +75,9 @@ describe('Bearer JSON task API helpers', () => {
   it('counts a refused or throttled probe id as a working key, and rethrows channel and transport trouble', async () => {
     await expect(probeWithUnknownTask(() => Promise.reject(new UpstreamError('invalid_input', 'no such task')))).resolves.toBeUndefined();
     await expect(probeWithUnknownTask(() => Promise.reject(new UpstreamError('backpressure', 'slow down')))).resolves.toBeUndefined();
-    await expect(probeWithUnknownTask(() => Promise.reject(new UpstreamError('channel', 'bad key')))).rejects.toMatchObject({ kind: 'channel' });
+    await expect(probeWithUnknownTask(() => Promise.reject(new UpstreamError('channel', 'bad key')))).rejects.toMatchObject({
+      kind: 'channel',
+    });
     await expect(probeWithUnknownTask(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
   });
 });

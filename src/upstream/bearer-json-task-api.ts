@@ -47,9 +47,15 @@ export async function callBearerJson<E>(
 ): Promise<AxiosResponse> {
   const { method, path, timeout, body } = request;
   const auth = request.authHeaders ?? { Authorization: `Bearer ${channel.apiKey}` };
-  const headers: Record<string, string> = { ...auth, Accept: 'application/json', ...gatewayHopsHeader(request.gatewayHops), ...request.headers };
+  const headers: Record<string, string> = {
+    ...auth,
+    Accept: 'application/json',
+    ...gatewayHopsHeader(request.gatewayHops),
+    ...request.headers,
+  };
   // A FormData body is multipart: axios writes its Content-Type with the boundary.
-  if (method === 'POST') Object.assign(headers, body instanceof FormData ? {} : { 'Content-Type': 'application/json' }, request.postHeaders);
+  if (method === 'POST')
+    Object.assign(headers, body instanceof FormData ? {} : { 'Content-Type': 'application/json' }, request.postHeaders);
   let response: AxiosResponse;
   try {
     response = await http.axiosRef.request({
@@ -72,7 +78,8 @@ export async function callBearerJson<E>(
   }
   if (response.status >= 200 && response.status < 300) {
     if (method === 'DELETE') return response;
-    if (typeof response.data !== 'object' || response.data === null) throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
+    if (typeof response.data !== 'object' || response.data === null)
+      throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
     return response;
   }
   const errorBody = typeof response.data === 'object' && response.data !== null ? (response.data as E) : undefined;
@@ -99,7 +106,10 @@ export function succeededVideoUrl(outcome: PollOutcome): string | null {
  * generation, and so does a refusal of the id itself (or throttling): the provider knows our key.
  * `provenBy` names the error kinds that count as such an answer.
  */
-export async function probeWithUnknownTask(query: () => Promise<unknown>, provenBy: readonly UpstreamErrorKind[] = ['invalid_input', 'backpressure']): Promise<void> {
+export async function probeWithUnknownTask(
+  query: () => Promise<unknown>,
+  provenBy: readonly UpstreamErrorKind[] = ['invalid_input', 'backpressure'],
+): Promise<void> {
   try {
     await query();
   } catch (error) {

@@ -34,7 +34,9 @@ export class ChannelRequestCounter extends PeriodicWriter {
         await this.transactions.runStatement((manager) => changedRows(manager, ADD_REQUESTS_SQL, [requests, channelId]));
       } catch (error) {
         this.pending.set(channelId, (this.pending.get(channelId) ?? 0) + requests);
-        this.logger.warn(`request count of channel ${channelId} not written (kept for the next try): ${(error as Error)?.message ?? error}`);
+        this.logger.warn(
+          `request count of channel ${channelId} not written (kept for the next try): ${(error as Error)?.message ?? error}`,
+        );
       }
     }
   }

@@ -28,9 +28,7 @@ export class ChannelRouter {
   async candidates(platform: Platform, model: string, group: string): Promise<ChannelEntity[]> {
     const wanted = model.toLowerCase();
     const all = await this.enabledOn([platform]);
-    const eligible = all.filter(
-      (channel) => channel.models.some((m) => m.toLowerCase() === wanted) && openToGroup(channel.groups, group),
-    );
+    const eligible = all.filter((channel) => channel.models.some((m) => m.toLowerCase() === wanted) && openToGroup(channel.groups, group));
     const byPriority = new Map<number, ChannelEntity[]>();
     for (const channel of eligible) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
     return [...byPriority.keys()].sort((a, b) => b - a).flatMap((priority) => this.weightedShuffle(byPriority.get(priority)!));
@@ -58,7 +56,9 @@ export class ChannelRouter {
   /** The enabled channels of `platforms`, by id. */
   private enabledOn(platforms: Platform[]): Promise<ChannelEntity[]> {
     return this.enabled.get(platforms.join(','), async () =>
-      (await this.channels.find({ where: { platform: In(platforms), status: 'enabled' }, order: { id: 'ASC' } })).map((channel) => this.secrets.openChannel(channel)),
+      (await this.channels.find({ where: { platform: In(platforms), status: 'enabled' }, order: { id: 'ASC' } })).map((channel) =>
+        this.secrets.openChannel(channel),
+      ),
     );
   }
 
@@ -83,6 +83,7 @@ function openToGroup(groups: unknown, group: string): boolean {
 /** The upstream model name: the channel's mapping when it has one, else the family default. */
 export function upstreamModelFor(channel: ChannelEntity, publicModel: string, familyDefault: string): string {
   const mapping = channel.modelMapping ?? {};
-  const exact = ownValue(mapping, publicModel) ?? Object.entries(mapping).find(([key]) => key.toLowerCase() === publicModel.toLowerCase())?.[1];
+  const exact =
+    ownValue(mapping, publicModel) ?? Object.entries(mapping).find(([key]) => key.toLowerCase() === publicModel.toLowerCase())?.[1];
   return exact ?? familyDefault;
 }

@@ -23,7 +23,10 @@ export class ChannelSecretBox extends SecretBox {
 
   /** The row as read, with its provider keys in plain text. */
   openChannel<T extends ChannelSecretFields & Pick<ChannelEntity, 'platform'>>(channel: T): T {
-    return Object.assign(channel, this.mapSecrets(channel.platform, channel, (stored) => (this.isSealed(stored) ? this.open(stored) : stored)));
+    return Object.assign(
+      channel,
+      this.mapSecrets(channel.platform, channel, (stored) => (this.isSealed(stored) ? this.open(stored) : stored)),
+    );
   }
 
   /** The fields to write (plain, as given or as opened), with `platform`'s provider keys sealed. */
@@ -37,7 +40,11 @@ export class ChannelSecretBox extends SecretBox {
     return [channel.apiKey, ...secretSettings].some((value) => typeof value === 'string' && this.needsReseal(value));
   }
 
-  private mapSecrets(platform: Platform, fields: Partial<ChannelSecretFields>, convert: (value: string) => string): Partial<ChannelSecretFields> {
+  private mapSecrets(
+    platform: Platform,
+    fields: Partial<ChannelSecretFields>,
+    convert: (value: string) => string,
+  ): Partial<ChannelSecretFields> {
     const mapped: Partial<ChannelSecretFields> = {};
     if (typeof fields.apiKey === 'string') mapped.apiKey = convert(fields.apiKey);
     if (fields.settings) {

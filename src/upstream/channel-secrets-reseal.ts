@@ -26,7 +26,12 @@ export class ChannelSecretsReseal implements OnModuleInit {
     const stale = rows.filter((row) => this.secrets.channelNeedsReseal(row));
     for (const row of stale) {
       const sealed = this.secrets.sealChannel(row.platform, this.secrets.openChannel(row));
-      await this.transactions.run((manager) => manager.update(ChannelEntity, { id: row.id }, { apiKey: sealed.apiKey, settings: sealed.settings } as QueryDeepPartialEntity<ChannelEntity>));
+      await this.transactions.run((manager) =>
+        manager.update(ChannelEntity, { id: row.id }, {
+          apiKey: sealed.apiKey,
+          settings: sealed.settings,
+        } as QueryDeepPartialEntity<ChannelEntity>),
+      );
     }
     if (stale.length > 0) this.logger.log(`encrypted the provider keys of ${stale.length} channel(s) with the current server secret`);
   }

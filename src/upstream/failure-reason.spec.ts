@@ -2,7 +2,9 @@ import { FAILURE, failureCode, failureReason } from './failure-reason';
 
 describe('the failure vocabulary', () => {
   it('writes a reason as its category, then the code and its meaning', () => {
-    expect(failureReason(FAILURE.generation, 'InternalError.Algo', 'provider internal error')).toBe('generation failed: InternalError.Algo: provider internal error');
+    expect(failureReason(FAILURE.generation, 'InternalError.Algo', 'provider internal error')).toBe(
+      'generation failed: InternalError.Algo: provider internal error',
+    );
     expect(failureReason(FAILURE.moderation, 'DataInspectionFailed', undefined)).toBe('content moderation failed: DataInspectionFailed');
     expect(failureReason(FAILURE.generation)).toBe('generation failed');
   });

@@ -34,8 +34,10 @@ export function providerCode(value: unknown, secrets: ReadonlyArray<string | nul
   const code = value.trim();
   if (code.length === 0 || code.length > 80 || !CODE_SHAPE.test(code)) return undefined;
   // Key-like segments: long runs mixing letters and digits, or many digits.
-  if (code.split(/[._]/).some((segment) => (segment.length >= 16 && /\d/.test(segment)) || (segment.match(/\d/g)?.length ?? 0) > 4)) return undefined;
-  if (secrets.some((secret) => typeof secret === 'string' && secret.length >= 4 && (code.includes(secret) || secret.includes(code)))) return undefined;
+  if (code.split(/[._]/).some((segment) => (segment.length >= 16 && /\d/.test(segment)) || (segment.match(/\d/g)?.length ?? 0) > 4))
+    return undefined;
+  if (secrets.some((secret) => typeof secret === 'string' && secret.length >= 4 && (code.includes(secret) || secret.includes(code))))
+    return undefined;
   return code;
 }
 
@@ -54,7 +56,12 @@ export function describeCode(table: Readonly<Record<string, string>>, code: stri
 }
 
 /** `<code>: <description>` for a documented code, `<code>: <generic>` for another, the generic summary without a usable code. */
-export function codeSummary(table: Readonly<Record<string, string>>, code: string | undefined, generic: string, httpStatus?: number): string {
+export function codeSummary(
+  table: Readonly<Record<string, string>>,
+  code: string | undefined,
+  generic: string,
+  httpStatus?: number,
+): string {
   if (!code) return httpStatus ? `${generic} (HTTP ${httpStatus})` : generic;
   return `${code}: ${describeCode(table, code) ?? generic}`;
 }
@@ -63,7 +70,8 @@ export function codeSummary(table: Readonly<Record<string, string>>, code: strin
 export function describeTransportError(error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   const text = typeof message === 'string' ? message : '';
-  if (/maxContentLength|maxBodyLength|content length|too large/i.test(text) || code === 'ERR_FR_MAX_BODY_LENGTH_EXCEEDED') return 'response too large';
+  if (/maxContentLength|maxBodyLength|content length|too large/i.test(text) || code === 'ERR_FR_MAX_BODY_LENGTH_EXCEEDED')
+    return 'response too large';
   if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(text)) return 'timeout';
   return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : 'network error';
 }
@@ -71,7 +79,9 @@ export function describeTransportError(error: unknown): string {
 /** `<who> unreachable (<why>)`, or that it answered more than the gateway reads: never the error's own message. */
 export function transportErrorMessage(who: string, error: unknown): string {
   const why = describeTransportError(error);
-  return why === 'response too large' ? `${who} answered with a body over ${MAX_PROVIDER_BODY_BYTES / (1024 * 1024)} MiB` : `${who} unreachable (${why})`;
+  return why === 'response too large'
+    ? `${who} answered with a body over ${MAX_PROVIDER_BODY_BYTES / (1024 * 1024)} MiB`
+    : `${who} unreachable (${why})`;
 }
 
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]{1,15}:\/\/[^\s"'<>()[\]{}]*/gi;
@@ -99,7 +109,10 @@ export function sanitizeProviderText(text: unknown, secrets: ReadonlyArray<strin
     .replace(STACK_FRAME, '<stack>')
     .replace(URL_PATTERN, '<url>')
     .replace(EMAIL_PATTERN, '<email>')
-    .replace(CREDENTIAL_PATTERN, (_match, name: string, separator: string) => `${name}${separator.includes(':') || separator.includes('=') ? separator : ' '}***`)
+    .replace(
+      CREDENTIAL_PATTERN,
+      (_match, name: string, separator: string) => `${name}${separator.includes(':') || separator.includes('=') ? separator : ' '}***`,
+    )
     .replace(PATH_PATTERN, '<path>')
     .replace(IPV4_PATTERN, '<address>')
     .replace(IPV6_CANDIDATE, (candidate) => (isIPv6(candidate.replace(/^\[|\](?::\d+)?$/g, '')) ? '<address>' : candidate))
@@ -113,9 +126,14 @@ export function sanitizeProviderText(text: unknown, secrets: ReadonlyArray<strin
 }
 
 /** The channel's secrets (its key, and the settings its family marks secret), to be kept out of anything a provider's answer is turned into. */
-export function channelSecrets(channel: { apiKey?: string | null; settings?: Record<string, unknown> | null }, secretSettings: readonly string[] = []): string[] {
+export function channelSecrets(
+  channel: { apiKey?: string | null; settings?: Record<string, unknown> | null },
+  secretSettings: readonly string[] = [],
+): string[] {
   const settings = channel.settings ?? {};
-  return [channel.apiKey, ...secretSettings.map((name) => settings[name])].filter((value): value is string => typeof value === 'string' && value.length >= 4);
+  return [channel.apiKey, ...secretSettings.map((name) => settings[name])].filter(
+    (value): value is string => typeof value === 'string' && value.length >= 4,
+  );
 }
 
 /** A short string field of a provider answer worth keeping, or undefined. */
@@ -151,6 +169,7 @@ export function capStoredResponse<T>(value: T, maxBytes = MAX_STORED_RESPONSE_BY
 function shortenStrings(value: unknown, maxLength: number): unknown {
   if (typeof value === 'string') return value.length > maxLength ? value.slice(0, maxLength) : value;
   if (Array.isArray(value)) return value.map((item) => shortenStrings(item, maxLength));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, shortenStrings(field, maxLength)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, shortenStrings(field, maxLength)]));
   return value;
 }

@@ -39,7 +39,10 @@ function originOf(raw: string): string | null {
 
 /** `localhost` (and its subdomains), a loopback address, or the unspecified one (which connects to this host). */
 function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (!isIP(host)) return false;
   const parsed = ipaddr.process(host);

@@ -48,7 +48,14 @@ export class UpstreamCallRecorder extends PeriodicWriter {
     const now = this.clock.now();
     const minute = now - (now % MINUTE_MS);
     const key = `${minute}|${channelId}`;
-    const stats = this.pending.get(key) ?? { minute, channelId, calls: 0, errors: 0, latencySumMs: 0, buckets: new Array(LATENCY_BOUNDS_MS.length + 1).fill(0) };
+    const stats = this.pending.get(key) ?? {
+      minute,
+      channelId,
+      calls: 0,
+      errors: 0,
+      latencySumMs: 0,
+      buckets: new Array(LATENCY_BOUNDS_MS.length + 1).fill(0),
+    };
     stats.calls++;
     if (failed) stats.errors++;
     stats.latencySumMs += Math.round(latencyMs);
@@ -66,7 +73,9 @@ export class UpstreamCallRecorder extends PeriodicWriter {
     } catch (error) {
       // Counted again with the next flush (merged with what came meanwhile).
       for (const row of rows) this.merge(row);
-      this.logger.warn(`upstream call stats not written (${rows.length} rows kept for the next try): ${(error as Error)?.message ?? error}`);
+      this.logger.warn(
+        `upstream call stats not written (${rows.length} rows kept for the next try): ${(error as Error)?.message ?? error}`,
+      );
     }
   }
 

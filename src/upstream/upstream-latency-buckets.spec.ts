@@ -2,7 +2,16 @@ import { LATENCY_BUCKET_COLUMNS, latencyBucketOf, percentileFromBuckets } from '
 
 describe('upstream latency buckets', () => {
   it('names one column per bound plus the slower rest, matching the migration', () => {
-    expect(LATENCY_BUCKET_COLUMNS).toEqual(['lat_le_100', 'lat_le_250', 'lat_le_500', 'lat_le_1000', 'lat_le_2500', 'lat_le_5000', 'lat_le_10000', 'lat_gt_10000']);
+    expect(LATENCY_BUCKET_COLUMNS).toEqual([
+      'lat_le_100',
+      'lat_le_250',
+      'lat_le_500',
+      'lat_le_1000',
+      'lat_le_2500',
+      'lat_le_5000',
+      'lat_le_10000',
+      'lat_gt_10000',
+    ]);
   });
 
   it('puts a call in the first bucket whose bound it does not pass', () => {

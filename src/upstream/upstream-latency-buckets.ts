@@ -2,7 +2,10 @@
 export const LATENCY_BOUNDS_MS = [100, 250, 500, 1000, 2500, 5000, 10000] as const;
 
 /** The histogram's columns in `upstream_call_stats`, one per bound and one for the slower rest. */
-export const LATENCY_BUCKET_COLUMNS = [...LATENCY_BOUNDS_MS.map((bound) => `lat_le_${bound}`), `lat_gt_${LATENCY_BOUNDS_MS[LATENCY_BOUNDS_MS.length - 1]}`];
+export const LATENCY_BUCKET_COLUMNS = [
+  ...LATENCY_BOUNDS_MS.map((bound) => `lat_le_${bound}`),
+  `lat_gt_${LATENCY_BOUNDS_MS[LATENCY_BOUNDS_MS.length - 1]}`,
+];
 
 /** Index of the bucket a call of `ms` falls in. */
 export const latencyBucketOf = (ms: number): number => {

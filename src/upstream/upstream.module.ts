@@ -15,7 +15,24 @@ import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
 /** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]), HttpModule.register({ timeout: 30_000, maxRedirects: 0 })],
-  providers: [ChannelSettingTraits, ChannelSecretBox, ChannelSecretsReseal, ChannelsService, ChannelRouter, ChannelRequestCounter, UpstreamCallRecorder, UpstreamCallStatsQueries],
-  exports: [ChannelsService, ChannelRouter, ChannelSettingTraits, HttpModule, UpstreamCallRecorder, UpstreamCallStatsQueries, TypeOrmModule],
+  providers: [
+    ChannelSettingTraits,
+    ChannelSecretBox,
+    ChannelSecretsReseal,
+    ChannelsService,
+    ChannelRouter,
+    ChannelRequestCounter,
+    UpstreamCallRecorder,
+    UpstreamCallStatsQueries,
+  ],
+  exports: [
+    ChannelsService,
+    ChannelRouter,
+    ChannelSettingTraits,
+    HttpModule,
+    UpstreamCallRecorder,
+    UpstreamCallStatsQueries,
+    TypeOrmModule,
+  ],
 })
 export class UpstreamModule {}

@@ -65,7 +65,10 @@ export class AssetFollowUpService implements LeasedJob<VerificationAssetEntity> 
     if (asset.status !== 'processing') return asset.status;
     const now = this.clock.now();
     if (now - asset.createdAt > GIVE_UP_AFTER_MS) {
-      await this.repository.settle(asset, 'failed', { code: 'ProcessingTimeout', message: 'the provider did not finish processing the image in 30 minutes' });
+      await this.repository.settle(asset, 'failed', {
+        code: 'ProcessingTimeout',
+        message: 'the provider did not finish processing the image in 30 minutes',
+      });
       return 'timed_out';
     }
     await this.repository.reschedule(asset, now + Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.min(asset.checkCount, 5)), this.owner);

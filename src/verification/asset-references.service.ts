@@ -35,7 +35,14 @@ export class AssetReferencesService {
     }
     const wanted = references.filter((reference) => reference.assetId);
     if (wanted.length === 0) return undefined;
-    const owned = new Map((await this.repository.ownedAmong(userId, wanted.map((r) => r.assetId!))).map((asset) => [asset.assetId, asset]));
+    const owned = new Map(
+      (
+        await this.repository.ownedAmong(
+          userId,
+          wanted.map((r) => r.assetId!),
+        )
+      ).map((asset) => [asset.assetId, asset]),
+    );
     const homes = new Set<number>();
     for (const reference of wanted) {
       const asset = owned.get(reference.assetId!);
@@ -48,7 +55,11 @@ export class AssetReferencesService {
       }
       homes.add(asset.channelId);
     }
-    if (homes.size > 1) throw AppError.invalid('metadata.content: all assets of one request must come from the same verification provider account', 'metadata.content');
+    if (homes.size > 1)
+      throw AppError.invalid(
+        'metadata.content: all assets of one request must come from the same verification provider account',
+        'metadata.content',
+      );
     return this.channels.sameAccount([...homes][0]);
   }
 }

@@ -72,7 +72,11 @@ export class AssetRepository {
   /** Gives a claimed, not yet checked asset back, due at `dueAt` (shutdown: another instance takes it). */
   async release(asset: VerificationAssetEntity, owner: string, dueAt: number): Promise<void> {
     await this.transactions.run((manager) =>
-      manager.update(VerificationAssetEntity, { id: asset.id, status: 'processing', leaseOwner: owner }, { nextCheckAt: dueAt, leaseOwner: null }),
+      manager.update(
+        VerificationAssetEntity,
+        { id: asset.id, status: 'processing', leaseOwner: owner },
+        { nextCheckAt: dueAt, leaseOwner: null },
+      ),
     );
   }
 

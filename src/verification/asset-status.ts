@@ -10,7 +10,10 @@ export function settledStatusOf(asset: ProviderAsset): { status: AssetStatus; er
       return { status: 'active', error: null };
     case 'Failed': {
       const code = providerCode(asset.Error?.Code);
-      return { status: 'failed', error: { code: code ?? 'Failed', message: describeCode(CONTROL_ERROR_REASONS, code) ?? 'the provider could not process the image' } };
+      return {
+        status: 'failed',
+        error: { code: code ?? 'Failed', message: describeCode(CONTROL_ERROR_REASONS, code) ?? 'the provider could not process the image' },
+      };
     }
     default:
       return null;

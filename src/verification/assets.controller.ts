@@ -44,7 +44,8 @@ export class AssetsController {
   @Post('groups/:group_id/assets')
   @ApiOperation({
     summary: 'Upload a portrait by URL',
-    description: 'Starts `processing`; the provider compares the face with the verified person and the asset becomes `active` or `failed` (with the provider\'s error).',
+    description:
+      "Starts `processing`; the provider compares the face with the verified person and the asset becomes `active` or `failed` (with the provider's error).",
   })
   @ApiCreatedResponse({ type: AssetDto })
   async upload(@Param('group_id') groupId: string, @Body() body: CreateAssetDto, @Req() req: AuthenticatedRequest): Promise<AssetDto> {

@@ -56,7 +56,8 @@ export class AssetsService {
     const created = await this.control.createAsset(channel, { groupId, url: input.url, name }).catch((error) => {
       throw toClientError(error, 'url');
     });
-    if (typeof created.Id !== 'string' || !created.Id) throw new AppError(ErrorCode.ServiceUnavailable, 'verification provider answered without an asset id, retry later');
+    if (typeof created.Id !== 'string' || !created.Id)
+      throw new AppError(ErrorCode.ServiceUnavailable, 'verification provider answered without an asset id, retry later');
     const now = this.clock.now();
     const asset = await this.repository.insert({
       assetId: created.Id,

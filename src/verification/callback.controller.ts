@@ -14,7 +14,7 @@ export class CallbackController {
   @ApiOperation({
     summary: 'Liveness check callback (browser redirect from the provider)',
     description:
-      'Records the reported result on the session found by `bytedToken` (or `providerToken`) and answers 302 to the session\'s ' +
+      "Records the reported result on the session found by `bytedToken` (or `providerToken`) and answers 302 to the session's " +
       '`callback_url`, keeping its own query and adding `providerToken`, `resultCode`, `algorithmBaseRespCode`, ' +
       '`reqMeasureInfoValue`, `verify_type`. Unknown or reused tokens get an HTML error page (404 / 409).',
   })

@@ -10,8 +10,7 @@ import { maskToken } from './token-mask';
 export type CallbackQuery = Record<string, unknown>;
 
 export type CallbackOutcome =
-  | { kind: 'redirect'; location: string }
-  | { kind: 'error'; status: 400 | 404 | 409; title: string; message: string };
+  { kind: 'redirect'; location: string } | { kind: 'error'; status: 400 | 404 | 409; title: string; message: string };
 
 /** Parameters forwarded to the client's callback_url, in this order. */
 const FORWARDED = ['providerToken', 'resultCode', 'algorithmBaseRespCode', 'reqMeasureInfoValue', 'verify_type'] as const;
@@ -39,12 +38,22 @@ export class CallbackService {
   async handle(query: CallbackQuery): Promise<CallbackOutcome> {
     const token = first(query.bytedToken) ?? first(query.providerToken);
     if (!token || token.length > 191) {
-      return { kind: 'error', status: 400, title: 'Incomplete verification link', message: 'This link does not carry a verification token.' };
+      return {
+        kind: 'error',
+        status: 400,
+        title: 'Incomplete verification link',
+        message: 'This link does not carry a verification token.',
+      };
     }
     const session = await this.sessions.findOne({ where: { providerToken: token } });
     if (!session) {
       this.logger.warn(`callback with an unknown token ${maskToken(token)}`);
-      return { kind: 'error', status: 404, title: 'Unknown verification session', message: 'This verification link does not belong to any session.' };
+      return {
+        kind: 'error',
+        status: 404,
+        title: 'Unknown verification session',
+        message: 'This verification link does not belong to any session.',
+      };
     }
     const reported = {
       resultCode: (first(query.resultCode) ?? '').slice(0, 32),
@@ -73,7 +82,12 @@ export class CallbackService {
     });
     if (!won) {
       this.logger.warn(`callback for session ${session.sessionId} reused (token ${maskToken(token)})`);
-      return { kind: 'error', status: 409, title: 'Verification link already used', message: 'This verification result was already delivered. Start a new verification if needed.' };
+      return {
+        kind: 'error',
+        status: 409,
+        title: 'Verification link already used',
+        message: 'This verification result was already delivered. Start a new verification if needed.',
+      };
     }
     this.logger.log(`callback for session ${session.sessionId} (token ${maskToken(token)}): resultCode ${reported.resultCode || '-'}`);
 

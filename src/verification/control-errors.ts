@@ -15,9 +15,13 @@ export function toClientError(error: unknown, param?: string): unknown {
     case 'channel':
       // The operator's configuration is at fault, not the caller: say so without details of the keys.
       logger.error(`verification channel problem: ${error.message}`);
-      return new AppError(ErrorCode.ServiceUnavailable, 'verification provider refused the gateway (channel configuration problem), retry later', {
-        retryAfterSeconds: 30,
-      });
+      return new AppError(
+        ErrorCode.ServiceUnavailable,
+        'verification provider refused the gateway (channel configuration problem), retry later',
+        {
+          retryAfterSeconds: 30,
+        },
+      );
     case 'transient':
       return new AppError(ErrorCode.ServiceUnavailable, 'verification provider unavailable, retry later', { retryAfterSeconds: 5 });
     default:

@@ -17,7 +17,12 @@ export class PortraitMediaController {
   @ApiOkResponse({ description: 'the image' })
   @ApiForbiddenResponse({ description: 'the link was altered or has expired' })
   @ApiNotFoundResponse({ description: 'the upload is gone' })
-  async get(@Param('upload_id') uploadId: string, @Query('expires') expires: unknown, @Query('signature') signature: unknown, @Res() res: Response): Promise<void> {
+  async get(
+    @Param('upload_id') uploadId: string,
+    @Query('expires') expires: unknown,
+    @Query('signature') signature: unknown,
+    @Res() res: Response,
+  ): Promise<void> {
     const upload = await this.uploads.read(uploadId, expires, signature);
     res.setHeader('Content-Type', upload.contentType);
     res.setHeader('Content-Length', String(upload.bytes.length));

@@ -33,11 +33,20 @@ export class PortraitUploadsService {
   /** Keeps a JPEG, PNG or WebP portrait and returns the link the provider fetches it from; 400 naming `field` otherwise. */
   async store(userId: number, bytes: Buffer, field: string): Promise<string> {
     if (bytes.length === 0) throw AppError.invalid(`${field} is empty`, field);
-    if (bytes.length > MAX_PORTRAIT_BYTES) throw AppError.invalid(`${field} is larger than ${MAX_PORTRAIT_BYTES / (1024 * 1024)} MB`, field);
+    if (bytes.length > MAX_PORTRAIT_BYTES)
+      throw AppError.invalid(`${field} is larger than ${MAX_PORTRAIT_BYTES / (1024 * 1024)} MB`, field);
     const contentType = sniffImageType(bytes);
     if (!contentType) throw AppError.invalid(`${field} must be a JPEG, PNG or WebP image`, field);
     const now = this.clock.now();
-    const upload = { uploadId: `pu_${randomBase62(32)}`, userId, contentType, size: bytes.length, bytes, createdAt: now, expiresAt: now + UPLOAD_TTL_MS };
+    const upload = {
+      uploadId: `pu_${randomBase62(32)}`,
+      userId,
+      contentType,
+      size: bytes.length,
+      bytes,
+      createdAt: now,
+      expiresAt: now + UPLOAD_TTL_MS,
+    };
     await this.transactions.run(async (manager) => {
       // Expired uploads go as new ones come: the table holds about a day of uploads.
       await manager.delete(PortraitUploadEntity, { expiresAt: LessThan(now) });
@@ -50,7 +59,8 @@ export class PortraitUploadsService {
   /** The portrait behind a signed link; 403 for a link not made here or expired, 404 once it is gone. */
   async read(uploadId: string, expires: unknown, signature: unknown): Promise<PortraitUploadEntity> {
     const refused = new AppError(ErrorCode.Forbidden, 'the link is invalid or has expired');
-    if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) throw refused;
+    if (typeof expires !== 'string' || !/^\d{1,12}$/.test(expires) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature))
+      throw refused;
     if (!timingSafeEqual(Buffer.from(this.sign(uploadId, Number(expires)), 'hex'), Buffer.from(signature, 'hex'))) throw refused;
     if (Number(expires) * 1000 < this.clock.now()) throw refused;
     const upload = await this.uploads.findOne({ where: { uploadId } });

@@ -69,7 +69,9 @@ export class SessionsService {
         }),
       ),
     );
-    this.logger.log(`session ${session.sessionId} created for user ${user.id} on channel ${channel.id} (token ${maskToken(session.providerToken)})`);
+    this.logger.log(
+      `session ${session.sessionId} created for user ${user.id} on channel ${channel.id} (token ${maskToken(session.providerToken)})`,
+    );
     return session;
   }
 
@@ -98,7 +100,12 @@ export class SessionsService {
       session.resultCode !== null && session.resultCode !== '10000' ? 'failed' : now > session.expiresAt ? 'expired' : 'pending';
     const changes = { status, checkedAt: now, updatedAt: now };
     await this.transactions.run((manager) =>
-      manager.createQueryBuilder().update(VerificationSessionEntity).set(changes).where('id = :id AND status <> :done', { id: session.id, done: 'succeeded' }).execute(),
+      manager
+        .createQueryBuilder()
+        .update(VerificationSessionEntity)
+        .set(changes)
+        .where('id = :id AND status <> :done', { id: session.id, done: 'succeeded' })
+        .execute(),
     );
     return Object.assign(session, changes);
   }
@@ -108,7 +115,12 @@ export class SessionsService {
     return session.checkedAt !== null && session.checkedAt > session.expiresAt + SETTLE_GRACE_MS;
   }
 
-  private async confirm(session: VerificationSessionEntity, groupId: string, now: number, retried = false): Promise<VerificationSessionEntity> {
+  private async confirm(
+    session: VerificationSessionEntity,
+    groupId: string,
+    now: number,
+    retried = false,
+  ): Promise<VerificationSessionEntity> {
     try {
       await this.recordGroup(session, groupId, now);
     } catch (error) {
@@ -136,7 +148,11 @@ export class SessionsService {
           createdAt: now,
         });
       }
-      await manager.update(VerificationSessionEntity, { id: session.id }, { status: 'succeeded', groupId, confirmedAt: now, checkedAt: now, updatedAt: now });
+      await manager.update(
+        VerificationSessionEntity,
+        { id: session.id },
+        { status: 'succeeded', groupId, confirmedAt: now, checkedAt: now, updatedAt: now },
+      );
     });
   }
 }

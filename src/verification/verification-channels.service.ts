@@ -16,7 +16,10 @@ export class VerificationChannels {
       .filter((channel) => this.holdsVerification(channel) && channel.status === 'enabled' && controlSettingsOf(channel))
       .sort((a, b) => b.priority - a.priority || a.id - b.id);
     if (eligible.length === 0) {
-      throw new AppError(ErrorCode.ServiceUnavailable, 'no verification channel is configured (an enabled family C channel with control plane settings)');
+      throw new AppError(
+        ErrorCode.ServiceUnavailable,
+        'no verification channel is configured (an enabled family C channel with control plane settings)',
+      );
     }
     return eligible[0];
   }
@@ -39,7 +42,11 @@ export class VerificationChannels {
     return all
       .filter((channel) => {
         const settings = controlSettingsOf(channel);
-        return this.holdsVerification(channel) && settings?.accessKey === homeSettings.accessKey && settings.projectName === homeSettings.projectName;
+        return (
+          this.holdsVerification(channel) &&
+          settings?.accessKey === homeSettings.accessKey &&
+          settings.projectName === homeSettings.projectName
+        );
       })
       .map((channel) => channel.id);
   }

@@ -29,12 +29,25 @@ import { PortraitUploadsService } from './portrait-uploads.service';
 /** Real-person verification (family C's control plane): applications, sessions, callback, groups, assets. Depends on no family. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([VerificationApplicationEntity, VerificationSessionEntity, VerificationGroupEntity, VerificationAssetEntity, PortraitUploadEntity]),
+    TypeOrmModule.forFeature([
+      VerificationApplicationEntity,
+      VerificationSessionEntity,
+      VerificationGroupEntity,
+      VerificationAssetEntity,
+      PortraitUploadEntity,
+    ]),
     AuthModule,
     UpstreamModule,
     JobsModule,
   ],
-  controllers: [ApplicationsController, AdminApplicationsController, SessionsController, CallbackController, AssetsController, PortraitMediaController],
+  controllers: [
+    ApplicationsController,
+    AdminApplicationsController,
+    SessionsController,
+    CallbackController,
+    AssetsController,
+    PortraitMediaController,
+  ],
   providers: [
     ApplicationsService,
     SessionsService,

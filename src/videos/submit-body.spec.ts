@@ -7,7 +7,12 @@ describe('submit body normalization', () => {
       undefined,
       true,
     );
-    expect(body).toEqual({ model: 'alpha/v6', duration: 8, images: ['https://x/a.png'], metadata: { seed: 3, water_mark: true, quality: '720p' } });
+    expect(body).toEqual({
+      model: 'alpha/v6',
+      duration: 8,
+      images: ['https://x/a.png'],
+      metadata: { seed: 3, water_mark: true, quality: '720p' },
+    });
     expect(durationField).toBe('duration');
   });
 

@@ -12,7 +12,8 @@ const BOOLEAN_METADATA = [...new Set(FAMILIES.flatMap((family) => family.multipa
  * booleans and a JSON `metadata` are converted back), and OpenAI's `seconds` becomes `duration`.
  */
 export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPart | undefined, multipart: boolean): SubmitInput {
-  const body: Record<string, unknown> = raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
+  const body: Record<string, unknown> =
+    raw && typeof raw === 'object' && !Array.isArray(raw) ? { ...(raw as Record<string, unknown>) } : {};
   if (multipart) {
     body.duration = toNumber(body.duration);
     if (typeof body.metadata === 'string') body.metadata = parseJsonObject(body.metadata);
@@ -49,7 +50,8 @@ function toBoolean(value: unknown): unknown {
 
 function parseJsonObject(text: string): Record<string, unknown> {
   // Bounded like a JSON body, so that deep nesting is a 400 here too, never a stack overflow later.
-  if (jsonNestsDeeperThan(Buffer.from(text), MAX_JSON_DEPTH)) throw AppError.invalid(`metadata is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`, 'metadata');
+  if (jsonNestsDeeperThan(Buffer.from(text), MAX_JSON_DEPTH))
+    throw AppError.invalid(`metadata is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`, 'metadata');
   try {
     const value = JSON.parse(text);
     if (value && typeof value === 'object' && !Array.isArray(value)) return value;

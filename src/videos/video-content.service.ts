@@ -23,14 +23,21 @@ export class VideoContentService {
     private readonly users: UsersService,
   ) {}
 
-  async open(userId: number, taskId: string, variant: unknown, range: string | undefined, extra: Omit<DeliveryRequest, 'variant' | 'range'> = {}): Promise<VideoStream> {
+  async open(
+    userId: number,
+    taskId: string,
+    variant: unknown,
+    range: string | undefined,
+    extra: Omit<DeliveryRequest, 'variant' | 'range'> = {},
+  ): Promise<VideoStream> {
     return this.deliver(await this.queries.findOwned(userId, taskId), { ...extra, variant, range });
   }
 
   /** For a signed link already verified: the task as its owner would see it (a deleted task is gone, a disabled owner's links are dead). */
   async openSigned(taskId: string, request: DeliveryRequest): Promise<VideoStream> {
     const task = await this.tasks.findByTaskId(taskId);
-    if (!task || task.deletedAt !== null || task.status === 'REJECTED' || task.status === 'SUBMITTING') throw AppError.notFound(`task ${taskId} not found`);
+    if (!task || task.deletedAt !== null || task.status === 'REJECTED' || task.status === 'SUBMITTING')
+      throw AppError.notFound(`task ${taskId} not found`);
     if (!(await this.users.isActive(task.userId))) throw refusedLink();
     return this.deliver(task, request);
   }

@@ -38,14 +38,23 @@ export class VideoQueriesService {
     }
     const rows = await this.queries.listOwnedPage(userId, { afterId, limit: limit + 1, order });
     const data = rows.slice(0, limit).map((task) => toFlatVideo(task, this.links));
-    return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null, has_more: rows.length > limit };
+    return {
+      object: 'list',
+      data,
+      first_id: data[0]?.id ?? null,
+      last_id: data[data.length - 1]?.id ?? null,
+      has_more: rows.length > limit,
+    };
   }
 
   /** Only finished tasks can be forgotten; the record stays for the ledger. */
   async delete(userId: number, taskId: string): Promise<DeletedVideoDto> {
     const task = await this.queries.findOwned(userId, taskId);
     if (!isTerminal(task.status)) {
-      throw new AppError(ErrorCode.Conflict, `video ${taskId} is not finished yet (status: ${toFlatStatus(task.status)}); only completed or failed videos can be deleted`);
+      throw new AppError(
+        ErrorCode.Conflict,
+        `video ${taskId} is not finished yet (status: ${toFlatStatus(task.status)}); only completed or failed videos can be deleted`,
+      );
     }
     if (!(await this.tasks.markDeleted(userId, taskId, this.clock.now()))) throw AppError.notFound(`task ${taskId} not found`);
     await this.stored.removeCopies(task);

@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UploadedFiles, UseGuards, UseInterceptors } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Req,
+  UploadedFiles,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import {
   ApiBearerAuth,
@@ -40,7 +53,11 @@ const MULTIPART_OPTIONS = multipartOptions({
 });
 
 const ERRORS = submitErrorExamples('openai', 'alpha/v6');
-const UNFINISHED = errorExample('openai', ErrorCode.Conflict, 'video task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ is not finished yet (status: in_progress); only completed or failed videos can be deleted');
+const UNFINISHED = errorExample(
+  'openai',
+  ErrorCode.Conflict,
+  'video task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ is not finished yet (status: in_progress); only completed or failed videos can be deleted',
+);
 
 @ApiTags('videos')
 @ApiBearerAuth('api-key')
@@ -58,8 +75,15 @@ export class VideosController {
   @UseInterceptors(FileFieldsInterceptor([{ name: 'input_reference', maxCount: 1 }], MULTIPART_OPTIONS))
   @ApiOperation({ summary: 'Submit a video task (family A, or family B with a beta-* model); JSON or multipart' })
   @ApiConsumes('application/json', 'multipart/form-data')
-  @ApiSubmitBody('flat', 'The request schema of the model\'s family; multipart form fields carry the same fields (numbers as decimal text, `metadata` as JSON text) plus an `input_reference` file part')
-  @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'the same key and body within 24 h return the first task, charged once; 1 to 255 characters' })
+  @ApiSubmitBody(
+    'flat',
+    "The request schema of the model's family; multipart form fields carry the same fields (numbers as decimal text, `metadata` as JSON text) plus an `input_reference` file part",
+  )
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'the same key and body within 24 h return the first task, charged once; 1 to 255 characters',
+  })
   @ApiHeader(GATEWAY_HOPS_API_HEADER)
   @ApiOkResponse({ type: SubmittedVideoDto })
   @ApiSubmitErrors(OpenAiErrorDto, ERRORS)

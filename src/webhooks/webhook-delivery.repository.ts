@@ -43,8 +43,10 @@ export interface AttemptResult {
 }
 
 /** A success writes its endpoint only when it ends a failure streak or the last success is a minute old: one statement per delivery otherwise. */
-export const successTouchesEndpoint = (delivery: Pick<ClaimedDelivery, 'endpointFailingSince' | 'endpointLastSuccessAt'>, now: number): boolean =>
-  delivery.endpointFailingSince !== null || (delivery.endpointLastSuccessAt ?? 0) < now - 60_000;
+export const successTouchesEndpoint = (
+  delivery: Pick<ClaimedDelivery, 'endpointFailingSince' | 'endpointLastSuccessAt'>,
+  now: number,
+): boolean => delivery.endpointFailingSince !== null || (delivery.endpointLastSuccessAt ?? 0) < now - 60_000;
 
 /** A 2xx to record: the attempt, the lease it was sent under, and its answer. */
 export interface DeliverySuccess {
@@ -67,7 +69,14 @@ export interface NewEvent {
 export type FailureOutcome = 'retry' | 'given_up' | 'endpoint_disabled' | 'lost';
 
 /** A new attempt, due at `dueAt` (leased to `leaseOwner` when given). */
-function pendingAttempt(endpointId: number, eventId: number, attempt: number, dueAt: number, now: number, leaseOwner: string | null = null): Omit<WebhookDeliveryEntity, 'id'> {
+function pendingAttempt(
+  endpointId: number,
+  eventId: number,
+  attempt: number,
+  dueAt: number,
+  now: number,
+  leaseOwner: string | null = null,
+): Omit<WebhookDeliveryEntity, 'id'> {
   return {
     deliveryId: newDeliveryId(),
     endpointId,
@@ -108,13 +117,26 @@ export class WebhookDeliveryRepository {
     if (events.length === 0) return 0;
     const rows = events.map((event) => {
       const eventId = newEventId();
-      return { eventId, userId: event.userId, type: event.type, taskId: event.taskId, payload: eventBody(eventId, event.type, now, event.data), createdAt: now };
+      return {
+        eventId,
+        userId: event.userId,
+        type: event.type,
+        taskId: event.taskId,
+        payload: eventBody(eventId, event.type, now, event.data),
+        createdAt: now,
+      };
     });
     await manager.createQueryBuilder().insert().into(WebhookEventEntity).values(rows).updateEntity(false).execute();
-    const saved = await manager.find(WebhookEventEntity, { where: { eventId: In(rows.map((row) => row.eventId)) }, select: { id: true, eventId: true } });
+    const saved = await manager.find(WebhookEventEntity, {
+      where: { eventId: In(rows.map((row) => row.eventId)) },
+      select: { id: true, eventId: true },
+    });
     const rowIdOf = new Map(saved.map((event) => [event.eventId, event.id]));
-    const attempts = events.flatMap((event, index) => event.endpointIds.map((endpointId) => pendingAttempt(endpointId, rowIdOf.get(rows[index].eventId)!, 1, now, now)));
-    if (attempts.length) await manager.createQueryBuilder().insert().into(WebhookDeliveryEntity).values(attempts).updateEntity(false).execute();
+    const attempts = events.flatMap((event, index) =>
+      event.endpointIds.map((endpointId) => pendingAttempt(endpointId, rowIdOf.get(rows[index].eventId)!, 1, now, now)),
+    );
+    if (attempts.length)
+      await manager.createQueryBuilder().insert().into(WebhookDeliveryEntity).values(attempts).updateEntity(false).execute();
     return attempts.length;
   }
 
@@ -123,8 +145,17 @@ export class WebhookDeliveryRepository {
    * endpoint and none of the endpoints in `full` (their slots are taken on this instance), so a
    * hanging endpoint's backlog never crowds out the others' work.
    */
-  async claimDue(owner: string, now: number, leaseUntil: number, limit: number, full: number[], room: (endpointId: number) => number): Promise<ClaimedDelivery[]> {
-    const unitOfWork = this.transactions.isSqlite ? this.transactions.runStatement.bind(this.transactions) : this.transactions.run.bind(this.transactions);
+  async claimDue(
+    owner: string,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    full: number[],
+    room: (endpointId: number) => number,
+  ): Promise<ClaimedDelivery[]> {
+    const unitOfWork = this.transactions.isSqlite
+      ? this.transactions.runStatement.bind(this.transactions)
+      : this.transactions.run.bind(this.transactions);
     return unitOfWork(async (manager) => {
       const skip = full.length ? ` AND endpoint_id NOT IN (${full.map(() => '?').join(', ')})` : '';
       const lock = this.transactions.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
@@ -187,13 +218,28 @@ export class WebhookDeliveryRepository {
   }
 
   /** One new attempt leased to `owner` until `leaseUntil` at once (a test event, sent while the request waits): no round claims it meanwhile. */
-  async enqueueLeased(event: { userId: number; type: WebhookEventType; data: unknown }, endpointId: number, owner: string, now: number, leaseUntil: number): Promise<ClaimedDelivery> {
+  async enqueueLeased(
+    event: { userId: number; type: WebhookEventType; data: unknown },
+    endpointId: number,
+    owner: string,
+    now: number,
+    leaseUntil: number,
+  ): Promise<ClaimedDelivery> {
     return this.transactions.run(async (manager) => {
       const eventId = newEventId();
       const saved = await manager.save(
-        manager.create(WebhookEventEntity, { eventId, userId: event.userId, type: event.type, taskId: null, payload: eventBody(eventId, event.type, now, event.data), createdAt: now }),
+        manager.create(WebhookEventEntity, {
+          eventId,
+          userId: event.userId,
+          type: event.type,
+          taskId: null,
+          payload: eventBody(eventId, event.type, now, event.data),
+          createdAt: now,
+        }),
       );
-      const attempt = await manager.save(manager.create(WebhookDeliveryEntity, { ...pendingAttempt(endpointId, saved.id, 1, leaseUntil, now, owner), nextAttemptAt: now }));
+      const attempt = await manager.save(
+        manager.create(WebhookDeliveryEntity, { ...pendingAttempt(endpointId, saved.id, 1, leaseUntil, now, owner), nextAttemptAt: now }),
+      );
       const [claimed] = await this.claimedRows(manager, owner, [attempt.id]);
       return claimed;
     });
@@ -205,7 +251,16 @@ export class WebhookDeliveryRepository {
       manager.update(
         WebhookDeliveryEntity,
         { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' },
-        { state: 'succeeded', statusCode, error: null, attemptedAt: now, deliveredAt: now, nextAttemptAt: null, dueAt: null, leaseOwner: null },
+        {
+          state: 'succeeded',
+          statusCode,
+          error: null,
+          attemptedAt: now,
+          deliveredAt: now,
+          nextAttemptAt: null,
+          dueAt: null,
+          leaseOwner: null,
+        },
       );
     if (!successTouchesEndpoint(delivery, now)) return ((await this.transactions.runStatement(attempt)).affected ?? 0) > 0;
     return this.transactions.run(async (manager) => {
@@ -239,12 +294,26 @@ export class WebhookDeliveryRepository {
    * streak starts (if it had not); past `disableAfterMs` of failing the endpoint is disabled and its
    * pending attempts cancelled; otherwise the next attempt (if `nextAt`) is queued with the same event.
    */
-  async recordFailure(delivery: ClaimedDelivery, result: AttemptResult, now: number, nextAt: number | null, disableAfterMs: number): Promise<FailureOutcome> {
+  async recordFailure(
+    delivery: ClaimedDelivery,
+    result: AttemptResult,
+    now: number,
+    nextAt: number | null,
+    disableAfterMs: number,
+  ): Promise<FailureOutcome> {
     return this.transactions.run(async (manager) => {
       const updated = await manager.update(
         WebhookDeliveryEntity,
         { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' },
-        { state: 'failed', statusCode: result.statusCode, error: result.error?.slice(0, 255) ?? null, attemptedAt: now, nextAttemptAt: nextAt, dueAt: null, leaseOwner: null },
+        {
+          state: 'failed',
+          statusCode: result.statusCode,
+          error: result.error?.slice(0, 255) ?? null,
+          attemptedAt: now,
+          nextAttemptAt: nextAt,
+          dueAt: null,
+          leaseOwner: null,
+        },
       );
       if ((updated.affected ?? 0) === 0) return 'lost';
       await manager
@@ -253,15 +322,25 @@ export class WebhookDeliveryRepository {
         .set({ failingSince: now })
         .where('id = :id AND failing_since IS NULL', { id: delivery.endpointId })
         .execute();
-      const endpoint = await manager.findOne(WebhookEndpointEntity, { where: { id: delivery.endpointId }, select: { id: true, status: true, failingSince: true } });
+      const endpoint = await manager.findOne(WebhookEndpointEntity, {
+        where: { id: delivery.endpointId },
+        select: { id: true, status: true, failingSince: true },
+      });
       if (endpoint && endpoint.status === 'enabled' && endpoint.failingSince !== null && now - endpoint.failingSince >= disableAfterMs) {
-        await manager.update(WebhookEndpointEntity, { id: endpoint.id, status: 'enabled' }, { status: 'disabled', disabledAt: now, updatedAt: now });
+        await manager.update(
+          WebhookEndpointEntity,
+          { id: endpoint.id, status: 'enabled' },
+          { status: 'disabled', disabledAt: now, updatedAt: now },
+        );
         await this.cancelPending(manager, endpoint.id);
         await manager.update(WebhookDeliveryEntity, { id: delivery.id }, { nextAttemptAt: null });
         return 'endpoint_disabled';
       }
       if (nextAt === null || endpoint?.status !== 'enabled') return 'given_up';
-      await manager.insert(WebhookDeliveryEntity, pendingAttempt(delivery.endpointId, delivery.eventRowId, delivery.attempt + 1, nextAt, now));
+      await manager.insert(
+        WebhookDeliveryEntity,
+        pendingAttempt(delivery.endpointId, delivery.eventRowId, delivery.attempt + 1, nextAt, now),
+      );
       return 'retry';
     });
   }
@@ -269,12 +348,20 @@ export class WebhookDeliveryRepository {
   /** An attempt claimed for an endpoint that is disabled by now: not sent. */
   async cancel(delivery: ClaimedDelivery): Promise<void> {
     await this.transactions.runStatement((manager) =>
-      manager.update(WebhookDeliveryEntity, { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' }, { state: 'cancelled', dueAt: null, nextAttemptAt: null, leaseOwner: null }),
+      manager.update(
+        WebhookDeliveryEntity,
+        { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' },
+        { state: 'cancelled', dueAt: null, nextAttemptAt: null, leaseOwner: null },
+      ),
     );
   }
 
   private async cancelPending(manager: EntityManager, endpointId: number): Promise<void> {
-    await manager.update(WebhookDeliveryEntity, { endpointId, state: 'pending' }, { state: 'cancelled', dueAt: null, nextAttemptAt: null, leaseOwner: null });
+    await manager.update(
+      WebhookDeliveryEntity,
+      { endpointId, state: 'pending' },
+      { state: 'cancelled', dueAt: null, nextAttemptAt: null, leaseOwner: null },
+    );
   }
 
   /**
@@ -296,7 +383,11 @@ export class WebhookDeliveryRepository {
   /** Shutting down: a claimed attempt not yet sent is due again at once, for any instance. */
   async release(delivery: ClaimedDelivery, dueAt: number): Promise<void> {
     await this.transactions.runStatement((manager) =>
-      manager.update(WebhookDeliveryEntity, { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' }, { dueAt, leaseOwner: null }),
+      manager.update(
+        WebhookDeliveryEntity,
+        { id: delivery.id, leaseOwner: delivery.leaseOwner, state: 'pending' },
+        { dueAt, leaseOwner: null },
+      ),
     );
   }
 
@@ -308,10 +399,17 @@ export class WebhookDeliveryRepository {
     return this.transactions.run(async (manager) => {
       const source = await manager.findOne(WebhookDeliveryEntity, { where: { endpointId, deliveryId } });
       if (!source) return null;
-      const chain = await manager.find(WebhookDeliveryEntity, { where: { endpointId, eventId: source.eventId }, order: { attempt: 'DESC' } });
+      const chain = await manager.find(WebhookDeliveryEntity, {
+        where: { endpointId, eventId: source.eventId },
+        order: { attempt: 'DESC' },
+      });
       const pending = chain.find((attempt) => attempt.state === 'pending' && attempt.leaseOwner === null);
       if (pending) {
-        await manager.update(WebhookDeliveryEntity, { id: pending.id, state: 'pending', leaseOwner: IsNull() }, { dueAt: now, nextAttemptAt: now });
+        await manager.update(
+          WebhookDeliveryEntity,
+          { id: pending.id, state: 'pending', leaseOwner: IsNull() },
+          { dueAt: now, nextAttemptAt: now },
+        );
         return Object.assign(pending, { dueAt: now, nextAttemptAt: now });
       }
       if (chain.some((attempt) => attempt.state === 'pending')) return chain.find((attempt) => attempt.state === 'pending')!;
@@ -365,7 +463,19 @@ export class WebhookDeliveryRepository {
   }
 
   /** Every attempt for one task's events, oldest first (the console's task timeline). */
-  async attemptsForTask(taskId: string, limit = 200): Promise<Array<{ type: WebhookEventType; attempt: number; state: WebhookDeliveryEntity['state']; statusCode: number | null; error: string | null; at: number }>> {
+  async attemptsForTask(
+    taskId: string,
+    limit = 200,
+  ): Promise<
+    Array<{
+      type: WebhookEventType;
+      attempt: number;
+      state: WebhookDeliveryEntity['state'];
+      statusCode: number | null;
+      error: string | null;
+      at: number;
+    }>
+  > {
     const rows: Array<Record<string, unknown>> = await this.readNow((manager) =>
       manager.query(
         'SELECT ev.type, d.attempt, d.state, d.status_code, d.error, COALESCE(d.attempted_at, d.created_at) AS at ' +
@@ -395,7 +505,11 @@ export class WebhookDeliveryRepository {
   async lastErrors(endpointIds: number[]): Promise<Map<number, WebhookDeliveryEntity>> {
     if (endpointIds.length === 0) return new Map();
     const rows = await this.readNow((manager) =>
-      manager.find(WebhookDeliveryEntity, { where: { endpointId: In(endpointIds), state: 'failed' }, order: { id: 'DESC' }, take: endpointIds.length * 20 }),
+      manager.find(WebhookDeliveryEntity, {
+        where: { endpointId: In(endpointIds), state: 'failed' },
+        order: { id: 'DESC' },
+        take: endpointIds.length * 20,
+      }),
     );
     const latest = new Map<number, WebhookDeliveryEntity>();
     for (const row of rows) if (!latest.has(row.endpointId)) latest.set(row.endpointId, row);

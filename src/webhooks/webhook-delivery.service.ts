@@ -160,7 +160,11 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   async sendOnce(endpointId: number, enqueue: (owner: string, leaseUntil: number) => Promise<ClaimedDelivery>): Promise<ClaimedDelivery> {
     if (!this.slots.tryTake(endpointId)) {
       const retryAfterSeconds = (this.slowUntil.get(endpointId) ?? 0) > this.clock.now() ? DELIVERY_TIMEOUT_MS / 1000 : 1;
-      throw new AppError(ErrorCode.RateLimited, `the endpoint has ${PER_ENDPOINT_CONCURRENCY} deliveries in flight: try again in ${retryAfterSeconds} s`, { retryAfterSeconds });
+      throw new AppError(
+        ErrorCode.RateLimited,
+        `the endpoint has ${PER_ENDPOINT_CONCURRENCY} deliveries in flight: try again in ${retryAfterSeconds} s`,
+        { retryAfterSeconds },
+      );
     }
     try {
       const delivery = await enqueue(this.newOwner(), this.clock.now() + LEASE_MS);
@@ -199,18 +203,26 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
    */
   private async attempt(delivery: ClaimedDelivery, retries: boolean, batched = false): Promise<SendResult> {
     const started = this.clock.now();
-    const result = await this.sender.send(delivery.url, this.openSecret(delivery.secretEncrypted), delivery.eventId, delivery.payload, started);
+    const result = await this.sender.send(
+      delivery.url,
+      this.openSecret(delivery.secretEncrypted),
+      delivery.eventId,
+      delivery.payload,
+      started,
+    );
     this.metrics.deliveries.inc({ outcome: result.outcome });
     const now = this.clock.now();
     if (now - started >= SLOW_ATTEMPT_MS || result.outcome === 'timeout') this.slowUntil.set(delivery.endpointId, now + SLOW_FOR_MS);
     if (result.outcome === 'delivered') {
-      if (batched && !this.touchesEndpoint(delivery, now)) this.successes.add({ id: delivery.id, leaseOwner: delivery.leaseOwner, statusCode: result.statusCode!, at: now });
+      if (batched && !this.touchesEndpoint(delivery, now))
+        this.successes.add({ id: delivery.id, leaseOwner: delivery.leaseOwner, statusCode: result.statusCode!, at: now });
       else await this.deliveries.recordSuccess(delivery, result.statusCode!, now);
       return result;
     }
     const next = retries ? nextAttemptAt(delivery.attempt, now) : null;
     const outcome = await this.deliveries.recordFailure(delivery, result, now, next, DISABLE_AFTER_FAILING_MS);
-    if (outcome === 'endpoint_disabled') this.logger.warn(`webhook endpoint ${delivery.publicEndpointId} disabled: its deliveries have failed for 3 days`);
+    if (outcome === 'endpoint_disabled')
+      this.logger.warn(`webhook endpoint ${delivery.publicEndpointId} disabled: its deliveries have failed for 3 days`);
     return result;
   }
 
@@ -260,7 +272,10 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
       this.inFlightTotal++;
     }
     // An endpoint that was full, or whose room this claim filled, likely has more due: claim again once half its queue is done.
-    this.backlogged = new Set([...full, ...[...taken].filter(([endpointId, count]) => count >= (roomBefore.get(endpointId) ?? Infinity)).map(([endpointId]) => endpointId)]);
+    this.backlogged = new Set([
+      ...full,
+      ...[...taken].filter(([endpointId, count]) => count >= (roomBefore.get(endpointId) ?? Infinity)).map(([endpointId]) => endpointId),
+    ]);
     return claimed;
   }
 
@@ -283,7 +298,12 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     if (left > 0) this.inFlight.set(delivery.endpointId, left);
     else this.inFlight.delete(delivery.endpointId);
     this.inFlightTotal--;
-    if (this.nap && this.backlogged.has(delivery.endpointId) && left === Math.floor(this.capacityOf(delivery.endpointId, this.clock.now()) / 2)) this.wakeSleeper();
+    if (
+      this.nap &&
+      this.backlogged.has(delivery.endpointId) &&
+      left === Math.floor(this.capacityOf(delivery.endpointId, this.clock.now()) / 2)
+    )
+      this.wakeSleeper();
   }
 
   /** A task's end committed here: look soon (the round in progress, or a new one when the schedule runs). */

@@ -37,7 +37,10 @@ export class WebhookEndpointRepository {
   /** The enabled endpoints of these accounts, with what choosing an event's targets needs. */
   enabledOf(userIds: number[]): Promise<Array<Pick<WebhookEndpointEntity, 'id' | 'userId' | 'events' | 'createdAt'>>> {
     if (userIds.length === 0) return Promise.resolve([]);
-    return this.endpoints.find({ where: { userId: In(userIds), status: 'enabled' }, select: { id: true, userId: true, events: true, createdAt: true } });
+    return this.endpoints.find({
+      where: { userId: In(userIds), status: 'enabled' },
+      select: { id: true, userId: true, events: true, createdAt: true },
+    });
   }
 
   /** Removes the endpoint and its deliveries (nothing more is sent to it). */
@@ -62,7 +65,9 @@ export class WebhookEndpointRepository {
 
   /** Compare-and-set, so two instances re-sealing at once keep one valid value; answers the rows changed. */
   async replaceSealedSecret(id: number, from: string, to: string): Promise<number> {
-    const result = await this.transactions.runStatement((manager) => manager.update(WebhookEndpointEntity, { id, secretEncrypted: from }, { secretEncrypted: to }));
+    const result = await this.transactions.runStatement((manager) =>
+      manager.update(WebhookEndpointEntity, { id, secretEncrypted: from }, { secretEncrypted: to }),
+    );
     return result.affected ?? 0;
   }
 
@@ -73,6 +78,10 @@ export class WebhookEndpointRepository {
 
   /** Endpoints failing now (disabled, or their last attempts failed), the longest failing first: the admins' view. */
   failing(limit = 200): Promise<WebhookEndpointEntity[]> {
-    return this.endpoints.find({ where: [{ status: 'disabled' }, { failingSince: Not(IsNull()) }], order: { failingSince: 'ASC' }, take: limit });
+    return this.endpoints.find({
+      where: [{ status: 'disabled' }, { failingSince: Not(IsNull()) }],
+      order: { failingSince: 'ASC' },
+      take: limit,
+    });
   }
 }

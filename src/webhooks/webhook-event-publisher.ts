@@ -97,13 +97,21 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
     for (const task of ends) {
       const type = eventTypeOf(task);
       const endpointIds = endpoints
-        .filter((endpoint) => endpoint.userId === task.userId && endpoint.events.includes(type) && endpoint.createdAt <= (task.finishTime ?? task.updatedAt))
+        .filter(
+          (endpoint) =>
+            endpoint.userId === task.userId && endpoint.events.includes(type) && endpoint.createdAt <= (task.finishTime ?? task.updatedAt),
+        )
         .map((endpoint) => endpoint.id);
-      if (endpointIds.length) events.push({ userId: task.userId, type, taskId: task.taskId, data: taskEventData(task, this.links), endpointIds });
+      if (endpointIds.length)
+        events.push({ userId: task.userId, type, taskId: task.taskId, data: taskEventData(task, this.links), endpointIds });
     }
     await this.transactions.run(async (manager) => {
       await this.deliveries.enqueueEvents(manager, events, this.clock.now());
-      const owned = await this.outbox.markPublished(manager, ends.map((task) => task.id), owner);
+      const owned = await this.outbox.markPublished(
+        manager,
+        ends.map((task) => task.id),
+        owner,
+      );
       if (owned !== ends.length) throw new LeaseLostError(owned, ends.length);
     });
     for (const event of events) this.metrics.events.inc({ type: event.type });
@@ -112,7 +120,11 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
   }
 
   handBack({ owner, tasks: ends }: ClaimedEnds): Promise<void> {
-    return this.outbox.handBack(ends.map((task) => task.id), owner, this.clock.now());
+    return this.outbox.handBack(
+      ends.map((task) => task.id),
+      owner,
+      this.clock.now(),
+    );
   }
 
   describe({ tasks: ends }: ClaimedEnds): string {

@@ -5,7 +5,8 @@ import { toFlatVideo } from '../videos/flat-video.view';
 import type { WebhookEventType } from './webhook-endpoint.entity';
 
 /** The event type of a task's end. */
-export const eventTypeOf = (task: Pick<TaskEntity, 'status'>): WebhookEventType => (task.status === 'SUCCESS' ? 'video.completed' : 'video.failed');
+export const eventTypeOf = (task: Pick<TaskEntity, 'status'>): WebhookEventType =>
+  task.status === 'SUCCESS' ? 'video.completed' : 'video.failed';
 
 /** The body every attempt sends (and signs): `{id, object: "event", type, created_at, data}`, `data` the task in the flat form. */
 export function eventBody(eventId: string, type: WebhookEventType, createdAtMs: number, data: unknown): string {

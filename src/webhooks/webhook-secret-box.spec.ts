@@ -1,7 +1,8 @@
 import type { ServerSecret } from '../database/server-secret.service';
 import { newWebhookSecret, WebhookSecretBox } from './webhook-secret-box';
 
-const boxWith = (key: number) => new WebhookSecretBox({ derive: () => Buffer.alloc(32, key), deriveAll: () => [Buffer.alloc(32, key)] } as unknown as ServerSecret);
+const boxWith = (key: number) =>
+  new WebhookSecretBox({ derive: () => Buffer.alloc(32, key), deriveAll: () => [Buffer.alloc(32, key)] } as unknown as ServerSecret);
 
 describe('WebhookSecretBox', () => {
   it('opens what it sealed; the stored form does not contain the secret', () => {

@@ -17,7 +17,11 @@ describe('WebhookSender', () => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          path: req.url ?? '',
+          headers: req.headers as Record<string, string>,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         if (req.url === '/moved') res.writeHead(302, { location: 'http://example.com/' }).end();
         else if (req.url === '/broken') res.writeHead(500).end('a body the sender drops');
         else res.writeHead(204).end();
@@ -53,7 +57,11 @@ describe('WebhookSender', () => {
   });
 
   it('follows no redirect, and refuses a private address unless private hosts are allowed', async () => {
-    expect(await sender(true).send(`${url}/moved`, SECRET, 'evt_2', '{}', Date.now())).toEqual({ outcome: 'http_error', statusCode: null, error: 'redirects are not followed' });
+    expect(await sender(true).send(`${url}/moved`, SECRET, 'evt_2', '{}', Date.now())).toEqual({
+      outcome: 'http_error',
+      statusCode: null,
+      error: 'redirects are not followed',
+    });
     const before = received.length;
     const refused = await sender(false).send(`${url}/a`, SECRET, 'evt_3', '{}', Date.now());
     expect(refused.outcome).toBe('refused');

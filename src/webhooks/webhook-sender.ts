@@ -112,7 +112,8 @@ export class WebhookSender implements OnApplicationShutdown {
       request = (https ? httpsRequest : httpRequest)(target, options, onResponse);
       request.on('error', (error: Error & { reusedSocket?: boolean }) => {
         clearTimeout(timer);
-        error.reusedSocket = (request as ClientRequest & { reusedSocket?: boolean }).reusedSocket === true && !(error instanceof DeadlineError);
+        error.reusedSocket =
+          (request as ClientRequest & { reusedSocket?: boolean }).reusedSocket === true && !(error instanceof DeadlineError);
         reject(error);
       });
       request.end(body);
@@ -136,10 +137,15 @@ function drain(response: IncomingMessage, deadline: number): void {
 function describeFailure(error: unknown): SendResult {
   if (error instanceof AppError) return { outcome: 'refused', statusCode: null, error: error.message };
   if (error instanceof RedirectError) return { outcome: 'http_error', statusCode: null, error: 'redirects are not followed' };
-  if (error instanceof DeadlineError) return { outcome: 'timeout', statusCode: null, error: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` };
+  if (error instanceof DeadlineError)
+    return { outcome: 'timeout', statusCode: null, error: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` };
   const code = String((error as { code?: unknown })?.code ?? '');
   if (code === 'ENOTPUBLIC' || (error as { cause?: { code?: string } })?.cause?.code === 'ENOTPUBLIC') {
-    return { outcome: 'refused', statusCode: null, error: 'url must point to a public host (private, loopback and link-local addresses are refused)' };
+    return {
+      outcome: 'refused',
+      statusCode: null,
+      error: 'url must point to a public host (private, loopback and link-local addresses are refused)',
+    };
   }
   if (code === 'ETIMEDOUT') return { outcome: 'timeout', statusCode: null, error: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` };
   return { outcome: 'network_error', statusCode: null, error: code ? `connection failed (${code})` : 'connection failed' };

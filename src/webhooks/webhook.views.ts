@@ -1,5 +1,11 @@
 import { toUnixSeconds } from '../common/clock';
-import type { AdminFailingEndpointDto, ConsoleWebhookEndpointDto, CreatedWebhookEndpointDto, WebhookDeliveryDto, WebhookEndpointDto } from './dto/webhook.dto';
+import type {
+  AdminFailingEndpointDto,
+  ConsoleWebhookEndpointDto,
+  CreatedWebhookEndpointDto,
+  WebhookDeliveryDto,
+  WebhookEndpointDto,
+} from './dto/webhook.dto';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import type { DeliveryRecord } from './webhook-delivery.repository';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -7,10 +13,19 @@ import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 const seconds = (ms: number | null): number | null => (ms === null ? null : toUnixSeconds(ms));
 
 export function toEndpointView(endpoint: WebhookEndpointEntity): WebhookEndpointDto {
-  return { id: endpoint.endpointId, url: endpoint.url, events: endpoint.events, status: endpoint.status, created_at: toUnixSeconds(endpoint.createdAt) };
+  return {
+    id: endpoint.endpointId,
+    url: endpoint.url,
+    events: endpoint.events,
+    status: endpoint.status,
+    created_at: toUnixSeconds(endpoint.createdAt),
+  };
 }
 
-export const toCreatedEndpointView = (endpoint: WebhookEndpointEntity, secret: string): CreatedWebhookEndpointDto => ({ ...toEndpointView(endpoint), secret });
+export const toCreatedEndpointView = (endpoint: WebhookEndpointEntity, secret: string): CreatedWebhookEndpointDto => ({
+  ...toEndpointView(endpoint),
+  secret,
+});
 
 export function toDeliveryView(delivery: DeliveryRecord): WebhookDeliveryDto {
   return {
@@ -29,10 +44,18 @@ export function toDeliveryView(delivery: DeliveryRecord): WebhookDeliveryDto {
 
 /** The console's view: also whether (since when) it is failing. */
 export function toConsoleEndpointView(endpoint: WebhookEndpointEntity): ConsoleWebhookEndpointDto {
-  return { ...toEndpointView(endpoint), failing_since: seconds(endpoint.failingSince), disabled_at: seconds(endpoint.disabledAt), last_success_at: seconds(endpoint.lastSuccessAt) };
+  return {
+    ...toEndpointView(endpoint),
+    failing_since: seconds(endpoint.failingSince),
+    disabled_at: seconds(endpoint.disabledAt),
+    last_success_at: seconds(endpoint.lastSuccessAt),
+  };
 }
 
-export function toFailingEndpointView(endpoint: WebhookEndpointEntity, lastFailure: WebhookDeliveryEntity | undefined): AdminFailingEndpointDto {
+export function toFailingEndpointView(
+  endpoint: WebhookEndpointEntity,
+  lastFailure: WebhookDeliveryEntity | undefined,
+): AdminFailingEndpointDto {
   return {
     ...toConsoleEndpointView(endpoint),
     user_id: endpoint.userId,

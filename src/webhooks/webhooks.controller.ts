@@ -16,7 +16,14 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { strictValidationPipe } from '../common/validation';
 import { OpenAiErrorDto } from '../videos/dto/openai-error.dto';
-import { CreatedWebhookEndpointDto, CreateWebhookDto, WebhookDeliveryDto, WebhookDeliveryListDto, WebhookEndpointListDto, WebhookEventDto } from './dto/webhook.dto';
+import {
+  CreatedWebhookEndpointDto,
+  CreateWebhookDto,
+  WebhookDeliveryDto,
+  WebhookDeliveryListDto,
+  WebhookEndpointListDto,
+  WebhookEventDto,
+} from './dto/webhook.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { toCreatedEndpointView, toDeliveryView, toEndpointView } from './webhook.views';
 
@@ -74,11 +81,15 @@ export class WebhooksController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Send a `webhook.test` event now (once, no retries); answers with the attempt',
-    description: 'It takes one of the endpoint\'s 4 delivery slots on the instance, shared with its events; with all 4 in flight nothing is sent and the answer is a 429.',
+    description:
+      "It takes one of the endpoint's 4 delivery slots on the instance, shared with its events; with all 4 in flight nothing is sent and the answer is a 429.",
   })
   @ApiOkResponse({ type: WebhookDeliveryDto })
   @ApiNotFoundResponse({ type: OpenAiErrorDto })
-  @ApiTooManyRequestsResponse({ type: OpenAiErrorDto, description: 'The endpoint already has 4 deliveries in flight on this instance; Retry-After (1 s, or 10 s for a slow endpoint)' })
+  @ApiTooManyRequestsResponse({
+    type: OpenAiErrorDto,
+    description: 'The endpoint already has 4 deliveries in flight on this instance; Retry-After (1 s, or 10 s for a slow endpoint)',
+  })
   async test(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<WebhookDeliveryDto> {
     return toDeliveryView(await this.endpoints.test(req.user!.id, id));
   }

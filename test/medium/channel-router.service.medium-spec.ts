@@ -7,7 +7,8 @@ describe('ChannelRouter (service tier, SQLite)', () => {
   const ids: Record<string, number> = {};
   beforeAll(async () => {
     t = await createServiceTestModule();
-    const add = async (name: string, over: Parameters<ServiceTestContext['createChannel']>[0]) => (ids[name] = (await t.createChannel({ name, ...over })).id);
+    const add = async (name: string, over: Parameters<ServiceTestContext['createChannel']>[0]) =>
+      (ids[name] = (await t.createChannel({ name, ...over })).id);
     await add('low', { models: ['fake-1'], priority: 0 });
     await add('high-a', { models: ['FAKE-1', 'fake-2'], priority: 10, weight: 1 });
     await add('high-b', { models: ['fake-1'], priority: 10, weight: 3 });
@@ -54,7 +55,7 @@ describe('ChannelRouter (service tier, SQLite)', () => {
 
   it('within one priority the order is weighted: weight 3 leads about three times in four', async () => {
     let seed = 1;
-    t.router.random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    t.router.random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     let bFirst = 0;
     for (let i = 0; i < 400; i++) if ((await names('fake-1', 'default'))[0] === 'high-b') bFirst++;
     expect(bFirst / 400).toBeGreaterThan(0.65);

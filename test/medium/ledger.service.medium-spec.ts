@@ -13,7 +13,9 @@ describe('LedgerService (service tier, SQLite)', () => {
     await t.transactions.run((m) => t.ledger.chargeIfEnough(m, movement(user.id, 'l_a', 600)));
     expect(await t.balance(user.id)).toEqual({ quota: 400, usedQuota: 600 });
 
-    await expect(t.transactions.run((m) => t.ledger.chargeIfEnough(m, movement(user.id, 'l_b', 401)))).rejects.toMatchObject({ message: 'insufficient user quota' });
+    await expect(t.transactions.run((m) => t.ledger.chargeIfEnough(m, movement(user.id, 'l_b', 401)))).rejects.toMatchObject({
+      message: 'insufficient user quota',
+    });
     expect(await t.balance(user.id)).toEqual({ quota: 400, usedQuota: 600 });
     const rows = await t.ledgerRows(user.id);
     expect(rows.map((row) => [row.type, row.taskId, row.quota, row.balanceAfter])).toEqual([['consume', 'l_a', -600, 400]]);
@@ -62,7 +64,9 @@ describe('LedgerService (service tier, SQLite)', () => {
     await t.transactions.run((m) => t.ledger.chargeIfEnough(m, movement(user.id, 'm_b', 800)));
     await t.ledger.refundOnce(movement(user.id, 'm_a', 1_200));
     await t.ledger.adjust(user.id, -500, 'correction');
-    await expect(t.ledger.adjust(user.id, -10_000, 'too much')).rejects.toMatchObject({ message: 'adjustment would make the balance negative' });
+    await expect(t.ledger.adjust(user.id, -10_000, 'too much')).rejects.toMatchObject({
+      message: 'adjustment would make the balance negative',
+    });
     await t.ledger.topUp(user.id, 1);
 
     const rows = await t.ledgerRows(user.id);

@@ -15,7 +15,8 @@ describe('PricingService (service tier, SQLite)', () => {
   });
   afterAll(() => t.close());
 
-  const quote = (over: Partial<Parameters<ServiceTestContext['pricing']['quote']>[0]>) => t.pricing.quote({ model: 'fake-1', resolution: '720p', seconds: 5, group: 'default', ...over });
+  const quote = (over: Partial<Parameters<ServiceTestContext['pricing']['quote']>[0]>) =>
+    t.pricing.quote({ model: 'fake-1', resolution: '720p', seconds: 5, group: 'default', ...over });
 
   it('seeds the family defaults in quota units (1 credit = 100 units), once', async () => {
     await t.pricing.seedDefaults([{ model: 'other', resolution: '720p', unit: 'second', duration: 0, credits: 1, audioCredits: null }]);
@@ -53,11 +54,16 @@ describe('PricingService (service tier, SQLite)', () => {
     expect((await t.pricing.quote({ model: 'clip-1', resolution: '720p', seconds: 5, group: 'default' })).quota).toBe(7_000);
     expect((await t.pricing.quote({ model: 'clip-1', resolution: '720p', seconds: 10, group: 'vip' })).quota).toBe(9_600);
     expect((await t.pricing.quote({ model: 'clip-1', resolution: '480p', seconds: 10, group: 'default' })).quota).toBe(9_999);
-    expect((await t.pricing.quote({ model: 'clip-1', resolution: '720p', seconds: 5, group: 'default', fastMotion: true })).quota).toBe(14_000);
+    expect((await t.pricing.quote({ model: 'clip-1', resolution: '720p', seconds: 5, group: 'default', fastMotion: true })).quota).toBe(
+      14_000,
+    );
   });
 
   it('no rule for the model or resolution is a 400 naming model', async () => {
-    await expect(quote({ model: 'nope' })).rejects.toMatchObject({ message: 'no price for model nope at 720p', options: { param: 'model' } });
+    await expect(quote({ model: 'nope' })).rejects.toMatchObject({
+      message: 'no price for model nope at 720p',
+      options: { param: 'model' },
+    });
     await expect(quote({ resolution: '4k' })).rejects.toMatchObject({ message: 'no price for model fake-1 at 4k' });
   });
 });

@@ -23,7 +23,11 @@ describe('SubmitPipeline + TaskSubmitService (service tier, SQLite)', () => {
     t.adapter.nextSubmit = { upstreamTaskId: 'up_1' };
   });
 
-  const input = (body: Record<string, unknown> = {}): SubmitInput => ({ form: 'unified', body: { model: FAKE_MODEL, ...body }, durationField: 'duration' });
+  const input = (body: Record<string, unknown> = {}): SubmitInput => ({
+    form: 'unified',
+    body: { model: FAKE_MODEL, ...body },
+    durationField: 'duration',
+  });
   const caller = (user: UserEntity, models: string[] | null = null) => ({ user, apiKey: { id: 1, models } as ApiKeyEntity });
   const types = async (userId: number) => (await t.ledgerRows(userId)).map((row) => `${row.type} ${row.quota}`);
   const stored = (taskId: string) => t.dataSource.manager.findOneByOrFail(TaskEntity, { taskId });
@@ -49,7 +53,9 @@ describe('SubmitPipeline + TaskSubmitService (service tier, SQLite)', () => {
 
   it("a model outside the key's allowlist is refused before any charge", async () => {
     const user = await t.createUser(start);
-    await expect(t.pipeline.submit(input(), caller(user, ['other-model']), {})).rejects.toMatchObject({ message: `api key is not allowed to use model ${FAKE_MODEL}` });
+    await expect(t.pipeline.submit(input(), caller(user, ['other-model']), {})).rejects.toMatchObject({
+      message: `api key is not allowed to use model ${FAKE_MODEL}`,
+    });
     expect(await t.balance(user.id)).toEqual({ quota: start, usedQuota: 0 });
     expect(await t.ledgerRows(user.id)).toEqual([]);
   });
@@ -61,7 +67,10 @@ describe('SubmitPipeline + TaskSubmitService (service tier, SQLite)', () => {
     expect(again.taskId).toBe(first.taskId);
     expect(await t.balance(user.id)).toEqual({ quota: start - price, usedQuota: price });
     expect(await types(user.id)).toEqual([`consume ${-price}`]);
-    await expect(t.pipeline.submit(input({ prompt: 'b' }), caller(user), { idempotencyKey: 'key-1' })).rejects.toMatchObject({ code: 'conflict', options: { param: 'Idempotency-Key' } });
+    await expect(t.pipeline.submit(input({ prompt: 'b' }), caller(user), { idempotencyKey: 'key-1' })).rejects.toMatchObject({
+      code: 'conflict',
+      options: { param: 'Idempotency-Key' },
+    });
     expect(await t.balance(user.id)).toEqual({ quota: start - price, usedQuota: price });
   });
 
@@ -81,7 +90,10 @@ describe('SubmitPipeline + TaskSubmitService (service tier, SQLite)', () => {
     t.adapter.nextSubmit = new UpstreamError('invalid_input', 'bad prompt');
     await expect(t.pipeline.submit(input(), caller(user), {})).rejects.toMatchObject({ code: 'invalid_request' });
     t.adapter.nextSubmit = new UpstreamError('backpressure', 'busy', { retryAfterSeconds: 7 });
-    await expect(t.pipeline.submit(input(), caller(user), {})).rejects.toMatchObject({ code: 'rate_limited', options: { retryAfterSeconds: 7 } });
+    await expect(t.pipeline.submit(input(), caller(user), {})).rejects.toMatchObject({
+      code: 'rate_limited',
+      options: { retryAfterSeconds: 7 },
+    });
     expect(await t.balance(user.id)).toEqual({ quota: start, usedQuota: 0 });
     expect((await t.ledgerRows(user.id)).map((row) => row.type)).toEqual(['hold', 'release', 'hold', 'release']);
   });

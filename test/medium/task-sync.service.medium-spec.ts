@@ -29,7 +29,13 @@ describe('TaskSyncService (service tier, SQLite)', () => {
     const { user, task } = await submitted();
     t.adapter.pollOf.set(task.taskId, { state: 'succeeded', videoUrl: 'https://cdn.example.com/v.mp4', outputSize: '1280x720', raw: {} });
     await round();
-    expect(await stored(task.id)).toMatchObject({ status: 'SUCCESS', progress: 100, resultUrl: 'https://cdn.example.com/v.mp4', nextPollAt: null, leaseOwner: null });
+    expect(await stored(task.id)).toMatchObject({
+      status: 'SUCCESS',
+      progress: 100,
+      resultUrl: 'https://cdn.example.com/v.mp4',
+      nextPollAt: null,
+      leaseOwner: null,
+    });
     expect(await t.balance(user.id)).toEqual({ quota: 9 * price, usedQuota: price });
     expect(await types(user.id)).toEqual([`consume ${-price}`]);
   });

@@ -13,7 +13,9 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
   async function chargedTask(status: TaskStatus, quota = 300, overrides: Partial<TaskEntity> = {}) {
     const user = await t.createUser(1_000);
     const task = await t.createTask(user.id, { status, quota, ...overrides });
-    await t.transactions.run((m) => t.ledger.chargeIfEnough(m, { userId: user.id, taskId: task.taskId, model: task.model, quota, detail: 'charge' }));
+    await t.transactions.run((m) =>
+      t.ledger.chargeIfEnough(m, { userId: user.id, taskId: task.taskId, model: task.model, quota, detail: 'charge' }),
+    );
     expect(await t.balance(user.id)).toEqual({ quota: 1_000 - quota, usedQuota: quota });
     return { user, task };
   }
@@ -91,7 +93,9 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
   async function heldTask(quota = 250) {
     const user = await t.createUser(1_000);
     const task = await t.createTask(user.id, { status: 'SUBMITTING', quota, leaseOwner: 'instance-a', leaseUntil: t.clock.now() + 60_000 });
-    await t.transactions.run((m) => t.ledger.holdIfEnough(m, { userId: user.id, taskId: task.taskId, model: task.model, quota, detail: 'hold' }));
+    await t.transactions.run((m) =>
+      t.ledger.holdIfEnough(m, { userId: user.id, taskId: task.taskId, model: task.model, quota, detail: 'hold' }),
+    );
     return { user, task };
   }
   const typesOf = async (userId: number) => (await t.ledgerRows(userId)).map((row) => `${row.type} ${row.quota}`);

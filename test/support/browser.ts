@@ -18,7 +18,16 @@ export const describeWithBrowser = existsSync(CHROMIUM_PATH) || process.env.REQU
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -45,7 +54,12 @@ interface SessionOptions {
 /** A fresh browser context (own cookies) on the gateway, with page errors collected. */
 export async function openPage(browser: Browser, baseUrl: string, options: SessionOptions = {}): Promise<BrowserSession> {
   const { locale, colorScheme } = options;
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: options.viewport ?? { width: 1280, height: 900 }, locale, colorScheme });
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    locale,
+    colorScheme,
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
@@ -83,7 +97,16 @@ export async function auditAccessibility(page: Page): Promise<AccessibilityProbl
   axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
   });
@@ -97,7 +120,12 @@ export interface Look {
 }
 
 export const LOOKS: Look[] = (['en', 'zh-CN'] as const).flatMap((lang) =>
-  (['light', 'dark'] as const).flatMap((theme) => [{ width: 1440, height: 900 }, { width: 390, height: 844 }].map((viewport) => ({ lang, theme, viewport }))),
+  (['light', 'dark'] as const).flatMap((theme) =>
+    [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ].map((viewport) => ({ lang, theme, viewport })),
+  ),
 );
 
 export const lookName = (look: Look) => `${look.lang}-${look.theme}-${look.viewport.width}`;
@@ -107,7 +135,13 @@ export const lookName = (look: Look) => `${look.lang}-${look.theme}-${look.viewp
  * from the system's colour scheme, so a fresh context with that locale and scheme opens in that look.
  */
 export function openLook(browser: Browser, baseUrl: string, look: Look, prefix: string): Promise<BrowserSession> {
-  return openPage(browser, baseUrl, { viewport: look.viewport, locale: look.lang, colorScheme: look.theme, prefix, suffix: `-${lookName(look)}` });
+  return openPage(browser, baseUrl, {
+    viewport: look.viewport,
+    locale: look.lang,
+    colorScheme: look.theme,
+    prefix,
+    suffix: `-${lookName(look)}`,
+  });
 }
 
 /** How far the page scrolls sideways (0 when nothing sticks out past the viewport). */
@@ -120,7 +154,12 @@ export async function expectText(locator: ReturnType<Page['locator']>, expected:
   const deadline = Date.now() + timeout;
   let last = '';
   while (Date.now() < deadline) {
-    last = ((await locator.first().textContent({ timeout }).catch(() => '')) ?? '').replace(/\s+/g, ' ');
+    last = (
+      (await locator
+        .first()
+        .textContent({ timeout })
+        .catch(() => '')) ?? ''
+    ).replace(/\s+/g, ' ');
     if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -165,7 +165,10 @@ export async function startFakeAlphaUpstream(options: { apiKey?: string } = {}):
     const op = opFor(req.path);
     if (!op) return sendJson(res, 404, { err_code: 404, err_msg: 'no such route', resp: '' });
     const fault = takeFault(faults, op);
-    if (fault && 'stallAfter' in fault) return void res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': fake.videoBytes.length }).write(fake.videoBytes.subarray(0, fault.stallAfter));
+    if (fault && 'stallAfter' in fault)
+      return void res
+        .writeHead(200, { 'content-type': 'video/mp4', 'content-length': fake.videoBytes.length })
+        .write(fake.videoBytes.subarray(0, fault.stallAfter));
     if (fault && 'delayMs' in fault) return void setTimeout(() => respond(req, res, op), fault.delayMs);
     if (fault) return sendFault(res, fault);
     respond(req, res, op);
@@ -191,7 +194,8 @@ export async function startFakeAlphaUpstream(options: { apiKey?: string } = {}):
       if (traceId) fake.submitsByTraceId.set(traceId, (fake.submitsByTraceId.get(traceId) ?? 0) + 1);
       const earlier = traceId ? byTraceId.get(traceId) : undefined;
       if (earlier !== undefined) return envelope(res, 0, 'success', { video_id: earlier });
-      if (kind === 'img' && !fake.uploads.some((upload) => upload.imgId === Number(body.img_id))) return envelope(res, 400032, 'invalid image id');
+      if (kind === 'img' && !fake.uploads.some((upload) => upload.imgId === Number(body.img_id)))
+        return envelope(res, 400032, 'invalid image id');
       const id = nextVideoId++;
       fake.videos.set(id, { id, kind, body, traceId, script: scriptQueue.shift() ?? [...fake.defaultScript], polls: 0, urlVersion: 1 });
       if (traceId) byTraceId.set(traceId, id);
@@ -208,7 +212,11 @@ export async function startFakeAlphaUpstream(options: { apiKey?: string } = {}):
       prompt: video.body.prompt ?? '',
       seed: video.body.seed ?? 0,
       ...(status === 1
-        ? { url: fake.videoUrlFor?.(id) ?? `${fake.url}/files/${id}.mp4?v=${video.urlVersion}`, outputWidth: fake.outputSize.width, outputHeight: fake.outputSize.height }
+        ? {
+            url: fake.videoUrlFor?.(id) ?? `${fake.url}/files/${id}.mp4?v=${video.urlVersion}`,
+            outputWidth: fake.outputSize.width,
+            outputHeight: fake.outputSize.height,
+          }
         : {}),
     });
   };
@@ -230,7 +238,10 @@ function header(req: RecordedRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function takeFault(faults: Array<{ op: FakeAlphaOp | 'any'; fault: FakeAlphaFault; remaining: number }>, op: FakeAlphaOp): FakeAlphaFault | undefined {
+function takeFault(
+  faults: Array<{ op: FakeAlphaOp | 'any'; fault: FakeAlphaFault; remaining: number }>,
+  op: FakeAlphaOp,
+): FakeAlphaFault | undefined {
   const index = faults.findIndex((entry) => entry.op === op || (entry.op === 'any' && op !== 'file'));
   if (index < 0) return undefined;
   const entry = faults[index];
@@ -258,7 +269,9 @@ function sendFault(res: ServerResponse, fault: FakeAlphaFault): void {
     return;
   }
   const message = fault.message ?? `simulated error ${fault.errCode}`;
-  const body = fault.lowerCase ? { err_code: fault.errCode, err_msg: message, resp: '' } : { ErrCode: fault.errCode, ErrMsg: message, Resp: {} };
+  const body = fault.lowerCase
+    ? { err_code: fault.errCode, err_msg: message, resp: '' }
+    : { ErrCode: fault.errCode, ErrMsg: message, Resp: {} };
   const text = JSON.stringify(body);
   res.writeHead(fault.httpStatus ?? (fault.lowerCase ? 500 : 200), { ...headers, 'content-type': 'application/json' });
   res.end(text);
@@ -293,7 +306,11 @@ function serveFile(fake: FakeAlphaUpstream, req: RecordedRequest, res: ServerRes
       return;
     }
   }
-  const headers: Record<string, string | number> = { 'content-type': 'video/mp4', 'accept-ranges': 'bytes', 'content-length': end - start + 1 };
+  const headers: Record<string, string | number> = {
+    'content-type': 'video/mp4',
+    'accept-ranges': 'bytes',
+    'content-length': end - start + 1,
+  };
   if (range) headers['content-range'] = `bytes ${start}-${end}/${total}`;
   res.writeHead(range ? 206 : 200, headers);
   res.end(req.method === 'HEAD' ? undefined : bytes.subarray(start, end + 1));

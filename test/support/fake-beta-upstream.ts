@@ -109,7 +109,11 @@ export async function startFakeBetaUpstream(options: { apiKey?: string } = {}): 
   };
 
   const sendError = (res: ServerResponse, error: InjectedError) => {
-    const text = JSON.stringify({ request_id: `req-${++counter}`, code: error.code ?? 'InternalError', message: error.message ?? 'injected error' });
+    const text = JSON.stringify({
+      request_id: `req-${++counter}`,
+      code: error.code ?? 'InternalError',
+      message: error.message ?? 'injected error',
+    });
     res.writeHead(error.status, { 'content-type': 'application/json', ...(error.headers ?? {}) });
     res.end(text);
   };
@@ -122,7 +126,8 @@ export async function startFakeBetaUpstream(options: { apiKey?: string } = {}): 
 
   server = await startLoopbackServer((req, res) => {
     if (req.path.startsWith('/videos/')) {
-      if (req.query.get('Signature') !== `sig-${linkGeneration}`) return sendJson(res, 403, { code: 'AccessDenied', message: 'Request has expired.' });
+      if (req.query.get('Signature') !== `sig-${linkGeneration}`)
+        return sendJson(res, 403, { code: 'AccessDenied', message: 'Request has expired.' });
       return serveBytes(req, res, fake.videoBytes);
     }
     if (req.path.startsWith('/media/')) return serveBytes(req, res, media.get(req.path.slice('/media/'.length)));
@@ -161,7 +166,8 @@ function answerQuery(res: ServerResponse, task: FakeBetaTask, step: BetaStep, ba
     res.writeHead(step.http, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(step.raw) });
     return void res.end(step.raw);
   }
-  if (typeof step === 'object' && 'http' in step) return sendJson(res, step.http, step.body ?? { code: 'InternalError', message: 'injected' });
+  if (typeof step === 'object' && 'http' in step)
+    return sendJson(res, step.http, step.body ?? { code: 'InternalError', message: 'injected' });
   const input = (task.body.input ?? {}) as { prompt?: string };
   const parameters = (task.body.parameters ?? {}) as { duration?: number; resolution?: string; ratio?: string };
   const status = typeof step === 'string' ? step : step.status;

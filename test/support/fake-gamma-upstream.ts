@@ -105,7 +105,9 @@ function checkSignature(req: RecordedRequest, accessKey: string, secretKey: stri
     .map(([k, v]) => `${rfc3986(k)}=${rfc3986(v)}`)
     .sort()
     .join('&');
-  const headers = ['content-type', 'host', 'x-content-sha256', 'x-date'].map((h) => `${h}:${String(req.headers[h] ?? '').trim()}\n`).join('');
+  const headers = ['content-type', 'host', 'x-content-sha256', 'x-date']
+    .map((h) => `${h}:${String(req.headers[h] ?? '').trim()}\n`)
+    .join('');
   const canonical = `${req.method}\n${req.path}\n${query}\n${headers}\n${signedHeaders}\n${bodyHash}`;
   const scope = `${shortDate}/${region}/ark/request`;
   const toSign = `HMAC-SHA256\n${xDate}\n${scope}\n${sha256(canonical)}`;
@@ -136,7 +138,8 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
   const control = (req: RecordedRequest, res: ServerResponse) => {
     const action = req.query.get('Action') ?? '';
     const meta = { RequestId: `req-${++counter}`, Action: action, Version: req.query.get('Version') ?? '' };
-    const fail = (status: number, Code: string, Message: string) => sendJson(res, status, { ResponseMetadata: { ...meta, Error: { Code, Message } } });
+    const fail = (status: number, Code: string, Message: string) =>
+      sendJson(res, status, { ResponseMetadata: { ...meta, Error: { Code, Message } } });
     const ok = (result: Record<string, unknown>) =>
       sendJson(res, 200, unwrapped.has(action) ? { ResponseMetadata: meta, ...result } : { ResponseMetadata: meta, Result: result });
     const body = (req.json ?? {}) as Record<string, unknown>;
@@ -151,7 +154,11 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
       case 'CreateVisualValidateSession': {
         const token = `bt-${++counter}-${Math.random().toString(36).slice(2, 10)}`;
         sessions.set(token, { callbackUrl: String(body.CallbackURL), groupId: null });
-        return ok({ BytedToken: token, H5Link: fake.h5LinkFor?.(token) ?? `https://h5.fake-provider.test/validate?token=${token}`, CallbackURL: body.CallbackURL });
+        return ok({
+          BytedToken: token,
+          H5Link: fake.h5LinkFor?.(token) ?? `https://h5.fake-provider.test/validate?token=${token}`,
+          CallbackURL: body.CallbackURL,
+        });
       }
       case 'GetVisualValidateResult': {
         const session = sessions.get(String(body.BytedToken));
@@ -159,7 +166,8 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
         return ok(session.groupId ? { GroupId: session.groupId } : {});
       }
       case 'CreateAsset': {
-        if (![...sessions.values()].some((s) => s.groupId === body.GroupId)) return fail(400, 'InvalidParameter.GroupId', 'unknown GroupId');
+        if (![...sessions.values()].some((s) => s.groupId === body.GroupId))
+          return fail(400, 'InvalidParameter.GroupId', 'unknown GroupId');
         const id = `asset-20260101-${++counter}`;
         assets.set(id, {
           Id: id,
@@ -232,7 +240,9 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
     sendJson(res, 404, { error: { code: 'NotFound', message: `no ${req.method} ${req.path}` } });
   };
 
-  const server: LoopbackServer = await startLoopbackServer((req, res) => (req.path.startsWith('/control') ? control(req, res) : data(req, res)));
+  const server: LoopbackServer = await startLoopbackServer((req, res) =>
+    req.path.startsWith('/control') ? control(req, res) : data(req, res),
+  );
   const fake: FakeGammaUpstream = {
     url: server.url,
     controlUrl: `${server.url}/control`,
@@ -306,7 +316,11 @@ export async function verifiedCustomer(
 ): Promise<{ userId: number; key: string; groupId: string; sessionId: string }> {
   const customer = await approvedCustomer(gw, options);
   const auth = `Bearer ${customer.key}`;
-  const session = await gw.http.post('/v1/verification/sessions').set('Authorization', auth).send({ callback_url: 'https://biz.example/cb' }).expect(201);
+  const session = await gw.http
+    .post('/v1/verification/sessions')
+    .set('Authorization', auth)
+    .send({ callback_url: 'https://biz.example/cb' })
+    .expect(201);
   const groupId = fake.passSession(session.body.provider_token);
   const confirmed = await gw.http.get(`/v1/verification/sessions/${session.body.session_id}`).set('Authorization', auth).expect(200);
   if (confirmed.body.group_id !== groupId) throw new Error(`session not confirmed: ${JSON.stringify(confirmed.body)}`);
@@ -314,9 +328,18 @@ export async function verifiedCustomer(
 }
 
 /** Uploads an asset into the customer's group and lets the provider activate it. */
-export async function activeAsset(gw: import('./gateway').TestGateway, fake: FakeGammaUpstream, key: string, groupId: string): Promise<string> {
+export async function activeAsset(
+  gw: import('./gateway').TestGateway,
+  fake: FakeGammaUpstream,
+  key: string,
+  groupId: string,
+): Promise<string> {
   const auth = `Bearer ${key}`;
-  const created = await gw.http.post(`/v1/verification/groups/${groupId}/assets`).set('Authorization', auth).send({ url: 'https://cdn.example/face.jpg' }).expect(201);
+  const created = await gw.http
+    .post(`/v1/verification/groups/${groupId}/assets`)
+    .set('Authorization', auth)
+    .send({ url: 'https://cdn.example/face.jpg' })
+    .expect(201);
   fake.setAsset(created.body.asset_id, 'Active');
   const read = await gw.http.get(`/v1/verification/assets/${created.body.asset_id}`).set('Authorization', auth).expect(200);
   if (read.body.status !== 'active') throw new Error(`asset not active: ${JSON.stringify(read.body)}`);

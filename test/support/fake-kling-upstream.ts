@@ -45,7 +45,10 @@ export async function startFakeKlingUpstream(options: { accessKey?: string; secr
   const fake = { creates: [], tokens: [] } as unknown as FakeKlingUpstream;
   const server: LoopbackServer = await startLoopbackServer((req, res) => {
     const cdn = /^\/cdn\/(\d+)\.mp4$/.exec(req.path);
-    if (cdn && req.method === 'GET') return tasks.has(cdn[1]) ? void res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': fake.videoBytes.length }).end(fake.videoBytes) : fail(res, 404, 1203);
+    if (cdn && req.method === 'GET')
+      return tasks.has(cdn[1])
+        ? void res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': fake.videoBytes.length }).end(fake.videoBytes)
+        : fail(res, 404, 1203);
     const authCode = checkToken(req.headers.authorization, accessKey, secretKey, fake.tokens);
     if (authCode !== 0) return fail(res, 401, authCode);
     const create = /^\/v1\/videos\/(text2video|image2video)$/.exec(req.path);
@@ -57,14 +60,26 @@ export async function startFakeKlingUpstream(options: { accessKey?: string; secr
       tasks.set(id, { endpoint: create[1], script: nextScript ?? ['submitted', 'processing', 'succeed'], queries: 0 });
       nextScript = null;
       fake.creates.push({ endpoint: create[1], body: req.json as Record<string, unknown>, request: req });
-      return sendJson(res, 200, { code: 0, message: 'SUCCEED', request_id: `req-${counter}`, data: { task_id: id, task_status: 'submitted', created_at: Date.now(), updated_at: Date.now() } });
+      return sendJson(res, 200, {
+        code: 0,
+        message: 'SUCCEED',
+        request_id: `req-${counter}`,
+        data: { task_id: id, task_status: 'submitted', created_at: Date.now(), updated_at: Date.now() },
+      });
     }
     if (query && req.method === 'GET') {
       const task = tasks.get(query[2]);
       if (!task || task.endpoint !== query[1]) return fail(res, 404, 1203);
       const step = task.script[Math.min(task.queries++, task.script.length - 1)];
-      const data: Record<string, unknown> = { task_id: query[2], task_status: typeof step === 'string' ? step : 'failed', task_status_msg: typeof step === 'string' ? '' : step.failed, created_at: 1_774_711_071_284, updated_at: 1_774_711_091_284 };
-      if (step === 'succeed') data.task_result = { videos: [{ id: `v-${query[2]}`, url: `${server.url}/cdn/${query[2]}.mp4`, duration: '5.1' }] };
+      const data: Record<string, unknown> = {
+        task_id: query[2],
+        task_status: typeof step === 'string' ? step : 'failed',
+        task_status_msg: typeof step === 'string' ? '' : step.failed,
+        created_at: 1_774_711_071_284,
+        updated_at: 1_774_711_091_284,
+      };
+      if (step === 'succeed')
+        data.task_result = { videos: [{ id: `v-${query[2]}`, url: `${server.url}/cdn/${query[2]}.mp4`, duration: '5.1' }] };
       return sendJson(res, 200, { code: 0, message: 'SUCCEED', request_id: 'req-q', data });
     }
     fail(res, 404, 1202);
@@ -75,7 +90,10 @@ export async function startFakeKlingUpstream(options: { accessKey?: string; secr
     secretKey,
     apiKey: `${accessKey}:${secretKey}`,
     requests: server.requests,
-    videoBytes: Buffer.concat([Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'), Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251))]),
+    videoBytes: Buffer.concat([
+      Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'),
+      Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251)),
+    ]),
     scriptNext: (steps: KlingStep[]) => void (nextScript = steps),
     failNextSubmit: (error: { status: number; code: number; headers?: Record<string, string> }) => void failures.push(error),
     cdnRequests: () => server.requests.filter((r) => r.path.startsWith('/cdn/')),
@@ -85,7 +103,12 @@ export async function startFakeKlingUpstream(options: { accessKey?: string; secr
 }
 
 /** Kling's token check, written independently of the gateway's signer. */
-function checkToken(header: string | string[] | undefined, accessKey: string, secretKey: string, seen: Array<{ iss: string; exp: number; nbf: number }>): number {
+function checkToken(
+  header: string | string[] | undefined,
+  accessKey: string,
+  secretKey: string,
+  seen: Array<{ iss: string; exp: number; nbf: number }>,
+): number {
   const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
   if (!token) return 1001;
   const parts = token.split('.');
@@ -109,9 +132,18 @@ function checkToken(header: string | string[] | undefined, accessKey: string, se
 }
 
 const MESSAGES: Record<number, string> = {
-  1001: 'Authorization is empty', 1002: 'Authorization is invalid', 1003: 'Authorization is not yet valid', 1004: 'Authorization has expired',
-  1101: 'Account is in arrears at http://10.0.0.5/billing', 1102: 'Resource pack depleted', 1201: 'invalid param: duration at http://10.0.0.9/x',
-  1202: 'not found', 1203: 'task not found', 1301: 'Content security policy violation', 1303: 'parallel task over resource pack limit', 5000: 'internal error',
+  1001: 'Authorization is empty',
+  1002: 'Authorization is invalid',
+  1003: 'Authorization is not yet valid',
+  1004: 'Authorization has expired',
+  1101: 'Account is in arrears at http://10.0.0.5/billing',
+  1102: 'Resource pack depleted',
+  1201: 'invalid param: duration at http://10.0.0.9/x',
+  1202: 'not found',
+  1203: 'task not found',
+  1301: 'Content security policy violation',
+  1303: 'parallel task over resource pack limit',
+  5000: 'internal error',
 };
 
 function fail(res: ServerResponse, status: number, code: number, headers: Record<string, string> = {}): void {

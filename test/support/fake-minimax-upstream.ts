@@ -46,16 +46,20 @@ export async function startFakeMinimaxUpstream(options: { apiKey?: string } = {}
     const cdn = /^\/cdn\/(\d+)\.mp4$/.exec(req.path);
     if (cdn && req.method === 'GET') {
       const expires = req.query.get('Expires') ?? '';
-      if (req.query.get('Signature') !== sign(cdn[1], expires) || Number(expires) * 1000 < Date.now()) return void res.writeHead(403).end('AccessDenied');
+      if (req.query.get('Signature') !== sign(cdn[1], expires) || Number(expires) * 1000 < Date.now())
+        return void res.writeHead(403).end('AccessDenied');
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': fake.videoBytes.length });
       return void res.end(fake.videoBytes);
     }
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return sendJson(res, 200, { task_id: '', ...base(1004, 'login fail: Please carry the API secret key in the Authorization field') });
+    if (req.headers.authorization !== `Bearer ${apiKey}`)
+      return sendJson(res, 200, { task_id: '', ...base(1004, 'login fail: Please carry the API secret key in the Authorization field') });
     if (req.method === 'POST' && req.path === '/v1/video_generation') {
       const failure = submitFailures.shift();
-      if (failure !== undefined) return sendJson(res, 200, { task_id: '', ...base(failure, 'failure at http://10.0.0.1/internal, key sk-leaked123456') });
+      if (failure !== undefined)
+        return sendJson(res, 200, { task_id: '', ...base(failure, 'failure at http://10.0.0.1/internal, key sk-leaked123456') });
       const body = req.json as Record<string, unknown>;
-      if (typeof body?.model !== 'string' || typeof body.prompt !== 'string' || !Number.isInteger(body.duration)) return sendJson(res, 200, { task_id: '', ...base(2013, 'invalid params') });
+      if (typeof body?.model !== 'string' || typeof body.prompt !== 'string' || !Number.isInteger(body.duration))
+        return sendJson(res, 200, { task_id: '', ...base(2013, 'invalid params') });
       const id = String(++counter);
       tasks.set(id, { script: nextScript ?? ['Queueing', 'Processing', 'Success'], queries: 0, fileId: String(counter + 1_000_000) });
       nextScript = null;
@@ -70,24 +74,48 @@ export async function startFakeMinimaxUpstream(options: { apiKey?: string } = {}
     const task = tasks.get(id);
     if (!task) return sendJson(res, 200, { task_id: id, status: '', file_id: '', ...base(2013, 'invalid params, task not found') });
     const step = task.script[Math.min(task.queries++, task.script.length - 1)];
-    if (typeof step === 'object') return sendJson(res, 200, { task_id: id, status: 'Fail', file_id: '', ...base(step.fail, 'blocked, see http://10.0.0.7/x') });
-    if (step === 'Success') return sendJson(res, 200, { task_id: id, status: 'Success', file_id: task.fileId, video_width: 1366, video_height: 768, ...base(0, 'success') });
+    if (typeof step === 'object')
+      return sendJson(res, 200, { task_id: id, status: 'Fail', file_id: '', ...base(step.fail, 'blocked, see http://10.0.0.7/x') });
+    if (step === 'Success')
+      return sendJson(res, 200, {
+        task_id: id,
+        status: 'Success',
+        file_id: task.fileId,
+        video_width: 1366,
+        video_height: 768,
+        ...base(0, 'success'),
+      });
     sendJson(res, 200, { task_id: id, status: step, file_id: '', ...base(0, 'success') });
   }
 
   function retrieve(res: ServerResponse, fileId: string): void {
-    if (![...tasks.values()].some((task) => task.fileId === fileId)) return sendJson(res, 200, base(2013, 'invalid params, file not found'));
+    if (![...tasks.values()].some((task) => task.fileId === fileId))
+      return sendJson(res, 200, base(2013, 'invalid params, file not found'));
     const expires = String(Math.floor(Date.now() / 1000) + 32_400);
     const download_url = `${server.url}/cdn/${fileId}.mp4?Expires=${expires}&OSSAccessKeyId=fake&Signature=${sign(fileId, expires)}`;
-    sendJson(res, 200, { file: { file_id: Number(fileId), bytes: fake.videoBytes.length, created_at: 1_755_501_139, filename: 'output.mp4', purpose: 'video_generation', download_url }, ...base(0, 'success') });
+    sendJson(res, 200, {
+      file: {
+        file_id: Number(fileId),
+        bytes: fake.videoBytes.length,
+        created_at: 1_755_501_139,
+        filename: 'output.mp4',
+        purpose: 'video_generation',
+        download_url,
+      },
+      ...base(0, 'success'),
+    });
   }
 
   Object.assign(fake, {
     url: server.url,
     apiKey,
     requests: server.requests,
-    videoBytes: Buffer.concat([Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'), Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251))]),
-    submits: () => server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/video_generation').map((r) => r.json as Record<string, unknown>),
+    videoBytes: Buffer.concat([
+      Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'),
+      Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251)),
+    ]),
+    submits: () =>
+      server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/video_generation').map((r) => r.json as Record<string, unknown>),
     downloads: () => server.requests.filter((r) => r.path.startsWith('/cdn/')),
     scriptNext: (steps: MinimaxStep[]) => void (nextScript = steps),
     failNextSubmit: (code: number) => void submitFailures.push(code),

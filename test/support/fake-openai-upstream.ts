@@ -46,23 +46,35 @@ export async function startFakeOpenAiUpstream(options: { apiKey?: string } = {})
   let counter = 0;
   const fake = {} as FakeOpenAiUpstream;
   const server: LoopbackServer = await startLoopbackServer(async (req, res) => {
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return fail(res, 401, 'invalid_api_key', 'Incorrect API key provided: sk-abc***xyz.');
+    if (req.headers.authorization !== `Bearer ${apiKey}`)
+      return fail(res, 401, 'invalid_api_key', 'Incorrect API key provided: sk-abc***xyz.');
     const content = /^\/v1\/videos\/([^/]+)\/content$/.exec(req.path);
     const one = /^\/v1\/videos\/([^/]+)$/.exec(req.path);
     if (req.method === 'POST' && req.path === '/v1/videos') {
       const failure = submitFailures.shift();
       if (failure) {
         res.writeHead(failure.status, { 'content-type': 'application/json', ...failure.headers });
-        return void res.end(JSON.stringify(failure.body ?? { error: { message: 'failure at http://10.0.0.1/internal', type: 'server_error', param: null, code: null } }));
+        return void res.end(
+          JSON.stringify(
+            failure.body ?? { error: { message: 'failure at http://10.0.0.1/internal', type: 'server_error', param: null, code: null } },
+          ),
+        );
       }
       const parsed = await parse(req);
       const fields = parsed.json ?? parsed.fields ?? {};
       const id = `video_${++counter}`;
-      videos.set(id, { model: String(fields.model), seconds: String(fields.seconds ?? '4'), size: String(fields.size ?? '720x1280'), script: nextScript ?? fake.defaultScript, queries: 0 });
+      videos.set(id, {
+        model: String(fields.model),
+        seconds: String(fields.seconds ?? '4'),
+        size: String(fields.size ?? '720x1280'),
+        script: nextScript ?? fake.defaultScript,
+        queries: 0,
+      });
       nextScript = null;
       return sendJson(res, 200, render(id, 'queued'));
     }
-    if (req.method === 'GET' && req.path === '/v1/videos') return sendJson(res, 200, { object: 'list', data: [], first_id: null, last_id: null, has_more: false });
+    if (req.method === 'GET' && req.path === '/v1/videos')
+      return sendJson(res, 200, { object: 'list', data: [], first_id: null, last_id: null, has_more: false });
     if (content && (req.method === 'GET' || req.method === 'HEAD')) {
       if (!videos.has(content[1])) return fail(res, 404, null, 'not found');
       return serveBytes(req, res, fake.videoBytes);
@@ -72,7 +84,11 @@ export async function startFakeOpenAiUpstream(options: { apiKey?: string } = {})
       if (!video) return fail(res, 404, null, `Video with id '${one[1]}' not found.`);
       const step = video.script[Math.min(video.queries++, video.script.length - 1)];
       if (typeof step === 'object' && 'body' in step) return sendJson(res, 200, step.body);
-      if (typeof step === 'object') return sendJson(res, 200, { ...render(one[1], 'failed'), error: { code: step.code ?? 'video_generation_failed', message: step.message ?? 'Internal failure at 10.1.2.3' } });
+      if (typeof step === 'object')
+        return sendJson(res, 200, {
+          ...render(one[1], 'failed'),
+          error: { code: step.code ?? 'video_generation_failed', message: step.message ?? 'Internal failure at 10.1.2.3' },
+        });
       return sendJson(res, 200, render(one[1], step));
     }
     fail(res, 404, null, 'no such route');
@@ -80,7 +96,16 @@ export async function startFakeOpenAiUpstream(options: { apiKey?: string } = {})
 
   function render(id: string, status: string) {
     const video = videos.get(id)!;
-    return { id, object: 'video', model: video.model, status, progress: status === 'completed' ? 100 : status === 'in_progress' ? 40 : 0, created_at: 1_700_000_000, seconds: video.seconds, size: video.size };
+    return {
+      id,
+      object: 'video',
+      model: video.model,
+      status,
+      progress: status === 'completed' ? 100 : status === 'in_progress' ? 40 : 0,
+      created_at: 1_700_000_000,
+      seconds: video.seconds,
+      size: video.size,
+    };
   }
 
   Object.assign(fake, {
@@ -88,7 +113,10 @@ export async function startFakeOpenAiUpstream(options: { apiKey?: string } = {})
     apiKey,
     requests: server.requests,
     defaultScript: ['queued', 'in_progress', 'completed'],
-    videoBytes: Buffer.concat([Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'), Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251))]),
+    videoBytes: Buffer.concat([
+      Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'),
+      Buffer.from(Array.from({ length: 70_000 }, (_, i) => i % 251)),
+    ]),
     submits: () => Promise.all(server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos').map(parse)),
     contentRequests: () => server.requests.filter((r) => r.path.endsWith('/content')),
     scriptNext: (steps: OpenAiStep[]) => void (nextScript = steps),
@@ -101,7 +129,11 @@ export async function startFakeOpenAiUpstream(options: { apiKey?: string } = {})
 async function parse(req: RecordedRequest): Promise<ParsedSubmit> {
   const type = String(req.headers['content-type'] ?? '');
   if (!type.startsWith('multipart/form-data')) return { request: req, json: req.json as Record<string, unknown> };
-  const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': type }, body: new Uint8Array(req.body) }).formData();
+  const form = await new Request('http://fake/', {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: new Uint8Array(req.body),
+  }).formData();
   const parsed: ParsedSubmit = { request: req, fields: {} };
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') parsed.fields![name] = value;

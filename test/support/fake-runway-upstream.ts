@@ -63,8 +63,15 @@ export async function startFakeRunwayUpstream(options: { apiKey?: string } = {})
     const base = { id: one[1], createdAt: '2025-11-11T21:48:50.448Z' };
     if (task.cancelled) return sendJson(res, 200, { ...base, status: 'CANCELLED' });
     const step = task.script[Math.min(task.queries++, task.script.length - 1)];
-    if (typeof step === 'object') return sendJson(res, 200, { ...base, status: 'FAILED', failure: 'Blocked at http://10.0.0.7/internal', failureCode: step.failureCode });
-    if (step === 'SUCCEEDED') return sendJson(res, 200, { ...base, status: step, output: [`${fake.url}/outputs/${one[1]}.mp4?_jwt=${task.token}`] });
+    if (typeof step === 'object')
+      return sendJson(res, 200, {
+        ...base,
+        status: 'FAILED',
+        failure: 'Blocked at http://10.0.0.7/internal',
+        failureCode: step.failureCode,
+      });
+    if (step === 'SUCCEEDED')
+      return sendJson(res, 200, { ...base, status: step, output: [`${fake.url}/outputs/${one[1]}.mp4?_jwt=${task.token}`] });
     return sendJson(res, 200, { ...base, status: step, ...(step === 'RUNNING' ? { progress: 0.45 } : {}) });
   });
 
@@ -84,7 +91,10 @@ export async function startFakeRunwayUpstream(options: { apiKey?: string } = {})
     url: server.url,
     apiKey,
     requests: server.requests,
-    videoBytes: Buffer.concat([Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'), Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251))]),
+    videoBytes: Buffer.concat([
+      Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'),
+      Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251)),
+    ]),
     submits: () => server.requests.filter((r) => r.method === 'POST'),
     downloads: () => server.requests.filter((r) => r.path.startsWith('/outputs/')),
     deletes: () => server.requests.filter((r) => r.method === 'DELETE'),

@@ -35,7 +35,9 @@ export interface FakeVeoUpstream {
 
 const RESPONSE_TYPE = 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse';
 
-export const googleError = (code: number, status: string, message: string, details?: unknown[]) => ({ error: { code, message, status, ...(details ? { details } : {}) } });
+export const googleError = (code: number, status: string, message: string, details?: unknown[]) => ({
+  error: { code, message, status, ...(details ? { details } : {}) },
+});
 export const API_KEY_INVALID = googleError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
   { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' },
 ]);
@@ -70,15 +72,33 @@ export async function startFakeVeoUpstream(options: { apiKey?: string } = {}): P
       const name = operation[1];
       const step = op.script[Math.min(op.queries++, op.script.length - 1)];
       if (typeof step === 'object' && 'body' in step) return sendJson(res, 200, step.body);
-      if (typeof step === 'object') return sendJson(res, 200, { name, done: true, error: { code: step.error, message: 'failed at http://10.1.2.3/internal' } });
+      if (typeof step === 'object')
+        return sendJson(res, 200, { name, done: true, error: { code: step.error, message: 'failed at http://10.1.2.3/internal' } });
       if (step === 'running') return sendJson(res, 200, { name });
       if (step === 'moderation') {
-        return sendJson(res, 200, { name, done: true, response: { '@type': RESPONSE_TYPE, generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['blocked, see http://10.9.9.9'] } } });
+        return sendJson(res, 200, {
+          name,
+          done: true,
+          response: {
+            '@type': RESPONSE_TYPE,
+            generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['blocked, see http://10.9.9.9'] },
+          },
+        });
       }
-      return sendJson(res, 200, { name, done: true, response: { '@type': RESPONSE_TYPE, generateVideoResponse: { generatedSamples: [{ video: { uri: `${server.url}/v1beta/files/${operation[2]}:download?alt=media` } }] } } });
+      return sendJson(res, 200, {
+        name,
+        done: true,
+        response: {
+          '@type': RESPONSE_TYPE,
+          generateVideoResponse: {
+            generatedSamples: [{ video: { uri: `${server.url}/v1beta/files/${operation[2]}:download?alt=media` } }],
+          },
+        },
+      });
     }
     if (file && req.method === 'GET') {
-      if (!operations.has(file[1]) || req.query.get('alt') !== 'media') return sendJson(res, 404, googleError(404, 'NOT_FOUND', 'File not found.'));
+      if (!operations.has(file[1]) || req.query.get('alt') !== 'media')
+        return sendJson(res, 404, googleError(404, 'NOT_FOUND', 'File not found.'));
       res.writeHead(302, { location: `${storage.url}/storage/${file[1]}` });
       return void res.end();
     }
@@ -91,7 +111,10 @@ export async function startFakeVeoUpstream(options: { apiKey?: string } = {}): P
     apiKey,
     requests: server.requests,
     defaultScript: ['running', 'done'],
-    videoBytes: Buffer.concat([Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'), Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251))]),
+    videoBytes: Buffer.concat([
+      Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'),
+      Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251)),
+    ]),
     submits: () => server.requests.filter((r) => r.method === 'POST' && r.path.endsWith(':predictLongRunning')),
     downloads: () => server.requests.filter((r) => r.path.includes(':download')),
     storageRequests: () => storage.requests,

@@ -95,7 +95,11 @@ export function runToExit(env: Record<string, string>): Promise<{ code: number |
     const child = execFile(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')],
-      { cwd: ROOT, env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), PORT: '0', LOG_LEVEL: 'info', ...env }, timeout: 150_000 },
+      {
+        cwd: ROOT,
+        env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), PORT: '0', LOG_LEVEL: 'info', ...env },
+        timeout: 150_000,
+      },
       (_error, stdout, stderr) => resolve({ code: child.exitCode, output: `${stdout}${stderr}`, stderr }),
     );
   });

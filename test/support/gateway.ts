@@ -35,7 +35,12 @@ export interface TestGateway {
     delete(path: string): request.Test;
   };
   /** Creates a user with `quota` and an API key; returns ids and the plain key. */
-  createCustomer(options?: { quota?: number; group?: string; models?: string[]; username?: string }): Promise<{ userId: number; key: string; keyId: number }>;
+  createCustomer(options?: {
+    quota?: number;
+    group?: string;
+    models?: string[];
+    username?: string;
+  }): Promise<{ userId: number; key: string; keyId: number }>;
   createChannel(body: Record<string, unknown>): Promise<number>;
   balance(userId: number): Promise<{ quota: number; used_quota: number }>;
   /** The one-time secrets this start made (main.ts prints them in the start-up banner). */
@@ -76,7 +81,9 @@ export async function startGateway(
     ...env,
   });
   const clock = new TestClock();
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config), ...extraFamilies.map((family) => family.module)] })
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot(config), ...extraFamilies.map((family) => family.module)],
+  })
     .overrideProvider(FAMILY_DEFINITIONS)
     .useValue([...FAMILIES, ...extraFamilies])
     .overrideProvider(Clock)

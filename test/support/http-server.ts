@@ -28,25 +28,36 @@ export async function startLoopbackServer(handler: Handler): Promise<LoopbackSer
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     // The handler answers its own errors; `void` because 'end' listeners return nothing.
-    req.on('end', () => void (async () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const body = Buffer.concat(chunks);
-      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, at: Date.now() };
-      if ((req.headers['content-type'] ?? '').includes('application/json') && body.length) {
-        try {
-          recorded.json = JSON.parse(body.toString('utf8'));
-        } catch {
-          /* keep the raw body */
-        }
-      }
-      requests.push(recorded);
-      try {
-        await handler(recorded, res);
-      } catch (error) {
-        res.statusCode = 500;
-        res.end(String(error));
-      }
-    })());
+    req.on(
+      'end',
+      () =>
+        void (async () => {
+          const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+          const body = Buffer.concat(chunks);
+          const recorded: RecordedRequest = {
+            method: req.method ?? 'GET',
+            path: url.pathname,
+            query: url.searchParams,
+            headers: req.headers,
+            body,
+            at: Date.now(),
+          };
+          if ((req.headers['content-type'] ?? '').includes('application/json') && body.length) {
+            try {
+              recorded.json = JSON.parse(body.toString('utf8'));
+            } catch {
+              /* keep the raw body */
+            }
+          }
+          requests.push(recorded);
+          try {
+            await handler(recorded, res);
+          } catch (error) {
+            res.statusCode = 500;
+            res.end(String(error));
+          }
+        })(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

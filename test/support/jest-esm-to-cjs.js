@@ -34,7 +34,10 @@ function importMetaToCommonJs(context) {
   const f = context.factory;
   const requireCall = (name) => f.createCallExpression(f.createIdentifier('require'), undefined, [f.createStringLiteral(name)]);
   const fileUrl = (pathExpression) =>
-    f.createPropertyAccessExpression(f.createCallExpression(f.createPropertyAccessExpression(requireCall('node:url'), 'pathToFileURL'), undefined, [pathExpression]), 'href');
+    f.createPropertyAccessExpression(
+      f.createCallExpression(f.createPropertyAccessExpression(requireCall('node:url'), 'pathToFileURL'), undefined, [pathExpression]),
+      'href',
+    );
   const isImportMeta = (node) => ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword && node.name.text === 'meta';
   const isRequireDeclaration = (statement) =>
     ts.isVariableStatement(statement) &&
@@ -52,8 +55,18 @@ function importMetaToCommonJs(context) {
         case 'dirname':
           return f.createIdentifier('__dirname');
         case 'resolve':
-          return f.createArrowFunction(undefined, undefined, [f.createParameterDeclaration(undefined, undefined, 'specifier')], undefined, undefined,
-            fileUrl(f.createCallExpression(f.createPropertyAccessExpression(f.createIdentifier('require'), 'resolve'), undefined, [f.createIdentifier('specifier')])));
+          return f.createArrowFunction(
+            undefined,
+            undefined,
+            [f.createParameterDeclaration(undefined, undefined, 'specifier')],
+            undefined,
+            undefined,
+            fileUrl(
+              f.createCallExpression(f.createPropertyAccessExpression(f.createIdentifier('require'), 'resolve'), undefined, [
+                f.createIdentifier('specifier'),
+              ]),
+            ),
+          );
       }
     }
     return ts.visitEachChild(node, visit, context);
@@ -82,7 +95,11 @@ module.exports = {
   },
   process(source, filename) {
     if (!isEsm(filename)) return { code: source };
-    const output = ts.transpileModule(source, { fileName: filename.replace(/\.mjs$/, '.js'), compilerOptions, transformers: { before: [importMetaToCommonJs] } });
+    const output = ts.transpileModule(source, {
+      fileName: filename.replace(/\.mjs$/, '.js'),
+      compilerOptions,
+      transformers: { before: [importMetaToCommonJs] },
+    });
     return { code: output.outputText, map: output.sourceMapText };
   },
 };

@@ -25,7 +25,9 @@ export const reachable = (url: string): Promise<boolean> =>
 
 /** A throwaway redis-server of a test's own (never the machine's, which others share): no persistence. */
 export async function startOwnRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
   await timeUntil(() => reachable(`redis://127.0.0.1:${port}`), 10_000, 'own redis-server listening');
   return child;
 }

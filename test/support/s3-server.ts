@@ -40,7 +40,12 @@ export async function startS3Server(bucket = 'videos'): Promise<TestS3Server> {
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${address.port}`;
   const env = { ...S3RVER_CREDENTIALS, AWS_ENDPOINT_URL_S3: endpoint };
-  const client = new S3Client({ endpoint, forcePathStyle: true, region: env.AWS_REGION, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new S3Client({
+    endpoint,
+    forcePathStyle: true,
+    region: env.AWS_REGION,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   return {
     endpoint,
     bucket,

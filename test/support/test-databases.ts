@@ -68,7 +68,10 @@ export function describeOnSqlite(name: string, body: (kind: DatabaseKind) => voi
 /** Reads rows straight from a test database (to check what the gateway left behind). */
 export async function queryDatabase<T = Record<string, unknown>>(database: FreshDatabase, sql: string): Promise<T[]> {
   if (database.kind === 'sqlite') {
-    const Sqlite = sqliteDriver() as new (path: string, options: { readonly: boolean }) => { prepare(sql: string): { all(): unknown[] }; close(): void };
+    const Sqlite = sqliteDriver() as new (
+      path: string,
+      options: { readonly: boolean },
+    ) => { prepare(sql: string): { all(): unknown[] }; close(): void };
     const db = new Sqlite(database.url.slice('sqlite:'.length), { readonly: true });
     try {
       return db.prepare(sql).all() as T[];
@@ -86,9 +89,16 @@ export async function queryDatabase<T = Record<string, unknown>>(database: Fresh
 }
 
 /** Writes straight into a test database (to set up rows as an older gateway left them). */
-export async function executeOnDatabase(database: FreshDatabase, sql: string, parameters: Array<string | number | null> = []): Promise<void> {
+export async function executeOnDatabase(
+  database: FreshDatabase,
+  sql: string,
+  parameters: Array<string | number | null> = [],
+): Promise<void> {
   if (database.kind === 'sqlite') {
-    const Sqlite = sqliteDriver() as new (path: string) => { prepare(sql: string): { run(...parameters: unknown[]): unknown }; close(): void };
+    const Sqlite = sqliteDriver() as new (path: string) => {
+      prepare(sql: string): { run(...parameters: unknown[]): unknown };
+      close(): void;
+    };
     const db = new Sqlite(database.url.slice('sqlite:'.length));
     try {
       db.prepare(sql).run(...parameters);

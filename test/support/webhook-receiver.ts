@@ -73,7 +73,9 @@ export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookRece
       await new Promise<void>((resolve) => current.close(() => resolve()));
     },
     headersOf(request) {
-      return Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+      return Object.fromEntries(
+        Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]),
+      );
     },
   };
   await receiver.start();

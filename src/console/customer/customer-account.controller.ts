@@ -29,7 +29,14 @@ export class CustomerAccountController {
   @ApiOkResponse({ type: CustomerAccountDto })
   me(@Req() req: ConsoleRequest): CustomerAccountDto {
     const user = req.user!;
-    return { id: user.id, username: user.username, group: user.group, quota: user.quota, used_quota: user.usedQuota, verification_enabled: user.verificationEnabled };
+    return {
+      id: user.id,
+      username: user.username,
+      group: user.group,
+      quota: user.quota,
+      used_quota: user.usedQuota,
+      verification_enabled: user.verificationEnabled,
+    };
   }
 
   @Get('usage')
@@ -37,11 +44,17 @@ export class CustomerAccountController {
   @ApiOkResponse({ type: UsageDto })
   async daily(@Req() req: ConsoleRequest, @Query() query: UsageQueryDto): Promise<UsageDto> {
     const user = req.user!;
-    return { data: await this.usage.daily(user.id, query.days, query.tz_offset, user.quota), quota: user.quota, used_quota: user.usedQuota };
+    return {
+      data: await this.usage.daily(user.id, query.days, query.tz_offset, user.quota),
+      quota: user.quota,
+      used_quota: user.usedQuota,
+    };
   }
 
   @Get('overview')
-  @ApiOperation({ summary: 'Spend and refunds per UTC day, the closing balance per day (from the ledger) and spend per model, over 7 or 30 days' })
+  @ApiOperation({
+    summary: 'Spend and refunds per UTC day, the closing balance per day (from the ledger) and spend per model, over 7 or 30 days',
+  })
   @ApiOkResponse({ type: CustomerOverviewDto })
   @ApiBadRequestResponse({ description: '`range` is not 7d or 30d' })
   overview(@Req() req: ConsoleRequest, @Query() query: CustomerOverviewQueryDto): Promise<CustomerOverviewDto> {

@@ -25,9 +25,15 @@ export class CustomerLogsService {
     private readonly tasks: TaskQueries,
   ) {}
 
-  async find(userId: number, query: { type?: CustomerLogType; taskId?: string; from?: number; to?: number; page: number; pageSize: number }) {
+  async find(
+    userId: number,
+    query: { type?: CustomerLogType; taskId?: string; from?: number; to?: number; page: number; pageSize: number },
+  ) {
     const filter = { userId, type: query.type, types: CUSTOMER_LOG_TYPES, taskId: query.taskId, from: query.from, to: query.to };
-    const [{ data, total }, totals] = await Promise.all([this.logs.find({ ...filter, page: query.page, pageSize: query.pageSize }), this.totals.totals(filter)]);
+    const [{ data, total }, totals] = await Promise.all([
+      this.logs.find({ ...filter, page: query.page, pageSize: query.pageSize }),
+      this.totals.totals(filter),
+    ]);
     const refundedTaskIds = [...new Set(data.filter((log) => log.type === 'refund' && log.taskId).map((log) => log.taskId as string))];
     const reasons = await this.tasks.failReasonsOf(userId, refundedTaskIds);
     return {

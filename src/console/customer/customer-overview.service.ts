@@ -51,7 +51,9 @@ export class CustomerOverviewService {
       refund_by_day: refunds,
       balance_by_day: closing,
       balance,
-      spend_by_model: byModel.filter((row) => row.quota !== 0 || row.tasks !== 0).sort((a, b) => b.quota - a.quota || a.model.localeCompare(b.model)),
+      spend_by_model: byModel
+        .filter((row) => row.quota !== 0 || row.tasks !== 0)
+        .sort((a, b) => b.quota - a.quota || a.model.localeCompare(b.model)),
       currency: toCurrencyView(this.config),
     };
   }

@@ -20,14 +20,23 @@ export class CustomerTasksController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Your tasks, filtered by flat status and model, searched by task id or prompt, newest first unless `sort` says otherwise' })
+  @ApiOperation({
+    summary: 'Your tasks, filtered by flat status and model, searched by task id or prompt, newest first unless `sort` says otherwise',
+  })
   @ApiOkResponse({ type: CustomerTaskListDto })
   list(@Req() req: ConsoleRequest, @Query() query: CustomerTaskQueryDto): Promise<CustomerTaskListDto> {
-    return this.tasks.list(req.user!.id, { status: query.status, model: query.model, q: query.q, sort: query.sort, page: query.page, pageSize: query.page_size });
+    return this.tasks.list(req.user!.id, {
+      status: query.status,
+      model: query.model,
+      q: query.q,
+      sort: query.sort,
+      page: query.page,
+      pageSize: query.page_size,
+    });
   }
 
   @Get(':taskId')
-  @ApiOperation({ summary: 'One of your tasks with both API forms, its charge and refund, and its timeline; 404 for any other account\'s' })
+  @ApiOperation({ summary: "One of your tasks with both API forms, its charge and refund, and its timeline; 404 for any other account's" })
   @ApiOkResponse({ type: CustomerTaskDetailDto })
   get(@Req() req: ConsoleRequest, @Param('taskId') taskId: string): Promise<CustomerTaskDetailDto> {
     return this.details.forCustomer(req.user!.id, taskId);

@@ -43,9 +43,21 @@ export class CustomerTasksService {
     private readonly archives: VideoArchiveRepository,
   ) {}
 
-  async list(userId: number, query: { status?: FlatStatusFilter; model?: string; q?: string; sort?: TaskSort; page: number; pageSize: number }) {
+  async list(
+    userId: number,
+    query: { status?: FlatStatusFilter; model?: string; q?: string; sort?: TaskSort; page: number; pageSize: number },
+  ) {
     const status = query.status ? VISIBLE[query.status] : Object.values(VISIBLE).flat();
-    const { data, total } = await this.tasks.list({ userId, status, model: query.model, q: query.q, sort: query.sort, excludeDeleted: true, page: query.page, pageSize: query.pageSize });
+    const { data, total } = await this.tasks.list({
+      userId,
+      status,
+      model: query.model,
+      q: query.q,
+      sort: query.sort,
+      excludeDeleted: true,
+      page: query.page,
+      pageSize: query.pageSize,
+    });
     const archives = await this.archives.summariesOf(data.map((task) => task.id));
     return { data: data.map((task) => toCustomerTaskView(task, archives.get(task.id) ?? NO_ARCHIVE)), total };
   }

@@ -39,7 +39,17 @@ export class CustomerUsageService {
     const rows = await this.logs.sumsByDay(userId, firstDay - offset, offset, DAY_MS, CUSTOMER_LOG_TYPES);
     const byDay = new Map<number, UsageDay>();
     for (let day = firstDay; day <= todayStart; day += DAY_MS) {
-      byDay.set(day, { date: new Date(day).toISOString().slice(0, 10), start: Math.floor((day - offset) / 1000), consumed: 0, refunded: 0, topped_up: 0, adjusted: 0, spent: 0, tasks: 0, balance: 0 });
+      byDay.set(day, {
+        date: new Date(day).toISOString().slice(0, 10),
+        start: Math.floor((day - offset) / 1000),
+        consumed: 0,
+        refunded: 0,
+        topped_up: 0,
+        adjusted: 0,
+        spent: 0,
+        tasks: 0,
+        balance: 0,
+      });
     }
     for (const row of rows) {
       const entry = byDay.get(Number(row.day));

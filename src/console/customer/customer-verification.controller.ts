@@ -1,4 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UploadedFiles, UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Req,
+  UploadedFiles,
+  UseGuards,
+  UseInterceptors,
+  UsePipes,
+} from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { ApiBadRequestResponse, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppError } from '../../common/app-error';
@@ -18,7 +31,13 @@ import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
 
 /** One portrait file and two small fields (url, name). */
-const PORTRAIT_MULTIPART = multipartOptions({ maxRequestBytes: MAX_PORTRAIT_BYTES + 64 * 1024, maxFileBytes: MAX_PORTRAIT_BYTES, maxFieldBytes: 4096, maxFields: 4, maxFiles: 1 });
+const PORTRAIT_MULTIPART = multipartOptions({
+  maxRequestBytes: MAX_PORTRAIT_BYTES + 64 * 1024,
+  maxFileBytes: MAX_PORTRAIT_BYTES,
+  maxFieldBytes: 4096,
+  maxFields: 4,
+  maxFiles: 1,
+});
 
 /**
  * The verification page of the customer console: the same use cases as /v1/verification/*,
@@ -46,7 +65,9 @@ export class CustomerVerificationController {
   @Post('applications')
   @ApiOperation({ summary: 'Apply for real-person verification' })
   async apply(@Req() req: ConsoleRequest, @Body() body: CreateApplicationDto) {
-    return toApplicationView(await this.applications.file(req.user!, { company: body.company, useCase: body.use_case, contact: body.contact }));
+    return toApplicationView(
+      await this.applications.file(req.user!, { company: body.company, useCase: body.use_case, contact: body.contact }),
+    );
   }
 
   @Post('sessions')
@@ -79,7 +100,9 @@ export class CustomerVerificationController {
   @UseGuards(VerificationAccessGuard)
   @UseInterceptors(FileFieldsInterceptor([{ name: 'file', maxCount: 1 }], PORTRAIT_MULTIPART))
   @ApiConsumes('application/json', 'multipart/form-data')
-  @ApiOperation({ summary: 'Upload a portrait to a verified group: by URL (JSON or a form field), or as a `file` part (JPEG, PNG or WebP, at most 10 MB)' })
+  @ApiOperation({
+    summary: 'Upload a portrait to a verified group: by URL (JSON or a form field), or as a `file` part (JPEG, PNG or WebP, at most 10 MB)',
+  })
   @ApiCreatedResponse({ type: AssetDto })
   @ApiBadRequestResponse({ description: 'neither or both of url and file, or a file that is no JPEG, PNG or WebP image' })
   async upload(

@@ -15,7 +15,8 @@ export class AdminDashboardController {
 
   @Get()
   @ApiOperation({
-    summary: 'The admin dashboard over 1 h, 24 h, 7 d or 30 d: tasks by status, money, refunds, success by channel and model, upstream latency and errors, stuck tasks, webhooks, stored bytes',
+    summary:
+      'The admin dashboard over 1 h, 24 h, 7 d or 30 d: tasks by status, money, refunds, success by channel and model, upstream latency and errors, stuck tasks, webhooks, stored bytes',
   })
   @ApiOkResponse({ type: DashboardDto })
   @ApiBadRequestResponse({ description: '`range` is not one of 1h, 24h, 7d, 30d' })

@@ -4,7 +4,11 @@ import { CurrencyDto } from '../currency.view';
 import { DASHBOARD_RANGE_NAMES, type DashboardRange } from './dashboard-range';
 
 export class DashboardQueryDto {
-  @ApiPropertyOptional({ enum: DASHBOARD_RANGE_NAMES, default: '24h', description: 'buckets: 1h by the minute, 24h by the hour, 7d by 6 hours, 30d by the day' })
+  @ApiPropertyOptional({
+    enum: DASHBOARD_RANGE_NAMES,
+    default: '24h',
+    description: 'buckets: 1h by the minute, 24h by the hour, 7d by 6 hours, 30d by the day',
+  })
   @IsOptional()
   @IsIn(DASHBOARD_RANGE_NAMES)
   range: DashboardRange = '24h';
@@ -23,7 +27,8 @@ export class DashboardChannelDto {
   @ApiProperty() success: number;
   @ApiProperty({ description: 'accepted, then failed (refused submits are in `rejected`)' }) failure: number;
   @ApiProperty({ description: 'refused at submit (never accepted, nothing charged)' }) rejected: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'success / (success + failure); null before any finished' }) success_rate: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'success / (success + failure); null before any finished' }) success_rate:
+    number | null;
 }
 
 export class DashboardModelDto {
@@ -43,7 +48,11 @@ export class DashboardUpstreamDto {
   @ApiProperty({ description: 'calls without a usable answer (transport or provider trouble)' }) errors: number;
   @ApiProperty({ type: Number, nullable: true }) error_rate: number | null;
   @ApiProperty({ type: Number, nullable: true }) latency_avg_ms: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'from a histogram (100, 250, 500 ms, 1, 2.5, 5, 10 s): the bound of the bucket holding the 95th percentile' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'from a histogram (100, 250, 500 ms, 1, 2.5, 5, 10 s): the bound of the bucket holding the 95th percentile',
+  })
   latency_p95_ms: number | null;
 }
 
@@ -51,12 +60,15 @@ export class DashboardUpstreamSeriesDto {
   @ApiProperty({ type: [Number], description: 'upstream calls per bucket, every channel and instance' }) calls: number[];
   @ApiProperty({ type: [Number] }) errors: number[];
   @ApiProperty({ type: [Number], nullable: true, description: 'null in a bucket without calls' }) latency_avg_ms: Array<number | null>;
-  @ApiProperty({ type: [Number], nullable: true, description: 'from the histogram, as in `upstream`' }) latency_p95_ms: Array<number | null>;
+  @ApiProperty({ type: [Number], nullable: true, description: 'from the histogram, as in `upstream`' }) latency_p95_ms: Array<
+    number | null
+  >;
 }
 
 export class DashboardStuckDto {
   @ApiProperty({ description: 'as GET /api/admin/tasks/stuck, without its limit' }) count: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'seconds since the oldest stuck task was created' }) oldest_age_s: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'seconds since the oldest stuck task was created' }) oldest_age_s:
+    number | null;
 }
 
 export class DashboardWebhooksDto {
@@ -88,7 +100,8 @@ export class DashboardDto {
   @ApiProperty({ type: [DashboardChannelDto] }) by_channel: DashboardChannelDto[];
   @ApiProperty({ type: [DashboardModelDto] }) by_model: DashboardModelDto[];
   @ApiProperty({ type: [DashboardUpstreamDto] }) upstream: DashboardUpstreamDto[];
-  @ApiProperty({ type: DashboardUpstreamSeriesDto, description: 'the same over time, for the latency and error-rate charts' }) upstream_by_bucket: DashboardUpstreamSeriesDto;
+  @ApiProperty({ type: DashboardUpstreamSeriesDto, description: 'the same over time, for the latency and error-rate charts' })
+  upstream_by_bucket: DashboardUpstreamSeriesDto;
   @ApiProperty({ type: DashboardStuckDto }) stuck_tasks: DashboardStuckDto;
   @ApiProperty({ type: DashboardWebhooksDto }) webhooks: DashboardWebhooksDto;
   @ApiProperty({ type: DashboardVideoStoreDto }) video_store: DashboardVideoStoreDto;

@@ -52,7 +52,20 @@ export class DashboardService {
     await this.calls.flush();
     const now = this.clock.now();
     const window = bucketWindow(range, now);
-    const [byBucket, byChannel, byModel, ledger, modelQuota, upstream, upstreamBuckets, channels, stuck, failingEndpoints, failedDeliveries, stored] = await Promise.all([
+    const [
+      byBucket,
+      byChannel,
+      byModel,
+      ledger,
+      modelQuota,
+      upstream,
+      upstreamBuckets,
+      channels,
+      stuck,
+      failingEndpoints,
+      failedDeliveries,
+      stored,
+    ] = await Promise.all([
       this.tasks.countByBucketAndStatus(window.fromMs, window.bucketMs),
       this.tasks.countByStatusPer('channel_id', window.fromMs),
       this.tasks.countByStatusPer('model', window.fromMs),
@@ -90,7 +103,12 @@ export class DashboardService {
       }
     }
 
-    const upstreamSeries = { calls: zeros(), errors: zeros(), latency_avg_ms: window.starts.map((): number | null => null), latency_p95_ms: window.starts.map((): number | null => null) };
+    const upstreamSeries = {
+      calls: zeros(),
+      errors: zeros(),
+      latency_avg_ms: window.starts.map((): number | null => null),
+      latency_p95_ms: window.starts.map((): number | null => null),
+    };
     for (const row of upstreamBuckets) {
       const index = window.indexOf(row.bucket);
       if (index < 0) continue;
@@ -119,20 +137,21 @@ export class DashboardService {
         .map(([key, outcomes]): DashboardModelDto => ({ model: String(key), ...outcomes, quota: modelQuota.get(String(key)) ?? 0 }))
         .sort((a, b) => b.total - a.total || a.model.localeCompare(b.model)),
       upstream: upstream
-        .map(
-          (row): DashboardUpstreamDto => ({
-            channel_id: row.channelId,
-            channel_name: names.get(row.channelId) ?? null,
-            calls: row.calls,
-            errors: row.errors,
-            error_rate: rate(row.errors, row.calls),
-            latency_avg_ms: row.calls > 0 ? Math.round(row.latencySumMs / row.calls) : null,
-            latency_p95_ms: percentileFromBuckets(row.buckets),
-          }),
-        )
+        .map((row): DashboardUpstreamDto => ({
+          channel_id: row.channelId,
+          channel_name: names.get(row.channelId) ?? null,
+          calls: row.calls,
+          errors: row.errors,
+          error_rate: rate(row.errors, row.calls),
+          latency_avg_ms: row.calls > 0 ? Math.round(row.latencySumMs / row.calls) : null,
+          latency_p95_ms: percentileFromBuckets(row.buckets),
+        }))
         .sort((a, b) => a.channel_id - b.channel_id),
       upstream_by_bucket: upstreamSeries,
-      stuck_tasks: { count: stuck.count, oldest_age_s: stuck.oldestCreatedAt === null ? null : Math.max(0, seconds(now - stuck.oldestCreatedAt)) },
+      stuck_tasks: {
+        count: stuck.count,
+        oldest_age_s: stuck.oldestCreatedAt === null ? null : Math.max(0, seconds(now - stuck.oldestCreatedAt)),
+      },
       webhooks: { failing_endpoints: failingEndpoints, failed_deliveries: failedDeliveries },
       video_store: { kind: this.archiveJob.storeKind, bytes: stored.bytes, objects: stored.objects },
       currency: toCurrencyView(this.config),

@@ -11,21 +11,29 @@ const IsModelMapping = () =>
     name: 'isModelMapping',
     validator: {
       validate: (value: unknown) =>
-        typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((name) => typeof name === 'string' && name.trim() !== ''),
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.values(value).every((name) => typeof name === 'string' && name.trim() !== ''),
       defaultMessage: () => 'model_mapping must map public model ids to upstream model names (non-empty strings)',
     },
   });
 
 /** The settings each platform takes, for the API documentation (GET /api/admin/platforms lists them with types and defaults). */
 const SETTINGS_DOC = `Checked against the platform's own settings (GET /api/admin/platforms): ${FAMILIES.map(
-  (family) => `${family.platform}: ${channelSettingsOf(family).map((setting) => setting.name).join(', ')}`,
+  (family) =>
+    `${family.platform}: ${channelSettingsOf(family)
+      .map((setting) => setting.name)
+      .join(', ')}`,
 ).join('; ')}. An unknown setting or a wrong type is a 400 naming settings.<name>; secret ones read *** afterwards.`;
 
 /** Every setting some registered family takes, as one Swagger schema (built from the registry: a family adds its own with no change here). */
 export class ChannelSettingsDto {
   [name: string]: unknown;
 }
-const documented = new Map(FAMILIES.flatMap((family) => channelSettingsOf(family).map((setting) => [setting.name, { setting, family }] as const)));
+const documented = new Map(
+  FAMILIES.flatMap((family) => channelSettingsOf(family).map((setting) => [setting.name, { setting, family }] as const)),
+);
 for (const { setting, family } of documented.values()) {
   const only = family.settings.includes(setting) ? `${family.platform} channels: ` : '';
   ApiPropertyOptional({
@@ -108,12 +116,21 @@ export class UpdateChannelDto {
   @ApiPropertyOptional() @IsOptionalNotNull() @IsString() @ColumnLength(1, 512) api_key?: string;
   @ApiPropertyOptional() @IsOptionalNotNull() @IsArray() @ArrayMinSize(1) @IsString({ each: true }) models?: string[];
   @ApiPropertyOptional() @IsOptionalNotNull() @IsModelMapping() model_mapping?: Record<string, string>;
-  @ApiPropertyOptional({ type: ChannelSettingsDto, description: `merged into the current settings; null removes a setting. ${SETTINGS_DOC}` })
+  @ApiPropertyOptional({
+    type: ChannelSettingsDto,
+    description: `merged into the current settings; null removes a setting. ${SETTINGS_DOC}`,
+  })
   @IsOptionalNotNull()
   @IsObject()
   settings?: ChannelSettings;
-  @ApiPropertyOptional({ description: 'user groups allowed (exact names); empty means all' }) @IsOptionalNotNull() @IsArray() @IsString({ each: true }) @Length(1, 64, { each: true }) groups?: string[];
+  @ApiPropertyOptional({ description: 'user groups allowed (exact names); empty means all' })
+  @IsOptionalNotNull()
+  @IsArray()
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  groups?: string[];
   @ApiPropertyOptional() @IsOptionalNotNull() @IsInt() @Min(-1000) @Max(1000) priority?: number;
   @ApiPropertyOptional() @IsOptionalNotNull() @IsInt() @Min(0) @Max(10000) weight?: number;
-  @ApiPropertyOptional({ enum: ['enabled', 'disabled'] }) @IsOptionalNotNull() @IsIn(['enabled', 'disabled']) status?: 'enabled' | 'disabled';
+  @ApiPropertyOptional({ enum: ['enabled', 'disabled'] }) @IsOptionalNotNull() @IsIn(['enabled', 'disabled']) status?:
+    'enabled' | 'disabled';
 }

@@ -9,24 +9,40 @@ export class LocalizedTextDto {
 
 export class PlatformSettingDto {
   @ApiProperty({ example: 'control_base_url', description: "the key under the channel's settings" }) name: string;
-  @ApiProperty({ enum: ['string', 'integer', 'url'], description: 'url: an http(s) URL on a public host (unless MEDIA_ALLOW_PRIVATE_HOSTS)' }) type: string;
-  @ApiProperty({ oneOf: [{ type: 'string' }, { type: 'number' }], nullable: true, example: null, description: 'what applies when the channel leaves it out (null: nothing, or the family default)' })
+  @ApiProperty({
+    enum: ['string', 'integer', 'url'],
+    description: 'url: an http(s) URL on a public host (unless MEDIA_ALLOW_PRIVATE_HOSTS)',
+  })
+  type: string;
+  @ApiProperty({
+    oneOf: [{ type: 'string' }, { type: 'number' }],
+    nullable: true,
+    example: null,
+    description: 'what applies when the channel leaves it out (null: nothing, or the family default)',
+  })
   default: string | number | null;
   @ApiProperty({ description: 'a channel of this platform is refused without it' }) required: boolean;
   @ApiProperty({ description: 'stored encrypted and shown as *** (write-only)' }) secret: boolean;
   @ApiProperty({ type: LocalizedTextDto, description: "the console form field's label" }) label: LocalizedTextDto;
   @ApiProperty({ type: LocalizedTextDto }) description: LocalizedTextDto;
-  @ApiPropertyOptional({ description: "integer: the smallest value; string and url: the shortest length" }) min?: number;
+  @ApiPropertyOptional({ description: 'integer: the smallest value; string and url: the shortest length' }) min?: number;
   @ApiPropertyOptional({ description: 'integer: the largest value; string and url: the longest length' }) max?: number;
 }
 
 export class PlatformDto {
   @ApiProperty({ enum: FAMILY_PLATFORMS, description: "a channel's platform" }) platform: string;
-  @ApiProperty({ type: LocalizedTextDto, description: 'its name in each console language (the console picks its own)' }) label: LocalizedTextDto;
-  @ApiProperty({ type: [String], example: ['gamma-2-0', 'gamma-2-0-fast'], description: "its public models (for a platform whose models the operator lists, the simulator's)" })
+  @ApiProperty({ type: LocalizedTextDto, description: 'its name in each console language (the console picks its own)' })
+  label: LocalizedTextDto;
+  @ApiProperty({
+    type: [String],
+    example: ['gamma-2-0', 'gamma-2-0-fast'],
+    description: "its public models (for a platform whose models the operator lists, the simulator's)",
+  })
   models: string[];
-  @ApiProperty({ description: 'its public models are whatever its channels list (model_mapping names the upstream ones)' }) models_from_channels: boolean;
-  @ApiProperty({ type: [PlatformSettingDto], description: "the channel settings it takes: every channel's first, then its own" }) settings: PlatformSettingDto[];
+  @ApiProperty({ description: 'its public models are whatever its channels list (model_mapping names the upstream ones)' })
+  models_from_channels: boolean;
+  @ApiProperty({ type: [PlatformSettingDto], description: "the channel settings it takes: every channel's first, then its own" })
+  settings: PlatformSettingDto[];
 }
 
 export class PlatformListDto {

@@ -18,7 +18,19 @@ export class LogQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ description: 'Unix seconds, inclusive' }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) to?: number;
 }
 
-export const TASK_STATUS_FILTERS = ['queued', 'in_progress', 'completed', 'failed', 'NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'SUBMITTING', 'REJECTED'];
+export const TASK_STATUS_FILTERS = [
+  'queued',
+  'in_progress',
+  'completed',
+  'failed',
+  'NOT_START',
+  'QUEUED',
+  'IN_PROGRESS',
+  'SUCCESS',
+  'FAILURE',
+  'SUBMITTING',
+  'REJECTED',
+];
 
 export class TaskQueryDto extends TaskSearchQueryDto {
   @ApiPropertyOptional() @IsOptional() @Type(() => Number) @IsInt() @Min(1) user_id?: number;

@@ -63,7 +63,10 @@ export class ChannelDto {
   @ApiProperty() base_url: string;
   @ApiProperty({ type: [String] }) models: string[];
   @ApiProperty({ type: Object, nullable: true, example: { 'alpha/v6': 'v6' } }) model_mapping: Record<string, string> | null;
-  @ApiProperty({ type: Object, nullable: true, description: 'the settings its platform marks secret read as ***' }) settings: Record<string, unknown> | null;
+  @ApiProperty({ type: Object, nullable: true, description: 'the settings its platform marks secret read as ***' }) settings: Record<
+    string,
+    unknown
+  > | null;
   @ApiProperty({ type: [String], nullable: true }) groups: string[] | null;
   @ApiProperty() priority: number;
   @ApiProperty() weight: number;
@@ -98,7 +101,8 @@ export class LogTotalsDto {
   @ApiProperty() refund: number;
   @ApiProperty() adjust: number;
   @ApiProperty({ description: "charges of submits not yet accepted by the provider (never in the customer's ledger)" }) hold: number;
-  @ApiProperty({ description: "holds given back because the provider refused the submit (never in the customer's ledger)" }) release: number;
+  @ApiProperty({ description: "holds given back because the provider refused the submit (never in the customer's ledger)" })
+  release: number;
   @ApiProperty({ description: 'log rows over the filter' }) count: number;
 }
 
@@ -136,7 +140,13 @@ export class AdminTaskDto {
   @ApiProperty({ description: 'the client deleted it on /v1/videos' }) deleted: boolean;
   @ApiProperty({ description: 'completed and not deleted: /api/admin/tasks/{task_id}/content plays it' }) has_video: boolean;
   @ApiProperty({ description: 'its poll has been due for over a minute' }) stuck: boolean;
-  @ApiProperty({ enum: ['pending', 'archived', 'failed'], nullable: true, type: String, description: "the gateway's copy of the finished video (null before SUCCESS)" }) archive_status: string | null;
+  @ApiProperty({
+    enum: ['pending', 'archived', 'failed'],
+    nullable: true,
+    type: String,
+    description: "the gateway's copy of the finished video (null before SUCCESS)",
+  })
+  archive_status: string | null;
   @ApiProperty({ description: 'a poster frame is at /api/admin/tasks/{task_id}/thumbnail' }) has_thumbnail: boolean;
 }
 

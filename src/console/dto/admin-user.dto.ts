@@ -10,7 +10,11 @@ const MAX_RPM = 1_000_000_000;
 /** The account rate limit, the same on create and update. */
 const RpmField = () =>
   applyDecorators(
-    ApiPropertyOptional({ example: 600, default: 0, description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged' }),
+    ApiPropertyOptional({
+      example: 600,
+      default: 0,
+      description: 'requests per minute on /v1/*, over every instance (0 = unlimited); past it a 429 with Retry-After, nothing charged',
+    }),
     IsOptionalNotNull(),
     IsInt(),
     Min(0),

@@ -5,13 +5,20 @@ import { PageQueryDto } from '../../common/page-query.dto';
 
 /** Search and order of the console's task lists (customer and admin), on top of the paging. */
 export class TaskSearchQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ description: 'a task id (exact or its beginning) or words of the prompt (case-insensitive)', example: 'task_3kT9' })
+  @ApiPropertyOptional({
+    description: 'a task id (exact or its beginning) or words of the prompt (case-insensitive)',
+    example: 'task_3kT9',
+  })
   @IsOptional()
   @IsString()
   @Length(1, 200)
   q?: string;
 
-  @ApiPropertyOptional({ enum: TASK_SORT_KEYS, default: '-created_at', description: "a field ascending, or descending with a leading '-'; cost is the quota charged" })
+  @ApiPropertyOptional({
+    enum: TASK_SORT_KEYS,
+    default: '-created_at',
+    description: "a field ascending, or descending with a leading '-'; cost is the quota charged",
+  })
   @IsOptional()
   @IsIn(TASK_SORT_KEYS)
   sort?: TaskSort;

@@ -12,7 +12,8 @@ export class TaskMoneyMovementDto {
 export class TimelineEntryDto {
   @ApiProperty({ description: 'Unix seconds' }) at: number;
   @ApiProperty({ enum: ['created', 'submitted', 'status', 'progress', 'poll', 'charged', 'refunded', 'archived', 'webhook'] }) kind: string;
-  @ApiPropertyOptional({ description: 'flat status for customers, unified for admins; a webhook attempt its delivery state' }) status?: string;
+  @ApiPropertyOptional({ description: 'flat status for customers, unified for admins; a webhook attempt its delivery state' })
+  status?: string;
   @ApiPropertyOptional({ minimum: 0, maximum: 100 }) progress?: number;
   @ApiPropertyOptional({ example: 'first poll' }) detail?: string;
 }
@@ -26,10 +27,12 @@ export class TaskPollsDto {
 /** What both the customer's and the admin's task drawer show. */
 export class TaskDetailFieldsDto {
   @ApiProperty({ type: String, nullable: true, description: 'the prompt the client gave' }) prompt: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'why it failed (ours, never the provider verbatim)' }) failure_reason: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'why it failed (ours, never the provider verbatim)' }) failure_reason:
+    string | null;
   @ApiProperty({ description: 'a poster frame can be fetched' }) thumbnail: boolean;
   @ApiProperty({ type: FlatVideoDto, description: 'exactly what GET /v1/videos/{id} answers' }) flat: FlatVideoDto;
-  @ApiProperty({ type: UnifiedTaskResponse, description: 'exactly what GET /v1/video/generations/{id} answers' }) unified: UnifiedTaskResponse;
+  @ApiProperty({ type: UnifiedTaskResponse, description: 'exactly what GET /v1/video/generations/{id} answers' })
+  unified: UnifiedTaskResponse;
   @ApiProperty({ type: TaskMoneyMovementDto, nullable: true }) charge: TaskMoneyMovementDto | null;
   @ApiProperty({ type: TaskMoneyMovementDto, nullable: true }) refund: TaskMoneyMovementDto | null;
   @ApiProperty({ type: [TimelineEntryDto], description: 'oldest first' }) timeline: TimelineEntryDto[];
@@ -37,7 +40,10 @@ export class TaskDetailFieldsDto {
 }
 
 /** The customer's task drawer: the list row's fields (here `prompt` is the whole prompt) plus both forms, the money and the timeline. */
-export class CustomerTaskDetailDto extends IntersectionType(CustomerTaskDto, OmitType(TaskDetailFieldsDto, ['prompt', 'failure_reason'] as const)) {}
+export class CustomerTaskDetailDto extends IntersectionType(
+  CustomerTaskDto,
+  OmitType(TaskDetailFieldsDto, ['prompt', 'failure_reason'] as const),
+) {}
 
 /** The admin's task drawer: everything, with the channel and the provider's id. */
 export class AdminTaskDetailDto extends TaskDetailFieldsDto {

@@ -73,7 +73,11 @@ export class TaskDetailService {
   }
 
   private async fields(task: TaskEntity, archive: ArchiveSummary, audience: Audience): Promise<TaskDetailFieldsDto> {
-    const [events, ledger, webhooks] = await Promise.all([this.tasks.eventsOf(task.id), this.logs.forTask(task.taskId), this.webhooks.attemptsForTask(task.taskId)]);
+    const [events, ledger, webhooks] = await Promise.all([
+      this.tasks.eventsOf(task.id),
+      this.logs.forTask(task.taskId),
+      this.webhooks.attemptsForTask(task.taskId),
+    ]);
     const charges = audience === 'admin' ? ['consume', 'hold'] : ['consume'];
     const refunds = audience === 'admin' ? ['refund', 'release'] : ['refund'];
     return {
@@ -85,7 +89,11 @@ export class TaskDetailService {
       charge: movement(ledger, charges, audience),
       refund: movement(ledger, refunds, audience),
       timeline: buildTimeline({ task, archivedAt: archive.archivedAt, events, ledger, webhooks }, audience),
-      polls: { count: task.pollCount, first_at: task.firstPollAt ? toUnixSeconds(task.firstPollAt) : null, last_at: task.lastPollAt ? toUnixSeconds(task.lastPollAt) : null },
+      polls: {
+        count: task.pollCount,
+        first_at: task.firstPollAt ? toUnixSeconds(task.firstPollAt) : null,
+        last_at: task.lastPollAt ? toUnixSeconds(task.lastPollAt) : null,
+      },
     };
   }
 }

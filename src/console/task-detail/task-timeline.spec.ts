@@ -5,8 +5,29 @@ import { buildTimeline } from './task-timeline';
 
 const S = 1_000;
 const task = (overrides: Partial<TaskEntity> = {}): TaskEntity =>
-  ({ id: 1, taskId: 'task_x', status: 'FAILURE', progress: 100, createdAt: 10 * S, submitTime: 11 * S, finishTime: 40 * S, pollCount: 3, firstPollAt: 20 * S, lastPollAt: 40 * S, ...overrides }) as TaskEntity;
-const event = (kind: TaskEventEntity['kind'], at: number, extra: Partial<TaskEventEntity> = {}) => ({ id: at, taskRowId: 1, kind, status: null, progress: null, detail: null, at: at * S, ...extra });
+  ({
+    id: 1,
+    taskId: 'task_x',
+    status: 'FAILURE',
+    progress: 100,
+    createdAt: 10 * S,
+    submitTime: 11 * S,
+    finishTime: 40 * S,
+    pollCount: 3,
+    firstPollAt: 20 * S,
+    lastPollAt: 40 * S,
+    ...overrides,
+  }) as TaskEntity;
+const event = (kind: TaskEventEntity['kind'], at: number, extra: Partial<TaskEventEntity> = {}) => ({
+  id: at,
+  taskRowId: 1,
+  kind,
+  status: null,
+  progress: null,
+  detail: null,
+  at: at * S,
+  ...extra,
+});
 const log = (type: LogEntity['type'], quota: number, at: number) => ({ id: at, type, quota, createdAt: at * S }) as LogEntity;
 
 describe('task timeline', () => {
@@ -19,7 +40,10 @@ describe('task timeline', () => {
   const ledger = [log('hold', -500, 10), log('refund', 500, 40)];
 
   it('orders everything by time, a poll before the move it brought, and shows flat statuses to customers', () => {
-    const timeline = buildTimeline({ task: task(), events, ledger: [log('consume', -500, 10), log('refund', 500, 40)], webhooks: [] }, 'customer');
+    const timeline = buildTimeline(
+      { task: task(), events, ledger: [log('consume', -500, 10), log('refund', 500, 40)], webhooks: [] },
+      'customer',
+    );
     expect(timeline).toEqual([
       { at: 10, kind: 'created', status: 'queued', progress: 0 },
       { at: 10, kind: 'charged', detail: '500 quota' },
@@ -41,7 +65,13 @@ describe('task timeline', () => {
 
   it('fills in from the columns what older tasks never recorded, and lists webhook attempts', () => {
     const timeline = buildTimeline(
-      { task: task({ status: 'SUCCESS', pollCount: 1, lastPollAt: 20 * S }), archivedAt: 41 * S, events: [], ledger: [], webhooks: [{ type: 'video.completed', attempt: 1, state: 'failed', statusCode: 500, error: null, at: 42 * S }] },
+      {
+        task: task({ status: 'SUCCESS', pollCount: 1, lastPollAt: 20 * S }),
+        archivedAt: 41 * S,
+        events: [],
+        ledger: [],
+        webhooks: [{ type: 'video.completed', attempt: 1, state: 'failed', statusCode: 500, error: null, at: 42 * S }],
+      },
       'customer',
     );
     expect(timeline).toEqual([

@@ -36,7 +36,17 @@ export interface TimelineSources {
   webhooks: WebhookAttempt[];
 }
 
-const SAME_SECOND_ORDER: Record<TimelineKind, number> = { created: 0, submitted: 1, charged: 2, poll: 3, progress: 4, status: 4, refunded: 5, archived: 6, webhook: 7 };
+const SAME_SECOND_ORDER: Record<TimelineKind, number> = {
+  created: 0,
+  submitted: 1,
+  charged: 2,
+  poll: 3,
+  progress: 4,
+  status: 4,
+  refunded: 5,
+  archived: 6,
+  webhook: 7,
+};
 
 /** Ledger types a customer sees of their task (a hold and its release belong to a submit they never got). */
 const CUSTOMER_CHARGE = ['consume'];
@@ -53,19 +63,43 @@ export function buildTimeline(sources: TimelineSources, audience: Audience): Tim
     value ? (audience === 'admin' ? value : toFlatStatus(value as TaskStatus)) : undefined;
   const entries: TimelineEntry[] = sources.events
     .filter((event) => audience === 'admin' || event.status !== 'REJECTED')
-    .map((event) => compact({ at: toUnixSeconds(event.at), kind: event.kind, status: status(event.status), progress: event.progress ?? undefined, detail: detailOf(event, audience) }));
+    .map((event) =>
+      compact({
+        at: toUnixSeconds(event.at),
+        kind: event.kind,
+        status: status(event.status),
+        progress: event.progress ?? undefined,
+        detail: detailOf(event, audience),
+      }),
+    );
   entries.push(...fromColumns(task, sources.archivedAt ?? null, sources.events, status));
   if (task.firstPollAt) entries.push({ at: toUnixSeconds(task.firstPollAt), kind: 'poll', detail: 'first poll' });
-  if (task.lastPollAt && task.pollCount > 1) entries.push({ at: toUnixSeconds(task.lastPollAt), kind: 'poll', detail: `last poll (${task.pollCount} in all)` });
+  if (task.lastPollAt && task.pollCount > 1)
+    entries.push({ at: toUnixSeconds(task.lastPollAt), kind: 'poll', detail: `last poll (${task.pollCount} in all)` });
   for (const row of sources.ledger) {
     const charge = audience === 'admin' ? ['consume', 'hold'] : CUSTOMER_CHARGE;
     const refund = audience === 'admin' ? ['refund', 'release'] : CUSTOMER_REFUND;
-    if (charge.includes(row.type)) entries.push({ at: toUnixSeconds(row.createdAt), kind: 'charged', detail: `${-row.quota} quota${audience === 'admin' && row.type === 'hold' ? ' (held)' : ''}` });
-    if (refund.includes(row.type)) entries.push({ at: toUnixSeconds(row.createdAt), kind: 'refunded', detail: `${row.quota} quota${audience === 'admin' && row.type === 'release' ? ' (hold released)' : ''}` });
+    if (charge.includes(row.type))
+      entries.push({
+        at: toUnixSeconds(row.createdAt),
+        kind: 'charged',
+        detail: `${-row.quota} quota${audience === 'admin' && row.type === 'hold' ? ' (held)' : ''}`,
+      });
+    if (refund.includes(row.type))
+      entries.push({
+        at: toUnixSeconds(row.createdAt),
+        kind: 'refunded',
+        detail: `${row.quota} quota${audience === 'admin' && row.type === 'release' ? ' (hold released)' : ''}`,
+      });
   }
   for (const attempt of sources.webhooks) {
     const outcome = attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : (attempt.error ?? attempt.state);
-    entries.push({ at: toUnixSeconds(attempt.at), kind: 'webhook', status: attempt.state, detail: `${attempt.type} attempt ${attempt.attempt}: ${outcome}` });
+    entries.push({
+      at: toUnixSeconds(attempt.at),
+      kind: 'webhook',
+      status: attempt.state,
+      detail: `${attempt.type} attempt ${attempt.attempt}: ${outcome}`,
+    });
   }
   // Within one second, in the order things happen to a task (a poll before the move it brought); else as recorded.
   return entries
@@ -75,16 +109,23 @@ export function buildTimeline(sources: TimelineSources, audience: Audience): Tim
 }
 
 /** Tasks recorded before the timeline existed (or whose moves were not recorded) still show what their columns know. */
-function fromColumns(task: TaskEntity, archivedAt: number | null, events: TaskEventEntity[], status: (value: string) => string | undefined): TimelineEntry[] {
+function fromColumns(
+  task: TaskEntity,
+  archivedAt: number | null,
+  events: TaskEventEntity[],
+  status: (value: string) => string | undefined,
+): TimelineEntry[] {
   const has = (predicate: (event: TaskEventEntity) => boolean) => events.some(predicate);
   const entries: TimelineEntry[] = [];
   if (!has((event) => event.kind === 'created')) entries.push({ at: toUnixSeconds(task.createdAt), kind: 'created' });
-  if (task.submitTime && !has((event) => event.kind === 'submitted')) entries.push({ at: toUnixSeconds(task.submitTime), kind: 'submitted', status: status('NOT_START') });
+  if (task.submitTime && !has((event) => event.kind === 'submitted'))
+    entries.push({ at: toUnixSeconds(task.submitTime), kind: 'submitted', status: status('NOT_START') });
   const final = ['SUCCESS', 'FAILURE', 'REJECTED'].includes(task.status);
   if (final && task.finishTime && !has((event) => event.kind === 'status' && event.status === task.status)) {
     entries.push({ at: toUnixSeconds(task.finishTime), kind: 'status', status: status(task.status), progress: task.progress });
   }
-  if (archivedAt && !has((event) => event.kind === 'archived')) entries.push({ at: toUnixSeconds(archivedAt), kind: 'archived', detail: 'archived' });
+  if (archivedAt && !has((event) => event.kind === 'archived'))
+    entries.push({ at: toUnixSeconds(archivedAt), kind: 'archived', detail: 'archived' });
   return entries;
 }
 

@@ -3,9 +3,24 @@ import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'type
 /** Column helpers that produce the same schema on MySQL and SQLite. */
 export const col = {
   id: (): TableColumnOptions => ({ name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
-  int: (name: string, nullable = false, fallback?: number): TableColumnOptions => ({ name, type: 'integer', isNullable: nullable, default: fallback }),
-  bigint: (name: string, nullable = false, fallback?: number): TableColumnOptions => ({ name, type: 'bigint', isNullable: nullable, default: fallback }),
-  str: (name: string, length: number, nullable = false): TableColumnOptions => ({ name, type: 'varchar', length: String(length), isNullable: nullable }),
+  int: (name: string, nullable = false, fallback?: number): TableColumnOptions => ({
+    name,
+    type: 'integer',
+    isNullable: nullable,
+    default: fallback,
+  }),
+  bigint: (name: string, nullable = false, fallback?: number): TableColumnOptions => ({
+    name,
+    type: 'bigint',
+    isNullable: nullable,
+    default: fallback,
+  }),
+  str: (name: string, length: number, nullable = false): TableColumnOptions => ({
+    name,
+    type: 'varchar',
+    length: String(length),
+    isNullable: nullable,
+  }),
   text: (name: string, nullable = true): TableColumnOptions => ({ name, type: 'text', isNullable: nullable }),
   /** Up to megabytes (raw upstream bodies): LONGTEXT on MySQL, TEXT on SQLite. */
   longText: (queryRunner: QueryRunner, name: string, nullable = true): TableColumnOptions => ({
@@ -180,4 +195,3 @@ export class InitialSchema1763700000000 implements MigrationInterface {
     }
   }
 }
-

@@ -9,7 +9,14 @@ export class ConsoleSessions1763900000700 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'console_sessions',
-        columns: [col.id(), col.str('token_hash', 64), col.str('kind', 16), col.int('user_id', true), col.bigint('created_at'), col.bigint('expires_at')],
+        columns: [
+          col.id(),
+          col.str('token_hash', 64),
+          col.str('kind', 16),
+          col.int('user_id', true),
+          col.bigint('created_at'),
+          col.bigint('expires_at'),
+        ],
         indices: [
           { name: 'uq_console_sessions_token', columnNames: ['token_hash'], isUnique: true },
           { name: 'ix_console_sessions_user', columnNames: ['user_id'] },

@@ -61,7 +61,14 @@ export class Verification1763900000800 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'verification_groups',
-        columns: [col.id(), col.str('group_id', 128), col.int('user_id'), col.int('channel_id'), col.str('session_id', 64), col.bigint('created_at')],
+        columns: [
+          col.id(),
+          col.str('group_id', 128),
+          col.int('user_id'),
+          col.int('channel_id'),
+          col.str('session_id', 64),
+          col.bigint('created_at'),
+        ],
         indices: [
           { name: 'uq_verification_groups_group_id', columnNames: ['group_id'], isUnique: true },
           { name: 'ix_verification_groups_user', columnNames: ['user_id'] },

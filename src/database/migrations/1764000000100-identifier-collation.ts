@@ -48,7 +48,10 @@ export class IdentifierCollation1764000000100 implements MigrationInterface {
     if (!isMysql(queryRunner)) return;
     // Back to each table's default collation (what the columns had before).
     await setCollation(queryRunner, async (_charset, table) => {
-      const [row] = await queryRunner.query('SELECT TABLE_COLLATION AS collation_name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?', [table]);
+      const [row] = await queryRunner.query(
+        'SELECT TABLE_COLLATION AS collation_name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+        [table],
+      );
       return String(row.collation_name);
     });
   }
@@ -85,13 +88,18 @@ function defaultClause(value: string | null): string {
 
 /** The charset's binary collation that does not pad: MariaDB `_nopad_bin`, MySQL 8 `_0900_bin`, else `_bin`. */
 export async function binaryCollation(queryRunner: QueryRunner, charset: string): Promise<string> {
-  const rows: Array<{ name: string }> = await queryRunner.query('SELECT COLLATION_NAME AS name FROM information_schema.COLLATIONS WHERE CHARACTER_SET_NAME = ?', [charset]);
+  const rows: Array<{ name: string }> = await queryRunner.query(
+    'SELECT COLLATION_NAME AS name FROM information_schema.COLLATIONS WHERE CHARACTER_SET_NAME = ?',
+    [charset],
+  );
   const names = new Set(rows.map((row) => row.name));
   return [`${charset}_nopad_bin`, `${charset}_0900_bin`].find((name) => names.has(name)) ?? `${charset}_bin`;
 }
 
 /** A builder of identifier columns for later migrations: `col.str` with the binary collation on MySQL. */
-export async function identifierColumn(queryRunner: QueryRunner): Promise<(name: string, length: number, nullable?: boolean) => TableColumnOptions> {
+export async function identifierColumn(
+  queryRunner: QueryRunner,
+): Promise<(name: string, length: number, nullable?: boolean) => TableColumnOptions> {
   const binary = isMysql(queryRunner) ? { charset: 'utf8mb4', collation: await binaryCollation(queryRunner, 'utf8mb4') } : {};
   return (name, length, nullable) => ({ ...col.str(name, length, nullable), ...binary });
 }

@@ -21,12 +21,23 @@ export class VideoArchive1764100000300 implements MigrationInterface {
       new TableColumn(col.str('archive_error', 255, true)),
     ]);
     await queryRunner.createIndex('tasks', new TableIndex({ name: 'ix_tasks_archive_due', columnNames: ['archive_due_at'] }));
-    await queryRunner.query(`UPDATE tasks SET archive_status = 'pending', archive_due_at = 0 WHERE status = 'SUCCESS' AND deleted_at IS NULL`);
+    await queryRunner.query(
+      `UPDATE tasks SET archive_status = 'pending', archive_due_at = 0 WHERE status = 'SUCCESS' AND deleted_at IS NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropIndex('tasks', 'ix_tasks_archive_due');
-    for (const name of ['archive_error', 'thumbnail_size', 'archived_at', 'archive_size', 'archive_failures', 'archive_owner', 'archive_due_at', 'archive_status']) {
+    for (const name of [
+      'archive_error',
+      'thumbnail_size',
+      'archived_at',
+      'archive_size',
+      'archive_failures',
+      'archive_owner',
+      'archive_due_at',
+      'archive_status',
+    ]) {
       await queryRunner.dropColumn('tasks', name);
     }
   }

@@ -8,7 +8,9 @@ export class SimulatorRecords1764200000400 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     // Keys are provider ids and tokens: compared byte for byte, as on SQLite.
-    const binary = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type) ? { charset: 'utf8mb4', collation: await binaryCollation(queryRunner, 'utf8mb4') } : {};
+    const binary = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type)
+      ? { charset: 'utf8mb4', collation: await binaryCollation(queryRunner, 'utf8mb4') }
+      : {};
     await queryRunner.createTable(
       new Table({
         name: 'simulator_records',

@@ -10,7 +10,10 @@ export class TaskEndEvents1764300000700 implements MigrationInterface {
   name = 'TaskEndEvents1764300000700';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.addColumns('tasks', [new TableColumn(col.bigint('end_event_due_at', true)), new TableColumn(col.str('end_event_owner', 64, true))]);
+    await queryRunner.addColumns('tasks', [
+      new TableColumn(col.bigint('end_event_due_at', true)),
+      new TableColumn(col.str('end_event_owner', 64, true)),
+    ]);
     await queryRunner.createIndex('tasks', new TableIndex({ name: 'ix_tasks_end_event_due', columnNames: ['end_event_due_at'] }));
   }
 

@@ -50,7 +50,7 @@ export class TaskEvents1764400000100 implements MigrationInterface {
 
 /** Earlier tasks keep their prompt only inside the JSON columns: copy it out, a batch at a time. */
 async function backfillPrompts(queryRunner: QueryRunner): Promise<void> {
-  for (let afterId = 0; ; ) {
+  for (let afterId = 0; ;) {
     const rows: Array<{ id: number | string; request: string | null; properties: string | null }> = await queryRunner.query(
       `SELECT id, request, properties FROM tasks WHERE id > ? ORDER BY id LIMIT ${BACKFILL_BATCH}`,
       [afterId],

@@ -2,7 +2,16 @@ import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 import { col } from './1763700000000-initial-schema';
 
 /** Latency histogram columns: calls that took at most N ms, and the slower rest (src/metrics/upstream-latency-buckets.ts). */
-const LATENCY_BUCKET_COLUMNS = ['lat_le_100', 'lat_le_250', 'lat_le_500', 'lat_le_1000', 'lat_le_2500', 'lat_le_5000', 'lat_le_10000', 'lat_gt_10000'];
+const LATENCY_BUCKET_COLUMNS = [
+  'lat_le_100',
+  'lat_le_250',
+  'lat_le_500',
+  'lat_le_1000',
+  'lat_le_2500',
+  'lat_le_5000',
+  'lat_le_10000',
+  'lat_gt_10000',
+];
 
 /**
  * Upstream calls (submits and polls) per minute and channel, shared by every instance: counts, a

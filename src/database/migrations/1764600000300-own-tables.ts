@@ -69,7 +69,10 @@ export class OwnTables1764600000300 implements MigrationInterface {
     await queryRunner.dropIndex('tasks', 'ix_tasks_archive_due');
     await queryRunner.dropIndex('tasks', 'ix_tasks_end_event_due');
     // One call: SQLite rebuilds the table once (keeping its other indexes).
-    await queryRunner.dropColumns('tasks', [...ARCHIVE_COLUMNS, ...OUTBOX_COLUMNS].map(([from]) => from));
+    await queryRunner.dropColumns(
+      'tasks',
+      [...ARCHIVE_COLUMNS, ...OUTBOX_COLUMNS].map(([from]) => from),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -86,10 +89,14 @@ export class OwnTables1764600000300 implements MigrationInterface {
       new TableColumn(col.str('end_event_owner', 64, true)),
     ]);
     for (const [from, to] of ARCHIVE_COLUMNS) {
-      await queryRunner.query(`UPDATE tasks SET ${from} = (SELECT a.${to} FROM video_archives a WHERE a.task_row_id = tasks.id) WHERE id IN (SELECT task_row_id FROM video_archives)`);
+      await queryRunner.query(
+        `UPDATE tasks SET ${from} = (SELECT a.${to} FROM video_archives a WHERE a.task_row_id = tasks.id) WHERE id IN (SELECT task_row_id FROM video_archives)`,
+      );
     }
     for (const [from, to] of OUTBOX_COLUMNS) {
-      await queryRunner.query(`UPDATE tasks SET ${from} = (SELECT o.${to} FROM webhook_outbox o WHERE o.task_row_id = tasks.id) WHERE id IN (SELECT task_row_id FROM webhook_outbox)`);
+      await queryRunner.query(
+        `UPDATE tasks SET ${from} = (SELECT o.${to} FROM webhook_outbox o WHERE o.task_row_id = tasks.id) WHERE id IN (SELECT task_row_id FROM webhook_outbox)`,
+      );
     }
     await queryRunner.createIndex('tasks', new TableIndex({ name: 'ix_tasks_archive_due', columnNames: ['archive_due_at'] }));
     await queryRunner.createIndex('tasks', new TableIndex({ name: 'ix_tasks_end_event_due', columnNames: ['end_event_due_at'] }));

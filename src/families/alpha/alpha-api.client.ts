@@ -40,7 +40,13 @@ export class AlphaApiClient {
   ) {}
 
   /** `gatewayHops`: the hops of the task's submit before this gateway (X-Gateway-Hops sends one more). */
-  async uploadImage(channel: ChannelEntity, image: AlphaImage, traceId: string, deadline?: SubmitDeadline, gatewayHops = 0): Promise<number> {
+  async uploadImage(
+    channel: ChannelEntity,
+    image: AlphaImage,
+    traceId: string,
+    deadline?: SubmitDeadline,
+    gatewayHops = 0,
+  ): Promise<number> {
     const form = new FormData();
     form.append('image', new Blob([new Uint8Array(image.bytes)], { type: image.mime }), image.filename);
     const { resp } = await this.call<{ img_id?: unknown }>(channel, traceId, {
@@ -56,7 +62,14 @@ export class AlphaApiClient {
     return imgId;
   }
 
-  async generate(channel: ChannelEntity, kind: AlphaGenerateKind, body: Record<string, unknown>, traceId: string, deadline?: SubmitDeadline, gatewayHops = 0): Promise<string> {
+  async generate(
+    channel: ChannelEntity,
+    kind: AlphaGenerateKind,
+    body: Record<string, unknown>,
+    traceId: string,
+    deadline?: SubmitDeadline,
+    gatewayHops = 0,
+  ): Promise<string> {
     const { resp } = await this.call<{ video_id?: unknown }>(channel, traceId, {
       method: 'POST',
       url: `/openapi/v2/video/${kind}/generate`,
@@ -90,7 +103,13 @@ export class AlphaApiClient {
         ...config,
         baseURL: channel.baseUrl,
         // X-Gateway-Hops on every call: a submit's own count when it set one, else this gateway's first hop.
-        headers: { ...gatewayHopsHeader(), ...(config.headers as Record<string, string>), 'API-KEY': channel.apiKey, 'Ai-trace-id': traceId, Accept: 'application/json' },
+        headers: {
+          ...gatewayHopsHeader(),
+          ...(config.headers as Record<string, string>),
+          'API-KEY': channel.apiKey,
+          'Ai-trace-id': traceId,
+          Accept: 'application/json',
+        },
         responseType: 'text',
         transformResponse: (data: string) => data,
         validateStatus: () => true,

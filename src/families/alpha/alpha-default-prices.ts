@@ -2,7 +2,12 @@ import { DefaultPrice, perClip, perSecond } from '../../billing/default-prices';
 
 // Family A, from the provider's price list; where it names no figure the nearest listed one is used.
 const v5Clips = { '360p': { 5: 45, 8: 90 }, '540p': { 5: 45, 8: 90 }, '720p': { 5: 60, 8: 120 }, '1080p': { 5: 120, 8: 240 } };
-const v55Clips = { '360p': { 5: 45, 8: 90, 10: 110 }, '540p': { 5: 45, 8: 90, 10: 110 }, '720p': { 5: 60, 8: 120, 10: 150 }, '1080p': { 5: 120, 8: 240 } };
+const v55Clips = {
+  '360p': { 5: 45, 8: 90, 10: 110 },
+  '540p': { 5: 45, 8: 90, 10: 110 },
+  '720p': { 5: 60, 8: 120, 10: 150 },
+  '1080p': { 5: 120, 8: 240 },
+};
 const v4Clips = { '360p': { 5: 45, 8: 90 }, '540p': { 5: 45, 8: 90 }, '720p': { 5: 60, 8: 120 }, '1080p': { 5: 120, 8: 240 } };
 
 /** Per-clip audio tiers and fast motion cost twice the silent price; per-second audio tiers are the provider's own figures. */

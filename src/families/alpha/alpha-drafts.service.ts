@@ -36,7 +36,8 @@ export class AlphaDrafts implements FamilyDrafts {
       DEFAULT_QUALITY) as AlphaQuality;
     const duration = dto.duration ?? DEFAULT_DURATION;
     if (!spec.durations.includes(duration)) {
-      const allowed = spec.durations.length > 5 ? `${spec.durations[0]} to ${spec.durations[spec.durations.length - 1]}` : spec.durations.join(', ');
+      const allowed =
+        spec.durations.length > 5 ? `${spec.durations[0]} to ${spec.durations[spec.durations.length - 1]}` : spec.durations.join(', ');
       throw AppError.invalid(`model ${version} does not support duration ${duration}s (allowed: ${allowed})`, submit.durationField);
     }
     if (metadata.generate_audio_switch && !spec.audio) {
@@ -54,10 +55,14 @@ export class AlphaDrafts implements FamilyDrafts {
     let aspectRatio: string | undefined;
     if (mode === 'text') {
       if (metadata.aspect_ratio && !spec.aspectRatios.includes(metadata.aspect_ratio)) {
-        throw AppError.invalid(`model ${version} does not support aspect_ratio ${metadata.aspect_ratio} (allowed: ${spec.aspectRatios.join(', ')})`, 'metadata.aspect_ratio');
+        throw AppError.invalid(
+          `model ${version} does not support aspect_ratio ${metadata.aspect_ratio} (allowed: ${spec.aspectRatios.join(', ')})`,
+          'metadata.aspect_ratio',
+        );
       }
       // A pixel size (what OpenAI clients send) also says which way round the video is.
-      aspectRatio = metadata.aspect_ratio ?? (pixelSize ? nearestAspectRatio(pixelSize.width, pixelSize.height, spec.aspectRatios) : undefined);
+      aspectRatio =
+        metadata.aspect_ratio ?? (pixelSize ? nearestAspectRatio(pixelSize.width, pixelSize.height, spec.aspectRatios) : undefined);
     }
 
     // metadata.img_id beats an automatic upload, so the image is then not even fetched.
@@ -101,7 +106,8 @@ function imageSource(dto: CreateVideoDto, file: UploadedPart | undefined): { fie
   if (dto.images !== undefined) sources.push({ field: 'images', input: fromText(dto.images[0]) });
   if (file) sources.push({ field: 'input_reference', input: { file } });
   else if (dto.input_reference !== undefined) sources.push({ field: 'input_reference', input: fromReference(dto.input_reference) });
-  if (sources.length > 1) throw AppError.invalid(`send the image once: ${sources.map((s) => s.field).join(' and ')} were both given`, sources[1].field);
+  if (sources.length > 1)
+    throw AppError.invalid(`send the image once: ${sources.map((s) => s.field).join(' and ')} were both given`, sources[1].field);
   return sources[0] ?? null;
 }
 

@@ -54,9 +54,18 @@ export function kindForHttpStatus(status: number): UpstreamErrorKind {
  * other codes), or the HTTP status. `_message` (the provider's ErrMsg) is deliberately unused: it
  * may carry internal addresses or the key.
  */
-export function alphaError(code: number | undefined, _message: string | undefined, httpStatus: number | undefined, retryAfterSeconds?: number): UpstreamError {
+export function alphaError(
+  code: number | undefined,
+  _message: string | undefined,
+  httpStatus: number | undefined,
+  retryAfterSeconds?: number,
+): UpstreamError {
   const errCode = code !== undefined && Number.isSafeInteger(code) && code !== 0 ? code : undefined;
   const kind = errCode ? kindForErrCode(errCode, httpStatus) : kindForHttpStatus(httpStatus ?? 502);
   const reason = errCode ? (ALPHA_ERROR_REASONS[errCode] ?? GENERIC_REASON[kind]) : httpStatus ? `HTTP ${httpStatus}` : 'unknown error';
-  return new UpstreamError(kind, errCode ? `ErrCode ${errCode}: ${reason}` : reason, { upstreamCode: errCode, httpStatus, retryAfterSeconds });
+  return new UpstreamError(kind, errCode ? `ErrCode ${errCode}: ${reason}` : reason, {
+    upstreamCode: errCode,
+    httpStatus,
+    retryAfterSeconds,
+  });
 }

@@ -52,7 +52,13 @@ export class AlphaImageInputs {
     const image = await this.read(input, field);
     const sha256 = createHash('sha256').update(image.bytes).digest('hex');
     const source: AlphaImageRef['source'] = 'url' in input ? 'url' : 'dataUri' in input ? 'data_uri' : 'file';
-    const ref: AlphaImageRef = { source, ...('url' in input ? { url: input.url } : {}), sha256, mime: image.mime, size: image.bytes.length };
+    const ref: AlphaImageRef = {
+      source,
+      ...('url' in input ? { url: input.url } : {}),
+      sha256,
+      mime: image.mime,
+      size: image.bytes.length,
+    };
     return { ref, release: this.staged.hold(sha256, image) };
   }
 
@@ -67,7 +73,12 @@ export class AlphaImageInputs {
   }
 
   private async read(input: AlphaImageInput, field: string): Promise<AlphaImage> {
-    const bytes = 'url' in input ? await this.fetch(input.url, field) : 'dataUri' in input ? this.decodeDataUri(input.dataUri, field) : input.file.buffer;
+    const bytes =
+      'url' in input
+        ? await this.fetch(input.url, field)
+        : 'dataUri' in input
+          ? this.decodeDataUri(input.dataUri, field)
+          : input.file.buffer;
     if (bytes.length > this.limits.maxBytes) throw tooLarge(field, this.limits.maxBytes);
     const mime = sniffImageType(bytes);
     if (!mime) throw AppError.invalid(`${field} must be a PNG, JPEG or WEBP image`, field);
@@ -137,6 +148,7 @@ export class AlphaImageInputs {
 
 const notPublic = (field: string) =>
   AppError.invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
-const tooLarge = (field: string, maxBytes: number) => AppError.invalid(`${field} is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, field);
+const tooLarge = (field: string, maxBytes: number) =>
+  AppError.invalid(`${field} is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, field);
 
 export { sniffImageType };

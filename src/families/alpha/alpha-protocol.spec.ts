@@ -18,7 +18,10 @@ describe('family A protocol', () => {
     expect(kindForHttpStatus(429)).toBe('backpressure');
     expect(kindForHttpStatus(502)).toBe('transient');
     expect(alphaError(500063, 'risky', 200).message).toBe('ErrCode 500063: content moderation failed');
-    expect(alphaError(undefined, undefined, 429, 5)).toMatchObject({ kind: 'backpressure', details: { retryAfterSeconds: 5, httpStatus: 429 } });
+    expect(alphaError(undefined, undefined, 429, 5)).toMatchObject({
+      kind: 'backpressure',
+      details: { retryAfterSeconds: 5, httpStatus: 429 },
+    });
   });
 
   it('derives the same UUID-shaped trace id from the same parts, and another from others', () => {
@@ -53,7 +56,9 @@ describe('family A protocol', () => {
   it('builds generate bodies: aspect ratio for text, img_id for images', () => {
     const request = { mode: 'text' as const, prompt: 'p', duration: 5, quality: '720p' as const, aspect_ratio: '1:1', seed: undefined };
     expect(generateBody('v6', request)).toEqual({ model: 'v6', prompt: 'p', duration: 5, quality: '720p', aspect_ratio: '1:1' });
-    expect(generateBody('v6', { ...request, mode: 'image', image: { source: 'url', sha256: 'x', mime: 'image/png', size: 1 } }, 12)).toEqual({
+    expect(
+      generateBody('v6', { ...request, mode: 'image', image: { source: 'url', sha256: 'x', mime: 'image/png', size: 1 } }, 12),
+    ).toEqual({
       model: 'v6',
       prompt: 'p',
       duration: 5,

@@ -41,7 +41,10 @@ export class AlphaVideoMetadataDto {
   @IsIn(ALL_ASPECT_RATIOS, { message: `aspect_ratio must be one of ${ALL_ASPECT_RATIOS.join(', ')}` })
   aspect_ratio?: string;
 
-  @ApiPropertyOptional({ enum: ['normal', 'fast'], description: '`fast` on v4.5, v4, v3.5 only, at 5 s and 360p/540p/720p; twice the price' })
+  @ApiPropertyOptional({
+    enum: ['normal', 'fast'],
+    description: '`fast` on v4.5, v4, v3.5 only, at 5 s and 360p/540p/720p; twice the price',
+  })
   @IsOptionalNotNull()
   @IsIn(['normal', 'fast'], { message: 'motion_mode must be normal or fast' })
   motion_mode?: 'normal' | 'fast';
@@ -105,7 +108,11 @@ export class CreateVideoDto {
   @IsString()
   model: string;
 
-  @ApiPropertyOptional({ example: 'a red fox running through snow at dawn', maxLength: MAX_PROMPT, description: 'counted in UTF-16 code units, as the provider counts (an emoji counts 2)' })
+  @ApiPropertyOptional({
+    example: 'a red fox running through snow at dawn',
+    maxLength: MAX_PROMPT,
+    description: 'counted in UTF-16 code units, as the provider counts (an emoji counts 2)',
+  })
   @IsOptionalNotNull()
   @IsString()
   @MaxUtf16Length(MAX_PROMPT)
@@ -165,13 +172,22 @@ export class CreateVideoDto {
 const TINY_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 export const ALPHA_FLAT_EXAMPLES: Record<string, RequestExample> = {
-  'alpha-text-to-video': { summary: 'Family A, text to video', value: { model: 'alpha/v6', prompt: 'a lighthouse at dusk, waves', duration: 5, resolution: '720P' } },
+  'alpha-text-to-video': {
+    summary: 'Family A, text to video',
+    value: { model: 'alpha/v6', prompt: 'a lighthouse at dusk, waves', duration: 5, resolution: '720P' },
+  },
   'alpha-image-to-video': {
     summary: 'Family A, image to video (a data URI; an http(s) URL works too)',
     value: { model: 'alpha/v6', prompt: 'the scene slowly comes to life', image: TINY_PNG, duration: 5, resolution: '720P' },
   },
   'alpha-with-metadata': {
     summary: 'Family A, text to video with metadata',
-    value: { model: 'alpha/v6', prompt: 'a red fox running through snow at dawn', duration: 5, size: '1280x720', metadata: { aspect_ratio: '16:9', seed: 42, camera_movement: 'zoom_in' } },
+    value: {
+      model: 'alpha/v6',
+      prompt: 'a red fox running through snow at dawn',
+      duration: 5,
+      size: '1280x720',
+      metadata: { aspect_ratio: '16:9', seed: 42, camera_movement: 'zoom_in' },
+    },
   },
 };

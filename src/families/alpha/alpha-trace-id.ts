@@ -8,7 +8,9 @@ const NAMESPACE = 'video-gateway/alpha/ai-trace-id';
  * submit derives it from the public task id: resubmitting the same task returns the earlier result.
  */
 export function deterministicTraceId(...parts: Array<string | number>): string {
-  const hash = createHash('sha1').update(`${NAMESPACE}\n${parts.join('\n')}`).digest();
+  const hash = createHash('sha1')
+    .update(`${NAMESPACE}\n${parts.join('\n')}`)
+    .digest();
   hash[6] = (hash[6] & 0x0f) | 0x50;
   hash[8] = (hash[8] & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');

@@ -41,7 +41,13 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
       if (!request.image) throw new UpstreamError('invalid_input', 'image-to-video needs an image');
       const image = await this.images.load(request.image);
       // The img_id belongs to this channel's provider account, so a fallback channel uploads again.
-      imgId = await this.api.uploadImage(channel, image, deterministicTraceId(task.taskId, channel.id, 'upload'), deadline, task.gatewayHops);
+      imgId = await this.api.uploadImage(
+        channel,
+        image,
+        deterministicTraceId(task.taskId, channel.id, 'upload'),
+        deadline,
+        task.gatewayHops,
+      );
       uploaded = true;
     }
     const videoId = await this.api.generate(

@@ -1,12 +1,5 @@
 import { AppError } from '../../common/app-error';
-import {
-  BetaAudioSetting,
-  BetaCapability,
-  BetaMedia,
-  BetaMediaType,
-  BetaResolution,
-  BetaTaskRequest,
-} from './beta-request';
+import { BetaAudioSetting, BetaCapability, BetaMedia, BetaMediaType, BetaResolution, BetaTaskRequest } from './beta-request';
 import { BETA_RATIOS, BetaMetadataDto, BetaVideoRequestDto } from './beta-request.dto';
 import { truncateBetaPrompt } from './beta-prompt';
 
@@ -100,7 +93,8 @@ function parseRatio(value: string | undefined, fromSize?: string): string {
 
 function parseAudioSetting(value: string | undefined): BetaAudioSetting {
   if (!given(value)) return 'auto';
-  if (value !== 'auto' && value !== 'origin') throw AppError.invalid('metadata.audio_setting must be auto or origin', 'metadata.audio_setting');
+  if (value !== 'auto' && value !== 'origin')
+    throw AppError.invalid('metadata.audio_setting must be auto or origin', 'metadata.audio_setting');
   return value;
 }
 
@@ -121,7 +115,8 @@ function parseMedia(metadata: BetaMetadataDto, inputReference: string | undefine
 function checkMediaCounts(model: string, capability: BetaCapability, media: MediaToCheck[]): void {
   const count = (type: BetaMediaType) => media.filter((element) => element.type === type).length;
   const fromInputReference = media.some((element) => element.field === 'input_reference');
-  if (fromInputReference && capability !== 'i2v') throw AppError.invalid(`input_reference is only supported by beta-1.0-i2v, not ${model}`, 'input_reference');
+  if (fromInputReference && capability !== 'i2v')
+    throw AppError.invalid(`input_reference is only supported by beta-1.0-i2v, not ${model}`, 'input_reference');
   const allowed: Record<BetaCapability, BetaMediaType[]> = {
     t2v: [],
     i2v: ['first_frame'],
@@ -131,32 +126,50 @@ function checkMediaCounts(model: string, capability: BetaCapability, media: Medi
   const wrong = media.find((element) => !allowed[capability].includes(element.type));
   if (wrong) {
     const accepted = allowed[capability].length ? `only ${allowed[capability].join(' and ')} media` : 'no media';
-    throw AppError.invalid(`${model} accepts ${accepted}; ${wrong.field.replace(/\.url$/, '')} is of type ${wrong.type}`, wrong.field.replace(/\.url$/, ''));
+    throw AppError.invalid(
+      `${model} accepts ${accepted}; ${wrong.field.replace(/\.url$/, '')} is of type ${wrong.type}`,
+      wrong.field.replace(/\.url$/, ''),
+    );
   }
   switch (capability) {
     case 'i2v': {
       const frames = count('first_frame');
       if (frames === 0) {
-        throw AppError.invalid('beta-1.0-i2v requires a first-frame image: input_reference or one metadata.input.media element of type first_frame', 'input_reference');
+        throw AppError.invalid(
+          'beta-1.0-i2v requires a first-frame image: input_reference or one metadata.input.media element of type first_frame',
+          'input_reference',
+        );
       }
       if (frames > 1) {
-        throw AppError.invalid('beta-1.0-i2v takes exactly one first-frame image: send input_reference or one first_frame media element, not both', 'metadata.input.media');
+        throw AppError.invalid(
+          'beta-1.0-i2v takes exactly one first-frame image: send input_reference or one first_frame media element, not both',
+          'metadata.input.media',
+        );
       }
       return;
     }
     case 'r2v': {
       const images = count('reference_image');
-      if (images === 0) throw AppError.invalid('beta-1.0-r2v requires at least 1 reference_image in metadata.input.media', 'metadata.input.media');
-      if (images > MAX_R2V_IMAGES) throw AppError.invalid(`beta-1.0-r2v accepts at most ${MAX_R2V_IMAGES} reference images, got ${images}`, 'metadata.input.media');
+      if (images === 0)
+        throw AppError.invalid('beta-1.0-r2v requires at least 1 reference_image in metadata.input.media', 'metadata.input.media');
+      if (images > MAX_R2V_IMAGES)
+        throw AppError.invalid(`beta-1.0-r2v accepts at most ${MAX_R2V_IMAGES} reference images, got ${images}`, 'metadata.input.media');
       return;
     }
     case 'video-edit': {
       const videos = count('video');
       if (videos !== 1) {
-        throw AppError.invalid(`metadata.input.media must contain exactly one element of type video for beta-1.0-video-edit, got ${videos}`, 'metadata.input.media');
+        throw AppError.invalid(
+          `metadata.input.media must contain exactly one element of type video for beta-1.0-video-edit, got ${videos}`,
+          'metadata.input.media',
+        );
       }
       const images = count('reference_image');
-      if (images > MAX_EDIT_IMAGES) throw AppError.invalid(`beta-1.0-video-edit accepts at most ${MAX_EDIT_IMAGES} reference images, got ${images}`, 'metadata.input.media');
+      if (images > MAX_EDIT_IMAGES)
+        throw AppError.invalid(
+          `beta-1.0-video-edit accepts at most ${MAX_EDIT_IMAGES} reference images, got ${images}`,
+          'metadata.input.media',
+        );
       return;
     }
     default:

@@ -24,11 +24,15 @@ describe('family B error mapping', () => {
   ])('HTTP %s %s -> %s', (status, code, kind) => expect(kindOf(status, code)).toBe(kind));
 
   it('names the code with its documented reason, never the message, and moderation as such', () => {
-    expect(mapBetaError(400, { code: 'InvalidParameter', message: 'bad size' }, undefined, NOW).message).toBe('InvalidParameter: invalid parameter');
+    expect(mapBetaError(400, { code: 'InvalidParameter', message: 'bad size' }, undefined, NOW).message).toBe(
+      'InvalidParameter: invalid parameter',
+    );
     expect(mapBetaError(400, { code: 'DataInspectionFailed', message: 'nope' }, undefined, NOW).message).toBe(
       'content moderation failed: DataInspectionFailed: the input may contain inappropriate content',
     );
-    expect(mapBetaError(400, { code: 'Brand.NewCode', message: 'see http://10.0.0.1/x' }, undefined, NOW).message).toBe('Brand.NewCode: the provider refused the input');
+    expect(mapBetaError(400, { code: 'Brand.NewCode', message: 'see http://10.0.0.1/x' }, undefined, NOW).message).toBe(
+      'Brand.NewCode: the provider refused the input',
+    );
     expect(mapBetaError(400, { code: 'key sk-abc at http://10.0.0.1', message: 'm' }, undefined, NOW)).toMatchObject({
       message: 'the provider refused the input (HTTP 400)',
       details: { upstreamCode: undefined },

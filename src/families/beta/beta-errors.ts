@@ -41,7 +41,8 @@ export function mapBetaError(status: number, body: BetaErrorBody | undefined, re
     });
   }
   if (isChannelCode || status === 401 || status === 403) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
-  if (MODERATION_CODES.has(code)) return new UpstreamError('invalid_input', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
+  if (MODERATION_CODES.has(code))
+    return new UpstreamError('invalid_input', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
   // 404/405 on the provider's own paths means the channel's base_url is wrong, not the caller's input.
   if (status === 404 || status === 405) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
   if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);

@@ -69,10 +69,14 @@ export class BetaMediaCheckService {
     if (status === 416) throw AppError.invalid(`${element.field} points to an empty file`, element.field);
     if (status !== 200 && status !== 206) return;
     const format = sniffFormat(head);
-    if (!limits.formats.includes(format)) throw AppError.invalid(`${element.field} must be ${limits.describe} (media type ${element.type})`, element.field);
+    if (!limits.formats.includes(format))
+      throw AppError.invalid(`${element.field} must be ${limits.describe} (media type ${element.type})`, element.field);
     const size = totalSizeOf(status, headers);
     if (size !== null && size > limits.maxBytes) {
-      throw AppError.invalid(`${element.field} is too large: ${(size / MB).toFixed(1)} MB, at most ${limits.maxBytes / MB} MB`, element.field);
+      throw AppError.invalid(
+        `${element.field} is too large: ${(size / MB).toFixed(1)} MB, at most ${limits.maxBytes / MB} MB`,
+        element.field,
+      );
     }
   }
 }

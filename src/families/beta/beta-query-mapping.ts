@@ -27,14 +27,18 @@ export function mapBetaQuery(body: unknown, policy?: LinkPolicy): PollOutcome {
       if (typeof output?.video_url !== 'string' || !output.video_url) {
         return { state: 'failed', failReason: 'generation failed: the provider reported success without a video_url', raw };
       }
-      if (!isShowableLink(output.video_url, policy)) return { state: 'failed', failReason: 'generation failed: the provider handed out a video link that cannot be used', raw };
+      if (!isShowableLink(output.video_url, policy))
+        return { state: 'failed', failReason: 'generation failed: the provider handed out a video link that cannot be used', raw };
       return { state: 'succeeded', videoUrl: output.video_url, outputSize: betaOutputSize(body), raw };
     case 'FAILED':
     case 'CANCELED':
     case 'UNKNOWN':
       return { state: 'failed', failReason: betaFailReason(status, output?.code), raw };
     default:
-      throw new UpstreamError('transient', `unexpected task_status ${JSON.stringify(providerCode(output?.task_status) ?? null)} in the provider's answer`);
+      throw new UpstreamError(
+        'transient',
+        `unexpected task_status ${JSON.stringify(providerCode(output?.task_status) ?? null)} in the provider's answer`,
+      );
   }
 }
 

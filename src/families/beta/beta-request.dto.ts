@@ -15,7 +15,10 @@ const SEED_MESSAGE = `$property must be an integer between 0 and ${MAX_INT32}`;
 /** A media element of `metadata.input.media`. */
 @ApiSchema({ name: 'BetaMedia' })
 export class BetaMediaDto {
-  @ApiProperty({ enum: BETA_MEDIA_TYPES, description: 'first_frame: i2v; reference_image: r2v (1 to 9) and video-edit (0 to 5); video: video-edit (exactly 1)' })
+  @ApiProperty({
+    enum: BETA_MEDIA_TYPES,
+    description: 'first_frame: i2v; reference_image: r2v (1 to 9) and video-edit (0 to 5); video: video-edit (exactly 1)',
+  })
   @IsIn(BETA_MEDIA_TYPES, { message: `$property must be one of ${BETA_MEDIA_TYPES.join(', ')}` })
   type: BetaMediaType;
 
@@ -27,7 +30,10 @@ export class BetaMediaDto {
 
 @ApiSchema({ name: 'BetaMediaInput' })
 export class BetaMediaInputDto {
-  @ApiPropertyOptional({ type: [BetaMediaDto], description: 'Media in order; r2v prompts name reference images [Image 1], [Image 2], ... in this order' })
+  @ApiPropertyOptional({
+    type: [BetaMediaDto],
+    description: 'Media in order; r2v prompts name reference images [Image 1], [Image 2], ... in this order',
+  })
   @IsOptionalOrEmpty()
   @IsArray({ message: '$property must be an array of {type, url} elements' })
   @ValidateNested({ each: true, message: '$property must be an object with type and url' })
@@ -38,7 +44,11 @@ export class BetaMediaInputDto {
 /** Family B `metadata`. Which model uses which field is checked after this (beta-body.parser.ts). */
 @ApiSchema({ name: 'BetaVideoMetadata' })
 export class BetaMetadataDto {
-  @ApiPropertyOptional({ enum: BETA_RATIOS, default: '16:9', description: 't2v and r2v only; ignored by i2v (follows the image) and video-edit' })
+  @ApiPropertyOptional({
+    enum: BETA_RATIOS,
+    default: '16:9',
+    description: 't2v and r2v only; ignored by i2v (follows the image) and video-edit',
+  })
   @IsOptionalOrEmpty()
   @IsString()
   ratio?: string;
@@ -53,12 +63,19 @@ export class BetaMetadataDto {
   @IntegerBetween(0, MAX_INT32, SEED_MESSAGE)
   seed?: number;
 
-  @ApiPropertyOptional({ enum: ['auto', 'origin'], default: 'auto', description: 'video-edit only: auto (model decides) or origin (keep the original audio)' })
+  @ApiPropertyOptional({
+    enum: ['auto', 'origin'],
+    default: 'auto',
+    description: 'video-edit only: auto (model decides) or origin (keep the original audio)',
+  })
   @IsOptionalOrEmpty()
   @IsString()
   audio_setting?: string;
 
-  @ApiPropertyOptional({ type: BetaMediaInputDto, description: 'Media inputs of r2v, video-edit and (alternatively to input_reference) i2v' })
+  @ApiPropertyOptional({
+    type: BetaMediaInputDto,
+    description: 'Media inputs of r2v, video-edit and (alternatively to input_reference) i2v',
+  })
   @IsOptionalOrEmpty()
   @IsObject()
   @ValidateNested()
@@ -82,18 +99,28 @@ export class BetaVideoRequestDto {
 
   @ApiProperty({
     example: 'a paper boat drifting down a rainy street',
-    description: 'At most 5000 non-Chinese or 2500 Chinese characters; longer prompts are truncated. A mixed prompt is measured with each Chinese character counting 2 against 5000.',
+    description:
+      'At most 5000 non-Chinese or 2500 Chinese characters; longer prompts are truncated. A mixed prompt is measured with each Chinese character counting 2 against 5000.',
   })
   @IsRequired()
   @IsString()
   prompt: string;
 
-  @ApiPropertyOptional({ enum: ['720P', '1080P'], default: '1080P', description: 'on /v1/videos also a pixel size (`1280x720`, `720x1280`): its short edge, and the nearest ratio' })
+  @ApiPropertyOptional({
+    enum: ['720P', '1080P'],
+    default: '1080P',
+    description: 'on /v1/videos also a pixel size (`1280x720`, `720x1280`): its short edge, and the nearest ratio',
+  })
   @IsOptionalOrEmpty()
   @IsString()
   size?: string;
 
-  @ApiPropertyOptional({ minimum: MIN_DURATION, maximum: MAX_DURATION, default: 5, description: 'Seconds. Ignored by video-edit (the output follows the input video, at most 15 s)' })
+  @ApiPropertyOptional({
+    minimum: MIN_DURATION,
+    maximum: MAX_DURATION,
+    default: 5,
+    description: 'Seconds. Ignored by video-edit (the output follows the input video, at most 15 s)',
+  })
   @IsOptionalOrEmpty()
   @IntegerBetween(MIN_DURATION, MAX_DURATION, DURATION_MESSAGE)
   duration?: number;
@@ -103,7 +130,9 @@ export class BetaVideoRequestDto {
   @IntegerBetween(MIN_DURATION, MAX_DURATION, DURATION_MESSAGE)
   seconds?: number;
 
-  @ApiPropertyOptional({ description: 'beta-1.0-i2v only: publicly accessible URL of the first-frame image (JPEG/PNG/WEBP, at most 10 MB)' })
+  @ApiPropertyOptional({
+    description: 'beta-1.0-i2v only: publicly accessible URL of the first-frame image (JPEG/PNG/WEBP, at most 10 MB)',
+  })
   @IsOptionalOrEmpty()
   @IsString()
   input_reference?: string;
@@ -120,9 +149,15 @@ const BETA_PROMPT = 'a paper boat drifting down a rainy street';
 
 export const BETA_EXAMPLES: Record<'flat' | 'unified', Record<string, RequestExample>> = {
   flat: {
-    'beta-text-to-video': { summary: 'Family B, text to video (OpenAI spellings: seconds, pixel size)', value: { model: 'beta-1.0-t2v', prompt: BETA_PROMPT, seconds: '5', size: '1280x720' } },
+    'beta-text-to-video': {
+      summary: 'Family B, text to video (OpenAI spellings: seconds, pixel size)',
+      value: { model: 'beta-1.0-t2v', prompt: BETA_PROMPT, seconds: '5', size: '1280x720' },
+    },
   },
   unified: {
-    'beta-text-to-video': { summary: 'Family B, text to video', value: { model: 'beta-1.0-t2v', prompt: BETA_PROMPT, size: '720P', duration: 5, metadata: { ratio: '16:9' } } },
+    'beta-text-to-video': {
+      summary: 'Family B, text to video',
+      value: { model: 'beta-1.0-t2v', prompt: BETA_PROMPT, size: '720P', duration: 5, metadata: { ratio: '16:9' } },
+    },
   },
 };

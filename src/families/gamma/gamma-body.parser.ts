@@ -39,7 +39,12 @@ export function parseGammaBody(body: GammaVideoRequestDto, model: GammaModel): P
   if (resolution === '1080p' && model === 'gamma-2-0-fast') {
     throw AppError.invalid('metadata.resolution 1080p is not supported by gamma-2-0-fast (use 480p or 720p)', 'metadata.resolution');
   }
-  const request: GammaTaskRequest = { prompt: body.prompt, references: [], resolution, duration: given(body.duration) ? body.duration : DEFAULT_DURATION };
+  const request: GammaTaskRequest = {
+    prompt: body.prompt,
+    references: [],
+    resolution,
+    duration: given(body.duration) ? body.duration : DEFAULT_DURATION,
+  };
   if (given(metadata.ratio)) request.ratio = metadata.ratio;
   if (given(metadata.seed)) request.seed = metadata.seed;
   if (given(metadata.watermark)) request.watermark = metadata.watermark;

@@ -32,7 +32,8 @@ export const GAMMA_ERROR_REASONS: Readonly<Record<string, string>> = {
 };
 
 const THROTTLE = /^(RateLimitExceeded|QuotaExceeded|ServerOverloaded|RequestBurstTooFast|SetLimitExceeded)/;
-const CHANNEL = /^(AuthenticationError|AccessDenied|AccountOverdue|ModelNotOpen|InvalidEndpointOrModel|InvalidAccountStatus|OperationDenied\.ServiceNotOpen)/;
+const CHANNEL =
+  /^(AuthenticationError|AccessDenied|AccountOverdue|ModelNotOpen|InvalidEndpointOrModel|InvalidAccountStatus|OperationDenied\.ServiceNotOpen)/;
 /** Refusals of the input's content (prompt, images) by the provider's moderation. */
 export const isModerationCode = (code: string): boolean => /SensitiveContentDetected|ContentSecurity|RiskDetection/.test(code);
 
@@ -51,7 +52,8 @@ export function mapGammaError(status: number, body: GammaErrorBody | undefined, 
     return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), { ...details, retryAfterSeconds: seconds });
   }
   if (status === 401 || status === 403 || CHANNEL.test(code)) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
-  if (isModerationCode(code)) return new UpstreamError('invalid_input', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
+  if (isModerationCode(code))
+    return new UpstreamError('invalid_input', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
   // A 404/405 without a provider code means the channel's base_url is wrong, not the caller's input.
   if ((status === 404 || status === 405) && !code) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
   if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);

@@ -5,7 +5,10 @@ import { mapGammaQuery } from './gamma-query-mapping';
 describe('family C data plane protocol', () => {
   it('puts the prompt first and every reference as reference_image', () => {
     expect(
-      buildGammaSubmitBody({ prompt: 'p', references: ['asset://a-1', 'https://x/y.png'], resolution: '480p', duration: 4, seed: 0, ratio: '9:16' }, 'gamma-2-0-fast'),
+      buildGammaSubmitBody(
+        { prompt: 'p', references: ['asset://a-1', 'https://x/y.png'], resolution: '480p', duration: 4, seed: 0, ratio: '9:16' },
+        'gamma-2-0-fast',
+      ),
     ).toEqual({
       model: 'gamma-2-0-fast',
       content: [
@@ -33,11 +36,16 @@ describe('family C data plane protocol', () => {
       failReason: 'generation failed: InternalServiceError: provider internal error',
       raw: { status: 'failed', error: { code: 'InternalServiceError' } },
     });
-    expect(mapGammaQuery({ status: 'failed', error: { code: 'Brand.New', message: 'oops' } }).failReason).toBe('generation failed: Brand.New');
+    expect(mapGammaQuery({ status: 'failed', error: { code: 'Brand.New', message: 'oops' } }).failReason).toBe(
+      'generation failed: Brand.New',
+    );
     expect(mapGammaQuery({ status: 'failed', error: { code: 'OutputVideoSensitiveContentDetected', message: 'oops' } }).failReason).toBe(
       'content moderation failed: OutputVideoSensitiveContentDetected: the output may contain sensitive content',
     );
-    expect(mapGammaQuery({ status: 'succeeded', content: { video_url: 'file:///etc/passwd' } })).toMatchObject({ state: 'failed', raw: { content: {} } });
+    expect(mapGammaQuery({ status: 'succeeded', content: { video_url: 'file:///etc/passwd' } })).toMatchObject({
+      state: 'failed',
+      raw: { content: {} },
+    });
     expect(mapGammaQuery({ status: 'cancelled' }).failReason).toBe('generation failed: the task was cancelled upstream');
     expect(mapGammaQuery({ status: 'expired' }).failReason).toBe('upstream timeout: the provider expired the task');
     expect(() => mapGammaQuery({ status: 'weird' })).toThrow(/unknown task status/);
@@ -51,7 +59,8 @@ describe('family C data plane protocol', () => {
   });
 
   it('maps synchronous errors to the gateway kinds', () => {
-    const kind = (status: number, code?: string) => mapGammaError(status, code ? { error: { code, message: 'm' } } : undefined, undefined).kind;
+    const kind = (status: number, code?: string) =>
+      mapGammaError(status, code ? { error: { code, message: 'm' } } : undefined, undefined).kind;
     expect(kind(400, 'InvalidParameter')).toBe('invalid_input');
     expect(kind(400, 'InputImageSensitiveContentDetected.PrivacyInformation')).toBe('invalid_input');
     expect(kind(429, 'RateLimitExceeded')).toBe('backpressure');
@@ -61,9 +70,11 @@ describe('family C data plane protocol', () => {
     expect(kind(404)).toBe('channel');
     expect(kind(500, 'InternalServiceError')).toBe('transient');
     expect(mapGammaError(429, undefined, '7').details.retryAfterSeconds).toBe(7);
-    expect(mapGammaError(400, { error: { code: 'InputImageSensitiveContentDetected.PrivacyInformation', message: 'x' } }, undefined).message).toBe(
-      'content moderation failed: InputImageSensitiveContentDetected.PrivacyInformation: the input image may contain a real person',
+    expect(
+      mapGammaError(400, { error: { code: 'InputImageSensitiveContentDetected.PrivacyInformation', message: 'x' } }, undefined).message,
+    ).toBe('content moderation failed: InputImageSensitiveContentDetected.PrivacyInformation: the input image may contain a real person');
+    expect(mapGammaError(400, { error: { code: 'InvalidParameter', message: 'key sk-1 at http://10.0.0.1' } }, undefined).message).toBe(
+      'InvalidParameter: invalid parameter',
     );
-    expect(mapGammaError(400, { error: { code: 'InvalidParameter', message: 'key sk-1 at http://10.0.0.1' } }, undefined).message).toBe('InvalidParameter: invalid parameter');
   });
 });

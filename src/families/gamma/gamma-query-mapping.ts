@@ -10,7 +10,8 @@ import { GammaQueryBody, outputSizeOf } from './gamma-protocol';
  * fields of the answer only, and the video link only when it may be shown (`policy`).
  */
 export function mapGammaQuery(answer: unknown, policy?: LinkPolicy): PollOutcome {
-  if (typeof answer !== 'object' || answer === null) throw new UpstreamError('transient', 'the provider answered the query with a body that is not JSON');
+  if (typeof answer !== 'object' || answer === null)
+    throw new UpstreamError('transient', 'the provider answered the query with a body that is not JSON');
   const body = answer as GammaQueryBody;
   const raw = storedGammaResponse(body, policy);
   switch (body.status) {
@@ -20,8 +21,10 @@ export function mapGammaQuery(answer: unknown, policy?: LinkPolicy): PollOutcome
       return { state: 'running', raw };
     case 'succeeded': {
       const videoUrl = body.content?.video_url;
-      if (typeof videoUrl !== 'string' || !videoUrl) return { state: 'failed', failReason: 'generation failed: the provider reported success without a video', raw };
-      if (!isShowableLink(videoUrl, policy)) return { state: 'failed', failReason: 'generation failed: the provider handed out a video link that cannot be used', raw };
+      if (typeof videoUrl !== 'string' || !videoUrl)
+        return { state: 'failed', failReason: 'generation failed: the provider reported success without a video', raw };
+      if (!isShowableLink(videoUrl, policy))
+        return { state: 'failed', failReason: 'generation failed: the provider handed out a video link that cannot be used', raw };
       return { state: 'succeeded', videoUrl, outputSize: outputSizeOf(body.resolution, body.ratio), raw };
     }
     case 'failed': {
@@ -41,11 +44,23 @@ export function mapGammaQuery(answer: unknown, policy?: LinkPolicy): PollOutcome
 
 /** The documented fields of a query answer, as `data.data` shows them: no provider message, no unusable link, a few KB at most. */
 export function storedGammaResponse(body: GammaQueryBody & { framespersecond?: unknown; usage?: unknown }, policy?: LinkPolicy): unknown {
-  const error = body.error && typeof body.error === 'object' ? (compact({ code: providerCode(body.error.code) }) ?? {}) : body.error === null ? null : undefined;
+  const error =
+    body.error && typeof body.error === 'object'
+      ? (compact({ code: providerCode(body.error.code) }) ?? {})
+      : body.error === null
+        ? null
+        : undefined;
   const videoUrl = body.content && typeof body.content === 'object' ? body.content.video_url : undefined;
-  const content = body.content && typeof body.content === 'object' ? (compact({ video_url: isShowableLink(videoUrl, policy) ? videoUrl : undefined }) ?? {}) : body.content === null ? null : undefined;
+  const content =
+    body.content && typeof body.content === 'object'
+      ? (compact({ video_url: isShowableLink(videoUrl, policy) ? videoUrl : undefined }) ?? {})
+      : body.content === null
+        ? null
+        : undefined;
   const counts = body.usage && typeof body.usage === 'object' ? (body.usage as Record<string, unknown>) : undefined;
-  const usage = counts ? compact({ completion_tokens: keptNumber(counts.completion_tokens), total_tokens: keptNumber(counts.total_tokens) }) : undefined;
+  const usage = counts
+    ? compact({ completion_tokens: keptNumber(counts.completion_tokens), total_tokens: keptNumber(counts.total_tokens) })
+    : undefined;
   return capStoredResponse(
     compact({
       id: keptText(body.id, 128),

@@ -22,7 +22,10 @@ const Omittable = () => ValidateIf((_object, value) => value !== undefined && va
 
 @ApiSchema({ name: 'GammaImageUrl' })
 export class GammaImageUrlDto {
-  @ApiProperty({ example: 'asset://asset-20260101-abc', description: '`asset://<asset_id>` of an active verified asset, or a public http(s) image URL' })
+  @ApiProperty({
+    example: 'asset://asset-20260101-abc',
+    description: '`asset://<asset_id>` of an active verified asset, or a public http(s) image URL',
+  })
   @IsRequired()
   @IsString({ message: '$property is required' })
   @Matches(ASSET_OR_OTHER, { message: '$property must be asset://<asset_id>' })
@@ -50,7 +53,11 @@ export class GammaContentItemDto {
 /** Family C `metadata`. */
 @ApiSchema({ name: 'GammaVideoMetadata' })
 export class GammaMetadataDto {
-  @ApiPropertyOptional({ type: [GammaContentItemDto], maxItems: MAX_REFERENCES, description: `up to ${MAX_REFERENCES} reference images; \`asset://<asset_id>\` needs verification` })
+  @ApiPropertyOptional({
+    type: [GammaContentItemDto],
+    maxItems: MAX_REFERENCES,
+    description: `up to ${MAX_REFERENCES} reference images; \`asset://<asset_id>\` needs verification`,
+  })
   @IsOptionalOrEmpty()
   @IsArray()
   @ArrayMaxSize(MAX_REFERENCES, { message: `$property may hold at most ${MAX_REFERENCES} reference images` })
@@ -114,6 +121,11 @@ export class GammaVideoRequestDto {
 export const GAMMA_UNIFIED_EXAMPLES: Record<string, RequestExample> = {
   'gamma-text-to-video': {
     summary: 'Family C, text to video (with verified assets: metadata.content [{type: image_url, image_url: {url: asset://<asset_id>}}])',
-    value: { model: 'gamma-2-0', prompt: 'a presenter waves at the camera in a bright studio', duration: 5, metadata: { resolution: '720p', ratio: '16:9' } },
+    value: {
+      model: 'gamma-2-0',
+      prompt: 'a presenter waves at the camera in a bright studio',
+      duration: 5,
+      metadata: { resolution: '720p', ratio: '16:9' },
+    },
   },
 };

@@ -28,7 +28,11 @@ export const GAMMA_FAMILY: FamilyDefinition = {
   simulator: {
     module: GammaSimulatorModule,
     // The signed control plane (verification) has its own fake beside the data plane.
-    channelSettings: (root) => ({ control_base_url: `${root}/gamma-control`, access_key: SIMULATOR_ACCESS_KEY, secret_key: SIMULATOR_SECRET_KEY }),
+    channelSettings: (root) => ({
+      control_base_url: `${root}/gamma-control`,
+      access_key: SIMULATOR_ACCESS_KEY,
+      secret_key: SIMULATOR_SECRET_KEY,
+    }),
   },
   assertChannelSettings: assertGammaChannelSettings,
 };

@@ -18,7 +18,8 @@ export class KlingDrafts implements FamilyDrafts {
 
   async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
     const body = await validBody(KlingVideoRequestDto, input.body);
-    if (input.inputReferenceFile && body.input_reference !== undefined) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+    if (input.inputReferenceFile && body.input_reference !== undefined)
+      throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
     const reference = input.inputReferenceFile ?? body.input_reference;
     const settled = settleKlingRequest(model, KLING_MODELS[model], body, reference !== undefined, input.durationField);
     const releases: Array<() => void> = [];
@@ -48,7 +49,12 @@ export class KlingDrafts implements FamilyDrafts {
           request: { ...request },
           properties: { input: body.prompt ?? '', origin_model_name: model },
           // kling-v2-6 with `sound: on` is billed at the audio tier.
-          quote: { model, resolution: KLING_RESOLUTION_OF_MODE[settled.mode], seconds: settled.duration, audio: settled.extra.sound === 'on' },
+          quote: {
+            model,
+            resolution: KLING_RESOLUTION_OF_MODE[settled.mode],
+            seconds: settled.duration,
+            audio: settled.extra.sound === 'on',
+          },
         },
         release,
       };

@@ -42,10 +42,15 @@ export function mapKlingError(status: number, body: KlingEnvelope | undefined, r
   const code = klingCode(body?.code);
   const summary = (generic: string) => codeSummary(KLING_ERROR_REASONS, code, generic, code ? undefined : status);
   const details = { upstreamCode: code, httpStatus: status };
-  if (code !== undefined && MODERATION_CODES.has(code)) return new UpstreamError('moderation', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
-  if (status === 401 || status === 403 || (code !== undefined && CHANNEL_CODES.has(code))) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
+  if (code !== undefined && MODERATION_CODES.has(code))
+    return new UpstreamError('moderation', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
+  if (status === 401 || status === 403 || (code !== undefined && CHANNEL_CODES.has(code)))
+    return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
   if (status === 429 || (code !== undefined && BACKPRESSURE_CODES.has(code))) {
-    return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), { ...details, retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS });
+    return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), {
+      ...details,
+      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
+    });
   }
   if (status === 404 || status === 405) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
   if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);

@@ -26,7 +26,11 @@ export function signKlingJwt(accessKey: string, secretKey: string, nowMs: number
  * Kling's check of a Bearer token (the simulator's): 0 when valid, else its auth code — 1001 none,
  * 1002 malformed, unknown issuer or bad signature, 1003 not yet valid (`nbf`), 1004 expired (`exp`).
  */
-export function klingTokenCode(authorization: string | undefined, secretOf: (accessKey: string) => string | undefined, nowMs: number): number {
+export function klingTokenCode(
+  authorization: string | undefined,
+  secretOf: (accessKey: string) => string | undefined,
+  nowMs: number,
+): number {
   const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
   if (!token) return 1001;
   const [head, claims, signature, extra] = token.split('.');

@@ -26,4 +26,15 @@ export const KLING_MODELS: Readonly<Record<string, KlingModel>> = {
 };
 
 /** Keys of Kling's body the gateway writes itself from the request's own fields: `metadata` may not set them. */
-export const KLING_GATEWAY_KEYS = ['model_name', 'model', 'prompt', 'negative_prompt', 'duration', 'aspect_ratio', 'image', 'image_tail', 'callback_url', 'external_task_id'];
+export const KLING_GATEWAY_KEYS = [
+  'model_name',
+  'model',
+  'prompt',
+  'negative_prompt',
+  'duration',
+  'aspect_ratio',
+  'image',
+  'image_tail',
+  'callback_url',
+  'external_task_id',
+];

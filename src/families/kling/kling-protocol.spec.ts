@@ -7,7 +7,8 @@ import type { KlingVideoRequestDto } from './kling-request.dto';
 import { settleKlingRequest } from './kling-task-rules';
 
 const NOW = 1_774_711_071_000;
-const settle = (model: string, body: Partial<KlingVideoRequestDto>, hasImage = false) => settleKlingRequest(model, KLING_MODELS[model], { model, ...body }, hasImage, 'duration');
+const settle = (model: string, body: Partial<KlingVideoRequestDto>, hasImage = false) =>
+  settleKlingRequest(model, KLING_MODELS[model], { model, ...body }, hasImage, 'duration');
 const refusal = (run: () => unknown) => {
   try {
     run();
@@ -39,8 +40,17 @@ describe('Kling JWT', () => {
 
 describe('Kling request rules', () => {
   it('settles mode, ratio and duration from size, resolution or metadata.mode', () => {
-    expect(settle('kling-v2-5-turbo', { prompt: 'p', size: '720x1280' })).toEqual({ imageToVideo: false, duration: 5, mode: 'std', aspectRatio: '9:16', extra: {} });
-    expect(settle('kling-v1-6', { prompt: 'p', metadata: { mode: 'pro', cfg_scale: 0.3 } })).toMatchObject({ mode: 'pro', extra: { cfg_scale: 0.3 } });
+    expect(settle('kling-v2-5-turbo', { prompt: 'p', size: '720x1280' })).toEqual({
+      imageToVideo: false,
+      duration: 5,
+      mode: 'std',
+      aspectRatio: '9:16',
+      extra: {},
+    });
+    expect(settle('kling-v1-6', { prompt: 'p', metadata: { mode: 'pro', cfg_scale: 0.3 } })).toMatchObject({
+      mode: 'pro',
+      extra: { cfg_scale: 0.3 },
+    });
     expect(settle('kling-v2-6', { prompt: 'p', duration: 10 })).toMatchObject({ mode: 'pro', duration: 10 });
     expect(settle('kling-v2-1', {}, true)).toEqual({ imageToVideo: true, duration: 5, mode: 'std', extra: {} });
   });
@@ -87,9 +97,15 @@ describe('Kling errors and statuses', () => {
     const answer = (data: object) => ({ code: 0, message: 'SUCCEED', data: { task_id: '1', ...data } });
     expect(mapKlingQuery(answer({ task_status: 'submitted' })).state).toBe('queued');
     expect(mapKlingQuery(answer({ task_status: 'processing' })).state).toBe('running');
-    expect(mapKlingQuery(answer({ task_status: 'succeed', task_result: { videos: [{ url: 'https://cdn.example.com/v.mp4' }] } }))).toMatchObject({ state: 'succeeded', videoUrl: 'https://cdn.example.com/v.mp4' });
-    expect(mapKlingQuery(answer({ task_status: 'failed', task_status_msg: 'Failure to pass the risk control system' })).failReason).toBe('content moderation failed');
-    expect(mapKlingQuery(answer({ task_status: 'failed', task_status_msg: 'internal error at 10.0.0.1' })).failReason).toBe('generation failed');
+    expect(
+      mapKlingQuery(answer({ task_status: 'succeed', task_result: { videos: [{ url: 'https://cdn.example.com/v.mp4' }] } })),
+    ).toMatchObject({ state: 'succeeded', videoUrl: 'https://cdn.example.com/v.mp4' });
+    expect(mapKlingQuery(answer({ task_status: 'failed', task_status_msg: 'Failure to pass the risk control system' })).failReason).toBe(
+      'content moderation failed',
+    );
+    expect(mapKlingQuery(answer({ task_status: 'failed', task_status_msg: 'internal error at 10.0.0.1' })).failReason).toBe(
+      'generation failed',
+    );
     expect(() => mapKlingQuery(answer({ task_status: 'succeeded' }))).toThrow(/unexpected status/);
     expect(() => mapKlingQuery({ code: 5000 })).toThrow(/code 5000/);
   });

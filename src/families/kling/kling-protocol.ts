@@ -39,9 +39,18 @@ export interface KlingTaskData {
 }
 
 /** The create body: the client's metadata first, then the fields the gateway sets. */
-export function buildKlingBody(request: KlingTaskRequest, upstreamModel: string, base64Of: (sha256: string) => string): Record<string, unknown> {
+export function buildKlingBody(
+  request: KlingTaskRequest,
+  upstreamModel: string,
+  base64Of: (sha256: string) => string,
+): Record<string, unknown> {
   const image = (value: KlingImage) => ('url' in value ? value.url : base64Of(value.staged));
-  const body: Record<string, unknown> = { ...request.extra, model_name: upstreamModel, mode: request.mode, duration: String(request.duration) };
+  const body: Record<string, unknown> = {
+    ...request.extra,
+    model_name: upstreamModel,
+    mode: request.mode,
+    duration: String(request.duration),
+  };
   if (request.prompt !== undefined) body.prompt = request.prompt;
   if (request.negativePrompt !== undefined) body.negative_prompt = request.negativePrompt;
   if (request.aspectRatio !== undefined) body.aspect_ratio = request.aspectRatio;

@@ -19,7 +19,7 @@ export function mapKlingQuery(body: unknown, policy?: LinkPolicy): PollOutcome {
   const envelope = (body ?? {}) as KlingEnvelope;
   const code = klingCode(envelope.code);
   if (code !== '0') throw new UpstreamError('transient', `the provider answered the query with code ${code ?? 'none'}`);
-  const data = (envelope.data ?? {});
+  const data = envelope.data ?? {};
   const raw = storedKlingTask(data);
   switch (data.task_status) {
     case 'submitted':
@@ -28,13 +28,17 @@ export function mapKlingQuery(body: unknown, policy?: LinkPolicy): PollOutcome {
       return { state: 'running', raw };
     case 'succeed': {
       const url = data.task_result?.videos?.[0]?.url;
-      if (typeof url !== 'string' || !isShowableLink(url, policy)) return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider gave no usable video link'), raw };
+      if (typeof url !== 'string' || !isShowableLink(url, policy))
+        return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider gave no usable video link'), raw };
       return { state: 'succeeded', progress: 100, videoUrl: url, raw };
     }
     case 'failed':
       return { state: 'failed', failReason: klingFailReason(data.task_status_msg), raw };
     default:
-      throw new UpstreamError('transient', `unexpected status ${JSON.stringify(providerCode(data.task_status) ?? null)} in the provider's answer`);
+      throw new UpstreamError(
+        'transient',
+        `unexpected status ${JSON.stringify(providerCode(data.task_status) ?? null)} in the provider's answer`,
+      );
   }
 }
 
@@ -45,7 +49,11 @@ export function klingFailReason(message: unknown): string {
 
 /** The documented fields of a task, without the provider's text or video URLs; a few KB at most. */
 function storedKlingTask(data: KlingTaskData): unknown {
-  const videos = Array.isArray(data.task_result?.videos) ? data.task_result.videos.slice(0, 4).map((video) => compact({ id: keptText(video?.id, 128), duration: keptText(video?.duration, 16) }) ?? {}) : undefined;
+  const videos = Array.isArray(data.task_result?.videos)
+    ? data.task_result.videos
+        .slice(0, 4)
+        .map((video) => compact({ id: keptText(video?.id, 128), duration: keptText(video?.duration, 16) }) ?? {})
+    : undefined;
   return capStoredResponse(
     compact({
       task_id: keptText(data.task_id, 128),

@@ -17,7 +17,11 @@ export class KlingVideoRequestDto {
   @IsString()
   model: string;
 
-  @ApiPropertyOptional({ example: 'a red fox running through fresh snow', maxLength: KLING_MAX_PROMPT, description: 'required for text-to-video' })
+  @ApiPropertyOptional({
+    example: 'a red fox running through fresh snow',
+    maxLength: KLING_MAX_PROMPT,
+    description: 'required for text-to-video',
+  })
   @IsOptionalNotNull()
   @IsString()
   @MaxUtf16Length(KLING_MAX_PROMPT, { message: `$property must be at most ${KLING_MAX_PROMPT} characters` })
@@ -28,23 +32,36 @@ export class KlingVideoRequestDto {
   @IsInt({ message: '$property must be 5 or 10 seconds' })
   duration?: number;
 
-  @ApiPropertyOptional({ example: '1920x1080', description: '`<width>x<height>`: 16:9, 9:16 or 1:1 at 720 or 1080 pixels on the short side (sets aspect_ratio and resolution)' })
+  @ApiPropertyOptional({
+    example: '1920x1080',
+    description: '`<width>x<height>`: 16:9, 9:16 or 1:1 at 720 or 1080 pixels on the short side (sets aspect_ratio and resolution)',
+  })
   @IsOptionalNotNull()
   @IsString({ message: SIZE_MESSAGE })
   @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
   size?: string;
 
-  @ApiPropertyOptional({ enum: KLING_RATIOS, example: '16:9', description: 'text-to-video only (image-to-video follows the image); default 16:9' })
+  @ApiPropertyOptional({
+    enum: KLING_RATIOS,
+    example: '16:9',
+    description: 'text-to-video only (image-to-video follows the image); default 16:9',
+  })
   @IsOptionalNotNull()
   @IsIn(KLING_RATIOS)
   aspect_ratio?: string;
 
-  @ApiPropertyOptional({ enum: ['720p', '1080p'], description: "720p is Kling's `std` mode, 1080p its `pro` mode; default: the model's first" })
+  @ApiPropertyOptional({
+    enum: ['720p', '1080p'],
+    description: "720p is Kling's `std` mode, 1080p its `pro` mode; default: the model's first",
+  })
   @IsOptionalNotNull()
   @IsIn(['720p', '1080p', '720P', '1080P'])
   resolution?: string;
 
-  @ApiPropertyOptional({ description: 'first frame (image-to-video): a file part (multipart), an http(s) URL or a `data:image/png|jpeg;base64,` URI; jpg or png, at most 10 MB' })
+  @ApiPropertyOptional({
+    description:
+      'first frame (image-to-video): a file part (multipart), an http(s) URL or a `data:image/png|jpeg;base64,` URI; jpg or png, at most 10 MB',
+  })
   @IsOptionalNotNull()
   @IsString({ message: '$property must be an http(s) URL or a data URI' })
   input_reference?: string;
@@ -69,7 +86,8 @@ export class KlingVideoRequestDto {
     type: 'object',
     additionalProperties: true,
     example: { cfg_scale: 0.5 },
-    description: "passed to Kling as it is (`mode`, `sound` on kling-v2-6, `cfg_scale` on kling-v1-6, `camera_control`, `watermark_info`...); keys the gateway sets itself are refused",
+    description:
+      'passed to Kling as it is (`mode`, `sound` on kling-v2-6, `cfg_scale` on kling-v1-6, `camera_control`, `watermark_info`...); keys the gateway sets itself are refused',
   })
   @IsOptionalNotNull()
   @IsObject({ message: '$property must be an object' })
@@ -80,9 +98,20 @@ const example = (summary: string, value: Record<string, unknown>): RequestExampl
 
 export const KLING_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
   flat: {
-    'kling-t2v': example('Kling text-to-video (kling-v2-6, 1080p)', { model: 'kling-v2-6', prompt: 'a red fox running through fresh snow', seconds: '5', size: '1920x1080' }),
+    'kling-t2v': example('Kling text-to-video (kling-v2-6, 1080p)', {
+      model: 'kling-v2-6',
+      prompt: 'a red fox running through fresh snow',
+      seconds: '5',
+      size: '1920x1080',
+    }),
   },
   unified: {
-    'kling-t2v': example('Kling text-to-video (kling-v2-5-turbo)', { model: 'kling-v2-5-turbo', prompt: 'a red fox running through fresh snow', duration: 5, aspect_ratio: '16:9', resolution: '720p' }),
+    'kling-t2v': example('Kling text-to-video (kling-v2-5-turbo)', {
+      model: 'kling-v2-5-turbo',
+      prompt: 'a red fox running through fresh snow',
+      duration: 5,
+      aspect_ratio: '16:9',
+      resolution: '720p',
+    }),
   },
 };

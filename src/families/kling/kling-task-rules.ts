@@ -13,40 +13,63 @@ export interface KlingSettled {
 }
 
 const MODE_OF_RESOLUTION: Record<string, KlingMode> = { '720p': 'std', '1080p': 'pro' };
-const RATIO_OF = (width: number, height: number) => KLING_RATIOS.find((ratio) => {
-  const [w, h] = ratio.split(':').map(Number);
-  return width * h === height * w;
-});
+const RATIO_OF = (width: number, height: number) =>
+  KLING_RATIOS.find((ratio) => {
+    const [w, h] = ratio.split(':').map(Number);
+    return width * h === height * w;
+  });
 
 /**
  * A Kling model's rules across fields, before any charge: each a 400 naming the field the client
  * sent. `hasImage`: an `input_reference` came (field or file part); `durationField` names the duration.
  */
-export function settleKlingRequest(name: string, model: KlingModel, body: KlingVideoRequestDto, hasImage: boolean, durationField: string): KlingSettled {
+export function settleKlingRequest(
+  name: string,
+  model: KlingModel,
+  body: KlingVideoRequestDto,
+  hasImage: boolean,
+  durationField: string,
+): KlingSettled {
   if (body.seed !== undefined) throw AppError.invalid(`seed is not taken by ${name}`, 'seed');
-  if (!hasImage && !model.textToVideo) throw AppError.invalid(`${name} is image-to-video only: input_reference is required`, 'input_reference');
+  if (!hasImage && !model.textToVideo)
+    throw AppError.invalid(`${name} is image-to-video only: input_reference is required`, 'input_reference');
   if (!hasImage && !body.prompt?.trim()) throw AppError.invalid('prompt is required (text-to-video)', 'prompt');
-  if (body.last_frame !== undefined && !hasImage) throw AppError.invalid('last_frame needs input_reference (the first frame)', 'last_frame');
+  if (body.last_frame !== undefined && !hasImage)
+    throw AppError.invalid('last_frame needs input_reference (the first frame)', 'last_frame');
   const duration = body.duration ?? KLING_DURATIONS[0];
   if (!KLING_DURATIONS.includes(duration)) throw AppError.invalid(`${durationField} must be 5 or 10 seconds`, durationField);
   const extra = { ...(body.metadata ?? {}) };
   const setByGateway = Object.keys(extra).find((key) => KLING_GATEWAY_KEYS.includes(key));
-  if (setByGateway) throw AppError.invalid(`metadata.${setByGateway} is set by the gateway from the request's own fields`, `metadata.${setByGateway}`);
+  if (setByGateway)
+    throw AppError.invalid(`metadata.${setByGateway} is set by the gateway from the request's own fields`, `metadata.${setByGateway}`);
   const { ratio: sizeRatio, mode: sizeMode } = fromSize(body.size);
   if (body.aspect_ratio !== undefined && sizeRatio !== undefined && body.aspect_ratio !== sizeRatio) {
     throw AppError.invalid(`aspect_ratio ${body.aspect_ratio} does not match size ${body.size}`, 'aspect_ratio');
   }
-  if (hasImage && body.aspect_ratio !== undefined) throw AppError.invalid('aspect_ratio is not taken with input_reference: the video follows the image', 'aspect_ratio');
+  if (hasImage && body.aspect_ratio !== undefined)
+    throw AppError.invalid('aspect_ratio is not taken with input_reference: the video follows the image', 'aspect_ratio');
   const mode = settleMode(name, model, body, sizeMode, extra.mode);
   delete extra.mode;
   if (body.last_frame !== undefined && (!model.lastFrame || mode !== 'pro')) {
-    throw AppError.invalid(model.lastFrame ? `last_frame needs 1080p (Kling's pro mode) on ${name}` : `last_frame is not taken by ${name}`, 'last_frame');
+    throw AppError.invalid(
+      model.lastFrame ? `last_frame needs 1080p (Kling's pro mode) on ${name}` : `last_frame is not taken by ${name}`,
+      'last_frame',
+    );
   }
   if (extra.sound !== undefined && (!model.sound || !['on', 'off'].includes(extra.sound as string))) {
-    throw AppError.invalid(model.sound ? 'metadata.sound must be "on" or "off"' : `metadata.sound is not taken by ${name} (kling-v2-6 only)`, 'metadata.sound');
+    throw AppError.invalid(
+      model.sound ? 'metadata.sound must be "on" or "off"' : `metadata.sound is not taken by ${name} (kling-v2-6 only)`,
+      'metadata.sound',
+    );
   }
-  if (extra.cfg_scale !== undefined && (!model.cfgScale || typeof extra.cfg_scale !== 'number' || extra.cfg_scale < 0 || extra.cfg_scale > 1)) {
-    throw AppError.invalid(model.cfgScale ? 'metadata.cfg_scale must be a number from 0 to 1' : `metadata.cfg_scale is not taken by ${name}`, 'metadata.cfg_scale');
+  if (
+    extra.cfg_scale !== undefined &&
+    (!model.cfgScale || typeof extra.cfg_scale !== 'number' || extra.cfg_scale < 0 || extra.cfg_scale > 1)
+  ) {
+    throw AppError.invalid(
+      model.cfgScale ? 'metadata.cfg_scale must be a number from 0 to 1' : `metadata.cfg_scale is not taken by ${name}`,
+      'metadata.cfg_scale',
+    );
   }
   const aspectRatio = hasImage ? undefined : (body.aspect_ratio ?? sizeRatio ?? KLING_RATIOS[0]);
   return { imageToVideo: hasImage, duration, mode, ...(aspectRatio ? { aspectRatio } : {}), extra };
@@ -58,21 +81,36 @@ function fromSize(size: string | undefined): { ratio?: string; mode?: KlingMode 
   if (size === undefined) return {};
   const ratio = pixels ? RATIO_OF(pixels.width, pixels.height) : undefined;
   const mode = pixels ? MODE_OF_RESOLUTION[`${Math.min(pixels.width, pixels.height)}p`] : undefined;
-  if (!ratio || !mode) throw AppError.invalid('size must be 16:9, 9:16 or 1:1 at 720 or 1080 pixels on the short side (e.g. 1280x720, 1080x1920)', 'size');
+  if (!ratio || !mode)
+    throw AppError.invalid('size must be 16:9, 9:16 or 1:1 at 720 or 1080 pixels on the short side (e.g. 1280x720, 1080x1920)', 'size');
   return { ratio, mode };
 }
 
 /** The mode from `metadata.mode`, `resolution` or `size` (they must agree), else the model's default; one the model renders. */
-function settleMode(name: string, model: KlingModel, body: KlingVideoRequestDto, sizeMode: KlingMode | undefined, metadataMode: unknown): KlingMode {
-  if (metadataMode !== undefined && metadataMode !== 'std' && metadataMode !== 'pro') throw AppError.invalid('metadata.mode must be "std" or "pro"', 'metadata.mode');
+function settleMode(
+  name: string,
+  model: KlingModel,
+  body: KlingVideoRequestDto,
+  sizeMode: KlingMode | undefined,
+  metadataMode: unknown,
+): KlingMode {
+  if (metadataMode !== undefined && metadataMode !== 'std' && metadataMode !== 'pro')
+    throw AppError.invalid('metadata.mode must be "std" or "pro"', 'metadata.mode');
   const resolutionMode = body.resolution !== undefined ? MODE_OF_RESOLUTION[body.resolution.toLowerCase()] : undefined;
-  const asked: Array<[string, KlingMode | undefined]> = [['metadata.mode', metadataMode], ['resolution', resolutionMode], ['size', sizeMode]];
+  const asked: Array<[string, KlingMode | undefined]> = [
+    ['metadata.mode', metadataMode],
+    ['resolution', resolutionMode],
+    ['size', sizeMode],
+  ];
   const given = asked.filter((entry): entry is [string, KlingMode] => entry[1] !== undefined);
   const conflict = given.find(([, mode]) => mode !== given[0][1]);
   if (conflict) throw AppError.invalid(`${conflict[0]} does not match ${given[0][0]} (720p is std, 1080p is pro)`, conflict[0]);
   const [field, mode] = given[0] ?? ['resolution', model.modes[0]];
   if (!model.modes.includes(mode)) {
-    throw AppError.invalid(`${field}: ${name} renders ${model.modes.map((m) => KLING_RESOLUTION_OF_MODE[m]).join(' or ')} only (Kling's ${model.modes.join('/')} mode)`, field);
+    throw AppError.invalid(
+      `${field}: ${name} renders ${model.modes.map((m) => KLING_RESOLUTION_OF_MODE[m]).join(' or ')} only (Kling's ${model.modes.join('/')} mode)`,
+      field,
+    );
   }
   return mode;
 }

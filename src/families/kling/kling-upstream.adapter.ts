@@ -52,9 +52,14 @@ export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope> {
   async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
     const request = task.request as unknown as KlingTaskRequest;
     const body = buildKlingBody(request, task.upstreamModel, (sha256) => this.images.base64(sha256));
-    const response = await this.call(channel, 'POST', klingCreatePath(request.endpoint), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), { body, signal: deadline?.signal, task });
+    const response = await this.call(channel, 'POST', klingCreatePath(request.endpoint), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
+      body,
+      signal: deadline?.signal,
+      task,
+    });
     const id = (response.data as KlingEnvelope).data?.task_id;
-    if (typeof id !== 'string' || !id || id.length > 128) throw new UpstreamError('transient', 'the provider accepted the submit without a usable task id');
+    if (typeof id !== 'string' || !id || id.length > 128)
+      throw new UpstreamError('transient', 'the provider accepted the submit without a usable task id');
     return { upstreamTaskId: id };
   }
 

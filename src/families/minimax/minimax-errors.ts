@@ -46,7 +46,10 @@ export function minimaxAnswerError(answer: unknown, retryAfterSeconds?: number):
   if (code === 0) return null;
   if (code === undefined) return new UpstreamError('transient', 'the provider answered without a base_resp status');
   const kind = MINIMAX_CODES[code]?.[0] ?? 'transient';
-  const reason = kind === 'moderation' ? `content moderation failed: ${minimaxReason(code, GENERIC_REASON.moderation)}` : minimaxReason(code, GENERIC_REASON[kind]);
+  const reason =
+    kind === 'moderation'
+      ? `content moderation failed: ${minimaxReason(code, GENERIC_REASON.moderation)}`
+      : minimaxReason(code, GENERIC_REASON[kind]);
   return new UpstreamError(kind, reason, {
     upstreamCode: code,
     ...(kind === 'backpressure' ? { retryAfterSeconds: retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS } : {}),
@@ -63,8 +66,13 @@ export function mapMinimaxError(status: number, body: MinimaxAnswer | undefined,
   if (code !== undefined && MINIMAX_CODES[code]) return withStatus(minimaxAnswerError(body, retryAfter)!, status);
   const summary = (generic: string) => (code ? minimaxReason(code, generic) : `${generic} (HTTP ${status})`);
   const details = { upstreamCode: code, httpStatus: status };
-  if (status === 429) return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), { ...details, retryAfterSeconds: retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS });
-  if (status === 401 || status === 403 || status === 404 || status === 405) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
+  if (status === 429)
+    return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), {
+      ...details,
+      retryAfterSeconds: retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS,
+    });
+  if (status === 401 || status === 403 || status === 404 || status === 405)
+    return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
   if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);
   return new UpstreamError('transient', summary(GENERIC_REASON.transient), details);
 }

@@ -31,7 +31,8 @@ export class MinimaxInputImages {
       return { image: { url: value } };
     }
     const payload = DATA_URI.exec(value)?.[2].replace(/\s+/g, '');
-    if (!payload || !/^[A-Za-z0-9+/]+={0,2}$/.test(payload)) throw AppError.invalid(`${field} must be an http(s) URL or a base64 data URI (data:image/png;base64,...)`, field);
+    if (!payload || !/^[A-Za-z0-9+/]+={0,2}$/.test(payload))
+      throw AppError.invalid(`${field} must be an http(s) URL or a base64 data URI (data:image/png;base64,...)`, field);
     return this.fromBytes(Buffer.from(payload, 'base64'), field);
   }
 

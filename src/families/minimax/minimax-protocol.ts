@@ -52,7 +52,11 @@ export interface MinimaxRetrieveAnswer extends MinimaxAnswer {
 }
 
 /** The submit body; `image(ref)` turns a task's image into what `first_frame_image` takes (a URL or a data URL). */
-export function buildMinimaxSubmitBody(request: MinimaxTaskRequest, upstreamModel: string, image: (ref: MinimaxImage) => string): Record<string, unknown> {
+export function buildMinimaxSubmitBody(
+  request: MinimaxTaskRequest,
+  upstreamModel: string,
+  image: (ref: MinimaxImage) => string,
+): Record<string, unknown> {
   return {
     ...request.metadata,
     model: upstreamModel,

@@ -4,7 +4,13 @@ import { UpstreamError, UpstreamState } from '../../upstream/upstream-adapter';
 import { MINIMAX_CODES, minimaxAnswerError, minimaxCode } from './minimax-errors';
 import type { MinimaxQueryAnswer } from './minimax-protocol';
 
-const STATES: Readonly<Record<string, UpstreamState>> = { preparing: 'queued', queueing: 'queued', processing: 'running', success: 'succeeded', fail: 'failed' };
+const STATES: Readonly<Record<string, UpstreamState>> = {
+  preparing: 'queued',
+  queueing: 'queued',
+  processing: 'running',
+  success: 'succeeded',
+  fail: 'failed',
+};
 
 /** A query read: the state, the file to retrieve once it succeeded, the failure reason, the fields kept. */
 export interface MinimaxQueryReading {
@@ -23,15 +29,22 @@ export interface MinimaxQueryReading {
 export function readMinimaxQuery(body: unknown): MinimaxQueryReading {
   const answer = (body ?? {}) as MinimaxQueryAnswer;
   const raw = storedMinimaxQuery(body);
-  if (typeof answer.status !== 'string') throw minimaxAnswerError(body) ?? new UpstreamError('transient', 'the provider answered without a task status');
+  if (typeof answer.status !== 'string')
+    throw minimaxAnswerError(body) ?? new UpstreamError('transient', 'the provider answered without a task status');
   const state = STATES[answer.status.toLowerCase()];
-  if (!state) throw new UpstreamError('transient', `unexpected status ${JSON.stringify(providerCode(answer.status) ?? null)} in the provider's answer`);
+  if (!state)
+    throw new UpstreamError(
+      'transient',
+      `unexpected status ${JSON.stringify(providerCode(answer.status) ?? null)} in the provider's answer`,
+    );
   if (state === 'failed') return { state, failReason: minimaxFailReason(minimaxCode(body)), raw };
   if (state !== 'succeeded') return { state, raw };
   const fileId = typeof answer.file_id === 'number' ? String(answer.file_id) : answer.file_id;
-  if (typeof fileId !== 'string' || !/^\w{1,64}$/.test(fileId)) return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider reported success without a file_id'), raw };
+  if (typeof fileId !== 'string' || !/^\w{1,64}$/.test(fileId))
+    return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider reported success without a file_id'), raw };
   const [width, height] = [answer.video_width, answer.video_height];
-  const outputSize = Number.isSafeInteger(width) && Number.isSafeInteger(height) && width! > 0 && height! > 0 ? `${width}x${height}` : undefined;
+  const outputSize =
+    Number.isSafeInteger(width) && Number.isSafeInteger(height) && width! > 0 && height! > 0 ? `${width}x${height}` : undefined;
   return { state, fileId, outputSize, raw };
 }
 

@@ -11,13 +11,20 @@ const IMAGE_DESCRIPTION = 'an http(s) URL or a data URI (`data:image/png;base64,
  * The MiniMax Hailuo request schema, the same field names on both forms (`/v1/videos` and
  * `/v1/video/generations`): types here, each model's rules after it (minimax-rules.ts).
  */
-@ApiSchema({ name: 'MinimaxVideoRequest', description: 'MiniMax Hailuo (`MiniMax-Hailuo-2.3`, `-2.3-Fast`, `-02`) on `/v1/videos` and `/v1/video/generations`.' })
+@ApiSchema({
+  name: 'MinimaxVideoRequest',
+  description: 'MiniMax Hailuo (`MiniMax-Hailuo-2.3`, `-2.3-Fast`, `-02`) on `/v1/videos` and `/v1/video/generations`.',
+})
 export class MinimaxVideoRequestDto {
   @ApiProperty({ enum: MINIMAX_MODEL_IDS, description: 'MiniMax-Hailuo-2.3-Fast is image-to-video only' })
   @IsString()
   model: string;
 
-  @ApiProperty({ example: 'a paper boat drifting down a rainy street [Truck left]', maxLength: MINIMAX_MAX_PROMPT, description: 'camera moves in brackets, e.g. `[Pan left]`' })
+  @ApiProperty({
+    example: 'a paper boat drifting down a rainy street [Truck left]',
+    maxLength: MINIMAX_MAX_PROMPT,
+    description: 'camera moves in brackets, e.g. `[Pan left]`',
+  })
   @IsRequired()
   @IsString()
   @MaxUtf16Length(MINIMAX_MAX_PROMPT)
@@ -72,7 +79,8 @@ export class MinimaxVideoRequestDto {
     type: 'object',
     additionalProperties: true,
     example: { prompt_optimizer: false },
-    description: 'passed to MiniMax as it is (`prompt_optimizer`, `fast_pretreatment`, `aigc_watermark`); fields the gateway sets are refused',
+    description:
+      'passed to MiniMax as it is (`prompt_optimizer`, `fast_pretreatment`, `aigc_watermark`); fields the gateway sets are refused',
   })
   @IsOptionalNotNull()
   @IsObject({ message: '$property must be an object' })
@@ -83,9 +91,15 @@ const PROMPT = 'a paper boat drifting down a rainy street [Truck left]';
 
 export const MINIMAX_EXAMPLES: Record<SubmitForm, Record<string, RequestExample>> = {
   flat: {
-    'minimax-text-to-video': { summary: 'MiniMax Hailuo, text to video', value: { model: 'MiniMax-Hailuo-2.3', prompt: PROMPT, seconds: '6', resolution: '768P' } },
+    'minimax-text-to-video': {
+      summary: 'MiniMax Hailuo, text to video',
+      value: { model: 'MiniMax-Hailuo-2.3', prompt: PROMPT, seconds: '6', resolution: '768P' },
+    },
   },
   unified: {
-    'minimax-text-to-video': { summary: 'MiniMax Hailuo, text to video', value: { model: 'MiniMax-Hailuo-2.3', prompt: PROMPT, duration: 6, resolution: '1080P' } },
+    'minimax-text-to-video': {
+      summary: 'MiniMax Hailuo, text to video',
+      value: { model: 'MiniMax-Hailuo-2.3', prompt: PROMPT, duration: 6, resolution: '1080P' },
+    },
   },
 };

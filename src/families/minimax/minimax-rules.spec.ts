@@ -22,22 +22,36 @@ describe('MiniMax request rules', () => {
   });
 
   it('refuses durations other than 6 and 10, and 10 s at 1080P, naming the field as sent', () => {
-    expect(refusal(() => parse({ duration: 5 }))).toMatchObject({ param: 'duration', message: expect.stringMatching(/^duration must be 6 or 10/) });
-    expect(refusal(() => parseMinimaxBody({ model: 'MiniMax-Hailuo-2.3', prompt: 'p', duration: 8 }, 'MiniMax-Hailuo-2.3', 'seconds', false)).message).toMatch(/^seconds must/);
+    expect(refusal(() => parse({ duration: 5 }))).toMatchObject({
+      param: 'duration',
+      message: expect.stringMatching(/^duration must be 6 or 10/),
+    });
+    expect(
+      refusal(() => parseMinimaxBody({ model: 'MiniMax-Hailuo-2.3', prompt: 'p', duration: 8 }, 'MiniMax-Hailuo-2.3', 'seconds', false))
+        .message,
+    ).toMatch(/^seconds must/);
     expect(refusal(() => parse({ duration: 10, resolution: '1080P' })).message).toMatch(/^duration must be 6 at 1080P/);
   });
 
   it('keeps 2.3-Fast image-to-video only and 512P for -02 image-to-video only', () => {
     expect(refusal(() => parse({}, 'MiniMax-Hailuo-2.3-Fast')).message).toMatch(/image-to-video only/);
-    expect(parse({ input_reference: 'https://x.example/f.png' }, 'MiniMax-Hailuo-2.3-Fast')).toMatchObject({ firstFrame: { field: 'input_reference' } });
+    expect(parse({ input_reference: 'https://x.example/f.png' }, 'MiniMax-Hailuo-2.3-Fast')).toMatchObject({
+      firstFrame: { field: 'input_reference' },
+    });
     expect(parse({}, 'MiniMax-Hailuo-2.3-Fast', true)).toMatchObject({ resolution: '768P' });
     expect(refusal(() => parse({ resolution: '512P' }, 'MiniMax-Hailuo-02')).message).toMatch(/^resolution must be one of 768P, 1080P/);
-    expect(parse({ resolution: '512P', input_reference: 'https://x.example/f.png' }, 'MiniMax-Hailuo-02')).toMatchObject({ resolution: '512P' });
-    expect(refusal(() => parse({ resolution: '512P', input_reference: 'https://x.example/f.png' })).message).toMatch(/^resolution must be one of 768P, 1080P/);
+    expect(parse({ resolution: '512P', input_reference: 'https://x.example/f.png' }, 'MiniMax-Hailuo-02')).toMatchObject({
+      resolution: '512P',
+    });
+    expect(refusal(() => parse({ resolution: '512P', input_reference: 'https://x.example/f.png' })).message).toMatch(
+      /^resolution must be one of 768P, 1080P/,
+    );
   });
 
   it('takes last_frame on -02 with a first frame only', () => {
-    expect(refusal(() => parse({ last_frame: 'https://x.example/l.png', input_reference: 'https://x.example/f.png' })).message).toMatch(/^last_frame is not taken/);
+    expect(refusal(() => parse({ last_frame: 'https://x.example/l.png', input_reference: 'https://x.example/f.png' })).message).toMatch(
+      /^last_frame is not taken/,
+    );
     expect(refusal(() => parse({ last_frame: 'https://x.example/l.png' }, 'MiniMax-Hailuo-02')).message).toMatch(/needs a first frame/);
   });
 

@@ -4,7 +4,15 @@ import { MINIMAX_1080P_DURATION, MINIMAX_DEFAULT_DURATION, MINIMAX_DURATIONS, MI
 import type { MinimaxVideoRequestDto } from './minimax-request.dto';
 
 /** Fields of the provider's body the gateway sets itself: `metadata` may not carry them. */
-export const MINIMAX_GATEWAY_FIELDS = ['model', 'prompt', 'duration', 'resolution', 'first_frame_image', 'last_frame_image', 'callback_url'];
+export const MINIMAX_GATEWAY_FIELDS = [
+  'model',
+  'prompt',
+  'duration',
+  'resolution',
+  'first_frame_image',
+  'last_frame_image',
+  'callback_url',
+];
 const RESOLUTION_BY_SHORT_SIDE: Record<number, MinimaxResolution> = { 512: '512P', 768: '768P', 1080: '1080P' };
 
 /** A body whose model rules held: what to price and send (images still as the client gave them). */
@@ -28,14 +36,23 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, model: string, du
   for (const field of ['negative_prompt', 'seed'] as const) {
     if (body[field] !== undefined) throw AppError.invalid(`${field} is not taken by ${model}`, field);
   }
-  const [duration, field] = body.duration !== undefined ? [body.duration, durationField] : body.seconds !== undefined ? [body.seconds, 'seconds'] : [MINIMAX_DEFAULT_DURATION, durationField];
+  const [duration, field] =
+    body.duration !== undefined
+      ? [body.duration, durationField]
+      : body.seconds !== undefined
+        ? [body.seconds, 'seconds']
+        : [MINIMAX_DEFAULT_DURATION, durationField];
   if (!(MINIMAX_DURATIONS as readonly number[]).includes(duration)) throw AppError.invalid(`${field} must be 6 or 10 (seconds)`, field);
 
-  if (hasFile && body.input_reference !== undefined) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+  if (hasFile && body.input_reference !== undefined)
+    throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
   const withImage = hasFile || body.input_reference !== undefined;
-  if (!withImage && !rules.textToVideo) throw AppError.invalid(`${model} is image-to-video only: input_reference (the first frame) is required`, 'input_reference');
-  if (body.last_frame !== undefined && !rules.lastFrame) throw AppError.invalid(`last_frame is not taken by ${model} (only MiniMax-Hailuo-02)`, 'last_frame');
-  if (body.last_frame !== undefined && !withImage) throw AppError.invalid('last_frame needs a first frame: send input_reference too', 'input_reference');
+  if (!withImage && !rules.textToVideo)
+    throw AppError.invalid(`${model} is image-to-video only: input_reference (the first frame) is required`, 'input_reference');
+  if (body.last_frame !== undefined && !rules.lastFrame)
+    throw AppError.invalid(`last_frame is not taken by ${model} (only MiniMax-Hailuo-02)`, 'last_frame');
+  if (body.last_frame !== undefined && !withImage)
+    throw AppError.invalid('last_frame needs a first frame: send input_reference too', 'input_reference');
   if (body.aspect_ratio !== undefined && (withImage || body.aspect_ratio !== '16:9')) {
     throw AppError.invalid(`aspect_ratio must be 16:9 for text-to-video; image-to-video follows the image (${model})`, 'aspect_ratio');
   }
@@ -43,9 +60,13 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, model: string, du
   const allowed = withImage ? rules.resolutions.image : rules.resolutions.text;
   const [resolution, resolutionField] = chosenResolution(body, allowed[0]);
   if (!allowed.includes(resolution)) {
-    throw AppError.invalid(`${resolutionField} must be one of ${allowed.join(', ')} for ${model} ${withImage ? 'image' : 'text'}-to-video`, resolutionField);
+    throw AppError.invalid(
+      `${resolutionField} must be one of ${allowed.join(', ')} for ${model} ${withImage ? 'image' : 'text'}-to-video`,
+      resolutionField,
+    );
   }
-  if (resolution === '1080P' && duration !== MINIMAX_1080P_DURATION) throw AppError.invalid(`${field} must be 6 at 1080P (10 s needs 768P)`, field);
+  if (resolution === '1080P' && duration !== MINIMAX_1080P_DURATION)
+    throw AppError.invalid(`${field} must be 6 at 1080P (10 s needs 768P)`, field);
 
   const metadata = body.metadata ?? {};
   const taken = MINIMAX_GATEWAY_FIELDS.find((key) => Object.prototype.hasOwnProperty.call(metadata, key));

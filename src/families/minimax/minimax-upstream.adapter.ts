@@ -11,7 +11,16 @@ import { FAILURE, failureReason } from '../../upstream/failure-reason';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import { mapMinimaxError, minimaxAnswerError } from './minimax-errors';
 import { MinimaxInputImages } from './minimax-input-images.service';
-import { buildMinimaxSubmitBody, MINIMAX_SUBMIT_PATH, MinimaxAnswer, minimaxQueryPath, minimaxRetrievePath, MinimaxRetrieveAnswer, MinimaxSubmitAnswer, MinimaxTaskRequest } from './minimax-protocol';
+import {
+  buildMinimaxSubmitBody,
+  MINIMAX_SUBMIT_PATH,
+  MinimaxAnswer,
+  minimaxQueryPath,
+  minimaxRetrievePath,
+  MinimaxRetrieveAnswer,
+  MinimaxSubmitAnswer,
+  MinimaxTaskRequest,
+} from './minimax-protocol';
 import { readMinimaxQuery } from './minimax-query-mapping';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
@@ -36,19 +45,17 @@ export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer> {
   readonly defaultPollIntervalMs = 10_000;
   readonly expectedDurationMs = 180_000;
 
-  constructor(
-    http: HttpService,
-    clock: Clock,
-    images: MinimaxInputImages,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
+  constructor(http: HttpService, clock: Clock, images: MinimaxInputImages, @Inject(APP_CONFIG) config: AppConfig) {
     super(http, config, {
       provider: 'MiniMax',
       mapError: (status, errorBody, retryAfter) => mapMinimaxError(status, errorBody, retryAfter, clock.now()),
       submit: {
         path: MINIMAX_SUBMIT_PATH,
         timeoutMs: SUBMIT_TIMEOUT_MS,
-        body: (task) => buildMinimaxSubmitBody(task.request as unknown as MinimaxTaskRequest, task.upstreamModel, (image) => images.toProviderValue(image)),
+        body: (task) =>
+          buildMinimaxSubmitBody(task.request as unknown as MinimaxTaskRequest, task.upstreamModel, (image) =>
+            images.toProviderValue(image),
+          ),
         taskIdOf: minimaxTaskIdOf,
         missingIdMessage: 'the provider accepted the submit without a task_id',
         maxIdLength: 64,
@@ -61,7 +68,12 @@ export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer> {
     const { fileId, ...reading } = readMinimaxQuery(query.data);
     if (reading.state !== 'succeeded') return reading;
     const videoUrl = await this.downloadUrl(task, channel, fileId!);
-    if (!isShowableLink(videoUrl, this.linkPolicy(channel))) return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider handed out a video link that cannot be used'), raw: reading.raw };
+    if (!isShowableLink(videoUrl, this.linkPolicy(channel)))
+      return {
+        state: 'failed',
+        failReason: failureReason(FAILURE.generation, 'the provider handed out a video link that cannot be used'),
+        raw: reading.raw,
+      };
     return { ...reading, progress: 100, videoUrl };
   }
 

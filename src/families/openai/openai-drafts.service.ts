@@ -27,18 +27,23 @@ export class OpenAiDrafts implements FamilyDrafts {
   async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
     // The Videos API takes these fields only: anything else would be dropped upstream unseen.
     const unknown = Object.keys(input.body).find((key) => !FIELDS.has(key));
-    if (unknown !== undefined) throw AppError.invalid(`${unknown} is not a field of ${model} (it takes model, prompt, seconds, size, input_reference)`, unknown);
+    if (unknown !== undefined)
+      throw AppError.invalid(`${unknown} is not a field of ${model} (it takes model, prompt, seconds, size, input_reference)`, unknown);
     const { prompt, duration, size, input_reference: reference } = await validBody(OpenAiVideoRequestDto, input.body);
     // Named as the client sent it (`seconds` or `duration`).
     const seconds = duration ?? OPENAI_DEFAULT_SECONDS;
     if (seconds < 1 || seconds > OPENAI_MAX_SECONDS) {
-      throw AppError.invalid(`${input.durationField} must be a whole number of seconds from 1 to ${OPENAI_MAX_SECONDS}`, input.durationField);
+      throw AppError.invalid(
+        `${input.durationField} must be a whole number of seconds from 1 to ${OPENAI_MAX_SECONDS}`,
+        input.durationField,
+      );
     }
     const request: OpenAiTaskRequest = { prompt, seconds, ...(size !== undefined ? { size } : {}) };
     if (reference !== undefined) {
       if (input.inputReferenceFile) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
       // The upstream fetches it on the gateway's behalf: the media URL rules of every family apply.
-      const [url, field] = typeof reference === 'string' ? [reference, 'input_reference'] : [reference.image_url, 'input_reference.image_url'];
+      const [url, field] =
+        typeof reference === 'string' ? [reference, 'input_reference'] : [reference.image_url, 'input_reference.image_url'];
       await assertPublicHttpUrl(url, field, mediaSourcePolicy(this.config));
       request.inputReference = reference;
     }

@@ -34,16 +34,19 @@ export function mapOpenAiError(status: number, body: OpenAiErrorBody | undefined
   const error = body?.error && typeof body.error === 'object' ? body.error : undefined;
   const code = providerCode(error?.code) ?? providerCode(error?.type);
   const param = providerCode(error?.param);
-  const summary = (generic: string) => `${codeSummary(OPENAI_ERROR_REASONS, code, generic, code ? undefined : status)}${param ? ` (param: ${param})` : ''}`;
+  const summary = (generic: string) =>
+    `${codeSummary(OPENAI_ERROR_REASONS, code, generic, code ? undefined : status)}${param ? ` (param: ${param})` : ''}`;
   const details = { upstreamCode: code, httpStatus: status };
-  if (status === 401 || status === 403 || (code !== undefined && CHANNEL_CODES.has(code))) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
+  if (status === 401 || status === 403 || (code !== undefined && CHANNEL_CODES.has(code)))
+    return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
   if (status === 429) {
     return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), {
       ...details,
       retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
     });
   }
-  if (code && MODERATION.test(code)) return new UpstreamError('invalid_input', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
+  if (code && MODERATION.test(code))
+    return new UpstreamError('invalid_input', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
   // 404/405 on the API's own paths: the channel's base_url does not lead to a Videos API.
   if (status === 404 || status === 405) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
   if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);

@@ -53,7 +53,11 @@ export function buildOpenAiJsonBody(request: OpenAiTaskRequest, upstreamModel: s
 }
 
 /** The multipart submit body, as the official SDKs send it: text fields and the `input_reference` file part. */
-export function buildOpenAiMultipartBody(request: OpenAiTaskRequest, upstreamModel: string, file: { bytes: Buffer; filename: string; mime: string }): FormData {
+export function buildOpenAiMultipartBody(
+  request: OpenAiTaskRequest,
+  upstreamModel: string,
+  file: { bytes: Buffer; filename: string; mime: string },
+): FormData {
   const form = new FormData();
   form.append('model', upstreamModel);
   form.append('prompt', request.prompt);

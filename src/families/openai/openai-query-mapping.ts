@@ -17,21 +17,28 @@ export function mapOpenAiVideo(body: unknown, contentUrl: string, policy?: LinkP
   const video = (body ?? {}) as OpenAiVideo;
   const status = typeof video.status === 'string' ? video.status : '';
   const raw = storedOpenAiVideo(body);
-  const progress = typeof video.progress === 'number' && Number.isFinite(video.progress) ? Math.max(0, Math.min(100, Math.round(video.progress))) : undefined;
+  const progress =
+    typeof video.progress === 'number' && Number.isFinite(video.progress)
+      ? Math.max(0, Math.min(100, Math.round(video.progress)))
+      : undefined;
   switch (status) {
     case 'queued':
       return { state: 'queued', progress: progress ?? 0, raw };
     case 'in_progress':
       return { state: 'running', progress, raw };
     case 'completed': {
-      if (!isShowableLink(contentUrl, policy)) return { state: 'failed', failReason: 'generation failed: the video cannot be downloaded from this channel', raw };
+      if (!isShowableLink(contentUrl, policy))
+        return { state: 'failed', failReason: 'generation failed: the video cannot be downloaded from this channel', raw };
       const size = typeof video.size === 'string' && PIXEL_SIZE.test(video.size) ? video.size : undefined;
       return { state: 'succeeded', progress: 100, videoUrl: contentUrl, outputSize: size, raw };
     }
     case 'failed':
       return { state: 'failed', failReason: openAiFailReason(video.error?.code), raw };
     default:
-      throw new UpstreamError('transient', `unexpected status ${JSON.stringify(providerCode(video.status) ?? null)} in the provider's answer`);
+      throw new UpstreamError(
+        'transient',
+        `unexpected status ${JSON.stringify(providerCode(video.status) ?? null)} in the provider's answer`,
+      );
   }
 }
 
@@ -45,7 +52,10 @@ export function openAiFailReason(rawCode: unknown): string {
 export function storedOpenAiVideo(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const video = body as Record<string, unknown>;
-  const error = video.error && typeof video.error === 'object' ? compact({ code: providerCode((video.error as Record<string, unknown>).code) }) : undefined;
+  const error =
+    video.error && typeof video.error === 'object'
+      ? compact({ code: providerCode((video.error as Record<string, unknown>).code) })
+      : undefined;
   return capStoredResponse(
     compact({
       id: keptText(video.id, 128),

@@ -11,8 +11,18 @@ const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 
 /** A JSON `input_reference`: an http(s) URL, or `{image_url}` with one and nothing else; the upstream fetches it. */
 function isJsonReference(value: unknown): boolean {
-  const url = typeof value === 'string' ? value : value && typeof value === 'object' && !Array.isArray(value) ? (value as { image_url?: unknown }).image_url : undefined;
-  return typeof url === 'string' && url.length <= 2048 && HTTP_URL.test(url) && (typeof value === 'string' || Object.keys(value as object).length === 1);
+  const url =
+    typeof value === 'string'
+      ? value
+      : value && typeof value === 'object' && !Array.isArray(value)
+        ? (value as { image_url?: unknown }).image_url
+        : undefined;
+  return (
+    typeof url === 'string' &&
+    url.length <= 2048 &&
+    HTTP_URL.test(url) &&
+    (typeof value === 'string' || Object.keys(value as object).length === 1)
+  );
 }
 
 /**
@@ -32,7 +42,11 @@ export class OpenAiVideoRequestDto {
   @MaxUtf16Length(MAX_PROMPT, { message: `$property must be at most ${MAX_PROMPT} characters` })
   prompt: string;
 
-  @ApiPropertyOptional({ type: String, example: '4', description: `OpenAI's \`seconds\` (also \`duration\`): whole seconds, 1 to ${OPENAI_MAX_SECONDS}; default 4` })
+  @ApiPropertyOptional({
+    type: String,
+    example: '4',
+    description: `OpenAI's \`seconds\` (also \`duration\`): whole seconds, 1 to ${OPENAI_MAX_SECONDS}; default 4`,
+  })
   @IsOptionalNotNull()
   @IsInt({ message: `$property must be a whole number of seconds from 1 to ${OPENAI_MAX_SECONDS}` })
   duration?: number;
@@ -45,7 +59,10 @@ export class OpenAiVideoRequestDto {
 
   @ApiPropertyOptional({
     description: 'first frame: a file part (multipart), an http(s) URL, or `{"image_url": "<http(s) URL>"}`; forwarded as it is',
-    oneOf: [{ type: 'string', format: 'uri' }, { type: 'object', properties: { image_url: { type: 'string', format: 'uri' } }, required: ['image_url'] }],
+    oneOf: [
+      { type: 'string', format: 'uri' },
+      { type: 'object', properties: { image_url: { type: 'string', format: 'uri' } }, required: ['image_url'] },
+    ],
   })
   @IsOptionalNotNull()
   @ValidateBy({ name: 'isInputReference', validator: { validate: isJsonReference, defaultMessage: () => REFERENCE_MESSAGE } })
@@ -53,5 +70,8 @@ export class OpenAiVideoRequestDto {
 }
 
 export const OPENAI_FLAT_EXAMPLES: Record<string, RequestExample> = {
-  'openai-compatible': { summary: 'Family O, a model an openai channel lists (sora-2 on the simulator)', value: { model: 'sora-2', prompt: 'a paper boat drifting down a rainy street', seconds: '4', size: '1280x720' } },
+  'openai-compatible': {
+    summary: 'Family O, a model an openai channel lists (sora-2 on the simulator)',
+    value: { model: 'sora-2', prompt: 'a paper boat drifting down a rainy street', seconds: '4', size: '1280x720' },
+  },
 };

@@ -27,7 +27,11 @@ const QUERY_TIMEOUT_MS = 15_000;
 function openAiSubmitBody(task: TaskEntity, files: OpenAiInputFiles): unknown {
   const request = task.request as unknown as OpenAiTaskRequest;
   return request.inputFile
-    ? buildOpenAiMultipartBody(request, task.upstreamModel, { bytes: files.load(request.inputFile), filename: request.inputFile.filename, mime: request.inputFile.mime })
+    ? buildOpenAiMultipartBody(request, task.upstreamModel, {
+        bytes: files.load(request.inputFile),
+        filename: request.inputFile.filename,
+        mime: request.inputFile.mime,
+      })
     : buildOpenAiJsonBody(request, task.upstreamModel);
 }
 
@@ -43,12 +47,7 @@ export class OpenAiUpstreamAdapter extends BearerJsonAdapter<OpenAiErrorBody> {
   readonly defaultPollIntervalMs = 5_000;
   readonly expectedDurationMs = 120_000;
 
-  constructor(
-    http: HttpService,
-    clock: Clock,
-    files: OpenAiInputFiles,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
+  constructor(http: HttpService, clock: Clock, files: OpenAiInputFiles, @Inject(APP_CONFIG) config: AppConfig) {
     super(http, config, {
       provider: 'family O',
       mapError: (status, errorBody, retryAfter) => mapOpenAiError(status, errorBody, retryAfter, clock.now()),

@@ -44,5 +44,7 @@ export class RunwayDrafts implements FamilyDrafts {
 /** A multipart field is always a string: a whole-number `seed` becomes the number it spells. */
 function withMultipartSeed(input: SubmitInput): Record<string, unknown> {
   const seed = input.body.seed;
-  return input.form === 'flat' && typeof seed === 'string' && /^\d+$/.test(seed.trim()) ? { ...input.body, seed: Number(seed) } : input.body;
+  return input.form === 'flat' && typeof seed === 'string' && /^\d+$/.test(seed.trim())
+    ? { ...input.body, seed: Number(seed) }
+    : input.body;
 }

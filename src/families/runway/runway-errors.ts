@@ -16,14 +16,19 @@ export function mapRunwayError(status: number, body: RunwayErrorBody | undefined
   const details = { httpStatus: status };
   const text = typeof body?.error === 'string' ? body.error : '';
   if (status === 401 || status === 403) return new UpstreamError('channel', `the provider refused the API key (HTTP ${status})`, details);
-  if (NO_CREDITS.test(text)) return new UpstreamError('channel', 'the provider account has no credits left', { ...details, upstreamCode: 'insufficient_credits' });
+  if (NO_CREDITS.test(text))
+    return new UpstreamError('channel', 'the provider account has no credits left', { ...details, upstreamCode: 'insufficient_credits' });
   if (status === 429) {
-    return new UpstreamError('backpressure', `${GENERIC_REASON.backpressure} (HTTP 429)`, { ...details, retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS });
+    return new UpstreamError('backpressure', `${GENERIC_REASON.backpressure} (HTTP 429)`, {
+      ...details,
+      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
+    });
   }
   // Runway's own paths: a 404 or 405 on a submit means the channel's base_url does not lead to Runway.
   if (status === 405) return new UpstreamError('channel', `${GENERIC_REASON.channel} (HTTP 405)`, details);
   if (status === 404) return new UpstreamError('channel', 'the provider does not know this task or path (HTTP 404)', details);
-  if (status >= 400 && status < 500) return new UpstreamError('invalid_input', issueSummary(body) ?? `${GENERIC_REASON.invalid_input} (HTTP ${status})`, details);
+  if (status >= 400 && status < 500)
+    return new UpstreamError('invalid_input', issueSummary(body) ?? `${GENERIC_REASON.invalid_input} (HTTP ${status})`, details);
   return new UpstreamError('transient', `${GENERIC_REASON.transient} (HTTP ${status})`, details);
 }
 

@@ -29,8 +29,10 @@ export class RunwayInputImages {
   async prepare(frame: RunwayFrameInput, file: UploadedPart | undefined): Promise<{ ref: RunwayImageRef; release?: () => void }> {
     const dataUri = frame.value === null ? fileDataUri(file!, frame.field) : frame.value.trim();
     if (!/^data:/i.test(dataUri)) return { ref: { url: await httpsUrl(dataUri, frame.field, this.config) } };
-    if (!DATA_URI.test(dataUri)) throw AppError.invalid(`${frame.field} must be an https URL or a base64 data URI of a PNG, JPEG or WebP image`, frame.field);
-    if (dataUri.length > RUNWAY_MAX_DATA_URI_BYTES) throw AppError.invalid(`${frame.field} must be at most 5 MB as a data URI (about 3.7 MB of image)`, frame.field);
+    if (!DATA_URI.test(dataUri))
+      throw AppError.invalid(`${frame.field} must be an https URL or a base64 data URI of a PNG, JPEG or WebP image`, frame.field);
+    if (dataUri.length > RUNWAY_MAX_DATA_URI_BYTES)
+      throw AppError.invalid(`${frame.field} must be at most 5 MB as a data URI (about 3.7 MB of image)`, frame.field);
     const digest = createHash('sha256').update(dataUri).digest('hex');
     return { ref: { staged: digest }, release: this.staged.hold(digest, dataUri) };
   }

@@ -14,10 +14,24 @@ export interface RunwayModelRules {
 const GEN4_IMAGE_RATIOS = ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672'];
 const VEO_RATIOS = ['1280:720', '720:1280', '1080:1920', '1920:1080'];
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
-const veo: RunwayModelRules = { textToVideo: true, durations: [4, 6, 8], defaultDuration: 8, textRatios: VEO_RATIOS, imageRatios: VEO_RATIOS, veo: true };
+const veo: RunwayModelRules = {
+  textToVideo: true,
+  durations: [4, 6, 8],
+  defaultDuration: 8,
+  textRatios: VEO_RATIOS,
+  imageRatios: VEO_RATIOS,
+  veo: true,
+};
 
 export const RUNWAY_MODELS: Readonly<Record<string, RunwayModelRules>> = {
-  'gen4.5': { textToVideo: true, durations: range(2, 10), defaultDuration: 5, textRatios: ['1280:720', '720:1280'], imageRatios: GEN4_IMAGE_RATIOS, veo: false },
+  'gen4.5': {
+    textToVideo: true,
+    durations: range(2, 10),
+    defaultDuration: 5,
+    textRatios: ['1280:720', '720:1280'],
+    imageRatios: GEN4_IMAGE_RATIOS,
+    veo: false,
+  },
   // Durations 5 and 10: what every SDK version accepted (later versions type it only as a number).
   gen4_turbo: { textToVideo: false, durations: [5, 10], defaultDuration: 5, textRatios: [], imageRatios: GEN4_IMAGE_RATIOS, veo: false },
   'veo3.1': veo,

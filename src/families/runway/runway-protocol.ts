@@ -30,7 +30,11 @@ export interface RunwayErrorBody {
 }
 
 /** The create body: the task's fields under Runway's names, the frames as `promptImage` positions, then the client's metadata. */
-export function buildRunwayBody(request: RunwayTaskRequest, upstreamModel: string, imageUri: (ref: NonNullable<RunwayTaskRequest['firstFrame']>) => string): Record<string, unknown> {
+export function buildRunwayBody(
+  request: RunwayTaskRequest,
+  upstreamModel: string,
+  imageUri: (ref: NonNullable<RunwayTaskRequest['firstFrame']>) => string,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { ...request.extra, model: upstreamModel, ratio: request.ratio, duration: request.duration };
   if (request.promptText !== undefined) body.promptText = request.promptText;
   if (request.seed !== undefined) body.seed = request.seed;
@@ -43,4 +47,5 @@ export function buildRunwayBody(request: RunwayTaskRequest, upstreamModel: strin
   return body;
 }
 
-export const runwaySubmitPath = (request: RunwayTaskRequest): string => (request.mode === 'image' ? RUNWAY_IMAGE_TO_VIDEO_PATH : RUNWAY_TEXT_TO_VIDEO_PATH);
+export const runwaySubmitPath = (request: RunwayTaskRequest): string =>
+  request.mode === 'image' ? RUNWAY_IMAGE_TO_VIDEO_PATH : RUNWAY_TEXT_TO_VIDEO_PATH;

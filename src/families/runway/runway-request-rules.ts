@@ -36,23 +36,31 @@ export interface RunwayRequestPlan {
  * A model's rules over a body its schema already checked: which mode, duration, ratio and extra
  * field it takes. Every refusal is a 400 naming the field the client sent; nothing is charged yet.
  */
-export function planRunwayRequest(model: string, body: RunwayVideoRequestDto, input: Pick<SubmitInput, 'durationField' | 'inputReferenceFile'>): RunwayRequestPlan {
+export function planRunwayRequest(
+  model: string,
+  body: RunwayVideoRequestDto,
+  input: Pick<SubmitInput, 'durationField' | 'inputReferenceFile'>,
+): RunwayRequestPlan {
   const rules = RUNWAY_MODELS[model];
   const extra = { ...(body.metadata ?? {}) };
   checkMetadata(model, rules, extra);
-  if (input.inputReferenceFile && body.input_reference !== undefined) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+  if (input.inputReferenceFile && body.input_reference !== undefined)
+    throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
   const image = input.inputReferenceFile !== undefined || body.input_reference !== undefined;
-  if (!image && !rules.textToVideo) throw AppError.invalid(`${model} is image-to-video only: input_reference (the first frame) is required`, 'input_reference');
+  if (!image && !rules.textToVideo)
+    throw AppError.invalid(`${model} is image-to-video only: input_reference (the first frame) is required`, 'input_reference');
   const prompt = body.prompt?.trim() ? body.prompt : undefined;
   if (!image && !prompt) throw AppError.invalid('prompt is required for text-to-video', 'prompt');
   if (body.last_frame !== undefined) {
     if (!rules.veo) throw AppError.invalid(`last_frame is not supported by ${model} (only veo3.1 and veo3.1_fast)`, 'last_frame');
     if (!image) throw AppError.invalid('last_frame needs input_reference (the first frame)', 'last_frame');
   }
-  if (body.negative_prompt !== undefined && !rules.veo) throw AppError.invalid(`negative_prompt is not supported by ${model} (only veo3.1 and veo3.1_fast)`, 'negative_prompt');
+  if (body.negative_prompt !== undefined && !rules.veo)
+    throw AppError.invalid(`negative_prompt is not supported by ${model} (only veo3.1 and veo3.1_fast)`, 'negative_prompt');
 
   const duration = body.duration ?? rules.defaultDuration;
-  if (!rules.durations.includes(duration)) throw AppError.invalid(`${input.durationField} must be ${durationsText(rules)} for ${model}`, input.durationField);
+  if (!rules.durations.includes(duration))
+    throw AppError.invalid(`${input.durationField} must be ${durationsText(rules)} for ${model}`, input.durationField);
   const { ratio, resolution } = ratioOf(model, body, image ? rules.imageRatios : rules.textRatios, image);
 
   const frames: RunwayFrameInput[] = [];
@@ -80,13 +88,19 @@ function durationsText(rules: RunwayModelRules): string {
 }
 
 /** `size` (`1280x720`) or `aspect_ratio` + `resolution` (default 16:9, 720p) -> one of the model's ratios. */
-function ratioOf(model: string, body: RunwayVideoRequestDto, allowed: readonly string[], image: boolean): { ratio: string; resolution: string } {
+function ratioOf(
+  model: string,
+  body: RunwayVideoRequestDto,
+  allowed: readonly string[],
+  image: boolean,
+): { ratio: string; resolution: string } {
   const kind = image ? 'image-to-video' : 'text-to-video';
   if (body.size !== undefined) {
     if (body.aspect_ratio !== undefined) throw AppError.invalid('give size or aspect_ratio, not both', 'aspect_ratio');
     const pixels = /^(\d{2,5})x(\d{2,5})$/.exec(body.size.trim());
     const ratio = pixels ? `${pixels[1]}:${pixels[2]}` : '';
-    if (!allowed.includes(ratio)) throw AppError.invalid(`size must be one of ${allowed.map((r) => r.replace(':', 'x')).join(', ')} for ${model} ${kind}`, 'size');
+    if (!allowed.includes(ratio))
+      throw AppError.invalid(`size must be one of ${allowed.map((r) => r.replace(':', 'x')).join(', ')} for ${model} ${kind}`, 'size');
     return { ratio, resolution: Math.min(Number(pixels![1]), Number(pixels![2])) >= 1080 ? '1080p' : '720p' };
   }
   const resolution = (body.resolution ?? '720p').trim().toLowerCase();
@@ -95,10 +109,17 @@ function ratioOf(model: string, body: RunwayVideoRequestDto, allowed: readonly s
   if (!byAspect) throw AppError.invalid('resolution must be 720p or 1080p', 'resolution');
   const ratio = byAspect[aspect];
   if (ratio && allowed.includes(ratio)) return { ratio, resolution };
-  const aspects = (res: string) => Object.keys(RUNWAY_RATIO_BY_ASPECT[res]).filter((key) => allowed.includes(RUNWAY_RATIO_BY_ASPECT[res][key]));
+  const aspects = (res: string) =>
+    Object.keys(RUNWAY_RATIO_BY_ASPECT[res]).filter((key) => allowed.includes(RUNWAY_RATIO_BY_ASPECT[res][key]));
   // The aspect ratio exists at 720p for this model: it is the resolution that does not fit.
   if (resolution !== '720p' && aspects('720p').includes(aspect)) {
-    throw AppError.invalid(`resolution ${resolution} is not available for ${model} ${kind} at ${aspect}${aspects(resolution).length ? ` (only ${aspects(resolution).join(', ')})` : ''}`, 'resolution');
+    throw AppError.invalid(
+      `resolution ${resolution} is not available for ${model} ${kind} at ${aspect}${aspects(resolution).length ? ` (only ${aspects(resolution).join(', ')})` : ''}`,
+      'resolution',
+    );
   }
-  throw AppError.invalid(`aspect_ratio must be one of ${aspects(resolution).join(', ')} for ${model} ${kind} at ${resolution}`, 'aspect_ratio');
+  throw AppError.invalid(
+    `aspect_ratio must be one of ${aspects(resolution).join(', ')} for ${model} ${kind} at ${resolution}`,
+    'aspect_ratio',
+  );
 }

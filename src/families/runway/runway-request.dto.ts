@@ -17,18 +17,29 @@ export class RunwayVideoRequestDto {
   @IsString()
   model: string;
 
-  @ApiPropertyOptional({ maxLength: RUNWAY_MAX_PROMPT, example: 'a paper boat drifting down a rainy street', description: 'required for text-to-video; optional with input_reference' })
+  @ApiPropertyOptional({
+    maxLength: RUNWAY_MAX_PROMPT,
+    example: 'a paper boat drifting down a rainy street',
+    description: 'required for text-to-video; optional with input_reference',
+  })
   @IsOptionalNotNull()
   @IsString()
   @MaxUtf16Length(RUNWAY_MAX_PROMPT)
   prompt?: string;
 
-  @ApiPropertyOptional({ example: 5, description: 'seconds (also `seconds` on /v1/videos): gen4.5 2 to 10 (default 5); gen4_turbo 5 or 10 (default 5); veo3.1 and veo3.1_fast 4, 6 or 8 (default 8)' })
+  @ApiPropertyOptional({
+    example: 5,
+    description:
+      'seconds (also `seconds` on /v1/videos): gen4.5 2 to 10 (default 5); gen4_turbo 5 or 10 (default 5); veo3.1 and veo3.1_fast 4, 6 or 8 (default 8)',
+  })
   @IsOptionalNotNull()
   @IsInt({ message: '$property must be a whole number of seconds' })
   duration?: number;
 
-  @ApiPropertyOptional({ example: '1280x720', description: 'pixels `<w>x<h>`, one of the model\'s ratios (e.g. 1280x720, 720x1280, 960x960); or use aspect_ratio with resolution' })
+  @ApiPropertyOptional({
+    example: '1280x720',
+    description: "pixels `<w>x<h>`, one of the model's ratios (e.g. 1280x720, 720x1280, 960x960); or use aspect_ratio with resolution",
+  })
   @IsOptionalNotNull()
   @IsString()
   size?: string;
@@ -43,7 +54,10 @@ export class RunwayVideoRequestDto {
   @IsString()
   resolution?: string;
 
-  @ApiPropertyOptional({ description: 'first frame (image-to-video): a file part (multipart), an https URL or a data URI (image/png, jpeg or webp, under 5 MB encoded); required by gen4_turbo' })
+  @ApiPropertyOptional({
+    description:
+      'first frame (image-to-video): a file part (multipart), an https URL or a data URI (image/png, jpeg or webp, under 5 MB encoded); required by gen4_turbo',
+  })
   @IsOptionalNotNull()
   @IsString({ message: '$property must be an https URL or a data URI' })
   input_reference?: string;
@@ -68,7 +82,8 @@ export class RunwayVideoRequestDto {
     type: 'object',
     additionalProperties: true,
     example: { contentModeration: { publicFigureThreshold: 'low' } },
-    description: 'passed to Runway as it is (e.g. `contentModeration`, `audio` for the Veo models); keys the gateway sets itself are refused',
+    description:
+      'passed to Runway as it is (e.g. `contentModeration`, `audio` for the Veo models); keys the gateway sets itself are refused',
   })
   @IsOptionalNotNull()
   @IsObject({ message: '$property must be an object' })
@@ -80,11 +95,24 @@ const EXAMPLE_FIRST_FRAME =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const examples = (form: SubmitForm): Record<string, RequestExample> => ({
-  [`runway-text-${form}`]: { summary: 'Runway gen4.5, text-to-video', value: { model: 'gen4.5', prompt: 'a paper boat drifting down a rainy street', duration: 5, size: '1280x720' } },
+  [`runway-text-${form}`]: {
+    summary: 'Runway gen4.5, text-to-video',
+    value: { model: 'gen4.5', prompt: 'a paper boat drifting down a rainy street', duration: 5, size: '1280x720' },
+  },
   [`runway-image-${form}`]: {
     summary: 'Runway veo3.1_fast, image-to-video',
-    value: { model: 'veo3.1_fast', prompt: 'slow dolly in', input_reference: EXAMPLE_FIRST_FRAME, duration: 8, aspect_ratio: '16:9', resolution: '720p' },
+    value: {
+      model: 'veo3.1_fast',
+      prompt: 'slow dolly in',
+      input_reference: EXAMPLE_FIRST_FRAME,
+      duration: 8,
+      aspect_ratio: '16:9',
+      resolution: '720p',
+    },
   },
 });
 
-export const RUNWAY_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = { flat: examples('flat'), unified: examples('unified') };
+export const RUNWAY_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
+  flat: examples('flat'),
+  unified: examples('unified'),
+};

@@ -8,7 +8,7 @@ import type { RunwayTask } from './runway-protocol';
 const MODERATION = /^(?:INPUT_PREPROCESSING\.)?SAFETY(?:\.|$)/;
 /** Runway's documented failure codes, in the gateway's words (its `failure` text is never passed on). */
 const FAILURE_CODES: Readonly<Record<string, string>> = {
-  ASSET: 'an input asset does not meet the provider\'s spec',
+  ASSET: "an input asset does not meet the provider's spec",
   'INTERNAL.BAD_OUTPUT': 'the provider rejected its own output (often text overlaid in the input)',
   INPUT_PREPROCESSING: 'the provider could not prepare the input',
   INTERNAL: 'provider internal error',
@@ -28,12 +28,16 @@ export function mapRunwayTask(body: unknown, policy?: LinkPolicy): PollOutcome {
     case 'THROTTLED':
       return { state: 'queued', progress: 0, raw };
     case 'RUNNING': {
-      const progress = typeof task.progress === 'number' && Number.isFinite(task.progress) ? Math.max(0, Math.min(99, Math.round(task.progress * 100))) : undefined;
+      const progress =
+        typeof task.progress === 'number' && Number.isFinite(task.progress)
+          ? Math.max(0, Math.min(99, Math.round(task.progress * 100)))
+          : undefined;
       return { state: 'running', progress, raw };
     }
     case 'SUCCEEDED': {
       const url = Array.isArray(task.output) ? task.output[0] : undefined;
-      if (typeof url !== 'string' || !isShowableLink(url, policy)) return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider returned no usable video'), raw };
+      if (typeof url !== 'string' || !isShowableLink(url, policy))
+        return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider returned no usable video'), raw };
       return { state: 'succeeded', progress: 100, videoUrl: url, raw };
     }
     case 'FAILED':
@@ -41,7 +45,10 @@ export function mapRunwayTask(body: unknown, policy?: LinkPolicy): PollOutcome {
     case 'CANCELLED':
       return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the task was cancelled upstream'), raw };
     default:
-      throw new UpstreamError('transient', `unexpected status ${JSON.stringify(providerCode(task.status) ?? null)} in the provider's answer`);
+      throw new UpstreamError(
+        'transient',
+        `unexpected status ${JSON.stringify(providerCode(task.status) ?? null)} in the provider's answer`,
+      );
   }
 }
 

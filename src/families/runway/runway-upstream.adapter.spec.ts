@@ -22,7 +22,10 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
   afterAll(() => fake.close());
 
   const submitted = async () => {
-    const { upstreamTaskId } = await adapter.submit(task({ request: { mode: 'text', promptText: 'p', ratio: '1280:720', duration: 5, extra: {} } }), channel);
+    const { upstreamTaskId } = await adapter.submit(
+      task({ request: { mode: 'text', promptText: 'p', ratio: '1280:720', duration: 5, extra: {} } }),
+      channel,
+    );
     return task({ upstreamTaskId });
   };
 
@@ -34,13 +37,22 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
     const deleted = fake.deletes().at(-1)!;
     expect(deleted.path).toBe(`/v1/tasks/${running.upstreamTaskId}`);
     expect(deleted.headers).toMatchObject({ authorization: `Bearer ${fake.apiKey}`, 'x-runway-version': '2024-11-06' });
-    expect(await adapter.poll(running, channel)).toMatchObject({ state: 'failed', failReason: 'generation failed: the task was cancelled upstream' });
+    expect(await adapter.poll(running, channel)).toMatchObject({
+      state: 'failed',
+      failReason: 'generation failed: the task was cancelled upstream',
+    });
   });
 
   it('a cancel Runway refuses is an UpstreamError: an unknown task, a bad key', async () => {
-    await expect(adapter.cancel(task({ upstreamTaskId: 'no-such-task' }), channel)).rejects.toMatchObject({ kind: 'channel', details: { httpStatus: 404 } });
+    await expect(adapter.cancel(task({ upstreamTaskId: 'no-such-task' }), channel)).rejects.toMatchObject({
+      kind: 'channel',
+      details: { httpStatus: 404 },
+    });
     const running = await submitted();
-    await expect(adapter.cancel(running, { ...channel, apiKey: 'key_wrong' })).rejects.toMatchObject({ kind: 'channel', details: { httpStatus: 401 } });
+    await expect(adapter.cancel(running, { ...channel, apiKey: 'key_wrong' })).rejects.toMatchObject({
+      kind: 'channel',
+      details: { httpStatus: 401 },
+    });
     await expect(adapter.cancel(task({ upstreamTaskId: null }), channel)).rejects.toMatchObject({ kind: 'channel' });
   });
 });

@@ -53,9 +53,14 @@ export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody
   async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
     const request = task.request as unknown as RunwayTaskRequest;
     const body = buildRunwayBody(request, task.upstreamModel, (ref) => this.images.uri(ref));
-    const response = await this.call(channel, 'POST', runwaySubmitPath(request), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), { body, signal: deadline?.signal, task });
+    const response = await this.call(channel, 'POST', runwaySubmitPath(request), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
+      body,
+      signal: deadline?.signal,
+      task,
+    });
     const id = (response.data as { id?: unknown }).id;
-    if (typeof id !== 'string' || !id || id.length > MAX_TASK_ID_LENGTH) throw new UpstreamError('transient', 'the provider accepted the submit without a usable id');
+    if (typeof id !== 'string' || !id || id.length > MAX_TASK_ID_LENGTH)
+      throw new UpstreamError('transient', 'the provider accepted the submit without a usable id');
     return { upstreamTaskId: id };
   }
 

@@ -13,7 +13,13 @@ export interface SimulatorRecord<T> {
   createdAt: number;
 }
 
-const toRecord = <T>(row: SimulatorRecordEntity): SimulatorRecord<T> => ({ seq: Number(row.seq), key: row.key, parentKey: row.parentKey, data: row.data as T, createdAt: row.createdAt });
+const toRecord = <T>(row: SimulatorRecordEntity): SimulatorRecord<T> => ({
+  seq: Number(row.seq),
+  key: row.key,
+  parentKey: row.parentKey,
+  data: row.data as T,
+  createdAt: row.createdAt,
+});
 
 /**
  * The simulators' state in the gateway's database: one table, records by kind and key. Every
@@ -34,7 +40,9 @@ export class SimulatorRecords {
    */
   async insertOrGet<T>(kind: string, key: string, data: T, parentKey: string | null = null): Promise<SimulatorRecord<T>> {
     const row = { kind, key, parentKey, data: data as never, createdAt: this.clock.now() };
-    await this.transactions.runStatement((manager) => manager.createQueryBuilder().insert().into(SimulatorRecordEntity).values(row).orIgnore().execute());
+    await this.transactions.runStatement((manager) =>
+      manager.createQueryBuilder().insert().into(SimulatorRecordEntity).values(row).orIgnore().execute(),
+    );
     const stored = await this.find<T>(kind, key);
     if (!stored) throw new Error(`simulator record ${kind}/${key} was not stored`);
     return stored;

@@ -27,7 +27,11 @@ export class VeoDrafts implements FamilyDrafts {
     };
     const release = () => releases.forEach((done) => done());
     try {
-      const request: VeoTaskRequest = { ...plan.request, image: await stage(plan.image, 'input_reference'), lastFrame: await stage(plan.lastFrame, 'last_frame') };
+      const request: VeoTaskRequest = {
+        ...plan.request,
+        image: await stage(plan.image, 'input_reference'),
+        lastFrame: await stage(plan.lastFrame, 'last_frame'),
+      };
       return {
         draft: {
           platform: 'veo',

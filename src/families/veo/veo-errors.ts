@@ -46,7 +46,13 @@ export function mapVeoError(httpStatus: number, body: VeoErrorBody | undefined, 
   const status = keyInvalid ? 'API_KEY_INVALID' : providerCode(error?.status);
   const summary = (generic: string) => codeSummary(VEO_STATUS_REASONS, status, generic, status ? undefined : httpStatus);
   const info = { upstreamCode: status, httpStatus };
-  if (keyInvalid || httpStatus === 401 || httpStatus === 403 || (status !== undefined && CHANNEL_STATUSES.has(status)) || httpStatus === 404) {
+  if (
+    keyInvalid ||
+    httpStatus === 401 ||
+    httpStatus === 403 ||
+    (status !== undefined && CHANNEL_STATUSES.has(status)) ||
+    httpStatus === 404
+  ) {
     return new UpstreamError('channel', summary(GENERIC_REASON.channel), info);
   }
   if (httpStatus === 429) {
@@ -59,6 +65,8 @@ export function mapVeoError(httpStatus: number, body: VeoErrorBody | undefined, 
 
 /** google.rpc.RetryInfo's `retryDelay` (`"30s"`), in whole seconds. */
 function retryDelaySeconds(details: ReadonlyArray<{ retryDelay?: string }>): number | undefined {
-  const delay = details.map((detail) => (typeof detail?.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(detail.retryDelay) : null)).find(Boolean);
+  const delay = details
+    .map((detail) => (typeof detail?.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(detail.retryDelay) : null))
+    .find(Boolean);
   return delay ? Math.max(1, Math.ceil(Number(delay[1]))) : undefined;
 }

@@ -25,10 +25,12 @@ export function mapVeoOperation(body: unknown, policy?: LinkPolicy): PollOutcome
   const result = operation.response?.generateVideoResponse;
   const uri = result?.generatedSamples?.[0]?.video?.uri;
   if (typeof uri === 'string' && uri !== '') {
-    if (!isShowableLink(uri, policy)) return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the video cannot be downloaded from this channel'), raw };
+    if (!isShowableLink(uri, policy))
+      return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the video cannot be downloaded from this channel'), raw };
     return { state: 'succeeded', progress: 100, videoUrl: uri, raw };
   }
-  if (Number(result?.raiMediaFilteredCount ?? 0) > 0) return { state: 'failed', failReason: failureReason(FAILURE.moderation, VEO_RAI_FILTERED), raw };
+  if (Number(result?.raiMediaFilteredCount ?? 0) > 0)
+    return { state: 'failed', failReason: failureReason(FAILURE.moderation, VEO_RAI_FILTERED), raw };
   return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider returned no video'), raw };
 }
 

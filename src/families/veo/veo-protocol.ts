@@ -2,7 +2,8 @@ import type { AlphaImageRef } from '../alpha/alpha-image-inputs.service';
 
 /** Wire shapes of Veo on the Gemini API (docs/upstream-protocols.md, Family Veo; js-genai's mldev converters). */
 export const VEO_API_VERSION = '/v1beta';
-export const veoSubmitPath = (upstreamModel: string): string => `${VEO_API_VERSION}/models/${encodeURIComponent(upstreamModel)}:predictLongRunning`;
+export const veoSubmitPath = (upstreamModel: string): string =>
+  `${VEO_API_VERSION}/models/${encodeURIComponent(upstreamModel)}:predictLongRunning`;
 /** An operation name as the create answer gives it; anything else is not queried (it becomes part of a path). */
 export const VEO_OPERATION_NAME = /^models\/[\w.-]{1,64}\/operations\/[\w-]{1,64}$/;
 export const veoOperationPath = (name: string): string => `${VEO_API_VERSION}/${name}`;

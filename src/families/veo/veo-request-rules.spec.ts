@@ -1,12 +1,20 @@
 import { planVeoRequest } from './veo-request-rules';
 import type { VeoVideoRequestDto } from './veo-request.dto';
 
-const plan = (model: string, body: Partial<VeoVideoRequestDto>, options: { durationField?: 'duration' | 'seconds'; seedSent?: boolean; file?: boolean } = {}) =>
-  planVeoRequest(model, { model, ...body }, {
-    durationField: options.durationField ?? 'duration',
-    seedSent: options.seedSent ?? false,
-    inputReferenceFile: options.file ? { buffer: Buffer.from('x') } : undefined,
-  });
+const plan = (
+  model: string,
+  body: Partial<VeoVideoRequestDto>,
+  options: { durationField?: 'duration' | 'seconds'; seedSent?: boolean; file?: boolean } = {},
+) =>
+  planVeoRequest(
+    model,
+    { model, ...body },
+    {
+      durationField: options.durationField ?? 'duration',
+      seedSent: options.seedSent ?? false,
+      inputReferenceFile: options.file ? { buffer: Buffer.from('x') } : undefined,
+    },
+  );
 const refusal = (fn: () => unknown) => {
   try {
     fn();
@@ -18,9 +26,25 @@ const refusal = (fn: () => unknown) => {
 
 describe('Veo request rules', () => {
   it('defaults to 8 s, 16:9, 720p and maps a pixel size to ratio and resolution', () => {
-    expect(plan('veo-3.1-generate-preview', { prompt: 'p' }).request).toEqual({ prompt: 'p', durationSeconds: 8, aspectRatio: '16:9', resolution: '720p' });
-    expect(plan('veo-3.1-generate-preview', { prompt: 'p', size: '2160x3840' }).request).toMatchObject({ aspectRatio: '9:16', resolution: '4k' });
-    expect(plan('veo-3.0-generate-001', { prompt: 'p', duration: 4, aspect_ratio: '9:16', negative_prompt: 'blur', metadata: { personGeneration: 'allow_adult' } }).request).toEqual({
+    expect(plan('veo-3.1-generate-preview', { prompt: 'p' }).request).toEqual({
+      prompt: 'p',
+      durationSeconds: 8,
+      aspectRatio: '16:9',
+      resolution: '720p',
+    });
+    expect(plan('veo-3.1-generate-preview', { prompt: 'p', size: '2160x3840' }).request).toMatchObject({
+      aspectRatio: '9:16',
+      resolution: '4k',
+    });
+    expect(
+      plan('veo-3.0-generate-001', {
+        prompt: 'p',
+        duration: 4,
+        aspect_ratio: '9:16',
+        negative_prompt: 'blur',
+        metadata: { personGeneration: 'allow_adult' },
+      }).request,
+    ).toEqual({
       prompt: 'p',
       durationSeconds: 4,
       aspectRatio: '9:16',
@@ -32,8 +56,13 @@ describe('Veo request rules', () => {
 
   it('takes the first frame as a file, a URL, {image_url} or a data URI, and the last frame on Veo 3.1', () => {
     expect(plan('veo-3.0-generate-001', {}, { file: true }).image).toEqual({ file: { buffer: Buffer.from('x') } });
-    expect(plan('veo-3.0-generate-001', { input_reference: { image_url: 'https://a.example/i.png' } }).image).toEqual({ url: 'https://a.example/i.png' });
-    const both = plan('veo-3.1-fast-generate-preview', { input_reference: 'https://a.example/i.png', last_frame: 'data:image/png;base64,AAAA' });
+    expect(plan('veo-3.0-generate-001', { input_reference: { image_url: 'https://a.example/i.png' } }).image).toEqual({
+      url: 'https://a.example/i.png',
+    });
+    const both = plan('veo-3.1-fast-generate-preview', {
+      input_reference: 'https://a.example/i.png',
+      last_frame: 'data:image/png;base64,AAAA',
+    });
     expect(both).toMatchObject({ image: { url: 'https://a.example/i.png' }, lastFrame: { dataUri: 'data:image/png;base64,AAAA' } });
   });
 

@@ -30,13 +30,19 @@ export interface VeoRequestPlan {
  * resolutions of the model, 1080p/4k at 8 s only, size or ratio (not both), last frame on Veo 3.1
  * with a first frame, no seed (Gemini API), metadata never overriding a gateway-set parameter.
  */
-export function planVeoRequest(model: string, body: VeoVideoRequestDto, input: Pick<SubmitInput, 'durationField' | 'inputReferenceFile'> & { seedSent: boolean }): VeoRequestPlan {
+export function planVeoRequest(
+  model: string,
+  body: VeoVideoRequestDto,
+  input: Pick<SubmitInput, 'durationField' | 'inputReferenceFile'> & { seedSent: boolean },
+): VeoRequestPlan {
   const rules = VEO_MODELS[model];
   if (input.seedSent) throw AppError.invalid(`seed is not taken by ${model} on the Gemini API`, 'seed');
   const seconds = body.duration ?? VEO_DEFAULT_SECONDS;
-  if (!rules.durations.includes(seconds)) throw AppError.invalid(`${input.durationField} must be ${rules.durations.join(', ')} seconds for ${model}`, input.durationField);
+  if (!rules.durations.includes(seconds))
+    throw AppError.invalid(`${input.durationField} must be ${rules.durations.join(', ')} seconds for ${model}`, input.durationField);
   const { aspectRatio, resolution, resolutionField } = shapeOf(body);
-  if (!rules.resolutions.includes(resolution)) throw AppError.invalid(`${resolutionField} must be ${rules.resolutions.join(', ')} for ${model}`, resolutionField);
+  if (!rules.resolutions.includes(resolution))
+    throw AppError.invalid(`${resolutionField} must be ${rules.resolutions.join(', ')} for ${model}`, resolutionField);
   if (resolution !== '720p' && seconds !== VEO_HIGH_RESOLUTION_SECONDS) {
     throw AppError.invalid(`${input.durationField} must be ${VEO_HIGH_RESOLUTION_SECONDS} seconds at ${resolution}`, input.durationField);
   }
@@ -48,7 +54,8 @@ export function planVeoRequest(model: string, body: VeoVideoRequestDto, input: P
   }
   const metadata = body.metadata ?? {};
   const overridden = Object.keys(metadata).find((key) => GATEWAY_PARAMETERS.includes(key));
-  if (overridden) throw AppError.invalid(`metadata.${overridden} is set by the gateway; use the request's own fields`, `metadata.${overridden}`);
+  if (overridden)
+    throw AppError.invalid(`metadata.${overridden} is set by the gateway; use the request's own fields`, `metadata.${overridden}`);
   const request: VeoRequestPlan['request'] = {
     durationSeconds: seconds,
     aspectRatio,
@@ -62,16 +69,25 @@ export function planVeoRequest(model: string, body: VeoVideoRequestDto, input: P
 
 function shapeOf(body: VeoVideoRequestDto): { aspectRatio: string; resolution: string; resolutionField: string } {
   if (body.size !== undefined) {
-    if (body.aspect_ratio !== undefined || body.resolution !== undefined) throw AppError.invalid('give size, or aspect_ratio with resolution, not both', 'size');
+    if (body.aspect_ratio !== undefined || body.resolution !== undefined)
+      throw AppError.invalid('give size, or aspect_ratio with resolution, not both', 'size');
     const shape = SIZES[body.size.toLowerCase()];
     if (!shape) throw AppError.invalid(`size must be one of ${Object.keys(SIZES).join(', ')}`, 'size');
     return { ...shape, resolutionField: 'size' };
   }
-  return { aspectRatio: body.aspect_ratio ?? '16:9', resolution: (body.resolution ?? VEO_DEFAULT_RESOLUTION).toLowerCase(), resolutionField: 'resolution' };
+  return {
+    aspectRatio: body.aspect_ratio ?? '16:9',
+    resolution: (body.resolution ?? VEO_DEFAULT_RESOLUTION).toLowerCase(),
+    resolutionField: 'resolution',
+  };
 }
 
-function imageSource(reference: VeoVideoRequestDto['input_reference'], file: SubmitInput['inputReferenceFile']): VeoImageSource | undefined {
-  if (reference !== undefined && file) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+function imageSource(
+  reference: VeoVideoRequestDto['input_reference'],
+  file: SubmitInput['inputReferenceFile'],
+): VeoImageSource | undefined {
+  if (reference !== undefined && file)
+    throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
   if (file) return { file };
   if (reference === undefined) return undefined;
   return urlOrDataUri(typeof reference === 'string' ? reference : reference.image_url);

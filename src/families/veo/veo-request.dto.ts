@@ -6,13 +6,19 @@ import { VEO_ASPECT_RATIOS, VEO_MODELS } from './veo-models';
 
 const MAX_PROMPT = 4_000;
 /** A 1x1 PNG: an example that Swagger's "Try it out" can send as it is (no host to fetch). */
-const FIRST_FRAME = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const FIRST_FRAME =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const IMAGE_MESSAGE = '$property must be an http(s) URL or a base64 data URI (data:image/png;base64,...)';
 const IMAGE_SOURCE = /^(https?:\/\/\S+|data:image\/[\w.+-]+;base64,[\s\S]+)$/i;
 
 /** A JSON image: an http(s) URL or a data URI, or (OpenAI's spelling) `{image_url}` holding one. */
 function isImageSource(value: unknown): boolean {
-  const url = typeof value === 'string' ? value : value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 ? (value as { image_url?: unknown }).image_url : undefined;
+  const url =
+    typeof value === 'string'
+      ? value
+      : value && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1
+        ? (value as { image_url?: unknown }).image_url
+        : undefined;
   return typeof url === 'string' && IMAGE_SOURCE.test(url);
 }
 
@@ -20,24 +26,39 @@ function isImageSource(value: unknown): boolean {
  * The request schema of the Veo models (Gemini API), the same field names on both forms. Rules
  * across fields and per model (durations, resolutions, last frame) are VeoRequestRules'.
  */
-@ApiSchema({ name: 'VeoVideoRequest', description: 'Veo on the Gemini API: `veo-3.1-generate-preview`, `veo-3.1-fast-generate-preview`, `veo-3.0-generate-001`, `veo-3.0-fast-generate-001`.' })
+@ApiSchema({
+  name: 'VeoVideoRequest',
+  description:
+    'Veo on the Gemini API: `veo-3.1-generate-preview`, `veo-3.1-fast-generate-preview`, `veo-3.0-generate-001`, `veo-3.0-fast-generate-001`.',
+})
 export class VeoVideoRequestDto {
   @ApiProperty({ enum: Object.keys(VEO_MODELS), example: 'veo-3.1-fast-generate-preview' })
   @IsString()
   model: string;
 
-  @ApiPropertyOptional({ example: 'a paper boat drifting down a rainy street, cinematic', maxLength: MAX_PROMPT, description: 'required without input_reference' })
+  @ApiPropertyOptional({
+    example: 'a paper boat drifting down a rainy street, cinematic',
+    maxLength: MAX_PROMPT,
+    description: 'required without input_reference',
+  })
   @IsOptionalNotNull()
   @IsString()
   @MaxUtf16Length(MAX_PROMPT, { message: `$property must be at most ${MAX_PROMPT} characters` })
   prompt?: string;
 
-  @ApiPropertyOptional({ enum: [4, 6, 8], example: 8, description: 'seconds (also `seconds` on /v1/videos): 4, 6 or 8; default 8; 1080p and 4k take 8 only' })
+  @ApiPropertyOptional({
+    enum: [4, 6, 8],
+    example: 8,
+    description: 'seconds (also `seconds` on /v1/videos): 4, 6 or 8; default 8; 1080p and 4k take 8 only',
+  })
   @IsOptionalNotNull()
   @IsInt({ message: '$property must be 4, 6 or 8 seconds' })
   duration?: number;
 
-  @ApiPropertyOptional({ example: '1280x720', description: '`1280x720`, `720x1280`, `1920x1080`, `1080x1920`, `3840x2160` or `2160x3840`; or give aspect_ratio and resolution' })
+  @ApiPropertyOptional({
+    example: '1280x720',
+    description: '`1280x720`, `720x1280`, `1920x1080`, `1080x1920`, `3840x2160` or `2160x3840`; or give aspect_ratio and resolution',
+  })
   @IsOptionalNotNull()
   @IsString()
   @Matches(/^\d{2,5}x\d{2,5}$/, { message: 'size must be <width>x<height> in pixels, e.g. 1280x720' })
@@ -53,9 +74,15 @@ export class VeoVideoRequestDto {
   @IsString()
   resolution?: string;
 
-  @ApiPropertyOptional({ description: 'first frame (image-to-video): a file part (multipart), an http(s) URL or a data URI; PNG, JPEG or WEBP', example: FIRST_FRAME })
+  @ApiPropertyOptional({
+    description: 'first frame (image-to-video): a file part (multipart), an http(s) URL or a data URI; PNG, JPEG or WEBP',
+    example: FIRST_FRAME,
+  })
   @IsOptionalNotNull()
-  @ValidateBy({ name: 'isImageSource', validator: { validate: isImageSource, defaultMessage: () => IMAGE_MESSAGE.replace('$property', 'input_reference') } })
+  @ValidateBy({
+    name: 'isImageSource',
+    validator: { validate: isImageSource, defaultMessage: () => IMAGE_MESSAGE.replace('$property', 'input_reference') },
+  })
   input_reference?: string | { image_url: string };
 
   @ApiPropertyOptional({ description: 'last frame (Veo 3.1, with input_reference): an http(s) URL or a data URI' })
@@ -73,19 +100,51 @@ export class VeoVideoRequestDto {
   @ApiPropertyOptional({ description: 'not taken by Veo on the Gemini API (Vertex AI only): refused' })
   seed?: unknown;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { personGeneration: 'allow_all' }, description: 'sent among Veo `parameters` as it is (e.g. `personGeneration`, `enhancePrompt`); keys the gateway sets are refused' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { personGeneration: 'allow_all' },
+    description: 'sent among Veo `parameters` as it is (e.g. `personGeneration`, `enhancePrompt`); keys the gateway sets are refused',
+  })
   @IsOptionalNotNull()
   @IsObject({ message: '$property must be an object' })
   metadata?: Record<string, unknown>;
 }
 
-const TEXT: RequestExample = { summary: 'Veo 3.1 Fast, text to video', value: { model: 'veo-3.1-fast-generate-preview', prompt: 'a paper boat drifting down a rainy street, cinematic', seconds: '8', size: '1280x720' } };
+const TEXT: RequestExample = {
+  summary: 'Veo 3.1 Fast, text to video',
+  value: {
+    model: 'veo-3.1-fast-generate-preview',
+    prompt: 'a paper boat drifting down a rainy street, cinematic',
+    seconds: '8',
+    size: '1280x720',
+  },
+};
 const IMAGE: RequestExample = {
   summary: 'Veo 3.0, image to video',
-  value: { model: 'veo-3.0-fast-generate-001', prompt: 'the boat sails away', duration: 6, aspect_ratio: '16:9', resolution: '720p', input_reference: FIRST_FRAME },
+  value: {
+    model: 'veo-3.0-fast-generate-001',
+    prompt: 'the boat sails away',
+    duration: 6,
+    aspect_ratio: '16:9',
+    resolution: '720p',
+    input_reference: FIRST_FRAME,
+  },
 };
 
 export const VEO_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
   flat: { 'veo-text': TEXT, 'veo-image': IMAGE },
-  unified: { 'veo-text': { ...TEXT, value: { model: 'veo-3.1-fast-generate-preview', prompt: 'a paper boat drifting down a rainy street, cinematic', duration: 8, aspect_ratio: '16:9', resolution: '720p' } }, 'veo-image': IMAGE },
+  unified: {
+    'veo-text': {
+      ...TEXT,
+      value: {
+        model: 'veo-3.1-fast-generate-preview',
+        prompt: 'a paper boat drifting down a rainy street, cinematic',
+        duration: 8,
+        aspect_ratio: '16:9',
+        resolution: '720p',
+      },
+    },
+    'veo-image': IMAGE,
+  },
 };

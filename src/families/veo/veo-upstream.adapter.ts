@@ -11,7 +11,16 @@ import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdap
 import { AlphaImageInputs, AlphaImageRef } from '../alpha/alpha-image-inputs.service';
 import { mapVeoError } from './veo-errors';
 import { mapVeoOperation } from './veo-operation-mapping';
-import { buildVeoSubmitBody, VEO_OPERATION_NAME, VEO_PROBE_PATH, VeoErrorBody, VeoImage, veoOperationPath, veoSubmitPath, VeoTaskRequest } from './veo-protocol';
+import {
+  buildVeoSubmitBody,
+  VEO_OPERATION_NAME,
+  VEO_PROBE_PATH,
+  VeoErrorBody,
+  VeoImage,
+  veoOperationPath,
+  veoSubmitPath,
+  VeoTaskRequest,
+} from './veo-protocol';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -43,9 +52,14 @@ export class VeoUpstreamAdapter implements UpstreamAdapter {
   async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
     const request = task.request as unknown as VeoTaskRequest;
     const body = buildVeoSubmitBody(request, { image: await this.inline(request.image), lastFrame: await this.inline(request.lastFrame) });
-    const response = await this.call(channel, 'POST', veoSubmitPath(task.upstreamModel), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), { body, signal: deadline?.signal, task });
+    const response = await this.call(channel, 'POST', veoSubmitPath(task.upstreamModel), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
+      body,
+      signal: deadline?.signal,
+      task,
+    });
     const name = (response.data as { name?: unknown }).name;
-    if (typeof name !== 'string' || !VEO_OPERATION_NAME.test(name)) throw new UpstreamError('transient', 'the provider accepted the submit without a usable operation name');
+    if (typeof name !== 'string' || !VEO_OPERATION_NAME.test(name))
+      throw new UpstreamError('transient', 'the provider accepted the submit without a usable operation name');
     return { upstreamTaskId: name };
   }
 
@@ -77,11 +91,25 @@ export class VeoUpstreamAdapter implements UpstreamAdapter {
     return { bytesBase64Encoded: image.bytes.toString('base64'), mimeType: image.mime };
   }
 
-  private call(channel: ChannelEntity, method: 'GET' | 'POST', path: string, timeout: number, options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {}): Promise<AxiosResponse> {
+  private call(
+    channel: ChannelEntity,
+    method: 'GET' | 'POST',
+    path: string,
+    timeout: number,
+    options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {},
+  ): Promise<AxiosResponse> {
     return callBearerJson<VeoErrorBody>(
       this.http,
       channel,
-      { method, path, timeout, body: options.body, signal: options.signal, gatewayHops: options.task?.gatewayHops, authHeaders: { 'x-goog-api-key': channel.apiKey } },
+      {
+        method,
+        path,
+        timeout,
+        body: options.body,
+        signal: options.signal,
+        gatewayHops: options.task?.gatewayHops,
+        authHeaders: { 'x-goog-api-key': channel.apiKey },
+      },
       'Veo',
       (status, body, retryAfter) => mapVeoError(status, body, retryAfter, this.clock.now()),
     );

@@ -36,7 +36,8 @@ export class UnifiedTask {
   quota: number;
 
   @ApiProperty({
-    description: 'textGenerate (beta-1.0-t2v), imageGenerate (beta-1.0-i2v), referenceGenerate (beta-1.0-r2v), videoEdit (beta-1.0-video-edit)',
+    description:
+      'textGenerate (beta-1.0-t2v), imageGenerate (beta-1.0-i2v), referenceGenerate (beta-1.0-r2v), videoEdit (beta-1.0-video-edit)',
     example: 'textGenerate',
   })
   action: string;
@@ -48,7 +49,8 @@ export class UnifiedTask {
   fail_reason: string;
 
   @ApiProperty({
-    description: "Non-empty on SUCCESS: the gateway's own signed link to /v1/videos/{id}/content (`expires`, `signature`; valid VIDEO_URL_TTL_S, no Authorization header needed). The provider's URL is only in `data`",
+    description:
+      "Non-empty on SUCCESS: the gateway's own signed link to /v1/videos/{id}/content (`expires`, `signature`; valid VIDEO_URL_TTL_S, no Authorization header needed). The provider's URL is only in `data`",
     example: '',
   })
   result_url: string;
@@ -84,7 +86,10 @@ export class UnifiedTask {
 }
 
 /** The unified wrapper of GET /v1/video/generations/{task_id}. */
-@ApiSchema({ name: 'UnifiedTaskResponse', description: 'The unified wrapper `{code, message, data}`; `code` is `success` also for a FAILURE task.' })
+@ApiSchema({
+  name: 'UnifiedTaskResponse',
+  description: 'The unified wrapper `{code, message, data}`; `code` is `success` also for a FAILURE task.',
+})
 export class UnifiedTaskResponse {
   @ApiProperty({ example: 'success', description: '`success` whenever the task was found, also for a failed task' })
   code: string;
@@ -121,7 +126,8 @@ export const UNIFIED_TASK_EXAMPLES = {
         ...common,
         status: 'SUCCESS',
         fail_reason: '',
-        result_url: 'https://gateway.example.com/v1/videos/task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ/content?expires=1767355262&signature=3f1c0e5a9d7b2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e',
+        result_url:
+          'https://gateway.example.com/v1/videos/task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ/content?expires=1767355262&signature=3f1c0e5a9d7b2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e',
         finish_time: 1767268930,
         updated_at: 1767268930,
         progress: '100%',

@@ -7,7 +7,14 @@ import { SpacedRateLimiter } from '../../shared-state/spaced-rate-limiter.servic
 import { isShowableLink } from '../../common/url-guard';
 import { GAMMA_SECRET_SETTINGS } from '../../families/gamma/gamma-channel-settings';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { channelSecrets, codeSummary, GENERIC_REASON, MAX_PROVIDER_BODY_BYTES, providerCode, transportErrorMessage } from '../../upstream/provider-text';
+import {
+  channelSecrets,
+  codeSummary,
+  GENERIC_REASON,
+  MAX_PROVIDER_BODY_BYTES,
+  providerCode,
+  transportErrorMessage,
+} from '../../upstream/provider-text';
 import { UpstreamError, UpstreamErrorKind } from '../../upstream/upstream-adapter';
 import { signRequest } from './gamma-request-signer';
 import {
@@ -38,7 +45,8 @@ export class GammaControlError extends UpstreamError {
   }
 }
 
-const CHANNEL_CODES = /^(SignatureDoesNotMatch|InvalidAccessKey|InvalidCredential|AccessDenied|Unauthorized|InvalidAuthorization|MissingAuthentication)/;
+const CHANNEL_CODES =
+  /^(SignatureDoesNotMatch|InvalidAccessKey|InvalidCredential|AccessDenied|Unauthorized|InvalidAuthorization|MissingAuthentication)/;
 const THROTTLE_CODES = /(Throttl|RequestLimitExceeded|FlowLimit|TooManyRequests|RateLimit)/;
 
 /** The control plane's error codes in the gateway's words (the provider's messages are never passed on). */
@@ -158,9 +166,14 @@ export class GammaControlClient {
     const limit = CONTROL_ACTION_LIMITS[action];
     // Shared by every instance (through Redis when REDIS_URL is set).
     if (!(await this.limiter.acquire(`gamma-control:${key}`, limit, MAX_LIMITER_WAIT_MS))) {
-      throw new GammaControlError('backpressure', `too many ${action} calls: the provider allows ${limit.limit} per ${limit.windowMs / 1000} s`, undefined, {
-        retryAfterSeconds: 1,
-      });
+      throw new GammaControlError(
+        'backpressure',
+        `too many ${action} calls: the provider allows ${limit.limit} per ${limit.windowMs / 1000} s`,
+        undefined,
+        {
+          retryAfterSeconds: 1,
+        },
+      );
     }
   }
 
@@ -184,14 +197,21 @@ export class GammaControlClient {
     const secrets = channelSecrets(channel, GAMMA_SECRET_SETTINGS);
     const error = classify(action, response.status, providerError, response.headers['retry-after'], secrets);
     const rawRequestId = metadata?.RequestId;
-    const requestId = typeof rawRequestId === 'string' && /^[\w-]{1,64}$/.test(rawRequestId) && !secrets.includes(rawRequestId) ? rawRequestId : '-';
+    const requestId =
+      typeof rawRequestId === 'string' && /^[\w-]{1,64}$/.test(rawRequestId) && !secrets.includes(rawRequestId) ? rawRequestId : '-';
     this.logger.warn(`${action} on channel ${channel.id} failed: HTTP ${response.status} ${error.message} (request ${requestId})`);
     throw error;
   }
 }
 
 /** The provider's code mapped to the gateway's words and kinds; its Message is never passed on. */
-function classify(action: GammaControlAction, status: number, error: ProviderError | undefined, retryAfter: unknown, secrets: string[]): GammaControlError {
+function classify(
+  action: GammaControlAction,
+  status: number,
+  error: ProviderError | undefined,
+  retryAfter: unknown,
+  secrets: string[],
+): GammaControlError {
   const code = providerCode(error?.Code, secrets);
   const text = (generic: string) => codeSummary(CONTROL_ERROR_REASONS, code, generic, status);
   const details = { httpStatus: status };
@@ -199,10 +219,17 @@ function classify(action: GammaControlAction, status: number, error: ProviderErr
     const seconds = typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Math.max(1, Number(retryAfter)) : 1;
     return new GammaControlError('backpressure', text(GENERIC_REASON.backpressure), code, { ...details, retryAfterSeconds: seconds });
   }
-  if (status === 401 || status === 403 || (code && CHANNEL_CODES.test(code))) return new GammaControlError('channel', text(GENERIC_REASON.channel), code, details);
+  if (status === 401 || status === 403 || (code && CHANNEL_CODES.test(code)))
+    return new GammaControlError('channel', text(GENERIC_REASON.channel), code, details);
   if (status >= 500 || (!code && status >= 200 && status < 300)) {
-    return new GammaControlError('transient', code || status >= 500 ? text(GENERIC_REASON.transient) : `${action}: the provider's answer is not JSON`, code, details);
+    return new GammaControlError(
+      'transient',
+      code || status >= 500 ? text(GENERIC_REASON.transient) : `${action}: the provider's answer is not JSON`,
+      code,
+      details,
+    );
   }
-  if (status === 404 && !code) return new GammaControlError('channel', `${text(GENERIC_REASON.channel)} (is control_base_url right?)`, code, details);
+  if (status === 404 && !code)
+    return new GammaControlError('channel', `${text(GENERIC_REASON.channel)} (is control_base_url right?)`, code, details);
   return new GammaControlError('invalid_input', text(GENERIC_REASON.invalid_input), code, details);
 }

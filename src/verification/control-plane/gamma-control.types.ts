@@ -5,12 +5,7 @@ import type { RateLimit } from '../../shared-state/spaced-rate-limiter.service';
 export const CONTROL_API_VERSION = '2024-01-01';
 
 export type GammaControlAction =
-  | 'CreateVisualValidateSession'
-  | 'GetVisualValidateResult'
-  | 'CreateAsset'
-  | 'GetAsset'
-  | 'ListAssets'
-  | 'DeleteAsset';
+  'CreateVisualValidateSession' | 'GetVisualValidateResult' | 'CreateAsset' | 'GetAsset' | 'ListAssets' | 'DeleteAsset';
 
 const perSecond = (limit: number): RateLimit => ({ limit, windowMs: 1000 });
 

@@ -51,7 +51,15 @@ describe('family C control plane request signing', () => {
   });
 
   it('sorts and RFC 3986-encodes the query', () => {
-    expect(canonicalQuery(new URLSearchParams([['b', "it's (a) *"], ['a', 'x y'], ['a', 'w']]))).toBe('a=w&a=x%20y&b=it%27s%20%28a%29%20%2A');
+    expect(
+      canonicalQuery(
+        new URLSearchParams([
+          ['b', "it's (a) *"],
+          ['a', 'x y'],
+          ['a', 'w'],
+        ]),
+      ),
+    ).toBe('a=w&a=x%20y&b=it%27s%20%28a%29%20%2A');
     expect(formatXDate(new Date('2026-12-31T23:59:59.999Z'))).toBe('20261231T235959Z');
   });
 
@@ -67,10 +75,18 @@ describe('family C control plane request signing', () => {
     const secretFor = (ak: string) => (ak === 'AKTESTEXAMPLE' ? VECTOR.secretKey : undefined);
     const now = VECTOR.date.getTime();
     expect(verifySignedRequest(request, secretFor, now)).toEqual({ ok: true, accessKey: 'AKTESTEXAMPLE' });
-    expect(verifySignedRequest({ ...request, body: Buffer.from(BODY.replace('default', 'other')) }, secretFor, now)).toMatchObject({ ok: false, code: 'SignatureDoesNotMatch' });
-    expect(verifySignedRequest({ ...request, query: new URLSearchParams({ Action: 'DeleteAsset', Version: '2024-01-01' }) }, secretFor, now)).toMatchObject({ ok: false });
+    expect(verifySignedRequest({ ...request, body: Buffer.from(BODY.replace('default', 'other')) }, secretFor, now)).toMatchObject({
+      ok: false,
+      code: 'SignatureDoesNotMatch',
+    });
+    expect(
+      verifySignedRequest({ ...request, query: new URLSearchParams({ Action: 'DeleteAsset', Version: '2024-01-01' }) }, secretFor, now),
+    ).toMatchObject({ ok: false });
     expect(verifySignedRequest(request, () => undefined, now)).toMatchObject({ ok: false, code: 'InvalidAccessKey' });
     expect(verifySignedRequest(request, () => 'another-secret', now)).toMatchObject({ ok: false, code: 'SignatureDoesNotMatch' });
-    expect(verifySignedRequest(request, secretFor, now + 16 * 60_000)).toMatchObject({ ok: false, message: expect.stringContaining('15 minutes') });
+    expect(verifySignedRequest(request, secretFor, now + 16 * 60_000)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('15 minutes'),
+    });
   });
 });

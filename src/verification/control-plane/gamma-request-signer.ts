@@ -40,7 +40,11 @@ export const uriEncode = (value: string): string =>
   encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** `YYYYMMDDTHHMMSSZ` in UTC. */
-export const formatXDate = (date: Date): string => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+export const formatXDate = (date: Date): string =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** Parameters sorted by name (then value), each `urlencode(name)=urlencode(value)`, joined by `&`. */
 export function canonicalQuery(query: URLSearchParams): string {
@@ -65,10 +69,19 @@ export function signRequest(input: SignInput): Signature {
   const bodyHash = sha256Hex(input.body);
   const canonicalHeaders =
     `content-type:${input.contentType.trim()}\n` + `host:${input.host.trim()}\n` + `x-content-sha256:${bodyHash}\n` + `x-date:${xDate}\n`;
-  const canonicalRequest = [input.method.toUpperCase(), input.path || '/', canonicalQuery(input.query), canonicalHeaders, SIGNED_HEADERS, bodyHash].join('\n');
+  const canonicalRequest = [
+    input.method.toUpperCase(),
+    input.path || '/',
+    canonicalQuery(input.query),
+    canonicalHeaders,
+    SIGNED_HEADERS,
+    bodyHash,
+  ].join('\n');
   const scope = `${shortDate}/${input.region}/${SIGNING_SERVICE}/request`;
   const stringToSign = [SIGNING_ALGORITHM, xDate, scope, sha256Hex(canonicalRequest)].join('\n');
-  const signature = createHmac('sha256', signingKey(input.secretKey, shortDate, input.region)).update(stringToSign).digest('hex');
+  const signature = createHmac('sha256', signingKey(input.secretKey, shortDate, input.region))
+    .update(stringToSign)
+    .digest('hex');
   return {
     headers: {
       'Content-Type': input.contentType,
@@ -91,13 +104,19 @@ export interface IncomingSignedRequest {
   body: Buffer;
 }
 
-export type SignatureCheck = { ok: true; accessKey: string } | { ok: false; code: 'SignatureDoesNotMatch' | 'InvalidAccessKey'; message: string };
+export type SignatureCheck =
+  { ok: true; accessKey: string } | { ok: false; code: 'SignatureDoesNotMatch' | 'InvalidAccessKey'; message: string };
 
-const AUTHORIZATION = /^HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/]+)\/ark\/request, ?SignedHeaders=([^,\s]+), ?Signature=([0-9a-f]{64})$/;
+const AUTHORIZATION =
+  /^HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/]+)\/ark\/request, ?SignedHeaders=([^,\s]+), ?Signature=([0-9a-f]{64})$/;
 const X_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 
 /** Server side (the simulator): recomputes the signature of a received request and compares. */
-export function verifySignedRequest(request: IncomingSignedRequest, secretFor: (accessKey: string) => string | undefined, now: number): SignatureCheck {
+export function verifySignedRequest(
+  request: IncomingSignedRequest,
+  secretFor: (accessKey: string) => string | undefined,
+  now: number,
+): SignatureCheck {
   const header = (name: string): string => {
     const value = request.headers[name];
     return (Array.isArray(value) ? value[0] : value) ?? '';
@@ -109,11 +128,15 @@ export function verifySignedRequest(request: IncomingSignedRequest, secretFor: (
   if (secretKey === undefined) return { ok: false, code: 'InvalidAccessKey', message: 'unknown access key' };
   const xDate = header('x-date');
   const parts = X_DATE.exec(xDate);
-  if (!parts || xDate.slice(0, 8) !== shortDate) return { ok: false, code: 'SignatureDoesNotMatch', message: 'missing or malformed X-Date' };
+  if (!parts || xDate.slice(0, 8) !== shortDate)
+    return { ok: false, code: 'SignatureDoesNotMatch', message: 'missing or malformed X-Date' };
   const signedAt = Date.UTC(+parts[1], +parts[2] - 1, +parts[3], +parts[4], +parts[5], +parts[6]);
-  if (Math.abs(now - signedAt) > MAX_CLOCK_SKEW_MS) return { ok: false, code: 'SignatureDoesNotMatch', message: 'X-Date is more than 15 minutes off' };
-  if (signedHeaders !== SIGNED_HEADERS) return { ok: false, code: 'SignatureDoesNotMatch', message: `SignedHeaders must be ${SIGNED_HEADERS}` };
-  if (header('x-content-sha256') !== sha256Hex(request.body)) return { ok: false, code: 'SignatureDoesNotMatch', message: 'X-Content-Sha256 does not match the body' };
+  if (Math.abs(now - signedAt) > MAX_CLOCK_SKEW_MS)
+    return { ok: false, code: 'SignatureDoesNotMatch', message: 'X-Date is more than 15 minutes off' };
+  if (signedHeaders !== SIGNED_HEADERS)
+    return { ok: false, code: 'SignatureDoesNotMatch', message: `SignedHeaders must be ${SIGNED_HEADERS}` };
+  if (header('x-content-sha256') !== sha256Hex(request.body))
+    return { ok: false, code: 'SignatureDoesNotMatch', message: 'X-Content-Sha256 does not match the body' };
   const expected = signRequest({
     method: request.method,
     path: request.path,

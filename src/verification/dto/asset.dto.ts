@@ -6,7 +6,10 @@ import { ColumnLength } from '../../common/validation';
 const WELL_ESCAPED = /^[^%]*(?:%[0-9A-Fa-f]{2}[^%]*)*$/;
 
 export class CreateAssetDto {
-  @ApiProperty({ example: 'https://cdn.example.com/portraits/jane.jpg', description: 'public http(s) URL of a portrait of the verified person (one face)' })
+  @ApiProperty({
+    example: 'https://cdn.example.com/portraits/jane.jpg',
+    description: 'public http(s) URL of a portrait of the verified person (one face)',
+  })
   @IsString()
   @MaxLength(2048)
   @Matches(WELL_ESCAPED, { message: 'url has a malformed percent-escape: % must be followed by two hexadecimal digits' })
@@ -21,7 +24,10 @@ export class CreateAssetDto {
 
 /** The console's upload: a portrait URL as on the API, or (multipart) a `file` part instead. */
 export class ConsoleCreateAssetDto {
-  @ApiPropertyOptional({ example: 'https://cdn.example.com/portraits/jane.jpg', description: 'public http(s) URL of a portrait; leave out when sending `file`' })
+  @ApiPropertyOptional({
+    example: 'https://cdn.example.com/portraits/jane.jpg',
+    description: 'public http(s) URL of a portrait; leave out when sending `file`',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(2048)

@@ -2,7 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 
 export class CreateSessionDto {
-  @ApiProperty({ example: 'https://business.example.com/verified?order=42', description: "http(s) URL the user's browser returns to; its own query is kept" })
+  @ApiProperty({
+    example: 'https://business.example.com/verified?order=42',
+    description: "http(s) URL the user's browser returns to; its own query is kept",
+  })
   @IsString()
   @MaxLength(2048)
   callback_url: string;
@@ -11,7 +14,10 @@ export class CreateSessionDto {
 export class SessionCreatedDto {
   @ApiProperty({ example: 'vs_3kT9fQ2mXb7LcV1pZ8wR4yNd' }) session_id: string;
   @ApiProperty({ example: 'bt-8f2c0e4a9d', description: 'the provider token (shown in full only here)' }) provider_token: string;
-  @ApiProperty({ example: 'https://h5.provider.example/validate?token=...', description: 'send the browser here; valid about 120 s, single use' })
+  @ApiProperty({
+    example: 'https://h5.provider.example/validate?token=...',
+    description: 'send the browser here; valid about 120 s, single use',
+  })
   h5_link: string;
 }
 

@@ -7,7 +7,8 @@ export class OpenAiErrorDetailDto {
 
   @ApiProperty({
     example: 'invalid_request_error',
-    description: 'invalid_request_error (400, 404, 409, 413), authentication_error (401), insufficient_quota (402), permission_error (403), rate_limit_error (429), server_error (5xx)',
+    description:
+      'invalid_request_error (400, 404, 409, 413), authentication_error (401), insufficient_quota (402), permission_error (403), rate_limit_error (429), server_error (5xx)',
   })
   type: string;
 

@@ -7,8 +7,10 @@ const FLAT_STATUSES = ['queued', 'in_progress', 'completed', 'failed'];
 @ApiSchema({ name: 'FlatVideoMetadata' })
 export class FlatVideoMetadataDto {
   @ApiProperty({
-    example: 'https://gateway.example.com/v1/videos/task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0/content?expires=1767355262&signature=3f1c0e5a9d7b2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e',
-    description: "the gateway's own signed link to /v1/videos/{id}/content: plays without an Authorization header until `expires` (VIDEO_URL_TTL_S), 403 once altered or expired",
+    example:
+      'https://gateway.example.com/v1/videos/task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0/content?expires=1767355262&signature=3f1c0e5a9d7b2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e',
+    description:
+      "the gateway's own signed link to /v1/videos/{id}/content: plays without an Authorization header until `expires` (VIDEO_URL_TTL_S), 403 once altered or expired",
   })
   url: string;
 }
@@ -73,12 +75,19 @@ export const FLAT_VIDEO_EXAMPLES = {
       progress: 100,
       completed_at: 1767268862,
       size: '1280x720',
-      metadata: { url: 'https://gateway.example.com/v1/videos/task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0/content?expires=1767355262&signature=3f1c0e5a9d7b2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e' },
+      metadata: {
+        url: 'https://gateway.example.com/v1/videos/task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0/content?expires=1767355262&signature=3f1c0e5a9d7b2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e',
+      },
     },
   },
   failed: {
     summary: 'failed (refunded)',
-    value: { ...submitted, status: 'failed', progress: 100, error: { code: 'content_moderation_failed', message: 'content moderation failed' } },
+    value: {
+      ...submitted,
+      status: 'failed',
+      progress: 100,
+      error: { code: 'content_moderation_failed', message: 'content moderation failed' },
+    },
   },
 };
 

@@ -29,7 +29,10 @@ export class WebhookEndpointDto {
 
 @ApiSchema({ name: 'CreatedWebhookEndpoint' })
 export class CreatedWebhookEndpointDto extends WebhookEndpointDto {
-  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw5P4dBSkjBUs=', description: 'Standard Webhooks signing secret; shown only in this response' })
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw5P4dBSkjBUs=',
+    description: 'Standard Webhooks signing secret; shown only in this response',
+  })
   secret: string;
 }
 
@@ -38,17 +41,32 @@ export class WebhookEndpointListDto {
   @ApiProperty({ type: [WebhookEndpointDto] }) data: WebhookEndpointDto[];
 }
 
-@ApiSchema({ name: 'WebhookDelivery', description: 'One attempt to deliver one event to one endpoint; a retry is a new attempt with the same `event_id`.' })
+@ApiSchema({
+  name: 'WebhookDelivery',
+  description: 'One attempt to deliver one event to one endpoint; a retry is a new attempt with the same `event_id`.',
+})
 export class WebhookDeliveryDto {
   @ApiProperty({ example: 'whd_Q2n8wT5yUe1rLk0pXa9sDf3g' }) id: string;
-  @ApiProperty({ example: 'evt_7HcS2mQx9LrB4tYvN1aKp0Ze', description: 'the `webhook-id` header, the same on every attempt' }) event_id: string;
+  @ApiProperty({ example: 'evt_7HcS2mQx9LrB4tYvN1aKp0Ze', description: 'the `webhook-id` header, the same on every attempt' })
+  event_id: string;
   @ApiProperty({ enum: ['video.completed', 'video.failed', 'webhook.test'] }) type: string;
   @ApiProperty({ nullable: true, type: String, example: 'task_Ab3...' }) task_id: string | null;
   @ApiProperty({ example: 1 }) attempt: number;
-  @ApiProperty({ nullable: true, type: Number, example: 500, description: "the endpoint's HTTP status; null before the attempt or without an answer" }) status_code: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    example: 500,
+    description: "the endpoint's HTTP status; null before the attempt or without an answer",
+  })
+  status_code: number | null;
   @ApiProperty({ nullable: true, type: String, example: 'HTTP 500' }) error: string | null;
   @ApiProperty({ example: 1764000000 }) created_at: number;
-  @ApiProperty({ nullable: true, type: Number, description: 'when the event is tried (again) at this endpoint; null once delivered or given up' }) next_attempt_at: number | null;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: 'when the event is tried (again) at this endpoint; null once delivered or given up',
+  })
+  next_attempt_at: number | null;
   @ApiProperty({ nullable: true, type: Number }) delivered_at: number | null;
 }
 
@@ -69,13 +87,17 @@ export class WebhookEventDto {
   @ApiProperty({ example: 'event' }) object: string;
   @ApiProperty({ enum: ['video.completed', 'video.failed', 'webhook.test'] }) type: string;
   @ApiProperty({ example: 1764000000 }) created_at: number;
-  @ApiProperty({ description: 'the task in the flat form of GET /v1/videos/{id} (`webhook.test`: the endpoint)', example: { id: 'task_Ab3', object: 'video', status: 'completed' } })
+  @ApiProperty({
+    description: 'the task in the flat form of GET /v1/videos/{id} (`webhook.test`: the endpoint)',
+    example: { id: 'task_Ab3', object: 'video', status: 'completed' },
+  })
   data: Record<string, unknown>;
 }
 
 @ApiSchema({ name: 'ConsoleWebhookEndpoint' })
 export class ConsoleWebhookEndpointDto extends WebhookEndpointDto {
-  @ApiProperty({ nullable: true, type: Number, description: 'since when its attempts fail (unix seconds); null while it is healthy' }) failing_since: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'since when its attempts fail (unix seconds); null while it is healthy' })
+  failing_since: number | null;
   @ApiProperty({ nullable: true, type: Number }) disabled_at: number | null;
   @ApiProperty({ nullable: true, type: Number }) last_success_at: number | null;
 }

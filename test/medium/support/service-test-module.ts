@@ -91,9 +91,15 @@ export class FakeAdapter implements Partial<UpstreamAdapter> {
 export class FakeDrafts implements FamilyDrafts {
   /** The body's `prompt` is the whole upstream request (so two bodies differ for Idempotency-Key). */
   async prepare(model: string, input: SubmitInput) {
-    return { draft: { platform: FAKE_PLATFORM, model, action: 'textGenerate', request: { prompt: input.body.prompt ?? null }, quote: { model, resolution: '720p', seconds: 5 } } } as Awaited<
-      ReturnType<FamilyDrafts['prepare']>
-    >;
+    return {
+      draft: {
+        platform: FAKE_PLATFORM,
+        model,
+        action: 'textGenerate',
+        request: { prompt: input.body.prompt ?? null },
+        quote: { model, resolution: '720p', seconds: 5 },
+      },
+    } as Awaited<ReturnType<FamilyDrafts['prepare']>>;
   }
 }
 
@@ -108,9 +114,36 @@ export const FAKE_FAMILY: FamilyDefinition = {
   platform: FAKE_PLATFORM,
   label: { en: 'fake (test family)', 'zh-CN': 'fake（测试系）' },
   settings: [
-    { name: 'workspace', type: 'string', default: null, required: true, secret: false, max: 64, label: { en: 'Workspace', 'zh-CN': '工作区' }, description: { en: 'The provider workspace.', 'zh-CN': '服务商工作区。' } },
-    { name: 'signing_secret', type: 'string', default: null, required: false, secret: true, label: { en: 'Signing secret', 'zh-CN': '签名密钥' }, description: { en: 'Signs each call.', 'zh-CN': '为每次调用签名。' } },
-    { name: 'retries', type: 'integer', default: 2, required: false, secret: false, min: 0, max: 5, label: { en: 'Retries', 'zh-CN': '重试次数' }, description: { en: 'Per call.', 'zh-CN': '每次调用。' } },
+    {
+      name: 'workspace',
+      type: 'string',
+      default: null,
+      required: true,
+      secret: false,
+      max: 64,
+      label: { en: 'Workspace', 'zh-CN': '工作区' },
+      description: { en: 'The provider workspace.', 'zh-CN': '服务商工作区。' },
+    },
+    {
+      name: 'signing_secret',
+      type: 'string',
+      default: null,
+      required: false,
+      secret: true,
+      label: { en: 'Signing secret', 'zh-CN': '签名密钥' },
+      description: { en: 'Signs each call.', 'zh-CN': '为每次调用签名。' },
+    },
+    {
+      name: 'retries',
+      type: 'integer',
+      default: 2,
+      required: false,
+      secret: false,
+      min: 0,
+      max: 5,
+      label: { en: 'Retries', 'zh-CN': '重试次数' },
+      description: { en: 'Per call.', 'zh-CN': '每次调用。' },
+    },
   ],
   models: [FAKE_MODEL],
   publicModel: (name) => (name.toLowerCase() === FAKE_MODEL ? FAKE_MODEL : null),
@@ -319,7 +352,9 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       return (await module.get(PricingService).quote({ model: FAKE_MODEL, resolution: '720p', seconds: 5, group: 'default' })).quota;
     },
     submitFake(user, body = {}, idempotencyKey) {
-      return module.get(SubmitPipeline).submit({ form: 'unified', body: { model: FAKE_MODEL, ...body }, durationField: 'duration' }, { user }, { idempotencyKey });
+      return module
+        .get(SubmitPipeline)
+        .submit({ form: 'unified', body: { model: FAKE_MODEL, ...body }, durationField: 'duration' }, { user }, { idempotencyKey });
     },
     async close() {
       await module.close();

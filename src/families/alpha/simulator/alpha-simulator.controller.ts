@@ -16,24 +16,41 @@ export class AlphaSimulatorController {
 
   @Post('openapi/v2/image/upload')
   @UseInterceptors(FileInterceptor('image', { limits: { fileSize: 20 * 1024 * 1024 } }))
-  async upload(@Headers('api-key') apiKey: string, @UploadedFile() image: { buffer: Buffer } | undefined, @Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async upload(
+    @Headers('api-key') apiKey: string,
+    @UploadedFile() image: { buffer: Buffer } | undefined,
+    @Body() body: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.answer(res, apiKey, () => this.simulator.uploadImage(image?.buffer, body?.image_url));
   }
 
   @Post('openapi/v2/video/text/generate')
-  async textGenerate(@Headers('api-key') apiKey: string, @Headers('ai-trace-id') traceId: string, @Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async textGenerate(
+    @Headers('api-key') apiKey: string,
+    @Headers('ai-trace-id') traceId: string,
+    @Body() body: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.answer(res, apiKey, () => this.simulator.generate('text', body ?? {}, traceId));
   }
 
   @Post('openapi/v2/video/img/generate')
-  async imageGenerate(@Headers('api-key') apiKey: string, @Headers('ai-trace-id') traceId: string, @Body() body: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async imageGenerate(
+    @Headers('api-key') apiKey: string,
+    @Headers('ai-trace-id') traceId: string,
+    @Body() body: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.answer(res, apiKey, () => this.simulator.generate('img', body ?? {}, traceId));
   }
 
   @Get('openapi/v2/video/result/:id')
   async result(@Headers('api-key') apiKey: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const origin = `${req.protocol}://${req.get('host')}`;
-    await this.answer(res, apiKey, () => this.simulator.result(id, (videoId, expires) => `${origin}/${BASE}/files/${videoId}.mp4?expires=${expires}`));
+    await this.answer(res, apiKey, () =>
+      this.simulator.result(id, (videoId, expires) => `${origin}/${BASE}/files/${videoId}.mp4?expires=${expires}`),
+    );
   }
 
   /** The temporary video URL: no API key (like a signed link), 403 once expired; Range and HEAD via sendFile. */

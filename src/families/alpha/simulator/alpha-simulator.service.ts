@@ -16,7 +16,12 @@ import { ownValue } from '../../../common/own-value';
  * - `[simulate:busy]`        the submit is refused with ErrCode 500044 (client gets 429, no charge)
  * Otherwise a task reports status 5 for GENERATION_MS, then 1 with a real MP4.
  */
-export const SIMULATE_MARKERS = { fail: '[simulate:fail]', moderation: '[simulate:moderation]', reject: '[simulate:reject]', busy: '[simulate:busy]' };
+export const SIMULATE_MARKERS = {
+  fail: '[simulate:fail]',
+  moderation: '[simulate:moderation]',
+  reject: '[simulate:reject]',
+  busy: '[simulate:busy]',
+};
 
 export const GENERATION_MS = 6_000;
 /** How long a result URL stays valid, like the provider's temporary URLs. */
@@ -73,7 +78,8 @@ export class AlphaSimulatorService {
     await this.checkParameters(kind, body, prompt);
     const finalStatus = prompt.includes(SIMULATE_MARKERS.moderation) ? 7 : prompt.includes(SIMULATE_MARKERS.fail) ? 8 : 1;
     // Image-to-video follows the image's shape; the sample image is landscape, so 16:9 stands for it.
-    const size = pixelSizeOf(ownValue(SHORT_SIDE, String(body.quality)) ?? 0, kind === 'text' ? (body.aspect_ratio ?? '16:9') : '16:9') ?? null;
+    const size =
+      pixelSizeOf(ownValue(SHORT_SIDE, String(body.quality)) ?? 0, kind === 'text' ? (body.aspect_ratio ?? '16:9') : '16:9') ?? null;
     const video = await this.records.insertOrGet<SimulatedVideo>(VIDEO, traceId || randomUUID(), { prompt, finalStatus, size });
     return { video_id: video.seq };
   }
@@ -110,6 +116,7 @@ export class AlphaSimulatorService {
     if (prompt.length > 2048) throw new AlphaSimulatorError(400018, 'prompt too long');
     if (!spec.durations.includes(Number(body.duration))) throw new AlphaSimulatorError(400013, 'invalid duration');
     if (typeof body.quality !== 'string' || !isAlphaQuality(body.quality)) throw new AlphaSimulatorError(400013, 'invalid quality');
-    if (kind === 'img' && !(await this.records.findBySeq(IMAGE, Number(body.img_id)))) throw new AlphaSimulatorError(400032, 'invalid image id');
+    if (kind === 'img' && !(await this.records.findBySeq(IMAGE, Number(body.img_id))))
+      throw new AlphaSimulatorError(400032, 'invalid image id');
   }
 }

@@ -33,9 +33,16 @@ export class BetaSimulatorController {
     const capability = ownValue(BETA_MODELS, String(body?.model));
     if (!capability) return void fail(res, 400, 'InvalidParameter', 'Model not exist.');
     const prompt = body.input?.prompt;
-    if (typeof prompt !== 'string' || prompt.trim() === '') return void fail(res, 400, 'BadRequest.EmptyInput', 'Required parameter(s) missing or invalid, please check the request parameters: input.prompt');
+    if (typeof prompt !== 'string' || prompt.trim() === '')
+      return void fail(
+        res,
+        400,
+        'BadRequest.EmptyInput',
+        'Required parameter(s) missing or invalid, please check the request parameters: input.prompt',
+      );
     if (prompt.includes('[simulate:reject]')) return void fail(res, 400, 'InvalidParameter', 'The request is invalid. (simulated)');
-    if (prompt.includes('[simulate:busy]')) return void fail(res, 429, 'Throttling.RateQuota', 'Requests rate limit exceeded, please try again later. (simulated)');
+    if (prompt.includes('[simulate:busy]'))
+      return void fail(res, 429, 'Throttling.RateQuota', 'Requests rate limit exceeded, please try again later. (simulated)');
     const media = Array.isArray(body.input?.media) ? (body.input.media as Media[]) : [];
     const problem = mediaProblem(capability, media) ?? parameterProblem(capability, body.parameters ?? {});
     if (problem) return void fail(res, 400, 'InvalidParameter', problem);
@@ -59,10 +66,20 @@ export class BetaSimulatorController {
 
   @Get('videos/:file')
   @Head('videos/:file')
-  async video(@Res() res: Response, @Param('file') file: string, @Query('Expires') expires = '', @Query('Signature') signature = ''): Promise<void> {
+  async video(
+    @Res() res: Response,
+    @Param('file') file: string,
+    @Query('Expires') expires = '',
+    @Query('Signature') signature = '',
+  ): Promise<void> {
     const id = file.replace(/\.mp4$/, '');
     if (!(await this.store.verify(id, expires, signature))) {
-      res.status(403).type('application/xml').send('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired or the signature does not match.</Message></Error>');
+      res
+        .status(403)
+        .type('application/xml')
+        .send(
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired or the signature does not match.</Message></Error>',
+        );
       return;
     }
     if (existsSync(SAMPLE_VIDEO_PATH)) return void res.sendFile(SAMPLE_VIDEO_PATH, { headers: { 'Content-Type': 'video/mp4' } });
@@ -90,7 +107,9 @@ function mediaProblem(capability: BetaCapability, media: Media[]): string | null
     case 'i2v':
       return count('first_frame') === 1 && media.length === 1 ? null : 'image-to-video needs exactly one first_frame';
     case 'r2v':
-      return count('reference_image') >= 1 && count('reference_image') <= 9 && count('reference_image') === media.length ? null : 'reference-to-video needs 1 to 9 reference_image';
+      return count('reference_image') >= 1 && count('reference_image') <= 9 && count('reference_image') === media.length
+        ? null
+        : 'reference-to-video needs 1 to 9 reference_image';
     default:
       return count('video') === 1 && count('reference_image') <= 5 && media.length === count('video') + count('reference_image')
         ? null
@@ -99,10 +118,13 @@ function mediaProblem(capability: BetaCapability, media: Media[]): string | null
 }
 
 function parameterProblem(capability: BetaCapability, parameters: Record<string, unknown>): string | null {
-  if (parameters.resolution !== undefined && !['720P', '1080P'].includes(String(parameters.resolution))) return 'parameters.resolution must be 720P or 1080P';
-  if ((capability === 'i2v' || capability === 'video-edit') && parameters.ratio !== undefined) return `parameters.ratio is not supported by ${capability}`;
+  if (parameters.resolution !== undefined && !['720P', '1080P'].includes(String(parameters.resolution)))
+    return 'parameters.resolution must be 720P or 1080P';
+  if ((capability === 'i2v' || capability === 'video-edit') && parameters.ratio !== undefined)
+    return `parameters.ratio is not supported by ${capability}`;
   if (capability === 'video-edit' && parameters.duration !== undefined) return 'parameters.duration is not supported by video-edit';
   const duration = parameters.duration;
-  if (duration !== undefined && (typeof duration !== 'number' || duration < 3 || duration > 15)) return 'parameters.duration must be between 3 and 15';
+  if (duration !== undefined && (typeof duration !== 'number' || duration < 3 || duration > 15))
+    return 'parameters.duration must be between 3 and 15';
   return null;
 }

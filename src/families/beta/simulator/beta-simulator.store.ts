@@ -41,7 +41,14 @@ export class BetaSimulatorStore {
     private readonly serverSecret: ServerSecret,
   ) {}
 
-  async create(input: { model: string; prompt: string; duration?: number; resolution?: string; ratio?: string; inputVideo: boolean }): Promise<{ id: string }> {
+  async create(input: {
+    model: string;
+    prompt: string;
+    duration?: number;
+    resolution?: string;
+    ratio?: string;
+    inputVideo: boolean;
+  }): Promise<{ id: string }> {
     // The provider forgets tasks after 24 h (then answers UNKNOWN); so does the simulator.
     await this.records.forgetOlderThan(TASK, this.clock.now() - FORGET_AFTER_MS);
     const failure = input.prompt.includes('[simulate:moderation]')
@@ -71,16 +78,25 @@ export class BetaSimulatorStore {
     const elapsed = this.clock.now() - task.submittedAt;
     const output: NonNullable<BetaQueryBody['output']> = {
       task_id: task.id,
-      task_status: elapsed < SIMULATED_PENDING_MS ? 'PENDING' : elapsed < SIMULATED_DONE_MS ? 'RUNNING' : task.failure ? 'FAILED' : 'SUCCEEDED',
+      task_status:
+        elapsed < SIMULATED_PENDING_MS ? 'PENDING' : elapsed < SIMULATED_DONE_MS ? 'RUNNING' : task.failure ? 'FAILED' : 'SUCCEEDED',
       submit_time: providerTime(task.submittedAt),
     };
     if (elapsed >= SIMULATED_PENDING_MS) output.scheduled_time = providerTime(task.submittedAt + SIMULATED_PENDING_MS);
     if (output.task_status === 'FAILED') {
-      Object.assign(output, { end_time: providerTime(task.submittedAt + SIMULATED_DONE_MS), code: task.failure!.code, message: task.failure!.message });
+      Object.assign(output, {
+        end_time: providerTime(task.submittedAt + SIMULATED_DONE_MS),
+        code: task.failure!.code,
+        message: task.failure!.message,
+      });
       return { request_id: requestId, output };
     }
     if (output.task_status !== 'SUCCEEDED') return { request_id: requestId, output };
-    Object.assign(output, { end_time: providerTime(task.submittedAt + SIMULATED_DONE_MS), orig_prompt: task.prompt, video_url: this.signedUrl(origin, task.id) });
+    Object.assign(output, {
+      end_time: providerTime(task.submittedAt + SIMULATED_DONE_MS),
+      orig_prompt: task.prompt,
+      video_url: this.signedUrl(origin, task.id),
+    });
     const sr = task.resolution === '720P' ? 720 : 1080;
     return {
       request_id: requestId,

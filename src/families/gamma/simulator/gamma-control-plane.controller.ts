@@ -31,7 +31,11 @@ export class GammaControlPlaneController {
   async handle(@Req() req: Request, @Res() res: Response, @Query('Action') action = '', @Query('Version') version = ''): Promise<void> {
     const metadata = { RequestId: randomUUID(), Action: action, Version: version };
     const answer = await this.answer(req, action, version);
-    res.status(answer.status).json(answer.error ? { ResponseMetadata: { ...metadata, Error: answer.error } } : { ResponseMetadata: metadata, Result: answer.result });
+    res
+      .status(answer.status)
+      .json(
+        answer.error ? { ResponseMetadata: { ...metadata, Error: answer.error } } : { ResponseMetadata: metadata, Result: answer.result },
+      );
   }
 
   private async answer(req: Request, action: string, version: string): Promise<Answer> {
@@ -61,7 +65,8 @@ export class GammaControlPlaneController {
       case 'CreateAsset': {
         const groupId = String(body.GroupId ?? '');
         if (!(await this.store.hasGroup(groupId))) return error(400, 'InvalidParameter.GroupId', `the group ${groupId} does not exist`);
-        if (typeof body.URL !== 'string' || !/^https?:\/\//.test(body.URL)) return error(400, 'InvalidParameter.URL', 'URL must be an http(s) URL');
+        if (typeof body.URL !== 'string' || !/^https?:\/\//.test(body.URL))
+          return error(400, 'InvalidParameter.URL', 'URL must be an http(s) URL');
         if (body.AssetType !== 'Image') return error(400, 'InvalidParameter.AssetType', 'AssetType must be Image');
         return ok({ Id: (await this.store.createAsset({ groupId, url: body.URL, name: String(body.Name ?? '') })).id });
       }
@@ -87,7 +92,8 @@ export class GammaControlPlaneController {
 
   private async createSession(body: Record<string, unknown>): Promise<Answer> {
     const callbackUrl = body.CallbackURL;
-    if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl)) return error(400, 'InvalidParameter.CallbackURL', 'CallbackURL must be an http(s) URL');
+    if (typeof callbackUrl !== 'string' || !/^https?:\/\//.test(callbackUrl))
+      return error(400, 'InvalidParameter.CallbackURL', 'CallbackURL must be an http(s) URL');
     const session = await this.store.createSession(callbackUrl);
     const h5Link = `${this.config.publicBaseUrl}/simulator/gamma-control/h5?token=${encodeURIComponent(session.token)}`;
     return ok({ BytedToken: session.token, H5Link: h5Link, CallbackURL: callbackUrl });

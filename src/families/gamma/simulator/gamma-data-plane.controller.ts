@@ -63,7 +63,8 @@ function fail(res: Response, status: number, code: string, message: string): voi
 /** The provider's checks of a submit body. */
 async function submitProblem(body: Record<string, unknown>, store: GammaSimulatorStore): Promise<{ code: string; message: string } | null> {
   const invalid = (message: string) => ({ code: 'InvalidParameter', message });
-  if (!MODELS.includes(String(body.model))) return { code: 'InvalidEndpointOrModel.NotFound', message: `the model ${String(body.model)} does not exist` };
+  if (!MODELS.includes(String(body.model)))
+    return { code: 'InvalidEndpointOrModel.NotFound', message: `the model ${String(body.model)} does not exist` };
   if (!Array.isArray(body.content) || body.content.length === 0) return invalid('content is required');
   const content = body.content as ContentItem[];
   const text = content.filter((item) => item?.type === 'text');
@@ -79,7 +80,8 @@ async function submitProblem(body: Record<string, unknown>, store: GammaSimulato
     }
   }
   const duration = body.duration ?? 5;
-  if (typeof duration !== 'number' || !Number.isInteger(duration) || duration < 4 || duration > 15) return invalid('duration must be 4 to 15');
+  if (typeof duration !== 'number' || !Number.isInteger(duration) || duration < 4 || duration > 15)
+    return invalid('duration must be 4 to 15');
   const resolution = body.resolution ?? '720p';
   if (!['480p', '720p', '1080p'].includes(String(resolution))) return invalid('resolution must be 480p, 720p or 1080p');
   if (resolution === '1080p' && body.model === 'gamma-2-0-fast') return invalid('gamma-2-0-fast does not support 1080p');

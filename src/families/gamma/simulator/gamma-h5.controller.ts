@@ -75,6 +75,11 @@ export class GammaH5Controller {
     res
       .status(410)
       .type('html')
-      .send(page('Link expired', '<h1>This link has expired</h1><p>The liveness check link was already used or is older than about 120 seconds. Start a new verification.</p>'));
+      .send(
+        page(
+          'Link expired',
+          '<h1>This link has expired</h1><p>The liveness check link was already used or is older than about 120 seconds. Start a new verification.</p>',
+        ),
+      );
   }
 }

@@ -83,7 +83,11 @@ export class GammaSimulatorStore {
       session.groupId = `group-${stamp(this.now())}-${randomBase62(10).toLowerCase()}`;
       await this.records.insertOrGet(GROUP, session.groupId, {});
     }
-    await this.records.update(SESSION, session.token, { callbackUrl: session.callbackUrl, answeredAt: session.answeredAt, groupId: session.groupId });
+    await this.records.update(SESSION, session.token, {
+      callbackUrl: session.callbackUrl,
+      answeredAt: session.answeredAt,
+      groupId: session.groupId,
+    });
   }
 
   async hasGroup(groupId: string): Promise<boolean> {
@@ -150,7 +154,10 @@ export class GammaSimulatorStore {
       id,
       model: task.body.model,
       status,
-      error: status === 'failed' ? { code: 'InternalServiceError', message: 'the simulator failed this task on request ([simulate:fail])' } : null,
+      error:
+        status === 'failed'
+          ? { code: 'InternalServiceError', message: 'the simulator failed this task on request ([simulate:fail])' }
+          : null,
       created_at: Math.floor(stored.createdAt / 1000),
       updated_at: Math.floor(this.now() / 1000),
       content: status === 'succeeded' ? { video_url: `${origin}/simulator/gamma/videos/${id}.mp4` } : null,

@@ -24,12 +24,18 @@ export class KlingSimulatorController {
   constructor(private readonly store: KlingSimulatorStore) {}
 
   @Post('v1/videos/:endpoint')
-  async create(@Req() req: Request, @Res() res: Response, @Param('endpoint') endpoint: string, @Body() body: Record<string, unknown> | undefined): Promise<void> {
+  async create(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('endpoint') endpoint: string,
+    @Body() body: Record<string, unknown> | undefined,
+  ): Promise<void> {
     if (!this.authorized(req, res)) return;
     if (!ENDPOINTS.includes(endpoint)) return fail(res, 404, 1202, 'Not found');
     const { model_name: model, prompt = '', duration = '5', image } = body ?? {};
     if (typeof model !== 'string' || !Object.hasOwn(KLING_MODELS, model)) return fail(res, 400, 1201, 'model_name is invalid');
-    if (typeof prompt !== 'string' || (endpoint === 'text2video' && prompt.trim() === '')) return fail(res, 400, 1201, 'prompt is required');
+    if (typeof prompt !== 'string' || (endpoint === 'text2video' && prompt.trim() === ''))
+      return fail(res, 400, 1201, 'prompt is required');
     if (duration !== '5' && duration !== '10') return fail(res, 400, 1201, 'duration must be "5" or "10"');
     if (endpoint === 'image2video' && (typeof image !== 'string' || image === '')) return fail(res, 400, 1201, 'image is required');
     if (prompt.includes('[simulate:reject]')) return fail(res, 400, 1301, 'Content security policy violation (simulated)');
@@ -53,13 +59,18 @@ export class KlingSimulatorController {
   async video(@Res() res: Response, @Param('file') file: string): Promise<void> {
     const id = /^(\d{1,32})\.mp4$/.exec(file)?.[1];
     if (!id || !(await this.store.exists(id))) return void res.status(404).type('text/plain').send('not found');
-    if (!existsSync(SAMPLE_VIDEO_PATH)) return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
+    if (!existsSync(SAMPLE_VIDEO_PATH))
+      return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
     res.sendFile(SAMPLE_VIDEO_PATH, { headers: { 'Content-Type': 'video/mp4' } });
   }
 
   private authorized(req: Request, res: Response): boolean {
     // Real time, as the gateway signs with: a token is checked against the provider's own clock.
-    const code = klingTokenCode(req.header('authorization'), (accessKey) => (accessKey === SIMULATOR_ACCESS_KEY ? SIMULATOR_SECRET_KEY : undefined), Date.now());
+    const code = klingTokenCode(
+      req.header('authorization'),
+      (accessKey) => (accessKey === SIMULATOR_ACCESS_KEY ? SIMULATOR_SECRET_KEY : undefined),
+      Date.now(),
+    );
     if (code === 0) return true;
     fail(res, 401, code, 'Auth failed');
     return false;

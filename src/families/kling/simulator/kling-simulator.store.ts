@@ -55,6 +55,11 @@ export class KlingSimulatorStore {
     if (elapsed < SIMULATED_SUBMITTED_MS) return { ...base, task_status: 'submitted', task_status_msg: '' };
     if (elapsed < SIMULATED_DONE_MS) return { ...base, task_status: 'processing', task_status_msg: '' };
     if (task.failure) return { ...base, task_status: 'failed', task_status_msg: task.failure };
-    return { ...base, task_status: 'succeed', task_status_msg: '', task_result: { videos: [{ id: `${key}-0`, url: `${videoUrlBase}/${key}.mp4`, duration: task.duration }] } };
+    return {
+      ...base,
+      task_status: 'succeed',
+      task_status_msg: '',
+      task_result: { videos: [{ id: `${key}-0`, url: `${videoUrlBase}/${key}.mp4`, duration: task.duration }] },
+    };
   }
 }

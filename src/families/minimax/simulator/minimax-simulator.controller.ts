@@ -27,8 +27,10 @@ export class MinimaxSimulatorController {
     if (typeof model !== 'string' || !MINIMAX_MODELS[model]) return void res.json({ task_id: '', ...base(2013, 'invalid params, model') });
     if (typeof prompt !== 'string' || prompt.length > 2000) return void res.json({ task_id: '', ...base(2013, 'invalid params, prompt') });
     if (duration !== 6 && duration !== 10) return void res.json({ task_id: '', ...base(2013, 'invalid params, duration') });
-    if (!['512P', '768P', '1080P'].includes(String(resolution)) || (resolution === '1080P' && duration !== 6)) return void res.json({ task_id: '', ...base(2013, 'invalid params, resolution') });
-    if (!MINIMAX_MODELS[model].textToVideo && typeof body?.first_frame_image !== 'string') return void res.json({ task_id: '', ...base(2013, 'invalid params, first_frame_image') });
+    if (!['512P', '768P', '1080P'].includes(String(resolution)) || (resolution === '1080P' && duration !== 6))
+      return void res.json({ task_id: '', ...base(2013, 'invalid params, resolution') });
+    if (!MINIMAX_MODELS[model].textToVideo && typeof body?.first_frame_image !== 'string')
+      return void res.json({ task_id: '', ...base(2013, 'invalid params, first_frame_image') });
     if (prompt.includes('[simulate:reject]')) return void res.json({ task_id: '', ...base(1026, 'input new_sensitive (simulated)') });
     if (prompt.includes('[simulate:busy]')) return void res.json({ task_id: '', ...base(1002, 'rate limit exceeded (simulated)') });
     if (prompt.includes('[simulate:broke]')) return void res.json({ task_id: '', ...base(1008, 'insufficient balance (simulated)') });
@@ -45,16 +47,28 @@ export class MinimaxSimulatorController {
   @Get('v1/files/retrieve')
   async retrieve(@Req() req: Request, @Res() res: Response, @Query('file_id') fileId: unknown): Promise<void> {
     if (!authorized(req, res)) return;
-    if (typeof fileId !== 'string' || !(await this.store.fileReady(fileId))) return void res.json(base(2013, 'invalid params, file not found'));
+    if (typeof fileId !== 'string' || !(await this.store.fileReady(fileId)))
+      return void res.json(base(2013, 'invalid params, file not found'));
     const url = `${req.protocol}://${req.get('host')}/simulator/minimax/cdn/${fileId}/output.mp4?Expires=${Math.floor(Date.now() / 1000) + 32_400}`;
-    res.json({ file: { file_id: Number(fileId), bytes: 0, created_at: Math.floor(Date.now() / 1000), filename: 'output.mp4', purpose: 'video_generation', download_url: url }, ...base(0, 'success') });
+    res.json({
+      file: {
+        file_id: Number(fileId),
+        bytes: 0,
+        created_at: Math.floor(Date.now() / 1000),
+        filename: 'output.mp4',
+        purpose: 'video_generation',
+        download_url: url,
+      },
+      ...base(0, 'success'),
+    });
   }
 
   /** The "CDN": a pre-signed link, no key needed (as MiniMax's). */
   @Get('cdn/:fileId/output.mp4')
   async download(@Res() res: Response, @Param('fileId') fileId: string): Promise<void> {
     if (!(await this.store.fileReady(fileId))) return void res.status(404).type('text/plain').send('NoSuchKey');
-    if (!existsSync(SAMPLE_VIDEO_PATH)) return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
+    if (!existsSync(SAMPLE_VIDEO_PATH))
+      return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
     res.sendFile(SAMPLE_VIDEO_PATH, { headers: { 'Content-Type': 'video/mp4' } });
   }
 }

@@ -51,7 +51,8 @@ export class MinimaxSimulatorStore {
     const elapsed = this.clock.now() - createdAt;
     if (elapsed < SIMULATED_QUEUED_MS) return { task_id: key, status: 'Queueing', file_id: '', base_resp: OK };
     if (elapsed < SIMULATED_DONE_MS) return { task_id: key, status: 'Processing', file_id: '', base_resp: OK };
-    if (task.failure) return { task_id: key, status: 'Fail', file_id: '', base_resp: { status_code: task.failure, status_msg: 'failed (simulated)' } };
+    if (task.failure)
+      return { task_id: key, status: 'Fail', file_id: '', base_resp: { status_code: task.failure, status_msg: 'failed (simulated)' } };
     const [width, height] = SIZES[task.resolution] ?? SIZES['768P'];
     return { task_id: key, status: 'Success', file_id: key, video_width: width, video_height: height, base_resp: OK };
   }

@@ -27,11 +27,14 @@ export class OpenAiSimulatorController {
     const { model, prompt } = body ?? {};
     const seconds = String(body?.seconds ?? '4');
     const size = String(body?.size ?? '720x1280');
-    if (typeof model !== 'string' || !OPENAI_SIMULATOR_MODELS.includes(model)) return fail(res, 400, 'invalid_value', 'model', 'Invalid model.');
+    if (typeof model !== 'string' || !OPENAI_SIMULATOR_MODELS.includes(model))
+      return fail(res, 400, 'invalid_value', 'model', 'Invalid model.');
     if (typeof prompt !== 'string' || prompt.trim() === '') return fail(res, 400, 'invalid_value', 'prompt', 'Missing prompt.');
-    if (!SECONDS.includes(seconds)) return fail(res, 400, 'invalid_value', 'seconds', `Invalid seconds: must be one of ${SECONDS.join(', ')}.`);
+    if (!SECONDS.includes(seconds))
+      return fail(res, 400, 'invalid_value', 'seconds', `Invalid seconds: must be one of ${SECONDS.join(', ')}.`);
     if (!SIZES.includes(size)) return fail(res, 400, 'invalid_value', 'size', 'Invalid size.');
-    if (prompt.includes('[simulate:reject]')) return fail(res, 400, 'moderation_blocked', null, 'Your request was blocked by our moderation system. (simulated)');
+    if (prompt.includes('[simulate:reject]'))
+      return fail(res, 400, 'moderation_blocked', null, 'Your request was blocked by our moderation system. (simulated)');
     if (prompt.includes('[simulate:busy]')) {
       res.setHeader('Retry-After', '5');
       return fail(res, 429, 'rate_limit_exceeded', null, 'Too many concurrent requests. (simulated)');
@@ -62,7 +65,8 @@ export class OpenAiSimulatorController {
     if (!video) return fail(res, 404, null, null, `Video with id '${id}' not found.`);
     if (variant !== 'video') return fail(res, 404, null, 'variant', 'No such variant.');
     if (video.status !== 'completed') return fail(res, 400, 'invalid_request', null, 'Video is not ready yet.');
-    if (!existsSync(SAMPLE_VIDEO_PATH)) return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
+    if (!existsSync(SAMPLE_VIDEO_PATH))
+      return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
     res.sendFile(SAMPLE_VIDEO_PATH, { headers: { 'Content-Type': 'video/mp4' } });
   }
 }

@@ -33,7 +33,11 @@ export class OpenAiSimulatorStore {
 
   async create(input: { model: string; prompt: string; seconds: string; size: string }): Promise<OpenAiVideo> {
     await this.records.forgetOlderThan(VIDEO, this.clock.now() - FORGET_AFTER_MS);
-    const failure = input.prompt.includes('[simulate:moderation]') ? 'moderation_blocked' : input.prompt.includes('[simulate:fail]') ? 'video_generation_failed' : null;
+    const failure = input.prompt.includes('[simulate:moderation]')
+      ? 'moderation_blocked'
+      : input.prompt.includes('[simulate:fail]')
+        ? 'video_generation_failed'
+        : null;
     const video: SimulatedVideo = { model: input.model, seconds: input.seconds, size: input.size, failure };
     return this.render(await this.records.insertOrGet(VIDEO, `video_${randomBytes(12).toString('hex')}`, video));
   }
@@ -49,11 +53,30 @@ export class OpenAiSimulatorStore {
 
   private render({ key, data: video, createdAt }: SimulatorRecord<SimulatedVideo>): OpenAiVideo {
     const elapsed = this.clock.now() - createdAt;
-    const base = { id: key, object: 'video', model: video.model, created_at: Math.floor(createdAt / 1000), seconds: video.seconds, size: video.size };
+    const base = {
+      id: key,
+      object: 'video',
+      model: video.model,
+      created_at: Math.floor(createdAt / 1000),
+      seconds: video.seconds,
+      size: video.size,
+    };
     if (elapsed < SIMULATED_QUEUED_MS) return { ...base, status: 'queued', progress: 0 };
-    if (elapsed < SIMULATED_DONE_MS) return { ...base, status: 'in_progress', progress: Math.round(((elapsed - SIMULATED_QUEUED_MS) / (SIMULATED_DONE_MS - SIMULATED_QUEUED_MS)) * 99) };
+    if (elapsed < SIMULATED_DONE_MS)
+      return {
+        ...base,
+        status: 'in_progress',
+        progress: Math.round(((elapsed - SIMULATED_QUEUED_MS) / (SIMULATED_DONE_MS - SIMULATED_QUEUED_MS)) * 99),
+      };
     const completedAt = Math.floor((createdAt + SIMULATED_DONE_MS) / 1000);
-    if (video.failure) return { ...base, status: 'failed', progress: 100, completed_at: completedAt, error: { code: video.failure, message: 'The video could not be generated. (simulated)' } };
+    if (video.failure)
+      return {
+        ...base,
+        status: 'failed',
+        progress: 100,
+        completed_at: completedAt,
+        error: { code: video.failure, message: 'The video could not be generated. (simulated)' },
+      };
     // Like a real provider: the size asked for (the clip served is always the simulator's sample).
     return { ...base, status: 'completed', progress: 100, completed_at: completedAt };
   }

@@ -33,7 +33,10 @@ export class RunwaySimulatorController {
   @Get('v1/tasks/:id')
   async get(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
     if (!authorized(req, res)) return;
-    const task = await this.store.get(id, (key, token) => `${req.protocol}://${req.get('host')}/simulator/runway/outputs/${key}.mp4?_jwt=${token}`);
+    const task = await this.store.get(
+      id,
+      (key, token) => `${req.protocol}://${req.get('host')}/simulator/runway/outputs/${key}.mp4?_jwt=${token}`,
+    );
     if (!task) return void res.status(404).json({ error: 'Task not found' });
     res.json(task);
   }
@@ -51,7 +54,8 @@ export class RunwaySimulatorController {
     const id = file.replace(/\.mp4$/, '');
     const expected = await this.store.tokenOf(id);
     if (!expected || token !== expected) return void res.status(403).type('text/plain').send('Forbidden');
-    if (!existsSync(SAMPLE_VIDEO_PATH)) return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
+    if (!existsSync(SAMPLE_VIDEO_PATH))
+      return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
     res.sendFile(SAMPLE_VIDEO_PATH, { headers: { 'Content-Type': 'video/mp4' } });
   }
 
@@ -65,8 +69,10 @@ export class RunwaySimulatorController {
     if (!(image ? rules.imageRatios : rules.textRatios).includes(String(body.ratio))) return invalid(res, 'invalid_value', ['ratio']);
     const prompt = String(promptText);
     if (prompt.includes('[simulate:reject]')) return invalid(res, 'custom', ['promptText']);
-    if (prompt.includes('[simulate:credits]')) return void res.status(400).json({ error: 'You do not have enough credits to run this task.' });
-    if (prompt.includes('[simulate:busy]')) return void res.status(429).setHeader('Retry-After', '5').json({ error: 'Too many requests. (simulated)' });
+    if (prompt.includes('[simulate:credits]'))
+      return void res.status(400).json({ error: 'You do not have enough credits to run this task.' });
+    if (prompt.includes('[simulate:busy]'))
+      return void res.status(429).setHeader('Retry-After', '5').json({ error: 'Too many requests. (simulated)' });
     res.status(200).json({ id: await this.store.create(model as string, prompt) });
   }
 }
@@ -85,5 +91,9 @@ function authorized(req: Request, res: Response): boolean {
 }
 
 function invalid(res: Response, code: string, path: string[]): void {
-  res.status(400).json({ error: 'Validation of body failed', issues: [{ code, path, message: 'Invalid input (simulated)' }], docUrl: 'https://docs.dev.runwayml.com/api' });
+  res.status(400).json({
+    error: 'Validation of body failed',
+    issues: [{ code, path, message: 'Invalid input (simulated)' }],
+    docUrl: 'https://docs.dev.runwayml.com/api',
+  });
 }

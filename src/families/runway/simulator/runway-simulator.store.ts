@@ -31,7 +31,11 @@ export class RunwaySimulatorStore {
 
   async create(model: string, prompt: string): Promise<string> {
     await this.records.forgetOlderThan(TASK, this.clock.now() - FORGET_AFTER_MS);
-    const failureCode = prompt.includes('[simulate:moderation]') ? 'SAFETY.INPUT.TEXT' : prompt.includes('[simulate:fail]') ? 'INTERNAL' : null;
+    const failureCode = prompt.includes('[simulate:moderation]')
+      ? 'SAFETY.INPUT.TEXT'
+      : prompt.includes('[simulate:fail]')
+        ? 'INTERNAL'
+        : null;
     const task: SimulatedTask = { model, token: randomBytes(16).toString('hex'), failureCode, cancelled: false };
     return (await this.records.insertOrGet(TASK, randomUUID(), task)).key;
   }
@@ -56,16 +60,27 @@ export class RunwaySimulatorStore {
 
   async tokenOf(id: string): Promise<string | null> {
     const record = await this.records.find<SimulatedTask>(TASK, id);
-    return record && !record.data.failureCode && !record.data.cancelled && this.clock.now() - record.createdAt >= SIMULATED_DONE_MS ? record.data.token : null;
+    return record && !record.data.failureCode && !record.data.cancelled && this.clock.now() - record.createdAt >= SIMULATED_DONE_MS
+      ? record.data.token
+      : null;
   }
 
-  private render({ key, data: task, createdAt }: SimulatorRecord<SimulatedTask>, outputUrl: (id: string, token: string) => string): RunwayTask {
+  private render(
+    { key, data: task, createdAt }: SimulatorRecord<SimulatedTask>,
+    outputUrl: (id: string, token: string) => string,
+  ): RunwayTask {
     const elapsed = this.clock.now() - createdAt;
     const base = { id: key, createdAt: new Date(createdAt).toISOString() };
     if (task.cancelled) return { ...base, status: 'CANCELLED' };
     if (elapsed < SIMULATED_PENDING_MS) return { ...base, status: 'PENDING' };
-    if (elapsed < SIMULATED_DONE_MS) return { ...base, status: 'RUNNING', progress: Math.round(((elapsed - SIMULATED_PENDING_MS) / (SIMULATED_DONE_MS - SIMULATED_PENDING_MS)) * 99) / 100 };
-    if (task.failureCode) return { ...base, status: 'FAILED', failure: 'The task could not be completed. (simulated)', failureCode: task.failureCode };
+    if (elapsed < SIMULATED_DONE_MS)
+      return {
+        ...base,
+        status: 'RUNNING',
+        progress: Math.round(((elapsed - SIMULATED_PENDING_MS) / (SIMULATED_DONE_MS - SIMULATED_PENDING_MS)) * 99) / 100,
+      };
+    if (task.failureCode)
+      return { ...base, status: 'FAILED', failure: 'The task could not be completed. (simulated)', failureCode: task.failureCode };
     return { ...base, status: 'SUCCEEDED', output: [outputUrl(key, task.token)] };
   }
 }

@@ -22,24 +22,35 @@ export class VeoSimulatorController {
   constructor(private readonly store: VeoSimulatorStore) {}
 
   @Post('models/:modelAction')
-  async predict(@Req() req: Request, @Res() res: Response, @Param('modelAction') modelAction: string, @Body() body: Record<string, unknown> | undefined): Promise<void> {
+  async predict(
+    @Req() req: Request,
+    @Res() res: Response,
+    @Param('modelAction') modelAction: string,
+    @Body() body: Record<string, unknown> | undefined,
+  ): Promise<void> {
     if (!authorized(req, res)) return;
     const [model, action] = modelAction.split(':');
-    if (action !== 'predictLongRunning' || !VEO_MODELS[model]) return fail(res, 404, 'NOT_FOUND', `models/${model} is not found for API version v1beta.`);
+    if (action !== 'predictLongRunning' || !VEO_MODELS[model])
+      return fail(res, 404, 'NOT_FOUND', `models/${model} is not found for API version v1beta.`);
     const instance = (Array.isArray(body?.instances) ? body.instances[0] : undefined) as Record<string, unknown> | undefined;
     const parameters = (body?.parameters ?? {}) as Record<string, unknown>;
     const prompt = typeof instance?.prompt === 'string' ? instance.prompt : '';
     if (!instance || (prompt === '' && !instance.image)) return fail(res, 400, 'INVALID_ARGUMENT', 'A prompt or an image is required.');
-    if (parameters.durationSeconds !== undefined && !DURATIONS.includes(parameters.durationSeconds as number)) return fail(res, 400, 'INVALID_ARGUMENT', 'Unsupported durationSeconds.');
-    if (VERTEX_ONLY.some((key) => key in parameters)) return fail(res, 400, 'INVALID_ARGUMENT', 'A parameter is not supported in the Gemini API.');
-    if (prompt.includes('[simulate:busy]')) return fail(res, 429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota). (simulated)');
+    if (parameters.durationSeconds !== undefined && !DURATIONS.includes(parameters.durationSeconds as number))
+      return fail(res, 400, 'INVALID_ARGUMENT', 'Unsupported durationSeconds.');
+    if (VERTEX_ONLY.some((key) => key in parameters))
+      return fail(res, 400, 'INVALID_ARGUMENT', 'A parameter is not supported in the Gemini API.');
+    if (prompt.includes('[simulate:busy]'))
+      return fail(res, 429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota). (simulated)');
     res.status(200).json(await this.store.create(model, prompt));
   }
 
   @Get('models')
   list(@Req() req: Request, @Res() res: Response): void {
     if (!authorized(req, res)) return;
-    res.json({ models: Object.keys(VEO_MODELS).map((model) => ({ name: `models/${model}`, supportedGenerationMethods: ['predictLongRunning'] })) });
+    res.json({
+      models: Object.keys(VEO_MODELS).map((model) => ({ name: `models/${model}`, supportedGenerationMethods: ['predictLongRunning'] })),
+    });
   }
 
   @Get('models/:model/operations/:id')
@@ -56,7 +67,8 @@ export class VeoSimulatorController {
     if (!authorized(req, res)) return;
     const [id, action] = fileAction.split(':');
     if (action !== 'download' || !(await this.store.hasVideo(id))) return fail(res, 404, 'NOT_FOUND', 'File not found.');
-    if (!existsSync(SAMPLE_VIDEO_PATH)) return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
+    if (!existsSync(SAMPLE_VIDEO_PATH))
+      return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
     res.sendFile(SAMPLE_VIDEO_PATH, { headers: { 'Content-Type': 'video/mp4' } });
   }
 }
@@ -65,7 +77,12 @@ export class VeoSimulatorController {
 function authorized(req: Request, res: Response): boolean {
   if (req.header('x-goog-api-key') === SIMULATOR_API_KEY || req.query.key === SIMULATOR_API_KEY) return true;
   res.status(400).json({
-    error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] },
+    error: {
+      code: 400,
+      message: 'API key not valid. Please pass a valid API key.',
+      status: 'INVALID_ARGUMENT',
+      details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }],
+    },
   });
   return false;
 }

@@ -43,9 +43,23 @@ export class VeoSimulatorStore {
     if (record.data.outcome === 'error') return { name, done: true, error: { code: 13, message: 'Video generation failed. (simulated)' } };
     const type = 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse';
     if (record.data.outcome === 'moderation') {
-      return { name, done: true, response: { '@type': type, generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['The prompt was blocked. (simulated)'] } } } as VeoOperation;
+      return {
+        name,
+        done: true,
+        response: {
+          '@type': type,
+          generateVideoResponse: { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['The prompt was blocked. (simulated)'] },
+        },
+      } as VeoOperation;
     }
-    return { name, done: true, response: { '@type': type, generateVideoResponse: { generatedSamples: [{ video: { uri: `${root}/v1beta/files/${id}:download?alt=media` } }] } } } as VeoOperation;
+    return {
+      name,
+      done: true,
+      response: {
+        '@type': type,
+        generateVideoResponse: { generatedSamples: [{ video: { uri: `${root}/v1beta/files/${id}:download?alt=media` } }] },
+      },
+    } as VeoOperation;
   }
 
   /** Whether a finished video with this file id exists. */

@@ -74,7 +74,9 @@ function App() {
     const timer = setTimeout(() => {
       const active = document.activeElement;
       if (active && active !== document.body && active.matches('input, select, textarea')) return;
-      /** @type {HTMLElement | null} */ (document.querySelector('main h1') ?? document.getElementById('main'))?.focus({ preventScroll: true });
+      /** @type {HTMLElement | null} */ (document.querySelector('main h1') ?? document.getElementById('main'))?.focus({
+        preventScroll: true,
+      });
     }, 60);
     return () => clearTimeout(timer);
   }, [path]);

@@ -41,13 +41,24 @@ export function Chart({ label, categories, axisLabels, series, height = 260, for
       },
       axes: [
         {
-          stroke: muted, font: axisFont, grid: { show: false }, ticks: { stroke: grid },
+          stroke: muted,
+          font: axisFont,
+          grid: { show: false },
+          ticks: { stroke: grid },
           incrs: [1, 2, 3, 5, 7, 10, 14, 15, 30, 60],
           space: 56,
           // axisLabels (optional): shorter names for the axis; the legend names the hovered category in full.
-          values: (_u, splits) => splits.map((i) => (Number.isInteger(i) && categories[i] !== undefined ? (axisLabels ?? categories)[i] : '')),
+          values: (_u, splits) =>
+            splits.map((i) => (Number.isInteger(i) && categories[i] !== undefined ? (axisLabels ?? categories)[i] : '')),
         },
-        { stroke: muted, font: axisFont, grid: { stroke: grid, width: 1 }, ticks: { show: false }, size: (_u, values) => (values ? Math.max(...values.map((v) => String(v).length)) * 7.5 + 14 : 40), values: (_u, splits) => splits.map((v) => format(v)) },
+        {
+          stroke: muted,
+          font: axisFont,
+          grid: { stroke: grid, width: 1 },
+          ticks: { show: false },
+          size: (_u, values) => (values ? Math.max(...values.map((v) => String(v).length)) * 7.5 + 14 : 40),
+          values: (_u, splits) => splits.map((v) => format(v)),
+        },
       ],
       series: [
         {},
@@ -56,7 +67,10 @@ export function Chart({ label, categories, axisLabels, series, height = 260, for
           stroke: colors[i],
           width: s.kind === 'bar' ? 0 : 2,
           fill: s.kind === 'bar' ? colors[i] : undefined,
-          paths: s.kind === 'bar' ? uPlot.paths.bars({ size: [bars.length === 2 ? 0.38 : 0.62, bars.length === 2 ? 22 : 40], align: slot(i), gap: 1 }) : undefined,
+          paths:
+            s.kind === 'bar'
+              ? uPlot.paths.bars({ size: [bars.length === 2 ? 0.38 : 0.62, bars.length === 2 ? 22 : 40], align: slot(i), gap: 1 })
+              : undefined,
           points: { show: s.kind !== 'bar' && n <= 31, size: 5, fill: colors[i] },
           dash: s.dash,
         })),
@@ -64,7 +78,10 @@ export function Chart({ label, categories, axisLabels, series, height = 260, for
       hooks: { setCursor: [(u) => setHover(u.cursor.idx ?? null)] },
     };
     // `plot` (when given) is what is drawn, `values` what the legend reads: a stacked chart draws running sums.
-    const data = [categories.map((_c, i) => i), ...series.map((s) => (s.plot ?? s.values).map((v) => (v === null || v === undefined ? null : v)))];
+    const data = [
+      categories.map((_c, i) => i),
+      ...series.map((s) => (s.plot ?? s.values).map((v) => (v === null || v === undefined ? null : v))),
+    ];
     plot.current = new uPlot(opts, data, el);
     const resize = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height }));
     resize.observe(el);
@@ -73,14 +90,26 @@ export function Chart({ label, categories, axisLabels, series, height = 260, for
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [JSON.stringify(categories), JSON.stringify(axisLabels), JSON.stringify(series.map((s) => [s.label, s.values, s.plot, s.color, s.kind])), height, theme, lang]);
+  }, [
+    JSON.stringify(categories),
+    JSON.stringify(axisLabels),
+    JSON.stringify(series.map((s) => [s.label, s.values, s.plot, s.color, s.kind])),
+    height,
+    theme,
+    lang,
+  ]);
 
   return html`<figure class="chart" id=${id}>
     <div class="chart-canvas" ref=${box} role="img" aria-label=${label}></div>
     <figcaption class="legend">
       ${hover !== null ? html`<span class="legend-at">${categories[hover]}</span>` : null}
       ${series.map((s) => {
-        const value = hover !== null ? s.values[hover] : s.total === 'last' ? s.values[s.values.length - 1] : s.values.reduce((a, b) => a + (b ?? 0), 0);
+        const value =
+          hover !== null
+            ? s.values[hover]
+            : s.total === 'last'
+              ? s.values[s.values.length - 1]
+              : s.values.reduce((a, b) => a + (b ?? 0), 0);
         return html`<span class="legend-item"><span class=${`swatch ${s.kind === 'bar' ? 'bar' : 'line'}`} style=${`--swatch:var(${s.color})`}></span>${s.label}<strong>${format(value)}</strong></span>`;
       })}
     </figcaption>

@@ -55,7 +55,8 @@ function CardList({ caption, columns, rows, rowKey, rowProps }) {
   const of = (kind) => columns.filter((c) => (c.card ?? 'meta') === kind);
   const [media, title, badge, meta, actions] = ['media', 'title', 'badge', 'meta', 'actions'].map(of);
   return html`<ul class="card-list" aria-label=${caption}>
-    ${rows.map((row) => html`<li key=${rowKey(row)} class="row-card" ...${rowProps?.(row) ?? {}}>
+    ${rows.map(
+      (row) => html`<li key=${rowKey(row)} class="row-card" ...${rowProps?.(row) ?? {}}>
       <div class="row-card-top">
         ${media.map((c) => html`<div class="row-card-media" data-col=${c.key}>${c.render(row)}</div>`)}
         <div class="row-card-heading">
@@ -65,6 +66,7 @@ function CardList({ caption, columns, rows, rowKey, rowProps }) {
       </div>
       ${meta.length ? html`<dl class="row-card-meta">${meta.map((c) => html`<div class=${c.wide ? 'wide' : undefined} data-col=${c.key}><dt>${c.label}</dt><dd class=${c.num ? 'num' : undefined}>${c.render(row)}</dd></div>`)}</dl>` : null}
       ${actions.length ? html`<div class="row-card-actions">${actions.map((c) => html`<div data-col=${c.key}>${c.render(row)}</div>`)}</div>` : null}
-    </li>`)}
+    </li>`,
+    )}
   </ul>`;
 }

@@ -34,6 +34,7 @@ export function describeLog(log, namesTask) {
     const reason = log.reason ?? log.detail?.replace(/^refund: task \S+ (failed: )?/, '') ?? '';
     return html`<div class="log-detail"><span>${t('logs.refundFor')} </span><${ShortId} id=${log.task_id} />${reason ? html`<div class="refund-reason">${t('logs.reason', { reason: failureText(reason) })}</div>` : null}</div>`;
   }
-  if (log.task_id && namesTask(log)) return html`<div class="log-detail"><span>${t('logs.taskLabel')} </span><${ShortId} id=${log.task_id} />${log.detail ? html`<div class="muted small">${log.detail}</div>` : null}</div>`;
+  if (log.task_id && namesTask(log))
+    return html`<div class="log-detail"><span>${t('logs.taskLabel')} </span><${ShortId} id=${log.task_id} />${log.detail ? html`<div class="muted small">${log.detail}</div>` : null}</div>`;
   return log.detail ?? '';
 }

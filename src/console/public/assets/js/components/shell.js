@@ -41,14 +41,19 @@ export function Shell({ routes, current, children }) {
   }
   const who = session?.user ? session.user.username : t('account.administrator');
   return html`<div class=${`shell ${open ? 'nav-open' : ''}`}>
-    <a class="skip-link" href="#main" onClick=${(e) => { e.preventDefault(); document.getElementById('main')?.focus(); }}>${t('shell.skip')}</a>
+    <a class="skip-link" href="#main" onClick=${(e) => {
+      e.preventDefault();
+      document.getElementById('main')?.focus();
+    }}>${t('shell.skip')}</a>
     <aside class="sidebar" id="sidebar">
       <div class="sidebar-head"><${Brand} /><${Button} kind="ghost" iconOnly icon="x" class="nav-close" onClick=${() => setOpen(false)}>${t('shell.closeMenu')}<//></div>
       <nav id="nav" aria-label=${t('shell.nav')}>
-        ${groups.map((g) => html`<div class="nav-group">
+        ${groups.map(
+          (g) => html`<div class="nav-group">
           ${g.name !== 'main' ? html`<div class="nav-group-title">${t(`nav.group.${g.name}`)}</div>` : null}
           <ul>${g.items.map(([routePath, route]) => html`<li><a href=${hrefFor(routePath)} data-path=${routePath} aria-current=${routePath === current ? 'page' : undefined}><${Icon} name=${route.icon} /><span>${t(route.title)}</span></a></li>`)}</ul>
-        </div>`)}
+        </div>`,
+        )}
       </nav>
       <div class="sidebar-foot">
         <div class="who"><${Icon} name=${role === 'admin' ? 'shield' : 'user'} size=${16} /><span>${who}</span>${role === 'admin' && session?.user ? html`<span class="muted"> · ${t('account.admin')}</span>` : null}</div>
@@ -62,7 +67,10 @@ export function Shell({ routes, current, children }) {
         <div class="topbar-tools" id="account">
           <${LanguageSwitch} />
           <${ThemeToggle} />
-          <${Button} kind="secondary" small icon="log-out" aria-label=${t('account.signOut')} onClick=${async () => { await signOut(); navigate('sign-in'); }}>${t('account.signOut')}<//>
+          <${Button} kind="secondary" small icon="log-out" aria-label=${t('account.signOut')} onClick=${async () => {
+            await signOut();
+            navigate('sign-in');
+          }}>${t('account.signOut')}<//>
         </div>
       </header>
       <main id="main" tabindex="-1">${children}</main>

@@ -24,12 +24,40 @@ export function Button({ kind = 'primary', icon, iconOnly = false, small = false
 }
 
 export const STATUS_TONE = {
-  queued: 'neutral', in_progress: 'info', completed: 'success', failed: 'danger',
-  active: 'success', enabled: 'success', revoked: 'danger', disabled: 'danger', processing: 'info', pending: 'info',
-  approved: 'success', rejected: 'danger', delivered: 'success', succeeded: 'success', expired: 'danger',
-  consume: 'neutral', refund: 'success', topup: 'success', adjust: 'info', hold: 'neutral', release: 'neutral',
+  queued: 'neutral',
+  in_progress: 'info',
+  completed: 'success',
+  failed: 'danger',
+  active: 'success',
+  enabled: 'success',
+  revoked: 'danger',
+  disabled: 'danger',
+  processing: 'info',
+  pending: 'info',
+  approved: 'success',
+  rejected: 'danger',
+  delivered: 'success',
+  succeeded: 'success',
+  expired: 'danger',
+  consume: 'neutral',
+  refund: 'success',
+  topup: 'success',
+  adjust: 'info',
+  hold: 'neutral',
+  release: 'neutral',
 };
-const STATUS_ICON = { queued: 'clock', in_progress: 'loader', completed: 'circle-check', failed: 'circle-alert', processing: 'loader', pending: 'clock', active: 'circle-check', enabled: 'circle-check', delivered: 'circle-check', failed_delivery: 'circle-alert' };
+const STATUS_ICON = {
+  queued: 'clock',
+  in_progress: 'loader',
+  completed: 'circle-check',
+  failed: 'circle-alert',
+  processing: 'loader',
+  pending: 'clock',
+  active: 'circle-check',
+  enabled: 'circle-check',
+  delivered: 'circle-check',
+  failed_delivery: 'circle-alert',
+};
 
 /** A coloured pill; `status` picks the tone and (through i18n "status.<status>") the text unless children are given. */
 export function Badge({ status, tone, children, icon }) {
@@ -73,7 +101,7 @@ export function CopyButton({ value, label, small = true, kind = 'ghost', withTex
     onCopied?.();
     setTimeout(() => setDone(false), 1500);
   };
-  return html`<${Button} kind=${kind} small=${small} icon=${done ? 'check' : 'copy'} iconOnly=${!withText} onClick=${copy} label=${done ? t('common.copied') : label ?? t('common.copy')} />`;
+  return html`<${Button} kind=${kind} small=${small} icon=${done ? 'check' : 'copy'} iconOnly=${!withText} onClick=${copy} label=${done ? t('common.copied') : (label ?? t('common.copy'))} />`;
 }
 
 /** A long id shown short (full id in the title and for screen readers) with a copy button. */
@@ -115,7 +143,8 @@ export function Field({ label, help, as = 'input', options = [], class: extra = 
   const helpId = help ? `${id}-help` : undefined;
   const props = { ...control, id, 'aria-describedby': helpId, 'aria-invalid': error ? 'true' : undefined };
   let input;
-  if (as === 'select') input = html`<select ...${props}>${options.map(([value, text]) => html`<option value=${value}>${text}</option>`)}</select>`;
+  if (as === 'select')
+    input = html`<select ...${props}>${options.map(([value, text]) => html`<option value=${value}>${text}</option>`)}</select>`;
   else if (as === 'textarea') input = html`<textarea ...${props}></textarea>`;
   else input = html`<input type="text" ...${props} />`;
   return html`<div class=${`field ${extra}`}><label for=${id}>${label}</label>${input}${help ? html`<span class="help" id=${helpId}>${help}</span>` : null}</div>`;

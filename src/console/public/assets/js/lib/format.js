@@ -5,7 +5,8 @@ import { sessionStore } from './session.js';
 const cache = new Map();
 function formatter(kind, options) {
   const key = `${langStore.get()}|${kind}|${JSON.stringify(options)}`;
-  if (!cache.has(key)) cache.set(key, kind === 'number' ? new Intl.NumberFormat(langStore.get(), options) : new Intl.DateTimeFormat(langStore.get(), options));
+  if (!cache.has(key))
+    cache.set(key, kind === 'number' ? new Intl.NumberFormat(langStore.get(), options) : new Intl.DateTimeFormat(langStore.get(), options));
   return cache.get(key);
 }
 
@@ -15,14 +16,19 @@ export const num = (value, options) => (missing(value) ? '—' : formatter('numb
 /** Quota units (what the ledger counts). */
 export const quota = (value) => num(value);
 export const signed = (value) => (missing(value) ? '—' : value > 0 ? `+${num(value)}` : num(value));
-export const percent = (ratio) => (missing(ratio) ? '—' : formatter('number', { style: 'percent', maximumFractionDigits: 1 }).format(ratio));
+export const percent = (ratio) =>
+  missing(ratio) ? '—' : formatter('number', { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
 
 /** Quota as money in the gateway's currency (from the session), or null when the gateway does not say. */
 export function money(value) {
   const currency = sessionStore.get()?.currency;
   if (missing(value) || !currency?.quota_per_unit) return null;
   const amount = value / currency.quota_per_unit;
-  return formatter('number', { style: 'currency', currency: currency.code, maximumFractionDigits: Math.abs(amount) < 1 && amount !== 0 ? 4 : 2 }).format(amount);
+  return formatter('number', {
+    style: 'currency',
+    currency: currency.code,
+    maximumFractionDigits: Math.abs(amount) < 1 && amount !== 0 ? 4 : 2,
+  }).format(amount);
 }
 
 /** "12,500 (≈ $0.03)": quota, with its money value when known. */
@@ -31,15 +37,24 @@ export function quotaMoney(value) {
   return m ? `${quota(value)} (≈ ${m})` : quota(value);
 }
 
-export const dateTime = (unix) => (unix ? formatter('date', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(unix * 1000)) : '—');
+export const dateTime = (unix) =>
+  unix ? formatter('date', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(unix * 1000)) : '—';
 /** "Nov 22, 19:47": short enough for a table cell (the year only when it is not this one). */
 export function compactDateTime(unix) {
   if (!unix) return '—';
   const date = new Date(unix * 1000);
   const sameYear = date.getFullYear() === new Date().getFullYear();
-  return formatter('date', { year: sameYear ? undefined : 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false }).format(date);
+  return formatter('date', {
+    year: sameYear ? undefined : 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  }).format(date);
 }
-export const dateTimeSeconds = (unix) => (unix ? formatter('date', { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(unix * 1000)) : '—');
+export const dateTimeSeconds = (unix) =>
+  unix ? formatter('date', { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(unix * 1000)) : '—';
 export const shortDate = (date) => formatter('date', { month: 'short', day: 'numeric' }).format(date);
 /** 'YYYY-MM-DD' as a local calendar day. */
 export const dayDate = (day) => {

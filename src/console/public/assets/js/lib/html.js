@@ -1,8 +1,31 @@
 // Preact + hooks + htm, served by the gateway from npm (see ConsoleStaticController). No build step:
 // `html` is htm bound to Preact's h, so components are plain ES modules using tagged templates.
 import { h, render, Fragment, createContext, toChildArray } from '/console/vendor/preact.mjs';
-import { useState, useEffect, useLayoutEffect, useMemo, useRef, useCallback, useContext, useReducer } from '/console/vendor/preact-hooks.mjs';
+import {
+  useState,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useCallback,
+  useContext,
+  useReducer,
+} from '/console/vendor/preact-hooks.mjs';
 import htm from '/console/vendor/htm.mjs';
 
 export const html = htm.bind(h);
-export { h, render, Fragment, createContext, toChildArray, useState, useEffect, useLayoutEffect, useMemo, useRef, useCallback, useContext, useReducer };
+export {
+  h,
+  render,
+  Fragment,
+  createContext,
+  toChildArray,
+  useState,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useCallback,
+  useContext,
+  useReducer,
+};

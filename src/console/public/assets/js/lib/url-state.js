@@ -16,7 +16,8 @@ window.addEventListener('hashchange', () => routeStore.set(parse()));
 
 export function hrefFor(path, query = {}) {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
   const search = params.toString();
   return `#/${path}${search ? `?${search}` : ''}`;
 }

@@ -31,10 +31,11 @@ export function useApi(path, query = {}, { poll } = {}) {
         setState((s) => ({ data: quiet ? s.data : null, error, loading: false }));
       }
       const next = pollRef.current?.(data);
-      if (next > 0) timer.current = setTimeout(function tick() {
-        if (document.hidden) timer.current = setTimeout(tick, next);
-        else load(true);
-      }, next);
+      if (next > 0)
+        timer.current = setTimeout(function tick() {
+          if (document.hidden) timer.current = setTimeout(tick, next);
+          else load(true);
+        }, next);
     },
     [key],
   );

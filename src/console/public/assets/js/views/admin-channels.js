@@ -49,17 +49,40 @@ export function AdminChannels() {
 
   const columns = [
     {
-      key: 'name', label: t('channels.col.name'), card: 'title', class: 'col-channel',
-      render: (c) => html`<div class="channel-cell"><strong>${c.name}</strong> <span class="muted">#${c.id}</span><div class="muted small">${platformLabel(c.platform)}</div><code class="channel-url" title=${c.base_url}>${c.base_url}</code></div>`,
+      key: 'name',
+      label: t('channels.col.name'),
+      card: 'title',
+      class: 'col-channel',
+      render: (c) =>
+        html`<div class="channel-cell"><strong>${c.name}</strong> <span class="muted">#${c.id}</span><div class="muted small">${platformLabel(c.platform)}</div><code class="channel-url" title=${c.base_url}>${c.base_url}</code></div>`,
     },
     { key: 'status', label: t('channels.col.status'), card: 'badge', render: (c) => html`<${Badge} status=${c.status} />` },
-    { key: 'models', label: t('channels.col.models'), class: 'nowrap', render: (c) => html`<span title=${c.models.join(', ')}>${t('channels.modelCount', { n: c.models.length })}</span>` },
+    {
+      key: 'models',
+      label: t('channels.col.models'),
+      class: 'nowrap',
+      render: (c) => html`<span title=${c.models.join(', ')}>${t('channels.modelCount', { n: c.models.length })}</span>`,
+    },
     { key: 'priority', label: t('channels.col.priority'), num: true, class: 'nowrap', render: (c) => `${c.priority} / ${c.weight}` },
     { key: 'requests', label: t('channels.col.requests'), num: true, render: (c) => num(c.request_count) },
-    { key: 'errors', label: t('channels.col.errorRate'), num: true, render: (c) => html`<span class=${c.error_rate >= HIGH_ERROR_RATE ? 'error-text' : undefined} title=${c.last_error ?? ''}>${rate(c.error_rate)} (${num(c.error_count)})</span>` },
-    { key: 'connectivity', label: t('channels.col.connectivity'), wide: true, render: (c) => html`<${Connectivity} id=${c.id} result=${results[c.id]} />` },
     {
-      key: 'actions', label: t('channels.col.actions'), card: 'actions', render: (c) => html`<div class="actions nowrap">
+      key: 'errors',
+      label: t('channels.col.errorRate'),
+      num: true,
+      render: (c) =>
+        html`<span class=${c.error_rate >= HIGH_ERROR_RATE ? 'error-text' : undefined} title=${c.last_error ?? ''}>${rate(c.error_rate)} (${num(c.error_count)})</span>`,
+    },
+    {
+      key: 'connectivity',
+      label: t('channels.col.connectivity'),
+      wide: true,
+      render: (c) => html`<${Connectivity} id=${c.id} result=${results[c.id]} />`,
+    },
+    {
+      key: 'actions',
+      label: t('channels.col.actions'),
+      card: 'actions',
+      render: (c) => html`<div class="actions nowrap">
         <${Button} small icon="send" disabled=${results[c.id] === 'pending'} aria-label=${t('channels.testOf', { name: c.name })} onClick=${() => test(c)}>${t('channels.test')}<//>
         <${Button} small kind="secondary" aria-label=${t('channels.editOf', { name: c.name })} onClick=${() => setEditing(c)}>${t('channels.edit')}<//>
         <${Button} small kind=${c.status === 'enabled' ? 'danger' : 'secondary'} aria-label=${t(c.status === 'enabled' ? 'channels.disableOf' : 'channels.enableOf', { name: c.name })} onClick=${() => toggle(c)}>${t(c.status === 'enabled' ? 'channels.disable' : 'channels.enable')}<//>
@@ -69,10 +92,19 @@ export function AdminChannels() {
 
   return html`<div class="admin-channels">
     <${PageHeader} title=${t('channels.title')} intro=${t('channels.intro')} actions=${html`<${Button} icon="plus" onClick=${() => setEditing('new')}>${t('channels.new')}<//>`} />
-    <${ErrorNote} error=${channels.error ?? platforms.error} onRetry=${() => { channels.reload(); platforms.reload(); }} />
-    ${channels.data ? html`<${Card} title=${t('channels.all')} class="flush list-card">
+    <${ErrorNote} error=${channels.error ?? platforms.error} onRetry=${() => {
+      channels.reload();
+      platforms.reload();
+    }} />
+    ${
+      channels.data
+        ? html`<${Card} title=${t('channels.all')} class="flush list-card">
       <${DataTable} caption=${t('channels.all')} columns=${columns} rows=${channels.data.data} rowKey=${(c) => c.id} rowProps=${(c) => ({ 'data-channel-id': c.id })} empty=${t('channels.none')} emptyIcon="server" />
-    <//>` : channels.loading ? html`<${Loading} />` : null}
+    <//>`
+        : channels.loading
+          ? html`<${Loading} />`
+          : null
+    }
     ${editing && platforms.data ? html`<${ChannelForm} channel=${editing === 'new' ? null : editing} platforms=${platformList} lang=${lang} onClose=${() => setEditing(null)} onSaved=${channels.reload} />` : null}
   </div>`;
 }
@@ -90,8 +122,8 @@ function Connectivity({ id, result }) {
 function SettingField({ setting, stored, keep, lang }) {
   const type = setting.secret ? 'password' : setting.type === 'integer' ? 'number' : setting.type === 'url' ? 'url' : 'text';
   const numeric = setting.type === 'integer' ? { min: setting.min, max: setting.max, step: '1' } : {};
-  const value = setting.secret ? undefined : stored ?? '';
-  const help = setting.secret ? keep ?? localized(setting.description, lang) : localized(setting.description, lang);
+  const value = setting.secret ? undefined : (stored ?? '');
+  const help = setting.secret ? (keep ?? localized(setting.description, lang)) : localized(setting.description, lang);
   return html`<${Field} label=${localized(setting.label, lang)} name=${`setting.${setting.name}`} type=${type} required=${setting.required && stored === undefined}
     autocomplete=${setting.secret ? 'off' : undefined} placeholder=${setting.default ?? undefined} value=${value} help=${help} ...${numeric} />`;
 }
@@ -103,7 +135,11 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
   const definition = platforms.find((p) => p.platform === platform);
   const keep = isNew ? undefined : t('channels.keepSecret');
   const { onSubmit, busy } = useSubmit(async (values) => {
-    const list = (text) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const list = (text) =>
+      (text ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     const nextSettings = {};
     for (const setting of definition?.settings ?? []) {
       const text = (values[`setting.${setting.name}`] ?? '').trim();
@@ -111,8 +147,12 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
       if (text) nextSettings[setting.name] = setting.type === 'integer' ? Number(text) : text;
     }
     const body = {
-      name: values.name, base_url: values.base_url, models: list(values.models),
-      priority: Number(values.priority || 0), weight: Number(values.weight || 1), groups: list(values.groups),
+      name: values.name,
+      base_url: values.base_url,
+      models: list(values.models),
+      priority: Number(values.priority || 0),
+      weight: Number(values.weight || 1),
+      groups: list(values.groups),
       ...(Object.keys(nextSettings).length ? { settings: nextSettings } : {}),
       ...(values.api_key ? { api_key: values.api_key } : {}),
     };
@@ -125,19 +165,27 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
   return html`<${Dialog} wide title=${isNew ? t('channels.new') : t('channels.editOf', { name: channel.name })} onClose=${onClose}>
     <form class="grid-form" id="channel-form" onSubmit=${onSubmit}>
       <${Field} label=${t('channels.col.name')} name="name" required value=${channel?.name ?? ''} />
-      ${isNew ? html`<${Field} as="select" label=${t('channels.platformField')} name="platform" value=${platform} onChange=${(e) => setPlatform(e.target.value)}
-        options=${platforms.map((p) => [p.platform, localized(p.label, lang)])} />` : null}
+      ${
+        isNew
+          ? html`<${Field} as="select" label=${t('channels.platformField')} name="platform" value=${platform} onChange=${(e) => setPlatform(e.target.value)}
+        options=${platforms.map((p) => [p.platform, localized(p.label, lang)])} />`
+          : null
+      }
       <${Field} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? ''} />
       <${Field} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep} />
       <${Field} label=${t('channels.col.models')} name="models" required value=${channel?.models.join(', ') ?? ''} help=${t('channels.modelsHelp')} class="span-all" />
       <${Field} label=${t('channels.priority')} name="priority" type="number" step="1" value=${channel?.priority ?? 0} />
       <${Field} label=${t('channels.weight')} name="weight" type="number" min="0" step="1" value=${channel?.weight ?? 1} />
       <${Field} label=${t('channels.groups')} name="groups" value=${channel?.groups?.join(', ') ?? ''} help=${t('channels.groupsHelp')} class="span-all" />
-      ${definition ? html`<fieldset class="span-all platform-settings" data-platform=${definition.platform}><legend>${t('channels.settingsOf', { platform: localized(definition.label, lang) })}</legend>
+      ${
+        definition
+          ? html`<fieldset class="span-all platform-settings" data-platform=${definition.platform}><legend>${t('channels.settingsOf', { platform: localized(definition.label, lang) })}</legend>
         <div class="grid-form">
           ${definition.settings.map((setting) => html`<${SettingField} key=${`${definition.platform}.${setting.name}`} setting=${setting} stored=${settings[setting.name] ?? undefined} keep=${keep} lang=${lang} />`)}
         </div>
-      </fieldset>` : null}
+      </fieldset>`
+          : null
+      }
       <div class="actions span-all"><${Button} type="submit" disabled=${busy}>${t(isNew ? 'channels.create' : 'channels.save')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
     </form>
   <//>`;

@@ -45,7 +45,9 @@ function Body({ data, rangeLabel }) {
   // Stacked bars: each status is drawn as the running sum up to it, tallest first, so the smaller
   // sums paint over it and every bucket's bar is its total split by status; the legend reads each
   // status's own count (top of the stack first, as the eye reads it).
-  const counts = STATUS_SERIES.map((s) => data.buckets.map((_b, i) => s.from.reduce((n, status) => n + (data.tasks_by_status[status]?.[i] ?? 0), 0)));
+  const counts = STATUS_SERIES.map((s) =>
+    data.buckets.map((_b, i) => s.from.reduce((n, status) => n + (data.tasks_by_status[status]?.[i] ?? 0), 0)),
+  );
   const series = STATUS_SERIES.map((s, k) => ({
     label: t(`dash.status.${s.key}`),
     color: s.color,
@@ -82,7 +84,15 @@ function Body({ data, rangeLabel }) {
 
     <${Card} title=${t('dash.tasksChart', { per })} id="tasks-card">
       <${Chart} id="tasks-chart" categories=${categories} axisLabels=${axisLabels} series=${series} height=${260} format=${(v) => (Number.isInteger(v) ? num(v) : '')}
-        label=${t('dash.tasksSummary', { during, total: num(total), per, parts: [...series].reverse().map((s) => `${s.label} ${num(sum(s.values))}`).join(', ') })} />
+        label=${t('dash.tasksSummary', {
+          during,
+          total: num(total),
+          per,
+          parts: [...series]
+            .reverse()
+            .map((s) => `${s.label} ${num(sum(s.values))}`)
+            .join(', '),
+        })} />
     <//>
 
     <div class="grid-2">
@@ -111,8 +121,18 @@ function Body({ data, rangeLabel }) {
       <p class="card-intro muted">${t('dash.upstreamIntro')}</p>
       <${DataTable} caption=${t('dash.upstream')} rows=${data.upstream} rowKey=${(u) => u.channel_id} rowProps=${(u) => ({ 'data-channel-id': u.channel_id })}
         empty=${t('dash.noCalls')} emptyIcon="server" columns=${[
-          { key: 'channel', label: t('dash.col.channel'), card: 'title', render: (u) => html`<strong>${u.channel_name ?? `#${u.channel_id}`}</strong>` },
-          { key: 'error_rate', label: t('dash.col.errorRate'), card: 'badge', render: (u) => html`<${RateMeter} value=${u.error_rate} bad />` },
+          {
+            key: 'channel',
+            label: t('dash.col.channel'),
+            card: 'title',
+            render: (u) => html`<strong>${u.channel_name ?? `#${u.channel_id}`}</strong>`,
+          },
+          {
+            key: 'error_rate',
+            label: t('dash.col.errorRate'),
+            card: 'badge',
+            render: (u) => html`<${RateMeter} value=${u.error_rate} bad />`,
+          },
           { key: 'calls', label: t('dash.col.calls'), num: true, render: (u) => num(u.calls) },
           { key: 'errors', label: t('dash.col.errors'), num: true, render: (u) => num(u.errors) },
           { key: 'latency_avg', label: t('dash.col.latencyAvg'), num: true, render: (u) => ms(u.latency_avg_ms) },
@@ -127,17 +147,39 @@ function outcomeColumns(kind, title, currency) {
     { key: 'success_rate', label: t('dash.col.successRate'), card: 'badge', render: (r) => html`<${RateMeter} value=${r.success_rate} />` },
     { key: 'total', label: t('dash.col.total'), num: true, render: (r) => num(r.total) },
     { key: 'success', label: t('dash.col.success'), num: true, render: (r) => num(r.success) },
-    { key: 'failure', label: t('dash.col.failure'), num: true, render: (r) => html`<span class=${r.failure ? 'error-text' : undefined}>${num(r.failure)}</span>` },
+    {
+      key: 'failure',
+      label: t('dash.col.failure'),
+      num: true,
+      render: (r) => html`<span class=${r.failure ? 'error-text' : undefined}>${num(r.failure)}</span>`,
+    },
     { key: 'rejected', label: t('dash.col.rejected'), num: true, render: (r) => num(r.rejected) },
   ];
-  if (kind === 'model') columns.push({ key: 'quota', label: t('dash.col.quota'), num: true, render: (m) => html`${quota(m.quota)}${moneyIn(m.quota, currency) ? html`<div class="muted small">${moneyIn(m.quota, currency)}</div>` : null}` });
+  if (kind === 'model')
+    columns.push({
+      key: 'quota',
+      label: t('dash.col.quota'),
+      num: true,
+      render: (m) =>
+        html`${quota(m.quota)}${moneyIn(m.quota, currency) ? html`<div class="muted small">${moneyIn(m.quota, currency)}</div>` : null}`,
+    });
   return columns;
 }
 
 /** A rate as a percentage with a short bar: green for a high success rate, red for a high error rate. */
 function RateMeter({ value, bad = false }) {
   if (value === null || value === undefined) return html`<span class="muted">—</span>`;
-  const tone = bad ? (value >= 0.1 ? 'danger' : value > 0 ? 'warning' : 'success') : value >= 0.95 ? 'success' : value >= 0.8 ? 'warning' : 'danger';
+  const tone = bad
+    ? value >= 0.1
+      ? 'danger'
+      : value > 0
+        ? 'warning'
+        : 'success'
+    : value >= 0.95
+      ? 'success'
+      : value >= 0.8
+        ? 'warning'
+        : 'danger';
   return html`<span class=${`rate-meter tone-${tone}`}><span class="rate-track" aria-hidden="true"><span class="rate-fill" style=${`width:${Math.max(2, value * 100)}%`}></span></span><span class="rate-value">${rate(value)}</span></span>`;
 }
 
@@ -147,10 +189,12 @@ function QuotaBars({ models, currency }) {
   if (!rows.length) return html`<p class="muted">${t('dash.noQuota')}</p>`;
   const max = Math.max(...rows.map((m) => Math.abs(m.quota)), 1);
   return html`<ul class="hbars" aria-label=${t('dash.quotaByModel')}>
-    ${rows.map((m) => html`<li data-model=${m.model}>
+    ${rows.map(
+      (m) => html`<li data-model=${m.model}>
       <div class="hbar-label"><span><code>${m.model}</code></span><span>${quota(m.quota)}${moneyIn(m.quota, currency) ? ` · ${moneyIn(m.quota, currency)}` : ''} · ${t('dash.taskCount', { n: num(m.total) })}</span></div>
       <div class="hbar-track" aria-hidden="true"><div class="hbar-fill" style=${`width:${Math.max(1, (Math.abs(m.quota) / max) * 100)}%`}></div></div>
-    </li>`)}
+    </li>`,
+    )}
   </ul>`;
 }
 
@@ -171,4 +215,3 @@ function axisLabel(unix, bucketSeconds) {
   if (bucketSeconds >= 86_400 || (bucketSeconds >= 3_600 && date.getHours() === 0 && date.getMinutes() === 0)) return shortDate(date);
   return new Intl.DateTimeFormat(langStore.get(), { hour: '2-digit', minute: '2-digit', hour12: false }).format(date);
 }
-

@@ -16,7 +16,15 @@ const DEFAULTS = { user_id: '', type: '', from: '', to: '', task_id: '', page: '
 export function AdminLogs() {
   const [query, setQuery] = useUrlState(DEFAULTS);
   const page = Math.max(1, Number(query.page) || 1);
-  const logs = useApi('/api/admin/logs', { user_id: query.user_id, type: query.type, task_id: query.task_id, from: dayToUnix(query.from), to: dayToUnix(query.to, true), page, page_size: PAGE_SIZE });
+  const logs = useApi('/api/admin/logs', {
+    user_id: query.user_id,
+    type: query.type,
+    task_id: query.task_id,
+    from: dayToUnix(query.from),
+    to: dayToUnix(query.to, true),
+    page,
+    page_size: PAGE_SIZE,
+  });
   const apply = (event) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -25,9 +33,27 @@ export function AdminLogs() {
   };
   const columns = [
     { key: 'type', label: t('logs.col.type'), card: 'badge', render: (l) => html`<${Badge} status=${l.type} />` },
-    { key: 'amount', label: t('logs.col.amount'), num: true, card: 'title', render: (l) => html`<span class=${l.quota < 0 ? 'amount-neg' : 'amount-pos'}>${signed(l.quota)}</span>${money(l.quota) ? html`<div class="muted small">${money(l.quota)}</div>` : null}` },
-    { key: 'user', label: t('alogs.col.user'), num: true, render: (l) => html`<a href=${hrefFor('admin/logs', { user_id: l.user_id })} title=${t('alogs.entriesOf', { id: l.user_id })}>#${l.user_id}</a>` },
-    { key: 'time', label: t('logs.col.time'), class: 'nowrap', render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>` },
+    {
+      key: 'amount',
+      label: t('logs.col.amount'),
+      num: true,
+      card: 'title',
+      render: (l) =>
+        html`<span class=${l.quota < 0 ? 'amount-neg' : 'amount-pos'}>${signed(l.quota)}</span>${money(l.quota) ? html`<div class="muted small">${money(l.quota)}</div>` : null}`,
+    },
+    {
+      key: 'user',
+      label: t('alogs.col.user'),
+      num: true,
+      render: (l) =>
+        html`<a href=${hrefFor('admin/logs', { user_id: l.user_id })} title=${t('alogs.entriesOf', { id: l.user_id })}>#${l.user_id}</a>`,
+    },
+    {
+      key: 'time',
+      label: t('logs.col.time'),
+      class: 'nowrap',
+      render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>`,
+    },
     { key: 'balance', label: t('logs.col.balanceAfter'), num: true, render: (l) => quota(l.balance_after) },
     { key: 'model', label: t('logs.col.model'), render: (l) => (l.model ? html`<code class="model">${l.model}</code>` : '—') },
     { key: 'details', label: t('logs.col.details'), wide: true, render: (log) => describeLog(log, () => true) },
@@ -47,9 +73,15 @@ export function AdminLogs() {
     <//>
     <${ErrorNote} error=${logs.error} onRetry=${logs.reload} />
     ${totals ? html`<${LogTotals} totals=${totals} />` : null}
-    ${logs.data ? html`<${Card} class="flush list-card">
+    ${
+      logs.data
+        ? html`<${Card} class="flush list-card">
       <${DataTable} caption=${t('alogs.title')} columns=${columns} rows=${logs.data.data} rowKey=${(l) => l.id} rowProps=${(l) => ({ 'data-log-type': l.type, 'data-task-id': l.task_id ?? undefined, 'data-user-id': l.user_id })} empty=${t('logs.none')} emptyIcon="receipt" />
     <//>
-    <${Pager} page=${page} pageSize=${PAGE_SIZE} total=${logs.data.total} onPage=${(next) => setQuery({ page: String(next) })} />` : logs.loading ? html`<${Loading} />` : null}
+    <${Pager} page=${page} pageSize=${PAGE_SIZE} total=${logs.data.total} onPage=${(next) => setQuery({ page: String(next) })} />`
+        : logs.loading
+          ? html`<${Loading} />`
+          : null
+    }
   </div>`;
 }

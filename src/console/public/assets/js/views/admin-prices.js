@@ -22,7 +22,11 @@ function resolutionRank(resolution) {
   const n = /^(\d+)/.exec(resolution);
   return n ? Number(n[1]) : Number.MAX_SAFE_INTEGER - 1;
 }
-export const byResolution = (a, b) => resolutionRank(a.resolution) - resolutionRank(b.resolution) || a.resolution.localeCompare(b.resolution) || a.duration - b.duration || a.unit.localeCompare(b.unit);
+export const byResolution = (a, b) =>
+  resolutionRank(a.resolution) - resolutionRank(b.resolution) ||
+  a.resolution.localeCompare(b.resolution) ||
+  a.duration - b.duration ||
+  a.unit.localeCompare(b.unit);
 
 const ruleLabel = (r) => `${r.model} ${r.resolution}${r.duration ? ` ${r.duration}s` : ''}`;
 
@@ -40,8 +44,12 @@ export function AdminPrices() {
 
   const save = async (rule, values) => {
     const body = {
-      model: rule.model, resolution: rule.resolution, unit: values.unit ?? rule.unit, duration: rule.duration,
-      price: Number(values.price), audio_price: values.audio_price === '' || values.audio_price === undefined ? undefined : Number(values.audio_price),
+      model: rule.model,
+      resolution: rule.resolution,
+      unit: values.unit ?? rule.unit,
+      duration: rule.duration,
+      price: Number(values.price),
+      audio_price: values.audio_price === '' || values.audio_price === undefined ? undefined : Number(values.audio_price),
     };
     await api('/api/admin/prices', { method: 'PUT', body });
     toast(t('prices.saved', { what: ruleLabel(rule) }));
@@ -63,16 +71,30 @@ export function AdminPrices() {
     <${PageHeader} title=${t('prices.title')} intro=${t('prices.intro', { rate: currency ? t('prices.rate', { units: num(currency.quota_per_unit), money: amount(1, currency.code) }) : '' })} />
     <${NewPrice} models=${models} onSaved=${prices.reload} />
     <${ErrorNote} error=${prices.error} onRetry=${prices.reload} />
-    ${prices.data ? html`
+    ${
+      prices.data
+        ? html`
       <div class="toolbar prices-toolbar">
         <${Field} as="select" label=${t('prices.showModel')} name="model_filter" value=${query.model} onChange=${(e) => setQuery({ model: e.target.value })}
           options=${[['', t('prices.allModels')], ...models.map((m) => [m, m])]} />
         <span class="muted small">${t('prices.count', { rules: num(rules.length), models: num(models.length) })}</span>
       </div>
-      ${shown.length ? shown.map((model, i) => html`<${ModelPrices} key=${`${model}-${phone}`} model=${model} rules=${rules.filter((r) => r.model === model).sort(byResolution)}
+      ${
+        shown.length
+          ? shown.map(
+              (
+                model,
+                i,
+              ) => html`<${ModelPrices} key=${`${model}-${phone}`} model=${model} rules=${rules.filter((r) => r.model === model).sort(byResolution)}
           startOpen=${!phone || i === 0 || query.model === model}
-          currency=${currency} editing=${editing} setEditing=${setEditing} save=${save} remove=${remove} />`)
-        : html`<${Card}><p class="muted">${t('prices.none')}</p><//>`}` : prices.loading ? html`<${Loading} />` : null}
+          currency=${currency} editing=${editing} setEditing=${setEditing} save=${save} remove=${remove} />`,
+            )
+          : html`<${Card}><p class="muted">${t('prices.none')}</p><//>`
+      }`
+        : prices.loading
+          ? html`<${Loading} />`
+          : null
+    }
     <${Ratios} ratios=${ratios} />
     ${confirmDialog}
   </div>`;
@@ -86,34 +108,77 @@ function ModelPrices({ model, rules, startOpen, currency, editing, setEditing, s
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     try {
-      await save(rule, { price: String(form.get('price')).trim(), audio_price: String(form.get('audio_price') ?? '').trim(), unit: form.get('unit') });
+      await save(rule, {
+        price: String(form.get('price')).trim(),
+        audio_price: String(form.get('audio_price') ?? '').trim(),
+        unit: form.get('unit'),
+      });
     } catch (error) {
       fail(error);
     }
   };
   const columns = [
-    { key: 'resolution', label: t('prices.col.resolution'), card: 'title', render: (r) => html`<strong>${r.resolution === '*' ? t('prices.anyResolution') : r.resolution}</strong>${r.duration ? html` <span class="muted">· ${t('prices.forSeconds', { n: r.duration })}</span>` : null}` },
-    { key: 'unit', label: t('prices.col.unit'), card: 'badge', render: (r) => (isEditing(r)
-      ? html`<select name="unit" form=${formId(r)} aria-label=${t('prices.unitOf', { what: ruleLabel(r) })} value=${r.unit}><option value="second">${t('prices.unit.second')}</option><option value="clip">${t('prices.unit.clip')}</option></select>`
-      : html`<span class="chip">${t(`prices.unit.${r.unit}`)}</span>`) },
-    { key: 'duration', label: t('prices.col.duration'), num: true, render: (r) => (r.duration ? t('prices.seconds', { n: r.duration }) : t('prices.anyDuration')) },
-    { key: 'price', label: t('prices.col.price'), num: true, render: (r) => (isEditing(r)
-      ? html`<${PriceInput} rule=${r} form=${formId(r)} currency=${currency} />`
-      : html`<strong>${quota(r.price)}</strong>`) },
-    { key: 'money', label: t('prices.col.money', { code: currency?.code ?? '' }), num: true, render: (r) => (isEditing(r) ? html`<span class="muted">${t('prices.whileEditing')}</span>` : amount(r.money, currency?.code) ?? '—') },
-    { key: 'audio', label: t('prices.col.audio'), num: true, render: (r) => (isEditing(r)
-      ? html`<input class="num-input" name="audio_price" form=${formId(r)} type="number" min="0" step="1" value=${r.audio_price ?? ''} placeholder=${t('prices.twice')} aria-label=${t('prices.audioOf', { what: ruleLabel(r) })} />`
-      : r.audio_price === null ? html`<span class="muted">${t('prices.twiceShort')}</span>` : quota(r.audio_price)) },
     {
-      key: 'actions', label: t('prices.col.actions'), card: 'actions', render: (r) => (isEditing(r)
-        ? html`<form id=${formId(r)} class="actions nowrap" onSubmit=${submit(r)} aria-label=${t('prices.editOf', { what: ruleLabel(r) })}>
+      key: 'resolution',
+      label: t('prices.col.resolution'),
+      card: 'title',
+      render: (r) =>
+        html`<strong>${r.resolution === '*' ? t('prices.anyResolution') : r.resolution}</strong>${r.duration ? html` <span class="muted">· ${t('prices.forSeconds', { n: r.duration })}</span>` : null}`,
+    },
+    {
+      key: 'unit',
+      label: t('prices.col.unit'),
+      card: 'badge',
+      render: (r) =>
+        isEditing(r)
+          ? html`<select name="unit" form=${formId(r)} aria-label=${t('prices.unitOf', { what: ruleLabel(r) })} value=${r.unit}><option value="second">${t('prices.unit.second')}</option><option value="clip">${t('prices.unit.clip')}</option></select>`
+          : html`<span class="chip">${t(`prices.unit.${r.unit}`)}</span>`,
+    },
+    {
+      key: 'duration',
+      label: t('prices.col.duration'),
+      num: true,
+      render: (r) => (r.duration ? t('prices.seconds', { n: r.duration }) : t('prices.anyDuration')),
+    },
+    {
+      key: 'price',
+      label: t('prices.col.price'),
+      num: true,
+      render: (r) =>
+        isEditing(r) ? html`<${PriceInput} rule=${r} form=${formId(r)} currency=${currency} />` : html`<strong>${quota(r.price)}</strong>`,
+    },
+    {
+      key: 'money',
+      label: t('prices.col.money', { code: currency?.code ?? '' }),
+      num: true,
+      render: (r) =>
+        isEditing(r) ? html`<span class="muted">${t('prices.whileEditing')}</span>` : (amount(r.money, currency?.code) ?? '—'),
+    },
+    {
+      key: 'audio',
+      label: t('prices.col.audio'),
+      num: true,
+      render: (r) =>
+        isEditing(r)
+          ? html`<input class="num-input" name="audio_price" form=${formId(r)} type="number" min="0" step="1" value=${r.audio_price ?? ''} placeholder=${t('prices.twice')} aria-label=${t('prices.audioOf', { what: ruleLabel(r) })} />`
+          : r.audio_price === null
+            ? html`<span class="muted">${t('prices.twiceShort')}</span>`
+            : quota(r.audio_price),
+    },
+    {
+      key: 'actions',
+      label: t('prices.col.actions'),
+      card: 'actions',
+      render: (r) =>
+        isEditing(r)
+          ? html`<form id=${formId(r)} class="actions nowrap" onSubmit=${submit(r)} aria-label=${t('prices.editOf', { what: ruleLabel(r) })}>
             <${Button} type="submit" small icon="check">${t('prices.save')}<//>
             <${Button} kind="secondary" small onClick=${() => setEditing(null)}>${t('common.cancel')}<//>
           </form>`
-        : html`<div class="actions nowrap">
+          : html`<div class="actions nowrap">
             <${Button} kind="secondary" small aria-label=${t('prices.editOf', { what: ruleLabel(r) })} onClick=${() => setEditing(r.id)}>${t('prices.edit')}<//>
             <${Button} kind="danger" small icon="trash-2" aria-label=${t('prices.deleteOf', { what: ruleLabel(r) })} onClick=${() => remove(r)}>${t('prices.delete')}<//>
-          </div>`),
+          </div>`,
     },
   ];
   const prices = rules.map((r) => r.price);
@@ -148,8 +213,11 @@ function NewPrice({ models, onSaved }) {
     await api('/api/admin/prices', {
       method: 'PUT',
       body: {
-        model: values.model, resolution: values.resolution, unit: values.unit,
-        duration: values.duration ? Number(values.duration) : undefined, price: Number(values.price),
+        model: values.model,
+        resolution: values.resolution,
+        unit: values.unit,
+        duration: values.duration ? Number(values.duration) : undefined,
+        price: Number(values.price),
         audio_price: values.audio_price ? Number(values.audio_price) : undefined,
       },
     });
@@ -162,7 +230,10 @@ function NewPrice({ models, onSaved }) {
       <${Field} label=${t('prices.col.model')} name="model" required placeholder="alpha/v6" list="price-models" />
       <datalist id="price-models">${models.map((m) => html`<option value=${m} />`)}</datalist>
       <${Field} label=${t('prices.col.resolution')} name="resolution" required placeholder="720p" help=${t('prices.resolutionHelp')} />
-      <${Field} as="select" label=${t('prices.col.unit')} name="unit" options=${[['second', t('prices.unit.second')], ['clip', t('prices.unit.clip')]]} />
+      <${Field} as="select" label=${t('prices.col.unit')} name="unit" options=${[
+        ['second', t('prices.unit.second')],
+        ['clip', t('prices.unit.clip')],
+      ]} />
       <${Field} label=${t('prices.durationField')} name="duration" type="number" min="0" step="1" placeholder="0" help=${t('prices.durationHelp')} />
       <${Field} label=${t('prices.col.price')} name="price" type="number" min="0" step="1" required />
       <${Field} label=${t('prices.col.audio')} name="audio_price" type="number" min="0" step="1" help=${t('prices.audioHelp')} />
@@ -186,10 +257,14 @@ function Ratios({ ratios }) {
       <${Button} type="submit" disabled=${busy}>${t('prices.saveRatio')}<//>
     </form>
     <${ErrorNote} error=${ratios.error} onRetry=${ratios.reload} />
-    ${ratios.data ? html`<${DataTable} caption=${t('prices.ratios')} rows=${ratios.data.data} rowKey=${(r) => r.group} empty=${t('prices.noRatios')} emptyIcon="tags"
+    ${
+      ratios.data
+        ? html`<${DataTable} caption=${t('prices.ratios')} rows=${ratios.data.data} rowKey=${(r) => r.group} empty=${t('prices.noRatios')} emptyIcon="tags"
       columns=${[
         { key: 'group', label: t('prices.group'), card: 'title', render: (r) => html`<code>${r.group}</code>` },
         { key: 'ratio', label: t('prices.ratio'), num: true, card: 'badge', render: (r) => `× ${num(r.ratio)}` },
-      ]} />` : null}
+      ]} />`
+        : null
+    }
   <//>`;
 }

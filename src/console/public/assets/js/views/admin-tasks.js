@@ -19,7 +19,11 @@ const SORTS = ['-created_at', 'created_at', 'status', 'model', '-cost', 'cost'];
 
 /** The admin API speaks the gateway's statuses (SUCCESS, REJECTED…); the shared task pieces speak the flat ones. */
 const upper = (status) => typeof status === 'string' && status === status.toUpperCase();
-const flat = (task) => ({ ...task, status: task.flat_status ?? task.status, gateway_status: upper(task.status) ? task.status : task.gateway_status });
+const flat = (task) => ({
+  ...task,
+  status: task.flat_status ?? task.status,
+  gateway_status: upper(task.status) ? task.status : task.gateway_status,
+});
 const thumbSrc = (task) => `/api/admin/tasks/${encodeURIComponent(task.task_id)}/thumbnail`;
 
 export function AdminTasks() {
@@ -28,8 +32,18 @@ export function AdminTasks() {
   const stuckOnly = query.stuck === '1';
   const asked = stuckOnly
     ? {}
-    : { q: query.q, status: query.status, model: query.model, user_id: query.user_id, sort: query.sort === DEFAULTS.sort ? undefined : query.sort, page, page_size: PAGE_SIZE };
-  const list = useApi(stuckOnly ? '/api/admin/tasks/stuck' : '/api/admin/tasks', asked, { poll: (data) => (data?.data?.some((task) => isActive(flat(task).status)) ? 2000 : 10_000) });
+    : {
+        q: query.q,
+        status: query.status,
+        model: query.model,
+        user_id: query.user_id,
+        sort: query.sort === DEFAULTS.sort ? undefined : query.sort,
+        page,
+        page_size: PAGE_SIZE,
+      };
+  const list = useApi(stuckOnly ? '/api/admin/tasks/stuck' : '/api/admin/tasks', asked, {
+    poll: (data) => (data?.data?.some((task) => isActive(flat(task).status)) ? 2000 : 10_000),
+  });
   const channels = useApi('/api/admin/channels');
   const store = useApi('/api/admin/video-store');
   const rows = (list.data?.data ?? []).map(flat);
@@ -39,22 +53,74 @@ export function AdminTasks() {
   const filtered = query.q || query.status || query.model || query.user_id;
 
   const columns = [
-    { key: 'video', label: t('tasks.col.video'), card: 'media', class: 'col-thumb', render: (task) => html`<${Thumb} task=${task} src=${thumbSrc(task)} />` },
     {
-      key: 'task', label: t('tasks.col.task'), card: 'title', class: 'col-task',
-      render: (task) => html`<div class="task-cell"><span class="id-line"><${ShortId} id=${task.task_id} />${task.stuck ? html`<${Badge} tone="danger" icon="clock">${t('atasks.stuck')}<//>` : null}</span>${task.prompt ? html`<div class="prompt-excerpt" title=${task.prompt}>${task.prompt}</div>` : null}</div>`,
+      key: 'video',
+      label: t('tasks.col.video'),
+      card: 'media',
+      class: 'col-thumb',
+      render: (task) => html`<${Thumb} task=${task} src=${thumbSrc(task)} />`,
     },
-    { key: 'status', label: t('tasks.col.status'), sort: 'status', card: 'badge', class: 'col-status', render: (task) => html`<${TaskStatus} task=${task} />${task.gateway_status === 'REJECTED' || task.gateway_status === 'SUBMITTING' ? html`<div class="muted small">${t(`atasks.status.${task.gateway_status}`)}</div>` : null}${task.deleted ? html`<div class="muted small">${t('atasks.deleted')}</div>` : null}` },
-    { key: 'progress', label: t('tasks.col.progress'), card: 'meta', wide: true, class: 'col-progress', render: (task) => html`<${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: task.task_id })} />` },
-    { key: 'user', label: t('atasks.col.user'), num: true, render: (task) => html`<a href=${`#/admin/tasks?user_id=${task.user_id}`} title=${t('atasks.tasksOfUser', { id: task.user_id })}>#${task.user_id}</a>` },
     {
-      key: 'model', label: t('atasks.col.modelChannel'), sort: 'model',
-      render: (task) => html`<code class="model">${task.model}</code><div class="muted small" data-channel-id=${task.channel_id ?? undefined}>${task.channel_id === null ? t('atasks.notRouted') : channelName(task.channel_id) ?? `#${task.channel_id}`}</div>`,
+      key: 'task',
+      label: t('tasks.col.task'),
+      card: 'title',
+      class: 'col-task',
+      render: (task) =>
+        html`<div class="task-cell"><span class="id-line"><${ShortId} id=${task.task_id} />${task.stuck ? html`<${Badge} tone="danger" icon="clock">${t('atasks.stuck')}<//>` : null}</span>${task.prompt ? html`<div class="prompt-excerpt" title=${task.prompt}>${task.prompt}</div>` : null}</div>`,
     },
-    { key: 'cost', label: t('tasks.col.cost'), sort: 'cost', num: true, render: (task) => html`<span>${quota(task.quota)}</span>${money(task.quota) ? html`<div class="muted small">${money(task.quota)}</div>` : null}` },
-    { key: 'created', label: t('tasks.col.created'), sort: 'created_at', class: 'nowrap', render: (task) => html`<span title=${dateTime(task.created_at)}>${compactDateTime(task.created_at)}</span>${task.stuck && task.next_poll_at ? html`<div class="small error-text">${t('atasks.pollDue', { at: compactDateTime(task.next_poll_at) })}</div>` : null}` },
     {
-      key: 'actions', label: t('tasks.col.actions'), card: 'actions', class: 'col-actions',
+      key: 'status',
+      label: t('tasks.col.status'),
+      sort: 'status',
+      card: 'badge',
+      class: 'col-status',
+      render: (task) =>
+        html`<${TaskStatus} task=${task} />${task.gateway_status === 'REJECTED' || task.gateway_status === 'SUBMITTING' ? html`<div class="muted small">${t(`atasks.status.${task.gateway_status}`)}</div>` : null}${task.deleted ? html`<div class="muted small">${t('atasks.deleted')}</div>` : null}`,
+    },
+    {
+      key: 'progress',
+      label: t('tasks.col.progress'),
+      card: 'meta',
+      wide: true,
+      class: 'col-progress',
+      render: (task) =>
+        html`<${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: task.task_id })} />`,
+    },
+    {
+      key: 'user',
+      label: t('atasks.col.user'),
+      num: true,
+      render: (task) =>
+        html`<a href=${`#/admin/tasks?user_id=${task.user_id}`} title=${t('atasks.tasksOfUser', { id: task.user_id })}>#${task.user_id}</a>`,
+    },
+    {
+      key: 'model',
+      label: t('atasks.col.modelChannel'),
+      sort: 'model',
+      render: (task) =>
+        html`<code class="model">${task.model}</code><div class="muted small" data-channel-id=${task.channel_id ?? undefined}>${task.channel_id === null ? t('atasks.notRouted') : (channelName(task.channel_id) ?? `#${task.channel_id}`)}</div>`,
+    },
+    {
+      key: 'cost',
+      label: t('tasks.col.cost'),
+      sort: 'cost',
+      num: true,
+      render: (task) =>
+        html`<span>${quota(task.quota)}</span>${money(task.quota) ? html`<div class="muted small">${money(task.quota)}</div>` : null}`,
+    },
+    {
+      key: 'created',
+      label: t('tasks.col.created'),
+      sort: 'created_at',
+      class: 'nowrap',
+      render: (task) =>
+        html`<span title=${dateTime(task.created_at)}>${compactDateTime(task.created_at)}</span>${task.stuck && task.next_poll_at ? html`<div class="small error-text">${t('atasks.pollDue', { at: compactDateTime(task.next_poll_at) })}</div>` : null}`,
+    },
+    {
+      key: 'actions',
+      label: t('tasks.col.actions'),
+      card: 'actions',
+      class: 'col-actions',
       render: (task) => html`<div class="actions nowrap">
         ${task.has_video ? html`<${Button} small icon="play" onClick=${() => open(task)} aria-label=${t('tasks.playOf', { id: task.task_id })}>${t('tasks.play')}<//>` : html`<${Button} small kind="secondary" icon="eye" onClick=${() => open(task)} aria-label=${t('tasks.detailsOf', { id: task.task_id })}>${t('tasks.details')}<//>`}
       </div>`,
@@ -79,15 +145,25 @@ export function AdminTasks() {
       <p class="hint muted small"><${Icon} name="info" size=${14} /> ${t('atasks.stuckHint')}</p>
     <//>
     <${ErrorNote} error=${list.error} onRetry=${list.reload} />
-    ${list.data ? html`<${Card} class="flush list-card">
+    ${
+      list.data
+        ? html`<${Card} class="flush list-card">
       <${DataTable} caption=${stuckOnly ? t('atasks.stuckTitle') : t('atasks.title')} columns=${columns} rows=${rows} rowKey=${(task) => task.task_id}
         rowProps=${(task) => ({ 'data-task-id': task.task_id, 'data-status': task.status, class: task.stuck ? 'stuck' : undefined })}
         sort=${stuckOnly ? undefined : query.sort} onSort=${stuckOnly ? undefined : (sort) => setQuery({ sort })}
         empty=${stuckOnly ? t('atasks.noneStuck') : filtered ? t('tasks.noMatch') : t('atasks.none')} emptyIcon=${stuckOnly ? 'circle-check' : 'clapperboard'} />
     <//>
-    ${stuckOnly ? null : html`<${Pager} page=${page} pageSize=${PAGE_SIZE} total=${list.data.total} onPage=${(next) => setQuery({ page: String(next) })} />`}` : list.loading ? html`<${Loading} />` : null}
-    ${query.task ? html`<${TaskDrawer} key=${query.task} taskId=${query.task} base="/api/admin/tasks" normalize=${flat}
-        row=${rows.find((r) => r.task_id === query.task)} extraFacts=${adminFacts} onClose=${() => setQuery({ task: '', page: query.page })} />` : null}
+    ${stuckOnly ? null : html`<${Pager} page=${page} pageSize=${PAGE_SIZE} total=${list.data.total} onPage=${(next) => setQuery({ page: String(next) })} />`}`
+        : list.loading
+          ? html`<${Loading} />`
+          : null
+    }
+    ${
+      query.task
+        ? html`<${TaskDrawer} key=${query.task} taskId=${query.task} base="/api/admin/tasks" normalize=${flat}
+        row=${rows.find((r) => r.task_id === query.task)} extraFacts=${adminFacts} onClose=${() => setQuery({ task: '', page: query.page })} />`
+        : null
+    }
   </div>`;
 }
 

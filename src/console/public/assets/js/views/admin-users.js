@@ -18,7 +18,7 @@ export function AdminUsers() {
   const users = useApi('/api/admin/users', { page, page_size: PAGE_SIZE });
   const applications = useApi('/api/admin/verification/applications', { status: 'pending' });
   const [managing, setManaging] = useState(null);
-  const managedUser = managing === null ? null : users.data?.data.find((u) => u.id === managing) ?? null;
+  const managedUser = managing === null ? null : (users.data?.data.find((u) => u.id === managing) ?? null);
   const reloadAll = () => {
     users.reload();
     applications.reload();
@@ -26,7 +26,14 @@ export function AdminUsers() {
   const create = useSubmit(async (values, form) => {
     const created = await api('/api/admin/users', {
       method: 'POST',
-      body: { username: values.username, password: values.password || undefined, group: values.group || undefined, quota: values.quota ? Number(values.quota) : undefined, rpm: values.rpm ? Number(values.rpm) : undefined, role: values.role },
+      body: {
+        username: values.username,
+        password: values.password || undefined,
+        group: values.group || undefined,
+        quota: values.quota ? Number(values.quota) : undefined,
+        rpm: values.rpm ? Number(values.rpm) : undefined,
+        role: values.role,
+      },
     });
     form.reset();
     toast(t('users.created', { name: created.username }));
@@ -34,15 +41,48 @@ export function AdminUsers() {
   });
 
   const columns = [
-    { key: 'user', label: t('users.col.user'), card: 'title', render: (u) => html`<strong>${u.username}</strong> <span class="muted">#${u.id}</span>${u.role === 'admin' ? html` <${Badge} tone="info" icon="shield">${t('users.role.admin')}<//>` : null}` },
+    {
+      key: 'user',
+      label: t('users.col.user'),
+      card: 'title',
+      render: (u) =>
+        html`<strong>${u.username}</strong> <span class="muted">#${u.id}</span>${u.role === 'admin' ? html` <${Badge} tone="info" icon="shield">${t('users.role.admin')}<//>` : null}`,
+    },
     { key: 'status', label: t('users.col.status'), card: 'badge', render: (u) => html`<${Badge} status=${u.status} />` },
     { key: 'group', label: t('users.col.group'), render: (u) => html`<code>${u.group}</code>` },
     { key: 'quota', label: t('users.col.balance'), num: true, render: (u) => quota(u.quota) },
-    { key: 'used', label: t('users.col.used'), num: true, render: (u) => html`${quota(u.used_quota)}${money(u.used_quota) ? html`<div class="muted small">${money(u.used_quota)}</div>` : null}` },
-    { key: 'verification', label: t('users.col.verification'), render: (u) => (u.verification_enabled ? html`<${Badge} status="approved" />` : html`<span class="muted">${t('users.notEnabled')}</span>`) },
-    { key: 'rpm', label: t('users.col.rpm'), num: true, render: (u) => (u.rpm ? t('users.perMinute', { n: u.rpm }) : html`<span class="muted">${t('users.unlimited')}</span>`) },
-    { key: 'created', label: t('users.col.created'), class: 'nowrap', render: (u) => html`<span title=${dateTime(u.created_at)}>${compactDateTime(u.created_at)}</span>` },
-    { key: 'actions', label: t('users.col.actions'), card: 'actions', render: (u) => html`<${Button} small kind="secondary" icon="user" aria-label=${t('users.manageOf', { name: u.username })} onClick=${() => setManaging(u.id)}>${t('users.manage')}<//>` },
+    {
+      key: 'used',
+      label: t('users.col.used'),
+      num: true,
+      render: (u) =>
+        html`${quota(u.used_quota)}${money(u.used_quota) ? html`<div class="muted small">${money(u.used_quota)}</div>` : null}`,
+    },
+    {
+      key: 'verification',
+      label: t('users.col.verification'),
+      render: (u) =>
+        u.verification_enabled ? html`<${Badge} status="approved" />` : html`<span class="muted">${t('users.notEnabled')}</span>`,
+    },
+    {
+      key: 'rpm',
+      label: t('users.col.rpm'),
+      num: true,
+      render: (u) => (u.rpm ? t('users.perMinute', { n: u.rpm }) : html`<span class="muted">${t('users.unlimited')}</span>`),
+    },
+    {
+      key: 'created',
+      label: t('users.col.created'),
+      class: 'nowrap',
+      render: (u) => html`<span title=${dateTime(u.created_at)}>${compactDateTime(u.created_at)}</span>`,
+    },
+    {
+      key: 'actions',
+      label: t('users.col.actions'),
+      card: 'actions',
+      render: (u) =>
+        html`<${Button} small kind="secondary" icon="user" aria-label=${t('users.manageOf', { name: u.username })} onClick=${() => setManaging(u.id)}>${t('users.manage')}<//>`,
+    },
   ];
 
   return html`<div class="admin-users">
@@ -54,14 +94,23 @@ export function AdminUsers() {
         <${Field} label=${t('users.group')} name="group" placeholder="default" />
         <${Field} label=${t('users.openingBalance')} name="quota" type="number" min="0" step="1" inputmode="numeric" placeholder="0" />
         <${Field} label=${t('users.rpm')} name="rpm" type="number" min="0" step="1" inputmode="numeric" placeholder="0" help=${t('users.rpmHelp')} />
-        <${Field} as="select" label=${t('users.role')} name="role" options=${[['user', t('users.role.user')], ['admin', t('users.role.admin')]]} />
+        <${Field} as="select" label=${t('users.role')} name="role" options=${[
+          ['user', t('users.role.user')],
+          ['admin', t('users.role.admin')],
+        ]} />
         <div><${Button} type="submit" icon="plus" disabled=${create.busy}>${t('users.createButton')}<//></div>
       </form>
     <//>
     <${Card} title=${t('users.all')} class="flush list-card">
       <${ErrorNote} error=${users.error} onRetry=${users.reload} />
-      ${users.data ? html`<${DataTable} caption=${t('users.all')} columns=${columns} rows=${users.data.data} rowKey=${(u) => u.id}
-        rowProps=${(u) => ({ 'data-user-id': u.id, 'data-username': u.username })} empty=${t('users.none')} emptyIcon="users" />` : users.loading ? html`<${Loading} />` : null}
+      ${
+        users.data
+          ? html`<${DataTable} caption=${t('users.all')} columns=${columns} rows=${users.data.data} rowKey=${(u) => u.id}
+        rowProps=${(u) => ({ 'data-user-id': u.id, 'data-username': u.username })} empty=${t('users.none')} emptyIcon="users" />`
+          : users.loading
+            ? html`<${Loading} />`
+            : null
+      }
     <//>
     ${users.data ? html`<${Pager} page=${page} pageSize=${PAGE_SIZE} total=${users.data.total} onPage=${(next) => setQuery({ page: String(next) })} />` : null}
     <${Applications} applications=${applications} onDecided=${reloadAll} />
@@ -84,7 +133,9 @@ function Manage({ user, onClose, onChanged }) {
     toast(t('users.toppedUp', { name: user.username, quota: quota(result.quota) }));
     done();
   });
-  const group = useSubmit((values) => patch({ group: values.group }, t('users.groupChanged', { name: user.username, group: values.group })));
+  const group = useSubmit((values) =>
+    patch({ group: values.group }, t('users.groupChanged', { name: user.username, group: values.group })),
+  );
   const rpm = useSubmit((values) => {
     const n = Number(values.rpm);
     return patch({ rpm: n }, n ? t('users.rpmSet', { name: user.username, n }) : t('users.rpmCleared', { name: user.username }));
@@ -151,7 +202,10 @@ function Applications({ applications, onDecided }) {
     { key: 'contact', label: t('users.col.contact'), render: (a) => a.contact },
     { key: 'filed', label: t('users.col.filed'), class: 'nowrap', render: (a) => compactDateTime(a.created_at) },
     {
-      key: 'decision', label: t('users.col.decision'), card: 'actions', render: (a) => html`<div class="actions nowrap">
+      key: 'decision',
+      label: t('users.col.decision'),
+      card: 'actions',
+      render: (a) => html`<div class="actions nowrap">
         <${Button} small icon="check" onClick=${() => review(a, 'approve')} aria-label=${t('users.approveOf', { name: a.username ?? a.user_id })}>${t('users.approve')}<//>
         <${Button} small kind="danger" icon="x" onClick=${() => review(a, 'reject')} aria-label=${t('users.rejectOf', { name: a.username ?? a.user_id })}>${t('users.reject')}<//>
       </div>`,
@@ -160,8 +214,11 @@ function Applications({ applications, onDecided }) {
   const missing = applications.error?.status === 404;
   return html`<${Card} title=${t('users.applications')} class="flush list-card" id="applications">
     ${missing ? html`<p class="muted card-intro">${t('users.applicationsMissing')}</p>` : html`<${ErrorNote} error=${applications.error} onRetry=${applications.reload} />`}
-    ${applications.data ? html`<${DataTable} caption=${t('users.applications')} columns=${columns} rows=${applications.data.data} rowKey=${(a) => a.id}
-      rowProps=${(a) => ({ 'data-application-id': a.id })} empty=${t('users.noApplications')} emptyIcon="badge-check" />` : null}
+    ${
+      applications.data
+        ? html`<${DataTable} caption=${t('users.applications')} columns=${columns} rows=${applications.data.data} rowKey=${(a) => a.id}
+      rowProps=${(a) => ({ 'data-application-id': a.id })} empty=${t('users.noApplications')} emptyIcon="badge-check" />`
+        : null
+    }
   <//>`;
 }
-

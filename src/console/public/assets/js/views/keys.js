@@ -16,7 +16,10 @@ export function Keys() {
   const [created, setCreated] = useState(null);
   const [confirmDialog, confirm] = useConfirm();
   const create = useSubmit(async (values, form) => {
-    const key = await api('/console/api/keys', { method: 'POST', body: { name: values.name, models: values.models?.length ? values.models : undefined } });
+    const key = await api('/console/api/keys', {
+      method: 'POST',
+      body: { name: values.name, models: values.models?.length ? values.models : undefined },
+    });
     form.reset();
     setCreated(key);
     keys.reload();
@@ -35,13 +38,29 @@ export function Keys() {
     { key: 'name', label: t('keys.col.name'), card: 'title', render: (k) => html`<strong>${k.name}</strong>` },
     { key: 'status', label: t('keys.col.status'), card: 'badge', render: (k) => html`<${Badge} status=${k.status} />` },
     { key: 'key', label: t('keys.col.key'), render: (k) => html`<code>${k.key_hint}</code>` },
-    { key: 'models', label: t('keys.col.models'), wide: true, render: (k) => (k.models?.length ? html`<span class="chips">${k.models.map((m) => html`<code class="chip">${m}</code>`)}</span>` : t('keys.allModels')) },
-    { key: 'created', label: t('keys.col.created'), class: 'nowrap', render: (k) => html`<span title=${dateTime(k.created_at)}>${compactDateTime(k.created_at)}</span>` },
     {
-      key: 'actions', label: t('keys.col.actions'), card: 'actions',
-      render: (k) => (k.status === 'active'
-        ? html`<${Button} kind="danger" small icon="ban" aria-label=${t('keys.revokeOf', { name: k.name })} onClick=${() => revoke(k)}>${t('keys.revoke')}<//>`
-        : html`<span class="muted">${t('keys.revokedAt', { at: compactDateTime(k.revoked_at) })}</span>`),
+      key: 'models',
+      label: t('keys.col.models'),
+      wide: true,
+      render: (k) =>
+        k.models?.length
+          ? html`<span class="chips">${k.models.map((m) => html`<code class="chip">${m}</code>`)}</span>`
+          : t('keys.allModels'),
+    },
+    {
+      key: 'created',
+      label: t('keys.col.created'),
+      class: 'nowrap',
+      render: (k) => html`<span title=${dateTime(k.created_at)}>${compactDateTime(k.created_at)}</span>`,
+    },
+    {
+      key: 'actions',
+      label: t('keys.col.actions'),
+      card: 'actions',
+      render: (k) =>
+        k.status === 'active'
+          ? html`<${Button} kind="danger" small icon="ban" aria-label=${t('keys.revokeOf', { name: k.name })} onClick=${() => revoke(k)}>${t('keys.revoke')}<//>`
+          : html`<span class="muted">${t('keys.revokedAt', { at: compactDateTime(k.revoked_at) })}</span>`,
     },
   ];
   return html`<div class="keys-page">

@@ -15,7 +15,14 @@ const DEFAULTS = { type: '', from: '', to: '', task_id: '', page: '1' };
 export function Logs() {
   const [query, setQuery] = useUrlState(DEFAULTS);
   const page = Math.max(1, Number(query.page) || 1);
-  const logs = useApi('/console/api/logs', { type: query.type, task_id: query.task_id, from: dayToUnix(query.from), to: dayToUnix(query.to, true), page, page_size: PAGE_SIZE });
+  const logs = useApi('/console/api/logs', {
+    type: query.type,
+    task_id: query.task_id,
+    from: dayToUnix(query.from),
+    to: dayToUnix(query.to, true),
+    page,
+    page_size: PAGE_SIZE,
+  });
   // The form edits a draft (a re-render when data arrives must not reset what is being typed); Apply writes the URL.
   const [draft, setDraft] = useState(query);
   const queryKey = JSON.stringify(query);
@@ -27,8 +34,20 @@ export function Logs() {
   };
   const columns = [
     { key: 'type', label: t('logs.col.type'), card: 'badge', render: (l) => html`<${Badge} status=${l.type} />` },
-    { key: 'amount', label: t('logs.col.amount'), num: true, card: 'title', render: (l) => html`<span class=${l.quota < 0 ? 'amount-neg' : 'amount-pos'}>${signed(l.quota)}</span>${money(Math.abs(l.quota)) ? html`<div class="muted small">${money(l.quota)}</div>` : null}` },
-    { key: 'time', label: t('logs.col.time'), class: 'nowrap', render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>` },
+    {
+      key: 'amount',
+      label: t('logs.col.amount'),
+      num: true,
+      card: 'title',
+      render: (l) =>
+        html`<span class=${l.quota < 0 ? 'amount-neg' : 'amount-pos'}>${signed(l.quota)}</span>${money(Math.abs(l.quota)) ? html`<div class="muted small">${money(l.quota)}</div>` : null}`,
+    },
+    {
+      key: 'time',
+      label: t('logs.col.time'),
+      class: 'nowrap',
+      render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>`,
+    },
     { key: 'balance', label: t('logs.col.balanceAfter'), num: true, render: (l) => quota(l.balance_after) },
     { key: 'model', label: t('logs.col.model'), render: (l) => (l.model ? html`<code class="model">${l.model}</code>` : '—') },
     { key: 'details', label: t('logs.col.details'), wide: true, render: (log) => describeLog(log, (l) => l.type === 'consume') },
@@ -47,9 +66,13 @@ export function Logs() {
     <//>
     <${ErrorNote} error=${logs.error} onRetry=${logs.reload} />
     ${totals ? html`<${LogTotals} totals=${totals} />` : null}
-    ${logs.data ? html`<${Card} class="flush list-card">
+    ${
+      logs.data
+        ? html`<${Card} class="flush list-card">
       <${DataTable} caption=${t('logs.title')} columns=${columns} rows=${logs.data.data} rowKey=${(l) => l.id} rowProps=${(l) => ({ 'data-log-type': l.type, 'data-task-id': l.task_id ?? undefined })} empty=${t('logs.none')} emptyIcon="scroll-text" />
     <//>
-    <${Pager} page=${page} pageSize=${PAGE_SIZE} total=${logs.data.total} onPage=${(next) => setQuery({ page: String(next) })} />` : null}
+    <${Pager} page=${page} pageSize=${PAGE_SIZE} total=${logs.data.total} onPage=${(next) => setQuery({ page: String(next) })} />`
+        : null
+    }
   </div>`;
 }

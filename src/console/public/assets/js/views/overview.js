@@ -13,14 +13,22 @@ const RANGES = ['7d', '30d'];
 /** The overview endpoint (contract item 2), or the same figures from the older /usage. */
 function useOverview(range) {
   const overview = useApi('/console/api/overview', { range });
-  const fallback = useApi(overview.error?.status === 404 ? '/console/api/usage' : null, { days: parseInt(range, 10), tz_offset: -new Date().getTimezoneOffset() });
+  const fallback = useApi(overview.error?.status === 404 ? '/console/api/usage' : null, {
+    days: parseInt(range, 10),
+    tz_offset: -new Date().getTimezoneOffset(),
+  });
   if (overview.data) return { data: overview.data, error: null };
   if (fallback.data) {
     const rows = fallback.data.data;
     return {
       data: {
-        range, days: rows.map((r) => r.date), spend_by_day: rows.map((r) => r.spent), refund_by_day: rows.map((r) => r.refunded),
-        balance_by_day: rows.map((r) => r.balance), balance: fallback.data.quota, spend_by_model: null,
+        range,
+        days: rows.map((r) => r.date),
+        spend_by_day: rows.map((r) => r.spent),
+        refund_by_day: rows.map((r) => r.refunded),
+        balance_by_day: rows.map((r) => r.balance),
+        balance: fallback.data.quota,
+        spend_by_model: null,
         tasks: rows.reduce((sum, r) => sum + r.tasks, 0),
       },
       error: null,
@@ -36,7 +44,7 @@ export function Overview() {
   const sum = (values) => (values ?? []).reduce((a, b) => a + (b ?? 0), 0);
   const spent = sum(data?.spend_by_day);
   const refunded = sum(data?.refund_by_day);
-  const tasks = data ? data.tasks ?? sum(data.spend_by_model?.map((m) => m.tasks)) : null;
+  const tasks = data ? (data.tasks ?? sum(data.spend_by_model?.map((m) => m.tasks))) : null;
   const days = data?.days.map((d) => shortDate(dayDate(d))) ?? [];
   const rangeLabel = t(`overview.rangeInline.${range}`);
   const withMoney = (v) => (money(v) ? html`${quota(v)}<small>${money(v)}</small>` : quota(v));
@@ -47,7 +55,9 @@ export function Overview() {
         ${RANGES.map((r) => html`<button type="button" aria-pressed=${r === range ? 'true' : 'false'} onClick=${() => setQuery({ range: r })}>${t(`overview.range.${r}`)}</button>`)}
       </div>`} />
     <${ErrorNote} error=${error} onRetry=${reload} />
-    ${data ? html`
+    ${
+      data
+        ? html`
       <div class="stats" aria-live="polite">
         <${Stat} id="balance" icon="wallet" label=${t('overview.balance')} value=${withMoney(data.balance)} />
         <${Stat} id="spent" icon="trending-down" label=${t('overview.spent', { range: rangeLabel })} value=${withMoney(spent)} sub=${t('overview.netNote')} />
@@ -71,7 +81,9 @@ export function Overview() {
         <${Card} title=${t('overview.byModel')} id="model-card">
           ${data.spend_by_model === null ? html`<p class="muted">${t('overview.byModelMissing')}</p>` : html`<${ModelBars} models=${data.spend_by_model} />`}
         <//>
-      </div>` : null}
+      </div>`
+        : null
+    }
   </div>`;
 }
 
@@ -80,9 +92,11 @@ function ModelBars({ models }) {
   if (!models.length) return html`<p class="muted">${t('overview.byModelNone')}</p>`;
   const max = Math.max(...models.map((m) => m.quota), 1);
   return html`<ul class="hbars" aria-label=${t('overview.byModel')}>
-    ${models.map((m) => html`<li data-model=${m.model}>
+    ${models.map(
+      (m) => html`<li data-model=${m.model}>
       <div class="hbar-label"><span><code>${m.model}</code></span><span>${quota(m.quota)}${money(m.quota) ? ` · ${money(m.quota)}` : ''} · ${t('overview.taskCount', { n: num(m.tasks) })}</span></div>
       <div class="hbar-track" aria-hidden="true"><div class="hbar-fill" style=${`width:${Math.max(1, (m.quota / max) * 100)}%`}></div></div>
-    </li>`)}
+    </li>`,
+    )}
   </ul>`;
 }

@@ -7,8 +7,14 @@ import { t } from '../lib/i18n.js';
 
 export function SignIn({ ctx, mode }) {
   if (mode === 'sign-up') return html`<${SignUp} ctx=${ctx} />`;
-  const password = useSubmit(async (v) => ctx.signedIn(await api('/console/api/session', { method: 'POST', body: { username: v.username, password: v.password }, quiet401: true })));
-  const token = useSubmit(async (v) => ctx.signedIn(await api('/console/api/session', { method: 'POST', body: { admin_token: v.admin_token }, quiet401: true })));
+  const password = useSubmit(async (v) =>
+    ctx.signedIn(
+      await api('/console/api/session', { method: 'POST', body: { username: v.username, password: v.password }, quiet401: true }),
+    ),
+  );
+  const token = useSubmit(async (v) =>
+    ctx.signedIn(await api('/console/api/session', { method: 'POST', body: { admin_token: v.admin_token }, quiet401: true })),
+  );
   return html`<div class="auth">
     <${PageHeader} title=${t('signIn.title')} intro=${t('signIn.intro')} />
     <div class="auth-grid">
@@ -31,7 +37,11 @@ export function SignIn({ ctx, mode }) {
 }
 
 function SignUp({ ctx }) {
-  const form = useSubmit(async (v) => ctx.signedIn(await api('/console/api/signup', { method: 'POST', body: { username: v.username, password: v.password }, quiet401: true })));
+  const form = useSubmit(async (v) =>
+    ctx.signedIn(
+      await api('/console/api/signup', { method: 'POST', body: { username: v.username, password: v.password }, quiet401: true }),
+    ),
+  );
   return html`<div class="auth narrow">
     <${PageHeader} title=${t('signUp.title')} intro=${t('signUp.intro')} />
     <${Card}>

@@ -22,15 +22,23 @@ export function TaskDrawer({ taskId, row, onClose, base = '/console/api/tasks', 
     <div class="drawer-task" data-task-id=${taskId}>
       <div class="drawer-id"><${ShortId} id=${taskId} head=${14} tail=${6} /></div>
       <${ErrorNote} error=${detail.error} onRetry=${detail.reload} />
-      ${task.status ? html`<div class="drawer-status">
+      ${
+        task.status
+          ? html`<div class="drawer-status">
         <${TaskStatus} task=${{ ...task, fail_reason: null, failure_reason: null }} />
         <${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: taskId })} />
-      </div>` : null}
+      </div>`
+          : null
+      }
       ${reason ? html`<div class="notice danger"><${Icon} name="circle-alert" /><div><strong>${t('drawer.failureReason')}</strong> ${failureText(reason)}</div></div>` : null}
-      ${hasVideo ? html`<div class="player">
+      ${
+        hasVideo
+          ? html`<div class="player">
         <video controls playsinline preload="metadata" src=${content} aria-label=${t('drawer.videoOf', { id: taskId })}></video>
         <div class="actions"><a class="button secondary small" href=${content} download=${`${taskId}.mp4`}><${Icon} name="download" size=${16} />${t('drawer.download')}</a>${task.size ? html`<span class="muted">${task.size}</span>` : null}</div>
-      </div>` : null}
+      </div>`
+          : null
+      }
       <section aria-labelledby="drawer-facts"><h3 id="drawer-facts">${t('drawer.facts')}</h3>
         <dl class="facts">
           <${Fact} label=${t('tasks.col.model')}><code>${task.model ?? '—'}</code><//>
@@ -50,10 +58,14 @@ export function TaskDrawer({ taskId, row, onClose, base = '/console/api/tasks', 
         </dl>
       </section>
       ${task.timeline ? html`<section aria-labelledby="drawer-timeline"><h3 id="drawer-timeline">${t('drawer.timeline')}</h3><${Timeline} events=${task.timeline} polls=${task.polls} /></section>` : null}
-      ${task.flat || task.unified ? html`<section aria-labelledby="drawer-forms"><h3 id="drawer-forms">${t('drawer.forms')}</h3>
+      ${
+        task.flat || task.unified
+          ? html`<section aria-labelledby="drawer-forms"><h3 id="drawer-forms">${t('drawer.forms')}</h3>
         ${task.flat ? html`<${ApiForm} title="GET /v1/videos/{id}" value=${task.flat} open />` : null}
         ${task.unified ? html`<${ApiForm} title="GET /v1/video/generations/{id}" value=${task.unified} />` : null}
-      </section>` : null}
+      </section>`
+          : null
+      }
     </div>
   <//>`;
 }
@@ -74,19 +86,31 @@ const flat = (status) => {
   return STATUS_ALIAS[lower] ?? lower;
 };
 
-const KIND_ICON = { created: 'plus', submitted: 'send', status: 'info', progress: 'loader', poll: 'refresh-cw', charged: 'wallet', refunded: 'rotate-ccw', archived: 'film', webhook: 'webhook' };
+const KIND_ICON = {
+  created: 'plus',
+  submitted: 'send',
+  status: 'info',
+  progress: 'loader',
+  poll: 'refresh-cw',
+  charged: 'wallet',
+  refunded: 'rotate-ccw',
+  archived: 'film',
+  webhook: 'webhook',
+};
 
 function Timeline({ events, polls }) {
   const first = events[0]?.at;
   return html`<ol class="timeline">
-    ${events.map((e) => html`<li class=${`tl-${e.kind}`}>
+    ${events.map(
+      (e) => html`<li class=${`tl-${e.kind}`}>
       <span class="tl-dot"><${Icon} name=${KIND_ICON[e.kind] ?? 'info'} size=${14} /></span>
       <div class="tl-body">
         <div class="tl-head"><strong>${t(`timeline.${e.kind}`)}</strong>${e.status ? html` <${Badge} status=${flat(e.status)} />` : null}${e.progress !== undefined && e.progress !== null ? html` <span class="muted">${e.progress}%</span>` : null}</div>
         ${e.detail ? html`<div class="muted tl-detail">${failureText(e.detail)}</div>` : null}
         <time class="muted small" datetime=${new Date(e.at * 1000).toISOString()}>${dateTimeSeconds(e.at)}${first && e.at > first ? ` · +${duration(e.at - first)}` : ''}</time>
       </div>
-    </li>`)}
+    </li>`,
+    )}
     ${polls?.count ? html`<li class="tl-poll"><span class="tl-dot"><${Icon} name="refresh-cw" size=${14} /></span><div class="tl-body">${t('drawer.polls', { n: polls.count, first: dateTimeSeconds(polls.first_at), last: dateTimeSeconds(polls.last_at) })}</div></li>` : null}
   </ol>`;
 }
@@ -95,7 +119,8 @@ function Timeline({ events, polls }) {
 function ApiForm({ title, value, open = false }) {
   const rows = [];
   const walk = (v, path) => {
-    if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length) for (const [k, inner] of Object.entries(v)) walk(inner, path ? `${path}.${k}` : k);
+    if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length)
+      for (const [k, inner] of Object.entries(v)) walk(inner, path ? `${path}.${k}` : k);
     else rows.push([path, v === null ? 'null' : typeof v === 'object' ? JSON.stringify(v) : String(v)]);
   };
   walk(value, '');

@@ -14,7 +14,12 @@ const PAGE_SIZE = 20;
 const ACTIVE_POLL_MS = 1500;
 const IDLE_POLL_MS = 5000;
 const DEFAULTS = { q: '', status: '', model: '', sort: '-created_at', page: '1', task: '' };
-const SORTS = { created_at: (a, b) => a.created_at - b.created_at, status: (a, b) => a.status.localeCompare(b.status), model: (a, b) => a.model.localeCompare(b.model), cost: (a, b) => a.quota - b.quota };
+const SORTS = {
+  created_at: (a, b) => a.created_at - b.created_at,
+  status: (a, b) => a.status.localeCompare(b.status),
+  model: (a, b) => a.model.localeCompare(b.model),
+  cost: (a, b) => a.quota - b.quota,
+};
 
 /** Search and sorting are the server's once it knows them (contract item 4); until then, this page's rows are searched and sorted here. */
 let serverSearches = true;
@@ -23,8 +28,16 @@ export function Tasks() {
   const [query, setQuery] = useUrlState(DEFAULTS);
   const [, setFallback] = useState(0);
   const page = Math.max(1, Number(query.page) || 1);
-  const asked = { status: query.status, model: query.model, page, page_size: PAGE_SIZE, ...(serverSearches ? { q: query.q, sort: query.sort === DEFAULTS.sort ? undefined : query.sort } : {}) };
-  const list = useApi('/console/api/tasks', asked, { poll: (data) => (data?.data?.some((task) => isActive(task.status)) ? ACTIVE_POLL_MS : IDLE_POLL_MS) });
+  const asked = {
+    status: query.status,
+    model: query.model,
+    page,
+    page_size: PAGE_SIZE,
+    ...(serverSearches ? { q: query.q, sort: query.sort === DEFAULTS.sort ? undefined : query.sort } : {}),
+  };
+  const list = useApi('/console/api/tasks', asked, {
+    poll: (data) => (data?.data?.some((task) => isActive(task.status)) ? ACTIVE_POLL_MS : IDLE_POLL_MS),
+  });
   const models = useApi('/console/api/models');
 
   useEffect(() => {
@@ -50,16 +63,44 @@ export function Tasks() {
   const columns = [
     { key: 'video', label: t('tasks.col.video'), card: 'media', class: 'col-thumb', render: (task) => html`<${Thumb} task=${task} />` },
     {
-      key: 'task', label: t('tasks.col.task'), card: 'title', class: 'col-task',
-      render: (task) => html`<div class="task-cell"><${ShortId} id=${task.task_id} />${task.prompt ? html`<div class="prompt-excerpt" title=${task.prompt}>${task.prompt}</div>` : null}</div>`,
+      key: 'task',
+      label: t('tasks.col.task'),
+      card: 'title',
+      class: 'col-task',
+      render: (task) =>
+        html`<div class="task-cell"><${ShortId} id=${task.task_id} />${task.prompt ? html`<div class="prompt-excerpt" title=${task.prompt}>${task.prompt}</div>` : null}</div>`,
     },
-    { key: 'status', label: t('tasks.col.status'), sort: 'status', card: 'badge', class: 'col-status', render: (task) => html`<${TaskStatus} task=${task} />` },
-    { key: 'progress', label: t('tasks.col.progress'), card: 'meta', wide: true, class: 'col-progress', render: (task) => html`<${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: task.task_id })} />` },
+    {
+      key: 'status',
+      label: t('tasks.col.status'),
+      sort: 'status',
+      card: 'badge',
+      class: 'col-status',
+      render: (task) => html`<${TaskStatus} task=${task} />`,
+    },
+    {
+      key: 'progress',
+      label: t('tasks.col.progress'),
+      card: 'meta',
+      wide: true,
+      class: 'col-progress',
+      render: (task) =>
+        html`<${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: task.task_id })} />`,
+    },
     { key: 'model', label: t('tasks.col.model'), sort: 'model', render: (task) => html`<code class="model">${task.model}</code>` },
     { key: 'cost', label: t('tasks.col.cost'), sort: 'cost', num: true, render: (task) => html`<${Cost} task=${task} />` },
-    { key: 'created', label: t('tasks.col.created'), sort: 'created_at', class: 'nowrap', render: (task) => html`<span title=${dateTime(task.created_at)}>${compactDateTime(task.created_at)}</span>` },
     {
-      key: 'actions', label: t('tasks.col.actions'), card: 'actions', class: 'col-actions',
+      key: 'created',
+      label: t('tasks.col.created'),
+      sort: 'created_at',
+      class: 'nowrap',
+      render: (task) => html`<span title=${dateTime(task.created_at)}>${compactDateTime(task.created_at)}</span>`,
+    },
+    {
+      key: 'actions',
+      label: t('tasks.col.actions'),
+      card: 'actions',
+      class: 'col-actions',
       render: (task) => html`<div class="actions nowrap">
         ${task.has_video ? html`<${Button} small icon="play" onClick=${() => open(task)} aria-label=${t('tasks.playOf', { id: task.task_id })}>${t('tasks.play')}<//>` : null}
         <${Button} small kind="secondary" icon="eye" onClick=${() => open(task)} aria-label=${t('tasks.detailsOf', { id: task.task_id })}>${t('tasks.details')}<//>
@@ -82,12 +123,18 @@ export function Tasks() {
       ${serverSearches ? null : html`<p class="hint"><${Icon} name="info" size=${14} /> ${t('tasks.searchLocal')}</p>`}
     <//>
     <${ErrorNote} error=${list.error?.status === 400 && !serverSearches ? null : list.error} onRetry=${list.reload} />
-    ${list.data ? html`<${Card} class="flush list-card">
+    ${
+      list.data
+        ? html`<${Card} class="flush list-card">
       <${DataTable} caption=${t('tasks.title')} columns=${columns} rows=${rows} rowKey=${(task) => task.task_id}
         rowProps=${(task) => ({ 'data-task-id': task.task_id, 'data-status': task.status })}
         sort=${query.sort} onSort=${(sort) => setQuery({ sort })} empty=${query.q || query.status || query.model ? t('tasks.noMatch') : t('tasks.none')} emptyIcon="clapperboard" />
     <//>
-    <${Pager} page=${page} pageSize=${PAGE_SIZE} total=${list.data.total} onPage=${(next) => setQuery({ page: String(next) })} />` : list.loading ? html`<p class="loading">${t('common.loading')}</p>` : null}
+    <${Pager} page=${page} pageSize=${PAGE_SIZE} total=${list.data.total} onPage=${(next) => setQuery({ page: String(next) })} />`
+        : list.loading
+          ? html`<p class="loading">${t('common.loading')}</p>`
+          : null
+    }
     ${query.task ? html`<${TaskDrawer} key=${query.task} taskId=${query.task} row=${rows.find((r) => r.task_id === query.task)} onClose=${() => setQuery({ task: '', page: query.page })} />` : null}
   </div>`;
 }

@@ -25,14 +25,18 @@ export function Verification() {
     <${PageHeader} title=${t('verify.title')} intro=${t('verify.intro')} />
     <${CallbackNotice} />
     <${ErrorNote} error=${own.error} onRetry=${own.reload} />
-    ${own.data ? html`
+    ${
+      own.data
+        ? html`
       <div class="panel status-line" id="verification-status" aria-live="polite">
         <strong>${t('verify.status')}</strong>
         ${enabled ? html`<${Badge} status="enabled" />` : latest?.status === 'pending' ? html`<${Badge} status="pending">${t('verify.pending')}<//>` : html`<${Badge} status="disabled">${t('verify.notEnabled')}<//>`}
         ${latest?.status === 'rejected' ? html`<p>${latest.review_note ? t('verify.rejectedNote', { note: latest.review_note }) : t('verify.rejected')}</p>` : null}
       </div>
       ${enabled ? html`<${Liveness} onGroup=${() => setGroupsVersion((n) => n + 1)} /><${Groups} key=${groupsVersion} onActiveAsset=${setExampleAsset} />` : latest?.status === 'pending' ? html`<p>${t('verify.filed', { at: dateTime(latest.created_at) })}</p>` : html`<${ApplyForm} onDone=${own.reload} />`}
-      <${WorkedExample} assetId=${exampleAsset} />` : null}
+      <${WorkedExample} assetId=${exampleAsset} />`
+        : null
+    }
   </div>`;
 }
 
@@ -52,7 +56,10 @@ function CallbackNotice() {
 
 function ApplyForm({ onDone }) {
   const form = useSubmit(async (values) => {
-    await api('/console/api/verification/applications', { method: 'POST', body: { company: values.company, contact: values.contact, use_case: values.use_case } });
+    await api('/console/api/verification/applications', {
+      method: 'POST',
+      body: { company: values.company, contact: values.contact, use_case: values.use_case },
+    });
     toast(t('verify.applied'));
     onDone();
   });
@@ -84,7 +91,10 @@ function Liveness({ onGroup }) {
   }, []);
   const start = async () => {
     try {
-      const created = await api('/console/api/verification/sessions', { method: 'POST', body: { callback_url: `${location.origin}/console/#/verification` } });
+      const created = await api('/console/api/verification/sessions', {
+        method: 'POST',
+        body: { callback_url: `${location.origin}/console/#/verification` },
+      });
       sessionStorage.setItem(LAST_SESSION, created.session_id);
       setStarted(created);
     } catch (error) {
@@ -113,7 +123,11 @@ function Groups({ onActiveAsset }) {
 }
 
 function Group({ group, onActiveAsset }) {
-  const assets = useApi(`/console/api/verification/groups/${encodeURIComponent(group.group_id)}/assets`, {}, { poll: (d) => (d?.data?.some((a) => a.status === 'processing') ? ASSET_POLL_MS : 0) });
+  const assets = useApi(
+    `/console/api/verification/groups/${encodeURIComponent(group.group_id)}/assets`,
+    {},
+    { poll: (d) => (d?.data?.some((a) => a.status === 'processing') ? ASSET_POLL_MS : 0) },
+  );
   const active = assets.data?.data.find((a) => a.status === 'active')?.asset_id ?? null;
   useEffect(() => {
     if (active) onActiveAsset(active);
@@ -144,10 +158,28 @@ function Group({ group, onActiveAsset }) {
   };
   const columns = [
     { key: 'name', label: t('verify.col.name'), card: 'title', render: (a) => html`<strong>${a.name}</strong>` },
-    { key: 'status', label: t('verify.col.status'), card: 'badge', render: (a) => html`<${Badge} status=${a.status} />${a.error ? html`<div class="fail-reason">${a.error.message ?? a.error}</div>` : null}` },
-    { key: 'ref', label: t('verify.col.reference'), wide: true, render: (a) => html`<span class="short-id"><code>asset://${a.asset_id}</code><${CopyButton} value=${`asset://${a.asset_id}`} label=${t('common.copyId', { id: `asset://${a.asset_id}` })} /></span>` },
+    {
+      key: 'status',
+      label: t('verify.col.status'),
+      card: 'badge',
+      render: (a) =>
+        html`<${Badge} status=${a.status} />${a.error ? html`<div class="fail-reason">${a.error.message ?? a.error}</div>` : null}`,
+    },
+    {
+      key: 'ref',
+      label: t('verify.col.reference'),
+      wide: true,
+      render: (a) =>
+        html`<span class="short-id"><code>asset://${a.asset_id}</code><${CopyButton} value=${`asset://${a.asset_id}`} label=${t('common.copyId', { id: `asset://${a.asset_id}` })} /></span>`,
+    },
     { key: 'created', label: t('verify.col.created'), class: 'nowrap', render: (a) => compactDateTime(a.created_at) },
-    { key: 'actions', label: t('verify.col.actions'), card: 'actions', render: (a) => html`<${Button} kind="danger" small icon="trash-2" aria-label=${t('verify.deleteOf', { name: a.name })} onClick=${() => remove(a)}>${t('verify.delete')}<//>` },
+    {
+      key: 'actions',
+      label: t('verify.col.actions'),
+      card: 'actions',
+      render: (a) =>
+        html`<${Button} kind="danger" small icon="trash-2" aria-label=${t('verify.deleteOf', { name: a.name })} onClick=${() => remove(a)}>${t('verify.delete')}<//>`,
+    },
   ];
   return html`<section class="panel group-card" aria-labelledby=${`group-${group.group_id}`}>
     <h3 id=${`group-${group.group_id}`}>${t('verify.group')} <code>${group.group_id}</code></h3>
@@ -158,9 +190,11 @@ function Group({ group, onActiveAsset }) {
         <button type="button" aria-pressed=${mode === 'file' ? 'true' : 'false'} onClick=${() => setMode('file')}><${Icon} name="file-up" size=${16} />${t('verify.byFile')}</button>
       </div>
       <div class="grid-form">
-        ${mode === 'url'
-          ? html`<${Field} key="url" label=${t('verify.portraitUrl')} name="url" type="url" required />`
-          : html`<${Field} key="file" label=${t('verify.portraitFile')} name="file" type="file" accept="image/jpeg,image/png,image/webp" required help=${t('verify.fileHelp')} />`}
+        ${
+          mode === 'url'
+            ? html`<${Field} key="url" label=${t('verify.portraitUrl')} name="url" type="url" required />`
+            : html`<${Field} key="file" label=${t('verify.portraitFile')} name="file" type="file" accept="image/jpeg,image/png,image/webp" required help=${t('verify.fileHelp')} />`
+        }
         <${Field} label=${t('verify.col.name')} name="name" maxlength="128" />
         <div><${Button} type="submit" icon="upload" disabled=${upload.busy}>${t('verify.upload')}<//></div>
       </div>

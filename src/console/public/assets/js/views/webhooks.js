@@ -21,7 +21,10 @@ export function Webhooks() {
   const [confirmDialog, confirm] = useConfirm();
   const selected = endpoints.data?.data.find((e) => String(e.id) === query.endpoint) ?? null;
   const create = useSubmit(async (values, form) => {
-    const endpoint = await api('/console/api/webhooks', { method: 'POST', body: { url: values.url, events: values.events?.length ? values.events : undefined } });
+    const endpoint = await api('/console/api/webhooks', {
+      method: 'POST',
+      body: { url: values.url, events: values.events?.length ? values.events : undefined },
+    });
     form.reset();
     setCreated(endpoint);
     endpoints.reload();
@@ -35,11 +38,17 @@ export function Webhooks() {
       fail(error);
     }
   };
-  const sendTest = (e) => act(async () => {
-    const attempt = await api(`/console/api/webhooks/${e.id}/test`, { method: 'POST' });
-    toast(attempt.delivered_at ? t('webhooks.testDelivered', { code: attempt.status_code }) : t('webhooks.testFailed', { error: attempt.error ?? attempt.status_code }), attempt.delivered_at ? 'info' : 'error');
-    setQuery({ endpoint: String(e.id) });
-  });
+  const sendTest = (e) =>
+    act(async () => {
+      const attempt = await api(`/console/api/webhooks/${e.id}/test`, { method: 'POST' });
+      toast(
+        attempt.delivered_at
+          ? t('webhooks.testDelivered', { code: attempt.status_code })
+          : t('webhooks.testFailed', { error: attempt.error ?? attempt.status_code }),
+        attempt.delivered_at ? 'info' : 'error',
+      );
+      setQuery({ endpoint: String(e.id) });
+    });
   const remove = async (e) => {
     if (!(await confirm(t('webhooks.deleteQuestion', { url: e.url }), t('webhooks.delete')))) return;
     act(async () => {
@@ -49,11 +58,23 @@ export function Webhooks() {
   };
   const columns = [
     { key: 'url', label: t('webhooks.col.url'), card: 'title', class: 'col-url', render: (e) => html`<code class="url">${e.url}</code>` },
-    { key: 'status', label: t('webhooks.col.status'), card: 'badge', render: (e) => html`<${Badge} status=${e.status} />${e.status === 'disabled' ? html`<div class="fail-reason">${t('webhooks.disabledAt', { at: dateTime(e.disabled_at) })}</div>` : e.failing_since ? html`<div class="fail-reason">${t('webhooks.failingSince', { at: dateTime(e.failing_since) })}</div>` : null}` },
-    { key: 'events', label: t('webhooks.col.events'), render: (e) => html`<span class="chips">${e.events.map((ev) => html`<code class="chip">${ev}</code>`)}</span>` },
+    {
+      key: 'status',
+      label: t('webhooks.col.status'),
+      card: 'badge',
+      render: (e) =>
+        html`<${Badge} status=${e.status} />${e.status === 'disabled' ? html`<div class="fail-reason">${t('webhooks.disabledAt', { at: dateTime(e.disabled_at) })}</div>` : e.failing_since ? html`<div class="fail-reason">${t('webhooks.failingSince', { at: dateTime(e.failing_since) })}</div>` : null}`,
+    },
+    {
+      key: 'events',
+      label: t('webhooks.col.events'),
+      render: (e) => html`<span class="chips">${e.events.map((ev) => html`<code class="chip">${ev}</code>`)}</span>`,
+    },
     { key: 'created', label: t('webhooks.col.created'), class: 'nowrap', render: (e) => compactDateTime(e.created_at) },
     {
-      key: 'actions', label: t('webhooks.col.actions'), card: 'actions',
+      key: 'actions',
+      label: t('webhooks.col.actions'),
+      card: 'actions',
       render: (e) => html`<div class="actions nowrap">
         <${Button} small icon="list-video" aria-label=${t('webhooks.deliveriesOf', { url: e.url })} aria-pressed=${query.endpoint === String(e.id) ? 'true' : 'false'} onClick=${() => setQuery({ endpoint: String(e.id) })}>${t('webhooks.deliveries')}<//>
         <${Button} small kind="secondary" icon="send" aria-label=${t('webhooks.testOf', { url: e.url })} onClick=${() => sendTest(e)}>${t('webhooks.test')}<//>
@@ -82,7 +103,11 @@ export function Webhooks() {
 }
 
 function Deliveries({ endpoint }) {
-  const deliveries = useApi(`/console/api/webhooks/${endpoint.id}/deliveries`, {}, { poll: (d) => (d?.data?.some((x) => !x.delivered_at && x.next_attempt_at) ? 3000 : 0) });
+  const deliveries = useApi(
+    `/console/api/webhooks/${endpoint.id}/deliveries`,
+    {},
+    { poll: (d) => (d?.data?.some((x) => !x.delivered_at && x.next_attempt_at) ? 3000 : 0) },
+  );
   const resend = async (d) => {
     try {
       await api(`/console/api/webhooks/${endpoint.id}/deliveries/${d.id}/resend`, { method: 'POST' });
@@ -93,12 +118,44 @@ function Deliveries({ endpoint }) {
     }
   };
   const columns = [
-    { key: 'event', label: t('webhooks.col.event'), card: 'title', render: (d) => html`<div class="task-cell"><${ShortId} id=${d.event_id} /><span class="muted small">${d.type}</span></div>` },
-    { key: 'result', label: t('webhooks.col.result'), card: 'badge', render: (d) => html`${resultOf(d)}<div class="muted small">${t('webhooks.attemptN', { n: d.attempt })}${d.next_attempt_at ? ` · ${t('webhooks.nextAt', { at: compactDateTime(d.next_attempt_at) })}` : ''}</div>` },
-    { key: 'code', label: t('webhooks.col.code'), num: true, render: (d) => (d.status_code === null || d.status_code === undefined ? '—' : html`<span class=${`http-code ${d.status_code >= 200 && d.status_code < 300 ? 'ok' : 'bad'}`}>${d.status_code}</span>`) },
+    {
+      key: 'event',
+      label: t('webhooks.col.event'),
+      card: 'title',
+      render: (d) => html`<div class="task-cell"><${ShortId} id=${d.event_id} /><span class="muted small">${d.type}</span></div>`,
+    },
+    {
+      key: 'result',
+      label: t('webhooks.col.result'),
+      card: 'badge',
+      render: (d) =>
+        html`${resultOf(d)}<div class="muted small">${t('webhooks.attemptN', { n: d.attempt })}${d.next_attempt_at ? ` · ${t('webhooks.nextAt', { at: compactDateTime(d.next_attempt_at) })}` : ''}</div>`,
+    },
+    {
+      key: 'code',
+      label: t('webhooks.col.code'),
+      num: true,
+      render: (d) =>
+        d.status_code === null || d.status_code === undefined
+          ? '—'
+          : html`<span class=${`http-code ${d.status_code >= 200 && d.status_code < 300 ? 'ok' : 'bad'}`}>${d.status_code}</span>`,
+    },
     { key: 'task', label: t('webhooks.col.task'), render: (d) => (d.task_id ? html`<${ShortId} id=${d.task_id} />` : '—') },
-    { key: 'at', label: t('webhooks.col.at'), class: 'nowrap', render: (d) => html`<span title=${dateTime(d.created_at)}>${compactDateTime(d.created_at)}</span>` },
-    { key: 'actions', label: t('webhooks.col.actions'), card: 'actions', render: (d) => (endpoint.status === 'enabled' ? html`<${Button} small kind="secondary" icon="rotate-ccw" aria-label=${t('webhooks.resendOf', { id: d.event_id })} onClick=${() => resend(d)}>${t('webhooks.resend')}<//>` : '—') },
+    {
+      key: 'at',
+      label: t('webhooks.col.at'),
+      class: 'nowrap',
+      render: (d) => html`<span title=${dateTime(d.created_at)}>${compactDateTime(d.created_at)}</span>`,
+    },
+    {
+      key: 'actions',
+      label: t('webhooks.col.actions'),
+      card: 'actions',
+      render: (d) =>
+        endpoint.status === 'enabled'
+          ? html`<${Button} small kind="secondary" icon="rotate-ccw" aria-label=${t('webhooks.resendOf', { id: d.event_id })} onClick=${() => resend(d)}>${t('webhooks.resend')}<//>`
+          : '—',
+    },
   ];
   return html`<${Card} id="deliveries" title=${t('webhooks.deliveriesTo', { url: endpoint.url })} class="flush list-card" actions=${html`<${Button} small kind="secondary" icon="refresh-cw" onClick=${deliveries.reload}>${t('common.refresh')}<//>`}>
     <${ErrorNote} error=${deliveries.error} onRetry=${deliveries.reload} />
