@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, rmdirSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fillDisk, mountSmallDisk } from './support/small-disk';
 import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
@@ -10,41 +10,7 @@ import { queryDatabase } from './support/test-databases';
 /** alpha/v5 720p 5 s: 60 credits. */
 const PRICE = 6000;
 
-/** Mounts a small tmpfs of the test's own; null (and the test says why) where mounting is not permitted. */
-function mountSmallDisk(megabytes: number): string | null {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-full-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m`, 'tmpfs', dir], { stdio: 'pipe' });
-    return dir;
-  } catch (error) {
-    rmdirSync(dir);
-    console.warn(`full-disk test SKIPPED: cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]})`);
-    return null;
-  }
-}
-
-/** Fills the disk to the last byte; returns the filler's path (remove it to free the space). */
-function fillDisk(dir: string): string {
-  const path = join(dir, 'filler');
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 9, 1]) {
-      const chunk = Buffer.alloc(size, 1);
-      for (;;) {
-        try {
-          writeSync(fd, chunk);
-        } catch {
-          break;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
-}
-
-const mountPoint = process.getuid?.() === 0 ? mountSmallDisk(24) : null;
+const mountPoint = mountSmallDisk(24, 'gw-full-disk-');
 const describeWithDisk = mountPoint ? describe : describe.skip;
 
 describeWithDisk('a full disk under SQLite loses nothing acknowledged', () => {

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmdirSync, rmSync, writeSync } from 'node:fs';
+import { rmSync, rmdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fillDisk, mountSmallDisk } from './support/small-disk';
 import { deterministicTraceId } from '../src/families/alpha/alpha-trace-id';
 import { PendingSubmitWrites } from '../src/tasks/pending-submit-writes';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
@@ -180,42 +180,7 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
   });
 });
 
-/** Mounts a small tmpfs of the test's own; null (and the test says why) where mounting is not permitted. */
-function mountSmallDisk(megabytes: number): string | null {
-  if (process.getuid?.() !== 0) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'gw-unanswered-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m`, 'tmpfs', dir], { stdio: 'pipe' });
-    return dir;
-  } catch (error) {
-    rmdirSync(dir);
-    console.warn(`full-disk test SKIPPED: cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]})`);
-    return null;
-  }
-}
-
-/** Fills the disk to the last byte; returns the filler's path (remove it to free the space). */
-function fillDisk(dir: string): string {
-  const path = join(dir, 'filler');
-  const fd = openSync(path, 'w');
-  try {
-    for (const size of [1 << 20, 1 << 16, 1 << 12, 1 << 9, 1]) {
-      const chunk = Buffer.alloc(size, 1);
-      for (;;) {
-        try {
-          writeSync(fd, chunk);
-        } catch {
-          break;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return path;
-}
-
-const mountPoint = mountSmallDisk(24);
+const mountPoint = mountSmallDisk(24, 'gw-unanswered-');
 const describeWithDisk = mountPoint ? describe : describe.skip;
 
 describeWithDisk('[sqlite] a submit whose writes fail on a full disk', () => {
