@@ -77,10 +77,9 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   bodyParsers.use(VIDEO_SUBMIT_PATHS, videoSubmitJsonParser());
   bodyParsers.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
   bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
-  // One budget for every body read at once: these parsers, multer's and the fast lane's.
+  // One budget for every body read at once (these parsers and multer's): a body reserves its share before it is read.
   const bodyBudget = new BodyMemoryBudget(config.bodyMemoryLimitBytes, app.get(MetricsRegistry));
-  // Most API calls (task polls) carry no body: they skip the parsers in one step.
-  // Every parser buffers a whole body: each reserves its share of the process's body memory first.
+  // Most API calls (task polls) carry no body: they skip the budget and the parsers in one step.
   const parseBodies = (req: express.Request, res: express.Response, next: express.NextFunction) => {
     if (!hasBody(req)) return next();
     try {
