@@ -94,11 +94,16 @@ export class RedisConnection implements OnApplicationShutdown {
     this.fallbacks?.inc();
   }
 
-  /** Up while both connections answer a PING in time; a connection that is not ready is reported by its own events. */
+  /**
+   * Up while both connections answer a PING in time. One still not ready at a heartbeat counts as not
+   * answering: a Redis that hangs while a connection is being set up never closes it either.
+   */
   private async checkAnswering(): Promise<void> {
-    const connections = [this.client, this.subscriber].filter((c): c is Redis => c?.status === 'ready');
-    if (connections.length < 2) return;
-    const answers = await Promise.all(connections.map((c) => answersWithin(c, COMMAND_TIMEOUT_MS)));
+    const connections = [this.client, this.subscriber].filter((c): c is Redis => c !== null && c !== undefined);
+    if (connections.length === 0) return;
+    const answers = await Promise.all(
+      connections.map((c) => (c.status === 'ready' ? answersWithin(c, COMMAND_TIMEOUT_MS) : Promise.resolve(false))),
+    );
     // The client may have closed meanwhile: its 'close' has already said so.
     if (this.client?.status === 'ready') this.setUp(answers.every(Boolean));
   }
