@@ -2,14 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { startTcpProxy, TcpProxy } from './support/tcp-proxy';
-import { databaseKinds, FreshDatabase, freshDatabase } from './support/test-databases';
+import { FreshDatabase, freshDatabase, describeOnMysql } from './support/test-databases';
 
 const QUERY_TIMEOUT_MS = 2000;
 /** Fewer connections than concurrent requests: most of them first wait for a connection a hung query holds. */
 const POOL_SIZE = 2;
 const CONCURRENT_REQUESTS = 6;
-
-const describeOnMysql = databaseKinds().includes('mysql') ? describe : describe.skip;
 
 /**
  * With MariaDB frozen, a request's wait for a pool connection and its query share one deadline

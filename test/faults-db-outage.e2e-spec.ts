@@ -2,13 +2,11 @@ import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './s
 import { FakeBetaUpstream, betaChannelBody, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { TcpProxy, startTcpProxy } from './support/tcp-proxy';
-import { databaseKinds, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
+import { FreshDatabase, freshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
 
 const QUERY_TIMEOUT_MS = 1000;
 /** Far above what a bounded answer needs, far below the old 20 s hang. */
 const ANSWER_WITHIN_MS = 8000;
-
-const describeOnMysql = databaseKinds().includes('mysql') ? describe : describe.skip;
 
 describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recovers without a restart', () => {
   let database: FreshDatabase;

@@ -8,7 +8,7 @@ import { PendingSubmitWrites } from '../src/tasks/pending-submit-writes';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { startTcpProxy, TcpProxy } from './support/tcp-proxy';
-import { databaseKinds, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
+import { FreshDatabase, freshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
 
 /**
  * A submit answered 503 because the database did not confirm a write in time must never run nor be
@@ -101,8 +101,6 @@ function submitChecks(
 
   return { submit, settle, expectOnlyAcknowledgedCharged };
 }
-
-const describeOnMysql = databaseKinds().includes('mysql') ? describe : describe.skip;
 
 describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen right after it)', () => {
   let database: FreshDatabase;

@@ -56,6 +56,9 @@ export function describeEachDatabase(name: string, body: (kind: DatabaseKind) =>
   for (const kind of databaseKinds()) describe(`${name} [${kind}]`, () => body(kind));
 }
 
+/** A suite about MySQL/MariaDB itself (freezes behind a proxy, its pool, its collations): skipped, and said so, without TEST_MYSQL_URL. */
+export const describeOnMysql = databaseKinds().includes('mysql') ? describe : describe.skip;
+
 /**
  * A suite whose behaviour does not depend on the database (request rules, a provider's protocol,
  * rendering, limits kept in memory) runs on SQLite only; suites about what the database does (money,
