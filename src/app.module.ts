@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_PIPE } from '@nestjs/core';
 import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from './auth/auth.module';
 import { BillingModule } from './billing/billing.module';
+import { RequestValidationPipe } from './common/validation';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
@@ -46,6 +48,8 @@ export class AppModule {
         SimulatorModule.forRoot(config),
         HealthModule,
       ],
+      // Every body, query and param DTO of every controller, a new one included, is validated by the one pipe.
+      providers: [{ provide: APP_PIPE, useClass: RequestValidationPipe }],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { applyDecorators, Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { applyDecorators, ArgumentMetadata, Injectable, PipeTransform, Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { buildMessage, IsInt, IsNumber, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
 import { AppError } from './app-error';
 
@@ -34,20 +34,41 @@ const exceptionFactory = (errors: ValidationError[]) => {
 };
 
 /** Admin input: unknown fields are an error. */
-export const strictValidationPipe = new ValidationPipe({
+const strictValidationPipe = new ValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
   transform: true,
   exceptionFactory,
 });
 
-/** Client video submits: unknown fields are dropped (SDKs send extras), known ones are checked. */
-export const lenientValidationPipe = new ValidationPipe({
+/** Client input that SDKs send extras in: unknown fields are dropped, known ones are checked. */
+const lenientValidationPipe = new ValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: false,
   transform: true,
   exceptionFactory,
 });
+
+const TOLERATES_UNKNOWN_FIELDS = Symbol('toleratesUnknownFields');
+
+/**
+ * On a client-facing request DTO: unknown fields are dropped instead of refused (SDKs and older
+ * clients send fields this gateway does not take). Every other DTO refuses them.
+ */
+export const ToleratesUnknownFields = (): ClassDecorator => (target) => Reflect.defineMetadata(TOLERATES_UNKNOWN_FIELDS, true, target);
+
+/**
+ * The one pipe of every body, query and param of every route (APP_PIPE): a DTO class is checked
+ * (whitelist, transform, the first problem a 400 naming the dotted field), strictly unless the class
+ * says `@ToleratesUnknownFields()`. A new controller is validated without anyone remembering to.
+ */
+@Injectable()
+export class RequestValidationPipe implements PipeTransform {
+  transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const lenient = metadata.metatype !== undefined && Reflect.getMetadata(TOLERATES_UNKNOWN_FIELDS, metadata.metatype) === true;
+    return (lenient ? lenientValidationPipe : strictValidationPipe).transform(value, metadata);
+  }
+}
 
 /**
  * The one way a request body that a family reads becomes a validated instance of its schema class

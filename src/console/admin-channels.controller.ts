@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -10,7 +10,6 @@ import {
 } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { idParamPipe } from '../common/id-param.pipe';
-import { strictValidationPipe } from '../common/validation';
 import { FamilyRegistry } from '../families/family-registry';
 import type { ChannelSettings } from '../upstream/channel.entity';
 import { ChannelInput, ChannelsService } from '../upstream/channels.service';
@@ -23,7 +22,6 @@ import { ChannelCreatedDto, ChannelDto, ChannelListDto } from './dto/admin-respo
 @ApiBearerAuth('admin')
 @ApiBadRequestResponse({ description: 'Bad input; `param` names the field' })
 @UseGuards(AdminGuard)
-@UsePipes(strictValidationPipe)
 @Controller('api/admin/channels')
 export class AdminChannelsController {
   constructor(

@@ -1,9 +1,8 @@
-import { Controller, Get, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { toLogView } from '../billing/log.view';
 import { LogsService } from '../billing/logs.service';
-import { strictValidationPipe } from '../common/validation';
 import { LogTotalsService } from '../billing/log-totals.service';
 import { LogQueryDto } from './dto/admin-query.dto';
 import { LogListDto } from './dto/admin-responses.dto';
@@ -11,7 +10,6 @@ import { LogListDto } from './dto/admin-responses.dto';
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @UseGuards(AdminGuard)
-@UsePipes(strictValidationPipe)
 @Controller('api/admin/logs')
 export class AdminLogsController {
   constructor(

@@ -1,10 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { PricingService } from '../billing/pricing.service';
 import { idParamPipe } from '../common/id-param.pipe';
-import { strictValidationPipe } from '../common/validation';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { toCurrencyView, toMoney } from './currency.view';
 import { AdminPriceDto, AdminPriceListDto, GroupRatioDto, GroupRatioParamsDto, UpsertPriceDto } from './dto/admin-price.dto';
@@ -24,7 +23,6 @@ const toPriceView = (rule: PriceRuleEntity, config: AppConfig) => ({
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @UseGuards(AdminGuard)
-@UsePipes(strictValidationPipe)
 @Controller('api/admin')
 export class AdminPricesController {
   constructor(

@@ -1,8 +1,7 @@
-import { Controller, Get, Param, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { Clock } from '../common/clock';
-import { strictValidationPipe } from '../common/validation';
 import { toAdminTaskView } from '../tasks/task-admin.view';
 import { NO_ARCHIVE } from '../storage/video-archive.entity';
 import { VideoArchiveRepository } from '../storage/video-archive.repository';
@@ -26,7 +25,6 @@ export const STUCK_AFTER_MS = 60_000;
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @UseGuards(AdminGuard)
-@UsePipes(strictValidationPipe)
 @Controller('api/admin/tasks')
 export class AdminTasksController {
   constructor(

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -15,7 +15,6 @@ import { toApiKeyView, toUserView } from '../auth/user.view';
 import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
 import { idParamPipe } from '../common/id-param.pipe';
-import { strictValidationPipe } from '../common/validation';
 import type { ConsoleRequest } from './console-request';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { AdjustDto, CreateKeyDto, CreateUserDto, TopUpDto, UpdateUserDto } from './dto/admin-user.dto';
@@ -26,7 +25,6 @@ import { ApiKeyListDto, BalanceDto, CreatedUserDto, IssuedKeyDto, UserDto, UserL
 @ApiBearerAuth('admin')
 @ApiBadRequestResponse({ description: 'Bad input; `param` names the field' })
 @UseGuards(AdminGuard)
-@UsePipes(strictValidationPipe)
 @Controller('api/admin/users')
 export class AdminUsersController {
   constructor(

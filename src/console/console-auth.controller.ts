@@ -1,9 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
-import { strictValidationPipe } from '../common/validation';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { toCurrencyView } from './currency.view';
 import { ConsoleSessionDto, ConsoleSignInDto, ConsoleSignUpDto } from './console-auth.dto';
@@ -31,7 +30,6 @@ export const toConsoleSessionView = (session: ResolvedConsoleSession, config: Ap
 });
 
 @ApiTags('console')
-@UsePipes(strictValidationPipe)
 @Controller('console/api')
 export class ConsoleAuthController {
   constructor(

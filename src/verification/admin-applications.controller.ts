@@ -1,8 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { idParamPipe } from '../common/id-param.pipe';
-import { strictValidationPipe } from '../common/validation';
 import { ApplicationsService } from './applications.service';
 import { ApplicationDto, ApplicationListDto, ApplicationQueryDto, ReviewApplicationDto } from './dto/application.dto';
 import { toApplicationView } from './verification.views';
@@ -10,7 +9,6 @@ import { toApplicationView } from './verification.views';
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @UseGuards(AdminGuard)
-@UsePipes(strictValidationPipe)
 @Controller('api/admin/verification/applications')
 export class AdminApplicationsController {
   constructor(private readonly applications: ApplicationsService) {}

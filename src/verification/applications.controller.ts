@@ -1,8 +1,7 @@
-import { Body, Controller, Get, Post, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
-import { lenientValidationPipe } from '../common/validation';
 import { ApplicationsService } from './applications.service';
 import { ApplicationDto, CreateApplicationDto, OwnApplicationsDto } from './dto/application.dto';
 import { toApplicationView } from './verification.views';
@@ -10,7 +9,6 @@ import { toApplicationView } from './verification.views';
 @ApiTags('verification')
 @ApiBearerAuth('api-key')
 @UseGuards(ApiKeyGuard)
-@UsePipes(lenientValidationPipe)
 @Controller('v1/verification/applications')
 export class ApplicationsController {
   constructor(private readonly applications: ApplicationsService) {}

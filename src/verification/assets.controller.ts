@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -11,7 +11,6 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
-import { lenientValidationPipe } from '../common/validation';
 import { AssetsService } from './assets.service';
 import { AssetDto, AssetListDto, CreateAssetDto, GroupListDto } from './dto/asset.dto';
 import { VerificationAccessGuard } from './verification-access.guard';
@@ -22,7 +21,6 @@ import { toAssetView, toGroupView } from './verification.views';
 @ApiForbiddenResponse({ description: 'Verification is not enabled for the account' })
 @ApiNotFoundResponse({ description: "Unknown group or asset, or another account's" })
 @UseGuards(ApiKeyGuard, VerificationAccessGuard)
-@UsePipes(lenientValidationPipe)
 @Controller('v1/verification')
 export class AssetsController {
   constructor(private readonly assets: AssetsService) {}

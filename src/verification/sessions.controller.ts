@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Req, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiCreatedResponse,
@@ -10,7 +10,6 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
-import { lenientValidationPipe } from '../common/validation';
 import { CreateSessionDto, SessionCreatedDto, SessionDto } from './dto/session.dto';
 import { SessionsService } from './sessions.service';
 import { VerificationAccessGuard } from './verification-access.guard';
@@ -20,7 +19,6 @@ import { toSessionView } from './verification.views';
 @ApiBearerAuth('api-key')
 @ApiForbiddenResponse({ description: 'Verification is not enabled for the account (apply at POST /v1/verification/applications)' })
 @UseGuards(ApiKeyGuard, VerificationAccessGuard)
-@UsePipes(lenientValidationPipe)
 @Controller('v1/verification/sessions')
 export class SessionsController {
   constructor(private readonly sessions: SessionsService) {}

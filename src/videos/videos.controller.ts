@@ -29,7 +29,6 @@ import { ErrorCode } from '../common/app-error';
 import { ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { multipartOptions } from '../common/multipart-limits';
-import { lenientValidationPipe } from '../common/validation';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
@@ -100,7 +99,7 @@ export class VideosController {
   @Get()
   @ApiOperation({ summary: "The caller's videos, newest first, with cursor paging" })
   @ApiOkResponse({ type: VideoListDto })
-  list(@Query(lenientValidationPipe) query: ListVideosQueryDto, @Req() req: AuthenticatedRequest): Promise<VideoListDto> {
+  list(@Query() query: ListVideosQueryDto, @Req() req: AuthenticatedRequest): Promise<VideoListDto> {
     return this.queries.list(req.user!.id, query);
   }
 

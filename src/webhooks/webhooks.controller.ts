@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -14,7 +14,6 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/request-context';
-import { strictValidationPipe } from '../common/validation';
 import { OpenAiErrorDto } from '../videos/dto/openai-error.dto';
 import {
   CreatedWebhookEndpointDto,
@@ -33,7 +32,6 @@ import { toCreatedEndpointView, toDeliveryView, toEndpointView } from './webhook
 @ApiExtraModels(WebhookEventDto)
 @ApiUnauthorizedResponse({ type: OpenAiErrorDto, description: 'API key missing, invalid or expired' })
 @UseGuards(ApiKeyGuard)
-@UsePipes(strictValidationPipe)
 @Controller('v1/webhooks')
 export class WebhooksController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}

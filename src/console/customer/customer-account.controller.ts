@@ -1,6 +1,5 @@
-import { Controller, Get, Query, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { strictValidationPipe } from '../../common/validation';
 import { ChannelsService } from '../../upstream/channels.service';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
@@ -14,7 +13,6 @@ import { CustomerAccountDto, ModelsDto, UsageDto } from './customer-views.dto';
 /** The signed-in customer's account: balance, usage over time, the overview charts, models on offer. */
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
-@UsePipes(strictValidationPipe)
 @Controller('console/api')
 export class CustomerAccountController {
   constructor(

@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeysService } from '../../auth/api-keys.service';
 import { toApiKeyView } from '../../auth/user.view';
-import { strictValidationPipe } from '../../common/validation';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
 import { CustomerCreateKeyDto } from './customer-key.dto';
@@ -11,7 +10,6 @@ import { CreatedKeyDto, CustomerKeyDto, CustomerKeyListDto } from './customer-vi
 /** The customer's own API keys: create (shown once), list, revoke. */
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
-@UsePipes(strictValidationPipe)
 @Controller('console/api/keys')
 export class CustomerKeysController {
   constructor(private readonly keys: ApiKeysService) {}

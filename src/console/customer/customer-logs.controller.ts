@@ -1,6 +1,5 @@
-import { Controller, Get, Query, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { strictValidationPipe } from '../../common/validation';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
 import { CustomerLogQueryDto } from './customer-query.dto';
@@ -9,7 +8,6 @@ import { CustomerLogListDto } from './customer-views.dto';
 
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
-@UsePipes(strictValidationPipe)
 @Controller('console/api/logs')
 export class CustomerLogsController {
   constructor(private readonly logs: CustomerLogsService) {}

@@ -1,6 +1,5 @@
-import { Controller, Get, Param, Query, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { strictValidationPipe } from '../../common/validation';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
 import { CustomerTaskQueryDto } from './customer-query.dto';
@@ -11,7 +10,6 @@ import { TaskDetailService } from '../task-detail/task-detail.service';
 
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
-@UsePipes(strictValidationPipe)
 @Controller('console/api/tasks')
 export class CustomerTasksController {
   constructor(

@@ -1,24 +1,10 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Req,
-  UploadedFiles,
-  UseGuards,
-  UseInterceptors,
-  UsePipes,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UploadedFiles, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { ApiBadRequestResponse, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AppError } from '../../common/app-error';
 import { multipartOptions } from '../../common/multipart-limits';
 import type { UploadedPart } from '../../families/family';
 import { MAX_PORTRAIT_BYTES, PortraitUploadsService } from '../../verification/portrait-uploads.service';
-import { strictValidationPipe } from '../../common/validation';
 import { ApplicationsService } from '../../verification/applications.service';
 import { AssetsService } from '../../verification/assets.service';
 import { CreateApplicationDto } from '../../verification/dto/application.dto';
@@ -45,7 +31,6 @@ const PORTRAIT_MULTIPART = multipartOptions({
  */
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
-@UsePipes(strictValidationPipe)
 @Controller('console/api/verification')
 export class CustomerVerificationController {
   constructor(

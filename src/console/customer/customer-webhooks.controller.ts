@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards, UsePipes } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { strictValidationPipe } from '../../common/validation';
 import {
   ConsoleWebhookEndpointDto,
   ConsoleWebhookEndpointListDto,
@@ -17,7 +16,6 @@ import type { ConsoleRequest } from '../console-request';
 /** The customer's webhook endpoints in the console: the /v1/webhooks operations, plus resend and enable again. */
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
-@UsePipes(strictValidationPipe)
 @Controller('console/api/webhooks')
 export class CustomerWebhooksController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}

@@ -1,14 +1,12 @@
-import { Controller, Get, Query, UseGuards, UsePipes } from '@nestjs/common';
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../../auth/admin.guard';
-import { strictValidationPipe } from '../../common/validation';
 import { DashboardDto, DashboardQueryDto } from './dashboard.dto';
 import { DashboardService } from './dashboard.service';
 
 @ApiTags('admin')
 @ApiBearerAuth('admin')
 @UseGuards(AdminGuard)
-@UsePipes(strictValidationPipe)
 @Controller('api/admin/dashboard')
 export class AdminDashboardController {
   constructor(private readonly dashboard: DashboardService) {}

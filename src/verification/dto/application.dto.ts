@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { ColumnLength } from '../../common/validation';
+import { ColumnLength, ToleratesUnknownFields } from '../../common/validation';
 import { PageQueryDto } from '../../common/page-query.dto';
 
+@ToleratesUnknownFields()
 export class CreateApplicationDto {
   @ApiProperty({ example: 'Acme Pictures Ltd.' })
   @IsString()

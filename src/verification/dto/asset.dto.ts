@@ -1,10 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ColumnLength } from '../../common/validation';
+import { ColumnLength, ToleratesUnknownFields } from '../../common/validation';
 
 /** Every `%` starts a percent-escape of two hex digits (RFC 3986); `/%zz` is no URL the provider can fetch. */
 const WELL_ESCAPED = /^[^%]*(?:%[0-9A-Fa-f]{2}[^%]*)*$/;
 
+@ToleratesUnknownFields()
 export class CreateAssetDto {
   @ApiProperty({
     example: 'https://cdn.example.com/portraits/jane.jpg',

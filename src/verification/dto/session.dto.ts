@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
+import { ToleratesUnknownFields } from '../../common/validation';
 
+@ToleratesUnknownFields()
 export class CreateSessionDto {
   @ApiProperty({
     example: 'https://business.example.com/verified?order=42',

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { ToleratesUnknownFields } from '../../common/validation';
 
 const FLAT_STATUSES = ['queued', 'in_progress', 'completed', 'failed'];
 
@@ -146,6 +147,7 @@ export class DeletedVideoDto {
   deleted: true;
 }
 
+@ToleratesUnknownFields()
 export class ListVideosQueryDto {
   @ApiPropertyOptional({ description: 'a task id: return the tasks after it in the chosen order' })
   @IsOptional()
