@@ -84,7 +84,12 @@ describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
       ['model: ["beta-1.0-t2v"]', { model: ['beta-1.0-t2v'], prompt: 'a cat' }, 'model must be a string', 'model'],
       ['model: ["gamma-2-0"]', { model: ['gamma-2-0'], prompt: 'a cat' }, 'model must be a string', 'model'],
       ['resolution: ["720P"]', { model: 'alpha/v6', prompt: 'a cat', resolution: ['720P'] }, 'resolution must be a string', 'resolution'],
-      ['seconds: ["5"]', { model: 'alpha/v6', prompt: 'a cat', seconds: ['5'] }, 'seconds must be a whole number of seconds', 'seconds'],
+      [
+        'seconds: ["5"]',
+        { model: 'alpha/v6', prompt: 'a cat', seconds: ['5'] },
+        'seconds must be a whole number of seconds, 1 or more',
+        'seconds',
+      ],
       [
         'metadata.ratio: ["16:9"] (beta)',
         { model: 'beta-1.0-t2v', prompt: 'a cat', metadata: { ratio: ['16:9'] } },

@@ -108,7 +108,7 @@ describeOnSqlite('request schemas: types are checked, never coerced', (kind) => 
       'family O: 121 seconds',
       '/v1/videos',
       { model: 'sora-2', prompt: 'p', seconds: '121' },
-      openai('seconds must be a whole number of seconds from 1 to 120', 'seconds'),
+      openai('seconds must be 4, 8 or 12 seconds for sora-2', 'seconds'),
     ],
     [
       'family O: an array size',

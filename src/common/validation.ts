@@ -173,12 +173,3 @@ export function MaxUtf16Length(max: number, options?: ValidationOptions) {
     options,
   );
 }
-
-/** The `model` of a submit body: the one field the submit pipeline reads before any family's schema, to route the body. */
-export function modelOf(body: Record<string, unknown>): string {
-  const model = body.model;
-  if (model === undefined || model === null || (typeof model === 'string' && model.trim() === ''))
-    throw AppError.invalid('model is required', 'model');
-  if (typeof model !== 'string') throw AppError.invalid('model must be a string', 'model');
-  return model;
-}

@@ -15,12 +15,13 @@ export interface UploadedPart {
   mimetype?: string;
 }
 
-/** A submit body as a surface hands it over, once the form's own spellings were resolved. */
+/**
+ * A submit body as a surface hands it over, once the form's own spellings were resolved. A family
+ * reads (and names in its errors) `duration` only: OpenAI's `seconds` is the submit pipeline's.
+ */
 export interface SubmitInput {
   form: SubmitForm;
   body: Record<string, unknown>;
-  /** Which field the duration came from (`duration` or OpenAI's `seconds`), to name it in errors. */
-  durationField: 'duration' | 'seconds';
   /** The `input_reference` file part of a multipart submit. */
   inputReferenceFile?: UploadedPart;
 }

@@ -30,7 +30,7 @@ function pipelineWithFakeFamily() {
 }
 
 const caller = (models: string[] | null = null) => ({ user: { id: 1 } as UserEntity, apiKey: { models } as ApiKeyEntity });
-const unified = (body: Record<string, unknown>): SubmitInput => ({ form: 'unified', body, durationField: 'duration' });
+const unified = (body: Record<string, unknown>): SubmitInput => ({ form: 'unified', body });
 
 describe('SubmitPipeline', () => {
   it("routes by the registry, passes the Idempotency-Key on and releases the family's draft", async () => {

@@ -3,10 +3,10 @@ import { assertModelAllowed } from '../auth/api-keys.service';
 import { AppError } from '../common/app-error';
 import { gatewayHopsOf } from '../common/gateway-hops';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { modelOf } from '../common/validation';
 import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
 import { FamilyRegistry } from '../families/family-registry';
 import { refuseAssetReferences } from './asset-reference-rule';
+import { commonFieldsOf, namingSentDurationField } from './submit-common-fields';
 import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';
 import type { Caller } from './task-draft';
@@ -18,8 +18,9 @@ const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/
 
 /**
  * The one submit path of both surfaces, for every family, once each and in this order: the
- * gateway hops (a chain of gateways that loops ends here), the Idempotency-Key, the model's family, the key's model allowlist, verified-asset references, the
- * family's request schema (400s naming the field); then TaskSubmitService prices, charges, records
+ * gateway hops (a chain of gateways that loops ends here), the Idempotency-Key, the fields every family shares
+ * (SubmitCommonFieldsDto), the model's family, the key's model allowlist, verified-asset references, the
+ * family's request schema (400s naming the field, `seconds` when the client sent that); then TaskSubmitService prices, charges, records
  * and sends the task. The caller was authenticated by the surface's guard.
  */
 @Injectable()
@@ -34,11 +35,16 @@ export class SubmitPipeline {
     const gatewayHops = gatewayHopsOf(headers.gatewayHops, this.config.maxGatewayHops);
     const { idempotencyKey } = headers;
     assertIdempotencyKey(idempotencyKey);
-    const name = modelOf(input.body);
+    const { model: name, body, durationField } = await commonFieldsOf(input.body);
     const { family, model } = await this.familyServing(name, input.form);
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
-    if (!family.takesVerifiedAssets) refuseAssetReferences(input.body, name, this.families.assetModels());
-    const { draft, release } = await this.families.draftsOf(family.platform).prepare(model, input, caller);
+    if (!family.takesVerifiedAssets) refuseAssetReferences(body, name, this.families.assetModels());
+    const { draft, release } = await this.families
+      .draftsOf(family.platform)
+      .prepare(model, { ...input, body }, caller)
+      .catch((error: unknown) => {
+        throw namingSentDurationField(error, durationField);
+      });
     try {
       return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller);
     } finally {

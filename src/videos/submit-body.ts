@@ -9,7 +9,8 @@ const BOOLEAN_METADATA = [...new Set(FAMILIES.flatMap((family) => family.multipa
 
 /**
  * Brings JSON and multipart submits to one shape: multipart fields arrive as strings (numbers,
- * booleans and a JSON `metadata` are converted back), and OpenAI's `seconds` becomes `duration`.
+ * booleans and a JSON `metadata` are converted back). OpenAI's `seconds`, text on both forms, is the
+ * submit pipeline's (SubmitCommonFieldsDto), as on the unified surface.
  */
 export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPart | undefined, multipart: boolean): SubmitInput {
   const body: Record<string, unknown> =
@@ -26,16 +27,7 @@ export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPa
     }
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
   }
-  let durationField: SubmitInput['durationField'] = 'duration';
-  if (body.duration === undefined && body.seconds !== undefined) {
-    // OpenAI sends a string, JSON clients may send a number; anything else is not coerced.
-    const seconds = typeof body.seconds === 'string' || typeof body.seconds === 'number' ? String(body.seconds).trim() : '';
-    if (!/^\d+$/.test(seconds)) throw AppError.invalid('seconds must be a whole number of seconds', 'seconds');
-    body.duration = Number(seconds);
-    durationField = 'seconds';
-  }
-  delete body.seconds;
-  return { form: 'flat', body, durationField, inputReferenceFile };
+  return { form: 'flat', body, inputReferenceFile };
 }
 
 function toNumber(value: unknown): unknown {

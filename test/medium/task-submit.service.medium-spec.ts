@@ -26,7 +26,6 @@ describe('SubmitPipeline + TaskSubmitService (service tier, SQLite)', () => {
   const input = (body: Record<string, unknown> = {}): SubmitInput => ({
     form: 'unified',
     body: { model: FAKE_MODEL, ...body },
-    durationField: 'duration',
   });
   const caller = (user: UserEntity, models: string[] | null = null) => ({ user, apiKey: { id: 1, models } as ApiKeyEntity });
   const types = async (userId: number) => (await t.ledgerRows(userId)).map((row) => `${row.type} ${row.quota}`);

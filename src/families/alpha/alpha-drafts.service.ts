@@ -4,6 +4,7 @@ import { validBody } from '../../common/validation';
 import { AlphaImageInput, AlphaImageInputs } from './alpha-image-inputs.service';
 import type { FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';
+import { assertModelDuration } from '../shared/model-durations';
 import { ALPHA_SPECS, AlphaQuality, FAST_MOTION_DURATION, nearestQuality, parseAlphaModel } from './alpha-models';
 import type { AlphaTaskRequest } from './alpha-task-request';
 import { CreateVideoDto } from './alpha-request.dto';
@@ -35,11 +36,7 @@ export class AlphaDrafts implements FamilyDrafts {
       (pixelSize ? nearestQuality(pixelSize.width, pixelSize.height) : dto.size?.toLowerCase()) ??
       DEFAULT_QUALITY) as AlphaQuality;
     const duration = dto.duration ?? DEFAULT_DURATION;
-    if (!spec.durations.includes(duration)) {
-      const allowed =
-        spec.durations.length > 5 ? `${spec.durations[0]} to ${spec.durations[spec.durations.length - 1]}` : spec.durations.join(', ');
-      throw AppError.invalid(`model ${version} does not support duration ${duration}s (allowed: ${allowed})`, submit.durationField);
-    }
+    assertModelDuration(duration, spec.durations, model);
     if (metadata.generate_audio_switch && !spec.audio) {
       throw AppError.invalid(`model ${version} does not support audio generation`, 'metadata.generate_audio_switch');
     }
@@ -50,7 +47,7 @@ export class AlphaDrafts implements FamilyDrafts {
     }
     if (quality === '1080p' && spec.no1080pDurations.includes(duration)) {
       // The interface's message shape: `combination <quality> / <duration> not supported`.
-      throw AppError.invalid(`combination ${quality} / ${duration} not supported`, submit.durationField);
+      throw AppError.invalid(`combination ${quality} / ${duration} not supported`, 'duration');
     }
     let aspectRatio: string | undefined;
     if (mode === 'text') {

@@ -50,7 +50,7 @@ export function parseBetaBody(body: BetaVideoRequestDto, model: string, capabili
   const media = parseMedia(metadata, body.input_reference);
   checkMediaCounts(model, capability, media);
 
-  const duration = given(body.duration) ? body.duration : body.seconds;
+  const duration = body.duration;
   const request: BetaTaskRequest = {
     capability,
     prompt,

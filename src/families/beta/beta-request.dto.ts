@@ -125,11 +125,6 @@ export class BetaVideoRequestDto {
   @IntegerBetween(MIN_DURATION, MAX_DURATION, DURATION_MESSAGE)
   duration?: number;
 
-  // OpenAI's name for `duration` (also taken on the unified form); the same rule and message.
-  @IsOptionalOrEmpty()
-  @IntegerBetween(MIN_DURATION, MAX_DURATION, DURATION_MESSAGE)
-  seconds?: number;
-
   @ApiPropertyOptional({
     description: 'beta-1.0-i2v only: publicly accessible URL of the first-frame image (JPEG/PNG/WEBP, at most 10 MB)',
   })

@@ -21,7 +21,7 @@ export class KlingDrafts implements FamilyDrafts {
     if (input.inputReferenceFile && body.input_reference !== undefined)
       throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
     const reference = input.inputReferenceFile ?? body.input_reference;
-    const settled = settleKlingRequest(model, KLING_MODELS[model], body, reference !== undefined, input.durationField);
+    const settled = settleKlingRequest(model, KLING_MODELS[model], body, reference !== undefined);
     const releases: Array<() => void> = [];
     const read = async (value: Parameters<KlingInputImages['read']>[0], field: string): Promise<KlingImage> => {
       const { image, release } = await this.images.read(value, field);

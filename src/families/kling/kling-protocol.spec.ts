@@ -8,7 +8,7 @@ import { settleKlingRequest } from './kling-task-rules';
 
 const NOW = 1_774_711_071_000;
 const settle = (model: string, body: Partial<KlingVideoRequestDto>, hasImage = false) =>
-  settleKlingRequest(model, KLING_MODELS[model], { model, ...body }, hasImage, 'duration');
+  settleKlingRequest(model, KLING_MODELS[model], { model, ...body }, hasImage);
 const refusal = (run: () => unknown) => {
   try {
     run();

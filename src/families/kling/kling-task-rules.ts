@@ -1,5 +1,6 @@
 import { AppError } from '../../common/app-error';
 import { parsePixelSize } from '../pixel-size';
+import { assertModelDuration } from '../shared/model-durations';
 import { KLING_DURATIONS, KLING_GATEWAY_KEYS, KLING_RATIOS, KLING_RESOLUTION_OF_MODE, KlingMode, KlingModel } from './kling-models';
 import type { KlingVideoRequestDto } from './kling-request.dto';
 
@@ -21,15 +22,9 @@ const RATIO_OF = (width: number, height: number) =>
 
 /**
  * A Kling model's rules across fields, before any charge: each a 400 naming the field the client
- * sent. `hasImage`: an `input_reference` came (field or file part); `durationField` names the duration.
+ * sent. `hasImage`: an `input_reference` came (field or file part).
  */
-export function settleKlingRequest(
-  name: string,
-  model: KlingModel,
-  body: KlingVideoRequestDto,
-  hasImage: boolean,
-  durationField: string,
-): KlingSettled {
+export function settleKlingRequest(name: string, model: KlingModel, body: KlingVideoRequestDto, hasImage: boolean): KlingSettled {
   if (body.seed !== undefined) throw AppError.invalid(`seed is not taken by ${name}`, 'seed');
   if (!hasImage && !model.textToVideo)
     throw AppError.invalid(`${name} is image-to-video only: input_reference is required`, 'input_reference');
@@ -37,7 +32,7 @@ export function settleKlingRequest(
   if (body.last_frame !== undefined && !hasImage)
     throw AppError.invalid('last_frame needs input_reference (the first frame)', 'last_frame');
   const duration = body.duration ?? KLING_DURATIONS[0];
-  if (!KLING_DURATIONS.includes(duration)) throw AppError.invalid(`${durationField} must be 5 or 10 seconds`, durationField);
+  assertModelDuration(duration, KLING_DURATIONS, name);
   const extra = { ...(body.metadata ?? {}) };
   const setByGateway = Object.keys(extra).find((key) => KLING_GATEWAY_KEYS.includes(key));
   if (setByGateway)

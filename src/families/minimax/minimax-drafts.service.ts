@@ -16,7 +16,7 @@ export class MinimaxDrafts implements FamilyDrafts {
 
   async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
     const body = await validBody(MinimaxVideoRequestDto, input.body);
-    const parsed = parseMinimaxBody(body, model, input.durationField, input.inputReferenceFile !== undefined);
+    const parsed = parseMinimaxBody(body, model, input.inputReferenceFile !== undefined);
     const releases: Array<() => void> = [];
     const release = () => releases.forEach((release) => release());
     try {

@@ -35,11 +35,6 @@ export class MinimaxVideoRequestDto {
   @IsInt({ message: DURATION_MESSAGE })
   duration?: number;
 
-  // The unified form's spelling of OpenAI's `seconds` (the flat form hands it over as `duration`).
-  @IsOptionalNotNull()
-  @IsInt({ message: DURATION_MESSAGE })
-  seconds?: number;
-
   @ApiPropertyOptional({ enum: ['512P', '768P', '1080P'], default: '768P', description: '512P: MiniMax-Hailuo-02 image-to-video only' })
   @IsOptionalNotNull()
   @IsString()

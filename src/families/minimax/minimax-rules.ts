@@ -1,5 +1,6 @@
 import { AppError } from '../../common/app-error';
 import { parsePixelSize } from '../pixel-size';
+import { assertModelDuration } from '../shared/model-durations';
 import { MINIMAX_1080P_DURATION, MINIMAX_DEFAULT_DURATION, MINIMAX_DURATIONS, MINIMAX_MODELS, MinimaxResolution } from './minimax-models';
 import type { MinimaxVideoRequestDto } from './minimax-request.dto';
 
@@ -28,21 +29,15 @@ export interface MinimaxParsedBody {
 /**
  * Each model's rules (docs/upstream-protocols.md): durations 6 or 10, 1080P only for 6 s, 512P only
  * for -02 image-to-video, -2.3-Fast image-to-video only, last_frame on -02 with a first frame; fields
- * MiniMax does not take are refused, never dropped. `durationField` names the duration as sent;
- * `hasFile`: a multipart `input_reference` file part came with the body.
+ * MiniMax does not take are refused, never dropped. `hasFile`: a multipart `input_reference` file part came with the body.
  */
-export function parseMinimaxBody(body: MinimaxVideoRequestDto, model: string, durationField: string, hasFile: boolean): MinimaxParsedBody {
+export function parseMinimaxBody(body: MinimaxVideoRequestDto, model: string, hasFile: boolean): MinimaxParsedBody {
   const rules = MINIMAX_MODELS[model];
   for (const field of ['negative_prompt', 'seed'] as const) {
     if (body[field] !== undefined) throw AppError.invalid(`${field} is not taken by ${model}`, field);
   }
-  const [duration, field] =
-    body.duration !== undefined
-      ? [body.duration, durationField]
-      : body.seconds !== undefined
-        ? [body.seconds, 'seconds']
-        : [MINIMAX_DEFAULT_DURATION, durationField];
-  if (!(MINIMAX_DURATIONS as readonly number[]).includes(duration)) throw AppError.invalid(`${field} must be 6 or 10 (seconds)`, field);
+  const duration = body.duration ?? MINIMAX_DEFAULT_DURATION;
+  assertModelDuration(duration, MINIMAX_DURATIONS, model);
 
   if (hasFile && body.input_reference !== undefined)
     throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
@@ -66,7 +61,7 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, model: string, du
     );
   }
   if (resolution === '1080P' && duration !== MINIMAX_1080P_DURATION)
-    throw AppError.invalid(`${field} must be 6 at 1080P (10 s needs 768P)`, field);
+    throw AppError.invalid('duration must be 6 at 1080P (10 s needs 768P)', 'duration');
 
   const metadata = body.metadata ?? {};
   const taken = MINIMAX_GATEWAY_FIELDS.find((key) => Object.prototype.hasOwnProperty.call(metadata, key));

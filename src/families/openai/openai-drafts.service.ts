@@ -5,6 +5,7 @@ import { assertPublicHttpUrl } from '../../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { validBody } from '../../common/validation';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { assertModelDuration, ModelDurations } from '../shared/model-durations';
 import { OpenAiInputFiles } from './openai-input-files.service';
 import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_MAX_SECONDS, OpenAiVideoRequestDto } from './openai-request.dto';
@@ -12,6 +13,12 @@ import { OPENAI_MAX_SECONDS, OpenAiVideoRequestDto } from './openai-request.dto'
 /** OpenAI's default length, billed and sent when a submit names none (so the upstream makes what was billed). */
 export const OPENAI_DEFAULT_SECONDS = 4;
 const FIELDS = new Set(['model', 'prompt', 'duration', 'size', 'input_reference']);
+/** OpenAI's own Sora models make these lengths only (docs/upstream-protocols.md); other servers take 1 to 120 s. */
+const SORA_SECONDS = [4, 8, 12];
+
+function secondsOf(model: string): ModelDurations {
+  return /^sora-/i.test(model) ? SORA_SECONDS : { from: 1, to: OPENAI_MAX_SECONDS };
+}
 
 /**
  * Turns a body for an OpenAI-compatible model into a task draft: its schema (OpenAiVideoRequestDto,
@@ -30,14 +37,8 @@ export class OpenAiDrafts implements FamilyDrafts {
     if (unknown !== undefined)
       throw AppError.invalid(`${unknown} is not a field of ${model} (it takes model, prompt, seconds, size, input_reference)`, unknown);
     const { prompt, duration, size, input_reference: reference } = await validBody(OpenAiVideoRequestDto, input.body);
-    // Named as the client sent it (`seconds` or `duration`).
     const seconds = duration ?? OPENAI_DEFAULT_SECONDS;
-    if (seconds < 1 || seconds > OPENAI_MAX_SECONDS) {
-      throw AppError.invalid(
-        `${input.durationField} must be a whole number of seconds from 1 to ${OPENAI_MAX_SECONDS}`,
-        input.durationField,
-      );
-    }
+    assertModelDuration(seconds, secondsOf(model), model);
     const request: OpenAiTaskRequest = { prompt, seconds, ...(size !== undefined ? { size } : {}) };
     if (reference !== undefined) {
       if (input.inputReferenceFile) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');

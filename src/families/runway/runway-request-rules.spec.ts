@@ -1,11 +1,10 @@
 import { planRunwayRequest } from './runway-request-rules';
 import type { RunwayVideoRequestDto } from './runway-request.dto';
 
-const plan = (model: string, body: Partial<RunwayVideoRequestDto>, durationField: 'duration' | 'seconds' = 'duration') =>
-  planRunwayRequest(model, { model, ...body }, { durationField });
-const refusal = (model: string, body: Partial<RunwayVideoRequestDto>, durationField: 'duration' | 'seconds' = 'duration') => {
+const plan = (model: string, body: Partial<RunwayVideoRequestDto>) => planRunwayRequest(model, { model, ...body }, {});
+const refusal = (model: string, body: Partial<RunwayVideoRequestDto>) => {
   try {
-    plan(model, body, durationField);
+    plan(model, body);
   } catch (error) {
     return { param: (error as { options?: { param?: string } }).options?.param, message: (error as Error).message };
   }
@@ -45,7 +44,7 @@ describe('Runway request rules', () => {
     ['gen4_turbo', {}, 'input_reference', 'gen4_turbo is image-to-video only: input_reference (the first frame) is required'],
     ['gen4.5', { prompt: ' ' }, 'prompt', 'prompt is required for text-to-video'],
     ['gen4.5', { prompt: 'p', duration: 1 }, 'duration', 'duration must be a whole number of seconds from 2 to 10 for gen4.5'],
-    ['gen4_turbo', { input_reference: 'u', duration: 7 }, 'duration', 'duration must be one of 5, 10 (seconds) for gen4_turbo'],
+    ['gen4_turbo', { input_reference: 'u', duration: 7 }, 'duration', 'duration must be 5 or 10 seconds for gen4_turbo'],
     ['gen4.5', { prompt: 'p', size: '1104x832' }, 'size', 'size must be one of 1280x720, 720x1280 for gen4.5 text-to-video'],
     ['gen4.5', { prompt: 'p', size: '1280x720', aspect_ratio: '16:9' }, 'aspect_ratio', 'give size or aspect_ratio, not both'],
     ['gen4.5', { prompt: 'p', resolution: '4k' }, 'resolution', 'resolution must be 720p or 1080p'],
@@ -80,10 +79,10 @@ describe('Runway request rules', () => {
     expect(refusal(model, body as Partial<RunwayVideoRequestDto>)).toEqual({ param, message });
   });
 
-  it('names the duration as the client sent it', () => {
-    expect(refusal('veo3.1', { prompt: 'p', duration: 5 }, 'seconds')).toEqual({
-      param: 'seconds',
-      message: 'seconds must be one of 4, 6, 8 (seconds) for veo3.1',
+  it('lists the lengths of a model that takes a few', () => {
+    expect(refusal('veo3.1', { prompt: 'p', duration: 5 })).toEqual({
+      param: 'duration',
+      message: 'duration must be 4, 6 or 8 seconds for veo3.1',
     });
   });
 });

@@ -1,5 +1,6 @@
 import { AppError } from '../../common/app-error';
 import type { SubmitInput } from '../family';
+import { assertModelDuration } from '../shared/model-durations';
 import { RUNWAY_MODELS, RUNWAY_RATIO_BY_ASPECT, RunwayModelRules } from './runway-models';
 import type { RunwayTaskRequest } from './runway-request';
 import type { RunwayVideoRequestDto } from './runway-request.dto';
@@ -39,7 +40,7 @@ export interface RunwayRequestPlan {
 export function planRunwayRequest(
   model: string,
   body: RunwayVideoRequestDto,
-  input: Pick<SubmitInput, 'durationField' | 'inputReferenceFile'>,
+  input: Pick<SubmitInput, 'inputReferenceFile'>,
 ): RunwayRequestPlan {
   const rules = RUNWAY_MODELS[model];
   const extra = { ...(body.metadata ?? {}) };
@@ -59,8 +60,7 @@ export function planRunwayRequest(
     throw AppError.invalid(`negative_prompt is not supported by ${model} (only veo3.1 and veo3.1_fast)`, 'negative_prompt');
 
   const duration = body.duration ?? rules.defaultDuration;
-  if (!rules.durations.includes(duration))
-    throw AppError.invalid(`${input.durationField} must be ${durationsText(rules)} for ${model}`, input.durationField);
+  assertModelDuration(duration, rules.durations, model);
   const { ratio, resolution } = ratioOf(model, body, image ? rules.imageRatios : rules.textRatios, image);
 
   const frames: RunwayFrameInput[] = [];
@@ -79,12 +79,6 @@ function checkMetadata(model: string, rules: RunwayModelRules, extra: Record<str
   if (extra.audio === undefined) return;
   if (!rules.veo) throw AppError.invalid(`metadata.audio is not supported by ${model} (only veo3.1 and veo3.1_fast)`, 'metadata.audio');
   if (typeof extra.audio !== 'boolean') throw AppError.invalid('metadata.audio must be a boolean', 'metadata.audio');
-}
-
-function durationsText(rules: RunwayModelRules): string {
-  const [first, last] = [rules.durations[0], rules.durations[rules.durations.length - 1]];
-  const contiguous = rules.durations.length > 2 && last - first + 1 === rules.durations.length;
-  return contiguous ? `a whole number of seconds from ${first} to ${last}` : `one of ${rules.durations.join(', ')} (seconds)`;
 }
 
 /** `size` (`1280x720`) or `aspect_ratio` + `resolution` (default 16:9, 720p) -> one of the model's ratios. */

@@ -1,16 +1,11 @@
 import { planVeoRequest } from './veo-request-rules';
 import type { VeoVideoRequestDto } from './veo-request.dto';
 
-const plan = (
-  model: string,
-  body: Partial<VeoVideoRequestDto>,
-  options: { durationField?: 'duration' | 'seconds'; seedSent?: boolean; file?: boolean } = {},
-) =>
+const plan = (model: string, body: Partial<VeoVideoRequestDto>, options: { seedSent?: boolean; file?: boolean } = {}) =>
   planVeoRequest(
     model,
     { model, ...body },
     {
-      durationField: options.durationField ?? 'duration',
       seedSent: options.seedSent ?? false,
       inputReferenceFile: options.file ? { buffer: Buffer.from('x') } : undefined,
     },
@@ -67,10 +62,10 @@ describe('Veo request rules', () => {
   });
 
   it.each([
-    ['veo-3.1-generate-preview', { prompt: 'p', duration: 5 }, { durationField: 'seconds' as const }, 'seconds'],
+    ['veo-3.1-generate-preview', { prompt: 'p', duration: 5 }, {}, 'duration'],
     ['veo-3.0-fast-generate-001', { prompt: 'p', resolution: '4k' }, {}, 'resolution'],
     ['veo-3.1-generate-preview', { prompt: 'p', resolution: '1080p', duration: 6 }, {}, 'duration'],
-    ['veo-3.1-generate-preview', { prompt: 'p', size: '3840x2160', duration: 4 }, { durationField: 'seconds' as const }, 'seconds'],
+    ['veo-3.1-generate-preview', { prompt: 'p', size: '3840x2160', duration: 4 }, {}, 'duration'],
     ['veo-3.1-generate-preview', { prompt: 'p', size: '1280x720', aspect_ratio: '16:9' }, {}, 'size'],
     ['veo-3.1-generate-preview', { prompt: 'p', size: '640x480' }, {}, 'size'],
     ['veo-3.1-generate-preview', {}, {}, 'prompt'],

@@ -1,5 +1,6 @@
 import { AppError } from '../../common/app-error';
 import type { SubmitInput } from '../family';
+import { assertModelDuration } from '../shared/model-durations';
 import { VEO_DEFAULT_RESOLUTION, VEO_DEFAULT_SECONDS, VEO_HIGH_RESOLUTION_SECONDS, VEO_MODELS } from './veo-models';
 import type { VeoTaskRequest } from './veo-protocol';
 import type { VeoVideoRequestDto } from './veo-request.dto';
@@ -33,18 +34,17 @@ export interface VeoRequestPlan {
 export function planVeoRequest(
   model: string,
   body: VeoVideoRequestDto,
-  input: Pick<SubmitInput, 'durationField' | 'inputReferenceFile'> & { seedSent: boolean },
+  input: Pick<SubmitInput, 'inputReferenceFile'> & { seedSent: boolean },
 ): VeoRequestPlan {
   const rules = VEO_MODELS[model];
   if (input.seedSent) throw AppError.invalid(`seed is not taken by ${model} on the Gemini API`, 'seed');
   const seconds = body.duration ?? VEO_DEFAULT_SECONDS;
-  if (!rules.durations.includes(seconds))
-    throw AppError.invalid(`${input.durationField} must be ${rules.durations.join(', ')} seconds for ${model}`, input.durationField);
+  assertModelDuration(seconds, rules.durations, model);
   const { aspectRatio, resolution, resolutionField } = shapeOf(body);
   if (!rules.resolutions.includes(resolution))
     throw AppError.invalid(`${resolutionField} must be ${rules.resolutions.join(', ')} for ${model}`, resolutionField);
   if (resolution !== '720p' && seconds !== VEO_HIGH_RESOLUTION_SECONDS) {
-    throw AppError.invalid(`${input.durationField} must be ${VEO_HIGH_RESOLUTION_SECONDS} seconds at ${resolution}`, input.durationField);
+    throw AppError.invalid(`duration must be ${VEO_HIGH_RESOLUTION_SECONDS} seconds at ${resolution}`, 'duration');
   }
   const image = imageSource(body.input_reference, input.inputReferenceFile);
   if (!image && !body.prompt?.trim()) throw AppError.invalid('prompt is required (or an input_reference image)', 'prompt');

@@ -352,9 +352,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       return (await module.get(PricingService).quote({ model: FAKE_MODEL, resolution: '720p', seconds: 5, group: 'default' })).quota;
     },
     submitFake(user, body = {}, idempotencyKey) {
-      return module
-        .get(SubmitPipeline)
-        .submit({ form: 'unified', body: { model: FAKE_MODEL, ...body }, durationField: 'duration' }, { user }, { idempotencyKey });
+      return module.get(SubmitPipeline).submit({ form: 'unified', body: { model: FAKE_MODEL, ...body } }, { user }, { idempotencyKey });
     },
     async close() {
       await module.close();
