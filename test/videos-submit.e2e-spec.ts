@@ -1,6 +1,6 @@
 import { TaskRepository } from '../src/tasks/task.repository';
 import { AlphaFamilyModule } from '../src/families/alpha/alpha-family.module';
-import { AlphaImageInputs } from '../src/families/alpha/alpha-image-inputs.service';
+import { StagedImageInputs } from '../src/families/shared/staged-image-inputs.service';
 import { alphaChannelBody, fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
@@ -217,7 +217,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
   it('refuses images it cannot fetch, too large ones and slow ones with 400, before charging', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     // Family A's own instance (another family's module may provide one too).
-    const limits = gw.app.select(AlphaFamilyModule).get(AlphaImageInputs, { strict: true }).limits;
+    const limits = gw.app.select(AlphaFamilyModule).get(StagedImageInputs, { strict: true }).limits;
     const saved = { ...limits };
     try {
       const missing = await submit(key, { model: 'alpha/v6', prompt: 'x', image: `${images.url}/gone.png` }).expect(400);

@@ -9,7 +9,7 @@ import type { ChannelEntity } from '../../upstream/channel.entity';
 import { callTimeoutMs, SubmitDeadline, UpstreamError } from '../../upstream/upstream-adapter';
 import { MAX_PROVIDER_BODY_BYTES, transportErrorMessage } from '../../upstream/provider-text';
 import { alphaError } from './alpha-errors';
-import type { AlphaImage } from './alpha-image-inputs.service';
+import type { StagedImage } from '../shared/staged-image-inputs.service';
 
 /** `Resp` of `GET /openapi/v2/video/result/{video_id}`. */
 export interface AlphaVideoResult {
@@ -42,7 +42,7 @@ export class AlphaApiClient {
   /** `gatewayHops`: the hops of the task's submit before this gateway (X-Gateway-Hops sends one more). */
   async uploadImage(
     channel: ChannelEntity,
-    image: AlphaImage,
+    image: StagedImage,
     traceId: string,
     deadline?: SubmitDeadline,
     gatewayHops = 0,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
 import { validBody } from '../../common/validation';
-import { AlphaImageInput, AlphaImageInputs } from './alpha-image-inputs.service';
+import { ImageInput, StagedImageInputs } from '../shared/staged-image-inputs.service';
 import type { FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';
 import { assertModelDuration } from '../shared/model-durations';
@@ -19,7 +19,7 @@ const DEFAULT_QUALITY: AlphaQuality = '720p';
  */
 @Injectable()
 export class AlphaDrafts implements FamilyDrafts {
-  constructor(private readonly images: AlphaImageInputs) {}
+  constructor(private readonly images: StagedImageInputs) {}
 
   async prepare(model: string, submit: SubmitInput): Promise<FamilyDraft> {
     const version = parseAlphaModel(model)!;
@@ -97,8 +97,8 @@ export class AlphaDrafts implements FamilyDrafts {
 }
 
 /** The one image of an image-to-video submit, whichever field carried it. */
-function imageSource(dto: CreateVideoDto, file: UploadedPart | undefined): { field: string; input: AlphaImageInput } | null {
-  const sources: Array<{ field: string; input: AlphaImageInput }> = [];
+function imageSource(dto: CreateVideoDto, file: UploadedPart | undefined): { field: string; input: ImageInput } | null {
+  const sources: Array<{ field: string; input: ImageInput }> = [];
   if (dto.image !== undefined) sources.push({ field: 'image', input: fromText(dto.image) });
   if (dto.images !== undefined) sources.push({ field: 'images', input: fromText(dto.images[0]) });
   if (file) sources.push({ field: 'input_reference', input: { file } });
@@ -108,10 +108,10 @@ function imageSource(dto: CreateVideoDto, file: UploadedPart | undefined): { fie
   return sources[0] ?? null;
 }
 
-const fromText = (text: string): AlphaImageInput => (text.trim().startsWith('data:') ? { dataUri: text.trim() } : { url: text.trim() });
+const fromText = (text: string): ImageInput => (text.trim().startsWith('data:') ? { dataUri: text.trim() } : { url: text.trim() });
 
 /** OpenAI's `input_reference` as text, or as `{image_url}`; `file_id` refers to OpenAI's file store, which is not here. */
-function fromReference(reference: unknown): AlphaImageInput {
+function fromReference(reference: unknown): ImageInput {
   if (typeof reference === 'string' && reference.trim()) return fromText(reference);
   const imageUrl = (reference as { image_url?: unknown } | null)?.image_url;
   if (typeof imageUrl === 'string' && imageUrl.trim()) return fromText(imageUrl);

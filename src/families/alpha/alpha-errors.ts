@@ -1,8 +1,6 @@
 import { GENERIC_REASON } from '../../upstream/provider-text';
 import { UpstreamError, UpstreamErrorKind } from '../../upstream/upstream-adapter';
 
-export { describeTransportError } from '../../upstream/provider-text';
-
 /** ErrCodes that mean the caller's input was refused (empty/invalid parameter, too long, bad image). */
 const INVALID_INPUT = new Set([400011, 400013, 400017, 400018, 400019, 400032, 500030, 500031, 500032, 500033]);
 /** Content moderation at submit: the protocol's treatment is "task fails, refund". */

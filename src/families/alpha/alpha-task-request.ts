@@ -1,4 +1,4 @@
-import type { AlphaImageRef } from './alpha-image-inputs.service';
+import type { StagedImageRef } from '../shared/staged-image-inputs.service';
 import type { AlphaQuality } from './alpha-models';
 
 /**
@@ -22,7 +22,7 @@ export interface AlphaTaskRequest {
   generate_audio_switch?: boolean;
   /** Given by the client, or learned from the upload (stored through the submit's requestPatch). */
   img_id?: number;
-  image?: AlphaImageRef;
+  image?: StagedImageRef;
 }
 
 /** The JSON body of `/openapi/v2/video/{text|img}/generate`. */

@@ -7,7 +7,7 @@ import type { ChannelEntity } from '../../upstream/channel.entity';
 import { channelLinkPolicy } from '../../upstream/channel-link-policy';
 import { PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
 import { AlphaApiClient } from './alpha-api.client';
-import { AlphaImageInputs } from './alpha-image-inputs.service';
+import { StagedImageInputs } from '../shared/staged-image-inputs.service';
 import { parseAlphaModel } from './alpha-models';
 import { ALPHA_STATUS, toPollOutcome } from './alpha-result';
 import { AlphaTaskRequest, generateBody } from './alpha-task-request';
@@ -24,7 +24,7 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
 
   constructor(
     private readonly api: AlphaApiClient,
-    private readonly images: AlphaImageInputs,
+    private readonly images: StagedImageInputs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

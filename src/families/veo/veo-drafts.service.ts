@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { validBody } from '../../common/validation';
-import { AlphaImageInputs, AlphaImageRef } from '../alpha/alpha-image-inputs.service';
+import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import type { VeoTaskRequest } from './veo-protocol';
 import { VeoImageSource, planVeoRequest } from './veo-request-rules';
@@ -13,13 +13,13 @@ import { VeoVideoRequestDto } from './veo-request.dto';
  */
 @Injectable()
 export class VeoDrafts implements FamilyDrafts {
-  constructor(private readonly images: AlphaImageInputs) {}
+  constructor(private readonly images: StagedImageInputs) {}
 
   async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
     const body = await validBody(VeoVideoRequestDto, input.body);
     const plan = planVeoRequest(model, body, { ...input, seedSent: input.body.seed !== undefined });
     const releases: Array<() => void> = [];
-    const stage = async (source: VeoImageSource | undefined, field: string): Promise<AlphaImageRef | undefined> => {
+    const stage = async (source: VeoImageSource | undefined, field: string): Promise<StagedImageRef | undefined> => {
       if (!source) return undefined;
       const staged = await this.images.prepare(source, field);
       releases.push(staged.release);

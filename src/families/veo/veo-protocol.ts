@@ -1,4 +1,4 @@
-import type { AlphaImageRef } from '../alpha/alpha-image-inputs.service';
+import type { StagedImageRef } from '../shared/staged-image-inputs.service';
 
 /** Wire shapes of Veo on the Gemini API (docs/upstream-protocols.md, Family Veo; js-genai's mldev converters). */
 export const VEO_API_VERSION = '/v1beta';
@@ -17,8 +17,8 @@ export interface VeoTaskRequest {
   aspectRatio: string;
   resolution: string;
   negativePrompt?: string;
-  image?: AlphaImageRef;
-  lastFrame?: AlphaImageRef;
+  image?: StagedImageRef;
+  lastFrame?: StagedImageRef;
   /** The client's `metadata`, sent among `parameters` as it is (e.g. personGeneration, enhancePrompt). */
   extraParameters?: Record<string, unknown>;
 }

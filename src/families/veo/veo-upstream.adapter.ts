@@ -8,7 +8,7 @@ import { callBearerJson, succeededVideoUrl, upstreamTaskIdOf } from '../../upstr
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { channelLinkPolicy } from '../../upstream/channel-link-policy';
 import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
-import { AlphaImageInputs, AlphaImageRef } from '../alpha/alpha-image-inputs.service';
+import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import { mapVeoError } from './veo-errors';
 import { mapVeoOperation } from './veo-operation-mapping';
 import {
@@ -41,7 +41,7 @@ export class VeoUpstreamAdapter implements UpstreamAdapter {
   constructor(
     private readonly http: HttpService,
     private readonly clock: Clock,
-    private readonly images: AlphaImageInputs,
+    private readonly images: StagedImageInputs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -85,7 +85,7 @@ export class VeoUpstreamAdapter implements UpstreamAdapter {
   }
 
   /** An image as Veo takes it: base64 bytes inline (the Gemini API takes no gcsUri). */
-  private async inline(ref: AlphaImageRef | undefined): Promise<VeoImage | undefined> {
+  private async inline(ref: StagedImageRef | undefined): Promise<VeoImage | undefined> {
     if (!ref) return undefined;
     const image = await this.images.load(ref);
     return { bytesBase64Encoded: image.bytes.toString('base64'), mimeType: image.mime };

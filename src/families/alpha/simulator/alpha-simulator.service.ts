@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../../common/clock';
 import { ALPHA_SPECS, AlphaVersionSpec, isAlphaQuality } from '../alpha-models';
-import { sniffImageType } from '../alpha-image-inputs.service';
+import { sniffImageType } from '../../../common/image-type';
 import { SAMPLE_VIDEO_HEIGHT, SAMPLE_VIDEO_WIDTH } from '../../simulator-shared/sample-video';
 import { SimulatorRecords } from '../../simulator-shared/simulator-records.service';
 import { pixelSizeOf } from '../../pixel-size';

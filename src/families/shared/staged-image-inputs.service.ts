@@ -8,11 +8,11 @@ import { fetchPublicUrl, TooManyRedirectsError } from '../../common/public-fetch
 import { mediaSourcePolicy } from '../../common/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { UpstreamError } from '../../upstream/upstream-adapter';
-import { describeTransportError } from './alpha-errors';
+import { describeTransportError } from '../../upstream/provider-text';
 import { sniffImageType } from '../../common/image-type';
 
 /** How an image-to-video task refers to its image in `task.request` (small: never the bytes). */
-export interface AlphaImageRef {
+export interface StagedImageRef {
   source: 'url' | 'data_uri' | 'file';
   /** Only for `url`: lets a resubmit after a restart fetch the image again. */
   url?: string;
@@ -21,38 +21,39 @@ export interface AlphaImageRef {
   size: number;
 }
 
-export interface AlphaImage {
+export interface StagedImage {
   bytes: Buffer;
   mime: string;
   filename: string;
 }
 
-export type AlphaImageInput = { url: string } | { dataUri: string } | { file: { buffer: Buffer; originalname?: string } };
+export type ImageInput = { url: string } | { dataUri: string } | { file: { buffer: Buffer; originalname?: string } };
 
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 
 /**
- * Gets a client's image (URL, data URI or uploaded file) ready for the provider's image upload.
+ * Gets a client's image (URL, data URI or uploaded file) ready for a provider's image upload (family
+ * A uploads it, Veo inlines it; each family module has its own instance).
  * `prepare` runs before anything is charged: it fetches or decodes the image, refuses private
  * hosts, oversized or non-image content with a 400, and keeps the bytes in memory until the
  * submit is over. The adapter's `load` then uses them, or fetches the URL again after a restart.
  */
 @Injectable()
-export class AlphaImageInputs {
+export class StagedImageInputs {
   /** The provider takes images under 20 MB; replaceable in tests. */
   limits = { maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000, maxRedirects: 3 };
-  private readonly staged = new HeldValues<AlphaImage>();
+  private readonly staged = new HeldValues<StagedImage>();
 
   constructor(
     private readonly http: HttpService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async prepare(input: AlphaImageInput, field: string): Promise<{ ref: AlphaImageRef; release: () => void }> {
+  async prepare(input: ImageInput, field: string): Promise<{ ref: StagedImageRef; release: () => void }> {
     const image = await this.read(input, field);
     const sha256 = createHash('sha256').update(image.bytes).digest('hex');
-    const source: AlphaImageRef['source'] = 'url' in input ? 'url' : 'dataUri' in input ? 'data_uri' : 'file';
-    const ref: AlphaImageRef = {
+    const source: StagedImageRef['source'] = 'url' in input ? 'url' : 'dataUri' in input ? 'data_uri' : 'file';
+    const ref: StagedImageRef = {
       source,
       ...('url' in input ? { url: input.url } : {}),
       sha256,
@@ -63,7 +64,7 @@ export class AlphaImageInputs {
   }
 
   /** The image for an upload; throws UpstreamError `invalid_input` when it can no longer be had. */
-  async load(ref: AlphaImageRef): Promise<AlphaImage> {
+  async load(ref: StagedImageRef): Promise<StagedImage> {
     const staged = this.staged.get(ref.sha256);
     if (staged) return staged;
     if (!ref.url) throw new UpstreamError('invalid_input', 'the image is no longer available, send it again');
@@ -72,7 +73,7 @@ export class AlphaImageInputs {
     });
   }
 
-  private async read(input: AlphaImageInput, field: string): Promise<AlphaImage> {
+  private async read(input: ImageInput, field: string): Promise<StagedImage> {
     const bytes =
       'url' in input
         ? await this.fetch(input.url, field)
@@ -150,5 +151,3 @@ const notPublic = (field: string) =>
   AppError.invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
 const tooLarge = (field: string, maxBytes: number) =>
   AppError.invalid(`${field} is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, field);
-
-export { sniffImageType };
