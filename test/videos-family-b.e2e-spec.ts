@@ -105,8 +105,9 @@ describeOnSqlite('videos: family B submits on /v1/videos', (kind) => {
     [
       'a duration of 16 s via seconds',
       { model: 'beta-1.0-t2v', prompt: 'p', seconds: '16' },
-      'duration must be an integer between 3 and 15 (seconds)',
-      'duration',
+      // Named as the client sent it.
+      'seconds must be an integer between 3 and 15 (seconds)',
+      'seconds',
     ],
     [
       'a seed out of range',

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
 import { validBody } from '../../common/validation';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { KlingInputImages } from './kling-input-images.service';
@@ -7,6 +6,7 @@ import { KLING_MODELS, KLING_RESOLUTION_OF_MODE } from './kling-models';
 import type { KlingImage, KlingTaskRequest } from './kling-protocol';
 import { KlingVideoRequestDto } from './kling-request.dto';
 import { settleKlingRequest } from './kling-task-rules';
+import { assertOneInputReference } from '../shared/input-reference';
 
 /**
  * A Kling model's body (both forms, same field names) -> a task draft: the schema, the model's
@@ -18,8 +18,7 @@ export class KlingDrafts implements FamilyDrafts {
 
   async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
     const body = await validBody(KlingVideoRequestDto, input.body);
-    if (input.inputReferenceFile && body.input_reference !== undefined)
-      throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+    assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
     const reference = input.inputReferenceFile ?? body.input_reference;
     const settled = settleKlingRequest(model, KLING_MODELS[model], body, reference !== undefined);
     const releases: Array<() => void> = [];

@@ -3,6 +3,7 @@ import { parsePixelSize } from '../pixel-size';
 import { assertModelDuration } from '../shared/model-durations';
 import { MINIMAX_1080P_DURATION, MINIMAX_DEFAULT_DURATION, MINIMAX_DURATIONS, MINIMAX_MODELS, MinimaxResolution } from './minimax-models';
 import type { MinimaxVideoRequestDto } from './minimax-request.dto';
+import { assertOneInputReference } from '../shared/input-reference';
 
 /** Fields of the provider's body the gateway sets itself: `metadata` may not carry them. */
 export const MINIMAX_GATEWAY_FIELDS = [
@@ -39,8 +40,7 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, model: string, ha
   const duration = body.duration ?? MINIMAX_DEFAULT_DURATION;
   assertModelDuration(duration, MINIMAX_DURATIONS, model);
 
-  if (hasFile && body.input_reference !== undefined)
-    throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+  assertOneInputReference(hasFile, body.input_reference);
   const withImage = hasFile || body.input_reference !== undefined;
   if (!withImage && !rules.textToVideo)
     throw AppError.invalid(`${model} is image-to-video only: input_reference (the first frame) is required`, 'input_reference');

@@ -9,6 +9,7 @@ import { assertModelDuration, ModelDurations } from '../shared/model-durations';
 import { OpenAiInputFiles } from './openai-input-files.service';
 import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_MAX_SECONDS, OpenAiVideoRequestDto } from './openai-request.dto';
+import { assertOneInputReference } from '../shared/input-reference';
 
 /** OpenAI's default length, billed and sent when a submit names none (so the upstream makes what was billed). */
 export const OPENAI_DEFAULT_SECONDS = 4;
@@ -41,7 +42,7 @@ export class OpenAiDrafts implements FamilyDrafts {
     assertModelDuration(seconds, secondsOf(model), model);
     const request: OpenAiTaskRequest = { prompt, seconds, ...(size !== undefined ? { size } : {}) };
     if (reference !== undefined) {
-      if (input.inputReferenceFile) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+      assertOneInputReference(input.inputReferenceFile !== undefined, reference);
       // The upstream fetches it on the gateway's behalf: the media URL rules of every family apply.
       const [url, field] =
         typeof reference === 'string' ? [reference, 'input_reference'] : [reference.image_url, 'input_reference.image_url'];

@@ -4,6 +4,7 @@ import { assertModelDuration } from '../shared/model-durations';
 import { RUNWAY_MODELS, RUNWAY_RATIO_BY_ASPECT, RunwayModelRules } from './runway-models';
 import type { RunwayTaskRequest } from './runway-request';
 import type { RunwayVideoRequestDto } from './runway-request.dto';
+import { assertOneInputReference } from '../shared/input-reference';
 
 /** Metadata keys the gateway writes itself from the request's own fields. */
 const GATEWAY_KEYS: Readonly<Record<string, string>> = {
@@ -45,8 +46,7 @@ export function planRunwayRequest(
   const rules = RUNWAY_MODELS[model];
   const extra = { ...(body.metadata ?? {}) };
   checkMetadata(model, rules, extra);
-  if (input.inputReferenceFile && body.input_reference !== undefined)
-    throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+  assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
   const image = input.inputReferenceFile !== undefined || body.input_reference !== undefined;
   if (!image && !rules.textToVideo)
     throw AppError.invalid(`${model} is image-to-video only: input_reference (the first frame) is required`, 'input_reference');

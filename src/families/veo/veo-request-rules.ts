@@ -4,6 +4,7 @@ import { assertModelDuration } from '../shared/model-durations';
 import { VEO_DEFAULT_RESOLUTION, VEO_DEFAULT_SECONDS, VEO_HIGH_RESOLUTION_SECONDS, VEO_MODELS } from './veo-models';
 import type { VeoTaskRequest } from './veo-protocol';
 import type { VeoVideoRequestDto } from './veo-request.dto';
+import { assertOneInputReference } from '../shared/input-reference';
 
 /** Pixel sizes Veo makes, as aspect ratio and resolution. */
 const SIZES: Readonly<Record<string, { aspectRatio: string; resolution: string }>> = {
@@ -86,8 +87,7 @@ function imageSource(
   reference: VeoVideoRequestDto['input_reference'],
   file: SubmitInput['inputReferenceFile'],
 ): VeoImageSource | undefined {
-  if (reference !== undefined && file)
-    throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+  assertOneInputReference(file !== undefined, reference);
   if (file) return { file };
   if (reference === undefined) return undefined;
   return urlOrDataUri(typeof reference === 'string' ? reference : reference.image_url);
