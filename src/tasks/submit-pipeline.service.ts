@@ -18,10 +18,11 @@ const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/
 
 /**
  * The one submit path of both surfaces, for every family, once each and in this order: the
- * gateway hops (a chain of gateways that loops ends here), the Idempotency-Key, the fields every family shares
- * (SubmitCommonFieldsDto), the model's family, the key's model allowlist, verified-asset references, the
- * family's request schema (400s naming the field, `seconds` when the client sent that); then TaskSubmitService prices, charges, records
- * and sends the task. The caller was authenticated by the surface's guard.
+ * gateway hops (a chain of gateways that loops ends here), the Idempotency-Key, the fields every
+ * family shares (SubmitCommonFieldsDto), the model's family, the key's model allowlist,
+ * verified-asset references, the family's request schema (400s naming the field, `seconds` when the
+ * client sent that); then TaskSubmitService prices, charges, records and sends the task. The caller
+ * was authenticated by the surface's guard.
  */
 @Injectable()
 export class SubmitPipeline {

@@ -5,11 +5,11 @@ import { assertPublicHttpUrl } from '../../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { validBody } from '../../common/validation';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { assertOneInputReference } from '../shared/input-reference';
 import { assertModelDuration, ModelDurations } from '../shared/model-durations';
 import { OpenAiInputFiles } from './openai-input-files.service';
 import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_MAX_SECONDS, OpenAiVideoRequestDto } from './openai-request.dto';
-import { assertOneInputReference } from '../shared/input-reference';
 
 /** OpenAI's default length, billed and sent when a submit names none (so the upstream makes what was billed). */
 export const OPENAI_DEFAULT_SECONDS = 4;
