@@ -11,6 +11,7 @@ import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';
 import type { Caller } from './task-draft';
 import { TaskSubmitService } from './task-submit.service';
+import { TaskSubmitFields } from './task-submit-fields';
 
 /** The task record's idempotency_key column. */
 const MAX_IDEMPOTENCY_KEY = 255;
@@ -19,7 +20,7 @@ const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/
 /**
  * The one submit path of both surfaces, for every family, once each and in this order: the
  * gateway hops (a chain of gateways that loops ends here), the Idempotency-Key, the model's family, the key's model allowlist, verified-asset references, the
- * family's request schema (400s naming the field); then TaskSubmitService prices, charges, records
+ * fields other modules own (`callback_url`), the family's request schema (400s naming the field); then TaskSubmitService prices, charges, records
  * and sends the task. The caller was authenticated by the surface's guard.
  */
 @Injectable()
@@ -28,6 +29,7 @@ export class SubmitPipeline {
     private readonly families: FamilyRegistry,
     private readonly tasks: TaskSubmitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly fields: TaskSubmitFields,
   ) {}
 
   async submit(input: SubmitInput, caller: Caller, headers: SubmitHeaders): Promise<TaskEntity> {
@@ -38,9 +40,11 @@ export class SubmitPipeline {
     const { family, model } = await this.familyServing(name, input.form);
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
     if (!family.takesVerifiedAssets) refuseAssetReferences(input.body, name, this.families.assetModels());
-    const { draft, release } = await this.families.draftsOf(family.platform).prepare(model, input, caller);
+    // Fields of other modules (`callback_url`) are checked here, before any charge, and never reach the family's schema.
+    const { body, recorders } = await this.fields.take(input.body, caller);
+    const { draft, release } = await this.families.draftsOf(family.platform).prepare(model, { ...input, body }, caller);
     try {
-      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller);
+      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops, recordWithTask: recorders }, caller);
     } finally {
       release?.();
     }
