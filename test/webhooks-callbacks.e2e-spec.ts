@@ -4,7 +4,7 @@ import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, queryDatabase } from './support/test-databases';
 import { ReceivedWebhook, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 /** Per-request callbacks as an integrator sees them: `callback_url` on a submit, the account's callback secret, signed events at a receiver. */
@@ -92,6 +92,14 @@ describeEachDatabase('webhooks: per-request callbacks', (kind) => {
     expect(created.body).toEqual({ secret: expect.stringMatching(/^whsec_/) });
     expect(Buffer.from(created.body.secret.replace(/^whsec_/, ''), 'base64')).toHaveLength(32);
     secret = created.body.secret;
+    // Kept sealed like an endpoint's secret, never as sent.
+    const stored = await queryDatabase<{ secret_encrypted: string }>(
+      gw.database,
+      "SELECT secret_encrypted FROM webhook_endpoints WHERE kind = 'callback'",
+    );
+    expect(stored).toHaveLength(1);
+    expect(stored[0].secret_encrypted).toMatch(/^v1:/);
+    expect(stored[0].secret_encrypted).not.toContain(secret.replace(/^whsec_/, ''));
   });
   afterAll(async () => {
     await gw?.close();
@@ -176,6 +184,22 @@ describeEachDatabase('webhooks: per-request callbacks', (kind) => {
     const listed = (await as(customer.key).get('/v1/webhooks').expect(200)).body.data;
     expect(listed.map((row: any) => row.id)).toEqual([endpoint.id]);
     await gw.http.delete(`/v1/webhooks/${endpoint.id}`).set('Authorization', `Bearer ${customer.key}`).expect(204);
+  });
+
+  it('sends each callback once when two publishing and delivery rounds race', async () => {
+    const target = await receiver();
+    const taskIds = [
+      await flatTask(customer.key, { callback_url: target.url }),
+      await unifiedTask(customer.key, { callback_url: target.url }),
+      await flatTask(customer.key, { callback_url: target.url }, true),
+    ];
+    await finishTasks();
+    await Promise.all([deliver(), deliver()]);
+    await deliver();
+    for (const taskId of taskIds) {
+      expect(eventsFor(target, taskId)).toHaveLength(1);
+      expect(await callbackDeliveries(customer.key, taskId)).toHaveLength(1);
+    }
   });
 
   it('retries a callback that answered 500, with the same webhook-id, and lists both attempts by task_id', async () => {
