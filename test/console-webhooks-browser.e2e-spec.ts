@@ -7,7 +7,7 @@ import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receive
 /**
  * The console's webhooks pages in headless Chromium against the gateway with its simulator: a
  * customer adds an endpoint (the secret shown once), sees the delivery of a finished task with its
- * status code and resends it; an admin sees a failing endpoint. SQLite only, like the other UI test.
+ * status code and resends it; creates its callback secret and sees a callback's delivery; an admin sees a failing endpoint. SQLite only, like the other UI test.
  */
 describeWithBrowser('webhooks in the web console', () => {
   let gw: TestGateway;
@@ -93,6 +93,63 @@ describeWithBrowser('webhooks in the web console', () => {
     await until(() => receiver.received.length === 2);
     expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
     expect(realErrors(session)).toEqual([]);
+  });
+
+  it('creates the callback secret (shown once), lists a callback delivery, and rotates the secret', async () => {
+    const callbackReceiver = await startWebhookReceiver('/callback');
+    try {
+      const session = await openPage(browser, gw.url, { prefix: 'callbacks' });
+      sessions.push(session);
+      const { page } = session;
+      await page.goto('/console');
+      await page.getByLabel('Username').fill(customer.username);
+      await page.getByLabel('Password').fill(customer.password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await page.getByRole('link', { name: 'Webhooks' }).click();
+      await page.locator('#callback-secret-state', { hasText: 'No callback secret' }).waitFor();
+      await page.getByText('No callbacks sent yet.').waitFor();
+
+      await page.getByRole('button', { name: 'Create callback secret' }).click();
+      const shown = page.getByRole('textbox', { name: 'Callback secret' });
+      await shown.waitFor();
+      const secret = await shown.inputValue();
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+      expect(await auditAccessibility(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await shown.waitFor({ state: 'detached' });
+      expect(await page.content()).not.toContain(secret);
+      await page.locator('#callback-secret-state', { hasText: 'Callback secret set' }).waitFor();
+
+      const created = await request(gw.url)
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${customer.key}`)
+        .send({ model: 'alpha/v6', prompt: 'a lighthouse with a callback', duration: 5, callback_url: callbackReceiver.url })
+        .expect(200);
+      await until(() => callbackReceiver.received.some((event) => event.json?.data?.id === created.body.id));
+      await page.locator('#callback-deliveries').getByRole('button', { name: 'Refresh' }).click();
+      await page
+        .locator('tr[data-callback-delivery-id]', { hasText: created.body.id })
+        .filter({ hasText: 'video.completed' })
+        .filter({ hasText: '200' })
+        .filter({ hasText: 'Delivered' })
+        .waitFor();
+
+      // Rotating asks first, then shows the new secret once; the state says when it was rotated.
+      await page.getByRole('button', { name: 'Rotate callback secret' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Rotate callback secret' }).click();
+      await shown.waitFor();
+      const rotated = await shown.inputValue();
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await page.getByRole('button', { name: 'Done' }).click();
+      await page.locator('#callback-secret-state', { hasText: 'rotated' }).waitFor();
+      await session.screenshot('webhook-callbacks');
+      expect(await auditAccessibility(page)).toEqual([]);
+      expect(realErrors(session)).toEqual([]);
+    } finally {
+      await callbackReceiver.stop();
+    }
   });
 
   it('shows admins an endpoint that fails, with its status code', async () => {

@@ -6,6 +6,7 @@ import type { FamilyRegistry } from '../families/family-registry';
 import { SubmitPipeline } from './submit-pipeline.service';
 import type { TaskEntity } from './task.entity';
 import type { TaskDraft, TaskSubmitService } from './task-submit.service';
+import { TaskSubmitFields } from './task-submit-fields';
 
 /** A fake family "fake-*" on the unified form only; what reaches the task core is recorded. */
 function pipelineWithFakeFamily() {
@@ -26,7 +27,7 @@ function pipelineWithFakeFamily() {
   const tasks = {
     submit: async (draft: TaskDraft) => (submitted.push(draft), { taskId: 'task_1' } as TaskEntity),
   } as unknown as TaskSubmitService;
-  return { pipeline: new SubmitPipeline(registry, tasks, { maxGatewayHops: 3 } as AppConfig), submitted, released };
+  return { pipeline: new SubmitPipeline(registry, tasks, { maxGatewayHops: 3 } as AppConfig, new TaskSubmitFields()), submitted, released };
 }
 
 const caller = (models: string[] | null = null) => ({ user: { id: 1 } as UserEntity, apiKey: { models } as ApiKeyEntity });

@@ -11,6 +11,7 @@ import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';
 import type { Caller } from './task-draft';
 import { TaskSubmitService } from './task-submit.service';
+import { TaskSubmitFields } from './task-submit-fields';
 
 /** The task record's idempotency_key column. */
 const MAX_IDEMPOTENCY_KEY = 255;
@@ -20,7 +21,8 @@ const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/
  * The one submit path of both surfaces, for every family, once each and in this order: the
  * gateway hops (a chain of gateways that loops ends here), the Idempotency-Key, the fields every
  * family shares (SubmitCommonFieldsDto), the model's family, the key's model allowlist,
- * verified-asset references, the family's request schema (400s naming the field, `seconds` when the
+ * verified-asset references, the
+ * fields other modules own (`callback_url`), the family's request schema (400s naming the field, `seconds` when the
  * client sent that); then TaskSubmitService prices, charges, records and sends the task. The caller
  * was authenticated by the surface's guard.
  */
@@ -30,6 +32,7 @@ export class SubmitPipeline {
     private readonly families: FamilyRegistry,
     private readonly tasks: TaskSubmitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly fields: TaskSubmitFields,
   ) {}
 
   async submit(input: SubmitInput, caller: Caller, headers: SubmitHeaders): Promise<TaskEntity> {
@@ -40,14 +43,16 @@ export class SubmitPipeline {
     const { family, model } = await this.familyServing(name, input.form);
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
     if (!family.takesVerifiedAssets) refuseAssetReferences(body, name, this.families.assetModels());
+    // Fields of other modules (`callback_url`) are checked here, before any charge, and never reach the family's schema.
+    const { body: familyBody, recorders } = await this.fields.take(body, caller);
     const { draft, release } = await this.families
       .draftsOf(family.platform)
-      .prepare(model, { ...input, body }, caller)
+      .prepare(model, { ...input, body: familyBody }, caller)
       .catch((error: unknown) => {
         throw namingSentDurationField(error, durationField);
       });
     try {
-      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller);
+      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops, recordWithTask: recorders }, caller);
     } finally {
       release?.();
     }

@@ -2,6 +2,7 @@ import type { ApiKeyEntity } from '../auth/api-key.entity';
 import type { UserEntity } from '../auth/user.entity';
 import type { QuoteRequest } from '../billing/pricing.service';
 import type { Platform } from '../upstream/channel.entity';
+import type { SubmitFieldRecorder } from './task-submit-fields';
 
 // What a family hands the task core, and who asks: types only, so the families depend on them without a cycle.
 
@@ -20,6 +21,8 @@ export interface TaskDraft {
   gatewayHops?: number;
   /** Only these channels may run the task (e.g. the provider account holding its verified assets). */
   channelIds?: number[];
+  /** Other modules' rows written with the task's record (TaskSubmitFields: its `callback_url`). */
+  recordWithTask?: SubmitFieldRecorder[];
 }
 
 export interface Caller {

@@ -21,6 +21,7 @@ import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskTransitionsService } from './task-transitions.service';
 import { recordTaskEvent } from './task-events';
+import type { SubmitFieldRecorder } from './task-submit-fields';
 
 import type { Caller, TaskDraft } from './task-draft';
 
@@ -85,7 +86,7 @@ export class TaskSubmitService {
     for (let attempt = 1; !task; attempt++) {
       const recording = this.newTask(draft, caller, candidates[0], adapter, quote.quota, requestHash);
       try {
-        task = await this.record(recording, caller, quote.detail);
+        task = await this.record(recording, caller, quote.detail, draft.recordWithTask ?? []);
       } catch (error) {
         // Inserted, then the COMMIT failed or went unanswered: it may have committed all the same, and the client gets a 503.
         if (recording.id !== undefined && isDatabaseUnavailable(error)) this.oweRefusal(recording);
@@ -278,10 +279,11 @@ export class TaskSubmitService {
   }
 
   /** Step (1): records the task and holds its charge, in one transaction; sets `task.id` once inserted. */
-  private async record(task: TaskEntity, caller: Caller, quoteDetail: string): Promise<TaskEntity> {
+  private async record(task: TaskEntity, caller: Caller, quoteDetail: string, withTask: SubmitFieldRecorder[]): Promise<TaskEntity> {
     const { quota } = task;
     return this.transactions.run(async (manager) => {
       await this.tasks.insertNew(manager, task);
+      for (const write of withTask) await write(manager, task);
       await recordTaskEvent(manager, { taskRowId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: task.createdAt });
       if (quota > 0) {
         // A hold until the provider accepts the task: a refused submit leaves nothing in the customer's ledger.

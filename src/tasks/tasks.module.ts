@@ -14,6 +14,7 @@ import { TaskMetrics } from './task-metrics.service';
 import { TaskQueries } from './task-queries.service';
 import { TaskRepository } from './task.repository';
 import { TaskSubmitService } from './task-submit.service';
+import { TaskSubmitFields } from './task-submit-fields';
 import { TaskSyncService } from './task-sync.service';
 import { TaskTransitionsService } from './task-transitions.service';
 
@@ -32,12 +33,13 @@ import { TaskTransitionsService } from './task-transitions.service';
     TaskQueries,
     TaskMetrics,
     TaskEndHooks,
+    TaskSubmitFields,
     TaskTransitionsService,
     PendingSubmitWrites,
     TaskSubmitService,
     SubmitPipeline,
     TaskSyncService,
   ],
-  exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndHooks],
+  exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndHooks, TaskSubmitFields],
 })
 export class TasksModule {}

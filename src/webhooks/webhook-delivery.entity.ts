@@ -26,6 +26,10 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'event_id', type: 'integer' })
   eventId: number;
 
+  /** Where a callback's attempt goes (the task's `callback_url`); null: to its endpoint's `url`. */
+  @Column({ name: 'target_url', type: 'text', nullable: true })
+  targetUrl: string | null;
+
   /** 1 for the first try of an event at an endpoint. */
   @Column({ type: 'integer' })
   attempt: number;

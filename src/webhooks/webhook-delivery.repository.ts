@@ -18,7 +18,10 @@ export interface ClaimedDelivery {
   leaseUntil: number;
   endpointId: number;
   publicEndpointId: string;
+  /** Where it is sent: the callback URL of its task, else its endpoint's URL. */
   url: string;
+  /** The task's callback URL (the retry goes there too), or null for an endpoint's attempt. */
+  targetUrl: string | null;
   secretEncrypted: string;
   endpointStatus: WebhookEndpointStatus;
   /** The endpoint's failure streak and last success when claimed: a success writes the endpoint only when they change. */
@@ -63,6 +66,8 @@ export interface NewEvent {
   taskId: string | null;
   data: unknown;
   endpointIds: number[];
+  /** Callback attempts: the account's callback row and the task's `callback_url`. */
+  callbacks?: Array<{ endpointId: number; url: string }>;
 }
 
 /** How a failed attempt left its endpoint. */
@@ -76,10 +81,12 @@ function pendingAttempt(
   dueAt: number,
   now: number,
   leaseOwner: string | null = null,
+  targetUrl: string | null = null,
 ): Omit<WebhookDeliveryEntity, 'id'> {
   return {
     deliveryId: newDeliveryId(),
     endpointId,
+    targetUrl,
     eventId,
     attempt,
     state: 'pending',
@@ -96,7 +103,7 @@ function pendingAttempt(
 
 const CLAIM_COLUMNS =
   'd.id AS id, d.delivery_id AS delivery_id, d.attempt AS attempt, d.lease_owner AS lease_owner, d.due_at AS lease_until, d.endpoint_id AS endpoint_id, ' +
-  'e.endpoint_id AS public_endpoint_id, e.url AS url, e.secret_encrypted AS secret_encrypted, e.status AS endpoint_status, ' +
+  'e.endpoint_id AS public_endpoint_id, COALESCE(d.target_url, e.url) AS url, d.target_url AS target_url, e.secret_encrypted AS secret_encrypted, e.status AS endpoint_status, ' +
   'e.failing_since AS failing_since, e.last_success_at AS last_success_at, ' +
   'ev.id AS event_row_id, ev.event_id AS event_id, ev.type AS type, ev.payload AS payload';
 
@@ -132,9 +139,13 @@ export class WebhookDeliveryRepository {
       select: { id: true, eventId: true },
     });
     const rowIdOf = new Map(saved.map((event) => [event.eventId, event.id]));
-    const attempts = events.flatMap((event, index) =>
-      event.endpointIds.map((endpointId) => pendingAttempt(endpointId, rowIdOf.get(rows[index].eventId)!, 1, now, now)),
-    );
+    const attempts = events.flatMap((event, index) => {
+      const eventRowId = rowIdOf.get(rows[index].eventId)!;
+      return [
+        ...event.endpointIds.map((endpointId) => pendingAttempt(endpointId, eventRowId, 1, now, now)),
+        ...(event.callbacks ?? []).map(({ endpointId, url }) => pendingAttempt(endpointId, eventRowId, 1, now, now, null, url)),
+      ];
+    });
     if (attempts.length)
       await manager.createQueryBuilder().insert().into(WebhookDeliveryEntity).values(attempts).updateEntity(false).execute();
     return attempts.length;
@@ -201,6 +212,7 @@ export class WebhookDeliveryRepository {
       endpointId: Number(row.endpoint_id),
       publicEndpointId: String(row.public_endpoint_id),
       url: String(row.url),
+      targetUrl: (row.target_url as string | null) ?? null,
       secretEncrypted: String(row.secret_encrypted),
       endpointStatus: row.endpoint_status as WebhookEndpointStatus,
       endpointFailingSince: row.failing_since === null ? null : Number(row.failing_since),
@@ -320,7 +332,8 @@ export class WebhookDeliveryRepository {
         .createQueryBuilder()
         .update(WebhookEndpointEntity)
         .set({ failingSince: now })
-        .where('id = :id AND failing_since IS NULL', { id: delivery.endpointId })
+        // A callback row has no streak: one task's broken callback URL must not stop the account's other callbacks.
+        .where("id = :id AND failing_since IS NULL AND kind = 'endpoint'", { id: delivery.endpointId })
         .execute();
       const endpoint = await manager.findOne(WebhookEndpointEntity, {
         where: { id: delivery.endpointId },
@@ -339,7 +352,7 @@ export class WebhookDeliveryRepository {
       if (nextAt === null || endpoint?.status !== 'enabled') return 'given_up';
       await manager.insert(
         WebhookDeliveryEntity,
-        pendingAttempt(delivery.endpointId, delivery.eventRowId, delivery.attempt + 1, nextAt, now),
+        pendingAttempt(delivery.endpointId, delivery.eventRowId, delivery.attempt + 1, nextAt, now, null, delivery.targetUrl),
       );
       return 'retry';
     });
@@ -413,7 +426,10 @@ export class WebhookDeliveryRepository {
         return Object.assign(pending, { dueAt: now, nextAttemptAt: now });
       }
       if (chain.some((attempt) => attempt.state === 'pending')) return chain.find((attempt) => attempt.state === 'pending')!;
-      const next = manager.create(WebhookDeliveryEntity, pendingAttempt(endpointId, source.eventId, chain[0].attempt + 1, now, now));
+      const next = manager.create(
+        WebhookDeliveryEntity,
+        pendingAttempt(endpointId, source.eventId, chain[0].attempt + 1, now, now, null, source.targetUrl),
+      );
       await manager.insert(WebhookDeliveryEntity, next);
       return next;
     });
@@ -422,6 +438,13 @@ export class WebhookDeliveryRepository {
   /** The endpoint's attempts, newest first, with their event's id, type and task. */
   listFor(endpointId: number, limit = 100): Promise<DeliveryRecord[]> {
     return this.records(`d.endpoint_id = ? ORDER BY d.id DESC LIMIT ${Math.floor(limit)}`, [endpointId]);
+  }
+
+  /** The callback attempts of an account (its callback row), newest first; of one task's events when `taskId` is given. */
+  listForCallback(callbackRowId: number, taskId: string | undefined, limit = 100): Promise<DeliveryRecord[]> {
+    const order = ` ORDER BY d.id DESC LIMIT ${Math.floor(limit)}`;
+    if (taskId === undefined) return this.records(`d.endpoint_id = ?${order}`, [callbackRowId]);
+    return this.records(`d.endpoint_id = ? AND ev.task_id = ?${order}`, [callbackRowId, taskId]);
   }
 
   /** One attempt by its row id (as its sender knows it), or null when it is gone (its endpoint was removed). */
@@ -434,7 +457,7 @@ export class WebhookDeliveryRepository {
   private async records(condition: string, params: unknown[]): Promise<DeliveryRecord[]> {
     const rows: Array<Record<string, unknown>> = await this.readNow((manager) =>
       manager.query(
-        'SELECT d.id, d.delivery_id, d.endpoint_id, d.event_id, d.attempt, d.state, d.due_at, d.lease_owner, d.status_code, d.error, d.attempted_at, ' +
+        'SELECT d.id, d.delivery_id, d.endpoint_id, d.target_url, d.event_id, d.attempt, d.state, d.due_at, d.lease_owner, d.status_code, d.error, d.attempted_at, ' +
           'd.next_attempt_at, d.delivered_at, d.created_at, ev.event_id AS public_event_id, ev.type, ev.task_id ' +
           `FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id WHERE ${condition}`,
         params,
@@ -445,6 +468,7 @@ export class WebhookDeliveryRepository {
       id: Number(row.id),
       deliveryId: String(row.delivery_id),
       endpointId: Number(row.endpoint_id),
+      targetUrl: (row.target_url as string | null) ?? null,
       eventId: Number(row.event_id),
       attempt: Number(row.attempt),
       state: row.state as WebhookDeliveryEntity['state'],

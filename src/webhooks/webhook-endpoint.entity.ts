@@ -3,6 +3,12 @@ import { bigintColumn } from '../database/column-transformers';
 
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 
+/**
+ * `endpoint`: a URL the account registered; `callback`: the account's callback secret (one row at
+ * most, never listed as an endpoint, never disabled), whose attempts go to each task's `callback_url`.
+ */
+export type WebhookEndpointKind = 'endpoint' | 'callback';
+
 /** Event types an endpoint may subscribe to (`webhook.test` goes to the endpoint tested, whatever it subscribes to). */
 export const WEBHOOK_EVENT_TYPES = ['video.completed', 'video.failed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | 'webhook.test';
@@ -38,6 +44,9 @@ export class WebhookEndpointEntity {
 
   @Column({ type: 'varchar', length: 16 })
   status: WebhookEndpointStatus;
+
+  @Column({ type: 'varchar', length: 16, default: 'endpoint' })
+  kind: WebhookEndpointKind;
 
   /** The first failed attempt since the last success; 3 days later the endpoint is disabled. */
   @Column({ name: 'failing_since', type: 'bigint', nullable: true, transformer: bigintColumn })

@@ -20,16 +20,16 @@ export class WebhookEndpointRepository {
   }
 
   listOf(userId: number): Promise<WebhookEndpointEntity[]> {
-    return this.endpoints.find({ where: { userId }, order: { id: 'ASC' } });
+    return this.endpoints.find({ where: { userId, kind: 'endpoint' }, order: { id: 'ASC' } });
   }
 
   /** Inside the caller's transaction, which holds the account's lock: no other create counts meanwhile. */
   countOf(manager: EntityManager, userId: number): Promise<number> {
-    return manager.count(WebhookEndpointEntity, { where: { userId } });
+    return manager.count(WebhookEndpointEntity, { where: { userId, kind: 'endpoint' } });
   }
 
   async owned(userId: number, endpointId: string): Promise<WebhookEndpointEntity> {
-    const endpoint = await this.endpoints.findOne({ where: { userId, endpointId } });
+    const endpoint = await this.endpoints.findOne({ where: { userId, endpointId, kind: 'endpoint' } });
     if (!endpoint) throw AppError.notFound(`webhook endpoint ${endpointId} not found`);
     return endpoint;
   }
@@ -38,9 +38,26 @@ export class WebhookEndpointRepository {
   enabledOf(userIds: number[]): Promise<Array<Pick<WebhookEndpointEntity, 'id' | 'userId' | 'events' | 'createdAt'>>> {
     if (userIds.length === 0) return Promise.resolve([]);
     return this.endpoints.find({
-      where: { userId: In(userIds), status: 'enabled' },
+      where: { userId: In(userIds), status: 'enabled', kind: 'endpoint' },
       select: { id: true, userId: true, events: true, createdAt: true },
     });
+  }
+
+  /** The account's callback secret row (kind `callback`), or null when it has none yet. */
+  callbackOf(userId: number, manager?: EntityManager): Promise<WebhookEndpointEntity | null> {
+    return (manager?.getRepository(WebhookEndpointEntity) ?? this.endpoints).findOne({ where: { userId, kind: 'callback' } });
+  }
+
+  /** The callback rows of these accounts (row id by account): where their tasks' callbacks are signed. */
+  async callbacksOf(userIds: number[]): Promise<Map<number, number>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.endpoints.find({ where: { userId: In(userIds), kind: 'callback' }, select: { id: true, userId: true } });
+    return new Map(rows.map((row) => [row.userId, row.id]));
+  }
+
+  /** Inside the caller's transaction (which holds the account's lock): a new sealed secret for the callback row. */
+  async replaceCallbackSecret(manager: EntityManager, id: number, secretEncrypted: string, now: number): Promise<void> {
+    await manager.update(WebhookEndpointEntity, { id, kind: 'callback' }, { secretEncrypted, updatedAt: now });
   }
 
   /** Removes the endpoint and its deliveries (nothing more is sent to it). */

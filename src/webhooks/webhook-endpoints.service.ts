@@ -48,6 +48,7 @@ export class WebhookEndpointsService {
       return this.endpoints.insert(manager, {
         endpointId: newEndpointId(),
         userId,
+        kind: 'endpoint',
         url: parsed.toString(),
         events: events ? [...new Set(events)] : [...WEBHOOK_EVENT_TYPES],
         secretEncrypted,

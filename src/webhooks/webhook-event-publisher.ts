@@ -10,6 +10,7 @@ import { SignedLinksService } from '../storage/signed-links.service';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
 import type { TaskEntity } from '../tasks/task.entity';
 import { TaskRepository } from '../tasks/task.repository';
+import { TaskCallbackRepository } from './task-callback.repository';
 import { NewEvent, WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { eventTypeOf, taskEventData } from './webhook-event.view';
@@ -39,7 +40,8 @@ interface ClaimedEnds {
 /**
  * Turns task ends into `video.completed` / `video.failed` events, as a leased job on any instance:
  * claims the ends the terminal moves wrote to `webhook_outbox`, and in one transaction writes each
- * end's event with a first attempt per subscribed endpoint of its account, and deletes the entries. So a task's end costs the task sync nothing more than its own UPDATE, and a crash
+ * end's event with a first attempt per subscribed endpoint of its account (and one to the task's
+ * `callback_url`, if it has one), and deletes the entries. So a task's end costs the task sync nothing more than its own UPDATE, and a crash
  * either side of the commit neither loses nor duplicates an event. An endpoint created after the
  * task ended does not get it.
  */
@@ -61,6 +63,7 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
     private readonly tasks: TaskRepository,
     taskEnds: TaskEndHooks,
     private readonly endpoints: WebhookEndpointRepository,
+    private readonly callbacks: TaskCallbackRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly transactions: TransactionRunner,
     private readonly metrics: WebhookMetrics,
@@ -92,7 +95,10 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
   }
 
   async handle({ owner, tasks: ends }: ClaimedEnds): Promise<string> {
-    const endpoints = await this.endpoints.enabledOf([...new Set(ends.map((task) => task.userId))]);
+    const userIds = [...new Set(ends.map((task) => task.userId))];
+    const endpoints = await this.endpoints.enabledOf(userIds);
+    const callbackUrls = await this.callbacks.urlsOf(ends.map((task) => task.id));
+    const callbackRows = callbackUrls.size ? await this.endpoints.callbacksOf(userIds) : new Map<number, number>();
     const events: NewEvent[] = [];
     for (const task of ends) {
       const type = eventTypeOf(task);
@@ -102,11 +108,16 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
             endpoint.userId === task.userId && endpoint.events.includes(type) && endpoint.createdAt <= (task.finishTime ?? task.updatedAt),
         )
         .map((endpoint) => endpoint.id);
-      if (endpointIds.length)
-        events.push({ userId: task.userId, type, taskId: task.taskId, data: taskEventData(task, this.links), endpointIds });
+      // The task's own callback URL, signed with the account's callback secret (checked at submit).
+      const callbackUrl = callbackUrls.get(task.id);
+      const callbackRow = callbackRows.get(task.userId);
+      const callbacks = callbackUrl !== undefined && callbackRow !== undefined ? [{ endpointId: callbackRow, url: callbackUrl }] : [];
+      if (endpointIds.length || callbacks.length)
+        events.push({ userId: task.userId, type, taskId: task.taskId, data: taskEventData(task, this.links), endpointIds, callbacks });
     }
     await this.transactions.run(async (manager) => {
       await this.deliveries.enqueueEvents(manager, events, this.clock.now());
+      await this.callbacks.delete(manager, [...callbackUrls.keys()]);
       const owned = await this.outbox.markPublished(
         manager,
         ends.map((task) => task.id),

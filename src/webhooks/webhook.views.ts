@@ -6,6 +6,8 @@ import type {
   WebhookDeliveryDto,
   WebhookEndpointDto,
 } from './dto/webhook.dto';
+import type { CallbackSecretStateDto } from './dto/callback.dto';
+import type { CallbackSecretState } from './webhook-callbacks.service';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import type { DeliveryRecord } from './webhook-delivery.repository';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
@@ -64,3 +66,9 @@ export function toFailingEndpointView(
     last_attempt_at: seconds(lastFailure?.attemptedAt ?? null),
   };
 }
+
+export const toCallbackSecretStateView = (state: CallbackSecretState): CallbackSecretStateDto => ({
+  set: state.set,
+  created_at: seconds(state.createdAt),
+  rotated_at: seconds(state.rotatedAt),
+});

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -23,6 +23,8 @@ import {
   WebhookEndpointListDto,
   WebhookEventDto,
 } from './dto/webhook.dto';
+import { CallbackDeliveriesQueryDto, CallbackSecretDto } from './dto/callback.dto';
+import { WebhookCallbacksService } from './webhook-callbacks.service';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { toCreatedEndpointView, toDeliveryView, toEndpointView } from './webhook.views';
 
@@ -34,7 +36,31 @@ import { toCreatedEndpointView, toDeliveryView, toEndpointView } from './webhook
 @UseGuards(ApiKeyGuard)
 @Controller('v1/webhooks')
 export class WebhooksController {
-  constructor(private readonly endpoints: WebhookEndpointsService) {}
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly callbacks: WebhookCallbacksService,
+  ) {}
+
+  @Post('callback-secret')
+  @ApiOperation({
+    summary: "Create (or rotate) the account's callback secret; shown only in this answer",
+    description:
+      'A submit on either surface may carry `callback_url`; when that task ends, its `video.completed` / `video.failed` event is POSTed there ' +
+      "with the Standard Webhooks headers, signed with this secret, retried like an endpoint's events. A second call rotates it: " +
+      'every attempt from then on (retries included) is signed with the new secret.',
+  })
+  @ApiCreatedResponse({ type: CallbackSecretDto })
+  async rotateCallbackSecret(@Req() req: AuthenticatedRequest): Promise<CallbackSecretDto> {
+    return { secret: await this.callbacks.rotateSecret(req.user!.id) };
+  }
+
+  @Get('callback-deliveries')
+  @ApiOperation({ summary: "The account's callback attempts, newest first (the last 100); of one task with `task_id`" })
+  @ApiOkResponse({ type: WebhookDeliveryListDto })
+  @ApiBadRequestResponse({ type: OpenAiErrorDto })
+  async callbackDeliveries(@Query() query: CallbackDeliveriesQueryDto, @Req() req: AuthenticatedRequest): Promise<WebhookDeliveryListDto> {
+    return { data: (await this.callbacks.deliveriesOf(req.user!.id, query.task_id)).map(toDeliveryView) };
+  }
 
   @Post()
   @ApiOperation({

@@ -5,6 +5,9 @@ import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { StorageModule } from '../storage/storage.module';
 import { TasksModule } from '../tasks/tasks.module';
+import { TaskCallbackEntity } from './task-callback.entity';
+import { TaskCallbackRepository } from './task-callback.repository';
+import { WebhookCallbacksService } from './webhook-callbacks.service';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
@@ -29,7 +32,7 @@ import { WebhooksController } from './webhooks.controller';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity, WebhookOutboxEntity]),
+    TypeOrmModule.forFeature([WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity, WebhookOutboxEntity, TaskCallbackEntity]),
     AuthModule,
     TasksModule,
     StorageModule,
@@ -41,6 +44,7 @@ import { WebhooksController } from './webhooks.controller';
     WebhookEndpointRepository,
     WebhookDeliveryRepository,
     WebhookOutboxRepository,
+    TaskCallbackRepository,
     WebhookSecretBox,
     WebhookSecretsReseal,
     WebhookSender,
@@ -49,7 +53,8 @@ import { WebhooksController } from './webhooks.controller';
     WebhookEventPublisher,
     WebhookDeliveryService,
     WebhookEndpointsService,
+    WebhookCallbacksService,
   ],
-  exports: [WebhookEndpointsService, WebhookEndpointRepository, WebhookDeliveryRepository],
+  exports: [WebhookEndpointsService, WebhookCallbacksService, WebhookEndpointRepository, WebhookDeliveryRepository],
 })
 export class WebhooksModule {}

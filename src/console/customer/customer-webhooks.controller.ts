@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ConsoleWebhookEndpointDto,
@@ -8,17 +8,42 @@ import {
   WebhookDeliveryDto,
   WebhookDeliveryListDto,
 } from '../../webhooks/dto/webhook.dto';
+import { CallbackDeliveriesQueryDto, CallbackSecretDto, CallbackSecretStateDto } from '../../webhooks/dto/callback.dto';
+import { WebhookCallbacksService } from '../../webhooks/webhook-callbacks.service';
 import { WebhookEndpointsService } from '../../webhooks/webhook-endpoints.service';
-import { toConsoleEndpointView, toCreatedEndpointView, toDeliveryView } from '../../webhooks/webhook.views';
+import { toCallbackSecretStateView, toConsoleEndpointView, toCreatedEndpointView, toDeliveryView } from '../../webhooks/webhook.views';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
 
-/** The customer's webhook endpoints in the console: the /v1/webhooks operations, plus resend and enable again. */
+/** The customer's webhook endpoints in the console: the /v1/webhooks operations, plus resend and enable again, and the callback secret's state. */
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
 @Controller('console/api/webhooks')
 export class CustomerWebhooksController {
-  constructor(private readonly endpoints: WebhookEndpointsService) {}
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly callbacks: WebhookCallbacksService,
+  ) {}
+
+  @Get('callback-secret')
+  @ApiOperation({ summary: 'Whether the account has a callback secret, and when it was created and last rotated (never the secret)' })
+  @ApiOkResponse({ type: CallbackSecretStateDto })
+  async callbackSecret(@Req() req: ConsoleRequest): Promise<CallbackSecretStateDto> {
+    return toCallbackSecretStateView(await this.callbacks.secretState(req.user!.id));
+  }
+
+  @Post('callback-secret')
+  @ApiOperation({ summary: 'Create or rotate the callback secret; shown only in this response' })
+  @ApiCreatedResponse({ type: CallbackSecretDto })
+  async rotateCallbackSecret(@Req() req: ConsoleRequest): Promise<CallbackSecretDto> {
+    return { secret: await this.callbacks.rotateSecret(req.user!.id) };
+  }
+
+  @Get('callback-deliveries')
+  @ApiOkResponse({ type: WebhookDeliveryListDto })
+  async callbackDeliveries(@Req() req: ConsoleRequest, @Query() query: CallbackDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
+    return { data: (await this.callbacks.deliveriesOf(req.user!.id, query.task_id)).map(toDeliveryView) };
+  }
 
   @Get()
   @ApiOkResponse({ type: ConsoleWebhookEndpointListDto })

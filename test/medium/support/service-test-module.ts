@@ -37,6 +37,7 @@ import { ChannelSecretBox } from '../../../src/upstream/channel-secret-box';
 import { ChannelsService } from '../../../src/upstream/channels.service';
 import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-recorder.service';
 import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
+import { TaskSubmitFields } from '../../../src/tasks/task-submit-fields';
 import { ChannelEntity } from '../../../src/upstream/channel.entity';
 import { ChannelRouter } from '../../../src/upstream/channel-router.service';
 import { ChannelSettingTraits } from '../../../src/upstream/channel-setting-traits';
@@ -224,6 +225,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       TaskRepository,
       TaskMetrics,
       TaskEndHooks,
+      TaskSubmitFields,
       TaskTransitionsService,
       PendingSubmitWrites,
       TaskSubmitService,

@@ -1,5 +1,5 @@
 // Customer webhooks: endpoints (the signing secret shown once, with copy), deliveries with status
-// codes, resend, test, enable a disabled endpoint, delete.
+// codes, resend, test, enable a disabled endpoint, delete; then the per-request callbacks (webhook-callbacks.js).
 import { api } from '../api.js';
 import { useConfirm } from '../components/confirm.js';
 import { DataTable } from '../components/data-table.js';
@@ -11,6 +11,7 @@ import { html, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 import { useUrlState } from '../lib/url-state.js';
+import { CallbackSecret } from './webhook-callbacks.js';
 
 const EVENTS = ['video.completed', 'video.failed'];
 
@@ -98,6 +99,7 @@ export function Webhooks() {
       ${endpoints.data ? html`<${DataTable} caption=${t('webhooks.yours')} columns=${columns} rows=${endpoints.data.data} rowKey=${(e) => e.id} rowProps=${(e) => ({ 'data-endpoint-id': e.id })} empty=${t('webhooks.none')} emptyIcon="webhook" />` : null}
     <//>
     ${selected ? html`<${Deliveries} key=${selected.id} endpoint=${selected} />` : null}
+    <${CallbackSecret} />
     ${confirmDialog}
   </div>`;
 }
@@ -163,7 +165,7 @@ function Deliveries({ endpoint }) {
   <//>`;
 }
 
-function resultOf(d) {
+export function resultOf(d) {
   if (d.delivered_at) return html`<${Badge} status="delivered" />`;
   if ((d.status_code === null || d.status_code === undefined) && !d.error) return html`<${Badge} status="pending" />`;
   return html`<${Badge} status="failed" />${d.error ? html`<div class="fail-reason">${d.error}</div>` : null}`;
