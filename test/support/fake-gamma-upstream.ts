@@ -61,6 +61,8 @@ export interface FakeGammaUpstream {
   requests: RecordedRequest[];
   controlCalls: ControlCall[];
   submits: RecordedRequest[];
+  /** The DELETEs of tasks (cancels), in order. */
+  cancels: RecordedRequest[];
   tasks: Map<string, FakeTask>;
   assets: Map<string, FakeAsset>;
   /** BytedToken -> the session; `groupId` set once the liveness check "passed". */
@@ -69,7 +71,7 @@ export interface FakeGammaUpstream {
   passSession(token: string, groupId?: string): string;
   setAsset(id: string, status: FakeAsset['Status'], error?: { Code: string; Message: string }): void;
   setTask(id: string, change: Partial<Pick<FakeTask, 'status' | 'error' | 'videoUrl'>>): void;
-  /** The next call of `action` (a control action, or `submit` / `query`) answers with this error. */
+  /** The next call of `action` (a control action, or `submit` / `query` / `cancel`) answers with this error. */
   failNext(action: string, status: number, code: string, message: string): void;
   /** The provider's clock for the X-Date check (set it to the gateway's test clock). */
   now: () => number;
@@ -122,6 +124,7 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
   const region = options.region ?? 'cn-beijing';
   const controlCalls: ControlCall[] = [];
   const submits: RecordedRequest[] = [];
+  const cancels: RecordedRequest[] = [];
   const tasks = new Map<string, FakeTask>();
   const assets = new Map<string, FakeAsset>();
   const sessions = new Map<string, { callbackUrl: string; groupId: string | null }>();
@@ -237,6 +240,20 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
       if (!task) return sendJson(res, 404, { error: { code: 'ResourceNotFound', message: 'task not found' } });
       return sendJson(res, 200, taskBody(task));
     }
+    if (req.method === 'DELETE' && match) {
+      // As documented: a queued task is cancelled, a finished one's record deleted, a running one refused.
+      cancels.push(req);
+      const error = takeScripted('cancel');
+      if (error) return sendJson(res, error.status, { error: { code: error.code, message: error.message } });
+      const id = decodeURIComponent(match[1]);
+      const task = tasks.get(id);
+      if (!task) return sendJson(res, 404, { error: { code: 'ResourceNotFound', message: 'task not found' } });
+      if (task.status === 'running')
+        return sendJson(res, 400, { error: { code: 'InvalidParameter', message: 'a running task cannot be cancelled' } });
+      if (task.status === 'queued') task.status = 'cancelled';
+      else tasks.delete(id);
+      return sendJson(res, 200, {});
+    }
     sendJson(res, 404, { error: { code: 'NotFound', message: `no ${req.method} ${req.path}` } });
   };
 
@@ -252,6 +269,7 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
     requests: server.requests,
     controlCalls,
     submits,
+    cancels,
     tasks,
     assets,
     sessions,
