@@ -73,6 +73,8 @@ export interface FakeGammaUpstream {
   setTask(id: string, change: Partial<Pick<FakeTask, 'status' | 'error' | 'videoUrl'>>): void;
   /** The next call of `action` (a control action, or `submit` / `query` / `cancel`) answers with this error. */
   failNext(action: string, status: number, code: string, message: string): void;
+  /** Submits wait (unanswered) until the returned function is called: a provider slow to accept. */
+  holdSubmits(): () => void;
   /** The provider's clock for the X-Date check (set it to the gateway's test clock). */
   now: () => number;
   /** Control actions answered with their result fields at the top level (no `Result` wrapper). */
@@ -131,6 +133,7 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
   const scripted = new Map<string, ScriptedError>();
   const unwrapped = new Set<string>();
   let counter = 0;
+  let submitGate: Promise<void> | null = null;
 
   const takeScripted = (action: string) => {
     const error = scripted.get(action);
@@ -220,12 +223,13 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
     usage: { completion_tokens: 108900, total_tokens: 108900 },
   });
 
-  const data = (req: RecordedRequest, res: ServerResponse) => {
+  const data = async (req: RecordedRequest, res: ServerResponse) => {
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       return sendJson(res, 401, { error: { code: 'AuthenticationError', message: 'the API key is invalid' } });
     }
     if (req.method === 'POST' && req.path === '/api/v3/contents/generations/tasks') {
       submits.push(req);
+      if (submitGate) await submitGate;
       const error = takeScripted('submit');
       if (error) return sendJson(res, error.status, { error: { code: error.code, message: error.message } });
       const id = `cgt-20260101120000-${++counter}`;
@@ -290,6 +294,14 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
       const task = tasks.get(id);
       if (!task) throw new Error(`fake gamma: unknown task ${id}`);
       Object.assign(task, change);
+    },
+    holdSubmits() {
+      let release!: () => void;
+      submitGate = new Promise((resolve) => (release = resolve));
+      return () => {
+        submitGate = null;
+        release();
+      };
     },
     failNext(action, status, code, message) {
       scripted.set(action, { status, code, message });
