@@ -185,6 +185,10 @@ describeEachDatabase('task cancel', (kind) => {
     const answered = await submitting;
     expect(answered.status).toBe(200);
     expect(answered.body).toMatchObject({ id: taskId, status: 'failed' });
+    // The provider took the job after all: it is asked to drop it.
+    const upstreamId = [...gamma.tasks.keys()].at(-1)!;
+    expect(gamma.cancels.at(-1)!.path).toBe(`/api/v3/contents/generations/tasks/${upstreamId}`);
+    expect(gamma.tasks.get(upstreamId)!.status).toBe('cancelled');
     expect((await flatOf(taskId)).error).toEqual({ code: 'cancelled', message: 'cancelled by the client' });
     expect(await gw.balance(customer.userId)).toEqual(before);
     const ledger = await ledgerOf(taskId);
