@@ -5,7 +5,7 @@ import { FakeGammaUpstream } from './support/fake-gamma-upstream';
 import { FakeRunwayUpstream, startFakeRunwayUpstream } from './support/fake-runway-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 const QUOTA = 10_000_000;
@@ -319,4 +319,51 @@ describeEachDatabase('task cancel racing the task end on two instances', (kind) 
     expect(user.used_quota).toBe(outcomes.filter((outcome) => outcome === 'completed').length * price);
     expect(user.quota).toBe(QUOTA - user.used_quota);
   }, 120_000);
+});
+
+/** The embedded simulators answer a cancel as their providers do: family C while queued only, Runway while it runs. */
+describeOnSqlite('task cancel through the embedded simulator', (kind) => {
+  let gw: TestGateway;
+  let customer: { userId: number; key: string };
+
+  beforeAll(async () => {
+    gw = await startGateway(kind, { SIMULATOR: 'on' });
+    customer = await gw.createCustomer({ quota: QUOTA });
+  });
+  afterAll(async () => gw?.close());
+
+  const post = (path: string, body?: object) => gw.http.post(path).set('Authorization', `Bearer ${customer.key}`).send(body);
+  const poll = async (ms: number) => {
+    gw.clock.advance(ms);
+    await gw.sync();
+  };
+
+  it('family C: a queued task is cancelled; a running one is refused with 409 and goes on to its video', async () => {
+    const before = await gw.balance(customer.userId);
+    const queued = await post('/v1/video/generations', GAMMA_TASK).expect(200);
+    // The simulator keeps a task queued for 2 s of the gateway's clock: turned back a little, it is queued however slow this machine is.
+    gw.clock.advance(-60_000);
+    const cancelled = await post(`/v1/video/generations/${queued.body.id}/cancel`).expect(200);
+    gw.clock.advance(60_000);
+    expect(cancelled.body.data).toMatchObject({ status: 'FAILURE', fail_reason: 'cancelled by the client' });
+    expect(await gw.balance(customer.userId)).toEqual(before);
+
+    const running = await post('/v1/video/generations', GAMMA_TASK).expect(200);
+    gw.clock.advance(3_000); // running at the simulator, still queued as the gateway last saw it
+    expect((await post(`/v1/videos/${running.body.id}/cancel`).expect(409)).body.error.code).toBe('cancel_not_supported');
+    await poll(1_000);
+    expect((await post(`/v1/videos/${running.body.id}/cancel`).expect(409)).body.error.code).toBe('cancel_not_supported');
+    await poll(10_000);
+    const done = await gw.http.get(`/v1/videos/${running.body.id}`).set('Authorization', `Bearer ${customer.key}`).expect(200);
+    expect(done.body.status).toBe('completed');
+  });
+
+  it('Runway: a running task is cancelled and refunded', async () => {
+    const before = await gw.balance(customer.userId);
+    const submitted = await post('/v1/videos', { model: 'gen4.5', prompt: 'waves', seconds: '6', size: '720x1280' }).expect(200);
+    const cancelled = await post(`/v1/videos/${submitted.body.id}/cancel`).expect(200);
+    expect(cancelled.body).toMatchObject({ status: 'failed', error: { code: 'cancelled', message: 'cancelled by the client' } });
+    await poll(10_000);
+    expect(await gw.balance(customer.userId)).toEqual(before);
+  });
 });
