@@ -100,6 +100,22 @@ describeEachDatabase('task cancel', (kind) => {
     });
   });
 
+  it('two cancels of one task at once, on both surfaces: one 200, one 409, one refund', async () => {
+    const before = await gw.balance(customer.userId);
+    const { taskId } = await submitGamma();
+    const answers = await Promise.all([
+      as(customer.key)
+        .post(`/v1/videos/${taskId}/cancel`)
+        .then((res) => res),
+      as(customer.key)
+        .post(`/v1/video/generations/${taskId}/cancel`)
+        .then((res) => res),
+    ]);
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
+    expect(await gw.balance(customer.userId)).toEqual(before);
+    expect((await ledgerOf(taskId)).sort()).toEqual(['consume', 'refund']);
+  });
+
   it('a family C task running upstream: 409 cancel_not_supported on both surfaces, the provider not asked, nothing changed', async () => {
     const { taskId, upstreamId } = await submitGamma();
     gamma.setTask(upstreamId, { status: 'running' });
