@@ -252,4 +252,32 @@ describeWithBrowser('admin console in a browser', () => {
     },
     120_000,
   );
+
+  it("cancels a customer's running Runway task from the drawer, on the customer's behalf: failed and refunded", async () => {
+    const before = await gw.balance(customer.userId);
+    const created = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'gen4.5', prompt: 'waves on a breakwater', seconds: '6', size: '720x1280' })
+      .expect(200);
+    const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 } });
+    const { page } = session;
+    // The simulated provider finishes after 6 s of the gateway's clock: turned back, the task still runs while the page works.
+    const held = 10 * 60_000;
+    gw.clock.advance(-held);
+    try {
+      await page.goto(`/console#/admin/tasks?task=${created.body.id}`);
+      const drawer = page.getByRole('dialog', { name: 'Task' });
+      await drawer.getByRole('button', { name: 'Cancel task' }).click();
+      await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Cancel task' }).click();
+      await expectText(drawer, /cancelled by the client/);
+      await drawer.getByRole('button', { name: 'Cancel task' }).waitFor({ state: 'detached' });
+    } finally {
+      gw.clock.advance(held);
+    }
+    const flat = await gw.http.get(`/v1/videos/${created.body.id}`).set('Authorization', `Bearer ${customer.key}`).expect(200);
+    expect(flat.body).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
+    expect(await gw.balance(customer.userId)).toEqual(before);
+    expect(realErrors(session)).toEqual([]);
+  });
 });

@@ -246,6 +246,39 @@ describeWithBrowser('web console in a browser', () => {
     expect(realErrors(session)).toEqual([]);
   });
 
+  it('cancels a family C task still queued from its drawer: confirmed, then failed and refunded', async () => {
+    const key = (await gw.admin.post(`/api/admin/users/${customer.id}/keys`, { name: 'cancel-test' }).expect(201)).body.key;
+    const before = await gw.balance(customer.id);
+    const session = await open({ prefix: 'customer' });
+    const { page } = session;
+    await signInAsCustomer(page);
+    const created = await request(gw.url)
+      .post('/v1/video/generations')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ model: 'gamma-2-0', prompt: 'a paper boat on a pond', metadata: { resolution: '480p' } })
+      .expect(200);
+    // The simulated provider keeps a task queued for 2 s of the gateway's clock: turned back, it stays queued while the page works.
+    const held = 10 * 60_000;
+    gw.clock.advance(-held);
+    try {
+      await page.goto(`/console#/tasks?task=${created.body.id}`);
+      const drawer = page.getByRole('dialog', { name: 'Task' });
+      await drawer.getByRole('button', { name: 'Cancel task' }).waitFor();
+      await session.screenshot('task-cancel-button', { fullPage: false });
+      await drawer.getByRole('button', { name: 'Cancel task' }).click();
+      await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Cancel task' }).click();
+      await expectText(drawer, /Why it failed:.*cancelled by the client/);
+      await drawer.getByRole('button', { name: 'Cancel task' }).waitFor({ state: 'detached' });
+    } finally {
+      gw.clock.advance(held);
+    }
+    const flat = await request(gw.url).get(`/v1/videos/${created.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
+    expect(flat.body).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
+    expect(await gw.balance(customer.id)).toEqual(before);
+    expect(await auditAccessibility(page)).toEqual([]);
+    expect(realErrors(session)).toEqual([]);
+  });
+
   it('takes a customer through verification: apply, approval by an admin, liveness check, portrait assets', async () => {
     const session = await open({ prefix: 'verification' });
     const { page } = session;

@@ -8,6 +8,8 @@ export enum ErrorCode {
   InsufficientQuota = 'insufficient_quota',
   NotFound = 'not_found',
   Conflict = 'conflict',
+  /** A cancel of a task its provider cannot (or no longer can) cancel; the task goes on. */
+  CancelNotSupported = 'cancel_not_supported',
   /** A resource that existed and never will again (a video the provider discarded before it was archived). */
   Gone = 'gone',
   PayloadTooLarge = 'payload_too_large',
@@ -24,6 +26,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.Forbidden]: 403,
   [ErrorCode.NotFound]: 404,
   [ErrorCode.Conflict]: 409,
+  [ErrorCode.CancelNotSupported]: 409,
   [ErrorCode.Gone]: 410,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.RateLimited]: 429,

@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { Clock } from '../common/clock';
 import { toAdminTaskView } from '../tasks/task-admin.view';
 import { NO_ARCHIVE } from '../storage/video-archive.entity';
 import { VideoArchiveRepository } from '../storage/video-archive.repository';
+import { TaskCancelService } from '../tasks/task-cancel.service';
 import { TaskQueries } from '../tasks/task-queries.service';
 import { TaskStatus } from '../tasks/task-status';
 import { TaskQueryDto } from './dto/admin-query.dto';
@@ -32,6 +33,7 @@ export class AdminTasksController {
     private readonly clock: Clock,
     private readonly details: TaskDetailService,
     private readonly archives: VideoArchiveRepository,
+    private readonly cancels: TaskCancelService,
   ) {}
 
   @Get()
@@ -73,6 +75,18 @@ export class AdminTasksController {
   @ApiOkResponse({ type: AdminTaskDetailDto })
   @ApiNotFoundResponse({ description: 'no task with this id' })
   detail(@Param('task_id') taskId: string): Promise<AdminTaskDetailDto> {
+    return this.details.forAdmin(taskId);
+  }
+
+  @Post(':task_id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Cancel any task on its owner's behalf, as its owner's POST /v1/videos/{id}/cancel would; the detail after it" })
+  @ApiOkResponse({ type: AdminTaskDetailDto })
+  @ApiNotFoundResponse({ description: 'no task with this id' })
+  @ApiConflictResponse({ description: '`conflict`: the task has already ended; `cancel_not_supported`: its provider cannot cancel it now' })
+  async cancel(@Param('task_id') taskId: string): Promise<AdminTaskDetailDto> {
+    const task = await this.tasks.findAny(taskId);
+    await this.cancels.cancel(task.userId, taskId, (status) => status);
     return this.details.forAdmin(taskId);
   }
 }

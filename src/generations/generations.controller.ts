@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiConflictResponse,
   ApiExtraModels,
   ApiHeader,
   ApiNotFoundResponse,
@@ -10,11 +11,13 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import { ApiSubmitErrors, submitErrorExamples } from '../common/error-examples';
+import { ErrorCode } from '../common/app-error';
+import { ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { SignedLinksService } from '../storage/signed-links.service';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
+import { TaskCancelService } from '../tasks/task-cancel.service';
 import { TaskQueries } from '../tasks/task-queries.service';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import { GenerationSubmitResponse, WrapperErrorResponse } from './dto/generation-submit-response.dto';
@@ -23,6 +26,16 @@ import { unifiedSubmitInput } from './unified-submit-input';
 import { toUnifiedTaskResponse } from './unified-task.view';
 
 const ERRORS = submitErrorExamples('wrapper', 'beta-1.0-t2v');
+const ENDED = errorExample(
+  'wrapper',
+  ErrorCode.Conflict,
+  'task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ has already ended (status: SUCCESS); it cannot be cancelled',
+);
+const CANNOT_CANCEL = errorExample(
+  'wrapper',
+  ErrorCode.CancelNotSupported,
+  'the provider of task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ cannot cancel it now',
+);
 
 @ApiTags('video generations (unified form)')
 @ApiBearerAuth('api-key')
@@ -34,6 +47,7 @@ export class GenerationsController {
     private readonly submissions: SubmitPipeline,
     private readonly tasks: TaskQueries,
     private readonly links: SignedLinksService,
+    private readonly cancels: TaskCancelService,
   ) {}
 
   @Post()
@@ -72,5 +86,29 @@ export class GenerationsController {
   @ApiNotFoundResponse({ type: WrapperErrorResponse, description: "Unknown task, or another account's task", example: ERRORS[404] })
   async get(@Param('task_id') taskId: string, @Req() req: AuthenticatedRequest): Promise<UnifiedTaskResponse> {
     return toUnifiedTaskResponse(await this.tasks.findOwned(req.user!.id, taskId), this.links);
+  }
+
+  @Post(':task_id/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Cancel a task: it ends FAILURE (`fail_reason` `cancelled by the client`) and its charge is refunded in full',
+    description:
+      'Cancellable: a task its provider has not accepted yet; a family C task still queued upstream; a Runway task not finished. ' +
+      'The task then sends `video.failed` to your webhooks. A cancel racing the task’s own end: exactly one of them wins.',
+  })
+  @ApiOkResponse({ type: UnifiedTaskResponse, description: 'The cancelled task (status `FAILURE`)' })
+  @ApiNotFoundResponse({ type: WrapperErrorResponse, description: "Unknown task, or another account's task", example: ERRORS[404] })
+  @ApiConflictResponse({
+    type: WrapperErrorResponse,
+    description:
+      '`conflict`: the task has already ended (the message names its status). `cancel_not_supported`: its provider cannot cancel it ' +
+      '(families A, B and O, Kling, Veo, MiniMax; family C once running) or refused to; the task goes on, nothing changes',
+    examples: {
+      ended: { summary: 'already ended', value: ENDED },
+      not_supported: { summary: 'cancel_not_supported', value: CANNOT_CANCEL },
+    },
+  })
+  async cancel(@Param('task_id') taskId: string, @Req() req: AuthenticatedRequest): Promise<UnifiedTaskResponse> {
+    return toUnifiedTaskResponse(await this.cancels.cancel(req.user!.id, taskId, (status) => status), this.links);
   }
 }

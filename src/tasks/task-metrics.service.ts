@@ -5,7 +5,7 @@ import { MetricsRegistry } from '../metrics/metrics-registry';
 import { TaskRepository } from './task.repository';
 
 /** Why a task's charge was given back: it failed, it timed out upstream, or the submit was refused. */
-export type RefundCause = 'failure' | 'timeout' | 'rejected';
+export type RefundCause = 'failure' | 'timeout' | 'rejected' | 'cancelled';
 
 /** Prometheus metrics of the task pipeline, in the app's registry. */
 @Injectable()
@@ -36,7 +36,7 @@ export class TaskMetrics {
 
     this.refunds = new Counter({
       name: 'gateway_refunds_total',
-      help: 'Tasks refunded, by family and cause (failure, timeout, rejected)',
+      help: 'Tasks refunded, by family and cause (failure, timeout, rejected, cancelled)',
       labelNames: ['family', 'cause'] as const,
       registers: [registry],
     });

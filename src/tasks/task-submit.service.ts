@@ -11,6 +11,7 @@ import { isUniqueViolation, TransactionRunner } from '../database/transaction-ru
 import { ChannelRouter, upstreamModelFor } from '../upstream/channel-router.service';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
+import { FAILURE } from '../upstream/failure-reason';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../upstream/upstream-adapter';
 import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import { FamilyRegistry } from '../families/family-registry';
@@ -338,8 +339,25 @@ export class TaskSubmitService {
       this.pending.owe(`acceptance of task ${task.taskId}`, async () => (await accept(), true));
       return Object.assign(task, changes);
     }
-    if (!kept) return this.afterTakeover(task, outcome.upstreamTaskId);
+    if (!kept) {
+      await this.dropIfCancelled(task, channel, adapter, outcome.upstreamTaskId);
+      return this.afterTakeover(task, outcome.upstreamTaskId);
+    }
     return Object.assign(task, changes);
+  }
+
+  /** The client cancelled the task while the provider was accepting it: the provider is asked to drop its job too, where it can (best effort). */
+  private async dropIfCancelled(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter, upstreamTaskId: string): Promise<void> {
+    if (!adapter.cancel) return;
+    const current = await this.tasks.findByTaskId(task.taskId);
+    if (current?.status !== 'FAILURE' || current.failReason !== FAILURE.cancelled) return;
+    const accepted = Object.assign(new TaskEntity(), current, { status: 'NOT_START', upstreamTaskId });
+    if (adapter.cancellable && !adapter.cancellable(accepted)) return;
+    await adapter
+      .cancel(accepted, channel)
+      .catch((error: unknown) =>
+        this.logger.warn(`provider job ${upstreamTaskId} of cancelled task ${task.taskId} not cancelled: ${error}`),
+      );
   }
 
   private async rejectAfter(task: TaskEntity, error: unknown, owner: string): Promise<unknown> {

@@ -4,6 +4,7 @@ import { AlreadyRefundedError, LedgerService } from '../billing/ledger.service';
 import { Clock } from '../common/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RefundCause, TaskMetrics } from './task-metrics.service';
+import { FAILURE } from '../upstream/failure-reason';
 import type { PollOutcome } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
@@ -105,7 +106,7 @@ export class TaskTransitionsService {
       leaseUntil: null,
       updatedAt: now,
     };
-    const cause = reason === 'upstream timeout' ? 'timeout' : 'failure';
+    const cause: RefundCause = reason === FAILURE.timeout ? 'timeout' : reason === FAILURE.cancelled ? 'cancelled' : 'failure';
     const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, cause, leaseOwner, polledAt);
     if (won) Object.assign(task, changes);
     return won;

@@ -34,6 +34,9 @@ const MARK_SUBMITTED_WHERE = " WHERE id = ? AND status = 'SUBMITTING' AND lease_
 const MARK_SUBMITTED_SQL = MARK_SUBMITTED_SET + MARK_SUBMITTED_WHERE;
 const MARK_SUBMITTED_WITH_REQUEST_SQL = `${MARK_SUBMITTED_SET}, request = ?${MARK_SUBMITTED_WHERE}`;
 
+/** The lease owners of cancels start with this (see claimForCancel). */
+export const CANCEL_LEASE_PREFIX = 'cancel:';
+
 /** A poll's bookkeeping on the task itself: counted, never a row per poll. */
 const pollCounted = (polledAt: number): QueryDeepPartialEntity<TaskEntity> => ({
   pollCount: () => 'poll_count + 1',
@@ -171,6 +174,27 @@ export class TaskRepository {
         .update(TaskEntity)
         .set({ leaseUntil, nextPollAt: leaseUntil })
         .where('id = :id AND status = :status AND lease_owner = :owner', { id, status: 'SUBMITTING', owner })
+        .execute(),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * A cancel takes the task's lease while it asks the provider: a poll in flight (whose writes are
+   * guarded by its own lease owner) can no longer end the task, and the sync leaves it alone until
+   * `leaseUntil`. Refused while the task moved on from `expectedStatus` or another live cancel holds it.
+   */
+  async claimForCancel(id: number, expectedStatus: TaskStatus, owner: string, now: number, leaseUntil: number): Promise<boolean> {
+    const result = await this.transactions.runStatement((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(TaskEntity)
+        .set({ leaseOwner: owner, leaseUntil, nextPollAt: leaseUntil })
+        .where('id = :id AND status = :expectedStatus', { id, expectedStatus })
+        .andWhere('(lease_owner IS NULL OR lease_owner NOT LIKE :cancels OR lease_until < :now)', {
+          cancels: `${CANCEL_LEASE_PREFIX}%`,
+          now,
+        })
         .execute(),
     );
     return (result.affected ?? 0) > 0;

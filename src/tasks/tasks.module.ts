@@ -7,6 +7,7 @@ import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { PendingSubmitWrites } from './pending-submit-writes';
 import { SubmitPipeline } from './submit-pipeline.service';
+import { TaskCancelService } from './task-cancel.service';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import { TaskEndHooks } from './task-end-hooks';
@@ -39,7 +40,8 @@ import { TaskTransitionsService } from './task-transitions.service';
     TaskSubmitService,
     SubmitPipeline,
     TaskSyncService,
+    TaskCancelService,
   ],
-  exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndHooks, TaskSubmitFields],
+  exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndHooks, TaskCancelService, TaskSubmitFields],
 })
 export class TasksModule {}

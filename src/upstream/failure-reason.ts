@@ -7,15 +7,18 @@ export const FAILURE = {
   moderation: 'content moderation failed',
   generation: 'generation failed',
   timeout: 'upstream timeout',
+  /** The client cancelled the task (POST .../cancel). */
+  cancelled: 'cancelled by the client',
 } as const;
 
 export type FailureCategory = (typeof FAILURE)[keyof typeof FAILURE];
-export type FailureCode = 'content_moderation_failed' | 'generation_failed' | 'upstream_timeout';
+export type FailureCode = 'content_moderation_failed' | 'generation_failed' | 'upstream_timeout' | 'cancelled';
 
 const CODES: ReadonlyArray<[FailureCategory, FailureCode]> = [
   [FAILURE.moderation, 'content_moderation_failed'],
   [FAILURE.generation, 'generation_failed'],
   [FAILURE.timeout, 'upstream_timeout'],
+  [FAILURE.cancelled, 'cancelled'],
 ];
 
 /** `generation failed: InternalError.Algo: provider internal error`; details that are absent are left out. */

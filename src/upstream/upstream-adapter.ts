@@ -92,6 +92,8 @@ export interface UpstreamAdapter {
    * Resolves once the provider accepted; throws UpstreamError when it refused or could not be asked.
    */
   cancel?(task: TaskEntity, channel: ChannelEntity): Promise<void>;
+  /** Whether the provider can still cancel the task in its current state (absent: whenever `cancel` exists). */
+  cancellable?(task: TaskEntity): boolean;
   /** A cheap authenticated call that proves the channel works (console "test connectivity"); throws UpstreamError. */
   probe?(channel: ChannelEntity): Promise<void>;
 }

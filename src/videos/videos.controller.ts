@@ -33,9 +33,12 @@ import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
+import { TaskCancelService } from '../tasks/task-cancel.service';
+import { toFlatStatus } from '../tasks/task-status';
+import { SignedLinksService } from '../storage/signed-links.service';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
-import { toSubmittedVideo } from './flat-video.view';
+import { toFlatVideo, toSubmittedVideo } from './flat-video.view';
 import { normalizeSubmitBody } from './submit-body';
 import { VideoQueriesService } from './video-queries.service';
 
@@ -57,6 +60,16 @@ const UNFINISHED = errorExample(
   ErrorCode.Conflict,
   'video task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ is not finished yet (status: in_progress); only completed or failed videos can be deleted',
 );
+const ENDED = errorExample(
+  'openai',
+  ErrorCode.Conflict,
+  'task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ has already ended (status: completed); it cannot be cancelled',
+);
+const CANNOT_CANCEL = errorExample(
+  'openai',
+  ErrorCode.CancelNotSupported,
+  'the provider of task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ cannot cancel it now',
+);
 
 @ApiTags('videos')
 @ApiBearerAuth('api-key')
@@ -67,6 +80,8 @@ export class VideosController {
   constructor(
     private readonly submissions: SubmitPipeline,
     private readonly queries: VideoQueriesService,
+    private readonly cancels: TaskCancelService,
+    private readonly links: SignedLinksService,
   ) {}
 
   @Post()
@@ -109,6 +124,30 @@ export class VideosController {
   @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task", example: ERRORS[404] })
   get(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<FlatVideoDto> {
     return this.queries.get(req.user!.id, id);
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Cancel a video task: it ends failed (`error.code` `cancelled`) and its charge is refunded in full',
+    description:
+      'Cancellable: a task its provider has not accepted yet; a family C task still queued upstream; a Runway task not finished. ' +
+      'The task then sends `video.failed` to your webhooks. A cancel racing the task’s own end: exactly one of them wins.',
+  })
+  @ApiOkResponse({ type: FlatVideoDto, description: 'The cancelled task (status `failed`)' })
+  @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task", example: ERRORS[404] })
+  @ApiConflictResponse({
+    type: OpenAiErrorDto,
+    description:
+      '`conflict`: the task has already ended (the message names its status). `cancel_not_supported`: its provider cannot cancel it ' +
+      '(families A, B and O, Kling, Veo, MiniMax; family C once running) or refused to; the task goes on, nothing changes',
+    examples: {
+      ended: { summary: 'already ended', value: ENDED },
+      not_supported: { summary: 'cancel_not_supported', value: CANNOT_CANCEL },
+    },
+  })
+  async cancel(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<FlatVideoDto> {
+    return toFlatVideo(await this.cancels.cancel(req.user!.id, id, toFlatStatus), this.links);
   }
 
   @Delete(':id')

@@ -61,6 +61,8 @@ export interface FakeGammaUpstream {
   requests: RecordedRequest[];
   controlCalls: ControlCall[];
   submits: RecordedRequest[];
+  /** The DELETEs of tasks (cancels), in order. */
+  cancels: RecordedRequest[];
   tasks: Map<string, FakeTask>;
   assets: Map<string, FakeAsset>;
   /** BytedToken -> the session; `groupId` set once the liveness check "passed". */
@@ -69,8 +71,10 @@ export interface FakeGammaUpstream {
   passSession(token: string, groupId?: string): string;
   setAsset(id: string, status: FakeAsset['Status'], error?: { Code: string; Message: string }): void;
   setTask(id: string, change: Partial<Pick<FakeTask, 'status' | 'error' | 'videoUrl'>>): void;
-  /** The next call of `action` (a control action, or `submit` / `query`) answers with this error. */
+  /** The next call of `action` (a control action, or `submit` / `query` / `cancel`) answers with this error. */
   failNext(action: string, status: number, code: string, message: string): void;
+  /** Submits wait (unanswered) until the returned function is called: a provider slow to accept. */
+  holdSubmits(): () => void;
   /** The provider's clock for the X-Date check (set it to the gateway's test clock). */
   now: () => number;
   /** Control actions answered with their result fields at the top level (no `Result` wrapper). */
@@ -122,12 +126,14 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
   const region = options.region ?? 'cn-beijing';
   const controlCalls: ControlCall[] = [];
   const submits: RecordedRequest[] = [];
+  const cancels: RecordedRequest[] = [];
   const tasks = new Map<string, FakeTask>();
   const assets = new Map<string, FakeAsset>();
   const sessions = new Map<string, { callbackUrl: string; groupId: string | null }>();
   const scripted = new Map<string, ScriptedError>();
   const unwrapped = new Set<string>();
   let counter = 0;
+  let submitGate: Promise<void> | null = null;
 
   const takeScripted = (action: string) => {
     const error = scripted.get(action);
@@ -217,12 +223,13 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
     usage: { completion_tokens: 108900, total_tokens: 108900 },
   });
 
-  const data = (req: RecordedRequest, res: ServerResponse) => {
+  const data = async (req: RecordedRequest, res: ServerResponse) => {
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       return sendJson(res, 401, { error: { code: 'AuthenticationError', message: 'the API key is invalid' } });
     }
     if (req.method === 'POST' && req.path === '/api/v3/contents/generations/tasks') {
       submits.push(req);
+      if (submitGate) await submitGate;
       const error = takeScripted('submit');
       if (error) return sendJson(res, error.status, { error: { code: error.code, message: error.message } });
       const id = `cgt-20260101120000-${++counter}`;
@@ -236,6 +243,20 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
       const task = tasks.get(decodeURIComponent(match[1]));
       if (!task) return sendJson(res, 404, { error: { code: 'ResourceNotFound', message: 'task not found' } });
       return sendJson(res, 200, taskBody(task));
+    }
+    if (req.method === 'DELETE' && match) {
+      // As documented: a queued task is cancelled, a finished one's record deleted, a running one refused.
+      cancels.push(req);
+      const error = takeScripted('cancel');
+      if (error) return sendJson(res, error.status, { error: { code: error.code, message: error.message } });
+      const id = decodeURIComponent(match[1]);
+      const task = tasks.get(id);
+      if (!task) return sendJson(res, 404, { error: { code: 'ResourceNotFound', message: 'task not found' } });
+      if (task.status === 'running')
+        return sendJson(res, 400, { error: { code: 'InvalidParameter', message: 'a running task cannot be cancelled' } });
+      if (task.status === 'queued') task.status = 'cancelled';
+      else tasks.delete(id);
+      return sendJson(res, 200, {});
     }
     sendJson(res, 404, { error: { code: 'NotFound', message: `no ${req.method} ${req.path}` } });
   };
@@ -252,6 +273,7 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
     requests: server.requests,
     controlCalls,
     submits,
+    cancels,
     tasks,
     assets,
     sessions,
@@ -272,6 +294,14 @@ export async function startFakeGammaUpstream(options: FakeGammaOptions = {}): Pr
       const task = tasks.get(id);
       if (!task) throw new Error(`fake gamma: unknown task ${id}`);
       Object.assign(task, change);
+    },
+    holdSubmits() {
+      let release!: () => void;
+      submitGate = new Promise((resolve) => (release = resolve));
+      return () => {
+        submitGate = null;
+        release();
+      };
     },
     failNext(action, status, code, message) {
       scripted.set(action, { status, code, message });

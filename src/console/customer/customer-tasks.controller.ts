@@ -1,5 +1,5 @@
-import { Controller, Get, Param, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
 import { CustomerTaskQueryDto } from './customer-query.dto';
@@ -7,6 +7,8 @@ import { CustomerTasksService } from './customer-tasks.service';
 import { CustomerTaskListDto } from './customer-views.dto';
 import { CustomerTaskDetailDto } from '../task-detail/task-detail.dto';
 import { TaskDetailService } from '../task-detail/task-detail.service';
+import { TaskCancelService } from '../../tasks/task-cancel.service';
+import { toFlatStatus } from '../../tasks/task-status';
 
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
@@ -15,6 +17,7 @@ export class CustomerTasksController {
   constructor(
     private readonly tasks: CustomerTasksService,
     private readonly details: TaskDetailService,
+    private readonly cancels: TaskCancelService,
   ) {}
 
   @Get()
@@ -37,6 +40,19 @@ export class CustomerTasksController {
   @ApiOperation({ summary: "One of your tasks with both API forms, its charge and refund, and its timeline; 404 for any other account's" })
   @ApiOkResponse({ type: CustomerTaskDetailDto })
   get(@Req() req: ConsoleRequest, @Param('taskId') taskId: string): Promise<CustomerTaskDetailDto> {
+    return this.details.forCustomer(req.user!.id, taskId);
+  }
+
+  @Post(':taskId/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Cancel one of your tasks, as POST /v1/videos/{id}/cancel does (failed, refunded in full); the drawer after it',
+  })
+  @ApiOkResponse({ type: CustomerTaskDetailDto })
+  @ApiNotFoundResponse({ description: "Unknown task, or another account's" })
+  @ApiConflictResponse({ description: '`conflict`: the task has already ended; `cancel_not_supported`: its provider cannot cancel it now' })
+  async cancel(@Req() req: ConsoleRequest, @Param('taskId') taskId: string): Promise<CustomerTaskDetailDto> {
+    await this.cancels.cancel(req.user!.id, taskId, toFlatStatus);
     return this.details.forCustomer(req.user!.id, taskId);
   }
 }

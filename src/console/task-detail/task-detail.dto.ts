@@ -37,6 +37,8 @@ export class TaskDetailFieldsDto {
   @ApiProperty({ type: TaskMoneyMovementDto, nullable: true }) refund: TaskMoneyMovementDto | null;
   @ApiProperty({ type: [TimelineEntryDto], description: 'oldest first' }) timeline: TimelineEntryDto[];
   @ApiProperty({ type: TaskPollsDto }) polls: TaskPollsDto;
+  @ApiProperty({ description: 'a cancel would be tried now: not ended, and not yet accepted or its provider can cancel it' })
+  cancellable: boolean;
 }
 
 /** The customer's task drawer: the list row's fields (here `prompt` is the whole prompt) plus both forms, the money and the timeline. */

@@ -9,6 +9,7 @@ import type { ArchiveSummary } from '../../storage/video-archive.entity';
 import { VideoArchiveRepository } from '../../storage/video-archive.repository';
 import { hasPlayableVideo } from '../../tasks/task-admin.view';
 import type { TaskEntity } from '../../tasks/task.entity';
+import { TaskCancelService } from '../../tasks/task-cancel.service';
 import { TaskQueries } from '../../tasks/task-queries.service';
 import { toFlatStatus } from '../../tasks/task-status';
 import { ChannelsService } from '../../upstream/channels.service';
@@ -29,6 +30,7 @@ export class TaskDetailService {
     private readonly users: UsersService,
     private readonly channels: ChannelsService,
     private readonly archives: VideoArchiveRepository,
+    private readonly cancels: TaskCancelService,
   ) {}
 
   /** The caller's own visible task; 404 for anyone else's (as on the API). */
@@ -89,6 +91,7 @@ export class TaskDetailService {
       charge: movement(ledger, charges, audience),
       refund: movement(ledger, refunds, audience),
       timeline: buildTimeline({ task, archivedAt: archive.archivedAt, events, ledger, webhooks }, audience),
+      cancellable: this.cancels.cancellable(task),
       polls: {
         count: task.pollCount,
         first_at: task.firstPollAt ? toUnixSeconds(task.firstPollAt) : null,

@@ -1,7 +1,10 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import type { TaskEntity } from '../../tasks/task.entity';
 import { BearerJsonTaskAdapter } from '../../upstream/bearer-json-adapter';
+import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import type { ChannelEntity } from '../../upstream/channel.entity';
 import { mapGammaError } from './gamma-errors';
 import { buildGammaSubmitBody, GAMMA_TASKS_PATH, GammaErrorBody, GammaTaskRequest, gammaTaskPath } from './gamma-protocol';
 import { mapGammaQuery } from './gamma-query-mapping';
@@ -9,7 +12,7 @@ import { mapGammaQuery } from './gamma-query-mapping';
 const SUBMIT_TIMEOUT_MS = 30_000;
 const QUERY_TIMEOUT_MS = 15_000;
 
-/** Family C data plane: `POST /api/v3/contents/generations/tasks`, then query by id (Bearer auth). */
+/** Family C data plane: `POST /api/v3/contents/generations/tasks`, then query by id, `DELETE` it to cancel (Bearer auth). */
 @Injectable()
 export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody> {
   readonly platform = 'gamma' as const;
@@ -34,5 +37,15 @@ export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody> 
         missingIdMessage: 'the provider accepted the submit without an id',
       },
     });
+  }
+
+  /** The provider cancels a task only while it is still `queued`; a running one it refuses. */
+  cancellable(task: TaskEntity): boolean {
+    return task.status === 'NOT_START' || task.status === 'QUEUED';
+  }
+
+  /** `DELETE` of the task: `{}` once cancelled; an error answer (a running task) is an UpstreamError. */
+  async cancel(task: TaskEntity, channel: ChannelEntity): Promise<void> {
+    await this.call(channel, 'DELETE', gammaTaskPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
   }
 }

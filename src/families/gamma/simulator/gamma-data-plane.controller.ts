@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Head, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Head, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { existsSync } from 'node:fs';
@@ -39,6 +39,16 @@ export class GammaDataPlaneController {
     const view = await this.store.taskView(id, `${req.protocol}://${req.get('host')}`);
     if (!view) return fail(res, 404, 'ResourceNotFound', `the task ${id} does not exist`);
     res.json(view);
+  }
+
+  /** Cancels a queued task, deletes a finished one's record; a running task cannot be cancelled. */
+  @Delete('api/v3/contents/generations/tasks/:id')
+  async cancel(@Req() req: Request, @Res() res: Response, @Param('id') id: string): Promise<void> {
+    if (!authorized(req, res)) return;
+    const outcome = await this.store.cancelTask(id);
+    if (!outcome) return fail(res, 404, 'ResourceNotFound', `the task ${id} does not exist`);
+    if (outcome === 'running') return fail(res, 400, 'InvalidParameter', `the task ${id} is running and cannot be cancelled`);
+    res.status(200).json({});
   }
 
   @Get('videos/:file')

@@ -34,7 +34,12 @@ export interface SimAsset {
 interface SimTask {
   body: Record<string, unknown>;
   prompt: string;
+  /** Cancelled while queued: reads `cancelled` from then on. */
+  cancelled?: boolean;
 }
+
+/** What a cancel (DELETE) did: cancelled a queued task, deleted a finished one, or was refused for a running one. */
+export type SimCancelOutcome = 'cancelled' | 'deleted' | 'running';
 
 const SESSION = 'gamma.session';
 const GROUP = 'gamma.group';
@@ -149,7 +154,15 @@ export class GammaSimulatorStore {
     const task = stored.data;
     const age = this.now() - stored.createdAt;
     const finished = age >= RUNNING_UNTIL_MS;
-    const status = age < QUEUED_MS ? 'queued' : !finished ? 'running' : wantsFailure(task.prompt) ? 'failed' : 'succeeded';
+    const status = task.cancelled
+      ? 'cancelled'
+      : age < QUEUED_MS
+        ? 'queued'
+        : !finished
+          ? 'running'
+          : wantsFailure(task.prompt)
+            ? 'failed'
+            : 'succeeded';
     return {
       id,
       model: task.body.model,
@@ -172,7 +185,21 @@ export class GammaSimulatorStore {
 
   async hasSucceeded(id: string): Promise<boolean> {
     const stored = await this.records.find<SimTask>(TASK, id);
-    return !!stored && this.now() - stored.createdAt >= RUNNING_UNTIL_MS && !wantsFailure(stored.data.prompt);
+    return !!stored && !stored.data.cancelled && this.now() - stored.createdAt >= RUNNING_UNTIL_MS && !wantsFailure(stored.data.prompt);
+  }
+
+  /** The provider's DELETE: a queued task is cancelled, a finished one's record deleted, a running one refused; null when unknown. */
+  async cancelTask(id: string): Promise<SimCancelOutcome | null> {
+    const stored = await this.records.find<SimTask>(TASK, id);
+    if (!stored) return null;
+    const age = this.now() - stored.createdAt;
+    if (!stored.data.cancelled && age >= QUEUED_MS && age < RUNNING_UNTIL_MS) return 'running';
+    if (!stored.data.cancelled && age < QUEUED_MS) {
+      await this.records.update(TASK, id, { ...stored.data, cancelled: true });
+      return 'cancelled';
+    }
+    await this.records.remove(TASK, id);
+    return 'deleted';
   }
 }
 

@@ -7,6 +7,7 @@ const CATEGORIES = [
   ['content moderation failed', 'failure.moderation'],
   ['generation failed', 'failure.generation'],
   ['upstream timeout', 'failure.timeout'],
+  ['cancelled by the client', 'failure.cancelled'],
 ];
 
 export function failureText(reason) {

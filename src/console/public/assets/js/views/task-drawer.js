@@ -1,8 +1,10 @@
 // One task in a drawer: status and progress, the player with a download link, the facts, the
 // charge and refund, the timeline, and every field of both API forms (flat /v1/videos and unified).
+import { api } from '../api.js';
+import { useConfirm } from '../components/confirm.js';
 import { isActive, TaskStatus } from '../components/task-bits.js';
 import { Icon } from '../components/icon.js';
-import { CopyButton, Dialog, ErrorNote, Progress, ShortId, Badge } from '../components/ui.js';
+import { Button, CopyButton, Dialog, ErrorNote, Progress, ShortId, Badge, fail, toast } from '../components/ui.js';
 import { failureText } from '../lib/failure-text.js';
 import { dateTimeSeconds, duration, money, quota } from '../lib/format.js';
 import { html } from '../lib/html.js';
@@ -18,7 +20,20 @@ export function TaskDrawer({ taskId, row, onClose, base = '/console/api/tasks', 
   const hasVideo = task.has_video ?? task.status === 'completed';
   const content = `${base}/${encodeURIComponent(taskId)}/content`;
   const finished = task.finished_at ?? task.completed_at;
+  const [confirmDialog, confirm] = useConfirm();
+  // Shown only while the gateway says a cancel would be tried (not ended; its provider can cancel it, or has not accepted it yet).
+  const cancel = async () => {
+    if (!(await confirm(t('drawer.cancelQuestion'), t('drawer.cancel')))) return;
+    try {
+      await api(`${base}/${encodeURIComponent(taskId)}/cancel`, { method: 'POST' });
+      toast(t('drawer.cancelled'));
+    } catch (error) {
+      fail(error);
+    }
+    detail.reload();
+  };
   return html`<${Dialog} side title=${t('drawer.title')} onClose=${onClose}>
+    ${confirmDialog}
     <div class="drawer-task" data-task-id=${taskId}>
       <div class="drawer-id"><${ShortId} id=${taskId} head=${14} tail=${6} /></div>
       <${ErrorNote} error=${detail.error} onRetry=${detail.reload} />
@@ -27,6 +42,7 @@ export function TaskDrawer({ taskId, row, onClose, base = '/console/api/tasks', 
           ? html`<div class="drawer-status">
         <${TaskStatus} task=${{ ...task, fail_reason: null, failure_reason: null }} />
         <${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: taskId })} />
+        ${task.cancellable ? html`<${Button} kind="danger" small icon="ban" class="drawer-cancel" onClick=${cancel}>${t('drawer.cancel')}<//>` : null}
       </div>`
           : null
       }
