@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { StorageModule } from '../storage/storage.module';
@@ -21,6 +22,7 @@ import { WebhookSecretsReseal } from './webhook-secrets-reseal';
 import { WebhookSender } from './webhook-sender';
 import { WebhookWakeUp } from './webhook-wake-up';
 import { WebhooksController } from './webhooks.controller';
+import { WebhookHousekeeping } from './webhook-housekeeping';
 
 /**
  * Webhooks: endpoints per account on /v1/webhooks, the publisher that turns task ends into events
@@ -35,6 +37,7 @@ import { WebhooksController } from './webhooks.controller';
     StorageModule,
     JobsModule,
     MetricsRegistryModule,
+    HousekeepingModule,
   ],
   controllers: [WebhooksController],
   providers: [
@@ -49,7 +52,8 @@ import { WebhooksController } from './webhooks.controller';
     WebhookEventPublisher,
     WebhookDeliveryService,
     WebhookEndpointsService,
+    WebhookHousekeeping,
   ],
-  exports: [WebhookEndpointsService, WebhookEndpointRepository, WebhookDeliveryRepository],
+  exports: [WebhookEndpointsService, WebhookEndpointRepository, WebhookDeliveryRepository, WebhookOutboxRepository],
 })
 export class WebhooksModule {}

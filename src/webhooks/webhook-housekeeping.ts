@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import { HousekeepingSweeps } from '../housekeeping/housekeeping-sweeps';
+import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+
+/** How long delivery attempts stay visible (endpoint pages, task timelines). */
+export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
+
+/** Settled webhook delivery attempts older than 30 days are deleted by housekeeping. */
+@Injectable()
+export class WebhookHousekeeping {
+  constructor(sweeps: HousekeepingSweeps, deliveries: WebhookDeliveryRepository) {
+    sweeps.register({
+      table: 'webhook_deliveries',
+      sweep: async (now, limit) => ({ rows: await deliveries.deleteDeliveriesBefore(now - DELIVERY_RETENTION_MS, limit) }),
+    });
+  }
+}
