@@ -72,6 +72,8 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
 
   async handle(task: TaskEntity): Promise<string> {
     const owner = task.leaseOwner!;
+    // A copy still being made could land after the removal: the claim just runs out and the task is tried again then.
+    if ((await this.archives.findOf(task.id))?.status === 'pending') return 'archive_pending';
     const bytes = await this.remover.removeObjectsOf(task);
     const deleted = await this.transactions.run(async (manager) => {
       if (!(await this.tasks.deleteClaimed(manager, task.id, owner))) return false;
