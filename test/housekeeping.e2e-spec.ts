@@ -35,13 +35,19 @@ describeEachDatabase('housekeeping: expired and old rows are deleted, newer ones
       'INSERT INTO portrait_uploads (upload_id, user_id, content_type, size, bytes, created_at, expires_at) VALUES (?, 1, ?, ?, ?, ?, ?)';
     await insert(upload, ['pu_old', 'image/png', 1000, 'x'.repeat(1000), now - 2 * DAY, now - DAY]);
     await insert(upload, ['pu_new', 'image/png', 10, 'y'.repeat(10), now - HOUR, now + 2 * DAY]);
-    // Webhook attempts: settled ones older than 30 days go; a recent one and a pending one stay.
+    // Webhook attempts: settled ones older than 30 days go; a recent one and a pending one stay. Then
+    // the events no attempt refers to any more go too (event 1), the others stay.
+    const event =
+      "INSERT INTO webhook_events (id, event_id, user_id, type, task_id, payload, created_at) VALUES (?, ?, 1, 'video.completed', NULL, '{}', ?)";
+    await insert(event, [1, 'evt_old', now - 41 * DAY]);
+    await insert(event, [2, 'evt_old_pending', now - 32 * DAY]);
+    await insert(event, [3, 'evt_recent', now - 28 * DAY]);
     const delivery =
-      'INSERT INTO webhook_deliveries (delivery_id, endpoint_id, event_id, attempt, state, due_at, created_at) VALUES (?, 1, 1, 1, ?, ?, ?)';
-    await insert(delivery, ['whd_old_ok', 'succeeded', null, now - 31 * DAY]);
-    await insert(delivery, ['whd_old_failed', 'failed', null, now - 40 * DAY]);
-    await insert(delivery, ['whd_old_pending', 'pending', now, now - 31 * DAY]);
-    await insert(delivery, ['whd_recent', 'succeeded', null, now - 28 * DAY]);
+      'INSERT INTO webhook_deliveries (delivery_id, endpoint_id, event_id, attempt, state, due_at, created_at) VALUES (?, 1, ?, 1, ?, ?, ?)';
+    await insert(delivery, ['whd_old_ok', 1, 'succeeded', null, now - 31 * DAY]);
+    await insert(delivery, ['whd_old_failed', 1, 'failed', null, now - 40 * DAY]);
+    await insert(delivery, ['whd_old_pending', 2, 'pending', now, now - 31 * DAY]);
+    await insert(delivery, ['whd_recent', 3, 'succeeded', null, now - 28 * DAY]);
     // Upstream call statistics: minutes older than 90 days go.
     const stats = 'INSERT INTO upstream_call_stats (minute, channel_id, calls, errors, latency_sum_ms) VALUES (?, 1, 3, 0, 300)';
     await insert(stats, [now - 91 * DAY - (now % 60_000)]);
@@ -90,19 +96,22 @@ describeEachDatabase('housekeeping: expired and old rows are deleted, newer ones
       'SELECT delivery_id FROM webhook_deliveries ORDER BY delivery_id',
     );
     expect(deliveries.map((row) => row.delivery_id)).toEqual(['whd_old_pending', 'whd_recent']);
+    const events = await queryDatabase<{ event_id: string }>(gw.database, 'SELECT event_id FROM webhook_events ORDER BY id');
+    expect(events.map((row) => row.event_id)).toEqual(['evt_old_pending', 'evt_recent']);
     expect(await count('SELECT COUNT(*) AS n FROM upstream_call_stats')).toBe(1);
 
     const metrics = (await gw.http.get('/metrics').expect(200)).text;
     expect(deletedRows(metrics, 'console_sessions')).toBeGreaterThanOrEqual(1);
     expect(deletedRows(metrics, 'portrait_uploads')).toBe(1);
     expect(deletedRows(metrics, 'webhook_deliveries')).toBe(2);
+    expect(deletedRows(metrics, 'webhook_events')).toBe(1);
     expect(deletedRows(metrics, 'upstream_call_stats')).toBe(1);
     expect(deletedRows(metrics, 'idempotency_keys') - deletedRows(before, 'idempotency_keys')).toBe(1);
     expect(metrics).toMatch(/gateway_housekeeping_bytes_deleted_total\{table="portrait_uploads"\} 1000\b/);
 
     // The admin dashboard shows the figure.
     const dashboard = (await gw.admin.get('/api/admin/dashboard').expect(200)).body;
-    expect(dashboard.housekeeping.rows_deleted).toBeGreaterThanOrEqual(6);
+    expect(dashboard.housekeeping.rows_deleted).toBeGreaterThanOrEqual(7);
     expect(dashboard.housekeeping.bytes_deleted).toBeGreaterThanOrEqual(1000);
   });
 });

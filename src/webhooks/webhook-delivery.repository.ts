@@ -522,6 +522,30 @@ export class WebhookDeliveryRepository {
     return deleteExpiredBatch(this.transactions, WebhookDeliveryEntity, { createdAt: LessThan(before), state: Not('pending') }, limit);
   }
 
+  /** Housekeeping: deletes up to `limit` events made before `before` that no attempt refers to any more; returns how many. */
+  async deleteUnreferencedEventsBefore(before: number, limit: number): Promise<number> {
+    return this.transactions.runStatement(async (manager) => {
+      const picked: Array<{ id: number | string }> = await manager
+        .createQueryBuilder(WebhookEventEntity, 'ev')
+        .select('ev.id', 'id')
+        .where('ev.created_at < :before', { before })
+        .andWhere('NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = ev.id)')
+        .orderBy('ev.id')
+        .limit(limit)
+        .getRawMany();
+      if (picked.length === 0) return 0;
+      const ids = picked.map((row) => Number(row.id));
+      const result = await manager
+        .createQueryBuilder()
+        .delete()
+        .from(WebhookEventEntity)
+        .where('id IN (:...ids)', { ids })
+        .andWhere('NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)')
+        .execute();
+      return result.affected ?? ids.length;
+    });
+  }
+
   /**
    * Inside the caller's transaction (a task deleted by TASK_RETENTION): the task's events and every
    * attempt to deliver them. Returns the rows deleted.
