@@ -199,6 +199,7 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
     expect(indexes.sort()).toEqual([
       'ix_tasks_created',
       'ix_tasks_due',
+      'ix_tasks_finish', // RetentionIndexes1764700000400, a later migration
       'ix_tasks_user_created',
       'uq_tasks_idempotency',
       'uq_tasks_task_id',
