@@ -99,6 +99,7 @@ describe('configuration errors', () => {
       PUBLIC_BASE_URL: 'ftp://gw.example.com',
       SIMULATOR: 'maybe',
       SERVER_SECRET_FILE: '/nonexistent/server_secret',
+      TASK_RETENTION: '90 days',
     });
     expect(code).toBe(1);
     expect(stderr).toContain('Invalid configuration:');
@@ -106,5 +107,6 @@ describe('configuration errors', () => {
     expect(stderr).toContain('PUBLIC_BASE_URL: must be an absolute http(s) URL without query or fragment');
     expect(stderr).toContain('SIMULATOR: must be on or off');
     expect(stderr).toContain('SERVER_SECRET_FILE: cannot be read (ENOENT)');
+    expect(stderr).toContain('TASK_RETENTION: must be 0 or a duration such as 90d, 12h, 15m or 30s');
   }, 180_000);
 });

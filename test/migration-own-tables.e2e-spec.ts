@@ -75,6 +75,7 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
     // The database as the previous release left it: every migration before this one, then rows in that shape.
     const previous = MIGRATIONS.slice(0, MIGRATIONS.indexOf(OwnTables1764600000300));
     expect(MIGRATIONS).toContain(OwnTables1764600000300);
+    expect(previous.length).toBeGreaterThan(0);
     const dataSource = new DataSource({
       ...buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database),
       migrations: previous,
@@ -199,6 +200,7 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
     expect(indexes.sort()).toEqual([
       'ix_tasks_created',
       'ix_tasks_due',
+      'ix_tasks_finish', // RetentionIndexes1764700000400, a later migration
       'ix_tasks_user_created',
       'uq_tasks_idempotency',
       'uq_tasks_task_id',

@@ -17,6 +17,8 @@ describe('loadConfig', () => {
     expect(config.maxGatewayHops).toBe(3);
     expect(loadConfig({ MAX_GATEWAY_HOPS: '0' }).maxGatewayHops).toBe(0);
     expect(config.videoMaxBytes).toBe(1024 ** 3);
+    expect(config.taskRetentionMs).toBe(0);
+    expect(loadConfig({ TASK_RETENTION: '90d' }).taskRetentionMs).toBe(90 * 86_400_000);
   });
 
   it('takes PUBLIC_BASE_URL without its trailing slash, and a port up to 65535', () => {
@@ -55,6 +57,8 @@ describe('loadConfig', () => {
     ['METRICS_TOKEN', 'short'],
     ['BODY_MEMORY_LIMIT_MB', '0'],
     ['BODY_MEMORY_LIMIT_MB', '64mb'],
+    ['TASK_RETENTION', '90'],
+    ['TASK_RETENTION', '2w'],
   ])('rejects a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

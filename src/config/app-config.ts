@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseVideoStoreTarget, VideoStoreTarget } from '../storage/video-store-target';
+import { parseDuration } from './duration';
 import { SecretEnvProblem, secretFromEnv } from './server-secret-env';
 import { TrustedProxies, trustedProxies } from './trusted-proxies';
 
@@ -96,6 +97,19 @@ const redisUrl = z
     }
   }, 'must be a redis:// or rediss:// URL');
 
+/** How long ended tasks are kept: `0` (keep all) or a duration such as `90d`, `12h`, `30s`. */
+const retention = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const ms = parseDuration(value === undefined || value === '' ? '0' : value);
+    if (ms === null) {
+      ctx.addIssue({ code: 'custom', message: 'must be 0 or a duration such as 90d, 12h, 15m or 30s' });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
 const schema = z.object({
   PORT: integer(0, 3000, 65535),
   DATABASE_URL: databaseUrl,
@@ -107,6 +121,7 @@ const schema = z.object({
   WEBHOOK_DELIVERY_INTERVAL_MS: integer(0, 1000, 3_600_000),
   TASK_TIMEOUT_MS: integer(1000, 1_800_000),
   TASK_LEASE_MS: integer(1000, 60_000),
+  TASK_RETENTION: retention,
   DATABASE_QUERY_TIMEOUT_MS: integer(100, 10_000),
   DATABASE_POOL_SIZE: integer(1, 20, 500),
   MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
@@ -162,6 +177,8 @@ export interface AppConfig {
   taskTimeoutMs: number;
   /** How long a claimed task (poll or submit) belongs to one instance before others may take it over. */
   taskLeaseMs: number;
+  /** Ended tasks older than this are deleted with their stored video and rows (not their ledger rows); 0 keeps every task. */
+  taskRetentionMs: number;
   mediaAllowPrivateHosts: boolean;
   /** A submit that has already passed through more gateways than this (X-Gateway-Hops) is refused: a chain that loops ends there. */
   maxGatewayHops: number;
@@ -220,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     webhookDeliveryIntervalMs: values.WEBHOOK_DELIVERY_INTERVAL_MS,
     taskTimeoutMs: values.TASK_TIMEOUT_MS,
     taskLeaseMs: values.TASK_LEASE_MS,
+    taskRetentionMs: values.TASK_RETENTION,
     mediaAllowPrivateHosts: values.MEDIA_ALLOW_PRIVATE_HOSTS,
     maxGatewayHops: values.MAX_GATEWAY_HOPS,
     videoStore: values.VIDEO_STORE,

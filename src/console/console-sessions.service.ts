@@ -4,6 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { UsersService } from '../auth/users.service';
 import { Clock } from '../common/clock';
+import { deleteExpiredBatch } from '../database/delete-expired-batch';
 import { TransactionRunner } from '../database/transaction-runner';
 import type { ResolvedConsoleSession } from './console-request';
 import { ConsoleSessionEntity, ConsoleSessionKind } from './console-session.entity';
@@ -40,6 +41,11 @@ export class ConsoleSessionsService {
       await manager.insert(ConsoleSessionEntity, { tokenHash: sha256(sessionId).toString('hex'), kind, userId, createdAt: now, expiresAt });
     });
     return { sessionId, expiresAt };
+  }
+
+  /** Housekeeping: deletes up to `limit` sessions that expired before `now`; returns how many. */
+  deleteExpiredSessions(now: number, limit: number): Promise<number> {
+    return deleteExpiredBatch(this.transactions, ConsoleSessionEntity, { expiresAt: LessThan(now) }, limit);
   }
 
   /** The live session behind a cookie value, with its user re-read (a disabled user is signed out). */

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { BillingModule } from '../billing/billing.module';
 import { FamiliesModule } from '../families/families.module';
+import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { VerificationModule } from '../verification/verification.module';
@@ -41,6 +42,7 @@ import { CustomerUsageService } from './customer/customer-usage.service';
 import { CustomerOverviewService } from './customer/customer-overview.service';
 import { CustomerVerificationController } from './customer/customer-verification.controller';
 import { CustomerVideoController } from './customer/customer-video.controller';
+import { ConsoleHousekeeping } from './console-housekeeping';
 
 /** The admin API, and the web console served at /console with its session-cookie API. */
 @Module({
@@ -55,6 +57,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     VerificationModule,
     WebhooksModule,
     StorageModule,
+    HousekeepingModule,
   ],
   controllers: [
     AdminUsersController,
@@ -90,6 +93,7 @@ import { CustomerVideoController } from './customer/customer-video.controller';
     TaskDetailService,
     CustomerOverviewService,
     DashboardService,
+    ConsoleHousekeeping,
   ],
 })
 export class ConsoleModule implements NestModule {

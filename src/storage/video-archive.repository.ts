@@ -132,6 +132,11 @@ export class VideoArchiveRepository {
     });
   }
 
+  /** Inside the caller's transaction (a task deleted by TASK_RETENTION): its archive record. */
+  async deleteForTask(manager: EntityManager, taskRowId: number): Promise<number> {
+    return (await manager.delete(VideoArchiveEntity, { taskRowId })).affected ?? 0;
+  }
+
   /** A deleted task's copy is gone: nothing left to count or archive. */
   async forget(taskRowId: number): Promise<void> {
     await this.transactions.runStatement((manager) =>

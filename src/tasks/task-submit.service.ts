@@ -28,7 +28,7 @@ import type { Caller, TaskDraft } from './task-draft';
 
 export type { Caller, TaskDraft };
 
-const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 const MODERATION_FAILURE = 'content moderation failed';
 /** Why the sync fails a task whose submit was cut off before the provider confirmed it. */
 export const SUBMIT_INTERRUPTED = 'generation failed: submit was interrupted';

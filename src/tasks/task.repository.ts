@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository, type QueryDeepPartialEntity } from 'typeorm';
+import { EntityManager, In, IsNull, LessThan, Not, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { caseById } from '../database/case-by-id';
 import { jsonColumn } from '../database/column-transformers';
 import { changedRows, insertEntity } from '../database/lean-writes';
 import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { TaskEntity } from './task.entity';
+import { TaskEventEntity } from './task-event.entity';
 import { progressEventsSql } from './task-events';
-import { POLLABLE_STATUSES, TaskStatus } from './task-status';
+import { POLLABLE_STATUSES, TERMINAL_STATUSES, TaskStatus } from './task-status';
 
 /** What a poll that changed nothing but progress writes back. */
 export interface PollRelease {
@@ -280,6 +281,71 @@ export class TaskRepository {
         .execute(),
     );
     return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * TASK_RETENTION: claims up to `limit` tasks that ended before `endedBefore` for `owner` until
+   * `leaseUntil`, and hides them from their owner at once (`deleted_at`), so nobody sees a task whose
+   * video is being removed. A crashed owner's claim runs out and the next claim finishes the job.
+   */
+  async claimEndedBefore(owner: string, endedBefore: number, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
+    const unitOfWork = this.transactions.isSqlite
+      ? this.transactions.runStatement.bind(this.transactions)
+      : this.transactions.run.bind(this.transactions);
+    const claimable = (qb: { andWhere(sql: string, params?: object): unknown }) => {
+      qb.andWhere('status IN (:...ended)', { ended: TERMINAL_STATUSES });
+      qb.andWhere('finish_time < :endedBefore', { endedBefore });
+      qb.andWhere('(lease_until IS NULL OR lease_until <= :now)', { now });
+    };
+    const claimed = await unitOfWork(async (manager) => {
+      const pick = manager.createQueryBuilder(TaskEntity, 't').select('t.id', 'id').where('1 = 1');
+      claimable(pick);
+      pick.orderBy('t.finish_time').limit(limit);
+      if (!this.transactions.isSqlite) pick.setLock('pessimistic_write').setOnLocked('skip_locked');
+      const ids = (await pick.getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
+      if (ids.length === 0) return 0;
+      const update = manager
+        .createQueryBuilder()
+        .update(TaskEntity)
+        .set({ leaseOwner: owner, leaseUntil, deletedAt: () => `COALESCE(deleted_at, ${Math.floor(now)})` })
+        .where('id IN (:...ids)', { ids });
+      claimable(update);
+      return (await update.execute()).affected ?? 0;
+    });
+    if (claimed === 0) return [];
+    return this.tasks.find({ where: { leaseOwner: owner, leaseUntil, status: In(TERMINAL_STATUSES) } });
+  }
+
+  /**
+   * Inside the caller's transaction: deletes a task claimed by `owner` for TASK_RETENTION and its
+   * timeline. False (nothing deleted) when the claim was lost meanwhile.
+   */
+  async deleteClaimed(manager: EntityManager, id: number, owner: string): Promise<boolean> {
+    const removed = await manager.delete(TaskEntity, { id, leaseOwner: owner });
+    if (!removed.affected) return false;
+    await manager.delete(TaskEventEntity, { taskRowId: id });
+    return true;
+  }
+
+  /** Gives a retention claim back (shutting down): the task is due again at once, still hidden. */
+  async releaseRetentionClaim(id: number, owner: string): Promise<void> {
+    await this.transactions.runStatement((manager) =>
+      manager.update(TaskEntity, { id, leaseOwner: owner }, { leaseOwner: null, leaseUntil: null }),
+    );
+  }
+
+  /**
+   * Housekeeping: frees up to `limit` Idempotency-Keys of tasks created before `before` (past the
+   * window in which a retry returns the same task). Returns how many were freed.
+   */
+  async clearIdempotencyKeysBefore(before: number, limit: number): Promise<number> {
+    return this.transactions.runStatement(async (manager) => {
+      const expired = { idempotencyKey: Not(IsNull()), createdAt: LessThan(before) };
+      const picked = await manager.find(TaskEntity, { select: { id: true }, where: expired, order: { id: 'ASC' }, take: limit });
+      if (picked.length === 0) return 0;
+      const result = await manager.update(TaskEntity, { ...expired, id: In(picked.map((task) => task.id)) }, { idempotencyKey: null });
+      return result.affected ?? picked.length;
+    });
   }
 
   /** Keeps a fresh download URL of a finished task (the providers' URLs expire). */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
 import { FamiliesModule } from '../families/families.module';
+import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
@@ -18,6 +19,7 @@ import { TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
 import { TaskSyncService } from './task-sync.service';
 import { TaskTransitionsService } from './task-transitions.service';
+import { TaskHousekeeping } from './task-housekeeping';
 
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
@@ -28,6 +30,7 @@ import { TaskTransitionsService } from './task-transitions.service';
     FamiliesModule,
     JobsModule,
     MetricsRegistryModule,
+    HousekeepingModule,
   ],
   providers: [
     TaskRepository,
@@ -41,6 +44,7 @@ import { TaskTransitionsService } from './task-transitions.service';
     SubmitPipeline,
     TaskSyncService,
     TaskCancelService,
+    TaskHousekeeping,
   ],
   exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndHooks, TaskCancelService, TaskSubmitFields],
 })

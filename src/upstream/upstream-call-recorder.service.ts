@@ -1,7 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { PeriodicWriter } from '../common/periodic-writer';
+import { LessThan } from 'typeorm';
+import { deleteExpiredBatch } from '../database/delete-expired-batch';
 import { TransactionRunner } from '../database/transaction-runner';
+import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
 import { LATENCY_BOUNDS_MS, LATENCY_BUCKET_COLUMNS, latencyBucketOf } from './upstream-latency-buckets';
 
 const MINUTE_MS = 60_000;
@@ -61,6 +64,11 @@ export class UpstreamCallRecorder extends PeriodicWriter {
     stats.latencySumMs += Math.round(latencyMs);
     stats.buckets[latencyBucketOf(latencyMs)]++;
     this.pending.set(key, stats);
+  }
+
+  /** Housekeeping: deletes up to `limit` minutes of statistics older than `before`; returns how many rows. */
+  deleteStatsBefore(before: number, limit: number): Promise<number> {
+    return deleteExpiredBatch(this.transactions, UpstreamCallStatsEntity, { minute: LessThan(before) }, limit);
   }
 
   protected async write(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { HttpModule } from '@nestjs/axios';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelSettingTraits } from './channel-setting-traits';
@@ -11,10 +12,15 @@ import { ChannelsService } from './channels.service';
 import { UpstreamCallRecorder } from './upstream-call-recorder.service';
 import { UpstreamCallStatsQueries } from './upstream-call-stats-queries.service';
 import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
+import { UpstreamHousekeeping } from './upstream-housekeeping';
 
 /** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]), HttpModule.register({ timeout: 30_000, maxRedirects: 0 })],
+  imports: [
+    TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]),
+    HttpModule.register({ timeout: 30_000, maxRedirects: 0 }),
+    HousekeepingModule,
+  ],
   providers: [
     ChannelSettingTraits,
     ChannelSecretBox,
@@ -24,6 +30,7 @@ import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
     ChannelRequestCounter,
     UpstreamCallRecorder,
     UpstreamCallStatsQueries,
+    UpstreamHousekeeping,
   ],
   exports: [
     ChannelsService,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { LessThan, Repository } from 'typeorm';
+import { In, LessThan, Repository } from 'typeorm';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
 import { sniffImageType } from '../common/image-type';
@@ -54,6 +54,22 @@ export class PortraitUploadsService {
     });
     const expires = Math.floor(upload.expiresAt / 1000);
     return `${this.config.publicBaseUrl}/media/portraits/${upload.uploadId}?expires=${expires}&signature=${this.sign(upload.uploadId, expires)}`;
+  }
+
+  /** Housekeeping: deletes up to `limit` uploads whose link expired before `now`; returns the rows and the bytes they held. */
+  async deleteExpiredUploads(now: number, limit: number): Promise<{ rows: number; bytes: number }> {
+    return this.transactions.runStatement(async (manager) => {
+      const expired = { expiresAt: LessThan(now) };
+      const picked = await manager.find(PortraitUploadEntity, {
+        select: { id: true, size: true },
+        where: expired,
+        order: { id: 'ASC' },
+        take: limit,
+      });
+      if (picked.length === 0) return { rows: 0, bytes: 0 };
+      const result = await manager.delete(PortraitUploadEntity, { ...expired, id: In(picked.map((upload) => upload.id)) });
+      return { rows: result.affected ?? picked.length, bytes: picked.reduce((sum, upload) => sum + upload.size, 0) };
+    });
   }
 
   /** The portrait behind a signed link; 403 for a link not made here or expired, 404 once it is gone. */

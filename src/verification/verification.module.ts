@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { AdminApplicationsController } from './admin-applications.controller';
@@ -25,6 +26,7 @@ import { VerificationChannels } from './verification-channels.service';
 import { PortraitUploadEntity } from './entities/portrait-upload.entity';
 import { PortraitMediaController } from './portrait-media.controller';
 import { PortraitUploadsService } from './portrait-uploads.service';
+import { VerificationHousekeeping } from './verification-housekeeping';
 
 /** Real-person verification (family C's control plane): applications, sessions, callback, groups, assets. Depends on no family. */
 @Module({
@@ -39,6 +41,7 @@ import { PortraitUploadsService } from './portrait-uploads.service';
     AuthModule,
     UpstreamModule,
     JobsModule,
+    HousekeepingModule,
   ],
   controllers: [
     ApplicationsController,
@@ -60,6 +63,7 @@ import { PortraitUploadsService } from './portrait-uploads.service';
     VerificationAccessGuard,
     GammaControlClient,
     PortraitUploadsService,
+    VerificationHousekeeping,
   ],
   // AssetReferencesService: family C's drafts check the assets they reference. The others: the web console's verification page.
   exports: [AssetReferencesService, ApplicationsService, SessionsService, AssetsService, PortraitUploadsService],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { EntityManager, In, IsNull, LessThan, Not } from 'typeorm';
 import { caseById } from '../database/case-by-id';
+import { deleteExpiredBatch } from '../database/delete-expired-batch';
 import { TransactionRunner } from '../database/transaction-runner';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity, WebhookEndpointStatus, WebhookEventType } from './webhook-endpoint.entity';
@@ -538,6 +539,48 @@ export class WebhookDeliveryRepository {
     const latest = new Map<number, WebhookDeliveryEntity>();
     for (const row of rows) if (!latest.has(row.endpointId)) latest.set(row.endpointId, row);
     return latest;
+  }
+
+  /** Housekeeping: deletes up to `limit` settled attempts (not pending) made before `before`; returns how many. */
+  deleteDeliveriesBefore(before: number, limit: number): Promise<number> {
+    return deleteExpiredBatch(this.transactions, WebhookDeliveryEntity, { createdAt: LessThan(before), state: Not('pending') }, limit);
+  }
+
+  /** Housekeeping: deletes up to `limit` events made before `before` that no attempt refers to any more; returns how many. */
+  async deleteUnreferencedEventsBefore(before: number, limit: number): Promise<number> {
+    return this.transactions.runStatement(async (manager) => {
+      const picked: Array<{ id: number | string }> = await manager
+        .createQueryBuilder(WebhookEventEntity, 'ev')
+        .select('ev.id', 'id')
+        .where('ev.created_at < :before', { before })
+        .andWhere('NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = ev.id)')
+        .orderBy('ev.id')
+        .limit(limit)
+        .getRawMany();
+      if (picked.length === 0) return 0;
+      const ids = picked.map((row) => Number(row.id));
+      const result = await manager
+        .createQueryBuilder()
+        .delete()
+        .from(WebhookEventEntity)
+        .where('id IN (:...ids)', { ids })
+        .andWhere('NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)')
+        .execute();
+      return result.affected ?? ids.length;
+    });
+  }
+
+  /**
+   * Inside the caller's transaction (a task deleted by TASK_RETENTION): the task's events and every
+   * attempt to deliver them. Returns the rows deleted.
+   */
+  async deleteForTask(manager: EntityManager, taskId: string): Promise<number> {
+    const events = await manager.find(WebhookEventEntity, { select: { id: true }, where: { taskId } });
+    if (events.length === 0) return 0;
+    const eventIds = events.map((event) => event.id);
+    const attempts = await manager.delete(WebhookDeliveryEntity, { eventId: In(eventIds) });
+    const removed = await manager.delete(WebhookEventEntity, { id: In(eventIds) });
+    return (attempts.affected ?? 0) + (removed.affected ?? 0);
   }
 
   /** The oldest due attempt not claimed (a claimed one is due at its lease's end), or null. */

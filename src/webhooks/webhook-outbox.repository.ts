@@ -53,6 +53,11 @@ export class WebhookOutboxRepository {
     return result.affected ?? 0;
   }
 
+  /** Inside the caller's transaction (a task deleted by TASK_RETENTION): its end, if still unpublished. */
+  async deleteForTask(manager: EntityManager, taskRowId: number): Promise<number> {
+    return (await manager.delete(WebhookOutboxEntity, { taskRowId })).affected ?? 0;
+  }
+
   /** Shutting down: claimed ends not published are due again at once. */
   async handBack(taskRowIds: number[], owner: string, now: number): Promise<void> {
     await this.transactions.runStatement((manager) =>

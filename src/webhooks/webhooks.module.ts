@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
+import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { StorageModule } from '../storage/storage.module';
@@ -24,6 +25,7 @@ import { WebhookSecretsReseal } from './webhook-secrets-reseal';
 import { WebhookSender } from './webhook-sender';
 import { WebhookWakeUp } from './webhook-wake-up';
 import { WebhooksController } from './webhooks.controller';
+import { WebhookHousekeeping } from './webhook-housekeeping';
 
 /**
  * Webhooks: endpoints per account on /v1/webhooks, the publisher that turns task ends into events
@@ -38,6 +40,7 @@ import { WebhooksController } from './webhooks.controller';
     StorageModule,
     JobsModule,
     MetricsRegistryModule,
+    HousekeepingModule,
   ],
   controllers: [WebhooksController],
   providers: [
@@ -54,7 +57,14 @@ import { WebhooksController } from './webhooks.controller';
     WebhookDeliveryService,
     WebhookEndpointsService,
     WebhookCallbacksService,
+    WebhookHousekeeping,
   ],
-  exports: [WebhookEndpointsService, WebhookCallbacksService, WebhookEndpointRepository, WebhookDeliveryRepository],
+  exports: [
+    WebhookEndpointsService,
+    WebhookCallbacksService,
+    WebhookEndpointRepository,
+    WebhookDeliveryRepository,
+    WebhookOutboxRepository,
+  ],
 })
 export class WebhooksModule {}

@@ -21,6 +21,10 @@ export interface TestS3Server {
   openUploads(): string[];
   /** AbortMultipartUpload requests answered so far. */
   readonly abortedUploads: number;
+  /** DeleteObject requests received so far (answered or held). */
+  readonly deletesSeen: number;
+  /** Answers the next `count` DeleteObject requests, then holds every later one unanswered (a store that hangs mid-prune); null answers all again. */
+  holdDeletesAfter(count: number | null): void;
   close(): Promise<void>;
 }
 
@@ -30,12 +34,25 @@ export async function startS3Server(bucket = 'videos'): Promise<TestS3Server> {
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
   const uploads = join(directory, bucket, '._S3rver_uploads');
   let aborted = 0;
+  let deletes = 0;
+  let answerUpTo: number | null = null;
+  let held: Array<() => void> = [];
+  const releaseHeld = () => {
+    for (const release of held) release();
+    held = [];
+  };
   // s3rver answers AbortMultipartUpload with 405: this does what S3 does, deleting the upload and its parts.
   server.middleware.unshift(async (ctx: { method: string; query: Record<string, unknown>; status: number }, next: () => Promise<void>) => {
     if (ctx.method !== 'DELETE' || typeof ctx.query.uploadId !== 'string') return next();
     rmSync(join(uploads, basename(ctx.query.uploadId)), { recursive: true, force: true });
     aborted++;
     ctx.status = 204;
+  });
+  server.middleware.unshift(async (ctx: { method: string; query: Record<string, unknown>; path: string }, next: () => Promise<void>) => {
+    if (ctx.method !== 'DELETE' || ctx.query.uploadId !== undefined) return next();
+    deletes++;
+    if (answerUpTo !== null && deletes > answerUpTo) await new Promise<void>((resolve) => held.push(resolve));
+    return next();
   });
   const address = (await server.run()) as AddressInfo;
   const endpoint = `http://127.0.0.1:${address.port}`;
@@ -57,6 +74,13 @@ export async function startS3Server(bucket = 'videos'): Promise<TestS3Server> {
     get abortedUploads() {
       return aborted;
     },
+    get deletesSeen() {
+      return deletes;
+    },
+    holdDeletesAfter(count) {
+      answerUpTo = count === null ? null : deletes + count;
+      if (count === null) releaseHeld();
+    },
     openUploads() {
       try {
         return readdirSync(uploads);
@@ -65,6 +89,8 @@ export async function startS3Server(bucket = 'videos'): Promise<TestS3Server> {
       }
     },
     async close() {
+      // Held requests are dropped, not answered: their bucket is about to go.
+      held = [];
       client.destroy();
       await server.close();
       rmSync(directory, { recursive: true, force: true });

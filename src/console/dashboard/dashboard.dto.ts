@@ -82,6 +82,15 @@ export class DashboardVideoStoreDto {
   @ApiProperty() objects: number;
 }
 
+export class DashboardHousekeepingDto {
+  @ApiProperty({ description: 'rows deleted by housekeeping and TASK_RETENTION since this instance started' }) rows_deleted: number;
+  @ApiProperty({ description: 'bytes freed (stored videos and thumbnails, portrait uploads) since this instance started' })
+  bytes_deleted: number;
+  @ApiProperty({ description: 'ended tasks deleted by TASK_RETENTION since this instance started (also in rows_deleted)' })
+  tasks_deleted: number;
+  @ApiProperty({ description: 'TASK_RETENTION in seconds; 0: every task is kept' }) task_retention_s: number;
+}
+
 export class DashboardDto {
   @ApiProperty({ enum: DASHBOARD_RANGE_NAMES }) range: string;
   @ApiProperty({ example: 3600 }) bucket_seconds: number;
@@ -105,5 +114,6 @@ export class DashboardDto {
   @ApiProperty({ type: DashboardStuckDto }) stuck_tasks: DashboardStuckDto;
   @ApiProperty({ type: DashboardWebhooksDto }) webhooks: DashboardWebhooksDto;
   @ApiProperty({ type: DashboardVideoStoreDto }) video_store: DashboardVideoStoreDto;
+  @ApiProperty({ type: DashboardHousekeepingDto }) housekeeping: DashboardHousekeepingDto;
   @ApiProperty({ type: CurrencyDto }) currency: CurrencyDto;
 }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LogTotalsService } from '../../billing/log-totals.service';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { HousekeepingStats } from '../../housekeeping/housekeeping-stats.service';
 import { VideoArchiveJob } from '../../storage/video-archive.job';
 import { VideoArchiveRepository } from '../../storage/video-archive.repository';
 import { TaskQueries } from '../../tasks/task-queries.service';
@@ -43,6 +44,7 @@ export class DashboardService {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly archives: VideoArchiveRepository,
     private readonly archiveJob: VideoArchiveJob,
+    private readonly housekeeping: HousekeepingStats,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -154,7 +156,19 @@ export class DashboardService {
       },
       webhooks: { failing_endpoints: failingEndpoints, failed_deliveries: failedDeliveries },
       video_store: { kind: this.archiveJob.storeKind, bytes: stored.bytes, objects: stored.objects },
+      housekeeping: this.housekeepingFigure(),
       currency: toCurrencyView(this.config),
+    };
+  }
+
+  /** What housekeeping removed since this instance started, and the retention in force. */
+  private housekeepingFigure(): DashboardDto['housekeeping'] {
+    const { rows, bytes, tasks } = this.housekeeping.totals();
+    return {
+      rows_deleted: rows,
+      bytes_deleted: bytes,
+      tasks_deleted: tasks,
+      task_retention_s: Math.floor(this.config.taskRetentionMs / 1000),
     };
   }
 }

@@ -67,6 +67,7 @@ function Body({ data, rangeLabel }) {
   const stuck = data.stuck_tasks;
   const hooks = data.webhooks;
   const store = data.video_store;
+  const kept = data.housekeeping;
 
   return html`
     <div class="stats" aria-live="polite">
@@ -80,6 +81,8 @@ function Body({ data, rangeLabel }) {
         sub=${html`${t('dash.stat.failedDeliveries', { n: num(hooks.failed_deliveries) })} · <a href=${hrefFor('admin/webhooks')}>${t('dash.stat.view')}</a>`} />
       <${Stat} id="store" icon="film" label=${t('dash.stat.store')} value=${store.kind === 'none' ? t('dash.store.none') : bytes(store.bytes)}
         sub=${store.kind === 'none' ? t('dash.store.noneHint') : t('dash.stat.objects', { n: num(store.objects), kind: t(`dash.store.${store.kind}`) })} />
+      <${Stat} id="housekeeping" icon="trash-2" label=${t('dash.stat.housekeeping')} value=${bytes(kept.bytes_deleted)}
+        sub=${`${t('dash.stat.rowsRemoved', { n: num(kept.rows_deleted) })} · ${kept.task_retention_s ? t('dash.stat.retention', { age: duration(kept.task_retention_s) }) : t('dash.stat.keepAll')}`} />
     </div>
 
     <${Card} title=${t('dash.tasksChart', { per })} id="tasks-card">

@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { INSTANCE_ID } from '../config/instance-id';
+import { TransactionRunner } from '../database/transaction-runner';
+import { JobRunner } from '../jobs/job-runner.service';
+import type { LeasedJob } from '../jobs/leased-job';
+import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import { StoredVideoRemover } from '../storage/stored-video-remover.service';
+import { VideoArchiveRepository } from '../storage/video-archive.repository';
+import type { TaskEntity } from '../tasks/task.entity';
+import { TaskRepository } from '../tasks/task.repository';
+import { WebhookDeliveryRepository } from '../webhooks/webhook-delivery.repository';
+import { WebhookOutboxRepository } from '../webhooks/webhook-outbox.repository';
+import { HousekeepingStats } from './housekeeping-stats.service';
+
+/** Tasks one claim takes: small batches, so no claim holds many rows. */
+const BATCH_SIZE = 50;
+/** A few deletions at once: each is two object removals and one short transaction. */
+const CONCURRENCY = 4;
+
+/**
+ * TASK_RETENTION: deletes tasks that ended longer ago than the retention, with their stored video
+ * and thumbnail, timeline, webhook events and deliveries (ledger rows stay, they name the task by its
+ * id as text). Crash-safe by its order: the claim leases the task and hides it from its owner; then
+ * the store's objects go; then the rows, in one transaction. A claim lost to kill -9 runs out and
+ * the next one finishes the job (removing an object already gone is fine), so no object outlives
+ * its task and no visible task lacks its video.
+ */
+@Injectable()
+export class TaskRetentionJob implements LeasedJob<TaskEntity> {
+  readonly name = 'task-retention';
+  readonly batchSize = BATCH_SIZE;
+  readonly maxItemsPerRound = BATCH_SIZE * 10;
+  readonly concurrency = CONCURRENCY;
+  private readonly loop: LeasedJobLoop<TaskEntity>;
+  private claimCounter = 0;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(INSTANCE_ID) private readonly instanceId: string,
+    private readonly tasks: TaskRepository,
+    private readonly remover: StoredVideoRemover,
+    private readonly archives: VideoArchiveRepository,
+    private readonly outbox: WebhookOutboxRepository,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly transactions: TransactionRunner,
+    private readonly stats: HousekeepingStats,
+    private readonly clock: Clock,
+    runner: JobRunner,
+  ) {
+    this.loop = runner.register(this);
+  }
+
+  /** Off with TASK_RETENTION=0, or with the task sync off (tests run rounds by hand); else about twice per retention, 1 s to 1 min apart. */
+  get intervalMs(): number {
+    const retention = this.config.taskRetentionMs;
+    if (retention <= 0 || this.config.taskSyncIntervalMs <= 0) return 0;
+    return Math.min(60_000, Math.max(1000, Math.floor(retention / 2)));
+  }
+
+  /** One round by hand (tests): resolves with the number of tasks claimed. */
+  pruneNow(): Promise<number> {
+    return this.config.taskRetentionMs > 0 ? this.loop.runRound() : Promise.resolve(0);
+  }
+
+  claim(limit: number): Promise<TaskEntity[]> {
+    const now = this.clock.now();
+    const owner = `${this.instanceId}#r${++this.claimCounter}`;
+    return this.tasks.claimEndedBefore(owner, now - this.config.taskRetentionMs, now, now + this.config.taskLeaseMs, limit);
+  }
+
+  async handle(task: TaskEntity): Promise<string> {
+    const owner = task.leaseOwner!;
+    // A copy still being made could land after the removal: the claim just runs out and the task is tried again then.
+    if ((await this.archives.findOf(task.id))?.status === 'pending') return 'archive_pending';
+    const bytes = await this.remover.removeObjectsOf(task);
+    const deleted = await this.transactions.run(async (manager) => {
+      if (!(await this.tasks.deleteClaimed(manager, task.id, owner))) return false;
+      await this.archives.deleteForTask(manager, task.id);
+      await this.outbox.deleteForTask(manager, task.id);
+      await this.deliveries.deleteForTask(manager, task.taskId);
+      return true;
+    });
+    // Lost the claim meanwhile: its new owner deletes the rows.
+    if (!deleted) return 'superseded';
+    this.stats.removed('tasks', 1, bytes);
+    return 'deleted';
+  }
+
+  /** Shutting down: the task stays hidden and is due again at once. */
+  handBack(task: TaskEntity): Promise<void> {
+    return this.tasks.releaseRetentionClaim(task.id, task.leaseOwner!);
+  }
+
+  describe(task: TaskEntity): string {
+    return `retention of task ${task.taskId}`;
+  }
+}

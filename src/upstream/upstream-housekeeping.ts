@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import { HousekeepingSweeps } from '../housekeeping/housekeeping-sweeps';
+import { UpstreamCallRecorder } from './upstream-call-recorder.service';
+
+/** How far back the dashboard's upstream call statistics reach. */
+export const CALL_STATS_RETENTION_MS = 90 * 86_400_000;
+
+/** Upstream call statistics older than 90 days are deleted by housekeeping. */
+@Injectable()
+export class UpstreamHousekeeping {
+  constructor(sweeps: HousekeepingSweeps, recorder: UpstreamCallRecorder) {
+    sweeps.register({
+      table: 'upstream_call_stats',
+      sweep: async (now, limit) => ({ rows: await recorder.deleteStatsBefore(now - CALL_STATS_RETENTION_MS, limit) }),
+    });
+  }
+}

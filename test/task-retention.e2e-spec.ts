@@ -1,0 +1,167 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { TaskRetentionJob } from '../src/housekeeping/task-retention.job';
+import { VideoArchiveJob } from '../src/storage/video-archive.job';
+import { VideoObjectKeys } from '../src/storage/video-object-keys';
+import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
+import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
+import { alphaChannelBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { startGateway, TestGateway } from './support/gateway';
+import { startS3Server, TestS3Server } from './support/s3-server';
+import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+
+const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
+const RETENTION_MS = 2000;
+
+/** Every file under a directory, relative to it. */
+function filesUnder(dir: string, sub = ''): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(dir, sub));
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    const rel = sub ? `${sub}/${name}` : name;
+    return statSync(join(dir, rel)).isDirectory() ? filesUnder(dir, rel) : [rel];
+  });
+}
+
+for (const storeKind of ['file', 's3'] as const) {
+  describeEachDatabase(`TASK_RETENTION (${storeKind} store): old ended tasks go with their video, the ledger stays`, (kind) => {
+    let gw: TestGateway;
+    let fake: FakeAlphaUpstream;
+    let s3: TestS3Server | undefined;
+    let receiver: WebhookReceiver;
+    let key = '';
+    let userId = 0;
+    const savedEnv = { ...process.env };
+
+    beforeAll(async () => {
+      fake = await startFakeAlphaUpstream();
+      fake.videoBytes = SAMPLE;
+      receiver = await startWebhookReceiver();
+      // Rounds run by hand (the webhook publisher's too, see video-store.e2e-spec.ts).
+      const env: Record<string, string> = { TASK_RETENTION: '2s', WEBHOOK_DELIVERY_INTERVAL_MS: '0' };
+      if (storeKind === 's3') {
+        s3 = await startS3Server();
+        Object.assign(process.env, s3.env);
+        Object.assign(env, { VIDEO_STORE: `s3://${s3.bucket}`, VIDEO_STORE_PATH_STYLE: 'true' });
+      }
+      gw = await startGateway(kind, env);
+      await gw.createChannel(alphaChannelBody(fake));
+      ({ key, userId } = await gw.createCustomer({ quota: 1_000_000 }));
+      await gw.http.post('/v1/webhooks').set('Authorization', `Bearer ${key}`).send({ url: receiver.url }).expect(201);
+    });
+    afterAll(async () => {
+      await gw?.close();
+      await fake?.close();
+      await s3?.close();
+      await receiver?.stop();
+      process.env = savedEnv;
+    });
+
+    const objects = async (): Promise<string[]> =>
+      s3 ? (await s3.keys()).filter((name) => !name.endsWith('/')) : filesUnder((gw.config.videoStore as { dir: string }).dir);
+    /** The task's objects in the store (their keys name no task: they come from the gateway's own naming). */
+    const objectsOf = async (taskId: string) => {
+      const keys = gw.app.get(VideoObjectKeys);
+      const own = [keys.video(taskId), keys.thumbnail(taskId)];
+      return (await objects()).filter((name) => own.includes(name));
+    };
+    const get = (path: string) => gw.http.get(path).set('Authorization', `Bearer ${key}`);
+    const submit = async (script: number[]): Promise<string> => {
+      fake.scriptNext(script);
+      const submitted = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model: 'alpha/v5', prompt: 'a lighthouse' })
+        .expect(200);
+      return submitted.body.id as string;
+    };
+    /** Polls, archives, publishes and delivers everything due. */
+    const settle = async () => {
+      gw.clock.advance(4000);
+      await gw.sync();
+      await gw.app.get(VideoArchiveJob).archiveDueVideos();
+      await gw.app.get(WebhookEventPublisher).publishDueEvents();
+      await gw.app.get(WebhookDeliveryService).deliverDueWebhooks();
+    };
+    const count = async (sql: string) => Number((await queryDatabase<{ n: number | string }>(gw.database, sql))[0].n);
+    const ledgerOf = (taskIds: string[]) =>
+      queryDatabase<{ task_id: string; type: string; quota: number | string }>(
+        gw.database,
+        `SELECT task_id, type, quota FROM logs WHERE task_id IN (${taskIds.map((id) => `'${id}'`).join(', ')}) ORDER BY id`,
+      );
+    const rowsOf = async (taskId: string) => ({
+      tasks: await count(`SELECT COUNT(*) AS n FROM tasks WHERE task_id = '${taskId}'`),
+      events: await count(`SELECT COUNT(*) AS n FROM task_events e JOIN tasks t ON t.id = e.task_row_id WHERE t.task_id = '${taskId}'`),
+      webhookEvents: await count(`SELECT COUNT(*) AS n FROM webhook_events WHERE task_id = '${taskId}'`),
+    });
+
+    it('deletes ended tasks past the retention with video, thumbnail, timeline and webhooks; keeps running and young ones and every ledger row', async () => {
+      const succeeded = await submit(finishAfter(0));
+      const failed = await submit([8]);
+      const running = await submit([5]);
+      await settle();
+      expect((await get(`/v1/videos/${succeeded}`).expect(200)).body.status).toBe('completed');
+      expect((await get(`/v1/videos/${failed}`).expect(200)).body.status).toBe('failed');
+      expect((await get(`/v1/videos/${running}`).expect(200)).body.status).toBe('in_progress');
+      expect(await objectsOf(succeeded)).toHaveLength(2); // the video and its thumbnail
+      expect(receiver.received.length).toBeGreaterThanOrEqual(2);
+      const oldDeliveries = await count(
+        `SELECT COUNT(*) AS n FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.task_id IN ('${succeeded}', '${failed}')`,
+      );
+      expect(oldDeliveries).toBe(2);
+      expect((await rowsOf(succeeded)).events).toBeGreaterThan(0);
+
+      // Past the retention for those; a task that ends now is young.
+      gw.clock.advance(RETENTION_MS + 1000);
+      const young = await submit(finishAfter(0));
+      await settle();
+      expect(await objectsOf(young)).toHaveLength(2);
+
+      const ledgerBefore = await ledgerOf([succeeded, failed, running, young]);
+      expect(ledgerBefore.length).toBeGreaterThanOrEqual(5); // charges, and the failed task's refund
+      const balanceBefore = await gw.balance(userId);
+
+      // The running task and the young one stay; only the two old ended ones go.
+      expect(await gw.app.get(TaskRetentionJob).pruneNow()).toBe(2);
+
+      for (const gone of [succeeded, failed]) {
+        await get(`/v1/videos/${gone}`).expect(404);
+        await get(`/v1/videos/${gone}/content`).expect(404);
+        await gw.http.get(`/v1/video/generations/${gone}`).set('Authorization', `Bearer ${key}`).expect(404);
+        expect(await rowsOf(gone)).toEqual({ tasks: 0, events: 0, webhookEvents: 0 });
+        expect(await objectsOf(gone)).toEqual([]);
+      }
+      expect(
+        await count(`SELECT COUNT(*) AS n FROM webhook_deliveries d LEFT JOIN webhook_events e ON e.id = d.event_id WHERE e.id IS NULL`),
+      ).toBe(0);
+      expect(await count(`SELECT COUNT(*) AS n FROM video_archives a LEFT JOIN tasks t ON t.id = a.task_row_id WHERE t.id IS NULL`)).toBe(
+        0,
+      );
+
+      expect((await get(`/v1/videos/${running}`).expect(200)).body.status).toBe('in_progress');
+      expect((await get(`/v1/videos/${young}`).expect(200)).body.status).toBe('completed');
+      const played = await get(`/v1/videos/${young}/content`).buffer(true).expect(200);
+      expect(Buffer.compare(played.body as Buffer, SAMPLE)).toBe(0);
+      expect(await objectsOf(young)).toHaveLength(2);
+
+      // Money history is never deleted: the same rows, the same balance.
+      expect(await ledgerOf([succeeded, failed, running, young])).toEqual(ledgerBefore);
+      expect(await gw.balance(userId)).toEqual(balanceBefore);
+
+      // Operators see it.
+      const metrics = (await gw.http.get('/metrics').expect(200)).text;
+      expect(metrics).toMatch(/gateway_housekeeping_rows_deleted_total\{table="tasks"\} 2\b/);
+      const bytes = Number(/gateway_housekeeping_bytes_deleted_total\{table="tasks"\} (\d+)/.exec(metrics)?.[1]);
+      expect(bytes).toBeGreaterThan(SAMPLE.length);
+
+      // Nothing more is due: a second round deletes nothing.
+      expect(await gw.app.get(TaskRetentionJob).pruneNow()).toBe(0);
+    });
+  });
+}
