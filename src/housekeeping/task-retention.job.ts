@@ -10,6 +10,7 @@ import { StoredVideoRemover } from '../storage/stored-video-remover.service';
 import { VideoArchiveRepository } from '../storage/video-archive.repository';
 import type { TaskEntity } from '../tasks/task.entity';
 import { TaskRepository } from '../tasks/task.repository';
+import { TaskCallbackRepository } from '../webhooks/task-callback.repository';
 import { WebhookDeliveryRepository } from '../webhooks/webhook-delivery.repository';
 import { WebhookOutboxRepository } from '../webhooks/webhook-outbox.repository';
 import { HousekeepingStats } from './housekeeping-stats.service';
@@ -21,7 +22,7 @@ const CONCURRENCY = 4;
 
 /**
  * TASK_RETENTION: deletes tasks that ended longer ago than the retention, with their stored video
- * and thumbnail, timeline, webhook events and deliveries (ledger rows stay, they name the task by its
+ * and thumbnail, timeline, webhook events, deliveries and callback URL (ledger rows stay, they name the task by its
  * id as text). Crash-safe by its order: the claim leases the task and hides it from its owner; then
  * the store's objects go; then the rows, in one transaction. A claim lost to kill -9 runs out and
  * the next one finishes the job (removing an object already gone is fine), so no object outlives
@@ -44,6 +45,7 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
     private readonly archives: VideoArchiveRepository,
     private readonly outbox: WebhookOutboxRepository,
     private readonly deliveries: WebhookDeliveryRepository,
+    private readonly callbacks: TaskCallbackRepository,
     private readonly transactions: TransactionRunner,
     private readonly stats: HousekeepingStats,
     private readonly clock: Clock,
@@ -80,6 +82,7 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
       await this.archives.deleteForTask(manager, task.id);
       await this.outbox.deleteForTask(manager, task.id);
       await this.deliveries.deleteForTask(manager, task.taskId);
+      await this.callbacks.delete(manager, [task.id]);
       return true;
     });
     // Lost the claim meanwhile: its new owner deletes the rows.

@@ -65,6 +65,7 @@ import { WebhookHousekeeping } from './webhook-housekeeping';
     WebhookEndpointRepository,
     WebhookDeliveryRepository,
     WebhookOutboxRepository,
+    TaskCallbackRepository,
   ],
 })
 export class WebhooksModule {}
