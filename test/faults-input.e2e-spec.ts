@@ -418,7 +418,10 @@ describeOnSqlite('faults: family O media URLs follow the media URL policy', (kin
   });
 
   const refusedHost = (field: string) =>
-    invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
+    invalid(
+      `${field} must point to a public host (private, loopback and link-local addresses are refused; MEDIA_ALLOW_PRIVATE_HOSTS=true allows them, for tests)`,
+      field,
+    );
 
   it.each<[string, unknown, string]>([
     ['a loopback URL', 'http://127.0.0.1:9/cat.png', 'input_reference'],
