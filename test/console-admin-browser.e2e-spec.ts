@@ -222,6 +222,22 @@ describeWithBrowser('admin console in a browser', () => {
     expect(realErrors(session)).toEqual([]);
   });
 
+  it('reads ledger details, timeline entries and actions in Chinese on zh-CN pages, never the backend English', async () => {
+    const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 }, lang: 'zh-CN' });
+    const { page } = session;
+    await page.goto('/console#/admin/logs');
+    const charge = page.locator('[data-log-type="consume"]').first();
+    await expectText(charge, /alpha\/v6 \S+ 5 秒：\d+ × 分组 default 倍率 1/);
+    expect(await charge.textContent()).not.toMatch(/x group|ratio/);
+    await expectText(page.locator('[data-log-type="topup"]').first(), /初始余额/);
+    await page.goto(`/console#/admin/tasks?task=${tasks.completed}`);
+    const timeline = page.locator('dialog ol.timeline');
+    await expectText(timeline, /首次轮询/);
+    expect(await timeline.textContent()).not.toMatch(/first poll|last poll|archived|quota/);
+    await expectText(page.locator('dialog'), /文生视频/);
+    expect(realErrors(session)).toEqual([]);
+  });
+
   it('folds every model but the first on a phone, each saying how many prices it holds, and opens one on a tap', async () => {
     const session = await open({ prefix: 'admin', viewport: { width: 390, height: 844 } });
     const { page } = session;
