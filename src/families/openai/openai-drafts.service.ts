@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { validBody } from '../../common/validation';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { OpenAiInputFiles } from './openai-input-files.service';
+import { OpenAiReferenceCheck } from './openai-reference-check.service';
 import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_MAX_SECONDS, OpenAiVideoRequestDto } from './openai-request.dto';
 
@@ -21,6 +22,7 @@ const FIELDS = new Set(['model', 'prompt', 'duration', 'size', 'input_reference'
 export class OpenAiDrafts implements FamilyDrafts {
   constructor(
     private readonly files: OpenAiInputFiles,
+    private readonly referenceCheck: OpenAiReferenceCheck,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -45,6 +47,8 @@ export class OpenAiDrafts implements FamilyDrafts {
       const [url, field] =
         typeof reference === 'string' ? [reference, 'input_reference'] : [reference.image_url, 'input_reference.image_url'];
       await assertPublicHttpUrl(url, field, mediaSourcePolicy(this.config));
+      // An HTML page or a 404 is refused here, before the charge, not by the provider after it.
+      await this.referenceCheck.check(url, field);
       request.inputReference = reference;
     }
     const staged = input.inputReferenceFile ? this.files.stage(input.inputReferenceFile) : undefined;
