@@ -35,7 +35,7 @@ export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPa
     durationField = 'seconds';
   }
   delete body.seconds;
-  return { form: 'flat', body, durationField, inputReferenceFile };
+  return { form: 'flat', body, durationField, inputReferenceFile, warnings: [] };
 }
 
 function toNumber(value: unknown): unknown {
