@@ -51,11 +51,11 @@ export function hasMessage(key) {
 
 /**
  * t('tasks.count', { n: 3 }) -> the message with {n} filled in; a missing key falls back to English, then to the key.
- * With n = 1 a `<key>.one` message, where a language has one, is used ("1 task", not "1 tasks").
+ * With a count of one (`n`, else `total`) a `<key>.one` message, where there is one, is used ("1 task", not "1 tasks").
  */
 export function t(key, params) {
   const lang = langStore.get();
-  const singular = params?.n === 1 ? `${key}.one` : null;
+  const singular = (params?.n ?? params?.total) === 1 ? `${key}.one` : null;
   let message = (singular && (catalogs[lang]?.[singular] ?? catalogs.en?.[singular])) ?? catalogs[lang]?.[key] ?? catalogs.en?.[key] ?? key;
   if (params) message = message.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined ? whole : String(params[name])));
   return message;
