@@ -501,6 +501,19 @@ describeOnSqlite('faults: family O input_reference that is not an image', (kind)
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('an HTML file part is a 400 naming input_reference; nothing charged, nothing sent upstream', async () => {
+    const res = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .field('model', 'studio-1')
+      .field('prompt', 'a cat')
+      .attach('input_reference', Buffer.from('<!doctype html><html></html>'), { filename: 'frame.png', contentType: 'image/png' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ param: 'input_reference', message: 'input_reference must be a JPEG, PNG or WebP image' });
+    expect(await gw.balance(customer.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('an image URL is taken and charged', async () => {
     const res = await submit(`${pages.url}/frame.png`);
     expect(res.status).toBe(200);

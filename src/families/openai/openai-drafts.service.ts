@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
+import { sniffImageType } from '../../common/image-type';
 import { mediaSourcePolicy } from '../../common/media-source-policy';
 import { assertPublicHttpUrl } from '../../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
@@ -51,6 +52,9 @@ export class OpenAiDrafts implements FamilyDrafts {
       await this.referenceCheck.check(url, field);
       request.inputReference = reference;
     }
+    // A file part is a first-frame image too: anything else is refused before the charge.
+    if (input.inputReferenceFile && sniffImageType(input.inputReferenceFile.buffer) === null)
+      throw AppError.invalid('input_reference must be a JPEG, PNG or WebP image', 'input_reference');
     const staged = input.inputReferenceFile ? this.files.stage(input.inputReferenceFile) : undefined;
     if (staged) request.inputFile = staged.ref;
     const withReference = request.inputReference !== undefined || staged !== undefined;
