@@ -1,15 +1,7 @@
-import 'reflect-metadata';
+// Only the configuration is loaded before it is checked: a wrong setting is answered in a fraction of a
+// second, not after Nest, TypeORM and every module have loaded (several seconds). The rest is imported below.
 import type { LogLevel } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { AppModule } from './app.module';
-import { AdminTokenService } from './auth/admin-token.service';
-import { configureApp } from './bootstrap';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
-import { ensureMysqlDatabase } from './database/ensure-mysql-database';
-import { SimulatorSeeder } from './simulator/simulator-seeder.service';
-import { checkVideoStore } from './startup/check-video-store';
-import { QuietBootLogger } from './startup/quiet-boot-logger';
-import { credentialsBlock, startupBanner } from './startup/startup-banner';
 
 const SEVERITY: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 const RANK: Record<string, number> = { silent: 0, fatal: 1, error: 2, warn: 3, info: 4, debug: 5, trace: 6 };
@@ -33,6 +25,21 @@ function loadOrExit(): AppConfig {
 
 async function main(): Promise<void> {
   const config = loadOrExit();
+  await import('reflect-metadata');
+  const [{ NestFactory }, { AppModule }, { AdminTokenService }, { configureApp }, { ensureMysqlDatabase }, { SimulatorSeeder }] =
+    await Promise.all([
+      import('@nestjs/core'),
+      import('./app.module'),
+      import('./auth/admin-token.service'),
+      import('./bootstrap'),
+      import('./database/ensure-mysql-database'),
+      import('./simulator/simulator-seeder.service'),
+    ]);
+  const [{ checkVideoStore }, { QuietBootLogger }, { credentialsBlock, startupBanner }] = await Promise.all([
+    import('./startup/check-video-store'),
+    import('./startup/quiet-boot-logger'),
+    import('./startup/startup-banner'),
+  ]);
   const database = await ensureMysqlDatabase(config.database, config.databaseQueryTimeoutMs);
   if (database.kind === 'unusable') {
     process.stderr.write(`${database.message}\n`);

@@ -336,7 +336,8 @@ describeEachDatabase('admin API: channel URLs on private hosts', (kind) => {
 
   it('refuses loopback and private channel URLs unless MEDIA_ALLOW_PRIVATE_HOSTS=true', async () => {
     const body = { name: 'c', platform: 'gamma', base_url: 'https://93.184.216.34', api_key: 'k', models: ['gamma-2-0'] };
-    const message = (field: string) => `${field} must point to a public host (private, loopback and link-local addresses are refused)`;
+    const message = (field: string) =>
+      `${field} must point to a public host (private, loopback and link-local addresses are refused; MEDIA_ALLOW_PRIVATE_HOSTS=true allows them, for tests)`;
     const loopback = await gw.admin.post('/api/admin/channels', { ...body, base_url: 'http://127.0.0.1:8080' }).expect(400);
     expect(loopback.body.error).toMatchObject({ param: 'base_url', message: message('base_url') });
     const control = { control_base_url: 'http://10.0.0.7/control', access_key: 'AK', secret_key: 'SK' };

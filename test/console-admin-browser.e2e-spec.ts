@@ -191,6 +191,53 @@ describeWithBrowser('admin console in a browser', () => {
     expect(realErrors(session)).toEqual([]);
   });
 
+  it.each(['en', 'zh-CN'])('shows every channel action button whole at 1440x900, and the product name on one line (%s)', async (lang) => {
+    const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 }, lang });
+    const { page } = session;
+    await page.goto('/console#/admin/channels');
+    await page.locator('[data-channel-id] .actions button').first().waitFor();
+    const clipped = await page.evaluate(() => {
+      const out: string[] = [];
+      const viewport = { left: 0, right: document.documentElement.clientWidth };
+      for (const button of Array.from(document.querySelectorAll('[data-channel-id] .actions button'))) {
+        const box = button.getBoundingClientRect();
+        const frame = (button.closest('.table-wrap') ?? button.closest('table')!).getBoundingClientRect();
+        const [left, right] = [Math.max(viewport.left, frame.left), Math.min(viewport.right, frame.right)];
+        if (box.left < left - 0.5 || box.right > right + 0.5)
+          out.push(`${button.getAttribute('aria-label')}: ${box.left}-${box.right} outside ${left}-${right}`);
+      }
+      return out;
+    });
+    expect(clipped).toEqual([]);
+    // One line (no taller than one line of its text), and whole inside the sidebar.
+    const name = await page.locator('.sidebar .brand span:last-child').evaluate((el) => ({
+      height: el.getBoundingClientRect().height,
+      lineHeight: parseFloat(getComputedStyle(el).lineHeight),
+      right: el.getBoundingClientRect().right,
+      sidebarRight: el.closest('.sidebar')!.getBoundingClientRect().right,
+    }));
+    expect(name.height).toBeLessThan(name.lineHeight * 1.5);
+    expect(name.right).toBeLessThanOrEqual(name.sidebarRight);
+    await session.screenshot(`${lang}-light-desktop-channels-1440`, { fullPage: false });
+    expect(realErrors(session)).toEqual([]);
+  });
+
+  it('reads ledger details, timeline entries and actions in Chinese on zh-CN pages, never the backend English', async () => {
+    const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 }, lang: 'zh-CN' });
+    const { page } = session;
+    await page.goto('/console#/admin/logs');
+    const charge = page.locator('[data-log-type="consume"]').first();
+    await expectText(charge, /alpha\/v6 \S+ 5 秒：\d+ × 分组 default 倍率 1/);
+    expect(await charge.textContent()).not.toMatch(/x group|ratio/);
+    await expectText(page.locator('[data-log-type="topup"]').first(), /初始余额/);
+    await page.goto(`/console#/admin/tasks?task=${tasks.completed}`);
+    const timeline = page.locator('dialog ol.timeline');
+    await expectText(timeline, /首次轮询/);
+    expect(await timeline.textContent()).not.toMatch(/first poll|last poll|archived|quota/);
+    await expectText(page.locator('dialog'), /文生视频/);
+    expect(realErrors(session)).toEqual([]);
+  });
+
   it('folds every model but the first on a phone, each saying how many prices it holds, and opens one on a tap', async () => {
     const session = await open({ prefix: 'admin', viewport: { width: 390, height: 844 } });
     const { page } = session;

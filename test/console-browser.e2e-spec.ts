@@ -59,6 +59,8 @@ describeWithBrowser('web console in a browser', () => {
     const { page } = admin;
     await page.goto('/console');
     await page.getByLabel('Admin token').waitFor();
+    // Signed out, the page does not ask for a session: the browser's console shows no 401.
+    expect(admin.errors).toEqual([]);
     expect(await auditAccessibility(page)).toEqual([]);
     await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in as administrator' }).click();

@@ -6,6 +6,7 @@ import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './supp
 import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
 import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
 import { startGateway, TestGateway } from './support/gateway';
+import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { describeOnSqlite } from './support/test-databases';
 
 /** OpenAI's error shape (/v1/videos, the admin API). */
@@ -423,7 +424,10 @@ describeOnSqlite('faults: family O media URLs follow the media URL policy', (kin
   });
 
   const refusedHost = (field: string) =>
-    invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
+    invalid(
+      `${field} must point to a public host (private, loopback and link-local addresses are refused; MEDIA_ALLOW_PRIVATE_HOSTS=true allows them, for tests)`,
+      field,
+    );
 
   it.each<[string, unknown, string]>([
     ['a loopback URL', 'http://127.0.0.1:9/cat.png', 'input_reference'],
@@ -440,5 +444,84 @@ describeOnSqlite('faults: family O media URLs follow the media URL policy', (kin
     expect(await gw.balance(customer.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     expect((await gw.admin.get(`/api/admin/logs?user_id=${customer.userId}&type=consume`).expect(200)).body.total).toBe(0);
     expect(fake.requests).toHaveLength(0);
+  });
+});
+
+/** Family O's input_reference URL must be an image: what it fetches is checked before the charge. */
+describeOnSqlite('faults: family O input_reference that is not an image', (kind) => {
+  let gw: TestGateway;
+  let fake: FakeOpenAiUpstream;
+  let pages: LoopbackServer;
+  let customer: { userId: number; key: string };
+  const QUOTA = 1_000_000;
+  const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(120, 1)]);
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAiUpstream();
+    pages = await startLoopbackServer((req, res) => {
+      if (req.path === '/page.html') {
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.end('<!doctype html><html><body>a page about cats</body></html>');
+      } else if (req.path === '/frame.png') {
+        res.setHeader('content-type', 'image/png');
+        res.end(PNG);
+      } else {
+        res.statusCode = 404;
+        res.end('not found');
+      }
+    });
+    gw = await startGateway(kind);
+    await gw.app
+      .get(ChannelsService)
+      .create({ name: 'openai', platform: 'openai', baseUrl: `${fake.url}/v1`, apiKey: fake.apiKey, models: ['studio-1'] }, true);
+    await gw.admin.put('/api/admin/prices', { model: 'studio-1', resolution: '*', unit: 'second', price: 1000 }).expect(200);
+    customer = await gw.createCustomer({ quota: QUOTA });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+    await pages?.close();
+  });
+
+  const submit = (reference: unknown) =>
+    gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'studio-1', prompt: 'a cat', input_reference: reference });
+
+  it.each<[string, () => unknown, string, RegExp]>([
+    ['an HTML page', () => `${pages.url}/page.html`, 'input_reference', /^input_reference must be a JPEG, PNG or WebP image/],
+    [
+      'an HTML page as image_url',
+      () => ({ image_url: `${pages.url}/page.html` }),
+      'input_reference.image_url',
+      /must be a JPEG, PNG or WebP image/,
+    ],
+    ['a 404', () => `${pages.url}/gone.png`, 'input_reference', /^input_reference is not reachable \(HTTP 404\)/],
+  ])('%s is a 400 naming the field; nothing charged, nothing sent upstream', async (_name, reference, field, message) => {
+    const res = await submit(reference());
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ param: field, message: expect.stringMatching(message), code: 'invalid_request' });
+    expect(await gw.balance(customer.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('an HTML file part is a 400 naming input_reference; nothing charged, nothing sent upstream', async () => {
+    const res = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .field('model', 'studio-1')
+      .field('prompt', 'a cat')
+      .attach('input_reference', Buffer.from('<!doctype html><html></html>'), { filename: 'frame.png', contentType: 'image/png' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ param: 'input_reference', message: 'input_reference must be a JPEG, PNG or WebP image' });
+    expect(await gw.balance(customer.userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('an image URL is taken and charged', async () => {
+    const res = await submit(`${pages.url}/frame.png`);
+    expect(res.status).toBe(200);
+    expect((await gw.balance(customer.userId)).used_quota).toBeGreaterThan(0);
   });
 });

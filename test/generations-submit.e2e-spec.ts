@@ -162,10 +162,16 @@ describeEachDatabase('generations: family B submit', (kind) => {
     });
   });
 
-  it('truncates long prompts: 5000 Latin, 2500 Chinese, Chinese counting double when mixed', async () => {
-    await submit({ model: 'beta-1.0-t2v', prompt: 'a'.repeat(5200) }).expect(200);
+  it('truncates long prompts: 5000 Latin, 2500 Chinese, Chinese counting double when mixed; the response says so', async () => {
+    const long = await submit({ model: 'beta-1.0-t2v', prompt: 'a'.repeat(100_000) }).expect(200);
+    expect(long.headers['x-gateway-warning']).toBe(
+      'prompt truncated to 5000 characters (family B: at most 5000 non-Chinese or 2500 Chinese characters)',
+    );
     expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('a'.repeat(5000));
-    await submit({ model: 'beta-1.0-t2v', prompt: '猫'.repeat(2600) }).expect(200);
+    // A prompt within the limit carries no warning.
+    expect((await submit({ model: 'beta-1.0-t2v', prompt: 'a'.repeat(5000) }).expect(200)).headers['x-gateway-warning']).toBeUndefined();
+    const chinese = await submit({ model: 'beta-1.0-t2v', prompt: '猫'.repeat(2600) }).expect(200);
+    expect(chinese.headers['x-gateway-warning']).toMatch(/^prompt truncated to 2500 characters/);
     expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('猫'.repeat(2500));
     await submit({ model: 'beta-1.0-t2v', prompt: 'b'.repeat(1000) + '狗'.repeat(2400) }).expect(200);
     expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('b'.repeat(1000) + '狗'.repeat(2000));

@@ -361,7 +361,9 @@ describeOnSqlite('generations: private media hosts', (kind) => {
       .send({ model: 'beta-1.0-r2v', prompt: 'p', metadata: { input: { media: [{ type: 'reference_image', url }] } } })
       .expect(400);
     expect(res.body).toEqual(
-      wrapper('metadata.input.media[0].url must point to a public host (private, loopback and link-local addresses are refused)'),
+      wrapper(
+        'metadata.input.media[0].url must point to a public host (private, loopback and link-local addresses are refused; MEDIA_ALLOW_PRIVATE_HOSTS=true allows them, for tests)',
+      ),
     );
     expect(await gw.balance(customer.userId)).toEqual({ quota: 100_000, used_quota: 0 });
   });

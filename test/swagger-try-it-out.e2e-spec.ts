@@ -88,6 +88,18 @@ describeOnSqlite('swagger: "Try it out" as pre-filled', (kind) => {
     }
   });
 
+  it('lists the video groups first: videos, then the unified form, before verification and the admin API', () => {
+    const order = (docs.tags as Array<{ name: string }>).map((tag) => tag.name);
+    expect(order.slice(0, 2)).toEqual(['videos', 'video generations (unified form)']);
+    expect(order.indexOf('verification')).toBeGreaterThan(1);
+    expect(order.indexOf('admin')).toBeGreaterThan(order.indexOf('verification'));
+    // Every group an endpoint names is ordered.
+    const used = new Set(
+      Object.values(docs.paths as Json).flatMap((item: Json) => Object.values(item).flatMap((op: Json) => op.tags ?? [])),
+    );
+    expect([...used].filter((tag) => !order.includes(tag as string))).toEqual([]);
+  });
+
   it('documents every family request schema on the surfaces that take it, from the classes that validate them', () => {
     const refs = (path: string) =>
       docs.paths[path].post.requestBody.content['application/json'].schema.oneOf.map((ref: Json) => ref.$ref.split('/').pop());

@@ -186,7 +186,8 @@ describeOnSqlite('verification with MEDIA_ALLOW_PRIVATE_HOSTS=false', (kind) => 
   it('refuses portrait and reference URLs on private hosts before calling the provider or charging', async () => {
     const { userId, key, groupId } = await verifiedCustomer(gw, fake, { quota: 100_000 });
     const auth = `Bearer ${key}`;
-    const message = (field: string) => `${field} must point to a public host (private, loopback and link-local addresses are refused)`;
+    const message = (field: string) =>
+      `${field} must point to a public host (private, loopback and link-local addresses are refused; MEDIA_ALLOW_PRIVATE_HOSTS=true allows them, for tests)`;
     const calls = fake.controlCalls.length;
     for (const url of ['http://127.0.0.1/me.jpg', 'http://10.0.0.8/me.jpg', 'http://169.254.169.254/latest']) {
       const res = await gw.http.post(`/v1/verification/groups/${groupId}/assets`).set('Authorization', auth).send({ url }).expect(400);

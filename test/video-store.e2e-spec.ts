@@ -175,6 +175,19 @@ for (const storeKind of ['file', 's3'] as const) {
       await gw.admin.get(`/api/admin/tasks/${broken}/thumbnail`).expect(404);
     });
 
+    it('answers the thumbnail right after the task reads completed, before archiving has made the stored one', async () => {
+      const id = await completedTask();
+      expect((await archiveState(id)).archive_status).not.toBe('archived');
+      const thumb = await get(`/v1/videos/${id}/content?variant=thumbnail`).expect(200);
+      expect(thumb.headers['content-type']).toBe('image/jpeg');
+      expect([...thumb.body.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+      // Once archived, the stored one is served (same frame, from the store).
+      await archive();
+      const stored = await get(`/v1/videos/${id}/content?variant=thumbnail`).expect(200);
+      expect(stored.headers['content-type']).toBe('image/jpeg');
+      expect(stored.headers.etag).toBeDefined();
+    });
+
     it('hands out signed links that play without a key and are 403 when altered or expired; another account gets 404', async () => {
       const id = await completedTask();
       const flat = (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;

@@ -46,7 +46,8 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     const { body: submitted } = await client.submit();
     const videoId = latestVideoId();
     const first = await client.get(`/v1/videos/${submitted.id}`).expect(200);
-    expect(first.body).toEqual({ ...submitted });
+    // As OpenAI's video object: the length asked for as a string, and no asset to expire yet.
+    expect(first.body).toEqual({ ...submitted, seconds: '5', expires_at: null });
 
     gw.clock.advance(3000);
     await gw.sync();
@@ -75,11 +76,15 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       created_at: submitted.created_at,
       completed_at: Math.floor(gw.clock.now() / 1000),
       size: '1280x720',
+      seconds: '5',
+      expires_at: expect.any(Number),
       // The gateway's own signed link, never the provider's URL.
       metadata: {
         url: expect.stringMatching(new RegExp(`^${gw.url}/v1/videos/${submitted.id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`)),
       },
     });
+    // expires_at is when that link stops playing.
+    expect(String(done.expires_at)).toBe(new URL(done.metadata.url).searchParams.get('expires'));
     // A finished task is not polled again.
     await pollRound();
     expect(pollsOf(videoId)).toBe(4);

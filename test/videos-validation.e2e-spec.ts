@@ -244,7 +244,10 @@ describeOnSqlite('videos: validation and auth before any charge', (kind) => {
           .send({ model: 'alpha/v6', prompt: 'a cat', image: url })
           .expect(400);
         expect(res.body).toEqual(
-          invalid('image must point to a public host (private, loopback and link-local addresses are refused)', 'image'),
+          invalid(
+            'image must point to a public host (private, loopback and link-local addresses are refused; MEDIA_ALLOW_PRIVATE_HOSTS=true allows them, for tests)',
+            'image',
+          ),
         );
       }
       expect(await strict.balance(user.userId)).toEqual({ quota: QUOTA, used_quota: 0 });

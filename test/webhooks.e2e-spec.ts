@@ -399,7 +399,11 @@ describeEachDatabase('webhooks', (kind) => {
       for (const url of [target.url, 'http://10.1.2.3/hook', 'http://[::1]:8080/hook', 'http://169.254.169.254/latest']) {
         const res = await as(customer.key).post('/v1/webhooks', { url });
         expect(res.status).toBe(400);
-        expect(res.body.error).toMatchObject({ param: 'url', message: expect.stringContaining('public host') });
+        // Names the switch, so someone trying a receiver on localhost knows what to set.
+        expect(res.body.error).toMatchObject({
+          param: 'url',
+          message: expect.stringMatching(/public host.*MEDIA_ALLOW_PRIVATE_HOSTS=true/),
+        });
       }
       // Registered while allowed; refused when it is sent, and nothing reaches the receiver.
       await flatTask(customer.key);
@@ -407,7 +411,11 @@ describeEachDatabase('webhooks', (kind) => {
       await deliver();
       expect(target.received).toHaveLength(0);
       const [, refused] = (await as(customer.key).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
-      expect(refused).toMatchObject({ attempt: 1, status_code: null, error: expect.stringContaining('public host') });
+      expect(refused).toMatchObject({
+        attempt: 1,
+        status_code: null,
+        error: expect.stringMatching(/public host.*MEDIA_ALLOW_PRIVATE_HOSTS=true/),
+      });
     } finally {
       gw.config.mediaAllowPrivateHosts = true;
     }

@@ -1,3 +1,4 @@
+import { ledgerDetailCode } from './ledger-detail-code';
 import type { LogEntity } from './log.entity';
 
 export const toLogView = (log: LogEntity) => ({
@@ -10,5 +11,12 @@ export const toLogView = (log: LogEntity) => ({
   balance_after: log.balanceAfter,
   channel_id: log.channelId,
   detail: log.detail,
+  ...detailCodeOf(log.detail),
   created_at: Math.floor(log.createdAt / 1000),
 });
+
+/** `detail_code` and `detail_params` for a ledger row's detail (both null for free text). */
+export function detailCodeOf(detail: string | null): { detail_code: string | null; detail_params: Record<string, string | number> | null } {
+  const code = ledgerDetailCode(detail);
+  return { detail_code: code?.detail_code ?? null, detail_params: code?.detail_params ?? null };
+}

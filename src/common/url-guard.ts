@@ -93,6 +93,10 @@ export function assertHttpUrl(raw: string, field: string): URL {
   return url;
 }
 
+/** The 400 for a URL on a private host: names the switch, so a newcomer trying on localhost knows what to set. */
+export const notPublicHostMessage = (field: string): string =>
+  `${field} must point to a public host (private, loopback and link-local addresses are refused; MEDIA_ALLOW_PRIVATE_HOSTS=true allows them, for tests)`;
+
 /**
  * Checks that `raw` is an http(s) URL whose host resolves only to public addresses.
  * `field` names the request field in the 400. With `allowPrivate` (or a trusted host of the
@@ -117,7 +121,7 @@ export async function assertPublicHttpUrl(
     }
   }
   if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
-    throw AppError.invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
+    throw AppError.invalid(notPublicHostMessage(field), field);
   }
   return url;
 }

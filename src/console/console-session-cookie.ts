@@ -6,10 +6,19 @@ function cookieOptions(req: Request): CookieOptions {
   return { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/' };
 }
 
+/**
+ * A hint the page's script can read (no secret in it: `1`), living as long as the session cookie: a
+ * signed-out page does not ask for its session, so the browser logs no 401.
+ */
+export const CONSOLE_SIGNED_IN_HINT = 'console_signed_in';
+
 export function setSessionCookie(req: Request, res: Response, sessionId: string, expiresAt: number, now: number): void {
-  res.cookie(CONSOLE_SESSION_COOKIE, sessionId, { ...cookieOptions(req), maxAge: Math.max(0, expiresAt - now) });
+  const maxAge = Math.max(0, expiresAt - now);
+  res.cookie(CONSOLE_SESSION_COOKIE, sessionId, { ...cookieOptions(req), maxAge });
+  res.cookie(CONSOLE_SIGNED_IN_HINT, '1', { ...cookieOptions(req), httpOnly: false, maxAge });
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
   res.clearCookie(CONSOLE_SESSION_COOKIE, cookieOptions(req));
+  res.clearCookie(CONSOLE_SIGNED_IN_HINT, { ...cookieOptions(req), httpOnly: false });
 }

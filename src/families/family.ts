@@ -24,6 +24,8 @@ export interface SubmitInput {
   body: Record<string, unknown>;
   /** The `input_reference` file part of a multipart submit. */
   inputReferenceFile?: UploadedPart;
+  /** What the family changed in an accepted request, said in the response (X-Gateway-Warning). */
+  warnings?: string[];
 }
 
 /** What a family makes of a body: the task to price and send, and what to let go of once the submit is over. */

@@ -14,6 +14,7 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorCode } from '../common/app-error';
 import { ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
+import { sendWarnings, WARNING_HEADER_DOC } from '../common/response-warnings';
 import { SignedLinksService } from '../storage/signed-links.service';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
@@ -68,15 +69,13 @@ export class GenerationsController {
   })
   @ApiHeader(GATEWAY_HOPS_API_HEADER)
   @ApiSubmitBody('unified', "The request schema of the model's family")
-  @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`' })
+  @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`', headers: WARNING_HEADER_DOC })
   @ApiSubmitErrors(WrapperErrorResponse, ERRORS)
   @ApiUnauthorizedResponse({ type: WrapperErrorResponse, description: 'API key missing, invalid or expired', example: ERRORS[401] })
   async create(@Body() body: unknown, @Req() req: AuthenticatedRequest): Promise<GenerationSubmitResponse> {
-    const task = await this.submissions.submit(
-      unifiedSubmitInput(body),
-      { user: req.user!, apiKey: req.apiKey },
-      submitHeadersOf(req.headers),
-    );
+    const input = unifiedSubmitInput(body);
+    const task = await this.submissions.submit(input, { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
+    sendWarnings(req, input.warnings);
     return GenerationSubmitResponse.of(task);
   }
 

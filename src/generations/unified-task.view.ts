@@ -53,8 +53,28 @@ export function toUnifiedTask(task: TaskEntity, links: ContentLinks): UnifiedTas
       upstream_model_name: task.upstreamModel,
       origin_model_name: task.model,
     },
-    data: shownUpstreamResponse(task.upstreamResponse),
+    data: withOwnVideoLinks(shownUpstreamResponse(task.upstreamResponse), task.status === 'SUCCESS' ? links.contentUrl(task) : null),
   };
+}
+
+/**
+ * The raw record keeps its documented fields, but the provider's video URL never reaches a client:
+ * a link under a video URL key (`video_url`, `url`, ...) becomes the gateway's own signed link once
+ * the task succeeded, and any other link is left out.
+ */
+function withOwnVideoLinks(value: Record<string, unknown>, ownLink: string | null): Record<string, unknown> {
+  const replace = (key: string, field: unknown): unknown => {
+    if (typeof field === 'string' && /^https?:\/\//i.test(field)) return /(^|_)url$|video/i.test(key) && ownLink ? ownLink : undefined;
+    if (Array.isArray(field)) return field.map((item) => replace(key, item)).filter((item) => item !== undefined);
+    if (field && typeof field === 'object')
+      return Object.fromEntries(
+        Object.entries(field)
+          .map(([inner, item]) => [inner, replace(inner, item)])
+          .filter(([, item]) => item !== undefined),
+      );
+    return field;
+  };
+  return replace('', value) as Record<string, unknown>;
 }
 
 export const toUnifiedTaskResponse = (task: TaskEntity, links: ContentLinks): UnifiedTaskResponse => ({

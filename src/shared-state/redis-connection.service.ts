@@ -10,6 +10,8 @@ const COMMAND_TIMEOUT_MS = 500;
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /** Both connections are pinged this often: a hung Redis (no answer, connection still open) is a lost one. */
 const HEARTBEAT_INTERVAL_MS = 1_000;
+/** A connection not ready this long after start counts as down (a blackhole accepts and never answers, and never closes). */
+const START_GRACE_MS = 2_000;
 /** Shutdown waits this long for QUIT, then drops the connections (an unreachable or hung Redis never answers). */
 const QUIT_TIMEOUT_MS = 1_000;
 
@@ -33,6 +35,7 @@ export class RedisConnection implements OnApplicationShutdown {
   private readonly upGauge: Gauge | null = null;
   private readonly fallbacks: Counter | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private readonly startedAt = Date.now();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, registry: MetricsRegistry) {
     this.keyPrefix = config.redisKeyPrefix;
@@ -106,6 +109,8 @@ export class RedisConnection implements OnApplicationShutdown {
     );
     // The client may have closed meanwhile: its 'close' has already said so.
     if (this.client?.status === 'ready') this.setUp(answers.every(Boolean));
+    // Still connecting after the grace: said once, so the operator knows within seconds.
+    else if (this.state === 'connecting' && Date.now() - this.startedAt >= START_GRACE_MS) this.setUp(false);
   }
 
   private setUp(up: boolean): void {
@@ -117,7 +122,7 @@ export class RedisConnection implements OnApplicationShutdown {
     if (up && previous === 'down') this.logger.log('Redis is back: limits and key revocations are shared again');
     if (!up)
       this.logger.warn(
-        'Redis is unavailable: rate limits and the sign-in throttle are per process, and cached API keys live 2 s, until it returns',
+        'REDIS_URL: Redis is unavailable; the gateway runs on: rate limits and the sign-in throttle are per process, and cached API keys live 2 s, until it returns',
       );
     for (const listener of this.listeners) listener(up);
   }

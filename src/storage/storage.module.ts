@@ -11,6 +11,7 @@ import { ContentAccessGuard } from './content-access.guard';
 import { ProviderVideoSource } from './provider-video-source.service';
 import { SignedLinksService } from './signed-links.service';
 import { StoredVideoRemover } from './stored-video-remover.service';
+import { OnDemandThumbnail } from './on-demand-thumbnail.service';
 import { ThumbnailMaker } from './thumbnail-maker';
 import { VideoArchiveEntity } from './video-archive.entity';
 import { VideoArchiveJob } from './video-archive.job';
@@ -38,6 +39,7 @@ import { VideoStoreMetrics } from './video-store-metrics.service';
     SignedLinksService,
     ProviderVideoSource,
     ThumbnailMaker,
+    OnDemandThumbnail,
     VideoArchiveRepository,
     VideoArchiveJob,
     VideoDeliveryService,

@@ -7,6 +7,7 @@ import { toUnixSeconds } from '../common/clock';
 import type { TaskEntity } from '../tasks/task.entity';
 import { parseByteRange } from './byte-range';
 import { ProviderVideoError, ProviderVideoSource, RELAY_BUFFER_BYTES } from './provider-video-source.service';
+import { OnDemandThumbnail } from './on-demand-thumbnail.service';
 import { looksLikeText } from './video-bytes';
 import type { VideoArchiveEntity } from './video-archive.entity';
 import { VideoArchiveRepository } from './video-archive.repository';
@@ -45,6 +46,7 @@ export class VideoDeliveryService {
     private readonly keys: VideoObjectKeys,
     private readonly provider: ProviderVideoSource,
     private readonly archives: VideoArchiveRepository,
+    private readonly onDemand: OnDemandThumbnail,
   ) {}
 
   async open(task: TaskEntity, request: DeliveryRequest): Promise<VideoStream> {
@@ -53,8 +55,8 @@ export class VideoDeliveryService {
     const archive = await this.archives.findOf(task.id);
     const archived = this.store !== null && archive?.status === 'archived' && archive.size !== null;
     if (variant === 'thumbnail') {
-      if (!archived || archive.thumbnailSize === null)
-        throw AppError.notFound(`video ${task.taskId} has no thumbnail${archived ? '' : ' yet'}`);
+      if (!archived) return this.thumbnailMeanwhile(task, archive, request);
+      if (archive.thumbnailSize === null) throw AppError.notFound(`video ${task.taskId} has no thumbnail`);
       return this.fromStore(
         task,
         archive,
@@ -75,6 +77,25 @@ export class VideoDeliveryService {
       }
     }
     return this.fromProvider(task, archive, request.range);
+  }
+
+  /**
+   * Between completion and archiving (a moment) the poster frame is made from the provider's video, so
+   * a client never sees a finished video without one. Without a store there are no thumbnails, and an
+   * archive that failed (the provider no longer has it) has none to make.
+   */
+  private async thumbnailMeanwhile(task: TaskEntity, archive: VideoArchiveEntity | null, request: DeliveryRequest): Promise<VideoStream> {
+    const missing = () => AppError.notFound(`video ${task.taskId} has no thumbnail yet`);
+    if (this.store === null || archive?.status === 'failed') throw missing();
+    const image = await this.onDemand.posterFrame(task);
+    if (!image) throw missing();
+    const headers = {
+      'content-type': 'image/jpeg',
+      'content-length': String(image.length),
+      'cache-control': 'private, no-store',
+      'content-disposition': `inline; filename="${task.taskId}.jpg"`,
+    };
+    return { status: 200, headers, body: request.head ? null : Readable.from([image]) };
   }
 
   private async fromStore(

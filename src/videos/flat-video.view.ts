@@ -8,15 +8,27 @@ import type { FlatVideoDto, SubmittedVideoDto } from './dto/video.dto';
 /** The submit answer: the same for every family (and on /v1/video/generations). */
 export const toSubmittedVideo = (task: TaskEntity): SubmittedVideoDto => toSubmittedTask(task);
 
+/** The length asked for, as OpenAI's video object says it (a string of whole seconds); undefined where the output follows an input (video edit). */
+function requestedSeconds(task: TaskEntity): string | undefined {
+  const request = task.request ?? {};
+  const value = request.seconds ?? request.duration ?? request.durationSeconds;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? String(value) : undefined;
+}
+
 /** The flat form of any task, whatever its platform: built from the shared task record and the gateway's signed link. */
 export function toFlatVideo(task: TaskEntity, links: ContentLinks): FlatVideoDto {
-  const video: FlatVideoDto = { ...toSubmittedVideo(task) };
+  // expires_at as OpenAI's video object: when the downloadable asset (here: the signed link) expires; null until there is one.
+  const video: FlatVideoDto = { ...toSubmittedVideo(task), expires_at: null };
+  const seconds = requestedSeconds(task);
+  if (seconds !== undefined) video.seconds = seconds;
   if (video.status === 'completed') {
     video.progress = 100;
     video.completed_at = toUnixSeconds(task.finishTime ?? task.updatedAt);
     if (task.outputSize) video.size = task.outputSize;
     // The gateway's own signed link, never the provider's.
-    video.metadata = { url: links.contentUrl(task) };
+    const url = links.contentUrl(task);
+    video.metadata = { url };
+    video.expires_at = Number(new URL(url).searchParams.get('expires')) || null;
   }
   if (video.status === 'failed') {
     const message = task.failReason ?? FAILURE.generation;

@@ -27,7 +27,7 @@ export function normalizeSubmitBody(raw: unknown, inputReferenceFile: UploadedPa
     }
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
   }
-  return { form: 'flat', body, inputReferenceFile };
+  return { form: 'flat', body, inputReferenceFile, warnings: [] };
 }
 
 function toNumber(value: unknown): unknown {

@@ -21,14 +21,14 @@ export class VideoContentController {
     summary: "Download the finished video (Range supported; served from the gateway's own copy once archived)",
     description:
       'With an API key, or with the signed link of `metadata.url` / `data.result_url` (`expires` and `signature`, no Authorization header needed). ' +
-      '`variant=thumbnail` answers a JPEG poster frame once the video is archived.',
+      "`variant=thumbnail` answers a JPEG poster frame as soon as the video is completed (made from the provider's video until the archived one is stored).",
   })
   @ApiProduces('video/mp4', 'image/jpeg')
   @ApiQuery({
     name: 'variant',
     required: false,
     enum: ['video', 'thumbnail'],
-    description: 'other variants answer 404; `thumbnail` is 404 until archived, or when the video could not be decoded',
+    description: 'other variants answer 404; `thumbnail` is 404 without a video store, or when the video could not be decoded',
   })
   @ApiQuery({ name: 'expires', required: false, description: 'signed link: unix time the link expires' })
   @ApiQuery({ name: 'signature', required: false, description: 'signed link: hex HMAC of the task id and `expires`' })

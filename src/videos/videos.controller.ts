@@ -29,6 +29,7 @@ import { ErrorCode } from '../common/app-error';
 import { ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { multipartOptions } from '../common/multipart-limits';
+import { sendWarnings, WARNING_HEADER_DOC } from '../common/response-warnings';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
@@ -99,7 +100,7 @@ export class VideosController {
     description: 'the same key and body within 24 h return the first task, charged once; 1 to 255 characters',
   })
   @ApiHeader(GATEWAY_HOPS_API_HEADER)
-  @ApiOkResponse({ type: SubmittedVideoDto })
+  @ApiOkResponse({ type: SubmittedVideoDto, headers: WARNING_HEADER_DOC })
   @ApiSubmitErrors(OpenAiErrorDto, ERRORS)
   async create(
     @Body() body: unknown,
@@ -108,6 +109,7 @@ export class VideosController {
   ): Promise<SubmittedVideoDto> {
     const submit = normalizeSubmitBody(body, files?.input_reference?.[0], Boolean(req.is('multipart/form-data')));
     const task = await this.submissions.submit(submit, { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
+    sendWarnings(req, submit.warnings);
     return toSubmittedVideo(task);
   }
 

@@ -4,7 +4,7 @@ import { Agent as HttpAgent, ClientRequest, IncomingMessage, request as httpRequ
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AppError } from '../common/app-error';
 import { publicOnlyLookup } from '../common/public-fetch';
-import { assertPublicHttpUrl } from '../common/url-guard';
+import { assertPublicHttpUrl, notPublicHostMessage } from '../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { signWebhook } from './webhook-signature';
 
@@ -144,7 +144,7 @@ function describeFailure(error: unknown): SendResult {
     return {
       outcome: 'refused',
       statusCode: null,
-      error: 'url must point to a public host (private, loopback and link-local addresses are refused)',
+      error: notPublicHostMessage('url'),
     };
   }
   if (code === 'ETIMEDOUT') return { outcome: 'timeout', statusCode: null, error: `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` };

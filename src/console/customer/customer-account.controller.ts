@@ -56,7 +56,7 @@ export class CustomerAccountController {
   @ApiOkResponse({ type: CustomerOverviewDto })
   @ApiBadRequestResponse({ description: '`range` is not 7d or 30d' })
   overview(@Req() req: ConsoleRequest, @Query() query: CustomerOverviewQueryDto): Promise<CustomerOverviewDto> {
-    return this.overviews.build(req.user!.id, req.user!.quota, query.range);
+    return this.overviews.build(req.user!.id, req.user!.quota, query.range, req.user!.createdAt);
   }
 
   @Get('models')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CUSTOMER_LOG_TYPES, CustomerLogType, LogEntity } from '../../billing/log.entity';
 import { LogsService } from '../../billing/logs.service';
+import { detailCodeOf } from '../../billing/log.view';
 import { TaskQueries } from '../../tasks/task-queries.service';
 import { LogTotalsService } from '../../billing/log-totals.service';
 
@@ -13,6 +14,7 @@ const toCustomerLogView = (log: LogEntity, reason: string | null) => ({
   quota: log.quota,
   balance_after: log.balanceAfter,
   detail: log.detail,
+  ...detailCodeOf(log.detail),
   reason,
   created_at: Math.floor(log.createdAt / 1000),
 });

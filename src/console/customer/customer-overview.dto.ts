@@ -22,8 +22,12 @@ export class CustomerOverviewDto {
   @ApiProperty({ type: [String], example: ['2026-11-21', '2026-11-22'], description: 'UTC days, oldest first, today last' }) days: string[];
   @ApiProperty({ type: [Number], description: 'net quota spent per day (charges minus refunds)' }) spend_by_day: number[];
   @ApiProperty({ type: [Number], description: 'quota refunded per day' }) refund_by_day: number[];
-  @ApiProperty({ type: [Number], description: "the balance after the day's last ledger row (carried over days without one)" })
-  balance_by_day: number[];
+  @ApiProperty({
+    type: [Number],
+    nullable: true,
+    description: "the balance after the day's last ledger row (carried over days without one); null for days before the account existed",
+  })
+  balance_by_day: (number | null)[];
   @ApiProperty({ description: 'the balance now' }) balance: number;
   @ApiProperty({ type: [ModelSpendDto], description: 'most spent first' }) spend_by_model: ModelSpendDto[];
   @ApiProperty({ type: CurrencyDto }) currency: CurrencyDto;

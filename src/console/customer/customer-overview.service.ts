@@ -22,7 +22,7 @@ export class CustomerOverviewService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async build(userId: number, balance: number, range: OverviewRange): Promise<CustomerOverviewDto> {
+  async build(userId: number, balance: number, range: OverviewRange, accountCreatedAt = 0): Promise<CustomerOverviewDto> {
     const now = this.clock.now();
     const today = now - (now % DAY_MS);
     const days = Array.from({ length: OVERVIEW_RANGES[range] }, (_, i) => today - (OVERVIEW_RANGES[range] - 1 - i) * DAY_MS);
@@ -43,7 +43,11 @@ export class CustomerOverviewService {
       if (row.type === 'refund') refunds[i] += Number(row.sum);
     }
     let carried = balances.opening ?? 0;
-    const closing = days.map((day) => (carried = balances.byDay.get(day) ?? carried));
+    // A day that ended before the account existed has no balance (null: the chart draws nothing, not 0).
+    const closing = days.map((day) => {
+      carried = balances.byDay.get(day) ?? carried;
+      return day + DAY_MS <= accountCreatedAt ? null : carried;
+    });
     return {
       range,
       days: days.map((day) => new Date(day).toISOString().slice(0, 10)),

@@ -16,6 +16,14 @@ export class TimelineEntryDto {
   status?: string;
   @ApiPropertyOptional({ minimum: 0, maximum: 100 }) progress?: number;
   @ApiPropertyOptional({ example: 'first poll' }) detail?: string;
+  @ApiPropertyOptional({
+    example: 'last_poll',
+    description:
+      'what `detail` says as a code for translation: first_poll, last_poll, quota_charged, quota_held, quota_refunded, quota_released, archived, archive_failed, webhook_attempt',
+  })
+  detail_code?: string;
+  @ApiPropertyOptional({ type: Object, example: { count: 3 }, description: "`detail_code`'s parameters" })
+  detail_params?: Record<string, string | number>;
 }
 
 export class TaskPollsDto {

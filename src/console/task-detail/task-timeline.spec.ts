@@ -46,20 +46,26 @@ describe('task timeline', () => {
     );
     expect(timeline).toEqual([
       { at: 10, kind: 'created', status: 'queued', progress: 0 },
-      { at: 10, kind: 'charged', detail: '500 quota' },
+      { at: 10, kind: 'charged', detail: '500 quota', detail_code: 'quota_charged', detail_params: { quota: 500 } },
       { at: 11, kind: 'submitted', status: 'queued', progress: 0 },
-      { at: 20, kind: 'poll', detail: 'first poll' },
+      { at: 20, kind: 'poll', detail: 'first poll', detail_code: 'first_poll', detail_params: {} },
       { at: 30, kind: 'progress', status: 'in_progress', progress: 50 },
-      { at: 40, kind: 'poll', detail: 'last poll (3 in all)' },
+      { at: 40, kind: 'poll', detail: 'last poll (3 in all)', detail_code: 'last_poll', detail_params: { count: 3 } },
       { at: 40, kind: 'status', status: 'failed', progress: 100, detail: 'generation failed' },
-      { at: 40, kind: 'refunded', detail: '500 quota' },
+      { at: 40, kind: 'refunded', detail: '500 quota', detail_code: 'quota_refunded', detail_params: { quota: 500 } },
     ]);
   });
 
   it("hides a refused submit's hold and release from customers, shows them to admins", () => {
     expect(buildTimeline({ task: task(), events, ledger, webhooks: [] }, 'customer').some((entry) => entry.kind === 'charged')).toBe(false);
     const admin = buildTimeline({ task: task(), events, ledger, webhooks: [] }, 'admin');
-    expect(admin).toContainEqual({ at: 10, kind: 'charged', detail: '500 quota (held)' });
+    expect(admin).toContainEqual({
+      at: 10,
+      kind: 'charged',
+      detail: '500 quota (held)',
+      detail_code: 'quota_held',
+      detail_params: { quota: 500 },
+    });
     expect(admin).toContainEqual({ at: 10, kind: 'created', status: 'SUBMITTING', progress: 0 });
   });
 
@@ -77,10 +83,17 @@ describe('task timeline', () => {
     expect(timeline).toEqual([
       { at: 10, kind: 'created' },
       { at: 11, kind: 'submitted', status: 'queued' },
-      { at: 20, kind: 'poll', detail: 'first poll' },
+      { at: 20, kind: 'poll', detail: 'first poll', detail_code: 'first_poll', detail_params: {} },
       { at: 40, kind: 'status', status: 'completed', progress: 100 },
-      { at: 41, kind: 'archived', detail: 'archived' },
-      { at: 42, kind: 'webhook', status: 'failed', detail: 'video.completed attempt 1: HTTP 500' },
+      { at: 41, kind: 'archived', detail: 'archived', detail_code: 'archived', detail_params: {} },
+      {
+        at: 42,
+        kind: 'webhook',
+        status: 'failed',
+        detail: 'video.completed attempt 1: HTTP 500',
+        detail_code: 'webhook_attempt',
+        detail_params: { type: 'video.completed', attempt: 1, outcome: 'HTTP 500' },
+      },
     ]);
   });
 });

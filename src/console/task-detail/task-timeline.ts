@@ -13,6 +13,9 @@ export interface TimelineEntry {
   status?: string;
   progress?: number;
   detail?: string;
+  /** What `detail` says as a code the console translates (the English `detail` stays for the API). */
+  detail_code?: string;
+  detail_params?: Record<string, string | number>;
 }
 
 /** One webhook attempt for the task's events. */
@@ -70,12 +73,20 @@ export function buildTimeline(sources: TimelineSources, audience: Audience): Tim
         status: status(event.status),
         progress: event.progress ?? undefined,
         detail: detailOf(event, audience),
+        ...archiveCodeOf(event, audience),
       }),
     );
   entries.push(...fromColumns(task, sources.archivedAt ?? null, sources.events, status));
-  if (task.firstPollAt) entries.push({ at: toUnixSeconds(task.firstPollAt), kind: 'poll', detail: 'first poll' });
+  if (task.firstPollAt)
+    entries.push({ at: toUnixSeconds(task.firstPollAt), kind: 'poll', detail: 'first poll', detail_code: 'first_poll', detail_params: {} });
   if (task.lastPollAt && task.pollCount > 1)
-    entries.push({ at: toUnixSeconds(task.lastPollAt), kind: 'poll', detail: `last poll (${task.pollCount} in all)` });
+    entries.push({
+      at: toUnixSeconds(task.lastPollAt),
+      kind: 'poll',
+      detail: `last poll (${task.pollCount} in all)`,
+      detail_code: 'last_poll',
+      detail_params: { count: task.pollCount },
+    });
   for (const row of sources.ledger) {
     const charge = audience === 'admin' ? ['consume', 'hold'] : CUSTOMER_CHARGE;
     const refund = audience === 'admin' ? ['refund', 'release'] : CUSTOMER_REFUND;
@@ -84,12 +95,16 @@ export function buildTimeline(sources: TimelineSources, audience: Audience): Tim
         at: toUnixSeconds(row.createdAt),
         kind: 'charged',
         detail: `${-row.quota} quota${audience === 'admin' && row.type === 'hold' ? ' (held)' : ''}`,
+        detail_code: audience === 'admin' && row.type === 'hold' ? 'quota_held' : 'quota_charged',
+        detail_params: { quota: -row.quota },
       });
     if (refund.includes(row.type))
       entries.push({
         at: toUnixSeconds(row.createdAt),
         kind: 'refunded',
         detail: `${row.quota} quota${audience === 'admin' && row.type === 'release' ? ' (hold released)' : ''}`,
+        detail_code: audience === 'admin' && row.type === 'release' ? 'quota_released' : 'quota_refunded',
+        detail_params: { quota: row.quota },
       });
   }
   for (const attempt of sources.webhooks) {
@@ -99,6 +114,8 @@ export function buildTimeline(sources: TimelineSources, audience: Audience): Tim
       kind: 'webhook',
       status: attempt.state,
       detail: `${attempt.type} attempt ${attempt.attempt}: ${outcome}`,
+      detail_code: 'webhook_attempt',
+      detail_params: { type: attempt.type, attempt: attempt.attempt, outcome },
     });
   }
   // Within one second, in the order things happen to a task (a poll before the move it brought); else as recorded.
@@ -125,7 +142,7 @@ function fromColumns(
     entries.push({ at: toUnixSeconds(task.finishTime), kind: 'status', status: status(task.status), progress: task.progress });
   }
   if (archivedAt && !has((event) => event.kind === 'archived'))
-    entries.push({ at: toUnixSeconds(archivedAt), kind: 'archived', detail: 'archived' });
+    entries.push({ at: toUnixSeconds(archivedAt), kind: 'archived', detail: 'archived', detail_code: 'archived', detail_params: {} });
   return entries;
 }
 
@@ -135,6 +152,12 @@ function detailOf(event: TaskEventEntity, audience: Audience): string | undefine
   if (event.kind === 'status' && event.status === 'FAILURE') return event.detail;
   if (event.kind === 'archived') return event.detail;
   return audience === 'admin' ? event.detail : undefined;
+}
+
+/** The archive's outcome (written as `archived` or `failed`) as a code. */
+function archiveCodeOf(event: TaskEventEntity, audience: Audience): Pick<TimelineEntry, 'detail_code' | 'detail_params'> {
+  if (event.kind !== 'archived' || !detailOf(event, audience)) return {};
+  return { detail_code: event.detail === 'archived' ? 'archived' : 'archive_failed', detail_params: {} };
 }
 
 function compact(entry: TimelineEntry): TimelineEntry {

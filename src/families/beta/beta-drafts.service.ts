@@ -6,6 +6,7 @@ import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';
 import { BETA_ACTIONS, BETA_RATIOS, parseBetaBody, VIDEO_EDIT_BILLED_SECONDS } from './beta-body.parser';
 import { BetaMediaCheckService } from './beta-media-check.service';
+import { BETA_PROMPT_BUDGET } from './beta-prompt';
 import { BETA_MODELS } from './beta-request';
 import { BetaVideoRequestDto } from './beta-request.dto';
 
@@ -23,7 +24,13 @@ export class BetaDrafts implements FamilyDrafts {
     const body = await validBody(BetaVideoRequestDto, input.form === 'flat' ? fromFlatForm(input) : input.body);
     const parsed = parseBetaBody(body, model, BETA_MODELS[model]);
     await this.mediaCheck.checkAll(parsed.media);
-    if (parsed.promptTruncated) this.logger.log(`prompt for ${model} truncated to the provider's limit (user ${caller.user.id})`);
+    if (parsed.promptTruncated) {
+      this.logger.log(`prompt for ${model} truncated to the provider's limit (user ${caller.user.id})`);
+      // The interface truncates (never refuses) a long family B prompt: the client is told so.
+      input.warnings?.push(
+        `prompt truncated to ${[...parsed.request.prompt].length} characters (family B: at most ${BETA_PROMPT_BUDGET} non-Chinese or ${BETA_PROMPT_BUDGET / 2} Chinese characters)`,
+      );
+    }
     const { request } = parsed;
     return {
       draft: {

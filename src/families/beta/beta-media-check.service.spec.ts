@@ -31,7 +31,8 @@ describe('family B media probe', () => {
 
   it('refuses a host that resolves to a private address when the connection is made', async () => {
     await expect(probe(false)).rejects.toMatchObject({
-      message: 'metadata.input.media[0].url must point to a public host (private, loopback and link-local addresses are refused)',
+      message:
+        'metadata.input.media[0].url must point to a public host (private, loopback and link-local addresses are refused; MEDIA_ALLOW_PRIVATE_HOSTS=true allows them, for tests)',
       options: { param: 'metadata.input.media[0].url' },
     });
   });

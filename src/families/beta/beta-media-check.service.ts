@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../common/app-error';
 import { publicOnlyLookup } from '../../common/public-fetch';
-import { assertPublicHttpUrl } from '../../common/url-guard';
+import { assertPublicHttpUrl, notPublicHostMessage } from '../../common/url-guard';
 import { isTrustedHost, mediaSourcePolicy } from '../../common/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { MediaToCheck } from './beta-body.parser';
@@ -81,8 +81,7 @@ export class BetaMediaCheckService {
   }
 }
 
-const notPublic = (field: string) =>
-  AppError.invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
+const notPublic = (field: string) => AppError.invalid(notPublicHostMessage(field), field);
 
 /** The first `bytes` of a stream (fewer if it ends sooner), bounded in time. */
 function readHead(stream: Readable, bytes: number): Promise<Buffer> {

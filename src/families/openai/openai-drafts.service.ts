@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../../common/app-error';
+import { sniffImageType } from '../../common/image-type';
 import { mediaSourcePolicy } from '../../common/media-source-policy';
 import { assertPublicHttpUrl } from '../../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
@@ -8,6 +9,7 @@ import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { assertOneInputReference } from '../shared/input-reference';
 import { assertModelDuration, ModelDurations } from '../shared/model-durations';
 import { OpenAiInputFiles } from './openai-input-files.service';
+import { OpenAiReferenceCheck } from './openai-reference-check.service';
 import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_MAX_SECONDS, OpenAiVideoRequestDto } from './openai-request.dto';
 
@@ -29,6 +31,7 @@ function secondsOf(model: string): ModelDurations {
 export class OpenAiDrafts implements FamilyDrafts {
   constructor(
     private readonly files: OpenAiInputFiles,
+    private readonly referenceCheck: OpenAiReferenceCheck,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -47,8 +50,13 @@ export class OpenAiDrafts implements FamilyDrafts {
       const [url, field] =
         typeof reference === 'string' ? [reference, 'input_reference'] : [reference.image_url, 'input_reference.image_url'];
       await assertPublicHttpUrl(url, field, mediaSourcePolicy(this.config));
+      // An HTML page or a 404 is refused here, before the charge, not by the provider after it.
+      await this.referenceCheck.check(url, field);
       request.inputReference = reference;
     }
+    // A file part is a first-frame image too: anything else is refused before the charge.
+    if (input.inputReferenceFile && sniffImageType(input.inputReferenceFile.buffer) === null)
+      throw AppError.invalid('input_reference must be a JPEG, PNG or WebP image', 'input_reference');
     const staged = input.inputReferenceFile ? this.files.stage(input.inputReferenceFile) : undefined;
     if (staged) request.inputFile = staged.ref;
     const withReference = request.inputReference !== undefined || staged !== undefined;

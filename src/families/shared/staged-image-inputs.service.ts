@@ -10,6 +10,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import { describeTransportError } from '../../upstream/provider-text';
 import { sniffImageType } from '../../common/image-type';
+import { notPublicHostMessage } from '../../common/url-guard';
 
 /** How an image-to-video task refers to its image in `task.request` (small: never the bytes). */
 export interface StagedImageRef {
@@ -147,7 +148,6 @@ export class StagedImageInputs {
   }
 }
 
-const notPublic = (field: string) =>
-  AppError.invalid(`${field} must point to a public host (private, loopback and link-local addresses are refused)`, field);
+const notPublic = (field: string) => AppError.invalid(notPublicHostMessage(field), field);
 const tooLarge = (field: string, maxBytes: number) =>
   AppError.invalid(`${field} is larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, field);

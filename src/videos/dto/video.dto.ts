@@ -55,6 +55,21 @@ export class FlatVideoDto {
   @ApiPropertyOptional({ example: '1280x720', description: '`<width>x<height>`; when completed and known' })
   size?: string;
 
+  @ApiPropertyOptional({
+    example: '5',
+    description:
+      "the length asked for, in whole seconds, as a string (as OpenAI's video object); absent where the output follows an input video (video edit)",
+  })
+  seconds?: string;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 1767355262,
+    description: "Unix seconds: when `metadata.url` (the signed link) expires, as OpenAI's `expires_at`; null until completed",
+  })
+  expires_at: number | null;
+
   @ApiPropertyOptional({ type: FlatVideoMetadataDto, description: 'when completed' })
   metadata?: FlatVideoMetadataDto;
 
@@ -67,7 +82,7 @@ const submitted = { id: EXAMPLE_ID, task_id: EXAMPLE_ID, object: 'video', model:
 
 /** Named examples of the flat form, shown with `GET /v1/videos/{id}`. */
 export const FLAT_VIDEO_EXAMPLES = {
-  in_progress: { summary: 'in progress', value: { ...submitted, status: 'in_progress', progress: 42 } },
+  in_progress: { summary: 'in progress', value: { ...submitted, status: 'in_progress', progress: 42, seconds: '5', expires_at: null } },
   completed: {
     summary: 'completed',
     value: {
@@ -76,6 +91,8 @@ export const FLAT_VIDEO_EXAMPLES = {
       progress: 100,
       completed_at: 1767268862,
       size: '1280x720',
+      seconds: '5',
+      expires_at: 1767355262,
       metadata: {
         url: 'https://gateway.example.com/v1/videos/task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0/content?expires=1767355262&signature=3f1c0e5a9d7b2c4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e',
       },
@@ -87,6 +104,8 @@ export const FLAT_VIDEO_EXAMPLES = {
       ...submitted,
       status: 'failed',
       progress: 100,
+      seconds: '5',
+      expires_at: null,
       error: { code: 'content_moderation_failed', message: 'content moderation failed' },
     },
   },

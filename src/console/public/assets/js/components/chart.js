@@ -110,7 +110,8 @@ export function Chart({ label, categories, axisLabels, series, height = 260, for
             : s.total === 'last'
               ? s.values[s.values.length - 1]
               : s.values.reduce((a, b) => a + (b ?? 0), 0);
-        return html`<span class="legend-item"><span class=${`swatch ${s.kind === 'bar' ? 'bar' : 'line'}`} style=${`--swatch:var(${s.color})`}></span>${s.label}<strong>${format(value)}</strong></span>`;
+        // A point with no value (a day before the account existed) reads as a dash, never as 0.
+        return html`<span class="legend-item"><span class=${`swatch ${s.kind === 'bar' ? 'bar' : 'line'}`} style=${`--swatch:var(${s.color})`}></span>${s.label}<strong>${value === null || value === undefined ? '–' : format(value)}</strong></span>`;
       })}
     </figcaption>
   </figure>`;

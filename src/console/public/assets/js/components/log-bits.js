@@ -1,5 +1,6 @@
 // Pieces the customer's and the admin's ledger pages share: the totals, and what an entry is about.
 import { ShortId } from './ui.js';
+import { ledgerDetail } from '../lib/detail-text.js';
 import { failureText } from '../lib/failure-text.js';
 import { quota, signed } from '../lib/format.js';
 import { html } from '../lib/html.js';
@@ -35,6 +36,6 @@ export function describeLog(log, namesTask) {
     return html`<div class="log-detail"><span>${t('logs.refundFor')} </span><${ShortId} id=${log.task_id} />${reason ? html`<div class="refund-reason">${t('logs.reason', { reason: failureText(reason) })}</div>` : null}</div>`;
   }
   if (log.task_id && namesTask(log))
-    return html`<div class="log-detail"><span>${t('logs.taskLabel')} </span><${ShortId} id=${log.task_id} />${log.detail ? html`<div class="muted small">${log.detail}</div>` : null}</div>`;
-  return log.detail ?? '';
+    return html`<div class="log-detail"><span>${t('logs.taskLabel')} </span><${ShortId} id=${log.task_id} />${log.detail ? html`<div class="muted small">${ledgerDetail(log)}</div>` : null}</div>`;
+  return ledgerDetail(log);
 }

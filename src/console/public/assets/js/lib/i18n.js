@@ -44,10 +44,19 @@ export async function setLanguage(lang) {
   langStore.set(lang);
 }
 
-/** t('tasks.count', { n: 3 }) -> the message with {n} filled in; a missing key falls back to English, then to the key. */
+/** True when the catalogs hold `key` (in the page's language or English). */
+export function hasMessage(key) {
+  return catalogs[langStore.get()]?.[key] !== undefined || catalogs.en?.[key] !== undefined;
+}
+
+/**
+ * t('tasks.count', { n: 3 }) -> the message with {n} filled in; a missing key falls back to English, then to the key.
+ * With a count of one (`n`, else `total`) a `<key>.one` message, where there is one, is used ("1 task", not "1 tasks").
+ */
 export function t(key, params) {
   const lang = langStore.get();
-  let message = catalogs[lang]?.[key] ?? catalogs.en?.[key] ?? key;
+  const singular = (params?.n ?? params?.total) === 1 ? `${key}.one` : null;
+  let message = (singular && (catalogs[lang]?.[singular] ?? catalogs.en?.[singular])) ?? catalogs[lang]?.[key] ?? catalogs.en?.[key] ?? key;
   if (params) message = message.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined ? whole : String(params[name])));
   return message;
 }

@@ -75,7 +75,7 @@ export function Overview() {
       <div class="grid-2">
         <${Card} title=${t('overview.balanceOverTime')} id="balance-card">
           <${Chart} id="balance-chart" categories=${days} format=${quota} height=${220}
-            label=${t('overview.balanceSummary', { range: rangeLabel, first: quota(data.balance_by_day[0]), last: quota(data.balance_by_day[data.balance_by_day.length - 1]) })}
+            label=${t('overview.balanceSummary', { range: rangeLabel, first: quota(data.balance_by_day.find((v) => v !== null) ?? 0), last: quota(data.balance_by_day[data.balance_by_day.length - 1]) })}
             series=${[{ label: t('overview.series.balance'), color: '--chart-balance', kind: 'line', values: data.balance_by_day, total: 'last' }]} />
         <//>
         <${Card} title=${t('overview.byModel')} id="model-card">

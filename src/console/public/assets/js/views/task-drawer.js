@@ -5,6 +5,7 @@ import { useConfirm } from '../components/confirm.js';
 import { isActive, TaskStatus } from '../components/task-bits.js';
 import { Icon } from '../components/icon.js';
 import { Button, CopyButton, Dialog, ErrorNote, Progress, ShortId, Badge, fail, toast } from '../components/ui.js';
+import { actionText, timelineDetail } from '../lib/detail-text.js';
 import { failureText } from '../lib/failure-text.js';
 import { dateTimeSeconds, duration, money, quota } from '../lib/format.js';
 import { html } from '../lib/html.js';
@@ -58,7 +59,7 @@ export function TaskDrawer({ taskId, row, onClose, base = '/console/api/tasks', 
       <section aria-labelledby="drawer-facts"><h3 id="drawer-facts">${t('drawer.facts')}</h3>
         <dl class="facts">
           <${Fact} label=${t('tasks.col.model')}><code>${task.model ?? '—'}</code><//>
-          ${task.action ? html`<${Fact} label=${t('drawer.action')}>${task.action}<//>` : null}
+          ${task.action ? html`<${Fact} label=${t('drawer.action')}>${actionText(task.action)}<//>` : null}
           <${Fact} label=${t('tasks.col.created')}>${dateTimeSeconds(task.created_at)}<//>
           <${Fact} label=${t('drawer.finished')}>${dateTimeSeconds(finished)}<//>
           <${Fact} label=${t('drawer.took')}>${finished && task.created_at ? duration(finished - task.created_at) : '—'}<//>
@@ -122,7 +123,7 @@ function Timeline({ events, polls }) {
       <span class="tl-dot"><${Icon} name=${KIND_ICON[e.kind] ?? 'info'} size=${14} /></span>
       <div class="tl-body">
         <div class="tl-head"><strong>${t(`timeline.${e.kind}`)}</strong>${e.status ? html` <${Badge} status=${flat(e.status)} />` : null}${e.progress !== undefined && e.progress !== null ? html` <span class="muted">${e.progress}%</span>` : null}</div>
-        ${e.detail ? html`<div class="muted tl-detail">${failureText(e.detail)}</div>` : null}
+        ${e.detail ? html`<div class="muted tl-detail">${timelineDetail(e)}</div>` : null}
         <time class="muted small" datetime=${new Date(e.at * 1000).toISOString()}>${dateTimeSeconds(e.at)}${first && e.at > first ? ` · +${duration(e.at - first)}` : ''}</time>
       </div>
     </li>`,
