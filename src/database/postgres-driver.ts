@@ -5,9 +5,11 @@ import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner
 /**
  * `?` placeholders numbered as PostgreSQL wants them (`$1`, `$2`, ...), outside quoted strings and
  * names. The raw SQL of the repositories is written once with `?` for all three databases; SQL that
- * already numbers its parameters (TypeORM's own) is left as it is.
+ * already numbers its parameters (TypeORM's own) is left as it is. A number parameter says its type
+ * (`$1::bigint`, `$1::float8`): PostgreSQL otherwise takes a parameter in `CASE id WHEN ? THEN ? END`
+ * for text, which no number column accepts (MySQL and SQLite convert).
  */
-export function numberPlaceholders(sql: string): string {
+export function numberPlaceholders(sql: string, parameters: readonly unknown[] = []): string {
   if (!sql.includes('?') || /\$\d/.test(sql)) return sql;
   let out = '';
   let n = 0;
@@ -20,7 +22,8 @@ export function numberPlaceholders(sql: string): string {
       quote = char;
       out += char;
     } else if (char === '?') {
-      out += `$${++n}`;
+      const value = parameters[n];
+      out += `$${++n}${typeof value === 'number' ? (Number.isInteger(value) ? '::bigint' : '::float8') : ''}`;
     } else {
       out += char;
     }
@@ -36,11 +39,6 @@ export function isClientTimeout(error: unknown): boolean {
   return /^Query read timeout|timeout exceeded when trying to connect|Connection terminated due to connection timeout/.test(message);
 }
 
-/** The part of a node-postgres client this needs. */
-interface PgClient {
-  connection?: { stream?: { destroy(): void } };
-}
-
 /**
  * TypeORM's PostgreSQL query runner with two changes: `?` placeholders (see numberPlaceholders), and
  * a connection whose query timed out on the client side (DATABASE_QUERY_TIMEOUT_MS, node-postgres's
@@ -51,13 +49,11 @@ interface PgClient {
 class GatewayPostgresQueryRunner extends PostgresQueryRunner {
   override async query(query: string, parameters?: unknown[], useStructuredResult = false): Promise<unknown> {
     try {
-      return await super.query(parameters?.length ? numberPlaceholders(query) : query, parameters, useStructuredResult);
+      return await super.query(parameters?.length ? numberPlaceholders(query, parameters) : query, parameters, useStructuredResult);
     } catch (error) {
-      if (isClientTimeout(error) && this.databaseConnection) {
-        // Closed now (not after a goodbye the frozen server would never read), then dropped by the pool.
-        (this.databaseConnection as PgClient).connection?.stream?.destroy();
+      // Released as broken: the pool ends it (node-postgres closes the socket of a client with a query in flight).
+      if (isClientTimeout(error) && this.databaseConnection)
         await (this as unknown as { releasePostgresConnection(error: Error): Promise<void> }).releasePostgresConnection(error as Error);
-      }
       throw error;
     }
   }

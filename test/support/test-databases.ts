@@ -157,7 +157,7 @@ export async function executeOnDatabase(
   if (database.kind === 'postgres') {
     const client = await postgresClient(database.url);
     try {
-      await client.query(numberPlaceholders(sql), parameters);
+      await client.query(numberPlaceholders(sql, parameters), parameters);
     } finally {
       await client.end();
     }
