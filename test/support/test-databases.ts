@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { Client } from 'pg';
+import { Client, types as pgTypes } from 'pg';
 import { numberPlaceholders } from '../../src/database/postgres-driver';
 import { sqliteDriver } from '../../src/database/sqlite-driver';
 
@@ -31,9 +31,17 @@ export function databaseKinds(): DatabaseKind[] {
   return only ? kinds.filter((kind) => only.includes(kind)) : kinds;
 }
 
-/** A client on TEST_POSTGRES_URL, or on `url`. */
+const INT8_OID = 20;
+
+/** A client on TEST_POSTGRES_URL, or on `url`; BIGINT comes back as a number, as mysql2 and better-sqlite3 give it to tests. */
 async function postgresClient(url = postgresUrl!): Promise<Client> {
-  const client = new Client({ connectionString: url });
+  const client = new Client({
+    connectionString: url,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? Number : pgTypes.getTypeParser(oid, format)) as never,
+    },
+  });
   await client.connect();
   return client;
 }
