@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { canRunOwnPostgres, OwnPostgres, startOwnPostgres } from './support/own-postgres';
@@ -5,6 +6,8 @@ import { describeOnPostgres, FreshDatabase, queryDatabase } from './support/test
 
 const OWN_PORT = 55432;
 const QUERY_TIMEOUT_MS = 1000;
+/** The deadline case's timeout: long enough that a queued wait plus a query would clearly exceed it twice. */
+const DEADLINE_TIMEOUT_MS = 2000;
 /** Far above what a bounded answer needs (a timeout or two), far below a hang. */
 const ANSWER_WITHIN_MS = 8000;
 const describeWithOwnServer = canRunOwnPostgres() ? describeOnPostgres : describe.skip;
@@ -15,6 +18,15 @@ const describeWithOwnServer = canRunOwnPostgres() ? describeOnPostgres : describ
  * Retry-After within the query timeout, the pool recovers without a restart once it thaws, and
  * every submit the gateway acknowledged is charged exactly once, none it refused is.
  */
+/** Polls `check` until it holds (bounded). */
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error('the gateway did not recover');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After, with no write lost', () => {
   let server: OwnPostgres;
   let database: FreshDatabase;
@@ -111,6 +123,34 @@ describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After,
     }
     // Every acknowledged task is still there and readable.
     for (const id of acknowledged) expect((await call('GET', `/v1/videos/${id}`)).status).toBe(200);
+  });
+
+  it('answers every request within about one query timeout even when most first wait for a pool connection', async () => {
+    // Fewer connections than concurrent requests: most of them first wait for a connection a hung query holds.
+    const small = await startGateway(
+      'postgres',
+      { DATABASE_QUERY_TIMEOUT_MS: String(DEADLINE_TIMEOUT_MS), DATABASE_POOL_SIZE: '2' },
+      database,
+    );
+    try {
+      const read = async () => {
+        const started = performance.now();
+        const res = await fetch(`${small.url}/v1/videos/${taskId}`, { headers: { Authorization: `Bearer ${customer.key}` } });
+        await res.text();
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), tookMs: performance.now() - started };
+      };
+      expect((await read()).status).toBe(200);
+      server.freeze();
+      const answers = await Promise.all(Array.from({ length: 6 }, () => read()));
+      server.thaw();
+      for (const answer of answers) expect(answer).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
+      // Loose on purpose (a busy machine): one timeout plus slack, where a queued wait made it two or more.
+      expect(Math.max(...answers.map((answer) => answer.tookMs))).toBeLessThan(2 * DEADLINE_TIMEOUT_MS);
+      await waitFor(async () => (await read()).status === 200);
+    } finally {
+      server.thaw();
+      await small.close();
+    }
   });
 
   it('charged exactly the submits it acknowledged, each once, and every quota movement is a ledger row', async () => {

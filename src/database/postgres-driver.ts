@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { DataSource, ReplicationMode } from 'typeorm';
 import { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
@@ -39,23 +40,51 @@ export function isClientTimeout(error: unknown): boolean {
   return /^Query read timeout|timeout exceeded when trying to connect|Connection terminated due to connection timeout/.test(message);
 }
 
+/** The parts of a node-postgres client this needs: its per-client query_timeout, read when a query starts. */
+interface PgClient {
+  connectionParameters: { query_timeout?: number };
+}
+
 /**
- * TypeORM's PostgreSQL query runner with two changes: `?` placeholders (see numberPlaceholders), and
- * a connection whose query timed out on the client side (DATABASE_QUERY_TIMEOUT_MS, node-postgres's
- * query_timeout: the server did not answer) goes back to the pool as broken, which closes it. Left
- * open, the next statement on it (the transaction's ROLLBACK, the next borrower's query) would queue
- * behind the unanswered one for good; closed, the server rolls back whatever it had open.
+ * TypeORM's PostgreSQL query runner with three changes:
+ *
+ * `?` placeholders (see numberPlaceholders).
+ *
+ * One deadline (DATABASE_QUERY_TIMEOUT_MS) across taking a pool connection and running the first
+ * query on it: the first query gets what the wait left. Alone, each is bounded by the timeout
+ * (the pool's connectionTimeoutMillis, the client's query_timeout), so a request queued behind
+ * hung queries (the pool full while the server is frozen) answered only after twice the timeout.
+ *
+ * A connection whose query timed out on the client side (the server did not answer) goes back to
+ * the pool as broken, which closes it. Left open, the next statement on it (the transaction's
+ * ROLLBACK, the next borrower's query) would queue behind the unanswered one; closed, the server
+ * rolls back whatever it had open.
  */
 class GatewayPostgresQueryRunner extends PostgresQueryRunner {
   override async query(query: string, parameters?: unknown[], useStructuredResult = false): Promise<unknown> {
+    const sql = parameters?.length ? numberPlaceholders(query, parameters) : query;
     try {
-      return await super.query(parameters?.length ? numberPlaceholders(query, parameters) : query, parameters, useStructuredResult);
+      if (this.databaseConnection || !this.budgetMs) return await super.query(sql, parameters, useStructuredResult);
+      const started = performance.now();
+      const client = (await this.connect()) as PgClient;
+      const own = client.connectionParameters.query_timeout;
+      client.connectionParameters.query_timeout = Math.max(1, Math.floor(this.budgetMs - (performance.now() - started)));
+      try {
+        return await super.query(sql, parameters, useStructuredResult);
+      } finally {
+        client.connectionParameters.query_timeout = own;
+      }
     } catch (error) {
       // Released as broken: the pool ends it (node-postgres closes the socket of a client with a query in flight).
       if (isClientTimeout(error) && this.databaseConnection)
         await (this as unknown as { releasePostgresConnection(error: Error): Promise<void> }).releasePostgresConnection(error as Error);
       throw error;
     }
+  }
+
+  /** DATABASE_QUERY_TIMEOUT_MS, when set (migrations run without it). */
+  private get budgetMs(): number {
+    return Number((this.driver.options.extra as { query_timeout?: number } | undefined)?.query_timeout ?? 0);
   }
 }
 
