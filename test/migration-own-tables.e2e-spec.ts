@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DataSource } from 'typeorm';
+import { newDataSource } from '../src/database/sqlite-data-source';
 import { loadConfig } from '../src/config/app-config';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { MIGRATIONS } from '../src/database/migrations';
@@ -76,7 +76,7 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
     const previous = MIGRATIONS.slice(0, MIGRATIONS.indexOf(OwnTables1764600000300));
     expect(MIGRATIONS).toContain(OwnTables1764600000300);
     expect(previous.length).toBeGreaterThan(0);
-    const dataSource = new DataSource({
+    const dataSource = newDataSource({
       ...buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database),
       migrations: previous,
     });
@@ -194,9 +194,16 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
               "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'tasks' AND name NOT LIKE 'sqlite_%'",
             )
           ).map((index) => index.name)
-        : [
-            ...new Set((await queryDatabase<{ Key_name: string }>(database, 'SHOW INDEX FROM tasks')).map((index) => index.Key_name)),
-          ].filter((name) => name !== 'PRIMARY');
+        : kind === 'postgres'
+          ? (
+              await queryDatabase<{ indexname: string }>(
+                database,
+                "SELECT indexname FROM pg_indexes WHERE tablename = 'tasks' AND indexname NOT LIKE 'PK_%'",
+              )
+            ).map((index) => index.indexname)
+          : [
+              ...new Set((await queryDatabase<{ Key_name: string }>(database, 'SHOW INDEX FROM tasks')).map((index) => index.Key_name)),
+            ].filter((name) => name !== 'PRIMARY');
     expect(indexes.sort()).toEqual([
       'ix_tasks_created',
       'ix_tasks_due',
@@ -276,7 +283,7 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
 
 /** A write straight to the test database (to check a constraint). */
 async function queryDatabaseWrite(database: FreshDatabase, sql: string): Promise<void> {
-  const dataSource = new DataSource({ ...buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database), migrations: [] });
+  const dataSource = newDataSource({ ...buildDataSourceOptions(loadConfig({ DATABASE_URL: database.url }).database), migrations: [] });
   await dataSource.initialize();
   try {
     await dataSource.query(sql);

@@ -74,7 +74,7 @@ describeEachDatabase('a restart changes nothing a user sees', (kind) => {
     expect(text).toContain(`listening on port ${first.port}`);
     expect(text).toContain(`http://localhost:${first.port}/console`);
     expect(text).toContain(`http://localhost:${first.port}/docs`);
-    expect(text).toMatch(kind === 'sqlite' ? /database +SQLite / : /database +MySQL /);
+    expect(text).toMatch({ sqlite: /database +SQLite /, mysql: /database +MySQL /, postgres: /database +PostgreSQL / }[kind]);
     expect(text).toMatch(/simulator +on/);
     expect(text).not.toMatch(/Mapped \{|RouterExplorer|InstanceLoader/);
     const adminToken = /ADMIN_TOKEN\s+(adm-\S+)/.exec(text)![1];

@@ -36,9 +36,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test' }).database.kind).toBe('mysql');
   });
 
+  it('accepts postgres and postgresql urls', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/gateway' }).database.kind).toBe('postgres');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://gw:pw@db/gateway' }).database.kind).toBe('postgres');
+  });
+
   it.each([
     ['PORT', 'abc'],
-    ['DATABASE_URL', 'postgres://x/y'],
+    ['DATABASE_URL', 'oracle://x/y'],
+    ['DATABASE_URL', 'postgres://x'],
     ['SIMULATOR', 'maybe'],
     ['TASK_SYNC_INTERVAL_MS', '-5'],
     ['ASSET_FOLLOW_UP_INTERVAL_MS', '1.5'],

@@ -69,7 +69,17 @@ const databaseUrl = z
       }
       return { kind: 'mysql' as const, url, path: '' };
     }
-    ctx.addIssue({ code: 'custom', message: 'must start with sqlite: or mysql://' });
+    if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+      try {
+        const parsed = new URL(url);
+        if (!parsed.hostname || parsed.pathname.length <= 1) throw new Error('incomplete');
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be postgres://user:password@host:port/database' });
+        return z.NEVER;
+      }
+      return { kind: 'postgres' as const, url, path: '' };
+    }
+    ctx.addIssue({ code: 'custom', message: 'must start with sqlite:, mysql:// or postgres://' });
     return z.NEVER;
   });
 
@@ -148,7 +158,7 @@ const schema = z.object({
     .refine((value) => /^[A-Z]{3}$/.test(value), 'must be a three-letter ISO 4217 code such as USD'),
 });
 
-export type DatabaseTarget = { kind: 'sqlite' | 'mysql'; url: string; path: string };
+export type DatabaseTarget = { kind: 'sqlite' | 'mysql' | 'postgres'; url: string; path: string };
 
 export interface AppConfig {
   port: number;

@@ -13,6 +13,8 @@ import { sqliteDriver } from './sqlite-driver';
  * `queryTimeoutMs` bounds every MySQL query and connection attempt (SQLite waits at most that long
  * for a lock), and a MySQL connection whose query timed out is closed at once; leave it out for
  * migrations, whose DDL may legitimately run long. `poolSize` is the most MySQL connections open at once.
+ * PostgreSQL gets the same bounds: statement_timeout and node-postgres's query_timeout per query,
+ * connectTimeoutMS for a pool connection (src/database/postgres-driver.ts closes a timed-out one).
  */
 export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: number, poolSize = 20): DataSourceOptions {
   const common = {
@@ -36,6 +38,29 @@ export function buildDataSourceOptions(target: DatabaseTarget, queryTimeoutMs?: 
         db.pragma(`busy_timeout = ${queryTimeoutMs ?? 5000}`);
         db.pragma('synchronous = NORMAL');
       },
+    };
+  }
+  if (target.kind === 'postgres') {
+    return {
+      ...common,
+      type: 'postgres',
+      url: target.url,
+      // node-postgres's pool: its size, and how long a request waits for a connection (or its opening).
+      poolSize,
+      ...(queryTimeoutMs
+        ? {
+            connectTimeoutMS: queryTimeoutMs,
+            logger: new QuietQueryLogger(),
+            extra: {
+              // The server ends a statement (and its lock waits) past the timeout; the client stops
+              // waiting for a server that does not answer at all (a frozen or unreachable one).
+              statement_timeout: queryTimeoutMs,
+              query_timeout: queryTimeoutMs,
+              // A transaction left open by a vanished client does not keep its row locks.
+              idle_in_transaction_session_timeout: Math.max(queryTimeoutMs * 6, 60_000),
+            },
+          }
+        : {}),
     };
   }
   return {

@@ -31,7 +31,23 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_CANTOPEN',
   'SQLITE_PROTOCOL',
   'SQLITE_NOMEM',
+  // PostgreSQL (SQLSTATE): statement_timeout or a cancel, a lock not had in time, a deadlock or
+  // serialization victim, the server shutting down or starting, too many connections, a full disk.
+  '57014',
+  '55P03',
+  '40P01',
+  '40001',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '53100',
+  '53200',
 ]);
+
+/** node-postgres's own words for a connection that broke or never came, and for its query_timeout. */
+const UNAVAILABLE_MESSAGE =
+  /^Pool is closed|connection is in closed state|^Connection terminated|^Query read timeout|timeout exceeded when trying to connect|^Client has encountered a connection error|^Cannot use a pool after calling end/i;
 
 /** TypeORM errors raised when there is no usable connection at all. */
 const UNAVAILABLE_NAMES = new Set(['CannotExecuteNotConnectedError', 'ConnectionIsNotSetError', 'PoolClosedError']);
@@ -53,8 +69,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const code = typeof candidate.code === 'string' ? candidate.code : '';
     // Extended SQLite codes (SQLITE_IOERR_WRITE, SQLITE_BUSY_SNAPSHOT, ...) share their primary code's prefix.
     if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_CODES.has(code.split('_').slice(0, 2).join('_'))) return true;
+    if (/^08[0-9A-Z]{3}$/.test(code)) return true; // PostgreSQL's connection exceptions (class 08)
     if (typeof candidate.name === 'string' && UNAVAILABLE_NAMES.has(candidate.name)) return true;
-    if (typeof candidate.message === 'string' && /^Pool is closed|connection is in closed state/i.test(candidate.message)) return true;
+    if (typeof candidate.message === 'string' && UNAVAILABLE_MESSAGE.test(candidate.message)) return true;
   }
   return false;
 }

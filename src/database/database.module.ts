@@ -40,7 +40,9 @@ export class DatabaseModule {
 
 /** Migrations run on a connection of their own without the query timeout: DDL on a big table may take long. */
 async function migrate(config: AppConfig): Promise<void> {
-  const dataSource = await new DataSource(buildDataSourceOptions(config.database)).initialize();
+  const options = buildDataSourceOptions(config.database);
+  // PostgreSQL needs its driver for the migrations' `?` placeholders; SQLite and MySQL migrate on TypeORM's own.
+  const dataSource = await (options.type === 'postgres' ? newDataSource(options) : new DataSource(options)).initialize();
   try {
     await dataSource.runMigrations({ transaction: 'each' });
   } finally {

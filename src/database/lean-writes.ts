@@ -5,14 +5,20 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
  * Fixed write statements without TypeORM's query builder, for the submit's hot path, where building
  * an UPDATE or INSERT cost more than running it. The SQL is written once (so the driver's statement
  * cache keeps it prepared), with `?` for each parameter; it runs on `manager`'s connection, inside
- * its transaction when it has one. Both drivers: MySQL and better-sqlite3.
+ * its transaction when it has one. All three drivers: MySQL, PostgreSQL (placeholders numbered by
+ * postgres-driver.ts) and better-sqlite3.
  */
 export async function changedRows(manager: EntityManager, sql: string, parameters: unknown[]): Promise<number> {
   return (await runWrite(manager, sql, parameters)).affected ?? 0;
 }
 
-/** An INSERT's generated id. */
+/** An INSERT's generated id (the table's key column must be `id`). */
 export async function insertedId(manager: EntityManager, sql: string, parameters: unknown[]): Promise<number> {
+  if (manager.connection.options.type === 'postgres') {
+    // PostgreSQL reports no insert id: the statement returns it.
+    const { records } = (await runWrite(manager, `${sql} RETURNING id`, parameters)) as { records?: Array<{ id: number | string }> };
+    return Number(records?.[0]?.id);
+  }
   const { raw } = await runWrite(manager, sql, parameters);
   // mysql2 answers a result header, better-sqlite3 the last row id.
   return Number(typeof raw === 'object' && raw !== null ? (raw as { insertId: number | string }).insertId : raw);

@@ -2,6 +2,7 @@ import { DataSource, DataSourceOptions, ObjectLiteral, QueryRunner, ReplicationM
 import { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
 import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
 import { DeadlineMysqlDriver } from './deadline-mysql-driver';
+import { GatewayPostgresDriver } from './postgres-driver';
 
 /** A number parameter in disguise, so that TypeORM binds it instead of writing it into the SQL. */
 class BoundNumber {
@@ -79,7 +80,8 @@ class ReadWriteSqliteDriver extends BetterSqlite3Driver {
 
 /**
  * A data source for `options`; on a SQLite file, with its reads on a read-only connection of their
- * own; on MySQL with a query timeout, with one deadline across a query's wait for a connection and the query.
+ * own; on MySQL with a query timeout, with one deadline across a query's wait for a connection and the query;
+ * on PostgreSQL, with `?` placeholders and timed-out connections closed (postgres-driver.ts).
  */
 export function newDataSource(options: DataSourceOptions): DataSource {
   const dataSource = new DataSource(options);
@@ -88,6 +90,8 @@ export function newDataSource(options: DataSourceOptions): DataSource {
     Object.assign(dataSource, { driver: new ReadWriteSqliteDriver(dataSource) });
   } else if (options.type === 'mysql' && options.maxQueryExecutionTime) {
     Object.assign(dataSource, { driver: new DeadlineMysqlDriver(dataSource) });
+  } else if (options.type === 'postgres') {
+    Object.assign(dataSource, { driver: new GatewayPostgresDriver(dataSource) });
   }
   return dataSource;
 }

@@ -5,6 +5,8 @@ import { isDatabaseUnavailable } from './database-errors';
 import { SettingEntity } from './setting.entity';
 
 const DEADLOCK_ERRNOS = new Set([1213, 1205]); // ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT
+/** PostgreSQL's deadlock and serialization victims (SQLSTATE). */
+const DEADLOCK_SQLSTATES = new Set(['40P01', '40001']);
 
 /** The parts of TypeORM's shared better-sqlite3 query runner whose bookkeeping can drift from the connection. */
 interface SqliteDriverState {
@@ -15,7 +17,7 @@ interface SqliteDriverState {
 /**
  * Runs a unit of work in one database transaction.
  * SQLite has one writer connection, so transactions are serialized here (a concurrent write would
- * otherwise join an open transaction); MySQL deadlock victims are retried.
+ * otherwise join an open transaction); MySQL and PostgreSQL deadlock victims are retried.
  * Every write goes through `run`, so a balance change and its ledger row commit together.
  */
 @Injectable()
@@ -28,6 +30,14 @@ export class TransactionRunner {
 
   get isSqlite(): boolean {
     return this.dataSource.options.type === 'better-sqlite3';
+  }
+
+  get isMysql(): boolean {
+    return this.dataSource.options.type === 'mysql';
+  }
+
+  get isPostgres(): boolean {
+    return this.dataSource.options.type === 'postgres';
   }
 
   /**
@@ -110,15 +120,17 @@ async function retryDeadlocks<T>(work: () => Promise<T>): Promise<T> {
 
 function isDeadlock(error: unknown): boolean {
   const errno = (error as { driverError?: { errno?: number }; errno?: number })?.driverError?.errno ?? (error as { errno?: number })?.errno;
-  return errno !== undefined && DEADLOCK_ERRNOS.has(errno);
+  const code = (error as { driverError?: { code?: unknown }; code?: unknown })?.driverError?.code ?? (error as { code?: unknown })?.code;
+  return (errno !== undefined && DEADLOCK_ERRNOS.has(errno)) || (typeof code === 'string' && DEADLOCK_SQLSTATES.has(code));
 }
 
-/** A unique-key violation on either driver. */
+/** A unique-key violation on any of the three drivers (PostgreSQL: SQLSTATE 23505). */
 export function isUniqueViolation(error: unknown): boolean {
   const driverError =
     (error as { driverError?: { code?: string; errno?: number } })?.driverError ?? (error as { code?: string; errno?: number });
   return (
     driverError?.code === 'ER_DUP_ENTRY' ||
+    driverError?.code === '23505' ||
     driverError?.errno === 1062 ||
     String(driverError?.code ?? '').startsWith('SQLITE_CONSTRAINT_UNIQUE') ||
     String(driverError?.code ?? '') === 'SQLITE_CONSTRAINT_PRIMARYKEY'

@@ -13,11 +13,12 @@ export interface StartupFacts {
   createdDatabase?: boolean;
 }
 
-/** Where the data lives, without a password: `SQLite data/gateway.sqlite`, `MySQL root@127.0.0.1:3306/test`. */
+/** Where the data lives, without a password: `SQLite data/gateway.sqlite`, `MySQL root@127.0.0.1:3306/test`, `PostgreSQL ...`. */
 export function describeDatabase(config: AppConfig): string {
   if (config.database.kind === 'sqlite') return `SQLite ${config.database.path}`;
   const url = new URL(config.database.url);
-  return `MySQL ${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}${url.pathname}`;
+  const product = config.database.kind === 'postgres' ? 'PostgreSQL' : 'MySQL';
+  return `${product} ${url.username ? `${decodeURIComponent(url.username)}@` : ''}${url.host}${url.pathname}`;
 }
 
 /** Where instances share limits and revocations, without a password: `Redis 127.0.0.1:6379/0`, or `in process`. */

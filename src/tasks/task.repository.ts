@@ -65,10 +65,10 @@ export class TaskRepository {
 
   /**
    * Inside the caller's transaction: whether the task was deleted by its owner, reading the latest
-   * committed row and locking it on MySQL, so a concurrent delete either committed before or waits.
+   * committed row and locking it on MySQL and PostgreSQL, so a concurrent delete either committed before or waits.
    */
   async isDeletedLocked(manager: EntityManager, id: number): Promise<boolean> {
-    const lock = manager.connection.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    const lock = manager.connection.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE';
     const rows: Array<{ deleted_at: unknown }> = await manager.query(`SELECT deleted_at FROM tasks WHERE id = ?${lock}`, [id]);
     return rows.length === 0 || rows[0].deleted_at !== null;
   }

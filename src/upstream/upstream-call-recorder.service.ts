@@ -103,9 +103,11 @@ export class UpstreamCallRecorder extends PeriodicWriter {
     const params = rows.flatMap((row) => [row.minute, row.channelId, row.calls, row.errors, row.latencySumMs, ...row.buckets]);
     const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
     const insert = `INSERT INTO upstream_call_stats (${columns.join(', ')}) VALUES ${values}`;
-    const sql = this.transactions.isSqlite
-      ? `${insert} ON CONFLICT(minute, channel_id) DO UPDATE SET ${added.map((name) => `${name} = ${name} + excluded.${name}`).join(', ')}`
-      : `${insert} ON DUPLICATE KEY UPDATE ${added.map((name) => `${name} = ${name} + VALUES(${name})`).join(', ')}`;
+    // PostgreSQL wants the existing row's columns named by their table (a bare name is ambiguous there).
+    const current = this.transactions.isPostgres ? 'upstream_call_stats.' : '';
+    const sql = this.transactions.isMysql
+      ? `${insert} ON DUPLICATE KEY UPDATE ${added.map((name) => `${name} = ${name} + VALUES(${name})`).join(', ')}`
+      : `${insert} ON CONFLICT(minute, channel_id) DO UPDATE SET ${added.map((name) => `${name} = ${current}${name} + excluded.${name}`).join(', ')}`;
     return { sql, params };
   }
 }

@@ -12,6 +12,11 @@ function reasons() {
       'TEST_MYSQL_URL is not set: the MySQL variants were skipped (SQLite only). Run them with TEST_MYSQL_URL=mysql://root@127.0.0.1:3306/test npm test',
     );
   }
+  if (!process.env.TEST_POSTGRES_URL) {
+    out.push(
+      'TEST_POSTGRES_URL is not set: the PostgreSQL variants were skipped. Run them with TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres npm test',
+    );
+  }
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (!existsSync(chromium) && process.env.REQUIRE_BROWSER !== '1') {
     out.push(

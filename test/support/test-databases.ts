@@ -3,9 +3,11 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { Client, types as pgTypes } from 'pg';
+import { numberPlaceholders } from '../../src/database/postgres-driver';
 import { sqliteDriver } from '../../src/database/sqlite-driver';
 
-export type DatabaseKind = 'sqlite' | 'mysql';
+export type DatabaseKind = 'sqlite' | 'mysql' | 'postgres';
 
 export interface FreshDatabase {
   kind: DatabaseKind;
@@ -14,10 +16,34 @@ export interface FreshDatabase {
 }
 
 const mysqlUrl = process.env.TEST_MYSQL_URL;
+const postgresUrl = process.env.TEST_POSTGRES_URL;
+/** TEST_DATABASES=postgres (a comma list) runs only those of the configured kinds: e.g. to time one database. */
+const only = process.env.TEST_DATABASES?.split(',').map((kind) => kind.trim());
 
-/** SQLite always; MySQL too when TEST_MYSQL_URL is set (when it is not, test/support/skip-reporter.js says so once, after the summary). */
+/**
+ * SQLite always; MySQL too when TEST_MYSQL_URL is set, PostgreSQL when TEST_POSTGRES_URL is (when
+ * one is not, test/support/skip-reporter.js says so once, after the summary).
+ */
 export function databaseKinds(): DatabaseKind[] {
-  return mysqlUrl ? ['sqlite', 'mysql'] : ['sqlite'];
+  const kinds: DatabaseKind[] = ['sqlite'];
+  if (mysqlUrl) kinds.push('mysql');
+  if (postgresUrl) kinds.push('postgres');
+  return only ? kinds.filter((kind) => only.includes(kind)) : kinds;
+}
+
+const INT8_OID = 20;
+
+/** A client on TEST_POSTGRES_URL, or on `url`; BIGINT comes back as a number, as mysql2 and better-sqlite3 give it to tests. */
+async function postgresClient(url = postgresUrl!): Promise<Client> {
+  const client = new Client({
+    connectionString: url,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? Number : pgTypes.getTypeParser(oid, format)) as never,
+    },
+  });
+  await client.connect();
+  return client;
 }
 
 /** A new, empty database for one e2e run. */
@@ -33,8 +59,23 @@ export async function freshDatabase(kind: DatabaseKind): Promise<FreshDatabase> 
       },
     };
   }
-  const base = new URL(mysqlUrl!);
   const name = `gw_test_${suffix}`;
+  if (kind === 'postgres') {
+    const admin = await postgresClient();
+    await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
+    const url = new URL(postgresUrl!);
+    url.pathname = `/${name}`;
+    return {
+      kind,
+      url: url.toString(),
+      drop: async () => {
+        const conn = await postgresClient();
+        // FORCE: a gateway killed by a test may have left connections behind.
+        await conn.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => conn.end());
+      },
+    };
+  }
+  const base = new URL(mysqlUrl!);
   const admin = await createConnection({ uri: mysqlUrl! });
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
   await admin.end();
@@ -59,6 +100,9 @@ export function describeEachDatabase(name: string, body: (kind: DatabaseKind) =>
 /** A suite about MySQL/MariaDB itself (freezes behind a proxy, its pool, its collations): skipped, and said so, without TEST_MYSQL_URL. */
 export const describeOnMysql = databaseKinds().includes('mysql') ? describe : describe.skip;
 
+/** A suite about PostgreSQL itself (a frozen server of its own): skipped, and said so, without TEST_POSTGRES_URL. */
+export const describeOnPostgres = databaseKinds().includes('postgres') ? describe : describe.skip;
+
 /**
  * A suite whose behaviour does not depend on the database (request rules, a provider's protocol,
  * rendering, limits kept in memory) runs on SQLite only; suites about what the database does (money,
@@ -80,6 +124,14 @@ export async function queryDatabase<T = Record<string, unknown>>(database: Fresh
       return db.prepare(sql).all() as T[];
     } finally {
       db.close();
+    }
+  }
+  if (database.kind === 'postgres') {
+    const client = await postgresClient(database.url);
+    try {
+      return (await client.query(sql)).rows as T[];
+    } finally {
+      await client.end();
     }
   }
   const conn = await createConnection({ uri: database.url });
@@ -107,6 +159,15 @@ export async function executeOnDatabase(
       db.prepare(sql).run(...parameters);
     } finally {
       db.close();
+    }
+    return;
+  }
+  if (database.kind === 'postgres') {
+    const client = await postgresClient(database.url);
+    try {
+      await client.query(numberPlaceholders(sql, parameters), parameters);
+    } finally {
+      await client.end();
     }
     return;
   }

@@ -1,6 +1,9 @@
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
 
-/** Column helpers that produce the same schema on MySQL and SQLite. */
+/**
+ * Column helpers that produce the same schema on MySQL, PostgreSQL and SQLite. The ones whose type
+ * name differs by database take the query runner (PostgreSQL has no DOUBLE, LONGTEXT or BLOB).
+ */
 export const col = {
   id: (): TableColumnOptions => ({ name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' }),
   int: (name: string, nullable = false, fallback?: number): TableColumnOptions => ({
@@ -22,13 +25,20 @@ export const col = {
     isNullable: nullable,
   }),
   text: (name: string, nullable = true): TableColumnOptions => ({ name, type: 'text', isNullable: nullable }),
-  /** Up to megabytes (raw upstream bodies): LONGTEXT on MySQL, TEXT on SQLite. */
+  /** Up to megabytes (raw upstream bodies): LONGTEXT on MySQL, TEXT elsewhere. */
   longText: (queryRunner: QueryRunner, name: string, nullable = true): TableColumnOptions => ({
     name,
     type: queryRunner.dataSource.options.type === 'mysql' ? 'longtext' : 'text',
     isNullable: nullable,
   }),
-  double: (name: string): TableColumnOptions => ({ name, type: 'double' }),
+  /** DOUBLE PRECISION: a DOUBLE on MySQL, REAL on SQLite, and the only spelling PostgreSQL knows. */
+  double: (name: string): TableColumnOptions => ({ name, type: 'double precision' }),
+  /** Bytes: MEDIUMBLOB (up to 16 MB) on MySQL, BYTEA on PostgreSQL, BLOB on SQLite. */
+  blob: (queryRunner: QueryRunner, name: string, nullable = false): TableColumnOptions => ({
+    name,
+    type: { mysql: 'mediumblob', mariadb: 'mediumblob', postgres: 'bytea' }[queryRunner.connection.options.type as string] ?? 'blob',
+    isNullable: nullable,
+  }),
 };
 
 export class InitialSchema1763700000000 implements MigrationInterface {

@@ -10,7 +10,6 @@ export class PortraitUploads1764400000300 implements MigrationInterface {
   name = 'PortraitUploads1764400000300';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const mysql = ['mysql', 'mariadb'].includes(queryRunner.connection.options.type);
     await queryRunner.createTable(
       new Table({
         name: 'portrait_uploads',
@@ -20,8 +19,8 @@ export class PortraitUploads1764400000300 implements MigrationInterface {
           col.int('user_id'),
           col.str('content_type', 32),
           col.int('size'),
-          // Up to 16 MB on MySQL (MEDIUMBLOB); SQLite's BLOB has no such bound.
-          { name: 'bytes', type: mysql ? 'mediumblob' : 'blob', isNullable: false },
+          // Up to 16 MB on MySQL (MEDIUMBLOB); SQLite's BLOB and PostgreSQL's BYTEA have no such bound.
+          col.blob(queryRunner, 'bytes'),
           col.bigint('created_at'),
           col.bigint('expires_at'),
         ],
