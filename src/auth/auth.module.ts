@@ -5,6 +5,8 @@ import { AdminTokenService } from './admin-token.service';
 import { AdminGuard } from './admin.guard';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyLastUsed } from './api-key-last-used';
+import { ApiKeySpending } from './api-key-spending';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
 import { UserEntity } from './user.entity';
@@ -13,7 +15,17 @@ import { UsersService } from './users.service';
 /** Users, API keys (and their account rate limit), the admin token and the guards that use them. */
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
-  providers: [UsersService, ApiKeysService, ApiKeyCache, AccountRateLimiter, ApiKeyGuard, AdminTokenService, AdminGuard],
-  exports: [UsersService, ApiKeysService, ApiKeyCache, AccountRateLimiter, ApiKeyGuard, AdminTokenService, AdminGuard],
+  providers: [
+    UsersService,
+    ApiKeysService,
+    ApiKeyCache,
+    ApiKeySpending,
+    ApiKeyLastUsed,
+    AccountRateLimiter,
+    ApiKeyGuard,
+    AdminTokenService,
+    AdminGuard,
+  ],
+  exports: [UsersService, ApiKeysService, ApiKeyCache, ApiKeySpending, AccountRateLimiter, ApiKeyGuard, AdminTokenService, AdminGuard],
 })
 export class AuthModule {}

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
 import { GroupRatioEntity } from './group-ratio.entity';
 import { LedgerService } from './ledger.service';
 import { LogEntity } from './log.entity';
@@ -10,7 +11,7 @@ import { PricingService } from './pricing.service';
 
 /** Prices, quotes, the ledger (charge, refund, top-up, adjust) and its logs. */
 @Module({
-  imports: [TypeOrmModule.forFeature([LogEntity, PriceRuleEntity, GroupRatioEntity])],
+  imports: [TypeOrmModule.forFeature([LogEntity, PriceRuleEntity, GroupRatioEntity]), AuthModule],
   providers: [LedgerService, LogsService, LogTotalsService, PricingService],
   exports: [LedgerService, LogsService, LogTotalsService, PricingService],
 })

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ApiKeySpending, SpendingKey } from '../auth/api-key-spending';
 import { UserEntity } from '../auth/user.entity';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
@@ -14,6 +15,11 @@ export interface TaskMovement {
   quota: number;
   channelId?: number | null;
   detail: string;
+  /** Charges: the key that pays, whose own limits are checked (and counted) first. */
+  apiKey?: SpendingKey | null;
+  /** Refunds and releases: the key that paid, and when (its budget gets back only what its current period spent). */
+  apiKeyId?: number | null;
+  chargedAt?: number;
 }
 
 /**
@@ -38,6 +44,7 @@ export class LedgerService {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
+    private readonly keySpending: ApiKeySpending,
   ) {}
 
   /** Charges a task: one conditional update that cannot overdraw; 402 when the balance cannot pay. */
@@ -68,6 +75,8 @@ export class LedgerService {
   }
 
   private async takeIfEnough(manager: EntityManager, type: 'consume' | 'hold', movement: TaskMovement): Promise<LogEntity> {
+    // The key's limits first: a key past its quota or budget is refused whatever the balance.
+    if (movement.apiKey) await this.keySpending.spend(manager, movement.apiKey, movement.quota);
     if (!(await this.moveToUsed(manager, movement.userId, movement.quota)))
       throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
     return this.writeLog(manager, type, movement, -movement.quota);
@@ -83,6 +92,8 @@ export class LedgerService {
 
   private async giveBack(manager: EntityManager, type: 'refund' | 'release', movement: TaskMovement): Promise<LogEntity> {
     await this.moveToUsed(manager, movement.userId, -movement.quota);
+    if (movement.apiKeyId)
+      await this.keySpending.refund(manager, movement.apiKeyId, movement.quota, movement.chargedAt ?? this.clock.now());
     try {
       return await this.writeLog(manager, type, movement, movement.quota);
     } catch (error) {

@@ -13,6 +13,7 @@ import { PortraitUploads1764400000300 } from './1764400000300-portrait-uploads';
 import { TaskGatewayHops1764500000100 } from './1764500000100-task-gateway-hops';
 import { SealedProviderKeys1764500000200 } from './1764500000200-sealed-provider-keys';
 import { OwnTables1764600000300 } from './1764600000300-own-tables';
+import { ApiKeyLimits1764700000300 } from './1764700000300-api-key-limits';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   TaskGatewayHops1764500000100,
   SealedProviderKeys1764500000200,
   OwnTables1764600000300,
+  ApiKeyLimits1764700000300,
 ];

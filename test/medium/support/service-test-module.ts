@@ -1,3 +1,5 @@
+import { ApiKeySpending } from '../../../src/auth/api-key-spending';
+import { ApiKeyEntity } from '../../../src/auth/api-key.entity';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -212,7 +214,16 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       ConfigModule.forRoot(config),
       DatabaseModule.forRoot(config),
       ScheduleModule.forRoot(),
-      TypeOrmModule.forFeature([UserEntity, LogEntity, PriceRuleEntity, GroupRatioEntity, TaskEntity, TaskEventEntity, ChannelEntity]),
+      TypeOrmModule.forFeature([
+        UserEntity,
+        ApiKeyEntity,
+        LogEntity,
+        PriceRuleEntity,
+        GroupRatioEntity,
+        TaskEntity,
+        TaskEventEntity,
+        ChannelEntity,
+      ]),
       ...fakeFamily.imports,
     ],
     providers: [
@@ -220,6 +231,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       JobMetrics,
       JobRunner,
       LedgerService,
+      ApiKeySpending,
       PricingService,
       TaskRepository,
       TaskMetrics,
