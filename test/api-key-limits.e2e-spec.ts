@@ -1,6 +1,7 @@
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { startGateway, TestGateway } from './support/gateway';
+import { timeUntil } from './support/own-redis';
 import { describeEachDatabase } from './support/test-databases';
 
 const DAY_MS = 86_400_000;
@@ -237,5 +238,60 @@ describeEachDatabase('API key limits', (kind) => {
       if (seen === null) await new Promise((resolve) => setImmediate(resolve));
     }
     expect(seen).toBeGreaterThanOrEqual(Math.floor(gw.clock.now() / 1000) - 5);
+  });
+
+  it('shows each refusal in the logs with its reason (type refused, nothing moved), to the admin and to the customer', async () => {
+    const username = `kl_logs_${kind}_${++counter}`;
+    const user = await gw.admin.post('/api/admin/users', { username, password: 'pass-word-1', quota: 10_000_000 }).expect(201);
+    const issued = await gw.admin.post(`/api/admin/users/${user.body.id}/keys`, { name: 'capped', budget: price, rpm: 3 }).expect(201);
+    const key = issued.body.key as string;
+    await submit(key).expect(200);
+    await submit(key).expect(402);
+    await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200);
+    await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(429);
+    const refusedLogs = async () =>
+      (await gw.admin.get(`/api/admin/logs?user_id=${user.body.id}&type=refused`).expect(200)).body.data as Array<Record<string, unknown>>;
+    await timeUntil(async () => (await refusedLogs()).length === 2, 5_000, 'both refusals logged');
+    const details = (await refusedLogs()).map((log) => log.detail as string).sort();
+    expect(details[0]).toMatch(/^key_budget_exceeded: api key budget exceeded/);
+    expect(details[1]).toMatch(/^key_rate_limited: rate limit reached/);
+    for (const log of await refusedLogs()) expect(log).toMatchObject({ type: 'refused', quota: 0 });
+
+    const session = await gw.http.post('/console/api/session').send({ username, password: 'pass-word-1' }).expect(200);
+    const cookie = String(session.headers['set-cookie'][0]).split(';')[0];
+    const customerLogs = await gw.http.get('/console/api/logs?type=refused').set('Cookie', cookie).expect(200);
+    expect(customerLogs.body.data).toHaveLength(2);
+  });
+
+  it('lets a customer set, change and lift their own keys’ limits in the console API, never another’s', async () => {
+    const username = `kl_console_${kind}_${++counter}`;
+    const user = await gw.admin.post('/api/admin/users', { username, password: 'pass-word-1', quota: 1_000_000 }).expect(201);
+    const session = await gw.http.post('/console/api/session').send({ username, password: 'pass-word-1' }).expect(200);
+    const cookie = String(session.headers['set-cookie'][0]).split(';')[0];
+    const csrf = session.body.csrf_token as string;
+    const send = (method: 'post' | 'patch', path: string, body: object) =>
+      gw.http[method](path).set('Cookie', cookie).set('X-CSRF-Token', csrf).send(body);
+
+    const created = await send('post', '/console/api/keys', {
+      name: 'app',
+      budget: 10_000,
+      budget_period: '1d',
+      allowed_ips: ['10.1.0.0/16'],
+    }).expect(201);
+    expect(created.body).toMatchObject({ name: 'app', budget: 10_000, budget_period: '1d', budget_used: 0, allowed_ips: ['10.1.0.0/16'] });
+    expect(created.body.key).toMatch(/^sk-/);
+    const changed = await send('patch', `/console/api/keys/${created.body.id}`, { quota_limit: 5_000, allowed_ips: null, rpm: 10 }).expect(
+      200,
+    );
+    expect(changed.body).toMatchObject({ quota_limit: 5_000, allowed_ips: null, rpm: 10, budget: 10_000 });
+    const listed = await gw.http.get('/console/api/keys').set('Cookie', cookie).expect(200);
+    expect(listed.body.data.find((k: { id: number }) => k.id === created.body.id)).toMatchObject({ quota_limit: 5_000, used_quota: 0 });
+    expect((await send('patch', `/console/api/keys/${created.body.id}`, { budget_period: '1y' }).expect(400)).body.error.param).toBe(
+      'budget_period',
+    );
+
+    const other = await keyWith({});
+    await send('patch', `/console/api/keys/${other.keyId}`, { rpm: 1 }).expect(404);
+    expect(user.body.id).not.toBe(other.userId);
   });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/app-error';
 import { SharedRateLimiters } from '../shared-state/shared-rate-limiters.service';
 import type { ApiKeyEntity } from './api-key.entity';
+import { KeyRefusals } from './key-refusals';
 import type { UserEntity } from './user.entity';
 
 const MINUTE_MS = 60_000;
@@ -13,16 +14,19 @@ const MINUTE_MS = 60_000;
  */
 @Injectable()
 export class AccountRateLimiter {
-  constructor(private readonly limiters: SharedRateLimiters) {}
+  constructor(
+    private readonly limiters: SharedRateLimiters,
+    private readonly refusals: KeyRefusals,
+  ) {}
 
   async admit(user: UserEntity, apiKey?: ApiKeyEntity): Promise<void> {
     // The key's own rpm (`api_keys.rpm`), counted apart from the account's, shared the same way.
     if (apiKey?.rpm) {
       const decision = await this.limiters.consume('key-rpm', apiKey.rpm, MINUTE_MS, String(apiKey.id));
       if (!decision.allowed) {
-        throw new AppError(ErrorCode.KeyRateLimited, `rate limit reached: this api key may send ${apiKey.rpm} requests per minute`, {
-          retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)),
-        });
+        const message = `rate limit reached: this api key may send ${apiKey.rpm} requests per minute`;
+        this.refusals.report({ userId: user.id, apiKeyId: apiKey.id, code: ErrorCode.KeyRateLimited, message });
+        throw new AppError(ErrorCode.KeyRateLimited, message, { retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)) });
       }
     }
     if (!user.rpm) return;

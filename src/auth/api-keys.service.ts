@@ -11,6 +11,7 @@ import { ApiKeyLastUsed } from './api-key-last-used';
 import { hashApiKey } from './api-key-hash';
 import { ApiKeyEntity } from './api-key.entity';
 import { assertKeyUsable } from './key-access';
+import { KeyRefusals } from './key-refusals';
 import { KeyLimitsInput, keyLimitColumns } from './key-limit-changes';
 import { ApiKeyView, toApiKeyView } from './api-key.view';
 import type { UserEntity } from './user.entity';
@@ -32,6 +33,7 @@ export class ApiKeysService {
     private readonly cache: ApiKeyCache,
     private readonly clock: Clock,
     private readonly lastUsed: ApiKeyLastUsed,
+    private readonly refusals: KeyRefusals,
   ) {}
 
   async issue(userId: number, name: string, models?: string[] | null, limits: KeyLimitsInput = {}): Promise<IssuedKey> {
@@ -127,7 +129,13 @@ export class ApiKeysService {
     }
     if (found.apiKey.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'api key has been revoked');
     if (found.user.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'account is disabled');
-    assertKeyUsable(found.apiKey, now, clientAddress);
+    try {
+      assertKeyUsable(found.apiKey, now, clientAddress);
+    } catch (error) {
+      const { code, message } = error as AppError;
+      this.refusals.report({ userId: found.user.id, apiKeyId: found.apiKey.id, code, message });
+      throw error;
+    }
     this.lastUsed.touch(found.apiKey, now);
     return { apiKey: found.apiKey, user: found.user };
   }

@@ -7,6 +7,7 @@ import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyLastUsed } from './api-key-last-used';
 import { ApiKeySpending } from './api-key-spending';
+import { KeyRefusals } from './key-refusals';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
 import { UserEntity } from './user.entity';
@@ -21,11 +22,22 @@ import { UsersService } from './users.service';
     ApiKeyCache,
     ApiKeySpending,
     ApiKeyLastUsed,
+    KeyRefusals,
     AccountRateLimiter,
     ApiKeyGuard,
     AdminTokenService,
     AdminGuard,
   ],
-  exports: [UsersService, ApiKeysService, ApiKeyCache, ApiKeySpending, AccountRateLimiter, ApiKeyGuard, AdminTokenService, AdminGuard],
+  exports: [
+    UsersService,
+    ApiKeysService,
+    ApiKeyCache,
+    ApiKeySpending,
+    KeyRefusals,
+    AccountRateLimiter,
+    ApiKeyGuard,
+    AdminTokenService,
+    AdminGuard,
+  ],
 })
 export class AuthModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { ApiKeySpending, SpendingKey } from '../auth/api-key-spending';
+import { KeyRefusals } from '../auth/key-refusals';
 import { UserEntity } from '../auth/user.entity';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
@@ -45,6 +46,7 @@ export class LedgerService {
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     private readonly keySpending: ApiKeySpending,
+    private readonly refusals: KeyRefusals,
   ) {}
 
   /** Charges a task: one conditional update that cannot overdraw; 402 when the balance cannot pay. */
@@ -76,7 +78,18 @@ export class LedgerService {
 
   private async takeIfEnough(manager: EntityManager, type: 'consume' | 'hold', movement: TaskMovement): Promise<LogEntity> {
     // The key's limits first: a key past its quota or budget is refused whatever the balance.
-    if (movement.apiKey) await this.keySpending.spend(manager, movement.apiKey, movement.quota);
+    if (movement.apiKey) {
+      try {
+        await this.keySpending.spend(manager, movement.apiKey, movement.quota);
+      } catch (error) {
+        // Logged in a transaction of its own, after this one has rolled back.
+        if (error instanceof AppError) {
+          const { userId, model } = movement;
+          this.refusals.report({ userId, apiKeyId: movement.apiKey.id, code: error.code, message: error.message, model });
+        }
+        throw error;
+      }
+    }
     if (!(await this.moveToUsed(manager, movement.userId, movement.quota)))
       throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
     return this.writeLog(manager, type, movement, -movement.quota);
@@ -112,6 +125,11 @@ export class LedgerService {
       if (error instanceof AlreadyRefundedError) return false;
       throw error;
     }
+  }
+
+  /** A request an API key's limits refused: a `refused` row that moves no quota, with the reason as its detail. */
+  recordRefusal(userId: number, model: string | null, detail: string): Promise<LogEntity> {
+    return this.transactions.run((manager) => this.writeLog(manager, 'refused', { userId, model: model ?? undefined, detail }, 0));
   }
 
   /** Adds quota: one conditional update, refused (400) when it would take the balance past MAX_BALANCE. */

@@ -71,7 +71,7 @@ export class CustomerTaskListDto {
 
 export class CustomerLogDto {
   @ApiProperty() id: number;
-  @ApiProperty({ enum: ['topup', 'consume', 'refund', 'adjust'] }) type: string;
+  @ApiProperty({ enum: ['topup', 'consume', 'refund', 'adjust', 'refused'] }) type: string;
   @ApiProperty({ nullable: true, type: String }) task_id: string | null;
   @ApiProperty({ nullable: true, type: String }) model: string | null;
   @ApiProperty({ description: 'signed change of the balance' }) quota: number;

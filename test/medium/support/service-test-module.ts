@@ -1,5 +1,6 @@
 import { ApiKeySpending } from '../../../src/auth/api-key-spending';
 import { ApiKeyEntity } from '../../../src/auth/api-key.entity';
+import { KeyRefusals } from '../../../src/auth/key-refusals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -232,6 +233,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       JobRunner,
       LedgerService,
       ApiKeySpending,
+      KeyRefusals,
       PricingService,
       TaskRepository,
       TaskMetrics,
