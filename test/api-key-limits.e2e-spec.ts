@@ -294,4 +294,23 @@ describeEachDatabase('API key limits', (kind) => {
     await send('patch', `/console/api/keys/${other.keyId}`, { rpm: 1 }).expect(404);
     expect(user.body.id).not.toBe(other.userId);
   });
+
+  it('documents each refusal code in Swagger, in both surfaces’ shapes', async () => {
+    const docs = (await gw.http.get('/docs-json').expect(200)).body;
+    const codes = (path: string, status: string) => {
+      const examples = docs.paths[path].post.responses[status].content['application/json'].examples as Record<string, { value: any }>;
+      return Object.values(examples).map(({ value }) => value.error?.code ?? value.code);
+    };
+    expect(codes('/v1/videos', '401')).toEqual(['unauthorized', 'key_expired']);
+    expect(codes('/v1/videos', '402')).toEqual(['insufficient_quota', 'key_quota_exceeded', 'key_budget_exceeded']);
+    expect(codes('/v1/videos', '403')).toEqual(['forbidden', 'ip_not_allowed']);
+    expect(codes('/v1/videos', '429')).toEqual(['rate_limited', 'key_rate_limited']);
+    expect(codes('/v1/video/generations', '402')).toEqual(['insufficient_quota', 'key_quota_exceeded', 'key_budget_exceeded']);
+    const keyLimits = docs.paths['/api/admin/users/{id}/keys/{key_id}'].patch;
+    expect(keyLimits).toBeDefined();
+    const body = docs.components.schemas.UpdateKeyDto.properties;
+    expect(Object.keys(body)).toEqual(
+      expect.arrayContaining(['quota_limit', 'budget', 'budget_period', 'expires_at', 'allowed_ips', 'rpm']),
+    );
+  });
 });

@@ -1,16 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiExtraModels,
-  ApiHeader,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import { ApiSubmitErrors, submitErrorExamples } from '../common/error-examples';
+import { ApiKeyUnauthorized, ApiSubmitErrors, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { SignedLinksService } from '../storage/signed-links.service';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
@@ -55,8 +46,8 @@ export class GenerationsController {
   @ApiHeader(GATEWAY_HOPS_API_HEADER)
   @ApiSubmitBody('unified', "The request schema of the model's family")
   @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`' })
-  @ApiSubmitErrors(WrapperErrorResponse, ERRORS)
-  @ApiUnauthorizedResponse({ type: WrapperErrorResponse, description: 'API key missing, invalid or expired', example: ERRORS[401] })
+  @ApiSubmitErrors(WrapperErrorResponse, ERRORS, 'wrapper')
+  @ApiKeyUnauthorized(WrapperErrorResponse, 'wrapper', ERRORS)
   async create(@Body() body: unknown, @Req() req: AuthenticatedRequest): Promise<GenerationSubmitResponse> {
     const task = await this.submissions.submit(
       unifiedSubmitInput(body),
