@@ -104,9 +104,10 @@ export class LedgerService {
   }
 
   private async giveBack(manager: EntityManager, type: 'refund' | 'release', movement: TaskMovement): Promise<LogEntity> {
-    await this.moveToUsed(manager, movement.userId, -movement.quota);
+    // The key's row before the user's, as a charge locks them, so the two never wait on each other (MySQL deadlocks).
     if (movement.apiKeyId)
       await this.keySpending.refund(manager, movement.apiKeyId, movement.quota, movement.chargedAt ?? this.clock.now());
+    await this.moveToUsed(manager, movement.userId, -movement.quota);
     try {
       return await this.writeLog(manager, type, movement, movement.quota);
     } catch (error) {
