@@ -40,17 +40,19 @@ export class ApiKeySpending {
       .execute();
     if (updated.affected) return;
     const row = await manager.findOne(ApiKeyEntity, { where: { id: key.id } });
-    if (row && row.quotaLimit !== null && row.usedQuota + quota > row.quotaLimit) {
+    // No such row (keys are never deleted; a caller without a stored key): nothing to count against.
+    if (!row) return;
+    if (row.quotaLimit !== null && row.usedQuota + quota > row.quotaLimit) {
       throw new AppError(
         ErrorCode.KeyQuotaExceeded,
         `api key quota exceeded: this key may spend ${row.quotaLimit} units in all, ${Math.max(0, row.quotaLimit - row.usedQuota)} are left and this request costs ${quota}`,
       );
     }
-    const state = row ? keyBudgetState(row, this.clock.now()) : null;
-    const left = row?.budget !== null && row?.budget !== undefined && state ? Math.max(0, row.budget - state.used) : 0;
+    const state = keyBudgetState(row, this.clock.now());
+    const left = row.budget !== null && state ? Math.max(0, row.budget - state.used) : 0;
     throw new AppError(
       ErrorCode.KeyBudgetExceeded,
-      `api key budget exceeded: ${left} units left of ${row?.budget ?? 0} per ${row?.budgetPeriod ?? 'period'} and this request costs ${quota}; resets at ${state ? new Date(state.resetsAt).toISOString() : 'the next period'}`,
+      `api key budget exceeded: ${left} units left of ${row.budget ?? 0} per ${row.budgetPeriod ?? 'period'} and this request costs ${quota}; resets at ${state ? new Date(state.resetsAt).toISOString() : 'the next period'}`,
     );
   }
 
