@@ -69,6 +69,7 @@ describeEachDatabase('API key limits on two instances', (kind) => {
     if (!redisAvailable) return;
     const { userId, keyId, key } = await keyWith({});
     await list(b, key).expect(200);
+    await bothOnRedis();
     await a.admin.patch(`/api/admin/users/${userId}/keys/${keyId}`, { expires_at: Math.floor(a.clock.now() / 1000) - 1 }).expect(200);
     await timeUntil(async () => (await list(b, key)).status === 401, 5_000, 'instance B refuses the expired key');
     expect((await list(b, key)).body.error.code).toBe('key_expired');
