@@ -312,7 +312,7 @@ describeEachDatabase('admin API', (kind) => {
       'detail',
       'created_at',
     ]);
-    expect(log.properties.type.enum).toEqual(['topup', 'consume', 'refund', 'adjust', 'hold', 'release']);
+    expect(log.properties.type.enum).toEqual(['topup', 'consume', 'refund', 'adjust', 'hold', 'release', 'refused']);
     expect(Object.keys(schemaOf('/api/admin/tasks', 'get', '200').properties)).toEqual(expect.arrayContaining(['data', 'total']));
     const settings = docs.components.schemas.ChannelSettingsDto.properties;
     expect(Object.keys(settings)).toEqual([

@@ -72,7 +72,7 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
     database = await freshDatabase(kind);
-    // The database as the previous release left it: every migration before this one, then rows in that shape.
+    // The database as the previous release left it: every migration before this one, then rows in that shape (later ones run at start).
     const previous = MIGRATIONS.slice(0, MIGRATIONS.indexOf(OwnTables1764600000300));
     expect(MIGRATIONS).toContain(OwnTables1764600000300);
     expect(previous.length).toBeGreaterThan(0);

@@ -203,6 +203,13 @@ describe('README walk-through on a fresh clone', () => {
     expect(types).not.toContain('hold');
     expect(types).not.toContain('release');
 
+    // A key with its own limits: past its day's budget, off its network, expired; refused, never charged.
+    expect(all).toMatch(/"code":"key_budget_exceeded"[^\n]*\nHTTP 402/);
+    expect(all).toMatch(/^nothing charged: \d+$/m);
+    expect(all).toMatch(/"code":"ip_not_allowed"[^\n]*\nHTTP 403/);
+    expect(all).toMatch(/"code":"key_expired"[^\n]*\nHTTP 401/);
+    expect(all).toContain('"budget_used":9000');
+
     // After the restart on another port.
     expect(all).toContain('the old video still plays');
     expect(gateway!.output()).toContain(`listening on port ${port2}`);

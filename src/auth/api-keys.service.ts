@@ -7,8 +7,13 @@ import { newApiKey } from '../common/random-id';
 import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyCache } from './api-key-cache';
+import { ApiKeyLastUsed } from './api-key-last-used';
 import { hashApiKey } from './api-key-hash';
 import { ApiKeyEntity } from './api-key.entity';
+import { assertKeyUsable } from './key-access';
+import { KeyRefusals } from './key-refusals';
+import { KeyLimitsInput, keyLimitColumns } from './key-limit-changes';
+import { ApiKeyView, toApiKeyView } from './api-key.view';
 import type { UserEntity } from './user.entity';
 import { UsersService } from './users.service';
 
@@ -27,11 +32,15 @@ export class ApiKeysService {
     private readonly reads: LeanReads,
     private readonly cache: ApiKeyCache,
     private readonly clock: Clock,
+    private readonly lastUsed: ApiKeyLastUsed,
+    private readonly refusals: KeyRefusals,
   ) {}
 
-  async issue(userId: number, name: string, models?: string[] | null): Promise<IssuedKey> {
+  async issue(userId: number, name: string, models?: string[] | null, limits: KeyLimitsInput = {}): Promise<IssuedKey> {
     if (!(await this.users.findById(userId))) throw AppError.notFound(`user ${userId} not found`);
     const key = newApiKey();
+    const now = this.clock.now();
+    const limitColumns = keyLimitColumns(limits, null, now);
     const apiKey = await this.transactions.run((manager) =>
       manager.save(
         manager.create(ApiKeyEntity, {
@@ -41,8 +50,19 @@ export class ApiKeysService {
           keyHint: `${key.slice(0, 7)}...`,
           models: models && models.length > 0 ? models : null,
           status: 'active',
-          createdAt: this.clock.now(),
+          createdAt: now,
           revokedAt: null,
+          quotaLimit: null,
+          usedQuota: 0,
+          budget: null,
+          budgetPeriod: null,
+          budgetUsed: 0,
+          budgetPeriodStart: null,
+          expiresAt: null,
+          allowedIps: null,
+          rpm: 0,
+          lastUsedAt: null,
+          ...limitColumns,
         }),
       ),
     );
@@ -51,6 +71,30 @@ export class ApiKeysService {
 
   listForUser(userId: number): Promise<ApiKeyEntity[]> {
     return this.keys.find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  /** Changes a key's name, models and limits; `ownerId` restricts it to the key's owner (customer console). */
+  async update(
+    keyId: number,
+    changes: KeyLimitsInput & { name?: string; models?: string[] | null },
+    ownerId?: number,
+  ): Promise<ApiKeyEntity> {
+    const apiKey = await this.keys.findOne({ where: { id: keyId } });
+    if (!apiKey || (ownerId !== undefined && apiKey.userId !== ownerId)) throw AppError.notFound(`key ${keyId} not found`);
+    const columns: Partial<ApiKeyEntity> = keyLimitColumns(changes, apiKey, this.clock.now());
+    if (changes.name !== undefined) columns.name = changes.name;
+    if (changes.models !== undefined) columns.models = changes.models && changes.models.length > 0 ? changes.models : null;
+    if (Object.keys(columns).length > 0) {
+      await this.transactions.run((manager) => manager.update(ApiKeyEntity, { id: keyId }, columns));
+      // Every instance reads the new limits on the key's next use.
+      this.cache.forgetKey(apiKey.keyHash);
+    }
+    return (await this.keys.findOne({ where: { id: keyId } }))!;
+  }
+
+  /** A key's view with its use now (its budget's period worked out on this instance's clock). */
+  view(apiKey: ApiKeyEntity): ApiKeyView {
+    return toApiKeyView(apiKey, this.clock.now());
   }
 
   /** Revokes a key; `ownerId` restricts it to the key's owner (customer console). */
@@ -68,9 +112,10 @@ export class ApiKeysService {
 
   /**
    * Resolves a bearer key to its key and user, from the short-lived cache when possible.
-   * 401 for an unknown, revoked or disabled key (or user).
+   * 401 for an unknown, revoked, expired or disabled key (or user); 403 from an address the key's
+   * allowlist leaves out. Expiry and allowlist are read from the cached row on every use.
    */
-  async authenticate(plainKey: string): Promise<{ apiKey: ApiKeyEntity; user: UserEntity }> {
+  async authenticate(plainKey: string, clientAddress?: string): Promise<{ apiKey: ApiKeyEntity; user: UserEntity }> {
     const keyHash = hashApiKey(plainKey);
     const now = this.clock.now();
     let found = this.cache.get(keyHash, now);
@@ -84,6 +129,14 @@ export class ApiKeysService {
     }
     if (found.apiKey.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'api key has been revoked');
     if (found.user.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'account is disabled');
+    try {
+      assertKeyUsable(found.apiKey, now, clientAddress);
+    } catch (error) {
+      const { code, message } = error as AppError;
+      this.refusals.report({ userId: found.user.id, apiKeyId: found.apiKey.id, code, message });
+      throw error;
+    }
+    this.lastUsed.touch(found.apiKey, now);
     return { apiKey: found.apiKey, user: found.user };
   }
 }

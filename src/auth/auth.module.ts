@@ -5,6 +5,9 @@ import { AdminTokenService } from './admin-token.service';
 import { AdminGuard } from './admin.guard';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyLastUsed } from './api-key-last-used';
+import { ApiKeySpending } from './api-key-spending';
+import { KeyRefusals } from './key-refusals';
 import { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysService } from './api-keys.service';
 import { UserEntity } from './user.entity';
@@ -13,7 +16,28 @@ import { UsersService } from './users.service';
 /** Users, API keys (and their account rate limit), the admin token and the guards that use them. */
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
-  providers: [UsersService, ApiKeysService, ApiKeyCache, AccountRateLimiter, ApiKeyGuard, AdminTokenService, AdminGuard],
-  exports: [UsersService, ApiKeysService, ApiKeyCache, AccountRateLimiter, ApiKeyGuard, AdminTokenService, AdminGuard],
+  providers: [
+    UsersService,
+    ApiKeysService,
+    ApiKeyCache,
+    ApiKeySpending,
+    ApiKeyLastUsed,
+    KeyRefusals,
+    AccountRateLimiter,
+    ApiKeyGuard,
+    AdminTokenService,
+    AdminGuard,
+  ],
+  exports: [
+    UsersService,
+    ApiKeysService,
+    ApiKeyCache,
+    ApiKeySpending,
+    KeyRefusals,
+    AccountRateLimiter,
+    ApiKeyGuard,
+    AdminTokenService,
+    AdminGuard,
+  ],
 })
 export class AuthModule {}

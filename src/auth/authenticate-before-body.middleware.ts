@@ -9,7 +9,8 @@ import { bearerToken } from './bearer';
 export const MISSING_API_KEY = 'missing api key: send Authorization: Bearer <API_KEY>';
 
 /**
- * The one API key check: the bearer token's key and user, and the account's rate limit, attached to
+ * The one API key check: the bearer token's key and user (its expiry and allowlist), the key's and the
+ * account's rate limits, attached to
  * the request. Used before any body is read (below) and by ApiKeyGuard for a route reached otherwise.
  */
 export async function authenticateApiKey(
@@ -19,8 +20,9 @@ export async function authenticateApiKey(
 ): Promise<void> {
   const token = bearerToken(req);
   if (!token) throw new AppError(ErrorCode.Unauthorized, MISSING_API_KEY);
-  const { apiKey, user } = await apiKeys.authenticate(token);
-  await accountLimits.admit(user);
+  // req.ip is the client's address as TRUSTED_PROXIES lets express see it (the sign-in throttle's too).
+  const { apiKey, user } = await apiKeys.authenticate(token, req.ip ?? req.socket?.remoteAddress);
+  await accountLimits.admit(user, apiKey);
   req.apiKey = apiKey;
   req.user = user;
 }

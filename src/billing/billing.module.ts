@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
 import { GroupRatioEntity } from './group-ratio.entity';
+import { KeyRefusalLog } from './key-refusal-log.service';
 import { LedgerService } from './ledger.service';
 import { LogEntity } from './log.entity';
 import { LogTotalsService } from './log-totals.service';
@@ -10,8 +12,8 @@ import { PricingService } from './pricing.service';
 
 /** Prices, quotes, the ledger (charge, refund, top-up, adjust) and its logs. */
 @Module({
-  imports: [TypeOrmModule.forFeature([LogEntity, PriceRuleEntity, GroupRatioEntity])],
-  providers: [LedgerService, LogsService, LogTotalsService, PricingService],
+  imports: [TypeOrmModule.forFeature([LogEntity, PriceRuleEntity, GroupRatioEntity]), AuthModule],
+  providers: [LedgerService, KeyRefusalLog, LogsService, LogTotalsService, PricingService],
   exports: [LedgerService, LogsService, LogTotalsService, PricingService],
 })
 export class BillingModule {}

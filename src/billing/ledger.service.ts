@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { ApiKeySpending, SpendingKey } from '../auth/api-key-spending';
+import { KeyRefusals } from '../auth/key-refusals';
 import { UserEntity } from '../auth/user.entity';
 import { AppError, ErrorCode } from '../common/app-error';
 import { Clock } from '../common/clock';
@@ -14,6 +16,11 @@ export interface TaskMovement {
   quota: number;
   channelId?: number | null;
   detail: string;
+  /** Charges: the key that pays, whose own limits are checked (and counted) first. */
+  apiKey?: SpendingKey | null;
+  /** Refunds and releases: the key that paid, and when (its budget gets back only what its current period spent). */
+  apiKeyId?: number | null;
+  chargedAt?: number;
 }
 
 /**
@@ -38,6 +45,8 @@ export class LedgerService {
   constructor(
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
+    private readonly keySpending: ApiKeySpending,
+    private readonly refusals: KeyRefusals,
   ) {}
 
   /** Charges a task: one conditional update that cannot overdraw; 402 when the balance cannot pay. */
@@ -68,6 +77,19 @@ export class LedgerService {
   }
 
   private async takeIfEnough(manager: EntityManager, type: 'consume' | 'hold', movement: TaskMovement): Promise<LogEntity> {
+    // The key's limits first: a key past its quota or budget is refused whatever the balance.
+    if (movement.apiKey) {
+      try {
+        await this.keySpending.spend(manager, movement.apiKey, movement.quota);
+      } catch (error) {
+        // Logged in a transaction of its own, after this one has rolled back.
+        if (error instanceof AppError) {
+          const { userId, model } = movement;
+          this.refusals.report({ userId, apiKeyId: movement.apiKey.id, code: error.code, message: error.message, model });
+        }
+        throw error;
+      }
+    }
     if (!(await this.moveToUsed(manager, movement.userId, movement.quota)))
       throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
     return this.writeLog(manager, type, movement, -movement.quota);
@@ -82,6 +104,9 @@ export class LedgerService {
   }
 
   private async giveBack(manager: EntityManager, type: 'refund' | 'release', movement: TaskMovement): Promise<LogEntity> {
+    // The key's row before the user's, as a charge locks them, so the two never wait on each other (MySQL deadlocks).
+    if (movement.apiKeyId)
+      await this.keySpending.refund(manager, movement.apiKeyId, movement.quota, movement.chargedAt ?? this.clock.now());
     await this.moveToUsed(manager, movement.userId, -movement.quota);
     try {
       return await this.writeLog(manager, type, movement, movement.quota);
@@ -101,6 +126,11 @@ export class LedgerService {
       if (error instanceof AlreadyRefundedError) return false;
       throw error;
     }
+  }
+
+  /** A request an API key's limits refused: a `refused` row that moves no quota, with the reason as its detail. */
+  recordRefusal(userId: number, model: string | null, detail: string): Promise<LogEntity> {
+    return this.transactions.run((manager) => this.writeLog(manager, 'refused', { userId, model: model ?? undefined, detail }, 0));
   }
 
   /** Adds quota: one conditional update, refused (400) when it would take the balance past MAX_BALANCE. */

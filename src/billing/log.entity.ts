@@ -5,11 +5,12 @@ import { bigintColumn } from '../database/column-transformers';
  * `hold`: a submit's charge until the provider accepts the task (then it becomes the `consume`);
  * `release`: a hold given back because the provider refused the submit. The customer never got
  * that task, so neither shows in the customer's logs, totals or charts.
+ * `refused`: a request an API key's own limits refused (no quota moves; the detail says why).
  */
-export type LogType = 'topup' | 'consume' | 'refund' | 'adjust' | 'hold' | 'release';
-export const LOG_TYPES: LogType[] = ['topup', 'consume', 'refund', 'adjust', 'hold', 'release'];
+export type LogType = 'topup' | 'consume' | 'refund' | 'adjust' | 'hold' | 'release' | 'refused';
+export const LOG_TYPES: LogType[] = ['topup', 'consume', 'refund', 'adjust', 'hold', 'release', 'refused'];
 /** What a customer sees of the ledger. */
-export const CUSTOMER_LOG_TYPES = ['topup', 'consume', 'refund', 'adjust'] as const satisfies readonly LogType[];
+export const CUSTOMER_LOG_TYPES = ['topup', 'consume', 'refund', 'adjust', 'refused'] as const satisfies readonly LogType[];
 export type CustomerLogType = (typeof CUSTOMER_LOG_TYPES)[number];
 
 /**

@@ -16,6 +16,12 @@ export enum ErrorCode {
   RateLimited = 'rate_limited',
   ServiceUnavailable = 'service_unavailable',
   Internal = 'internal_error',
+  // An API key's own limits (listed after the general code of their status, which stays the status's default).
+  KeyQuotaExceeded = 'key_quota_exceeded',
+  KeyBudgetExceeded = 'key_budget_exceeded',
+  KeyExpired = 'key_expired',
+  IpNotAllowed = 'ip_not_allowed',
+  KeyRateLimited = 'key_rate_limited',
 }
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -32,6 +38,11 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.RateLimited]: 429,
   [ErrorCode.Internal]: 500,
   [ErrorCode.ServiceUnavailable]: 503,
+  [ErrorCode.KeyQuotaExceeded]: 402,
+  [ErrorCode.KeyBudgetExceeded]: 402,
+  [ErrorCode.KeyExpired]: 401,
+  [ErrorCode.IpNotAllowed]: 403,
+  [ErrorCode.KeyRateLimited]: 429,
 };
 
 export interface AppErrorOptions {

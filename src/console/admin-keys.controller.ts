@@ -2,7 +2,6 @@ import { Controller, Delete, Param, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { toApiKeyView } from '../auth/user.view';
 import { idParamPipe } from '../common/id-param.pipe';
 import { ApiKeyDto } from './dto/admin-responses.dto';
 
@@ -18,6 +17,6 @@ export class AdminKeysController {
   @ApiOkResponse({ type: ApiKeyDto })
   @ApiNotFoundResponse({ description: 'Unknown key' })
   async revoke(@Param('id', idParamPipe) id: number): Promise<ApiKeyDto> {
-    return toApiKeyView(await this.keys.revoke(id));
+    return this.keys.view(await this.keys.revoke(id));
   }
 }

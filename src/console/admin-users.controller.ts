@@ -11,15 +11,15 @@ import {
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { hashPassword } from '../auth/password';
-import { toApiKeyView, toUserView } from '../auth/user.view';
+import { toUserView } from '../auth/user.view';
 import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
 import { idParamPipe } from '../common/id-param.pipe';
 import type { ConsoleRequest } from './console-request';
 import { ConsoleSessionsService } from './console-sessions.service';
-import { AdjustDto, CreateKeyDto, CreateUserDto, TopUpDto, UpdateUserDto } from './dto/admin-user.dto';
+import { AdjustDto, CreateKeyDto, CreateUserDto, TopUpDto, UpdateKeyDto, UpdateUserDto } from './dto/admin-user.dto';
 import { PageQueryDto } from './dto/admin-query.dto';
-import { ApiKeyListDto, BalanceDto, CreatedUserDto, IssuedKeyDto, UserDto, UserListDto } from './dto/admin-responses.dto';
+import { ApiKeyDto, ApiKeyListDto, BalanceDto, CreatedUserDto, IssuedKeyDto, UserDto, UserListDto } from './dto/admin-responses.dto';
 
 @ApiTags('admin')
 @ApiBearerAuth('admin')
@@ -107,19 +107,38 @@ export class AdminUsersController {
   }
 
   @Post(':id/keys')
-  @ApiOperation({ summary: 'Issue an API key; the key is shown only in this response' })
+  @ApiOperation({
+    summary:
+      'Issue an API key with its own limits (quota, budget per period, expiry, allowed addresses, rpm); the key is shown only in this response',
+  })
   @ApiCreatedResponse({ type: IssuedKeyDto })
   @ApiNotFoundResponse({ description: 'Unknown user' })
   async createKey(@Param('id', idParamPipe) id: number, @Body() body: CreateKeyDto): Promise<IssuedKeyDto> {
-    const { apiKey, key } = await this.keys.issue(id, body.name, body.models);
-    return { id: apiKey.id, name: apiKey.name, key, models: apiKey.models };
+    const { apiKey, key } = await this.keys.issue(id, body.name, body.models, body);
+    return { ...this.keys.view(apiKey), key };
+  }
+
+  @Patch(':id/keys/:key_id')
+  @ApiOperation({
+    summary: 'Change a key’s name, models or limits (null lifts a limit); every instance applies them on the key’s next use',
+  })
+  @ApiOkResponse({ type: ApiKeyDto })
+  @ApiNotFoundResponse({ description: 'Unknown user or key (or a key of another user)' })
+  async updateKey(
+    @Param('id', idParamPipe) id: number,
+    @Param('key_id', idParamPipe) keyId: number,
+    @Body() body: UpdateKeyDto,
+  ): Promise<ApiKeyDto> {
+    await this.users.get(id);
+    return this.keys.view(await this.keys.update(keyId, body, id));
   }
 
   @Get(':id/keys')
+  @ApiOperation({ summary: 'A user’s keys with their limits and their use (used_quota, budget_used until budget_resets_at, last_used_at)' })
   @ApiOkResponse({ type: ApiKeyListDto })
   @ApiNotFoundResponse({ description: 'Unknown user' })
   async listKeys(@Param('id', idParamPipe) id: number): Promise<ApiKeyListDto> {
     await this.users.get(id);
-    return { data: (await this.keys.listForUser(id)).map(toApiKeyView) };
+    return { data: (await this.keys.listForUser(id)).map((key) => this.keys.view(key)) };
   }
 }

@@ -8,11 +8,10 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorCode } from '../common/app-error';
-import { ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
+import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { sendWarnings, WARNING_HEADER_DOC } from '../common/response-warnings';
 import { SignedLinksService } from '../storage/signed-links.service';
@@ -70,8 +69,8 @@ export class GenerationsController {
   @ApiHeader(GATEWAY_HOPS_API_HEADER)
   @ApiSubmitBody('unified', "The request schema of the model's family")
   @ApiOkResponse({ type: GenerationSubmitResponse, description: 'Accepted: status `queued`', headers: WARNING_HEADER_DOC })
-  @ApiSubmitErrors(WrapperErrorResponse, ERRORS)
-  @ApiUnauthorizedResponse({ type: WrapperErrorResponse, description: 'API key missing, invalid or expired', example: ERRORS[401] })
+  @ApiSubmitErrors(WrapperErrorResponse, ERRORS, 'wrapper')
+  @ApiKeyUnauthorized(WrapperErrorResponse, 'wrapper', ERRORS)
   async create(@Body() body: unknown, @Req() req: AuthenticatedRequest): Promise<GenerationSubmitResponse> {
     const input = unifiedSubmitInput(body);
     const task = await this.submissions.submit(input, { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));

@@ -295,6 +295,7 @@ export class TaskSubmitService {
           quota,
           channelId: task.channelId,
           detail: quoteDetail,
+          apiKey: caller.apiKey ?? null,
         });
       }
       return task;

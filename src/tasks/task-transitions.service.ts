@@ -178,6 +178,8 @@ export class TaskTransitionsService {
             quota: task.quota,
             channelId: task.channelId,
             detail,
+            apiKeyId: task.apiKeyId,
+            chargedAt: task.createdAt,
           };
           if (cause === 'rejected') await this.ledger.releaseHold(manager, movement);
           else {

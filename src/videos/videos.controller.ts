@@ -22,11 +22,10 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorCode } from '../common/app-error';
-import { ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
+import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { multipartOptions } from '../common/multipart-limits';
 import { sendWarnings, WARNING_HEADER_DOC } from '../common/response-warnings';
@@ -74,7 +73,7 @@ const CANNOT_CANCEL = errorExample(
 
 @ApiTags('videos')
 @ApiBearerAuth('api-key')
-@ApiUnauthorizedResponse({ type: OpenAiErrorDto, description: 'API key missing, invalid or expired', example: ERRORS[401] })
+@ApiKeyUnauthorized(OpenAiErrorDto, 'openai', ERRORS)
 @UseGuards(ApiKeyGuard)
 @Controller('v1/videos')
 export class VideosController {
@@ -101,7 +100,7 @@ export class VideosController {
   })
   @ApiHeader(GATEWAY_HOPS_API_HEADER)
   @ApiOkResponse({ type: SubmittedVideoDto, headers: WARNING_HEADER_DOC })
-  @ApiSubmitErrors(OpenAiErrorDto, ERRORS)
+  @ApiSubmitErrors(OpenAiErrorDto, ERRORS, 'openai')
   async create(
     @Body() body: unknown,
     @UploadedFiles() files: { input_reference?: UploadedPart[] } | undefined,

@@ -13,10 +13,10 @@ export class CustomerTaskQueryDto extends TaskSearchQueryDto {
 }
 
 export class CustomerLogQueryDto extends PageQueryDto {
-  @ApiPropertyOptional({ enum: ['topup', 'consume', 'refund', 'adjust'] })
+  @ApiPropertyOptional({ enum: ['topup', 'consume', 'refund', 'adjust', 'refused'] })
   @IsOptional()
-  @IsIn(['topup', 'consume', 'refund', 'adjust'])
-  type?: 'topup' | 'consume' | 'refund' | 'adjust';
+  @IsIn(['topup', 'consume', 'refund', 'adjust', 'refused'])
+  type?: 'topup' | 'consume' | 'refund' | 'adjust' | 'refused';
   @ApiPropertyOptional() @IsOptional() @IsString() @Length(1, 64) task_id?: string;
   @ApiPropertyOptional({ description: 'Unix seconds, inclusive' }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) from?: number;
   @ApiPropertyOptional({ description: 'Unix seconds, inclusive' }) @IsOptional() @Type(() => Number) @IsInt() @Min(0) to?: number;

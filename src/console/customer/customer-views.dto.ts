@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiKeyViewDto } from '../dto/api-key-view.dto';
 
 /** Response shapes of the customer console API (documented in Swagger under `console`). */
 
@@ -34,16 +35,7 @@ export class ModelsDto {
   @ApiProperty({ type: [String], description: 'models the customer has used' }) used: string[];
 }
 
-export class CustomerKeyDto {
-  @ApiProperty() id: number;
-  @ApiProperty() user_id: number;
-  @ApiProperty() name: string;
-  @ApiProperty({ example: 'sk-AbCd...' }) key_hint: string;
-  @ApiProperty({ type: [String], nullable: true, description: 'allowlist; null means every model' }) models: string[] | null;
-  @ApiProperty({ enum: ['active', 'revoked'] }) status: string;
-  @ApiProperty() created_at: number;
-  @ApiProperty({ nullable: true, type: Number }) revoked_at: number | null;
-}
+export class CustomerKeyDto extends ApiKeyViewDto {}
 
 export class CreatedKeyDto extends CustomerKeyDto {
   @ApiProperty({ description: 'the key itself, shown only in this response' }) key: string;
@@ -79,7 +71,7 @@ export class CustomerTaskListDto {
 
 export class CustomerLogDto {
   @ApiProperty() id: number;
-  @ApiProperty({ enum: ['topup', 'consume', 'refund', 'adjust'] }) type: string;
+  @ApiProperty({ enum: ['topup', 'consume', 'refund', 'adjust', 'refused'] }) type: string;
   @ApiProperty({ nullable: true, type: String }) task_id: string | null;
   @ApiProperty({ nullable: true, type: String }) model: string | null;
   @ApiProperty({ description: 'signed change of the balance' }) quota: number;

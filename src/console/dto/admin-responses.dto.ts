@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { LOG_TYPES } from '../../billing/log.entity';
 import { FAMILY_PLATFORMS } from '../../families/family-registry';
+import { ApiKeyViewDto, IssuedApiKeyDto } from './api-key-view.dto';
 
 /** Answers of the admin API, named as the product contract names them (Swagger only; views build them). */
 
@@ -30,23 +31,10 @@ export class BalanceDto {
   @ApiProperty({ example: 150000, description: 'the balance afterwards' }) quota: number;
 }
 
-export class IssuedKeyDto {
-  @ApiProperty({ example: 5 }) id: number;
-  @ApiProperty({ example: 'production' }) name: string;
-  @ApiProperty({ example: 'sk-3kT9fQ2mXb7LcV1pZ8wR4yNdA6sE0uHj', description: 'shown only in this answer' }) key: string;
-  @ApiProperty({ type: [String], nullable: true, description: 'model allowlist; null means every model' }) models: string[] | null;
-}
+/** A key just issued (the key shown only here). */
+export class IssuedKeyDto extends IssuedApiKeyDto {}
 
-export class ApiKeyDto {
-  @ApiProperty() id: number;
-  @ApiProperty() user_id: number;
-  @ApiProperty() name: string;
-  @ApiProperty({ example: 'sk-3kT9...' }) key_hint: string;
-  @ApiProperty({ type: [String], nullable: true }) models: string[] | null;
-  @ApiProperty({ enum: ['active', 'revoked'] }) status: string;
-  @ApiProperty({ description: 'Unix seconds' }) created_at: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds' }) revoked_at: number | null;
-}
+export class ApiKeyDto extends ApiKeyViewDto {}
 
 export class ApiKeyListDto {
   @ApiProperty({ type: [ApiKeyDto] }) data: ApiKeyDto[];

@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
 import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
+import { KeyLimitsDto } from './key-limits.dto';
 
 const MAX_QUOTA = Number.MAX_SAFE_INTEGER;
 /** Fits the 32-bit column on both databases with room to spare. */
@@ -104,7 +105,7 @@ export class AdjustDto {
   reason: string;
 }
 
-export class CreateKeyDto {
+export class CreateKeyDto extends KeyLimitsDto {
   @ApiProperty({ example: 'production' })
   @IsString()
   @ColumnLength(1, 128)
@@ -117,4 +118,26 @@ export class CreateKeyDto {
   @IsString({ each: true })
   @Length(1, 64, { each: true })
   models?: string[];
+}
+
+/** A key's name, models and limits; what is missing stays as it is. */
+export class UpdateKeyDto extends KeyLimitsDto {
+  @ApiPropertyOptional({ example: 'production' })
+  @IsOptionalNotNull()
+  @IsString()
+  @ColumnLength(1, 128)
+  name?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    example: ['alpha/v6'],
+    description: 'model allowlist; null or empty means every model',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @IsString({ each: true })
+  @Length(1, 64, { each: true })
+  models?: string[] | null;
 }

@@ -14,6 +14,7 @@ import { TaskGatewayHops1764500000100 } from './1764500000100-task-gateway-hops'
 import { SealedProviderKeys1764500000200 } from './1764500000200-sealed-provider-keys';
 import { OwnTables1764600000300 } from './1764600000300-own-tables';
 import { TaskCallbacks1764700000200 } from './1764700000200-task-callbacks';
+import { ApiKeyLimits1764700000300 } from './1764700000300-api-key-limits';
 import { RetentionIndexes1764700000400 } from './1764700000400-retention-indexes';
 
 /** Every migration, in order. Add new ones at the end. */
@@ -34,5 +35,6 @@ export const MIGRATIONS = [
   SealedProviderKeys1764500000200,
   OwnTables1764600000300,
   TaskCallbacks1764700000200,
+  ApiKeyLimits1764700000300,
   RetentionIndexes1764700000400,
 ];

@@ -1,3 +1,6 @@
+import { ApiKeySpending } from '../../../src/auth/api-key-spending';
+import { ApiKeyEntity } from '../../../src/auth/api-key.entity';
+import { KeyRefusals } from '../../../src/auth/key-refusals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -213,7 +216,16 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       ConfigModule.forRoot(config),
       DatabaseModule.forRoot(config),
       ScheduleModule.forRoot(),
-      TypeOrmModule.forFeature([UserEntity, LogEntity, PriceRuleEntity, GroupRatioEntity, TaskEntity, TaskEventEntity, ChannelEntity]),
+      TypeOrmModule.forFeature([
+        UserEntity,
+        ApiKeyEntity,
+        LogEntity,
+        PriceRuleEntity,
+        GroupRatioEntity,
+        TaskEntity,
+        TaskEventEntity,
+        ChannelEntity,
+      ]),
       ...fakeFamily.imports,
     ],
     providers: [
@@ -221,6 +233,8 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       JobMetrics,
       JobRunner,
       LedgerService,
+      ApiKeySpending,
+      KeyRefusals,
       PricingService,
       TaskRepository,
       TaskMetrics,

@@ -10,7 +10,7 @@ import { useApi } from '../lib/use-api.js';
 import { hrefFor, useUrlState } from '../lib/url-state.js';
 
 const PAGE_SIZE = 25;
-const TYPES = ['consume', 'refund', 'topup', 'adjust', 'hold', 'release'];
+const TYPES = ['consume', 'refund', 'topup', 'adjust', 'hold', 'release', 'refused'];
 const DEFAULTS = { user_id: '', type: '', from: '', to: '', task_id: '', page: '1' };
 
 export function AdminLogs() {

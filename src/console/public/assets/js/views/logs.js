@@ -9,7 +9,7 @@ import { useApi } from '../lib/use-api.js';
 import { useUrlState } from '../lib/url-state.js';
 
 const PAGE_SIZE = 25;
-const TYPES = ['consume', 'refund', 'topup', 'adjust'];
+const TYPES = ['consume', 'refund', 'topup', 'adjust', 'refused'];
 const DEFAULTS = { type: '', from: '', to: '', task_id: '', page: '1' };
 
 export function Logs() {
