@@ -14,11 +14,15 @@ const MINUTE_MS = 60_000;
 export class AccountRateLimiter {
   constructor(private readonly limiters: SharedRateLimiters) {}
 
-  async admit(user: UserEntity): Promise<void> {
-    if (!user.rpm) return;
-    const decision = await this.limiters.consume('rpm', user.rpm, MINUTE_MS, String(user.id));
+  /** Nothing to wait for (undefined) when the account has no limit, the usual case: no promise per request. */
+  admit(user: UserEntity): Promise<void> | undefined {
+    return user.rpm ? this.count(user, user.rpm) : undefined;
+  }
+
+  private async count(user: UserEntity, rpm: number): Promise<void> {
+    const decision = await this.limiters.consume('rpm', rpm, MINUTE_MS, String(user.id));
     if (decision.allowed) return;
-    throw new AppError(ErrorCode.RateLimited, `rate limit reached: this account may send ${user.rpm} requests per minute`, {
+    throw new AppError(ErrorCode.RateLimited, `rate limit reached: this account may send ${rpm} requests per minute`, {
       retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)),
     });
   }

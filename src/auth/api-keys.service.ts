@@ -68,24 +68,37 @@ export class ApiKeysService {
 
   /**
    * Resolves a bearer key to its key and user, from the short-lived cache when possible.
-   * 401 for an unknown, revoked or disabled key (or user).
+   * 401 for an unknown, revoked or disabled key (or user). A cached key is answered at once, not
+   * through a promise: the key check of every API call then costs no extra turn of the event loop.
    */
-  async authenticate(plainKey: string): Promise<{ apiKey: ApiKeyEntity; user: UserEntity }> {
+  authenticate(plainKey: string): Caller | Promise<Caller> {
     const keyHash = hashApiKey(plainKey);
     const now = this.clock.now();
-    let found = this.cache.get(keyHash, now);
-    if (!found) {
-      const generation = this.cache.generation;
-      const apiKey = await this.reads.findOne(ApiKeyEntity, 'key_hash = ?', [keyHash]);
-      const user = apiKey ? await this.users.findById(apiKey.userId) : null;
-      if (!apiKey || !user) throw new AppError(ErrorCode.Unauthorized, 'invalid api key');
-      this.cache.set(keyHash, apiKey, user, now, generation);
-      found = { apiKey, user, expiresAt: now };
-    }
-    if (found.apiKey.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'api key has been revoked');
-    if (found.user.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'account is disabled');
-    return { apiKey: found.apiKey, user: found.user };
+    const cached = this.cache.get(keyHash, now);
+    return cached ? checkedCaller(cached) : this.lookUp(keyHash, now);
   }
+
+  private async lookUp(keyHash: string, now: number): Promise<Caller> {
+    const generation = this.cache.generation;
+    const apiKey = await this.reads.findOne(ApiKeyEntity, 'key_hash = ?', [keyHash]);
+    const user = apiKey ? await this.users.findById(apiKey.userId) : null;
+    if (!apiKey || !user) throw new AppError(ErrorCode.Unauthorized, 'invalid api key');
+    this.cache.set(keyHash, apiKey, user, now, generation);
+    return checkedCaller({ apiKey, user });
+  }
+}
+
+/** Who an API key speaks for. */
+export interface Caller {
+  apiKey: ApiKeyEntity;
+  user: UserEntity;
+}
+
+/** 401 for a revoked key or a disabled account; else the caller (the cache entry itself: nothing is copied per request). */
+function checkedCaller(found: Caller): Caller {
+  if (found.apiKey.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'api key has been revoked');
+  if (found.user.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'account is disabled');
+  return found;
 }
 
 /** 403 when the key has an allowlist that does not name the model. */

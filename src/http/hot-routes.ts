@@ -6,6 +6,7 @@ import type { AuthenticatedRequest } from '../common/request-context';
 import { GenerationsController } from '../generations/generations.controller';
 import { VideosController } from '../videos/videos.controller';
 import { hasJsonBody } from './body-parsers';
+import { sendJson } from './json-reply';
 
 interface HotRoute {
   method: 'GET' | 'POST';
@@ -84,7 +85,7 @@ export function installHotRoutes(app: INestApplication, pipeline: RequestHandler
       request.route = { path: match.route.path };
       request.params = match.route.param ? { [match.route.param]: match.param } : {};
       match.route.handle(request).then(
-        (body) => response.status(200).json(body),
+        (body) => sendJson(response, 200, body),
         (error: unknown) => sendError(error, request, response),
       );
     });
