@@ -6,6 +6,7 @@ import { AdminTokenService } from './auth/admin-token.service';
 import { configureApp } from './bootstrap';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config';
 import { ensureMysqlDatabase } from './database/ensure-mysql-database';
+import { GatewayExpressAdapter } from './http/gateway-express-adapter';
 import { SimulatorSeeder } from './simulator/simulator-seeder.service';
 import { checkVideoStore } from './startup/check-video-store';
 import { QuietBootLogger } from './startup/quiet-boot-logger';
@@ -46,7 +47,10 @@ async function main(): Promise<void> {
   const rank = RANK[config.logLevel] ?? 4;
   const logger = new QuietBootLogger();
   logger.setLogLevels(nestLogLevels(config.logLevel));
-  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: rank === 0 ? false : logger });
+  const app = await NestFactory.create(AppModule.forRoot(config), new GatewayExpressAdapter(), {
+    bodyParser: false,
+    logger: rank === 0 ? false : logger,
+  });
   configureApp(app, config);
   await app.listen(config.port);
   const address = app.getHttpServer().address();

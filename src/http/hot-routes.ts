@@ -22,6 +22,8 @@ interface HotRoute {
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
+const isPrototypeOf = Object.prototype.isPrototypeOf;
+
 /**
  * The task polls and the JSON submits (most of the traffic) are dispatched in front of Express's
  * router and Nest's per-route layers, which cost several times a poll's own work. A taken request
@@ -72,9 +74,10 @@ export function installHotRoutes(app: INestApplication, pipeline: RequestHandler
   server.on('request', function answerHotRoutes(req: IncomingMessage, res: ServerResponse) {
     const match = matchRoute(routes, req);
     if (!match) return behind.forEach((listener) => listener.call(server, req, res));
-    // As Express's app.handle: its request and response, linked.
-    Object.setPrototypeOf(req, express.request);
-    Object.setPrototypeOf(res, express.response);
+    // As Express's app.handle: its request and response, linked. GatewayExpressAdapter's server makes
+    // them so from the start: a swap of prototypes here would cost about as much as the rest of a poll.
+    if (!isPrototypeOf.call(express.request, req)) Object.setPrototypeOf(req, express.request);
+    if (!isPrototypeOf.call(express.response, res)) Object.setPrototypeOf(res, express.response);
     const request = req as AuthenticatedRequest;
     const response = res as Response;
     request.res = response;
