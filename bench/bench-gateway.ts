@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { AppModule } from '../src/app.module';
 import { configureApp } from '../src/bootstrap';
 import { AppConfig, loadConfig } from '../src/config/app-config';
+import { GatewayExpressAdapter } from '../src/http/gateway-express-adapter';
 import { ChannelEntity, ChannelSettings } from '../src/upstream/channel.entity';
 import { ChannelsService } from '../src/upstream/channels.service';
 import { startBenchUpstream } from './upstream-process';
@@ -42,7 +43,7 @@ export async function startBenchGateway(
     ...env,
   });
   const upstream = await startBenchUpstream();
-  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: false });
+  const app = await NestFactory.create(AppModule.forRoot(config), new GatewayExpressAdapter(), { bodyParser: false, logger: false });
   configureApp(app, config);
   await app.listen(0, '127.0.0.1');
   const channel = await app

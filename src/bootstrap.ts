@@ -17,6 +17,7 @@ import { exceptSignedContentLinks } from './storage/signed-content-link.middlewa
 import { BodyMemoryBudget } from './http/body-memory-budget';
 import { DEFAULT_BODY_LIMIT, hasBody, videoSubmitJsonParser } from './http/body-parsers';
 import { installHotRoutes } from './http/hot-routes';
+import { answerRoutesWithSendJson } from './http/nest-json-replies';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { setupSwagger } from './swagger';
 
@@ -92,6 +93,8 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   app.use(parseBodies);
   app.use(expressErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
+  // Every route's JSON answer through the one writer the hot routes and the error bodies use.
+  answerRoutesWithSendJson(app.getHttpAdapter());
   // The task polls and the JSON submits, most of the traffic, run the same middlewares and controller methods without Express's router and Nest's per-route layers.
   if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseBodies]);
   app.enableShutdownHooks();

@@ -35,10 +35,11 @@ async function main(): Promise<void> {
       import('./database/ensure-mysql-database'),
       import('./simulator/simulator-seeder.service'),
     ]);
-  const [{ checkVideoStore }, { QuietBootLogger }, { credentialsBlock, startupBanner }] = await Promise.all([
+  const [{ checkVideoStore }, { QuietBootLogger }, { credentialsBlock, startupBanner }, { GatewayExpressAdapter }] = await Promise.all([
     import('./startup/check-video-store'),
     import('./startup/quiet-boot-logger'),
     import('./startup/startup-banner'),
+    import('./http/gateway-express-adapter'),
   ]);
   const database = await ensureMysqlDatabase(config.database, config.databaseQueryTimeoutMs);
   if (database.kind === 'unusable') {
@@ -53,7 +54,10 @@ async function main(): Promise<void> {
   const rank = RANK[config.logLevel] ?? 4;
   const logger = new QuietBootLogger();
   logger.setLogLevels(nestLogLevels(config.logLevel));
-  const app = await NestFactory.create(AppModule.forRoot(config), { bodyParser: false, logger: rank === 0 ? false : logger });
+  const app = await NestFactory.create(AppModule.forRoot(config), new GatewayExpressAdapter(), {
+    bodyParser: false,
+    logger: rank === 0 ? false : logger,
+  });
   configureApp(app, config);
   await app.listen(config.port);
   const address = app.getHttpServer().address();

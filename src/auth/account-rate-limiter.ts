@@ -19,20 +19,27 @@ export class AccountRateLimiter {
     private readonly refusals: KeyRefusals,
   ) {}
 
-  async admit(user: UserEntity, apiKey?: ApiKeyEntity): Promise<void> {
-    // The key's own rpm (`api_keys.rpm`), counted apart from the account's, shared the same way.
-    if (apiKey?.rpm) {
-      const decision = await this.limiters.consume('key-rpm', apiKey.rpm, MINUTE_MS, String(apiKey.id));
-      if (!decision.allowed) {
-        const message = `rate limit reached: this api key may send ${apiKey.rpm} requests per minute`;
-        this.refusals.report({ userId: user.id, apiKeyId: apiKey.id, code: ErrorCode.KeyRateLimited, message });
-        throw new AppError(ErrorCode.KeyRateLimited, message, { retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)) });
-      }
-    }
-    if (!user.rpm) return;
-    const decision = await this.limiters.consume('rpm', user.rpm, MINUTE_MS, String(user.id));
+  /**
+   * The key's own rpm (`api_keys.rpm`), then the account's, each shared the same way. Nothing to wait
+   * for (undefined) when neither has a limit, the usual case: no promise per request.
+   */
+  admit(user: UserEntity, apiKey?: ApiKeyEntity): Promise<void> | undefined {
+    if (apiKey?.rpm) return this.countKey(user, apiKey, apiKey.rpm).then(() => this.admit(user));
+    return user.rpm ? this.count(user, user.rpm) : undefined;
+  }
+
+  private async countKey(user: UserEntity, apiKey: ApiKeyEntity, rpm: number): Promise<void> {
+    const decision = await this.limiters.consume('key-rpm', rpm, MINUTE_MS, String(apiKey.id));
     if (decision.allowed) return;
-    throw new AppError(ErrorCode.RateLimited, `rate limit reached: this account may send ${user.rpm} requests per minute`, {
+    const message = `rate limit reached: this api key may send ${rpm} requests per minute`;
+    this.refusals.report({ userId: user.id, apiKeyId: apiKey.id, code: ErrorCode.KeyRateLimited, message });
+    throw new AppError(ErrorCode.KeyRateLimited, message, { retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)) });
+  }
+
+  private async count(user: UserEntity, rpm: number): Promise<void> {
+    const decision = await this.limiters.consume('rpm', rpm, MINUTE_MS, String(user.id));
+    if (decision.allowed) return;
+    throw new AppError(ErrorCode.RateLimited, `rate limit reached: this account may send ${rpm} requests per minute`, {
       retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)),
     });
   }

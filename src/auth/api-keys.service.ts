@@ -113,32 +113,52 @@ export class ApiKeysService {
   /**
    * Resolves a bearer key to its key and user, from the short-lived cache when possible.
    * 401 for an unknown, revoked, expired or disabled key (or user); 403 from an address the key's
-   * allowlist leaves out. Expiry and allowlist are read from the cached row on every use.
+   * allowlist leaves out (expiry and allowlist are read from the cached row on every use). A cached
+   * key is answered at once, not through a promise: the key check of every API call then costs no
+   * extra turn of the event loop.
    */
-  async authenticate(plainKey: string, clientAddress?: string): Promise<{ apiKey: ApiKeyEntity; user: UserEntity }> {
+  authenticate(plainKey: string, clientAddress?: string): Caller | Promise<Caller> {
     const keyHash = hashApiKey(plainKey);
     const now = this.clock.now();
-    let found = this.cache.get(keyHash, now);
-    if (!found) {
-      const generation = this.cache.generation;
-      const apiKey = await this.reads.findOne(ApiKeyEntity, 'key_hash = ?', [keyHash]);
-      const user = apiKey ? await this.users.findById(apiKey.userId) : null;
-      if (!apiKey || !user) throw new AppError(ErrorCode.Unauthorized, 'invalid api key');
-      this.cache.set(keyHash, apiKey, user, now, generation);
-      found = { apiKey, user, expiresAt: now };
-    }
-    if (found.apiKey.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'api key has been revoked');
-    if (found.user.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'account is disabled');
+    const cached = this.cache.get(keyHash, now);
+    return cached ? this.usable(cached, now, clientAddress) : this.lookUp(keyHash, now, clientAddress);
+  }
+
+  private async lookUp(keyHash: string, now: number, clientAddress?: string): Promise<Caller> {
+    const generation = this.cache.generation;
+    const apiKey = await this.reads.findOne(ApiKeyEntity, 'key_hash = ?', [keyHash]);
+    const user = apiKey ? await this.users.findById(apiKey.userId) : null;
+    if (!apiKey || !user) throw new AppError(ErrorCode.Unauthorized, 'invalid api key');
+    this.cache.set(keyHash, apiKey, user, now, generation);
+    return this.usable({ apiKey, user }, now, clientAddress);
+  }
+
+  /** The caller, once its key and account are active and the key's expiry and allowlist let it in (a refusal is logged). */
+  private usable(found: Caller, now: number, clientAddress?: string): Caller {
+    const caller = checkedCaller(found);
     try {
-      assertKeyUsable(found.apiKey, now, clientAddress);
+      assertKeyUsable(caller.apiKey, now, clientAddress);
     } catch (error) {
       const { code, message } = error as AppError;
-      this.refusals.report({ userId: found.user.id, apiKeyId: found.apiKey.id, code, message });
+      this.refusals.report({ userId: caller.user.id, apiKeyId: caller.apiKey.id, code, message });
       throw error;
     }
-    this.lastUsed.touch(found.apiKey, now);
-    return { apiKey: found.apiKey, user: found.user };
+    this.lastUsed.touch(caller.apiKey, now);
+    return caller;
   }
+}
+
+/** Who an API key speaks for. */
+export interface Caller {
+  apiKey: ApiKeyEntity;
+  user: UserEntity;
+}
+
+/** 401 for a revoked key or a disabled account; else the caller (the cache entry itself: nothing is copied per request). */
+function checkedCaller(found: Caller): Caller {
+  if (found.apiKey.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'api key has been revoked');
+  if (found.user.status !== 'active') throw new AppError(ErrorCode.Unauthorized, 'account is disabled');
+  return found;
 }
 
 /** 403 when the key has an allowlist that does not name the model. */

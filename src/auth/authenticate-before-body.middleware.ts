@@ -3,7 +3,7 @@ import { AppError, ErrorCode } from '../common/app-error';
 import type { AuthenticatedRequest } from '../common/request-context';
 import type { AccountRateLimiter } from './account-rate-limiter';
 import type { AdminTokenService } from './admin-token.service';
-import type { ApiKeysService } from './api-keys.service';
+import type { ApiKeysService, Caller } from './api-keys.service';
 import { bearerToken } from './bearer';
 
 export const MISSING_API_KEY = 'missing api key: send Authorization: Bearer <API_KEY>';
@@ -12,17 +12,30 @@ export const MISSING_API_KEY = 'missing api key: send Authorization: Bearer <API
  * The one API key check: the bearer token's key and user (its expiry and allowlist), the key's and the
  * account's rate limits, attached to
  * the request. Used before any body is read (below) and by ApiKeyGuard for a route reached otherwise.
+ * Settled at once (undefined) for a cached key of an account without a rate limit, most calls; else
+ * a promise. Throws or rejects with the 401 or 429.
  */
-export async function authenticateApiKey(
+export function authenticateApiKey(
   req: AuthenticatedRequest,
   apiKeys: ApiKeysService,
   accountLimits: AccountRateLimiter,
-): Promise<void> {
+): Promise<void> | undefined {
   const token = bearerToken(req);
   if (!token) throw new AppError(ErrorCode.Unauthorized, MISSING_API_KEY);
   // req.ip is the client's address as TRUSTED_PROXIES lets express see it (the sign-in throttle's too).
-  const { apiKey, user } = await apiKeys.authenticate(token, req.ip ?? req.socket?.remoteAddress);
-  await accountLimits.admit(user, apiKey);
+  const caller = apiKeys.authenticate(token, req.ip ?? req.socket?.remoteAddress);
+  if (caller instanceof Promise) return caller.then((found) => admit(req, found, accountLimits));
+  return admit(req, caller, accountLimits);
+}
+
+function admit(req: AuthenticatedRequest, caller: Caller, accountLimits: AccountRateLimiter): Promise<void> | undefined {
+  const counted = accountLimits.admit(caller.user, caller.apiKey);
+  if (counted) return counted.then(() => attach(req, caller));
+  attach(req, caller);
+  return undefined;
+}
+
+function attach(req: AuthenticatedRequest, { apiKey, user }: Caller): void {
   req.apiKey = apiKey;
   req.user = user;
 }
@@ -34,7 +47,14 @@ export async function authenticateApiKey(
  */
 export function authenticateApiKeyBeforeBody(apiKeys: ApiKeysService, accountLimits: AccountRateLimiter): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction): void => {
-    authenticateApiKey(req as AuthenticatedRequest, apiKeys, accountLimits).then(() => next(), next);
+    let pending: Promise<void> | undefined;
+    try {
+      pending = authenticateApiKey(req as AuthenticatedRequest, apiKeys, accountLimits);
+    } catch (error) {
+      return next(error);
+    }
+    if (pending) pending.then(() => next(), next);
+    else next();
   };
 }
 

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, ErrorCode } from './app-error';
+import { sendJson } from '../http/json-reply';
 import { errorBody, surfaceForPath, toAppError } from './error-body';
 
 /** One line for an expected fault (a 503): the driver's code when there is one, never a stack. */
@@ -36,7 +37,7 @@ export function sendError(error: unknown, req: Request, res: Response): void {
     return;
   }
   if (reply.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(reply.retryAfterSeconds));
-  res.status(reply.status).json(reply.body);
+  sendJson(res, reply.status, reply.body);
 }
 
 /** The one filter: domain codes to HTTP status and body shape. */

@@ -1,9 +1,16 @@
 import type { NextFunction, Request, Response } from 'express';
+import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { newUuid } from './random-id';
 import type { AuthenticatedRequest } from './request-context';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** What the log line needs once the response is done, kept on the response (one shared 'finish' listener, no closure per request). */
+const LOG_STATE = Symbol('requestLog');
+interface LoggedResponse extends Response {
+  [LOG_STATE]: { logger: pino.Logger; started: number };
+}
 
 /**
  * Gives every request its `x-request-id` (the caller's, when it is sane) and writes one structured
@@ -12,28 +19,33 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function requestLogging(logger: pino.Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const authed = req as AuthenticatedRequest;
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : newUuid();
-    authed.requestId = requestId;
+    (req as AuthenticatedRequest).requestId = requestId;
     res.setHeader('x-request-id', requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const path = req.path;
-      // The embedded simulator is the gateway talking to itself (polls, sample media): debug, not info.
-      const level = path.startsWith('/simulator/') ? 'debug' : 'info';
-      logger[level]({
-        request_id: requestId,
-        key_id: authed.apiKey?.id ?? null,
-        user_id: authed.user?.id ?? null,
-        method: req.method,
-        // The route's pattern once a route answered, else the path.
-        route: (req.route?.path as string | undefined) ?? path,
-        path,
-        status: res.statusCode,
-        latency_ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-      });
-    });
+    (res as LoggedResponse)[LOG_STATE] = { logger, started: performance.now() };
+    res.on('finish', logFinishedRequest);
     next();
   };
+}
+
+function logFinishedRequest(this: LoggedResponse): void {
+  const { logger, started } = this[LOG_STATE];
+  const req = this.req as AuthenticatedRequest;
+  const path = req.path;
+  // The embedded simulator is the gateway talking to itself (polls, sample media): debug, not info.
+  const level = path.startsWith('/simulator/') ? 'debug' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  logger[level]({
+    request_id: req.requestId,
+    key_id: req.apiKey?.id ?? null,
+    user_id: req.user?.id ?? null,
+    method: req.method,
+    // The route's pattern once a route answered, else the path.
+    route: (req.route?.path as string | undefined) ?? path,
+    path,
+    status: this.statusCode,
+    // Whole microseconds, in milliseconds.
+    latency_ms: Math.floor((performance.now() - started) * 1000) / 1000,
+  });
 }

@@ -26,9 +26,12 @@ export function recordSecurityHeaders(options: HelmetOptions): SecurityHeaders {
 
 /** The recorded headers, on every response Express routes, in one step. */
 export function securityHeaders(headers: SecurityHeaders): RequestHandler {
+  const names = headers.set.map(([name]) => name);
+  const values = headers.set.map(([, value]) => value);
+  const removed = [...headers.removed];
   return (_req: Request, res: Response, next: NextFunction): void => {
-    for (const [name, value] of headers.set) res.setHeader(name, value);
-    for (const name of headers.removed) res.removeHeader(name);
+    for (let i = 0; i < names.length; i++) res.setHeader(names[i], values[i]);
+    for (let i = 0; i < removed.length; i++) res.removeHeader(removed[i]);
     next();
   };
 }

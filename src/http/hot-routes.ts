@@ -6,6 +6,7 @@ import type { AuthenticatedRequest } from '../common/request-context';
 import { GenerationsController } from '../generations/generations.controller';
 import { VideosController } from '../videos/videos.controller';
 import { hasJsonBody } from './body-parsers';
+import { sendJson } from './json-reply';
 
 interface HotRoute {
   method: 'GET' | 'POST';
@@ -20,6 +21,8 @@ interface HotRoute {
 }
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const isPrototypeOf = Object.prototype.isPrototypeOf;
 
 /**
  * The task polls and the JSON submits (most of the traffic) are dispatched in front of Express's
@@ -71,9 +74,10 @@ export function installHotRoutes(app: INestApplication, pipeline: RequestHandler
   server.on('request', function answerHotRoutes(req: IncomingMessage, res: ServerResponse) {
     const match = matchRoute(routes, req);
     if (!match) return behind.forEach((listener) => listener.call(server, req, res));
-    // As Express's app.handle: its request and response, linked.
-    Object.setPrototypeOf(req, express.request);
-    Object.setPrototypeOf(res, express.response);
+    // As Express's app.handle: its request and response, linked. GatewayExpressAdapter's server makes
+    // them so from the start: a swap of prototypes here would cost about as much as the rest of a poll.
+    if (!isPrototypeOf.call(express.request, req)) Object.setPrototypeOf(req, express.request);
+    if (!isPrototypeOf.call(express.response, res)) Object.setPrototypeOf(res, express.response);
     const request = req as AuthenticatedRequest;
     const response = res as Response;
     request.res = response;
@@ -84,7 +88,7 @@ export function installHotRoutes(app: INestApplication, pipeline: RequestHandler
       request.route = { path: match.route.path };
       request.params = match.route.param ? { [match.route.param]: match.param } : {};
       match.route.handle(request).then(
-        (body) => response.status(200).json(body),
+        (body) => sendJson(response, 200, body),
         (error: unknown) => sendError(error, request, response),
       );
     });

@@ -11,6 +11,7 @@ import { Clock } from '../../src/common/clock';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import type { FamilyDefinition } from '../../src/families/family';
 import { FAMILIES, FAMILY_DEFINITIONS } from '../../src/families/family-registry';
+import { GatewayExpressAdapter } from '../../src/http/gateway-express-adapter';
 import { DemoCredentials, SimulatorSeeder } from '../../src/simulator/simulator-seeder.service';
 import { AdminTokenService } from '../../src/auth/admin-token.service';
 import { TaskSyncService } from '../../src/tasks/task-sync.service';
@@ -90,7 +91,7 @@ export async function startGateway(
     .useValue(clock)
     .setLogger(process.env.TEST_LOGS ? console : { log() {}, error() {}, warn() {}, debug() {}, verbose() {}, fatal() {} })
     .compile();
-  const app = moduleRef.createNestApplication({ bodyParser: false });
+  const app = moduleRef.createNestApplication(new GatewayExpressAdapter(), { bodyParser: false });
   configureApp(app, config, configureOptions);
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
