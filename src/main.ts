@@ -35,20 +35,22 @@ async function main(): Promise<void> {
       import('./database/ensure-mysql-database'),
       import('./simulator/simulator-seeder.service'),
     ]);
-  const [{ checkVideoStore }, { QuietBootLogger }, { credentialsBlock, startupBanner }, { GatewayExpressAdapter }] = await Promise.all([
-    import('./startup/check-video-store'),
-    import('./startup/quiet-boot-logger'),
-    import('./startup/startup-banner'),
-    import('./http/gateway-express-adapter'),
-  ]);
+  const [{ checkVideoStore }, { checkRedis }, { QuietBootLogger }, { credentialsBlock, startupBanner }, { GatewayExpressAdapter }] =
+    await Promise.all([
+      import('./startup/check-video-store'),
+      import('./startup/check-redis'),
+      import('./startup/quiet-boot-logger'),
+      import('./startup/startup-banner'),
+      import('./http/gateway-express-adapter'),
+    ]);
   const database = await ensureMysqlDatabase(config.database, config.databaseQueryTimeoutMs);
   if (database.kind === 'unusable') {
     process.stderr.write(`${database.message}\n`);
     process.exit(1);
   }
-  const storeProblem = await checkVideoStore(config);
-  if (storeProblem) {
-    process.stderr.write(`${storeProblem}\n`);
+  const startProblem = (await checkVideoStore(config)) ?? (await checkRedis(config));
+  if (startProblem) {
+    process.stderr.write(`${startProblem}\n`);
     process.exit(1);
   }
   const rank = RANK[config.logLevel] ?? 4;
