@@ -1,5 +1,5 @@
 // Admin: users — create, top up, change group, rate limit, enable/disable, approve verification,
-// set a console password; and the verification applications waiting for a decision.
+// set a console password, manage their API keys; and the verification applications waiting for a decision.
 import { api } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { useSubmit } from '../components/form.js';
@@ -9,6 +9,7 @@ import { html, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 import { useUrlState } from '../lib/url-state.js';
+import { AdminUserKeys } from './admin-user-keys.js';
 
 const PAGE_SIZE = 20;
 
@@ -143,7 +144,7 @@ function Manage({ user, onClose, onChanged }) {
   const password = useSubmit((values) => patch({ password: values.password }, t('users.passwordSet', { name: user.username })));
   const act = (body, message) => patch(body, message).catch(fail);
   const active = user.status === 'active';
-  return html`<${Dialog} title=${t('users.manageOf', { name: user.username })} onClose=${onClose}>
+  return html`<${Dialog} wide title=${t('users.manageOf', { name: user.username })} onClose=${onClose}>
     <div class="manage-user">
       <dl class="facts">
         <div><dt>${t('users.col.balance')}</dt><dd>${quota(user.quota)}${money(user.quota) ? html` <span class="muted">≈ ${money(user.quota)}</span>` : null}</dd></div>
@@ -181,6 +182,7 @@ function Manage({ user, onClose, onChanged }) {
           <${Button} type="submit" disabled=${password.busy}>${t('users.setPassword')}<//>
         </form>
       </section>
+      <${AdminUserKeys} user=${user} />
     </div>
   <//>`;
 }
