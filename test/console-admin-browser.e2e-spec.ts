@@ -207,6 +207,7 @@ describeWithBrowser('admin console in a browser', () => {
     await page.goto('/console#/admin/users');
     await page.getByRole('button', { name: 'Manage studio_north' }).click();
     const dialog = page.getByRole('dialog', { name: 'Manage studio_north' });
+    expect(page.url()).toContain(`manage=${customer.userId}`);
     // The key the customer was created with is listed already.
     await dialog.locator('[data-key-id]').first().waitFor();
 
@@ -328,6 +329,8 @@ describeWithBrowser('admin console in a browser', () => {
     // The drawer opens from the URL (a shared link to one task).
     ['task-drawer', () => `admin/tasks?task=${tasks.completed}`, 'dialog [data-fact="upstream-id"]'],
     ['users', 'admin/users', '[data-user-id]'],
+    // A user's Manage dialog (from the URL), with the keys section and its key list.
+    ['user-keys', () => `admin/users?manage=${customer.userId}`, 'dialog [data-key-id]'],
     ['channels', 'admin/channels', '[data-channel-id]'],
     ['prices', 'admin/prices', '[data-price-id]'],
     ['logs', 'admin/logs', '[data-log-type]'],
@@ -361,7 +364,7 @@ describeWithBrowser('admin console in a browser', () => {
         if (overflow > 0) problems[`${id} overflow`] = overflow;
         const violations = await auditAccessibility(page);
         if (violations.length) problems[`${id} axe`] = violations;
-        await session.screenshot(`${lang}-${theme}-${name}-${id}`, { fullPage: id !== 'task-drawer' });
+        await session.screenshot(`${lang}-${theme}-${name}-${id}`, { fullPage: id !== 'task-drawer' && id !== 'user-keys' });
       }
       expect(problems).toEqual({});
       expect(realErrors(session)).toEqual([]);

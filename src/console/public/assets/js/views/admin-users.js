@@ -5,7 +5,7 @@ import { DataTable } from '../components/data-table.js';
 import { useSubmit } from '../components/form.js';
 import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, Pager, fail, toast } from '../components/ui.js';
 import { compactDateTime, dateTime, money, quota } from '../lib/format.js';
-import { html, useState } from '../lib/html.js';
+import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 import { useUrlState } from '../lib/url-state.js';
@@ -18,7 +18,9 @@ export function AdminUsers() {
   const page = Math.max(1, Number(query.page) || 1);
   const users = useApi('/api/admin/users', { page, page_size: PAGE_SIZE });
   const applications = useApi('/api/admin/verification/applications', { status: 'pending' });
-  const [managing, setManaging] = useState(null);
+  // The dialog open on a user is in the URL (?manage=<id>): a link or a reload opens it again.
+  const managing = Number(query.manage) || null;
+  const setManaging = (id) => setQuery({ page: query.page, manage: id === null ? '' : String(id) });
   const managedUser = managing === null ? null : (users.data?.data.find((u) => u.id === managing) ?? null);
   const reloadAll = () => {
     users.reload();
