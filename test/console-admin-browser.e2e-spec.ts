@@ -191,6 +191,76 @@ describeWithBrowser('admin console in a browser', () => {
     expect(realErrors(session)).toEqual([]);
   });
 
+  it('issues a key for a customer from the Manage dialog with a daily budget and an allowed network, edits its budget, revokes it', async () => {
+    type KeyView = {
+      id: number;
+      name: string;
+      status: string;
+      budget: number | null;
+      budget_period: string | null;
+      allowed_ips: string[] | null;
+    };
+    const keyOf = async (name: string): Promise<KeyView> =>
+      (await gw.admin.get(`/api/admin/users/${customer.userId}/keys`).expect(200)).body.data.find((k: KeyView) => k.name === name);
+    const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 } });
+    const { page } = session;
+    await page.goto('/console#/admin/users');
+    await page.getByRole('button', { name: 'Manage studio_north' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Manage studio_north' });
+    expect(page.url()).toContain(`manage=${customer.userId}`);
+    // The key the customer was created with is listed already.
+    await dialog.locator('[data-key-id]').first().waitFor();
+
+    await dialog.getByText('Issue a key').click();
+    const form = dialog.locator('#admin-create-key-form');
+    await form.getByLabel('Key name').fill('ops-batch');
+    await form.getByLabel('Budget', { exact: true }).fill('10000');
+    await form.getByLabel('Budget period').selectOption('1d');
+    await form.getByLabel('Allowed IPs and networks').fill('203.0.113.0/24');
+    await form.getByRole('button', { name: 'Create key' }).click();
+    const shown = dialog.getByRole('textbox', { name: 'API key' });
+    await shown.waitFor();
+    const key = await shown.inputValue();
+    await dialog.getByRole('button', { name: 'Copy' }).waitFor();
+    expect(await auditAccessibility(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await shown.waitFor({ state: 'detached' });
+
+    const row = dialog.locator('[data-key-id]', { hasText: 'ops-batch' });
+    await expectText(row, /Active/);
+    await expectText(row, /Budget: 0 of 10,000 per day, 10,000 left, resets/);
+    await expectText(row, /Only from 203\.0\.113\.0\/24/);
+    await expectText(row, /Never used/);
+    expect(await keyOf('ops-batch')).toMatchObject({
+      status: 'active',
+      budget: 10_000,
+      budget_period: '1d',
+      allowed_ips: ['203.0.113.0/24'],
+    });
+    // The key is the customer's and works only from that network: this test calls from loopback.
+    await gw.http.get(`/v1/videos/${tasks.completed}`).set('Authorization', `Bearer ${key}`).expect(403);
+
+    await row.getByRole('button', { name: 'Edit the limits of key ops-batch' }).click();
+    const edit = dialog.locator('#admin-edit-key-form');
+    expect(await edit.getByLabel('Allowed IPs and networks').inputValue()).toBe('203.0.113.0/24');
+    await edit.getByLabel('Budget', { exact: true }).fill('20000');
+    await edit.getByRole('button', { name: 'Save limits' }).click();
+    await expectText(row, /Budget: 0 of 20,000 per day, 20,000 left/);
+    await expectText(row, /Only from 203\.0\.113\.0\/24/);
+    expect(await keyOf('ops-batch')).toMatchObject({ budget: 20_000, budget_period: '1d', allowed_ips: ['203.0.113.0/24'] });
+
+    await row.getByRole('button', { name: 'Revoke key ops-batch' }).click();
+    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Revoke' }).click();
+    await expectText(row, /Revoked/);
+    expect((await keyOf('ops-batch')).status).toBe('revoked');
+    await gw.http.get(`/v1/videos/${tasks.completed}`).set('Authorization', `Bearer ${key}`).expect(401);
+    // The customer's own key still works.
+    await gw.http.get(`/v1/videos/${tasks.completed}`).set('Authorization', `Bearer ${customer.key}`).expect(200);
+    expect(await auditAccessibility(page)).toEqual([]);
+    await session.screenshot('en-light-desktop-user-keys', { fullPage: false });
+    expect(realErrors(session)).toEqual([]);
+  });
+
   it.each(['en', 'zh-CN'])('shows every channel action button whole at 1440x900, and the product name on one line (%s)', async (lang) => {
     const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 }, lang });
     const { page } = session;
@@ -259,6 +329,8 @@ describeWithBrowser('admin console in a browser', () => {
     // The drawer opens from the URL (a shared link to one task).
     ['task-drawer', () => `admin/tasks?task=${tasks.completed}`, 'dialog [data-fact="upstream-id"]'],
     ['users', 'admin/users', '[data-user-id]'],
+    // A user's Manage dialog (from the URL), with the keys section and its key list.
+    ['user-keys', () => `admin/users?manage=${customer.userId}`, 'dialog [data-key-id]'],
     ['channels', 'admin/channels', '[data-channel-id]'],
     ['prices', 'admin/prices', '[data-price-id]'],
     ['logs', 'admin/logs', '[data-log-type]'],
@@ -292,7 +364,7 @@ describeWithBrowser('admin console in a browser', () => {
         if (overflow > 0) problems[`${id} overflow`] = overflow;
         const violations = await auditAccessibility(page);
         if (violations.length) problems[`${id} axe`] = violations;
-        await session.screenshot(`${lang}-${theme}-${name}-${id}`, { fullPage: id !== 'task-drawer' });
+        await session.screenshot(`${lang}-${theme}-${name}-${id}`, { fullPage: id !== 'task-drawer' && id !== 'user-keys' });
       }
       expect(problems).toEqual({});
       expect(realErrors(session)).toEqual([]);

@@ -15,15 +15,15 @@ function localInput(unix) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** The limit fields, prefilled from `key` when editing. */
-export function KeyLimitFields({ current = null }) {
+/** The limit fields, prefilled from `current` when editing; `rpmHelp` words the rpm hint for an admin. */
+export function KeyLimitFields({ current = null, rpmHelp = t('keys.rpmHelp') }) {
   const value = (v) => (v === null || v === undefined ? '' : String(v));
   return html`<div class="grid-form">
     <${Field} label=${t('keys.quotaLimit')} name="quota_limit" type="number" min="0" step="1" value=${value(current?.quota_limit)} help=${t('keys.quotaLimitHelp')} />
     <${Field} label=${t('keys.budget')} name="budget" type="number" min="0" step="1" value=${value(current?.budget)} help=${t('keys.budgetHelp')} />
     <${Field} as="select" label=${t('keys.budgetPeriod')} name="budget_period" value=${current?.budget_period ?? '1d'} options=${PERIODS.map((p) => [p, t(`keys.period.${p}`)])} />
     <${Field} label=${t('keys.expiresAt')} name="expires_at" type="datetime-local" value=${localInput(current?.expires_at)} help=${t('keys.expiresHelp')} />
-    <${Field} label=${t('keys.rpm')} name="rpm" type="number" min="0" step="1" value=${value(current?.rpm ?? '')} help=${t('keys.rpmHelp')} />
+    <${Field} label=${t('keys.rpm')} name="rpm" type="number" min="0" step="1" value=${value(current?.rpm ?? '')} help=${rpmHelp} />
     <${Field} as="textarea" label=${t('keys.allowedIps')} name="allowed_ips" rows="2" value=${(current?.allowed_ips ?? []).join('\n')} placeholder="203.0.113.0/24" help=${t('keys.allowedIpsHelp')} />
   </div>`;
 }

@@ -1,14 +1,15 @@
 // Admin: users — create, top up, change group, rate limit, enable/disable, approve verification,
-// set a console password; and the verification applications waiting for a decision.
+// set a console password, manage their API keys; and the verification applications waiting for a decision.
 import { api } from '../api.js';
 import { DataTable } from '../components/data-table.js';
 import { useSubmit } from '../components/form.js';
 import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, Pager, fail, toast } from '../components/ui.js';
 import { compactDateTime, dateTime, money, quota } from '../lib/format.js';
-import { html, useState } from '../lib/html.js';
+import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 import { useUrlState } from '../lib/url-state.js';
+import { AdminUserKeys } from './admin-user-keys.js';
 
 const PAGE_SIZE = 20;
 
@@ -17,7 +18,9 @@ export function AdminUsers() {
   const page = Math.max(1, Number(query.page) || 1);
   const users = useApi('/api/admin/users', { page, page_size: PAGE_SIZE });
   const applications = useApi('/api/admin/verification/applications', { status: 'pending' });
-  const [managing, setManaging] = useState(null);
+  // The dialog open on a user is in the URL (?manage=<id>): a link or a reload opens it again.
+  const managing = Number(query.manage) || null;
+  const setManaging = (id) => setQuery({ page: query.page, manage: id === null ? '' : String(id) });
   const managedUser = managing === null ? null : (users.data?.data.find((u) => u.id === managing) ?? null);
   const reloadAll = () => {
     users.reload();
@@ -143,7 +146,7 @@ function Manage({ user, onClose, onChanged }) {
   const password = useSubmit((values) => patch({ password: values.password }, t('users.passwordSet', { name: user.username })));
   const act = (body, message) => patch(body, message).catch(fail);
   const active = user.status === 'active';
-  return html`<${Dialog} title=${t('users.manageOf', { name: user.username })} onClose=${onClose}>
+  return html`<${Dialog} wide title=${t('users.manageOf', { name: user.username })} onClose=${onClose}>
     <div class="manage-user">
       <dl class="facts">
         <div><dt>${t('users.col.balance')}</dt><dd>${quota(user.quota)}${money(user.quota) ? html` <span class="muted">≈ ${money(user.quota)}</span>` : null}</dd></div>
@@ -181,6 +184,7 @@ function Manage({ user, onClose, onChanged }) {
           <${Button} type="submit" disabled=${password.busy}>${t('users.setPassword')}<//>
         </form>
       </section>
+      <${AdminUserKeys} user=${user} />
     </div>
   <//>`;
 }
