@@ -100,6 +100,9 @@ describeEachDatabase('admin API', (kind) => {
       balance_after: 350,
       channel_id: null,
       detail: expect.any(String),
+      // The console translates the detail from its code and parameters.
+      detail_code: 'top_up_by_admin',
+      detail_params: {},
       created_at: expect.any(Number),
     });
     for (const [quota, message] of [
@@ -310,6 +313,8 @@ describeEachDatabase('admin API', (kind) => {
       'balance_after',
       'channel_id',
       'detail',
+      'detail_code',
+      'detail_params',
       'created_at',
     ]);
     expect(log.properties.type.enum).toEqual(['topup', 'consume', 'refund', 'adjust', 'hold', 'release', 'refused']);

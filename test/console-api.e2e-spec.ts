@@ -207,7 +207,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
     const someoneElse = await customer(999);
     const all = await client.get('/console/api/logs').expect(200);
     expect(all.body.total).toBe(3);
-    expect(all.body.totals).toEqual({ topup: 1250, consume: 0, refund: 0, adjust: -50, count: 3 });
+    expect(all.body.totals).toEqual({ topup: 1250, consume: 0, refund: 0, adjust: -50, refused: 0, count: 3 });
     expect(all.body.data[0]).toEqual({
       id: expect.any(Number),
       type: 'adjust',
