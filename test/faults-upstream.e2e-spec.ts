@@ -385,7 +385,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       await gw.sync();
       const { unified, flat, row } = await views(body.id);
       expect(unified.data).toMatchObject({ status: 'SUCCESS', result_url: signedLink(gw.url, body.id) });
-      expect(unified.data.data.output.video_url).toBe(signedLink(gw.url, body.id));
+      expect(unified.data.data.output.video_url).toEqual(signedLink(gw.url, body.id));
       expect(JSON.stringify([unified, flat])).not.toContain('cdn.example.com');
       expect(flat).toMatchObject({ status: 'completed', metadata: { url: signedLink(gw.url, body.id) } });
       expect(row.result_url).toBe(link);

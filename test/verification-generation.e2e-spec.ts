@@ -67,16 +67,18 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
     gw.clock.advance(1_000);
     await gw.sync();
     const done = (await read()).body;
+    const signed = expect.stringMatching(new RegExp(`^${gw.url}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    expect(JSON.stringify(done)).not.toContain('fake-provider.test');
     expect(done).toMatchObject({
       code: 'success',
       data: {
         task_id: taskId,
         status: 'SUCCESS',
         progress: '100%',
-        // The gateway's own signed link; the provider's URL only in the raw `data`.
-        result_url: expect.stringMatching(new RegExp(`^${gw.url}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`)),
+        // The gateway's own signed link, in the raw `data` too: the provider's URL never reaches a client.
+        result_url: signed,
         properties: { input: 'Image 1 waves at the camera', upstream_model_name: 'gamma-2-0', origin_model_name: 'gamma-2-0' },
-        data: { id: upstreamId, status: 'succeeded', content: { video_url: 'https://cdn.fake-provider.test/video.mp4?sig=abc' } },
+        data: { id: upstreamId, status: 'succeeded', content: { video_url: signed } },
       },
     });
     const flat = await gw.http.get(`/v1/videos/${taskId}`).set('Authorization', `Bearer ${key}`).expect(200);
