@@ -1,22 +1,13 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiConflictResponse,
-  ApiExtraModels,
-  ApiHeader,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import { ErrorCode } from '../common/app-error';
-import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
+import { ApiKeyUnauthorized, ApiSubmitErrors, submitErrorExamples } from '../common/error-examples';
 import type { AuthenticatedRequest } from '../common/request-context';
 import { sendWarnings, WARNING_HEADER_DOC } from '../common/response-warnings';
 import { SignedLinksService } from '../storage/signed-links.service';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
+import { ApiCancelRoute } from '../tasks/cancel-route-docs';
 import { TaskCancelService } from '../tasks/task-cancel.service';
 import { TaskQueries } from '../tasks/task-queries.service';
 import { ApiSubmitBody } from '../families/family-request-docs';
@@ -26,16 +17,6 @@ import { unifiedSubmitInput } from './unified-submit-input';
 import { toUnifiedTaskResponse } from './unified-task.view';
 
 const ERRORS = submitErrorExamples('wrapper', 'beta-1.0-t2v');
-const ENDED = errorExample(
-  'wrapper',
-  ErrorCode.Conflict,
-  'task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ has already ended (status: SUCCESS); it cannot be cancelled',
-);
-const CANNOT_CANCEL = errorExample(
-  'wrapper',
-  ErrorCode.CancelNotSupported,
-  'the provider of task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ cannot cancel it now',
-);
 
 @ApiTags('video generations (unified form)')
 @ApiBearerAuth('api-key')
@@ -87,24 +68,14 @@ export class GenerationsController {
   }
 
   @Post(':task_id/cancel')
-  @HttpCode(200)
-  @ApiOperation({
+  @ApiCancelRoute({
+    surface: 'wrapper',
     summary: 'Cancel a task: it ends FAILURE (`fail_reason` `cancelled by the client`) and its charge is refunded in full',
-    description:
-      'Cancellable: a task its provider has not accepted yet; a family C task still queued upstream; a Runway task not finished. ' +
-      'The task then sends `video.failed` to your webhooks. A cancel racing the task’s own end: exactly one of them wins.',
-  })
-  @ApiOkResponse({ type: UnifiedTaskResponse, description: 'The cancelled task (status `FAILURE`)' })
-  @ApiNotFoundResponse({ type: WrapperErrorResponse, description: "Unknown task, or another account's task", example: ERRORS[404] })
-  @ApiConflictResponse({
-    type: WrapperErrorResponse,
-    description:
-      '`conflict`: the task has already ended (the message names its status). `cancel_not_supported`: its provider cannot cancel it ' +
-      '(families A, B and O, Kling, Veo, MiniMax; family C once running) or refused to; the task goes on, nothing changes',
-    examples: {
-      ended: { summary: 'already ended', value: ENDED },
-      not_supported: { summary: 'cancel_not_supported', value: CANNOT_CANCEL },
-    },
+    okType: UnifiedTaskResponse,
+    okDescription: 'The cancelled task (status `FAILURE`)',
+    errorType: WrapperErrorResponse,
+    endedStatus: 'SUCCESS',
+    notFoundExample: ERRORS[404],
   })
   async cancel(@Param('task_id') taskId: string, @Req() req: AuthenticatedRequest): Promise<UnifiedTaskResponse> {
     return toUnifiedTaskResponse(await this.cancels.cancel(req.user!.id, taskId, (status) => status), this.links);

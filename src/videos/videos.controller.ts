@@ -33,6 +33,7 @@ import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
+import { ApiCancelRoute } from '../tasks/cancel-route-docs';
 import { TaskCancelService } from '../tasks/task-cancel.service';
 import { toFlatStatus } from '../tasks/task-status';
 import { SignedLinksService } from '../storage/signed-links.service';
@@ -59,16 +60,6 @@ const UNFINISHED = errorExample(
   'openai',
   ErrorCode.Conflict,
   'video task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ is not finished yet (status: in_progress); only completed or failed videos can be deleted',
-);
-const ENDED = errorExample(
-  'openai',
-  ErrorCode.Conflict,
-  'task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ has already ended (status: completed); it cannot be cancelled',
-);
-const CANNOT_CANCEL = errorExample(
-  'openai',
-  ErrorCode.CancelNotSupported,
-  'the provider of task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ cannot cancel it now',
 );
 
 @ApiTags('videos')
@@ -128,24 +119,14 @@ export class VideosController {
   }
 
   @Post(':id/cancel')
-  @HttpCode(200)
-  @ApiOperation({
+  @ApiCancelRoute({
+    surface: 'openai',
     summary: 'Cancel a video task: it ends failed (`error.code` `cancelled`) and its charge is refunded in full',
-    description:
-      'Cancellable: a task its provider has not accepted yet; a family C task still queued upstream; a Runway task not finished. ' +
-      'The task then sends `video.failed` to your webhooks. A cancel racing the task’s own end: exactly one of them wins.',
-  })
-  @ApiOkResponse({ type: FlatVideoDto, description: 'The cancelled task (status `failed`)' })
-  @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task", example: ERRORS[404] })
-  @ApiConflictResponse({
-    type: OpenAiErrorDto,
-    description:
-      '`conflict`: the task has already ended (the message names its status). `cancel_not_supported`: its provider cannot cancel it ' +
-      '(families A, B and O, Kling, Veo, MiniMax; family C once running) or refused to; the task goes on, nothing changes',
-    examples: {
-      ended: { summary: 'already ended', value: ENDED },
-      not_supported: { summary: 'cancel_not_supported', value: CANNOT_CANCEL },
-    },
+    okType: FlatVideoDto,
+    okDescription: 'The cancelled task (status `failed`)',
+    errorType: OpenAiErrorDto,
+    endedStatus: 'completed',
+    notFoundExample: ERRORS[404],
   })
   async cancel(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<FlatVideoDto> {
     return toFlatVideo(await this.cancels.cancel(req.user!.id, id, toFlatStatus), this.links);

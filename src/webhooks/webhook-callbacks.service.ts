@@ -13,6 +13,7 @@ import { DeliveryRecord, WebhookDeliveryRepository } from './webhook-delivery.re
 import { WEBHOOK_EVENT_TYPES, WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { newCallbackRowId } from './webhook-ids';
+import { newEndpointRow } from './new-endpoint-row';
 import { newWebhookSecret, WebhookSecretBox } from './webhook-secret-box';
 
 /** The submit field. */
@@ -103,18 +104,13 @@ export class WebhookCallbacksService {
 
 /** The account's callback row: an endpoint of kind `callback` that holds the sealed secret, takes every event type and is never disabled. */
 function callbackRow(userId: number, secretEncrypted: string, now: number): Omit<WebhookEndpointEntity, 'id'> {
-  return {
+  return newEndpointRow({
     endpointId: newCallbackRowId(),
     userId,
     kind: 'callback',
     url: '',
     events: [...WEBHOOK_EVENT_TYPES],
     secretEncrypted,
-    status: 'enabled',
-    failingSince: null,
-    disabledAt: null,
-    lastSuccessAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+    now,
+  });
 }

@@ -10,6 +10,7 @@ import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WEBHOOK_EVENT_TYPES, WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { newEndpointId } from './webhook-ids';
+import { newEndpointRow } from './new-endpoint-row';
 import { newWebhookSecret, WebhookSecretBox } from './webhook-secret-box';
 
 /** Endpoints an account may have. */
@@ -45,20 +46,18 @@ export class WebhookEndpointsService {
       if ((await this.endpoints.countOf(manager, userId)) >= MAX_ENDPOINTS_PER_ACCOUNT) {
         throw AppError.invalid(`an account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints`, 'url');
       }
-      return this.endpoints.insert(manager, {
-        endpointId: newEndpointId(),
-        userId,
-        kind: 'endpoint',
-        url: parsed.toString(),
-        events: events ? [...new Set(events)] : [...WEBHOOK_EVENT_TYPES],
-        secretEncrypted,
-        status: 'enabled',
-        failingSince: null,
-        disabledAt: null,
-        lastSuccessAt: null,
-        createdAt: now,
-        updatedAt: now,
-      });
+      return this.endpoints.insert(
+        manager,
+        newEndpointRow({
+          endpointId: newEndpointId(),
+          userId,
+          kind: 'endpoint',
+          url: parsed.toString(),
+          events: events ? [...new Set(events)] : [...WEBHOOK_EVENT_TYPES],
+          secretEncrypted,
+          now,
+        }),
+      );
     });
     return { endpoint, secret };
   }

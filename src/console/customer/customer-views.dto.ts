@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiKeyViewDto } from '../dto/api-key-view.dto';
+import { ApiLedgerDetailCode, ApiLedgerDetailParams } from '../dto/ledger-detail-docs';
 
 /** Response shapes of the customer console API (documented in Swagger under `console`). */
 
@@ -77,21 +78,8 @@ export class CustomerLogDto {
   @ApiProperty({ description: 'signed change of the balance' }) quota: number;
   @ApiProperty() balance_after: number;
   @ApiProperty({ nullable: true, type: String }) detail: string | null;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: 'price',
-    description:
-      'what `detail` says, as a code for translation (price, refund_failed, released_rejected, opening_balance, top_up, top_up_by_admin); null for free text',
-  })
-  detail_code: string | null;
-  @ApiProperty({
-    type: Object,
-    nullable: true,
-    example: { model: 'alpha/v6', resolution: '720p', seconds: 5, base: 5000, group: 'default', ratio: 1, audio: 0, fast_motion: 0 },
-    description: "`detail_code`'s parameters",
-  })
-  detail_params: Record<string, string | number> | null;
+  @ApiLedgerDetailCode() detail_code: string | null;
+  @ApiLedgerDetailParams() detail_params: Record<string, string | number> | null;
   @ApiPropertyOptional({ nullable: true, type: String, description: "a refund's reason: why its task failed" }) reason: string | null;
   @ApiProperty() created_at: number;
 }

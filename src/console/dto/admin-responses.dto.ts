@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { LOG_TYPES } from '../../billing/log.entity';
 import { FAMILY_PLATFORMS } from '../../families/family-registry';
 import { ApiKeyViewDto, IssuedApiKeyDto } from './api-key-view.dto';
+import { ApiLedgerDetailCode, ApiLedgerDetailParams } from './ledger-detail-docs';
 
 /** Answers of the admin API, named as the product contract names them (Swagger only; views build them). */
 
@@ -80,21 +81,8 @@ export class LogDto {
   @ApiProperty() balance_after: number;
   @ApiProperty({ type: Number, nullable: true }) channel_id: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'a refund names its reason' }) detail: string | null;
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    example: 'price',
-    description:
-      'what `detail` says, as a code for translation (price, refund_failed, released_rejected, opening_balance, top_up, top_up_by_admin); null for free text',
-  })
-  detail_code: string | null;
-  @ApiProperty({
-    type: Object,
-    nullable: true,
-    example: { model: 'alpha/v6', resolution: '720p', seconds: 5, base: 5000, group: 'default', ratio: 1, audio: 0, fast_motion: 0 },
-    description: "`detail_code`'s parameters",
-  })
-  detail_params: Record<string, string | number> | null;
+  @ApiLedgerDetailCode() detail_code: string | null;
+  @ApiLedgerDetailParams() detail_params: Record<string, string | number> | null;
   @ApiProperty({ description: 'Unix seconds' }) created_at: number;
 }
 

@@ -3,21 +3,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../common/app-error';
 import { publicOnlyLookup } from '../../common/public-fetch';
-import { assertPublicHttpUrl, notPublicHostMessage } from '../../common/url-guard';
+import { assertPublicHttpUrl } from '../../common/url-guard';
 import { isTrustedHost, mediaSourcePolicy } from '../../common/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { assertMediaNotGone, headRange, mediaConnectionRefusal, PROBE_TIMEOUT_MS, readProbeHead } from '../shared/media-url-probe';
 import type { MediaToCheck } from './beta-body.parser';
 import { SNIFF_BYTES, sniffFormat, totalSizeOf } from './media-probe';
 
-const PROBE_TIMEOUT_MS = 5_000;
 const MB = 1024 * 1024;
 const LIMITS = {
   image: { maxBytes: 10 * MB, formats: ['jpeg', 'png', 'webp'], describe: 'a JPEG, PNG or WEBP image' },
   video: { maxBytes: 100 * MB, formats: ['mp4'], describe: 'an MP4 or MOV video' },
 };
-/** Connection errors that mean the URL cannot work for the provider either. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND']);
-const GONE_STATUSES = new Set([401, 403, 404, 410]);
 
 /**
  * Media checks before any charge: every URL must be public http(s) (private hosts only with
@@ -39,8 +36,6 @@ export class BetaMediaCheckService {
 
   private async probe(element: MediaToCheck): Promise<void> {
     const limits = element.type === 'video' ? LIMITS.video : LIMITS.image;
-    const unreachable = (why: string) =>
-      AppError.invalid(`${element.field} is not reachable (${why}): the URL must be publicly accessible and not expired`, element.field);
     let status: number;
     let headers: Record<string, unknown>;
     let head: Buffer;
@@ -48,7 +43,7 @@ export class BetaMediaCheckService {
     try {
       const response = await this.http.axiosRef.get<Readable>(element.url, {
         responseType: 'stream',
-        headers: { Range: `bytes=0-${SNIFF_BYTES - 1}` },
+        headers: headRange(SNIFF_BYTES),
         timeout: PROBE_TIMEOUT_MS,
         maxRedirects: 0,
         validateStatus: () => true,
@@ -57,15 +52,13 @@ export class BetaMediaCheckService {
       });
       status = response.status;
       headers = response.headers;
-      head = status === 200 || status === 206 ? await readHead(response.data, SNIFF_BYTES) : Buffer.alloc(0);
-      response.data.destroy();
+      head = await readProbeHead(status, response.data, SNIFF_BYTES);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'ENOTPUBLIC') throw notPublic(element.field);
-      if (code && UNREACHABLE_CODES.has(code)) throw unreachable(code);
+      const refusal = mediaConnectionRefusal((error as { code?: string }).code, element.field);
+      if (refusal) throw refusal;
       return;
     }
-    if (GONE_STATUSES.has(status)) throw unreachable(`HTTP ${status}`);
+    assertMediaNotGone(status, element.field);
     if (status === 416) throw AppError.invalid(`${element.field} points to an empty file`, element.field);
     if (status !== 200 && status !== 206) return;
     const format = sniffFormat(head);
@@ -79,27 +72,4 @@ export class BetaMediaCheckService {
       );
     }
   }
-}
-
-const notPublic = (field: string) => AppError.invalid(notPublicHostMessage(field), field);
-
-/** The first `bytes` of a stream (fewer if it ends sooner), bounded in time. */
-function readHead(stream: Readable, bytes: number): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const done = () => {
-      clearTimeout(timer);
-      stream.removeAllListeners('data');
-      resolve(Buffer.concat(chunks).subarray(0, bytes));
-    };
-    const timer = setTimeout(done, PROBE_TIMEOUT_MS);
-    stream.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= bytes) done();
-    });
-    stream.on('end', done);
-    stream.on('error', done);
-  });
 }

@@ -5,14 +5,11 @@ import { AppError } from '../../common/app-error';
 import { sniffImageType } from '../../common/image-type';
 import { mediaSourcePolicy } from '../../common/media-source-policy';
 import { fetchPublicUrl, TooManyRedirectsError } from '../../common/public-fetch';
-import { notPublicHostMessage } from '../../common/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { assertMediaNotGone, headRange, mediaConnectionRefusal, PROBE_TIMEOUT_MS, readProbeHead } from '../shared/media-url-probe';
 
-const PROBE_TIMEOUT_MS = 5_000;
 /** Enough for every magic number sniffImageType knows. */
 const SNIFF_BYTES = 64;
-const GONE_STATUSES = new Set([401, 403, 404, 410]);
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND']);
 
 /**
  * Family O's `input_reference` URL is a first-frame image the provider fetches. Before anything is
@@ -35,48 +32,24 @@ export class OpenAiReferenceCheck {
     try {
       const response = await fetchPublicUrl<Readable>(
         this.http.axiosRef,
-        { url, method: 'GET', responseType: 'stream', headers: { Range: `bytes=0-${SNIFF_BYTES - 1}` }, timeout: PROBE_TIMEOUT_MS },
+        { url, method: 'GET', responseType: 'stream', headers: headRange(SNIFF_BYTES), timeout: PROBE_TIMEOUT_MS },
         { ...mediaSourcePolicy(this.config), field },
       );
       status = response.status;
       contentType = String(response.headers['content-type'] ?? '')
         .split(';')[0]
         .trim();
-      head = status === 200 || status === 206 ? await readHead(response.data, SNIFF_BYTES) : Buffer.alloc(0);
-      response.data.destroy();
+      head = await readProbeHead(status, response.data, SNIFF_BYTES);
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (error instanceof TooManyRedirectsError) throw AppError.invalid(`${field} redirects too often`, field);
       const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-      if (code === 'ENOTPUBLIC') throw AppError.invalid(notPublicHostMessage(field), field);
-      if (code && UNREACHABLE_CODES.has(code))
-        throw AppError.invalid(`${field} is not reachable (${code}): the URL must be publicly accessible and not expired`, field);
+      const refusal = mediaConnectionRefusal(code, field);
+      if (refusal) throw refusal;
       return;
     }
-    if (GONE_STATUSES.has(status))
-      throw AppError.invalid(`${field} is not reachable (HTTP ${status}): the URL must be publicly accessible and not expired`, field);
+    assertMediaNotGone(status, field);
     if (status !== 200 && status !== 206) return;
     if (sniffImageType(head) === null) throw notImage(contentType ? `${contentType}` : 'something else');
   }
-}
-
-/** The first `bytes` of a stream (fewer if it ends sooner), bounded in time. */
-function readHead(stream: Readable, bytes: number): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const done = () => {
-      clearTimeout(timer);
-      stream.removeAllListeners('data');
-      resolve(Buffer.concat(chunks).subarray(0, bytes));
-    };
-    const timer = setTimeout(done, PROBE_TIMEOUT_MS);
-    stream.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.length;
-      if (length >= bytes) done();
-    });
-    stream.on('end', done);
-    stream.on('error', done);
-  });
 }

@@ -4,21 +4,17 @@
 import { api } from '../api.js';
 import { useConfirm } from '../components/confirm.js';
 import { DataTable } from '../components/data-table.js';
+import { deliveryColumns, useDeliveries } from '../components/delivery-bits.js';
 import { SecretOnce } from '../components/secret-once.js';
-import { Badge, Button, Card, ErrorNote, ShortId, fail } from '../components/ui.js';
-import { compactDateTime, dateTime } from '../lib/format.js';
+import { Badge, Button, Card, ErrorNote, fail } from '../components/ui.js';
+import { dateTime } from '../lib/format.js';
 import { html, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
-import { resultOf } from './webhooks.js';
 
 export function CallbackSecret() {
   const state = useApi('/console/api/webhooks/callback-secret');
-  const deliveries = useApi(
-    '/console/api/webhooks/callback-deliveries',
-    {},
-    { poll: (d) => (d?.data?.some((x) => !x.delivered_at && x.next_attempt_at) ? 3000 : 0) },
-  );
+  const deliveries = useDeliveries('/console/api/webhooks/callback-deliveries');
   const [shown, setShown] = useState(null);
   const [busy, setBusy] = useState(false);
   const [confirmDialog, confirm] = useConfirm();
@@ -36,37 +32,7 @@ export function CallbackSecret() {
       setBusy(false);
     }
   };
-  const columns = [
-    {
-      key: 'event',
-      label: t('webhooks.col.event'),
-      card: 'title',
-      render: (d) => html`<div class="task-cell"><${ShortId} id=${d.event_id} /><span class="muted small">${d.type}</span></div>`,
-    },
-    {
-      key: 'result',
-      label: t('webhooks.col.result'),
-      card: 'badge',
-      render: (d) =>
-        html`${resultOf(d)}<div class="muted small">${t('webhooks.attemptN', { n: d.attempt })}${d.next_attempt_at ? ` · ${t('webhooks.nextAt', { at: compactDateTime(d.next_attempt_at) })}` : ''}</div>`,
-    },
-    {
-      key: 'code',
-      label: t('webhooks.col.code'),
-      num: true,
-      render: (d) =>
-        d.status_code === null || d.status_code === undefined
-          ? '—'
-          : html`<span class=${`http-code ${d.status_code >= 200 && d.status_code < 300 ? 'ok' : 'bad'}`}>${d.status_code}</span>`,
-    },
-    { key: 'task', label: t('webhooks.col.task'), render: (d) => (d.task_id ? html`<${ShortId} id=${d.task_id} />` : '—') },
-    {
-      key: 'at',
-      label: t('webhooks.col.at'),
-      class: 'nowrap',
-      render: (d) => html`<span title=${dateTime(d.created_at)}>${compactDateTime(d.created_at)}</span>`,
-    },
-  ];
+  const columns = deliveryColumns();
   const status = !state.data
     ? null
     : isSet

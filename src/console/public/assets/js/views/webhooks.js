@@ -3,9 +3,10 @@
 import { api } from '../api.js';
 import { useConfirm } from '../components/confirm.js';
 import { DataTable } from '../components/data-table.js';
+import { deliveryColumns, useDeliveries } from '../components/delivery-bits.js';
 import { useSubmit } from '../components/form.js';
 import { SecretOnce } from '../components/secret-once.js';
-import { Badge, Button, Card, ErrorNote, Field, PageHeader, ShortId, fail, toast } from '../components/ui.js';
+import { Badge, Button, Card, ErrorNote, Field, PageHeader, fail, toast } from '../components/ui.js';
 import { compactDateTime, dateTime } from '../lib/format.js';
 import { html, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
@@ -105,11 +106,7 @@ export function Webhooks() {
 }
 
 function Deliveries({ endpoint }) {
-  const deliveries = useApi(
-    `/console/api/webhooks/${endpoint.id}/deliveries`,
-    {},
-    { poll: (d) => (d?.data?.some((x) => !x.delivered_at && x.next_attempt_at) ? 3000 : 0) },
-  );
+  const deliveries = useDeliveries(`/console/api/webhooks/${endpoint.id}/deliveries`);
   const resend = async (d) => {
     try {
       await api(`/console/api/webhooks/${endpoint.id}/deliveries/${d.id}/resend`, { method: 'POST' });
@@ -120,35 +117,7 @@ function Deliveries({ endpoint }) {
     }
   };
   const columns = [
-    {
-      key: 'event',
-      label: t('webhooks.col.event'),
-      card: 'title',
-      render: (d) => html`<div class="task-cell"><${ShortId} id=${d.event_id} /><span class="muted small">${d.type}</span></div>`,
-    },
-    {
-      key: 'result',
-      label: t('webhooks.col.result'),
-      card: 'badge',
-      render: (d) =>
-        html`${resultOf(d)}<div class="muted small">${t('webhooks.attemptN', { n: d.attempt })}${d.next_attempt_at ? ` · ${t('webhooks.nextAt', { at: compactDateTime(d.next_attempt_at) })}` : ''}</div>`,
-    },
-    {
-      key: 'code',
-      label: t('webhooks.col.code'),
-      num: true,
-      render: (d) =>
-        d.status_code === null || d.status_code === undefined
-          ? '—'
-          : html`<span class=${`http-code ${d.status_code >= 200 && d.status_code < 300 ? 'ok' : 'bad'}`}>${d.status_code}</span>`,
-    },
-    { key: 'task', label: t('webhooks.col.task'), render: (d) => (d.task_id ? html`<${ShortId} id=${d.task_id} />` : '—') },
-    {
-      key: 'at',
-      label: t('webhooks.col.at'),
-      class: 'nowrap',
-      render: (d) => html`<span title=${dateTime(d.created_at)}>${compactDateTime(d.created_at)}</span>`,
-    },
+    ...deliveryColumns(),
     {
       key: 'actions',
       label: t('webhooks.col.actions'),
@@ -163,10 +132,4 @@ function Deliveries({ endpoint }) {
     <${ErrorNote} error=${deliveries.error} onRetry=${deliveries.reload} />
     ${deliveries.data ? html`<${DataTable} caption=${t('webhooks.deliveriesCaption')} columns=${columns} rows=${deliveries.data.data} rowKey=${(d) => d.id} rowProps=${(d) => ({ 'data-delivery-id': d.id })} empty=${t('webhooks.noDeliveries')} emptyIcon="send" />` : null}
   <//>`;
-}
-
-export function resultOf(d) {
-  if (d.delivered_at) return html`<${Badge} status="delivered" />`;
-  if ((d.status_code === null || d.status_code === undefined) && !d.error) return html`<${Badge} status="pending" />`;
-  return html`<${Badge} status="failed" />${d.error ? html`<div class="fail-reason">${d.error}</div>` : null}`;
 }

@@ -1,0 +1,53 @@
+import { applyDecorators, HttpCode, Type } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ErrorCode } from '../common/app-error';
+import type { ErrorSurface } from '../common/error-body';
+import { errorExample } from '../common/error-examples';
+
+/** What each surface's cancel route says in its own words; the rest of its documentation is shared. */
+export interface CancelRouteDocs {
+  surface: ErrorSurface;
+  summary: string;
+  /** The cancelled task's shape on this surface, and how its status reads there. */
+  okType: Type<unknown>;
+  okDescription: string;
+  errorType: Type<unknown>;
+  /** A finished status as this surface spells it, for the "already ended" example. */
+  endedStatus: string;
+  notFoundExample: Record<string, unknown>;
+}
+
+/** `POST …/{id}/cancel` on either surface: answers 200 with the cancelled task, 404 or 409. */
+export function ApiCancelRoute(docs: CancelRouteDocs): MethodDecorator {
+  const ended = errorExample(
+    docs.surface,
+    ErrorCode.Conflict,
+    `task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ has already ended (status: ${docs.endedStatus}); it cannot be cancelled`,
+  );
+  const cannotCancel = errorExample(
+    docs.surface,
+    ErrorCode.CancelNotSupported,
+    'the provider of task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ cannot cancel it now',
+  );
+  return applyDecorators(
+    HttpCode(200),
+    ApiOperation({
+      summary: docs.summary,
+      description:
+        'Cancellable: a task its provider has not accepted yet; a family C task still queued upstream; a Runway task not finished. ' +
+        'The task then sends `video.failed` to your webhooks. A cancel racing the task’s own end: exactly one of them wins.',
+    }),
+    ApiOkResponse({ type: docs.okType, description: docs.okDescription }),
+    ApiNotFoundResponse({ type: docs.errorType, description: "Unknown task, or another account's task", example: docs.notFoundExample }),
+    ApiConflictResponse({
+      type: docs.errorType,
+      description:
+        '`conflict`: the task has already ended (the message names its status). `cancel_not_supported`: its provider cannot cancel it ' +
+        '(families A, B and O, Kling, Veo, MiniMax; family C once running) or refused to; the task goes on, nothing changes',
+      examples: {
+        ended: { summary: 'already ended', value: ended },
+        not_supported: { summary: 'cancel_not_supported', value: cannotCancel },
+      },
+    }),
+  );
+}
