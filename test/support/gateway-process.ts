@@ -30,14 +30,24 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts a real gateway process (`src/main.ts` through ts-node, so no build is needed) and waits
+ * What a gateway process runs: `src/main.ts` through ts-node, so no build is needed; or, with
+ * GATEWAY_PROCESS_FROM_DIST=1 (`.ci/run` sets it right after `npm run build`), the build itself,
+ * which starts in about a third of the time (3 s against 10 s on two busy cores).
+ */
+function gatewayEntry(): string[] {
+  if (process.env.GATEWAY_PROCESS_FROM_DIST === '1') return [join(ROOT, 'dist', 'main.js')];
+  return ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')];
+}
+
+/**
+ * Starts a real gateway process (see gatewayEntry) and waits
  * until /health answers. Used where a test needs separate processes: several instances on one
  * database, or a kill -9.
  */
 export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, gatewayEntry(), {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -94,7 +104,7 @@ export function runToExit(env: Record<string, string>): Promise<{ code: number |
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')],
+      gatewayEntry(),
       {
         cwd: ROOT,
         env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), PORT: '0', LOG_LEVEL: 'info', ...env },
