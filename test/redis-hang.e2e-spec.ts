@@ -103,8 +103,13 @@ describeEachDatabase('a frozen or unreachable Redis', (kind) => {
   }, 120_000);
 
   it(`SIGTERM ends the process within ${SHUTDOWN_BOUND_MS / 1000} s while Redis is unreachable`, async () => {
-    // Nothing listens there.
-    const gateway = await launch(`redis://127.0.0.1:${await freePort()}`);
+    // A Redis of this test's own, there at the start (a Redis missing then stops the start) and gone after it.
+    const port = await freePort();
+    const own = await startOwnRedis(port);
+    const gateway = await launch(`redis://127.0.0.1:${port}`);
+    await redisConnected(gateway, true);
+    await stopOwnRedis(own);
+    await redisConnected(gateway, false);
     expect(await stopsWithin(gateway, SHUTDOWN_BOUND_MS)).toBe('exited');
   }, 120_000);
 });

@@ -7,12 +7,17 @@ import type { UserEntity } from './user.entity';
 const key = { id: 1 } as ApiKeyEntity;
 const user = (id: number) => ({ id }) as UserEntity;
 
+/** Lets the fake subscriber's SUBSCRIBE resolve. */
+const subscribed = () => new Promise((resolve) => setImmediate(resolve));
+
 /** A stand-in for the Redis connection: its state, what was published, and a subscriber to feed. */
 function fakeRedis(configured: boolean) {
   const listeners: Array<(up: boolean) => void> = [];
   const subscriber = Object.assign(new EventEmitter(), { subscribe: jest.fn().mockResolvedValue(1) });
   const published: string[] = [];
   let failPublish = false;
+  /** The invalidation counter every instance reads (`incr` on each invalidation). */
+  let version = 0;
   const redis = {
     configured,
     isUp: configured,
@@ -22,6 +27,8 @@ function fakeRedis(configured: boolean) {
           publish: jest.fn(async (_channel: string, message: string) =>
             failPublish ? Promise.reject(new Error('down')) : (published.push(message), 1),
           ),
+          incr: jest.fn(async () => ++version),
+          get: jest.fn(async () => String(version)),
         }
       : null,
     subscriber: configured ? subscriber : null,
@@ -32,7 +39,9 @@ function fakeRedis(configured: boolean) {
     failPublish = !up;
     for (const listener of listeners) listener(up);
   };
-  return { redis: redis as unknown as RedisConnection & { isUp: boolean }, subscriber, published, setUp };
+  /** Another instance's invalidation whose pub/sub message never arrived. */
+  const lostInvalidation = () => version++;
+  return { redis: redis as unknown as RedisConnection & { isUp: boolean }, subscriber, published, setUp, lostInvalidation };
 }
 
 describe('ApiKeyCache', () => {
@@ -48,11 +57,12 @@ describe('ApiKeyCache', () => {
     expect(cache.get('h2', 1)).toBeUndefined();
   });
 
-  it('with Redis up keeps entries 60 s, publishes what it forgets and applies what others publish', () => {
+  it('with Redis up keeps entries 60 s, publishes what it forgets and applies what others publish', async () => {
     const { redis, subscriber, published } = fakeRedis(true);
     const cache = new ApiKeyCache(redis);
     cache.onModuleInit();
     expect(subscriber.subscribe).toHaveBeenCalledWith('t:api-key-invalidations');
+    await subscribed();
     cache.set('h1', key, user(7), 0);
     expect(cache.get('h1', 59_999)).toBeDefined();
     cache.forgetKey('h1');
@@ -68,10 +78,11 @@ describe('ApiKeyCache', () => {
     });
   });
 
-  it('caches accounts by id like keys: dropped by a change of the user here or on another instance, and when they expire', () => {
+  it('caches accounts by id like keys: dropped by a change of the user here or on another instance, and when they expire', async () => {
     const { redis, subscriber } = fakeRedis(true);
     const cache = new ApiKeyCache(redis);
     cache.onModuleInit();
+    await subscribed();
     cache.setAccount(user(7), 0);
     cache.setAccount(user(8), 0);
     expect(cache.getAccount(7, 59_999)).toEqual(user(7));
@@ -85,6 +96,37 @@ describe('ApiKeyCache', () => {
     cache.forgetUser(10);
     cache.setAccount(user(10), 0, generation);
     expect(cache.getAccount(10, 1)).toBeUndefined();
+  });
+
+  it('caches 2 s until the subscription to invalidations is confirmed, then starts from an empty cache', async () => {
+    const { redis } = fakeRedis(true);
+    const cache = new ApiKeyCache(redis);
+    cache.onModuleInit();
+    cache.set('h1', key, user(7), 0);
+    expect(cache.get('h1', 1_999)).toBeDefined();
+    expect(cache.get('h1', 2_000)).toBeUndefined();
+    cache.set('h2', key, user(7), 0);
+    await subscribed();
+    // What was cached before may have missed an invalidation.
+    expect(cache.get('h2', 1)).toBeUndefined();
+    cache.set('h3', key, user(7), 0);
+    expect(cache.get('h3', 59_999)).toBeDefined();
+  });
+
+  it('clears itself within a version check when another instance invalidated and the message was lost', async () => {
+    const { redis, lostInvalidation } = fakeRedis(true);
+    const cache = new ApiKeyCache(redis);
+    const checkVersion = () => (cache as unknown as { checkVersion(): Promise<void> }).checkVersion();
+    cache.onModuleInit();
+    await subscribed();
+    await checkVersion();
+    cache.set('h1', key, user(7), 0);
+    await checkVersion();
+    expect(cache.get('h1', 1)).toBeDefined();
+    lostInvalidation();
+    await checkVersion();
+    expect(cache.get('h1', 1)).toBeUndefined();
+    cache.onModuleDestroy();
   });
 
   it('does not cache a lookup that an invalidation overtook (the rows may predate the revocation)', () => {

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { RedisConnection } from '../shared-state/redis-connection.service';
 import type { ApiKeyEntity } from './api-key.entity';
 import type { UserEntity } from './user.entity';
@@ -24,6 +24,10 @@ const FALLBACK_TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;
 /** Invalidations made while Redis was down, published once it is back (bounded). */
 const MAX_PENDING = 10_000;
+/** A publish that failed is tried again this soon (and when Redis returns). */
+const RETRY_PUBLISH_MS = 1_000;
+/** How often the invalidation counter in Redis is read: the bound on a revocation whose message was lost. */
+const VERSION_CHECK_MS = 1_000;
 
 /**
  * Short-lived cache of key lookups (and of accounts by id, for signed content links) so the hot
@@ -35,18 +39,26 @@ const MAX_PENDING = 10_000;
  * Balances are never read from here: charging is a conditional update in the database.
  */
 @Injectable()
-export class ApiKeyCache implements OnModuleInit {
+export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('ApiKeyCache');
   private readonly entries = new Map<string, CachedKey>();
   private readonly accounts = new Map<number, CachedAccount>();
   private readonly pending: string[] = [];
   private readonly channel: string;
-  private subscriberConnectedBefore = false;
+  /** True while this instance hears other instances' invalidations. */
+  private subscribed = false;
+  private subscribedOnce = false;
   /** Counts invalidations (and clears), so a lookup that raced one is not cached. */
   private invalidations = 0;
 
+  /** Counts every invalidation in Redis too: pub/sub delivers at most once, and a subscriber may miss one. */
+  private readonly versionKey: string;
+  private seenVersion: string | null = null;
+  private versionCheck: NodeJS.Timeout | null = null;
+
   constructor(private readonly redis: RedisConnection) {
     this.channel = `${redis.keyPrefix}api-key-invalidations`;
+    this.versionKey = `${redis.keyPrefix}api-key-invalidations:version`;
   }
 
   onModuleInit(): void {
@@ -55,18 +67,40 @@ export class ApiKeyCache implements OnModuleInit {
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.apply(message);
     });
-    // A resubscribed connection may have missed messages while it was away.
+    // Until the subscription is confirmed, invalidations may pass unheard: entries live the short TTL,
+    // and the cache is cleared once it is confirmed. A reconnected subscriber may have missed some too.
+    // (ioredis subscribes a reconnected connection again itself, before 'ready'.)
     subscriber.on('ready', () => {
-      if (this.subscriberConnectedBefore) this.clear();
-      this.subscriberConnectedBefore = true;
+      this.subscribed = this.subscribedOnce;
+      this.clear();
     });
+    subscriber.on('close', () => (this.subscribed = false));
     subscriber
       .subscribe(this.channel)
+      .then(() => {
+        this.subscribedOnce = this.subscribed = true;
+        this.clear();
+      })
       .catch((error: Error) => this.logger.warn(`cannot subscribe to key invalidations yet: ${error.message}`));
+    this.versionCheck = setInterval(() => void this.checkVersion(), VERSION_CHECK_MS).unref();
     this.redis.onStateChange((up) => {
       this.clear();
       if (up) this.flushPending();
     });
+  }
+
+  onModuleDestroy(): void {
+    if (this.versionCheck) clearInterval(this.versionCheck);
+  }
+
+  /** A changed counter means an invalidation somewhere, heard or not: start from an empty cache. */
+  private async checkVersion(): Promise<void> {
+    const client = this.redis.client;
+    if (!client || !this.redis.isUp) return;
+    const version = await client.get(this.versionKey).catch(() => undefined);
+    if (version === undefined) return;
+    if (this.seenVersion !== null && version !== this.seenVersion) this.clear();
+    this.seenVersion = version;
   }
 
   get(keyHash: string, now: number): CachedKey | undefined {
@@ -126,7 +160,7 @@ export class ApiKeyCache implements OnModuleInit {
 
   private ttlMs(): number {
     if (!this.redis.configured) return LOCAL_TTL_MS;
-    return this.redis.isUp ? SHARED_TTL_MS : FALLBACK_TTL_MS;
+    return this.redis.isUp && this.subscribed ? SHARED_TTL_MS : FALLBACK_TTL_MS;
   }
 
   private apply(message: string): void {
@@ -149,8 +183,11 @@ export class ApiKeyCache implements OnModuleInit {
   private publish(message: string): void {
     const client = this.redis.client;
     if (!client) return;
+    client.incr(this.versionKey).catch(() => undefined);
     client.publish(this.channel, message).catch(() => {
       if (this.pending.length < MAX_PENDING) this.pending.push(message);
+      // Redis may never be reported lost (a publish that timed out once): try again shortly.
+      setTimeout(() => this.flushPending(), RETRY_PUBLISH_MS).unref();
     });
   }
 
