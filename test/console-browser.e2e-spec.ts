@@ -93,7 +93,7 @@ describeWithBrowser('web console in a browser', () => {
     await admin.screenshot('users-topped-up');
     // The account rate limit is set in the same dialog.
     await row.getByRole('button', { name: `Manage ${customer.username}` }).click();
-    await dialog.getByLabel('Requests per minute').fill('120');
+    await dialog.locator('#rpm-form').getByLabel('Requests per minute').fill('120');
     await dialog.getByRole('button', { name: 'Set limit' }).click();
     await page.getByText(`${customer.username} may send 120 requests a minute.`).waitFor();
     await expectText(row, /120\/min/);
