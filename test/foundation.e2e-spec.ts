@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { LedgerService } from '../src/billing/ledger.service';
 import { TransactionRunner } from '../src/database/transaction-runner';
-import { AppError } from '../src/common/app-error';
+import { AppError } from '../src/common/errors/app-error';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 

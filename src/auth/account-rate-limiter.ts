@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { SharedRateLimiters } from '../shared-state/shared-rate-limiters.service';
 import type { ApiKeyEntity } from './api-key.entity';
 import { KeyRefusals } from './key-refusals';

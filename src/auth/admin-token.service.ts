@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { randomBase62 } from '../common/random-id';
+import { randomBase62 } from '../common/runtime/random-id';
 import { SettingsService } from '../database/settings.service';
 
 const SETTING = 'admin_token_sha256';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AppError, ErrorCode } from '../common/app-error';
-import { Clock } from '../common/clock';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
 import { ApiKeyEntity } from './api-key.entity';
 import { keyBudgetState } from './key-budget';
 

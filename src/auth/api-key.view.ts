@@ -1,4 +1,4 @@
-import { toUnixSeconds } from '../common/clock';
+import { toUnixSeconds } from '../common/runtime/clock';
 import type { ApiKeyEntity } from './api-key.entity';
 import { keyBudgetState } from './key-budget';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AppError, ErrorCode } from '../common/app-error';
-import { Clock } from '../common/clock';
-import { newApiKey } from '../common/random-id';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
+import { newApiKey } from '../common/runtime/random-id';
 import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyCache } from './api-key-cache';

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError, ErrorCode } from '../common/app-error';
-import type { AuthenticatedRequest } from '../common/request-context';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AuthenticatedRequest } from '../common/http/request-context';
 import type { AccountRateLimiter } from './account-rate-limiter';
 import type { AdminTokenService } from './admin-token.service';
 import type { ApiKeysService, Caller } from './api-keys.service';

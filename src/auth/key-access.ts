@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { ApiKeyEntity } from './api-key.entity';
 import { isAddressAllowed, plainAddress } from './ip-allowlist';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../common/app-error';
+import { AppError } from '../common/errors/app-error';
 import type { ApiKeyEntity, BudgetPeriod } from './api-key.entity';
 
 /** A key's limits as the admin API and the console take them (validated by KeyLimitsDto); null lifts one. */

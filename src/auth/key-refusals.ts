@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { ErrorCode } from '../common/app-error';
+import type { ErrorCode } from '../common/errors/app-error';
 
 export interface KeyRefusal {
   userId: number;

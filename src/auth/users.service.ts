@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
-import { AppError, ErrorCode } from '../common/app-error';
-import { Clock } from '../common/clock';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyCache } from './api-key-cache';
 import { UserEntity, UserRole, UserStatus } from './user.entity';

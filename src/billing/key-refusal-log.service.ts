@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { KeyRefusal, KeyRefusals } from '../auth/key-refusals';
-import { Clock } from '../common/clock';
+import { Clock } from '../common/runtime/clock';
 import { LedgerService } from './ledger.service';
 
 /** One row per key and reason a minute is enough to see why a key is refused; a flood of refusals writes no more. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { AppError } from '../common/app-error';
-import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/read-through-cache';
+import { AppError } from '../common/errors/app-error';
+import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
 import { TransactionRunner } from '../database/transaction-runner';
 import { DefaultPrice, QUOTA_PER_CREDIT } from './default-prices';
 import { GroupRatioEntity } from './group-ratio.entity';

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { Clock } from '../common/clock';
+import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from './app-config';
 import { INSTANCE_ID, newInstanceId } from './instance-id';
 

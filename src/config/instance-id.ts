@@ -1,4 +1,4 @@
-import { randomBase62 } from '../common/random-id';
+import { randomBase62 } from '../common/runtime/random-id';
 
 /** Identifies this process in task leases. */
 export const INSTANCE_ID = Symbol('INSTANCE_ID');

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { SharedRateLimiters } from '../shared-state/shared-rate-limiters.service';
 
 /** Failed password sign-ins one account name may have in a window, from any number of addresses. */

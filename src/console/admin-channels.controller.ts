@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
-import { idParamPipe } from '../common/id-param.pipe';
+import { idParamPipe } from '../common/http/id-param.pipe';
 import { FamilyRegistry } from '../families/family-registry';
 import type { ChannelSettings } from '../upstream/channel.entity';
 import { ChannelInput, ChannelsService } from '../upstream/channels.service';

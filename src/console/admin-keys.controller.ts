@@ -2,7 +2,7 @@ import { Controller, Delete, Param, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { ApiKeysService } from '../auth/api-keys.service';
-import { idParamPipe } from '../common/id-param.pipe';
+import { idParamPipe } from '../common/http/id-param.pipe';
 import { ApiKeyDto } from './dto/admin-responses.dto';
 
 @ApiTags('admin')

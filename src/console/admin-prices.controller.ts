@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { AdminGuard } from '../auth/admin.guard';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { PricingService } from '../billing/pricing.service';
-import { idParamPipe } from '../common/id-param.pipe';
+import { idParamPipe } from '../common/http/id-param.pipe';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { toCurrencyView, toMoney } from './currency.view';
 import { AdminPriceDto, AdminPriceListDto, GroupRatioDto, GroupRatioParamsDto, UpsertPriceDto } from './dto/admin-price.dto';

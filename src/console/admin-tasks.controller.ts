@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
-import { Clock } from '../common/clock';
+import { Clock } from '../common/runtime/clock';
 import { toAdminTaskView } from '../tasks/task-admin.view';
 import { NO_ARCHIVE } from '../storage/video-archive.entity';
 import { VideoArchiveRepository } from '../storage/video-archive.repository';

@@ -14,7 +14,7 @@ import { hashPassword } from '../auth/password';
 import { toUserView } from '../auth/user.view';
 import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
-import { idParamPipe } from '../common/id-param.pipe';
+import { idParamPipe } from '../common/http/id-param.pipe';
 import type { ConsoleRequest } from './console-request';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { AdjustDto, CreateKeyDto, CreateUserDto, TopUpDto, UpdateKeyDto, UpdateUserDto } from './dto/admin-user.dto';

@@ -1,4 +1,4 @@
-import { AppError } from '../common/app-error';
+import { AppError } from '../common/errors/app-error';
 import { assertSettingsMatchDefinitions } from '../families/channel-settings.validator';
 import type { FamilyDefinition } from '../families/family';
 import { channelSettingsOf, familyOfModel } from '../families/family-registry';

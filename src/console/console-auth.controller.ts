@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '../common/app-error';
-import { Clock } from '../common/clock';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { toCurrencyView } from './currency.view';
 import { ConsoleSessionDto, ConsoleSignInDto, ConsoleSignUpDto } from './console-auth.dto';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AdminTokenService } from '../auth/admin-token.service';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { UsersService } from '../auth/users.service';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { AccountSignInThrottle } from './account-sign-in-throttle';
 import { ConsoleSessionsService } from './console-sessions.service';
 

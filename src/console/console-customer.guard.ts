@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { ConsoleRequest } from './console-request';
 
 /** Customer console API: a signed-in customer's session; sets `req.user` like the API-key guard does. */

@@ -1,7 +1,7 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
 import { bearerToken } from '../auth/bearer';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CONSOLE_SESSION_COOKIE, ConsoleRequest, CSRF_HEADER } from './console-request';
 import { clearSessionCookie } from './console-session-cookie';
 import { ConsoleSessionsService } from './console-sessions.service';

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { UsersService } from '../auth/users.service';
-import { Clock } from '../common/clock';
+import { Clock } from '../common/runtime/clock';
 import { deleteExpiredBatch } from '../database/delete-expired-batch';
 import { TransactionRunner } from '../database/transaction-runner';
 import type { ResolvedConsoleSession } from './console-request';

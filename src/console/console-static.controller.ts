@@ -3,9 +3,9 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppError } from '../common/app-error';
+import { AppError } from '../common/errors/app-error';
 import { buildIconSprite, VENDOR_FILES } from './console-vendor-files';
-import { ownValue } from '../common/own-value';
+import { ownValue } from '../common/runtime/own-value';
 
 /** Next to this file in src/ (tests) and in dist/ (nest-cli copies src/console/public there). */
 const PUBLIC_DIR = join(__dirname, 'public');

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { SharedRateLimiters } from '../shared-state/shared-rate-limiters.service';
 import { clientAddressGroup } from './client-address-group';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../common/app-error';
+import { AppError } from '../common/errors/app-error';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 import type { ChannelSettingDefinition } from './channel-setting-definition';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit, type ModuleMetadata } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { PricingService } from '../billing/pricing.service';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { Platform } from '../upstream/channel.entity';
 import { ChannelRouter } from '../upstream/channel-router.service';
 import { ChannelSettingTraits } from '../upstream/channel-setting-traits';

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import { ApiKeyUnauthorized, ApiSubmitErrors, submitErrorExamples } from '../common/error-examples';
-import type { AuthenticatedRequest } from '../common/request-context';
-import { sendWarnings, WARNING_HEADER_DOC } from '../common/response-warnings';
+import { ApiKeyUnauthorized, ApiSubmitErrors, submitErrorExamples } from '../common/errors/error-examples';
+import type { AuthenticatedRequest } from '../common/http/request-context';
+import { sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
 import { SignedLinksService } from '../storage/signed-links.service';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';

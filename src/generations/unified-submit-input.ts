@@ -1,4 +1,4 @@
-import { AppError } from '../common/app-error';
+import { AppError } from '../common/errors/app-error';
 import type { SubmitInput } from '../families/family';
 
 /** A unified-form body as the submit pipeline takes it: a JSON object, read as sent. */

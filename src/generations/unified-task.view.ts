@@ -1,5 +1,5 @@
-import { toUnixSeconds } from '../common/clock';
-import { isShowableLink } from '../common/url-guard';
+import { toUnixSeconds } from '../common/runtime/clock';
+import { isShowableLink } from '../common/urls/url-guard';
 import type { ContentLinks } from '../storage/signed-links.service';
 import { capStoredResponse } from '../upstream/provider-text';
 import type { TaskEntity } from '../tasks/task.entity';

@@ -1,5 +1,5 @@
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { Clock } from '../common/clock';
+import { Clock } from '../common/runtime/clock';
 import type { AppConfig } from '../config/app-config';
 import { JobMetrics } from '../jobs/job-metrics.service';
 import { JobRunner } from '../jobs/job-runner.service';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Gauge, type Registry } from 'prom-client';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 
 /** A body of unknown length (chunked) is counted at the most any route accepts: a multipart video submit. */
 export const LARGEST_BODY_BYTES = 21 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import typeIs from 'type-is';
-import { rejectDeepJson } from '../common/json-depth';
+import { rejectDeepJson } from '../common/http/json-depth';
 
 /** Video submits may carry data-URI images. */
 export const VIDEO_BODY_LIMIT = '20mb';

@@ -1,8 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { sendError } from '../common/all-exceptions.filter';
-import type { AuthenticatedRequest } from '../common/request-context';
+import { sendError } from '../common/errors/all-exceptions.filter';
+import type { AuthenticatedRequest } from '../common/http/request-context';
 import { GenerationsController } from '../generations/generations.controller';
 import { VideosController } from '../videos/videos.controller';
 import { hasJsonBody } from './body-parsers';

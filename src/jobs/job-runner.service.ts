@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { Clock } from '../common/clock';
+import { Clock } from '../common/runtime/clock';
 import { JobMetrics } from './job-metrics.service';
 import type { LeasedJob } from './leased-job';
 import { LeasedJobLoop } from './leased-job-loop';

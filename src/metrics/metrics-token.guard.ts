@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import { bearerToken } from '../auth/bearer';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { hashPassword } from '../auth/password';
-import { randomBase62 } from '../common/random-id';
+import { randomBase62 } from '../common/runtime/random-id';
 import { UsersService } from '../auth/users.service';
 import { LedgerService } from '../billing/ledger.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';

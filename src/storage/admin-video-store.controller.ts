@@ -11,8 +11,8 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AdminGuard } from '../auth/admin.guard';
-import { AppError } from '../common/app-error';
-import { Clock } from '../common/clock';
+import { AppError } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
 import { hasPlayableVideo } from '../tasks/task-admin.view';
 import { TaskRepository } from '../tasks/task.repository';
 import { sendVideoStream } from './send-video-stream';

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { AuthenticatedRequest } from '../common/request-context';
+import type { AuthenticatedRequest } from '../common/http/request-context';
 import { presentsSignedLink } from './signed-content-link.middleware';
 import { SignedLinksService } from './signed-links.service';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError, ErrorCode } from '../common/app-error';
-import { Clock } from '../common/clock';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ServerSecret } from '../database/server-secret.service';
 import type { TaskEntity } from '../tasks/task.entity';

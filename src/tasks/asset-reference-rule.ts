@@ -1,4 +1,4 @@
-import { AppError } from '../common/app-error';
+import { AppError } from '../common/errors/app-error';
 
 const MAX_DEPTH = 8;
 

@@ -1,8 +1,8 @@
 import { applyDecorators, HttpCode, Type } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ErrorCode } from '../common/app-error';
-import type { ErrorSurface } from '../common/error-body';
-import { errorExample } from '../common/error-examples';
+import { ErrorCode } from '../common/errors/app-error';
+import type { ErrorSurface } from '../common/errors/error-body';
+import { errorExample } from '../common/errors/error-examples';
 
 /** What each surface's cancel route says in its own words; the rest of its documentation is shared. */
 export interface CancelRouteDocs {

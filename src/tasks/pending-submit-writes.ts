@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PeriodicWriter } from '../common/periodic-writer';
+import { PeriodicWriter } from '../common/runtime/periodic-writer';
 import { isDatabaseUnavailable } from '../database/database-errors';
 
 /** How often owed writes are tried again while the database does not answer. */

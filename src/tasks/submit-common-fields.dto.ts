@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { buildMessage, IsString, ValidateBy, ValidationOptions } from 'class-validator';
-import { IsOptionalOrEmpty, IsRequired } from '../common/validation';
+import { IsOptionalOrEmpty, IsRequired } from '../common/http/validation';
 
 /** OpenAI's `seconds`: a JSON integer, or (what the SDKs and forms send) its decimal text; at least 1 either way. */
 function IsWholeSeconds(options?: ValidationOptions) {

@@ -1,4 +1,4 @@
-import { AppError } from '../common/app-error';
+import { AppError } from '../common/errors/app-error';
 import { commonFieldsOf, namingSentDurationField } from './submit-common-fields';
 
 const refusal = async (body: Record<string, unknown>) => {

@@ -1,5 +1,5 @@
-import { AppError } from '../common/app-error';
-import { validBody } from '../common/validation';
+import { AppError } from '../common/errors/app-error';
+import { validBody } from '../common/http/validation';
 import { SubmitCommonFieldsDto } from './submit-common-fields.dto';
 
 /** Which field the client gave the length in: OpenAI's `seconds` or `duration`. */

@@ -1,6 +1,6 @@
 import type { ApiHeaderOptions } from '@nestjs/swagger';
 import type { IncomingHttpHeaders } from 'node:http';
-import { GATEWAY_HOPS_HEADER } from '../common/gateway-hops';
+import { GATEWAY_HOPS_HEADER } from '../common/http/gateway-hops';
 
 /** The request headers a submit reads, as both surfaces hand them to SubmitPipeline. */
 export interface SubmitHeaders {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assertModelAllowed } from '../auth/api-keys.service';
-import { AppError } from '../common/app-error';
-import { gatewayHopsOf } from '../common/gateway-hops';
+import { AppError } from '../common/errors/app-error';
+import { gatewayHopsOf } from '../common/http/gateway-hops';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
 import { FamilyRegistry } from '../families/family-registry';

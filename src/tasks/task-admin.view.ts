@@ -1,4 +1,4 @@
-import { toUnixSeconds } from '../common/clock';
+import { toUnixSeconds } from '../common/runtime/clock';
 import type { TaskEntity } from './task.entity';
 import { toFlatStatus } from './task-status';
 

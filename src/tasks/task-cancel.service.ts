@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/app-error';
-import { Clock } from '../common/clock';
-import { randomBase62 } from '../common/random-id';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
+import { randomBase62 } from '../common/runtime/random-id';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { FamilyRegistry } from '../families/family-registry';
 import type { ChannelEntity } from '../upstream/channel.entity';

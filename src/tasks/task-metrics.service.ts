@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { Clock } from '../common/clock';
+import { Clock } from '../common/runtime/clock';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { TaskRepository } from './task.repository';
 

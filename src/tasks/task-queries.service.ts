@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThan, Repository } from 'typeorm';
-import { AppError } from '../common/app-error';
+import { AppError } from '../common/errors/app-error';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import { POLLABLE_STATUSES, TaskStatus } from './task-status';

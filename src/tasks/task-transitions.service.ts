@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { Injectable, Logger } from '@nestjs/common';
 import { AlreadyRefundedError, LedgerService } from '../billing/ledger.service';
-import { Clock } from '../common/clock';
+import { Clock } from '../common/runtime/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RefundCause, TaskMetrics } from './task-metrics.service';
 import { FAILURE } from '../upstream/failure-reason';

@@ -1,6 +1,6 @@
 import type { HttpService } from '@nestjs/axios';
 import type { AxiosResponse } from 'axios';
-import type { LinkPolicy } from '../common/url-guard';
+import type { LinkPolicy } from '../common/urls/url-guard';
 import type { AppConfig } from '../config/app-config';
 import type { TaskEntity } from '../tasks/task.entity';
 import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf, UpstreamErrorMapper } from './bearer-json-task-api';

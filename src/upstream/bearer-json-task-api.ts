@@ -1,6 +1,6 @@
 import type { HttpService } from '@nestjs/axios';
 import type { AxiosResponse } from 'axios';
-import { gatewayHopsHeader } from '../common/gateway-hops';
+import { gatewayHopsHeader } from '../common/http/gateway-hops';
 import type { TaskEntity } from '../tasks/task.entity';
 import type { ChannelEntity } from './channel.entity';
 import { channelSecrets, MAX_PROVIDER_BODY_BYTES, sanitizeProviderText, transportErrorMessage } from './provider-text';

@@ -1,4 +1,4 @@
-import type { LinkPolicy } from '../common/url-guard';
+import type { LinkPolicy } from '../common/urls/url-guard';
 import type { ChannelEntity } from './channel.entity';
 
 /**

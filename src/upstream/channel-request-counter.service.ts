@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PeriodicWriter } from '../common/periodic-writer';
+import { PeriodicWriter } from '../common/runtime/periodic-writer';
 import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 

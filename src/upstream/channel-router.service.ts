@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/read-through-cache';
+import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
 import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelEntity, Platform } from './channel.entity';
-import { ownValue } from '../common/own-value';
+import { ownValue } from '../common/runtime/own-value';
 
 /**
  * Picks the channels that may serve a model for a user group: enabled, listing the model,

@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import { ownValue } from '../common/own-value';
+import { ownValue } from '../common/runtime/own-value';
 
 /**
  * What a provider says is mapped (by its documented code) or summarised, never passed on: its

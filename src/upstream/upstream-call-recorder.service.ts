@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '../common/clock';
-import { PeriodicWriter } from '../common/periodic-writer';
+import { Clock } from '../common/runtime/clock';
+import { PeriodicWriter } from '../common/runtime/periodic-writer';
 import { LessThan } from 'typeorm';
 import { deleteExpiredBatch } from '../database/delete-expired-batch';
 import { TransactionRunner } from '../database/transaction-runner';

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
-import { idParamPipe } from '../common/id-param.pipe';
+import { idParamPipe } from '../common/http/id-param.pipe';
 import { ApplicationsService } from './applications.service';
 import { ApplicationDto, ApplicationListDto, ApplicationQueryDto, ReviewApplicationDto } from './dto/application.dto';
 import { toApplicationView } from './verification.views';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError } from '../common/app-error';
-import { assertPublicHttpUrl } from '../common/url-guard';
-import { mediaSourcePolicy } from '../common/media-source-policy';
+import { AppError } from '../common/errors/app-error';
+import { assertPublicHttpUrl } from '../common/urls/url-guard';
+import { mediaSourcePolicy } from '../common/urls/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AssetRepository } from './asset-repository';
 import { AssetsService } from './assets.service';

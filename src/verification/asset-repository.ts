@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThanOrEqual, Repository } from 'typeorm';
-import { AppError } from '../common/app-error';
-import { Clock } from '../common/clock';
+import { AppError } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { AssetError, AssetStatus, VerificationAssetEntity } from './entities/verification-asset.entity';
 import { VerificationGroupEntity } from './entities/verification-group.entity';

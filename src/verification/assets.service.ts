@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { UserEntity } from '../auth/user.entity';
-import { AppError, ErrorCode } from '../common/app-error';
-import { Clock } from '../common/clock';
-import { assertPublicHttpUrl } from '../common/url-guard';
-import { mediaSourcePolicy } from '../common/media-source-policy';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
+import { assertPublicHttpUrl } from '../common/urls/url-guard';
+import { mediaSourcePolicy } from '../common/urls/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { GammaControlClient } from './control-plane/gamma-control.client';
 import type { ProviderAsset } from './control-plane/gamma-control.types';

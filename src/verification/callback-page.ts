@@ -1,4 +1,4 @@
-import { escapeHtml, htmlPage } from '../common/html-page';
+import { escapeHtml, htmlPage } from '../common/http/html-page';
 
 const STYLE = `body { font-family: system-ui, sans-serif; background: #f6f7f9; color: #1d2430; margin: 0; }
 main { max-width: 32rem; margin: 4rem auto; padding: 2rem; background: #fff; border-radius: 12px; box-shadow: 0 2px 12px rgba(0,0,0,.08); }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
-import { Clock } from '../common/clock';
+import { Clock } from '../common/runtime/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { VerificationSessionEntity } from './entities/verification-session.entity';
 import { maskToken } from './token-mask';

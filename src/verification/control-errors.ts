@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { GammaControlError } from './control-plane/gamma-control.client';
 
 const logger = new Logger('Verification');

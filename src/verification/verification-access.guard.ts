@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/app-error';
-import type { AuthenticatedRequest } from '../common/request-context';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import type { AuthenticatedRequest } from '../common/http/request-context';
 
 /** The 403 of an account whose verification is not (or no longer) enabled. */
 export const verificationNotEnabled = (): AppError =>

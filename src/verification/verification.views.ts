@@ -1,4 +1,4 @@
-import { toUnixSeconds } from '../common/clock';
+import { toUnixSeconds } from '../common/runtime/clock';
 import type { ApplicationDto } from './dto/application.dto';
 import type { AssetDto, GroupDto } from './dto/asset.dto';
 import type { SessionDto } from './dto/session.dto';

@@ -1,5 +1,5 @@
-import { AppError } from '../common/app-error';
-import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../common/json-depth';
+import { AppError } from '../common/errors/app-error';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../common/http/json-depth';
 import type { SubmitInput, UploadedPart } from '../families/family';
 import { FAMILIES } from '../families/family-registry';
 

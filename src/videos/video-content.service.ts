@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UsersService } from '../auth/users.service';
-import { AppError, ErrorCode } from '../common/app-error';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { refusedLink } from '../storage/signed-links.service';
 import { DeliveryRequest, VideoDeliveryService, VideoStream } from '../storage/video-delivery.service';
 import type { TaskEntity } from '../tasks/task.entity';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/app-error';
-import { Clock } from '../common/clock';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
 import { SignedLinksService } from '../storage/signed-links.service';
 import { StoredVideoRemover } from '../storage/stored-video-remover.service';
 import { TaskQueries } from '../tasks/task-queries.service';

@@ -24,11 +24,11 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import { ErrorCode } from '../common/app-error';
-import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/error-examples';
-import type { AuthenticatedRequest } from '../common/request-context';
-import { multipartOptions } from '../common/multipart-limits';
-import { sendWarnings, WARNING_HEADER_DOC } from '../common/response-warnings';
+import { ErrorCode } from '../common/errors/app-error';
+import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/errors/error-examples';
+import type { AuthenticatedRequest } from '../common/http/request-context';
+import { multipartOptions } from '../common/http/multipart-limits';
+import { sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';

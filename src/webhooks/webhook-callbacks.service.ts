@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { UsersService } from '../auth/users.service';
-import { AppError } from '../common/app-error';
-import { Clock } from '../common/clock';
-import { assertPublicHttpUrl } from '../common/url-guard';
+import { AppError } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
+import { assertPublicHttpUrl } from '../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
 import type { Caller } from '../tasks/task-draft';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/app-error';
-import { Clock } from '../common/clock';
-import { assertPublicHttpUrl } from '../common/url-guard';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
+import { assertPublicHttpUrl } from '../common/urls/url-guard';
 import { UsersService } from '../auth/users.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';

@@ -1,4 +1,4 @@
-import { toUnixSeconds } from '../common/clock';
+import { toUnixSeconds } from '../common/runtime/clock';
 import type { ContentLinks } from '../storage/signed-links.service';
 import type { TaskEntity } from '../tasks/task.entity';
 import { toFlatVideo } from '../videos/flat-video.view';

@@ -1,4 +1,4 @@
-import { randomBase62 } from '../common/random-id';
+import { randomBase62 } from '../common/runtime/random-id';
 
 export const newEndpointId = (): string => `we_${randomBase62(24)}`;
 /** The callback secret's row (never shown to the account). */

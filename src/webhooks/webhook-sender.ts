@@ -2,9 +2,9 @@ import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type { LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { AppError } from '../common/app-error';
-import { publicOnlyLookup } from '../common/public-fetch';
-import { assertPublicHttpUrl, notPublicHostMessage } from '../common/url-guard';
+import { AppError } from '../common/errors/app-error';
+import { publicOnlyLookup } from '../common/urls/public-fetch';
+import { assertPublicHttpUrl, notPublicHostMessage } from '../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { signWebhook } from './webhook-signature';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
 import { ConfigureOptions, configureApp } from '../../src/bootstrap';
-import { Clock } from '../../src/common/clock';
+import { Clock } from '../../src/common/runtime/clock';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import type { FamilyDefinition } from '../../src/families/family';
 import { FAMILIES, FAMILY_DEFINITIONS } from '../../src/families/family-registry';

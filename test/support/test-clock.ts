@@ -1,4 +1,4 @@
-import { Clock } from '../../src/common/clock';
+import { Clock } from '../../src/common/runtime/clock';
 
 /** Real time plus an offset tests can push forward, so due work becomes due without sleeping. */
 export class TestClock extends Clock {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LogsService } from '../../billing/logs.service';
-import { Clock } from '../../common/clock';
+import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { toCurrencyView } from '../currency.view';
 import type { CustomerOverviewDto } from './customer-overview.dto';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { toUnixSeconds } from '../../common/clock';
+import { toUnixSeconds } from '../../common/runtime/clock';
 import { type ArchiveSummary, NO_ARCHIVE } from '../../storage/video-archive.entity';
 import { VideoArchiveRepository } from '../../storage/video-archive.repository';
 import type { TaskEntity } from '../../tasks/task.entity';

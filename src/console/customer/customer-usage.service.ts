@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CUSTOMER_LOG_TYPES } from '../../billing/log.entity';
 import { LogsService } from '../../billing/logs.service';
-import { Clock } from '../../common/clock';
+import { Clock } from '../../common/runtime/clock';
 
 const DAY_MS = 86_400_000;
 

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UploadedFiles, UseGuards, UseInterceptors } from '@nestjs/common';
 import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import { ApiBadRequestResponse, ApiConsumes, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AppError } from '../../common/app-error';
-import { multipartOptions } from '../../common/multipart-limits';
+import { AppError } from '../../common/errors/app-error';
+import { multipartOptions } from '../../common/http/multipart-limits';
 import type { UploadedPart } from '../../families/family';
 import { MAX_PORTRAIT_BYTES, PortraitUploadsService } from '../../verification/portrait-uploads.service';
 import { ApplicationsService } from '../../verification/applications.service';

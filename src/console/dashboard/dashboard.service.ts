@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LogTotalsService } from '../../billing/log-totals.service';
-import { Clock } from '../../common/clock';
+import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { HousekeepingStats } from '../../housekeeping/housekeeping-stats.service';
 import { VideoArchiveJob } from '../../storage/video-archive.job';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMinSize, IsArray, IsIn, IsInt, IsObject, IsString, Length, Max, Min, ValidateBy } from 'class-validator';
-import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
+import { ColumnLength, IsOptionalNotNull } from '../../common/http/validation';
 import { channelSettingsOf, FAMILIES, FAMILY_PLATFORMS } from '../../families/family-registry';
 import type { ChannelSettings } from '../../upstream/channel.entity';
 import type { Platform } from '../../upstream/channel.entity';

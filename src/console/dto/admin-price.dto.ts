@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNumber, IsString, Max, Min } from 'class-validator';
-import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
+import { ColumnLength, IsOptionalNotNull } from '../../common/http/validation';
 import { MAX_PRICE } from '../../billing/pricing.service';
 import { CurrencyDto } from '../currency.view';
 

@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Min } from 'class-validator';
 import { LOG_TYPES, type LogType } from '../../billing/log.entity';
-import { PageQueryDto } from '../../common/page-query.dto';
+import { PageQueryDto } from '../../common/http/page-query.dto';
 import { TaskSearchQueryDto } from './task-list-query.dto';
 
 export { PageQueryDto };

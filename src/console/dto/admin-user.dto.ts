@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Matches, Max, Min, MinLength } from 'class-validator';
-import { ColumnLength, IsOptionalNotNull } from '../../common/validation';
+import { ColumnLength, IsOptionalNotNull } from '../../common/http/validation';
 import { KeyLimitsDto } from './key-limits.dto';
 
 const MAX_QUOTA = Number.MAX_SAFE_INTEGER;

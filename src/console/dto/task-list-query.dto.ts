@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { TASK_SORT_KEYS, type TaskSort } from '../../tasks/task-queries.service';
-import { PageQueryDto } from '../../common/page-query.dto';
+import { PageQueryDto } from '../../common/http/page-query.dto';
 
 /** Search and order of the console's task lists (customer and admin), on top of the paging. */
 export class TaskSearchQueryDto extends PageQueryDto {

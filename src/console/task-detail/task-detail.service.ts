@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UsersService } from '../../auth/users.service';
 import type { LogEntity } from '../../billing/log.entity';
 import { LogsService } from '../../billing/logs.service';
-import { toUnixSeconds } from '../../common/clock';
+import { toUnixSeconds } from '../../common/runtime/clock';
 import { toUnifiedTaskResponse } from '../../generations/unified-task.view';
 import { SignedLinksService } from '../../storage/signed-links.service';
 import type { ArchiveSummary } from '../../storage/video-archive.entity';

@@ -1,4 +1,4 @@
-import { toUnixSeconds } from '../../common/clock';
+import { toUnixSeconds } from '../../common/runtime/clock';
 import type { LogEntity } from '../../billing/log.entity';
 import type { TaskEntity } from '../../tasks/task.entity';
 import type { TaskEventEntity } from '../../tasks/task-event.entity';

@@ -1,9 +1,9 @@
 import { HttpService } from '@nestjs/axios';
 import { Injectable } from '@nestjs/common';
 import type { AxiosRequestConfig, AxiosResponse } from 'axios';
-import { Clock } from '../../common/clock';
-import { gatewayHopsHeader } from '../../common/gateway-hops';
-import { newUuid } from '../../common/random-id';
+import { Clock } from '../../common/runtime/clock';
+import { gatewayHopsHeader } from '../../common/http/gateway-hops';
+import { newUuid } from '../../common/runtime/random-id';
 import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { callTimeoutMs, SubmitDeadline, UpstreamError } from '../../upstream/upstream-adapter';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { validBody } from '../../common/validation';
+import { AppError } from '../../common/errors/app-error';
+import { validBody } from '../../common/http/validation';
 import { ImageInput, StagedImageInputs } from '../shared/staged-image-inputs.service';
 import type { FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';

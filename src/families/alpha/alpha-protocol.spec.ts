@@ -1,5 +1,5 @@
 import { kindForErrCode, kindForHttpStatus, alphaError } from './alpha-errors';
-import { sniffImageType } from '../../common/image-type';
+import { sniffImageType } from '../../common/urls/image-type';
 import { nearestQuality, parseAlphaModel } from './alpha-models';
 import { toPollOutcome } from './alpha-result';
 import { generateBody } from './alpha-task-request';

@@ -15,7 +15,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/validation';
+import { IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample } from '../family';
 import { ALPHA_QUALITIES } from './alpha-models';
 

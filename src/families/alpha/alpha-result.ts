@@ -1,4 +1,4 @@
-import { isShowableLink, LinkPolicy } from '../../common/url-guard';
+import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { capStoredResponse, compact, keptNumber, keptText } from '../../upstream/provider-text';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import type { AlphaVideoResult } from './alpha-api.client';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isShowableLink } from '../../common/url-guard';
+import { isShowableLink } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { TaskEntity } from '../../tasks/task.entity';
 import { probeWithUnknownTask } from '../../upstream/bearer-json-task-api';

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 import { BetaAudioSetting, BetaCapability, BetaMedia, BetaMediaType, BetaResolution, BetaTaskRequest } from './beta-request';
 import { BETA_RATIOS, BetaMetadataDto, BetaVideoRequestDto } from './beta-request.dto';
 import { truncateBetaPrompt } from './beta-prompt';

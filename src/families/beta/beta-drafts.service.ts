@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { validBody } from '../../common/validation';
+import { AppError } from '../../common/errors/app-error';
+import { validBody } from '../../common/http/validation';
 import type { Caller } from '../../tasks/task-draft';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';

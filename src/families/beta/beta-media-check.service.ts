@@ -1,10 +1,10 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import { AppError } from '../../common/app-error';
-import { publicOnlyLookup } from '../../common/public-fetch';
-import { assertPublicHttpUrl } from '../../common/url-guard';
-import { isTrustedHost, mediaSourcePolicy } from '../../common/media-source-policy';
+import { AppError } from '../../common/errors/app-error';
+import { publicOnlyLookup } from '../../common/urls/public-fetch';
+import { assertPublicHttpUrl } from '../../common/urls/url-guard';
+import { isTrustedHost, mediaSourcePolicy } from '../../common/urls/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { assertMediaNotGone, headRange, mediaConnectionRefusal, PROBE_TIMEOUT_MS, readProbeHead } from '../shared/media-url-probe';
 import type { MediaToCheck } from './beta-body.parser';

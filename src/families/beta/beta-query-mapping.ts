@@ -1,4 +1,4 @@
-import { isShowableLink, LinkPolicy } from '../../common/url-guard';
+import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { capStoredResponse, compact, describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
 import { pixelSizeOf } from '../pixel-size';

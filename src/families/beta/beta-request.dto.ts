@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
-import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32 } from '../../common/validation';
+import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32 } from '../../common/http/validation';
 import type { RequestExample } from '../family';
 import { BETA_MODELS, BetaMediaType } from './beta-request';
 

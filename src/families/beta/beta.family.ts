@@ -6,7 +6,7 @@ import { BETA_MODELS } from './beta-request';
 import { BETA_EXAMPLES, BetaVideoRequestDto } from './beta-request.dto';
 import { BetaUpstreamAdapter } from './beta-upstream.adapter';
 import { BetaSimulatorModule } from './simulator/beta-simulator.module';
-import { ownValue } from '../../common/own-value';
+import { ownValue } from '../../common/runtime/own-value';
 
 /** Family B (`beta-1.0-*`): one task behind both forms. */
 export const BETA_FAMILY: FamilyDefinition = {

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 import type { GammaTaskRequest } from './gamma-protocol';
 import { ASSET_REF, GAMMA_MODELS, GammaMetadataDto, GammaVideoRequestDto } from './gamma-request.dto';
 

@@ -3,7 +3,7 @@ import type { Caller } from '../../tasks/task-draft';
 import { AssetReferencesService } from '../../verification/asset-references.service';
 import { verificationNotEnabled } from '../../verification/verification-access.guard';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
-import { validBody } from '../../common/validation';
+import { validBody } from '../../common/http/validation';
 import { GammaModel, parseGammaBody } from './gamma-body.parser';
 import { GammaVideoRequestDto } from './gamma-request.dto';
 

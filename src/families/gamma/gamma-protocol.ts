@@ -1,5 +1,5 @@
 import { pixelSizeOf } from '../pixel-size';
-import { ownValue } from '../../common/own-value';
+import { ownValue } from '../../common/runtime/own-value';
 
 /** Family C data plane: what the gateway stores for a task and the provider's wire shapes. */
 export const GAMMA_TASKS_PATH = '/api/v3/contents/generations/tasks';

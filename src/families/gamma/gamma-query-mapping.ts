@@ -1,4 +1,4 @@
-import { isShowableLink, LinkPolicy } from '../../common/url-guard';
+import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { capStoredResponse, compact, describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
 import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import { GAMMA_ERROR_REASONS, isModerationCode } from './gamma-errors';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsIn, IsObject, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
-import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32, MaxUtf16Length } from '../../common/validation';
+import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample } from '../family';
 
 export const GAMMA_MODELS = ['gamma-2-0', 'gamma-2-0-fast'] as const;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { validBody } from '../../common/validation';
+import { validBody } from '../../common/http/validation';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { KlingInputImages } from './kling-input-images.service';
 import { KLING_MODELS, KLING_RESOLUTION_OF_MODE } from './kling-models';

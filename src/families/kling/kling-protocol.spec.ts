@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 import { mapKlingError } from './kling-errors';
 import { klingKeyPair, klingTokenCode, signKlingJwt } from './kling-jwt';
 import { KLING_MODELS } from './kling-models';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsString, Matches } from 'class-validator';
-import { IsOptionalNotNull, MaxUtf16Length } from '../../common/validation';
+import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { KLING_DURATIONS, KLING_MODELS, KLING_RATIOS } from './kling-models';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 import { parsePixelSize } from '../pixel-size';
 import { assertModelDuration } from '../shared/model-durations';
 import { KLING_DURATIONS, KLING_GATEWAY_KEYS, KLING_RATIOS, KLING_RESOLUTION_OF_MODE, KlingMode, KlingModel } from './kling-models';

@@ -1,4 +1,4 @@
-import { ownValue } from '../../common/own-value';
+import { ownValue } from '../../common/runtime/own-value';
 import type { FamilyDefinition } from '../family';
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
 import { KLING_DEFAULT_PRICES } from './kling-default-prices';

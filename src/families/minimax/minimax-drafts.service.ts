@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { validBody } from '../../common/validation';
+import { validBody } from '../../common/http/validation';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { MinimaxInputImages } from './minimax-input-images.service';
 import type { MinimaxImage, MinimaxTaskRequest } from './minimax-protocol';

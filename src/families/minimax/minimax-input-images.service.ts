@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { AppError } from '../../common/app-error';
-import { HeldValues } from '../../common/held-values';
-import { sniffImageType } from '../../common/image-type';
-import { mediaSourcePolicy } from '../../common/media-source-policy';
-import { assertPublicHttpUrl } from '../../common/url-guard';
+import { AppError } from '../../common/errors/app-error';
+import { HeldValues } from '../../common/runtime/held-values';
+import { sniffImageType } from '../../common/urls/image-type';
+import { mediaSourcePolicy } from '../../common/urls/media-source-policy';
+import { assertPublicHttpUrl } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { MinimaxImage, MinimaxStagedImage } from './minimax-protocol';

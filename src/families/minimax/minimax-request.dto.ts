@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsObject, IsString } from 'class-validator';
-import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/validation';
+import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { MINIMAX_MAX_PROMPT, MINIMAX_MODEL_IDS } from './minimax-models';
 

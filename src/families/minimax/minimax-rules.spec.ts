@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 import { parseMinimaxBody } from './minimax-rules';
 import type { MinimaxVideoRequestDto } from './minimax-request.dto';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 import { parsePixelSize } from '../pixel-size';
 import { assertModelDuration } from '../shared/model-durations';
 import { MINIMAX_1080P_DURATION, MINIMAX_DEFAULT_DURATION, MINIMAX_DURATIONS, MINIMAX_MODELS, MinimaxResolution } from './minimax-models';

@@ -1,7 +1,7 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/clock';
-import { isShowableLink } from '../../common/url-guard';
+import { Clock } from '../../common/runtime/clock';
+import { isShowableLink } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import type { TaskEntity } from '../../tasks/task.entity';
 import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError } from '../../common/app-error';
-import { sniffImageType } from '../../common/image-type';
-import { mediaSourcePolicy } from '../../common/media-source-policy';
-import { assertPublicHttpUrl } from '../../common/url-guard';
+import { AppError } from '../../common/errors/app-error';
+import { sniffImageType } from '../../common/urls/image-type';
+import { mediaSourcePolicy } from '../../common/urls/media-source-policy';
+import { assertPublicHttpUrl } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { validBody } from '../../common/validation';
+import { validBody } from '../../common/http/validation';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { assertOneInputReference } from '../shared/input-reference';
 import { assertModelDuration, ModelDurations } from '../shared/model-durations';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { HeldValues } from '../../common/held-values';
+import { HeldValues } from '../../common/runtime/held-values';
 import type { UploadedPart } from '../family';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { OpenAiFileRef } from './openai-protocol';

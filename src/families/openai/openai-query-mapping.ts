@@ -1,4 +1,4 @@
-import { isShowableLink, LinkPolicy } from '../../common/url-guard';
+import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { capStoredResponse, compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import { UpstreamError } from '../../upstream/upstream-adapter';

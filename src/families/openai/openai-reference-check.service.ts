@@ -1,10 +1,10 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import { AppError } from '../../common/app-error';
-import { sniffImageType } from '../../common/image-type';
-import { mediaSourcePolicy } from '../../common/media-source-policy';
-import { fetchPublicUrl, TooManyRedirectsError } from '../../common/public-fetch';
+import { AppError } from '../../common/errors/app-error';
+import { sniffImageType } from '../../common/urls/image-type';
+import { mediaSourcePolicy } from '../../common/urls/media-source-policy';
+import { fetchPublicUrl, TooManyRedirectsError } from '../../common/urls/public-fetch';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { assertMediaNotGone, headRange, mediaConnectionRefusal, PROBE_TIMEOUT_MS, readProbeHead } from '../shared/media-url-probe';
 

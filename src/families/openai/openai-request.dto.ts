@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsString, Matches, ValidateBy } from 'class-validator';
-import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/validation';
+import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample } from '../family';
 
 export const OPENAI_MAX_SECONDS = 120;

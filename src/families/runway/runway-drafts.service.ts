@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { validBody } from '../../common/validation';
+import { validBody } from '../../common/http/validation';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { RunwayInputImages } from './runway-input-images.service';
 import type { RunwayTaskRequest } from './runway-request';

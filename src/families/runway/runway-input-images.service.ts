@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { AppError } from '../../common/app-error';
-import { HeldValues } from '../../common/held-values';
-import { mediaSourcePolicy } from '../../common/media-source-policy';
-import { assertPublicHttpUrl } from '../../common/url-guard';
+import { AppError } from '../../common/errors/app-error';
+import { HeldValues } from '../../common/runtime/held-values';
+import { mediaSourcePolicy } from '../../common/urls/media-source-policy';
+import { assertPublicHttpUrl } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { UploadedPart } from '../family';

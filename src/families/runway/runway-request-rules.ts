@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 import type { SubmitInput } from '../family';
 import { assertModelDuration } from '../shared/model-durations';
 import { RUNWAY_MODELS, RUNWAY_RATIO_BY_ASPECT, RunwayModelRules } from './runway-models';

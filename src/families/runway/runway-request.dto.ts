@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsObject, IsString } from 'class-validator';
-import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/validation';
+import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { RUNWAY_MODELS } from './runway-models';
 

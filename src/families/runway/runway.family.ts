@@ -1,4 +1,4 @@
-import { ownValue } from '../../common/own-value';
+import { ownValue } from '../../common/runtime/own-value';
 import type { FamilyDefinition } from '../family';
 import { RUNWAY_DEFAULT_PRICES } from './runway-default-prices';
 import { RunwayDrafts } from './runway-drafts.service';

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 
 /**
  * A multipart submit's `input_reference` file part, or the `input_reference` field: never both,

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import { AppError } from '../../common/app-error';
-import { notPublicHostMessage } from '../../common/url-guard';
+import { AppError } from '../../common/errors/app-error';
+import { notPublicHostMessage } from '../../common/urls/url-guard';
 
 /**
  * The parts of the cheap pre-charge read of a media URL's first bytes that every family's check

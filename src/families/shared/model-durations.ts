@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 
 /** A model's lengths in seconds: a list, or every whole second of a range. */
 export type ModelDurations = readonly number[] | { readonly from: number; readonly to: number };

@@ -2,15 +2,15 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AppError } from '../../common/app-error';
-import { HeldValues } from '../../common/held-values';
-import { fetchPublicUrl, TooManyRedirectsError } from '../../common/public-fetch';
-import { mediaSourcePolicy } from '../../common/media-source-policy';
+import { AppError } from '../../common/errors/app-error';
+import { HeldValues } from '../../common/runtime/held-values';
+import { fetchPublicUrl, TooManyRedirectsError } from '../../common/urls/public-fetch';
+import { mediaSourcePolicy } from '../../common/urls/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import { describeTransportError } from '../../upstream/provider-text';
-import { sniffImageType } from '../../common/image-type';
-import { notPublicHostMessage } from '../../common/url-guard';
+import { sniffImageType } from '../../common/urls/image-type';
+import { notPublicHostMessage } from '../../common/urls/url-guard';
 
 /** How an image-to-video task refers to its image in `task.request` (small: never the bytes). */
 export interface StagedImageRef {

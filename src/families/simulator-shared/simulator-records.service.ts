@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThan, Repository } from 'typeorm';
-import { Clock } from '../../common/clock';
+import { Clock } from '../../common/runtime/clock';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { SimulatorRecordEntity } from './simulator-record.entity';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { validBody } from '../../common/validation';
+import { validBody } from '../../common/http/validation';
 import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import type { VeoTaskRequest } from './veo-protocol';

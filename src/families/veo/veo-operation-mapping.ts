@@ -1,4 +1,4 @@
-import { isShowableLink, LinkPolicy } from '../../common/url-guard';
+import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
 import { capStoredResponse, compact, keptNumber, keptText } from '../../upstream/provider-text';
 import type { PollOutcome } from '../../upstream/upstream-adapter';

@@ -1,4 +1,4 @@
-import { AppError } from '../../common/app-error';
+import { AppError } from '../../common/errors/app-error';
 import type { SubmitInput } from '../family';
 import { assertModelDuration } from '../shared/model-durations';
 import { VEO_DEFAULT_RESOLUTION, VEO_DEFAULT_SECONDS, VEO_HIGH_RESOLUTION_SECONDS, VEO_MODELS } from './veo-models';

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsString, Matches, ValidateBy } from 'class-validator';
-import { IsOptionalNotNull, MaxUtf16Length } from '../../common/validation';
+import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { VEO_ASPECT_RATIOS, VEO_MODELS } from './veo-models';
 

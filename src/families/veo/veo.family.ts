@@ -6,7 +6,7 @@ import { VEO_MODELS } from './veo-models';
 import { VEO_EXAMPLES, VeoVideoRequestDto } from './veo-request.dto';
 import { VeoUpstreamAdapter } from './veo-upstream.adapter';
 import { VeoSimulatorModule } from './simulator/veo-simulator.module';
-import { ownValue } from '../../common/own-value';
+import { ownValue } from '../../common/runtime/own-value';
 
 /** Veo through the Gemini API (platform `veo`): the channel's api_key is the Gemini API key. */
 export const VEO_FAMILY: FamilyDefinition = {

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { HttpService } from '@nestjs/axios';
 import { Injectable, Logger } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
-import { Clock } from '../../common/clock';
+import { Clock } from '../../common/runtime/clock';
 import { SpacedRateLimiter } from '../../shared-state/spaced-rate-limiter.service';
-import { isShowableLink } from '../../common/url-guard';
+import { isShowableLink } from '../../common/urls/url-guard';
 import { GAMMA_SECRET_SETTINGS } from '../../families/gamma/gamma-channel-settings';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { ColumnLength, ToleratesUnknownFields } from '../../common/validation';
-import { PageQueryDto } from '../../common/page-query.dto';
+import { ColumnLength, ToleratesUnknownFields } from '../../common/http/validation';
+import { PageQueryDto } from '../../common/http/page-query.dto';
 
 @ToleratesUnknownFields()
 export class CreateApplicationDto {

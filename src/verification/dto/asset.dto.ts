@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ColumnLength, ToleratesUnknownFields } from '../../common/validation';
+import { ColumnLength, ToleratesUnknownFields } from '../../common/http/validation';
 
 /** Every `%` starts a percent-escape of two hex digits (RFC 3986); `/%zz` is no URL the provider can fetch. */
 const WELL_ESCAPED = /^[^%]*(?:%[0-9A-Fa-f]{2}[^%]*)*$/;

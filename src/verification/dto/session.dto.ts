@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
-import { ToleratesUnknownFields } from '../../common/validation';
+import { ToleratesUnknownFields } from '../../common/http/validation';
 
 @ToleratesUnknownFields()
 export class CreateSessionDto {

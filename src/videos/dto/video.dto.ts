@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { ToleratesUnknownFields } from '../../common/validation';
+import { ToleratesUnknownFields } from '../../common/http/validation';
 
 const FLAT_STATUSES = ['queued', 'in_progress', 'completed', 'failed'];
 

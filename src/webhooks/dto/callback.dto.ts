@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
-import { IsOptionalNotNull } from '../../common/validation';
+import { IsOptionalNotNull } from '../../common/http/validation';
 
 @ApiSchema({ name: 'CallbackSecret' })
 export class CallbackSecretDto {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
-import { IsOptionalNotNull } from '../../common/validation';
+import { IsOptionalNotNull } from '../../common/http/validation';
 import { WEBHOOK_EVENT_TYPES } from '../webhook-endpoint.entity';
 
 export class CreateWebhookDto {

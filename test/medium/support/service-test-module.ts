@@ -15,7 +15,7 @@ import { LedgerService } from '../../../src/billing/ledger.service';
 import { LogEntity } from '../../../src/billing/log.entity';
 import { PriceRuleEntity } from '../../../src/billing/price-rule.entity';
 import { PricingService } from '../../../src/billing/pricing.service';
-import { Clock } from '../../../src/common/clock';
+import { Clock } from '../../../src/common/runtime/clock';
 import type { AppConfig } from '../../../src/config/app-config';
 import { ConfigModule } from '../../../src/config/config.module';
 import { DatabaseModule } from '../../../src/database/database.module';

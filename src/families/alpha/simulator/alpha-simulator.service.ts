@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Clock } from '../../../common/clock';
+import { Clock } from '../../../common/runtime/clock';
 import { ALPHA_SPECS, AlphaVersionSpec, isAlphaQuality } from '../alpha-models';
-import { sniffImageType } from '../../../common/image-type';
+import { sniffImageType } from '../../../common/urls/image-type';
 import { SAMPLE_VIDEO_HEIGHT, SAMPLE_VIDEO_WIDTH } from '../../simulator-shared/sample-video';
 import { SimulatorRecords } from '../../simulator-shared/simulator-records.service';
 import { pixelSizeOf } from '../../pixel-size';
-import { ownValue } from '../../../common/own-value';
+import { ownValue } from '../../../common/runtime/own-value';
 
 /**
  * Prompt markers that steer the simulated provider (the console's browser tests use them):

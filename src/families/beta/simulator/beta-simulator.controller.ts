@@ -7,7 +7,7 @@ import { BETA_MODELS, BetaCapability } from '../beta-request';
 import { SIMULATOR_API_KEY } from '../../simulator-shared/simulator-credentials';
 import { BetaSimulatorStore } from './beta-simulator.store';
 import { SAMPLE_VIDEO_PATH } from '../../simulator-shared/sample-video';
-import { ownValue } from '../../../common/own-value';
+import { ownValue } from '../../../common/runtime/own-value';
 
 /** The sample MP4 shipped under src/simulator/assets (copied to dist by nest-cli assets). */
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { Clock } from '../../../common/clock';
+import { Clock } from '../../../common/runtime/clock';
 import { ServerSecret } from '../../../database/server-secret.service';
 import { SimulatorRecords } from '../../simulator-shared/simulator-records.service';
 import type { BetaQueryBody } from '../beta-protocol';

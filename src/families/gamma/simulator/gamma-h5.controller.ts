@@ -1,7 +1,7 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { escapeHtml, htmlPage } from '../../../common/html-page';
+import { escapeHtml, htmlPage } from '../../../common/http/html-page';
 import { GammaSimulatorStore, H5_LIFETIME_MS } from './gamma-simulator.store';
 
 const STYLE = `body { font-family: system-ui, sans-serif; background: #eef1f5; color: #18202b; margin: 0; }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock';
-import { randomBase62 } from '../../../common/random-id';
+import { Clock } from '../../../common/runtime/clock';
+import { randomBase62 } from '../../../common/runtime/random-id';
 import { SimulatorRecord, SimulatorRecords } from '../../simulator-shared/simulator-records.service';
 
 /** How long the simulated H5 page accepts a check (the provider's is about 120 s). */

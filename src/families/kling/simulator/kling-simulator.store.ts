@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
-import { Clock } from '../../../common/clock';
+import { Clock } from '../../../common/runtime/clock';
 import { SimulatorRecord, SimulatorRecords } from '../../simulator-shared/simulator-records.service';
 import type { KlingEndpoint, KlingTaskData } from '../kling-protocol';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { Clock } from '../../../common/clock';
+import { Clock } from '../../../common/runtime/clock';
 import { SimulatorRecord, SimulatorRecords } from '../../simulator-shared/simulator-records.service';
 import type { OpenAiVideo } from '../openai-protocol';
 

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from './app-error';
+import { AppError, ErrorCode } from '../errors/app-error';
 
 /**
  * How many gateways a request has passed through, the sender included: this gateway sends it on

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { newUuid } from './random-id';
+import { newUuid } from '../runtime/random-id';
 import type { AuthenticatedRequest } from './request-context';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,6 +1,6 @@
 import { applyDecorators, ArgumentMetadata, Injectable, PipeTransform, Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { buildMessage, IsInt, IsNumber, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
-import { AppError } from './app-error';
+import { AppError } from '../errors/app-error';
 
 /**
  * Checks of a value's presence and type: when one fails, the range checks after it say nothing useful.

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
-import type { ApiKeyEntity } from '../auth/api-key.entity';
-import type { UserEntity } from '../auth/user.entity';
+import type { ApiKeyEntity } from '../../auth/api-key.entity';
+import type { UserEntity } from '../../auth/user.entity';
 
 /** What the auth guards attach to a request. */
 export interface AuthenticatedRequest extends Request {

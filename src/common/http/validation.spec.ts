@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsNumber, IsString, Min, validate, ValidateNested } from 'class-validator';
-import { AppError } from './app-error';
+import { AppError } from '../errors/app-error';
 import { ColumnLength, IsOptionalOrEmpty, IsRequired, MaxUtf16Length, validBody } from './validation';
 
 describe('validBody', () => {

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { AppError } from './app-error';
+import { AppError } from '../errors/app-error';
 
 /**
  * The IPv4 address an IPv6 address stands for, for the forms that embed one: IPv4-compatible

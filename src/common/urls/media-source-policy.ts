@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config/app-config';
+import type { AppConfig } from '../../config/app-config';
 
 export interface MediaSourcePolicy {
   /** MEDIA_ALLOW_PRIVATE_HOSTS: loopback and private addresses pass. */
