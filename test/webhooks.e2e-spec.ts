@@ -126,12 +126,15 @@ describeEachDatabase('webhooks', (kind) => {
       expect(event.headers['webhook-signature']).toMatch(/^v1,/);
       // The event carries the task as GET /v1/videos/{id} shows it.
       const flat = await as(customer.key).get(`/v1/videos/${taskId}`).expect(200);
-      // Each rendering signs its own link (its `expires` counts from when it was made): compare the link's target.
-      const linkTarget = (video: { metadata?: { url?: string } }) => ({
+      // Each rendering signs its own link (its `expires`, and `expires_at`, count from when it was made): compare the
+      // link's target, and the expiries to within the seconds between the two renderings.
+      const linkTarget = (video: { metadata?: { url?: string }; expires_at?: number | null }) => ({
         ...video,
+        expires_at: video.expires_at == null ? video.expires_at : 'signed',
         metadata: video.metadata && { ...video.metadata, url: video.metadata.url?.replace(/\?.*$/, '') },
       });
       expect(linkTarget(event.json.data)).toEqual(linkTarget(flat.body));
+      if (flat.body.expires_at != null) expect(Math.abs(flat.body.expires_at - event.json.data.expires_at)).toBeLessThanOrEqual(5);
       if (flat.body.metadata?.url) expect(event.json.data.metadata.url).toMatch(/\/content\?expires=\d+&signature=[0-9a-f]{64}$/);
       expect(flat.body.status).toBe(expected[name] === 'video.completed' ? 'completed' : 'failed');
       // Both verifiers accept it; neither accepts a changed body.
