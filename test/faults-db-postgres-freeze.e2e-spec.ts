@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
+import { freePort } from './support/gateway-process';
 import { canRunOwnPostgres, OwnPostgres, startOwnPostgres } from './support/own-postgres';
 import { describeOnPostgres, FreshDatabase, queryDatabase } from './support/test-databases';
 
-const OWN_PORT = 55432;
 const QUERY_TIMEOUT_MS = 1000;
 /** The deadline case's timeout: long enough that a queued wait plus a query would clearly exceed it twice. */
 const DEADLINE_TIMEOUT_MS = 2000;
@@ -64,7 +64,8 @@ describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After,
   };
 
   beforeAll(async () => {
-    server = await startOwnPostgres(OWN_PORT);
+    // A port of its own each run: a cluster left behind by a killed run cannot stand in the way.
+    server = await startOwnPostgres(await freePort());
     database = { kind: 'postgres', url: server.url, drop: async () => undefined };
     gateway = await startGateway('postgres', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) }, database);
     alpha = await startFakeAlphaUpstream();
@@ -74,7 +75,7 @@ describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After,
     const first = await submit('before the freeze');
     expect(first.status).toBe(200);
     taskId = first.body.id;
-  });
+  }, 150_000);
 
   afterAll(async () => {
     server?.thaw();

@@ -63,7 +63,8 @@ export async function startOwnPostgres(port: number): Promise<OwnPostgres> {
         return false;
       }
     },
-    30_000,
+    // initdb and the first start share two cores with the rest of the suite: wait for the server, not for a time.
+    90_000,
     'own postgres accepting connections',
   );
   const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
