@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { RedisConnection } from '../src/shared-state/redis-connection.service';
 import { startGateway, TestGateway } from './support/gateway';
-import { reachable } from './support/own-redis';
+import { reachable, timeUntil } from './support/own-redis';
 import { describeEachDatabase } from './support/test-databases';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -79,6 +80,8 @@ describeEachDatabase('sign-in throttle: per account and per address', (kind) => 
     const prefix = `gwtest-${randomBytes(6).toString('hex')}:`;
     const a = await start({ REDIS_URL, REDIS_KEY_PREFIX: prefix });
     const b = await start({ REDIS_URL, REDIS_KEY_PREFIX: prefix });
+    // Both must count through Redis before the guesses start (on a busy machine connecting takes a moment).
+    await timeUntil(async () => a.app.get(RedisConnection).isUp && b.app.get(RedisConnection).isUp, 10_000, 'both instances on Redis');
     const victim = await account();
     for (let i = 0; i < FAILURES_ALLOWED; i++) await signIn(i % 2 ? a : b, `198.51.100.${i + 101}`, victim, `guess-${i}`).expect(401);
     await signIn(a, '192.0.2.90', victim, PASSWORD).expect(429);

@@ -85,7 +85,10 @@ describe('SpacedRateLimiter shared through Redis', () => {
     };
     const a = instance();
     const b = instance();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Wait for both connections to be up (a busy machine may take more than a moment), not for a time.
+    for (let waited = 0; !connections.every((c) => c.isUp) && waited < 10_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(connections.every((c) => c.isUp)).toBe(true);
     const { sent, admitted } = await burst([a, b], 'shared', 10, 2_000);
     expect(admitted).toBe(6);
