@@ -140,7 +140,8 @@ describeWithBrowser('admin console in a browser', () => {
         });
       v.muted = true;
       await v.play();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // Played until the position moves (a busy machine may take a while to decode the first frames).
+      while (v.currentTime === 0) await new Promise((resolve) => v.addEventListener('timeupdate', resolve, { once: true }));
       v.pause();
       return { duration: v.duration, playedTo: v.currentTime };
     });

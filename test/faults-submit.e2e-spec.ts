@@ -10,9 +10,10 @@ import { describeEachDatabase, queryDatabase } from './support/test-databases';
  * "Faults lose nothing", the submit side: a submit never outlives its task's lease (it has a
  * deadline well under it and keeps the lease while it runs), never tells a client `queued` for a
  * task the sync already failed, and an Idempotency-Key replay never hands out a task id that will
- * not become visible. A short lease (3 s) lets the tests show it in real time.
+ * not become visible. A short lease (6 s, so a 3 s submit deadline) lets the tests show it in real
+ * time; the late upstream answers (1.3 s and 1.4 s) leave a busy machine over a second of slack.
  */
-const LEASE_MS = 3000;
+const LEASE_MS = 6000;
 const QUOTA = 1_000_000;
 /** beta-1.0-t2v 720P 5 s: 10 credits a second. */
 const BETA_PRICE = 5000;
@@ -84,8 +85,8 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
 
   beforeAll(async () => {
     [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream()]);
-    slowA = await startBetaChannelProxy(beta, { submitDelayMs: 1800, answer: 'error500' });
-    slowB = await startBetaChannelProxy(beta, { submitDelayMs: 1800, answer: 'error500' });
+    slowA = await startBetaChannelProxy(beta, { submitDelayMs: 3600, answer: 'error500' });
+    slowB = await startBetaChannelProxy(beta, { submitDelayMs: 3600, answer: 'error500' });
     late = await startBetaChannelProxy(beta, { submitDelayMs: 1300 });
     refuser = await startBetaChannelProxy(beta, { answer: 'refuse' });
     gw = await startGateway(kind, { TASK_LEASE_MS: String(LEASE_MS) });
@@ -195,13 +196,13 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     if (!found) throw new Error('the submit never recorded its task');
     return taskId;
   };
-  /** Lets the clock jump past the lease, then waits (bounded) for the running submit to push the lease out again. */
+  /** Lets the clock jump past the lease, then waits (bounded) for the running submit to push the lease out again, or to end. */
   const jumpPastLease = async (userId: number) => {
     gw.clock.advance(LEASE_MS + 1000);
     await waitFor(async () => {
       const [task] = await tasksOf(userId);
-      return task?.status === 'SUBMITTING' && Number(task.lease_until) > gw.clock.now();
-    }, 1100);
+      return task?.status !== 'SUBMITTING' || Number(task.lease_until) > gw.clock.now();
+    }, 5000);
   };
 
   it('slow channels ahead of a working one: the submit stops at its deadline with 503 + Retry-After, refunded once, and the sync finds nothing to settle', async () => {
