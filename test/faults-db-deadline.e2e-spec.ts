@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { startTcpProxy, TcpProxy } from './support/tcp-proxy';
-import { FreshDatabase, freshDatabase, describeOnMysql } from './support/test-databases';
+import { freshProxiedDatabase, TcpProxy } from './support/tcp-proxy';
+import { FreshDatabase, describeOnMysql } from './support/test-databases';
 
 const QUERY_TIMEOUT_MS = 2000;
 /** Fewer connections than concurrent requests: most of them first wait for a connection a hung query holds. */
@@ -30,14 +30,12 @@ describeOnMysql('[mysql] a frozen database answers every request within about on
   };
 
   beforeAll(async () => {
-    database = await freshDatabase('mysql');
-    proxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 3306));
-    const proxied = new URL(database.url);
-    proxied.port = String(proxy.port);
+    let proxied: FreshDatabase;
+    ({ database, proxy, proxied } = await freshProxiedDatabase('mysql'));
     gateway = await startGateway(
       'mysql',
       { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), DATABASE_POOL_SIZE: String(POOL_SIZE) },
-      { ...database, url: proxied.toString() },
+      proxied,
     );
     alpha = await startFakeAlphaUpstream();
     await gateway.createChannel(alphaChannelBody(alpha));

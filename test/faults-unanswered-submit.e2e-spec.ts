@@ -7,8 +7,8 @@ import { deterministicTraceId } from '../src/families/alpha/alpha-trace-id';
 import { PendingSubmitWrites } from '../src/tasks/pending-submit-writes';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
-import { startTcpProxy, TcpProxy } from './support/tcp-proxy';
-import { FreshDatabase, freshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
+import { freshProxiedDatabase, TcpProxy } from './support/tcp-proxy';
+import { FreshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
 
 /**
  * A submit answered 503 because the database did not confirm a write in time must never run nor be
@@ -124,14 +124,12 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
   };
 
   beforeAll(async () => {
-    database = await freshDatabase('mysql');
-    proxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 3306));
-    const proxied = new URL(database.url);
-    proxied.port = String(proxy.port);
+    let proxied: FreshDatabase;
+    ({ database, proxy, proxied } = await freshProxiedDatabase('mysql'));
     gateway = await startGateway(
       'mysql',
       { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), TASK_LEASE_MS: String(LEASE_MS) },
-      { ...database, url: proxied.toString() },
+      proxied,
     );
     alpha = await startFakeAlphaUpstream();
     alpha.defaultScript = [1];

@@ -1,0 +1,47 @@
+import { ADMIN_TOKEN } from './gateway';
+
+/** What a request to a gateway got while its database was away (or after). */
+export interface OutageAnswer {
+  status: number;
+  retryAfter: string | null;
+  /** The JSON body; null for one that is not JSON (/metrics). */
+  body: any;
+}
+
+export type GatewayCall = (method: string, path: string, body?: unknown) => Promise<OutageAnswer>;
+
+/**
+ * Requests to the gateway `target()` names, as the customer (with the admin token on /api/admin),
+ * each given up after `answerWithinMs`: far above what a bounded answer needs, far below a hang.
+ */
+export function gatewayCaller(target: () => { url: string; key: string }, answerWithinMs = 8000): GatewayCall {
+  return async (method, path, body) => {
+    const { url, key } = target();
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${path.startsWith('/api/admin') ? ADMIN_TOKEN : key}`,
+        'Content-Type': 'application/json',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(answerWithinMs),
+    });
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      /* /metrics is text */
+    }
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: json };
+  };
+}
+
+/** The pool reconnects on its own: waits until /health answers 200 again (within `withinMs`). */
+export async function waitUntilHealthy(call: GatewayCall, withinMs = 20_000): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  while ((await call('GET', '/health').catch(() => ({ status: 0 }))).status !== 200) {
+    if (Date.now() > deadline) throw new Error('the gateway did not recover');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
