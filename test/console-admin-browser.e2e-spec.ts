@@ -145,7 +145,9 @@ describeWithBrowser('admin console in a browser', () => {
         });
       v.muted = true;
       await v.play();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // Until its time moves, not for a fixed time: a busy machine may take a while to decode the first frames.
+      const deadline = Date.now() + 30_000;
+      while (v.currentTime === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       v.pause();
       return { duration: v.duration, playedTo: v.currentTime };
     });
