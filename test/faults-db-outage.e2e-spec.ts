@@ -1,8 +1,7 @@
-import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { FakeBetaUpstream, betaChannelBody, startFakeBetaUpstream } from './support/fake-beta-upstream';
-import { startGateway, TestGateway } from './support/gateway';
-import { gatewayCaller, waitUntilHealthy } from './support/database-outage';
-import { freshProxiedDatabase, TcpProxy } from './support/tcp-proxy';
+import { TestGateway } from './support/gateway';
+import { GatewayBehindProxy, gatewayCaller, startGatewayBehindProxy, waitUntilHealthy } from './support/database-outage';
+import { TcpProxy } from './support/tcp-proxy';
 import { FreshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
 
 const QUERY_TIMEOUT_MS = 1000;
@@ -10,10 +9,10 @@ const QUERY_TIMEOUT_MS = 1000;
 const ANSWER_WITHIN_MS = 8000;
 
 describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recovers without a restart', () => {
+  let behind: GatewayBehindProxy;
   let database: FreshDatabase;
   let proxy: TcpProxy;
   let gateway: TestGateway;
-  let alpha: FakeAlphaUpstream;
   let beta: FakeBetaUpstream;
   let customer: { userId: number; key: string };
   let taskId: string;
@@ -57,12 +56,9 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
   }
 
   beforeAll(async () => {
-    let proxied: FreshDatabase;
-    ({ database, proxy, proxied } = await freshProxiedDatabase('mysql'));
-    gateway = await startGateway('mysql', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) }, proxied);
-    alpha = await startFakeAlphaUpstream();
+    behind = await startGatewayBehindProxy('mysql', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) });
+    ({ database, proxy, gateway } = behind);
     beta = await startFakeBetaUpstream();
-    await gateway.createChannel(alphaChannelBody(alpha));
     await gateway.createChannel(betaChannelBody(beta));
     customer = await gateway.createCustomer({ quota: 1_000_000 });
     const first = await call('POST', '/v1/videos', { model: 'alpha/v5', prompt: 'before the outage' });
@@ -71,12 +67,8 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
   });
 
   afterAll(async () => {
-    proxy?.thaw();
-    await gateway?.close();
-    await proxy?.close();
-    await alpha?.close();
+    await behind?.close();
     await beta?.close();
-    await database?.drop();
   });
 
   it('answers 503 on every surface while MariaDB is unreachable, then serves again', async () => {

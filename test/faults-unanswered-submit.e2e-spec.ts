@@ -6,8 +6,9 @@ import { fillDisk, mountSmallDisk } from './support/small-disk';
 import { deterministicTraceId } from '../src/families/alpha/alpha-trace-id';
 import { PendingSubmitWrites } from '../src/tasks/pending-submit-writes';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { GatewayBehindProxy, startGatewayBehindProxy } from './support/database-outage';
 import { startGateway, TestGateway } from './support/gateway';
-import { freshProxiedDatabase, TcpProxy } from './support/tcp-proxy';
+import { TcpProxy } from './support/tcp-proxy';
 import { FreshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
 
 /**
@@ -103,6 +104,7 @@ function submitChecks(
 }
 
 describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen right after it)', () => {
+  let behind: GatewayBehindProxy;
   let database: FreshDatabase;
   let proxy: TcpProxy;
   let gateway: TestGateway;
@@ -124,16 +126,12 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
   };
 
   beforeAll(async () => {
-    let proxied: FreshDatabase;
-    ({ database, proxy, proxied } = await freshProxiedDatabase('mysql'));
-    gateway = await startGateway(
-      'mysql',
-      { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), TASK_LEASE_MS: String(LEASE_MS) },
-      proxied,
-    );
-    alpha = await startFakeAlphaUpstream();
+    behind = await startGatewayBehindProxy('mysql', {
+      DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+      TASK_LEASE_MS: String(LEASE_MS),
+    });
+    ({ database, proxy, gateway, alpha } = behind);
     alpha.defaultScript = [1];
-    await gateway.createChannel(alphaChannelBody(alpha));
   });
 
   beforeEach(async () => {
@@ -141,11 +139,7 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
   });
 
   afterAll(async () => {
-    proxy?.thaw();
-    await gateway?.close();
-    await proxy?.close();
-    await alpha?.close();
-    await database?.drop();
+    await behind?.close();
   });
 
   it('never runs nor charges a task whose record committed after its client was answered 503', async () => {

@@ -1,4 +1,7 @@
-import { ADMIN_TOKEN } from './gateway';
+import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './fake-alpha-upstream';
+import { ADMIN_TOKEN, startGateway, TestGateway } from './gateway';
+import { freshProxiedDatabase, TcpProxy } from './tcp-proxy';
+import type { DatabaseKind, FreshDatabase } from './test-databases';
 
 /** What a request to a gateway got while its database was away (or after). */
 export interface OutageAnswer {
@@ -43,5 +46,38 @@ export async function waitUntilHealthy(call: GatewayCall, withinMs = 20_000): Pr
   while ((await call('GET', '/health').catch(() => ({ status: 0 }))).status !== 200) {
     if (Date.now() > deadline) throw new Error('the gateway did not recover');
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** A gateway on a fresh database it reaches through a proxy the test can cut or freeze, with a channel on a fake family A. */
+export interface GatewayBehindProxy {
+  /** The database around the proxy: the test's own queries. */
+  database: FreshDatabase;
+  proxy: TcpProxy;
+  gateway: TestGateway;
+  alpha: FakeAlphaUpstream;
+  /** Thaws the proxy, then closes everything and drops the database. */
+  close(): Promise<void>;
+}
+
+export async function startGatewayBehindProxy(kind: DatabaseKind, env: Record<string, string>): Promise<GatewayBehindProxy> {
+  const { database, proxy, proxied } = await freshProxiedDatabase(kind);
+  let gateway: TestGateway | undefined;
+  let alpha: FakeAlphaUpstream | undefined;
+  const close = async () => {
+    proxy.thaw();
+    await gateway?.close();
+    await proxy.close();
+    await alpha?.close();
+    await database.drop();
+  };
+  try {
+    gateway = await startGateway(kind, env, proxied);
+    alpha = await startFakeAlphaUpstream();
+    await gateway.createChannel(alphaChannelBody(alpha));
+    return { database, proxy, gateway, alpha, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }
