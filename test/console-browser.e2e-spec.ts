@@ -189,7 +189,9 @@ describeWithBrowser('web console in a browser', () => {
       if (v.readyState < 1) await once('loadedmetadata');
       v.muted = true;
       await v.play();
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      // Until its time moves, not for a fixed time: a busy machine may take a while to decode the first frames.
+      const deadline = Date.now() + 30_000;
+      while (v.currentTime === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       const playedTo = v.currentTime;
       v.pause();
       const target = v.duration / 2;
