@@ -1,7 +1,16 @@
 import type { Browser } from 'playwright-core';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, expectText, describeWithBrowser, launchBrowser, openPage } from './support/browser';
+import {
+  auditAccessibility,
+  BrowserSession,
+  expectText,
+  describeWithBrowser,
+  launchBrowser,
+  openPage,
+  realErrors,
+  signInByRequest,
+} from './support/browser';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -18,8 +27,6 @@ describeWithBrowser('admin console in a browser', () => {
   let customer: { userId: number; key: string };
   let receiver: WebhookReceiver;
 
-  const realErrors = (session: BrowserSession) => session.errors.filter((e) => !/status of 401/.test(e));
-
   async function open(options: Parameters<typeof openPage>[2] & { lang?: string; theme?: string } = {}): Promise<BrowserSession> {
     const session = await openPage(browser, gw.url, options);
     sessions.push(session);
@@ -31,9 +38,7 @@ describeWithBrowser('admin console in a browser', () => {
       },
       [lang, theme],
     );
-    // Signed in through the same endpoint the sign-in form posts to (the form itself is covered by console-browser).
-    const signIn = await session.context.request.post('/console/api/session', { data: { admin_token: ADMIN_TOKEN } });
-    expect(signIn.status()).toBe(200);
+    await signInByRequest(session, { admin_token: ADMIN_TOKEN });
     return session;
   }
 
@@ -140,8 +145,9 @@ describeWithBrowser('admin console in a browser', () => {
         });
       v.muted = true;
       await v.play();
-      // Played until the position moves (a busy machine may take a while to decode the first frames).
-      while (v.currentTime === 0) await new Promise((resolve) => v.addEventListener('timeupdate', resolve, { once: true }));
+      // Until its time moves, not for a fixed time: a busy machine may take a while to decode the first frames.
+      const deadline = Date.now() + 30_000;
+      while (v.currentTime === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       v.pause();
       return { duration: v.duration, playedTo: v.currentTime };
     });

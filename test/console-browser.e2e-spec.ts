@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
 import {
@@ -9,6 +9,11 @@ import {
   describeWithBrowser,
   launchBrowser,
   openPage,
+  pollSimulatorQuickly,
+  realErrors,
+  signInAsAdmin,
+  signInAsCustomer,
+  signInByRequest,
 } from './support/browser';
 
 /**
@@ -22,31 +27,17 @@ describeWithBrowser('web console in a browser', () => {
   const sessions: BrowserSession[] = [];
   const customer = { username: `viewer_${process.pid}`, password: 'viewer-password', id: 0, key: '' };
 
-  /** Page errors, ignoring the 401 the console's own "am I signed in?" check logs when signed out. */
-  const realErrors = (session: BrowserSession) => session.errors.filter((e) => !/status of 401/.test(e));
-
   async function open(options?: Parameters<typeof openPage>[2]): Promise<BrowserSession> {
     const session = await openPage(browser, gw.url, options);
     sessions.push(session);
     return session;
   }
 
-  async function signInAsCustomer(page: Page): Promise<void> {
-    await page.goto('/console');
-    await page.getByLabel('Username').fill(customer.username);
-    await page.getByLabel('Password').fill(customer.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
-  }
-
   const submit = (body: object) => request(gw.url).post('/v1/videos').set('Authorization', `Bearer ${customer.key}`).send(body);
 
   beforeAll(async () => {
     [gw, browser] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', TASK_SYNC_INTERVAL_MS: '200' }), launchBrowser()]);
-    // The simulator channels poll every 2 s; a quicker poll keeps the test short.
-    const channels = await gw.admin.get('/api/admin/channels').expect(200);
-    for (const channel of channels.body.data)
-      await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
+    await pollSimulatorQuickly(gw);
   });
   afterAll(async () => {
     for (const session of sessions) await session.close().catch(() => undefined);
@@ -62,8 +53,7 @@ describeWithBrowser('web console in a browser', () => {
     // Signed out, the page does not ask for a session: the browser's console shows no 401.
     expect(admin.errors).toEqual([]);
     expect(await auditAccessibility(page)).toEqual([]);
-    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in as administrator' }).click();
+    await signInAsAdmin(page, ADMIN_TOKEN);
     // The dashboard is the admin's home; users are one link away.
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByRole('link', { name: 'Users' }).click();
@@ -128,17 +118,14 @@ describeWithBrowser('web console in a browser', () => {
   it('signs a customer in, creates a key with an allowlist and shows it only once', async () => {
     const session = await open({ prefix: 'customer' });
     const { page } = session;
-    await signInAsCustomer(page);
+    await signInAsCustomer(page, customer);
     await expectText(page.locator('[data-stat="balance"] .value'), '50,000');
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('checkbox', { name: 'alpha/v6' }).waitFor();
     await page.getByText('No keys yet.').waitFor();
     // Signing in again in another tab replaces the session (and its CSRF token) under this page:
     // the page picks up the new token and carries on as the same user.
-    const again = await session.context.request.post('/console/api/session', {
-      data: { username: customer.username, password: customer.password },
-    });
-    expect(again.status()).toBe(200);
+    await signInByRequest(session, { username: customer.username, password: customer.password });
     const form = page.locator('#create-key-form');
     await form.getByLabel('Key name').fill('browser-test');
     await form.getByRole('checkbox', { name: 'alpha/v6' }).check();
@@ -171,7 +158,7 @@ describeWithBrowser('web console in a browser', () => {
     gw.clock.advance(-held);
     const row = page.locator(`tr[data-task-id="${created.body.id}"]`);
     try {
-      await signInAsCustomer(page);
+      await signInAsCustomer(page, customer);
       await page.getByRole('link', { name: 'Tasks' }).click();
       await row.waitFor();
       const bar = row.getByRole('progressbar', { name: `Progress of task ${created.body.id}` });
@@ -209,8 +196,9 @@ describeWithBrowser('web console in a browser', () => {
       if (v.readyState < 1) await once('loadedmetadata');
       v.muted = true;
       await v.play();
-      // Played until the position moves (a busy machine may take a while to decode the first frames).
-      while (v.currentTime === 0) await once('timeupdate');
+      // Until its time moves, not for a fixed time: a busy machine may take a while to decode the first frames.
+      const deadline = Date.now() + 30_000;
+      while (v.currentTime === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       const playedTo = v.currentTime;
       v.pause();
       const target = v.duration / 2;
@@ -233,7 +221,7 @@ describeWithBrowser('web console in a browser', () => {
     gw.clock.advance(6_000);
     const session = await open({ prefix: 'customer' });
     const { page } = session;
-    await signInAsCustomer(page);
+    await signInAsCustomer(page, customer);
     await page.getByRole('link', { name: 'Tasks' }).click();
     const taskRow = page.locator(`tr[data-task-id="${failed.body.id}"]`);
     await expectText(taskRow, /Failed.*generation failed/, 15_000);
@@ -261,7 +249,7 @@ describeWithBrowser('web console in a browser', () => {
     const before = await gw.balance(customer.id);
     const session = await open({ prefix: 'customer' });
     const { page } = session;
-    await signInAsCustomer(page);
+    await signInAsCustomer(page, customer);
     const created = await request(gw.url)
       .post('/v1/video/generations')
       .set('Authorization', `Bearer ${key}`)
@@ -292,7 +280,7 @@ describeWithBrowser('web console in a browser', () => {
   it('takes a customer through verification: apply, approval by an admin, liveness check, portrait assets', async () => {
     const session = await open({ prefix: 'verification' });
     const { page } = session;
-    await signInAsCustomer(page);
+    await signInAsCustomer(page, customer);
     await page.getByRole('link', { name: 'Verification' }).click();
     const apply = page.locator('#apply-form');
     await apply.getByLabel('Company').fill('Acme Pictures');
@@ -303,8 +291,7 @@ describeWithBrowser('web console in a browser', () => {
 
     const admin = await open({ prefix: 'verification-admin' });
     await admin.page.goto('/console');
-    await admin.page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await admin.page.getByRole('button', { name: 'Sign in as administrator' }).click();
+    await signInAsAdmin(admin.page, ADMIN_TOKEN);
     await admin.page.getByRole('link', { name: 'Users' }).click();
     const application = admin.page.getByRole('row', { name: new RegExp(`${customer.username}.*Acme Pictures`) });
     await application.getByRole('button', { name: 'Approve' }).click();

@@ -1,7 +1,15 @@
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, describeWithBrowser, expectText, launchBrowser, openPage } from './support/browser';
+import {
+  auditAccessibility,
+  BrowserSession,
+  describeWithBrowser,
+  expectText,
+  launchBrowser,
+  openPage,
+  signInAsCustomer,
+} from './support/browser';
 
 /** The customer's API keys page: a key's limits set and changed in the browser, its use against them shown. */
 describeWithBrowser('console: API key limits in a browser', () => {
@@ -23,11 +31,7 @@ describeWithBrowser('console: API key limits in a browser', () => {
 
   it('creates a key with a daily budget and an allowed network, shows what is left and when it resets, and edits the limits', async () => {
     const { page } = session;
-    await page.goto('/console');
-    await page.getByLabel('Username').fill(customer.username);
-    await page.getByLabel('Password').fill(customer.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await signInAsCustomer(page, customer);
     await page.getByRole('link', { name: 'API keys' }).click();
 
     const form = page.locator('#create-key-form');

@@ -11,6 +11,9 @@ import {
   describeWithBrowser,
   launchBrowser,
   openLook,
+  pollSimulatorQuickly,
+  realErrors,
+  signInByRequest,
 } from './support/browser';
 
 /**
@@ -36,9 +39,7 @@ describeWithBrowser('web console in every language, theme and size', () => {
 
   beforeAll(async () => {
     [gw, browser] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on', TASK_SYNC_INTERVAL_MS: '200' }), launchBrowser()]);
-    const channels = await gw.admin.get('/api/admin/channels').expect(200);
-    for (const channel of channels.body.data)
-      await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
+    await pollSimulatorQuickly(gw);
     const user = await gw.admin
       .post('/api/admin/users', { username: customer.username, password: customer.password, quota: 500_000 })
       .expect(201);
@@ -71,9 +72,6 @@ describeWithBrowser('web console in every language, theme and size', () => {
     await gw?.close();
   });
 
-  /** Page errors, ignoring the 401 the console's own "am I signed in?" check logs when signed out. */
-  const realErrors = (session: BrowserSession) => session.errors.filter((e) => !/status of 401/.test(e));
-
   async function check(session: BrowserSession, look: Look, name: string, fullPage = true): Promise<void> {
     const { page } = session;
     await page.locator('main h1').first().waitFor();
@@ -97,11 +95,7 @@ describeWithBrowser('web console in every language, theme and size', () => {
 
     const user = await openLook(browser, gw.url, look, 'look-customer');
     sessions.push(user);
-    expect(
-      (
-        await user.context.request.post('/console/api/session', { data: { username: customer.username, password: customer.password } })
-      ).status(),
-    ).toBe(200);
+    await signInByRequest(user, { username: customer.username, password: customer.password });
     for (const path of CUSTOMER_PAGES) {
       await user.page.goto(`/console#/${path}`);
       await check(user, look, path);

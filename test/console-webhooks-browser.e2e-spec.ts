@@ -1,7 +1,16 @@
 import type { Browser } from 'playwright-core';
 import request from 'supertest';
 import { startGateway, TestGateway } from './support/gateway';
-import { auditAccessibility, BrowserSession, describeWithBrowser, launchBrowser, openPage } from './support/browser';
+import {
+  auditAccessibility,
+  BrowserSession,
+  describeWithBrowser,
+  launchBrowser,
+  openPage,
+  pollSimulatorQuickly,
+  realErrors,
+  signInAsCustomer,
+} from './support/browser';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -16,8 +25,6 @@ describeWithBrowser('webhooks in the web console', () => {
   const sessions: BrowserSession[] = [];
   const customer = { username: `hooks_${process.pid}`, password: 'hooks-password', key: '' };
 
-  /** Page errors, ignoring the 401 the console's own "am I signed in?" check logs when signed out. */
-  const realErrors = (session: BrowserSession) => session.errors.filter((error) => !/status of 401/.test(error));
   const until = async (condition: () => boolean, timeoutMs = 30_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
@@ -32,9 +39,7 @@ describeWithBrowser('webhooks in the web console', () => {
       launchBrowser(),
       startWebhookReceiver(),
     ]);
-    const channels = await gw.admin.get('/api/admin/channels').expect(200);
-    for (const channel of channels.body.data)
-      await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
+    await pollSimulatorQuickly(gw);
     const user = await gw.admin
       .post('/api/admin/users', { username: customer.username, password: customer.password, quota: 1_000_000 })
       .expect(201);
@@ -51,11 +56,7 @@ describeWithBrowser('webhooks in the web console', () => {
     const session = await openPage(browser, gw.url, { prefix: 'customer' });
     sessions.push(session);
     const { page } = session;
-    await page.goto('/console');
-    await page.getByLabel('Username').fill(customer.username);
-    await page.getByLabel('Password').fill(customer.password);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await signInAsCustomer(page, customer);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('No endpoints yet.').waitFor();
 
@@ -101,11 +102,7 @@ describeWithBrowser('webhooks in the web console', () => {
       const session = await openPage(browser, gw.url, { prefix: 'callbacks' });
       sessions.push(session);
       const { page } = session;
-      await page.goto('/console');
-      await page.getByLabel('Username').fill(customer.username);
-      await page.getByLabel('Password').fill(customer.password);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await signInAsCustomer(page, customer);
       await page.getByRole('link', { name: 'Webhooks' }).click();
       await page.locator('#callback-secret-state', { hasText: 'No callback secret' }).waitFor();
       await page.getByText('No callbacks sent yet.').waitFor();

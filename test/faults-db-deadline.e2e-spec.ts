@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { startGateway, TestGateway } from './support/gateway';
-import { startTcpProxy, TcpProxy } from './support/tcp-proxy';
-import { FreshDatabase, freshDatabase, describeOnMysql } from './support/test-databases';
+import { GatewayBehindProxy, startGatewayBehindProxy } from './support/database-outage';
+import { TestGateway } from './support/gateway';
+import { TcpProxy } from './support/tcp-proxy';
+import { describeOnMysql } from './support/test-databases';
 
 const QUERY_TIMEOUT_MS = 2000;
 /** Fewer connections than concurrent requests: most of them first wait for a connection a hung query holds. */
@@ -15,10 +15,9 @@ const CONCURRENT_REQUESTS = 6;
  * requests ahead of it in the pool's queue timed out one after the other.
  */
 describeOnMysql('[mysql] a frozen database answers every request within about one query timeout', () => {
-  let database: FreshDatabase;
+  let behind: GatewayBehindProxy;
   let proxy: TcpProxy;
   let gateway: TestGateway;
-  let alpha: FakeAlphaUpstream;
   let customer: { userId: number; key: string };
   let taskId: string;
 
@@ -30,17 +29,11 @@ describeOnMysql('[mysql] a frozen database answers every request within about on
   };
 
   beforeAll(async () => {
-    database = await freshDatabase('mysql');
-    proxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 3306));
-    const proxied = new URL(database.url);
-    proxied.port = String(proxy.port);
-    gateway = await startGateway(
-      'mysql',
-      { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), DATABASE_POOL_SIZE: String(POOL_SIZE) },
-      { ...database, url: proxied.toString() },
-    );
-    alpha = await startFakeAlphaUpstream();
-    await gateway.createChannel(alphaChannelBody(alpha));
+    behind = await startGatewayBehindProxy('mysql', {
+      DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+      DATABASE_POOL_SIZE: String(POOL_SIZE),
+    });
+    ({ proxy, gateway } = behind);
     customer = await gateway.createCustomer({ quota: 1_000_000 });
     const submitted = await fetch(`${gateway.url}/v1/videos`, {
       method: 'POST',
@@ -52,11 +45,7 @@ describeOnMysql('[mysql] a frozen database answers every request within about on
   });
 
   afterAll(async () => {
-    proxy?.thaw();
-    await gateway?.close();
-    await proxy?.close();
-    await alpha?.close();
-    await database?.drop();
+    await behind?.close();
   });
 
   it('gives every request its 503 with Retry-After before twice DATABASE_QUERY_TIMEOUT_MS', async () => {

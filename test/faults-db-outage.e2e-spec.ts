@@ -1,41 +1,23 @@
-import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { FakeBetaUpstream, betaChannelBody, startFakeBetaUpstream } from './support/fake-beta-upstream';
-import { startGateway, TestGateway } from './support/gateway';
-import { TcpProxy, startTcpProxy } from './support/tcp-proxy';
-import { FreshDatabase, freshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
+import { TestGateway } from './support/gateway';
+import { GatewayBehindProxy, gatewayCaller, startGatewayBehindProxy, waitUntilHealthy } from './support/database-outage';
+import { TcpProxy } from './support/tcp-proxy';
+import { FreshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
 
 const QUERY_TIMEOUT_MS = 1000;
 /** Far above what a bounded answer needs, far below the old 20 s hang. */
 const ANSWER_WITHIN_MS = 8000;
 
 describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recovers without a restart', () => {
+  let behind: GatewayBehindProxy;
   let database: FreshDatabase;
   let proxy: TcpProxy;
   let gateway: TestGateway;
-  let alpha: FakeAlphaUpstream;
   let beta: FakeBetaUpstream;
   let customer: { userId: number; key: string };
   let taskId: string;
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${gateway.url}${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${path.startsWith('/api/admin') ? 'test-admin-token-0123456789abcdef' : customer.key}`,
-        'Content-Type': 'application/json',
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
-    });
-    const text = await res.text();
-    let json: any = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      /* /metrics is text */
-    }
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: json };
-  };
+  const call = gatewayCaller(() => ({ url: gateway.url, key: customer.key }), ANSWER_WITHIN_MS);
 
   /** Every surface a client or operator uses while the database is gone. */
   const calls = () => ({
@@ -63,13 +45,7 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
 
   /** The pool reconnects on its own: within a few seconds every call works again. */
   async function expectRecovered() {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const health = await call('GET', '/health').catch(() => ({ status: 0 }));
-      if (health.status === 200) break;
-      if (Date.now() > deadline) throw new Error('the gateway did not recover');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntilHealthy(call);
     const answers = calls();
     expect((await answers.submitFlat).status).toBe(200);
     expect((await answers.submitUnified).status).toBe(200);
@@ -80,18 +56,9 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
   }
 
   beforeAll(async () => {
-    database = await freshDatabase('mysql');
-    proxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 3306));
-    const proxied = new URL(database.url);
-    proxied.port = String(proxy.port);
-    gateway = await startGateway(
-      'mysql',
-      { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) },
-      { ...database, url: proxied.toString() },
-    );
-    alpha = await startFakeAlphaUpstream();
+    behind = await startGatewayBehindProxy('mysql', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) });
+    ({ database, proxy, gateway } = behind);
     beta = await startFakeBetaUpstream();
-    await gateway.createChannel(alphaChannelBody(alpha));
     await gateway.createChannel(betaChannelBody(beta));
     customer = await gateway.createCustomer({ quota: 1_000_000 });
     const first = await call('POST', '/v1/videos', { model: 'alpha/v5', prompt: 'before the outage' });
@@ -100,12 +67,8 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
   });
 
   afterAll(async () => {
-    proxy?.thaw();
-    await gateway?.close();
-    await proxy?.close();
-    await alpha?.close();
+    await behind?.close();
     await beta?.close();
-    await database?.drop();
   });
 
   it('answers 503 on every surface while MariaDB is unreachable, then serves again', async () => {

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { gatewayCaller, waitUntilHealthy } from './support/database-outage';
 import { startGateway, TestGateway } from './support/gateway';
 import { freePort } from './support/gateway-process';
 import { canRunOwnPostgres, OwnPostgres, startOwnPostgres } from './support/own-postgres';
@@ -37,25 +38,7 @@ describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After,
   let openingBalance: number;
   const acknowledged: string[] = [];
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${gateway.url}${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${path.startsWith('/api/admin') ? 'test-admin-token-0123456789abcdef' : customer.key}`,
-        'Content-Type': 'application/json',
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
-    });
-    const text = await res.text();
-    let json: any = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      /* /metrics is text */
-    }
-    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: json };
-  };
+  const call = gatewayCaller(() => ({ url: gateway.url, key: customer.key }), ANSWER_WITHIN_MS);
 
   const submit = async (prompt: string) => {
     const answer = await call('POST', '/v1/videos', { model: 'alpha/v5', prompt });
@@ -100,11 +83,7 @@ describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After,
       expect(answer.body.error).toMatchObject({ code: 'service_unavailable', type: 'server_error' });
     }
     server.thaw();
-    const deadline = Date.now() + 20_000;
-    while ((await call('GET', '/health').catch(() => ({ status: 0 }))).status !== 200) {
-      if (Date.now() > deadline) throw new Error('the gateway did not recover');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntilHealthy(call);
     expect((await submit('after the freeze')).status).toBe(200);
     expect((await call('GET', `/v1/videos/${taskId}`)).status).toBe(200);
   });
@@ -117,11 +96,7 @@ describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After,
     const answers = await Promise.all(burst);
     server.thaw();
     for (const answer of answers) expect([200, 503]).toContain(answer.status);
-    const deadline = Date.now() + 20_000;
-    while ((await call('GET', '/health').catch(() => ({ status: 0 }))).status !== 200) {
-      if (Date.now() > deadline) throw new Error('the gateway did not recover');
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntilHealthy(call);
     // Every acknowledged task is still there and readable.
     for (const id of acknowledged) expect((await call('GET', `/v1/videos/${id}`)).status).toBe(200);
   });

@@ -6,9 +6,10 @@ import { fillDisk, mountSmallDisk } from './support/small-disk';
 import { deterministicTraceId } from '../src/families/alpha/alpha-trace-id';
 import { PendingSubmitWrites } from '../src/tasks/pending-submit-writes';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { GatewayBehindProxy, startGatewayBehindProxy } from './support/database-outage';
 import { startGateway, TestGateway } from './support/gateway';
-import { startTcpProxy, TcpProxy } from './support/tcp-proxy';
-import { FreshDatabase, freshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
+import { TcpProxy } from './support/tcp-proxy';
+import { FreshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
 
 /**
  * A submit answered 503 because the database did not confirm a write in time must never run nor be
@@ -103,6 +104,7 @@ function submitChecks(
 }
 
 describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen right after it)', () => {
+  let behind: GatewayBehindProxy;
   let database: FreshDatabase;
   let proxy: TcpProxy;
   let gateway: TestGateway;
@@ -124,18 +126,12 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
   };
 
   beforeAll(async () => {
-    database = await freshDatabase('mysql');
-    proxy = await startTcpProxy('127.0.0.1', Number(new URL(database.url).port || 3306));
-    const proxied = new URL(database.url);
-    proxied.port = String(proxy.port);
-    gateway = await startGateway(
-      'mysql',
-      { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), TASK_LEASE_MS: String(LEASE_MS) },
-      { ...database, url: proxied.toString() },
-    );
-    alpha = await startFakeAlphaUpstream();
+    behind = await startGatewayBehindProxy('mysql', {
+      DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+      TASK_LEASE_MS: String(LEASE_MS),
+    });
+    ({ database, proxy, gateway, alpha } = behind);
     alpha.defaultScript = [1];
-    await gateway.createChannel(alphaChannelBody(alpha));
   });
 
   beforeEach(async () => {
@@ -143,11 +139,7 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
   });
 
   afterAll(async () => {
-    proxy?.thaw();
-    await gateway?.close();
-    await proxy?.close();
-    await alpha?.close();
-    await database?.drop();
+    await behind?.close();
   });
 
   it('never runs nor charges a task whose record committed after its client was answered 503', async () => {

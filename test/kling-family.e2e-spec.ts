@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/fake-beta-upstream';
 import { FakeKlingUpstream, startFakeKlingUpstream } from './support/fake-kling-upstream';
-import { startGateway, TestGateway } from './support/gateway';
+import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
+import { TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
@@ -10,33 +11,30 @@ const PNG = readFileSync(SAMPLE_IMAGE_PATH);
 
 /** Kling (platform `kling`): both surfaces, a JWT-signed fake upstream, the model rules, refunds and channel faults. */
 describeOnSqlite('kling family', (kind) => {
+  let family: FamilyGateway<FakeKlingUpstream>;
   let gw: TestGateway;
   let fake: FakeKlingUpstream;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
-    fake = await startFakeKlingUpstream();
-    gw = await startGateway(kind);
-    await gw.createChannel({
-      name: 'kling-main',
-      platform: 'kling',
-      base_url: fake.url,
-      api_key: fake.apiKey,
-      models: ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'],
-      priority: 10,
-    });
-    customer = await gw.createCustomer({ quota: QUOTA });
+    family = await startFamilyGateway(
+      kind,
+      startFakeKlingUpstream,
+      {
+        name: 'kling-main',
+        platform: 'kling',
+        models: ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'],
+        priority: 10,
+      },
+      QUOTA,
+    );
+    ({ gw, fake, customer } = family);
   });
   afterAll(async () => {
-    await gw?.close();
-    await fake?.close();
+    await family?.close();
   });
 
-  const auth = <T extends { set(name: string, value: string): T }>(req: T) => req.set('Authorization', `Bearer ${customer.key}`);
-  const flat = (body: object) => auth(gw.http.post('/v1/videos')).send(body);
-  const unified = (body: object) => auth(gw.http.post('/v1/video/generations')).send(body);
-  const flatTask = async (id: string) => (await auth(gw.http.get(`/v1/videos/${id}`)).expect(200)).body;
-  const unifiedTask = async (id: string) => (await auth(gw.http.get(`/v1/video/generations/${id}`)).expect(200)).body.data;
+  const { auth, flat, unified, flatTask, unifiedTask } = customerCalls(() => family);
   const balance = () => gw.balance(customer.userId);
   const settle = async () => {
     for (let round = 0; round < 5; round++) {

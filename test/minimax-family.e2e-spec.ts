@@ -1,5 +1,6 @@
 import { binaryBody } from './support/fake-beta-upstream';
 import { FakeMinimaxUpstream, startFakeMinimaxUpstream } from './support/fake-minimax-upstream';
+import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -10,32 +11,25 @@ const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'
 
 /** MiniMax Hailuo (platform `minimax`) against a fake of its video API v1 on loopback. */
 describeOnSqlite('MiniMax Hailuo family', (kind) => {
+  let family: FamilyGateway<FakeMinimaxUpstream>;
   let gw: TestGateway;
   let fake: FakeMinimaxUpstream;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
-    fake = await startFakeMinimaxUpstream();
-    gw = await startGateway(kind);
-    await gw.createChannel({
-      name: 'minimax',
-      platform: 'minimax',
-      base_url: fake.url,
-      api_key: fake.apiKey,
-      models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'],
-    });
-    customer = await gw.createCustomer({ quota: QUOTA });
+    family = await startFamilyGateway(
+      kind,
+      startFakeMinimaxUpstream,
+      { name: 'minimax', platform: 'minimax', models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'] },
+      QUOTA,
+    );
+    ({ gw, fake, customer } = family);
   });
   afterAll(async () => {
-    await gw?.close();
-    await fake?.close();
+    await family?.close();
   });
 
-  const auth = <T extends { set(name: string, value: string): T }>(req: T) => req.set('Authorization', `Bearer ${customer.key}`);
-  const flat = (body: object) => auth(gw.http.post('/v1/videos')).send(body);
-  const unified = (body: object) => auth(gw.http.post('/v1/video/generations')).send(body);
-  const flatTask = async (id: string) => (await auth(gw.http.get(`/v1/videos/${id}`)).expect(200)).body;
-  const unifiedTask = async (id: string) => (await auth(gw.http.get(`/v1/video/generations/${id}`)).expect(200)).body.data;
+  const { auth, flat, unified, flatTask, unifiedTask } = customerCalls(() => family);
   const pollUntilDone = async (id: string) => {
     for (let round = 0; round < 8; round++) {
       const task = await flatTask(id);

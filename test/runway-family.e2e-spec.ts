@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/fake-beta-upstream';
 import { FakeRunwayUpstream, startFakeRunwayUpstream } from './support/fake-runway-upstream';
+import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -15,24 +16,20 @@ const NO_CREDITS = { error: 'You do not have enough credits to run this task.' }
 
 /** Runway (platform `runway`) against a fake that speaks its protocol, on both surfaces. */
 describeOnSqlite('runway family', (kind) => {
+  let family: FamilyGateway<FakeRunwayUpstream>;
   let gw: TestGateway;
   let fake: FakeRunwayUpstream;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
-    fake = await startFakeRunwayUpstream();
-    gw = await startGateway(kind);
-    await gw.createChannel({ name: 'runway-main', platform: 'runway', base_url: fake.url, api_key: fake.apiKey, models: MODELS });
-    customer = await gw.createCustomer({ quota: QUOTA });
+    family = await startFamilyGateway(kind, startFakeRunwayUpstream, { name: 'runway-main', platform: 'runway', models: MODELS }, QUOTA);
+    ({ gw, fake, customer } = family);
   });
   afterAll(async () => {
-    await gw?.close();
-    await fake?.close();
+    await family?.close();
   });
 
-  const auth = (test: import('supertest').Test) => test.set('Authorization', `Bearer ${customer.key}`);
-  const flat = (body: object) => auth(gw.http.post('/v1/videos')).send(body);
-  const unified = (body: object) => auth(gw.http.post('/v1/video/generations')).send(body);
+  const { auth, flat, unified } = customerCalls(() => family);
   const lastSubmit = () => fake.submits().at(-1)!;
   const finish = async (taskId: string) => {
     for (let round = 0; round < 6; round++) {

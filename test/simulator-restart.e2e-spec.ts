@@ -1,22 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
 import { describeEachDatabase, freshDatabase, FreshDatabase } from './support/test-databases';
 
 const SAMPLE = readFileSync(join(__dirname, '../src/simulator/assets/sample.mp4'));
 
 /** The lines a start printed besides request logs (one JSON line per request, e.g. the health checks). */
 const startupLines = (output: string): string[] => output.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('{"'));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 /**
  * A newcomer's gateway, restarted: the defaults (SQLite or MySQL, the simulator, public media

@@ -2,28 +2,20 @@ import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { alphaChannelBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { ADMIN_TOKEN } from './support/gateway';
-import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
-import { startS3Server, TestS3Server } from './support/s3-server';
+import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
+import { call, crashTestEnv, customer } from './support/process-api';
+import { startVideoStore, TestS3Server, TestVideoStore } from './support/s3-server';
 import { describeEachDatabase, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
 
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
 const OLD_TASKS = 3;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 jest.setTimeout(240_000);
 
 describeEachDatabase('TASK_RETENTION survives kill -9 in the middle of a prune (S3 store)', (kind) => {
   let database: FreshDatabase;
   let fake: FakeAlphaUpstream;
+  let store: TestVideoStore;
   let s3: TestS3Server;
   let gateway: GatewayProcess | undefined;
 
@@ -31,41 +23,24 @@ describeEachDatabase('TASK_RETENTION survives kill -9 in the middle of a prune (
     database = await freshDatabase(kind);
     fake = await startFakeAlphaUpstream();
     fake.videoBytes = SAMPLE;
-    s3 = await startS3Server();
+    store = await startVideoStore('s3');
+    s3 = store.s3!;
   });
   afterAll(async () => {
     await gateway?.crash();
     await fake?.close();
-    await s3?.close();
+    await store?.close();
     await database?.drop();
   });
 
-  const env = () => ({
-    DATABASE_URL: database.url,
-    ADMIN_TOKEN,
-    MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
-    TASK_SYNC_INTERVAL_MS: '200',
-    TASK_LEASE_MS: '3000',
-    TASK_RETENTION: '2s',
-    ...s3.env,
-    VIDEO_STORE: `s3://${s3.bucket}`,
-    VIDEO_STORE_PATH_STYLE: 'true',
-  });
-  const call = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
-    const res = await fetch(`${gateway!.url}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { Authorization: `Bearer ${init.token ?? ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? await res.json() : null };
-  };
+  const env = () => ({ ...crashTestEnv(database), TASK_RETENTION: '2s', ...store.env });
   const taskRows = (taskIds: string[]) =>
     queryDatabase<{ task_id: string; deleted_at: unknown; archive_status: string | null }>(
       database,
       `SELECT t.task_id, t.deleted_at, a.status AS archive_status FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id ` +
         `WHERE t.task_id IN (${taskIds.map((id) => `'${id}'`).join(', ')})`,
     );
-  const objects = async () => (await s3.keys()).filter((name) => !name.endsWith('/'));
+  const objects = () => store.objects();
 
   it('restarted, it finishes the prune: no object left behind, no task shown without its video, the running task kept', async () => {
     gateway = await startGatewayProcess(env());
@@ -73,23 +48,21 @@ describeEachDatabase('TASK_RETENTION survives kill -9 in the middle of a prune (
     // (Set once started: the start-up check of the store writes and removes an object of its own.)
     const deletesBefore = s3.deletesSeen;
     s3.holdDeletesAfter(1);
-    const user = await call('/api/admin/users', { method: 'POST', body: { username: 'prune', quota: 1_000_000 } });
-    const apiKey = (await call(`/api/admin/users/${user.body.id}/keys`, { method: 'POST', body: { name: 'k' } })).body.key;
-    expect((await call('/api/admin/channels', { method: 'POST', body: alphaChannelBody(fake) })).status).toBe(201);
+    const apiKey = (await customer(gateway, { username: 'prune', quota: 1_000_000 })).key;
+    expect((await call(gateway, ADMIN_TOKEN, 'POST', '/api/admin/channels', alphaChannelBody(fake))).status).toBe(201);
 
     const old: string[] = [];
     for (let i = 0; i < OLD_TASKS; i++) {
       fake.scriptNext(finishAfter(0));
-      const submitted = await call('/v1/videos', { method: 'POST', token: apiKey, body: { model: 'alpha/v5', prompt: `a storm ${i}` } });
+      const submitted = await call(gateway, apiKey, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: `a storm ${i}` });
       expect(submitted.status).toBe(200);
       old.push(submitted.body.id);
     }
     fake.scriptNext([5]);
-    const running = (await call('/v1/videos', { method: 'POST', token: apiKey, body: { model: 'alpha/v5', prompt: 'a long storm' } })).body
-      .id as string;
+    const running = (await call(gateway, apiKey, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: 'a long storm' })).body.id as string;
 
     // Archived first (each a video and a thumbnail), then the prune starts once they are 2 s old and hangs at the second removal.
-    await until('the first removal and a held one', async () => (s3.deletesSeen >= deletesBefore + 2 ? true : undefined));
+    await until('the first removal and a held one', async () => (s3.deletesSeen >= deletesBefore + 2 ? true : undefined), 90_000);
     await gateway.crash();
     gateway = undefined;
 
@@ -106,10 +79,10 @@ describeEachDatabase('TASK_RETENTION survives kill -9 in the middle of a prune (
     s3.holdDeletesAfter(null);
     gateway = await startGatewayProcess(env());
     // The crashed claims run out (TASK_LEASE_MS) and the next round finishes the job.
-    await until('the old tasks gone', async () => ((await taskRows(old)).length === 0 ? true : undefined));
-    await until('their objects gone', async () => ((await objects()).length === 0 ? true : undefined));
-    for (const id of old) expect((await call(`/v1/videos/${id}`, { token: apiKey })).status).toBe(404);
-    const kept = await call(`/v1/videos/${running}`, { token: apiKey });
+    await until('the old tasks gone', async () => ((await taskRows(old)).length === 0 ? true : undefined), 90_000);
+    await until('their objects gone', async () => ((await objects()).length === 0 ? true : undefined), 90_000);
+    for (const id of old) expect((await call(gateway, apiKey, 'GET', `/v1/videos/${id}`)).status).toBe(404);
+    const kept = await call(gateway, apiKey, 'GET', `/v1/videos/${running}`);
     expect(kept.status).toBe(200);
     expect(kept.body.status).toBe('in_progress');
     // Every charge is still in the ledger.

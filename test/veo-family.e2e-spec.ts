@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/fake-beta-upstream';
 import { FakeVeoUpstream, googleError, startFakeVeoUpstream } from './support/fake-veo-upstream';
+import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { describeOnSqlite } from './support/test-databases';
@@ -15,36 +16,32 @@ const MODELS = ['veo-3.1-generate-preview', 'veo-3.1-fast-generate-preview', 've
 
 /** Veo through the Gemini API (platform `veo`) on both surfaces, against a fake that checks x-goog-api-key on every call. */
 describeOnSqlite('veo family (Gemini API)', (kind) => {
+  let family: FamilyGateway<FakeVeoUpstream>;
   let gw: TestGateway;
   let fake: FakeVeoUpstream;
   let images: LoopbackServer;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
-    fake = await startFakeVeoUpstream();
     images = await startLoopbackServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': IMAGE.length });
       res.end(IMAGE);
     });
-    gw = await startGateway(kind);
-    await gw.createChannel({ name: 'gemini', platform: 'veo', base_url: fake.url, api_key: fake.apiKey, models: MODELS, priority: 0 });
-    customer = await gw.createCustomer({ quota: QUOTA });
+    family = await startFamilyGateway(kind, startFakeVeoUpstream, { name: 'gemini', platform: 'veo', models: MODELS, priority: 0 }, QUOTA);
+    ({ gw, fake, customer } = family);
   });
   afterAll(async () => {
-    await gw?.close();
-    await fake?.close();
+    await family?.close();
     await images?.close();
   });
 
-  const auth = (test: import('supertest').Test) => test.set('Authorization', `Bearer ${customer.key}`);
-  const flat = (body: object) => auth(gw.http.post('/v1/videos')).send(body);
-  const unified = (body: object) => auth(gw.http.post('/v1/video/generations')).send(body);
+  const { auth, flat, unified } = customerCalls(() => family);
+  const { flatTask } = customerCalls(() => family);
   const lastSubmit = () => fake.submits().at(-1)!;
   const pollRound = async () => {
     gw.clock.advance(10_000);
     await gw.sync();
   };
-  const flatTask = async (id: string) => (await auth(gw.http.get(`/v1/videos/${id}`)).expect(200)).body;
   const settle = async (id: string) => {
     let task = await flatTask(id);
     for (let round = 0; round < 6 && !['completed', 'failed'].includes(task.status); round++) {

@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { alphaChannelBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { ADMIN_TOKEN } from './support/gateway';
-import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
-import { startS3Server, TestS3Server } from './support/s3-server';
+import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
+import { bytes, call, crashTestEnv, customer } from './support/process-api';
+import { startVideoStore, TestVideoStore } from './support/s3-server';
 import { describeEachDatabase, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
 
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
@@ -16,87 +16,49 @@ function forget(fake: FakeAlphaUpstream): void {
   fake.inject('file', { http: 404 });
 }
 
-function filesUnder(dir: string, sub = ''): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(join(dir, sub));
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => {
-    const rel = sub ? `${sub}/${name}` : name;
-    return statSync(join(dir, rel)).isDirectory() ? filesUnder(dir, rel) : [rel];
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 jest.setTimeout(180_000);
 
 for (const storeKind of ['file', 's3'] as const) {
   describeEachDatabase(`video archiving survives kill -9 (${storeKind})`, (kind) => {
     let database: FreshDatabase;
     let fake: FakeAlphaUpstream;
-    let s3: TestS3Server | undefined;
+    let store: TestVideoStore;
     let gateway: GatewayProcess | undefined;
-    const storeDir = mkdtempSync(join(tmpdir(), 'gw-crash-videos-'));
 
     beforeAll(async () => {
       database = await freshDatabase(kind);
       fake = await startFakeAlphaUpstream();
       fake.videoBytes = SAMPLE;
-      if (storeKind === 's3') s3 = await startS3Server();
+      store = await startVideoStore(storeKind);
     });
     afterAll(async () => {
       await gateway?.crash();
       await fake?.close();
-      await s3?.close();
+      await store?.close();
       await database?.drop();
     });
 
-    const env = () => ({
-      DATABASE_URL: database.url,
-      ADMIN_TOKEN,
-      MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
-      TASK_SYNC_INTERVAL_MS: '200',
-      TASK_LEASE_MS: '3000',
-      ...(s3 ? { ...s3.env, VIDEO_STORE: `s3://${s3.bucket}`, VIDEO_STORE_PATH_STYLE: 'true' } : { VIDEO_STORE: `file:${storeDir}` }),
-    });
-    const call = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
-      const res = await fetch(`${gateway!.url}${path}`, {
-        method: init.method ?? 'GET',
-        headers: { Authorization: `Bearer ${init.token ?? ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      });
-      return {
-        status: res.status,
-        body: res.headers.get('content-type')?.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer()),
-      };
-    };
-    const objects = async () => (s3 ? await s3.keys() : filesUnder(storeDir));
+    const env = () => ({ ...crashTestEnv(database), ...store.env });
+    const objects = () => store.objects();
 
     it('a copy interrupted by kill -9 is finished after a restart: archived, one object, the whole video', async () => {
       gateway = await startGatewayProcess(env());
-      const user = await call('/api/admin/users', { method: 'POST', body: { username: 'crash', quota: 1_000_000 } });
-      const apiKey = (await call(`/api/admin/users/${user.body.id}/keys`, { method: 'POST', body: { name: 'k' } })).body.key;
-      expect((await call('/api/admin/channels', { method: 'POST', body: alphaChannelBody(fake) })).status).toBe(201);
+      const apiKey = (await customer(gateway, { username: 'crash', quota: 1_000_000 })).key;
+      expect((await call(gateway, ADMIN_TOKEN, 'POST', '/api/admin/channels', alphaChannelBody(fake))).status).toBe(201);
 
       // The provider's download stalls halfway: the archive is mid-copy when the process dies.
       fake.inject('file', { stallAfter: Math.floor(SAMPLE.length / 2) });
       fake.scriptNext(finishAfter(0));
-      const submitted = await call('/v1/videos', { method: 'POST', token: apiKey, body: { model: 'alpha/v5', prompt: 'a storm' } });
+      const submitted = await call(gateway, apiKey, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: 'a storm' });
       expect(submitted.status).toBe(200);
       const taskId = submitted.body.id as string;
       await until('the archive download to start', async () => (fake.calls('file').length > 0 ? true : undefined));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The file store writes the copy to tmp/ as it comes: the crash waits until it is there. (The S3 store holds
+      // a part in memory until it is full, 8 MiB, more than the whole video: nothing of the copy reaches the bucket.)
+      if (store.kind === 'file')
+        await until('the half-written temp file', async () =>
+          (await objects()).some((name) => name.startsWith('tmp/')) ? true : undefined,
+        );
       await gateway.crash();
       gateway = undefined;
       const [row] = await queryDatabase<{ status: string; archive_status: string }>(
@@ -106,7 +68,7 @@ for (const storeKind of ['file', 's3'] as const) {
       expect(row).toMatchObject({ status: 'SUCCESS', archive_status: 'pending' });
       expect((await objects()).filter((name) => name.startsWith('videos/'))).toEqual([]);
       // The file store's half-written temp file is there, never under the object's key.
-      if (!s3) expect(filesUnder(storeDir).filter((name) => name.startsWith('tmp/'))).toHaveLength(1);
+      if (store.kind === 'file') expect((await objects()).filter((name) => name.startsWith('tmp/'))).toHaveLength(1);
 
       fake.clearFaults();
       gateway = await startGatewayProcess(env());
@@ -121,12 +83,12 @@ for (const storeKind of ['file', 's3'] as const) {
       expect(stored.filter((name) => name.startsWith('videos/'))).toHaveLength(1);
       expect(stored.filter((name) => name.startsWith('thumbnails/'))).toHaveLength(1);
       expect(stored).toHaveLength(2); // no temp file, no second copy
-      if (!s3)
+      if (store.kind === 'file')
         expect(
           Buffer.compare(
             readFileSync(
               join(
-                storeDir,
+                store.dir!,
                 stored.find((name) => name.startsWith('videos/'))!,
               ),
             ),
@@ -136,9 +98,9 @@ for (const storeKind of ['file', 's3'] as const) {
 
       // Served from the copy even once the provider forgot it.
       forget(fake);
-      const content = await call(`/v1/videos/${taskId}/content`, { token: apiKey });
+      const content = await bytes(gateway, apiKey, `/v1/videos/${taskId}/content`);
       expect(content.status).toBe(200);
-      expect(Buffer.compare(content.body as Buffer, SAMPLE)).toBe(0);
+      expect(Buffer.compare(content.body, SAMPLE)).toBe(0);
     });
   });
 }

@@ -1,11 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { alphaChannelBody, binaryBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
-import { startS3Server, TestS3Server } from './support/s3-server';
+import { startVideoStore, TestS3Server, TestVideoStore } from './support/s3-server';
 import { describeOnSqlite, queryDatabase } from './support/test-databases';
 
 /** Above one S3 part (8 MiB), so the S3 store has begun a multipart upload when the limit is hit. */
@@ -14,20 +12,6 @@ const MAX_BYTES = 12 * 1024 * 1024;
 const HUGE = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypisom'), Buffer.alloc(12), Buffer.alloc(20 * 1024 * 1024 - 24, 7)]);
 const CHUNK = 256 * 1024;
 const REASON = `video larger than VIDEO_MAX_BYTES (${MAX_BYTES} bytes)`;
-
-/** Every file under a directory, relative to it. */
-function filesUnder(dir: string, sub = ''): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(join(dir, sub));
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => {
-    const rel = sub ? `${sub}/${name}` : name;
-    return statSync(join(dir, rel)).isDirectory() ? filesUnder(dir, rel) : [rel];
-  });
-}
 
 /** Resolves once the response can take more, or is gone. */
 function drainedOrClosed(res: ServerResponse): Promise<void> {
@@ -44,12 +28,12 @@ for (const storeKind of ['file', 's3'] as const) {
   describeOnSqlite(`the video store (${storeKind}): VIDEO_MAX_BYTES`, (kind) => {
     let gw: TestGateway;
     let fake: FakeAlphaUpstream;
+    let store: TestVideoStore;
     let s3: TestS3Server | undefined;
     let huge: LoopbackServer;
     let key = '';
     /** How the huge video is served: streamed with its length announced, or without one (chunked); `stall`: headers and one chunk, then nothing. */
     let mode: 'announced' | 'chunked' | 'stall' = 'chunked';
-    const savedEnv = { ...process.env };
 
     beforeAll(async () => {
       huge = await startLoopbackServer(async (_req, res: ServerResponse) => {
@@ -62,13 +46,9 @@ for (const storeKind of ['file', 's3'] as const) {
       });
       fake = await startFakeAlphaUpstream();
       fake.videoUrlFor = () => `${huge.url}/huge.mp4`;
-      const env: Record<string, string> = { VIDEO_MAX_BYTES: String(MAX_BYTES), WEBHOOK_DELIVERY_INTERVAL_MS: '0' };
-      if (storeKind === 's3') {
-        s3 = await startS3Server();
-        Object.assign(process.env, s3.env);
-        Object.assign(env, { VIDEO_STORE: `s3://${s3.bucket}/gw`, VIDEO_STORE_PATH_STYLE: 'true' });
-      }
-      gw = await startGateway(kind, env);
+      store = await startVideoStore(storeKind, { prefix: 'gw', inProcess: true });
+      s3 = store.s3;
+      gw = await startGateway(kind, { VIDEO_MAX_BYTES: String(MAX_BYTES), WEBHOOK_DELIVERY_INTERVAL_MS: '0', ...store.env });
       await gw.createChannel(alphaChannelBody(fake));
       ({ key } = await gw.createCustomer({ quota: 1_000_000 }));
     });
@@ -76,15 +56,11 @@ for (const storeKind of ['file', 's3'] as const) {
       await gw?.close();
       await fake?.close();
       await huge?.close();
-      await s3?.close();
-      process.env = savedEnv;
+      await store?.close();
     });
 
     const archive = () => gw.app.get(VideoArchiveJob).archiveDueVideos();
-    const stored = async (): Promise<string[]> => {
-      if (s3) return (await s3.keys()).filter((name) => !name.endsWith('/'));
-      return gw.config.videoStore.kind === 'file' ? filesUnder(gw.config.videoStore.dir) : [];
-    };
+    const stored = () => store.objects();
     const archiveState = async (taskId: string) =>
       (
         await queryDatabase<{ archive_status: string | null; archive_error: string | null; archive_due_at: number | null }>(

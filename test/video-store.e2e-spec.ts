@@ -1,5 +1,4 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { ProviderVideoSource } from '../src/storage/provider-video-source.service';
@@ -7,7 +6,7 @@ import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { alphaChannelBody, binaryBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
-import { startS3Server, TestS3Server } from './support/s3-server';
+import { startVideoStore, TestVideoStore } from './support/s3-server';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
@@ -20,58 +19,28 @@ function forget(fake: FakeAlphaUpstream): void {
 const SIGNED_LINK = /^(http:\/\/127\.0\.0\.1:\d+)(\/v1\/videos\/(task_[A-Za-z0-9]+)\/content)\?expires=(\d+)&signature=([0-9a-f]{64})$/;
 const TTL_S = 3600;
 
-/** Every file under a directory, relative to it. */
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (sub: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(join(dir, sub));
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const rel = sub ? `${sub}/${name}` : name;
-      if (statSync(join(dir, rel)).isDirectory()) walk(rel);
-      else out.push(rel);
-    }
-  };
-  walk('');
-  return out.sort();
-}
-
 for (const storeKind of ['file', 's3'] as const) {
   describeEachDatabase(`the video store (${storeKind}): archive, serve, sign, thumbnail, delete`, (kind) => {
     let gw: TestGateway;
     let fake: FakeAlphaUpstream;
-    let s3: TestS3Server | undefined;
-    let storeDir = '';
+    let store: TestVideoStore;
     let key = '';
     let userId = 0;
-    const savedEnv = { ...process.env };
 
     beforeAll(async () => {
       fake = await startFakeAlphaUpstream();
       fake.videoBytes = SAMPLE;
       // Archive rounds run by hand, and so do the webhook publisher's: its claim briefly locks a task that
       // just ended, and an archive claim at that moment skips the row (FOR UPDATE SKIP LOCKED on MySQL).
-      const env: Record<string, string> = { VIDEO_URL_TTL_S: String(TTL_S), WEBHOOK_DELIVERY_INTERVAL_MS: '0' };
-      if (storeKind === 's3') {
-        s3 = await startS3Server();
-        // The AWS SDK reads its own variables from the environment, as in production.
-        Object.assign(process.env, s3.env);
-        Object.assign(env, { VIDEO_STORE: `s3://${s3.bucket}/gw`, VIDEO_STORE_PATH_STYLE: 'true' });
-      }
-      gw = await startGateway(kind, env);
-      if (gw.config.videoStore.kind === 'file') storeDir = gw.config.videoStore.dir;
+      store = await startVideoStore(storeKind, { prefix: 'gw', inProcess: true });
+      gw = await startGateway(kind, { VIDEO_URL_TTL_S: String(TTL_S), WEBHOOK_DELIVERY_INTERVAL_MS: '0', ...store.env });
       await gw.createChannel(alphaChannelBody(fake));
       ({ key, userId } = await gw.createCustomer({ quota: 1_000_000 }));
     });
     afterAll(async () => {
       await gw?.close();
       await fake?.close();
-      await s3?.close();
-      process.env = savedEnv;
+      await store?.close();
     });
     afterEach(() => {
       fake.clearFaults();
@@ -80,8 +49,7 @@ for (const storeKind of ['file', 's3'] as const) {
 
     const get = (path: string, auth = key) => gw.http.get(path).set('Authorization', `Bearer ${auth}`).buffer(true).parse(binaryBody);
     const archive = () => gw.app.get(VideoArchiveJob).archiveDueVideos();
-    const storedObjects = async (): Promise<string[]> =>
-      s3 ? (await s3.keys()).filter((name) => !name.endsWith('/')) : filesUnder(storeDir);
+    const storedObjects = () => store.objects();
     const archiveState = async (taskId: string) =>
       (
         await queryDatabase<{ archive_status: string | null; archive_failures: number; archive_size: number | null }>(

@@ -1,50 +1,24 @@
 import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
-import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
-import { startGateway, TestGateway } from './support/gateway';
+import { FakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { TestGateway } from './support/gateway';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
-import { ReceivedWebhook, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+import { flatBody, startWebhookGateway, unifiedBody, WebhookGateway } from './support/webhook-gateway';
+import { eventsFor, ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
 
 /** Per-request callbacks as an integrator sees them: `callback_url` on a submit, the account's callback secret, signed events at a receiver. */
 describeEachDatabase('webhooks: per-request callbacks', (kind) => {
+  let hooks: WebhookGateway;
   let gw: TestGateway;
   let alpha: FakeAlphaUpstream;
-  let beta: FakeBetaUpstream;
   let customer: { userId: number; key: string };
   let secret: string;
-  const receivers: WebhookReceiver[] = [];
 
-  const as = (key: string) => ({
-    get: (path: string) => gw.http.get(path).set('Authorization', `Bearer ${key}`),
-    post: (path: string, body?: object) =>
-      gw.http
-        .post(path)
-        .set('Authorization', `Bearer ${key}`)
-        .send(body ?? {}),
-  });
-  const deliver = () => gw.app.get(WebhookDeliveryService).deliverDueWebhooks();
-  const receiver = async () => {
-    const started = await startWebhookReceiver();
-    receivers.push(started);
-    return started;
-  };
-  const flatBody = (extra: object = {}) => ({
-    model: 'alpha/v6',
-    prompt: 'a lighthouse at dusk',
-    duration: 5,
-    resolution: '720P',
-    ...extra,
-  });
-  const unifiedBody = (extra: object = {}) => ({ model: 'beta-1.0-t2v', prompt: 'a lighthouse in a storm', size: '720P', ...extra });
+  const as = (key: string) => hooks.as(key);
+  const deliver = () => hooks.deliver();
+  const receiver = () => hooks.receiver();
   /** A family A task through /v1/videos (JSON) that completes (or fails) at its first poll. */
-  const flatTask = async (key: string, extra: object = {}, fail = false) => {
-    alpha.scriptNext([fail ? 8 : 1]);
-    const res = await as(key).post('/v1/videos', flatBody(extra));
-    expect(res.status).toBe(200);
-    return res.body.id as string;
-  };
+  const flatTask = (key: string, extra: object = {}, fail = false) => hooks.flatTask(key, extra, fail);
   /** The same through a multipart form. */
   const multipartTask = async (key: string, callbackUrl: string) => {
     alpha.scriptNext([1]);
@@ -59,17 +33,8 @@ describeEachDatabase('webhooks: per-request callbacks', (kind) => {
     return res.body.id as string;
   };
   /** A family B task through /v1/video/generations that succeeds (or fails) at its first query. */
-  const unifiedTask = async (key: string, extra: object = {}, fail = false) => {
-    beta.scriptNext([fail ? { status: 'FAILED', code: 'InternalError' } : 'SUCCEEDED']);
-    const res = await as(key).post('/v1/video/generations', unifiedBody(extra));
-    expect(res.status).toBe(200);
-    return res.body.id as string;
-  };
-  const finishTasks = async () => {
-    gw.clock.advance(10_000);
-    await gw.sync();
-  };
-  const eventsFor = (target: WebhookReceiver, taskId: string) => target.received.filter((request) => request.json?.data?.id === taskId);
+  const unifiedTask = (key: string, extra: object = {}, fail = false) => hooks.unifiedTask(key, extra, fail);
+  const finishTasks = () => hooks.finishTasks();
   const callbackDeliveries = async (key: string, taskId: string) =>
     (await as(key).get(`/v1/webhooks/callback-deliveries?task_id=${taskId}`).expect(200)).body.data as any[];
   const verifiesWith = (target: WebhookReceiver, event: ReceivedWebhook, withSecret: string): boolean => {
@@ -82,12 +47,8 @@ describeEachDatabase('webhooks: per-request callbacks', (kind) => {
   };
 
   beforeAll(async () => {
-    alpha = await startFakeAlphaUpstream();
-    beta = await startFakeBetaUpstream();
-    gw = await startGateway(kind, { WEBHOOK_DELIVERY_INTERVAL_MS: '0' });
-    await gw.createChannel(alphaChannelBody(alpha));
-    await gw.createChannel(betaChannelBody(beta));
-    customer = await gw.createCustomer({ quota: 10_000_000 });
+    hooks = await startWebhookGateway(kind);
+    ({ gw, alpha, customer } = hooks);
     const created = await as(customer.key).post('/v1/webhooks/callback-secret').expect(201);
     expect(created.body).toEqual({ secret: expect.stringMatching(/^whsec_/) });
     expect(Buffer.from(created.body.secret.replace(/^whsec_/, ''), 'base64')).toHaveLength(32);
@@ -102,10 +63,7 @@ describeEachDatabase('webhooks: per-request callbacks', (kind) => {
     expect(stored[0].secret_encrypted).not.toContain(secret.replace(/^whsec_/, ''));
   });
   afterAll(async () => {
-    await gw?.close();
-    await alpha?.close();
-    await beta?.close();
-    for (const started of receivers) await started.stop();
+    await hooks?.close();
   });
 
   it('POSTs each task end to its callback_url, from JSON, multipart and unified submits, signed for standardwebhooks and openai', async () => {

@@ -1,82 +1,45 @@
 import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
-import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
-import { startGateway, TestGateway } from './support/gateway';
+import { TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
-import { ReceivedWebhook, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+import { startWebhookGateway, WebhookGateway } from './support/webhook-gateway';
+import { eventsFor, ReceivedWebhook } from './support/webhook-receiver';
 
 /** Webhooks as an integrator sees them: endpoints on /v1/webhooks, signed events at a receiver on loopback. */
 describeEachDatabase('webhooks', (kind) => {
+  let hooks: WebhookGateway;
   let gw: TestGateway;
-  let alpha: FakeAlphaUpstream;
-  let beta: FakeBetaUpstream;
   let customer: { userId: number; key: string };
   let other: { userId: number; key: string };
-  const receivers: WebhookReceiver[] = [];
 
-  const as = (key: string) => ({
-    get: (path: string) => gw.http.get(path).set('Authorization', `Bearer ${key}`),
-    post: (path: string, body?: object) =>
-      gw.http
-        .post(path)
-        .set('Authorization', `Bearer ${key}`)
-        .send(body ?? {}),
-    delete: (path: string) => gw.http.delete(path).set('Authorization', `Bearer ${key}`),
-  });
-  const deliver = () => gw.app.get(WebhookDeliveryService).deliverDueWebhooks();
+  const as = (key: string) => hooks.as(key);
+  const deliver = () => hooks.deliver();
   /** The publisher's round by hand (a delivery round publishes only when it starts). */
   const publish = () => gw.app.get(WebhookEventPublisher).publishDueEvents();
-  const receiver = async () => {
-    const started = await startWebhookReceiver();
-    receivers.push(started);
-    return started;
-  };
+  const receiver = () => hooks.receiver();
   const register = async (key: string, url: string, events?: string[]) => {
     const res = await as(key).post('/v1/webhooks', events ? { url, events } : { url });
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string; url: string; events: string[]; status: string; created_at: number };
   };
   /** A family A task through /v1/videos that completes (or fails) at its first poll. */
-  const flatTask = async (key: string, fail = false) => {
-    alpha.scriptNext([fail ? 8 : 1]);
-    const res = await as(key).post('/v1/videos', { model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' });
-    expect(res.status).toBe(200);
-    return res.body.id as string;
-  };
+  const flatTask = (key: string, fail = false) => hooks.flatTask(key, {}, fail);
   /** A family B task through /v1/video/generations that succeeds (or fails) at its first query. */
-  const unifiedTask = async (key: string, fail = false) => {
-    beta.scriptNext([fail ? { status: 'FAILED', code: 'InternalError' } : 'SUCCEEDED']);
-    const res = await as(key).post('/v1/video/generations', { model: 'beta-1.0-t2v', prompt: 'a lighthouse in a storm', size: '720P' });
-    expect(res.status).toBe(200);
-    return res.body.id as string;
-  };
+  const unifiedTask = (key: string, fail = false) => hooks.unifiedTask(key, {}, fail);
   /** Runs the task sync until every task has had its poll (families A and B poll within 10 s). */
-  const finishTasks = async () => {
-    gw.clock.advance(10_000);
-    await gw.sync();
-  };
+  const finishTasks = () => hooks.finishTasks();
   const until = async (condition: () => boolean) => {
     while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
   };
-  const eventsFor = (target: WebhookReceiver, taskId: string) => target.received.filter((request) => request.json?.data?.id === taskId);
 
   beforeAll(async () => {
-    alpha = await startFakeAlphaUpstream();
-    beta = await startFakeBetaUpstream();
-    gw = await startGateway(kind, { WEBHOOK_DELIVERY_INTERVAL_MS: '0' });
-    await gw.createChannel(alphaChannelBody(alpha));
-    await gw.createChannel(betaChannelBody(beta));
-    customer = await gw.createCustomer({ quota: 10_000_000 });
+    hooks = await startWebhookGateway(kind);
+    ({ gw, customer } = hooks);
     other = await gw.createCustomer({ quota: 10_000_000 });
   });
   afterAll(async () => {
-    await gw?.close();
-    await alpha?.close();
-    await beta?.close();
-    for (const started of receivers) await started.stop();
+    await hooks?.close();
   });
 
   it('tells each endpoint of the account about video.completed and video.failed of both surfaces, once each, signed for openai and standardwebhooks; another account sees none', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, ConsoleMessage, Page } from 'playwright-core';
+import type { TestGateway } from './gateway';
 
 /** Screenshots of browser test runs (git-ignored). */
 export const ARTIFACTS_DIR = join(__dirname, '..', '..', 'test-artifacts');
@@ -164,4 +165,41 @@ export async function expectText(locator: ReturnType<Page['locator']>, expected:
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`expected ${String(expected)} in "${last}"`);
+}
+
+/** Page errors, ignoring the 401 the console's own "am I signed in?" check logs when signed out. */
+export const realErrors = (session: BrowserSession): string[] => session.errors.filter((error) => !/status of 401/.test(error));
+
+/** Signs a customer in through the console's sign-in form and waits for the overview. */
+export async function signInAsCustomer(page: Page, customer: { username: string; password: string }): Promise<void> {
+  await page.goto('/console');
+  await page.getByLabel('Username').fill(customer.username);
+  await page.getByLabel('Password').fill(customer.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
+
+/** Signs the administrator in through the sign-in form of a page on /console (signed out). */
+export async function signInAsAdmin(page: Page, adminToken: string): Promise<void> {
+  await page.getByLabel('Admin token').fill(adminToken);
+  await page.getByRole('button', { name: 'Sign in as administrator' }).click();
+}
+
+/**
+ * Signs a session in through the endpoint the sign-in form posts to (the form itself is covered by
+ * console-browser): the administrator with `{ admin_token }`, a customer with `{ username, password }`.
+ */
+export async function signInByRequest(
+  session: BrowserSession,
+  credentials: { admin_token: string } | { username: string; password: string },
+): Promise<void> {
+  const signIn = await session.context.request.post('/console/api/session', { data: credentials });
+  expect(signIn.status()).toBe(200);
+}
+
+/** The simulator's channels poll every 200 ms instead of every 2 s: a quicker poll keeps a browser test short. */
+export async function pollSimulatorQuickly(gw: TestGateway): Promise<void> {
+  const channels = await gw.admin.get('/api/admin/channels').expect(200);
+  for (const channel of channels.body.data)
+    await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: 200 } }).expect(200);
 }

@@ -18,6 +18,20 @@ export interface GatewayProcess {
 
 const ROOT = join(__dirname, '..', '..');
 
+/**
+ * Polls `probe` every `everyMs` until it answers something other than undefined, and returns that;
+ * throws after `timeoutMs` (generous: a busy machine is slow, never wrong).
+ */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ADMIN_TOKEN } from './gateway';
 import type { GatewayProcess } from './gateway-process';
+import type { FreshDatabase } from './test-databases';
 
 /** Calls on a gateway process (test/support/gateway-process.ts): the admin API, a customer and its key, a poll. */
 export interface Response {
@@ -16,6 +17,12 @@ export async function call(gateway: GatewayProcess, auth: string, method: string
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
+}
+
+/** The body as bytes (a video), with the status. */
+export async function bytes(gateway: GatewayProcess, auth: string, path: string): Promise<{ status: number; body: Buffer }> {
+  const res = await fetch(`${gateway.url}${path}`, { headers: { Authorization: `Bearer ${auth}` } });
+  return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
 }
 
 export async function admin(gateway: GatewayProcess, method: string, path: string, body?: unknown) {
@@ -36,3 +43,16 @@ export const health = async (gateway: GatewayProcess) => {
   const res = await fetch(`${gateway.url}/health`);
   return { status: res.status, body: (await res.json()) as { details: Record<string, { status: string; connected?: boolean }> } };
 };
+
+/**
+ * The kill -9 suites' gateway process on `database`: the test's admin token, the fakes on loopback
+ * allowed, a task sync every 200 ms and 3 s leases, so that a restart soon takes over what the
+ * killed process had claimed.
+ */
+export const crashTestEnv = (database: FreshDatabase): Record<string, string> => ({
+  DATABASE_URL: database.url,
+  ADMIN_TOKEN,
+  MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
+  TASK_SYNC_INTERVAL_MS: '200',
+  TASK_LEASE_MS: '3000',
+});

@@ -1,5 +1,5 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -94,6 +94,84 @@ export async function startS3Server(bucket = 'videos'): Promise<TestS3Server> {
       client.destroy();
       await server.close();
       rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every file under a directory, relative to it (`a/b.mp4`), sorted; none when it is not there. */
+export function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (sub: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, sub));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const rel = sub ? `${sub}/${name}` : name;
+      if (statSync(join(dir, rel)).isDirectory()) walk(rel);
+      else out.push(rel);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+/**
+ * A video store for a gateway, of either kind: a directory of the test's own (`file:`), or a bucket
+ * on a real S3-compatible server (s3rver), addressed path-style.
+ */
+export interface TestVideoStore {
+  kind: 'file' | 's3';
+  /** The S3 server behind an `s3` store. */
+  s3: TestS3Server | undefined;
+  /** The directory of a `file` store. */
+  dir: string | undefined;
+  /** What a gateway needs to use it: VIDEO_STORE, and for S3 path-style addressing and the AWS SDK's variables. */
+  env: Record<string, string>;
+  /** Every object in the store: its keys (folder markers left out), or the files under its directory, temporary ones included. */
+  objects(): Promise<string[]>;
+  /** Stops the server or removes the directory, and puts back the environment `inProcess` changed (after the gateway is gone). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a store of `kind`; an S3 store's objects go under `prefix` (`s3://videos/gw`). With
+ * `inProcess` (a gateway in this process, not a child), the AWS SDK's variables are set in
+ * process.env, where the SDK reads them, as in production.
+ */
+export async function startVideoStore(
+  kind: 'file' | 's3',
+  options: { prefix?: string; inProcess?: boolean } = {},
+): Promise<TestVideoStore> {
+  if (kind === 'file') {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-videos-'));
+    return {
+      kind,
+      s3: undefined,
+      dir,
+      env: { VIDEO_STORE: `file:${dir}` },
+      objects: async () => filesUnder(dir),
+      close: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const s3 = await startS3Server();
+  const saved = Object.fromEntries(Object.keys(s3.env).map((name) => [name, process.env[name]]));
+  if (options.inProcess) Object.assign(process.env, s3.env);
+  return {
+    kind,
+    s3,
+    dir: undefined,
+    env: { ...s3.env, VIDEO_STORE: `s3://${s3.bucket}${options.prefix ? `/${options.prefix}` : ''}`, VIDEO_STORE_PATH_STYLE: 'true' },
+    objects: async () => (await s3.keys()).filter((name) => !name.endsWith('/')),
+    async close() {
+      await s3.close();
+      if (!options.inProcess) return;
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     },
   };
 }

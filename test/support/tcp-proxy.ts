@@ -1,4 +1,5 @@
 import { createServer, connect, Server, Socket } from 'node:net';
+import { DatabaseKind, FreshDatabase, freshDatabase } from './test-databases';
 
 /** A loopback TCP proxy a test can cut (refuse and reset) or freeze (accept, then forward nothing). */
 export interface TcpProxy {
@@ -91,3 +92,21 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
   };
 }
+
+/**
+ * A fresh database whose server a gateway reaches through a proxy the test can cut or freeze:
+ * `database` is the way in around the proxy (the test's own queries, `drop()`), `proxied` the same
+ * database through the proxy (a gateway's).
+ */
+export async function freshProxiedDatabase(
+  kind: DatabaseKind,
+): Promise<{ database: FreshDatabase; proxy: TcpProxy; proxied: FreshDatabase }> {
+  const database = await freshDatabase(kind);
+  const direct = new URL(database.url);
+  const proxy = await startTcpProxy('127.0.0.1', Number(direct.port || DEFAULT_PORTS[kind]));
+  const proxied = new URL(database.url);
+  proxied.port = String(proxy.port);
+  return { database, proxy, proxied: { ...database, url: proxied.toString() } };
+}
+
+const DEFAULT_PORTS: Record<DatabaseKind, number> = { mysql: 3306, postgres: 5432, sqlite: 0 };

@@ -81,3 +81,7 @@ export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookRece
   await receiver.start();
   return receiver;
 }
+
+/** The events a receiver got about one task (`data.id`). */
+export const eventsFor = (target: WebhookReceiver, taskId: string): ReceivedWebhook[] =>
+  target.received.filter((request) => request.json?.data?.id === taskId);
