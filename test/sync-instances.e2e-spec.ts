@@ -1,6 +1,6 @@
 import { FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { ADMIN_TOKEN } from './support/gateway';
-import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
 import { databaseKinds, DatabaseKind, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
 
 /** alpha/v5 720p 5 s: 60 credits. */
@@ -202,7 +202,8 @@ describe('task sync across processes', () => {
       await submitMany([gateway], key, 30, fake, 4, () => finishAfter(12));
       // A slow provider: when SIGTERM arrives, polls are in flight and more are queued.
       fake.inject('result', { delayMs: 2500 });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const resultsBefore = fake.calls('result').length;
+      await until('polls to be in flight', async () => (fake.calls('result').length > resultsBefore ? true : undefined));
       const exit = await Promise.race([
         first.stop().then(() => 'exited'),
         new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000)),
@@ -236,10 +237,14 @@ describe('task sync across processes', () => {
       // ...and a few submits are cut off between the charge and the upstream answer.
       fake.inject('generate', { hang: true });
       for (let i = 30; i < 40; i++) fake.scriptNext(scriptFor(i));
+      const generatesBefore = fake.calls('generate').length;
       const cutOff = Array.from({ length: 10 }, (_, i) =>
         gateway.client(key, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: `late ${i}` }).catch(() => null),
       );
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Crash once every cut-off submit is charged and hanging upstream (however slow the machine).
+      await until('the 10 submits to hang upstream', async () =>
+        fake.calls('generate').length - generatesBefore >= 10 ? true : undefined,
+      );
       await first.crash();
       await Promise.all(cutOff);
       fake.clearFaults();
