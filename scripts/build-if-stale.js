@@ -8,7 +8,7 @@ const { spawnSync } = require('node:child_process');
 
 const root = join(__dirname, '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const INPUTS = ['src', 'package.json', 'package-lock.json', 'nest-cli.json', 'tsconfig.json', 'tsconfig.build.json'];
+const INPUTS = ['src', 'package.json', 'package-lock.json', 'scripts/build.js', 'tsconfig.json', 'tsconfig.build.json'];
 
 /** The newest modification time under `path` (a file or a directory, walked), 0 when absent. */
 function newest(path) {

@@ -7,7 +7,7 @@ import { AppError } from '../common/errors/app-error';
 import { buildIconSprite, VENDOR_FILES } from './console-vendor-files';
 import { ownValue } from '../common/runtime/own-value';
 
-/** Next to this file in src/ (tests) and in dist/ (nest-cli copies src/console/public there). */
+/** Next to this file in src/ (tests) and in dist/ (scripts/build.js copies src/console/public there). */
 const PUBLIC_DIR = join(__dirname, 'public');
 
 /** Serves the web console: the page at /console, its scripts and styles under /console/assets, npm libraries under /console/vendor. */

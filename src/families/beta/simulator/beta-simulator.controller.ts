@@ -9,7 +9,7 @@ import { BetaSimulatorStore } from './beta-simulator.store';
 import { SAMPLE_VIDEO_PATH } from '../../simulator-shared/sample-video';
 import { ownValue } from '../../../common/runtime/own-value';
 
-/** The sample MP4 shipped under src/simulator/assets (copied to dist by nest-cli assets). */
+/** The sample MP4 shipped under src/simulator/assets (copied to dist by scripts/build.js). */
 
 type Media = { type?: unknown; url?: unknown };
 type SubmitBody = { model?: unknown; input?: { prompt?: unknown; media?: unknown }; parameters?: Record<string, unknown> };

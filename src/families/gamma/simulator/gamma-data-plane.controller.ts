@@ -6,7 +6,7 @@ import { SIMULATOR_API_KEY } from '../../simulator-shared/simulator-credentials'
 import { GammaSimulatorStore } from './gamma-simulator.store';
 import { SAMPLE_VIDEO_PATH } from '../../simulator-shared/sample-video';
 
-/** The sample MP4 shipped under src/simulator/assets (copied to dist by nest-cli assets). */
+/** The sample MP4 shipped under src/simulator/assets (copied to dist by scripts/build.js). */
 const MODELS = ['gamma-2-0', 'gamma-2-0-fast'];
 const RATIOS = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', 'adaptive'];
 
