@@ -29,6 +29,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface BetaChannelProxy {
   url: string;
   submitDelayMs: number;
+  /** Set, submits wait for it (instead of `submitDelayMs`): a channel the test holds for as long as it needs. */
+  hold?: Promise<unknown>;
   answer: 'forward' | 'refuse' | 'error500';
   /** Submits this channel received (before any delay). */
   submits: RecordedRequest[];
@@ -49,7 +51,8 @@ async function startBetaChannelProxy(
   const server: LoopbackServer = await startLoopbackServer(async (req, res) => {
     if (req.method === 'POST') {
       proxy.submits.push(req);
-      if (proxy.submitDelayMs > 0) await sleep(proxy.submitDelayMs);
+      if (proxy.hold) await proxy.hold.catch(() => undefined);
+      else if (proxy.submitDelayMs > 0) await sleep(proxy.submitDelayMs);
       if (proxy.answer === 'refuse')
         return sendJson(res, 400, { request_id: 'r', code: 'InvalidParameter', message: 'the prompt is not acceptable' });
       if (proxy.answer === 'error500') return sendJson(res, 500, { request_id: 'r', code: 'InternalError', message: 'slow and broken' });
@@ -441,16 +444,36 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     it('replays while the first request is in flight: 409 + Retry-After in the surface shape (never a 404-ing id), then the first task once it is accepted, charged and sent once', async () => {
       const { userId, key } = await gw.createCustomer({ quota: QUOTA, group: path === '/v1/videos' ? 'default' : 'late' });
       const accepted = path === '/v1/videos' ? { model: 'alpha/v5', prompt: 'in flight' } : betaBody('in flight');
-      if (path === '/v1/videos') alpha.inject('generate', { delayMs: 1300 }, 1);
+      // The provider holds the first submit until the replays have their answers, or for 1.5 s at most
+      // (well within the 3 s submit deadline, however slow the machine).
+      let releasedAt = 0;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve)).then(() => void (releasedAt = Date.now()));
+      const cap = setTimeout(release, 1500);
+      if (path === '/v1/videos') alpha.inject('generate', { until: held }, 1);
+      else late.hold = held;
       const sent = () => (path === '/v1/videos' ? alpha.calls('generate').length : late.submits.length);
       const sentBefore = sent();
       const first = start(post(path, key, accepted, 'in-flight-1'));
-      await recorded(userId);
-      const replays = [await start(post(path, key, accepted, 'in-flight-1'))];
-      replays.push(...(await Promise.all(Array.from({ length: 20 }, () => start(post(path, key, accepted, 'in-flight-1'))))));
+      const replay = () => start(post(path, key, accepted, 'in-flight-1')).then((res) => ({ res, answeredAt: Date.now() }));
+      let answered: Array<{ res: Response; answeredAt: number }>;
+      try {
+        await recorded(userId);
+        answered = [await replay()];
+        answered.push(...(await Promise.all(Array.from({ length: 20 }, replay))));
+      } finally {
+        release();
+        clearTimeout(cap);
+        late.hold = undefined;
+      }
       const firstRes = await first;
+      const replays = answered.map((entry) => entry.res);
 
       expect(firstRes.status).toBe(200);
+      // Every replay answered while the provider still held the first submit was a 409 (on an idle machine, all 21).
+      const whileHeld = answered.filter((entry) => entry.answeredAt < (releasedAt || Infinity));
+      expect(whileHeld.length).toBeGreaterThanOrEqual(1);
+      expect(whileHeld.map((entry) => entry.res.status)).toEqual(whileHeld.map(() => 409));
       for (const res of replays) {
         // A replay may only ever name the first task once it is visible.
         if (res.status === 200) {
@@ -462,7 +485,6 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
         if (path === '/v1/videos') expect(res.body.error).toMatchObject({ code: 'conflict', param: 'Idempotency-Key' });
         else expect(res.body).toEqual({ code: 'conflict', message: expect.any(String), data: null });
       }
-      expect(replays.filter((res) => res.status === 409).length).toBeGreaterThanOrEqual(20);
       const after = await post(path, key, accepted, 'in-flight-1').expect(200);
       expect(after.body.id).toBe(firstRes.body.id);
       await getVideo(key, firstRes.body.id).expect(200);

@@ -26,6 +26,7 @@
  *   fake.inject('generate', { http: 429, retryAfter: 7 })   a bare HTTP error (plain-text body)
  *   fake.inject('result', { hang: true })                   never answers (the caller must time out)
  *   fake.inject('result', { delayMs: 2000 })                answers normally, 2 s late
+ *   fake.inject('generate', { until: released })           answers normally once the test settles `released`
  *   fake.inject('any', { garbage: true })                   HTTP 200 with an unparseable body
  *   fake.inject('file', { stallAfter: 1024 })               a video download that stops after 1 KiB
  *   fake.inject('result', { raw: bigBuffer })               HTTP 200 (or `httpStatus`) with exactly these bytes as a JSON body
@@ -50,6 +51,8 @@ export type FakeAlphaFault =
   | { hang: true }
   /** Answers normally, but only after `delayMs` (a slow provider). */
   | { delayMs: number }
+  /** Answers normally once `until` settles (a provider the test holds for as long as it needs). */
+  | { until: Promise<unknown> }
   | { garbage: true }
   /** `file` only: sends the headers and the first `stallAfter` bytes, then never the rest. */
   | { stallAfter: number }
@@ -170,6 +173,7 @@ export async function startFakeAlphaUpstream(options: { apiKey?: string } = {}):
         .writeHead(200, { 'content-type': 'video/mp4', 'content-length': fake.videoBytes.length })
         .write(fake.videoBytes.subarray(0, fault.stallAfter));
     if (fault && 'delayMs' in fault) return void setTimeout(() => respond(req, res, op), fault.delayMs);
+    if (fault && 'until' in fault) return void fault.until.finally(() => respond(req, res, op));
     if (fault) return sendFault(res, fault);
     respond(req, res, op);
   };
@@ -250,7 +254,7 @@ function takeFault(
 }
 
 function sendFault(res: ServerResponse, fault: FakeAlphaFault): void {
-  if ('delayMs' in fault) return; // handled before: the normal answer comes late
+  if ('delayMs' in fault || 'until' in fault) return; // handled before: the normal answer comes late
   if ('hang' in fault || 'stallAfter' in fault) return; // the connection stays open until the caller gives up or the fake closes
   if ('raw' in fault) {
     res.writeHead(fault.httpStatus ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(fault.raw) });
