@@ -21,6 +21,8 @@ const metric = async (gateway: GatewayProcess, name: string) => {
   return match ? Number(match[1]) : undefined;
 };
 
+/** How late the fake may stamp an arrival on a busy machine (see the rate test). */
+const ARRIVAL_STAMP_SLACK_MS = 200;
 /** How many of `times` fall into the busiest window of `windowMs`. */
 const busiestWindow = (times: number[], windowMs: number) =>
   Math.max(...times.map((start) => times.filter((t) => t >= start && t < start + windowMs).length));
@@ -141,7 +143,10 @@ const busiestWindow = (times: number[], windowMs: number) =>
         .filter((c) => c.action === 'CreateVisualValidateSession')
         .map((c) => c.request.at);
       expect(arrivals).toHaveLength(12);
-      expect(busiestWindow(arrivals, 1000)).toBeLessThanOrEqual(3);
+      // Arrivals are stamped by the fake inside this (busy) test process, late by however long its event
+      // loop was held up, so two calls can look up to that much closer than they came: counted over 800 ms.
+      // Without the shared limiter, each instance would send 3 at once: 6 within a millisecond.
+      expect(busiestWindow(arrivals, 1000 - ARRIVAL_STAMP_SLACK_MS)).toBeLessThanOrEqual(3);
       // The burst was larger than the provider allows: some clients had to come back.
       expect(throttled).toBeGreaterThan(0);
     }, 60_000);
