@@ -4,8 +4,13 @@ import { Counter, Gauge } from 'prom-client';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 
-/** A Redis command that takes longer fails, and the caller falls back to its in-process state. */
-const COMMAND_TIMEOUT_MS = 500;
+/**
+ * A Redis command that takes longer fails, and the caller falls back to its in-process state. Long
+ * enough that a reply held up by this instance's own busy event loop (a CPU-bound host) is not taken
+ * for a hung Redis, which would split the shared limits; a hung Redis is flagged by the heartbeat
+ * within a few seconds, and from then on no command waits for it.
+ */
+const COMMAND_TIMEOUT_MS = 1_500;
 /** Reconnect attempts back off up to this (ioredis reconnects by itself, forever). */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /** Both connections are pinged this often: a hung Redis (no answer, connection still open) is a lost one. */
@@ -35,6 +40,8 @@ export class RedisConnection implements OnApplicationShutdown {
   private readonly upGauge: Gauge | null = null;
   private readonly fallbacks: Counter | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** A heartbeat still waiting for its PINGs: the next one is skipped rather than stacked. */
+  private checking = false;
   private readonly startedAt = Date.now();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, registry: MetricsRegistry) {
@@ -103,10 +110,11 @@ export class RedisConnection implements OnApplicationShutdown {
    */
   private async checkAnswering(): Promise<void> {
     const connections = [this.client, this.subscriber].filter((c): c is Redis => c !== null && c !== undefined);
-    if (connections.length === 0) return;
+    if (connections.length === 0 || this.checking) return;
+    this.checking = true;
     const answers = await Promise.all(
       connections.map((c) => (c.status === 'ready' ? answersWithin(c, COMMAND_TIMEOUT_MS) : Promise.resolve(false))),
-    );
+    ).finally(() => (this.checking = false));
     // The client may have closed meanwhile: its 'close' has already said so.
     if (this.client?.status === 'ready') this.setUp(answers.every(Boolean));
     // Still connecting after the grace: said once, so the operator knows within seconds.
@@ -139,10 +147,16 @@ export class RedisConnection implements OnApplicationShutdown {
   }
 }
 
-/** Rejects if `work` takes longer than `ms` (the subscriber has no command timeout: SUBSCRIBE waits for Redis). */
+/**
+ * Rejects if `work` takes longer than `ms` (the subscriber has no command timeout: SUBSCRIBE waits for Redis).
+ * When the timer fires, replies already received get one turn of the event loop first (setImmediate
+ * runs after pending I/O), so a loop held up past `ms` does not count an answered PING as lost.
+ */
 function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer within ${ms} ms`))), ms)),
+  );
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
