@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fillDisk, mountSmallDisk } from './support/small-disk';
 import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { ADMIN_TOKEN } from './support/gateway';
-import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
 import { queryDatabase } from './support/test-databases';
 
 /** alpha/v5 720p 5 s: 60 credits. */
@@ -26,6 +26,12 @@ describeWithDisk('a full disk under SQLite loses nothing acknowledged', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, headers: res.headers, body: await res.json().catch((): any => null) };
+  };
+
+  /** Rounds the webhook-events job finished without an error (each claims due rows with one UPDATE). */
+  const webhookRounds = async () => {
+    const text = await (await fetch(`${gateway.url}/metrics`)).text();
+    return Number(/^gateway_job_rounds_total\{job="webhook-events",outcome="ok"\} (\d+)$/m.exec(text)?.[1] ?? 0);
   };
 
   beforeAll(async () => {
@@ -62,6 +68,10 @@ describeWithDisk('a full disk under SQLite loses nothing acknowledged', () => {
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(refused.body.error).toMatchObject({ code: 'service_unavailable', type: 'server_error' });
+    expect((await call('GET', '/health', ADMIN_TOKEN)).status).toBe(503);
+    // A background round whose UPDATE matches no row commits even now: it must not make the gateway look healthy.
+    const rounds = await webhookRounds();
+    await until('two more webhook rounds on the full disk', async () => ((await webhookRounds()) >= rounds + 2 ? true : undefined));
     expect((await call('GET', '/health', ADMIN_TOKEN)).status).toBe(503);
 
     rmSync(filler);

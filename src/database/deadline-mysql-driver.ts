@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { DataSource, ReplicationMode } from 'typeorm';
 import { MysqlDriver } from 'typeorm/driver/mysql/MysqlDriver';
 import { MysqlQueryRunner } from 'typeorm/driver/mysql/MysqlQueryRunner';
+import { withinTime } from '../common/runtime/within-time';
 
 /** The part of a mysql2 pool connection this needs. */
 interface PooledConnection {
@@ -34,20 +35,12 @@ class DeadlineMysqlQueryRunner extends MysqlQueryRunner {
     if (this.databaseConnection || (this as unknown as { databaseConnectionPromise?: unknown }).databaseConnectionPromise)
       return super.connect();
     const acquiring = super.connect() as Promise<PooledConnection>;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(acquireTimedOut(this.budgetMs)), this.budgetMs);
+    return withinTime(acquiring, this.budgetMs, () => acquireTimedOut(this.budgetMs)).catch((error: Error) => {
+      this.acquireError = error;
+      // The connection may still come: give it back to the pool if this runner was released meanwhile.
+      void acquiring.then((late) => (this.isReleased ? late.release() : undefined)).catch(() => undefined);
+      throw error;
     });
-    return Promise.race([acquiring, expired]).then(
-      (connection) => (clearTimeout(timer), connection),
-      (error: Error) => {
-        clearTimeout(timer);
-        this.acquireError = error;
-        // The connection may still come: give it back to the pool if this runner was released meanwhile.
-        void acquiring.then((late) => (this.isReleased ? late.release() : undefined)).catch(() => undefined);
-        throw error;
-      },
-    );
   }
 
   override async query(query: string, parameters?: unknown[], useStructuredResult = false): Promise<unknown> {

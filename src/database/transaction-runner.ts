@@ -58,21 +58,24 @@ export class TransactionRunner {
     );
   }
 
-  /** True once a write failed for want of a usable database and none has committed since. */
+  /** True once a write failed for want of a usable database and no health probe has committed since. */
   get writesFailing(): boolean {
     return this.writeFaultSince !== null;
   }
 
-  /** Commits one tiny write; clears `writesFailing` when it works (the health check's probe). */
+  /**
+   * Commits one tiny write that always changes a row; clears `writesFailing` when it works (the
+   * health check's probe). Only the probe clears it: another unit of work may succeed without
+   * writing a byte (an UPDATE that matched no row commits even on a full disk).
+   */
   async probeWrite(): Promise<void> {
     await this.run((manager) => manager.upsert(SettingEntity, { key: 'health.write_probe', value: String(Date.now()) }, ['key']));
+    this.writeFaultSince = null;
   }
 
   private async track<T>(work: () => Promise<T>): Promise<T> {
     try {
-      const result = await work();
-      this.writeFaultSince = null;
-      return result;
+      return await work();
     } catch (error) {
       if (isDatabaseUnavailable(error)) this.writeFaultSince ??= Date.now();
       throw error;

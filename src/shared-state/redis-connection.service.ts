@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { Counter, Gauge } from 'prom-client';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { MetricsRegistry } from '../metrics/metrics-registry';
+import { withinTime } from '../common/runtime/within-time';
 
 /**
  * A Redis command that takes longer fails, and the caller falls back to its in-process state. Long
@@ -145,19 +146,6 @@ export class RedisConnection implements OnApplicationShutdown {
       connection.disconnect();
     }
   }
-}
-
-/**
- * Rejects if `work` takes longer than `ms` (the subscriber has no command timeout: SUBSCRIBE waits for Redis).
- * When the timer fires, replies already received get one turn of the event loop first (setImmediate
- * runs after pending I/O), so a loop held up past `ms` does not count an answered PING as lost.
- */
-function withinTime<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>(
-    (_, reject) => (timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer within ${ms} ms`))), ms)),
-  );
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 const answersWithin = (connection: Redis, ms: number): Promise<boolean> =>
