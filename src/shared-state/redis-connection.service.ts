@@ -6,12 +6,17 @@ import { MetricsRegistry } from '../metrics/metrics-registry';
 import { withinTime } from '../common/runtime/within-time';
 
 /**
- * A Redis command that takes longer fails, and the caller falls back to its in-process state. Long
- * enough that a reply held up by this instance's own busy event loop (a CPU-bound host) is not taken
- * for a hung Redis, which would split the shared limits; a hung Redis is flagged by the heartbeat
- * within a few seconds, and from then on no command waits for it.
+ * A heartbeat PING not answered within this counts as a hung Redis. Its deadline lets replies already
+ * received run first (withinTime), so a reply held up by this instance's own busy event loop (a
+ * CPU-bound host) is not taken for a hung Redis, which would split the shared limits.
  */
-const COMMAND_TIMEOUT_MS = 1_500;
+const PING_TIMEOUT_MS = 1_500;
+/**
+ * ioredis's own command timeout, only a backstop: its timer can fire before a reply already received
+ * is read. A hung Redis is found by the heartbeat, which then cuts the connection, failing the
+ * commands in flight at once (callers fall back to their in-process state).
+ */
+const COMMAND_BACKSTOP_MS = 5_000;
 /** Reconnect attempts back off up to this (ioredis reconnects by itself, forever). */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 /** Both connections are pinged this often: a hung Redis (no answer, connection still open) is a lost one. */
@@ -55,7 +60,7 @@ export class RedisConnection implements OnApplicationShutdown {
     const options = {
       lazyConnect: false,
       enableOfflineQueue: false,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      commandTimeout: COMMAND_BACKSTOP_MS,
       maxRetriesPerRequest: 0,
       retryStrategy: (times: number) => Math.min(times * 100, MAX_RECONNECT_DELAY_MS),
     };
@@ -67,7 +72,10 @@ export class RedisConnection implements OnApplicationShutdown {
       commandTimeout: undefined,
       maxRetriesPerRequest: null,
     });
-    this.client.on('ready', () => this.setUp(true));
+    // Up once both are ready: with only the client ready, the next heartbeat would say down again.
+    const bothReady = () => this.client?.status === 'ready' && this.subscriber?.status === 'ready';
+    this.client.on('ready', () => bothReady() && this.setUp(true));
+    this.subscriber.on('ready', () => bothReady() && this.setUp(true));
     this.client.on('close', () => this.setUp(false));
     // Errors are reported through the state change; without a listener ioredis would print each retry.
     this.client.on('error', () => undefined);
@@ -114,10 +122,14 @@ export class RedisConnection implements OnApplicationShutdown {
     if (connections.length === 0 || this.checking) return;
     this.checking = true;
     const answers = await Promise.all(
-      connections.map((c) => (c.status === 'ready' ? answersWithin(c, COMMAND_TIMEOUT_MS) : Promise.resolve(false))),
+      connections.map((c) => (c.status === 'ready' ? answersWithin(c, PING_TIMEOUT_MS) : Promise.resolve(false))),
     ).finally(() => (this.checking = false));
     // The client may have closed meanwhile: its 'close' has already said so.
-    if (this.client?.status === 'ready') this.setUp(answers.every(Boolean));
+    if (this.client?.status === 'ready') {
+      this.setUp(answers.every(Boolean));
+      // Hung: its commands in flight would wait for the backstop; a new connection fails them now.
+      if (!answers[0]) this.client.disconnect(true);
+    }
     // Still connecting after the grace: said once, so the operator knows within seconds.
     else if (this.state === 'connecting' && Date.now() - this.startedAt >= START_GRACE_MS) this.setUp(false);
   }
