@@ -23,6 +23,13 @@ describeEachDatabase('API key limits on two instances', (kind) => {
   const bothOnRedis = () =>
     timeUntil(async () => a.app.get(RedisConnection).isUp && b.app.get(RedisConnection).isUp, 10_000, 'both instances on Redis');
 
+  /** How many connections listen for key invalidations, as Redis counts them. */
+  const listeners = async () => {
+    const redis = a.app.get(RedisConnection);
+    const [, count] = (await redis.client!.call('PUBSUB', 'NUMSUB', `${redis.keyPrefix}api-key-invalidations`)) as [string, number];
+    return count;
+  };
+
   const video = { model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' };
   const list = (gw: TestGateway, key: string) => gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`);
   const submit = (gw: TestGateway, key: string) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send(video);
@@ -46,6 +53,11 @@ describeEachDatabase('API key limits on two instances', (kind) => {
     b = await startGateway(kind, env, database);
     await a.createChannel(alphaChannelBody(fake));
     await bothOnRedis();
+  });
+
+  it('has both instances listening for key invalidations, however their connections came up', async () => {
+    if (!redisAvailable) return;
+    await timeUntil(async () => (await listeners()) === 2, 10_000, 'both instances subscribed');
   });
   afterAll(async () => {
     await a?.close();

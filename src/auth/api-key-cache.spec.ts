@@ -13,7 +13,7 @@ const subscribed = () => new Promise((resolve) => setImmediate(resolve));
 /** A stand-in for the Redis connection: its state, what was published, and a subscriber to feed. */
 function fakeRedis(configured: boolean) {
   const listeners: Array<(up: boolean) => void> = [];
-  const subscriber = Object.assign(new EventEmitter(), { subscribe: jest.fn().mockResolvedValue(1) });
+  const subscriber = Object.assign(new EventEmitter(), { status: 'ready', subscribe: jest.fn().mockResolvedValue(1) });
   const published: string[] = [];
   let failPublish = false;
   /** The invalidation counter every instance reads (`incr` on each invalidation). */
@@ -28,7 +28,8 @@ function fakeRedis(configured: boolean) {
             failPublish ? Promise.reject(new Error('down')) : (published.push(message), 1),
           ),
           incr: jest.fn(async () => ++version),
-          get: jest.fn(async () => String(version)),
+          // Like Redis: no counter until the first INCR.
+          get: jest.fn(async () => (version === 0 ? null : String(version))),
         }
       : null,
     subscriber: configured ? subscriber : null,
@@ -113,7 +114,7 @@ describe('ApiKeyCache', () => {
     expect(cache.get('h3', 59_999)).toBeDefined();
   });
 
-  it('clears itself within a version check when another instance invalidated and the message was lost', async () => {
+  it('clears itself within a version check when another instance invalidated and the message was lost (the first one ever too)', async () => {
     const { redis, lostInvalidation } = fakeRedis(true);
     const cache = new ApiKeyCache(redis);
     const checkVersion = () => (cache as unknown as { checkVersion(): Promise<void> }).checkVersion();
@@ -164,5 +165,7 @@ describe('ApiKeyCache', () => {
     cache.set('h4', key, user(7), 0);
     subscriber.emit('ready');
     expect(cache.get('h4', 1)).toBeUndefined();
+    // ioredis restores only subscriptions of a connection that was ready: each 'ready' subscribes again.
+    expect(subscriber.subscribe).toHaveBeenCalledTimes(3);
   });
 });

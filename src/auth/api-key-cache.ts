@@ -47,7 +47,6 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   private readonly channel: string;
   /** True while this instance hears other instances' invalidations. */
   private subscribed = false;
-  private subscribedOnce = false;
   /** Counts invalidations (and clears), so a lookup that raced one is not cached. */
   private invalidations = 0;
 
@@ -68,20 +67,24 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
       if (channel === this.channel) this.apply(message);
     });
     // Until the subscription is confirmed, invalidations may pass unheard: entries live the short TTL,
-    // and the cache is cleared once it is confirmed. A reconnected subscriber may have missed some too.
-    // (ioredis subscribes a reconnected connection again itself, before 'ready'.)
+    // and the cache is cleared once it is confirmed. A reconnected subscriber may have missed some too,
+    // and is subscribed again here: ioredis restores a subscription only after a connection that was
+    // ready, so one lost while connecting (a busy host) would leave this instance deaf for good.
+    const subscribe = () =>
+      subscriber
+        .subscribe(this.channel)
+        .then(() => {
+          this.subscribed = true;
+          this.clear();
+        })
+        .catch((error: Error) => this.logger.warn(`cannot subscribe to key invalidations yet: ${error.message}`));
     subscriber.on('ready', () => {
-      this.subscribed = this.subscribedOnce;
+      this.subscribed = false;
       this.clear();
+      void subscribe();
     });
     subscriber.on('close', () => (this.subscribed = false));
-    subscriber
-      .subscribe(this.channel)
-      .then(() => {
-        this.subscribedOnce = this.subscribed = true;
-        this.clear();
-      })
-      .catch((error: Error) => this.logger.warn(`cannot subscribe to key invalidations yet: ${error.message}`));
+    if (subscriber.status === 'ready') void subscribe();
     this.versionCheck = setInterval(() => void this.checkVersion(), VERSION_CHECK_MS).unref();
     this.redis.onStateChange((up) => {
       this.clear();
@@ -97,7 +100,11 @@ export class ApiKeyCache implements OnModuleInit, OnModuleDestroy {
   private async checkVersion(): Promise<void> {
     const client = this.redis.client;
     if (!client || !this.redis.isUp) return;
-    const version = await client.get(this.versionKey).catch(() => undefined);
+    // No counter yet reads as 0: the first invalidation ever must count as a change too.
+    const version = await client.get(this.versionKey).then(
+      (value) => value ?? '0',
+      () => undefined,
+    );
     if (version === undefined) return;
     if (this.seenVersion !== null && version !== this.seenVersion) this.clear();
     this.seenVersion = version;
