@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config';
+import { withinTime } from '../common/runtime/within-time';
 
 /** A Redis that has not answered a PING by then is as good as absent: a blackhole never closes the connection either. */
 const PROBE_TIMEOUT_MS = 3000;
@@ -20,18 +21,17 @@ export async function checkRedis(config: AppConfig): Promise<string | null> {
     enableOfflineQueue: false,
   });
   redis.on('error', () => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
-  });
   try {
-    await Promise.race([redis.connect().then(() => redis.ping()), timeout]);
+    await withinTime(
+      redis.connect().then(() => redis.ping()),
+      PROBE_TIMEOUT_MS,
+      () => new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`),
+    );
     return null;
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0];
     return `REDIS_URL: no Redis answers at ${where(config.redisUrl)}: ${reason} (start Redis, or unset REDIS_URL to run one instance on its own limits)`;
   } finally {
-    clearTimeout(timer);
     redis.disconnect();
   }
 }

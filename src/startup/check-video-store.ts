@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/app-config';
 import { openVideoStore } from '../storage/video-store.provider';
+import { withinTime } from '../common/runtime/within-time';
 
 /** A store that has not answered a probe by then is as good as unusable (the SDK's own retries included). */
 const PROBE_TIMEOUT_MS = 5000;
@@ -15,20 +16,18 @@ export async function checkVideoStore(config: AppConfig): Promise<string | null>
   const store = await openVideoStore(config);
   if (!store) return null;
   const key = `start-probe-${randomBytes(8).toString('hex')}`;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
-  });
   try {
-    await Promise.race([store.writeSmall(key, Buffer.from('probe'), 'text/plain').then(() => store.remove(key)), timeout]);
+    await withinTime(
+      store.writeSmall(key, Buffer.from('probe'), 'text/plain').then(() => store.remove(key)),
+      PROBE_TIMEOUT_MS,
+      () => new Error(`no answer within ${PROBE_TIMEOUT_MS / 1000} s`),
+    );
     return null;
   } catch (error) {
     const reason = (error as Error).message.split('\n')[0];
     const hint =
       store.kind === 's3' ? ' (the AWS SDK reads AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_ENDPOINT_URL_S3)' : '';
     return `VIDEO_STORE: cannot write to ${describeVideoStore(config)}: ${reason}${hint}`;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
