@@ -1,5 +1,5 @@
 import { applyDecorators, HttpCode, Type } from '@nestjs/common';
-import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse } from '@nestjs/swagger';
 import { ErrorCode } from '../common/errors/app-error';
 import type { ErrorSurface } from '../common/errors/error-body';
 import { errorExample } from '../common/errors/error-examples';
@@ -35,7 +35,8 @@ export function ApiCancelRoute(docs: CancelRouteDocs): MethodDecorator {
       summary: docs.summary,
       description:
         'Cancellable: a task its provider has not accepted yet; a family C task still queued upstream; a Runway task not finished. ' +
-        'The task then sends `video.failed` to your webhooks. A cancel racing the task’s own end: exactly one of them wins.',
+        'The gateway reads the task from its provider first: one the provider has finished ends as it finished (a 409 naming that status). ' +
+        'A cancelled task sends `video.failed` to your webhooks. A cancel racing the task’s own end: exactly one of them wins.',
     }),
     ApiOkResponse({ type: docs.okType, description: docs.okDescription }),
     ApiNotFoundResponse({ type: docs.errorType, description: "Unknown task, or another account's task", example: docs.notFoundExample }),
@@ -43,11 +44,16 @@ export function ApiCancelRoute(docs: CancelRouteDocs): MethodDecorator {
       type: docs.errorType,
       description:
         '`conflict`: the task has already ended (the message names its status). `cancel_not_supported`: its provider cannot cancel it ' +
-        '(families A, B and O, Kling, Veo, MiniMax; family C once running) or refused to; the task goes on, nothing changes',
+        '(families A, B and O, Kling, Veo, MiniMax; family C once running) or refused to; the task goes on and follows its provider',
       examples: {
         ended: { summary: 'already ended', value: ended },
         not_supported: { summary: 'cancel_not_supported', value: cannotCancel },
       },
+    }),
+    ApiServiceUnavailableResponse({
+      type: docs.errorType,
+      description:
+        'The provider could not be asked (or did not answer the cancel): nothing was charged or refunded; retry after `Retry-After`',
     }),
   );
 }

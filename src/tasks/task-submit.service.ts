@@ -17,6 +17,7 @@ import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service
 import { FamilyRegistry } from '../families/family-registry';
 import { INSTANCE_ID } from '../config/instance-id';
 import { PendingSubmitWrites } from './pending-submit-writes';
+import { ProviderCancel } from './provider-cancel';
 import { SubmitLease } from './submit-lease';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
@@ -69,6 +70,7 @@ export class TaskSubmitService {
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly pending: PendingSubmitWrites,
+    private readonly providerCancel: ProviderCancel,
   ) {}
 
   async submit(draft: TaskDraft, caller: Caller): Promise<TaskEntity> {
@@ -353,12 +355,11 @@ export class TaskSubmitService {
     const current = await this.tasks.findByTaskId(task.taskId);
     if (current?.status !== 'FAILURE' || current.failReason !== FAILURE.cancelled) return;
     const accepted = Object.assign(new TaskEntity(), current, { status: 'NOT_START', upstreamTaskId });
-    if (adapter.cancellable && !adapter.cancellable(accepted)) return;
-    await adapter
-      .cancel(accepted, channel)
-      .catch((error: unknown) =>
-        this.logger.warn(`provider job ${upstreamTaskId} of cancelled task ${task.taskId} not cancelled: ${error}`),
-      );
+    const answer = await this.providerCancel
+      .stopIfRunning(accepted, channel, adapter)
+      .catch((error: unknown) => `not read: ${(error as Error)?.message ?? error}`);
+    if (answer !== 'accepted')
+      this.logger.warn(`provider job ${upstreamTaskId} of cancelled task ${task.taskId} not cancelled (${answer})`);
   }
 
   private async rejectAfter(task: TaskEntity, error: unknown, owner: string): Promise<unknown> {

@@ -11,7 +11,10 @@ import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import { FAILURE } from '../upstream/failure-reason';
+import { estimatedProgress } from './poll-progress';
 import { PollReleaseBuffer } from './poll-release-buffer';
+import { isUnknownTask } from './provider-cancel';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { pollIntervalFor, SUBMIT_INTERRUPTED, TaskSubmitService } from './task-submit.service';
@@ -179,6 +182,13 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     try {
       outcome = await adapter.poll(task, channel);
     } catch (error) {
+      if (task.cancelSentAt !== null && isUnknownTask(error)) {
+        // The client's cancel reached the provider (which took the task away) before its canceller could end it: a crash, say.
+        stopTimer();
+        endCall(false);
+        await this.transitions.fail(task, FAILURE.cancelled, {}, owner, this.clock.now());
+        return 'cancelled';
+      }
       // Counted here; the runner backs the task off (never sooner than Retry-After) and frees it.
       stopTimer();
       endCall(true);
@@ -195,9 +205,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     endCall(false);
     this.metrics.polls.inc({ family, channel: channelLabel, outcome: outcome.state });
     const now = this.clock.now();
-    const elapsed = now - (task.submitTime ?? task.createdAt);
-    const estimate = Math.min(95, (elapsed / adapter.expectedDurationMs) * 100);
-    const plan = this.transitions.planPoll(task, outcome, estimate, {
+    const plan = this.transitions.planPoll(task, outcome, estimatedProgress(task, adapter, now), {
       nextPollAt: nextPollAfter(round.claimedAt.get(task.id) ?? now, now, interval, adapter.minPollIntervalMs),
     });
     if (plan.failure === undefined && plan.status === task.status) {

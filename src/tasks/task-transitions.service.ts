@@ -51,7 +51,8 @@ export class TaskTransitionsService {
       return {
         status: 'FAILURE',
         changes: { upstreamResponse: outcome.raw },
-        failure: outcome.failReason ?? 'generation failed',
+        // The provider's own "cancelled", once the client's cancel was sent to it, is that cancel's end.
+        failure: outcome.cancelledUpstream && task.cancelSentAt !== null ? FAILURE.cancelled : (outcome.failReason ?? 'generation failed'),
         polledAt,
       };
     const target: TaskStatus = outcome.state === 'succeeded' ? 'SUCCESS' : outcome.state === 'running' ? 'IN_PROGRESS' : 'QUEUED';

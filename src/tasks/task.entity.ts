@@ -132,4 +132,8 @@ export class TaskEntity {
   /** How many gateways the submit had passed through before this one (X-Gateway-Hops); its upstream calls say one more. */
   @Column({ name: 'gateway_hops', type: 'integer', default: 0 })
   gatewayHops: number;
+
+  /** When a client's cancel was sent to the provider (null: never, or the provider refused it); a crash of that cancel resumes from it. */
+  @Column({ name: 'cancel_sent_at', type: 'bigint', nullable: true, transformer: bigintColumn })
+  cancelSentAt: number | null;
 }

@@ -201,6 +201,19 @@ export class TaskRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /** Writes down, under the cancel's lease, that the provider is being sent the client's cancel (see TaskEntity.cancelSentAt). */
+  async markCancelSent(id: number, owner: string, sentAt: number): Promise<boolean> {
+    const result = await this.transactions.runStatement((manager) =>
+      manager
+        .createQueryBuilder()
+        .update(TaskEntity)
+        .set({ cancelSentAt: sentAt })
+        .where('id = :id AND lease_owner = :owner', { id, owner })
+        .execute(),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+
   /** Lets go of a lease and schedules the next look; `polledAt` counts a poll (one that failed) made then. */
   async release(id: number, owner: string, changes: Partial<TaskEntity>, polledAt?: number): Promise<void> {
     await this.transactions.runStatement((manager) =>

@@ -7,6 +7,7 @@ import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { PendingSubmitWrites } from './pending-submit-writes';
+import { ProviderCancel } from './provider-cancel';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskCancelService } from './task-cancel.service';
 import { TaskEntity } from './task.entity';
@@ -43,6 +44,7 @@ import { TaskHousekeeping } from './task-housekeeping';
     TaskSubmitService,
     SubmitPipeline,
     TaskSyncService,
+    ProviderCancel,
     TaskCancelService,
     TaskHousekeeping,
   ],

@@ -50,6 +50,8 @@ export interface SubmitOutcome {
 }
 
 export type UpstreamState = 'queued' | 'running' | 'succeeded' | 'failed';
+/** The states of a task its provider may still stop. */
+export type CancellableState = Extract<UpstreamState, 'queued' | 'running'>;
 
 export interface PollOutcome {
   state: UpstreamState;
@@ -62,9 +64,11 @@ export interface PollOutcome {
   failReason?: string;
   /** The raw upstream query body, kept as the task's `upstream_response`. */
   raw: unknown;
+  /** The provider says the task was cancelled (a failed outcome): after a client's cancel was sent, that cancel's end. */
+  cancelledUpstream?: boolean;
 }
 
-/** One upstream family's wire protocol. Adapters register themselves with UpstreamAdapterRegistry. */
+/** One upstream family's wire protocol. Each family registers its adapter with the FamilyRegistry. */
 export interface UpstreamAdapter {
   readonly platform: Platform;
   /** Default poll interval for the family (a channel's `poll_interval_ms` overrides it). */
@@ -90,10 +94,12 @@ export interface UpstreamAdapter {
   /**
    * Asks the provider to cancel the task (only families whose provider can; absent: it cannot).
    * Resolves once the provider accepted; throws UpstreamError when it refused or could not be asked.
+   * Called only by the shared cancel path (ProviderCancel), right after a poll found the task in one
+   * of `cancelWhile`: some providers' cancel also deletes a finished task.
    */
   cancel?(task: TaskEntity, channel: ChannelEntity): Promise<void>;
-  /** Whether the provider can still cancel the task in its current state (absent: whenever `cancel` exists). */
-  cancellable?(task: TaskEntity): boolean;
+  /** The provider states in which its cancel stops a task (absent: queued and running). */
+  readonly cancelWhile?: readonly CancellableState[];
   /** A cheap authenticated call that proves the channel works (console "test connectivity"); throws UpstreamError. */
   probe?(channel: ChannelEntity): Promise<void>;
 }

@@ -8,8 +8,14 @@
  * (else 400), as Runway demands. `POST /v1/text_to_video` and `/v1/image_to_video` answer `{id}`;
  * `GET /v1/tasks/<id>` answers the task's script one step per query, repeating the last; a
  * SUCCEEDED task's `output[0]` is a signed link (`/outputs/<id>.mp4?_jwt=`, no auth) serving
- * `fake.videoBytes`; `DELETE /v1/tasks/<id>` cancels a task (204) and later queries say CANCELLED.
+ * `fake.videoBytes`; `DELETE /v1/tasks/<id>` answers 204, as Runway does: it cancels a task still
+ * PENDING, THROTTLED or RUNNING (later queries say CANCELLED) and deletes one in any other state
+ * (later queries are a 404).
  * - `fake.scriptNext([...])`: a step is a status or `{ status: 'FAILED', failureCode }`.
+ * - `fake.finish(id, step?)`: the provider moves the task on by itself (SUCCEEDED unless told), whether
+ *   or not anybody queries it; every later query says so.
+ * - `fake.holdDeletes()`: DELETEs are recorded on arrival but carried out and answered only once the
+ *   returned function is called (a cancel in flight, for a crash to interrupt).
  * - `fake.failNextSubmit({ status, body?, headers? })`: the next submit answers this error.
  * - `fake.submits()`: every submit (path, JSON body, headers).
  */
@@ -27,20 +33,41 @@ export interface FakeRunwayUpstream {
   downloads(): RecordedRequest[];
   deletes(): RecordedRequest[];
   scriptNext(steps: RunwayStep[]): void;
+  finish(id: string, step?: RunwayStep): void;
+  holdDeletes(): () => void;
+  /** The provider's ids of the tasks it was sent, in order. */
+  taskIds(): string[];
   failNextSubmit(error: { status: number; body?: unknown; headers?: Record<string, string> }): void;
   close(): Promise<void>;
 }
 
 const VERSION = '2024-11-06';
+/** The states in which Runway's DELETE cancels a task (in any other it deletes the task). */
+const RUNS = new Set(['PENDING', 'THROTTLED', 'RUNNING']);
+
+interface FakeTask {
+  script: RunwayStep[];
+  queries: number;
+  token: string;
+  cancelled: boolean;
+  /** Set by `finish`: where the provider took the task by itself. */
+  finished: RunwayStep | null;
+}
+
+/** Where the task is now: where it was moved, else the step its last query answered (the first before any). */
+const currentStep = (task: FakeTask): RunwayStep =>
+  task.finished ?? task.script[Math.min(Math.max(task.queries - 1, 0), task.script.length - 1)];
+const stepStatus = (step: RunwayStep): string => (typeof step === 'object' ? step.status : step);
 
 export async function startFakeRunwayUpstream(options: { apiKey?: string } = {}): Promise<FakeRunwayUpstream> {
   const apiKey = options.apiKey ?? 'key_runway-test';
-  const tasks = new Map<string, { script: RunwayStep[]; queries: number; token: string; cancelled: boolean }>();
+  const tasks = new Map<string, FakeTask>();
+  let deleteGate: Promise<void> | null = null;
   const submitFailures: Array<{ status: number; body?: unknown; headers?: Record<string, string> }> = [];
   let nextScript: RunwayStep[] | null = null;
   let counter = 0;
   const fake = {} as FakeRunwayUpstream;
-  const server: LoopbackServer = await startLoopbackServer((req, res) => {
+  const server: LoopbackServer = await startLoopbackServer(async (req, res) => {
     const output = /^\/outputs\/([^/]+)\.mp4$/.exec(req.path);
     // The signed output link needs no key (Runway's CloudFront URLs), only its token.
     if (output && req.method === 'GET') {
@@ -56,13 +83,15 @@ export async function startFakeRunwayUpstream(options: { apiKey?: string } = {})
     const task = one ? tasks.get(one[1]) : undefined;
     if (!one || !task) return sendJson(res, 404, { error: 'Not found' });
     if (req.method === 'DELETE') {
-      task.cancelled = true;
+      if (deleteGate) await deleteGate;
+      if (task.cancelled || !RUNS.has(stepStatus(currentStep(task)))) tasks.delete(one[1]);
+      else task.cancelled = true;
       return void res.writeHead(204).end();
     }
     if (req.method !== 'GET') return sendJson(res, 405, { error: 'Method not allowed' });
     const base = { id: one[1], createdAt: '2025-11-11T21:48:50.448Z' };
     if (task.cancelled) return sendJson(res, 200, { ...base, status: 'CANCELLED' });
-    const step = task.script[Math.min(task.queries++, task.script.length - 1)];
+    const step = task.finished ?? task.script[Math.min(task.queries++, task.script.length - 1)];
     if (typeof step === 'object')
       return sendJson(res, 200, {
         ...base,
@@ -82,7 +111,13 @@ export async function startFakeRunwayUpstream(options: { apiKey?: string } = {})
       return void res.end(JSON.stringify(failure.body ?? { error: 'failure at http://10.0.0.1/internal' }));
     }
     const id = `0000${++counter}-f29d-4e58-99d3-1cb9efa14a5b`;
-    tasks.set(id, { script: nextScript ?? ['PENDING', 'RUNNING', 'SUCCEEDED'], queries: 0, token: `jwt${counter}`, cancelled: false });
+    tasks.set(id, {
+      script: nextScript ?? ['PENDING', 'RUNNING', 'SUCCEEDED'],
+      queries: 0,
+      token: `jwt${counter}`,
+      cancelled: false,
+      finished: null,
+    });
     nextScript = null;
     sendJson(res, 200, { id });
   }
@@ -99,6 +134,20 @@ export async function startFakeRunwayUpstream(options: { apiKey?: string } = {})
     downloads: () => server.requests.filter((r) => r.path.startsWith('/outputs/')),
     deletes: () => server.requests.filter((r) => r.method === 'DELETE'),
     scriptNext: (steps: RunwayStep[]) => void (nextScript = steps),
+    finish: (id: string, step: RunwayStep = 'SUCCEEDED') => {
+      const task = tasks.get(id);
+      if (!task) throw new Error(`fake runway: unknown task ${id}`);
+      task.finished = step;
+    },
+    holdDeletes: () => {
+      let release!: () => void;
+      deleteGate = new Promise((resolve) => (release = resolve));
+      return () => {
+        deleteGate = null;
+        release();
+      };
+    },
+    taskIds: () => [...tasks.keys()],
     failNextSubmit: (error: { status: number; body?: unknown; headers?: Record<string, string> }) => void submitFailures.push(error),
     close: () => server.close(),
   });

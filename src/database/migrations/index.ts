@@ -16,6 +16,7 @@ import { OwnTables1764600000300 } from './1764600000300-own-tables';
 import { TaskCallbacks1764700000200 } from './1764700000200-task-callbacks';
 import { ApiKeyLimits1764700000300 } from './1764700000300-api-key-limits';
 import { RetentionIndexes1764700000400 } from './1764700000400-retention-indexes';
+import { TaskCancelSent1764800000100 } from './1764800000100-task-cancel-sent';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   TaskCallbacks1764700000200,
   ApiKeyLimits1764700000300,
   RetentionIndexes1764700000400,
+  TaskCancelSent1764800000100,
 ];

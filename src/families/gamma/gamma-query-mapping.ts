@@ -34,7 +34,7 @@ export function mapGammaQuery(answer: unknown, policy?: LinkPolicy): PollOutcome
       return { state: 'failed', failReason: code ? `${prefix}: ${code}${description ? `: ${description}` : ''}` : prefix, raw };
     }
     case 'cancelled':
-      return { state: 'failed', failReason: 'generation failed: the task was cancelled upstream', raw };
+      return { state: 'failed', failReason: 'generation failed: the task was cancelled upstream', raw, cancelledUpstream: true };
     case 'expired':
       return { state: 'failed', failReason: 'upstream timeout: the provider expired the task', raw };
     default:

@@ -40,9 +40,7 @@ export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody> 
   }
 
   /** The provider cancels a task only while it is still `queued`; a running one it refuses. */
-  cancellable(task: TaskEntity): boolean {
-    return task.status === 'NOT_START' || task.status === 'QUEUED';
-  }
+  readonly cancelWhile = ['queued'] as const;
 
   /** `DELETE` of the task: `{}` once cancelled; an error answer (a running task) is an UpstreamError. */
   async cancel(task: TaskEntity, channel: ChannelEntity): Promise<void> {

@@ -43,7 +43,12 @@ export function mapRunwayTask(body: unknown, policy?: LinkPolicy): PollOutcome {
     case 'FAILED':
       return { state: 'failed', failReason: runwayFailReason(task.failureCode), raw };
     case 'CANCELLED':
-      return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the task was cancelled upstream'), raw };
+      return {
+        state: 'failed',
+        failReason: failureReason(FAILURE.generation, 'the task was cancelled upstream'),
+        raw,
+        cancelledUpstream: true,
+      };
     default:
       throw new UpstreamError(
         'transient',

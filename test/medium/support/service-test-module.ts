@@ -33,6 +33,7 @@ import type { TaskStatus } from '../../../src/tasks/task-status';
 import { TaskTransitionsService } from '../../../src/tasks/task-transitions.service';
 import { SubmitPipeline } from '../../../src/tasks/submit-pipeline.service';
 import { PendingSubmitWrites } from '../../../src/tasks/pending-submit-writes';
+import { ProviderCancel } from '../../../src/tasks/provider-cancel';
 import { TaskSubmitService } from '../../../src/tasks/task-submit.service';
 import { TaskSyncService } from '../../../src/tasks/task-sync.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
@@ -242,6 +243,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       TaskSubmitFields,
       TaskTransitionsService,
       PendingSubmitWrites,
+      ProviderCancel,
       TaskSubmitService,
       SubmitPipeline,
       TaskSyncService,
