@@ -3,6 +3,7 @@ import type { DefaultPrice } from '../billing/default-prices';
 import type { Caller, TaskDraft } from '../tasks/task-draft';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
+import type { StoredRequest } from '../upstream/upstream-task';
 import type { ChannelSettingDefinition, LocalizedText } from './channel-setting-definition';
 
 /** The two submit forms: `flat` on /v1/videos (OpenAI-style, JSON or multipart), `unified` on /v1/video/generations. */
@@ -29,15 +30,15 @@ export interface SubmitInput {
 }
 
 /** What a family makes of a body: the task to price and send, and what to let go of once the submit is over. */
-export interface FamilyDraft {
-  draft: Omit<TaskDraft, 'idempotencyKey' | 'gatewayHops'>;
+export interface FamilyDraft<R extends StoredRequest = StoredRequest> {
+  draft: Omit<TaskDraft<R>, 'idempotencyKey' | 'gatewayHops'>;
   release?: () => void;
 }
 
 /** A family's request schema: a body becomes a task draft, or a 400 naming the field; nothing is charged yet. */
-export interface FamilyDrafts {
+export interface FamilyDrafts<R extends StoredRequest = StoredRequest> {
   /** `model` is the canonical public id (FamilyDefinition.publicModel); the key allowlist was already checked. */
-  prepare(model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft>;
+  prepare(model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft<R>>;
 }
 
 /** An example request body, shown (and pre-filled) by Swagger; each one is accepted by the simulator with the defaults. */
@@ -65,8 +66,9 @@ export interface FamilySimulator {
 /**
  * One provider family: all the rest of the gateway may know of it. Static facts are plain fields;
  * the request schema and the adapter are Nest providers of `module`, looked up by FamilyRegistry.
+ * `R` is the family's request: its drafts write it and its adapter reads it, so the two cannot disagree.
  */
-export interface FamilyDefinition {
+export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
   /** The channels' `platform` and the tasks' `platform`. */
   readonly platform: Platform;
   /** How the console and GET /api/admin/platforms name it, in each console language. */
@@ -99,8 +101,8 @@ export interface FamilyDefinition {
   readonly request: FamilyRequestSchema;
   /** The Nest module that provides (and exports) `drafts` and `adapter`. */
   readonly module: Type<unknown>;
-  readonly drafts: Type<FamilyDrafts>;
-  readonly adapter: Type<UpstreamAdapter>;
+  readonly drafts: Type<FamilyDrafts<R>>;
+  readonly adapter: Type<UpstreamAdapter<R>>;
   readonly simulator?: FamilySimulator;
   /** Rules across a channel's settings for this platform (after a PATCH is merged); a 400 naming the field. */
   assertChannelSettings?(settings: ChannelSettings): void;

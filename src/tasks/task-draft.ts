@@ -2,17 +2,18 @@ import type { ApiKeyEntity } from '../auth/api-key.entity';
 import type { UserEntity } from '../auth/user.entity';
 import type { QuoteRequest } from '../billing/pricing.service';
 import type { Platform } from '../upstream/channel.entity';
+import type { StoredRequest } from '../upstream/upstream-task';
 import type { SubmitFieldRecorder } from './task-submit-fields';
 
 // What a family hands the task core, and who asks: types only, so the families depend on them without a cycle.
 
-/** A validated request, ready to be priced, recorded and sent upstream. */
-export interface TaskDraft {
+/** A validated request, ready to be priced, recorded and sent upstream. `R`: the family's request type. */
+export interface TaskDraft<R extends StoredRequest = StoredRequest> {
   platform: Platform;
   model: string;
   action: string;
-  /** What the family adapter needs to build the upstream call. */
-  request: Record<string, unknown>;
+  /** What the family adapter needs to build the upstream call (the adapter reads it as the same type). */
+  request: R;
   properties?: Record<string, unknown>;
   quote: Omit<QuoteRequest, 'group'>;
   /** Idempotency-Key header: the same key and body within 24 h return the first task. */

@@ -2,11 +2,11 @@ import type { HttpService } from '@nestjs/axios';
 import type { AxiosResponse } from 'axios';
 import type { LinkPolicy } from '../common/urls/url-guard';
 import type { AppConfig } from '../config/app-config';
-import type { TaskEntity } from '../tasks/task.entity';
 import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf, UpstreamErrorMapper } from './bearer-json-task-api';
 import type { ChannelEntity, Platform } from './channel.entity';
 import { channelLinkPolicy } from './channel-link-policy';
 import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from './upstream-adapter';
+import type { StoredRequest, UpstreamTask } from './upstream-task';
 
 /** How one family speaks the Bearer JSON API: its name in messages, extra POST headers, its error reading. */
 export interface BearerJsonProtocol<E> {
@@ -19,25 +19,26 @@ export interface BearerJsonProtocol<E> {
   mapError: UpstreamErrorMapper<E>;
   /** The credential headers of a call on this channel; absent: `Authorization: Bearer <api_key>`. */
   authHeaders?(channel: ChannelEntity): Record<string, string>;
-  /** The submit: one POST of the task's body, answered with the provider's task id. */
-  submit: {
-    path: string;
-    timeoutMs: number;
-    body(task: TaskEntity): unknown;
-    /** Where the answer carries the task id. */
-    taskIdOf(answer: unknown): unknown;
-    /** The transient error's message when the id is missing (or longer than `maxIdLength`). */
-    missingIdMessage: string;
-    maxIdLength?: number;
-  };
+}
+
+/** A submit that is one POST of the task's body, answered with the provider's task id (see BearerJsonAdapter.postForTaskId). */
+export interface OnePostSubmit<R> {
+  path: string;
+  timeoutMs: number;
+  body(task: UpstreamTask<R>): unknown;
+  /** Where the answer carries the task id. */
+  taskIdOf(answer: unknown): unknown;
+  /** The transient error's message when the id is missing (or longer than `maxIdLength`). */
+  missingIdMessage: string;
+  maxIdLength?: number;
 }
 
 /**
- * An adapter whose every call is Bearer JSON (families B, C and O): the model goes upstream as it
- * is, and the provider does not de-duplicate submits (an interrupted submit is failed and refunded,
- * never resent).
+ * An adapter whose every call is Bearer JSON (families B, C, O, Kling, MiniMax, Runway): the model goes
+ * upstream as it is, and the provider does not de-duplicate submits (an interrupted submit is failed
+ * and refunded, never resent). `E` is the provider's error body, `R` the family's request.
  */
-export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
+export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements UpstreamAdapter<R> {
   abstract readonly platform: Platform;
   abstract readonly defaultPollIntervalMs: number;
   abstract readonly expectedDurationMs: number;
@@ -53,9 +54,18 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
     return publicModel;
   }
 
-  /** One POST within the submit's deadline (and stopped when its signal aborts). */
-  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    const { path, timeoutMs, body, taskIdOf, missingIdMessage, maxIdLength = Infinity } = this.protocol.submit;
+  abstract submit(task: UpstreamTask<R>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome<R>>;
+
+  abstract poll(task: UpstreamTask<R>, channel: ChannelEntity): Promise<PollOutcome>;
+
+  /** A submit that is one POST, within the submit's deadline (and stopped when its signal aborts). */
+  protected async postForTaskId(
+    spec: OnePostSubmit<R>,
+    task: UpstreamTask<R>,
+    channel: ChannelEntity,
+    deadline?: SubmitDeadline,
+  ): Promise<SubmitOutcome<R>> {
+    const { path, timeoutMs, body, taskIdOf, missingIdMessage, maxIdLength = Infinity } = spec;
     const payload = body(task);
     const response = await this.call(channel, 'POST', path, callTimeoutMs(timeoutMs, deadline), {
       body: payload,
@@ -66,8 +76,6 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
     if (typeof id !== 'string' || !id || id.length > maxIdLength) throw new UpstreamError('transient', missingIdMessage);
     return { upstreamTaskId: id };
   }
-
-  abstract poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome>;
 
   /** The channel's rules for links the provider hands out. */
   protected linkPolicy(channel: ChannelEntity): LinkPolicy {
@@ -80,7 +88,7 @@ export abstract class BearerJsonAdapter<E> implements UpstreamAdapter {
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
     timeout: number,
-    options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {},
+    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R> } = {},
   ): Promise<AxiosResponse> {
     const { provider, postHeaders, headers, mapError, authHeaders } = this.protocol;
     const { body, signal, task } = options;
@@ -113,7 +121,7 @@ export interface BearerJsonTaskProtocol<E> extends BearerJsonProtocol<E> {
  * A Bearer JSON API whose tasks are queried by id: poll and refresh query the task (its video URL
  * is temporary, a fresh query hands out a new one), the probe queries a task id that cannot exist.
  */
-export abstract class BearerJsonTaskAdapter<E> extends BearerJsonAdapter<E> {
+export abstract class BearerJsonTaskAdapter<E, R extends StoredRequest> extends BearerJsonAdapter<E, R> {
   protected constructor(
     http: HttpService,
     config: AppConfig,
@@ -122,11 +130,11 @@ export abstract class BearerJsonTaskAdapter<E> extends BearerJsonAdapter<E> {
     super(http, config, taskProtocol);
   }
 
-  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+  async poll(task: UpstreamTask<R>, channel: ChannelEntity): Promise<PollOutcome> {
     return this.query(task, channel);
   }
 
-  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+  async refreshVideoUrl(task: UpstreamTask<R>, channel: ChannelEntity): Promise<string | null> {
     return succeededVideoUrl(await this.query(task, channel));
   }
 
@@ -137,7 +145,7 @@ export abstract class BearerJsonTaskAdapter<E> extends BearerJsonAdapter<E> {
   }
 
   /** The task's query, read by the family's mapper. */
-  protected async query(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+  protected async query(task: UpstreamTask<R>, channel: ChannelEntity): Promise<PollOutcome> {
     const { queryPath, queryTimeoutMs, mapQuery } = this.taskProtocol;
     const response = await this.call(channel, 'GET', queryPath(upstreamTaskIdOf(task)), queryTimeoutMs, { task });
     return mapQuery(response.data, this.linkPolicy(channel));

@@ -1,7 +1,6 @@
 import { HttpService } from '@nestjs/axios';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TaskEntity } from '../tasks/task.entity';
 import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from './bearer-json-task-api';
 import type { ChannelEntity } from './channel.entity';
 import { UpstreamError } from './upstream-adapter';
@@ -63,8 +62,8 @@ describe('Bearer JSON task API helpers', () => {
   });
 
   it('needs an upstream task id to query, and reads a video URL only from a success', () => {
-    expect(upstreamTaskIdOf({ taskId: 'task_1', upstreamTaskId: 'u1' } as TaskEntity)).toBe('u1');
-    expect(() => upstreamTaskIdOf({ taskId: 'task_1', upstreamTaskId: null } as unknown as TaskEntity)).toThrow(
+    expect(upstreamTaskIdOf({ taskId: 'task_1', upstreamTaskId: 'u1' })).toBe('u1');
+    expect(() => upstreamTaskIdOf({ taskId: 'task_1', upstreamTaskId: null })).toThrow(
       expect.objectContaining({ kind: 'channel', message: 'task task_1 has no upstream task id' }),
     );
     expect(succeededVideoUrl({ state: 'succeeded', videoUrl: 'https://v/1.mp4', raw: {} })).toBe('https://v/1.mp4');

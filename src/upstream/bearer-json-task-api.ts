@@ -1,7 +1,7 @@
 import type { HttpService } from '@nestjs/axios';
 import type { AxiosResponse } from 'axios';
 import { gatewayHopsHeader } from '../common/http/gateway-hops';
-import type { TaskEntity } from '../tasks/task.entity';
+import type { UpstreamTask } from './upstream-task';
 import type { ChannelEntity } from './channel.entity';
 import { channelSecrets, MAX_PROVIDER_BODY_BYTES, sanitizeProviderText, transportErrorMessage } from './provider-text';
 import { PollOutcome, UpstreamError, UpstreamErrorKind } from './upstream-adapter';
@@ -91,7 +91,7 @@ export async function callBearerJson<E>(
 }
 
 /** The provider's id of a submitted task; a task without one cannot be queried on this channel. */
-export function upstreamTaskIdOf(task: TaskEntity): string {
+export function upstreamTaskIdOf(task: Pick<UpstreamTask<unknown>, 'taskId' | 'upstreamTaskId'>): string {
   if (!task.upstreamTaskId) throw new UpstreamError('channel', `task ${task.taskId} has no upstream task id`);
   return task.upstreamTaskId;
 }

@@ -1,5 +1,5 @@
-import type { TaskEntity } from '../tasks/task.entity';
 import type { ChannelEntity, Platform } from './channel.entity';
+import type { StoredRequest, UpstreamTask } from './upstream-task';
 
 /** How a failed upstream call should be treated by the gateway. */
 export type UpstreamErrorKind =
@@ -43,10 +43,10 @@ export function callTimeoutMs(ownTimeoutMs: number, deadline?: SubmitDeadline): 
   return Math.min(ownTimeoutMs, remaining);
 }
 
-export interface SubmitOutcome {
+export interface SubmitOutcome<Request extends StoredRequest = StoredRequest> {
   upstreamTaskId: string;
   /** Extra request data the adapter learned while submitting (e.g. an uploaded img_id), merged into task.request. */
-  requestPatch?: Record<string, unknown>;
+  requestPatch?: Partial<Request>;
 }
 
 export type UpstreamState = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -68,8 +68,11 @@ export interface PollOutcome {
   cancelledUpstream?: boolean;
 }
 
-/** One upstream family's wire protocol. Each family registers its adapter with the FamilyRegistry. */
-export interface UpstreamAdapter {
+/**
+ * One upstream family's wire protocol, over the family's own request type (what its drafts write).
+ * Each family registers its adapter with the FamilyRegistry; the task core holds them as `UpstreamAdapter`.
+ */
+export interface UpstreamAdapter<Request extends StoredRequest = StoredRequest> {
   readonly platform: Platform;
   /** Default poll interval for the family (a channel's `poll_interval_ms` overrides it). */
   readonly defaultPollIntervalMs: number;
@@ -82,10 +85,10 @@ export interface UpstreamAdapter {
   /** The model name sent upstream when the channel has no mapping for it. */
   defaultUpstreamModel(publicModel: string): string;
   /** Every upstream call of the submit stays within `deadline` (and stops when its signal aborts). */
-  submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome>;
-  poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome>;
+  submit(task: UpstreamTask<Request>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome<Request>>;
+  poll(task: UpstreamTask<Request>, channel: ChannelEntity): Promise<PollOutcome>;
   /** A fresh download URL for a finished task whose stored one expired; null when there is none. */
-  refreshVideoUrl?(task: TaskEntity, channel: ChannelEntity): Promise<string | null>;
+  refreshVideoUrl?(task: UpstreamTask<Request>, channel: ChannelEntity): Promise<string | null>;
   /**
    * Headers a download of this provider's finished video needs (e.g. its key, when the video is
    * served by its authenticated API); sent only to the channel's own origin, never across a redirect.
@@ -97,7 +100,7 @@ export interface UpstreamAdapter {
    * Called only by the shared cancel path (ProviderCancel), right after a poll found the task in one
    * of `cancelWhile`: some providers' cancel also deletes a finished task.
    */
-  cancel?(task: TaskEntity, channel: ChannelEntity): Promise<void>;
+  cancel?(task: UpstreamTask<Request>, channel: ChannelEntity): Promise<void>;
   /** The provider states in which its cancel stops a task (absent: queued and running). */
   readonly cancelWhile?: readonly CancellableState[];
   /** A cheap authenticated call that proves the channel works (console "test connectivity"); throws UpstreamError. */

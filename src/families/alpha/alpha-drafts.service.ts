@@ -3,6 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import { validBody } from '../../common/http/validation';
 import { ImageInput, StagedImageInputs } from '../shared/staged-image-inputs.service';
 import type { FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
+import { withoutUndefined } from '../shared/json-copy';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';
 import { assertModelDuration } from '../shared/model-durations';
 import { ALPHA_SPECS, AlphaQuality, FAST_MOTION_DURATION, nearestQuality, parseAlphaModel } from './alpha-models';
@@ -18,10 +19,10 @@ const DEFAULT_QUALITY: AlphaQuality = '720p';
  * fetched or decoded up front so that a bad one costs nothing.
  */
 @Injectable()
-export class AlphaDrafts implements FamilyDrafts {
+export class AlphaDrafts implements FamilyDrafts<AlphaTaskRequest> {
   constructor(private readonly images: StagedImageInputs) {}
 
-  async prepare(model: string, submit: SubmitInput): Promise<FamilyDraft> {
+  async prepare(model: string, submit: SubmitInput): Promise<FamilyDraft<AlphaTaskRequest>> {
     const version = parseAlphaModel(model)!;
     const dto = await validBody(CreateVideoDto, submit.body);
     const spec = ALPHA_SPECS[version];
@@ -117,6 +118,3 @@ function fromReference(reference: unknown): ImageInput {
   if (typeof imageUrl === 'string' && imageUrl.trim()) return fromText(imageUrl);
   throw AppError.invalid('input_reference must be an image file, an image URL, a data URI or {"image_url": ...}', 'input_reference');
 }
-
-const withoutUndefined = <T extends object>(value: T): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined));

@@ -5,7 +5,7 @@ import type { AlphaQuality } from './alpha-models';
  * A validated family A request as kept in `task.request`: the upstream body's fields (snake_case,
  * as the provider names them) plus how to get the image. Never holds image bytes.
  */
-export interface AlphaTaskRequest {
+export type AlphaTaskRequest = {
   mode: 'text' | 'image';
   prompt?: string;
   duration: number;
@@ -23,7 +23,7 @@ export interface AlphaTaskRequest {
   /** Given by the client, or learned from the upload (stored through the submit's requestPatch). */
   img_id?: number;
   image?: StagedImageRef;
-}
+};
 
 /** The JSON body of `/openapi/v2/video/{text|img}/generate`. */
 export function generateBody(upstreamModel: string, request: AlphaTaskRequest, imgId?: number): Record<string, unknown> {

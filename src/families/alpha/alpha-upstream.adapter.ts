@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isShowableLink } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import type { TaskEntity } from '../../tasks/task.entity';
 import { probeWithUnknownTask } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { channelLinkPolicy } from '../../upstream/channel-link-policy';
 import { PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
 import { AlphaApiClient } from './alpha-api.client';
 import { StagedImageInputs } from '../shared/staged-image-inputs.service';
 import { parseAlphaModel } from './alpha-models';
@@ -15,7 +15,7 @@ import { deterministicTraceId } from './alpha-trace-id';
 
 /** Family A (`alpha/<version>`): image upload, text and image generation, result queries. */
 @Injectable()
-export class AlphaUpstreamAdapter implements UpstreamAdapter {
+export class AlphaUpstreamAdapter implements UpstreamAdapter<AlphaTaskRequest> {
   readonly platform = 'alpha' as const;
   readonly defaultPollIntervalMs = 4000;
   readonly expectedDurationMs = 60_000;
@@ -33,8 +33,12 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
     return parseAlphaModel(publicModel) ?? publicModel.replace(/^alpha\//, '').toLowerCase();
   }
 
-  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    const request = task.request as unknown as AlphaTaskRequest;
+  async submit(
+    task: UpstreamTask<AlphaTaskRequest>,
+    channel: ChannelEntity,
+    deadline?: SubmitDeadline,
+  ): Promise<SubmitOutcome<AlphaTaskRequest>> {
+    const { request } = task;
     let imgId = request.img_id;
     let uploaded = false;
     if (request.mode === 'image' && imgId === undefined) {
@@ -61,7 +65,7 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
     return { upstreamTaskId: videoId, requestPatch: uploaded ? { img_id: imgId } : undefined };
   }
 
-  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+  async poll(task: UpstreamTask<AlphaTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const { result } = await this.api.result(channel, task.upstreamTaskId!);
     const outcome = toPollOutcome(result, channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts));
     // A missing link, or one that may not be shown (file://, link-local...): the next query may hand out a usable one.
@@ -70,7 +74,7 @@ export class AlphaUpstreamAdapter implements UpstreamAdapter {
   }
 
   /** The provider's URLs are temporary: a fresh query gives a fresh one. */
-  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+  async refreshVideoUrl(task: UpstreamTask<AlphaTaskRequest>, channel: ChannelEntity): Promise<string | null> {
     if (!task.upstreamTaskId) return null;
     const { result } = await this.api.result(channel, task.upstreamTaskId);
     const showable = isShowableLink(result.url, channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts));

@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import type { AlphaTaskRequest } from './alpha-task-request';
 import { ALPHA_DEFAULT_PRICES } from './alpha-default-prices';
 import { AlphaDrafts } from './alpha-drafts.service';
 import { AlphaFamilyModule } from './alpha-family.module';
@@ -8,7 +9,7 @@ import { AlphaUpstreamAdapter } from './alpha-upstream.adapter';
 import { AlphaSimulatorModule } from './simulator/alpha-simulator.module';
 
 /** Family A (`alpha/<version>`): the flat form only. */
-export const ALPHA_FAMILY: FamilyDefinition = {
+export const ALPHA_FAMILY: FamilyDefinition<AlphaTaskRequest> = {
   platform: 'alpha',
   label: { en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' },
   settings: [],

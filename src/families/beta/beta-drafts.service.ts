@@ -7,7 +7,7 @@ import { nearestAspectRatio, parsePixelSize } from '../pixel-size';
 import { BETA_ACTIONS, BETA_RATIOS, parseBetaBody, VIDEO_EDIT_BILLED_SECONDS } from './beta-body.parser';
 import { BetaMediaCheckService } from './beta-media-check.service';
 import { BETA_PROMPT_BUDGET } from './beta-prompt';
-import { BETA_MODELS } from './beta-request';
+import { BETA_MODELS, BetaTaskRequest } from './beta-request';
 import { BetaVideoRequestDto } from './beta-request.dto';
 
 /**
@@ -15,12 +15,12 @@ import { BetaVideoRequestDto } from './beta-request.dto';
  * media URLs with a ranged read, and builds the task draft. Nothing is charged before it returns.
  */
 @Injectable()
-export class BetaDrafts implements FamilyDrafts {
+export class BetaDrafts implements FamilyDrafts<BetaTaskRequest> {
   private readonly logger = new Logger('BetaSubmit');
 
   constructor(private readonly mediaCheck: BetaMediaCheckService) {}
 
-  async prepare(model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft> {
+  async prepare(model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft<BetaTaskRequest>> {
     const body = await validBody(BetaVideoRequestDto, input.form === 'flat' ? fromFlatForm(input) : input.body);
     const parsed = parseBetaBody(body, model, BETA_MODELS[model]);
     await this.mediaCheck.checkAll(parsed.media);
@@ -37,7 +37,7 @@ export class BetaDrafts implements FamilyDrafts {
         platform: 'beta',
         model,
         action: BETA_ACTIONS[request.capability],
-        request: { ...request },
+        request,
         properties: { input: request.prompt, origin_model_name: model },
         quote: {
           model,

@@ -15,7 +15,7 @@ export interface BetaMedia {
 export type BetaResolution = '720P' | '1080P';
 export type BetaAudioSetting = 'auto' | 'origin';
 
-export interface BetaTaskRequest {
+export type BetaTaskRequest = {
   capability: BetaCapability;
   /** Already truncated to the provider's limit. */
   prompt: string;
@@ -31,7 +31,7 @@ export interface BetaTaskRequest {
   seed: number | null;
   /** video-edit only. */
   audioSetting: BetaAudioSetting | null;
-}
+};
 
 /** Public model id -> capability; also the list of family B models. */
 export const BETA_MODELS: Record<string, BetaCapability> = {

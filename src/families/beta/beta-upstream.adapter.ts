@@ -2,10 +2,11 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import type { TaskEntity } from '../../tasks/task.entity';
 import { BearerJsonTaskAdapter } from '../../upstream/bearer-json-adapter';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { PollOutcome } from '../../upstream/upstream-adapter';
+import type { PollOutcome, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
+import type { OnePostSubmit } from '../../upstream/bearer-json-adapter';
 import { mapBetaError } from './beta-errors';
 import { BETA_SUBMIT_PATH, BetaErrorBody, BetaQueryBody, betaQueryPath, buildBetaSubmitBody } from './beta-protocol';
 import { mapBetaQuery } from './beta-query-mapping';
@@ -30,9 +31,18 @@ export function betaProgress(state: PollOutcome['state'], capability: string | u
   return Math.max(1, Math.min(95, Math.round((elapsedMs / typical) * 100)));
 }
 
+/** The submit: one POST with the body of the task's capability, answered with `output.task_id`. */
+const BETA_SUBMIT: OnePostSubmit<BetaTaskRequest> = {
+  path: BETA_SUBMIT_PATH,
+  timeoutMs: SUBMIT_TIMEOUT_MS,
+  body: (task) => buildBetaSubmitBody(task.request, task.upstreamModel),
+  taskIdOf: (answer) => (answer as BetaQueryBody | undefined)?.output?.task_id,
+  missingIdMessage: 'the provider accepted the submit without an output.task_id',
+};
+
 /** Family B wire protocol: async submit with `X-DashScope-Async: enable`, task query by id. */
 @Injectable()
-export class BetaUpstreamAdapter extends BearerJsonTaskAdapter<BetaErrorBody> {
+export class BetaUpstreamAdapter extends BearerJsonTaskAdapter<BetaErrorBody, BetaTaskRequest> {
   readonly platform = 'beta' as const;
   readonly defaultPollIntervalMs = 10_000;
   readonly minPollIntervalMs = BETA_MIN_POLL_INTERVAL_MS;
@@ -53,19 +63,16 @@ export class BetaUpstreamAdapter extends BearerJsonTaskAdapter<BetaErrorBody> {
       queryTimeoutMs: QUERY_TIMEOUT_MS,
       probeTaskId: 'gateway-connectivity-probe',
       mapQuery: mapBetaQuery,
-      submit: {
-        path: BETA_SUBMIT_PATH,
-        timeoutMs: SUBMIT_TIMEOUT_MS,
-        body: (task) => buildBetaSubmitBody(task.request as unknown as BetaTaskRequest, task.upstreamModel),
-        taskIdOf: (answer) => (answer as BetaQueryBody | undefined)?.output?.task_id,
-        missingIdMessage: 'the provider accepted the submit without an output.task_id',
-      },
     });
   }
 
-  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+  submit(task: UpstreamTask<BetaTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    return this.postForTaskId(BETA_SUBMIT, task, channel, deadline);
+  }
+
+  async poll(task: UpstreamTask<BetaTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const outcome = await this.query(task, channel);
     const elapsed = this.clock.now() - (task.submitTime ?? task.createdAt);
-    return { ...outcome, progress: betaProgress(outcome.state, (task.request as Partial<BetaTaskRequest>).capability, elapsed) };
+    return { ...outcome, progress: betaProgress(outcome.state, task.request.capability, elapsed) };
   }
 }

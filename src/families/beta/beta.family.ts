@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import type { BetaTaskRequest } from './beta-request';
 import { BETA_DEFAULT_PRICES } from './beta-default-prices';
 import { BetaDrafts } from './beta-drafts.service';
 import { BetaFamilyModule } from './beta-family.module';
@@ -9,7 +10,7 @@ import { BetaSimulatorModule } from './simulator/beta-simulator.module';
 import { ownValue } from '../../common/runtime/own-value';
 
 /** Family B (`beta-1.0-*`): one task behind both forms. */
-export const BETA_FAMILY: FamilyDefinition = {
+export const BETA_FAMILY: FamilyDefinition<BetaTaskRequest> = {
   platform: 'beta',
   label: { en: 'beta (family B)', 'zh-CN': 'beta（B 系）' },
   settings: [],

@@ -5,6 +5,7 @@ import { verificationNotEnabled } from '../../verification/verification-access.g
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { validBody } from '../../common/http/validation';
 import { GammaModel, parseGammaBody } from './gamma-body.parser';
+import type { GammaTaskRequest } from './gamma-protocol';
 import { GammaVideoRequestDto } from './gamma-request.dto';
 
 /**
@@ -13,10 +14,10 @@ import { GammaVideoRequestDto } from './gamma-request.dto';
  * on channels of the provider account that holds its assets.
  */
 @Injectable()
-export class GammaDrafts implements FamilyDrafts {
+export class GammaDrafts implements FamilyDrafts<GammaTaskRequest> {
   constructor(private readonly references: AssetReferencesService) {}
 
-  async prepare(name: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft> {
+  async prepare(name: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft<GammaTaskRequest>> {
     const body = await validBody(GammaVideoRequestDto, input.body);
     const { model, request, references } = parseGammaBody(body, name as GammaModel);
     const channelIds = await this.references.check(caller.user.id, references);
@@ -28,7 +29,7 @@ export class GammaDrafts implements FamilyDrafts {
         platform: 'gamma',
         model,
         action: references.length > 0 ? 'referenceGenerate' : 'textGenerate',
-        request: { ...request },
+        request,
         properties: { input: request.prompt, origin_model_name: model },
         quote: { model, resolution: request.resolution, seconds: request.duration },
         channelIds,

@@ -6,7 +6,7 @@ export const GAMMA_TASKS_PATH = '/api/v3/contents/generations/tasks';
 export const gammaTaskPath = (id: string): string => `${GAMMA_TASKS_PATH}/${encodeURIComponent(id)}`;
 
 /** The validated request kept in `task.request` (written by GammaSubmitService). */
-export interface GammaTaskRequest {
+export type GammaTaskRequest = {
   prompt: string;
   /** Reference image URLs in the client's order: `asset://<id>` or http(s). */
   references: string[];
@@ -15,7 +15,7 @@ export interface GammaTaskRequest {
   duration: number;
   seed?: number;
   watermark?: boolean;
-}
+};
 
 export type GammaContentItem =
   | { type: 'text'; text: string }

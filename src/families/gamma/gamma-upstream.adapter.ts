@@ -1,10 +1,11 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import type { TaskEntity } from '../../tasks/task.entity';
-import { BearerJsonTaskAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonTaskAdapter, OnePostSubmit } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
+import type { SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapGammaError } from './gamma-errors';
 import { buildGammaSubmitBody, GAMMA_TASKS_PATH, GammaErrorBody, GammaTaskRequest, gammaTaskPath } from './gamma-protocol';
 import { mapGammaQuery } from './gamma-query-mapping';
@@ -12,9 +13,17 @@ import { mapGammaQuery } from './gamma-query-mapping';
 const SUBMIT_TIMEOUT_MS = 30_000;
 const QUERY_TIMEOUT_MS = 15_000;
 
+const GAMMA_SUBMIT: OnePostSubmit<GammaTaskRequest> = {
+  path: GAMMA_TASKS_PATH,
+  timeoutMs: SUBMIT_TIMEOUT_MS,
+  body: (task) => buildGammaSubmitBody(task.request, task.upstreamModel),
+  taskIdOf: (answer) => (answer as { id?: unknown }).id,
+  missingIdMessage: 'the provider accepted the submit without an id',
+};
+
 /** Family C data plane: `POST /api/v3/contents/generations/tasks`, then query by id, `DELETE` it to cancel (Bearer auth). */
 @Injectable()
-export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody> {
+export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody, GammaTaskRequest> {
   readonly platform = 'gamma' as const;
   readonly defaultPollIntervalMs = 10_000;
   /** A 5 s clip typically takes one to two minutes. */
@@ -29,21 +38,18 @@ export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody> 
       queryTimeoutMs: QUERY_TIMEOUT_MS,
       probeTaskId: 'cgt-gateway-connectivity-probe',
       mapQuery: mapGammaQuery,
-      submit: {
-        path: GAMMA_TASKS_PATH,
-        timeoutMs: SUBMIT_TIMEOUT_MS,
-        body: (task) => buildGammaSubmitBody(task.request as unknown as GammaTaskRequest, task.upstreamModel),
-        taskIdOf: (answer) => (answer as { id?: unknown }).id,
-        missingIdMessage: 'the provider accepted the submit without an id',
-      },
     });
+  }
+
+  submit(task: UpstreamTask<GammaTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    return this.postForTaskId(GAMMA_SUBMIT, task, channel, deadline);
   }
 
   /** The provider cancels a task only while it is still `queued`; a running one it refuses. */
   readonly cancelWhile = ['queued'] as const;
 
   /** `DELETE` of the task: `{}` once cancelled; an error answer (a running task) is an UpstreamError. */
-  async cancel(task: TaskEntity, channel: ChannelEntity): Promise<void> {
+  async cancel(task: UpstreamTask<GammaTaskRequest>, channel: ChannelEntity): Promise<void> {
     await this.call(channel, 'DELETE', gammaTaskPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
   }
 }

@@ -1,5 +1,6 @@
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
 import type { FamilyDefinition } from '../family';
+import type { GammaTaskRequest } from './gamma-protocol';
 import { GAMMA_MODELS, gammaModelOf } from './gamma-body.parser';
 import { assertGammaChannelSettings, GAMMA_CHANNEL_SETTINGS } from './gamma-channel-settings';
 import { GAMMA_DEFAULT_PRICES } from './gamma-default-prices';
@@ -11,7 +12,7 @@ import { GammaUpstreamAdapter } from './gamma-upstream.adapter';
 import { GammaSimulatorModule } from './simulator/gamma-simulator.module';
 
 /** Family C (`gamma-2-0*`): the unified form, with verified portrait assets. */
-export const GAMMA_FAMILY: FamilyDefinition = {
+export const GAMMA_FAMILY: FamilyDefinition<GammaTaskRequest> = {
   platform: GAMMA_PLATFORM,
   label: { en: 'gamma (family C)', 'zh-CN': 'gamma（C 系）' },
   settings: GAMMA_CHANNEL_SETTINGS,

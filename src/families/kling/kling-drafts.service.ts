@@ -13,10 +13,10 @@ import { assertOneInputReference } from '../shared/input-reference';
  * rules, then the images. Priced per second at the mode's resolution (720p std, 1080p pro).
  */
 @Injectable()
-export class KlingDrafts implements FamilyDrafts {
+export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
   constructor(private readonly images: KlingInputImages) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
+  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<KlingTaskRequest>> {
     const body = await validBody(KlingVideoRequestDto, input.body);
     assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
     const reference = input.inputReferenceFile ?? body.input_reference;
@@ -45,7 +45,7 @@ export class KlingDrafts implements FamilyDrafts {
           platform: 'kling',
           model,
           action: settled.imageToVideo ? 'imageGenerate' : 'textGenerate',
-          request: { ...request },
+          request,
           properties: { input: body.prompt ?? '', origin_model_name: model },
           // kling-v2-6 with `sound: on` is billed at the audio tier.
           quote: {

@@ -8,7 +8,7 @@ export const klingQueryPath = (endpoint: KlingEndpoint, id: string): string => `
 export type KlingImage = { url: string } | { staged: string };
 
 /** What a task keeps to build its upstream call. */
-export interface KlingTaskRequest {
+export type KlingTaskRequest = {
   endpoint: KlingEndpoint;
   prompt?: string;
   negativePrompt?: string;
@@ -19,7 +19,7 @@ export interface KlingTaskRequest {
   imageTail?: KlingImage;
   /** The client's `metadata`, sent as it is (no key the gateway sets). */
   extra: Record<string, unknown>;
-}
+};
 
 /** `{code, message, request_id, data}`: code 0 is success; the HTTP status follows Kling's table. */
 export interface KlingEnvelope {

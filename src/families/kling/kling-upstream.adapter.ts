@@ -2,11 +2,11 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import type { TaskEntity } from '../../tasks/task.entity';
 import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
 import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapKlingError } from './kling-errors';
 import { KlingInputImages } from './kling-input-images.service';
 import { klingKeyPair, signKlingJwt } from './kling-jwt';
@@ -29,7 +29,7 @@ function klingAuthorization(channel: ChannelEntity): string {
  * task id, download the first video's CDN URL (no key needed). Every call carries a fresh HS256 JWT.
  */
 @Injectable()
-export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope> {
+export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope, KlingTaskRequest> {
   readonly platform = 'kling' as const;
   readonly defaultPollIntervalMs = 10_000;
   readonly expectedDurationMs = 180_000;
@@ -44,13 +44,12 @@ export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope> {
       provider: 'Kling',
       authHeaders: (channel) => ({ Authorization: klingAuthorization(channel) }),
       mapError: (status, errorBody, retryAfter) => mapKlingError(status, errorBody, retryAfter, clock.now()),
-      // Unused: the path depends on the task (submit is overridden below).
-      submit: { path: '', timeoutMs: SUBMIT_TIMEOUT_MS, body: () => null, taskIdOf: () => null, missingIdMessage: '' },
     });
   }
 
-  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    const request = task.request as unknown as KlingTaskRequest;
+  /** One POST to the endpoint of the task's mode, within the submit's deadline. */
+  async submit(task: UpstreamTask<KlingTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    const { request } = task;
     const body = buildKlingBody(request, task.upstreamModel, (sha256) => this.images.base64(sha256));
     const response = await this.call(channel, 'POST', klingCreatePath(request.endpoint), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
       body,
@@ -63,14 +62,14 @@ export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope> {
     return { upstreamTaskId: id };
   }
 
-  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
-    const { endpoint } = task.request as unknown as KlingTaskRequest;
+  async poll(task: UpstreamTask<KlingTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
+    const { endpoint } = task.request;
     const response = await this.call(channel, 'GET', klingQueryPath(endpoint, upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
     return mapKlingQuery(response.data, this.linkPolicy(channel));
   }
 
   /** The CDN link of a finished task, asked again (Kling keeps videos 30 days). */
-  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+  async refreshVideoUrl(task: UpstreamTask<KlingTaskRequest>, channel: ChannelEntity): Promise<string | null> {
     return succeededVideoUrl(await this.poll(task, channel));
   }
 

@@ -1,5 +1,6 @@
 import { ownValue } from '../../common/runtime/own-value';
 import type { FamilyDefinition } from '../family';
+import type { KlingTaskRequest } from './kling-protocol';
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
 import { KLING_DEFAULT_PRICES } from './kling-default-prices';
 import { KlingDrafts } from './kling-drafts.service';
@@ -10,7 +11,7 @@ import { KlingUpstreamAdapter } from './kling-upstream.adapter';
 import { KlingSimulatorModule } from './simulator/kling-simulator.module';
 
 /** Kling (platform `kling`): the channel's api_key is `<access_key>:<secret_key>`, signed into a JWT per call. */
-export const KLING_FAMILY: FamilyDefinition = {
+export const KLING_FAMILY: FamilyDefinition<KlingTaskRequest> = {
   platform: 'kling',
   label: { en: 'Kling', 'zh-CN': '可灵 Kling' },
   settings: [],

@@ -11,10 +11,10 @@ import { parseMinimaxBody } from './minimax-rules';
  * (checked URLs, or held bytes); priced at its resolution per second. Nothing is charged before it returns.
  */
 @Injectable()
-export class MinimaxDrafts implements FamilyDrafts {
+export class MinimaxDrafts implements FamilyDrafts<MinimaxTaskRequest> {
   constructor(private readonly images: MinimaxInputImages) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
+  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<MinimaxTaskRequest>> {
     const body = await validBody(MinimaxVideoRequestDto, input.body);
     const parsed = parseMinimaxBody(body, model, input.inputReferenceFile !== undefined);
     const releases: Array<() => void> = [];
@@ -38,7 +38,7 @@ export class MinimaxDrafts implements FamilyDrafts {
           platform: 'minimax',
           model,
           action: firstFrame ? 'imageGenerate' : 'textGenerate',
-          request: { ...request },
+          request,
           properties: { input: parsed.prompt, origin_model_name: model },
           quote: { model, resolution: parsed.resolution.toLowerCase(), seconds: parsed.duration },
         },

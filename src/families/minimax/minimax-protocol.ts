@@ -15,7 +15,7 @@ export interface MinimaxStagedImage {
 }
 
 /** What a task keeps to build its submit. */
-export interface MinimaxTaskRequest {
+export type MinimaxTaskRequest = {
   prompt: string;
   duration: number;
   resolution: MinimaxResolution;
@@ -23,7 +23,7 @@ export interface MinimaxTaskRequest {
   lastFrame?: MinimaxImage;
   /** The client's `metadata`, sent as it is (keys the gateway sets were refused). */
   metadata: Record<string, unknown>;
-}
+};
 
 /** Every answer carries it; `status_code` 0 is success, whatever the HTTP status. */
 export interface MinimaxBaseResp {

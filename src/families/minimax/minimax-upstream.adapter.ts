@@ -3,12 +3,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { isShowableLink } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import type { TaskEntity } from '../../tasks/task.entity';
-import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonAdapter, OnePostSubmit } from '../../upstream/bearer-json-adapter';
 import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
-import type { PollOutcome } from '../../upstream/upstream-adapter';
+import type { PollOutcome, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapMinimaxError, minimaxAnswerError } from './minimax-errors';
 import { MinimaxInputImages } from './minimax-input-images.service';
 import {
@@ -39,31 +39,34 @@ function minimaxTaskIdOf(answer: unknown): unknown {
  * for the download URL (pre-signed, about 9 h: a fresh one is asked for when it expired). Bearer on every call.
  */
 @Injectable()
-export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer> {
+export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer, MinimaxTaskRequest> {
   readonly platform = 'minimax' as const;
   /** MiniMax suggests polling about every 10 s. */
   readonly defaultPollIntervalMs = 10_000;
   readonly expectedDurationMs = 180_000;
 
+  private readonly submitSpec: OnePostSubmit<MinimaxTaskRequest>;
+
   constructor(http: HttpService, clock: Clock, images: MinimaxInputImages, @Inject(APP_CONFIG) config: AppConfig) {
     super(http, config, {
       provider: 'MiniMax',
       mapError: (status, errorBody, retryAfter) => mapMinimaxError(status, errorBody, retryAfter, clock.now()),
-      submit: {
-        path: MINIMAX_SUBMIT_PATH,
-        timeoutMs: SUBMIT_TIMEOUT_MS,
-        body: (task) =>
-          buildMinimaxSubmitBody(task.request as unknown as MinimaxTaskRequest, task.upstreamModel, (image) =>
-            images.toProviderValue(image),
-          ),
-        taskIdOf: minimaxTaskIdOf,
-        missingIdMessage: 'the provider accepted the submit without a task_id',
-        maxIdLength: 64,
-      },
     });
+    this.submitSpec = {
+      path: MINIMAX_SUBMIT_PATH,
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+      body: (task) => buildMinimaxSubmitBody(task.request, task.upstreamModel, (image) => images.toProviderValue(image)),
+      taskIdOf: minimaxTaskIdOf,
+      missingIdMessage: 'the provider accepted the submit without a task_id',
+      maxIdLength: 64,
+    };
   }
 
-  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+  submit(task: UpstreamTask<MinimaxTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    return this.postForTaskId(this.submitSpec, task, channel, deadline);
+  }
+
+  async poll(task: UpstreamTask<MinimaxTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const query = await this.call(channel, 'GET', minimaxQueryPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
     const { fileId, ...reading } = readMinimaxQuery(query.data);
     if (reading.state !== 'succeeded') return reading;
@@ -78,7 +81,7 @@ export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer> {
   }
 
   /** The download URL expires (about 9 h): a fresh query and retrieve hand out a new one. */
-  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+  async refreshVideoUrl(task: UpstreamTask<MinimaxTaskRequest>, channel: ChannelEntity): Promise<string | null> {
     return succeededVideoUrl(await this.poll(task, channel));
   }
 
@@ -92,7 +95,7 @@ export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer> {
   }
 
   /** `files/retrieve`: the file's pre-signed URL (its `base_resp` checked like every answer's). */
-  private async downloadUrl(task: TaskEntity, channel: ChannelEntity, fileId: string): Promise<string | undefined> {
+  private async downloadUrl(task: UpstreamTask<MinimaxTaskRequest>, channel: ChannelEntity, fileId: string): Promise<string | undefined> {
     const answer = (await this.call(channel, 'GET', minimaxRetrievePath(fileId), QUERY_TIMEOUT_MS, { task })).data as MinimaxRetrieveAnswer;
     const error = minimaxAnswerError(answer);
     if (error) throw error;

@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import type { MinimaxTaskRequest } from './minimax-protocol';
 import { MINIMAX_DEFAULT_PRICES } from './minimax-default-prices';
 import { MinimaxDrafts } from './minimax-drafts.service';
 import { MinimaxFamilyModule } from './minimax-family.module';
@@ -8,7 +9,7 @@ import { MinimaxUpstreamAdapter } from './minimax-upstream.adapter';
 import { MinimaxSimulatorModule } from './simulator/minimax-simulator.module';
 
 /** MiniMax Hailuo (platform `minimax`): the channel's `api_key` is the MiniMax API key (Bearer). */
-export const MINIMAX_FAMILY: FamilyDefinition = {
+export const MINIMAX_FAMILY: FamilyDefinition<MinimaxTaskRequest> = {
   platform: 'minimax',
   label: { en: 'MiniMax Hailuo', 'zh-CN': 'MiniMax 海螺' },
   settings: [],

@@ -28,14 +28,14 @@ function secondsOf(model: string): ModelDurations {
  * 400s naming the field), then the rules it cannot say. Priced per the price table at `size` (else `*`).
  */
 @Injectable()
-export class OpenAiDrafts implements FamilyDrafts {
+export class OpenAiDrafts implements FamilyDrafts<OpenAiTaskRequest> {
   constructor(
     private readonly files: OpenAiInputFiles,
     private readonly referenceCheck: OpenAiReferenceCheck,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
+  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<OpenAiTaskRequest>> {
     // The Videos API takes these fields only: anything else would be dropped upstream unseen.
     const unknown = Object.keys(input.body).find((key) => !FIELDS.has(key));
     if (unknown !== undefined)
@@ -65,7 +65,7 @@ export class OpenAiDrafts implements FamilyDrafts {
         platform: 'openai',
         model,
         action: withReference ? 'imageGenerate' : 'textGenerate',
-        request: { ...request },
+        request,
         properties: { input: prompt, origin_model_name: model },
         quote: { model, resolution: size !== undefined ? size.toLowerCase() : '*', seconds },
       },

@@ -4,7 +4,7 @@ export const openAiVideoPath = (id: string): string => `/videos/${encodeURICompo
 export const openAiContentPath = (id: string): string => `${openAiVideoPath(id)}/content`;
 
 /** What a task keeps to build its upstream call: the bytes of a file part stay in memory (OpenAiInputFiles). */
-export interface OpenAiTaskRequest {
+export type OpenAiTaskRequest = {
   prompt: string;
   /** Whole seconds, sent as OpenAI's string `seconds`. */
   seconds: number;
@@ -13,7 +13,7 @@ export interface OpenAiTaskRequest {
   inputReference?: string | { image_url: string };
   /** A multipart `input_reference` file part, by digest. */
   inputFile?: OpenAiFileRef;
-}
+};
 
 export interface OpenAiFileRef {
   sha256: string;

@@ -2,11 +2,11 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import type { TaskEntity } from '../../tasks/task.entity';
-import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonAdapter, OnePostSubmit } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { PollOutcome } from '../../upstream/upstream-adapter';
+import type { PollOutcome, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapOpenAiError } from './openai-errors';
 import { OpenAiInputFiles } from './openai-input-files.service';
 import {
@@ -24,8 +24,8 @@ const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
 
 /** JSON, or multipart with the `input_reference` file. */
-function openAiSubmitBody(task: TaskEntity, files: OpenAiInputFiles): unknown {
-  const request = task.request as unknown as OpenAiTaskRequest;
+function openAiSubmitBody(task: UpstreamTask<OpenAiTaskRequest>, files: OpenAiInputFiles): unknown {
+  const { request } = task;
   return request.inputFile
     ? buildOpenAiMultipartBody(request, task.upstreamModel, {
         bytes: files.load(request.inputFile),
@@ -41,28 +41,34 @@ function openAiSubmitBody(task: TaskEntity, files: OpenAiInputFiles): unknown {
  * download `GET /videos/{id}/content` with the channel's key.
  */
 @Injectable()
-export class OpenAiUpstreamAdapter extends BearerJsonAdapter<OpenAiErrorBody> {
+export class OpenAiUpstreamAdapter extends BearerJsonAdapter<OpenAiErrorBody, OpenAiTaskRequest> {
   readonly platform = 'openai' as const;
   /** The protocol suggests polling every 5 to 10 s. */
   readonly defaultPollIntervalMs = 5_000;
   readonly expectedDurationMs = 120_000;
 
+  private readonly submitSpec: OnePostSubmit<OpenAiTaskRequest>;
+
   constructor(http: HttpService, clock: Clock, files: OpenAiInputFiles, @Inject(APP_CONFIG) config: AppConfig) {
     super(http, config, {
       provider: 'family O',
       mapError: (status, errorBody, retryAfter) => mapOpenAiError(status, errorBody, retryAfter, clock.now()),
-      submit: {
-        path: OPENAI_VIDEOS_PATH,
-        timeoutMs: SUBMIT_TIMEOUT_MS,
-        body: (task) => openAiSubmitBody(task, files),
-        taskIdOf: (answer) => (answer as { id?: unknown }).id,
-        missingIdMessage: 'the provider accepted the submit without a usable id',
-        maxIdLength: 128,
-      },
     });
+    this.submitSpec = {
+      path: OPENAI_VIDEOS_PATH,
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+      body: (task) => openAiSubmitBody(task, files),
+      taskIdOf: (answer) => (answer as { id?: unknown }).id,
+      missingIdMessage: 'the provider accepted the submit without a usable id',
+      maxIdLength: 128,
+    };
   }
 
-  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+  submit(task: UpstreamTask<OpenAiTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    return this.postForTaskId(this.submitSpec, task, channel, deadline);
+  }
+
+  async poll(task: UpstreamTask<OpenAiTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const id = upstreamTaskIdOf(task);
     const response = await this.call(channel, 'GET', openAiVideoPath(id), QUERY_TIMEOUT_MS, { task });
     return mapOpenAiVideo(response.data, `${channel.baseUrl}${openAiContentPath(id)}`, this.linkPolicy(channel));

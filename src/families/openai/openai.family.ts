@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_DEFAULT_PRICES } from './openai-default-prices';
 import { OpenAiDrafts } from './openai-drafts.service';
 import { OpenAiFamilyModule } from './openai-family.module';
@@ -12,7 +13,7 @@ import { OpenAiSimulatorModule } from './simulator/openai-simulator.module';
  * operators list on its channels (`model_mapping` names the upstream's); a name another family
  * owns stays that family's.
  */
-export const OPENAI_FAMILY: FamilyDefinition = {
+export const OPENAI_FAMILY: FamilyDefinition<OpenAiTaskRequest> = {
   platform: 'openai',
   label: { en: 'openai (family O)', 'zh-CN': 'openai（O 系）' },
   settings: [],

@@ -8,10 +8,10 @@ import { RunwayVideoRequestDto } from './runway-request.dto';
 
 /** Runway's request schema on both forms: schema, the model's rules, then its frames; priced per second. */
 @Injectable()
-export class RunwayDrafts implements FamilyDrafts {
+export class RunwayDrafts implements FamilyDrafts<RunwayTaskRequest> {
   constructor(private readonly images: RunwayInputImages) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
+  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<RunwayTaskRequest>> {
     const body = await validBody(RunwayVideoRequestDto, withMultipartSeed(input));
     const plan = planRunwayRequest(model, body, input);
     const request: RunwayTaskRequest = { ...plan.request };
@@ -32,7 +32,7 @@ export class RunwayDrafts implements FamilyDrafts {
         platform: 'runway',
         model,
         action: request.mode === 'image' ? 'imageGenerate' : 'textGenerate',
-        request: { ...request },
+        request,
         properties: { input: request.promptText ?? '', origin_model_name: model },
         quote: { model, resolution: plan.resolution, seconds: request.duration, audio: plan.audio },
       },

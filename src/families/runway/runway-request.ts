@@ -2,7 +2,7 @@
 export type RunwayImageRef = { url: string } | { staged: string };
 
 /** The validated Runway request a task keeps (`task.request`); the adapter builds the provider's body from it. */
-export interface RunwayTaskRequest {
+export type RunwayTaskRequest = {
   /** `text`: POST /v1/text_to_video; `image`: POST /v1/image_to_video. */
   mode: 'text' | 'image';
   promptText?: string;
@@ -15,4 +15,4 @@ export interface RunwayTaskRequest {
   lastFrame?: RunwayImageRef;
   /** The client's `metadata`, sent as it is. */
   extra: Record<string, unknown>;
-}
+};

@@ -1,8 +1,9 @@
 import { HttpService } from '@nestjs/axios';
 import { startFakeRunwayUpstream, FakeRunwayUpstream } from '../../../test/support/fake-runway-upstream';
 import type { AppConfig } from '../../config/app-config';
-import type { TaskEntity } from '../../tasks/task.entity';
 import type { ChannelEntity } from '../../upstream/channel.entity';
+import type { UpstreamTask } from '../../upstream/upstream-task';
+import type { RunwayTaskRequest } from './runway-request';
 import { RunwayInputImages } from './runway-input-images.service';
 import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
 
@@ -12,7 +13,17 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
   let adapter: RunwayUpstreamAdapter;
   let channel: ChannelEntity;
   const config = { mediaAllowPrivateHosts: true } as AppConfig;
-  const task = (fields: Partial<TaskEntity>) => ({ taskId: 'task_1', gatewayHops: 0, upstreamModel: 'gen4.5', ...fields }) as TaskEntity;
+  const TEXT_REQUEST: RunwayTaskRequest = { mode: 'text', promptText: 'p', ratio: '1280:720', duration: 5, extra: {} };
+  const task = (fields: Partial<UpstreamTask<RunwayTaskRequest>>): UpstreamTask<RunwayTaskRequest> => ({
+    taskId: 'task_1',
+    request: TEXT_REQUEST,
+    upstreamModel: 'gen4.5',
+    upstreamTaskId: null,
+    gatewayHops: 0,
+    createdAt: 0,
+    submitTime: null,
+    ...fields,
+  });
 
   beforeAll(async () => {
     fake = await startFakeRunwayUpstream();
@@ -22,10 +33,7 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
   afterAll(() => fake.close());
 
   const submitted = async () => {
-    const { upstreamTaskId } = await adapter.submit(
-      task({ request: { mode: 'text', promptText: 'p', ratio: '1280:720', duration: 5, extra: {} } }),
-      channel,
-    );
+    const { upstreamTaskId } = await adapter.submit(task({}), channel);
     return task({ upstreamTaskId });
   };
 

@@ -2,11 +2,11 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import type { TaskEntity } from '../../tasks/task.entity';
 import { BearerJsonTaskAdapter } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { callTimeoutMs, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapRunwayError } from './runway-errors';
 import { RunwayInputImages } from './runway-input-images.service';
 import { buildRunwayBody, RUNWAY_HEADERS, RunwayErrorBody, runwaySubmitPath, runwayTaskPath } from './runway-protocol';
@@ -23,7 +23,7 @@ const MAX_TASK_ID_LENGTH = 128;
  * cancel with `DELETE /v1/tasks/{id}`.
  */
 @Injectable()
-export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody> {
+export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody, RunwayTaskRequest> {
   readonly platform = 'runway' as const;
   /** The SDK polls every 6 s; Runway asks for no more than one query per 5 s. */
   readonly defaultPollIntervalMs = 6_000;
@@ -44,14 +44,12 @@ export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody
       queryTimeoutMs: QUERY_TIMEOUT_MS,
       probeTaskId: '00000000-0000-0000-0000-000000000000',
       mapQuery: mapRunwayTask,
-      // Unused: the path depends on the task (submit below).
-      submit: { path: '', timeoutMs: SUBMIT_TIMEOUT_MS, body: () => undefined, taskIdOf: () => undefined, missingIdMessage: '' },
     });
   }
 
   /** One POST to the endpoint of the task's mode, within the submit's deadline. */
-  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    const request = task.request as unknown as RunwayTaskRequest;
+  async submit(task: UpstreamTask<RunwayTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    const { request } = task;
     const body = buildRunwayBody(request, task.upstreamModel, (ref) => this.images.uri(ref));
     const response = await this.call(channel, 'POST', runwaySubmitPath(request), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
       body,
@@ -65,7 +63,7 @@ export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody
   }
 
   /** Runway cancels a PENDING, THROTTLED or RUNNING task (and deletes one in any other state: callers ask only while it runs). */
-  async cancel(task: TaskEntity, channel: ChannelEntity): Promise<void> {
+  async cancel(task: UpstreamTask<RunwayTaskRequest>, channel: ChannelEntity): Promise<void> {
     await this.call(channel, 'DELETE', runwayTaskPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
   }
 }

@@ -1,5 +1,6 @@
 import { ownValue } from '../../common/runtime/own-value';
 import type { FamilyDefinition } from '../family';
+import type { RunwayTaskRequest } from './runway-request';
 import { RUNWAY_DEFAULT_PRICES } from './runway-default-prices';
 import { RunwayDrafts } from './runway-drafts.service';
 import { RunwayFamilyModule } from './runway-family.module';
@@ -9,7 +10,7 @@ import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
 import { RunwaySimulatorModule } from './simulator/runway-simulator.module';
 
 /** Runway (platform `runway`): gen4.5, gen4_turbo, veo3.1, veo3.1_fast on both forms; the channel's api_key is the Runway key. */
-export const RUNWAY_FAMILY: FamilyDefinition = {
+export const RUNWAY_FAMILY: FamilyDefinition<RunwayTaskRequest> = {
   platform: 'runway',
   label: { en: 'Runway', 'zh-CN': 'Runway' },
   settings: [],

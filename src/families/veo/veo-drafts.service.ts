@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { validBody } from '../../common/http/validation';
 import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { jsonCopy } from '../shared/json-copy';
 import type { VeoTaskRequest } from './veo-protocol';
 import { VeoImageSource, planVeoRequest } from './veo-request-rules';
 import { VeoVideoRequestDto } from './veo-request.dto';
@@ -12,10 +13,10 @@ import { VeoVideoRequestDto } from './veo-request.dto';
  * images stay in memory until the submit is over; `task.request` keeps only their digests (and URL).
  */
 @Injectable()
-export class VeoDrafts implements FamilyDrafts {
+export class VeoDrafts implements FamilyDrafts<VeoTaskRequest> {
   constructor(private readonly images: StagedImageInputs) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft> {
+  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<VeoTaskRequest>> {
     const body = await validBody(VeoVideoRequestDto, input.body);
     const plan = planVeoRequest(model, body, { ...input, seedSent: input.body.seed !== undefined });
     const releases: Array<() => void> = [];
@@ -37,7 +38,7 @@ export class VeoDrafts implements FamilyDrafts {
           platform: 'veo',
           model,
           action: request.image ? 'imageGenerate' : 'textGenerate',
-          request: JSON.parse(JSON.stringify(request)) as Record<string, unknown>,
+          request: jsonCopy(request),
           properties: { input: request.prompt ?? '', origin_model_name: model },
           quote: { model, resolution: request.resolution, seconds: request.durationSeconds },
         },

@@ -11,7 +11,7 @@ export const veoOperationPath = (name: string): string => `${VEO_API_VERSION}/${
 export const VEO_PROBE_PATH = `${VEO_API_VERSION}/models?pageSize=1`;
 
 /** What a task keeps to build its upstream call: images by reference (their bytes stay in memory, or are fetched again). */
-export interface VeoTaskRequest {
+export type VeoTaskRequest = {
   prompt?: string;
   durationSeconds: number;
   aspectRatio: string;
@@ -21,7 +21,7 @@ export interface VeoTaskRequest {
   lastFrame?: StagedImageRef;
   /** The client's `metadata`, sent among `parameters` as it is (e.g. personGeneration, enhancePrompt). */
   extraParameters?: Record<string, unknown>;
-}
+};
 
 export interface VeoImage {
   bytesBase64Encoded: string;

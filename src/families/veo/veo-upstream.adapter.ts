@@ -3,11 +3,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import type { TaskEntity } from '../../tasks/task.entity';
 import { callBearerJson, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { channelLinkPolicy } from '../../upstream/channel-link-policy';
 import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
 import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import { mapVeoError } from './veo-errors';
 import { mapVeoOperation } from './veo-operation-mapping';
@@ -31,7 +31,7 @@ const QUERY_TIMEOUT_MS = 15_000;
  * channel's key as `x-goog-api-key` (sent to the channel's origin only). Not de-duplicated, not cancellable.
  */
 @Injectable()
-export class VeoUpstreamAdapter implements UpstreamAdapter {
+export class VeoUpstreamAdapter implements UpstreamAdapter<VeoTaskRequest> {
   readonly platform = 'veo' as const;
   /** Google's samples poll every 10 s; a video takes 11 s to 6 min. */
   readonly defaultPollIntervalMs = 10_000;
@@ -49,8 +49,8 @@ export class VeoUpstreamAdapter implements UpstreamAdapter {
     return publicModel;
   }
 
-  async submit(task: TaskEntity, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    const request = task.request as unknown as VeoTaskRequest;
+  async submit(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    const { request } = task;
     const body = buildVeoSubmitBody(request, { image: await this.inline(request.image), lastFrame: await this.inline(request.lastFrame) });
     const response = await this.call(channel, 'POST', veoSubmitPath(task.upstreamModel), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
       body,
@@ -63,7 +63,7 @@ export class VeoUpstreamAdapter implements UpstreamAdapter {
     return { upstreamTaskId: name };
   }
 
-  async poll(task: TaskEntity, channel: ChannelEntity): Promise<PollOutcome> {
+  async poll(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const name = upstreamTaskIdOf(task);
     if (!VEO_OPERATION_NAME.test(name)) throw new UpstreamError('channel', `task ${task.taskId} has no usable operation name`);
     const response = await this.call(channel, 'GET', veoOperationPath(name), QUERY_TIMEOUT_MS, { task });
@@ -71,7 +71,7 @@ export class VeoUpstreamAdapter implements UpstreamAdapter {
   }
 
   /** The operation keeps handing out the same file URI while Google keeps the video (2 days). */
-  async refreshVideoUrl(task: TaskEntity, channel: ChannelEntity): Promise<string | null> {
+  async refreshVideoUrl(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<string | null> {
     return succeededVideoUrl(await this.poll(task, channel));
   }
 
@@ -96,7 +96,7 @@ export class VeoUpstreamAdapter implements UpstreamAdapter {
     method: 'GET' | 'POST',
     path: string,
     timeout: number,
-    options: { body?: unknown; signal?: AbortSignal; task?: TaskEntity } = {},
+    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<VeoTaskRequest> } = {},
   ): Promise<AxiosResponse> {
     return callBearerJson<VeoErrorBody>(
       this.http,

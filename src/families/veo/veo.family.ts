@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import type { VeoTaskRequest } from './veo-protocol';
 import { VeoDrafts } from './veo-drafts.service';
 import { VeoFamilyModule } from './veo-family.module';
 import { VEO_DEFAULT_PRICES } from './veo-default-prices';
@@ -9,7 +10,7 @@ import { VeoSimulatorModule } from './simulator/veo-simulator.module';
 import { ownValue } from '../../common/runtime/own-value';
 
 /** Veo through the Gemini API (platform `veo`): the channel's api_key is the Gemini API key. */
-export const VEO_FAMILY: FamilyDefinition = {
+export const VEO_FAMILY: FamilyDefinition<VeoTaskRequest> = {
   platform: 'veo',
   label: { en: 'Veo (Gemini API)', 'zh-CN': 'Veo（Gemini API）' },
   settings: [],
