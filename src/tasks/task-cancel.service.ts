@@ -13,7 +13,7 @@ import { ProviderCancel } from './provider-cancel';
 import { TaskEntity } from './task.entity';
 import { CANCEL_LEASE_PREFIX, TaskRepository } from './task.repository';
 import { isTerminal, TaskStatus } from './task-status';
-import { pollIntervalFor } from './task-submit.service';
+import { pollIntervalFor } from './poll-interval';
 import { TaskTransitionsService } from './task-transitions.service';
 
 /** Times a cancel looks again when the task moved on under it (a poll, the submit's end) before giving up. */

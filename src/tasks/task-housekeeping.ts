@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HousekeepingSweeps } from '../housekeeping/housekeeping-sweeps';
-import { IDEMPOTENCY_WINDOW_MS } from './task-submit.service';
+import { IDEMPOTENCY_WINDOW_MS } from './submit/submit-idempotency';
 import { TaskRepository } from './task.repository';
 
 /** Idempotency-Keys past their window are freed by housekeeping (the task stays; the key may be used again). */

@@ -17,7 +17,9 @@ import { PollReleaseBuffer } from './poll-release-buffer';
 import { isUnknownTask } from './provider-cancel';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
-import { pollIntervalFor, SUBMIT_INTERRUPTED, TaskSubmitService } from './task-submit.service';
+import { pollIntervalFor } from './poll-interval';
+import { HandToProvider } from './submit/hand-to-provider';
+import { SUBMIT_INTERRUPTED } from './submit/submit-outcomes';
 import { TaskTransitionsService } from './task-transitions.service';
 
 const BATCH_SIZE = 500;
@@ -61,7 +63,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     private readonly tasks: TaskRepository,
     private readonly transitions: TaskTransitionsService,
-    private readonly submitter: TaskSubmitService,
+    private readonly submitter: HandToProvider,
     private readonly families: FamilyRegistry,
     private readonly channels: ChannelsService,
     private readonly metrics: TaskMetrics,
@@ -225,9 +227,9 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const channel = channels.get(task.channelId ?? -1);
     if (adapter.idempotentSubmit && channel && channel.status === 'enabled') {
       try {
-        await this.submitter.sendUpstream(task, [channel], adapter);
+        await this.submitter.send(task, [channel], adapter);
       } catch (error) {
-        // sendUpstream already rejected the task and reverted its charge.
+        // HandToProvider already rejected the task and released its hold.
         this.logger.warn(`resubmit of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
       }
       return 'resubmitted';

@@ -82,6 +82,11 @@ export class TaskRepository {
     return this.reads.findOne(TaskEntity, 'user_id = ? AND idempotency_key = ?', [userId, idempotencyKey]);
   }
 
+  /** Frees a task's Idempotency-Key for a new request (the task stays). */
+  async freeIdempotencyKey(id: number): Promise<void> {
+    await this.transactions.run((manager) => manager.update(TaskEntity, { id }, { idempotencyKey: null }));
+  }
+
   /**
    * Claims up to `limit` due tasks for `owner`. A claimed task's `next_poll_at` moves to the end
    * of its lease, so no other instance sees it as due until the lease runs out (a dead instance's

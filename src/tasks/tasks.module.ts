@@ -7,6 +7,10 @@ import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { PendingSubmitWrites } from './pending-submit-writes';
+import { HandToProvider } from './submit/hand-to-provider';
+import { SubmitHold } from './submit/submit-hold';
+import { SubmitIdempotency } from './submit/submit-idempotency';
+import { SubmitSettlement } from './submit/submit-settlement';
 import { ProviderCancel } from './provider-cancel';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskCancelService } from './task-cancel.service';
@@ -41,6 +45,10 @@ import { TaskHousekeeping } from './task-housekeeping';
     TaskSubmitFields,
     TaskTransitionsService,
     PendingSubmitWrites,
+    SubmitIdempotency,
+    SubmitHold,
+    SubmitSettlement,
+    HandToProvider,
     TaskSubmitService,
     SubmitPipeline,
     TaskSyncService,

@@ -34,6 +34,10 @@ import { TaskTransitionsService } from '../../../src/tasks/task-transitions.serv
 import { SubmitPipeline } from '../../../src/tasks/submit-pipeline.service';
 import { PendingSubmitWrites } from '../../../src/tasks/pending-submit-writes';
 import { ProviderCancel } from '../../../src/tasks/provider-cancel';
+import { HandToProvider } from '../../../src/tasks/submit/hand-to-provider';
+import { SubmitHold } from '../../../src/tasks/submit/submit-hold';
+import { SubmitIdempotency } from '../../../src/tasks/submit/submit-idempotency';
+import { SubmitSettlement } from '../../../src/tasks/submit/submit-settlement';
 import { TaskSubmitService } from '../../../src/tasks/task-submit.service';
 import { TaskSyncService } from '../../../src/tasks/task-sync.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
@@ -244,6 +248,10 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       TaskTransitionsService,
       PendingSubmitWrites,
       ProviderCancel,
+      SubmitIdempotency,
+      SubmitHold,
+      SubmitSettlement,
+      HandToProvider,
       TaskSubmitService,
       SubmitPipeline,
       TaskSyncService,

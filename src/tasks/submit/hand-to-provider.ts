@@ -1,0 +1,142 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppError, ErrorCode } from '../../common/errors/app-error';
+import { Clock } from '../../common/runtime/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { INSTANCE_ID } from '../../config/instance-id';
+import { TransactionRunner } from '../../database/transaction-runner';
+import { upstreamModelFor } from '../../upstream/channel-router.service';
+import type { ChannelEntity } from '../../upstream/channel.entity';
+import { ChannelsService } from '../../upstream/channels.service';
+import { FAILURE } from '../../upstream/failure-reason';
+import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
+import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.service';
+import { SubmitLease } from '../submit-lease';
+import type { TaskEntity } from '../task.entity';
+import { TaskRepository } from '../task.repository';
+import { TaskTransitionsService } from '../task-transitions.service';
+import { SubmitSettlement } from './submit-settlement';
+
+/**
+ * Step 2 of a submit (and the resubmit of one a crash interrupted): the recorded task goes to the
+ * provider, trying the next channel on channel trouble, within a deadline well under the task's
+ * lease, which a heartbeat keeps extending meanwhile. Every end is a compare-and-set that still holds
+ * the lease: accepted (SubmitSettlement), failed by moderation (refunded), or refused (hold released).
+ */
+@Injectable()
+export class HandToProvider {
+  private readonly logger = new Logger('TaskSubmit');
+
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly tasks: TaskRepository,
+    private readonly transitions: TaskTransitionsService,
+    private readonly settlement: SubmitSettlement,
+    private readonly channels: ChannelsService,
+    private readonly calls: UpstreamCallRecorder,
+    private readonly clock: Clock,
+    @Inject(INSTANCE_ID) private readonly instanceId: string,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Runs under the task's current lease (`task.leaseOwner`), extended by a heartbeat until the task is settled. */
+  async send(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter): Promise<TaskEntity> {
+    const owner = task.leaseOwner ?? this.instanceId;
+    const lease = new SubmitLease(
+      this.config.taskLeaseMs,
+      () => this.tasks.extendSubmitLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs),
+      (error) => this.logger.warn(`lease heartbeat of ${task.taskId} failed: ${(error as Error)?.message ?? error}`),
+    );
+    try {
+      return await this.tryChannels(task, candidates, adapter, owner, lease);
+    } finally {
+      await lease.stop();
+    }
+  }
+
+  private async tryChannels(
+    task: TaskEntity,
+    candidates: ChannelEntity[],
+    adapter: UpstreamAdapter,
+    owner: string,
+    lease: SubmitLease,
+  ): Promise<TaskEntity> {
+    let lastError: UpstreamError | null = null;
+    let backpressure: UpstreamError | null = null;
+    for (const channel of candidates) {
+      if (lease.lost) return this.settlement.afterTakeover(task);
+      // Past the deadline no further channel is tried: the lease must outlast the submit.
+      if (lease.remainingMs() <= 0) break;
+      if (!(await this.moveTo(task, channel, adapter, owner))) return this.settlement.afterTakeover(task);
+      let outcome: SubmitOutcome;
+      const endCall = this.calls.start(channel.id);
+      try {
+        outcome = await adapter.submit(task, channel, lease);
+        endCall(false);
+      } catch (error) {
+        // The provider answering "no" to the content is an answer, not channel trouble.
+        endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
+        if (lease.lost) return this.settlement.afterTakeover(task);
+        if (!(error instanceof UpstreamError)) throw await this.rejectAfterCrash(task, error, owner);
+        lastError = error;
+        this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
+        if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner);
+        await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
+        if (error.kind === 'backpressure') backpressure = error;
+        continue;
+      }
+      // The provider has the job now: record that first, then the channel's statistics.
+      const submitted = await this.settlement.accepted(task, channel, adapter, outcome, owner);
+      await this.recordChannelOutcome(channel.id, null);
+      return submitted;
+    }
+    if (lease.lost) return this.settlement.afterTakeover(task);
+    if (!(await this.transitions.reject(task, lastError?.message ?? 'no channel accepted the task', owner)))
+      return this.settlement.afterTakeover(task);
+    if (backpressure) {
+      throw new AppError(ErrorCode.RateLimited, 'upstream concurrency limit reached, retry later', {
+        retryAfterSeconds: backpressure.details.retryAfterSeconds ?? 10,
+      });
+    }
+    throw new AppError(ErrorCode.ServiceUnavailable, 'upstream channel unavailable, retry later', { retryAfterSeconds: 30 });
+  }
+
+  /** The task now goes to `channel` (with its model name there); false when the task was taken over meanwhile. */
+  private async moveTo(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter, owner: string): Promise<boolean> {
+    if (task.channelId === channel.id) return true;
+    const upstreamModel = upstreamModelFor(channel, task.model, adapter.defaultUpstreamModel(task.model));
+    const kept = await this.transactions.runStatement((manager) =>
+      this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', { channelId: channel.id, upstreamModel }, owner),
+    );
+    if (kept) Object.assign(task, { channelId: channel.id, upstreamModel });
+    return kept;
+  }
+
+  /**
+   * The provider said no to the content: moderation after accepting it fails the task (the client
+   * gets it, refunded); invalid input refuses it (a 400, the hold released). Neither is channel trouble.
+   */
+  private async refusedContent(task: TaskEntity, channel: ChannelEntity, error: UpstreamError, owner: string): Promise<TaskEntity> {
+    await this.recordChannelOutcome(channel.id, null);
+    if (error.kind === 'moderation') {
+      if (!(await this.transitions.fail(task, FAILURE.moderation, {}, owner))) return this.settlement.afterTakeover(task);
+      return task;
+    }
+    if (!(await this.transitions.reject(task, error.message, owner))) return this.settlement.afterTakeover(task);
+    // A gateway further down the chain counted too many hops: say so, so that every gateway of a loop passes the code back.
+    const code = error.details.upstreamCode === ErrorCode.TooManyGatewayHops ? ErrorCode.TooManyGatewayHops : ErrorCode.InvalidRequest;
+    throw new AppError(code, `upstream rejected the request: ${error.message}`);
+  }
+
+  private async rejectAfterCrash(task: TaskEntity, error: unknown, owner: string): Promise<unknown> {
+    this.logger.error(`submit of ${task.taskId} crashed: ${(error as Error)?.stack ?? error}`);
+    await this.transitions.reject(task, 'internal error during submit', owner);
+    return error;
+  }
+
+  /** Channel statistics are bookkeeping: failing to write them never changes the submit's answer. */
+  private async recordChannelOutcome(channelId: number, error: string | null): Promise<void> {
+    await this.channels
+      .recordOutcome(channelId, error)
+      .catch((failure) => this.logger.warn(`channel ${channelId} outcome not recorded: ${failure}`));
+  }
+}
