@@ -174,7 +174,7 @@ export class ChannelsService {
   }
 
   private async checkUrls(platform: Platform, baseUrl: string, settings?: ChannelSettings | null): Promise<void> {
-    if (pointsAtThisGateway(baseUrl, { publicBaseUrl: this.config.publicBaseUrl, listeningPort: this.listeningPort() })) {
+    if (await pointsAtThisGateway(baseUrl, { publicBaseUrl: this.config.publicBaseUrl, listeningPort: this.listeningPort() })) {
       throw AppError.invalid('base_url points at this gateway itself: every task would be sent back to it in a loop', 'base_url');
     }
     const allowPrivate = this.config.mediaAllowPrivateHosts;
