@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { ChannelsService } from '../src/upstream/channels.service';
 import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
@@ -161,7 +163,52 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
     // The embedded simulator is not the gateway's API: a channel may point at it.
     await gw.createChannel({ ...body, name: 'simulator', base_url: `${gw.url}/simulator/openai`, models: ['self-2'] });
   });
+
+  it('admin API: refuses a host name that resolves to loopback through /etc/hosts, on its port, though private hosts are allowed', async () => {
+    expect(gw.config.mediaAllowPrivateHosts).toBe(true);
+    const port = new URL(gw.url).port;
+    const names = await loopbackAliases();
+    expect(names.length).toBeGreaterThan(0);
+    const body = { name: 'alias', platform: 'openai', api_key: loopAccount.key, models: ['alias-1'] };
+    for (const name of [...names, ...names.map((alias) => alias.toUpperCase())]) {
+      const baseUrl = `http://${name}:${port}/v1`;
+      const res = await gw.admin.post('/api/admin/channels', { ...body, base_url: baseUrl });
+      expect({ baseUrl, status: res.status, error: res.body.error }).toEqual({
+        baseUrl,
+        status: 400,
+        error: expect.objectContaining({
+          message: 'base_url points at this gateway itself: every task would be sent back to it in a loop',
+          param: 'base_url',
+        }),
+      });
+    }
+    const id = await gw.createChannel({ ...body, base_url: `${fake.url}/v1` });
+    const edited = await gw.admin.patch(`/api/admin/channels/${id}`, { base_url: `http://${names[0]}:${port}/v1` }).expect(400);
+    expect(edited.body.error).toMatchObject({ param: 'base_url' });
+    expect((await gw.admin.get(`/api/admin/channels/${id}`).expect(200)).body.base_url).toBe(`${fake.url}/v1`);
+  });
 });
+
+/**
+ * The names /etc/hosts gives a loopback address, other than `localhost` (which the check knows by
+ * name), that the system resolves to loopback: on this machine its host name and `runsc`, in most
+ * containers `ip6-localhost`.
+ */
+async function loopbackAliases(): Promise<string[]> {
+  const names = readFileSync('/etc/hosts', 'utf8')
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim().split(/\s+/))
+    .filter(([address]) => address && (address.startsWith('127.') || address === '::1'))
+    .flatMap(([, ...aliases]) => aliases)
+    .filter((name) => !/(^|\.)localhost$/i.test(name));
+  const resolved = await Promise.all(
+    [...new Set(names)].map(async (name) => {
+      const addresses = await lookup(name, { all: true }).catch(() => []);
+      return addresses.some((entry) => entry.address.startsWith('127.') || entry.address === '::1') ? name : null;
+    }),
+  );
+  return resolved.filter((name): name is string => name !== null);
+}
 
 /** Two gateways whose channels point at each other: the same hop count ends the loop A -> B -> A -> B. */
 describeEachDatabase('faults: two gateways chained in a loop', (kind) => {

@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './support/gateway-process';
@@ -134,7 +134,9 @@ describe('README walk-through on a fresh clone', () => {
     const work = join(dir, 'terminal');
     execFileSync('git', ['clone', '--quiet', ROOT, repo]);
     mkdirSync(work);
-    if (existsSync(join(ROOT, 'node_modules'))) execFileSync('cp', ['-a', join(ROOT, 'node_modules'), join(repo, 'node_modules')]);
+    // Its real path: in a git worktree node_modules may be a symlink, which `npm install` would replace (offline: not at all).
+    if (existsSync(join(ROOT, 'node_modules')))
+      execFileSync('cp', ['-a', realpathSync(join(ROOT, 'node_modules')), join(repo, 'node_modules')]);
 
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');
     const quickStart = sectionBlocks(readme, '## Quick start');
@@ -192,6 +194,10 @@ describe('README walk-through on a fresh clone', () => {
     // Verification: the liveness pass came back to the business, the asset became active.
     expect(all).toMatch(/^https:\/\/example\.com\/verified\?providerToken=\S+resultCode=10000/m);
     expect(all).toMatch(/"status":"active"/);
+
+    // A retry with the same Idempotency-Key: the same task, charged once (the ledger below has one consume per task).
+    expect(all).toMatch(/^the same task: task_\w+$/m);
+    expect(all).toMatch(/^charged once: \d+$/m);
 
     // The refused submit: a 400, no charge, the customer's logs as they were.
     expect(all).toMatch(/HTTP 400/);

@@ -23,7 +23,9 @@ const CONCURRENCY = 4;
 /**
  * TASK_RETENTION: deletes tasks that ended longer ago than the retention, with their stored video
  * and thumbnail, timeline, webhook events, deliveries and callback URL (ledger rows stay, they name the task by its
- * id as text). Crash-safe by its order: the claim leases the task and hides it from its owner; then
+ * id as text). A task whose webhooks are not settled yet (its end unpublished, an attempt pending)
+ * waits for them: it is deleted once they are delivered or given up. Crash-safe by its order: the
+ * claim leases the task and hides it from its owner; then
  * the store's objects go; then the rows, in one transaction. A claim lost to kill -9 runs out and
  * the next one finishes the job (removing an object already gone is fine), so no object outlives
  * its task and no visible task lacks its video.
@@ -69,7 +71,9 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
   claim(limit: number): Promise<TaskEntity[]> {
     const now = this.clock.now();
     const owner = `${this.instanceId}#r${++this.claimCounter}`;
-    return this.tasks.claimEndedBefore(owner, now - this.config.taskRetentionMs, now, now + this.config.taskLeaseMs, limit);
+    // Not while a webhook or callback may still be sent (a callback URL needs no hold: publishing moves it onto the attempts).
+    const holds = [this.outbox.unpublishedEnd, this.deliveries.pendingAttempt];
+    return this.tasks.claimEndedBefore(owner, now - this.config.taskRetentionMs, now, now + this.config.taskLeaseMs, limit, holds);
   }
 
   async handle(task: TaskEntity): Promise<string> {

@@ -35,6 +35,12 @@ const MARK_SUBMITTED_WHERE = " WHERE id = ? AND status = 'SUBMITTING' AND lease_
 const MARK_SUBMITTED_SQL = MARK_SUBMITTED_SET + MARK_SUBMITTED_WHERE;
 const MARK_SUBMITTED_WITH_REQUEST_SQL = `${MARK_SUBMITTED_SET}, request = ?${MARK_SUBMITTED_WHERE}`;
 
+/**
+ * A reason another module keeps an ended task from TASK_RETENTION: an SQL condition on the task's
+ * row, given its qualified `id` and `task_id` columns (e.g. an EXISTS on that module's own table).
+ */
+export type RetentionHold = (task: { id: string; taskId: string }) => string;
+
 /** The lease owners of cancels start with this (see claimForCancel). */
 export const CANCEL_LEASE_PREFIX = 'cancel:';
 
@@ -305,19 +311,30 @@ export class TaskRepository {
    * TASK_RETENTION: claims up to `limit` tasks that ended before `endedBefore` for `owner` until
    * `leaseUntil`, and hides them from their owner at once (`deleted_at`), so nobody sees a task whose
    * video is being removed. A crashed owner's claim runs out and the next claim finishes the job.
+   * A task that any of `holds` applies to is passed over (not claimed, still visible), in the same
+   * statement, so it neither fills the batch nor is deleted under a hold that began meanwhile.
    */
-  async claimEndedBefore(owner: string, endedBefore: number, now: number, leaseUntil: number, limit: number): Promise<TaskEntity[]> {
+  async claimEndedBefore(
+    owner: string,
+    endedBefore: number,
+    now: number,
+    leaseUntil: number,
+    limit: number,
+    holds: RetentionHold[] = [],
+  ): Promise<TaskEntity[]> {
     const unitOfWork = this.transactions.isSqlite
       ? this.transactions.runStatement.bind(this.transactions)
       : this.transactions.run.bind(this.transactions);
-    const claimable = (qb: { andWhere(sql: string, params?: object): unknown }) => {
+    // `row`: how the statement names the tasks table (the holds' subqueries refer to it).
+    const claimable = (qb: { andWhere(sql: string, params?: object): unknown }, row: string) => {
       qb.andWhere('status IN (:...ended)', { ended: TERMINAL_STATUSES });
       qb.andWhere('finish_time < :endedBefore', { endedBefore });
       qb.andWhere('(lease_until IS NULL OR lease_until <= :now)', { now });
+      for (const hold of holds) qb.andWhere(`NOT ${hold({ id: `${row}.id`, taskId: `${row}.task_id` })}`);
     };
     const claimed = await unitOfWork(async (manager) => {
       const pick = manager.createQueryBuilder(TaskEntity, 't').select('t.id', 'id').where('1 = 1');
-      claimable(pick);
+      claimable(pick, 't');
       pick.orderBy('t.finish_time').limit(limit);
       if (!this.transactions.isSqlite) pick.setLock('pessimistic_write').setOnLocked('skip_locked');
       const ids = (await pick.getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
@@ -327,7 +344,7 @@ export class TaskRepository {
         .update(TaskEntity)
         .set({ leaseOwner: owner, leaseUntil, deletedAt: () => `COALESCE(deleted_at, ${Math.floor(now)})` })
         .where('id IN (:...ids)', { ids });
-      claimable(update);
+      claimable(update, 'tasks');
       return (await update.execute()).affected ?? 0;
     });
     if (claimed === 0) return [];

@@ -123,9 +123,8 @@ export class ChannelsService {
   /** `trusted` skips the public-host check, as for `create`. */
   async update(id: number, input: Partial<ChannelInput>, trusted = false): Promise<ChannelEntity> {
     const channel = await this.get(id);
-    if (!trusted && (input.baseUrl !== undefined || input.settings !== undefined)) {
-      await this.checkUrls(channel.platform, input.baseUrl ?? channel.baseUrl, input.settings ?? channel.settings);
-    }
+    // Only what this edit sets: a seeded channel on loopback keeps its base_url when its settings change.
+    if (!trusted) await this.checkUrls(channel.platform, input.baseUrl, input.settings);
     const changes: Partial<ChannelEntity> = { updatedAt: this.clock.now() };
     if (input.name !== undefined) changes.name = input.name;
     if (input.baseUrl !== undefined) changes.baseUrl = input.baseUrl.replace(/\/+$/, '');
@@ -173,12 +172,15 @@ export class ChannelsService {
     await this.transactions.runStatement((manager) => changedRows(manager, COUNT_ERROR_SQL, [sanitizeProviderText(error, [], 500), id]));
   }
 
-  private async checkUrls(platform: Platform, baseUrl: string, settings?: ChannelSettings | null): Promise<void> {
-    if (pointsAtThisGateway(baseUrl, { publicBaseUrl: this.config.publicBaseUrl, listeningPort: this.listeningPort() })) {
-      throw AppError.invalid('base_url points at this gateway itself: every task would be sent back to it in a loop', 'base_url');
-    }
+  /** Checks the URLs given: `base_url` (unless undefined) and each URL setting in `settings`. */
+  private async checkUrls(platform: Platform, baseUrl: string | undefined, settings?: ChannelSettings | null): Promise<void> {
     const allowPrivate = this.config.mediaAllowPrivateHosts;
-    await assertPublicHttpUrl(baseUrl, 'base_url', allowPrivate);
+    if (baseUrl !== undefined) {
+      if (await pointsAtThisGateway(baseUrl, { publicBaseUrl: this.config.publicBaseUrl, listeningPort: this.listeningPort() })) {
+        throw AppError.invalid('base_url points at this gateway itself: every task would be sent back to it in a loop', 'base_url');
+      }
+      await assertPublicHttpUrl(baseUrl, 'base_url', allowPrivate);
+    }
     for (const name of this.settingTraits.of(platform).urls) {
       const url = settings?.[name];
       if (typeof url === 'string' && url) await assertPublicHttpUrl(url, `settings.${name}`, allowPrivate);

@@ -3,6 +3,7 @@ import { EntityManager, In, IsNull, LessThan, Not } from 'typeorm';
 import { caseById } from '../database/case-by-id';
 import { deleteExpiredBatch } from '../database/delete-expired-batch';
 import { TransactionRunner } from '../database/transaction-runner';
+import type { RetentionHold } from '../tasks/task.repository';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity, WebhookEndpointStatus, WebhookEventType } from './webhook-endpoint.entity';
 import { WebhookEventEntity } from './webhook-event.entity';
@@ -569,6 +570,13 @@ export class WebhookDeliveryRepository {
       return result.affected ?? ids.length;
     });
   }
+
+  /**
+   * TASK_RETENTION waits while an attempt for one of the task's events is pending (first tries and
+   * retries alike, to endpoints and to its callback URL): SQL on the task's `task_id` column.
+   */
+  readonly pendingAttempt: RetentionHold = (task) =>
+    `EXISTS (SELECT 1 FROM webhook_events we JOIN webhook_deliveries wd ON wd.event_id = we.id WHERE we.task_id = ${task.taskId} AND wd.state = 'pending')`;
 
   /**
    * Inside the caller's transaction (a task deleted by TASK_RETENTION): the task's events and every

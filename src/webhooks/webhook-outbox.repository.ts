@@ -5,6 +5,7 @@ import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimDueRows, type DueRowLease } from '../jobs/due-row-lease';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
+import type { RetentionHold } from '../tasks/task.repository';
 import { WebhookOutboxEntity } from './webhook-outbox.entity';
 
 /** A publisher's claim on ends not yet published. */
@@ -52,6 +53,9 @@ export class WebhookOutboxRepository {
       .execute();
     return result.affected ?? 0;
   }
+
+  /** TASK_RETENTION waits while the task's end is not published (its events not yet written): SQL on the task's row id column. */
+  readonly unpublishedEnd: RetentionHold = (task) => `EXISTS (SELECT 1 FROM webhook_outbox wo WHERE wo.task_row_id = ${task.id})`;
 
   /** Inside the caller's transaction (a task deleted by TASK_RETENTION): its end, if still unpublished. */
   async deleteForTask(manager: EntityManager, taskRowId: number): Promise<number> {

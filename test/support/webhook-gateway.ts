@@ -49,14 +49,15 @@ export interface WebhookGateway {
   close(): Promise<void>;
 }
 
-export async function startWebhookGateway(kind: DatabaseKind): Promise<WebhookGateway> {
+/** `env` adds to (or overrides) the gateway's variables, e.g. TASK_RETENTION. */
+export async function startWebhookGateway(kind: DatabaseKind, env: Record<string, string> = {}): Promise<WebhookGateway> {
   const receivers: WebhookReceiver[] = [];
   const alpha = await startFakeAlphaUpstream();
   const beta = await startFakeBetaUpstream();
   let gw: TestGateway | undefined;
   let customer: { userId: number; key: string };
   try {
-    gw = await startGateway(kind, { WEBHOOK_DELIVERY_INTERVAL_MS: '0' });
+    gw = await startGateway(kind, { WEBHOOK_DELIVERY_INTERVAL_MS: '0', ...env });
     await gw.createChannel(alphaChannelBody(alpha));
     await gw.createChannel(betaChannelBody(beta));
     customer = await gw.createCustomer({ quota: 10_000_000 });

@@ -98,6 +98,16 @@ export const notPublicHostMessage = (field: string): string =>
   `${field} must point to a public host (private, loopback and link-local addresses are refused; MEDIA_ALLOW_PRIVATE_HOSTS=true allows them, for tests)`;
 
 /**
+ * The addresses a URL's host stands for: an IP literal (brackets allowed) as it is, a name as the
+ * system resolves it (/etc/hosts, then DNS). Rejects when a name does not resolve.
+ */
+export async function resolveHost(hostname: string): Promise<string[]> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return [host];
+  return (await lookup(host, { all: true })).map((entry) => entry.address);
+}
+
+/**
  * Checks that `raw` is an http(s) URL whose host resolves only to public addresses.
  * `field` names the request field in the 400. With `allowPrivate` (or a trusted host of the
  * policy, such as the gateway's own) only the scheme is checked.
@@ -112,13 +122,10 @@ export async function assertPublicHttpUrl(
   if (policy.allowPrivate || policy.trustedHosts?.includes(url.host)) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
-  if (isIP(host)) addresses = [host];
-  else {
-    try {
-      addresses = (await lookup(host, { all: true })).map((entry) => entry.address);
-    } catch {
-      throw AppError.invalid(`${field} host ${host} cannot be resolved`, field);
-    }
+  try {
+    addresses = await resolveHost(host);
+  } catch {
+    throw AppError.invalid(`${field} host ${host} cannot be resolved`, field);
   }
   if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
     throw AppError.invalid(notPublicHostMessage(field), field);

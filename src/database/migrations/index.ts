@@ -16,6 +16,7 @@ import { OwnTables1764600000300 } from './1764600000300-own-tables';
 import { TaskCallbacks1764700000200 } from './1764700000200-task-callbacks';
 import { ApiKeyLimits1764700000300 } from './1764700000300-api-key-limits';
 import { RetentionIndexes1764700000400 } from './1764700000400-retention-indexes';
+import { DeliveryEventIndex1764700000500 } from './1764700000500-delivery-event-index';
 import { TaskCancelSent1764800000100 } from './1764800000100-task-cancel-sent';
 
 /** Every migration, in order. Add new ones at the end. */
@@ -38,5 +39,6 @@ export const MIGRATIONS = [
   TaskCallbacks1764700000200,
   ApiKeyLimits1764700000300,
   RetentionIndexes1764700000400,
+  DeliveryEventIndex1764700000500,
   TaskCancelSent1764800000100,
 ];

@@ -1,0 +1,43 @@
+import { startGateway, TestGateway } from './support/gateway';
+import { describeEachDatabase } from './support/test-databases';
+
+/**
+ * Without MEDIA_ALLOW_PRIVATE_HOSTS the simulator's seeded channels sit on a loopback base_url the
+ * admin API would refuse: a PATCH checks only the fields it sends, so their other fields stay editable.
+ */
+describeEachDatabase('admin API: a channel PATCH checks only what it changes', (kind) => {
+  let gw: TestGateway;
+  let seeded: Array<{ id: number; platform: string; base_url: string }>;
+
+  beforeAll(async () => {
+    gw = await startGateway(kind, { SIMULATOR: 'on', MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
+    seeded = (await gw.admin.get('/api/admin/channels').expect(200)).body.data;
+  });
+  afterAll(async () => gw?.close());
+
+  it("edits a seeded simulator channel's settings and name, its loopback base_url untouched", async () => {
+    expect(seeded.length).toBeGreaterThan(0);
+    for (const channel of seeded) {
+      expect(channel.base_url.startsWith(`${gw.url}/simulator/`)).toBe(true);
+      const res = await gw.admin.patch(`/api/admin/channels/${channel.id}`, { settings: { poll_interval_ms: null } });
+      expect({ id: channel.id, status: res.status, base_url: res.body.base_url }).toEqual({
+        id: channel.id,
+        status: 200,
+        base_url: channel.base_url,
+      });
+      await gw.admin.patch(`/api/admin/channels/${channel.id}`, { name: `renamed-${channel.id}` }).expect(200);
+    }
+  });
+
+  it('still refuses a private URL the PATCH sends, naming that field, and changes nothing', async () => {
+    const gamma = seeded.find((channel) => channel.platform === 'gamma')!;
+    const before = (await gw.admin.get(`/api/admin/channels/${gamma.id}`).expect(200)).body;
+    const control = await gw.admin
+      .patch(`/api/admin/channels/${gamma.id}`, { settings: { region: 'cn-beijing', control_base_url: 'http://10.0.0.7/control' } })
+      .expect(400);
+    expect(control.body.error.param).toBe('settings.control_base_url');
+    const base = await gw.admin.patch(`/api/admin/channels/${gamma.id}`, { base_url: 'http://127.0.0.1:8080', name: 'moved' }).expect(400);
+    expect(base.body.error.param).toBe('base_url');
+    expect((await gw.admin.get(`/api/admin/channels/${gamma.id}`).expect(200)).body).toEqual(before);
+  });
+});
