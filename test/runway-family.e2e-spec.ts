@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/fake-beta-upstream';
-import { FakeRunwayUpstream, startFakeRunwayUpstream } from './support/fake-runway-upstream';
+import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
@@ -16,13 +16,13 @@ const NO_CREDITS = { error: 'You do not have enough credits to run this task.' }
 
 /** Runway (platform `runway`) against a fake that speaks its protocol, on both surfaces. */
 describeOnSqlite('runway family', (kind) => {
-  let family: FamilyGateway<FakeRunwayUpstream>;
+  let family: FamilyGateway<RunwayEmulatorServer>;
   let gw: TestGateway;
-  let fake: FakeRunwayUpstream;
+  let fake: RunwayEmulatorServer;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
-    family = await startFamilyGateway(kind, startFakeRunwayUpstream, { name: 'runway-main', platform: 'runway', models: MODELS }, QUOTA);
+    family = await startFamilyGateway(kind, startRunwayEmulator, { name: 'runway-main', platform: 'runway', models: MODELS }, QUOTA);
     ({ gw, fake, customer } = family);
   });
   afterAll(async () => {
@@ -224,14 +224,11 @@ describeOnSqlite('runway family', (kind) => {
 
 describeOnSqlite('runway family: a credit error on submit moves to the next channel', (kind) => {
   let gw: TestGateway;
-  let broke: FakeRunwayUpstream;
-  let funded: FakeRunwayUpstream;
+  let broke: RunwayEmulatorServer;
+  let funded: RunwayEmulatorServer;
 
   beforeAll(async () => {
-    [broke, funded] = await Promise.all([
-      startFakeRunwayUpstream({ apiKey: 'key_broke' }),
-      startFakeRunwayUpstream({ apiKey: 'key_funded' }),
-    ]);
+    [broke, funded] = await Promise.all([startRunwayEmulator({ apiKey: 'key_broke' }), startRunwayEmulator({ apiKey: 'key_funded' })]);
     gw = await startGateway(kind);
     await gw.createChannel({
       name: 'runway-broke',

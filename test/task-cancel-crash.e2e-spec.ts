@@ -1,4 +1,4 @@
-import { FakeRunwayUpstream, startFakeRunwayUpstream } from './support/fake-runway-upstream';
+import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
 import { admin, call, crashTestEnv, customer } from './support/process-api';
@@ -16,12 +16,12 @@ jest.setTimeout(240_000);
  */
 describeEachDatabase('task cancel interrupted by kill -9', (kind) => {
   let database: FreshDatabase;
-  let runway: FakeRunwayUpstream;
+  let runway: RunwayEmulatorServer;
   let gateway: GatewayProcess | undefined;
 
   beforeAll(async () => {
     database = await freshDatabase(kind);
-    runway = await startFakeRunwayUpstream();
+    runway = await startRunwayEmulator();
   });
   afterAll(async () => {
     await gateway?.crash();
@@ -48,13 +48,13 @@ describeEachDatabase('task cancel interrupted by kill -9', (kind) => {
     const release = runway.holdDeletes();
     const cancels = [running, finishing].map(({ taskId }) => call(gateway!, key, 'POST', `/v1/videos/${taskId}/cancel`).catch(() => null));
     await until('both DELETEs at the provider', async () => (runway.deletes().length === 2 ? true : undefined));
-    runway.finish(finishing.upstreamId);
+    await runway.finish(finishing.upstreamId);
     await gateway.crash();
     gateway = undefined;
     await Promise.all(cancels);
     release();
     // The provider carries the DELETEs out: it cancels the running task and deletes the finished one.
-    await until('the finished task deleted upstream', async () => (runway.taskIds().includes(finishing.upstreamId) ? undefined : true));
+    await until('the finished task deleted upstream', async () => ((await runway.hasTask(finishing.upstreamId)) ? undefined : true));
 
     gateway = await startGatewayProcess(crashTestEnv(database));
     for (const { taskId } of [finishing, running]) {

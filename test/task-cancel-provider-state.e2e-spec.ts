@@ -2,7 +2,7 @@ import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
 import { FakeGammaUpstream } from './support/fake-gamma-upstream';
-import { FakeRunwayUpstream, startFakeRunwayUpstream } from './support/fake-runway-upstream';
+import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { TestGateway } from './support/gateway';
 import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
 import { describeEachDatabase } from './support/test-databases';
@@ -22,13 +22,13 @@ const VIDEO_URL = 'https://cdn.fake-provider.test/video.mp4?sig=abc';
 describeEachDatabase('task cancel: the provider state decides', (kind) => {
   let gw: TestGateway;
   let gamma: FakeGammaUpstream;
-  let runway: FakeRunwayUpstream;
+  let runway: RunwayEmulatorServer;
   let customer: { userId: number; key: string };
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     ({ gw, fake: gamma } = await startGatewayWithFakeGamma(kind, { env: { WEBHOOK_DELIVERY_INTERVAL_MS: '0' } }));
-    runway = await startFakeRunwayUpstream();
+    runway = await startRunwayEmulator();
     await gw.createChannel({ name: 'runway', platform: 'runway', base_url: runway.url, api_key: runway.apiKey, models: ['gen4.5'] });
     customer = await gw.createCustomer({ quota: QUOTA });
     receiver = await startWebhookReceiver();
@@ -80,7 +80,7 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
     const { taskId, upstreamId } = await submitRunway();
     await pollUpstream();
     expect((await flatOf(taskId)).status).toBe('in_progress');
-    runway.finish(upstreamId);
+    await runway.finish(upstreamId);
 
     const res = await as().post(`/v1/videos/${taskId}/cancel`).expect(409);
     expect(res.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('(status: completed)') });
@@ -104,7 +104,7 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
   it('Runway failed upstream while the gateway was not polling: 409 naming `failed`, refunded once by the failure, no DELETE', async () => {
     const before = await gw.balance(customer.userId);
     const { taskId, upstreamId } = await submitRunway();
-    runway.finish(upstreamId, { status: 'FAILED', failureCode: 'INTERNAL' });
+    await runway.finish(upstreamId, { status: 'FAILED', failureCode: 'INTERNAL' });
 
     const res = await as().post(`/v1/video/generations/${taskId}/cancel`).expect(409);
     expect(res.body).toMatchObject({ code: 'conflict', message: expect.stringContaining('(status: FAILURE)') });

@@ -2,7 +2,7 @@ import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { FakeGammaUpstream } from './support/fake-gamma-upstream';
-import { FakeRunwayUpstream, startFakeRunwayUpstream } from './support/fake-runway-upstream';
+import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
 import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
@@ -20,14 +20,14 @@ describeEachDatabase('task cancel', (kind) => {
   let gw: TestGateway;
   let gamma: FakeGammaUpstream;
   let alpha: FakeAlphaUpstream;
-  let runway: FakeRunwayUpstream;
+  let runway: RunwayEmulatorServer;
   let customer: { userId: number; key: string };
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     ({ gw, fake: gamma } = await startGatewayWithFakeGamma(kind, { env: { WEBHOOK_DELIVERY_INTERVAL_MS: '0' } }));
     alpha = await startFakeAlphaUpstream();
-    runway = await startFakeRunwayUpstream();
+    runway = await startRunwayEmulator();
     await gw.createChannel(alphaChannelBody(alpha));
     await gw.createChannel({ name: 'runway', platform: 'runway', base_url: runway.url, api_key: runway.apiKey, models: ['gen4.5'] });
     customer = await gw.createCustomer({ quota: QUOTA });

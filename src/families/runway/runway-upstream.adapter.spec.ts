@@ -1,5 +1,5 @@
 import { HttpService } from '@nestjs/axios';
-import { startFakeRunwayUpstream, FakeRunwayUpstream } from '../../../test/support/fake-runway-upstream';
+import { RunwayEmulatorServer, startRunwayEmulator } from '../../../test/support/runway-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { UpstreamTask } from '../../upstream/upstream-task';
@@ -9,7 +9,7 @@ import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
 
 /** The adapter against the fake Runway API on loopback: submit, poll, cancel, each with the key and X-Runway-Version. */
 describe('RunwayUpstreamAdapter against the fake Runway API', () => {
-  let fake: FakeRunwayUpstream;
+  let fake: RunwayEmulatorServer;
   let adapter: RunwayUpstreamAdapter;
   let channel: ChannelEntity;
   const config = { mediaAllowPrivateHosts: true } as AppConfig;
@@ -26,7 +26,7 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
   });
 
   beforeAll(async () => {
-    fake = await startFakeRunwayUpstream();
+    fake = await startRunwayEmulator();
     adapter = new RunwayUpstreamAdapter(new HttpService(), { now: () => 0 }, new RunwayInputImages(config), config);
     channel = { id: 1, platform: 'runway', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
   });

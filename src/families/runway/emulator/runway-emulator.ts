@@ -1,0 +1,233 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { RUNWAY_MODELS } from '../runway-models';
+import { RUNWAY_API_VERSION, type RunwayTask } from '../runway-protocol';
+
+/** A task's status in a script: one per query (the last repeats), or where the provider moved it by itself. */
+export type RunwayStep = 'PENDING' | 'THROTTLED' | 'RUNNING' | 'SUCCEEDED' | { status: 'FAILED'; failureCode: string };
+
+export const SIMULATED_PENDING_MS = 2_000;
+export const SIMULATED_DONE_MS = 6_000;
+const FORGET_AFTER_MS = 24 * 3600_000;
+const TASK = 'runway.task';
+/** The states in which Runway's DELETE cancels a task (in any other it deletes the task). */
+const RUNS = new Set(['PENDING', 'THROTTLED', 'RUNNING']);
+/** How many requests the log keeps (the simulator runs for days). */
+const LOG_LIMIT = 1_000;
+
+interface EmulatedTask {
+  model: string;
+  /** The signed output's token (`?_jwt=`), like Runway's CloudFront links. */
+  token: string;
+  failureCode: string | null;
+  cancelled: boolean;
+  /** A test's script: the status of each query in turn; absent, the status follows the clock. */
+  script?: RunwayStep[];
+  queries?: number;
+  /** Where a test moved the task by itself (`finish`), whatever the script or the clock says. */
+  moved?: RunwayStep;
+}
+
+export interface RunwayEmulatorOptions {
+  apiKey: string;
+  records: EmulatorRecords;
+  now: () => number;
+  /** The bytes behind a finished task's output link. */
+  video: EmulatedVideo;
+  /** A script every new task follows (tests); absent, tasks follow the clock: PENDING 2 s, RUNNING until 6 s, then done. */
+  defaultScript?: RunwayStep[];
+}
+
+/** A submit failure a test queued: answered instead of the next submit. */
+export interface ScriptedFailure {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Runway's API (docs/upstream-protocols.md, Family Runway), one emulator for the embedded simulator
+ * and the tests: Bearer key and `X-Runway-Version: 2024-11-06` on every call (401 / 400 otherwise),
+ * `text_to_video` and `image_to_video` checked against the models' rules, task queries, `DELETE`
+ * that cancels a task still PENDING, THROTTLED or RUNNING and deletes one in any other state (later
+ * queries: 404), and the video at a signed output link that needs no key. Prompt markers:
+ * `[simulate:reject]` a validation 400, `[simulate:busy]` a 429, `[simulate:credits]` the no-credits
+ * 400, `[simulate:moderation]` FAILED with `SAFETY.INPUT.TEXT`, `[simulate:fail]` with `INTERNAL`.
+ * Tests also script statuses, move a task by themselves, queue submit failures and hold DELETEs.
+ */
+export class RunwayEmulator {
+  /** Every request, oldest first (the last LOG_LIMIT). */
+  readonly requests: EmulatorRequest[] = [];
+  private nextScript: RunwayStep[] | null = null;
+  private readonly submitFailures: ScriptedFailure[] = [];
+  private deleteGate: Promise<void> | null = null;
+  private readonly taskIds: string[] = [];
+
+  constructor(private readonly options: RunwayEmulatorOptions) {}
+
+  /** Answers one request; `outputBase` is where this emulator's output links start (`http://host/simulator/runway`). */
+  async handle(req: EmulatorRequest, outputBase: string): Promise<EmulatorReply> {
+    this.requests.push(req);
+    if (this.requests.length > LOG_LIMIT) this.requests.shift();
+    const output = /^\/outputs\/([^/]+)\.mp4$/.exec(req.path);
+    if (output && (req.method === 'GET' || req.method === 'HEAD')) return this.output(output[1], req.query.get('_jwt'));
+    const refused = this.refusedCredentials(req);
+    if (refused) return refused;
+    if (req.method === 'POST' && (req.path === '/v1/text_to_video' || req.path === '/v1/image_to_video'))
+      return this.create(req, req.path === '/v1/image_to_video');
+    const one = /^\/v1\/tasks\/([^/]+)$/.exec(req.path);
+    if (!one) return { status: 404, json: { error: 'Not found' } };
+    if (req.method === 'DELETE') return this.cancelOrDelete(one[1]);
+    if (req.method !== 'GET') return { status: 405, json: { error: 'Method not allowed' } };
+    const task = await this.query(one[1], outputBase);
+    return task ? { status: 200, json: task } : { status: 404, json: { error: 'Task not found' } };
+  }
+
+  /** The next task follows these statuses, one per query (tests). */
+  scriptNext(steps: RunwayStep[]): void {
+    this.nextScript = steps;
+  }
+
+  /** The provider moves the task on by itself (SUCCEEDED unless told), whether or not anybody queries it. */
+  async finish(id: string, step: RunwayStep = 'SUCCEEDED'): Promise<void> {
+    const record = await this.options.records.find<EmulatedTask>(TASK, id);
+    if (!record) throw new Error(`runway emulator: unknown task ${id}`);
+    await this.options.records.update(TASK, id, { ...record.data, moved: step });
+  }
+
+  /** The next submit answers this error instead. */
+  failNextSubmit(failure: ScriptedFailure): void {
+    this.submitFailures.push(failure);
+  }
+
+  /** DELETEs are logged on arrival but carried out and answered only once the returned function is called. */
+  holdDeletes(): () => void {
+    let release!: () => void;
+    this.deleteGate = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.deleteGate = null;
+      release();
+    };
+  }
+
+  /** The ids of the tasks it was sent, in order. */
+  createdTaskIds(): string[] {
+    return [...this.taskIds];
+  }
+
+  private refusedCredentials(req: EmulatorRequest): EmulatorReply | null {
+    if (req.headers.authorization !== `Bearer ${this.options.apiKey}`)
+      return { status: 401, json: { error: 'Invalid API key. (simulated)' } };
+    if (req.headers['x-runway-version'] !== RUNWAY_API_VERSION)
+      return { status: 400, json: { error: `The X-Runway-Version header must be ${RUNWAY_API_VERSION}. (simulated)` } };
+    return null;
+  }
+
+  private async create(req: EmulatorRequest, image: boolean): Promise<EmulatorReply> {
+    const failure = this.submitFailures.shift();
+    if (failure)
+      return { status: failure.status, headers: failure.headers, json: failure.body ?? { error: 'failure at http://10.0.0.1/internal' } };
+    const body = (req.json ?? {}) as Record<string, unknown>;
+    const { model, promptText = '' } = body;
+    const rules = typeof model === 'string' ? RUNWAY_MODELS[model] : undefined;
+    if (!rules || (!image && !rules.textToVideo)) return invalid('invalid_value', ['model']);
+    if (image && body.promptImage === undefined) return invalid('invalid_type', ['promptImage']);
+    if (typeof body.duration !== 'number' || !rules.durations.includes(body.duration)) return invalid('invalid_value', ['duration']);
+    if (!(image ? rules.imageRatios : rules.textRatios).includes(String(body.ratio))) return invalid('invalid_value', ['ratio']);
+    const prompt = String(promptText);
+    if (prompt.includes('[simulate:reject]')) return invalid('custom', ['promptText']);
+    if (prompt.includes('[simulate:credits]')) return { status: 400, json: { error: 'You do not have enough credits to run this task.' } };
+    if (prompt.includes('[simulate:busy]'))
+      return { status: 429, headers: { 'Retry-After': '5' }, json: { error: 'Too many requests. (simulated)' } };
+    const { records, now } = this.options;
+    await records.forgetOlderThan(TASK, now() - FORGET_AFTER_MS);
+    const failureCode = prompt.includes('[simulate:moderation]')
+      ? 'SAFETY.INPUT.TEXT'
+      : prompt.includes('[simulate:fail]')
+        ? 'INTERNAL'
+        : null;
+    const script = this.nextScript ?? this.options.defaultScript;
+    this.nextScript = null;
+    const task: EmulatedTask = {
+      model: model as string,
+      token: randomBytes(16).toString('hex'),
+      failureCode,
+      cancelled: false,
+      ...(script ? { script, queries: 0 } : {}),
+    };
+    const { key } = await records.insertOrGet(TASK, randomUUID(), task);
+    this.taskIds.push(key);
+    return { status: 200, json: { id: key } };
+  }
+
+  /** The task as `GET /v1/tasks/{id}` answers it; a scripted task moves one step per query. */
+  private async query(id: string, outputBase: string): Promise<RunwayTask | null> {
+    const record = await this.options.records.find<EmulatedTask>(TASK, id);
+    if (!record) return null;
+    const task = record.data;
+    const base = { id, createdAt: new Date(record.createdAt).toISOString() };
+    if (task.cancelled) return { ...base, status: 'CANCELLED' };
+    const step = task.moved ?? (task.script ? await this.nextStep(id, task) : this.stepByClock(task, record.createdAt));
+    if (typeof step === 'object')
+      return { ...base, status: 'FAILED', failure: 'Blocked at http://10.0.0.7/internal (simulated)', failureCode: step.failureCode };
+    if (step === 'SUCCEEDED') return { ...base, status: step, output: [`${outputBase}/outputs/${id}.mp4?_jwt=${task.token}`] };
+    if (step === 'RUNNING') return { ...base, status: step, progress: task.script ? 0.45 : this.progressByClock(record.createdAt) };
+    return { ...base, status: step };
+  }
+
+  private async nextStep(id: string, task: EmulatedTask): Promise<RunwayStep> {
+    const queries = task.queries ?? 0;
+    await this.options.records.update(TASK, id, { ...task, queries: queries + 1 });
+    return task.script![Math.min(queries, task.script!.length - 1)];
+  }
+
+  private stepByClock(task: EmulatedTask, createdAt: number): RunwayStep {
+    const elapsed = this.options.now() - createdAt;
+    if (elapsed < SIMULATED_PENDING_MS) return 'PENDING';
+    if (elapsed < SIMULATED_DONE_MS) return 'RUNNING';
+    return task.failureCode ? { status: 'FAILED', failureCode: task.failureCode } : 'SUCCEEDED';
+  }
+
+  private progressByClock(createdAt: number): number {
+    const elapsed = this.options.now() - createdAt;
+    return Math.round(((elapsed - SIMULATED_PENDING_MS) / (SIMULATED_DONE_MS - SIMULATED_PENDING_MS)) * 99) / 100;
+  }
+
+  /** Where the task is now, without counting a query: what a DELETE decides on. */
+  private async currentStep(task: EmulatedTask, createdAt: number): Promise<RunwayStep> {
+    if (task.moved) return task.moved;
+    if (!task.script) return this.stepByClock(task, createdAt);
+    return task.script[Math.min(Math.max((task.queries ?? 0) - 1, 0), task.script.length - 1)];
+  }
+
+  private async cancelOrDelete(id: string): Promise<EmulatorReply> {
+    if (this.deleteGate) await this.deleteGate;
+    const { records } = this.options;
+    const record = await records.find<EmulatedTask>(TASK, id);
+    if (!record) return { status: 404, json: { error: 'Task not found' } };
+    const step = await this.currentStep(record.data, record.createdAt);
+    if (!record.data.cancelled && RUNS.has(typeof step === 'object' ? step.status : step))
+      await records.update(TASK, id, { ...record.data, cancelled: true });
+    else await records.remove(TASK, id);
+    return { status: 204 };
+  }
+
+  private async output(id: string, token: string | null): Promise<EmulatorReply> {
+    const record = await this.options.records.find<EmulatedTask>(TASK, id);
+    if (!record || record.data.cancelled || token !== record.data.token) return { status: 403, text: 'Forbidden' };
+    const step = await this.currentStep(record.data, record.createdAt);
+    if (step !== 'SUCCEEDED') return { status: 403, text: 'Forbidden' };
+    return { status: 200, video: this.options.video };
+  }
+}
+
+function invalid(code: string, path: string[]): EmulatorReply {
+  return {
+    status: 400,
+    json: {
+      error: 'Validation of body failed',
+      issues: [{ code, path, message: 'Invalid input (simulated)' }],
+      docUrl: 'https://docs.dev.runwayml.com/api',
+    },
+  };
+}

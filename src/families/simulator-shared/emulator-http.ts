@@ -1,0 +1,89 @@
+import type { Request, Response } from 'express';
+import { existsSync } from 'node:fs';
+import type { SimulatorRecord } from './simulator-records.service';
+
+/**
+ * A provider emulator speaks HTTP through these plain shapes, so one emulator serves both the
+ * embedded simulator (Express, under /simulator/<platform>) and the tests (a bare loopback server).
+ */
+export interface EmulatorRequest {
+  method: string;
+  /** The path below the emulator's mount point (`/v1/tasks/abc`). */
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  json?: unknown;
+}
+
+/** The bytes of a finished video: a file (the simulator's sample) or a buffer (a test's own). */
+export type EmulatedVideo = { file: string } | { bytes: Buffer };
+
+export type EmulatorReply =
+  | { status: number; json?: unknown; headers?: Record<string, string> }
+  | { status: number; text: string }
+  | { status: 200; video: EmulatedVideo };
+
+/** Where an emulator keeps its state: the gateway's database for the simulator (SimulatorRecords), memory in tests. */
+export interface EmulatorRecords {
+  insertOrGet<T>(kind: string, key: string, data: T): Promise<SimulatorRecord<T>>;
+  find<T>(kind: string, key: string): Promise<SimulatorRecord<T> | null>;
+  update<T>(kind: string, key: string, data: T): Promise<void>;
+  remove(kind: string, key: string): Promise<boolean>;
+  forgetOlderThan(kind: string, cutoff: number): Promise<void>;
+}
+
+/** Records in memory, for an emulator a test runs on its own. */
+export function memoryRecords(now: () => number): EmulatorRecords {
+  const rows = new Map<string, SimulatorRecord<unknown>>();
+  let seq = 0;
+  const id = (kind: string, key: string) => `${kind}\n${key}`;
+  return {
+    async insertOrGet<T>(kind: string, key: string, data: T) {
+      if (!rows.has(id(kind, key))) rows.set(id(kind, key), { seq: ++seq, key, parentKey: null, data, createdAt: now() });
+      return rows.get(id(kind, key)) as SimulatorRecord<T>;
+    },
+    async find<T>(kind: string, key: string) {
+      return (rows.get(id(kind, key)) as SimulatorRecord<T> | undefined) ?? null;
+    },
+    async update<T>(kind: string, key: string, data: T) {
+      const row = rows.get(id(kind, key));
+      if (row) row.data = data;
+    },
+    async remove(kind: string, key: string) {
+      return rows.delete(id(kind, key));
+    },
+    async forgetOlderThan(kind: string, cutoff: number) {
+      for (const [name, row] of rows) if (name.startsWith(`${kind}\n`) && row.createdAt < cutoff) rows.delete(name);
+    },
+  };
+}
+
+/** An Express request as the emulator mounted at `mount` sees it. */
+export function emulatorRequestOf(req: Request, mount: string): EmulatorRequest {
+  const url = new URL(req.originalUrl, 'http://emulator');
+  return {
+    method: req.method,
+    path: url.pathname.slice(mount.length) || '/',
+    query: url.searchParams,
+    headers: req.headers,
+    json: req.body,
+  };
+}
+
+/** Sends an emulator's reply through Express (a video file with Range and HEAD, as a CDN would). */
+export function sendEmulatorReply(res: Response, reply: EmulatorReply): void {
+  if ('video' in reply) {
+    const { video } = reply;
+    if ('file' in video) {
+      if (!existsSync(video.file))
+        return void res.status(404).type('text/plain').send('the simulator sample video is missing from this build');
+      return void res.sendFile(video.file, { headers: { 'Content-Type': 'video/mp4' } });
+    }
+    return void res.status(200).type('video/mp4').send(video.bytes);
+  }
+  if ('text' in reply) return void res.status(reply.status).type('text/plain').send(reply.text);
+  res.status(reply.status);
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  if (reply.json === undefined) return void res.end();
+  res.json(reply.json);
+}

@@ -1,0 +1,26 @@
+import type { ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { EmulatorReply, EmulatorRequest } from '../../src/families/simulator-shared/emulator-http';
+import { LoopbackServer, RecordedRequest, sendJson, startLoopbackServer } from './http-server';
+
+/** A family's emulator (src/families/<family>/emulator) on its own loopback server, as tests run it. */
+export async function serveEmulator(handle: (req: EmulatorRequest, base: string) => Promise<EmulatorReply>): Promise<LoopbackServer> {
+  let base = '';
+  const server = await startLoopbackServer(async (req: RecordedRequest, res: ServerResponse) =>
+    send(res, await handle({ method: req.method, path: req.path, query: req.query, headers: req.headers, json: req.json }, base)),
+  );
+  base = server.url;
+  return server;
+}
+
+function send(res: ServerResponse, reply: EmulatorReply): void {
+  if ('video' in reply) {
+    const bytes = 'bytes' in reply.video ? reply.video.bytes : readFileSync(reply.video.file);
+    res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': bytes.length });
+    return void res.end(bytes);
+  }
+  if ('text' in reply) return void res.writeHead(reply.status, { 'content-type': 'text/plain' }).end(reply.text);
+  if (reply.json === undefined) return void res.writeHead(reply.status, reply.headers).end();
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  sendJson(res, reply.status, reply.json);
+}
