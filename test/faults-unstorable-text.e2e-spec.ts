@@ -233,4 +233,24 @@ describeEachDatabase('faults: text the database cannot store', (kind) => {
       expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: invalid(field) });
     });
   });
+
+  describe('GET /v1/callback (the provider sends the browser here)', () => {
+    it('a token with a NUL is an unknown session: its 404 page, not a 503', async () => {
+      const res = await gw.http.get('/v1/callback?bytedToken=%00&resultCode=10000');
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.text).toContain('Unknown verification session');
+    });
+
+    it('a reported value with a NUL is a 400 page; nothing is recorded, so the real callback still goes through', async () => {
+      const session = await withKey(gw.http.post('/v1/verification/sessions')).send({ callback_url: 'https://biz.example/cb' }).expect(201);
+      const token = encodeURIComponent(session.body.provider_token);
+      const refused = await gw.http.get(`/v1/callback?bytedToken=${token}&resultCode=1%000`);
+      expect(refused.status).toBe(400);
+      expect(refused.headers['content-type']).toMatch(/^text\/html/);
+      expect(refused.text).toContain('Invalid verification link');
+      const delivered = await gw.http.get(`/v1/callback?bytedToken=${token}&resultCode=10000`).expect(302);
+      expect(delivered.headers.location).toMatch(/^https:\/\/biz\.example\/cb\?providerToken=.*&resultCode=10000/);
+    });
+  });
 });
