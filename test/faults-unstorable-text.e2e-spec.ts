@@ -253,4 +253,31 @@ describeEachDatabase('faults: text the database cannot store', (kind) => {
       expect(delivered.headers.location).toMatch(/^https:\/\/biz\.example\/cb\?providerToken=.*&resultCode=10000/);
     });
   });
+
+  describe('POST /console/api/session takes any JSON: a 400 naming the field, never a 500', () => {
+    it.each<[string, Record<string, unknown>, string]>([
+      ['both null', { username: null, password: null }, 'username must be a string'],
+      ['a null password', { username: 'someone', password: null }, 'password must be a string'],
+      ['a number', { username: 42, password: 'pass-word-1' }, 'username must be a string'],
+      ['an object', { username: { name: 'x' }, password: 'pass-word-1' }, 'username must be a string'],
+      ['an array', { username: ['x'], password: ['y'] }, 'username must be a string'],
+      ['a null admin token', { admin_token: null }, 'admin_token must be a string'],
+    ])('%s', async (_name, body, message) => {
+      const res = await gw.http.post('/console/api/session').send(body);
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: flat('invalid_request', message, message.split(' ')[0]),
+      });
+    });
+
+    it('a NUL in the username or password', async () => {
+      for (const [body, field] of [
+        [{ username: NUL, password: 'pass-word-1' }, 'username'],
+        [{ username: 'someone', password: NUL }, 'password'],
+      ] as const) {
+        const res = await gw.http.post('/console/api/session').send(body);
+        expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: invalid(field) });
+      }
+    });
+  });
 });
