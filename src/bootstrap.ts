@@ -17,6 +17,7 @@ import { exceptSignedContentLinks } from './storage/signed-content-link.middlewa
 import { BodyMemoryBudget } from './http/body-memory-budget';
 import { DEFAULT_BODY_LIMIT, hasBody, videoSubmitJsonParser } from './http/body-parsers';
 import { installHotRoutes } from './http/hot-routes';
+import { refuseUnstorableText } from './http/unstorable-text.middleware';
 import { answerRoutesWithSendJson } from './http/nest-json-replies';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { setupSwagger } from './swagger';
@@ -91,12 +92,14 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
     bodyParsers(req, res, next);
   };
   app.use(parseBodies);
+  // Text the database cannot store (a NUL) is refused here, before any route reads it.
+  app.use(refuseUnstorableText);
   app.use(expressErrorHandler);
   app.useGlobalFilters(new AllExceptionsFilter());
   // Every route's JSON answer through the one writer the hot routes and the error bodies use.
   answerRoutesWithSendJson(app.getHttpAdapter());
   // The task polls and the JSON submits, most of the traffic, run the same middlewares and controller methods without Express's router and Nest's per-route layers.
-  if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseBodies]);
+  if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseBodies, refuseUnstorableText]);
   app.enableShutdownHooks();
   setupSwagger(app);
 }

@@ -7,7 +7,7 @@ import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './s
 import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
-import { describeOnSqlite } from './support/test-databases';
+import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
 
 /** OpenAI's error shape (/v1/videos, the admin API). */
 const invalid = (message: string, param: string | null) => ({
@@ -23,7 +23,7 @@ const EMOJI = '\u{1F98A}'; // one code point, two UTF-16 code units
  * "Faults lose nothing", input side: whatever the gateway itself can refuse is a 400 naming the
  * field, before any price, charge, ledger row or upstream call; never a 500.
  */
-describeOnSqlite('faults: bad input is refused before any charge', (kind) => {
+describeEachDatabase('faults: bad input is refused before any charge', (kind) => {
   let gw: TestGateway;
   let alpha: FakeAlphaUpstream;
   let beta: FakeBetaUpstream;

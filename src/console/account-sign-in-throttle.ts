@@ -17,18 +17,25 @@ export class AccountSignInThrottle {
   constructor(private readonly limiters: SharedRateLimiters) {}
 
   /** Throws 429 while the account has no failures left in the window. */
-  async admit(username: string): Promise<void> {
-    const decision = await this.limiters.peek(LIMITER, SIGN_IN_FAILURES_PER_ACCOUNT, ACCOUNT_WINDOW_MS, accountKey(username));
+  async admit(username: unknown): Promise<void> {
+    const key = accountKey(username);
+    if (key === null) return;
+    const decision = await this.limiters.peek(LIMITER, SIGN_IN_FAILURES_PER_ACCOUNT, ACCOUNT_WINDOW_MS, key);
     if (decision.allowed) return;
     throw new AppError(ErrorCode.RateLimited, 'too many failed sign-ins for this account, retry later', {
       retryAfterSeconds: Math.max(1, Math.ceil(decision.msBeforeNext / 1000)),
     });
   }
 
-  async recordFailure(username: string): Promise<void> {
-    await this.limiters.consume(LIMITER, SIGN_IN_FAILURES_PER_ACCOUNT, ACCOUNT_WINDOW_MS, accountKey(username));
+  async recordFailure(username: unknown): Promise<void> {
+    const key = accountKey(username);
+    if (key !== null) await this.limiters.consume(LIMITER, SIGN_IN_FAILURES_PER_ACCOUNT, ACCOUNT_WINDOW_MS, key);
   }
 }
 
-// MySQL compares usernames case-insensitively: ALICE and alice are one account there.
-const accountKey = (username: string): string => username.trim().toLowerCase();
+/**
+ * The counter of an account name; null for any other JSON (null, a number, an object), which names no
+ * account (the body's validation refuses it; this must never be where it fails).
+ * MySQL compares usernames case-insensitively: ALICE and alice are one account there.
+ */
+const accountKey = (username: unknown): string | null => (typeof username === 'string' ? username.trim().toLowerCase() : null);

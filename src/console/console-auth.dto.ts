@@ -1,23 +1,24 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsString, Length, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsOptionalNotNull } from '../common/http/validation';
 import { CurrencyDto } from './currency.view';
 
-/** Sign in with the admin token, or with a username and password (customer or admin user). */
+/** Sign in with the admin token, or with a username and password (customer or admin user); `null` is no string. */
 export class ConsoleSignInDto {
   @ApiPropertyOptional({ description: 'the ADMIN_TOKEN (instead of username and password)' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @Length(1, 512)
   admin_token?: string;
 
   @ApiPropertyOptional({ example: 'acme' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @Length(1, 64)
   username?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @Length(1, 256)
   password?: string;

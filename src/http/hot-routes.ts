@@ -29,7 +29,7 @@ const isPrototypeOf = Object.prototype.isPrototypeOf;
  * router and Nest's per-route layers, which cost several times a poll's own work. A taken request
  * gets Express's own request and response (as app.handle makes them), then runs the very middlewares
  * every route runs (`pipeline`: request id and log, security headers, API key and account rate limit,
- * body parser), then the Nest route's own controller method; it answers as Nest's Express adapter
+ * body parser, the unstorable-text check), then the Nest route's own controller method; it answers as Nest's Express adapter
  * does (`res.status(200).json`, so Express's ETag and 304) and any error goes to sendError, as the
  * exception filter does. Nothing here decides anything those pieces decide. Anything else (HEAD, an
  * undecodable id, a multipart submit) goes on to Express and the Nest routes.

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import { unstorableIn } from '../common/http/storable-text';
 import { Clock } from '../common/runtime/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { VerificationSessionEntity } from './entities/verification-session.entity';
@@ -14,6 +15,8 @@ export type CallbackOutcome =
 
 /** Parameters forwarded to the client's callback_url, in this order. */
 const FORWARDED = ['providerToken', 'resultCode', 'algorithmBaseRespCode', 'reqMeasureInfoValue', 'verify_type'] as const;
+/** The result parameters recorded on the session. */
+const REPORTED = ['resultCode', 'algorithmBaseRespCode', 'reqMeasureInfoValue', 'verify_type'] as const;
 
 const first = (value: unknown): string | undefined => {
   const picked = Array.isArray(value) ? value[0] : value;
@@ -45,7 +48,17 @@ export class CallbackService {
         message: 'This link does not carry a verification token.',
       };
     }
-    const session = await this.sessions.findOne({ where: { providerToken: token } });
+    // This route checks its own query (refuseUnstorableText leaves it alone), in its own pages.
+    if (REPORTED.some((name) => unstorableIn(first(query[name]) ?? ''))) {
+      return {
+        kind: 'error',
+        status: 400,
+        title: 'Invalid verification link',
+        message: 'This link carries a result that cannot be recorded.',
+      };
+    }
+    // A token no database can store is no session's.
+    const session = unstorableIn(token) ? null : await this.sessions.findOne({ where: { providerToken: token } });
     if (!session) {
       this.logger.warn(`callback with an unknown token ${maskToken(token)}`);
       return {

@@ -18,4 +18,13 @@ describe('submit body normalization', () => {
   it('refuses a metadata field that is not JSON', () => {
     expect(() => normalizeSubmitBody({ metadata: 'quality=720p' }, undefined, true)).toThrow('metadata must be a JSON object');
   });
+
+  it('refuses what the JSON escapes of a metadata field decode to when no database can store it, naming the field', () => {
+    expect(() => normalizeSubmitBody({ metadata: '{"negative_prompt":"a\\u0000b"}' }, undefined, true)).toThrow(
+      expect.objectContaining({
+        message: 'metadata.negative_prompt must not contain a NUL character (U+0000)',
+        options: { param: 'metadata.negative_prompt' },
+      }),
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import { AppError } from '../common/errors/app-error';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../common/http/json-depth';
+import { findUnstorableText } from '../common/http/storable-text';
 import type { SubmitInput, UploadedPart } from '../families/family';
 import { FAMILIES } from '../families/family-registry';
 
@@ -44,11 +45,15 @@ function parseJsonObject(text: string): Record<string, unknown> {
   // Bounded like a JSON body, so that deep nesting is a 400 here too, never a stack overflow later.
   if (jsonNestsDeeperThan(Buffer.from(text), MAX_JSON_DEPTH))
     throw AppError.invalid(`metadata is nested too deeply (more than ${MAX_JSON_DEPTH} levels)`, 'metadata');
+  let value: unknown;
   try {
-    const value = JSON.parse(text);
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value;
+    value = JSON.parse(text);
   } catch {
-    /* fall through */
+    value = undefined;
   }
-  throw AppError.invalid('metadata must be a JSON object', 'metadata');
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw AppError.invalid('metadata must be a JSON object', 'metadata');
+  // The field was checked as text; what its JSON escapes (`\u0000`) decode to is checked here.
+  const found = findUnstorableText(value, 'metadata');
+  if (found) throw AppError.invalid(found.message, found.field);
+  return value as Record<string, unknown>;
 }
