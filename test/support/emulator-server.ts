@@ -3,6 +3,14 @@ import { readFileSync } from 'node:fs';
 import type { EmulatorReply, EmulatorRequest } from '../../src/families/simulator-shared/emulator-http';
 import { LoopbackServer, RecordedRequest, sendJson, startLoopbackServer } from './http-server';
 
+/** The bytes the tests' emulators serve as every finished video: an MP4 header and 50 kB of a known pattern. */
+export function testVideoBytes(): Buffer {
+  return Buffer.concat([
+    Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'),
+    Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251)),
+  ]);
+}
+
 /** A family's emulator (src/families/<family>/emulator) on its own loopback server, as tests run it. */
 export async function serveEmulator(handle: (req: EmulatorRequest, base: string) => Promise<EmulatorReply>): Promise<LoopbackServer> {
   let base = '';
