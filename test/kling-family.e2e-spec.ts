@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/fake-beta-upstream';
-import { FakeKlingUpstream, startFakeKlingUpstream } from './support/fake-kling-upstream';
+import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
 import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
@@ -11,15 +11,15 @@ const PNG = readFileSync(SAMPLE_IMAGE_PATH);
 
 /** Kling (platform `kling`): both surfaces, a JWT-signed fake upstream, the model rules, refunds and channel faults. */
 describeOnSqlite('kling family', (kind) => {
-  let family: FamilyGateway<FakeKlingUpstream>;
+  let family: FamilyGateway<KlingEmulatorServer>;
   let gw: TestGateway;
-  let fake: FakeKlingUpstream;
+  let fake: KlingEmulatorServer;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
     family = await startFamilyGateway(
       kind,
-      startFakeKlingUpstream,
+      startKlingEmulator,
       {
         name: 'kling-main',
         platform: 'kling',
@@ -250,7 +250,7 @@ describeOnSqlite('kling family', (kind) => {
 
   // Last: it adds a second channel, and leaves the first one marked faulty.
   it('falls over to the next channel when Kling says the account is in arrears (1101), charging once', async () => {
-    const second = await startFakeKlingUpstream({ accessKey: 'AKSECONDKLING02', secretKey: 'second-secret-02' });
+    const second = await startKlingEmulator({ accessKey: 'AKSECONDKLING02', secretKey: 'second-secret-02' });
     try {
       await gw.createChannel({
         name: 'kling-second',

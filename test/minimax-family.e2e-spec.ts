@@ -1,5 +1,5 @@
 import { binaryBody } from './support/fake-beta-upstream';
-import { FakeMinimaxUpstream, startFakeMinimaxUpstream } from './support/fake-minimax-upstream';
+import { MinimaxEmulatorServer, startMinimaxEmulator } from './support/minimax-emulator';
 import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
@@ -11,15 +11,15 @@ const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'
 
 /** MiniMax Hailuo (platform `minimax`) against a fake of its video API v1 on loopback. */
 describeOnSqlite('MiniMax Hailuo family', (kind) => {
-  let family: FamilyGateway<FakeMinimaxUpstream>;
+  let family: FamilyGateway<MinimaxEmulatorServer>;
   let gw: TestGateway;
-  let fake: FakeMinimaxUpstream;
+  let fake: MinimaxEmulatorServer;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
     family = await startFamilyGateway(
       kind,
-      startFakeMinimaxUpstream,
+      startMinimaxEmulator,
       { name: 'minimax', platform: 'minimax', models: ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'] },
       QUOTA,
     );
@@ -222,12 +222,12 @@ describeOnSqlite('MiniMax Hailuo family', (kind) => {
 
 describeOnSqlite('MiniMax Hailuo family: a channel out of balance', (kind) => {
   let gw: TestGateway;
-  let broke: FakeMinimaxUpstream;
-  let healthy: FakeMinimaxUpstream;
+  let broke: MinimaxEmulatorServer;
+  let healthy: MinimaxEmulatorServer;
 
   beforeAll(async () => {
-    broke = await startFakeMinimaxUpstream({ apiKey: 'broke-key' });
-    healthy = await startFakeMinimaxUpstream({ apiKey: 'healthy-key' });
+    broke = await startMinimaxEmulator({ apiKey: 'broke-key' });
+    healthy = await startMinimaxEmulator({ apiKey: 'healthy-key' });
     gw = await startGateway(kind);
     await gw.createChannel({
       name: 'broke',

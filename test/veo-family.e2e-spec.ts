@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/fake-beta-upstream';
-import { FakeVeoUpstream, googleError, startFakeVeoUpstream } from './support/fake-veo-upstream';
+import { googleError, startVeoEmulator, VeoEmulatorServer } from './support/veo-emulator';
 import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
@@ -16,9 +16,9 @@ const MODELS = ['veo-3.1-generate-preview', 'veo-3.1-fast-generate-preview', 've
 
 /** Veo through the Gemini API (platform `veo`) on both surfaces, against a fake that checks x-goog-api-key on every call. */
 describeOnSqlite('veo family (Gemini API)', (kind) => {
-  let family: FamilyGateway<FakeVeoUpstream>;
+  let family: FamilyGateway<VeoEmulatorServer>;
   let gw: TestGateway;
-  let fake: FakeVeoUpstream;
+  let fake: VeoEmulatorServer;
   let images: LoopbackServer;
   let customer: { userId: number; key: string };
 
@@ -27,7 +27,7 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
       res.writeHead(200, { 'content-type': 'image/png', 'content-length': IMAGE.length });
       res.end(IMAGE);
     });
-    family = await startFamilyGateway(kind, startFakeVeoUpstream, { name: 'gemini', platform: 'veo', models: MODELS, priority: 0 }, QUOTA);
+    family = await startFamilyGateway(kind, startVeoEmulator, { name: 'gemini', platform: 'veo', models: MODELS, priority: 0 }, QUOTA);
     ({ gw, fake, customer } = family);
   });
   afterAll(async () => {
@@ -250,7 +250,7 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
   });
 
   it('a channel whose key Google refuses (API_KEY_INVALID) falls over to the next channel; charged once', async () => {
-    const refusing = await startFakeVeoUpstream({ apiKey: 'the-right-key-elsewhere' });
+    const refusing = await startVeoEmulator({ apiKey: 'the-right-key-elsewhere' });
     try {
       await gw.createChannel({
         name: 'gemini-bad-key',

@@ -7,7 +7,7 @@
  */
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { RunwayEmulator, RunwayStep, ScriptedFailure } from '../../src/families/runway/emulator/runway-emulator';
-import { serveEmulator } from './emulator-server';
+import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
 
 export type { RunwayStep };
@@ -35,10 +35,7 @@ export interface RunwayEmulatorServer {
 
 export async function startRunwayEmulator(options: { apiKey?: string } = {}): Promise<RunwayEmulatorServer> {
   const apiKey = options.apiKey ?? 'key_runway-test';
-  const videoBytes = Buffer.concat([
-    Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'),
-    Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7) % 251)),
-  ]);
+  const videoBytes = testVideoBytes();
   const records = memoryRecords(() => Date.now());
   const emulator = new RunwayEmulator({
     apiKey,

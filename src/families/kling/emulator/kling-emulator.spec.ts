@@ -1,0 +1,85 @@
+import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { signKlingJwt } from '../kling-jwt';
+import { KlingEmulator, SIMULATED_DONE_MS, SIMULATED_SUBMITTED_MS } from './kling-emulator';
+
+const BASE = 'http://sim.test/simulator/kling';
+
+/** The emulator as the embedded simulator runs it: tasks follow the clock, prompt markers, Kling's JWT check. */
+describe('KlingEmulator (clock-driven, as the simulator)', () => {
+  let time: number;
+  let emulator: KlingEmulator;
+  const token = (secret = 'secret', nowMs = Date.now()) => `Bearer ${signKlingJwt('AK', secret, nowMs)}`;
+  const request = (method: string, path: string, json?: unknown, authorization = token()): EmulatorRequest => ({
+    method,
+    path,
+    query: new URLSearchParams(),
+    headers: { authorization },
+    json,
+  });
+  const body = (reply: EmulatorReply) => ('json' in reply ? (reply.json as { code: number; data: Record<string, any> }) : null);
+  const create = (prompt: string, endpoint = 'text2video', extra: object = {}) =>
+    emulator.handle(request('POST', `/v1/videos/${endpoint}`, { model_name: 'kling-v2-5-turbo', prompt, duration: '5', ...extra }), BASE);
+  const query = async (id: string, endpoint = 'text2video') =>
+    body(await emulator.handle(request('GET', `/v1/videos/${endpoint}/${id}`), BASE))!;
+
+  beforeEach(() => {
+    time = 1_000_000;
+    emulator = new KlingEmulator({
+      accessKey: 'AK',
+      secretKey: 'secret',
+      records: memoryRecords(() => time),
+      now: () => time,
+      video: { file: '/sample.mp4' },
+    });
+  });
+
+  it('moves a task submitted -> processing -> succeed by the clock, with a CDN link that needs no key', async () => {
+    const created = await create('a fox');
+    expect(created.status).toBe(200);
+    const id = body(created)!.data.task_id as string;
+    expect(body(created)!.data).toMatchObject({ task_status: 'submitted' });
+    expect((await query(id)).data.task_status).toBe('submitted');
+    expect((await emulator.handle(request('GET', `/cdn/${id}.mp4`, undefined, ''), BASE)).status).toBe(404);
+    time += SIMULATED_SUBMITTED_MS;
+    expect((await query(id)).data.task_status).toBe('processing');
+    time += SIMULATED_DONE_MS;
+    const done = (await query(id)).data;
+    expect(done).toMatchObject({ task_status: 'succeed', task_result: { videos: [{ url: `${BASE}/cdn/${id}.mp4`, duration: '5' }] } });
+    expect(await emulator.handle(request('GET', `/cdn/${id}.mp4`, undefined, ''), BASE)).toEqual({
+      status: 200,
+      video: { file: '/sample.mp4' },
+    });
+    expect((await emulator.handle(request('GET', `/v1/videos/image2video/${id}`), BASE)).status).toBe(404);
+    expect(emulator.creates.map((c) => c.endpoint)).toEqual(['text2video']);
+  });
+
+  it.each([
+    ['[simulate:moderation]', 'Failure to pass the risk control system (simulated)'],
+    ['[simulate:fail]', 'Video generation failed (simulated)'],
+  ])('ends a task whose prompt holds %s failed', async (marker, message) => {
+    const id = body(await create(`x ${marker}`))!.data.task_id as string;
+    time += SIMULATED_DONE_MS;
+    expect((await query(id)).data).toMatchObject({ task_status: 'failed', task_status_msg: message });
+  });
+
+  it('refuses [simulate:reject] with 400/1301 and [simulate:busy] with 429/1303, and checks the body', async () => {
+    expect(body(await create('x [simulate:reject]'))).toMatchObject({ code: 1301 });
+    expect((await create('x [simulate:busy]')).status).toBe(429);
+    expect(body(await create('p', 'text2video', { duration: '7' }))).toMatchObject({ code: 1201 });
+    expect(body(await create('p', 'image2video'))).toMatchObject({ code: 1201 });
+    expect(body(await create('p', 'text2video', { model_name: 'kling-v9' }))).toMatchObject({ code: 1201 });
+    expect(emulator.creates).toHaveLength(0);
+  });
+
+  it('answers Kling 401s for a missing, wrongly signed, early or expired token, and logs the claims of good ones', async () => {
+    const call = (authorization: string) => emulator.handle(request('GET', '/v1/videos/text2video/1', undefined, authorization), BASE);
+    expect(body(await call(''))).toMatchObject({ code: 1001 });
+    expect(body(await call(token('wrong')))).toMatchObject({ code: 1002 });
+    expect(body(await call(token('secret', Date.now() + 60_000)))).toMatchObject({ code: 1003 });
+    expect(body(await call(token('secret', Date.now() - 3600_000)))).toMatchObject({ code: 1004 });
+    expect(emulator.tokens).toHaveLength(0);
+    expect((await call(token())).status).toBe(404);
+    expect(emulator.tokens).toEqual([{ iss: 'AK', exp: expect.any(Number), nbf: expect.any(Number) }]);
+    expect(emulator.requests).toHaveLength(5);
+  });
+});

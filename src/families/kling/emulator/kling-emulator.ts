@@ -1,0 +1,230 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { klingTokenCode } from '../kling-jwt';
+import { KLING_MODELS } from '../kling-models';
+import type { KlingEndpoint, KlingTaskData } from '../kling-protocol';
+
+/** A task's status in a script: one per query (the last repeats); `{ failed }` carries Kling's `task_status_msg`. */
+export type KlingStep = 'submitted' | 'processing' | 'succeed' | { failed: string };
+
+export const SIMULATED_SUBMITTED_MS = 2_000;
+export const SIMULATED_DONE_MS = 6_000;
+const FORGET_AFTER_MS = 24 * 3600_000;
+const TASK = 'kling.task';
+const ENDPOINTS: readonly string[] = ['text2video', 'image2video'];
+/** How many requests (and creates, and tokens) the logs keep (the simulator runs for days). */
+const LOG_LIMIT = 1_000;
+
+/** Kling's words for its codes; the ones a test injects carry text the gateway must never pass on. */
+const MESSAGES: Readonly<Record<number, string>> = {
+  1001: 'Authorization is empty',
+  1002: 'Authorization is invalid',
+  1003: 'Authorization is not yet valid',
+  1004: 'Authorization has expired',
+  1101: 'Account is in arrears at http://10.0.0.5/billing',
+  1102: 'Resource pack depleted',
+  1201: 'invalid param: duration at http://10.0.0.9/x',
+  1202: 'not found',
+  1203: 'task not found',
+  1301: 'Content security policy violation',
+  1303: 'parallel task over resource pack limit',
+  5000: 'internal error',
+};
+
+interface EmulatedTask {
+  endpoint: KlingEndpoint;
+  duration: string;
+  /** `task_status_msg` of a task that ends failed (prompt markers), or null. */
+  failure: string | null;
+  /** A test's script: the status of each query in turn; absent, the status follows the clock. */
+  script?: KlingStep[];
+  queries?: number;
+}
+
+export interface KlingEmulatorOptions {
+  /** The one key pair whose tokens it accepts. */
+  accessKey: string;
+  secretKey: string;
+  records: EmulatorRecords;
+  now: () => number;
+  /** The bytes behind a finished task's CDN link. */
+  video: EmulatedVideo;
+  /** A script every new task follows (tests); absent, tasks follow the clock: submitted 2 s, processing until 6 s, then done. */
+  defaultScript?: KlingStep[];
+}
+
+/** A submit failure a test queued: Kling's error body with this code, answered instead of the next create. */
+export interface KlingScriptedFailure {
+  status: number;
+  code: number;
+  headers?: Record<string, string>;
+}
+
+/** The claims of a token that passed the check. */
+export interface KlingTokenClaims {
+  iss: string;
+  exp: number;
+  nbf?: number;
+}
+
+/** A create the emulator accepted: its endpoint, body and request. */
+export interface KlingCreate {
+  endpoint: KlingEndpoint;
+  body: Record<string, unknown>;
+  request: EmulatorRequest;
+}
+
+/**
+ * Kling's video API (docs/upstream-protocols.md, Family Kling), one emulator for the embedded simulator
+ * and the tests: an HS256 JWT signed with the secret key of the access key in `iss` on every API call
+ * (401 with Kling's 1001-1004 otherwise), `text2video` and `image2video` checked against the models,
+ * each task queried on its own endpoint's path (the other one's answers 404/1203), and the video at a
+ * CDN link that needs no key. Prompt markers: `[simulate:reject]` 400/1301, `[simulate:busy]`
+ * 429/1303, `[simulate:moderation]` a task failed by the risk control, `[simulate:fail]` a failed task.
+ * Tests also script statuses and queue submit errors; it logs requests, accepted creates and tokens.
+ */
+export class KlingEmulator {
+  /** Every request, oldest first (the last LOG_LIMIT). */
+  readonly requests: EmulatorRequest[] = [];
+  /** Every accepted create, oldest first. */
+  readonly creates: KlingCreate[] = [];
+  /** The claims of every token that passed, oldest first. */
+  readonly tokens: KlingTokenClaims[] = [];
+  private nextScript: KlingStep[] | null = null;
+  private readonly submitFailures: KlingScriptedFailure[] = [];
+
+  constructor(private readonly options: KlingEmulatorOptions) {}
+
+  /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/kling`), for the CDN links. */
+  async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
+    keep(this.requests, req);
+    const cdn = /^\/cdn\/(\d{1,32})\.mp4$/.exec(req.path);
+    if (cdn && (req.method === 'GET' || req.method === 'HEAD')) return this.video(cdn[1]);
+    const authCode = this.checkToken(req.headers.authorization);
+    if (authCode !== 0) return fail(401, authCode, MESSAGES[authCode]);
+    const create = /^\/v1\/videos\/([^/]+)$/.exec(req.path);
+    if (create && req.method === 'POST') return this.create(create[1], req);
+    const query = /^\/v1\/videos\/([^/]+)\/([^/]+)$/.exec(req.path);
+    if (query && req.method === 'GET') return this.query(query[1], query[2], base);
+    return fail(404, 1202, MESSAGES[1202]);
+  }
+
+  /** The next task follows these statuses, one per query (tests). */
+  scriptNext(steps: KlingStep[]): void {
+    this.nextScript = steps;
+  }
+
+  /** The next create answers this error instead. */
+  failNextSubmit(failure: KlingScriptedFailure): void {
+    this.submitFailures.push(failure);
+  }
+
+  /** Kling's check (`klingTokenCode`), against real time: the gateway signs with it, whatever the task clock says. */
+  private checkToken(header: string | string[] | undefined): number {
+    const authorization = typeof header === 'string' ? header : undefined;
+    const { accessKey, secretKey } = this.options;
+    const code = klingTokenCode(authorization, (iss) => (iss === accessKey ? secretKey : undefined), Date.now());
+    if (code === 0) keep(this.tokens, claimsOf(authorization!));
+    return code;
+  }
+
+  private async create(endpoint: string, req: EmulatorRequest): Promise<EmulatorReply> {
+    if (!ENDPOINTS.includes(endpoint)) return fail(404, 1202, MESSAGES[1202]);
+    const failure = this.submitFailures.shift();
+    if (failure) return fail(failure.status, failure.code, MESSAGES[failure.code] ?? 'error', failure.headers);
+    const body = (req.json ?? {}) as Record<string, unknown>;
+    const { model_name: model, prompt = '', duration = '5', image } = body;
+    if (typeof model !== 'string' || !Object.hasOwn(KLING_MODELS, model)) return fail(400, 1201, 'model_name is invalid');
+    if (typeof prompt !== 'string' || (endpoint === 'text2video' && prompt.trim() === '')) return fail(400, 1201, 'prompt is required');
+    if (duration !== '5' && duration !== '10') return fail(400, 1201, 'duration must be "5" or "10"');
+    if (endpoint === 'image2video' && (typeof image !== 'string' || image === '')) return fail(400, 1201, 'image is required');
+    if (prompt.includes('[simulate:reject]')) return fail(400, 1301, 'Content security policy violation (simulated)');
+    if (prompt.includes('[simulate:busy]')) return fail(429, 1303, 'parallel task over resource pack limit (simulated)');
+    const { records, now } = this.options;
+    await records.forgetOlderThan(TASK, now() - FORGET_AFTER_MS);
+    const failed = prompt.includes('[simulate:moderation]')
+      ? 'Failure to pass the risk control system (simulated)'
+      : prompt.includes('[simulate:fail]')
+        ? 'Video generation failed (simulated)'
+        : null;
+    const script = this.nextScript ?? this.options.defaultScript;
+    this.nextScript = null;
+    const task: EmulatedTask = {
+      endpoint: endpoint as KlingEndpoint,
+      duration,
+      failure: failed,
+      ...(script ? { script, queries: 0 } : {}),
+    };
+    // Kling's ids are long decimal strings.
+    const id = `8${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e8)).padStart(8, '0')}`;
+    const record = await records.insertOrGet(TASK, id, task);
+    keep(this.creates, { endpoint: task.endpoint, body, request: req });
+    const data: KlingTaskData = {
+      task_id: record.key,
+      task_status: 'submitted',
+      task_status_msg: '',
+      created_at: record.createdAt,
+      updated_at: record.createdAt,
+    };
+    return { status: 200, json: { code: 0, message: 'SUCCEED', request_id: randomUUID(), data } };
+  }
+
+  /** The task as its own endpoint's query shows it (another endpoint's path does not find it); a scripted task moves one step per query. */
+  private async query(endpoint: string, id: string, base: string): Promise<EmulatorReply> {
+    const record = await this.options.records.find<EmulatedTask>(TASK, id);
+    if (!record || record.data.endpoint !== endpoint) return fail(404, 1203, MESSAGES[1203]);
+    const task = record.data;
+    const step = task.script ? await this.nextStep(id, task) : this.stepByClock(task, record.createdAt);
+    const now = this.options.now();
+    const data: KlingTaskData = {
+      task_id: id,
+      task_status: typeof step === 'string' ? step : 'failed',
+      task_status_msg: typeof step === 'string' ? '' : step.failed,
+      created_at: record.createdAt,
+      updated_at: task.script ? now : Math.min(now, record.createdAt + SIMULATED_DONE_MS),
+    };
+    if (step === 'succeed') data.task_result = { videos: [{ id: `${id}-0`, url: `${base}/cdn/${id}.mp4`, duration: task.duration }] };
+    return { status: 200, json: { code: 0, message: 'SUCCEED', request_id: randomUUID(), data } };
+  }
+
+  private async nextStep(id: string, task: EmulatedTask): Promise<KlingStep> {
+    const queries = task.queries ?? 0;
+    await this.options.records.update(TASK, id, { ...task, queries: queries + 1 });
+    return task.script![Math.min(queries, task.script!.length - 1)];
+  }
+
+  private stepByClock(task: EmulatedTask, createdAt: number): KlingStep {
+    const elapsed = this.options.now() - createdAt;
+    if (elapsed < SIMULATED_SUBMITTED_MS) return 'submitted';
+    if (elapsed < SIMULATED_DONE_MS) return 'processing';
+    return task.failure ? { failed: task.failure } : 'succeed';
+  }
+
+  /** Where the task is now, without counting a query: what the CDN decides on. */
+  private currentStep(task: EmulatedTask, createdAt: number): KlingStep {
+    if (!task.script) return this.stepByClock(task, createdAt);
+    return task.script[Math.min(Math.max((task.queries ?? 0) - 1, 0), task.script.length - 1)];
+  }
+
+  /** The "CDN" video: like Kling's, no key needed; there only once the task succeeded. */
+  private async video(id: string): Promise<EmulatorReply> {
+    const record = await this.options.records.find<EmulatedTask>(TASK, id);
+    if (!record || this.currentStep(record.data, record.createdAt) !== 'succeed') return { status: 404, text: 'not found' };
+    return { status: 200, video: this.options.video };
+  }
+}
+
+function keep<T>(log: T[], entry: T): void {
+  log.push(entry);
+  if (log.length > LOG_LIMIT) log.shift();
+}
+
+/** The claims of a token `klingTokenCode` accepted (so well formed). */
+function claimsOf(authorization: string): KlingTokenClaims {
+  const claims = JSON.parse(Buffer.from(authorization.slice('Bearer '.length).split('.')[1], 'base64url').toString()) as KlingTokenClaims;
+  return { iss: claims.iss, exp: claims.exp, ...(typeof claims.nbf === 'number' ? { nbf: claims.nbf } : {}) };
+}
+
+function fail(status: number, code: number, message: string, headers?: Record<string, string>): EmulatorReply {
+  return { status, headers, json: { code, message, request_id: randomUUID() } };
+}

@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { VEO_MODELS } from '../veo-models';
+
+/**
+ * An operation's state in a script, one per query (the last repeats): `running`, `done` (a sample),
+ * `moderation` (done, RAI-filtered), `{ error }` (done with that rpc code), `{ body }` (answered as it is).
+ */
+export type VeoStep = 'running' | 'done' | 'moderation' | { error: number } | { body: unknown };
+
+export const SIMULATED_DONE_MS = 6_000;
+/** Google keeps generated videos 2 days. */
+const FORGET_AFTER_MS = 48 * 3600_000;
+const OPERATION = 'veo.operation';
+const DURATIONS = [4, 6, 8];
+/** Parameters the SDK refuses for the Gemini API (Vertex AI only). */
+const VERTEX_ONLY = [
+  'seed',
+  'generateAudio',
+  'fps',
+  'outputGcsUri',
+  'storageUri',
+  'compressionQuality',
+  'resizeMode',
+  'mask',
+  'pubsubTopic',
+  'labels',
+];
+const RESPONSE_TYPE = 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse';
+/** How many requests the log keeps (the simulator runs for days). */
+const LOG_LIMIT = 1_000;
+
+/** The standard Google error envelope. */
+export const googleError = (code: number, status: string, message: string, details?: unknown[]) => ({
+  error: { code, message, status, ...(details ? { details } : {}) },
+});
+
+/** Google answers a bad key with a 400 INVALID_ARGUMENT whose detail reason is API_KEY_INVALID. */
+export const API_KEY_INVALID = googleError(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', [
+  { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' },
+]);
+
+interface EmulatedOperation {
+  model: string;
+  /** What the prompt markers made of it once done. */
+  outcome: 'video' | 'moderation' | 'error';
+  /** The signature of its file's storage link. */
+  token: string;
+  /** A test's script: the state of each query in turn; absent, the state follows the clock. */
+  script?: VeoStep[];
+  queries?: number;
+}
+
+export interface VeoEmulatorOptions {
+  apiKey: string;
+  records: EmulatorRecords;
+  now: () => number;
+  /** The bytes behind a finished operation's file. */
+  video: EmulatedVideo;
+  /** A script every new operation follows (tests); absent, operations follow the clock: running for 6 s, then done. */
+  defaultScript?: VeoStep[];
+  /** Makes the id of a new operation (tests: `op<n>`); by default 12 random hex digits. */
+  operationId?: () => string;
+}
+
+/** A submit failure a test queued: answered instead of the next predictLongRunning. */
+export interface VeoScriptedFailure {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Veo on the Gemini API (docs/upstream-protocols.md, Family Veo), one emulator for the embedded simulator
+ * and the tests: `x-goog-api-key` (or `?key=`) on every call, the file download included (else Google's
+ * 400 API_KEY_INVALID); `predictLongRunning` checked against the models (404 for another), the
+ * duration and the Vertex-only parameters; operations by name; the file download a 302 to signed
+ * storage (no key there) that serves the video; `GET /v1beta/models` for probes. Prompt markers:
+ * `[simulate:busy]` a 429 RESOURCE_EXHAUSTED, `[simulate:moderation]` done RAI-filtered with no sample,
+ * `[simulate:fail]` done with error code 13. Tests also script states and queue submit errors.
+ */
+export class VeoEmulator {
+  /** Every request, oldest first (the last LOG_LIMIT). */
+  readonly requests: EmulatorRequest[] = [];
+  /** The script of every new operation when no `scriptNext` is pending (tests); none: the clock. */
+  defaultScript: VeoStep[] | undefined;
+  private nextScript: VeoStep[] | null = null;
+  private readonly submitFailures: VeoScriptedFailure[] = [];
+
+  constructor(private readonly options: VeoEmulatorOptions) {
+    this.defaultScript = options.defaultScript;
+  }
+
+  /**
+   * Answers one request; `base` is where this emulator is mounted (`http://host/simulator/veo`), for the
+   * file URIs, and `storageBase` where its signed storage is (the same by default; tests put it on another origin).
+   */
+  async handle(req: EmulatorRequest, base: string, storageBase = base): Promise<EmulatorReply> {
+    this.requests.push(req);
+    if (this.requests.length > LOG_LIMIT) this.requests.shift();
+    if (req.path.startsWith('/storage/')) return this.storage(req);
+    if (req.headers['x-goog-api-key'] !== this.options.apiKey && req.query.get('key') !== this.options.apiKey)
+      return { status: 400, json: API_KEY_INVALID };
+    const submit = /^\/v1beta\/models\/([^/:]+):predictLongRunning$/.exec(req.path);
+    if (submit && req.method === 'POST') return this.create(submit[1], req);
+    if (req.method !== 'GET') return notFound('no such route');
+    if (req.path === '/v1beta/models') return { status: 200, json: { models: Object.keys(VEO_MODELS).map(listed) } };
+    const operation = /^\/v1beta\/models\/([^/]+)\/operations\/([^/]+)$/.exec(req.path);
+    if (operation) return this.operation(operation[1], operation[2], base);
+    const file = /^\/v1beta\/files\/([^/:]+):download$/.exec(req.path);
+    if (file) return this.download(file[1], req.query.get('alt'), storageBase);
+    return notFound('no such route');
+  }
+
+  /** The next operation follows these states, one per query (tests). */
+  scriptNext(steps: VeoStep[]): void {
+    this.nextScript = steps;
+  }
+
+  /** The next submit answers this error instead. */
+  failNextSubmit(failure: VeoScriptedFailure): void {
+    this.submitFailures.push(failure);
+  }
+
+  private async create(model: string, req: EmulatorRequest): Promise<EmulatorReply> {
+    const failure = this.submitFailures.shift();
+    if (failure)
+      return {
+        status: failure.status,
+        headers: failure.headers,
+        json: failure.body ?? googleError(failure.status, 'INTERNAL', 'Internal error at 10.0.0.1'),
+      };
+    if (!Object.hasOwn(VEO_MODELS, model)) return notFound(`models/${model} is not found for API version v1beta.`);
+    const body = (req.json ?? {}) as Record<string, unknown>;
+    const instance = (Array.isArray(body.instances) ? body.instances[0] : undefined) as Record<string, unknown> | undefined;
+    const parameters = (body.parameters ?? {}) as Record<string, unknown>;
+    const prompt = typeof instance?.prompt === 'string' ? instance.prompt : '';
+    if (!instance || (prompt === '' && !instance.image)) return invalid('A prompt or an image is required.');
+    if (parameters.durationSeconds !== undefined && !DURATIONS.includes(parameters.durationSeconds as number))
+      return invalid('Unsupported durationSeconds.');
+    if (VERTEX_ONLY.some((key) => key in parameters)) return invalid('A parameter is not supported in the Gemini API.');
+    if (prompt.includes('[simulate:busy]'))
+      return { status: 429, json: googleError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota). (simulated)') };
+    const { records, now } = this.options;
+    await records.forgetOlderThan(OPERATION, now() - FORGET_AFTER_MS);
+    const outcome = prompt.includes('[simulate:moderation]') ? 'moderation' : prompt.includes('[simulate:fail]') ? 'error' : 'video';
+    const script = this.nextScript ?? this.defaultScript;
+    this.nextScript = null;
+    const operation: EmulatedOperation = {
+      model,
+      outcome,
+      token: randomBytes(16).toString('hex'),
+      ...(script ? { script, queries: 0 } : {}),
+    };
+    const id = this.options.operationId?.() ?? randomBytes(6).toString('hex');
+    const { key } = await records.insertOrGet(OPERATION, id, operation);
+    return { status: 200, json: { name: `models/${model}/operations/${key}` } };
+  }
+
+  /** The operation as `GET /v1beta/{name}` answers it (under another model's name: not found); a scripted one moves one step per query. */
+  private async operation(model: string, id: string, base: string): Promise<EmulatorReply> {
+    const record = await this.options.records.find<EmulatedOperation>(OPERATION, id);
+    if (!record || record.data.model !== model) return notFound('Operation not found.');
+    const op = record.data;
+    const step = op.script ? await this.nextStep(id, op) : this.stepByClock(op, record.createdAt);
+    const name = `models/${model}/operations/${id}`;
+    if (typeof step === 'object' && 'body' in step) return { status: 200, json: step.body };
+    if (typeof step === 'object')
+      return {
+        status: 200,
+        json: { name, done: true, error: { code: step.error, message: 'Video generation failed at http://10.1.2.3/internal (simulated)' } },
+      };
+    if (step === 'running') return { status: 200, json: { name } };
+    const generateVideoResponse =
+      step === 'moderation'
+        ? { raiMediaFilteredCount: 1, raiMediaFilteredReasons: ['The prompt was blocked, see http://10.9.9.9 (simulated)'] }
+        : { generatedSamples: [{ video: { uri: `${base}/v1beta/files/${id}:download?alt=media` } }] };
+    return { status: 200, json: { name, done: true, response: { '@type': RESPONSE_TYPE, generateVideoResponse } } };
+  }
+
+  private async nextStep(id: string, op: EmulatedOperation): Promise<VeoStep> {
+    const queries = op.queries ?? 0;
+    await this.options.records.update(OPERATION, id, { ...op, queries: queries + 1 });
+    return op.script![Math.min(queries, op.script!.length - 1)];
+  }
+
+  private stepByClock(op: EmulatedOperation, createdAt: number): VeoStep {
+    if (this.options.now() - createdAt < SIMULATED_DONE_MS) return 'running';
+    return op.outcome === 'video' ? 'done' : op.outcome === 'moderation' ? 'moderation' : { error: 13 };
+  }
+
+  /** The operation if it is now done with a sample (without counting a query): what the file decides on. */
+  private async withVideo(id: string): Promise<EmulatedOperation | null> {
+    const record = await this.options.records.find<EmulatedOperation>(OPERATION, id);
+    if (!record) return null;
+    const { script, queries = 0 } = record.data;
+    const step = script ? script[Math.min(Math.max(queries - 1, 0), script.length - 1)] : this.stepByClock(record.data, record.createdAt);
+    return step === 'done' ? record.data : null;
+  }
+
+  /** `files/{id}:download?alt=media` (key checked): a redirect to the file's signed storage link, which needs no key. */
+  private async download(id: string, alt: string | null, storageBase: string): Promise<EmulatorReply> {
+    const op = alt === 'media' ? await this.withVideo(id) : null;
+    if (!op) return notFound('File not found.');
+    return { status: 302, headers: { Location: `${storageBase}/storage/${id}?sig=${op.token}` } };
+  }
+
+  private async storage(req: EmulatorRequest): Promise<EmulatorReply> {
+    const id = /^\/storage\/([^/]+)$/.exec(req.path)?.[1];
+    const op = id && (req.method === 'GET' || req.method === 'HEAD') ? await this.withVideo(id) : null;
+    if (!op || req.query.get('sig') !== op.token) return { status: 403, text: 'AccessDenied' };
+    return { status: 200, video: this.options.video };
+  }
+}
+
+const listed = (model: string) => ({ name: `models/${model}`, supportedGenerationMethods: ['predictLongRunning'] });
+const notFound = (message: string): EmulatorReply => ({ status: 404, json: googleError(404, 'NOT_FOUND', message) });
+const invalid = (message: string): EmulatorReply => ({ status: 400, json: googleError(400, 'INVALID_ARGUMENT', message) });

@@ -1,0 +1,70 @@
+/**
+ * Kling's emulator (src/families/kling/emulator, the same one the embedded simulator runs) on a
+ * loopback server of its own, its tasks in memory, with a test key pair (channel api_key:
+ * `apiKey`, `<access>:<secret>`). It checks the JWT of every API call as Kling does (HS256 with the
+ * secret key of the access key in `iss`; 401 with 1001-1004). By default a task answers submitted,
+ * processing, then succeed, one step per query, on its own endpoint's path; `GET /cdn/<id>.mp4`
+ * serves `videoBytes` (no key, like Kling's CDN).
+ * - `scriptNext([...])`: a step is `submitted | processing | succeed` or `{ failed: msg }`.
+ * - `failNextSubmit({ status, code, headers? })`: the next create answers Kling's error body.
+ */
+import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
+import {
+  KlingCreate,
+  KlingEmulator,
+  KlingScriptedFailure,
+  KlingStep,
+  KlingTokenClaims,
+} from '../../src/families/kling/emulator/kling-emulator';
+import { serveEmulator, testVideoBytes } from './emulator-server';
+import type { RecordedRequest } from './http-server';
+
+export type { KlingStep };
+
+export interface KlingEmulatorServer {
+  url: string;
+  accessKey: string;
+  secretKey: string;
+  apiKey: string;
+  /** Every request the server received, in order. */
+  requests: RecordedRequest[];
+  /** The bytes behind every finished task's CDN link. */
+  videoBytes: Buffer;
+  /** Every accepted create, with its endpoint, JSON body and request. */
+  creates: KlingCreate[];
+  /** The claims of every token that passed, in order. */
+  tokens: KlingTokenClaims[];
+  scriptNext(steps: KlingStep[]): void;
+  failNextSubmit(failure: KlingScriptedFailure): void;
+  cdnRequests(): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startKlingEmulator(options: { accessKey?: string; secretKey?: string } = {}): Promise<KlingEmulatorServer> {
+  const accessKey = options.accessKey ?? 'AKFAKEKLING0001';
+  const secretKey = options.secretKey ?? 'fake-kling-secret-0001';
+  const videoBytes = testVideoBytes();
+  const emulator = new KlingEmulator({
+    accessKey,
+    secretKey,
+    records: memoryRecords(() => Date.now()),
+    now: () => Date.now(),
+    video: { bytes: videoBytes },
+    defaultScript: ['submitted', 'processing', 'succeed'],
+  });
+  const server = await serveEmulator((req, base) => emulator.handle(req, base));
+  return {
+    url: server.url,
+    accessKey,
+    secretKey,
+    apiKey: `${accessKey}:${secretKey}`,
+    requests: server.requests,
+    videoBytes,
+    creates: emulator.creates,
+    tokens: emulator.tokens,
+    scriptNext: (steps) => emulator.scriptNext(steps),
+    failNextSubmit: (failure) => emulator.failNextSubmit(failure),
+    cdnRequests: () => server.requests.filter((r) => r.path.startsWith('/cdn/')),
+    close: () => server.close(),
+  };
+}
