@@ -12,7 +12,6 @@ import {
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import {
   ApiBearerAuth,
   ApiConflictResponse,
@@ -27,7 +26,6 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorCode } from '../common/errors/app-error';
 import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/errors/error-examples';
 import type { AuthenticatedRequest } from '../common/http/request-context';
-import { multipartOptions } from '../common/http/multipart-limits';
 import { sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
@@ -40,20 +38,9 @@ import { SignedLinksService } from '../storage/signed-links.service';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
 import { toFlatVideo, toSubmittedVideo } from './flat-video.view';
+import { InputReferenceInterceptor } from './input-reference.interceptor';
 import { normalizeSubmitBody } from './submit-body';
 import { VideoQueriesService } from './video-queries.service';
-
-/**
- * Multipart limits: one image part, and text fields big enough for a data URI, in a request no larger
- * than the JSON body limit allows plus room for the form's framing and small fields.
- */
-const MULTIPART_OPTIONS = multipartOptions({
-  maxRequestBytes: 21 * 1024 * 1024,
-  maxFileBytes: 20 * 1024 * 1024,
-  maxFieldBytes: 20 * 1024 * 1024,
-  maxFields: 50,
-  maxFiles: 1,
-});
 
 const ERRORS = submitErrorExamples('openai', 'alpha/v6');
 const UNFINISHED = errorExample(
@@ -77,7 +64,7 @@ export class VideosController {
 
   @Post()
   @HttpCode(200)
-  @UseInterceptors(FileFieldsInterceptor([{ name: 'input_reference', maxCount: 1 }], MULTIPART_OPTIONS))
+  @UseInterceptors(InputReferenceInterceptor)
   @ApiOperation({ summary: 'Submit a video task (family A, or family B with a beta-* model); JSON or multipart' })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiSubmitBody(
