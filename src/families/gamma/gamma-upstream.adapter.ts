@@ -5,6 +5,7 @@ import type { TaskEntity } from '../../tasks/task.entity';
 import { BearerJsonTaskAdapter } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
+import type { CancellableState } from '../../upstream/upstream-adapter';
 import { mapGammaError } from './gamma-errors';
 import { buildGammaSubmitBody, GAMMA_TASKS_PATH, GammaErrorBody, GammaTaskRequest, gammaTaskPath } from './gamma-protocol';
 import { mapGammaQuery } from './gamma-query-mapping';
@@ -40,7 +41,9 @@ export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody> 
   }
 
   /** The provider cancels a task only while it is still `queued`; a running one it refuses. */
-  readonly cancelWhile = ['queued'] as const;
+  get cancelWhile(): readonly CancellableState[] {
+    return ['queued'];
+  }
 
   /** `DELETE` of the task: `{}` once cancelled; an error answer (a running task) is an UpstreamError. */
   async cancel(task: TaskEntity, channel: ChannelEntity): Promise<void> {
