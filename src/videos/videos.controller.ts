@@ -27,6 +27,7 @@ import { ErrorCode } from '../common/errors/app-error';
 import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/errors/error-examples';
 import type { AuthenticatedRequest } from '../common/http/request-context';
 import { sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
+import { familiesOf, familyNames, modelsByFamily } from '../families/family-docs';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
@@ -43,6 +44,8 @@ import { normalizeSubmitBody } from './submit-body';
 import { VideoQueriesService } from './video-queries.service';
 
 const ERRORS = submitErrorExamples('openai', 'alpha/v6');
+const FLAT_FAMILIES = familiesOf('flat');
+const SUBMIT_MODELS = `The models, by family: ${modelsByFamily(FLAT_FAMILIES)}.`;
 const UNFINISHED = errorExample(
   'openai',
   ErrorCode.Conflict,
@@ -65,7 +68,7 @@ export class VideosController {
   @Post()
   @HttpCode(200)
   @UseInterceptors(InputReferenceInterceptor)
-  @ApiOperation({ summary: 'Submit a video task (family A, or family B with a beta-* model); JSON or multipart' })
+  @ApiOperation({ summary: `Submit a video task: ${familyNames(FLAT_FAMILIES, 'or')}; JSON or multipart`, description: SUBMIT_MODELS })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiSubmitBody(
     'flat',
