@@ -10,6 +10,7 @@ import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { ApiCancelRoute } from '../tasks/cancel-route-docs';
 import { TaskCancelService } from '../tasks/task-cancel.service';
 import { TaskQueries } from '../tasks/task-queries.service';
+import { familiesOf, familyNames, modelsByFamily } from '../families/family-docs';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import { GenerationSubmitResponse, WrapperErrorResponse } from './dto/generation-submit-response.dto';
 import { UNIFIED_TASK_EXAMPLES, UnifiedTaskResponse } from './dto/unified-task.dto';
@@ -17,6 +18,7 @@ import { unifiedSubmitInput } from './unified-submit-input';
 import { toUnifiedTaskResponse } from './unified-task.view';
 
 const ERRORS = submitErrorExamples('wrapper', 'beta-1.0-t2v');
+const UNIFIED_FAMILIES = familiesOf('unified');
 
 @ApiTags('video generations (unified form)')
 @ApiBearerAuth('api-key')
@@ -34,13 +36,12 @@ export class GenerationsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Submit a family B (beta-1.0-*) or family C (gamma-2-0*) video task',
+    summary: `Submit a video task: ${familyNames(UNIFIED_FAMILIES, 'or')}`,
     description:
-      'Validated before any charge (400 in the wrapper shape, e.g. `prompt is required`, `unknown model: <name>`). ' +
-      'Defaults: size 1080P, duration 5 (ignored by video-edit), metadata.ratio 16:9 (t2v and r2v only). ' +
-      'Actions: textGenerate (t2v), imageGenerate (i2v), referenceGenerate (r2v), videoEdit (video-edit). ' +
-      'video-edit is billed as a 15 s output (its length follows the input video and is known only afterwards). ' +
-      'Media URLs must be public http(s); their format and size are checked by a ranged read before charging.',
+      'Validated before any charge (400 in the wrapper shape, e.g. `prompt is required`, `unknown model: <name>`), against the request ' +
+      "schema of the model's family (its defaults and rules are there). " +
+      'Media URLs must be public http(s); their format and size are checked by a ranged read before charging. ' +
+      `The models, by family: ${modelsByFamily(UNIFIED_FAMILIES)}.`,
   })
   @ApiHeader({
     name: 'Idempotency-Key',

@@ -1,24 +1,39 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
+import { ApplicationConfig } from '@nestjs/core';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { sendError } from '../common/errors/all-exceptions.filter';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { AllExceptionsFilter, sendError } from '../common/errors/all-exceptions.filter';
 import type { AuthenticatedRequest } from '../common/http/request-context';
+import { RequestValidationPipe } from '../common/http/validation';
 import { GenerationsController } from '../generations/generations.controller';
+import { InputReferenceInterceptor } from '../videos/input-reference.interceptor';
 import { VideosController } from '../videos/videos.controller';
 import { hasJsonBody } from './body-parsers';
+import { checkGlobalEnhancers, HotDispatchApplies, hotRouteHandler, HotRouteHandler } from './hot-route-contract';
 import { sendJson } from './json-reply';
 
-interface HotRoute {
-  method: 'GET' | 'POST';
-  /** Matched against the path case-insensitively, with an optional trailing slash, as Express matches routes; the group is the parameter. */
-  pattern: RegExp;
-  /** The Nest route's path and parameter name, as Express would set req.route and req.params. */
-  path: string;
-  param?: string;
+interface HotRoute extends HotRouteHandler {
   /** Which of the matching requests are taken (the rest go on to Express and Nest). */
   takes?: (req: IncomingMessage) => boolean;
-  handle(req: AuthenticatedRequest): Promise<unknown>;
 }
+
+/**
+ * What the hot dispatch does itself in place of an enhancer Nest runs around the methods it calls (on
+ * the method, its controller, or globally). Anything else there stops the start (hot-route-contract.ts):
+ * a guard, pipe, interceptor or filter added to such a method is applied here, and listed, or the route
+ * leaves the hot dispatch.
+ */
+export const HOT_DISPATCH_APPLIES: HotDispatchApplies = {
+  // The pipeline's authenticateApiKeyBeforeBody makes the guard's check (authenticateApiKey); the guard then only finds req.user set.
+  guards: [ApiKeyGuard],
+  // multer reads multipart bodies only: a JSON body, all the hot submits take, passes it with req.files unset.
+  interceptors: [InputReferenceInterceptor],
+  // Global (APP_PIPE): leaves as they are the parameter types the hot dispatch takes (hot-route-contract.ts, PASSED_AS_IS).
+  pipes: [RequestValidationPipe],
+  // Global: an error goes to sendError, as this filter sends it.
+  filters: [AllExceptionsFilter],
+};
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -30,44 +45,25 @@ const isPrototypeOf = Object.prototype.isPrototypeOf;
  * gets Express's own request and response (as app.handle makes them), then runs the very middlewares
  * every route runs (`pipeline`: request id and log, security headers, API key and account rate limit,
  * body parser, the unstorable-text check), then the Nest route's own controller method; it answers as Nest's Express adapter
- * does (`res.status(200).json`, so Express's ETag and 304) and any error goes to sendError, as the
+ * does (`res.status(status).json`, so Express's ETag and 304) and any error goes to sendError, as the
  * exception filter does. Nothing here decides anything those pieces decide. Anything else (HEAD, an
  * undecodable id, a multipart submit) goes on to Express and the Nest routes.
+ * Each route's method, path, status and arguments are read from Nest's metadata of the controller
+ * method, and the start stops (HotDispatchDriftError) where Nest would run something around it that
+ * HOT_DISPATCH_APPLIES does not list.
  */
 export function installHotRoutes(app: INestApplication, pipeline: RequestHandler[]): void {
   const server = app.getHttpServer() as Server;
   const express = app.getHttpAdapter().getInstance() as Express;
-  const videos = app.get(VideosController);
-  const generations = app.get(GenerationsController);
+  // Nest's own route metadata decides how each method is called, and refuses the start where the hot dispatch would differ.
+  checkGlobalEnhancers(app.get(ApplicationConfig), HOT_DISPATCH_APPLIES);
+  const route = <T extends object>(controller: Type<T>, method: keyof T & string) =>
+    hotRouteHandler(controller, method, app.get(controller), HOT_DISPATCH_APPLIES);
   const routes: HotRoute[] = [
-    {
-      method: 'GET',
-      pattern: /^\/v1\/videos\/([^/]+)\/?$/i,
-      path: '/v1/videos/:id',
-      param: 'id',
-      handle: (req) => videos.get(req.params.id as string, req),
-    },
-    {
-      method: 'GET',
-      pattern: /^\/v1\/video\/generations\/([^/]+)\/?$/i,
-      path: '/v1/video/generations/:task_id',
-      param: 'task_id',
-      handle: (req) => generations.get(req.params.task_id as string, req),
-    },
-    {
-      method: 'POST',
-      pattern: /^\/v1\/videos\/?$/i,
-      path: '/v1/videos',
-      takes: hasJsonBody,
-      handle: (req) => videos.create(req.body, undefined, req),
-    },
-    {
-      method: 'POST',
-      pattern: /^\/v1\/video\/generations\/?$/i,
-      path: '/v1/video/generations',
-      takes: hasJsonBody,
-      handle: (req) => generations.create(req.body, req),
-    },
+    route(VideosController, 'get'),
+    route(GenerationsController, 'get'),
+    { ...route(VideosController, 'create'), takes: hasJsonBody },
+    { ...route(GenerationsController, 'create'), takes: hasJsonBody },
   ];
   const behind = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
@@ -86,9 +82,9 @@ export function installHotRoutes(app: INestApplication, pipeline: RequestHandler
     runPipeline(pipeline, request, response, () => {
       // As Express's router once a route is found: its path (the request log names it) and parameters.
       request.route = { path: match.route.path };
-      request.params = match.route.param ? { [match.route.param]: match.param } : {};
-      match.route.handle(request).then(
-        (body) => sendJson(response, 200, body),
+      request.params = match.params;
+      match.route.call(request).then(
+        (body) => sendJson(response, match.route.status, body),
         (error: unknown) => sendError(error, request, response),
       );
     });
@@ -111,7 +107,7 @@ function runPipeline(pipeline: RequestHandler[], req: Request, res: Response, do
   next();
 }
 
-function matchRoute(routes: HotRoute[], req: IncomingMessage): { route: HotRoute; param: string } | null {
+function matchRoute(routes: HotRoute[], req: IncomingMessage): { route: HotRoute; params: Record<string, string> } | null {
   const url = req.url ?? '';
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
@@ -119,8 +115,13 @@ function matchRoute(routes: HotRoute[], req: IncomingMessage): { route: HotRoute
     if (req.method !== route.method) continue;
     const found = route.pattern.exec(path);
     if (!found || (route.takes && !route.takes(req))) continue;
-    const param = found[1] === undefined ? '' : decodeParam(found[1]);
-    return param === null ? null : { route, param };
+    const params: Record<string, string> = {};
+    for (let index = 0; index < route.params.length; index++) {
+      const param = decodeParam(found[index + 1]);
+      if (param === null) return null;
+      params[route.params[index]] = param;
+    }
+    return { route, params };
   }
   return null;
 }

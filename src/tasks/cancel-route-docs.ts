@@ -3,6 +3,10 @@ import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, 
 import { ErrorCode } from '../common/errors/app-error';
 import type { ErrorSurface } from '../common/errors/error-body';
 import { errorExample } from '../common/errors/error-examples';
+import { cancelCapabilities } from '../families/family-docs';
+
+/** Which providers stop which tasks, from the registered families' adapters. */
+const CANCEL = cancelCapabilities();
 
 /** What each surface's cancel route says in its own words; the rest of its documentation is shared. */
 export interface CancelRouteDocs {
@@ -34,7 +38,7 @@ export function ApiCancelRoute(docs: CancelRouteDocs): MethodDecorator {
     ApiOperation({
       summary: docs.summary,
       description:
-        'Cancellable: a task its provider has not accepted yet; a family C task still queued upstream; a Runway task not finished. ' +
+        `Cancellable: a task its provider has not accepted yet; ${CANCEL.stops}. ` +
         'The gateway reads the task from its provider first: one the provider has finished ends as it finished (a 409 naming that status). ' +
         'A cancelled task sends `video.failed` to your webhooks. A cancel racing the task’s own end: exactly one of them wins.',
     }),
@@ -44,7 +48,7 @@ export function ApiCancelRoute(docs: CancelRouteDocs): MethodDecorator {
       type: docs.errorType,
       description:
         '`conflict`: the task has already ended (the message names its status). `cancel_not_supported`: its provider cannot cancel it ' +
-        '(families A, B and O, Kling, Veo, MiniMax; family C once running) or refused to; the task goes on and follows its provider',
+        `(${CANCEL.cannot}) or refused to; the task goes on and follows its provider`,
       examples: {
         ended: { summary: 'already ended', value: ended },
         not_supported: { summary: 'cancel_not_supported', value: cannotCancel },

@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { ChannelEntity } from '../upstream/channel.entity';
-import { CancellableState, PollOutcome, UpstreamAdapter, UpstreamError, UpstreamState } from '../upstream/upstream-adapter';
+import {
+  CancellableState,
+  cancellableStates,
+  PollOutcome,
+  UpstreamAdapter,
+  UpstreamError,
+  UpstreamState,
+} from '../upstream/upstream-adapter';
 import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import type { TaskEntity } from './task.entity';
-
-const STOPPABLE_BY_DEFAULT: readonly CancellableState[] = ['queued', 'running'];
 
 /** How the provider answered a cancel it was sent. */
 export type CancelAnswer =
@@ -29,7 +34,7 @@ export class ProviderCancel {
 
   /** Whether the family's provider stops a task in this state (never where the family has no cancel). */
   stops(adapter: UpstreamAdapter, state: UpstreamState): boolean {
-    return !!adapter.cancel && (adapter.cancelWhile ?? STOPPABLE_BY_DEFAULT).includes(state as CancellableState);
+    return cancellableStates(adapter).includes(state as CancellableState);
   }
 
   /** The task as its provider has it now (a poll, counted in the channel's call statistics); throws when it cannot be read. */

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import type { ChannelEntity, Platform } from './channel.entity';
 import type { StoredRequest, UpstreamTask } from './upstream-task';
 
@@ -101,8 +102,23 @@ export interface UpstreamAdapter<Request extends StoredRequest = StoredRequest> 
    * of `cancelWhile`: some providers' cancel also deletes a finished task.
    */
   cancel?(task: UpstreamTask<Request>, channel: ChannelEntity): Promise<void>;
-  /** The provider states in which its cancel stops a task (absent: queued and running). */
+  /**
+   * The provider states in which its cancel stops a task (absent: queued and running). A getter of the
+   * class, not an instance field: the API documentation reads it from the class (cancellableStates).
+   */
   readonly cancelWhile?: readonly CancellableState[];
   /** A cheap authenticated call that proves the channel works (console "test connectivity"); throws UpstreamError. */
   probe?(channel: ChannelEntity): Promise<void>;
+}
+
+const STOPPABLE_BY_DEFAULT: readonly CancellableState[] = ['queued', 'running'];
+
+/**
+ * The states in which an adapter's provider stops a task when asked to cancel it; none when it has no
+ * `cancel`. Of an instance (ProviderCancel) or of the class (the API documentation, built at import
+ * from FAMILIES, before any instance): the same answer, as both come from the class.
+ */
+export function cancellableStates(adapter: UpstreamAdapter | Type<UpstreamAdapter>): readonly CancellableState[] {
+  const declared = (typeof adapter === 'function' ? adapter.prototype : adapter) as UpstreamAdapter;
+  return typeof declared.cancel === 'function' ? (declared.cancelWhile ?? STOPPABLE_BY_DEFAULT) : [];
 }

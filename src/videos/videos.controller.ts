@@ -12,7 +12,6 @@ import {
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
-import { FileFieldsInterceptor } from '@nestjs/platform-express';
 import {
   ApiBearerAuth,
   ApiConflictResponse,
@@ -27,8 +26,8 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorCode } from '../common/errors/app-error';
 import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/errors/error-examples';
 import type { AuthenticatedRequest } from '../common/http/request-context';
-import { multipartOptions } from '../common/http/multipart-limits';
 import { sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
+import { familiesOf, familyNames, modelsByFamily } from '../families/family-docs';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
@@ -40,22 +39,13 @@ import { SignedLinksService } from '../storage/signed-links.service';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
 import { toFlatVideo, toSubmittedVideo } from './flat-video.view';
+import { InputReferenceInterceptor } from './input-reference.interceptor';
 import { normalizeSubmitBody } from './submit-body';
 import { VideoQueriesService } from './video-queries.service';
 
-/**
- * Multipart limits: one image part, and text fields big enough for a data URI, in a request no larger
- * than the JSON body limit allows plus room for the form's framing and small fields.
- */
-const MULTIPART_OPTIONS = multipartOptions({
-  maxRequestBytes: 21 * 1024 * 1024,
-  maxFileBytes: 20 * 1024 * 1024,
-  maxFieldBytes: 20 * 1024 * 1024,
-  maxFields: 50,
-  maxFiles: 1,
-});
-
 const ERRORS = submitErrorExamples('openai', 'alpha/v6');
+const FLAT_FAMILIES = familiesOf('flat');
+const SUBMIT_MODELS = `The models, by family: ${modelsByFamily(FLAT_FAMILIES)}.`;
 const UNFINISHED = errorExample(
   'openai',
   ErrorCode.Conflict,
@@ -77,8 +67,8 @@ export class VideosController {
 
   @Post()
   @HttpCode(200)
-  @UseInterceptors(FileFieldsInterceptor([{ name: 'input_reference', maxCount: 1 }], MULTIPART_OPTIONS))
-  @ApiOperation({ summary: 'Submit a video task (family A, or family B with a beta-* model); JSON or multipart' })
+  @UseInterceptors(InputReferenceInterceptor)
+  @ApiOperation({ summary: `Submit a video task: ${familyNames(FLAT_FAMILIES, 'or')}; JSON or multipart`, description: SUBMIT_MODELS })
   @ApiConsumes('application/json', 'multipart/form-data')
   @ApiSubmitBody(
     'flat',

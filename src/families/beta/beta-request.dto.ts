@@ -88,7 +88,13 @@ export class BetaMetadataDto {
  * every field's type and range; which media and parameters each model takes is checked after it.
  * A missing field and an empty one (`""`, an empty form field) are "not given"; `null` is of no type.
  */
-@ApiSchema({ name: 'BetaVideoRequest', description: 'Family B (`beta-1.0-*`) on `/v1/video/generations` and `/v1/videos`.' })
+@ApiSchema({
+  name: 'BetaVideoRequest',
+  description:
+    'Family B (`beta-1.0-*`) on `/v1/video/generations` and `/v1/videos`. Actions: textGenerate (t2v), imageGenerate (i2v), ' +
+    'referenceGenerate (r2v), videoEdit (video-edit). video-edit is billed as a 15 s output (its length follows the input video and is ' +
+    'known only afterwards).',
+})
 export class BetaVideoRequestDto {
   @ApiProperty({
     enum: Object.keys(BETA_MODELS),

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { BearerJsonTaskAdapter, OnePostSubmit } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
+import type { CancellableState, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapGammaError } from './gamma-errors';
 import { buildGammaSubmitBody, GAMMA_TASKS_PATH, GammaErrorBody, GammaTaskRequest, gammaTaskPath } from './gamma-protocol';
@@ -46,7 +46,9 @@ export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody, 
   }
 
   /** The provider cancels a task only while it is still `queued`; a running one it refuses. */
-  readonly cancelWhile = ['queued'] as const;
+  get cancelWhile(): readonly CancellableState[] {
+    return ['queued'];
+  }
 
   /** `DELETE` of the task: `{}` once cancelled; an error answer (a running task) is an UpstreamError. */
   async cancel(task: UpstreamTask<GammaTaskRequest>, channel: ChannelEntity): Promise<void> {

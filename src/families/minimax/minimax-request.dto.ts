@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsObject, IsString } from 'class-validator';
 import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
+import { codeList } from '../shared/code-list';
 import { MINIMAX_MAX_PROMPT, MINIMAX_MODEL_IDS } from './minimax-models';
 
 const DURATION_MESSAGE = '$property must be 6 or 10 (seconds)';
@@ -13,7 +14,7 @@ const IMAGE_DESCRIPTION = 'an http(s) URL or a data URI (`data:image/png;base64,
  */
 @ApiSchema({
   name: 'MinimaxVideoRequest',
-  description: 'MiniMax Hailuo (`MiniMax-Hailuo-2.3`, `-2.3-Fast`, `-02`) on `/v1/videos` and `/v1/video/generations`.',
+  description: `MiniMax Hailuo (${codeList(MINIMAX_MODEL_IDS)}) on \`/v1/videos\` and \`/v1/video/generations\`.`,
 })
 export class MinimaxVideoRequestDto {
   @ApiProperty({ enum: MINIMAX_MODEL_IDS, description: 'MiniMax-Hailuo-2.3-Fast is image-to-video only' })

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsObject, IsString } from 'class-validator';
 import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
+import { codeList } from '../shared/code-list';
 import { RUNWAY_MODELS } from './runway-models';
 
 export const RUNWAY_MAX_PROMPT = 1000;
@@ -11,7 +12,10 @@ export const RUNWAY_MAX_SEED = 4294967295;
  * The request schema of the Runway models, on both forms (the same names): types only here; which
  * model takes which value is checked after it (runway-request-rules.ts), before any charge.
  */
-@ApiSchema({ name: 'RunwayVideoRequest', description: 'Runway models (`gen4.5`, `gen4_turbo`, `veo3.1`, `veo3.1_fast`), both forms.' })
+@ApiSchema({
+  name: 'RunwayVideoRequest',
+  description: `Runway models (${codeList(Object.keys(RUNWAY_MODELS))}), both forms.`,
+})
 export class RunwayVideoRequestDto {
   @ApiProperty({ enum: Object.keys(RUNWAY_MODELS), example: 'gen4.5' })
   @IsString()

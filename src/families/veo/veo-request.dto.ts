@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsString, Matches, ValidateBy } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
+import { codeList } from '../shared/code-list';
 import { VEO_ASPECT_RATIOS, VEO_MODELS } from './veo-models';
 
 const MAX_PROMPT = 4_000;
@@ -28,8 +29,7 @@ function isImageSource(value: unknown): boolean {
  */
 @ApiSchema({
   name: 'VeoVideoRequest',
-  description:
-    'Veo on the Gemini API: `veo-3.1-generate-preview`, `veo-3.1-fast-generate-preview`, `veo-3.0-generate-001`, `veo-3.0-fast-generate-001`.',
+  description: `Veo on the Gemini API: ${codeList(Object.keys(VEO_MODELS))}.`,
 })
 export class VeoVideoRequestDto {
   @ApiProperty({ enum: Object.keys(VEO_MODELS), example: 'veo-3.1-fast-generate-preview' })

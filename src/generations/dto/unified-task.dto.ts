@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { FAMILY_PLATFORMS } from '../../families/family-registry';
 
 @ApiSchema({ name: 'UnifiedTaskProperties' })
 export class UnifiedTaskProperties {
@@ -20,7 +21,7 @@ export class UnifiedTask {
   @ApiProperty({ description: 'Public task id', example: 'task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ' })
   task_id: string;
 
-  @ApiProperty({ description: 'Platform code: alpha, beta or gamma', example: 'beta' })
+  @ApiProperty({ description: "The task's family (its channels' platform)", enum: FAMILY_PLATFORMS, example: 'beta' })
   platform: string;
 
   @ApiProperty({ example: 7 })
@@ -37,7 +38,7 @@ export class UnifiedTask {
 
   @ApiProperty({
     description:
-      'textGenerate (beta-1.0-t2v), imageGenerate (beta-1.0-i2v), referenceGenerate (beta-1.0-r2v), videoEdit (beta-1.0-video-edit)',
+      'What the task makes its video from: textGenerate (a prompt), imageGenerate (an image), referenceGenerate (reference images), videoEdit (a video)',
     example: 'textGenerate',
   })
   action: string;
@@ -80,7 +81,7 @@ export class UnifiedTask {
     type: 'object',
     additionalProperties: true,
     description:
-      'The raw upstream query response (family B: request_id, output.task_id, output.task_status, output.video_url, output.code/message on failure, usage); {} before the first query',
+      'The raw upstream query response (e.g. family B: request_id, output.task_id, output.task_status, output.video_url, output.code/message on failure, usage); {} before the first query',
   })
   data: Record<string, unknown>;
 }

@@ -26,7 +26,7 @@ export class FlatVideoErrorDto {
 }
 
 /** The flat task form of the interface, for every family's tasks. */
-@ApiSchema({ name: 'FlatVideo', description: 'A video task in the flat form (family A and family B tasks alike).' })
+@ApiSchema({ name: 'FlatVideo', description: "A video task in the flat form (every family's tasks alike)." })
 export class FlatVideoDto {
   @ApiProperty({ example: 'task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0' })
   id: string;
