@@ -43,6 +43,8 @@ export interface FloorComparison {
    */
   cpuRatio: number;
   cpuRounds?: number[];
+  /** The lowest CPU time per request of any round, gateway and floor: the least disturbed by other work on the machine. */
+  cpuLowest?: { gateway: number; floor: number };
 }
 
 export interface HotPathBenchResult {
@@ -204,6 +206,10 @@ async function measurePairs(pairs: Pair[], rounds: number, roundMs: number): Pro
       rounds: all.map((run) => run.ratio),
       cpuRatio: median(all.map((run) => run.cpuRatio)),
       cpuRounds: all.map((run) => run.cpuRatio),
+      cpuLowest: {
+        gateway: Math.min(...all.map((run) => run.gateway.cpuUsPerRequest)),
+        floor: Math.min(...all.map((run) => run.floor.cpuUsPerRequest)),
+      },
     };
   });
 }
@@ -299,7 +305,7 @@ export function hotPathTable(title: string, result: HotPathBenchResult): string 
       `  ${c.name.padEnd(32)} ${row(c.gateway)}       | ${row(c.floor)}     | x${c.ratio.toFixed(2).padEnd(10)} | ${String(c.gateway.cpuUsPerRequest).padStart(10)} ${String(c.floor.cpuUsPerRequest).padStart(5)}       | x${c.cpuRatio.toFixed(2)}`,
     );
     lines.push(
-      `  ${''.padEnd(32)} rounds: req/s ${c.rounds?.map((r) => r.toFixed(2)).join(' ')}; CPU ${c.cpuRounds?.map((r) => r.toFixed(2)).join(' ')}; load client CPU us/req ${c.gateway.clientCpuUsPerRequest} / ${c.floor.clientCpuUsPerRequest}; gateway statuses ${JSON.stringify(c.gateway.statuses)}`,
+      `  ${''.padEnd(32)} rounds: req/s ${c.rounds?.map((r) => r.toFixed(2)).join(' ')}; CPU ${c.cpuRounds?.map((r) => r.toFixed(2)).join(' ')}; lowest CPU us/req ${c.cpuLowest?.gateway} / ${c.cpuLowest?.floor}; load client CPU us/req ${c.gateway.clientCpuUsPerRequest} / ${c.floor.clientCpuUsPerRequest}; gateway statuses ${JSON.stringify(c.gateway.statuses)}`,
     );
   }
   if (result.expressHello) {
