@@ -7,12 +7,16 @@
  * - submit: `POST /v1/videos` (family A text to video), 16 clients; the floor does the same two
  *   transactions and the same loopback upstream call.
  * The gateway runs built (`dist/main.js`, built first) in its own process at the default
- * LOG_LEVEL=info (its log to /dev/null), the load from a process of its own. Each round runs the
- * floor and the gateway back to back, so a busy machine slows both alike; the median round counts.
+ * LOG_LEVEL=info (its log to /dev/null), the load from a process of its own (bench/load-client.ts:
+ * raw keep-alive connections, one request at a time each, as autocannon loads a server; Node's HTTP
+ * client cost more CPU per request than the floor and held the floor to its pace). Beside requests per
+ * second, each server's CPU time per request over the same window (/proc/<pid>/stat). Each round runs
+ * the floor and the gateway back to back, 5 s each as `autocannon -d 5`, so a busy machine slows both
+ * alike; the median round counts.
  */
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/support/gateway-process';
 import { LoadResult, load } from './load';
@@ -39,6 +43,8 @@ export interface FloorComparison {
    */
   cpuRatio: number;
   cpuRounds?: number[];
+  /** The lowest CPU time per request of any round, gateway and floor: the least disturbed by other work on the machine. */
+  cpuLowest?: { gateway: number; floor: number };
 }
 
 export interface HotPathBenchResult {
@@ -46,6 +52,8 @@ export interface HotPathBenchResult {
   concurrency: number;
   rounds: number;
   roundMs: number;
+  /** The machine's 1-minute load average before and after the measured rounds (other work on it skews both servers' figures). */
+  loadAverage: string;
   comparisons: FloorComparison[];
   /** Express 5 answering a constant, on the same machine, and its ratio to the GET floor run right after it (GET runs only). */
   expressHello?: LoadResult & { ratioToFloor: number };
@@ -158,16 +166,10 @@ interface Pair {
   gatewayPid: number;
 }
 
-/** User plus system CPU time of a process so far, in microseconds (/proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuUs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
+/** A load run with the server's CPU time per request, read by the load client over exactly the window its requests were in flight. */
 async function measuredLoad(spec: object, pid: number, durationMs: number): Promise<MeasuredLoad> {
-  const before = cpuUs(pid);
-  const result = await load({ ...spec, durationMs });
-  return { ...result, cpuUsPerRequest: Math.round((cpuUs(pid) - before) / Math.max(1, result.requests)) };
+  const result = await load({ ...spec, durationMs, cpuPid: pid });
+  return { ...result, cpuUsPerRequest: result.cpuUsPerRequest ?? 0 };
 }
 
 /** Long enough for V8 to have optimized the gateway's path (far more code than the floor's): its first rounds ran slower with 2 s. */
@@ -204,14 +206,20 @@ async function measurePairs(pairs: Pair[], rounds: number, roundMs: number): Pro
       rounds: all.map((run) => run.ratio),
       cpuRatio: median(all.map((run) => run.cpuRatio)),
       cpuRounds: all.map((run) => run.cpuRatio),
+      cpuLowest: {
+        gateway: Math.min(...all.map((run) => run.gateway.cpuUsPerRequest)),
+        floor: Math.min(...all.map((run) => run.floor.cpuUsPerRequest)),
+      },
     };
   });
 }
 
+const loadRange = (before: number) => `${before.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`;
+
 const ratio = (gateway: LoadResult, floor: LoadResult) => Number((gateway.perSecond / floor.perSecond).toFixed(2));
 
 /** GET in both forms against the floor, plus Express's hello. */
-export async function runGetBench(databaseUrl?: string, concurrency = 32, rounds = 5, roundMs = 4000): Promise<HotPathBenchResult> {
+export async function runGetBench(databaseUrl?: string, concurrency = 32, rounds = 5, roundMs = 5000): Promise<HotPathBenchResult> {
   const running = await start(databaseUrl);
   const express = await startBenchServer('express-hello-server.ts');
   try {
@@ -220,6 +228,7 @@ export async function runGetBench(databaseUrl?: string, concurrency = 32, rounds
     const flatPath = `/v1/videos/${running.taskId}`;
     const pids = { floorPid: running.floorPid, gatewayPid: running.gatewayPid };
     const unifiedPath = `/v1/video/generations/${running.taskId}`;
+    const loadBefore = loadavg()[0];
     const comparisons = await measurePairs(
       [
         { name: 'GET /v1/videos/{id}', floor: get(running.floor, flatPath), gateway: get(running.gateway, flatPath), ...pids },
@@ -241,6 +250,7 @@ export async function runGetBench(databaseUrl?: string, concurrency = 32, rounds
       concurrency,
       rounds,
       roundMs,
+      loadAverage: loadRange(loadBefore),
       comparisons,
       expressHello: { ...expressHello, ratioToFloor: ratio(expressHello, floorAgain) },
     };
@@ -251,7 +261,7 @@ export async function runGetBench(databaseUrl?: string, concurrency = 32, rounds
 }
 
 /** POST /v1/videos against the floor doing the same transactions and upstream call. */
-export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16, rounds = 5, roundMs = 4000): Promise<HotPathBenchResult> {
+export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16, rounds = 5, roundMs = 5000): Promise<HotPathBenchResult> {
   const running = await start(databaseUrl);
   try {
     const post = (base: string) => ({
@@ -261,6 +271,7 @@ export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16
       body: JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' }),
       concurrency,
     });
+    const loadBefore = loadavg()[0];
     const comparisons = await measurePairs(
       [
         {
@@ -274,7 +285,7 @@ export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16
       rounds,
       roundMs,
     );
-    return { database: running.database, concurrency, rounds, roundMs, comparisons };
+    return { database: running.database, concurrency, rounds, roundMs, loadAverage: loadRange(loadBefore), comparisons };
   } finally {
     await running.stop();
   }
@@ -284,7 +295,7 @@ export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16
 export function hotPathTable(title: string, result: HotPathBenchResult): string {
   const row = (r: LoadResult) => `${String(r.perSecond).padStart(7)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}`;
   const lines = [
-    `\n${title} (${result.database}, ${result.concurrency} clients, the median of ${result.rounds} rounds of ${result.roundMs / 1000} s, floor and gateway back to back)`,
+    `\n${title} (${result.database}, ${result.concurrency} clients, the median of ${result.rounds} rounds of ${result.roundMs / 1000} s, floor and gateway back to back; load average ${result.loadAverage})`,
   ];
   lines.push(
     `  ${'path'.padEnd(32)} gateway req/s  p50 ms  p99 ms | floor req/s  p50 ms  p99 ms | req/s ratio | CPU us/req gateway floor | CPU ratio`,
@@ -294,7 +305,7 @@ export function hotPathTable(title: string, result: HotPathBenchResult): string 
       `  ${c.name.padEnd(32)} ${row(c.gateway)}       | ${row(c.floor)}     | x${c.ratio.toFixed(2).padEnd(10)} | ${String(c.gateway.cpuUsPerRequest).padStart(10)} ${String(c.floor.cpuUsPerRequest).padStart(5)}       | x${c.cpuRatio.toFixed(2)}`,
     );
     lines.push(
-      `  ${''.padEnd(32)} rounds: req/s ${c.rounds?.map((r) => r.toFixed(2)).join(' ')}; CPU ${c.cpuRounds?.map((r) => r.toFixed(2)).join(' ')}; gateway statuses ${JSON.stringify(c.gateway.statuses)}`,
+      `  ${''.padEnd(32)} rounds: req/s ${c.rounds?.map((r) => r.toFixed(2)).join(' ')}; CPU ${c.cpuRounds?.map((r) => r.toFixed(2)).join(' ')}; lowest CPU us/req ${c.cpuLowest?.gateway} / ${c.cpuLowest?.floor}; load client CPU us/req ${c.gateway.clientCpuUsPerRequest} / ${c.floor.clientCpuUsPerRequest}; gateway statuses ${JSON.stringify(c.gateway.statuses)}`,
     );
   }
   if (result.expressHello) {

@@ -7,6 +7,10 @@ export interface LoadResult {
   statuses: Record<string, number>;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time of the measured process (the spec's `cpuPid`) per request, in microseconds. */
+  cpuUsPerRequest?: number;
+  /** CPU time of the load client itself per request, in microseconds. */
+  clientCpuUsPerRequest: number;
 }
 
 /** Runs bench/load-client.ts in its own process (so it shares no event loop with what it measures). */

@@ -9,6 +9,7 @@ import { ApiKeysService } from './auth/api-keys.service';
 import { authenticateAdminBeforeBody, authenticateApiKeyBeforeBody } from './auth/authenticate-before-body.middleware';
 import { AllExceptionsFilter, expressErrorHandler } from './common/errors/all-exceptions.filter';
 import { rejectDeepJson } from './common/http/json-depth';
+import { requestLogStream } from './common/http/log-destination';
 import { requestLogging } from './common/http/request-logging.middleware';
 import { recordSecurityHeaders, securityHeaders } from './common/http/security-headers';
 import type { AppConfig } from './config/app-config';
@@ -54,11 +55,8 @@ export interface ConfigureOptions {
 
 /** Everything main.ts and the e2e tests both need on the app. */
 export function configureApp(app: INestApplication, config: AppConfig, { hotRoutes = true }: ConfigureOptions = {}): void {
-  // Request lines are written asynchronously (those that pile up during a write go out together); pino flushes them at exit.
-  const logger = pino(
-    { level: config.logLevel, base: undefined },
-    config.logLevel === 'silent' ? undefined : pino.destination({ sync: false }),
-  );
+  // Request lines are written asynchronously, those of one turn of the event loop in one write; flushed at exit.
+  const logger = pino({ level: config.logLevel, base: undefined }, config.logLevel === 'silent' ? undefined : requestLogStream());
   const server = app.getHttpAdapter().getInstance() as express.Express;
   server.disable('x-powered-by');
   // Only configured proxies may tell the client's address (X-Forwarded-For); by default none may.

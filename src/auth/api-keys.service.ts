@@ -10,7 +10,7 @@ import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyLastUsed } from './api-key-last-used';
 import { hashApiKey } from './api-key-hash';
 import { ApiKeyEntity } from './api-key.entity';
-import { assertKeyUsable } from './key-access';
+import { assertKeyUsable, type ClientAddress } from './key-access';
 import { KeyRefusals } from './key-refusals';
 import { KeyLimitsInput, keyLimitColumns } from './key-limit-changes';
 import { ApiKeyView, toApiKeyView } from './api-key.view';
@@ -117,14 +117,14 @@ export class ApiKeysService {
    * key is answered at once, not through a promise: the key check of every API call then costs no
    * extra turn of the event loop.
    */
-  authenticate(plainKey: string, clientAddress?: string): Caller | Promise<Caller> {
+  authenticate(plainKey: string, clientAddress?: ClientAddress): Caller | Promise<Caller> {
     const keyHash = hashApiKey(plainKey);
     const now = this.clock.now();
     const cached = this.cache.get(keyHash, now);
     return cached ? this.usable(cached, now, clientAddress) : this.lookUp(keyHash, now, clientAddress);
   }
 
-  private async lookUp(keyHash: string, now: number, clientAddress?: string): Promise<Caller> {
+  private async lookUp(keyHash: string, now: number, clientAddress?: ClientAddress): Promise<Caller> {
     const generation = this.cache.generation;
     const apiKey = await this.reads.findOne(ApiKeyEntity, 'key_hash = ?', [keyHash]);
     const user = apiKey ? await this.users.findById(apiKey.userId) : null;
@@ -134,7 +134,7 @@ export class ApiKeysService {
   }
 
   /** The caller, once its key and account are active and the key's expiry and allowlist let it in (a refusal is logged). */
-  private usable(found: Caller, now: number, clientAddress?: string): Caller {
+  private usable(found: Caller, now: number, clientAddress?: ClientAddress): Caller {
     const caller = checkedCaller(found);
     try {
       assertKeyUsable(caller.apiKey, now, clientAddress);

@@ -22,8 +22,8 @@ export function authenticateApiKey(
 ): Promise<void> | undefined {
   const token = bearerToken(req);
   if (!token) throw new AppError(ErrorCode.Unauthorized, MISSING_API_KEY);
-  // req.ip is the client's address as TRUSTED_PROXIES lets express see it (the sign-in throttle's too).
-  const caller = apiKeys.authenticate(token, req.ip ?? req.socket?.remoteAddress);
+  // req.ip is the client's address as TRUSTED_PROXIES lets express see it (the sign-in throttle's too); asked only for a key with an allowlist.
+  const caller = apiKeys.authenticate(token, () => req.ip ?? req.socket?.remoteAddress);
   if (caller instanceof Promise) return caller.then((found) => admit(req, found, accountLimits));
   return admit(req, caller, accountLimits);
 }

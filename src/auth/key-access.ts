@@ -2,12 +2,17 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { ApiKeyEntity } from './api-key.entity';
 import { isAddressAllowed, plainAddress } from './ip-allowlist';
 
+/** The caller's address, or how to find it (worked out only for a key with an allowlist: req.ip walks the proxy settings). */
+export type ClientAddress = string | undefined | (() => string | undefined);
+
 /** 401 key_expired once the key's expiry has passed; 403 ip_not_allowed from an address off its allowlist. */
-export function assertKeyUsable(apiKey: ApiKeyEntity, now: number, clientAddress: string | undefined): void {
+export function assertKeyUsable(apiKey: ApiKeyEntity, now: number, address: ClientAddress): void {
   if (apiKey.expiresAt !== null && apiKey.expiresAt <= now) {
     throw new AppError(ErrorCode.KeyExpired, `api key expired at ${new Date(apiKey.expiresAt).toISOString()}`);
   }
-  if (apiKey.allowedIps && !isAddressAllowed(apiKey.allowedIps, clientAddress ?? '')) {
+  if (!apiKey.allowedIps) return;
+  const clientAddress = typeof address === 'function' ? address() : address;
+  if (!isAddressAllowed(apiKey.allowedIps, clientAddress ?? '')) {
     const address = clientAddress ? plainAddress(clientAddress) : 'unknown';
     throw new AppError(ErrorCode.IpNotAllowed, `api key may not be used from ${address}`);
   }

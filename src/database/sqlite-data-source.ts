@@ -1,4 +1,4 @@
-import { DataSource, DataSourceOptions, ObjectLiteral, QueryRunner, ReplicationMode } from 'typeorm';
+import { DataSource, DataSourceOptions, ObjectLiteral, QueryFailedError, QueryRunner, ReplicationMode } from 'typeorm';
 import { BetterSqlite3Driver } from 'typeorm/driver/better-sqlite3/BetterSqlite3Driver';
 import { BetterSqlite3QueryRunner } from 'typeorm/driver/better-sqlite3/BetterSqlite3QueryRunner';
 import { DeadlineMysqlDriver } from './deadline-mysql-driver';
@@ -14,10 +14,30 @@ class BoundNumber {
   }
 }
 
+interface SqliteStatement {
+  get(...parameters: unknown[]): unknown;
+  /** Rows as arrays of the selected values rather than objects keyed by column name. */
+  raw(toggle: boolean): SqliteStatement;
+}
+
 interface SqliteHandle {
   pragma(sql: string): unknown;
+  prepare(sql: string): SqliteStatement;
   close(): void;
 }
+
+/**
+ * A driver that reads one row synchronously, on the connection TypeORM's "slave" query runner uses,
+ * with the statement prepared once: the lean reads (src/database/lean-reads.ts) take this path when
+ * the driver has it.
+ */
+export interface SyncRowReader {
+  /** The first row's values, in the order the SELECT lists them; undefined when there is none. */
+  readFirstRowValues(sql: string, parameters: unknown[]): unknown[] | undefined;
+}
+
+export const isSyncRowReader = (driver: object): driver is SyncRowReader =>
+  typeof (driver as Partial<SyncRowReader>).readFirstRowValues === 'function';
 
 /** TypeORM's better-sqlite3 query runner, on the read-only handle instead of the driver's one. */
 class ReadOnlyQueryRunner extends BetterSqlite3QueryRunner {
@@ -47,8 +67,8 @@ class ReadOnlyQueryRunner extends BetterSqlite3QueryRunner {
  * pushes the hot statements out of the statement cache. Bound instead (integers as BigInt, which
  * better-sqlite3 binds as INTEGER, exactly what the literal was), each statement is prepared once.
  */
-class ReadWriteSqliteDriver extends BetterSqlite3Driver {
-  private reader?: { handle: SqliteHandle; runner: QueryRunner };
+class ReadWriteSqliteDriver extends BetterSqlite3Driver implements SyncRowReader {
+  private reader?: { handle: SqliteHandle; runner: QueryRunner; statements: Map<string, SqliteStatement> };
 
   override async connect(): Promise<void> {
     await super.connect();
@@ -57,7 +77,31 @@ class ReadWriteSqliteDriver extends BetterSqlite3Driver {
     const Sqlite = this.sqlite as new (path: string, options: object) => SqliteHandle;
     const handle = new Sqlite(database, { readonly: true, fileMustExist: true, timeout });
     handle.pragma(`busy_timeout = ${timeout}`);
-    this.reader = { handle, runner: new ReadOnlyQueryRunner(this, handle) };
+    this.reader = { handle, runner: new ReadOnlyQueryRunner(this, handle), statements: new Map() };
+  }
+
+  /**
+   * The first row of a SELECT on the read-only connection, as the "slave" query runner would read it
+   * (booleans bound as 0/1, a failure as its QueryFailedError; this data source logs no queries and
+   * has no subscribers), without the runner's promises, events and timing around one synchronous
+   * call, and as an array of values: better-sqlite3 builds a row object one named property at a
+   * time, which for a task's 38 columns cost more than the statement. The lean reads' statements are
+   * a few fixed texts, each prepared once.
+   */
+  readFirstRowValues(sql: string, parameters: unknown[]): unknown[] | undefined {
+    const bound = parameters.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
+    try {
+      const reader = this.reader;
+      if (!reader) throw new Error('the SQLite read connection is closed');
+      let statement = reader.statements.get(sql);
+      if (!statement) {
+        statement = reader.handle.prepare(sql).raw(true);
+        reader.statements.set(sql, statement);
+      }
+      return statement.get(...bound) as unknown[] | undefined;
+    } catch (error) {
+      throw new QueryFailedError(sql, bound, error as Error);
+    }
   }
 
   override escapeQueryWithParameters(sql: string, parameters: ObjectLiteral): [string, unknown[]] {

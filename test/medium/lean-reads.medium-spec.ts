@@ -1,0 +1,47 @@
+import { QueryFailedError } from 'typeorm';
+import { UserEntity } from '../../src/auth/user.entity';
+import { LeanReads } from '../../src/database/lean-reads';
+import { isSyncRowReader } from '../../src/database/sqlite-data-source';
+import { TaskEntity } from '../../src/tasks/task.entity';
+import { createServiceTestModule, type ServiceTestContext } from './support/service-test-module';
+
+describe('LeanReads (service tier, SQLite read connection)', () => {
+  let t: ServiceTestContext;
+  let reads: LeanReads;
+  beforeAll(async () => {
+    t = await createServiceTestModule();
+    reads = new LeanReads(t.dataSource);
+  });
+  afterAll(() => t.close());
+
+  it('makes the entity TypeORM makes of the same row: values, transformers, prototype, property order', async () => {
+    const user = await t.createUser(1_000);
+    const task = await t.createTask(user.id, {
+      status: 'SUCCESS',
+      quota: 4_500,
+      request: { prompt: 'a lighthouse at dusk', duration: 5, nested: { list: [1, 'two', null] } },
+      properties: { input: 'x' },
+      upstreamResponse: { Resp: { status: 'succeeded' } },
+      resultUrl: 'https://example.test/v.mp4',
+      outputSize: '1280x720',
+      finishTime: 1_795_750_000_123,
+    });
+    // The SQLite file's data source: its reads go through the read-only connection, synchronously.
+    expect(isSyncRowReader(t.dataSource.driver)).toBe(true);
+    const byTypeorm = await t.dataSource.manager.findOneByOrFail(TaskEntity, { id: task.id });
+    const lean = await reads.findOne(TaskEntity, 'task_id = ? AND user_id = ? AND deleted_at IS NULL', [task.taskId, user.id]);
+
+    expect(lean).toEqual(byTypeorm);
+    expect(Object.getPrototypeOf(lean)).toBe(TaskEntity.prototype);
+    expect(Object.keys(lean!)).toEqual(Object.keys(byTypeorm));
+    expect(JSON.stringify(lean)).toBe(JSON.stringify(byTypeorm));
+    expect(await reads.findOne(UserEntity, 'id = ?', [user.id])).toEqual(
+      await t.dataSource.manager.findOneByOrFail(UserEntity, { id: user.id }),
+    );
+  });
+
+  it('null when no row matches; a failing statement is TypeORM’s QueryFailedError', async () => {
+    expect(await reads.findOne(TaskEntity, 'task_id = ? AND user_id = ?', ['task_none', 1])).toBeNull();
+    await expect(reads.findOne(TaskEntity, 'no_such_column = ?', [1])).rejects.toBeInstanceOf(QueryFailedError);
+  });
+});
