@@ -50,6 +50,7 @@ import { ChannelEntity } from '../../../src/upstream/channel.entity';
 import { ChannelRouter } from '../../../src/upstream/channel-router.service';
 import { ChannelSettingTraits } from '../../../src/upstream/channel-setting-traits';
 import type { PollOutcome, SubmitOutcome, UpstreamAdapter } from '../../../src/upstream/upstream-adapter';
+import { type DatabaseKind, freshDatabase } from '../../support/test-databases';
 
 /** A clock the test moves by hand. */
 export class FakeClock extends Clock {
@@ -197,13 +198,23 @@ export interface ServiceTestContext {
 
 /**
  * The middle test tier: the real data layer, money services, submit pipeline, task sync and job
- * runner on a fresh, migrated SQLite file, with the fake family registered as production registers
+ * runner on a fresh, migrated SQLite file (or MySQL or PostgreSQL database, for a repository's own SQL), with the fake family registered as production registers
  * its families (familyRegistration) and a hand-moved clock. No HTTP, no AppModule.
  */
-export async function createServiceTestModule(extra: { providers?: Provider[] } = {}): Promise<ServiceTestContext> {
+export async function createServiceTestModule(
+  extra: {
+    providers?: Provider[];
+    /** Entities besides the money's, the tasks' and the channels' (the repository under test's). */
+    entities?: Parameters<typeof TypeOrmModule.forFeature>[0];
+    /** SQLite unless given: MySQL and PostgreSQL get a fresh database (TEST_MYSQL_URL, TEST_POSTGRES_URL), dropped by close(). */
+    database?: DatabaseKind;
+  } = {},
+): Promise<ServiceTestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-service-test-'));
+  const kind = extra.database ?? 'sqlite';
+  const server = kind === 'sqlite' ? null : await freshDatabase(kind);
   const config = {
-    database: { kind: 'sqlite', url: '', path: join(dir, 'gateway.sqlite') },
+    database: { kind, url: server?.url ?? '', path: join(dir, 'gateway.sqlite') },
     databaseQueryTimeoutMs: 5_000,
     taskSyncIntervalMs: 0,
     assetFollowUpIntervalMs: 0,
@@ -230,6 +241,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
         TaskEntity,
         TaskEventEntity,
         ChannelEntity,
+        ...(extra.entities ?? []),
       ]),
       ...fakeFamily.imports,
     ],
@@ -383,6 +395,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
     async close() {
       await module.close();
       rmSync(dir, { recursive: true, force: true });
+      await server?.drop();
     },
   };
 }
