@@ -1,5 +1,7 @@
 import { ApiKeySpending } from '../../../src/auth/api-key-spending';
 import { ApiKeyEntity } from '../../../src/auth/api-key.entity';
+import { ApiKeyRepository } from '../../../src/auth/api-key.repository';
+import { UserRepository } from '../../../src/auth/user.repository';
 import { KeyRefusals } from '../../../src/auth/key-refusals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -249,6 +251,8 @@ export async function createServiceTestModule(
       MetricsRegistry,
       JobMetrics,
       JobRunner,
+      UserRepository,
+      ApiKeyRepository,
       LedgerService,
       ApiKeySpending,
       KeyRefusals,
