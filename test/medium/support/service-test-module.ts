@@ -15,6 +15,8 @@ import { UserEntity } from '../../../src/auth/user.entity';
 import { GroupRatioEntity } from '../../../src/billing/group-ratio.entity';
 import { LedgerService } from '../../../src/billing/ledger.service';
 import { LogEntity } from '../../../src/billing/log.entity';
+import { LogRepository } from '../../../src/billing/log.repository';
+import { PriceRepository } from '../../../src/billing/price.repository';
 import { PriceRuleEntity } from '../../../src/billing/price-rule.entity';
 import { PricingService } from '../../../src/billing/pricing.service';
 import { Clock } from '../../../src/common/runtime/clock';
@@ -253,6 +255,8 @@ export async function createServiceTestModule(
       JobRunner,
       UserRepository,
       ApiKeyRepository,
+      LogRepository,
+      PriceRepository,
       LedgerService,
       ApiKeySpending,
       KeyRefusals,
