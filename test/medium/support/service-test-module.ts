@@ -51,6 +51,9 @@ import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-record
 import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
 import { TaskSubmitFields } from '../../../src/tasks/task-submit-fields';
 import { ChannelEntity } from '../../../src/upstream/channel.entity';
+import { ChannelRepository } from '../../../src/upstream/channel.repository';
+import { UpstreamCallStatsEntity } from '../../../src/upstream/upstream-call-stats.entity';
+import { UpstreamCallStatsRepository } from '../../../src/upstream/upstream-call-stats.repository';
 import { ChannelRouter } from '../../../src/upstream/channel-router.service';
 import { ChannelSettingTraits } from '../../../src/upstream/channel-setting-traits';
 import type { PollOutcome, SubmitOutcome, UpstreamAdapter } from '../../../src/upstream/upstream-adapter';
@@ -245,6 +248,7 @@ export async function createServiceTestModule(
         TaskEntity,
         TaskEventEntity,
         ChannelEntity,
+        UpstreamCallStatsEntity,
         ...(extra.entities ?? []),
       ]),
       ...fakeFamily.imports,
@@ -276,6 +280,8 @@ export async function createServiceTestModule(
       SubmitPipeline,
       TaskSyncService,
       ChannelSecretBox,
+      ChannelRepository,
+      UpstreamCallStatsRepository,
       ChannelsService,
       ChannelRequestCounter,
       ChannelRouter,
