@@ -5,7 +5,6 @@ import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
-import { recordTaskEvent } from '../tasks/task-events';
 import { TaskRepository } from '../tasks/task.repository';
 import { type ArchiveSummary, toArchiveSummary, VideoArchiveEntity } from './video-archive.entity';
 
@@ -192,7 +191,7 @@ export class VideoArchiveRepository {
         .where("task_row_id = :taskRowId AND lease_owner = :owner AND status = 'pending'", { taskRowId, owner })
         .execute();
       const won = (result.affected ?? 0) > 0;
-      if (won && event) await recordTaskEvent(manager, { taskRowId, kind: 'archived', detail: event.detail, at: event.at });
+      if (won && event) await this.tasks.recordEvent(manager, { taskRowId, kind: 'archived', detail: event.detail, at: event.at });
       return won;
     };
     return event || notDeleted ? this.transactions.run(update) : this.transactions.runStatement(update);

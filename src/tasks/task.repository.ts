@@ -10,7 +10,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
-import { progressEventsSql } from './task-events';
+import type { TaskEventInput } from './task-events';
 import { POLLABLE_STATUSES, TERMINAL_STATUSES, TaskStatus } from './task-status';
 
 /** What a poll that changed nothing but progress writes back. */
@@ -36,6 +36,7 @@ const MARK_SUBMITTED_SET =
 const MARK_SUBMITTED_WHERE = " WHERE id = ? AND status = 'SUBMITTING' AND lease_owner = ?";
 const MARK_SUBMITTED_SQL = MARK_SUBMITTED_SET + MARK_SUBMITTED_WHERE;
 const MARK_SUBMITTED_WITH_REQUEST_SQL = `${MARK_SUBMITTED_SET}, request = ?${MARK_SUBMITTED_WHERE}`;
+const INSERT_EVENT_SQL = 'INSERT INTO task_events (task_row_id, kind, status, progress, detail, at) VALUES (?, ?, ?, ?, ?, ?)';
 
 /**
  * A reason another module keeps an ended task from TASK_RETENTION: an SQL condition on the task's
@@ -83,6 +84,19 @@ export class TaskRepository {
   /** Inserts a new task and sets its id, in one fixed statement (the submit's hot path). */
   async insertNew(manager: EntityManager, task: TaskEntity): Promise<void> {
     task.id = await insertEntity(manager, TaskEntity, task);
+  }
+
+  /** Writes one state change of a task (`task_events`); call it with the manager of the transaction that makes the change. */
+  async recordEvent(manager: EntityManager, event: TaskEventInput): Promise<void> {
+    const detail = event.detail ? event.detail.slice(0, 255) : null;
+    await changedRows(manager, INSERT_EVENT_SQL, [
+      event.taskRowId,
+      event.kind,
+      event.status ?? null,
+      event.progress ?? null,
+      detail,
+      event.at,
+    ]);
   }
 
   findByIdempotencyKey(userId: number, idempotencyKey: string): Promise<TaskEntity | null> {
@@ -362,4 +376,28 @@ export class TaskRepository {
         .execute(),
     );
   }
+}
+
+/**
+ * The progress events of a batch of quiet polls, as one INSERT ... SELECT guarded like the batch's
+ * UPDATE (same lease owner and status), so only rows the UPDATE will write get an event. Run it in
+ * the UPDATE's transaction, before it (the UPDATE frees the lease the guard checks).
+ */
+function progressEventsSql(
+  rows: ReadonlyArray<{ id: number; progress: number }>,
+  owner: string,
+  status: string,
+  at: number,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const whens = rows.map((row) => {
+    params.push(row.id, row.progress);
+    return 'WHEN ? THEN ?';
+  });
+  params.push(at, ...rows.map((row) => row.id), owner, status);
+  const sql =
+    `INSERT INTO task_events (task_row_id, kind, status, progress, detail, at) ` +
+    `SELECT id, 'progress', status, CASE id ${whens.join(' ')} END, NULL, ? FROM tasks ` +
+    `WHERE id IN (${rows.map(() => '?').join(', ')}) AND lease_owner = ? AND status = ?`;
+  return { sql, params };
 }
