@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { ApiKeyEntity } from './api-key.entity';
+import type { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyRepository } from './api-key.repository';
 
 /** last_used_at is shown to the minute: one write per key per minute (per instance) is enough. */
 const WRITE_EVERY_MS = 60_000;
@@ -13,7 +12,7 @@ export class ApiKeyLastUsed {
   private readonly logger = new Logger('ApiKeyLastUsed');
   private readonly written = new Map<number, number>();
 
-  constructor(@InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>) {}
+  constructor(private readonly keys: ApiKeyRepository) {}
 
   /** Called on every authenticated request; writes in the background, never delays or fails it. */
   touch(apiKey: ApiKeyEntity, now: number): void {
@@ -22,7 +21,7 @@ export class ApiKeyLastUsed {
     if (this.written.size >= MAX_TRACKED) this.written.clear();
     this.written.set(apiKey.id, now);
     this.keys
-      .update({ id: apiKey.id }, { lastUsedAt: now })
+      .touchLastUsed(apiKey.id, now)
       .catch((error: Error) => this.logger.warn(`last use of key ${apiKey.id} not recorded: ${error.message}`));
   }
 }

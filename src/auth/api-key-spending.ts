@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
-import { ApiKeyEntity } from './api-key.entity';
+import type { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyRepository } from './api-key.repository';
 import { keyBudgetState } from './key-budget';
 
 /** What a charge needs to know of the key: the cached row is enough (the update itself decides). */
@@ -14,7 +15,10 @@ export type SpendingKey = Pick<ApiKeyEntity, 'id' | 'budget' | 'budgetPeriod' | 
  */
 @Injectable()
 export class ApiKeySpending {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly keys: ApiKeyRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Counts `quota` against the key in one conditional update that can never take it past its
@@ -24,22 +28,8 @@ export class ApiKeySpending {
   async spend(manager: EntityManager, key: SpendingKey, quota: number): Promise<void> {
     // The current period's start from the key as cached; a stale copy only ever rolls forward, never back.
     const periodStart = keyBudgetState(key, this.clock.now())?.periodStart ?? 0;
-    const rolled = 'budget_period_start IS NOT NULL AND budget_period_start < :periodStart';
-    const updated = await manager
-      .createQueryBuilder()
-      .update(ApiKeyEntity)
-      .set({
-        usedQuota: () => 'used_quota + :quota',
-        // budget_used before budget_period_start: MySQL reads columns already assigned in this SET.
-        budgetUsed: () => `CASE WHEN ${rolled} THEN :quota ELSE budget_used + :quota END`,
-        budgetPeriodStart: () => `CASE WHEN ${rolled} THEN :periodStart ELSE budget_period_start END`,
-      })
-      .where('id = :id AND (quota_limit IS NULL OR used_quota + :quota <= quota_limit)')
-      .andWhere(`(budget IS NULL OR (CASE WHEN ${rolled} THEN 0 ELSE budget_used END) + :quota <= budget)`)
-      .setParameters({ id: key.id, quota, periodStart })
-      .execute();
-    if (updated.affected) return;
-    const row = await manager.findOne(ApiKeyEntity, { where: { id: key.id } });
+    if (await this.keys.spendWithinLimits(manager, key.id, quota, periodStart)) return;
+    const row = await this.keys.findIn(manager, key.id);
     // No such row (keys are never deleted; a caller without a stored key): nothing to count against.
     if (!row) return;
     if (row.quotaLimit !== null && row.usedQuota + quota > row.quotaLimit) {
@@ -62,16 +52,6 @@ export class ApiKeySpending {
    * row makes it happen once.
    */
   async refund(manager: EntityManager, keyId: number, quota: number, chargedAt: number): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(ApiKeyEntity)
-      .set({
-        usedQuota: () => 'CASE WHEN used_quota >= :quota THEN used_quota - :quota ELSE 0 END',
-        budgetUsed: () =>
-          'CASE WHEN budget_period_start IS NULL OR budget_period_start > :chargedAt THEN budget_used WHEN budget_used >= :quota THEN budget_used - :quota ELSE 0 END',
-      })
-      .where('id = :id')
-      .setParameters({ id: keyId, quota, chargedAt })
-      .execute();
+    await this.keys.giveBack(manager, keyId, quota, chargedAt);
   }
 }

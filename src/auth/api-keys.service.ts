@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { newApiKey } from '../common/runtime/random-id';
-import { LeanReads } from '../database/lean-reads';
-import { TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyLastUsed } from './api-key-last-used';
 import { hashApiKey } from './api-key-hash';
-import { ApiKeyEntity } from './api-key.entity';
+import type { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyRepository } from './api-key.repository';
 import { assertKeyUsable, type ClientAddress } from './key-access';
 import { KeyRefusals } from './key-refusals';
 import { KeyLimitsInput, keyLimitColumns } from './key-limit-changes';
@@ -26,10 +23,8 @@ export interface IssuedKey {
 @Injectable()
 export class ApiKeysService {
   constructor(
-    @InjectRepository(ApiKeyEntity) private readonly keys: Repository<ApiKeyEntity>,
+    private readonly keys: ApiKeyRepository,
     private readonly users: UsersService,
-    private readonly transactions: TransactionRunner,
-    private readonly reads: LeanReads,
     private readonly cache: ApiKeyCache,
     private readonly clock: Clock,
     private readonly lastUsed: ApiKeyLastUsed,
@@ -41,36 +36,32 @@ export class ApiKeysService {
     const key = newApiKey();
     const now = this.clock.now();
     const limitColumns = keyLimitColumns(limits, null, now);
-    const apiKey = await this.transactions.run((manager) =>
-      manager.save(
-        manager.create(ApiKeyEntity, {
-          userId,
-          name,
-          keyHash: hashApiKey(key),
-          keyHint: `${key.slice(0, 7)}...`,
-          models: models && models.length > 0 ? models : null,
-          status: 'active',
-          createdAt: now,
-          revokedAt: null,
-          quotaLimit: null,
-          usedQuota: 0,
-          budget: null,
-          budgetPeriod: null,
-          budgetUsed: 0,
-          budgetPeriodStart: null,
-          expiresAt: null,
-          allowedIps: null,
-          rpm: 0,
-          lastUsedAt: null,
-          ...limitColumns,
-        }),
-      ),
-    );
+    const apiKey = await this.keys.insert({
+      userId,
+      name,
+      keyHash: hashApiKey(key),
+      keyHint: `${key.slice(0, 7)}...`,
+      models: models && models.length > 0 ? models : null,
+      status: 'active',
+      createdAt: now,
+      revokedAt: null,
+      quotaLimit: null,
+      usedQuota: 0,
+      budget: null,
+      budgetPeriod: null,
+      budgetUsed: 0,
+      budgetPeriodStart: null,
+      expiresAt: null,
+      allowedIps: null,
+      rpm: 0,
+      lastUsedAt: null,
+      ...limitColumns,
+    });
     return { apiKey, key };
   }
 
   listForUser(userId: number): Promise<ApiKeyEntity[]> {
-    return this.keys.find({ where: { userId }, order: { id: 'ASC' } });
+    return this.keys.listForUser(userId);
   }
 
   /** Changes a key's name, models and limits; `ownerId` restricts it to the key's owner (customer console). */
@@ -79,17 +70,17 @@ export class ApiKeysService {
     changes: KeyLimitsInput & { name?: string; models?: string[] | null },
     ownerId?: number,
   ): Promise<ApiKeyEntity> {
-    const apiKey = await this.keys.findOne({ where: { id: keyId } });
+    const apiKey = await this.keys.findById(keyId);
     if (!apiKey || (ownerId !== undefined && apiKey.userId !== ownerId)) throw AppError.notFound(`key ${keyId} not found`);
     const columns: Partial<ApiKeyEntity> = keyLimitColumns(changes, apiKey, this.clock.now());
     if (changes.name !== undefined) columns.name = changes.name;
     if (changes.models !== undefined) columns.models = changes.models && changes.models.length > 0 ? changes.models : null;
     if (Object.keys(columns).length > 0) {
-      await this.transactions.run((manager) => manager.update(ApiKeyEntity, { id: keyId }, columns));
+      await this.keys.update(keyId, columns);
       // Every instance reads the new limits on the key's next use.
       this.cache.forgetKey(apiKey.keyHash);
     }
-    return (await this.keys.findOne({ where: { id: keyId } }))!;
+    return (await this.keys.findById(keyId))!;
   }
 
   /** A key's view with its use now (its budget's period worked out on this instance's clock). */
@@ -99,15 +90,13 @@ export class ApiKeysService {
 
   /** Revokes a key; `ownerId` restricts it to the key's owner (customer console). */
   async revoke(keyId: number, ownerId?: number): Promise<ApiKeyEntity> {
-    const apiKey = await this.keys.findOne({ where: { id: keyId } });
+    const apiKey = await this.keys.findById(keyId);
     if (!apiKey || (ownerId !== undefined && apiKey.userId !== ownerId)) throw AppError.notFound(`key ${keyId} not found`);
     if (apiKey.status !== 'revoked') {
-      await this.transactions.run((manager) =>
-        manager.update(ApiKeyEntity, { id: keyId }, { status: 'revoked', revokedAt: this.clock.now() }),
-      );
+      await this.keys.revoke(keyId, this.clock.now());
     }
     this.cache.forgetKey(apiKey.keyHash);
-    return (await this.keys.findOne({ where: { id: keyId } }))!;
+    return (await this.keys.findById(keyId))!;
   }
 
   /**
@@ -126,7 +115,7 @@ export class ApiKeysService {
 
   private async lookUp(keyHash: string, now: number, clientAddress?: ClientAddress): Promise<Caller> {
     const generation = this.cache.generation;
-    const apiKey = await this.reads.findOne(ApiKeyEntity, 'key_hash = ?', [keyHash]);
+    const apiKey = await this.keys.findByHash(keyHash);
     const user = apiKey ? await this.users.findById(apiKey.userId) : null;
     if (!apiKey || !user) throw new AppError(ErrorCode.Unauthorized, 'invalid api key');
     this.cache.set(keyHash, apiKey, user, now, generation);

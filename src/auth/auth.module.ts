@@ -9,14 +9,18 @@ import { ApiKeyLastUsed } from './api-key-last-used';
 import { ApiKeySpending } from './api-key-spending';
 import { KeyRefusals } from './key-refusals';
 import { ApiKeyEntity } from './api-key.entity';
+import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysService } from './api-keys.service';
 import { UserEntity } from './user.entity';
+import { UserRepository } from './user.repository';
 import { UsersService } from './users.service';
 
 /** Users, API keys (and their account rate limit), the admin token and the guards that use them. */
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, ApiKeyEntity])],
   providers: [
+    UserRepository,
+    ApiKeyRepository,
     UsersService,
     ApiKeysService,
     ApiKeyCache,
@@ -29,6 +33,8 @@ import { UsersService } from './users.service';
     AdminGuard,
   ],
   exports: [
+    // UserRepository: billing's ledger moves the balance through it, in its own transaction.
+    UserRepository,
     UsersService,
     ApiKeysService,
     ApiKeyCache,

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
-import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
+import { isUniqueViolation } from '../database/transaction-runner';
 import { ApiKeyCache } from './api-key-cache';
 import { UserEntity, UserRole, UserStatus } from './user.entity';
-import { findPage } from '../database/find-page';
+import { UserRepository } from './user.repository';
 
 export interface CreateUserInput {
   username: string;
@@ -28,8 +27,7 @@ export interface UpdateUserInput {
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-    private readonly transactions: TransactionRunner,
+    private readonly users: UserRepository,
     private readonly keyCache: ApiKeyCache,
     private readonly clock: Clock,
   ) {}
@@ -38,23 +36,19 @@ export class UsersService {
   async create(input: CreateUserInput): Promise<UserEntity> {
     const now = this.clock.now();
     try {
-      return await this.transactions.run((manager) =>
-        manager.save(
-          manager.create(UserEntity, {
-            username: input.username,
-            group: input.group ?? 'default',
-            role: input.role ?? 'user',
-            status: 'active',
-            quota: 0,
-            usedQuota: 0,
-            verificationEnabled: false,
-            passwordHash: input.passwordHash ?? null,
-            rpm: input.rpm ?? 0,
-            createdAt: now,
-            updatedAt: now,
-          }),
-        ),
-      );
+      return await this.users.insert({
+        username: input.username,
+        group: input.group ?? 'default',
+        role: input.role ?? 'user',
+        status: 'active',
+        quota: 0,
+        usedQuota: 0,
+        verificationEnabled: false,
+        passwordHash: input.passwordHash ?? null,
+        rpm: input.rpm ?? 0,
+        createdAt: now,
+        updatedAt: now,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(ErrorCode.Conflict, `username ${input.username} is taken`, { param: 'username' });
       throw error;
@@ -62,13 +56,13 @@ export class UsersService {
   }
 
   async get(id: number): Promise<UserEntity> {
-    const user = await this.users.findOne({ where: { id } });
+    const user = await this.users.findById(id);
     if (!user) throw AppError.notFound(`user ${id} not found`);
     return user;
   }
 
   findById(id: number): Promise<UserEntity | null> {
-    return this.users.findOne({ where: { id } });
+    return this.users.findById(id);
   }
 
   /**
@@ -86,11 +80,11 @@ export class UsersService {
   }
 
   findByUsername(username: string): Promise<UserEntity | null> {
-    return this.users.findOne({ where: { username } });
+    return this.users.findByUsername(username);
   }
 
   async list(page: number, pageSize: number): Promise<{ data: UserEntity[]; total: number }> {
-    return findPage(this.users, {}, { page, pageSize }, { id: 'ASC' });
+    return this.users.page(page, pageSize);
   }
 
   async update(id: number, input: UpdateUserInput): Promise<UserEntity> {
@@ -101,31 +95,27 @@ export class UsersService {
     if (input.verificationEnabled !== undefined) changes.verificationEnabled = input.verificationEnabled;
     if (input.passwordHash !== undefined) changes.passwordHash = input.passwordHash;
     if (input.rpm !== undefined) changes.rpm = input.rpm;
-    await this.transactions.run((manager) => manager.update(UserEntity, { id }, changes));
+    await this.users.update(id, changes);
     this.keyCache.forgetUser(id);
     return this.get(id);
   }
 
   /** Username by user id, for the ids that exist. */
-  async usernamesOf(ids: number[]): Promise<Map<number, string>> {
-    if (ids.length === 0) return new Map();
-    const users = await this.users.find({ select: { id: true, username: true }, where: { id: In([...new Set(ids)]) } });
-    return new Map(users.map((user) => [user.id, user.username]));
+  usernamesOf(ids: number[]): Promise<Map<number, string>> {
+    return this.users.usernamesOf(ids);
   }
 
   /** Turns verification on for a user inside the caller's transaction; call forgetCached(id) once it committed. */
   async enableVerificationInTransaction(manager: EntityManager, id: number): Promise<void> {
-    await manager.update(UserEntity, { id }, { verificationEnabled: true, updatedAt: this.clock.now() });
+    await this.users.enableVerification(manager, id, this.clock.now());
   }
 
   /**
    * Holds the user's row until the caller's transaction ends: a check of what the account has (its
    * webhook endpoints) and the write it allows then run one at a time per account, on any instance.
    */
-  async lockInTransaction(manager: EntityManager, id: number): Promise<void> {
-    // SQLite: a write takes the one write lock at once; a read first would fail at its write if another process wrote meanwhile.
-    if (this.transactions.isSqlite) await manager.query('UPDATE users SET id = id WHERE id = ?', [id]);
-    else await manager.query('SELECT id FROM users WHERE id = ? FOR UPDATE', [id]);
+  lockInTransaction(manager: EntityManager, id: number): Promise<void> {
+    return this.users.lock(manager, id);
   }
 
   /** The key cache holds user rows: the next request must see what changed. */

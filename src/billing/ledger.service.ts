@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ApiKeySpending, SpendingKey } from '../auth/api-key-spending';
 import { KeyRefusals } from '../auth/key-refusals';
-import { UserEntity } from '../auth/user.entity';
+import { UserRepository } from '../auth/user.repository';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
-import { changedRows, insertedId } from '../database/lean-writes';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import { LogEntity, LogType } from './log.entity';
+import { LogRepository } from './log.repository';
 
 export interface TaskMovement {
   userId: number;
@@ -37,8 +37,9 @@ const pastMaxBalance = () =>
 export class AlreadyRefundedError extends Error {}
 
 /**
- * Every quota movement: the balance change and its ledger row, always in one transaction.
- * Methods taking an EntityManager join the caller's transaction; the others open their own.
+ * Every quota movement: the balance change (through auth's UserRepository) and its ledger row,
+ * always in one transaction. Methods taking an EntityManager join the caller's transaction; the
+ * others open their own.
  */
 @Injectable()
 export class LedgerService {
@@ -47,6 +48,8 @@ export class LedgerService {
     private readonly clock: Clock,
     private readonly keySpending: ApiKeySpending,
     private readonly refusals: KeyRefusals,
+    private readonly users: UserRepository,
+    private readonly logs: LogRepository,
   ) {}
 
   /** Charges a task: one conditional update that cannot overdraw; 402 when the balance cannot pay. */
@@ -64,7 +67,7 @@ export class LedgerService {
 
   /** The provider accepted the task: its hold becomes its charge (no balance moves). False when there was no hold. */
   async confirmHold(manager: EntityManager, taskId: string): Promise<boolean> {
-    return (await changedRows(manager, CONFIRM_HOLD_SQL, [taskId])) > 0;
+    return this.logs.confirmHold(manager, taskId);
   }
 
   /**
@@ -72,7 +75,7 @@ export class LedgerService {
    * ledger leaves out with the hold. A task charged before holds existed is refunded instead.
    */
   async releaseHold(manager: EntityManager, movement: TaskMovement): Promise<LogEntity> {
-    const held = await manager.exists(LogEntity, { where: { taskId: movement.taskId, type: 'hold' } });
+    const held = await this.logs.hasHold(manager, movement.taskId);
     return this.giveBack(manager, held ? 'release' : 'refund', movement);
   }
 
@@ -90,7 +93,7 @@ export class LedgerService {
         throw error;
       }
     }
-    if (!(await this.moveToUsed(manager, movement.userId, movement.quota)))
+    if (!(await this.users.chargeIfEnough(manager, movement.userId, movement.quota, this.clock.now())))
       throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
     return this.writeLog(manager, type, movement, -movement.quota);
   }
@@ -107,7 +110,7 @@ export class LedgerService {
     // The key's row before the user's, as a charge locks them, so the two never wait on each other (MySQL deadlocks).
     if (movement.apiKeyId)
       await this.keySpending.refund(manager, movement.apiKeyId, movement.quota, movement.chargedAt ?? this.clock.now());
-    await this.moveToUsed(manager, movement.userId, -movement.quota);
+    await this.users.refund(manager, movement.userId, movement.quota, this.clock.now());
     try {
       return await this.writeLog(manager, type, movement, movement.quota);
     } catch (error) {
@@ -137,15 +140,8 @@ export class LedgerService {
   async topUp(userId: number, quota: number, detail = 'top-up'): Promise<LogEntity> {
     if (!Number.isSafeInteger(quota) || quota <= 0) throw AppError.invalid('quota must be a positive integer', 'quota');
     return this.transactions.run(async (manager) => {
-      const updated = await manager
-        .createQueryBuilder()
-        .update(UserEntity)
-        .set({ quota: () => 'quota + :amount', updatedAt: this.clock.now() })
-        .where('id = :userId AND quota + used_quota <= :headroom')
-        .setParameters({ amount: quota, userId, headroom: MAX_BALANCE - quota })
-        .execute();
-      if (!updated.affected) {
-        if (!(await manager.exists(UserEntity, { where: { id: userId } }))) throw AppError.notFound(`user ${userId} not found`);
+      if (!(await this.users.addUpTo(manager, userId, quota, MAX_BALANCE, this.clock.now()))) {
+        if (!(await this.users.exists(manager, userId))) throw AppError.notFound(`user ${userId} not found`);
         throw pastMaxBalance();
       }
       return this.writeLog(manager, 'topup', { userId, detail }, quota);
@@ -156,29 +152,12 @@ export class LedgerService {
   async adjust(userId: number, delta: number, detail: string): Promise<LogEntity> {
     if (!Number.isSafeInteger(delta) || delta === 0) throw AppError.invalid('quota must be a non-zero integer', 'quota');
     return this.transactions.run(async (manager) => {
-      // A negative delta lowers the sum, so only a positive one needs the upper bound.
-      const bound = delta > 0 ? 'quota + used_quota <= :headroom' : 'quota + :delta >= 0';
-      const updated = await manager
-        .createQueryBuilder()
-        .update(UserEntity)
-        .set({ quota: () => 'quota + :delta', updatedAt: this.clock.now() })
-        .where(`id = :userId AND ${bound}`)
-        .setParameters({ delta, userId, headroom: MAX_BALANCE - Math.max(delta, 0) })
-        .execute();
-      if (!updated.affected) {
-        if (!(await manager.exists(UserEntity, { where: { id: userId } }))) throw AppError.notFound(`user ${userId} not found`);
+      if (!(await this.users.adjustWithin(manager, userId, delta, MAX_BALANCE, this.clock.now()))) {
+        if (!(await this.users.exists(manager, userId))) throw AppError.notFound(`user ${userId} not found`);
         throw delta > 0 ? pastMaxBalance() : AppError.invalid('adjustment would make the balance negative', 'quota');
       }
       return this.writeLog(manager, 'adjust', { userId, detail }, delta);
     });
-  }
-
-  /**
-   * Moves `amount` from the balance to used quota (a negative amount moves it back) in one
-   * conditional update that never takes the balance below zero; false when it would have.
-   */
-  private async moveToUsed(manager: EntityManager, userId: number, amount: number): Promise<boolean> {
-    return (await changedRows(manager, MOVE_TO_USED_SQL, [amount, amount, this.clock.now(), userId, amount])) > 0;
   }
 
   private async writeLog(
@@ -187,36 +166,17 @@ export class LedgerService {
     movement: { userId: number; taskId?: string; model?: string; channelId?: number | null; detail: string },
     signedQuota: number,
   ): Promise<LogEntity> {
-    const [balance] = await manager.query<Array<{ quota: string | number }>>(BALANCE_SQL, [movement.userId]);
     const log = Object.assign(new LogEntity(), {
       type,
       userId: movement.userId,
       taskId: movement.taskId ?? null,
       model: movement.model ?? null,
       quota: signedQuota,
-      balanceAfter: Number(balance?.quota ?? 0),
+      balanceAfter: await this.users.balanceOf(manager, movement.userId),
       channelId: movement.channelId ?? null,
       detail: movement.detail,
       createdAt: this.clock.now(),
     });
-    log.id = await insertedId(manager, INSERT_LOG_SQL, [
-      log.type,
-      log.userId,
-      log.taskId,
-      log.model,
-      log.quota,
-      log.balanceAfter,
-      log.channelId,
-      log.detail,
-      log.createdAt,
-    ]);
-    return log;
+    return this.logs.insert(manager, log);
   }
 }
-
-// The statements of every charge and hold, written once (see lean-writes.ts); the same on MySQL and SQLite.
-const MOVE_TO_USED_SQL = 'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, updated_at = ? WHERE id = ? AND quota >= ?';
-const BALANCE_SQL = 'SELECT quota FROM users WHERE id = ?';
-const INSERT_LOG_SQL =
-  'INSERT INTO logs (type, user_id, task_id, model, quota, balance_after, channel_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const CONFIRM_HOLD_SQL = "UPDATE logs SET type = 'consume' WHERE task_id = ? AND type = 'hold'";

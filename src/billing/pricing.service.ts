@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
-import { TransactionRunner } from '../database/transaction-runner';
 import { DefaultPrice, QUOTA_PER_CREDIT } from './default-prices';
-import { GroupRatioEntity } from './group-ratio.entity';
-import { PriceRuleEntity } from './price-rule.entity';
+import type { GroupRatioEntity } from './group-ratio.entity';
+import { PriceRepository } from './price.repository';
+import type { PriceRuleEntity } from './price-rule.entity';
 
 /**
  * The largest price (quota units per second or per clip) an operator may set: the dearest quote,
@@ -39,35 +37,27 @@ export class PricingService {
   private readonly cachedRules = new ReadThroughCache<PriceRuleEntity[]>(SHARED_ROWS_TTL_MS);
   private readonly cachedRatios = new ReadThroughCache<number>(SHARED_ROWS_TTL_MS);
 
-  constructor(
-    @InjectRepository(PriceRuleEntity) private readonly rules: Repository<PriceRuleEntity>,
-    @InjectRepository(GroupRatioEntity) private readonly ratios: Repository<GroupRatioEntity>,
-    private readonly transactions: TransactionRunner,
-  ) {}
+  constructor(private readonly prices: PriceRepository) {}
 
   /** Seeds the default table (the families' prices) into an empty database; afterwards the operator owns it. */
   async seedDefaults(prices: readonly DefaultPrice[]): Promise<void> {
-    if ((await this.rules.count()) > 0) return;
-    await this.transactions.run(async (manager) => {
-      if ((await manager.count(PriceRuleEntity)) > 0) return;
-      await manager.insert(
-        PriceRuleEntity,
-        prices.map((price) => ({
-          model: price.model,
-          resolution: price.resolution,
-          unit: price.unit,
-          duration: price.duration,
-          // Rounded: a list price in fractional credits (9.8) times 100 is not always an exact integer in floating point.
-          price: Math.round(price.credits * QUOTA_PER_CREDIT),
-          audioPrice: price.audioCredits === null ? null : Math.round(price.audioCredits * QUOTA_PER_CREDIT),
-        })),
-      );
-    });
+    if (await this.prices.hasRules()) return;
+    await this.prices.insertIntoEmpty(
+      prices.map((price) => ({
+        model: price.model,
+        resolution: price.resolution,
+        unit: price.unit,
+        duration: price.duration,
+        // Rounded: a list price in fractional credits (9.8) times 100 is not always an exact integer in floating point.
+        price: Math.round(price.credits * QUOTA_PER_CREDIT),
+        audioPrice: price.audioCredits === null ? null : Math.round(price.audioCredits * QUOTA_PER_CREDIT),
+      })),
+    );
     this.cachedRules.clear();
   }
 
   async quote(request: QuoteRequest): Promise<Quote> {
-    const candidates = await this.cachedRules.get(request.model, () => this.rules.find({ where: { model: request.model } }));
+    const candidates = await this.cachedRules.get(request.model, () => this.prices.rulesOf(request.model));
     const rule =
       pick(candidates, request.resolution, request.seconds) ??
       pick(candidates, request.resolution, 0) ??
@@ -87,36 +77,31 @@ export class PricingService {
   }
 
   groupRatio(group: string): Promise<number> {
-    return this.cachedRatios.get(group, async () => (await this.ratios.findOne({ where: { group } }))?.ratio ?? 1);
+    return this.cachedRatios.get(group, async () => (await this.prices.ratioOf(group)) ?? 1);
   }
 
   listRules(): Promise<PriceRuleEntity[]> {
-    return this.rules.find({ order: { model: 'ASC', resolution: 'ASC', duration: 'ASC' } });
+    return this.prices.listRules();
   }
 
   listRatios(): Promise<GroupRatioEntity[]> {
-    return this.ratios.find({ order: { group: 'ASC' } });
+    return this.prices.listRatios();
   }
 
   async upsertRule(input: Omit<PriceRuleEntity, 'id'>): Promise<PriceRuleEntity> {
-    const saved = await this.transactions.run(async (manager) => {
-      const existing = await manager.findOne(PriceRuleEntity, {
-        where: { model: input.model, resolution: input.resolution, duration: input.duration },
-      });
-      return manager.save(PriceRuleEntity, { ...existing, ...input });
-    });
+    const saved = await this.prices.upsertRule(input);
     this.cachedRules.clear();
     return saved;
   }
 
   async deleteRule(id: number): Promise<void> {
-    const result = await this.transactions.run((manager) => manager.delete(PriceRuleEntity, { id }));
+    const deleted = await this.prices.deleteRule(id);
     this.cachedRules.clear();
-    if (!result.affected) throw AppError.notFound(`price rule ${id} not found`);
+    if (!deleted) throw AppError.notFound(`price rule ${id} not found`);
   }
 
   async setRatio(group: string, ratio: number): Promise<GroupRatioEntity> {
-    const saved = await this.transactions.run((manager) => manager.save(GroupRatioEntity, { group, ratio }));
+    const saved = await this.prices.setRatio(group, ratio);
     this.cachedRatios.clear();
     return saved;
   }

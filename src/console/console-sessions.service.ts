@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { LessThan, MoreThan, Not, Repository } from 'typeorm';
 import { UsersService } from '../auth/users.service';
 import { Clock } from '../common/runtime/clock';
-import { deleteExpiredBatch } from '../database/delete-expired-batch';
-import { TransactionRunner } from '../database/transaction-runner';
 import type { ResolvedConsoleSession } from './console-request';
-import { ConsoleSessionEntity, ConsoleSessionKind } from './console-session.entity';
+import type { ConsoleSessionKind } from './console-session.entity';
+import { ConsoleSessionRepository } from './console-session.repository';
 
 /** Absolute session lifetime: a working day. */
 export const CONSOLE_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -24,9 +21,8 @@ export const csrfTokenFor = (sessionId: string): string => sha256(`csrf:${sessio
 @Injectable()
 export class ConsoleSessionsService {
   constructor(
-    @InjectRepository(ConsoleSessionEntity) private readonly sessions: Repository<ConsoleSessionEntity>,
+    private readonly sessions: ConsoleSessionRepository,
     private readonly users: UsersService,
-    private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
   ) {}
 
@@ -35,25 +31,23 @@ export class ConsoleSessionsService {
     const sessionId = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const expiresAt = now + CONSOLE_SESSION_TTL_MS;
-    await this.transactions.run(async (manager) => {
-      // Sweep expired rows while we are writing anyway.
-      await manager.delete(ConsoleSessionEntity, { expiresAt: LessThan(now) });
-      await manager.insert(ConsoleSessionEntity, { tokenHash: sha256(sessionId).toString('hex'), kind, userId, createdAt: now, expiresAt });
-    });
+    // Sweep expired rows while we are writing anyway.
+    await this.sessions.insertSweepingExpired(
+      { tokenHash: sha256(sessionId).toString('hex'), kind, userId, createdAt: now, expiresAt },
+      now,
+    );
     return { sessionId, expiresAt };
   }
 
   /** Housekeeping: deletes up to `limit` sessions that expired before `now`; returns how many. */
   deleteExpiredSessions(now: number, limit: number): Promise<number> {
-    return deleteExpiredBatch(this.transactions, ConsoleSessionEntity, { expiresAt: LessThan(now) }, limit);
+    return this.sessions.deleteExpired(now, limit);
   }
 
   /** The live session behind a cookie value, with its user re-read (a disabled user is signed out). */
   async resolve(sessionId: string): Promise<ResolvedConsoleSession | null> {
     if (!sessionId || sessionId.length > 128) return null;
-    const session = await this.sessions.findOne({
-      where: { tokenHash: sha256(sessionId).toString('hex'), expiresAt: MoreThan(this.clock.now()) },
-    });
+    const session = await this.sessions.findLive(sha256(sessionId).toString('hex'), this.clock.now());
     if (!session) return null;
     const csrfToken = csrfTokenFor(sessionId);
     if (session.kind === 'admin_token')
@@ -76,13 +70,11 @@ export class ConsoleSessionsService {
   }
 
   async close(sessionId: string): Promise<void> {
-    await this.transactions.run((manager) => manager.delete(ConsoleSessionEntity, { tokenHash: sha256(sessionId).toString('hex') }));
+    await this.sessions.deleteByTokenHash(sha256(sessionId).toString('hex'));
   }
 
   /** Signs a user out everywhere (their password changed), but for `keepSessionId`: the session that changed it. */
   async closeAllOf(userId: number, keepSessionId?: number): Promise<void> {
-    await this.transactions.run((manager) =>
-      manager.delete(ConsoleSessionEntity, { userId, kind: 'user', ...(keepSessionId !== undefined ? { id: Not(keepSessionId) } : {}) }),
-    );
+    await this.sessions.deleteUserSessions(userId, keepSessionId);
   }
 }

@@ -29,6 +29,7 @@ import { ConsoleChannelProbeService } from './console-channel-probe.service';
 import { ConsoleCustomerGuard } from './console-customer.guard';
 import { ConsoleSessionEntity } from './console-session.entity';
 import { ConsoleSessionMiddleware } from './console-session.middleware';
+import { ConsoleSessionRepository } from './console-session.repository';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleStaticController } from './console-static.controller';
 import { SignInThrottleGuard } from './sign-in-throttle.guard';
@@ -80,6 +81,7 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     AdminDashboardController,
   ],
   providers: [
+    ConsoleSessionRepository,
     ConsoleSessionsService,
     ConsoleAuthService,
     ConsoleSessionMiddleware,

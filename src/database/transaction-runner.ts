@@ -50,6 +50,15 @@ export class TransactionRunner {
     );
   }
 
+  /**
+   * A unit of work that locks the rows it reads, then writes them (a lease claim, see
+   * row-locks.ts): a transaction on MySQL and PostgreSQL, whose row locks last until it ends; on
+   * SQLite, whose one writer already makes its statements one step, no BEGIN/COMMIT round trips.
+   */
+  runLockingRows<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.isSqlite ? this.runStatement(work) : this.run(work);
+  }
+
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.track(() =>
       this.isSqlite

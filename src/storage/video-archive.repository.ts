@@ -3,19 +3,10 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
-import { claimDueRows, type DueRowLease } from '../jobs/due-row-lease';
+import { claimLease } from '../jobs/lease-claim';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
-import { recordTaskEvent } from '../tasks/task-events';
 import { TaskRepository } from '../tasks/task.repository';
 import { type ArchiveSummary, toArchiveSummary, VideoArchiveEntity } from './video-archive.entity';
-
-/** An archive's claim on a video waiting to be archived. */
-const ARCHIVE_LEASE: DueRowLease<VideoArchiveEntity> = {
-  key: { column: 'task_row_id', property: 'taskRowId' },
-  due: { column: 'due_at', property: 'dueAt' },
-  owner: { property: 'leaseOwner' },
-  only: { sql: "status = 'pending'", where: { status: 'pending' } },
-};
 
 const INSERT_DUE_SQL = "INSERT INTO video_archives (task_row_id, status, due_at, failures) VALUES (?, 'pending', ?, 0)";
 
@@ -53,8 +44,17 @@ export class VideoArchiveRepository {
    * Claims up to `limit` archives due: their due time moves to the lease's end, so no other
    * instance takes them until it runs out (a crashed instance's come back by themselves).
    */
-  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<VideoArchiveEntity[]> {
-    return claimDueRows(this.transactions, this.archives, ARCHIVE_LEASE, { owner, now, leaseUntil, limit });
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<VideoArchiveEntity[]> {
+    const claimed = await claimLease(this.transactions, {
+      table: 'video_archives',
+      key: 'task_row_id',
+      claimable: { sql: "due_at <= ? AND status = 'pending'", params: [now] },
+      order: 'due_at',
+      limit,
+      lease: { sql: 'lease_owner = ?, due_at = ?', params: [owner, leaseUntil] },
+    });
+    if (claimed.length === 0) return [];
+    return this.archives.find({ where: { leaseOwner: owner, dueAt: leaseUntil, status: 'pending' } });
   }
 
   findOf(taskRowId: number): Promise<VideoArchiveEntity | null> {
@@ -191,7 +191,7 @@ export class VideoArchiveRepository {
         .where("task_row_id = :taskRowId AND lease_owner = :owner AND status = 'pending'", { taskRowId, owner })
         .execute();
       const won = (result.affected ?? 0) > 0;
-      if (won && event) await recordTaskEvent(manager, { taskRowId, kind: 'archived', detail: event.detail, at: event.at });
+      if (won && event) await this.tasks.recordEvent(manager, { taskRowId, kind: 'archived', detail: event.detail, at: event.at });
       return won;
     };
     return event || notDeleted ? this.transactions.run(update) : this.transactions.runStatement(update);

@@ -10,7 +10,6 @@ import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskEndHooks } from './task-end-hooks';
 import { canMove, TaskStatus } from './task-status';
-import { recordTaskEvent } from './task-events';
 
 export interface PollPlan {
   status: TaskStatus;
@@ -141,7 +140,7 @@ export class TaskTransitionsService {
     if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner, polledAt))) return false;
     if (changes.status !== undefined && changes.status !== task.status) {
       const ended = changes.status === 'FAILURE' || changes.status === 'REJECTED';
-      await recordTaskEvent(manager, {
+      await this.tasks.recordEvent(manager, {
         taskRowId: task.id,
         kind: 'status',
         status: changes.status,

@@ -5,10 +5,12 @@ import { caseById } from '../database/case-by-id';
 import { jsonColumn } from '../database/column-transformers';
 import { changedRows, insertEntity } from '../database/lean-writes';
 import { LeanReads } from '../database/lean-reads';
+import { selectForUpdate } from '../database/row-locks';
 import { TransactionRunner } from '../database/transaction-runner';
+import { claimLease } from '../jobs/lease-claim';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
-import { progressEventsSql } from './task-events';
+import type { TaskEventInput } from './task-events';
 import { POLLABLE_STATUSES, TERMINAL_STATUSES, TaskStatus } from './task-status';
 
 /** What a poll that changed nothing but progress writes back. */
@@ -34,6 +36,7 @@ const MARK_SUBMITTED_SET =
 const MARK_SUBMITTED_WHERE = " WHERE id = ? AND status = 'SUBMITTING' AND lease_owner = ?";
 const MARK_SUBMITTED_SQL = MARK_SUBMITTED_SET + MARK_SUBMITTED_WHERE;
 const MARK_SUBMITTED_WITH_REQUEST_SQL = `${MARK_SUBMITTED_SET}, request = ?${MARK_SUBMITTED_WHERE}`;
+const INSERT_EVENT_SQL = 'INSERT INTO task_events (task_row_id, kind, status, progress, detail, at) VALUES (?, ?, ?, ?, ?, ?)';
 
 /**
  * A reason another module keeps an ended task from TASK_RETENTION: an SQL condition on the task's
@@ -74,14 +77,26 @@ export class TaskRepository {
    * committed row and locking it on MySQL and PostgreSQL, so a concurrent delete either committed before or waits.
    */
   async isDeletedLocked(manager: EntityManager, id: number): Promise<boolean> {
-    const lock = manager.connection.options.type === 'better-sqlite3' ? '' : ' FOR UPDATE';
-    const rows: Array<{ deleted_at: unknown }> = await manager.query(`SELECT deleted_at FROM tasks WHERE id = ?${lock}`, [id]);
+    const rows = await selectForUpdate<{ deleted_at: unknown }>(manager, 'SELECT deleted_at FROM tasks WHERE id = ?', [id]);
     return rows.length === 0 || rows[0].deleted_at !== null;
   }
 
   /** Inserts a new task and sets its id, in one fixed statement (the submit's hot path). */
   async insertNew(manager: EntityManager, task: TaskEntity): Promise<void> {
     task.id = await insertEntity(manager, TaskEntity, task);
+  }
+
+  /** Writes one state change of a task (`task_events`); call it with the manager of the transaction that makes the change. */
+  async recordEvent(manager: EntityManager, event: TaskEventInput): Promise<void> {
+    const detail = event.detail ? event.detail.slice(0, 255) : null;
+    await changedRows(manager, INSERT_EVENT_SQL, [
+      event.taskRowId,
+      event.kind,
+      event.status ?? null,
+      event.progress ?? null,
+      detail,
+      event.at,
+    ]);
   }
 
   findByIdempotencyKey(userId: number, idempotencyKey: string): Promise<TaskEntity | null> {
@@ -94,11 +109,9 @@ export class TaskRepository {
   }
 
   /**
-   * Claims up to `limit` due tasks for `owner`. A claimed task's `next_poll_at` moves to the end
-   * of its lease, so no other instance sees it as due until the lease runs out (a dead instance's
-   * tasks come back by themselves). MySQL locks the candidate rows with SKIP LOCKED so concurrent
-   * instances take different tasks; SQLite serializes writers anyway. The conditional UPDATE is
-   * what makes a claim exclusive on both.
+   * Claims up to `limit` due tasks for `owner` (jobs/lease-claim.ts). A claimed task's `next_poll_at`
+   * moves to the end of its lease, so no other instance sees it as due until the lease runs out (a
+   * dead instance's tasks come back by themselves).
    */
   async claimDueTasks(
     owner: string,
@@ -107,35 +120,15 @@ export class TaskRepository {
     limit: number,
     statuses: TaskStatus[] = POLLABLE_STATUSES,
   ): Promise<TaskEntity[]> {
-    // MySQL needs the transaction for the row locks; SQLite's writer lock already makes both statements one step.
-    const unitOfWork = this.transactions.isSqlite
-      ? this.transactions.runStatement.bind(this.transactions)
-      : this.transactions.run.bind(this.transactions);
-    const claimed = await unitOfWork(async (manager) => {
-      const ids = await this.dueIds(manager, now, limit, statuses);
-      if (ids.length === 0) return 0;
-      const result = await manager
-        .createQueryBuilder()
-        .update(TaskEntity)
-        .set({ leaseOwner: owner, leaseUntil, nextPollAt: leaseUntil })
-        .where('id IN (:...ids)', { ids })
-        .andWhere('status IN (:...statuses)', { statuses })
-        .andWhere('next_poll_at <= :now', { now })
-        .execute();
-      return result.affected ?? 0;
+    const claimed = await claimLease(this.transactions, {
+      table: 'tasks',
+      claimable: { sql: `status IN (${statuses.map(() => '?').join(', ')}) AND next_poll_at <= ?`, params: [...statuses, now] },
+      order: 'next_poll_at',
+      limit,
+      lease: { sql: 'lease_owner = ?, lease_until = ?, next_poll_at = ?', params: [owner, leaseUntil, leaseUntil] },
     });
-    if (claimed === 0) return [];
+    if (claimed.length === 0) return [];
     return this.tasks.find({ where: { leaseOwner: owner, leaseUntil, status: In(statuses) } });
-  }
-
-  private async dueIds(manager: EntityManager, now: number, limit: number, statuses: TaskStatus[]): Promise<number[]> {
-    const placeholders = statuses.map(() => '?').join(', ');
-    const lock = this.transactions.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
-    const rows: Array<{ id: number | string }> = await manager.query(
-      `SELECT id FROM tasks WHERE status IN (${placeholders}) AND next_poll_at <= ? ORDER BY next_poll_at LIMIT ${Math.floor(limit)}${lock}`,
-      [...statuses, now],
-    );
-    return rows.map((row) => Number(row.id));
   }
 
   /**
@@ -322,32 +315,21 @@ export class TaskRepository {
     limit: number,
     holds: RetentionHold[] = [],
   ): Promise<TaskEntity[]> {
-    const unitOfWork = this.transactions.isSqlite
-      ? this.transactions.runStatement.bind(this.transactions)
-      : this.transactions.run.bind(this.transactions);
-    // `row`: how the statement names the tasks table (the holds' subqueries refer to it).
-    const claimable = (qb: { andWhere(sql: string, params?: object): unknown }, row: string) => {
-      qb.andWhere('status IN (:...ended)', { ended: TERMINAL_STATUSES });
-      qb.andWhere('finish_time < :endedBefore', { endedBefore });
-      qb.andWhere('(lease_until IS NULL OR lease_until <= :now)', { now });
-      for (const hold of holds) qb.andWhere(`NOT ${hold({ id: `${row}.id`, taskId: `${row}.task_id` })}`);
-    };
-    const claimed = await unitOfWork(async (manager) => {
-      const pick = manager.createQueryBuilder(TaskEntity, 't').select('t.id', 'id').where('1 = 1');
-      claimable(pick, 't');
-      pick.orderBy('t.finish_time').limit(limit);
-      if (!this.transactions.isSqlite) pick.setLock('pessimistic_write').setOnLocked('skip_locked');
-      const ids = (await pick.getRawMany<{ id: number | string }>()).map((row) => Number(row.id));
-      if (ids.length === 0) return 0;
-      const update = manager
-        .createQueryBuilder()
-        .update(TaskEntity)
-        .set({ leaseOwner: owner, leaseUntil, deletedAt: () => `COALESCE(deleted_at, ${Math.floor(now)})` })
-        .where('id IN (:...ids)', { ids });
-      claimable(update, 'tasks');
-      return (await update.execute()).affected ?? 0;
+    const held = holds.map((hold) => ` AND NOT ${hold({ id: 'tasks.id', taskId: 'tasks.task_id' })}`).join('');
+    const claimed = await claimLease(this.transactions, {
+      table: 'tasks',
+      claimable: {
+        sql: `status IN (${TERMINAL_STATUSES.map(() => '?').join(', ')}) AND finish_time < ? AND (lease_until IS NULL OR lease_until <= ?)${held}`,
+        params: [...TERMINAL_STATUSES, endedBefore, now],
+      },
+      order: 'finish_time',
+      limit,
+      lease: {
+        sql: 'lease_owner = ?, lease_until = ?, deleted_at = COALESCE(deleted_at, ?)',
+        params: [owner, leaseUntil, Math.floor(now)],
+      },
     });
-    if (claimed === 0) return [];
+    if (claimed.length === 0) return [];
     return this.tasks.find({ where: { leaseOwner: owner, leaseUntil, status: In(TERMINAL_STATUSES) } });
   }
 
@@ -394,4 +376,28 @@ export class TaskRepository {
         .execute(),
     );
   }
+}
+
+/**
+ * The progress events of a batch of quiet polls, as one INSERT ... SELECT guarded like the batch's
+ * UPDATE (same lease owner and status), so only rows the UPDATE will write get an event. Run it in
+ * the UPDATE's transaction, before it (the UPDATE frees the lease the guard checks).
+ */
+function progressEventsSql(
+  rows: ReadonlyArray<{ id: number; progress: number }>,
+  owner: string,
+  status: string,
+  at: number,
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const whens = rows.map((row) => {
+    params.push(row.id, row.progress);
+    return 'WHEN ? THEN ?';
+  });
+  params.push(at, ...rows.map((row) => row.id), owner, status);
+  const sql =
+    `INSERT INTO task_events (task_row_id, kind, status, progress, detail, at) ` +
+    `SELECT id, 'progress', status, CASE id ${whens.join(' ')} END, NULL, ? FROM tasks ` +
+    `WHERE id IN (${rows.map(() => '?').join(', ')}) AND lease_owner = ? AND status = ?`;
+  return { sql, params };
 }

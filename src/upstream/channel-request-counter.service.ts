@@ -1,11 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PeriodicWriter } from '../common/runtime/periodic-writer';
-import { changedRows } from '../database/lean-writes';
-import { TransactionRunner } from '../database/transaction-runner';
+import { ChannelRepository } from './channel.repository';
 
 /** How often this instance adds the submits it counted to the channels' `request_count`. */
 const FLUSH_INTERVAL_MS = 2_000;
-const ADD_REQUESTS_SQL = 'UPDATE channels SET request_count = request_count + ? WHERE id = ?';
 
 /**
  * Counts the submits a channel accepted in memory and adds them to `channels.request_count` every
@@ -18,7 +16,7 @@ export class ChannelRequestCounter extends PeriodicWriter {
   private readonly logger = new Logger('ChannelRequestCounter');
   private pending = new Map<number, number>();
 
-  constructor(private readonly transactions: TransactionRunner) {
+  constructor(private readonly channels: ChannelRepository) {
     super(FLUSH_INTERVAL_MS);
   }
 
@@ -31,7 +29,7 @@ export class ChannelRequestCounter extends PeriodicWriter {
     this.pending = new Map();
     for (const [channelId, requests] of counts) {
       try {
-        await this.transactions.runStatement((manager) => changedRows(manager, ADD_REQUESTS_SQL, [requests, channelId]));
+        await this.channels.addRequests(channelId, requests);
       } catch (error) {
         this.pending.set(channelId, (this.pending.get(channelId) ?? 0) + requests);
         this.logger.warn(

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
 import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelEntity, Platform } from './channel.entity';
+import { ChannelRepository } from './channel.repository';
 import { ownValue } from '../common/runtime/own-value';
 
 /**
@@ -18,7 +17,7 @@ export class ChannelRouter {
   private readonly enabled = new ReadThroughCache<ChannelEntity[]>(SHARED_ROWS_TTL_MS);
 
   constructor(
-    @InjectRepository(ChannelEntity) private readonly channels: Repository<ChannelEntity>,
+    private readonly channels: ChannelRepository,
     private readonly secrets: ChannelSecretBox,
   ) {}
 
@@ -56,9 +55,7 @@ export class ChannelRouter {
   /** The enabled channels of `platforms`, by id. */
   private enabledOn(platforms: Platform[]): Promise<ChannelEntity[]> {
     return this.enabled.get(platforms.join(','), async () =>
-      (await this.channels.find({ where: { platform: In(platforms), status: 'enabled' }, order: { id: 'ASC' } })).map((channel) =>
-        this.secrets.openChannel(channel),
-      ),
+      (await this.channels.enabledOn(platforms)).map((channel) => this.secrets.openChannel(channel)),
     );
   }
 

@@ -1,20 +1,16 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { AppError } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { assertPublicHttpUrl } from '../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { changedRows } from '../database/lean-writes';
-import { TransactionRunner } from '../database/transaction-runner';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelSettingTraits } from './channel-setting-traits';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
+import { ChannelRepository } from './channel.repository';
 import { sanitizeProviderText } from './provider-text';
 import { pointsAtThisGateway } from './this-gateway-url';
 
@@ -31,9 +27,6 @@ export interface ChannelInput {
   weight?: number;
   status?: ChannelStatus;
 }
-
-// A failed call's channel statistics, written once (see lean-writes.ts).
-const COUNT_ERROR_SQL = 'UPDATE channels SET request_count = request_count + 1, error_count = error_count + 1, last_error = ? WHERE id = ?';
 
 /** What an operator may see of a channel: everything but the provider's secrets. */
 export interface ChannelView {
@@ -80,8 +73,7 @@ function toChannelView(channel: ChannelEntity, settings: ChannelSettings | null)
 @Injectable()
 export class ChannelsService {
   constructor(
-    @InjectRepository(ChannelEntity) private readonly channels: Repository<ChannelEntity>,
-    private readonly transactions: TransactionRunner,
+    private readonly channels: ChannelRepository,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly router: ChannelRouter,
@@ -95,27 +87,23 @@ export class ChannelsService {
   async create(input: ChannelInput, trusted = false): Promise<ChannelEntity> {
     if (!trusted) await this.checkUrls(input.platform, input.baseUrl, input.settings);
     const now = this.clock.now();
-    const created = await this.transactions.run((manager) =>
-      manager.save(
-        manager.create(ChannelEntity, {
-          name: input.name,
-          platform: input.platform,
-          baseUrl: input.baseUrl.replace(/\/+$/, ''),
-          ...this.secrets.sealChannel(input.platform, { apiKey: input.apiKey, settings: input.settings ?? null }),
-          models: input.models,
-          modelMapping: input.modelMapping ?? null,
-          groups: input.groups && input.groups.length > 0 ? input.groups : null,
-          priority: input.priority ?? 0,
-          weight: input.weight ?? 1,
-          status: input.status ?? 'enabled',
-          requestCount: 0,
-          errorCount: 0,
-          lastError: null,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      ),
-    );
+    const created = await this.channels.insert({
+      name: input.name,
+      platform: input.platform,
+      baseUrl: input.baseUrl.replace(/\/+$/, ''),
+      ...this.secrets.sealChannel(input.platform, { apiKey: input.apiKey, settings: input.settings ?? null }),
+      models: input.models,
+      modelMapping: input.modelMapping ?? null,
+      groups: input.groups && input.groups.length > 0 ? input.groups : null,
+      priority: input.priority ?? 0,
+      weight: input.weight ?? 1,
+      status: input.status ?? 'enabled',
+      requestCount: 0,
+      errorCount: 0,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    });
     this.router.forgetChannels();
     return this.secrets.openChannel(created);
   }
@@ -137,19 +125,19 @@ export class ChannelsService {
     if (input.weight !== undefined) changes.weight = input.weight;
     if (input.status !== undefined) changes.status = input.status;
     const sealed = this.secrets.sealChannel(channel.platform, changes);
-    await this.transactions.run((manager) => manager.update(ChannelEntity, { id }, sealed as QueryDeepPartialEntity<ChannelEntity>));
+    await this.channels.update(id, sealed);
     this.router.forgetChannels();
     return this.get(id);
   }
 
   async get(id: number): Promise<ChannelEntity> {
-    const channel = await this.channels.findOne({ where: { id } });
+    const channel = await this.channels.findById(id);
     if (!channel) throw AppError.notFound(`channel ${id} not found`);
     return this.secrets.openChannel(channel);
   }
 
   async list(): Promise<ChannelEntity[]> {
-    return (await this.channels.find({ order: { id: 'ASC' } })).map((channel) => this.secrets.openChannel(channel));
+    return (await this.channels.list()).map((channel) => this.secrets.openChannel(channel));
   }
 
   /** What an operator may see of a channel: no api_key, its secret settings as `***`. */
@@ -169,7 +157,7 @@ export class ChannelsService {
    */
   async recordOutcome(id: number, error: string | null): Promise<void> {
     if (error === null) return this.requestCounts.count(id);
-    await this.transactions.runStatement((manager) => changedRows(manager, COUNT_ERROR_SQL, [sanitizeProviderText(error, [], 500), id]));
+    await this.channels.recordError(id, sanitizeProviderText(error, [], 500));
   }
 
   /** Checks the URLs given: `base_url` (unless undefined) and each URL setting in `settings`. */

@@ -1,24 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../common/runtime/clock';
 import { PeriodicWriter } from '../common/runtime/periodic-writer';
-import { LessThan } from 'typeorm';
-import { deleteExpiredBatch } from '../database/delete-expired-batch';
-import { TransactionRunner } from '../database/transaction-runner';
-import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
-import { LATENCY_BOUNDS_MS, LATENCY_BUCKET_COLUMNS, latencyBucketOf } from './upstream-latency-buckets';
+import { type UpstreamCallCounts, UpstreamCallStatsRepository } from './upstream-call-stats.repository';
+import { LATENCY_BOUNDS_MS, latencyBucketOf } from './upstream-latency-buckets';
 
 const MINUTE_MS = 60_000;
 /** How often this instance adds what it counted to the shared table: far fewer writes than calls. */
 const FLUSH_INTERVAL_MS = 2_000;
-
-/** Calls to one channel, their failures and latencies (a sum and a count per LATENCY_BOUNDS_MS bucket): what `upstream_call_stats` adds up. */
-export interface UpstreamCallCounts {
-  channelId: number;
-  calls: number;
-  errors: number;
-  latencySumMs: number;
-  buckets: number[];
-}
 
 interface MinuteStats extends UpstreamCallCounts {
   minute: number;
@@ -35,7 +23,7 @@ export class UpstreamCallRecorder extends PeriodicWriter {
   private pending = new Map<string, MinuteStats>();
 
   constructor(
-    private readonly transactions: TransactionRunner,
+    private readonly stats: UpstreamCallStatsRepository,
     private readonly clock: Clock,
   ) {
     super(FLUSH_INTERVAL_MS);
@@ -66,18 +54,12 @@ export class UpstreamCallRecorder extends PeriodicWriter {
     this.pending.set(key, stats);
   }
 
-  /** Housekeeping: deletes up to `limit` minutes of statistics older than `before`; returns how many rows. */
-  deleteStatsBefore(before: number, limit: number): Promise<number> {
-    return deleteExpiredBatch(this.transactions, UpstreamCallStatsEntity, { minute: LessThan(before) }, limit);
-  }
-
   protected async write(): Promise<void> {
     if (this.pending.size === 0) return;
     const rows = [...this.pending.values()];
     this.pending = new Map();
     try {
-      const { sql, params } = this.upsert(rows);
-      await this.transactions.runStatement((manager) => manager.query(sql, params));
+      await this.stats.add(rows);
     } catch (error) {
       // Counted again with the next flush (merged with what came meanwhile).
       for (const row of rows) this.merge(row);
@@ -95,19 +77,5 @@ export class UpstreamCallRecorder extends PeriodicWriter {
     current.errors += row.errors;
     current.latencySumMs += row.latencySumMs;
     row.buckets.forEach((count, i) => (current.buckets[i] += count));
-  }
-
-  private upsert(rows: MinuteStats[]): { sql: string; params: unknown[] } {
-    const columns = ['minute', 'channel_id', 'calls', 'errors', 'latency_sum_ms', ...LATENCY_BUCKET_COLUMNS];
-    const added = columns.slice(2);
-    const params = rows.flatMap((row) => [row.minute, row.channelId, row.calls, row.errors, row.latencySumMs, ...row.buckets]);
-    const values = rows.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
-    const insert = `INSERT INTO upstream_call_stats (${columns.join(', ')}) VALUES ${values}`;
-    // PostgreSQL wants the existing row's columns named by their table (a bare name is ambiguous there).
-    const current = this.transactions.isPostgres ? 'upstream_call_stats.' : '';
-    const sql = this.transactions.isMysql
-      ? `${insert} ON DUPLICATE KEY UPDATE ${added.map((name) => `${name} = ${name} + VALUES(${name})`).join(', ')}`
-      : `${insert} ON CONFLICT(minute, channel_id) DO UPDATE SET ${added.map((name) => `${name} = ${current}${name} + excluded.${name}`).join(', ')}`;
-    return { sql, params };
   }
 }

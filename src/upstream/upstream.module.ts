@@ -6,12 +6,14 @@ import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelSettingTraits } from './channel-setting-traits';
 import { ChannelEntity } from './channel.entity';
+import { ChannelRepository } from './channel.repository';
 import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelSecretsReseal } from './channel-secrets-reseal';
 import { ChannelsService } from './channels.service';
 import { UpstreamCallRecorder } from './upstream-call-recorder.service';
 import { UpstreamCallStatsQueries } from './upstream-call-stats-queries.service';
 import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
+import { UpstreamCallStatsRepository } from './upstream-call-stats.repository';
 import { UpstreamHousekeeping } from './upstream-housekeeping';
 
 /** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
@@ -22,6 +24,8 @@ import { UpstreamHousekeeping } from './upstream-housekeeping';
     HousekeepingModule,
   ],
   providers: [
+    ChannelRepository,
+    UpstreamCallStatsRepository,
     ChannelSettingTraits,
     ChannelSecretBox,
     ChannelSecretsReseal,

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import type { UserEntity } from '../auth/user.entity';
 import { UsersService } from '../auth/users.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ApplicationStatus, VerificationApplicationEntity } from './entities/verification-application.entity';
-import { findPage } from '../database/find-page';
+import { VerificationApplicationRepository } from './verification-application.repository';
 
 export interface ApplicationInput {
   company: string;
@@ -19,7 +17,7 @@ export interface ApplicationInput {
 @Injectable()
 export class ApplicationsService {
   constructor(
-    @InjectRepository(VerificationApplicationEntity) private readonly applications: Repository<VerificationApplicationEntity>,
+    private readonly applications: VerificationApplicationRepository,
     private readonly users: UsersService,
     private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
@@ -28,31 +26,27 @@ export class ApplicationsService {
   async file(user: UserEntity, input: ApplicationInput): Promise<VerificationApplicationEntity> {
     if (user.verificationEnabled) throw new AppError(ErrorCode.Conflict, 'real-person verification is already enabled for this account');
     const now = this.clock.now();
-    return this.transactions.run(async (manager) => {
-      const pending = await manager.findOne(VerificationApplicationEntity, { where: { userId: user.id, status: 'pending' } });
-      if (pending) throw new AppError(ErrorCode.Conflict, `application ${pending.id} is already waiting for review`);
-      return manager.save(
-        manager.create(VerificationApplicationEntity, {
-          userId: user.id,
-          company: input.company.trim(),
-          useCase: input.useCase.trim(),
-          contact: input.contact.trim(),
-          status: 'pending',
-          reviewNote: null,
-          reviewedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
+    const filed = await this.applications.insertUnlessPending({
+      userId: user.id,
+      company: input.company.trim(),
+      useCase: input.useCase.trim(),
+      contact: input.contact.trim(),
+      status: 'pending',
+      reviewNote: null,
+      reviewedAt: null,
+      createdAt: now,
+      updatedAt: now,
     });
+    if ('pending' in filed) throw new AppError(ErrorCode.Conflict, `application ${filed.pending.id} is already waiting for review`);
+    return filed.created;
   }
 
   listOwn(userId: number): Promise<VerificationApplicationEntity[]> {
-    return this.applications.find({ where: { userId }, order: { id: 'DESC' } });
+    return this.applications.listOwn(userId);
   }
 
   async list(query: { status?: ApplicationStatus; page: number; pageSize: number }) {
-    const { data, total } = await findPage(this.applications, query.status ? { status: query.status } : {}, query);
+    const { data, total } = await this.applications.page(query.status, query);
     const names = await this.users.usernamesOf(data.map((application) => application.userId));
     return { data: data.map((application) => ({ application, username: names.get(application.userId) ?? null })), total };
   }
@@ -69,18 +63,12 @@ export class ApplicationsService {
   private async review(id: number, outcome: 'approved' | 'rejected', note?: string): Promise<VerificationApplicationEntity> {
     const now = this.clock.now();
     const application = await this.transactions.run(async (manager) => {
-      const found = await manager.findOne(VerificationApplicationEntity, { where: { id } });
+      const found = await this.applications.findIn(manager, id);
       if (!found) throw AppError.notFound(`application ${id} not found`);
-      // Compare-and-set on `pending`, so two reviewers cannot both decide.
-      const result = await manager
-        .createQueryBuilder()
-        .update(VerificationApplicationEntity)
-        .set({ status: outcome, reviewNote: note?.trim() || null, reviewedAt: now, updatedAt: now })
-        .where('id = :id AND status = :pending', { id, pending: 'pending' })
-        .execute();
-      if (!result.affected) throw new AppError(ErrorCode.Conflict, `application ${id} was already ${found.status}`);
+      if (!(await this.applications.decide(manager, id, outcome, note?.trim() || null, now)))
+        throw new AppError(ErrorCode.Conflict, `application ${id} was already ${found.status}`);
       if (outcome === 'approved') await this.users.enableVerificationInTransaction(manager, found.userId);
-      return (await manager.findOne(VerificationApplicationEntity, { where: { id } }))!;
+      return (await this.applications.findIn(manager, id))!;
     });
     if (outcome === 'approved') this.users.forgetCached(application.userId);
     return application;

@@ -5,7 +5,7 @@ import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
-import { AssetRepository } from './asset-repository';
+import { AssetRepository } from './asset.repository';
 import { AssetsService } from './assets.service';
 import { VerificationAssetEntity } from './entities/verification-asset.entity';
 

@@ -3,7 +3,7 @@ import { AppError } from '../common/errors/app-error';
 import { assertPublicHttpUrl } from '../common/urls/url-guard';
 import { mediaSourcePolicy } from '../common/urls/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { AssetRepository } from './asset-repository';
+import { AssetRepository } from './asset.repository';
 import { AssetsService } from './assets.service';
 import { VerificationChannels } from './verification-channels.service';
 

@@ -7,7 +7,7 @@ import { mediaSourcePolicy } from '../common/urls/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { GammaControlClient } from './control-plane/gamma-control.client';
 import type { ProviderAsset } from './control-plane/gamma-control.types';
-import { AssetRepository } from './asset-repository';
+import { AssetRepository } from './asset.repository';
 import { settledStatusOf } from './asset-status';
 import { isNotFoundAnswer, toClientError } from './control-errors';
 import type { VerificationAssetEntity } from './entities/verification-asset.entity';

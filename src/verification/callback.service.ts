@@ -1,11 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
 import { unstorableIn } from '../common/http/storable-text';
 import { Clock } from '../common/runtime/clock';
-import { TransactionRunner } from '../database/transaction-runner';
-import { VerificationSessionEntity } from './entities/verification-session.entity';
 import { maskToken } from './token-mask';
+import { VerificationSessionRepository } from './verification-session.repository';
 
 /** The provider's redirect query, as the browser brings it. */
 export type CallbackQuery = Record<string, unknown>;
@@ -33,8 +30,7 @@ export class CallbackService {
   private readonly logger = new Logger('Verification');
 
   constructor(
-    @InjectRepository(VerificationSessionEntity) private readonly sessions: Repository<VerificationSessionEntity>,
-    private readonly transactions: TransactionRunner,
+    private readonly sessions: VerificationSessionRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -58,7 +54,7 @@ export class CallbackService {
       };
     }
     // A token no database can store is no session's.
-    const session = unstorableIn(token) ? null : await this.sessions.findOne({ where: { providerToken: token } });
+    const session = unstorableIn(token) ? null : await this.sessions.findByProviderToken(token);
     if (!session) {
       this.logger.warn(`callback with an unknown token ${maskToken(token)}`);
       return {
@@ -77,21 +73,14 @@ export class CallbackService {
     const now = this.clock.now();
     // The reported code proves nothing; a failure is shown as such, success waits for the provider.
     const status = reported.resultCode !== '10000' && session.status === 'pending' ? 'failed' : session.status;
-    const won = await this.transactions.run(async (manager) => {
-      const result = await manager.update(
-        VerificationSessionEntity,
-        { id: session.id, callbackAt: IsNull() },
-        {
-          resultCode: reported.resultCode || null,
-          algorithmBaseRespCode: reported.algorithmBaseRespCode || null,
-          reqMeasureInfoValue: reported.reqMeasureInfoValue || null,
-          verifyType: reported.verifyType || null,
-          callbackAt: now,
-          status,
-          updatedAt: now,
-        },
-      );
-      return (result.affected ?? 0) > 0;
+    const won = await this.sessions.recordCallbackOnce(session.id, {
+      resultCode: reported.resultCode || null,
+      algorithmBaseRespCode: reported.algorithmBaseRespCode || null,
+      reqMeasureInfoValue: reported.reqMeasureInfoValue || null,
+      verifyType: reported.verifyType || null,
+      callbackAt: now,
+      status,
+      updatedAt: now,
     });
     if (!won) {
       this.logger.warn(`callback for session ${session.sessionId} reused (token ${maskToken(token)})`);

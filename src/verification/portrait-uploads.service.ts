@@ -1,15 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { In, LessThan, Repository } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { sniffImageType } from '../common/urls/image-type';
 import { randomBase62 } from '../common/runtime/random-id';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ServerSecret } from '../database/server-secret.service';
-import { TransactionRunner } from '../database/transaction-runner';
-import { PortraitUploadEntity } from './entities/portrait-upload.entity';
+import type { PortraitUploadEntity } from './entities/portrait-upload.entity';
+import { PortraitUploadRepository } from './portrait-upload.repository';
 
 /** Largest portrait file the console takes (the provider's own limit on portrait images). */
 export const MAX_PORTRAIT_BYTES = 10 * 1024 * 1024;
@@ -23,8 +21,7 @@ const UPLOAD_TTL_MS = 24 * 3600_000;
 @Injectable()
 export class PortraitUploadsService {
   constructor(
-    @InjectRepository(PortraitUploadEntity) private readonly uploads: Repository<PortraitUploadEntity>,
-    private readonly transactions: TransactionRunner,
+    private readonly uploads: PortraitUploadRepository,
     private readonly secret: ServerSecret,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -47,29 +44,15 @@ export class PortraitUploadsService {
       createdAt: now,
       expiresAt: now + UPLOAD_TTL_MS,
     };
-    await this.transactions.run(async (manager) => {
-      // Expired uploads go as new ones come: the table holds about a day of uploads.
-      await manager.delete(PortraitUploadEntity, { expiresAt: LessThan(now) });
-      await manager.insert(PortraitUploadEntity, upload);
-    });
+    // Expired uploads go as new ones come: the table holds about a day of uploads.
+    await this.uploads.insertSweepingExpired(upload, now);
     const expires = Math.floor(upload.expiresAt / 1000);
     return `${this.config.publicBaseUrl}/media/portraits/${upload.uploadId}?expires=${expires}&signature=${this.sign(upload.uploadId, expires)}`;
   }
 
   /** Housekeeping: deletes up to `limit` uploads whose link expired before `now`; returns the rows and the bytes they held. */
-  async deleteExpiredUploads(now: number, limit: number): Promise<{ rows: number; bytes: number }> {
-    return this.transactions.runStatement(async (manager) => {
-      const expired = { expiresAt: LessThan(now) };
-      const picked = await manager.find(PortraitUploadEntity, {
-        select: { id: true, size: true },
-        where: expired,
-        order: { id: 'ASC' },
-        take: limit,
-      });
-      if (picked.length === 0) return { rows: 0, bytes: 0 };
-      const result = await manager.delete(PortraitUploadEntity, { ...expired, id: In(picked.map((upload) => upload.id)) });
-      return { rows: result.affected ?? picked.length, bytes: picked.reduce((sum, upload) => sum + upload.size, 0) };
-    });
+  deleteExpiredUploads(now: number, limit: number): Promise<{ rows: number; bytes: number }> {
+    return this.uploads.deleteExpired(now, limit);
   }
 
   /** The portrait behind a signed link; 403 for a link not made here or expired, 404 once it is gone. */
@@ -79,7 +62,7 @@ export class PortraitUploadsService {
       throw refused;
     if (!timingSafeEqual(Buffer.from(this.sign(uploadId, Number(expires)), 'hex'), Buffer.from(signature, 'hex'))) throw refused;
     if (Number(expires) * 1000 < this.clock.now()) throw refused;
-    const upload = await this.uploads.findOne({ where: { uploadId } });
+    const upload = await this.uploads.findByUploadId(uploadId);
     if (!upload) throw AppError.notFound('portrait not found');
     return upload;
   }

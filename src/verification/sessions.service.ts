@@ -1,19 +1,17 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import type { UserEntity } from '../auth/user.entity';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { randomBase62 } from '../common/runtime/random-id';
 import { assertHttpUrl } from '../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
+import { isUniqueViolation } from '../database/transaction-runner';
 import { GammaControlClient } from './control-plane/gamma-control.client';
 import { isNotFoundAnswer, toClientError } from './control-errors';
-import { VerificationGroupEntity } from './entities/verification-group.entity';
 import { SessionStatus, VerificationSessionEntity } from './entities/verification-session.entity';
 import { maskToken } from './token-mask';
 import { VerificationChannels } from './verification-channels.service';
+import { VerificationSessionRepository } from './verification-session.repository';
 
 /** The provider's H5 page lives about this long. */
 export const SESSION_TTL_MS = 120_000;
@@ -26,10 +24,9 @@ export class SessionsService {
   private readonly logger = new Logger('Verification');
 
   constructor(
-    @InjectRepository(VerificationSessionEntity) private readonly sessions: Repository<VerificationSessionEntity>,
+    private readonly sessions: VerificationSessionRepository,
     private readonly channels: VerificationChannels,
     private readonly control: GammaControlClient,
-    private readonly transactions: TransactionRunner,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -45,30 +42,26 @@ export class SessionsService {
       throw new AppError(ErrorCode.ServiceUnavailable, 'verification provider answered without a token or H5 link, retry later');
     }
     const now = this.clock.now();
-    const session = await this.transactions.run((manager) =>
-      manager.save(
-        manager.create(VerificationSessionEntity, {
-          sessionId: `vs_${randomBase62(24)}`,
-          userId: user.id,
-          channelId: channel.id,
-          providerToken: result.BytedToken,
-          callbackUrl,
-          h5Link: result.H5Link,
-          status: 'pending',
-          groupId: null,
-          resultCode: null,
-          algorithmBaseRespCode: null,
-          reqMeasureInfoValue: null,
-          verifyType: null,
-          callbackAt: null,
-          confirmedAt: null,
-          checkedAt: null,
-          expiresAt: now + SESSION_TTL_MS,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      ),
-    );
+    const session = await this.sessions.insert({
+      sessionId: `vs_${randomBase62(24)}`,
+      userId: user.id,
+      channelId: channel.id,
+      providerToken: result.BytedToken,
+      callbackUrl,
+      h5Link: result.H5Link,
+      status: 'pending',
+      groupId: null,
+      resultCode: null,
+      algorithmBaseRespCode: null,
+      reqMeasureInfoValue: null,
+      verifyType: null,
+      callbackAt: null,
+      confirmedAt: null,
+      checkedAt: null,
+      expiresAt: now + SESSION_TTL_MS,
+      createdAt: now,
+      updatedAt: now,
+    });
     this.logger.log(
       `session ${session.sessionId} created for user ${user.id} on channel ${channel.id} (token ${maskToken(session.providerToken)})`,
     );
@@ -80,7 +73,7 @@ export class SessionsService {
    * asks GetVisualValidateResult; only a returned GroupId makes it `succeeded` and the group the account's.
    */
   async get(user: UserEntity, sessionId: string): Promise<VerificationSessionEntity> {
-    const session = await this.sessions.findOne({ where: { sessionId, userId: user.id } });
+    const session = await this.sessions.findOwned(user.id, sessionId);
     if (!session) throw AppError.notFound(`session ${sessionId} not found`);
     if (session.status === 'succeeded' || this.isSettled(session)) return session;
 
@@ -99,14 +92,7 @@ export class SessionsService {
     const status: SessionStatus =
       session.resultCode !== null && session.resultCode !== '10000' ? 'failed' : now > session.expiresAt ? 'expired' : 'pending';
     const changes = { status, checkedAt: now, updatedAt: now };
-    await this.transactions.run((manager) =>
-      manager
-        .createQueryBuilder()
-        .update(VerificationSessionEntity)
-        .set(changes)
-        .where('id = :id AND status <> :done', { id: session.id, done: 'succeeded' })
-        .execute(),
-    );
+    await this.sessions.recordCheck(session.id, changes);
     return Object.assign(session, changes);
   }
 
@@ -132,27 +118,11 @@ export class SessionsService {
     return Object.assign(session, { status: 'succeeded' as const, groupId, confirmedAt: now, checkedAt: now, updatedAt: now });
   }
 
-  private recordGroup(session: VerificationSessionEntity, groupId: string, now: number): Promise<void> {
-    return this.transactions.run(async (manager) => {
-      const existing = await manager.findOne(VerificationGroupEntity, { where: { groupId } });
-      if (existing && existing.userId !== session.userId) {
-        this.logger.error(`provider group ${groupId} of session ${session.sessionId} already belongs to user ${existing.userId}`);
-        throw new AppError(ErrorCode.Conflict, 'the provider returned a portrait group that belongs to another account');
-      }
-      if (!existing) {
-        await manager.insert(VerificationGroupEntity, {
-          groupId,
-          userId: session.userId,
-          channelId: session.channelId,
-          sessionId: session.sessionId,
-          createdAt: now,
-        });
-      }
-      await manager.update(
-        VerificationSessionEntity,
-        { id: session.id },
-        { status: 'succeeded', groupId, confirmedAt: now, checkedAt: now, updatedAt: now },
-      );
-    });
+  private async recordGroup(session: VerificationSessionEntity, groupId: string, now: number): Promise<void> {
+    const taken = await this.sessions.confirm(session, groupId, now);
+    if (taken) {
+      this.logger.error(`provider group ${groupId} of session ${session.sessionId} already belongs to user ${taken.ownedBy}`);
+      throw new AppError(ErrorCode.Conflict, 'the provider returned a portrait group that belongs to another account');
+    }
   }
 }

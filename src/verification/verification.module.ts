@@ -9,7 +9,7 @@ import { ApplicationsController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
 import { AssetFollowUpService } from './asset-follow-up.service';
 import { AssetReferencesService } from './asset-references.service';
-import { AssetRepository } from './asset-repository';
+import { AssetRepository } from './asset.repository';
 import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
 import { CallbackController } from './callback.controller';
@@ -25,7 +25,10 @@ import { VerificationAccessGuard } from './verification-access.guard';
 import { VerificationChannels } from './verification-channels.service';
 import { PortraitUploadEntity } from './entities/portrait-upload.entity';
 import { PortraitMediaController } from './portrait-media.controller';
+import { PortraitUploadRepository } from './portrait-upload.repository';
 import { PortraitUploadsService } from './portrait-uploads.service';
+import { VerificationApplicationRepository } from './verification-application.repository';
+import { VerificationSessionRepository } from './verification-session.repository';
 import { VerificationHousekeeping } from './verification-housekeeping';
 
 /** Real-person verification (family C's control plane): applications, sessions, callback, groups, assets. Depends on no family. */
@@ -52,6 +55,9 @@ import { VerificationHousekeeping } from './verification-housekeeping';
     PortraitMediaController,
   ],
   providers: [
+    VerificationApplicationRepository,
+    VerificationSessionRepository,
+    PortraitUploadRepository,
     ApplicationsService,
     SessionsService,
     CallbackService,

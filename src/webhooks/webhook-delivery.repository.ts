@@ -3,6 +3,7 @@ import { EntityManager, In, IsNull, LessThan, Not } from 'typeorm';
 import { caseById } from '../database/case-by-id';
 import { deleteExpiredBatch } from '../database/delete-expired-batch';
 import { TransactionRunner } from '../database/transaction-runner';
+import { claimLease } from '../jobs/lease-claim';
 import type { RetentionHold } from '../tasks/task.repository';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity, WebhookEndpointStatus, WebhookEventType } from './webhook-endpoint.entity';
@@ -166,16 +167,7 @@ export class WebhookDeliveryRepository {
     full: number[],
     room: (endpointId: number) => number,
   ): Promise<ClaimedDelivery[]> {
-    const unitOfWork = this.transactions.isSqlite
-      ? this.transactions.runStatement.bind(this.transactions)
-      : this.transactions.run.bind(this.transactions);
-    return unitOfWork(async (manager) => {
-      const skip = full.length ? ` AND endpoint_id NOT IN (${full.map(() => '?').join(', ')})` : '';
-      const lock = this.transactions.isSqlite ? '' : ' FOR UPDATE SKIP LOCKED';
-      const candidates: Array<{ id: number | string; endpoint_id: number | string }> = await manager.query(
-        `SELECT id, endpoint_id FROM webhook_deliveries WHERE state = 'pending' AND due_at <= ?${skip} ORDER BY due_at LIMIT ${Math.floor(limit * 4)}${lock}`,
-        [now, ...full],
-      );
+    const choose = (candidates: Array<Record<string, unknown>>): number[] => {
       const taken = new Map<number, number>();
       const picked: number[] = [];
       for (const row of candidates) {
@@ -185,17 +177,23 @@ export class WebhookDeliveryRepository {
         taken.set(endpointId, count + 1);
         picked.push(Number(row.id));
       }
-      if (picked.length === 0) return [];
-      await manager
-        .createQueryBuilder()
-        .update(WebhookDeliveryEntity)
-        .set({ leaseOwner: owner, dueAt: leaseUntil })
-        .where('id IN (:...picked)', { picked })
-        .andWhere("state = 'pending' AND due_at <= :now", { now })
-        .execute();
+      return picked;
+    };
+    return claimLease(
+      this.transactions,
+      {
+        table: 'webhook_deliveries',
+        claimable: { sql: "state = 'pending' AND due_at <= ?", params: [now] },
+        pickOnly: full.length ? { sql: `endpoint_id NOT IN (${full.map(() => '?').join(', ')})`, params: full } : undefined,
+        order: 'due_at',
+        limit: limit * 4,
+        columns: ['endpoint_id'],
+        choose,
+        lease: { sql: 'lease_owner = ?, due_at = ?', params: [owner, leaseUntil] },
+      },
       // Read back in the same unit of work: what this claim won, with its endpoint and event.
-      return this.claimedRows(manager, owner, picked);
-    });
+      (manager, picked) => this.claimedRows(manager, owner, picked),
+    );
   }
 
   /** Attempts with their endpoint and event, those of `ids` still leased to `owner`. */

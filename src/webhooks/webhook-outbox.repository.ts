@@ -3,17 +3,10 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
-import { claimDueRows, type DueRowLease } from '../jobs/due-row-lease';
+import { claimLease } from '../jobs/lease-claim';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
 import type { RetentionHold } from '../tasks/task.repository';
 import { WebhookOutboxEntity } from './webhook-outbox.entity';
-
-/** A publisher's claim on ends not yet published. */
-const OUTBOX_LEASE: DueRowLease<WebhookOutboxEntity> = {
-  key: { column: 'task_row_id', property: 'taskRowId' },
-  due: { column: 'due_at', property: 'dueAt' },
-  owner: { property: 'leaseOwner' },
-};
 
 const INSERT_END_SQL = 'INSERT INTO webhook_outbox (task_row_id, due_at) VALUES (?, ?)';
 
@@ -38,8 +31,17 @@ export class WebhookOutboxRepository {
   }
 
   /** Claims up to `limit` due ends for `owner` until `leaseUntil` (a crashed owner's come back when it runs out). */
-  claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookOutboxEntity[]> {
-    return claimDueRows(this.transactions, this.outbox, OUTBOX_LEASE, { owner, now, leaseUntil, limit });
+  async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<WebhookOutboxEntity[]> {
+    const claimed = await claimLease(this.transactions, {
+      table: 'webhook_outbox',
+      key: 'task_row_id',
+      claimable: { sql: 'due_at <= ?', params: [now] },
+      order: 'due_at',
+      limit,
+      lease: { sql: 'lease_owner = ?, due_at = ?', params: [owner, leaseUntil] },
+    });
+    if (claimed.length === 0) return [];
+    return this.outbox.find({ where: { leaseOwner: owner, dueAt: leaseUntil } });
   }
 
   /** Inside the caller's transaction: the ends are published. Returns how many `owner` still held (fewer: a lease ran out). */

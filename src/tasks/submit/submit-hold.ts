@@ -10,7 +10,6 @@ import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { UpstreamAdapter } from '../../upstream/upstream-adapter';
 import type { Caller, TaskDraft } from '../task-draft';
 import { TaskEntity } from '../task.entity';
-import { recordTaskEvent } from '../task-events';
 import { TaskRepository } from '../task.repository';
 
 /** A priced draft about to be recorded: who asks, on which first channel, for how much. */
@@ -91,7 +90,7 @@ export class SubmitHold {
     return this.transactions.run(async (manager) => {
       await this.tasks.insertNew(manager, task);
       for (const write of draft.recordWithTask ?? []) await write(manager, task);
-      await recordTaskEvent(manager, { taskRowId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: task.createdAt });
+      await this.tasks.recordEvent(manager, { taskRowId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: task.createdAt });
       if (quota > 0) {
         await this.ledger.holdIfEnough(manager, {
           userId: caller.user.id,

@@ -11,7 +11,6 @@ import { PendingSubmitWrites } from '../pending-submit-writes';
 import { pollIntervalFor } from '../poll-interval';
 import { ProviderCancel } from '../provider-cancel';
 import { TaskEntity } from '../task.entity';
-import { recordTaskEvent } from '../task-events';
 import { TaskRepository } from '../task.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
 import { isStarted, SUBMIT_UNCONFIRMED, SubmitInterruptedError } from './submit-outcomes';
@@ -60,7 +59,13 @@ export class SubmitSettlement {
       this.transactions.run(async (manager) => {
         if (!(await this.tasks.markSubmitted(manager, task.id, owner, accepted))) return false;
         await this.ledger.confirmHold(manager, task.taskId);
-        await recordTaskEvent(manager, { taskRowId: task.id, kind: 'submitted', status: 'NOT_START', progress: task.progress, at: now });
+        await this.tasks.recordEvent(manager, {
+          taskRowId: task.id,
+          kind: 'submitted',
+          status: 'NOT_START',
+          progress: task.progress,
+          at: now,
+        });
         return true;
       });
     let kept: boolean;

@@ -1,5 +1,7 @@
 import { ApiKeySpending } from '../../../src/auth/api-key-spending';
 import { ApiKeyEntity } from '../../../src/auth/api-key.entity';
+import { ApiKeyRepository } from '../../../src/auth/api-key.repository';
+import { UserRepository } from '../../../src/auth/user.repository';
 import { KeyRefusals } from '../../../src/auth/key-refusals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,8 @@ import { UserEntity } from '../../../src/auth/user.entity';
 import { GroupRatioEntity } from '../../../src/billing/group-ratio.entity';
 import { LedgerService } from '../../../src/billing/ledger.service';
 import { LogEntity } from '../../../src/billing/log.entity';
+import { LogRepository } from '../../../src/billing/log.repository';
+import { PriceRepository } from '../../../src/billing/price.repository';
 import { PriceRuleEntity } from '../../../src/billing/price-rule.entity';
 import { PricingService } from '../../../src/billing/pricing.service';
 import { Clock } from '../../../src/common/runtime/clock';
@@ -47,9 +51,13 @@ import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-record
 import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
 import { TaskSubmitFields } from '../../../src/tasks/task-submit-fields';
 import { ChannelEntity } from '../../../src/upstream/channel.entity';
+import { ChannelRepository } from '../../../src/upstream/channel.repository';
+import { UpstreamCallStatsEntity } from '../../../src/upstream/upstream-call-stats.entity';
+import { UpstreamCallStatsRepository } from '../../../src/upstream/upstream-call-stats.repository';
 import { ChannelRouter } from '../../../src/upstream/channel-router.service';
 import { ChannelSettingTraits } from '../../../src/upstream/channel-setting-traits';
 import type { PollOutcome, SubmitOutcome, UpstreamAdapter } from '../../../src/upstream/upstream-adapter';
+import { type DatabaseKind, freshDatabase } from '../../support/test-databases';
 
 /** A clock the test moves by hand. */
 export class FakeClock extends Clock {
@@ -197,13 +205,23 @@ export interface ServiceTestContext {
 
 /**
  * The middle test tier: the real data layer, money services, submit pipeline, task sync and job
- * runner on a fresh, migrated SQLite file, with the fake family registered as production registers
+ * runner on a fresh, migrated SQLite file (or MySQL or PostgreSQL database, for a repository's own SQL), with the fake family registered as production registers
  * its families (familyRegistration) and a hand-moved clock. No HTTP, no AppModule.
  */
-export async function createServiceTestModule(extra: { providers?: Provider[] } = {}): Promise<ServiceTestContext> {
+export async function createServiceTestModule(
+  extra: {
+    providers?: Provider[];
+    /** Entities besides the money's, the tasks' and the channels' (the repository under test's). */
+    entities?: Parameters<typeof TypeOrmModule.forFeature>[0];
+    /** SQLite unless given: MySQL and PostgreSQL get a fresh database (TEST_MYSQL_URL, TEST_POSTGRES_URL), dropped by close(). */
+    database?: DatabaseKind;
+  } = {},
+): Promise<ServiceTestContext> {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-service-test-'));
+  const kind = extra.database ?? 'sqlite';
+  const server = kind === 'sqlite' ? null : await freshDatabase(kind);
   const config = {
-    database: { kind: 'sqlite', url: '', path: join(dir, 'gateway.sqlite') },
+    database: { kind, url: server?.url ?? '', path: join(dir, 'gateway.sqlite') },
     databaseQueryTimeoutMs: 5_000,
     taskSyncIntervalMs: 0,
     assetFollowUpIntervalMs: 0,
@@ -230,6 +248,8 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
         TaskEntity,
         TaskEventEntity,
         ChannelEntity,
+        UpstreamCallStatsEntity,
+        ...(extra.entities ?? []),
       ]),
       ...fakeFamily.imports,
     ],
@@ -237,6 +257,10 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       MetricsRegistry,
       JobMetrics,
       JobRunner,
+      UserRepository,
+      ApiKeyRepository,
+      LogRepository,
+      PriceRepository,
       LedgerService,
       ApiKeySpending,
       KeyRefusals,
@@ -256,6 +280,8 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
       SubmitPipeline,
       TaskSyncService,
       ChannelSecretBox,
+      ChannelRepository,
+      UpstreamCallStatsRepository,
       ChannelsService,
       ChannelRequestCounter,
       ChannelRouter,
@@ -383,6 +409,7 @@ export async function createServiceTestModule(extra: { providers?: Provider[] } 
     async close() {
       await module.close();
       rmSync(dir, { recursive: true, force: true });
+      await server?.drop();
     },
   };
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, LessThanOrEqual, Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { TransactionRunner } from '../database/transaction-runner';
+import { claimLease } from '../jobs/lease-claim';
 import { AssetError, AssetStatus, VerificationAssetEntity } from './entities/verification-asset.entity';
 import { VerificationGroupEntity } from './entities/verification-group.entity';
 
@@ -95,29 +96,21 @@ export class AssetRepository {
   }
 
   /**
-   * Claims up to `limit` processing assets due for a follow-up: a conditional update moves their
-   * next check to the end of a lease under `owner`, so another instance does not take them too.
+   * Claims up to `limit` processing assets due for a follow-up (jobs/lease-claim.ts): their next
+   * check moves to the end of a lease under `owner`, so another instance does not take them too.
+   * A claimed asset's next check is its lease's end, so a dead owner's claim simply runs out.
    */
   async claimDue(owner: string, limit: number, leaseMs: number): Promise<VerificationAssetEntity[]> {
     const now = this.clock.now();
-    const due = await this.assets.find({
-      select: { id: true },
-      // A claimed asset's next check is its lease's end, so a dead owner's claim simply runs out.
-      where: { status: 'processing', nextCheckAt: LessThanOrEqual(now) },
-      order: { nextCheckAt: 'ASC' },
-      take: limit,
-    });
-    if (due.length === 0) return [];
     const leaseUntil = now + leaseMs;
-    await this.transactions.run((manager) =>
-      manager
-        .createQueryBuilder()
-        .update(VerificationAssetEntity)
-        .set({ leaseOwner: owner, nextCheckAt: leaseUntil })
-        .where('id IN (:...ids)', { ids: due.map((asset) => asset.id) })
-        .andWhere('status = :status AND next_check_at <= :now', { status: 'processing', now })
-        .execute(),
-    );
-    return this.assets.find({ where: { id: In(due.map((asset) => asset.id)), leaseOwner: owner, nextCheckAt: leaseUntil } });
+    const claimed = await claimLease(this.transactions, {
+      table: 'verification_assets',
+      claimable: { sql: "status = 'processing' AND next_check_at <= ?", params: [now] },
+      order: 'next_check_at',
+      limit,
+      lease: { sql: 'lease_owner = ?, next_check_at = ?', params: [owner, leaseUntil] },
+    });
+    if (claimed.length === 0) return [];
+    return this.assets.find({ where: { id: In(claimed), leaseOwner: owner, nextCheckAt: leaseUntil } });
   }
 }

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner';
+import { GroupRatioEntity } from './group-ratio.entity';
+import { PriceRuleEntity } from './price-rule.entity';
+
+/** The price table (`price_rules`) and the groups' ratios (`group_ratios`), which only BillingModule reads and writes. */
+@Injectable()
+export class PriceRepository {
+  constructor(
+    @InjectRepository(PriceRuleEntity) private readonly rules: Repository<PriceRuleEntity>,
+    @InjectRepository(GroupRatioEntity) private readonly ratios: Repository<GroupRatioEntity>,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  /** Whether the price table has any rule. */
+  async hasRules(): Promise<boolean> {
+    return (await this.rules.count()) > 0;
+  }
+
+  /** Writes `rules` into an empty price table (checked again in the transaction); false when it had rules. */
+  insertIntoEmpty(rules: Array<Omit<PriceRuleEntity, 'id'>>): Promise<boolean> {
+    return this.transactions.run(async (manager) => {
+      if ((await manager.count(PriceRuleEntity)) > 0) return false;
+      await manager.insert(PriceRuleEntity, rules);
+      return true;
+    });
+  }
+
+  rulesOf(model: string): Promise<PriceRuleEntity[]> {
+    return this.rules.find({ where: { model } });
+  }
+
+  listRules(): Promise<PriceRuleEntity[]> {
+    return this.rules.find({ order: { model: 'ASC', resolution: 'ASC', duration: 'ASC' } });
+  }
+
+  /** Writes the rule of its (model, resolution, duration): a new one, or over the existing one. */
+  upsertRule(input: Omit<PriceRuleEntity, 'id'>): Promise<PriceRuleEntity> {
+    return this.transactions.run(async (manager) => {
+      const existing = await manager.findOne(PriceRuleEntity, {
+        where: { model: input.model, resolution: input.resolution, duration: input.duration },
+      });
+      return manager.save(PriceRuleEntity, { ...existing, ...input });
+    });
+  }
+
+  /** False when there was no such rule. */
+  async deleteRule(id: number): Promise<boolean> {
+    const result = await this.transactions.run((manager) => manager.delete(PriceRuleEntity, { id }));
+    return !!result.affected;
+  }
+
+  /** The group's ratio, or null when it has none of its own. */
+  async ratioOf(group: string): Promise<number | null> {
+    return (await this.ratios.findOne({ where: { group } }))?.ratio ?? null;
+  }
+
+  listRatios(): Promise<GroupRatioEntity[]> {
+    return this.ratios.find({ order: { group: 'ASC' } });
+  }
+
+  setRatio(group: string, ratio: number): Promise<GroupRatioEntity> {
+    return this.transactions.run((manager) => manager.save(GroupRatioEntity, { group, ratio }));
+  }
+}
