@@ -194,7 +194,7 @@ export class RunwayEmulator {
   }
 
   /** Where the task is now, without counting a query: what a DELETE decides on. */
-  private async currentStep(task: EmulatedTask, createdAt: number): Promise<RunwayStep> {
+  private currentStep(task: EmulatedTask, createdAt: number): RunwayStep {
     if (task.moved) return task.moved;
     if (!task.script) return this.stepByClock(task, createdAt);
     return task.script[Math.min(Math.max((task.queries ?? 0) - 1, 0), task.script.length - 1)];
@@ -205,7 +205,7 @@ export class RunwayEmulator {
     const { records } = this.options;
     const record = await records.find<EmulatedTask>(TASK, id);
     if (!record) return { status: 404, json: { error: 'Task not found' } };
-    const step = await this.currentStep(record.data, record.createdAt);
+    const step = this.currentStep(record.data, record.createdAt);
     if (!record.data.cancelled && RUNS.has(typeof step === 'object' ? step.status : step))
       await records.update(TASK, id, { ...record.data, cancelled: true });
     else await records.remove(TASK, id);
@@ -215,7 +215,7 @@ export class RunwayEmulator {
   private async output(id: string, token: string | null): Promise<EmulatorReply> {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record || record.data.cancelled || token !== record.data.token) return { status: 403, text: 'Forbidden' };
-    const step = await this.currentStep(record.data, record.createdAt);
+    const step = this.currentStep(record.data, record.createdAt);
     if (step !== 'SUCCEEDED') return { status: 403, text: 'Forbidden' };
     return { status: 200, video: this.options.video };
   }
