@@ -31,16 +31,31 @@ export class ApiKeySpending {
     if (await this.keys.spendWithinLimits(manager, key.id, quota, periodStart)) return;
     const row = await this.keys.findIn(manager, key.id);
     // No such row (keys are never deleted; a caller without a stored key): nothing to count against.
-    if (!row) return;
+    if (row) throw this.refusalOf(row, quota) ?? this.budgetRefusal(row, quota);
+  }
+
+  /** Whether spending `quota` would pass the key's limits now (a quote): the refusal spend would throw, or null. Reads only. */
+  async refusalIfSpent(manager: EntityManager, keyId: number, quota: number): Promise<AppError | null> {
+    const row = await this.keys.findIn(manager, keyId);
+    return row ? this.refusalOf(row, quota) : null;
+  }
+
+  private refusalOf(row: ApiKeyEntity, quota: number): AppError | null {
     if (row.quotaLimit !== null && row.usedQuota + quota > row.quotaLimit) {
-      throw new AppError(
+      return new AppError(
         ErrorCode.KeyQuotaExceeded,
         `api key quota exceeded: this key may spend ${row.quotaLimit} units in all, ${Math.max(0, row.quotaLimit - row.usedQuota)} are left and this request costs ${quota}`,
       );
     }
     const state = keyBudgetState(row, this.clock.now());
+    if (row.budget === null || !state || state.used + quota <= row.budget) return null;
+    return this.budgetRefusal(row, quota);
+  }
+
+  private budgetRefusal(row: ApiKeyEntity, quota: number): AppError {
+    const state = keyBudgetState(row, this.clock.now());
     const left = row.budget !== null && state ? Math.max(0, row.budget - state.used) : 0;
-    throw new AppError(
+    return new AppError(
       ErrorCode.KeyBudgetExceeded,
       `api key budget exceeded: ${left} units left of ${row.budget ?? 0} per ${row.budgetPeriod ?? 'period'} and this request costs ${quota}; resets at ${state ? new Date(state.resetsAt).toISOString() : 'the next period'}`,
     );

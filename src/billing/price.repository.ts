@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
 import { GroupRatioEntity } from './group-ratio.entity';
 import { PriceRuleEntity } from './price-rule.entity';
@@ -30,6 +30,17 @@ export class PriceRepository {
 
   rulesOf(model: string): Promise<PriceRuleEntity[]> {
     return this.rules.find({ where: { model } });
+  }
+
+  /** Inside the caller's transaction: `model`'s rules become exactly `rules`. */
+  async replaceRulesOf(manager: EntityManager, model: string, rules: Array<Omit<PriceRuleEntity, 'id' | 'model'>>): Promise<void> {
+    await manager.delete(PriceRuleEntity, { model });
+    if (rules.length > 0) await manager.insert(PriceRuleEntity, rules.map((rule) => ({ ...rule, model })));
+  }
+
+  /** Inside the caller's transaction: the rules of `models` (a deleted model's rules go with it). */
+  async deleteRulesOf(manager: EntityManager, models: string[]): Promise<void> {
+    if (models.length > 0) await manager.delete(PriceRuleEntity, { model: In(models) });
   }
 
   listRules(): Promise<PriceRuleEntity[]> {

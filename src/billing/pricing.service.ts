@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
 import { DefaultPrice, QUOTA_PER_CREDIT } from './default-prices';
@@ -37,7 +38,14 @@ export class PricingService {
   private readonly cachedRules = new ReadThroughCache<PriceRuleEntity[]>(SHARED_ROWS_TTL_MS);
   private readonly cachedRatios = new ReadThroughCache<number>(SHARED_ROWS_TTL_MS);
 
+  /** Told the model whose price the Prices page wrote (the catalog marks a builtin entry changed by the operator). */
+  private readonly priceWriteListeners: Array<(model: string) => Promise<void>> = [];
+
   constructor(private readonly prices: PriceRepository) {}
+
+  onPriceWritten(listener: (model: string) => Promise<void>): void {
+    this.priceWriteListeners.push(listener);
+  }
 
   /** Seeds the default table (the families' prices) into an empty database; afterwards the operator owns it. */
   async seedDefaults(prices: readonly DefaultPrice[]): Promise<void> {
@@ -84,6 +92,20 @@ export class PricingService {
     return this.prices.listRules();
   }
 
+  /** Inside the caller's transaction (the catalog writing an entry): `model`'s prices become exactly `rules`. */
+  replacePrices(manager: EntityManager, model: string, rules: Array<Omit<PriceRuleEntity, 'id' | 'model'>>): Promise<void> {
+    return this.prices.replaceRulesOf(manager, model, rules);
+  }
+
+  deletePricesOf(manager: EntityManager, models: string[]): Promise<void> {
+    return this.prices.deleteRulesOf(manager, models);
+  }
+
+  /** After the catalog's transaction committed prices. */
+  forgetPrices(): void {
+    this.cachedRules.clear();
+  }
+
   listRatios(): Promise<GroupRatioEntity[]> {
     return this.prices.listRatios();
   }
@@ -91,13 +113,16 @@ export class PricingService {
   async upsertRule(input: Omit<PriceRuleEntity, 'id'>): Promise<PriceRuleEntity> {
     const saved = await this.prices.upsertRule(input);
     this.cachedRules.clear();
+    for (const listener of this.priceWriteListeners) await listener(input.model);
     return saved;
   }
 
   async deleteRule(id: number): Promise<void> {
+    const rule = (await this.prices.listRules()).find((candidate) => candidate.id === id);
     const deleted = await this.prices.deleteRule(id);
     this.cachedRules.clear();
     if (!deleted) throw AppError.notFound(`price rule ${id} not found`);
+    if (rule) for (const listener of this.priceWriteListeners) await listener(rule.model);
   }
 
   async setRatio(group: string, ratio: number): Promise<GroupRatioEntity> {

@@ -1,9 +1,7 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit, type ModuleMetadata } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, type ModuleMetadata } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import type { Platform } from '../upstream/channel.entity';
-import { ChannelRouter } from '../upstream/channel-router.service';
 import { ChannelSettingTraits } from '../upstream/channel-setting-traits';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
 import { ALPHA_FAMILY } from './alpha/alpha.family';
@@ -13,6 +11,8 @@ import { COMMON_CHANNEL_SETTINGS } from './common-channel-settings';
 import type { FamilyDefinition, FamilyDrafts } from './family';
 import { GAMMA_FAMILY } from './gamma/gamma.family';
 import { KLING_FAMILY } from './kling/kling.family';
+import { ModelCatalog } from './model-catalog.service';
+import { FAMILY_DEFINITIONS } from './family-definitions.token';
 import { MINIMAX_FAMILY } from './minimax/minimax.family';
 import { OPENAI_FAMILY } from './openai/openai.family';
 import { VEO_FAMILY } from './veo/veo.family';
@@ -56,8 +56,7 @@ export function channelSettingsOf(family: FamilyDefinition): readonly ChannelSet
   return [...COMMON_CHANNEL_SETTINGS, ...family.settings];
 }
 
-/** The registered families (FAMILIES in production; a test registers its fake the same way). */
-export const FAMILY_DEFINITIONS = Symbol('FAMILY_DEFINITIONS');
+export { FAMILY_DEFINITIONS };
 
 /**
  * How a list of families is registered: each family's module, the list under FAMILY_DEFINITIONS,
@@ -66,24 +65,23 @@ export const FAMILY_DEFINITIONS = Symbol('FAMILY_DEFINITIONS');
 export function familyRegistration(families: readonly FamilyDefinition[]): Required<Pick<ModuleMetadata, 'imports' | 'providers'>> {
   return {
     imports: families.map((family) => family.module),
-    providers: [{ provide: FAMILY_DEFINITIONS, useValue: families }, FamilyRegistry],
+    providers: [{ provide: FAMILY_DEFINITIONS, useValue: families }, FamilyRegistry, ModelCatalog],
   };
 }
 
 /**
- * What the surfaces and the task core ask of the provider families: which family serves a model,
- * its request schema, its adapter. Built from the registered families at start; seeds their default prices.
+ * What the surfaces and the task core ask of the provider families: a platform's family, its
+ * request schema, its adapter. Built from the registered families at start. Which family serves a
+ * model is the catalog's answer (ModelCatalog: the entry's routes).
  */
 @Injectable()
-export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
+export class FamilyRegistry implements OnModuleInit {
   private readonly drafts = new Map<Platform, FamilyDrafts>();
   private readonly adapters = new Map<Platform, UpstreamAdapter>();
 
   constructor(
     @Inject(FAMILY_DEFINITIONS) private readonly families: readonly FamilyDefinition[],
     private readonly moduleRef: ModuleRef,
-    private readonly pricing: PricingService,
-    private readonly router: ChannelRouter,
     settingTraits: ChannelSettingTraits,
   ) {
     // Here rather than at init: known before any module's init or bootstrap reads or writes a channel.
@@ -102,28 +100,6 @@ export class FamilyRegistry implements OnModuleInit, OnApplicationBootstrap {
       this.drafts.set(family.platform, this.moduleRef.get(family.drafts, { strict: false }));
       this.adapters.set(family.platform, this.moduleRef.get(family.adapter, { strict: false }));
     }
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.pricing.seedDefaults(this.families.flatMap((family) => family.defaultPrices));
-  }
-
-  /**
-   * The family serving a public model, and the model's canonical id; null for an unknown model.
-   * A family's own models come first (a name another family owns stays that family's); then the
-   * models operators list on enabled channels of families without a fixed list, as listed there.
-   */
-  async forModel(name: string): Promise<{ family: FamilyDefinition; model: string } | null> {
-    const fixed = familyOfModel(name, this.families);
-    if (fixed) return fixed;
-    const open = this.families.filter((family) => family.modelsFromChannels);
-    if (open.length === 0) return null;
-    const listed = await this.router.listedModel(
-      open.map((family) => family.platform),
-      name,
-    );
-    const family = listed && open.find((candidate) => candidate.platform === listed.platform);
-    return family ? { family, model: listed.model } : null;
   }
 
   /** The registered families, in registry order. */

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { DefaultPrice } from '../billing/default-prices';
+import type { BuiltinEntry, CatalogEntry, CatalogRoute } from '../catalog/catalog-entry';
 import type { Caller, TaskDraft } from '../tasks/task-draft';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
@@ -37,8 +38,17 @@ export interface FamilyDraft<R extends StoredRequest = StoredRequest> {
 
 /** A family's request schema: a body becomes a task draft, or a 400 naming the field; nothing is charged yet. */
 export interface FamilyDrafts<R extends StoredRequest = StoredRequest> {
-  /** `model` is the canonical public id (FamilyDefinition.publicModel); the key allowlist was already checked. */
-  prepare(model: string, input: SubmitInput, caller: Caller): Promise<FamilyDraft<R>>;
+  /**
+   * `model` is the catalog entry's id; the key allowlist was already checked. `model` describes the
+   * entry and its route on this family's platform: what the request is checked against.
+   */
+  prepare(model: string, input: SubmitInput, caller: Caller, catalog: CatalogModel): Promise<FamilyDraft<R>>;
+}
+
+/** The catalog entry a submit names, and its route on the family's platform. */
+export interface CatalogModel {
+  entry: CatalogEntry;
+  route: CatalogRoute;
 }
 
 /** An example request body, shown (and pre-filled) by Swagger; each one is accepted by the simulator with the defaults. */
@@ -95,8 +105,17 @@ export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
   readonly forms: readonly SubmitForm[];
   /** Whether its requests may reference verified portrait assets (`asset://<id>`). */
   readonly takesVerifiedAssets?: boolean;
-  /** Seeded into an empty price table. */
+  /** Its list prices, which its builtin entries carry. */
   readonly defaultPrices: readonly DefaultPrice[];
+  /** Its builtin catalog entries (data in its folder), merged into the catalog at start. */
+  readonly builtinEntries: readonly BuiltinEntry[];
+  /**
+   * How a model id routed on its platform compares with a name a client sends (both go through it):
+   * absent, byte for byte; `(name) => name.toLowerCase()` for ids matched in any case.
+   */
+  readonly modelIdKey?: (name: string) => string;
+  /** Its route options' schema: the first option it refuses (`field` is the option's name), or null. */
+  checkRouteOptions?(options: Readonly<Record<string, unknown>>): { field: string; message: string } | null;
   /** Its request schema, for the API documentation (its `drafts` validate with the same class). */
   readonly request: FamilyRequestSchema;
   /** The Nest module that provides (and exports) `drafts` and `adapter`. */

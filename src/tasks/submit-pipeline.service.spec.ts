@@ -3,6 +3,9 @@ import type { UserEntity } from '../auth/user.entity';
 import type { AppConfig } from '../config/app-config';
 import type { FamilyDefinition, FamilyDrafts, SubmitInput } from '../families/family';
 import type { FamilyRegistry } from '../families/family-registry';
+import type { ModelCatalog } from '../families/model-catalog.service';
+import { AppError } from '../common/errors/app-error';
+import type { ChannelRouter } from '../upstream/channel-router.service';
 import { SubmitPipeline } from './submit-pipeline.service';
 import type { TaskEntity } from './task.entity';
 import type { TaskDraft, TaskSubmitService } from './task-submit.service';
@@ -19,15 +22,30 @@ function pipelineWithFakeFamily() {
     }),
   };
   const family = { platform: 'fake', forms: ['unified'], models: ['fake-1'] } as unknown as FamilyDefinition;
+  const route = { platform: 'fake', upstreamModel: 'fake-1-upstream' };
+  const entry: { id: string; durations: number[]; resolutions: string[]; audio: string; modes: string[]; routes: unknown[] } = {
+    id: 'fake-1',
+    durations: [5],
+    resolutions: ['720p'],
+    audio: 'none',
+    modes: ['text-to-video'],
+    routes: [route],
+  };
+  const catalog = {
+    usable: async (name: string) => {
+      if (name.toLowerCase() === 'fake-1') return entry;
+      throw AppError.invalid(`unknown model: ${name}`, 'model');
+    },
+    routesOf: () => [{ family, route }],
+  } as unknown as ModelCatalog;
   const registry = {
-    forModel: (name: string) => (name.toLowerCase() === 'fake-1' ? { family, model: 'fake-1' } : null),
     draftsOf: () => drafts,
     assetModels: () => ['gamma-2-0', 'gamma-2-0-fast'],
   } as unknown as FamilyRegistry;
   const tasks = {
     submit: async (draft: TaskDraft) => (submitted.push(draft), { taskId: 'task_1' } as TaskEntity),
   } as unknown as TaskSubmitService;
-  return { pipeline: new SubmitPipeline(registry, tasks, { maxGatewayHops: 3 } as AppConfig, new TaskSubmitFields()), submitted, released };
+  return { entry, pipeline: new SubmitPipeline(registry, catalog, {} as ChannelRouter, tasks, { maxGatewayHops: 3 } as AppConfig, new TaskSubmitFields()), submitted, released };
 }
 
 const caller = (models: string[] | null = null) => ({ user: { id: 1 } as UserEntity, apiKey: { models } as ApiKeyEntity });
@@ -86,5 +104,24 @@ describe('SubmitPipeline', () => {
       message: expect.stringMatching(/^image: asset:\/\/ references can only be used with gamma-2-0 and gamma-2-0-fast/),
     });
     expect(submitted).toHaveLength(0);
+  });
+
+  it("checks the family's draft against the catalog entry before the task core, and sends the route's upstream model", async () => {
+    const { pipeline, submitted, entry } = pipelineWithFakeFamily();
+    await pipeline.submit(unified({ model: 'fake-1' }), caller(), {});
+    expect(submitted).toEqual([expect.objectContaining({ model: 'fake-1', routeModel: 'fake-1-upstream' })]);
+    // The operator narrowed the entry: the family's 5 s draft is now refused, naming the field the client sent.
+    entry.durations = [10];
+    await expect(pipeline.submit(unified({ model: 'fake-1', seconds: '5' }), caller(), {})).rejects.toMatchObject({
+      message: 'seconds must be 10 seconds for fake-1',
+      options: { param: 'seconds' },
+    });
+    entry.durations = [5];
+    entry.resolutions = ['1080p'];
+    await expect(pipeline.submit(unified({ model: 'fake-1' }), caller(), {})).rejects.toMatchObject({
+      message: 'resolution must be 1080p for fake-1',
+      options: { param: 'resolution' },
+    });
+    expect(submitted).toHaveLength(1);
   });
 });

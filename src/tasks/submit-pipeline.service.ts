@@ -1,35 +1,49 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assertModelAllowed } from '../auth/api-keys.service';
+import type { CatalogEntry, CatalogRoute } from '../catalog/catalog-entry';
 import { AppError } from '../common/errors/app-error';
 import { gatewayHopsOf } from '../common/http/gateway-hops';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
 import { FamilyRegistry } from '../families/family-registry';
+import { ModelCatalog } from '../families/model-catalog.service';
+import { ChannelRouter } from '../upstream/channel-router.service';
 import { refuseAssetReferences } from './asset-reference-rule';
+import { assertDraftWithinEntry, routeModelOf } from './draft-within-entry';
 import { commonFieldsOf, namingSentDurationField } from './submit-common-fields';
 import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';
-import type { Caller } from './task-draft';
-import { TaskSubmitService } from './task-submit.service';
+import type { Caller, TaskDraft } from './task-draft';
+import { SubmitQuote, TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
 
 /** The task record's idempotency_key column. */
 const MAX_IDEMPOTENCY_KEY = 255;
 const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/v1/video/generations' };
 
+/** A submit body made into a task draft, and what to let go of once it is submitted or quoted. */
+interface Prepared {
+  draft: TaskDraft;
+  entry: CatalogEntry;
+  release?: () => void;
+}
+
 /**
  * The one submit path of both surfaces, for every family, once each and in this order: the
  * gateway hops (a chain of gateways that loops ends here), the Idempotency-Key, the fields every
- * family shares (SubmitCommonFieldsDto), the model's family, the key's model allowlist,
- * verified-asset references, the
- * fields other modules own (`callback_url`), the family's request schema (400s naming the field, `seconds` when the
- * client sent that); then TaskSubmitService prices, charges, records and sends the task. The caller
- * was authenticated by the surface's guard.
+ * family shares (SubmitCommonFieldsDto), the model's catalog entry (400 unknown, 410 retired) and
+ * the route that serves it, the key's model allowlist, verified-asset references, the fields other
+ * modules own (`callback_url`), the family's request schema read against the entry (400s naming
+ * the field, `seconds` when the client sent that); then TaskSubmitService prices, charges, records
+ * and sends the task. A quote takes the same path and stops at the price. The caller was
+ * authenticated by the surface's guard.
  */
 @Injectable()
 export class SubmitPipeline {
   constructor(
     private readonly families: FamilyRegistry,
+    private readonly catalog: ModelCatalog,
+    private readonly router: ChannelRouter,
     private readonly tasks: TaskSubmitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly fields: TaskSubmitFields,
@@ -39,33 +53,78 @@ export class SubmitPipeline {
     const gatewayHops = gatewayHopsOf(headers.gatewayHops, this.config.maxGatewayHops);
     const { idempotencyKey } = headers;
     assertIdempotencyKey(idempotencyKey);
+    const { draft, release } = await this.prepare(input, caller);
+    try {
+      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** What the submit of the same body would charge now: the same checks and price; nothing charged, sent or recorded. */
+  async quote(input: SubmitInput, caller: Caller): Promise<SubmitQuote & { entry: CatalogEntry }> {
+    const { draft, entry, release } = await this.prepare(input, caller);
+    try {
+      return { ...(await this.tasks.quote(draft, caller)), entry };
+    } finally {
+      release?.();
+    }
+  }
+
+  /** The catalog entry a body names (for the Deprecation headers of its answer); null for an unknown one. */
+  entryNamed(name: unknown): Promise<CatalogEntry | null> {
+    return typeof name === 'string' ? this.catalog.find(name) : Promise.resolve(null);
+  }
+
+  private async prepare(input: SubmitInput, caller: Caller): Promise<Prepared> {
     const { model: name, body, durationField } = await commonFieldsOf(input.body);
-    const { family, model } = await this.familyServing(name, input.form);
+    const entry = await this.catalog.usable(name);
+    const { family, route } = await this.routeServing(entry, input.form, caller.user.group);
+    const model = entry.id;
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
     if (!family.takesVerifiedAssets) refuseAssetReferences(body, name, this.families.assetModels());
     // Fields of other modules (`callback_url`) are checked here, before any charge, and never reach the family's schema.
     const { body: familyBody, recorders } = await this.fields.take(body, caller);
     const { draft, release } = await this.families
       .draftsOf(family.platform)
-      .prepare(model, { ...input, body: familyBody }, caller)
+      .prepare(model, { ...input, body: familyBody }, caller, { entry, route })
       .catch((error: unknown) => {
         throw namingSentDurationField(error, durationField);
       });
     try {
-      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops, recordWithTask: recorders }, caller);
-    } finally {
+      assertDraftWithinEntry(draft, entry, durationField);
+      return { draft: { ...draft, routeModel: routeModelOf(route, draft), recordWithTask: recorders }, entry, release };
+    } catch (error) {
       release?.();
+      throw error;
     }
   }
 
-  private async familyServing(name: string, form: SubmitForm): Promise<{ family: FamilyDefinition; model: string }> {
-    const found = await this.families.forModel(name);
-    if (found && found.family.forms.includes(form)) return found;
-    // The flat form is the one OpenAI clients try any model on: tell them where the model is served.
-    const elsewhere = found?.family.forms[0];
-    if (form === 'flat' && elsewhere)
-      throw AppError.invalid(`model ${name} is not served on ${FORM_PATHS.flat}; submit it on ${FORM_PATHS[elsewhere]}`, 'model');
-    throw AppError.invalid(`unknown model: ${name}`, 'model');
+  /**
+   * The route a submit of `entry` goes by: of the routes whose family takes this form, the first
+   * whose platform has a channel open to the caller's group (so a model served on several
+   * platforms is served while one of them has a channel); else the first (whose submit then says
+   * that no channel is available).
+   */
+  private async routeServing(
+    entry: CatalogEntry,
+    form: SubmitForm,
+    group: string,
+  ): Promise<{ family: FamilyDefinition; route: CatalogRoute }> {
+    const routes = this.catalog.routesOf(entry);
+    const taking = routes.filter(({ family }) => family.forms.includes(form));
+    if (taking.length === 0) {
+      // The flat form is the one OpenAI clients try any model on: tell them where the model is served.
+      const elsewhere = routes[0]?.family.forms[0];
+      if (form === 'flat' && elsewhere)
+        throw AppError.invalid(`model ${entry.id} is not served on ${FORM_PATHS.flat}; submit it on ${FORM_PATHS[elsewhere]}`, 'model');
+      throw AppError.invalid(`model ${entry.id} is not served on ${FORM_PATHS[form]}`, 'model');
+    }
+    if (taking.length === 1) return taking[0];
+    for (const candidate of taking) {
+      if ((await this.router.candidates(candidate.family.platform, entry.id, group)).length > 0) return candidate;
+    }
+    return taking[0];
   }
 }
 

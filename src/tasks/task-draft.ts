@@ -1,6 +1,7 @@
 import type { ApiKeyEntity } from '../auth/api-key.entity';
 import type { UserEntity } from '../auth/user.entity';
 import type { QuoteRequest } from '../billing/pricing.service';
+import type { ModelMode } from '../catalog/catalog-entry';
 import type { Platform } from '../upstream/channel.entity';
 import type { StoredRequest } from '../upstream/upstream-task';
 import type { SubmitFieldRecorder } from './task-submit-fields';
@@ -16,6 +17,10 @@ export interface TaskDraft<R extends StoredRequest = StoredRequest> {
   request: R;
   properties?: Record<string, unknown>;
   quote: Omit<QuoteRequest, 'group'>;
+  /** How the task is made, in the catalog's vocabulary (checked against the entry's modes; picks a route's id by mode). */
+  mode?: ModelMode;
+  /** What the model's route sends upstream (a channel's model_mapping still overrides it); set by the submit pipeline. */
+  routeModel?: string;
   /** Idempotency-Key header: the same key and body within 24 h return the first task. */
   idempotencyKey?: string;
   /** How many gateways the submit had passed through before this one (X-Gateway-Hops); 0 from a client. */

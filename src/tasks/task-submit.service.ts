@@ -5,6 +5,8 @@ import { isDatabaseUnavailable } from '../database/database-errors';
 import { isUniqueViolation } from '../database/transaction-runner';
 import { FamilyRegistry } from '../families/family-registry';
 import { ChannelRouter } from '../upstream/channel-router.service';
+import type { ChannelEntity } from '../upstream/channel.entity';
+import { LedgerService } from '../billing/ledger.service';
 import { HandToProvider } from './submit/hand-to-provider';
 import { HoldRequest, SubmitHold } from './submit/submit-hold';
 import { idempotencyKeyInFlight, SubmitIdempotency } from './submit/submit-idempotency';
@@ -14,6 +16,13 @@ import type { Caller, TaskDraft } from './task-draft';
 import type { TaskEntity } from './task.entity';
 
 export type { Caller, TaskDraft };
+
+/** A quote: what the submit of `draft` would charge now, and how the figure was reached. */
+export interface SubmitQuote {
+  draft: TaskDraft;
+  quota: number;
+  detail: string;
+}
 
 /** Attempts to record a task when a concurrent request with the same key keeps being refused. */
 const IDEMPOTENT_RECORD_ATTEMPTS = 3;
@@ -35,6 +44,7 @@ export class TaskSubmitService {
     private readonly hold: SubmitHold,
     private readonly provider: HandToProvider,
     private readonly settlement: SubmitSettlement,
+    private readonly ledger: LedgerService,
   ) {}
 
   async submit(draft: TaskDraft, caller: Caller): Promise<TaskEntity> {
@@ -44,9 +54,7 @@ export class TaskSubmitService {
       if (earlier) return earlier;
     }
     const adapter = this.families.adapter(draft.platform);
-    const routed = await this.router.candidates(draft.platform, draft.model, caller.user.group);
-    const candidates = draft.channelIds ? routed.filter((channel) => draft.channelIds!.includes(channel.id)) : routed;
-    if (candidates.length === 0) throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);
+    const candidates = await this.candidates(draft, caller);
     const quote = await this.pricing.quote({ ...draft.quote, group: caller.user.group });
     const request: HoldRequest = {
       draft,
@@ -61,10 +69,29 @@ export class TaskSubmitService {
     if ('winner' in recorded) return recorded.winner;
     const { task } = recorded;
     try {
-      return await this.provider.send(task, candidates, adapter);
+      return await this.provider.send(task, candidates, adapter, draft.routeModel);
     } catch (error) {
       return this.afterFailedSend(task, draft, error);
     }
+  }
+
+  /**
+   * What `submit` would charge for `draft` now, from the same channels and price, and the 402 its
+   * hold would meet (the key's limits, the balance); nothing is written.
+   */
+  async quote(draft: TaskDraft, caller: Caller): Promise<SubmitQuote> {
+    await this.candidates(draft, caller);
+    const quote = await this.pricing.quote({ ...draft.quote, group: caller.user.group });
+    await this.ledger.assertCouldHold({ userId: caller.user.id, apiKey: caller.apiKey ?? null, quota: quote.quota });
+    return { draft, quota: quote.quota, detail: quote.detail };
+  }
+
+  /** The channels that may run the draft, best first; 503 when none is available. */
+  private async candidates(draft: TaskDraft, caller: Caller): Promise<ChannelEntity[]> {
+    const routed = await this.router.candidates(draft.platform, draft.model, caller.user.group);
+    const candidates = draft.channelIds ? routed.filter((channel) => draft.channelIds!.includes(channel.id)) : routed;
+    if (candidates.length === 0) throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);
+    return candidates;
   }
 
   /** Step (1), again when a concurrent request with the same key won and was refused meanwhile; or that winner's task. */

@@ -12,6 +12,8 @@ export enum ErrorCode {
   CancelNotSupported = 'cancel_not_supported',
   /** A resource that existed and never will again (a video the provider discarded before it was archived). */
   Gone = 'gone',
+  /** A model past its sunset, or retired: the answer names its replacement. */
+  ModelRetired = 'model_retired',
   PayloadTooLarge = 'payload_too_large',
   RateLimited = 'rate_limited',
   ServiceUnavailable = 'service_unavailable',
@@ -34,6 +36,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.Conflict]: 409,
   [ErrorCode.CancelNotSupported]: 409,
   [ErrorCode.Gone]: 410,
+  [ErrorCode.ModelRetired]: 410,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.RateLimited]: 429,
   [ErrorCode.Internal]: 500,

@@ -18,6 +18,7 @@ import { ApiKeyLimits1764700000300 } from './1764700000300-api-key-limits';
 import { RetentionIndexes1764700000400 } from './1764700000400-retention-indexes';
 import { DeliveryEventIndex1764700000500 } from './1764700000500-delivery-event-index';
 import { TaskCancelSent1764800000100 } from './1764800000100-task-cancel-sent';
+import { ModelCatalog1764900000100 } from './1764900000100-model-catalog';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   RetentionIndexes1764700000400,
   DeliveryEventIndex1764700000500,
   TaskCancelSent1764800000100,
+  ModelCatalog1764900000100,
 ];

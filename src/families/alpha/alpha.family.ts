@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import { ALPHA_BUILTIN_ENTRIES } from './alpha-catalog';
 import type { AlphaTaskRequest } from './alpha-task-request';
 import { ALPHA_DEFAULT_PRICES } from './alpha-default-prices';
 import { AlphaDrafts } from './alpha-drafts.service';
@@ -23,6 +24,8 @@ export const ALPHA_FAMILY: FamilyDefinition<AlphaTaskRequest> = {
   forms: ['flat'],
   request: { schema: CreateVideoDto, examples: { flat: ALPHA_FLAT_EXAMPLES } },
   defaultPrices: ALPHA_DEFAULT_PRICES,
+  builtinEntries: ALPHA_BUILTIN_ENTRIES,
+  modelIdKey: (name) => (name.startsWith('alpha/') ? `alpha/${name.slice('alpha/'.length).toLowerCase()}` : name),
   module: AlphaFamilyModule,
   drafts: AlphaDrafts,
   adapter: AlphaUpstreamAdapter,

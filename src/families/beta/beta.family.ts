@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import { BETA_BUILTIN_ENTRIES } from './beta-catalog';
 import type { BetaTaskRequest } from './beta-request';
 import { BETA_DEFAULT_PRICES } from './beta-default-prices';
 import { BetaDrafts } from './beta-drafts.service';
@@ -21,6 +22,8 @@ export const BETA_FAMILY: FamilyDefinition<BetaTaskRequest> = {
   forms: ['flat', 'unified'],
   request: { schema: BetaVideoRequestDto, examples: BETA_EXAMPLES },
   defaultPrices: BETA_DEFAULT_PRICES,
+  builtinEntries: BETA_BUILTIN_ENTRIES,
+  modelIdKey: (name) => name.toLowerCase(),
   module: BetaFamilyModule,
   drafts: BetaDrafts,
   adapter: BetaUpstreamAdapter,

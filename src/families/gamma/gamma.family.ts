@@ -1,5 +1,6 @@
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
 import type { FamilyDefinition } from '../family';
+import { GAMMA_BUILTIN_ENTRIES } from './gamma-catalog';
 import type { GammaTaskRequest } from './gamma-protocol';
 import { GAMMA_MODELS, gammaModelOf } from './gamma-body.parser';
 import { assertGammaChannelSettings, GAMMA_CHANNEL_SETTINGS } from './gamma-channel-settings';
@@ -23,6 +24,8 @@ export const GAMMA_FAMILY: FamilyDefinition<GammaTaskRequest> = {
   request: { schema: GammaVideoRequestDto, examples: { unified: GAMMA_UNIFIED_EXAMPLES } },
   takesVerifiedAssets: true,
   defaultPrices: GAMMA_DEFAULT_PRICES,
+  builtinEntries: GAMMA_BUILTIN_ENTRIES,
+  modelIdKey: (name) => name.toLowerCase(),
   module: GammaFamilyModule,
   drafts: GammaDrafts,
   adapter: GammaUpstreamAdapter,

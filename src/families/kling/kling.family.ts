@@ -1,5 +1,6 @@
 import { ownValue } from '../../common/runtime/own-value';
 import type { FamilyDefinition } from '../family';
+import { KLING_BUILTIN_ENTRIES } from './kling-catalog';
 import type { KlingTaskRequest } from './kling-protocol';
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
 import { KLING_DEFAULT_PRICES } from './kling-default-prices';
@@ -21,6 +22,16 @@ export const KLING_FAMILY: FamilyDefinition<KlingTaskRequest> = {
   forms: ['flat', 'unified'],
   request: { schema: KlingVideoRequestDto, examples: KLING_EXAMPLES },
   defaultPrices: KLING_DEFAULT_PRICES,
+  builtinEntries: KLING_BUILTIN_ENTRIES,
+  modelIdKey: (name) => name.toLowerCase(),
+  // `cfg_scale: true`: the model takes `metadata.cfg_scale` (the v1 models).
+  checkRouteOptions: (options) => {
+    const refused = Object.entries(options).find(([key, value]) => key !== 'cfg_scale' || typeof value !== 'boolean');
+    if (!refused) return null;
+    return refused[0] === 'cfg_scale'
+      ? { field: 'cfg_scale', message: 'cfg_scale must be true or false' }
+      : { field: refused[0], message: `${refused[0]} is not a Kling route option (cfg_scale is)` };
+  },
   module: KlingFamilyModule,
   drafts: KlingDrafts,
   adapter: KlingUpstreamAdapter,

@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import { MINIMAX_BUILTIN_ENTRIES } from './minimax-catalog';
 import type { MinimaxTaskRequest } from './minimax-protocol';
 import { MINIMAX_DEFAULT_PRICES } from './minimax-default-prices';
 import { MinimaxDrafts } from './minimax-drafts.service';
@@ -20,6 +21,8 @@ export const MINIMAX_FAMILY: FamilyDefinition<MinimaxTaskRequest> = {
   forms: ['flat', 'unified'],
   request: { schema: MinimaxVideoRequestDto, examples: MINIMAX_EXAMPLES },
   defaultPrices: MINIMAX_DEFAULT_PRICES,
+  builtinEntries: MINIMAX_BUILTIN_ENTRIES,
+  modelIdKey: (name) => name.toLowerCase(),
   module: MinimaxFamilyModule,
   drafts: MinimaxDrafts,
   adapter: MinimaxUpstreamAdapter,

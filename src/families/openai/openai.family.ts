@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import { OPENAI_BUILTIN_ENTRIES } from './openai-catalog';
 import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_DEFAULT_PRICES } from './openai-default-prices';
 import { OpenAiDrafts } from './openai-drafts.service';
@@ -23,6 +24,8 @@ export const OPENAI_FAMILY: FamilyDefinition<OpenAiTaskRequest> = {
   forms: ['flat'],
   request: { schema: OpenAiVideoRequestDto, examples: { flat: OPENAI_FLAT_EXAMPLES } },
   defaultPrices: OPENAI_DEFAULT_PRICES,
+  builtinEntries: OPENAI_BUILTIN_ENTRIES,
+  modelIdKey: (name) => name.toLowerCase(),
   module: OpenAiFamilyModule,
   drafts: OpenAiDrafts,
   adapter: OpenAiUpstreamAdapter,

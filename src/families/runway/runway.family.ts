@@ -1,5 +1,6 @@
 import { ownValue } from '../../common/runtime/own-value';
 import type { FamilyDefinition } from '../family';
+import { RUNWAY_BUILTIN_ENTRIES } from './runway-catalog';
 import type { RunwayTaskRequest } from './runway-request';
 import { RUNWAY_DEFAULT_PRICES } from './runway-default-prices';
 import { RunwayDrafts } from './runway-drafts.service';
@@ -20,6 +21,7 @@ export const RUNWAY_FAMILY: FamilyDefinition<RunwayTaskRequest> = {
   forms: ['flat', 'unified'],
   request: { schema: RunwayVideoRequestDto, examples: RUNWAY_EXAMPLES },
   defaultPrices: RUNWAY_DEFAULT_PRICES,
+  builtinEntries: RUNWAY_BUILTIN_ENTRIES,
   module: RunwayFamilyModule,
   drafts: RunwayDrafts,
   adapter: RunwayUpstreamAdapter,

@@ -1,4 +1,5 @@
 import type { FamilyDefinition } from '../family';
+import { VEO_BUILTIN_ENTRIES } from './veo-catalog';
 import type { VeoTaskRequest } from './veo-protocol';
 import { VeoDrafts } from './veo-drafts.service';
 import { VeoFamilyModule } from './veo-family.module';
@@ -20,6 +21,8 @@ export const VEO_FAMILY: FamilyDefinition<VeoTaskRequest> = {
   forms: ['flat', 'unified'],
   request: { schema: VeoVideoRequestDto, examples: VEO_EXAMPLES },
   defaultPrices: VEO_DEFAULT_PRICES,
+  builtinEntries: VEO_BUILTIN_ENTRIES,
+  modelIdKey: (name) => name.toLowerCase(),
   module: VeoFamilyModule,
   drafts: VeoDrafts,
   adapter: VeoUpstreamAdapter,

@@ -38,8 +38,11 @@ export class HandToProvider {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** Runs under the task's current lease (`task.leaseOwner`), extended by a heartbeat until the task is settled. */
-  async send(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter): Promise<TaskEntity> {
+  /**
+   * Runs under the task's current lease (`task.leaseOwner`), extended by a heartbeat until the task
+   * is settled. `routeModel`: what the model's route sends upstream (a candidate's model_mapping overrides it).
+   */
+  async send(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter, routeModel?: string): Promise<TaskEntity> {
     const owner = task.leaseOwner ?? this.instanceId;
     const lease = new SubmitLease(
       this.config.taskLeaseMs,
@@ -47,7 +50,7 @@ export class HandToProvider {
       (error) => this.logger.warn(`lease heartbeat of ${task.taskId} failed: ${(error as Error)?.message ?? error}`),
     );
     try {
-      return await this.tryChannels(task, candidates, adapter, owner, lease);
+      return await this.tryChannels(task, candidates, adapter, routeModel ?? adapter.defaultUpstreamModel(task.model), owner, lease);
     } finally {
       await lease.stop();
     }
@@ -57,6 +60,7 @@ export class HandToProvider {
     task: TaskEntity,
     candidates: ChannelEntity[],
     adapter: UpstreamAdapter,
+    routeModel: string,
     owner: string,
     lease: SubmitLease,
   ): Promise<TaskEntity> {
@@ -66,7 +70,7 @@ export class HandToProvider {
       if (lease.lost) return this.settlement.afterTakeover(task);
       // Past the deadline no further channel is tried: the lease must outlast the submit.
       if (lease.remainingMs() <= 0) break;
-      if (!(await this.moveTo(task, channel, adapter, owner))) return this.settlement.afterTakeover(task);
+      if (!(await this.moveTo(task, channel, routeModel, owner))) return this.settlement.afterTakeover(task);
       let outcome: SubmitOutcome;
       const endCall = this.calls.start(channel.id);
       try {
@@ -101,9 +105,9 @@ export class HandToProvider {
   }
 
   /** The task now goes to `channel` (with its model name there); false when the task was taken over meanwhile. */
-  private async moveTo(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter, owner: string): Promise<boolean> {
+  private async moveTo(task: TaskEntity, channel: ChannelEntity, routeModel: string, owner: string): Promise<boolean> {
     if (task.channelId === channel.id) return true;
-    const upstreamModel = upstreamModelFor(channel, task.model, adapter.defaultUpstreamModel(task.model));
+    const upstreamModel = upstreamModelFor(channel, task.model, routeModel);
     const kept = await this.transactions.runStatement((manager) =>
       this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', { channelId: channel.id, upstreamModel }, owner),
     );

@@ -49,7 +49,7 @@ export class SubmitHold {
       group: caller.user.group,
       platform: draft.platform,
       model: draft.model,
-      upstreamModel: upstreamModelFor(channel, draft.model, adapter.defaultUpstreamModel(draft.model)),
+      upstreamModel: upstreamModelFor(channel, draft.model, draft.routeModel ?? adapter.defaultUpstreamModel(draft.model)),
       action: draft.action,
       channelId: channel.id,
       upstreamTaskId: null,

@@ -19,6 +19,11 @@ import { LogRepository } from '../../../src/billing/log.repository';
 import { PriceRepository } from '../../../src/billing/price.repository';
 import { PriceRuleEntity } from '../../../src/billing/price-rule.entity';
 import { PricingService } from '../../../src/billing/pricing.service';
+import type { DefaultPrice } from '../../../src/billing/default-prices';
+import { CatalogModelEntity } from '../../../src/catalog/catalog-model.entity';
+import { CatalogRepository } from '../../../src/catalog/catalog.repository';
+import { CatalogService } from '../../../src/catalog/catalog.service';
+import { builtinEntries } from '../../../src/families/shared/builtin-entry';
 import { Clock } from '../../../src/common/runtime/clock';
 import type { AppConfig } from '../../../src/config/app-config';
 import { ConfigModule } from '../../../src/config/config.module';
@@ -123,6 +128,8 @@ export class FakeDrafts implements FamilyDrafts {
 @Module({ providers: [FakeAdapter, FakeDrafts], exports: [FakeAdapter, FakeDrafts] })
 export class FakeFamilyModule {}
 
+const FAKE_PRICES: DefaultPrice[] = [{ model: FAKE_MODEL, resolution: '720p', unit: 'second', duration: 0, credits: 10, audioCredits: null }];
+
 /**
  * A family "fake" with one model, per-second prices, its module providing the fake drafts and
  * adapter, and two channel settings of its own: a required `workspace` and a secret `signing_secret`.
@@ -166,7 +173,23 @@ export const FAKE_FAMILY: FamilyDefinition = {
   publicModel: (name) => (name.toLowerCase() === FAKE_MODEL ? FAKE_MODEL : null),
   forms: ['unified', 'flat'],
   request: { schema: Object, examples: {} },
-  defaultPrices: [{ model: FAKE_MODEL, resolution: '720p', unit: 'second', duration: 0, credits: 10, audioCredits: null }],
+  defaultPrices: FAKE_PRICES,
+  builtinEntries: builtinEntries(
+    FAKE_PLATFORM,
+    [
+      {
+        id: FAKE_MODEL,
+        modes: ['text-to-video'],
+        durations: [5, 10],
+        defaultDuration: 5,
+        resolutions: ['720p'],
+        aspectRatios: [],
+        audio: 'optional',
+      },
+    ],
+    FAKE_PRICES,
+  ),
+  modelIdKey: (name) => name.toLowerCase(),
   module: FakeFamilyModule,
   drafts: FakeDrafts,
   adapter: FakeAdapter as unknown as FamilyDefinition['adapter'],
@@ -249,6 +272,7 @@ export async function createServiceTestModule(
         TaskEventEntity,
         ChannelEntity,
         UpstreamCallStatsEntity,
+        CatalogModelEntity,
         ...(extra.entities ?? []),
       ]),
       ...fakeFamily.imports,
@@ -265,6 +289,8 @@ export async function createServiceTestModule(
       ApiKeySpending,
       KeyRefusals,
       PricingService,
+      CatalogRepository,
+      CatalogService,
       TaskRepository,
       TaskMetrics,
       TaskEndHooks,

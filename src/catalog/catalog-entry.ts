@@ -1,0 +1,101 @@
+import type { Platform } from '../upstream/channel.entity';
+
+// A model as the catalog keeps it (docs: "The model catalog" in the product contract): what the customer
+// buys (capabilities, prices, lifecycle) and how each platform serves it (routes). Types and pure helpers
+// only, so that every module may read entries without depending on the catalog's store.
+
+/** How a task is made; the one vocabulary every family maps onto its wire. */
+export const MODEL_MODES = ['text-to-video', 'image-to-video', 'first-last-frame', 'reference-to-video', 'video-edit'] as const;
+export type ModelMode = (typeof MODEL_MODES)[number];
+
+export const AUDIO_SUPPORT = ['none', 'optional', 'always'] as const;
+export type AudioSupport = (typeof AUDIO_SUPPORT)[number];
+
+export const MODEL_STATUSES = ['active', 'deprecated', 'retired'] as const;
+export type ModelStatus = (typeof MODEL_STATUSES)[number];
+
+export type ModelSource = 'builtin' | 'custom';
+
+/** Allowed seconds: a list, or every whole second of a range. */
+export type DurationSpec = readonly number[] | { readonly min: number; readonly max: number };
+
+/** The upstream id a route sends: one for every mode, or one per mode (fal's endpoints). */
+export type UpstreamModelSpec = string | Readonly<Partial<Record<ModelMode, string>>>;
+
+export interface CatalogRoute {
+  platform: Platform;
+  upstreamModel: UpstreamModelSpec;
+  /** The platform's own options, checked by its family's schema. */
+  options?: Readonly<Record<string, unknown>>;
+}
+
+/** One price of a model, in quota units: per second or per clip (of `duration` seconds; 0: any). */
+export interface CatalogPrice {
+  resolution: string;
+  unit: 'second' | 'clip';
+  duration: number;
+  price: number;
+  /** The with-audio tier; null: twice `price`. */
+  audioPrice: number | null;
+}
+
+/** What a model can do: checked against every request before any charge. */
+export interface ModelCapabilities {
+  modes: readonly ModelMode[];
+  durations: DurationSpec;
+  defaultDuration: number;
+  /** The first is the default. */
+  resolutions: readonly string[];
+  /** The first is the default. */
+  aspectRatios: readonly string[];
+  audio: AudioSupport;
+  maxReferenceImages: number | null;
+  promptMaxLength: number | null;
+}
+
+export interface CatalogEntry extends ModelCapabilities {
+  id: string;
+  label: string | null;
+  prices: readonly CatalogPrice[];
+  routes: readonly CatalogRoute[];
+  status: ModelStatus;
+  /** Unix seconds; for a deprecated model. */
+  sunsetAt: number | null;
+  /** The model to use instead (a model id). */
+  replacement: string | null;
+  source: ModelSource;
+  /** A builtin entry the operator changed: a release's merge keeps it as it is. */
+  modified: boolean;
+}
+
+/** What a family ships: a builtin entry before it is stored. */
+export type BuiltinEntry = Omit<CatalogEntry, 'source' | 'modified'>;
+
+/** Every whole second a duration spec allows, in order. */
+export function secondsOf(durations: DurationSpec): number[] {
+  if (Array.isArray(durations)) return [...(durations as readonly number[])];
+  const { min, max } = durations as { min: number; max: number };
+  return Array.from({ length: max - min + 1 }, (_, index) => min + index);
+}
+
+export function allowsSeconds(durations: DurationSpec, seconds: number): boolean {
+  if (Array.isArray(durations)) return (durations as readonly number[]).includes(seconds);
+  const { min, max } = durations as { min: number; max: number };
+  return Number.isInteger(seconds) && seconds >= min && seconds <= max;
+}
+
+/** The upstream id a route sends for `mode`; null when the route does not serve that mode. */
+export function upstreamModelOf(route: CatalogRoute, mode: ModelMode): string | null {
+  if (typeof route.upstreamModel === 'string') return route.upstreamModel;
+  return route.upstreamModel[mode] ?? null;
+}
+
+export function routeOn(entry: CatalogEntry, platform: Platform): CatalogRoute | null {
+  return entry.routes.find((route) => route.platform === platform) ?? null;
+}
+
+/** Whether submits and quotes are refused (410 model_retired): retired, or deprecated past its sunset. */
+export function isRetiredAt(entry: Pick<CatalogEntry, 'status' | 'sunsetAt'>, nowMs: number): boolean {
+  if (entry.status === 'retired') return true;
+  return entry.status === 'deprecated' && entry.sunsetAt !== null && entry.sunsetAt * 1000 <= nowMs;
+}

@@ -1,0 +1,188 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { PricingService } from '../billing/pricing.service';
+import type { PriceRuleEntity } from '../billing/price-rule.entity';
+import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
+import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
+import { TransactionRunner } from '../database/transaction-runner';
+import type { BuiltinEntry, CatalogEntry, CatalogPrice } from './catalog-entry';
+import { CatalogChanges, noChanges, record, samePrices, verdictFor } from './catalog-entry-diff';
+import { CatalogModelEntity } from './catalog-model.entity';
+import { CatalogRepository } from './catalog.repository';
+
+/** Every entry, by id as stored; shared by every reader until the next load (callers must not change it). */
+export interface CatalogSnapshot {
+  entries: readonly CatalogEntry[];
+  byId: ReadonlyMap<string, CatalogEntry>;
+}
+
+/**
+ * The model catalog's store: entries with their prices (price_rules, through PricingService: one
+ * store for the entry and the Prices page). Read through the shared-rows cache (no database read per
+ * request); every write clears it on this instance, others see it within SHARED_ROWS_TTL_MS.
+ */
+@Injectable()
+export class CatalogService {
+  private readonly logger = new Logger('Catalog');
+  private readonly cached = new ReadThroughCache<CatalogSnapshot>(SHARED_ROWS_TTL_MS);
+
+  constructor(
+    private readonly models: CatalogRepository,
+    private readonly pricing: PricingService,
+    private readonly transactions: TransactionRunner,
+    private readonly clock: Clock,
+  ) {
+    // A price written on the Prices page is the operator's: a release's merge keeps it.
+    pricing.onPriceWritten(async (model) => {
+      await this.models.markModified(model, this.clock.now());
+      this.cached.clear();
+    });
+  }
+
+  snapshot(): Promise<CatalogSnapshot> {
+    return this.cached.get('all', () => this.load());
+  }
+
+  async find(id: string): Promise<CatalogEntry | null> {
+    return (await this.snapshot()).byId.get(id) ?? null;
+  }
+
+  async get(id: string): Promise<CatalogEntry> {
+    const entry = await this.find(id);
+    if (!entry) throw AppError.notFound(`model ${id} not found`);
+    return entry;
+  }
+
+  /** A new custom entry; 409 when the id is taken. */
+  async create(entry: BuiltinEntry): Promise<CatalogEntry> {
+    if (await this.models.find(entry.id)) throw new AppError(ErrorCode.Conflict, `model ${entry.id} exists`, { param: 'id' });
+    return this.write({ ...entry, source: 'custom', modified: false }, 'insert');
+  }
+
+  /** The entry as the operator now wants it: a builtin one is marked changed, so a release's merge keeps it. */
+  replace(stored: CatalogEntry, next: BuiltinEntry): Promise<CatalogEntry> {
+    return this.write({ ...next, source: stored.source, modified: stored.source === 'builtin' }, 'update');
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.transactions.run(async (manager) => {
+      await this.models.delete(manager, id);
+      await this.pricing.deletePricesOf(manager, [id]);
+    });
+    this.forget();
+  }
+
+  /**
+   * A release's builtin entries merged into the catalog (at start): a new model arrives with its
+   * prices and routes; an entry the operator changed keeps the operator's values; one the release
+   * no longer ships stays as it is. Prices already in the table for a new model (from before the
+   * catalog) are the operator's: they stay, and the entry counts as changed by the operator.
+   */
+  async mergeBuiltins(builtins: readonly BuiltinEntry[]): Promise<CatalogChanges> {
+    const changes = await this.apply(builtins, 'builtin', false);
+    this.logger.log(
+      `catalog merge: ${changes.added.length} added, ${changes.changed.length} updated, ${changes.unchanged.length} unchanged, ` +
+        `${changes.kept_operator_changes.length} kept as the operator changed them` +
+        (changes.added.length ? ` (added: ${changes.added.join(', ')})` : ''),
+    );
+    return changes;
+  }
+
+  /** An operator's catalog file: the merge's rule, new models being custom ones; with `dryRun`, only the diff. */
+  importEntries(entries: readonly BuiltinEntry[], dryRun: boolean): Promise<CatalogChanges> {
+    return this.apply(entries, 'custom', dryRun);
+  }
+
+  private async apply(incoming: readonly BuiltinEntry[], newSource: 'builtin' | 'custom', dryRun: boolean): Promise<CatalogChanges> {
+    const stored = await this.load();
+    const existingRules = await this.pricing.listRules();
+    const changes = noChanges();
+    const writes: Array<() => Promise<unknown>> = [];
+    for (const entry of incoming) {
+      const current = stored.byId.get(entry.id);
+      const verdict = verdictFor(entry, current);
+      record(changes, verdict, entry.id);
+      if (dryRun || verdict === 'unchanged' || verdict === 'keep') continue;
+      if (verdict === 'change') {
+        writes.push(() => this.write({ ...entry, source: current!.source, modified: false }, 'update'));
+        continue;
+      }
+      const rulesBefore = existingRules.filter((rule) => rule.model === entry.id).map(priceOf);
+      // Prices set before the catalog existed (the old Prices page) are the operator's.
+      const operatorPrices = newSource === 'builtin' && rulesBefore.length > 0 && !samePrices(rulesBefore, entry.prices);
+      writes.push(() =>
+        this.write(
+          { ...entry, prices: operatorPrices ? rulesBefore : entry.prices, source: newSource, modified: operatorPrices },
+          'insert',
+        ),
+      );
+    }
+    for (const write of writes) await write();
+    return changes;
+  }
+
+  private async write(entry: CatalogEntry, kind: 'insert' | 'update'): Promise<CatalogEntry> {
+    const now = this.clock.now();
+    const existing = kind === 'update' ? await this.models.find(entry.id) : null;
+    const row = Object.assign(new CatalogModelEntity(), {
+      id: entry.id,
+      label: entry.label,
+      capabilities: {
+        modes: entry.modes,
+        durations: entry.durations,
+        defaultDuration: entry.defaultDuration,
+        resolutions: entry.resolutions,
+        aspectRatios: entry.aspectRatios,
+        audio: entry.audio,
+        maxReferenceImages: entry.maxReferenceImages,
+        promptMaxLength: entry.promptMaxLength,
+      },
+      routes: [...entry.routes],
+      status: entry.status,
+      sunsetAt: entry.sunsetAt,
+      replacement: entry.replacement,
+      source: entry.source,
+      modified: entry.modified,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    });
+    await this.transactions.run(async (manager) => {
+      await this.models.save(manager, row);
+      await this.pricing.replacePrices(manager, entry.id, entry.prices.map((price) => ({ ...price })));
+    });
+    this.forget();
+    return entry;
+  }
+
+  private forget(): void {
+    this.cached.clear();
+    this.pricing.forgetPrices();
+  }
+
+  private async load(): Promise<CatalogSnapshot> {
+    const [rows, rules] = await Promise.all([this.models.all(), this.pricing.listRules()]);
+    const pricesOf = new Map<string, CatalogPrice[]>();
+    for (const rule of rules) pricesOf.set(rule.model, [...(pricesOf.get(rule.model) ?? []), priceOf(rule)]);
+    const entries = rows.map((row) => entryOf(row, pricesOf.get(row.id) ?? []));
+    return { entries, byId: new Map(entries.map((entry) => [entry.id, entry])) };
+  }
+}
+
+function priceOf(rule: PriceRuleEntity): CatalogPrice {
+  return { resolution: rule.resolution, unit: rule.unit, duration: rule.duration, price: rule.price, audioPrice: rule.audioPrice };
+}
+
+function entryOf(row: CatalogModelEntity, prices: CatalogPrice[]): CatalogEntry {
+  return {
+    id: row.id,
+    label: row.label,
+    ...row.capabilities,
+    prices,
+    routes: row.routes,
+    status: row.status,
+    sunsetAt: row.sunsetAt,
+    replacement: row.replacement,
+    source: row.source,
+    modified: row.modified,
+  };
+}

@@ -1,0 +1,30 @@
+import type { BuiltinEntry, ModelMode } from '../../catalog/catalog-entry';
+import { builtinEntries } from '../shared/builtin-entry';
+import { KLING_DEFAULT_PRICES } from './kling-default-prices';
+import { KLING_DURATIONS, KLING_MODELS, KLING_RATIOS, KLING_RESOLUTION_OF_MODE } from './kling-models';
+import { KLING_MAX_PROMPT } from './kling-request.dto';
+
+/**
+ * Kling's builtin catalog entries, from its model matrix: 720p is `std` mode, 1080p `pro`;
+ * `first-last-frame` is Kling's `image_tail`; `audio: optional` is `sound`. Route option
+ * `cfg_scale: true` lets `metadata.cfg_scale` through (the v1 models).
+ */
+export const KLING_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
+  'kling',
+  Object.entries(KLING_MODELS).map(([id, model]) => ({
+    id,
+    modes: [
+      ...(model.textToVideo ? (['text-to-video'] as ModelMode[]) : []),
+      'image-to-video',
+      ...(model.lastFrame ? (['first-last-frame'] as ModelMode[]) : []),
+    ],
+    durations: KLING_DURATIONS,
+    defaultDuration: KLING_DURATIONS[0],
+    resolutions: model.modes.map((mode) => KLING_RESOLUTION_OF_MODE[mode]),
+    aspectRatios: KLING_RATIOS,
+    audio: model.sound ? 'optional' : 'none',
+    promptMaxLength: KLING_MAX_PROMPT,
+    ...(model.cfgScale ? { options: { cfg_scale: true } } : {}),
+  })),
+  KLING_DEFAULT_PRICES,
+);
