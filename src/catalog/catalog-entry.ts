@@ -66,10 +66,12 @@ export interface CatalogEntry extends ModelCapabilities {
   source: ModelSource;
   /** A builtin entry the operator changed: a release's merge keeps it as it is. */
   modified: boolean;
+  /** When it entered this catalog (ms); absent before it is stored. */
+  createdAt?: number;
 }
 
 /** What a family ships: a builtin entry before it is stored. */
-export type BuiltinEntry = Omit<CatalogEntry, 'source' | 'modified'>;
+export type BuiltinEntry = Omit<CatalogEntry, 'source' | 'modified' | 'createdAt'>;
 
 /** Every whole second a duration spec allows, in order. */
 export function secondsOf(durations: DurationSpec): number[] {

@@ -32,6 +32,8 @@ export class CatalogRepository {
 
   /** Marks a builtin entry changed by the operator (a price written on the Prices page). */
   async markModified(id: string, now: number): Promise<void> {
-    await this.transactions.runStatement((manager) => manager.update(CatalogModelEntity, { id, source: 'builtin' }, { modified: true, updatedAt: now }));
+    await this.transactions.runStatement((manager) =>
+      manager.update(CatalogModelEntity, { id, source: 'builtin' }, { modified: true, updatedAt: now }),
+    );
   }
 }

@@ -104,7 +104,9 @@ export class CatalogService {
       record(changes, verdict, entry.id);
       if (dryRun || verdict === 'unchanged' || verdict === 'keep') continue;
       if (verdict === 'change') {
-        writes.push(() => this.write({ ...entry, source: current!.source, modified: false }, 'update'));
+        // An import is the operator's change: a builtin entry it changes is kept by later releases.
+        const byOperator = newSource === 'custom' && current!.source === 'builtin';
+        writes.push(() => this.write({ ...entry, source: current!.source, modified: byOperator }, 'update'));
         continue;
       }
       const rulesBefore = existingRules.filter((rule) => rule.model === entry.id).map(priceOf);
@@ -148,7 +150,11 @@ export class CatalogService {
     });
     await this.transactions.run(async (manager) => {
       await this.models.save(manager, row);
-      await this.pricing.replacePrices(manager, entry.id, entry.prices.map((price) => ({ ...price })));
+      await this.pricing.replacePrices(
+        manager,
+        entry.id,
+        entry.prices.map((price) => ({ ...price })),
+      );
     });
     this.forget();
     return entry;
@@ -184,5 +190,6 @@ function entryOf(row: CatalogModelEntity, prices: CatalogPrice[]): CatalogEntry 
     replacement: row.replacement,
     source: row.source,
     modified: row.modified,
+    createdAt: row.createdAt,
   };
 }

@@ -11,6 +11,7 @@ import {
 import { AdminGuard } from '../auth/admin.guard';
 import { idParamPipe } from '../common/http/id-param.pipe';
 import { FamilyRegistry } from '../families/family-registry';
+import { ModelCatalog } from '../families/model-catalog.service';
 import type { ChannelSettings } from '../upstream/channel.entity';
 import { ChannelInput, ChannelsService } from '../upstream/channels.service';
 import { assertChannelInput, familyOfChannelPlatform, sentSettings } from './channel-input.rules';
@@ -28,6 +29,7 @@ export class AdminChannelsController {
     private readonly channels: ChannelsService,
     private readonly probe: ConsoleChannelProbeService,
     private readonly families: FamilyRegistry,
+    private readonly catalog: ModelCatalog,
   ) {}
 
   @Post()
@@ -37,6 +39,7 @@ export class AdminChannelsController {
     const settings = sentSettings(body.settings);
     const family = familyOfChannelPlatform(this.families.all(), body.platform);
     assertChannelInput(this.families.all(), family, body.models, settings, settings);
+    await this.catalog.assertRoutedOn(family.platform, body.models);
     const channel = await this.channels.create({ platform: body.platform, ...channelFields(body, settings) });
     return { id: channel.id };
   }
@@ -66,6 +69,8 @@ export class AdminChannelsController {
     const merged = settings ? { ...(current.settings ?? {}), ...settings } : current.settings;
     // A channel left by a removed family can still be edited (disabled, say): no family rules to hold it to.
     if (family) assertChannelInput(this.families.all(), family, body.models ?? current.models, settings, merged);
+    // Only models sent now: a model retired or deleted since does not keep a channel from being edited.
+    if (family && body.models) await this.catalog.assertRoutedOn(family.platform, body.models);
     const channel = await this.channels.update(id, channelFields(body, settings));
     return this.channels.view(channel);
   }

@@ -1,7 +1,7 @@
 import { AppError } from '../common/errors/app-error';
 import { assertSettingsMatchDefinitions } from '../families/channel-settings.validator';
 import type { FamilyDefinition } from '../families/family';
-import { channelSettingsOf, familyOfModel } from '../families/family-registry';
+import { channelSettingsOf } from '../families/family-registry';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 
 /** The settings as sent, without the fields the request left out. */
@@ -22,10 +22,9 @@ export function familyOfChannelPlatform(families: readonly FamilyDefinition[], p
 
 /**
  * Rules across fields of a channel (after a PATCH is merged): the sent settings are ones its
- * family takes, of their types, and the channel keeps every required one; every model belongs to
- * the channel's platform (a channel listing another family's model would never be routed to, also
- * on a platform whose models the operator names); and the family's own rules across its settings
- * (family C: a control plane completely or not at all).
+ * family takes, of their types, and the channel keeps every required one; and the family's own
+ * rules across its settings (family C: a control plane completely or not at all). That its models
+ * are routed on its platform is the catalog's rule (ModelCatalog.assertRoutedOn).
  */
 export function assertChannelInput(
   families: readonly FamilyDefinition[],
@@ -36,17 +35,5 @@ export function assertChannelInput(
 ): void {
   const platform = family.platform;
   assertSettingsMatchDefinitions(platform, channelSettingsOf(family), sent, merged);
-  const prefix = family.modelPrefix;
-  const foreign = prefix === undefined ? undefined : models.find((model) => !model.toLowerCase().startsWith(prefix));
-  if (foreign !== undefined) throw AppError.invalid(`models: ${foreign} is not a ${platform} model (they start with ${prefix})`, 'models');
-  // A family whose models are the operator's cannot take a name another family owns: it would stay that family's.
-  const owned =
-    prefix === undefined
-      ? models
-          .map((model) => ({ model, owner: familyOfModel(model, families)?.family }))
-          .find(({ owner }) => owner && owner.platform !== platform)
-      : undefined;
-  if (owned)
-    throw AppError.invalid(`models: ${owned.model} is a ${owned.owner!.platform} model; a ${platform} channel cannot serve it`, 'models');
   if (merged) family.assertChannelSettings?.(merged);
 }

@@ -21,6 +21,7 @@ import { AdminPlatformsController } from './admin-platforms.controller';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminLogsController } from './admin-logs.controller';
 import { AdminPricesController } from './admin-prices.controller';
+import { AdminModelsController } from './admin-models.controller';
 import { AdminTasksController } from './admin-tasks.controller';
 import { AdminUsersController } from './admin-users.controller';
 import { ConsoleAuthController } from './console-auth.controller';
@@ -68,6 +69,7 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     AdminLogsController,
     AdminTasksController,
     AdminPricesController,
+    AdminModelsController,
     ConsoleStaticController,
     ConsoleAuthController,
     CustomerAccountController,

@@ -28,6 +28,8 @@ export interface SubmitInput {
   inputReferenceFile?: UploadedPart;
   /** What the family changed in an accepted request, said in the response (X-Gateway-Warning). */
   warnings?: string[];
+  /** Set by the submit pipeline for a deprecated model: its answer carries Deprecation and Sunset headers. */
+  deprecated?: { sunsetAt: number | null; replacement: string | null };
 }
 
 /** What a family makes of a body: the task to price and send, and what to let go of once the submit is over. */

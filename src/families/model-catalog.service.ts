@@ -3,6 +3,8 @@ import { CatalogEntry, CatalogRoute, isRetiredAt } from '../catalog/catalog-entr
 import { CatalogService, CatalogSnapshot } from '../catalog/catalog.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
+import { PricingService } from '../billing/pricing.service';
+import { ChannelsService } from '../upstream/channels.service';
 import type { FamilyDefinition } from './family';
 import { FAMILY_DEFINITIONS } from './family-definitions.token';
 
@@ -26,11 +28,42 @@ export class ModelCatalog implements OnApplicationBootstrap {
   constructor(
     @Inject(FAMILY_DEFINITIONS) private readonly families: readonly FamilyDefinition[],
     private readonly catalog: CatalogService,
+    private readonly channels: ChannelsService,
+    private readonly pricing: PricingService,
     private readonly clock: Clock,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.catalog.mergeBuiltins(this.families.flatMap((family) => family.builtinEntries));
+    await this.adoptChannelModels();
+  }
+
+  /**
+   * Before the catalog, a family without a fixed list (family O) served whatever its channels
+   * listed: each such model without an entry becomes a custom entry routed on that platform, shaped
+   * like the family's first builtin entry, with the prices the operator had set for it.
+   */
+  private async adoptChannelModels(): Promise<void> {
+    const open = this.families.filter((family) => family.modelsFromChannels && family.builtinEntries.length > 0);
+    if (open.length === 0) return;
+    const channels = await this.channels.list();
+    const prices = await this.pricing.listRules();
+    for (const family of open) {
+      const listed = new Set(channels.filter((channel) => channel.platform === family.platform).flatMap((channel) => channel.models));
+      for (const model of listed) {
+        if (await this.find(model)) continue;
+        const template = family.builtinEntries[0];
+        await this.catalog.create({
+          ...template,
+          id: model,
+          label: null,
+          prices: prices
+            .filter((rule) => rule.model === model)
+            .map(({ resolution, unit, duration, price, audioPrice }) => ({ resolution, unit, duration, price, audioPrice })),
+          routes: [{ platform: family.platform, upstreamModel: model }],
+        });
+      }
+    }
   }
 
   /** The entry `name` denotes, or null. */
@@ -56,6 +89,21 @@ export class ModelCatalog implements OnApplicationBootstrap {
       throw new AppError(ErrorCode.ModelRetired, `model ${entry.id} is retired${instead}`, { param: 'model' });
     }
     return entry;
+  }
+
+  /** A channel of `platform` may list a model only when the catalog routes it there: a 400 naming `models` otherwise. */
+  async assertRoutedOn(platform: string, models: readonly string[]): Promise<void> {
+    for (const name of models) {
+      const entry = await this.find(name);
+      if (!entry) throw AppError.invalid(`models: ${name} is not in the model catalog (add it first: POST /api/admin/models)`, 'models');
+      if (!entry.routes.some((route) => route.platform === platform)) {
+        const on = entry.routes.map((route) => route.platform).join(', ');
+        throw AppError.invalid(
+          `models: ${name} has no route on ${platform} (it is routed on ${on}); add one to its catalog entry`,
+          'models',
+        );
+      }
+    }
   }
 
   /** The entry's routes a registered family serves, in the entry's order, with that family. */

@@ -3,7 +3,9 @@ import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiNotFoundResponse, ApiOkRes
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ApiKeyUnauthorized, ApiSubmitErrors, submitErrorExamples } from '../common/errors/error-examples';
 import type { AuthenticatedRequest } from '../common/http/request-context';
-import { sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
+import { sendDeprecation, sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
+import type { QuoteDto } from '../videos/dto/model-list.dto';
+import { ModelListings } from '../videos/model-listings.service';
 import { SignedLinksService } from '../storage/signed-links.service';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
@@ -31,6 +33,7 @@ export class GenerationsController {
     private readonly tasks: TaskQueries,
     private readonly links: SignedLinksService,
     private readonly cancels: TaskCancelService,
+    private readonly listings: ModelListings,
   ) {}
 
   @Post()
@@ -57,7 +60,24 @@ export class GenerationsController {
     const input = unifiedSubmitInput(body);
     const task = await this.submissions.submit(input, { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
     sendWarnings(req, input.warnings);
+    sendDeprecation(req, input.deprecated);
     return GenerationSubmitResponse.of(task);
+  }
+
+  @Post('quote')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'What the same submit would charge now, from the same code: no charge, no task, no call upstream',
+    description: "The submit's own body and its 400s; 402 for a balance or key limit the submit would hit.",
+  })
+  @ApiSubmitBody('unified', 'The body the submit would take')
+  @ApiOkResponse({ description: '`{code: "success", message: "", data: {model, seconds, resolution, audio, quota, usd, detail}}`' })
+  @ApiSubmitErrors(WrapperErrorResponse, ERRORS, 'wrapper')
+  async quote(@Body() body: unknown, @Req() req: AuthenticatedRequest): Promise<{ code: string; message: string; data: QuoteDto }> {
+    const input = unifiedSubmitInput(body);
+    const quote = await this.submissions.quote(input, { user: req.user!, apiKey: req.apiKey });
+    sendDeprecation(req, input.deprecated);
+    return { code: 'success', message: '', data: this.listings.quoteView(quote) };
   }
 
   @Get(':task_id')

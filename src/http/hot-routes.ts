@@ -60,6 +60,8 @@ export function installHotRoutes(app: INestApplication, pipeline: RequestHandler
   const route = <T extends object>(controller: Type<T>, method: keyof T & string) =>
     hotRouteHandler(controller, method, app.get(controller), HOT_DISPATCH_APPLIES);
   const routes: HotRoute[] = [
+    // Before `get`, whose `/v1/videos/:id` would take `models` for a task id.
+    route(VideosController, 'models'),
     route(VideosController, 'get'),
     route(GenerationsController, 'get'),
     { ...route(VideosController, 'create'), takes: hasJsonBody },

@@ -45,7 +45,12 @@ function pipelineWithFakeFamily() {
   const tasks = {
     submit: async (draft: TaskDraft) => (submitted.push(draft), { taskId: 'task_1' } as TaskEntity),
   } as unknown as TaskSubmitService;
-  return { entry, pipeline: new SubmitPipeline(registry, catalog, {} as ChannelRouter, tasks, { maxGatewayHops: 3 } as AppConfig, new TaskSubmitFields()), submitted, released };
+  return {
+    entry,
+    pipeline: new SubmitPipeline(registry, catalog, {} as ChannelRouter, tasks, { maxGatewayHops: 3 } as AppConfig, new TaskSubmitFields()),
+    submitted,
+    released,
+  };
 }
 
 const caller = (models: string[] | null = null) => ({ user: { id: 1 } as UserEntity, apiKey: { models } as ApiKeyEntity });

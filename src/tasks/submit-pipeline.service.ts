@@ -71,14 +71,10 @@ export class SubmitPipeline {
     }
   }
 
-  /** The catalog entry a body names (for the Deprecation headers of its answer); null for an unknown one. */
-  entryNamed(name: unknown): Promise<CatalogEntry | null> {
-    return typeof name === 'string' ? this.catalog.find(name) : Promise.resolve(null);
-  }
-
   private async prepare(input: SubmitInput, caller: Caller): Promise<Prepared> {
     const { model: name, body, durationField } = await commonFieldsOf(input.body);
     const entry = await this.catalog.usable(name);
+    if (entry.status === 'deprecated') input.deprecated = { sunsetAt: entry.sunsetAt, replacement: entry.replacement };
     const { family, route } = await this.routeServing(entry, input.form, caller.user.group);
     const model = entry.id;
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);

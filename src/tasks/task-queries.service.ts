@@ -43,6 +43,11 @@ export class TaskQueries {
     private readonly reads: LeanReads,
   ) {}
 
+  /** Whether any task (of any account, deleted or not) was made with the public model `model`. */
+  hasTaskOfModel(model: string): Promise<boolean> {
+    return this.tasks.exists({ where: { model }, withDeleted: true });
+  }
+
   /** Any task by its public id (the admin view); 404 when there is none. */
   async findAny(taskId: string): Promise<TaskEntity> {
     const task = await this.tasks.findOne({ where: { taskId } });

@@ -26,7 +26,7 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorCode } from '../common/errors/app-error';
 import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/errors/error-examples';
 import type { AuthenticatedRequest } from '../common/http/request-context';
-import { sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
+import { sendDeprecation, sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
 import { familiesOf, familyNames, modelsByFamily } from '../families/family-docs';
 import { ApiSubmitBody } from '../families/family-request-docs';
 import type { UploadedPart } from '../families/family';
@@ -42,6 +42,8 @@ import { toFlatVideo, toSubmittedVideo } from './flat-video.view';
 import { InputReferenceInterceptor } from './input-reference.interceptor';
 import { normalizeSubmitBody } from './submit-body';
 import { VideoQueriesService } from './video-queries.service';
+import { QuoteDto, VideoModelListDto } from './dto/model-list.dto';
+import { ModelListings } from './model-listings.service';
 
 const ERRORS = submitErrorExamples('openai', 'alpha/v6');
 const FLAT_FAMILIES = familiesOf('flat');
@@ -63,6 +65,7 @@ export class VideosController {
     private readonly queries: VideoQueriesService,
     private readonly cancels: TaskCancelService,
     private readonly links: SignedLinksService,
+    private readonly listings: ModelListings,
   ) {}
 
   @Post()
@@ -90,7 +93,39 @@ export class VideosController {
     const submit = normalizeSubmitBody(body, files?.input_reference?.[0], Boolean(req.is('multipart/form-data')));
     const task = await this.submissions.submit(submit, { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
     sendWarnings(req, submit.warnings);
+    sendDeprecation(req, submit.deprecated);
     return toSubmittedVideo(task);
+  }
+
+  @Post('quote')
+  @HttpCode(200)
+  @UseInterceptors(InputReferenceInterceptor)
+  @ApiOperation({
+    summary: 'What the same submit would charge now, from the same code: no charge, no task, no call upstream',
+    description: "The submit's own body (JSON or multipart) and its 400s; 402 for a balance or key limit the submit would hit.",
+  })
+  @ApiConsumes('application/json', 'multipart/form-data')
+  @ApiSubmitBody('flat', 'The body the submit would take')
+  @ApiOkResponse({ type: QuoteDto })
+  @ApiSubmitErrors(OpenAiErrorDto, ERRORS, 'openai')
+  async quote(
+    @Body() body: unknown,
+    @UploadedFiles() files: { input_reference?: UploadedPart[] } | undefined,
+    @Req() req: AuthenticatedRequest,
+  ): Promise<QuoteDto> {
+    const submit = normalizeSubmitBody(body, files?.input_reference?.[0], Boolean(req.is('multipart/form-data')));
+    const quote = await this.submissions.quote(submit, { user: req.user!, apiKey: req.apiKey });
+    sendDeprecation(req, submit.deprecated);
+    return this.listings.quoteView(quote);
+  }
+
+  @Get('models')
+  @ApiOperation({
+    summary: "The models the caller's key may use, with their capabilities and the caller's prices (quota and USD)",
+  })
+  @ApiOkResponse({ type: VideoModelListDto })
+  models(@Req() req: AuthenticatedRequest): Promise<VideoModelListDto> {
+    return this.listings.videoModels({ user: req.user!, apiKey: req.apiKey });
   }
 
   @Get()

@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { BillingModule } from '../billing/billing.module';
+import { ModelListings } from './model-listings.service';
+import { ModelsController } from './models.controller';
 import { FamiliesModule } from '../families/families.module';
 import { StorageModule } from '../storage/storage.module';
 import { TasksModule } from '../tasks/tasks.module';
@@ -9,12 +12,12 @@ import { VideoContentService } from './video-content.service';
 import { VideoQueriesService } from './video-queries.service';
 import { VideosController } from './videos.controller';
 
-/** /v1/videos: renders the flat OpenAI-style form (submits go through SubmitPipeline), and the content proxy. */
+/** /v1/videos (and /v1/models, the catalog as clients see it): renders the flat OpenAI-style form (submits go through SubmitPipeline), and the content proxy. */
 @Module({
-  imports: [AuthModule, TasksModule, UpstreamModule, FamiliesModule, StorageModule],
-  controllers: [VideoContentController, VideosController],
-  providers: [VideoQueriesService, VideoContentService],
-  // The web console streams a signed-in customer's video through the same proxy.
-  exports: [VideoContentService],
+  imports: [AuthModule, BillingModule, TasksModule, UpstreamModule, FamiliesModule, StorageModule],
+  controllers: [VideoContentController, VideosController, ModelsController],
+  providers: [VideoQueriesService, VideoContentService, ModelListings],
+  // The web console streams a signed-in customer's video through the same proxy; the unified surface quotes with ModelListings.
+  exports: [VideoContentService, ModelListings],
 })
 export class VideosModule {}

@@ -1,26 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { validBody } from '../../common/http/validation';
-import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { KlingInputImages } from './kling-input-images.service';
-import { KLING_MODELS, KLING_RESOLUTION_OF_MODE } from './kling-models';
+import { KLING_RESOLUTION_OF_MODE } from './kling-models';
 import type { KlingImage, KlingTaskRequest } from './kling-protocol';
 import { KlingVideoRequestDto } from './kling-request.dto';
-import { settleKlingRequest } from './kling-task-rules';
+import { klingModelOf, settleKlingRequest } from './kling-task-rules';
 import { assertOneInputReference } from '../shared/input-reference';
 
 /**
  * A Kling model's body (both forms, same field names) -> a task draft: the schema, the model's
- * rules, then the images. Priced per second at the mode's resolution (720p std, 1080p pro).
+ * rules read from its catalog entry, then the images. Priced per second at the mode's resolution (720p std, 1080p pro).
  */
 @Injectable()
 export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
   constructor(private readonly images: KlingInputImages) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<KlingTaskRequest>> {
+  async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<KlingTaskRequest>> {
     const body = await validBody(KlingVideoRequestDto, input.body);
     assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
     const reference = input.inputReferenceFile ?? body.input_reference;
-    const settled = settleKlingRequest(model, KLING_MODELS[model], body, reference !== undefined);
+    const settled = settleKlingRequest(model, klingModelOf(catalog), body, reference !== undefined);
     const releases: Array<() => void> = [];
     const read = async (value: Parameters<KlingInputImages['read']>[0], field: string): Promise<KlingImage> => {
       const { image, release } = await this.images.read(value, field);
@@ -45,6 +45,7 @@ export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
           platform: 'kling',
           model,
           action: settled.imageToVideo ? 'imageGenerate' : 'textGenerate',
+          mode: body.last_frame !== undefined ? 'first-last-frame' : settled.imageToVideo ? 'image-to-video' : 'text-to-video',
           request,
           properties: { input: body.prompt ?? '', origin_model_name: model },
           // kling-v2-6 with `sound: on` is billed at the audio tier.

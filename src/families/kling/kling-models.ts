@@ -4,8 +4,11 @@ export const KLING_RESOLUTION_OF_MODE: Record<KlingMode, '720p' | '1080p'> = { s
 export const KLING_DURATIONS = [5, 10];
 export const KLING_RATIOS = ['16:9', '9:16', '1:1'];
 
-/** What one Kling model takes (docs/upstream-protocols.md, Family Kling; per-model limits from Kling's model matrix). */
-export interface KlingModel {
+/**
+ * What one builtin Kling model takes (docs/upstream-protocols.md, Family Kling; per-model limits from
+ * Kling's model matrix): the data its catalog entry is made from (kling-catalog.ts).
+ */
+export interface KlingBuiltinModel {
   textToVideo: boolean;
   /** The modes it renders in; the first is its default. */
   modes: readonly KlingMode[];
@@ -17,7 +20,7 @@ export interface KlingModel {
   lastFrame: boolean;
 }
 
-export const KLING_MODELS: Readonly<Record<string, KlingModel>> = {
+export const KLING_MODELS: Readonly<Record<string, KlingBuiltinModel>> = {
   'kling-v2-6': { textToVideo: true, modes: ['pro'], sound: true, cfgScale: false, lastFrame: true },
   'kling-v2-5-turbo': { textToVideo: true, modes: ['std', 'pro'], sound: false, cfgScale: false, lastFrame: true },
   'kling-v2-1': { textToVideo: false, modes: ['std', 'pro'], sound: false, cfgScale: false, lastFrame: true },

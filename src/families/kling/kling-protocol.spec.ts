@@ -1,14 +1,20 @@
 import { AppError } from '../../common/errors/app-error';
 import { mapKlingError } from './kling-errors';
 import { klingKeyPair, klingTokenCode, signKlingJwt } from './kling-jwt';
-import { KLING_MODELS } from './kling-models';
 import { mapKlingQuery } from './kling-query-mapping';
 import type { KlingVideoRequestDto } from './kling-request.dto';
-import { settleKlingRequest } from './kling-task-rules';
+import { klingModelOf, settleKlingRequest } from './kling-task-rules';
+import { KLING_BUILTIN_ENTRIES } from './kling-catalog';
+
+/** A builtin model's catalog entry and its Kling route, as the submit pipeline hands them over. */
+const catalogModelOf = (model: string) => {
+  const entry = { ...KLING_BUILTIN_ENTRIES.find((candidate) => candidate.id === model)!, source: 'builtin' as const, modified: false };
+  return { entry, route: entry.routes[0] };
+};
 
 const NOW = 1_774_711_071_000;
 const settle = (model: string, body: Partial<KlingVideoRequestDto>, hasImage = false) =>
-  settleKlingRequest(model, KLING_MODELS[model], { model, ...body }, hasImage);
+  settleKlingRequest(model, klingModelOf(catalogModelOf(model)), { model, ...body }, hasImage);
 const refusal = (run: () => unknown) => {
   try {
     run();
@@ -108,5 +114,30 @@ describe('Kling errors and statuses', () => {
     );
     expect(() => mapKlingQuery(answer({ task_status: 'succeeded' }))).toThrow(/unexpected status/);
     expect(() => mapKlingQuery({ code: 5000 })).toThrow(/code 5000/);
+  });
+});
+
+describe('Kling rules read the catalog entry', () => {
+  const custom = (changes: Record<string, unknown>) => {
+    const { entry, route } = catalogModelOf('kling-v2-6');
+    return klingModelOf({ entry: { ...entry, id: 'kling-v3', ...changes }, route: { ...route, upstreamModel: 'kling-v3' } });
+  };
+
+  it("takes a new model's lengths, default and modes from its entry alone (kling-v3: 3 to 15 s)", () => {
+    const v3 = custom({ durations: { min: 3, max: 15 }, defaultDuration: 5, resolutions: ['720p', '1080p'] });
+    expect(settleKlingRequest('kling-v3', v3, { model: 'kling-v3', prompt: 'p', duration: 7 }, false)).toMatchObject({
+      duration: 7,
+      mode: 'std',
+    });
+    expect(settleKlingRequest('kling-v3', v3, { model: 'kling-v3', prompt: 'p' }, false)).toMatchObject({ duration: 5 });
+    expect(() => settleKlingRequest('kling-v3', v3, { model: 'kling-v3', prompt: 'p', duration: 16 }, false)).toThrow(
+      'duration must be a whole number of seconds from 3 to 15 for kling-v3',
+    );
+    const imageOnly = custom({ modes: ['image-to-video'] });
+    expect(refusal(() => settleKlingRequest('kling-v3', imageOnly, { model: 'kling-v3', prompt: 'p' }, false))).toBe('input_reference');
+    const silent = custom({ audio: 'none' });
+    expect(
+      refusal(() => settleKlingRequest('kling-v3', silent, { model: 'kling-v3', prompt: 'p', metadata: { sound: 'on' } }, false)),
+    ).toBe('metadata.sound');
   });
 });

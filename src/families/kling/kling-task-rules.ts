@@ -1,8 +1,39 @@
+import { allowsSeconds, CatalogEntry, secondsOf } from '../../catalog/catalog-entry';
 import { AppError } from '../../common/errors/app-error';
+import type { CatalogModel } from '../family';
 import { parsePixelSize } from '../pixel-size';
 import { assertModelDuration } from '../shared/model-durations';
-import { KLING_DURATIONS, KLING_GATEWAY_KEYS, KLING_RATIOS, KLING_RESOLUTION_OF_MODE, KlingMode, KlingModel } from './kling-models';
+import { KLING_GATEWAY_KEYS, KLING_RATIOS, KLING_RESOLUTION_OF_MODE, KlingMode } from './kling-models';
 import type { KlingVideoRequestDto } from './kling-request.dto';
+
+/**
+ * What a Kling model takes, read from its catalog entry: the modes it renders in from its
+ * resolutions (720p is `std`, 1080p `pro`), text-to-video and `image_tail` from its modes, `sound`
+ * from its audio, `cfg_scale` from its route's options. A new Kling model is its entry alone.
+ */
+export interface KlingModel {
+  textToVideo: boolean;
+  /** The first is its default. */
+  modes: readonly KlingMode[];
+  sound: boolean;
+  cfgScale: boolean;
+  lastFrame: boolean;
+  entry: CatalogEntry;
+}
+
+export function klingModelOf({ entry, route }: CatalogModel): KlingModel {
+  const modes = entry.resolutions
+    .map((resolution) => MODE_OF_RESOLUTION[resolution.toLowerCase()])
+    .filter((mode): mode is KlingMode => mode !== undefined);
+  return {
+    textToVideo: entry.modes.includes('text-to-video'),
+    modes: modes.length > 0 ? modes : ['std', 'pro'],
+    sound: entry.audio !== 'none',
+    cfgScale: route.options?.cfg_scale === true,
+    lastFrame: entry.modes.includes('first-last-frame'),
+    entry,
+  };
+}
 
 /** What the rules make of a validated body: everything but the images. */
 export interface KlingSettled {
@@ -31,8 +62,8 @@ export function settleKlingRequest(name: string, model: KlingModel, body: KlingV
   if (!hasImage && !body.prompt?.trim()) throw AppError.invalid('prompt is required (text-to-video)', 'prompt');
   if (body.last_frame !== undefined && !hasImage)
     throw AppError.invalid('last_frame needs input_reference (the first frame)', 'last_frame');
-  const duration = body.duration ?? KLING_DURATIONS[0];
-  assertModelDuration(duration, KLING_DURATIONS, name);
+  const duration = body.duration ?? model.entry.defaultDuration;
+  if (!allowsSeconds(model.entry.durations, duration)) assertModelDuration(duration, secondsOf(model.entry.durations), name);
   const extra = { ...(body.metadata ?? {}) };
   const setByGateway = Object.keys(extra).find((key) => KLING_GATEWAY_KEYS.includes(key));
   if (setByGateway)
@@ -53,10 +84,12 @@ export function settleKlingRequest(name: string, model: KlingModel, body: KlingV
   }
   if (extra.sound !== undefined && (!model.sound || !['on', 'off'].includes(extra.sound as string))) {
     throw AppError.invalid(
-      model.sound ? 'metadata.sound must be "on" or "off"' : `metadata.sound is not taken by ${name} (kling-v2-6 only)`,
+      model.sound ? 'metadata.sound must be "on" or "off"' : `metadata.sound is not taken by ${name} (it generates no audio)`,
       'metadata.sound',
     );
   }
+  // A model that always makes sound is sent `sound: on` (and billed so).
+  if (model.entry.audio === 'always') extra.sound = 'on';
   if (
     extra.cfg_scale !== undefined &&
     (!model.cfgScale || typeof extra.cfg_scale !== 'number' || extra.cfg_scale < 0 || extra.cfg_scale > 1)

@@ -12,6 +12,14 @@ export const SIMULATED_DONE_MS = 6_000;
 const FORGET_AFTER_MS = 24 * 3600_000;
 const TASK = 'kling.task';
 const ENDPOINTS: readonly string[] = ['text2video', 'image2video'];
+/**
+ * The models Kling serves and their lengths (as strings, as its wire takes them): the builtin ones,
+ * and kling-v3 (3 to 15 s), which an operator adds as a catalog entry.
+ */
+const SERVED_DURATIONS: Readonly<Record<string, readonly string[]>> = {
+  ...Object.fromEntries(Object.keys(KLING_MODELS).map((model) => [model, ['5', '10']])),
+  'kling-v3': Array.from({ length: 13 }, (_, index) => String(index + 3)),
+};
 /** How many requests (and creates, and tokens) the logs keep (the simulator runs for days). */
 const LOG_LIMIT = 1_000;
 
@@ -134,9 +142,10 @@ export class KlingEmulator {
     if (failure) return fail(failure.status, failure.code, MESSAGES[failure.code] ?? 'error', failure.headers);
     const body = (req.json ?? {}) as Record<string, unknown>;
     const { model_name: model, prompt = '', duration = '5', image } = body;
-    if (typeof model !== 'string' || !Object.hasOwn(KLING_MODELS, model)) return fail(400, 1201, 'model_name is invalid');
+    if (typeof model !== 'string' || !Object.hasOwn(SERVED_DURATIONS, model)) return fail(400, 1201, 'model_name is invalid');
     if (typeof prompt !== 'string' || (endpoint === 'text2video' && prompt.trim() === '')) return fail(400, 1201, 'prompt is required');
-    if (duration !== '5' && duration !== '10') return fail(400, 1201, 'duration must be "5" or "10"');
+    if (typeof duration !== 'string' || !SERVED_DURATIONS[model].includes(duration))
+      return fail(400, 1201, `duration must be one of ${SERVED_DURATIONS[model].join(', ')}`);
     if (endpoint === 'image2video' && (typeof image !== 'string' || image === '')) return fail(400, 1201, 'image is required');
     if (prompt.includes('[simulate:reject]')) return fail(400, 1301, 'Content security policy violation (simulated)');
     if (prompt.includes('[simulate:busy]')) return fail(429, 1303, 'parallel task over resource pack limit (simulated)');

@@ -1,0 +1,212 @@
+import { ApiProperty, ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import { ColumnLength, IsOptionalNotNull } from '../common/http/validation';
+import { AUDIO_SUPPORT, MODEL_MODES, MODEL_STATUSES } from './catalog-entry';
+
+/** The largest price an operator may set (PricingService's MAX_PRICE). */
+const MAX_PRICE = 1_000_000_000_000;
+const MAX_SECONDS = 600;
+/** What a public model id may be: what clients type, and what fits the price table's and tasks' model column. */
+export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
+
+const isSeconds = (value: unknown) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_SECONDS;
+
+/** `[5, 10]` or `{"min": 3, "max": 15}`: whole seconds from 1 to 600. */
+const IsDurations = () =>
+  ValidateBy({
+    name: 'isDurations',
+    validator: {
+      validate: (value: unknown) => {
+        if (Array.isArray(value)) return value.length > 0 && value.every(isSeconds);
+        if (typeof value !== 'object' || value === null) return false;
+        const { min, max, ...rest } = value as Record<string, unknown>;
+        return Object.keys(rest).length === 0 && isSeconds(min) && isSeconds(max) && (min as number) <= (max as number);
+      },
+      defaultMessage: () =>
+        `durations must be a list of whole seconds ([5, 10]) or a range ({"min": 3, "max": 15}), each from 1 to ${MAX_SECONDS}`,
+    },
+  });
+
+/** A string, or an object by mode (`{"text-to-video": "...", "image-to-video": "..."}`) of non-empty strings. */
+const IsUpstreamModel = () =>
+  ValidateBy({
+    name: 'isUpstreamModel',
+    validator: {
+      validate: (value: unknown) => {
+        if (typeof value === 'string') return value.trim() !== '' && value.length <= 256;
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+        const entries = Object.entries(value);
+        return (
+          entries.length > 0 &&
+          entries.every(([mode, id]) => (MODEL_MODES as readonly string[]).includes(mode) && typeof id === 'string' && id.trim() !== '')
+        );
+      },
+      defaultMessage: () => `upstream_model must be a non-empty string, or an object by mode (${MODEL_MODES.join(', ')}) of strings`,
+    },
+  });
+
+export class CatalogPriceDto {
+  @ApiProperty({ example: '720p', description: 'a resolution of the model, or `*` for any' })
+  @IsString()
+  @ColumnLength(1, 16)
+  resolution: string;
+
+  @ApiProperty({ enum: ['second', 'clip'] })
+  @IsIn(['second', 'clip'])
+  unit: 'second' | 'clip';
+
+  @ApiPropertyOptional({ description: 'per-clip prices: the clip length in seconds; 0 or absent: any' })
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SECONDS)
+  duration?: number;
+
+  @ApiProperty({ example: 700, description: 'quota units per second or per clip' })
+  @IsInt()
+  @Min(0)
+  @Max(MAX_PRICE)
+  price: number;
+
+  @ApiPropertyOptional({ nullable: true, description: 'with audio; absent or null: twice `price`' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_PRICE)
+  audio_price?: number | null;
+}
+
+export class CatalogRouteDto {
+  @ApiProperty({ example: 'kling', description: 'a platform the gateway speaks (GET /api/admin/platforms)' })
+  @IsString()
+  platform: string;
+
+  @ApiProperty({ example: 'kling-v3', description: 'what the provider is sent: a string, or an object by mode' })
+  @IsUpstreamModel()
+  upstream_model: string | Record<string, string>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "the platform's own options, checked by its family" })
+  @IsOptionalNotNull()
+  @IsObject()
+  options?: Record<string, unknown>;
+}
+
+/** A catalog entry as the admin API takes it (POST; PATCH takes any subset, `null` clearing an optional field). */
+export class CatalogEntryDto {
+  @ApiProperty({ example: 'kling-v3', description: 'the public model id clients send (unique)' })
+  @IsString()
+  @Matches(MODEL_ID_PATTERN, { message: 'id must be 1 to 64 letters, digits and . _ : / - (starting with a letter or digit)' })
+  id: string;
+
+  @ApiPropertyOptional({ example: 'Kling 3.0', nullable: true })
+  @IsOptional()
+  @IsString()
+  @ColumnLength(1, 128)
+  label?: string | null;
+
+  @ApiProperty({ enum: MODEL_MODES, isArray: true, example: ['text-to-video', 'image-to-video'] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @IsIn(MODEL_MODES, { each: true })
+  modes: string[];
+
+  @ApiProperty({ example: { min: 3, max: 15 }, description: 'a list of seconds, or a range `{min, max}`' })
+  @IsDurations()
+  durations: number[] | { min: number; max: number };
+
+  @ApiPropertyOptional({ example: 5, nullable: true, description: 'one of `durations`; absent: the first' })
+  @IsOptional()
+  @IsInt()
+  default_duration?: number | null;
+
+  @ApiProperty({ example: ['720p', '1080p'], description: 'the first is the default; empty: any' })
+  @IsArray()
+  @ArrayMaxSize(32)
+  @IsString({ each: true })
+  resolutions: string[];
+
+  @ApiProperty({ example: ['16:9', '9:16', '1:1'], description: 'the first is the default; empty: not checked' })
+  @IsArray()
+  @ArrayMaxSize(32)
+  @IsString({ each: true })
+  aspect_ratios: string[];
+
+  @ApiProperty({ enum: AUDIO_SUPPORT })
+  @IsIn(AUDIO_SUPPORT)
+  audio: string;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(64)
+  max_reference_images?: number | null;
+
+  @ApiPropertyOptional({ nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  prompt_max_length?: number | null;
+
+  @ApiProperty({ type: [CatalogPriceDto] })
+  @IsArray()
+  @ArrayMaxSize(256)
+  @ValidateNested({ each: true })
+  @Type(() => CatalogPriceDto)
+  prices: CatalogPriceDto[];
+
+  @ApiProperty({ type: [CatalogRouteDto] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(16)
+  @ValidateNested({ each: true })
+  @Type(() => CatalogRouteDto)
+  routes: CatalogRouteDto[];
+
+  @ApiPropertyOptional({ enum: MODEL_STATUSES, default: 'active' })
+  @IsOptionalNotNull()
+  @IsIn(MODEL_STATUSES)
+  status?: string;
+
+  @ApiPropertyOptional({ nullable: true, description: 'deprecated models: unix seconds after which submits are refused (410)' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  sunset_at?: number | null;
+
+  @ApiPropertyOptional({ nullable: true, description: 'the model id to use instead' })
+  @IsOptional()
+  @IsString()
+  replacement?: string | null;
+}
+
+export class UpdateCatalogEntryDto extends PartialType(CatalogEntryDto) {}
+
+export class CatalogFileDto {
+  @ApiProperty({ example: 1 })
+  @IsIn([1], { message: 'version must be 1' })
+  version: number;
+
+  @ApiProperty({ type: [CatalogEntryDto] })
+  @IsArray()
+  @ArrayMaxSize(5000)
+  @ValidateNested({ each: true })
+  @Type(() => CatalogEntryDto)
+  models: CatalogEntryDto[];
+}

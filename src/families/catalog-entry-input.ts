@@ -1,0 +1,136 @@
+import { AUDIO_SUPPORT, BuiltinEntry, CatalogEntry, DurationSpec, MODEL_STATUSES, ModelMode, secondsOf } from '../catalog/catalog-entry';
+import type { CatalogEntryDto } from '../catalog/catalog-entry.dto';
+import { AppError } from '../common/errors/app-error';
+import type { FamilyDefinition } from './family';
+
+/** Fields a PATCH may clear with `null`; the others must stay set. */
+const CLEARABLE = new Set(['label', 'default_duration', 'max_reference_images', 'prompt_max_length', 'sunset_at', 'replacement']);
+
+/**
+ * An entry as the admin API sent it (already checked field by field) -> a catalog entry, with the
+ * rules across fields: each a 400 naming the field. Route options are checked by the family of the
+ * route's platform; `exists` tells whether a replacement model is in the catalog.
+ */
+export function entryFromInput(
+  input: CatalogEntryDto,
+  families: readonly FamilyDefinition[],
+  exists: (id: string) => boolean,
+  field = (name: string) => name,
+): BuiltinEntry {
+  const durations = input.durations as DurationSpec;
+  const seconds = secondsOf(durations);
+  const defaultDuration = input.default_duration ?? seconds[0];
+  if (!seconds.includes(defaultDuration))
+    throw AppError.invalid(`default_duration must be one of durations (${seconds.join(', ')})`, field('default_duration'));
+  const resolutions = input.resolutions.map((resolution) => resolution.trim().toLowerCase());
+  const seen = new Set<string>();
+  const prices = input.prices.map((price, index) => {
+    const resolution = price.resolution.trim().toLowerCase();
+    const duration = price.unit === 'clip' ? (price.duration ?? 0) : 0;
+    if (resolution !== '*' && resolutions.length > 0 && !resolutions.includes(resolution))
+      throw AppError.invalid(
+        `prices[${index}].resolution must be * or one of resolutions (${resolutions.join(', ')})`,
+        field(`prices[${index}].resolution`),
+      );
+    const key = `${resolution}/${duration}`;
+    if (seen.has(key))
+      throw AppError.invalid(
+        `prices[${index}] repeats the price of ${resolution}${duration ? ` at ${duration} s` : ''}`,
+        field(`prices[${index}]`),
+      );
+    seen.add(key);
+    return { resolution, unit: price.unit, duration, price: price.price, audioPrice: price.audio_price ?? null };
+  });
+  const platforms = new Set<string>();
+  const routes = input.routes.map((route, index) => {
+    const family = families.find((candidate) => candidate.platform === route.platform);
+    if (!family)
+      throw AppError.invalid(
+        `routes[${index}].platform must be one of the following values: ${families.map((candidate) => candidate.platform).join(', ')}`,
+        field(`routes[${index}].platform`),
+      );
+    if (platforms.has(route.platform))
+      throw AppError.invalid(
+        `routes[${index}].platform: the model has a route on ${route.platform} already`,
+        field(`routes[${index}].platform`),
+      );
+    platforms.add(route.platform);
+    const options = route.options ?? {};
+    const refused = family.checkRouteOptions
+      ? family.checkRouteOptions(options)
+      : Object.keys(options).length > 0
+        ? { field: Object.keys(options)[0], message: `${route.platform} routes take no options` }
+        : null;
+    if (refused) throw AppError.invalid(`routes[${index}].options.${refused.message}`, field(`routes[${index}].options.${refused.field}`));
+    return {
+      platform: route.platform,
+      upstreamModel: route.upstream_model,
+      ...(Object.keys(options).length > 0 ? { options } : {}),
+    };
+  });
+  const replacement = input.replacement ?? null;
+  if (replacement !== null && (replacement === input.id || !exists(replacement)))
+    throw AppError.invalid(`replacement must be another model of the catalog`, field('replacement'));
+  return {
+    id: input.id,
+    label: input.label ?? null,
+    modes: input.modes as ModelMode[],
+    durations: Array.isArray(durations)
+      ? [...(durations as number[])]
+      : { min: (durations as { min: number }).min, max: (durations as { max: number }).max },
+    defaultDuration,
+    resolutions,
+    aspectRatios: input.aspect_ratios.map((ratio) => ratio.trim()),
+    audio: input.audio as (typeof AUDIO_SUPPORT)[number],
+    maxReferenceImages: input.max_reference_images ?? null,
+    promptMaxLength: input.prompt_max_length ?? null,
+    prices,
+    routes,
+    status: (input.status ?? 'active') as (typeof MODEL_STATUSES)[number],
+    sunsetAt: input.sunset_at ?? null,
+    replacement,
+  };
+}
+
+/** The stored entry with a PATCH's fields over it (`null` clears an optional one; a required one is a 400). */
+export function patchedInput(stored: CatalogEntry, patch: Partial<CatalogEntryDto>): CatalogEntryDto {
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null && !CLEARABLE.has(name)) throw AppError.invalid(`${name} cannot be cleared`, name);
+  }
+  if (patch.id !== undefined && patch.id !== stored.id) throw AppError.invalid('id cannot be changed (add a new model instead)', 'id');
+  const defined = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  return { ...inputOf(stored), ...defined };
+}
+
+/** An entry in the admin API's shape (snake_case), as GET answers and export writes it. */
+export function inputOf(entry: BuiltinEntry): CatalogEntryDto {
+  return {
+    id: entry.id,
+    label: entry.label,
+    modes: [...entry.modes],
+    durations: Array.isArray(entry.durations)
+      ? [...(entry.durations as number[])]
+      : { ...(entry.durations as { min: number; max: number }) },
+    default_duration: entry.defaultDuration,
+    resolutions: [...entry.resolutions],
+    aspect_ratios: [...entry.aspectRatios],
+    audio: entry.audio,
+    max_reference_images: entry.maxReferenceImages,
+    prompt_max_length: entry.promptMaxLength,
+    prices: entry.prices.map((price) => ({
+      resolution: price.resolution,
+      unit: price.unit,
+      ...(price.unit === 'clip' ? { duration: price.duration } : {}),
+      price: price.price,
+      audio_price: price.audioPrice,
+    })),
+    routes: entry.routes.map((route) => ({
+      platform: route.platform,
+      upstream_model: route.upstreamModel,
+      ...(route.options ? { options: { ...route.options } } : {}),
+    })),
+    status: entry.status,
+    sunset_at: entry.sunsetAt,
+    replacement: entry.replacement,
+  };
+}
