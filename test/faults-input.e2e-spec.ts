@@ -1,3 +1,4 @@
+import { addOpenAiModels } from './support/catalog-models';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ChannelsService } from '../src/upstream/channels.service';
@@ -199,8 +200,16 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
     it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', '__PROTO__'])(
       '400 unknown model on both surfaces, nothing charged: %s',
       async (model) => {
-        await refusedWithoutCharge(customer.userId, () => videos({ model, prompt: 'a cat' }), invalid(`unknown model: ${model}`, 'model'));
-        await refusedWithoutCharge(customer.userId, () => generations({ model, prompt: 'a cat' }), wrapper(`unknown model: ${model}`));
+        await refusedWithoutCharge(
+          customer.userId,
+          () => videos({ model, prompt: 'a cat' }),
+          invalid(`unknown model: ${model} (GET /v1/videos/models lists the models)`, 'model'),
+        );
+        await refusedWithoutCharge(
+          customer.userId,
+          () => generations({ model, prompt: 'a cat' }),
+          wrapper(`unknown model: ${model} (GET /v1/videos/models lists the models)`),
+        );
       },
     );
 
@@ -415,7 +424,7 @@ describeOnSqlite('faults: family O media URLs follow the media URL policy', (kin
     await gw.app
       .get(ChannelsService)
       .create({ name: 'openai', platform: 'openai', baseUrl: `${fake.url}/v1`, apiKey: fake.apiKey, models: ['studio-1'] }, true);
-    await gw.admin.put('/api/admin/prices', { model: 'studio-1', resolution: '*', unit: 'second', price: 100 }).expect(200);
+    await addOpenAiModels(gw, ['studio-1'], 100);
     customer = await gw.createCustomer({ quota: QUOTA });
   });
   afterAll(async () => {
@@ -474,7 +483,7 @@ describeOnSqlite('faults: family O input_reference that is not an image', (kind)
     await gw.app
       .get(ChannelsService)
       .create({ name: 'openai', platform: 'openai', baseUrl: `${fake.url}/v1`, apiKey: fake.apiKey, models: ['studio-1'] }, true);
-    await gw.admin.put('/api/admin/prices', { model: 'studio-1', resolution: '*', unit: 'second', price: 1000 }).expect(200);
+    await addOpenAiModels(gw, ['studio-1'], 1000);
     customer = await gw.createCustomer({ quota: QUOTA });
   });
   afterAll(async () => {

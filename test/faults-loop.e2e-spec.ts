@@ -1,3 +1,4 @@
+import { addOpenAiModels } from './support/catalog-models';
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
@@ -29,6 +30,7 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
     client = await gw.createCustomer({ quota: QUOTA });
     loopAccount = await gw.createCustomer({ quota: QUOTA });
     // Past the admin API's check, as a channel made before it (or through another address) would be.
+    await addOpenAiModels(gw, ['loop-1', 'plain-1'], PER_SECOND);
     await gw.app.get(ChannelsService).create(
       {
         name: 'loop',
@@ -41,8 +43,6 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
       true,
     );
     await gw.createChannel({ name: 'fake', platform: 'openai', base_url: `${fake.url}/v1`, api_key: fake.apiKey, models: ['plain-1'] });
-    for (const model of ['loop-1', 'plain-1'])
-      await gw.admin.put('/api/admin/prices', { model, resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
   });
   afterAll(async () => {
     await gw?.close();
@@ -140,7 +140,7 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
 
   it('admin API: refuses a base_url that is the gateway itself (PUBLIC_BASE_URL, or its port on loopback), on create and on edit', async () => {
     const port = new URL(gw.url).port;
-    const body = { name: 'self', platform: 'openai', api_key: loopAccount.key, models: ['self-1'] };
+    const body = { name: 'self', platform: 'openai', api_key: loopAccount.key, models: ['loop-1'] };
     for (const baseUrl of [`${gw.url}/v1`, `http://localhost:${port}/v1`, `http://[::1]:${port}/v1`]) {
       const res = await gw.admin.post('/api/admin/channels', { ...body, base_url: baseUrl });
       expect({ baseUrl, status: res.status, body: res.body }).toEqual({
@@ -161,7 +161,7 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
     expect(edited.body.error).toMatchObject({ param: 'base_url' });
     expect((await gw.admin.get(`/api/admin/channels/${id}`).expect(200)).body.base_url).toBe(`${fake.url}/v1`);
     // The embedded simulator is not the gateway's API: a channel may point at it.
-    await gw.createChannel({ ...body, name: 'simulator', base_url: `${gw.url}/simulator/openai`, models: ['self-2'] });
+    await gw.createChannel({ ...body, name: 'simulator', base_url: `${gw.url}/simulator/openai`, models: ['plain-1'] });
   });
 
   it('admin API: refuses a host name that resolves to loopback through /etc/hosts, on its port, though private hosts are allowed', async () => {
@@ -169,7 +169,7 @@ describeEachDatabase('faults: a channel that loops back to the gateway', (kind) 
     const port = new URL(gw.url).port;
     const names = await loopbackAliases();
     expect(names.length).toBeGreaterThan(0);
-    const body = { name: 'alias', platform: 'openai', api_key: loopAccount.key, models: ['alias-1'] };
+    const body = { name: 'alias', platform: 'openai', api_key: loopAccount.key, models: ['loop-1'] };
     for (const name of [...names, ...names.map((alias) => alias.toUpperCase())]) {
       const baseUrl = `http://${name}:${port}/v1`;
       const res = await gw.admin.post('/api/admin/channels', { ...body, base_url: baseUrl });
@@ -227,10 +227,9 @@ describeEachDatabase('faults: two gateways chained in a loop', (kind) => {
     const onA = await a.createCustomer({ quota: QUOTA });
     const onB = await b.createCustomer({ quota: QUOTA });
     const client = await a.createCustomer({ quota: QUOTA });
+    for (const gw of [a, b]) await addOpenAiModels(gw, ['ring-1'], PER_SECOND);
     await a.createChannel({ name: 'to-b', platform: 'openai', base_url: `${b.url}/v1`, api_key: onB.key, models: ['ring-1'] });
     await b.createChannel({ name: 'to-a', platform: 'openai', base_url: `${a.url}/v1`, api_key: onA.key, models: ['ring-1'] });
-    for (const gw of [a, b])
-      await gw.admin.put('/api/admin/prices', { model: 'ring-1', resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
 
     const res = await a.http
       .post('/v1/videos')

@@ -1,3 +1,4 @@
+import { addOpenAiModels } from './support/catalog-models';
 import OpenAI, { toFile } from 'openai';
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
@@ -19,6 +20,7 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
   beforeAll(async () => {
     fake = await startFakeOpenAiUpstream();
     gw = await startGateway(kind);
+    await addOpenAiModels(gw, ['chained-v6', 'Studio-Clip'], PER_SECOND);
     await gw.createChannel({
       name: 'openai-compatible',
       platform: 'openai',
@@ -27,8 +29,6 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
       models: ['chained-v6', 'Studio-Clip'],
       model_mapping: { 'chained-v6': 'upstream-v6' },
     });
-    for (const model of ['chained-v6', 'Studio-Clip'])
-      await gw.admin.put('/api/admin/prices', { model, resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
     customer = await gw.createCustomer({ quota: QUOTA });
   });
   afterAll(async () => {
@@ -177,7 +177,9 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
         models: ['alpha/v6'],
       })
       .expect(400);
-    expect(refused.body.message ?? refused.body.error?.message ?? JSON.stringify(refused.body)).toContain('alpha/v6 is a alpha model');
+    expect(refused.body.message ?? refused.body.error?.message ?? JSON.stringify(refused.body)).toContain(
+      'alpha/v6 has no route on openai',
+    );
     const submits = (await fake.submits()).length;
     // No alpha channel exists in this gateway: family A answers (no channel), the openai upstream never sees it.
     await submit({ model: 'alpha/v6', prompt: 'p', seconds: '5' }).expect(503);
@@ -244,6 +246,7 @@ describeOnSqlite('videos: a gateway chained behind another (family O -> family A
 
   it('serves chained-v6 as alpha/v6 of the first gateway, byte for byte', async () => {
     const upstreamCustomer = await back.createCustomer({ quota: QUOTA });
+    await addOpenAiModels(front, ['chained-v6'], PER_SECOND);
     await front.createChannel({
       name: 'gateway-one',
       platform: 'openai',
@@ -252,7 +255,6 @@ describeOnSqlite('videos: a gateway chained behind another (family O -> family A
       models: ['chained-v6'],
       model_mapping: { 'chained-v6': 'alpha/v6' },
     });
-    await front.admin.put('/api/admin/prices', { model: 'chained-v6', resolution: '*', unit: 'second', price: PER_SECOND }).expect(200);
     const client = await front.createCustomer({ quota: QUOTA });
     const auth = `Bearer ${client.key}`;
     const created = await front.http
