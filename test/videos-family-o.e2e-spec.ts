@@ -1,7 +1,7 @@
 import OpenAI, { toFile } from 'openai';
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
-import { binaryBody } from './support/fake-beta-upstream';
+import { binaryBody } from './support/binary-body';
 import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
