@@ -2,7 +2,7 @@ import OpenAI, { toFile } from 'openai';
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
-import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
+import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -13,11 +13,11 @@ const PER_SECOND = 700;
 /** Family O: an OpenAI-compatible upstream behind /v1/videos, models listed by the operator on its channel. */
 describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
   let gw: TestGateway;
-  let fake: FakeOpenAiUpstream;
+  let fake: OpenAiEmulatorServer;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
-    fake = await startFakeOpenAiUpstream();
+    fake = await startOpenAiEmulator();
     gw = await startGateway(kind);
     await gw.createChannel({
       name: 'openai-compatible',
