@@ -1,5 +1,5 @@
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { timeUntil } from './support/own-redis';
 import { describeEachDatabase } from './support/test-databases';
@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
 describeEachDatabase('API key limits', (kind) => {
   let gw: TestGateway;
   let fake: FakeAlphaUpstream;
-  let fakeBeta: FakeBetaUpstream;
+  let fakeBeta: BetaEmulatorServer;
   let price: number;
   let counter = 0;
 
@@ -38,7 +38,7 @@ describeEachDatabase('API key limits', (kind) => {
     // Loopback is a trusted proxy here, so a test can send the client address in X-Forwarded-For.
     gw = await startGateway(kind, { TRUSTED_PROXIES: 'loopback' });
     await gw.createChannel(alphaChannelBody(fake));
-    fakeBeta = await startFakeBetaUpstream();
+    fakeBeta = await startBetaEmulator();
     await gw.createChannel(betaChannelBody(fakeBeta));
     const probe = await keyWith({});
     await submit(probe.key).expect(200);

@@ -1,4 +1,4 @@
-import { FakeBetaUpstream, betaChannelBody, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { TestGateway } from './support/gateway';
 import { GatewayBehindProxy, gatewayCaller, startGatewayBehindProxy, waitUntilHealthy } from './support/database-outage';
 import { TcpProxy } from './support/tcp-proxy';
@@ -14,7 +14,7 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
   let database: FreshDatabase;
   let proxy: TcpProxy;
   let gateway: TestGateway;
-  let beta: FakeBetaUpstream;
+  let beta: BetaEmulatorServer;
   let customer: { userId: number; key: string };
   let taskId: string;
 
@@ -59,7 +59,7 @@ describeOnMysql('a MariaDB outage is a 503 with Retry-After, and the pool recove
   beforeAll(async () => {
     behind = await startGatewayBehindProxy('mysql', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) });
     ({ database, proxy, gateway } = behind);
-    beta = await startFakeBetaUpstream();
+    beta = await startBetaEmulator();
     await gateway.createChannel(betaChannelBody(beta));
     customer = await gateway.createCustomer({ quota: 1_000_000 });
     const first = await call('POST', '/v1/videos', { model: 'alpha/v5', prompt: 'before the outage' });

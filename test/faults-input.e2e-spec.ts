@@ -3,9 +3,9 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ChannelsService } from '../src/upstream/channels.service';
 import { ALPHA_MODEL_IDS, alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
-import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
+import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
@@ -27,13 +27,13 @@ const EMOJI = '\u{1F98A}'; // one code point, two UTF-16 code units
 describeEachDatabase('faults: bad input is refused before any charge', (kind) => {
   let gw: TestGateway;
   let alpha: FakeAlphaUpstream;
-  let beta: FakeBetaUpstream;
+  let beta: BetaEmulatorServer;
   let gamma: FakeGammaUpstream;
   let customer: { userId: number; key: string; keyId: number };
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream(), startFakeGammaUpstream()]);
+    [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator(), startFakeGammaUpstream()]);
     gw = await startGateway(kind);
     gamma.now = () => gw.clock.now();
     // alpha/v3.5 is left to the group-restricted channel of the routing test.
@@ -413,12 +413,12 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
 /** Family O forwards or fetches nothing the media URL policy refuses (as family B): 400 naming the field, before any charge. */
 describeOnSqlite('faults: family O media URLs follow the media URL policy', (kind) => {
   let gw: TestGateway;
-  let fake: FakeOpenAiUpstream;
+  let fake: OpenAiEmulatorServer;
   let customer: { userId: number; key: string };
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    fake = await startFakeOpenAiUpstream();
+    fake = await startOpenAiEmulator();
     gw = await startGateway(kind, { MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
     // The fake upstream is on loopback, which this gateway's admin API refuses: made as the gateway makes its own channels.
     await gw.app
@@ -459,14 +459,14 @@ describeOnSqlite('faults: family O media URLs follow the media URL policy', (kin
 /** Family O's input_reference URL must be an image: what it fetches is checked before the charge. */
 describeOnSqlite('faults: family O input_reference that is not an image', (kind) => {
   let gw: TestGateway;
-  let fake: FakeOpenAiUpstream;
+  let fake: OpenAiEmulatorServer;
   let pages: LoopbackServer;
   let customer: { userId: number; key: string };
   const QUOTA = 1_000_000;
   const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(120, 1)]);
 
   beforeAll(async () => {
-    fake = await startFakeOpenAiUpstream();
+    fake = await startOpenAiEmulator();
     pages = await startLoopbackServer((req, res) => {
       if (req.path === '/page.html') {
         res.setHeader('content-type', 'text/html; charset=utf-8');

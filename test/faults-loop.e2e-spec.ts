@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { ChannelsService } from '../src/upstream/channels.service';
-import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
+import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 
@@ -20,12 +20,12 @@ const LOOP_MESSAGE = 'upstream rejected the request: too_many_gateway_hops: the 
  */
 describeEachDatabase('faults: a channel that loops back to the gateway', (kind) => {
   let gw: TestGateway;
-  let fake: FakeOpenAiUpstream;
+  let fake: OpenAiEmulatorServer;
   let client: { userId: number; key: string };
   let loopAccount: { userId: number; key: string };
 
   beforeAll(async () => {
-    fake = await startFakeOpenAiUpstream();
+    fake = await startOpenAiEmulator();
     gw = await startGateway(kind);
     client = await gw.createCustomer({ quota: QUOTA });
     loopAccount = await gw.createCustomer({ quota: QUOTA });

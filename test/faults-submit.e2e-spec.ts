@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { TaskRepository } from '../src/tasks/task.repository';
 import { alphaChannelBody, fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, RecordedRequest, sendJson, startLoopbackServer } from './support/http-server';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
@@ -38,7 +38,7 @@ interface BetaChannelProxy {
 }
 
 async function startBetaChannelProxy(
-  target: FakeBetaUpstream,
+  target: BetaEmulatorServer,
   options: Partial<Pick<BetaChannelProxy, 'submitDelayMs' | 'answer'>> = {},
 ): Promise<BetaChannelProxy> {
   const proxy: BetaChannelProxy = {
@@ -80,14 +80,14 @@ async function startBetaChannelProxy(
 describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key replays never hand out invisible tasks', (kind) => {
   let gw: TestGateway;
   let alpha: FakeAlphaUpstream;
-  let beta: FakeBetaUpstream;
+  let beta: BetaEmulatorServer;
   let slowA: BetaChannelProxy;
   let slowB: BetaChannelProxy;
   let late: BetaChannelProxy;
   let refuser: BetaChannelProxy;
 
   beforeAll(async () => {
-    [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream()]);
+    [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator()]);
     slowA = await startBetaChannelProxy(beta, { submitDelayMs: 3600, answer: 'error500' });
     slowB = await startBetaChannelProxy(beta, { submitDelayMs: 3600, answer: 'error500' });
     late = await startBetaChannelProxy(beta, { submitDelayMs: 1300 });

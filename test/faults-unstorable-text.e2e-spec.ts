@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ALPHA_MODEL_IDS, alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
@@ -30,14 +30,14 @@ const wrapper = (code: string, message: string) => ({ code, message, data: null 
 describeEachDatabase('faults: text the database cannot store', (kind) => {
   let gw: TestGateway;
   let alpha: FakeAlphaUpstream;
-  let beta: FakeBetaUpstream;
+  let beta: BetaEmulatorServer;
   let gamma: FakeGammaUpstream;
   let customer: { userId: number; key: string; groupId: string };
   let console_: { cookie: string; csrf: string };
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream(), startFakeGammaUpstream()]);
+    [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator(), startFakeGammaUpstream()]);
     gw = await startGateway(kind);
     gamma.now = () => gw.clock.now();
     await gw.createChannel(alphaChannelBody(alpha, { models: ALPHA_MODEL_IDS }));

@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { IdentifierCollation1764000000100 } from '../src/database/migrations/1764000000100-identifier-collation';
 import { ChannelsService } from '../src/upstream/channels.service';
 import { alphaChannelBody, ALPHA_MODEL_IDS, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, BETA_MODEL_IDS, binaryBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { BETA_MODEL_IDS, betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
+import { binaryBody } from './support/binary-body';
 import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 
@@ -44,7 +45,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
   describe('provider text is mapped, never echoed (client, log, last_error)', () => {
     let gw: TestGateway;
     let alpha: FakeAlphaUpstream;
-    let beta: FakeBetaUpstream;
+    let beta: BetaEmulatorServer;
     let gamma: FakeGammaUpstream;
     let logs: ReturnType<typeof captureLogs>;
     const ids: Record<'alpha' | 'beta' | 'gamma', number> = { alpha: 0, beta: 0, gamma: 0 };
@@ -52,7 +53,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
 
     beforeAll(async () => {
-      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream(), startFakeGammaUpstream()]);
+      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator(), startFakeGammaUpstream()]);
       logs = captureLogs();
       const previous = process.env.TEST_LOGS;
       process.env.TEST_LOGS = '1';
@@ -227,14 +228,14 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
   describe('provider bodies are capped when read and trimmed when stored', () => {
     let gw: TestGateway;
     let alpha: FakeAlphaUpstream;
-    let beta: FakeBetaUpstream;
+    let beta: BetaEmulatorServer;
     let customer: { userId: number; key: string };
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
     /** A JSON body of about 60 MB whose envelope is valid: a provider gone mad, or a hostile one. */
     const huge = (prefix: string, suffix: string) => Buffer.concat([Buffer.from(prefix), Buffer.alloc(60 * MB, 'a'), Buffer.from(suffix)]);
 
     beforeAll(async () => {
-      [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream()]);
+      [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator()]);
       gw = await startGateway(kind);
       await gw.createChannel(alphaChannelBody(alpha));
       await gw.createChannel(betaChannelBody(beta));
@@ -319,13 +320,13 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
   describe('result URLs shown to clients are public http(s) links (MEDIA_ALLOW_PRIVATE_HOSTS=false)', () => {
     let gw: TestGateway;
     let alpha: FakeAlphaUpstream;
-    let beta: FakeBetaUpstream;
+    let beta: BetaEmulatorServer;
     let gamma: FakeGammaUpstream;
     let customer: { userId: number; key: string };
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
 
     beforeAll(async () => {
-      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream(), startFakeGammaUpstream()]);
+      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator(), startFakeGammaUpstream()]);
       gw = await startGateway(kind, { MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
       const channels = gw.app.get(ChannelsService);
       // Trusted (as the gateway's own channels are): the fakes live on loopback, the policy under test is for the links they hand out.

@@ -1,11 +1,12 @@
-import { betaChannelBody, binaryBody, FakeBetaUpstream, SAMPLE_MEDIA, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, SAMPLE_MEDIA, startBetaEmulator } from './support/beta-emulator';
+import { binaryBody } from './support/binary-body';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
 /** Family B tasks followed to their end and read in both forms. */
 describeEachDatabase('generations: family B lifecycle', (kind) => {
   let gw: TestGateway;
-  let fake: FakeBetaUpstream;
+  let fake: BetaEmulatorServer;
   let channelId: number;
   let customer: { userId: number; key: string };
 
@@ -19,7 +20,7 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
   };
 
   beforeAll(async () => {
-    fake = await startFakeBetaUpstream();
+    fake = await startBetaEmulator();
     gw = await startGateway(kind);
     channelId = await gw.createChannel(betaChannelBody(fake));
     customer = await gw.createCustomer({ quota: 200_000 });
@@ -32,7 +33,7 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
   it('shows every field of the unified form from NOT_START through QUEUED and IN_PROGRESS to SUCCESS', async () => {
     const submitted = await submit({ model: 'beta-1.0-t2v', prompt: 'a lighthouse in a storm', size: '720P' });
     const taskId = submitted.body.id;
-    const upstreamId = [...fake.tasks.keys()].at(-1)!;
+    const upstreamId = fake.taskIds().at(-1)!;
 
     const fresh = await unified(taskId);
     expect(fresh.body).toEqual({
@@ -102,8 +103,8 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
             task_id: upstreamId,
             task_status: 'SUCCEEDED',
             submit_time: '2026-01-01 12:00:00.123',
-            scheduled_time: '2026-01-01 12:00:01.456',
-            end_time: '2026-01-01 12:02:00.789',
+            scheduled_time: '2026-01-01 12:00:02.123',
+            end_time: '2026-01-01 12:00:06.123',
             orig_prompt: 'a lighthouse in a storm',
             // The gateway's own signed link, never the provider's.
             video_url: done.body.data.result_url,
@@ -205,8 +206,8 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
   });
 
   it('honours a channel poll_interval_ms, but never polls family B faster than every 5 s', async () => {
-    const quick = await startFakeBetaUpstream({ apiKey: 'quick' });
-    const slow = await startFakeBetaUpstream({ apiKey: 'slow' });
+    const quick = await startBetaEmulator({ apiKey: 'quick' });
+    const slow = await startBetaEmulator({ apiKey: 'slow' });
     const quickId = await gw.createChannel({
       ...betaChannelBody(quick),
       models: ['beta-1.0-r2v'],
@@ -292,7 +293,10 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
       expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
       expect(fake.queries()).toHaveLength(queries + 1);
       expect(JSON.stringify(content.headers)).not.toContain(fake.url);
-      expect(stored).toMatch(/Signature=sig-1$/);
+      // The link stored is the provider's first one, the one expired.
+      const upstreamId = fake.taskIds().at(-1)!;
+      expect(stored).toMatch(new RegExp(`^${fake.url}/videos/${upstreamId}\\.mp4\\?Expires=\\d+&OSSAccessKeyId=\\w+&Signature=[\\w-]+$`));
+      expect((await fetch(stored)).status).toBe(403);
     });
 
     it('a family B task submitted on /v1/videos reads in the unified form, and fails in both forms', async () => {
@@ -306,8 +310,7 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
         action: 'textGenerate',
         quota: 6000,
       });
-      const taskUpstream = [...fake.tasks.values()].at(-1)!;
-      taskUpstream.script = [{ status: 'FAILED', code: 'InternalError.Timeout', message: 'timed out' }];
+      await fake.scriptTask(fake.taskIds().at(-1)!, [{ status: 'FAILED', code: 'InternalError.Timeout', message: 'timed out' }]);
       await pollRound();
       expect((await unified(res.body.id)).body.data).toMatchObject({
         status: 'FAILURE',

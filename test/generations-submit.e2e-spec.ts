@@ -1,11 +1,11 @@
-import { betaChannelBody, FakeBetaUpstream, SAMPLE_MEDIA, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, SAMPLE_MEDIA, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 
 /** Family B submits on /v1/video/generations: what the provider receives, and what is charged. */
 describeEachDatabase('generations: family B submit', (kind) => {
   let gw: TestGateway;
-  let fake: FakeBetaUpstream;
+  let fake: BetaEmulatorServer;
   let customer: { userId: number; key: string };
   let image1: string;
   let image2: string;
@@ -16,7 +16,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
   const lastSubmit = () => fake.submits().at(-1)!;
 
   beforeAll(async () => {
-    fake = await startFakeBetaUpstream();
+    fake = await startBetaEmulator();
     gw = await startGateway(kind);
     await gw.createChannel(betaChannelBody(fake));
     customer = await gw.createCustomer({ quota: 1_000_000 });
@@ -178,7 +178,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
   });
 
   it('sends the channel model mapping upstream and shows both names in properties', async () => {
-    const mappedFake = await startFakeBetaUpstream({ apiKey: 'mapped-key' });
+    const mappedFake = await startBetaEmulator({ apiKey: 'mapped-key', models: { 'beta-1.0-t2v-plus': 't2v' } });
     const channelId = await gw.createChannel({
       ...betaChannelBody(mappedFake),
       models: ['beta-1.0-t2v'],

@@ -1,4 +1,4 @@
-import { betaChannelBody, FakeBetaUpstream, SAMPLE_MEDIA, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, SAMPLE_MEDIA, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -7,7 +7,7 @@ const wrapper = (message: string, code = 'invalid_request') => ({ code, message,
 /** Everything refused before a charge (or reverted at submit), in the wrapper shape. */
 describeOnSqlite('generations: family B refusals', (kind) => {
   let gw: TestGateway;
-  let fake: FakeBetaUpstream;
+  let fake: BetaEmulatorServer;
   let customer: { userId: number; key: string };
   let png: string;
   let mp4: string;
@@ -21,7 +21,7 @@ describeOnSqlite('generations: family B refusals', (kind) => {
   const refs = (count: number, type = 'reference_image') => Array.from({ length: count }, () => ({ type, url: png }));
 
   beforeAll(async () => {
-    fake = await startFakeBetaUpstream();
+    fake = await startBetaEmulator();
     gw = await startGateway(kind);
     await gw.createChannel(betaChannelBody(fake));
     customer = await gw.createCustomer({ quota: 100_000 });
@@ -271,7 +271,7 @@ describeOnSqlite('generations: family B refusals', (kind) => {
   });
 
   describe('upstream refusals revert the charge', () => {
-    const refused = async (error: Parameters<FakeBetaUpstream['failNextSubmit']>[0], status: number, body: object) => {
+    const refused = async (error: Parameters<BetaEmulatorServer['failNextSubmit']>[0], status: number, body: object) => {
       const before = await gw.balance(customer.userId);
       fake.failNextSubmit(error);
       const submitsBefore = fake.submits().length;

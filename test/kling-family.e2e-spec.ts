@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
-import { binaryBody } from './support/fake-beta-upstream';
+import { binaryBody } from './support/binary-body';
 import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
 import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { TestGateway } from './support/gateway';

@@ -1,4 +1,4 @@
-import { binaryBody } from './support/fake-beta-upstream';
+import { binaryBody } from './support/binary-body';
 import { MinimaxEmulatorServer, startMinimaxEmulator } from './support/minimax-emulator';
 import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';

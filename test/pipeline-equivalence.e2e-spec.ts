@@ -1,7 +1,7 @@
 import etag from 'etag';
 import { request as httpRequest } from 'node:http';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -60,7 +60,7 @@ describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
   let hot: TestGateway;
   let nest: TestGateway;
   let alpha: FakeAlphaUpstream;
-  let beta: FakeBetaUpstream;
+  let beta: BetaEmulatorServer;
   let key: string;
   let taskId: string;
 
@@ -86,7 +86,7 @@ describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
 
   beforeAll(async () => {
     alpha = await startFakeAlphaUpstream();
-    beta = await startFakeBetaUpstream();
+    beta = await startBetaEmulator();
     hot = await startGateway(kind);
     nest = await startGateway(kind, {}, hot.database, { hotRoutes: false });
     await hot.createChannel(alphaChannelBody(alpha));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
-import { binaryBody } from './support/fake-beta-upstream';
+import { binaryBody } from './support/binary-body';
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';

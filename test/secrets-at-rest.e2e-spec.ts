@@ -7,7 +7,7 @@ import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { alphaChannelBody, binaryBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase, executeOnDatabase, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
@@ -40,7 +40,7 @@ interface ChannelRow {
  */
 describeEachDatabase('secrets at rest', (kind) => {
   let alpha: FakeAlphaUpstream;
-  let beta: FakeBetaUpstream;
+  let beta: BetaEmulatorServer;
   let gamma: FakeGammaUpstream;
   let receiver: WebhookReceiver;
   const databases: FreshDatabase[] = [];
@@ -49,7 +49,7 @@ describeEachDatabase('secrets at rest', (kind) => {
   beforeAll(async () => {
     alpha = await startFakeAlphaUpstream({ apiKey: ALPHA_KEY });
     alpha.videoBytes = SAMPLE;
-    beta = await startFakeBetaUpstream({ apiKey: BETA_KEY });
+    beta = await startBetaEmulator({ apiKey: BETA_KEY });
     gamma = await startFakeGammaUpstream(GAMMA_KEYS);
     receiver = await startWebhookReceiver();
   });

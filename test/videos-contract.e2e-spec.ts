@@ -1,5 +1,5 @@
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -12,11 +12,11 @@ const BETA_720P_PRICE = 5000;
 describeOnSqlite('videos and generations: contract of the OpenAI-compatible surface', (kind) => {
   let gw: TestGateway;
   let alpha: FakeAlphaUpstream;
-  let beta: FakeBetaUpstream;
+  let beta: BetaEmulatorServer;
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream()]);
+    [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator()]);
     gw = await startGateway(kind);
     // Only alpha/v5 and beta-1.0-t2v are served, and only to the default group.
     await gw.createChannel(alphaChannelBody(alpha, { models: ['alpha/v5'], groups: ['default'] }));

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { betaChannelBody, FakeBetaUpstream, SAMPLE_MEDIA, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, SAMPLE_MEDIA, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -8,7 +8,7 @@ const invalid = (message: string, param: string) => ({ error: { message, type: '
 /** Family B bodies on POST /v1/videos: the same fields as /v1/video/generations, OpenAI spellings and error shape. */
 describeOnSqlite('videos: family B submits on /v1/videos', (kind) => {
   let gw: TestGateway;
-  let fake: FakeBetaUpstream;
+  let fake: BetaEmulatorServer;
   let customer: { userId: number; key: string };
   let image1: string;
   let image2: string;
@@ -16,7 +16,7 @@ describeOnSqlite('videos: family B submits on /v1/videos', (kind) => {
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    fake = await startFakeBetaUpstream();
+    fake = await startBetaEmulator();
     gw = await startGateway(kind);
     await gw.createChannel(betaChannelBody(fake));
     customer = await gw.createCustomer({ quota: QUOTA });

@@ -2,8 +2,8 @@ import { addOpenAiModels } from './support/catalog-models';
 import OpenAI, { toFile } from 'openai';
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
-import { binaryBody } from './support/fake-beta-upstream';
-import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
+import { binaryBody } from './support/binary-body';
+import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -14,11 +14,11 @@ const PER_SECOND = 700;
 /** Family O: an OpenAI-compatible upstream behind /v1/videos, models listed by the operator on its channel. */
 describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
   let gw: TestGateway;
-  let fake: FakeOpenAiUpstream;
+  let fake: OpenAiEmulatorServer;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
-    fake = await startFakeOpenAiUpstream();
+    fake = await startOpenAiEmulator();
     gw = await startGateway(kind);
     await addOpenAiModels(gw, ['chained-v6', 'Studio-Clip'], PER_SECOND);
     await gw.createChannel({

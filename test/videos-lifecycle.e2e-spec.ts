@@ -1,6 +1,6 @@
 import type { Test } from 'supertest';
 import { alphaChannelBody, binaryBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
@@ -311,10 +311,10 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
   });
 
   describe('family B tasks on /v1/videos', () => {
-    let beta: FakeBetaUpstream;
+    let beta: BetaEmulatorServer;
 
     beforeAll(async () => {
-      beta = await startFakeBetaUpstream();
+      beta = await startBetaEmulator();
       await gw.createChannel(betaChannelBody(beta));
     });
     afterAll(async () => beta?.close());

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
-import type { EmulatorReply, EmulatorRequest } from '../../src/families/simulator-shared/emulator-http';
+import type { EmulatorForm, EmulatorReply, EmulatorRequest } from '../../src/families/simulator-shared/emulator-http';
 import { LoopbackServer, RecordedRequest, sendJson, startLoopbackServer } from './http-server';
 
 /** The bytes the tests' emulators serve as every finished video: an MP4 header and 50 kB of a known pattern. */
@@ -14,15 +14,30 @@ export function testVideoBytes(): Buffer {
 /** A family's emulator (src/families/<family>/emulator) on its own loopback server, as tests run it. */
 export async function serveEmulator(handle: (req: EmulatorRequest, base: string) => Promise<EmulatorReply>): Promise<LoopbackServer> {
   let base = '';
-  const server = await startLoopbackServer(async (req: RecordedRequest, res: ServerResponse) =>
-    send(
-      res,
-      await handle({ method: req.method, path: req.path, query: req.query, headers: req.headers, json: req.json }, base),
-      req.headers.range,
-    ),
-  );
+  const server = await startLoopbackServer(async (req: RecordedRequest, res: ServerResponse) => {
+    const form = await formOf(req);
+    const request = { method: req.method, path: req.path, query: req.query, headers: req.headers };
+    send(res, await handle(form ? { ...request, form } : { ...request, json: req.json }, base), req.headers.range);
+  });
   base = server.url;
   return server;
+}
+
+/** A multipart body's fields and files, as the emulator sees them; undefined for any other body. */
+export async function formOf(req: RecordedRequest): Promise<EmulatorForm | undefined> {
+  const type = String(req.headers['content-type'] ?? '');
+  if (!type.startsWith('multipart/form-data')) return undefined;
+  const parsed = await new Request('http://emulator/', {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: new Uint8Array(req.body),
+  }).formData();
+  const form: EmulatorForm = { fields: {}, files: [] };
+  for (const [field, value] of parsed.entries()) {
+    if (typeof value === 'string') form.fields[field] = value;
+    else form.files.push({ field, name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) });
+  }
+  return form;
 }
 
 /** A video honours `Range: bytes=a-b` (206), as a CDN or signed storage does. */
@@ -42,6 +57,10 @@ function send(res: ServerResponse, reply: EmulatorReply, range: string | undefin
     return void res.end(slice);
   }
   if ('text' in reply) return void res.writeHead(reply.status, { 'content-type': 'text/plain' }).end(reply.text);
+  if ('raw' in reply)
+    return void res
+      .writeHead(reply.status, { 'content-type': reply.type, 'content-length': Buffer.byteLength(reply.raw), ...reply.headers })
+      .end(reply.raw);
   if (reply.json === undefined) return void res.writeHead(reply.status, reply.headers).end();
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   sendJson(res, reply.status, reply.json);

@@ -1,7 +1,7 @@
 import type request from 'supertest';
 import { WebhookDeliveryService } from '../../src/webhooks/webhook-delivery.service';
 import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './fake-alpha-upstream';
-import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './fake-beta-upstream';
+import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './beta-emulator';
 import { startGateway, TestGateway } from './gateway';
 import type { DatabaseKind } from './test-databases';
 import { startWebhookReceiver, WebhookReceiver } from './webhook-receiver';
@@ -33,7 +33,7 @@ export const unifiedBody = (extra: object = {}) => ({ model: 'beta-1.0-t2v', pro
 export interface WebhookGateway {
   gw: TestGateway;
   alpha: FakeAlphaUpstream;
-  beta: FakeBetaUpstream;
+  beta: BetaEmulatorServer;
   customer: { userId: number; key: string };
   as(key: string): KeyedRequests;
   /** One delivery round, as the scheduler would run it. */
@@ -53,7 +53,7 @@ export interface WebhookGateway {
 export async function startWebhookGateway(kind: DatabaseKind, env: Record<string, string> = {}): Promise<WebhookGateway> {
   const receivers: WebhookReceiver[] = [];
   const alpha = await startFakeAlphaUpstream();
-  const beta = await startFakeBetaUpstream();
+  const beta = await startBetaEmulator();
   let gw: TestGateway | undefined;
   let customer: { userId: number; key: string };
   try {
@@ -73,7 +73,7 @@ export async function startWebhookGateway(kind: DatabaseKind, env: Record<string
 function webhookGateway(
   gw: TestGateway,
   alpha: FakeAlphaUpstream,
-  beta: FakeBetaUpstream,
+  beta: BetaEmulatorServer,
   customer: { userId: number; key: string },
   receivers: WebhookReceiver[],
 ): WebhookGateway {

@@ -6,8 +6,7 @@ import { OpenAiDrafts } from './openai-drafts.service';
 import { OpenAiFamilyModule } from './openai-family.module';
 import { OPENAI_FLAT_EXAMPLES, OpenAiVideoRequestDto } from './openai-request.dto';
 import { OpenAiUpstreamAdapter } from './openai-upstream.adapter';
-import { OPENAI_SIMULATOR_MODELS } from './simulator/openai-simulator.store';
-import { OpenAiSimulatorModule } from './simulator/openai-simulator.module';
+import { OPENAI_SIMULATOR_MODELS, OpenAiSimulatorModule } from './simulator/openai-simulator.module';
 
 /**
  * Family O (platform `openai`): any OpenAI-compatible Videos API. Its public models are the ones

@@ -13,6 +13,14 @@ export interface EmulatorRequest {
   query: URLSearchParams;
   headers: Record<string, string | string[] | undefined>;
   json?: unknown;
+  /** A multipart body's fields and files (then no `json`). */
+  form?: EmulatorForm;
+}
+
+/** A multipart form as the emulator sees it, however the server parsed it. */
+export interface EmulatorForm {
+  fields: Record<string, string>;
+  files: Array<{ field: string; name: string; type: string; bytes: Buffer }>;
 }
 
 /** The bytes of a finished video: a file (the simulator's sample) or a buffer (a test's own). */
@@ -21,12 +29,16 @@ export type EmulatedVideo = { file: string } | { bytes: Buffer };
 export type EmulatorReply =
   | { status: number; json?: unknown; headers?: Record<string, string> }
   | { status: number; text: string }
+  /** A body sent byte for byte with this content type (JSON numbers written as floats, a body too large to build, XML). */
+  | { status: number; raw: string | Buffer; type: string; headers?: Record<string, string> }
   | { status: 200; video: EmulatedVideo };
 
 /** Where an emulator keeps its state: the gateway's database for the simulator (SimulatorRecords), memory in tests. */
 export interface EmulatorRecords {
   insertOrGet<T>(kind: string, key: string, data: T): Promise<SimulatorRecord<T>>;
   find<T>(kind: string, key: string): Promise<SimulatorRecord<T> | null>;
+  /** The records of a kind, newest first. */
+  list<T>(kind: string, options?: { limit?: number }): Promise<SimulatorRecord<T>[]>;
   update<T>(kind: string, key: string, data: T): Promise<void>;
   remove(kind: string, key: string): Promise<boolean>;
   forgetOlderThan(kind: string, cutoff: number): Promise<void>;
@@ -45,6 +57,10 @@ export function memoryRecords(now: () => number): EmulatorRecords {
     async find<T>(kind: string, key: string) {
       return (rows.get(id(kind, key)) as SimulatorRecord<T> | undefined) ?? null;
     },
+    async list<T>(kind: string, options: { limit?: number } = {}) {
+      const ofKind = [...rows.entries()].filter(([name]) => name.startsWith(`${kind}\n`)).map(([, row]) => row);
+      return ofKind.sort((a, b) => b.seq - a.seq).slice(0, options.limit ?? 1000) as SimulatorRecord<T>[];
+    },
     async update<T>(kind: string, key: string, data: T) {
       const row = rows.get(id(kind, key));
       if (row) row.data = data;
@@ -58,16 +74,21 @@ export function memoryRecords(now: () => number): EmulatorRecords {
   };
 }
 
-/** An Express request as the emulator mounted at `mount` sees it. */
+/** What multer's memory storage makes of a file part. */
+type MulterPart = { fieldname: string; originalname: string; mimetype: string; buffer: Buffer };
+
+/** An Express request as the emulator mounted at `mount` sees it (a multipart body as multer left it: fields in `body`, files in `file`/`files`). */
 export function emulatorRequestOf(req: Request, mount: string): EmulatorRequest {
   const url = new URL(req.originalUrl, 'http://emulator');
-  return {
-    method: req.method,
-    path: url.pathname.slice(mount.length) || '/',
-    query: url.searchParams,
-    headers: req.headers,
-    json: req.body,
-  };
+  const request = { method: req.method, path: url.pathname.slice(mount.length) || '/', query: url.searchParams, headers: req.headers };
+  if (!req.is('multipart/form-data')) return { ...request, json: req.body };
+  const parts = req as Request & { file?: MulterPart; files?: MulterPart[] | Record<string, MulterPart[]> };
+  const uploaded = [
+    ...(parts.file ? [parts.file] : []),
+    ...(Array.isArray(parts.files) ? parts.files : Object.values(parts.files ?? {}).flat()),
+  ];
+  const files = uploaded.map((file) => ({ field: file.fieldname, name: file.originalname, type: file.mimetype, bytes: file.buffer }));
+  return { ...request, form: { fields: (req.body ?? {}) as Record<string, string>, files } };
 }
 
 /** Sends an emulator's reply through Express (a video file with Range and HEAD, as a CDN would). */
@@ -84,6 +105,7 @@ export function sendEmulatorReply(res: Response, reply: EmulatorReply): void {
   if ('text' in reply) return void res.status(reply.status).type('text/plain').send(reply.text);
   res.status(reply.status);
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  if ('raw' in reply) return void res.type(reply.type).send(Buffer.from(reply.raw));
   if (reply.json === undefined) return void res.end();
   res.json(reply.json);
 }
