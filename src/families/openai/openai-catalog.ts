@@ -3,7 +3,7 @@ import { builtinEntries } from '../shared/builtin-entry';
 import { OPENAI_DEFAULT_PRICES } from './openai-default-prices';
 import { OPENAI_DEFAULT_SECONDS } from './openai-drafts.service';
 import { OPENAI_MAX_SECONDS } from './openai-request.dto';
-import { OPENAI_SIMULATOR_MODELS } from './simulator/openai-simulator.store';
+import { OPENAI_SIMULATOR_MODELS } from './simulator/openai-simulator.module';
 
 /**
  * Family O's builtin entries: the models its simulator channel lists. Any other OpenAI-compatible
