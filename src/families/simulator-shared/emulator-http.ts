@@ -27,6 +27,8 @@ export type EmulatorReply =
 export interface EmulatorRecords {
   insertOrGet<T>(kind: string, key: string, data: T): Promise<SimulatorRecord<T>>;
   find<T>(kind: string, key: string): Promise<SimulatorRecord<T> | null>;
+  /** A record by its sequence number (family A's integer ids are these). */
+  findBySeq<T>(kind: string, seq: number): Promise<SimulatorRecord<T> | null>;
   update<T>(kind: string, key: string, data: T): Promise<void>;
   remove(kind: string, key: string): Promise<boolean>;
   forgetOlderThan(kind: string, cutoff: number): Promise<void>;
@@ -44,6 +46,10 @@ export function memoryRecords(now: () => number): EmulatorRecords {
     },
     async find<T>(kind: string, key: string) {
       return (rows.get(id(kind, key)) as SimulatorRecord<T> | undefined) ?? null;
+    },
+    async findBySeq<T>(kind: string, seq: number) {
+      for (const [name, row] of rows) if (row.seq === seq && name.startsWith(`${kind}\n`)) return row as SimulatorRecord<T>;
+      return null;
     },
     async update<T>(kind: string, key: string, data: T) {
       const row = rows.get(id(kind, key));
