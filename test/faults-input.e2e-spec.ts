@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ChannelsService } from '../src/upstream/channels.service';
-import { ALPHA_MODEL_IDS, alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { ALPHA_MODEL_IDS, alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
 import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
 import { FakeOpenAiUpstream, startFakeOpenAiUpstream } from './support/fake-openai-upstream';
@@ -25,14 +25,14 @@ const EMOJI = '\u{1F98A}'; // one code point, two UTF-16 code units
  */
 describeEachDatabase('faults: bad input is refused before any charge', (kind) => {
   let gw: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let beta: FakeBetaUpstream;
   let gamma: FakeGammaUpstream;
   let customer: { userId: number; key: string; keyId: number };
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream(), startFakeGammaUpstream()]);
+    [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startFakeBetaUpstream(), startFakeGammaUpstream()]);
     gw = await startGateway(kind);
     gamma.now = () => gw.clock.now();
     // alpha/v3.5 is left to the group-restricted channel of the routing test.
