@@ -1,14 +1,14 @@
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
 /** One instance without REDIS_URL: the account rate limit (`rpm`) counts in process, with the same rules. */
 describeOnSqlite('account rate limit (rpm), one instance', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     gw = await startGateway(kind);
     await gw.createChannel(alphaChannelBody(fake));
   });

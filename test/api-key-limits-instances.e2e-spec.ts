@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { RedisConnection } from '../src/shared-state/redis-connection.service';
 import { startGateway, TestGateway } from './support/gateway';
 import { reachable, timeUntil } from './support/own-redis';
@@ -13,7 +13,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
  */
 describeEachDatabase('API key limits on two instances', (kind) => {
   let database: FreshDatabase;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let a: TestGateway;
   let b: TestGateway;
   let redisAvailable = false;
@@ -47,7 +47,7 @@ describeEachDatabase('API key limits on two instances', (kind) => {
       return;
     }
     database = await freshDatabase(kind);
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     const env = { REDIS_URL, REDIS_KEY_PREFIX: `gwtest-${randomBytes(6).toString('hex')}:` };
     a = await startGateway(kind, env, database);
     b = await startGateway(kind, env, database);

@@ -1,4 +1,4 @@
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { timeUntil } from './support/own-redis';
@@ -9,7 +9,7 @@ const DAY_MS = 86_400_000;
 /** An API key's own limits: quota, budget per period, expiry, allowed addresses, rpm; refused before anything is charged. */
 describeEachDatabase('API key limits', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let fakeBeta: BetaEmulatorServer;
   let price: number;
   let counter = 0;
@@ -34,7 +34,7 @@ describeEachDatabase('API key limits', (kind) => {
   const taskCount = async (userId: number) => (await gw.admin.get(`/api/admin/tasks?user_id=${userId}`).expect(200)).body.total as number;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     // Loopback is a trusted proxy here, so a test can send the client address in X-Forwarded-For.
     gw = await startGateway(kind, { TRUSTED_PROXIES: 'loopback' });
     await gw.createChannel(alphaChannelBody(fake));

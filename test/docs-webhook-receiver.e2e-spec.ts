@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { freePort } from './support/gateway-process';
 import { startGateway, TestGateway } from './support/gateway';
 
@@ -21,12 +21,12 @@ function readmeReceiver(): string {
 /** The documented receiver runs as a newcomer would run it, and verifies a real delivery. */
 describe('the documented webhook receiver', () => {
   let gw: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let receiver: ChildProcess | undefined;
   let output = '';
 
   beforeAll(async () => {
-    alpha = await startFakeAlphaUpstream();
+    alpha = await startAlphaEmulator();
     gw = await startGateway('sqlite', { WEBHOOK_DELIVERY_INTERVAL_MS: '0' });
     await gw.createChannel(alphaChannelBody(alpha));
   });

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
 import { describeOnSqlite, freshDatabase } from './support/test-databases';
@@ -37,13 +37,13 @@ const stableHeaders = (answer: Answer) => {
  */
 describeOnSqlite('the hot routes (task polls, JSON submits) answer as the Nest routes do', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let base: string;
   let customer: { userId: number; key: string };
   let taskId: string;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     gw = await startGateway(kind);
     await gw.createChannel(alphaChannelBody(fake));
     customer = await gw.createCustomer({ quota: 1_000_000 });
@@ -188,10 +188,10 @@ describeOnSqlite('the hot routes (task polls, JSON submits) answer as the Nest r
 
 describe('the hot routes write the request log line as every other route', () => {
   let gateway: GatewayProcess;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     const database = await freshDatabase('sqlite');
     gateway = await startGatewayProcess({
       DATABASE_URL: database.url,

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { AlphaEmulatorServer, alphaChannelBody, startAlphaEmulator } from './support/alpha-emulator';
 import { gatewayCaller, waitUntilHealthy } from './support/database-outage';
 import { startGateway, TestGateway } from './support/gateway';
 import { freePort } from './support/gateway-process';
@@ -32,7 +32,7 @@ describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After,
   let server: OwnPostgres;
   let database: FreshDatabase;
   let gateway: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let customer: { userId: number; key: string };
   let taskId: string;
   let openingBalance: number;
@@ -51,7 +51,7 @@ describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After,
     server = await startOwnPostgres(await freePort());
     database = { kind: 'postgres', url: server.url, drop: async () => undefined };
     gateway = await startGateway('postgres', { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS) }, database);
-    alpha = await startFakeAlphaUpstream();
+    alpha = await startAlphaEmulator();
     await gateway.createChannel(alphaChannelBody(alpha));
     customer = await gateway.createCustomer({ quota: 1_000_000 });
     openingBalance = (await gateway.balance(customer.userId)).quota;

@@ -2,7 +2,7 @@ import { addOpenAiModels } from './support/catalog-models';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ChannelsService } from '../src/upstream/channels.service';
-import { ALPHA_MODEL_IDS, alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { ALPHA_MODEL_IDS, alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
 import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
@@ -26,14 +26,14 @@ const EMOJI = '\u{1F98A}'; // one code point, two UTF-16 code units
  */
 describeEachDatabase('faults: bad input is refused before any charge', (kind) => {
   let gw: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
   let gamma: FakeGammaUpstream;
   let customer: { userId: number; key: string; keyId: number };
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator(), startFakeGammaUpstream()]);
+    [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startFakeGammaUpstream()]);
     gw = await startGateway(kind);
     gamma.now = () => gw.clock.now();
     // alpha/v3.5 is left to the group-restricted channel of the routing test.

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fillDisk, mountSmallDisk } from './support/small-disk';
-import { FakeAlphaUpstream, alphaChannelBody, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { AlphaEmulatorServer, alphaChannelBody, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
 import { queryDatabase } from './support/test-databases';
@@ -16,7 +16,7 @@ const describeWithDisk = mountPoint ? describe : describe.skip;
 describeWithDisk('a full disk under SQLite loses nothing acknowledged', () => {
   const databasePath = join(mountPoint ?? '/nonexistent', 'gateway.sqlite');
   const env = { DATABASE_URL: `sqlite:${databasePath}`, ADMIN_TOKEN, TASK_SYNC_INTERVAL_MS: '0', MEDIA_ALLOW_PRIVATE_HOSTS: 'true' };
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let gateway: GatewayProcess;
 
   const call = async (method: string, path: string, token: string, body?: unknown) => {
@@ -35,7 +35,7 @@ describeWithDisk('a full disk under SQLite loses nothing acknowledged', () => {
   };
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     gateway = await startGatewayProcess(env);
   });
 

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { TaskRepository } from '../src/tasks/task.repository';
-import { alphaChannelBody, fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, fakePng, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, RecordedRequest, sendJson, startLoopbackServer } from './support/http-server';
@@ -79,7 +79,7 @@ async function startBetaChannelProxy(
 
 describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key replays never hand out invisible tasks', (kind) => {
   let gw: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
   let slowA: BetaChannelProxy;
   let slowB: BetaChannelProxy;
@@ -87,7 +87,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
   let refuser: BetaChannelProxy;
 
   beforeAll(async () => {
-    [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator()]);
+    [alpha, beta] = await Promise.all([startAlphaEmulator(), startBetaEmulator()]);
     slowA = await startBetaChannelProxy(beta, { submitDelayMs: 3600, answer: 'error500' });
     slowB = await startBetaChannelProxy(beta, { submitDelayMs: 3600, answer: 'error500' });
     late = await startBetaChannelProxy(beta, { submitDelayMs: 1300 });

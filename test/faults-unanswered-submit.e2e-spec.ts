@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fillDisk, mountSmallDisk } from './support/small-disk';
 import { deterministicTraceId } from '../src/families/alpha/alpha-trace-id';
 import { PendingSubmitWrites } from '../src/tasks/pending-submit-writes';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { GatewayBehindProxy, startGatewayBehindProxy } from './support/database-outage';
 import { startGateway, TestGateway } from './support/gateway';
 import { TcpProxy } from './support/tcp-proxy';
@@ -41,7 +41,7 @@ async function waitFor(condition: () => Promise<boolean>, withinMs: number): Pro
 
 /** What the gateway, the fake provider and the database say about one customer's submits. */
 function submitChecks(
-  context: () => { gateway: TestGateway; database: FreshDatabase; alpha: FakeAlphaUpstream; customer: { userId: number; key: string } },
+  context: () => { gateway: TestGateway; database: FreshDatabase; alpha: AlphaEmulatorServer; customer: { userId: number; key: string } },
 ) {
   const submit = async (prompt: string): Promise<Answer> => {
     const { gateway, customer } = context();
@@ -108,7 +108,7 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
   let database: FreshDatabase;
   let proxy: TcpProxy;
   let gateway: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let customer: { userId: number; key: string };
   const { submit, settle, expectOnlyAcknowledgedCharged } = submitChecks(() => ({ gateway, database, alpha, customer }));
 
@@ -177,7 +177,7 @@ describeWithDisk('[sqlite] a submit whose writes fail on a full disk', () => {
   const path = join(mountPoint ?? '/nonexistent', 'gateway.sqlite');
   const database: FreshDatabase = { kind: 'sqlite', url: `sqlite:${path}`, drop: async () => undefined };
   let gateway: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let customer: { userId: number; key: string };
   const { submit, settle, expectOnlyAcknowledgedCharged } = submitChecks(() => ({ gateway, database, alpha, customer }));
 
@@ -187,7 +187,7 @@ describeWithDisk('[sqlite] a submit whose writes fail on a full disk', () => {
       { DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS), TASK_LEASE_MS: String(LEASE_MS) },
       database,
     );
-    alpha = await startFakeAlphaUpstream();
+    alpha = await startAlphaEmulator();
     alpha.defaultScript = [1];
     await gateway.createChannel(alphaChannelBody(alpha));
     customer = await gateway.createCustomer({ quota: QUOTA });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ALPHA_MODEL_IDS, alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { ALPHA_MODEL_IDS, alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';
@@ -29,7 +29,7 @@ const wrapper = (code: string, message: string) => ({ code, message, data: null 
  */
 describeEachDatabase('faults: text the database cannot store', (kind) => {
   let gw: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
   let gamma: FakeGammaUpstream;
   let customer: { userId: number; key: string; groupId: string };
@@ -37,7 +37,7 @@ describeEachDatabase('faults: text the database cannot store', (kind) => {
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator(), startFakeGammaUpstream()]);
+    [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startFakeGammaUpstream()]);
     gw = await startGateway(kind);
     gamma.now = () => gw.clock.now();
     await gw.createChannel(alphaChannelBody(alpha, { models: ALPHA_MODEL_IDS }));

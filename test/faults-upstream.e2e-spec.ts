@@ -2,8 +2,8 @@ import type { Test } from 'supertest';
 import { DataSource } from 'typeorm';
 import { IdentifierCollation1764000000100 } from '../src/database/migrations/1764000000100-identifier-collation';
 import { ChannelsService } from '../src/upstream/channels.service';
-import { alphaChannelBody, ALPHA_MODEL_IDS, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
-import { BETA_MODEL_IDS, betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
+import { alphaChannelBody, ALPHA_MODEL_IDS, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
+import { betaChannelBody, BETA_MODEL_IDS, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { binaryBody } from './support/binary-body';
 import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';
@@ -44,7 +44,7 @@ function captureLogs(): { lines: string[]; restore(): void } {
 describeEachDatabase('faults: what providers say, send and link', (kind) => {
   describe('provider text is mapped, never echoed (client, log, last_error)', () => {
     let gw: TestGateway;
-    let alpha: FakeAlphaUpstream;
+    let alpha: AlphaEmulatorServer;
     let beta: BetaEmulatorServer;
     let gamma: FakeGammaUpstream;
     let logs: ReturnType<typeof captureLogs>;
@@ -53,7 +53,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
 
     beforeAll(async () => {
-      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator(), startFakeGammaUpstream()]);
+      [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startFakeGammaUpstream()]);
       logs = captureLogs();
       const previous = process.env.TEST_LOGS;
       process.env.TEST_LOGS = '1';
@@ -227,7 +227,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
 
   describe('provider bodies are capped when read and trimmed when stored', () => {
     let gw: TestGateway;
-    let alpha: FakeAlphaUpstream;
+    let alpha: AlphaEmulatorServer;
     let beta: BetaEmulatorServer;
     let customer: { userId: number; key: string };
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
@@ -235,7 +235,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     const huge = (prefix: string, suffix: string) => Buffer.concat([Buffer.from(prefix), Buffer.alloc(60 * MB, 'a'), Buffer.from(suffix)]);
 
     beforeAll(async () => {
-      [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator()]);
+      [alpha, beta] = await Promise.all([startAlphaEmulator(), startBetaEmulator()]);
       gw = await startGateway(kind);
       await gw.createChannel(alphaChannelBody(alpha));
       await gw.createChannel(betaChannelBody(beta));
@@ -319,14 +319,14 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
 
   describe('result URLs shown to clients are public http(s) links (MEDIA_ALLOW_PRIVATE_HOSTS=false)', () => {
     let gw: TestGateway;
-    let alpha: FakeAlphaUpstream;
+    let alpha: AlphaEmulatorServer;
     let beta: BetaEmulatorServer;
     let gamma: FakeGammaUpstream;
     let customer: { userId: number; key: string };
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
 
     beforeAll(async () => {
-      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator(), startFakeGammaUpstream()]);
+      [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startFakeGammaUpstream()]);
       gw = await startGateway(kind, { MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
       const channels = gw.app.get(ChannelsService);
       // Trusted (as the gateway's own channels are): the fakes live on loopback, the policy under test is for the links they hand out.
@@ -395,7 +395,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     it("family A: a file:// link is never shown; the provider's own host (the channel's) is", async () => {
       alpha.videoUrlFor = () => 'file:///etc/passwd';
       const { body } = await as(gw.http.post('/v1/videos')).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
-      alpha.setScript(Math.max(...alpha.videos.keys()), [1]);
+      await alpha.setScript(Math.max(...alpha.videos.keys()), [1]);
       gw.clock.advance(5_000);
       await gw.sync();
       const { flat, row } = await views(body.id);
@@ -453,12 +453,12 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
 
   describe('identifiers compare byte for byte', () => {
     let gw: TestGateway;
-    let alpha: FakeAlphaUpstream;
+    let alpha: AlphaEmulatorServer;
     let customer: { userId: number; key: string };
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
 
     beforeAll(async () => {
-      alpha = await startFakeAlphaUpstream();
+      alpha = await startAlphaEmulator();
       gw = await startGateway(kind);
       await gw.createChannel(alphaChannelBody(alpha));
       customer = await gw.createCustomer({ quota: QUOTA });

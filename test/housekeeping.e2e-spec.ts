@@ -1,5 +1,5 @@
 import { HousekeepingJob } from '../src/housekeeping/housekeeping.job';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase, executeOnDatabase, queryDatabase } from './support/test-databases';
 
@@ -8,10 +8,10 @@ const DAY = 24 * HOUR;
 
 describeEachDatabase('housekeeping: expired and old rows are deleted, newer ones kept, and counted in /metrics', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     gw = await startGateway(kind);
   });
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { VideoObjectKeys } from '../src/storage/video-object-keys';
 import { VIDEO_STORE, type VideoStore } from '../src/storage/video-store';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
-import { binaryBody } from './support/fake-alpha-upstream';
+import { binaryBody } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';

@@ -1,18 +1,18 @@
 import OpenAI, { toFile } from 'openai';
-import { fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { fakePng, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
 /** The official `openai` package (6.x) as a client of /v1/videos. */
 describeOnSqlite('OpenAI SDK against /v1/videos', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let client: OpenAI;
   let userId: number;
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     gw = await startGateway(kind);
     await gw.createChannel({
       name: 'alpha',

@@ -1,6 +1,6 @@
 import etag from 'etag';
 import { request as httpRequest } from 'node:http';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
@@ -59,7 +59,7 @@ function newTask(answer: Answer): object {
 describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
   let hot: TestGateway;
   let nest: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
   let key: string;
   let taskId: string;
@@ -85,7 +85,7 @@ describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
   const json = (extra: Record<string, string> = {}) => auth({ 'Content-Type': 'application/json', ...extra });
 
   beforeAll(async () => {
-    alpha = await startFakeAlphaUpstream();
+    alpha = await startAlphaEmulator();
     beta = await startBetaEmulator();
     hot = await startGateway(kind);
     nest = await startGateway(kind, {}, hot.database, { hotRoutes: false });

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { TransactionRunner } from '../src/database/transaction-runner';
 import { TaskEntity } from '../src/tasks/task.entity';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 
@@ -11,11 +11,11 @@ import { describeEachDatabase } from './support/test-databases';
  */
 describeEachDatabase('read isolation', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let counter = 0;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     gw = await startGateway(kind);
     await gw.createChannel(alphaChannelBody(fake));
   });

@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
-import { alphaChannelBody, binaryBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, binaryBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
 import { startGateway, TestGateway } from './support/gateway';
@@ -39,7 +39,7 @@ interface ChannelRow {
  * webhook secrets, provider keys and archived videos working.
  */
 describeEachDatabase('secrets at rest', (kind) => {
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
   let gamma: FakeGammaUpstream;
   let receiver: WebhookReceiver;
@@ -47,7 +47,7 @@ describeEachDatabase('secrets at rest', (kind) => {
   let gw: TestGateway | undefined;
 
   beforeAll(async () => {
-    alpha = await startFakeAlphaUpstream({ apiKey: ALPHA_KEY });
+    alpha = await startAlphaEmulator({ apiKey: ALPHA_KEY });
     alpha.videoBytes = SAMPLE;
     beta = await startBetaEmulator({ apiKey: BETA_KEY });
     gamma = await startFakeGammaUpstream(GAMMA_KEYS);

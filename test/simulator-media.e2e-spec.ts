@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { approvedCustomer } from './support/fake-gamma-upstream';
-import { binaryBody } from './support/fake-alpha-upstream';
+import { binaryBody } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite, freshDatabase, FreshDatabase } from './support/test-databases';
 

@@ -1,6 +1,6 @@
 import { AlphaApiClient } from '../src/families/alpha/alpha-api.client';
 import { TaskRepository } from '../src/tasks/task.repository';
-import { FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 
@@ -10,10 +10,10 @@ const TIMEOUT_MS = 3 * 3600_000;
 
 describeEachDatabase('task sync: upstream faults, timeouts, leases, metrics', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     gw = await startGateway(kind, { TASK_TIMEOUT_MS: String(TIMEOUT_MS) });
     // Polls that hang must give up quickly in this test.
     gw.app.get(AlphaApiClient).timeouts.queryMs = 300;

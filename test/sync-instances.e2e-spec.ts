@@ -1,4 +1,4 @@
-import { FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
 import { databaseKinds, DatabaseKind, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
@@ -40,7 +40,7 @@ const processEnv = (database: FreshDatabase) => ({
   MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
 });
 
-async function setUp(gateway: Api, fake: FakeAlphaUpstream, tasks: number) {
+async function setUp(gateway: Api, fake: AlphaEmulatorServer, tasks: number) {
   await gateway.admin('POST', '/api/admin/channels', {
     name: 'alpha',
     platform: 'alpha',
@@ -91,7 +91,7 @@ async function allLogs(gateway: Api, userId: number) {
 }
 
 /** Money checks: one charge per task, one refund per failed task and none otherwise, the ledger sums to the balance. */
-async function expectExactMoney(gateway: Api, userId: number, tasks: any[], fake: FakeAlphaUpstream) {
+async function expectExactMoney(gateway: Api, userId: number, tasks: any[], fake: AlphaEmulatorServer) {
   const logs = await allLogs(gateway, userId);
   const user = await gateway.admin('GET', `/api/admin/users/${userId}`);
   const sum = logs.reduce((total, log) => total + log.quota, 0);
@@ -103,7 +103,8 @@ async function expectExactMoney(gateway: Api, userId: number, tasks: any[], fake
     expect(refunds).toHaveLength(task.status === 'FAILURE' ? 1 : 0);
     // The end state is the one the provider scripted for the task's video.
     const video = fake.videos.get(Number(task.upstream_task_id))!;
-    const last = video.script[video.script.length - 1];
+    const script = video.script!;
+    const last = script[script.length - 1];
     expect(task.status).toBe(last === 1 ? 'SUCCESS' : 'FAILURE');
   }
   const failed = tasks.filter((task) => task.status === 'FAILURE').length;
@@ -116,7 +117,7 @@ async function submitMany(
   gateways: Api[],
   key: string,
   count: number,
-  fake: FakeAlphaUpstream,
+  fake: AlphaEmulatorServer,
   parallel = 8,
   script: (i: number) => number[] = scriptFor,
 ) {
@@ -135,12 +136,12 @@ async function submitMany(
 const itOnMysql = databaseKinds().includes('mysql') ? it : it.skip;
 
 describe('task sync across processes', () => {
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   const started: GatewayProcess[] = [];
   const databases: FreshDatabase[] = [];
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
   });
   afterEach(async () => {
     for (const gateway of started.splice(0)) await gateway.crash();

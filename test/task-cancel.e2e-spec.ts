@@ -1,6 +1,6 @@
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { FakeGammaUpstream } from './support/fake-gamma-upstream';
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { startGateway, TestGateway } from './support/gateway';
@@ -19,14 +19,14 @@ const VIDEO_URL = 'https://cdn.fake-provider.test/video.mp4?sig=abc';
 describeEachDatabase('task cancel', (kind) => {
   let gw: TestGateway;
   let gamma: FakeGammaUpstream;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let runway: RunwayEmulatorServer;
   let customer: { userId: number; key: string };
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     ({ gw, fake: gamma } = await startGatewayWithFakeGamma(kind, { env: { WEBHOOK_DELIVERY_INTERVAL_MS: '0' } }));
-    alpha = await startFakeAlphaUpstream();
+    alpha = await startAlphaEmulator();
     runway = await startRunwayEmulator();
     await gw.createChannel(alphaChannelBody(alpha));
     await gw.createChannel({ name: 'runway', platform: 'runway', base_url: runway.url, api_key: runway.apiKey, models: ['gen4.5'] });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
-import { alphaChannelBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
 import { call, crashTestEnv, customer } from './support/process-api';
@@ -14,14 +14,14 @@ jest.setTimeout(240_000);
 
 describeEachDatabase('TASK_RETENTION survives kill -9 in the middle of a prune (S3 store)', (kind) => {
   let database: FreshDatabase;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let store: TestVideoStore;
   let s3: TestS3Server;
   let gateway: GatewayProcess | undefined;
 
   beforeAll(async () => {
     database = await freshDatabase(kind);
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     fake.videoBytes = SAMPLE;
     store = await startVideoStore('s3');
     s3 = store.s3!;

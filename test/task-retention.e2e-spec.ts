@@ -5,7 +5,7 @@ import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { VideoObjectKeys } from '../src/storage/video-object-keys';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
-import { alphaChannelBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { startVideoStore, TestVideoStore } from './support/s3-server';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
@@ -21,14 +21,14 @@ const RETENTION_MS = 10 * 60_000;
 for (const storeKind of ['file', 's3'] as const) {
   describeEachDatabase(`TASK_RETENTION (${storeKind} store): old ended tasks go with their video, the ledger stays`, (kind) => {
     let gw: TestGateway;
-    let fake: FakeAlphaUpstream;
+    let fake: AlphaEmulatorServer;
     let store: TestVideoStore;
     let receiver: WebhookReceiver;
     let key = '';
     let userId = 0;
 
     beforeAll(async () => {
-      fake = await startFakeAlphaUpstream();
+      fake = await startAlphaEmulator();
       fake.videoBytes = SAMPLE;
       receiver = await startWebhookReceiver();
       // Rounds run by hand (the webhook publisher's too, see video-store.e2e-spec.ts).

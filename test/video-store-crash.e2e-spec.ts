@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
-import { alphaChannelBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
 import { bytes, call, crashTestEnv, customer } from './support/process-api';
@@ -11,7 +11,7 @@ import { describeEachDatabase, FreshDatabase, freshDatabase, queryDatabase } fro
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
 
 /** The provider forgets everything: its queries and its video links answer 404 from now on. */
-function forget(fake: FakeAlphaUpstream): void {
+function forget(fake: AlphaEmulatorServer): void {
   fake.inject('any', { http: 404 });
   fake.inject('file', { http: 404 });
 }
@@ -21,13 +21,13 @@ jest.setTimeout(180_000);
 for (const storeKind of ['file', 's3'] as const) {
   describeEachDatabase(`video archiving survives kill -9 (${storeKind})`, (kind) => {
     let database: FreshDatabase;
-    let fake: FakeAlphaUpstream;
+    let fake: AlphaEmulatorServer;
     let store: TestVideoStore;
     let gateway: GatewayProcess | undefined;
 
     beforeAll(async () => {
       database = await freshDatabase(kind);
-      fake = await startFakeAlphaUpstream();
+      fake = await startAlphaEmulator();
       fake.videoBytes = SAMPLE;
       store = await startVideoStore(storeKind);
     });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { GENERATION_MS } from '../src/families/alpha/simulator/alpha-simulator.service';
+import { GENERATION_MS } from '../src/families/alpha/emulator/alpha-emulator';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
-import { binaryBody } from './support/fake-alpha-upstream';
+import { binaryBody } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
-import { alphaChannelBody, binaryBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, binaryBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { startVideoStore, TestS3Server, TestVideoStore } from './support/s3-server';
@@ -27,7 +27,7 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
 for (const storeKind of ['file', 's3'] as const) {
   describeOnSqlite(`the video store (${storeKind}): VIDEO_MAX_BYTES`, (kind) => {
     let gw: TestGateway;
-    let fake: FakeAlphaUpstream;
+    let fake: AlphaEmulatorServer;
     let store: TestVideoStore;
     let s3: TestS3Server | undefined;
     let huge: LoopbackServer;
@@ -44,7 +44,7 @@ for (const storeKind of ['file', 's3'] as const) {
         }
         res.end();
       });
-      fake = await startFakeAlphaUpstream();
+      fake = await startAlphaEmulator();
       fake.videoUrlFor = () => `${huge.url}/huge.mp4`;
       store = await startVideoStore(storeKind, { prefix: 'gw', inProcess: true });
       s3 = store.s3;

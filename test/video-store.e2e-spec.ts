@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { ProviderVideoSource } from '../src/storage/provider-video-source.service';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
-import { alphaChannelBody, binaryBody, FakeAlphaUpstream, finishAfter, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, binaryBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { startVideoStore, TestVideoStore } from './support/s3-server';
@@ -12,7 +12,7 @@ import { describeEachDatabase, queryDatabase } from './support/test-databases';
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
 
 /** The provider forgets everything: its queries and its video links answer 404 from now on. */
-function forget(fake: FakeAlphaUpstream): void {
+function forget(fake: AlphaEmulatorServer): void {
   fake.inject('any', { http: 404 });
   fake.inject('file', { http: 404 });
 }
@@ -22,13 +22,13 @@ const TTL_S = 3600;
 for (const storeKind of ['file', 's3'] as const) {
   describeEachDatabase(`the video store (${storeKind}): archive, serve, sign, thumbnail, delete`, (kind) => {
     let gw: TestGateway;
-    let fake: FakeAlphaUpstream;
+    let fake: AlphaEmulatorServer;
     let store: TestVideoStore;
     let key = '';
     let userId = 0;
 
     beforeAll(async () => {
-      fake = await startFakeAlphaUpstream();
+      fake = await startAlphaEmulator();
       fake.videoBytes = SAMPLE;
       // Archive rounds run by hand, and so do the webhook publisher's: its claim briefly locks a task that
       // just ended, and an archive claim at that moment skips the row (FOR UPDATE SKIP LOCKED on MySQL).
@@ -327,7 +327,7 @@ for (const storeKind of ['file', 's3'] as const) {
       const videoId = Math.max(...fake.videos.keys());
       // The provider's link expired and the task is unknown to it now (a fresh query fails it).
       fake.expireUrls();
-      fake.setScript(videoId, [8]);
+      await fake.setScript(videoId, [8]);
       await archive();
       expect((await archiveState(id)).archive_status).toBe('failed');
       const gone = await get(`/v1/videos/${id}/content`).expect(410);
@@ -335,7 +335,7 @@ for (const storeKind of ['file', 's3'] as const) {
       expect((await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.status).toBe('completed');
 
       // The provider has it again (say, it was restored): an admin asks for another archive.
-      fake.setScript(videoId, [1]);
+      await fake.setScript(videoId, [1]);
       await gw.admin.post(`/api/admin/tasks/${id}/archive`).expect(202, { task_id: id, archive_status: 'pending' });
       await archive();
       expect((await archiveState(id)).archive_status).toBe('archived');
@@ -347,11 +347,11 @@ for (const storeKind of ['file', 's3'] as const) {
 
 describeEachDatabase('VIDEO_STORE=none: a pure proxy of the provider', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let key = '';
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     fake.videoBytes = SAMPLE;
     gw = await startGateway(kind, { VIDEO_STORE: 'none' });
     await gw.createChannel(alphaChannelBody(fake));

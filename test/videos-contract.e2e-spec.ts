@@ -1,4 +1,4 @@
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
@@ -11,12 +11,12 @@ const BETA_720P_PRICE = 5000;
 /** Product-contract promises shared by both video surfaces: idempotency window, missing channels, request ids. */
 describeOnSqlite('videos and generations: contract of the OpenAI-compatible surface', (kind) => {
   let gw: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    [alpha, beta] = await Promise.all([startFakeAlphaUpstream(), startBetaEmulator()]);
+    [alpha, beta] = await Promise.all([startAlphaEmulator(), startBetaEmulator()]);
     gw = await startGateway(kind);
     // Only alpha/v5 and beta-1.0-t2v are served, and only to the default group.
     await gw.createChannel(alphaChannelBody(alpha, { models: ['alpha/v5'], groups: ['default'] }));

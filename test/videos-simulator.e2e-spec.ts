@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GENERATION_MS } from '../src/families/alpha/simulator/alpha-simulator.service';
-import { binaryBody, fakePng } from './support/fake-alpha-upstream';
+import { GENERATION_MS } from '../src/families/alpha/emulator/alpha-emulator';
+import { binaryBody, fakePng } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 

@@ -1,7 +1,7 @@
 import { TaskRepository } from '../src/tasks/task.repository';
 import { AlphaFamilyModule } from '../src/families/alpha/alpha-family.module';
 import { StagedImageInputs } from '../src/families/shared/staged-image-inputs.service';
-import { alphaChannelBody, fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, fakePng, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { describeEachDatabase } from './support/test-databases';
@@ -10,13 +10,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 describeEachDatabase('videos: family A submits', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let images: LoopbackServer;
   const png = fakePng(4096);
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     // A public image host: one image, a redirect to it, a 404, a huge one and one that never answers.
     images = await startLoopbackServer((req, res) => {
       if (req.path === '/cat.png') {
@@ -206,12 +206,14 @@ describeEachDatabase('videos: family A submits', (kind) => {
 
   it('forwards a given metadata.img_id without fetching or uploading anything', async () => {
     const { key } = await gw.createCustomer({ quota: QUOTA });
-    fake.uploads.push({ imgId: 4242, traceId: undefined });
+    const imgId = await fake.storeImage();
     const fetchesBefore = images.requests.length;
-    await submit(key, { model: 'alpha/v6', prompt: 'known image', image: `${images.url}/cat.png`, metadata: { img_id: 4242 } }).expect(200);
+    await submit(key, { model: 'alpha/v6', prompt: 'known image', image: `${images.url}/cat.png`, metadata: { img_id: imgId } }).expect(
+      200,
+    );
     expect(images.requests.length).toBe(fetchesBefore);
     expect(fake.calls('upload')).toHaveLength(0);
-    expect(fake.calls('generate')[0].json).toMatchObject({ img_id: 4242 });
+    expect(fake.calls('generate')[0].json).toMatchObject({ img_id: imgId });
   });
 
   it('refuses images it cannot fetch, too large ones and slow ones with 400, before charging', async () => {

@@ -1,6 +1,6 @@
 import { get } from 'node:http';
 import { AlphaApiClient } from '../src/families/alpha/alpha-api.client';
-import { alphaChannelBody, FakeAlphaFault, fakePng, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, AlphaFault, fakePng, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -9,10 +9,10 @@ const QUOTA = 1_000_000;
 describeOnSqlite('videos: upstream trouble', (kind) => {
   describe('refused submits', () => {
     let gw: TestGateway;
-    let fake: FakeAlphaUpstream;
+    let fake: AlphaEmulatorServer;
 
     beforeAll(async () => {
-      fake = await startFakeAlphaUpstream();
+      fake = await startAlphaEmulator();
       gw = await startGateway(kind);
       await gw.createChannel(alphaChannelBody(fake));
       gw.app.get(AlphaApiClient).timeouts.generateMs = 300;
@@ -25,7 +25,7 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
 
     const BUSY = 'upstream concurrency limit reached, retry later';
     const DOWN = 'upstream channel unavailable, retry later';
-    it.each<[string, FakeAlphaFault, number, string, string | undefined]>([
+    it.each<[string, AlphaFault, number, string, string | undefined]>([
       [
         'an invalid parameter (400011)',
         { errCode: 400011, message: 'invalid parameter' },
@@ -100,7 +100,7 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
         .set('Authorization', `Bearer ${key}`)
         .send({ model: 'alpha/v5', prompt: 'x' })
         .expect(200);
-      for (const fault of [{ http: 500 }, { garbage: true }, { errCode: 99999 }] as FakeAlphaFault[]) {
+      for (const fault of [{ http: 500 }, { garbage: true }, { errCode: 99999 }] as AlphaFault[]) {
         fake.inject('result', fault, 1);
         gw.clock.advance(6 * 60_000); // past any back-off (at most 5 min), within the 30 min task timeout
         await gw.sync();
@@ -145,13 +145,13 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
 
   describe('channel fallback', () => {
     let gw: TestGateway;
-    let primary: FakeAlphaUpstream;
-    let secondary: FakeAlphaUpstream;
+    let primary: AlphaEmulatorServer;
+    let secondary: AlphaEmulatorServer;
     let primaryId: number;
     let secondaryId: number;
 
     beforeAll(async () => {
-      [primary, secondary] = await Promise.all([startFakeAlphaUpstream(), startFakeAlphaUpstream({ apiKey: 'second-key' })]);
+      [primary, secondary] = await Promise.all([startAlphaEmulator(), startAlphaEmulator({ apiKey: 'second-key' })]);
       gw = await startGateway(kind);
       primaryId = await gw.createChannel(alphaChannelBody(primary, { priority: 10 }));
       secondaryId = await gw.createChannel(alphaChannelBody(secondary, { priority: 0 }));
@@ -162,7 +162,7 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
       await secondary?.close();
     });
 
-    it.each<[string, FakeAlphaFault]>([
+    it.each<[string, AlphaFault]>([
       ['channel trouble (500090)', { errCode: 500090 }],
       ['back-pressure (500044)', { errCode: 500044 }],
       ['a transport error', { http: 503 }],

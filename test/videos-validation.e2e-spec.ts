@@ -1,4 +1,4 @@
-import { alphaChannelBody, startFakeAlphaUpstream, FakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { alphaChannelBody, startAlphaEmulator, AlphaEmulatorServer } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -8,12 +8,12 @@ const invalid = (message: string, param: string | null) => ({
 
 describeOnSqlite('videos: validation and auth before any charge', (kind) => {
   let gw: TestGateway;
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let customer: { userId: number; key: string; keyId: number };
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     gw = await startGateway(kind);
     await gw.createChannel(alphaChannelBody(fake));
     customer = await gw.createCustomer({ quota: QUOTA });

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
-import { FakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { AlphaEmulatorServer } from './support/alpha-emulator';
 import { TestGateway } from './support/gateway';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 import { flatBody, startWebhookGateway, unifiedBody, WebhookGateway } from './support/webhook-gateway';
@@ -10,7 +10,7 @@ import { eventsFor, ReceivedWebhook, WebhookReceiver } from './support/webhook-r
 describeEachDatabase('webhooks: per-request callbacks', (kind) => {
   let hooks: WebhookGateway;
   let gw: TestGateway;
-  let alpha: FakeAlphaUpstream;
+  let alpha: AlphaEmulatorServer;
   let customer: { userId: number; key: string };
   let secret: string;
 

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
+import { AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
 import { databaseKinds, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
@@ -27,13 +27,13 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined>
 
 /** The outbox survives a crash: a task's end, marked by the move that ended it, is published and delivered by the next process. */
 describe('webhooks across a kill -9', () => {
-  let fake: FakeAlphaUpstream;
+  let fake: AlphaEmulatorServer;
   let receiver: WebhookReceiver;
   const started: GatewayProcess[] = [];
   const databases: FreshDatabase[] = [];
 
   beforeAll(async () => {
-    fake = await startFakeAlphaUpstream();
+    fake = await startAlphaEmulator();
     receiver = await startWebhookReceiver();
   });
   afterEach(async () => {

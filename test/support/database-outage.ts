@@ -1,4 +1,4 @@
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './alpha-emulator';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './gateway';
 import { freshProxiedDatabase, TcpProxy } from './tcp-proxy';
 import type { DatabaseKind, FreshDatabase } from './test-databases';
@@ -55,7 +55,7 @@ export interface GatewayBehindProxy {
   database: FreshDatabase;
   proxy: TcpProxy;
   gateway: TestGateway;
-  alpha: FakeAlphaUpstream;
+  alpha: AlphaEmulatorServer;
   /** Thaws the proxy, then closes everything and drops the database. */
   close(): Promise<void>;
 }
@@ -63,7 +63,7 @@ export interface GatewayBehindProxy {
 export async function startGatewayBehindProxy(kind: DatabaseKind, env: Record<string, string>): Promise<GatewayBehindProxy> {
   const { database, proxy, proxied } = await freshProxiedDatabase(kind);
   let gateway: TestGateway | undefined;
-  let alpha: FakeAlphaUpstream | undefined;
+  let alpha: AlphaEmulatorServer | undefined;
   const close = async () => {
     proxy.thaw();
     await gateway?.close();
@@ -73,7 +73,7 @@ export async function startGatewayBehindProxy(kind: DatabaseKind, env: Record<st
   };
   try {
     gateway = await startGateway(kind, env, proxied);
-    alpha = await startFakeAlphaUpstream();
+    alpha = await startAlphaEmulator();
     await gateway.createChannel(alphaChannelBody(alpha));
     return { database, proxy, gateway, alpha, close };
   } catch (error) {

@@ -17,7 +17,7 @@ export async function serveEmulator(handle: (req: EmulatorRequest, base: string)
   const server = await startLoopbackServer(async (req: RecordedRequest, res: ServerResponse) => {
     const form = await formOf(req);
     const request = { method: req.method, path: req.path, query: req.query, headers: req.headers };
-    send(res, await handle(form ? { ...request, form } : { ...request, json: req.json }, base), req.headers.range);
+    writeEmulatorReply(res, await handle(form ? { ...request, form } : { ...request, json: req.json }, base), req.headers.range);
   });
   base = server.url;
   return server;
@@ -40,13 +40,20 @@ export async function formOf(req: RecordedRequest): Promise<EmulatorForm | undef
   return form;
 }
 
-/** A video honours `Range: bytes=a-b` (206), as a CDN or signed storage does. */
-function send(res: ServerResponse, reply: EmulatorReply, range: string | undefined): void {
+/**
+ * Writes an emulator's reply; a video honours `Range` as a CDN or signed storage does: `bytes=a-b`,
+ * `bytes=a-` and `bytes=-n` (206), an unsatisfiable range 416.
+ */
+export function writeEmulatorReply(res: ServerResponse, reply: EmulatorReply, range: string | undefined): void {
   if ('video' in reply) {
     const bytes = 'bytes' in reply.video ? reply.video.bytes : readFileSync(reply.video.file);
-    const asked = /^bytes=(\d+)-(\d*)$/.exec(range ?? '');
-    const start = asked ? Number(asked[1]) : 0;
-    const end = asked && asked[2] ? Math.min(Number(asked[2]), bytes.length - 1) : bytes.length - 1;
+    const asked = /^bytes=(\d*)-(\d*)$/.exec(range ?? '');
+    let start = 0;
+    let end = bytes.length - 1;
+    if (asked && asked[1] === '') start = Math.max(0, bytes.length - Number(asked[2]));
+    else if (asked) [start, end] = [Number(asked[1]), asked[2] ? Math.min(Number(asked[2]), bytes.length - 1) : end];
+    if (asked && (start >= bytes.length || start > end))
+      return void res.writeHead(416, { 'content-range': `bytes */${bytes.length}` }).end();
     const slice = bytes.subarray(start, end + 1);
     res.writeHead(asked ? 206 : 200, {
       'content-type': 'video/mp4',

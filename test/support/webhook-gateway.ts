@@ -1,6 +1,6 @@
 import type request from 'supertest';
 import { WebhookDeliveryService } from '../../src/webhooks/webhook-delivery.service';
-import { alphaChannelBody, FakeAlphaUpstream, startFakeAlphaUpstream } from './fake-alpha-upstream';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './beta-emulator';
 import { startGateway, TestGateway } from './gateway';
 import type { DatabaseKind } from './test-databases';
@@ -32,7 +32,7 @@ export const unifiedBody = (extra: object = {}) => ({ model: 'beta-1.0-t2v', pro
  */
 export interface WebhookGateway {
   gw: TestGateway;
-  alpha: FakeAlphaUpstream;
+  alpha: AlphaEmulatorServer;
   beta: BetaEmulatorServer;
   customer: { userId: number; key: string };
   as(key: string): KeyedRequests;
@@ -52,7 +52,7 @@ export interface WebhookGateway {
 /** `env` adds to (or overrides) the gateway's variables, e.g. TASK_RETENTION. */
 export async function startWebhookGateway(kind: DatabaseKind, env: Record<string, string> = {}): Promise<WebhookGateway> {
   const receivers: WebhookReceiver[] = [];
-  const alpha = await startFakeAlphaUpstream();
+  const alpha = await startAlphaEmulator();
   const beta = await startBetaEmulator();
   let gw: TestGateway | undefined;
   let customer: { userId: number; key: string };
@@ -72,7 +72,7 @@ export async function startWebhookGateway(kind: DatabaseKind, env: Record<string
 
 function webhookGateway(
   gw: TestGateway,
-  alpha: FakeAlphaUpstream,
+  alpha: AlphaEmulatorServer,
   beta: BetaEmulatorServer,
   customer: { userId: number; key: string },
   receivers: WebhookReceiver[],

@@ -39,6 +39,8 @@ export interface EmulatorRecords {
   find<T>(kind: string, key: string): Promise<SimulatorRecord<T> | null>;
   /** The records of a kind, newest first. */
   list<T>(kind: string, options?: { limit?: number }): Promise<SimulatorRecord<T>[]>;
+  /** A record by its sequence number (family A's integer ids are these). */
+  findBySeq<T>(kind: string, seq: number): Promise<SimulatorRecord<T> | null>;
   update<T>(kind: string, key: string, data: T): Promise<void>;
   remove(kind: string, key: string): Promise<boolean>;
   forgetOlderThan(kind: string, cutoff: number): Promise<void>;
@@ -60,6 +62,10 @@ export function memoryRecords(now: () => number): EmulatorRecords {
     async list<T>(kind: string, options: { limit?: number } = {}) {
       const ofKind = [...rows.entries()].filter(([name]) => name.startsWith(`${kind}\n`)).map(([, row]) => row);
       return ofKind.sort((a, b) => b.seq - a.seq).slice(0, options.limit ?? 1000) as SimulatorRecord<T>[];
+    },
+    async findBySeq<T>(kind: string, seq: number) {
+      for (const [name, row] of rows) if (row.seq === seq && name.startsWith(`${kind}\n`)) return row as SimulatorRecord<T>;
+      return null;
     },
     async update<T>(kind: string, key: string, data: T) {
       const row = rows.get(id(kind, key));

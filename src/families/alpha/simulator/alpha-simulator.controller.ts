@@ -1,80 +1,61 @@
-import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Head, Post, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { SIMULATOR_API_KEY } from '../../simulator-shared/simulator-credentials';
-import { AlphaSimulatorError, AlphaSimulatorService } from './alpha-simulator.service';
-import { SAMPLE_VIDEO_PATH } from '../../simulator-shared/sample-video';
+import { emulatorRequestOf, sendEmulatorReply } from '../../simulator-shared/emulator-http';
+import { AlphaEmulator, AlphaUploadForm } from '../emulator/alpha-emulator';
 
-const BASE = 'simulator/alpha';
+const MOUNT = '/simulator/alpha';
 
-/** The family A provider protocol (`/openapi/v2/...`), simulated; mounted only with SIMULATOR=on. */
+/** What multer hands over of the `image` part. */
+interface UploadedImage {
+  buffer: Buffer;
+  originalname?: string;
+  mimetype?: string;
+}
+
+/** The embedded family A provider under /simulator/alpha: every route is the family's one emulator (emulator/alpha-emulator.ts). */
 @ApiExcludeController()
-@Controller(BASE)
+@Controller('simulator/alpha')
 export class AlphaSimulatorController {
-  constructor(private readonly simulator: AlphaSimulatorService) {}
+  constructor(private readonly emulator: AlphaEmulator) {}
 
   @Post('openapi/v2/image/upload')
   @UseInterceptors(FileInterceptor('image', { limits: { fileSize: 20 * 1024 * 1024 } }))
-  async upload(
-    @Headers('api-key') apiKey: string,
-    @UploadedFile() image: { buffer: Buffer } | undefined,
-    @Body() body: Record<string, unknown>,
-    @Res() res: Response,
-  ): Promise<void> {
-    await this.answer(res, apiKey, () => this.simulator.uploadImage(image?.buffer, body?.image_url));
+  upload(@Req() req: Request, @Res() res: Response, @UploadedFile() image: UploadedImage | undefined): Promise<void> {
+    const fields = (req.body ?? {}) as Record<string, unknown>;
+    const form: AlphaUploadForm = {
+      ...(image ? { file: { data: image.buffer, filename: image.originalname, contentType: image.mimetype } } : {}),
+      ...(typeof fields.image_url === 'string' ? { imageUrl: fields.image_url } : {}),
+    };
+    return this.serve(req, res, form);
   }
 
   @Post('openapi/v2/video/text/generate')
-  async textGenerate(
-    @Headers('api-key') apiKey: string,
-    @Headers('ai-trace-id') traceId: string,
-    @Body() body: Record<string, unknown>,
-    @Res() res: Response,
-  ): Promise<void> {
-    await this.answer(res, apiKey, () => this.simulator.generate('text', body ?? {}, traceId));
+  textGenerate(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.serve(req, res);
   }
 
   @Post('openapi/v2/video/img/generate')
-  async imageGenerate(
-    @Headers('api-key') apiKey: string,
-    @Headers('ai-trace-id') traceId: string,
-    @Body() body: Record<string, unknown>,
-    @Res() res: Response,
-  ): Promise<void> {
-    await this.answer(res, apiKey, () => this.simulator.generate('img', body ?? {}, traceId));
+  imageGenerate(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.serve(req, res);
   }
 
   @Get('openapi/v2/video/result/:id')
-  async result(@Headers('api-key') apiKey: string, @Param('id') id: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const origin = `${req.protocol}://${req.get('host')}`;
-    await this.answer(res, apiKey, () =>
-      this.simulator.result(id, (videoId, expires) => `${origin}/${BASE}/files/${videoId}.mp4?expires=${expires}`),
-    );
+  result(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.serve(req, res);
   }
 
-  /** The temporary video URL: no API key (like a signed link), 403 once expired; Range and HEAD via sendFile. */
+  /** The temporary video URL: no API key (like a signed link); Range and HEAD as a CDN. */
   @Get('files/:file')
-  async file(@Param('file') file: string, @Query('expires') expires: string, @Res() res: Response): Promise<void> {
-    const videoId = Number(/^(\d+)\.mp4$/.exec(file)?.[1]);
-    if (!(await this.simulator.fileAvailable(videoId, Number(expires)))) {
-      res.status(403).type('text/plain').send('link expired or unknown');
-      return;
-    }
-    res.sendFile(SAMPLE_VIDEO_PATH, { headers: { 'Content-Type': 'video/mp4' } });
+  @Head('files/:file')
+  file(@Req() req: Request, @Res() res: Response): Promise<void> {
+    return this.serve(req, res);
   }
 
-  /** The provider's envelopes: `{ErrCode, ErrMsg, Resp}`, or the lower-case one with an HTTP error. */
-  private async answer(res: Response, apiKey: string | undefined, work: () => Promise<unknown>): Promise<void> {
-    if (apiKey !== SIMULATOR_API_KEY) {
-      res.status(401).json({ err_code: 401, err_msg: 'invalid API-KEY', resp: '' });
-      return;
-    }
-    try {
-      res.status(200).json({ ErrCode: 0, ErrMsg: 'success', Resp: await work() });
-    } catch (error) {
-      if (!(error instanceof AlphaSimulatorError)) throw error;
-      res.status(200).json({ ErrCode: error.errCode, ErrMsg: error.message, Resp: {} });
-    }
+  private async serve(req: Request, res: Response, form?: AlphaUploadForm): Promise<void> {
+    const request = { ...emulatorRequestOf(req, MOUNT), ...(form ? { upload: form, json: undefined } : {}) };
+    const reply = await this.emulator.handle(request, `${req.protocol}://${req.get('host')}${MOUNT}`);
+    sendEmulatorReply(res, reply);
   }
 }
