@@ -48,6 +48,18 @@ export interface SubmitOutcome<Request extends StoredRequest = StoredRequest> {
   upstreamTaskId: string;
   /** Extra request data the adapter learned while submitting (e.g. an uploaded img_id), merged into task.request. */
   requestPatch?: Partial<Request>;
+  /** What the provider said the task costs it, when it says so at submit (Vidu's `credits`). */
+  providerUsage?: ProviderUsage;
+}
+
+/**
+ * What a provider reports of its own cost of a task, in its own unit (fal's `x-fal-billable-units`,
+ * Vidu's `credits`, xAI's `usage.cost_in_usd_ticks`, Replicate's `metrics.predict_time` seconds):
+ * kept on the task as `provider_usage`, summed per channel beside what customers paid.
+ */
+export interface ProviderUsage {
+  unit: 'fal_billable_units' | 'credits' | 'usd_ticks' | 'predict_seconds';
+  amount: number;
 }
 
 export type UpstreamState = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -67,6 +79,8 @@ export interface PollOutcome {
   raw: unknown;
   /** The provider says the task was cancelled (a failed outcome): after a client's cancel was sent, that cancel's end. */
   cancelledUpstream?: boolean;
+  /** What the provider reports of its cost of the task so far (the last one reported is kept). */
+  providerUsage?: ProviderUsage;
 }
 
 /**
@@ -83,6 +97,12 @@ export interface UpstreamAdapter<Request extends StoredRequest = StoredRequest> 
   readonly expectedDurationMs: number;
   /** True when resubmitting the same task is de-duplicated upstream (safe after a crash). */
   readonly idempotentSubmit: boolean;
+  /**
+   * How long the provider keeps a finished video at its link (Replicate: an hour; xAI and Vidu:
+   * short-lived links): such videos are archived as soon as the task ends, ahead of other archive
+   * work, and past it a video that could not be archived is gone (410 `video_expired`). Absent: kept.
+   */
+  readonly outputExpiresAfterMs?: number;
   /** The model name sent upstream when the channel has no mapping for it. */
   defaultUpstreamModel(publicModel: string): string;
   /** Every upstream call of the submit stays within `deadline` (and stops when its signal aborts). */
