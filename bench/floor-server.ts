@@ -7,6 +7,8 @@
  *   SUBMITTING, take the charge with a conditional update, read the balance, write the hold's ledger
  *   row), the same loopback upstream call (keep-alive), then the second transaction (mark the task
  *   submitted with a compare-and-set, the hold becomes the charge) and a JSON answer.
+ * - `POST /v1/videos/quote`: the key lookup, then what a quote reads fresh (the balance, the key's
+ *   limits), the price from a table held in memory (the gateway's is cached too) and a JSON answer.
  * FLOOR_DATABASE_URL is `sqlite:<path>` or a `mysql://` URL; FLOOR_UPSTREAM_URL the lean upstream.
  * Prints `listening <port>`.
  */
@@ -48,7 +50,13 @@ interface FloorStore {
   record(task: NewTask): Promise<boolean>;
   /** The second transaction. */
   markSubmitted(task: NewTask, upstreamTaskId: string, now: number): Promise<boolean>;
+  /** A quote's fresh reads: the balance and the key's limits. */
+  quoteReads(caller: Caller): Promise<{ balance: number; key: Record<string, unknown> | undefined }>;
 }
+
+const KEY_LIMITS_SQL = 'SELECT quota_limit, used_quota, budget, budget_used, budget_period, budget_period_start FROM api_keys WHERE id = ?';
+/** The floor's price table, in memory: alpha/v6 at 720p, per second. */
+const PRICE_PER_SECOND = 900;
 
 const CALLER_SQL =
   'SELECT k.id AS key_id, k.status AS key_status, u.id AS user_id, u.status AS user_status, u.user_group AS user_group ' +
@@ -101,7 +109,7 @@ function sqliteStore(path: string): FloorStore {
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 10000');
   db.pragma('synchronous = NORMAL');
-  const [caller, task, insert, charge, balance, hold, submitted, confirm] = [
+  const [caller, task, insert, charge, balance, hold, submitted, confirm, keyLimits] = [
     CALLER_SQL,
     TASK_SQL,
     INSERT_TASK_SQL,
@@ -110,6 +118,7 @@ function sqliteStore(path: string): FloorStore {
     HOLD_SQL,
     SUBMITTED_SQL,
     CONFIRM_SQL,
+    KEY_LIMITS_SQL,
   ].map((sql) => db.prepare(sql));
   const record = db.transaction((t: NewTask) => {
     insert.run(...recordParams(t));
@@ -135,6 +144,7 @@ function sqliteStore(path: string): FloorStore {
       }
     },
     markSubmitted: async (t, upstreamTaskId, now) => mark(t, upstreamTaskId, now),
+    quoteReads: async (c) => ({ balance: Number(balance.get(c.userId)!.quota), key: keyLimits.get(c.keyId) }),
   };
 }
 
@@ -195,6 +205,7 @@ async function mysqlStore(url: string): Promise<FloorStore> {
         await run(CONFIRM_SQL, [t.taskId]);
         return true;
       }),
+    quoteReads: async (c) => ({ balance: Number((await one(BALANCE_SQL, [c.userId]))!.quota), key: await one(KEY_LIMITS_SQL, [c.keyId]) }),
   };
 }
 
@@ -311,6 +322,27 @@ async function handle(store: FloorStore, upstream: string, req: IncomingMessage,
     if (!task || task.status === 'SUBMITTING' || task.status === 'REJECTED')
       return send(res, 404, { error: { message: 'task not found' } });
     return send(res, 200, form === 'flat' ? flat(task) : unified(task));
+  }
+  if (req.method === 'POST' && url === '/v1/videos/quote') {
+    const body = JSON.parse(await readBody(req)) as { model?: string; duration?: number; resolution?: string };
+    if (body.model !== 'alpha/v6') return send(res, 400, { error: { message: `unknown model: ${String(body.model)}` } });
+    const seconds = body.duration ?? 5;
+    const quota = seconds * PRICE_PER_SECOND;
+    const { balance, key } = await store.quoteReads(caller);
+    if (
+      balance < quota ||
+      (key?.quota_limit !== null && key?.quota_limit !== undefined && Number(key.used_quota) + quota > Number(key.quota_limit))
+    )
+      return send(res, 402, { error: { message: 'insufficient user quota' } });
+    return send(res, 200, {
+      model: body.model,
+      seconds,
+      resolution: '720p',
+      audio: false,
+      quota,
+      usd: quota / 10_000,
+      detail: `alpha/v6 720p ${seconds}s: ${quota} x group default ratio 1`,
+    });
   }
   if (req.method === 'POST' && url === '/v1/videos') {
     const body = JSON.parse(await readBody(req)) as { model?: string; prompt?: string; duration?: number; resolution?: string };

@@ -291,6 +291,37 @@ export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16
   }
 }
 
+/** POST /v1/videos/quote against the floor doing the same reads (the key, the balance, the key's limits) and price. */
+export async function runQuoteBench(databaseUrl?: string, concurrency = 32, rounds = 5, roundMs = 5000): Promise<HotPathBenchResult> {
+  const running = await start(databaseUrl);
+  try {
+    const post = (base: string) => ({
+      url: `${base}/v1/videos/quote`,
+      method: 'POST',
+      headers: { Authorization: `Bearer ${running.key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' }),
+      concurrency,
+    });
+    const loadBefore = loadavg()[0];
+    const comparisons = await measurePairs(
+      [
+        {
+          name: 'POST /v1/videos/quote',
+          floor: post(running.floor),
+          gateway: post(running.gateway),
+          floorPid: running.floorPid,
+          gatewayPid: running.gatewayPid,
+        },
+      ],
+      rounds,
+      roundMs,
+    );
+    return { database: running.database, concurrency, rounds, roundMs, loadAverage: loadRange(loadBefore), comparisons };
+  } finally {
+    await running.stop();
+  }
+}
+
 /** The comparison as a table: requests per second, p50 and p99 of the gateway and its floor, both ratios. */
 export function hotPathTable(title: string, result: HotPathBenchResult): string {
   const row = (r: LoadResult) => `${String(r.perSecond).padStart(7)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}`;

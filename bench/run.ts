@@ -9,11 +9,11 @@
  *   direct read of the same file, and the gateway's peak RSS (BENCH_CONTENT_MIB sets the size).
  * - webhooks: 10,000 tasks ending within a minute with 3 endpoints (one hangs): delivery latency at
  *   the healthy ones, and the sync's cadence next to the same run without webhooks.
- * BENCH=sync,get,submit,content,webhooks picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
+ * BENCH=sync,get,submit,quote,content,webhooks picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
  * BENCH_DATABASE_URL (an empty MySQL database, e.g. mysql://root@127.0.0.1:3306/gw_bench) the database.
  */
 import { runContentBench } from './content-bench';
-import { hotPathTable, runGetBench, runSubmitFloorBench } from './hot-path-bench';
+import { hotPathTable, runGetBench, runQuoteBench, runSubmitFloorBench } from './hot-path-bench';
 import { runSyncBench, SyncBenchResult } from './sync-bench';
 import { runWebhookBench } from './webhook-bench';
 
@@ -51,6 +51,11 @@ async function syncBench(): Promise<void> {
 async function getBench(): Promise<void> {
   const result = await runGetBench(process.env.BENCH_DATABASE_URL);
   write(`${JSON.stringify(result)}\n${hotPathTable('get', result)}\n`);
+}
+
+async function quoteBench(): Promise<void> {
+  const result = await runQuoteBench(process.env.BENCH_DATABASE_URL);
+  write(`${JSON.stringify(result)}\n${hotPathTable('quote', result)}\n`);
 }
 
 async function submitBench(): Promise<void> {
@@ -105,10 +110,11 @@ async function webhookBench(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const selected = (process.env.BENCH ?? 'sync,get,submit,content,webhooks').split(',');
+  const selected = (process.env.BENCH ?? 'sync,get,submit,quote,content,webhooks').split(',');
   if (selected.includes('sync')) await syncBench();
   if (selected.includes('get')) await getBench();
   if (selected.includes('submit')) await submitBench();
+  if (selected.includes('quote')) await quoteBench();
   if (selected.includes('content')) await contentBench();
   if (selected.includes('webhooks')) await webhookBench();
 }
