@@ -4,7 +4,8 @@ import { IdentifierCollation1764000000100 } from '../src/database/migrations/176
 import { ChannelsService } from '../src/upstream/channels.service';
 import { alphaChannelBody, ALPHA_MODEL_IDS, FakeAlphaUpstream, startFakeAlphaUpstream } from './support/fake-alpha-upstream';
 import { betaChannelBody, BETA_MODEL_IDS, binaryBody, FakeBetaUpstream, startFakeBetaUpstream } from './support/fake-beta-upstream';
-import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer, startGammaEmulator } from './support/gamma-emulator';
+import { approvedCustomer } from './support/verification-customers';
 import { startGateway, TestGateway } from './support/gateway';
 
 /** The gateway's own signed content link of a task (what `metadata.url` and `result_url` show). */
@@ -45,14 +46,14 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     let gw: TestGateway;
     let alpha: FakeAlphaUpstream;
     let beta: FakeBetaUpstream;
-    let gamma: FakeGammaUpstream;
+    let gamma: GammaEmulatorServer;
     let logs: ReturnType<typeof captureLogs>;
     const ids: Record<'alpha' | 'beta' | 'gamma', number> = { alpha: 0, beta: 0, gamma: 0 };
     let customer: { userId: number; key: string };
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
 
     beforeAll(async () => {
-      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream(), startFakeGammaUpstream()]);
+      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream(), startGammaEmulator()]);
       logs = captureLogs();
       const previous = process.env.TEST_LOGS;
       process.env.TEST_LOGS = '1';
@@ -184,7 +185,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       const { body } = await as(gw.http.post('/v1/video/generations'))
         .send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } })
         .expect(200);
-      gamma.setTask([...gamma.tasks.keys()].at(-1)!, {
+      await gamma.setTask(gamma.taskIds().at(-1)!, {
         status: 'failed',
         error: { code: 'InternalServiceError', message: leaky(gamma.apiKey) },
       });
@@ -320,12 +321,12 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     let gw: TestGateway;
     let alpha: FakeAlphaUpstream;
     let beta: FakeBetaUpstream;
-    let gamma: FakeGammaUpstream;
+    let gamma: GammaEmulatorServer;
     let customer: { userId: number; key: string };
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
 
     beforeAll(async () => {
-      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream(), startFakeGammaUpstream()]);
+      [alpha, beta, gamma] = await Promise.all([startFakeAlphaUpstream(), startFakeBetaUpstream(), startGammaEmulator()]);
       gw = await startGateway(kind, { MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
       const channels = gw.app.get(ChannelsService);
       // Trusted (as the gateway's own channels are): the fakes live on loopback, the policy under test is for the links they hand out.
@@ -418,7 +419,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       const { body } = await as(gw.http.post('/v1/video/generations'))
         .send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } })
         .expect(200);
-      gamma.setTask([...gamma.tasks.keys()].at(-1)!, { status: 'succeeded', videoUrl: 'http://169.254.169.254/latest/meta-data/' });
+      await gamma.setTask(gamma.taskIds().at(-1)!, { status: 'succeeded', videoUrl: 'http://169.254.169.254/latest/meta-data/' });
       gw.clock.advance(10_000);
       await gw.sync();
       const { unified, flat } = await views(body.id);

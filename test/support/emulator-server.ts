@@ -17,7 +17,10 @@ export async function serveEmulator(handle: (req: EmulatorRequest, base: string)
   const server = await startLoopbackServer(async (req: RecordedRequest, res: ServerResponse) =>
     send(
       res,
-      await handle({ method: req.method, path: req.path, query: req.query, headers: req.headers, json: req.json }, base),
+      await handle(
+        { method: req.method, path: req.path, query: req.query, headers: req.headers, json: req.json, wirePath: req.path, body: req.body },
+        base,
+      ),
       req.headers.range,
     ),
   );
@@ -42,6 +45,8 @@ function send(res: ServerResponse, reply: EmulatorReply, range: string | undefin
     return void res.end(slice);
   }
   if ('text' in reply) return void res.writeHead(reply.status, { 'content-type': 'text/plain' }).end(reply.text);
+  if ('html' in reply)
+    return void res.writeHead(reply.status, { ...reply.headers, 'content-type': 'text/html; charset=utf-8' }).end(reply.html);
   if (reply.json === undefined) return void res.writeHead(reply.status, reply.headers).end();
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   sendJson(res, reply.status, reply.json);

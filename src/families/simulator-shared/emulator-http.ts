@@ -13,6 +13,10 @@ export interface EmulatorRequest {
   query: URLSearchParams;
   headers: Record<string, string | string[] | undefined>;
   json?: unknown;
+  /** The path as the client sent it, the mount included: what a request signature covers. */
+  wirePath?: string;
+  /** The body's bytes as they arrived, for a check over them (a signature); absent where the body was parsed as JSON. */
+  body?: Buffer;
 }
 
 /** The bytes of a finished video: a file (the simulator's sample) or a buffer (a test's own). */
@@ -21,12 +25,16 @@ export type EmulatedVideo = { file: string } | { bytes: Buffer };
 export type EmulatorReply =
   | { status: number; json?: unknown; headers?: Record<string, string> }
   | { status: number; text: string }
+  | { status: number; html: string; headers?: Record<string, string> }
   | { status: 200; video: EmulatedVideo };
 
 /** Where an emulator keeps its state: the gateway's database for the simulator (SimulatorRecords), memory in tests. */
 export interface EmulatorRecords {
-  insertOrGet<T>(kind: string, key: string, data: T): Promise<SimulatorRecord<T>>;
+  /** Stores a record unless its key exists, and answers the stored one; `parentKey` files it under another (an asset's group). */
+  insertOrGet<T>(kind: string, key: string, data: T, parentKey?: string | null): Promise<SimulatorRecord<T>>;
   find<T>(kind: string, key: string): Promise<SimulatorRecord<T> | null>;
+  /** The records of a kind, newest first; `parentKeys` narrows to those children. */
+  list<T>(kind: string, options?: { parentKeys?: string[]; limit?: number }): Promise<SimulatorRecord<T>[]>;
   update<T>(kind: string, key: string, data: T): Promise<void>;
   remove(kind: string, key: string): Promise<boolean>;
   forgetOlderThan(kind: string, cutoff: number): Promise<void>;
@@ -38,12 +46,22 @@ export function memoryRecords(now: () => number): EmulatorRecords {
   let seq = 0;
   const id = (kind: string, key: string) => `${kind}\n${key}`;
   return {
-    async insertOrGet<T>(kind: string, key: string, data: T) {
-      if (!rows.has(id(kind, key))) rows.set(id(kind, key), { seq: ++seq, key, parentKey: null, data, createdAt: now() });
+    async insertOrGet<T>(kind: string, key: string, data: T, parentKey: string | null = null) {
+      if (!rows.has(id(kind, key))) rows.set(id(kind, key), { seq: ++seq, key, parentKey, data, createdAt: now() });
       return rows.get(id(kind, key)) as SimulatorRecord<T>;
     },
     async find<T>(kind: string, key: string) {
       return (rows.get(id(kind, key)) as SimulatorRecord<T> | undefined) ?? null;
+    },
+    async list<T>(kind: string, options: { parentKeys?: string[]; limit?: number } = {}) {
+      const { parentKeys, limit = 1000 } = options;
+      return [...rows.entries()]
+        .filter(
+          ([name, row]) => name.startsWith(`${kind}\n`) && (!parentKeys || (row.parentKey !== null && parentKeys.includes(row.parentKey))),
+        )
+        .map(([, row]) => row as SimulatorRecord<T>)
+        .sort((a, b) => b.seq - a.seq)
+        .slice(0, limit);
     },
     async update<T>(kind: string, key: string, data: T) {
       const row = rows.get(id(kind, key));
@@ -61,12 +79,16 @@ export function memoryRecords(now: () => number): EmulatorRecords {
 /** An Express request as the emulator mounted at `mount` sees it. */
 export function emulatorRequestOf(req: Request, mount: string): EmulatorRequest {
   const url = new URL(req.originalUrl, 'http://emulator');
+  // A mount whose body parser keeps the bytes (a signed control plane, see bootstrap) hands them on as they are.
+  const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
   return {
     method: req.method,
     path: url.pathname.slice(mount.length) || '/',
     query: url.searchParams,
     headers: req.headers,
-    json: req.body,
+    json: raw ? undefined : req.body,
+    wirePath: url.pathname,
+    body: raw,
   };
 }
 
@@ -84,6 +106,7 @@ export function sendEmulatorReply(res: Response, reply: EmulatorReply): void {
   if ('text' in reply) return void res.status(reply.status).type('text/plain').send(reply.text);
   res.status(reply.status);
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  if ('html' in reply) return void res.type('html').send(reply.html);
   if (reply.json === undefined) return void res.end();
   res.json(reply.json);
 }
