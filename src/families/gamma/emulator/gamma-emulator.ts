@@ -20,9 +20,10 @@ const LOG_LIMIT = 1_000;
 export interface GammaEmulatorOptions {
   /** The data plane's Bearer key. */
   apiKey: string;
-  /** The control plane's key pair and region (default `cn-beijing`): the only signatures it accepts. */
+  /** The control plane's key pair: the only signatures it accepts. */
   accessKey: string;
   secretKey: string;
+  /** The region a signature must name; absent, any (the simulator answers whatever region a channel is set to). */
   region?: string;
   records: EmulatorRecords;
   /** The provider's clock: task and asset timelines, the H5 page's lifetime, the signature's X-Date check. */
@@ -50,7 +51,7 @@ export class GammaEmulator {
   constructor(options: GammaEmulatorOptions) {
     this.state = new GammaProviderState(options.records, options.now, options.timeline);
     this.dataPlane = new GammaDataPlane({ apiKey: options.apiKey, video: options.video }, this.state, this.scripts, LOG_LIMIT);
-    const account = { accessKey: options.accessKey, secretKey: options.secretKey, region: options.region ?? 'cn-beijing' };
+    const account = { accessKey: options.accessKey, secretKey: options.secretKey, region: options.region ?? null };
     this.controlPlane = new GammaControlPlane(account, this.state, this.scripts, options.now, LOG_LIMIT);
     this.h5 = new GammaH5Pages(this.state, options.now);
   }

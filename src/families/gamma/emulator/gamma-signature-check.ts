@@ -20,11 +20,11 @@ export interface SignedRequest {
   body: Buffer;
 }
 
-/** The one key pair and region the provider account signs with. */
+/** The one key pair the provider account signs with, and its region (null: any region, each signed with its own name). */
 export interface SigningAccount {
   accessKey: string;
   secretKey: string;
-  region: string;
+  region: string | null;
 }
 
 /**
@@ -41,7 +41,7 @@ export function signatureProblem(req: SignedRequest, account: SigningAccount, no
   if (!match) return 'malformed Authorization';
   const [, accessKey, shortDate, region, signedHeaders, signature] = match;
   if (accessKey !== account.accessKey) return 'unknown access key';
-  if (region !== account.region) return `region ${region} instead of ${account.region}`;
+  if (account.region !== null && region !== account.region) return `region ${region} instead of ${account.region}`;
   if (signedHeaders !== SIGNED_HEADERS) return 'unexpected SignedHeaders';
   const xDate = header('x-date');
   const date = X_DATE.exec(xDate);
