@@ -1,14 +1,14 @@
 import { startGateway, TestGateway } from './support/gateway';
-import { FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer, startGammaEmulator } from './support/gamma-emulator';
 import { describeEachDatabase } from './support/test-databases';
 
 /** The admin API exactly as the product contract names it: paths, fields, status codes, errors. */
 describeEachDatabase('admin API', (kind) => {
   let gw: TestGateway;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
 
   beforeAll(async () => {
-    fake = await startFakeGammaUpstream();
+    fake = await startGammaEmulator();
     gw = await startGateway(kind);
     fake.now = () => gw.clock.now();
   });
@@ -235,7 +235,7 @@ describeEachDatabase('admin API', (kind) => {
     const fast = await submit(first.key, 'gamma-2-0-fast');
     const newest = await submit(first.key, 'gamma-2-0');
     await submit(second.key, 'gamma-2-0');
-    fake.setTask([...fake.tasks.keys()].at(-3)!, { status: 'failed', error: { code: 'InternalServiceError', message: 'boom' } });
+    await fake.setTask(fake.taskIds().at(-3)!, { status: 'failed', error: { code: 'InternalServiceError', message: 'boom' } });
     gw.clock.advance(10_000);
     await gw.sync();
 
@@ -357,9 +357,9 @@ describeEachDatabase('admin API: channel URLs on private hosts', (kind) => {
 
 describeEachDatabase('admin API: channel poll interval', (kind) => {
   let gw: TestGateway;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
   beforeAll(async () => {
-    fake = await startFakeGammaUpstream();
+    fake = await startGammaEmulator();
     gw = await startGateway(kind);
   });
   afterAll(async () => {

@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { FakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer } from './support/gamma-emulator';
+import { verifiedCustomer } from './support/verification-customers';
 import { TestGateway } from './support/gateway';
-import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
+import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
 import { describeOnSqlite } from './support/test-databases';
 
 /** PNG magic bytes and a little body: what the gateway recognizes as a PNG portrait. */
@@ -11,10 +12,10 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 /** The console's portrait upload by file: stored on the gateway, handed to the provider as a signed link on its own host. */
 describeOnSqlite('console portrait upload by file', (kind) => {
   let gw: TestGateway;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
 
   beforeAll(async () => {
-    ({ gw, fake } = await startGatewayWithFakeGamma(kind));
+    ({ gw, fake } = await startGatewayWithGammaEmulator(kind));
   });
   afterAll(async () => {
     await gw?.close();
@@ -66,7 +67,7 @@ describeOnSqlite('console portrait upload by file', (kind) => {
     await gw.http.get(path.split('?')[0]).expect(403);
 
     // The asset's status is live: the provider settles it, the console's list shows it.
-    fake.setAsset(created.body.asset_id, 'Active');
+    await fake.setAsset(created.body.asset_id, 'Active');
     const listed = await me.get(`/console/api/verification/groups/${me.groupId}/assets`).expect(200);
     expect(listed.body.data).toEqual([{ ...created.body, status: 'active' }]);
 

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { ChannelsService } from '../src/upstream/channels.service';
 import { ALPHA_MODEL_IDS, alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
-import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer, startGammaEmulator } from './support/gamma-emulator';
+import { verifiedCustomer } from './support/verification-customers';
 import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
@@ -28,12 +29,12 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
   let gw: TestGateway;
   let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
-  let gamma: FakeGammaUpstream;
+  let gamma: GammaEmulatorServer;
   let customer: { userId: number; key: string; keyId: number };
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startFakeGammaUpstream()]);
+    [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startGammaEmulator()]);
     gw = await startGateway(kind);
     gamma.now = () => gw.clock.now();
     // alpha/v3.5 is left to the group-restricted channel of the routing test.

@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { ALPHA_MODEL_IDS, alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
-import { FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer, startGammaEmulator } from './support/gamma-emulator';
+import { verifiedCustomer } from './support/verification-customers';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 
@@ -31,13 +32,13 @@ describeEachDatabase('faults: text the database cannot store', (kind) => {
   let gw: TestGateway;
   let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
-  let gamma: FakeGammaUpstream;
+  let gamma: GammaEmulatorServer;
   let customer: { userId: number; key: string; groupId: string };
   let console_: { cookie: string; csrf: string };
   const QUOTA = 1_000_000;
 
   beforeAll(async () => {
-    [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startFakeGammaUpstream()]);
+    [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startGammaEmulator()]);
     gw = await startGateway(kind);
     gamma.now = () => gw.clock.now();
     await gw.createChannel(alphaChannelBody(alpha, { models: ALPHA_MODEL_IDS }));

@@ -5,7 +5,8 @@ import { ChannelsService } from '../src/upstream/channels.service';
 import { alphaChannelBody, ALPHA_MODEL_IDS, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BETA_MODEL_IDS, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { binaryBody } from './support/binary-body';
-import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer, startGammaEmulator } from './support/gamma-emulator';
+import { approvedCustomer } from './support/verification-customers';
 import { startGateway, TestGateway } from './support/gateway';
 
 /** The gateway's own signed content link of a task (what `metadata.url` and `result_url` show). */
@@ -46,14 +47,14 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     let gw: TestGateway;
     let alpha: AlphaEmulatorServer;
     let beta: BetaEmulatorServer;
-    let gamma: FakeGammaUpstream;
+    let gamma: GammaEmulatorServer;
     let logs: ReturnType<typeof captureLogs>;
     const ids: Record<'alpha' | 'beta' | 'gamma', number> = { alpha: 0, beta: 0, gamma: 0 };
     let customer: { userId: number; key: string };
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
 
     beforeAll(async () => {
-      [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startFakeGammaUpstream()]);
+      [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startGammaEmulator()]);
       logs = captureLogs();
       const previous = process.env.TEST_LOGS;
       process.env.TEST_LOGS = '1';
@@ -185,7 +186,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       const { body } = await as(gw.http.post('/v1/video/generations'))
         .send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } })
         .expect(200);
-      gamma.setTask([...gamma.tasks.keys()].at(-1)!, {
+      await gamma.setTask(gamma.taskIds().at(-1)!, {
         status: 'failed',
         error: { code: 'InternalServiceError', message: leaky(gamma.apiKey) },
       });
@@ -321,12 +322,12 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     let gw: TestGateway;
     let alpha: AlphaEmulatorServer;
     let beta: BetaEmulatorServer;
-    let gamma: FakeGammaUpstream;
+    let gamma: GammaEmulatorServer;
     let customer: { userId: number; key: string };
     const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
 
     beforeAll(async () => {
-      [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startFakeGammaUpstream()]);
+      [alpha, beta, gamma] = await Promise.all([startAlphaEmulator(), startBetaEmulator(), startGammaEmulator()]);
       gw = await startGateway(kind, { MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
       const channels = gw.app.get(ChannelsService);
       // Trusted (as the gateway's own channels are): the fakes live on loopback, the policy under test is for the links they hand out.
@@ -419,7 +420,7 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
       const { body } = await as(gw.http.post('/v1/video/generations'))
         .send({ model: 'gamma-2-0', prompt: 'p', metadata: { resolution: '480p' } })
         .expect(200);
-      gamma.setTask([...gamma.tasks.keys()].at(-1)!, { status: 'succeeded', videoUrl: 'http://169.254.169.254/latest/meta-data/' });
+      await gamma.setTask(gamma.taskIds().at(-1)!, { status: 'succeeded', videoUrl: 'http://169.254.169.254/latest/meta-data/' });
       gw.clock.advance(10_000);
       await gw.sync();
       const { unified, flat } = await views(body.id);

@@ -8,7 +8,8 @@ import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { alphaChannelBody, binaryBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
-import { approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer, startGammaEmulator } from './support/gamma-emulator';
+import { approvedCustomer } from './support/verification-customers';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase, executeOnDatabase, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
@@ -41,7 +42,7 @@ interface ChannelRow {
 describeEachDatabase('secrets at rest', (kind) => {
   let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
-  let gamma: FakeGammaUpstream;
+  let gamma: GammaEmulatorServer;
   let receiver: WebhookReceiver;
   const databases: FreshDatabase[] = [];
   let gw: TestGateway | undefined;
@@ -50,7 +51,7 @@ describeEachDatabase('secrets at rest', (kind) => {
     alpha = await startAlphaEmulator({ apiKey: ALPHA_KEY });
     alpha.videoBytes = SAMPLE;
     beta = await startBetaEmulator({ apiKey: BETA_KEY });
-    gamma = await startFakeGammaUpstream(GAMMA_KEYS);
+    gamma = await startGammaEmulator(GAMMA_KEYS);
     receiver = await startWebhookReceiver();
   });
   afterEach(async () => {

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer, startGammaEmulator } from './support/gamma-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
 import { freePort, GatewayProcess, startGatewayProcess } from './support/gateway-process';
 import { reachable, startOwnRedis, stopOwnRedis, timeUntil } from './support/own-redis';
@@ -29,7 +29,7 @@ const busiestWindow = (times: number[], windowMs: number) =>
 
 (onMysql ? describe : describe.skip)('several instances on MariaDB and Redis', () => {
   let database: FreshDatabase;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
   let redisAvailable = false;
   const processes: GatewayProcess[] = [];
   const ownRedis: ChildProcess[] = [];
@@ -53,7 +53,7 @@ const busiestWindow = (times: number[], windowMs: number) =>
     redisAvailable = await reachable(REDIS_URL);
     if (!redisAvailable) console.warn(`Redis at ${REDIS_URL} (TEST_REDIS_URL) is not reachable: the several-instances suite is SKIPPED.`);
     database = await freshDatabase('mysql');
-    fake = await startFakeGammaUpstream();
+    fake = await startGammaEmulator();
   }, 60_000);
   afterAll(async () => {
     for (const gateway of processes.splice(0)) await gateway.crash();
@@ -141,7 +141,7 @@ const busiestWindow = (times: number[], windowMs: number) =>
       const arrivals = fake.controlCalls
         .slice(before)
         .filter((c) => c.action === 'CreateVisualValidateSession')
-        .map((c) => c.request.at);
+        .map((c) => c.at);
       expect(arrivals).toHaveLength(12);
       // Arrivals are stamped by the fake inside this (busy) test process, late by however long its event
       // loop was held up, so two calls can look up to that much closer than they came: counted over 800 ms.

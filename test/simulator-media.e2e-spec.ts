@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { approvedCustomer } from './support/fake-gamma-upstream';
+import { approvedCustomer } from './support/verification-customers';
 import { binaryBody } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite, freshDatabase, FreshDatabase } from './support/test-databases';

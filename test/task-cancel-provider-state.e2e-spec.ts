@@ -1,10 +1,10 @@
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
-import { FakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer } from './support/gamma-emulator';
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { TestGateway } from './support/gateway';
-import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
+import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
 import { describeEachDatabase } from './support/test-databases';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
@@ -21,13 +21,13 @@ const VIDEO_URL = 'https://cdn.fake-provider.test/video.mp4?sig=abc';
  */
 describeEachDatabase('task cancel: the provider state decides', (kind) => {
   let gw: TestGateway;
-  let gamma: FakeGammaUpstream;
+  let gamma: GammaEmulatorServer;
   let runway: RunwayEmulatorServer;
   let customer: { userId: number; key: string };
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    ({ gw, fake: gamma } = await startGatewayWithFakeGamma(kind, { env: { WEBHOOK_DELIVERY_INTERVAL_MS: '0' } }));
+    ({ gw, fake: gamma } = await startGatewayWithGammaEmulator(kind, { env: { WEBHOOK_DELIVERY_INTERVAL_MS: '0' } }));
     runway = await startRunwayEmulator();
     await gw.createChannel({ name: 'runway', platform: 'runway', base_url: runway.url, api_key: runway.apiKey, models: ['gen4.5'] });
     customer = await gw.createCustomer({ quota: QUOTA });
@@ -51,7 +51,7 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
   };
   const submitGamma = async () => {
     const res = await as().post('/v1/video/generations').send(GAMMA_TASK).expect(200);
-    return { taskId: res.body.id as string, upstreamId: [...gamma.tasks.keys()].at(-1)! };
+    return { taskId: res.body.id as string, upstreamId: gamma.taskIds().at(-1)! };
   };
   const flatOf = async (taskId: string) => (await as().get(`/v1/videos/${taskId}`).expect(200)).body;
   const ledgerOf = async (taskId: string) => {
@@ -130,13 +130,13 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
     const before = await gw.balance(customer.userId);
     const { taskId, upstreamId } = await submitGamma();
     expect((await flatOf(taskId)).status).toBe('queued');
-    gamma.setTask(upstreamId, { status: 'succeeded', videoUrl: VIDEO_URL });
+    await gamma.setTask(upstreamId, { status: 'succeeded', videoUrl: VIDEO_URL });
     const cancelsBefore = gamma.cancels.length;
 
     const res = await as().post(`/v1/videos/${taskId}/cancel`).expect(409);
     expect(res.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('(status: completed)') });
     expect(gamma.cancels).toHaveLength(cancelsBefore);
-    expect(gamma.tasks.get(upstreamId)?.status).toBe('succeeded');
+    expect(await gamma.taskStatus(upstreamId)).toBe('succeeded');
     expect((await flatOf(taskId)).status).toBe('completed');
     expect(await ledgerOf(taskId)).toEqual(['consume']);
     expect((await gw.balance(customer.userId)).quota).toBeLessThan(before.quota);
@@ -151,7 +151,7 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
     expect(JSON.stringify(res.body)).not.toContain('a running task');
     expect(gamma.cancels.at(-1)!.path.endsWith(upstreamId)).toBe(true);
 
-    gamma.setTask(upstreamId, { status: 'succeeded', videoUrl: VIDEO_URL });
+    await gamma.setTask(upstreamId, { status: 'succeeded', videoUrl: VIDEO_URL });
     await pollUpstream();
     expect((await flatOf(taskId)).status).toBe('completed');
     expect(await ledgerOf(taskId)).toEqual(['consume']);
@@ -170,7 +170,7 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
     expect(await ledgerOf(taskId)).toEqual(['consume']);
 
     await as().post(`/v1/videos/${taskId}/cancel`).expect(200);
-    expect(gamma.tasks.get(upstreamId)?.status).toBe('cancelled');
+    expect(await gamma.taskStatus(upstreamId)).toBe('cancelled');
     expect(await gw.balance(customer.userId)).toEqual(before);
     expect(await ledgerOf(taskId)).toEqual(['consume', 'refund']);
   });

@@ -1,10 +1,10 @@
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
 import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
-import { FakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer } from './support/gamma-emulator';
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { startGateway, TestGateway } from './support/gateway';
-import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
+import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
 import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
@@ -18,14 +18,14 @@ const VIDEO_URL = 'https://cdn.fake-provider.test/video.mp4?sig=abc';
  */
 describeEachDatabase('task cancel', (kind) => {
   let gw: TestGateway;
-  let gamma: FakeGammaUpstream;
+  let gamma: GammaEmulatorServer;
   let alpha: AlphaEmulatorServer;
   let runway: RunwayEmulatorServer;
   let customer: { userId: number; key: string };
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    ({ gw, fake: gamma } = await startGatewayWithFakeGamma(kind, { env: { WEBHOOK_DELIVERY_INTERVAL_MS: '0' } }));
+    ({ gw, fake: gamma } = await startGatewayWithGammaEmulator(kind, { env: { WEBHOOK_DELIVERY_INTERVAL_MS: '0' } }));
     alpha = await startAlphaEmulator();
     runway = await startRunwayEmulator();
     await gw.createChannel(alphaChannelBody(alpha));
@@ -48,7 +48,7 @@ describeEachDatabase('task cancel', (kind) => {
   });
   const submitGamma = async () => {
     const res = await as(customer.key).post('/v1/video/generations').send(GAMMA_TASK).expect(200);
-    return { taskId: res.body.id as string, upstreamId: [...gamma.tasks.keys()].at(-1)! };
+    return { taskId: res.body.id as string, upstreamId: gamma.taskIds().at(-1)! };
   };
   const flatOf = async (taskId: string) => (await as(customer.key).get(`/v1/videos/${taskId}`).expect(200)).body;
   const ledgerOf = async (taskId: string) => {
@@ -78,7 +78,7 @@ describeEachDatabase('task cancel', (kind) => {
     expect(res.body.data).toMatchObject({ task_id: taskId, status: 'FAILURE', fail_reason: 'cancelled by the client', progress: '100%' });
     expect(gamma.cancels.map((request) => request.path)).toEqual([`/api/v3/contents/generations/tasks/${upstreamId}`]);
     expect(gamma.cancels[0].headers.authorization).toBe(`Bearer ${gamma.apiKey}`);
-    expect(gamma.tasks.get(upstreamId)!.status).toBe('cancelled');
+    expect(await gamma.taskStatus(upstreamId)).toBe('cancelled');
 
     expect(await flatOf(taskId)).toMatchObject({ status: 'failed', error: { code: 'cancelled', message: 'cancelled by the client' } });
     expect(await gw.balance(customer.userId)).toEqual(before);
@@ -118,7 +118,7 @@ describeEachDatabase('task cancel', (kind) => {
 
   it('a family C task running upstream: 409 cancel_not_supported on both surfaces, the provider not asked, nothing changed', async () => {
     const { taskId, upstreamId } = await submitGamma();
-    gamma.setTask(upstreamId, { status: 'running' });
+    await gamma.setTask(upstreamId, { status: 'running' });
     await pollUpstream();
     const before = await gw.balance(customer.userId);
     const flat = await as(customer.key).post(`/v1/videos/${taskId}/cancel`).expect(409);
@@ -133,7 +133,7 @@ describeEachDatabase('task cancel', (kind) => {
 
   it('a task the provider already runs (the gateway still reads it queued): 409, no DELETE, and the task finishes normally', async () => {
     const { taskId, upstreamId } = await submitGamma();
-    gamma.setTask(upstreamId, { status: 'running' }); // the gateway still reads it queued
+    await gamma.setTask(upstreamId, { status: 'running' }); // the gateway still reads it queued
     const before = await gw.balance(customer.userId);
     const res = await as(customer.key).post(`/v1/videos/${taskId}/cancel`).expect(409);
     expect(res.body.error).toMatchObject({ code: 'cancel_not_supported' });
@@ -142,7 +142,7 @@ describeEachDatabase('task cancel', (kind) => {
     // The cancel read the provider: the task shows where it is.
     expect((await flatOf(taskId)).status).toBe('in_progress');
 
-    gamma.setTask(upstreamId, { status: 'succeeded', videoUrl: VIDEO_URL });
+    await gamma.setTask(upstreamId, { status: 'succeeded', videoUrl: VIDEO_URL });
     await pollUpstream();
     expect((await flatOf(taskId)).status).toBe('completed');
     expect(await gw.balance(customer.userId)).toEqual(before);
@@ -204,9 +204,9 @@ describeEachDatabase('task cancel', (kind) => {
     expect(answered.status).toBe(200);
     expect(answered.body).toMatchObject({ id: taskId, status: 'failed' });
     // The provider took the job after all: it is asked to drop it.
-    const upstreamId = [...gamma.tasks.keys()].at(-1)!;
+    const upstreamId = gamma.taskIds().at(-1)!;
     expect(gamma.cancels.at(-1)!.path).toBe(`/api/v3/contents/generations/tasks/${upstreamId}`);
-    expect(gamma.tasks.get(upstreamId)!.status).toBe('cancelled');
+    expect(await gamma.taskStatus(upstreamId)).toBe('cancelled');
     expect((await flatOf(taskId)).error).toEqual({ code: 'cancelled', message: 'cancelled by the client' });
     expect(await gw.balance(customer.userId)).toEqual(before);
     const ledger = await ledgerOf(taskId);
@@ -263,11 +263,11 @@ describeEachDatabase('task cancel', (kind) => {
 describeEachDatabase('task cancel racing the task end on two instances', (kind) => {
   let a: TestGateway;
   let b: TestGateway;
-  let gamma: FakeGammaUpstream;
+  let gamma: GammaEmulatorServer;
   let customer: { userId: number; key: string };
 
   beforeAll(async () => {
-    ({ gw: a, fake: gamma } = await startGatewayWithFakeGamma(kind));
+    ({ gw: a, fake: gamma } = await startGatewayWithGammaEmulator(kind));
     b = await startGateway(kind, {}, a.database);
     customer = await a.createCustomer({ quota: QUOTA });
   });
@@ -286,7 +286,7 @@ describeEachDatabase('task cancel racing the task end on two instances', (kind) 
         .send(GAMMA_TASK)
         .expect(200);
       const taskId = submitted.body.id as string;
-      gamma.setTask([...gamma.tasks.keys()].at(-1)!, { status: 'succeeded', videoUrl: VIDEO_URL });
+      await gamma.setTask(gamma.taskIds().at(-1)!, { status: 'succeeded', videoUrl: VIDEO_URL });
       // Both instances keep the same time, as real instances do.
       a.clock.advance(10_000);
       b.clock.advance(10_000);

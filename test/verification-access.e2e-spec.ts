@@ -1,14 +1,14 @@
-import { FakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer } from './support/gamma-emulator';
 import { TestGateway } from './support/gateway';
-import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
+import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
 import { describeEachDatabase } from './support/test-databases';
 
 describeEachDatabase('verification access and applications', (kind) => {
   let gw: TestGateway;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
 
   beforeAll(async () => {
-    ({ gw, fake } = await startGatewayWithFakeGamma(kind));
+    ({ gw, fake } = await startGatewayWithGammaEmulator(kind));
   });
   afterAll(async () => {
     await gw?.close();

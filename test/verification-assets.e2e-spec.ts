@@ -1,15 +1,16 @@
 import { AssetFollowUpService } from '../src/verification/asset-follow-up.service';
-import { FakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer } from './support/gamma-emulator';
+import { verifiedCustomer } from './support/verification-customers';
 import { TestGateway } from './support/gateway';
-import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
+import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
 import { describeEachDatabase } from './support/test-databases';
 
 describeEachDatabase('verification assets', (kind) => {
   let gw: TestGateway;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
 
   beforeAll(async () => {
-    ({ gw, fake } = await startGatewayWithFakeGamma(kind));
+    ({ gw, fake } = await startGatewayWithGammaEmulator(kind));
   });
   afterAll(async () => {
     await gw?.close();
@@ -30,7 +31,7 @@ describeEachDatabase('verification assets', (kind) => {
       .post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/portraits/jane-front.jpg' })
       .expect(201);
     expect(created.body).toEqual({
-      asset_id: expect.stringMatching(/^asset-20260101-/),
+      asset_id: expect.stringMatching(/^asset-\d{8}-[a-z0-9]{10}$/),
       group_id: groupId,
       name: 'jane-front',
       status: 'processing',
@@ -55,7 +56,7 @@ describeEachDatabase('verification assets', (kind) => {
     expect((await client.get(`/v1/verification/assets/${assetId}`).expect(200)).body.status).toBe('processing');
     expect(fake.controlCalls.at(-1)).toMatchObject({ action: 'GetAsset', body: { Id: assetId }, signatureError: null });
 
-    fake.setAsset(assetId, 'Active');
+    await fake.setAsset(assetId, 'Active');
     const active = await client.get(`/v1/verification/assets/${assetId}`).expect(200);
     expect(active.body).toEqual({ ...created.body, status: 'active' });
     // Once active it is settled: no more provider calls on read.
@@ -66,7 +67,7 @@ describeEachDatabase('verification assets', (kind) => {
     const named = await client
       .post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/p/2.png', name: 'side view' })
       .expect(201);
-    fake.setAsset(named.body.asset_id, 'Active');
+    await fake.setAsset(named.body.asset_id, 'Active');
     // The list refreshes processing assets with one ListAssets call.
     const listed = await client.get(`/v1/verification/groups/${groupId}/assets`).expect(200);
     expect(listed.body.data).toEqual([
@@ -80,13 +81,13 @@ describeEachDatabase('verification assets', (kind) => {
 
     await client.delete(`/v1/verification/assets/${assetId}`).expect(204);
     expect(fake.controlCalls.at(-1)).toMatchObject({ action: 'DeleteAsset', body: { Id: assetId }, signatureError: null });
-    expect(fake.assets.has(assetId)).toBe(false);
+    expect(await fake.hasAsset(assetId)).toBe(false);
     await client.get(`/v1/verification/assets/${assetId}`).expect(404);
     expect(
       (await client.get(`/v1/verification/groups/${groupId}/assets`).expect(200)).body.data.map((a: { asset_id: string }) => a.asset_id),
     ).toEqual([named.body.asset_id]);
     // Deleting what the provider already forgot still works.
-    fake.assets.delete(named.body.asset_id);
+    await fake.forgetAsset(named.body.asset_id);
     await client.delete(`/v1/verification/assets/${named.body.asset_id}`).expect(204);
   });
 
@@ -106,7 +107,7 @@ describeEachDatabase('verification assets', (kind) => {
     expect((await intruder.get(`/v1/verification/assets/${assetId}`).expect(404)).body.error.message).toBe(`asset ${assetId} not found`);
     await intruder.delete(`/v1/verification/assets/${assetId}`).expect(404);
     expect(fake.controlCalls.length).toBe(calls);
-    expect(fake.assets.has(assetId)).toBe(true);
+    expect(await fake.hasAsset(assetId)).toBe(true);
     await as(owner.key).get(`/v1/verification/assets/${assetId}`).expect(200);
   });
 
@@ -115,7 +116,7 @@ describeEachDatabase('verification assets', (kind) => {
     const created = await as(key)
       .post(`/v1/verification/groups/${groupId}/assets`, { url: 'https://cdn.example/someone-else.jpg' })
       .expect(201);
-    fake.setAsset(created.body.asset_id, 'Failed', { Code: 'FaceMismatch', Message: 'the face does not match the verified person' });
+    await fake.setAsset(created.body.asset_id, 'Failed', { Code: 'FaceMismatch', Message: 'the face does not match the verified person' });
     const followUp = gw.app.get(AssetFollowUpService);
     expect(await followUp.followDueAssets()).toBe(0); // not due yet
     gw.clock.advance(3_000);

@@ -1,8 +1,9 @@
 import { ChannelsService } from '../src/upstream/channels.service';
 import { startGateway, TestGateway } from './support/gateway';
-import { activeAsset, approvedCustomer, FakeGammaUpstream, startFakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer, startGammaEmulator } from './support/gamma-emulator';
+import { activeAsset, approvedCustomer, verifiedCustomer } from './support/verification-customers';
 import { describeOnSqlite } from './support/test-databases';
-import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
+import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
 
 const assetItem = (id: string) => ({ type: 'image_url', image_url: { url: `asset://${id}` } });
 const NOT_ENABLED =
@@ -11,10 +12,10 @@ const NOT_ENABLED =
 /** Verification details of the documents that the flow suites do not pin down. */
 describeOnSqlite('verification contract details', (kind) => {
   let gw: TestGateway;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
 
   beforeAll(async () => {
-    ({ gw, fake } = await startGatewayWithFakeGamma(kind));
+    ({ gw, fake } = await startGatewayWithGammaEmulator(kind));
   });
   afterAll(async () => {
     await gw?.close();
@@ -120,7 +121,7 @@ describeOnSqlite('verification contract details', (kind) => {
     const arrivals = fake.controlCalls
       .slice(before)
       .filter((call) => call.action === 'CreateVisualValidateSession')
-      .map((call) => call.request.at);
+      .map((call) => call.at);
     expect(arrivals).toHaveLength(5);
     // No second saw more than three of them (800 ms leaves room for loopback jitter; a burst-of-one-second
     // token bucket would put five into 700 ms).
@@ -133,7 +134,7 @@ describeOnSqlite('verification contract details', (kind) => {
     const { key, groupId } = await verifiedCustomer(gw, fake, { quota: 100_000 });
     const assetId = await activeAsset(gw, fake, key, groupId);
     // Another provider account, preferred by priority: it cannot see the asset.
-    const other = await startFakeGammaUpstream({ apiKey: 'other-data-key', accessKey: 'AKOTHERACCOUNT' });
+    const other = await startGammaEmulator({ apiKey: 'other-data-key', accessKey: 'AKOTHERACCOUNT' });
     const otherId = await gw.createChannel({ ...other.channelBody(), name: 'other-account', priority: 10 });
     try {
       const generate = (metadata: object) =>
@@ -158,10 +159,10 @@ describeOnSqlite('verification contract details', (kind) => {
 
 describeOnSqlite('verification with MEDIA_ALLOW_PRIVATE_HOSTS=false', (kind) => {
   let gw: TestGateway;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
 
   beforeAll(async () => {
-    fake = await startFakeGammaUpstream();
+    fake = await startGammaEmulator();
     gw = await startGateway(kind, { MEDIA_ALLOW_PRIVATE_HOSTS: 'false' });
     fake.now = () => gw.clock.now();
     // The fake provider lives on loopback, which the admin API now refuses: the operator's trusted path.

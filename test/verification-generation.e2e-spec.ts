@@ -1,6 +1,7 @@
-import { activeAsset, FakeGammaUpstream, verifiedCustomer } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer } from './support/gamma-emulator';
+import { activeAsset, verifiedCustomer } from './support/verification-customers';
 import { TestGateway } from './support/gateway';
-import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
+import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
 import { describeEachDatabase } from './support/test-databases';
 
 /** gamma-2-0 720p is 10 credits (1000 quota units) a second; gamma-2-0-fast 480p is 3 credits. */
@@ -8,10 +9,10 @@ const PER_SECOND_720P = 1000;
 
 describeEachDatabase('family C generation with verified assets', (kind) => {
   let gw: TestGateway;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
 
   beforeAll(async () => {
-    ({ gw, fake } = await startGatewayWithFakeGamma(kind));
+    ({ gw, fake } = await startGatewayWithGammaEmulator(kind));
   });
   afterAll(async () => {
     await gw?.close();
@@ -48,7 +49,7 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
     });
     expect(await gw.balance(userId)).toEqual({ quota: 100_000 - 6 * PER_SECOND_720P, used_quota: 6 * PER_SECOND_720P });
 
-    const upstreamId = [...fake.tasks.keys()].pop()!;
+    const upstreamId = fake.taskIds().at(-1)!;
     const read = () => gw.http.get(`/v1/video/generations/${taskId}`).set('Authorization', `Bearer ${key}`).expect(200);
     expect((await read()).body.data).toMatchObject({
       task_id: taskId,
@@ -58,12 +59,12 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
       quota: 6000,
     });
 
-    fake.setTask(upstreamId, { status: 'running' });
+    await fake.setTask(upstreamId, { status: 'running' });
     gw.clock.advance(1_000);
     await gw.sync();
     expect((await read()).body.data.status).toBe('IN_PROGRESS');
 
-    fake.setTask(upstreamId, { status: 'succeeded', videoUrl: 'https://cdn.fake-provider.test/video.mp4?sig=abc' });
+    await fake.setTask(upstreamId, { status: 'succeeded', videoUrl: 'https://cdn.fake-provider.test/video.mp4?sig=abc' });
     gw.clock.advance(1_000);
     await gw.sync();
     const done = (await read()).body;
@@ -95,7 +96,7 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
       metadata: { content: [assetItem(assetId)], resolution: '480p' },
     }).expect(200);
     expect(await gw.balance(userId)).toEqual({ quota: 50_000 - 4 * 300, used_quota: 4 * 300 });
-    fake.setTask([...fake.tasks.keys()].pop()!, {
+    await fake.setTask(fake.taskIds().at(-1)!, {
       status: 'failed',
       error: { code: 'OutputVideoSensitiveContentDetected', message: 'the output may contain sensitive content' },
     });
@@ -129,7 +130,7 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
       .set('Authorization', `Bearer ${owner.key}`)
       .send({ url: 'https://cdn.example/bad.jpg' })
       .expect(201);
-    fake.setAsset(failed.body.asset_id, 'Failed', { Code: 'FaceMismatch', Message: 'no match' });
+    await fake.setAsset(failed.body.asset_id, 'Failed', { Code: 'FaceMismatch', Message: 'no match' });
     const ownActive = await activeAsset(gw, fake, owner.key, owner.groupId);
     const submitsBefore = fake.submits.length;
 
@@ -208,7 +209,7 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
       .set('Authorization', `Bearer ${key}`)
       .send({ url: 'https://cdn.example/fresh.jpg' })
       .expect(201);
-    fake.setAsset(created.body.asset_id, 'Active');
+    await fake.setAsset(created.body.asset_id, 'Active');
     fake.failNext('submit', 400, 'InputImageSensitiveContentDetected.PrivacyInformation', 'the input image may contain a real person');
     const refused = await submit(key, {
       model: 'gamma-2-0',

@@ -1,19 +1,20 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { approvedCustomer, FakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer } from './support/gamma-emulator';
+import { approvedCustomer } from './support/verification-customers';
 import { TestGateway } from './support/gateway';
-import { startGatewayWithFakeGamma } from './support/gateway-with-fake-gamma';
+import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
 import { describeEachDatabase } from './support/test-databases';
 
 const PUBLIC_BASE_URL = 'https://gateway.example.com';
 
 describeEachDatabase('verification sessions and callback', (kind) => {
   let gw: TestGateway;
-  let fake: FakeGammaUpstream;
+  let fake: GammaEmulatorServer;
 
   beforeAll(async () => {
-    ({ gw, fake } = await startGatewayWithFakeGamma(kind, {
-      fake: { accessKey: 'AKSESSIONS', secretKey: 'sessions-secret', region: 'cn-shanghai' },
+    ({ gw, fake } = await startGatewayWithGammaEmulator(kind, {
+      emulator: { accessKey: 'AKSESSIONS', secretKey: 'sessions-secret', region: 'cn-shanghai' },
       env: { PUBLIC_BASE_URL },
       settings: { region: 'cn-shanghai', project_name: 'portraits' },
     }));
@@ -35,11 +36,11 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     const { key } = await approvedCustomer(gw);
     const before = fake.controlCalls.length;
     const session = await createSession(key);
-    const token = [...fake.sessions.keys()].pop()!;
+    const token = fake.sessionTokens().at(-1)!;
     expect(session).toEqual({
       session_id: expect.stringMatching(/^vs_[A-Za-z0-9]{24}$/),
       provider_token: token,
-      h5_link: `https://h5.fake-provider.test/validate?token=${token}`,
+      h5_link: `${fake.controlUrl}/h5?token=${token}`,
     });
 
     const [call] = fake.controlCalls.slice(before);
@@ -48,7 +49,7 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     expect(call.version).toBe('2024-01-01');
     expect(call.body).toEqual({ ProjectName: 'portraits', CallbackURL: `${PUBLIC_BASE_URL}/v1/callback` });
     expect(call.request.method).toBe('POST');
-    expect(call.request.path).toBe('/control/');
+    expect(call.request.wirePath).toBe('/control/');
     expect(call.request.headers['content-type']).toBe('application/json');
     expect(call.request.headers['x-date']).toMatch(/^\d{8}T\d{6}Z$/);
     expect(call.request.headers.authorization).toMatch(
@@ -166,7 +167,7 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     expect((await gw.http.get('/v1/verification/groups').set('Authorization', auth).expect(200)).body).toEqual({ data: [] });
 
     // The provider confirms: now the group is the account's.
-    const groupId = fake.passSession(session.provider_token, `group-${kind}-confirmed`);
+    const groupId = await fake.passSession(session.provider_token, `group-${kind}-confirmed`);
     const confirmed = await gw.http.get(`/v1/verification/sessions/${session.session_id}`).set('Authorization', auth).expect(200);
     expect(confirmed.body).toMatchObject({ status: 'succeeded', group_id: groupId });
     const groups = await gw.http.get('/v1/verification/groups').set('Authorization', auth).expect(200);
@@ -262,8 +263,8 @@ describeEachDatabase('verification sessions and callback', (kind) => {
   });
 
   it('answers 503 (not the caller’s fault) when the provider refuses the signature', async () => {
-    const { gw: gw2, fake: other } = await startGatewayWithFakeGamma(kind, {
-      fake: { accessKey: 'AKOTHER', secretKey: 'the-real-secret' },
+    const { gw: gw2, fake: other } = await startGatewayWithGammaEmulator(kind, {
+      emulator: { accessKey: 'AKOTHER', secretKey: 'the-real-secret' },
       settings: { secret_key: 'a-wrong-secret' },
     });
     try {

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { signRequest } from '../src/verification/control-plane/gamma-request-signer';
 import { describeWithBrowser, launchBrowser, openPage } from './support/browser';
-import { approvedCustomer } from './support/fake-gamma-upstream';
+import { approvedCustomer } from './support/verification-customers';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { describeOnSqlite } from './support/test-databases';

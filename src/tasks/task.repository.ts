@@ -11,6 +11,7 @@ import { claimLease } from '../jobs/lease-claim';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import type { TaskEventInput } from './task-events';
+import type { TaskListQuery, TaskSort } from './task-list-query';
 import { POLLABLE_STATUSES, TERMINAL_STATUSES, TaskStatus } from './task-status';
 
 /** What a poll that changed nothing but progress writes back. */
@@ -44,6 +45,18 @@ const INSERT_EVENT_SQL = 'INSERT INTO task_events (task_row_id, kind, status, pr
  */
 export type RetentionHold = (task: { id: string; taskId: string }) => string;
 
+/** The column (and direction) each list order sorts by. */
+const TASK_SORTS: Record<TaskSort, [string, 'ASC' | 'DESC']> = {
+  created_at: ['t.created_at', 'ASC'],
+  '-created_at': ['t.id', 'DESC'],
+  status: ['t.status', 'ASC'],
+  '-status': ['t.status', 'DESC'],
+  model: ['t.model', 'ASC'],
+  '-model': ['t.model', 'DESC'],
+  cost: ['t.quota', 'ASC'],
+  '-cost': ['t.quota', 'DESC'],
+};
+
 /** The lease owners of cancels start with this (see claimForCancel). */
 export const CANCEL_LEASE_PREFIX = 'cancel:';
 
@@ -62,6 +75,11 @@ export class TaskRepository {
     private readonly transactions: TransactionRunner,
     private readonly reads: LeanReads,
   ) {}
+
+  /** Whether any task (of any account, deleted or not) names the public model `model`. */
+  hasTaskOfModel(model: string): Promise<boolean> {
+    return this.tasks.exists({ where: { model }, withDeleted: true });
+  }
 
   findByTaskId(taskId: string): Promise<TaskEntity | null> {
     return this.tasks.findOne({ where: { taskId } });
@@ -375,6 +393,128 @@ export class TaskRepository {
         .where('id = :id AND status = :status', { id, status: 'SUCCESS' })
         .execute(),
     );
+  }
+
+  // The reads TaskQueries offers the other modules.
+
+  /** A task's recorded state changes, oldest first. */
+  eventsOf(id: number): Promise<TaskEventEntity[]> {
+    return this.tasks.manager.find(TaskEventEntity, { where: { taskRowId: id }, order: { id: 'ASC' } });
+  }
+
+  /** A client's own task unless its owner deleted it (the poll's hot path: one fixed statement). */
+  findOwnedNotDeleted(userId: number, taskId: string): Promise<TaskEntity | null> {
+    return this.reads.findOne(TaskEntity, 'task_id = ? AND user_id = ? AND deleted_at IS NULL', [taskId, userId]);
+  }
+
+  /** One page of tasks matching the filter and the search, in the asked order (newest first by default), and how many match. */
+  async page(query: TaskListQuery): Promise<{ data: TaskEntity[]; total: number }> {
+    const qb = this.tasks.createQueryBuilder('t');
+    if (query.userId !== undefined) qb.andWhere('t.user_id = :userId', { userId: query.userId });
+    if (query.status?.length) qb.andWhere('t.status IN (:...status)', { status: query.status });
+    if (query.model) qb.andWhere('t.model = :model', { model: query.model });
+    if (query.excludeDeleted) qb.andWhere('t.deleted_at IS NULL');
+    if (query.q) {
+      // '!' escapes LIKE's wildcards the same way on MySQL and SQLite (a backslash literal differs between them).
+      const literal = query.q.replace(/[!%_]/g, (char) => `!${char}`);
+      qb.andWhere(`(t.task_id = :q OR t.task_id LIKE :prefix ESCAPE '!' OR LOWER(t.prompt) LIKE :contains ESCAPE '!')`, {
+        q: query.q,
+        prefix: `${literal}%`,
+        contains: `%${literal.toLowerCase()}%`,
+      });
+    }
+    const [column, direction] = TASK_SORTS[query.sort ?? '-created_at'];
+    qb.orderBy(column, direction);
+    if (column !== 't.id') qb.addOrderBy('t.id', direction === 'ASC' && column === 't.created_at' ? 'ASC' : 'DESC');
+    const [data, total] = await qb
+      .skip((query.page - 1) * query.pageSize)
+      .take(query.pageSize)
+      .getManyAndCount();
+    return { data, total };
+  }
+
+  /** Tasks still not terminal whose poll was due before `dueBefore` (or still SUBMITTING, created before it), longest due first. */
+  findStuck(dueBefore: number, limit: number): Promise<TaskEntity[]> {
+    return this.tasks.find({
+      where: [
+        { status: In(POLLABLE_STATUSES), nextPollAt: LessThan(dueBefore) },
+        { status: 'SUBMITTING', createdAt: LessThan(dueBefore) },
+      ],
+      order: { nextPollAt: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** How many tasks findStuck would list (without its limit), and when the oldest of them was created. */
+  async stuckSummary(dueBefore: number): Promise<{ count: number; oldestCreatedAt: number | null }> {
+    const row = await this.tasks
+      .createQueryBuilder('t')
+      .select('COUNT(*)', 'count')
+      .addSelect('MIN(t.created_at)', 'oldest')
+      .where('(t.status IN (:...pollable) AND t.next_poll_at < :due) OR (t.status = :submitting AND t.created_at < :due)', {
+        pollable: POLLABLE_STATUSES,
+        submitting: 'SUBMITTING',
+        due: dueBefore,
+      })
+      .getRawOne<{ count: string | number; oldest: string | number | null }>();
+    return {
+      count: Number(row?.count ?? 0),
+      oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
+    };
+  }
+
+  /** Tasks created since `fromMs` per time bucket (`bucketMs` long) and current status (the dashboard's chart). */
+  async countByBucketAndStatus(fromMs: number, bucketMs: number): Promise<Array<{ bucket: number; status: string; count: number }>> {
+    // `x - x % size` floors to a bucket on MySQL and SQLite alike (times are positive).
+    const rows: Array<Record<string, string | number>> = await this.tasks.manager.query(
+      'SELECT (created_at - (created_at % ?)) AS bucket, status, COUNT(*) AS n FROM tasks WHERE created_at >= ? GROUP BY bucket, status',
+      [bucketMs, fromMs],
+    );
+    return rows.map((row) => ({ bucket: Number(row.bucket), status: String(row.status), count: Number(row.n) }));
+  }
+
+  /** Tasks created since `fromMs` per channel (or model) and current status. */
+  async countByStatusPer(
+    column: 'channel_id' | 'model',
+    fromMs: number,
+  ): Promise<Array<{ key: string | number | null; status: string; count: number }>> {
+    const rows: Array<Record<string, string | number | null>> = await this.tasks.manager.query(
+      `SELECT ${column} AS k, status, COUNT(*) AS n FROM tasks WHERE created_at >= ? GROUP BY ${column}, status`,
+      [fromMs],
+    );
+    return rows.map((row) => ({ key: row.k, status: String(row.status), count: Number(row.n) }));
+  }
+
+  /** One page of a client's visible tasks (not deleted, not REJECTED or SUBMITTING) in id order; `afterId` is exclusive. */
+  listVisiblePage(userId: number, options: { afterId?: number; limit: number; order: 'asc' | 'desc' }): Promise<TaskEntity[]> {
+    const qb = this.tasks
+      .createQueryBuilder('t')
+      .where('t.user_id = :userId', { userId })
+      .andWhere('t.deleted_at IS NULL')
+      .andWhere('t.status NOT IN (:...hidden)', { hidden: ['REJECTED', 'SUBMITTING'] });
+    if (options.afterId !== undefined)
+      qb.andWhere(options.order === 'desc' ? 't.id < :afterId' : 't.id > :afterId', { afterId: options.afterId });
+    return qb
+      .orderBy('t.id', options.order === 'desc' ? 'DESC' : 'ASC')
+      .take(options.limit)
+      .getMany();
+  }
+
+  /** The models a user has ever submitted, sorted. */
+  async modelsUsedBy(userId: number): Promise<string[]> {
+    const rows = await this.tasks
+      .createQueryBuilder('t')
+      .select('DISTINCT t.model', 'model')
+      .where('t.user_id = :userId', { userId })
+      .getRawMany<{ model: string }>();
+    return rows.map((row) => row.model).sort();
+  }
+
+  /** Task id -> failure reason, for those of `taskIds` the user owns. */
+  async failReasonsOf(userId: number, taskIds: string[]): Promise<Map<string, string | null>> {
+    if (taskIds.length === 0) return new Map();
+    const tasks = await this.tasks.find({ select: { taskId: true, failReason: true }, where: { taskId: In(taskIds), userId } });
+    return new Map(tasks.map((task) => [task.taskId, task.failReason]));
   }
 }
 

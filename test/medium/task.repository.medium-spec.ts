@@ -3,7 +3,10 @@ import { TaskEventEntity } from '../../src/tasks/task-event.entity';
 import { describeEachDatabase } from '../support/test-databases';
 import { createServiceTestModule, type ServiceTestContext } from './support/service-test-module';
 
-/** TaskRepository's writes of a task's timeline and of batched poll results, on each database (its claims: lease-claim.medium-spec.ts). */
+/**
+ * TaskRepository's writes of a task's timeline and of batched poll results, and the reads TaskQueries offers (lists, search,
+ * stuck tasks, the dashboard's counts), on each database (its claims: lease-claim.medium-spec.ts).
+ */
 describeEachDatabase('TaskRepository (service tier)', (kind) => {
   let t: ServiceTestContext;
   let userId: number;
@@ -67,5 +70,126 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
     await t.dataSource.manager.update(TaskEntity, { id: task.id }, { deletedAt: 1 });
     expect(await t.transactions.run((manager) => t.tasks.isDeletedLocked(manager, task.id))).toBe(true);
     expect(await t.transactions.run((manager) => t.tasks.isDeletedLocked(manager, 999_999))).toBe(true);
+  });
+  it('eventsOf lists a task’s events oldest first; findOwnedNotDeleted finds only the owner’s task it did not delete', async () => {
+    const other = (await t.createUser(0)).id;
+    const task = await t.createTask(userId);
+    const deleted = await t.createTask(userId, { deletedAt: 7 });
+    await t.transactions.run(async (manager) => {
+      await t.tasks.recordEvent(manager, { taskRowId: task.id, kind: 'status', status: 'QUEUED', at: 1 });
+      await t.tasks.recordEvent(manager, { taskRowId: task.id, kind: 'progress', progress: 30, at: 2 });
+    });
+    expect((await t.tasks.eventsOf(task.id)).map((event) => [event.kind, event.at])).toEqual([
+      ['status', 1],
+      ['progress', 2],
+    ]);
+    expect(await t.tasks.eventsOf(deleted.id)).toEqual([]);
+    expect((await t.tasks.findOwnedNotDeleted(userId, task.taskId))?.id).toBe(task.id);
+    expect(await t.tasks.findOwnedNotDeleted(other, task.taskId)).toBeNull();
+    expect(await t.tasks.findOwnedNotDeleted(userId, deleted.taskId)).toBeNull();
+  });
+
+  it('page filters, searches (LIKE wildcards taken literally), sorts with the id as tie-break, and counts', async () => {
+    const owner = (await t.createUser(0)).id;
+    const made = (taskId: string, overrides: Partial<TaskEntity>) => t.createTask(owner, { taskId, ...overrides });
+    const fox = await made('tq_alpha_1', { prompt: 'A red FOX jumps', model: 'm-1', status: 'SUCCESS', quota: 5, createdAt: 10 });
+    const sale = await made('tq_alpha_2', { prompt: '50%_off sale', model: 'm-2', status: 'FAILURE', quota: 3, createdAt: 20 });
+    const apples = await made('tq_beta', { prompt: '500 apples', model: 'm-1', status: 'SUCCESS', quota: 3, createdAt: 20 });
+    const gone = await made('tq_gone', { prompt: null, model: 'm-2', status: 'FAILURE', quota: 9, createdAt: 5, deletedAt: 30 });
+    await t.createTask(userId, { taskId: 'tq_alpha_other', prompt: 'a fox' });
+    const ids = async (query: Partial<Parameters<typeof t.tasks.page>[0]>) => {
+      const { data, total } = await t.tasks.page({ userId: owner, page: 1, pageSize: 10, ...query });
+      return { ids: data.map((task) => task.id), total };
+    };
+
+    expect(await ids({})).toEqual({ ids: [gone.id, apples.id, sale.id, fox.id], total: 4 });
+    expect(await ids({ excludeDeleted: true })).toEqual({ ids: [apples.id, sale.id, fox.id], total: 3 });
+    expect(await ids({ q: 'tq_alpha' })).toEqual({ ids: [sale.id, fox.id], total: 2 });
+    expect(await ids({ q: 'tq_beta' })).toEqual({ ids: [apples.id], total: 1 });
+    expect(await ids({ q: 'fox' })).toEqual({ ids: [fox.id], total: 1 });
+    expect(await ids({ q: '50%' })).toEqual({ ids: [sale.id], total: 1 });
+    expect(await ids({ q: '%_' })).toEqual({ ids: [sale.id], total: 1 });
+    expect(await ids({ q: 'tq!alpha' })).toEqual({ ids: [], total: 0 });
+    expect(await ids({ status: ['FAILURE'], model: 'm-2' })).toEqual({ ids: [gone.id, sale.id], total: 2 });
+    expect(await ids({ sort: 'created_at' })).toEqual({ ids: [gone.id, fox.id, sale.id, apples.id], total: 4 });
+    expect(await ids({ sort: 'cost' })).toEqual({ ids: [apples.id, sale.id, fox.id, gone.id], total: 4 });
+    expect(await ids({ sort: '-cost' })).toEqual({ ids: [gone.id, fox.id, apples.id, sale.id], total: 4 });
+    expect(await ids({ sort: 'model', status: ['SUCCESS'] })).toEqual({ ids: [apples.id, fox.id], total: 2 });
+    expect(await ids({ sort: 'created_at', page: 2, pageSize: 3 })).toEqual({ ids: [apples.id], total: 4 });
+    const everyone = await t.tasks.page({ q: 'tq_alpha', page: 1, pageSize: 10 });
+    expect(everyone.total).toBe(3);
+  });
+
+  it('findStuck and stuckSummary: pollable tasks due too long, SUBMITTING ones created too long ago', async () => {
+    const owner = (await t.createUser(0)).id;
+    const running = await t.createTask(owner, { status: 'IN_PROGRESS', nextPollAt: 1_000, createdAt: 900 });
+    const queued = await t.createTask(owner, { status: 'QUEUED', nextPollAt: 2_000, createdAt: 800 });
+    const submitting = await t.createTask(owner, { status: 'SUBMITTING', nextPollAt: 3_000, createdAt: 500 });
+    await t.createTask(owner, { status: 'SUCCESS', nextPollAt: 100, createdAt: 100 });
+    await t.createTask(owner, { status: 'IN_PROGRESS', nextPollAt: 5_000, createdAt: 100 });
+    await t.createTask(owner, { status: 'SUBMITTING', nextPollAt: 100, createdAt: 5_000 });
+
+    expect((await t.tasks.findStuck(5_000, 10)).map((task) => task.id)).toEqual([running.id, queued.id, submitting.id]);
+    expect((await t.tasks.findStuck(5_000, 2)).map((task) => task.id)).toEqual([running.id, queued.id]);
+    expect(await t.tasks.stuckSummary(5_000)).toEqual({ count: 3, oldestCreatedAt: 500 });
+    expect(await t.tasks.stuckSummary(50)).toEqual({ count: 0, oldestCreatedAt: null });
+  });
+
+  it('countByBucketAndStatus and countByStatusPer count the tasks created since a time', async () => {
+    const owner = (await t.createUser(0)).id;
+    const from = 3_000_000_000_000;
+    await t.createTask(owner, { createdAt: from - 1, status: 'SUCCESS' });
+    await t.createTask(owner, { createdAt: from, status: 'SUCCESS', channelId: 7, model: 'm-a' });
+    await t.createTask(owner, { createdAt: from + 999, status: 'SUCCESS', channelId: 7, model: 'm-b' });
+    await t.createTask(owner, { createdAt: from + 1_500, status: 'FAILURE', channelId: null, model: 'm-a' });
+    const sorted = <T>(rows: T[]) => rows.map((row) => JSON.stringify(row)).sort();
+
+    expect(sorted(await t.tasks.countByBucketAndStatus(from, 1_000))).toEqual(
+      sorted([
+        { bucket: from, status: 'SUCCESS', count: 2 },
+        { bucket: from + 1_000, status: 'FAILURE', count: 1 },
+      ]),
+    );
+    const perChannel = await t.tasks.countByStatusPer('channel_id', from);
+    expect(sorted(perChannel.map((row) => ({ ...row, key: row.key === null ? null : Number(row.key) })))).toEqual(
+      sorted([
+        { key: 7, status: 'SUCCESS', count: 2 },
+        { key: null, status: 'FAILURE', count: 1 },
+      ]),
+    );
+    expect(sorted(await t.tasks.countByStatusPer('model', from))).toEqual(
+      sorted([
+        { key: 'm-a', status: 'SUCCESS', count: 1 },
+        { key: 'm-b', status: 'SUCCESS', count: 1 },
+        { key: 'm-a', status: 'FAILURE', count: 1 },
+      ]),
+    );
+  });
+
+  it('listVisiblePage pages an owner’s visible tasks by id both ways; modelsUsedBy and failReasonsOf read only the owner’s', async () => {
+    const owner = (await t.createUser(0)).id;
+    const other = (await t.createUser(0)).id;
+    const done = await t.createTask(owner, { status: 'FAILURE', model: 'm-b', failReason: 'blocked' });
+    await t.createTask(owner, { status: 'REJECTED', model: 'm-c' });
+    await t.createTask(owner, { status: 'SUBMITTING', model: 'm-b' });
+    await t.createTask(owner, { status: 'SUCCESS', deletedAt: 1, model: 'm-a' });
+    const running = await t.createTask(owner, { status: 'IN_PROGRESS', model: 'm-b' });
+    const theirs = await t.createTask(other, { status: 'FAILURE', failReason: 'theirs' });
+    const page = async (options: { afterId?: number; limit: number; order: 'asc' | 'desc' }) =>
+      (await t.tasks.listVisiblePage(owner, options)).map((task) => task.id);
+
+    expect(await page({ limit: 10, order: 'asc' })).toEqual([done.id, running.id]);
+    expect(await page({ limit: 10, order: 'desc' })).toEqual([running.id, done.id]);
+    expect(await page({ limit: 1, order: 'asc' })).toEqual([done.id]);
+    expect(await page({ afterId: done.id, limit: 1, order: 'asc' })).toEqual([running.id]);
+    expect(await page({ afterId: running.id, limit: 10, order: 'desc' })).toEqual([done.id]);
+    expect(await t.tasks.modelsUsedBy(owner)).toEqual(['m-a', 'm-b', 'm-c']);
+    expect(await t.tasks.failReasonsOf(owner, [done.taskId, running.taskId, theirs.taskId])).toEqual(
+      new Map([
+        [done.taskId, 'blocked'],
+        [running.taskId, null],
+      ]),
+    );
+    expect(await t.tasks.failReasonsOf(owner, [])).toEqual(new Map());
   });
 });

@@ -16,7 +16,7 @@ export async function serveEmulator(handle: (req: EmulatorRequest, base: string)
   let base = '';
   const server = await startLoopbackServer(async (req: RecordedRequest, res: ServerResponse) => {
     const form = await formOf(req);
-    const request = { method: req.method, path: req.path, query: req.query, headers: req.headers };
+    const request = { method: req.method, path: req.path, query: req.query, headers: req.headers, wirePath: req.path, body: req.body };
     writeEmulatorReply(res, await handle(form ? { ...request, form } : { ...request, json: req.json }, base), req.headers.range);
   });
   base = server.url;
@@ -68,6 +68,8 @@ export function writeEmulatorReply(res: ServerResponse, reply: EmulatorReply, ra
     return void res
       .writeHead(reply.status, { 'content-type': reply.type, 'content-length': Buffer.byteLength(reply.raw), ...reply.headers })
       .end(reply.raw);
+  if ('html' in reply)
+    return void res.writeHead(reply.status, { ...reply.headers, 'content-type': 'text/html; charset=utf-8' }).end(reply.html);
   if (reply.json === undefined) return void res.writeHead(reply.status, reply.headers).end();
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   sendJson(res, reply.status, reply.json);

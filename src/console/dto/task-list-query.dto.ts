@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length } from 'class-validator';
-import { TASK_SORT_KEYS, type TaskSort } from '../../tasks/task-queries.service';
+import { TASK_SORT_KEYS, type TaskSort } from '../../tasks/task-list-query';
 import { PageQueryDto } from '../../common/http/page-query.dto';
 
 /** Search and order of the console's task lists (customer and admin), on top of the paging. */

@@ -15,6 +15,10 @@ export interface EmulatorRequest {
   json?: unknown;
   /** A multipart body's fields and files (then no `json`). */
   form?: EmulatorForm;
+  /** The path as the client sent it, the mount included: what a request signature covers. */
+  wirePath?: string;
+  /** The body's bytes as they arrived, for a check over them (a signature); absent where the body was parsed as JSON. */
+  body?: Buffer;
 }
 
 /** A multipart form as the emulator sees it, however the server parsed it. */
@@ -31,14 +35,16 @@ export type EmulatorReply =
   | { status: number; text: string }
   /** A body sent byte for byte with this content type (JSON numbers written as floats, a body too large to build, XML). */
   | { status: number; raw: string | Buffer; type: string; headers?: Record<string, string> }
+  | { status: number; html: string; headers?: Record<string, string> }
   | { status: 200; video: EmulatedVideo };
 
 /** Where an emulator keeps its state: the gateway's database for the simulator (SimulatorRecords), memory in tests. */
 export interface EmulatorRecords {
-  insertOrGet<T>(kind: string, key: string, data: T): Promise<SimulatorRecord<T>>;
+  /** Stores a record unless its key exists, and answers the stored one; `parentKey` files it under another (an asset's group). */
+  insertOrGet<T>(kind: string, key: string, data: T, parentKey?: string | null): Promise<SimulatorRecord<T>>;
   find<T>(kind: string, key: string): Promise<SimulatorRecord<T> | null>;
-  /** The records of a kind, newest first. */
-  list<T>(kind: string, options?: { limit?: number }): Promise<SimulatorRecord<T>[]>;
+  /** The records of a kind, newest first; `parentKeys` narrows to those children. */
+  list<T>(kind: string, options?: { parentKeys?: string[]; limit?: number }): Promise<SimulatorRecord<T>[]>;
   /** A record by its sequence number (family A's integer ids are these). */
   findBySeq<T>(kind: string, seq: number): Promise<SimulatorRecord<T> | null>;
   update<T>(kind: string, key: string, data: T): Promise<void>;
@@ -52,16 +58,22 @@ export function memoryRecords(now: () => number): EmulatorRecords {
   let seq = 0;
   const id = (kind: string, key: string) => `${kind}\n${key}`;
   return {
-    async insertOrGet<T>(kind: string, key: string, data: T) {
-      if (!rows.has(id(kind, key))) rows.set(id(kind, key), { seq: ++seq, key, parentKey: null, data, createdAt: now() });
+    async insertOrGet<T>(kind: string, key: string, data: T, parentKey: string | null = null) {
+      if (!rows.has(id(kind, key))) rows.set(id(kind, key), { seq: ++seq, key, parentKey, data, createdAt: now() });
       return rows.get(id(kind, key)) as SimulatorRecord<T>;
     },
     async find<T>(kind: string, key: string) {
       return (rows.get(id(kind, key)) as SimulatorRecord<T> | undefined) ?? null;
     },
-    async list<T>(kind: string, options: { limit?: number } = {}) {
-      const ofKind = [...rows.entries()].filter(([name]) => name.startsWith(`${kind}\n`)).map(([, row]) => row);
-      return ofKind.sort((a, b) => b.seq - a.seq).slice(0, options.limit ?? 1000) as SimulatorRecord<T>[];
+    async list<T>(kind: string, options: { parentKeys?: string[]; limit?: number } = {}) {
+      const { parentKeys, limit = 1000 } = options;
+      return [...rows.entries()]
+        .filter(
+          ([name, row]) => name.startsWith(`${kind}\n`) && (!parentKeys || (row.parentKey !== null && parentKeys.includes(row.parentKey))),
+        )
+        .map(([, row]) => row as SimulatorRecord<T>)
+        .sort((a, b) => b.seq - a.seq)
+        .slice(0, limit);
     },
     async findBySeq<T>(kind: string, seq: number) {
       for (const [name, row] of rows) if (row.seq === seq && name.startsWith(`${kind}\n`)) return row as SimulatorRecord<T>;
@@ -86,7 +98,16 @@ type MulterPart = { fieldname: string; originalname: string; mimetype: string; b
 /** An Express request as the emulator mounted at `mount` sees it (a multipart body as multer left it: fields in `body`, files in `file`/`files`). */
 export function emulatorRequestOf(req: Request, mount: string): EmulatorRequest {
   const url = new URL(req.originalUrl, 'http://emulator');
-  const request = { method: req.method, path: url.pathname.slice(mount.length) || '/', query: url.searchParams, headers: req.headers };
+  // A mount whose body parser keeps the bytes (a signed control plane, see bootstrap) hands them on as they are.
+  const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+  const request = {
+    method: req.method,
+    path: url.pathname.slice(mount.length) || '/',
+    query: url.searchParams,
+    headers: req.headers,
+    wirePath: url.pathname,
+  };
+  if (raw) return { ...request, body: raw };
   if (!req.is('multipart/form-data')) return { ...request, json: req.body };
   const parts = req as Request & { file?: MulterPart; files?: MulterPart[] | Record<string, MulterPart[]> };
   const uploaded = [
@@ -112,6 +133,7 @@ export function sendEmulatorReply(res: Response, reply: EmulatorReply): void {
   res.status(reply.status);
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   if ('raw' in reply) return void res.type(reply.type).send(Buffer.from(reply.raw));
+  if ('html' in reply) return void res.type('html').send(reply.html);
   if (reply.json === undefined) return void res.end();
   res.json(reply.json);
 }

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /**
  * The family C control plane's request signature: an HMAC-SHA256 variant of AWS SigV4
@@ -7,8 +7,6 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 export const SIGNING_ALGORITHM = 'HMAC-SHA256';
 export const SIGNING_SERVICE = 'ark';
 export const SIGNED_HEADERS = 'content-type;host;x-content-sha256;x-date';
-/** A signature whose X-Date is further than this from the server's clock is refused. */
-export const MAX_CLOCK_SKEW_MS = 15 * 60_000;
 
 export interface SignInput {
   method: string;
@@ -94,61 +92,4 @@ export function signRequest(input: SignInput): Signature {
     stringToSign,
     signature,
   };
-}
-
-export interface IncomingSignedRequest {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-export type SignatureCheck =
-  { ok: true; accessKey: string } | { ok: false; code: 'SignatureDoesNotMatch' | 'InvalidAccessKey'; message: string };
-
-const AUTHORIZATION =
-  /^HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/]+)\/ark\/request, ?SignedHeaders=([^,\s]+), ?Signature=([0-9a-f]{64})$/;
-const X_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
-
-/** Server side (the simulator): recomputes the signature of a received request and compares. */
-export function verifySignedRequest(
-  request: IncomingSignedRequest,
-  secretFor: (accessKey: string) => string | undefined,
-  now: number,
-): SignatureCheck {
-  const header = (name: string): string => {
-    const value = request.headers[name];
-    return (Array.isArray(value) ? value[0] : value) ?? '';
-  };
-  const match = AUTHORIZATION.exec(header('authorization'));
-  if (!match) return { ok: false, code: 'SignatureDoesNotMatch', message: 'missing or malformed Authorization header' };
-  const [, accessKey, shortDate, region, signedHeaders, signature] = match;
-  const secretKey = secretFor(accessKey);
-  if (secretKey === undefined) return { ok: false, code: 'InvalidAccessKey', message: 'unknown access key' };
-  const xDate = header('x-date');
-  const parts = X_DATE.exec(xDate);
-  if (!parts || xDate.slice(0, 8) !== shortDate)
-    return { ok: false, code: 'SignatureDoesNotMatch', message: 'missing or malformed X-Date' };
-  const signedAt = Date.UTC(+parts[1], +parts[2] - 1, +parts[3], +parts[4], +parts[5], +parts[6]);
-  if (Math.abs(now - signedAt) > MAX_CLOCK_SKEW_MS)
-    return { ok: false, code: 'SignatureDoesNotMatch', message: 'X-Date is more than 15 minutes off' };
-  if (signedHeaders !== SIGNED_HEADERS)
-    return { ok: false, code: 'SignatureDoesNotMatch', message: `SignedHeaders must be ${SIGNED_HEADERS}` };
-  if (header('x-content-sha256') !== sha256Hex(request.body))
-    return { ok: false, code: 'SignatureDoesNotMatch', message: 'X-Content-Sha256 does not match the body' };
-  const expected = signRequest({
-    method: request.method,
-    path: request.path,
-    query: request.query,
-    host: header('host'),
-    contentType: header('content-type'),
-    body: request.body,
-    accessKey,
-    secretKey,
-    region,
-    date: new Date(signedAt),
-  }).signature;
-  const same = timingSafeEqual(Buffer.from(expected), Buffer.from(signature));
-  return same ? { ok: true, accessKey } : { ok: false, code: 'SignatureDoesNotMatch', message: 'the request signature does not match' };
 }

@@ -1,23 +1,23 @@
-import { FakeGammaOptions, FakeGammaUpstream, startFakeGammaUpstream } from './fake-gamma-upstream';
+import { GammaEmulatorOptions, GammaEmulatorServer, startGammaEmulator } from './gamma-emulator';
 import { startGateway, TestGateway } from './gateway';
 import type { DatabaseKind } from './test-databases';
 
-export interface GatewayWithFakeGammaOptions {
-  fake?: FakeGammaOptions;
+export interface GatewayWithGammaEmulatorOptions {
+  emulator?: GammaEmulatorOptions;
   env?: Record<string, string>;
   /** Added to the channel's settings (e.g. another region). */
   settings?: Record<string, unknown>;
 }
 
 /**
- * The verification suites' setup: a fake family C provider whose clock (for the signature's
- * X-Date check) is the gateway's test clock, and one channel on it.
+ * The verification suites' setup: the family C emulator, whose clock (for the signature's X-Date
+ * check) is the gateway's test clock, and one channel on it.
  */
-export async function startGatewayWithFakeGamma(
+export async function startGatewayWithGammaEmulator(
   kind: DatabaseKind,
-  options: GatewayWithFakeGammaOptions = {},
-): Promise<{ gw: TestGateway; fake: FakeGammaUpstream }> {
-  const fake = await startFakeGammaUpstream(options.fake);
+  options: GatewayWithGammaEmulatorOptions = {},
+): Promise<{ gw: TestGateway; fake: GammaEmulatorServer }> {
+  const fake = await startGammaEmulator(options.emulator);
   let gw: TestGateway | undefined;
   try {
     gw = await startGateway(kind, options.env);
