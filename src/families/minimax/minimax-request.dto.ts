@@ -34,7 +34,8 @@ export class MinimaxVideoRequestDto {
 
   @ApiPropertyOptional({
     example: 6,
-    description: "seconds (also `seconds`), one of the model's (GET /v1/videos/models): 6 or 10 on the builtin models, default 6; 1080P is 6 s only",
+    description:
+      "seconds (also `seconds`), one of the model's (GET /v1/videos/models): 6 or 10 on the builtin models, default 6; 1080P is 6 s only",
   })
   @IsOptionalNotNull()
   @IsInt({ message: DURATION_MESSAGE })

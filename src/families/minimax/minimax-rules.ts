@@ -85,7 +85,10 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, name: string, mod
   const kind = withImage ? 'image-to-video' : 'text-to-video';
   const allowed = withImage ? model.resolutions.image : model.resolutions.text;
   if (allowed.length === 0)
-    throw AppError.invalid(`${name} makes ${model.resolutions.image.join(', ')} from a first frame only: input_reference is required`, 'input_reference');
+    throw AppError.invalid(
+      `${name} makes ${model.resolutions.image.join(', ')} from a first frame only: input_reference is required`,
+      'input_reference',
+    );
   const [resolution, resolutionField] = chosenResolution(body, allowed[0]);
   if (!allowed.includes(resolution)) {
     throw AppError.invalid(
@@ -115,7 +118,8 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, name: string, mod
 /** `resolution` (`768P`, any case), else `size`'s short side; both given must agree. */
 function chosenResolution(body: MinimaxVideoRequestDto, fallback: MinimaxResolution): [MinimaxResolution, string] {
   const named = body.resolution !== undefined ? wireResolution(body.resolution) : null;
-  if (body.resolution !== undefined && !named) throw AppError.invalid('resolution must be like 768P (a number of pixels, then P)', 'resolution');
+  if (body.resolution !== undefined && !named)
+    throw AppError.invalid('resolution must be like 768P (a number of pixels, then P)', 'resolution');
   let sized: MinimaxResolution | undefined;
   if (body.size !== undefined) {
     const pixels = parsePixelSize(body.size);

@@ -11,8 +11,9 @@ const RESOLUTION_OF_RATIO = new Map(
   Object.entries(RUNWAY_RATIO_BY_ASPECT).flatMap(([resolution, byAspect]) => Object.values(byAspect).map((ratio) => [ratio, resolution])),
 );
 
-const aspectsOf = (ratios: readonly string[]) =>
-  [...new Set(ratios.map((ratio) => ASPECT_OF_RATIO.get(ratio)).filter((aspect): aspect is string => !!aspect))];
+const aspectsOf = (ratios: readonly string[]) => [
+  ...new Set(ratios.map((ratio) => ASPECT_OF_RATIO.get(ratio)).filter((aspect): aspect is string => !!aspect)),
+];
 
 /**
  * Runway's builtin entries: its `ratio` pixels read as the shared aspect ratio and resolution

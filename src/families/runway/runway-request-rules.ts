@@ -46,7 +46,11 @@ export function runwayModelOf({ entry, route }: CatalogModel): RunwayModel {
   const ratiosOf = (allowed: readonly string[]) =>
     Object.entries(RUNWAY_RATIO_BY_ASPECT)
       .filter(([resolution]) => resolutions.includes(resolution))
-      .flatMap(([, byAspect]) => Object.entries(byAspect).filter(([aspect]) => allowed.includes(aspect)).map(([, ratio]) => ratio));
+      .flatMap(([, byAspect]) =>
+        Object.entries(byAspect)
+          .filter(([aspect]) => allowed.includes(aspect))
+          .map(([, ratio]) => ratio),
+      );
   const upstream = upstreamModelOf(route, 'text-to-video') ?? upstreamModelOf(route, 'image-to-video') ?? '';
   return {
     entry,
@@ -132,7 +136,8 @@ function checkMetadata(name: string, model: RunwayModel, extra: Record<string, u
   if (taken) throw AppError.invalid(`metadata.${taken} is set by the gateway: use ${GATEWAY_KEYS[taken]}`, `metadata.${taken}`);
   if (extra.audio === undefined) return;
   if (!model.veo) throw AppError.invalid(`metadata.audio is not supported by ${name} ${VEO_ONLY}`, 'metadata.audio');
-  if (model.entry.audio === 'none') throw AppError.invalid(`metadata.audio is not taken by ${name} (it generates no audio)`, 'metadata.audio');
+  if (model.entry.audio === 'none')
+    throw AppError.invalid(`metadata.audio is not taken by ${name} (it generates no audio)`, 'metadata.audio');
   if (typeof extra.audio !== 'boolean') throw AppError.invalid('metadata.audio must be a boolean', 'metadata.audio');
   if (model.entry.audio === 'always' && !extra.audio)
     throw AppError.invalid(`metadata.audio cannot be false: ${name} always generates audio`, 'metadata.audio');

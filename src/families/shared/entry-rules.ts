@@ -3,7 +3,11 @@ import { AppError } from '../../common/errors/app-error';
 import { assertModelDuration } from './model-durations';
 
 /** The seconds a request asks for (else the entry's default), one of the entry's: a 400 naming `duration` otherwise. */
-export function durationWithinEntry(requested: number | undefined, entry: Pick<CatalogEntry, 'durations' | 'defaultDuration'>, model: string): number {
+export function durationWithinEntry(
+  requested: number | undefined,
+  entry: Pick<CatalogEntry, 'durations' | 'defaultDuration'>,
+  model: string,
+): number {
   const seconds = requested ?? entry.defaultDuration;
   if (!allowsSeconds(entry.durations, seconds)) assertModelDuration(seconds, secondsOf(entry.durations), model);
   return seconds;

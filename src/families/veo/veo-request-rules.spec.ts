@@ -148,13 +148,13 @@ describe('Veo rules read the catalog entry', () => {
       param: 'prompt',
       message: 'prompt must be at most 100 characters for veo-3.2-generate-preview',
     });
-    expect(
-      refusal(() => planV32({ input_reference: 'https://a.example/i.png', last_frame: 'https://a.example/l.png' })).param,
-    ).toBe('last_frame');
+    expect(refusal(() => planV32({ input_reference: 'https://a.example/i.png', last_frame: 'https://a.example/l.png' })).param).toBe(
+      'last_frame',
+    );
     const withLastFrame = { ...v32, modes: [...v32.modes, 'first-last-frame' as const] };
-    expect(
-      planV32({ input_reference: 'https://a.example/i.png', last_frame: 'https://a.example/l.png' }, {}, withLastFrame).mode,
-    ).toBe('first-last-frame');
+    expect(planV32({ input_reference: 'https://a.example/i.png', last_frame: 'https://a.example/l.png' }, {}, withLastFrame).mode).toBe(
+      'first-last-frame',
+    );
     const imageOnly = { ...v32, modes: ['image-to-video' as const] };
     expect(refusal(() => planV32({ prompt: 'p' }, {}, imageOnly))).toEqual({
       param: 'input_reference',

@@ -49,7 +49,8 @@ export class VeoVideoRequestDto {
 
   @ApiPropertyOptional({
     example: 8,
-    description: "seconds (also `seconds` on /v1/videos), one of the model's (GET /v1/videos/models): 4, 6 or 8 on the builtin models; default 8; 1080p and 4k take 8 only",
+    description:
+      "seconds (also `seconds` on /v1/videos), one of the model's (GET /v1/videos/models): 4, 6 or 8 on the builtin models; default 8; 1080p and 4k take 8 only",
   })
   @IsOptionalNotNull()
   @IsInt({ message: '$property must be a whole number of seconds' })

@@ -117,8 +117,7 @@ export class MinimaxEmulator {
     if (!(served.durations as readonly unknown[]).includes(duration)) return refused(2013, 'invalid params, duration');
     if (!served.resolutions.includes(String(resolution)) || (resolution === '1080P' && duration !== MINIMAX_1080P_DURATION))
       return refused(2013, 'invalid params, resolution');
-    if (!served.textToVideo && typeof body.first_frame_image !== 'string')
-      return refused(2013, 'invalid params, first_frame_image');
+    if (!served.textToVideo && typeof body.first_frame_image !== 'string') return refused(2013, 'invalid params, first_frame_image');
     if (prompt.includes('[simulate:reject]')) return refused(1026, 'input new_sensitive (simulated)');
     if (prompt.includes('[simulate:busy]')) return refused(1002, 'rate limit exceeded (simulated)');
     if (prompt.includes('[simulate:broke]')) return refused(1008, 'insufficient balance (simulated)');
