@@ -1,22 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { validBody } from '../../common/http/validation';
-import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { MinimaxInputImages } from './minimax-input-images.service';
 import type { MinimaxImage, MinimaxTaskRequest } from './minimax-protocol';
 import { MinimaxVideoRequestDto } from './minimax-request.dto';
-import { parseMinimaxBody } from './minimax-rules';
+import { minimaxModelOf, parseMinimaxBody } from './minimax-rules';
 
 /**
- * A MiniMax Hailuo body (either form) -> a task draft: the schema, each model's rules, the images
+ * A MiniMax Hailuo body (either form) -> a task draft: the schema, the model's rules (read from its
+ * catalog entry), the images
  * (checked URLs, or held bytes); priced at its resolution per second. Nothing is charged before it returns.
  */
 @Injectable()
 export class MinimaxDrafts implements FamilyDrafts<MinimaxTaskRequest> {
   constructor(private readonly images: MinimaxInputImages) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<MinimaxTaskRequest>> {
+  async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<MinimaxTaskRequest>> {
     const body = await validBody(MinimaxVideoRequestDto, input.body);
-    const parsed = parseMinimaxBody(body, model, input.inputReferenceFile !== undefined);
+    const parsed = parseMinimaxBody(body, model, minimaxModelOf(catalog), input.inputReferenceFile !== undefined);
     const releases: Array<() => void> = [];
     const release = () => releases.forEach((release) => release());
     try {
@@ -38,6 +39,7 @@ export class MinimaxDrafts implements FamilyDrafts<MinimaxTaskRequest> {
           platform: 'minimax',
           model,
           action: firstFrame ? 'imageGenerate' : 'textGenerate',
+          mode: parsed.mode,
           request,
           properties: { input: parsed.prompt, origin_model_name: model },
           quote: { model, resolution: parsed.resolution.toLowerCase(), seconds: parsed.duration },

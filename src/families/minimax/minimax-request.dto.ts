@@ -5,12 +5,13 @@ import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { MINIMAX_MAX_PROMPT, MINIMAX_MODEL_IDS } from './minimax-models';
 
-const DURATION_MESSAGE = '$property must be 6 or 10 (seconds)';
+const DURATION_MESSAGE = '$property must be a whole number of seconds';
 const IMAGE_DESCRIPTION = 'an http(s) URL or a data URI (`data:image/png;base64,...`): JPG or PNG, under 20 MB, short side over 300 px';
 
 /**
  * The MiniMax Hailuo request schema, the same field names on both forms (`/v1/videos` and
- * `/v1/video/generations`): types here, each model's rules after it (minimax-rules.ts).
+ * `/v1/video/generations`): types here, each model's rules after it (minimax-rules.ts, from the
+ * model's catalog entry); the values documented here are the builtin models'.
  */
 @ApiSchema({
   name: 'MinimaxVideoRequest',
@@ -31,17 +32,24 @@ export class MinimaxVideoRequestDto {
   @MaxUtf16Length(MINIMAX_MAX_PROMPT)
   prompt: string;
 
-  @ApiPropertyOptional({ enum: [6, 10], default: 6, description: 'seconds (also `seconds`); 1080P is 6 s only' })
+  @ApiPropertyOptional({
+    example: 6,
+    description:
+      "seconds (also `seconds`), one of the model's (GET /v1/videos/models): 6 or 10 on the builtin models, default 6; 1080P is 6 s only",
+  })
   @IsOptionalNotNull()
   @IsInt({ message: DURATION_MESSAGE })
   duration?: number;
 
-  @ApiPropertyOptional({ enum: ['512P', '768P', '1080P'], default: '768P', description: '512P: MiniMax-Hailuo-02 image-to-video only' })
+  @ApiPropertyOptional({
+    example: '768P',
+    description: "one of the model's: 512P, 768P, 1080P on the builtin models (default its first, 768P); 512P: image-to-video only",
+  })
   @IsOptionalNotNull()
   @IsString()
   resolution?: string;
 
-  @ApiPropertyOptional({ example: '1366x768', description: '`<width>x<height>`: its short side picks the resolution (512, 768 or 1080)' })
+  @ApiPropertyOptional({ example: '1366x768', description: '`<width>x<height>`: its short side picks the resolution (e.g. 768: 768P)' })
   @IsOptionalNotNull()
   @IsString()
   size?: string;

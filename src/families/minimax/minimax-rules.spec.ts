@@ -1,9 +1,17 @@
+import type { CatalogEntry } from '../../catalog/catalog-entry';
 import { AppError } from '../../common/errors/app-error';
-import { parseMinimaxBody } from './minimax-rules';
+import { MINIMAX_BUILTIN_ENTRIES } from './minimax-catalog';
+import { minimaxModelOf, parseMinimaxBody } from './minimax-rules';
 import type { MinimaxVideoRequestDto } from './minimax-request.dto';
 
-const parse = (body: Partial<MinimaxVideoRequestDto>, model = 'MiniMax-Hailuo-2.3', hasFile = false) =>
-  parseMinimaxBody({ model, prompt: 'p', ...body }, model, hasFile);
+/** A builtin model's catalog entry, as the submit pipeline hands it over. */
+const entryOf = (model: string): CatalogEntry => ({
+  ...MINIMAX_BUILTIN_ENTRIES.find((candidate) => candidate.id === model)!,
+  source: 'builtin',
+  modified: false,
+});
+const parse = (body: Partial<MinimaxVideoRequestDto>, model = 'MiniMax-Hailuo-2.3', hasFile = false, entry = entryOf(model)) =>
+  parseMinimaxBody({ model, prompt: 'p', ...body }, model, minimaxModelOf({ entry }), hasFile);
 const refusal = (run: () => unknown): { param?: string; message: string } => {
   try {
     run();
@@ -59,5 +67,60 @@ describe('MiniMax request rules', () => {
     expect(refusal(() => parse({ size: '1366x768', resolution: '1080P' })).message).toMatch(/^size does not match/);
     expect(refusal(() => parse({ metadata: { duration: 10 } })).message).toBe('metadata.duration is set by the gateway');
     expect(parse({ metadata: { prompt_optimizer: false } }).metadata).toEqual({ prompt_optimizer: false });
+  });
+});
+
+describe('MiniMax rules read the catalog entry', () => {
+  /** A model an operator adds: T2V-01-Director, text-to-video only, 720p for 6 s, prompts of 100. */
+  const director: CatalogEntry = {
+    ...entryOf('MiniMax-Hailuo-2.3'),
+    id: 'T2V-01-Director',
+    modes: ['text-to-video'],
+    durations: [6],
+    defaultDuration: 6,
+    resolutions: ['720p'],
+    promptMaxLength: 100,
+    routes: [{ platform: 'minimax', upstreamModel: 'T2V-01-Director' }],
+  };
+  const parseDirector = (body: Partial<MinimaxVideoRequestDto>, hasFile = false, entry = director) =>
+    parse(body, 'T2V-01-Director', hasFile, entry);
+
+  it("takes a new model's lengths, default and resolutions from its entry alone, upper case on the wire", () => {
+    expect(parseDirector({})).toMatchObject({ duration: 6, resolution: '720P', mode: 'text-to-video' });
+    expect(parseDirector({ resolution: '720p' })).toMatchObject({ resolution: '720P' });
+    expect(parseDirector({ size: '1280x720' })).toMatchObject({ resolution: '720P' });
+    expect(refusal(() => parseDirector({ duration: 10 }))).toEqual({
+      param: 'duration',
+      message: 'duration must be 6 seconds for T2V-01-Director',
+    });
+    expect(refusal(() => parseDirector({ resolution: '768P' }))).toEqual({
+      param: 'resolution',
+      message: 'resolution must be one of 720P for T2V-01-Director text-to-video',
+    });
+    expect(refusal(() => parseDirector({ size: '1366x768' }))).toEqual({
+      param: 'size',
+      message: 'size must be <width>x<height> with a short side of 720 for T2V-01-Director text-to-video',
+    });
+    const longer = { ...director, durations: { min: 4, max: 10 }, defaultDuration: 8, resolutions: ['720p', '1080p'] };
+    expect(parseDirector({ duration: 9 }, false, longer)).toMatchObject({ duration: 9, resolution: '720P' });
+    expect(parseDirector({}, false, longer)).toMatchObject({ duration: 8 });
+    // MiniMax's protocol stays: 1080P is 6 s only.
+    expect(refusal(() => parseDirector({ duration: 8, resolution: '1080P' }, false, longer)).param).toBe('duration');
+  });
+
+  it('reads its modes and prompt length from the entry', () => {
+    expect(refusal(() => parseDirector({ input_reference: 'https://x.example/f.png' }))).toEqual({
+      param: 'input_reference',
+      message: 'T2V-01-Director does not take image-to-video requests',
+    });
+    expect(refusal(() => parseDirector({ prompt: 'p'.repeat(101) }))).toEqual({
+      param: 'prompt',
+      message: 'prompt must be at most 100 characters for T2V-01-Director',
+    });
+    const withFrames = { ...director, modes: ['image-to-video' as const, 'first-last-frame' as const], resolutions: ['512p', '768p'] };
+    expect(refusal(() => parseDirector({}, false, withFrames)).param).toBe('input_reference');
+    expect(
+      parseDirector({ input_reference: 'https://x.example/f.png', last_frame: 'https://x.example/l.png' }, false, withFrames),
+    ).toMatchObject({ mode: 'first-last-frame', resolution: '512P' });
   });
 });

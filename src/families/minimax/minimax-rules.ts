@@ -1,7 +1,9 @@
+import type { CatalogEntry, ModelMode } from '../../catalog/catalog-entry';
 import { AppError } from '../../common/errors/app-error';
+import type { CatalogModel } from '../family';
 import { parsePixelSize } from '../pixel-size';
-import { assertModelDuration } from '../shared/model-durations';
-import { MINIMAX_1080P_DURATION, MINIMAX_DEFAULT_DURATION, MINIMAX_DURATIONS, MINIMAX_MODELS, MinimaxResolution } from './minimax-models';
+import { assertPromptWithinEntry, durationWithinEntry } from '../shared/entry-rules';
+import { MINIMAX_1080P_DURATION, MINIMAX_IMAGE_ONLY_RESOLUTION, MinimaxResolution } from './minimax-models';
 import type { MinimaxVideoRequestDto } from './minimax-request.dto';
 import { assertOneInputReference } from '../shared/input-reference';
 
@@ -15,48 +17,84 @@ export const MINIMAX_GATEWAY_FIELDS = [
   'last_frame_image',
   'callback_url',
 ];
-const RESOLUTION_BY_SHORT_SIDE: Record<number, MinimaxResolution> = { 512: '512P', 768: '768P', 1080: '1080P' };
+/** Resolutions MiniMax makes: an entry that lists none offers these. */
+const MINIMAX_RESOLUTIONS: readonly MinimaxResolution[] = ['768P', '1080P', '512P'];
+
+/**
+ * What a MiniMax model takes, read from its catalog entry: lengths and their default, modes
+ * (text-to-video, first and last frames) and resolutions on MiniMax's wire (`768p` -> `768P`; the
+ * first its default, 512P for image-to-video only). A new MiniMax model is its entry alone.
+ */
+export interface MinimaxModel {
+  entry: CatalogEntry;
+  /** By how the task is made; the first is the default. */
+  resolutions: { text: readonly MinimaxResolution[]; image: readonly MinimaxResolution[] };
+}
+
+export function minimaxModelOf({ entry }: Pick<CatalogModel, 'entry'>): MinimaxModel {
+  const listed = entry.resolutions.map(wireResolution).filter((resolution): resolution is MinimaxResolution => resolution !== null);
+  const image = listed.length > 0 ? listed : MINIMAX_RESOLUTIONS;
+  return { entry, resolutions: { text: image.filter((resolution) => resolution !== MINIMAX_IMAGE_ONLY_RESOLUTION), image } };
+}
+
+/** `768p` (any case, as the catalog or a client writes it) -> `768P`; null for what is not `<digits>p`. */
+const wireResolution = (resolution: string): MinimaxResolution | null => {
+  const digits = /^(\d+)p$/i.exec(resolution.trim())?.[1];
+  return digits ? `${Number(digits)}P` : null;
+};
 
 /** A body whose model rules held: what to price and send (images still as the client gave them). */
 export interface MinimaxParsedBody {
   prompt: string;
   duration: number;
   resolution: MinimaxResolution;
+  mode: ModelMode;
   firstFrame?: { value: string; field: string };
   lastFrame?: { value: string; field: string };
   metadata: Record<string, unknown>;
 }
 
 /**
- * Each model's rules (docs/upstream-protocols.md): durations 6 or 10, 1080P only for 6 s, 512P only
- * for -02 image-to-video, -2.3-Fast image-to-video only, last_frame on -02 with a first frame; fields
- * MiniMax does not take are refused, never dropped. `hasFile`: a multipart `input_reference` file part came with the body.
+ * A model's rules, read from its catalog entry: its lengths, modes, resolutions and prompt length;
+ * and MiniMax's own (1080P only for 6 s, 512P for image-to-video only, text-to-video makes 16:9,
+ * last_frame with a first frame); fields MiniMax does not take are refused, never dropped.
+ * `hasFile`: a multipart `input_reference` file part came with the body.
  */
-export function parseMinimaxBody(body: MinimaxVideoRequestDto, model: string, hasFile: boolean): MinimaxParsedBody {
-  const rules = MINIMAX_MODELS[model];
+export function parseMinimaxBody(body: MinimaxVideoRequestDto, name: string, model: MinimaxModel, hasFile: boolean): MinimaxParsedBody {
+  const { entry } = model;
   for (const field of ['negative_prompt', 'seed'] as const) {
-    if (body[field] !== undefined) throw AppError.invalid(`${field} is not taken by ${model}`, field);
+    if (body[field] !== undefined) throw AppError.invalid(`${field} is not taken by ${name}`, field);
   }
-  const duration = body.duration ?? MINIMAX_DEFAULT_DURATION;
-  assertModelDuration(duration, MINIMAX_DURATIONS, model);
+  const duration = durationWithinEntry(body.duration, entry, name);
+  assertPromptWithinEntry(body.prompt, entry, name);
 
   assertOneInputReference(hasFile, body.input_reference);
   const withImage = hasFile || body.input_reference !== undefined;
-  if (!withImage && !rules.textToVideo)
-    throw AppError.invalid(`${model} is image-to-video only: input_reference (the first frame) is required`, 'input_reference');
-  if (body.last_frame !== undefined && !rules.lastFrame)
-    throw AppError.invalid(`last_frame is not taken by ${model} (only MiniMax-Hailuo-02)`, 'last_frame');
+  if (!withImage && !entry.modes.includes('text-to-video'))
+    throw AppError.invalid(`${name} is image-to-video only: input_reference (the first frame) is required`, 'input_reference');
+  if (body.last_frame !== undefined && !entry.modes.includes('first-last-frame'))
+    throw AppError.invalid(`last_frame is not taken by ${name}`, 'last_frame');
   if (body.last_frame !== undefined && !withImage)
     throw AppError.invalid('last_frame needs a first frame: send input_reference too', 'input_reference');
+  if (withImage && body.last_frame === undefined && !entry.modes.includes('image-to-video'))
+    throw AppError.invalid(`${name} does not take image-to-video requests`, 'input_reference');
   if (body.aspect_ratio !== undefined && (withImage || body.aspect_ratio !== '16:9')) {
-    throw AppError.invalid(`aspect_ratio must be 16:9 for text-to-video; image-to-video follows the image (${model})`, 'aspect_ratio');
+    throw AppError.invalid(`aspect_ratio must be 16:9 for text-to-video; image-to-video follows the image (${name})`, 'aspect_ratio');
   }
 
-  const allowed = withImage ? rules.resolutions.image : rules.resolutions.text;
+  const kind = withImage ? 'image-to-video' : 'text-to-video';
+  const allowed = withImage ? model.resolutions.image : model.resolutions.text;
+  if (allowed.length === 0)
+    throw AppError.invalid(
+      `${name} makes ${model.resolutions.image.join(', ')} from a first frame only: input_reference is required`,
+      'input_reference',
+    );
   const [resolution, resolutionField] = chosenResolution(body, allowed[0]);
   if (!allowed.includes(resolution)) {
     throw AppError.invalid(
-      `${resolutionField} must be one of ${allowed.join(', ')} for ${model} ${withImage ? 'image' : 'text'}-to-video`,
+      resolutionField === 'size'
+        ? `size must be <width>x<height> with a short side of ${allowed.map((allowedOne) => parseInt(allowedOne, 10)).join(' or ')} for ${name} ${kind}`
+        : `resolution must be one of ${allowed.join(', ')} for ${name} ${kind}`,
       resolutionField,
     );
   }
@@ -70,6 +108,7 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, model: string, ha
     prompt: body.prompt,
     duration,
     resolution,
+    mode: body.last_frame !== undefined ? 'first-last-frame' : withImage ? 'image-to-video' : 'text-to-video',
     ...(body.input_reference !== undefined ? { firstFrame: { value: body.input_reference, field: 'input_reference' } } : {}),
     ...(body.last_frame !== undefined ? { lastFrame: { value: body.last_frame, field: 'last_frame' } } : {}),
     metadata,
@@ -78,13 +117,14 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, model: string, ha
 
 /** `resolution` (`768P`, any case), else `size`'s short side; both given must agree. */
 function chosenResolution(body: MinimaxVideoRequestDto, fallback: MinimaxResolution): [MinimaxResolution, string] {
-  const named = body.resolution !== undefined ? RESOLUTION_BY_SHORT_SIDE[Number(/^(\d+)p$/i.exec(body.resolution.trim())?.[1])] : undefined;
-  if (body.resolution !== undefined && !named) throw AppError.invalid('resolution must be 512P, 768P or 1080P', 'resolution');
+  const named = body.resolution !== undefined ? wireResolution(body.resolution) : null;
+  if (body.resolution !== undefined && !named)
+    throw AppError.invalid('resolution must be like 768P (a number of pixels, then P)', 'resolution');
   let sized: MinimaxResolution | undefined;
   if (body.size !== undefined) {
     const pixels = parsePixelSize(body.size);
-    sized = pixels ? RESOLUTION_BY_SHORT_SIDE[Math.min(pixels.width, pixels.height)] : undefined;
-    if (!sized) throw AppError.invalid('size must be <width>x<height> with a short side of 512, 768 or 1080', 'size');
+    if (!pixels) throw AppError.invalid('size must be <width>x<height> in pixels, e.g. 1366x768', 'size');
+    sized = `${Math.min(pixels.width, pixels.height)}P`;
   }
   if (named && sized && named !== sized) throw AppError.invalid(`size does not match resolution ${named}`, 'size');
   if (named) return [named, 'resolution'];

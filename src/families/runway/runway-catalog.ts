@@ -2,6 +2,7 @@ import type { BuiltinEntry } from '../../catalog/catalog-entry';
 import { builtinEntries } from '../shared/builtin-entry';
 import { RUNWAY_DEFAULT_PRICES } from './runway-default-prices';
 import { RUNWAY_MODELS, RUNWAY_RATIO_BY_ASPECT } from './runway-models';
+import type { RunwayRouteOptions } from './runway-route-options';
 
 const ASPECT_OF_RATIO = new Map(
   Object.values(RUNWAY_RATIO_BY_ASPECT).flatMap((byAspect) => Object.entries(byAspect).map(([aspect, ratio]) => [ratio, aspect])),
@@ -10,11 +11,25 @@ const RESOLUTION_OF_RATIO = new Map(
   Object.entries(RUNWAY_RATIO_BY_ASPECT).flatMap(([resolution, byAspect]) => Object.values(byAspect).map((ratio) => [ratio, resolution])),
 );
 
-/** Runway's builtin entries: its `ratio` pixels read as the shared aspect ratio and resolution (`1280:720` is 16:9 at 720p). */
+const aspectsOf = (ratios: readonly string[]) => [
+  ...new Set(ratios.map((ratio) => ASPECT_OF_RATIO.get(ratio)).filter((aspect): aspect is string => !!aspect)),
+];
+
+/**
+ * Runway's builtin entries: its `ratio` pixels read as the shared aspect ratio and resolution
+ * (`1280:720` is 16:9 at 720p). Route options: `veo: true` for the Veo models (last frame,
+ * negative prompt, audio); `text_aspect_ratios` where text-to-video makes fewer ratios (gen4.5).
+ */
 export const RUNWAY_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'runway',
   Object.entries(RUNWAY_MODELS).map(([id, rules]) => {
     const ratios = [...new Set([...rules.textRatios, ...rules.imageRatios])];
+    const aspectRatios = aspectsOf(ratios);
+    const textAspects = aspectsOf(rules.textRatios);
+    const options: RunwayRouteOptions = {
+      ...(rules.veo ? { veo: true } : {}),
+      ...(rules.textToVideo && textAspects.length < aspectRatios.length ? { text_aspect_ratios: textAspects } : {}),
+    };
     return {
       id,
       modes: [
@@ -25,8 +40,9 @@ export const RUNWAY_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
       durations: rules.durations,
       defaultDuration: rules.defaultDuration,
       resolutions: [...new Set(ratios.map((ratio) => RESOLUTION_OF_RATIO.get(ratio)).filter((r): r is string => !!r))],
-      aspectRatios: [...new Set(ratios.map((ratio) => ASPECT_OF_RATIO.get(ratio)).filter((a): a is string => !!a))],
+      aspectRatios,
       audio: rules.veo ? 'optional' : 'none',
+      ...(Object.keys(options).length > 0 ? { options: { ...options } } : {}),
     };
   }),
   RUNWAY_DEFAULT_PRICES,

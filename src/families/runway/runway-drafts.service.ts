@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { validBody } from '../../common/http/validation';
-import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { RunwayInputImages } from './runway-input-images.service';
 import type { RunwayTaskRequest } from './runway-request';
-import { planRunwayRequest } from './runway-request-rules';
+import { planRunwayRequest, runwayModelOf } from './runway-request-rules';
 import { RunwayVideoRequestDto } from './runway-request.dto';
 
-/** Runway's request schema on both forms: schema, the model's rules, then its frames; priced per second. */
+/** Runway's request schema on both forms: schema, the model's rules (read from its catalog entry), then its frames; priced per second. */
 @Injectable()
 export class RunwayDrafts implements FamilyDrafts<RunwayTaskRequest> {
   constructor(private readonly images: RunwayInputImages) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<RunwayTaskRequest>> {
+  async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<RunwayTaskRequest>> {
     const body = await validBody(RunwayVideoRequestDto, withMultipartSeed(input));
-    const plan = planRunwayRequest(model, body, input);
+    const plan = planRunwayRequest(model, runwayModelOf(catalog), body, input);
     const request: RunwayTaskRequest = { ...plan.request };
     const releases: Array<() => void> = [];
     const release = () => releases.forEach((done) => done());
@@ -32,6 +32,7 @@ export class RunwayDrafts implements FamilyDrafts<RunwayTaskRequest> {
         platform: 'runway',
         model,
         action: request.mode === 'image' ? 'imageGenerate' : 'textGenerate',
+        mode: plan.mode,
         request,
         properties: { input: request.promptText ?? '', origin_model_name: model },
         quote: { model, resolution: plan.resolution, seconds: request.duration, audio: plan.audio },

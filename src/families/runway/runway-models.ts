@@ -1,5 +1,8 @@
-/** What each Runway model takes (docs/upstream-protocols.md, Family Runway; runwayml/sdk-node). */
-export interface RunwayModelRules {
+/**
+ * What one builtin Runway model takes (docs/upstream-protocols.md, Family Runway; runwayml/sdk-node):
+ * the data its catalog entry is made from (runway-catalog.ts). The rules read the entry, never this table.
+ */
+export interface RunwayBuiltinModel {
   /** Text-to-video (`POST /v1/text_to_video`) is offered; gen4_turbo is image-to-video only. */
   textToVideo: boolean;
   durations: readonly number[];
@@ -14,7 +17,7 @@ export interface RunwayModelRules {
 const GEN4_IMAGE_RATIOS = ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672'];
 const VEO_RATIOS = ['1280:720', '720:1280', '1080:1920', '1920:1080'];
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => from + index);
-const veo: RunwayModelRules = {
+const veo: RunwayBuiltinModel = {
   textToVideo: true,
   durations: [4, 6, 8],
   defaultDuration: 8,
@@ -23,7 +26,7 @@ const veo: RunwayModelRules = {
   veo: true,
 };
 
-export const RUNWAY_MODELS: Readonly<Record<string, RunwayModelRules>> = {
+export const RUNWAY_MODELS: Readonly<Record<string, RunwayBuiltinModel>> = {
   'gen4.5': {
     textToVideo: true,
     durations: range(2, 10),
@@ -38,7 +41,7 @@ export const RUNWAY_MODELS: Readonly<Record<string, RunwayModelRules>> = {
   'veo3.1_fast': veo,
 };
 
-/** `aspect_ratio` + `resolution` -> the pixel ratio Runway takes. */
+/** Runway's protocol: `aspect_ratio` + `resolution` -> the pixel ratio (`ratio`) it takes. */
 export const RUNWAY_RATIO_BY_ASPECT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   '720p': { '16:9': '1280:720', '9:16': '720:1280', '4:3': '1104:832', '3:4': '832:1104', '1:1': '960:960', '21:9': '1584:672' },
   '1080p': { '16:9': '1920:1080', '9:16': '1080:1920' },

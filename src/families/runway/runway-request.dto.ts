@@ -34,7 +34,7 @@ export class RunwayVideoRequestDto {
   @ApiPropertyOptional({
     example: 5,
     description:
-      'seconds (also `seconds` on /v1/videos): gen4.5 2 to 10 (default 5); gen4_turbo 5 or 10 (default 5); veo3.1 and veo3.1_fast 4, 6 or 8 (default 8)',
+      "seconds (also `seconds` on /v1/videos), one of the model's (GET /v1/videos/models): gen4.5 2 to 10 (default 5); gen4_turbo 5 or 10 (default 5); veo3.1 and veo3.1_fast 4, 6 or 8 (default 8)",
   })
   @IsOptionalNotNull()
   @IsInt({ message: '$property must be a whole number of seconds' })

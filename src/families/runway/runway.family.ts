@@ -7,6 +7,7 @@ import { RunwayDrafts } from './runway-drafts.service';
 import { RunwayFamilyModule } from './runway-family.module';
 import { RUNWAY_MODELS } from './runway-models';
 import { RUNWAY_EXAMPLES, RunwayVideoRequestDto } from './runway-request.dto';
+import { checkRunwayRouteOptions } from './runway-route-options';
 import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
 import { RunwaySimulatorModule } from './simulator/runway-simulator.module';
 
@@ -22,6 +23,8 @@ export const RUNWAY_FAMILY: FamilyDefinition<RunwayTaskRequest> = {
   request: { schema: RunwayVideoRequestDto, examples: RUNWAY_EXAMPLES },
   defaultPrices: RUNWAY_DEFAULT_PRICES,
   builtinEntries: RUNWAY_BUILTIN_ENTRIES,
+  // `veo: true`: Runway's Veo dialect (last frame, negative prompt, audio); `text_aspect_ratios`: fewer ratios for text-to-video.
+  checkRouteOptions: checkRunwayRouteOptions,
   module: RunwayFamilyModule,
   drafts: RunwayDrafts,
   adapter: RunwayUpstreamAdapter,

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { validBody } from '../../common/http/validation';
 import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
-import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { jsonCopy } from '../shared/json-copy';
 import type { VeoTaskRequest } from './veo-protocol';
-import { VeoImageSource, planVeoRequest } from './veo-request-rules';
+import { VeoImageSource, planVeoRequest, veoModelOf } from './veo-request-rules';
 import { VeoVideoRequestDto } from './veo-request.dto';
 
 /**
- * Turns a body for a Veo model (either form) into a task draft: the schema, the model's rules, then
+ * Turns a body for a Veo model (either form) into a task draft: the schema, the model's rules (read
+ * from its catalog entry), then
  * its images fetched or decoded and checked (400s naming the field), all before any charge. The
  * images stay in memory until the submit is over; `task.request` keeps only their digests (and URL).
  */
@@ -16,9 +17,9 @@ import { VeoVideoRequestDto } from './veo-request.dto';
 export class VeoDrafts implements FamilyDrafts<VeoTaskRequest> {
   constructor(private readonly images: StagedImageInputs) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<VeoTaskRequest>> {
+  async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<VeoTaskRequest>> {
     const body = await validBody(VeoVideoRequestDto, input.body);
-    const plan = planVeoRequest(model, body, { ...input, seedSent: input.body.seed !== undefined });
+    const plan = planVeoRequest(model, veoModelOf(catalog), body, { ...input, seedSent: input.body.seed !== undefined });
     const releases: Array<() => void> = [];
     const stage = async (source: VeoImageSource | undefined, field: string): Promise<StagedImageRef | undefined> => {
       if (!source) return undefined;
@@ -38,6 +39,7 @@ export class VeoDrafts implements FamilyDrafts<VeoTaskRequest> {
           platform: 'veo',
           model,
           action: request.image ? 'imageGenerate' : 'textGenerate',
+          mode: plan.mode,
           request: jsonCopy(request),
           properties: { input: request.prompt ?? '', origin_model_name: model },
           quote: { model, resolution: request.resolution, seconds: request.durationSeconds },

@@ -1,7 +1,8 @@
+import type { CatalogEntry, ModelMode } from '../../catalog/catalog-entry';
 import { AppError } from '../../common/errors/app-error';
-import type { SubmitInput } from '../family';
-import { assertModelDuration } from '../shared/model-durations';
-import { VEO_DEFAULT_RESOLUTION, VEO_DEFAULT_SECONDS, VEO_HIGH_RESOLUTION_SECONDS, VEO_MODELS } from './veo-models';
+import type { CatalogModel, SubmitInput } from '../family';
+import { assertPromptWithinEntry, durationWithinEntry } from '../shared/entry-rules';
+import { VEO_ASPECT_RATIOS, VEO_HIGH_RESOLUTION_SECONDS, VEO_HIGH_RESOLUTIONS } from './veo-models';
 import type { VeoTaskRequest } from './veo-protocol';
 import type { VeoVideoRequestDto } from './veo-request.dto';
 import { assertOneInputReference } from '../shared/input-reference';
@@ -18,40 +19,75 @@ const SIZES: Readonly<Record<string, { aspectRatio: string; resolution: string }
 /** `parameters` the gateway sets itself (or refuses to pass on): not to be overridden through metadata. */
 const GATEWAY_PARAMETERS = ['aspectRatio', 'durationSeconds', 'resolution', 'negativePrompt', 'sampleCount', 'numberOfVideos', 'seed'];
 
+/** Resolutions Veo's `resolution` parameter takes: an entry that lists none offers these. */
+const VEO_RESOLUTIONS = ['720p', '1080p', '4k'];
+
+/**
+ * What a Veo model takes, read from its catalog entry: lengths and their default, resolutions and
+ * aspect ratios (the first of each its default), and its modes (text-to-video, a first frame, a
+ * last frame). A new Veo model is its entry alone.
+ */
+export interface VeoModel {
+  entry: CatalogEntry;
+  /** Lower case; the first is the default. */
+  resolutions: readonly string[];
+  /** The first is the default. */
+  aspectRatios: readonly string[];
+}
+
+export function veoModelOf({ entry }: Pick<CatalogModel, 'entry'>): VeoModel {
+  return {
+    entry,
+    resolutions: entry.resolutions.length > 0 ? entry.resolutions.map((resolution) => resolution.toLowerCase()) : VEO_RESOLUTIONS,
+    aspectRatios: entry.aspectRatios.length > 0 ? entry.aspectRatios : VEO_ASPECT_RATIOS,
+  };
+}
+
 /** Where a task's images come from, for the drafts to fetch or decode (the file part: multipart only). */
 export type VeoImageSource = { url: string } | { dataUri: string } | { file: NonNullable<SubmitInput['inputReferenceFile']> };
 
 export interface VeoRequestPlan {
   request: Omit<VeoTaskRequest, 'image' | 'lastFrame'>;
+  mode: ModelMode;
   image?: VeoImageSource;
   lastFrame?: VeoImageSource;
 }
 
 /**
- * A validated body -> what is sent to Veo, or a 400 naming the field the client sent: durations and
- * resolutions of the model, 1080p/4k at 8 s only, size or ratio (not both), last frame on Veo 3.1
- * with a first frame, no seed (Gemini API), metadata never overriding a gateway-set parameter.
+ * A validated body -> what is sent to Veo, or a 400 naming the field the client sent: the entry's
+ * lengths, resolutions, aspect ratios, modes and prompt length; Veo's own rules (1080p/4k at 8 s
+ * only, size or ratio but not both, a last frame with a first frame, no seed on the Gemini API,
+ * metadata never overriding a gateway-set parameter).
  */
 export function planVeoRequest(
-  model: string,
+  name: string,
+  model: VeoModel,
   body: VeoVideoRequestDto,
   input: Pick<SubmitInput, 'inputReferenceFile'> & { seedSent: boolean },
 ): VeoRequestPlan {
-  const rules = VEO_MODELS[model];
-  if (input.seedSent) throw AppError.invalid(`seed is not taken by ${model} on the Gemini API`, 'seed');
-  const seconds = body.duration ?? VEO_DEFAULT_SECONDS;
-  assertModelDuration(seconds, rules.durations, model);
-  const { aspectRatio, resolution, resolutionField } = shapeOf(body);
-  if (!rules.resolutions.includes(resolution))
-    throw AppError.invalid(`${resolutionField} must be ${rules.resolutions.join(', ')} for ${model}`, resolutionField);
-  if (resolution !== '720p' && seconds !== VEO_HIGH_RESOLUTION_SECONDS) {
+  const { entry } = model;
+  if (input.seedSent) throw AppError.invalid(`seed is not taken by ${name} on the Gemini API`, 'seed');
+  const seconds = durationWithinEntry(body.duration, entry, name);
+  const { aspectRatio, resolution, resolutionField, aspectField } = shapeOf(model, body);
+  if (!model.resolutions.includes(resolution))
+    throw AppError.invalid(`${resolutionField} must be ${model.resolutions.join(', ')} for ${name}`, resolutionField);
+  if (!model.aspectRatios.includes(aspectRatio))
+    throw AppError.invalid(`${aspectField} must be one of ${model.aspectRatios.join(', ')}`, aspectField);
+  if (VEO_HIGH_RESOLUTIONS.includes(resolution) && seconds !== VEO_HIGH_RESOLUTION_SECONDS) {
     throw AppError.invalid(`duration must be ${VEO_HIGH_RESOLUTION_SECONDS} seconds at ${resolution}`, 'duration');
   }
+  assertPromptWithinEntry(body.prompt, entry, name);
   const image = imageSource(body.input_reference, input.inputReferenceFile);
   if (!image && !body.prompt?.trim()) throw AppError.invalid('prompt is required (or an input_reference image)', 'prompt');
   if (body.last_frame !== undefined) {
-    if (!rules.lastFrame) throw AppError.invalid(`last_frame is not taken by ${model} (Veo 3.1 models only)`, 'last_frame');
+    if (!entry.modes.includes('first-last-frame')) throw AppError.invalid(`last_frame is not taken by ${name}`, 'last_frame');
     if (!image) throw AppError.invalid('last_frame needs an input_reference first frame', 'last_frame');
+  }
+  const mode: ModelMode = body.last_frame !== undefined ? 'first-last-frame' : image ? 'image-to-video' : 'text-to-video';
+  if (!entry.modes.includes(mode)) {
+    throw mode === 'text-to-video'
+      ? AppError.invalid(`${name} is image-to-video only: input_reference is required`, 'input_reference')
+      : AppError.invalid(`${name} does not take image-to-video requests`, 'input_reference');
   }
   const metadata = body.metadata ?? {};
   const overridden = Object.keys(metadata).find((key) => GATEWAY_PARAMETERS.includes(key));
@@ -65,21 +101,26 @@ export function planVeoRequest(
     ...(body.negative_prompt !== undefined ? { negativePrompt: body.negative_prompt } : {}),
     ...(Object.keys(metadata).length > 0 ? { extraParameters: metadata } : {}),
   };
-  return { request, image, lastFrame: body.last_frame !== undefined ? urlOrDataUri(body.last_frame) : undefined };
+  return { request, mode, image, lastFrame: body.last_frame !== undefined ? urlOrDataUri(body.last_frame) : undefined };
 }
 
-function shapeOf(body: VeoVideoRequestDto): { aspectRatio: string; resolution: string; resolutionField: string } {
+/** `size`, or `aspect_ratio` and `resolution` (each else the model's default), with the field that gave each. */
+function shapeOf(
+  model: VeoModel,
+  body: VeoVideoRequestDto,
+): { aspectRatio: string; resolution: string; resolutionField: string; aspectField: string } {
   if (body.size !== undefined) {
     if (body.aspect_ratio !== undefined || body.resolution !== undefined)
       throw AppError.invalid('give size, or aspect_ratio with resolution, not both', 'size');
     const shape = SIZES[body.size.toLowerCase()];
     if (!shape) throw AppError.invalid(`size must be one of ${Object.keys(SIZES).join(', ')}`, 'size');
-    return { ...shape, resolutionField: 'size' };
+    return { ...shape, resolutionField: 'size', aspectField: 'size' };
   }
   return {
-    aspectRatio: body.aspect_ratio ?? '16:9',
-    resolution: (body.resolution ?? VEO_DEFAULT_RESOLUTION).toLowerCase(),
+    aspectRatio: body.aspect_ratio ?? model.aspectRatios[0],
+    resolution: (body.resolution ?? model.resolutions[0]).toLowerCase(),
     resolutionField: 'resolution',
+    aspectField: 'aspect_ratio',
   };
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsInt, IsObject, IsString, Matches, ValidateBy } from 'class-validator';
+import { IsInt, IsObject, IsString, Matches, ValidateBy } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
@@ -25,7 +25,8 @@ function isImageSource(value: unknown): boolean {
 
 /**
  * The request schema of the Veo models (Gemini API), the same field names on both forms. Rules
- * across fields and per model (durations, resolutions, last frame) are VeoRequestRules'.
+ * across fields and per model (durations, resolutions, aspect ratios, last frame: the model's
+ * catalog entry) are planVeoRequest's; the values documented here are the builtin models'.
  */
 @ApiSchema({
   name: 'VeoVideoRequest',
@@ -47,12 +48,12 @@ export class VeoVideoRequestDto {
   prompt?: string;
 
   @ApiPropertyOptional({
-    enum: [4, 6, 8],
     example: 8,
-    description: 'seconds (also `seconds` on /v1/videos): 4, 6 or 8; default 8; 1080p and 4k take 8 only',
+    description:
+      "seconds (also `seconds` on /v1/videos), one of the model's (GET /v1/videos/models): 4, 6 or 8 on the builtin models; default 8; 1080p and 4k take 8 only",
   })
   @IsOptionalNotNull()
-  @IsInt({ message: '$property must be 4, 6 or 8 seconds' })
+  @IsInt({ message: '$property must be a whole number of seconds' })
   duration?: number;
 
   @ApiPropertyOptional({
@@ -64,12 +65,18 @@ export class VeoVideoRequestDto {
   @Matches(/^\d{2,5}x\d{2,5}$/, { message: 'size must be <width>x<height> in pixels, e.g. 1280x720' })
   size?: string;
 
-  @ApiPropertyOptional({ enum: VEO_ASPECT_RATIOS, example: '16:9', description: 'default 16:9' })
+  @ApiPropertyOptional({
+    example: '16:9',
+    description: `one of the model's: ${VEO_ASPECT_RATIOS.join(', ')} on the builtin models; default its first (16:9)`,
+  })
   @IsOptionalNotNull()
-  @IsIn(VEO_ASPECT_RATIOS, { message: `$property must be one of ${VEO_ASPECT_RATIOS.join(', ')}` })
+  @IsString()
   aspect_ratio?: string;
 
-  @ApiPropertyOptional({ enum: ['720p', '1080p', '4k'], example: '720p', description: 'default 720p; 4k on Veo 3.1 only' })
+  @ApiPropertyOptional({
+    example: '720p',
+    description: "one of the model's: 720p, 1080p, 4k (Veo 3.1 only) on the builtin models; default its first (720p)",
+  })
   @IsOptionalNotNull()
   @IsString()
   resolution?: string;

@@ -13,8 +13,28 @@ const FORGET_AFTER_MS = 24 * 3600_000;
 const DOWNLOAD_URL_LIFETIME_S = 32_400;
 const TASK = 'minimax.task';
 const FILE = 'minimax.file';
-const RESOLUTIONS = ['512P', '768P', '1080P'];
-const SIZES: Record<string, [number, number]> = { '512P': [910, 512], '768P': [1366, 768], '1080P': [1920, 1080] };
+/** What each model MiniMax serves takes: lengths, resolutions, and whether it takes a prompt without a first frame. */
+interface ServedModel {
+  durations: readonly number[];
+  resolutions: readonly string[];
+  textToVideo: boolean;
+}
+/** The builtin models, and T2V-01-Director (720P, 6 s, text-to-video), which an operator adds as a catalog entry. */
+const SERVED: Readonly<Record<string, ServedModel>> = {
+  ...Object.fromEntries(
+    Object.entries(MINIMAX_MODELS).map(([model, rules]) => [
+      model,
+      { durations: MINIMAX_DURATIONS, resolutions: ['512P', '768P', '1080P'], textToVideo: rules.textToVideo },
+    ]),
+  ),
+  'T2V-01-Director': { durations: [6], resolutions: ['720P'], textToVideo: true },
+};
+const SIZES: Record<string, [number, number]> = {
+  '512P': [910, 512],
+  '720P': [1280, 720],
+  '768P': [1366, 768],
+  '1080P': [1920, 1080],
+};
 /** How many requests the log keeps (the simulator runs for days). */
 const LOG_LIMIT = 1_000;
 
@@ -91,13 +111,13 @@ export class MinimaxEmulator {
     if (failure !== undefined) return refused(failure, 'failure at http://10.0.0.1/internal, key sk-leaked123456');
     const body = (req.json ?? {}) as Record<string, unknown>;
     const { model, prompt, duration = 6, resolution = '768P' } = body;
-    if (typeof model !== 'string' || !Object.hasOwn(MINIMAX_MODELS, model)) return refused(2013, 'invalid params, model');
+    if (typeof model !== 'string' || !Object.hasOwn(SERVED, model)) return refused(2013, 'invalid params, model');
+    const served = SERVED[model];
     if (typeof prompt !== 'string' || prompt.length > MINIMAX_MAX_PROMPT) return refused(2013, 'invalid params, prompt');
-    if (!(MINIMAX_DURATIONS as readonly unknown[]).includes(duration)) return refused(2013, 'invalid params, duration');
-    if (!RESOLUTIONS.includes(String(resolution)) || (resolution === '1080P' && duration !== MINIMAX_1080P_DURATION))
+    if (!(served.durations as readonly unknown[]).includes(duration)) return refused(2013, 'invalid params, duration');
+    if (!served.resolutions.includes(String(resolution)) || (resolution === '1080P' && duration !== MINIMAX_1080P_DURATION))
       return refused(2013, 'invalid params, resolution');
-    if (!MINIMAX_MODELS[model].textToVideo && typeof body.first_frame_image !== 'string')
-      return refused(2013, 'invalid params, first_frame_image');
+    if (!served.textToVideo && typeof body.first_frame_image !== 'string') return refused(2013, 'invalid params, first_frame_image');
     if (prompt.includes('[simulate:reject]')) return refused(1026, 'input new_sensitive (simulated)');
     if (prompt.includes('[simulate:busy]')) return refused(1002, 'rate limit exceeded (simulated)');
     if (prompt.includes('[simulate:broke]')) return refused(1008, 'insufficient balance (simulated)');

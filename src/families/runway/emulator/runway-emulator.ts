@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
-import { RUNWAY_MODELS } from '../runway-models';
+import { RUNWAY_MODELS, RunwayBuiltinModel } from '../runway-models';
 import { RUNWAY_API_VERSION, type RunwayTask } from '../runway-protocol';
 
 /** A task's status in a script: one per query (the last repeats), or where the provider moved it by itself. */
@@ -14,6 +14,22 @@ const TASK = 'runway.task';
 const RUNS = new Set(['PENDING', 'THROTTLED', 'RUNNING']);
 /** How many requests the log keeps (the simulator runs for days). */
 const LOG_LIMIT = 1_000;
+const GEN4_RATIOS = ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672'];
+/**
+ * The models Runway serves: the builtin ones, and gen5 (2 to 15 s, every gen4 ratio for text and
+ * image), which an operator adds as a catalog entry.
+ */
+const SERVED: Readonly<Record<string, RunwayBuiltinModel>> = {
+  ...RUNWAY_MODELS,
+  gen5: {
+    textToVideo: true,
+    durations: Array.from({ length: 14 }, (_, index) => index + 2),
+    defaultDuration: 5,
+    textRatios: GEN4_RATIOS,
+    imageRatios: GEN4_RATIOS,
+    veo: false,
+  },
+};
 
 interface EmulatedTask {
   model: string;
@@ -129,7 +145,7 @@ export class RunwayEmulator {
       return { status: failure.status, headers: failure.headers, json: failure.body ?? { error: 'failure at http://10.0.0.1/internal' } };
     const body = (req.json ?? {}) as Record<string, unknown>;
     const { model, promptText = '' } = body;
-    const rules = typeof model === 'string' ? RUNWAY_MODELS[model] : undefined;
+    const rules = typeof model === 'string' && Object.hasOwn(SERVED, model) ? SERVED[model] : undefined;
     if (!rules || (!image && !rules.textToVideo)) return invalid('invalid_value', ['model']);
     if (image && body.promptImage === undefined) return invalid('invalid_type', ['promptImage']);
     if (typeof body.duration !== 'number' || !rules.durations.includes(body.duration)) return invalid('invalid_value', ['duration']);

@@ -12,7 +12,14 @@ export const SIMULATED_DONE_MS = 6_000;
 /** Google keeps generated videos 2 days. */
 const FORGET_AFTER_MS = 48 * 3600_000;
 const OPERATION = 'veo.operation';
-const DURATIONS = [4, 6, 8];
+/**
+ * The models Veo serves and their lengths: the builtin ones, and veo-3.2-generate-preview (4 to 12 s),
+ * which an operator adds as a catalog entry.
+ */
+const SERVED_DURATIONS: Readonly<Record<string, readonly number[]>> = {
+  ...Object.fromEntries(Object.entries(VEO_MODELS).map(([model, rules]) => [model, rules.durations])),
+  'veo-3.2-generate-preview': Array.from({ length: 9 }, (_, index) => index + 4),
+};
 /** Parameters the SDK refuses for the Gemini API (Vertex AI only). */
 const VERTEX_ONLY = [
   'seed',
@@ -104,7 +111,7 @@ export class VeoEmulator {
     const submit = /^\/v1beta\/models\/([^/:]+):predictLongRunning$/.exec(req.path);
     if (submit && req.method === 'POST') return this.create(submit[1], req);
     if (req.method !== 'GET') return notFound('no such route');
-    if (req.path === '/v1beta/models') return { status: 200, json: { models: Object.keys(VEO_MODELS).map(listed) } };
+    if (req.path === '/v1beta/models') return { status: 200, json: { models: Object.keys(SERVED_DURATIONS).map(listed) } };
     const operation = /^\/v1beta\/models\/([^/]+)\/operations\/([^/]+)$/.exec(req.path);
     if (operation) return this.operation(operation[1], operation[2], base);
     const file = /^\/v1beta\/files\/([^/:]+):download$/.exec(req.path);
@@ -130,13 +137,13 @@ export class VeoEmulator {
         headers: failure.headers,
         json: failure.body ?? googleError(failure.status, 'INTERNAL', 'Internal error at 10.0.0.1'),
       };
-    if (!Object.hasOwn(VEO_MODELS, model)) return notFound(`models/${model} is not found for API version v1beta.`);
+    if (!Object.hasOwn(SERVED_DURATIONS, model)) return notFound(`models/${model} is not found for API version v1beta.`);
     const body = (req.json ?? {}) as Record<string, unknown>;
     const instance = (Array.isArray(body.instances) ? body.instances[0] : undefined) as Record<string, unknown> | undefined;
     const parameters = (body.parameters ?? {}) as Record<string, unknown>;
     const prompt = typeof instance?.prompt === 'string' ? instance.prompt : '';
     if (!instance || (prompt === '' && !instance.image)) return invalid('A prompt or an image is required.');
-    if (parameters.durationSeconds !== undefined && !DURATIONS.includes(parameters.durationSeconds as number))
+    if (parameters.durationSeconds !== undefined && !SERVED_DURATIONS[model].includes(parameters.durationSeconds as number))
       return invalid('Unsupported durationSeconds.');
     if (VERTEX_ONLY.some((key) => key in parameters)) return invalid('A parameter is not supported in the Gemini API.');
     if (prompt.includes('[simulate:busy]'))
