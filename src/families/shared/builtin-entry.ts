@@ -12,11 +12,13 @@ export interface BuiltinModel extends Omit<ModelCapabilities, 'maxReferenceImage
   upstreamModel?: CatalogRoute['upstreamModel'];
   /** The platform's own route options. */
   options?: Record<string, unknown>;
+  /** A model its provider stopped serving: deprecated (answers say so) and the model to use instead. */
+  deprecatedFor?: string;
 }
 
 /** A family's builtin models as catalog entries, priced from its default (list) prices. */
 export function builtinEntries(platform: Platform, models: readonly BuiltinModel[], prices: readonly DefaultPrice[]): BuiltinEntry[] {
-  return models.map(({ id, label, upstreamModel, options, maxReferenceImages, promptMaxLength, ...capabilities }) => ({
+  return models.map(({ id, label, upstreamModel, options, maxReferenceImages, promptMaxLength, deprecatedFor, ...capabilities }) => ({
     id,
     label: label ?? null,
     ...capabilities,
@@ -24,9 +26,9 @@ export function builtinEntries(platform: Platform, models: readonly BuiltinModel
     promptMaxLength: promptMaxLength ?? null,
     prices: prices.filter((price) => price.model === id).map(quotaPrice),
     routes: [{ platform, upstreamModel: upstreamModel ?? id, ...(options ? { options } : {}) }],
-    status: 'active',
+    status: deprecatedFor ? 'deprecated' : 'active',
     sunsetAt: null,
-    replacement: null,
+    replacement: deprecatedFor ?? null,
   }));
 }
 
