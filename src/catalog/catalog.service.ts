@@ -4,7 +4,7 @@ import type { PriceRuleEntity } from '../billing/price-rule.entity';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
-import { TransactionRunner } from '../database/transaction-runner';
+import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
 import type { BuiltinEntry, CatalogEntry, CatalogPrice } from './catalog-entry';
 import { CatalogChanges, noChanges, record, samePrices, verdictFor } from './catalog-entry-diff';
 import { CatalogModelEntity } from './catalog-model.entity';
@@ -119,7 +119,14 @@ export class CatalogService {
         ),
       );
     }
-    for (const write of writes) await write();
+    for (const write of writes) {
+      try {
+        await write();
+      } catch (error) {
+        // Several instances starting at once merge the same release: the one that inserted first wins, the rest skip it.
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
     return changes;
   }
 
