@@ -55,8 +55,11 @@ export class CatalogService {
 
   /** A new custom entry; 409 when the id is taken. */
   async create(entry: BuiltinEntry): Promise<CatalogEntry> {
-    if (await this.models.find(entry.id)) throw new AppError(ErrorCode.Conflict, `model ${entry.id} exists`, { param: 'id' });
-    return this.write({ ...entry, source: 'custom', modified: false }, 'insert');
+    const exists = () => new AppError(ErrorCode.Conflict, `model ${entry.id} exists`, { param: 'id' });
+    if (await this.models.find(entry.id)) throw exists();
+    return this.write({ ...entry, source: 'custom', modified: false }, 'insert').catch((error: unknown) => {
+      throw isUniqueViolation(error) ? exists() : error;
+    });
   }
 
   /** The entry as the operator now wants it: a builtin one is marked changed, so a release's merge keeps it. */
