@@ -14,20 +14,6 @@ export class PriceRepository {
     private readonly transactions: TransactionRunner,
   ) {}
 
-  /** Whether the price table has any rule. */
-  async hasRules(): Promise<boolean> {
-    return (await this.rules.count()) > 0;
-  }
-
-  /** Writes `rules` into an empty price table (checked again in the transaction); false when it had rules. */
-  insertIntoEmpty(rules: Array<Omit<PriceRuleEntity, 'id'>>): Promise<boolean> {
-    return this.transactions.run(async (manager) => {
-      if ((await manager.count(PriceRuleEntity)) > 0) return false;
-      await manager.insert(PriceRuleEntity, rules);
-      return true;
-    });
-  }
-
   rulesOf(model: string): Promise<PriceRuleEntity[]> {
     return this.rules.find({ where: { model } });
   }
@@ -35,7 +21,11 @@ export class PriceRepository {
   /** Inside the caller's transaction: `model`'s rules become exactly `rules`. */
   async replaceRulesOf(manager: EntityManager, model: string, rules: Array<Omit<PriceRuleEntity, 'id' | 'model'>>): Promise<void> {
     await manager.delete(PriceRuleEntity, { model });
-    if (rules.length > 0) await manager.insert(PriceRuleEntity, rules.map((rule) => ({ ...rule, model })));
+    if (rules.length > 0)
+      await manager.insert(
+        PriceRuleEntity,
+        rules.map((rule) => ({ ...rule, model })),
+      );
   }
 
   /** Inside the caller's transaction: the rules of `models` (a deleted model's rules go with it). */

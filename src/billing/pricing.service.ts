@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
-import { DefaultPrice, QUOTA_PER_CREDIT } from './default-prices';
 import type { GroupRatioEntity } from './group-ratio.entity';
 import { PriceRepository } from './price.repository';
 import type { PriceRuleEntity } from './price-rule.entity';
@@ -45,23 +44,6 @@ export class PricingService {
 
   onPriceWritten(listener: (model: string) => Promise<void>): void {
     this.priceWriteListeners.push(listener);
-  }
-
-  /** Seeds the default table (the families' prices) into an empty database; afterwards the operator owns it. */
-  async seedDefaults(prices: readonly DefaultPrice[]): Promise<void> {
-    if (await this.prices.hasRules()) return;
-    await this.prices.insertIntoEmpty(
-      prices.map((price) => ({
-        model: price.model,
-        resolution: price.resolution,
-        unit: price.unit,
-        duration: price.duration,
-        // Rounded: a list price in fractional credits (9.8) times 100 is not always an exact integer in floating point.
-        price: Math.round(price.credits * QUOTA_PER_CREDIT),
-        audioPrice: price.audioCredits === null ? null : Math.round(price.audioCredits * QUOTA_PER_CREDIT),
-      })),
-    );
-    this.cachedRules.clear();
   }
 
   async quote(request: QuoteRequest): Promise<Quote> {

@@ -125,17 +125,16 @@ describeEachDatabase('billing repositories (service tier)', (kind) => {
     );
   });
 
-  it('prices: fills an empty table once, upserts by (model, resolution, duration), deletes; group ratios', async () => {
+  it("prices: a model's rules replaced and deleted as one (the catalog's entry writes), upserts by (model, resolution, duration), deletes; group ratios", async () => {
     const rule = { model: 'p-1', resolution: '720p', unit: 'second' as const, duration: 0, price: 10, audioPrice: null };
-    // The fake family's defaults were seeded at start: empty the table first.
-    expect(await prices.hasRules()).toBe(true);
-    expect(await prices.insertIntoEmpty([{ ...rule }])).toBe(false);
-    for (const seeded of await prices.listRules()) expect(await prices.deleteRule(seeded.id)).toBe(true);
-    expect(await prices.hasRules()).toBe(false);
-    // A copy: an insert sets the id of what it was given.
-    expect(await prices.insertIntoEmpty([{ ...rule }])).toBe(true);
-    expect(await prices.insertIntoEmpty([{ ...rule, model: 'p-2' }])).toBe(false);
-    expect(await prices.hasRules()).toBe(true);
+    const { model: _model, ...ofModel } = rule;
+    await t.transactions.run((manager) => prices.replaceRulesOf(manager, 'p-1', [{ ...ofModel, resolution: '480p' }, { ...ofModel }]));
+    await t.transactions.run((manager) => prices.replaceRulesOf(manager, 'p-2', [{ ...ofModel }]));
+    expect((await prices.rulesOf('p-1')).map((r) => r.resolution).sort()).toEqual(['480p', '720p']);
+    await t.transactions.run((manager) => prices.replaceRulesOf(manager, 'p-1', [{ ...ofModel }]));
+    expect((await prices.rulesOf('p-1')).map((r) => r.resolution)).toEqual(['720p']);
+    await t.transactions.run((manager) => prices.deleteRulesOf(manager, ['p-2']));
+    expect(await prices.rulesOf('p-2')).toEqual([]);
     const updated = await prices.upsertRule({ ...rule, price: 20 });
     const added = await prices.upsertRule({ ...rule, resolution: '1080p', price: 30 });
     expect((await prices.rulesOf('p-1')).map((r) => [r.id, r.resolution, r.price]).sort()).toEqual(
@@ -144,7 +143,8 @@ describeEachDatabase('billing repositories (service tier)', (kind) => {
         [added.id, '1080p', 30],
       ].sort(),
     );
-    expect((await prices.listRules()).map((r) => r.resolution)).toEqual(['1080p', '720p']);
+    // Ordered by model, resolution, duration: fake-1 (the fake family's builtin entry, merged in at start), then p-1.
+    expect((await prices.listRules()).map((r) => `${r.model} ${r.resolution}`)).toEqual(['fake-1 720p', 'p-1 1080p', 'p-1 720p']);
     expect(await prices.deleteRule(added.id)).toBe(true);
     expect(await prices.deleteRule(added.id)).toBe(false);
     expect(await prices.ratioOf('vip')).toBeNull();

@@ -5,7 +5,7 @@ describe('PricingService (service tier, SQLite)', () => {
   let t: ServiceTestContext;
   beforeAll(async () => {
     t = await createServiceTestModule();
-    await t.pricing.seedDefaults(FAKE_FAMILY.defaultPrices); // fake-1 720p: 10 credits/s = 1,000 units/s, audio at twice
+    // The catalog merged the fake family's builtin entry at start: fake-1 720p 10 credits/s = 1,000 units/s, audio at twice.
     await t.pricing.upsertRule({ model: 'fake-1', resolution: '1080p', unit: 'second', duration: 0, price: 1_500, audioPrice: 2_000 });
     await t.pricing.upsertRule({ model: 'clip-1', resolution: '720p', unit: 'clip', duration: 5, price: 7_000, audioPrice: null });
     await t.pricing.upsertRule({ model: 'clip-1', resolution: '720p', unit: 'clip', duration: 10, price: 12_000, audioPrice: null });
@@ -18,11 +18,10 @@ describe('PricingService (service tier, SQLite)', () => {
   const quote = (over: Partial<Parameters<ServiceTestContext['pricing']['quote']>[0]>) =>
     t.pricing.quote({ model: 'fake-1', resolution: '720p', seconds: 5, group: 'default', ...over });
 
-  it('seeds the family defaults in quota units (1 credit = 100 units), once', async () => {
-    await t.pricing.seedDefaults([{ model: 'other', resolution: '720p', unit: 'second', duration: 0, credits: 1, audioCredits: null }]);
+  it("holds the family's builtin prices in quota units (1 credit = 100 units), merged in by the catalog at start", async () => {
+    expect(FAKE_FAMILY.defaultPrices).toEqual([expect.objectContaining({ model: 'fake-1', resolution: '720p', credits: 10 })]);
     const seeded = await t.dataSource.manager.find(PriceRuleEntity, { where: { model: 'fake-1', resolution: '720p' } });
     expect(seeded).toEqual([expect.objectContaining({ unit: 'second', price: 1_000, audioPrice: null })]);
-    expect(await t.dataSource.manager.countBy(PriceRuleEntity, { model: 'other' })).toBe(0);
   });
 
   it('per second: price x seconds; a group without a ratio pays 1.0', async () => {
