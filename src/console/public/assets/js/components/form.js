@@ -2,6 +2,8 @@
 // the buttons wait, and an API error naming a field marks and focuses that field (a dotted field,
 // `prices[0].price`, finds its control by that name, else by the nearest name around it).
 import { html, useState } from '../lib/html.js';
+import { t } from '../lib/i18n.js';
+import { Icon } from './icon.js';
 import { Field, fail } from './ui.js';
 
 export function formValues(form) {
@@ -27,7 +29,7 @@ export function controlOf(form, param) {
   const named = (name) => form.querySelector(`[name="${CSS.escape(name)}"]`);
   const inside = form.querySelector(`[name^="${CSS.escape(param)}."], [name^="${CSS.escape(param)}["]`);
   let found = named(param) ?? inside;
-  for (let name = param; !found && name; ) {
+  for (let name = param; !found && name;) {
     const cut = Math.max(name.lastIndexOf('.'), name.lastIndexOf('['));
     name = cut > 0 ? name.slice(0, cut) : '';
     if (name) found = named(name);
@@ -63,6 +65,13 @@ export function useSubmit(handler, { inline = false } = {}) {
     }
   };
   return { onSubmit, busy, error, setError };
+}
+
+/** A form's error beside its buttons: the field it names, in the page's language, then what the API said. */
+export function FormError({ error }) {
+  if (!error) return null;
+  const lead = error.param ? html`<strong class="form-error-field">${t('form.checkField', { field: error.param })}</strong> ` : null;
+  return html`<div class="notice danger form-error" role="alert"><${Icon} name="circle-alert" /><span>${lead}${error.message ?? String(error)}</span></div>`;
 }
 
 /**

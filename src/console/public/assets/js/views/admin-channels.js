@@ -4,7 +4,7 @@
 // A channel's models are picked from the catalog's models routed on its platform (GET /api/admin/models?platform=).
 import { api } from '../api.js';
 import { DataTable } from '../components/data-table.js';
-import { KeptField, useSubmit } from '../components/form.js';
+import { FormError, KeptField, useSubmit } from '../components/form.js';
 import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, fail, toast } from '../components/ui.js';
 import { rate } from '../lib/admin-format.js';
 import { num } from '../lib/format.js';
@@ -136,38 +136,41 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
   const [platform, setPlatform] = useState(channel?.platform ?? platforms[0]?.platform);
   const definition = platforms.find((p) => p.platform === platform);
   const keep = isNew ? undefined : t('channels.keepSecret');
-  const { onSubmit, busy, error } = useSubmit(async (values) => {
-    const list = (text) =>
-      (text ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    const nextSettings = {};
-    for (const setting of definition?.settings ?? []) {
-      const text = (values[`setting.${setting.name}`] ?? '').trim();
-      // An empty field keeps what is stored (a secret is never shown, so it is always empty).
-      if (text) nextSettings[setting.name] = setting.type === 'integer' ? Number(text) : text;
-    }
-    const body = {
-      name: values.name,
-      base_url: values.base_url,
-      models: values.models ?? [],
-      priority: Number(values.priority || 0),
-      weight: Number(values.weight || 1),
-      groups: list(values.groups),
-      ...(Object.keys(nextSettings).length ? { settings: nextSettings } : {}),
-      ...(values.api_key ? { api_key: values.api_key } : {}),
-    };
-    if (isNew) await api('/api/admin/channels', { method: 'POST', body: { ...body, platform: values.platform } });
-    else {
-      // Models unchanged are not sent: one the catalog no longer routes here does not keep the rest from being saved.
-      if (sameModels(body.models, channel.models)) delete body.models;
-      await api(`/api/admin/channels/${channel.id}`, { method: 'PATCH', body });
-    }
-    toast(t(isNew ? 'channels.created' : 'channels.saved', { name: values.name }));
-    onSaved();
-    onClose();
-  }, { inline: true });
+  const { onSubmit, busy, error } = useSubmit(
+    async (values) => {
+      const list = (text) =>
+        (text ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+      const nextSettings = {};
+      for (const setting of definition?.settings ?? []) {
+        const text = (values[`setting.${setting.name}`] ?? '').trim();
+        // An empty field keeps what is stored (a secret is never shown, so it is always empty).
+        if (text) nextSettings[setting.name] = setting.type === 'integer' ? Number(text) : text;
+      }
+      const body = {
+        name: values.name,
+        base_url: values.base_url,
+        models: values.models ?? [],
+        priority: Number(values.priority || 0),
+        weight: Number(values.weight || 1),
+        groups: list(values.groups),
+        ...(Object.keys(nextSettings).length ? { settings: nextSettings } : {}),
+        ...(values.api_key ? { api_key: values.api_key } : {}),
+      };
+      if (isNew) await api('/api/admin/channels', { method: 'POST', body: { ...body, platform: values.platform } });
+      else {
+        // Models unchanged are not sent: one the catalog no longer routes here does not keep the rest from being saved.
+        if (sameModels(body.models, channel.models)) delete body.models;
+        await api(`/api/admin/channels/${channel.id}`, { method: 'PATCH', body });
+      }
+      toast(t(isNew ? 'channels.created' : 'channels.saved', { name: values.name }));
+      onSaved();
+      onClose();
+    },
+    { inline: true },
+  );
   return html`<${Dialog} wide title=${isNew ? t('channels.new') : t('channels.editOf', { name: channel.name })} onClose=${onClose}>
     <form class="grid-form" id="channel-form" onSubmit=${onSubmit}>
       <${KeptField} label=${t('channels.col.name')} name="name" required value=${channel?.name ?? ''} />
@@ -192,7 +195,7 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
       </fieldset>`
           : null
       }
-      <div class="span-all"><${ErrorNote} error=${error} /></div>
+      ${error ? html`<div class="span-all"><${FormError} error=${error} /></div>` : null}
       <div class="actions span-all"><${Button} type="submit" disabled=${busy}>${t(isNew ? 'channels.create' : 'channels.save')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
     </form>
   <//>`;

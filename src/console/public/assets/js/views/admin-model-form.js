@@ -1,10 +1,10 @@
 // Admin: one catalog entry's form, to add a model (POST /api/admin/models) or change one (PATCH): what it can
 // do, its prices, the routes that serve it and its lifecycle. Controls are named as the API names its fields
 // (`prices[0].price`, `routes[1].options`), so a 400 marks the very control it names, and its message shows
-// beside the buttons.
+// beside the buttons, which stay in sight at the bottom of the long form.
 import { api, ApiError } from '../api.js';
-import { KeptCheck, KeptField, useSubmit } from '../components/form.js';
-import { Button, Dialog, ErrorNote, toast } from '../components/ui.js';
+import { FormError, KeptCheck, KeptField, useSubmit } from '../components/form.js';
+import { Button, Dialog, toast } from '../components/ui.js';
 import { AUDIO, fromLocalInput, modeLabel, MODEL_STATUSES, MODES, toLocalInput } from '../lib/catalog-format.js';
 import { html, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
@@ -134,8 +134,13 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
       <fieldset><legend>${t('models.col.prices')}</legend>
         <p class="muted small fieldset-intro">${t('models.pricesHelp')}</p>
         <div class="form-rows">
-          ${prices.map((p, i) => html`<${PriceRow} key=${p.key} index=${i} row=${p} onUnit=${(unit) => setPrices((rows) => rows.map((r) => (r.key === p.key ? { ...r, unit } : r)))}
-            onRemove=${prices.length > 1 ? () => setPrices((rows) => rows.filter((r) => r.key !== p.key)) : null} />`)}
+          ${prices.map(
+            (
+              p,
+              i,
+            ) => html`<${PriceRow} key=${p.key} index=${i} row=${p} onUnit=${(unit) => setPrices((rows) => rows.map((r) => (r.key === p.key ? { ...r, unit } : r)))}
+            onRemove=${prices.length > 1 ? () => setPrices((rows) => rows.filter((r) => r.key !== p.key)) : null} />`,
+          )}
         </div>
         <${Button} small kind="secondary" icon="plus" onClick=${() => setPrices((rows) => [...rows, row()])}>${t('models.addPrice')}<//>
       </fieldset>
@@ -143,8 +148,10 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
       <fieldset><legend>${t('models.routes')}</legend>
         <p class="muted small fieldset-intro">${t('models.routesHelp')}</p>
         <div class="form-rows">
-          ${routes.map((r, i) => html`<${RouteRow} key=${r.key} index=${i} row=${r} platforms=${platformOptions}
-            onRemove=${routes.length > 1 ? () => setRoutes((rows) => rows.filter((x) => x.key !== r.key)) : null} />`)}
+          ${routes.map(
+            (r, i) => html`<${RouteRow} key=${r.key} index=${i} row=${r} platforms=${platformOptions}
+            onRemove=${routes.length > 1 ? () => setRoutes((rows) => rows.filter((x) => x.key !== r.key)) : null} />`,
+          )}
         </div>
         <${Button} small kind="secondary" icon="plus" onClick=${() => setRoutes((rows) => [...rows, row()])}>${t('models.addRoute')}<//>
       </fieldset>
@@ -158,8 +165,10 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
         </div>
       </fieldset>
 
-      <${ErrorNote} error=${error} />
-      <div class="actions"><${Button} type="submit" icon="check" disabled=${busy}>${t(isNew ? 'models.create' : 'models.save')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
+      <div class="form-foot">
+        <${FormError} error=${error} />
+        <div class="actions"><${Button} type="submit" icon="check" disabled=${busy}>${t(isNew ? 'models.create' : 'models.save')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
+      </div>
     </form>
   <//>`;
 }
@@ -182,7 +191,12 @@ function PriceRow({ index, row: { initial, unit }, onUnit, onRemove }) {
 
 function RouteRow({ index, row: { initial }, platforms, onRemove }) {
   const name = (field) => `routes[${index}].${field}`;
-  const upstream = initial.upstream_model === undefined ? '' : typeof initial.upstream_model === 'string' ? initial.upstream_model : JSON.stringify(initial.upstream_model);
+  const upstream =
+    initial.upstream_model === undefined
+      ? ''
+      : typeof initial.upstream_model === 'string'
+        ? initial.upstream_model
+        : JSON.stringify(initial.upstream_model);
   return html`<div class="form-row route-row" data-route-row=${index}>
     <${KeptField} as="select" label=${t('models.platform')} name=${name('platform')} value=${initial.platform ?? platforms[0]?.[0]} options=${platforms} />
     <${KeptField} label=${t('models.upstreamModel')} name=${name('upstream_model')} required value=${upstream} placeholder="kling-v3" help=${t('models.upstreamHelp')} />

@@ -2,7 +2,8 @@
 // shows what it would add, change, leave as it is and keep of the operator's own changes; only a confirm applies it.
 import { api, ApiError } from '../api.js';
 import { Icon } from '../components/icon.js';
-import { Button, Dialog, ErrorNote, Field, toast } from '../components/ui.js';
+import { FormError } from '../components/form.js';
+import { Button, Dialog, Field, toast } from '../components/ui.js';
 import { num } from '../lib/format.js';
 import { html, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
@@ -25,7 +26,7 @@ export function ModelImport({ onClose, onApplied }) {
     try {
       return JSON.parse(text);
     } catch (e) {
-      throw new ApiError(400, t('models.importNotJson', { reason: e.message }), 'file');
+      throw Object.assign(new ApiError(400, t('models.importNotJson', { reason: e.message }), null), { notJson: true });
     }
   };
   const send = async (dryRun) => {
@@ -60,16 +61,16 @@ export function ModelImport({ onClose, onApplied }) {
       <p class="muted">${t('models.importIntro')}</p>
       <${Field} label=${t('models.importFile')} name="upload" type="file" accept="application/json,.json" onChange=${pick} />
       <${Field} as="textarea" label=${t('models.importText')} name="file" rows="8" class="mono-field" value=${text} spellcheck="false"
-        placeholder='{"version": 1, "models": [ … ]}' aria-invalid=${error?.param === 'file' ? 'true' : undefined}
+        placeholder='{"version": 1, "models": [ … ]}' aria-invalid=${error?.notJson ? 'true' : undefined}
         onInput=${(e) => {
           setText(e.target.value);
           setDiff(null);
         }} />
-      <${ErrorNote} error=${error} />
       ${
         diff
           ? html`<section class="import-diff" aria-live="polite" aria-label=${t('models.importDiff')}>
         <h3>${t('models.importDiff')}</h3>
+        ${changes === 0 ? html`<p class="notice info">${t('models.importNothing')}</p>` : null}
         <dl class="diff-groups">
           ${GROUPS.map(
             ([group, tone, icon]) => html`<div class=${`diff-group tone-${tone}`} data-group=${group}>
@@ -78,17 +79,19 @@ export function ModelImport({ onClose, onApplied }) {
           </div>`,
           )}
         </dl>
-        ${changes === 0 ? html`<p class="muted">${t('models.importNothing')}</p>` : null}
       </section>`
           : null
       }
-      <div class="actions">
+      <div class="form-foot">
+        <${FormError} error=${error} />
+        <div class="actions">
         ${
           diff
             ? html`<${Button} icon="check" disabled=${busy || changes === 0} onClick=${() => send(false)}>${t('models.importApply', { n: changes })}<//>`
             : html`<${Button} icon="eye" disabled=${busy || !text.trim()} onClick=${() => send(true)}>${t('models.importCheck')}<//>`
         }
         <${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//>
+        </div>
       </div>
     </div>
   <//>`;

@@ -5,7 +5,7 @@
 import { api } from '../api.js';
 import { useConfirm } from '../components/confirm.js';
 import { DataTable } from '../components/data-table.js';
-import { KeptField, useSubmit } from '../components/form.js';
+import { FormError, KeptField, useSubmit } from '../components/form.js';
 import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, fail, toast } from '../components/ui.js';
 import { durationsText, fromLocalInput, modeLabel, MODEL_STATUSES, priceText, sortedPrices, toLocalInput } from '../lib/catalog-format.js';
 import { dateTime, num } from '../lib/format.js';
@@ -103,7 +103,9 @@ export function AdminModels() {
     {
       key: 'modes',
       label: t('models.col.modes'),
-      render: (m) => html`<span class="chips mode-chips">${m.modes.map((mode) => html`<span class="chip">${modeLabel(mode)}</span>`)}</span>`,
+      wide: true,
+      render: (m) =>
+        html`<span class="chips mode-chips">${m.modes.map((mode) => html`<span class="chip">${modeLabel(mode)}</span>`)}</span>`,
     },
     {
       key: 'durations',
@@ -115,6 +117,7 @@ export function AdminModels() {
     {
       key: 'prices',
       label: t('models.col.prices'),
+      wide: true,
       render: (m) => html`<${PriceSummary} prices=${m.prices} />`,
     },
     {
@@ -212,7 +215,7 @@ function Deprecate({ entry, onClose, onSaved }) {
       <${KeptField} label=${t('models.sunset')} name="sunset_at" type="datetime-local" value=${toLocalInput(entry.sunset_at)} help=${t('models.sunsetHelp')} />
       <${KeptField} as="select" label=${t('models.replacement')} name="replacement" value=${entry.replacement ?? ''}
         options=${[['', t('models.noReplacement')], ...others.map((id) => [id, id])]} />
-      <${ErrorNote} error=${error} />
+      <${FormError} error=${error} />
       <div class="actions"><${Button} type="submit" icon="hourglass" disabled=${busy}>${t('models.deprecate')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
     </form>
   <//>`;
