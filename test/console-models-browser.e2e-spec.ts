@@ -360,6 +360,14 @@ describeWithBrowser('console Models page in a browser', () => {
       durations: { min: 3, max: 15 },
       label: 'Kling 3.0 (imported)',
     });
+
+    // A builtin model opened and saved as it was is not sent: it stays unmodified, so later releases still update it.
+    await page.locator('[data-model-id="kling-v2-6"]').getByRole('button', { name: 'Edit kling-v2-6' }).click();
+    const builtinForm = page.getByRole('dialog', { name: 'Edit kling-v2-6' });
+    await builtinForm.getByText('A built-in model: once you change it, later releases keep your values.').waitFor();
+    await builtinForm.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Nothing changed in kling-v2-6.').waitFor();
+    expect(await entry('kling-v2-6')).toMatchObject({ source: 'builtin', modified: false });
     onlyRefusals(session, 409, 1);
   });
 

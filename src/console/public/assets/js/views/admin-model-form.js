@@ -21,6 +21,19 @@ const list = (text) =>
 /** A number field: empty is `empty` (absent, or null to clear it). */
 const numberOr = (text, empty) => (text === '' || text === undefined ? empty : Number(text));
 
+/** JSON with its keys in order: two values alike in everything but key order compare equal. */
+const stable = (value) =>
+  JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => x.localeCompare(y))) : v,
+  );
+/** A field as the API would store it, to tell whether the form changed it (modes in any order; a clip price's absent length is 0). */
+function comparable(field, value) {
+  if (field === 'modes') return [...value].sort();
+  if (field === 'prices')
+    return value.map((p) => ({ ...p, duration: p.unit === 'clip' ? (p.duration ?? 0) : 0, audio_price: p.audio_price ?? null }));
+  return value ?? null;
+}
+
 /** JSON typed into a field, or a 400-like error naming that field. */
 function parseJson(text, field) {
   try {
@@ -77,12 +90,25 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
           };
         }),
         status: values.status,
-        sunset_at: fromLocalInput(values.sunset_at) ?? clear,
+        // The input holds minutes: a stored sunset shown unchanged keeps its seconds.
+        sunset_at:
+          entry?.sunset_at && values.sunset_at === toLocalInput(entry.sunset_at)
+            ? entry.sunset_at
+            : (fromLocalInput(values.sunset_at) ?? clear),
         replacement: values.replacement || clear,
       };
-      if (isNew) await api('/api/admin/models', { method: 'POST', body: { id: values.id, ...body } });
-      else await api(`/api/admin/models/${encodeURIComponent(entry.id)}`, { method: 'PATCH', body });
-      toast(t(isNew ? 'models.created' : 'models.saved', { id: isNew ? values.id : entry.id }));
+      if (isNew) {
+        await api('/api/admin/models', { method: 'POST', body: { id: values.id, ...body } });
+        toast(t('models.created', { id: values.id }));
+      } else {
+        // Only what changed: a builtin model saved as it was stays unmodified (later releases still update it).
+        const changed = Object.entries(body).filter(
+          ([field, value]) => stable(comparable(field, value)) !== stable(comparable(field, entry[field])),
+        );
+        if (changed.length)
+          await api(`/api/admin/models/${encodeURIComponent(entry.id)}`, { method: 'PATCH', body: Object.fromEntries(changed) });
+        toast(t(changed.length ? 'models.saved' : 'models.unchanged', { id: entry.id }));
+      }
       onSaved();
       onClose();
     },

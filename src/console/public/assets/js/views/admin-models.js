@@ -201,7 +201,12 @@ function Deprecate({ entry, onClose, onSaved }) {
     async (values) => {
       await api(`/api/admin/models/${encodeURIComponent(entry.id)}`, {
         method: 'PATCH',
-        body: { status: 'deprecated', sunset_at: fromLocalInput(values.sunset_at), replacement: values.replacement || null },
+        body: {
+          status: 'deprecated',
+          sunset_at:
+            entry.sunset_at && values.sunset_at === toLocalInput(entry.sunset_at) ? entry.sunset_at : fromLocalInput(values.sunset_at),
+          replacement: values.replacement || null,
+        },
       });
       toast(t('models.deprecated', { id: entry.id }));
       onSaved();
