@@ -310,11 +310,14 @@ describeWithBrowser('console Models page in a browser', () => {
     const dialog = page.getByRole('dialog', { name: 'Deprecate kling-v3-fast' });
     await dialog.getByLabel('Replacement').selectOption('kling-v3');
     await dialog.getByLabel('Sunset').fill('2031-03-01T12:00');
+    await session.screenshot('en-desktop-deprecate', { fullPage: false });
     await dialog.getByRole('button', { name: 'Deprecate' }).click();
     await page.getByText('kling-v3-fast deprecated.').waitFor();
     const sunset = await page.evaluate(() => Math.floor(new Date('2031-03-01T12:00').getTime() / 1000));
     expect(await entry('kling-v3-fast')).toMatchObject({ status: 'deprecated', sunset_at: sunset, replacement: 'kling-v3' });
     await expectText(fast, /Deprecated.*Sunset .*2031.*Use kling-v3 instead/);
+    await fast.scrollIntoViewIfNeeded();
+    await session.screenshot('en-desktop-deprecated', { fullPage: false });
 
     await fast.getByRole('button', { name: 'Retire kling-v3-fast' }).click();
     await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Retire' }).click();
