@@ -176,7 +176,8 @@ describeWithBrowser('console channel form from the family registry', () => {
     await form.getByLabel('Name').fill('fake-from-form');
     await form.getByLabel('Base URL').fill('http://127.0.0.1:9');
     await form.getByLabel('Provider API key').fill('sk-form');
-    await form.getByLabel('Models').fill('fake-1');
+    // Its models are the catalog's models routed on it (the test family's builtin entry).
+    await form.getByRole('checkbox', { name: 'fake-1' }).check();
     await form.getByRole('button', { name: 'Create channel' }).click();
     await page.locator('[data-channel-id]', { hasText: 'fake-from-form' }).waitFor();
     await page.locator('[data-channel-id]', { hasText: 'fake (test family)' }).waitFor();

@@ -339,6 +339,7 @@ describeWithBrowser('admin console in a browser', () => {
     // A user's Manage dialog (from the URL), with the keys section and its key list.
     ['user-keys', () => `admin/users?manage=${customer.userId}`, 'dialog [data-key-id]'],
     ['channels', 'admin/channels', '[data-channel-id]'],
+    ['models', 'admin/models', '[data-model-id]'],
     ['prices', 'admin/prices', '[data-price-id]'],
     ['logs', 'admin/logs', '[data-log-type]'],
     ['webhooks', 'admin/webhooks', '[data-endpoint-id]'],

@@ -3,6 +3,7 @@
 import { AdminChannels } from './views/admin-channels.js';
 import { AdminDashboard } from './views/admin-dashboard.js';
 import { AdminLogs } from './views/admin-logs.js';
+import { AdminModels } from './views/admin-models.js';
 import { AdminPrices } from './views/admin-prices.js';
 import { AdminTasks } from './views/admin-tasks.js';
 import { AdminUsers } from './views/admin-users.js';
@@ -28,6 +29,7 @@ export const ROUTES = {
   'admin/tasks': { title: 'nav.adminTasks', icon: 'list-video', role: 'admin', view: AdminTasks },
   'admin/users': { title: 'nav.adminUsers', icon: 'users', role: 'admin', view: AdminUsers },
   'admin/channels': { title: 'nav.adminChannels', icon: 'server', role: 'admin', view: AdminChannels },
+  'admin/models': { title: 'nav.adminModels', icon: 'boxes', role: 'admin', view: AdminModels },
   'admin/prices': { title: 'nav.adminPrices', icon: 'tags', role: 'admin', view: AdminPrices },
   'admin/logs': { title: 'nav.adminLogs', icon: 'receipt', role: 'admin', view: AdminLogs },
   'admin/webhooks': { title: 'nav.adminWebhooks', icon: 'siren', role: 'admin', view: AdminWebhooks },

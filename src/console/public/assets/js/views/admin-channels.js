@@ -1,13 +1,15 @@
 // Admin: upstream channels — create, edit, enable/disable, test connectivity, requests and error rates.
 // The platforms, their labels and each one's settings come from GET /api/admin/platforms (the family registry):
 // a new family needs no change here. Provider keys and secret settings are write-only: empty fields keep the stored ones.
+// A channel's models are picked from the catalog's models routed on its platform (GET /api/admin/models?platform=).
 import { api } from '../api.js';
 import { DataTable } from '../components/data-table.js';
-import { useSubmit } from '../components/form.js';
+import { FormError, KeptField, useSubmit } from '../components/form.js';
 import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, fail, toast } from '../components/ui.js';
 import { rate } from '../lib/admin-format.js';
 import { num } from '../lib/format.js';
 import { html, useState } from '../lib/html.js';
+import { hrefFor } from '../lib/url-state.js';
 import { t, useLang } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 
@@ -124,7 +126,7 @@ function SettingField({ setting, stored, keep, lang }) {
   const numeric = setting.type === 'integer' ? { min: setting.min, max: setting.max, step: '1' } : {};
   const value = setting.secret ? undefined : (stored ?? '');
   const help = setting.secret ? (keep ?? localized(setting.description, lang)) : localized(setting.description, lang);
-  return html`<${Field} label=${localized(setting.label, lang)} name=${`setting.${setting.name}`} type=${type} required=${setting.required && stored === undefined}
+  return html`<${KeptField} label=${localized(setting.label, lang)} name=${`setting.${setting.name}`} type=${type} required=${setting.required && stored === undefined}
     autocomplete=${setting.secret ? 'off' : undefined} placeholder=${setting.default ?? undefined} value=${value} help=${help} ...${numeric} />`;
 }
 
@@ -134,49 +136,56 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
   const [platform, setPlatform] = useState(channel?.platform ?? platforms[0]?.platform);
   const definition = platforms.find((p) => p.platform === platform);
   const keep = isNew ? undefined : t('channels.keepSecret');
-  const { onSubmit, busy } = useSubmit(async (values) => {
-    const list = (text) =>
-      (text ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    const nextSettings = {};
-    for (const setting of definition?.settings ?? []) {
-      const text = (values[`setting.${setting.name}`] ?? '').trim();
-      // An empty field keeps what is stored (a secret is never shown, so it is always empty).
-      if (text) nextSettings[setting.name] = setting.type === 'integer' ? Number(text) : text;
-    }
-    const body = {
-      name: values.name,
-      base_url: values.base_url,
-      models: list(values.models),
-      priority: Number(values.priority || 0),
-      weight: Number(values.weight || 1),
-      groups: list(values.groups),
-      ...(Object.keys(nextSettings).length ? { settings: nextSettings } : {}),
-      ...(values.api_key ? { api_key: values.api_key } : {}),
-    };
-    if (isNew) await api('/api/admin/channels', { method: 'POST', body: { ...body, platform: values.platform } });
-    else await api(`/api/admin/channels/${channel.id}`, { method: 'PATCH', body });
-    toast(t(isNew ? 'channels.created' : 'channels.saved', { name: values.name }));
-    onSaved();
-    onClose();
-  });
+  const { onSubmit, busy, error } = useSubmit(
+    async (values) => {
+      const list = (text) =>
+        (text ?? '')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
+      const nextSettings = {};
+      for (const setting of definition?.settings ?? []) {
+        const text = (values[`setting.${setting.name}`] ?? '').trim();
+        // An empty field keeps what is stored (a secret is never shown, so it is always empty).
+        if (text) nextSettings[setting.name] = setting.type === 'integer' ? Number(text) : text;
+      }
+      const body = {
+        name: values.name,
+        base_url: values.base_url,
+        models: values.models ?? [],
+        priority: Number(values.priority || 0),
+        weight: Number(values.weight || 1),
+        groups: list(values.groups),
+        ...(Object.keys(nextSettings).length ? { settings: nextSettings } : {}),
+        ...(values.api_key ? { api_key: values.api_key } : {}),
+      };
+      if (isNew) await api('/api/admin/channels', { method: 'POST', body: { ...body, platform: values.platform } });
+      else {
+        // Models unchanged are not sent: one the catalog no longer routes here does not keep the rest from being saved.
+        if (sameModels(body.models, channel.models)) delete body.models;
+        await api(`/api/admin/channels/${channel.id}`, { method: 'PATCH', body });
+      }
+      toast(t(isNew ? 'channels.created' : 'channels.saved', { name: values.name }));
+      onSaved();
+      onClose();
+    },
+    { inline: true },
+  );
   return html`<${Dialog} wide title=${isNew ? t('channels.new') : t('channels.editOf', { name: channel.name })} onClose=${onClose}>
     <form class="grid-form" id="channel-form" onSubmit=${onSubmit}>
-      <${Field} label=${t('channels.col.name')} name="name" required value=${channel?.name ?? ''} />
+      <${KeptField} label=${t('channels.col.name')} name="name" required value=${channel?.name ?? ''} />
       ${
         isNew
           ? html`<${Field} as="select" label=${t('channels.platformField')} name="platform" value=${platform} onChange=${(e) => setPlatform(e.target.value)}
         options=${platforms.map((p) => [p.platform, localized(p.label, lang)])} />`
           : null
       }
-      <${Field} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? ''} />
-      <${Field} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep} />
-      <${Field} label=${t('channels.col.models')} name="models" required value=${channel?.models.join(', ') ?? ''} help=${t('channels.modelsHelp')} class="span-all" />
-      <${Field} label=${t('channels.priority')} name="priority" type="number" step="1" value=${channel?.priority ?? 0} />
-      <${Field} label=${t('channels.weight')} name="weight" type="number" min="0" step="1" value=${channel?.weight ?? 1} />
-      <${Field} label=${t('channels.groups')} name="groups" value=${channel?.groups?.join(', ') ?? ''} help=${t('channels.groupsHelp')} class="span-all" />
+      <${KeptField} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? ''} />
+      <${KeptField} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep} />
+      <${ModelPicker} key=${platform} platform=${platform} platformLabel=${localized(definition?.label, lang) || platform} listed=${channel?.models ?? []} />
+      <${KeptField} label=${t('channels.priority')} name="priority" type="number" step="1" value=${channel?.priority ?? 0} />
+      <${KeptField} label=${t('channels.weight')} name="weight" type="number" min="0" step="1" value=${channel?.weight ?? 1} />
+      <${KeptField} label=${t('channels.groups')} name="groups" value=${channel?.groups?.join(', ') ?? ''} help=${t('channels.groupsHelp')} class="span-all" />
       ${
         definition
           ? html`<fieldset class="span-all platform-settings" data-platform=${definition.platform}><legend>${t('channels.settingsOf', { platform: localized(definition.label, lang) })}</legend>
@@ -186,7 +195,52 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
       </fieldset>`
           : null
       }
+      ${error ? html`<div class="span-all"><${FormError} error=${error} /></div>` : null}
       <div class="actions span-all"><${Button} type="submit" disabled=${busy}>${t(isNew ? 'channels.create' : 'channels.save')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
     </form>
   <//>`;
+}
+
+const lower = (ids) => ids.map((id) => id.toLowerCase()).sort();
+const sameModels = (a, b) => a.length === b.length && lower(a).every((id, i) => id === lower(b)[i]);
+
+/**
+ * The channel's models: checkboxes for the catalog's models routed on its platform (retired ones only when the
+ * channel lists them), those it lists checked; a listed model the catalog does not route there stays, checked
+ * and marked, until it is unchecked.
+ */
+function ModelPicker({ platform, platformLabel, listed }) {
+  const catalog = useApi('/api/admin/models', { platform });
+  const [checked, setChecked] = useState(() => new Set(listed.map((id) => id.toLowerCase())));
+  const entries = (catalog.data?.data ?? []).filter((m) => m.status !== 'retired' || checked.has(m.id.toLowerCase()));
+  const known = new Set(entries.map((m) => m.id.toLowerCase()));
+  const stray = listed.filter((id) => !known.has(id.toLowerCase()));
+  const toggle = (id, on) =>
+    setChecked((current) => {
+      const next = new Set(current);
+      if (on) next.add(id.toLowerCase());
+      else next.delete(id.toLowerCase());
+      return next;
+    });
+  const check = (id, body) =>
+    html`<label data-model=${id}><input type="checkbox" name="models" value=${id} data-multi="1" checked=${checked.has(id.toLowerCase())} onChange=${(e) => toggle(id, e.target.checked)} />${body}</label>`;
+  return html`<fieldset class="span-all model-picker" data-platform=${platform}>
+    <legend>${t('channels.col.models')}</legend>
+    <p class="muted small">${t('channels.modelsPick', { platform: platformLabel })} <a href=${hrefFor('admin/models', { platform })}>${t('channels.modelsPage')}</a></p>
+    <${ErrorNote} error=${catalog.error} onRetry=${catalog.reload} />
+    ${
+      catalog.loading && !catalog.data
+        ? html`<${Loading} />`
+        : entries.length || stray.length
+          ? html`<div class="checks model-checks">
+        ${entries.map((m) => check(m.id, html`<code>${m.id}</code>${m.label ? html`<span class="muted small">${m.label}</span>` : null}${m.status !== 'active' ? html`<${Badge} status=${m.status} />` : null}`))}
+        ${stray.map((id) => check(id, html`<code>${id}</code><span class="error-text small">${t('channels.modelNotRouted')}</span>`))}
+      </div>
+      <div class="actions">
+        <${Button} small kind="ghost" onClick=${() => setChecked(new Set([...checked, ...entries.filter((m) => m.status === 'active').map((m) => m.id.toLowerCase())]))}>${t('channels.modelsAll')}<//>
+        <${Button} small kind="ghost" onClick=${() => setChecked(new Set())}>${t('channels.modelsNone')}<//>
+      </div>`
+          : html`<p class="muted">${t('channels.noModels', { platform: platformLabel })}</p>`
+    }
+  </fieldset>`;
 }
