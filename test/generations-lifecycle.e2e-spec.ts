@@ -79,7 +79,11 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
 
     await pollRound();
     const running = await unified(taskId);
-    expect(running.body.data).toMatchObject({ status: 'IN_PROGRESS', progress: '16%', finish_time: 0, result_url: '' });
+    expect(running.body.data).toMatchObject({ status: 'IN_PROGRESS', finish_time: 0, result_url: '' });
+    // Estimated from the time since the submit: 16% at the clock's pushes, a little more for the real time a busy machine adds.
+    expect(running.body.data.progress).toMatch(/^\d+%$/);
+    expect(parseInt(running.body.data.progress, 10)).toBeGreaterThanOrEqual(16);
+    expect(parseInt(running.body.data.progress, 10)).toBeLessThan(25);
     expect(running.body.data.start_time).toBeGreaterThan(0);
     expect(running.body.data.data.output.task_status).toBe('RUNNING');
 
