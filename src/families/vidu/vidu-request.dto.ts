@@ -80,6 +80,11 @@ export class ViduVideoRequestDto {
   @IsBoolean({ message: '$property must be true or false' })
   audio?: boolean;
 
+  @ApiPropertyOptional({ description: 'not taken by Vidu (refused)' })
+  @IsOptionalNotNull()
+  @IsString()
+  negative_prompt?: string;
+
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_INT32, description: '0 or absent: random' })
   @IsOptionalNotNull()
   @IntegerBetween(0, MAX_INT32, `$property must be an integer between 0 and ${MAX_INT32}`)

@@ -46,6 +46,8 @@ export function settleViduRequest(name: string, model: ViduModel, body: ViduVide
   const { entry } = model;
   const offers = (mode: ModelMode) => entry.modes.includes(mode);
   assertPromptWithinEntry(body.prompt, entry, name);
+  // A field of the shared vocabulary Vidu has no place for: refused rather than dropped unseen.
+  if (body.negative_prompt !== undefined) throw AppError.invalid(`negative_prompt is not taken by ${name}`, 'negative_prompt');
   if (body.last_frame !== undefined && !hasImage)
     throw AppError.invalid('last_frame needs input_reference (the start frame)', 'last_frame');
   if (body.last_frame !== undefined && !offers('first-last-frame'))
