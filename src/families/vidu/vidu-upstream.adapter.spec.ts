@@ -51,7 +51,7 @@ describe('ViduUpstreamAdapter against the Vidu emulator', () => {
   });
 
   it('a wrong key is refused with 401 Unauthorized: the channel is at fault', async () => {
-    const wrong = { ...channel, apiKey: 'wrong' } as ChannelEntity;
+    const wrong = { ...channel, apiKey: 'wrong' };
     await expect(adapter.submit(task({}), wrong)).rejects.toMatchObject({
       kind: 'channel',
       details: { httpStatus: 401, upstreamCode: 'Unauthorized' },
@@ -80,6 +80,6 @@ describe('ViduUpstreamAdapter against the Vidu emulator', () => {
 
   it('the probe proves the key with a query of a task that cannot exist', async () => {
     await expect(adapter.probe(channel)).resolves.toBeUndefined();
-    await expect(adapter.probe({ ...channel, apiKey: 'wrong' } as ChannelEntity)).rejects.toMatchObject({ kind: 'channel' });
+    await expect(adapter.probe({ ...channel, apiKey: 'wrong' })).rejects.toMatchObject({ kind: 'channel' });
   });
 });

@@ -3,7 +3,7 @@ import { startXaiEmulator, XaiEmulatorServer } from '../../../test/support/xai-e
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { UpstreamTask } from '../../upstream/upstream-task';
-import { cancellableStates } from '../../upstream/upstream-adapter';
+import { cancellableStates, UpstreamAdapter } from '../../upstream/upstream-adapter';
 import { StagedImageInputs } from '../shared/staged-image-inputs.service';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import type { XaiTaskRequest } from './xai-protocol';
@@ -60,20 +60,20 @@ describe('XaiUpstreamAdapter against the xAI emulator', () => {
   });
 
   it("a wrong key is xAI's 400 about the key: the channel is at fault", async () => {
-    await expect(adapter.submit(task({}), { ...channel, apiKey: 'xai-wrong' } as ChannelEntity)).rejects.toMatchObject({
+    await expect(adapter.submit(task({}), { ...channel, apiKey: 'xai-wrong' })).rejects.toMatchObject({
       kind: 'channel',
       details: { httpStatus: 400, upstreamCode: 'invalid_api_key' },
     });
   });
 
   it('has no cancel (xAI has none): nothing is ever stopped there', () => {
-    expect(adapter.cancel).toBeUndefined();
+    expect((adapter as UpstreamAdapter).cancel).toBeUndefined();
     expect(cancellableStates(adapter)).toEqual([]);
     expect(adapter.outputExpiresAfterMs).toBe(24 * 3_600_000);
   });
 
   it('the probe proves the key with a query of a request that cannot exist', async () => {
     await expect(adapter.probe(channel)).resolves.toBeUndefined();
-    await expect(adapter.probe({ ...channel, apiKey: 'xai-wrong' } as ChannelEntity)).rejects.toMatchObject({ kind: 'channel' });
+    await expect(adapter.probe({ ...channel, apiKey: 'xai-wrong' })).rejects.toMatchObject({ kind: 'channel' });
   });
 });
