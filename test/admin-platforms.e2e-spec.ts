@@ -49,7 +49,19 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
 
   it('lists every family with its labels in both languages, models and channel settings (type, default, required, secret)', async () => {
     const data = await platforms();
-    expect(data.map((p) => p.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'kling', 'veo', 'minimax', 'runway', 'fake']);
+    expect(data.map((p) => p.platform)).toEqual([
+      'alpha',
+      'beta',
+      'gamma',
+      'openai',
+      'kling',
+      'veo',
+      'minimax',
+      'runway',
+      'vidu',
+      'xai',
+      'fake',
+    ]);
     const [alpha, , gamma, openai] = data;
     expect(alpha.label).toEqual({ en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' });
     expect(openai.label).toEqual({ en: 'openai (family O)', 'zh-CN': 'openai（O 系）' });
@@ -128,7 +140,7 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     const unknown = await gw.admin.post('/api/admin/channels', { ...alpha, platform: 'delta' }).expect(400);
     expect(unknown.body.error).toMatchObject({
       param: 'platform',
-      message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, fake',
+      message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, vidu, xai, fake',
     });
   });
 });
@@ -165,12 +177,18 @@ describeWithBrowser('console channel form from the family registry', () => {
       'Veo (Gemini API)',
       'MiniMax Hailuo',
       'Runway',
+      'Vidu',
+      'xAI Grok Imagine',
       'fake (test family)',
     ]);
     await expect(form.getByLabel('Region (family C)').count()).resolves.toBe(0);
     await platform.selectOption('gamma');
     await form.getByLabel('Region (family C)').waitFor();
+    // A family that declares its provider's host has it filled in; one that does not, an empty field.
+    await platform.selectOption('vidu');
+    expect(await form.getByLabel('Base URL').inputValue()).toBe('https://api.vidu.com');
     await platform.selectOption('fake');
+    expect(await form.getByLabel('Base URL').inputValue()).toBe('');
     await form.getByLabel('Workspace').fill('studio');
     await form.getByLabel('Signing secret').fill('whsec-from-the-form');
     await form.getByLabel('Name').fill('fake-from-form');

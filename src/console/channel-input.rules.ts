@@ -37,3 +37,10 @@ export function assertChannelInput(
   assertSettingsMatchDefinitions(platform, channelSettingsOf(family), sent, merged);
   if (merged) family.assertChannelSettings?.(merged);
 }
+
+/** A channel's api_key, when one is sent, has the form its family declares (Vidu, xAI): a 400 naming `api_key` otherwise. */
+export function assertApiKeyFormat(family: FamilyDefinition, apiKey: string | undefined): void {
+  const format = family.apiKeyFormat;
+  if (apiKey !== undefined && format && !format.pattern.test(apiKey))
+    throw AppError.invalid(`api_key must be ${format.description}`, 'api_key');
+}

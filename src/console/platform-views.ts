@@ -11,6 +11,7 @@ export function platformViews(registry: FamilyRegistry): PlatformDto[] {
       label: { ...family.label },
       models: [...family.models],
       models_from_channels: family.modelsFromChannels === true,
+      default_base_url: family.defaultBaseUrl ?? null,
       settings: channelSettingsOf(family).map((setting) => ({
         ...setting,
         label: { ...setting.label },

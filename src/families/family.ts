@@ -66,6 +66,12 @@ export interface FamilyRequestSchema {
   readonly examples: Partial<Record<SubmitForm, Record<string, RequestExample>>>;
 }
 
+/** What a family's channel keys look like: `description` completes "api_key must be ..." in the 400. */
+export interface ApiKeyFormat {
+  readonly pattern: RegExp;
+  readonly description: string;
+}
+
 /** The family's embedded fake upstream, mounted under /simulator/<platform> with SIMULATOR=on. */
 export interface FamilySimulator {
   module: Type<unknown>;
@@ -90,6 +96,10 @@ export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
    * validated where a channel is saved, listed by GET /api/admin/platforms, drawn by the console's form.
    */
   readonly settings: readonly ChannelSettingDefinition[];
+  /** The provider's public API host, what a channel's `base_url` usually is (the console's channel form fills it in). */
+  readonly defaultBaseUrl?: string;
+  /** The form of a channel's `api_key`, checked where a channel is saved (a 400 naming `api_key`); absent: any key. */
+  readonly apiKeyFormat?: ApiKeyFormat;
   /** Keys of a multipart submit's `metadata` that arrive as strings and are numbers or booleans for this family. */
   readonly multipartMetadata?: { readonly numbers?: readonly string[]; readonly booleans?: readonly string[] };
   /** Its public models (a seeded simulator channel serves them); with `modelsFromChannels`, only what that channel lists. */

@@ -19,6 +19,8 @@ export interface BearerJsonProtocol<E> {
   mapError: UpstreamErrorMapper<E>;
   /** The credential headers of a call on this channel; absent: `Authorization: Bearer <api_key>`. */
   authHeaders?(channel: ChannelEntity): Record<string, string>;
+  /** A 2xx answer with no body reads as `{}` (xAI's 202 while a video is still being made). */
+  emptyAnswers?: boolean;
 }
 
 /** A submit that is one POST of the task's body, answered with the provider's task id (see BearerJsonAdapter.postForTaskId). */
@@ -90,7 +92,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
     timeout: number,
     options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R> } = {},
   ): Promise<AxiosResponse> {
-    const { provider, postHeaders, headers, mapError, authHeaders } = this.protocol;
+    const { provider, postHeaders, headers, mapError, authHeaders, emptyAnswers } = this.protocol;
     const { body, signal, task } = options;
     const request = {
       method,
@@ -102,6 +104,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
       signal,
       gatewayHops: task?.gatewayHops,
       authHeaders: authHeaders?.(channel),
+      emptyAnswers,
     };
     return callBearerJson<E>(this.http, channel, request, provider, mapError);
   }

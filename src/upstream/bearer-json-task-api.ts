@@ -27,6 +27,8 @@ export interface BearerJsonRequest {
   gatewayHops?: number;
   /** The provider's own credential headers (Gemini's `x-goog-api-key`, Kling's signed JWT), sent instead of `Authorization: Bearer <key>`. */
   authHeaders?: Record<string, string>;
+  /** A 2xx with no body reads as `{}` (xAI's 202 while a video is still being made); otherwise it is transient. */
+  emptyAnswers?: boolean;
 }
 
 /** The family's reading of a non-2xx answer (its JSON body when there is one, and Retry-After). */
@@ -78,6 +80,8 @@ export async function callBearerJson<E>(
   }
   if (response.status >= 200 && response.status < 300) {
     if (method === 'DELETE') return response;
+    if (request.emptyAnswers && (response.data === '' || response.data === undefined || response.data === null))
+      return { ...response, data: {} };
     if (typeof response.data !== 'object' || response.data === null)
       throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
     return response;

@@ -41,6 +41,13 @@ export class PlatformDto {
   models: string[];
   @ApiProperty({ description: 'its public models are whatever its channels list (model_mapping names the upstream ones)' })
   models_from_channels: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'https://api.vidu.com',
+    description: "the provider's public API host, what a channel's base_url usually is (the console's form fills it in); null: none",
+  })
+  default_base_url: string | null;
   @ApiProperty({ type: [PlatformSettingDto], description: "the channel settings it takes: every channel's first, then its own" })
   settings: PlatformSettingDto[];
 }

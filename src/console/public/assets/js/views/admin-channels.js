@@ -180,7 +180,7 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
         options=${platforms.map((p) => [p.platform, localized(p.label, lang)])} />`
           : null
       }
-      <${KeptField} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? ''} />
+      <${KeptField} key=${`base_url.${platform}`} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? definition?.default_base_url ?? ''} />
       <${KeptField} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep} />
       <${ModelPicker} key=${platform} platform=${platform} platformLabel=${localized(definition?.label, lang) || platform} listed=${channel?.models ?? []} />
       <${KeptField} label=${t('channels.priority')} name="priority" type="number" step="1" value=${channel?.priority ?? 0} />

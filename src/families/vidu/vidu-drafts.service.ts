@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import { validBody } from '../../common/http/validation';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
+import { assertOneInputReference } from '../shared/input-reference';
+import { jsonCopy } from '../shared/json-copy';
+import { UrlOrInlineImage, UrlOrInlineImages } from '../shared/url-or-inline-images.service';
+import { VIDU_MAX_INLINE_IMAGE_BYTES } from './vidu-models';
+import type { ViduTaskRequest } from './vidu-protocol';
+import { ViduVideoRequestDto } from './vidu-request.dto';
+import { settleViduRequest, viduModelOf } from './vidu-task-rules';
+
+/**
+ * A Vidu model's body (both forms, same field names) -> a task draft: the schema, the model's rules
+ * read from its catalog entry and route, then the frames (URLs go as they are, data URIs and file
+ * parts are held until the submit). Priced per second at the resolution, with audio when it is on.
+ */
+@Injectable()
+export class ViduDrafts implements FamilyDrafts<ViduTaskRequest> {
+  constructor(private readonly images: UrlOrInlineImages) {}
+
+  async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<ViduTaskRequest>> {
+    const body = await validBody(ViduVideoRequestDto, multipartFields(input));
+    assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
+    const first = input.inputReferenceFile ?? body.input_reference;
+    const settled = settleViduRequest(model, viduModelOf(catalog), body, first !== undefined);
+    const releases: Array<() => void> = [];
+    const release = () => releases.forEach((letGo) => letGo());
+    const read = async (value: string | UploadedPart, field: string): Promise<UrlOrInlineImage> => {
+      const prepared = await this.images.prepare(value, field, VIDU_MAX_INLINE_IMAGE_BYTES);
+      if (prepared.release) releases.push(prepared.release);
+      return prepared.image;
+    };
+    try {
+      const images: UrlOrInlineImage[] = [];
+      if (first !== undefined) images.push(await read(first, 'input_reference'));
+      if (body.last_frame !== undefined) images.push(await read(body.last_frame, 'last_frame'));
+      const request: ViduTaskRequest = {
+        endpoint: settled.endpoint,
+        duration: settled.duration,
+        resolution: settled.resolution,
+        extra: settled.extra,
+        ...(body.prompt?.trim() ? { prompt: body.prompt } : {}),
+        ...(settled.aspectRatio ? { aspectRatio: settled.aspectRatio } : {}),
+        ...(body.seed !== undefined ? { seed: body.seed } : {}),
+        ...(settled.audio ? { audio: settled.audio } : {}),
+        ...(images.length > 0 ? { images } : {}),
+      };
+      return {
+        draft: {
+          platform: 'vidu',
+          model,
+          action: images.length > 0 ? 'imageGenerate' : 'textGenerate',
+          mode: settled.mode,
+          request: jsonCopy(request),
+          properties: { input: body.prompt ?? '', origin_model_name: model },
+          quote: { model, resolution: settled.resolution, seconds: settled.duration, audio: settled.audioBilled },
+        },
+        release,
+      };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+}
+
+/** A multipart field is always a string: `audio` and a whole-number `seed` become what they spell. */
+function multipartFields(input: SubmitInput): Record<string, unknown> {
+  if (input.form !== 'flat') return input.body;
+  const body = { ...input.body };
+  if (body.audio === 'true' || body.audio === 'false') body.audio = body.audio === 'true';
+  if (typeof body.seed === 'string' && /^\d{1,10}$/.test(body.seed.trim())) body.seed = Number(body.seed);
+  return body;
+}

@@ -1,0 +1,129 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsObject, IsString, Matches } from 'class-validator';
+import { IntegerBetween, IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
+import type { RequestExample, SubmitForm } from '../family';
+import { codeList } from '../shared/code-list';
+import { VIDU_ASPECT_RATIOS, VIDU_MAX_PROMPT, VIDU_MODELS, VIDU_RESOLUTIONS } from './vidu-models';
+
+const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
+const IMAGE_MESSAGE = '$property must be an http(s) URL or a data URI';
+
+/**
+ * The request schema of a Vidu model, on both forms (`seconds` arrives here as `duration`). What a
+ * model takes (lengths, resolutions, aspect ratios, modes, audio) is its catalog entry's, checked
+ * after this (vidu-task-rules.ts).
+ */
+@ApiSchema({
+  name: 'ViduVideoRequest',
+  description: `Vidu (${codeList(Object.keys(VIDU_MODELS))}, and the catalog's other \`vidu\` routes): text-to-video, image-to-video with \`input_reference\`, start and end frames with \`last_frame\`.`,
+})
+export class ViduVideoRequestDto {
+  @ApiProperty({ enum: Object.keys(VIDU_MODELS), example: 'viduq3-turbo' })
+  @IsString()
+  model: string;
+
+  @ApiPropertyOptional({
+    example: 'a paper lantern drifting over a night river',
+    maxLength: VIDU_MAX_PROMPT,
+    description: 'required for text-to-video',
+  })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(VIDU_MAX_PROMPT)
+  prompt?: string;
+
+  @ApiPropertyOptional({ example: 5, description: "seconds (also `seconds`): the model's lengths (q3 1 to 16, q2 1 to 10); default 5" })
+  @IsOptionalNotNull()
+  @IsInt({ message: '$property must be a whole number of seconds' })
+  duration?: number;
+
+  @ApiPropertyOptional({
+    example: '1280x720',
+    description: '`<width>x<height>`: sets aspect_ratio and resolution (its short side: 540, 720 or 1080)',
+  })
+  @IsOptionalNotNull()
+  @IsString({ message: SIZE_MESSAGE })
+  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
+  size?: string;
+
+  @ApiPropertyOptional({
+    example: '16:9',
+    description: `text-to-video only (with images the video follows them): ${VIDU_ASPECT_RATIOS.join(', ')}; default the model's first`,
+  })
+  @IsOptionalNotNull()
+  @IsString()
+  aspect_ratio?: string;
+
+  @ApiPropertyOptional({ example: '720p', description: `${VIDU_RESOLUTIONS.join(', ')}; default the model's first (720p)` })
+  @IsOptionalNotNull()
+  @IsString()
+  resolution?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'first frame (image-to-video): a file part (multipart), an http(s) URL or a data URI of a PNG, JPEG or WEBP image (at most 7 MB inline)',
+  })
+  @IsOptionalNotNull()
+  @IsString({ message: IMAGE_MESSAGE })
+  input_reference?: string;
+
+  @ApiPropertyOptional({ description: "end frame (Vidu's start-end2video, with input_reference): an http(s) URL or a data URI" })
+  @IsOptionalNotNull()
+  @IsString({ message: IMAGE_MESSAGE })
+  last_frame?: string;
+
+  @ApiPropertyOptional({
+    example: true,
+    description: "audio: the q3 models' native audio-video (default on), the q2 models' background music (`bgm`, default off)",
+  })
+  @IsOptionalNotNull()
+  @IsBoolean({ message: '$property must be true or false' })
+  audio?: boolean;
+
+  @ApiPropertyOptional({ description: 'not taken by Vidu (refused)' })
+  @IsOptionalNotNull()
+  @IsString()
+  negative_prompt?: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_INT32, description: '0 or absent: random' })
+  @IsOptionalNotNull()
+  @IntegerBetween(0, MAX_INT32, `$property must be an integer between 0 and ${MAX_INT32}`)
+  seed?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { movement_amplitude: 'auto' },
+    description:
+      'passed to Vidu as it is (`movement_amplitude`, `watermark`, `wm_position`, `payload`, ...); keys the gateway sets itself, and `off_peak`, are refused',
+  })
+  @IsOptionalNotNull()
+  @IsObject({ message: '$property must be an object' })
+  metadata?: Record<string, unknown>;
+}
+
+/** A 1x1 PNG: Vidu takes data URIs, and an example needs no host the gateway must resolve. */
+const EXAMPLE_FRAME =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+const examples = (form: SubmitForm): Record<string, RequestExample> => ({
+  [`vidu-text-${form}`]: {
+    summary: 'Vidu viduq3-turbo, text-to-video with audio',
+    value: {
+      model: 'viduq3-turbo',
+      prompt: 'a paper lantern drifting over a night river',
+      duration: 5,
+      aspect_ratio: '16:9',
+      resolution: '720p',
+    },
+  },
+  [`vidu-image-${form}`]: {
+    summary: 'Vidu viduq2-turbo, image-to-video',
+    value: { model: 'viduq2-turbo', prompt: 'the lantern rises slowly', input_reference: EXAMPLE_FRAME, duration: 4, resolution: '720p' },
+  },
+});
+
+export const VIDU_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
+  flat: examples('flat'),
+  unified: examples('unified'),
+};

@@ -1,0 +1,121 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/runtime/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import type { ChannelEntity } from '../../upstream/channel.entity';
+import {
+  callTimeoutMs,
+  CancellableState,
+  PollOutcome,
+  SubmitDeadline,
+  SubmitOutcome,
+  UpstreamError,
+} from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
+import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
+import { mapViduError, viduCode } from './vidu-errors';
+import {
+  buildViduBody,
+  viduAuthorization,
+  viduCancelPath,
+  viduCreatePath,
+  ViduErrorBody,
+  viduQueryPath,
+  ViduTask,
+  ViduTaskRequest,
+  viduTaskIdOf,
+} from './vidu-protocol';
+import { mapViduQuery, viduFailReason, viduUsage } from './vidu-query-mapping';
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+const QUERY_TIMEOUT_MS = 15_000;
+const PROBE_TASK_ID = '0';
+
+/**
+ * Vidu's ent/v2 API: `Authorization: Token <key>` on every call; submit to text2video, img2video or
+ * start-end2video, follow `GET /ent/v2/tasks/{id}/creations`, download the first creation's link (no
+ * key needed; short-lived), cancel with `POST /ent/v2/tasks/{id}/cancel`. `credits` in both answers
+ * is the provider's usage.
+ */
+@Injectable()
+export class ViduUpstreamAdapter extends BearerJsonAdapter<ViduErrorBody, ViduTaskRequest> {
+  readonly platform = 'vidu' as const;
+  readonly defaultPollIntervalMs = 5_000;
+  readonly expectedDurationMs = 120_000;
+  /** Vidu's docs say a creation's link lasts 24 hours, older copies one hour: the shorter (docs/families.md, Vidu). */
+  readonly outputExpiresAfterMs = 3_600_000;
+
+  constructor(
+    http: HttpService,
+    clock: Clock,
+    private readonly images: UrlOrInlineImages,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super(http, config, {
+      provider: 'Vidu',
+      authHeaders: (channel) => ({ Authorization: viduAuthorization(channel.apiKey) }),
+      mapError: (status, errorBody, retryAfter) => mapViduError(status, errorBody, retryAfter, clock.now()),
+    });
+  }
+
+  /** Vidu cancels a task it has not started (`created`, `queueing`); past that it answers 400 (UNCONFIRMED which states it still stops). */
+  get cancelWhile(): readonly CancellableState[] {
+    return ['queued'];
+  }
+
+  /** One POST to the endpoint of the task's mode, within the submit's deadline; `credits` of the answer is the provider's usage. */
+  async submit(
+    task: UpstreamTask<ViduTaskRequest>,
+    channel: ChannelEntity,
+    deadline?: SubmitDeadline,
+  ): Promise<SubmitOutcome<ViduTaskRequest>> {
+    const { request } = task;
+    const images = await Promise.all((request.images ?? []).map((image) => this.images.wire(image)));
+    const body = buildViduBody(request, task.upstreamModel, images);
+    const response = await this.call(channel, 'POST', viduCreatePath(request.endpoint), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
+      body,
+      signal: deadline?.signal,
+      task,
+    });
+    const answer = response.data as ViduTask;
+    // A task Vidu failed at once (new-api reads it so): moderation as such, anything else a fault of this attempt.
+    if (answer.state === 'failed') {
+      const code = viduCode(answer.err_code);
+      const reason = viduFailReason(code);
+      throw new UpstreamError(reason.startsWith('content moderation') ? 'moderation' : 'transient', reason, { upstreamCode: code });
+    }
+    const id = viduTaskIdOf(answer);
+    if (!id) throw new UpstreamError('transient', 'the provider accepted the submit without a usable task id');
+    const usage = viduUsage(answer.credits);
+    return { upstreamTaskId: id, ...(usage ? { providerUsage: usage } : {}) };
+  }
+
+  async poll(task: UpstreamTask<ViduTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
+    const response = await this.call(channel, 'GET', viduQueryPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    return mapViduQuery(response.data, this.linkPolicy(channel));
+  }
+
+  /** A finished task's creation link, asked again. */
+  async refreshVideoUrl(task: UpstreamTask<ViduTaskRequest>, channel: ChannelEntity): Promise<string | null> {
+    return succeededVideoUrl(await this.poll(task, channel));
+  }
+
+  /** `POST /ent/v2/tasks/{id}/cancel` with the id in the body too, as Vidu's docs send it; `{}` is the acceptance. */
+  async cancel(task: UpstreamTask<ViduTaskRequest>, channel: ChannelEntity): Promise<void> {
+    const id = upstreamTaskIdOf(task);
+    await this.call(channel, 'POST', viduCancelPath(id), QUERY_TIMEOUT_MS, { body: { id }, task });
+  }
+
+  /** A query of a task that cannot exist: Vidu's TaskNotFound (or a refusal of the id) proves the key, a 401 does not. */
+  async probe(channel: ChannelEntity): Promise<void> {
+    try {
+      await this.call(channel, 'GET', viduQueryPath(PROBE_TASK_ID), QUERY_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof UpstreamError && (error.kind === 'invalid_input' || error.kind === 'backpressure')) return;
+      if (error instanceof UpstreamError && ['TaskNotFound', 'CreationNotFound'].includes(String(error.details.upstreamCode))) return;
+      throw error;
+    }
+  }
+}

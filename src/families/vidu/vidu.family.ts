@@ -1,0 +1,42 @@
+import type { FamilyDefinition } from '../family';
+import { VIDU_BUILTIN_ENTRIES } from './vidu-catalog';
+import { VIDU_DEFAULT_PRICES } from './vidu-default-prices';
+import { ViduDrafts } from './vidu-drafts.service';
+import { ViduFamilyModule } from './vidu-family.module';
+import { VIDU_MODELS } from './vidu-models';
+import type { ViduTaskRequest } from './vidu-protocol';
+import { VIDU_EXAMPLES, ViduVideoRequestDto } from './vidu-request.dto';
+import { ViduUpstreamAdapter } from './vidu-upstream.adapter';
+import { ViduSimulatorModule } from './simulator/vidu-simulator.module';
+
+/** Vidu (ShengShu, platform `vidu`): the ent/v2 API; the channel's api_key is sent as `Authorization: Token <key>`. */
+export const VIDU_FAMILY: FamilyDefinition<ViduTaskRequest> = {
+  platform: 'vidu',
+  label: { en: 'Vidu', 'zh-CN': 'Vidu 生数' },
+  settings: [],
+  defaultBaseUrl: 'https://api.vidu.com',
+  // The key as the dashboard shows it (`vda_...`): one word, so a pasted `Token <key>` or a line break is refused.
+  apiKeyFormat: {
+    pattern: /^[\x21-\x7e]{8,256}$/,
+    description: 'the key as Vidu shows it: 8 to 256 printable characters, no spaces (no "Token " before it)',
+  },
+  multipartMetadata: { numbers: ['wm_position'], booleans: ['watermark'] },
+  models: Object.keys(VIDU_MODELS),
+  publicModel: (name) => (Object.hasOwn(VIDU_MODELS, name) ? name : null),
+  forms: ['flat', 'unified'],
+  request: { schema: ViduVideoRequestDto, examples: VIDU_EXAMPLES },
+  defaultPrices: VIDU_DEFAULT_PRICES,
+  builtinEntries: VIDU_BUILTIN_ENTRIES,
+  // `audio_field`: which body field carries `audio` (`audio`, the default, on q3; `bgm` on the older models).
+  checkRouteOptions: (options) => {
+    const refused = Object.entries(options).find(([key, value]) => key !== 'audio_field' || (value !== 'audio' && value !== 'bgm'));
+    if (!refused) return null;
+    return refused[0] === 'audio_field'
+      ? { field: 'audio_field', message: 'audio_field must be "audio" or "bgm"' }
+      : { field: refused[0], message: `${refused[0]} is not a Vidu route option (audio_field is)` };
+  },
+  module: ViduFamilyModule,
+  drafts: ViduDrafts,
+  adapter: ViduUpstreamAdapter,
+  simulator: { module: ViduSimulatorModule },
+};

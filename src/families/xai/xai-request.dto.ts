@@ -1,0 +1,125 @@
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsObject, IsString, Matches } from 'class-validator';
+import { IsOptionalNotNull } from '../../common/http/validation';
+import type { RequestExample, SubmitForm } from '../family';
+import { codeList } from '../shared/code-list';
+import { XAI_ASPECT_RATIOS, XAI_MODELS } from './xai-models';
+
+const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
+const NOT_TAKEN = 'not taken by xAI (refused)';
+
+/**
+ * The request schema of an xAI Grok Imagine model, on both forms (`seconds` arrives here as
+ * `duration`). What a model takes (lengths, resolutions, aspect ratios, modes, audio) is its
+ * catalog entry's, checked after this (xai-task-rules.ts).
+ */
+@ApiSchema({
+  name: 'XaiVideoRequest',
+  description: `xAI Grok Imagine (${codeList(Object.keys(XAI_MODELS))}, and the catalog's other \`xai\` routes): text-to-video, or image-to-video with \`input_reference\`.`,
+})
+export class XaiVideoRequestDto {
+  @ApiProperty({ enum: Object.keys(XAI_MODELS), example: 'grok-imagine-video' })
+  @IsString()
+  model: string;
+
+  @ApiProperty({ example: 'a hummingbird hovering over a red flower', description: 'required, also with input_reference' })
+  @IsString()
+  prompt: string;
+
+  @ApiPropertyOptional({ example: 6, description: 'seconds (also `seconds`): 1 to 15; default 8' })
+  @IsOptionalNotNull()
+  @IsInt({ message: '$property must be a whole number of seconds' })
+  duration?: number;
+
+  @ApiPropertyOptional({
+    example: '1280x720',
+    description: '`<width>x<height>`: sets aspect_ratio and resolution (its short side: 480, 720 or 1080)',
+  })
+  @IsOptionalNotNull()
+  @IsString({ message: SIZE_MESSAGE })
+  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
+  size?: string;
+
+  @ApiPropertyOptional({
+    example: '16:9',
+    description: `${XAI_ASPECT_RATIOS.join(', ')}; default the model's first (text-to-video), the image's shape with input_reference`,
+  })
+  @IsOptionalNotNull()
+  @IsString()
+  aspect_ratio?: string;
+
+  @ApiPropertyOptional({ example: '480p', description: "480p, 720p; 1080p on grok-imagine-video-1.5; default the model's first (480p)" })
+  @IsOptionalNotNull()
+  @IsString()
+  resolution?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'first frame (image-to-video): a file part (multipart), an http(s) URL or a data URI of a PNG, JPEG or WEBP image (at most 10 MB inline)',
+  })
+  @IsOptionalNotNull()
+  @IsString({ message: '$property must be an http(s) URL or a data URI' })
+  input_reference?: string;
+
+  @ApiPropertyOptional({ example: true, description: "`generate_audio`: the video's native audio track; default xAI's (on)" })
+  @IsOptionalNotNull()
+  @IsBoolean({ message: '$property must be true or false' })
+  audio?: boolean;
+
+  @ApiPropertyOptional({ description: `${NOT_TAKEN}: xAI has no last frame` })
+  @IsOptionalNotNull()
+  @IsString()
+  last_frame?: string;
+
+  @ApiPropertyOptional({ description: NOT_TAKEN })
+  @IsOptionalNotNull()
+  @IsString()
+  negative_prompt?: string;
+
+  @ApiPropertyOptional({ description: NOT_TAKEN })
+  @IsOptionalNotNull()
+  @IsInt()
+  seed?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { user: 'customer-42' },
+    description: 'passed to xAI as it is (`user`, ...); keys the gateway sets itself, and `output` or `storage_options`, are refused',
+  })
+  @IsOptionalNotNull()
+  @IsObject({ message: '$property must be an object' })
+  metadata?: Record<string, unknown>;
+}
+
+/** A 1x1 PNG: xAI takes data URIs, and an example needs no host the gateway must resolve. */
+const EXAMPLE_FRAME =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+const examples = (form: SubmitForm): Record<string, RequestExample> => ({
+  [`xai-text-${form}`]: {
+    summary: 'xAI grok-imagine-video, text-to-video',
+    value: {
+      model: 'grok-imagine-video',
+      prompt: 'a hummingbird hovering over a red flower',
+      duration: 6,
+      aspect_ratio: '16:9',
+      resolution: '480p',
+    },
+  },
+  [`xai-image-${form}`]: {
+    summary: 'xAI grok-imagine-video-1.5, image-to-video',
+    value: {
+      model: 'grok-imagine-video-1.5',
+      prompt: 'the flower opens slowly',
+      input_reference: EXAMPLE_FRAME,
+      duration: 5,
+      resolution: '720p',
+    },
+  },
+});
+
+export const XAI_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
+  flat: examples('flat'),
+  unified: examples('unified'),
+};

@@ -1,0 +1,83 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/runtime/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import type { ChannelEntity } from '../../upstream/channel.entity';
+import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
+import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
+import { mapXaiError } from './xai-errors';
+import { buildXaiBody, XAI_GENERATIONS_PATH, XaiErrorBody, xaiQueryPath, xaiRequestIdOf, XaiTaskRequest } from './xai-protocol';
+import { mapXaiQuery } from './xai-query-mapping';
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+const QUERY_TIMEOUT_MS = 15_000;
+const PROBE_REQUEST_ID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * xAI's Grok Imagine video API: Bearer key; submit `POST /v1/videos/generations` (`{request_id}`),
+ * follow `GET /v1/videos/{id}` (202 while running, maybe with no body), download `video.url` (no key,
+ * short-lived). `usage.cost_in_usd_ticks` is the provider's usage. xAI has no cancel: no `cancel`
+ * here, so a client's cancel of a task xAI has is a 409 `cancel_not_supported`.
+ */
+@Injectable()
+export class XaiUpstreamAdapter extends BearerJsonAdapter<XaiErrorBody, XaiTaskRequest> {
+  readonly platform = 'xai' as const;
+  /** vercel/ai polls every 5 s (the SDK every second). */
+  readonly defaultPollIntervalMs = 5_000;
+  readonly expectedDurationMs = 90_000;
+  /** The official SDK: "The returned URL is valid for 24 hours" (xai_sdk/video.py); the docs only say ephemeral. */
+  readonly outputExpiresAfterMs = 24 * 3_600_000;
+
+  constructor(
+    http: HttpService,
+    clock: Clock,
+    private readonly images: UrlOrInlineImages,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super(http, config, {
+      provider: 'xAI',
+      emptyAnswers: true,
+      mapError: (status, errorBody, retryAfter) => mapXaiError(status, errorBody, retryAfter, clock.now()),
+    });
+  }
+
+  async submit(
+    task: UpstreamTask<XaiTaskRequest>,
+    channel: ChannelEntity,
+    deadline?: SubmitDeadline,
+  ): Promise<SubmitOutcome<XaiTaskRequest>> {
+    const { request } = task;
+    const image = request.image ? await this.images.wire(request.image) : undefined;
+    const response = await this.call(channel, 'POST', XAI_GENERATIONS_PATH, callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
+      body: buildXaiBody(request, task.upstreamModel, image),
+      signal: deadline?.signal,
+      task,
+    });
+    const id = xaiRequestIdOf(response.data);
+    if (!id) throw new UpstreamError('transient', 'the provider accepted the submit without a usable request_id');
+    return { upstreamTaskId: id };
+  }
+
+  async poll(task: UpstreamTask<XaiTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
+    const response = await this.call(channel, 'GET', xaiQueryPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    return mapXaiQuery(response.status, response.data, this.linkPolicy(channel));
+  }
+
+  /** A finished request's video link, asked again. */
+  async refreshVideoUrl(task: UpstreamTask<XaiTaskRequest>, channel: ChannelEntity): Promise<string | null> {
+    return succeededVideoUrl(await this.poll(task, channel));
+  }
+
+  /** A query of a request that cannot exist: xAI's own 404 proves the key (a bad key is its 400 first). */
+  async probe(channel: ChannelEntity): Promise<void> {
+    try {
+      await this.call(channel, 'GET', xaiQueryPath(PROBE_REQUEST_ID), QUERY_TIMEOUT_MS);
+    } catch (error) {
+      if (error instanceof UpstreamError && (error.details.upstreamCode === 'not_found' || error.kind === 'invalid_input')) return;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { FamilyDefinition } from '../family';
+import { XAI_BUILTIN_ENTRIES } from './xai-catalog';
+import { XAI_DEFAULT_PRICES } from './xai-default-prices';
+import { XaiDrafts } from './xai-drafts.service';
+import { XaiFamilyModule } from './xai-family.module';
+import { XAI_API_KEY_FORMAT, XAI_SIMULATOR_KEY } from './xai-key';
+import { XAI_MODELS } from './xai-models';
+import type { XaiTaskRequest } from './xai-protocol';
+import { XAI_EXAMPLES, XaiVideoRequestDto } from './xai-request.dto';
+import { XaiUpstreamAdapter } from './xai-upstream.adapter';
+import { XaiSimulatorModule } from './simulator/xai-simulator.module';
+
+/** xAI (platform `xai`): Grok Imagine video; the channel's api_key is the xAI key, sent as Bearer. */
+export const XAI_FAMILY: FamilyDefinition<XaiTaskRequest> = {
+  platform: 'xai',
+  label: { en: 'xAI Grok Imagine', 'zh-CN': 'xAI Grok Imagine' },
+  settings: [],
+  defaultBaseUrl: 'https://api.x.ai',
+  apiKeyFormat: XAI_API_KEY_FORMAT,
+  models: Object.keys(XAI_MODELS),
+  publicModel: (name) => (Object.hasOwn(XAI_MODELS, name) ? name : null),
+  forms: ['flat', 'unified'],
+  request: { schema: XaiVideoRequestDto, examples: XAI_EXAMPLES },
+  defaultPrices: XAI_DEFAULT_PRICES,
+  builtinEntries: XAI_BUILTIN_ENTRIES,
+  // xAI's route takes no options of its own.
+  checkRouteOptions: (options) => {
+    const key = Object.keys(options)[0];
+    return key === undefined ? null : { field: key, message: `${key} is not an xAI route option (it takes none)` };
+  },
+  module: XaiFamilyModule,
+  drafts: XaiDrafts,
+  adapter: XaiUpstreamAdapter,
+  simulator: { module: XaiSimulatorModule, apiKey: XAI_SIMULATOR_KEY },
+};
