@@ -39,6 +39,15 @@ export const RUNWAY_MODELS: Readonly<Record<string, RunwayBuiltinModel>> = {
   gen4_turbo: { textToVideo: false, durations: [5, 10], defaultDuration: 5, textRatios: [], imageRatios: GEN4_IMAGE_RATIOS, veo: false },
   'veo3.1': veo,
   'veo3.1_fast': veo,
+  // Google's Gemini Omni Flash on Runway (sdk-node 4.12.0, 2026-07-06): text or a first frame, 3 to 10 s, 720p 16:9 or 9:16, no audio.
+  gemini_omni_flash: {
+    textToVideo: true,
+    durations: range(3, 10),
+    defaultDuration: 5,
+    textRatios: ['1280:720', '720:1280'],
+    imageRatios: ['1280:720', '720:1280'],
+    veo: false,
+  },
 };
 
 /** Runway's protocol: `aspect_ratio` + `resolution` -> the pixel ratio (`ratio`) it takes. */
