@@ -83,6 +83,8 @@ export interface FamilySimulator {
 export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
   /** The channels' `platform` and the tasks' `platform`. */
   readonly platform: Platform;
+  /** The provider's public host, a new channel's `base_url` (GET /api/admin/platforms shows it; the console's form fills it in). */
+  readonly baseUrl?: string;
   /** How the console and GET /api/admin/platforms name it, in each console language. */
   readonly label: LocalizedText;
   /**
