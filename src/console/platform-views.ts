@@ -9,6 +9,7 @@ export function platformViews(registry: FamilyRegistry): PlatformDto[] {
     return {
       platform: family.platform,
       label: { ...family.label },
+      base_url: family.baseUrl ?? null,
       models: [...family.models],
       models_from_channels: family.modelsFromChannels === true,
       settings: channelSettingsOf(family).map((setting) => ({

@@ -34,6 +34,13 @@ export class PlatformDto {
   @ApiProperty({ type: LocalizedTextDto, description: 'its name in each console language (the console picks its own)' })
   label: LocalizedTextDto;
   @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'https://queue.fal.run',
+    description: "the provider's public host, what a new channel's base_url starts as (null: the operator gives it)",
+  })
+  base_url: string | null;
+  @ApiProperty({
     type: [String],
     example: ['gamma-2-0', 'gamma-2-0-fast'],
     description: "its public models (for a platform whose models the operator lists, the simulator's)",
