@@ -17,6 +17,7 @@ import { MINIMAX_FAMILY } from './minimax/minimax.family';
 import { OPENAI_FAMILY } from './openai/openai.family';
 import { VEO_FAMILY } from './veo/veo.family';
 import { RUNWAY_FAMILY } from './runway/runway.family';
+import { FAL_FAMILY } from './fal/fal.family';
 
 /** Every provider family the gateway speaks: adding one is its folder and one line here. */
 export const FAMILIES: readonly FamilyDefinition[] = [
@@ -28,6 +29,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   VEO_FAMILY,
   MINIMAX_FAMILY,
   RUNWAY_FAMILY,
+  FAL_FAMILY,
 ];
 
 // The lookups below read FAMILIES where no injector is: module definitions, decorators and the channel input rules.
