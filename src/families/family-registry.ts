@@ -18,6 +18,7 @@ import { OPENAI_FAMILY } from './openai/openai.family';
 import { VEO_FAMILY } from './veo/veo.family';
 import { RUNWAY_FAMILY } from './runway/runway.family';
 import { FAL_FAMILY } from './fal/fal.family';
+import { REPLICATE_FAMILY } from './replicate/replicate.family';
 
 /** Every provider family the gateway speaks: adding one is its folder and one line here. */
 export const FAMILIES: readonly FamilyDefinition[] = [
@@ -30,6 +31,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   MINIMAX_FAMILY,
   RUNWAY_FAMILY,
   FAL_FAMILY,
+  REPLICATE_FAMILY,
 ];
 
 // The lookups below read FAMILIES where no injector is: module definitions, decorators and the channel input rules.
