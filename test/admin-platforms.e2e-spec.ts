@@ -49,7 +49,7 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
 
   it('lists every family with its labels in both languages, models and channel settings (type, default, required, secret)', async () => {
     const data = await platforms();
-    expect(data.map((p) => p.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'kling', 'veo', 'minimax', 'runway', 'fake']);
+    expect(data.map((p) => p.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'kling', 'veo', 'minimax', 'runway', 'fal', 'replicate', 'fake']);
     const [alpha, , gamma, openai] = data;
     expect(alpha.label).toEqual({ en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' });
     expect(openai.label).toEqual({ en: 'openai (family O)', 'zh-CN': 'openai（O 系）' });
@@ -128,7 +128,7 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     const unknown = await gw.admin.post('/api/admin/channels', { ...alpha, platform: 'delta' }).expect(400);
     expect(unknown.body.error).toMatchObject({
       param: 'platform',
-      message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, fake',
+      message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, fal, replicate, fake',
     });
   });
 });
@@ -165,8 +165,15 @@ describeWithBrowser('console channel form from the family registry', () => {
       'Veo (Gemini API)',
       'MiniMax Hailuo',
       'Runway',
+      'fal',
+      'Replicate',
       'fake (test family)',
     ]);
+    // A family that declares its provider's host starts a new channel's base URL there.
+    await platform.selectOption('fal');
+    expect(await form.getByLabel('Base URL').inputValue()).toBe('https://queue.fal.run');
+    await platform.selectOption('replicate');
+    expect(await form.getByLabel('Base URL').inputValue()).toBe('https://api.replicate.com');
     await expect(form.getByLabel('Region (family C)').count()).resolves.toBe(0);
     await platform.selectOption('gamma');
     await form.getByLabel('Region (family C)').waitFor();

@@ -36,9 +36,11 @@ describeEachDatabase('configuration at start', (kind) => {
           'veo',
           'minimax',
           'runway',
+          'fal',
+          'replicate',
         ]);
         for (const channel of channels)
-          expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway)$/);
+          expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway|fal|replicate)$/);
         expect(channels[2].settings).toMatchObject({
           control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/),
           access_key: '***',
@@ -54,7 +56,7 @@ describeEachDatabase('configuration at start', (kind) => {
         // The demo user and its key are printed once too: the database already has users.
         expect(second.gw.credentials.demo).toBeNull();
         await second.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${token}`).expect(200);
-        expect(await channelsOf(second.gw, token)).toHaveLength(8);
+        expect(await channelsOf(second.gw, token)).toHaveLength(10);
       } finally {
         await second.gw.close();
       }

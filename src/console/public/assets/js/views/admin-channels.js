@@ -171,7 +171,7 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
         options=${platforms.map((p) => [p.platform, localized(p.label, lang)])} />`
           : null
       }
-      <${Field} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? ''} />
+      <${Field} key=${`base-url-${platform}`} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? definition?.base_url ?? ''} />
       <${Field} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep} />
       <${Field} label=${t('channels.col.models')} name="models" required value=${channel?.models.join(', ') ?? ''} help=${t('channels.modelsHelp')} class="span-all" />
       <${Field} label=${t('channels.priority')} name="priority" type="number" step="1" value=${channel?.priority ?? 0} />
