@@ -49,7 +49,19 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
 
   it('lists every family with its labels in both languages, models and channel settings (type, default, required, secret)', async () => {
     const data = await platforms();
-    expect(data.map((p) => p.platform)).toEqual(['alpha', 'beta', 'gamma', 'openai', 'kling', 'veo', 'minimax', 'runway', 'fal', 'replicate', 'fake']);
+    expect(data.map((p) => p.platform)).toEqual([
+      'alpha',
+      'beta',
+      'gamma',
+      'openai',
+      'kling',
+      'veo',
+      'minimax',
+      'runway',
+      'fal',
+      'replicate',
+      'fake',
+    ]);
     const [alpha, , gamma, openai] = data;
     expect(alpha.label).toEqual({ en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' });
     expect(openai.label).toEqual({ en: 'openai (family O)', 'zh-CN': 'openai（O 系）' });
@@ -128,7 +140,8 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     const unknown = await gw.admin.post('/api/admin/channels', { ...alpha, platform: 'delta' }).expect(400);
     expect(unknown.body.error).toMatchObject({
       param: 'platform',
-      message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, fal, replicate, fake',
+      message:
+        'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, fal, replicate, fake',
     });
   });
 });

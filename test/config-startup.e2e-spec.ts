@@ -40,7 +40,9 @@ describeEachDatabase('configuration at start', (kind) => {
           'replicate',
         ]);
         for (const channel of channels)
-          expect(channel.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway|fal|replicate)$/);
+          expect(channel.base_url).toMatch(
+            /^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway|fal|replicate)$/,
+          );
         expect(channels[2].settings).toMatchObject({
           control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/),
           access_key: '***',

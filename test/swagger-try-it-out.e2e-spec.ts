@@ -103,7 +103,14 @@ describeOnSqlite('swagger: "Try it out" as pre-filled', (kind) => {
   it('documents every family request schema on the surfaces that take it, from the classes that validate them', () => {
     const refs = (path: string) =>
       docs.paths[path].post.requestBody.content['application/json'].schema.oneOf.map((ref: Json) => ref.$ref.split('/').pop());
-    const newer = ['KlingVideoRequest', 'VeoVideoRequest', 'MinimaxVideoRequest', 'RunwayVideoRequest', 'FalVideoRequest', 'ReplicateVideoRequest'];
+    const newer = [
+      'KlingVideoRequest',
+      'VeoVideoRequest',
+      'MinimaxVideoRequest',
+      'RunwayVideoRequest',
+      'FalVideoRequest',
+      'ReplicateVideoRequest',
+    ];
     expect(refs('/v1/videos')).toEqual(['CreateVideoRequest', 'BetaVideoRequest', 'OpenAiVideoRequest', ...newer]);
     expect(refs('/v1/video/generations')).toEqual(['BetaVideoRequest', 'GammaVideoRequest', ...newer]);
     expect(docs.components.schemas.BetaVideoRequest.required).toEqual(['model', 'prompt']);

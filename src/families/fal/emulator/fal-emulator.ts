@@ -344,11 +344,7 @@ function checkInput(schema: FalEndpointSchema, input: Record<string, unknown>): 
   for (const [field, type] of Object.entries(schema.fields)) {
     const value = input[field];
     if (value === undefined) continue;
-    const fits = Array.isArray(type)
-      ? type.includes(value as string | number)
-      : type === 'integer'
-        ? Number.isInteger(value)
-        : typeof value === type;
+    const fits = Array.isArray(type) ? type.includes(value) : type === 'integer' ? Number.isInteger(value) : typeof value === type;
     if (!fits)
       issues.push({
         loc: ['body', field],

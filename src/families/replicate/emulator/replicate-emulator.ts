@@ -320,11 +320,7 @@ function checkInput(schema: ReplicateModelSchema, input: Record<string, unknown>
       issues.push({ type: 'additional_property_not_allowed', field, description: `Additional property ${field} is not allowed` });
       continue;
     }
-    const fits = Array.isArray(type)
-      ? type.includes(value as string | number)
-      : type === 'integer'
-        ? Number.isInteger(value)
-        : typeof value === type;
+    const fits = Array.isArray(type) ? type.includes(value) : type === 'integer' ? Number.isInteger(value) : typeof value === type;
     if (!fits)
       issues.push({
         type: Array.isArray(type) ? 'enum' : 'invalid_type',
