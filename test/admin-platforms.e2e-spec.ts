@@ -60,6 +60,8 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
       'runway',
       'vidu',
       'xai',
+      'fal',
+      'replicate',
       'fake',
     ]);
     const [alpha, , gamma, openai] = data;
@@ -140,7 +142,8 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     const unknown = await gw.admin.post('/api/admin/channels', { ...alpha, platform: 'delta' }).expect(400);
     expect(unknown.body.error).toMatchObject({
       param: 'platform',
-      message: 'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, vidu, xai, fake',
+      message:
+        'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, vidu, xai, fal, replicate, fake',
     });
   });
 });
@@ -179,8 +182,15 @@ describeWithBrowser('console channel form from the family registry', () => {
       'Runway',
       'Vidu',
       'xAI Grok Imagine',
+      'fal',
+      'Replicate',
       'fake (test family)',
     ]);
+    // A family that declares its provider's host starts a new channel's base URL there.
+    await platform.selectOption('fal');
+    expect(await form.getByLabel('Base URL').inputValue()).toBe('https://queue.fal.run');
+    await platform.selectOption('replicate');
+    expect(await form.getByLabel('Base URL').inputValue()).toBe('https://api.replicate.com');
     await expect(form.getByLabel('Region (family C)').count()).resolves.toBe(0);
     await platform.selectOption('gamma');
     await form.getByLabel('Region (family C)').waitFor();

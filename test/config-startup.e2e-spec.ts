@@ -38,10 +38,12 @@ describeEachDatabase('configuration at start', (kind) => {
           'runway',
           'vidu',
           'xai',
+          'fal',
+          'replicate',
         ]);
         for (const channel of channels)
           expect(channel.base_url).toMatch(
-            /^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway|vidu|xai)$/,
+            /^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway|vidu|xai|fal|replicate)$/,
           );
         expect(channels[2].settings).toMatchObject({
           control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/),

@@ -110,6 +110,8 @@ describeOnSqlite('swagger: "Try it out" as pre-filled', (kind) => {
       'RunwayVideoRequest',
       'ViduVideoRequest',
       'XaiVideoRequest',
+      'FalVideoRequest',
+      'ReplicateVideoRequest',
     ];
     expect(refs('/v1/videos')).toEqual(['CreateVideoRequest', 'BetaVideoRequest', 'OpenAiVideoRequest', ...newer]);
     expect(refs('/v1/video/generations')).toEqual(['BetaVideoRequest', 'GammaVideoRequest', ...newer]);

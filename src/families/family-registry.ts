@@ -19,6 +19,8 @@ import { VEO_FAMILY } from './veo/veo.family';
 import { RUNWAY_FAMILY } from './runway/runway.family';
 import { VIDU_FAMILY } from './vidu/vidu.family';
 import { XAI_FAMILY } from './xai/xai.family';
+import { FAL_FAMILY } from './fal/fal.family';
+import { REPLICATE_FAMILY } from './replicate/replicate.family';
 
 /** Every provider family the gateway speaks: adding one is its folder and one line here. */
 export const FAMILIES: readonly FamilyDefinition[] = [
@@ -32,6 +34,8 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   RUNWAY_FAMILY,
   VIDU_FAMILY,
   XAI_FAMILY,
+  FAL_FAMILY,
+  REPLICATE_FAMILY,
 ];
 
 // The lookups below read FAMILIES where no injector is: module definitions, decorators and the channel input rules.

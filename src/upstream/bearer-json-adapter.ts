@@ -87,7 +87,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
   /** A call about `task` (if any) tells the upstream how many gateways its submit passed through. */
   protected call(
     channel: ChannelEntity,
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     timeout: number,
     options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R> } = {},

@@ -11,8 +11,8 @@ import { PollOutcome, UpstreamError, UpstreamErrorKind } from './upstream-adapte
  * Paths, extra headers and the reading of error bodies stay in each family's adapter.
  */
 export interface BearerJsonRequest {
-  /** A DELETE may be answered with no body. */
-  method: 'GET' | 'POST' | 'DELETE';
+  /** A DELETE may be answered with no body; a PUT (fal's cancel) carries none. */
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   timeout: number;
   /** JSON, or a FormData sent as multipart/form-data. */

@@ -1,0 +1,376 @@
+import { randomUUID } from 'node:crypto';
+import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { falEndpointOf } from '../fal-protocol';
+
+/** The seeded simulator channel's api_key: fal keys are `<key_id>:<key_secret>`. */
+export const FAL_SIMULATOR_KEY = 'simulator-key-id:simulator-key-secret';
+
+/** A request's queue status in a script: one per status query (the last repeats). */
+export type FalStep = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED';
+
+export const SIMULATED_QUEUED_MS = 2_000;
+export const SIMULATED_DONE_MS = 6_000;
+const FORGET_AFTER_MS = 24 * 3600_000;
+const REQUEST = 'fal.request';
+const LOG_LIMIT = 1_000;
+
+/** What a known endpoint takes: the type of each input field (a list: its allowed values), the required ones, where its result holds the video. */
+export interface FalEndpointSchema {
+  fields: Readonly<Record<string, 'string' | 'number' | 'integer' | 'boolean' | readonly (string | number)[]>>;
+  required: readonly string[];
+  /** `video` (`{video: {url}}`, fal's usual) or `videos` (`{videos: [{url}]}`). */
+  output?: 'video' | 'videos';
+}
+
+const KLING_FIELDS = { prompt: 'string', duration: ['5', '10'], negative_prompt: 'string', cfg_scale: 'number' } as const;
+const HAILUO_FIELDS = { prompt: 'string', duration: ['6', '10'], prompt_optimizer: 'boolean' } as const;
+const VEO_FIELDS = {
+  prompt: 'string',
+  duration: ['4s', '6s', '8s'],
+  resolution: ['720p', '1080p', '4k'],
+  negative_prompt: 'string',
+  generate_audio: 'boolean',
+  seed: 'integer',
+  enhance_prompt: 'boolean',
+  auto_fix: 'boolean',
+} as const;
+
+/** The input schemas of the builtin endpoints (fal.ai/models/<id>/llms.txt); other endpoints take any object. */
+export const FAL_ENDPOINT_SCHEMAS: Readonly<Record<string, FalEndpointSchema>> = {
+  'fal-ai/kling-video/v2.5-turbo/pro/text-to-video': {
+    fields: { ...KLING_FIELDS, aspect_ratio: ['16:9', '9:16', '1:1'] },
+    required: ['prompt'],
+  },
+  'fal-ai/kling-video/v2.5-turbo/pro/image-to-video': {
+    fields: { ...KLING_FIELDS, image_url: 'string', tail_image_url: 'string' },
+    required: ['prompt', 'image_url'],
+  },
+  'fal-ai/minimax/hailuo-02/standard/text-to-video': { fields: HAILUO_FIELDS, required: ['prompt'] },
+  'fal-ai/minimax/hailuo-02/standard/image-to-video': {
+    fields: { ...HAILUO_FIELDS, image_url: 'string', end_image_url: 'string', resolution: ['512P', '768P'] },
+    required: ['prompt', 'image_url'],
+  },
+  'fal-ai/veo3.1': { fields: { ...VEO_FIELDS, aspect_ratio: ['16:9', '9:16'] }, required: ['prompt'] },
+  'fal-ai/veo3.1/image-to-video': {
+    fields: { ...VEO_FIELDS, aspect_ratio: ['auto', '16:9', '9:16'], image_url: 'string' },
+    required: ['prompt', 'image_url'],
+  },
+};
+
+/** How a request ends, decided at the submit (prompt markers, the input's check). */
+type Outcome =
+  { kind: 'video' } | { kind: 'moderation' } | { kind: 'failure' } | { kind: 'invalid'; issues: FalIssue[] } | { kind: 'cancelled' };
+
+interface FalIssue {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+interface EmulatedRequest {
+  endpoint: string;
+  app: string;
+  /** Seconds of video, what `x-fal-billable-units` reports. */
+  seconds: number;
+  outcome: Outcome;
+  output: 'video' | 'videos';
+  /** A test's script: the status of each query in turn; absent, the status follows the clock. */
+  script?: FalStep[];
+  queries?: number;
+}
+
+export interface FalEmulatorOptions {
+  /** The one key it accepts, `<key_id>:<key_secret>`. */
+  apiKey: string;
+  records: EmulatorRecords;
+  now: () => number;
+  video: EmulatedVideo;
+  /** A script every new request follows (tests); absent, requests follow the clock: queued 2 s, in progress until 6 s, then completed. */
+  defaultScript?: FalStep[];
+}
+
+/** A submit failure a test queued: this status and body instead of the next submit. */
+export interface FalScriptedFailure {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** A submit the emulator accepted: its endpoint, input and request. */
+export interface FalSubmit {
+  endpoint: string;
+  input: Record<string, unknown>;
+  request: EmulatorRequest;
+}
+
+/**
+ * fal's queue API (docs: upstream-protocols-aggregators.md, section 1), one emulator for the embedded
+ * simulator and the tests: `Authorization: Key <key_id>:<key_secret>` on every call but the CDN
+ * (401 otherwise); `POST /{endpoint id}` queues a request (the builtin endpoints' input checked
+ * against their schemas, any other endpoint takes any object); status, result and cancel live
+ * under the app (`/{owner}/{alias}/requests/{id}...`, never the endpoint's subpath: 404 there);
+ * COMPLETED is the only end, a failure showing on the result (422 `content_policy_violation`, a
+ * 500 request error, a 422 validation error); the result carries `x-fal-billable-units`; cancel
+ * removes a request IN_QUEUE (202), is signalled but ignored IN_PROGRESS (202), is a 400
+ * ALREADY_COMPLETED after. Prompt markers: `[simulate:moderation]`, `[simulate:fail]` end so;
+ * `[simulate:reject]` 422, `[simulate:busy]` 429 and `[simulate:locked]` 403 at the submit.
+ * Tests also script statuses and queue submit errors; it logs requests and accepted submits.
+ */
+export class FalEmulator {
+  /** Every request, oldest first (the last LOG_LIMIT). */
+  readonly requests: EmulatorRequest[] = [];
+  /** Every accepted submit, oldest first. */
+  readonly submits: FalSubmit[] = [];
+  private nextScript: FalStep[] | null = null;
+  private readonly submitFailures: FalScriptedFailure[] = [];
+  private readonly schemas = new Map<string, FalEndpointSchema>(Object.entries(FAL_ENDPOINT_SCHEMAS));
+
+  constructor(private readonly options: FalEmulatorOptions) {}
+
+  /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/fal`), for the URLs it hands out. */
+  async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
+    keep(this.requests, req);
+    const file = /^\/files\/([0-9a-f-]{36})\.mp4$/.exec(req.path);
+    if (file && (req.method === 'GET' || req.method === 'HEAD')) return this.video(file[1]);
+    const refused = this.checkKey(req.headers.authorization);
+    if (refused) return refused;
+    const queued = /^\/(.+)\/requests\/([^/]+?)(\/status|\/cancel)?$/.exec(req.path);
+    if (queued) {
+      const [, app, id, action] = queued;
+      if (action === '/status' && req.method === 'GET') return this.status(app, id, base);
+      if (action === '/cancel' && req.method === 'PUT') return this.cancel(app, id);
+      if (action === undefined && req.method === 'GET') return this.result(app, id, base);
+      return { status: 405, json: { detail: 'Method Not Allowed' } };
+    }
+    if (req.method === 'POST') return this.submit(req.path.slice(1), req, base);
+    return { status: 404, json: { detail: 'Not Found' } };
+  }
+
+  /** The next request follows these statuses, one per status query (tests). */
+  scriptNext(steps: FalStep[]): void {
+    this.nextScript = steps;
+  }
+
+  /** The next submit answers this instead. */
+  failNextSubmit(failure: FalScriptedFailure): void {
+    this.submitFailures.push(failure);
+  }
+
+  /** An endpoint's input schema (tests add the endpoints an operator adds). */
+  defineEndpoint(endpointId: string, schema: FalEndpointSchema): void {
+    this.schemas.set(endpointId, schema);
+  }
+
+  /** Whether the request is still IN_QUEUE, in progress or completed, without counting a query. */
+  async stepOf(id: string): Promise<FalStep | null> {
+    const record = await this.options.records.find<EmulatedRequest>(REQUEST, id);
+    return record ? this.currentStep(record.data, record.createdAt) : null;
+  }
+
+  /** fal's answers for a missing key, one that is not `<key_id>:<key_secret>`, and one it does not know (fal-ai/fal issues). */
+  private checkKey(header: string | string[] | undefined): EmulatorReply | null {
+    const authorization = typeof header === 'string' ? header : '';
+    if (!authorization.startsWith('Key ')) return { status: 401, json: { detail: 'Missing authorization header' } };
+    const key = authorization.slice('Key '.length);
+    if (key.split(':').length !== 2)
+      return { status: 401, json: { detail: "Invalid Key Authorization header format. Expected '<key_id>:<key_secret>'." } };
+    if (key !== this.options.apiKey) return { status: 401, json: { detail: 'No user found for Key ID and Secret' } };
+    return null;
+  }
+
+  private async submit(endpointId: string, req: EmulatorRequest, base: string): Promise<EmulatorReply> {
+    const endpoint = falEndpointOf(endpointId);
+    if (!endpoint) return { status: 404, json: { detail: `Application '${endpointId}' not found` } };
+    const failure = this.submitFailures.shift();
+    if (failure) return { status: failure.status, json: failure.body, headers: failure.headers };
+    if (!req.json || typeof req.json !== 'object' || Array.isArray(req.json))
+      return { status: 422, json: { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] } };
+    const input = req.json as Record<string, unknown>;
+    const prompt = typeof input.prompt === 'string' ? input.prompt : '';
+    if (prompt.includes('[simulate:busy]')) return { status: 429, json: { detail: 'Too many requests (simulated)' } };
+    if (prompt.includes('[simulate:locked]'))
+      return {
+        status: 403,
+        json: { detail: 'User is locked. Reason: Exhausted balance. Top up your balance at fal.ai/dashboard/billing. (simulated)' },
+      };
+    if (prompt.includes('[simulate:reject]'))
+      return { status: 422, json: { detail: [{ loc: ['body', 'prompt'], msg: 'Invalid prompt (simulated)', type: 'value_error' }] } };
+    const schema = this.schemas.get(endpoint.id);
+    const issues = schema ? checkInput(schema, input) : [];
+    const outcome: Outcome =
+      issues.length > 0
+        ? { kind: 'invalid', issues }
+        : prompt.includes('[simulate:moderation]')
+          ? { kind: 'moderation' }
+          : prompt.includes('[simulate:fail]')
+            ? { kind: 'failure' }
+            : { kind: 'video' };
+    const { records, now } = this.options;
+    await records.forgetOlderThan(REQUEST, now() - FORGET_AFTER_MS);
+    const script = this.nextScript ?? this.options.defaultScript;
+    this.nextScript = null;
+    const emulated: EmulatedRequest = {
+      endpoint: endpoint.id,
+      app: endpoint.app,
+      seconds: secondsOf(input.duration),
+      outcome,
+      output: schema?.output ?? 'video',
+      ...(script ? { script, queries: 0 } : {}),
+    };
+    const record = await records.insertOrGet(REQUEST, randomUUID(), emulated);
+    keep(this.submits, { endpoint: endpoint.id, input, request: req });
+    return {
+      status: 200,
+      headers: { 'x-fal-request-id': record.key },
+      json: { status: 'IN_QUEUE', ...urls(base, endpoint.app, record.key), queue_position: 0 },
+    };
+  }
+
+  private async status(app: string, id: string, base: string): Promise<EmulatorReply> {
+    const record = await this.find(app, id);
+    if (!record) return notFound();
+    const request = record.data;
+    const step = request.script ? await this.nextStep(id, request) : this.stepByClock(request, record.createdAt);
+    const json: Record<string, unknown> = { status: step, ...urls(base, app, id), logs: null };
+    if (step === 'IN_QUEUE') json.queue_position = 0;
+    if (step === 'COMPLETED') {
+      json.metrics = { inference_time: 4.2 };
+      const failed = storedError(request.outcome);
+      if (failed) Object.assign(json, { error: failed.detail, error_type: failed.type });
+    }
+    return { status: 200, json };
+  }
+
+  private async result(app: string, id: string, base: string): Promise<EmulatorReply> {
+    const record = await this.find(app, id);
+    if (!record) return notFound();
+    const request = record.data;
+    if (this.currentStep(request, record.createdAt) !== 'COMPLETED')
+      return { status: 400, json: { detail: 'Request is still in progress' } };
+    const { outcome } = request;
+    if (outcome.kind === 'moderation')
+      return {
+        status: 422,
+        headers: { 'x-fal-retryable': 'false' },
+        json: {
+          detail: [
+            {
+              loc: ['body', 'prompt'],
+              msg: 'The content was flagged by a content checker. (simulated)',
+              type: 'content_policy_violation',
+              url: 'https://docs.fal.ai/errors#content_policy_violation',
+              categories: ['violence'],
+            },
+          ],
+        },
+      };
+    if (outcome.kind === 'invalid') return { status: 422, json: { detail: outcome.issues } };
+    const failed = storedError(outcome);
+    if (failed)
+      return {
+        status: failed.status,
+        headers: { 'x-fal-error-type': failed.type },
+        json: { detail: failed.detail, error_type: failed.type },
+      };
+    const file = { url: `${base}/files/${id}.mp4`, content_type: 'video/mp4', file_name: `${id}.mp4`, file_size: 50_016 };
+    return {
+      status: 200,
+      headers: { 'x-fal-billable-units': String(request.seconds), 'x-fal-request-id': id },
+      json: request.output === 'videos' ? { videos: [file] } : { video: file, seed: 42 },
+    };
+  }
+
+  private async cancel(app: string, id: string): Promise<EmulatorReply> {
+    const record = await this.find(app, id);
+    if (!record) return { status: 404, json: { status: 'NOT_FOUND' } };
+    const request = record.data;
+    const step = this.currentStep(request, record.createdAt);
+    if (step === 'COMPLETED') return { status: 400, json: { status: 'ALREADY_COMPLETED' } };
+    // In progress: fal signals the runner, and this app carries on.
+    if (step === 'IN_PROGRESS') return { status: 202, json: { status: 'CANCELLATION_REQUESTED' } };
+    await this.options.records.update(REQUEST, id, { ...request, outcome: { kind: 'cancelled' }, script: ['COMPLETED'], queries: 0 });
+    return { status: 202, json: { status: 'CANCELLATION_REQUESTED' } };
+  }
+
+  /** A request of this app (another app's path does not find it, nor does the endpoint's full path). */
+  private async find(app: string, id: string) {
+    const record = await this.options.records.find<EmulatedRequest>(REQUEST, id);
+    return record && record.data.app === app ? record : null;
+  }
+
+  private async nextStep(id: string, request: EmulatedRequest): Promise<FalStep> {
+    if (request.outcome.kind === 'cancelled') return 'COMPLETED';
+    const queries = request.queries ?? 0;
+    await this.options.records.update(REQUEST, id, { ...request, queries: queries + 1 });
+    return request.script![Math.min(queries, request.script!.length - 1)];
+  }
+
+  private stepByClock(request: EmulatedRequest, createdAt: number): FalStep {
+    if (request.outcome.kind === 'cancelled') return 'COMPLETED';
+    const elapsed = this.options.now() - createdAt;
+    if (elapsed < SIMULATED_QUEUED_MS) return 'IN_QUEUE';
+    return elapsed < SIMULATED_DONE_MS ? 'IN_PROGRESS' : 'COMPLETED';
+  }
+
+  /** Where a request is now, without counting a query: what the result and the CDN decide on. */
+  private currentStep(request: EmulatedRequest, createdAt: number): FalStep {
+    if (request.outcome.kind === 'cancelled') return 'COMPLETED';
+    if (!request.script) return this.stepByClock(request, createdAt);
+    return request.script[Math.min(Math.max((request.queries ?? 0) - 1, 0), request.script.length - 1)];
+  }
+
+  /** The CDN file: like fal's, no key needed; there only once the request completed with a video. */
+  private async video(id: string): Promise<EmulatorReply> {
+    const record = await this.options.records.find<EmulatedRequest>(REQUEST, id);
+    if (!record || record.data.outcome.kind !== 'video' || this.currentStep(record.data, record.createdAt) !== 'COMPLETED')
+      return { status: 404, text: 'not found' };
+    return { status: 200, video: this.options.video };
+  }
+}
+
+/** What a failed request's result answers (and its COMPLETED status says): fal's request errors. */
+function storedError(outcome: Outcome): { status: number; type: string; detail: string } | null {
+  if (outcome.kind === 'failure')
+    return { status: 500, type: 'runner_server_error', detail: 'Internal server error at 10.0.0.7 (simulated)' };
+  if (outcome.kind === 'cancelled') return { status: 499, type: 'client_cancelled', detail: 'Request cancelled by the client' };
+  return null;
+}
+
+/** The endpoint's input against its schema: pydantic's issues (`loc`, `msg`, `type`); fields it does not know are ignored, as fal's apps do. */
+function checkInput(schema: FalEndpointSchema, input: Record<string, unknown>): FalIssue[] {
+  const issues: FalIssue[] = [];
+  for (const field of schema.required)
+    if (input[field] === undefined) issues.push({ loc: ['body', field], msg: 'Field required', type: 'missing' });
+  for (const [field, type] of Object.entries(schema.fields)) {
+    const value = input[field];
+    if (value === undefined) continue;
+    const fits = Array.isArray(type) ? type.includes(value) : type === 'integer' ? Number.isInteger(value) : typeof value === type;
+    if (!fits)
+      issues.push({
+        loc: ['body', field],
+        msg: `Input should be ${Array.isArray(type) ? type.join(', ') : `a ${type}`}`,
+        type: 'value_error',
+      });
+  }
+  return issues;
+}
+
+/** `"5"`, `"5s"` or 5 as seconds; 5 when absent or unreadable. */
+function secondsOf(duration: unknown): number {
+  const seconds = typeof duration === 'number' ? duration : Number.parseInt(String(duration ?? ''), 10);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 5;
+}
+
+function urls(base: string, app: string, id: string) {
+  const response = `${base}/${app}/requests/${id}`;
+  return { request_id: id, response_url: response, status_url: `${response}/status`, cancel_url: `${response}/cancel` };
+}
+
+function notFound(): EmulatorReply {
+  return { status: 404, json: { detail: 'Request not found' } };
+}
+
+function keep<T>(log: T[], entry: T): void {
+  log.push(entry);
+  if (log.length > LOG_LIMIT) log.shift();
+}

@@ -1,0 +1,77 @@
+import type { BuiltinEntry } from '../../catalog/catalog-entry';
+import { builtinEntries, BuiltinModel } from '../shared/builtin-entry';
+import { FAL_DEFAULT_PRICES } from './fal-default-prices';
+
+/**
+ * fal's builtin models: endpoints of fal's queue as catalog entries, each routed by mode to its
+ * endpoint ids with the `input_map` of their input schemas (fal.ai/models/<id>/llms.txt, checked
+ * 2026-11-27; docs/families.md lists the sources). Any other fal video endpoint is an entry an
+ * operator adds the same way (POST /api/admin/models).
+ */
+export const FAL_MODELS: readonly BuiltinModel[] = [
+  {
+    id: 'fal-kling-v2-5-turbo-pro',
+    label: 'Kling 2.5 Turbo Pro (fal)',
+    modes: ['text-to-video', 'image-to-video'],
+    durations: [5, 10],
+    defaultDuration: 5,
+    resolutions: ['1080p'],
+    aspectRatios: ['16:9', '9:16', '1:1'],
+    audio: 'none',
+    promptMaxLength: 2500,
+    upstreamModel: {
+      'text-to-video': 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video',
+      'image-to-video': 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video',
+    },
+    options: {
+      input_map: {
+        prompt: 'prompt',
+        first_frame: 'image_url',
+        seconds: { field: 'duration', as: 'string' },
+        aspect_ratio: 'aspect_ratio',
+        negative_prompt: 'negative_prompt',
+      },
+    },
+  },
+  {
+    id: 'fal-hailuo-02-standard',
+    label: 'MiniMax Hailuo-02 Standard (fal)',
+    modes: ['text-to-video', 'image-to-video'],
+    durations: [6, 10],
+    defaultDuration: 6,
+    resolutions: ['768p'],
+    aspectRatios: [],
+    audio: 'none',
+    promptMaxLength: 2000,
+    upstreamModel: {
+      'text-to-video': 'fal-ai/minimax/hailuo-02/standard/text-to-video',
+      'image-to-video': 'fal-ai/minimax/hailuo-02/standard/image-to-video',
+    },
+    options: { input_map: { prompt: 'prompt', first_frame: 'image_url', seconds: { field: 'duration', as: 'string' } } },
+  },
+  {
+    id: 'fal-veo-3-1',
+    label: 'Veo 3.1 (fal)',
+    modes: ['text-to-video', 'image-to-video'],
+    durations: [4, 6, 8],
+    defaultDuration: 8,
+    resolutions: ['720p', '1080p'],
+    aspectRatios: ['16:9', '9:16'],
+    audio: 'optional',
+    upstreamModel: { 'text-to-video': 'fal-ai/veo3.1', 'image-to-video': 'fal-ai/veo3.1/image-to-video' },
+    options: {
+      input_map: {
+        prompt: 'prompt',
+        first_frame: 'image_url',
+        seconds: { field: 'duration', as: 'seconds' },
+        aspect_ratio: 'aspect_ratio',
+        resolution: 'resolution',
+        audio: 'generate_audio',
+        negative_prompt: 'negative_prompt',
+        seed: 'seed',
+      },
+    },
+  },
+];
+
+export const FAL_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries('fal', FAL_MODELS, FAL_DEFAULT_PRICES);

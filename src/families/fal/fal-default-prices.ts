@@ -1,0 +1,13 @@
+import { DefaultPrice, perSecond } from '../../billing/default-prices';
+
+/**
+ * fal's list prices of the builtin endpoints, in credits per second (1 credit = 0.01 USD): Kling
+ * 2.5 Turbo Pro $0.35 per 5 s and $0.07 per further second [F26]: 7; MiniMax Hailuo-02 Standard
+ * $0.045/s at 768P [F29]: 4.5; Veo 3.1 $0.20/s silent, $0.40/s with audio at 720p and 1080p [F27].
+ * (docs/families.md, fal: the sources.)
+ */
+export const FAL_DEFAULT_PRICES: DefaultPrice[] = [
+  ...perSecond('fal-kling-v2-5-turbo-pro', { '1080p': [7, null] }),
+  ...perSecond('fal-hailuo-02-standard', { '768p': [4.5, null] }),
+  ...perSecond('fal-veo-3-1', { '720p': [20, 40], '1080p': [20, 40] }),
+];

@@ -1,0 +1,147 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/runtime/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import type { ChannelEntity } from '../../upstream/channel.entity';
+import { providerCode } from '../../upstream/provider-text';
+import {
+  callTimeoutMs,
+  CancellableState,
+  PollOutcome,
+  SubmitDeadline,
+  SubmitOutcome,
+  UpstreamError,
+} from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
+import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
+import { hostedInput } from '../shared/hosted-drafts';
+import type { HostedTaskRequest } from '../shared/hosted-request-rules';
+import { falFailedResult, mapFalError } from './fal-errors';
+import {
+  falAuthorization,
+  falCancelPath,
+  FalEndpoint,
+  falEndpointOf,
+  FalErrorBody,
+  FalQueueStatus,
+  falResultPath,
+  falStatusPath,
+  falSubmitPath,
+  FalSubmitAnswer,
+  mapFalResult,
+  readFalStatus,
+} from './fal-protocol';
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+const QUERY_TIMEOUT_MS = 15_000;
+const MAX_REQUEST_ID_LENGTH = 128;
+/** An app and request id that cannot exist, asked by the connectivity probe. */
+const PROBE_ENDPOINT: FalEndpoint = { id: 'fal-ai/gateway-probe', app: 'fal-ai/gateway-probe' };
+const PROBE_REQUEST_ID = '00000000-0000-0000-0000-000000000000';
+
+/** `Key <key_id>:<key_secret>`; an api_key of another shape is the channel's fault. */
+function falAuthHeaders(channel: ChannelEntity): Record<string, string> {
+  const authorization = falAuthorization(channel.apiKey);
+  if (!authorization) throw new UpstreamError('channel', 'the channel api_key must be <key_id>:<key_secret>');
+  return { Authorization: authorization };
+}
+
+/**
+ * fal's queue API, one protocol for every endpoint: submit `POST /{endpoint id}` with the
+ * endpoint's input as the body; follow `GET /{owner}/{alias}/requests/{id}/status` (the app, never
+ * the endpoint's subpath); once COMPLETED, `GET /{owner}/{alias}/requests/{id}` is the result (the
+ * video at the route's output path, `x-fal-billable-units` its cost) or the stored error (422
+ * `content_policy_violation`: moderation). Cancel: `PUT .../cancel` while IN_QUEUE. The URLs are
+ * built from the channel's base_url, never followed from an answer (the key would go with them).
+ */
+@Injectable()
+export class FalUpstreamAdapter extends BearerJsonAdapter<FalErrorBody, HostedTaskRequest> {
+  readonly platform = 'fal' as const;
+  readonly defaultPollIntervalMs = 5_000;
+  readonly expectedDurationMs = 120_000;
+
+  constructor(
+    http: HttpService,
+    clock: Clock,
+    private readonly images: HostedImageInputs,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super(http, config, {
+      provider: 'fal',
+      authHeaders: falAuthHeaders,
+      mapError: (status, errorBody, retryAfter) => mapFalError(status, errorBody, retryAfter, clock.now()),
+    });
+  }
+
+  /** fal removes a request still IN_QUEUE; one IN_PROGRESS gets a signal its app may ignore, so the gateway does not promise it. */
+  get cancelWhile(): readonly CancellableState[] {
+    return ['queued'];
+  }
+
+  /** One POST of the endpoint's input (the task's mode picked the endpoint), within the submit's deadline. */
+  async submit(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    const endpoint = endpointOf(task);
+    const body = hostedInput(task.request, (ref) => this.images.uri(ref));
+    const response = await this.call(channel, 'POST', falSubmitPath(endpoint), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
+      body,
+      signal: deadline?.signal,
+      task,
+    });
+    const id = (response.data as FalSubmitAnswer).request_id;
+    if (typeof id !== 'string' || !id || id.length > MAX_REQUEST_ID_LENGTH)
+      throw new UpstreamError('transient', 'the provider accepted the submit without a usable request id');
+    return { upstreamTaskId: id };
+  }
+
+  /** The status; once COMPLETED, the result decides: the video, or how the request failed. */
+  async poll(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
+    const endpoint = endpointOf(task);
+    const id = upstreamTaskIdOf(task);
+    const statusResponse = await this.call(channel, 'GET', falStatusPath(endpoint, id), QUERY_TIMEOUT_MS, { task });
+    const reading = readFalStatus(statusResponse.data);
+    if (!('completed' in reading))
+      return { state: reading.state, ...(reading.state === 'queued' ? { progress: 0 } : {}), raw: reading.raw };
+    try {
+      const result = await this.call(channel, 'GET', falResultPath(endpoint, id), QUERY_TIMEOUT_MS, { task });
+      return mapFalResult(result.data, task.request.output, result.headers['x-fal-billable-units'], reading.raw, this.linkPolicy(channel));
+    } catch (error) {
+      if (!(error instanceof UpstreamError)) throw error;
+      const statusErrorType = providerCode((statusResponse.data as FalQueueStatus).error_type);
+      const failed = falFailedResult(error, statusErrorType, reading.raw);
+      if (failed) return failed;
+      // Stored but not readable yet: the request is still being finished.
+      if (error.details.upstreamCode === 'result_not_ready') return { state: 'running', raw: reading.raw };
+      throw error;
+    }
+  }
+
+  /** fal's CDN links do not expire by default; asked again, the result hands out the same link. */
+  async refreshVideoUrl(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<string | null> {
+    return succeededVideoUrl(await this.poll(task, channel));
+  }
+
+  /** `PUT .../cancel`: 202 CANCELLATION_REQUESTED; a request already done is a 400 ALREADY_COMPLETED (refused). */
+  async cancel(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<void> {
+    await this.call(channel, 'PUT', falCancelPath(endpointOf(task), upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+  }
+
+  /** The status of a request that cannot exist: fal knows the key when it answers anything but 401/403. */
+  async probe(channel: ChannelEntity): Promise<void> {
+    try {
+      await this.call(channel, 'GET', falStatusPath(PROBE_ENDPOINT, PROBE_REQUEST_ID), QUERY_TIMEOUT_MS);
+    } catch (error) {
+      const status = error instanceof UpstreamError ? error.details.httpStatus : undefined;
+      if (status !== undefined && status !== 401 && status !== 403 && status < 500) return;
+      throw error;
+    }
+  }
+}
+
+/** The endpoint the task was sent to: its route's id for the task's mode (or the channel's mapping). */
+function endpointOf(task: UpstreamTask<HostedTaskRequest>): FalEndpoint {
+  const endpoint = falEndpointOf(task.upstreamModel);
+  if (!endpoint) throw new UpstreamError('channel', 'the model is routed to a fal endpoint id that is not <owner>/<alias>[/<path>]');
+  return endpoint;
+}

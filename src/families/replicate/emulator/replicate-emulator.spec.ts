@@ -1,0 +1,89 @@
+import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { ReplicateEmulator, SIMULATED_DONE_MS, SIMULATED_STARTING_MS } from './replicate-emulator';
+
+const BASE = 'http://sim.test/simulator/replicate';
+const TOKEN = 'r8_token';
+const MODEL = 'kwaivgi/kling-v2.5-turbo-pro';
+
+/** The emulator as the embedded simulator runs it: predictions follow the clock, prompt markers, Bearer, the hour of an output. */
+describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
+  let time: number;
+  let emulator: ReplicateEmulator;
+  const request = (method: string, path: string, json?: unknown, authorization = `Bearer ${TOKEN}`): EmulatorRequest => ({
+    method,
+    path,
+    query: new URLSearchParams(),
+    headers: { authorization },
+    json,
+  });
+  const json = (reply: EmulatorReply) => ('json' in reply ? (reply.json as Record<string, any>) : null);
+  const create = (input: object, model = MODEL) => emulator.handle(request('POST', `/v1/models/${model}/predictions`, { input }), BASE);
+  const get = async (id: string) => json(await emulator.handle(request('GET', `/v1/predictions/${id}`), BASE))!;
+  const file = (id: string) => emulator.handle(request('GET', `/files/${id}.mp4`, undefined, ''), BASE);
+
+  beforeEach(() => {
+    time = 1_000_000;
+    emulator = new ReplicateEmulator({
+      apiToken: TOKEN,
+      records: memoryRecords(() => time),
+      now: () => time,
+      video: { file: '/sample.mp4' },
+    });
+  });
+
+  it('answers 201 starting, moves to processing and succeeded by the clock; the output is removed an hour after', async () => {
+    const created = await create({ prompt: 'a fox', duration: 5 });
+    expect(created.status).toBe(201);
+    const id = json(created)!.id as string;
+    expect(json(created)).toMatchObject({ status: 'starting', model: MODEL, urls: { get: `${BASE}/v1/predictions/${id}` } });
+    time += SIMULATED_STARTING_MS;
+    expect(await get(id)).toMatchObject({ status: 'processing', output: null });
+    time += SIMULATED_DONE_MS;
+    expect(await get(id)).toMatchObject({
+      status: 'succeeded',
+      output: `${BASE}/files/${id}.mp4`,
+      metrics: { predict_time: expect.any(Number) },
+    });
+    expect(await file(id)).toEqual({ status: 200, video: { file: '/sample.mp4' } });
+    time += 3600_000;
+    expect(await get(id)).toMatchObject({ status: 'succeeded', output: null, data_removed: true, input: {} });
+    expect((await file(id)).status).toBe(404);
+  });
+
+  it('checks the builtin model input at the create (422 naming the fields); other models take any input', async () => {
+    const refused = await create({ prompt: 'p', duration: 7, size: '1280x720' });
+    expect(refused).toMatchObject({ status: 422, json: { title: 'Input validation failed' } });
+    expect(json(refused)!.invalid_fields.map((field: { field: string }) => field.field)).toEqual(['duration', 'size']);
+    expect((await create({ anything: 1 }, 'acme/video')).status).toBe(201);
+    const byVersion = await emulator.handle(request('POST', '/v1/predictions', { version: 'c'.repeat(64), input: { prompt: 'p' } }), BASE);
+    expect(byVersion.status).toBe(201);
+    const badVersion = await emulator.handle(request('POST', '/v1/predictions', { version: 'v1', input: {} }), BASE);
+    expect(json(badVersion)).toMatchObject({ title: 'Invalid version or not permitted', status: 422 });
+  });
+
+  it('fails marked prompts with their error text, refuses busy 429, credit 402 and reject 422, and tokens it does not know 401', async () => {
+    const moderated = json(await create({ prompt: 'x [simulate:moderation]' }))!.id as string;
+    const failed = json(await create({ prompt: 'x [simulate:fail]' }))!.id as string;
+    time += SIMULATED_DONE_MS;
+    expect(await get(moderated)).toMatchObject({ status: 'failed', error: expect.stringContaining('(E005)'), output: null });
+    expect(await get(failed)).toMatchObject({ status: 'failed', error: expect.stringContaining('CUDA') });
+    expect(await create({ prompt: '[simulate:busy]' })).toMatchObject({ status: 429, headers: { 'retry-after': '30' } });
+    expect((await create({ prompt: '[simulate:credit]' })).status).toBe(402);
+    expect((await create({ prompt: '[simulate:reject]' })).status).toBe(422);
+    for (const authorization of ['', 'Bearer ', 'Token r8_token', 'Bearer r8_other'])
+      expect((await emulator.handle(request('GET', '/v1/account', undefined, authorization), BASE)).status).toBe(401);
+    expect((await emulator.handle(request('GET', '/v1/account'), BASE)).status).toBe(200);
+  });
+
+  it('cancels a prediction still running; an ended one is answered as it is', async () => {
+    const cancel = (id: string) => emulator.handle(request('POST', `/v1/predictions/${id}/cancel`), BASE);
+    const running = json(await create({ prompt: 'a' }))!.id as string;
+    expect(json(await cancel(running))).toMatchObject({ status: 'canceled' });
+    time += SIMULATED_DONE_MS;
+    expect(await get(running)).toMatchObject({ status: 'canceled', output: null });
+    const done = json(await create({ prompt: 'b' }))!.id as string;
+    time += SIMULATED_DONE_MS;
+    expect(json(await cancel(done))).toMatchObject({ status: 'succeeded' });
+    expect((await cancel('nosuchprediction0000000000')).status).toBe(404);
+  });
+});

@@ -1,0 +1,36 @@
+import type { BuiltinEntry } from '../../catalog/catalog-entry';
+import { builtinEntries, BuiltinModel } from '../shared/builtin-entry';
+import { REPLICATE_DEFAULT_PRICES } from './replicate-default-prices';
+
+/**
+ * Replicate's builtin model: a model on Replicate as a catalog entry, routed to `owner/name`
+ * (its latest version) with the `input_map` of its input schema (replicate.com/<owner>/<name>/api,
+ * checked 2026-11-27; docs/families.md lists the source). Any other Replicate video model is an
+ * entry an operator adds the same way (POST /api/admin/models), pinned with `owner/name:version` if wanted.
+ */
+export const REPLICATE_MODELS: readonly BuiltinModel[] = [
+  {
+    id: 'replicate-kling-v2-5-turbo-pro',
+    label: 'Kling 2.5 Turbo Pro (Replicate)',
+    modes: ['text-to-video', 'image-to-video', 'first-last-frame'],
+    durations: [5, 10],
+    defaultDuration: 5,
+    resolutions: ['1080p'],
+    aspectRatios: ['16:9', '9:16', '1:1'],
+    audio: 'none',
+    promptMaxLength: 2500,
+    upstreamModel: 'kwaivgi/kling-v2.5-turbo-pro',
+    options: {
+      input_map: {
+        prompt: 'prompt',
+        first_frame: 'start_image',
+        last_frame: 'end_image',
+        seconds: 'duration',
+        aspect_ratio: 'aspect_ratio',
+        negative_prompt: 'negative_prompt',
+      },
+    },
+  },
+];
+
+export const REPLICATE_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries('replicate', REPLICATE_MODELS, REPLICATE_DEFAULT_PRICES);

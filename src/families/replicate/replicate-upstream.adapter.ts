@@ -1,0 +1,100 @@
+import { HttpService } from '@nestjs/axios';
+import { Inject, Injectable } from '@nestjs/common';
+import { Clock } from '../../common/runtime/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import type { ChannelEntity } from '../../upstream/channel.entity';
+import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import type { UpstreamTask } from '../../upstream/upstream-task';
+import { hostedInput } from '../shared/hosted-drafts';
+import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
+import type { HostedTaskRequest } from '../shared/hosted-request-rules';
+import { mapReplicateError } from './replicate-errors';
+import {
+  mapReplicatePrediction,
+  REPLICATE_ACCOUNT_PATH,
+  REPLICATE_OUTPUT_LIFETIME_MS,
+  replicateCancelPath,
+  replicateCreate,
+  ReplicateErrorBody,
+  replicateModelOf,
+  ReplicatePrediction,
+  replicatePredictionPath,
+} from './replicate-protocol';
+
+const SUBMIT_TIMEOUT_MS = 60_000;
+const QUERY_TIMEOUT_MS = 15_000;
+const MAX_PREDICTION_ID_LENGTH = 128;
+/** The states of a prediction that has ended: a cancel sent then changes nothing. */
+const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
+
+/**
+ * Replicate's predictions API, one protocol for every model: `Authorization: Bearer <token>`;
+ * create `POST /v1/models/{owner}/{name}/predictions` (or `/v1/predictions` with a version) with
+ * `{input}` as the route's input_map made it; follow `GET /v1/predictions/{id}`; the video is the
+ * prediction's `output` (or the route's output path), which Replicate deletes after an hour, so
+ * it is archived at once; cancel `POST /v1/predictions/{id}/cancel`.
+ */
+@Injectable()
+export class ReplicateUpstreamAdapter extends BearerJsonAdapter<ReplicateErrorBody, HostedTaskRequest> {
+  readonly platform = 'replicate' as const;
+  /** replicate-javascript polls every 500 ms; a video takes minutes. */
+  readonly defaultPollIntervalMs = 5_000;
+  readonly expectedDurationMs = 120_000;
+  readonly outputExpiresAfterMs = REPLICATE_OUTPUT_LIFETIME_MS;
+
+  constructor(
+    http: HttpService,
+    clock: Clock,
+    private readonly images: HostedImageInputs,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super(http, config, {
+      provider: 'Replicate',
+      mapError: (status, errorBody, retryAfter) => mapReplicateError(status, errorBody, retryAfter, clock.now()),
+    });
+  }
+
+  /** One create of the route's model (its version when it names one), within the submit's deadline. */
+  async submit(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+    const model = replicateModelOf(task.upstreamModel);
+    if (!model) throw new UpstreamError('channel', 'the model is routed to a Replicate model that is not owner/name or owner/name:version');
+    const { path, body } = replicateCreate(
+      model,
+      hostedInput(task.request, (ref) => this.images.uri(ref)),
+    );
+    const response = await this.call(channel, 'POST', path, callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
+      body,
+      signal: deadline?.signal,
+      task,
+    });
+    const id = (response.data as ReplicatePrediction).id;
+    if (typeof id !== 'string' || !id || id.length > MAX_PREDICTION_ID_LENGTH)
+      throw new UpstreamError('transient', 'the provider accepted the submit without a usable prediction id');
+    return { upstreamTaskId: id };
+  }
+
+  async poll(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
+    const response = await this.call(channel, 'GET', replicatePredictionPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    return mapReplicatePrediction(response.data, task.request.output, this.linkPolicy(channel));
+  }
+
+  /** The output link asked again (null once Replicate removed it, an hour after the prediction). */
+  async refreshVideoUrl(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<string | null> {
+    return succeededVideoUrl(await this.poll(task, channel));
+  }
+
+  /** Replicate answers a cancel with the prediction; one that had ended stays as it was, which is a refusal. */
+  async cancel(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<void> {
+    const response = await this.call(channel, 'POST', replicateCancelPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    const status = (response.data as ReplicatePrediction).status;
+    if (status !== 'canceled' && typeof status === 'string' && ENDED.has(status))
+      throw new UpstreamError('invalid_input', 'the prediction had ended already', { httpStatus: response.status, upstreamCode: status });
+  }
+
+  /** The token's own account: a cheap authenticated call. */
+  async probe(channel: ChannelEntity): Promise<void> {
+    await this.call(channel, 'GET', REPLICATE_ACCOUNT_PATH, QUERY_TIMEOUT_MS);
+  }
+}

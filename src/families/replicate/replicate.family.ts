@@ -1,0 +1,36 @@
+import type { FamilyDefinition } from '../family';
+import { checkHostedRouteOptions } from '../shared/hosted-route';
+import type { HostedTaskRequest } from '../shared/hosted-request-rules';
+import { REPLICATE_BUILTIN_ENTRIES, REPLICATE_MODELS } from './replicate-catalog';
+import { REPLICATE_DEFAULT_PRICES } from './replicate-default-prices';
+import { ReplicateDrafts } from './replicate-drafts.service';
+import { ReplicateFamilyModule } from './replicate-family.module';
+import { REPLICATE_BASE_URL } from './replicate-protocol';
+import { REPLICATE_EXAMPLES, ReplicateVideoRequestDto } from './replicate-request.dto';
+import { ReplicateUpstreamAdapter } from './replicate-upstream.adapter';
+import { ReplicateSimulatorModule } from './simulator/replicate-simulator.module';
+
+const BUILTIN = new Set(REPLICATE_MODELS.map((model) => model.id));
+
+/**
+ * Replicate (platform `replicate`): Replicate's predictions API, one protocol for every model, so
+ * its models are catalog entries routed to `owner/name[:version]` with an `input_map`; the
+ * channel's api_key is the API token, sent as `Authorization: Bearer ...`.
+ */
+export const REPLICATE_FAMILY: FamilyDefinition<HostedTaskRequest> = {
+  platform: 'replicate',
+  defaultBaseUrl: REPLICATE_BASE_URL,
+  label: { en: 'Replicate', 'zh-CN': 'Replicate' },
+  settings: [],
+  models: [...BUILTIN],
+  publicModel: (name) => (BUILTIN.has(name) ? name : null),
+  forms: ['flat', 'unified'],
+  request: { schema: ReplicateVideoRequestDto, examples: REPLICATE_EXAMPLES },
+  defaultPrices: REPLICATE_DEFAULT_PRICES,
+  builtinEntries: REPLICATE_BUILTIN_ENTRIES,
+  checkRouteOptions: checkHostedRouteOptions,
+  module: ReplicateFamilyModule,
+  drafts: ReplicateDrafts,
+  adapter: ReplicateUpstreamAdapter,
+  simulator: { module: ReplicateSimulatorModule },
+};

@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsInt, IsString, Matches } from 'class-validator';
+import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
+
+/** Longer than any hosted model's prompt; a model's own limit is its entry's `prompt_max_length`. */
+export const HOSTED_MAX_PROMPT = 10_000;
+export const HOSTED_MAX_SEED = 4294967295;
+const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
+const IMAGE_MESSAGE = '$property must be an http(s) URL or a base64 data URI';
+
+/**
+ * The gateway's shared request fields, as a hosted-model platform (fal, Replicate) takes them on
+ * both forms (`seconds` arrives here as `duration`). Which of them a model takes is its route's
+ * `input_map`: a field it does not name is a 400 naming that field. Each family names its own
+ * subclass for the API documentation.
+ */
+export class HostedVideoRequestDto {
+  @ApiProperty({
+    example: 'fal-kling-v2-5-turbo-pro',
+    description: 'a model of the catalog routed on this platform (GET /v1/videos/models)',
+  })
+  @IsString()
+  model: string;
+
+  @ApiPropertyOptional({ example: 'a red fox running through fresh snow', description: 'required for text-to-video' })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(HOSTED_MAX_PROMPT, { message: `$property must be at most ${HOSTED_MAX_PROMPT} characters` })
+  prompt?: string;
+
+  @ApiPropertyOptional({
+    example: 5,
+    description: "seconds (also `seconds` on /v1/videos), one of the model's lengths; default its default",
+  })
+  @IsOptionalNotNull()
+  @IsInt({ message: '$property must be a whole number of seconds' })
+  duration?: number;
+
+  @ApiPropertyOptional({
+    example: '1280x720',
+    description: '`<width>x<height>`: sets aspect_ratio and resolution (the short side, e.g. 720p) at once',
+  })
+  @IsOptionalNotNull()
+  @IsString({ message: SIZE_MESSAGE })
+  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
+  size?: string;
+
+  @ApiPropertyOptional({ example: '16:9', description: "one of the model's aspect ratios" })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(16)
+  aspect_ratio?: string;
+
+  @ApiPropertyOptional({ example: '1080p', description: "one of the model's resolutions; default its first" })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(16)
+  resolution?: string;
+
+  @ApiPropertyOptional({
+    description:
+      'first frame (image-to-video): a file part (multipart), an http(s) URL the provider fetches, or a `data:image/png|jpeg|webp;base64,` URI (PNG, JPEG or WebP, at most 10 MB)',
+  })
+  @IsOptionalNotNull()
+  @IsString({ message: IMAGE_MESSAGE })
+  input_reference?: string;
+
+  @ApiPropertyOptional({ description: 'last frame (with input_reference): an http(s) URL or a data URI' })
+  @IsOptionalNotNull()
+  @IsString({ message: IMAGE_MESSAGE })
+  last_frame?: string;
+
+  @ApiPropertyOptional({ example: false, description: 'generated audio, on a model that offers it (billed at its audio price)' })
+  @IsOptionalNotNull()
+  @IsBoolean({ message: '$property must be true or false' })
+  audio?: boolean;
+
+  @ApiPropertyOptional({ example: 'blurry, low quality' })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxUtf16Length(HOSTED_MAX_PROMPT, { message: `$property must be at most ${HOSTED_MAX_PROMPT} characters` })
+  negative_prompt?: string;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: HOSTED_MAX_SEED })
+  @IsOptionalNotNull()
+  @IntegerBetween(0, HOSTED_MAX_SEED, `$property must be an integer between 0 and ${HOSTED_MAX_SEED}`)
+  seed?: number;
+}

@@ -1,0 +1,61 @@
+/**
+ * fal's emulator (src/families/fal/emulator, the same one the embedded simulator runs) on a
+ * loopback server of its own, its requests in memory, with a test key (channel api_key:
+ * `apiKey`, `<key_id>:<key_secret>`). It checks `Authorization: Key ...` on every call but the
+ * CDN. By default a request answers IN_QUEUE, IN_PROGRESS, then COMPLETED, one step per status
+ * query; the result serves `GET /files/<id>.mp4` (no key, like fal's CDN) with `videoBytes`.
+ * - `scriptNext([...])`: the next request's statuses, one per status query (the last repeats).
+ * - `failNextSubmit({ status, body, headers? })`: the next submit answers this.
+ * - `defineEndpoint(id, schema)`: an endpoint an operator adds, with its input schema and output shape.
+ */
+import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
+import { FalEmulator, FalEndpointSchema, FalScriptedFailure, FalStep, FalSubmit } from '../../src/families/fal/emulator/fal-emulator';
+import { serveEmulator, testVideoBytes } from './emulator-server';
+import type { RecordedRequest } from './http-server';
+
+export type { FalStep };
+
+export interface FalEmulatorServer {
+  url: string;
+  apiKey: string;
+  /** Every request the server received, in order. */
+  requests: RecordedRequest[];
+  /** The bytes behind every finished request's CDN link. */
+  videoBytes: Buffer;
+  /** Every accepted submit: its endpoint id, input and request. */
+  submits: FalSubmit[];
+  scriptNext(steps: FalStep[]): void;
+  failNextSubmit(failure: FalScriptedFailure): void;
+  defineEndpoint(endpointId: string, schema: FalEndpointSchema): void;
+  /** Where a request is now (null: unknown), without counting a query. */
+  stepOf(requestId: string): Promise<FalStep | null>;
+  /** The cancels it was sent, in order. */
+  cancels(): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startFalEmulator(options: { apiKey?: string } = {}): Promise<FalEmulatorServer> {
+  const apiKey = options.apiKey ?? 'fal-test-key-id:fal-test-key-secret';
+  const videoBytes = testVideoBytes();
+  const emulator = new FalEmulator({
+    apiKey,
+    records: memoryRecords(() => Date.now()),
+    now: () => Date.now(),
+    video: { bytes: videoBytes },
+    defaultScript: ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'],
+  });
+  const server = await serveEmulator((req, base) => emulator.handle(req, base));
+  return {
+    url: server.url,
+    apiKey,
+    requests: server.requests,
+    videoBytes,
+    submits: emulator.submits,
+    scriptNext: (steps) => emulator.scriptNext(steps),
+    failNextSubmit: (failure) => emulator.failNextSubmit(failure),
+    defineEndpoint: (endpointId, schema) => emulator.defineEndpoint(endpointId, schema),
+    stepOf: (requestId) => emulator.stepOf(requestId),
+    cancels: () => server.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/cancel')),
+    close: () => server.close(),
+  };
+}
