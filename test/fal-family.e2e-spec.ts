@@ -214,7 +214,7 @@ describeOnSqlite('fal family', (kind) => {
     const platforms = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<Record<string, unknown>>;
     expect(platforms.find((entry) => entry.platform === 'fal')).toMatchObject({
       label: { en: 'fal', 'zh-CN': 'fal' },
-      base_url: 'https://queue.fal.run',
+      default_base_url: 'https://queue.fal.run',
       models: MODELS,
     });
   });

@@ -169,7 +169,7 @@ describeOnSqlite('replicate family', (kind) => {
     const platforms = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<Record<string, unknown>>;
     expect(platforms.find((entry) => entry.platform === 'replicate')).toMatchObject({
       label: { en: 'Replicate' },
-      base_url: 'https://api.replicate.com',
+      default_base_url: 'https://api.replicate.com',
       models: [MODEL],
     });
   });
