@@ -1,0 +1,26 @@
+import { allowsSeconds, CatalogEntry, secondsOf } from '../../catalog/catalog-entry';
+import { AppError } from '../../common/errors/app-error';
+import { assertModelDuration } from './model-durations';
+
+/** The seconds a request asks for (else the entry's default), one of the entry's: a 400 naming `duration` otherwise. */
+export function durationWithinEntry(
+  requested: number | undefined,
+  entry: Pick<CatalogEntry, 'durations' | 'defaultDuration'>,
+  model: string,
+): number {
+  const seconds = requested ?? entry.defaultDuration;
+  if (!allowsSeconds(entry.durations, seconds)) assertModelDuration(seconds, secondsOf(entry.durations), model);
+  return seconds;
+}
+
+/** The entry's `prompt_max_length`, counted in UTF-16 units as the providers count: a 400 naming `field` beyond it. */
+export function assertPromptWithinEntry(
+  prompt: string | undefined,
+  entry: Pick<CatalogEntry, 'promptMaxLength'>,
+  model: string,
+  field = 'prompt',
+): void {
+  const max = entry.promptMaxLength;
+  if (prompt !== undefined && max !== null && prompt.length > max)
+    throw AppError.invalid(`${field} must be at most ${max} characters for ${model}`, field);
+}
