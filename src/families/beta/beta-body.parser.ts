@@ -79,6 +79,8 @@ export interface ParsedBetaBody {
   request: BetaTaskRequest;
   media: MediaToCheck[];
   promptTruncated: boolean;
+  /** The model's prompt budget (units: a Chinese character counts 2). */
+  promptBudget: number;
 }
 
 /**
@@ -90,7 +92,8 @@ export interface ParsedBetaBody {
 export function parseBetaBody(body: BetaVideoRequestDto, model: string, betaModel: BetaModel): ParsedBetaBody {
   const { entry } = betaModel;
   const duration = given(body.duration) ? durationOf(body.duration, entry, model) : entry.defaultDuration;
-  const { prompt, truncated } = truncateBetaPrompt(body.prompt, entry.promptMaxLength ?? BETA_PROMPT_BUDGET);
+  const promptBudget = entry.promptMaxLength ?? BETA_PROMPT_BUDGET;
+  const { prompt, truncated } = truncateBetaPrompt(body.prompt, promptBudget);
 
   const size = parseSize(body.size, entry);
   const metadata: BetaMetadataDto = given(body.metadata) ? body.metadata : {};
@@ -109,7 +112,7 @@ export function parseBetaBody(body: BetaVideoRequestDto, model: string, betaMode
     seed: given(metadata.seed) ? metadata.seed : null,
     audioSetting: capability === 'video-edit' ? parseAudioSetting(metadata.audio_setting) : null,
   };
-  return { model, request, media, promptTruncated: truncated };
+  return { model, request, media, promptTruncated: truncated, promptBudget };
 }
 
 /** One of the entry's lengths (checked for video-edit too, which ignores it), in the interface's words for a range. */

@@ -15,7 +15,6 @@ import {
   videoEditBilledSeconds,
 } from './beta-body.parser';
 import { BetaMediaCheckService } from './beta-media-check.service';
-import { BETA_PROMPT_BUDGET } from './beta-prompt';
 import type { BetaTaskRequest } from './beta-request';
 import { BetaVideoRequestDto } from './beta-request.dto';
 
@@ -38,7 +37,7 @@ export class BetaDrafts implements FamilyDrafts<BetaTaskRequest> {
     if (parsed.promptTruncated) {
       this.logger.log(`prompt for ${model} truncated to the provider's limit (user ${caller.user.id})`);
       // The interface truncates (never refuses) a long family B prompt: the client is told so.
-      const budget = entry.promptMaxLength ?? BETA_PROMPT_BUDGET;
+      const budget = parsed.promptBudget;
       input.warnings?.push(
         `prompt truncated to ${[...parsed.request.prompt].length} characters (family B: at most ${budget} non-Chinese or ${Math.floor(budget / 2)} Chinese characters)`,
       );
