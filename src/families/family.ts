@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { DefaultPrice } from '../billing/default-prices';
-import type { BuiltinEntry, CatalogEntry, CatalogRoute } from '../catalog/catalog-entry';
+import type { BuiltinEntry, CatalogEntry, CatalogRoute, ModelCapabilities } from '../catalog/catalog-entry';
 import type { Caller, TaskDraft } from '../tasks/task-draft';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
@@ -111,6 +111,11 @@ export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
    * family's `publicModel` claims is looked up on the enabled channels of such families.
    */
   readonly modelsFromChannels?: boolean;
+  /**
+   * With `modelsFromChannels`: what a model its channels listed before the catalog existed is
+   * adopted as, over its first builtin entry's capabilities (what the family took for that name then).
+   */
+  channelModelCapabilities?(model: string): Partial<ModelCapabilities>;
   /** How its public ids begin, which a channel's `models` must respect; absent: any name (models listed by the operator). */
   readonly modelPrefix?: string;
   /** The submit forms that take its bodies. */

@@ -41,7 +41,8 @@ export class ModelCatalog implements OnApplicationBootstrap {
   /**
    * Before the catalog, a family without a fixed list (family O) served whatever its channels
    * listed: each such model without an entry becomes a custom entry routed on that platform, shaped
-   * like the family's first builtin entry, with the prices the operator had set for it.
+   * like the family's first builtin entry (with what the family says of that name), with the prices
+   * the operator had set for it.
    */
   private async adoptChannelModels(): Promise<void> {
     const open = this.families.filter((family) => family.modelsFromChannels && family.builtinEntries.length > 0);
@@ -55,6 +56,7 @@ export class ModelCatalog implements OnApplicationBootstrap {
         const template = family.builtinEntries[0];
         await this.catalog.create({
           ...template,
+          ...family.channelModelCapabilities?.(model),
           id: model,
           label: null,
           prices: prices

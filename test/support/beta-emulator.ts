@@ -19,9 +19,9 @@
  * - Recorded traffic: `requests` (everything), `submits()`, `queries()`; `taskIds()` in order.
  */
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
-import { BetaEmulator, BetaScriptedError, BetaStep } from '../../src/families/beta/emulator/beta-emulator';
+import { BETA_SERVED_MODELS, BetaEmulator, BetaScriptedError, BetaStep } from '../../src/families/beta/emulator/beta-emulator';
 import { BETA_SUBMIT_PATH } from '../../src/families/beta/beta-protocol';
-import { BETA_MODELS, BetaCapability } from '../../src/families/beta/beta-request';
+import type { BetaCapability } from '../../src/families/beta/beta-request';
 import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
 
@@ -62,7 +62,7 @@ export const SAMPLE_MEDIA = {
   html: Buffer.from('<!doctype html><html><body>not an image</body></html>'),
 };
 
-/** `models`: what it serves besides the builtin models (by capability), for a channel whose model_mapping names others. */
+/** `models`: what it serves besides BETA_SERVED_MODELS (by capability), for a channel whose model_mapping names others. */
 export async function startBetaEmulator(
   options: { apiKey?: string; models?: Record<string, BetaCapability> } = {},
 ): Promise<BetaEmulatorServer> {
@@ -71,7 +71,7 @@ export async function startBetaEmulator(
   const media = new Map<string, Buffer>();
   const emulator = new BetaEmulator({
     apiKey,
-    models: { ...BETA_MODELS, ...options.models },
+    models: { ...BETA_SERVED_MODELS, ...options.models },
     records: memoryRecords(() => BETA_EMULATOR_TIME),
     now: () => BETA_EMULATOR_TIME,
     video: { bytes: videoBytes },

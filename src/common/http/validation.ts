@@ -160,16 +160,18 @@ export function MaxUtf16Length(max: number, options?: ValidationOptions) {
       constraints: [max],
       validator: {
         validate: (value: unknown) => typeof value !== 'string' || value.length <= max,
-        defaultMessage: (args) => {
-          const value = String(args?.value ?? '');
-          const note =
-            [...value].length <= max
-              ? ` (the provider counts an emoji or other character outside the Basic Multilingual Plane as 2; this prompt counts ${value.length})`
-              : '';
-          return `${args?.property} must be at most ${max} characters${note}`;
-        },
+        defaultMessage: (args) => utf16LengthMessage(String(args?.property), String(args?.value ?? ''), max),
       },
     },
     options,
   );
+}
+
+/** What `@MaxUtf16Length` says of a text over `max` UTF-16 units; for a limit known only at run time (a model's catalog entry). */
+export function utf16LengthMessage(field: string, value: string, max: number): string {
+  const note =
+    [...value].length <= max
+      ? ` (the provider counts an emoji or other character outside the Basic Multilingual Plane as 2; this prompt counts ${value.length})`
+      : '';
+  return `${field} must be at most ${max} characters${note}`;
 }

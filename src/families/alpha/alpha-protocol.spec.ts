@@ -47,7 +47,9 @@ describe('family A protocol', () => {
   it('names models and sizes', () => {
     expect(parseAlphaModel('alpha/V5.5')).toBe('v5.5');
     expect(parseAlphaModel('ALPHA/v5.5')).toBeNull();
-    expect(parseAlphaModel('alpha/v7')).toBeNull();
+    // Which versions exist is the catalog's to say: a new one is not refused here.
+    expect(parseAlphaModel('alpha/V7')).toBe('v7');
+    expect(parseAlphaModel('alpha/')).toBeNull();
     expect(nearestQuality(1280, 720)).toBe('720p');
     expect(nearestQuality(1024, 1792)).toBe('1080p');
     expect(nearestQuality(640, 360)).toBe('360p');

@@ -17,14 +17,13 @@ import {
 } from 'class-validator';
 import { IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample } from '../family';
-import { ALPHA_QUALITIES } from './alpha-models';
+import { ALPHA_ASPECT_RATIOS, ALPHA_QUALITIES } from './alpha-models';
 
-const ALL_ASPECT_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4', '2:3', '3:2', '21:9'];
 const SEED_MESSAGE = 'seed must be between 0 and 2147483647';
 /** The protocol's `int` identifiers: a signed 32-bit integer, never negative. */
 const idMessage = (field: string) => `${field} must be an integer between 0 and ${MAX_INT32}`;
-/** The provider's prompt limit, counted as it counts (UTF-16 code units). */
-const MAX_PROMPT = 2048;
+/** The provider's prompt limit, counted as it counts (UTF-16 code units); a model's catalog entry says its own for `prompt`. */
+export const ALPHA_MAX_PROMPT = 2048;
 const lowerCase = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value);
 
 /** Family A `metadata`. */
@@ -36,14 +35,17 @@ export class AlphaVideoMetadataDto {
   @IsIn(ALPHA_QUALITIES, { message: `quality must be one of ${ALPHA_QUALITIES.join(', ')}` })
   quality?: string;
 
-  @ApiPropertyOptional({ enum: ALL_ASPECT_RATIOS, description: 'text-to-video only; 2:3, 3:2 and 21:9 on c1 and v6' })
+  @ApiPropertyOptional({
+    enum: ALPHA_ASPECT_RATIOS,
+    description: "text-to-video only; one of the model's aspect_ratios (2:3, 3:2 and 21:9 on c1 and v6)",
+  })
   @IsOptionalNotNull()
-  @IsIn(ALL_ASPECT_RATIOS, { message: `aspect_ratio must be one of ${ALL_ASPECT_RATIOS.join(', ')}` })
+  @IsIn(ALPHA_ASPECT_RATIOS, { message: `aspect_ratio must be one of ${ALPHA_ASPECT_RATIOS.join(', ')}` })
   aspect_ratio?: string;
 
   @ApiPropertyOptional({
     enum: ['normal', 'fast'],
-    description: '`fast` on v4.5, v4, v3.5 only, at 5 s and 360p/540p/720p; twice the price',
+    description: '`fast` on models whose route says `fast_motion` (v4.5, v4, v3.5), at 5 s and 360p/540p/720p; twice the price',
   })
   @IsOptionalNotNull()
   @IsIn(['normal', 'fast'], { message: 'motion_mode must be normal or fast' })
@@ -81,10 +83,10 @@ export class AlphaVideoMetadataDto {
   @ApiPropertyOptional()
   @IsOptionalNotNull()
   @IsString()
-  @MaxUtf16Length(MAX_PROMPT)
+  @MaxUtf16Length(ALPHA_MAX_PROMPT)
   negative_prompt?: string;
 
-  @ApiPropertyOptional({ description: 'with-audio tier; c1, v6, v5.6, v5.5 only' })
+  @ApiPropertyOptional({ description: 'with-audio tier; models whose audio is not `none` (c1, v6, v5.6, v5.5)' })
   @IsOptionalNotNull()
   @IsBoolean()
   generate_audio_switch?: boolean;
@@ -110,12 +112,10 @@ export class CreateVideoDto {
 
   @ApiPropertyOptional({
     example: 'a red fox running through snow at dawn',
-    maxLength: MAX_PROMPT,
-    description: 'counted in UTF-16 code units, as the provider counts (an emoji counts 2)',
+    description: `at most the model's prompt_max_length (${ALPHA_MAX_PROMPT} for the builtin models), counted in UTF-16 code units, as the provider counts (an emoji counts 2)`,
   })
   @IsOptionalNotNull()
   @IsString()
-  @MaxUtf16Length(MAX_PROMPT)
   prompt?: string;
 
   @ApiPropertyOptional({ description: 'image-to-video: an image URL or a base64 data URI' })
@@ -132,7 +132,7 @@ export class CreateVideoDto {
   @IsString({ each: true })
   images?: string[];
 
-  @ApiPropertyOptional({ example: 5, default: 5, description: 'seconds; allowed values depend on the model' })
+  @ApiPropertyOptional({ example: 5, default: 5, description: "seconds, one of the model's durations; default its default_duration" })
   @IsOptionalNotNull()
   @IsInt({ message: 'duration must be a whole number of seconds' })
   duration?: number;

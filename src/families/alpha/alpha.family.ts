@@ -4,10 +4,14 @@ import type { AlphaTaskRequest } from './alpha-task-request';
 import { ALPHA_DEFAULT_PRICES } from './alpha-default-prices';
 import { AlphaDrafts } from './alpha-drafts.service';
 import { AlphaFamilyModule } from './alpha-family.module';
-import { ALPHA_VERSIONS, parseAlphaModel } from './alpha-models';
+import { ALPHA_BUILTIN_VERSIONS } from './alpha-builtin-models';
+import { parseAlphaModel } from './alpha-models';
+import { checkAlphaRouteOptions } from './alpha-task-rules';
 import { ALPHA_FLAT_EXAMPLES, CreateVideoDto } from './alpha-request.dto';
 import { AlphaUpstreamAdapter } from './alpha-upstream.adapter';
 import { AlphaSimulatorModule } from './simulator/alpha-simulator.module';
+
+const ALPHA_MODELS = ALPHA_BUILTIN_VERSIONS.map((version) => `alpha/${version}`);
 
 /** Family A (`alpha/<version>`): the flat form only. */
 export const ALPHA_FAMILY: FamilyDefinition<AlphaTaskRequest> = {
@@ -15,10 +19,10 @@ export const ALPHA_FAMILY: FamilyDefinition<AlphaTaskRequest> = {
   label: { en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' },
   settings: [],
   multipartMetadata: { numbers: ['seed', 'template_id', 'img_id'], booleans: ['water_mark', 'generate_audio_switch'] },
-  models: ALPHA_VERSIONS.map((version) => `alpha/${version}`),
+  models: ALPHA_MODELS,
   publicModel: (name) => {
     const version = parseAlphaModel(name);
-    return version ? `alpha/${version}` : null;
+    return version && ALPHA_MODELS.includes(`alpha/${version}`) ? `alpha/${version}` : null;
   },
   modelPrefix: 'alpha/',
   forms: ['flat'],
@@ -26,6 +30,8 @@ export const ALPHA_FAMILY: FamilyDefinition<AlphaTaskRequest> = {
   defaultPrices: ALPHA_DEFAULT_PRICES,
   builtinEntries: ALPHA_BUILTIN_ENTRIES,
   modelIdKey: (name) => (name.startsWith('alpha/') ? `alpha/${name.slice('alpha/'.length).toLowerCase()}` : name),
+  // `fast_motion: true`: `metadata.motion_mode: fast` is taken; `no_1080p_durations`: lengths refused at 1080p.
+  checkRouteOptions: checkAlphaRouteOptions,
   module: AlphaFamilyModule,
   drafts: AlphaDrafts,
   adapter: AlphaUpstreamAdapter,

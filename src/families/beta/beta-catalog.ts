@@ -1,28 +1,31 @@
-import type { BuiltinEntry, ModelMode } from '../../catalog/catalog-entry';
+import type { BuiltinEntry } from '../../catalog/catalog-entry';
 import { builtinEntries } from '../shared/builtin-entry';
-import { DEFAULT_DURATION } from './beta-body.parser';
+import { BETA_MODE_OF } from './beta-body.parser';
+import { BETA_BUILTIN_MODELS } from './beta-builtin-models';
 import { BETA_DEFAULT_PRICES } from './beta-default-prices';
-import { BETA_MODELS, BetaCapability } from './beta-request';
+import { BETA_PROMPT_BUDGET } from './beta-prompt';
 import { BETA_RATIOS } from './beta-request.dto';
 
-const MODE_OF: Record<BetaCapability, ModelMode> = {
-  t2v: 'text-to-video',
-  i2v: 'image-to-video',
-  r2v: 'reference-to-video',
-  'video-edit': 'video-edit',
-};
+const DEFAULT_DURATION = 5;
+/** The interface's limits on reference images: r2v 1 to 9, video-edit 0 to 5. */
+const MAX_REFERENCE_IMAGES = { r2v: 9, 'video-edit': 5 } as const;
 
-/** Family B's builtin entries: one capability per model (its mode); 3 to 15 s, 1080p by default. */
+/**
+ * Family B's builtin entries: one capability per model (its mode); 3 to 15 s, 1080p by default;
+ * the prompt budget of 5000 units (a Chinese character counts 2).
+ */
 export const BETA_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'beta',
-  Object.entries(BETA_MODELS).map(([id, capability]) => ({
+  Object.entries(BETA_BUILTIN_MODELS).map(([id, capability]) => ({
     id,
-    modes: [MODE_OF[capability]],
+    modes: [BETA_MODE_OF[capability]],
     durations: { min: 3, max: 15 },
     defaultDuration: DEFAULT_DURATION,
     resolutions: ['1080p', '720p'],
     aspectRatios: capability === 'i2v' || capability === 'video-edit' ? [] : BETA_RATIOS,
     audio: 'none',
+    promptMaxLength: BETA_PROMPT_BUDGET,
+    ...(capability === 'r2v' || capability === 'video-edit' ? { maxReferenceImages: MAX_REFERENCE_IMAGES[capability] } : {}),
   })),
   BETA_DEFAULT_PRICES,
 );

@@ -11,12 +11,13 @@ const CHINESE = /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u;
 
 export const promptUnits = (char: string): number => (CHINESE.test(char) ? 2 : 1);
 
-export function truncateBetaPrompt(prompt: string): { prompt: string; truncated: boolean } {
+/** `budget`: the model's `prompt_max_length` (units as above), the interface's 5000 unless its entry says otherwise. */
+export function truncateBetaPrompt(prompt: string, budget = BETA_PROMPT_BUDGET): { prompt: string; truncated: boolean } {
   let used = 0;
   let end = 0;
   for (const char of prompt) {
     const cost = promptUnits(char);
-    if (used + cost > BETA_PROMPT_BUDGET) return { prompt: prompt.slice(0, end), truncated: true };
+    if (used + cost > budget) return { prompt: prompt.slice(0, end), truncated: true };
     used += cost;
     end += char.length;
   }

@@ -1,15 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsNumber, IsObject, IsString, ValidateNested } from 'class-validator';
 import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32 } from '../../common/http/validation';
 import type { RequestExample } from '../family';
-import { BETA_MODELS, BetaMediaType } from './beta-request';
+import { BETA_BUILTIN_MODELS } from './beta-builtin-models';
+import type { BetaMediaType } from './beta-request';
 
 export const BETA_RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4'];
 export const BETA_MEDIA_TYPES: BetaMediaType[] = ['first_frame', 'reference_image', 'video'];
-const MIN_DURATION = 3;
-const MAX_DURATION = 15;
-const DURATION_MESSAGE = `duration must be an integer between ${MIN_DURATION} and ${MAX_DURATION} (seconds)`;
 const SEED_MESSAGE = `$property must be an integer between 0 and ${MAX_INT32}`;
 
 /** A media element of `metadata.input.media`. */
@@ -97,7 +95,7 @@ export class BetaMetadataDto {
 })
 export class BetaVideoRequestDto {
   @ApiProperty({
-    enum: Object.keys(BETA_MODELS),
+    enum: Object.keys(BETA_BUILTIN_MODELS),
     description: 'beta-1.0-t2v (text), -i2v (first frame), -r2v (1 to 9 reference images), -video-edit (1 video + 0 to 5 reference images)',
   })
   @IsString()
@@ -113,22 +111,23 @@ export class BetaVideoRequestDto {
   prompt: string;
 
   @ApiPropertyOptional({
-    enum: ['720P', '1080P'],
-    default: '1080P',
-    description: 'on /v1/videos also a pixel size (`1280x720`, `720x1280`): its short edge, and the nearest ratio',
+    example: '1080P',
+    description:
+      "one of the model's resolutions (`720P` or `1080P` for the builtin models), default its first; on /v1/videos also a pixel size (`1280x720`, `720x1280`): its short edge, and the nearest ratio",
   })
   @IsOptionalOrEmpty()
   @IsString()
   size?: string;
 
   @ApiPropertyOptional({
-    minimum: MIN_DURATION,
-    maximum: MAX_DURATION,
+    type: 'integer',
     default: 5,
-    description: 'Seconds. Ignored by video-edit (the output follows the input video, at most 15 s)',
+    description:
+      "Seconds, one of the model's durations (3 to 15 for the builtin models); default its default_duration. Ignored by video-edit (the output follows the input video, at most 15 s)",
   })
   @IsOptionalOrEmpty()
-  @IntegerBetween(MIN_DURATION, MAX_DURATION, DURATION_MESSAGE)
+  // The type here; the model's lengths (its catalog entry) right after, in the interface's words.
+  @IsNumber({}, { message: '$property must be an integer' })
   duration?: number;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 /**
  * The validated family B request the gateway stores on a task (`task.request`) and the adapter
- * turns into the provider's submit body. Built by BetaSubmitService; the rules of which model
+ * turns into the provider's submit body. Built by BetaDrafts; the rules of which capability
  * takes which parameter live in `buildBetaSubmitBody`.
  */
 export type BetaCapability = 't2v' | 'i2v' | 'r2v' | 'video-edit';
@@ -12,7 +12,8 @@ export interface BetaMedia {
   url: string;
 }
 
-export type BetaResolution = '720P' | '1080P';
+/** `720P`, `1080P`: one of the model's resolutions, as the provider spells it. */
+export type BetaResolution = string;
 export type BetaAudioSetting = 'auto' | 'origin';
 
 export type BetaTaskRequest = {
@@ -31,12 +32,4 @@ export type BetaTaskRequest = {
   seed: number | null;
   /** video-edit only. */
   audioSetting: BetaAudioSetting | null;
-};
-
-/** Public model id -> capability; also the list of family B models. */
-export const BETA_MODELS: Record<string, BetaCapability> = {
-  'beta-1.0-t2v': 't2v',
-  'beta-1.0-i2v': 'i2v',
-  'beta-1.0-r2v': 'r2v',
-  'beta-1.0-video-edit': 'video-edit',
 };

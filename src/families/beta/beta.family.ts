@@ -4,7 +4,7 @@ import type { BetaTaskRequest } from './beta-request';
 import { BETA_DEFAULT_PRICES } from './beta-default-prices';
 import { BetaDrafts } from './beta-drafts.service';
 import { BetaFamilyModule } from './beta-family.module';
-import { BETA_MODELS } from './beta-request';
+import { BETA_BUILTIN_MODELS } from './beta-builtin-models';
 import { BETA_EXAMPLES, BetaVideoRequestDto } from './beta-request.dto';
 import { BetaUpstreamAdapter } from './beta-upstream.adapter';
 import { BetaSimulatorModule } from './simulator/beta-simulator.module';
@@ -16,8 +16,8 @@ export const BETA_FAMILY: FamilyDefinition<BetaTaskRequest> = {
   label: { en: 'beta (family B)', 'zh-CN': 'beta（B 系）' },
   settings: [],
   multipartMetadata: { numbers: ['seed'], booleans: ['watermark'] },
-  models: Object.keys(BETA_MODELS),
-  publicModel: (name) => (ownValue(BETA_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),
+  models: Object.keys(BETA_BUILTIN_MODELS),
+  publicModel: (name) => (ownValue(BETA_BUILTIN_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),
   modelPrefix: 'beta-',
   forms: ['flat', 'unified'],
   request: { schema: BetaVideoRequestDto, examples: BETA_EXAMPLES },

@@ -1,15 +1,12 @@
+import { CatalogEntry, secondsOf } from '../../catalog/catalog-entry';
 import { AppError } from '../../common/errors/app-error';
+import type { CatalogModel } from '../family';
+import { assertModelDuration } from '../shared/model-durations';
 import type { GammaTaskRequest } from './gamma-protocol';
-import { ASSET_REF, GAMMA_MODELS, GammaMetadataDto, GammaVideoRequestDto } from './gamma-request.dto';
+import { ASSET_REF, GAMMA_MAX_PROMPT, GAMMA_MAX_REFERENCES, GammaMetadataDto, GammaVideoRequestDto } from './gamma-request.dto';
 
-export { GAMMA_MODELS } from './gamma-request.dto';
-export type GammaModel = (typeof GAMMA_MODELS)[number];
-export const DEFAULT_DURATION = 5;
-export const DEFAULT_RESOLUTION = '720p';
-
-/** The family C model `name` denotes (the version is not case-sensitive), or null. */
-export const gammaModelOf = (name: string): GammaModel | null =>
-  (GAMMA_MODELS as readonly string[]).includes(name.toLowerCase()) ? (name.toLowerCase() as GammaModel) : null;
+/** The provider's default resolution, for an entry that lists none. */
+const PROVIDER_RESOLUTION = '720p';
 
 /** A reference image of the request: a verified asset, or a plain URL. */
 export interface ParsedReference {
@@ -21,7 +18,7 @@ export interface ParsedReference {
 }
 
 export interface ParsedGammaBody {
-  model: GammaModel;
+  model: string;
   request: GammaTaskRequest;
   references: ParsedReference[];
 }
@@ -30,26 +27,51 @@ export interface ParsedGammaBody {
 const given = <T>(value: T | '' | undefined): value is T => value !== undefined && value !== '';
 
 /**
- * The rules of a family C body beyond its schema (GammaVideoRequestDto, already checked), and the
- * defaults: duration 5, `metadata.resolution` 720p (no 1080p on the fast model).
+ * The rules of a family C body beyond its schema (GammaVideoRequestDto, already checked), read from
+ * the model's catalog entry, and the defaults: its prompt length, its lengths (the default when
+ * none is sent), its resolutions (the first the default), its ratios (the first sent when the
+ * client names none; an entry listing none leaves the ratio to the provider), its modes
+ * (text-to-video without references, reference-to-video with them) and how many references it takes.
+ * A new family C model is its entry alone.
  */
-export function parseGammaBody(body: GammaVideoRequestDto, model: GammaModel): ParsedGammaBody {
+export function parseGammaBody(body: GammaVideoRequestDto, { entry }: Pick<CatalogModel, 'entry'>): ParsedGammaBody {
+  const model = entry.id;
+  const maxPrompt = entry.promptMaxLength ?? GAMMA_MAX_PROMPT;
+  if (body.prompt.length > maxPrompt) throw AppError.invalid(`prompt must be at most ${maxPrompt} characters`, 'prompt');
+  const duration = given(body.duration) ? durationOf(body.duration, entry) : entry.defaultDuration;
   const metadata: GammaMetadataDto = given(body.metadata) ? body.metadata : {};
-  const resolution = given(metadata.resolution) ? metadata.resolution : DEFAULT_RESOLUTION;
-  if (resolution === '1080p' && model === 'gamma-2-0-fast') {
-    throw AppError.invalid('metadata.resolution 1080p is not supported by gamma-2-0-fast (use 480p or 720p)', 'metadata.resolution');
+  const content = given(metadata.content) ? metadata.content : [];
+  const maxReferences = entry.maxReferenceImages ?? GAMMA_MAX_REFERENCES;
+  if (content.length > maxReferences)
+    throw AppError.invalid(`metadata.content may hold at most ${maxReferences} reference images`, 'metadata.content');
+  if (content.length > 0 && !entry.modes.includes('reference-to-video'))
+    throw AppError.invalid(`${model} takes no reference images (it is text-to-video only)`, 'metadata.content');
+  if (content.length === 0 && !entry.modes.includes('text-to-video'))
+    throw AppError.invalid(`${model} needs reference images in metadata.content (it is not a text-to-video model)`, 'metadata.content');
+
+  const resolutions = entry.resolutions.map((resolution) => resolution.toLowerCase());
+  const resolution = given(metadata.resolution) ? metadata.resolution : (resolutions[0] ?? PROVIDER_RESOLUTION);
+  if (resolutions.length > 0 && !resolutions.includes(resolution)) {
+    throw AppError.invalid(
+      `metadata.resolution ${resolution} is not supported by ${model} (use ${orList(ascending(resolutions))})`,
+      'metadata.resolution',
+    );
   }
+  if (given(metadata.ratio) && entry.aspectRatios.length > 0 && !entry.aspectRatios.includes(metadata.ratio))
+    throw AppError.invalid(`metadata.ratio must be one of ${entry.aspectRatios.join(', ')} for ${model}`, 'metadata.ratio');
+
   const request: GammaTaskRequest = {
     prompt: body.prompt,
     references: [],
-    resolution,
-    duration: given(body.duration) ? body.duration : DEFAULT_DURATION,
+    resolution: resolution as GammaTaskRequest['resolution'],
+    duration,
   };
-  if (given(metadata.ratio)) request.ratio = metadata.ratio;
+  const ratio = given(metadata.ratio) ? metadata.ratio : entry.aspectRatios[0];
+  if (ratio !== undefined) request.ratio = ratio;
   if (given(metadata.seed)) request.seed = metadata.seed;
   if (given(metadata.watermark)) request.watermark = metadata.watermark;
 
-  const references: ParsedReference[] = (given(metadata.content) ? metadata.content : []).map((item, index) => {
+  const references: ParsedReference[] = content.map((item, index) => {
     const field = `metadata.content[${index}].image_url.url`;
     const assetId = ASSET_REF.exec(item.image_url.url)?.[1];
     return assetId ? { url: item.image_url.url, assetId, field } : { url: item.image_url.url, field };
@@ -57,3 +79,21 @@ export function parseGammaBody(body: GammaVideoRequestDto, model: GammaModel): P
   request.references = references.map((reference) => reference.url);
   return { model, request, references };
 }
+
+/** One of the entry's lengths; a range in the interface's words (`between 4 and 15 seconds`). */
+function durationOf(duration: number, entry: CatalogEntry): number {
+  const seconds = secondsOf(entry.durations);
+  if (Number.isInteger(duration) && seconds.includes(duration)) return duration;
+  if (!Array.isArray(entry.durations)) {
+    const { min, max } = entry.durations as { min: number; max: number };
+    throw AppError.invalid(`duration must be an integer between ${min} and ${max} seconds`, 'duration');
+  }
+  assertModelDuration(duration, seconds, entry.id);
+  return duration;
+}
+
+const ascending = (resolutions: readonly string[]): string[] => [...resolutions].sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+
+/** `a`, `a or b`, `a, b or c`. */
+const orList = (items: readonly string[]): string =>
+  items.length > 1 ? `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}` : (items[0] ?? '');

@@ -1,17 +1,16 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, Equals, IsArray, IsBoolean, IsIn, IsObject, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
-import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
+import { Equals, IsArray, IsBoolean, IsIn, IsNumber, IsObject, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
+import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32 } from '../../common/http/validation';
 import type { RequestExample } from '../family';
+import { GAMMA_BUILTIN_MODELS } from './gamma-builtin-models';
 
-export const GAMMA_MODELS = ['gamma-2-0', 'gamma-2-0-fast'] as const;
+/** The provider's resolutions and ratios; a model's catalog entry says which of them it makes. */
 export const GAMMA_RESOLUTIONS = ['480p', '720p', '1080p'] as const;
 const RATIOS = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', 'adaptive'];
-const MIN_DURATION = 4;
-const MAX_DURATION = 15;
-const DURATION_MESSAGE = `duration must be an integer between ${MIN_DURATION} and ${MAX_DURATION} seconds`;
-const MAX_REFERENCES = 9;
-const MAX_PROMPT = 5000;
+/** The provider's limits, for an entry that names none: reference images, prompt length. */
+export const GAMMA_MAX_REFERENCES = 9;
+export const GAMMA_MAX_PROMPT = 5000;
 const SEED_MESSAGE = `$property must be an integer between 0 and ${MAX_INT32}`;
 /** `asset://<id>` references must be well formed; any other URL is left to the media checks. */
 export const ASSET_REF = /^asset:\/\/([A-Za-z0-9][A-Za-z0-9._:-]{0,127})$/;
@@ -55,24 +54,26 @@ export class GammaContentItemDto {
 export class GammaMetadataDto {
   @ApiPropertyOptional({
     type: [GammaContentItemDto],
-    maxItems: MAX_REFERENCES,
-    description: `up to ${MAX_REFERENCES} reference images; \`asset://<asset_id>\` needs verification`,
+    description: `reference images, up to the model's max_reference_images (${GAMMA_MAX_REFERENCES} for the builtin models); \`asset://<asset_id>\` needs verification`,
   })
   @IsOptionalOrEmpty()
   @IsArray()
-  @ArrayMaxSize(MAX_REFERENCES, { message: `$property may hold at most ${MAX_REFERENCES} reference images` })
   @ValidateNested({ each: true, message: '$property must be an object' })
   @Type(() => GammaContentItemDto)
   content?: GammaContentItemDto[];
 
-  @ApiPropertyOptional({ enum: GAMMA_RESOLUTIONS, default: '720p', description: 'no 1080p on gamma-2-0-fast' })
+  @ApiPropertyOptional({
+    enum: GAMMA_RESOLUTIONS,
+    default: '720p',
+    description: "one of the model's resolutions, default its first (720p; no 1080p on gamma-2-0-fast)",
+  })
   @IsOptionalOrEmpty()
   @Transform(lowerCase)
   @IsString()
   @IsIn(GAMMA_RESOLUTIONS, { message: `$property must be one of ${GAMMA_RESOLUTIONS.join(', ')}` })
   resolution?: (typeof GAMMA_RESOLUTIONS)[number];
 
-  @ApiPropertyOptional({ enum: RATIOS })
+  @ApiPropertyOptional({ enum: RATIOS, description: "one of the model's aspect_ratios when it lists them (the first the default)" })
   @IsOptionalOrEmpty()
   @IsString()
   @IsIn(RATIOS, { message: `$property must be one of ${RATIOS.join(', ')}` })
@@ -90,24 +91,33 @@ export class GammaMetadataDto {
 }
 
 /**
- * The family C request schema (`POST /v1/video/generations` with `gamma-2-0` or `gamma-2-0-fast`):
- * every field's type and range. Asset ownership and state are checked after it, before any charge.
+ * The family C request schema (`POST /v1/video/generations` with `gamma-2-0`, `gamma-2-0-fast` or
+ * another family C model of the catalog): every field's type. The model's entry (lengths, resolutions,
+ * ratios, prompt length, reference images), then asset ownership and state, are checked after it,
+ * before any charge.
  */
 @ApiSchema({ name: 'GammaVideoRequest', description: 'Family C (`gamma-2-0*`) on `/v1/video/generations`, with verified portrait assets.' })
 export class GammaVideoRequestDto {
-  @ApiProperty({ enum: GAMMA_MODELS })
+  @ApiProperty({ enum: GAMMA_BUILTIN_MODELS })
   @IsString()
   model: string;
 
-  @ApiProperty({ example: 'the presenter waves and smiles at the camera', maxLength: MAX_PROMPT })
+  @ApiProperty({
+    example: 'the presenter waves and smiles at the camera',
+    description: `at most the model's prompt_max_length (${GAMMA_MAX_PROMPT} for the builtin models)`,
+  })
   @IsRequired()
   @IsString()
-  @MaxUtf16Length(MAX_PROMPT, { message: `$property must be at most ${MAX_PROMPT} characters` })
   prompt: string;
 
-  @ApiPropertyOptional({ minimum: MIN_DURATION, maximum: MAX_DURATION, default: 5, description: 'seconds' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    default: 5,
+    description: "seconds, one of the model's durations (4 to 15 for the builtin models); default its default_duration",
+  })
   @IsOptionalOrEmpty()
-  @IntegerBetween(MIN_DURATION, MAX_DURATION, DURATION_MESSAGE)
+  // The type here; the model's lengths (its catalog entry) right after.
+  @IsNumber({}, { message: '$property must be an integer' })
   duration?: number;
 
   @ApiPropertyOptional({ type: GammaMetadataDto })

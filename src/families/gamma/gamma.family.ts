@@ -2,7 +2,7 @@ import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/
 import type { FamilyDefinition } from '../family';
 import { GAMMA_BUILTIN_ENTRIES } from './gamma-catalog';
 import type { GammaTaskRequest } from './gamma-protocol';
-import { GAMMA_MODELS, gammaModelOf } from './gamma-body.parser';
+import { GAMMA_BUILTIN_MODELS, gammaBuiltinModelOf } from './gamma-builtin-models';
 import { assertGammaChannelSettings, GAMMA_CHANNEL_SETTINGS } from './gamma-channel-settings';
 import { GAMMA_DEFAULT_PRICES } from './gamma-default-prices';
 import { GammaDrafts } from './gamma-drafts.service';
@@ -17,8 +17,8 @@ export const GAMMA_FAMILY: FamilyDefinition<GammaTaskRequest> = {
   platform: GAMMA_PLATFORM,
   label: { en: 'gamma (family C)', 'zh-CN': 'gamma（C 系）' },
   settings: GAMMA_CHANNEL_SETTINGS,
-  models: GAMMA_MODELS,
-  publicModel: gammaModelOf,
+  models: GAMMA_BUILTIN_MODELS,
+  publicModel: gammaBuiltinModelOf,
   modelPrefix: 'gamma-',
   forms: ['unified'],
   request: { schema: GammaVideoRequestDto, examples: { unified: GAMMA_UNIFIED_EXAMPLES } },

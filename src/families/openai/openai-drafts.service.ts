@@ -5,27 +5,22 @@ import { mediaSourcePolicy } from '../../common/urls/media-source-policy';
 import { assertPublicHttpUrl } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { validBody } from '../../common/http/validation';
-import type { FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { durationWithinEntry } from '../shared/entry-rules';
 import { assertOneInputReference } from '../shared/input-reference';
-import { assertModelDuration, ModelDurations } from '../shared/model-durations';
 import { OpenAiInputFiles } from './openai-input-files.service';
 import { OpenAiReferenceCheck } from './openai-reference-check.service';
 import type { OpenAiTaskRequest } from './openai-protocol';
-import { OPENAI_MAX_SECONDS, OpenAiVideoRequestDto } from './openai-request.dto';
+import { OPENAI_MAX_PROMPT, OpenAiVideoRequestDto } from './openai-request.dto';
 
-/** OpenAI's default length, billed and sent when a submit names none (so the upstream makes what was billed). */
-export const OPENAI_DEFAULT_SECONDS = 4;
 const FIELDS = new Set(['model', 'prompt', 'duration', 'size', 'input_reference']);
-/** OpenAI's own Sora models make these lengths only (docs/upstream-protocols.md); other servers take 1 to 120 s. */
-const SORA_SECONDS = [4, 8, 12];
-
-function secondsOf(model: string): ModelDurations {
-  return /^sora-/i.test(model) ? SORA_SECONDS : { from: 1, to: OPENAI_MAX_SECONDS };
-}
 
 /**
  * Turns a body for an OpenAI-compatible model into a task draft: its schema (OpenAiVideoRequestDto,
- * 400s naming the field), then the rules it cannot say. Priced per the price table at `size` (else `*`).
+ * 400s naming the field), then the model's catalog entry: its prompt length, its lengths (the default
+ * billed and sent when a submit names none, so the upstream makes what was billed), its sizes
+ * (`resolutions`: any size when it lists none, else one of them, the first sent when none is asked)
+ * and its modes (image-to-video with an `input_reference`). Priced per the price table at `size` (else `*`).
  */
 @Injectable()
 export class OpenAiDrafts implements FamilyDrafts<OpenAiTaskRequest> {
@@ -35,14 +30,25 @@ export class OpenAiDrafts implements FamilyDrafts<OpenAiTaskRequest> {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async prepare(model: string, input: SubmitInput): Promise<FamilyDraft<OpenAiTaskRequest>> {
+  async prepare(model: string, input: SubmitInput, _caller: unknown, { entry }: CatalogModel): Promise<FamilyDraft<OpenAiTaskRequest>> {
     // The Videos API takes these fields only: anything else would be dropped upstream unseen.
     const unknown = Object.keys(input.body).find((key) => !FIELDS.has(key));
     if (unknown !== undefined)
       throw AppError.invalid(`${unknown} is not a field of ${model} (it takes model, prompt, seconds, size, input_reference)`, unknown);
-    const { prompt, duration, size, input_reference: reference } = await validBody(OpenAiVideoRequestDto, input.body);
-    const seconds = duration ?? OPENAI_DEFAULT_SECONDS;
-    assertModelDuration(seconds, secondsOf(model), model);
+    const { prompt, duration, size: asked, input_reference: reference } = await validBody(OpenAiVideoRequestDto, input.body);
+    const maxPrompt = entry.promptMaxLength ?? OPENAI_MAX_PROMPT;
+    if (prompt.length > maxPrompt) throw AppError.invalid(`prompt must be at most ${maxPrompt} characters`, 'prompt');
+    const seconds = durationWithinEntry(duration, entry, model);
+    const sizes = entry.resolutions.map((resolution) => resolution.toLowerCase());
+    if (asked !== undefined && sizes.length > 0 && !sizes.includes(asked.toLowerCase()))
+      throw AppError.invalid(`size must be one of ${entry.resolutions.join(', ')} for ${model}`, 'size');
+    const size = asked ?? entry.resolutions[0];
+    const withReference = reference !== undefined || input.inputReferenceFile !== undefined;
+    // Before the reference is fetched: a mode the model does not make costs no request.
+    if (withReference && !entry.modes.includes('image-to-video'))
+      throw AppError.invalid(`${model} does not take image-to-video requests`, 'input_reference');
+    if (!withReference && !entry.modes.includes('text-to-video'))
+      throw AppError.invalid(`${model} is not a text-to-video model: input_reference is required`, 'input_reference');
     const request: OpenAiTaskRequest = { prompt, seconds, ...(size !== undefined ? { size } : {}) };
     if (reference !== undefined) {
       assertOneInputReference(input.inputReferenceFile !== undefined, reference);
@@ -59,12 +65,12 @@ export class OpenAiDrafts implements FamilyDrafts<OpenAiTaskRequest> {
       throw AppError.invalid('input_reference must be a JPEG, PNG or WebP image', 'input_reference');
     const staged = input.inputReferenceFile ? this.files.stage(input.inputReferenceFile) : undefined;
     if (staged) request.inputFile = staged.ref;
-    const withReference = request.inputReference !== undefined || staged !== undefined;
     return {
       draft: {
         platform: 'openai',
         model,
         action: withReference ? 'imageGenerate' : 'textGenerate',
+        mode: withReference ? 'image-to-video' : 'text-to-video',
         request,
         properties: { input: prompt, origin_model_name: model },
         quote: { model, resolution: size !== undefined ? size.toLowerCase() : '*', seconds },

@@ -1,10 +1,12 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsInt, IsString, Matches, ValidateBy } from 'class-validator';
-import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/http/validation';
+import { IsOptionalNotNull, IsRequired } from '../../common/http/validation';
 import type { RequestExample } from '../family';
 
+/** The lengths an OpenAI-compatible server takes (the type check's words); a model's catalog entry says its own. */
 export const OPENAI_MAX_SECONDS = 120;
-const MAX_PROMPT = 32_000;
+/** The prompt limit, for an entry that names none. */
+export const OPENAI_MAX_PROMPT = 32_000;
 const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
 const REFERENCE_MESSAGE = 'input_reference must be a file part, an http(s) URL or {"image_url": "<http(s) URL>"}';
 const HTTP_URL = /^https?:\/\/[^\s]+$/i;
@@ -36,22 +38,28 @@ export class OpenAiVideoRequestDto {
   @IsString()
   model: string;
 
-  @ApiProperty({ example: 'a paper boat drifting down a rainy street', maxLength: MAX_PROMPT })
+  @ApiProperty({
+    example: 'a paper boat drifting down a rainy street',
+    description: `at most the model's prompt_max_length (${OPENAI_MAX_PROMPT} when it names none)`,
+  })
   @IsRequired()
   @IsString()
-  @MaxUtf16Length(MAX_PROMPT, { message: `$property must be at most ${MAX_PROMPT} characters` })
   prompt: string;
 
   @ApiPropertyOptional({
     type: String,
     example: '4',
-    description: `OpenAI's \`seconds\` (also \`duration\`): whole seconds, 1 to ${OPENAI_MAX_SECONDS}; default 4`,
+    description:
+      "OpenAI's `seconds` (also `duration`): whole seconds, one of the model's durations (sora-2: 4, 8 or 12); default its default_duration",
   })
   @IsOptionalNotNull()
   @IsInt({ message: `$property must be a whole number of seconds from 1 to ${OPENAI_MAX_SECONDS}` })
   duration?: number;
 
-  @ApiPropertyOptional({ example: '1280x720', description: 'pixels, `<width>x<height>`' })
+  @ApiPropertyOptional({
+    example: '1280x720',
+    description: "pixels, `<width>x<height>`: one of the model's resolutions when it lists them (the first the default), else any",
+  })
   @IsOptionalNotNull()
   @IsString({ message: SIZE_MESSAGE })
   @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })

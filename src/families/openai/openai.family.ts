@@ -1,5 +1,5 @@
 import type { FamilyDefinition } from '../family';
-import { OPENAI_BUILTIN_ENTRIES } from './openai-catalog';
+import { OPENAI_BUILTIN_ENTRIES, openAiChannelModelCapabilities } from './openai-catalog';
 import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_DEFAULT_PRICES } from './openai-default-prices';
 import { OpenAiDrafts } from './openai-drafts.service';
@@ -20,6 +20,7 @@ export const OPENAI_FAMILY: FamilyDefinition<OpenAiTaskRequest> = {
   models: OPENAI_SIMULATOR_MODELS,
   publicModel: () => null,
   modelsFromChannels: true,
+  channelModelCapabilities: openAiChannelModelCapabilities,
   forms: ['flat'],
   request: { schema: OpenAiVideoRequestDto, examples: { flat: OPENAI_FLAT_EXAMPLES } },
   defaultPrices: OPENAI_DEFAULT_PRICES,

@@ -77,7 +77,8 @@ describe('AlphaEmulator (clock-driven, as the simulator)', () => {
   it('refuses [simulate:reject] (400011), [simulate:busy] (500044) and what the provider checks', async () => {
     expect((await generate({ prompt: 'x [simulate:reject]' })).ErrCode).toBe(400011);
     expect((await generate({ prompt: 'x [simulate:busy]' })).ErrCode).toBe(500044);
-    expect((await generate({ prompt: 'p', model: 'v7' })).ErrCode).toBe(400013);
+    expect((await generate({ prompt: 'p', model: 'v9' })).ErrCode).toBe(400013);
+    expect((await generate({ prompt: 'p', model: 'v7', duration: 21 })).ErrCode).toBe(400013);
     expect((await generate({ prompt: ' ' })).ErrCode).toBe(400011);
     expect((await generate({ prompt: 'p'.repeat(2049) })).ErrCode).toBe(400018);
     expect((await generate({ prompt: 'p', model: 'v5', duration: 10 })).ErrCode).toBe(400013);
@@ -85,6 +86,8 @@ describe('AlphaEmulator (clock-driven, as the simulator)', () => {
     expect((await generate({ prompt: 'p', img_id: 1 }, 'img')).ErrCode).toBe(400032);
     expect(await result(999)).toMatchObject({ ErrCode: 400017 });
     expect(emulator.creates).toHaveLength(0);
+    // v7, which an operator adds as a catalog entry, is served up to 20 s.
+    expect((await generate({ prompt: 'p', model: 'v7', duration: 20 })).ErrCode).toBe(0);
   });
 
   it('takes an image file (sniffed) or an image_url, and image-to-video needs an img_id it handed out', async () => {

@@ -5,7 +5,8 @@ import { pixelSizeOf } from '../../pixel-size';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { SAMPLE_VIDEO_HEIGHT, SAMPLE_VIDEO_WIDTH } from '../../simulator-shared/sample-video';
 import type { SimulatorRecord } from '../../simulator-shared/simulator-records.service';
-import { ALPHA_SPECS, AlphaVersionSpec, isAlphaQuality } from '../alpha-models';
+import { ALPHA_BUILTIN_SPECS } from '../alpha-builtin-models';
+import { isAlphaQuality } from '../alpha-models';
 
 /**
  * Prompt markers that steer the emulated provider (the console's browser tests use them):
@@ -31,6 +32,14 @@ const IMAGE = 'alpha.image';
 const VIDEO = 'alpha.video';
 /** How many requests (and creates) the logs keep (the simulator runs for days). */
 const LOG_LIMIT = 1_000;
+/**
+ * The versions the provider serves and their lengths: the builtin ones, and v7 (1 to 20 s), which an
+ * operator adds as a catalog entry (`alpha/v7`).
+ */
+const SERVED_DURATIONS: Readonly<Record<string, readonly number[]>> = {
+  ...Object.fromEntries(Object.entries(ALPHA_BUILTIN_SPECS).map(([version, spec]) => [version, spec.durations])),
+  v7: Array.from({ length: 20 }, (_, index) => index + 1),
+};
 /** Short side of each quality, for the output size a real provider would report. */
 const SHORT_SIDE: Record<string, number> = { '360p': 360, '540p': 540, '720p': 720, '1080p': 1080 };
 
@@ -212,11 +221,11 @@ export class AlphaEmulator {
 
   /** The provider's own checks, so that a gateway bug shows up as a provider error. */
   private async checkParameters(kind: 'text' | 'img', body: Record<string, unknown>, prompt: string): Promise<EmulatorReply | null> {
-    const spec = ownValue<AlphaVersionSpec>(ALPHA_SPECS, String(body.model));
-    if (!spec) return envelope(400013, `invalid model ${String(body.model)}`);
+    const durations = ownValue(SERVED_DURATIONS, String(body.model));
+    if (!durations) return envelope(400013, `invalid model ${String(body.model)}`);
     if (kind === 'text' && !prompt.trim()) return envelope(400011, 'prompt is empty');
     if (prompt.length > 2048) return envelope(400018, 'prompt too long');
-    if (!spec.durations.includes(Number(body.duration))) return envelope(400013, 'invalid duration');
+    if (!durations.includes(Number(body.duration))) return envelope(400013, 'invalid duration');
     if (typeof body.quality !== 'string' || !isAlphaQuality(body.quality)) return envelope(400013, 'invalid quality');
     if (kind === 'img' && !(await this.options.records.findBySeq(IMAGE, Number(body.img_id)))) return envelope(400032, 'invalid image id');
     return null;

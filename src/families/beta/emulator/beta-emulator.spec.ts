@@ -91,6 +91,13 @@ describe('BetaEmulator (clock-driven, as the simulator)', () => {
     expect(emulator.createdTaskIds()).toHaveLength(0);
   });
 
+  it('serves beta-2.0-t2v, which an operator adds as a catalog entry, at 2 to 20 s and also 480P', async () => {
+    const wider = (parameters: Record<string, unknown>) => submit('p', { parameters }, 'beta-2.0-t2v');
+    expect(body(await wider({ resolution: '480P', duration: 20 })).output.task_status).toBe('PENDING');
+    expect(await wider({ resolution: '480P', duration: 21 })).toMatchObject({ status: 400, json: { code: 'InvalidParameter' } });
+    expect(await submit('p', { parameters: { resolution: '480P' } })).toMatchObject({ status: 400, json: { code: 'InvalidParameter' } });
+  });
+
   it('follows a script, queued errors, a rescripted task and expired links (as the tests drive it)', async () => {
     emulator.scriptNext(['RUNNING', { http: 500, body: { code: 'InternalError' } }, 'SUCCEEDED']);
     const id = body(await submit('p')).output.task_id as string;

@@ -2,7 +2,8 @@ import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { ownValue } from '../../../common/runtime/own-value';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { BETA_SUBMIT_PATH, type BetaQueryBody } from '../beta-protocol';
-import { BETA_MODELS, type BetaCapability } from '../beta-request';
+import { BETA_BUILTIN_MODELS } from '../beta-builtin-models';
+import type { BetaCapability } from '../beta-request';
 
 /**
  * A task's status in a script, one per query (the last repeats): a status, an end other than success
@@ -60,7 +61,7 @@ export interface BetaEmulatorOptions {
   video: EmulatedVideo;
   /** Signs the video links (the simulator's derives from the server secret, so links handed out before a restart still play). */
   linkKey: () => Buffer | string;
-  /** The models it serves, by capability; the builtin ones (BETA_MODELS) unless told (a channel's model_mapping may name others). */
+  /** The models it serves, by capability; BETA_SERVED_MODELS unless told (a channel's model_mapping may name others). */
   models?: Readonly<Record<string, BetaCapability>>;
   /** A script every new task follows (tests); absent, tasks follow the clock: PENDING 2 s, RUNNING until 6 s, then done. */
   defaultScript?: BetaStep[];
@@ -149,7 +150,7 @@ export class BetaEmulator {
       input?: { prompt?: unknown; media?: unknown };
       parameters?: Record<string, unknown>;
     };
-    const capability = ownValue(this.options.models ?? BETA_MODELS, String(body.model));
+    const capability = ownValue(this.options.models ?? BETA_SERVED_MODELS, String(body.model));
     if (!capability) return fail(400, 'InvalidParameter', 'Model not exist.');
     const prompt = body.input?.prompt;
     if (typeof prompt !== 'string' || prompt.trim() === '')
@@ -163,7 +164,7 @@ export class BetaEmulator {
       return fail(429, 'Throttling.RateQuota', 'Requests rate limit exceeded, please try again later. (simulated)');
     const media = Array.isArray(body.input?.media) ? (body.input.media as Media[]) : [];
     const parameters = body.parameters ?? {};
-    const problem = mediaProblem(capability, media) ?? parameterProblem(capability, parameters);
+    const problem = mediaProblem(capability, media) ?? parameterProblem(capability, parameters, String(body.model));
     if (problem) return fail(400, 'InvalidParameter', problem);
     const { records, now } = this.options;
     await records.forgetOlderThan(TASK, now() - FORGET_AFTER_MS);
@@ -272,6 +273,16 @@ function float(value: number): string {
   return Number.isInteger(value) ? `${value}.0` : String(value);
 }
 
+/**
+ * What it serves: the builtin models, and beta-2.0-t2v, which an operator adds as a catalog entry
+ * (text to video, 2 to 20 s, also 480P).
+ */
+export const BETA_SERVED_MODELS: Readonly<Record<string, BetaCapability>> = { ...BETA_BUILTIN_MODELS, 'beta-2.0-t2v': 't2v' };
+const BUILTIN_LIMITS = { seconds: [3, 15], resolutions: ['720P', '1080P'] };
+const WIDER_LIMITS: Readonly<Record<string, typeof BUILTIN_LIMITS>> = {
+  'beta-2.0-t2v': { seconds: [2, 20], resolutions: ['480P', '720P', '1080P'] },
+};
+
 /** The provider's media rules per model. */
 function mediaProblem(capability: BetaCapability, media: Media[]): string | null {
   const count = (type: string) => media.filter((element) => element?.type === type).length;
@@ -292,14 +303,16 @@ function mediaProblem(capability: BetaCapability, media: Media[]): string | null
   }
 }
 
-function parameterProblem(capability: BetaCapability, parameters: Record<string, unknown>): string | null {
-  if (parameters.resolution !== undefined && !['720P', '1080P'].includes(String(parameters.resolution)))
-    return 'parameters.resolution must be 720P or 1080P';
+function parameterProblem(capability: BetaCapability, parameters: Record<string, unknown>, model: string): string | null {
+  const limits = ownValue(WIDER_LIMITS, model) ?? BUILTIN_LIMITS;
+  if (parameters.resolution !== undefined && !limits.resolutions.includes(String(parameters.resolution)))
+    return `parameters.resolution must be ${limits.resolutions.join(' or ')}`;
   if ((capability === 'i2v' || capability === 'video-edit') && parameters.ratio !== undefined)
     return `parameters.ratio is not supported by ${capability}`;
   if (capability === 'video-edit' && parameters.duration !== undefined) return 'parameters.duration is not supported by video-edit';
   const duration = parameters.duration;
-  if (duration !== undefined && (typeof duration !== 'number' || duration < 3 || duration > 15))
-    return 'parameters.duration must be between 3 and 15';
+  const [from, to] = limits.seconds;
+  if (duration !== undefined && (typeof duration !== 'number' || duration < from || duration > to))
+    return `parameters.duration must be between ${from} and ${to}`;
   return null;
 }

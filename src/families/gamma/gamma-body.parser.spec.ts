@@ -1,0 +1,92 @@
+import type { CatalogEntry } from '../../catalog/catalog-entry';
+import type { AppError } from '../../common/errors/app-error';
+import { parseGammaBody } from './gamma-body.parser';
+import { GAMMA_BUILTIN_ENTRIES } from './gamma-catalog';
+import type { GammaVideoRequestDto } from './gamma-request.dto';
+
+const builtin = (id: string): CatalogEntry => ({
+  ...GAMMA_BUILTIN_ENTRIES.find((entry) => entry.id === id)!,
+  source: 'builtin',
+  modified: false,
+});
+const parse = (entry: CatalogEntry, body: Partial<GammaVideoRequestDto>) =>
+  parseGammaBody({ model: entry.id, prompt: 'p', ...body }, { entry });
+const refusal = (run: () => unknown): string => {
+  try {
+    run();
+  } catch (error) {
+    return `${(error as AppError).options.param}: ${(error as Error).message}`;
+  }
+  return 'accepted';
+};
+const asset = (id: string) => ({ type: 'image_url' as const, image_url: { url: `asset://${id}` } });
+
+describe('family C rules (builtin entries)', () => {
+  it('settles the defaults as before: 5 s, 720p, no ratio unless asked', () => {
+    expect(parse(builtin('gamma-2-0'), {}).request).toEqual({ prompt: 'p', references: [], resolution: '720p', duration: 5 });
+    expect(parse(builtin('gamma-2-0'), { metadata: { resolution: '1080p', ratio: '9:16', content: [asset('a-1')] } })).toMatchObject({
+      request: { resolution: '1080p', ratio: '9:16', references: ['asset://a-1'] },
+      references: [{ assetId: 'a-1', field: 'metadata.content[0].image_url.url' }],
+    });
+  });
+
+  it.each([
+    ['gamma-2-0', { duration: 3 }, 'duration: duration must be an integer between 4 and 15 seconds'],
+    ['gamma-2-0', { duration: 4.5 }, 'duration: duration must be an integer between 4 and 15 seconds'],
+    [
+      'gamma-2-0-fast',
+      { metadata: { resolution: '1080p' } },
+      'metadata.resolution: metadata.resolution 1080p is not supported by gamma-2-0-fast (use 480p or 720p)',
+    ],
+    ['gamma-2-0', { prompt: 'x'.repeat(5001) }, 'prompt: prompt must be at most 5000 characters'],
+    [
+      'gamma-2-0',
+      { metadata: { content: Array(10).fill(asset('a')) } },
+      'metadata.content: metadata.content may hold at most 9 reference images',
+    ],
+  ])('%s, case %#: refused naming the field', (model, body, expected) => {
+    expect(refusal(() => parse(builtin(model), body as Partial<GammaVideoRequestDto>))).toBe(expected);
+  });
+});
+
+describe('family C rules read the catalog entry', () => {
+  const custom = (changes: Partial<CatalogEntry>): CatalogEntry => ({
+    ...builtin('gamma-2-0'),
+    id: 'gamma-2-1',
+    source: 'custom',
+    ...changes,
+  });
+
+  it("takes a new model's lengths, default, resolutions, ratios, prompt length and references from its entry alone", () => {
+    const model = custom({
+      durations: [4, 6, 8, 12],
+      defaultDuration: 6,
+      resolutions: ['1080p', '720p'],
+      aspectRatios: ['9:16', '16:9'],
+      promptMaxLength: 8000,
+      maxReferenceImages: 2,
+    });
+    expect(parse(model, { prompt: 'x'.repeat(6000) }).request).toMatchObject({ duration: 6, resolution: '1080p', ratio: '9:16' });
+    expect(parse(model, { duration: 12, metadata: { ratio: '16:9' } }).request).toMatchObject({ duration: 12, ratio: '16:9' });
+    expect(refusal(() => parse(model, { duration: 5 }))).toBe('duration: duration must be 4, 6, 8 or 12 seconds for gamma-2-1');
+    expect(refusal(() => parse(model, { metadata: { resolution: '480p' } }))).toBe(
+      'metadata.resolution: metadata.resolution 480p is not supported by gamma-2-1 (use 720p or 1080p)',
+    );
+    expect(refusal(() => parse(model, { metadata: { ratio: '1:1' } }))).toBe(
+      'metadata.ratio: metadata.ratio must be one of 9:16, 16:9 for gamma-2-1',
+    );
+    expect(refusal(() => parse(model, { prompt: 'x'.repeat(8001) }))).toBe('prompt: prompt must be at most 8000 characters');
+    expect(refusal(() => parse(model, { metadata: { content: Array(3).fill(asset('a')) } }))).toBe(
+      'metadata.content: metadata.content may hold at most 2 reference images',
+    );
+  });
+
+  it('takes its modes from the entry: references need reference-to-video, none need text-to-video', () => {
+    expect(refusal(() => parse(custom({ modes: ['text-to-video'] }), { metadata: { content: [asset('a')] } }))).toBe(
+      'metadata.content: gamma-2-1 takes no reference images (it is text-to-video only)',
+    );
+    expect(refusal(() => parse(custom({ modes: ['reference-to-video'] }), {}))).toBe(
+      'metadata.content: gamma-2-1 needs reference images in metadata.content (it is not a text-to-video model)',
+    );
+  });
+});
