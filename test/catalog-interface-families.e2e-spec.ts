@@ -1,6 +1,6 @@
 import { ALPHA_MODEL_IDS, alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { BETA_MODEL_IDS, betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
-import { FakeGammaUpstream, startFakeGammaUpstream } from './support/fake-gamma-upstream';
+import { GammaEmulatorServer, startGammaEmulator } from './support/gamma-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
 import { describeOnSqlite } from './support/test-databases';
@@ -86,7 +86,7 @@ describeOnSqlite('model catalog: new models of families A, B, C and O', (kind) =
   let gw: TestGateway;
   let alpha: AlphaEmulatorServer;
   let beta: BetaEmulatorServer;
-  let gamma: FakeGammaUpstream;
+  let gamma: GammaEmulatorServer;
   let openai: OpenAiEmulatorServer;
   let customer: { userId: number; key: string };
 
@@ -94,7 +94,7 @@ describeOnSqlite('model catalog: new models of families A, B, C and O', (kind) =
     [alpha, beta, gamma, openai] = await Promise.all([
       startAlphaEmulator(),
       startBetaEmulator(),
-      startFakeGammaUpstream(),
+      startGammaEmulator(),
       startOpenAiEmulator(),
     ]);
     gw = await startGateway(kind);
