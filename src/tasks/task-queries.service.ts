@@ -4,7 +4,8 @@ import { In, LessThan, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
-import { POLLABLE_STATUSES, TaskStatus } from './task-status';
+import { jsonFieldSql } from '../database/json-fields';
+import { CHARGED_STATUSES, POLLABLE_STATUSES, TaskStatus } from './task-status';
 
 /** The task lists' orders: a field ascending, or descending with a leading '-'. */
 export const TASK_SORT_KEYS = ['created_at', '-created_at', 'status', '-status', 'model', '-model', 'cost', '-cost'] as const;
@@ -143,6 +144,38 @@ export class TaskQueries {
       [fromMs],
     );
     return rows.map((row) => ({ key: row.k, status: String(row.status), count: Number(row.n) }));
+  }
+
+  /**
+   * Per channel, over the tasks created since `fromMs`: what customers paid for them (their charges
+   * that stand: accepted and not failed, so not refunded), and what the providers reported of their
+   * own cost, summed per unit (with how many tasks reported it).
+   */
+  async chargedAndProviderUsageByChannel(fromMs: number): Promise<{
+    charged: Map<number | null, number>;
+    usage: Array<{ channelId: number | null; unit: string; amount: number; tasks: number }>;
+  }> {
+    const manager = this.tasks.manager;
+    const unit = jsonFieldSql(manager, 'provider_usage', 'unit', 'text');
+    const amount = jsonFieldSql(manager, 'provider_usage', 'amount', 'number');
+    const [charged, usage]: Array<Array<Record<string, string | number | null>>> = await Promise.all([
+      manager.query(
+        `SELECT channel_id AS k, SUM(quota) AS q FROM tasks WHERE created_at >= ? AND status IN (${CHARGED_STATUSES.map(() => '?').join(', ')}) GROUP BY channel_id`,
+        [fromMs, ...CHARGED_STATUSES],
+      ),
+      manager.query(
+        `SELECT channel_id AS k, ${unit} AS u, SUM(${amount}) AS a, COUNT(*) AS n FROM tasks ` +
+          `WHERE created_at >= ? AND provider_usage IS NOT NULL GROUP BY channel_id, ${unit}`,
+        [fromMs],
+      ),
+    ]);
+    const channelOf = (key: string | number | null) => (key === null ? null : Number(key));
+    return {
+      charged: new Map(charged.map((row) => [channelOf(row.k), Number(row.q ?? 0)])),
+      usage: usage
+        .filter((row) => typeof row.u === 'string' && row.u !== '')
+        .map((row) => ({ channelId: channelOf(row.k), unit: String(row.u), amount: Number(row.a ?? 0), tasks: Number(row.n) })),
+    };
   }
 
   /** One page of a client's visible tasks in id order, for cursor paging (`afterId` is exclusive). */

@@ -8,6 +8,7 @@ import { LeanReads } from '../database/lean-reads';
 import { selectForUpdate } from '../database/row-locks';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
+import type { ProviderUsage } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import type { TaskEventInput } from './task-events';
@@ -29,13 +30,19 @@ export interface SubmitAccepted {
   submitTime: number;
   nextPollAt: number;
   request?: Record<string, unknown>;
+  /** What the provider said the task costs it, when its submit answer says so. */
+  providerUsage?: ProviderUsage;
 }
 
 const MARK_SUBMITTED_SET =
   "UPDATE tasks SET status = 'NOT_START', upstream_task_id = ?, submit_time = ?, next_poll_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?";
 const MARK_SUBMITTED_WHERE = " WHERE id = ? AND status = 'SUBMITTING' AND lease_owner = ?";
-const MARK_SUBMITTED_SQL = MARK_SUBMITTED_SET + MARK_SUBMITTED_WHERE;
-const MARK_SUBMITTED_WITH_REQUEST_SQL = `${MARK_SUBMITTED_SET}, request = ?${MARK_SUBMITTED_WHERE}`;
+/** Each variant written once (by whether the request and the provider's usage are written too), so the driver keeps it prepared. */
+const MARK_SUBMITTED_SQL = [false, true].map((request) =>
+  [false, true].map(
+    (usage) => `${MARK_SUBMITTED_SET}${request ? ', request = ?' : ''}${usage ? ', provider_usage = ?' : ''}${MARK_SUBMITTED_WHERE}`,
+  ),
+);
 const INSERT_EVENT_SQL = 'INSERT INTO task_events (task_row_id, kind, status, progress, detail, at) VALUES (?, ?, ?, ?, ?, ?)';
 
 /**
@@ -158,13 +165,14 @@ export class TaskRepository {
   /**
    * The provider accepted a SUBMITTING task: it becomes NOT_START with the provider's id and lets go
    * of its lease. A compare-and-set on status and lease owner, as `compareAndSet`, in fixed SQL (the
-   * submit's hot path). `request` replaces the stored request when given.
+   * submit's hot path). `request` replaces the stored request, `providerUsage` the provider's reported cost, when given.
    */
   async markSubmitted(manager: EntityManager, id: number, owner: string, accepted: SubmitAccepted): Promise<boolean> {
     const params: unknown[] = [accepted.upstreamTaskId, accepted.submitTime, accepted.nextPollAt, accepted.submitTime];
     if (accepted.request) params.push(jsonColumn.to(accepted.request));
+    if (accepted.providerUsage) params.push(jsonColumn.to(accepted.providerUsage));
     params.push(id, owner);
-    return (await changedRows(manager, accepted.request ? MARK_SUBMITTED_WITH_REQUEST_SQL : MARK_SUBMITTED_SQL, params)) > 0;
+    return (await changedRows(manager, MARK_SUBMITTED_SQL[accepted.request ? 1 : 0][accepted.providerUsage ? 1 : 0], params)) > 0;
   }
 
   /**
