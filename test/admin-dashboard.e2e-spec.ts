@@ -96,6 +96,8 @@ describeEachDatabase('admin dashboard', (kind) => {
         quota: quotaOf(ok.body.id) + quotaOf(stuck.body.id),
       },
     ]);
+    // Beside the outcomes, what customers paid for the channel's tasks (the ledger's net), and what its provider
+    // reported of its own cost: nothing, for family A.
     expect(body.by_channel).toContainEqual({
       channel_id: simulatorChannel,
       channel_name: expect.any(String),
@@ -104,6 +106,10 @@ describeEachDatabase('admin dashboard', (kind) => {
       failure: 1,
       rejected: 1,
       success_rate: 0.5,
+      net_charged: quotaOf(ok.body.id) + quotaOf(stuck.body.id),
+      provider_usage: {},
+      provider_usage_tasks: 0,
+      provider_usd: null,
     });
 
     // Submits: 3 on the broken channel (all errors) and 4 on the simulator's (a refusal is an answer); 2 polls there.

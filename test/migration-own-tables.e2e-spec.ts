@@ -147,6 +147,8 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
         thumbnail_size: task.archive!.thumbnailSize ?? null,
         archived_at: task.archive!.archivedAt ?? null,
         error: task.archive!.error ?? null,
+        // Added by a later migration: an archive made before it has no known expiry.
+        expires_at: null,
       }));
     // mysql2 gives BIGINTs as strings here (no transformer in a raw read).
     const normalized = rows.map((row) =>

@@ -8,17 +8,21 @@ import type { UnifiedTask, UnifiedTaskResponse } from './dto/unified-task.dto';
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 /** What `data.data` may show of a stored answer at most (answers are trimmed when stored; this covers older rows). */
 const MAX_SHOWN_RESPONSE_BYTES = 32 * 1024;
+/** Where the hosted platforms state their own cost of a task (xAI's ticks, Vidu's credits, Replicate's seconds): operators' business, never a client's. */
+const PROVIDER_COST_KEYS = /^(cost_in_usd_ticks|credits|predict_time)$/i;
 
 /**
- * The stored upstream answer as clients see it: links that may not be shown and provider
- * messages are left out, whatever the family (answers are trimmed when stored; older rows were not).
+ * The stored upstream answer as clients see it: links that may not be shown, provider messages and
+ * the provider's own cost are left out, whatever the family (answers are trimmed when stored; older rows were not).
  */
 export function shownUpstreamResponse(value: unknown): Record<string, unknown> {
   const scrub = (field: unknown): unknown => {
     if (typeof field === 'string') return field.includes('://') && !isShowableLink(field) ? undefined : field;
     if (Array.isArray(field)) return field.map(scrub).filter((item) => item !== undefined);
     if (field && typeof field === 'object') {
-      const entries = Object.entries(field).filter(([key]) => !/^(message|msg|errmsg|err_msg|stack|trace)$/i.test(key));
+      const entries = Object.entries(field).filter(
+        ([key]) => !/^(message|msg|errmsg|err_msg|stack|trace)$/i.test(key) && !PROVIDER_COST_KEYS.test(key),
+      );
       return Object.fromEntries(entries.map(([key, item]) => [key, scrub(item)]).filter(([, item]) => item !== undefined));
     }
     return field;

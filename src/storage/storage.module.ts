@@ -12,6 +12,7 @@ import { ProviderVideoSource } from './provider-video-source.service';
 import { SignedLinksService } from './signed-links.service';
 import { StoredVideoRemover } from './stored-video-remover.service';
 import { OnDemandThumbnail } from './on-demand-thumbnail.service';
+import { OutputExpiry } from './output-expiry';
 import { ThumbnailMaker } from './thumbnail-maker';
 import { VideoArchiveEntity } from './video-archive.entity';
 import { VideoArchiveJob } from './video-archive.job';
@@ -36,6 +37,7 @@ import { VideoStoreMetrics } from './video-store-metrics.service';
   providers: [
     videoStoreProvider,
     VideoObjectKeys,
+    OutputExpiry,
     SignedLinksService,
     ProviderVideoSource,
     ThumbnailMaker,

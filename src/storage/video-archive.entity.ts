@@ -42,7 +42,15 @@ export class VideoArchiveEntity {
   /** Why the last try failed (ours, never the provider's words). */
   @Column({ type: 'varchar', length: 255, nullable: true })
   error: string | null;
+
+  /** When the provider's link to the video dies (finish time + the adapter's `outputExpiresAfterMs`); null: the provider keeps it. */
+  @Column({ name: 'expires_at', type: 'bigint', nullable: true, transformer: bigintColumn })
+  expiresAt: number | null;
 }
+
+/** Whether a video whose provider link dies at `expiresAt` has died by `now` (null: it never does). */
+export const outputExpired = (expiresAt: number | null | undefined, now: number): boolean =>
+  expiresAt !== null && expiresAt !== undefined && now >= expiresAt;
 
 /** What the rest of the gateway may know of a task's archive (task lists, the task drawer). */
 export interface ArchiveSummary {
@@ -50,16 +58,29 @@ export interface ArchiveSummary {
   error: string | null;
   hasThumbnail: boolean;
   archivedAt: number | null;
+  /** When the provider's link to the video dies (ms epoch); null when the provider keeps it. */
+  expiresAt: number | null;
+  /** The provider's link died before a copy was made: the video is gone (its content routes answer 410 `video_expired`). */
+  videoExpired: boolean;
 }
 
-export const NO_ARCHIVE: ArchiveSummary = { status: null, error: null, hasThumbnail: false, archivedAt: null };
+export const NO_ARCHIVE: ArchiveSummary = {
+  status: null,
+  error: null,
+  hasThumbnail: false,
+  archivedAt: null,
+  expiresAt: null,
+  videoExpired: false,
+};
 
-export const toArchiveSummary = (archive: VideoArchiveEntity | null | undefined): ArchiveSummary =>
+export const toArchiveSummary = (archive: VideoArchiveEntity | null | undefined, now: number): ArchiveSummary =>
   archive
     ? {
         status: archive.status,
         error: archive.error,
         hasThumbnail: archive.status === 'archived' && archive.thumbnailSize !== null,
         archivedAt: archive.archivedAt,
+        expiresAt: archive.expiresAt,
+        videoExpired: archive.status !== 'archived' && outputExpired(archive.expiresAt, now),
       }
     : NO_ARCHIVE;

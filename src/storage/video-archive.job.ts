@@ -7,10 +7,12 @@ import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import type { TaskEntity } from '../tasks/task.entity';
+import { TaskEndHooks } from '../tasks/task-end-hooks';
 import { TaskRepository } from '../tasks/task.repository';
 import { ProviderVideoError, ProviderVideoSource } from './provider-video-source.service';
 import { ThumbnailMaker } from './thumbnail-maker';
-import type { VideoArchiveEntity } from './video-archive.entity';
+import { OutputExpiry } from './output-expiry';
+import { outputExpired, type VideoArchiveEntity } from './video-archive.entity';
 import { VideoArchiveRepository } from './video-archive.repository';
 import { VideoBytesCheck, VideoBytesError, VideoTooLargeError } from './video-bytes';
 import { VideoObjectKeys } from './video-object-keys';
@@ -24,6 +26,10 @@ const RETRY_BASE_MS = 10_000;
 /** Failed copies in a row before giving up (about two and a half hours of tries). */
 const MAX_FAILURES = 30;
 const GONE = 'the provider no longer has the video, and it was not archived before';
+/** Why the archive of a short-lived output stops once its link has died. */
+export const EXPIRED = "the provider's link to the video expired before the gateway could keep a copy";
+/** Wake-ups (a short-lived output finished here) are coalesced: a round at most this often, never one per task. */
+const WAKE_GAP_MS = 100;
 
 /** A claimed archive and the task whose video it copies. */
 export interface ArchiveClaim {
@@ -38,6 +44,8 @@ export interface ArchiveClaim {
  * makes a poster frame; then records `archived`. A failure is retried with back-off while the
  * provider still has the video; once it has not, or the video is larger than VIDEO_MAX_BYTES, the
  * task stays SUCCESS with archive `failed` (and its content keeps coming from the provider).
+ * Short-lived outputs (an adapter's `outputExpiresAfterMs`) go first: a task's end wakes the job,
+ * its claim takes them before other work, and a try that fails past their expiry is the last.
  */
 @Injectable()
 export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
@@ -48,6 +56,7 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
   private readonly loop: LeasedJobLoop<ArchiveClaim>;
   private readonly logger = new Logger('VideoArchive');
   private claimCounter = 0;
+  private wakeTimer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -58,10 +67,16 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     private readonly provider: ProviderVideoSource,
     private readonly keys: VideoObjectKeys,
     private readonly thumbnails: ThumbnailMaker,
+    private readonly outputs: OutputExpiry,
     private readonly clock: Clock,
     runner: JobRunner,
+    taskEnds: TaskEndHooks,
   ) {
     this.loop = runner.register(this);
+    // A short-lived output is copied as soon as its task ends, not at the next tick.
+    taskEnds.onEnd((task) => {
+      if (task.status === 'SUCCESS' && this.outputs.lifetimeMs(task.platform) !== null) this.wake();
+    });
   }
 
   /** Off without a store (`VIDEO_STORE=none`: tasks stay due, for a store configured later); follows the task sync's interval. */
@@ -102,9 +117,16 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
       await this.removeIfDeleted(task);
       return 'superseded';
     } catch (error) {
+      const expired = outputExpired(archive.expiresAt, this.clock.now());
       if (error instanceof ProviderVideoError && error.reason === 'gone') {
-        await this.archives.markFailed(task.id, owner, GONE, this.clock.now());
+        await this.archives.markFailed(task.id, owner, expired ? EXPIRED : GONE, this.clock.now());
         return 'gone';
+      }
+      // Past its provider's expiry no later try can find the video: no retry.
+      if (expired) {
+        this.logger.warn(`${this.describe({ archive, task })} stopped: ${EXPIRED} (${(error as Error)?.message ?? error})`);
+        await this.archives.markFailed(task.id, owner, EXPIRED, this.clock.now());
+        return 'expired';
       }
       // Too large stays too large: no retry (the store already dropped what it got).
       if (error instanceof VideoTooLargeError) {
@@ -176,6 +198,15 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     if (!image) return null;
     await this.store!.writeSmall(this.keys.thumbnail(task.taskId), image, 'image/jpeg');
     return image.length;
+  }
+
+  private wake(): void {
+    if (this.wakeTimer || this.loop.stopped || this.intervalMs <= 0) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      void this.loop.tick();
+    }, WAKE_GAP_MS);
+    this.wakeTimer.unref();
   }
 
   private async removeIfDeleted(task: TaskEntity): Promise<void> {

@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { Clock } from '../common/runtime/clock';
 import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
 import { TaskRepository } from '../tasks/task.repository';
+import { OutputExpiry } from './output-expiry';
 import { type ArchiveSummary, toArchiveSummary, VideoArchiveEntity } from './video-archive.entity';
 
-const INSERT_DUE_SQL = "INSERT INTO video_archives (task_row_id, status, due_at, failures) VALUES (?, 'pending', ?, 0)";
+const INSERT_DUE_SQL = "INSERT INTO video_archives (task_row_id, status, due_at, failures, expires_at) VALUES (?, 'pending', ?, 0, ?)";
 
 /** What the store holds, for /metrics and the admin console. */
 export interface StoredTotals {
@@ -29,32 +31,53 @@ export class VideoArchiveRepository {
     @InjectRepository(VideoArchiveEntity) private readonly archives: Repository<VideoArchiveEntity>,
     private readonly tasks: TaskRepository,
     private readonly transactions: TransactionRunner,
+    private readonly outputs: OutputExpiry,
+    private readonly clock: Clock,
     ends: TaskEndHooks,
   ) {
-    // Due for the archiving job in the transaction that finishes the task.
-    ends.recordWithEnd((manager, end) => (end.status === 'SUCCESS' ? this.recordDue(manager, end.task.id, end.at) : Promise.resolve()));
+    // Due for the archiving job in the transaction that finishes the task, with when its provider's link dies.
+    ends.recordWithEnd((manager, end) =>
+      end.status === 'SUCCESS'
+        ? this.recordDue(manager, end.task.id, end.at, this.outputs.expiresAt(end.task.platform, end.task.finishTime ?? end.at))
+        : Promise.resolve(),
+    );
   }
 
-  /** Inside the caller's transaction: the task's video is due to be archived from `now`. */
-  async recordDue(manager: EntityManager, taskRowId: number, now: number): Promise<void> {
-    await changedRows(manager, INSERT_DUE_SQL, [taskRowId, now]);
+  /** Inside the caller's transaction: the task's video is due to be archived from `now`; `expiresAt`: when its provider's link dies. */
+  async recordDue(manager: EntityManager, taskRowId: number, now: number, expiresAt: number | null = null): Promise<void> {
+    await changedRows(manager, INSERT_DUE_SQL, [taskRowId, now, expiresAt]);
   }
 
   /**
-   * Claims up to `limit` archives due: their due time moves to the lease's end, so no other
-   * instance takes them until it runs out (a crashed instance's come back by themselves).
+   * Claims up to `limit` archives due, short-lived outputs first (soonest to expire first), then the
+   * rest (longest due first): their due time moves to the lease's end, so no other instance takes
+   * them until it runs out (a crashed instance's come back by themselves). Returned in that order.
    */
   async claimDue(owner: string, now: number, leaseUntil: number, limit: number): Promise<VideoArchiveEntity[]> {
-    const claimed = await claimLease(this.transactions, {
+    const lease = { sql: 'lease_owner = ?, due_at = ?', params: [owner, leaseUntil] };
+    const expiring = await claimLease(this.transactions, {
       table: 'video_archives',
       key: 'task_row_id',
-      claimable: { sql: "due_at <= ? AND status = 'pending'", params: [now] },
-      order: 'due_at',
+      claimable: { sql: "status = 'pending' AND expires_at IS NOT NULL AND due_at <= ?", params: [now] },
+      order: 'expires_at',
       limit,
-      lease: { sql: 'lease_owner = ?, due_at = ?', params: [owner, leaseUntil] },
+      lease,
     });
-    if (claimed.length === 0) return [];
-    return this.archives.find({ where: { leaseOwner: owner, dueAt: leaseUntil, status: 'pending' } });
+    const others =
+      expiring.length < limit
+        ? await claimLease(this.transactions, {
+            table: 'video_archives',
+            key: 'task_row_id',
+            claimable: { sql: "due_at <= ? AND status = 'pending'", params: [now] },
+            order: 'due_at',
+            limit: limit - expiring.length,
+            lease,
+          })
+        : [];
+    if (expiring.length === 0 && others.length === 0) return [];
+    const claimed = await this.archives.find({ where: { leaseOwner: owner, dueAt: leaseUntil, status: 'pending' } });
+    const first = (archive: VideoArchiveEntity) => archive.expiresAt ?? Number.MAX_SAFE_INTEGER;
+    return claimed.sort((a, b) => first(a) - first(b));
   }
 
   findOf(taskRowId: number): Promise<VideoArchiveEntity | null> {
@@ -62,13 +85,14 @@ export class VideoArchiveRepository {
   }
 
   async summaryOf(taskRowId: number): Promise<ArchiveSummary> {
-    return toArchiveSummary(await this.findOf(taskRowId));
+    return toArchiveSummary(await this.findOf(taskRowId), this.clock.now());
   }
 
   /** The archives of a page of tasks, by task row id (a task without one has none in the map). */
   async summariesOf(taskRowIds: number[]): Promise<Map<number, ArchiveSummary>> {
     const rows = taskRowIds.length ? await this.archives.find({ where: { taskRowId: In(taskRowIds) } }) : [];
-    return new Map(rows.map((row) => [row.taskRowId, toArchiveSummary(row)]));
+    const now = this.clock.now();
+    return new Map(rows.map((row) => [row.taskRowId, toArchiveSummary(row, now)]));
   }
 
   /** Keeps a long upload's claim alive; false when the archive was taken over or settled meanwhile. */
@@ -127,7 +151,7 @@ export class VideoArchiveRepository {
       if ((result.affected ?? 0) > 0) return true;
       // A task that finished before archiving existed has no archive yet.
       if (await manager.findOne(VideoArchiveEntity, { where: { taskRowId: task.id } })) return false;
-      await this.recordDue(manager, task.id, now);
+      await this.recordDue(manager, task.id, now, this.outputs.expiresAt(task.platform, task.finishTime ?? now));
       return true;
     });
   }

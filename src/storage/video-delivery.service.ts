@@ -3,13 +3,13 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { PassThrough, Readable } from 'node:stream';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { toUnixSeconds } from '../common/runtime/clock';
+import { Clock, toUnixSeconds } from '../common/runtime/clock';
 import type { TaskEntity } from '../tasks/task.entity';
 import { parseByteRange } from './byte-range';
 import { ProviderVideoError, ProviderVideoSource, RELAY_BUFFER_BYTES } from './provider-video-source.service';
 import { OnDemandThumbnail } from './on-demand-thumbnail.service';
 import { looksLikeText } from './video-bytes';
-import type { VideoArchiveEntity } from './video-archive.entity';
+import { outputExpired, type VideoArchiveEntity } from './video-archive.entity';
 import { VideoArchiveRepository } from './video-archive.repository';
 import { VideoObjectKeys } from './video-object-keys';
 import { VIDEO_STORE, type ByteRange, type VideoStore } from './video-store';
@@ -36,6 +36,8 @@ export interface DeliveryRequest {
  * Serves a finished task's video: from the gateway's store once archived (Range 206, 416, HEAD,
  * ETag/Last-Modified, streamed at disk speed), from the provider until then (Range passed on, and
  * never a page that is not a video). `variant=thumbnail` is the poster frame made when archiving.
+ * A video without a copy is gone once its provider link has expired (answered without asking the
+ * provider) or the provider says it discarded it: 410 `video_expired`.
  */
 @Injectable()
 export class VideoDeliveryService {
@@ -47,6 +49,7 @@ export class VideoDeliveryService {
     private readonly provider: ProviderVideoSource,
     private readonly archives: VideoArchiveRepository,
     private readonly onDemand: OnDemandThumbnail,
+    private readonly clock: Clock,
   ) {}
 
   async open(task: TaskEntity, request: DeliveryRequest): Promise<VideoStream> {
@@ -55,7 +58,10 @@ export class VideoDeliveryService {
     const archive = await this.archives.findOf(task.id);
     const archived = this.store !== null && archive?.status === 'archived' && archive.size !== null;
     if (variant === 'thumbnail') {
-      if (!archived) return this.thumbnailMeanwhile(task, archive, request);
+      if (!archived) {
+        this.refuseIfExpired(task, archive);
+        return this.thumbnailMeanwhile(task, archive, request);
+      }
       if (archive.thumbnailSize === null) throw AppError.notFound(`video ${task.taskId} has no thumbnail`);
       return this.fromStore(
         task,
@@ -76,7 +82,13 @@ export class VideoDeliveryService {
         this.logger.error(`stored video of ${task.taskId} could not be read: ${(error as Error)?.message ?? error}`);
       }
     }
+    this.refuseIfExpired(task, archive);
     return this.fromProvider(task, archive, request.range);
+  }
+
+  /** Past its provider's expiry a video without a copy is gone: 410, never the provider's error page or a dead link. */
+  private refuseIfExpired(task: TaskEntity, archive: VideoArchiveEntity | null): void {
+    if (archive && outputExpired(archive.expiresAt, this.clock.now())) throw videoExpired(task, 'its link at the provider expired');
   }
 
   /**
@@ -142,10 +154,7 @@ export class VideoDeliveryService {
       response = await this.provider.open(task, forwardedRange);
     } catch (error) {
       if (error instanceof ProviderVideoError && error.reason === 'gone' && archive?.status === 'failed') {
-        throw new AppError(
-          ErrorCode.Gone,
-          `video ${task.taskId} is no longer available: the provider discarded it before the gateway could keep a copy`,
-        );
+        throw videoExpired(task, 'the provider discarded it');
       }
       // Some providers answer an unsatisfiable range with an error instead of 416: the client gets its 416 all the same.
       if (forwardedRange && error instanceof ProviderVideoError && error.reason === 'unavailable') {
@@ -255,6 +264,10 @@ async function peek(stream: Readable, bytes: number): Promise<{ head: Buffer; bo
   }
   return { head, body };
 }
+
+/** The one answer for a video that is gone for good (see ErrorCode.VideoExpired). */
+const videoExpired = (task: TaskEntity, why: string) =>
+  new AppError(ErrorCode.VideoExpired, `video ${task.taskId} is no longer available: ${why} before the gateway could keep a copy`);
 
 const unavailable = () =>
   new AppError(ErrorCode.ServiceUnavailable, 'the video is temporarily unavailable from the provider, retry later', {

@@ -16,6 +16,8 @@ export const hasPlayableVideo = (task: TaskEntity): boolean => task.status === '
 export interface TaskArchiveFacts {
   status: string | null;
   hasThumbnail: boolean;
+  /** Its provider's link died before a copy was made: the video is gone. */
+  videoExpired: boolean;
 }
 
 /** The operator's view of a task: everything but secrets and the raw request body. */
@@ -45,7 +47,8 @@ export const toAdminTaskView = (task: TaskEntity, archive: TaskArchiveFacts, stu
   created_at: toUnixSeconds(task.createdAt),
   updated_at: toUnixSeconds(task.updatedAt),
   deleted: task.deletedAt !== null,
-  has_video: hasPlayableVideo(task),
+  has_video: hasPlayableVideo(task) && !archive.videoExpired,
+  video_expired: task.status === 'SUCCESS' && archive.videoExpired,
   archive_status: archive.status,
   has_thumbnail: archive.hasThumbnail,
   stuck,

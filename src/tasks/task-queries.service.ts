@@ -62,6 +62,15 @@ export class TaskQueries {
     return this.tasks.countByStatusPer(column, fromMs);
   }
 
+  /**
+   * Per channel, over the tasks created since `fromMs`: what customers paid for them (their charges
+   * that stand: accepted and not failed, so not refunded), and what the providers reported of their
+   * own cost, summed per unit (with how many tasks reported it).
+   */
+  chargedAndProviderUsageByChannel(fromMs: number): ReturnType<TaskRepository['chargedAndProviderUsageByChannel']> {
+    return this.tasks.chargedAndProviderUsageByChannel(fromMs);
+  }
+
   /** One page of a client's visible tasks in id order, for cursor paging (`afterId` is exclusive). */
   listOwnedPage(userId: number, options: { afterId?: number; limit: number; order: 'asc' | 'desc' }): Promise<TaskEntity[]> {
     return this.tasks.listVisiblePage(userId, options);

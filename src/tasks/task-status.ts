@@ -8,6 +8,8 @@ export type TaskStatus = 'SUBMITTING' | 'NOT_START' | 'QUEUED' | 'IN_PROGRESS' |
 export type FlatStatus = 'queued' | 'in_progress' | 'completed' | 'failed';
 
 export const TERMINAL_STATUSES: TaskStatus[] = ['SUCCESS', 'FAILURE', 'REJECTED'];
+/** States whose charge stands: the provider accepted the task and it did not fail (a failure is refunded, a refused submit released, a submit still only holds). */
+export const CHARGED_STATUSES: TaskStatus[] = ['NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUCCESS'];
 /** States the sync job polls upstream. */
 export const POLLABLE_STATUSES: TaskStatus[] = ['NOT_START', 'QUEUED', 'IN_PROGRESS'];
 

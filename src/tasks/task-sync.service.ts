@@ -210,7 +210,8 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const plan = this.transitions.planPoll(task, outcome, estimatedProgress(task, adapter, now), {
       nextPollAt: nextPollAfter(round.claimedAt.get(task.id) ?? now, now, interval, adapter.minPollIntervalMs),
     });
-    if (plan.failure === undefined && plan.status === task.status) {
+    // A quiet poll (same state, no new cost reported) joins the batched write; anything else is written on its own.
+    if (plan.failure === undefined && plan.status === task.status && plan.changes.providerUsage === undefined) {
       await round.releases.add(task, owner, plan.changes);
       return 'polled';
     }

@@ -5,6 +5,7 @@ import { Clock } from '../common/runtime/clock';
 import { TransactionRunner } from '../database/transaction-runner';
 import { RefundCause, TaskMetrics } from './task-metrics.service';
 import { FAILURE } from '../upstream/failure-reason';
+import { keptProviderUsage, sameProviderUsage } from '../upstream/provider-usage';
 import type { PollOutcome } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
@@ -41,22 +42,26 @@ export class TaskTransitionsService {
   /**
    * What a poll means for the task, without writing anything: the status it moves to and the
    * columns to change (with `lease`, also the next poll time and the released lease, so one write
-   * does it all). `failure` is set when the task must fail (and be refunded).
+   * does it all). `failure` is set when the task must fail (and be refunded). `changes.providerUsage`
+   * is set when the provider reported a cost the task does not have yet.
    */
   planPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, lease?: { nextPollAt: number }): PollPlan {
     const now = this.clock.now();
     const polledAt = lease ? now : undefined;
+    // The provider's last report of its cost is kept; one that repeats what the task has writes nothing.
+    const reported = keptProviderUsage(outcome.providerUsage);
+    const usage = reported && !sameProviderUsage(task.providerUsage, reported) ? { providerUsage: reported } : {};
     if (outcome.state === 'failed')
       return {
         status: 'FAILURE',
-        changes: { upstreamResponse: outcome.raw },
+        changes: { upstreamResponse: outcome.raw, ...usage },
         // The provider's own "cancelled", once the client's cancel was sent to it, is that cancel's end.
         failure: outcome.cancelledUpstream && task.cancelSentAt !== null ? FAILURE.cancelled : (outcome.failReason ?? 'generation failed'),
         polledAt,
       };
     const target: TaskStatus = outcome.state === 'succeeded' ? 'SUCCESS' : outcome.state === 'running' ? 'IN_PROGRESS' : 'QUEUED';
     const progress = target === 'SUCCESS' ? 100 : Math.max(task.progress, Math.min(99, Math.round(outcome.progress ?? estimatedProgress)));
-    const changes: Partial<TaskEntity> = { progress, upstreamResponse: outcome.raw, updatedAt: now, pollFailures: 0 };
+    const changes: Partial<TaskEntity> = { progress, upstreamResponse: outcome.raw, updatedAt: now, pollFailures: 0, ...usage };
     if (lease) Object.assign(changes, { nextPollAt: lease.nextPollAt, leaseOwner: null, leaseUntil: null });
     if (target === 'IN_PROGRESS' || target === 'SUCCESS') changes.startTime = task.startTime ?? now;
     if (target === 'SUCCESS') {

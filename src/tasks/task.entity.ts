@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn, jsonColumn } from '../database/column-transformers';
 import type { Platform } from '../upstream/channel.entity';
+import type { ProviderUsage } from '../upstream/upstream-adapter';
 import type { TaskStatus } from './task-status';
 
 /** The task record both API surfaces (/v1/videos and /v1/video/generations) read and write. */
@@ -136,4 +137,8 @@ export class TaskEntity {
   /** When a client's cancel was sent to the provider (null: never, or the provider refused it); a crash of that cancel resumes from it. */
   @Column({ name: 'cancel_sent_at', type: 'bigint', nullable: true, transformer: bigintColumn })
   cancelSentAt: number | null;
+
+  /** What the provider last reported of its own cost of the task (at submit or a poll); operators only, never a customer. */
+  @Column({ name: 'provider_usage', type: 'text', nullable: true, transformer: jsonColumn })
+  providerUsage: ProviderUsage | null;
 }

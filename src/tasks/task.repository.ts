@@ -3,16 +3,18 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, LessThan, Not, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { caseById } from '../database/case-by-id';
 import { jsonColumn } from '../database/column-transformers';
+import { jsonFieldSql } from '../database/json-fields';
 import { changedRows, insertEntity } from '../database/lean-writes';
 import { LeanReads } from '../database/lean-reads';
 import { selectForUpdate } from '../database/row-locks';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
+import type { ProviderUsage } from '../upstream/upstream-adapter';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import type { TaskEventInput } from './task-events';
 import type { TaskListQuery, TaskSort } from './task-list-query';
-import { POLLABLE_STATUSES, TERMINAL_STATUSES, TaskStatus } from './task-status';
+import { CHARGED_STATUSES, POLLABLE_STATUSES, TERMINAL_STATUSES, TaskStatus } from './task-status';
 
 /** What a poll that changed nothing but progress writes back. */
 export interface PollRelease {
@@ -30,13 +32,19 @@ export interface SubmitAccepted {
   submitTime: number;
   nextPollAt: number;
   request?: Record<string, unknown>;
+  /** What the provider said the task costs it, when its submit answer says so. */
+  providerUsage?: ProviderUsage;
 }
 
 const MARK_SUBMITTED_SET =
   "UPDATE tasks SET status = 'NOT_START', upstream_task_id = ?, submit_time = ?, next_poll_at = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?";
 const MARK_SUBMITTED_WHERE = " WHERE id = ? AND status = 'SUBMITTING' AND lease_owner = ?";
-const MARK_SUBMITTED_SQL = MARK_SUBMITTED_SET + MARK_SUBMITTED_WHERE;
-const MARK_SUBMITTED_WITH_REQUEST_SQL = `${MARK_SUBMITTED_SET}, request = ?${MARK_SUBMITTED_WHERE}`;
+/** Each variant written once (by whether the request and the provider's usage are written too), so the driver keeps it prepared. */
+const MARK_SUBMITTED_SQL = [false, true].map((request) =>
+  [false, true].map(
+    (usage) => `${MARK_SUBMITTED_SET}${request ? ', request = ?' : ''}${usage ? ', provider_usage = ?' : ''}${MARK_SUBMITTED_WHERE}`,
+  ),
+);
 const INSERT_EVENT_SQL = 'INSERT INTO task_events (task_row_id, kind, status, progress, detail, at) VALUES (?, ?, ?, ?, ?, ?)';
 
 /**
@@ -75,6 +83,38 @@ export class TaskRepository {
     private readonly transactions: TransactionRunner,
     private readonly reads: LeanReads,
   ) {}
+
+  /**
+   * Per channel, over the tasks created since `fromMs`: what customers paid for them (their charges
+   * that stand: accepted and not failed, so not refunded), and what the providers reported of their
+   * own cost, summed per unit (with how many tasks reported it).
+   */
+  async chargedAndProviderUsageByChannel(fromMs: number): Promise<{
+    charged: Map<number | null, number>;
+    usage: Array<{ channelId: number | null; unit: string; amount: number; tasks: number }>;
+  }> {
+    const manager = this.tasks.manager;
+    const unit = jsonFieldSql(manager, 'provider_usage', 'unit', 'text');
+    const amount = jsonFieldSql(manager, 'provider_usage', 'amount', 'number');
+    const [charged, usage]: Array<Array<Record<string, string | number | null>>> = await Promise.all([
+      manager.query(
+        `SELECT channel_id AS k, SUM(quota) AS q FROM tasks WHERE created_at >= ? AND status IN (${CHARGED_STATUSES.map(() => '?').join(', ')}) GROUP BY channel_id`,
+        [fromMs, ...CHARGED_STATUSES],
+      ),
+      manager.query(
+        `SELECT channel_id AS k, ${unit} AS u, SUM(${amount}) AS a, COUNT(*) AS n FROM tasks ` +
+          `WHERE created_at >= ? AND provider_usage IS NOT NULL GROUP BY channel_id, ${unit}`,
+        [fromMs],
+      ),
+    ]);
+    const channelOf = (key: string | number | null) => (key === null ? null : Number(key));
+    return {
+      charged: new Map(charged.map((row) => [channelOf(row.k), Number(row.q ?? 0)])),
+      usage: usage
+        .filter((row) => typeof row.u === 'string' && row.u !== '')
+        .map((row) => ({ channelId: channelOf(row.k), unit: String(row.u), amount: Number(row.a ?? 0), tasks: Number(row.n) })),
+    };
+  }
 
   /** Whether any task (of any account, deleted or not) names the public model `model`. */
   hasTaskOfModel(model: string): Promise<boolean> {
@@ -176,13 +216,14 @@ export class TaskRepository {
   /**
    * The provider accepted a SUBMITTING task: it becomes NOT_START with the provider's id and lets go
    * of its lease. A compare-and-set on status and lease owner, as `compareAndSet`, in fixed SQL (the
-   * submit's hot path). `request` replaces the stored request when given.
+   * submit's hot path). `request` replaces the stored request, `providerUsage` the provider's reported cost, when given.
    */
   async markSubmitted(manager: EntityManager, id: number, owner: string, accepted: SubmitAccepted): Promise<boolean> {
     const params: unknown[] = [accepted.upstreamTaskId, accepted.submitTime, accepted.nextPollAt, accepted.submitTime];
     if (accepted.request) params.push(jsonColumn.to(accepted.request));
+    if (accepted.providerUsage) params.push(jsonColumn.to(accepted.providerUsage));
     params.push(id, owner);
-    return (await changedRows(manager, accepted.request ? MARK_SUBMITTED_WITH_REQUEST_SQL : MARK_SUBMITTED_SQL, params)) > 0;
+    return (await changedRows(manager, MARK_SUBMITTED_SQL[accepted.request ? 1 : 0][accepted.providerUsage ? 1 : 0], params)) > 0;
   }
 
   /**

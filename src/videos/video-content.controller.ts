@@ -42,7 +42,12 @@ export class VideoContentController {
   })
   @ApiResponse({ status: 404, type: OpenAiErrorDto, description: "unknown task, another account's task, or a variant there is none of" })
   @ApiResponse({ status: 409, type: OpenAiErrorDto, description: 'the task has not completed; the message names its status' })
-  @ApiResponse({ status: 410, type: OpenAiErrorDto, description: 'the provider discarded the video before the gateway could keep a copy' })
+  @ApiResponse({
+    status: 410,
+    type: OpenAiErrorDto,
+    description:
+      '`video_expired`: the video is gone for good: its link at the provider expired (some providers keep outputs an hour or less), or the provider discarded it, before the gateway could keep a copy',
+  })
   @ApiResponse({ status: 416, description: 'the range cannot be satisfied; `Content-Range: bytes */<size>`' })
   @ApiResponse({
     status: 503,

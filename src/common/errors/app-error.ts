@@ -10,10 +10,15 @@ export enum ErrorCode {
   Conflict = 'conflict',
   /** A cancel of a task its provider cannot (or no longer can) cancel; the task goes on. */
   CancelNotSupported = 'cancel_not_supported',
-  /** A resource that existed and never will again (a video the provider discarded before it was archived). */
+  /** A resource that existed and never will again: the general 410, what a 410 without a more specific code says. */
   Gone = 'gone',
   /** A model past its sunset, or retired: the answer names its replacement. */
   ModelRetired = 'model_retired',
+  /**
+   * A completed task's video is gone for good: its provider discarded it (its link expired, or it says it
+   * no longer has it) before the gateway could keep a copy. Every content route of the video answers it.
+   */
+  VideoExpired = 'video_expired',
   PayloadTooLarge = 'payload_too_large',
   RateLimited = 'rate_limited',
   ServiceUnavailable = 'service_unavailable',
@@ -37,6 +42,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.CancelNotSupported]: 409,
   [ErrorCode.Gone]: 410,
   [ErrorCode.ModelRetired]: 410,
+  [ErrorCode.VideoExpired]: 410,
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.RateLimited]: 429,
   [ErrorCode.Internal]: 500,

@@ -21,7 +21,9 @@ export const toCustomerTaskView = (task: TaskEntity, archive: ArchiveSummary) =>
   failure_reason: task.status === 'FAILURE' ? task.failReason : null,
   prompt: promptExcerpt(task.prompt),
   size: task.outputSize,
-  has_video: task.status === 'SUCCESS',
+  has_video: task.status === 'SUCCESS' && !archive.videoExpired,
+  // The provider's link died before the gateway could keep a copy: no player, a note instead.
+  video_expired: task.status === 'SUCCESS' && archive.videoExpired,
   // A poster frame exists once the video was archived and could be decoded.
   has_thumbnail: task.status === 'SUCCESS' && archive.hasThumbnail,
   created_at: toUnixSeconds(task.createdAt),

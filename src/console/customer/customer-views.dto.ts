@@ -58,6 +58,10 @@ export class CustomerTaskDto {
   @ApiProperty({ nullable: true, type: String, description: 'the prompt, at most 120 characters' }) prompt: string | null;
   @ApiProperty({ nullable: true, type: String, example: '1280x720' }) size: string | null;
   @ApiProperty({ description: 'the video can be played from /console/api/tasks/{task_id}/content' }) has_video: boolean;
+  @ApiProperty({
+    description: "completed, but the provider's link expired before the gateway could keep a copy: the video is gone (410 `video_expired`)",
+  })
+  video_expired: boolean;
   @ApiProperty({ description: 'a poster frame is at /console/api/tasks/{task_id}/thumbnail (once the video is archived)' })
   has_thumbnail: boolean;
   @ApiProperty() created_at: number;

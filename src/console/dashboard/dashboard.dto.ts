@@ -29,6 +29,26 @@ export class DashboardChannelDto {
   @ApiProperty({ description: 'refused at submit (never accepted, nothing charged)' }) rejected: number;
   @ApiProperty({ type: Number, nullable: true, description: 'success / (success + failure); null before any finished' }) success_rate:
     number | null;
+  @ApiProperty({
+    description: "quota customers paid for the channel's tasks created in the range: the charges that stand (a failed task's is refunded)",
+  })
+  net_charged: number;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    example: { credits: 120 },
+    description:
+      "what the channel's provider reported of its own cost of those tasks, summed per unit (fal_billable_units, credits, usd_ticks, predict_seconds); {} when it reports none",
+  })
+  provider_usage: Record<string, number>;
+  @ApiProperty({ description: 'how many of those tasks had a cost reported' }) provider_usage_tasks: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 0.05,
+    description: 'the reported cost in USD where its unit converts by itself (usd_ticks: 1e10 ticks = 1 USD); null when none does',
+  })
+  provider_usd: number | null;
 }
 
 export class DashboardModelDto {

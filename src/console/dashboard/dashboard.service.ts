@@ -10,6 +10,7 @@ import type { TaskStatus } from '../../tasks/task-status';
 import { ChannelsService } from '../../upstream/channels.service';
 import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.service';
 import { UpstreamCallStatsQueries } from '../../upstream/upstream-call-stats-queries.service';
+import { providerUsageUsd } from '../../upstream/provider-usage';
 import { percentileFromBuckets } from '../../upstream/upstream-latency-buckets';
 import { WebhookDeliveryRepository } from '../../webhooks/webhook-delivery.repository';
 import { WebhookEndpointRepository } from '../../webhooks/webhook-endpoint.repository';
@@ -67,6 +68,7 @@ export class DashboardService {
       failingEndpoints,
       failedDeliveries,
       stored,
+      providerCosts,
     ] = await Promise.all([
       this.tasks.countByBucketAndStatus(window.fromMs, window.bucketMs),
       this.tasks.countByStatusPer('channel_id', window.fromMs),
@@ -80,6 +82,7 @@ export class DashboardService {
       this.endpoints.countFailing(),
       this.deliveries.countFailedSince(window.fromMs),
       this.archives.totals(),
+      this.tasks.chargedAndProviderUsageByChannel(window.fromMs),
     ]);
     const names = new Map(channels.map((channel) => [channel.id, channel.name]));
     const zeros = () => new Array<number>(window.starts.length).fill(0);
@@ -133,7 +136,13 @@ export class DashboardService {
       refunds: { count: refundCount, quota: refundByBucket.reduce((sum, value) => sum + value, 0), by_bucket: refundByBucket },
       by_channel: [...perChannel].map(([key, outcomes]): DashboardChannelDto => {
         const channelId = key === null ? null : Number(key);
-        return { channel_id: channelId, channel_name: channelId === null ? null : (names.get(channelId) ?? null), ...outcomes };
+        return {
+          channel_id: channelId,
+          channel_name: channelId === null ? null : (names.get(channelId) ?? null),
+          ...outcomes,
+          net_charged: providerCosts.charged.get(channelId) ?? 0,
+          ...providerCostOf(providerCosts.usage.filter((row) => row.channelId === channelId)),
+        };
       }),
       by_model: [...perModel]
         .map(([key, outcomes]): DashboardModelDto => ({ model: String(key), ...outcomes, quota: modelQuota.get(String(key)) ?? 0 }))
@@ -171,6 +180,22 @@ export class DashboardService {
       task_retention_s: Math.floor(this.config.taskRetentionMs / 1000),
     };
   }
+}
+
+/** A channel's reported provider cost: summed per unit, the tasks that reported one, and USD where the units convert. */
+function providerCostOf(
+  rows: Array<{ unit: string; amount: number; tasks: number }>,
+): Pick<DashboardChannelDto, 'provider_usage' | 'provider_usage_tasks' | 'provider_usd'> {
+  const usage: Record<string, number> = {};
+  let tasks = 0;
+  let usd: number | null = null;
+  for (const row of rows) {
+    usage[row.unit] = (usage[row.unit] ?? 0) + row.amount;
+    tasks += row.tasks;
+    const inUsd = providerUsageUsd(row.unit, row.amount);
+    if (inUsd !== null) usd = Math.round(((usd ?? 0) + inUsd) * 1e6) / 1e6;
+  }
+  return { provider_usage: usage, provider_usage_tasks: tasks, provider_usd: usd };
 }
 
 /** Per key: tasks, successes, failures, refused submits (apart, as the chart counts them) and the success rate of the accepted tasks that finished. */

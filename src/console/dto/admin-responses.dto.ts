@@ -129,7 +129,11 @@ export class AdminTaskDto {
   @ApiProperty({ description: 'Unix seconds' }) created_at: number;
   @ApiProperty({ description: 'Unix seconds' }) updated_at: number;
   @ApiProperty({ description: 'the client deleted it on /v1/videos' }) deleted: boolean;
-  @ApiProperty({ description: 'completed and not deleted: /api/admin/tasks/{task_id}/content plays it' }) has_video: boolean;
+  @ApiProperty({ description: 'completed, not deleted and not expired: /api/admin/tasks/{task_id}/content plays it' }) has_video: boolean;
+  @ApiProperty({
+    description: "completed, but its provider's link expired before the gateway could keep a copy: the video is gone (410 `video_expired`)",
+  })
+  video_expired: boolean;
   @ApiProperty({ description: 'its poll has been due for over a minute' }) stuck: boolean;
   @ApiProperty({
     enum: ['pending', 'archived', 'failed'],

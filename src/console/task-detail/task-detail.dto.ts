@@ -1,12 +1,26 @@
 import { ApiProperty, ApiPropertyOptional, IntersectionType, OmitType } from '@nestjs/swagger';
 import { UnifiedTaskResponse } from '../../generations/dto/unified-task.dto';
 import { FlatVideoDto } from '../../videos/dto/video.dto';
+import { PROVIDER_USAGE_UNITS } from '../../upstream/provider-usage';
 import { CustomerTaskDto } from '../customer/customer-views.dto';
 
 export class TaskMoneyMovementDto {
   @ApiProperty({ example: 4500, description: 'quota units (positive)' }) quota: number;
   @ApiProperty({ description: 'the ledger row (GET /api/admin/logs)' }) log_id: number;
   @ApiPropertyOptional({ enum: ['consume', 'hold', 'refund', 'release'], description: 'admin view only: the ledger type' }) type?: string;
+}
+
+/** What the provider reported of its own cost of a task (operators only). */
+export class ProviderUsageDto {
+  @ApiProperty({ enum: PROVIDER_USAGE_UNITS, example: 'usd_ticks', description: "the provider's own unit" }) unit: string;
+  @ApiProperty({ example: 500000000, description: 'the last amount it reported (at submit or a poll)' }) amount: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: 0.05,
+    description: 'USD, where the unit converts by itself (usd_ticks: 1e10 ticks = 1 USD); null for the others',
+  })
+  usd_estimate: number | null;
 }
 
 export class TimelineEntryDto {
@@ -74,6 +88,21 @@ export class AdminTaskDetailDto extends TaskDetailFieldsDto {
   @ApiProperty({ type: String, nullable: true }) upstream_task_id: string | null;
   @ApiProperty({ enum: ['pending', 'archived', 'failed'], type: String, nullable: true }) archive_status: string | null;
   @ApiProperty({ type: String, nullable: true, description: "why the archive's last try failed" }) archive_error: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "Unix seconds: when the provider's link to the video dies (finish time + the provider's output lifetime); null when it keeps it",
+  })
+  video_expires_at: number | null;
+  @ApiProperty({ description: "the provider's link expired before the gateway could keep a copy: the video is gone (410 `video_expired`)" })
+  video_expired: boolean;
+  @ApiProperty({
+    type: ProviderUsageDto,
+    nullable: true,
+    description: 'what the provider last reported of its own cost of the task; null when it reports none. Never shown to customers',
+  })
+  provider_usage: ProviderUsageDto | null;
   @ApiProperty({ description: 'the client deleted it on /v1/videos' }) deleted: boolean;
-  @ApiProperty({ description: 'completed and not deleted: /api/admin/tasks/{task_id}/content plays it' }) has_video: boolean;
+  @ApiProperty({ description: 'completed, not deleted and not expired: /api/admin/tasks/{task_id}/content plays it' }) has_video: boolean;
 }

@@ -13,10 +13,18 @@ import { TaskCancelService } from '../../tasks/task-cancel.service';
 import { TaskQueries } from '../../tasks/task-queries.service';
 import { toFlatStatus } from '../../tasks/task-status';
 import { ChannelsService } from '../../upstream/channels.service';
+import { providerUsageUsd } from '../../upstream/provider-usage';
+import type { ProviderUsage } from '../../upstream/upstream-adapter';
 import { toFlatVideo } from '../../videos/flat-video.view';
 import { WebhookDeliveryRepository } from '../../webhooks/webhook-delivery.repository';
 import { toCustomerTaskView } from '../customer/customer-tasks.service';
-import type { AdminTaskDetailDto, CustomerTaskDetailDto, TaskDetailFieldsDto, TaskMoneyMovementDto } from './task-detail.dto';
+import type {
+  AdminTaskDetailDto,
+  CustomerTaskDetailDto,
+  ProviderUsageDto,
+  TaskDetailFieldsDto,
+  TaskMoneyMovementDto,
+} from './task-detail.dto';
 import { Audience, buildTimeline } from './task-timeline';
 
 /** The task drawer of the console: both API forms of a task, its money and its timeline. */
@@ -66,8 +74,11 @@ export class TaskDetailService {
       upstream_task_id: task.upstreamTaskId,
       archive_status: archive.status,
       archive_error: archive.error,
+      video_expires_at: task.status === 'SUCCESS' && archive.expiresAt !== null ? toUnixSeconds(archive.expiresAt) : null,
+      video_expired: task.status === 'SUCCESS' && archive.videoExpired,
+      provider_usage: task.providerUsage ? toProviderUsageView(task.providerUsage) : null,
       deleted: task.deletedAt !== null,
-      has_video: hasPlayableVideo(task),
+      has_video: hasPlayableVideo(task) && !archive.videoExpired,
       ...fields,
       // The operator sees every reason, also a refused submit's.
       failure_reason: task.failReason,
@@ -100,6 +111,13 @@ export class TaskDetailService {
     };
   }
 }
+
+/** The provider's reported cost, with what it is in USD where its unit says so. */
+const toProviderUsageView = (usage: ProviderUsage): ProviderUsageDto => ({
+  unit: usage.unit,
+  amount: usage.amount,
+  usd_estimate: providerUsageUsd(usage.unit, usage.amount),
+});
 
 function movement(ledger: LogEntity[], types: string[], audience: Audience): TaskMoneyMovementDto | null {
   const row = ledger.find((entry) => types.includes(entry.type));

@@ -19,6 +19,7 @@ import { RetentionIndexes1764700000400 } from './1764700000400-retention-indexes
 import { DeliveryEventIndex1764700000500 } from './1764700000500-delivery-event-index';
 import { TaskCancelSent1764800000100 } from './1764800000100-task-cancel-sent';
 import { ModelCatalog1764900000100 } from './1764900000100-model-catalog';
+import { ProviderUsageOutputExpiry1765000000100 } from './1765000000100-provider-usage-output-expiry';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   DeliveryEventIndex1764700000500,
   TaskCancelSent1764800000100,
   ModelCatalog1764900000100,
+  ProviderUsageOutputExpiry1765000000100,
 ];

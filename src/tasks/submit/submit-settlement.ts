@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../../database/database-errors';
 import { TransactionRunner } from '../../database/transaction-runner';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE } from '../../upstream/failure-reason';
+import { keptProviderUsage } from '../../upstream/provider-usage';
 import type { SubmitOutcome, UpstreamAdapter } from '../../upstream/upstream-adapter';
 import { PendingSubmitWrites } from '../pending-submit-writes';
 import { pollIntervalFor } from '../poll-interval';
@@ -44,6 +45,7 @@ export class SubmitSettlement {
     owner: string,
   ): Promise<TaskEntity> {
     const now = this.clock.now();
+    const providerUsage = keptProviderUsage(outcome.providerUsage);
     const changes: Partial<TaskEntity> = {
       status: 'NOT_START',
       upstreamTaskId: outcome.upstreamTaskId,
@@ -53,8 +55,15 @@ export class SubmitSettlement {
       leaseUntil: null,
       updatedAt: now,
       ...(outcome.requestPatch ? { request: { ...task.request, ...outcome.requestPatch } } : {}),
+      ...(providerUsage ? { providerUsage } : {}),
     };
-    const accepted = { upstreamTaskId: outcome.upstreamTaskId, submitTime: now, nextPollAt: changes.nextPollAt!, request: changes.request };
+    const accepted = {
+      upstreamTaskId: outcome.upstreamTaskId,
+      submitTime: now,
+      nextPollAt: changes.nextPollAt!,
+      request: changes.request,
+      providerUsage,
+    };
     const accept = () =>
       this.transactions.run(async (manager) => {
         if (!(await this.tasks.markSubmitted(manager, task.id, owner, accepted))) return false;

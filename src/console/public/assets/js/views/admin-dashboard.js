@@ -1,10 +1,11 @@
 // Admin dashboard (the admin's home): tasks per bucket by status, net quota and refunds, outcomes by
-// channel and model, upstream latency and errors, quota by model, stuck tasks, webhook failures and
-// the video store, over 1 h, 24 h, 7 d or 30 d (GET /api/admin/dashboard?range=...).
+// channel (with what customers paid beside what the provider reported of its own cost) and model,
+// upstream latency and errors, quota by model, stuck tasks, webhook failures and the video store,
+// over 1 h, 24 h, 7 d or 30 d (GET /api/admin/dashboard?range=...).
 import { Chart } from '../components/chart.js';
 import { DataTable } from '../components/data-table.js';
 import { Button, Card, ErrorNote, Loading, PageHeader, Stat } from '../components/ui.js';
-import { bytes, moneyIn, rate } from '../lib/admin-format.js';
+import { amount, bytes, moneyIn, rate } from '../lib/admin-format.js';
 import { duration, num, quota, shortDate } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { langStore, t } from '../lib/i18n.js';
@@ -113,8 +114,9 @@ function Body({ data, rangeLabel }) {
     </div>
 
     <${Card} title=${t('dash.byChannel')} id="channel-card" class="flush list-card">
+      <p class="card-intro muted">${t('dash.providerCostIntro')}</p>
       <${DataTable} caption=${t('dash.byChannel')} rows=${data.by_channel} rowKey=${(c) => c.channel_id ?? 'none'} rowProps=${(c) => ({ 'data-channel-id': c.channel_id })}
-        empty=${t('dash.noTasks')} emptyIcon="server" columns=${outcomeColumns('channel', (c) => html`<strong>${c.channel_name ?? t('dash.noChannel')}</strong>${c.channel_id !== null && c.channel_id !== undefined ? html` <span class="muted">#${c.channel_id}</span>` : null}`)} />
+        empty=${t('dash.noTasks')} emptyIcon="server" columns=${outcomeColumns('channel', (c) => html`<strong>${c.channel_name ?? t('dash.noChannel')}</strong>${c.channel_id !== null && c.channel_id !== undefined ? html` <span class="muted">#${c.channel_id}</span>` : null}`, currency)} />
     <//>
     <${Card} title=${t('dash.byModel')} id="model-card" class="flush list-card">
       <${DataTable} caption=${t('dash.byModel')} rows=${data.by_model} rowKey=${(m) => m.model} rowProps=${(m) => ({ 'data-model': m.model })}
@@ -158,6 +160,22 @@ function outcomeColumns(kind, title, currency) {
     },
     { key: 'rejected', label: t('dash.col.rejected'), num: true, render: (r) => num(r.rejected) },
   ];
+  if (kind === 'channel')
+    columns.push(
+      {
+        key: 'net_charged',
+        label: t('dash.col.paid'),
+        num: true,
+        render: (c) =>
+          html`${quota(c.net_charged)}${moneyIn(c.net_charged, currency) ? html`<div class="muted small">${moneyIn(c.net_charged, currency)}</div>` : null}`,
+      },
+      {
+        key: 'provider_cost',
+        label: t('dash.col.providerCost'),
+        num: true,
+        render: (c) => html`<${ProviderCost} row=${c} currency=${currency} />`,
+      },
+    );
   if (kind === 'model')
     columns.push({
       key: 'quota',
@@ -167,6 +185,22 @@ function outcomeColumns(kind, title, currency) {
         html`${quota(m.quota)}${moneyIn(m.quota, currency) ? html`<div class="muted small">${moneyIn(m.quota, currency)}</div>` : null}`,
     });
   return columns;
+}
+
+/**
+ * What the channel's provider reported of its own cost, per unit, with USD where the unit converts; the
+ * margin (paid minus that cost) when the console's currency is USD too.
+ */
+function ProviderCost({ row, currency }) {
+  const units = Object.entries(row.provider_usage ?? {});
+  if (!units.length) return html`<span class="muted" data-provider-cost="none">—</span>`;
+  const usd = row.provider_usd;
+  const paid = currency?.code === 'USD' && currency.quota_per_unit ? row.net_charged / currency.quota_per_unit : null;
+  return html`<span data-provider-cost=${units.map(([unit, value]) => `${unit}=${value}`).join(',')}>
+    ${units.map(([unit, value], i) => html`${i ? html`<br />` : null}${t(`usage.unit.${unit}`, { n: num(value, { maximumFractionDigits: 2 }) })}`)}
+    ${usd !== null && usd !== undefined ? html`<div class="muted small">≈ ${amount(usd, 'USD')}</div>` : null}
+    ${usd !== null && usd !== undefined && paid !== null ? html`<div class="muted small">${t('dash.margin', { amount: amount(paid - usd, 'USD') })}</div>` : null}
+  </span>`;
 }
 
 /** A rate as a percentage with a short bar: green for a high success rate, red for a high error rate. */

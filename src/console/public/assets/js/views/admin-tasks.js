@@ -4,8 +4,8 @@ import { DataTable } from '../components/data-table.js';
 import { Icon } from '../components/icon.js';
 import { isActive, TaskStatus, Thumb } from '../components/task-bits.js';
 import { Badge, Button, Card, ErrorNote, Field, Loading, PageHeader, Pager, Progress, SearchField, ShortId } from '../components/ui.js';
-import { bytes } from '../lib/admin-format.js';
-import { compactDateTime, dateTime, money, num, quota } from '../lib/format.js';
+import { amount, bytes } from '../lib/admin-format.js';
+import { compactDateTime, dateTime, dateTimeSeconds, money, num, quota } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
@@ -177,7 +177,7 @@ function UserFilter({ value, disabled, onChange }) {
     onChange=${apply} onKeyDown=${(e) => e.key === 'Enter' && apply(e)} />`;
 }
 
-/** What only an admin sees in the drawer: who owns the task, which channel ran it, the provider's id. */
+/** What only an admin sees in the drawer: who owns the task, which channel ran it, the provider's id and its reported cost, the copy. */
 function adminFacts(task) {
   const fact = (label, value, wide) => html`<div class=${wide ? 'wide' : undefined}><dt>${label}</dt><dd>${value}</dd></div>`;
   return html`
@@ -187,5 +187,7 @@ function adminFacts(task) {
     ${task.upstream_model ? fact(t('atasks.upstreamModel'), html`<code>${task.upstream_model}</code>`) : null}
     ${fact(t('atasks.upstreamId'), task.upstream_task_id ? html`<span data-fact="upstream-id"><${ShortId} id=${task.upstream_task_id} head=${12} tail=${6} /></span>` : '—', true)}
     ${task.archive_status ? fact(t('atasks.archive'), html`${t(`atasks.archive.${task.archive_status}`)}${task.archive_error ? html`<div class="fail-reason">${task.archive_error}</div>` : null}`) : null}
+    ${task.video_expires_at ? fact(t('atasks.videoExpires'), dateTimeSeconds(task.video_expires_at)) : null}
+    ${task.provider_usage ? fact(t('atasks.providerUsage'), html`<span data-fact="provider-usage">${t(`usage.unit.${task.provider_usage.unit}`, { n: num(task.provider_usage.amount, { maximumFractionDigits: 2 }) })}${task.provider_usage.usd_estimate !== null ? html` <span class="muted">≈ ${amount(task.provider_usage.usd_estimate, 'USD')}</span>` : null}</span>`) : null}
   `;
 }

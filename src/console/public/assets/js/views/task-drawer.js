@@ -48,6 +48,7 @@ export function TaskDrawer({ taskId, row, onClose, base = '/console/api/tasks', 
           : null
       }
       ${reason ? html`<div class="notice danger"><${Icon} name="circle-alert" /><div><strong>${t('drawer.failureReason')}</strong> ${failureText(reason)}</div></div>` : null}
+      ${task.video_expired ? html`<div class="notice info" data-video-expired><${Icon} name="clock" /><div>${t('drawer.videoExpired')}</div></div>` : null}
       ${
         hasVideo
           ? html`<div class="player">
