@@ -14,7 +14,7 @@ import { FamilyRegistry } from '../families/family-registry';
 import { ModelCatalog } from '../families/model-catalog.service';
 import type { ChannelSettings } from '../upstream/channel.entity';
 import { ChannelInput, ChannelsService } from '../upstream/channels.service';
-import { assertChannelInput, familyOfChannelPlatform, sentSettings } from './channel-input.rules';
+import { assertApiKeyFormat, assertChannelInput, familyOfChannelPlatform, sentSettings } from './channel-input.rules';
 import { ChannelTestResultDto, ConsoleChannelProbeService } from './console-channel-probe.service';
 import { CreateChannelDto, UpdateChannelDto } from './dto/admin-channel.dto';
 import { ChannelCreatedDto, ChannelDto, ChannelListDto } from './dto/admin-responses.dto';
@@ -39,6 +39,7 @@ export class AdminChannelsController {
     const settings = sentSettings(body.settings);
     const family = familyOfChannelPlatform(this.families.all(), body.platform);
     assertChannelInput(this.families.all(), family, body.models, settings, settings);
+    assertApiKeyFormat(family, body.api_key);
     await this.catalog.assertRoutedOn(family.platform, body.models);
     const channel = await this.channels.create({ platform: body.platform, ...channelFields(body, settings) });
     return { id: channel.id };
@@ -69,6 +70,7 @@ export class AdminChannelsController {
     const merged = settings ? { ...(current.settings ?? {}), ...settings } : current.settings;
     // A channel left by a removed family can still be edited (disabled, say): no family rules to hold it to.
     if (family) assertChannelInput(this.families.all(), family, body.models ?? current.models, settings, merged);
+    if (family) assertApiKeyFormat(family, body.api_key);
     // Only models sent now: a model retired or deleted since does not keep a channel from being edited.
     if (family && body.models) await this.catalog.assertRoutedOn(family.platform, body.models);
     const channel = await this.channels.update(id, channelFields(body, settings));

@@ -20,6 +20,13 @@ export function familyOfChannelPlatform(families: readonly FamilyDefinition[], p
   return family;
 }
 
+/** A sent api_key has the shape of its provider's keys (Kling's `<access_key>:<secret_key>`); a 400 naming `api_key`. */
+export function assertApiKeyFormat(family: FamilyDefinition, apiKey: string | undefined): void {
+  const format = family.apiKeyFormat;
+  if (apiKey === undefined || !format || format.pattern.test(apiKey)) return;
+  throw AppError.invalid(`api_key must be ${format.shape} for ${family.platform} channels`, 'api_key');
+}
+
 /**
  * Rules across fields of a channel (after a PATCH is merged): the sent settings are ones its
  * family takes, of their types, and the channel keeps every required one; and the family's own

@@ -11,6 +11,8 @@ export function platformViews(registry: FamilyRegistry): PlatformDto[] {
       label: { ...family.label },
       models: [...family.models],
       models_from_channels: family.modelsFromChannels === true,
+      api_key_format: family.apiKeyFormat?.shape ?? null,
+      base_url: family.publicBaseUrl ?? null,
       settings: channelSettingsOf(family).map((setting) => ({
         ...setting,
         label: { ...setting.label },

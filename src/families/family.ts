@@ -75,6 +75,17 @@ export interface FamilySimulator {
   channelSettings?(root: string): ChannelSettings;
 }
 
+/** What a provider's API key looks like: the rule and how it is shown (`<access_key>:<secret_key>`). */
+export interface ApiKeyFormat {
+  readonly pattern: RegExp;
+  readonly shape: string;
+}
+
+/** A key pasted whole: one token, no spaces (not `Bearer sk-...`, not two keys). */
+export function singleTokenKey(shape: string): ApiKeyFormat {
+  return { pattern: /^\S+$/, shape };
+}
+
 /**
  * One provider family: all the rest of the gateway may know of it. Static facts are plain fields;
  * the request schema and the adapter are Nest providers of `module`, looked up by FamilyRegistry.
@@ -83,6 +94,10 @@ export interface FamilySimulator {
 export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
   /** The channels' `platform` and the tasks' `platform`. */
   readonly platform: Platform;
+  /** The provider's key as a channel's `api_key` holds it: checked where a channel is saved (400 naming `api_key`). */
+  readonly apiKeyFormat?: ApiKeyFormat;
+  /** The provider's public API base URL, which the console's new-channel form starts with; absent for a provider without one. */
+  readonly publicBaseUrl?: string;
   /** How the console and GET /api/admin/platforms name it, in each console language. */
   readonly label: LocalizedText;
   /**

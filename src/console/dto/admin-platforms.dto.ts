@@ -41,6 +41,20 @@ export class PlatformDto {
   models: string[];
   @ApiProperty({ description: 'its public models are whatever its channels list (model_mapping names the upstream ones)' })
   models_from_channels: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '<access_key>:<secret_key>',
+    description: "what its provider's API keys look like (a channel's api_key is checked against it); null: any",
+  })
+  api_key_format: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'https://api-singapore.klingai.com',
+    description: "its provider's public API base URL (the console's new-channel form starts with it); null: none",
+  })
+  base_url: string | null;
   @ApiProperty({ type: [PlatformSettingDto], description: "the channel settings it takes: every channel's first, then its own" })
   settings: PlatformSettingDto[];
 }
