@@ -84,6 +84,21 @@ describeWithBrowser('console: API key limits in a browser', () => {
     await page.reload();
     await expectText(page.locator(`tr[data-key-id="${expiring.body.id}"] .badge`), /已过期/);
     await session.screenshot('expired-zh');
+
+    // Its use is refused, and the refusal's row in the logs reads in the page's language, like the others.
+    await request(gw.url).get('/v1/videos').set('Authorization', `Bearer ${expiring.body.key}`).expect(401);
+    const deadline = Date.now() + 10_000;
+    while (!(await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=refused`).expect(200)).body.total) {
+      if (Date.now() > deadline) throw new Error('the refusal was never logged');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await page.goto(`${gw.url}/console#/logs`);
+    const row = page.locator('tr[data-log-type="refused"]');
+    await expectText(row, new RegExp(`已拒绝.*已拒绝：密钥 #${expiring.body.id} 已于 .+ 过期`));
+    expect(await row.textContent()).not.toMatch(/key_expired|api key/);
+    await session.screenshot('refused-zh');
     await page.evaluate(() => localStorage.setItem('console.lang', 'en'));
+    await page.reload();
+    await expectText(page.locator('tr[data-log-type="refused"]'), new RegExp(`Refused: key #${expiring.body.id} expired`));
   });
 });
