@@ -36,6 +36,7 @@ async function main(): Promise<void> {
       import('./simulator/simulator-seeder.service'),
     ]);
   const [
+    { checkPort, portProblem },
     { checkVideoStore },
     { checkRedis },
     { QuietBootLogger },
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     { GatewayExpressAdapter },
     { HotDispatchDriftError },
   ] = await Promise.all([
+    import('./startup/check-port'),
     import('./startup/check-video-store'),
     import('./startup/check-redis'),
     import('./startup/quiet-boot-logger'),
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${database.message}\n`);
     process.exit(1);
   }
-  const startProblem = (await checkVideoStore(config)) ?? (await checkRedis(config));
+  const startProblem = (await checkPort(config)) ?? (await checkVideoStore(config)) ?? (await checkRedis(config));
   if (startProblem) {
     process.stderr.write(`${startProblem}\n`);
     process.exit(1);
@@ -75,7 +77,15 @@ async function main(): Promise<void> {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  await app.listen(config.port);
+  try {
+    await app.listen(config.port);
+  } catch (error) {
+    // Taken since checkPort: still one line naming PORT.
+    const problem = portProblem(config.port, error);
+    if (!problem) throw error;
+    process.stderr.write(`${problem}\n`);
+    process.exit(1);
+  }
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const seed = await app.get(SimulatorSeeder).seed(port);

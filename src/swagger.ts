@@ -20,8 +20,8 @@ export function setupSwagger(app: INestApplication): void {
     .addTag('console', "the web console's own API")
     .addTag('admin', 'the admin API (ADMIN_TOKEN)')
     .addTag('health')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (sk-...)' }, 'api-key')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' }, 'admin')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'API key (sk-...)' }, 'api-key')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'ADMIN_TOKEN' }, 'admin')
     .build();
   const document = SwaggerModule.createDocument(app, config);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', customSiteTitle: 'Video gateway API' });

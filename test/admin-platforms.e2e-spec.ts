@@ -135,6 +135,29 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     expect(changed.body.settings).toEqual({ workspace: 'studio', signing_secret: '***', retries: 0 });
   });
 
+  it("declares each provider's key format and public base URL, and refuses a key of another shape, naming api_key", async () => {
+    const data = await platforms();
+    const of = (name: string) => data.find((p) => p.platform === name) as unknown as Record<string, unknown>;
+    expect(of('kling')).toMatchObject({
+      api_key_format: '<access_key>:<secret_key>',
+      default_base_url: 'https://api-singapore.klingai.com',
+    });
+    expect(of('runway')).toMatchObject({ api_key_format: 'key_…', default_base_url: 'https://api.dev.runwayml.com' });
+    expect(of('veo')).toMatchObject({ default_base_url: 'https://generativelanguage.googleapis.com' });
+    expect(of('alpha')).toMatchObject({ base_url: null });
+    const kling = { name: `kling-key-${kind}`, platform: 'kling', base_url: 'http://127.0.0.1:9', models: ['kling-v2-6'] };
+    const refused = await gw.admin.post('/api/admin/channels', { ...kling, api_key: 'AKONLYNOSECRET' }).expect(400);
+    expect(refused.body.error).toMatchObject({ param: 'api_key', message: 'api_key must be <access_key>:<secret_key> for kling channels' });
+    const bearer = await gw.admin
+      .post('/api/admin/channels', { ...kling, platform: 'runway', models: ['gen4_turbo'], api_key: 'Bearer key_abc' })
+      .expect(400);
+    expect(bearer.body.error).toMatchObject({ param: 'api_key' });
+    const id = await gw.createChannel({ ...kling, api_key: 'AK:SK' });
+    const patched = await gw.admin.patch(`/api/admin/channels/${id}`, { api_key: 'AK' }).expect(400);
+    expect(patched.body.error).toMatchObject({ param: 'api_key' });
+    await gw.admin.patch(`/api/admin/channels/${id}`, { priority: 2 }).expect(200);
+  });
+
   it("refuses another family's settings on a channel (family C's control plane on an alpha channel)", async () => {
     const alpha = { name: `alpha-${kind}`, platform: 'alpha', base_url: 'http://127.0.0.1:9', api_key: 'sk-a', models: ['alpha/v6'] };
     const res = await gw.admin.post('/api/admin/channels', { ...alpha, settings: { region: 'cn-shanghai' } }).expect(400);
@@ -192,6 +215,14 @@ describeWithBrowser('console channel form from the family registry', () => {
     await platform.selectOption('replicate');
     expect(await form.getByLabel('Base URL').inputValue()).toBe('https://api.replicate.com');
     await expect(form.getByLabel('Region (family C)').count()).resolves.toBe(0);
+    // The provider's public base URL is where a new channel starts; its key's shape is the placeholder.
+    await platform.selectOption('kling');
+    await expect(form.getByLabel('Base URL').inputValue()).resolves.toBe('https://api-singapore.klingai.com');
+    await expect(form.getByLabel('Base URL').getAttribute('placeholder')).resolves.toBe('https://api-singapore.klingai.com');
+    await expect(form.getByLabel('Provider API key').getAttribute('placeholder')).resolves.toBe('<access_key>:<secret_key>');
+    await platform.selectOption('runway');
+    await expect(form.getByLabel('Base URL').inputValue()).resolves.toBe('https://api.dev.runwayml.com');
+    await session.screenshot('new-channel-runway');
     await platform.selectOption('gamma');
     await form.getByLabel('Region (family C)').waitFor();
     // A family that declares its provider's host has it filled in; one that does not, an empty field.

@@ -185,9 +185,12 @@ describeEachDatabase('API key limits', (kind) => {
   });
 
   it('refuses an expired key with 401 key_expired at once, though it is cached', async () => {
-    const { key } = await keyWith({ expires_at: Math.floor(gw.clock.now() / 1000) + 120 });
+    const { key, userId, keyId } = await keyWith({ expires_at: Math.floor(gw.clock.now() / 1000) + 120 });
     await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200);
+    expect(await keyView(userId, keyId)).toMatchObject({ status: 'active' });
     gw.clock.advance(121_000);
+    // Listed as what it is: expired, not active.
+    expect(await keyView(userId, keyId)).toMatchObject({ status: 'expired' });
     const refused = await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(401);
     expect(refused.body.error).toMatchObject({ code: 'key_expired', type: 'authentication_error' });
     expect((await submitWrapped(key).expect(401)).body.code).toBe('key_expired');

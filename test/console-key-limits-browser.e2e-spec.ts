@@ -16,11 +16,12 @@ describeWithBrowser('console: API key limits in a browser', () => {
   let gw: TestGateway;
   let browser: Browser;
   let session: BrowserSession;
+  let userId = 0;
   const customer = { username: `limits_${process.pid}`, password: 'limits-password' };
 
   beforeAll(async () => {
     [gw, browser] = await Promise.all([startGateway('sqlite', { SIMULATOR: 'on' }), launchBrowser()]);
-    await gw.admin.post('/api/admin/users', { ...customer, quota: 100_000 }).expect(201);
+    userId = (await gw.admin.post('/api/admin/users', { ...customer, quota: 100_000 }).expect(201)).body.id;
     session = await openPage(browser, gw.url, { prefix: 'key-limits' });
   });
   afterAll(async () => {
@@ -66,5 +67,38 @@ describeWithBrowser('console: API key limits in a browser', () => {
     await expectText(row, /4,500 of 50,000 spent, 45,500 left/);
     expect(await row.textContent()).not.toContain('Only from');
     expect(session.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+
+  it('shows a key past its expiry as Expired, not Active, in both languages', async () => {
+    const { page } = session;
+    const expiring = await gw.admin
+      .post(`/api/admin/users/${userId}/keys`, { name: 'short-lived', expires_at: Math.floor(gw.clock.now() / 1000) + 60 })
+      .expect(201);
+    gw.clock.advance(61_000);
+    await page.reload();
+    const badge = page.locator(`tr[data-key-id="${expiring.body.id}"] .badge`);
+    await expectText(badge, /^\s*Expired\s*$/);
+    expect(await badge.getAttribute('data-status')).toBe('expired');
+    await session.screenshot('expired-en');
+    await page.evaluate(() => localStorage.setItem('console.lang', 'zh-CN'));
+    await page.reload();
+    await expectText(page.locator(`tr[data-key-id="${expiring.body.id}"] .badge`), /已过期/);
+    await session.screenshot('expired-zh');
+
+    // Its use is refused, and the refusal's row in the logs reads in the page's language, like the others.
+    await request(gw.url).get('/v1/videos').set('Authorization', `Bearer ${expiring.body.key}`).expect(401);
+    const deadline = Date.now() + 10_000;
+    while (!(await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=refused`).expect(200)).body.total) {
+      if (Date.now() > deadline) throw new Error('the refusal was never logged');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await page.goto(`${gw.url}/console#/logs`);
+    const row = page.locator('tr[data-log-type="refused"]');
+    await expectText(row, new RegExp(`已拒绝.*已拒绝：密钥 #${expiring.body.id} 已于 .+ 过期`));
+    expect(await row.textContent()).not.toMatch(/key_expired|api key/);
+    await session.screenshot('refused-zh');
+    await page.evaluate(() => localStorage.setItem('console.lang', 'en'));
+    await page.reload();
+    await expectText(page.locator('tr[data-log-type="refused"]'), new RegExp(`Refused: key #${expiring.body.id} expired`));
   });
 });

@@ -258,6 +258,11 @@ describeOnSqlite('generations: family B refusals', (kind) => {
     const body = { model: 'beta-1.0-t2v', prompt: 'p' };
     const missing = await gw.http.post('/v1/video/generations').send(body).expect(401);
     expect(missing.body).toEqual(wrapper('missing api key: send Authorization: Bearer <API_KEY>', 'unauthorized'));
+    // The key without its scheme: told how to send it, the key never echoed.
+    const bare = await gw.http.post('/v1/video/generations').set('Authorization', customer.key).send(body).expect(401);
+    expect(bare.body).toEqual(wrapper('Authorization has no Bearer scheme: send Authorization: Bearer <API_KEY>', 'unauthorized'));
+    const flat = await gw.http.get('/v1/videos').set('Authorization', customer.key).expect(401);
+    expect(flat.body.error.message).toBe('Authorization has no Bearer scheme: send Authorization: Bearer <API_KEY>');
     const unknown = await submit(body, 'sk-not-a-real-key').expect(401);
     expect(unknown.body).toEqual(wrapper('invalid api key', 'unauthorized'));
     const limited = await gw.createCustomer({ quota: 100_000, models: ['beta-1.0-i2v'] });

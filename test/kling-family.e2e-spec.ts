@@ -70,6 +70,8 @@ describeOnSqlite('kling family', (kind) => {
     await settle();
     const done = await flatTask(res.body.id);
     expect(done.status).toBe('completed');
+    // The size it was sent, though Kling does not report one.
+    expect(done.size).toBe('1280x720');
     expect(JSON.stringify(done)).not.toContain(fake.url);
     const bytes = await content(`/v1/videos/${res.body.id}/content`).expect(200);
     expect(Buffer.compare(bytes.body as Buffer, fake.videoBytes)).toBe(0);

@@ -29,7 +29,7 @@ describeOnSqlite('runway family', (kind) => {
     await family?.close();
   });
 
-  const { auth, flat, unified } = customerCalls(() => family);
+  const { auth, flat, unified, flatTask } = customerCalls(() => family);
   const lastSubmit = () => fake.submits().at(-1)!;
   const finish = async (taskId: string) => {
     for (let round = 0; round < 6; round++) {
@@ -66,6 +66,8 @@ describeOnSqlite('runway family', (kind) => {
       used_quota: before.used_quota + 6 * PRICE['gen4.5'],
     });
     await expectVideo(res.body.id);
+    // The size it was sent, though Runway does not report one.
+    expect((await flatTask(res.body.id)).size).toBe('720x1280');
     // Every query carried the version header too (the fake refuses one without it).
     expect(fake.requests.filter((r) => r.path.startsWith('/v1/tasks/')).every((r) => r.headers['x-runway-version'] === '2024-11-06')).toBe(
       true,

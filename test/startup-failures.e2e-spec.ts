@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expectOneLine, runToExit } from './support/gateway-process';
 
@@ -38,5 +39,26 @@ describe('a video store that cannot be written', () => {
     writeFileSync(blocker, 'x');
     const { code, output } = await runToExit({ DATABASE_URL: database, VIDEO_STORE: `file:${blocker}/videos`, SIMULATOR: 'off' });
     expectOneLine(code, output, new RegExp(`^VIDEO_STORE: cannot write to file:${blocker}/videos: ENOTDIR`));
+  }, 180_000);
+});
+
+/** A port another program (or instance) holds stops the start in one line naming PORT, no stack trace. */
+describe('a busy port', () => {
+  it('names PORT in one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-startup-'));
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, resolve));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const { code, output } = await runToExit({
+        DATABASE_URL: `sqlite:${join(dir, 'gateway.sqlite')}`,
+        PORT: String(port),
+        SIMULATOR: 'off',
+      });
+      expectOneLine(code, output, new RegExp(`^PORT: ${port} is already in use`));
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 180_000);
 });

@@ -45,6 +45,25 @@ describeOnSqlite('swagger: the lists of families and models come from the family
     },
   );
 
+  it('lists every cancel route as answering 200 with the task, never an empty 201', () => {
+    const cancels = Object.keys(docs.paths).filter((path) => path.endsWith('/cancel'));
+    expect(cancels).toEqual(expect.arrayContaining(['/v1/videos/{id}/cancel', '/v1/video/generations/{task_id}/cancel']));
+    for (const path of cancels) {
+      const responses = docs.paths[path].post.responses as Json;
+      expect({ path, codes: Object.keys(responses).filter((code) => code.startsWith('2')) }).toEqual({ path, codes: ['200'] });
+      expect(responses['200'].content['application/json'].schema).toBeDefined();
+    }
+  });
+
+  it('says the API key and the admin token are opaque bearer tokens, not JWTs', () => {
+    const schemes = docs.components.securitySchemes as Json;
+    expect(Object.keys(schemes).sort()).toEqual(['admin', 'api-key']);
+    for (const scheme of Object.values(schemes)) {
+      expect(scheme).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(scheme.bearerFormat).not.toBe('JWT');
+    }
+  });
+
   it.each(['/v1/videos/{id}/cancel', '/v1/video/generations/{task_id}/cancel'])(
     'POST %s names each family where its provider can cancel, or where it cannot',
     (path) => {

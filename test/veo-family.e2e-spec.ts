@@ -90,6 +90,8 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
       used_quota: before.used_quota + 8 * FAST_PER_SECOND,
     });
     expect(await settle(res.body.id)).toMatchObject({ status: 'completed', progress: 100 });
+    // The size it was sent, though Veo does not report one.
+    expect((await flatTask(res.body.id)).size).toBe('1280x720');
     expect(Buffer.compare(await content(res.body.id), fake.videoBytes)).toBe(0);
     expect(fake.downloads().at(-1)!.headers['x-goog-api-key']).toBe(fake.apiKey);
     // The redirect leads to another origin (signed storage): the key does not follow it.

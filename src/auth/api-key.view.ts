@@ -11,7 +11,8 @@ export function toApiKeyView(key: ApiKeyEntity, now: number) {
     name: key.name,
     key_hint: key.keyHint,
     models: key.models,
-    status: key.status,
+    // An active key past its expires_at refuses every call: it reads `expired`.
+    status: key.status === 'active' && key.expiresAt !== null && key.expiresAt <= now ? ('expired' as const) : key.status,
     created_at: Math.floor(key.createdAt / 1000),
     revoked_at: key.revokedAt ? Math.floor(key.revokedAt / 1000) : null,
     quota_limit: key.quotaLimit,

@@ -7,6 +7,8 @@ import type { ApiKeysService, Caller } from './api-keys.service';
 import { bearerToken } from './bearer';
 
 export const MISSING_API_KEY = 'missing api key: send Authorization: Bearer <API_KEY>';
+/** A key sent as the whole header (`Authorization: sk-...`), or under another scheme. */
+export const NOT_BEARER = 'Authorization has no Bearer scheme: send Authorization: Bearer <API_KEY>';
 
 /**
  * The one API key check: the bearer token's key and user (its expiry and allowlist), the key's and the
@@ -21,11 +23,17 @@ export function authenticateApiKey(
   accountLimits: AccountRateLimiter,
 ): Promise<void> | undefined {
   const token = bearerToken(req);
-  if (!token) throw new AppError(ErrorCode.Unauthorized, MISSING_API_KEY);
+  if (!token) throw new AppError(ErrorCode.Unauthorized, hasOtherAuthorization(req) ? NOT_BEARER : MISSING_API_KEY);
   // req.ip is the client's address as TRUSTED_PROXIES lets express see it (the sign-in throttle's too); asked only for a key with an allowlist.
   const caller = apiKeys.authenticate(token, () => req.ip ?? req.socket?.remoteAddress);
   if (caller instanceof Promise) return caller.then((found) => admit(req, found, accountLimits));
   return admit(req, caller, accountLimits);
+}
+
+/** An Authorization header that is not `Bearer <token>` (a bare key, Basic, ...). */
+function hasOtherAuthorization(req: AuthenticatedRequest): boolean {
+  const header = req.headers.authorization?.trim();
+  return !!header && !/^Bearer(\s|$)/i.test(header);
 }
 
 function admit(req: AuthenticatedRequest, caller: Caller, accountLimits: AccountRateLimiter): Promise<void> | undefined {

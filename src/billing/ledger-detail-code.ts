@@ -49,7 +49,41 @@ const READERS: Reader[] = [
     const m = /^released: task (\S+) rejected at submit: (.*)$/s.exec(detail);
     return m ? { detail_code: 'released_rejected', detail_params: { task_id: m[1], reason: m[2] } } : null;
   },
+  // A key's refusal (KeyRefusalLog): `<code>: <message> (key <id>)`, each message as the auth module writes it.
+  (detail) => {
+    const m = /^(key_expired|ip_not_allowed|key_rate_limited|key_quota_exceeded|key_budget_exceeded): (.*) \(key (\d+)\)$/s.exec(detail);
+    if (!m) return null;
+    const [, code, message, key] = m;
+    const params = REFUSAL_PARAMS[code](message);
+    return params ? { detail_code: `refused_${code}`, detail_params: { key: Number(key), ...params } } : null;
+  },
 ];
+
+const unixOf = (iso: string): number | string => (Number.isFinite(Date.parse(iso)) ? Math.floor(Date.parse(iso) / 1000) : iso);
+
+/** The parameters of each refusal's message (src/auth: key-access.ts, account-rate-limiter.ts, api-key-spending.ts). */
+const REFUSAL_PARAMS: Record<string, (message: string) => Record<string, string | number> | null> = {
+  key_expired: (message) => {
+    const m = /^api key expired at (\S+)$/.exec(message);
+    return m ? { at: unixOf(m[1]) } : null;
+  },
+  ip_not_allowed: (message) => {
+    const m = /^api key may not be used from (\S+)$/.exec(message);
+    return m ? { address: m[1] } : null;
+  },
+  key_rate_limited: (message) => {
+    const m = /^rate limit reached: this api key may send (\d+) requests per minute$/.exec(message);
+    return m ? { rpm: Number(m[1]) } : null;
+  },
+  key_quota_exceeded: (message) => {
+    const m = /^api key quota exceeded: this key may spend (\d+) units in all, (\d+) are left and this request costs (\d+)$/.exec(message);
+    return m ? { limit: Number(m[1]), left: Number(m[2]), cost: Number(m[3]) } : null;
+  },
+  key_budget_exceeded: (message) => {
+    const m = /^api key budget exceeded: (\d+) units left of (\d+) per (\S+) and this request costs (\d+); resets at (\S+)$/.exec(message);
+    return m ? { left: Number(m[1]), budget: Number(m[2]), period: m[3], cost: Number(m[4]), resets_at: unixOf(m[5]) } : null;
+  },
+};
 
 /** The code and parameters of a detail the gateway wrote; null for free text (or none). */
 export function ledgerDetailCode(detail: string | null | undefined): LedgerDetailCode | null {

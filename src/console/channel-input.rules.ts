@@ -20,6 +20,13 @@ export function familyOfChannelPlatform(families: readonly FamilyDefinition[], p
   return family;
 }
 
+/** A sent api_key has the shape of its provider's keys (Kling's `<access_key>:<secret_key>`); a 400 naming `api_key`. */
+export function assertApiKeyFormat(family: FamilyDefinition, apiKey: string | undefined): void {
+  const format = family.apiKeyFormat;
+  if (apiKey === undefined || !format || format.pattern.test(apiKey)) return;
+  throw AppError.invalid(`api_key must be ${format.description ?? `${format.shape} for ${family.platform} channels`}`, 'api_key');
+}
+
 /**
  * Rules across fields of a channel (after a PATCH is merged): the sent settings are ones its
  * family takes, of their types, and the channel keeps every required one; and the family's own
@@ -36,11 +43,4 @@ export function assertChannelInput(
   const platform = family.platform;
   assertSettingsMatchDefinitions(platform, channelSettingsOf(family), sent, merged);
   if (merged) family.assertChannelSettings?.(merged);
-}
-
-/** A channel's api_key, when one is sent, has the form its family declares (Vidu, xAI): a 400 naming `api_key` otherwise. */
-export function assertApiKeyFormat(family: FamilyDefinition, apiKey: string | undefined): void {
-  const format = family.apiKeyFormat;
-  if (apiKey !== undefined && format && !format.pattern.test(apiKey))
-    throw AppError.invalid(`api_key must be ${format.description}`, 'api_key');
 }

@@ -12,6 +12,7 @@ export function platformViews(registry: FamilyRegistry): PlatformDto[] {
       models: [...family.models],
       models_from_channels: family.modelsFromChannels === true,
       default_base_url: family.defaultBaseUrl ?? null,
+      api_key_format: family.apiKeyFormat?.shape ?? null,
       settings: channelSettingsOf(family).map((setting) => ({
         ...setting,
         label: { ...setting.label },

@@ -67,10 +67,6 @@ export interface FamilyRequestSchema {
 }
 
 /** What a family's channel keys look like: `description` completes "api_key must be ..." in the 400. */
-export interface ApiKeyFormat {
-  readonly pattern: RegExp;
-  readonly description: string;
-}
 
 /** The family's embedded fake upstream, mounted under /simulator/<platform> with SIMULATOR=on. */
 export interface FamilySimulator {
@@ -81,6 +77,20 @@ export interface FamilySimulator {
   channelSettings?(root: string): ChannelSettings;
 }
 
+/** What a provider's API key looks like: the rule and how it is shown (`<access_key>:<secret_key>`). */
+export interface ApiKeyFormat {
+  readonly pattern: RegExp;
+  /** What its keys look like, as the console's placeholder and GET /api/admin/platforms show it (`<access_key>:<secret_key>`). */
+  readonly shape: string;
+  /** The 400's words when a key does not match, where the shape alone would not say it. */
+  readonly description?: string;
+}
+
+/** A key pasted whole: one token, no spaces (not `Bearer sk-...`, not two keys). */
+export function singleTokenKey(shape: string): ApiKeyFormat {
+  return { pattern: /^\S+$/, shape };
+}
+
 /**
  * One provider family: all the rest of the gateway may know of it. Static facts are plain fields;
  * the request schema and the adapter are Nest providers of `module`, looked up by FamilyRegistry.
@@ -89,6 +99,8 @@ export interface FamilySimulator {
 export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
   /** The channels' `platform` and the tasks' `platform`. */
   readonly platform: Platform;
+  /** The provider's key as a channel's `api_key` holds it: checked where a channel is saved (400 naming `api_key`). */
+  readonly apiKeyFormat?: ApiKeyFormat;
   /** How the console and GET /api/admin/platforms name it, in each console language. */
   readonly label: LocalizedText;
   /**
@@ -98,8 +110,6 @@ export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
   readonly settings: readonly ChannelSettingDefinition[];
   /** The provider's public API host, what a channel's `base_url` usually is (the console's channel form fills it in). */
   readonly defaultBaseUrl?: string;
-  /** The form of a channel's `api_key`, checked where a channel is saved (a 400 naming `api_key`); absent: any key. */
-  readonly apiKeyFormat?: ApiKeyFormat;
   /** Keys of a multipart submit's `metadata` that arrive as strings and are numbers or booleans for this family. */
   readonly multipartMetadata?: { readonly numbers?: readonly string[]; readonly booleans?: readonly string[] };
   /** Its public models (a seeded simulator channel serves them); with `modelsFromChannels`, only what that channel lists. */

@@ -89,6 +89,8 @@ export class GenerationsController {
   }
 
   @Post(':task_id/cancel')
+  // Here, not only inside ApiCancelRoute: the Swagger build plugin reads a POST's status from the method's own decorators.
+  @HttpCode(200)
   @ApiCancelRoute({
     surface: 'wrapper',
     summary: 'Cancel a task: it ends FAILURE (`fail_reason` `cancelled by the client`) and its charge is refunded in full',

@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import type { AuthenticatedRequest } from '../common/http/request-context';
@@ -18,6 +19,8 @@ export class ContentAccessGuard implements CanActivate {
     const query = req.query as Record<string, unknown>;
     this.links.verify(String(req.params.id), query.expires, query.signature);
     req.signedLink = true;
+    // A signed link is meant for another site's `<video src>` / `<img src>`: the media (only it) may be embedded from any origin.
+    context.switchToHttp().getResponse<Response>().setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     return true;
   }
 }

@@ -17,6 +17,8 @@ export interface TaskDraft<R extends StoredRequest = StoredRequest> {
   request: R;
   properties?: Record<string, unknown>;
   quote: Omit<QuoteRequest, 'group'>;
+  /** The pixel size asked for (`<w>x<h>`): the task's `size` until the provider reports the one it made. */
+  size?: string;
   /** How the task is made, in the catalog's vocabulary (checked against the entry's modes; picks a route's id by mode). */
   mode?: ModelMode;
   /** What the model's route sends upstream (a channel's model_mapping still overrides it); set by the submit pipeline. */

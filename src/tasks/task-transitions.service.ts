@@ -67,7 +67,8 @@ export class TaskTransitionsService {
     if (target === 'SUCCESS') {
       changes.finishTime = now;
       changes.resultUrl = outcome.videoUrl ?? null;
-      changes.outputSize = outcome.outputSize ?? null;
+      // What the provider says it made, else the size the task asked for.
+      changes.outputSize = outcome.outputSize ?? task.outputSize ?? null;
       changes.nextPollAt = null;
     }
     // Staying in the same state (or a backwards report) only updates progress and the raw body.

@@ -116,6 +116,8 @@ export interface BearerJsonTaskProtocol<E> extends BearerJsonProtocol<E> {
   queryTimeoutMs: number;
   /** A task id that cannot exist, queried by the connectivity probe. */
   probeTaskId: string;
+  /** The provider's "no such task" for the probe's id (it proves the key works); by default none is. */
+  isUnknownTask?(error: UpstreamError): boolean;
   /** The family's reading of a query's answer. */
   mapQuery(body: unknown, policy: LinkPolicy): PollOutcome;
 }
@@ -143,8 +145,8 @@ export abstract class BearerJsonTaskAdapter<E, R extends StoredRequest> extends 
 
   /** Querying a task id that cannot exist proves the key works without starting any generation. */
   async probe(channel: ChannelEntity): Promise<void> {
-    const { queryPath, probeTaskId, queryTimeoutMs } = this.taskProtocol;
-    await probeWithUnknownTask(() => this.call(channel, 'GET', queryPath(probeTaskId), queryTimeoutMs));
+    const { queryPath, probeTaskId, queryTimeoutMs, isUnknownTask } = this.taskProtocol;
+    await probeWithUnknownTask(() => this.call(channel, 'GET', queryPath(probeTaskId), queryTimeoutMs), undefined, isUnknownTask);
   }
 
   /** The task's query, read by the family's mapper. */

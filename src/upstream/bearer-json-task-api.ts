@@ -108,18 +108,32 @@ export function succeededVideoUrl(outcome: PollOutcome): string | null {
 /**
  * Runs a query of a task id that cannot exist: any answer proves the key works without starting a
  * generation, and so does a refusal of the id itself (or throttling): the provider knows our key.
- * `provenBy` names the error kinds that count as such an answer.
+ * `provenBy` names the error kinds that count as such an answer; `isUnknownTask` recognises the
+ * provider's own "no such task" (which its error mapping reads as a channel fault on a real task).
+ * Any other failure is said in the words of what the operator can change: the key, the base URL.
  */
 export async function probeWithUnknownTask(
   query: () => Promise<unknown>,
   provenBy: readonly UpstreamErrorKind[] = ['invalid_input', 'backpressure'],
+  isUnknownTask: (error: UpstreamError) => boolean = () => false,
 ): Promise<void> {
   try {
     await query();
   } catch (error) {
-    if (error instanceof UpstreamError && provenBy.includes(error.kind)) return;
-    throw error;
+    if (!(error instanceof UpstreamError)) throw error;
+    if (provenBy.includes(error.kind) || isUnknownTask(error)) return;
+    throw probeFailure(error);
   }
+}
+
+/** A failed probe, naming the channel field at fault when the HTTP status says which. */
+function probeFailure(error: UpstreamError): UpstreamError {
+  const status = error.details.httpStatus;
+  if (status === 401 || status === 403)
+    return new UpstreamError('channel', `the provider refused the channel's api_key (${error.message})`, error.details);
+  if (status === 404 || status === 405)
+    return new UpstreamError('channel', `the base_url does not lead to the provider's API (${error.message})`, error.details);
+  return error;
 }
 
 /** `Retry-After` in seconds (delta-seconds or an HTTP date), when the provider sent a usable one. */

@@ -57,6 +57,17 @@ describe('provider text', () => {
     expect(sanitizeProviderText('x'.repeat(1000), [], 50)).toHaveLength(50);
   });
 
+  it('masks secrets, never words after a credential name', () => {
+    expect(sanitizeProviderText('channel: the channel api_key must be <access_key>:<secret_key>')).toBe(
+      'channel: the channel api_key must be <access_key>:<secret_key>',
+    );
+    expect(sanitizeProviderText('the provider refused the token because the password was wrong')).toBe(
+      'the provider refused the token because the password was wrong',
+    );
+    expect(sanitizeProviderText('Authorization Bearer abcdefghijklmnopqrstu')).not.toContain('abcdefghijklmnopqrstu');
+    expect(sanitizeProviderText('password hunter2 and token: plain')).toBe('password *** and token: ***');
+  });
+
   it('caps what is stored', () => {
     expect(capStoredResponse({ a: 'b' })).toEqual({ a: 'b' });
     expect(capStoredResponse({ a: 'b'.repeat(20_000) })).toEqual({ a: 'b'.repeat(512) });

@@ -86,8 +86,9 @@ export function transportErrorMessage(who: string, error: unknown): string {
 
 const URL_PATTERN = /\b[a-z][a-z0-9+.-]{1,15}:\/\/[^\s"'<>()[\]{}]*/gi;
 const EMAIL_PATTERN = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g;
+// After a bare space only what looks like a secret is one: in `api_key must be`, `must` is a word of prose.
 const CREDENTIAL_PATTERN =
-  /\b(bearer|basic|api[-_ ]?key|access[-_ ]?key(?:[-_ ]?id)?|secret(?:[-_ ]?key)?|token|password|passwd|authorization|signature|credential)(\s*[:=]\s*|\s+)["']?[^\s"',;)]+/gi;
+  /\b(bearer|basic|api[-_ ]?key|access[-_ ]?key(?:[-_ ]?id)?|secret(?:[-_ ]?key)?|token|password|passwd|authorization|signature|credential)(?:(\s*[:=]\s*)|\s+(?![A-Za-z]{1,15}(?:[\s"',;)]|$)))["']?[^\s"',;)]+/gi;
 const IPV4_PATTERN = /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b/g;
 const IPV6_CANDIDATE = /\[?[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*\]?(?::\d{1,5})?/g;
 const HOST_PATTERN = /\b(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,24}(?::\d{1,5})?\b|\blocalhost(?::\d{1,5})?\b/g;
@@ -109,10 +110,7 @@ export function sanitizeProviderText(text: unknown, secrets: ReadonlyArray<strin
     .replace(STACK_FRAME, '<stack>')
     .replace(URL_PATTERN, '<url>')
     .replace(EMAIL_PATTERN, '<email>')
-    .replace(
-      CREDENTIAL_PATTERN,
-      (_match, name: string, separator: string) => `${name}${separator.includes(':') || separator.includes('=') ? separator : ' '}***`,
-    )
+    .replace(CREDENTIAL_PATTERN, (_match, name: string, separator: string | undefined) => `${name}${separator ?? ' '}***`)
     .replace(PATH_PATTERN, '<path>')
     .replace(IPV4_PATTERN, '<address>')
     .replace(IPV6_CANDIDATE, (candidate) => (isIPv6(candidate.replace(/^\[|\](?::\d+)?$/g, '')) ? '<address>' : candidate))

@@ -21,10 +21,11 @@ export function toFlatVideo(task: TaskEntity, links: ContentLinks): FlatVideoDto
   const video: FlatVideoDto = { ...toSubmittedVideo(task), expires_at: null };
   const seconds = requestedSeconds(task);
   if (seconds !== undefined) video.seconds = seconds;
+  // The size the provider made, or (until then, or when it says none) the one the task asked for.
+  if (task.outputSize) video.size = task.outputSize;
   if (video.status === 'completed') {
     video.progress = 100;
     video.completed_at = toUnixSeconds(task.finishTime ?? task.updatedAt);
-    if (task.outputSize) video.size = task.outputSize;
     // The gateway's own signed link, never the provider's.
     const url = links.contentUrl(task);
     video.metadata = { url };

@@ -144,6 +144,8 @@ export class VideosController {
   }
 
   @Post(':id/cancel')
+  // Here, not only inside ApiCancelRoute: the Swagger build plugin reads a POST's status from the method's own decorators.
+  @HttpCode(200)
   @ApiCancelRoute({
     surface: 'openai',
     summary: 'Cancel a video task: it ends failed (`error.code` `cancelled`) and its charge is refunded in full',

@@ -62,7 +62,10 @@ export class CreateChannelDto {
   @ColumnLength(1, 512)
   base_url: string;
 
-  @ApiProperty({ description: 'provider key; stored, never shown again' })
+  @ApiProperty({
+    description:
+      "provider key; stored, never shown again. Of its platform's shape (GET /api/admin/platforms `api_key_format`: Kling's is `<access_key>:<secret_key>`)",
+  })
   @IsString()
   @ColumnLength(1, 512)
   api_key: string;

@@ -48,6 +48,13 @@ export class PlatformDto {
     description: "the provider's public API host, what a channel's base_url usually is (the console's form fills it in); null: none",
   })
   default_base_url: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '<access_key>:<secret_key>',
+    description: "what its provider's API keys look like (a channel's api_key is checked against it); null: any",
+  })
+  api_key_format: string | null;
   @ApiProperty({ type: [PlatformSettingDto], description: "the channel settings it takes: every channel's first, then its own" })
   settings: PlatformSettingDto[];
 }

@@ -8,7 +8,11 @@ export class ApiKeyViewDto {
   @ApiProperty() name: string;
   @ApiProperty({ example: 'sk-3kT9...' }) key_hint: string;
   @ApiProperty({ type: [String], nullable: true, description: 'model allowlist; null means every model' }) models: string[] | null;
-  @ApiProperty({ enum: ['active', 'revoked'] }) status: string;
+  @ApiProperty({
+    enum: ['active', 'expired', 'revoked'],
+    description: 'expired: active but past expires_at (every call is a 401 key_expired)',
+  })
+  status: string;
   @ApiProperty({ description: 'Unix seconds' }) created_at: number;
   @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds' }) revoked_at: number | null;
   @ApiProperty({ type: Number, nullable: true, description: 'quota units the key may spend in all; null: only the balance limits it' })

@@ -7,7 +7,7 @@ export const ApiLedgerDetailCode = (): PropertyDecorator =>
     nullable: true,
     example: 'price',
     description:
-      'what `detail` says, as a code for translation (price, refund_failed, released_rejected, opening_balance, top_up, top_up_by_admin); null for free text',
+      'what `detail` says, as a code for translation (price, refund_failed, released_rejected, opening_balance, top_up, top_up_by_admin, refused_<key refusal code>); null for free text',
   });
 
 /** `detail_params` of a ledger row, documented once for the admin's and the customer's log lists. */

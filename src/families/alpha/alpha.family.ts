@@ -1,4 +1,4 @@
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, singleTokenKey } from '../family';
 import { ALPHA_BUILTIN_ENTRIES } from './alpha-catalog';
 import type { AlphaTaskRequest } from './alpha-task-request';
 import { ALPHA_DEFAULT_PRICES } from './alpha-default-prices';
@@ -17,6 +17,7 @@ const ALPHA_MODELS = ALPHA_BUILTIN_VERSIONS.map((version) => `alpha/${version}`)
 export const ALPHA_FAMILY: FamilyDefinition<AlphaTaskRequest> = {
   platform: 'alpha',
   label: { en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' },
+  apiKeyFormat: singleTokenKey('<api_key>'),
   settings: [],
   multipartMetadata: { numbers: ['seed', 'template_id', 'img_id'], booleans: ['water_mark', 'generate_audio_switch'] },
   models: ALPHA_MODELS,

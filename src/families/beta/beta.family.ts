@@ -1,4 +1,4 @@
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, singleTokenKey } from '../family';
 import { BETA_BUILTIN_ENTRIES } from './beta-catalog';
 import type { BetaTaskRequest } from './beta-request';
 import { BETA_DEFAULT_PRICES } from './beta-default-prices';
@@ -14,6 +14,7 @@ import { ownValue } from '../../common/runtime/own-value';
 export const BETA_FAMILY: FamilyDefinition<BetaTaskRequest> = {
   platform: 'beta',
   label: { en: 'beta (family B)', 'zh-CN': 'beta（B 系）' },
+  apiKeyFormat: singleTokenKey('<api_key>'),
   settings: [],
   multipartMetadata: { numbers: ['seed'], booleans: ['watermark'] },
   models: Object.keys(BETA_BUILTIN_MODELS),

@@ -1,5 +1,5 @@
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, singleTokenKey } from '../family';
 import { GAMMA_BUILTIN_ENTRIES } from './gamma-catalog';
 import type { GammaTaskRequest } from './gamma-protocol';
 import { GAMMA_BUILTIN_MODELS, gammaBuiltinModelOf } from './gamma-builtin-models';
@@ -16,6 +16,7 @@ import { GammaSimulatorModule } from './simulator/gamma-simulator.module';
 export const GAMMA_FAMILY: FamilyDefinition<GammaTaskRequest> = {
   platform: GAMMA_PLATFORM,
   label: { en: 'gamma (family C)', 'zh-CN': 'gamma（C 系）' },
+  apiKeyFormat: singleTokenKey('<api_key>'),
   settings: GAMMA_CHANNEL_SETTINGS,
   models: GAMMA_BUILTIN_MODELS,
   publicModel: gammaBuiltinModelOf,

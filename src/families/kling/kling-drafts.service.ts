@@ -47,6 +47,7 @@ export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
           action: settled.imageToVideo ? 'imageGenerate' : 'textGenerate',
           mode: body.last_frame !== undefined ? 'first-last-frame' : settled.imageToVideo ? 'image-to-video' : 'text-to-video',
           request,
+          ...(body.size !== undefined ? { size: body.size.toLowerCase() } : {}),
           properties: { input: body.prompt ?? '', origin_model_name: model },
           // kling-v2-6 with `sound: on` is billed at the audio tier.
           quote: {

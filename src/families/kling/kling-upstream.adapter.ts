@@ -16,6 +16,8 @@ import { mapKlingQuery } from './kling-query-mapping';
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
 const PROBE_TASK_ID = '0';
+/** Kling's "resource not found": for the probe's made-up id, proof that the key works. */
+const KLING_TASK_NOT_FOUND = '1203';
 
 /** `Bearer <JWT>` signed with the channel's secret key; the provider checks it against its own clock, so real time. */
 function klingAuthorization(channel: ChannelEntity): string {
@@ -75,6 +77,10 @@ export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope, Kling
 
   /** Querying a task id that cannot exist proves the key pair works without generating anything. */
   async probe(channel: ChannelEntity): Promise<void> {
-    await probeWithUnknownTask(() => this.call(channel, 'GET', klingQueryPath('text2video', PROBE_TASK_ID), QUERY_TIMEOUT_MS));
+    await probeWithUnknownTask(
+      () => this.call(channel, 'GET', klingQueryPath('text2video', PROBE_TASK_ID), QUERY_TIMEOUT_MS),
+      undefined,
+      (error) => error.details.upstreamCode === KLING_TASK_NOT_FOUND,
+    );
   }
 }

@@ -15,6 +15,8 @@ import { KlingSimulatorModule } from './simulator/kling-simulator.module';
 export const KLING_FAMILY: FamilyDefinition<KlingTaskRequest> = {
   platform: 'kling',
   label: { en: 'Kling', 'zh-CN': '可灵 Kling' },
+  apiKeyFormat: { pattern: /^[^\s:]+:[^\s:]+$/, shape: '<access_key>:<secret_key>' },
+  defaultBaseUrl: 'https://api-singapore.klingai.com',
   settings: [],
   models: Object.keys(KLING_MODELS),
   publicModel: (name) => (ownValue(KLING_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),

@@ -1,4 +1,4 @@
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, singleTokenKey } from '../family';
 import { MINIMAX_BUILTIN_ENTRIES } from './minimax-catalog';
 import type { MinimaxTaskRequest } from './minimax-protocol';
 import { MINIMAX_DEFAULT_PRICES } from './minimax-default-prices';
@@ -13,6 +13,8 @@ import { MinimaxSimulatorModule } from './simulator/minimax-simulator.module';
 export const MINIMAX_FAMILY: FamilyDefinition<MinimaxTaskRequest> = {
   platform: 'minimax',
   label: { en: 'MiniMax Hailuo', 'zh-CN': 'MiniMax 海螺' },
+  apiKeyFormat: singleTokenKey('<api_key>'),
+  defaultBaseUrl: 'https://api.minimax.io',
   settings: [],
   multipartMetadata: { booleans: ['prompt_optimizer', 'fast_pretreatment', 'aigc_watermark'] },
   models: MINIMAX_MODEL_IDS,

@@ -1,4 +1,4 @@
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, singleTokenKey } from '../family';
 import { OPENAI_BUILTIN_ENTRIES, openAiChannelModelCapabilities } from './openai-catalog';
 import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_DEFAULT_PRICES } from './openai-default-prices';
@@ -16,6 +16,8 @@ import { OPENAI_SIMULATOR_MODELS, OpenAiSimulatorModule } from './simulator/open
 export const OPENAI_FAMILY: FamilyDefinition<OpenAiTaskRequest> = {
   platform: 'openai',
   label: { en: 'openai (family O)', 'zh-CN': 'openai（O 系）' },
+  apiKeyFormat: singleTokenKey('sk-…'),
+  defaultBaseUrl: 'https://api.openai.com/v1',
   settings: [],
   models: OPENAI_SIMULATOR_MODELS,
   publicModel: () => null,

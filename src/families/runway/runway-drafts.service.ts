@@ -34,6 +34,8 @@ export class RunwayDrafts implements FamilyDrafts<RunwayTaskRequest> {
         action: request.mode === 'image' ? 'imageGenerate' : 'textGenerate',
         mode: plan.mode,
         request,
+        // Runway's ratio is the pixel size (`1280:720`).
+        size: request.ratio.replace(':', 'x'),
         properties: { input: request.promptText ?? '', origin_model_name: model },
         quote: { model, resolution: plan.resolution, seconds: request.duration, audio: plan.audio },
       },

@@ -4,6 +4,9 @@ import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { RunwayErrorBody } from './runway-protocol';
 
 const DEFAULT_RETRY_AFTER_SECONDS = 10;
+/** Runway's 404 for a task id it does not have (another path's 404 says `Not found`). */
+const TASK_NOT_FOUND = /task not found/i;
+export const RUNWAY_TASK_NOT_FOUND = 'task_not_found';
 /** Runway has no status of its own for an empty balance: a 400 that says so (sdk-node issue #28). */
 const NO_CREDITS = /not have enough credits|insufficient credits|out of credits/i;
 
@@ -26,6 +29,11 @@ export function mapRunwayError(status: number, body: RunwayErrorBody | undefined
   }
   // Runway's own paths: a 404 or 405 on a submit means the channel's base_url does not lead to Runway.
   if (status === 405) return new UpstreamError('channel', `${GENERIC_REASON.channel} (HTTP 405)`, details);
+  if (status === 404 && TASK_NOT_FOUND.test(text))
+    return new UpstreamError('channel', 'the provider does not know this task (HTTP 404)', {
+      ...details,
+      upstreamCode: RUNWAY_TASK_NOT_FOUND,
+    });
   if (status === 404) return new UpstreamError('channel', 'the provider does not know this task or path (HTTP 404)', details);
   if (status >= 400 && status < 500)
     return new UpstreamError('invalid_input', issueSummary(body) ?? `${GENERIC_REASON.invalid_input} (HTTP ${status})`, details);

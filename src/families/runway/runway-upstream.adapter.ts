@@ -7,7 +7,7 @@ import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { callTimeoutMs, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
-import { mapRunwayError } from './runway-errors';
+import { mapRunwayError, RUNWAY_TASK_NOT_FOUND } from './runway-errors';
 import { RunwayInputImages } from './runway-input-images.service';
 import { buildRunwayBody, RUNWAY_HEADERS, RunwayErrorBody, runwaySubmitPath, runwayTaskPath } from './runway-protocol';
 import type { RunwayTaskRequest } from './runway-request';
@@ -43,6 +43,7 @@ export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody
       queryPath: runwayTaskPath,
       queryTimeoutMs: QUERY_TIMEOUT_MS,
       probeTaskId: '00000000-0000-0000-0000-000000000000',
+      isUnknownTask: (error) => error.details.upstreamCode === RUNWAY_TASK_NOT_FOUND,
       mapQuery: mapRunwayTask,
     });
   }

@@ -1,5 +1,5 @@
 import { ownValue } from '../../common/runtime/own-value';
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, singleTokenKey } from '../family';
 import { RUNWAY_BUILTIN_ENTRIES } from './runway-catalog';
 import type { RunwayTaskRequest } from './runway-request';
 import { RUNWAY_DEFAULT_PRICES } from './runway-default-prices';
@@ -15,6 +15,8 @@ import { RunwaySimulatorModule } from './simulator/runway-simulator.module';
 export const RUNWAY_FAMILY: FamilyDefinition<RunwayTaskRequest> = {
   platform: 'runway',
   label: { en: 'Runway', 'zh-CN': 'Runway' },
+  apiKeyFormat: singleTokenKey('key_…'),
+  defaultBaseUrl: 'https://api.dev.runwayml.com',
   settings: [],
   multipartMetadata: { numbers: [], booleans: ['audio'] },
   models: Object.keys(RUNWAY_MODELS),

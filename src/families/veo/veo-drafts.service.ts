@@ -41,6 +41,7 @@ export class VeoDrafts implements FamilyDrafts<VeoTaskRequest> {
           action: request.image ? 'imageGenerate' : 'textGenerate',
           mode: plan.mode,
           request: jsonCopy(request),
+          ...(body.size !== undefined ? { size: body.size.toLowerCase() } : {}),
           properties: { input: request.prompt ?? '', origin_model_name: model },
           quote: { model, resolution: request.resolution, seconds: request.durationSeconds },
         },

@@ -1,4 +1,4 @@
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, singleTokenKey } from '../family';
 import { VEO_BUILTIN_ENTRIES } from './veo-catalog';
 import type { VeoTaskRequest } from './veo-protocol';
 import { VeoDrafts } from './veo-drafts.service';
@@ -14,6 +14,8 @@ import { ownValue } from '../../common/runtime/own-value';
 export const VEO_FAMILY: FamilyDefinition<VeoTaskRequest> = {
   platform: 'veo',
   label: { en: 'Veo (Gemini API)', 'zh-CN': 'Veo（Gemini API）' },
+  apiKeyFormat: singleTokenKey('AIza…'),
+  defaultBaseUrl: 'https://generativelanguage.googleapis.com',
   settings: [],
   models: Object.keys(VEO_MODELS),
   publicModel: (name) => (ownValue(VEO_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),

@@ -18,6 +18,7 @@ export const VIDU_FAMILY: FamilyDefinition<ViduTaskRequest> = {
   // The key as the dashboard shows it (`vda_...`): one word, so a pasted `Token <key>` or a line break is refused.
   apiKeyFormat: {
     pattern: /^[\x21-\x7e]{8,256}$/,
+    shape: 'vda_…',
     description: 'the key as Vidu shows it: 8 to 256 printable characters, no spaces (no "Token " before it)',
   },
   multipartMetadata: { numbers: ['wm_position'], booleans: ['watermark'] },

@@ -64,7 +64,7 @@ export class SubmitHold {
       lastPollAt: null,
       upstreamResponse: null,
       resultUrl: null,
-      outputSize: null,
+      outputSize: draft.size ?? null,
       failReason: null,
       submitTime: null,
       startTime: null,

@@ -64,7 +64,7 @@ export function keyColumns({ setEditing, revoke }) {
       label: t('keys.col.actions'),
       card: 'actions',
       render: (k) =>
-        k.status === 'active'
+        k.status !== 'revoked'
           ? html`<span class="actions"><${Button} small icon="shield" aria-label=${t('keys.editOf', { name: k.name })} onClick=${() => setEditing(k)}>${t('keys.edit')}<//>
               <${Button} kind="danger" small icon="ban" aria-label=${t('keys.revokeOf', { name: k.name })} onClick=${() => revoke(k)}>${t('keys.revoke')}<//></span>`
           : html`<span class="muted">${t('keys.revokedAt', { at: compactDateTime(k.revoked_at) })}</span>`,

@@ -59,6 +59,7 @@ const STATUS_ICON = {
   deprecated: 'hourglass',
   retired: 'archive',
   enabled: 'circle-check',
+  expired: 'clock',
   delivered: 'circle-check',
   failed_delivery: 'circle-alert',
 };

@@ -5,9 +5,10 @@ import { langStore } from './i18n.js';
 const missing = (value) => value === null || value === undefined || Number.isNaN(value);
 const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'];
 
-/** 1234567 -> "1.2 MB" (decimal units, as disks are sold). */
+/** 1234567 -> "1.2 MB" (decimal units, as disks are sold); under a kilobyte "0 B", "512 B" (Intl's short byte is "byte" in English). */
 export function bytes(value) {
   if (missing(value)) return '—';
+  if (Math.abs(value) < 1000) return `${new Intl.NumberFormat(langStore.get(), { maximumFractionDigits: 0 }).format(value)} B`;
   let n = value;
   let unit = 0;
   while (Math.abs(n) >= 1000 && unit < UNITS.length - 1) {

@@ -2,6 +2,7 @@
 // `detail` (for the API) and, for the texts it writes itself, `detail_code` and `detail_params`; free
 // text (an admin's adjustment, a provider's error) has no code and is shown as written.
 import { failureText } from './failure-text.js';
+import { compactDateTime, quota } from './format.js';
 import { hasMessage, t } from './i18n.js';
 
 function fromCode(prefix, code, params) {
@@ -17,6 +18,10 @@ export function ledgerDetail(log) {
     params.tier = tiers.length ? t('ledger.tier', { tiers: tiers.join(t('ledger.tier.separator')) }) : '';
   }
   if (params.reason !== undefined) params.reason = failureText(String(params.reason));
+  // A key's refusal: its times and amounts in the page's language.
+  for (const name of ['at', 'resets_at']) if (typeof params[name] === 'number') params[name] = compactDateTime(params[name]);
+  for (const name of ['limit', 'left', 'cost', 'budget']) if (typeof params[name] === 'number') params[name] = quota(params[name]);
+  if (params.period !== undefined && hasMessage(`keys.period.${params.period}`)) params.period = t(`keys.period.${params.period}`);
   return fromCode('ledger', log.detail_code, params) ?? log.detail ?? '';
 }
 

@@ -55,7 +55,9 @@ export function hasMessage(key) {
  */
 export function t(key, params) {
   const lang = langStore.get();
-  const singular = (params?.n ?? params?.total) === 1 ? `${key}.one` : null;
+  // The count may come formatted (num(1) is "1"): one is one either way.
+  const count = params?.n ?? params?.total;
+  const singular = count === 1 || count === '1' ? `${key}.one` : null;
   let message = (singular && (catalogs[lang]?.[singular] ?? catalogs.en?.[singular])) ?? catalogs[lang]?.[key] ?? catalogs.en?.[key] ?? key;
   if (params) message = message.replace(/\{(\w+)\}/g, (whole, name) => (params[name] === undefined ? whole : String(params[name])));
   return message;

@@ -180,8 +180,10 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
         options=${platforms.map((p) => [p.platform, localized(p.label, lang)])} />`
           : null
       }
-      <${KeptField} key=${`base_url.${platform}`} label=${t('channels.col.baseUrl')} name="base_url" type="url" required value=${channel?.base_url ?? definition?.default_base_url ?? ''} />
-      <${KeptField} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep} />
+      <${KeptField} key=${isNew ? `base_url.${platform}` : 'base_url'} label=${t('channels.col.baseUrl')} name="base_url" type="url" required
+        value=${channel?.base_url ?? definition?.default_base_url ?? ''} placeholder=${definition?.default_base_url ?? undefined} />
+      <${KeptField} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep}
+        placeholder=${definition?.api_key_format ?? undefined} />
       <${ModelPicker} key=${platform} platform=${platform} platformLabel=${localized(definition?.label, lang) || platform} listed=${channel?.models ?? []} />
       <${KeptField} label=${t('channels.priority')} name="priority" type="number" step="1" value=${channel?.priority ?? 0} />
       <${KeptField} label=${t('channels.weight')} name="weight" type="number" min="0" step="1" value=${channel?.weight ?? 1} />

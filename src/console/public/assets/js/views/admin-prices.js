@@ -32,6 +32,9 @@ const ruleLabel = (r) => `${r.model} ${r.resolution}${r.duration ? ` ${r.duratio
 
 export function AdminPrices() {
   const prices = useApi('/api/admin/prices');
+  // Whether each model has audio (its catalog entry's `audio`): a model without has no audio price to show.
+  const catalog = useApi('/api/admin/models');
+  const silent = new Set((catalog.data?.data ?? []).filter((entry) => entry.audio === 'none').map((entry) => entry.id));
   const ratios = useApi('/api/admin/group-ratios');
   const [query, setQuery] = useUrlState({ model: '' });
   const [editing, setEditing] = useState(null);
@@ -87,7 +90,7 @@ export function AdminPrices() {
                 i,
               ) => html`<${ModelPrices} key=${`${model}-${phone}`} model=${model} rules=${rules.filter((r) => r.model === model).sort(byResolution)}
           startOpen=${!phone || i === 0 || query.model === model}
-          currency=${currency} editing=${editing} setEditing=${setEditing} save=${save} remove=${remove} />`,
+          audio=${!silent.has(model)} currency=${currency} editing=${editing} setEditing=${setEditing} save=${save} remove=${remove} />`,
             )
           : html`<${Card}><p class="muted">${t('prices.none')}</p><//>`
       }`
@@ -100,7 +103,7 @@ export function AdminPrices() {
   </div>`;
 }
 
-function ModelPrices({ model, rules, startOpen, currency, editing, setEditing, save, remove }) {
+function ModelPrices({ model, rules, startOpen, audio, currency, editing, setEditing, save, remove }) {
   const [open, setOpen] = useState(startOpen);
   const isEditing = (r) => editing === r.id;
   const formId = (r) => `price-edit-${r.id}`;
@@ -154,7 +157,7 @@ function ModelPrices({ model, rules, startOpen, currency, editing, setEditing, s
       render: (r) =>
         isEditing(r) ? html`<span class="muted">${t('prices.whileEditing')}</span>` : (amount(r.money, currency?.code) ?? '—'),
     },
-    {
+    audio && {
       key: 'audio',
       label: t('prices.col.audio'),
       num: true,
@@ -180,7 +183,7 @@ function ModelPrices({ model, rules, startOpen, currency, editing, setEditing, s
             <${Button} kind="danger" small icon="trash-2" aria-label=${t('prices.deleteOf', { what: ruleLabel(r) })} onClick=${() => remove(r)}>${t('prices.delete')}<//>
           </div>`,
     },
-  ];
+  ].filter(Boolean);
   const prices = rules.map((r) => r.price);
   return html`<details class="panel flush list-card model-prices" data-model=${model} open=${open} onToggle=${(e) => setOpen(e.currentTarget.open)}>
     <summary class="panel-head model-summary">
