@@ -144,7 +144,7 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     });
     expect(of('runway')).toMatchObject({ api_key_format: 'key_…', default_base_url: 'https://api.dev.runwayml.com' });
     expect(of('veo')).toMatchObject({ default_base_url: 'https://generativelanguage.googleapis.com' });
-    expect(of('alpha')).toMatchObject({ base_url: null });
+    expect(of('alpha')).toMatchObject({ default_base_url: null });
     const kling = { name: `kling-key-${kind}`, platform: 'kling', base_url: 'http://127.0.0.1:9', models: ['kling-v2-6'] };
     const refused = await gw.admin.post('/api/admin/channels', { ...kling, api_key: 'AKONLYNOSECRET' }).expect(400);
     expect(refused.body.error).toMatchObject({ param: 'api_key', message: 'api_key must be <access_key>:<secret_key> for kling channels' });
