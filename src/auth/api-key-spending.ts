@@ -35,8 +35,8 @@ export class ApiKeySpending {
   }
 
   /** Whether spending `quota` would pass the key's limits now (a quote): the refusal spend would throw, or null. Reads only. */
-  async refusalIfSpent(manager: EntityManager, keyId: number, quota: number): Promise<AppError | null> {
-    const row = await this.keys.findIn(manager, keyId);
+  async refusalIfSpent(keyId: number, quota: number): Promise<AppError | null> {
+    const row = await this.keys.current(keyId);
     return row ? this.refusalOf(row, quota) : null;
   }
 

@@ -48,6 +48,11 @@ export class ApiKeyRepository {
   }
 
   /** Inside the caller's transaction: the key as committed (why a spend was refused). */
+  /** The key as it is now, read lean (a quote's limit check). */
+  current(id: number): Promise<ApiKeyEntity | null> {
+    return this.reads.findOne(ApiKeyEntity, 'id = ?', [id]);
+  }
+
   findIn(manager: EntityManager, id: number): Promise<ApiKeyEntity | null> {
     return manager.findOne(ApiKeyEntity, { where: { id } });
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { findPage } from '../database/find-page';
+import { LeanReads } from '../database/lean-reads';
 import { changedRows } from '../database/lean-writes';
 import { lockRow } from '../database/row-locks';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -22,7 +23,13 @@ export class UserRepository {
   constructor(
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
     private readonly transactions: TransactionRunner,
+    private readonly reads: LeanReads,
   ) {}
+
+  /** The account as it is now, read lean (a quote's balance check: no transaction, on SQLite the read-only connection). */
+  current(id: number): Promise<UserEntity | null> {
+    return this.reads.findOne(UserEntity, 'id = ?', [id]);
+  }
 
   /** Inserts a new account; a taken username fails with the database's unique-key violation. */
   insert(user: Omit<UserEntity, 'id'>): Promise<UserEntity> {

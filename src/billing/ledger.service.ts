@@ -81,14 +81,12 @@ export class LedgerService {
 
   /** A quote: the 402 the hold of `quota` would meet now (the key's limits, then the balance), thrown; reads only. */
   async assertCouldHold(movement: Pick<TaskMovement, 'userId' | 'apiKey' | 'quota'>): Promise<void> {
-    await this.transactions.runStatement(async (manager) => {
-      if (movement.apiKey) {
-        const refusal = await this.keySpending.refusalIfSpent(manager, movement.apiKey.id, movement.quota);
-        if (refusal) throw refusal;
-      }
-      if ((await this.users.balanceOf(manager, movement.userId)) < movement.quota)
-        throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
-    });
+    if (movement.apiKey) {
+      const refusal = await this.keySpending.refusalIfSpent(movement.apiKey.id, movement.quota);
+      if (refusal) throw refusal;
+    }
+    if (((await this.users.current(movement.userId))?.quota ?? 0) < movement.quota)
+      throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
   }
 
   private async takeIfEnough(manager: EntityManager, type: 'consume' | 'hold', movement: TaskMovement): Promise<LogEntity> {

@@ -66,6 +66,8 @@ export function installHotRoutes(app: INestApplication, pipeline: RequestHandler
     route(GenerationsController, 'get'),
     { ...route(VideosController, 'create'), takes: hasJsonBody },
     { ...route(GenerationsController, 'create'), takes: hasJsonBody },
+    { ...route(VideosController, 'quote'), takes: hasJsonBody },
+    { ...route(GenerationsController, 'quote'), takes: hasJsonBody },
   ];
   const behind = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
