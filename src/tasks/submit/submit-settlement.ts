@@ -13,6 +13,7 @@ import { ProviderCancel } from '../provider-cancel';
 import { TaskEntity } from '../task.entity';
 import { TaskRepository } from '../task.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
+import { channelNamed } from './submit-attempts';
 import { isStarted, SUBMIT_UNCONFIRMED, SubmitInterruptedError } from './submit-outcomes';
 
 /**
@@ -64,6 +65,7 @@ export class SubmitSettlement {
           kind: 'submitted',
           status: 'NOT_START',
           progress: task.progress,
+          detail: channelNamed(channel),
           at: now,
         });
         return true;
