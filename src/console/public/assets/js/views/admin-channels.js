@@ -1,7 +1,9 @@
-// Admin: upstream channels — create, edit, enable/disable, test connectivity, requests and error rates.
+// Admin: upstream channels — create, edit, enable/disable, test connectivity, requests and error rates,
+// each channel's breaker (refreshed every few seconds) and closing an open one by hand.
 // The platforms, their labels and each one's settings come from GET /api/admin/platforms (the family registry):
 // a new family needs no change here. Provider keys and secret settings are write-only: empty fields keep the stored ones.
 import { api } from '../api.js';
+import { BreakerCell } from '../components/breaker-bits.js';
 import { DataTable } from '../components/data-table.js';
 import { useSubmit } from '../components/form.js';
 import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, fail, toast } from '../components/ui.js';
@@ -12,12 +14,14 @@ import { t, useLang } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 
 const HIGH_ERROR_RATE = 0.1;
+/** Breakers open and close by themselves: the list is read again this often. */
+const REFRESH_MS = 10_000;
 
 /** A registry text ({en, 'zh-CN'}) in the console's language, English when it has none. */
 const localized = (text, lang) => text?.[lang] ?? text?.en ?? '';
 
 export function AdminChannels() {
-  const channels = useApi('/api/admin/channels');
+  const channels = useApi('/api/admin/channels', {}, { poll: () => REFRESH_MS });
   const platforms = useApi('/api/admin/platforms');
   const lang = useLang();
   const platformList = platforms.data?.data ?? [];
@@ -41,6 +45,16 @@ export function AdminChannels() {
     try {
       await api(`/api/admin/channels/${channel.id}`, { method: 'PATCH', body: { status: enabling ? 'enabled' : 'disabled' } });
       toast(t(enabling ? 'channels.enabledToast' : 'channels.disabledToast', { name: channel.name }));
+      channels.reload();
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const closeBreaker = async (channel) => {
+    try {
+      await api(`/api/admin/channels/${channel.id}/breaker/close`, { method: 'POST', body: {} });
+      toast(t('channels.breakerClosedToast', { name: channel.name }));
       channels.reload();
     } catch (error) {
       fail(error);
@@ -72,6 +86,7 @@ export function AdminChannels() {
       render: (c) =>
         html`<span class=${c.error_rate >= HIGH_ERROR_RATE ? 'error-text' : undefined} title=${c.last_error ?? ''}>${rate(c.error_rate)} (${num(c.error_count)})</span>`,
     },
+    { key: 'breaker', label: t('channels.col.breaker'), render: (c) => html`<${BreakerCell} breaker=${c.breaker} />` },
     {
       key: 'connectivity',
       label: t('channels.col.connectivity'),
@@ -85,6 +100,7 @@ export function AdminChannels() {
       render: (c) => html`<div class="actions nowrap">
         <${Button} small icon="send" disabled=${results[c.id] === 'pending'} aria-label=${t('channels.testOf', { name: c.name })} onClick=${() => test(c)}>${t('channels.test')}<//>
         <${Button} small kind="secondary" aria-label=${t('channels.editOf', { name: c.name })} onClick=${() => setEditing(c)}>${t('channels.edit')}<//>
+        ${c.breaker.state !== 'closed' ? html`<${Button} small kind="secondary" icon="rotate-ccw" aria-label=${t('channels.closeBreakerOf', { name: c.name })} onClick=${() => closeBreaker(c)}>${t('channels.closeBreaker')}<//>` : null}
         <${Button} small kind=${c.status === 'enabled' ? 'danger' : 'secondary'} aria-label=${t(c.status === 'enabled' ? 'channels.disableOf' : 'channels.enableOf', { name: c.name })} onClick=${() => toggle(c)}>${t(c.status === 'enabled' ? 'channels.disable' : 'channels.enable')}<//>
       </div>`,
     },
