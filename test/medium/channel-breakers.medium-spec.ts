@@ -76,7 +76,7 @@ describe('channel breakers (service tier, SQLite, per process)', () => {
     // One trial at a time: while one submit holds it, another passes the channel over.
     expect(await t.breakers.admit(primary.id)).toEqual({ trial: true });
     expect(await t.breakers.admit(primary.id)).toBeNull();
-    await t.breakers.record(primary.id, 'neutral', true);
+    await t.breakers.record(primary.id, 'neutral', { trial: true });
 
     await submit(user);
     expect(on(primary)).toBe(6);
@@ -89,6 +89,27 @@ describe('channel breakers (service tier, SQLite, per process)', () => {
     expect(await submit(user)).toMatchObject({ channelId: primary.id });
     expect(t.breakers.view(primary.id)).toEqual({ state: 'closed', failures: 0, opened_at: null, retry_at: null });
     expect(await submit(user)).toMatchObject({ channelId: primary.id });
+  });
+
+  it('while a streak runs, no more submits go to the channel at once than the faults still missing to open it; the others try it last', async () => {
+    t.adapter.submitOn.set(primary.id, serverError());
+    const user = await t.createUser(100 * price);
+    for (let i = 0; i < 3; i++) await submit(user);
+    let release!: () => void;
+    t.adapter.hold = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const running = Array.from({ length: 4 }, () => submit(user));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Two faults still missing: two submits under way on primary, the other two went to backup first.
+      expect(t.adapter.submittedOn.slice(6).sort()).toEqual([primary.id, primary.id, backup.id, backup.id].sort());
+      release();
+      expect((await Promise.all(running)).map((task) => task.channelId)).toEqual([backup.id, backup.id, backup.id, backup.id]);
+    } finally {
+      release();
+      t.adapter.hold = null;
+    }
+    expect(on(primary)).toBe(5);
+    expect(t.breakers.view(primary.id)).toMatchObject({ state: 'open', failures: 5 });
   });
 
   it("the client's bad input and moderation never count; back-pressure moves on without counting", async () => {

@@ -95,14 +95,20 @@ export class HandToProvider {
   ): Promise<TaskEntity> {
     let lastError: UpstreamError | null = null;
     let backpressure: UpstreamError | null = null;
-    for (const channel of candidates) {
+    // A candidate deferred by its breaker (a streak of faults, enough submits already under way) comes back after the others.
+    const queue = candidates.map((channel) => ({ channel, deferred: false }));
+    for (const { channel, deferred } of queue) {
       if (lease.lost) return this.settlement.afterTakeover(task);
       // Past the deadline no further channel is tried: the lease must outlast the submit.
       if (lease.remainingMs() <= 0) break;
-      const admitted = byBreaker ? await this.breakers.admit(channel.id) : { trial: false };
-      if (!admitted) continue;
+      const admitted = byBreaker ? await this.breakers.admit(channel.id, deferred) : null;
+      if (admitted === 'defer') {
+        queue.push({ channel, deferred: true });
+        continue;
+      }
+      if (byBreaker && !admitted) continue;
       if (!(await this.moveTo(task, channel, routeModel, owner))) {
-        await this.breakers.record(channel.id, 'neutral', admitted.trial);
+        await this.breakers.record(channel.id, 'neutral', admitted);
         return this.settlement.afterTakeover(task);
       }
       let outcome: SubmitOutcome;
@@ -114,7 +120,7 @@ export class HandToProvider {
         // The provider answering "no" to the content is an answer, not channel trouble.
         endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
         // Aborted by a takeover: not the provider's doing.
-        await this.breakers.record(channel.id, lease.lost ? 'neutral' : breakerOutcomeOf(error), admitted.trial);
+        await this.breakers.record(channel.id, lease.lost ? 'neutral' : breakerOutcomeOf(error), admitted);
         if (lease.lost) return this.settlement.afterTakeover(task);
         if (!(error instanceof UpstreamError)) throw await this.rejectAfterCrash(task, error, owner);
         lastError = error;
@@ -132,7 +138,7 @@ export class HandToProvider {
       // The provider has the job now: record that first, then the channel's statistics and breaker.
       const submitted = await this.settlement.accepted(task, channel, adapter, outcome, owner);
       await this.recordChannelOutcome(channel.id, null);
-      await this.breakers.record(channel.id, 'accepted', admitted.trial);
+      await this.breakers.record(channel.id, 'accepted', admitted);
       return submitted;
     }
     if (lease.lost) return this.settlement.afterTakeover(task);

@@ -22,12 +22,19 @@ import { ChannelBreakerView, toBreakerView } from './breaker-view';
  * may be tried now (no I/O), whether this submit may try one (a half-open channel admits one trial at
  * a time), and what each answer says. Shared through Redis when REDIS_URL is set (BreakerStates).
  */
+/** A submit admitted to a channel; `trial`: the half-open channel's one trial. */
+export interface Admission {
+  trial: boolean;
+}
+
 @Injectable()
 export class ChannelBreakers {
   private readonly logger = new Logger('ChannelBreaker');
   private readonly rules: BreakerRules;
   /** A trial that never reports (its instance died) frees the channel for another after this. */
   private readonly trialLeaseMs: number;
+  /** Submits this instance has under way, per channel (admitted, not yet recorded). */
+  private readonly sending = new Map<number, number>();
 
   constructor(
     private readonly states: BreakerStates,
@@ -53,24 +60,42 @@ export class ChannelBreakers {
   }
 
   /**
-   * Whether this submit may go to the channel now: closed yes, open no, half-open if it gets the one
-   * trial. Null: not now; else whether it is the trial (its end must be recorded, see `record`).
+   * Whether this submit may go to the channel now: closed yes, open no (null), half-open if it gets
+   * the one trial. While a streak of faults runs on a closed channel, no more submits are sent to it
+   * at once (from this instance) than the faults still missing to open it: a further one is `defer`red,
+   * tried after the other candidates (`deferred`: it comes back, and goes). Each admission's end is
+   * recorded with `record`.
    */
-  async admit(channelId: number): Promise<{ trial: boolean } | null> {
-    const phase = this.phase(channelId);
-    if (phase !== 'half_open') return phase === 'closed' ? { trial: false } : null;
+  async admit(channelId: number, deferred = false): Promise<Admission | 'defer' | null> {
+    const state = this.states.get(channelId);
+    const phase = phaseOf(state, this.clock.now());
+    if (phase === 'open') return null;
+    if (phase === 'closed') {
+      const sending = this.sending.get(channelId) ?? 0;
+      if (!deferred && state.failures > 0 && state.failures + sending >= this.rules.failures) return 'defer';
+      this.sending.set(channelId, sending + 1);
+      return { trial: false };
+    }
     const now = this.clock.now();
     const trial = await this.states.update(channelId, (current) => withTrial(current, now, this.trialLeaseMs));
     if (!trial) return null;
     this.logger.log(`channel ${channelId}: a submit tries it again (half-open)`);
+    this.sending.set(channelId, (this.sending.get(channelId) ?? 0) + 1);
     return { trial: true };
   }
 
   /**
-   * What one submit on the channel said of it (see breakerOutcomeOf); `trial` when it was the
-   * half-open trial, which a neutral end frees for another submit. Best effort, never thrown.
+   * What one submit on the channel said of it (see breakerOutcomeOf), at the end of its `admission`
+   * (none for a resubmit sent whatever the breaker says); a neutral end of the half-open trial frees
+   * it for another submit. Best effort, never thrown.
    */
-  async record(channelId: number, outcome: BreakerOutcome, trial = false): Promise<void> {
+  async record(channelId: number, outcome: BreakerOutcome, admission: Admission | null): Promise<void> {
+    if (admission) {
+      const sending = (this.sending.get(channelId) ?? 1) - 1;
+      if (sending > 0) this.sending.set(channelId, sending);
+      else this.sending.delete(channelId);
+    }
+    const trial = admission?.trial ?? false;
     const now = this.clock.now();
     const before = this.states.get(channelId);
     if (outcome === 'accepted' ? sameState(before, CLOSED) : outcome === 'neutral' && !trial) return;

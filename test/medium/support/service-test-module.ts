@@ -102,9 +102,13 @@ export class FakeAdapter implements Partial<UpstreamAdapter> {
   /** Per-channel answers (by channel id), before `nextSubmit`. */
   readonly submitOn = new Map<number, SubmitOutcome | Error>();
 
+  /** While set, every submit waits for it before answering (submits under way at once). */
+  hold: Promise<unknown> | null = null;
+
   async submit(task: TaskEntity, channel?: ChannelEntity): Promise<SubmitOutcome> {
     this.submitted.push(task.taskId);
     if (channel) this.submittedOn.push(channel.id);
+    if (this.hold) await this.hold;
     const outcome = (channel && this.submitOn.get(channel.id)) ?? this.nextSubmit;
     if (outcome instanceof Error) throw outcome;
     return outcome;
