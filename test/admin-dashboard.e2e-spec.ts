@@ -146,8 +146,16 @@ describeEachDatabase('admin dashboard', (kind) => {
   it("counts a client's cancel apart: neither a failure of its channel nor of its model", async () => {
     const { key } = await gw.createCustomer({ quota: 1_000_000 });
     const auth = `Bearer ${key}`;
-    const done = await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'a kite', duration: 5 }).expect(200);
-    const cancelled = await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'a boat', duration: 5 }).expect(200);
+    const done = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .send({ model: 'gen4.5', prompt: 'a kite', duration: 5 })
+      .expect(200);
+    const cancelled = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .send({ model: 'gen4.5', prompt: 'a boat', duration: 5 })
+      .expect(200);
     const res = await gw.http.post(`/v1/videos/${cancelled.body.id}/cancel`).set('Authorization', auth).expect(200);
     expect(res.body).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
     for (let i = 0; i < 20; i++) {

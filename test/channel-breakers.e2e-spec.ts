@@ -44,7 +44,10 @@ describeOnSqlite('channel breakers', (kind) => {
     let openedAt: number | null = null;
     for (let i = 0; i < 200; i++) {
       const before = failing.calls('generate').length;
-      const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: `kite ${i}` });
+      const res = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model: 'alpha/v5', prompt: `kite ${i}` });
       statuses.push(res.status);
       perCooldown[perCooldown.length - 1] += failing.calls('generate').length - before;
       const breaker = await breakerOf(failingId);
@@ -116,10 +119,22 @@ describeOnSqlite('channel breakers', (kind) => {
       for (let i = 0; i < FAILURES; i++)
         await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
       const listed = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find((c: { id: number }) => c.id === failingId);
-      expect(listed.breaker).toMatchObject({ state: 'open', failures: FAILURES, opened_at: expect.any(Number), retry_at: expect.any(Number) });
+      expect(listed.breaker).toMatchObject({
+        state: 'open',
+        failures: FAILURES,
+        opened_at: expect.any(Number),
+        retry_at: expect.any(Number),
+      });
       const dashboard = (await gw.admin.get('/api/admin/dashboard?range=1h').expect(200)).body;
       expect(dashboard.breakers).toEqual([
-        { channel_id: failingId, channel_name: 'failing', state: 'open', failures: FAILURES, opened_at: listed.breaker.opened_at, retry_at: listed.breaker.retry_at },
+        {
+          channel_id: failingId,
+          channel_name: 'failing',
+          state: 'open',
+          failures: FAILURES,
+          opened_at: listed.breaker.opened_at,
+          retry_at: listed.breaker.retry_at,
+        },
       ]);
 
       const before = failing.calls('generate').length;
@@ -144,7 +159,11 @@ describeOnSqlite('channel breakers', (kind) => {
         await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'x' }).expect(503);
       const before = [failing.calls('generate').length, healthy.calls('generate').length];
       gw.clock.advance(10_000);
-      const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'x' }).expect(503);
+      const res = await gw.http
+        .post('/v1/videos')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ model: 'alpha/v5', prompt: 'x' })
+        .expect(503);
       expect(res.body.error).toMatchObject({ message: 'every channel for model alpha/v5 is failing, retry later' });
       expect(Number(res.headers['retry-after'])).toBe(COOLDOWN_S - 10);
       expect([failing.calls('generate').length, healthy.calls('generate').length]).toEqual(before);

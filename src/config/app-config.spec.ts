@@ -33,7 +33,9 @@ describe('loadConfig', () => {
       channelBreakerCooldownMs: 600_000,
     });
     expect(() => loadConfig({ CHANNEL_BREAKER_FAILURES: '0' })).toThrow(/CHANNEL_BREAKER_FAILURES: must be an integer from 1 to 1000/);
-    expect(() => loadConfig({ CHANNEL_BREAKER_COOLDOWN_MS: '600001' })).toThrow(/CHANNEL_BREAKER_COOLDOWN_MS: must be an integer from 100 to 600000/);
+    expect(() => loadConfig({ CHANNEL_BREAKER_COOLDOWN_MS: '600001' })).toThrow(
+      /CHANNEL_BREAKER_COOLDOWN_MS: must be an integer from 100 to 600000/,
+    );
   });
 
   it('turns the asset follow-up off with 0, independently of the task sync', () => {

@@ -142,7 +142,13 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
     await t.createTask(owner, { createdAt: from, status: 'SUCCESS', channelId: 7, model: 'm-a' });
     await t.createTask(owner, { createdAt: from + 999, status: 'SUCCESS', channelId: 7, model: 'm-b' });
     await t.createTask(owner, { createdAt: from + 1_500, status: 'FAILURE', channelId: null, model: 'm-a' });
-    await t.createTask(owner, { createdAt: from + 1_600, status: 'FAILURE', channelId: 7, model: 'm-b', failReason: 'cancelled by the client' });
+    await t.createTask(owner, {
+      createdAt: from + 1_600,
+      status: 'FAILURE',
+      channelId: 7,
+      model: 'm-b',
+      failReason: 'cancelled by the client',
+    });
     const sorted = <T>(rows: T[]) => rows.map((row) => JSON.stringify(row)).sort();
 
     expect(sorted(await t.tasks.countByBucketAndStatus(from, 1_000))).toEqual(

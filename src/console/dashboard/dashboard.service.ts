@@ -20,7 +20,16 @@ import { bucketWindow, DashboardRange } from './dashboard-range';
 import type { DashboardChannelDto, DashboardDto, DashboardModelDto, DashboardUpstreamDto } from './dashboard.dto';
 
 /** The task statuses, and a client's cancel apart from FAILURE (TaskRepository's outcome). */
-const STATUSES: Array<TaskStatus | 'CANCELLED'> = ['SUBMITTING', 'NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'CANCELLED', 'REJECTED'];
+const STATUSES: Array<TaskStatus | 'CANCELLED'> = [
+  'SUBMITTING',
+  'NOT_START',
+  'QUEUED',
+  'IN_PROGRESS',
+  'SUCCESS',
+  'FAILURE',
+  'CANCELLED',
+  'REJECTED',
+];
 
 const rate = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
 const seconds = (ms: number): number => Math.floor(ms / 1000);

@@ -53,9 +53,12 @@ export class ChannelBreakerDto {
   state: string;
   @ApiProperty({ description: 'provider faults in a row since the provider last accepted a submit on the channel' }) failures: number;
   @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds: when it last opened; null while closed' }) opened_at:
-    | number
-    | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds: from when a submit may try the channel again; null while closed' })
+    number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Unix seconds: from when a submit may try the channel again; null while closed',
+  })
   retry_at: number | null;
 }
 

@@ -102,7 +102,10 @@ describe('task timeline', () => {
       event('attempt', 11, { status: 'SUBMITTING', detail: 'channel #3 (primary) failed: transient: provider error (HTTP 500)' }),
       event('submitted', 11, { status: 'NOT_START', progress: 0, detail: 'channel #4 (backup)' }),
     ];
-    const admin = buildTimeline({ task: task({ status: 'NOT_START', finishTime: null }), events: tried, ledger: [], webhooks: [] }, 'admin');
+    const admin = buildTimeline(
+      { task: task({ status: 'NOT_START', finishTime: null }), events: tried, ledger: [], webhooks: [] },
+      'admin',
+    );
     expect(admin.filter((entry) => entry.kind === 'attempt' || entry.kind === 'submitted')).toEqual([
       {
         at: 11,
@@ -122,7 +125,10 @@ describe('task timeline', () => {
         detail_params: { channel_id: 4, channel: 'backup' },
       },
     ]);
-    const customer = buildTimeline({ task: task({ status: 'NOT_START', finishTime: null }), events: tried, ledger: [], webhooks: [] }, 'customer');
+    const customer = buildTimeline(
+      { task: task({ status: 'NOT_START', finishTime: null }), events: tried, ledger: [], webhooks: [] },
+      'customer',
+    );
     expect(customer.some((entry) => entry.kind === 'attempt')).toBe(false);
     expect(customer.find((entry) => entry.kind === 'submitted')).toEqual({ at: 11, kind: 'submitted', status: 'queued', progress: 0 });
   });

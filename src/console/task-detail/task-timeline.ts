@@ -5,16 +5,7 @@ import type { TaskEventEntity } from '../../tasks/task-event.entity';
 import { TaskStatus, toFlatStatus } from '../../tasks/task-status';
 
 export type TimelineKind =
-  | 'created'
-  | 'attempt'
-  | 'submitted'
-  | 'status'
-  | 'progress'
-  | 'poll'
-  | 'charged'
-  | 'refunded'
-  | 'archived'
-  | 'webhook';
+  'created' | 'attempt' | 'submitted' | 'status' | 'progress' | 'poll' | 'charged' | 'refunded' | 'archived' | 'webhook';
 
 export interface TimelineEntry {
   /** Unix seconds. */
@@ -186,7 +177,9 @@ function channelCodeOf(event: TaskEventEntity, audience: Audience): Pick<Timelin
   }
   if (event.kind !== 'attempt') return {};
   const match = ATTEMPT_FAILED.exec(event.detail);
-  return match ? { detail_code: 'attempt_failed', detail_params: { channel_id: Number(match[1]), channel: match[2], reason: match[3] } } : {};
+  return match
+    ? { detail_code: 'attempt_failed', detail_params: { channel_id: Number(match[1]), channel: match[2], reason: match[3] } }
+    : {};
 }
 
 function compact(entry: TimelineEntry): TimelineEntry {

@@ -5,7 +5,14 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
 import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { acceptedWithoutId, callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import {
+  acceptedWithoutId,
+  callTimeoutMs,
+  PollOutcome,
+  SubmitDeadline,
+  SubmitOutcome,
+  UpstreamError,
+} from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapKlingError } from './kling-errors';
 import { KlingInputImages } from './kling-input-images.service';

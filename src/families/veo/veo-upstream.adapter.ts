@@ -6,7 +6,15 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { callBearerJson, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { channelLinkPolicy } from '../../upstream/channel-link-policy';
-import { acceptedWithoutId, callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
+import {
+  acceptedWithoutId,
+  callTimeoutMs,
+  PollOutcome,
+  SubmitDeadline,
+  SubmitOutcome,
+  UpstreamAdapter,
+  UpstreamError,
+} from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import { mapVeoError } from './veo-errors';

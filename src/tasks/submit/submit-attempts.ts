@@ -32,7 +32,13 @@ export class SubmitAttempts {
 
   /** Best effort: the submit goes on without its timeline entry. */
   async failed(task: TaskEntity, channel: ChannelEntity, error: UpstreamError): Promise<void> {
-    const event = { taskRowId: task.id, kind: 'attempt' as const, status: 'SUBMITTING', detail: failedAttemptDetail(channel, error), at: this.clock.now() };
+    const event = {
+      taskRowId: task.id,
+      kind: 'attempt' as const,
+      status: 'SUBMITTING',
+      detail: failedAttemptDetail(channel, error),
+      at: this.clock.now(),
+    };
     await this.transactions
       .runStatement((manager) => this.tasks.recordEvent(manager, event))
       .catch((failure: unknown) => this.logger.warn(`attempt of ${task.taskId} on channel ${channel.id} not recorded: ${failure}`));

@@ -12,7 +12,8 @@ import {
 } from './breaker-state';
 
 const rules = { failures: 3, cooldownMs: 1_000, maxCooldownMs: 5_000 };
-const faults = (state: BreakerState, n: number, at: number) => Array.from({ length: n }).reduce<BreakerState>((s) => afterFault(s, at, rules), state);
+const faults = (state: BreakerState, n: number, at: number) =>
+  Array.from({ length: n }).reduce<BreakerState>((s) => afterFault(s, at, rules), state);
 
 describe('breaker state', () => {
   it('opens after the threshold of faults in a row, for the cool-down', () => {

@@ -71,7 +71,11 @@ export function withoutTrial(state: BreakerState): BreakerState {
 
 export function sameState(a: BreakerState, b: BreakerState): boolean {
   return (
-    a.failures === b.failures && a.openedAt === b.openedAt && a.retryAt === b.retryAt && a.trips === b.trips && a.trialUntil === b.trialUntil
+    a.failures === b.failures &&
+    a.openedAt === b.openedAt &&
+    a.retryAt === b.retryAt &&
+    a.trips === b.trips &&
+    a.trialUntil === b.trialUntil
   );
 }
 

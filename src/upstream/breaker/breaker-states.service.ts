@@ -100,10 +100,16 @@ export class BreakerStates implements OnModuleInit, OnModuleDestroy {
       }
       let answer: [number, string];
       try {
-        answer = (await client.eval(COMPARE_AND_SET, 2, this.hashKey, this.versionKey, String(channelId), current.raw, raw, this.channel)) as [
-          number,
-          string,
-        ];
+        answer = (await client.eval(
+          COMPARE_AND_SET,
+          2,
+          this.hashKey,
+          this.versionKey,
+          String(channelId),
+          current.raw,
+          raw,
+          this.channel,
+        )) as [number, string];
       } catch (error) {
         // Redis went away mid-change: decided here; its copy is read again once it answers.
         this.logger.warn(`breaker of channel ${channelId} changed in process only: ${(error as Error)?.message ?? error}`);

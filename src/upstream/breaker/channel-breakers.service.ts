@@ -100,7 +100,11 @@ export class ChannelBreakers {
     const before = this.states.get(channelId);
     if (outcome === 'accepted' ? sameState(before, CLOSED) : outcome === 'neutral' && !trial) return;
     const change =
-      outcome === 'accepted' ? afterAcceptance : outcome === 'fault' ? (state: BreakerState) => afterFault(state, now, this.rules) : withoutTrial;
+      outcome === 'accepted'
+        ? afterAcceptance
+        : outcome === 'fault'
+          ? (state: BreakerState) => afterFault(state, now, this.rules)
+          : withoutTrial;
     try {
       const after = await this.states.update(channelId, change);
       if (after) this.logChange(channelId, phaseOf(before, now), after.retryAt !== before.retryAt ? after.retryAt : null, after.failures);
@@ -132,6 +136,7 @@ export class ChannelBreakers {
     if (reopenedUntil !== null) {
       const seconds = Math.round((reopenedUntil - this.clock.now()) / 1000);
       this.logger.warn(`channel ${channelId}: breaker open for ${seconds} s after ${failures} provider faults in a row`);
-    } else if (before !== 'closed' && failures === 0) this.logger.log(`channel ${channelId}: breaker closed, the provider accepted a submit`);
+    } else if (before !== 'closed' && failures === 0)
+      this.logger.log(`channel ${channelId}: breaker closed, the provider accepted a submit`);
   }
 }

@@ -143,7 +143,9 @@ export class FakeDrafts implements FamilyDrafts {
 @Module({ providers: [FakeAdapter, FakeDrafts], exports: [FakeAdapter, FakeDrafts] })
 export class FakeFamilyModule {}
 
-const FAKE_PRICES: DefaultPrice[] = [{ model: FAKE_MODEL, resolution: '720p', unit: 'second', duration: 0, credits: 10, audioCredits: null }];
+const FAKE_PRICES: DefaultPrice[] = [
+  { model: FAKE_MODEL, resolution: '720p', unit: 'second', duration: 0, credits: 10, audioCredits: null },
+];
 
 /**
  * A family "fake" with one model, per-second prices, its module providing the fake drafts and

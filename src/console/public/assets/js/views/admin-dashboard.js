@@ -122,16 +122,23 @@ function Body({ data, rangeLabel }) {
       <//>
     </div>
 
-    ${breakers.length
-      ? html`<${Card} title=${t('dash.breakers')} id="breaker-card" class="flush list-card">
+    ${
+      breakers.length
+        ? html`<${Card} title=${t('dash.breakers')} id="breaker-card" class="flush list-card">
       <p class="card-intro muted">${t('dash.breakersIntro')}</p>
       <${DataTable} caption=${t('dash.breakers')} rows=${breakers} rowKey=${(b) => b.channel_id} rowProps=${(b) => ({ 'data-channel-id': b.channel_id })}
         columns=${[
-          { key: 'channel', label: t('dash.col.channel'), card: 'title', render: (b) => html`<strong>${b.channel_name ?? `#${b.channel_id}`}</strong> <span class="muted">#${b.channel_id}</span>` },
+          {
+            key: 'channel',
+            label: t('dash.col.channel'),
+            card: 'title',
+            render: (b) => html`<strong>${b.channel_name ?? `#${b.channel_id}`}</strong> <span class="muted">#${b.channel_id}</span>`,
+          },
           { key: 'breaker', label: t('dash.col.breaker'), card: 'badge', render: (b) => html`<${BreakerCell} breaker=${b} />` },
         ]} />
     <//>`
-      : null}
+        : null
+    }
     <${Card} title=${t('dash.byChannel')} id="channel-card" class="flush list-card">
       <${DataTable} caption=${t('dash.byChannel')} rows=${data.by_channel} rowKey=${(c) => c.channel_id ?? 'none'} rowProps=${(c) => ({ 'data-channel-id': c.channel_id })}
         empty=${t('dash.noTasks')} emptyIcon="server" columns=${outcomeColumns('channel', (c) => html`<strong>${c.channel_name ?? t('dash.noChannel')}</strong>${c.channel_id !== null && c.channel_id !== undefined ? html` <span class="muted">#${c.channel_id}</span>` : null}`)} />
