@@ -121,7 +121,10 @@ export class DashboardDto {
   @ApiProperty({ type: [DashboardUpstreamDto] }) upstream: DashboardUpstreamDto[];
   @ApiProperty({ type: DashboardUpstreamSeriesDto, description: 'the same over time, for the latency and error-rate charts' })
   upstream_by_bucket: DashboardUpstreamSeriesDto;
-  @ApiProperty({ type: [DashboardBreakerDto], description: 'channels whose breaker is open or half-open now, as this instance knows it' })
+  @ApiProperty({
+    type: [DashboardBreakerDto],
+    description: 'enabled channels whose breaker is open or half-open now, as this instance knows it',
+  })
   breakers: DashboardBreakerDto[];
   @ApiProperty({ type: DashboardStuckDto }) stuck_tasks: DashboardStuckDto;
   @ApiProperty({ type: DashboardWebhooksDto }) webhooks: DashboardWebhooksDto;

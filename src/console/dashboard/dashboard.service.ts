@@ -95,6 +95,7 @@ export class DashboardService {
       this.archives.totals(),
     ]);
     const names = new Map(channels.map((channel) => [channel.id, channel.name]));
+    const enabled = new Set(channels.filter((channel) => channel.status === 'enabled').map((channel) => channel.id));
     const zeros = () => new Array<number>(window.starts.length).fill(0);
 
     const tasksByStatus = Object.fromEntries(STATUSES.map((status) => [status, zeros()]));
@@ -169,11 +170,11 @@ export class DashboardService {
       },
       webhooks: { failing_endpoints: failingEndpoints, failed_deliveries: failedDeliveries },
       video_store: { kind: this.archiveJob.storeKind, bytes: stored.bytes, objects: stored.objects },
-      breakers: this.breakers.notClosed().map(({ channelId, breaker }) => ({
-        channel_id: channelId,
-        channel_name: names.get(channelId) ?? null,
-        ...breaker,
-      })),
+      // Of the channels submits may go to: a disabled one's breaker routes nothing.
+      breakers: this.breakers
+        .notClosed()
+        .filter(({ channelId }) => enabled.has(channelId))
+        .map(({ channelId, breaker }) => ({ channel_id: channelId, channel_name: names.get(channelId) ?? null, ...breaker })),
       housekeeping: this.housekeepingFigure(),
       currency: toCurrencyView(this.config),
     };

@@ -70,7 +70,18 @@ export function AdminChannels() {
       render: (c) =>
         html`<div class="channel-cell"><strong>${c.name}</strong> <span class="muted">#${c.id}</span><div class="muted small">${platformLabel(c.platform)}</div><code class="channel-url" title=${c.base_url}>${c.base_url}</code></div>`,
     },
-    { key: 'status', label: t('channels.col.status'), card: 'badge', render: (c) => html`<${Badge} status=${c.status} />` },
+    {
+      key: 'status',
+      label: t('channels.col.status'),
+      card: 'badge',
+      // Its breaker under the status, once it has something to say (a fault counted, open, half-open), with a button to close it.
+      render: (c) =>
+        html`<div class="channel-status"><${Badge} status=${c.status} />${
+          c.breaker.state !== 'closed' || c.breaker.failures
+            ? html`<${BreakerCell} breaker=${c.breaker} />${c.breaker.state !== 'closed' ? html`<${Button} small kind="ghost" icon="rotate-ccw" aria-label=${t('channels.closeBreakerOf', { name: c.name })} onClick=${() => closeBreaker(c)}>${t('channels.closeBreaker')}<//>` : null}`
+            : null
+        }</div>`,
+    },
     {
       key: 'models',
       label: t('channels.col.models'),
@@ -86,7 +97,6 @@ export function AdminChannels() {
       render: (c) =>
         html`<span class=${c.error_rate >= HIGH_ERROR_RATE ? 'error-text' : undefined} title=${c.last_error ?? ''}>${rate(c.error_rate)} (${num(c.error_count)})</span>`,
     },
-    { key: 'breaker', label: t('channels.col.breaker'), render: (c) => html`<${BreakerCell} breaker=${c.breaker} />` },
     {
       key: 'connectivity',
       label: t('channels.col.connectivity'),
@@ -100,7 +110,6 @@ export function AdminChannels() {
       render: (c) => html`<div class="actions nowrap">
         <${Button} small icon="send" disabled=${results[c.id] === 'pending'} aria-label=${t('channels.testOf', { name: c.name })} onClick=${() => test(c)}>${t('channels.test')}<//>
         <${Button} small kind="secondary" aria-label=${t('channels.editOf', { name: c.name })} onClick=${() => setEditing(c)}>${t('channels.edit')}<//>
-        ${c.breaker.state !== 'closed' ? html`<${Button} small kind="secondary" icon="rotate-ccw" aria-label=${t('channels.closeBreakerOf', { name: c.name })} onClick=${() => closeBreaker(c)}>${t('channels.closeBreaker')}<//>` : null}
         <${Button} small kind=${c.status === 'enabled' ? 'danger' : 'secondary'} aria-label=${t(c.status === 'enabled' ? 'channels.disableOf' : 'channels.enableOf', { name: c.name })} onClick=${() => toggle(c)}>${t(c.status === 'enabled' ? 'channels.disable' : 'channels.enable')}<//>
       </div>`,
     },
