@@ -7,7 +7,7 @@ import { TransactionRunner } from '../../database/transaction-runner';
 import { upstreamModelFor } from '../../upstream/channel-router.service';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { ChannelsService } from '../../upstream/channels.service';
-import { breakerOutcomeOf } from '../../upstream/breaker/breaker-outcome';
+import { BreakerOutcome, breakerOutcomeOf } from '../../upstream/breaker/breaker-outcome';
 import { ChannelBreakers } from '../../upstream/breaker/channel-breakers.service';
 import { FAILURE } from '../../upstream/failure-reason';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
@@ -107,39 +107,42 @@ export class HandToProvider {
         continue;
       }
       if (byBreaker && !admitted) continue;
-      if (!(await this.moveTo(task, channel, routeModel, owner))) {
-        await this.breakers.record(channel.id, 'neutral', admitted);
-        return this.settlement.afterTakeover(task);
-      }
-      let outcome: SubmitOutcome;
-      const endCall = this.calls.start(channel.id);
+      // What this attempt tells the channel's breaker, recorded however it ends (its admission ends with it).
+      let said: BreakerOutcome = 'neutral';
       try {
-        outcome = await adapter.submit(task, channel, lease);
-        endCall(false);
-      } catch (error) {
-        // The provider answering "no" to the content is an answer, not channel trouble.
-        endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
-        // Aborted by a takeover: not the provider's doing.
-        await this.breakers.record(channel.id, lease.lost ? 'neutral' : breakerOutcomeOf(error), admitted);
-        if (lease.lost) return this.settlement.afterTakeover(task);
-        if (!(error instanceof UpstreamError)) throw await this.rejectAfterCrash(task, error, owner);
-        lastError = error;
-        this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
-        if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner);
-        await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
-        await this.attempts.failed(task, channel, error);
-        if (error.details.mayHaveBeenAccepted) {
-          this.logger.warn(`submit of ${task.taskId} may have been accepted by channel ${channel.id}: not sent to another channel`);
-          break;
+        if (!(await this.moveTo(task, channel, routeModel, owner))) return this.settlement.afterTakeover(task);
+        let outcome: SubmitOutcome;
+        const endCall = this.calls.start(channel.id);
+        try {
+          outcome = await adapter.submit(task, channel, lease);
+          endCall(false);
+        } catch (error) {
+          // The provider answering "no" to the content is an answer, not channel trouble.
+          endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
+          // Aborted by a takeover: not the provider's doing.
+          if (lease.lost) return this.settlement.afterTakeover(task);
+          said = breakerOutcomeOf(error);
+          if (!(error instanceof UpstreamError)) throw await this.rejectAfterCrash(task, error, owner);
+          lastError = error;
+          this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
+          if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner);
+          await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
+          await this.attempts.failed(task, channel, error);
+          if (error.details.mayHaveBeenAccepted) {
+            this.logger.warn(`submit of ${task.taskId} may have been accepted by channel ${channel.id}: not sent to another channel`);
+            break;
+          }
+          if (error.kind === 'backpressure') backpressure = error;
+          continue;
         }
-        if (error.kind === 'backpressure') backpressure = error;
-        continue;
+        // The provider has the job now: record that first, then the channel's statistics and breaker.
+        said = 'accepted';
+        const submitted = await this.settlement.accepted(task, channel, adapter, outcome, owner);
+        await this.recordChannelOutcome(channel.id, null);
+        return submitted;
+      } finally {
+        await this.breakers.record(channel.id, said, admitted);
       }
-      // The provider has the job now: record that first, then the channel's statistics and breaker.
-      const submitted = await this.settlement.accepted(task, channel, adapter, outcome, owner);
-      await this.recordChannelOutcome(channel.id, null);
-      await this.breakers.record(channel.id, 'accepted', admitted);
-      return submitted;
     }
     if (lease.lost) return this.settlement.afterTakeover(task);
     if (!(await this.transitions.reject(task, lastError?.message ?? 'no channel accepted the task', owner)))
