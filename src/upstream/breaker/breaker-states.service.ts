@@ -4,15 +4,18 @@ import { BreakerState, CLOSED, decodeState, encodeState, sameState } from './bre
 
 /** How often the shared version is read: the bound on a change whose message this instance missed. */
 const VERSION_CHECK_MS = 1_000;
-/** Compare-and-set rounds before a change gives way to the instances that kept changing the breaker meanwhile. */
-const CAS_ATTEMPTS = 5;
+/**
+ * Compare-and-set rounds before a change gives way to the instances that kept changing the breaker
+ * meanwhile (each instance changes a breaker one change at a time, so each round one of them wins).
+ */
+const CAS_ATTEMPTS = 20;
 
 /**
  * Writes a breaker if it still is what the writer read (`ARGV[2]`, '' for closed), bumps the shared
- * version and publishes `<version> <channel> <state>`; answers {1, version} or {0, the stored state}.
+ * version and publishes `<version> <channel> <state>`; answers {1, version} or {0, the stored state, the version now}.
  */
 const COMPARE_AND_SET = `local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
-if current ~= ARGV[2] then return {0, current} end
+if current ~= ARGV[2] then return {0, current, redis.call('GET', KEYS[2]) or '0'} end
 if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
 local version = redis.call('INCR', KEYS[2])
 redis.call('PUBLISH', ARGV[4], version .. ' ' .. ARGV[1] .. ' ' .. ARGV[3])
@@ -42,6 +45,8 @@ export class BreakerStates implements OnModuleInit, OnModuleDestroy {
   /** The shared version up to which every change was applied here (a message past a gap waits for the next check's read). */
   private knownVersion = 0;
   private versionCheck: NodeJS.Timeout | null = null;
+  /** Per channel: the end of this instance's last change under way (the next one waits for it). */
+  private readonly changing = new Map<number, Promise<unknown>>();
 
   constructor(private readonly redis: RedisConnection) {
     this.hashKey = `${redis.keyPrefix}channel-breakers`;
@@ -78,15 +83,24 @@ export class BreakerStates implements OnModuleInit, OnModuleDestroy {
 
   /** The channels whose breaker has something to say (a fault counted, open, half-open), with their state. */
   known(): Array<[number, BreakerState]> {
-    return [...this.local].map(([id, entry]): [number, BreakerState] => [id, entry.state]);
+    return [...this.local].filter(([, entry]) => entry.raw !== '').map(([id, entry]): [number, BreakerState] => [id, entry.state]);
   }
 
   /**
    * Applies `change` to the breaker as it is everywhere (compare-and-set, read again when another
    * instance changed it first). Null when `change` declined (it answers null) or kept losing the race;
-   * else the state written (or unchanged).
+   * else the state written (or unchanged). This instance's changes of one breaker run one at a time.
    */
-  async update(channelId: number, change: (current: BreakerState) => BreakerState | null): Promise<BreakerState | null> {
+  update(channelId: number, change: (current: BreakerState) => BreakerState | null): Promise<BreakerState | null> {
+    const previous = this.changing.get(channelId) ?? Promise.resolve();
+    const next = previous.then(() => this.compareAndSet(channelId, change));
+    const settled = next.catch(() => undefined);
+    this.changing.set(channelId, settled);
+    void settled.then(() => this.changing.get(channelId) === settled && this.changing.delete(channelId));
+    return next;
+  }
+
+  private async compareAndSet(channelId: number, change: (current: BreakerState) => BreakerState | null): Promise<BreakerState | null> {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const current = this.local.get(channelId) ?? { state: CLOSED, raw: '', version: 0 };
       const next = change(current.state);
@@ -98,7 +112,7 @@ export class BreakerStates implements OnModuleInit, OnModuleDestroy {
         this.set(channelId, raw, 0);
         return next;
       }
-      let answer: [number, string];
+      let answer: [number, string, string?];
       try {
         answer = (await client.eval(
           COMPARE_AND_SET,
@@ -109,7 +123,7 @@ export class BreakerStates implements OnModuleInit, OnModuleDestroy {
           current.raw,
           raw,
           this.channel,
-        )) as [number, string];
+        )) as [number, string, string?];
       } catch (error) {
         // Redis went away mid-change: decided here; its copy is read again once it answers.
         this.logger.warn(`breaker of channel ${channelId} changed in process only: ${(error as Error)?.message ?? error}`);
@@ -121,16 +135,17 @@ export class BreakerStates implements OnModuleInit, OnModuleDestroy {
         return next;
       }
       // Another instance changed it first: start again from what is stored (its message may still be on the way).
-      this.set(channelId, String(answer[1] ?? ''), this.local.get(channelId)?.version ?? 0, true);
+      this.set(channelId, String(answer[1] ?? ''), Number(answer[2] ?? 0), true);
     }
+    this.logger.warn(`breaker of channel ${channelId} not changed: other instances kept changing it first`);
     return null;
   }
 
+  /** A closed breaker stays as an entry with its version, so that an older message arriving late cannot bring back what it said. */
   private set(channelId: number, raw: string, version: number, force = false): void {
     const entry = this.local.get(channelId);
     if (!force && entry && version !== 0 && entry.version > version) return;
-    if (raw === '') this.local.delete(channelId);
-    else this.local.set(channelId, { state: decodeState(raw), raw, version });
+    this.local.set(channelId, { state: decodeState(raw), raw, version });
     if (version === this.knownVersion + 1) this.knownVersion = version;
   }
 
@@ -169,7 +184,7 @@ export class BreakerStates implements OnModuleInit, OnModuleDestroy {
     const version = Number(read[0][1] ?? 0);
     const stored = (read[1][1] ?? {}) as Record<string, string>;
     for (const [id, entry] of [...this.local]) {
-      if (!(String(id) in stored) && (replaceAll || entry.version <= version)) this.local.delete(id);
+      if (!(String(id) in stored) && (replaceAll || entry.version <= version)) this.set(id, '', version, true);
     }
     for (const [id, raw] of Object.entries(stored)) {
       const entry = this.local.get(Number(id));
