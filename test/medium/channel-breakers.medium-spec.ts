@@ -74,9 +74,9 @@ describe('channel breakers (service tier, SQLite, per process)', () => {
     t.clock.advance(1);
     expect(t.breakers.view(primary.id).state).toBe('half_open');
     // One trial at a time: while one submit holds it, another passes the channel over.
-    expect(await t.breakers.admit(primary.id)).toEqual({ trial: true });
+    expect(await t.breakers.admit(primary.id)).toEqual({ trial: true, counted: false });
     expect(await t.breakers.admit(primary.id)).toBeNull();
-    await t.breakers.record(primary.id, 'neutral', { trial: true });
+    await t.breakers.record(primary.id, 'neutral', { trial: true, counted: false });
 
     await submit(user);
     expect(on(primary)).toBe(6);

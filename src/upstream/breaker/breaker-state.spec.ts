@@ -7,7 +7,9 @@ import {
   decodeState,
   encodeState,
   phaseOf,
+  withoutSending,
   withoutTrial,
+  withSending,
   withTrial,
 } from './breaker-state';
 
@@ -20,7 +22,7 @@ describe('breaker state', () => {
     const two = faults(CLOSED, 2, 0);
     expect(phaseOf(two, 0)).toBe('closed');
     const open = afterFault(two, 100, rules);
-    expect(open).toEqual({ failures: 3, openedAt: 100, retryAt: 1_100, trips: 1, trialUntil: null });
+    expect(open).toEqual({ failures: 3, openedAt: 100, retryAt: 1_100, trips: 1, trialUntil: null, sending: 0, sendingUntil: null });
     expect(phaseOf(open, 1_099)).toBe('open');
     expect(phaseOf(open, 1_100)).toBe('half_open');
   });
@@ -56,5 +58,17 @@ describe('breaker state', () => {
     expect(decodeState(encodeState(open))).toEqual(open);
     expect(decodeState('')).toEqual(CLOSED);
     expect(decodeState('{not json')).toEqual(CLOSED);
+  });
+  it('while a streak runs, no more submits at once than the faults still missing; one that never answers is forgotten after its lease', () => {
+    expect(withSending(CLOSED, 0, 1_000, rules)).toBeNull();
+    const one = faults(CLOSED, 1, 0);
+    const first = withSending(one, 0, 1_000, rules)!;
+    const second = withSending(first, 10, 1_000, rules)!;
+    expect(second).toMatchObject({ sending: 2, sendingUntil: 1_010 });
+    expect(withSending(second, 20, 1_000, rules)).toBeNull();
+    expect(withSending(second, 1_010, 1_000, rules)).toMatchObject({ sending: 1 });
+    expect(withSending(withoutSending(second), 20, 1_000, rules)).toMatchObject({ sending: 2 });
+    expect(withoutSending(withoutSending(second))).toMatchObject({ sending: 0, sendingUntil: null });
+    expect(withSending(faults(CLOSED, 3, 0), 0, 1_000, rules)).toBeNull();
   });
 });

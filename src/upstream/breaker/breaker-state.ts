@@ -3,6 +3,8 @@
  * instance (and a test with a hand-moved clock) moves it the same way. Closed: submits go to the
  * channel. Open: none until `retryAt`. Half-open (past `retryAt`): one submit at a time tries it; the
  * provider accepting a submit closes it, a fault opens it again for twice as long (at most `maxCooldownMs`).
+ * While a streak of faults runs on a closed channel, no more submits go to it at once than the faults
+ * still missing to open it (`sending`).
  */
 export type BreakerPhase = 'closed' | 'half_open' | 'open';
 
@@ -17,6 +19,10 @@ export interface BreakerState {
   trips: number;
   /** A half-open trial is under way until then (ms epoch): one submit at a time; a trial that never reports frees it then. */
   trialUntil: number | null;
+  /** Submits sent to the closed channel while a streak of faults runs, not answered yet. */
+  sending: number;
+  /** Those are forgotten then (ms epoch): a submit whose instance died never answers. */
+  sendingUntil: number | null;
 }
 
 export interface BreakerRules {
@@ -27,7 +33,15 @@ export interface BreakerRules {
   maxCooldownMs: number;
 }
 
-export const CLOSED: BreakerState = Object.freeze({ failures: 0, openedAt: null, retryAt: null, trips: 0, trialUntil: null });
+export const CLOSED: BreakerState = Object.freeze({
+  failures: 0,
+  openedAt: null,
+  retryAt: null,
+  trips: 0,
+  trialUntil: null,
+  sending: 0,
+  sendingUntil: null,
+});
 
 export function phaseOf(state: BreakerState, now: number): BreakerPhase {
   if (state.retryAt === null) return 'closed';
@@ -49,7 +63,7 @@ export function afterFault(state: BreakerState, now: number, rules: BreakerRules
   const phase = phaseOf(state, now);
   if (phase === 'open' || (phase === 'closed' && failures < rules.failures)) return { ...state, failures };
   const trips = state.trips + 1;
-  return { failures, openedAt: now, retryAt: now + cooldownFor(trips, rules), trips, trialUntil: null };
+  return { failures, openedAt: now, retryAt: now + cooldownFor(trips, rules), trips, trialUntil: null, sending: 0, sendingUntil: null };
 }
 
 /** The provider accepted a submit on the channel: closed, whatever it was. */
@@ -69,13 +83,33 @@ export function withoutTrial(state: BreakerState): BreakerState {
   return state.trialUntil === null ? state : { ...state, trialUntil: null };
 }
 
+/**
+ * One more submit to a closed channel whose streak of faults runs, until `now + leaseMs`; null when
+ * the faults so far and the submits under way would reach the threshold (or it is not such a channel).
+ */
+export function withSending(state: BreakerState, now: number, leaseMs: number, rules: BreakerRules): BreakerState | null {
+  if (phaseOf(state, now) !== 'closed' || state.failures === 0) return null;
+  const sending = state.sendingUntil !== null && state.sendingUntil > now ? state.sending : 0;
+  if (state.failures + sending >= rules.failures) return null;
+  return { ...state, sending: sending + 1, sendingUntil: now + leaseMs };
+}
+
+/** One of those submits answered (or stopped). */
+export function withoutSending(state: BreakerState): BreakerState {
+  if (state.sending === 0) return state;
+  const sending = state.sending - 1;
+  return { ...state, sending, sendingUntil: sending === 0 ? null : state.sendingUntil };
+}
+
 export function sameState(a: BreakerState, b: BreakerState): boolean {
   return (
     a.failures === b.failures &&
     a.openedAt === b.openedAt &&
     a.retryAt === b.retryAt &&
     a.trips === b.trips &&
-    a.trialUntil === b.trialUntil
+    a.trialUntil === b.trialUntil &&
+    a.sending === b.sending &&
+    a.sendingUntil === b.sendingUntil
   );
 }
 
@@ -97,6 +131,8 @@ export function decodeState(raw: string | null | undefined): BreakerState {
       retryAt: time(value.retryAt),
       trips: count(value.trips),
       trialUntil: time(value.trialUntil),
+      sending: count(value.sending),
+      sendingUntil: time(value.sendingUntil),
     };
   } catch {
     return CLOSED;

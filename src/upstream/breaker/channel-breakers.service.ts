@@ -11,7 +11,9 @@ import {
   CLOSED,
   phaseOf,
   sameState,
+  withoutSending,
   withoutTrial,
+  withSending,
   withTrial,
 } from './breaker-state';
 import { BreakerStates } from './breaker-states.service';
@@ -22,19 +24,18 @@ import { ChannelBreakerView, toBreakerView } from './breaker-view';
  * may be tried now (no I/O), whether this submit may try one (a half-open channel admits one trial at
  * a time), and what each answer says. Shared through Redis when REDIS_URL is set (BreakerStates).
  */
-/** A submit admitted to a channel; `trial`: the half-open channel's one trial. */
+/** A submit admitted to a channel; `trial`: the half-open channel's one trial; `counted`: one of the submits a streak allows at once. */
 export interface Admission {
   trial: boolean;
+  counted: boolean;
 }
 
 @Injectable()
 export class ChannelBreakers {
   private readonly logger = new Logger('ChannelBreaker');
   private readonly rules: BreakerRules;
-  /** A trial that never reports (its instance died) frees the channel for another after this. */
+  /** A trial (or a submit during a streak) that never reports, its instance dead, is forgotten after this. */
   private readonly trialLeaseMs: number;
-  /** Submits this instance has under way, per channel (admitted, not yet recorded). */
-  private readonly sending = new Map<number, number>();
 
   constructor(
     private readonly states: BreakerStates,
@@ -61,27 +62,30 @@ export class ChannelBreakers {
 
   /**
    * Whether this submit may go to the channel now: closed yes, open no (null), half-open if it gets
-   * the one trial. While a streak of faults runs on a closed channel, no more submits are sent to it
-   * at once (from this instance) than the faults still missing to open it: a further one is `defer`red,
-   * tried after the other candidates (`deferred`: it comes back, and goes). Each admission's end is
-   * recorded with `record`.
+   * the one trial. While a streak of faults runs on a closed channel, no more submits go to it at once
+   * (from every instance) than the faults still missing to open it: a further one is `defer`red, tried
+   * after the other candidates (`deferred`: it comes back, and goes). Each admission's end is recorded with `record`.
    */
   async admit(channelId: number, deferred = false): Promise<Admission | 'defer' | null> {
     const state = this.states.get(channelId);
-    const phase = phaseOf(state, this.clock.now());
-    if (phase === 'open') return null;
-    if (phase === 'closed') {
-      const sending = this.sending.get(channelId) ?? 0;
-      if (!deferred && state.failures > 0 && state.failures + sending >= this.rules.failures) return 'defer';
-      this.sending.set(channelId, sending + 1);
-      return { trial: false };
-    }
     const now = this.clock.now();
-    const trial = await this.states.update(channelId, (current) => withTrial(current, now, this.trialLeaseMs));
-    if (!trial) return null;
-    this.logger.log(`channel ${channelId}: a submit tries it again (half-open)`);
-    this.sending.set(channelId, (this.sending.get(channelId) ?? 0) + 1);
-    return { trial: true };
+    const phase = phaseOf(state, now);
+    if (phase === 'open') return null;
+    if (phase === 'half_open') return this.admitTrial(channelId, now);
+    // No streak running (the usual case): nothing to ask of anyone.
+    if (state.failures === 0 || deferred) return { trial: false, counted: false };
+    // What the breaker, as it is everywhere, says: the change below runs again on every lost race.
+    const seen: { found: 'counted' | 'free' | 'full' | 'not_closed' } = { found: 'free' };
+    const written = await this.states.update(channelId, (current) => {
+      if (phaseOf(current, now) !== 'closed') return ((seen.found = 'not_closed'), null);
+      if (current.failures === 0) return ((seen.found = 'free'), current);
+      const next = withSending(current, now, this.trialLeaseMs, this.rules);
+      seen.found = next ? 'counted' : 'full';
+      return next;
+    });
+    if (seen.found === 'counted' && written) return { trial: false, counted: true };
+    if (seen.found === 'free') return { trial: false, counted: false };
+    return seen.found === 'not_closed' ? null : 'defer';
   }
 
   /**
@@ -90,27 +94,30 @@ export class ChannelBreakers {
    * it for another submit. Best effort, never thrown.
    */
   async record(channelId: number, outcome: BreakerOutcome, admission: Admission | null): Promise<void> {
-    if (admission) {
-      const sending = (this.sending.get(channelId) ?? 1) - 1;
-      if (sending > 0) this.sending.set(channelId, sending);
-      else this.sending.delete(channelId);
-    }
-    const trial = admission?.trial ?? false;
+    const { trial = false, counted = false } = admission ?? {};
     const now = this.clock.now();
     const before = this.states.get(channelId);
-    if (outcome === 'accepted' ? sameState(before, CLOSED) : outcome === 'neutral' && !trial) return;
+    if (outcome === 'accepted' ? sameState(before, CLOSED) : outcome === 'neutral' && !trial && !counted) return;
+    const answered = (state: BreakerState) => (counted ? withoutSending(state) : state);
     const change =
       outcome === 'accepted'
         ? afterAcceptance
         : outcome === 'fault'
-          ? (state: BreakerState) => afterFault(state, now, this.rules)
-          : withoutTrial;
+          ? (state: BreakerState) => afterFault(answered(state), now, this.rules)
+          : (state: BreakerState) => answered(trial ? withoutTrial(state) : state);
     try {
       const after = await this.states.update(channelId, change);
       if (after) this.logChange(channelId, phaseOf(before, now), after.retryAt !== before.retryAt ? after.retryAt : null, after.failures);
     } catch (error) {
       this.logger.warn(`breaker of channel ${channelId} not updated: ${(error as Error)?.message ?? error}`);
     }
+  }
+
+  private async admitTrial(channelId: number, now: number): Promise<Admission | null> {
+    const trial = await this.states.update(channelId, (current) => withTrial(current, now, this.trialLeaseMs));
+    if (!trial) return null;
+    this.logger.log(`channel ${channelId}: a submit tries it again (half-open)`);
+    return { trial: true, counted: false };
   }
 
   /** Closed by hand (the admin API): the channel gets submits again at once. */
