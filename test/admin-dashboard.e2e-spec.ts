@@ -91,6 +91,7 @@ describeEachDatabase('admin dashboard', (kind) => {
         total: 4,
         success: 1,
         failure: 1,
+        cancelled: 0,
         rejected: 1,
         success_rate: 0.5,
         quota: quotaOf(ok.body.id) + quotaOf(stuck.body.id),
@@ -104,6 +105,7 @@ describeEachDatabase('admin dashboard', (kind) => {
       total: 4,
       success: 1,
       failure: 1,
+      cancelled: 0,
       rejected: 1,
       success_rate: 0.5,
       net_charged: quotaOf(ok.body.id) + quotaOf(stuck.body.id),
@@ -145,6 +147,41 @@ describeEachDatabase('admin dashboard', (kind) => {
     expect(later.stuck_tasks.count).toBe(1);
     expect(later.stuck_tasks.oldest_age_s).toBeGreaterThanOrEqual(120);
     await gw.sync();
+  });
+
+  it("counts a client's cancel apart: neither a failure of its channel nor of its model", async () => {
+    const { key } = await gw.createCustomer({ quota: 1_000_000 });
+    const auth = `Bearer ${key}`;
+    const done = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .send({ model: 'gen4.5', prompt: 'a kite', duration: 5 })
+      .expect(200);
+    const cancelled = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', auth)
+      .send({ model: 'gen4.5', prompt: 'a boat', duration: 5 })
+      .expect(200);
+    const res = await gw.http.post(`/v1/videos/${cancelled.body.id}/cancel`).set('Authorization', auth).expect(200);
+    expect(res.body).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });
+    for (let i = 0; i < 20; i++) {
+      gw.clock.advance(10_000);
+      await gw.sync();
+      const read = await gw.http.get(`/v1/videos/${done.body.id}`).set('Authorization', auth).expect(200);
+      if (read.body.status === 'completed') break;
+    }
+    const body = (await gw.admin.get('/api/admin/dashboard?range=1h').expect(200)).body;
+    const sum = (series: number[]) => series.reduce((a, b) => a + b, 0);
+    expect(sum(body.tasks_by_status.CANCELLED)).toBe(1);
+    expect(body.by_model.find((row: { model: string }) => row.model === 'gen4.5')).toMatchObject({
+      total: 2,
+      success: 1,
+      failure: 0,
+      cancelled: 1,
+      success_rate: 1,
+    });
+    const runwayChannel = body.by_channel.find((row: { channel_name: string | null }) => /runway/i.test(row.channel_name ?? ''));
+    expect(runwayChannel).toMatchObject({ failure: 0, cancelled: 1, success_rate: 1 });
   });
 
   it("shows one instance's upstream calls on another instance's dashboard", async () => {

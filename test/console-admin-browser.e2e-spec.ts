@@ -11,6 +11,7 @@ import {
   realErrors,
   signInByRequest,
 } from './support/browser';
+import { startLoopbackServer } from './support/http-server';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -407,4 +408,63 @@ describeWithBrowser('admin console in a browser', () => {
     expect(await gw.balance(customer.userId)).toEqual(before);
     expect(realErrors(session)).toEqual([]);
   });
+  it.each(['en', 'zh-CN'])(
+    "shows a failing channel's open breaker on the channels page and the dashboard, and closes it from its button (%s)",
+    async (lang) => {
+      const broken = await startLoopbackServer((_req, res) => {
+        res.statusCode = 502;
+        res.end('bad gateway');
+      });
+      // Outranks the simulator's channel: every submit tries it first, until its breaker opens.
+      const brokenId = await gw.createChannel({
+        name: `always-502-${lang}`,
+        platform: 'alpha',
+        base_url: broken.url,
+        api_key: 'k',
+        models: ['alpha/v6'],
+        priority: 10,
+      });
+      try {
+        for (let i = 0; i < 5; i++) await submit(`a kite ${i}`);
+        expect((await gw.admin.get(`/api/admin/channels/${brokenId}`).expect(200)).body.breaker).toMatchObject({
+          state: 'open',
+          failures: 5,
+        });
+        const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 }, lang });
+        const { page } = session;
+        await page.goto('/console#/admin');
+        const stat = page.locator('[data-stat="breakers"]');
+        await expectText(stat, lang === 'en' ? /Channels passed over/ : /被跳过的渠道/);
+        expect(await stat.locator('.value').innerText()).toBe('1');
+        await expectText(page.locator(`#breaker-card [data-channel-id="${brokenId}"]`), lang === 'en' ? /Open/ : /打开/);
+        expect(await auditAccessibility(page)).toEqual([]);
+        await session.screenshot(`${lang}-light-desktop-dashboard-breaker`, { fullPage: false });
+
+        await page.goto('/console#/admin/channels');
+        const row = page.locator(`[data-channel-id="${brokenId}"]`);
+        await expectText(
+          row.locator('[data-breaker="open"]'),
+          lang === 'en' ? /Open.*passed over until.*5 faults in a row/s : /打开.*前不分配任务.*连续 5 次故障/s,
+        );
+        expect(await auditAccessibility(page)).toEqual([]);
+        await session.screenshot(`${lang}-light-desktop-channels-breaker`, { fullPage: false });
+        await row
+          .getByRole('button', {
+            name: lang === 'en' ? `Close breaker of always-502-${lang}` : `闭合熔断器：always-502-${lang}`,
+          })
+          .click();
+        await row.locator('[data-breaker]').waitFor({ state: 'detached' });
+        expect((await gw.admin.get(`/api/admin/channels/${brokenId}`).expect(200)).body.breaker).toEqual({
+          state: 'closed',
+          failures: 0,
+          opened_at: null,
+          retry_at: null,
+        });
+        expect(realErrors(session)).toEqual([]);
+      } finally {
+        await gw.admin.patch(`/api/admin/channels/${brokenId}`, { status: 'disabled' }).expect(200);
+        await broken.close();
+      }
+    },
+  );
 });

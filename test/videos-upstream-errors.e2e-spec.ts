@@ -10,18 +10,23 @@ describeOnSqlite('videos: upstream trouble', (kind) => {
   describe('refused submits', () => {
     let gw: TestGateway;
     let fake: AlphaEmulatorServer;
+    let channelId: number;
 
     beforeAll(async () => {
       fake = await startAlphaEmulator();
       gw = await startGateway(kind);
-      await gw.createChannel(alphaChannelBody(fake));
+      channelId = await gw.createChannel(alphaChannelBody(fake));
       gw.app.get(AlphaApiClient).timeouts.generateMs = 300;
     });
     afterAll(async () => {
       await gw?.close();
       await fake?.close();
     });
-    afterEach(() => fake.clearFaults());
+    // Each case on its own: the faults of the ones before would have opened the channel's breaker.
+    afterEach(async () => {
+      fake.clearFaults();
+      await gw.admin.post(`/api/admin/channels/${channelId}/breaker/close`).expect(200);
+    });
 
     const BUSY = 'upstream concurrency limit reached, retry later';
     const DOWN = 'upstream channel unavailable, retry later';

@@ -26,6 +26,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '65535' }).publicBaseUrl).toBe('http://localhost:65535');
   });
 
+  it('channel breakers: 5 faults in a row and 30 s by default; a cool-down of at most 10 minutes', () => {
+    expect(loadConfig({})).toMatchObject({ channelBreakerFailures: 5, channelBreakerCooldownMs: 30_000 });
+    expect(loadConfig({ CHANNEL_BREAKER_FAILURES: '1', CHANNEL_BREAKER_COOLDOWN_MS: '600000' })).toMatchObject({
+      channelBreakerFailures: 1,
+      channelBreakerCooldownMs: 600_000,
+    });
+    expect(() => loadConfig({ CHANNEL_BREAKER_FAILURES: '0' })).toThrow(/CHANNEL_BREAKER_FAILURES: must be an integer from 1 to 1000/);
+    expect(() => loadConfig({ CHANNEL_BREAKER_COOLDOWN_MS: '600001' })).toThrow(
+      /CHANNEL_BREAKER_COOLDOWN_MS: must be an integer from 100 to 600000/,
+    );
+  });
+
   it('turns the asset follow-up off with 0, independently of the task sync', () => {
     const config = loadConfig({ ASSET_FOLLOW_UP_INTERVAL_MS: '0' });
     expect(config.assetFollowUpIntervalMs).toBe(0);

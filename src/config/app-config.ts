@@ -120,6 +120,9 @@ const retention = z
     return ms;
   });
 
+/** A channel's breaker never stays open longer than this, however long its cool-down has doubled. */
+export const MAX_BREAKER_COOLDOWN_MS = 600_000;
+
 const schema = z.object({
   PORT: integer(0, 3000, 65535),
   DATABASE_URL: databaseUrl,
@@ -132,6 +135,8 @@ const schema = z.object({
   TASK_TIMEOUT_MS: integer(1000, 1_800_000),
   TASK_LEASE_MS: integer(1000, 60_000),
   TASK_RETENTION: retention,
+  CHANNEL_BREAKER_FAILURES: integer(1, 5, 1000),
+  CHANNEL_BREAKER_COOLDOWN_MS: integer(100, 30_000, MAX_BREAKER_COOLDOWN_MS),
   DATABASE_QUERY_TIMEOUT_MS: integer(100, 10_000),
   DATABASE_POOL_SIZE: integer(1, 20, 500),
   MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
@@ -187,6 +192,10 @@ export interface AppConfig {
   taskTimeoutMs: number;
   /** How long a claimed task (poll or submit) belongs to one instance before others may take it over. */
   taskLeaseMs: number;
+  /** Provider faults in a row on a channel that open its breaker. */
+  channelBreakerFailures: number;
+  /** How long an opened breaker stays open first; it doubles while the channel keeps failing, up to MAX_BREAKER_COOLDOWN_MS. */
+  channelBreakerCooldownMs: number;
   /** Ended tasks older than this are deleted with their stored video and rows (not their ledger rows); 0 keeps every task. */
   taskRetentionMs: number;
   mediaAllowPrivateHosts: boolean;
@@ -248,6 +257,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     taskTimeoutMs: values.TASK_TIMEOUT_MS,
     taskLeaseMs: values.TASK_LEASE_MS,
     taskRetentionMs: values.TASK_RETENTION,
+    channelBreakerFailures: values.CHANNEL_BREAKER_FAILURES,
+    channelBreakerCooldownMs: values.CHANNEL_BREAKER_COOLDOWN_MS,
     mediaAllowPrivateHosts: values.MEDIA_ALLOW_PRIVATE_HOSTS,
     maxGatewayHops: values.MAX_GATEWAY_HOPS,
     videoStore: values.VIDEO_STORE,

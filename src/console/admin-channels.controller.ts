@@ -77,6 +77,17 @@ export class AdminChannelsController {
     return this.channels.view(channel);
   }
 
+  @Post(':id/breaker/close')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: "Close the channel's breaker by hand: submits go to it again at once (on every instance when REDIS_URL is set)",
+  })
+  @ApiOkResponse({ type: ChannelDto })
+  @ApiNotFoundResponse({ description: 'Unknown channel' })
+  async closeBreaker(@Param('id', idParamPipe) id: number): Promise<ChannelDto> {
+    return this.channels.view(await this.channels.closeBreaker(id));
+  }
+
   @Post(':id/test')
   @HttpCode(200)
   @ApiOperation({ summary: "Test connectivity: the family adapter's probe, or a plain reachability check of base_url" })

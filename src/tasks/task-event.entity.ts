@@ -1,8 +1,11 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn } from '../database/column-transformers';
 
-/** `created` (recorded, charged), `submitted` (the provider accepted it), `status` (a move), `progress` (a quarter reached), `archived`. */
-export type TaskEventKind = 'created' | 'submitted' | 'status' | 'progress' | 'archived';
+/**
+ * `created` (recorded, charged), `attempt` (a channel that failed the submit), `submitted` (the provider
+ * accepted it), `status` (a move), `progress` (a quarter reached), `archived`.
+ */
+export type TaskEventKind = 'created' | 'attempt' | 'submitted' | 'status' | 'progress' | 'archived';
 
 /** One state change of a task, written in the transaction that makes it (polls are counted on the task instead). */
 @Entity('task_events')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
+import { Clock } from '../common/runtime/clock';
 import { isDatabaseUnavailable } from '../database/database-errors';
 import { isUniqueViolation } from '../database/transaction-runner';
 import { FamilyRegistry } from '../families/family-registry';
@@ -45,6 +46,7 @@ export class TaskSubmitService {
     private readonly provider: HandToProvider,
     private readonly settlement: SubmitSettlement,
     private readonly ledger: LedgerService,
+    private readonly clock: Clock,
   ) {}
 
   async submit(draft: TaskDraft, caller: Caller): Promise<TaskEntity> {
@@ -86,12 +88,17 @@ export class TaskSubmitService {
     return { draft, quota: quote.quota, detail: quote.detail };
   }
 
-  /** The channels that may run the draft, best first; 503 when none is available. */
+  /**
+   * The channels that may run the draft now, best first (their breakers not open); 503 when none is
+   * available, with Retry-After until the first open breaker lets a submit try again.
+   */
   private async candidates(draft: TaskDraft, caller: Caller): Promise<ChannelEntity[]> {
-    const routed = await this.router.candidates(draft.platform, draft.model, caller.user.group);
-    const candidates = draft.channelIds ? routed.filter((channel) => draft.channelIds!.includes(channel.id)) : routed;
-    if (candidates.length === 0) throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);
-    return candidates;
+    const route = await this.router.route(draft.platform, draft.model, caller.user.group, draft.channelIds);
+    if (route.channels.length > 0) return route.channels;
+    if (route.openUntil === null) throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);
+    throw new AppError(ErrorCode.ServiceUnavailable, `every channel for model ${draft.model} is failing, retry later`, {
+      retryAfterSeconds: Math.max(1, Math.ceil((route.openUntil - this.clock.now()) / 1000)),
+    });
   }
 
   /** Step (1), again when a concurrent request with the same key won and was refused meanwhile; or that winner's task. */

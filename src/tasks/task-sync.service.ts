@@ -228,7 +228,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const channel = channels.get(task.channelId ?? -1);
     if (adapter.idempotentSubmit && channel && channel.status === 'enabled') {
       try {
-        await this.submitter.send(task, [channel], adapter);
+        await this.submitter.resend(task, channel, adapter);
       } catch (error) {
         // HandToProvider already rejected the task and released its hold.
         this.logger.warn(`resubmit of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);

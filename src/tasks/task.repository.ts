@@ -10,6 +10,7 @@ import { selectForUpdate } from '../database/row-locks';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
 import type { ProviderUsage } from '../upstream/upstream-adapter';
+import { FAILURE } from '../upstream/failure-reason';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import type { TaskEventInput } from './task-events';
@@ -76,6 +77,13 @@ const pollCounted = (polledAt: number): QueryDeepPartialEntity<TaskEntity> => ({
 });
 
 /** Task persistence behind intention-revealing methods; atomic steps are atomic in SQL. */
+/**
+ * A task's outcome for the success rates: its status, but a client's cancel (a FAILURE for the
+ * client's own reason) as `CANCELLED`, never a failure of its channel or model. Its one parameter is CANCELLED_REASON.
+ */
+const OUTCOME_SQL = "CASE WHEN status = 'FAILURE' AND fail_reason LIKE ? THEN 'CANCELLED' ELSE status END";
+const CANCELLED_REASON = `${FAILURE.cancelled}%`;
+
 @Injectable()
 export class TaskRepository {
   constructor(
@@ -504,26 +512,29 @@ export class TaskRepository {
     };
   }
 
-  /** Tasks created since `fromMs` per time bucket (`bucketMs` long) and current status (the dashboard's chart). */
+  /**
+   * Tasks created since `fromMs` per time bucket (`bucketMs` long) and current outcome (the dashboard's
+   * chart): their status, a client's cancel as `CANCELLED` (OUTCOME_SQL).
+   */
   async countByBucketAndStatus(fromMs: number, bucketMs: number): Promise<Array<{ bucket: number; status: string; count: number }>> {
     // `x - x % size` floors to a bucket on MySQL and SQLite alike (times are positive).
     const rows: Array<Record<string, string | number>> = await this.tasks.manager.query(
-      'SELECT (created_at - (created_at % ?)) AS bucket, status, COUNT(*) AS n FROM tasks WHERE created_at >= ? GROUP BY bucket, status',
-      [bucketMs, fromMs],
+      `SELECT (created_at - (created_at % ?)) AS bucket, ${OUTCOME_SQL} AS outcome, COUNT(*) AS n FROM tasks WHERE created_at >= ? GROUP BY bucket, outcome`,
+      [bucketMs, CANCELLED_REASON, fromMs],
     );
-    return rows.map((row) => ({ bucket: Number(row.bucket), status: String(row.status), count: Number(row.n) }));
+    return rows.map((row) => ({ bucket: Number(row.bucket), status: String(row.outcome), count: Number(row.n) }));
   }
 
-  /** Tasks created since `fromMs` per channel (or model) and current status. */
+  /** Tasks created since `fromMs` per channel (or model) and current outcome (a client's cancel as `CANCELLED`, as above). */
   async countByStatusPer(
     column: 'channel_id' | 'model',
     fromMs: number,
   ): Promise<Array<{ key: string | number | null; status: string; count: number }>> {
     const rows: Array<Record<string, string | number | null>> = await this.tasks.manager.query(
-      `SELECT ${column} AS k, status, COUNT(*) AS n FROM tasks WHERE created_at >= ? GROUP BY ${column}, status`,
-      [fromMs],
+      `SELECT ${column} AS k, ${OUTCOME_SQL} AS outcome, COUNT(*) AS n FROM tasks WHERE created_at >= ? GROUP BY ${column}, outcome`,
+      [CANCELLED_REASON, fromMs],
     );
-    return rows.map((row) => ({ key: row.k, status: String(row.status), count: Number(row.n) }));
+    return rows.map((row) => ({ key: row.k, status: String(row.outcome), count: Number(row.n) }));
   }
 
   /** One page of a client's visible tasks (not deleted, not REJECTED or SUBMITTING) in id order; `afterId` is exclusive. */

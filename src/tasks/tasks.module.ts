@@ -8,6 +8,7 @@ import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { PendingSubmitWrites } from './pending-submit-writes';
 import { HandToProvider } from './submit/hand-to-provider';
+import { SubmitAttempts } from './submit/submit-attempts';
 import { SubmitHold } from './submit/submit-hold';
 import { SubmitIdempotency } from './submit/submit-idempotency';
 import { SubmitSettlement } from './submit/submit-settlement';
@@ -49,6 +50,7 @@ import { TaskHousekeeping } from './task-housekeeping';
     SubmitHold,
     SubmitSettlement,
     HandToProvider,
+    SubmitAttempts,
     TaskSubmitService,
     SubmitPipeline,
     TaskSyncService,

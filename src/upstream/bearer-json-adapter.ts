@@ -5,7 +5,15 @@ import type { AppConfig } from '../config/app-config';
 import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf, UpstreamErrorMapper } from './bearer-json-task-api';
 import type { ChannelEntity, Platform } from './channel.entity';
 import { channelLinkPolicy } from './channel-link-policy';
-import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from './upstream-adapter';
+import {
+  acceptedWithoutId,
+  callTimeoutMs,
+  PollOutcome,
+  SubmitDeadline,
+  SubmitOutcome,
+  UpstreamAdapter,
+  UpstreamError,
+} from './upstream-adapter';
 import type { StoredRequest, UpstreamTask } from './upstream-task';
 
 /** How one family speaks the Bearer JSON API: its name in messages, extra POST headers, its error reading. */
@@ -73,9 +81,10 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
       body: payload,
       signal: deadline?.signal,
       task,
+      createsTask: true,
     });
     const id = taskIdOf(response.data);
-    if (typeof id !== 'string' || !id || id.length > maxIdLength) throw new UpstreamError('transient', missingIdMessage);
+    if (typeof id !== 'string' || !id || id.length > maxIdLength) throw acceptedWithoutId(missingIdMessage);
     return { upstreamTaskId: id };
   }
 
@@ -84,16 +93,19 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
     return channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts);
   }
 
-  /** A call about `task` (if any) tells the upstream how many gateways its submit passed through. */
+  /**
+   * A call about `task` (if any) tells the upstream how many gateways its submit passed through.
+   * `createsTask`: the submit's POST that creates the provider's task (see BearerJsonRequest).
+   */
   protected call(
     channel: ChannelEntity,
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     timeout: number,
-    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R> } = {},
+    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R>; createsTask?: boolean } = {},
   ): Promise<AxiosResponse> {
     const { provider, postHeaders, headers, mapError, authHeaders, emptyAnswers } = this.protocol;
-    const { body, signal, task } = options;
+    const { body, signal, task, createsTask } = options;
     const request = {
       method,
       path,
@@ -105,6 +117,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
       gatewayHops: task?.gatewayHops,
       authHeaders: authHeaders?.(channel),
       emptyAnswers,
+      createsTask,
     };
     return callBearerJson<E>(this.http, channel, request, provider, mapError);
   }

@@ -3,8 +3,9 @@ import type { AxiosResponse } from 'axios';
 import { gatewayHopsHeader } from '../common/http/gateway-hops';
 import type { UpstreamTask } from './upstream-task';
 import type { ChannelEntity } from './channel.entity';
-import { channelSecrets, MAX_PROVIDER_BODY_BYTES, sanitizeProviderText, transportErrorMessage } from './provider-text';
-import { PollOutcome, UpstreamError, UpstreamErrorKind } from './upstream-adapter';
+import { channelSecrets, MAX_PROVIDER_BODY_BYTES, sanitizeProviderText } from './provider-text';
+import { transportError } from './transport-error';
+import { acceptedWithoutId, PollOutcome, UpstreamError, UpstreamErrorKind } from './upstream-adapter';
 
 /**
  * What families B and C share: a Bearer-authenticated JSON task API (submit, then query by id).
@@ -29,6 +30,8 @@ export interface BearerJsonRequest {
   authHeaders?: Record<string, string>;
   /** A 2xx with no body reads as `{}` (xAI's 202 while a video is still being made); otherwise it is transient. */
   emptyAnswers?: boolean;
+  /** The call that creates the provider's task: an answer lost after it went out, or a 2xx that is not JSON, may mean it was accepted. */
+  createsTask?: boolean;
 }
 
 /** The family's reading of a non-2xx answer (its JSON body when there is one, and Retry-After). */
@@ -76,14 +79,16 @@ export async function callBearerJson<E>(
     });
   } catch (error) {
     // Transport trouble (timeout, refused, reset, too large), in words: the error's message names the address.
-    throw new UpstreamError('transient', transportErrorMessage(`${provider} provider`, error));
+    throw transportError(`${provider} provider`, error, request.createsTask);
   }
   if (response.status >= 200 && response.status < 300) {
     if (method === 'DELETE') return response;
     if (request.emptyAnswers && (response.data === '' || response.data === undefined || response.data === null))
       return { ...response, data: {} };
-    if (typeof response.data !== 'object' || response.data === null)
-      throw new UpstreamError('transient', 'the provider answered with a body that is not JSON');
+    if (typeof response.data !== 'object' || response.data === null) {
+      const message = 'the provider answered with a body that is not JSON';
+      throw request.createsTask ? acceptedWithoutId(message) : new UpstreamError('transient', message);
+    }
     return response;
   }
   const errorBody = typeof response.data === 'object' && response.data !== null ? (response.data as E) : undefined;

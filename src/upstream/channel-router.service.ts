@@ -1,16 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
+import { ChannelBreakers } from './breaker/channel-breakers.service';
 import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelEntity, Platform } from './channel.entity';
 import { ChannelRepository } from './channel.repository';
 import { ownValue } from '../common/runtime/own-value';
 
+/** The channels a submit may go to now, best first; `openUntil`: when the first open breaker among the others lets a submit try again. */
+export interface Route {
+  channels: ChannelEntity[];
+  openUntil: number | null;
+}
+
 /**
  * Picks the channels that may serve a model for a user group: enabled, listing the model,
  * open to the group; highest priority first, weighted-random order within one priority.
- * The caller tries them in order and moves on when one has trouble.
+ * A submit goes to those whose breaker is not open (`route`), and tries them in order.
  * The enabled channels are read once per SHARED_ROWS_TTL_MS, not on every submit; ChannelsService
- * clears them when it changes a channel.
+ * clears them when it changes a channel. Breakers are read from this instance's copy (no I/O).
  */
 @Injectable()
 export class ChannelRouter {
@@ -19,6 +26,7 @@ export class ChannelRouter {
   constructor(
     private readonly channels: ChannelRepository,
     private readonly secrets: ChannelSecretBox,
+    private readonly breakers: ChannelBreakers,
   ) {}
 
   /** Replaceable in unit tests. */
@@ -31,6 +39,19 @@ export class ChannelRouter {
     const byPriority = new Map<number, ChannelEntity[]>();
     for (const channel of eligible) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
     return [...byPriority.keys()].sort((a, b) => b - a).flatMap((priority) => this.weightedShuffle(byPriority.get(priority)!));
+  }
+
+  /** The candidates a submit goes to now (of `only`, when given): those whose breaker is not open, in the same order. */
+  async route(platform: Platform, model: string, group: string, only?: readonly number[]): Promise<Route> {
+    const channels: ChannelEntity[] = [];
+    let openUntil: number | null = null;
+    for (const channel of await this.candidates(platform, model, group)) {
+      if (only && !only.includes(channel.id)) continue;
+      const until = this.breakers.openUntil(channel.id);
+      if (until === null) channels.push(channel);
+      else openUntil = openUntil === null ? until : Math.min(openUntil, until);
+    }
+    return { channels, openUntil };
   }
 
   /**

@@ -38,6 +38,11 @@ export class ChannelRepository {
     return this.channels.find({ order: { id: 'ASC' } });
   }
 
+  /** Every channel's id, in order. */
+  async ids(): Promise<number[]> {
+    return (await this.channels.find({ select: { id: true }, order: { id: 'ASC' } })).map((channel) => channel.id);
+  }
+
   count(): Promise<number> {
     return this.channels.count();
   }

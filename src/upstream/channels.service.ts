@@ -5,6 +5,8 @@ import { AppError } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { assertPublicHttpUrl } from '../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ChannelBreakers } from './breaker/channel-breakers.service';
+import type { ChannelBreakerView } from './breaker/breaker-view';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelSecretBox } from './channel-secret-box';
@@ -46,10 +48,11 @@ export interface ChannelView {
   error_rate: number;
   last_error: string | null;
   created_at: number;
+  breaker: ChannelBreakerView;
 }
 
 /** `settings` as given: with its secret ones masked (ChannelsService.view). */
-function toChannelView(channel: ChannelEntity, settings: ChannelSettings | null): ChannelView {
+function toChannelView(channel: ChannelEntity, settings: ChannelSettings | null, breaker: ChannelBreakerView): ChannelView {
   return {
     id: channel.id,
     name: channel.name,
@@ -67,6 +70,7 @@ function toChannelView(channel: ChannelEntity, settings: ChannelSettings | null)
     error_rate: channel.requestCount > 0 ? channel.errorCount / channel.requestCount : 0,
     last_error: channel.lastError,
     created_at: Math.floor(channel.createdAt / 1000),
+    breaker,
   };
 }
 
@@ -80,6 +84,7 @@ export class ChannelsService {
     private readonly requestCounts: ChannelRequestCounter,
     private readonly secrets: ChannelSecretBox,
     private readonly settingTraits: ChannelSettingTraits,
+    private readonly breakers: ChannelBreakers,
     @Optional() private readonly adapterHost?: HttpAdapterHost,
   ) {}
 
@@ -140,9 +145,16 @@ export class ChannelsService {
     return (await this.channels.list()).map((channel) => this.secrets.openChannel(channel));
   }
 
-  /** What an operator may see of a channel: no api_key, its secret settings as `***`. */
+  /** What an operator may see of a channel: no api_key, its secret settings as `***`; its breaker as this instance knows it. */
   view(channel: ChannelEntity): ChannelView {
-    return toChannelView(channel, this.settingTraits.mask(channel.platform, channel.settings));
+    return toChannelView(channel, this.settingTraits.mask(channel.platform, channel.settings), this.breakers.view(channel.id));
+  }
+
+  /** Closes the channel's breaker by hand (on every instance, with Redis): submits go to it again at once. */
+  async closeBreaker(id: number): Promise<ChannelEntity> {
+    const channel = await this.get(id);
+    await this.breakers.close(id);
+    return channel;
   }
 
   count(): Promise<number> {

@@ -15,14 +15,33 @@ export type UpstreamErrorKind =
   /** Timeouts, 5xx, connection errors, garbage: retry later or another channel. */
   | 'transient';
 
+export interface UpstreamErrorDetails {
+  upstreamCode?: string | number;
+  retryAfterSeconds?: number;
+  httpStatus?: number;
+  /**
+   * The call that creates the provider's task went out and its answer was lost or unusable (a timeout,
+   * a reset connection, a 2xx without a task id): the provider may be running it, so the task is never
+   * sent to another channel.
+   */
+  mayHaveBeenAccepted?: boolean;
+  /** Nothing was sent: the submit's own deadline or takeover stopped it before the call (not the provider's fault). */
+  beforeCall?: boolean;
+}
+
 export class UpstreamError extends Error {
   constructor(
     readonly kind: UpstreamErrorKind,
     message: string,
-    readonly details: { upstreamCode?: string | number; retryAfterSeconds?: number; httpStatus?: number } = {},
+    readonly details: UpstreamErrorDetails = {},
   ) {
     super(message);
   }
+}
+
+/** The provider answered the task-creating call with a 2xx the gateway cannot use (no task id): it may have the task. */
+export function acceptedWithoutId(message: string): UpstreamError {
+  return new UpstreamError('transient', message, { mayHaveBeenAccepted: true });
 }
 
 /**
@@ -38,9 +57,9 @@ export interface SubmitDeadline {
 /** A call's timeout within a submit's deadline; a transient error once no time is left. */
 export function callTimeoutMs(ownTimeoutMs: number, deadline?: SubmitDeadline): number {
   if (!deadline) return ownTimeoutMs;
-  if (deadline.signal?.aborted) throw new UpstreamError('transient', 'submit abandoned: the task was taken over');
+  if (deadline.signal?.aborted) throw new UpstreamError('transient', 'submit abandoned: the task was taken over', { beforeCall: true });
   const remaining = Math.floor(deadline.remainingMs());
-  if (remaining <= 0) throw new UpstreamError('transient', 'submit deadline passed');
+  if (remaining <= 0) throw new UpstreamError('transient', 'submit deadline passed', { beforeCall: true });
   return Math.min(ownTimeoutMs, remaining);
 }
 

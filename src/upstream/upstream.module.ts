@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { HttpModule } from '@nestjs/axios';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { HousekeepingModule } from '../housekeeping/housekeeping.module';
+import { MetricsRegistryModule } from '../metrics/metrics-registry';
+import { BreakerMetrics } from './breaker/breaker-metrics';
+import { BreakerStates } from './breaker/breaker-states.service';
+import { ChannelBreakers } from './breaker/channel-breakers.service';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelSettingTraits } from './channel-setting-traits';
@@ -16,12 +20,13 @@ import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
 import { UpstreamCallStatsRepository } from './upstream-call-stats.repository';
 import { UpstreamHousekeeping } from './upstream-housekeeping';
 
-/** Channels, routing, the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
+/** Channels, routing (around open breakers), the HTTP client the adapters share, the adapter contract, and the shared upstream call statistics. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([ChannelEntity, UpstreamCallStatsEntity]),
     HttpModule.register({ timeout: 30_000, maxRedirects: 0 }),
     HousekeepingModule,
+    MetricsRegistryModule,
   ],
   providers: [
     ChannelRepository,
@@ -35,8 +40,12 @@ import { UpstreamHousekeeping } from './upstream-housekeeping';
     UpstreamCallRecorder,
     UpstreamCallStatsQueries,
     UpstreamHousekeeping,
+    BreakerStates,
+    ChannelBreakers,
+    BreakerMetrics,
   ],
   exports: [
+    ChannelBreakers,
     ChannelsService,
     ChannelRouter,
     ChannelSettingTraits,

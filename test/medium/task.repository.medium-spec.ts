@@ -135,25 +135,34 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
     expect(await t.tasks.stuckSummary(50)).toEqual({ count: 0, oldestCreatedAt: null });
   });
 
-  it('countByBucketAndStatus and countByStatusPer count the tasks created since a time', async () => {
+  it("countByBucketAndStatus and countByStatusPer count the tasks created since a time, a client's cancel apart as CANCELLED", async () => {
     const owner = (await t.createUser(0)).id;
     const from = 3_000_000_000_000;
     await t.createTask(owner, { createdAt: from - 1, status: 'SUCCESS' });
     await t.createTask(owner, { createdAt: from, status: 'SUCCESS', channelId: 7, model: 'm-a' });
     await t.createTask(owner, { createdAt: from + 999, status: 'SUCCESS', channelId: 7, model: 'm-b' });
     await t.createTask(owner, { createdAt: from + 1_500, status: 'FAILURE', channelId: null, model: 'm-a' });
+    await t.createTask(owner, {
+      createdAt: from + 1_600,
+      status: 'FAILURE',
+      channelId: 7,
+      model: 'm-b',
+      failReason: 'cancelled by the client',
+    });
     const sorted = <T>(rows: T[]) => rows.map((row) => JSON.stringify(row)).sort();
 
     expect(sorted(await t.tasks.countByBucketAndStatus(from, 1_000))).toEqual(
       sorted([
         { bucket: from, status: 'SUCCESS', count: 2 },
         { bucket: from + 1_000, status: 'FAILURE', count: 1 },
+        { bucket: from + 1_000, status: 'CANCELLED', count: 1 },
       ]),
     );
     const perChannel = await t.tasks.countByStatusPer('channel_id', from);
     expect(sorted(perChannel.map((row) => ({ ...row, key: row.key === null ? null : Number(row.key) })))).toEqual(
       sorted([
         { key: 7, status: 'SUCCESS', count: 2 },
+        { key: 7, status: 'CANCELLED', count: 1 },
         { key: null, status: 'FAILURE', count: 1 },
       ]),
     );
@@ -162,6 +171,7 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
         { key: 'm-a', status: 'SUCCESS', count: 1 },
         { key: 'm-b', status: 'SUCCESS', count: 1 },
         { key: 'm-a', status: 'FAILURE', count: 1 },
+        { key: 'm-b', status: 'CANCELLED', count: 1 },
       ]),
     );
   });

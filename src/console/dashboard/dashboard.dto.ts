@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { CurrencyDto } from '../currency.view';
+import { ChannelBreakerDto } from '../dto/admin-responses.dto';
 import { DASHBOARD_RANGE_NAMES, type DashboardRange } from './dashboard-range';
 
 export class DashboardQueryDto {
@@ -25,7 +26,9 @@ export class DashboardChannelDto {
   @ApiProperty({ type: String, nullable: true, description: 'null once the channel was deleted' }) channel_name: string | null;
   @ApiProperty({ description: 'tasks created in the range' }) total: number;
   @ApiProperty() success: number;
-  @ApiProperty({ description: 'accepted, then failed (refused submits are in `rejected`)' }) failure: number;
+  @ApiProperty({ description: "accepted, then failed (refused submits are in `rejected`, clients' cancels in `cancelled`)" })
+  failure: number;
+  @ApiProperty({ description: "cancelled by the client: not the channel's failure, left out of the success rate" }) cancelled: number;
   @ApiProperty({ description: 'refused at submit (never accepted, nothing charged)' }) rejected: number;
   @ApiProperty({ type: Number, nullable: true, description: 'success / (success + failure); null before any finished' }) success_rate:
     number | null;
@@ -56,8 +59,9 @@ export class DashboardModelDto {
   @ApiProperty() total: number;
   @ApiProperty() success: number;
   @ApiProperty() failure: number;
+  @ApiProperty({ description: 'cancelled by the client, left out of the success rate' }) cancelled: number;
   @ApiProperty() rejected: number;
-  @ApiProperty({ type: Number, nullable: true }) success_rate: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'success / (success + failure)' }) success_rate: number | null;
   @ApiProperty({ description: 'net quota charged in the range (charges minus refunds)' }) quota: number;
 }
 
@@ -83,6 +87,11 @@ export class DashboardUpstreamSeriesDto {
   @ApiProperty({ type: [Number], nullable: true, description: 'from the histogram, as in `upstream`' }) latency_p95_ms: Array<
     number | null
   >;
+}
+
+export class DashboardBreakerDto extends ChannelBreakerDto {
+  @ApiProperty() channel_id: number;
+  @ApiProperty({ type: String, nullable: true }) channel_name: string | null;
 }
 
 export class DashboardStuckDto {
@@ -120,8 +129,9 @@ export class DashboardDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'array', items: { type: 'number' } },
-    description: 'tasks created per bucket, by their current unified status (every status, zeros included)',
-    example: { SUCCESS: [3, 5], FAILURE: [0, 1] },
+    description:
+      "tasks created per bucket, by their current unified status (every status, zeros included); a client's cancel is CANCELLED, not FAILURE",
+    example: { SUCCESS: [3, 5], FAILURE: [0, 1], CANCELLED: [1, 0] },
   })
   tasks_by_status: Record<string, number[]>;
   @ApiProperty({ type: [Number], description: 'net quota charged per bucket (charges minus refunds)' }) quota_by_bucket: number[];
@@ -131,6 +141,11 @@ export class DashboardDto {
   @ApiProperty({ type: [DashboardUpstreamDto] }) upstream: DashboardUpstreamDto[];
   @ApiProperty({ type: DashboardUpstreamSeriesDto, description: 'the same over time, for the latency and error-rate charts' })
   upstream_by_bucket: DashboardUpstreamSeriesDto;
+  @ApiProperty({
+    type: [DashboardBreakerDto],
+    description: 'enabled channels whose breaker is open or half-open now, as this instance knows it',
+  })
+  breakers: DashboardBreakerDto[];
   @ApiProperty({ type: DashboardStuckDto }) stuck_tasks: DashboardStuckDto;
   @ApiProperty({ type: DashboardWebhooksDto }) webhooks: DashboardWebhooksDto;
   @ApiProperty({ type: DashboardVideoStoreDto }) video_store: DashboardVideoStoreDto;

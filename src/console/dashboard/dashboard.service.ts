@@ -7,6 +7,7 @@ import { VideoArchiveJob } from '../../storage/video-archive.job';
 import { VideoArchiveRepository } from '../../storage/video-archive.repository';
 import { TaskQueries } from '../../tasks/task-queries.service';
 import type { TaskStatus } from '../../tasks/task-status';
+import { ChannelBreakers } from '../../upstream/breaker/channel-breakers.service';
 import { ChannelsService } from '../../upstream/channels.service';
 import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.service';
 import { UpstreamCallStatsQueries } from '../../upstream/upstream-call-stats-queries.service';
@@ -19,7 +20,17 @@ import { toCurrencyView } from '../currency.view';
 import { bucketWindow, DashboardRange } from './dashboard-range';
 import type { DashboardChannelDto, DashboardDto, DashboardModelDto, DashboardUpstreamDto } from './dashboard.dto';
 
-const STATUSES: TaskStatus[] = ['SUBMITTING', 'NOT_START', 'QUEUED', 'IN_PROGRESS', 'SUCCESS', 'FAILURE', 'REJECTED'];
+/** The task statuses, and a client's cancel apart from FAILURE (TaskRepository's outcome). */
+const STATUSES: Array<TaskStatus | 'CANCELLED'> = [
+  'SUBMITTING',
+  'NOT_START',
+  'QUEUED',
+  'IN_PROGRESS',
+  'SUCCESS',
+  'FAILURE',
+  'CANCELLED',
+  'REJECTED',
+];
 
 const rate = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
 const seconds = (ms: number): number => Math.floor(ms / 1000);
@@ -28,11 +39,12 @@ interface Outcomes {
   total: number;
   success: number;
   failure: number;
+  cancelled: number;
   rejected: number;
   success_rate: number | null;
 }
 
-/** The admin dashboard: tasks, money, upstream health, stuck work, webhooks and the video store over one time range. */
+/** The admin dashboard: tasks, money, upstream health (with the channels' breakers), stuck work, webhooks and the video store over one time range. */
 @Injectable()
 export class DashboardService {
   constructor(
@@ -41,6 +53,7 @@ export class DashboardService {
     private readonly callStats: UpstreamCallStatsQueries,
     private readonly channels: ChannelsService,
     private readonly calls: UpstreamCallRecorder,
+    private readonly breakers: ChannelBreakers,
     private readonly endpoints: WebhookEndpointRepository,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly archives: VideoArchiveRepository,
@@ -85,6 +98,7 @@ export class DashboardService {
       this.tasks.chargedAndProviderUsageByChannel(window.fromMs),
     ]);
     const names = new Map(channels.map((channel) => [channel.id, channel.name]));
+    const enabled = new Set(channels.filter((channel) => channel.status === 'enabled').map((channel) => channel.id));
     const zeros = () => new Array<number>(window.starts.length).fill(0);
 
     const tasksByStatus = Object.fromEntries(STATUSES.map((status) => [status, zeros()]));
@@ -165,6 +179,11 @@ export class DashboardService {
       },
       webhooks: { failing_endpoints: failingEndpoints, failed_deliveries: failedDeliveries },
       video_store: { kind: this.archiveJob.storeKind, bytes: stored.bytes, objects: stored.objects },
+      // Of the channels submits may go to: a disabled one's breaker routes nothing.
+      breakers: this.breakers
+        .notClosed()
+        .filter(({ channelId }) => enabled.has(channelId))
+        .map(({ channelId, breaker }) => ({ channel_id: channelId, channel_name: names.get(channelId) ?? null, ...breaker })),
       housekeeping: this.housekeepingFigure(),
       currency: toCurrencyView(this.config),
     };
@@ -198,15 +217,19 @@ function providerCostOf(
   return { provider_usage: usage, provider_usage_tasks: tasks, provider_usd: usd };
 }
 
-/** Per key: tasks, successes, failures, refused submits (apart, as the chart counts them) and the success rate of the accepted tasks that finished. */
+/**
+ * Per key: tasks, successes, failures, clients' cancels and refused submits (both apart, as the chart
+ * counts them) and the success rate of the accepted tasks that finished, cancels left out.
+ */
 function outcomesBy(rows: Array<{ key: string | number | null; status: string; count: number }>): Map<string | number | null, Outcomes> {
   const result = new Map<string | number | null, Outcomes>();
   for (const row of rows) {
     const key = row.key === null ? null : typeof row.key === 'number' ? row.key : /^\d+$/.test(row.key) ? Number(row.key) : row.key;
-    const outcomes = result.get(key) ?? { total: 0, success: 0, failure: 0, rejected: 0, success_rate: null };
+    const outcomes = result.get(key) ?? { total: 0, success: 0, failure: 0, cancelled: 0, rejected: 0, success_rate: null };
     outcomes.total += row.count;
     if (row.status === 'SUCCESS') outcomes.success += row.count;
     if (row.status === 'FAILURE') outcomes.failure += row.count;
+    if (row.status === 'CANCELLED') outcomes.cancelled += row.count;
     if (row.status === 'REJECTED') outcomes.rejected += row.count;
     outcomes.success_rate = rate(outcomes.success, outcomes.success + outcomes.failure);
     result.set(key, outcomes);

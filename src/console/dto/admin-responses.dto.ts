@@ -45,6 +45,23 @@ export class ChannelCreatedDto {
   @ApiProperty({ example: 3 }) id: number;
 }
 
+export class ChannelBreakerDto {
+  @ApiProperty({
+    enum: ['closed', 'half_open', 'open'],
+    description: 'open: no submits until retry_at; half_open: past it, one submit at a time tries the channel',
+  })
+  state: string;
+  @ApiProperty({ description: 'provider faults in a row since the provider last accepted a submit on the channel' }) failures: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds: when it last opened; null while closed' }) opened_at:
+    number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Unix seconds: from when a submit may try the channel again; null while closed',
+  })
+  retry_at: number | null;
+}
+
 export class ChannelDto {
   @ApiProperty() id: number;
   @ApiProperty() name: string;
@@ -65,6 +82,7 @@ export class ChannelDto {
   @ApiProperty() error_rate: number;
   @ApiProperty({ type: String, nullable: true }) last_error: string | null;
   @ApiProperty({ description: 'Unix seconds' }) created_at: number;
+  @ApiProperty({ type: ChannelBreakerDto, description: 'its breaker, as the instance answering knows it' }) breaker: ChannelBreakerDto;
 }
 
 export class ChannelListDto {

@@ -96,4 +96,40 @@ describe('task timeline', () => {
       },
     ]);
   });
+  it('shows admins each submit attempt naming its channel, then the channel that took it; customers see neither', () => {
+    const tried = [
+      event('created', 10, { status: 'SUBMITTING', progress: 0 }),
+      event('attempt', 11, { status: 'SUBMITTING', detail: 'channel #3 (primary) failed: transient: provider error (HTTP 500)' }),
+      event('submitted', 11, { status: 'NOT_START', progress: 0, detail: 'channel #4 (backup)' }),
+    ];
+    const admin = buildTimeline(
+      { task: task({ status: 'NOT_START', finishTime: null }), events: tried, ledger: [], webhooks: [] },
+      'admin',
+    );
+    expect(admin.filter((entry) => entry.kind === 'attempt' || entry.kind === 'submitted')).toEqual([
+      {
+        at: 11,
+        kind: 'attempt',
+        status: 'SUBMITTING',
+        detail: 'channel #3 (primary) failed: transient: provider error (HTTP 500)',
+        detail_code: 'attempt_failed',
+        detail_params: { channel_id: 3, channel: 'primary', reason: 'transient: provider error (HTTP 500)' },
+      },
+      {
+        at: 11,
+        kind: 'submitted',
+        status: 'NOT_START',
+        progress: 0,
+        detail: 'channel #4 (backup)',
+        detail_code: 'submitted_on',
+        detail_params: { channel_id: 4, channel: 'backup' },
+      },
+    ]);
+    const customer = buildTimeline(
+      { task: task({ status: 'NOT_START', finishTime: null }), events: tried, ledger: [], webhooks: [] },
+      'customer',
+    );
+    expect(customer.some((entry) => entry.kind === 'attempt')).toBe(false);
+    expect(customer.find((entry) => entry.kind === 'submitted')).toEqual({ at: 11, kind: 'submitted', status: 'queued', progress: 0 });
+  });
 });

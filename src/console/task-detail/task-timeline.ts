@@ -4,7 +4,8 @@ import type { TaskEntity } from '../../tasks/task.entity';
 import type { TaskEventEntity } from '../../tasks/task-event.entity';
 import { TaskStatus, toFlatStatus } from '../../tasks/task-status';
 
-export type TimelineKind = 'created' | 'submitted' | 'status' | 'progress' | 'poll' | 'charged' | 'refunded' | 'archived' | 'webhook';
+export type TimelineKind =
+  'created' | 'attempt' | 'submitted' | 'status' | 'progress' | 'poll' | 'charged' | 'refunded' | 'archived' | 'webhook';
 
 export interface TimelineEntry {
   /** Unix seconds. */
@@ -41,15 +42,20 @@ export interface TimelineSources {
 
 const SAME_SECOND_ORDER: Record<TimelineKind, number> = {
   created: 0,
-  submitted: 1,
-  charged: 2,
-  poll: 3,
-  progress: 4,
-  status: 4,
-  refunded: 5,
-  archived: 6,
-  webhook: 7,
+  attempt: 1,
+  submitted: 2,
+  charged: 3,
+  poll: 4,
+  progress: 5,
+  status: 5,
+  refunded: 6,
+  archived: 7,
+  webhook: 8,
 };
+
+/** `channel #3 (primary)`, and `... failed: <reason>` (SubmitAttempts): the channel and the reason as parameters the console translates around. */
+const SUBMITTED_ON = /^channel #(\d+) \((.*)\)$/s;
+const ATTEMPT_FAILED = /^channel #(\d+) \((.*)\) failed: (.*)$/s;
 
 /** Ledger types a customer sees of their task (a hold and its release belong to a submit they never got). */
 const CUSTOMER_CHARGE = ['consume'];
@@ -64,8 +70,9 @@ export function buildTimeline(sources: TimelineSources, audience: Audience): Tim
   const { task } = sources;
   const status = (value: string | null | undefined): string | undefined =>
     value ? (audience === 'admin' ? value : toFlatStatus(value as TaskStatus)) : undefined;
+  // A customer sees neither refused submits nor the channels tried (the operator's business).
   const entries: TimelineEntry[] = sources.events
-    .filter((event) => audience === 'admin' || event.status !== 'REJECTED')
+    .filter((event) => audience === 'admin' || (event.status !== 'REJECTED' && event.kind !== 'attempt'))
     .map((event) =>
       compact({
         at: toUnixSeconds(event.at),
@@ -74,6 +81,7 @@ export function buildTimeline(sources: TimelineSources, audience: Audience): Tim
         progress: event.progress ?? undefined,
         detail: detailOf(event, audience),
         ...archiveCodeOf(event, audience),
+        ...channelCodeOf(event, audience),
       }),
     );
   entries.push(...fromColumns(task, sources.archivedAt ?? null, sources.events, status));
@@ -158,6 +166,20 @@ function detailOf(event: TaskEventEntity, audience: Audience): string | undefine
 function archiveCodeOf(event: TaskEventEntity, audience: Audience): Pick<TimelineEntry, 'detail_code' | 'detail_params'> {
   if (event.kind !== 'archived' || !detailOf(event, audience)) return {};
   return { detail_code: event.detail === 'archived' ? 'archived' : 'archive_failed', detail_params: {} };
+}
+
+/** An attempt's or an acceptance's channel (admin only) as a code with parameters. */
+function channelCodeOf(event: TaskEventEntity, audience: Audience): Pick<TimelineEntry, 'detail_code' | 'detail_params'> {
+  if (audience !== 'admin' || !event.detail) return {};
+  if (event.kind === 'submitted') {
+    const match = SUBMITTED_ON.exec(event.detail);
+    return match ? { detail_code: 'submitted_on', detail_params: { channel_id: Number(match[1]), channel: match[2] } } : {};
+  }
+  if (event.kind !== 'attempt') return {};
+  const match = ATTEMPT_FAILED.exec(event.detail);
+  return match
+    ? { detail_code: 'attempt_failed', detail_params: { channel_id: Number(match[1]), channel: match[2], reason: match[3] } }
+    : {};
 }
 
 function compact(entry: TimelineEntry): TimelineEntry {

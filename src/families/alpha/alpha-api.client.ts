@@ -6,8 +6,9 @@ import { gatewayHopsHeader } from '../../common/http/gateway-hops';
 import { newUuid } from '../../common/runtime/random-id';
 import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { callTimeoutMs, SubmitDeadline, UpstreamError } from '../../upstream/upstream-adapter';
-import { MAX_PROVIDER_BODY_BYTES, transportErrorMessage } from '../../upstream/provider-text';
+import { acceptedWithoutId, callTimeoutMs, SubmitDeadline, UpstreamError } from '../../upstream/upstream-adapter';
+import { MAX_PROVIDER_BODY_BYTES } from '../../upstream/provider-text';
+import { transportError } from '../../upstream/transport-error';
 import { alphaError } from './alpha-errors';
 import type { StagedImage } from '../shared/staged-image-inputs.service';
 
@@ -70,17 +71,22 @@ export class AlphaApiClient {
     deadline?: SubmitDeadline,
     gatewayHops = 0,
   ): Promise<string> {
-    const { resp } = await this.call<{ video_id?: unknown }>(channel, traceId, {
-      method: 'POST',
-      url: `/openapi/v2/video/${kind}/generate`,
-      data: body,
-      headers: { 'Content-Type': 'application/json', ...gatewayHopsHeader(gatewayHops) },
-      timeout: callTimeoutMs(this.timeouts.generateMs, deadline),
-      signal: deadline?.signal,
-    });
+    const { resp } = await this.call<{ video_id?: unknown }>(
+      channel,
+      traceId,
+      {
+        method: 'POST',
+        url: `/openapi/v2/video/${kind}/generate`,
+        data: body,
+        headers: { 'Content-Type': 'application/json', ...gatewayHopsHeader(gatewayHops) },
+        timeout: callTimeoutMs(this.timeouts.generateMs, deadline),
+        signal: deadline?.signal,
+      },
+      true,
+    );
     const videoId = resp?.video_id;
     if ((typeof videoId !== 'number' && typeof videoId !== 'string') || String(videoId) === '') {
-      throw new UpstreamError('transient', 'generate answered without a video_id');
+      throw acceptedWithoutId('generate answered without a video_id');
     }
     return String(videoId);
   }
@@ -96,7 +102,13 @@ export class AlphaApiClient {
     return { result: resp, raw };
   }
 
-  private async call<T>(channel: ChannelEntity, traceId: string, config: AxiosRequestConfig): Promise<{ resp: T; raw: unknown }> {
+  /** `createsTask`: generate, whose answer lost after it went out (or unreadable) may mean the provider has the video. */
+  private async call<T>(
+    channel: ChannelEntity,
+    traceId: string,
+    config: AxiosRequestConfig,
+    createsTask = false,
+  ): Promise<{ resp: T; raw: unknown }> {
     let response: AxiosResponse<string>;
     try {
       response = await this.http.axiosRef.request<string>({
@@ -118,7 +130,7 @@ export class AlphaApiClient {
         maxContentLength: MAX_PROVIDER_BODY_BYTES,
       });
     } catch (error) {
-      throw new UpstreamError('transient', transportErrorMessage('provider', error));
+      throw transportError('provider', error, createsTask);
     }
     const body = parseJson(response.data);
     const code = body?.ErrCode ?? body?.err_code;
@@ -126,7 +138,10 @@ export class AlphaApiClient {
     const retryAfter = parseRetryAfter(response.headers['retry-after'], this.clock.now());
     if (code !== undefined && code !== null && Number(code) !== 0) throw alphaError(Number(code), message, response.status, retryAfter);
     if (response.status >= 300) throw alphaError(undefined, message, response.status, retryAfter);
-    if (!body || Number(code) !== 0) throw new UpstreamError('transient', `unparseable provider response (HTTP ${response.status})`);
+    if (!body || Number(code) !== 0) {
+      const message = `unparseable provider response (HTTP ${response.status})`;
+      throw createsTask ? acceptedWithoutId(message) : new UpstreamError('transient', message);
+    }
     return { resp: body.Resp as T, raw: body };
   }
 }

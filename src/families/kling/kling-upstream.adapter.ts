@@ -5,7 +5,14 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
 import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import {
+  acceptedWithoutId,
+  callTimeoutMs,
+  PollOutcome,
+  SubmitDeadline,
+  SubmitOutcome,
+  UpstreamError,
+} from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapKlingError } from './kling-errors';
 import { KlingInputImages } from './kling-input-images.service';
@@ -57,10 +64,11 @@ export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope, Kling
       body,
       signal: deadline?.signal,
       task,
+      createsTask: true,
     });
     const id = (response.data as KlingEnvelope).data?.task_id;
     if (typeof id !== 'string' || !id || id.length > 128)
-      throw new UpstreamError('transient', 'the provider accepted the submit without a usable task id');
+      throw acceptedWithoutId('the provider accepted the submit without a usable task id');
     return { upstreamTaskId: id };
   }
 

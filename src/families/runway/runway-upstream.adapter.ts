@@ -5,7 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { BearerJsonTaskAdapter } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { callTimeoutMs, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import { acceptedWithoutId, callTimeoutMs, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapRunwayError, RUNWAY_TASK_NOT_FOUND } from './runway-errors';
 import { RunwayInputImages } from './runway-input-images.service';
@@ -56,10 +56,11 @@ export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody
       body,
       signal: deadline?.signal,
       task,
+      createsTask: true,
     });
     const id = (response.data as { id?: unknown }).id;
     if (typeof id !== 'string' || !id || id.length > MAX_TASK_ID_LENGTH)
-      throw new UpstreamError('transient', 'the provider accepted the submit without a usable id');
+      throw acceptedWithoutId('the provider accepted the submit without a usable id');
     return { upstreamTaskId: id };
   }
 

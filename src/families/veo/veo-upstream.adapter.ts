@@ -6,7 +6,15 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { callBearerJson, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { channelLinkPolicy } from '../../upstream/channel-link-policy';
-import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
+import {
+  acceptedWithoutId,
+  callTimeoutMs,
+  PollOutcome,
+  SubmitDeadline,
+  SubmitOutcome,
+  UpstreamAdapter,
+  UpstreamError,
+} from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import { mapVeoError } from './veo-errors';
@@ -56,10 +64,11 @@ export class VeoUpstreamAdapter implements UpstreamAdapter<VeoTaskRequest> {
       body,
       signal: deadline?.signal,
       task,
+      createsTask: true,
     });
     const name = (response.data as { name?: unknown }).name;
     if (typeof name !== 'string' || !VEO_OPERATION_NAME.test(name))
-      throw new UpstreamError('transient', 'the provider accepted the submit without a usable operation name');
+      throw acceptedWithoutId('the provider accepted the submit without a usable operation name');
     return { upstreamTaskId: name };
   }
 
@@ -96,7 +105,7 @@ export class VeoUpstreamAdapter implements UpstreamAdapter<VeoTaskRequest> {
     method: 'GET' | 'POST',
     path: string,
     timeout: number,
-    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<VeoTaskRequest> } = {},
+    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<VeoTaskRequest>; createsTask?: boolean } = {},
   ): Promise<AxiosResponse> {
     return callBearerJson<VeoErrorBody>(
       this.http,
@@ -109,6 +118,7 @@ export class VeoUpstreamAdapter implements UpstreamAdapter<VeoTaskRequest> {
         signal: options.signal,
         gatewayHops: options.task?.gatewayHops,
         authHeaders: { 'x-goog-api-key': channel.apiKey },
+        createsTask: options.createsTask,
       },
       'Veo',
       (status, body, retryAfter) => mapVeoError(status, body, retryAfter, this.clock.now()),

@@ -7,6 +7,8 @@ import { TransactionRunner } from '../../database/transaction-runner';
 import { upstreamModelFor } from '../../upstream/channel-router.service';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { ChannelsService } from '../../upstream/channels.service';
+import { BreakerOutcome, breakerOutcomeOf } from '../../upstream/breaker/breaker-outcome';
+import { ChannelBreakers } from '../../upstream/breaker/channel-breakers.service';
 import { FAILURE } from '../../upstream/failure-reason';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
 import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.service';
@@ -14,11 +16,13 @@ import { SubmitLease } from '../submit-lease';
 import type { TaskEntity } from '../task.entity';
 import { TaskRepository } from '../task.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
+import { SubmitAttempts } from './submit-attempts';
 import { SubmitSettlement } from './submit-settlement';
 
 /**
  * Step 2 of a submit (and the resubmit of one a crash interrupted): the recorded task goes to the
- * provider, trying the next channel on channel trouble, within a deadline well under the task's
+ * provider, trying the next channel while a provider did not accept it (each channel's breaker told
+ * what its answer says, each failed attempt in the task's timeline), within a deadline well under the task's
  * lease, which a heartbeat keeps extending meanwhile. Every end is a compare-and-set that still holds
  * the lease: accepted (SubmitSettlement), failed by moderation (refunded), or refused (hold released).
  */
@@ -33,6 +37,8 @@ export class HandToProvider {
     private readonly settlement: SubmitSettlement,
     private readonly channels: ChannelsService,
     private readonly calls: UpstreamCallRecorder,
+    private readonly breakers: ChannelBreakers,
+    private readonly attempts: SubmitAttempts,
     private readonly clock: Clock,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -41,8 +47,25 @@ export class HandToProvider {
   /**
    * Runs under the task's current lease (`task.leaseOwner`), extended by a heartbeat until the task
    * is settled. `routeModel`: what the model's route sends upstream (a candidate's model_mapping overrides it).
+   * A candidate whose breaker opened meanwhile, or that another submit is trying half-open, is passed over.
    */
-  async send(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter, routeModel?: string): Promise<TaskEntity> {
+  send(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter, routeModel?: string): Promise<TaskEntity> {
+    return this.underLease(task, (owner, lease) =>
+      this.tryChannels(task, candidates, adapter, routeModel ?? adapter.defaultUpstreamModel(task.model), owner, lease, true),
+    );
+  }
+
+  /**
+   * The resubmit of a task a crash interrupted, to the channel that had it (whose provider
+   * de-duplicates it): whatever its breaker says, since that provider may be running it already.
+   */
+  resend(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter): Promise<TaskEntity> {
+    return this.underLease(task, (owner, lease) =>
+      this.tryChannels(task, [channel], adapter, adapter.defaultUpstreamModel(task.model), owner, lease, false),
+    );
+  }
+
+  private async underLease(task: TaskEntity, run: (owner: string, lease: SubmitLease) => Promise<TaskEntity>): Promise<TaskEntity> {
     const owner = task.leaseOwner ?? this.instanceId;
     const lease = new SubmitLease(
       this.config.taskLeaseMs,
@@ -50,12 +73,17 @@ export class HandToProvider {
       (error) => this.logger.warn(`lease heartbeat of ${task.taskId} failed: ${(error as Error)?.message ?? error}`),
     );
     try {
-      return await this.tryChannels(task, candidates, adapter, routeModel ?? adapter.defaultUpstreamModel(task.model), owner, lease);
+      return await run(owner, lease);
     } finally {
       await lease.stop();
     }
   }
 
+  /**
+   * Each candidate in turn until one accepts. A provider that did not accept (no answer, 5xx, 429,
+   * auth or balance) passes the task on before the client is answered; one that may have accepted it
+   * (the call went out, its answer was lost) keeps it: the task is never sent to a second provider.
+   */
   private async tryChannels(
     task: TaskEntity,
     candidates: ChannelEntity[],
@@ -63,35 +91,58 @@ export class HandToProvider {
     routeModel: string,
     owner: string,
     lease: SubmitLease,
+    byBreaker: boolean,
   ): Promise<TaskEntity> {
     let lastError: UpstreamError | null = null;
     let backpressure: UpstreamError | null = null;
-    for (const channel of candidates) {
+    // A candidate deferred by its breaker (a streak of faults, enough submits already under way) comes back after the others.
+    const queue = candidates.map((channel) => ({ channel, deferred: false }));
+    for (const { channel, deferred } of queue) {
       if (lease.lost) return this.settlement.afterTakeover(task);
       // Past the deadline no further channel is tried: the lease must outlast the submit.
       if (lease.remainingMs() <= 0) break;
-      if (!(await this.moveTo(task, channel, routeModel, owner))) return this.settlement.afterTakeover(task);
-      let outcome: SubmitOutcome;
-      const endCall = this.calls.start(channel.id);
-      try {
-        outcome = await adapter.submit(task, channel, lease);
-        endCall(false);
-      } catch (error) {
-        // The provider answering "no" to the content is an answer, not channel trouble.
-        endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
-        if (lease.lost) return this.settlement.afterTakeover(task);
-        if (!(error instanceof UpstreamError)) throw await this.rejectAfterCrash(task, error, owner);
-        lastError = error;
-        this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
-        if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner);
-        await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
-        if (error.kind === 'backpressure') backpressure = error;
+      const admitted = byBreaker ? await this.breakers.admit(channel.id, deferred) : null;
+      if (admitted === 'defer') {
+        queue.push({ channel, deferred: true });
         continue;
       }
-      // The provider has the job now: record that first, then the channel's statistics.
-      const submitted = await this.settlement.accepted(task, channel, adapter, outcome, owner);
-      await this.recordChannelOutcome(channel.id, null);
-      return submitted;
+      if (byBreaker && !admitted) continue;
+      // What this attempt tells the channel's breaker, recorded however it ends (its admission ends with it).
+      let said: BreakerOutcome = 'neutral';
+      try {
+        if (!(await this.moveTo(task, channel, routeModel, owner))) return this.settlement.afterTakeover(task);
+        let outcome: SubmitOutcome;
+        const endCall = this.calls.start(channel.id);
+        try {
+          outcome = await adapter.submit(task, channel, lease);
+          endCall(false);
+        } catch (error) {
+          // The provider answering "no" to the content is an answer, not channel trouble.
+          endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
+          // Aborted by a takeover: not the provider's doing.
+          if (lease.lost) return this.settlement.afterTakeover(task);
+          said = breakerOutcomeOf(error);
+          if (!(error instanceof UpstreamError)) throw await this.rejectAfterCrash(task, error, owner);
+          lastError = error;
+          this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
+          if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner);
+          await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
+          await this.attempts.failed(task, channel, error);
+          if (error.details.mayHaveBeenAccepted) {
+            this.logger.warn(`submit of ${task.taskId} may have been accepted by channel ${channel.id}: not sent to another channel`);
+            break;
+          }
+          if (error.kind === 'backpressure') backpressure = error;
+          continue;
+        }
+        // The provider has the job now: record that first, then the channel's statistics and breaker.
+        said = 'accepted';
+        const submitted = await this.settlement.accepted(task, channel, adapter, outcome, owner);
+        await this.recordChannelOutcome(channel.id, null);
+        return submitted;
+      } finally {
+        await this.breakers.record(channel.id, said, admitted);
+      }
     }
     if (lease.lost) return this.settlement.afterTakeover(task);
     if (!(await this.transitions.reject(task, lastError?.message ?? 'no channel accepted the task', owner)))

@@ -14,6 +14,7 @@ import { ProviderCancel } from '../provider-cancel';
 import { TaskEntity } from '../task.entity';
 import { TaskRepository } from '../task.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
+import { channelNamed } from './submit-attempts';
 import { isStarted, SUBMIT_UNCONFIRMED, SubmitInterruptedError } from './submit-outcomes';
 
 /**
@@ -73,6 +74,7 @@ export class SubmitSettlement {
           kind: 'submitted',
           status: 'NOT_START',
           progress: task.progress,
+          detail: channelNamed(channel),
           at: now,
         });
         return true;

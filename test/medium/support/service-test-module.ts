@@ -44,6 +44,10 @@ import { SubmitPipeline } from '../../../src/tasks/submit-pipeline.service';
 import { PendingSubmitWrites } from '../../../src/tasks/pending-submit-writes';
 import { ProviderCancel } from '../../../src/tasks/provider-cancel';
 import { HandToProvider } from '../../../src/tasks/submit/hand-to-provider';
+import { SubmitAttempts } from '../../../src/tasks/submit/submit-attempts';
+import { RedisConnection } from '../../../src/shared-state/redis-connection.service';
+import { BreakerStates } from '../../../src/upstream/breaker/breaker-states.service';
+import { ChannelBreakers } from '../../../src/upstream/breaker/channel-breakers.service';
 import { SubmitHold } from '../../../src/tasks/submit/submit-hold';
 import { SubmitIdempotency } from '../../../src/tasks/submit/submit-idempotency';
 import { SubmitSettlement } from '../../../src/tasks/submit/submit-settlement';
@@ -93,10 +97,21 @@ export class FakeAdapter implements Partial<UpstreamAdapter> {
   defaultUpstreamModel(publicModel: string): string {
     return `${publicModel}-upstream`;
   }
-  async submit(task: TaskEntity): Promise<SubmitOutcome> {
+  /** The channel of each submit, in order. */
+  submittedOn: number[] = [];
+  /** Per-channel answers (by channel id), before `nextSubmit`. */
+  readonly submitOn = new Map<number, SubmitOutcome | Error>();
+
+  /** While set, every submit waits for it before answering (submits under way at once). */
+  hold: Promise<unknown> | null = null;
+
+  async submit(task: TaskEntity, channel?: ChannelEntity): Promise<SubmitOutcome> {
     this.submitted.push(task.taskId);
-    if (this.nextSubmit instanceof Error) throw this.nextSubmit;
-    return this.nextSubmit;
+    if (channel) this.submittedOn.push(channel.id);
+    if (this.hold) await this.hold;
+    const outcome = (channel && this.submitOn.get(channel.id)) ?? this.nextSubmit;
+    if (outcome instanceof Error) throw outcome;
+    return outcome;
   }
   /** Per-task answers, before `nextPoll`. */
   readonly pollOf = new Map<string, PollOutcome | Error>();
@@ -128,7 +143,9 @@ export class FakeDrafts implements FamilyDrafts {
 @Module({ providers: [FakeAdapter, FakeDrafts], exports: [FakeAdapter, FakeDrafts] })
 export class FakeFamilyModule {}
 
-const FAKE_PRICES: DefaultPrice[] = [{ model: FAKE_MODEL, resolution: '720p', unit: 'second', duration: 0, credits: 10, audioCredits: null }];
+const FAKE_PRICES: DefaultPrice[] = [
+  { model: FAKE_MODEL, resolution: '720p', unit: 'second', duration: 0, credits: 10, audioCredits: null },
+];
 
 /**
  * A family "fake" with one model, per-second prices, its module providing the fake drafts and
@@ -204,6 +221,7 @@ export interface ServiceTestContext {
   pricing: PricingService;
   transitions: TaskTransitionsService;
   router: ChannelRouter;
+  breakers: ChannelBreakers;
   tasks: TaskRepository;
   adapter: FakeAdapter;
   pipeline: SubmitPipeline;
@@ -254,6 +272,9 @@ export async function createServiceTestModule(
     publicBaseUrl: 'http://127.0.0.1:1',
     simulator: false,
     serverSecret: 'service-test-secret-0123456789abcdef',
+    channelBreakerFailures: 5,
+    channelBreakerCooldownMs: 30_000,
+    redisKeyPrefix: 'gateway:',
   } as AppConfig;
   const clock = new FakeClock();
   const fakeFamily = familyRegistration([FAKE_FAMILY]);
@@ -302,6 +323,7 @@ export async function createServiceTestModule(
       SubmitHold,
       SubmitSettlement,
       HandToProvider,
+      SubmitAttempts,
       TaskSubmitService,
       SubmitPipeline,
       TaskSyncService,
@@ -313,6 +335,9 @@ export async function createServiceTestModule(
       ChannelRouter,
       ChannelSettingTraits,
       UpstreamCallRecorder,
+      RedisConnection,
+      BreakerStates,
+      ChannelBreakers,
       ...fakeFamily.providers,
       ...(extra.providers ?? []),
     ],
@@ -333,6 +358,7 @@ export async function createServiceTestModule(
     pricing: module.get(PricingService),
     transitions: module.get(TaskTransitionsService),
     router: module.get(ChannelRouter),
+    breakers: module.get(ChannelBreakers),
     tasks: module.get(TaskRepository),
     adapter: module.get(FakeAdapter),
     pipeline: module.get(SubmitPipeline),

@@ -1,8 +1,10 @@
-// Admin: upstream channels — create, edit, enable/disable, test connectivity, requests and error rates.
+// Admin: upstream channels — create, edit, enable/disable, test connectivity, requests and error rates,
+// each channel's breaker (refreshed every few seconds) and closing an open one by hand.
 // The platforms, their labels and each one's settings come from GET /api/admin/platforms (the family registry):
 // a new family needs no change here. Provider keys and secret settings are write-only: empty fields keep the stored ones.
 // A channel's models are picked from the catalog's models routed on its platform (GET /api/admin/models?platform=).
 import { api } from '../api.js';
+import { BreakerCell } from '../components/breaker-bits.js';
 import { DataTable } from '../components/data-table.js';
 import { FormError, KeptField, useSubmit } from '../components/form.js';
 import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, fail, toast } from '../components/ui.js';
@@ -14,12 +16,14 @@ import { t, useLang } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 
 const HIGH_ERROR_RATE = 0.1;
+/** Breakers open and close by themselves: the list is read again this often. */
+const REFRESH_MS = 10_000;
 
 /** A registry text ({en, 'zh-CN'}) in the console's language, English when it has none. */
 const localized = (text, lang) => text?.[lang] ?? text?.en ?? '';
 
 export function AdminChannels() {
-  const channels = useApi('/api/admin/channels');
+  const channels = useApi('/api/admin/channels', {}, { poll: () => REFRESH_MS });
   const platforms = useApi('/api/admin/platforms');
   const lang = useLang();
   const platformList = platforms.data?.data ?? [];
@@ -49,6 +53,16 @@ export function AdminChannels() {
     }
   };
 
+  const closeBreaker = async (channel) => {
+    try {
+      await api(`/api/admin/channels/${channel.id}/breaker/close`, { method: 'POST', body: {} });
+      toast(t('channels.breakerClosedToast', { name: channel.name }));
+      channels.reload();
+    } catch (error) {
+      fail(error);
+    }
+  };
+
   const columns = [
     {
       key: 'name',
@@ -58,7 +72,18 @@ export function AdminChannels() {
       render: (c) =>
         html`<div class="channel-cell"><strong>${c.name}</strong> <span class="muted">#${c.id}</span><div class="muted small">${platformLabel(c.platform)}</div><code class="channel-url" title=${c.base_url}>${c.base_url}</code></div>`,
     },
-    { key: 'status', label: t('channels.col.status'), card: 'badge', render: (c) => html`<${Badge} status=${c.status} />` },
+    {
+      key: 'status',
+      label: t('channels.col.status'),
+      card: 'badge',
+      // Its breaker under the status, once it has something to say (a fault counted, open, half-open), with a button to close it.
+      render: (c) =>
+        html`<div class="channel-status"><${Badge} status=${c.status} />${
+          c.breaker.state !== 'closed' || c.breaker.failures
+            ? html`<${BreakerCell} breaker=${c.breaker} />${c.breaker.state !== 'closed' ? html`<${Button} small kind="ghost" icon="rotate-ccw" aria-label=${t('channels.closeBreakerOf', { name: c.name })} onClick=${() => closeBreaker(c)}>${t('channels.closeBreaker')}<//>` : null}`
+            : null
+        }</div>`,
+    },
     {
       key: 'models',
       label: t('channels.col.models'),

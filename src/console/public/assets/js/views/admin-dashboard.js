@@ -1,7 +1,9 @@
 // Admin dashboard (the admin's home): tasks per bucket by status, net quota and refunds, outcomes by
-// channel (with what customers paid beside what the provider reported of its own cost) and model,
-// upstream latency and errors, quota by model, stuck tasks, webhook failures and the video store,
-// over 1 h, 24 h, 7 d or 30 d (GET /api/admin/dashboard?range=...).
+// channel (with what customers paid beside what the provider reported of its own cost; a client's
+// cancel apart, never a failure) and model, upstream latency and errors, the channels' breakers,
+// quota by model, stuck tasks, webhook failures and the video store, over 1 h, 24 h, 7 d or 30 d
+// (GET /api/admin/dashboard?range=...).
+import { BreakerCell } from '../components/breaker-bits.js';
 import { Chart } from '../components/chart.js';
 import { DataTable } from '../components/data-table.js';
 import { Button, Card, ErrorNote, Loading, PageHeader, Stat } from '../components/ui.js';
@@ -14,10 +16,14 @@ import { hrefFor, useUrlState } from '../lib/url-state.js';
 
 const RANGES = ['1h', '24h', '7d', '30d'];
 const REFRESH_MS = { '1h': 15_000, '24h': 60_000, '7d': 120_000, '30d': 300_000 };
-/** The gateway's task statuses folded into the five a reader tells apart, each with its chart colour. */
+/**
+ * The gateway's task statuses folded into the six a reader tells apart, each with its chart colour
+ * (completed and failed first: the success rate is theirs; a client's cancel is neither).
+ */
 const STATUS_SERIES = [
   { key: 'completed', from: ['SUCCESS'], color: '--chart-ok' },
   { key: 'failed', from: ['FAILURE'], color: '--chart-fail' },
+  { key: 'cancelled', from: ['CANCELLED'], color: '--chart-cancelled' },
   { key: 'rejected', from: ['REJECTED'], color: '--chart-rejected' },
   { key: 'in_progress', from: ['IN_PROGRESS'], color: '--chart-running' },
   { key: 'queued', from: ['SUBMITTING', 'NOT_START', 'QUEUED'], color: '--chart-queued' },
@@ -69,6 +75,8 @@ function Body({ data, rangeLabel }) {
   const hooks = data.webhooks;
   const store = data.video_store;
   const kept = data.housekeeping;
+  const breakers = data.breakers ?? [];
+  const open = breakers.filter((b) => b.state === 'open').length;
 
   return html`
     <div class="stats" aria-live="polite">
@@ -78,6 +86,8 @@ function Body({ data, rangeLabel }) {
       <${Stat} id="refunds" icon="rotate-ccw" label=${t('dash.stat.refunds', { range: rangeLabel })} value=${withMoney(data.refunds.quota)} sub=${t('dash.stat.refundCount', { n: num(data.refunds.count) })} />
       <${Stat} id="stuck" icon="clock" tone=${stuck.count ? 'danger' : undefined} label=${t('dash.stat.stuck')} value=${num(stuck.count)}
         sub=${html`${stuck.count ? t('dash.stat.oldest', { age: duration(stuck.oldest_age_s) }) : t('dash.stat.noneStuck')} · <a href=${hrefFor('admin/tasks', { stuck: '1' })}>${t('dash.stat.view')}</a>`} />
+      <${Stat} id="breakers" icon="shield" tone=${open ? 'danger' : undefined} label=${t('dash.stat.breakers')} value=${num(open)}
+        sub=${html`${breakers.length - open ? t('dash.stat.halfOpen', { n: num(breakers.length - open) }) : open ? t('dash.stat.breakersOpen') : t('dash.stat.breakersClosed')} · <a href=${hrefFor('admin/channels')}>${t('dash.stat.view')}</a>`} />
       <${Stat} id="webhooks" icon="webhook" tone=${hooks.failing_endpoints ? 'danger' : undefined} label=${t('dash.stat.webhooks')} value=${num(hooks.failing_endpoints)}
         sub=${html`${t('dash.stat.failedDeliveries', { n: num(hooks.failed_deliveries) })} · <a href=${hrefFor('admin/webhooks')}>${t('dash.stat.view')}</a>`} />
       <${Stat} id="store" icon="film" label=${t('dash.stat.store')} value=${store.kind === 'none' ? t('dash.store.none') : bytes(store.bytes)}
@@ -113,6 +123,23 @@ function Body({ data, rangeLabel }) {
       <//>
     </div>
 
+    ${
+      breakers.length
+        ? html`<${Card} title=${t('dash.breakers')} id="breaker-card" class="flush list-card">
+      <p class="card-intro muted">${t('dash.breakersIntro')}</p>
+      <${DataTable} caption=${t('dash.breakers')} rows=${breakers} rowKey=${(b) => b.channel_id} rowProps=${(b) => ({ 'data-channel-id': b.channel_id })}
+        columns=${[
+          {
+            key: 'channel',
+            label: t('dash.col.channel'),
+            card: 'title',
+            render: (b) => html`<strong>${b.channel_name ?? `#${b.channel_id}`}</strong> <span class="muted">#${b.channel_id}</span>`,
+          },
+          { key: 'breaker', label: t('dash.col.breaker'), card: 'badge', render: (b) => html`<${BreakerCell} breaker=${b} />` },
+        ]} />
+    <//>`
+        : null
+    }
     <${Card} title=${t('dash.byChannel')} id="channel-card" class="flush list-card">
       <p class="card-intro muted">${t('dash.providerCostIntro')}</p>
       <${DataTable} caption=${t('dash.byChannel')} rows=${data.by_channel} rowKey=${(c) => c.channel_id ?? 'none'} rowProps=${(c) => ({ 'data-channel-id': c.channel_id })}
@@ -158,6 +185,7 @@ function outcomeColumns(kind, title, currency) {
       num: true,
       render: (r) => html`<span class=${r.failure ? 'error-text' : undefined}>${num(r.failure)}</span>`,
     },
+    { key: 'cancelled', label: t('dash.col.cancelled'), num: true, render: (r) => num(r.cancelled) },
     { key: 'rejected', label: t('dash.col.rejected'), num: true, render: (r) => num(r.rejected) },
   ];
   if (kind === 'channel')
