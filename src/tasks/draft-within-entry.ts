@@ -1,7 +1,7 @@
-import { allowsSeconds, CatalogEntry, CatalogRoute, DurationSpec, ModelMode, upstreamModelOf } from '../catalog/catalog-entry';
+import { CatalogEntry, CatalogRoute, ModelMode, upstreamModelOf } from '../catalog/catalog-entry';
 import { AppError } from '../common/errors/app-error';
-import { assertModelDuration, ModelDurations } from '../families/shared/model-durations';
-import type { DurationField } from './submit-common-fields';
+import { durationWithinEntry } from '../families/shared/entry-rules';
+import { DurationField, namingSentDurationField } from './submit-common-fields';
 import type { TaskDraft } from './task-draft';
 
 /** The field a request uses to ask for each mode, named when the entry does not offer that mode. */
@@ -21,13 +21,10 @@ const FIELD_OF_MODE: Record<ModelMode, string> = {
  */
 export function assertDraftWithinEntry(draft: TaskDraft, entry: CatalogEntry, durationField: DurationField): void {
   const { seconds, resolution, audio } = draft.quote;
-  if (!allowsSeconds(entry.durations, seconds)) {
-    try {
-      assertModelDuration(seconds, asModelDurations(entry.durations), entry.id);
-    } catch (error) {
-      if (!(error instanceof AppError) || durationField === 'duration') throw error;
-      throw new AppError(error.code, error.message.replace(/^duration\b/, 'seconds'), { ...error.options, param: 'seconds' });
-    }
+  try {
+    durationWithinEntry(seconds, entry, entry.id);
+  } catch (error) {
+    throw namingSentDurationField(error, durationField);
   }
   const resolutions = entry.resolutions.map((allowed) => allowed.toLowerCase());
   if (resolution !== '*' && resolutions.length > 0 && !resolutions.includes(resolution.toLowerCase()))
@@ -47,10 +44,4 @@ export function routeModelOf(route: CatalogRoute, draft: Pick<TaskDraft, 'mode'>
   if (typeof route.upstreamModel === 'string') return route.upstreamModel;
   const byMode = draft.mode ? upstreamModelOf(route, draft.mode) : null;
   return byMode ?? Object.values(route.upstreamModel).find((model): model is string => typeof model === 'string') ?? '';
-}
-
-function asModelDurations(durations: DurationSpec): ModelDurations {
-  if (Array.isArray(durations)) return durations as readonly number[];
-  const { min, max } = durations as { min: number; max: number };
-  return { from: min, to: max };
 }

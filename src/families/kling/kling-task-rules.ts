@@ -1,8 +1,8 @@
-import { allowsSeconds, CatalogEntry, secondsOf } from '../../catalog/catalog-entry';
+import type { CatalogEntry } from '../../catalog/catalog-entry';
 import { AppError } from '../../common/errors/app-error';
 import type { CatalogModel } from '../family';
 import { parsePixelSize } from '../pixel-size';
-import { assertModelDuration } from '../shared/model-durations';
+import { durationWithinEntry } from '../shared/entry-rules';
 import { KLING_GATEWAY_KEYS, KLING_RATIOS, KLING_RESOLUTION_OF_MODE, KlingMode } from './kling-models';
 import type { KlingVideoRequestDto } from './kling-request.dto';
 
@@ -62,8 +62,7 @@ export function settleKlingRequest(name: string, model: KlingModel, body: KlingV
   if (!hasImage && !body.prompt?.trim()) throw AppError.invalid('prompt is required (text-to-video)', 'prompt');
   if (body.last_frame !== undefined && !hasImage)
     throw AppError.invalid('last_frame needs input_reference (the first frame)', 'last_frame');
-  const duration = body.duration ?? model.entry.defaultDuration;
-  if (!allowsSeconds(model.entry.durations, duration)) assertModelDuration(duration, secondsOf(model.entry.durations), name);
+  const duration = durationWithinEntry(body.duration, model.entry, name);
   const extra = { ...(body.metadata ?? {}) };
   const setByGateway = Object.keys(extra).find((key) => KLING_GATEWAY_KEYS.includes(key));
   if (setByGateway)
