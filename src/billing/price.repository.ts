@@ -48,6 +48,10 @@ export class PriceRepository {
   }
 
   /** False when there was no such rule. */
+  ruleById(id: number): Promise<PriceRuleEntity | null> {
+    return this.rules.findOne({ where: { id } });
+  }
+
   async deleteRule(id: number): Promise<boolean> {
     const result = await this.transactions.run((manager) => manager.delete(PriceRuleEntity, { id }));
     return !!result.affected;

@@ -57,8 +57,7 @@ export class PricingService {
     const unitPrice = request.audio ? (rule.audioPrice ?? rule.price * 2) : rule.price;
     const base = (rule.unit === 'second' ? unitPrice * request.seconds : unitPrice) * (request.fastMotion ? 2 : 1);
     const ratio = await this.groupRatio(request.group);
-    // Ceil so that a fractional ratio never rounds a paid task down to free.
-    const quota = Math.ceil(base * ratio - 1e-9);
+    const quota = priceInGroup(base, ratio);
     const tier = [request.audio ? 'audio' : null, request.fastMotion ? 'fast motion' : null].filter(Boolean).join(', ');
     return {
       quota,
@@ -100,7 +99,7 @@ export class PricingService {
   }
 
   async deleteRule(id: number): Promise<void> {
-    const rule = (await this.prices.listRules()).find((candidate) => candidate.id === id);
+    const rule = await this.prices.ruleById(id);
     const deleted = await this.prices.deleteRule(id);
     this.cachedRules.clear();
     if (!deleted) throw AppError.notFound(`price rule ${id} not found`);
@@ -116,4 +115,9 @@ export class PricingService {
 
 function pick(rules: PriceRuleEntity[], resolution: string, duration: number): PriceRuleEntity | undefined {
   return rules.find((rule) => rule.resolution === resolution && rule.duration === duration);
+}
+
+/** A price at a group's ratio, in whole quota units: ceiled, so that a fractional ratio never rounds a paid task down to free. */
+export function priceInGroup(price: number, ratio: number): number {
+  return Math.ceil(price * ratio - 1e-9);
 }

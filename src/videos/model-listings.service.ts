@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PricingService } from '../billing/pricing.service';
+import { priceInGroup, PricingService } from '../billing/pricing.service';
 import { CatalogEntry, isRetiredAt } from '../catalog/catalog-entry';
 import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -86,8 +86,7 @@ export class ModelListings {
   }
 
   private clientView(entry: CatalogEntry, ratio: number) {
-    // As PricingService.quote: ceil, so that a fractional ratio never rounds a price down to free.
-    const inGroup = (price: number) => Math.ceil(price * ratio - 1e-9);
+    const inGroup = (price: number) => priceInGroup(price, ratio);
     const prices: ClientModelPrice[] = entry.prices.map((price) => {
       const quota = inGroup(price.price);
       const audio = entry.audio === 'none' ? null : inGroup(price.audioPrice ?? price.price * 2);
