@@ -205,7 +205,7 @@ async function mysqlStore(url: string): Promise<FloorStore> {
         await run(CONFIRM_SQL, [t.taskId]);
         return true;
       }),
-    quoteReads: async (c) => ({ balance: Number((await one(BALANCE_SQL, [c.userId]))!.quota), key: await one(KEY_LIMITS_SQL, [c.keyId]) }),
+    quoteReads: async (c) => ({ balance: Number((await one(BALANCE_SQL, [c.userId])).quota), key: await one(KEY_LIMITS_SQL, [c.keyId]) }),
   };
 }
 

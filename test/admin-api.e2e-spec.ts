@@ -145,7 +145,12 @@ describeEachDatabase('admin API', (kind) => {
       ['platform', { platform: 'delta' }, 'platform'],
       ['base_url', { base_url: 'not a url' }, 'base_url', 'base_url must be an http(s) URL'],
       ['no models', { models: [] }, 'models'],
-      ['another family', { models: ['gamma-2-0', 'alpha/v6'] }, 'models', 'models: alpha/v6 has no route on gamma (it is routed on alpha); add one to its catalog entry'],
+      [
+        'another family',
+        { models: ['gamma-2-0', 'alpha/v6'] },
+        'models',
+        'models: alpha/v6 has no route on gamma (it is routed on alpha); add one to its catalog entry',
+      ],
       [
         'mapping',
         { model_mapping: { 'gamma-2-0': 5 } },

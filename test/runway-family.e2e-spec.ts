@@ -219,7 +219,10 @@ describeOnSqlite('runway family', (kind) => {
       settings: Array<{ name: string }>;
     }>;
     const runway = platforms.find((entry) => entry.platform === 'runway');
-    expect(runway).toMatchObject({ label: { en: 'Runway', 'zh-CN': 'Runway' }, models: ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast', 'gemini_omni_flash'] });
+    expect(runway).toMatchObject({
+      label: { en: 'Runway', 'zh-CN': 'Runway' },
+      models: ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast', 'gemini_omni_flash'],
+    });
     expect(runway!.settings.map((setting) => setting.name)).toEqual(['poll_interval_ms', 'max_concurrency']);
   });
 });
