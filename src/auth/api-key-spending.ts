@@ -3,11 +3,14 @@ import type { EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import type { ApiKeyEntity } from './api-key.entity';
-import { ApiKeyRepository } from './api-key.repository';
+import { ApiKeyRepository, KeyLimitColumn } from './api-key.repository';
 import { keyBudgetState } from './key-budget';
 
 /** What a charge needs to know of the key: the cached row is enough (the update itself decides). */
 export type SpendingKey = Pick<ApiKeyEntity, 'id' | 'budget' | 'budgetPeriod' | 'budgetPeriodStart' | 'budgetUsed'>;
+
+/** What a refusal is worked out from: the key's limits and what it has spent. */
+export type KeyLimits = Pick<ApiKeyEntity, KeyLimitColumn>;
 
 /**
  * A key's own spending (`used_quota`, and `budget_used` in the current period), moved inside the
@@ -36,11 +39,11 @@ export class ApiKeySpending {
 
   /** Whether spending `quota` would pass the key's limits now (a quote): the refusal spend would throw, or null. Reads only. */
   async refusalIfSpent(keyId: number, quota: number): Promise<AppError | null> {
-    const row = await this.keys.current(keyId);
+    const row = await this.keys.currentLimits(keyId);
     return row ? this.refusalOf(row, quota) : null;
   }
 
-  private refusalOf(row: ApiKeyEntity, quota: number): AppError | null {
+  private refusalOf(row: KeyLimits, quota: number): AppError | null {
     if (row.quotaLimit !== null && row.usedQuota + quota > row.quotaLimit) {
       return new AppError(
         ErrorCode.KeyQuotaExceeded,
@@ -52,7 +55,7 @@ export class ApiKeySpending {
     return this.budgetRefusal(row, quota);
   }
 
-  private budgetRefusal(row: ApiKeyEntity, quota: number): AppError {
+  private budgetRefusal(row: KeyLimits, quota: number): AppError {
     const state = keyBudgetState(row, this.clock.now());
     const left = row.budget !== null && state ? Math.max(0, row.budget - state.used) : 0;
     return new AppError(

@@ -5,6 +5,10 @@ import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyEntity } from './api-key.entity';
 
+/** The columns a key's limits are checked from. */
+const KEY_LIMIT_COLUMNS = ['quotaLimit', 'usedQuota', 'budget', 'budgetUsed', 'budgetPeriod', 'budgetPeriodStart'] as const;
+export type KeyLimitColumn = (typeof KEY_LIMIT_COLUMNS)[number];
+
 /**
  * The API keys (`api_keys`, which only AuthModule reads and writes) behind intention-revealing
  * methods. A key's spending moves inside the ledger's transaction, each one conditional UPDATE.
@@ -47,12 +51,12 @@ export class ApiKeyRepository {
     await this.keys.update({ id }, { lastUsedAt: now });
   }
 
-  /** Inside the caller's transaction: the key as committed (why a spend was refused). */
-  /** The key as it is now, read lean (a quote's limit check). */
-  current(id: number): Promise<ApiKeyEntity | null> {
-    return this.reads.findOne(ApiKeyEntity, 'id = ?', [id]);
+  /** The key's limits and spending as they are now, read lean and only those columns (a quote's limit check). */
+  currentLimits(id: number): Promise<Pick<ApiKeyEntity, KeyLimitColumn> | null> {
+    return this.reads.findOne(ApiKeyEntity, 'id = ?', [id], KEY_LIMIT_COLUMNS);
   }
 
+  /** Inside the caller's transaction: the key as committed (why a spend was refused). */
   findIn(manager: EntityManager, id: number): Promise<ApiKeyEntity | null> {
     return manager.findOne(ApiKeyEntity, { where: { id } });
   }

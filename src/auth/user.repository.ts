@@ -26,9 +26,9 @@ export class UserRepository {
     private readonly reads: LeanReads,
   ) {}
 
-  /** The account as it is now, read lean (a quote's balance check: no transaction, on SQLite the read-only connection). */
-  current(id: number): Promise<UserEntity | null> {
-    return this.reads.findOne(UserEntity, 'id = ?', [id]);
+  /** The account's balance as it is now, read lean (a quote's check: no transaction, on SQLite the read-only connection); null without the account. */
+  async currentQuota(id: number): Promise<number | null> {
+    return (await this.reads.findOne(UserEntity, 'id = ?', [id], ['quota']))?.quota ?? null;
   }
 
   /** Inserts a new account; a taken username fails with the database's unique-key violation. */

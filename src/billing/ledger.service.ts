@@ -85,7 +85,7 @@ export class LedgerService {
       const refusal = await this.keySpending.refusalIfSpent(movement.apiKey.id, movement.quota);
       if (refusal) throw refusal;
     }
-    if (((await this.users.current(movement.userId))?.quota ?? 0) < movement.quota)
+    if (((await this.users.currentQuota(movement.userId)) ?? 0) < movement.quota)
       throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
   }
 

@@ -3,8 +3,15 @@ import { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { isSyncRowReader } from './sqlite-data-source';
 
-/** Makes the entity of one row from its values, in the order of metadata.columns (the SELECT list's). */
+/** Makes the entity of one row from its values, in the order of the columns read (the SELECT list's). */
 type Hydrator = (values: ArrayLike<unknown>) => ObjectLiteral;
+
+/** A SELECT written once, its columns in order, and what makes the entity of its row. */
+interface Read {
+  sql: string;
+  columns: ColumnMetadata[];
+  hydrate: Hydrator;
+}
 
 /** A property name that can be written as `entity.name` in generated code. */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -20,46 +27,61 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  */
 @Injectable()
 export class LeanReads {
-  private readonly statements = new Map<string, string>();
-  private readonly hydrators = new Map<EntityMetadata, Hydrator>();
+  private readonly reads = new Map<string, Read>();
+  private readonly hydrators = new Map<EntityMetadata, Map<string, Hydrator>>();
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** `where` names columns as in the database, with `?` for each of `parameters`. */
-  async findOne<T extends ObjectLiteral>(entity: EntityTarget<T>, where: string, parameters: unknown[]): Promise<T | null> {
+  /**
+   * `where` names columns as in the database, with `?` for each of `parameters`. With `properties`,
+   * only those columns are read (the entity then holds those alone): a check that needs two numbers
+   * of a row reads two columns.
+   */
+  async findOne<T extends ObjectLiteral>(
+    entity: EntityTarget<T>,
+    where: string,
+    parameters: unknown[],
+    properties?: readonly (keyof T & string)[],
+  ): Promise<T | null> {
     const metadata = this.dataSource.getMetadata(entity);
     const { driver } = this.dataSource;
+    const read = this.readOf(metadata, where, properties);
     if (isSyncRowReader(driver)) {
-      const values = driver.readFirstRowValues(this.select(metadata, where), parameters);
-      return values ? (this.hydratorOf(metadata)(values) as T) : null;
+      const values = driver.readFirstRowValues(read.sql, parameters);
+      return values ? (read.hydrate(values) as T) : null;
     }
     const runner = driver.createQueryRunner('slave');
     try {
-      const rows = (await runner.query(this.select(metadata, where), parameters)) as Array<Record<string, unknown>>;
+      const rows = (await runner.query(read.sql, parameters)) as Array<Record<string, unknown>>;
       const row = rows[0];
-      return row ? (this.hydratorOf(metadata)(metadata.columns.map((column) => row[column.databaseName])) as T) : null;
+      return row ? (read.hydrate(read.columns.map((column) => row[column.databaseName])) as T) : null;
     } finally {
       await runner.release();
     }
   }
 
-  private select(metadata: EntityMetadata, where: string): string {
-    const key = `${metadata.tableName}\n${where}`;
-    let sql = this.statements.get(key);
-    if (!sql) {
+  /** The SELECT of these columns (all of the entity's by default) and the hydrator of its rows, made once. */
+  private readOf(metadata: EntityMetadata, where: string, properties: readonly string[] | undefined): Read {
+    const key = `${metadata.tableName}\n${where}\n${properties?.join(',') ?? '*'}`;
+    let read = this.reads.get(key);
+    if (!read) {
       const { driver } = this.dataSource;
-      const columns = metadata.columns.map((column) => driver.escape(column.databaseName)).join(', ');
-      sql = `SELECT ${columns} FROM ${driver.escape(metadata.tableName)} WHERE ${where} LIMIT 1`;
-      this.statements.set(key, sql);
+      const columns = properties ? properties.map((property) => columnOf(metadata, property)) : metadata.columns;
+      const list = columns.map((column) => driver.escape(column.databaseName)).join(', ');
+      const sql = `SELECT ${list} FROM ${driver.escape(metadata.tableName)} WHERE ${where} LIMIT 1`;
+      read = { sql, columns, hydrate: this.hydratorOf(metadata, columns, properties ? key : '*') };
+      this.reads.set(key, read);
     }
-    return sql;
+    return read;
   }
 
-  private hydratorOf(metadata: EntityMetadata): Hydrator {
-    let hydrator = this.hydrators.get(metadata);
+  private hydratorOf(metadata: EntityMetadata, columns: ColumnMetadata[], key: string): Hydrator {
+    const byColumns = this.hydrators.get(metadata) ?? new Map<string, Hydrator>();
+    this.hydrators.set(metadata, byColumns);
+    let hydrator = byColumns.get(key);
     if (!hydrator) {
-      hydrator = this.compiledHydrator(metadata) ?? this.genericHydrator(metadata);
-      this.hydrators.set(metadata, hydrator);
+      hydrator = this.compiledHydrator(metadata, columns) ?? this.genericHydrator(metadata, columns);
+      byColumns.set(key, hydrator);
     }
     return hydrator;
   }
@@ -69,9 +91,8 @@ export class LeanReads {
    * metadata.create makes it for a row, each value through the driver's prepareHydratedValue (type
    * and transformers) and setEntityValue; a value the row lacks is left out.
    */
-  private genericHydrator(metadata: EntityMetadata): Hydrator {
+  private genericHydrator(metadata: EntityMetadata, columns: ColumnMetadata[]): Hydrator {
     const { driver } = this.dataSource;
-    const columns = metadata.columns;
     return (values) => {
       const entity = metadata.create(undefined, { fromDeserializer: true }) as ObjectLiteral;
       for (let index = 0; index < columns.length; index++) {
@@ -90,7 +111,7 @@ export class LeanReads {
    * is all metadata.create and setEntityValue do (a class made without its constructor, plain
    * columns, no lazy relations, no typename property); undefined otherwise.
    */
-  private compiledHydrator(metadata: EntityMetadata): Hydrator | undefined {
+  private compiledHydrator(metadata: EntityMetadata, columns: ColumnMetadata[]): Hydrator | undefined {
     const target = metadata.target;
     const plain = (column: ColumnMetadata) =>
       !column.embeddedMetadata && !(column.isVirtual && column.referencedColumn) && IDENTIFIER.test(column.propertyName);
@@ -105,7 +126,7 @@ export class LeanReads {
       return undefined;
     }
     const { driver } = this.dataSource;
-    const body = metadata.columns
+    const body = columns
       .map(
         (column, index) =>
           `  value = values[${index}];\n  if (value !== undefined) entity.${column.propertyName} = prepare(value, columns[${index}]);`,
@@ -118,8 +139,12 @@ export class LeanReads {
       'prepare',
       `return function hydrate(values) {\n  const entity = Object.create(prototype);\n  let value;\n${body}\n  return entity;\n};`,
     ) as (prototype: object, columns: ColumnMetadata[], prepare: (value: unknown, column: ColumnMetadata) => unknown) => Hydrator;
-    return compile((target as { prototype: object }).prototype, metadata.columns, (value, column) =>
-      driver.prepareHydratedValue(value, column),
-    );
+    return compile((target as { prototype: object }).prototype, columns, (value, column) => driver.prepareHydratedValue(value, column));
   }
+}
+
+function columnOf(metadata: EntityMetadata, property: string): ColumnMetadata {
+  const column = metadata.columns.find((each) => each.propertyName === property);
+  if (!column) throw new Error(`${metadata.name} has no column ${property}`);
+  return column;
 }

@@ -40,6 +40,16 @@ describe('LeanReads (service tier, SQLite read connection)', () => {
     );
   });
 
+  it('reads only the columns asked for, each as the whole entity has it', async () => {
+    const user = await t.createUser(2_500);
+    const whole = await t.dataSource.manager.findOneByOrFail(UserEntity, { id: user.id });
+    const some = await reads.findOne(UserEntity, 'id = ?', [user.id], ['quota', 'group']);
+    expect({ ...some }).toEqual({ quota: whole.quota, group: whole.group });
+    expect(Object.getPrototypeOf(some)).toBe(UserEntity.prototype);
+    // The same clause with every column is a read of its own.
+    expect(await reads.findOne(UserEntity, 'id = ?', [user.id])).toEqual(whole);
+  });
+
   it('null when no row matches; a failing statement is TypeORM’s QueryFailedError', async () => {
     expect(await reads.findOne(TaskEntity, 'task_id = ? AND user_id = ?', ['task_none', 1])).toBeNull();
     await expect(reads.findOne(TaskEntity, 'no_such_column = ?', [1])).rejects.toBeInstanceOf(QueryFailedError);
