@@ -141,4 +141,11 @@ export class TaskEntity {
   /** What the provider last reported of its own cost of the task (at submit or a poll); operators only, never a customer. */
   @Column({ name: 'provider_usage', type: 'text', nullable: true, transformer: jsonColumn })
   providerUsage: ProviderUsage | null;
+
+  /**
+   * Times the task ran again on another channel after its provider failed it for its own reason
+   * (TASK_PROVIDER_RETRIES). A pollable task with no provider id is being resubmitted (ProviderRetry).
+   */
+  @Column({ name: 'provider_retries', type: 'integer', default: 0 })
+  providerRetries: number;
 }

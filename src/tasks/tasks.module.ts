@@ -13,6 +13,7 @@ import { SubmitHold } from './submit/submit-hold';
 import { SubmitIdempotency } from './submit/submit-idempotency';
 import { SubmitSettlement } from './submit/submit-settlement';
 import { ProviderCancel } from './provider-cancel';
+import { ProviderRetry } from './retry/provider-retry.service';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskCancelService } from './task-cancel.service';
 import { TaskEntity } from './task.entity';
@@ -54,6 +55,7 @@ import { TaskHousekeeping } from './task-housekeeping';
     TaskSubmitService,
     SubmitPipeline,
     TaskSyncService,
+    ProviderRetry,
     ProviderCancel,
     TaskCancelService,
     TaskHousekeeping,

@@ -79,6 +79,7 @@ export class SubmitHold {
       gatewayHops: draft.gatewayHops ?? 0,
       deletedAt: null,
       cancelSentAt: null,
+      providerRetries: 0,
       createdAt: now,
       updatedAt: now,
     });

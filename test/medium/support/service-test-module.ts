@@ -53,6 +53,7 @@ import { SubmitIdempotency } from '../../../src/tasks/submit/submit-idempotency'
 import { SubmitSettlement } from '../../../src/tasks/submit/submit-settlement';
 import { TaskSubmitService } from '../../../src/tasks/task-submit.service';
 import { TaskSyncService } from '../../../src/tasks/task-sync.service';
+import { ProviderRetry } from '../../../src/tasks/retry/provider-retry.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
 import { ChannelSecretBox } from '../../../src/upstream/channel-secret-box';
 import { ChannelsService } from '../../../src/upstream/channels.service';
@@ -274,6 +275,7 @@ export async function createServiceTestModule(
     serverSecret: 'service-test-secret-0123456789abcdef',
     channelBreakerFailures: 5,
     channelBreakerCooldownMs: 30_000,
+    taskProviderRetries: 1,
     redisKeyPrefix: 'gateway:',
   } as AppConfig;
   const clock = new FakeClock();
@@ -327,6 +329,7 @@ export async function createServiceTestModule(
       TaskSubmitService,
       SubmitPipeline,
       TaskSyncService,
+      ProviderRetry,
       ChannelSecretBox,
       ChannelRepository,
       UpstreamCallStatsRepository,
