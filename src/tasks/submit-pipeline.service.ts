@@ -10,12 +10,19 @@ import { ModelCatalog } from '../families/model-catalog.service';
 import { ChannelRouter } from '../upstream/channel-router.service';
 import { refuseAssetReferences } from './asset-reference-rule';
 import { assertDraftWithinEntry, routeModelOf } from './draft-within-entry';
-import { commonFieldsOf, namingSentDurationField } from './submit-common-fields';
+import { ModelRoutes } from './model-routes';
+import { commonFieldsOf, DurationField, namingSentDurationField } from './submit-common-fields';
 import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';
 import type { Caller, TaskDraft } from './task-draft';
 import { SubmitQuote, TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
+
+/** One of the model's routes, with the family that serves it. */
+interface ServedRoute {
+  family: FamilyDefinition;
+  route: CatalogRoute;
+}
 
 /** The task record's idempotency_key column. */
 const MAX_IDEMPOTENCY_KEY = 255;
@@ -25,7 +32,20 @@ const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/
 interface Prepared {
   draft: TaskDraft;
   entry: CatalogEntry;
-  release?: () => void;
+  /** The draft on each route of the model: the validated one, and the others built when a submit tries them. */
+  routes: ModelRoutes;
+  release: () => void;
+}
+
+/** What a route's draft is built from: the client's request as the pipeline read it. */
+interface DraftSource {
+  model: string;
+  input: SubmitInput;
+  /** The body without the fields other modules took (`callback_url`). */
+  familyBody: Record<string, unknown>;
+  caller: Caller;
+  entry: CatalogEntry;
+  durationField: DurationField;
 }
 
 /**
@@ -53,21 +73,21 @@ export class SubmitPipeline {
     const gatewayHops = gatewayHopsOf(headers.gatewayHops, this.config.maxGatewayHops);
     const { idempotencyKey } = headers;
     assertIdempotencyKey(idempotencyKey);
-    const { draft, release } = await this.prepare(input, caller);
+    const { draft, routes, release } = await this.prepare(input, caller);
     try {
-      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller);
+      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller, routes);
     } finally {
-      release?.();
+      release();
     }
   }
 
   /** What the submit of the same body would charge now: the same checks and price; nothing charged, sent or recorded. */
   async quote(input: SubmitInput, caller: Caller): Promise<SubmitQuote & { entry: CatalogEntry }> {
-    const { draft, entry, release } = await this.prepare(input, caller);
+    const { draft, entry, routes, release } = await this.prepare(input, caller);
     try {
-      return { ...(await this.tasks.quote(draft, caller)), entry };
+      return { ...(await this.tasks.quote(draft, caller, routes)), entry };
     } finally {
-      release?.();
+      release();
     }
   }
 
@@ -75,12 +95,50 @@ export class SubmitPipeline {
     const { model: name, body, durationField } = await commonFieldsOf(input.body);
     const entry = await this.catalog.usable(name);
     if (entry.status === 'deprecated') input.deprecated = { sunsetAt: entry.sunsetAt, replacement: entry.replacement };
-    const { family, route } = await this.routeServing(entry, input.form, caller.user.group);
+    const { chosen, others } = await this.routesServing(entry, input.form, caller.user.group);
     const model = entry.id;
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
-    if (!family.takesVerifiedAssets) refuseAssetReferences(body, name, this.families.assetModels());
+    this.refuseAssetsUnlessTaken(chosen, body, model);
     // Fields of other modules (`callback_url`) are checked here, before any charge, and never reach the family's schema.
     const { body: familyBody, recorders } = await this.fields.take(body, caller);
+    const source: DraftSource = { model, input, familyBody, caller, entry, durationField };
+    // The client's input is checked against the entry and this first route's family before any charge: its 400s are the client's.
+    const { draft, release } = await this.draftOn(chosen, source);
+    const validated = { ...draft, recordWithTask: recorders };
+    // Pinned channels (verified assets on one provider account) keep the task on its platform.
+    const routes = new ModelRoutes(
+      validated,
+      validated.channelIds
+        ? []
+        : others.map((other) => ({
+            platform: other.family.platform,
+            // Its own warnings list: what another family would change is not said of the route the client was answered by.
+            build: async () => {
+              this.refuseAssetsUnlessTaken(other, body, model);
+              return this.draftOn(other, { ...source, input: { ...input, warnings: [] } });
+            },
+          })),
+    );
+    return {
+      draft: validated,
+      entry,
+      routes,
+      release: () => {
+        release?.();
+        routes.release();
+      },
+    };
+  }
+
+  /** Verified-asset references (`asset://`) only reach the families that take them. */
+  private refuseAssetsUnlessTaken({ family }: ServedRoute, body: Record<string, unknown>, model: string): void {
+    if (!family.takesVerifiedAssets) refuseAssetReferences(body, model, this.families.assetModels());
+  }
+
+  /** `served`'s family's draft of the request, within the entry; a 400 naming the field when that family or the entry refuses it. */
+  private async draftOn(served: ServedRoute, source: DraftSource): Promise<{ draft: TaskDraft; release?: () => void }> {
+    const { family, route } = served;
+    const { model, input, familyBody, caller, entry, durationField } = source;
     const { draft, release } = await this.families
       .draftsOf(family.platform)
       .prepare(model, { ...input, body: familyBody }, caller, { entry, route })
@@ -89,7 +147,7 @@ export class SubmitPipeline {
       });
     try {
       assertDraftWithinEntry(draft, entry, durationField);
-      return { draft: { ...draft, routeModel: routeModelOf(route, draft), recordWithTask: recorders }, entry, release };
+      return { draft: { ...draft, routeModel: routeModelOf(route, draft) }, release };
     } catch (error) {
       release?.();
       throw error;
@@ -97,16 +155,17 @@ export class SubmitPipeline {
   }
 
   /**
-   * The route a submit of `entry` goes by: of the routes whose family takes this form, the first
-   * whose platform has a channel open to the caller's group (so a model served on several
-   * platforms is served while one of them has a channel); else the first (whose submit then says
-   * that no channel is available).
+   * The routes a submit of `entry` may go by: those whose family takes this form. `chosen`, the one
+   * the request is validated and priced with, is the first whose platform has a channel open to the
+   * caller's group (whatever the breakers say, so that a request's Idempotency-Key hash does not
+   * change with health); else the first (whose submit then says that no channel is available).
+   * The `others` are failovers: their channels are ranked with the chosen one's.
    */
-  private async routeServing(
+  private async routesServing(
     entry: CatalogEntry,
     form: SubmitForm,
     group: string,
-  ): Promise<{ family: FamilyDefinition; route: CatalogRoute }> {
+  ): Promise<{ chosen: ServedRoute; others: ServedRoute[] }> {
     const routes = this.catalog.routesOf(entry);
     const taking = routes.filter(({ family }) => family.forms.includes(form));
     if (taking.length === 0) {
@@ -116,11 +175,15 @@ export class SubmitPipeline {
         throw AppError.invalid(`model ${entry.id} is not served on ${FORM_PATHS.flat}; submit it on ${FORM_PATHS[elsewhere]}`, 'model');
       throw AppError.invalid(`model ${entry.id} is not served on ${FORM_PATHS[form]}`, 'model');
     }
-    if (taking.length === 1) return taking[0];
+    if (taking.length === 1) return { chosen: taking[0], others: [] };
+    let chosen = taking[0];
     for (const candidate of taking) {
-      if ((await this.router.candidates(candidate.family.platform, entry.id, group)).length > 0) return candidate;
+      if ((await this.router.candidates(candidate.family.platform, entry.id, group)).length > 0) {
+        chosen = candidate;
+        break;
+      }
     }
-    return taking[0];
+    return { chosen, others: taking.filter((route) => route !== chosen) };
   }
 }
 

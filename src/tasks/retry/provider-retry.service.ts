@@ -10,6 +10,7 @@ import { FAILURE } from '../../upstream/failure-reason';
 import type { UpstreamAdapter } from '../../upstream/upstream-adapter';
 import { routeModelOf } from '../draft-within-entry';
 import { HandToProvider } from '../submit/hand-to-provider';
+import { oneRoute } from '../submit/route-sending';
 import { channelNamed } from '../submit/submit-attempts';
 import type { TaskEntity } from '../task.entity';
 import { TaskRepository } from '../task.repository';
@@ -53,7 +54,7 @@ export class ProviderRetry {
     const routeModel = await this.routeModel(task, failed, adapter);
     if (!(await this.begin(task, plan, failed, reason, owner))) return true;
     try {
-      await this.submitter.retry(task, candidates, adapter, routeModel, this.endsFor(reason));
+      await this.submitter.retry(task, candidates, oneRoute(adapter, routeModel), this.endsFor(reason));
     } catch (error) {
       // The ends already failed and refunded the task.
       this.logger.warn(`provider retry of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
@@ -70,7 +71,8 @@ export class ProviderRetry {
     const owner = task.leaseOwner!;
     const adapter = this.families.adapter(task.platform);
     if (adapter.idempotentSubmit && channel && channel.status === 'enabled') {
-      await this.submitter.retry(task, [channel], adapter, task.upstreamModel, this.endsFor(RETRY_INTERRUPTED), false).catch((error) => {
+      const routes = oneRoute(adapter, task.upstreamModel);
+      await this.submitter.retry(task, [channel], routes, this.endsFor(RETRY_INTERRUPTED), false).catch((error) => {
         this.logger.warn(`resumed provider retry of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
       });
       return 'resubmitted';

@@ -17,6 +17,7 @@ import type { TaskEntity } from '../task.entity';
 import type { TaskStatus } from '../task-status';
 import { TaskRepository } from '../task.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
+import { RouteSending, oneRoute, SubmitRoutes } from './route-sending';
 import { SubmitAttempts } from './submit-attempts';
 import type { SubmitEnds } from './submit-ends';
 import { SubmitSettlement } from './submit-settlement';
@@ -57,21 +58,14 @@ export class HandToProvider {
 
   /**
    * Runs under the task's current lease (`task.leaseOwner`), extended by a heartbeat until the task
-   * is settled. `routeModel`: what the model's route sends upstream (a candidate's model_mapping overrides it).
-   * A candidate whose breaker opened meanwhile, or that another submit is trying half-open, is passed over.
+   * is settled. `routes`: how each candidate is sent (its platform's adapter and route model, a
+   * candidate's model_mapping overriding the model); a candidate on another platform than the task's
+   * is sent the request that route's family built. A candidate whose breaker opened meanwhile, or
+   * that another submit is trying half-open, is passed over.
    */
-  send(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter, routeModel?: string): Promise<TaskEntity> {
+  send(task: TaskEntity, candidates: ChannelEntity[], routes: SubmitRoutes): Promise<TaskEntity> {
     return this.underLease(task, this.firstSubmit, (owner, lease) =>
-      this.tryChannels(
-        task,
-        candidates,
-        adapter,
-        routeModel ?? adapter.defaultUpstreamModel(task.model),
-        owner,
-        lease,
-        true,
-        this.firstSubmit,
-      ),
+      this.tryChannels(task, candidates, routes, owner, lease, true, this.firstSubmit),
     );
   }
 
@@ -80,8 +74,9 @@ export class HandToProvider {
    * de-duplicates it): whatever its breaker says, since that provider may be running it already.
    */
   resend(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter): Promise<TaskEntity> {
+    const routes = oneRoute(adapter, adapter.defaultUpstreamModel(task.model));
     return this.underLease(task, this.firstSubmit, (owner, lease) =>
-      this.tryChannels(task, [channel], adapter, adapter.defaultUpstreamModel(task.model), owner, lease, false, this.firstSubmit),
+      this.tryChannels(task, [channel], routes, owner, lease, false, this.firstSubmit),
     );
   }
 
@@ -90,17 +85,8 @@ export class HandToProvider {
    * (ProviderRetry) under the task's current lease, in the status `ends` names; `byBreaker` false for
    * the resubmit, after a crash, to the channel that may have it already (its provider de-duplicates).
    */
-  retry(
-    task: TaskEntity,
-    candidates: ChannelEntity[],
-    adapter: UpstreamAdapter,
-    routeModel: string,
-    ends: SubmitEnds,
-    byBreaker = true,
-  ): Promise<TaskEntity> {
-    return this.underLease(task, ends, (owner, lease) =>
-      this.tryChannels(task, candidates, adapter, routeModel, owner, lease, byBreaker, ends),
-    );
+  retry(task: TaskEntity, candidates: ChannelEntity[], routes: SubmitRoutes, ends: SubmitEnds, byBreaker = true): Promise<TaskEntity> {
+    return this.underLease(task, ends, (owner, lease) => this.tryChannels(task, candidates, routes, owner, lease, byBreaker, ends));
   }
 
   private async underLease(
@@ -129,8 +115,7 @@ export class HandToProvider {
   private async tryChannels(
     task: TaskEntity,
     candidates: ChannelEntity[],
-    adapter: UpstreamAdapter,
-    routeModel: string,
+    routes: SubmitRoutes,
     owner: string,
     lease: SubmitLease,
     byBreaker: boolean,
@@ -144,6 +129,13 @@ export class HandToProvider {
       if (lease.lost) return ends.lost(task);
       // Past the deadline no further channel is tried: the lease must outlast the submit.
       if (lease.remainingMs() <= 0) break;
+      const sending = await routes.sendingOn(channel);
+      if (!sending) {
+        // That route's family refuses what the client asked (its own rules): the client is not failed for it, the next route is tried.
+        if (!deferred) await this.attempts.skipped(task, channel);
+        continue;
+      }
+      const { adapter } = sending;
       const admitted = byBreaker ? await this.breakers.admit(channel.id, deferred) : null;
       if (admitted === 'defer') {
         queue.push({ channel, deferred: true });
@@ -153,7 +145,7 @@ export class HandToProvider {
       // What this attempt tells the channel's breaker, recorded however it ends (its admission ends with it).
       let said: BreakerOutcome = 'neutral';
       try {
-        if (!(await this.moveTo(task, channel, routeModel, owner, ends.status))) return ends.lost(task);
+        if (!(await this.moveTo(task, channel, sending, owner, ends.status))) return ends.lost(task);
         let outcome: SubmitOutcome;
         const endCall = this.calls.start(channel.id);
         try {
@@ -208,14 +200,26 @@ export class HandToProvider {
     throw new AppError(ErrorCode.ServiceUnavailable, 'upstream channel unavailable, retry later', { retryAfterSeconds: 30 });
   }
 
-  /** The task now goes to `channel` (with its model name there); false when the task was taken over meanwhile. */
-  private async moveTo(task: TaskEntity, channel: ChannelEntity, routeModel: string, owner: string, status: TaskStatus): Promise<boolean> {
-    if (task.channelId === channel.id) return true;
-    const upstreamModel = upstreamModelFor(channel, task.model, routeModel);
-    const kept = await this.transactions.runStatement((manager) =>
-      this.tasks.compareAndSet(manager, task.id, status, { channelId: channel.id, upstreamModel }, owner),
-    );
-    if (kept) Object.assign(task, { channelId: channel.id, upstreamModel });
+  /**
+   * The task now goes to `channel` (with its model name there, and, on another platform, that route's
+   * request and family fields), in one compare-and-set; false when the task was taken over meanwhile.
+   */
+  private async moveTo(
+    task: TaskEntity,
+    channel: ChannelEntity,
+    sending: RouteSending,
+    owner: string,
+    status: TaskStatus,
+  ): Promise<boolean> {
+    const fields = sending.fields !== null && sending.fields.platform !== task.platform ? sending.fields : null;
+    if (task.channelId === channel.id && fields === null) return true;
+    const changes: Partial<TaskEntity> = {
+      ...fields,
+      channelId: channel.id,
+      upstreamModel: upstreamModelFor(channel, task.model, sending.routeModel),
+    };
+    const kept = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, status, changes, owner));
+    if (kept) Object.assign(task, changes);
     return kept;
   }
 
