@@ -2,42 +2,14 @@ import { binaryBody } from './support/binary-body';
 import { FalEmulatorServer, startFalEmulator } from './support/fal-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
+import { FAL_ENDPOINT, KLING_ON_TWO_PLATFORMS, PER_SECOND } from './support/kling-on-two-platforms';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
 const QUOTA = 1_000_000;
-const PER_SECOND = 420;
 const CHARGE = 10 * PER_SECOND;
 /** CHANNEL_BREAKER_FAILURES's default. */
 const FAILURES = 5;
-const FAL_ENDPOINT = 'fal-ai/kling-video/v2.5-turbo/standard/text-to-video';
-
-/** Kling 2.5 Turbo sold once, routed on Kling itself and on fal's endpoints of the same model. */
-const MODEL = {
-  id: 'kling-2-5-failover',
-  modes: ['text-to-video', 'image-to-video'],
-  durations: [5, 10],
-  default_duration: 5,
-  resolutions: ['720p'],
-  aspect_ratios: ['16:9', '9:16', '1:1'],
-  audio: 'none',
-  prices: [{ resolution: '720p', unit: 'second', price: PER_SECOND }],
-  routes: [
-    { platform: 'kling', upstream_model: 'kling-v2-5-turbo' },
-    {
-      platform: 'fal',
-      upstream_model: { 'text-to-video': FAL_ENDPOINT, 'image-to-video': 'fal-ai/kling-video/v2.5-turbo/standard/image-to-video' },
-      // No negative_prompt: fal's route refuses a request that carries one (Kling's takes it).
-      options: {
-        input_map: {
-          prompt: 'prompt',
-          first_frame: 'image_url',
-          seconds: { field: 'duration', as: 'string' },
-          aspect_ratio: 'aspect_ratio',
-        },
-      },
-    },
-  ],
-};
+const MODEL = KLING_ON_TWO_PLATFORMS;
 const BODY = { model: MODEL.id, prompt: 'a fox in the snow', seconds: '10', size: '1280x720' };
 
 /**

@@ -12,28 +12,35 @@ export interface LazyRoute {
 const logger = new Logger('TaskSubmit');
 
 /**
- * The drafts of one submit on each route of its model (a Kling model served by Kling directly and
- * on fal): the one the client's input was validated and priced with (`validated`), and the others,
- * built only when a candidate channel of their platform is tried, so a submit the first route takes
- * pays for no other family's schema.
+ * The drafts of one request on each route of its model (a Kling model served by Kling directly and
+ * on fal): the one on `own` platform (at submit, the draft the client's input was validated and
+ * priced with; a provider retry has none, the task's stored request being that route's), and the
+ * others, built only when a candidate channel of their platform is tried, so a submit the first
+ * route takes pays for no other family's schema.
  */
 export class ModelRoutes {
   private readonly built = new Map<Platform, Promise<TaskDraft | null>>();
   private readonly releases: Array<() => void> = [];
 
   constructor(
-    readonly validated: TaskDraft,
+    readonly own: Platform,
+    readonly validated: TaskDraft | null,
     private readonly others: readonly LazyRoute[] = [],
   ) {}
 
-  /** The platforms whose channels may take the task, the validated route's first. */
+  /** A submit's routes: its validated draft's, and the others. */
+  static of(validated: TaskDraft, others: readonly LazyRoute[] = []): ModelRoutes {
+    return new ModelRoutes(validated.platform, validated, others);
+  }
+
+  /** The platforms whose channels may take the task, the own route's first. */
   platforms(): Platform[] {
-    return [this.validated.platform, ...this.others.map((route) => route.platform)];
+    return [this.own, ...this.others.map((route) => route.platform)];
   }
 
   /** The draft on `platform`'s route; null when that route's family refuses the request (another route serves it then). */
   draftOn(platform: Platform): Promise<TaskDraft | null> {
-    if (platform === this.validated.platform) return Promise.resolve(this.validated);
+    if (platform === this.own) return Promise.resolve(this.validated);
     let draft = this.built.get(platform);
     if (!draft) {
       draft = this.build(platform);
@@ -57,7 +64,7 @@ export class ModelRoutes {
     } catch (error) {
       // The client's input passed the model's entry and the first route's rules: a route whose family
       // says no to it is passed over, and the submit goes on with the others rather than failing the client.
-      logger.debug(`route ${platform} of ${this.validated.model} refuses the request: ${(error as Error)?.message ?? error}`);
+      logger.debug(`route ${platform} refuses the request: ${(error as Error)?.message ?? error}`);
       return null;
     }
   }

@@ -1,28 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assertModelAllowed } from '../auth/api-keys.service';
-import type { CatalogEntry, CatalogRoute } from '../catalog/catalog-entry';
+import type { CatalogEntry } from '../catalog/catalog-entry';
 import { AppError } from '../common/errors/app-error';
 import { gatewayHopsOf } from '../common/http/gateway-hops';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
-import { FamilyRegistry } from '../families/family-registry';
+import type { SubmitForm, SubmitInput } from '../families/family';
 import { ModelCatalog } from '../families/model-catalog.service';
 import { ChannelRouter } from '../upstream/channel-router.service';
-import { refuseAssetReferences } from './asset-reference-rule';
-import { assertDraftWithinEntry, routeModelOf } from './draft-within-entry';
 import { ModelRoutes } from './model-routes';
-import { commonFieldsOf, DurationField, namingSentDurationField } from './submit-common-fields';
+import { DraftSource, RouteDrafting, ServedRoute } from './route-drafting.service';
+import { routeRequestOf } from './route-request';
+import { commonFieldsOf } from './submit-common-fields';
 import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';
 import type { Caller, TaskDraft } from './task-draft';
 import { SubmitQuote, TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
-
-/** One of the model's routes, with the family that serves it. */
-interface ServedRoute {
-  family: FamilyDefinition;
-  route: CatalogRoute;
-}
 
 /** The task record's idempotency_key column. */
 const MAX_IDEMPOTENCY_KEY = 255;
@@ -35,17 +28,6 @@ interface Prepared {
   /** The draft on each route of the model: the validated one, and the others built when a submit tries them. */
   routes: ModelRoutes;
   release: () => void;
-}
-
-/** What a route's draft is built from: the client's request as the pipeline read it. */
-interface DraftSource {
-  model: string;
-  input: SubmitInput;
-  /** The body without the fields other modules took (`callback_url`). */
-  familyBody: Record<string, unknown>;
-  caller: Caller;
-  entry: CatalogEntry;
-  durationField: DurationField;
 }
 
 /**
@@ -61,7 +43,7 @@ interface DraftSource {
 @Injectable()
 export class SubmitPipeline {
   constructor(
-    private readonly families: FamilyRegistry,
+    private readonly drafting: RouteDrafting,
     private readonly catalog: ModelCatalog,
     private readonly router: ChannelRouter,
     private readonly tasks: TaskSubmitService,
@@ -98,26 +80,19 @@ export class SubmitPipeline {
     const { chosen, others } = await this.routesServing(entry, input.form, caller.user.group);
     const model = entry.id;
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
-    this.refuseAssetsUnlessTaken(chosen, body, model);
+    this.drafting.refuseAssetsUnlessTaken(chosen, body, model);
     // Fields of other modules (`callback_url`) are checked here, before any charge, and never reach the family's schema.
     const { body: familyBody, recorders } = await this.fields.take(body, caller);
-    const source: DraftSource = { model, input, familyBody, caller, entry, durationField };
+    const source: DraftSource = { model, input, familyBody, body, caller, entry, durationField };
     // The client's input is checked against the entry and this first route's family before any charge: its 400s are the client's.
-    const { draft, release } = await this.draftOn(chosen, source);
-    const validated = { ...draft, recordWithTask: recorders };
+    const { draft, release } = await this.drafting.draftOn(chosen, source);
     // Pinned channels (verified assets on one provider account) keep the task on its platform.
-    const routes = new ModelRoutes(
+    const failovers = draft.channelIds ? [] : others;
+    const routeRequest = failovers.length > 0 ? routeRequestOf(input, familyBody) : null;
+    const validated: TaskDraft = { ...draft, recordWithTask: recorders, ...(routeRequest ? { routeRequest } : {}) };
+    const routes = ModelRoutes.of(
       validated,
-      validated.channelIds
-        ? []
-        : others.map((other) => ({
-            platform: other.family.platform,
-            // Its own warnings list: what another family would change is not said of the route the client was answered by.
-            build: async () => {
-              this.refuseAssetsUnlessTaken(other, body, model);
-              return this.draftOn(other, { ...source, input: { ...input, warnings: [] } });
-            },
-          })),
+      failovers.map((other) => this.drafting.lazyRoute(other, source)),
     );
     return {
       draft: validated,
@@ -128,30 +103,6 @@ export class SubmitPipeline {
         routes.release();
       },
     };
-  }
-
-  /** Verified-asset references (`asset://`) only reach the families that take them. */
-  private refuseAssetsUnlessTaken({ family }: ServedRoute, body: Record<string, unknown>, model: string): void {
-    if (!family.takesVerifiedAssets) refuseAssetReferences(body, model, this.families.assetModels());
-  }
-
-  /** `served`'s family's draft of the request, within the entry; a 400 naming the field when that family or the entry refuses it. */
-  private async draftOn(served: ServedRoute, source: DraftSource): Promise<{ draft: TaskDraft; release?: () => void }> {
-    const { family, route } = served;
-    const { model, input, familyBody, caller, entry, durationField } = source;
-    const { draft, release } = await this.families
-      .draftsOf(family.platform)
-      .prepare(model, { ...input, body: familyBody }, caller, { entry, route })
-      .catch((error: unknown) => {
-        throw namingSentDurationField(error, durationField);
-      });
-    try {
-      assertDraftWithinEntry(draft, entry, durationField);
-      return { draft: { ...draft, routeModel: routeModelOf(route, draft) }, release };
-    } catch (error) {
-      release?.();
-      throw error;
-    }
   }
 
   /**
@@ -166,8 +117,7 @@ export class SubmitPipeline {
     form: SubmitForm,
     group: string,
   ): Promise<{ chosen: ServedRoute; others: ServedRoute[] }> {
-    const routes = this.catalog.routesOf(entry);
-    const taking = routes.filter(({ family }) => family.forms.includes(form));
+    const { routes, taking } = this.drafting.taking(entry, form);
     if (taking.length === 0) {
       // The flat form is the one OpenAI clients try any model on: tell them where the model is served.
       const elsewhere = routes[0]?.family.forms[0];

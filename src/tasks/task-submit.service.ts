@@ -65,7 +65,7 @@ export class TaskSubmitService {
    * recorded with the draft of the first one's route, and moves to another route's draft with the
    * hand-over to a channel of that platform. The price is the validated draft's, whichever route runs it.
    */
-  async submit(draft: TaskDraft, caller: Caller, routes = new ModelRoutes(draft)): Promise<TaskEntity> {
+  async submit(draft: TaskDraft, caller: Caller, routes = ModelRoutes.of(draft)): Promise<TaskEntity> {
     const requestHash = this.idempotency.hash(draft);
     if (draft.idempotencyKey) {
       const earlier = await this.idempotency.earlierTask(caller.user.id, draft.idempotencyKey, requestHash);
@@ -98,7 +98,7 @@ export class TaskSubmitService {
    * What `submit` would charge for `draft` now, from the same channels and price, and the 402 its
    * hold would meet (the key's limits, the balance); nothing is written.
    */
-  async quote(draft: TaskDraft, caller: Caller, routes = new ModelRoutes(draft)): Promise<SubmitQuote> {
+  async quote(draft: TaskDraft, caller: Caller, routes = ModelRoutes.of(draft)): Promise<SubmitQuote> {
     await this.candidates(draft, caller, routes);
     const quote = await this.pricing.quote({ ...draft.quote, group: caller.user.group });
     await this.ledger.assertCouldHold({ userId: caller.user.id, apiKey: caller.apiKey ?? null, quota: quote.quota });

@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn, jsonColumn } from '../database/column-transformers';
 import type { Platform } from '../upstream/channel.entity';
 import type { ProviderUsage } from '../upstream/upstream-adapter';
+import type { RouteRequest } from './route-request';
 import type { TaskStatus } from './task-status';
 
 /** The task record both API surfaces (/v1/videos and /v1/video/generations) read and write. */
@@ -148,4 +149,11 @@ export class TaskEntity {
    */
   @Column({ name: 'provider_retries', type: 'integer', default: 0 })
   providerRetries: number;
+
+  /**
+   * The client's request as the family schemas read it, for a model with several routes: a provider
+   * retry on another platform builds that platform's request from it (RouteRequest). Null otherwise.
+   */
+  @Column({ name: 'route_request', type: 'text', nullable: true, transformer: jsonColumn })
+  routeRequest: RouteRequest | null;
 }

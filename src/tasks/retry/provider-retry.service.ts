@@ -1,4 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { UserEntity } from '../../auth/user.entity';
+import { PricingService } from '../../billing/pricing.service';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { TransactionRunner } from '../../database/transaction-runner';
@@ -9,8 +11,12 @@ import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE } from '../../upstream/failure-reason';
 import type { UpstreamAdapter } from '../../upstream/upstream-adapter';
 import { routeModelOf } from '../draft-within-entry';
+import { ModelRoutes } from '../model-routes';
+import { DraftSource, RouteDrafting } from '../route-drafting.service';
 import { HandToProvider } from '../submit/hand-to-provider';
 import { oneRoute } from '../submit/route-sending';
+import { SendingByRoute } from '../submit/sending-by-route';
+import type { TaskDraft } from '../task-draft';
 import { channelNamed } from '../submit/submit-attempts';
 import type { TaskEntity } from '../task.entity';
 import { TaskRepository } from '../task.repository';
@@ -22,6 +28,7 @@ import { RetryEnds } from './retry-ends';
 /**
  * Failover after acceptance: a task its provider failed for the provider's own reason (the family's
  * `providerOwnFailure`) is submitted once more on another candidate channel (TASK_PROVIDER_RETRIES),
+ * of its platform or, when it kept the client's request, of any platform that routes its model,
  * under the sync's lease on it, keeping its id and its one charge. The decision is written first (in
  * the poll's compare-and-set: running, no provider id, one retry more, the failed attempt in the
  * timeline), so a crash before the new provider answered leaves a task the next claim resumes.
@@ -39,6 +46,8 @@ export class ProviderRetry {
     private readonly tasks: TaskRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly submitter: HandToProvider,
+    private readonly drafting: RouteDrafting,
+    private readonly pricing: PricingService,
     private readonly clock: Clock,
   ) {}
 
@@ -46,20 +55,26 @@ export class ProviderRetry {
   async retryIfProviderOwn(task: TaskEntity, plan: PollPlan, failed: ChannelEntity, owner: string): Promise<boolean> {
     const reason = plan.failure;
     if (reason === undefined || !this.mayRetry(task, reason)) return false;
-    const candidates = (await this.router.route(task.platform, task.model, task.group)).channels.filter(
-      (channel) => channel.id !== failed.id,
-    );
-    if (candidates.length === 0) return false;
-    const adapter = this.families.adapter(task.platform);
-    const routeModel = await this.routeModel(task, failed, adapter);
-    if (!(await this.begin(task, plan, failed, reason, owner))) return true;
+    const routes = await this.routesOf(task);
     try {
-      await this.submitter.retry(task, candidates, oneRoute(adapter, routeModel), this.endsFor(reason));
-    } catch (error) {
-      // The ends already failed and refunded the task.
-      this.logger.warn(`provider retry of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
+      const candidates = (await this.router.route(routes.platforms(), task.model, task.group)).channels.filter(
+        (channel) => channel.id !== failed.id,
+      );
+      if (candidates.length === 0) return false;
+      const adapter = this.families.adapter(task.platform);
+      const own = { adapter, routeModel: await this.routeModel(task, failed, adapter), fields: null };
+      const sending = new SendingByRoute(routes, this.families, (draft) => this.pricedAlike(task, draft), own);
+      if (!(await this.begin(task, plan, failed, reason, owner))) return true;
+      try {
+        await this.submitter.retry(task, candidates, sending, this.endsFor(reason));
+      } catch (error) {
+        // The ends already failed and refunded the task.
+        this.logger.warn(`provider retry of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
+      }
+      return true;
+    } finally {
+      routes.release();
     }
-    return true;
   }
 
   /**
@@ -119,6 +134,42 @@ export class ProviderRetry {
     });
     if (won) Object.assign(task, changes);
     return won;
+  }
+
+  /**
+   * The model's routes for the retry: the task's own platform (its stored request as it is) and,
+   * when the task kept the client's request (a model with several routes), the others, each
+   * family's draft built from that request when a channel of its platform is tried.
+   */
+  private async routesOf(task: TaskEntity): Promise<ModelRoutes> {
+    const kept = task.routeRequest;
+    const entry = kept ? await this.catalog.find(task.model) : null;
+    if (!kept || !entry) return new ModelRoutes(task.platform, null);
+    // No client waits: the families read only who asks from the caller.
+    const caller = { user: Object.assign(new UserEntity(), { id: task.userId, group: task.group }) };
+    const input = { form: kept.form, body: kept.body, warnings: [] };
+    const source: DraftSource = {
+      model: entry.id,
+      input,
+      familyBody: kept.body,
+      body: kept.body,
+      caller,
+      entry,
+      durationField: 'duration',
+    };
+    const others = this.drafting
+      .taking(entry, kept.form)
+      .taking.filter(({ family }) => family.platform !== task.platform)
+      .map((other) => this.drafting.lazyRoute(other, source));
+    return new ModelRoutes(task.platform, null, others);
+  }
+
+  /** Whether another route's draft costs what the task was charged: the one charge stands, so a route priced otherwise is passed over. */
+  private async pricedAlike(task: TaskEntity, draft: TaskDraft): Promise<boolean> {
+    const { quota } = await this.pricing.quote({ ...draft.quote, group: task.group });
+    if (quota !== task.quota)
+      this.logger.warn(`route ${draft.platform} of ${task.taskId} prices it at ${quota}, not ${task.quota}: passed over`);
+    return quota === task.quota;
   }
 
   /** What the model's route sends upstream: the failed channel's name for it unless that was its own mapping. */

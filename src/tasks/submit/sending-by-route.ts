@@ -9,6 +9,8 @@ import type { FamilyFields, RouteSending, SubmitRoutes } from './route-sending';
  * (ModelRoutes), with that family's adapter and request, each route worked out once. A route's draft
  * must cost what the validated one does: the client is held one price, the model's, whichever
  * platform runs it, so a route whose family reads the request into another price is passed over.
+ * `own`, when given, is how the channels of the routes' own platform are sent (a provider retry:
+ * the task's stored request as it is).
  */
 export class SendingByRoute implements SubmitRoutes {
   private readonly sendings = new Map<Platform, Promise<RouteSending | null>>();
@@ -17,6 +19,7 @@ export class SendingByRoute implements SubmitRoutes {
     private readonly routes: ModelRoutes,
     private readonly families: FamilyRegistry,
     private readonly pricedAlike: (draft: TaskDraft) => Promise<boolean>,
+    private readonly own?: RouteSending,
   ) {}
 
   sendingOn(channel: ChannelEntity): Promise<RouteSending | null> {
@@ -34,6 +37,7 @@ export class SendingByRoute implements SubmitRoutes {
   }
 
   private async sendingFor(platform: Platform): Promise<RouteSending | null> {
+    if (this.own && platform === this.routes.own) return this.own;
     const draft = await this.routes.draftOn(platform);
     if (!draft) return null;
     if (draft !== this.routes.validated && !(await this.pricedAlike(draft))) return null;

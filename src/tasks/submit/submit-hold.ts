@@ -80,6 +80,7 @@ export class SubmitHold {
       deletedAt: null,
       cancelSentAt: null,
       providerRetries: 0,
+      routeRequest: draft.routeRequest ?? null,
       createdAt: now,
       updatedAt: now,
     });
