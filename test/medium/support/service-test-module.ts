@@ -40,6 +40,7 @@ import { TaskEntity } from '../../../src/tasks/task.entity';
 import { TaskEventEntity } from '../../../src/tasks/task-event.entity';
 import type { TaskStatus } from '../../../src/tasks/task-status';
 import { TaskTransitionsService } from '../../../src/tasks/task-transitions.service';
+import { RouteDrafting } from '../../../src/tasks/route-drafting.service';
 import { SubmitPipeline } from '../../../src/tasks/submit-pipeline.service';
 import { PendingSubmitWrites } from '../../../src/tasks/pending-submit-writes';
 import { ProviderCancel } from '../../../src/tasks/provider-cancel';
@@ -327,6 +328,7 @@ export async function createServiceTestModule(
       HandToProvider,
       SubmitAttempts,
       TaskSubmitService,
+      RouteDrafting,
       SubmitPipeline,
       TaskSyncService,
       ProviderRetry,
