@@ -86,6 +86,12 @@ describeEachDatabase('submit failover across platforms', (kind) => {
 
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - CHARGE, used_quota: CHARGE });
     expect(await ledger(res.body.id)).toEqual([{ type: 'consume', quota: -CHARGE }]);
+    // The one charge names the channel that runs the task.
+    const [row] = await queryDatabase<{ channel_id: number | string }>(
+      gw.database,
+      `SELECT channel_id FROM logs WHERE task_id = '${res.body.id}'`,
+    );
+    expect(Number(row.channel_id)).toBe(falId);
     const tasks = (await gw.admin.get(`/api/admin/tasks?user_id=${userId}`).expect(200)).body;
     expect(tasks.total).toBe(1);
     expect(tasks.data[0]).toMatchObject({ channel_id: falId, platform: 'fal', upstream_model: FAL_ENDPOINT });
