@@ -4,6 +4,9 @@ import type { ModelRoutes } from '../model-routes';
 import type { TaskDraft } from '../task-draft';
 import type { FamilyFields, RouteSending, SubmitRoutes } from './route-sending';
 
+/** How a platform's channels are sent, and those of them its draft is pinned to, if any (verified assets on one provider account). */
+type RouteOnPlatform = RouteSending & { channelIds?: number[] };
+
 /**
  * How a first submit sends its task to each candidate: by the route of the candidate's platform
  * (ModelRoutes), with that family's adapter and request, each route worked out once. A route's draft
@@ -13,7 +16,7 @@ import type { FamilyFields, RouteSending, SubmitRoutes } from './route-sending';
  * the task's stored request as it is).
  */
 export class SendingByRoute implements SubmitRoutes {
-  private readonly sendings = new Map<Platform, Promise<RouteSending | null>>();
+  private readonly sendings = new Map<Platform, Promise<RouteOnPlatform | null>>();
 
   constructor(
     private readonly routes: ModelRoutes,
@@ -22,13 +25,15 @@ export class SendingByRoute implements SubmitRoutes {
     private readonly own?: RouteSending,
   ) {}
 
-  sendingOn(channel: ChannelEntity): Promise<RouteSending | null> {
-    let sending = this.sendings.get(channel.platform);
-    if (!sending) {
-      sending = this.sendingFor(channel.platform);
-      this.sendings.set(channel.platform, sending);
+  async sendingOn(channel: ChannelEntity): Promise<RouteSending | null> {
+    let pending = this.sendings.get(channel.platform);
+    if (!pending) {
+      pending = this.sendingFor(channel.platform);
+      this.sendings.set(channel.platform, pending);
     }
-    return sending;
+    const sending = await pending;
+    const pinned = sending?.channelIds;
+    return pinned && !pinned.includes(channel.id) ? null : sending;
   }
 
   /** The draft a task is recorded with when `channel` is the first tried; null when it is passed over. */
@@ -36,13 +41,14 @@ export class SendingByRoute implements SubmitRoutes {
     return (await this.sendingOn(channel)) ? this.routes.draftOn(channel.platform) : null;
   }
 
-  private async sendingFor(platform: Platform): Promise<RouteSending | null> {
+  private async sendingFor(platform: Platform): Promise<RouteOnPlatform | null> {
     if (this.own && platform === this.routes.own) return this.own;
     const draft = await this.routes.draftOn(platform);
     if (!draft) return null;
     if (draft !== this.routes.validated && !(await this.pricedAlike(draft))) return null;
     const adapter = this.families.adapter(platform);
-    return { adapter, routeModel: draft.routeModel ?? adapter.defaultUpstreamModel(draft.model), fields: familyFieldsOf(draft) };
+    const routeModel = draft.routeModel ?? adapter.defaultUpstreamModel(draft.model);
+    return { adapter, routeModel, fields: familyFieldsOf(draft), ...(draft.channelIds ? { channelIds: draft.channelIds } : {}) };
   }
 }
 
