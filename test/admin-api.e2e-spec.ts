@@ -240,7 +240,8 @@ describeEachDatabase('admin API', (kind) => {
     const fast = await submit(first.key, 'gamma-2-0-fast');
     const newest = await submit(first.key, 'gamma-2-0');
     await submit(second.key, 'gamma-2-0');
-    await fake.setTask(fake.taskIds().at(-3)!, { status: 'failed', error: { code: 'InternalServiceError', message: 'boom' } });
+    // A failure of the client's input: refunded, never retried on another channel (TASK_PROVIDER_RETRIES).
+    await fake.setTask(fake.taskIds().at(-3)!, { status: 'failed', error: { code: 'InvalidParameter', message: 'boom' } });
     gw.clock.advance(10_000);
     await gw.sync();
 
@@ -280,7 +281,7 @@ describeEachDatabase('admin API', (kind) => {
           task_id: fast,
           model: 'gamma-2-0-fast',
           quota: 4 * 300,
-          detail: expect.stringContaining('generation failed: InternalServiceError'),
+          detail: expect.stringContaining('generation failed: InvalidParameter'),
         },
       ],
     });

@@ -65,9 +65,9 @@ export class LedgerService {
     return this.takeIfEnough(manager, 'hold', movement);
   }
 
-  /** The provider accepted the task: its hold becomes its charge (no balance moves). False when there was no hold. */
-  async confirmHold(manager: EntityManager, taskId: string): Promise<boolean> {
-    return this.logs.confirmHold(manager, taskId);
+  /** The provider accepted the task on `channelId`: its hold becomes its charge (no balance moves). False when there was no hold. */
+  async confirmHold(manager: EntityManager, taskId: string, channelId: number | null): Promise<boolean> {
+    return this.logs.confirmHold(manager, taskId, channelId);
   }
 
   /**

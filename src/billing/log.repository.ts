@@ -20,7 +20,7 @@ export interface LogFilter {
 // The statements of every charge and hold, written once (see lean-writes.ts); the same on every database.
 const INSERT_LOG_SQL =
   'INSERT INTO logs (type, user_id, task_id, model, quota, balance_after, channel_id, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
-const CONFIRM_HOLD_SQL = "UPDATE logs SET type = 'consume' WHERE task_id = ? AND type = 'hold'";
+const CONFIRM_HOLD_SQL = "UPDATE logs SET type = 'consume', channel_id = ? WHERE task_id = ? AND type = 'hold'";
 
 /**
  * The ledger (`logs`, which only BillingModule reads and writes): its rows are written inside the
@@ -49,9 +49,13 @@ export class LogRepository {
     return log;
   }
 
-  /** Inside the caller's transaction: the task's hold becomes its charge (no balance moves). False when it had no hold. */
-  async confirmHold(manager: EntityManager, taskId: string): Promise<boolean> {
-    return (await changedRows(manager, CONFIRM_HOLD_SQL, [taskId])) > 0;
+  /**
+   * Inside the caller's transaction: the task's hold becomes its charge (no balance moves), naming the
+   * channel that took the task (a submit that failed over is charged on the channel that runs it).
+   * False when it had no hold.
+   */
+  async confirmHold(manager: EntityManager, taskId: string, channelId: number | null): Promise<boolean> {
+    return (await changedRows(manager, CONFIRM_HOLD_SQL, [channelId, taskId])) > 0;
   }
 
   /** Inside the caller's transaction: whether the task's charge is a hold (not yet confirmed). */

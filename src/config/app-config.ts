@@ -137,6 +137,7 @@ const schema = z.object({
   TASK_RETENTION: retention,
   CHANNEL_BREAKER_FAILURES: integer(1, 5, 1000),
   CHANNEL_BREAKER_COOLDOWN_MS: integer(100, 30_000, MAX_BREAKER_COOLDOWN_MS),
+  TASK_PROVIDER_RETRIES: integer(0, 1, 10),
   DATABASE_QUERY_TIMEOUT_MS: integer(100, 10_000),
   DATABASE_POOL_SIZE: integer(1, 20, 500),
   MEDIA_ALLOW_PRIVATE_HOSTS: booleanFlag('MEDIA_ALLOW_PRIVATE_HOSTS', false),
@@ -196,6 +197,8 @@ export interface AppConfig {
   channelBreakerFailures: number;
   /** How long an opened breaker stays open first; it doubles while the channel keeps failing, up to MAX_BREAKER_COOLDOWN_MS. */
   channelBreakerCooldownMs: number;
+  /** Times a task the provider accepted, then failed for its own reason (internal error, timeout upstream), is submitted again on another channel. */
+  taskProviderRetries: number;
   /** Ended tasks older than this are deleted with their stored video and rows (not their ledger rows); 0 keeps every task. */
   taskRetentionMs: number;
   mediaAllowPrivateHosts: boolean;
@@ -259,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     taskRetentionMs: values.TASK_RETENTION,
     channelBreakerFailures: values.CHANNEL_BREAKER_FAILURES,
     channelBreakerCooldownMs: values.CHANNEL_BREAKER_COOLDOWN_MS,
+    taskProviderRetries: values.TASK_PROVIDER_RETRIES,
     mediaAllowPrivateHosts: values.MEDIA_ALLOW_PRIVATE_HOSTS,
     maxGatewayHops: values.MAX_GATEWAY_HOPS,
     videoStore: values.VIDEO_STORE,

@@ -3,6 +3,7 @@ import type { DefaultPrice } from '../billing/default-prices';
 import type { BuiltinEntry, CatalogEntry, CatalogRoute, ModelCapabilities } from '../catalog/catalog-entry';
 import type { Caller, TaskDraft } from '../tasks/task-draft';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
+import type { ProviderOwnFailure } from '../upstream/provider-own-failure';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
 import type { StoredRequest } from '../upstream/upstream-task';
 import type { ChannelSettingDefinition, LocalizedText } from './channel-setting-definition';
@@ -150,6 +151,12 @@ export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
   readonly drafts: Type<FamilyDrafts<R>>;
   readonly adapter: Type<UpstreamAdapter<R>>;
   readonly simulator?: FamilySimulator;
+  /**
+   * Which failures of an accepted task are its provider's own (an internal error, a timeout upstream;
+   * never moderation or bad input), read from the stored reason: such a task is submitted once more on
+   * another channel (TASK_PROVIDER_RETRIES). Absent: none is (the provider names no such code).
+   */
+  readonly providerOwnFailure?: ProviderOwnFailure;
   /** Rules across a channel's settings for this platform (after a PATCH is merged); a 400 naming the field. */
   assertChannelSettings?(settings: ChannelSettings): void;
 }

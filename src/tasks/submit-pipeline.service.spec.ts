@@ -6,6 +6,7 @@ import type { FamilyRegistry } from '../families/family-registry';
 import type { ModelCatalog } from '../families/model-catalog.service';
 import { AppError } from '../common/errors/app-error';
 import type { ChannelRouter } from '../upstream/channel-router.service';
+import { RouteDrafting } from './route-drafting.service';
 import { SubmitPipeline } from './submit-pipeline.service';
 import type { TaskEntity } from './task.entity';
 import type { TaskDraft, TaskSubmitService } from './task-submit.service';
@@ -47,7 +48,14 @@ function pipelineWithFakeFamily() {
   } as unknown as TaskSubmitService;
   return {
     entry,
-    pipeline: new SubmitPipeline(registry, catalog, {} as ChannelRouter, tasks, { maxGatewayHops: 3 } as AppConfig, new TaskSubmitFields()),
+    pipeline: new SubmitPipeline(
+      new RouteDrafting(registry, catalog),
+      catalog,
+      {} as ChannelRouter,
+      tasks,
+      { maxGatewayHops: 3 } as AppConfig,
+      new TaskSubmitFields(),
+    ),
     submitted,
     released,
   };

@@ -1,16 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assertModelAllowed } from '../auth/api-keys.service';
-import type { CatalogEntry, CatalogRoute } from '../catalog/catalog-entry';
+import type { CatalogEntry } from '../catalog/catalog-entry';
 import { AppError } from '../common/errors/app-error';
 import { gatewayHopsOf } from '../common/http/gateway-hops';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
-import { FamilyRegistry } from '../families/family-registry';
+import type { SubmitForm, SubmitInput } from '../families/family';
 import { ModelCatalog } from '../families/model-catalog.service';
 import { ChannelRouter } from '../upstream/channel-router.service';
-import { refuseAssetReferences } from './asset-reference-rule';
-import { assertDraftWithinEntry, routeModelOf } from './draft-within-entry';
-import { commonFieldsOf, namingSentDurationField } from './submit-common-fields';
+import { ModelRoutes } from './model-routes';
+import { DraftSource, RouteDrafting, ServedRoute } from './route-drafting.service';
+import { routeRequestOf } from './route-request';
+import { commonFieldsOf } from './submit-common-fields';
 import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';
 import type { Caller, TaskDraft } from './task-draft';
@@ -25,7 +25,9 @@ const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/
 interface Prepared {
   draft: TaskDraft;
   entry: CatalogEntry;
-  release?: () => void;
+  /** The draft on each route of the model: the validated one, and the others built when a submit tries them. */
+  routes: ModelRoutes;
+  release: () => void;
 }
 
 /**
@@ -41,7 +43,7 @@ interface Prepared {
 @Injectable()
 export class SubmitPipeline {
   constructor(
-    private readonly families: FamilyRegistry,
+    private readonly drafting: RouteDrafting,
     private readonly catalog: ModelCatalog,
     private readonly router: ChannelRouter,
     private readonly tasks: TaskSubmitService,
@@ -53,21 +55,21 @@ export class SubmitPipeline {
     const gatewayHops = gatewayHopsOf(headers.gatewayHops, this.config.maxGatewayHops);
     const { idempotencyKey } = headers;
     assertIdempotencyKey(idempotencyKey);
-    const { draft, release } = await this.prepare(input, caller);
+    const { draft, routes, release } = await this.prepare(input, caller);
     try {
-      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller);
+      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller, routes);
     } finally {
-      release?.();
+      release();
     }
   }
 
   /** What the submit of the same body would charge now: the same checks and price; nothing charged, sent or recorded. */
   async quote(input: SubmitInput, caller: Caller): Promise<SubmitQuote & { entry: CatalogEntry }> {
-    const { draft, entry, release } = await this.prepare(input, caller);
+    const { draft, entry, routes, release } = await this.prepare(input, caller);
     try {
-      return { ...(await this.tasks.quote(draft, caller)), entry };
+      return { ...(await this.tasks.quote(draft, caller, routes)), entry };
     } finally {
-      release?.();
+      release();
     }
   }
 
@@ -75,40 +77,47 @@ export class SubmitPipeline {
     const { model: name, body, durationField } = await commonFieldsOf(input.body);
     const entry = await this.catalog.usable(name);
     if (entry.status === 'deprecated') input.deprecated = { sunsetAt: entry.sunsetAt, replacement: entry.replacement };
-    const { family, route } = await this.routeServing(entry, input.form, caller.user.group);
+    const { chosen, others } = await this.routesServing(entry, input.form, caller.user.group);
     const model = entry.id;
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
-    if (!family.takesVerifiedAssets) refuseAssetReferences(body, name, this.families.assetModels());
+    this.drafting.refuseAssetsUnlessTaken(chosen, body, model);
     // Fields of other modules (`callback_url`) are checked here, before any charge, and never reach the family's schema.
     const { body: familyBody, recorders } = await this.fields.take(body, caller);
-    const { draft, release } = await this.families
-      .draftsOf(family.platform)
-      .prepare(model, { ...input, body: familyBody }, caller, { entry, route })
-      .catch((error: unknown) => {
-        throw namingSentDurationField(error, durationField);
-      });
-    try {
-      assertDraftWithinEntry(draft, entry, durationField);
-      return { draft: { ...draft, routeModel: routeModelOf(route, draft), recordWithTask: recorders }, entry, release };
-    } catch (error) {
-      release?.();
-      throw error;
-    }
+    const source: DraftSource = { model, input, familyBody, body, caller, entry, durationField };
+    // The client's input is checked against the entry and this first route's family before any charge: its 400s are the client's.
+    const { draft, release } = await this.drafting.draftOn(chosen, source);
+    // Pinned channels (verified assets on one provider account) keep the task on its platform.
+    const failovers = draft.channelIds ? [] : others;
+    const routeRequest = failovers.length > 0 ? routeRequestOf(input, familyBody) : null;
+    const validated: TaskDraft = { ...draft, recordWithTask: recorders, ...(routeRequest ? { routeRequest } : {}) };
+    const routes = ModelRoutes.of(
+      validated,
+      failovers.map((other) => this.drafting.lazyRoute(other, source)),
+    );
+    return {
+      draft: validated,
+      entry,
+      routes,
+      release: () => {
+        release?.();
+        routes.release();
+      },
+    };
   }
 
   /**
-   * The route a submit of `entry` goes by: of the routes whose family takes this form, the first
-   * whose platform has a channel open to the caller's group (so a model served on several
-   * platforms is served while one of them has a channel); else the first (whose submit then says
-   * that no channel is available).
+   * The routes a submit of `entry` may go by: those whose family takes this form. `chosen`, the one
+   * the request is validated and priced with, is the first whose platform has a channel open to the
+   * caller's group (whatever the breakers say, so that a request's Idempotency-Key hash does not
+   * change with health); else the first (whose submit then says that no channel is available).
+   * The `others` are failovers: their channels are ranked with the chosen one's.
    */
-  private async routeServing(
+  private async routesServing(
     entry: CatalogEntry,
     form: SubmitForm,
     group: string,
-  ): Promise<{ family: FamilyDefinition; route: CatalogRoute }> {
-    const routes = this.catalog.routesOf(entry);
-    const taking = routes.filter(({ family }) => family.forms.includes(form));
+  ): Promise<{ chosen: ServedRoute; others: ServedRoute[] }> {
+    const { routes, taking } = this.drafting.taking(entry, form);
     if (taking.length === 0) {
       // The flat form is the one OpenAI clients try any model on: tell them where the model is served.
       const elsewhere = routes[0]?.family.forms[0];
@@ -116,11 +125,15 @@ export class SubmitPipeline {
         throw AppError.invalid(`model ${entry.id} is not served on ${FORM_PATHS.flat}; submit it on ${FORM_PATHS[elsewhere]}`, 'model');
       throw AppError.invalid(`model ${entry.id} is not served on ${FORM_PATHS[form]}`, 'model');
     }
-    if (taking.length === 1) return taking[0];
+    if (taking.length === 1) return { chosen: taking[0], others: [] };
+    let chosen = taking[0];
     for (const candidate of taking) {
-      if ((await this.router.candidates(candidate.family.platform, entry.id, group)).length > 0) return candidate;
+      if ((await this.router.candidates(candidate.family.platform, entry.id, group)).length > 0) {
+        chosen = candidate;
+        break;
+      }
     }
-    return taking[0];
+    return { chosen, others: taking.filter((route) => route !== chosen) };
   }
 }
 

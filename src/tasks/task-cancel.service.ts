@@ -15,6 +15,7 @@ import { CANCEL_LEASE_PREFIX, TaskRepository } from './task.repository';
 import { isTerminal, TaskStatus } from './task-status';
 import { pollIntervalFor } from './poll-interval';
 import { TaskTransitionsService } from './task-transitions.service';
+import { isBeingResubmitted } from './retry/being-resubmitted';
 
 /** Times a cancel looks again when the task moved on under it (a poll, the submit's end) before giving up. */
 const ATTEMPTS = 3;
@@ -63,7 +64,9 @@ export class TaskCancelService {
   async cancel(userId: number, taskId: string, nameStatus: StatusNamer): Promise<TaskEntity> {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const task = await this.findCancellable(userId, taskId, nameStatus);
-      const outcome = task.status === 'SUBMITTING' ? await this.cancelUnaccepted(task) : await this.cancelUpstream(task, nameStatus);
+      // A task being resubmitted has no provider job to stop yet: ended here, its retry then finds it taken.
+      const unaccepted = task.status === 'SUBMITTING' || isBeingResubmitted(task);
+      const outcome = unaccepted ? await this.cancelUnaccepted(task) : await this.cancelUpstream(task, nameStatus);
       if (outcome !== 'again') return outcome;
     }
     throw new AppError(ErrorCode.Conflict, `task ${taskId} kept changing while it was being cancelled; retry`);
@@ -72,7 +75,7 @@ export class TaskCancelService {
   /** Whether a cancel of the task (as the gateway last saw it) would be tried: not ended, and not yet accepted or its provider may stop it. */
   cancellable(task: TaskEntity): boolean {
     if (isTerminal(task.status)) return false;
-    if (task.status === 'SUBMITTING') return true;
+    if (task.status === 'SUBMITTING' || isBeingResubmitted(task)) return true;
     return this.provider.stops(this.families.adapter(task.platform), task.status === 'IN_PROGRESS' ? 'running' : 'queued');
   }
 

@@ -4,6 +4,7 @@ import type { QuoteRequest } from '../billing/pricing.service';
 import type { ModelMode } from '../catalog/catalog-entry';
 import type { Platform } from '../upstream/channel.entity';
 import type { StoredRequest } from '../upstream/upstream-task';
+import type { RouteRequest } from './route-request';
 import type { SubmitFieldRecorder } from './task-submit-fields';
 
 // What a family hands the task core, and who asks: types only, so the families depend on them without a cycle.
@@ -29,6 +30,8 @@ export interface TaskDraft<R extends StoredRequest = StoredRequest> {
   gatewayHops?: number;
   /** Only these channels may run the task (e.g. the provider account holding its verified assets). */
   channelIds?: number[];
+  /** For a model with several routes: the client's request, kept on the task for a provider retry on another platform. */
+  routeRequest?: RouteRequest | null;
   /** Other modules' rows written with the task's record (TaskSubmitFields: its `callback_url`). */
   recordWithTask?: SubmitFieldRecorder[];
 }

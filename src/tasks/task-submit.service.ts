@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
@@ -8,10 +8,12 @@ import { FamilyRegistry } from '../families/family-registry';
 import { ChannelRouter } from '../upstream/channel-router.service';
 import type { ChannelEntity } from '../upstream/channel.entity';
 import { LedgerService } from '../billing/ledger.service';
+import { ModelRoutes } from './model-routes';
 import { HandToProvider } from './submit/hand-to-provider';
 import { HoldRequest, SubmitHold } from './submit/submit-hold';
 import { idempotencyKeyInFlight, SubmitIdempotency } from './submit/submit-idempotency';
 import { isStarted, SUBMIT_TAKEN_OVER, SubmitInterruptedError } from './submit/submit-outcomes';
+import { SendingByRoute } from './submit/sending-by-route';
 import { SubmitSettlement } from './submit/submit-settlement';
 import type { Caller, TaskDraft } from './task-draft';
 import type { TaskEntity } from './task.entity';
@@ -23,6 +25,12 @@ export interface SubmitQuote {
   draft: TaskDraft;
   quota: number;
   detail: string;
+}
+
+/** What a task takes from the draft of the route it is first sent by (the rest, price included, is the validated draft's). */
+function routeDraftFields(draft: TaskDraft): Partial<TaskDraft> {
+  const { platform, request, action, properties, size, mode, routeModel } = draft;
+  return { platform, request, action, properties, size, mode, routeModel };
 }
 
 /** Attempts to record a task when a concurrent request with the same key keeps being refused. */
@@ -37,6 +45,8 @@ const IDEMPOTENT_RECORD_ATTEMPTS = 3;
  */
 @Injectable()
 export class TaskSubmitService {
+  private readonly logger = new Logger('TaskSubmit');
+
   constructor(
     private readonly idempotency: SubmitIdempotency,
     private readonly router: ChannelRouter,
@@ -49,20 +59,27 @@ export class TaskSubmitService {
     private readonly clock: Clock,
   ) {}
 
-  async submit(draft: TaskDraft, caller: Caller): Promise<TaskEntity> {
+  /**
+   * `routes`: the draft on each route of the model (ModelRoutes; the draft's own only, when not
+   * given). The candidates are the channels of every route's platform, best first; the task is
+   * recorded with the draft of the first one's route, and moves to another route's draft with the
+   * hand-over to a channel of that platform. The price is the validated draft's, whichever route runs it.
+   */
+  async submit(draft: TaskDraft, caller: Caller, routes = ModelRoutes.of(draft)): Promise<TaskEntity> {
     const requestHash = this.idempotency.hash(draft);
     if (draft.idempotencyKey) {
       const earlier = await this.idempotency.earlierTask(caller.user.id, draft.idempotencyKey, requestHash);
       if (earlier) return earlier;
     }
-    const adapter = this.families.adapter(draft.platform);
-    const candidates = await this.candidates(draft, caller);
+    const candidates = await this.candidates(draft, caller, routes);
     const quote = await this.pricing.quote({ ...draft.quote, group: caller.user.group });
+    const sending = new SendingByRoute(routes, this.families, (other) => this.pricedAlike(other, quote.quota, caller));
+    const first = await this.firstRouted(candidates, sending, draft);
     const request: HoldRequest = {
-      draft,
+      draft: first.draft.platform === draft.platform ? draft : { ...draft, ...routeDraftFields(first.draft) },
       caller,
-      channel: candidates[0],
-      adapter,
+      channel: first.channel,
+      adapter: this.families.adapter(first.draft.platform),
       quota: quote.quota,
       quoteDetail: quote.detail,
       requestHash,
@@ -71,7 +88,7 @@ export class TaskSubmitService {
     if ('winner' in recorded) return recorded.winner;
     const { task } = recorded;
     try {
-      return await this.provider.send(task, candidates, adapter, draft.routeModel);
+      return await this.provider.send(task, candidates, sending);
     } catch (error) {
       return this.afterFailedSend(task, draft, error);
     }
@@ -81,24 +98,47 @@ export class TaskSubmitService {
    * What `submit` would charge for `draft` now, from the same channels and price, and the 402 its
    * hold would meet (the key's limits, the balance); nothing is written.
    */
-  async quote(draft: TaskDraft, caller: Caller): Promise<SubmitQuote> {
-    await this.candidates(draft, caller);
+  async quote(draft: TaskDraft, caller: Caller, routes = ModelRoutes.of(draft)): Promise<SubmitQuote> {
+    await this.candidates(draft, caller, routes);
     const quote = await this.pricing.quote({ ...draft.quote, group: caller.user.group });
     await this.ledger.assertCouldHold({ userId: caller.user.id, apiKey: caller.apiKey ?? null, quota: quote.quota });
     return { draft, quota: quote.quota, detail: quote.detail };
   }
 
   /**
-   * The channels that may run the draft now, best first (their breakers not open); 503 when none is
-   * available, with Retry-After until the first open breaker lets a submit try again.
+   * The channels of every route's platform that may run the draft now, best first (their breakers
+   * not open); 503 when none is available, with Retry-After until the first open breaker lets a submit try again.
    */
-  private async candidates(draft: TaskDraft, caller: Caller): Promise<ChannelEntity[]> {
-    const route = await this.router.route(draft.platform, draft.model, caller.user.group, draft.channelIds);
+  private async candidates(draft: TaskDraft, caller: Caller, routes: ModelRoutes): Promise<ChannelEntity[]> {
+    // Channels pinned by the draft (the provider account holding its verified assets) are all of its own platform.
+    const platforms = draft.channelIds ? draft.platform : routes.platforms();
+    const route = await this.router.route(platforms, draft.model, caller.user.group, draft.channelIds);
     if (route.channels.length > 0) return route.channels;
     if (route.openUntil === null) throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);
     throw new AppError(ErrorCode.ServiceUnavailable, `every channel for model ${draft.model} is failing, retry later`, {
       retryAfterSeconds: Math.max(1, Math.ceil((route.openUntil - this.clock.now()) / 1000)),
     });
+  }
+
+  /** The first candidate whose route takes the request, and that route's draft: what the task is recorded with. */
+  private async firstRouted(
+    candidates: ChannelEntity[],
+    sending: SendingByRoute,
+    validated: TaskDraft,
+  ): Promise<{ channel: ChannelEntity; draft: TaskDraft }> {
+    for (const channel of candidates) {
+      const draft = await sending.draftFor(channel);
+      if (draft) return { channel, draft };
+    }
+    throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${validated.model}`);
+  }
+
+  /** Whether another route's draft costs what the client is held: one price for the model on every platform. */
+  private async pricedAlike(other: TaskDraft, quota: number, caller: Caller): Promise<boolean> {
+    const { quota: priced } = await this.pricing.quote({ ...other.quote, group: caller.user.group });
+    if (priced !== quota)
+      this.logger.warn(`route ${other.platform} of ${other.model} prices the request at ${priced}, not ${quota}: passed over`);
+    return priced === quota;
   }
 
   /** Step (1), again when a concurrent request with the same key won and was refused meanwhile; or that winner's task. */

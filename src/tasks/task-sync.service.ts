@@ -18,6 +18,8 @@ import { isUnknownTask } from './provider-cancel';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { pollIntervalFor } from './poll-interval';
+import { isBeingResubmitted } from './retry/being-resubmitted';
+import { ProviderRetry } from './retry/provider-retry.service';
 import { HandToProvider } from './submit/hand-to-provider';
 import { SUBMIT_INTERRUPTED } from './submit/submit-outcomes';
 import { TaskTransitionsService } from './task-transitions.service';
@@ -69,6 +71,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     private readonly metrics: TaskMetrics,
     private readonly clock: Clock,
     private readonly calls: UpstreamCallRecorder,
+    private readonly retries: ProviderRetry,
     runner: JobRunner,
   ) {
     this.loop = runner.register(this);
@@ -171,6 +174,8 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
       await this.transitions.fail(task, 'upstream timeout', {}, owner);
       return 'timed_out';
     }
+    // A provider retry whose instance died before a channel answered.
+    if (isBeingResubmitted(task)) return this.retries.resumeInterrupted(task, channel);
     if (!channel || !task.upstreamTaskId) {
       await this.transitions.fail(task, 'generation failed: channel no longer exists', {}, owner);
       return 'failed';
@@ -215,6 +220,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
       await round.releases.add(task, owner, plan.changes);
       return 'polled';
     }
+    if (plan.failure !== undefined && (await this.retries.retryIfProviderOwn(task, plan, channel, owner))) return 'retried';
     await this.transitions.applyPlan(task, plan, owner);
     return 'settled';
   }

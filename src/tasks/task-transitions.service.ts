@@ -190,7 +190,7 @@ export class TaskTransitionsService {
           if (cause === 'rejected') await this.ledger.releaseHold(manager, movement);
           else {
             // A task failing straight from SUBMITTING (moderation at submit, an interrupted submit) is one the client sees: its hold is its charge.
-            if (task.status === 'SUBMITTING') await this.ledger.confirmHold(manager, task.taskId);
+            if (task.status === 'SUBMITTING') await this.ledger.confirmHold(manager, task.taskId, task.channelId);
             await this.ledger.refundInTransaction(manager, movement);
           }
         }

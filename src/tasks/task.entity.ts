@@ -2,6 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn, jsonColumn } from '../database/column-transformers';
 import type { Platform } from '../upstream/channel.entity';
 import type { ProviderUsage } from '../upstream/upstream-adapter';
+import type { RouteRequest } from './route-request';
 import type { TaskStatus } from './task-status';
 
 /** The task record both API surfaces (/v1/videos and /v1/video/generations) read and write. */
@@ -141,4 +142,18 @@ export class TaskEntity {
   /** What the provider last reported of its own cost of the task (at submit or a poll); operators only, never a customer. */
   @Column({ name: 'provider_usage', type: 'text', nullable: true, transformer: jsonColumn })
   providerUsage: ProviderUsage | null;
+
+  /**
+   * Times the task ran again on another channel after its provider failed it for its own reason
+   * (TASK_PROVIDER_RETRIES). A pollable task with no provider id is being resubmitted (ProviderRetry).
+   */
+  @Column({ name: 'provider_retries', type: 'integer', default: 0 })
+  providerRetries: number;
+
+  /**
+   * The client's request as the family schemas read it, for a model with several routes: a provider
+   * retry on another platform builds that platform's request from it (RouteRequest). Null otherwise.
+   */
+  @Column({ name: 'route_request', type: 'text', nullable: true, transformer: jsonColumn })
+  routeRequest: RouteRequest | null;
 }

@@ -236,16 +236,17 @@ export class TaskRepository {
 
   /**
    * A running submit's heartbeat: pushes its lease (and with it the time the sync would take the
-   * task over) to `leaseUntil`, only while the task is still SUBMITTING and leased to `owner`.
+   * task over) to `leaseUntil`, only while the task is still in `status` (SUBMITTING, or the status a
+   * provider retry keeps) and leased to `owner`.
    * False when the task was taken over or settled in the meantime.
    */
-  async extendSubmitLease(id: number, owner: string, leaseUntil: number): Promise<boolean> {
+  async extendSubmitLease(id: number, owner: string, leaseUntil: number, status: TaskStatus = 'SUBMITTING'): Promise<boolean> {
     const result = await this.transactions.runStatement((manager) =>
       manager
         .createQueryBuilder()
         .update(TaskEntity)
         .set({ leaseUntil, nextPollAt: leaseUntil })
-        .where('id = :id AND status = :status AND lease_owner = :owner', { id, status: 'SUBMITTING', owner })
+        .where('id = :id AND status = :status AND lease_owner = :owner', { id, status, owner })
         .execute(),
     );
     return (result.affected ?? 0) > 0;

@@ -13,6 +13,8 @@ import { SubmitHold } from './submit/submit-hold';
 import { SubmitIdempotency } from './submit/submit-idempotency';
 import { SubmitSettlement } from './submit/submit-settlement';
 import { ProviderCancel } from './provider-cancel';
+import { ProviderRetry } from './retry/provider-retry.service';
+import { RouteDrafting } from './route-drafting.service';
 import { SubmitPipeline } from './submit-pipeline.service';
 import { TaskCancelService } from './task-cancel.service';
 import { TaskEntity } from './task.entity';
@@ -52,8 +54,10 @@ import { TaskHousekeeping } from './task-housekeeping';
     HandToProvider,
     SubmitAttempts,
     TaskSubmitService,
+    RouteDrafting,
     SubmitPipeline,
     TaskSyncService,
+    ProviderRetry,
     ProviderCancel,
     TaskCancelService,
     TaskHousekeeping,

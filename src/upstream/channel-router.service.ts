@@ -32,9 +32,14 @@ export class ChannelRouter {
   /** Replaceable in unit tests. */
   random: () => number = Math.random;
 
-  async candidates(platform: Platform, model: string, group: string): Promise<ChannelEntity[]> {
+  /**
+   * `platforms`: every platform that routes the model (a model served by Kling directly and on fal):
+   * their channels are ranked together, so a lower-priority platform is a failover, not a fallback
+   * reached only when the first has no channel at all.
+   */
+  async candidates(platforms: Platform | readonly Platform[], model: string, group: string): Promise<ChannelEntity[]> {
     const wanted = model.toLowerCase();
-    const all = await this.enabledOn([platform]);
+    const all = await this.enabledOn(typeof platforms === 'string' ? [platforms] : platforms);
     const eligible = all.filter((channel) => channel.models.some((m) => m.toLowerCase() === wanted) && openToGroup(channel.groups, group));
     const byPriority = new Map<number, ChannelEntity[]>();
     for (const channel of eligible) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
@@ -42,10 +47,10 @@ export class ChannelRouter {
   }
 
   /** The candidates a submit goes to now (of `only`, when given): those whose breaker is not open, in the same order. */
-  async route(platform: Platform, model: string, group: string, only?: readonly number[]): Promise<Route> {
+  async route(platforms: Platform | readonly Platform[], model: string, group: string, only?: readonly number[]): Promise<Route> {
     const channels: ChannelEntity[] = [];
     let openUntil: number | null = null;
-    for (const channel of await this.candidates(platform, model, group)) {
+    for (const channel of await this.candidates(platforms, model, group)) {
       if (only && !only.includes(channel.id)) continue;
       const until = this.breakers.openUntil(channel.id);
       if (until === null) channels.push(channel);
@@ -73,10 +78,10 @@ export class ChannelRouter {
     this.enabled.clear();
   }
 
-  /** The enabled channels of `platforms`, by id. */
-  private enabledOn(platforms: Platform[]): Promise<ChannelEntity[]> {
+  /** The enabled channels of `platforms`, by id (cached per set of platforms). */
+  private enabledOn(platforms: readonly Platform[]): Promise<ChannelEntity[]> {
     return this.enabled.get(platforms.join(','), async () =>
-      (await this.channels.enabledOn(platforms)).map((channel) => this.secrets.openChannel(channel)),
+      (await this.channels.enabledOn([...platforms])).map((channel) => this.secrets.openChannel(channel)),
     );
   }
 

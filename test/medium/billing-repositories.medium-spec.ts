@@ -42,8 +42,8 @@ describeEachDatabase('billing repositories (service tier)', (kind) => {
     const again = await write(row(user.id, 'hold', -100, 1_001, { taskId: 'h_1' })).catch((error: unknown) => error);
     expect(isUniqueViolation(again)).toBe(true);
     expect(await t.transactions.run((manager) => logs.hasHold(manager, 'h_1'))).toBe(true);
-    expect(await t.transactions.run((manager) => logs.confirmHold(manager, 'h_1'))).toBe(true);
-    expect(await t.transactions.run((manager) => logs.confirmHold(manager, 'h_1'))).toBe(false);
+    expect(await t.transactions.run((manager) => logs.confirmHold(manager, 'h_1', 1))).toBe(true);
+    expect(await t.transactions.run((manager) => logs.confirmHold(manager, 'h_1', 1))).toBe(false);
     expect(await t.transactions.run((manager) => logs.hasHold(manager, 'h_1'))).toBe(false);
     expect((await logs.forTask('h_1')).map((log) => log.type)).toEqual(['consume']);
   });

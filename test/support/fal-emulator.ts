@@ -6,6 +6,7 @@
  * query; the result serves `GET /files/<id>.mp4` (no key, like fal's CDN) with `videoBytes`.
  * - `scriptNext([...])`: the next request's statuses, one per status query (the last repeats).
  * - `failNextSubmit({ status, body, headers? })`: the next submit answers this.
+ * - `failNextRequest()`: the next accepted request ends failed (`runner_server_error`, fal's own).
  * - `defineEndpoint(id, schema)`: an endpoint an operator adds, with its input schema and output shape.
  */
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
@@ -26,6 +27,7 @@ export interface FalEmulatorServer {
   submits: FalSubmit[];
   scriptNext(steps: FalStep[]): void;
   failNextSubmit(failure: FalScriptedFailure): void;
+  failNextRequest(): void;
   defineEndpoint(endpointId: string, schema: FalEndpointSchema): void;
   /** Where a request is now (null: unknown), without counting a query. */
   stepOf(requestId: string): Promise<FalStep | null>;
@@ -53,6 +55,7 @@ export async function startFalEmulator(options: { apiKey?: string } = {}): Promi
     submits: emulator.submits,
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextSubmit: (failure) => emulator.failNextSubmit(failure),
+    failNextRequest: () => emulator.failNextRequest(),
     defineEndpoint: (endpointId, schema) => emulator.defineEndpoint(endpointId, schema),
     stepOf: (requestId) => emulator.stepOf(requestId),
     cancels: () => server.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/cancel')),

@@ -7,6 +7,7 @@
  * serves `videoBytes` (no key, like Kling's CDN).
  * - `scriptNext([...])`: a step is `submitted | processing | succeed` or `{ failed: msg }`.
  * - `failNextSubmit({ status, code, headers? })`: the next create answers Kling's error body.
+ * - `failEverySubmit(failure | null)`: every create answers it, until healed with null.
  */
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import {
@@ -36,6 +37,7 @@ export interface KlingEmulatorServer {
   tokens: KlingTokenClaims[];
   scriptNext(steps: KlingStep[]): void;
   failNextSubmit(failure: KlingScriptedFailure): void;
+  failEverySubmit(failure: KlingScriptedFailure | null): void;
   cdnRequests(): RecordedRequest[];
   close(): Promise<void>;
 }
@@ -64,6 +66,7 @@ export async function startKlingEmulator(options: { accessKey?: string; secretKe
     tokens: emulator.tokens,
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextSubmit: (failure) => emulator.failNextSubmit(failure),
+    failEverySubmit: (failure) => emulator.failEverySubmit(failure),
     cdnRequests: () => server.requests.filter((r) => r.path.startsWith('/cdn/')),
     close: () => server.close(),
   };

@@ -20,6 +20,8 @@ import { DeliveryEventIndex1764700000500 } from './1764700000500-delivery-event-
 import { TaskCancelSent1764800000100 } from './1764800000100-task-cancel-sent';
 import { ModelCatalog1764900000100 } from './1764900000100-model-catalog';
 import { ProviderUsageOutputExpiry1765000000100 } from './1765000000100-provider-usage-output-expiry';
+import { TaskProviderRetries1765100000100 } from './1765100000100-task-provider-retries';
+import { TaskRouteRequest1765200000100 } from './1765200000100-task-route-request';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -45,4 +47,6 @@ export const MIGRATIONS = [
   TaskCancelSent1764800000100,
   ModelCatalog1764900000100,
   ProviderUsageOutputExpiry1765000000100,
+  TaskProviderRetries1765100000100,
+  TaskRouteRequest1765200000100,
 ];

@@ -9,6 +9,7 @@ import { BETA_EXAMPLES, BetaVideoRequestDto } from './beta-request.dto';
 import { BetaUpstreamAdapter } from './beta-upstream.adapter';
 import { BetaSimulatorModule } from './simulator/beta-simulator.module';
 import { ownValue } from '../../common/runtime/own-value';
+import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Family B (`beta-1.0-*`): one task behind both forms. */
 export const BETA_FAMILY: FamilyDefinition<BetaTaskRequest> = {
@@ -28,5 +29,7 @@ export const BETA_FAMILY: FamilyDefinition<BetaTaskRequest> = {
   module: BetaFamilyModule,
   drafts: BetaDrafts,
   adapter: BetaUpstreamAdapter,
+  /** The provider's internal errors (its 5xx family); never DataInspection or InvalidParameter. */
+  providerOwnFailure: ownFailureCodes(['InternalError', 'InternalError.*']),
   simulator: { module: BetaSimulatorModule },
 };

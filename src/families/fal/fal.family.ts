@@ -10,6 +10,7 @@ import { FAL_BASE_URL } from './fal-protocol';
 import { FAL_EXAMPLES, FalVideoRequestDto } from './fal-request.dto';
 import { FalUpstreamAdapter } from './fal-upstream.adapter';
 import { FalSimulatorModule } from './simulator/fal-simulator.module';
+import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 const BUILTIN = new Set(FAL_MODELS.map((model) => model.id));
 
@@ -33,5 +34,18 @@ export const FAL_FAMILY: FamilyDefinition<HostedTaskRequest> = {
   module: FalFamilyModule,
   drafts: FalDrafts,
   adapter: FalUpstreamAdapter,
+  /** fal's request errors of its own infrastructure (docs.fal.ai request errors); not client_* or bad_request. */
+  providerOwnFailure: ownFailureCodes([
+    'request_timeout',
+    'startup_timeout',
+    'runner_scheduling_failure',
+    'runner_connection_timeout',
+    'runner_disconnected',
+    'runner_connection_refused',
+    'runner_connection_error',
+    'runner_incomplete_response',
+    'runner_server_error',
+    'internal_error',
+  ]),
   simulator: { module: FalSimulatorModule, apiKey: FAL_SIMULATOR_KEY },
 };

@@ -11,6 +11,7 @@ import { GAMMA_PLATFORM } from './gamma-platform';
 import { GAMMA_UNIFIED_EXAMPLES, GammaVideoRequestDto } from './gamma-request.dto';
 import { GammaUpstreamAdapter } from './gamma-upstream.adapter';
 import { GammaSimulatorModule } from './simulator/gamma-simulator.module';
+import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Family C (`gamma-2-0*`): the unified form, with verified portrait assets. */
 export const GAMMA_FAMILY: FamilyDefinition<GammaTaskRequest> = {
@@ -30,6 +31,8 @@ export const GAMMA_FAMILY: FamilyDefinition<GammaTaskRequest> = {
   module: GammaFamilyModule,
   drafts: GammaDrafts,
   adapter: GammaUpstreamAdapter,
+  /** The provider's internal error, and a task it expired. */
+  providerOwnFailure: ownFailureCodes(['InternalServiceError', 'InternalServiceError.*'], { timeouts: true }),
   simulator: {
     module: GammaSimulatorModule,
     // The signed control plane (verification) has its own fake beside the data plane.

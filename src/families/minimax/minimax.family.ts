@@ -8,6 +8,7 @@ import { MINIMAX_MODEL_IDS, minimaxPublicModel } from './minimax-models';
 import { MINIMAX_EXAMPLES, MinimaxVideoRequestDto } from './minimax-request.dto';
 import { MinimaxUpstreamAdapter } from './minimax-upstream.adapter';
 import { MinimaxSimulatorModule } from './simulator/minimax-simulator.module';
+import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** MiniMax Hailuo (platform `minimax`): the channel's `api_key` is the MiniMax API key (Bearer). */
 export const MINIMAX_FAMILY: FamilyDefinition<MinimaxTaskRequest> = {
@@ -28,5 +29,7 @@ export const MINIMAX_FAMILY: FamilyDefinition<MinimaxTaskRequest> = {
   module: MinimaxFamilyModule,
   drafts: MinimaxDrafts,
   adapter: MinimaxUpstreamAdapter,
+  /** MiniMax's unknown error, request timeout, internal error, system error: "retry" in its error code table. */
+  providerOwnFailure: ownFailureCodes(['1000', '1001', '1024', '1033']),
   simulator: { module: MinimaxSimulatorModule },
 };

@@ -7,6 +7,7 @@ import { OpenAiFamilyModule } from './openai-family.module';
 import { OPENAI_FLAT_EXAMPLES, OpenAiVideoRequestDto } from './openai-request.dto';
 import { OpenAiUpstreamAdapter } from './openai-upstream.adapter';
 import { OPENAI_SIMULATOR_MODELS, OpenAiSimulatorModule } from './simulator/openai-simulator.module';
+import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /**
  * Family O (platform `openai`): any OpenAI-compatible Videos API. Its public models are the ones
@@ -31,5 +32,7 @@ export const OPENAI_FAMILY: FamilyDefinition<OpenAiTaskRequest> = {
   module: OpenAiFamilyModule,
   drafts: OpenAiDrafts,
   adapter: OpenAiUpstreamAdapter,
+  /** A failed video's server-side error codes; never moderation_blocked or bad input. */
+  providerOwnFailure: ownFailureCodes(['server_error', 'internal_error']),
   simulator: { module: OpenAiSimulatorModule },
 };

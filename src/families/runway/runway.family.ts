@@ -10,6 +10,7 @@ import { RUNWAY_EXAMPLES, RunwayVideoRequestDto } from './runway-request.dto';
 import { checkRunwayRouteOptions } from './runway-route-options';
 import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
 import { RunwaySimulatorModule } from './simulator/runway-simulator.module';
+import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Runway (platform `runway`): gen4.5, gen4_turbo, veo3.1, veo3.1_fast on both forms; the channel's api_key is the Runway key. */
 export const RUNWAY_FAMILY: FamilyDefinition<RunwayTaskRequest> = {
@@ -30,5 +31,7 @@ export const RUNWAY_FAMILY: FamilyDefinition<RunwayTaskRequest> = {
   module: RunwayFamilyModule,
   drafts: RunwayDrafts,
   adapter: RunwayUpstreamAdapter,
+  /** Runway's failure codes to retry after a delay (docs.dev.runwayml.com errors/task-failures); not SAFETY.*, ASSET.*, INTERNAL.BAD_OUTPUT. */
+  providerOwnFailure: ownFailureCodes(['INTERNAL', 'INPUT_PREPROCESSING.INTERNAL', 'THIRD_PARTY.UNAVAILABLE']),
   simulator: { module: RunwaySimulatorModule },
 };

@@ -9,6 +9,7 @@ import { VEO_EXAMPLES, VeoVideoRequestDto } from './veo-request.dto';
 import { VeoUpstreamAdapter } from './veo-upstream.adapter';
 import { VeoSimulatorModule } from './simulator/veo-simulator.module';
 import { ownValue } from '../../common/runtime/own-value';
+import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Veo through the Gemini API (platform `veo`): the channel's api_key is the Gemini API key. */
 export const VEO_FAMILY: FamilyDefinition<VeoTaskRequest> = {
@@ -28,5 +29,7 @@ export const VEO_FAMILY: FamilyDefinition<VeoTaskRequest> = {
   module: VeoFamilyModule,
   drafts: VeoDrafts,
   adapter: VeoUpstreamAdapter,
+  /** A done operation's google.rpc codes Google calls transient (INTERNAL, UNAVAILABLE, DEADLINE_EXCEEDED). */
+  providerOwnFailure: ownFailureCodes(['INTERNAL', 'UNAVAILABLE', 'DEADLINE_EXCEEDED']),
   simulator: { module: VeoSimulatorModule },
 };

@@ -8,6 +8,7 @@ import type { ViduTaskRequest } from './vidu-protocol';
 import { VIDU_EXAMPLES, ViduVideoRequestDto } from './vidu-request.dto';
 import { ViduUpstreamAdapter } from './vidu-upstream.adapter';
 import { ViduSimulatorModule } from './simulator/vidu-simulator.module';
+import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Vidu (ShengShu, platform `vidu`): the ent/v2 API; the channel's api_key is sent as `Authorization: Token <key>`. */
 export const VIDU_FAMILY: FamilyDefinition<ViduTaskRequest> = {
@@ -39,5 +40,7 @@ export const VIDU_FAMILY: FamilyDefinition<ViduTaskRequest> = {
   module: ViduFamilyModule,
   drafts: ViduDrafts,
   adapter: ViduUpstreamAdapter,
+  /** Vidu's internal failure (its 500 code); never its policy or input codes. */
+  providerOwnFailure: ownFailureCodes(['InternalServiceFailure']),
   simulator: { module: ViduSimulatorModule },
 };

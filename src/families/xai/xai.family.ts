@@ -9,6 +9,7 @@ import type { XaiTaskRequest } from './xai-protocol';
 import { XAI_EXAMPLES, XaiVideoRequestDto } from './xai-request.dto';
 import { XaiUpstreamAdapter } from './xai-upstream.adapter';
 import { XaiSimulatorModule } from './simulator/xai-simulator.module';
+import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** xAI (platform `xai`): Grok Imagine video; the channel's api_key is the xAI key, sent as Bearer. */
 export const XAI_FAMILY: FamilyDefinition<XaiTaskRequest> = {
@@ -31,5 +32,7 @@ export const XAI_FAMILY: FamilyDefinition<XaiTaskRequest> = {
   module: XaiFamilyModule,
   drafts: XaiDrafts,
   adapter: XaiUpstreamAdapter,
+  /** xAI's `internal_error` (its SDK's VideoError codes), and a request it expired. */
+  providerOwnFailure: ownFailureCodes(['internal_error'], { timeouts: true }),
   simulator: { module: XaiSimulatorModule, apiKey: XAI_SIMULATOR_KEY },
 };

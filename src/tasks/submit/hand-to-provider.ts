@@ -14,9 +14,12 @@ import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/up
 import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.service';
 import { SubmitLease } from '../submit-lease';
 import type { TaskEntity } from '../task.entity';
+import type { TaskStatus } from '../task-status';
 import { TaskRepository } from '../task.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
+import { RouteSending, oneRoute, SubmitRoutes } from './route-sending';
 import { SubmitAttempts } from './submit-attempts';
+import type { SubmitEnds } from './submit-ends';
 import { SubmitSettlement } from './submit-settlement';
 
 /**
@@ -29,6 +32,15 @@ import { SubmitSettlement } from './submit-settlement';
 @Injectable()
 export class HandToProvider {
   private readonly logger = new Logger('TaskSubmit');
+  /** A first submit: its client waits for the answer, its charge is held until a provider takes it. */
+  private readonly firstSubmit: SubmitEnds = {
+    status: 'SUBMITTING',
+    accepted: (task, channel, adapter, outcome, owner) => this.settlement.accepted(task, channel, adapter, outcome, owner),
+    refusedInput: (task, error, owner) => this.refusedInput(task, error, owner),
+    noneAccepted: (task, lastError, backpressure, owner) => this.noneAccepted(task, lastError, backpressure, owner),
+    crashed: (task, error, owner) => this.rejectAfterCrash(task, error, owner),
+    lost: (task, upstreamTaskId) => this.settlement.afterTakeover(task, upstreamTaskId),
+  };
 
   constructor(
     private readonly transactions: TransactionRunner,
@@ -46,12 +58,14 @@ export class HandToProvider {
 
   /**
    * Runs under the task's current lease (`task.leaseOwner`), extended by a heartbeat until the task
-   * is settled. `routeModel`: what the model's route sends upstream (a candidate's model_mapping overrides it).
-   * A candidate whose breaker opened meanwhile, or that another submit is trying half-open, is passed over.
+   * is settled. `routes`: how each candidate is sent (its platform's adapter and route model, a
+   * candidate's model_mapping overriding the model); a candidate on another platform than the task's
+   * is sent the request that route's family built. A candidate whose breaker opened meanwhile, or
+   * that another submit is trying half-open, is passed over.
    */
-  send(task: TaskEntity, candidates: ChannelEntity[], adapter: UpstreamAdapter, routeModel?: string): Promise<TaskEntity> {
-    return this.underLease(task, (owner, lease) =>
-      this.tryChannels(task, candidates, adapter, routeModel ?? adapter.defaultUpstreamModel(task.model), owner, lease, true),
+  send(task: TaskEntity, candidates: ChannelEntity[], routes: SubmitRoutes): Promise<TaskEntity> {
+    return this.underLease(task, this.firstSubmit, (owner, lease) =>
+      this.tryChannels(task, candidates, routes, owner, lease, true, this.firstSubmit),
     );
   }
 
@@ -60,16 +74,30 @@ export class HandToProvider {
    * de-duplicates it): whatever its breaker says, since that provider may be running it already.
    */
   resend(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter): Promise<TaskEntity> {
-    return this.underLease(task, (owner, lease) =>
-      this.tryChannels(task, [channel], adapter, adapter.defaultUpstreamModel(task.model), owner, lease, false),
+    const routes = oneRoute(adapter, adapter.defaultUpstreamModel(task.model));
+    return this.underLease(task, this.firstSubmit, (owner, lease) =>
+      this.tryChannels(task, [channel], routes, owner, lease, false, this.firstSubmit),
     );
   }
 
-  private async underLease(task: TaskEntity, run: (owner: string, lease: SubmitLease) => Promise<TaskEntity>): Promise<TaskEntity> {
+  /**
+   * A task the provider accepted, then failed for its own reason, handed to the next candidates
+   * (ProviderRetry) under the task's current lease, in the status `ends` names; `byBreaker` false for
+   * the resubmit, after a crash, to the channel that may have it already (its provider de-duplicates).
+   */
+  retry(task: TaskEntity, candidates: ChannelEntity[], routes: SubmitRoutes, ends: SubmitEnds, byBreaker = true): Promise<TaskEntity> {
+    return this.underLease(task, ends, (owner, lease) => this.tryChannels(task, candidates, routes, owner, lease, byBreaker, ends));
+  }
+
+  private async underLease(
+    task: TaskEntity,
+    ends: SubmitEnds,
+    run: (owner: string, lease: SubmitLease) => Promise<TaskEntity>,
+  ): Promise<TaskEntity> {
     const owner = task.leaseOwner ?? this.instanceId;
     const lease = new SubmitLease(
       this.config.taskLeaseMs,
-      () => this.tasks.extendSubmitLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs),
+      () => this.tasks.extendSubmitLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs, ends.status),
       (error) => this.logger.warn(`lease heartbeat of ${task.taskId} failed: ${(error as Error)?.message ?? error}`),
     );
     try {
@@ -87,20 +115,27 @@ export class HandToProvider {
   private async tryChannels(
     task: TaskEntity,
     candidates: ChannelEntity[],
-    adapter: UpstreamAdapter,
-    routeModel: string,
+    routes: SubmitRoutes,
     owner: string,
     lease: SubmitLease,
     byBreaker: boolean,
+    ends: SubmitEnds,
   ): Promise<TaskEntity> {
     let lastError: UpstreamError | null = null;
     let backpressure: UpstreamError | null = null;
     // A candidate deferred by its breaker (a streak of faults, enough submits already under way) comes back after the others.
     const queue = candidates.map((channel) => ({ channel, deferred: false }));
     for (const { channel, deferred } of queue) {
-      if (lease.lost) return this.settlement.afterTakeover(task);
+      if (lease.lost) return ends.lost(task);
       // Past the deadline no further channel is tried: the lease must outlast the submit.
       if (lease.remainingMs() <= 0) break;
+      const sending = await routes.sendingOn(channel);
+      if (!sending) {
+        // That route's family refuses what the client asked (its own rules): the client is not failed for it, the next route is tried.
+        if (!deferred) await this.attempts.skipped(task, channel);
+        continue;
+      }
+      const { adapter } = sending;
       const admitted = byBreaker ? await this.breakers.admit(channel.id, deferred) : null;
       if (admitted === 'defer') {
         queue.push({ channel, deferred: true });
@@ -110,7 +145,7 @@ export class HandToProvider {
       // What this attempt tells the channel's breaker, recorded however it ends (its admission ends with it).
       let said: BreakerOutcome = 'neutral';
       try {
-        if (!(await this.moveTo(task, channel, routeModel, owner))) return this.settlement.afterTakeover(task);
+        if (!(await this.moveTo(task, channel, sending, owner, ends.status))) return ends.lost(task);
         let outcome: SubmitOutcome;
         const endCall = this.calls.start(channel.id);
         try {
@@ -120,12 +155,12 @@ export class HandToProvider {
           // The provider answering "no" to the content is an answer, not channel trouble.
           endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
           // Aborted by a takeover: not the provider's doing.
-          if (lease.lost) return this.settlement.afterTakeover(task);
+          if (lease.lost) return ends.lost(task);
           said = breakerOutcomeOf(error);
-          if (!(error instanceof UpstreamError)) throw await this.rejectAfterCrash(task, error, owner);
+          if (!(error instanceof UpstreamError)) throw await ends.crashed(task, error, owner);
           lastError = error;
           this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
-          if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner);
+          if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner, ends);
           await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
           await this.attempts.failed(task, channel, error);
           if (error.details.mayHaveBeenAccepted) {
@@ -137,14 +172,24 @@ export class HandToProvider {
         }
         // The provider has the job now: record that first, then the channel's statistics and breaker.
         said = 'accepted';
-        const submitted = await this.settlement.accepted(task, channel, adapter, outcome, owner);
+        const submitted = await ends.accepted(task, channel, adapter, outcome, owner);
         await this.recordChannelOutcome(channel.id, null);
         return submitted;
       } finally {
         await this.breakers.record(channel.id, said, admitted);
       }
     }
-    if (lease.lost) return this.settlement.afterTakeover(task);
+    if (lease.lost) return ends.lost(task);
+    return ends.noneAccepted(task, lastError, backpressure, owner);
+  }
+
+  /** No channel took a first submit: the task is refused (its hold released) and the client told to retry. */
+  private async noneAccepted(
+    task: TaskEntity,
+    lastError: UpstreamError | null,
+    backpressure: UpstreamError | null,
+    owner: string,
+  ): Promise<TaskEntity> {
     if (!(await this.transitions.reject(task, lastError?.message ?? 'no channel accepted the task', owner)))
       return this.settlement.afterTakeover(task);
     if (backpressure) {
@@ -155,14 +200,26 @@ export class HandToProvider {
     throw new AppError(ErrorCode.ServiceUnavailable, 'upstream channel unavailable, retry later', { retryAfterSeconds: 30 });
   }
 
-  /** The task now goes to `channel` (with its model name there); false when the task was taken over meanwhile. */
-  private async moveTo(task: TaskEntity, channel: ChannelEntity, routeModel: string, owner: string): Promise<boolean> {
-    if (task.channelId === channel.id) return true;
-    const upstreamModel = upstreamModelFor(channel, task.model, routeModel);
-    const kept = await this.transactions.runStatement((manager) =>
-      this.tasks.compareAndSet(manager, task.id, 'SUBMITTING', { channelId: channel.id, upstreamModel }, owner),
-    );
-    if (kept) Object.assign(task, { channelId: channel.id, upstreamModel });
+  /**
+   * The task now goes to `channel` (with its model name there, and, on another platform, that route's
+   * request and family fields), in one compare-and-set; false when the task was taken over meanwhile.
+   */
+  private async moveTo(
+    task: TaskEntity,
+    channel: ChannelEntity,
+    sending: RouteSending,
+    owner: string,
+    status: TaskStatus,
+  ): Promise<boolean> {
+    const fields = sending.fields !== null && sending.fields.platform !== task.platform ? sending.fields : null;
+    if (task.channelId === channel.id && fields === null) return true;
+    const changes: Partial<TaskEntity> = {
+      ...fields,
+      channelId: channel.id,
+      upstreamModel: upstreamModelFor(channel, task.model, sending.routeModel),
+    };
+    const kept = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, status, changes, owner));
+    if (kept) Object.assign(task, changes);
     return kept;
   }
 
@@ -170,12 +227,23 @@ export class HandToProvider {
    * The provider said no to the content: moderation after accepting it fails the task (the client
    * gets it, refunded); invalid input refuses it (a 400, the hold released). Neither is channel trouble.
    */
-  private async refusedContent(task: TaskEntity, channel: ChannelEntity, error: UpstreamError, owner: string): Promise<TaskEntity> {
+  private async refusedContent(
+    task: TaskEntity,
+    channel: ChannelEntity,
+    error: UpstreamError,
+    owner: string,
+    ends: SubmitEnds,
+  ): Promise<TaskEntity> {
     await this.recordChannelOutcome(channel.id, null);
     if (error.kind === 'moderation') {
-      if (!(await this.transitions.fail(task, FAILURE.moderation, {}, owner))) return this.settlement.afterTakeover(task);
+      if (!(await this.transitions.fail(task, FAILURE.moderation, {}, owner))) return ends.lost(task);
       return task;
     }
+    return ends.refusedInput(task, error, owner);
+  }
+
+  /** A first submit's input refused upstream: a 400, its hold released. */
+  private async refusedInput(task: TaskEntity, error: UpstreamError, owner: string): Promise<TaskEntity> {
     if (!(await this.transitions.reject(task, error.message, owner))) return this.settlement.afterTakeover(task);
     // A gateway further down the chain counted too many hops: say so, so that every gateway of a loop passes the code back.
     const code = error.details.upstreamCode === ErrorCode.TooManyGatewayHops ? ErrorCode.TooManyGatewayHops : ErrorCode.InvalidRequest;

@@ -31,14 +31,17 @@ export class SubmitAttempts {
   ) {}
 
   /** Best effort: the submit goes on without its timeline entry. */
-  async failed(task: TaskEntity, channel: ChannelEntity, error: UpstreamError): Promise<void> {
-    const event = {
-      taskRowId: task.id,
-      kind: 'attempt' as const,
-      status: 'SUBMITTING',
-      detail: failedAttemptDetail(channel, error),
-      at: this.clock.now(),
-    };
+  failed(task: TaskEntity, channel: ChannelEntity, error: UpstreamError): Promise<void> {
+    return this.record(task, channel, failedAttemptDetail(channel, error));
+  }
+
+  /** A candidate on a platform whose family refuses the request: passed over, never sent. */
+  skipped(task: TaskEntity, channel: ChannelEntity): Promise<void> {
+    return this.record(task, channel, `${channelNamed(channel)} passed over: its platform's rules refuse this request`);
+  }
+
+  private async record(task: TaskEntity, channel: ChannelEntity, detail: string): Promise<void> {
+    const event = { taskRowId: task.id, kind: 'attempt' as const, status: 'SUBMITTING', detail, at: this.clock.now() };
     await this.transactions
       .runStatement((manager) => this.tasks.recordEvent(manager, event))
       .catch((failure: unknown) => this.logger.warn(`attempt of ${task.taskId} on channel ${channel.id} not recorded: ${failure}`));

@@ -79,6 +79,8 @@ export class SubmitHold {
       gatewayHops: draft.gatewayHops ?? 0,
       deletedAt: null,
       cancelSentAt: null,
+      providerRetries: 0,
+      routeRequest: draft.routeRequest ?? null,
       createdAt: now,
       updatedAt: now,
     });

@@ -68,7 +68,7 @@ export class SubmitSettlement {
     const accept = () =>
       this.transactions.run(async (manager) => {
         if (!(await this.tasks.markSubmitted(manager, task.id, owner, accepted))) return false;
-        await this.ledger.confirmHold(manager, task.taskId);
+        await this.ledger.confirmHold(manager, task.taskId, channel.id);
         await this.tasks.recordEvent(manager, {
           taskRowId: task.id,
           kind: 'submitted',

@@ -40,6 +40,7 @@ import { TaskEntity } from '../../../src/tasks/task.entity';
 import { TaskEventEntity } from '../../../src/tasks/task-event.entity';
 import type { TaskStatus } from '../../../src/tasks/task-status';
 import { TaskTransitionsService } from '../../../src/tasks/task-transitions.service';
+import { RouteDrafting } from '../../../src/tasks/route-drafting.service';
 import { SubmitPipeline } from '../../../src/tasks/submit-pipeline.service';
 import { PendingSubmitWrites } from '../../../src/tasks/pending-submit-writes';
 import { ProviderCancel } from '../../../src/tasks/provider-cancel';
@@ -53,6 +54,7 @@ import { SubmitIdempotency } from '../../../src/tasks/submit/submit-idempotency'
 import { SubmitSettlement } from '../../../src/tasks/submit/submit-settlement';
 import { TaskSubmitService } from '../../../src/tasks/task-submit.service';
 import { TaskSyncService } from '../../../src/tasks/task-sync.service';
+import { ProviderRetry } from '../../../src/tasks/retry/provider-retry.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
 import { ChannelSecretBox } from '../../../src/upstream/channel-secret-box';
 import { ChannelsService } from '../../../src/upstream/channels.service';
@@ -274,6 +276,7 @@ export async function createServiceTestModule(
     serverSecret: 'service-test-secret-0123456789abcdef',
     channelBreakerFailures: 5,
     channelBreakerCooldownMs: 30_000,
+    taskProviderRetries: 1,
     redisKeyPrefix: 'gateway:',
   } as AppConfig;
   const clock = new FakeClock();
@@ -325,8 +328,10 @@ export async function createServiceTestModule(
       HandToProvider,
       SubmitAttempts,
       TaskSubmitService,
+      RouteDrafting,
       SubmitPipeline,
       TaskSyncService,
+      ProviderRetry,
       ChannelSecretBox,
       ChannelRepository,
       UpstreamCallStatsRepository,

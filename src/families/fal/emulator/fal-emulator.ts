@@ -122,6 +122,7 @@ export class FalEmulator {
   /** Every accepted submit, oldest first. */
   readonly submits: FalSubmit[] = [];
   private nextScript: FalStep[] | null = null;
+  private failNext = false;
   private readonly submitFailures: FalScriptedFailure[] = [];
   private readonly schemas = new Map<string, FalEndpointSchema>(Object.entries(FAL_ENDPOINT_SCHEMAS));
 
@@ -149,6 +150,11 @@ export class FalEmulator {
   /** The next request follows these statuses, one per status query (tests). */
   scriptNext(steps: FalStep[]): void {
     this.nextScript = steps;
+  }
+
+  /** The next accepted request ends failed, a request error of fal's own (tests; as the `[simulate:fail]` marker, whatever the prompt). */
+  failNextRequest(): void {
+    this.failNext = true;
   }
 
   /** The next submit answers this instead. */
@@ -202,9 +208,10 @@ export class FalEmulator {
         ? { kind: 'invalid', issues }
         : prompt.includes('[simulate:moderation]')
           ? { kind: 'moderation' }
-          : prompt.includes('[simulate:fail]')
+          : prompt.includes('[simulate:fail]') || this.failNext
             ? { kind: 'failure' }
             : { kind: 'video' };
+    if (outcome.kind !== 'invalid') this.failNext = false;
     const { records, now } = this.options;
     await records.forgetOlderThan(REQUEST, now() - FORGET_AFTER_MS);
     const script = this.nextScript ?? this.options.defaultScript;

@@ -100,6 +100,7 @@ export class KlingEmulator {
   readonly tokens: KlingTokenClaims[] = [];
   private nextScript: KlingStep[] | null = null;
   private readonly submitFailures: KlingScriptedFailure[] = [];
+  private everySubmit: KlingScriptedFailure | null = null;
 
   constructor(private readonly options: KlingEmulatorOptions) {}
 
@@ -127,6 +128,11 @@ export class KlingEmulator {
     this.submitFailures.push(failure);
   }
 
+  /** Every create answers this error (after the queued ones) until it is called with null: a provider down, then healed. */
+  failEverySubmit(failure: KlingScriptedFailure | null): void {
+    this.everySubmit = failure;
+  }
+
   /** Kling's check (`klingTokenCode`), against real time: the gateway signs with it, whatever the task clock says. */
   private checkToken(header: string | string[] | undefined): number {
     const authorization = typeof header === 'string' ? header : undefined;
@@ -138,7 +144,7 @@ export class KlingEmulator {
 
   private async create(endpoint: string, req: EmulatorRequest): Promise<EmulatorReply> {
     if (!ENDPOINTS.includes(endpoint)) return fail(404, 1202, MESSAGES[1202]);
-    const failure = this.submitFailures.shift();
+    const failure = this.submitFailures.shift() ?? this.everySubmit;
     if (failure) return fail(failure.status, failure.code, MESSAGES[failure.code] ?? 'error', failure.headers);
     const body = (req.json ?? {}) as Record<string, unknown>;
     const { model_name: model, prompt = '', duration = '5', image } = body;

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import type { CatalogEntry, CatalogRoute } from '../catalog/catalog-entry';
+import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
+import { FamilyRegistry } from '../families/family-registry';
+import { ModelCatalog } from '../families/model-catalog.service';
+import { refuseAssetReferences } from './asset-reference-rule';
+import { assertDraftWithinEntry, routeModelOf } from './draft-within-entry';
+import type { LazyRoute } from './model-routes';
+import { DurationField, namingSentDurationField } from './submit-common-fields';
+import type { Caller, TaskDraft } from './task-draft';
+
+/** One of the model's routes, with the family that serves it. */
+export interface ServedRoute {
+  family: FamilyDefinition;
+  route: CatalogRoute;
+}
+
+/** What a route's draft is built from: the client's request as the submit pipeline read it. */
+export interface DraftSource {
+  model: string;
+  input: SubmitInput;
+  /** The body without the fields other modules took (`callback_url`). */
+  familyBody: Record<string, unknown>;
+  /** The body as sent, for the verified-asset rule. */
+  body: Record<string, unknown>;
+  caller: Caller;
+  entry: CatalogEntry;
+  durationField: DurationField;
+}
+
+/**
+ * A client's request made into the draft of one route of its model, by that route's family and
+ * within the entry: at submit for the route it is validated with, and for the others when a submit
+ * (or a provider retry) tries a channel of theirs.
+ */
+@Injectable()
+export class RouteDrafting {
+  constructor(
+    private readonly families: FamilyRegistry,
+    private readonly catalog: ModelCatalog,
+  ) {}
+
+  /** The entry's routes whose family takes `form`, in the entry's order. */
+  taking(entry: CatalogEntry, form: SubmitForm): { routes: ServedRoute[]; taking: ServedRoute[] } {
+    const routes = this.catalog.routesOf(entry);
+    return { routes, taking: routes.filter(({ family }) => family.forms.includes(form)) };
+  }
+
+  /** Verified-asset references (`asset://`) only reach the families that take them. */
+  refuseAssetsUnlessTaken({ family }: ServedRoute, body: Record<string, unknown>, model: string): void {
+    if (!family.takesVerifiedAssets) refuseAssetReferences(body, model, this.families.assetModels());
+  }
+
+  /** `served`'s family's draft of the request, within the entry; a 400 naming the field when that family or the entry refuses it. */
+  async draftOn(served: ServedRoute, source: DraftSource): Promise<{ draft: TaskDraft; release?: () => void }> {
+    const { family, route } = served;
+    const { model, input, familyBody, caller, entry, durationField } = source;
+    const { draft, release } = await this.families
+      .draftsOf(family.platform)
+      .prepare(model, { ...input, body: familyBody }, caller, { entry, route })
+      .catch((error: unknown) => {
+        throw namingSentDurationField(error, durationField);
+      });
+    try {
+      assertDraftWithinEntry(draft, entry, durationField);
+      return { draft: { ...draft, routeModel: routeModelOf(route, draft) }, release };
+    } catch (error) {
+      release?.();
+      throw error;
+    }
+  }
+
+  /** Another route than the one the request was validated with: its draft built on first use. */
+  lazyRoute(served: ServedRoute, source: DraftSource): LazyRoute {
+    return {
+      platform: served.family.platform,
+      build: async () => {
+        this.refuseAssetsUnlessTaken(served, source.body, source.model);
+        // Its own warnings: what another family would change is not said of the route the client was answered by.
+        return this.draftOn(served, { ...source, input: { ...source.input, warnings: [] } });
+      },
+    };
+  }
+}
