@@ -16,7 +16,7 @@ import type { AppConfig } from './config/app-config';
 import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
 import { BodyMemoryBudget } from './http/body-memory-budget';
-import { DEFAULT_BODY_LIMIT, hasBody, hasJsonBody, videoSubmitJsonParser } from './http/body-parsers';
+import { DEFAULT_BODY_LIMIT, hasBody, videoSubmitJsonParser } from './http/body-parsers';
 import { installHotRoutes } from './http/hot-routes';
 import { refuseUnstorableText } from './http/unstorable-text.middleware';
 import { answerRoutesWithSendJson } from './http/nest-json-replies';
@@ -24,8 +24,6 @@ import { MetricsRegistry } from './metrics/metrics-registry';
 import { setupSwagger } from './swagger';
 
 const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
-/** A path Express's router would mount VIDEO_SUBMIT_PATHS on (case-insensitive, the path or below it). */
-const UNDER_VIDEO_SUBMIT_PATHS = /^\/v1\/(?:videos|video\/generations)(?:[/?]|$)/i;
 /** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
 const API_KEY_PATHS = [...VIDEO_SUBMIT_PATHS, '/v1/verification', '/v1/webhooks'];
 const ADMIN_API_PATH = '/api/admin';
@@ -76,8 +74,7 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   const bodyParsers = express.Router();
   // The simulated family C control plane checks request signatures over the exact body bytes.
   bodyParsers.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
-  const videoJson = videoSubmitJsonParser();
-  bodyParsers.use(VIDEO_SUBMIT_PATHS, videoJson);
+  bodyParsers.use(VIDEO_SUBMIT_PATHS, videoSubmitJsonParser());
   bodyParsers.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
   bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   // One budget for every body read at once (these parsers and multer's): a body reserves its share before it is read.
@@ -93,20 +90,6 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
     bodyParsers(req, res, next);
   };
   app.use(parseBodies);
-  // The hot routes all lie under VIDEO_SUBMIT_PATHS: a JSON body there is what the router above hands to
-  // videoJson (the parsers after it then find it read), so it goes there straight, without the router's
-  // walk over its mounts. As the router does, originalUrl is set first.
-  const parseHotBodies = (req: express.Request, res: express.Response, next: express.NextFunction) => {
-    if (!hasBody(req)) return next();
-    if (!hasJsonBody(req) || !UNDER_VIDEO_SUBMIT_PATHS.test(req.url)) return parseBodies(req, res, next);
-    try {
-      bodyBudget.admit(req, res);
-    } catch (error) {
-      return next(error);
-    }
-    req.originalUrl = req.originalUrl || req.url;
-    videoJson(req, res, next);
-  };
   // Text the database cannot store (a NUL) is refused here, before any route reads it.
   app.use(refuseUnstorableText);
   app.use(expressErrorHandler);
@@ -114,7 +97,7 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   // Every route's JSON answer through the one writer the hot routes and the error bodies use.
   answerRoutesWithSendJson(app.getHttpAdapter());
   // The task polls and the JSON submits, most of the traffic, run the same middlewares and controller methods without Express's router and Nest's per-route layers.
-  if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseHotBodies, refuseUnstorableText]);
+  if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseBodies, refuseUnstorableText]);
   app.enableShutdownHooks();
   setupSwagger(app);
 }
