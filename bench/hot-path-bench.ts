@@ -99,7 +99,9 @@ async function start(databaseUrl: string | undefined): Promise<Running> {
     LOG_LEVEL: 'info',
     PORT: String(port),
   };
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  // BENCH_GATEWAY_NODE_ARGS: Node options for the gateway alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],

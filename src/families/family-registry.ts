@@ -87,6 +87,8 @@ export class FamilyRegistry implements OnModuleInit {
   private readonly drafts = new Map<Platform, FamilyDrafts>();
   private readonly adapters = new Map<Platform, UpstreamAdapter>();
 
+  private assetModelList?: readonly string[];
+
   constructor(
     @Inject(FAMILY_DEFINITIONS) private readonly families: readonly FamilyDefinition[],
     private readonly moduleRef: ModuleRef,
@@ -121,8 +123,10 @@ export class FamilyRegistry implements OnModuleInit {
   }
 
   /** The public models of the families that take verified portrait assets (`asset://`). */
-  assetModels(): string[] {
-    return this.families.filter((family) => family.takesVerifiedAssets).flatMap((family) => family.models);
+  assetModels(): readonly string[] {
+    // Worked out once: every submit asks (the families and their models are fixed at start).
+    this.assetModelList ??= this.families.filter((family) => family.takesVerifiedAssets).flatMap((family) => family.models);
+    return this.assetModelList;
   }
 
   draftsOf(platform: Platform): FamilyDrafts {

@@ -2,18 +2,38 @@ import { AppError } from '../common/errors/app-error';
 
 const MAX_DEPTH = 8;
 
-/** The first `asset://` string in a JSON value, with its dotted path. */
+/** The first `asset://` string in a JSON value, with its dotted path (a child's path is spelled out only where it is needed). */
 function findAssetReference(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === 'string') return value.trim().toLowerCase().startsWith('asset://') ? path : null;
+  if (typeof value === 'string') return isAssetReference(value) ? path : null;
   if (depth >= MAX_DEPTH || typeof value !== 'object' || value === null) return null;
-  const entries: Array<[string, unknown]> = Array.isArray(value)
-    ? value.map((item, i) => [`${path}[${i}]`, item])
-    : Object.entries(value).map(([k, v]) => [path ? `${path}.${k}` : k, v]);
-  for (const [childPath, child] of entries) {
-    const found = findAssetReference(child, childPath, depth + 1);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = childReference(value[i] as unknown, () => `${path}[${i}]`, depth);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    const found = childReference((value as Record<string, unknown>)[key], () => (path ? `${path}.${key}` : key), depth);
     if (found) return found;
   }
   return null;
+}
+
+function childReference(child: unknown, path: () => string, depth: number): string | null {
+  if (typeof child === 'string') return isAssetReference(child) ? path() : null;
+  if (typeof child !== 'object' || child === null) return null;
+  return findAssetReference(child, path(), depth + 1);
+}
+
+/**
+ * `text.trim().toLowerCase().startsWith('asset://')` without copying a long text twice: only the
+ * first 8 characters after the leading white space can match (no character lower-cases to one of
+ * `asset://` but those letters themselves, and one that grows when lower-cased cannot match).
+ */
+function isAssetReference(text: string): boolean {
+  const start = text.trimStart();
+  return start.length >= 8 && start.slice(0, 8).toLowerCase() === 'asset://';
 }
 
 /**

@@ -5,7 +5,20 @@ export function jsonCopy<T extends object>(value: T): T {
 
 /** A shallow copy without the fields that are undefined (cheaper than `jsonCopy` where nothing nests). */
 export function withoutUndefined<T extends object>(value: T): T {
-  const copy = { ...value };
-  for (const key of Object.keys(copy) as Array<keyof T>) if (copy[key] === undefined) delete copy[key];
-  return copy;
+  // The copy `{ ...value }` minus the undefined fields, built without them rather than with `delete`
+  // (which leaves V8 a slow dictionary-mode object for every later read and the JSON of the task);
+  // symbol fields are copied as the spread copies them, undefined or not.
+  const copy: Record<PropertyKey, unknown> = {};
+  const source = value as Record<PropertyKey, unknown>;
+  for (const key of Object.keys(source)) {
+    const field = source[key];
+    if (field === undefined) continue;
+    // A plain assignment of `__proto__` would set the prototype; the spread defines a field.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
+    else copy[key] = field;
+  }
+  for (const symbol of Object.getOwnPropertySymbols(source)) {
+    if (Object.prototype.propertyIsEnumerable.call(source, symbol)) copy[symbol] = source[symbol];
+  }
+  return copy as T;
 }
