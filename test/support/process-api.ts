@@ -8,6 +8,8 @@ export interface Response {
   status: number;
   headers: Headers;
   body: any;
+  /** The body as sent. */
+  text: string;
 }
 
 export async function call(gateway: GatewayProcess, auth: string, method: string, path: string, body?: unknown): Promise<Response> {
@@ -16,7 +18,16 @@ export async function call(gateway: GatewayProcess, auth: string, method: string
     headers: { Authorization: `Bearer ${auth}`, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, headers: res.headers, body: await res.json().catch(() => null) };
+  const text = await res.text().catch((error: Error) => `<body unread: ${error.message}>`);
+  return { status: res.status, headers: res.headers, body: parsedOrNull(text), text };
+}
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** The body as bytes (a video), with the status. */
@@ -28,6 +39,9 @@ export async function bytes(gateway: GatewayProcess, auth: string, path: string)
 export async function admin(gateway: GatewayProcess, method: string, path: string, body?: unknown) {
   const res = await call(gateway, ADMIN_TOKEN, method, path, body);
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  // An answer that is not JSON says what it was, not a null further on.
+  if (res.body === null && res.status !== 204)
+    throw new Error(`${method} ${path}: ${res.status} ${res.headers.get('content-type')}, not JSON: ${res.text.slice(0, 300)}`);
   return res.body;
 }
 
