@@ -454,6 +454,44 @@ describeWithBrowser('console Models page in a browser', () => {
     },
     120_000,
   );
+
+  it('finds a model among the catalog by words of its id, name or upstream model, on a phone too, and keeps the search in the URL', async () => {
+    const session = await open({ lang: 'zh-CN', viewport: { width: 390, height: 844 } });
+    const { page } = session;
+    await page.goto('/console#/admin/models');
+    await page.locator('[data-model-id="kling-v2-6"]').first().waitFor();
+    const listed = async () => [
+      ...new Set(await page.locator('[data-model-id]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-model-id')))),
+    ];
+    const all = (await gw.admin.get('/api/admin/models').expect(200)).body.data as Entry[];
+    expect((await listed()).length).toBe(all.length);
+
+    await page.getByLabel('搜索').fill('Kling 2.5');
+    await page.waitForFunction(() => /q=Kling/.test(location.hash));
+    await page.waitForFunction(() => !document.querySelector('[data-model-id="sora-2"]'));
+    const found = await listed();
+    // Both words, any case, in the id, the name or a route's upstream model (fal's and Replicate's Kling 2.5; Kling's own is `kling-v2-5-turbo`).
+    const expected = all
+      .filter((m) => {
+        const text = [m.id, m.label ?? '', ...(m.routes as Array<{ upstream_model: unknown }>).map((r) => JSON.stringify(r.upstream_model))]
+          .join(' ')
+          .toLowerCase();
+        return text.includes('kling') && text.includes('2.5');
+      })
+      .map((m) => m.id);
+    expect(expected.length).toBeGreaterThan(1);
+    expect(found.sort()).toEqual(expected.sort());
+    await expectText(page.locator('.model-count'), `${expected.length} 个模型`);
+    await session.screenshot('zh-CN-phone-search', { fullPage: false });
+
+    // The search is in the URL: a reload keeps it.
+    await page.reload();
+    await page.waitForFunction(() => !!document.querySelector('[data-model-id]') && !document.querySelector('[data-model-id="sora-2"]'));
+    expect((await listed()).sort()).toEqual(expected.sort());
+    await page.getByLabel('搜索').fill('no-such-model-anywhere');
+    await expectText(page.locator('.list-card'), '没有符合筛选条件的模型。');
+    expect(realErrors(session)).toEqual([]);
+  }, 60_000);
 });
 
 async function streamText(stream: NodeJS.ReadableStream): Promise<string> {

@@ -6,7 +6,7 @@ import { api } from '../api.js';
 import { useConfirm } from '../components/confirm.js';
 import { DataTable } from '../components/data-table.js';
 import { FormError, KeptField, useSubmit } from '../components/form.js';
-import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, fail, toast } from '../components/ui.js';
+import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, SearchField, fail, toast } from '../components/ui.js';
 import { durationsText, fromLocalInput, modeLabel, MODEL_STATUSES, priceText, sortedPrices, toLocalInput } from '../lib/catalog-format.js';
 import { dateTime, num } from '../lib/format.js';
 import { html, useState } from '../lib/html.js';
@@ -19,11 +19,19 @@ import { ModelImport } from './admin-model-import.js';
 /** How many prices a row shows before "+ n more". */
 const PRICES_SHOWN = 3;
 
+/** Whether a catalog entry's id, name or a route's upstream model contains the words searched (any case). */
+function matchesSearch(entry, q) {
+  const words = (q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const text = [entry.id, entry.label ?? '', ...entry.routes.map((r) => JSON.stringify(r.upstream_model ?? ''))].join(' ').toLowerCase();
+  return words.every((word) => text.includes(word));
+}
+
 /** A registry text ({en, 'zh-CN'}) in the console's language, English when it has none. */
 const localized = (text, lang) => text?.[lang] ?? text?.en ?? '';
 
 export function AdminModels() {
-  const [query, setQuery] = useUrlState({ platform: '', status: '' });
+  const [query, setQuery] = useUrlState({ platform: '', status: '', q: '' });
   const models = useApi('/api/admin/models', { platform: query.platform, status: query.status });
   const platforms = useApi('/api/admin/platforms');
   const lang = useLang();
@@ -32,8 +40,9 @@ export function AdminModels() {
   // null | 'new' | an entry (edit) | { deprecate: entry } | 'import'
   const [open, setOpen] = useState(null);
   const [confirmDialog, confirm] = useConfirm();
-  const rows = models.data?.data ?? [];
-  const filtered = query.platform || query.status;
+  // The search is this page's own (the catalog is read whole): a model's id, name or any route's upstream model.
+  const rows = (models.data?.data ?? []).filter((m) => matchesSearch(m, query.q));
+  const filtered = query.platform || query.status || query.q;
 
   const patch = async (entry, body, message) => {
     try {
@@ -141,6 +150,7 @@ export function AdminModels() {
       <${Button} icon="plus" onClick=${() => setOpen('new')}>${t('models.new')}<//>`} />
     <${Card} class="filters">
       <form class="toolbar" id="model-filters" aria-label=${t('models.filters')} onSubmit=${(e) => e.preventDefault()}>
+        <${SearchField} label=${t('models.search')} placeholder=${t('models.searchPlaceholder')} value=${query.q} onSearch=${(q) => setQuery({ q })} />
         <${Field} as="select" label=${t('models.platform')} name="platform" value=${query.platform} onChange=${(e) => setQuery({ platform: e.target.value })}
           options=${[['', t('models.allPlatforms')], ...platformList.map((p) => [p.platform, localized(p.label, lang)]), ...(query.platform && !platformList.some((p) => p.platform === query.platform) ? [[query.platform, query.platform]] : [])]} />
         <${Field} as="select" label=${t('models.col.status')} name="status" value=${query.status} onChange=${(e) => setQuery({ status: e.target.value })}
