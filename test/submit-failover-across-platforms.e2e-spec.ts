@@ -138,5 +138,12 @@ describeEachDatabase('submit failover across platforms', (kind) => {
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 10 * CHARGE, used_quota: 10 * CHARGE });
     // Past the breaker's streak, a submit's timeline names fal's channel only: Kling was never tried.
     expect(await timeline(ids.at(-1)!)).toEqual([{ kind: 'submitted', detail: `channel #${falId} (kling-on-fal)` }]);
+
+    // Only fal is open now, and its route refuses this body: a 503 saying when Kling's breaker lets a submit try again, nothing charged.
+    const waiting = await submit(key, { ...BODY, negative_prompt: 'blur' }).expect(503);
+    const retryAfter = Number(waiting.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((breaker.retry_at * 1000 - Date.now()) / 1000) + 2);
+    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 10 * CHARGE, used_quota: 10 * CHARGE });
   });
 });

@@ -74,7 +74,7 @@ export class TaskSubmitService {
     const candidates = await this.candidates(draft, caller, routes);
     const quote = await this.pricing.quote({ ...draft.quote, group: caller.user.group });
     const sending = new SendingByRoute(routes, this.families, (other) => this.pricedAlike(other, quote.quota, caller));
-    const first = await this.firstRouted(candidates, sending, draft);
+    const first = await this.firstRouted(candidates, sending, draft, caller);
     const request: HoldRequest = {
       draft: first.draft.platform === draft.platform ? draft : { ...draft, ...routeDraftFields(first.draft) },
       caller,
@@ -114,9 +114,14 @@ export class TaskSubmitService {
     const platforms = draft.channelIds ? draft.platform : routes.platforms();
     const route = await this.router.route(platforms, draft.model, caller.user.group, draft.channelIds);
     if (route.channels.length > 0) return route.channels;
-    if (route.openUntil === null) throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);
-    throw new AppError(ErrorCode.ServiceUnavailable, `every channel for model ${draft.model} is failing, retry later`, {
-      retryAfterSeconds: Math.max(1, Math.ceil((route.openUntil - this.clock.now()) / 1000)),
+    throw this.noChannel(draft, route.openUntil);
+  }
+
+  /** The 503 of no channel to send to; with Retry-After until the first open breaker lets a submit try again, when one will. */
+  private noChannel(draft: TaskDraft, openUntil: number | null): AppError {
+    if (openUntil === null) return new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${draft.model}`);
+    return new AppError(ErrorCode.ServiceUnavailable, `every channel for model ${draft.model} is failing, retry later`, {
+      retryAfterSeconds: Math.max(1, Math.ceil((openUntil - this.clock.now()) / 1000)),
     });
   }
 
@@ -125,12 +130,15 @@ export class TaskSubmitService {
     candidates: ChannelEntity[],
     sending: SendingByRoute,
     validated: TaskDraft,
+    caller: Caller,
   ): Promise<{ channel: ChannelEntity; draft: TaskDraft }> {
     for (const channel of candidates) {
       const draft = await sending.draftFor(channel);
       if (draft) return { channel, draft };
     }
-    throw new AppError(ErrorCode.ServiceUnavailable, `no available channel for model ${validated.model}`);
+    // Only routes refusing this body are open: the validated route's channels, if their breakers are open, say when to come back.
+    const own = await this.router.route(validated.platform, validated.model, caller.user.group, validated.channelIds);
+    throw this.noChannel(validated, own.channels.length === 0 ? own.openUntil : null);
   }
 
   /** Whether another route's draft costs what the client is held: one price for the model on every platform. */
