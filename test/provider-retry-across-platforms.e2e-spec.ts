@@ -1,9 +1,16 @@
 import { binaryBody } from './support/binary-body';
-import { FalEmulatorServer, startFalEmulator } from './support/fal-emulator';
-import { startGateway, TestGateway } from './support/gateway';
-import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
-import { FAL_ENDPOINT, KLING_ON_TWO_PLATFORMS, PER_SECOND } from './support/kling-on-two-platforms';
-import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import type { FalEmulatorServer } from './support/fal-emulator';
+import type { TestGateway } from './support/gateway';
+import type { KlingEmulatorServer } from './support/kling-emulator';
+import {
+  FAL_ENDPOINT,
+  KLING_ON_TWO_PLATFORMS,
+  KlingOnTwoPlatforms,
+  PER_SECOND,
+  startKlingOnTwoPlatforms,
+} from './support/kling-on-two-platforms';
+import { attemptsOf, ledgerOf } from './support/task-trail';
+import { describeEachDatabase } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 const CHARGE = 10 * PER_SECOND;
@@ -17,6 +24,7 @@ const BODY = { model: MODEL.id, prompt: 'a lighthouse at dusk', seconds: '10', s
  * charge. Money, so on every database.
  */
 describeEachDatabase('provider retry across platforms', (kind) => {
+  let setup: KlingOnTwoPlatforms;
   let gw: TestGateway;
   let kling: KlingEmulatorServer;
   let fal: FalEmulatorServer;
@@ -24,41 +32,13 @@ describeEachDatabase('provider retry across platforms', (kind) => {
   let falId: number;
 
   beforeAll(async () => {
-    [kling, fal] = await Promise.all([startKlingEmulator(), startFalEmulator()]);
-    gw = await startGateway(kind);
-    await gw.admin.post('/api/admin/models', MODEL).expect(201);
-    klingId = await gw.createChannel({
-      name: 'kling-direct',
-      platform: 'kling',
-      base_url: kling.url,
-      api_key: kling.apiKey,
-      models: [MODEL.id],
-    });
-    falId = await gw.createChannel({
-      name: 'kling-on-fal',
-      platform: 'fal',
-      base_url: fal.url,
-      api_key: fal.apiKey,
-      models: [MODEL.id],
-      priority: 10,
-    });
+    setup = await startKlingOnTwoPlatforms(kind, 'fal');
+    ({ gw, kling, fal, klingId, falId } = setup);
   });
-  afterAll(async () => {
-    await gw?.close();
-    await Promise.all([kling?.close(), fal?.close()]);
-  });
+  afterAll(() => setup?.close());
 
-  const ledger = async (taskId: string) =>
-    (
-      await queryDatabase<{ type: string; quota: number | string }>(
-        gw.database,
-        `SELECT type, quota FROM logs WHERE task_id = '${taskId}' ORDER BY id`,
-      )
-    ).map((row) => ({ type: row.type, quota: Number(row.quota) }));
-  const timeline = async (taskId: string) =>
-    ((await gw.admin.get(`/api/admin/tasks/${taskId}`).expect(200)).body.timeline as Array<{ kind: string; detail?: string }>)
-      .filter((entry) => entry.kind === 'attempt' || entry.kind === 'submitted')
-      .map((entry) => ({ kind: entry.kind, detail: entry.detail }));
+  const ledger = (taskId: string) => ledgerOf(gw, taskId);
+  const timeline = (taskId: string) => attemptsOf(gw, taskId);
   const status = async (key: string, id: string) =>
     (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
   const rounds = async (n: number) => {

@@ -1,6 +1,7 @@
 import { startGateway, TestGateway } from './support/gateway';
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
-import { describeEachDatabase, describeOnSqlite, queryDatabase } from './support/test-databases';
+import { attemptsOf, ledgerOf } from './support/task-trail';
+import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 /** gen4.5's seeded price per second, 6 seconds asked. */
@@ -40,17 +41,8 @@ function calls(setup: () => Setup) {
       await setup().gw.sync();
     }
   };
-  const ledger = async (taskId: string) =>
-    (
-      await queryDatabase<{ type: string; quota: number | string }>(
-        setup().gw.database,
-        `SELECT type, quota FROM logs WHERE task_id = '${taskId}' ORDER BY id`,
-      )
-    ).map((row) => ({ type: row.type, quota: Number(row.quota) }));
-  const timeline = async (taskId: string) =>
-    ((await setup().gw.admin.get(`/api/admin/tasks/${taskId}`).expect(200)).body.timeline as Array<{ kind: string; detail?: string }>)
-      .filter((entry) => entry.kind === 'attempt' || entry.kind === 'submitted')
-      .map((entry) => ({ kind: entry.kind, detail: entry.detail }));
+  const ledger = (taskId: string) => ledgerOf(setup().gw, taskId);
+  const timeline = (taskId: string) => attemptsOf(setup().gw, taskId);
   return { submit, status, rounds, ledger, timeline };
 }
 

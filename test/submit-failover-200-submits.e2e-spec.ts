@@ -1,7 +1,7 @@
-import { FalEmulatorServer, startFalEmulator } from './support/fal-emulator';
-import { startGateway, TestGateway } from './support/gateway';
-import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
-import { KLING_ON_TWO_PLATFORMS, PER_SECOND } from './support/kling-on-two-platforms';
+import type { FalEmulatorServer } from './support/fal-emulator';
+import type { TestGateway } from './support/gateway';
+import type { KlingEmulatorServer } from './support/kling-emulator';
+import { KLING_ON_TWO_PLATFORMS, KlingOnTwoPlatforms, PER_SECOND, startKlingOnTwoPlatforms } from './support/kling-on-two-platforms';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
 const QUOTA = 100_000_000;
@@ -16,6 +16,7 @@ const MODEL = KLING_ON_TWO_PLATFORMS;
  * one platform), here with the second channel on another platform. Money, so on every database.
  */
 describeEachDatabase('submit failover across platforms, 200 submits', (kind) => {
+  let setup: KlingOnTwoPlatforms;
   let gw: TestGateway;
   let kling: KlingEmulatorServer;
   let fal: FalEmulatorServer;
@@ -23,23 +24,10 @@ describeEachDatabase('submit failover across platforms, 200 submits', (kind) => 
   let falId: number;
 
   beforeAll(async () => {
-    [kling, fal] = await Promise.all([startKlingEmulator(), startFalEmulator()]);
-    gw = await startGateway(kind);
-    await gw.admin.post('/api/admin/models', MODEL).expect(201);
-    klingId = await gw.createChannel({
-      name: 'kling-direct',
-      platform: 'kling',
-      base_url: kling.url,
-      api_key: kling.apiKey,
-      models: [MODEL.id],
-      priority: 10,
-    });
-    falId = await gw.createChannel({ name: 'kling-on-fal', platform: 'fal', base_url: fal.url, api_key: fal.apiKey, models: [MODEL.id] });
+    setup = await startKlingOnTwoPlatforms(kind, 'kling');
+    ({ gw, kling, fal, klingId, falId } = setup);
   });
-  afterAll(async () => {
-    await gw?.close();
-    await Promise.all([kling?.close(), fal?.close()]);
-  });
+  afterAll(() => setup?.close());
 
   const klingSubmits = () => kling.requests.filter((request) => request.method === 'POST').length;
   const breakerOf = async (id: number) => (await gw.admin.get(`/api/admin/channels/${id}`).expect(200)).body.breaker;

@@ -1,8 +1,15 @@
 import { binaryBody } from './support/binary-body';
-import { FalEmulatorServer, startFalEmulator } from './support/fal-emulator';
-import { startGateway, TestGateway } from './support/gateway';
-import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
-import { FAL_ENDPOINT, KLING_ON_TWO_PLATFORMS, PER_SECOND } from './support/kling-on-two-platforms';
+import type { FalEmulatorServer } from './support/fal-emulator';
+import type { TestGateway } from './support/gateway';
+import type { KlingEmulatorServer } from './support/kling-emulator';
+import {
+  FAL_ENDPOINT,
+  KLING_ON_TWO_PLATFORMS,
+  KlingOnTwoPlatforms,
+  PER_SECOND,
+  startKlingOnTwoPlatforms,
+} from './support/kling-on-two-platforms';
+import { attemptsOf, ledgerOf } from './support/task-trail';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
 
 const QUOTA = 1_000_000;
@@ -18,6 +25,7 @@ const BODY = { model: MODEL.id, prompt: 'a fox in the snow', seconds: '10', size
  * builds, under the same task and its one charge. Money, so on every database.
  */
 describeEachDatabase('submit failover across platforms', (kind) => {
+  let setup: KlingOnTwoPlatforms;
   let gw: TestGateway;
   let kling: KlingEmulatorServer;
   let fal: FalEmulatorServer;
@@ -25,37 +33,15 @@ describeEachDatabase('submit failover across platforms', (kind) => {
   let falId: number;
 
   beforeAll(async () => {
-    [kling, fal] = await Promise.all([startKlingEmulator(), startFalEmulator()]);
-    gw = await startGateway(kind);
-    await gw.admin.post('/api/admin/models', MODEL).expect(201);
-    klingId = await gw.createChannel({
-      name: 'kling-direct',
-      platform: 'kling',
-      base_url: kling.url,
-      api_key: kling.apiKey,
-      models: [MODEL.id],
-      priority: 10,
-    });
-    falId = await gw.createChannel({ name: 'kling-on-fal', platform: 'fal', base_url: fal.url, api_key: fal.apiKey, models: [MODEL.id] });
+    setup = await startKlingOnTwoPlatforms(kind, 'kling');
+    ({ gw, kling, fal, klingId, falId } = setup);
   });
-  afterAll(async () => {
-    await gw?.close();
-    await Promise.all([kling?.close(), fal?.close()]);
-  });
+  afterAll(() => setup?.close());
 
   const klingSubmits = () => kling.requests.filter((request) => request.method === 'POST').length;
   const submit = (key: string, body: object = BODY) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send(body);
-  const ledger = async (taskId: string) =>
-    (
-      await queryDatabase<{ type: string; quota: number | string }>(
-        gw.database,
-        `SELECT type, quota FROM logs WHERE task_id = '${taskId}' ORDER BY id`,
-      )
-    ).map((row) => ({ type: row.type, quota: Number(row.quota) }));
-  const timeline = async (taskId: string) =>
-    ((await gw.admin.get(`/api/admin/tasks/${taskId}`).expect(200)).body.timeline as Array<{ kind: string; detail?: string }>)
-      .filter((entry) => entry.kind === 'attempt' || entry.kind === 'submitted')
-      .map((entry) => ({ kind: entry.kind, detail: entry.detail }));
+  const ledger = (taskId: string) => ledgerOf(gw, taskId);
+  const timeline = (taskId: string) => attemptsOf(gw, taskId);
   const finish = async (key: string, taskId: string) => {
     for (let round = 0; round < 8; round++) {
       gw.clock.advance(15_000);
