@@ -1,6 +1,7 @@
 import { toUnixSeconds } from '../common/runtime/clock';
 import type { ApiKeyEntity } from './api-key.entity';
 import { keyBudgetState } from './key-budget';
+import { isKeyExpired } from './key-access';
 
 /** A key as listed: never the key itself, only its hint; its limits with their use at `now`. */
 export function toApiKeyView(key: ApiKeyEntity, now: number) {
@@ -12,7 +13,7 @@ export function toApiKeyView(key: ApiKeyEntity, now: number) {
     key_hint: key.keyHint,
     models: key.models,
     // An active key past its expires_at refuses every call: it reads `expired`.
-    status: key.status === 'active' && key.expiresAt !== null && key.expiresAt <= now ? ('expired' as const) : key.status,
+    status: key.status === 'active' && isKeyExpired(key, now) ? ('expired' as const) : key.status,
     created_at: Math.floor(key.createdAt / 1000),
     revoked_at: key.revokedAt ? Math.floor(key.revokedAt / 1000) : null,
     quota_limit: key.quotaLimit,
