@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { FalEmulatorServer, startFalEmulator } from './support/fal-emulator';
-import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
+import { customerCalls, FamilyGateway, familyTasks, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -33,23 +33,7 @@ describeOnSqlite('fal family', (kind) => {
   const { auth, flat, unified } = customerCalls(() => family);
   const balance = () => gw.balance(customer.userId);
   const lastSubmit = () => fake.submits.at(-1)!;
-  const finish = async (taskId: string) => {
-    for (let round = 0; round < 6; round++) {
-      gw.clock.advance(6_000);
-      await gw.sync();
-    }
-    return (await auth(gw.http.get(`/v1/video/generations/${taskId}`)).expect(200)).body.data;
-  };
-  const expectVideo = async (taskId: string) => {
-    const data = await finish(taskId);
-    expect(data).toMatchObject({ status: 'SUCCESS', progress: '100%' });
-    const content = await auth(gw.http.get(`/v1/videos/${taskId}/content`))
-      .buffer(true)
-      .parse(binaryBody)
-      .expect(200);
-    expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
-    expect(JSON.stringify(data)).not.toContain(fake.url);
-  };
+  const { finish, expectVideo } = familyTasks(() => family, { rounds: 6, stepMs: 6_000 });
 
   it('text-to-video on /v1/videos: the endpoint of the mode gets the input its input_map makes, charged per second, the video through /content', async () => {
     const before = await balance();

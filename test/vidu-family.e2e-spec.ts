@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
-import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
+import { customerCalls, FamilyGateway, familyTasks, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 import { startViduEmulator, ViduEmulatorServer } from './support/vidu-emulator';
@@ -36,27 +36,13 @@ describeOnSqlite('vidu family', (kind) => {
   const { auth, flat, unified, flatTask, unifiedTask } = customerCalls(() => family);
   const balance = () => gw.balance(customer.userId);
   const lastCreate = () => fake.creates.at(-1)!;
-  const settle = async () => {
-    for (let round = 0; round < 6; round++) {
-      gw.clock.advance(6_000);
-      await gw.sync();
-    }
-  };
+  const tasks = familyTasks(() => family, { rounds: 6, stepMs: 6_000 });
+  const { settle } = tasks;
   const ledgerOf = async (taskId: string) =>
     ((await gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
       .map((row) => row.type)
       .sort();
-  const expectVideo = async (taskId: string) => {
-    await settle();
-    const done = await unifiedTask(taskId);
-    expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%', platform: 'vidu' });
-    expect(JSON.stringify(done)).not.toContain(fake.url);
-    const content = await auth(gw.http.get(`/v1/videos/${taskId}/content`))
-      .buffer(true)
-      .parse(binaryBody)
-      .expect(200);
-    expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
-  };
+  const expectVideo = (taskId: string) => tasks.expectVideo(taskId, { platform: 'vidu' });
 
   it('text-to-video on /v1/videos: viduq3-turbo to text2video with Authorization: Token, charged per second, the video through /content', async () => {
     const before = await balance();

@@ -1,4 +1,5 @@
 import type request from 'supertest';
+import { binaryBody } from './binary-body';
 import { startGateway, TestGateway } from './gateway';
 import type { DatabaseKind } from './test-databases';
 
@@ -65,4 +66,42 @@ export function customerCalls(target: () => { gw: TestGateway; customer: { key: 
     /** GET /v1/video/generations/:id, answered 200: its `data`. */
     unifiedTask: async (id: string) => (await auth(http().get(`/v1/video/generations/${id}`)).expect(200)).body.data,
   };
+}
+
+/** A fake upstream that serves one known video for every finished task. */
+export interface VideoFake extends FamilyFake {
+  videoBytes: Buffer;
+}
+
+/**
+ * A family suite's follow-up of its tasks: `settle` runs the sync `rounds` times, `stepMs` apart on the
+ * gateway's clock; `finish` settles and reads the task (GET /v1/video/generations/:id, its `data`);
+ * `expectVideo` finishes it and checks it ended a success (and `fields`), served the fake's video
+ * through /content and never showed the fake's address. It answers the task's `data`.
+ */
+export function familyTasks<F extends VideoFake>(target: () => FamilyGateway<F>, pace: { rounds: number; stepMs: number }) {
+  const { auth, unifiedTask } = customerCalls(target);
+  const settle = async () => {
+    for (let round = 0; round < pace.rounds; round++) {
+      target().gw.clock.advance(pace.stepMs);
+      await target().gw.sync();
+    }
+  };
+  const finish = async (taskId: string) => {
+    await settle();
+    return unifiedTask(taskId);
+  };
+  const expectVideo = async (taskId: string, fields: object = {}) => {
+    const { gw, fake } = target();
+    const data = await finish(taskId);
+    expect(data).toMatchObject({ status: 'SUCCESS', progress: '100%', ...fields });
+    const content = await auth(gw.http.get(`/v1/videos/${taskId}/content`))
+      .buffer(true)
+      .parse(binaryBody)
+      .expect(200);
+    expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
+    expect(JSON.stringify(data)).not.toContain(fake.url);
+    return data;
+  };
+  return { settle, finish, expectVideo };
 }
