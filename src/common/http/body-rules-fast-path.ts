@@ -1,7 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { closeArrayGaps } from '@nestjs/common/utils/close-array-gaps.util';
 import { stripProtoKeys } from '@nestjs/common/utils/strip-proto-keys.util';
-import { plainToInstance } from 'class-transformer';
+import { jsonToInstance } from './json-to-instance';
 import { getMetadataStorage, ValidationArguments, ValidationTypes } from 'class-validator';
 
 /**
@@ -18,13 +18,16 @@ export function instanceIfValid<T extends object>(schema: Type<T>, body: unknown
   if (body === null || typeof body !== 'object' || Array.isArray(body) || isBinary(body)) return undefined;
   const plan = planOf(schema);
   if (!plan) return undefined;
-  // What the pipe does to the value before class-transformer reads it (the same functions, in place).
-  closeArrayGaps(body);
-  stripProtoKeys(body);
+  // What the pipe does to the value before class-transformer reads it (the same functions, in place);
+  // nothing, to a body with no gaps and no prototype keys, which is what it is told apart by first.
+  if (!isCleanJson(body)) {
+    closeArrayGaps(body);
+    stripProtoKeys(body);
+  }
   const dropped: Array<[object, string]> = [];
   let instance: T;
   try {
-    instance = plainToInstance<T, object>(schema, body);
+    instance = jsonToInstance(schema, body);
     if (instance.constructor !== schema || !objectPasses(instance, plan, dropped)) return undefined;
   } catch {
     // A transform or rule that throws: the pipe throws it again, as before.
@@ -187,6 +190,35 @@ function nestedPasses(value: unknown, dropped: Array<[object, string]>): boolean
   if (!(value instanceof Object)) return false;
   const plan = planOf(value.constructor);
   return plan !== null && objectPasses(value, plan, dropped);
+}
+
+/** Arrays longer than this are left to the pipe's walks (a sparse one's length may be far beyond its items). */
+const CLEAN_CHECK_MAX_ARRAY = 10_000;
+/** Nesting deeper than this is left to the pipe's walks, which keep their own stack. */
+const CLEAN_CHECK_MAX_DEPTH = 64;
+const PROTOTYPE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+
+/**
+ * Whether closeArrayGaps and stripProtoKeys would leave `value` as it is: plain objects and arrays
+ * only (what JSON.parse makes), no array with a gap, no own `__proto__`, `prototype` or
+ * `constructor` key. False whenever unsure, and then they run.
+ */
+function isCleanJson(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (depth > CLEAN_CHECK_MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype || value.length > CLEAN_CHECK_MAX_ARRAY) return false;
+    for (let index = 0; index < value.length; index++) {
+      if (!(index in value) || !isCleanJson(value[index], depth + 1)) return false;
+    }
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) {
+    if (PROTOTYPE_KEYS.has(key) || !Object.hasOwn(value, key)) return false;
+    if (!isCleanJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 function isPromise(value: unknown): boolean {
