@@ -8,6 +8,9 @@ import { lockRow } from '../database/row-locks';
 import { TransactionRunner } from '../database/transaction-runner';
 import { UserEntity } from './user.entity';
 
+/** What a quote reads of the account: its balance alone. */
+const BALANCE_COLUMNS = ['quota'] as const;
+
 // The statements of every charge, hold and refund, written once (see lean-writes.ts); the same on every database.
 const MOVE_TO_USED_SQL = 'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, updated_at = ? WHERE id = ? AND quota >= ?';
 const BALANCE_SQL = 'SELECT quota FROM users WHERE id = ?';
@@ -28,7 +31,7 @@ export class UserRepository {
 
   /** The account's balance as it is now, read lean (a quote's check: no transaction, on SQLite the read-only connection); null without the account. */
   async currentQuota(id: number): Promise<number | null> {
-    return (await this.reads.findOne(UserEntity, 'id = ?', [id], ['quota']))?.quota ?? null;
+    return (await this.reads.findOne(UserEntity, 'id = ?', [id], BALANCE_COLUMNS))?.quota ?? null;
   }
 
   /** Inserts a new account; a taken username fails with the database's unique-key violation. */

@@ -27,7 +27,9 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  */
 @Injectable()
 export class LeanReads {
-  private readonly reads = new Map<string, Read>();
+  /** By entity, WHERE clause and column list (`*` for all); a column list's key is made once per array (callers pass constants). */
+  private readonly reads = new Map<EntityMetadata, Map<string, Map<string, Read>>>();
+  private readonly columnListKeys = new WeakMap<readonly string[], string>();
   private readonly hydrators = new Map<EntityMetadata, Map<string, Hydrator>>();
 
   constructor(private readonly dataSource: DataSource) {}
@@ -62,17 +64,28 @@ export class LeanReads {
 
   /** The SELECT of these columns (all of the entity's by default) and the hydrator of its rows, made once. */
   private readOf(metadata: EntityMetadata, where: string, properties: readonly string[] | undefined): Read {
-    const key = `${metadata.tableName}\n${where}\n${properties?.join(',') ?? '*'}`;
-    let read = this.reads.get(key);
+    const columnList = properties ? this.columnListKey(properties) : '*';
+    let byWhere = this.reads.get(metadata);
+    if (!byWhere) this.reads.set(metadata, (byWhere = new Map()));
+    let byColumns = byWhere.get(where);
+    if (!byColumns) byWhere.set(where, (byColumns = new Map()));
+    let read = byColumns.get(columnList);
     if (!read) {
+      const key = `${metadata.tableName}\n${where}\n${columnList}`;
       const { driver } = this.dataSource;
       const columns = properties ? properties.map((property) => columnOf(metadata, property)) : metadata.columns;
       const list = columns.map((column) => driver.escape(column.databaseName)).join(', ');
       const sql = `SELECT ${list} FROM ${driver.escape(metadata.tableName)} WHERE ${where} LIMIT 1`;
       read = { sql, columns, hydrate: this.hydratorOf(metadata, columns, properties ? key : '*') };
-      this.reads.set(key, read);
+      byColumns.set(columnList, read);
     }
     return read;
+  }
+
+  private columnListKey(properties: readonly string[]): string {
+    let key = this.columnListKeys.get(properties);
+    if (key === undefined) this.columnListKeys.set(properties, (key = properties.join(',')));
+    return key;
   }
 
   private hydratorOf(metadata: EntityMetadata, columns: ColumnMetadata[], key: string): Hydrator {

@@ -139,24 +139,26 @@ function readPlan(storage: Storage, target: unknown): ClassPlan | null {
 function objectPasses(object: object, plan: ClassPlan, dropped: Array<[object, string]>): boolean {
   // The executor's whitelist test, word for word (a plain object's inherited names included).
   for (const key of Object.keys(object)) if (!plan.grouped[key] || plan.grouped[key].length === 0) dropped.push([object, key]);
+  // The executor names the class in each rule's arguments; read once here instead of once a rule.
+  const targetName = object.constructor ? object.constructor.name : (undefined as unknown as string);
   for (const property of plan.properties) {
     const value = (object as Record<string, unknown>)[property.name];
     // As the executor: every condition is asked, and any falsy one skips the field.
     let validated = true;
     for (const condition of property.conditions) validated = Boolean(condition(object, value)) && validated;
     if (!validated) continue;
-    for (const check of property.checks) if (!checkPasses(object, value, check)) return false;
+    for (const check of property.checks) if (!checkPasses(object, targetName, value, check)) return false;
     if (value !== undefined) for (let i = 0; i < property.nested; i++) if (!nestedPasses(value, dropped)) return false;
   }
   return true;
 }
 
 /** ValidationExecutor.customValidations of one rule: a falsy answer, or a promise (an async rule), is for the pipe. */
-function checkPasses(object: object, value: unknown, { metadata, constraints }: Check): boolean {
+function checkPasses(object: object, targetName: string, value: unknown, { metadata, constraints }: Check): boolean {
   if (metadata.validateIf && !metadata.validateIf(object, value)) return true;
   for (const constraint of constraints) {
     const args: ValidationArguments = {
-      targetName: object.constructor ? object.constructor.name : (undefined as unknown as string),
+      targetName,
       property: metadata.propertyName,
       object,
       value,
