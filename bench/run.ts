@@ -9,7 +9,8 @@
  *   direct read of the same file, and the gateway's peak RSS (BENCH_CONTENT_MIB sets the size).
  * - webhooks: 10,000 tasks ending within a minute with 3 endpoints (one hangs): delivery latency at
  *   the healthy ones, and the sync's cadence next to the same run without webhooks.
- * BENCH=sync,get,submit,quote,content,webhooks picks which run, BENCH_TASKS="1000,10000" the sync sizes, and
+ * BENCH=sync,get,submit,quote,content,webhooks picks which run, BENCH_TASKS="1000,10000" the sync sizes, BENCH_ROUNDS
+ * the rounds of the get, submit and quote pairs (5), and
  * BENCH_DATABASE_URL (an empty MySQL database, e.g. mysql://root@127.0.0.1:3306/gw_bench) the database.
  */
 import { runContentBench } from './content-bench';
@@ -18,6 +19,8 @@ import { runSyncBench, SyncBenchResult } from './sync-bench';
 import { runWebhookBench } from './webhook-bench';
 
 const write = (text: string) => process.stdout.write(text);
+/** Rounds of the get, submit and quote pairs (BENCH_ROUNDS): more of them steady the median on a busy machine. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 async function syncBench(): Promise<void> {
   const sizes = (process.env.BENCH_TASKS ?? '1000,10000').split(',').map(Number);
@@ -49,17 +52,17 @@ async function syncBench(): Promise<void> {
 }
 
 async function getBench(): Promise<void> {
-  const result = await runGetBench(process.env.BENCH_DATABASE_URL);
+  const result = await runGetBench(process.env.BENCH_DATABASE_URL, 32, ROUNDS);
   write(`${JSON.stringify(result)}\n${hotPathTable('get', result)}\n`);
 }
 
 async function quoteBench(): Promise<void> {
-  const result = await runQuoteBench(process.env.BENCH_DATABASE_URL);
+  const result = await runQuoteBench(process.env.BENCH_DATABASE_URL, 32, ROUNDS);
   write(`${JSON.stringify(result)}\n${hotPathTable('quote', result)}\n`);
 }
 
 async function submitBench(): Promise<void> {
-  const result = await runSubmitFloorBench(process.env.BENCH_DATABASE_URL);
+  const result = await runSubmitFloorBench(process.env.BENCH_DATABASE_URL, 16, ROUNDS);
   write(`${JSON.stringify(result)}\n${hotPathTable('submit', result)}\n`);
 }
 

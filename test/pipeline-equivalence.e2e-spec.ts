@@ -1,5 +1,6 @@
 import etag from 'etag';
 import { request as httpRequest } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
@@ -171,6 +172,25 @@ describeOnSqlite('the hot routes and the Nest routes answer alike', (kind) => {
       expect((await expectSame('POST', path, { 'Content-Type': 'application/json' }, '{"model":"alpha/v6","prompt":"p"}')).status).toBe(
         401,
       );
+    },
+  );
+
+  it.each(['/v1/videos', '/v1/video/generations', '/v1/videos/quote', '/v1/video/generations/quote'])(
+    '%s: the JSON body read alike (gzip, a charset, an unknown encoding, JSON too deep, a body that is no object)',
+    async (path) => {
+      // No prompt: read and parsed, the body is refused by the submit's rules, which name what they refuse.
+      const body = JSON.stringify({ model: 'alpha/v6', duration: 5 });
+      const gzipped = await expectSame('POST', path, json({ 'Content-Encoding': 'gzip' }), gzipSync(body));
+      expect(gzipped.status).toBe(400);
+      expect(gzipped.body).toMatch(path.startsWith('/v1/videos') ? /prompt/ : /not served on \/v1\/video\/generations/);
+      const refused = [
+        await expectSame('POST', path, json({ 'Content-Type': 'application/json; charset=latin1' }), body),
+        await expectSame('POST', path, json({ 'Content-Encoding': 'br-unknown' }), body),
+        await expectSame('POST', path, json(), `${'{"a":'.repeat(200)}1${'}'.repeat(200)}`),
+        await expectSame('POST', path, json(), '"text"'),
+      ];
+      expect(refused.map((answer) => answer.status)).toEqual([400, 400, 400, 400]);
+      for (const answer of refused) expect(answer.body).not.toMatch(/prompt|not served/);
     },
   );
 
