@@ -9,10 +9,13 @@
  *   direct read of the same file, and the gateway's peak RSS (BENCH_CONTENT_MIB sets the size).
  * - webhooks: 10,000 tasks ending within a minute with 3 endpoints (one hangs): delivery latency at
  *   the healthy ones, and the sync's cadence next to the same run without webhooks.
- * BENCH=sync,get,submit,quote,content,webhooks picks which run, BENCH_TASKS="1000,10000" the sync sizes, BENCH_ROUNDS
+ * - ab: this checkout against the build of BENCH_BASELINE (a git ref), side by side on one route
+ *   (BENCH_AB_ROUTE: quote or get), the median of many alternated rounds (bench/ab-bench.ts).
+ * BENCH=sync,get,submit,quote,content,webhooks,ab picks which run (all but ab by default), BENCH_TASKS="1000,10000" the sync sizes, BENCH_ROUNDS
  * the rounds of the get, submit and quote pairs (5), and
  * BENCH_DATABASE_URL (an empty MySQL database, e.g. mysql://root@127.0.0.1:3306/gw_bench) the database.
  */
+import { runAbBench } from './ab-bench';
 import { runContentBench } from './content-bench';
 import { hotPathTable, runGetBench, runQuoteBench, runSubmitFloorBench } from './hot-path-bench';
 import { runSyncBench, SyncBenchResult } from './sync-bench';
@@ -112,6 +115,22 @@ async function webhookBench(): Promise<void> {
   );
 }
 
+async function abBench(): Promise<void> {
+  const baseline = process.env.BENCH_BASELINE;
+  if (!baseline) throw new Error('BENCH=ab needs BENCH_BASELINE, the git ref to compare this checkout with');
+  const route = process.env.BENCH_AB_ROUTE === 'get' ? 'get' : 'quote';
+  const r = await runAbBench(baseline, route, Number(process.env.BENCH_ROUNDS ?? 30));
+  write(`${JSON.stringify(r)}\n`);
+  write(
+    `\nab: ${r.route}, ${r.rounds} alternated rounds of ${r.roundMs / 1000} s each   CPU us/req median (lowest)   req/s median\n` +
+      `      baseline ${r.baseline.build.padEnd(24)} ${String(r.baseline.cpuUsPerRequest.median).padStart(6)} (${r.baseline.cpuUsPerRequest.lowest})` +
+      `            ${r.baseline.perSecond.median}\n` +
+      `      ${r.current.build.padEnd(33)} ${String(r.current.cpuUsPerRequest.median).padStart(6)} (${r.current.cpuUsPerRequest.lowest})` +
+      `            ${r.current.perSecond.median}\n` +
+      `CPU ratio baseline / this checkout, per round: median x${r.cpuRatio.median} (quartiles ${r.cpuRatio.lowerQuartile}-${r.cpuRatio.upperQuartile}; above 1: this checkout costs less)\n\n`,
+  );
+}
+
 async function main(): Promise<void> {
   const selected = (process.env.BENCH ?? 'sync,get,submit,quote,content,webhooks').split(',');
   if (selected.includes('sync')) await syncBench();
@@ -120,6 +139,7 @@ async function main(): Promise<void> {
   if (selected.includes('quote')) await quoteBench();
   if (selected.includes('content')) await contentBench();
   if (selected.includes('webhooks')) await webhookBench();
+  if (selected.includes('ab')) await abBench();
 }
 
 main().then(
