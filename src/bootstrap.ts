@@ -74,8 +74,7 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   const bodyParsers = express.Router();
   // The simulated family C control plane checks request signatures over the exact body bytes.
   bodyParsers.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
-  const parseVideoSubmitJson = videoSubmitJsonParser();
-  bodyParsers.use(VIDEO_SUBMIT_PATHS, parseVideoSubmitJson);
+  bodyParsers.use(VIDEO_SUBMIT_PATHS, videoSubmitJsonParser());
   bodyParsers.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
   bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   // One budget for every body read at once (these parsers and multer's): a body reserves its share before it is read.
@@ -90,16 +89,6 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
     }
     bodyParsers(req, res, next);
   };
-  // A hot route's JSON submit (a path under VIDEO_SUBMIT_PATHS, a JSON body): the parser bodyParsers picks for it, called
-  // straight. The layers before it do not match these paths; the ones after it pass a request whose body it has read.
-  const parseHotJsonBody = (req: express.Request, res: express.Response, next: express.NextFunction) => {
-    try {
-      bodyBudget.admit(req, res);
-    } catch (error) {
-      return next(error);
-    }
-    parseVideoSubmitJson(req, res, next);
-  };
   app.use(parseBodies);
   // Text the database cannot store (a NUL) is refused here, before any route reads it.
   app.use(refuseUnstorableText);
@@ -108,12 +97,7 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   // Every route's JSON answer through the one writer the hot routes and the error bodies use.
   answerRoutesWithSendJson(app.getHttpAdapter());
   // The task polls and the JSON submits, most of the traffic, run the same middlewares and controller methods without Express's router and Nest's per-route layers.
-  if (hotRoutes) {
-    installHotRoutes(app, {
-      any: [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseBodies, refuseUnstorableText],
-      json: [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseHotJsonBody, refuseUnstorableText],
-    });
-  }
+  if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseBodies, refuseUnstorableText]);
   app.enableShutdownHooks();
   setupSwagger(app);
 }

@@ -16,18 +16,6 @@ import { sendJson } from './json-reply';
 interface HotRoute extends HotRouteHandler {
   /** Which of the matching requests are taken (the rest go on to Express and Nest). */
   takes?: (req: IncomingMessage) => boolean;
-  /** Taken for their JSON body only: they run the `json` pipeline. */
-  json?: boolean;
-}
-
-/**
- * The middlewares every route runs, in order (see installHotRoutes). `json`: the same, for requests
- * taken for their JSON body, with the body read by the very JSON parser the body router would pick
- * for their paths, called straight instead of through the router's walk of its layers.
- */
-export interface HotPipelines {
-  any: RequestHandler[];
-  json: RequestHandler[];
 }
 
 /**
@@ -55,7 +43,7 @@ const isPrototypeOf = Object.prototype.isPrototypeOf;
  * The task polls and the JSON submits (most of the traffic) are dispatched in front of Express's
  * router and Nest's per-route layers, which cost several times a poll's own work. A taken request
  * gets Express's own request and response (as app.handle makes them), then runs the very middlewares
- * every route runs (`pipelines`: request id and log, security headers, API key and account rate limit,
+ * every route runs (`pipeline`: request id and log, security headers, API key and account rate limit,
  * body parser, the unstorable-text check), then the Nest route's own controller method; it answers as Nest's Express adapter
  * does (`res.status(status).json`, so Express's ETag and 304) and any error goes to sendError, as the
  * exception filter does. Nothing here decides anything those pieces decide. Anything else (HEAD, an
@@ -64,7 +52,7 @@ const isPrototypeOf = Object.prototype.isPrototypeOf;
  * method, and the start stops (HotDispatchDriftError) where Nest would run something around it that
  * HOT_DISPATCH_APPLIES does not list.
  */
-export function installHotRoutes(app: INestApplication, pipelines: HotPipelines): void {
+export function installHotRoutes(app: INestApplication, pipeline: RequestHandler[]): void {
   const server = app.getHttpServer() as Server;
   const express = app.getHttpAdapter().getInstance() as Express;
   // Nest's own route metadata decides how each method is called, and refuses the start where the hot dispatch would differ.
@@ -76,10 +64,10 @@ export function installHotRoutes(app: INestApplication, pipelines: HotPipelines)
     route(VideosController, 'models'),
     route(VideosController, 'get'),
     route(GenerationsController, 'get'),
-    { ...route(VideosController, 'create'), takes: hasJsonBody, json: true },
-    { ...route(GenerationsController, 'create'), takes: hasJsonBody, json: true },
-    { ...route(VideosController, 'quote'), takes: hasJsonBody, json: true },
-    { ...route(GenerationsController, 'quote'), takes: hasJsonBody, json: true },
+    { ...route(VideosController, 'create'), takes: hasJsonBody },
+    { ...route(GenerationsController, 'create'), takes: hasJsonBody },
+    { ...route(VideosController, 'quote'), takes: hasJsonBody },
+    { ...route(GenerationsController, 'quote'), takes: hasJsonBody },
   ];
   const behind = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
@@ -95,7 +83,7 @@ export function installHotRoutes(app: INestApplication, pipelines: HotPipelines)
     request.res = response;
     response.req = request;
     response.locals = Object.create(null);
-    runPipeline(match.route.json ? pipelines.json : pipelines.any, request, response, () => {
+    runPipeline(pipeline, request, response, () => {
       // As Express's router once a route is found: its path (the request log names it) and parameters.
       request.route = { path: match.route.path };
       request.params = match.params;
