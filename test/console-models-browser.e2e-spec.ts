@@ -269,12 +269,17 @@ describeWithBrowser('console Models page in a browser', () => {
     await expectText(dialog.getByRole('alert'), /^Check models\[0\]\.durations: models\[0\]\.durations must be a list of whole seconds/);
     await expect(dialog.locator('.import-diff').count()).resolves.toBe(0);
 
-    await dialog.getByLabel('Catalog file').setInputFiles({
-      name: 'catalog.json',
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(file, null, 2)),
+    const fileText = JSON.stringify(file, null, 2);
+    await dialog
+      .getByLabel('Catalog file')
+      .setInputFiles({ name: 'catalog.json', mimeType: 'application/json', buffer: Buffer.from(fileText) });
+    // The page reads the file asynchronously (File.text()): the text box shows it once read, in place of the broken text.
+    const pasted = dialog.getByLabel('Or paste its JSON');
+    await page.waitForFunction(({ box, text }) => (box as HTMLTextAreaElement).value === text, {
+      box: await pasted.elementHandle(),
+      text: fileText,
     });
-    expect(JSON.parse(await dialog.getByLabel('Or paste its JSON').inputValue())).toEqual(file);
+    expect(JSON.parse(await pasted.inputValue())).toEqual(file);
     await dialog.getByRole('button', { name: 'Show changes' }).click();
     const diff = dialog.locator('.import-diff');
     await diff.waitFor();

@@ -276,6 +276,16 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
     const body = bigJsonBody(19);
     const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
     const answers: StreamedAnswer[] = [];
+    // What one such submit alone costs this Node on this machine now: what 20 at once are measured against.
+    const alone = await startWarmGateway();
+    let single;
+    try {
+      single = await rssGrowthDuring(alone.child.pid!, async () => {
+        expect((await streamPost(alone.url, '/v1/videos', headers, body.chunks, body.length)).status).toBe(400);
+      });
+    } finally {
+      await alone.stop();
+    }
     const own = await startWarmGateway();
     let measured;
     try {
@@ -289,7 +299,7 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
     }
     const unavailable = answers.filter((answer) => answer.status === 503);
     process.stdout.write(
-      `[${kind}] 20 x 19 MB authenticated JSON: RSS ${measured.before} MB, peak ${measured.peak} MB (+${measured.growth} MB); ${unavailable.length} answered 503\n`,
+      `[${kind}] 20 x 19 MB authenticated JSON: RSS ${measured.before} MB, peak ${measured.peak} MB (+${measured.growth} MB); ${unavailable.length} answered 503; one alone +${single.growth} MB\n`,
     );
     // One 19 MB body (about 57 MB in memory) fits in 64 MB at once; the others were refused before being read.
     expect(unavailable.length).toBeGreaterThanOrEqual(1);
@@ -300,8 +310,10 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
     }
     // The ones read were answered as any 19 MB prompt is (never a 500).
     expect(answers.filter((answer) => answer.status >= 500 && answer.status !== 503)).toEqual([]);
-    // Reading all 20 at once cost 350 to 400 MB here; one at a time 220 to 250 MB (one 19 MB submit alone costs about 200 MB).
-    expect(measured.growth).toBeLessThan(320);
+    // Reading all 20 at once cost 350 to 400 MB on Node 20 (one alone about 200 MB), one at a time 220 to 250 MB. On Node 24
+    // one at a time is 250 to 300 MB (one alone about 206), 331 under the whole suite's load: so the bound is set against
+    // one alone, on the same Node and machine, now. (That the budget refused the rest is the 503s above.)
+    expect(measured.growth).toBeLessThan(single.growth + 150);
     expect(await balance()).toEqual(before);
     expect(await taskCount()).toBe(0);
   });
