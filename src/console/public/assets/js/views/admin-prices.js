@@ -75,7 +75,8 @@ export function AdminPrices() {
     <${NewPrice} models=${models} onSaved=${prices.reload} />
     <${ErrorNote} error=${prices.error} onRetry=${prices.reload} />
     ${
-      prices.data
+      // The tables wait for the catalog too (which models have audio), so that no audio column shows and then goes.
+      prices.data && !catalog.loading
         ? html`
       <div class="toolbar prices-toolbar">
         <${Field} as="select" label=${t('prices.showModel')} name="model_filter" value=${query.model} onChange=${(e) => setQuery({ model: e.target.value })}
@@ -94,7 +95,7 @@ export function AdminPrices() {
             )
           : html`<${Card}><p class="muted">${t('prices.none')}</p><//>`
       }`
-        : prices.loading
+        : prices.loading || catalog.loading
           ? html`<${Loading} />`
           : null
     }
