@@ -11,20 +11,18 @@
  * (BENCH_ROUNDS, 30 by default) with its quartiles is the answer. Above 1: this build costs less.
  * The baseline is checked out into a temporary git worktree and built there.
  */
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BENCH_SUBMIT_BODY, BuiltGateway, startBuiltGateway } from './built-gateway';
 import { load } from './load';
 import { startBenchUpstream } from './upstream-process';
 
 const ROOT = join(__dirname, '..');
-const ADMIN = 'bench-ab-admin-token-0123456789';
 const WARM_UP_MS = 6000;
 const ROUND_MS = 2500;
 const CONCURRENCY = 32;
-const QUOTE_BODY = JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' });
 
 export type AbRoute = 'quote' | 'get';
 
@@ -44,91 +42,19 @@ export interface AbResult {
   cpuRatio: { median: number; lowerQuartile: number; upperQuartile: number; rounds: number[] };
 }
 
-interface RunningGateway {
-  base: string;
-  key: string;
-  pid: number;
-  taskId: string;
-  child: ChildProcess;
-  dir: string;
-}
-
 function run(command: string, args: string[], cwd: string): void {
   const result = spawnSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-
-async function adminCall(base: string, path: string, body: object): Promise<Record<string, unknown>> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-/** A built gateway of `root` on a SQLite file of its own, with a user, a key, a channel to the lean upstream and one task. */
-async function startGateway(root: string, upstream: string): Promise<RunningGateway> {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-ab-bench-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'dist', 'main.js')], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
-      VIDEO_STORE: `file:${join(dir, 'videos')}`,
-      ADMIN_TOKEN: ADMIN,
-      SIMULATOR: 'off',
-      TASK_SYNC_INTERVAL_MS: '0',
-      MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
-      LOG_LEVEL: 'info',
-      PORT: String(port),
-    },
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (
-    let tries = 0;
-    !(await fetch(`${base}/health`).then(
-      (res) => res.ok,
-      () => false,
-    ));
-    tries++
-  ) {
-    if (tries > 300) throw new Error(`the gateway of ${root} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const user = await adminCall(base, '/api/admin/users', { username: `ab-${Date.now()}` });
-  await adminCall(base, `/api/admin/users/${String(user.id)}/topup`, { quota: 1_000_000_000_000 });
-  const { key } = (await adminCall(base, `/api/admin/users/${String(user.id)}/keys`, { name: 'ab' })) as { key: string };
-  await adminCall(base, '/api/admin/channels', { name: 'ab', platform: 'alpha', base_url: upstream, api_key: 'ab', models: ['alpha/v6'] });
-  const submitted = await fetch(`${base}/v1/videos`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: QUOTE_BODY,
-  }).then((res) => res.json() as Promise<{ id: string }>);
-  return { base, key, pid: child.pid!, taskId: submitted.id, child, dir };
-}
-
-function loadSpec(route: AbRoute, gateway: RunningGateway): object {
+function loadSpec(route: AbRoute, gateway: BuiltGateway): object {
   const headers = { Authorization: `Bearer ${gateway.key}` };
-  if (route === 'get') return { url: `${gateway.base}/v1/videos/${gateway.taskId}`, method: 'GET', headers, concurrency: CONCURRENCY };
+  if (route === 'get') return { url: `${gateway.url}/v1/videos/${gateway.taskId}`, method: 'GET', headers, concurrency: CONCURRENCY };
   return {
-    url: `${gateway.base}/v1/videos/quote`,
+    url: `${gateway.url}/v1/videos/quote`,
     method: 'POST',
     headers: { ...headers, 'Content-Type': 'application/json' },
-    body: QUOTE_BODY,
+    body: BENCH_SUBMIT_BODY,
     concurrency: CONCURRENCY,
   };
 }
@@ -138,14 +64,15 @@ const quantile = (values: number[], q: number) => [...values].sort((a, b) => a -
 export async function runAbBench(baseline: string, route: AbRoute = 'quote', rounds = 30): Promise<AbResult> {
   const worktree = join(mkdtempSync(join(tmpdir(), 'gw-ab-baseline-')), 'checkout');
   run('git', ['worktree', 'add', '--detach', worktree, baseline], ROOT);
-  const gateways: RunningGateway[] = [];
+  const gateways: BuiltGateway[] = [];
   const upstream = await startBenchUpstream();
   try {
     // The baseline runs on this checkout's installed packages (a commit with other dependencies is no baseline for this).
     symlinkSync(join(ROOT, 'node_modules'), join(worktree, 'node_modules'));
     run('npm', ['run', 'build'], worktree);
     run('npm', ['run', 'build'], ROOT);
-    gateways.push(await startGateway(worktree, upstream.url), await startGateway(ROOT, upstream.url));
+    gateways.push(await startBuiltGateway(worktree, upstream.url));
+    gateways.push(await startBuiltGateway(ROOT, upstream.url));
     for (const gateway of gateways) await load({ ...loadSpec(route, gateway), durationMs: WARM_UP_MS });
     const cpu: number[][] = [[], []];
     const perSecond: number[][] = [[], []];
@@ -176,11 +103,7 @@ export async function runAbBench(baseline: string, route: AbRoute = 'quote', rou
       },
     };
   } finally {
-    for (const gateway of gateways) {
-      gateway.child.kill('SIGTERM');
-      if (gateway.child.exitCode === null) await new Promise((resolve) => gateway.child.once('exit', resolve));
-      rmSync(gateway.dir, { recursive: true, force: true });
-    }
+    for (const gateway of gateways) await gateway.stop();
     upstream.stop();
     run('git', ['worktree', 'remove', '--force', worktree], ROOT);
   }

@@ -14,16 +14,14 @@
  * the floor and the gateway back to back, 5 s each as `autocannon -d 5`, so a busy machine slows both
  * alike; the median round counts.
  */
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../test/support/gateway-process';
+import { BENCH_SUBMIT_BODY, startBuiltGateway } from './built-gateway';
 import { LoadResult, load } from './load';
 import { startBenchServer, startBenchUpstream } from './upstream-process';
 
 const ROOT = join(__dirname, '..');
-const ADMIN = 'bench-admin-token-0123456789';
 
 /** A load run and the CPU time the measured server process spent on it, per request. */
 export type MeasuredLoad = LoadResult & { cpuUsPerRequest: number };
@@ -71,93 +69,40 @@ interface Running {
   stop(): Promise<void>;
 }
 
-const adminCall = (base: string, path: string, body: object) =>
-  fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  }).then(async (res) => {
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  });
-
 /** Builds and starts the gateway, a user with a key and a channel to the lean upstream, one queued task, and the floor on the same database. */
 async function start(databaseUrl: string | undefined): Promise<Running> {
   if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' }).status !== 0) throw new Error('npm run build failed');
-  const dir = mkdtempSync(join(tmpdir(), 'gw-hot-path-bench-'));
-  const database = databaseUrl ?? `sqlite:${join(dir, 'bench.sqlite')}`;
   const upstream = await startBenchUpstream();
-  const port = await freePort();
-  const env = {
-    ...process.env,
-    DATABASE_URL: database,
-    VIDEO_STORE: `file:${join(dir, 'videos')}`,
-    ADMIN_TOKEN: ADMIN,
-    SIMULATOR: 'off',
-    TASK_SYNC_INTERVAL_MS: '0',
-    MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
-    LOG_LEVEL: 'info',
-    PORT: String(port),
-  };
   // BENCH_GATEWAY_NODE_ARGS: Node options for the gateway alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'main.js')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const gateway = `http://127.0.0.1:${port}`;
-  let floor: { url: string; pid: number; stop: () => void } | undefined;
-  const stop = async () => {
-    floor?.stop();
-    child.kill('SIGTERM');
-    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+  const gateway = await startBuiltGateway(ROOT, upstream.url, { databaseUrl, nodeArgs }).catch((error: unknown) => {
     upstream.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    for (
-      let tries = 0;
-      !(await fetch(`${gateway}/health`).then(
-        (res) => res.ok,
-        () => false,
-      ));
-      tries++
-    ) {
-      if (tries > 300) throw new Error('the gateway did not start');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const user = await adminCall(gateway, '/api/admin/users', { username: `bench-${Date.now()}` });
-    await adminCall(gateway, `/api/admin/users/${user.id}/topup`, { quota: 1_000_000_000_000 });
-    const { key } = await adminCall(gateway, `/api/admin/users/${user.id}/keys`, { name: 'bench' });
-    await adminCall(gateway, '/api/admin/channels', {
-      name: 'bench',
-      platform: 'alpha',
-      base_url: upstream.url,
-      api_key: 'bench',
-      models: ['alpha/v6'],
-    });
-    const submitted = await fetch(`${gateway}/v1/videos`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' }),
-    }).then((res) => res.json() as Promise<{ id: string }>);
-    floor = await startBenchServer('floor-server.ts', { FLOOR_DATABASE_URL: database, FLOOR_UPSTREAM_URL: upstream.url });
-    return {
-      database: database.startsWith('sqlite:') ? 'sqlite' : 'mysql',
-      gateway,
-      gatewayPid: child.pid!,
-      floor: floor.url,
-      floorPid: floor.pid,
-      upstream: upstream.url,
-      key,
-      taskId: submitted.id,
-      stop,
-    };
-  } catch (error) {
-    await stop();
     throw error;
-  }
+  });
+  const stopGateway = async () => {
+    await gateway.stop();
+    upstream.stop();
+  };
+  const floor = await startBenchServer('floor-server.ts', { FLOOR_DATABASE_URL: gateway.database, FLOOR_UPSTREAM_URL: upstream.url }).catch(
+    async (error: unknown) => {
+      await stopGateway();
+      throw error;
+    },
+  );
+  return {
+    database: gateway.database.startsWith('sqlite:') ? 'sqlite' : 'mysql',
+    gateway: gateway.url,
+    gatewayPid: gateway.pid,
+    floor: floor.url,
+    floorPid: floor.pid,
+    upstream: upstream.url,
+    key: gateway.key,
+    taskId: gateway.taskId,
+    stop: async () => {
+      floor.stop();
+      await stopGateway();
+    },
+  };
 }
 
 interface Pair {
@@ -270,7 +215,7 @@ export async function runSubmitFloorBench(databaseUrl?: string, concurrency = 16
       url: `${base}/v1/videos`,
       method: 'POST',
       headers: { Authorization: `Bearer ${running.key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' }),
+      body: BENCH_SUBMIT_BODY,
       concurrency,
     });
     const loadBefore = loadavg()[0];
@@ -301,7 +246,7 @@ export async function runQuoteBench(databaseUrl?: string, concurrency = 32, roun
       url: `${base}/v1/videos/quote`,
       method: 'POST',
       headers: { Authorization: `Bearer ${running.key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' }),
+      body: BENCH_SUBMIT_BODY,
       concurrency,
     });
     const loadBefore = loadavg()[0];
