@@ -72,7 +72,9 @@ export async function runAbBench(baseline: string, route: AbRoute = 'quote', rou
     run('npm', ['run', 'build'], worktree);
     run('npm', ['run', 'build'], ROOT);
     gateways.push(await startBuiltGateway(worktree, upstream.url));
-    gateways.push(await startBuiltGateway(ROOT, upstream.url));
+    // BENCH_AB_NODE_ARGS: Node options for this checkout's gateway alone (a runtime flag measured against the same code without it).
+    const nodeArgs = (process.env.BENCH_AB_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    gateways.push(await startBuiltGateway(ROOT, upstream.url, { nodeArgs }));
     for (const gateway of gateways) await load({ ...loadSpec(route, gateway), durationMs: WARM_UP_MS });
     const cpu: number[][] = [[], []];
     const perSecond: number[][] = [[], []];

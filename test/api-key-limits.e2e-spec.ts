@@ -17,6 +17,7 @@ describeEachDatabase('API key limits', (kind) => {
   const video = { model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' };
   const submit = (key: string, headers: Record<string, string> = {}) =>
     gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).set(headers).send(video);
+  const quote = (key: string) => gw.http.post('/v1/videos/quote').set('Authorization', `Bearer ${key}`).send(video);
   const submitWrapped = (key: string) =>
     gw.http
       .post('/v1/video/generations')
@@ -115,7 +116,12 @@ describeEachDatabase('API key limits', (kind) => {
   it('refuses a submit past quota_limit with 402 key_quota_exceeded in both shapes, charging and sending nothing', async () => {
     const { userId, key, keyId } = await keyWith({ quota_limit: 2 * price });
     await submit(key).expect(200);
+    // The quote reads the key's spending fresh (one statement with the balance): the limit has room for one more.
+    expect((await quote(key).expect(200)).body.quota).toBe(price);
     await submit(key).expect(200);
+    const quoted = await quote(key).expect(402);
+    expect(quoted.body.error).toMatchObject({ code: 'key_quota_exceeded', type: 'insufficient_quota' });
+    expect(quoted.body.error.message).toContain(`0 are left and this request costs ${price}`);
     const before = await gw.balance(userId);
     const generates = fake.calls('generate').length;
 
@@ -140,9 +146,12 @@ describeEachDatabase('API key limits', (kind) => {
 
     const refused = await submit(key).expect(402);
     expect(refused.body.error.code).toBe('key_budget_exceeded');
+    expect((await quote(key).expect(402)).body.error.code).toBe('key_budget_exceeded');
     expect(await gw.balance(userId)).toEqual(before);
 
     gw.clock.advance(DAY_MS + 1000);
+    // The period is over: the quote, like the submit, finds the budget whole again.
+    expect((await quote(key).expect(200)).body.quota).toBe(price);
     const renewed = await keyView(userId, keyId);
     expect(renewed.budget_used).toBe(0);
     expect(renewed.budget_resets_at).toBe(spent.budget_resets_at + DAY_MS / 1000);

@@ -34,16 +34,11 @@ export class ApiKeySpending {
     if (await this.keys.spendWithinLimits(manager, key.id, quota, periodStart)) return;
     const row = await this.keys.findIn(manager, key.id);
     // No such row (keys are never deleted; a caller without a stored key): nothing to count against.
-    if (row) throw this.refusalOf(row, quota) ?? this.budgetRefusal(row, quota);
+    if (row) throw this.refusalIfSpent(row, quota) ?? this.budgetRefusal(row, quota);
   }
 
-  /** Whether spending `quota` would pass the key's limits now (a quote): the refusal spend would throw, or null. Reads only. */
-  async refusalIfSpent(keyId: number, quota: number): Promise<AppError | null> {
-    const row = await this.keys.currentLimits(keyId);
-    return row ? this.refusalOf(row, quota) : null;
-  }
-
-  private refusalOf(row: KeyLimits, quota: number): AppError | null {
+  /** Whether spending `quota` would pass these limits (read fresh by a quote): the refusal spend would throw, or null. */
+  refusalIfSpent(row: KeyLimits, quota: number): AppError | null {
     if (row.quotaLimit !== null && row.usedQuota + quota > row.quotaLimit) {
       return new AppError(
         ErrorCode.KeyQuotaExceeded,

@@ -6,7 +6,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyEntity } from './api-key.entity';
 
 /** The columns a key's limits are checked from. */
-const KEY_LIMIT_COLUMNS = ['quotaLimit', 'usedQuota', 'budget', 'budgetUsed', 'budgetPeriod', 'budgetPeriodStart'] as const;
+export const KEY_LIMIT_COLUMNS = ['quotaLimit', 'usedQuota', 'budget', 'budgetUsed', 'budgetPeriod', 'budgetPeriodStart'] as const;
 export type KeyLimitColumn = (typeof KEY_LIMIT_COLUMNS)[number];
 
 /**
@@ -49,11 +49,6 @@ export class ApiKeyRepository {
   /** When the key was last used (a write outside any transaction). */
   async touchLastUsed(id: number, now: number): Promise<void> {
     await this.keys.update({ id }, { lastUsedAt: now });
-  }
-
-  /** The key's limits and spending as they are now, read lean and only those columns (a quote's limit check). */
-  currentLimits(id: number): Promise<Pick<ApiKeyEntity, KeyLimitColumn> | null> {
-    return this.reads.findOne(ApiKeyEntity, 'id = ?', [id], KEY_LIMIT_COLUMNS);
   }
 
   /** Inside the caller's transaction: the key as committed (why a spend was refused). */

@@ -6,6 +6,8 @@ import { LeanReads } from '../database/lean-reads';
 import { changedRows } from '../database/lean-writes';
 import { lockRow } from '../database/row-locks';
 import { TransactionRunner } from '../database/transaction-runner';
+import { ApiKeyEntity } from './api-key.entity';
+import { KEY_LIMIT_COLUMNS, KeyLimitColumn } from './api-key.repository';
 import { UserEntity } from './user.entity';
 
 /** What a quote reads of the account: its balance alone. */
@@ -32,6 +34,21 @@ export class UserRepository {
   /** The account's balance as it is now, read lean (a quote's check: no transaction, on SQLite the read-only connection); null without the account. */
   async currentQuota(id: number): Promise<number | null> {
     return (await this.reads.findOne(UserEntity, 'id = ?', [id], BALANCE_COLUMNS))?.quota ?? null;
+  }
+
+  /**
+   * What a quote reads fresh, in one statement: the account's balance and the limits and spending
+   * of its key `keyId` (null without such a key); null without the account.
+   */
+  async currentQuotaAndKeyLimits(
+    id: number,
+    keyId: number,
+  ): Promise<{ quota: number; keyLimits: Pick<ApiKeyEntity, KeyLimitColumn> | null } | null> {
+    const read = await this.reads.findOneJoined(
+      { entity: UserEntity, where: 'r.id = ?', parameters: [id], properties: BALANCE_COLUMNS },
+      { entity: ApiKeyEntity, on: 'j.id = ?', parameters: [keyId], properties: KEY_LIMIT_COLUMNS },
+    );
+    return read && { quota: read.row.quota, keyLimits: read.joined };
   }
 
   /** Inserts a new account; a taken username fails with the database's unique-key violation. */

@@ -81,12 +81,17 @@ export class LedgerService {
 
   /** A quote: the 402 the hold of `quota` would meet now (the key's limits, then the balance), thrown; reads only. */
   async assertCouldHold(movement: Pick<TaskMovement, 'userId' | 'apiKey' | 'quota'>): Promise<void> {
+    let balance: number | null;
     if (movement.apiKey) {
-      const refusal = await this.keySpending.refusalIfSpent(movement.apiKey.id, movement.quota);
+      // The key's limits and the balance in one read.
+      const current = await this.users.currentQuotaAndKeyLimits(movement.userId, movement.apiKey.id);
+      const refusal = current?.keyLimits ? this.keySpending.refusalIfSpent(current.keyLimits, movement.quota) : null;
       if (refusal) throw refusal;
+      balance = current?.quota ?? null;
+    } else {
+      balance = await this.users.currentQuota(movement.userId);
     }
-    if (((await this.users.currentQuota(movement.userId)) ?? 0) < movement.quota)
-      throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
+    if ((balance ?? 0) < movement.quota) throw new AppError(ErrorCode.InsufficientQuota, 'insufficient user quota');
   }
 
   private async takeIfEnough(manager: EntityManager, type: 'consume' | 'hold', movement: TaskMovement): Promise<LogEntity> {

@@ -10,7 +10,25 @@ type Hydrator = (values: ArrayLike<unknown>) => ObjectLiteral;
 interface Read {
   sql: string;
   columns: ColumnMetadata[];
+  /** The name each column comes back under where rows are objects: its own. */
+  aliases: string[];
   hydrate: Hydrator;
+}
+
+/** One entity's side of a joined read: which entity, the parameters of its clause, and the properties read. */
+export interface LeanQuery<T> {
+  entity: EntityTarget<T>;
+  parameters: unknown[];
+  properties: readonly (keyof T & string)[];
+}
+
+/** A joined read's SELECT, its columns' aliases, how many are the row's, and the hydrators of both sides. */
+interface JoinedRead {
+  sql: string;
+  aliases: string[];
+  rowColumns: number;
+  hydrateRow: Hydrator;
+  hydrateJoined: Hydrator;
 }
 
 /** A property name that can be written as `entity.name` in generated code. */
@@ -31,6 +49,8 @@ export class LeanReads {
   private readonly reads = new Map<EntityMetadata, Map<string, Map<string, Read>>>();
   private readonly columnListKeys = new WeakMap<readonly string[], string>();
   private readonly hydrators = new Map<EntityMetadata, Map<string, Hydrator>>();
+  /** findOneJoined's statements, by both tables, clauses and column lists. */
+  private readonly joinedReads = new Map<string, JoinedRead>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -45,21 +65,81 @@ export class LeanReads {
     parameters: unknown[],
     properties?: readonly (keyof T & string)[],
   ): Promise<T | null> {
-    const metadata = this.dataSource.getMetadata(entity);
+    const read = this.readOf(this.dataSource.getMetadata(entity), where, properties);
+    const values = await this.firstRowValues(read, parameters);
+    return values ? (read.hydrate(values) as T) : null;
+  }
+
+  /**
+   * One row of `row.entity` and, in the same statement, the row of `joined.entity` its ON clause
+   * finds (LEFT JOIN: null when there is none). The clauses name columns as in the database,
+   * qualified by the aliases `r` (the row) and `j` (the joined row), with `?` for each parameter;
+   * only the listed properties are read. Two reads a request makes together cost one statement
+   * (on SQLite about half the CPU of two; elsewhere one round trip) and see one snapshot.
+   */
+  async findOneJoined<T extends ObjectLiteral, J extends ObjectLiteral>(
+    row: LeanQuery<T> & { where: string },
+    joined: LeanQuery<J> & { on: string },
+  ): Promise<{ row: T; joined: J | null } | null> {
+    const read = this.joinedReadOf(row, joined);
+    // The ON clause comes first in the statement's text, so its parameters do too.
+    const values = await this.firstRowValues(read, [...joined.parameters, ...row.parameters]);
+    if (!values) return null;
+    const rowValues = values.slice(0, read.rowColumns);
+    const joinedValues = values.slice(read.rowColumns);
+    // The joined row's key is read last: null there means the LEFT JOIN found no row.
+    const found = joinedValues[joinedValues.length - 1] !== null && joinedValues[joinedValues.length - 1] !== undefined;
+    return { row: read.hydrateRow(rowValues) as T, joined: found ? (read.hydrateJoined(joinedValues) as J) : null };
+  }
+
+  /** The first row's values in the SELECT's order: synchronously where the driver reads so, else through a "slave" query runner. */
+  private async firstRowValues(read: { sql: string; aliases: string[] }, parameters: unknown[]): Promise<unknown[] | undefined> {
     const { driver } = this.dataSource;
-    const read = this.readOf(metadata, where, properties);
-    if (isSyncRowReader(driver)) {
-      const values = driver.readFirstRowValues(read.sql, parameters);
-      return values ? (read.hydrate(values) as T) : null;
-    }
+    if (isSyncRowReader(driver)) return driver.readFirstRowValues(read.sql, parameters);
     const runner = driver.createQueryRunner('slave');
     try {
       const rows = (await runner.query(read.sql, parameters)) as Array<Record<string, unknown>>;
-      const row = rows[0];
-      return row ? (read.hydrate(read.columns.map((column) => row[column.databaseName])) as T) : null;
+      const first = rows[0];
+      return first ? read.aliases.map((alias) => first[alias]) : undefined;
     } finally {
       await runner.release();
     }
+  }
+
+  private joinedReadOf(row: LeanQuery<ObjectLiteral> & { where: string }, joined: LeanQuery<ObjectLiteral> & { on: string }): JoinedRead {
+    const rowMetadata = this.dataSource.getMetadata(row.entity);
+    const joinedMetadata = this.dataSource.getMetadata(joined.entity);
+    const key = `${rowMetadata.tableName}\n${row.where}\n${this.columnListKey(row.properties)}\n${joinedMetadata.tableName}\n${joined.on}\n${this.columnListKey(joined.properties)}`;
+    let read = this.joinedReads.get(key);
+    if (!read) {
+      const { driver } = this.dataSource;
+      const rowColumns = row.properties.map((property) => columnOf(rowMetadata, property));
+      const joinedColumns = joined.properties.map((property) => columnOf(joinedMetadata, property));
+      const [primary] = joinedMetadata.primaryColumns;
+      // Each column under an alias of its own: the two tables may share column names, and drivers that return objects key them by name.
+      const selected = [
+        ...rowColumns.map((column) => `r.${driver.escape(column.databaseName)}`),
+        ...[...joinedColumns, primary].map((column) => `j.${driver.escape(column.databaseName)}`),
+      ];
+      const aliases = selected.map((_, index) => `c${index}`);
+      const list = selected.map((expression, index) => `${expression} AS ${aliases[index]}`).join(', ');
+      const sql =
+        `SELECT ${list} FROM ${driver.escape(rowMetadata.tableName)} r LEFT JOIN ${driver.escape(joinedMetadata.tableName)} j ` +
+        `ON ${joined.on} WHERE ${row.where} LIMIT 1`;
+      read = {
+        sql,
+        aliases,
+        rowColumns: rowColumns.length,
+        hydrateRow: this.hydratorOf(rowMetadata, rowColumns, `${rowMetadata.tableName}\n${this.columnListKey(row.properties)}`),
+        hydrateJoined: this.hydratorOf(
+          joinedMetadata,
+          joinedColumns,
+          `${joinedMetadata.tableName}\n${this.columnListKey(joined.properties)}`,
+        ),
+      };
+      this.joinedReads.set(key, read);
+    }
+    return read;
   }
 
   /** The SELECT of these columns (all of the entity's by default) and the hydrator of its rows, made once. */
@@ -76,7 +156,12 @@ export class LeanReads {
       const columns = properties ? properties.map((property) => columnOf(metadata, property)) : metadata.columns;
       const list = columns.map((column) => driver.escape(column.databaseName)).join(', ');
       const sql = `SELECT ${list} FROM ${driver.escape(metadata.tableName)} WHERE ${where} LIMIT 1`;
-      read = { sql, columns, hydrate: this.hydratorOf(metadata, columns, properties ? key : '*') };
+      read = {
+        sql,
+        columns,
+        aliases: columns.map((column) => column.databaseName),
+        hydrate: this.hydratorOf(metadata, columns, properties ? key : '*'),
+      };
       byColumns.set(columnList, read);
     }
     return read;

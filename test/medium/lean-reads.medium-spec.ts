@@ -1,4 +1,5 @@
 import { QueryFailedError } from 'typeorm';
+import { ApiKeyEntity } from '../../src/auth/api-key.entity';
 import { UserEntity } from '../../src/auth/user.entity';
 import { LeanReads } from '../../src/database/lean-reads';
 import { isSyncRowReader } from '../../src/database/sqlite-data-source';
@@ -53,5 +54,38 @@ describe('LeanReads (service tier, SQLite read connection)', () => {
   it('null when no row matches; a failing statement is TypeORM’s QueryFailedError', async () => {
     expect(await reads.findOne(TaskEntity, 'task_id = ? AND user_id = ?', ['task_none', 1])).toBeNull();
     await expect(reads.findOne(TaskEntity, 'no_such_column = ?', [1])).rejects.toBeInstanceOf(QueryFailedError);
+  });
+
+  it('reads a row and the row its ON clause joins in one statement, each as TypeORM makes it; null for no joined row', async () => {
+    const user = await t.createUser(7_700);
+    const key = await t.dataSource.manager.save(
+      t.dataSource.manager.create(ApiKeyEntity, {
+        userId: user.id,
+        name: 'joined',
+        keyHash: `hash-${user.id}`,
+        keyHint: 'sk-joined',
+        models: null,
+        status: 'active',
+        createdAt: 1_795_750_000_000,
+        quotaLimit: 9_000,
+        usedQuota: 1_200,
+      }),
+    );
+    const read = (userId: number, keyId: number) =>
+      reads.findOneJoined(
+        { entity: UserEntity, where: 'r.id = ?', parameters: [userId], properties: ['quota', 'group'] },
+        // `id` is both tables' column: each side's comes back as its own.
+        { entity: ApiKeyEntity, on: 'j.id = ?', parameters: [keyId], properties: ['id', 'quotaLimit', 'usedQuota', 'budget'] },
+      );
+    const found = await read(user.id, key.id);
+    expect({ ...found!.row }).toEqual({ quota: 7_700, group: user.group });
+    expect(Object.getPrototypeOf(found!.row)).toBe(UserEntity.prototype);
+    expect({ ...found!.joined }).toEqual({ id: key.id, quotaLimit: 9_000, usedQuota: 1_200, budget: null });
+    expect(Object.getPrototypeOf(found!.joined)).toBe(ApiKeyEntity.prototype);
+
+    const noKey = await read(user.id, key.id + 1_000);
+    expect({ ...noKey!.row }).toEqual({ quota: 7_700, group: user.group });
+    expect(noKey!.joined).toBeNull();
+    expect(await read(user.id + 1_000, key.id)).toBeNull();
   });
 });
