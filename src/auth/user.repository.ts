@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { findPage } from '../database/find-page';
-import { LeanReads } from '../database/lean-reads';
+import { JoinedShape, LeanReads } from '../database/lean-reads';
 import { changedRows } from '../database/lean-writes';
 import { lockRow } from '../database/row-locks';
 import { TransactionRunner } from '../database/transaction-runner';
@@ -12,6 +12,11 @@ import { UserEntity } from './user.entity';
 
 /** What a quote reads of the account: its balance alone. */
 const BALANCE_COLUMNS = ['quota'] as const;
+/** A quote's fresh read: the account's balance and one of its keys' limits, in one statement. */
+const BALANCE_AND_KEY_LIMITS: JoinedShape<UserEntity, ApiKeyEntity> = {
+  row: { entity: UserEntity, where: 'r.id = ?', properties: BALANCE_COLUMNS },
+  joined: { entity: ApiKeyEntity, on: 'j.id = ?', properties: KEY_LIMIT_COLUMNS },
+};
 
 // The statements of every charge, hold and refund, written once (see lean-writes.ts); the same on every database.
 const MOVE_TO_USED_SQL = 'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, updated_at = ? WHERE id = ? AND quota >= ?';
@@ -44,10 +49,7 @@ export class UserRepository {
     id: number,
     keyId: number,
   ): Promise<{ quota: number; keyLimits: Pick<ApiKeyEntity, KeyLimitColumn> | null } | null> {
-    const read = await this.reads.findOneJoined(
-      { entity: UserEntity, where: 'r.id = ?', parameters: [id], properties: BALANCE_COLUMNS },
-      { entity: ApiKeyEntity, on: 'j.id = ?', parameters: [keyId], properties: KEY_LIMIT_COLUMNS },
-    );
+    const read = await this.reads.findOneJoined(BALANCE_AND_KEY_LIMITS, [id], [keyId]);
     return read && { quota: read.row.quota, keyLimits: read.joined };
   }
 

@@ -15,11 +15,10 @@ interface Read {
   hydrate: Hydrator;
 }
 
-/** One entity's side of a joined read: which entity, the parameters of its clause, and the properties read. */
-export interface LeanQuery<T> {
-  entity: EntityTarget<T>;
-  parameters: unknown[];
-  properties: readonly (keyof T & string)[];
+/** A joined read: each side's entity, its clause (`r.` and `j.` qualify the columns) and the properties read of it. */
+export interface JoinedShape<T, J> {
+  row: { entity: EntityTarget<T>; where: string; properties: readonly (keyof T & string)[] };
+  joined: { entity: EntityTarget<J>; on: string; properties: readonly (keyof J & string)[] };
 }
 
 /** A joined read's SELECT, its columns' aliases, how many are the row's, and the hydrators of both sides. */
@@ -49,8 +48,8 @@ export class LeanReads {
   private readonly reads = new Map<EntityMetadata, Map<string, Map<string, Read>>>();
   private readonly columnListKeys = new WeakMap<readonly string[], string>();
   private readonly hydrators = new Map<EntityMetadata, Map<string, Hydrator>>();
-  /** findOneJoined's statements, by both tables, clauses and column lists. */
-  private readonly joinedReads = new Map<string, JoinedRead>();
+  /** findOneJoined's statements, by the caller's shape. */
+  private readonly joinedReads = new WeakMap<object, JoinedRead>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -71,25 +70,30 @@ export class LeanReads {
   }
 
   /**
-   * One row of `row.entity` and, in the same statement, the row of `joined.entity` its ON clause
-   * finds (LEFT JOIN: null when there is none). The clauses name columns as in the database,
-   * qualified by the aliases `r` (the row) and `j` (the joined row), with `?` for each parameter;
-   * only the listed properties are read. Two reads a request makes together cost one statement
-   * (on SQLite about half the CPU of two; elsewhere one round trip) and see one snapshot.
+   * One row of `shape.row.entity` and, in the same statement, the row of `shape.joined.entity` its
+   * ON clause finds (LEFT JOIN: null when there is none). The clauses name columns as in the
+   * database, qualified by the aliases `r` (the row) and `j` (the joined row), with `?` for each
+   * parameter; only the listed properties are read. Two reads a request makes together cost one
+   * statement (elsewhere than SQLite, one round trip) and see one snapshot. `shape` is a constant of
+   * the caller's: its statement is written once.
    */
   async findOneJoined<T extends ObjectLiteral, J extends ObjectLiteral>(
-    row: LeanQuery<T> & { where: string },
-    joined: LeanQuery<J> & { on: string },
+    shape: JoinedShape<T, J>,
+    rowParameters: unknown[],
+    joinedParameters: unknown[],
   ): Promise<{ row: T; joined: J | null } | null> {
-    const read = this.joinedReadOf(row, joined);
+    let read = this.joinedReads.get(shape);
+    if (!read) this.joinedReads.set(shape, (read = this.joinedReadOf(shape)));
     // The ON clause comes first in the statement's text, so its parameters do too.
-    const values = await this.firstRowValues(read, [...joined.parameters, ...row.parameters]);
+    const values = await this.firstRowValues(read, [...joinedParameters, ...rowParameters]);
     if (!values) return null;
-    const rowValues = values.slice(0, read.rowColumns);
     const joinedValues = values.slice(read.rowColumns);
     // The joined row's key is read last: null there means the LEFT JOIN found no row.
-    const found = joinedValues[joinedValues.length - 1] !== null && joinedValues[joinedValues.length - 1] !== undefined;
-    return { row: read.hydrateRow(rowValues) as T, joined: found ? (read.hydrateJoined(joinedValues) as J) : null };
+    const key = joinedValues[joinedValues.length - 1];
+    return {
+      row: read.hydrateRow(values.slice(0, read.rowColumns)) as T,
+      joined: key === null || key === undefined ? null : (read.hydrateJoined(joinedValues) as J),
+    };
   }
 
   /** The first row's values in the SELECT's order: synchronously where the driver reads so, else through a "slave" query runner. */
@@ -106,40 +110,29 @@ export class LeanReads {
     }
   }
 
-  private joinedReadOf(row: LeanQuery<ObjectLiteral> & { where: string }, joined: LeanQuery<ObjectLiteral> & { on: string }): JoinedRead {
+  private joinedReadOf({ row, joined }: JoinedShape<ObjectLiteral, ObjectLiteral>): JoinedRead {
+    const { driver } = this.dataSource;
     const rowMetadata = this.dataSource.getMetadata(row.entity);
     const joinedMetadata = this.dataSource.getMetadata(joined.entity);
-    const key = `${rowMetadata.tableName}\n${row.where}\n${this.columnListKey(row.properties)}\n${joinedMetadata.tableName}\n${joined.on}\n${this.columnListKey(joined.properties)}`;
-    let read = this.joinedReads.get(key);
-    if (!read) {
-      const { driver } = this.dataSource;
-      const rowColumns = row.properties.map((property) => columnOf(rowMetadata, property));
-      const joinedColumns = joined.properties.map((property) => columnOf(joinedMetadata, property));
-      const [primary] = joinedMetadata.primaryColumns;
-      // Each column under an alias of its own: the two tables may share column names, and drivers that return objects key them by name.
-      const selected = [
-        ...rowColumns.map((column) => `r.${driver.escape(column.databaseName)}`),
-        ...[...joinedColumns, primary].map((column) => `j.${driver.escape(column.databaseName)}`),
-      ];
-      const aliases = selected.map((_, index) => `c${index}`);
-      const list = selected.map((expression, index) => `${expression} AS ${aliases[index]}`).join(', ');
-      const sql =
+    const rowColumns = row.properties.map((property) => columnOf(rowMetadata, property));
+    const joinedColumns = joined.properties.map((property) => columnOf(joinedMetadata, property));
+    const [primary] = joinedMetadata.primaryColumns;
+    // Each column under an alias of its own: the two tables may share column names, and drivers that return objects key them by name.
+    const selected = [
+      ...rowColumns.map((column) => `r.${driver.escape(column.databaseName)}`),
+      ...[...joinedColumns, primary].map((column) => `j.${driver.escape(column.databaseName)}`),
+    ];
+    const aliases = selected.map((_, index) => `c${index}`);
+    const list = selected.map((expression, index) => `${expression} AS ${aliases[index]}`).join(', ');
+    return {
+      sql:
         `SELECT ${list} FROM ${driver.escape(rowMetadata.tableName)} r LEFT JOIN ${driver.escape(joinedMetadata.tableName)} j ` +
-        `ON ${joined.on} WHERE ${row.where} LIMIT 1`;
-      read = {
-        sql,
-        aliases,
-        rowColumns: rowColumns.length,
-        hydrateRow: this.hydratorOf(rowMetadata, rowColumns, `${rowMetadata.tableName}\n${this.columnListKey(row.properties)}`),
-        hydrateJoined: this.hydratorOf(
-          joinedMetadata,
-          joinedColumns,
-          `${joinedMetadata.tableName}\n${this.columnListKey(joined.properties)}`,
-        ),
-      };
-      this.joinedReads.set(key, read);
-    }
-    return read;
+        `ON ${joined.on} WHERE ${row.where} LIMIT 1`,
+      aliases,
+      rowColumns: rowColumns.length,
+      hydrateRow: this.hydratorOf(rowMetadata, rowColumns, `joined\n${this.columnListKey(row.properties)}`),
+      hydrateJoined: this.hydratorOf(joinedMetadata, joinedColumns, `joined\n${this.columnListKey(joined.properties)}`),
+    };
   }
 
   /** The SELECT of these columns (all of the entity's by default) and the hydrator of its rows, made once. */

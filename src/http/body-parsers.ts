@@ -19,3 +19,13 @@ export function hasBody(req: IncomingMessage): boolean {
 export function hasJsonBody(req: IncomingMessage): boolean {
   return hasBody(req) && typeIs.is(req.headers['content-type'] ?? '', ['application/json']) !== false;
 }
+
+/**
+ * `req.is('multipart/form-data')` as a yes or no, without type-is's parse for the JSON bodies
+ * (nearly every submit): a Content-Type that starts `application/json` is no multipart.
+ */
+export function isMultipart(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  if (type === undefined || type.startsWith('application/json')) return false;
+  return Boolean(typeIs(req, ['multipart/form-data']));
+}

@@ -35,15 +35,23 @@ export interface DraftSource {
  */
 @Injectable()
 export class RouteDrafting {
+  private readonly takingByEntry = new WeakMap<CatalogEntry, Map<SubmitForm, { routes: ServedRoute[]; taking: ServedRoute[] }>>();
+
   constructor(
     private readonly families: FamilyRegistry,
     private readonly catalog: ModelCatalog,
   ) {}
 
-  /** The entry's routes whose family takes `form`, in the entry's order. */
+  /** The entry's routes whose family takes `form`, in the entry's order (worked out once per entry and form: a catalog snapshot's entries never change). */
   taking(entry: CatalogEntry, form: SubmitForm): { routes: ServedRoute[]; taking: ServedRoute[] } {
-    const routes = this.catalog.routesOf(entry);
-    return { routes, taking: routes.filter(({ family }) => family.forms.includes(form)) };
+    let byForm = this.takingByEntry.get(entry);
+    if (!byForm) this.takingByEntry.set(entry, (byForm = new Map()));
+    let served = byForm.get(form);
+    if (!served) {
+      const routes = this.catalog.routesOf(entry);
+      byForm.set(form, (served = { routes, taking: routes.filter(({ family }) => family.forms.includes(form)) }));
+    }
+    return served;
   }
 
   /** Verified-asset references (`asset://`) only reach the families that take them. */
@@ -63,7 +71,9 @@ export class RouteDrafting {
       });
     try {
       assertDraftWithinEntry(draft, entry, durationField);
-      return { draft: { ...draft, routeModel: routeModelOf(route, draft) }, release };
+      // Each family makes a fresh draft per call: the route's model is set on it rather than on a copy.
+      draft.routeModel = routeModelOf(route, draft);
+      return { draft, release };
     } catch (error) {
       release?.();
       throw error;

@@ -67,7 +67,8 @@ export class SubmitPipeline {
   async quote(input: SubmitInput, caller: Caller): Promise<SubmitQuote & { entry: CatalogEntry }> {
     const { draft, entry, routes, release } = await this.prepare(input, caller);
     try {
-      return { ...(await this.tasks.quote(draft, caller, routes)), entry };
+      const quote = await this.tasks.quote(draft, caller, routes);
+      return { draft: quote.draft, quota: quote.quota, detail: quote.detail, entry };
     } finally {
       release();
     }
@@ -89,7 +90,10 @@ export class SubmitPipeline {
     // Pinned channels (verified assets on one provider account) keep the task on its platform.
     const failovers = draft.channelIds ? [] : others;
     const routeRequest = failovers.length > 0 ? routeRequestOf(input, familyBody) : null;
-    const validated: TaskDraft = { ...draft, recordWithTask: recorders, ...(routeRequest ? { routeRequest } : {}) };
+    // draftOn's draft is this request's own: completed in place rather than copied.
+    const validated: TaskDraft = draft;
+    validated.recordWithTask = recorders;
+    if (routeRequest) validated.routeRequest = routeRequest;
     const routes = ModelRoutes.of(
       validated,
       failovers.map((other) => this.drafting.lazyRoute(other, source)),

@@ -26,6 +26,7 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorCode } from '../common/errors/app-error';
 import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/errors/error-examples';
 import type { AuthenticatedRequest } from '../common/http/request-context';
+import { isMultipart } from '../http/body-parsers';
 import { sendDeprecation, sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
 import { familiesOf, familyNames, modelsByFamily } from '../families/family-docs';
 import { ApiSubmitBody } from '../families/family-request-docs';
@@ -90,7 +91,7 @@ export class VideosController {
     @UploadedFiles() files: { input_reference?: UploadedPart[] } | undefined,
     @Req() req: AuthenticatedRequest,
   ): Promise<SubmittedVideoDto> {
-    const submit = normalizeSubmitBody(body, files?.input_reference?.[0], Boolean(req.is('multipart/form-data')));
+    const submit = normalizeSubmitBody(body, files?.input_reference?.[0], isMultipart(req));
     const task = await this.submissions.submit(submit, { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
     sendWarnings(req, submit.warnings);
     sendDeprecation(req, submit.deprecated);
@@ -113,7 +114,7 @@ export class VideosController {
     @UploadedFiles() files: { input_reference?: UploadedPart[] } | undefined,
     @Req() req: AuthenticatedRequest,
   ): Promise<QuoteDto> {
-    const submit = normalizeSubmitBody(body, files?.input_reference?.[0], Boolean(req.is('multipart/form-data')));
+    const submit = normalizeSubmitBody(body, files?.input_reference?.[0], isMultipart(req));
     const quote = await this.submissions.quote(submit, { user: req.user!, apiKey: req.apiKey });
     sendDeprecation(req, submit.deprecated);
     return this.listings.quoteView(quote);

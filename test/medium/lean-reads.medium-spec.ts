@@ -1,7 +1,7 @@
 import { QueryFailedError } from 'typeorm';
 import { ApiKeyEntity } from '../../src/auth/api-key.entity';
 import { UserEntity } from '../../src/auth/user.entity';
-import { LeanReads } from '../../src/database/lean-reads';
+import { JoinedShape, LeanReads } from '../../src/database/lean-reads';
 import { isSyncRowReader } from '../../src/database/sqlite-data-source';
 import { TaskEntity } from '../../src/tasks/task.entity';
 import { createServiceTestModule, type ServiceTestContext } from './support/service-test-module';
@@ -71,12 +71,12 @@ describe('LeanReads (service tier, SQLite read connection)', () => {
         usedQuota: 1_200,
       }),
     );
-    const read = (userId: number, keyId: number) =>
-      reads.findOneJoined(
-        { entity: UserEntity, where: 'r.id = ?', parameters: [userId], properties: ['quota', 'group'] },
-        // `id` is both tables' column: each side's comes back as its own.
-        { entity: ApiKeyEntity, on: 'j.id = ?', parameters: [keyId], properties: ['id', 'quotaLimit', 'usedQuota', 'budget'] },
-      );
+    const shape: JoinedShape<UserEntity, ApiKeyEntity> = {
+      row: { entity: UserEntity, where: 'r.id = ?', properties: ['quota', 'group'] },
+      // `id` is both tables' column: each side's comes back as its own.
+      joined: { entity: ApiKeyEntity, on: 'j.id = ?', properties: ['id', 'quotaLimit', 'usedQuota', 'budget'] },
+    };
+    const read = (userId: number, keyId: number) => reads.findOneJoined(shape, [userId], [keyId]);
     const found = await read(user.id, key.id);
     expect({ ...found!.row }).toEqual({ quota: 7_700, group: user.group });
     expect(Object.getPrototypeOf(found!.row)).toBe(UserEntity.prototype);
