@@ -6,6 +6,9 @@ import { ChannelEntity, Platform } from './channel.entity';
 import { ChannelRepository } from './channel.repository';
 import { ownValue } from '../common/runtime/own-value';
 
+/** How many model-and-group lists tiersOf keeps for one channel list. */
+const MAX_TIER_LISTS = 4096;
+
 /** The channels a submit may go to now, best first; `openUntil`: when the first open breaker among the others lets a submit try again. */
 export interface Route {
   channels: ChannelEntity[];
@@ -22,6 +25,8 @@ export interface Route {
 @Injectable()
 export class ChannelRouter {
   private readonly enabled = new ReadThroughCache<ChannelEntity[]>(SHARED_ROWS_TTL_MS);
+  /** tiersOf's lists, by the cached channel list they were made of (a new list, after a change or a refresh, starts afresh). */
+  private readonly tiers = new WeakMap<ChannelEntity[], Map<string, ChannelEntity[][]>>();
 
   constructor(
     private readonly channels: ChannelRepository,
@@ -38,12 +43,34 @@ export class ChannelRouter {
    * reached only when the first has no channel at all.
    */
   async candidates(platforms: Platform | readonly Platform[], model: string, group: string): Promise<ChannelEntity[]> {
-    const wanted = model.toLowerCase();
     const all = await this.enabledOn(typeof platforms === 'string' ? [platforms] : platforms);
-    const eligible = all.filter((channel) => channel.models.some((m) => m.toLowerCase() === wanted) && openToGroup(channel.groups, group));
-    const byPriority = new Map<number, ChannelEntity[]>();
-    for (const channel of eligible) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
-    return [...byPriority.keys()].sort((a, b) => b - a).flatMap((priority) => this.weightedShuffle(byPriority.get(priority)!));
+    const ranked: ChannelEntity[] = [];
+    for (const tier of this.tiersOf(all, model, group)) ranked.push(...this.weightedShuffle(tier));
+    return ranked;
+  }
+
+  /**
+   * The channels of `all` listing `model` (case-insensitively) and open to `group`, one list per
+   * priority, highest first: worked out once per cached channel list, model and group (only the
+   * shuffle within a priority is made anew for each request).
+   */
+  private tiersOf(all: ChannelEntity[], model: string, group: string): ChannelEntity[][] {
+    let byRequest = this.tiers.get(all);
+    // Bounded however many models and groups are asked for: past the bound the lists are worked out afresh.
+    if (!byRequest || byRequest.size >= MAX_TIER_LISTS) this.tiers.set(all, (byRequest = new Map()));
+    const wanted = model.toLowerCase();
+    const key = `${wanted}\u0000${group}`;
+    let tiers = byRequest.get(key);
+    if (!tiers) {
+      const eligible = all.filter(
+        (channel) => channel.models.some((m) => m.toLowerCase() === wanted) && openToGroup(channel.groups, group),
+      );
+      const byPriority = new Map<number, ChannelEntity[]>();
+      for (const channel of eligible) byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
+      tiers = [...byPriority.keys()].sort((a, b) => b - a).map((priority) => byPriority.get(priority)!);
+      byRequest.set(key, tiers);
+    }
+    return tiers;
   }
 
   /** The candidates a submit goes to now (of `only`, when given): those whose breaker is not open, in the same order. */
