@@ -16,7 +16,8 @@ import type { AppConfig } from './config/app-config';
 import { CONSOLE_SESSION_COOKIE } from './console/console-request';
 import { exceptSignedContentLinks } from './storage/signed-content-link.middleware';
 import { BodyMemoryBudget } from './http/body-memory-budget';
-import { DEFAULT_BODY_LIMIT, hasBody, videoSubmitJsonParser } from './http/body-parsers';
+import { DEFAULT_BODY_LIMIT, hasBody, VIDEO_BODY_LIMIT_BYTES, videoSubmitJsonParser } from './http/body-parsers';
+import { leanJsonBody } from './http/lean-json-body';
 import { installHotRoutes } from './http/hot-routes';
 import { refuseUnstorableText } from './http/unstorable-text.middleware';
 import { answerRoutesWithSendJson } from './http/nest-json-replies';
@@ -74,7 +75,9 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   const bodyParsers = express.Router();
   // The simulated family C control plane checks request signatures over the exact body bytes.
   bodyParsers.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
-  bodyParsers.use(VIDEO_SUBMIT_PATHS, videoSubmitJsonParser());
+  const videoJsonVerify = rejectDeepJson();
+  const videoJsonParser = videoSubmitJsonParser(videoJsonVerify);
+  bodyParsers.use(VIDEO_SUBMIT_PATHS, videoJsonParser);
   bodyParsers.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
   bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   // One budget for every body read at once (these parsers and multer's): a body reserves its share before it is read.
@@ -90,6 +93,14 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
     bodyParsers(req, res, next);
   };
   app.use(parseBodies);
+  // The hot JSON submits' bodies, read as videoJsonParser reads them without the router around it; anything else goes to parseBodies.
+  const readHotBodies = leanJsonBody({
+    fallback: parseBodies,
+    admit: (req, res) => bodyBudget.admit(req, res),
+    parser: videoJsonParser,
+    verify: videoJsonVerify,
+    limitBytes: VIDEO_BODY_LIMIT_BYTES,
+  });
   // Text the database cannot store (a NUL) is refused here, before any route reads it.
   app.use(refuseUnstorableText);
   app.use(expressErrorHandler);
@@ -97,7 +108,7 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   // Every route's JSON answer through the one writer the hot routes and the error bodies use.
   answerRoutesWithSendJson(app.getHttpAdapter());
   // The task polls and the JSON submits, most of the traffic, run the same middlewares and controller methods without Express's router and Nest's per-route layers.
-  if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, parseBodies, refuseUnstorableText]);
+  if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, readHotBodies, refuseUnstorableText]);
   app.enableShutdownHooks();
   setupSwagger(app);
 }

@@ -155,6 +155,22 @@ async function waitForBytesInFlight(gateway: GatewayProcess, bytes: number): Pro
   }
 }
 
+/** Sends half of a `length`-byte JSON body, waits until the gateway holds its share of the body budget, then drops the connection. */
+async function abandonHalfway(gateway: GatewayProcess, key: string, length: number): Promise<void> {
+  const { hostname, port } = new URL(gateway.url);
+  const req = httpRequest({
+    hostname,
+    port,
+    path: '/v1/videos',
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': String(length) },
+  });
+  req.on('error', () => undefined);
+  req.write(Buffer.concat([Buffer.from('{"model":"alpha/v6","prompt":"'), Buffer.alloc(length / 2, 'x')]));
+  await waitForBytesInFlight(gateway, length * 3);
+  req.destroy();
+}
+
 /** POSTs `length` bytes of JSON, holding the last byte back until `held` resolves (the body stays in flight meanwhile). */
 function fetchHeld(url: string, key: string, length: number, held: Promise<void>): Promise<number> {
   const { hostname, port } = new URL(url);
@@ -365,6 +381,24 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
       expect(small.status).toBe(400);
       release();
       await pending;
+      expect(await balance()).toEqual(before);
+
+      // A client that stops halfway through its body gives its share back: the next 6 MB body is read (a 400 for its prompt), not told to wait.
+      await abandonHalfway(own, key, slow.length);
+      const next = async () =>
+        (
+          await fetch(`${own.url}/v1/videos`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+            body: Buffer.concat([...slow.chunks()]),
+          })
+        ).status;
+      let status = await next();
+      for (let tries = 0; status === 503 && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = await next();
+      }
+      expect(status).toBe(400);
       expect(await balance()).toEqual(before);
     } finally {
       await own.stop();
