@@ -99,18 +99,23 @@ function leanLength(req: Request, limitBytes: number): number {
 
 /** The body read whole: the parser's value, or the parser itself on the same bytes. */
 function settle(req: Request, res: Response, next: NextFunction, body: Buffer, length: number, options: LeanJsonBodyOptions): void {
-  let value: unknown;
-  try {
-    if (body.length !== length || body[0] === BYTE_ORDER_MARK) return readAgain(req, res, next, body, options);
-    options.verify(req, res, body, 'utf-8');
-    const text = body.toString('utf8');
-    if (text[0] !== '{' || text.includes(REPLACEMENT_CHARACTER)) return readAgain(req, res, next, body, options);
-    value = JSON.parse(text);
-  } catch {
-    return readAgain(req, res, next, body, options);
-  }
+  const value = leanValue(req, res, body, length, options);
+  if (value === undefined) return readAgain(req, res, next, body, options);
   req.body = value;
   setImmediate(next);
+}
+
+/** The object the parser would make of `body`, when the lean read can tell it is exactly that; undefined otherwise. */
+function leanValue(req: Request, res: Response, body: Buffer, length: number, { verify }: LeanJsonBodyOptions): object | undefined {
+  if (body.length !== length || body[0] === BYTE_ORDER_MARK) return undefined;
+  try {
+    verify(req, res, body, 'utf-8');
+    const text = body.toString('utf8');
+    if (text[0] !== '{' || text.includes(REPLACEMENT_CHARACTER)) return undefined;
+    return JSON.parse(text) as object;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
