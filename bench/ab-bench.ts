@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_SUBMIT_BODY, BuiltGateway, startBuiltGateway } from './built-gateway';
+import { BENCH_SUBMIT_BODY, BuiltGateway, nodeArgsFrom, startBuiltGateway } from './built-gateway';
 import { load } from './load';
 import { startBenchUpstream } from './upstream-process';
 
@@ -73,8 +73,7 @@ export async function runAbBench(baseline: string, route: AbRoute = 'quote', rou
     run('npm', ['run', 'build'], ROOT);
     gateways.push(await startBuiltGateway(worktree, upstream.url));
     // BENCH_AB_NODE_ARGS: Node options for this checkout's gateway alone (a runtime flag measured against the same code without it).
-    const nodeArgs = (process.env.BENCH_AB_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    gateways.push(await startBuiltGateway(ROOT, upstream.url, { nodeArgs }));
+    gateways.push(await startBuiltGateway(ROOT, upstream.url, { nodeArgs: nodeArgsFrom('BENCH_AB_NODE_ARGS') }));
     for (const gateway of gateways) await load({ ...loadSpec(route, gateway), durationMs: WARM_UP_MS });
     const cpu: number[][] = [[], []];
     const perSecond: number[][] = [[], []];

@@ -8,6 +8,9 @@ const ADMIN = 'bench-admin-token-0123456789';
 /** The body of the benches' submit and quote: family A, 5 s at 720p. */
 export const BENCH_SUBMIT_BODY = JSON.stringify({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5, resolution: '720P' });
 
+/** Node options for a gateway, from an environment variable of space-separated flags (none when unset). */
+export const nodeArgsFrom = (variable: string): string[] => (process.env[variable] ?? '').split(' ').filter(Boolean);
+
 export interface BuiltGateway {
   url: string;
   pid: number;

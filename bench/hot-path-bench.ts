@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_SUBMIT_BODY, startBuiltGateway } from './built-gateway';
+import { BENCH_SUBMIT_BODY, nodeArgsFrom, startBuiltGateway } from './built-gateway';
 import { LoadResult, load } from './load';
 import { startBenchServer, startBenchUpstream } from './upstream-process';
 
@@ -74,7 +74,7 @@ async function start(databaseUrl: string | undefined): Promise<Running> {
   if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' }).status !== 0) throw new Error('npm run build failed');
   const upstream = await startBenchUpstream();
   // BENCH_GATEWAY_NODE_ARGS: Node options for the gateway alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
-  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = nodeArgsFrom('BENCH_GATEWAY_NODE_ARGS');
   const gateway = await startBuiltGateway(ROOT, upstream.url, { databaseUrl, nodeArgs }).catch((error: unknown) => {
     upstream.stop();
     throw error;

@@ -98,6 +98,7 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
     fallback: parseBodies,
     admit: (req, res) => bodyBudget.admit(req, res),
     parser: videoJsonParser,
+    paths: VIDEO_SUBMIT_PATHS,
     verify: videoJsonVerify,
     limitBytes: VIDEO_BODY_LIMIT_BYTES,
   });

@@ -8,8 +8,6 @@ const UTF8_JSON_TYPES: ReadonlySet<string> = new Set([
   'application/json; charset=utf-8',
   'application/json;charset=utf-8',
 ]);
-/** The paths the body router gives the video submit parser (`use` takes each as a prefix). */
-const VIDEO_PATH = /^\/v1\/(?:videos|video\/generations)(?:[/?]|$)/;
 const BYTE_ORDER_MARK = 0xef;
 const REPLACEMENT_CHARACTER = '\uFFFD';
 
@@ -20,6 +18,8 @@ export interface LeanJsonBodyOptions {
   admit(req: Request, res: Response): void;
   /** The parser the body router gives these paths; it reads again, from the bytes already read, any body the lean read does not settle. */
   parser: RequestHandler;
+  /** The paths the body router gives that parser (`use` takes each as a prefix). */
+  paths: readonly string[];
   /** That parser's `verify` and limit. */
   verify(req: Request, res: Response, body: Buffer, encoding: string): void;
   limitBytes: number;
@@ -38,8 +38,10 @@ export interface LeanJsonBodyOptions {
  */
 export function leanJsonBody(options: LeanJsonBodyOptions): RequestHandler {
   const { fallback, admit, limitBytes } = options;
+  // As the router matches a `use` path: the path itself, or it followed by a segment or a query.
+  const underPaths = new RegExp(`^(?:${options.paths.map(escapeRegExp).join('|')})(?:[/?]|$)`);
   return (req: Request, res: Response, next: NextFunction): void => {
-    const length = leanLength(req, limitBytes);
+    const length = leanLength(req, underPaths, limitBytes);
     if (length < 0) return void fallback(req, res, next);
     try {
       admit(req, res);
@@ -79,7 +81,7 @@ export function leanJsonBody(options: LeanJsonBodyOptions): RequestHandler {
 }
 
 /** The body's declared length when the lean read takes the request; -1 when it goes to the fallback. */
-function leanLength(req: Request, limitBytes: number): number {
+function leanLength(req: Request, underPaths: RegExp, limitBytes: number): number {
   const { headers } = req;
   const declared = headers['content-length'];
   if (
@@ -88,7 +90,7 @@ function leanLength(req: Request, limitBytes: number): number {
     headers['transfer-encoding'] !== undefined ||
     headers['content-encoding'] !== undefined ||
     !UTF8_JSON_TYPES.has(headers['content-type'] ?? '') ||
-    !VIDEO_PATH.test(req.url) ||
+    !underPaths.test(req.url) ||
     !/^\d{1,9}$/.test(declared)
   ) {
     return -1;
@@ -139,3 +141,5 @@ function readAgain(req: Request, res: Response, next: NextFunction, body: Buffer
     next();
   });
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
