@@ -46,7 +46,14 @@ describeOnSqlite('fal family', (kind) => {
     expect(lastSubmit().input).toEqual({ prompt: 'a lighthouse at dusk', duration: '10', aspect_ratio: '9:16' });
     expect(lastSubmit().request.headers.authorization).toBe(`Key ${fake.apiKey}`);
     expect(await balance()).toEqual({ quota: before.quota - 10 * PRICE.kling, used_quota: before.used_quota + 10 * PRICE.kling });
+    // OpenAI's SDK reads seconds and size: what was asked.
+    expect((await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body).toMatchObject({ seconds: '10', size: '1080x1920' });
     await expectVideo(res.body.id);
+    expect((await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body).toMatchObject({
+      status: 'completed',
+      seconds: '10',
+      size: '1080x1920',
+    });
     // Status and result were asked on the app, never on the endpoint's subpath.
     const queued = fake.requests.filter((r) => r.path.includes('/requests/')).map((r) => r.path);
     expect(queued.length).toBeGreaterThan(0);
@@ -61,6 +68,8 @@ describeOnSqlite('fal family', (kind) => {
       .expect(200);
     expect(lastSubmit().endpoint).toBe(KLING_I2V);
     expect(lastSubmit().input).toEqual({ prompt: 'she turns to the sea', duration: '5', image_url: DATA_URI });
+    // Nothing asked: the model's default length, its resolution at its first aspect ratio.
+    expect((await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body).toMatchObject({ seconds: '5', size: '1920x1080' });
     await expectVideo(res.body.id);
   });
 
@@ -134,6 +143,10 @@ describeOnSqlite('fal family', (kind) => {
       'last_frame is not taken by fal-veo-3-1',
     ],
     ['text-to-video without a prompt', { model: 'fal-veo-3-1' }, 'prompt', 'prompt is required (text-to-video)'],
+    ['metadata null', { model: 'fal-veo-3-1', prompt: 'p', metadata: null }, 'metadata', 'metadata must be an object'],
+    ['metadata a number', { model: 'fal-veo-3-1', prompt: 'p', metadata: 5 }, 'metadata', 'metadata must be an object'],
+    ['metadata a list', { model: 'fal-veo-3-1', prompt: 'p', metadata: [] }, 'metadata', 'metadata must be an object'],
+    ['metadata true', { model: 'fal-veo-3-1', prompt: 'p', metadata: true }, 'metadata', 'metadata must be an object'],
   ])('refuses %s with a 400 naming the field, nothing charged, nothing sent', async (_name, body, param, message) => {
     const submits = fake.submits.length;
     const before = await balance();

@@ -12,7 +12,8 @@ export const REPLICATE_MODELS: readonly BuiltinModel[] = [
   {
     id: 'replicate-kling-v2-5-turbo-pro',
     label: 'Kling 2.5 Turbo Pro (Replicate)',
-    modes: ['text-to-video', 'image-to-video', 'first-last-frame'],
+    // The model's published schema has no end-frame input (docs/families.md): first-last-frame is refused for it.
+    modes: ['text-to-video', 'image-to-video'],
     durations: [5, 10],
     defaultDuration: 5,
     resolutions: ['1080p'],
@@ -24,7 +25,6 @@ export const REPLICATE_MODELS: readonly BuiltinModel[] = [
       input_map: {
         prompt: 'prompt',
         first_frame: 'start_image',
-        last_frame: 'end_image',
         seconds: 'duration',
         aspect_ratio: 'aspect_ratio',
         negative_prompt: 'negative_prompt',

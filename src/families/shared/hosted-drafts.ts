@@ -43,7 +43,13 @@ export async function hostedDraft(
     const first = input.inputReferenceFile ?? body.input_reference;
     if (settled.frames.first !== undefined && first !== undefined) await stage(settled.frames.first, first, 'input_reference');
     if (settled.frames.last !== undefined && body.last_frame !== undefined) await stage(settled.frames.last, body.last_frame, 'last_frame');
-    const request: HostedTaskRequest = { mode: settled.mode, input: settled.input, images: staged, output: hosted.output };
+    const request: HostedTaskRequest = {
+      mode: settled.mode,
+      input: settled.input,
+      images: staged,
+      output: hosted.output,
+      seconds: settled.quote.seconds,
+    };
     return {
       draft: {
         platform: platform.platform,
@@ -51,6 +57,7 @@ export async function hostedDraft(
         action: settled.mode === 'text-to-video' ? 'textGenerate' : 'imageGenerate',
         mode: settled.mode,
         request,
+        ...(settled.size !== undefined ? { size: settled.size } : {}),
         properties: { input: body.prompt ?? '', origin_model_name: model },
         quote: settled.quote,
       },

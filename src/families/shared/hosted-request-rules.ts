@@ -1,7 +1,7 @@
 import { allowsSeconds, CatalogEntry, ModelMode, secondsOf } from '../../catalog/catalog-entry';
 import { AppError } from '../../common/errors/app-error';
 import type { CatalogModel, SubmitInput } from '../family';
-import { parsePixelSize } from '../pixel-size';
+import { parsePixelSize, pixelSizeOf } from '../pixel-size';
 import type { HostedRoute } from './hosted-route';
 import type { HostedImageRef } from './hosted-image-inputs.service';
 import type { HostedVideoRequestDto } from './hosted-video-request.dto';
@@ -17,6 +17,8 @@ export type HostedTaskRequest = {
   images: Record<string, HostedImageRef>;
   /** Where the answer holds the video URL (the route's `output`, or the platform's usual place). */
   output: string;
+  /** The length asked for (the flat form's `seconds`), whatever the endpoint calls it. */
+  seconds?: number;
 };
 
 /** A request settled against its model's entry and route: everything but the images, which the drafts stage. */
@@ -26,6 +28,8 @@ export interface HostedSettled {
   /** The endpoint field of each image the request carries. */
   frames: { first?: string; last?: string };
   quote: { model: string; resolution: string; seconds: number; audio: boolean };
+  /** The pixel size asked for (the flat form's `size`): the client's, else the resolution at the aspect ratio asked (or the entry's first). */
+  size?: string;
 }
 
 /** The request field a refusal names, for each gateway field (`first_frame` is `input_reference`). */
@@ -103,7 +107,14 @@ export function settleHostedRequest(
       ...(body.last_frame !== undefined ? { last: hosted.inputMap.last_frame!.field } : {}),
     },
     quote: { model, resolution: resolution ?? '*', seconds, audio },
+    size: body.size?.toLowerCase() ?? askedPixelSize(resolution, aspectRatio ?? entry.aspectRatios[0]),
   };
+}
+
+/** `1080p` at `9:16` -> `1080x1920`; undefined for a resolution that names no short side (`4k`) or no ratio. */
+function askedPixelSize(resolution: string | undefined, aspectRatio: string | undefined): string | undefined {
+  const shortSide = /^(\d+)p$/i.exec(resolution ?? '');
+  return shortSide ? pixelSizeOf(Number(shortSide[1]), aspectRatio) : undefined;
 }
 
 /** A multipart field is always a string: a whole-number `seed` and a `true`/`false` `audio` become what they spell. */

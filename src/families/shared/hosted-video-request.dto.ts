@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsString, Matches } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsString, Matches } from 'class-validator';
 import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 
 /** Longer than any hosted model's prompt; a model's own limit is its entry's `prompt_max_length`. */
@@ -85,4 +85,13 @@ export class HostedVideoRequestDto {
   @IsOptionalNotNull()
   @IntegerBetween(0, HOSTED_MAX_SEED, `$property must be an integer between 0 and ${HOSTED_MAX_SEED}`)
   seed?: number;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: "an object (as on every platform); a hosted model's input is what its route's input_map makes, so its keys are not sent",
+  })
+  @IsOptionalNotNull()
+  @IsObject({ message: '$property must be an object' })
+  metadata?: Record<string, unknown>;
 }

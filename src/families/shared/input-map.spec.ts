@@ -165,11 +165,19 @@ describe('settleHostedRequest: the shared fields against the entry and the route
       input: { prompt: 'a fox', duration: '5', resolution: '720p', generate_audio: false },
       frames: {},
       quote: { model: 'm', resolution: '720p', seconds: 5, audio: false },
+      size: '1280x720',
     });
-    expect(settle({ prompt: 'a fox', size: '1080x1920', duration: 10, audio: true, seed: 7 })).toMatchObject({
+    expect(settle({ prompt: 'a fox', size: '1080X1920', duration: 10, audio: true, seed: 7 })).toMatchObject({
       input: { prompt: 'a fox', duration: '10', aspect_ratio: '9:16', resolution: '1080p', generate_audio: true, seed: 7 },
       quote: { resolution: '1080p', seconds: 10, audio: true },
+      size: '1080x1920',
     });
+  });
+
+  it("the size asked (the flat form's size): the client's, else the resolution at the aspect ratio asked or the entry's first", () => {
+    expect(settle({ prompt: 'p', aspect_ratio: '9:16', resolution: '1080p' }).size).toBe('1080x1920');
+    expect(settle({ prompt: 'p', resolution: '1080p' }).size).toBe('1920x1080');
+    expect(settle({ prompt: 'p' }, { entry: { resolutions: ['4k'] } }).size).toBeUndefined();
   });
 
   it('image and last frame: the modes and the fields their images go to', () => {

@@ -51,9 +51,16 @@ describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('checks the builtin model input at the create (422 naming the fields); other models take any input', async () => {
-    const refused = await create({ prompt: 'p', duration: 7, size: '1280x720' });
+    // end_image too: the model's published schema has no end frame (docs/families.md).
+    const refused = await create({
+      prompt: 'p',
+      duration: 7,
+      size: '1280x720',
+      start_image: 'https://x.test/a.png',
+      end_image: 'https://x.test/b.png',
+    });
     expect(refused).toMatchObject({ status: 422, json: { title: 'Input validation failed' } });
-    expect(json(refused)!.invalid_fields.map((field: { field: string }) => field.field)).toEqual(['duration', 'size']);
+    expect(json(refused)!.invalid_fields.map((field: { field: string }) => field.field)).toEqual(['duration', 'size', 'end_image']);
     expect((await create({ anything: 1 }, 'acme/video')).status).toBe(201);
     const byVersion = await emulator.handle(request('POST', '/v1/predictions', { version: 'c'.repeat(64), input: { prompt: 'p' } }), BASE);
     expect(byVersion.status).toBe(201);

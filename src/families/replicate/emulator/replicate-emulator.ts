@@ -28,7 +28,6 @@ export const REPLICATE_MODEL_SCHEMAS: Readonly<Record<string, ReplicateModelSche
       prompt: 'string',
       negative_prompt: 'string',
       start_image: 'string',
-      end_image: 'string',
       image: 'string',
       aspect_ratio: ['16:9', '9:16', '1:1'],
       duration: [5, 10],
