@@ -36,7 +36,7 @@ describeOnSqlite('generations: family B simulator', (kind) => {
     expect((await unified(body.id)).status).toBe('IN_PROGRESS');
     await pollRound(5_000);
     const done = await unified(body.id);
-    expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%', platform: 'beta' });
+    expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%', platform: '', channel_id: 0 });
     // result_url is the gateway's own signed link, and so is the raw record's: the simulator's never reaches a client.
     const signed = new RegExp(`^${gw.url}/v1/videos/${body.id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`);
     expect(done.result_url).toMatch(signed);

@@ -177,7 +177,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
     expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('b'.repeat(1000) + '狗'.repeat(2000));
   });
 
-  it('sends the channel model mapping upstream and shows both names in properties', async () => {
+  it("sends the channel model mapping upstream; the customer's properties name only the public model (the admin sees the upstream one)", async () => {
     const mappedFake = await startBetaEmulator({ apiKey: 'mapped-key', models: { 'beta-1.0-t2v-plus': 't2v' } });
     const channelId = await gw.createChannel({
       ...betaChannelBody(mappedFake),
@@ -191,8 +191,12 @@ describeEachDatabase('generations: family B submit', (kind) => {
       const task = await gw.http.get(`/v1/video/generations/${res.body.id}`).set('Authorization', `Bearer ${customer.key}`).expect(200);
       expect(task.body.data.properties).toEqual({
         input: 'mapped',
-        upstream_model_name: 'beta-1.0-t2v-plus',
+        upstream_model_name: 'beta-1.0-t2v',
         origin_model_name: 'beta-1.0-t2v',
+      });
+      expect(JSON.stringify(task.body)).not.toContain('beta-1.0-t2v-plus');
+      expect((await gw.admin.get(`/api/admin/tasks/${res.body.id}`).expect(200)).body.unified.data.properties).toMatchObject({
+        upstream_model_name: 'beta-1.0-t2v-plus',
       });
     } finally {
       await gw.admin.patch(`/api/admin/channels/${channelId}`, { status: 'disabled' }).expect(200);

@@ -124,7 +124,7 @@ describeOnSqlite('kling family', (kind) => {
     expect(await balance()).toEqual({ quota: before.quota - 5 * 1400, used_quota: before.used_quota + 5 * 1400 });
     await settle();
     const done = await unifiedTask(res.body.id);
-    expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%', platform: 'kling' });
+    expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%', platform: '', channel_id: 0 });
     expect(JSON.stringify(done)).not.toContain(fake.url);
     const link = new URL(done.result_url as string);
     const bytes = await content(`${link.pathname}${link.search}`, false).expect(200);

@@ -99,6 +99,53 @@ describeOnSqlite('videos: family O (OpenAI-compatible upstream)', (kind) => {
     expect(upstreamId).toBeDefined();
   });
 
+  it("never shows a customer the operator's sources: no platform, channel or upstream model name on any surface; the admin sees them", async () => {
+    const username = `sources_${kind}_${process.pid}`;
+    const user = await gw.admin.post('/api/admin/users', { username, password: 'pass-word-1', quota: QUOTA }).expect(201);
+    const key = (await gw.admin.post(`/api/admin/users/${user.body.id}/keys`, { name: 'k' }).expect(201)).body.key as string;
+    const session = await gw.http.post('/console/api/session').send({ username, password: 'pass-word-1' }).expect(200);
+    const cookie = String(session.headers['set-cookie'][0]).split(';')[0];
+    const id = (await as(key).post('/v1/videos').send({ model: 'chained-v6', prompt: 'waves', seconds: '4' }).expect(200)).body.id;
+    expect((await lastSubmit()).json).toMatchObject({ model: 'upstream-v6' });
+    const seen = async () => [
+      (await as(key).get(`/v1/video/generations/${id}`).expect(200)).body,
+      (await as(key).get(`/v1/videos/${id}`).expect(200)).body,
+      (await as(key).get('/v1/videos').expect(200)).body,
+      (await gw.http.get(`/console/api/tasks/${id}`).set('Cookie', cookie).expect(200)).body,
+      (await gw.http.get('/console/api/tasks').set('Cookie', cookie).expect(200)).body,
+    ];
+    const channelId = (await gw.admin.get(`/api/admin/tasks/${id}`).expect(200)).body.channel_id as number;
+    for (const round of [0, 1, 2, 3]) {
+      if (round > 0) await pollRound();
+      for (const body of await seen()) {
+        // The provider's own answer names the model it ran: a customer reads the public id there too.
+        expect(JSON.stringify(body)).not.toMatch(/upstream-v6|"platform":"openai"|openai-compatible/);
+        expect(JSON.stringify(body)).not.toContain(`"channel_id":${channelId}`);
+      }
+    }
+    const unified = (await as(key).get(`/v1/video/generations/${id}`).expect(200)).body.data;
+    expect(unified).toMatchObject({
+      status: 'SUCCESS',
+      platform: '',
+      channel_id: 0,
+      properties: { upstream_model_name: 'chained-v6', origin_model_name: 'chained-v6' },
+    });
+    expect(unified.data.model).toBe('chained-v6');
+    expect((await gw.http.get(`/console/api/tasks/${id}`).set('Cookie', cookie).expect(200)).body.unified.data).toMatchObject({
+      platform: '',
+      channel_id: 0,
+    });
+    // The operator's drawer shows where the task went.
+    const admin = (await gw.admin.get(`/api/admin/tasks/${id}`).expect(200)).body;
+    expect(admin).toMatchObject({ upstream_model: 'upstream-v6', channel_id: channelId });
+    expect(admin.unified.data).toMatchObject({
+      platform: 'openai',
+      channel_id: channelId,
+      properties: { upstream_model_name: 'upstream-v6' },
+      data: { model: 'upstream-v6' },
+    });
+  });
+
   it('treats an unknown upstream status as transient: the task goes on and completes', async () => {
     fake.scriptNext(['queued', { body: { id: 'x', object: 'video', status: 'archiving', progress: 50 } }, 'completed']);
     const res = await submit({ model: 'chained-v6', prompt: 'fog', seconds: '4' }).expect(200);

@@ -31,15 +31,23 @@ export function shownUpstreamResponse(value: unknown): Record<string, unknown> {
   return capStoredResponse(scrub(value) as Record<string, unknown>, MAX_SHOWN_RESPONSE_BYTES);
 }
 
+/**
+ * Who reads the unified form: a customer never learns where the operator sends a task (its platform,
+ * channel or upstream model name: blank, 0 and the public model id); the operator's views show them.
+ */
+export type UnifiedAudience = 'customer' | 'operator';
+
 /** Any platform's task in the unified form; fail_reason and result_url only in their terminal state. */
-export function toUnifiedTask(task: TaskEntity, links: ContentLinks): UnifiedTask {
+export function toUnifiedTask(task: TaskEntity, links: ContentLinks, audience: UnifiedAudience = 'customer'): UnifiedTask {
+  const operator = audience === 'operator';
+  const shown = shownUpstreamResponse(task.upstreamResponse);
   return {
     id: task.id,
     task_id: task.taskId,
-    platform: task.platform,
+    platform: operator ? task.platform : '',
     user_id: task.userId,
     group: task.group,
-    channel_id: task.channelId ?? 0,
+    channel_id: operator ? (task.channelId ?? 0) : 0,
     quota: task.quota,
     action: task.action,
     status: task.status,
@@ -54,11 +62,29 @@ export function toUnifiedTask(task: TaskEntity, links: ContentLinks): UnifiedTas
     progress: `${task.progress}%`,
     properties: {
       input: textOf(task.properties?.input) ?? textOf(task.request?.prompt) ?? '',
-      upstream_model_name: task.upstreamModel,
+      upstream_model_name: operator ? task.upstreamModel : task.model,
       origin_model_name: task.model,
     },
-    data: withOwnVideoLinks(shownUpstreamResponse(task.upstreamResponse), task.status === 'SUCCESS' ? links.contentUrl(task) : null),
+    data: withOwnVideoLinks(
+      operator ? shown : withoutUpstreamModel(shown, task.upstreamModel, task.model),
+      task.status === 'SUCCESS' ? links.contentUrl(task) : null,
+    ),
   };
+}
+
+/**
+ * The provider's answer names the model it ran (OpenAI's `model`, Replicate's `owner/name`, Veo's
+ * `models/<id>/operations/...`): for a customer, that name is the public id wherever it appears.
+ */
+function withoutUpstreamModel(value: Record<string, unknown>, upstreamModel: string, publicModel: string): Record<string, unknown> {
+  if (!upstreamModel || upstreamModel === publicModel) return value;
+  const replace = (field: unknown): unknown => {
+    if (typeof field === 'string') return field.split(upstreamModel).join(publicModel);
+    if (Array.isArray(field)) return field.map(replace);
+    if (field && typeof field === 'object') return Object.fromEntries(Object.entries(field).map(([key, item]) => [key, replace(item)]));
+    return field;
+  };
+  return replace(value) as Record<string, unknown>;
 }
 
 /**
@@ -81,8 +107,12 @@ function withOwnVideoLinks(value: Record<string, unknown>, ownLink: string | nul
   return replace('', value) as Record<string, unknown>;
 }
 
-export const toUnifiedTaskResponse = (task: TaskEntity, links: ContentLinks): UnifiedTaskResponse => ({
+export const toUnifiedTaskResponse = (
+  task: TaskEntity,
+  links: ContentLinks,
+  audience: UnifiedAudience = 'customer',
+): UnifiedTaskResponse => ({
   code: 'success',
   message: '',
-  data: toUnifiedTask(task, links),
+  data: toUnifiedTask(task, links, audience),
 });

@@ -98,7 +98,7 @@ export class TaskDetailService {
       failure_reason: task.status === 'FAILURE' ? task.failReason : null,
       thumbnail: task.status === 'SUCCESS' && archive.hasThumbnail,
       flat: toFlatVideo(task, this.links),
-      unified: toUnifiedTaskResponse(task, this.links),
+      unified: toUnifiedTaskResponse(task, this.links, audience === 'admin' ? 'operator' : 'customer'),
       charge: movement(ledger, charges, audience),
       refund: movement(ledger, refunds, audience),
       timeline: buildTimeline({ task, archivedAt: archive.archivedAt, events, ledger, webhooks }, audience),

@@ -6,7 +6,10 @@ export class UnifiedTaskProperties {
   @ApiProperty({ description: 'Input echo: the prompt as forwarded (after truncation)' })
   input: string;
 
-  @ApiProperty({ description: 'Model name sent upstream', example: 'beta-1.0-t2v' })
+  @ApiProperty({
+    description: "The model the task runs, as the client knows it (the operator's upstream name shows only in the admin views)",
+    example: 'beta-1.0-t2v',
+  })
   upstream_model_name: string;
 
   @ApiProperty({ description: 'Model name requested by the client', example: 'beta-1.0-t2v' })
@@ -21,7 +24,11 @@ export class UnifiedTask {
   @ApiProperty({ description: 'Public task id', example: 'task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ' })
   task_id: string;
 
-  @ApiProperty({ description: "The task's family (its channels' platform)", enum: FAMILY_PLATFORMS, example: 'beta' })
+  @ApiProperty({
+    description: "Empty: which platform serves a task is the operator's (the admin views show it)",
+    enum: ['', ...FAMILY_PLATFORMS],
+    example: '',
+  })
   platform: string;
 
   @ApiProperty({ example: 7 })
@@ -30,7 +37,7 @@ export class UnifiedTask {
   @ApiProperty({ example: 'default' })
   group: string;
 
-  @ApiProperty({ example: 1 })
+  @ApiProperty({ description: "0: which channel serves a task is the operator's (the admin views show it)", example: 0 })
   channel_id: number;
 
   @ApiProperty({ description: 'Raw quota billed for the task (refunded on FAILURE)', example: 7500 })
@@ -105,10 +112,10 @@ export class UnifiedTaskResponse {
 const common = {
   id: 42,
   task_id: 'task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ',
-  platform: 'beta',
+  platform: '',
   user_id: 7,
   group: 'default',
-  channel_id: 1,
+  channel_id: 0,
   quota: 7500,
   action: 'textGenerate',
   submit_time: 1767268800,
