@@ -9,6 +9,7 @@ import {
   acceptedWithoutId,
   callTimeoutMs,
   PollOutcome,
+  ProviderUsage,
   SubmitDeadline,
   SubmitOutcome,
   UpstreamAdapter,
@@ -31,17 +32,26 @@ export interface BearerJsonProtocol<E> {
   emptyAnswers?: boolean;
 }
 
-/** A submit that is one POST of the task's body, answered with the provider's task id (see BearerJsonAdapter.postForTaskId). */
-export interface OnePostSubmit<R> {
+/**
+ * The one call that creates the provider's task: a POST of the task's body, answered with the
+ * provider's id of it. Made only by BearerJsonAdapter.submit (see there), never by a family.
+ */
+export interface ProviderCreate {
   path: string;
   timeoutMs: number;
-  body(task: UpstreamTask<R>): unknown;
-  /** Where the answer carries the task id. */
+  body: unknown;
+  /**
+   * Where the answer carries the task id. A family's reading may throw the refusal a 2xx answer
+   * states (MiniMax's `base_resp`, a task Vidu failed at once): the provider said no, so it is not accepted.
+   */
   taskIdOf(answer: unknown): unknown;
-  /** The transient error's message when the id is missing (or longer than `maxIdLength`). */
-  missingIdMessage: string;
-  maxIdLength?: number;
+  /** What a usable id looks like (default: a string of 1 to 128 characters). */
+  isTaskId?(id: string): boolean;
+  /** What the answer says the task costs the provider (Vidu's `credits`). */
+  providerUsageOf?(answer: unknown): ProviderUsage | undefined;
 }
+
+const usableTaskId = (id: string): boolean => id.length > 0 && id.length <= 128;
 
 /**
  * An adapter whose every call is Bearer JSON (families B, C, O, Kling, MiniMax, Runway): the model goes
@@ -64,28 +74,35 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
     return publicModel;
   }
 
-  abstract submit(task: UpstreamTask<R>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome<R>>;
+  /**
+   * Everything a submit does before its create call (uploads, the body): the create call itself is
+   * the seam's (submit), so no family can make it without marking a lost answer as one that may
+   * have been accepted.
+   */
+  protected abstract creation(task: UpstreamTask<R>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<ProviderCreate>;
 
   abstract poll(task: UpstreamTask<R>, channel: ChannelEntity): Promise<PollOutcome>;
 
-  /** A submit that is one POST, within the submit's deadline (and stopped when its signal aborts). */
-  protected async postForTaskId(
-    spec: OnePostSubmit<R>,
-    task: UpstreamTask<R>,
-    channel: ChannelEntity,
-    deadline?: SubmitDeadline,
-  ): Promise<SubmitOutcome<R>> {
-    const { path, timeoutMs, body, taskIdOf, missingIdMessage, maxIdLength = Infinity } = spec;
-    const payload = body(task);
-    const response = await this.call(channel, 'POST', path, callTimeoutMs(timeoutMs, deadline), {
-      body: payload,
+  /**
+   * A submit: the family's creation, then its one create call, within the submit's deadline (and
+   * stopped when its signal aborts). Whatever may mean the provider has the task (the call went out
+   * and its answer was lost, timed out or cut off; a 2xx that is not JSON or has no usable id; a 504)
+   * is marked as may have been accepted, and the task is never sent to another channel.
+   * Families do not override it (src/upstream/provider-create.spec.ts checks every registered one).
+   */
+  async submit(task: UpstreamTask<R>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome<R>> {
+    const create = await this.creation(task, channel, deadline);
+    const response = await this.send(channel, 'POST', create.path, callTimeoutMs(create.timeoutMs, deadline), {
+      body: create.body,
       signal: deadline?.signal,
       task,
       createsTask: true,
     });
-    const id = taskIdOf(response.data);
-    if (typeof id !== 'string' || !id || id.length > maxIdLength) throw acceptedWithoutId(missingIdMessage);
-    return { upstreamTaskId: id };
+    const id = create.taskIdOf(response.data);
+    if (typeof id !== 'string' || !(create.isTaskId ?? usableTaskId)(id))
+      throw acceptedWithoutId('the provider accepted the submit without a usable task id');
+    const providerUsage = create.providerUsageOf?.(response.data);
+    return { upstreamTaskId: id, ...(providerUsage ? { providerUsage } : {}) };
   }
 
   /** The channel's rules for links the provider hands out. */
@@ -95,14 +112,24 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
 
   /**
    * A call about `task` (if any) tells the upstream how many gateways its submit passed through.
-   * `createsTask`: the submit's POST that creates the provider's task (see BearerJsonRequest).
+   * Never the create call: that is submit's alone.
    */
   protected call(
     channel: ChannelEntity,
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     timeout: number,
-    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R>; createsTask?: boolean } = {},
+    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R> } = {},
+  ): Promise<AxiosResponse> {
+    return this.send(channel, method, path, timeout, options);
+  }
+
+  private send(
+    channel: ChannelEntity,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    timeout: number,
+    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R>; createsTask?: boolean },
   ): Promise<AxiosResponse> {
     const { provider, postHeaders, headers, mapError, authHeaders, emptyAnswers } = this.protocol;
     const { body, signal, task, createsTask } = options;

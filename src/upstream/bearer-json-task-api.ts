@@ -30,7 +30,7 @@ export interface BearerJsonRequest {
   authHeaders?: Record<string, string>;
   /** A 2xx with no body reads as `{}` (xAI's 202 while a video is still being made); otherwise it is transient. */
   emptyAnswers?: boolean;
-  /** The call that creates the provider's task: an answer lost after it went out, or a 2xx that is not JSON, may mean it was accepted. */
+  /** The call that creates the provider's task: an answer lost after it went out, a 2xx that is not JSON, or a 504, may mean it was accepted. */
   createsTask?: boolean;
 }
 
@@ -93,10 +93,19 @@ export async function callBearerJson<E>(
   }
   const errorBody = typeof response.data === 'object' && response.data !== null ? (response.data as E) : undefined;
   const error = mapError(response.status, errorBody, response.headers['retry-after']);
+  if (request.createsTask) markIfMayHaveBeenAccepted(error, response.status);
   // The mappers pass on codes only; a code that is the channel's key is still not repeated.
   const secrets = channelSecrets(channel);
   if (secrets.some((secret) => error.message.includes(secret))) error.message = sanitizeProviderText(error.message, secrets);
   throw error;
+}
+
+/**
+ * A 504 to the create call is a proxy in front of the provider that stopped waiting: the request
+ * went on, so the provider may have the task (any other status is the provider's own refusal).
+ */
+export function markIfMayHaveBeenAccepted(error: UpstreamError, httpStatus: number): void {
+  if (httpStatus === 504) error.details.mayHaveBeenAccepted = true;
 }
 
 /** The provider's id of a submitted task; a task without one cannot be queried on this channel. */

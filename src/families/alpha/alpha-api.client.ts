@@ -4,7 +4,7 @@ import type { AxiosRequestConfig, AxiosResponse } from 'axios';
 import { Clock } from '../../common/runtime/clock';
 import { gatewayHopsHeader } from '../../common/http/gateway-hops';
 import { newUuid } from '../../common/runtime/random-id';
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
+import { markIfMayHaveBeenAccepted, parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { acceptedWithoutId, callTimeoutMs, SubmitDeadline, UpstreamError } from '../../upstream/upstream-adapter';
 import { MAX_PROVIDER_BODY_BYTES } from '../../upstream/provider-text';
@@ -102,7 +102,7 @@ export class AlphaApiClient {
     return { result: resp, raw };
   }
 
-  /** `createsTask`: generate, whose answer lost after it went out (or unreadable) may mean the provider has the video. */
+  /** `createsTask`: generate, whose answer lost after it went out (unreadable, or a 504) may mean the provider has the video. */
   private async call<T>(
     channel: ChannelEntity,
     traceId: string,
@@ -136,8 +136,16 @@ export class AlphaApiClient {
     const code = body?.ErrCode ?? body?.err_code;
     const message = (body?.ErrMsg ?? body?.err_msg) as string | undefined;
     const retryAfter = parseRetryAfter(response.headers['retry-after'], this.clock.now());
-    if (code !== undefined && code !== null && Number(code) !== 0) throw alphaError(Number(code), message, response.status, retryAfter);
-    if (response.status >= 300) throw alphaError(undefined, message, response.status, retryAfter);
+    const refused =
+      code !== undefined && code !== null && Number(code) !== 0
+        ? alphaError(Number(code), message, response.status, retryAfter)
+        : response.status >= 300
+          ? alphaError(undefined, message, response.status, retryAfter)
+          : null;
+    if (refused) {
+      if (createsTask) markIfMayHaveBeenAccepted(refused, response.status);
+      throw refused;
+    }
     if (!body || Number(code) !== 0) {
       const message = `unparseable provider response (HTTP ${response.status})`;
       throw createsTask ? acceptedWithoutId(message) : new UpstreamError('transient', message);

@@ -2,11 +2,10 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonTaskAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { PollOutcome, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
+import type { PollOutcome } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
-import type { OnePostSubmit } from '../../upstream/bearer-json-adapter';
 import { mapBetaError } from './beta-errors';
 import { BETA_SUBMIT_PATH, BetaErrorBody, BetaQueryBody, betaQueryPath, buildBetaSubmitBody } from './beta-protocol';
 import { mapBetaQuery } from './beta-query-mapping';
@@ -32,13 +31,14 @@ export function betaProgress(state: PollOutcome['state'], capability: string | u
 }
 
 /** The submit: one POST with the body of the task's capability, answered with `output.task_id`. */
-const BETA_SUBMIT: OnePostSubmit<BetaTaskRequest> = {
-  path: BETA_SUBMIT_PATH,
-  timeoutMs: SUBMIT_TIMEOUT_MS,
-  body: (task) => buildBetaSubmitBody(task.request, task.upstreamModel),
-  taskIdOf: (answer) => (answer as BetaQueryBody | undefined)?.output?.task_id,
-  missingIdMessage: 'the provider accepted the submit without an output.task_id',
-};
+function betaCreate(task: UpstreamTask<BetaTaskRequest>): ProviderCreate {
+  return {
+    path: BETA_SUBMIT_PATH,
+    timeoutMs: SUBMIT_TIMEOUT_MS,
+    body: buildBetaSubmitBody(task.request, task.upstreamModel),
+    taskIdOf: (answer) => (answer as BetaQueryBody | undefined)?.output?.task_id,
+  };
+}
 
 /** Family B wire protocol: async submit with `X-DashScope-Async: enable`, task query by id. */
 @Injectable()
@@ -66,8 +66,8 @@ export class BetaUpstreamAdapter extends BearerJsonTaskAdapter<BetaErrorBody, Be
     });
   }
 
-  submit(task: UpstreamTask<BetaTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    return this.postForTaskId(BETA_SUBMIT, task, channel, deadline);
+  protected async creation(task: UpstreamTask<BetaTaskRequest>): Promise<ProviderCreate> {
+    return betaCreate(task);
   }
 
   async poll(task: UpstreamTask<BetaTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {

@@ -2,18 +2,11 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { providerCode } from '../../upstream/provider-text';
-import {
-  callTimeoutMs,
-  CancellableState,
-  PollOutcome,
-  SubmitDeadline,
-  SubmitOutcome,
-  UpstreamError,
-} from '../../upstream/upstream-adapter';
+import { CancellableState, PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
 import { hostedInput } from '../shared/hosted-drafts';
@@ -36,7 +29,6 @@ import {
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
-const MAX_REQUEST_ID_LENGTH = 128;
 /** An app and request id that cannot exist, asked by the connectivity probe. */
 const PROBE_ENDPOINT: FalEndpoint = { id: 'fal-ai/gateway-probe', app: 'fal-ai/gateway-probe' };
 const PROBE_REQUEST_ID = '00000000-0000-0000-0000-000000000000';
@@ -80,19 +72,14 @@ export class FalUpstreamAdapter extends BearerJsonAdapter<FalErrorBody, HostedTa
     return ['queued'];
   }
 
-  /** One POST of the endpoint's input (the task's mode picked the endpoint), within the submit's deadline. */
-  async submit(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    const endpoint = endpointOf(task);
-    const body = hostedInput(task.request, (ref) => this.images.uri(ref));
-    const response = await this.call(channel, 'POST', falSubmitPath(endpoint), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
-      body,
-      signal: deadline?.signal,
-      task,
-    });
-    const id = (response.data as FalSubmitAnswer).request_id;
-    if (typeof id !== 'string' || !id || id.length > MAX_REQUEST_ID_LENGTH)
-      throw new UpstreamError('transient', 'the provider accepted the submit without a usable request id');
-    return { upstreamTaskId: id };
+  /** One POST of the endpoint's input (the task's mode picked the endpoint). */
+  protected async creation(task: UpstreamTask<HostedTaskRequest>): Promise<ProviderCreate> {
+    return {
+      path: falSubmitPath(endpointOf(task)),
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+      body: hostedInput(task.request, (ref) => this.images.uri(ref)),
+      taskIdOf: (answer) => (answer as FalSubmitAnswer).request_id,
+    };
   }
 
   /** The status; once COMPLETED, the result decides: the video, or how the request failed. */

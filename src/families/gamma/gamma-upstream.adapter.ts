@@ -1,10 +1,10 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonTaskAdapter, OnePostSubmit } from '../../upstream/bearer-json-adapter';
+import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { CancellableState, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
+import type { CancellableState } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapGammaError } from './gamma-errors';
 import { buildGammaSubmitBody, GAMMA_TASKS_PATH, GammaErrorBody, GammaTaskRequest, gammaTaskPath } from './gamma-protocol';
@@ -13,13 +13,14 @@ import { mapGammaQuery } from './gamma-query-mapping';
 const SUBMIT_TIMEOUT_MS = 30_000;
 const QUERY_TIMEOUT_MS = 15_000;
 
-const GAMMA_SUBMIT: OnePostSubmit<GammaTaskRequest> = {
-  path: GAMMA_TASKS_PATH,
-  timeoutMs: SUBMIT_TIMEOUT_MS,
-  body: (task) => buildGammaSubmitBody(task.request, task.upstreamModel),
-  taskIdOf: (answer) => (answer as { id?: unknown }).id,
-  missingIdMessage: 'the provider accepted the submit without an id',
-};
+function gammaCreate(task: UpstreamTask<GammaTaskRequest>): ProviderCreate {
+  return {
+    path: GAMMA_TASKS_PATH,
+    timeoutMs: SUBMIT_TIMEOUT_MS,
+    body: buildGammaSubmitBody(task.request, task.upstreamModel),
+    taskIdOf: (answer) => (answer as { id?: unknown }).id,
+  };
+}
 
 /** Family C data plane: `POST /api/v3/contents/generations/tasks`, then query by id, `DELETE` it to cancel (Bearer auth). */
 @Injectable()
@@ -41,8 +42,8 @@ export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody, 
     });
   }
 
-  submit(task: UpstreamTask<GammaTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    return this.postForTaskId(GAMMA_SUBMIT, task, channel, deadline);
+  protected async creation(task: UpstreamTask<GammaTaskRequest>): Promise<ProviderCreate> {
+    return gammaCreate(task);
   }
 
   /** The provider cancels a task only while it is still `queued`; a running one it refuses. */

@@ -2,17 +2,10 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import {
-  acceptedWithoutId,
-  callTimeoutMs,
-  PollOutcome,
-  SubmitDeadline,
-  SubmitOutcome,
-  UpstreamError,
-} from '../../upstream/upstream-adapter';
+import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapKlingError } from './kling-errors';
 import { KlingInputImages } from './kling-input-images.service';
@@ -57,19 +50,14 @@ export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope, Kling
   }
 
   /** One POST to the endpoint of the task's mode, within the submit's deadline. */
-  async submit(task: UpstreamTask<KlingTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+  protected async creation(task: UpstreamTask<KlingTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
-    const body = buildKlingBody(request, task.upstreamModel, (sha256) => this.images.base64(sha256));
-    const response = await this.call(channel, 'POST', klingCreatePath(request.endpoint), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
-      body,
-      signal: deadline?.signal,
-      task,
-      createsTask: true,
-    });
-    const id = (response.data as KlingEnvelope).data?.task_id;
-    if (typeof id !== 'string' || !id || id.length > 128)
-      throw acceptedWithoutId('the provider accepted the submit without a usable task id');
-    return { upstreamTaskId: id };
+    return {
+      path: klingCreatePath(request.endpoint),
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+      body: buildKlingBody(request, task.upstreamModel, (sha256) => this.images.base64(sha256)),
+      taskIdOf: (answer) => (answer as KlingEnvelope).data?.task_id,
+    };
   }
 
   async poll(task: UpstreamTask<KlingTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {

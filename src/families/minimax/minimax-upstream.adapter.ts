@@ -3,11 +3,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { isShowableLink } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonAdapter, OnePostSubmit } from '../../upstream/bearer-json-adapter';
+import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
-import type { PollOutcome, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
+import type { PollOutcome } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapMinimaxError, minimaxAnswerError } from './minimax-errors';
 import { MinimaxInputImages } from './minimax-input-images.service';
@@ -26,10 +26,13 @@ import { readMinimaxQuery } from './minimax-query-mapping';
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
 
-/** The task id of a submit answer; a `base_resp` error (MiniMax answers them with HTTP 200) is thrown as its kind. */
+/**
+ * The task id of a submit answer; a `base_resp` error (MiniMax answers them with HTTP 200) is thrown
+ * as its kind. An answer with no `base_resp` states no refusal: without a task id, it may have been accepted.
+ */
 function minimaxTaskIdOf(answer: unknown): unknown {
   const error = minimaxAnswerError(answer);
-  if (error) throw error;
+  if (error && error.details.upstreamCode !== undefined) throw error;
   return (answer as MinimaxSubmitAnswer).task_id;
 }
 
@@ -45,25 +48,26 @@ export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer, Min
   readonly defaultPollIntervalMs = 10_000;
   readonly expectedDurationMs = 180_000;
 
-  private readonly submitSpec: OnePostSubmit<MinimaxTaskRequest>;
-
-  constructor(http: HttpService, clock: Clock, images: MinimaxInputImages, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    http: HttpService,
+    clock: Clock,
+    private readonly images: MinimaxInputImages,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
     super(http, config, {
       provider: 'MiniMax',
       mapError: (status, errorBody, retryAfter) => mapMinimaxError(status, errorBody, retryAfter, clock.now()),
     });
-    this.submitSpec = {
-      path: MINIMAX_SUBMIT_PATH,
-      timeoutMs: SUBMIT_TIMEOUT_MS,
-      body: (task) => buildMinimaxSubmitBody(task.request, task.upstreamModel, (image) => images.toProviderValue(image)),
-      taskIdOf: minimaxTaskIdOf,
-      missingIdMessage: 'the provider accepted the submit without a task_id',
-      maxIdLength: 64,
-    };
   }
 
-  submit(task: UpstreamTask<MinimaxTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    return this.postForTaskId(this.submitSpec, task, channel, deadline);
+  protected async creation(task: UpstreamTask<MinimaxTaskRequest>): Promise<ProviderCreate> {
+    return {
+      path: MINIMAX_SUBMIT_PATH,
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+      body: buildMinimaxSubmitBody(task.request, task.upstreamModel, (image) => this.images.toProviderValue(image)),
+      taskIdOf: minimaxTaskIdOf,
+      isTaskId: (id) => id.length > 0 && id.length <= 64,
+    };
   }
 
   async poll(task: UpstreamTask<MinimaxTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {

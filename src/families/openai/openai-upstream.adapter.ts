@@ -2,10 +2,10 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonAdapter, OnePostSubmit } from '../../upstream/bearer-json-adapter';
+import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { PollOutcome, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
+import type { PollOutcome } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapOpenAiError } from './openai-errors';
 import { OpenAiInputFiles } from './openai-input-files.service';
@@ -47,25 +47,25 @@ export class OpenAiUpstreamAdapter extends BearerJsonAdapter<OpenAiErrorBody, Op
   readonly defaultPollIntervalMs = 5_000;
   readonly expectedDurationMs = 120_000;
 
-  private readonly submitSpec: OnePostSubmit<OpenAiTaskRequest>;
-
-  constructor(http: HttpService, clock: Clock, files: OpenAiInputFiles, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    http: HttpService,
+    clock: Clock,
+    private readonly files: OpenAiInputFiles,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
     super(http, config, {
       provider: 'family O',
       mapError: (status, errorBody, retryAfter) => mapOpenAiError(status, errorBody, retryAfter, clock.now()),
     });
-    this.submitSpec = {
-      path: OPENAI_VIDEOS_PATH,
-      timeoutMs: SUBMIT_TIMEOUT_MS,
-      body: (task) => openAiSubmitBody(task, files),
-      taskIdOf: (answer) => (answer as { id?: unknown }).id,
-      missingIdMessage: 'the provider accepted the submit without a usable id',
-      maxIdLength: 128,
-    };
   }
 
-  submit(task: UpstreamTask<OpenAiTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
-    return this.postForTaskId(this.submitSpec, task, channel, deadline);
+  protected async creation(task: UpstreamTask<OpenAiTaskRequest>): Promise<ProviderCreate> {
+    return {
+      path: OPENAI_VIDEOS_PATH,
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+      body: openAiSubmitBody(task, this.files),
+      taskIdOf: (answer) => (answer as { id?: unknown }).id,
+    };
   }
 
   async poll(task: UpstreamTask<OpenAiTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {

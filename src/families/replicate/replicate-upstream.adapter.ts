@@ -2,10 +2,10 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { hostedInput } from '../shared/hosted-drafts';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
@@ -25,7 +25,6 @@ import {
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
-const MAX_PREDICTION_ID_LENGTH = 128;
 /** The states of a prediction that has ended: a cancel sent then changes nothing. */
 const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
 
@@ -56,23 +55,15 @@ export class ReplicateUpstreamAdapter extends BearerJsonAdapter<ReplicateErrorBo
     });
   }
 
-  /** One create of the route's model (its version when it names one), within the submit's deadline. */
-  async submit(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+  /** One create of the route's model (its version when it names one). */
+  protected async creation(task: UpstreamTask<HostedTaskRequest>): Promise<ProviderCreate> {
     const model = replicateModelOf(task.upstreamModel);
     if (!model) throw new UpstreamError('channel', 'the model is routed to a Replicate model that is not owner/name or owner/name:version');
     const { path, body } = replicateCreate(
       model,
       hostedInput(task.request, (ref) => this.images.uri(ref)),
     );
-    const response = await this.call(channel, 'POST', path, callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
-      body,
-      signal: deadline?.signal,
-      task,
-    });
-    const id = (response.data as ReplicatePrediction).id;
-    if (typeof id !== 'string' || !id || id.length > MAX_PREDICTION_ID_LENGTH)
-      throw new UpstreamError('transient', 'the provider accepted the submit without a usable prediction id');
-    return { upstreamTaskId: id };
+    return { path, timeoutMs: SUBMIT_TIMEOUT_MS, body, taskIdOf: (answer) => (answer as ReplicatePrediction).id };
   }
 
   async poll(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {

@@ -2,10 +2,9 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonTaskAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { acceptedWithoutId, callTimeoutMs, SubmitDeadline, SubmitOutcome } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapRunwayError, RUNWAY_TASK_NOT_FOUND } from './runway-errors';
 import { RunwayInputImages } from './runway-input-images.service';
@@ -49,19 +48,15 @@ export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody
   }
 
   /** One POST to the endpoint of the task's mode, within the submit's deadline. */
-  async submit(task: UpstreamTask<RunwayTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+  protected async creation(task: UpstreamTask<RunwayTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
-    const body = buildRunwayBody(request, task.upstreamModel, (ref) => this.images.uri(ref));
-    const response = await this.call(channel, 'POST', runwaySubmitPath(request), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
-      body,
-      signal: deadline?.signal,
-      task,
-      createsTask: true,
-    });
-    const id = (response.data as { id?: unknown }).id;
-    if (typeof id !== 'string' || !id || id.length > MAX_TASK_ID_LENGTH)
-      throw acceptedWithoutId('the provider accepted the submit without a usable id');
-    return { upstreamTaskId: id };
+    return {
+      path: runwaySubmitPath(request),
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+      body: buildRunwayBody(request, task.upstreamModel, (ref) => this.images.uri(ref)),
+      taskIdOf: (answer) => (answer as { id?: unknown }).id,
+      isTaskId: (id) => id.length > 0 && id.length <= MAX_TASK_ID_LENGTH,
+    };
   }
 
   /** Runway cancels a PENDING, THROTTLED or RUNNING task (and deletes one in any other state: callers ask only while it runs). */

@@ -1,20 +1,11 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AxiosResponse } from 'axios';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { callBearerJson, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { channelLinkPolicy } from '../../upstream/channel-link-policy';
-import {
-  acceptedWithoutId,
-  callTimeoutMs,
-  PollOutcome,
-  SubmitDeadline,
-  SubmitOutcome,
-  UpstreamAdapter,
-  UpstreamError,
-} from '../../upstream/upstream-adapter';
+import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import { mapVeoError } from './veo-errors';
@@ -39,44 +30,41 @@ const QUERY_TIMEOUT_MS = 15_000;
  * channel's key as `x-goog-api-key` (sent to the channel's origin only). Not de-duplicated, not cancellable.
  */
 @Injectable()
-export class VeoUpstreamAdapter implements UpstreamAdapter<VeoTaskRequest> {
+export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskRequest> {
   readonly platform = 'veo' as const;
   /** Google's samples poll every 10 s; a video takes 11 s to 6 min. */
   readonly defaultPollIntervalMs = 10_000;
   readonly expectedDurationMs = 120_000;
-  readonly idempotentSubmit = false;
 
   constructor(
-    private readonly http: HttpService,
-    private readonly clock: Clock,
+    http: HttpService,
+    clock: Clock,
     private readonly images: StagedImageInputs,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  defaultUpstreamModel(publicModel: string): string {
-    return publicModel;
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super(http, config, {
+      provider: 'Veo',
+      authHeaders: (channel) => ({ 'x-goog-api-key': channel.apiKey }),
+      mapError: (status, body, retryAfter) => mapVeoError(status, body, retryAfter, clock.now()),
+    });
   }
 
-  async submit(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome> {
+  protected async creation(task: UpstreamTask<VeoTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
-    const body = buildVeoSubmitBody(request, { image: await this.inline(request.image), lastFrame: await this.inline(request.lastFrame) });
-    const response = await this.call(channel, 'POST', veoSubmitPath(task.upstreamModel), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
-      body,
-      signal: deadline?.signal,
-      task,
-      createsTask: true,
-    });
-    const name = (response.data as { name?: unknown }).name;
-    if (typeof name !== 'string' || !VEO_OPERATION_NAME.test(name))
-      throw acceptedWithoutId('the provider accepted the submit without a usable operation name');
-    return { upstreamTaskId: name };
+    return {
+      path: veoSubmitPath(task.upstreamModel),
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+      body: buildVeoSubmitBody(request, { image: await this.inline(request.image), lastFrame: await this.inline(request.lastFrame) }),
+      taskIdOf: (answer) => (answer as { name?: unknown }).name,
+      isTaskId: (name) => VEO_OPERATION_NAME.test(name),
+    };
   }
 
   async poll(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const name = upstreamTaskIdOf(task);
     if (!VEO_OPERATION_NAME.test(name)) throw new UpstreamError('channel', `task ${task.taskId} has no usable operation name`);
     const response = await this.call(channel, 'GET', veoOperationPath(name), QUERY_TIMEOUT_MS, { task });
-    return mapVeoOperation(response.data, channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts));
+    return mapVeoOperation(response.data, this.linkPolicy(channel));
   }
 
   /** The operation keeps handing out the same file URI while Google keeps the video (2 days). */
@@ -98,30 +86,5 @@ export class VeoUpstreamAdapter implements UpstreamAdapter<VeoTaskRequest> {
     if (!ref) return undefined;
     const image = await this.images.load(ref);
     return { bytesBase64Encoded: image.bytes.toString('base64'), mimeType: image.mime };
-  }
-
-  private call(
-    channel: ChannelEntity,
-    method: 'GET' | 'POST',
-    path: string,
-    timeout: number,
-    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<VeoTaskRequest>; createsTask?: boolean } = {},
-  ): Promise<AxiosResponse> {
-    return callBearerJson<VeoErrorBody>(
-      this.http,
-      channel,
-      {
-        method,
-        path,
-        timeout,
-        body: options.body,
-        signal: options.signal,
-        gatewayHops: options.task?.gatewayHops,
-        authHeaders: { 'x-goog-api-key': channel.apiKey },
-        createsTask: options.createsTask,
-      },
-      'Veo',
-      (status, body, retryAfter) => mapVeoError(status, body, retryAfter, this.clock.now()),
-    );
   }
 }

@@ -2,17 +2,10 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import {
-  callTimeoutMs,
-  CancellableState,
-  PollOutcome,
-  SubmitDeadline,
-  SubmitOutcome,
-  UpstreamError,
-} from '../../upstream/upstream-adapter';
+import { CancellableState, PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { mapViduError, viduCode } from './vidu-errors';
@@ -32,6 +25,17 @@ import { mapViduQuery, viduFailReason, viduUsage } from './vidu-query-mapping';
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
 const PROBE_TASK_ID = '0';
+
+/** The id of a created task; a task Vidu failed at once (new-api reads it so) is refused: moderation as such, anything else a fault of this attempt. */
+function viduCreatedTaskId(answer: unknown): string | undefined {
+  const task = answer as ViduTask;
+  if (task.state === 'failed') {
+    const code = viduCode(task.err_code);
+    const reason = viduFailReason(code);
+    throw new UpstreamError(reason.startsWith('content moderation') ? 'moderation' : 'transient', reason, { upstreamCode: code });
+  }
+  return viduTaskIdOf(task);
+}
 
 /**
  * Vidu's ent/v2 API: `Authorization: Token <key>` on every call; submit to text2video, img2video or
@@ -65,31 +69,17 @@ export class ViduUpstreamAdapter extends BearerJsonAdapter<ViduErrorBody, ViduTa
     return ['queued'];
   }
 
-  /** One POST to the endpoint of the task's mode, within the submit's deadline; `credits` of the answer is the provider's usage. */
-  async submit(
-    task: UpstreamTask<ViduTaskRequest>,
-    channel: ChannelEntity,
-    deadline?: SubmitDeadline,
-  ): Promise<SubmitOutcome<ViduTaskRequest>> {
+  /** One POST to the endpoint of the task's mode; `credits` of the answer is the provider's usage. */
+  protected async creation(task: UpstreamTask<ViduTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
     const images = await Promise.all((request.images ?? []).map((image) => this.images.wire(image)));
-    const body = buildViduBody(request, task.upstreamModel, images);
-    const response = await this.call(channel, 'POST', viduCreatePath(request.endpoint), callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
-      body,
-      signal: deadline?.signal,
-      task,
-    });
-    const answer = response.data as ViduTask;
-    // A task Vidu failed at once (new-api reads it so): moderation as such, anything else a fault of this attempt.
-    if (answer.state === 'failed') {
-      const code = viduCode(answer.err_code);
-      const reason = viduFailReason(code);
-      throw new UpstreamError(reason.startsWith('content moderation') ? 'moderation' : 'transient', reason, { upstreamCode: code });
-    }
-    const id = viduTaskIdOf(answer);
-    if (!id) throw new UpstreamError('transient', 'the provider accepted the submit without a usable task id');
-    const usage = viduUsage(answer.credits);
-    return { upstreamTaskId: id, ...(usage ? { providerUsage: usage } : {}) };
+    return {
+      path: viduCreatePath(request.endpoint),
+      timeoutMs: SUBMIT_TIMEOUT_MS,
+      body: buildViduBody(request, task.upstreamModel, images),
+      taskIdOf: viduCreatedTaskId,
+      providerUsageOf: (answer) => viduUsage((answer as ViduTask).credits),
+    };
   }
 
   async poll(task: UpstreamTask<ViduTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {

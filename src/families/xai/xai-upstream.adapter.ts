@@ -2,10 +2,10 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { BearerJsonAdapter } from '../../upstream/bearer-json-adapter';
+import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { mapXaiError } from './xai-errors';
@@ -44,21 +44,16 @@ export class XaiUpstreamAdapter extends BearerJsonAdapter<XaiErrorBody, XaiTaskR
     });
   }
 
-  async submit(
-    task: UpstreamTask<XaiTaskRequest>,
-    channel: ChannelEntity,
-    deadline?: SubmitDeadline,
-  ): Promise<SubmitOutcome<XaiTaskRequest>> {
+  /** `POST /v1/videos/generations`, answered `{request_id}`. */
+  protected async creation(task: UpstreamTask<XaiTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
     const image = request.image ? await this.images.wire(request.image) : undefined;
-    const response = await this.call(channel, 'POST', XAI_GENERATIONS_PATH, callTimeoutMs(SUBMIT_TIMEOUT_MS, deadline), {
+    return {
+      path: XAI_GENERATIONS_PATH,
+      timeoutMs: SUBMIT_TIMEOUT_MS,
       body: buildXaiBody(request, task.upstreamModel, image),
-      signal: deadline?.signal,
-      task,
-    });
-    const id = xaiRequestIdOf(response.data);
-    if (!id) throw new UpstreamError('transient', 'the provider accepted the submit without a usable request_id');
-    return { upstreamTaskId: id };
+      taskIdOf: xaiRequestIdOf,
+    };
   }
 
   async poll(task: UpstreamTask<XaiTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
