@@ -1,3 +1,4 @@
+import { AlphaEmulatorServer, alphaChannelBody, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { attemptsOf, ledgerOf } from './support/task-trail';
@@ -151,5 +152,53 @@ describeOnSqlite('provider retry turned off', (kind) => {
     expect(await status(key, id)).toMatchObject({ status: 'failed' });
     expect(backup.submits()).toHaveLength(0);
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
+  });
+});
+
+/**
+ * Family A's status 8 (`generation failed`: the interface's advice is to retry) is the provider's own
+ * failure: the task runs once more on the other channel; moderation (7) is not.
+ */
+describeOnSqlite('provider retry of family A', (kind) => {
+  let gw: TestGateway;
+  let primary: AlphaEmulatorServer;
+  let backup: AlphaEmulatorServer;
+  beforeAll(async () => {
+    [primary, backup] = await Promise.all([startAlphaEmulator(), startAlphaEmulator({ apiKey: 'alpha-backup-key' })]);
+    gw = await startGateway(kind);
+    await gw.createChannel(alphaChannelBody(primary, { name: 'primary', priority: 10 }));
+    await gw.createChannel(alphaChannelBody(backup, { name: 'backup', priority: 0 }));
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await Promise.all([primary?.close(), backup?.close()]);
+  });
+
+  const run = async (primaryScript: number[]) => {
+    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+    const sentToBackup = backup.calls('generate').length;
+    primary.scriptNext(primaryScript);
+    backup.scriptNext([5, 1]);
+    const res = await gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
+    for (let round = 0; round < 6; round++) {
+      gw.clock.advance(10_000);
+      await gw.sync();
+    }
+    const task = (await gw.http.get(`/v1/videos/${res.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
+    return { task, sentToBackup: backup.calls('generate').length - sentToBackup, balance: await gw.balance(userId) };
+  };
+
+  it('status 8 runs again on the other channel and completes, charged once', async () => {
+    const { task, sentToBackup, balance } = await run([5, 8]);
+    expect(task.status).toBe('completed');
+    expect(sentToBackup).toBe(1);
+    expect(balance.used_quota).toBeGreaterThan(0);
+  });
+
+  it('moderation (status 7) ends the task, refunded, with nothing sent to the other channel', async () => {
+    const { task, sentToBackup, balance } = await run([5, 7]);
+    expect(task.status).toBe('failed');
+    expect(sentToBackup).toBe(0);
+    expect(balance).toEqual({ quota: QUOTA, used_quota: 0 });
   });
 });

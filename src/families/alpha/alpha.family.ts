@@ -1,3 +1,4 @@
+import { FAILURE } from '../../upstream/failure-reason';
 import { type FamilyDefinition, singleTokenKey } from '../family';
 import { ALPHA_BUILTIN_ENTRIES } from './alpha-catalog';
 import type { AlphaTaskRequest } from './alpha-task-request';
@@ -37,4 +38,6 @@ export const ALPHA_FAMILY: FamilyDefinition<AlphaTaskRequest> = {
   drafts: AlphaDrafts,
   adapter: AlphaUpstreamAdapter,
   simulator: { module: AlphaSimulatorModule },
+  // Status 8 (`generation failed`, the interface's advice: retry) and 6 (deleted before delivery) are the provider's own.
+  providerOwnFailure: (reason) => reason === FAILURE.generation,
 };

@@ -170,8 +170,18 @@ describe('xAI wire', () => {
     ],
     ['{"status":"failed"}', 'generation failed'],
     ['{"status":"expired"}', 'upstream timeout: the provider expired the request'],
+    ['{"status":"cancelled"}', 'generation failed: cancelled: the provider cancelled the request'],
+    ['{"status":"canceled"}', 'generation failed: cancelled: the provider cancelled the request'],
   ])('reads %s as failed: %s', (body, reason) => {
     expect(mapXaiQuery(200, bytes(body))).toMatchObject({ state: 'failed', failReason: reason });
+  });
+
+  it.each(['completed', 'COMPLETED', 'succeeded'])('reads %s with a link as done', (status) => {
+    const body = `{"status":"${status}","video":{"url":"https://vidgen.x.ai/xai-vidgen-bucket/xai-video-1.mp4","respect_moderation":true}}`;
+    expect(mapXaiQuery(200, bytes(body))).toMatchObject({
+      state: 'succeeded',
+      videoUrl: 'https://vidgen.x.ai/xai-vidgen-bucket/xai-video-1.mp4',
+    });
   });
 
   it('an unknown status is transient', () => {

@@ -8,6 +8,9 @@ import type { XaiVideoAnswer } from './xai-protocol';
 /** A failure xAI reports of the content (its SDK's words, vercel/ai's fixture): moderation, not a generation fault. */
 const MODERATION = /moderat|content.?polic|safety/i;
 const PENDING = new Set(['pending', 'queued', 'processing', 'in_progress', 'running']);
+/** `done` is documented; other gateways accept `completed` (and `succeeded`) for it too. */
+const DONE = new Set(['done', 'completed', 'succeeded']);
+const CANCELLED = new Set(['cancelled', 'canceled']);
 /** What xAI's documented failure codes mean, in the gateway's words (its `message` is never passed on). */
 const FAILURE_CODES: Readonly<Record<string, string>> = {
   internal_error: 'provider internal error',
@@ -20,7 +23,8 @@ const FAILURE_CODES: Readonly<Record<string, string>> = {
  * An answer of `GET /v1/videos/{id}` (with its HTTP status) -> the gateway's poll outcome: a 202
  * (maybe with no body) or a pending status waits, with xAI's progress; `done` downloads `video.url`,
  * unless `video.respect_moderation` is false (moderation: the video is withheld); `failed` by its
- * error code (moderation when it says so); `expired` an upstream timeout. `usage.cost_in_usd_ticks`
+ * error code (moderation when it says so); `expired` an upstream timeout; `completed` reads as `done`
+ * and `cancelled` as a failure (other gateways read them so). `usage.cost_in_usd_ticks`
  * is the provider's usage, on every outcome that carries it. Another status is transient.
  */
 export function mapXaiQuery(httpStatus: number, body: unknown, policy?: LinkPolicy): PollOutcome {
@@ -39,7 +43,7 @@ export function mapXaiQuery(httpStatus: number, body: unknown, policy?: LinkPoli
       ? outcome({ state: 'running', progress })
       : outcome({ state: status === 'processing' || status === 'in_progress' ? 'running' : 'queued', progress: 0 });
   }
-  if (status === 'done' || (status === undefined && typeof url === 'string')) {
+  if ((status !== undefined && DONE.has(status)) || (status === undefined && typeof url === 'string')) {
     if (answer.video?.respect_moderation === false)
       return outcome({ state: 'failed', failReason: failureReason(FAILURE.moderation, 'the video did not pass the provider moderation') });
     if (typeof url !== 'string' || !isShowableLink(url, policy))
@@ -49,6 +53,12 @@ export function mapXaiQuery(httpStatus: number, body: unknown, policy?: LinkPoli
   if (status === 'failed') return outcome({ state: 'failed', failReason: xaiFailReason(answer.error) });
   if (status === 'expired')
     return outcome({ state: 'failed', failReason: failureReason(FAILURE.timeout, 'the provider expired the request') });
+  if (status !== undefined && CANCELLED.has(status))
+    return outcome({
+      state: 'failed',
+      failReason: failureReason(FAILURE.generation, 'cancelled', 'the provider cancelled the request'),
+      cancelledUpstream: true,
+    });
   throw new UpstreamError(
     'transient',
     `unexpected status ${JSON.stringify(providerCode(answer.status) ?? null)} (HTTP ${httpStatus}) in the provider's answer`,
