@@ -11,7 +11,7 @@ import { DatabaseModule } from './database/database.module';
 import { FamiliesModule } from './families/families.module';
 import { GenerationsModule } from './generations/generations.module';
 import { HealthModule } from './health/health.module';
-import { TaskRetentionModule } from './housekeeping/task-retention.module';
+import { TaskRetentionModule } from './retention/task-retention.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { SharedStateModule } from './shared-state/shared-state.module';
 import { SimulatorModule } from './simulator/simulator.module';

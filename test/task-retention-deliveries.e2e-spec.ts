@@ -1,4 +1,4 @@
-import { TaskRetentionJob } from '../src/housekeeping/task-retention.job';
+import { TaskRetentionJob } from '../src/retention/task-retention.job';
 import { RETRY_DELAYS_MS } from '../src/webhooks/webhook-retry-schedule';
 import { TestGateway } from './support/gateway';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';

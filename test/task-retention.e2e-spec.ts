@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
-import { TaskRetentionJob } from '../src/housekeeping/task-retention.job';
+import { TaskRetentionJob } from '../src/retention/task-retention.job';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { VideoObjectKeys } from '../src/storage/video-object-keys';
 import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { signRequest } from '../src/verification/control-plane/gamma-request-signer';
+import { signRequest } from '../src/families/gamma/control-plane/gamma-request-signer';
 import { describeWithBrowser, launchBrowser, openPage } from './support/browser';
 import { approvedCustomer } from './support/verification-customers';
 import { startGateway, TestGateway } from './support/gateway';

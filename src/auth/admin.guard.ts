@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from './authenticated-request';
 import { AdminTokenService } from './admin-token.service';
-import { bearerToken } from './bearer';
+import { bearerToken } from '../common/http/bearer';
 
 /**
  * Admin API access: `Authorization: Bearer <ADMIN_TOKEN>`, or a request an earlier guard or

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from './authenticated-request';
 import { AccountRateLimiter } from './account-rate-limiter';
 import { ApiKeysService } from './api-keys.service';
 import { authenticateApiKey } from './authenticate-before-body.middleware';

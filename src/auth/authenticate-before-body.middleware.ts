@@ -1,10 +1,10 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from './authenticated-request';
 import type { AccountRateLimiter } from './account-rate-limiter';
 import type { AdminTokenService } from './admin-token.service';
 import type { ApiKeysService, Caller } from './api-keys.service';
-import { bearerToken } from './bearer';
+import { bearerToken } from '../common/http/bearer';
 
 export const MISSING_API_KEY = 'missing api key: send Authorization: Bearer <API_KEY>';
 /** A key sent as the whole header (`Authorization: sk-...`), or under another scheme. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseVideoStoreTarget, VideoStoreTarget } from '../storage/video-store-target';
+import { parseVideoStoreTarget, VideoStoreTarget } from './video-store-target';
 import { parseDuration } from './duration';
 import { SecretEnvProblem, secretFromEnv } from './server-secret-env';
 import { TrustedProxies, trustedProxies } from './trusted-proxies';

@@ -1,5 +1,5 @@
 import type { UserEntity } from '../auth/user.entity';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import type { ConsoleSessionKind } from './console-session.entity';
 
 export type ConsoleRole = 'admin' | 'user';

@@ -1,6 +1,6 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Response } from 'express';
-import { bearerToken } from '../auth/bearer';
+import { bearerToken } from '../common/http/bearer';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { CONSOLE_SESSION_COOKIE, ConsoleRequest, CSRF_HEADER } from './console-request';
 import { clearSessionCookie } from './console-session-cookie';

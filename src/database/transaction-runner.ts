@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Mutex } from 'async-mutex';
 import { DataSource, EntityManager } from 'typeorm';
-import { isDatabaseUnavailable } from './database-errors';
+import { isDatabaseUnavailable } from '../common/errors/database-errors';
 import { SettingEntity } from './setting.entity';
 
 const DEADLOCK_ERRNOS = new Set([1213, 1205]); // ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT

@@ -1,7 +1,9 @@
 import type { Type } from '@nestjs/common';
 import type { DefaultPrice } from '../billing/default-prices';
 import type { BuiltinEntry, CatalogEntry, CatalogRoute, ModelCapabilities } from '../catalog/catalog-entry';
-import type { Caller, TaskDraft } from '../tasks/task-draft';
+import type { Caller } from '../auth/caller';
+import type { QuoteRequest } from '../billing/pricing.service';
+import type { ModelMode } from '../catalog/catalog-entry';
 import type { ChannelSettings, Platform } from '../upstream/channel.entity';
 import type { ProviderOwnFailure } from '../upstream/provider-own-failure';
 import type { UpstreamAdapter } from '../upstream/upstream-adapter';
@@ -33,9 +35,26 @@ export interface SubmitInput {
   deprecated?: { sunsetAt: number | null; replacement: string | null };
 }
 
+/** A validated request as its family made it (the submit adds the route, the key and the hops). `R`: the family's request type. */
+export interface FamilyTaskDraft<R extends StoredRequest = StoredRequest> {
+  platform: Platform;
+  model: string;
+  action: string;
+  /** What the family adapter needs to build the upstream call (the adapter reads it as the same type). */
+  request: R;
+  properties?: Record<string, unknown>;
+  quote: Omit<QuoteRequest, 'group'>;
+  /** The pixel size asked for (`<w>x<h>`): the task's `size` until the provider reports the one it made. */
+  size?: string;
+  /** How the task is made, in the catalog's vocabulary (checked against the entry's modes; picks a route's id by mode). */
+  mode?: ModelMode;
+  /** Only these channels may run the task (e.g. the provider account holding its verified assets). */
+  channelIds?: number[];
+}
+
 /** What a family makes of a body: the task to price and send, and what to let go of once the submit is over. */
 export interface FamilyDraft<R extends StoredRequest = StoredRequest> {
-  draft: Omit<TaskDraft<R>, 'idempotencyKey' | 'gatewayHops'>;
+  draft: FamilyTaskDraft<R>;
   release?: () => void;
 }
 

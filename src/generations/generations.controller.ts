@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@n
 import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ApiKeyUnauthorized, ApiSubmitErrors, submitErrorExamples } from '../common/errors/error-examples';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { sendDeprecation, sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
 import type { QuoteDto } from '../videos/dto/model-list.dto';
 import { ModelListings } from '../videos/model-listings.service';

@@ -25,7 +25,7 @@ import { ApplicationConfig } from '@nestjs/core';
 import { InstanceWrapper } from '@nestjs/core/injector/instance-wrapper';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AllExceptionsFilter } from '../common/errors/all-exceptions.filter';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { RequestValidationPipe } from '../common/http/validation';
 import { GenerationsController } from '../generations/generations.controller';
 import { InputReferenceInterceptor } from '../videos/input-reference.interceptor';

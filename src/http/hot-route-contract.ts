@@ -19,7 +19,7 @@ import {
 } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/internal';
 import type { ApplicationConfig } from '@nestjs/core';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 
 /**
  * The enhancers the hot dispatch does itself, by class: wherever Nest would run one of these around a

@@ -4,14 +4,14 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { AllExceptionsFilter, sendError } from '../common/errors/all-exceptions.filter';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { RequestValidationPipe } from '../common/http/validation';
 import { GenerationsController } from '../generations/generations.controller';
 import { InputReferenceInterceptor } from '../videos/input-reference.interceptor';
 import { VideosController } from '../videos/videos.controller';
-import { hasJsonBody } from './body-parsers';
+import { hasJsonBody } from '../common/http/request-body-kind';
 import { checkGlobalEnhancers, HotDispatchApplies, hotRouteHandler, HotRouteHandler } from './hot-route-contract';
-import { sendJson } from './json-reply';
+import { sendJson } from '../common/http/json-reply';
 
 interface HotRoute extends HotRouteHandler {
   /** Which of the matching requests are taken (the rest go on to Express and Nest). */

@@ -1,6 +1,6 @@
 import { type HttpServer, StreamableFile } from '@nestjs/common';
 import type { Response } from 'express';
-import { sendJson } from './json-reply';
+import { sendJson } from '../common/http/json-reply';
 
 /**
  * Nest's Express adapter answers a route's returned object with Express's `res.json`; here it goes

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
-import { bearerToken } from '../auth/bearer';
+import { bearerToken } from '../common/http/bearer';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { presentsSignedLink } from './signed-content-link.middleware';
 import { SignedLinksService } from './signed-links.service';
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PeriodicWriter } from '../common/runtime/periodic-writer';
-import { isDatabaseUnavailable } from '../database/database-errors';
+import { isDatabaseUnavailable } from '../common/errors/database-errors';
 
 /** How often owed writes are tried again while the database does not answer. */
 const RETRY_INTERVAL_MS = 500;

@@ -7,7 +7,8 @@ import { refuseAssetReferences } from './asset-reference-rule';
 import { assertDraftWithinEntry, routeModelOf } from './draft-within-entry';
 import type { LazyRoute } from './model-routes';
 import { DurationField, namingSentDurationField } from './submit-common-fields';
-import type { Caller, TaskDraft } from './task-draft';
+import type { Caller } from '../auth/caller';
+import type { TaskDraft } from './task-draft';
 
 /** One of the model's routes, with the family that serves it. */
 export interface ServedRoute {
@@ -63,12 +64,13 @@ export class RouteDrafting {
   async draftOn(served: ServedRoute, source: DraftSource): Promise<{ draft: TaskDraft; release?: () => void }> {
     const { family, route } = served;
     const { model, input, familyBody, caller, entry, durationField } = source;
-    const { draft, release } = await this.families
+    const { draft: familyDraft, release } = await this.families
       .draftsOf(family.platform)
       .prepare(model, { ...input, body: familyBody }, caller, { entry, route })
       .catch((error: unknown) => {
         throw namingSentDurationField(error, durationField);
       });
+    const draft: TaskDraft = familyDraft;
     try {
       assertDraftWithinEntry(draft, entry, durationField);
       // Each family makes a fresh draft per call: the route's model is set on it rather than on a copy.

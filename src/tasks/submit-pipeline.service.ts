@@ -13,7 +13,8 @@ import { routeRequestOf } from './route-request';
 import { commonFieldsOf } from './submit-common-fields';
 import type { SubmitHeaders } from './submit-headers';
 import type { TaskEntity } from './task.entity';
-import type { Caller, TaskDraft } from './task-draft';
+import type { Caller } from '../auth/caller';
+import type { TaskDraft } from './task-draft';
 import { SubmitQuote, TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
 

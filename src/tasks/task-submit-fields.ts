@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Caller } from './task-draft';
+import type { Caller } from '../auth/caller';
 import type { TaskEntity } from './task.entity';
 
 /** Writes a module's own row for a new task, inside the transaction that records it and holds its charge. */

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { PricingService } from '../billing/pricing.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
-import { isDatabaseUnavailable } from '../database/database-errors';
+import { isDatabaseUnavailable } from '../common/errors/database-errors';
 import { isUniqueViolation } from '../database/transaction-runner';
 import { FamilyRegistry } from '../families/family-registry';
 import { ChannelRouter } from '../upstream/channel-router.service';
@@ -15,7 +15,8 @@ import { idempotencyKeyInFlight, SubmitIdempotency } from './submit/submit-idemp
 import { isStarted, SUBMIT_TAKEN_OVER, SubmitInterruptedError } from './submit/submit-outcomes';
 import { SendingByRoute } from './submit/sending-by-route';
 import { SubmitSettlement } from './submit/submit-settlement';
-import type { Caller, TaskDraft } from './task-draft';
+import type { Caller } from '../auth/caller';
+import type { TaskDraft } from './task-draft';
 import type { TaskEntity } from './task.entity';
 
 export type { Caller, TaskDraft };

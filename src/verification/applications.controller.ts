@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { ApplicationsService } from './applications.service';
 import { ApplicationDto, CreateApplicationDto, OwnApplicationsDto } from './dto/application.dto';
 import { toApplicationView } from './verification.views';

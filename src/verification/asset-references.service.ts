@@ -3,16 +3,10 @@ import { AppError } from '../common/errors/app-error';
 import { assertPublicHttpUrl } from '../common/urls/url-guard';
 import { mediaSourcePolicy } from '../common/urls/media-source-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { AssetReferenceInput, GammaAssetCheck } from '../families/gamma/gamma-asset-check';
 import { AssetRepository } from './asset.repository';
 import { AssetsService } from './assets.service';
 import { VerificationChannels } from './verification-channels.service';
-
-/** A reference image of a request: a verified asset (`asset://<id>`), or a plain URL; `field` is named in a 400. */
-export interface AssetReferenceInput {
-  url: string;
-  assetId?: string;
-  field: string;
-}
 
 /**
  * Checks the reference images of a family C request before anything is charged: every
@@ -21,7 +15,7 @@ export interface AssetReferenceInput {
  * undefined when any channel may.
  */
 @Injectable()
-export class AssetReferencesService {
+export class AssetReferencesService implements GammaAssetCheck {
   constructor(
     private readonly repository: AssetRepository,
     private readonly assets: AssetsService,

@@ -1,5 +1,5 @@
-import { CONTROL_ERROR_REASONS } from './control-plane/gamma-control.client';
-import type { ProviderAsset } from './control-plane/gamma-control.types';
+import { CONTROL_ERROR_REASONS } from '../families/gamma/control-plane/gamma-control.client';
+import type { ProviderAsset } from '../families/gamma/control-plane/gamma-control.types';
 import { describeCode, providerCode } from '../upstream/provider-text';
 import type { AssetError, AssetStatus } from './entities/verification-asset.entity';
 

@@ -10,7 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { AssetsService } from './assets.service';
 import { AssetDto, AssetListDto, CreateAssetDto, GroupListDto } from './dto/asset.dto';
 import { VerificationAccessGuard } from './verification-access.guard';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { GammaControlError } from './control-plane/gamma-control.client';
+import { GammaControlError } from '../families/gamma/control-plane/gamma-control.client';
 
 const logger = new Logger('Verification');
 

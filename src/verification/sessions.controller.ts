@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { CreateSessionDto, SessionCreatedDto, SessionDto } from './dto/session.dto';
 import { SessionsService } from './sessions.service';
 import { VerificationAccessGuard } from './verification-access.guard';

@@ -6,7 +6,7 @@ import { randomBase62 } from '../common/runtime/random-id';
 import { assertHttpUrl } from '../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { isUniqueViolation } from '../database/transaction-runner';
-import { GammaControlClient } from './control-plane/gamma-control.client';
+import { GammaControlClient } from '../families/gamma/control-plane/gamma-control.client';
 import { isNotFoundAnswer, toClientError } from './control-errors';
 import { SessionStatus, VerificationSessionEntity } from './entities/verification-session.entity';
 import { maskToken } from './token-mask';

@@ -1,13 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { AppError, ErrorCode } from '../common/errors/app-error';
-import type { AuthenticatedRequest } from '../common/http/request-context';
-
-/** The 403 of an account whose verification is not (or no longer) enabled. */
-export const verificationNotEnabled = (): AppError =>
-  new AppError(
-    ErrorCode.Forbidden,
-    'real-person verification is not enabled for this account: file an application at POST /v1/verification/applications and wait for approval',
-  );
+import { verificationNotEnabled } from '../families/gamma/gamma-asset-check';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 
 /** After ApiKeyGuard: only accounts whose verification an admin approved may use the capability. */
 @Injectable()

@@ -3,7 +3,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { GAMMA_PLATFORM } from '../families/gamma/gamma-platform';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
-import { controlSettingsOf } from './control-plane/gamma-control.types';
+import { controlSettingsOf } from '../families/gamma/control-plane/gamma-control.types';
 
 /** Which family C channel's control plane serves verification. */
 @Injectable()

@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { GAMMA_ASSET_CHECK } from '../families/gamma/gamma-asset-check';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { HousekeepingModule } from '../housekeeping/housekeeping.module';
@@ -14,7 +15,7 @@ import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
 import { CallbackController } from './callback.controller';
 import { CallbackService } from './callback.service';
-import { GammaControlClient } from './control-plane/gamma-control.client';
+import { GammaControlClient } from '../families/gamma/control-plane/gamma-control.client';
 import { VerificationApplicationEntity } from './entities/verification-application.entity';
 import { VerificationAssetEntity } from './entities/verification-asset.entity';
 import { VerificationGroupEntity } from './entities/verification-group.entity';
@@ -32,6 +33,8 @@ import { VerificationSessionRepository } from './verification-session.repository
 import { VerificationHousekeeping } from './verification-housekeeping';
 
 /** Real-person verification (family C's control plane): applications, sessions, callback, groups, assets. Depends on no family. */
+/** Global: family C's module uses GAMMA_ASSET_CHECK without importing this module above it. */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forFeature([
@@ -64,6 +67,7 @@ import { VerificationHousekeeping } from './verification-housekeeping';
     AssetsService,
     AssetRepository,
     AssetReferencesService,
+    { provide: GAMMA_ASSET_CHECK, useExisting: AssetReferencesService },
     AssetFollowUpService,
     VerificationChannels,
     VerificationAccessGuard,
@@ -71,7 +75,7 @@ import { VerificationHousekeeping } from './verification-housekeeping';
     PortraitUploadsService,
     VerificationHousekeeping,
   ],
-  // AssetReferencesService: family C's drafts check the assets they reference. The others: the web console's verification page.
-  exports: [AssetReferencesService, ApplicationsService, SessionsService, AssetsService, PortraitUploadsService],
+  // GAMMA_ASSET_CHECK (global): family C's drafts check the assets they reference. The others: the web console's verification page.
+  exports: [GAMMA_ASSET_CHECK, ApplicationsService, SessionsService, AssetsService, PortraitUploadsService],
 })
 export class VerificationModule {}

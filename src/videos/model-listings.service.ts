@@ -5,7 +5,7 @@ import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ModelCatalog } from '../families/model-catalog.service';
 import { CatalogService } from '../catalog/catalog.service';
-import type { Caller } from '../tasks/task-draft';
+import type { Caller } from '../auth/caller';
 import type { SubmitQuote } from '../tasks/task-submit.service';
 import type { QuoteDto } from './dto/model-list.dto';
 import { ChannelRouter } from '../upstream/channel-router.service';

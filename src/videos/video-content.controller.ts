@@ -1,7 +1,7 @@
 import { Controller, Get, Head, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiProduces, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { ContentAccessGuard } from '../storage/content-access.guard';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { sendVideoStream } from '../storage/send-video-stream';

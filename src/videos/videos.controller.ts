@@ -25,8 +25,8 @@ import {
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ErrorCode } from '../common/errors/app-error';
 import { ApiKeyUnauthorized, ApiSubmitErrors, errorExample, submitErrorExamples } from '../common/errors/error-examples';
-import type { AuthenticatedRequest } from '../common/http/request-context';
-import { isMultipart } from '../http/body-parsers';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
+import { isMultipart } from '../common/http/request-body-kind';
 import { sendDeprecation, sendWarnings, WARNING_HEADER_DOC } from '../common/http/response-warnings';
 import { familiesOf, familyNames, modelsByFamily } from '../families/family-docs';
 import { ApiSubmitBody } from '../families/family-request-docs';

@@ -5,7 +5,7 @@ import { Clock } from '../common/runtime/clock';
 import { assertPublicHttpUrl } from '../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
-import type { Caller } from '../tasks/task-draft';
+import type { Caller } from '../auth/caller';
 import type { SubmitFieldRecorder } from '../tasks/task-submit-fields';
 import { TaskSubmitFields } from '../tasks/task-submit-fields';
 import { TaskCallbackRepository } from './task-callback.repository';

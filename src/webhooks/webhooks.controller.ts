@@ -13,7 +13,7 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
-import type { AuthenticatedRequest } from '../common/http/request-context';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 import { OpenAiErrorDto } from '../videos/dto/openai-error.dto';
 import {
   CreatedWebhookEndpointDto,

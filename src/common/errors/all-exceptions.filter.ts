@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { AppError, ErrorCode } from './app-error';
-import { sendJson } from '../../http/json-reply';
+import { sendJson } from '../http/json-reply';
 import { errorBody, surfaceForPath, toAppError } from './error-body';
 
 /** One line for an expected fault (a 503): the driver's code when there is one, never a stack. */

@@ -1,5 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import { isDatabaseUnavailable } from '../../database/database-errors';
+import { isDatabaseUnavailable } from './database-errors';
 import { AppError, ErrorCode, HTTP_STATUS_BY_CODE } from './app-error';
 
 /** How long a client is asked to wait when the database cannot serve. */

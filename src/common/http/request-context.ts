@@ -1,11 +1,12 @@
 import type { Request } from 'express';
-import type { ApiKeyEntity } from '../../auth/api-key.entity';
-import type { UserEntity } from '../../auth/user.entity';
 
-/** What the auth guards attach to a request. */
-export interface AuthenticatedRequest extends Request {
+/**
+ * A request as the common middleware sees it: its id, and who made it once a guard said so (the
+ * auth module's AuthenticatedRequest narrows the caller to its entities).
+ */
+export interface IdentifiedRequest extends Request {
   requestId: string;
-  user?: UserEntity;
-  apiKey?: ApiKeyEntity;
+  user?: { id: number };
+  apiKey?: { id: number };
   isAdmin?: boolean;
 }

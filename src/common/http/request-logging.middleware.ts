@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { newUuid } from '../runtime/random-id';
-import type { AuthenticatedRequest } from './request-context';
+import type { IdentifiedRequest } from './request-context';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -21,7 +21,7 @@ export function requestLogging(logger: pino.Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : newUuid();
-    (req as AuthenticatedRequest).requestId = requestId;
+    (req as IdentifiedRequest).requestId = requestId;
     res.setHeader('x-request-id', requestId);
     (res as LoggedResponse)[LOG_STATE] = { logger, started: performance.now() };
     res.on('finish', logFinishedRequest);
@@ -31,7 +31,7 @@ export function requestLogging(logger: pino.Logger) {
 
 function logFinishedRequest(this: LoggedResponse): void {
   const { logger, started } = this[LOG_STATE];
-  const req = this.req as AuthenticatedRequest;
+  const req = this.req as IdentifiedRequest;
   const path = req.path;
   // The embedded simulator is the gateway talking to itself (polls, sample media): debug, not info.
   const level = path.startsWith('/simulator/') ? 'debug' : 'info';

@@ -1,5 +1,3 @@
-import type { AppConfig } from '../../config/app-config';
-
 export interface MediaSourcePolicy {
   /** MEDIA_ALLOW_PRIVATE_HOSTS: loopback and private addresses pass. */
   allowPrivate: boolean;
@@ -7,12 +5,19 @@ export interface MediaSourcePolicy {
   trustedHosts: string[];
 }
 
+/** The two settings the rule reads (AppConfig has them). */
+export interface MediaSourceSettings {
+  mediaAllowPrivateHosts: boolean;
+  publicBaseUrl: string;
+}
+
 /**
  * Where client media URLs may point: public hosts, and the gateway's own PUBLIC_BASE_URL host (its
  * sample media under /simulator/media, also on localhost), or any host with MEDIA_ALLOW_PRIVATE_HOSTS.
  * Read at each use: tests set publicBaseUrl once the port is known.
  */
-export function mediaSourcePolicy(config: Pick<AppConfig, 'mediaAllowPrivateHosts' | 'publicBaseUrl'>): MediaSourcePolicy {
+
+export function mediaSourcePolicy(config: MediaSourceSettings): MediaSourcePolicy {
   let own: string[] = [];
   try {
     own = [new URL(config.publicBaseUrl).host];

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { validBody } from '../../common/http/validation';
-import type { Caller } from '../../tasks/task-draft';
+import type { Caller } from '../../auth/caller';
 import type { CatalogEntry } from '../../catalog/catalog-entry';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { nearestAspectRatio, parsePixelSize } from '../pixel-size';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../../tasks/task-draft';
+import type { Caller } from '../../auth/caller';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { hostedDraft, HostedPlatform } from '../shared/hosted-drafts';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';

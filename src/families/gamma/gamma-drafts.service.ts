@@ -1,10 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import type { Caller } from '../../tasks/task-draft';
-import { AssetReferencesService } from '../../verification/asset-references.service';
-import { verificationNotEnabled } from '../../verification/verification-access.guard';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Caller } from '../../auth/caller';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { validBody } from '../../common/http/validation';
 import { parseGammaBody } from './gamma-body.parser';
+import { GAMMA_ASSET_CHECK, GammaAssetCheck, verificationNotEnabled } from './gamma-asset-check';
 import type { GammaTaskRequest } from './gamma-protocol';
 import { GammaVideoRequestDto } from './gamma-request.dto';
 
@@ -16,7 +15,7 @@ import { GammaVideoRequestDto } from './gamma-request.dto';
  */
 @Injectable()
 export class GammaDrafts implements FamilyDrafts<GammaTaskRequest> {
-  constructor(private readonly references: AssetReferencesService) {}
+  constructor(@Inject(GAMMA_ASSET_CHECK) private readonly references: GammaAssetCheck) {}
 
   async prepare(_name: string, input: SubmitInput, caller: Caller, catalog: CatalogModel): Promise<FamilyDraft<GammaTaskRequest>> {
     const body = await validBody(GammaVideoRequestDto, input.body);

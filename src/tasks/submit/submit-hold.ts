@@ -8,7 +8,8 @@ import { TransactionRunner } from '../../database/transaction-runner';
 import { upstreamModelFor } from '../../upstream/channel-router.service';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { UpstreamAdapter } from '../../upstream/upstream-adapter';
-import type { Caller, TaskDraft } from '../task-draft';
+import type { Caller } from '../../auth/caller';
+import type { TaskDraft } from '../task-draft';
 import { TaskEntity } from '../task.entity';
 import { TaskRepository } from '../task.repository';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LedgerService } from '../../billing/ledger.service';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { isDatabaseUnavailable } from '../../database/database-errors';
+import { isDatabaseUnavailable } from '../../common/errors/database-errors';
 import { TransactionRunner } from '../../database/transaction-runner';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE } from '../../upstream/failure-reason';

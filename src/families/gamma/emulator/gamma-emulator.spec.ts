@@ -1,4 +1,4 @@
-import { signRequest } from '../../../verification/control-plane/gamma-request-signer';
+import { signRequest } from '../control-plane/gamma-request-signer';
 import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { GammaEmulator, type GammaTimeline } from './gamma-emulator';
 import { H5_LIFETIME_MS, SIMULATED_ASSET_PROCESSING_MS, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './gamma-provider-state';

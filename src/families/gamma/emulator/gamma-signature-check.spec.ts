@@ -1,4 +1,4 @@
-import { signRequest } from '../../../verification/control-plane/gamma-request-signer';
+import { signRequest } from '../control-plane/gamma-request-signer';
 import { signatureProblem, type SignedRequest } from './gamma-signature-check';
 
 const BODY = '{"CallbackURL":"https://gw.example.com/v1/callback","ProjectName":"default"}';

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { HttpService } from '@nestjs/axios';
 import { Injectable, Logger } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
-import { Clock } from '../../common/runtime/clock';
-import { SpacedRateLimiter } from '../../shared-state/spaced-rate-limiter.service';
-import { isShowableLink } from '../../common/urls/url-guard';
-import { GAMMA_SECRET_SETTINGS } from '../../families/gamma/gamma-channel-settings';
-import type { ChannelEntity } from '../../upstream/channel.entity';
+import { Clock } from '../../../common/runtime/clock';
+import { SpacedRateLimiter } from '../../../shared-state/spaced-rate-limiter.service';
+import { isShowableLink } from '../../../common/urls/url-guard';
+import { GAMMA_SECRET_SETTINGS } from '../gamma-channel-settings';
+import type { ChannelEntity } from '../../../upstream/channel.entity';
 import {
   channelSecrets,
   codeSummary,
@@ -14,8 +14,8 @@ import {
   MAX_PROVIDER_BODY_BYTES,
   providerCode,
   transportErrorMessage,
-} from '../../upstream/provider-text';
-import { UpstreamError, UpstreamErrorKind } from '../../upstream/upstream-adapter';
+} from '../../../upstream/provider-text';
+import { UpstreamError, UpstreamErrorKind } from '../../../upstream/upstream-adapter';
 import { signRequest } from './gamma-request-signer';
 import {
   CONTROL_ACTION_LIMITS,

@@ -13,7 +13,7 @@ import { TaskRepository } from '../tasks/task.repository';
 import { TaskCallbackRepository } from '../webhooks/task-callback.repository';
 import { WebhookDeliveryRepository } from '../webhooks/webhook-delivery.repository';
 import { WebhookOutboxRepository } from '../webhooks/webhook-outbox.repository';
-import { HousekeepingStats } from './housekeeping-stats.service';
+import { HousekeepingStats } from '../housekeeping/housekeeping-stats.service';
 
 /** Tasks one claim takes: small batches, so no claim holds many rows. */
 const BATCH_SIZE = 50;

@@ -3,7 +3,7 @@ import { JobsModule } from '../jobs/jobs.module';
 import { StorageModule } from '../storage/storage.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
-import { HousekeepingModule } from './housekeeping.module';
+import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { TaskRetentionJob } from './task-retention.job';
 
 /** TASK_RETENTION: deleting old ended tasks asks each owning module (tasks, storage, webhooks) to remove its part. */

@@ -1,5 +1,5 @@
-import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { RateLimit } from '../../shared-state/spaced-rate-limiter.service';
+import type { ChannelEntity } from '../../../upstream/channel.entity';
+import type { RateLimit } from '../../../shared-state/spaced-rate-limiter.service';
 
 /** Control plane (verification and assets) of the family C provider: actions, limits, payloads. */
 export const CONTROL_API_VERSION = '2024-01-01';

@@ -1,7 +1,7 @@
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import typeIs from 'type-is';
-import { hasJsonBody, isMultipart } from './body-parsers';
+import { hasJsonBody, isMultipart } from './request-body-kind';
 
 /** A request with these headers, as Node makes it. */
 function requestWith(headers: Record<string, string>): IncomingMessage {
