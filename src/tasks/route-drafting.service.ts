@@ -5,7 +5,7 @@ import { FamilyRegistry } from '../families/family-registry';
 import { ModelCatalog } from '../families/model-catalog.service';
 import { refuseAssetReferences } from './asset-reference-rule';
 import { assertDraftWithinEntry, routeModelOf } from './draft-within-entry';
-import type { LazyRoute } from './model-routes';
+import type { LaterDraft } from './dispatch/dispatch-plan';
 import { DurationField, namingSentDurationField } from './submit-common-fields';
 import type { Caller } from '../auth/caller';
 import type { TaskDraft } from './task-draft';
@@ -82,8 +82,8 @@ export class RouteDrafting {
     }
   }
 
-  /** Another route than the one the request was validated with: its draft built on first use. */
-  lazyRoute(served: ServedRoute, source: DraftSource): LazyRoute {
+  /** Another route than the one the request was validated with: its draft built when the dispatch plan first needs it. */
+  later(served: ServedRoute, source: DraftSource): LaterDraft {
     return {
       platform: served.family.platform,
       build: async () => {

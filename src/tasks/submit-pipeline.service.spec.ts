@@ -5,7 +5,7 @@ import type { FamilyDefinition, FamilyDrafts, SubmitInput } from '../families/fa
 import type { FamilyRegistry } from '../families/family-registry';
 import type { ModelCatalog } from '../families/model-catalog.service';
 import { AppError } from '../common/errors/app-error';
-import type { ChannelRouter } from '../upstream/channel-router.service';
+import type { DispatchPlanner } from './dispatch/dispatch-planner.service';
 import { RouteDrafting } from './route-drafting.service';
 import { SubmitPipeline } from './submit-pipeline.service';
 import type { TaskEntity } from './task.entity';
@@ -51,7 +51,7 @@ function pipelineWithFakeFamily() {
     pipeline: new SubmitPipeline(
       new RouteDrafting(registry, catalog),
       catalog,
-      {} as ChannelRouter,
+      {} as DispatchPlanner,
       tasks,
       { maxGatewayHops: 3 } as AppConfig,
       new TaskSubmitFields(),

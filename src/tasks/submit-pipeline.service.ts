@@ -6,8 +6,8 @@ import { gatewayHopsOf } from '../common/http/gateway-hops';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { SubmitForm, SubmitInput } from '../families/family';
 import { ModelCatalog } from '../families/model-catalog.service';
-import { ChannelRouter } from '../upstream/channel-router.service';
-import { ModelRoutes } from './model-routes';
+import type { LaterDraft } from './dispatch/dispatch-plan';
+import { DispatchPlanner } from './dispatch/dispatch-planner.service';
 import { DraftSource, RouteDrafting, ServedRoute } from './route-drafting.service';
 import { routeRequestOf } from './route-request';
 import { commonFieldsOf } from './submit-common-fields';
@@ -26,8 +26,8 @@ const FORM_PATHS: Record<SubmitForm, string> = { flat: '/v1/videos', unified: '/
 interface Prepared {
   draft: TaskDraft;
   entry: CatalogEntry;
-  /** The draft on each route of the model: the validated one, and the others built when a submit tries them. */
-  routes: ModelRoutes;
+  /** The model's other routes taking the request (its failovers): their drafts built when the dispatch plan first needs them. */
+  others: LaterDraft[];
   release: () => void;
 }
 
@@ -46,7 +46,7 @@ export class SubmitPipeline {
   constructor(
     private readonly drafting: RouteDrafting,
     private readonly catalog: ModelCatalog,
-    private readonly router: ChannelRouter,
+    private readonly planner: DispatchPlanner,
     private readonly tasks: TaskSubmitService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly fields: TaskSubmitFields,
@@ -56,9 +56,9 @@ export class SubmitPipeline {
     const gatewayHops = gatewayHopsOf(headers.gatewayHops, this.config.maxGatewayHops);
     const { idempotencyKey } = headers;
     assertIdempotencyKey(idempotencyKey);
-    const { draft, routes, release } = await this.prepare(input, caller);
+    const { draft, others, release } = await this.prepare(input, caller);
     try {
-      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller, routes);
+      return await this.tasks.submit({ ...draft, idempotencyKey, gatewayHops }, caller, others);
     } finally {
       release();
     }
@@ -66,9 +66,9 @@ export class SubmitPipeline {
 
   /** What the submit of the same body would charge now: the same checks and price; nothing charged, sent or recorded. */
   async quote(input: SubmitInput, caller: Caller): Promise<SubmitQuote & { entry: CatalogEntry }> {
-    const { draft, entry, routes, release } = await this.prepare(input, caller);
+    const { draft, entry, others, release } = await this.prepare(input, caller);
     try {
-      const quote = await this.tasks.quote(draft, caller, routes);
+      const quote = await this.tasks.quote(draft, caller, others);
       return { draft: quote.draft, quota: quote.quota, detail: quote.detail, entry };
     } finally {
       release();
@@ -79,7 +79,7 @@ export class SubmitPipeline {
     const { model: name, body, durationField } = await commonFieldsOf(input.body);
     const entry = await this.catalog.usable(name);
     if (entry.status === 'deprecated') input.deprecated = { sunsetAt: entry.sunsetAt, replacement: entry.replacement };
-    const { chosen, others } = await this.routesServing(entry, input.form, caller.user.group);
+    const { chosen, others } = await this.routesFor(entry, input.form, caller.user.group);
     const model = entry.id;
     if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
     this.drafting.refuseAssetsUnlessTaken(chosen, body, model);
@@ -95,18 +95,11 @@ export class SubmitPipeline {
     const validated: TaskDraft = draft;
     validated.recordWithTask = recorders;
     if (routeRequest) validated.routeRequest = routeRequest;
-    const routes = ModelRoutes.of(
-      validated,
-      failovers.map((other) => this.drafting.lazyRoute(other, source)),
-    );
     return {
       draft: validated,
       entry,
-      routes,
-      release: () => {
-        release?.();
-        routes.release();
-      },
+      others: failovers.map((other) => this.drafting.later(other, source)),
+      release: () => release?.(),
     };
   }
 
@@ -115,13 +108,9 @@ export class SubmitPipeline {
    * the request is validated and priced with, is the first whose platform has a channel open to the
    * caller's group (whatever the breakers say, so that a request's Idempotency-Key hash does not
    * change with health); else the first (whose submit then says that no channel is available).
-   * The `others` are failovers: their channels are ranked with the chosen one's.
+   * The `others` are failovers: their channels are ranked with the chosen one's (DispatchPlanner).
    */
-  private async routesServing(
-    entry: CatalogEntry,
-    form: SubmitForm,
-    group: string,
-  ): Promise<{ chosen: ServedRoute; others: ServedRoute[] }> {
+  private async routesFor(entry: CatalogEntry, form: SubmitForm, group: string): Promise<{ chosen: ServedRoute; others: ServedRoute[] }> {
     const { routes, taking } = this.drafting.taking(entry, form);
     if (taking.length === 0) {
       // The flat form is the one OpenAI clients try any model on: tell them where the model is served.
@@ -131,14 +120,7 @@ export class SubmitPipeline {
       throw AppError.invalid(`model ${entry.id} is not served on ${FORM_PATHS[form]}`, 'model');
     }
     if (taking.length === 1) return { chosen: taking[0], others: [] };
-    let chosen = taking[0];
-    for (const candidate of taking) {
-      if ((await this.router.candidates(candidate.family.platform, entry.id, group)).length > 0) {
-        chosen = candidate;
-        break;
-      }
-    }
-    return { chosen, others: taking.filter((route) => route !== chosen) };
+    return this.planner.routeOrder(taking, entry.id, group);
   }
 }
 

@@ -6,6 +6,7 @@ import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
+import { DispatchPlanner } from './dispatch/dispatch-planner.service';
 import { PendingSubmitWrites } from './pending-submit-writes';
 import { HandToProvider } from './submit/hand-to-provider';
 import { SubmitAttempts } from './submit/submit-attempts';
@@ -54,6 +55,7 @@ import { TaskHousekeeping } from './task-housekeeping';
     HandToProvider,
     SubmitAttempts,
     TaskSubmitService,
+    DispatchPlanner,
     RouteDrafting,
     SubmitPipeline,
     TaskSyncService,

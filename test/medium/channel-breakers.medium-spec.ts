@@ -1,10 +1,12 @@
 import type { ApiKeyEntity } from '../../src/auth/api-key.entity';
 import type { UserEntity } from '../../src/auth/user.entity';
+import { DispatchPlanner } from '../../src/tasks/dispatch/dispatch-planner.service';
+import type { TaskDraft } from '../../src/tasks/task-draft';
 import { TaskEntity } from '../../src/tasks/task.entity';
 import { TaskEventEntity } from '../../src/tasks/task-event.entity';
 import type { ChannelEntity } from '../../src/upstream/channel.entity';
 import { acceptedWithoutId, UpstreamError } from '../../src/upstream/upstream-adapter';
-import { createServiceTestModule, FAKE_MODEL, type ServiceTestContext } from './support/service-test-module';
+import { createServiceTestModule, FAKE_MODEL, FAKE_PLATFORM, type ServiceTestContext } from './support/service-test-module';
 
 // Tests src/upstream/breaker/ (with the submit's failover, src/tasks/submit/hand-to-provider.ts) on SQLite, with a hand-moved clock.
 describe('channel breakers (service tier, SQLite, per process)', () => {
@@ -29,6 +31,13 @@ describe('channel breakers (service tier, SQLite, per process)', () => {
     await t.breakers.close(backup.id);
   });
 
+  const fakeDraft: TaskDraft = {
+    platform: FAKE_PLATFORM,
+    model: FAKE_MODEL,
+    action: 'textGenerate',
+    request: {},
+    quote: { model: FAKE_MODEL, resolution: '720p', seconds: 5 },
+  };
   const caller = (user: UserEntity) => ({ user, apiKey: { id: 1, models: null } as ApiKeyEntity });
   const submit = (user: UserEntity) => t.pipeline.submit({ form: 'unified', body: { model: FAKE_MODEL } }, caller(user), {});
   const on = (channel: ChannelEntity) => t.adapter.submittedOn.filter((id) => id === channel.id).length;
@@ -47,7 +56,8 @@ describe('channel breakers (service tier, SQLite, per process)', () => {
     expect(on(backup)).toBe(20);
     expect(await t.balance(user.id)).toEqual({ quota: 80 * price, usedQuota: 20 * price });
     expect(t.breakers.view(primary.id)).toMatchObject({ state: 'open', failures: 5 });
-    expect((await t.router.route('fake', FAKE_MODEL, 'default')).channels.map((c) => c.id)).toEqual([backup.id]);
+    const plan = await t.module.get(DispatchPlanner).forSubmit(fakeDraft, { user }, []);
+    expect(plan.candidates.map(({ channel }) => channel.id)).toEqual([backup.id]);
   });
 
   it('the timeline names each channel tried: the one that failed, then the one that took the task', async () => {

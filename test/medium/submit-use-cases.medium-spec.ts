@@ -1,6 +1,6 @@
 import type { UserEntity } from '../../src/auth/user.entity';
 import { HandToProvider } from '../../src/tasks/submit/hand-to-provider';
-import { oneRoute } from '../../src/tasks/submit/route-sending';
+import { onOneRoute, storedRoute } from '../../src/tasks/dispatch/dispatch-plan';
 import { SubmitHold, type HoldRequest } from '../../src/tasks/submit/submit-hold';
 import { IDEMPOTENCY_WINDOW_MS, SubmitIdempotency } from '../../src/tasks/submit/submit-idempotency';
 import { SubmitSettlement } from '../../src/tasks/submit/submit-settlement';
@@ -30,8 +30,9 @@ describe('submit use cases (service tier, SQLite)', () => {
 
   const hold = () => t.module.get(SubmitHold);
   const adapter = () => t.adapter as unknown as UpstreamAdapter;
-  /** Every channel by the fake family, its default upstream model (what a send without a route model used). */
-  const sameFamily = () => oneRoute(adapter(), adapter().defaultUpstreamModel(FAKE_MODEL));
+  /** Every channel, in order, by the task's own route: the fake family, its default upstream model. */
+  const onChannels = (task: TaskEntity) => onOneRoute(channels, storedRoute(task, adapter(), adapter().defaultUpstreamModel(FAKE_MODEL)));
+  const handOver = (task: TaskEntity) => t.module.get(HandToProvider).send(task, onChannels(task));
   const draft = (prompt: string, idempotencyKey?: string): TaskDraft => ({
     platform: FAKE_PLATFORM,
     model: FAKE_MODEL,
@@ -90,7 +91,7 @@ describe('submit use cases (service tier, SQLite)', () => {
         code: 'conflict',
         options: { param: 'Idempotency-Key', retryAfterSeconds: 1 },
       });
-      await t.module.get(HandToProvider).send(task, channels, sameFamily());
+      await handOver(task);
       expect(await idempotency().earlierTask(user.id, 'key-1', same)).toMatchObject({ taskId: task.taskId, status: 'NOT_START' });
       await expect(idempotency().earlierTask(user.id, 'key-1', idempotency().hash(draft('a bird')))).rejects.toMatchObject({
         message: 'Idempotency-Key was already used with a different request body',
@@ -105,14 +106,14 @@ describe('submit use cases (service tier, SQLite)', () => {
       expect((await stored(refused.taskId)).idempotencyKey).toBeNull();
 
       const old = await recorded(user, 'old', 'key-3');
-      await t.module.get(HandToProvider).send(old, channels, sameFamily());
+      await handOver(old);
       t.clock.advance(IDEMPOTENCY_WINDOW_MS + 1);
       expect(await idempotency().earlierTask(user.id, 'key-3', old.requestHash!)).toBeNull();
     });
   });
 
   describe('HandToProvider', () => {
-    const send = (task: TaskEntity) => t.module.get(HandToProvider).send(task, channels, sameFamily());
+    const send = handOver;
 
     it('accepted: NOT_START with the provider id, the hold turned into one consume row', async () => {
       const user = await t.createUser(10 * price);
@@ -182,7 +183,7 @@ describe('submit use cases (service tier, SQLite)', () => {
       const user = await t.createUser(10 * price);
       const submitting = await recorded(user);
       expect(await settlement().refuseIfSubmitting(submitting.taskId, 'unconfirmed')).toMatchObject({ status: 'REJECTED' });
-      const accepted = await t.module.get(HandToProvider).send(await recorded(user), channels, sameFamily());
+      const accepted = await handOver(await recorded(user));
       expect(await settlement().refuseIfSubmitting(accepted.taskId, 'unconfirmed')).toMatchObject({ status: 'NOT_START' });
       expect(await settlement().refuseIfSubmitting('task_nothere', 'unconfirmed')).toBeNull();
       expect(await t.balance(user.id)).toEqual({ quota: 9 * price, usedQuota: price });

@@ -1,22 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { UserEntity } from '../../auth/user.entity';
-import { PricingService } from '../../billing/pricing.service';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { FamilyRegistry } from '../../families/family-registry';
-import { ModelCatalog } from '../../families/model-catalog.service';
-import { ChannelRouter, upstreamModelFor } from '../../upstream/channel-router.service';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE } from '../../upstream/failure-reason';
-import type { UpstreamAdapter } from '../../upstream/upstream-adapter';
-import { routeModelOf } from '../draft-within-entry';
-import { ModelRoutes } from '../model-routes';
-import { DraftSource, RouteDrafting } from '../route-drafting.service';
+import { onOneRoute, storedRoute } from '../dispatch/dispatch-plan';
+import { DispatchPlanner } from '../dispatch/dispatch-planner.service';
 import { HandToProvider } from '../submit/hand-to-provider';
-import { oneRoute } from '../submit/route-sending';
-import { SendingByRoute } from '../submit/sending-by-route';
-import type { TaskDraft } from '../task-draft';
 import { channelNamed } from '../submit/submit-attempts';
 import type { TaskEntity } from '../task.entity';
 import { TaskRepository } from '../task.repository';
@@ -40,14 +31,11 @@ export class ProviderRetry {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly families: FamilyRegistry,
-    private readonly catalog: ModelCatalog,
-    private readonly router: ChannelRouter,
+    private readonly planner: DispatchPlanner,
     private readonly transactions: TransactionRunner,
     private readonly tasks: TaskRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly submitter: HandToProvider,
-    private readonly drafting: RouteDrafting,
-    private readonly pricing: PricingService,
     private readonly clock: Clock,
   ) {}
 
@@ -55,25 +43,19 @@ export class ProviderRetry {
   async retryIfProviderOwn(task: TaskEntity, plan: PollPlan, failed: ChannelEntity, owner: string): Promise<boolean> {
     const reason = plan.failure;
     if (reason === undefined || !this.mayRetry(task, reason)) return false;
-    const routes = await this.routesOf(task);
+    const dispatch = await this.planner.forRetry(task, failed);
     try {
-      const candidates = (await this.router.route(routes.platforms(), task.model, task.group)).channels.filter(
-        (channel) => channel.id !== failed.id,
-      );
-      if (candidates.length === 0) return false;
-      const adapter = this.families.adapter(task.platform);
-      const own = { adapter, routeModel: await this.routeModel(task, failed, adapter), fields: null };
-      const sending = new SendingByRoute(routes, this.families, (draft) => this.pricedAlike(task, draft), own);
+      if (dispatch.candidates.length === 0) return false;
       if (!(await this.begin(task, plan, failed, reason, owner))) return true;
       try {
-        await this.submitter.retry(task, candidates, sending, this.endsFor(reason));
+        await this.submitter.retry(task, dispatch.candidates, this.endsFor(reason));
       } catch (error) {
         // The ends already failed and refunded the task.
         this.logger.warn(`provider retry of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
       }
       return true;
     } finally {
-      routes.release();
+      dispatch.release();
     }
   }
 
@@ -86,8 +68,8 @@ export class ProviderRetry {
     const owner = task.leaseOwner!;
     const adapter = this.families.adapter(task.platform);
     if (adapter.idempotentSubmit && channel && channel.status === 'enabled') {
-      const routes = oneRoute(adapter, task.upstreamModel);
-      await this.submitter.retry(task, [channel], routes, this.endsFor(RETRY_INTERRUPTED), false).catch((error) => {
+      const candidates = onOneRoute([channel], storedRoute(task, adapter, task.upstreamModel));
+      await this.submitter.retry(task, candidates, this.endsFor(RETRY_INTERRUPTED), false).catch((error) => {
         this.logger.warn(`resumed provider retry of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
       });
       return 'resubmitted';
@@ -134,49 +116,6 @@ export class ProviderRetry {
     });
     if (won) Object.assign(task, changes);
     return won;
-  }
-
-  /**
-   * The model's routes for the retry: the task's own platform (its stored request as it is) and,
-   * when the task kept the client's request (a model with several routes), the others, each
-   * family's draft built from that request when a channel of its platform is tried.
-   */
-  private async routesOf(task: TaskEntity): Promise<ModelRoutes> {
-    const kept = task.routeRequest;
-    const entry = kept ? await this.catalog.find(task.model) : null;
-    if (!kept || !entry) return new ModelRoutes(task.platform, null);
-    // No client waits: the families read only who asks from the caller.
-    const caller = { user: Object.assign(new UserEntity(), { id: task.userId, group: task.group }) };
-    const input = { form: kept.form, body: kept.body, warnings: [] };
-    const source: DraftSource = {
-      model: entry.id,
-      input,
-      familyBody: kept.body,
-      body: kept.body,
-      caller,
-      entry,
-      durationField: 'duration',
-    };
-    const others = this.drafting
-      .taking(entry, kept.form)
-      .taking.filter(({ family }) => family.platform !== task.platform)
-      .map((other) => this.drafting.lazyRoute(other, source));
-    return new ModelRoutes(task.platform, null, others);
-  }
-
-  /** Whether another route's draft costs what the task was charged: the one charge stands, so a route priced otherwise is passed over. */
-  private async pricedAlike(task: TaskEntity, draft: TaskDraft): Promise<boolean> {
-    const { quota } = await this.pricing.quote({ ...draft.quote, group: task.group });
-    if (quota !== task.quota)
-      this.logger.warn(`route ${draft.platform} of ${task.taskId} prices it at ${quota}, not ${task.quota}: passed over`);
-    return quota === task.quota;
-  }
-
-  /** What the model's route sends upstream: the failed channel's name for it unless that was its own mapping. */
-  private async routeModel(task: TaskEntity, failed: ChannelEntity, adapter: UpstreamAdapter): Promise<string> {
-    if (upstreamModelFor(failed, task.model, '') === '') return task.upstreamModel;
-    const route = (await this.catalog.find(task.model))?.routes.find((candidate) => candidate.platform === task.platform);
-    return route ? routeModelOf(route, {}) : adapter.defaultUpstreamModel(task.model);
   }
 
   private endsFor(reason: string): RetryEnds {

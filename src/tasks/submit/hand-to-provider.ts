@@ -17,10 +17,14 @@ import type { TaskEntity } from '../task.entity';
 import type { TaskStatus } from '../task-status';
 import { TaskRepository } from '../task.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
-import { RouteSending, oneRoute, SubmitRoutes } from './route-sending';
+import { Admitted, Candidate, onOneRoute, PlannedRoute, storedRoute, walkPlan } from '../dispatch/dispatch-plan';
+import type { Admission } from '../../upstream/breaker/channel-breakers.service';
 import { SubmitAttempts } from './submit-attempts';
 import type { SubmitEnds } from './submit-ends';
 import { SubmitSettlement } from './submit-settlement';
+
+/** An attempt whose provider may have accepted the task (its answer was lost): the walk ends, the task sent nowhere else. */
+const KEPT = 'kept' as const;
 
 /**
  * Step 2 of a submit (and the resubmit of one a crash interrupted): the recorded task goes to the
@@ -58,15 +62,13 @@ export class HandToProvider {
 
   /**
    * Runs under the task's current lease (`task.leaseOwner`), extended by a heartbeat until the task
-   * is settled. `routes`: how each candidate is sent (its platform's adapter and route model, a
-   * candidate's model_mapping overriding the model); a candidate on another platform than the task's
-   * is sent the request that route's family built. A candidate whose breaker opened meanwhile, or
-   * that another submit is trying half-open, is passed over.
+   * is settled. `candidates`: the dispatch plan's, each sent by its route (that platform's adapter
+   * and route model, a candidate's model_mapping overriding the model); a candidate on another
+   * platform than the task's is sent the request that route's family built. A candidate whose
+   * breaker opened meanwhile, or that another submit is trying half-open, is passed over.
    */
-  send(task: TaskEntity, candidates: ChannelEntity[], routes: SubmitRoutes): Promise<TaskEntity> {
-    return this.underLease(task, this.firstSubmit, (owner, lease) =>
-      this.tryChannels(task, candidates, routes, owner, lease, true, this.firstSubmit),
-    );
+  send(task: TaskEntity, candidates: readonly Candidate[]): Promise<TaskEntity> {
+    return this.underLease(task, this.firstSubmit, true, (handOver) => this.walk(task, candidates, handOver));
   }
 
   /**
@@ -74,10 +76,8 @@ export class HandToProvider {
    * de-duplicates it): whatever its breaker says, since that provider may be running it already.
    */
   resend(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter): Promise<TaskEntity> {
-    const routes = oneRoute(adapter, adapter.defaultUpstreamModel(task.model));
-    return this.underLease(task, this.firstSubmit, (owner, lease) =>
-      this.tryChannels(task, [channel], routes, owner, lease, false, this.firstSubmit),
-    );
+    const candidates = onOneRoute([channel], storedRoute(task, adapter, adapter.defaultUpstreamModel(task.model)));
+    return this.underLease(task, this.firstSubmit, false, (handOver) => this.walk(task, candidates, handOver));
   }
 
   /**
@@ -85,14 +85,15 @@ export class HandToProvider {
    * (ProviderRetry) under the task's current lease, in the status `ends` names; `byBreaker` false for
    * the resubmit, after a crash, to the channel that may have it already (its provider de-duplicates).
    */
-  retry(task: TaskEntity, candidates: ChannelEntity[], routes: SubmitRoutes, ends: SubmitEnds, byBreaker = true): Promise<TaskEntity> {
-    return this.underLease(task, ends, (owner, lease) => this.tryChannels(task, candidates, routes, owner, lease, byBreaker, ends));
+  retry(task: TaskEntity, candidates: readonly Candidate[], ends: SubmitEnds, byBreaker = true): Promise<TaskEntity> {
+    return this.underLease(task, ends, byBreaker, (handOver) => this.walk(task, candidates, handOver));
   }
 
   private async underLease(
     task: TaskEntity,
     ends: SubmitEnds,
-    run: (owner: string, lease: SubmitLease) => Promise<TaskEntity>,
+    byBreaker: boolean,
+    run: (handOver: HandOver) => Promise<TaskEntity>,
   ): Promise<TaskEntity> {
     const owner = task.leaseOwner ?? this.instanceId;
     const lease = new SubmitLease(
@@ -101,84 +102,90 @@ export class HandToProvider {
       (error) => this.logger.warn(`lease heartbeat of ${task.taskId} failed: ${(error as Error)?.message ?? error}`),
     );
     try {
-      return await run(owner, lease);
+      return await run({ owner, lease, ends, byBreaker, lastError: null, backpressure: null });
     } finally {
       await lease.stop();
     }
   }
 
   /**
-   * Each candidate in turn until one accepts. A provider that did not accept (no answer, 5xx, 429,
-   * auth or balance) passes the task on before the client is answered; one that may have accepted it
-   * (the call went out, its answer was lost) keeps it: the task is never sent to a second provider.
+   * The plan's candidates in turn (walkPlan) until one accepts. A provider that did not accept (no
+   * answer, 5xx, 429, auth or balance) passes the task on before the client is answered; one that may
+   * have accepted it (the call went out, its answer was lost) keeps it: the task is never sent to a second provider.
    */
-  private async tryChannels(
-    task: TaskEntity,
-    candidates: ChannelEntity[],
-    routes: SubmitRoutes,
-    owner: string,
-    lease: SubmitLease,
-    byBreaker: boolean,
-    ends: SubmitEnds,
-  ): Promise<TaskEntity> {
-    let lastError: UpstreamError | null = null;
-    let backpressure: UpstreamError | null = null;
-    // A candidate deferred by its breaker (a streak of faults, enough submits already under way) comes back after the others.
-    const queue = candidates.map((channel) => ({ channel, deferred: false }));
-    for (const { channel, deferred } of queue) {
-      if (lease.lost) return ends.lost(task);
+  private async walk(task: TaskEntity, candidates: readonly Candidate[], handOver: HandOver): Promise<TaskEntity> {
+    const { lease } = handOver;
+    const ended = await walkPlan(candidates, {
       // Past the deadline no further channel is tried: the lease must outlast the submit.
-      if (lease.remainingMs() <= 0) break;
-      const sending = await routes.sendingOn(channel);
-      if (!sending) {
-        // That route's family refuses what the client asked (its own rules): the client is not failed for it, the next route is tried.
-        if (!deferred) await this.attempts.skipped(task, channel);
-        continue;
-      }
-      const { adapter } = sending;
-      const admitted = byBreaker ? await this.breakers.admit(channel.id, deferred) : null;
-      if (admitted === 'defer') {
-        queue.push({ channel, deferred: true });
-        continue;
-      }
-      if (byBreaker && !admitted) continue;
-      // What this attempt tells the channel's breaker, recorded however it ends (its admission ends with it).
-      let said: BreakerOutcome = 'neutral';
+      goesOn: () => !lease.lost && lease.remainingMs() > 0,
+      // That route's family refuses what the client asked (its own rules): the client is not failed for it, the next route is tried.
+      passedOver: ({ channel }) => this.attempts.skipped(task, channel),
+      admit: ({ channel }, deferred) => this.admit(channel, deferred, handOver.byBreaker),
+      attempt: ({ channel }, route, admission) => this.attempt(task, channel, route, admission, handOver),
+    });
+    return ended === undefined || ended === KEPT ? this.noneTook(task, handOver) : ended;
+  }
+
+  /** What the channel's breaker says to this attempt (nothing asked of it for a resubmit sent whatever it says). */
+  private async admit(channel: ChannelEntity, deferred: boolean, byBreaker: boolean): Promise<Admitted<Admission | null>> {
+    if (!byBreaker) return { admission: null };
+    const admitted = await this.breakers.admit(channel.id, deferred);
+    if (admitted === 'defer') return 'defer';
+    return admitted ? { admission: admitted } : 'not_now';
+  }
+
+  /**
+   * One candidate's attempt: the task it ended as, KEPT when that provider may have accepted it, or
+   * undefined to go on to the next; its breaker told what its answer says.
+   */
+  private async attempt(
+    task: TaskEntity,
+    channel: ChannelEntity,
+    route: PlannedRoute,
+    admitted: Admission | null,
+    handOver: HandOver,
+  ): Promise<TaskEntity | typeof KEPT | undefined> {
+    const { owner, lease, ends } = handOver;
+    // What this attempt tells the channel's breaker, recorded however it ends (its admission ends with it).
+    let said: BreakerOutcome = 'neutral';
+    try {
+      if (!(await this.moveTo(task, channel, route, owner, ends.status))) return ends.lost(task);
+      let outcome: SubmitOutcome;
+      const endCall = this.calls.start(channel.id);
       try {
-        if (!(await this.moveTo(task, channel, sending, owner, ends.status))) return ends.lost(task);
-        let outcome: SubmitOutcome;
-        const endCall = this.calls.start(channel.id);
-        try {
-          outcome = await adapter.submit(task, channel, lease);
-          endCall(false);
-        } catch (error) {
-          // The provider answering "no" to the content is an answer, not channel trouble.
-          endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
-          // Aborted by a takeover: not the provider's doing.
-          if (lease.lost) return ends.lost(task);
-          said = breakerOutcomeOf(error);
-          if (!(error instanceof UpstreamError)) throw await ends.crashed(task, error, owner);
-          lastError = error;
-          this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
-          if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner, ends);
-          await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
-          await this.attempts.failed(task, channel, error);
-          if (error.details.mayHaveBeenAccepted) {
-            this.logger.warn(`submit of ${task.taskId} may have been accepted by channel ${channel.id}: not sent to another channel`);
-            break;
-          }
-          if (error.kind === 'backpressure') backpressure = error;
-          continue;
+        outcome = await route.adapter.submit(task, channel, lease);
+        endCall(false);
+      } catch (error) {
+        // The provider answering "no" to the content is an answer, not channel trouble.
+        endCall(!(error instanceof UpstreamError && (error.kind === 'moderation' || error.kind === 'invalid_input')));
+        // Aborted by a takeover: not the provider's doing.
+        if (lease.lost) return ends.lost(task);
+        said = breakerOutcomeOf(error);
+        if (!(error instanceof UpstreamError)) throw await ends.crashed(task, error, owner);
+        handOver.lastError = error;
+        this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
+        if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner, ends);
+        await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
+        await this.attempts.failed(task, channel, error);
+        if (error.details.mayHaveBeenAccepted) {
+          this.logger.warn(`submit of ${task.taskId} may have been accepted by channel ${channel.id}: not sent to another channel`);
+          return KEPT;
         }
-        // The provider has the job now: record that first, then the channel's statistics and breaker.
-        said = 'accepted';
-        const submitted = await ends.accepted(task, channel, adapter, outcome, owner);
-        await this.recordChannelOutcome(channel.id, null);
-        return submitted;
-      } finally {
-        await this.breakers.record(channel.id, said, admitted);
+        if (error.kind === 'backpressure') handOver.backpressure = error;
+        return undefined;
       }
+      // The provider has the job now: record that first, then the channel's statistics and breaker.
+      said = 'accepted';
+      const submitted = await ends.accepted(task, channel, route.adapter, outcome, owner);
+      await this.recordChannelOutcome(channel.id, null);
+      return submitted;
+    } finally {
+      await this.breakers.record(channel.id, said, admitted);
     }
+  }
+
+  /** No candidate took the task (or the one that may have did not say): whoever has the lease decides, or the ends' refusal. */
+  private noneTook(task: TaskEntity, { lease, ends, lastError, backpressure, owner }: HandOver): Promise<TaskEntity> {
     if (lease.lost) return ends.lost(task);
     return ends.noneAccepted(task, lastError, backpressure, owner);
   }
@@ -201,22 +208,17 @@ export class HandToProvider {
   }
 
   /**
-   * The task now goes to `channel` (with its model name there, and, on another platform, that route's
-   * request and family fields), in one compare-and-set; false when the task was taken over meanwhile.
+   * The task now goes to `channel` (with the model's name there, and, on another platform than the
+   * task's now, that route's request and family fields), in one compare-and-set; false when the task
+   * was taken over meanwhile.
    */
-  private async moveTo(
-    task: TaskEntity,
-    channel: ChannelEntity,
-    sending: RouteSending,
-    owner: string,
-    status: TaskStatus,
-  ): Promise<boolean> {
-    const fields = sending.fields !== null && sending.fields.platform !== task.platform ? sending.fields : null;
+  private async moveTo(task: TaskEntity, channel: ChannelEntity, route: PlannedRoute, owner: string, status: TaskStatus): Promise<boolean> {
+    const fields = route.fields.platform !== task.platform ? route.fields : null;
     if (task.channelId === channel.id && fields === null) return true;
     const changes: Partial<TaskEntity> = {
       ...fields,
       channelId: channel.id,
-      upstreamModel: upstreamModelFor(channel, task.model, sending.routeModel),
+      upstreamModel: upstreamModelFor(channel, task.model, route.routeModel),
     };
     const kept = await this.transactions.runStatement((manager) => this.tasks.compareAndSet(manager, task.id, status, changes, owner));
     if (kept) Object.assign(task, changes);
@@ -262,4 +264,15 @@ export class HandToProvider {
       .recordOutcome(channelId, error)
       .catch((failure) => this.logger.warn(`channel ${channelId} outcome not recorded: ${failure}`));
   }
+}
+
+/** One hand-over under a lease: who holds it, how it ends, whether breakers are asked, and what the providers said so far. */
+interface HandOver {
+  owner: string;
+  lease: SubmitLease;
+  ends: SubmitEnds;
+  byBreaker: boolean;
+  lastError: UpstreamError | null;
+  /** The last limit a provider answered with. */
+  backpressure: UpstreamError | null;
 }

@@ -45,6 +45,7 @@ import { SubmitPipeline } from '../../../src/tasks/submit-pipeline.service';
 import { PendingSubmitWrites } from '../../../src/tasks/pending-submit-writes';
 import { ProviderCancel } from '../../../src/tasks/provider-cancel';
 import { HandToProvider } from '../../../src/tasks/submit/hand-to-provider';
+import { DispatchPlanner } from '../../../src/tasks/dispatch/dispatch-planner.service';
 import { SubmitAttempts } from '../../../src/tasks/submit/submit-attempts';
 import { RedisConnection } from '../../../src/shared-state/redis-connection.service';
 import { BreakerStates } from '../../../src/upstream/breaker/breaker-states.service';
@@ -328,6 +329,7 @@ export async function createServiceTestModule(
       HandToProvider,
       SubmitAttempts,
       TaskSubmitService,
+      DispatchPlanner,
       RouteDrafting,
       SubmitPipeline,
       TaskSyncService,
