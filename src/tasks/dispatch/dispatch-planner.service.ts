@@ -20,6 +20,7 @@ import {
   firstServed,
   LaterDraft,
   planDispatch,
+  PlanInput,
   PlannedRoute,
   RouteInput,
 } from './dispatch-plan';
@@ -65,16 +66,12 @@ export class DispatchPlanner {
     // Channels pinned by the draft (the provider account holding its verified assets) are all of its own platform.
     const routes: RouteInput[] = [{ platform: draft.platform, adapter: this.families.adapter(draft.platform), validated: draft }];
     if (!draft.channelIds) for (const other of others) routes.push({ ...other, adapter: this.families.adapter(other.platform) });
-    const plan = planDispatch({
-      tiers: await this.router.tiers(platformsOf(routes), draft.model, group),
-      routes,
-      openUntil: (channelId) => this.breakers.openUntil(channelId),
-      random: this.router.random,
+    const plan = await this.plan(routes, draft.model, group, {
       pinned: draft.channelIds,
       price: () => this.pricing.quote({ ...draft.quote, group }),
       priceOf: async (other) => (await this.pricing.quote({ ...other.quote, group })).quota,
       passedOver: (platform, why) => {
-        if ('error' in why) this.logger.debug(`route ${platform} refuses the request: ${(why.error as Error)?.message ?? why.error}`);
+        if ('error' in why) this.refused(platform, why.error);
         else this.logger.warn(`route ${platform} of ${draft.model} prices the request at ${why.priced}, not ${why.price}: passed over`);
       },
     });
@@ -124,19 +121,36 @@ export class DispatchPlanner {
         routes.push({ ...this.drafting.later(other, source), adapter: this.families.adapter(other.family.platform) });
       }
     }
-    return planDispatch({
-      tiers: await this.router.tiers(platformsOf(routes), task.model, task.group),
-      routes,
-      openUntil: (channelId) => this.breakers.openUntil(channelId),
-      random: this.router.random,
+    return this.plan(routes, task.model, task.group, {
       excluded: failed.id,
       price: () => Promise.resolve({ quota: task.quota, detail: '' }),
       priceOf: async (draft) => (await this.pricing.quote({ ...draft.quote, group: task.group })).quota,
       passedOver: (platform, why) => {
-        if ('error' in why) this.logger.debug(`route ${platform} refuses the request: ${(why.error as Error)?.message ?? why.error}`);
+        if ('error' in why) this.refused(platform, why.error);
         else this.logger.warn(`route ${platform} of ${task.taskId} prices it at ${why.priced}, not ${task.quota}: passed over`);
       },
     });
+  }
+
+  /** planDispatch over the router's cached tiers of the routes' platforms and this instance's copy of the breakers. */
+  private async plan(
+    routes: RouteInput[],
+    model: string,
+    group: string,
+    rest: Pick<PlanInput, 'pinned' | 'excluded' | 'price' | 'priceOf' | 'passedOver'>,
+  ): Promise<DispatchPlan> {
+    const tiers = await this.router.tiers(platformsOf(routes), model, group);
+    return planDispatch({
+      tiers,
+      routes,
+      openUntil: (channelId) => this.breakers.openUntil(channelId),
+      random: this.router.random,
+      ...rest,
+    });
+  }
+
+  private refused(platform: Platform, error: unknown): void {
+    this.logger.debug(`route ${platform} refuses the request: ${(error as Error)?.message ?? error}`);
   }
 
   /** The 503 of no channel to send to; with Retry-After until the first open breaker lets a submit try again, when one will. */
