@@ -33,7 +33,7 @@ const IDEMPOTENT_RECORD_ATTEMPTS = 3;
 
 /**
  * Submits a task crash-safely, in the steps of submit/: the earlier task of its Idempotency-Key, if
- * any; the channels and the price; (1) the task recorded with its charge held (SubmitHold); (2) handed
+ * any; the dispatch plan (DispatchPlanner: the candidates, the price); (1) the task recorded with its charge held (SubmitHold); (2) handed
  * to the provider (HandToProvider); (3) settled (SubmitSettlement). A crash between (1) and (3) leaves
  * a SUBMITTING task whose lease runs out; the sync settles it. A client answered 503 never has its
  * task run nor charged: a task whose writes the database did not confirm is refused once it answers again.
