@@ -118,6 +118,20 @@ export class TaskTransitionsService {
     return won;
   }
 
+  /**
+   * The provider said done, but its link never served the video (the archive's verdict): the task
+   * fails and is refunded after all, once (a compare-and-set on SUCCESS, the ledger's unique refund);
+   * false when it already moved. The one move out of SUCCESS.
+   */
+  async failUndelivered(task: TaskEntity, reason: string): Promise<boolean> {
+    if (task.status !== 'SUCCESS') return false;
+    const now = this.clock.now();
+    const changes: Partial<TaskEntity> = { status: 'FAILURE', failReason: reason, updatedAt: now };
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, 'failure', undefined, undefined, true);
+    if (won) Object.assign(task, changes);
+    return won;
+  }
+
   /** The upstream refused the submit: the client never sees the task, and its hold is released. False if `leaseOwner` no longer holds it. */
   async reject(task: TaskEntity, reason: string, leaseOwner?: string): Promise<boolean> {
     const now = this.clock.now();
@@ -142,6 +156,7 @@ export class TaskTransitionsService {
     changes: Partial<TaskEntity>,
     leaseOwner?: string,
     polledAt?: number,
+    afterSuccess = false,
   ): Promise<boolean> {
     if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner, polledAt))) return false;
     if (changes.status !== undefined && changes.status !== task.status) {
@@ -159,6 +174,7 @@ export class TaskTransitionsService {
           task: { ...task, ...changes },
           status: changes.status,
           at: changes.updatedAt ?? this.clock.now(),
+          ...(afterSuccess ? { afterSuccess } : {}),
         });
       }
     }
@@ -172,10 +188,11 @@ export class TaskTransitionsService {
     cause: RefundCause,
     leaseOwner?: string,
     polledAt?: number,
+    afterSuccess = false,
   ): Promise<boolean> {
     try {
       const won = await this.transactions.run(async (manager) => {
-        if (!(await this.moveAndRecordEvent(manager, task, changes, leaseOwner, polledAt))) return false;
+        if (!(await this.moveAndRecordEvent(manager, task, changes, leaseOwner, polledAt, afterSuccess))) return false;
         if (task.quota > 0) {
           const movement = {
             userId: task.userId,

@@ -37,12 +37,15 @@ export interface EphemeralStep {
   state: 'queued' | 'running' | 'done' | 'failed';
   credits?: number;
   ticks?: number;
+  /** A `done` whose video never was: its link answers 404 (`dead`) or redirects to a 404 (`redirect-dead`), from the start. */
+  link?: 'dead' | 'redirect-dead';
 }
 
 interface EphemeralTask {
   steps: EphemeralStep[];
   polls: number;
   doneAt: number | null;
+  link?: EphemeralStep['link'];
 }
 
 export interface EphemeralUpstream {
@@ -88,7 +91,12 @@ export async function startEphemeralUpstream(videoBytes: Buffer): Promise<Epheme
     const file = /^\/files\/(eph_\d+)\.mp4$/.exec(req.path);
     if (req.method === 'GET' && file) {
       const task = tasks.get(file[1]);
-      if (!task?.doneAt || upstream.now() >= task.doneAt + EPHEMERAL_OUTPUT_LIFETIME_MS) {
+      if (task?.link === 'redirect-dead') {
+        res.writeHead(302, { location: `${upstream.url}/outputs/${file[1]}.mp4` });
+        res.end();
+        return;
+      }
+      if (!task?.doneAt || task.link === 'dead' || upstream.now() >= task.doneAt + EPHEMERAL_OUTPUT_LIFETIME_MS) {
         // What an expired output link answers: a page, never a video.
         res.writeHead(404, { 'content-type': 'text/html' });
         res.end('<html><body>This output has expired.</body></html>');
@@ -96,6 +104,12 @@ export async function startEphemeralUpstream(videoBytes: Buffer): Promise<Epheme
       }
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(upstream.videoBytes.length) });
       res.end(upstream.videoBytes);
+      return;
+    }
+    if (req.method === 'GET' && req.path.startsWith('/outputs/')) {
+      // Where a dead link redirects: nothing there.
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><body>Not found.</body></html>');
       return;
     }
     if (req.headers.authorization !== `Bearer ${EPHEMERAL_API_KEY}`) return json(res, 401, { error: 'unauthorized' });
@@ -110,7 +124,10 @@ export async function startEphemeralUpstream(videoBytes: Buffer): Promise<Epheme
     const task = query ? tasks.get(query[1]) : undefined;
     if (req.method === 'GET' && query && task) {
       const step = task.steps[Math.min(task.polls++, task.steps.length - 1)];
-      if (step.state === 'done') task.doneAt ??= upstream.now();
+      if (step.state === 'done') {
+        task.doneAt ??= upstream.now();
+        task.link = step.link;
+      }
       return json(res, 200, {
         id: query[1],
         state: step.state,
