@@ -39,6 +39,8 @@ export interface EphemeralStep {
   ticks?: number;
   /** A `done` whose video never was: its link answers 404 (`dead`) or redirects to a 404 (`redirect-dead`), from the start. */
   link?: 'dead' | 'redirect-dead';
+  /** A `failed` for the provider's own reason (`error: "internal_error"`): the gateway runs the task again on another channel. */
+  internal?: boolean;
 }
 
 interface EphemeralTask {
@@ -134,6 +136,7 @@ export async function startEphemeralUpstream(videoBytes: Buffer): Promise<Epheme
         ...(step.state === 'done' ? { video_url: `${upstream.url}/files/${query[1]}.mp4` } : {}),
         ...(step.credits !== undefined ? { credits: step.credits } : {}),
         ...(step.ticks !== undefined ? { usage: { cost_in_usd_ticks: step.ticks } } : {}),
+        ...(step.internal ? { error: 'internal_error' } : {}),
       });
     }
     return json(res, 404, { error: 'not found' });
@@ -143,7 +146,17 @@ export async function startEphemeralUpstream(videoBytes: Buffer): Promise<Epheme
 }
 
 type EphemeralRequest = { prompt: string | null };
-type EphemeralAnswer = { id?: string; state?: string; video_url?: string; credits?: number; usage?: { cost_in_usd_ticks?: number } };
+type EphemeralAnswer = {
+  id?: string;
+  state?: string;
+  video_url?: string;
+  credits?: number;
+  usage?: { cost_in_usd_ticks?: number };
+  error?: string;
+};
+
+/** The reason of a failure the provider owns (its internal error): the family's providerOwnFailure names it. */
+const INTERNAL_FAILURE = 'generation failed: internal_error';
 
 const STATES: Record<string, UpstreamState> = { queued: 'queued', running: 'running', done: 'succeeded', failed: 'failed' };
 
@@ -179,7 +192,7 @@ export class EphemeralAdapter implements UpstreamAdapter<EphemeralRequest> {
     return {
       state,
       videoUrl: state === 'succeeded' ? answer.video_url : undefined,
-      failReason: state === 'failed' ? 'generation failed' : undefined,
+      failReason: state === 'failed' ? (answer.error === 'internal_error' ? INTERNAL_FAILURE : 'generation failed') : undefined,
       // The raw answer as the provider gave it, cost fields included: the surfaces must not show them.
       raw: answer,
       providerUsage: usageOf(answer),
@@ -249,6 +262,7 @@ export const EPHEMERAL_FAMILY: FamilyDefinition = {
     ],
     PRICES,
   ),
+  providerOwnFailure: (reason) => reason === INTERNAL_FAILURE,
   module: EphemeralFamilyModule,
   drafts: EphemeralDrafts,
   adapter: EphemeralAdapter,
