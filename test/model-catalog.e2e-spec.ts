@@ -405,4 +405,65 @@ describeEachDatabase('model catalog', (kind) => {
     const prices = (await gw.admin.get('/api/admin/prices').expect(200)).body.data;
     expect(prices).toEqual(expect.arrayContaining([expect.objectContaining({ model: 'kling-v2-1-master', price: 2800 })]));
   });
+
+  it('a release that retires builtin models retires them on a database the previous release made; one the operator changed stays as the operator left it; a submit or quote is a 410 naming the replacement, charged nothing', async () => {
+    // The operator re-activated sora-2-pro (their own OpenAI-compatible server still serves it).
+    await gw.admin.patch('/api/admin/models/sora-2-pro', { status: 'active', sunset_at: null, replacement: null }).expect(200);
+    await gw.app.close();
+    // As the previous release left them, unchanged by the operator: sora-2 active, the Veo 3.1 Fast preview deprecated with no sunset.
+    await executeOnDatabase(
+      gw.database,
+      "UPDATE catalog_models SET status = 'active', sunset_at = NULL, replacement = NULL WHERE model_id = 'sora-2'",
+    );
+    await executeOnDatabase(
+      gw.database,
+      "UPDATE catalog_models SET status = 'deprecated', sunset_at = NULL, replacement = 'veo3.1_fast' WHERE model_id = 'veo-3.1-fast-generate-preview'",
+    );
+    gw = await startGateway(kind, {}, gw.database);
+    const entry = async (id: string) => (await gw.admin.get(`/api/admin/models/${id}`).expect(200)).body;
+    expect(await entry('sora-2')).toMatchObject({
+      status: 'retired',
+      sunset_at: Date.UTC(2026, 8, 24) / 1000,
+      replacement: null,
+      modified: false,
+    });
+    expect(await entry('veo-3.1-fast-generate-preview')).toMatchObject({
+      status: 'retired',
+      sunset_at: Date.UTC(2026, 9, 22) / 1000,
+      replacement: 'veo3.1_fast',
+      modified: false,
+    });
+    expect(await entry('veo-3.0-generate-001')).toMatchObject({
+      status: 'retired',
+      sunset_at: Date.UTC(2026, 5, 30) / 1000,
+      replacement: null,
+    });
+    expect(await entry('sora-2-pro')).toMatchObject({ status: 'active', sunset_at: null, replacement: null, modified: true });
+
+    // Channels serve them (the replacement on Runway): the 410 names it where one serves the same model; nothing is charged.
+    const channel = { base_url: 'http://127.0.0.1:9', api_key: 'key_retired-test' };
+    await gw.createChannel({ ...channel, name: 'openai-main', platform: 'openai', models: ['sora-2'] });
+    await gw.createChannel({ ...channel, name: 'veo-main', platform: 'veo', models: ['veo-3.1-fast-generate-preview'] });
+    await gw.createChannel({ ...channel, name: 'runway-main', platform: 'runway', models: ['veo3.1_fast'] });
+    const before = await balance();
+    const retired: Array<[string, object, string]> = [
+      ['/v1/videos', { model: 'sora-2', prompt: 'p', seconds: '4' }, 'model sora-2 is retired'],
+      ['/v1/videos/quote', { model: 'sora-2', prompt: 'p', seconds: '4' }, 'model sora-2 is retired'],
+      [
+        '/v1/videos',
+        { model: 'veo-3.1-fast-generate-preview', prompt: 'p' },
+        'model veo-3.1-fast-generate-preview is retired; use veo3.1_fast instead',
+      ],
+      [
+        '/v1/videos/quote',
+        { model: 'veo-3.1-fast-generate-preview', prompt: 'p' },
+        'model veo-3.1-fast-generate-preview is retired; use veo3.1_fast instead',
+      ],
+    ];
+    for (const [path, body, message] of retired) {
+      const gone = await as(customer.key).post(path, body).expect(410);
+      expect(gone.body.error).toMatchObject({ code: 'model_retired', message });
+    }
+    expect(await balance()).toEqual(before);
+  });
 });

@@ -64,6 +64,10 @@ export class ModelCatalog implements OnApplicationBootstrap {
           ...family.channelModelCapabilities?.(model),
           id: model,
           label: null,
+          // The channel sold it: active, whatever became of the template's model.
+          status: 'active',
+          sunsetAt: null,
+          replacement: null,
           prices: prices
             .filter((rule) => rule.model === model)
             .map(({ resolution, unit, duration, price, audioPrice }) => ({ resolution, unit, duration, price, audioPrice })),
