@@ -7,6 +7,7 @@ import { AccountRateLimiter } from './auth/account-rate-limiter';
 import { AdminTokenService } from './auth/admin-token.service';
 import { ApiKeysService } from './auth/api-keys.service';
 import { authenticateAdminBeforeBody, authenticateApiKeyBeforeBody } from './auth/authenticate-before-body.middleware';
+import { CATALOG_FILE_LIMIT_BYTES } from './catalog/catalog-entry.dto';
 import { AllExceptionsFilter, expressErrorHandler } from './common/errors/all-exceptions.filter';
 import { rejectDeepJson } from './common/http/json-depth';
 import { requestLogStream } from './common/http/log-destination';
@@ -29,6 +30,7 @@ const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
 /** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
 const API_KEY_PATHS = [...VIDEO_SUBMIT_PATHS, '/v1/verification', '/v1/webhooks'];
 const ADMIN_API_PATH = '/api/admin';
+const CATALOG_IMPORT_PATH = `${ADMIN_API_PATH}/models/import`;
 /** Where a console session cookie counts (and so where cookies are parsed at all). */
 const COOKIE_PATHS = ['/console', ADMIN_API_PATH];
 
@@ -79,6 +81,8 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   const videoJsonVerify = rejectDeepJson();
   const videoJsonParser = videoSubmitJsonParser(videoJsonVerify);
   bodyParsers.use(VIDEO_SUBMIT_PATHS, videoJsonParser);
+  // A catalog import reads the largest export the catalog may grow to (CATALOG_FILE_LIMIT_BYTES).
+  bodyParsers.use(CATALOG_IMPORT_PATH, express.json({ limit: CATALOG_FILE_LIMIT_BYTES, verify: rejectDeepJson() }));
   bodyParsers.use(express.json({ limit: DEFAULT_BODY_LIMIT, verify: rejectDeepJson() }));
   bodyParsers.use(express.urlencoded({ extended: false, limit: DEFAULT_BODY_LIMIT }));
   // One budget for every body read at once (these parsers and multer's): a body reserves its share before it is read.

@@ -28,7 +28,7 @@ describeWithBrowser('console: the task list fits, the drawer stays put', () => {
     await gw.http
       .post('/v1/videos')
       .set('Authorization', `Bearer ${key}`)
-      .send({ model: 'veo-3.1-fast-generate-preview', prompt: 'a glacier calving into the sea', seconds: '8' })
+      .send({ model: 'replicate-kling-v2-5-turbo-pro', prompt: 'a glacier calving into the sea', seconds: '5' })
       .expect(200);
     await gw.app.get(VideoArchiveJob).archiveDueVideos();
   }, 120_000);

@@ -266,7 +266,7 @@ describeWithBrowser('console Models page in a browser', () => {
     const broken = { version: 1, models: [{ ...file.models[0], durations: { min: 9, max: 3 } }] };
     await dialog.getByLabel('Or paste its JSON').fill(JSON.stringify(broken));
     await dialog.getByRole('button', { name: 'Show changes' }).click();
-    await expectText(dialog.getByRole('alert'), /^Check models\[0\]\.durations: models\[0\]\.durations must be a list of whole seconds/);
+    await expectText(dialog.getByRole('alert'), /^Check models\[0\]\.durations: models\[0\]\.durations must be a list of at most 600 whole seconds/);
     await expect(dialog.locator('.import-diff').count()).resolves.toBe(0);
 
     const fileText = JSON.stringify(file, null, 2);
@@ -393,7 +393,7 @@ describeWithBrowser('console Models page in a browser', () => {
       check: 'Show changes',
       edit: 'Edit simulator-kling',
       custom: 'Custom',
-      durations: /^Check durations: durations must be a list of whole seconds/,
+      durations: /^Check durations: durations must be a list of at most 600 whole seconds/,
     },
     'zh-CN': {
       title: '模型',
@@ -402,7 +402,7 @@ describeWithBrowser('console Models page in a browser', () => {
       check: '查看变更',
       edit: '编辑 simulator-kling',
       custom: '自定义',
-      durations: /^请检查 durations： durations must be a list of whole seconds/,
+      durations: /^请检查 durations： durations must be a list of at most 600 whole seconds/,
     },
   };
 

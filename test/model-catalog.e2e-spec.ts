@@ -103,9 +103,9 @@ describeEachDatabase('model catalog', (kind) => {
     expect(await balance()).toEqual({ quota: before.quota - quote.body.quota, used_quota: before.used_quota + quote.body.quota });
   });
 
-  it('refuses an unknown model pointing at the model list, a route option its platform refuses, and a quote the balance could not pay', async () => {
+  it("refuses an unknown model with the interface's exact message, a route option its platform refuses, and a quote the balance could not pay", async () => {
     const unknown = await as(customer.key).post('/v1/videos/quote', { model: 'kling-v9', prompt: 'p' }).expect(400);
-    expect(unknown.body.error).toMatchObject({ param: 'model', message: expect.stringContaining('GET /v1/videos/models') });
+    expect(unknown.body.error).toMatchObject({ param: 'model', message: 'unknown model: kling-v9' });
     const badOption = await gw.admin
       .post('/api/admin/models', {
         ...KLING_V3,
@@ -223,6 +223,171 @@ describeEachDatabase('model catalog', (kind) => {
     expect(again.body.unchanged).toEqual(expect.arrayContaining(['kling-imported', 'kling-v2-1']));
   });
 
+  it('every catalog field is bounded to what every database stores and the gateway prints: a 400 naming the field, nothing written', async () => {
+    const refusals: Array<[string, object, string]> = [
+      ['sunset_at 1e15', { sunset_at: 1e15 }, 'sunset_at'],
+      ['sunset_at 2^63', { sunset_at: 2 ** 63 }, 'sunset_at'],
+      ['sunset_at 1e308', { sunset_at: 1e308 }, 'sunset_at'],
+      [
+        'upstream_model by mode of 70 kB',
+        { routes: [{ platform: 'kling', upstream_model: { 'text-to-video': 'k'.repeat(70_000) } }] },
+        'routes[0].upstream_model',
+      ],
+      ['32 resolutions of 3 kB', { resolutions: Array.from({ length: 32 }, (_, i) => `${i}p`.padEnd(3000, 'x')) }, 'resolutions'],
+    ];
+    for (const [name, over, param] of refusals) {
+      const refused = await gw.admin.post('/api/admin/models', { ...KLING_V3, id: 'kling-bounds', ...over });
+      expect({ name, status: refused.status, param: refused.body.error?.param }).toEqual({ name, status: 400, param });
+    }
+    await gw.admin.get('/api/admin/models/kling-bounds').expect(404);
+    // An import of four, the last out of bounds: a 400 naming it, dry run or not, and none of the four written.
+    const file = {
+      version: 1,
+      models: [1, 2, 3, 4].map((n) => ({
+        ...KLING_V3,
+        id: `kling-four-${n}`,
+        ...(n === 4 ? { status: 'deprecated', sunset_at: 2 ** 63 } : {}),
+      })),
+    };
+    for (const path of ['/api/admin/models/import?dry_run=true', '/api/admin/models/import']) {
+      const refused = await gw.admin.post(path, file).expect(400);
+      expect(refused.body.error).toMatchObject({ param: 'models[3].sunset_at' });
+    }
+    await gw.admin.get('/api/admin/models/kling-four-1').expect(404);
+    // The largest date accepted prints.
+    await gw.admin
+      .post('/api/admin/models', { ...KLING_V3, id: 'kling-far', status: 'deprecated', sunset_at: 253_402_300_799 })
+      .expect(201);
+  });
+
+  it('a sunset no Date can print (stored before the bound) never makes a 500 behind a charged task: the answer goes out, charged once', async () => {
+    await gw.admin.post('/api/admin/models', { ...KLING_V3, id: 'kling-legacy', status: 'deprecated' }).expect(201);
+    const channel = (await gw.admin.get(`/api/admin/channels/${channelId}`).expect(200)).body;
+    await gw.admin.patch(`/api/admin/channels/${channelId}`, { models: [...channel.models, 'kling-legacy'] }).expect(200);
+    await executeOnDatabase(gw.database, "UPDATE catalog_models SET sunset_at = 1000000000000000 WHERE model_id = 'kling-legacy'");
+    // Any write clears this instance's cached catalog.
+    await gw.admin.post('/api/admin/models', { ...KLING_V3, id: 'kling-cache-clear' }).expect(201);
+    const body = { model: 'kling-legacy', prompt: 'p', seconds: '5' };
+    const quote = await as(customer.key).post('/v1/videos/quote', body).expect(200);
+    expect(quote.headers.deprecation).toMatch(/^@\d+$/);
+    expect(quote.headers.sunset).toBeUndefined();
+    const before = await balance();
+    const submitted = await as(customer.key).post('/v1/videos', body).expect(200);
+    expect(submitted.headers['x-gateway-warning']).toBe('model is deprecated and will be refused');
+    expect(await balance()).toEqual({ quota: before.quota - quote.body.quota, used_quota: before.used_quota + quote.body.quota });
+    // The operator puts a date on it that the gateway can print.
+    await gw.admin.patch('/api/admin/models/kling-legacy', { sunset_at: null }).expect(200);
+  });
+
+  it("a key's allowlist names a model as its family compares ids: kling's ids ignore case, fal's are exact", async () => {
+    const upper = await gw.createCustomer({ quota: QUOTA, models: ['KLING-V2-6'] });
+    await as(upper.key).post('/v1/videos/quote', { model: 'kling-v2-6', prompt: 'p', seconds: '5' }).expect(200);
+    expect((await as(upper.key).get('/v1/models').expect(200)).body.data.map((model: { id: string }) => model.id)).toEqual(['kling-v2-6']);
+    // fal's ids are exact: a key allowed casea may not use CaseA, another model.
+    const fal = { platform: 'fal', upstream_model: 'fal-ai/case', options: { input_map: { prompt: 'prompt' } } };
+    for (const id of ['casea', 'CaseA']) await gw.admin.post('/api/admin/models', { ...KLING_V3, id, routes: [fal] }).expect(201);
+    await gw.createChannel({ name: 'fal-case', platform: 'fal', base_url: kling.url, api_key: 'key:secret', models: ['casea', 'CaseA'] });
+    const lower = await gw.createCustomer({ quota: QUOTA, models: ['casea'] });
+    await as(lower.key).post('/v1/videos/quote', { model: 'casea', prompt: 'p', seconds: '5' }).expect(200);
+    const refused = await as(lower.key).post('/v1/videos/quote', { model: 'CaseA', prompt: 'p', seconds: '5' }).expect(403);
+    expect(refused.body.error).toMatchObject({ param: 'model', message: 'api key is not allowed to use model CaseA' });
+    expect((await as(lower.key).get('/v1/models').expect(200)).body.data.map((model: { id: string }) => model.id)).toEqual(['casea']);
+  });
+
+  it("another group's model never shows: not as a replacement in the list, in a 410 or in X-Gateway-Warning; its quote is the unknown model's 400", async () => {
+    await gw.admin.post('/api/admin/models', { ...KLING_V3, id: 'kling-vip-only' }).expect(201);
+    await gw.createChannel({
+      name: 'kling-vip',
+      platform: 'kling',
+      base_url: kling.url,
+      api_key: kling.apiKey,
+      models: ['kling-vip-only'],
+      groups: ['vip'],
+    });
+    await gw.admin
+      .post('/api/admin/models', { ...KLING_V3, id: 'kling-old', status: 'deprecated', replacement: 'kling-vip-only' })
+      .expect(201);
+    const channel = (await gw.admin.get(`/api/admin/channels/${channelId}`).expect(200)).body;
+    await gw.admin.patch(`/api/admin/channels/${channelId}`, { models: [...channel.models, 'kling-old'] }).expect(200);
+    const vip = await gw.createCustomer({ quota: QUOTA, group: 'vip' });
+    const body = { model: 'kling-old', prompt: 'p', seconds: '5' };
+
+    const listed = (await as(customer.key).get('/v1/videos/models').expect(200)).body.data;
+    expect(listed.find((model: { id: string }) => model.id === 'kling-old')).not.toHaveProperty('replacement');
+    expect(listed.map((model: { id: string }) => model.id)).not.toContain('kling-vip-only');
+    const warned = await as(customer.key).post('/v1/videos/quote', body).expect(200);
+    expect(warned.headers['x-gateway-warning']).toBe('model is deprecated and will be refused');
+    const before = await balance();
+    for (const path of ['/v1/videos/quote', '/v1/videos']) {
+      const unknown = await as(customer.key)
+        .post(path, { ...body, model: 'kling-vip-only' })
+        .expect(400);
+      expect(unknown.body.error).toMatchObject({ param: 'model', message: 'unknown model: kling-vip-only' });
+    }
+    expect(await balance()).toEqual(before);
+    // To its own group it shows, as the replacement too.
+    const vipListed = (await as(vip.key).get('/v1/videos/models').expect(200)).body.data;
+    expect(vipListed.find((model: { id: string }) => model.id === 'kling-old')).toMatchObject({ replacement: 'kling-vip-only' });
+    expect((await as(vip.key).post('/v1/videos/quote', body).expect(200)).headers['x-gateway-warning']).toContain('use kling-vip-only');
+
+    await gw.admin.patch('/api/admin/models/kling-old', { status: 'retired' }).expect(200);
+    const gone = await as(customer.key).post('/v1/videos/quote', body).expect(410);
+    expect(gone.body.error.message).toBe('model kling-old is retired');
+    const vipGone = await as(vip.key).post('/v1/videos/quote', body).expect(410);
+    expect(vipGone.body.error.message).toBe('model kling-old is retired; use kling-vip-only instead');
+
+    // A replacement cannot be deleted from under its entry: 409 naming who refers to it.
+    const refused = await gw.admin.delete('/api/admin/models/kling-vip-only').expect(409);
+    expect(refused.body.error.message).toContain('is the replacement of kling-old');
+    await gw.admin.get('/api/admin/models/kling-vip-only').expect(200);
+    await gw.admin.patch('/api/admin/models/kling-old', { replacement: null }).expect(200);
+  });
+
+  it('GET /v1/models and /v1/videos/models page with limit and after; without them, the whole list as before', async () => {
+    const whole = (await as(customer.key).get('/v1/videos/models').expect(200)).body;
+    expect(Object.keys(whole)).toEqual(['data']);
+    const ids = whole.data.map((model: { id: string }) => model.id).sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    const first = (await as(customer.key).get('/v1/videos/models?limit=1').expect(200)).body;
+    expect(first).toMatchObject({ first_id: ids[0], last_id: ids[0], has_more: true });
+    expect(first.data.map((model: { id: string }) => model.id)).toEqual(ids.slice(0, 1));
+    const rest = (
+      await as(customer.key)
+        .get(`/v1/videos/models?limit=1000&after=${encodeURIComponent(first.last_id)}`)
+        .expect(200)
+    ).body;
+    expect(rest.data.map((model: { id: string }) => model.id)).toEqual(ids.slice(1));
+    expect(rest.has_more).toBe(false);
+    const openAi = (await as(customer.key).get('/v1/models?limit=1').expect(200)).body;
+    expect(openAi).toMatchObject({ object: 'list', data: [{ id: ids[0], object: 'model' }], has_more: true, last_id: ids[0] });
+    expect((await as(customer.key).get('/v1/models?limit=0').expect(400)).body.error).toMatchObject({ param: 'limit' });
+  });
+
+  it('an import reads the largest export the catalog may grow to: a file over 1 MB imports, and its export imports again', async () => {
+    // 32 resolutions x 8 clip lengths: 256 prices an entry, about 20 kB.
+    const resolutions = Array.from({ length: 32 }, (_, n) => `${100 + n}p`);
+    const prices = resolutions.flatMap((resolution) =>
+      [1, 2, 3, 4, 5, 6, 7, 8].map((duration) => ({
+        resolution,
+        unit: 'clip',
+        duration,
+        price: 1_000_000 + duration,
+        audio_price: 2_000_000,
+      })),
+    );
+    const models = Array.from({ length: 60 }, (_, n) => ({ ...KLING_V3, id: `kling-big-${n}`, resolutions, prices }));
+    const file = { version: 1, models };
+    expect(JSON.stringify(file).length).toBeGreaterThan(1024 * 1024);
+    const applied = await gw.admin.post('/api/admin/models/import', file);
+    expect({ status: applied.status, error: applied.body.error }).toEqual({ status: 200, error: undefined });
+    expect(applied.body.added).toHaveLength(60);
+    const exported = (await gw.admin.get('/api/admin/models/export').expect(200)).body;
+    const again = await gw.admin.post('/api/admin/models/import?dry_run=true', exported);
+    expect({ status: again.status, error: again.body.error }).toEqual({ status: 200, error: undefined });
+    expect(again.body.added).toEqual([]);
+    expect(again.body.changed).toEqual([]);
+  }, 60_000);
+
   it("a database made by the previous release gains the builtin models with their prices at start; the operator's price stays", async () => {
     // Stopped, its database kept.
     await gw.app.close();
@@ -239,5 +404,66 @@ describeEachDatabase('model catalog', (kind) => {
     expect(turbo.prices).toEqual(expect.arrayContaining([expect.objectContaining({ resolution: '720p', price: 4321 })]));
     const prices = (await gw.admin.get('/api/admin/prices').expect(200)).body.data;
     expect(prices).toEqual(expect.arrayContaining([expect.objectContaining({ model: 'kling-v2-1-master', price: 2800 })]));
+  });
+
+  it('a release that retires builtin models retires them on a database the previous release made; one the operator changed stays as the operator left it; a submit or quote is a 410 naming the replacement, charged nothing', async () => {
+    // The operator re-activated sora-2-pro (their own OpenAI-compatible server still serves it).
+    await gw.admin.patch('/api/admin/models/sora-2-pro', { status: 'active', sunset_at: null, replacement: null }).expect(200);
+    await gw.app.close();
+    // As the previous release left them, unchanged by the operator: sora-2 active, the Veo 3.1 Fast preview deprecated with no sunset.
+    await executeOnDatabase(
+      gw.database,
+      "UPDATE catalog_models SET status = 'active', sunset_at = NULL, replacement = NULL WHERE model_id = 'sora-2'",
+    );
+    await executeOnDatabase(
+      gw.database,
+      "UPDATE catalog_models SET status = 'deprecated', sunset_at = NULL, replacement = 'veo3.1_fast' WHERE model_id = 'veo-3.1-fast-generate-preview'",
+    );
+    gw = await startGateway(kind, {}, gw.database);
+    const entry = async (id: string) => (await gw.admin.get(`/api/admin/models/${id}`).expect(200)).body;
+    expect(await entry('sora-2')).toMatchObject({
+      status: 'retired',
+      sunset_at: Date.UTC(2026, 8, 24) / 1000,
+      replacement: null,
+      modified: false,
+    });
+    expect(await entry('veo-3.1-fast-generate-preview')).toMatchObject({
+      status: 'retired',
+      sunset_at: Date.UTC(2026, 9, 22) / 1000,
+      replacement: 'veo3.1_fast',
+      modified: false,
+    });
+    expect(await entry('veo-3.0-generate-001')).toMatchObject({
+      status: 'retired',
+      sunset_at: Date.UTC(2026, 5, 30) / 1000,
+      replacement: null,
+    });
+    expect(await entry('sora-2-pro')).toMatchObject({ status: 'active', sunset_at: null, replacement: null, modified: true });
+
+    // Channels serve them (the replacement on Runway): the 410 names it where one serves the same model; nothing is charged.
+    const channel = { base_url: 'http://127.0.0.1:9', api_key: 'key_retired-test' };
+    await gw.createChannel({ ...channel, name: 'openai-main', platform: 'openai', models: ['sora-2'] });
+    await gw.createChannel({ ...channel, name: 'veo-main', platform: 'veo', models: ['veo-3.1-fast-generate-preview'] });
+    await gw.createChannel({ ...channel, name: 'runway-main', platform: 'runway', models: ['veo3.1_fast'] });
+    const before = await balance();
+    const retired: Array<[string, object, string]> = [
+      ['/v1/videos', { model: 'sora-2', prompt: 'p', seconds: '4' }, 'model sora-2 is retired'],
+      ['/v1/videos/quote', { model: 'sora-2', prompt: 'p', seconds: '4' }, 'model sora-2 is retired'],
+      [
+        '/v1/videos',
+        { model: 'veo-3.1-fast-generate-preview', prompt: 'p' },
+        'model veo-3.1-fast-generate-preview is retired; use veo3.1_fast instead',
+      ],
+      [
+        '/v1/videos/quote',
+        { model: 'veo-3.1-fast-generate-preview', prompt: 'p' },
+        'model veo-3.1-fast-generate-preview is retired; use veo3.1_fast instead',
+      ],
+    ];
+    for (const [path, body, message] of retired) {
+      const gone = await as(customer.key).post(path, body).expect(410);
+      expect(gone.body.error).toMatchObject({ code: 'model_retired', message });
+    }
+    expect(await balance()).toEqual(before);
   });
 });

@@ -97,29 +97,29 @@ describeOnSqlite('request schemas: types are checked, never coerced', (kind) => 
       { model: 'beta-1.0-t2v', prompt: 'p', size: ['1280x720'] },
       openai('size must be a string', 'size'),
     ],
-    ['family O: null prompt', '/v1/videos', { model: 'sora-2', prompt: null }, openai('prompt must be a string', 'prompt')],
+    ['family O: null prompt', '/v1/videos', { model: 'openai-simulator', prompt: null }, openai('prompt must be a string', 'prompt')],
     [
       'family O: a duration as text',
       '/v1/videos',
-      { model: 'sora-2', prompt: 'p', duration: '4' },
+      { model: 'openai-simulator', prompt: 'p', duration: '4' },
       openai('duration must be a whole number of seconds from 1 to 120', 'duration'),
     ],
     [
       'family O: 121 seconds',
       '/v1/videos',
-      { model: 'sora-2', prompt: 'p', seconds: '121' },
-      openai('seconds must be 4, 8 or 12 seconds for sora-2', 'seconds'),
+      { model: 'openai-simulator', prompt: 'p', seconds: '121' },
+      openai('seconds must be 4, 8 or 12 seconds for openai-simulator', 'seconds'),
     ],
     [
       'family O: an array size',
       '/v1/videos',
-      { model: 'sora-2', prompt: 'p', size: ['1280x720'] },
+      { model: 'openai-simulator', prompt: 'p', size: ['1280x720'] },
       openai('size must be <width>x<height> in pixels, e.g. 1280x720', 'size'),
     ],
     [
       'family O: a file_id reference',
       '/v1/videos',
-      { model: 'sora-2', prompt: 'p', input_reference: { file_id: 'file-1' } },
+      { model: 'openai-simulator', prompt: 'p', input_reference: { file_id: 'file-1' } },
       openai('input_reference must be a file part, an http(s) URL or {"image_url": "<http(s) URL>"}', 'input_reference'),
     ],
   ])('400, nothing charged: %s', async (_name, path, body, expected) => {
@@ -137,7 +137,7 @@ describeOnSqlite('request schemas: types are checked, never coerced', (kind) => 
     const cases: Array<Record<string, string>> = [
       { model: 'alpha/v6', prompt: 'p', duration: '5', metadata: JSON.stringify({ seed: '7', water_mark: 'true' }) },
       { model: 'beta-1.0-t2v', prompt: 'p', seconds: '5', size: '1280x720', metadata: JSON.stringify({ seed: '7', watermark: 'false' }) },
-      { model: 'sora-2', prompt: 'p', seconds: '4', size: '1280x720' },
+      { model: 'openai-simulator', prompt: 'p', seconds: '4', size: '1280x720' },
     ];
     for (const fields of cases) {
       const before = (await gw.balance(customer.userId)).used_quota;

@@ -198,6 +198,33 @@ describeEachDatabase('short-lived outputs and provider usage', (kind) => {
     }
   });
 
+  it.each([['404s', 'dead'] as const, ['redirects to a dead link', 'redirect-dead'] as const])(
+    'a video the provider says is done but whose link %s from the start fails and is refunded once, whatever the retries',
+    async (_what, link) => {
+      const before = await gw.balance(userId);
+      const id = await runTask([{ state: 'done', link }]);
+      await until('the verdict', async () => ((await archiveState(id))?.status === 'failed' ? true : undefined));
+      expect((await archiveState(id)).error).toBe("generation failed: the provider's link to the video served no video");
+      // More rounds, later, change nothing: one refund.
+      gw.clock.advance(10 * 60_000);
+      await gw.app.get(VideoArchiveJob).archiveDueVideos();
+      const flat = (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
+      expect(flat).toMatchObject({
+        status: 'failed',
+        error: { code: 'generation_failed', message: "generation failed: the provider's link to the video served no video" },
+      });
+      const unified = (await gw.http.get(`/v1/video/generations/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
+      expect(unified.data).toMatchObject({ status: 'FAILURE', result_url: '' });
+      expect((await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', `Bearer ${key}`)).status).toBe(409);
+      expect(await gw.balance(userId)).toEqual(before);
+      const ledger = (await gw.admin.get(`/api/admin/logs?task_id=${id}`).expect(200)).body.data as Array<{ type: string; quota: number }>;
+      expect(ledger.map((row) => row.type).sort()).toEqual(['consume', 'refund']);
+      expect(ledger.reduce((sum, row) => sum + row.quota, 0)).toBe(0);
+      const mine = (await gw.http.get(`/console/api/tasks/${id}`).set('Cookie', cookie).expect(200)).body;
+      expect(mine).toMatchObject({ status: 'failed', has_video: false });
+    },
+  );
+
   it("keeps the provider's last reported cost on the task: the admin task detail shows it, the dashboard sums it per channel beside what customers paid; customers never see it", async () => {
     const detail = async (id: string) => (await gw.admin.get(`/api/admin/tasks/${id}`).expect(200)).body;
     // Credits at submit, then a higher figure once done: the last one stands.
@@ -249,12 +276,14 @@ describeEachDatabase('short-lived outputs and provider usage', (kind) => {
     const row = dashboard.by_channel.find((channel: { channel_id: number }) => channel.channel_id === channelId);
     expect(row).toMatchObject({
       total: created.length,
-      failure: 1,
+      // The cost test's failed task, and the two whose link never served the video.
+      failure: tasks.filter((task) => task.status === 'FAILURE').length,
       net_charged: paid,
       provider_usage: usage,
       provider_usage_tasks: 3,
       provider_usd: 0.05,
     });
+    expect(tasks.filter((task) => task.status === 'FAILURE')).toHaveLength(3);
     expect(paid).toBeGreaterThan(0);
     // What customers paid there is what the ledger says they paid for those tasks.
     const ledger = (await gw.admin.get(`/api/admin/logs?user_id=${userId}&page_size=100`).expect(200)).body.data as Array<{

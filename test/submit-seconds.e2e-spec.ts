@@ -80,16 +80,16 @@ describeOnSqlite('submit: seconds on both surfaces', (kind) => {
     expect(await gw.balance(customer.userId)).toEqual(before);
   });
 
-  it('sora "7" is refused before any charge, naming seconds', async () => {
+  it('a model by Sora 2 rules (the simulator model) refuses "7" before any charge, naming seconds', async () => {
     const before = await gw.balance(customer.userId);
-    const res = await flat({ model: 'sora-2', prompt: 'p', seconds: '7' }).expect(400);
+    const res = await flat({ model: 'openai-simulator', prompt: 'p', seconds: '7' }).expect(400);
     expect(res.body.error).toEqual({
-      message: 'seconds must be 4, 8 or 12 seconds for sora-2',
+      message: 'seconds must be 4, 8 or 12 seconds for openai-simulator',
       type: 'invalid_request_error',
       param: 'seconds',
       code: 'invalid_request',
     });
-    expect((await flat({ model: 'sora-2', prompt: 'p', seconds: '0' }).expect(400)).body.error).toMatchObject({
+    expect((await flat({ model: 'openai-simulator', prompt: 'p', seconds: '0' }).expect(400)).body.error).toMatchObject({
       message: ONE_RULE,
       param: 'seconds',
     });

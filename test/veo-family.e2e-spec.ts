@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
+import { reactivateModels } from './support/catalog-models';
 import { googleError, startVeoEmulator, VeoEmulatorServer } from './support/veo-emulator';
 import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 import { startGateway, TestGateway } from './support/gateway';
@@ -29,6 +30,8 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
     });
     family = await startFamilyGateway(kind, startVeoEmulator, { name: 'gemini', platform: 'veo', models: MODELS, priority: 0 }, QUOTA);
     ({ gw, fake, customer } = family);
+    // Google retired these ids on the Gemini API; this operator's project still serves them.
+    await reactivateModels(gw, MODELS);
   });
   afterAll(async () => {
     await family?.close();
@@ -58,12 +61,12 @@ describeOnSqlite('veo family (Gemini API)', (kind) => {
         .expect(200)
     ).body as Buffer;
 
-  it('is listed by GET /api/admin/platforms with its four models and no settings of its own', async () => {
+  it("is listed by GET /api/admin/platforms with Google's four models, the simulator's, and no settings of its own", async () => {
     const { body } = await gw.admin.get('/api/admin/platforms').expect(200);
     const veo = body.data.find((platform: { platform: string }) => platform.platform === 'veo');
     expect(veo).toMatchObject({
       label: { en: 'Veo (Gemini API)', 'zh-CN': 'Veo（Gemini API）' },
-      models: MODELS,
+      models: [...MODELS, 'veo-simulator'],
     });
     expect(veo.settings.map((setting: { name: string }) => setting.name)).toEqual(['poll_interval_ms', 'max_concurrency']);
   });
@@ -287,18 +290,14 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
     await gw?.close();
   });
 
-  it('serves veo-3.1-fast-generate-preview to the end with the sample MP4; moderation is refunded; busy is a 429', async () => {
+  it('serves its own model (veo-simulator, Veo 3.1 Fast) to the end with the sample MP4; moderation is refunded; busy is a 429', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     const as = (test: import('supertest').Test) => test.set('Authorization', `Bearer ${key}`);
-    const created = await as(gw.http.post('/v1/videos'))
-      .send({ model: 'veo-3.1-fast-generate-preview', prompt: 'a kite', seconds: '4' })
-      .expect(200);
+    const created = await as(gw.http.post('/v1/videos')).send({ model: 'veo-simulator', prompt: 'a kite', seconds: '4' }).expect(200);
     const filtered = await as(gw.http.post('/v1/videos'))
-      .send({ model: 'veo-3.1-fast-generate-preview', prompt: 'x [simulate:moderation]', seconds: '4' })
+      .send({ model: 'veo-simulator', prompt: 'x [simulate:moderation]', seconds: '4' })
       .expect(200);
-    await as(gw.http.post('/v1/videos'))
-      .send({ model: 'veo-3.1-fast-generate-preview', prompt: 'x [simulate:busy]', seconds: '4' })
-      .expect(429);
+    await as(gw.http.post('/v1/videos')).send({ model: 'veo-simulator', prompt: 'x [simulate:busy]', seconds: '4' }).expect(429);
     let video = created.body;
     for (let round = 0; round < 5 && video.status !== 'completed'; round++) {
       gw.clock.advance(10_000);

@@ -55,7 +55,7 @@ describeEachDatabase('family C generation with verified assets', (kind) => {
       task_id: taskId,
       status: 'NOT_START',
       action: 'referenceGenerate',
-      platform: 'gamma',
+      platform: '',
       quota: 6000,
     });
 

@@ -328,6 +328,8 @@ for (const storeKind of ['file', 's3'] as const) {
       // The provider's link expired and the task is unknown to it now (a fresh query fails it).
       fake.expireUrls();
       await fake.setScript(videoId, [8]);
+      // Over an hour after its end: the video was there, and is gone (a link dead within the hour is a video that never was).
+      gw.clock.advance(3600_000 + 1_000);
       await archive();
       expect((await archiveState(id)).archive_status).toBe('failed');
       const gone = await get(`/v1/videos/${id}/content`).expect(410);

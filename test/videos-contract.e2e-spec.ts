@@ -76,7 +76,7 @@ describeOnSqlite('videos and generations: contract of the OpenAI-compatible surf
     await gw.http.get(`/v1/videos/${again.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
   });
 
-  describe('no channel serves the model: 503, nothing charged', () => {
+  describe("no channel serves the model: 503, or 400 where it is another group's; nothing charged", () => {
     it('on /v1/videos, for a model no channel lists, in the OpenAI shape', async () => {
       const { userId, key } = await gw.createCustomer({ quota: QUOTA });
       const res = await post('/v1/videos', key, { model: 'alpha/v6', prompt: 'x' }).expect(503);
@@ -86,13 +86,13 @@ describeOnSqlite('videos and generations: contract of the OpenAI-compatible surf
       expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
     });
 
-    it('on /v1/video/generations, for a group no channel is open to, in the wrapper shape', async () => {
+    it("on /v1/video/generations, for another group's model: the unknown model's 400 in the wrapper shape, never naming a channel", async () => {
       const { userId, key } = await gw.createCustomer({ quota: QUOTA, group: 'partners' });
       const submits = beta.submits().length;
-      const res = await post('/v1/video/generations', key, { model: 'beta-1.0-t2v', prompt: 'x' }).expect(503);
-      expect(res.body).toEqual({ code: 'service_unavailable', message: 'no available channel for model beta-1.0-t2v', data: null });
-      const flat = await post('/v1/videos', key, { model: 'beta-1.0-t2v', prompt: 'x' }).expect(503);
-      expect(flat.body.error).toMatchObject({ message: 'no available channel for model beta-1.0-t2v', code: 'service_unavailable' });
+      const res = await post('/v1/video/generations', key, { model: 'beta-1.0-t2v', prompt: 'x' }).expect(400);
+      expect(res.body).toMatchObject({ code: 'invalid_request', message: 'unknown model: beta-1.0-t2v' });
+      const flat = await post('/v1/videos', key, { model: 'beta-1.0-t2v', prompt: 'x' }).expect(400);
+      expect(flat.body.error).toMatchObject({ message: 'unknown model: beta-1.0-t2v', code: 'invalid_request', param: 'model' });
       expect(beta.submits()).toHaveLength(submits);
       expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
       const logs = await gw.admin.get(`/api/admin/logs?user_id=${userId}`).expect(200);

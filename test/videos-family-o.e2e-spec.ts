@@ -254,13 +254,13 @@ describeOnSqlite('videos: a gateway chained behind another (family O -> family A
     await back?.close();
   });
 
-  it('has a simulator of its own: the seeded openai channel serves sora-2 to the end; reject and busy prompts are a 400 and a 429, not charged', async () => {
+  it('has a simulator of its own: the seeded openai channel serves its own model (openai-simulator, by Sora 2 rules) to the end; reject and busy prompts are a 400 and a 429, not charged', async () => {
     const { userId, key } = await back.createCustomer({ quota: QUOTA });
     const auth = `Bearer ${key}`;
     const created = await back.http
       .post('/v1/videos')
       .set('Authorization', auth)
-      .send({ model: 'sora-2', prompt: 'a kite', seconds: '8', size: '1280x720' })
+      .send({ model: 'openai-simulator', prompt: 'a kite', seconds: '8', size: '1280x720' })
       .expect(200);
     expect(await back.balance(userId)).toEqual({ quota: QUOTA - 8 * 1000, used_quota: 8 * 1000 });
     let video = created.body;
@@ -280,13 +280,13 @@ describeOnSqlite('videos: a gateway chained behind another (family O -> family A
     const refused = await back.http
       .post('/v1/videos')
       .set('Authorization', auth)
-      .send({ model: 'sora-2', prompt: 'x [simulate:reject]', seconds: '4' })
+      .send({ model: 'openai-simulator', prompt: 'x [simulate:reject]', seconds: '4' })
       .expect(400);
     expect(refused.body.error.message).toContain('content moderation failed');
     await back.http
       .post('/v1/videos')
       .set('Authorization', auth)
-      .send({ model: 'sora-2', prompt: 'x [simulate:busy]', seconds: '4' })
+      .send({ model: 'openai-simulator', prompt: 'x [simulate:busy]', seconds: '4' })
       .expect(429);
     expect(await back.balance(userId)).toEqual({ quota: QUOTA - 8 * 1000, used_quota: 8 * 1000 });
   });

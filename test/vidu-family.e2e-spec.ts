@@ -42,7 +42,7 @@ describeOnSqlite('vidu family', (kind) => {
     ((await gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
       .map((row) => row.type)
       .sort();
-  const expectVideo = (taskId: string) => tasks.expectVideo(taskId, { platform: 'vidu' });
+  const expectVideo = (taskId: string) => tasks.expectVideo(taskId, { platform: '' });
 
   it('text-to-video on /v1/videos: viduq3-turbo to text2video with Authorization: Token, charged per second, the video through /content', async () => {
     const before = await balance();

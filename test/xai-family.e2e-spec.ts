@@ -37,7 +37,7 @@ describeOnSqlite('xai family', (kind) => {
     ((await gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
       .map((row) => row.type)
       .sort();
-  const expectVideo = (taskId: string) => tasks.expectVideo(taskId, { platform: 'xai' });
+  const expectVideo = (taskId: string) => tasks.expectVideo(taskId, { platform: '' });
 
   it('text-to-video on /v1/videos: grok-imagine-video with the Bearer key, charged per second, the video through /content', async () => {
     const before = await balance();

@@ -150,9 +150,7 @@ function checkedCaller(found: Caller): Caller {
   return found;
 }
 
-/** 403 when the key has an allowlist that does not name the model. */
-export function assertModelAllowed(apiKey: ApiKeyEntity, model: string): void {
-  if (apiKey.models && !apiKey.models.some((allowed) => allowed.toLowerCase() === model.toLowerCase())) {
-    throw new AppError(ErrorCode.Forbidden, `api key is not allowed to use model ${model}`, { param: 'model' });
-  }
+/** The 403 of a key whose allowlist does not name the model (ModelCatalog.allows decides). */
+export function modelNotAllowed(model: string): AppError {
+  return new AppError(ErrorCode.Forbidden, `api key is not allowed to use model ${model}`, { param: 'model' });
 }

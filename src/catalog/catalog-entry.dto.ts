@@ -13,6 +13,7 @@ import {
   Max,
   Min,
   ValidateBy,
+  buildMessage,
   ValidateNested,
 } from 'class-validator';
 import { ColumnLength, IsOptionalNotNull } from '../common/http/validation';
@@ -24,6 +25,22 @@ const MAX_SECONDS = 600;
 /** What a public model id may be: what clients type, and what fits the price table's and tasks' model column. */
 export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
 
+/** The latest `sunset_at` (9999-12-31T23:59:59Z): every date the gateway prints (`Sunset`), and a bigint on every database. */
+export const MAX_SUNSET_AT = 253_402_300_799;
+/** An upstream model id (each mode's): what a route sends the provider. */
+const MAX_UPSTREAM_MODEL = 256;
+/** A route's options as JSON, in UTF-8 bytes. */
+export const MAX_ROUTE_OPTIONS_BYTES = 16_384;
+/** An entry's routes as stored (one JSON text column): within MariaDB's TEXT (65,535 bytes), the smallest of the three databases'. */
+export const MAX_ROUTES_BYTES = 60_000;
+/**
+ * The largest catalog import body (POST /api/admin/models/import), and so the largest export the
+ * catalog may grow to (a write that would pass it is refused): an export must import again.
+ */
+export const CATALOG_FILE_LIMIT_BYTES = 16 * 1024 * 1024;
+/** A resolution or aspect ratio: what fits the price table's resolution column. */
+const MAX_LABEL_OF_SIZE = 16;
+
 const isSeconds = (value: unknown) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_SECONDS;
 
 /** `[5, 10]` or `{"min": 3, "max": 15}`: whole seconds from 1 to 600. */
@@ -32,31 +49,44 @@ const IsDurations = () =>
     name: 'isDurations',
     validator: {
       validate: (value: unknown) => {
-        if (Array.isArray(value)) return value.length > 0 && value.every(isSeconds);
+        if (Array.isArray(value)) return value.length > 0 && value.length <= MAX_SECONDS && value.every(isSeconds);
         if (typeof value !== 'object' || value === null) return false;
         const { min, max, ...rest } = value as Record<string, unknown>;
         return Object.keys(rest).length === 0 && isSeconds(min) && isSeconds(max) && (min as number) <= (max as number);
       },
       defaultMessage: () =>
-        `durations must be a list of whole seconds ([5, 10]) or a range ({"min": 3, "max": 15}), each from 1 to ${MAX_SECONDS}`,
+        `durations must be a list of at most ${MAX_SECONDS} whole seconds ([5, 10]) or a range ({"min": 3, "max": 15}), each from 1 to ${MAX_SECONDS}`,
     },
   });
 
-/** A string, or an object by mode (`{"text-to-video": "...", "image-to-video": "..."}`) of non-empty strings. */
+const isUpstreamId = (id: unknown) => typeof id === 'string' && id.trim() !== '' && [...id].length <= MAX_UPSTREAM_MODEL;
+
+/** A string, or an object by mode (`{"text-to-video": "...", "image-to-video": "..."}`) of non-empty strings, each at most 256 characters. */
 const IsUpstreamModel = () =>
   ValidateBy({
     name: 'isUpstreamModel',
     validator: {
       validate: (value: unknown) => {
-        if (typeof value === 'string') return value.trim() !== '' && value.length <= 256;
+        if (typeof value === 'string') return isUpstreamId(value);
         if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
         const entries = Object.entries(value);
-        return (
-          entries.length > 0 &&
-          entries.every(([mode, id]) => (MODEL_MODES as readonly string[]).includes(mode) && typeof id === 'string' && id.trim() !== '')
-        );
+        return entries.length > 0 && entries.every(([mode, id]) => (MODEL_MODES as readonly string[]).includes(mode) && isUpstreamId(id));
       },
-      defaultMessage: () => `upstream_model must be a non-empty string, or an object by mode (${MODEL_MODES.join(', ')}) of strings`,
+      defaultMessage: () =>
+        `upstream_model must be a non-empty string, or an object by mode (${MODEL_MODES.join(', ')}) of strings, each at most ${MAX_UPSTREAM_MODEL} characters`,
+    },
+  });
+
+/** JSON of at most `max` UTF-8 bytes (what a text column holds). */
+export const jsonBytes = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+
+const IsJsonWithin = (max: number) =>
+  ValidateBy({
+    name: 'isJsonWithin',
+    constraints: [max],
+    validator: {
+      validate: (value: unknown) => jsonBytes(value) <= max,
+      defaultMessage: buildMessage((each) => `${each}$property must be at most $constraint1 bytes as JSON`),
     },
   });
 
@@ -103,6 +133,7 @@ export class CatalogRouteDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "the platform's own options, checked by its family" })
   @IsOptionalNotNull()
   @IsObject()
+  @IsJsonWithin(MAX_ROUTE_OPTIONS_BYTES)
   options?: Record<string, unknown>;
 }
 
@@ -138,12 +169,14 @@ export class CatalogEntryDto {
   @IsArray()
   @ArrayMaxSize(32)
   @IsString({ each: true })
+  @ColumnLength(1, MAX_LABEL_OF_SIZE, { each: true })
   resolutions: string[];
 
   @ApiProperty({ example: ['16:9', '9:16', '1:1'], description: 'the first is the default; empty: not checked' })
   @IsArray()
   @ArrayMaxSize(32)
   @IsString({ each: true })
+  @ColumnLength(1, MAX_LABEL_OF_SIZE, { each: true })
   aspect_ratios: string[];
 
   @ApiProperty({ enum: AUDIO_SUPPORT })
@@ -184,15 +217,21 @@ export class CatalogEntryDto {
   @IsIn(MODEL_STATUSES)
   status?: string;
 
-  @ApiPropertyOptional({ nullable: true, description: 'deprecated models: unix seconds after which submits are refused (410)' })
+  @ApiPropertyOptional({
+    nullable: true,
+    maximum: MAX_SUNSET_AT,
+    description: 'deprecated models: unix seconds after which submits are refused (410); at most 9999-12-31T23:59:59Z',
+  })
   @IsOptional()
   @IsInt()
   @Min(0)
+  @Max(MAX_SUNSET_AT, { message: `sunset_at must be unix seconds no later than ${MAX_SUNSET_AT} (9999-12-31T23:59:59Z)` })
   sunset_at?: number | null;
 
   @ApiPropertyOptional({ nullable: true, description: 'the model id to use instead' })
   @IsOptional()
   @IsString()
+  @ColumnLength(1, 64)
   replacement?: string | null;
 }
 

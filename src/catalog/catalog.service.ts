@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { PricingService } from '../billing/pricing.service';
 import type { PriceRuleEntity } from '../billing/price-rule.entity';
 import { AppError, ErrorCode } from '../common/errors/app-error';
@@ -100,7 +101,7 @@ export class CatalogService {
     const stored = await this.load();
     const existingRules = await this.pricing.listRules();
     const changes = noChanges();
-    const writes: Array<() => Promise<unknown>> = [];
+    const writes: CatalogEntry[] = [];
     for (const entry of incoming) {
       const current = stored.byId.get(entry.id);
       const verdict = verdictFor(entry, current);
@@ -109,33 +110,45 @@ export class CatalogService {
       if (verdict === 'change') {
         // An import is the operator's change: a builtin entry it changes is kept by later releases.
         const byOperator = newSource === 'custom' && current!.source === 'builtin';
-        writes.push(() => this.write({ ...entry, source: current!.source, modified: byOperator }, 'update'));
+        writes.push({ ...entry, source: current!.source, modified: byOperator, createdAt: current!.createdAt });
         continue;
       }
       const rulesBefore = existingRules.filter((rule) => rule.model === entry.id).map(priceOf);
       // Prices set before the catalog existed (the old Prices page) are the operator's.
       const operatorPrices = newSource === 'builtin' && rulesBefore.length > 0 && !samePrices(rulesBefore, entry.prices);
-      writes.push(() =>
-        this.write(
-          { ...entry, prices: operatorPrices ? rulesBefore : entry.prices, source: newSource, modified: operatorPrices },
-          'insert',
-        ),
-      );
+      writes.push({ ...entry, prices: operatorPrices ? rulesBefore : entry.prices, source: newSource, modified: operatorPrices });
     }
-    for (const write of writes) {
+    if (writes.length === 0) return changes;
+    if (newSource === 'custom') {
+      // An operator's import applies all or nothing: one transaction.
+      await this.transactions.run(async (manager) => {
+        for (const entry of writes) await this.writeIn(manager, entry);
+      });
+      this.forget();
+      return changes;
+    }
+    for (const entry of writes) {
       try {
-        await write();
+        await this.transactions.run((manager) => this.writeIn(manager, entry));
       } catch (error) {
         // Several instances starting at once merge the same release: the one that inserted first wins, the rest skip it.
         if (!isUniqueViolation(error)) throw error;
       }
     }
+    this.forget();
     return changes;
   }
 
   private async write(entry: CatalogEntry, kind: 'insert' | 'update'): Promise<CatalogEntry> {
-    const now = this.clock.now();
     const existing = kind === 'update' ? await this.models.find(entry.id) : null;
+    await this.transactions.run((manager) => this.writeIn(manager, { ...entry, createdAt: existing?.createdAt }));
+    this.forget();
+    return entry;
+  }
+
+  /** The entry's row and prices, inside the caller's transaction (`createdAt`: the stored row's, when it has one). */
+  private async writeIn(manager: EntityManager, entry: CatalogEntry): Promise<void> {
+    const now = this.clock.now();
     const row = Object.assign(new CatalogModelEntity(), {
       id: entry.id,
       label: entry.label,
@@ -155,19 +168,15 @@ export class CatalogService {
       replacement: entry.replacement,
       source: entry.source,
       modified: entry.modified,
-      createdAt: existing?.createdAt ?? now,
+      createdAt: entry.createdAt ?? now,
       updatedAt: now,
     });
-    await this.transactions.run(async (manager) => {
-      await this.models.save(manager, row);
-      await this.pricing.replacePrices(
-        manager,
-        entry.id,
-        entry.prices.map((price) => ({ ...price })),
-      );
-    });
-    this.forget();
-    return entry;
+    await this.models.save(manager, row);
+    await this.pricing.replacePrices(
+      manager,
+      entry.id,
+      entry.prices.map((price) => ({ ...price })),
+    );
   }
 
   private forget(): void {

@@ -1,15 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
-import type { CatalogEntry } from '../catalog/catalog-entry';
+import type { BuiltinEntry, CatalogEntry } from '../catalog/catalog-entry';
 import { CatalogChanges } from '../catalog/catalog-entry-diff';
-import { CatalogEntryDto, CatalogFileDto, UpdateCatalogEntryDto } from '../catalog/catalog-entry.dto';
+import { CATALOG_FILE_LIMIT_BYTES, CatalogEntryDto, CatalogFileDto, UpdateCatalogEntryDto } from '../catalog/catalog-entry.dto';
 import { CatalogService } from '../catalog/catalog.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { entryFromInput, inputOf, patchedInput } from '../families/catalog-entry-input';
 import { FamilyRegistry } from '../families/family-registry';
 import { TaskQueries } from '../tasks/task-queries.service';
 import { AdminModelQueryDto } from './dto/admin-model-query.dto';
+
+/** The export file: what POST /api/admin/models/import takes. */
+const catalogFileOf = (entries: readonly BuiltinEntry[]) => ({ version: 1, models: entries.map(inputOf) });
 
 /** An entry as the admin API shows it: the fields it takes, and where it came from. */
 export const toAdminModelView = (entry: CatalogEntry) => ({ ...inputOf(entry), source: entry.source, modified: entry.modified });
@@ -38,10 +41,10 @@ export class AdminModelsController {
   }
 
   @Get('export')
-  @ApiOperation({ summary: 'The whole catalog as a file POST /api/admin/models/import takes' })
+  @ApiOperation({ summary: 'The whole catalog as a file POST /api/admin/models/import takes (at most 16 MB: writes past it are refused)' })
   async export() {
     const { entries } = await this.catalog.snapshot();
-    return { version: 1, models: entries.map(inputOf) };
+    return catalogFileOf(entries);
   }
 
   @Get(':id')
@@ -54,6 +57,7 @@ export class AdminModelsController {
   @ApiOperation({ summary: 'Add a model (a custom entry); a 400 names each bad field, route options included' })
   async create(@Body() body: CatalogEntryDto) {
     const entry = entryFromInput(body, this.families.all(), await this.existing());
+    await this.assertExportFits([entry]);
     return toAdminModelView(await this.catalog.create(entry));
   }
 
@@ -62,18 +66,29 @@ export class AdminModelsController {
   async update(@Param('id') id: string, @Body() body: UpdateCatalogEntryDto) {
     const stored = await this.catalog.get(id);
     const entry = entryFromInput(patchedInput(stored, body), this.families.all(), await this.existing());
+    await this.assertExportFits([entry]);
     return toAdminModelView(await this.catalog.replace(stored, entry));
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a custom model no task used; otherwise 409 (retire it instead)' })
+  @ApiOperation({
+    summary:
+      "Delete a custom model no task used and no entry names as its replacement; otherwise 409 (retire it, or change the other's replacement)",
+  })
   async remove(@Param('id') id: string): Promise<void> {
     const entry = await this.catalog.get(id);
     if (entry.source === 'builtin')
       throw new AppError(ErrorCode.Conflict, `model ${id} is builtin: retire it instead (PATCH status "retired")`);
     if (await this.tasks.hasTaskOfModel(entry.id))
       throw new AppError(ErrorCode.Conflict, `model ${id} has tasks: retire it instead (PATCH status "retired")`);
+    // An entry naming it as its replacement would point at nothing (and its export would not import).
+    const referring = (await this.catalog.snapshot()).entries.filter((other) => other.replacement === entry.id).map((other) => other.id);
+    if (referring.length > 0)
+      throw new AppError(
+        ErrorCode.Conflict,
+        `model ${id} is the replacement of ${referring.join(', ')}: change their replacement first (PATCH replacement)`,
+      );
     await this.catalog.remove(entry.id);
   }
 
@@ -97,7 +112,21 @@ export class AdminModelsController {
         (field) => `models[${index}].${field}`,
       ),
     );
+    await this.assertExportFits(entries);
     return this.catalog.importEntries(entries, dryRun === 'true' || dryRun === '1');
+  }
+
+  /** The catalog with `incoming` written must export within what an import reads: a 409 otherwise, nothing written. */
+  private async assertExportFits(incoming: readonly BuiltinEntry[]): Promise<void> {
+    const { entries } = await this.catalog.snapshot();
+    const replaced = new Set(incoming.map((entry) => entry.id));
+    const after = [...entries.filter((entry) => !replaced.has(entry.id)), ...incoming];
+    const bytes = Buffer.byteLength(JSON.stringify(catalogFileOf(after)), 'utf8');
+    if (bytes > CATALOG_FILE_LIMIT_BYTES)
+      throw new AppError(
+        ErrorCode.Conflict,
+        `the catalog would export ${bytes} bytes, over the ${CATALOG_FILE_LIMIT_BYTES} an import reads: delete or retire models first`,
+      );
   }
 
   private async existing(): Promise<(id: string) => boolean> {

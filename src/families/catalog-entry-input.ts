@@ -1,5 +1,5 @@
 import { AUDIO_SUPPORT, BuiltinEntry, CatalogEntry, DurationSpec, MODEL_STATUSES, ModelMode, secondsOf } from '../catalog/catalog-entry';
-import type { CatalogEntryDto } from '../catalog/catalog-entry.dto';
+import { type CatalogEntryDto, jsonBytes, MAX_ROUTES_BYTES } from '../catalog/catalog-entry.dto';
 import { AppError } from '../common/errors/app-error';
 import type { FamilyDefinition } from './family';
 
@@ -68,6 +68,9 @@ export function entryFromInput(
       ...(Object.keys(options).length > 0 ? { options } : {}),
     };
   });
+  // One JSON text column holds them: within the smallest such column (MariaDB's TEXT), as stored.
+  if (jsonBytes(routes) > MAX_ROUTES_BYTES)
+    throw AppError.invalid(`routes must be at most ${MAX_ROUTES_BYTES} bytes as JSON`, field('routes'));
   const replacement = input.replacement ?? null;
   if (replacement !== null && (replacement === input.id || !exists(replacement)))
     throw AppError.invalid(`replacement must be another model of the catalog`, field('replacement'));

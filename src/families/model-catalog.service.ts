@@ -4,6 +4,7 @@ import { CatalogService, CatalogSnapshot } from '../catalog/catalog.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { PricingService } from '../billing/pricing.service';
+import { ChannelRouter } from '../upstream/channel-router.service';
 import { ChannelsService } from '../upstream/channels.service';
 import type { FamilyDefinition } from './family';
 import { FAMILY_DEFINITIONS } from './family-definitions.token';
@@ -13,8 +14,11 @@ interface NameIndex {
   byKey: Map<string, CatalogEntry>;
 }
 
-/** Where GET /v1/videos/models lists the models: named in every unknown model's 400. */
-export const MODEL_LIST_HINT = 'GET /v1/videos/models lists the models';
+/** Who asks for a model: the caller's group, and its key's model allowlist (null: any model). */
+export interface ModelViewer {
+  group: string;
+  allowlist: readonly string[] | null;
+}
 
 /**
  * The catalog as the families read it: which entry a name denotes (each family says how its ids
@@ -29,6 +33,7 @@ export class ModelCatalog implements OnApplicationBootstrap {
     @Inject(FAMILY_DEFINITIONS) private readonly families: readonly FamilyDefinition[],
     private readonly catalog: CatalogService,
     private readonly channels: ChannelsService,
+    private readonly router: ChannelRouter,
     private readonly pricing: PricingService,
     private readonly clock: Clock,
   ) {}
@@ -59,6 +64,10 @@ export class ModelCatalog implements OnApplicationBootstrap {
           ...family.channelModelCapabilities?.(model),
           id: model,
           label: null,
+          // The channel sold it: active, whatever became of the template's model.
+          status: 'active',
+          sunsetAt: null,
+          replacement: null,
           prices: prices
             .filter((rule) => rule.model === model)
             .map(({ resolution, unit, duration, price, audioPrice }) => ({ resolution, unit, duration, price, audioPrice })),
@@ -82,15 +91,55 @@ export class ModelCatalog implements OnApplicationBootstrap {
     return null;
   }
 
-  /** The entry a submit or quote names: a 400 pointing at the model list for an unknown one, a 410 for a retired one. */
-  async usable(name: string): Promise<CatalogEntry> {
+  /**
+   * The entry a submit or quote names: the interface's 400 for an unknown model, and for another
+   * group's (served, but by no channel open to the viewer's group: it is not the viewer's to see);
+   * a 410 for a retired one, naming its replacement only where the viewer may use it.
+   */
+  async usable(name: string, viewer: ModelViewer): Promise<CatalogEntry> {
     const entry = await this.find(name);
-    if (!entry) throw AppError.invalid(`unknown model: ${name} (${MODEL_LIST_HINT})`, 'model');
+    if (!entry || (await this.servedToOthersOnly(entry, viewer.group))) throw AppError.invalid(`unknown model: ${name}`, 'model');
     if (isRetiredAt(entry, this.clock.now())) {
-      const instead = entry.replacement ? `; use ${entry.replacement} instead` : '';
+      const replacement = await this.replacementFor(entry, viewer);
+      const instead = replacement ? `; use ${replacement} instead` : '';
       throw new AppError(ErrorCode.ModelRetired, `model ${entry.id} is retired${instead}`, { param: 'model' });
     }
     return entry;
+  }
+
+  /** The entry's replacement, where the viewer may use it (another group's model is never named); else null. */
+  async replacementFor(entry: CatalogEntry, viewer: ModelViewer): Promise<string | null> {
+    const replacement = entry.replacement === null ? null : await this.find(entry.replacement);
+    if (!replacement || isRetiredAt(replacement, this.clock.now())) return null;
+    if (!(await this.allows(viewer.allowlist, replacement)) || !(await this.servedTo(replacement, viewer.group))) return null;
+    return replacement.id;
+  }
+
+  /**
+   * Whether a key's model allowlist names the entry: by its id exactly, or by a name the entry's
+   * family compares as its id (the catalog's own rule, `find`); null allows every model.
+   */
+  async allows(allowlist: readonly string[] | null, entry: CatalogEntry): Promise<boolean> {
+    if (allowlist === null) return true;
+    for (const name of allowlist) {
+      if (name === entry.id || (await this.find(name))?.id === entry.id) return true;
+    }
+    return false;
+  }
+
+  /** Whether an enabled channel open to `group` serves the model on one of its routes. */
+  async servedTo(entry: CatalogEntry, group: string): Promise<boolean> {
+    for (const { family } of this.routesOf(entry)) {
+      if ((await this.router.candidates(family.platform, entry.id, group)).length > 0) return true;
+    }
+    return false;
+  }
+
+  /** Another group's model: enabled channels serve it, none of them open to `group`. */
+  private async servedToOthersOnly(entry: CatalogEntry, group: string): Promise<boolean> {
+    const platforms = this.routesOf(entry).map(({ family }) => family.platform);
+    if (platforms.length === 0 || (await this.router.listedModel(platforms, entry.id)) === null) return false;
+    return !(await this.servedTo(entry, group));
   }
 
   /** A channel of `platform` may list a model only when the catalog routes it there: a 400 naming `models` otherwise. */

@@ -17,6 +17,8 @@ import { VideoArchiveRepository } from './video-archive.repository';
 import { VideoBytesCheck, VideoBytesError, VideoTooLargeError } from './video-bytes';
 import { VideoObjectKeys } from './video-object-keys';
 import { VIDEO_STORE, type VideoStore } from './video-store';
+import { TaskTransitionsService } from '../tasks/task-transitions.service';
+import { FAILURE, failureReason } from '../upstream/failure-reason';
 
 /** Videos copied at once on this instance: each is a long stream, few at a time keep memory flat. */
 const CONCURRENCY = 4;
@@ -26,6 +28,12 @@ const RETRY_BASE_MS = 10_000;
 /** Failed copies in a row before giving up (about two and a half hours of tries). */
 const MAX_FAILURES = 30;
 const GONE = 'the provider no longer has the video, and it was not archived before';
+/** Tries (the archive's retries) that must all end before a dead link is taken for a video that never was. */
+const DEAD_LINK_TRIES = 3;
+/** How long after its end a provider that keeps its outputs must still serve one (short-lived ones: until their expiry). */
+const DELIVERY_WINDOW_MS = 3600_000;
+/** Why a task the provider said was done fails after all: its link never served the video. */
+export const UNDELIVERED = failureReason(FAILURE.generation, "the provider's link to the video served no video");
 /** Why the archive of a short-lived output stops once its link has died. */
 export const EXPIRED = "the provider's link to the video expired before the gateway could keep a copy";
 /** Wake-ups (a short-lived output finished here) are coalesced: a round at most this often, never one per task. */
@@ -69,6 +77,7 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     private readonly thumbnails: ThumbnailMaker,
     private readonly outputs: OutputExpiry,
     private readonly clock: Clock,
+    private readonly transitions: TaskTransitionsService,
     runner: JobRunner,
     taskEnds: TaskEndHooks,
   ) {
@@ -117,9 +126,21 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
       await this.removeIfDeleted(task);
       return 'superseded';
     } catch (error) {
-      const expired = outputExpired(archive.expiresAt, this.clock.now());
+      const now = this.clock.now();
+      const expired = outputExpired(archive.expiresAt, now);
       if (error instanceof ProviderVideoError && error.reason === 'gone') {
-        await this.archives.markFailed(task.id, owner, expired ? EXPIRED : GONE, this.clock.now());
+        const verdict = this.deadLinkVerdict(archive, task, now);
+        if (verdict === 'retry') {
+          archive.error = GONE;
+          throw error;
+        }
+        if (verdict === 'undelivered') {
+          // The task first (refunded once, whoever gets there): a crash before the archive's mark leaves it to the next claim.
+          await this.transitions.failUndelivered(task, UNDELIVERED);
+          await this.archives.markFailed(task.id, owner, UNDELIVERED, now);
+          return 'undelivered';
+        }
+        await this.archives.markFailed(task.id, owner, expired ? EXPIRED : GONE, now);
         return 'gone';
       }
       // Past its provider's expiry no later try can find the video: no retry.
@@ -139,6 +160,20 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     } finally {
       clearInterval(heartbeat);
     }
+  }
+
+  /**
+   * A definitive "no such video" (404, 410 or 403, also at the end of a redirect, from the stored
+   * link and from a fresh one where the family gives one) while the provider should still serve it
+   * (before a short-lived output's expiry; within DELIVERY_WINDOW_MS of the end otherwise): after
+   * DEAD_LINK_TRIES tries (or the last one before the expiry) the video never was, and the task fails,
+   * refunded. Past that, the video was there and is gone (`/content` 410 `video_expired`, charged).
+   */
+  private deadLinkVerdict(archive: VideoArchiveEntity, task: TaskEntity, now: number): 'retry' | 'undelivered' | 'gone' {
+    const until = archive.expiresAt ?? (task.finishTime ?? now) + DELIVERY_WINDOW_MS;
+    if (task.status !== 'SUCCESS' || now >= until) return 'gone';
+    const lastTry = archive.failures + 1 >= DEAD_LINK_TRIES || now + RETRY_BASE_MS >= until;
+    return lastTry ? 'undelivered' : 'retry';
   }
 
   handBack({ archive }: ArchiveClaim): Promise<void> {

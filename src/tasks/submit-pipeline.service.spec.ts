@@ -38,6 +38,8 @@ function pipelineWithFakeFamily() {
       throw AppError.invalid(`unknown model: ${name}`, 'model');
     },
     routesOf: () => [{ family, route }],
+    allows: async (allowlist: string[] | null, { id }: { id: string }) => allowlist === null || allowlist.includes(id),
+    replacementFor: async () => null,
   } as unknown as ModelCatalog;
   const registry = {
     draftsOf: () => drafts,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { assertModelAllowed } from '../auth/api-keys.service';
+import { modelNotAllowed } from '../auth/api-keys.service';
 import type { CatalogEntry } from '../catalog/catalog-entry';
 import { AppError } from '../common/errors/app-error';
 import { gatewayHopsOf } from '../common/http/gateway-hops';
@@ -77,11 +77,13 @@ export class SubmitPipeline {
 
   private async prepare(input: SubmitInput, caller: Caller): Promise<Prepared> {
     const { model: name, body, durationField } = await commonFieldsOf(input.body);
-    const entry = await this.catalog.usable(name);
-    if (entry.status === 'deprecated') input.deprecated = { sunsetAt: entry.sunsetAt, replacement: entry.replacement };
+    const viewer = { group: caller.user.group, allowlist: caller.apiKey?.models ?? null };
+    const entry = await this.catalog.usable(name, viewer);
+    if (entry.status === 'deprecated')
+      input.deprecated = { sunsetAt: entry.sunsetAt, replacement: await this.catalog.replacementFor(entry, viewer) };
     const { chosen, others } = await this.routesFor(entry, input.form, caller.user.group);
     const model = entry.id;
-    if (caller.apiKey) assertModelAllowed(caller.apiKey, model);
+    if (!(await this.catalog.allows(viewer.allowlist, entry))) throw modelNotAllowed(model);
     this.drafting.refuseAssetsUnlessTaken(chosen, body, model);
     // Fields of other modules (`callback_url`) are checked here, before any charge, and never reach the family's schema.
     const { body: familyBody, recorders } = await this.fields.take(body, caller);

@@ -7,6 +7,8 @@ export interface TaskEnd {
   task: TaskEntity;
   status: 'SUCCESS' | 'FAILURE';
   at: number;
+  /** A FAILURE that replaces the task's SUCCESS (its video never came): that end's rows may exist already. */
+  afterSuccess?: boolean;
 }
 
 /** Writes a module's own row for an end, inside the transaction of the terminal move (so it commits with it or not at all). */

@@ -27,6 +27,11 @@ export class TaskQueries {
     return this.tasks.eventsOf(id);
   }
 
+  /** What each attempt of a task reported of its provider's cost, against the channel that made it, first attempt first. */
+  providerUsageOf(id: number): ReturnType<TaskRepository['providerUsageOf']> {
+    return this.tasks.providerUsageOf(id);
+  }
+
   /** A client's own, not deleted, visible task; 404 otherwise (also for another account's task). The poll's hot path. */
   async findOwned(userId: number, taskId: string): Promise<TaskEntity> {
     const task = await this.tasks.findOwnedNotDeleted(userId, taskId);

@@ -7,6 +7,7 @@ import { RefundCause, TaskMetrics } from './task-metrics.service';
 import { FAILURE } from '../upstream/failure-reason';
 import { keptProviderUsage, sameProviderUsage } from '../upstream/provider-usage';
 import type { PollOutcome } from '../upstream/upstream-adapter';
+import { attemptUsageOf } from './attempt-usage';
 import { TaskEntity } from './task.entity';
 import { TaskRepository } from './task.repository';
 import { TaskEndHooks } from './task-end-hooks';
@@ -43,12 +44,13 @@ export class TaskTransitionsService {
    * What a poll means for the task, without writing anything: the status it moves to and the
    * columns to change (with `lease`, also the next poll time and the released lease, so one write
    * does it all). `failure` is set when the task must fail (and be refunded). `changes.providerUsage`
-   * is set when the provider reported a cost the task does not have yet.
+   * is set when the provider reported a cost the task's attempt does not have yet: the plan's write
+   * keeps it against that attempt and the channel `task` names (the one that was read).
    */
   planPoll(task: TaskEntity, outcome: PollOutcome, estimatedProgress: number, lease?: { nextPollAt: number }): PollPlan {
     const now = this.clock.now();
     const polledAt = lease ? now : undefined;
-    // The provider's last report of its cost is kept; one that repeats what the task has writes nothing.
+    // The attempt's last report of its provider's cost is kept; one that repeats what it has writes nothing.
     const reported = keptProviderUsage(outcome.providerUsage);
     const usage = reported && !sameProviderUsage(task.providerUsage, reported) ? { providerUsage: reported } : {};
     if (outcome.state === 'failed')
@@ -85,12 +87,14 @@ export class TaskTransitionsService {
     if (plan.failure !== undefined)
       return (await this.fail(task, plan.failure, plan.changes, leaseOwner, plan.polledAt)) ? 'FAILURE' : null;
     const moves = plan.changes.status !== undefined && plan.changes.status !== task.status;
-    // A single conditional UPDATE is atomic by itself: no transaction when nothing moves; a move carries its timeline event (and an end, the rows of the modules reacting to it).
-    const won = moves
-      ? await this.transactions.run((manager) => this.moveAndRecordEvent(manager, task, plan.changes, leaseOwner, plan.polledAt))
-      : await this.transactions.runStatement((manager) =>
-          this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner, plan.polledAt),
-        );
+    // A single conditional UPDATE is atomic by itself: no transaction when nothing moves; a move carries its timeline event (and an end,
+    // the rows of the modules reacting to it), a provider's report its attempt's row.
+    const won =
+      moves || plan.changes.providerUsage
+        ? await this.transactions.run((manager) => this.moveAndRecordEvent(manager, task, plan.changes, leaseOwner, plan.polledAt))
+        : await this.transactions.runStatement((manager) =>
+            this.tasks.compareAndSet(manager, task.id, task.status, plan.changes, leaseOwner, plan.polledAt),
+          );
     if (!won) return null;
     Object.assign(task, plan.changes);
     if (plan.changes.status === 'SUCCESS') this.ends.ended(task);
@@ -114,6 +118,20 @@ export class TaskTransitionsService {
     };
     const cause: RefundCause = reason === FAILURE.timeout ? 'timeout' : reason === FAILURE.cancelled ? 'cancelled' : 'failure';
     const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, cause, leaseOwner, polledAt);
+    if (won) Object.assign(task, changes);
+    return won;
+  }
+
+  /**
+   * The provider said done, but its link never served the video (the archive's verdict): the task
+   * fails and is refunded after all, once (a compare-and-set on SUCCESS, the ledger's unique refund);
+   * false when it already moved. The one move out of SUCCESS.
+   */
+  async failUndelivered(task: TaskEntity, reason: string): Promise<boolean> {
+    if (task.status !== 'SUCCESS') return false;
+    const now = this.clock.now();
+    const changes: Partial<TaskEntity> = { status: 'FAILURE', failReason: reason, updatedAt: now };
+    const won = await this.settle(task, changes, `refund: task ${task.taskId} failed: ${reason}`, 'failure', undefined, undefined, true);
     if (won) Object.assign(task, changes);
     return won;
   }
@@ -142,8 +160,12 @@ export class TaskTransitionsService {
     changes: Partial<TaskEntity>,
     leaseOwner?: string,
     polledAt?: number,
+    afterSuccess = false,
   ): Promise<boolean> {
     if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, leaseOwner, polledAt))) return false;
+    // Against the attempt and channel the caller read (its copy of the task), even if the task moved on to another since.
+    const usage = attemptUsageOf(task, changes.providerUsage, changes.updatedAt ?? this.clock.now());
+    if (usage) await this.tasks.recordProviderUsage(manager, usage);
     if (changes.status !== undefined && changes.status !== task.status) {
       const ended = changes.status === 'FAILURE' || changes.status === 'REJECTED';
       await this.tasks.recordEvent(manager, {
@@ -159,6 +181,7 @@ export class TaskTransitionsService {
           task: { ...task, ...changes },
           status: changes.status,
           at: changes.updatedAt ?? this.clock.now(),
+          ...(afterSuccess ? { afterSuccess } : {}),
         });
       }
     }
@@ -172,10 +195,11 @@ export class TaskTransitionsService {
     cause: RefundCause,
     leaseOwner?: string,
     polledAt?: number,
+    afterSuccess = false,
   ): Promise<boolean> {
     try {
       const won = await this.transactions.run(async (manager) => {
-        if (!(await this.moveAndRecordEvent(manager, task, changes, leaseOwner, polledAt))) return false;
+        if (!(await this.moveAndRecordEvent(manager, task, changes, leaseOwner, polledAt, afterSuccess))) return false;
         if (task.quota > 0) {
           const movement = {
             userId: task.userId,

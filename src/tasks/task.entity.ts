@@ -139,7 +139,10 @@ export class TaskEntity {
   @Column({ name: 'cancel_sent_at', type: 'bigint', nullable: true, transformer: bigintColumn })
   cancelSentAt: number | null;
 
-  /** What the provider last reported of its own cost of the task (at submit or a poll); operators only, never a customer. */
+  /**
+   * What the current attempt's provider last reported of its own cost (at submit or a poll), to tell a new report
+   * from a repeat; every report is kept per attempt and channel (`task_provider_usage`). Operators only, never a customer.
+   */
   @Column({ name: 'provider_usage', type: 'text', nullable: true, transformer: jsonColumn })
   providerUsage: ProviderUsage | null;
 

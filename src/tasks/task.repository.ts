@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, LessThan, Not, Repository, type QueryDeepPartialEntity } from 'typeorm';
 import { caseById } from '../database/case-by-id';
 import { jsonColumn } from '../database/column-transformers';
-import { jsonFieldSql } from '../database/json-fields';
 import { changedRows, insertEntity } from '../database/lean-writes';
 import { LeanReads } from '../database/lean-reads';
 import { selectForUpdate } from '../database/row-locks';
@@ -11,6 +10,7 @@ import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
 import type { ProviderUsage } from '../upstream/upstream-adapter';
 import { FAILURE } from '../upstream/failure-reason';
+import type { AttemptUsage } from './attempt-usage';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import type { TaskEventInput } from './task-events';
@@ -47,6 +47,23 @@ const MARK_SUBMITTED_SQL = [false, true].map((request) =>
   ),
 );
 const INSERT_EVENT_SQL = 'INSERT INTO task_events (task_row_id, kind, status, progress, detail, at) VALUES (?, ?, ?, ?, ?, ?)';
+const INSERT_USAGE =
+  'INSERT INTO task_provider_usage (task_row_id, attempt, channel_id, unit, amount, reported_at) VALUES (?, ?, ?, ?, ?, ?)';
+const USAGE_REPLACED = ['unit', 'amount', 'reported_at'];
+/** An attempt's later report replaces its earlier one (the providers report a running total); per dialect, each written once. */
+const RECORD_USAGE_SQL = {
+  mysql: `${INSERT_USAGE} ON DUPLICATE KEY UPDATE ${USAGE_REPLACED.map((name) => `${name} = VALUES(${name})`).join(', ')}`,
+  other: `${INSERT_USAGE} ON CONFLICT(task_row_id, attempt, channel_id) DO UPDATE SET ${USAGE_REPLACED.map((name) => `${name} = excluded.${name}`).join(', ')}`,
+};
+
+/** One attempt's report of its provider's own cost, as `providerUsageOf` reads it. */
+export interface AttemptUsageRow {
+  attempt: number;
+  channelId: number;
+  unit: string;
+  amount: number;
+  reportedAt: number;
+}
 
 /**
  * A reason another module keeps an ended task from TASK_RETENTION: an SQL condition on the task's
@@ -102,16 +119,15 @@ export class TaskRepository {
     usage: Array<{ channelId: number | null; unit: string; amount: number; tasks: number }>;
   }> {
     const manager = this.tasks.manager;
-    const unit = jsonFieldSql(manager, 'provider_usage', 'unit', 'text');
-    const amount = jsonFieldSql(manager, 'provider_usage', 'amount', 'number');
     const [charged, usage]: Array<Array<Record<string, string | number | null>>> = await Promise.all([
       manager.query(
         `SELECT channel_id AS k, SUM(quota) AS q FROM tasks WHERE created_at >= ? AND status IN (${CHARGED_STATUSES.map(() => '?').join(', ')}) GROUP BY channel_id`,
         [fromMs, ...CHARGED_STATUSES],
       ),
+      // Each attempt's report counts for the channel that made it, not the one its task is on now.
       manager.query(
-        `SELECT channel_id AS k, ${unit} AS u, SUM(${amount}) AS a, COUNT(*) AS n FROM tasks ` +
-          `WHERE created_at >= ? AND provider_usage IS NOT NULL GROUP BY channel_id, ${unit}`,
+        `SELECT p.channel_id AS k, p.unit AS u, SUM(p.amount) AS a, COUNT(DISTINCT p.task_row_id) AS n FROM task_provider_usage p ` +
+          `JOIN tasks t ON t.id = p.task_row_id WHERE t.created_at >= ? GROUP BY p.channel_id, p.unit`,
         [fromMs],
       ),
     ]);
@@ -122,6 +138,31 @@ export class TaskRepository {
         .filter((row) => typeof row.u === 'string' && row.u !== '')
         .map((row) => ({ channelId: channelOf(row.k), unit: String(row.u), amount: Number(row.a ?? 0), tasks: Number(row.n) })),
     };
+  }
+
+  /**
+   * Inside the caller's transaction (the one that writes the task's change from the same answer):
+   * keeps a provider's report against the attempt and channel that made it, replacing that attempt's earlier report.
+   */
+  async recordProviderUsage(manager: EntityManager, report: AttemptUsage): Promise<void> {
+    const sql = ['mysql', 'mariadb'].includes(manager.connection.options.type) ? RECORD_USAGE_SQL.mysql : RECORD_USAGE_SQL.other;
+    const { taskRowId, attempt, channelId, usage, at } = report;
+    await manager.query(sql, [taskRowId, attempt, channelId, usage.unit, usage.amount, at]);
+  }
+
+  /** What each attempt of a task reported of its provider's cost, first attempt first. */
+  async providerUsageOf(id: number): Promise<AttemptUsageRow[]> {
+    const rows: Array<Record<string, string | number>> = await this.tasks.manager.query(
+      'SELECT attempt, channel_id, unit, amount, reported_at FROM task_provider_usage WHERE task_row_id = ? ORDER BY attempt, reported_at, id',
+      [id],
+    );
+    return rows.map((row) => ({
+      attempt: Number(row.attempt),
+      channelId: Number(row.channel_id),
+      unit: String(row.unit),
+      amount: Number(row.amount),
+      reportedAt: Number(row.reported_at),
+    }));
   }
 
   /** Whether any task (of any account, deleted or not) names the public model `model`. */
@@ -409,6 +450,7 @@ export class TaskRepository {
     const removed = await manager.delete(TaskEntity, { id, leaseOwner: owner });
     if (!removed.affected) return false;
     await manager.delete(TaskEventEntity, { taskRowId: id });
+    await manager.query('DELETE FROM task_provider_usage WHERE task_row_id = ?', [id]);
     return true;
   }
 

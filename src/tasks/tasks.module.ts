@@ -64,6 +64,15 @@ import { TaskHousekeeping } from './task-housekeeping';
     TaskCancelService,
     TaskHousekeeping,
   ],
-  exports: [TaskQueries, TaskRepository, TaskMetrics, SubmitPipeline, TaskEndHooks, TaskCancelService, TaskSubmitFields],
+  exports: [
+    TaskQueries,
+    TaskRepository,
+    TaskMetrics,
+    SubmitPipeline,
+    TaskEndHooks,
+    TaskCancelService,
+    TaskSubmitFields,
+    TaskTransitionsService,
+  ],
 })
 export class TasksModule {}

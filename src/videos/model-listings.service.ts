@@ -8,7 +8,6 @@ import { CatalogService } from '../catalog/catalog.service';
 import type { Caller } from '../auth/caller';
 import type { SubmitQuote } from '../tasks/task-submit.service';
 import type { QuoteDto } from './dto/model-list.dto';
-import { ChannelRouter } from '../upstream/channel-router.service';
 
 /** Quota units per US dollar when the console's currency is not USD (1 credit = 0.01 USD = 100 units). */
 const QUOTA_PER_USD = 10_000;
@@ -33,7 +32,6 @@ export class ModelListings {
   constructor(
     private readonly catalog: CatalogService,
     private readonly models: ModelCatalog,
-    private readonly router: ChannelRouter,
     private readonly pricing: PricingService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -41,36 +39,40 @@ export class ModelListings {
 
   async usableBy(caller: Caller): Promise<CatalogEntry[]> {
     const { entries } = await this.catalog.snapshot();
-    const allowed = caller.apiKey?.models?.map((model) => model.toLowerCase()) ?? null;
+    const allowlist = caller.apiKey?.models ?? null;
     const now = this.clock.now();
     const usable: CatalogEntry[] = [];
     for (const entry of entries) {
       if (isRetiredAt(entry, now)) continue;
-      if (allowed && !allowed.includes(entry.id.toLowerCase())) continue;
-      if (await this.served(entry, caller.user.group)) usable.push(entry);
+      if (!(await this.models.allows(allowlist, entry))) continue;
+      if (await this.models.servedTo(entry, caller.user.group)) usable.push(entry);
     }
     return usable;
   }
 
-  /** GET /v1/models: OpenAI's list shape. */
-  async openAiList(caller: Caller) {
-    const entries = await this.usableBy(caller);
+  /** GET /v1/models: OpenAI's list shape; a page of it when `limit` or `after` is given. */
+  async openAiList(caller: Caller, page: ModelPage = {}) {
+    const { data, paging } = pageOf(await this.usableBy(caller), page);
     return {
       object: 'list' as const,
-      data: entries.map((entry) => ({
+      data: data.map((entry) => ({
         id: entry.id,
         object: 'model' as const,
         created: Math.floor((entry.createdAt ?? 0) / 1000),
         owned_by: entry.routes[0]?.platform ?? 'gateway',
       })),
+      ...paging,
     };
   }
 
-  /** GET /v1/videos/models: capabilities and the caller's prices. */
-  async videoModels(caller: Caller) {
-    const entries = await this.usableBy(caller);
+  /** GET /v1/videos/models: capabilities and the caller's prices; a page of them when `limit` or `after` is given. */
+  async videoModels(caller: Caller, page: ModelPage = {}) {
+    const usable = await this.usableBy(caller);
+    // A replacement is named only where the caller may use it: another group's model never shows.
+    const usableIds = new Set(usable.map((entry) => entry.id));
+    const { data, paging } = pageOf(usable, page);
     const ratio = await this.pricing.groupRatio(caller.user.group);
-    return { data: entries.map((entry) => this.clientView(entry, ratio)) };
+    return { data: data.map((entry) => this.clientView(entry, ratio, usableIds)), ...paging };
   }
 
   /** A quote as both surfaces answer it (the unified one inside its wrapper). */
@@ -85,7 +87,7 @@ export class ModelListings {
     return Math.round((quota / perUsd) * 1e6) / 1e6;
   }
 
-  private clientView(entry: CatalogEntry, ratio: number) {
+  private clientView(entry: CatalogEntry, ratio: number, usableIds: ReadonlySet<string>) {
     const inGroup = (price: number) => priceInGroup(price, ratio);
     const prices: ClientModelPrice[] = entry.prices.map((price) => {
       const quota = inGroup(price.price);
@@ -113,14 +115,28 @@ export class ModelListings {
       prices,
       status: entry.status,
       ...(entry.sunsetAt !== null ? { sunset_at: entry.sunsetAt } : {}),
-      ...(entry.replacement !== null ? { replacement: entry.replacement } : {}),
+      ...(entry.replacement !== null && usableIds.has(entry.replacement) ? { replacement: entry.replacement } : {}),
     };
   }
+}
 
-  private async served(entry: CatalogEntry, group: string): Promise<boolean> {
-    for (const { family } of this.models.routesOf(entry)) {
-      if ((await this.router.candidates(family.platform, entry.id, group)).length > 0) return true;
-    }
-    return false;
-  }
+/** A page of a model list: `limit` models after the model `after` (in id order); neither: the whole list, as before. */
+export interface ModelPage {
+  limit?: number;
+  after?: string;
+}
+
+/** The default page size when only `after` is given. */
+const MODEL_PAGE_SIZE = 100;
+
+/** The whole list when no page is asked for; else the models after `after` in id order, with OpenAI's paging fields. */
+function pageOf(entries: CatalogEntry[], { limit, after }: ModelPage) {
+  if (limit === undefined && after === undefined) return { data: entries, paging: {} };
+  const ordered = [...entries].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const rest = after === undefined ? ordered : ordered.filter((entry) => entry.id > after);
+  const data = rest.slice(0, limit ?? MODEL_PAGE_SIZE);
+  return {
+    data,
+    paging: { first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: rest.length > data.length },
+  };
 }

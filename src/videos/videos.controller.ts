@@ -20,6 +20,7 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  ApiQuery,
   ApiTags,
 } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -38,6 +39,7 @@ import { TaskCancelService } from '../tasks/task-cancel.service';
 import { toFlatStatus } from '../tasks/task-status';
 import { SignedLinksService } from '../storage/signed-links.service';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
+import { modelPageOf } from './dto/model-page-query.dto';
 import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
 import { toFlatVideo, toSubmittedVideo } from './flat-video.view';
 import { InputReferenceInterceptor } from './input-reference.interceptor';
@@ -122,11 +124,20 @@ export class VideosController {
 
   @Get('models')
   @ApiOperation({
-    summary: "The models the caller's key may use, with their capabilities and the caller's prices (quota and USD)",
+    summary:
+      "The models the caller's key may use, with their capabilities and the caller's prices (quota and USD); `limit` and `after` page it. " +
+      'A model not listed here is an `unknown model: <name>` to this caller',
   })
   @ApiOkResponse({ type: VideoModelListDto })
-  models(@Req() req: AuthenticatedRequest): Promise<VideoModelListDto> {
-    return this.listings.videoModels({ user: req.user!, apiKey: req.apiKey });
+  @ApiQuery({ name: 'limit', required: false, type: Number, description: 'at most this many models, 1 to 1000 (with `after` alone: 100)' })
+  @ApiQuery({
+    name: 'after',
+    required: false,
+    type: String,
+    description: "a model id: the models after it, in id order (the previous page's `last_id`)",
+  })
+  async models(@Req() req: AuthenticatedRequest): Promise<VideoModelListDto> {
+    return this.listings.videoModels({ user: req.user!, apiKey: req.apiKey }, await modelPageOf(req.query));
   }
 
   @Get()

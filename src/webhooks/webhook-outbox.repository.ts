@@ -22,7 +22,11 @@ export class WebhookOutboxRepository {
     private readonly transactions: TransactionRunner,
     ends: TaskEndHooks,
   ) {
-    ends.recordWithEnd((manager, end) => this.recordEnd(manager, end.task.id, end.at));
+    ends.recordWithEnd(async (manager, end) => {
+      // A failure replacing a SUCCESS not yet published: its one entry now publishes the failure.
+      if (end.afterSuccess) await manager.delete(WebhookOutboxEntity, { taskRowId: end.task.id });
+      await this.recordEnd(manager, end.task.id, end.at);
+    });
   }
 
   /** Inside the terminal move's transaction: the task's end is due to be published from `now`. */

@@ -2,6 +2,7 @@ import { OutputExpiry } from '../../src/storage/output-expiry';
 import { VideoArchiveEntity } from '../../src/storage/video-archive.entity';
 import { VideoArchiveRepository } from '../../src/storage/video-archive.repository';
 import { TaskQueries } from '../../src/tasks/task-queries.service';
+import { TaskRepository } from '../../src/tasks/task.repository';
 import { describeEachDatabase } from '../support/test-databases';
 import { createServiceTestModule, type ServiceTestContext } from './support/service-test-module';
 
@@ -14,6 +15,7 @@ describeEachDatabase('short-lived outputs and provider usage (service tier)', (k
   let t: ServiceTestContext;
   let archives: VideoArchiveRepository;
   let queries: TaskQueries;
+  let repository: TaskRepository;
   let userId: number;
   beforeAll(async () => {
     t = await createServiceTestModule({
@@ -23,6 +25,7 @@ describeEachDatabase('short-lived outputs and provider usage (service tier)', (k
     });
     archives = t.module.get(VideoArchiveRepository);
     queries = t.module.get(TaskQueries);
+    repository = t.module.get(TaskRepository);
     userId = (await t.createUser(0)).id;
   });
   afterAll(() => t.close());
@@ -79,11 +82,18 @@ describeEachDatabase('short-lived outputs and provider usage (service tier)', (k
       quota: number,
       usage?: [string, number],
     ) =>
-      t.createTask(userId, {
-        channelId,
-        status,
-        quota,
-        ...(usage ? { providerUsage: { unit: usage[0] as 'credits', amount: usage[1] } } : {}),
+      t.createTask(userId, { channelId, status, quota }).then(async (created) => {
+        if (usage && channelId !== null)
+          await t.transactions.run((manager) =>
+            repository.recordProviderUsage(manager, {
+              taskRowId: created.id,
+              attempt: 0,
+              channelId,
+              usage: { unit: usage[0] as 'credits', amount: usage[1] },
+              at: from,
+            }),
+          );
+        return created;
       });
     await task(1, 'SUCCESS', 500, ['credits', 120]);
     await task(1, 'SUCCESS', 500, ['credits', 80.5]);

@@ -123,4 +123,23 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
     expect(await t.ledgerRows(user.id)).toHaveLength(0);
     expect(await t.balance(user.id)).toEqual({ quota: 1_000, usedQuota: 0 });
   });
+
+  it("a provider's report counts for the attempt and channel that was read, even when the task moved on to another meanwhile", async () => {
+    const from = t.clock.now();
+    const { task } = await chargedTask('IN_PROGRESS', 300, { channelId: 71 });
+    const usageOf = async () =>
+      Object.fromEntries((await t.tasks.chargedAndProviderUsageByChannel(from)).usage.map((row) => [row.channelId, row.amount]));
+    // A poll of channel 71 reports 40 credits: the first attempt's, on 71.
+    const running: PollOutcome = { state: 'running', raw: {}, providerUsage: { unit: 'credits', amount: 40 } };
+    expect(await t.transitions.applyPlan(task, t.transitions.planPoll(task, running, 10))).toBe('IN_PROGRESS');
+    // A cancel read channel 71 (its copy of the task), while a provider retry moved the task to channel 72.
+    const cancelsCopy = { ...task };
+    await t.dataSource.manager.update(TaskEntity, { id: task.id }, { channelId: 72, providerRetries: 1, providerUsage: null });
+    const failedThere: PollOutcome = { ...failed, providerUsage: { unit: 'credits', amount: 70 } };
+    expect(await t.transitions.applyPlan(cancelsCopy, t.transitions.planPoll(cancelsCopy, failedThere, 50))).toBe('FAILURE');
+    expect(await usageOf()).toEqual({ 71: 70 });
+    expect(await t.tasks.providerUsageOf(task.id)).toEqual([
+      { attempt: 0, channelId: 71, unit: 'credits', amount: 70, reportedAt: expect.any(Number) },
+    ]);
+  });
 });

@@ -22,3 +22,15 @@ export async function addOpenAiModels(gw: Pick<TestGateway, 'admin'>, models: re
       .expect(201);
   }
 }
+
+/**
+ * Builtin models their provider retired, made active again as an operator whose provider account
+ * still serves them does (`PATCH /api/admin/models/:id`): tests of a family's wire keep its own ids.
+ */
+export async function reactivateModels(gw: Pick<TestGateway, 'admin'>, models: readonly string[]): Promise<void> {
+  for (const id of models) {
+    await gw.admin
+      .patch(`/api/admin/models/${encodeURIComponent(id)}`, { status: 'active', sunset_at: null, replacement: null })
+      .expect(200);
+  }
+}

@@ -37,12 +37,17 @@ export interface EphemeralStep {
   state: 'queued' | 'running' | 'done' | 'failed';
   credits?: number;
   ticks?: number;
+  /** A `done` whose video never was: its link answers 404 (`dead`) or redirects to a 404 (`redirect-dead`), from the start. */
+  link?: 'dead' | 'redirect-dead';
+  /** A `failed` for the provider's own reason (`error: "internal_error"`): the gateway runs the task again on another channel. */
+  internal?: boolean;
 }
 
 interface EphemeralTask {
   steps: EphemeralStep[];
   polls: number;
   doneAt: number | null;
+  link?: EphemeralStep['link'];
 }
 
 export interface EphemeralUpstream {
@@ -88,7 +93,12 @@ export async function startEphemeralUpstream(videoBytes: Buffer): Promise<Epheme
     const file = /^\/files\/(eph_\d+)\.mp4$/.exec(req.path);
     if (req.method === 'GET' && file) {
       const task = tasks.get(file[1]);
-      if (!task?.doneAt || upstream.now() >= task.doneAt + EPHEMERAL_OUTPUT_LIFETIME_MS) {
+      if (task?.link === 'redirect-dead') {
+        res.writeHead(302, { location: `${upstream.url}/outputs/${file[1]}.mp4` });
+        res.end();
+        return;
+      }
+      if (!task?.doneAt || task.link === 'dead' || upstream.now() >= task.doneAt + EPHEMERAL_OUTPUT_LIFETIME_MS) {
         // What an expired output link answers: a page, never a video.
         res.writeHead(404, { 'content-type': 'text/html' });
         res.end('<html><body>This output has expired.</body></html>');
@@ -96,6 +106,12 @@ export async function startEphemeralUpstream(videoBytes: Buffer): Promise<Epheme
       }
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(upstream.videoBytes.length) });
       res.end(upstream.videoBytes);
+      return;
+    }
+    if (req.method === 'GET' && req.path.startsWith('/outputs/')) {
+      // Where a dead link redirects: nothing there.
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<html><body>Not found.</body></html>');
       return;
     }
     if (req.headers.authorization !== `Bearer ${EPHEMERAL_API_KEY}`) return json(res, 401, { error: 'unauthorized' });
@@ -110,13 +126,17 @@ export async function startEphemeralUpstream(videoBytes: Buffer): Promise<Epheme
     const task = query ? tasks.get(query[1]) : undefined;
     if (req.method === 'GET' && query && task) {
       const step = task.steps[Math.min(task.polls++, task.steps.length - 1)];
-      if (step.state === 'done') task.doneAt ??= upstream.now();
+      if (step.state === 'done') {
+        task.doneAt ??= upstream.now();
+        task.link = step.link;
+      }
       return json(res, 200, {
         id: query[1],
         state: step.state,
         ...(step.state === 'done' ? { video_url: `${upstream.url}/files/${query[1]}.mp4` } : {}),
         ...(step.credits !== undefined ? { credits: step.credits } : {}),
         ...(step.ticks !== undefined ? { usage: { cost_in_usd_ticks: step.ticks } } : {}),
+        ...(step.internal ? { error: 'internal_error' } : {}),
       });
     }
     return json(res, 404, { error: 'not found' });
@@ -126,7 +146,17 @@ export async function startEphemeralUpstream(videoBytes: Buffer): Promise<Epheme
 }
 
 type EphemeralRequest = { prompt: string | null };
-type EphemeralAnswer = { id?: string; state?: string; video_url?: string; credits?: number; usage?: { cost_in_usd_ticks?: number } };
+type EphemeralAnswer = {
+  id?: string;
+  state?: string;
+  video_url?: string;
+  credits?: number;
+  usage?: { cost_in_usd_ticks?: number };
+  error?: string;
+};
+
+/** The reason of a failure the provider owns (its internal error): the family's providerOwnFailure names it. */
+const INTERNAL_FAILURE = 'generation failed: internal_error';
 
 const STATES: Record<string, UpstreamState> = { queued: 'queued', running: 'running', done: 'succeeded', failed: 'failed' };
 
@@ -162,7 +192,7 @@ export class EphemeralAdapter implements UpstreamAdapter<EphemeralRequest> {
     return {
       state,
       videoUrl: state === 'succeeded' ? answer.video_url : undefined,
-      failReason: state === 'failed' ? 'generation failed' : undefined,
+      failReason: state === 'failed' ? (answer.error === 'internal_error' ? INTERNAL_FAILURE : 'generation failed') : undefined,
       // The raw answer as the provider gave it, cost fields included: the surfaces must not show them.
       raw: answer,
       providerUsage: usageOf(answer),
@@ -232,6 +262,7 @@ export const EPHEMERAL_FAMILY: FamilyDefinition = {
     ],
     PRICES,
   ),
+  providerOwnFailure: (reason) => reason === INTERNAL_FAILURE,
   module: EphemeralFamilyModule,
   drafts: EphemeralDrafts,
   adapter: EphemeralAdapter,

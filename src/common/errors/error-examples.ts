@@ -24,7 +24,7 @@ export function submitErrorExamples(surface: ErrorSurface, model: string): Recor
     400:
       surface === 'wrapper'
         ? errorExample(surface, ErrorCode.InvalidRequest, 'prompt is required', 'prompt')
-        : errorExample(surface, ErrorCode.InvalidRequest, 'unknown model: alpha/v7 (GET /v1/videos/models lists the models)', 'model'),
+        : errorExample(surface, ErrorCode.InvalidRequest, 'unknown model: alpha/v7', 'model'),
     401: errorExample(surface, ErrorCode.Unauthorized, 'missing api key: send Authorization: Bearer <API_KEY>'),
     402: errorExample(surface, ErrorCode.InsufficientQuota, 'insufficient user quota'),
     403: errorExample(surface, ErrorCode.Forbidden, `api key is not allowed to use model ${model}`, 'model'),

@@ -20,17 +20,36 @@ export function sendWarnings(req: Request, warnings: string[] | undefined): void
   req.res?.setHeader(WARNING_HEADER, warnings.join('; ').replace(/[^\x20-\x7e]/g, '?'));
 }
 
+/** What a deprecated model's answer carries: the model's date and the replacement the caller may use. */
+export interface Deprecation {
+  sunsetAt: number | null;
+  replacement: string | null;
+}
+
 /**
- * The answer to a submit or quote of a deprecated model: `Deprecation` (RFC 9745: deprecated as of
- * now), `Sunset` (RFC 8594) when it has a date, and a warning naming the replacement.
+ * The headers of a submit or quote of a deprecated model: `Deprecation` (RFC 9745: deprecated as
+ * of now), `Sunset` (RFC 8594) when it has a date, and a warning naming the replacement. Total: a
+ * date no Date can print (a row stored before sunset_at was bounded) is left out, never thrown on,
+ * since it is written after the task is made.
  */
-export function sendDeprecation(req: Request, deprecated: { sunsetAt: number | null; replacement: string | null } | undefined): void {
-  if (!deprecated || !req.res) return;
-  req.res.setHeader('Deprecation', `@${Math.floor(Date.now() / 1000)}`);
-  if (deprecated.sunsetAt !== null) req.res.setHeader('Sunset', new Date(deprecated.sunsetAt * 1000).toUTCString());
-  const after = deprecated.sunsetAt !== null ? ` after ${new Date(deprecated.sunsetAt * 1000).toISOString()}` : '';
+export function deprecationHeaders(deprecated: Deprecation, nowMs: number): { deprecation: string; sunset?: string; warning: string } {
+  const sunset = deprecated.sunsetAt !== null ? new Date(deprecated.sunsetAt * 1000) : null;
+  const printable = sunset !== null && Number.isFinite(sunset.getTime()) ? sunset : null;
+  const after = printable ? ` after ${printable.toISOString()}` : '';
   const instead = deprecated.replacement ? `; use ${deprecated.replacement}` : '';
-  const warning = `model is deprecated and will be refused${after}${instead}`;
+  return {
+    deprecation: `@${Math.floor(nowMs / 1000)}`,
+    ...(printable ? { sunset: printable.toUTCString() } : {}),
+    warning: `model is deprecated and will be refused${after}${instead}`,
+  };
+}
+
+/** Sets a deprecated model's headers on a submit's or quote's answer (see deprecationHeaders). */
+export function sendDeprecation(req: Request, deprecated: Deprecation | undefined): void {
+  if (!deprecated || !req.res) return;
+  const headers = deprecationHeaders(deprecated, Date.now());
+  req.res.setHeader('Deprecation', headers.deprecation);
+  if (headers.sunset) req.res.setHeader('Sunset', headers.sunset);
   const earlier = req.res.getHeader(WARNING_HEADER);
-  req.res.setHeader(WARNING_HEADER, earlier ? `${String(earlier)}; ${warning}` : warning);
+  req.res.setHeader(WARNING_HEADER, earlier ? `${String(earlier)}; ${headers.warning}` : headers.warning);
 }

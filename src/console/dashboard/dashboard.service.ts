@@ -138,6 +138,8 @@ export class DashboardService {
     }
 
     const perChannel = outcomesBy(byChannel);
+    // A channel whose provider ran a failed attempt of a task now on another channel still shows its cost.
+    for (const row of providerCosts.usage) if (!perChannel.has(row.channelId)) perChannel.set(row.channelId, noOutcomes());
     const perModel = outcomesBy(byModel);
     return {
       range,
@@ -221,11 +223,13 @@ function providerCostOf(
  * Per key: tasks, successes, failures, clients' cancels and refused submits (both apart, as the chart
  * counts them) and the success rate of the accepted tasks that finished, cancels left out.
  */
+const noOutcomes = (): Outcomes => ({ total: 0, success: 0, failure: 0, cancelled: 0, rejected: 0, success_rate: null });
+
 function outcomesBy(rows: Array<{ key: string | number | null; status: string; count: number }>): Map<string | number | null, Outcomes> {
   const result = new Map<string | number | null, Outcomes>();
   for (const row of rows) {
     const key = row.key === null ? null : typeof row.key === 'number' ? row.key : /^\d+$/.test(row.key) ? Number(row.key) : row.key;
-    const outcomes = result.get(key) ?? { total: 0, success: 0, failure: 0, cancelled: 0, rejected: 0, success_rate: null };
+    const outcomes = result.get(key) ?? noOutcomes();
     outcomes.total += row.count;
     if (row.status === 'SUCCESS') outcomes.success += row.count;
     if (row.status === 'FAILURE') outcomes.failure += row.count;

@@ -23,6 +23,12 @@ export class ProviderUsageDto {
   usd_estimate: number | null;
 }
 
+export class ProviderUsageAttemptDto extends ProviderUsageDto {
+  @ApiProperty({ example: 0, description: 'which run of the task: 0 the first provider, 1 the next after a provider retry' })
+  attempt: number;
+  @ApiProperty({ example: 3, description: 'the channel whose provider made the report' }) channel_id: number;
+}
+
 export class TimelineEntryDto {
   @ApiProperty({ description: 'Unix seconds' }) at: number;
   @ApiProperty({ enum: ['created', 'submitted', 'status', 'progress', 'poll', 'charged', 'refunded', 'archived', 'webhook'] }) kind: string;
@@ -100,9 +106,23 @@ export class AdminTaskDetailDto extends TaskDetailFieldsDto {
   @ApiProperty({
     type: ProviderUsageDto,
     nullable: true,
-    description: 'what the provider last reported of its own cost of the task; null when it reports none. Never shown to customers',
+    description:
+      "what the provider of the task's latest attempt that reported one last reported of its own cost; null when none did. Never shown to customers",
   })
   provider_usage: ProviderUsageDto | null;
+  @ApiProperty({
+    type: [ProviderUsageAttemptDto],
+    description:
+      "each attempt's report (its last), against the channel that made it, first attempt first; a retried task has one per provider",
+  })
+  provider_usage_attempts: ProviderUsageAttemptDto[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    example: { credits: 160 },
+    description: "the task's provider cost across its attempts, summed per unit",
+  })
+  provider_usage_total: Record<string, number>;
   @ApiProperty({ description: 'the client deleted it on /v1/videos' }) deleted: boolean;
   @ApiProperty({ description: 'completed, not deleted and not expired: /api/admin/tasks/{task_id}/content plays it' }) has_video: boolean;
 }

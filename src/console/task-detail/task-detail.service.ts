@@ -51,10 +51,11 @@ export class TaskDetailService {
   async forAdmin(taskId: string): Promise<AdminTaskDetailDto> {
     const task = await this.tasks.findAny(taskId);
     const archive = await this.archives.summaryOf(task.id);
-    const [fields, user, channel] = await Promise.all([
+    const [fields, user, channel, attempts] = await Promise.all([
       this.fields(task, archive, 'admin'),
       this.users.findById(task.userId),
       task.channelId !== null ? this.channels.get(task.channelId).catch(() => null) : Promise.resolve(null),
+      this.tasks.providerUsageOf(task.id),
     ]);
     return {
       task_id: task.taskId,
@@ -76,7 +77,7 @@ export class TaskDetailService {
       archive_error: archive.error,
       video_expires_at: task.status === 'SUCCESS' && archive.expiresAt !== null ? toUnixSeconds(archive.expiresAt) : null,
       video_expired: task.status === 'SUCCESS' && archive.videoExpired,
-      provider_usage: task.providerUsage ? toProviderUsageView(task.providerUsage) : null,
+      ...providerUsageViews(attempts, task.providerUsage),
       deleted: task.deletedAt !== null,
       has_video: hasPlayableVideo(task) && !archive.videoExpired,
       ...fields,
@@ -118,6 +119,30 @@ const toProviderUsageView = (usage: ProviderUsage): ProviderUsageDto => ({
   amount: usage.amount,
   usd_estimate: providerUsageUsd(usage.unit, usage.amount),
 });
+
+/**
+ * The task's provider cost: each attempt's report against its channel, their sum per unit, and the
+ * latest attempt's as `provider_usage` (a task written before reports were kept per attempt: its own column).
+ */
+function providerUsageViews(
+  attempts: Array<{ attempt: number; channelId: number; unit: string; amount: number }>,
+  legacy: ProviderUsage | null,
+): Pick<AdminTaskDetailDto, 'provider_usage' | 'provider_usage_attempts' | 'provider_usage_total'> {
+  const total: Record<string, number> = {};
+  for (const row of attempts) total[row.unit] = (total[row.unit] ?? 0) + row.amount;
+  const latest = attempts.at(-1);
+  const current = latest ? { unit: latest.unit as ProviderUsage['unit'], amount: latest.amount } : legacy;
+  if (!latest && legacy) total[legacy.unit] = legacy.amount;
+  return {
+    provider_usage: current ? toProviderUsageView(current) : null,
+    provider_usage_attempts: attempts.map((row) => ({
+      attempt: row.attempt,
+      channel_id: row.channelId,
+      ...toProviderUsageView({ unit: row.unit as ProviderUsage['unit'], amount: row.amount }),
+    })),
+    provider_usage_total: total,
+  };
+}
 
 function movement(ledger: LogEntity[], types: string[], audience: Audience): TaskMoneyMovementDto | null {
   const row = ledger.find((entry) => types.includes(entry.type));

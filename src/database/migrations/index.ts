@@ -22,6 +22,7 @@ import { ModelCatalog1764900000100 } from './1764900000100-model-catalog';
 import { ProviderUsageOutputExpiry1765000000100 } from './1765000000100-provider-usage-output-expiry';
 import { TaskProviderRetries1765100000100 } from './1765100000100-task-provider-retries';
 import { TaskRouteRequest1765200000100 } from './1765200000100-task-route-request';
+import { TaskProviderUsage1765300000100 } from './1765300000100-task-provider-usage';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   ProviderUsageOutputExpiry1765000000100,
   TaskProviderRetries1765100000100,
   TaskRouteRequest1765200000100,
+  TaskProviderUsage1765300000100,
 ];

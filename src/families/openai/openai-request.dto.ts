@@ -32,9 +32,12 @@ function isJsonReference(value: unknown): boolean {
  * fields only, checked by type; the model's constraints are the upstream's to enforce. `seconds`
  * (OpenAI's spelling, a string) arrives here as `duration`.
  */
-@ApiSchema({ name: 'OpenAiVideoRequest', description: 'Family O: a model an `openai` channel lists (e.g. `sora-2` on the simulator).' })
+@ApiSchema({
+  name: 'OpenAiVideoRequest',
+  description: 'Family O: a model an `openai` channel lists (e.g. `openai-simulator` on the simulator).',
+})
 export class OpenAiVideoRequestDto {
-  @ApiProperty({ example: 'sora-2', description: 'a model listed on an enabled `openai` channel' })
+  @ApiProperty({ example: 'openai-simulator', description: 'a model listed on an enabled `openai` channel' })
   @IsString()
   model: string;
 
@@ -50,7 +53,7 @@ export class OpenAiVideoRequestDto {
     type: String,
     example: '4',
     description:
-      "OpenAI's `seconds` (also `duration`): whole seconds, one of the model's durations (sora-2: 4, 8 or 12); default its default_duration",
+      "OpenAI's `seconds` (also `duration`): whole seconds, one of the model's durations (openai-simulator: 4, 8 or 12); default its default_duration",
   })
   @IsOptionalNotNull()
   @IsInt({ message: `$property must be a whole number of seconds from 1 to ${OPENAI_MAX_SECONDS}` })
@@ -79,7 +82,7 @@ export class OpenAiVideoRequestDto {
 
 export const OPENAI_FLAT_EXAMPLES: Record<string, RequestExample> = {
   'openai-compatible': {
-    summary: 'Family O, a model an openai channel lists (sora-2 on the simulator)',
-    value: { model: 'sora-2', prompt: 'a paper boat drifting down a rainy street', seconds: '4', size: '1280x720' },
+    summary: 'Family O, a model an openai channel lists (openai-simulator on the simulator)',
+    value: { model: 'openai-simulator', prompt: 'a paper boat drifting down a rainy street', seconds: '4', size: '1280x720' },
   },
 };

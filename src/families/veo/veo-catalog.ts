@@ -1,26 +1,37 @@
 import type { BuiltinEntry } from '../../catalog/catalog-entry';
-import { builtinEntries } from '../shared/builtin-entry';
+import { type BuiltinLifecycle, builtinEntries } from '../shared/builtin-entry';
 import { VEO_DEFAULT_PRICES } from './veo-default-prices';
-import { VEO_ASPECT_RATIOS, VEO_DEFAULT_RESOLUTION, VEO_DEFAULT_SECONDS, VEO_MODELS } from './veo-models';
+import { VEO_ASPECT_RATIOS, VEO_DEFAULT_RESOLUTION, VEO_DEFAULT_SECONDS, VEO_MODELS, VEO_SIMULATOR_MODEL } from './veo-models';
 
 /**
- * Veo's builtin entries (the Gemini API's model ids): audio is always generated; 3.1 takes a last
- * frame. Google shut the 3.0 ids down on 2026-06-30 (Gemini API changelog) and, by a notice of
- * 2026-10-25, the 3.1 previews on 2026-10-22; their successor is another wire. So each is
- * deprecated in favour of the same Veo generation on Runway (docs/families.md); the operator
- * retires them, or keeps one a Gemini project still serves.
+ * Google shut the 3.0 ids down on 2026-06-30 (Gemini API changelog) and, by a notice of 2026-10-25,
+ * the 3.1 previews on 2026-10-22; their successor is another wire. A 3.1 preview's replacement is
+ * the same model and tier on Runway (docs/families.md); nothing else serves Veo 3.0.
+ */
+const VEO_LIFECYCLE: Readonly<Record<string, BuiltinLifecycle>> = {
+  'veo-3.1-generate-preview': { status: 'retired', sunset: '2026-10-22', replacement: 'veo3.1' },
+  'veo-3.1-fast-generate-preview': { status: 'retired', sunset: '2026-10-22', replacement: 'veo3.1_fast' },
+  'veo-3.0-generate-001': { status: 'retired', sunset: '2026-06-30' },
+  'veo-3.0-fast-generate-001': { status: 'retired', sunset: '2026-06-30' },
+};
+
+/**
+ * Veo's builtin entries (the Gemini API's model ids, all retired) and the simulator's model (active,
+ * served by the seeded simulator channel only): audio is always generated; 3.1 takes a last frame.
+ * An operator re-activates an id a Gemini project still serves, or adds one as a custom entry.
  */
 export const VEO_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'veo',
   Object.entries(VEO_MODELS).map(([id, rules]) => ({
     id,
+    ...(id === VEO_SIMULATOR_MODEL ? { label: 'Veo simulator (Veo 3.1 Fast rules)' } : {}),
     modes: rules.lastFrame ? ['text-to-video', 'image-to-video', 'first-last-frame'] : ['text-to-video', 'image-to-video'],
     durations: rules.durations,
     defaultDuration: VEO_DEFAULT_SECONDS,
     resolutions: [VEO_DEFAULT_RESOLUTION, ...rules.resolutions.filter((resolution) => resolution !== VEO_DEFAULT_RESOLUTION)],
     aspectRatios: VEO_ASPECT_RATIOS,
     audio: 'always',
-    deprecatedFor: id.includes('fast') ? 'veo3.1_fast' : 'veo3.1',
+    lifecycle: VEO_LIFECYCLE[id],
   })),
   VEO_DEFAULT_PRICES,
 );

@@ -20,10 +20,14 @@ export const VEO_HIGH_RESOLUTION_SECONDS = 8;
 const VEO_3_1: VeoBuiltinModel = { durations: [4, 6, 8], resolutions: ['720p', '1080p', '4k'], lastFrame: true };
 const VEO_3_0: VeoBuiltinModel = { durations: [4, 6, 8], resolutions: ['720p', '1080p'], lastFrame: false };
 
-/** The public model ids are Google's own names. */
+/** The embedded simulator's own model: Google retired every builtin id, and the simulator must still serve one (docs/simulator.md). */
+export const VEO_SIMULATOR_MODEL = 'veo-simulator';
+
+/** The public model ids are Google's own names, and the simulator's model (Veo 3.1 Fast's rules). */
 export const VEO_MODELS: Readonly<Record<string, VeoBuiltinModel>> = {
   'veo-3.1-generate-preview': VEO_3_1,
   'veo-3.1-fast-generate-preview': VEO_3_1,
   'veo-3.0-generate-001': VEO_3_0,
   'veo-3.0-fast-generate-001': VEO_3_0,
+  [VEO_SIMULATOR_MODEL]: VEO_3_1,
 };

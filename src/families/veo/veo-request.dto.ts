@@ -3,7 +3,7 @@ import { IsInt, IsObject, IsString, Matches, ValidateBy } from 'class-validator'
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
-import { VEO_ASPECT_RATIOS, VEO_MODELS } from './veo-models';
+import { VEO_ASPECT_RATIOS, VEO_MODELS, VEO_SIMULATOR_MODEL } from './veo-models';
 
 const MAX_PROMPT = 4_000;
 /** A 1x1 PNG: an example that Swagger's "Try it out" can send as it is (no host to fetch). */
@@ -30,10 +30,13 @@ function isImageSource(value: unknown): boolean {
  */
 @ApiSchema({
   name: 'VeoVideoRequest',
-  description: `Veo on the Gemini API: ${codeList(Object.keys(VEO_MODELS))}.`,
+  description: `Veo on the Gemini API: the catalog's veo models (builtin: ${codeList(Object.keys(VEO_MODELS))}; Google's own ids are retired).`,
 })
 export class VeoVideoRequestDto {
-  @ApiProperty({ enum: Object.keys(VEO_MODELS), example: 'veo-3.1-fast-generate-preview' })
+  @ApiProperty({
+    example: VEO_SIMULATOR_MODEL,
+    description: 'a veo model of the catalog (GET /v1/videos/models)',
+  })
   @IsString()
   model: string;
 
@@ -119,18 +122,18 @@ export class VeoVideoRequestDto {
 }
 
 const TEXT: RequestExample = {
-  summary: 'Veo 3.1 Fast, text to video',
+  summary: 'Veo, text to video (the simulator)',
   value: {
-    model: 'veo-3.1-fast-generate-preview',
+    model: VEO_SIMULATOR_MODEL,
     prompt: 'a paper boat drifting down a rainy street, cinematic',
     seconds: '8',
     size: '1280x720',
   },
 };
 const IMAGE: RequestExample = {
-  summary: 'Veo 3.0, image to video',
+  summary: 'Veo, image to video (the simulator)',
   value: {
-    model: 'veo-3.0-fast-generate-001',
+    model: VEO_SIMULATOR_MODEL,
     prompt: 'the boat sails away',
     duration: 6,
     aspect_ratio: '16:9',
@@ -145,7 +148,7 @@ export const VEO_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExam
     'veo-text': {
       ...TEXT,
       value: {
-        model: 'veo-3.1-fast-generate-preview',
+        model: VEO_SIMULATOR_MODEL,
         prompt: 'a paper boat drifting down a rainy street, cinematic',
         duration: 8,
         aspect_ratio: '16:9',

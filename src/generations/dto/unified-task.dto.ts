@@ -1,5 +1,4 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { FAMILY_PLATFORMS } from '../../families/family-registry';
 
 @ApiSchema({ name: 'UnifiedTaskProperties' })
 export class UnifiedTaskProperties {
@@ -25,8 +24,7 @@ export class UnifiedTask {
   task_id: string;
 
   @ApiProperty({
-    description: "Empty: which platform serves a task is the operator's (the admin views show it)",
-    enum: ['', ...FAMILY_PLATFORMS],
+    description: "Always empty: which platform serves a task is the operator's (the admin views show it)",
     example: '',
   })
   platform: string;

@@ -5,6 +5,7 @@ import { TransactionRunner } from '../../database/transaction-runner';
 import { FamilyRegistry } from '../../families/family-registry';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE } from '../../upstream/failure-reason';
+import { attemptUsageOf } from '../attempt-usage';
 import { onOneRoute, storedRoute } from '../dispatch/dispatch-plan';
 import { DispatchPlanner } from '../dispatch/dispatch-planner.service';
 import { HandToProvider } from '../submit/hand-to-provider';
@@ -93,6 +94,8 @@ export class ProviderRetry {
       ...plan.changes,
       status,
       upstreamTaskId: null,
+      // The next attempt's reports start afresh (the failed one's is kept against its own attempt and channel).
+      providerUsage: null,
       providerRetries: task.providerRetries + 1,
       startTime: task.startTime ?? now,
       pollFailures: 0,
@@ -101,8 +104,10 @@ export class ProviderRetry {
       nextPollAt: now + this.config.taskLeaseMs,
       updatedAt: now,
     };
+    const usage = attemptUsageOf(task, plan.changes.providerUsage, now, failed.id);
     const won = await this.transactions.run(async (manager) => {
       if (!(await this.tasks.compareAndSet(manager, task.id, task.status, changes, owner, plan.polledAt))) return false;
+      if (usage) await this.tasks.recordProviderUsage(manager, usage);
       if (status !== task.status)
         await this.tasks.recordEvent(manager, { taskRowId: task.id, kind: 'status', status, progress: task.progress, at: now });
       await this.tasks.recordEvent(manager, {

@@ -4,6 +4,7 @@ import type { TransactionRunner } from '../../database/transaction-runner';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { keptProviderUsage } from '../../upstream/provider-usage';
 import type { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
+import { attemptUsageOf } from '../attempt-usage';
 import { pollIntervalFor } from '../poll-interval';
 import { channelNamed } from '../submit/submit-attempts';
 import type { SubmitEnds } from '../submit/submit-ends';
@@ -55,6 +56,9 @@ export class RetryEnds implements SubmitEnds {
     };
     const kept = await this.deps.transactions.run(async (manager) => {
       if (!(await this.deps.tasks.compareAndSet(manager, task.id, this.status, changes, owner))) return false;
+      // The retry's own attempt (its provider retries already counted), on the channel that took it.
+      const usage = attemptUsageOf(task, providerUsage, now, channel.id);
+      if (usage) await this.deps.tasks.recordProviderUsage(manager, usage);
       const event = { taskRowId: task.id, kind: 'submitted' as const, status: this.status, progress: task.progress };
       await this.deps.tasks.recordEvent(manager, { ...event, detail: channelNamed(channel), at: now });
       return true;

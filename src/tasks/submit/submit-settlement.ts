@@ -8,6 +8,7 @@ import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE } from '../../upstream/failure-reason';
 import { keptProviderUsage } from '../../upstream/provider-usage';
 import type { SubmitOutcome, UpstreamAdapter } from '../../upstream/upstream-adapter';
+import { attemptUsageOf } from '../attempt-usage';
 import { PendingSubmitWrites } from '../pending-submit-writes';
 import { pollIntervalFor } from '../poll-interval';
 import { ProviderCancel } from '../provider-cancel';
@@ -65,9 +66,12 @@ export class SubmitSettlement {
       request: changes.request,
       providerUsage,
     };
+    // The first attempt's report, on the channel that took it.
+    const usage = attemptUsageOf(task, providerUsage, now, channel.id);
     const accept = () =>
       this.transactions.run(async (manager) => {
         if (!(await this.tasks.markSubmitted(manager, task.id, owner, accepted))) return false;
+        if (usage) await this.tasks.recordProviderUsage(manager, usage);
         await this.ledger.confirmHold(manager, task.taskId, channel.id);
         await this.tasks.recordEvent(manager, {
           taskRowId: task.id,

@@ -25,10 +25,17 @@ export class VideoModelDto {
   @ApiProperty({ type: [ModelPriceDto] }) prices: ModelPriceDto[];
   @ApiProperty({ enum: MODEL_STATUSES }) status: string;
   @ApiPropertyOptional({ description: 'deprecated: unix seconds after which submits are refused (410 model_retired)' }) sunset_at?: number;
-  @ApiPropertyOptional({ description: 'the model to use instead' }) replacement?: string;
+  @ApiPropertyOptional({ description: 'the model to use instead, where the caller may use it' }) replacement?: string;
 }
 
-export class VideoModelListDto {
+/** Present when a page was asked for (`limit` or `after`), as OpenAI's lists give them. */
+class ModelPagingDto {
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'paged: the first id of this page' }) first_id?: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'paged: the `after` of the next page' }) last_id?: string | null;
+  @ApiPropertyOptional({ description: 'paged: whether more models follow' }) has_more?: boolean;
+}
+
+export class VideoModelListDto extends ModelPagingDto {
   @ApiProperty({ type: [VideoModelDto] }) data: VideoModelDto[];
 }
 
@@ -39,7 +46,7 @@ export class OpenAiModelDto {
   @ApiProperty({ example: 'kling', description: "the platform of the model's first route" }) owned_by: string;
 }
 
-export class OpenAiModelListDto {
+export class OpenAiModelListDto extends ModelPagingDto {
   @ApiProperty({ example: 'list' }) object: 'list';
   @ApiProperty({ type: [OpenAiModelDto] }) data: OpenAiModelDto[];
 }

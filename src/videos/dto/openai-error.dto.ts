@@ -2,7 +2,7 @@ import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 @ApiSchema({ name: 'OpenAIErrorDetail' })
 export class OpenAiErrorDetailDto {
-  @ApiProperty({ example: 'unknown model: alpha/v7 (GET /v1/videos/models lists the models)' })
+  @ApiProperty({ example: 'unknown model: alpha/v7' })
   message: string;
 
   @ApiProperty({

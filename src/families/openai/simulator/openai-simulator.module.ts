@@ -7,10 +7,10 @@ import { SimulatorStateModule } from '../../simulator-shared/simulator-state.mod
 import { OpenAiEmulator, SORA_RULES } from '../emulator/openai-emulator';
 import { OpenAiSimulatorController } from './openai-simulator.controller';
 
-/** The models the simulator takes (and its seeded channel lists). */
-export const OPENAI_SIMULATOR_MODELS = [...SORA_RULES.models];
+/** The models the simulator takes (and its seeded channel lists): its own, since OpenAI shut Sora 2 down (docs/simulator.md). */
+export const OPENAI_SIMULATOR_MODELS = ['openai-simulator'];
 
-/** The embedded simulator of an OpenAI-compatible Videos API (mounted with SIMULATOR=on): the family's emulator serving sora-2 and sora-2-pro, its videos in the gateway's database. */
+/** The embedded simulator of an OpenAI-compatible Videos API (mounted with SIMULATOR=on): the family's emulator serving its own model by Sora's rules, its videos in the gateway's database. */
 @Module({
   imports: [SimulatorStateModule],
   controllers: [OpenAiSimulatorController],
@@ -24,7 +24,7 @@ export const OPENAI_SIMULATOR_MODELS = [...SORA_RULES.models];
           records,
           now: () => clock.now(),
           video: { file: SAMPLE_VIDEO_PATH },
-          rules: SORA_RULES,
+          rules: { ...SORA_RULES, models: OPENAI_SIMULATOR_MODELS },
         }),
     },
   ],
