@@ -266,7 +266,10 @@ describeWithBrowser('console Models page in a browser', () => {
     const broken = { version: 1, models: [{ ...file.models[0], durations: { min: 9, max: 3 } }] };
     await dialog.getByLabel('Or paste its JSON').fill(JSON.stringify(broken));
     await dialog.getByRole('button', { name: 'Show changes' }).click();
-    await expectText(dialog.getByRole('alert'), /^Check models\[0\]\.durations: models\[0\]\.durations must be a list of at most 600 whole seconds/);
+    await expectText(
+      dialog.getByRole('alert'),
+      /^Check models\[0\]\.durations: models\[0\]\.durations must be a list of at most 600 whole seconds/,
+    );
     await expect(dialog.locator('.import-diff').count()).resolves.toBe(0);
 
     const fileText = JSON.stringify(file, null, 2);
