@@ -127,10 +127,10 @@ export class ModelCatalog implements OnApplicationBootstrap {
     return false;
   }
 
-  /** Whether an enabled channel open to `group` serves the model on one of its routes. */
+  /** Whether an enabled channel open to `group` serves the model on one of its routes (the router's cached tiers: no ranking needed). */
   async servedTo(entry: CatalogEntry, group: string): Promise<boolean> {
     for (const { family } of this.routesOf(entry)) {
-      if ((await this.router.candidates(family.platform, entry.id, group)).length > 0) return true;
+      if ((await this.router.tiers(family.platform, entry.id, group)).length > 0) return true;
     }
     return false;
   }
