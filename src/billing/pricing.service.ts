@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
 import type { GroupRatioEntity } from './group-ratio.entity';
+import { basePrice, priceInGroup, ruleFor } from './price-of';
 import { PriceRepository } from './price.repository';
 import type { PriceRuleEntity } from './price-rule.entity';
 
@@ -48,14 +49,9 @@ export class PricingService {
 
   async quote(request: QuoteRequest): Promise<Quote> {
     const candidates = await this.cachedRules.get(request.model, () => this.prices.rulesOf(request.model));
-    const rule =
-      pick(candidates, request.resolution, request.seconds) ??
-      pick(candidates, request.resolution, 0) ??
-      pick(candidates, '*', request.seconds) ??
-      pick(candidates, '*', 0);
+    const rule = ruleFor(candidates, request);
     if (!rule) throw AppError.invalid(`no price for model ${request.model} at ${request.resolution}`, 'model');
-    const unitPrice = request.audio ? (rule.audioPrice ?? rule.price * 2) : rule.price;
-    const base = (rule.unit === 'second' ? unitPrice * request.seconds : unitPrice) * (request.fastMotion ? 2 : 1);
+    const base = basePrice(rule, request);
     const ratio = await this.groupRatio(request.group);
     const quota = priceInGroup(base, ratio);
     const tier = [request.audio ? 'audio' : null, request.fastMotion ? 'fast motion' : null].filter(Boolean).join(', ');
@@ -111,13 +107,4 @@ export class PricingService {
     this.cachedRatios.clear();
     return saved;
   }
-}
-
-function pick(rules: PriceRuleEntity[], resolution: string, duration: number): PriceRuleEntity | undefined {
-  return rules.find((rule) => rule.resolution === resolution && rule.duration === duration);
-}
-
-/** A price at a group's ratio, in whole quota units: ceiled, so that a fractional ratio never rounds a paid task down to free. */
-export function priceInGroup(price: number, ratio: number): number {
-  return Math.ceil(price * ratio - 1e-9);
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { priceInGroup, PricingService } from '../billing/pricing.service';
+import { priceInGroup } from '../billing/price-of';
+import { PricingService } from '../billing/pricing.service';
 import { CatalogEntry, isRetiredAt } from '../catalog/catalog-entry';
 import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
