@@ -31,6 +31,15 @@ export function ruleFor<R extends PriceRow>(rules: readonly R[], shape: PricedSh
   );
 }
 
+/**
+ * The rule that prices a delivered clip: a per-clip price is the asked duration's (such clips settle
+ * on resolution and audio alone), a per-second price is any duration's.
+ */
+export function ruleForDelivered<R extends PriceRow>(rules: readonly R[], delivered: PricedShape, askedSeconds: number): R | undefined {
+  const asked = ruleFor(rules, { ...delivered, seconds: askedSeconds });
+  return asked?.unit === 'clip' ? asked : (ruleFor(rules, delivered) ?? asked);
+}
+
 /** `shape`'s price by `rule` before the group's ratio: per second times the seconds, or per clip; audio's tier, fast motion twice. */
 export function basePrice(rule: PriceRow, shape: PricedShape): number {
   const unitPrice = shape.audio ? (rule.audioPrice ?? rule.price * 2) : rule.price;

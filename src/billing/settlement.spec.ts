@@ -93,3 +93,14 @@ describe('the delivered shape in the catalog terms', () => {
     expect(resolutionNameFor(720, ['*'])).toBeNull();
   });
 });
+
+describe('per-clip prices whatever the delivered length', () => {
+  it('settles a 7 s clip of an 8 s ask at the 8 s price of the delivered resolution', () => {
+    const rules: PriceRow[] = [
+      { resolution: '720p', unit: 'clip', duration: 5, price: 60, audioPrice: null },
+      { resolution: '720p', unit: 'clip', duration: 8, price: 120, audioPrice: null },
+    ];
+    const asked: PriceBasis = { rules, ratio: 1, asked: { resolution: '720p', seconds: 8, audio: false, fastMotion: false } };
+    expect(settle(120, asked, { durationSeconds: 7, shortEdge: 720, audio: false })).toMatchObject({ quota: 120, settled: 'delivered' });
+  });
+});

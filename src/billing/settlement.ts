@@ -1,4 +1,4 @@
-import { basePrice, type PricedShape, priceInGroup, type PriceRow, ruleFor } from './price-of';
+import { basePrice, type PricedShape, priceInGroup, type PriceRow, ruleForDelivered } from './price-of';
 
 /**
  * What a task keeps at submit to settle later on what was delivered: its model's prices then, its
@@ -90,9 +90,7 @@ export function settle(charged: number, basis: PriceBasis | null, video: Deliver
     audio: delivered.audio,
     fastMotion: basis.asked.fastMotion,
   };
-  let rule = ruleFor(basis.rules, shape);
-  // A per-clip price is the asked duration's: such clips settle on resolution and audio alone.
-  if (rule?.unit === 'clip') rule = ruleFor(basis.rules, { ...shape, seconds: basis.asked.seconds });
+  const rule = ruleForDelivered(basis.rules, shape, basis.asked.seconds);
   if (!rule) return asAsked(charged, delivered, `no price at ${resolution}`);
   const price = priceInGroup(basePrice(rule, rule.unit === 'clip' ? { ...shape, seconds: basis.asked.seconds } : shape), basis.ratio);
   const quota = Math.max(0, Math.min(charged, price));
