@@ -211,6 +211,7 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
       'ix_tasks_due',
       'ix_tasks_finish', // RetentionIndexes1764700000400, a later migration
       'ix_tasks_user_created',
+      'ix_tasks_user_finish_time', // DeliveredBilling1765400000100, a later migration
       'uq_tasks_idempotency',
       'uq_tasks_task_id',
     ]);

@@ -4,6 +4,8 @@ import type { Platform } from '../upstream/channel.entity';
 import type { ProviderUsage } from '../upstream/upstream-adapter';
 import type { RouteRequest } from './route-request';
 import type { TaskStatus } from './task-status';
+import type { LateCompletion, TaskUsage } from './task-usage';
+import type { PriceBasis } from '../billing/settlement';
 
 /** The task record both API surfaces (/v1/videos and /v1/video/generations) read and write. */
 @Entity('tasks')
@@ -159,4 +161,34 @@ export class TaskEntity {
    */
   @Column({ name: 'route_request', type: 'text', nullable: true, transformer: jsonColumn })
   routeRequest: RouteRequest | null;
+
+  /**
+   * What the task keeps at submit to settle on what was delivered (billing/settlement.ts): its model's
+   * prices and its group's ratio then, and what was asked. Null on tasks from before it was kept.
+   */
+  @Column({ name: 'price_basis', type: 'text', nullable: true, transformer: jsonColumn })
+  priceBasis: PriceBasis | null;
+
+  /** What the task was settled at once it ended (`usage` of every answer); null while it runs. */
+  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  usage: TaskUsage | null;
+
+  /** `usage.quota`, for sums: what the customer paid in the end (0 for a task refunded whole). */
+  @Column({ name: 'final_quota', type: 'bigint', nullable: true, transformer: bigintColumn })
+  finalQuota: number | null;
+
+  /** `usage.seconds`, for sums. */
+  @Column({ name: 'usage_seconds', type: 'integer', nullable: true })
+  usageSeconds: number | null;
+
+  /** What the task cost the operator, in millionths of a dollar (billing/provider-cost.ts); null: unknown. Operators only. */
+  @Column({ name: 'provider_cost_micro_usd', type: 'bigint', nullable: true, transformer: bigintColumn })
+  providerCostMicroUsd: number | null;
+
+  @Column({ name: 'settled_at', type: 'bigint', nullable: true, transformer: bigintColumn })
+  settledAt: number | null;
+
+  /** A completion the provider reported after the gateway gave the task up at its deadline (operators only). */
+  @Column({ name: 'late_completion', type: 'text', nullable: true, transformer: jsonColumn })
+  lateCompletion: LateCompletion | null;
 }

@@ -23,6 +23,7 @@ import { ProviderUsageOutputExpiry1765000000100 } from './1765000000100-provider
 import { TaskProviderRetries1765100000100 } from './1765100000100-task-provider-retries';
 import { TaskRouteRequest1765200000100 } from './1765200000100-task-route-request';
 import { TaskProviderUsage1765300000100 } from './1765300000100-task-provider-usage';
+import { DeliveredBilling1765400000100 } from './1765400000100-delivered-billing';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   TaskProviderRetries1765100000100,
   TaskRouteRequest1765200000100,
   TaskProviderUsage1765300000100,
+  DeliveredBilling1765400000100,
 ];
