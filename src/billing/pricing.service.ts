@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
 import type { GroupRatioEntity } from './group-ratio.entity';
-import { basePrice, priceInGroup, ruleFor } from './price-of';
+import { basePrice, priceInGroup, type PriceRow, ruleFor } from './price-of';
+import type { PriceBasis } from './settlement';
 import { PriceRepository } from './price.repository';
 import type { PriceRuleEntity } from './price-rule.entity';
 
@@ -27,6 +28,8 @@ export interface Quote {
   quota: number;
   /** How the figure was reached, for the consume log. */
   detail: string;
+  /** What the task keeps to settle on what was delivered: these rates, this ratio, this ask (a retry's: the task's own, null on old tasks). */
+  basis: PriceBasis | null;
 }
 
 /**
@@ -54,9 +57,12 @@ export class PricingService {
     const base = basePrice(rule, request);
     const ratio = await this.groupRatio(request.group);
     const quota = priceInGroup(base, ratio);
+    const asked = { resolution: request.resolution, seconds: request.seconds, audio: !!request.audio, fastMotion: !!request.fastMotion };
+    const basis: PriceBasis = { rules: candidates.map(priceRow), ratio, asked };
     const tier = [request.audio ? 'audio' : null, request.fastMotion ? 'fast motion' : null].filter(Boolean).join(', ');
     return {
       quota,
+      basis,
       detail: `${request.model} ${request.resolution} ${request.seconds}s${tier ? ` (${tier})` : ''}: ${base} x group ${request.group} ratio ${ratio}`,
     };
   }
@@ -107,4 +113,9 @@ export class PricingService {
     this.cachedRatios.clear();
     return saved;
   }
+}
+
+/** The columns of a rule a task keeps in its price basis. */
+function priceRow({ resolution, unit, duration, price, audioPrice }: PriceRuleEntity): PriceRow {
+  return { resolution, unit, duration, price, audioPrice };
 }

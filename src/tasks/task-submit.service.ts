@@ -72,6 +72,7 @@ export class TaskSubmitService {
         adapter: route.adapter,
         quota: quote.quota,
         quoteDetail: quote.detail,
+        priceBasis: quote.basis,
         requestHash,
       };
       const recorded = await this.recordOrFindWinner(request);

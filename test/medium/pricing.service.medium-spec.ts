@@ -1,5 +1,6 @@
 import { createServiceTestModule, FAKE_FAMILY, type ServiceTestContext } from './support/service-test-module';
 import { PriceRuleEntity } from '../../src/billing/price-rule.entity';
+import { settle } from '../../src/billing/settlement';
 
 describe('PricingService (service tier, SQLite)', () => {
   let t: ServiceTestContext;
@@ -56,6 +57,20 @@ describe('PricingService (service tier, SQLite)', () => {
     expect((await t.pricing.quote({ model: 'clip-1', resolution: '720p', seconds: 5, group: 'default', fastMotion: true })).quota).toBe(
       14_000,
     );
+  });
+
+  it("keeps what the task settles with later: the model's rates, the group's ratio and the ask, as they were at the quote", async () => {
+    const quoted = await quote({ group: 'vip', resolution: '1080p', seconds: 8, audio: true });
+    expect(quoted.basis).toEqual({
+      rules: expect.arrayContaining([
+        { resolution: '720p', unit: 'second', duration: 0, price: 1_000, audioPrice: null },
+        { resolution: '1080p', unit: 'second', duration: 0, price: 1_500, audioPrice: 2_000 },
+      ]),
+      ratio: 0.8,
+      asked: { resolution: '1080p', seconds: 8, audio: true, fastMotion: false },
+    });
+    // Settled on a 4 s 720p delivery with the same rates: 4 x 2,000 (the audio tier) x 0.8.
+    expect(settle(quoted.quota, quoted.basis, { durationSeconds: 4, shortEdge: 720, audio: true })).toMatchObject({ quota: 6_400 });
   });
 
   it('no rule for the model or resolution is a 400 naming model', async () => {

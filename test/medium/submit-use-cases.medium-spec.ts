@@ -50,6 +50,7 @@ describe('submit use cases (service tier, SQLite)', () => {
       adapter: adapter(),
       quota: price,
       quoteDetail: 'test price',
+      priceBasis: null,
       requestHash: t.module.get(SubmitIdempotency).hash(d),
     };
   };

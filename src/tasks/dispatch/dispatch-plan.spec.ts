@@ -37,7 +37,7 @@ function plan(channels: ChannelEntity[], routes: RouteInput[], extra: Partial<Pl
     routes,
     openUntil: () => null,
     random: seeded(),
-    price: () => Promise.resolve({ quota: 100, detail: 'm 720p 5s' }),
+    price: () => Promise.resolve({ quota: 100, detail: 'm 720p 5s', basis: null }),
     priceOf: () => Promise.resolve(100),
     ...extra,
   });
@@ -118,7 +118,7 @@ describe('planDispatch: the route of each candidate', () => {
   it("sends the validated draft by its own route at the plan's price, with the route's model (the family's default without one)", async () => {
     const own = channel('kling');
     const built = plan([own], [validated('kling', draftOn('kling', { routeModel: 'kling-v2' }))]);
-    expect(await built.price()).toEqual({ quota: 100, detail: 'm 720p 5s' });
+    expect(await built.price()).toEqual({ quota: 100, detail: 'm 720p 5s', basis: null });
     expect(await built.candidates[0].route()).toMatchObject({
       platform: 'kling',
       routeModel: 'kling-v2',

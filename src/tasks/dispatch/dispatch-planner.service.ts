@@ -123,7 +123,7 @@ export class DispatchPlanner {
     }
     return this.plan(routes, task.model, task.group, {
       excluded: failed.id,
-      price: () => Promise.resolve({ quota: task.quota, detail: '' }),
+      price: () => Promise.resolve({ quota: task.quota, detail: '', basis: task.priceBasis }),
       priceOf: async (draft) => (await this.pricing.quote({ ...draft.quote, group: task.group })).quota,
       passedOver: (platform, why) => {
         if ('error' in why) this.refused(platform, why.error);

@@ -9,6 +9,7 @@ import { upstreamModelFor } from '../../upstream/channel-router.service';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { UpstreamAdapter } from '../../upstream/upstream-adapter';
 import type { Caller } from '../../auth/caller';
+import type { PriceBasis } from '../../billing/settlement';
 import type { TaskDraft } from '../task-draft';
 import { TaskEntity } from '../task.entity';
 import { TaskRepository } from '../task.repository';
@@ -21,6 +22,8 @@ export interface HoldRequest {
   adapter: UpstreamAdapter;
   quota: number;
   quoteDetail: string;
+  /** What the task keeps to settle on what was delivered (billing/settlement.ts). */
+  priceBasis: PriceBasis | null;
   requestHash: string;
 }
 
@@ -41,7 +44,7 @@ export class SubmitHold {
   ) {}
 
   /** The task as it will be recorded (its `id` is set once inserted, even if the transaction then fails). */
-  newTask({ draft, caller, channel, adapter, quota, requestHash }: HoldRequest): TaskEntity {
+  newTask({ draft, caller, channel, adapter, quota, priceBasis, requestHash }: HoldRequest): TaskEntity {
     const now = this.clock.now();
     return Object.assign(new TaskEntity(), {
       taskId: newTaskId(),
@@ -57,6 +60,7 @@ export class SubmitHold {
       status: 'SUBMITTING',
       progress: 0,
       quota,
+      priceBasis,
       request: draft.request,
       properties: draft.properties ?? null,
       prompt: promptOf(draft),
