@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -50,6 +50,10 @@ export class FileVideoStore implements VideoStore {
     // Opening errors (a missing file) surface here, before any header is sent.
     await new Promise<void>((done, fail) => stream.once('open', () => done()).once('error', fail));
     return stream;
+  }
+
+  async size(key: string): Promise<number> {
+    return (await stat(this.pathOf(key))).size;
   }
 
   async locate(key: string): Promise<string> {

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
@@ -60,6 +60,12 @@ export class S3VideoStore implements VideoStore {
     );
     if (!(answer.Body instanceof Readable)) throw new Error('S3 answered without a body stream');
     return answer.Body;
+  }
+
+  async size(key: string): Promise<number> {
+    const answer = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+    if (answer.ContentLength === undefined) throw new Error('S3 answered HeadObject without a length');
+    return answer.ContentLength;
   }
 
   /** A presigned GET for a few minutes: ffmpeg seeks in it with ranged requests. */

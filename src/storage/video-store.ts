@@ -21,6 +21,8 @@ export interface VideoStore {
   writeSmall(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** The object's bytes, or a range of them. */
   read(key: string, range?: ByteRange): Promise<Readable>;
+  /** The object's length in bytes (a missing object rejects, as `read` does). */
+  size(key: string): Promise<number>;
   /** Something ffmpeg can open and seek in: a file path or a short-lived URL. */
   locate(key: string): Promise<string>;
   /** The object's path when it is a local file (served with reused buffers, see sendFileRange); null otherwise. */

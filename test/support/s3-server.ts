@@ -23,6 +23,8 @@ export interface TestS3Server {
   readonly abortedUploads: number;
   /** DeleteObject requests received so far (answered or held). */
   readonly deletesSeen: number;
+  /** The file s3rver keeps an object's bytes in: a test may replace them in place (a 1 GiB upload takes a minute, a sparse file no time). */
+  objectPath(key: string): string;
   /** Answers the next `count` DeleteObject requests, then holds every later one unanswered (a store that hangs mid-prune); null answers all again. */
   holdDeletesAfter(count: number | null): void;
   close(): Promise<void>;
@@ -76,6 +78,9 @@ export async function startS3Server(bucket = 'videos'): Promise<TestS3Server> {
     },
     get deletesSeen() {
       return deletes;
+    },
+    objectPath(key) {
+      return server.store.getResourcePath(bucket, key, 'object') as string;
     },
     holdDeletesAfter(count) {
       answerUpTo = count === null ? null : deletes + count;
