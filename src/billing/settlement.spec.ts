@@ -1,5 +1,5 @@
 import type { PriceRow } from './price-of';
-import { deliveredShape, PriceBasis, resolutionNameFor, settle } from './settlement';
+import { deliveredShape, PriceBasis, settle } from './settlement';
 
 const perSecond = (resolution: string, price: number, audioPrice: number | null = null): PriceRow => ({
   resolution,
@@ -22,7 +22,13 @@ const basis = (asked: Partial<PriceBasis['asked']>, rules = SECONDS_RULES, ratio
   ratio,
   asked: { resolution: '1080p', seconds: 10, audio: false, fastMotion: false, ...asked },
 });
-const video = (durationSeconds: number, shortEdge: number, audio = false) => ({ durationSeconds, shortEdge, audio });
+/** A landscape 16:9 frame of that short edge. */
+const video = (durationSeconds: number, shortEdge: number, hasAudio = false) => ({
+  durationSeconds,
+  width: Math.round((shortEdge * 16) / 9),
+  height: shortEdge,
+  hasAudio,
+});
 
 describe('settle: the final charge on what was delivered', () => {
   it.each([
@@ -36,7 +42,14 @@ describe('settle: the final charge on what was delivered', () => {
     ['audio nobody asked for costs nothing more', basis({}), 200, video(10, 1080, true), 200, 'delivered'],
     ['between two names takes the lower one (900 -> 720p)', basis({}), 200, video(10, 900), 100, 'delivered'],
     ['below every priced name: the lowest price', basis({}), 200, video(10, 480), 100, 'delivered'],
-    ['a portrait frame by its short edge', basis({}), 200, video(10, 720), 100, 'delivered'],
+    [
+      'a portrait frame by its short edge',
+      basis({}),
+      200,
+      { durationSeconds: 10, width: 720, height: 1280, hasAudio: false },
+      100,
+      'delivered',
+    ],
     ['the group ratio of the submit, ceiled', basis({}, SECONDS_RULES, 1.25), 250, video(3, 720), 38, 'delivered'],
     ['fast motion as asked', basis({ fastMotion: true }), 400, video(5, 1080), 200, 'delivered'],
     ['less than half a second is nothing', basis({}), 200, video(0.4, 1080), 0, 'delivered'],
@@ -88,10 +101,6 @@ describe('the delivered shape in the catalog terms', () => {
   it('rounds the duration to the nearest second', () => {
     expect([4.49, 4.5, 5.04, 9.96].map((seconds) => deliveredShape(video(seconds, 720)).seconds)).toEqual([4, 5, 5, 10]);
   });
-
-  it('has no name where no name says an edge', () => {
-    expect(resolutionNameFor(720, ['*'])).toBeNull();
-  });
 });
 
 describe('per-clip prices whatever the delivered length', () => {
@@ -101,6 +110,6 @@ describe('per-clip prices whatever the delivered length', () => {
       { resolution: '720p', unit: 'clip', duration: 8, price: 120, audioPrice: null },
     ];
     const asked: PriceBasis = { rules, ratio: 1, asked: { resolution: '720p', seconds: 8, audio: false, fastMotion: false } };
-    expect(settle(120, asked, { durationSeconds: 7, shortEdge: 720, audio: false })).toMatchObject({ quota: 120, settled: 'delivered' });
+    expect(settle(120, asked, video(7, 720))).toMatchObject({ quota: 120, settled: 'delivered' });
   });
 });

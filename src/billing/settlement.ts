@@ -1,3 +1,5 @@
+import { deliveredResolution, deliveredSeconds } from '../media/delivered-usage';
+import type { VideoFacts } from '../media/video-facts';
 import { basePrice, type PricedShape, priceInGroup, type PriceRow, ruleForDelivered } from './price-of';
 
 /**
@@ -9,13 +11,6 @@ export interface PriceBasis {
   rules: PriceRow[];
   ratio: number;
   asked: Required<PricedShape>;
-}
-
-/** What the stored video is: its duration in seconds, its frame's short edge in pixels, whether it has sound. */
-export interface DeliveredVideo {
-  durationSeconds: number;
-  shortEdge: number;
-  audio: boolean;
 }
 
 /** The delivered shape in the catalog's terms: whole seconds, a resolution name. */
@@ -42,33 +37,12 @@ export interface Settlement {
 /** The names the gateway gives a frame's short edge, beside the model's own (`768p`). */
 const RESOLUTION_NAMES = ['240p', '360p', '480p', '540p', '720p', '1080p', '1440p', '4k'];
 
-/** A resolution name's short edge in pixels (`720p` 720, `4k` 2160), or null for a name that says none (`*`). */
-export function shortEdgeOf(name: string): number | null {
-  const lines = /^(\d{3,4})p$/i.exec(name);
-  if (lines) return Number(lines[1]);
-  const k = /^([248])k$/i.exec(name);
-  return k ? { '2': 1440, '4': 2160, '8': 4320 }[k[1]]! : null;
-}
-
-/**
- * The name for a short edge among `names`: the largest at most that edge (a size between two names
- * takes the lower one); the smallest name when the edge is below them all; null when no name says an edge.
- */
-export function resolutionNameFor(shortEdge: number, names: readonly string[]): string | null {
-  const sized = names
-    .map((name) => ({ name, edge: shortEdgeOf(name) }))
-    .filter((entry): entry is { name: string; edge: number } => entry.edge !== null)
-    .sort((a, b) => a.edge - b.edge);
-  if (sized.length === 0) return null;
-  return (sized.filter((entry) => entry.edge <= shortEdge).pop() ?? sized[0]).name;
-}
-
 /** The delivered video in the catalog's terms: the duration rounded to the nearest second, the short edge's name. */
-export function deliveredShape(video: DeliveredVideo, modelResolutions: readonly string[] = []): DeliveredShape {
+export function deliveredShape(video: VideoFacts, modelResolutions: readonly string[] = []): DeliveredShape {
   return {
-    seconds: Math.round(video.durationSeconds),
-    resolution: resolutionNameFor(video.shortEdge, [...RESOLUTION_NAMES, ...modelResolutions])!,
-    audio: video.audio,
+    seconds: deliveredSeconds(video.durationSeconds),
+    resolution: deliveredResolution(video.width, video.height, [...RESOLUTION_NAMES, ...modelResolutions])!,
+    audio: video.hasAudio,
   };
 }
 
@@ -78,12 +52,12 @@ export function deliveredShape(video: DeliveredVideo, modelResolutions: readonly
  * resolution and audio), never more than `charged`. As asked (no refund) when the video could not
  * be read, the task kept no basis, or no rule prices what was delivered.
  */
-export function settle(charged: number, basis: PriceBasis | null, video: DeliveredVideo | null): Settlement {
+export function settle(charged: number, basis: PriceBasis | null, video: VideoFacts | null): Settlement {
   if (!video) return asAsked(charged, null, 'the video could not be read');
   const priced = basis?.rules.map((rule) => rule.resolution) ?? [];
   const delivered = deliveredShape(video, priced);
   if (!basis) return asAsked(charged, delivered, 'the task kept no prices to settle with');
-  const resolution = resolutionNameFor(video.shortEdge, priced) ?? '*';
+  const resolution = deliveredResolution(video.width, video.height, priced) ?? '*';
   const shape: PricedShape = {
     resolution,
     seconds: delivered.seconds,

@@ -70,7 +70,9 @@ describe('PricingService (service tier, SQLite)', () => {
       asked: { resolution: '1080p', seconds: 8, audio: true, fastMotion: false },
     });
     // Settled on a 4 s 720p delivery with the same rates: 4 x 2,000 (the audio tier) x 0.8.
-    expect(settle(quoted.quota, quoted.basis, { durationSeconds: 4, shortEdge: 720, audio: true })).toMatchObject({ quota: 6_400 });
+    expect(settle(quoted.quota, quoted.basis, { durationSeconds: 4, width: 1280, height: 720, hasAudio: true })).toMatchObject({
+      quota: 6_400,
+    });
   });
 
   it('no rule for the model or resolution is a 400 naming model', async () => {
