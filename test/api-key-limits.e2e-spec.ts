@@ -3,6 +3,7 @@ import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './suppor
 import { startGateway, TestGateway } from './support/gateway';
 import { timeUntil } from './support/own-redis';
 import { describeEachDatabase } from './support/test-databases';
+import { until } from './support/until';
 
 const DAY_MS = 86_400_000;
 
@@ -244,11 +245,10 @@ describeEachDatabase('API key limits', (kind) => {
     const { userId, key, keyId } = await keyWith({});
     expect((await keyView(userId, keyId)).last_used_at).toBeNull();
     await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200);
-    let seen: number | null = null;
-    for (let i = 0; i < 50 && seen === null; i++) {
-      seen = (await keyView(userId, keyId)).last_used_at;
-      if (seen === null) await new Promise((resolve) => setImmediate(resolve));
-    }
+    const seen = await until("the key's last use", async () => (await keyView(userId, keyId)).last_used_at as number | null, {
+      timeoutMs: 5_000,
+      everyMs: 0,
+    });
     expect(seen).toBeGreaterThanOrEqual(Math.floor(gw.clock.now() / 1000) - 5);
   });
 

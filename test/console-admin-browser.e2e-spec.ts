@@ -13,6 +13,7 @@ import {
 } from './support/browser';
 import { startLoopbackServer } from './support/http-server';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+import { until } from './support/until';
 
 /**
  * The admin console in headless Chromium against the gateway with its embedded simulator (SQLite:
@@ -70,11 +71,14 @@ describeWithBrowser('admin console in a browser', () => {
       Object.values(tasks).map(async (id) => (await gw.admin.get(`/api/admin/tasks?q=${id}`).expect(200)).body.data[0].status),
     );
     expect(states).toEqual(['SUCCESS', 'FAILURE', expect.stringMatching(/QUEUED|IN_PROGRESS|NOT_START/)]);
-    const deadline = Date.now() + 15_000;
-    while (!(await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.length) {
-      if (Date.now() > deadline) throw new Error('the webhook endpoint never showed as failing');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      'the webhook endpoint listed as failing',
+      async () => (await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data,
+      {
+        done: (failing) => failing.length > 0,
+        timeoutMs: 15_000,
+      },
+    );
     // Prices out of text order, to see them sorted by resolution.
     for (const resolution of ['1080p', '360p', '720p'])
       await gw.admin

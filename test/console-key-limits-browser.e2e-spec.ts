@@ -10,6 +10,7 @@ import {
   openPage,
   signInAsCustomer,
 } from './support/browser';
+import { until } from './support/until';
 
 /** The customer's API keys page: a key's limits set and changed in the browser, its use against them shown. */
 describeWithBrowser('console: API key limits in a browser', () => {
@@ -87,11 +88,14 @@ describeWithBrowser('console: API key limits in a browser', () => {
 
     // Its use is refused, and the refusal's row in the logs reads in the page's language, like the others.
     await request(gw.url).get('/v1/videos').set('Authorization', `Bearer ${expiring.body.key}`).expect(401);
-    const deadline = Date.now() + 10_000;
-    while (!(await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=refused`).expect(200)).body.total) {
-      if (Date.now() > deadline) throw new Error('the refusal was never logged');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(
+      'the refusal logged',
+      async () => (await gw.admin.get(`/api/admin/logs?user_id=${userId}&type=refused`).expect(200)).body.total,
+      {
+        done: (total) => total > 0,
+        timeoutMs: 10_000,
+      },
+    );
     await page.goto(`${gw.url}/console#/logs`);
     const row = page.locator('tr[data-log-type="refused"]');
     await expectText(row, new RegExp(`已拒绝.*已拒绝：密钥 #${expiring.body.id} 已于 .+ 过期`));

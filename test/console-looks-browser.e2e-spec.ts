@@ -15,6 +15,7 @@ import {
   realErrors,
   signInByRequest,
 } from './support/browser';
+import { until } from './support/until';
 
 /**
  * Every console page in every look: English and Simplified Chinese, light and dark, 1440x900 and a
@@ -58,13 +59,11 @@ describeWithBrowser('web console in every language, theme and size', () => {
       .send({ model: 'alpha/v6', prompt: 'a cat surfing', duration: 5 })
       .expect(200);
     gw.clock.advance(6_000);
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const done = await gw.admin.get(`/api/admin/tasks?user_id=${user.body.id}`).expect(200);
-      if (done.body.data.every((task: { status: string }) => ['SUCCESS', 'FAILURE'].includes(task.status))) break;
-      if (Date.now() > deadline) throw new Error('tasks did not finish');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await until('the tasks to end', async () => (await gw.admin.get(`/api/admin/tasks?user_id=${user.body.id}`).expect(200)).body.data, {
+      done: (tasks: Array<{ status: string }>) => tasks.every((task) => ['SUCCESS', 'FAILURE'].includes(task.status)),
+      timeoutMs: 20_000,
+      everyMs: 200,
+    });
   });
   afterAll(async () => {
     for (const session of sessions) await session.close().catch(() => undefined);

@@ -12,6 +12,7 @@ import {
   signInAsCustomer,
 } from './support/browser';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+import { until } from './support/until';
 
 /**
  * The console's webhooks pages in headless Chromium against the gateway with its simulator: a
@@ -24,14 +25,6 @@ describeWithBrowser('webhooks in the web console', () => {
   let receiver: WebhookReceiver;
   const sessions: BrowserSession[] = [];
   const customer = { username: `hooks_${process.pid}`, password: 'hooks-password', key: '' };
-
-  const until = async (condition: () => boolean, timeoutMs = 30_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
 
   beforeAll(async () => {
     [gw, browser, receiver] = await Promise.all([
@@ -83,7 +76,7 @@ describeWithBrowser('webhooks in the web console', () => {
       .set('Authorization', `Bearer ${customer.key}`)
       .send({ model: 'alpha/v6', prompt: 'a lighthouse at dusk', duration: 5 })
       .expect(200);
-    await until(() => receiver.received.some((event) => event.json?.data?.id === created.body.id));
+    await until("the task's event at the endpoint", () => receiver.received.some((event) => event.json?.data?.id === created.body.id));
 
     await page.getByRole('button', { name: `Deliveries of ${receiver.url}` }).click();
     const row = page.locator('tr[data-delivery-id]', { hasText: created.body.id });
@@ -91,7 +84,7 @@ describeWithBrowser('webhooks in the web console', () => {
     await session.screenshot('webhook-deliveries');
     expect(await auditAccessibility(page)).toEqual([]);
     await row.getByRole('button', { name: /^Resend/ }).click();
-    await until(() => receiver.received.length === 2);
+    await until('two events at the endpoint', () => receiver.received.length, { done: (received) => received === 2 });
     expect(receiver.received[1].headers['webhook-id']).toBe(receiver.received[0].headers['webhook-id']);
     expect(realErrors(session)).toEqual([]);
   });
@@ -123,7 +116,7 @@ describeWithBrowser('webhooks in the web console', () => {
         .set('Authorization', `Bearer ${customer.key}`)
         .send({ model: 'alpha/v6', prompt: 'a lighthouse with a callback', duration: 5, callback_url: callbackReceiver.url })
         .expect(200);
-      await until(() => callbackReceiver.received.some((event) => event.json?.data?.id === created.body.id));
+      await until("the task's callback", () => callbackReceiver.received.some((event) => event.json?.data?.id === created.body.id));
       await page.locator('#callback-deliveries').getByRole('button', { name: 'Refresh' }).click();
       await page
         .locator('tr[data-callback-delivery-id]', { hasText: created.body.id })
@@ -156,7 +149,7 @@ describeWithBrowser('webhooks in the web console', () => {
       .set('Authorization', `Bearer ${customer.key}`)
       .send({ model: 'alpha/v6', prompt: 'a storm', duration: 5 })
       .expect(200);
-    await until(() => receiver.received.some((event) => event.json?.data?.id === created.body.id));
+    await until("the task's event at the endpoint", () => receiver.received.some((event) => event.json?.data?.id === created.body.id));
     const session = await openPage(browser, gw.url, { prefix: 'admin' });
     sessions.push(session);
     const { page } = session;

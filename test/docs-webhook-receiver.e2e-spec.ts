@@ -5,6 +5,7 @@ import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
 import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { freePort } from './support/gateway-process';
+import { until } from './support/until';
 import { startGateway, TestGateway } from './support/gateway';
 
 const ROOT = join(__dirname, '..');
@@ -35,11 +36,6 @@ describe('the documented webhook receiver', () => {
     await gw?.close();
     await alpha?.close();
   });
-
-  const waitFor = async (condition: () => boolean, what: string) => {
-    for (let i = 0; i < 1500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    if (!condition()) throw new Error(`${what}; receiver output:\n${output}`);
-  };
 
   it('starts, accepts a signed video.completed and refuses a forged one', async () => {
     const customer = await gw.createCustomer({ quota: 1_000_000 });
@@ -79,12 +75,16 @@ describe('the documented webhook receiver', () => {
         (res) => res.status,
         () => 0,
       );
-    let status = 0;
-    for (let i = 0; i < 1500 && !exited && status === 0; i++) {
-      status = await forged();
-      if (status === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect({ exited, status, output }).toEqual({ exited: false, status: 400, output: '' });
+    const answer = await until(
+      'the receiver to answer a forged delivery (or exit)',
+      async () => ({ exited, status: await forged(), output }),
+      {
+        done: (seen) => seen.exited || seen.status !== 0,
+        timeoutMs: 30_000,
+        everyMs: 20,
+      },
+    );
+    expect(answer).toEqual({ exited: false, status: 400, output: '' });
 
     alpha.scriptNext([1]);
     const task = await gw.http
@@ -96,7 +96,11 @@ describe('the documented webhook receiver', () => {
     await gw.sync();
     await gw.app.get(WebhookEventPublisher).publishDueEvents();
     await gw.app.get(WebhookDeliveryService).deliverDueWebhooks();
-    await waitFor(() => output.includes('ready:'), 'the receiver never printed ready');
+    await until('the receiver to print ready', () => output, {
+      done: (printed) => printed.includes('ready:'),
+      timeoutMs: 30_000,
+      everyMs: 20,
+    });
     expect(output).toContain(`ready: ${task.body.id} `);
     const deliveries = await gw.http.get(`/v1/webhooks/${endpoint.body.id}/deliveries`).set(auth).expect(200);
     expect(deliveries.body.data[0]).toMatchObject({ type: 'video.completed', status_code: 204 });

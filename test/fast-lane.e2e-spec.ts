@@ -3,6 +3,7 @@ import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './sup
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
 import { describeOnSqlite, freshDatabase } from './support/test-databases';
+import { until } from './support/until';
 
 interface Answer {
   status: number;
@@ -233,8 +234,8 @@ describe('the hot routes write the request log line as every other route', () =>
         .output()
         .split('\n')
         .filter((line) => line.includes('"request_id":"logged-'));
-    for (let waited = 0; (await lines()).length < 2 && waited < 5000; waited += 100)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // Bounded, not asserted: the checks below say which line is missing.
+    await until('both request lines logged', lines, { done: (logged) => logged.length >= 2, timeoutMs: 5_000 }).catch(() => undefined);
     const [poll, anonymous] = (await lines()).map((line) => JSON.parse(line));
     const submitLine = gateway
       .output()

@@ -5,6 +5,7 @@ import { startGateway, TestGateway } from './support/gateway';
 import { freePort } from './support/gateway-process';
 import { canRunOwnPostgres, OwnPostgres, startOwnPostgres } from './support/own-postgres';
 import { describeOnPostgres, FreshDatabase, queryDatabase } from './support/test-databases';
+import { until } from './support/until';
 
 const QUERY_TIMEOUT_MS = 1000;
 /** The deadline case's timeout: long enough that a queued wait plus a query would clearly exceed it twice. */
@@ -19,15 +20,6 @@ const describeWithOwnServer = canRunOwnPostgres() ? describeOnPostgres : describ
  * Retry-After within the query timeout, the pool recovers without a restart once it thaws, and
  * every submit the gateway acknowledged is charged exactly once, none it refused is.
  */
-/** Polls `check` until it holds (bounded). */
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error('the gateway did not recover');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After, with no write lost', () => {
   let server: OwnPostgres;
   let database: FreshDatabase;
@@ -122,7 +114,11 @@ describeWithOwnServer('[postgres] a frozen PostgreSQL is a 503 with Retry-After,
       for (const answer of answers) expect(answer).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
       // Loose on purpose (a busy machine): one timeout plus slack, where a queued wait made it two or more.
       expect(Math.max(...answers.map((answer) => answer.tookMs))).toBeLessThan(2 * DEADLINE_TIMEOUT_MS);
-      await waitFor(async () => (await read()).status === 200);
+      await until('a read answered 200 again', () => read().catch(() => undefined), {
+        done: (answer) => answer?.status === 200,
+        timeoutMs: 20_000,
+        everyMs: 250,
+      });
     } finally {
       server.thaw();
       await small.close();

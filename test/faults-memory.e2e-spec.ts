@@ -3,6 +3,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
 import { describeOnSqlite, FreshDatabase, freshDatabase } from './support/test-databases';
+import { until } from './support/until';
 
 const MB = 1024 * 1024;
 const ONE_MB_OF_X = Buffer.alloc(MB, 'x');
@@ -148,11 +149,9 @@ function bigMultipartBody(boundary: string, count: number, fieldMb: number): { c
 
 /** Waits until the gateway reports `bytes` of request bodies in flight (/metrics). */
 async function waitForBytesInFlight(gateway: GatewayProcess, bytes: number): Promise<void> {
-  for (;;) {
-    const text = await (await fetch(`${gateway.url}/metrics`)).text();
-    if (Number(/^gateway_request_body_bytes_in_flight (\S+)$/m.exec(text)?.[1]) >= bytes) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const inFlight = async () =>
+    Number(/^gateway_request_body_bytes_in_flight (\S+)$/m.exec(await (await fetch(`${gateway.url}/metrics`)).text())?.[1]);
+  await until(`${bytes} bytes of request bodies in flight`, inFlight, { done: (seen) => seen >= bytes, everyMs: 50 });
 }
 
 /** Sends half of a `length`-byte JSON body, waits until the gateway holds its share of the body budget, then drops the connection. */
@@ -393,11 +392,10 @@ describeOnSqlite('faults lose nothing: memory amplification and nesting depth', 
             body: Buffer.concat([...slow.chunks()]),
           })
         ).status;
-      let status = await next();
-      for (let tries = 0; status === 503 && tries < 50; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        status = await next();
-      }
+      const status = await until('the budget share to come back (no more 503)', next, {
+        done: (answer) => answer !== 503,
+        timeoutMs: 5_000,
+      });
       expect(status).toBe(400);
       expect(await balance()).toEqual(before);
     } finally {

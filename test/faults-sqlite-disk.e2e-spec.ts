@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fillDisk, mountSmallDisk } from './support/small-disk';
 import { AlphaEmulatorServer, alphaChannelBody, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
-import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
+import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { until } from './support/until';
 import { queryDatabase } from './support/test-databases';
 
 /** alpha/v5 720p 5 s: 60 credits. */
@@ -71,7 +72,7 @@ describeWithDisk('a full disk under SQLite loses nothing acknowledged', () => {
     expect((await call('GET', '/health', ADMIN_TOKEN)).status).toBe(503);
     // A background round whose UPDATE matches no row commits even now: it must not make the gateway look healthy.
     const rounds = await webhookRounds();
-    await until('two more webhook rounds on the full disk', async () => ((await webhookRounds()) >= rounds + 2 ? true : undefined));
+    await until('two more webhook rounds on the full disk', () => webhookRounds(), { done: (seen) => seen >= rounds + 2 });
     expect((await call('GET', '/health', ADMIN_TOKEN)).status).toBe(503);
 
     rmSync(filler);

@@ -5,6 +5,7 @@ import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './suppor
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, RecordedRequest, sendJson, startLoopbackServer } from './support/http-server';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import { until } from './support/until';
 
 /**
  * "Faults lose nothing", the submit side: a submit never outlives its task's lease (it has a
@@ -181,31 +182,24 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
       gw.database,
       `SELECT task_id, status, lease_until, lease_owner FROM tasks WHERE user_id = ${Number(userId)} ORDER BY id`,
     );
-  const waitFor = async (condition: () => Promise<boolean>, timeoutMs: number, stepMs = 10): Promise<boolean> => {
-    const until = Date.now() + timeoutMs;
-    while (Date.now() < until) {
-      if (await condition()) return true;
-      await sleep(stepMs);
-    }
-    return condition();
-  };
   /** Waits until the user's first task is recorded (SUBMITTING, charged) and returns its id. */
   const recorded = async (userId: number): Promise<string> => {
-    let taskId = '';
-    const found = await waitFor(async () => {
-      taskId = (await tasksOf(userId))[0]?.task_id ?? '';
-      return taskId !== '';
-    }, 5000);
-    if (!found) throw new Error('the submit never recorded its task');
-    return taskId;
+    const [task] = await until(`user ${userId}'s submit to record its task`, () => tasksOf(userId), {
+      done: (tasks) => tasks.length > 0,
+      timeoutMs: 5000,
+      everyMs: 10,
+    });
+    return task.task_id;
   };
   /** Lets the clock jump past the lease, then waits (bounded) for the running submit to push the lease out again, or to end. */
   const jumpPastLease = async (userId: number) => {
     gw.clock.advance(LEASE_MS + 1000);
-    await waitFor(async () => {
-      const [task] = await tasksOf(userId);
-      return task?.status !== 'SUBMITTING' || Number(task.lease_until) > gw.clock.now();
-    }, 5000);
+    // Bounded, not asserted: the assertions after it say what went wrong.
+    await until('the submit to push its lease out, or to end', () => tasksOf(userId), {
+      done: ([task]) => task?.status !== 'SUBMITTING' || Number(task.lease_until) > gw.clock.now(),
+      timeoutMs: 5000,
+      everyMs: 10,
+    }).catch(() => undefined);
   };
 
   it('slow channels ahead of a working one: the submit stops at its deadline with 503 + Retry-After, refunded once, and the sync finds nothing to settle', async () => {

@@ -10,6 +10,7 @@ import { GatewayBehindProxy, startGatewayBehindProxy } from './support/database-
 import { startGateway, TestGateway } from './support/gateway';
 import { TcpProxy } from './support/tcp-proxy';
 import { FreshDatabase, queryDatabase, describeOnMysql } from './support/test-databases';
+import { until } from './support/until';
 
 /**
  * A submit answered 503 because the database did not confirm a write in time must never run nor be
@@ -26,17 +27,6 @@ interface Answer {
   status: number;
   retryAfter: string | null;
   id?: string;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor(condition: () => Promise<boolean>, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline) {
-    if (await condition().catch(() => false)) return true;
-    await sleep(200);
-  }
-  return false;
 }
 
 /** What the gateway, the fake provider and the database say about one customer's submits. */
@@ -57,7 +47,12 @@ function submitChecks(
   /** Lets the owed writes land, every lease run out and the sync follow every task to its end. */
   const settle = async () => {
     const { gateway, database } = context();
-    await waitFor(async () => (await queryDatabase(database, "SELECT id FROM tasks WHERE status = 'SUBMITTING'")).length === 0, 20_000);
+    // Bounded, not asserted: the rounds and checks after it say what went wrong.
+    await until(
+      'no task SUBMITTING',
+      () => queryDatabase(database, "SELECT id FROM tasks WHERE status = 'SUBMITTING'").catch(() => undefined),
+      { done: (rows) => rows?.length === 0, timeoutMs: 20_000, everyMs: 200 },
+    ).catch(() => undefined);
     for (let round = 0; round < 4; round++) {
       gateway.clock.advance(LEASE_MS * 2);
       await gateway.sync();
@@ -159,7 +154,7 @@ describeOnMysql('[mysql] a submit whose COMMIT goes unanswered (MariaDB frozen r
     answers.push(await submit('its acceptance goes unanswered'));
     proxy.thaw();
     // Its acceptance is tried again (a compare-and-set, a no-op here) before the next freeze is set up.
-    expect(await waitFor(async () => gateway.app.get(PendingSubmitWrites).size === 0, 20_000)).toBe(true);
+    await until('no submit write owed', () => gateway.app.get(PendingSubmitWrites).size, { done: (owed) => owed === 0, timeoutMs: 20_000 });
     // The acceptance cut off before its COMMIT (rolled back): written again once the database answers.
     proxy.freezeAfter((chunk) => chunk.toString('latin1').includes("SET status = 'NOT_START'"));
     answers.push(await submit('its acceptance is rolled back'));
@@ -217,7 +212,7 @@ describeWithDisk('[sqlite] a submit whose writes fail on a full disk', () => {
     alpha.inject('generate', { delayMs: 1500 }, 1);
     const generates = alpha.calls('generate').length;
     const pending = submit('the disk fills while the provider takes it');
-    expect(await waitFor(async () => alpha.calls('generate').length > generates, 20_000)).toBe(true);
+    await until('another generate call', () => alpha.calls('generate').length, { done: (calls) => calls > generates, timeoutMs: 20_000 });
     filler = fillDisk(mountPoint!);
     answers.push(await pending);
     rmSync(filler);

@@ -2,20 +2,11 @@ import { binaryBody } from './support/binary-body';
 import { startGateway, TestGateway } from './support/gateway';
 import { ReplicateEmulatorServer, startReplicateEmulator } from './support/replicate-emulator';
 import { describeOnSqlite, queryDatabase } from './support/test-databases';
+import { until } from './support/until';
 
 const MODEL = 'replicate-kling-v2-5-turbo-pro';
 /** Replicate removes a prediction's output an hour after it ended. */
 const OUTPUT_LIFETIME_MS = 3_600_000;
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * A Replicate output the provider removes after its hour (the emulator and the gateway share one
@@ -59,13 +50,17 @@ describeOnSqlite('hosted platforms: a Replicate output outlives its hour at the 
       await gw.sync();
     }
     expect((await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.status).toBe('completed');
-    await until('the archive', async () => {
-      const [row] = await queryDatabase<{ status: string }>(
-        gw.database,
-        `SELECT a.status FROM tasks t JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${id}'`,
-      );
-      return row?.status === 'archived' ? true : undefined;
-    });
+    await until(
+      'the archive',
+      async () =>
+        (
+          await queryDatabase<{ status: string }>(
+            gw.database,
+            `SELECT a.status FROM tasks t JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${id}'`,
+          )
+        )[0],
+      { done: (archive) => archive?.status === 'archived' },
+    );
 
     // An hour later Replicate has removed the output: its link answers 404.
     gw.clock.advance(OUTPUT_LIFETIME_MS + 1_000);

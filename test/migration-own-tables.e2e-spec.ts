@@ -13,6 +13,7 @@ import { binaryBody } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+import { until } from './support/until';
 
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
 const POSTER = Buffer.from('\xff\xd8\xff\xe0 a poster frame \xff\xd9', 'latin1');
@@ -265,20 +266,16 @@ describeEachDatabase('the own-tables migration moves archive state and outbox ma
     await gw!.http.post('/v1/webhooks').set('Authorization', `Bearer ${customer.key}`).send({ url: receiver.url }).expect(201);
     const publish = () => gw!.app.get(WebhookEventPublisher).publishDueEvents();
     const deliver = () => gw!.app.get(WebhookDeliveryService).deliverDueWebhooks();
-    const until = async (count: number) => {
-      while (receiver.received.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
-
     await publish();
     await deliver();
-    await until(2);
+    await until('two events received', () => receiver.received.length, { done: (received) => received >= 2 });
     const received = () => receiver.received.map((event) => `${event.json?.type} ${event.json?.data?.id}`).sort();
     expect(received()).toEqual([`video.completed ${taskId('ended')}`, `video.failed ${taskId('failed-end')}`].sort());
 
     gw!.clock.advance(3 * MIN);
     await publish();
     await deliver();
-    await until(3);
+    await until('three events received', () => receiver.received.length, { done: (received) => received >= 3 });
     expect(received()).toEqual(
       [`video.completed ${taskId('ended')}`, `video.failed ${taskId('failed-end')}`, `video.failed ${taskId('leased-end')}`].sort(),
     );

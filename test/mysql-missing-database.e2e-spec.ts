@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { expectOneLine, freePort, runToExit, startGatewayProcess } from './support/gateway-process';
+import { until } from './support/until';
 
 const mysqlUrl = process.env.TEST_MYSQL_URL;
 
@@ -70,8 +71,12 @@ describe('a MySQL server that does not answer', () => {
       SIMULATOR: 'on',
     });
     try {
-      for (let waited = 0; !/simulator +on/.test(gateway.output()) && waited < 30_000; waited += 200)
-        await new Promise((resolve) => setTimeout(resolve, 200));
+      // Bounded, not asserted: the next line says what the start printed.
+      await until('the start-up lines', () => gateway.output(), {
+        done: (output) => /simulator +on/.test(output),
+        timeoutMs: 30_000,
+        everyMs: 200,
+      }).catch(() => undefined);
       expect(gateway.output()).toMatch(new RegExp(`database +MySQL .*/${name} \\(created now`));
       const [rows] = await admin((conn) => conn.query('SHOW DATABASES LIKE ?', [name]));
       expect(rows).toHaveLength(1);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './support/gateway-process';
+import { until } from './support/until';
 
 const ROOT = join(__dirname, '..');
 const SECTION = '## Walk-through with curl (simulator, no network)';
@@ -50,20 +51,21 @@ async function startAsTheReadmeSays(command: string, cwd: string, readme: string
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // The first start builds the clone (about 15 s alone, longer next to other suites).
-  const deadline = Date.now() + 180_000;
-  for (;;) {
+  // Healthy, and the start-up lines (printed once listening) are out.
+  const up = async () => {
     if (child.exitCode !== null) throw new Error(`"${command}" exited (${child.exitCode}):\n${output}`);
-    // Healthy, and the start-up lines (printed once listening) are out.
     const healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
       (res) => res.ok,
       () => false,
     );
-    if (healthy && output.includes(`listening on port ${port}`) && (!/Shown once/.test(output) || /^export GW=/m.test(output))) break;
-    if (Date.now() > deadline) {
-      process.kill(-child.pid!, 'SIGKILL');
-      throw new Error(`"${command}" did not become healthy:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    return healthy && output.includes(`listening on port ${port}`) && (!/Shown once/.test(output) || /^export GW=/m.test(output));
+  };
+  try {
+    await until(`"${command}" to be up`, up, { timeoutMs: 180_000, everyMs: 250 });
+  } catch (error) {
+    if (child.exitCode !== null) throw error;
+    process.kill(-child.pid!, 'SIGKILL');
+    throw new Error(`"${command}" did not become healthy:\n${output}`, { cause: error });
   }
   return {
     child,
@@ -92,13 +94,14 @@ function persistentShell(cwd: string) {
       const marker = `@@block-${++n}-done`;
       const from = out.length;
       shell.stdin.write(`${code}\necho "${marker} $?"\n`);
-      const deadline = Date.now() + timeoutMs;
-      while (!out.includes(marker, from)) {
+      const ended = () => {
         if (shell.exitCode !== null)
           throw new Error(`the shell exited (${shell.exitCode}) in:\n${code}\nstdout:\n${out.slice(from)}\nstderr:\n${err}`);
-        if (Date.now() > deadline) throw new Error(`block timed out:\n${code}\nstdout:\n${out.slice(from)}\nstderr:\n${err}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+        return out.includes(marker, from);
+      };
+      await until('the block to end', ended, { timeoutMs }).catch((error) => {
+        throw shell.exitCode !== null ? error : new Error(`block timed out:\n${code}\nstdout:\n${out.slice(from)}\nstderr:\n${err}`);
+      });
       return out.slice(from, out.indexOf(marker, from));
     },
     stderr: () => err,

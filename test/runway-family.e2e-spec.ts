@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
-import { customerCalls, FamilyGateway, familyTasks, startFamilyGateway } from './support/family-gateway';
+import { describeFamily } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -15,204 +15,199 @@ const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 const NO_CREDITS = { error: 'You do not have enough credits to run this task.' };
 
 /** Runway (platform `runway`) against a fake that speaks its protocol, on both surfaces. */
-describeOnSqlite('runway family', (kind) => {
-  let family: FamilyGateway<RunwayEmulatorServer>;
-  let gw: TestGateway;
-  let fake: RunwayEmulatorServer;
-  let customer: { userId: number; key: string };
-
-  beforeAll(async () => {
-    family = await startFamilyGateway(kind, startRunwayEmulator, { name: 'runway-main', platform: 'runway', models: MODELS }, QUOTA);
-    ({ gw, fake, customer } = family);
-  });
-  afterAll(async () => {
-    await family?.close();
-  });
-
-  const { auth, flat, unified, flatTask } = customerCalls(() => family);
-  const lastSubmit = () => fake.submits().at(-1)!;
-  const tasks = familyTasks(() => family, { rounds: 6, stepMs: 7_000 });
-  const { finish } = tasks;
-  const expectVideo = async (taskId: string) => {
-    const data = await tasks.expectVideo(taskId);
-    // The gateway's own signed link, served without a key; the provider's link never shows.
-    expect(data.result_url).toMatch(new RegExp(`^${gw.url}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
-    const signed = await gw.http.get(data.result_url.slice(gw.url.length)).buffer(true).parse(binaryBody).expect(200);
-    expect(Buffer.compare(signed.body as Buffer, fake.videoBytes)).toBe(0);
-  };
-
-  it('text-to-video on /v1/videos: gen4.5 sent to text_to_video with the key and X-Runway-Version, charged per second, video served', async () => {
-    const before = await gw.balance(customer.userId);
-    const res = await flat({ model: 'gen4.5', prompt: 'a lighthouse at dusk', seconds: '6', size: '720x1280', seed: 42 }).expect(200);
-    expect(res.body).toMatchObject({ object: 'video', model: 'gen4.5', status: 'queued' });
-    const sent = lastSubmit();
-    expect(sent.path).toBe('/v1/text_to_video');
-    expect(sent.headers).toMatchObject({ authorization: `Bearer ${fake.apiKey}`, 'x-runway-version': '2024-11-06' });
-    expect(sent.json).toEqual({ model: 'gen4.5', promptText: 'a lighthouse at dusk', ratio: '720:1280', duration: 6, seed: 42 });
-    expect(await gw.balance(customer.userId)).toEqual({
-      quota: before.quota - 6 * PRICE['gen4.5'],
-      used_quota: before.used_quota + 6 * PRICE['gen4.5'],
-    });
-    await expectVideo(res.body.id);
-    // The size it was sent, though Runway does not report one.
-    expect((await flatTask(res.body.id)).size).toBe('720x1280');
-    // Every query carried the version header too (the fake refuses one without it).
-    expect(fake.requests.filter((r) => r.path.startsWith('/v1/tasks/')).every((r) => r.headers['x-runway-version'] === '2024-11-06')).toBe(
-      true,
-    );
-  });
-
-  it('image-to-video on /v1/videos (multipart file part): gen4_turbo gets the image as a data URI', async () => {
-    const res = await auth(gw.http.post('/v1/videos'))
-      .field('model', 'gen4_turbo')
-      .field('prompt', 'she turns to the sea')
-      .field('seconds', '10')
-      .field('size', '960x960')
-      .attach('input_reference', PNG, { filename: 'frame.png', contentType: 'image/png' })
-      .expect(200);
-    const sent = lastSubmit();
-    expect(sent.path).toBe('/v1/image_to_video');
-    expect(sent.json).toEqual({
-      model: 'gen4_turbo',
-      promptText: 'she turns to the sea',
-      ratio: '960:960',
-      duration: 10,
-      promptImage: DATA_URI,
-    });
-    await expectVideo(res.body.id);
-  });
-
-  it('text-to-video on /v1/video/generations: gen4.5 with aspect_ratio and metadata passed as it is', async () => {
-    const res = await unified({
-      model: 'gen4.5',
-      prompt: 'waves',
-      duration: 5,
-      aspect_ratio: '16:9',
-      resolution: '720p',
-      metadata: { contentModeration: { publicFigureThreshold: 'low' } },
-    }).expect(200);
-    expect(lastSubmit().json).toEqual({
-      model: 'gen4.5',
-      promptText: 'waves',
-      ratio: '1280:720',
-      duration: 5,
-      contentModeration: { publicFigureThreshold: 'low' },
-    });
-    await expectVideo(res.body.id);
-  });
-
-  it('image-to-video on /v1/video/generations: veo3.1_fast with first and last frames, audio priced', async () => {
-    const before = await gw.balance(customer.userId);
-    const res = await unified({
-      model: 'veo3.1_fast',
-      prompt: 'slow dolly in',
-      input_reference: DATA_URI,
-      last_frame: 'https://cdn.example.com/last.png',
-      duration: 8,
-      size: '1080x1920',
-      negative_prompt: 'blur',
-    }).expect(200);
-    expect(lastSubmit().json).toEqual({
-      model: 'veo3.1_fast',
-      promptText: 'slow dolly in',
-      ratio: '1080:1920',
-      duration: 8,
-      negativePrompt: 'blur',
-      promptImage: [
-        { uri: DATA_URI, position: 'first' },
-        { uri: 'https://cdn.example.com/last.png', position: 'last' },
-      ],
-    });
-    expect((await gw.balance(customer.userId)).quota).toBe(before.quota - 8 * PRICE['veo3.1_fast']);
-    await expectVideo(res.body.id);
-  });
-
-  it.each([
-    ['gen4_turbo without a first frame', { model: 'gen4_turbo', prompt: 'p' }, 'input_reference'],
-    ['text-to-video without a prompt', { model: 'gen4.5' }, 'prompt'],
-    ['gen4.5 for 11 s', { model: 'gen4.5', prompt: 'p', duration: 11 }, 'duration'],
-    ['veo3.1 for 5 s, as seconds', { model: 'veo3.1', prompt: 'p', seconds: '5' }, 'seconds'],
-    ['a gen4.5 text-to-video size it does not make', { model: 'gen4.5', prompt: 'p', size: '960x960' }, 'size'],
-    ['1080p on gen4.5', { model: 'gen4.5', prompt: 'p', resolution: '1080p' }, 'resolution'],
-    ['21:9 on veo3.1', { model: 'veo3.1', prompt: 'p', aspect_ratio: '21:9' }, 'aspect_ratio'],
-    ['a last frame on gen4.5', { model: 'gen4.5', prompt: 'p', input_reference: DATA_URI, last_frame: DATA_URI }, 'last_frame'],
-    ['a negative prompt on gen4_turbo', { model: 'gen4_turbo', input_reference: DATA_URI, negative_prompt: 'x' }, 'negative_prompt'],
-    ['an http (not https) first frame', { model: 'gen4_turbo', input_reference: 'http://cdn.example.com/a.png' }, 'input_reference'],
-    ['a seed out of range', { model: 'gen4.5', prompt: 'p', seed: 4294967296 }, 'seed'],
-    ['a metadata key the gateway sets', { model: 'gen4.5', prompt: 'p', metadata: { ratio: '1280:720' } }, 'metadata.ratio'],
-  ])('refuses %s with a 400 naming the field, nothing charged, nothing sent', async (_name, body, param) => {
-    const submits = fake.submits().length;
-    const before = await gw.balance(customer.userId);
-    const res = await flat(body).expect(400);
-    expect(res.body.error).toMatchObject({ param });
-    const viaUnified = await unified({
-      ...body,
-      ...('seconds' in body ? { duration: Number(body.seconds), seconds: undefined } : {}),
-    }).expect(400);
-    expect(JSON.stringify(viaUnified.body)).toContain(param === 'seconds' ? 'duration' : param);
-    expect(fake.submits()).toHaveLength(submits);
-    expect(await gw.balance(customer.userId)).toEqual(before);
-  });
-
-  it.each([
-    ['a failure', { status: 'FAILED' as const, failureCode: 'INTERNAL' }, 'generation failed: INTERNAL: provider internal error'],
-    ['moderation', { status: 'FAILED' as const, failureCode: 'SAFETY.INPUT.TEXT' }, 'content moderation failed: SAFETY.INPUT.TEXT'],
-  ])("refunds %s exactly once, failed with the right reason and never Runway's text", async (_name, step, reason) => {
-    const before = await gw.balance(customer.userId);
-    fake.scriptNext(['PENDING', step]);
-    const res = await flat({ model: 'gen4.5', prompt: 'a storm', seconds: '5' }).expect(200);
-    const data = await finish(res.body.id);
-    expect(data).toMatchObject({ status: 'FAILURE', fail_reason: reason });
-    expect(JSON.stringify(data)).not.toContain('10.0.0.7');
-    const video = (await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body;
-    expect(video).toMatchObject({ status: 'failed', error: { message: reason } });
-    expect(await gw.balance(customer.userId)).toEqual(before);
-    const ledger = (await gw.admin.get(`/api/admin/logs?task_id=${res.body.id}`).expect(200)).body.data as Array<{ type: string }>;
-    expect(ledger.map((row) => row.type).sort()).toEqual(['consume', 'refund']);
-  });
-
-  it('turns a validation 400 into a 400 naming only the issue, and a 429 into a 429 with Retry-After, neither charged', async () => {
-    const before = await gw.balance(customer.userId);
-    fake.failNextSubmit({
+describeFamily<RunwayEmulatorServer>({
+  title: 'runway family',
+  platform: 'runway',
+  startFake: startRunwayEmulator,
+  channel: { name: 'runway-main', models: MODELS },
+  quota: QUOTA,
+  pace: { rounds: 6, stepMs: 7_000 },
+  submitsOf: (fake) => fake.submits().length,
+  listing: {
+    label: { en: 'Runway', 'zh-CN': 'Runway' },
+    models: ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast', 'gemini_omni_flash'],
+    settings: [{ name: 'poll_interval_ms' }, { name: 'max_concurrency' }],
+  },
+  refusals: [
+    { form: 'both', name: 'gen4_turbo without a first frame', param: 'input_reference', body: { model: 'gen4_turbo', prompt: 'p' } },
+    { form: 'both', name: 'text-to-video without a prompt', param: 'prompt', body: { model: 'gen4.5' } },
+    { form: 'both', name: 'gen4.5 for 11 s', param: 'duration', body: { model: 'gen4.5', prompt: 'p', duration: 11 } },
+    { form: 'both', name: 'veo3.1 for 5 s, as seconds', param: 'seconds', body: { model: 'veo3.1', prompt: 'p', seconds: '5' } },
+    {
+      form: 'both',
+      name: 'a gen4.5 text-to-video size it does not make',
+      param: 'size',
+      body: { model: 'gen4.5', prompt: 'p', size: '960x960' },
+    },
+    { form: 'both', name: '1080p on gen4.5', param: 'resolution', body: { model: 'gen4.5', prompt: 'p', resolution: '1080p' } },
+    { form: 'both', name: '21:9 on veo3.1', param: 'aspect_ratio', body: { model: 'veo3.1', prompt: 'p', aspect_ratio: '21:9' } },
+    {
+      form: 'both',
+      name: 'a last frame on gen4.5',
+      param: 'last_frame',
+      body: { model: 'gen4.5', prompt: 'p', input_reference: DATA_URI, last_frame: DATA_URI },
+    },
+    {
+      form: 'both',
+      name: 'a negative prompt on gen4_turbo',
+      param: 'negative_prompt',
+      body: { model: 'gen4_turbo', input_reference: DATA_URI, negative_prompt: 'x' },
+    },
+    {
+      form: 'both',
+      name: 'an http (not https) first frame',
+      param: 'input_reference',
+      body: { model: 'gen4_turbo', input_reference: 'http://cdn.example.com/a.png' },
+    },
+    { form: 'both', name: 'a seed out of range', param: 'seed', body: { model: 'gen4.5', prompt: 'p', seed: 4294967296 } },
+    {
+      form: 'both',
+      name: 'a metadata key the gateway sets',
+      param: 'metadata.ratio',
+      body: { model: 'gen4.5', prompt: 'p', metadata: { ratio: '1280:720' } },
+    },
+  ],
+  failures: [
+    ['a failure', { status: 'FAILED' as const, failureCode: 'INTERNAL' }, 'generation failed: INTERNAL: provider internal error'] as const,
+    [
+      'moderation',
+      { status: 'FAILED' as const, failureCode: 'SAFETY.INPUT.TEXT' },
+      'content moderation failed: SAFETY.INPUT.TEXT',
+    ] as const,
+  ].map(([name, step, reason]) => ({
+    name,
+    arrange: (fake: RunwayEmulatorServer) => fake.scriptNext(['PENDING', step]),
+    body: { model: 'gen4.5', prompt: 'a storm', seconds: '5' },
+    reason,
+    hidden: /10\.0\.0\.7/,
+  })),
+  submitFaults: [
+    {
+      name: 'a validation 400, naming only the issue',
+      arrange: (fake) =>
+        fake.failNextSubmit({
+          status: 400,
+          body: {
+            error: 'Validation of body failed at http://10.0.0.9',
+            issues: [{ code: 'invalid_type', path: ['promptImage'], message: 'Invalid input key_abc' }],
+          },
+        }),
+      body: { model: 'gen4.5', prompt: 'p' },
       status: 400,
-      body: {
-        error: 'Validation of body failed at http://10.0.0.9',
-        issues: [{ code: 'invalid_type', path: ['promptImage'], message: 'Invalid input key_abc' }],
-      },
+      message: 'upstream rejected the request: invalid_type: the provider refused the input (param: promptImage)',
+      hidden: /10\.0\.0\.9|key_abc/,
+    },
+    {
+      name: 'a 429, with its Retry-After',
+      arrange: (fake) => fake.failNextSubmit({ status: 429, headers: { 'retry-after': '9' }, body: { error: 'Too many requests' } }),
+      body: { model: 'gen4.5', prompt: 'p' },
+      status: 429,
+      retryAfter: '9',
+    },
+    {
+      name: 'no credits on the only channel, a 503',
+      arrange: (fake) => fake.failNextSubmit({ status: 400, body: NO_CREDITS }),
+      body: { model: 'gen4.5', prompt: 'p' },
+      status: 503,
+      hidden: /credits to run/,
+    },
+  ],
+  cases: (t) => {
+    const { auth, flat, unified, flatTask, balance } = t;
+    const lastSubmit = () => t.fake.submits().at(-1)!;
+    const expectVideo = async (taskId: string) => {
+      const data = await t.expectVideo(taskId);
+      // The gateway's own signed link, served without a key; the provider's link never shows.
+      expect(data.result_url).toMatch(new RegExp(`^${t.gw.url}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+      const signed = await t.gw.http.get(data.result_url.slice(t.gw.url.length)).buffer(true).parse(binaryBody).expect(200);
+      expect(Buffer.compare(signed.body as Buffer, t.fake.videoBytes)).toBe(0);
+    };
+    it('text-to-video on /v1/videos: gen4.5 sent to text_to_video with the key and X-Runway-Version, charged per second, video served', async () => {
+      const before = await balance();
+      const res = await flat({ model: 'gen4.5', prompt: 'a lighthouse at dusk', seconds: '6', size: '720x1280', seed: 42 }).expect(200);
+      expect(res.body).toMatchObject({ object: 'video', model: 'gen4.5', status: 'queued' });
+      const sent = lastSubmit();
+      expect(sent.path).toBe('/v1/text_to_video');
+      expect(sent.headers).toMatchObject({ authorization: `Bearer ${t.fake.apiKey}`, 'x-runway-version': '2024-11-06' });
+      expect(sent.json).toEqual({ model: 'gen4.5', promptText: 'a lighthouse at dusk', ratio: '720:1280', duration: 6, seed: 42 });
+      expect(await balance()).toEqual({
+        quota: before.quota - 6 * PRICE['gen4.5'],
+        used_quota: before.used_quota + 6 * PRICE['gen4.5'],
+      });
+      await expectVideo(res.body.id);
+      // The size it was sent, though Runway does not report one.
+      expect((await flatTask(res.body.id)).size).toBe('720x1280');
+      // Every query carried the version header too (the fake refuses one without it).
+      expect(
+        t.fake.requests.filter((r) => r.path.startsWith('/v1/tasks/')).every((r) => r.headers['x-runway-version'] === '2024-11-06'),
+      ).toBe(true);
     });
-    const refused = await flat({ model: 'gen4.5', prompt: 'p' }).expect(400);
-    expect(refused.body.error.message).toBe(
-      'upstream rejected the request: invalid_type: the provider refused the input (param: promptImage)',
-    );
-    expect(JSON.stringify(refused.body)).not.toMatch(/10\.0\.0\.9|key_abc/);
-    fake.failNextSubmit({ status: 429, headers: { 'retry-after': '9' }, body: { error: 'Too many requests' } });
-    const busy = await flat({ model: 'gen4.5', prompt: 'p' }).expect(429);
-    expect(busy.headers['retry-after']).toBe('9');
-    expect(await gw.balance(customer.userId)).toEqual(before);
-  });
 
-  it('answers 503 with Retry-After, nothing charged, when the only channel has no credits', async () => {
-    const before = await gw.balance(customer.userId);
-    fake.failNextSubmit({ status: 400, body: NO_CREDITS });
-    const res = await flat({ model: 'gen4.5', prompt: 'p' }).expect(503);
-    expect(res.headers['retry-after']).toBeDefined();
-    expect(JSON.stringify(res.body)).not.toMatch(/credits to run/);
-    expect(await gw.balance(customer.userId)).toEqual(before);
-  });
-
-  it('lists the family in GET /api/admin/platforms', async () => {
-    const platforms = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<{
-      platform: string;
-      models: string[];
-      settings: Array<{ name: string }>;
-    }>;
-    const runway = platforms.find((entry) => entry.platform === 'runway');
-    expect(runway).toMatchObject({
-      label: { en: 'Runway', 'zh-CN': 'Runway' },
-      models: ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast', 'gemini_omni_flash'],
+    it('image-to-video on /v1/videos (multipart file part): gen4_turbo gets the image as a data URI', async () => {
+      const res = await auth(t.gw.http.post('/v1/videos'))
+        .field('model', 'gen4_turbo')
+        .field('prompt', 'she turns to the sea')
+        .field('seconds', '10')
+        .field('size', '960x960')
+        .attach('input_reference', PNG, { filename: 'frame.png', contentType: 'image/png' })
+        .expect(200);
+      const sent = lastSubmit();
+      expect(sent.path).toBe('/v1/image_to_video');
+      expect(sent.json).toEqual({
+        model: 'gen4_turbo',
+        promptText: 'she turns to the sea',
+        ratio: '960:960',
+        duration: 10,
+        promptImage: DATA_URI,
+      });
+      await expectVideo(res.body.id);
     });
-    expect(runway!.settings.map((setting) => setting.name)).toEqual(['poll_interval_ms', 'max_concurrency']);
-  });
+
+    it('text-to-video on /v1/video/generations: gen4.5 with aspect_ratio and metadata passed as it is', async () => {
+      const res = await unified({
+        model: 'gen4.5',
+        prompt: 'waves',
+        duration: 5,
+        aspect_ratio: '16:9',
+        resolution: '720p',
+        metadata: { contentModeration: { publicFigureThreshold: 'low' } },
+      }).expect(200);
+      expect(lastSubmit().json).toEqual({
+        model: 'gen4.5',
+        promptText: 'waves',
+        ratio: '1280:720',
+        duration: 5,
+        contentModeration: { publicFigureThreshold: 'low' },
+      });
+      await expectVideo(res.body.id);
+    });
+
+    it('image-to-video on /v1/video/generations: veo3.1_fast with first and last frames, audio priced', async () => {
+      const before = await balance();
+      const res = await unified({
+        model: 'veo3.1_fast',
+        prompt: 'slow dolly in',
+        input_reference: DATA_URI,
+        last_frame: 'https://cdn.example.com/last.png',
+        duration: 8,
+        size: '1080x1920',
+        negative_prompt: 'blur',
+      }).expect(200);
+      expect(lastSubmit().json).toEqual({
+        model: 'veo3.1_fast',
+        promptText: 'slow dolly in',
+        ratio: '1080:1920',
+        duration: 8,
+        negativePrompt: 'blur',
+        promptImage: [
+          { uri: DATA_URI, position: 'first' },
+          { uri: 'https://cdn.example.com/last.png', position: 'last' },
+        ],
+      });
+      expect((await balance()).quota).toBe(before.quota - 8 * PRICE['veo3.1_fast']);
+      await expectVideo(res.body.id);
+    });
+  },
 });
 
 describeOnSqlite('runway family: a credit error on submit moves to the next channel', (kind) => {

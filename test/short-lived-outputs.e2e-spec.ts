@@ -16,19 +16,10 @@ import {
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
 import { startVideoStore, TestVideoStore } from './support/s3-server';
 import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import { until } from './support/until';
 
 const SAMPLE = readFileSync(SAMPLE_VIDEO_PATH);
 const SIGNED_LINK = /^http:\/\/127\.0\.0\.1:\d+(\/v1\/videos\/task_[A-Za-z0-9]+\/content\?expires=\d+&signature=[0-9a-f]{64})$/;
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Short-lived outputs and the provider's own cost, with a family registered for the test (its provider
@@ -105,7 +96,7 @@ describeEachDatabase('short-lived outputs and provider usage', (kind) => {
       `SELECT finish_time FROM tasks WHERE task_id = '${id}'`,
     );
     // No archive round was run by hand: the task's end woke the job.
-    await until('the archive', async () => ((await archiveState(id))?.status === 'archived' ? true : undefined));
+    await until('the archive', () => archiveState(id), { done: (archive) => archive?.status === 'archived' });
     expect(Number((await archiveState(id)).expires_at)).toBe(Number(finishTime) + EPHEMERAL_OUTPUT_LIFETIME_MS);
 
     // The provider's link dies.
@@ -148,7 +139,7 @@ describeEachDatabase('short-lived outputs and provider usage', (kind) => {
     writeFileSync(tmp, 'not a folder');
     try {
       const id = await runTask([{ state: 'running' }, { state: 'done' }]);
-      await until('the failed archive try', async () => ((await archiveState(id))?.failures >= 1 ? true : undefined));
+      await until('the failed archive try', () => archiveState(id), { done: (archive) => archive?.failures >= 1 });
       expect((await archiveState(id)).status).toBe('pending');
       // Before its expiry the provider still serves it.
       const early = await get(`/v1/videos/${id}/content`).expect(200);
@@ -203,7 +194,7 @@ describeEachDatabase('short-lived outputs and provider usage', (kind) => {
     async (_what, link) => {
       const before = await gw.balance(userId);
       const id = await runTask([{ state: 'done', link }]);
-      await until('the verdict', async () => ((await archiveState(id))?.status === 'failed' ? true : undefined));
+      await until('the verdict', () => archiveState(id), { done: (archive) => archive?.status === 'failed' });
       expect((await archiveState(id)).error).toBe("generation failed: the provider's link to the video served no video");
       // More rounds, later, change nothing: one refund.
       gw.clock.advance(10 * 60_000);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
+import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { until } from './support/until';
 import { describeEachDatabase, freshDatabase, FreshDatabase } from './support/test-databases';
 
 const SAMPLE = readFileSync(join(__dirname, '../src/simulator/assets/sample.mp4'));

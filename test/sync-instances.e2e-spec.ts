@@ -1,6 +1,7 @@
 import { AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
-import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
+import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { until } from './support/until';
 import { databaseKinds, DatabaseKind, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
 
 /** alpha/v5 720p 5 s: 60 credits. */
@@ -70,16 +71,13 @@ async function allTasks(gateway: Api, userId: number) {
   }
 }
 
-async function waitUntilSettled(gateway: Api, userId: number, expected: number, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const tasks = await allTasks(gateway, userId);
-    if (tasks.length === expected && tasks.every((task) => ['SUCCESS', 'FAILURE'].includes(task.status))) return tasks;
-    if (Date.now() > deadline)
-      throw new Error(`not settled: ${JSON.stringify(tasks.filter((t) => !['SUCCESS', 'FAILURE'].includes(t.status)).slice(0, 5))}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
+/** Waits until the user has `expected` tasks, every one ended, and answers them. */
+const settled = (gateway: Api, userId: number, expected: number) =>
+  until(`${expected} tasks of user ${userId}, all ended`, () => allTasks(gateway, userId), {
+    done: (tasks) => tasks.length === expected && tasks.every((task) => ['SUCCESS', 'FAILURE'].includes(task.status)),
+    timeoutMs: 90_000,
+    everyMs: 300,
+  });
 
 async function allLogs(gateway: Api, userId: number) {
   const rows: any[] = [];
@@ -169,7 +167,7 @@ describe('task sync across processes', () => {
       const gateways = [api(one), api(two)];
       const { userId, key } = await setUp(gateways[0], fake, 200);
       await submitMany(gateways, key, 200, fake);
-      const tasks = await waitUntilSettled(gateways[0], userId, 200);
+      const tasks = await settled(gateways[0], userId, 200);
 
       // No task was polled by both instances in one round: polls of one video are an interval apart.
       for (const video of fake.videos.values()) {
@@ -204,7 +202,7 @@ describe('task sync across processes', () => {
       // A slow provider: when SIGTERM arrives, polls are in flight and more are queued.
       fake.inject('result', { delayMs: 2500 });
       const resultsBefore = fake.calls('result').length;
-      await until('polls to be in flight', async () => (fake.calls('result').length > resultsBefore ? true : undefined));
+      await until('polls to be in flight', () => fake.calls('result').length, { done: (results) => results > resultsBefore });
       const exit = await Promise.race([
         first.stop().then(() => 'exited'),
         new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000)),
@@ -219,7 +217,7 @@ describe('task sync across processes', () => {
       );
       expect(leased).toEqual([]);
       const second = await launch(database);
-      const tasks = await waitUntilSettled(api(second), userId, 30);
+      const tasks = await settled(api(second), userId, 30);
       expect(tasks.every((task) => task.status === 'SUCCESS')).toBe(true);
       const logs = await allLogs(api(second), userId);
       expect(logs.filter((log) => log.type === 'consume')).toHaveLength(30);
@@ -243,15 +241,15 @@ describe('task sync across processes', () => {
         gateway.client(key, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: `late ${i}` }).catch(() => null),
       );
       // Crash once every cut-off submit is charged and hanging upstream (however slow the machine).
-      await until('the 10 submits to hang upstream', async () =>
-        fake.calls('generate').length - generatesBefore >= 10 ? true : undefined,
-      );
+      await until('the 10 submits to hang upstream', () => fake.calls('generate').length - generatesBefore, {
+        done: (hanging) => hanging >= 10,
+      });
       await first.crash();
       await Promise.all(cutOff);
       fake.clearFaults();
 
       const second = await launch(database);
-      const tasks = await waitUntilSettled(api(second), userId, 40);
+      const tasks = await settled(api(second), userId, 40);
       await expectExactMoney(api(second), userId, tasks, fake);
       // The interrupted submits were resubmitted with their original trace id, so the provider de-duplicated them.
       for (const count of fake.submitsByTraceId.values()) expect(count).toBeLessThanOrEqual(2);

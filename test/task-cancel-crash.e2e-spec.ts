@@ -1,6 +1,7 @@
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
-import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
+import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { until } from './support/until';
 import { admin, call, crashTestEnv, customer } from './support/process-api';
 import { describeEachDatabase, FreshDatabase, freshDatabase } from './support/test-databases';
 
@@ -47,14 +48,14 @@ describeEachDatabase('task cancel interrupted by kill -9', (kind) => {
     // Both cancels reach the provider, which holds its answers; meanwhile it finishes one of the two tasks.
     const release = runway.holdDeletes();
     const cancels = [running, finishing].map(({ taskId }) => call(gateway!, key, 'POST', `/v1/videos/${taskId}/cancel`).catch(() => null));
-    await until('both DELETEs at the provider', async () => (runway.deletes().length === 2 ? true : undefined));
+    await until('both DELETEs at the provider', () => runway.deletes().length, { done: (deletes) => deletes === 2 });
     await runway.finish(finishing.upstreamId);
     await gateway.crash();
     gateway = undefined;
     await Promise.all(cancels);
     release();
     // The provider carries the DELETEs out: it cancels the running task and deletes the finished one.
-    await until('the finished task deleted upstream', async () => ((await runway.hasTask(finishing.upstreamId)) ? undefined : true));
+    await until('the finished task deleted upstream', () => runway.hasTask(finishing.upstreamId), { done: (held) => !held });
 
     gateway = await startGatewayProcess(crashTestEnv(database));
     for (const { taskId } of [finishing, running]) {

@@ -7,6 +7,7 @@ import { startGateway, TestGateway } from './support/gateway';
 import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
 import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
+import { until } from './support/until';
 
 const QUOTA = 10_000_000;
 const GAMMA_TASK = { model: 'gamma-2-0', prompt: 'a paper boat on a pond', metadata: { resolution: '480p' } };
@@ -189,12 +190,11 @@ describeEachDatabase('task cancel', (kind) => {
       .post('/v1/video/generations')
       .send(GAMMA_TASK)
       .then((res) => res);
-    let taskId: string | undefined;
-    while (!taskId) {
-      const listed = await gw.admin.get(`/api/admin/tasks?user_id=${customer.userId}&status=SUBMITTING`).expect(200);
-      taskId = listed.body.data[0]?.task_id;
-      if (!taskId) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const taskId: string = await until(
+      'the task SUBMITTING',
+      async () => (await gw.admin.get(`/api/admin/tasks?user_id=${customer.userId}&status=SUBMITTING`).expect(200)).body.data[0]?.task_id,
+      { everyMs: 20 },
+    );
     const res = await as(customer.key).post(`/v1/videos/${taskId}/cancel`).expect(200);
     expect(res.body).toMatchObject({ id: taskId, status: 'failed', error: { code: 'cancelled', message: 'cancelled by the client' } });
     expect(await gw.balance(customer.userId)).toEqual(before);

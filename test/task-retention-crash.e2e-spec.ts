@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { alphaChannelBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
-import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
+import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { until } from './support/until';
 import { call, crashTestEnv, customer } from './support/process-api';
 import { startVideoStore, TestS3Server, TestVideoStore } from './support/s3-server';
 import { describeEachDatabase, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
@@ -62,7 +63,10 @@ describeEachDatabase('TASK_RETENTION survives kill -9 in the middle of a prune (
     const running = (await call(gateway, apiKey, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: 'a long storm' })).body.id as string;
 
     // Archived first (each a video and a thumbnail), then the prune starts once they are 2 s old and hangs at the second removal.
-    await until('the first removal and a held one', async () => (s3.deletesSeen >= deletesBefore + 2 ? true : undefined), 90_000);
+    await until('the first removal and a held one', () => s3.deletesSeen, {
+      done: (deletes) => deletes >= deletesBefore + 2,
+      timeoutMs: 90_000,
+    });
     await gateway.crash();
     gateway = undefined;
 
@@ -79,8 +83,8 @@ describeEachDatabase('TASK_RETENTION survives kill -9 in the middle of a prune (
     s3.holdDeletesAfter(null);
     gateway = await startGatewayProcess(env());
     // The crashed claims run out (TASK_LEASE_MS) and the next round finishes the job.
-    await until('the old tasks gone', async () => ((await taskRows(old)).length === 0 ? true : undefined), 90_000);
-    await until('their objects gone', async () => ((await objects()).length === 0 ? true : undefined), 90_000);
+    await until('the old tasks gone', () => taskRows(old), { done: (rows) => rows.length === 0, timeoutMs: 90_000 });
+    await until('their objects gone', () => objects(), { done: (names) => names.length === 0, timeoutMs: 90_000 });
     for (const id of old) expect((await call(gateway, apiKey, 'GET', `/v1/videos/${id}`)).status).toBe(404);
     const kept = await call(gateway, apiKey, 'GET', `/v1/videos/${running}`);
     expect(kept.status).toBe(200);

@@ -3,7 +3,7 @@ import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-
 import { binaryBody } from './support/binary-body';
 import { reactivateModels } from './support/catalog-models';
 import { googleError, startVeoEmulator, VeoEmulatorServer } from './support/veo-emulator';
-import { customerCalls, FamilyGateway, startFamilyGateway } from './support/family-gateway';
+import { describeFamily, FamilyContext } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { describeOnSqlite } from './support/test-databases';
@@ -14,270 +14,272 @@ const FAST_PER_SECOND = 1_500;
 const VEO3_PER_SECOND = 4_000;
 const IMAGE = readFileSync(SAMPLE_IMAGE_PATH);
 const MODELS = ['veo-3.1-generate-preview', 'veo-3.1-fast-generate-preview', 'veo-3.0-generate-001', 'veo-3.0-fast-generate-001'];
-
-/** Veo through the Gemini API (platform `veo`) on both surfaces, against a fake that checks x-goog-api-key on every call. */
-describeOnSqlite('veo family (Gemini API)', (kind) => {
-  let family: FamilyGateway<VeoEmulatorServer>;
-  let gw: TestGateway;
-  let fake: VeoEmulatorServer;
-  let images: LoopbackServer;
-  let customer: { userId: number; key: string };
-
-  beforeAll(async () => {
-    images = await startLoopbackServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': IMAGE.length });
-      res.end(IMAGE);
-    });
-    family = await startFamilyGateway(kind, startVeoEmulator, { name: 'gemini', platform: 'veo', models: MODELS, priority: 0 }, QUOTA);
-    ({ gw, fake, customer } = family);
-    // Google retired these ids on the Gemini API; this operator's project still serves them.
-    await reactivateModels(gw, MODELS);
-  });
-  afterAll(async () => {
-    await family?.close();
-    await images?.close();
-  });
-
-  const { auth, flat, unified } = customerCalls(() => family);
-  const { flatTask } = customerCalls(() => family);
-  const lastSubmit = () => fake.submits().at(-1)!;
-  const pollRound = async () => {
-    gw.clock.advance(10_000);
-    await gw.sync();
-  };
+/** A Veo suite's own calls: the last submit the fake took, a task followed to its end (flat view), its video. */
+const veoCalls = (t: FamilyContext<VeoEmulatorServer>) => {
+  const lastSubmit = () => t.fake.submits().at(-1)!;
   const settle = async (id: string) => {
-    let task = await flatTask(id);
+    let task = await t.flatTask(id);
     for (let round = 0; round < 6 && !['completed', 'failed'].includes(task.status); round++) {
-      await pollRound();
-      task = await flatTask(id);
+      t.gw.clock.advance(10_000);
+      await t.gw.sync();
+      task = await t.flatTask(id);
     }
     return task;
   };
   const content = async (id: string) =>
     (
-      await auth(gw.http.get(`/v1/videos/${id}/content`))
+      await t
+        .auth(t.gw.http.get(`/v1/videos/${id}/content`))
         .buffer(true)
         .parse(binaryBody)
         .expect(200)
     ).body as Buffer;
+  return { lastSubmit, settle, content };
+};
 
-  it("is listed by GET /api/admin/platforms with Google's four models, the simulator's, and no settings of its own", async () => {
-    const { body } = await gw.admin.get('/api/admin/platforms').expect(200);
-    const veo = body.data.find((platform: { platform: string }) => platform.platform === 'veo');
-    expect(veo).toMatchObject({
-      label: { en: 'Veo (Gemini API)', 'zh-CN': 'Veo（Gemini API）' },
-      models: [...MODELS, 'veo-simulator'],
-    });
-    expect(veo.settings.map((setting: { name: string }) => setting.name)).toEqual(['poll_interval_ms', 'max_concurrency']);
-  });
+const FIRST_FRAME = `data:image/png;base64,${IMAGE.toString('base64')}`;
 
-  it('flat text-to-video: predictLongRunning with the key, charged at the default price, completed, video through /content (download with the key)', async () => {
-    const before = await gw.balance(customer.userId);
-    const res = await flat({
-      model: 'veo-3.1-fast-generate-preview',
-      prompt: 'a lighthouse at dusk',
-      seconds: '8',
-      size: '1280x720',
-    }).expect(200);
-    expect(res.body).toMatchObject({ object: 'video', model: 'veo-3.1-fast-generate-preview', status: 'queued' });
-    const sent = lastSubmit();
-    expect(sent.path).toBe('/v1beta/models/veo-3.1-fast-generate-preview:predictLongRunning');
-    expect(sent.headers['x-goog-api-key']).toBe(fake.apiKey);
-    expect(sent.headers.authorization).toBeUndefined();
-    expect(sent.json).toEqual({
-      instances: [{ prompt: 'a lighthouse at dusk' }],
-      parameters: { aspectRatio: '16:9', durationSeconds: 8, resolution: '720p', sampleCount: 1 },
-    });
-    expect(await gw.balance(customer.userId)).toEqual({
-      quota: before.quota - 8 * FAST_PER_SECOND,
-      used_quota: before.used_quota + 8 * FAST_PER_SECOND,
-    });
-    expect(await settle(res.body.id)).toMatchObject({ status: 'completed', progress: 100 });
-    // The size it was sent, though Veo does not report one.
-    expect((await flatTask(res.body.id)).size).toBe('1280x720');
-    expect(Buffer.compare(await content(res.body.id), fake.videoBytes)).toBe(0);
-    expect(fake.downloads().at(-1)!.headers['x-goog-api-key']).toBe(fake.apiKey);
-    // The redirect leads to another origin (signed storage): the key does not follow it.
-    const storage = fake.storageRequests().at(-1)!;
-    expect(storage.path).toMatch(/^\/storage\/op\d+$/);
-    expect(storage.headers['x-goog-api-key']).toBeUndefined();
-  });
-
-  it('flat image-to-video (multipart file part): the image goes inline as base64, completed', async () => {
-    const res = await auth(gw.http.post('/v1/videos'))
-      .field('model', 'veo-3.0-fast-generate-001')
-      .field('prompt', 'the scene comes alive')
-      .field('seconds', '6')
-      .field('size', '720x1280')
-      .attach('input_reference', IMAGE, { filename: 'first.png', contentType: 'image/png' })
-      .expect(200);
-    expect(lastSubmit().json).toEqual({
-      instances: [{ prompt: 'the scene comes alive', image: { bytesBase64Encoded: IMAGE.toString('base64'), mimeType: 'image/png' } }],
-      parameters: { aspectRatio: '9:16', durationSeconds: 6, resolution: '720p', sampleCount: 1 },
-    });
-    expect(await settle(res.body.id)).toMatchObject({ status: 'completed' });
-    expect(Buffer.compare(await content(res.body.id), fake.videoBytes)).toBe(0);
-  });
-
-  it('unified text-to-video: same field names, metadata among parameters, SUCCESS with a signed link that serves the bytes', async () => {
-    const before = await gw.balance(customer.userId);
-    const res = await unified({
-      model: 'veo-3.0-generate-001',
-      prompt: 'rain on a tin roof',
-      duration: 6,
-      aspect_ratio: '9:16',
-      resolution: '720p',
-      negative_prompt: 'cartoon',
-      metadata: { personGeneration: 'allow_all' },
-    }).expect(200);
-    const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
-    expect(lastSubmit().json).toEqual({
-      instances: [{ prompt: 'rain on a tin roof' }],
-      parameters: {
-        personGeneration: 'allow_all',
-        aspectRatio: '9:16',
-        durationSeconds: 6,
-        resolution: '720p',
-        sampleCount: 1,
-        negativePrompt: 'cartoon',
-      },
-    });
-    expect(await gw.balance(customer.userId)).toEqual({
-      quota: before.quota - 6 * VEO3_PER_SECOND,
-      used_quota: before.used_quota + 6 * VEO3_PER_SECOND,
-    });
-    await settle(taskId);
-    const done = (await auth(gw.http.get(`/v1/video/generations/${taskId}`)).expect(200)).body.data;
-    expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%' });
-    expect(done.result_url).toMatch(new RegExp(`^${gw.url}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
-    expect(JSON.stringify(done)).not.toContain(fake.url);
-    const signed = await gw.http.get(done.result_url.slice(gw.url.length)).buffer(true).parse(binaryBody).expect(200);
-    expect(Buffer.compare(signed.body as Buffer, fake.videoBytes)).toBe(0);
-  });
-
-  it('unified image-to-video on Veo 3.1: first frame by URL, last frame as a data URI, both inline', async () => {
-    const res = await unified({
-      model: 'veo-3.1-generate-preview',
-      prompt: 'from dusk to night',
-      duration: 8,
-      resolution: '1080p',
-      input_reference: `${images.url}/first.png`,
-      last_frame: `data:image/png;base64,${IMAGE.toString('base64')}`,
-    }).expect(200);
-    const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
-    const inline = { bytesBase64Encoded: IMAGE.toString('base64'), mimeType: 'image/png' };
-    expect(lastSubmit().json).toEqual({
-      instances: [{ prompt: 'from dusk to night', image: inline, lastFrame: inline }],
-      parameters: { aspectRatio: '16:9', durationSeconds: 8, resolution: '1080p', sampleCount: 1 },
-    });
-    expect(await settle(taskId)).toMatchObject({ status: 'completed' });
-    expect(Buffer.compare(await content(taskId), fake.videoBytes)).toBe(0);
-  });
-
-  const FIRST_FRAME = `data:image/png;base64,${IMAGE.toString('base64')}`;
-  it.each([
-    ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', seconds: '5' }, 'seconds'],
-    ['unified', { model: 'veo-3.1-generate-preview', prompt: 'p', duration: 10 }, 'duration'],
-    ['unified', { model: 'veo-3.0-generate-001', prompt: 'p', resolution: '4k' }, 'resolution'],
-    ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', seconds: '4', resolution: '1080p' }, 'seconds'],
-    ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', size: '1024x1024' }, 'size'],
-    ['unified', { model: 'veo-3.1-generate-preview', prompt: 'p', aspect_ratio: '1:1' }, 'aspect_ratio'],
-    [
-      'unified',
-      { model: 'veo-3.0-generate-001', prompt: 'p', input_reference: FIRST_FRAME, last_frame: 'https://example.com/l.png' },
-      'last_frame',
-    ],
-    ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', last_frame: 'https://example.com/l.png' }, 'last_frame'],
-    ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', seed: 7 }, 'seed'],
-    ['unified', { model: 'veo-3.1-generate-preview', prompt: 'p', metadata: { durationSeconds: 4 } }, 'metadata.durationSeconds'],
-    ['unified', { model: 'veo-3.1-generate-preview' }, 'prompt'],
-    ['flat', { model: 'veo-3.1-generate-preview', prompt: 'p', input_reference: 'data:image/png;base64,AAAA' }, 'input_reference'],
-  ])('%s body #%# is a 400 naming its field (the last column), nothing charged, nothing sent', async (surface, body, param) => {
-    const before = await gw.balance(customer.userId);
-    const submits = fake.submits().length;
-    const res = await (surface === 'flat' ? flat(body) : unified(body)).expect(400);
-    expect(JSON.stringify(res.body)).toContain(param);
-    if (surface === 'flat') expect(res.body.error.param).toBe(param);
-    expect(await gw.balance(customer.userId)).toEqual(before);
-    expect(fake.submits()).toHaveLength(submits);
-  });
-
-  it('a failed operation ends failed naming only the rpc code, refunded exactly once', async () => {
-    const before = await gw.balance(customer.userId);
-    fake.scriptNext(['running', { error: 13 }]);
-    const res = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'doomed' }).expect(200);
-    const failed = await settle(res.body.id);
-    expect(failed).toMatchObject({ status: 'failed', error: { message: 'generation failed: INTERNAL: provider internal error' } });
-    expect(JSON.stringify(failed)).not.toContain('10.1.2.3');
-    expect(await gw.balance(customer.userId)).toEqual(before);
-    const ledger = (await gw.admin.get(`/api/admin/logs?task_id=${res.body.id}`).expect(200)).body.data as Array<{ type: string }>;
-    expect(ledger.map((row) => row.type).sort()).toEqual(['consume', 'refund']);
-  });
-
-  it('the RAI filter (done, no sample, raiMediaFilteredCount) ends failed with content moderation failed, refunded', async () => {
-    const before = await gw.balance(customer.userId);
-    fake.scriptNext(['running', 'moderation']);
-    const res = await unified({ model: 'veo-3.1-fast-generate-preview', prompt: 'something filtered', duration: 4 }).expect(200);
-    const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
-    const failed = await settle(taskId);
-    expect(failed).toMatchObject({
-      status: 'failed',
-      error: { code: 'content_moderation_failed', message: 'content moderation failed: raiMediaFiltered' },
-    });
-    expect(JSON.stringify(failed)).not.toContain('10.9.9.9');
-    const view = (await auth(gw.http.get(`/v1/video/generations/${taskId}`)).expect(200)).body.data;
-    expect(view.status).toBe('FAILURE');
-    expect(await gw.balance(customer.userId)).toEqual(before);
-  });
-
-  it('a provider 400 for the input is a 400 naming only the status; a 429 is a 429 with the RetryInfo delay; neither charged', async () => {
-    const before = await gw.balance(customer.userId);
-    fake.failNextSubmit({ status: 400, body: googleError(400, 'INVALID_ARGUMENT', 'bad combo, see http://10.0.0.9/x key AIzaSyXXXX') });
-    const refused = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'p' }).expect(400);
-    expect(refused.body.error.message).toBe('upstream rejected the request: INVALID_ARGUMENT: invalid request');
-    expect(JSON.stringify(refused.body)).not.toMatch(/10\.0\.0\.9|AIza|veo-test-key/);
-    fake.failNextSubmit({
+/** Veo through the Gemini API (platform `veo`) on both surfaces, against a fake that checks x-goog-api-key on every call. */
+describeFamily<VeoEmulatorServer>({
+  title: 'veo family (Gemini API)',
+  platform: 'veo',
+  startFake: startVeoEmulator,
+  channel: { name: 'gemini', models: MODELS, priority: 0 },
+  quota: QUOTA,
+  pace: { rounds: 6, stepMs: 10_000 },
+  submitsOf: (fake) => fake.submits().length,
+  // Google's four models, the simulator's, and no settings of its own.
+  listing: {
+    label: { en: 'Veo (Gemini API)', 'zh-CN': 'Veo（Gemini API）' },
+    models: [...MODELS, 'veo-simulator'],
+    settings: [{ name: 'poll_interval_ms' }, { name: 'max_concurrency' }],
+  },
+  refusals: [
+    { form: 'flat', param: 'seconds', body: { model: 'veo-3.1-generate-preview', prompt: 'p', seconds: '5' } },
+    { form: 'unified', param: 'duration', body: { model: 'veo-3.1-generate-preview', prompt: 'p', duration: 10 } },
+    { form: 'unified', param: 'resolution', body: { model: 'veo-3.0-generate-001', prompt: 'p', resolution: '4k' } },
+    { form: 'flat', param: 'seconds', body: { model: 'veo-3.1-generate-preview', prompt: 'p', seconds: '4', resolution: '1080p' } },
+    { form: 'flat', param: 'size', body: { model: 'veo-3.1-generate-preview', prompt: 'p', size: '1024x1024' } },
+    { form: 'unified', param: 'aspect_ratio', body: { model: 'veo-3.1-generate-preview', prompt: 'p', aspect_ratio: '1:1' } },
+    {
+      form: 'unified',
+      param: 'last_frame',
+      body: { model: 'veo-3.0-generate-001', prompt: 'p', input_reference: FIRST_FRAME, last_frame: 'https://example.com/l.png' },
+    },
+    {
+      form: 'flat',
+      param: 'last_frame',
+      body: { model: 'veo-3.1-generate-preview', prompt: 'p', last_frame: 'https://example.com/l.png' },
+    },
+    { form: 'flat', param: 'seed', body: { model: 'veo-3.1-generate-preview', prompt: 'p', seed: 7 } },
+    {
+      form: 'unified',
+      param: 'metadata.durationSeconds',
+      body: { model: 'veo-3.1-generate-preview', prompt: 'p', metadata: { durationSeconds: 4 } },
+    },
+    { form: 'unified', param: 'prompt', body: { model: 'veo-3.1-generate-preview' } },
+    {
+      form: 'flat',
+      param: 'input_reference',
+      body: { model: 'veo-3.1-generate-preview', prompt: 'p', input_reference: 'data:image/png;base64,AAAA' },
+    },
+  ],
+  failures: [
+    {
+      name: 'a failed operation, named by its rpc code only',
+      arrange: (fake) => fake.scriptNext(['running', { error: 13 }]),
+      body: { model: 'veo-3.1-fast-generate-preview', prompt: 'doomed' },
+      reason: 'generation failed: INTERNAL: provider internal error',
+      hidden: /10\.1\.2\.3/,
+    },
+    {
+      name: 'the RAI filter (done, no sample, raiMediaFilteredCount)',
+      arrange: (fake) => fake.scriptNext(['running', 'moderation']),
+      body: { model: 'veo-3.1-fast-generate-preview', prompt: 'something filtered', duration: 4 },
+      surface: 'unified',
+      reason: 'content moderation failed: raiMediaFiltered',
+      code: 'content_moderation_failed',
+      hidden: /10\.9\.9\.9/,
+    },
+  ],
+  submitFaults: [
+    {
+      name: 'a 400 for the input, naming only the status',
+      arrange: (fake) =>
+        fake.failNextSubmit({ status: 400, body: googleError(400, 'INVALID_ARGUMENT', 'bad combo, see http://10.0.0.9/x key AIzaSyXXXX') }),
+      body: { model: 'veo-3.1-fast-generate-preview', prompt: 'p' },
+      status: 400,
+      message: 'upstream rejected the request: INVALID_ARGUMENT: invalid request',
+      hidden: /10\.0\.0\.9|AIza|veo-test-key/,
+    },
+    {
+      name: 'a 429, with the RetryInfo delay',
+      arrange: (fake) =>
+        fake.failNextSubmit({
+          status: 429,
+          body: googleError(429, 'RESOURCE_EXHAUSTED', 'quota', [
+            { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '17s' },
+          ]),
+        }),
+      body: { model: 'veo-3.1-fast-generate-preview', prompt: 'p' },
       status: 429,
-      body: googleError(429, 'RESOURCE_EXHAUSTED', 'quota', [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '17s' }]),
-    });
-    const busy = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'p' }).expect(429);
-    expect(busy.headers['retry-after']).toBe('17');
-    expect(await gw.balance(customer.userId)).toEqual(before);
-  });
-
-  it('billing not enabled on the only channel (FAILED_PRECONDITION) is a 503 with Retry-After, nothing charged', async () => {
-    const before = await gw.balance(customer.userId);
-    fake.failNextSubmit({ status: 400, body: googleError(400, 'FAILED_PRECONDITION', 'Billing is not enabled for project 1234.') });
-    const res = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'p' }).expect(503);
-    expect(res.headers['retry-after']).toBeDefined();
-    expect(JSON.stringify(res.body)).not.toMatch(/Billing|1234/);
-    expect(await gw.balance(customer.userId)).toEqual(before);
-  });
-
-  it('a channel whose key Google refuses (API_KEY_INVALID) falls over to the next channel; charged once', async () => {
-    const refusing = await startVeoEmulator({ apiKey: 'the-right-key-elsewhere' });
-    try {
-      await gw.createChannel({
-        name: 'gemini-bad-key',
-        platform: 'veo',
-        base_url: refusing.url,
-        api_key: 'AIza-revoked-key',
-        models: MODELS,
-        priority: 10,
+      retryAfter: '17',
+    },
+    {
+      name: 'billing not enabled on the only channel (FAILED_PRECONDITION), a 503',
+      arrange: (fake) =>
+        fake.failNextSubmit({ status: 400, body: googleError(400, 'FAILED_PRECONDITION', 'Billing is not enabled for project 1234.') }),
+      body: { model: 'veo-3.1-fast-generate-preview', prompt: 'p' },
+      status: 503,
+      hidden: /Billing|1234/,
+    },
+  ],
+  cases: (t) => {
+    const { auth, flat, unified, flatTask, balance } = t;
+    let images: LoopbackServer;
+    beforeAll(async () => {
+      images = await startLoopbackServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'image/png', 'content-length': IMAGE.length });
+        res.end(IMAGE);
       });
-      const before = await gw.balance(customer.userId);
-      const res = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'falls over', seconds: '4' }).expect(200);
-      expect(refusing.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-      expect(lastSubmit().json).toMatchObject({ instances: [{ prompt: 'falls over' }] });
-      expect(await gw.balance(customer.userId)).toEqual({
-        quota: before.quota - 4 * FAST_PER_SECOND,
-        used_quota: before.used_quota + 4 * FAST_PER_SECOND,
+      // Google retired these ids on the Gemini API; this operator's project still serves them.
+      await reactivateModels(t.gw, MODELS);
+    });
+    afterAll(async () => {
+      await images?.close();
+    });
+    const { lastSubmit, settle, content } = veoCalls(t);
+    it('flat text-to-video: predictLongRunning with the key, charged at the default price, completed, video through /content (download with the key)', async () => {
+      const before = await balance();
+      const res = await flat({
+        model: 'veo-3.1-fast-generate-preview',
+        prompt: 'a lighthouse at dusk',
+        seconds: '8',
+        size: '1280x720',
+      }).expect(200);
+      expect(res.body).toMatchObject({ object: 'video', model: 'veo-3.1-fast-generate-preview', status: 'queued' });
+      const sent = lastSubmit();
+      expect(sent.path).toBe('/v1beta/models/veo-3.1-fast-generate-preview:predictLongRunning');
+      expect(sent.headers['x-goog-api-key']).toBe(t.fake.apiKey);
+      expect(sent.headers.authorization).toBeUndefined();
+      expect(sent.json).toEqual({
+        instances: [{ prompt: 'a lighthouse at dusk' }],
+        parameters: { aspectRatio: '16:9', durationSeconds: 8, resolution: '720p', sampleCount: 1 },
+      });
+      expect(await balance()).toEqual({
+        quota: before.quota - 8 * FAST_PER_SECOND,
+        used_quota: before.used_quota + 8 * FAST_PER_SECOND,
+      });
+      expect(await settle(res.body.id)).toMatchObject({ status: 'completed', progress: 100 });
+      // The size it was sent, though Veo does not report one.
+      expect((await flatTask(res.body.id)).size).toBe('1280x720');
+      expect(Buffer.compare(await content(res.body.id), t.fake.videoBytes)).toBe(0);
+      expect(t.fake.downloads().at(-1)!.headers['x-goog-api-key']).toBe(t.fake.apiKey);
+      // The redirect leads to another origin (signed storage): the key does not follow it.
+      const storage = t.fake.storageRequests().at(-1)!;
+      expect(storage.path).toMatch(/^\/storage\/op\d+$/);
+      expect(storage.headers['x-goog-api-key']).toBeUndefined();
+    });
+
+    it('flat image-to-video (multipart file part): the image goes inline as base64, completed', async () => {
+      const res = await auth(t.gw.http.post('/v1/videos'))
+        .field('model', 'veo-3.0-fast-generate-001')
+        .field('prompt', 'the scene comes alive')
+        .field('seconds', '6')
+        .field('size', '720x1280')
+        .attach('input_reference', IMAGE, { filename: 'first.png', contentType: 'image/png' })
+        .expect(200);
+      expect(lastSubmit().json).toEqual({
+        instances: [{ prompt: 'the scene comes alive', image: { bytesBase64Encoded: IMAGE.toString('base64'), mimeType: 'image/png' } }],
+        parameters: { aspectRatio: '9:16', durationSeconds: 6, resolution: '720p', sampleCount: 1 },
       });
       expect(await settle(res.body.id)).toMatchObject({ status: 'completed' });
-    } finally {
-      await refusing.close();
-    }
-  });
+      expect(Buffer.compare(await content(res.body.id), t.fake.videoBytes)).toBe(0);
+    });
+
+    it('unified text-to-video: same field names, metadata among parameters, SUCCESS with a signed link that serves the bytes', async () => {
+      const before = await balance();
+      const res = await unified({
+        model: 'veo-3.0-generate-001',
+        prompt: 'rain on a tin roof',
+        duration: 6,
+        aspect_ratio: '9:16',
+        resolution: '720p',
+        negative_prompt: 'cartoon',
+        metadata: { personGeneration: 'allow_all' },
+      }).expect(200);
+      const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
+      expect(lastSubmit().json).toEqual({
+        instances: [{ prompt: 'rain on a tin roof' }],
+        parameters: {
+          personGeneration: 'allow_all',
+          aspectRatio: '9:16',
+          durationSeconds: 6,
+          resolution: '720p',
+          sampleCount: 1,
+          negativePrompt: 'cartoon',
+        },
+      });
+      expect(await balance()).toEqual({
+        quota: before.quota - 6 * VEO3_PER_SECOND,
+        used_quota: before.used_quota + 6 * VEO3_PER_SECOND,
+      });
+      await settle(taskId);
+      const done = (await auth(t.gw.http.get(`/v1/video/generations/${taskId}`)).expect(200)).body.data;
+      expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%' });
+      expect(done.result_url).toMatch(new RegExp(`^${t.gw.url}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+      expect(JSON.stringify(done)).not.toContain(t.fake.url);
+      const signed = await t.gw.http.get(done.result_url.slice(t.gw.url.length)).buffer(true).parse(binaryBody).expect(200);
+      expect(Buffer.compare(signed.body as Buffer, t.fake.videoBytes)).toBe(0);
+    });
+
+    it('unified image-to-video on Veo 3.1: first frame by URL, last frame as a data URI, both inline', async () => {
+      const res = await unified({
+        model: 'veo-3.1-generate-preview',
+        prompt: 'from dusk to night',
+        duration: 8,
+        resolution: '1080p',
+        input_reference: `${images.url}/first.png`,
+        last_frame: `data:image/png;base64,${IMAGE.toString('base64')}`,
+      }).expect(200);
+      const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
+      const inline = { bytesBase64Encoded: IMAGE.toString('base64'), mimeType: 'image/png' };
+      expect(lastSubmit().json).toEqual({
+        instances: [{ prompt: 'from dusk to night', image: inline, lastFrame: inline }],
+        parameters: { aspectRatio: '16:9', durationSeconds: 8, resolution: '1080p', sampleCount: 1 },
+      });
+      expect(await settle(taskId)).toMatchObject({ status: 'completed' });
+      expect(Buffer.compare(await content(taskId), t.fake.videoBytes)).toBe(0);
+    });
+  },
+  lastCases: (t) => {
+    const { flat, balance } = t;
+    const { lastSubmit, settle } = veoCalls(t);
+    it('a channel whose key Google refuses (API_KEY_INVALID) falls over to the next channel; charged once', async () => {
+      const refusing = await startVeoEmulator({ apiKey: 'the-right-key-elsewhere' });
+      try {
+        await t.gw.createChannel({
+          name: 'gemini-bad-key',
+          platform: 'veo',
+          base_url: refusing.url,
+          api_key: 'AIza-revoked-key',
+          models: MODELS,
+          priority: 10,
+        });
+        const before = await balance();
+        const res = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'falls over', seconds: '4' }).expect(200);
+        expect(refusing.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+        expect(lastSubmit().json).toMatchObject({ instances: [{ prompt: 'falls over' }] });
+        expect(await balance()).toEqual({
+          quota: before.quota - 4 * FAST_PER_SECOND,
+          used_quota: before.used_quota + 4 * FAST_PER_SECOND,
+        });
+        expect(await settle(res.body.id)).toMatchObject({ status: 'completed' });
+      } finally {
+        await refusing.close();
+      }
+    });
+  },
 });
 
 /** The embedded simulator speaks the same protocol (key on every call, the file too) and is seeded with a veo channel. */

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { alphaChannelBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
-import { GatewayProcess, startGatewayProcess, until } from './support/gateway-process';
+import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
+import { until } from './support/until';
 import { bytes, call, crashTestEnv, customer } from './support/process-api';
 import { startVideoStore, TestVideoStore } from './support/s3-server';
 import { describeEachDatabase, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
@@ -52,13 +53,11 @@ for (const storeKind of ['file', 's3'] as const) {
       const submitted = await call(gateway, apiKey, 'POST', '/v1/videos', { model: 'alpha/v5', prompt: 'a storm' });
       expect(submitted.status).toBe(200);
       const taskId = submitted.body.id as string;
-      await until('the archive download to start', async () => (fake.calls('file').length > 0 ? true : undefined));
+      await until('the archive download to start', () => fake.calls('file').length, { done: (downloads) => downloads > 0 });
       // The file store writes the copy to tmp/ as it comes: the crash waits until it is there. (The S3 store holds
       // a part in memory until it is full, 8 MiB, more than the whole video: nothing of the copy reaches the bucket.)
       if (store.kind === 'file')
-        await until('the half-written temp file', async () =>
-          (await objects()).some((name) => name.startsWith('tmp/')) ? true : undefined,
-        );
+        await until('the half-written temp file', () => objects(), { done: (names) => names.some((name) => name.startsWith('tmp/')) });
       await gateway.crash();
       gateway = undefined;
       const [row] = await queryDatabase<{ status: string; archive_status: string }>(
@@ -72,13 +71,17 @@ for (const storeKind of ['file', 's3'] as const) {
 
       fake.clearFaults();
       gateway = await startGatewayProcess(env());
-      await until('the archive', async () => {
-        const [state] = await queryDatabase<{ archive_status: string }>(
-          database,
-          `SELECT a.status AS archive_status FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`,
-        );
-        return state.archive_status === 'archived' ? true : undefined;
-      });
+      await until(
+        'the archive',
+        async () =>
+          (
+            await queryDatabase<{ archive_status: string }>(
+              database,
+              `SELECT a.status AS archive_status FROM tasks t LEFT JOIN video_archives a ON a.task_row_id = t.id WHERE t.task_id = '${taskId}'`,
+            )
+          )[0],
+        { done: (state) => state.archive_status === 'archived' },
+      );
       const stored = await objects();
       expect(stored.filter((name) => name.startsWith('videos/'))).toHaveLength(1);
       expect(stored.filter((name) => name.startsWith('thumbnails/'))).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
-import { customerCalls, FamilyGateway, familyTasks, startFamilyGateway } from './support/family-gateway';
+import { describeFamily } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 import { startViduEmulator, ViduEmulatorServer } from './support/vidu-emulator';
@@ -19,277 +19,258 @@ const PNG = readFileSync(SAMPLE_IMAGE_PATH);
 const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 
 /** Vidu (platform `vidu`) against its emulator on loopback, on both surfaces. */
-describeOnSqlite('vidu family', (kind) => {
-  let family: FamilyGateway<ViduEmulatorServer>;
-  let gw: TestGateway;
-  let fake: ViduEmulatorServer;
-  let customer: { userId: number; key: string };
-
-  beforeAll(async () => {
-    family = await startFamilyGateway(kind, startViduEmulator, { name: 'vidu-main', platform: 'vidu', models: MODELS }, QUOTA);
-    ({ gw, fake, customer } = family);
-  });
-  afterAll(async () => {
-    await family?.close();
-  });
-
-  const { auth, flat, unified, flatTask, unifiedTask } = customerCalls(() => family);
-  const balance = () => gw.balance(customer.userId);
-  const lastCreate = () => fake.creates.at(-1)!;
-  const tasks = familyTasks(() => family, { rounds: 6, stepMs: 6_000 });
-  const { settle } = tasks;
-  const ledgerOf = async (taskId: string) =>
-    ((await gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
-      .map((row) => row.type)
-      .sort();
-  const expectVideo = (taskId: string) => tasks.expectVideo(taskId, { platform: '' });
-
-  it('text-to-video on /v1/videos: viduq3-turbo to text2video with Authorization: Token, charged per second, the video through /content', async () => {
-    const before = await balance();
-    const res = await flat({ model: 'viduq3-turbo', prompt: 'a paper lantern over a river', seconds: '5', size: '1280x720' }).expect(200);
-    expect(res.body).toMatchObject({ object: 'video', model: 'viduq3-turbo', status: 'queued' });
-    expect(lastCreate().endpoint).toBe('text2video');
-    expect(lastCreate().request.headers.authorization).toBe(`Token ${fake.apiKey}`);
-    expect(lastCreate().body).toEqual({
-      model: 'viduq3-turbo',
-      duration: 5,
-      resolution: '720p',
-      prompt: 'a paper lantern over a river',
-      aspect_ratio: '16:9',
+describeFamily<ViduEmulatorServer>({
+  title: 'vidu family',
+  platform: 'vidu',
+  startFake: startViduEmulator,
+  channel: { name: 'vidu-main', models: MODELS },
+  quota: QUOTA,
+  pace: { rounds: 6, stepMs: 6_000 },
+  submitsOf: (fake) => fake.creates.length,
+  listing: { label: { en: 'Vidu', 'zh-CN': 'Vidu 生数' }, models: MODELS, default_base_url: 'https://api.vidu.com' },
+  refusals: [
+    { form: 'flat', param: 'input_reference', body: { model: 'viduq2-pro', prompt: 'no image' } },
+    { form: 'flat', param: 'seconds', body: { model: 'viduq3-pro', prompt: 'p', seconds: '17' } },
+    { form: 'unified', param: 'duration', body: { model: 'viduq2-turbo', input_reference: DATA_URI, duration: 11 } },
+    { form: 'unified', param: 'resolution', body: { model: 'viduq3-pro', prompt: 'p', resolution: '4k' } },
+    { form: 'unified', param: 'aspect_ratio', body: { model: 'viduq3-pro', prompt: 'p', aspect_ratio: '21:9' } },
+    { form: 'unified', param: 'aspect_ratio', body: { model: 'viduq3-turbo', input_reference: DATA_URI, aspect_ratio: '16:9' } },
+    { form: 'flat', param: 'size', body: { model: 'viduq3-pro', prompt: 'p', size: '1000x1000' } },
+    { form: 'unified', param: 'last_frame', body: { model: 'viduq3-pro', prompt: 'p', last_frame: DATA_URI } },
+    { form: 'unified', param: 'negative_prompt', body: { model: 'viduq3-pro', prompt: 'p', negative_prompt: 'blur' } },
+    {
+      form: 'unified',
+      param: 'metadata.callback_url',
+      body: { model: 'viduq3-pro', prompt: 'p', metadata: { callback_url: 'https://x.example/cb' } },
+    },
+    { form: 'unified', param: 'audio', body: { model: 'viduq3-pro', prompt: 'p', audio: 'yes' } },
+    { form: 'unified', param: 'input_reference', body: { model: 'viduq2-turbo', input_reference: 'data:image/gif;base64,R0lGODlh' } },
+    { form: 'flat', param: 'prompt', body: { model: 'viduq3-turbo' } },
+  ],
+  failures: [
+    ...[
+      ['a failure', 'InternalServiceFailure', 'generation failed: InternalServiceFailure: provider internal error'],
+      ['output moderation', 'CreationPolicyViolation', 'content moderation failed: CreationPolicyViolation'],
+    ].map(([name, errCode, reason]) => ({
+      name,
+      arrange: (fake: ViduEmulatorServer) => fake.scriptNext(['queueing', 'processing', { failed: errCode }]),
+      body: { model: 'viduq3-turbo', prompt: 'a storm', seconds: '5' },
+      reason,
+      hidden: /10\.0\.0\.7/,
+    })),
+    {
+      name: 'a submit refused with AuditSubmitIllegal',
+      arrange: (fake) => fake.failNextSubmit({ status: 400, reason: 'AuditSubmitIllegal' }),
+      body: { model: 'viduq3-turbo', prompt: 'something unsafe' },
+      atSubmit: true,
+      reason: expect.stringMatching(/^content moderation failed/),
+      code: 'content_moderation_failed',
+    },
+  ],
+  submitFaults: [
+    {
+      name: 'FieldInvalid, a 400 naming only the code',
+      arrange: (fake) => fake.failNextSubmit({ status: 400, reason: 'FieldInvalid' }),
+      body: { model: 'viduq3-turbo', prompt: 'p' },
+      status: 400,
+      message: 'upstream rejected the request: FieldInvalid: a field is invalid',
+      hidden: /10\.0\.0\.9|account 42|simulated/,
+    },
+    {
+      name: 'QuotaExceeded, a 429 with Retry-After',
+      arrange: (fake) => fake.failNextSubmit({ status: 429, reason: 'QuotaExceeded', headers: { 'retry-after': '7' } }),
+      body: { model: 'viduq3-turbo', prompt: 'p' },
+      status: 429,
+      retryAfter: '7',
+      hidden: /10\.0\.0\.9|account 42|simulated/,
+    },
+    {
+      name: 'CreditInsufficient, a 503',
+      arrange: (fake) => fake.failNextSubmit({ status: 400, reason: 'CreditInsufficient' }),
+      body: { model: 'viduq3-turbo', prompt: 'p' },
+      status: 503,
+      hidden: /10\.0\.0\.9|account 42|simulated/,
+    },
+  ],
+  cases: (t) => {
+    const { auth, flat, unified, balance, ledgerOf } = t;
+    const lastCreate = () => t.fake.creates.at(-1)!;
+    const expectVideo = (taskId: string) => t.expectVideo(taskId, { platform: '' });
+    it('text-to-video on /v1/videos: viduq3-turbo to text2video with Authorization: Token, charged per second, the video through /content', async () => {
+      const before = await balance();
+      const res = await flat({ model: 'viduq3-turbo', prompt: 'a paper lantern over a river', seconds: '5', size: '1280x720' }).expect(200);
+      expect(res.body).toMatchObject({ object: 'video', model: 'viduq3-turbo', status: 'queued' });
+      expect(lastCreate().endpoint).toBe('text2video');
+      expect(lastCreate().request.headers.authorization).toBe(`Token ${t.fake.apiKey}`);
+      expect(lastCreate().body).toEqual({
+        model: 'viduq3-turbo',
+        duration: 5,
+        resolution: '720p',
+        prompt: 'a paper lantern over a river',
+        aspect_ratio: '16:9',
+      });
+      expect(await balance()).toEqual({
+        quota: before.quota - 5 * PRICE['viduq3-turbo']['720p'],
+        used_quota: before.used_quota + 5 * PRICE['viduq3-turbo']['720p'],
+      });
+      await expectVideo(res.body.id);
+      // Every call carried Vidu's Token scheme; the CDN download none.
+      const api = t.fake.requests.filter((r) => r.path.startsWith('/ent/v2/'));
+      expect(api.every((r) => r.headers.authorization === `Token ${t.fake.apiKey}`)).toBe(true);
+      expect(t.fake.requests.filter((r) => r.path.startsWith('/cdn/')).every((r) => r.headers.authorization === undefined)).toBe(true);
     });
-    expect(await balance()).toEqual({
-      quota: before.quota - 5 * PRICE['viduq3-turbo']['720p'],
-      used_quota: before.used_quota + 5 * PRICE['viduq3-turbo']['720p'],
+
+    it('image-to-video on /v1/videos from a multipart file part: viduq2-turbo gets it as a data URI on img2video', async () => {
+      const before = await balance();
+      const res = await auth(t.gw.http.post('/v1/videos'))
+        .field('model', 'viduq2-turbo')
+        .field('prompt', 'the lantern rises')
+        .field('seconds', '4')
+        .field('size', '1920x1080')
+        .attach('input_reference', PNG, { filename: 'frame.png', contentType: 'image/png' })
+        .expect(200);
+      expect(lastCreate().endpoint).toBe('img2video');
+      expect(lastCreate().body).toEqual({
+        model: 'viduq2-turbo',
+        duration: 4,
+        resolution: '1080p',
+        prompt: 'the lantern rises',
+        images: [DATA_URI],
+      });
+      expect((await balance()).quota).toBe(before.quota - 4 * PRICE['viduq2-turbo']['1080p']);
+      await expectVideo(res.body.id);
     });
-    await expectVideo(res.body.id);
-    // Every call carried Vidu's Token scheme; the CDN download none.
-    const api = fake.requests.filter((r) => r.path.startsWith('/ent/v2/'));
-    expect(api.every((r) => r.headers.authorization === `Token ${fake.apiKey}`)).toBe(true);
-    expect(fake.requests.filter((r) => r.path.startsWith('/cdn/')).every((r) => r.headers.authorization === undefined)).toBe(true);
-  });
 
-  it('image-to-video on /v1/videos from a multipart file part: viduq2-turbo gets it as a data URI on img2video', async () => {
-    const before = await balance();
-    const res = await auth(gw.http.post('/v1/videos'))
-      .field('model', 'viduq2-turbo')
-      .field('prompt', 'the lantern rises')
-      .field('seconds', '4')
-      .field('size', '1920x1080')
-      .attach('input_reference', PNG, { filename: 'frame.png', contentType: 'image/png' })
-      .expect(200);
-    expect(lastCreate().endpoint).toBe('img2video');
-    expect(lastCreate().body).toEqual({
-      model: 'viduq2-turbo',
-      duration: 4,
-      resolution: '1080p',
-      prompt: 'the lantern rises',
-      images: [DATA_URI],
+    it('text-to-video on /v1/video/generations: viduq3-pro with audio off, 9:16 at 1080p, seed and metadata passed as they are', async () => {
+      const before = await balance();
+      const res = await unified({
+        model: 'viduq3-pro',
+        prompt: 'rain on a tin roof',
+        duration: 6,
+        aspect_ratio: '9:16',
+        resolution: '1080p',
+        audio: false,
+        seed: 42,
+        metadata: { movement_amplitude: 'small' },
+      }).expect(200);
+      expect(lastCreate().body).toEqual({
+        movement_amplitude: 'small',
+        model: 'viduq3-pro',
+        duration: 6,
+        resolution: '1080p',
+        prompt: 'rain on a tin roof',
+        aspect_ratio: '9:16',
+        seed: 42,
+        audio: false,
+      });
+      expect((await balance()).quota).toBe(before.quota - 6 * PRICE['viduq3-pro']['1080p']);
+      await expectVideo(res.body.id);
     });
-    expect((await balance()).quota).toBe(before.quota - 4 * PRICE['viduq2-turbo']['1080p']);
-    await expectVideo(res.body.id);
-  });
 
-  it('text-to-video on /v1/video/generations: viduq3-pro with audio off, 9:16 at 1080p, seed and metadata passed as they are', async () => {
-    const before = await balance();
-    const res = await unified({
-      model: 'viduq3-pro',
-      prompt: 'rain on a tin roof',
-      duration: 6,
-      aspect_ratio: '9:16',
-      resolution: '1080p',
-      audio: false,
-      seed: 42,
-      metadata: { movement_amplitude: 'small' },
-    }).expect(200);
-    expect(lastCreate().body).toEqual({
-      movement_amplitude: 'small',
-      model: 'viduq3-pro',
-      duration: 6,
-      resolution: '1080p',
-      prompt: 'rain on a tin roof',
-      aspect_ratio: '9:16',
-      seed: 42,
-      audio: false,
+    it('image-to-video on /v1/video/generations with start and end frames: viduq2-pro on start-end2video, audio as bgm', async () => {
+      const res = await unified({
+        model: 'viduq2-pro',
+        prompt: 'the door opens',
+        input_reference: 'https://cdn.example.com/start.png',
+        last_frame: DATA_URI,
+        duration: 8,
+        audio: true,
+      }).expect(200);
+      expect(lastCreate().endpoint).toBe('start-end2video');
+      expect(lastCreate().body).toEqual({
+        model: 'viduq2-pro',
+        duration: 8,
+        resolution: '720p',
+        prompt: 'the door opens',
+        bgm: true,
+        images: ['https://cdn.example.com/start.png', DATA_URI],
+      });
+      await expectVideo(res.body.id);
     });
-    expect((await balance()).quota).toBe(before.quota - 6 * PRICE['viduq3-pro']['1080p']);
-    await expectVideo(res.body.id);
-  });
 
-  it('image-to-video on /v1/video/generations with start and end frames: viduq2-pro on start-end2video, audio as bgm', async () => {
-    const res = await unified({
-      model: 'viduq2-pro',
-      prompt: 'the door opens',
-      input_reference: 'https://cdn.example.com/start.png',
-      last_frame: DATA_URI,
-      duration: 8,
-      audio: true,
-    }).expect(200);
-    expect(lastCreate().endpoint).toBe('start-end2video');
-    expect(lastCreate().body).toEqual({
-      model: 'viduq2-pro',
-      duration: 8,
-      resolution: '720p',
-      prompt: 'the door opens',
-      bgm: true,
-      images: ['https://cdn.example.com/start.png', DATA_URI],
+    it('cancels a task Vidu has not started (POST .../cancel, refunded in full); a running one is a 409, Vidu not asked', async () => {
+      const before = await balance();
+      t.fake.scriptNext(['created']);
+      const queued = await flat({ model: 'viduq3-turbo', prompt: 'a kite', seconds: '5' }).expect(200);
+      const cancelled = await auth(t.gw.http.post(`/v1/video/generations/${queued.body.id}/cancel`)).expect(200);
+      expect(cancelled.body.data).toMatchObject({ status: 'FAILURE', fail_reason: 'cancelled by the client' });
+      const sent = t.fake.cancels().at(-1)!;
+      expect(sent.headers.authorization).toBe(`Token ${t.fake.apiKey}`);
+      expect(await balance()).toEqual(before);
+      expect(await ledgerOf(queued.body.id)).toEqual(['consume', 'refund']);
+
+      t.fake.scriptNext(['processing']);
+      const running = await flat({ model: 'viduq3-turbo', prompt: 'a kite', seconds: '5' }).expect(200);
+      t.gw.clock.advance(6_000);
+      await t.gw.sync();
+      const cancels = t.fake.cancels().length;
+      const refused = await auth(t.gw.http.post(`/v1/videos/${running.body.id}/cancel`)).expect(409);
+      expect(refused.body.error).toMatchObject({ code: 'cancel_not_supported' });
+      expect(t.fake.cancels()).toHaveLength(cancels);
     });
-    await expectVideo(res.body.id);
-  });
 
-  it.each([
-    ['flat', 'input_reference', { model: 'viduq2-pro', prompt: 'no image' }],
-    ['flat', 'seconds', { model: 'viduq3-pro', prompt: 'p', seconds: '17' }],
-    ['unified', 'duration', { model: 'viduq2-turbo', input_reference: DATA_URI, duration: 11 }],
-    ['unified', 'resolution', { model: 'viduq3-pro', prompt: 'p', resolution: '4k' }],
-    ['unified', 'aspect_ratio', { model: 'viduq3-pro', prompt: 'p', aspect_ratio: '21:9' }],
-    ['unified', 'aspect_ratio', { model: 'viduq3-turbo', input_reference: DATA_URI, aspect_ratio: '16:9' }],
-    ['flat', 'size', { model: 'viduq3-pro', prompt: 'p', size: '1000x1000' }],
-    ['unified', 'last_frame', { model: 'viduq3-pro', prompt: 'p', last_frame: DATA_URI }],
-    ['unified', 'negative_prompt', { model: 'viduq3-pro', prompt: 'p', negative_prompt: 'blur' }],
-    ['unified', 'metadata.callback_url', { model: 'viduq3-pro', prompt: 'p', metadata: { callback_url: 'https://x.example/cb' } }],
-    ['unified', 'audio', { model: 'viduq3-pro', prompt: 'p', audio: 'yes' }],
-    ['unified', 'input_reference', { model: 'viduq2-turbo', input_reference: 'data:image/gif;base64,R0lGODlh' }],
-    ['flat', 'prompt', { model: 'viduq3-turbo' }],
-  ])('refuses on %s a body with a bad %s (case %#), nothing charged or sent', async (form, param, body) => {
-    const before = await balance();
-    const creates = fake.creates.length;
-    const res = await (form === 'flat' ? flat(body) : unified(body)).expect(400);
-    if (form === 'flat') expect(res.body.error.param).toBe(param);
-    expect(res.body.error?.message ?? res.body.message).toContain(param);
-    expect(await balance()).toEqual(before);
-    expect(fake.creates.length).toBe(creates);
-  });
-
-  it.each([
-    ['a failure', 'InternalServiceFailure', 'generation failed: InternalServiceFailure: provider internal error'],
-    ['output moderation', 'CreationPolicyViolation', 'content moderation failed: CreationPolicyViolation'],
-  ])("refunds %s exactly once, failed with the gateway's words and never Vidu's text", async (_name, errCode, reason) => {
-    const before = await balance();
-    fake.scriptNext(['queueing', 'processing', { failed: errCode }]);
-    const res = await flat({ model: 'viduq3-turbo', prompt: 'a storm', seconds: '5' }).expect(200);
-    expect((await balance()).quota).toBeLessThan(before.quota);
-    await settle();
-    const failed = await flatTask(res.body.id);
-    expect(failed).toMatchObject({ status: 'failed', error: { message: reason } });
-    expect(JSON.stringify(failed)).not.toContain('10.0.0.7');
-    expect(await unifiedTask(res.body.id)).toMatchObject({ status: 'FAILURE', fail_reason: reason });
-    expect(await balance()).toEqual(before);
-    expect(await ledgerOf(res.body.id)).toEqual(['consume', 'refund']);
-  });
-
-  it('a submit Vidu refuses with AuditSubmitIllegal: the task is failed `content moderation failed`, refunded', async () => {
-    const before = await balance();
-    fake.failNextSubmit({ status: 400, reason: 'AuditSubmitIllegal' });
-    const res = await flat({ model: 'viduq3-turbo', prompt: 'something unsafe' }).expect(200);
-    expect(res.body.status).toBe('failed');
-    expect(await flatTask(res.body.id)).toMatchObject({ status: 'failed', error: { code: 'content_moderation_failed' } });
-    expect(await balance()).toEqual(before);
-    expect(await ledgerOf(res.body.id)).toEqual(['consume', 'refund']);
-  });
-
-  it('turns FieldInvalid into a 400 naming only the code, QuotaExceeded into a 429 with Retry-After, CreditInsufficient into a 503; none charged', async () => {
-    const before = await balance();
-    fake.failNextSubmit({ status: 400, reason: 'FieldInvalid' });
-    const bad = await flat({ model: 'viduq3-turbo', prompt: 'p' }).expect(400);
-    expect(bad.body.error.message).toBe('upstream rejected the request: FieldInvalid: a field is invalid');
-    fake.failNextSubmit({ status: 429, reason: 'QuotaExceeded', headers: { 'retry-after': '7' } });
-    const busy = await flat({ model: 'viduq3-turbo', prompt: 'p' }).expect(429);
-    expect(busy.headers['retry-after']).toBe('7');
-    fake.failNextSubmit({ status: 400, reason: 'CreditInsufficient' });
-    const broke = await flat({ model: 'viduq3-turbo', prompt: 'p' }).expect(503);
-    expect(broke.headers['retry-after']).toBeDefined();
-    expect(JSON.stringify([bad.body, busy.body, broke.body])).not.toMatch(/10\.0\.0\.9|account 42|simulated/);
-    expect(await balance()).toEqual(before);
-  });
-
-  it('cancels a task Vidu has not started (POST .../cancel, refunded in full); a running one is a 409, Vidu not asked', async () => {
-    const before = await balance();
-    fake.scriptNext(['created']);
-    const queued = await flat({ model: 'viduq3-turbo', prompt: 'a kite', seconds: '5' }).expect(200);
-    const cancelled = await auth(gw.http.post(`/v1/video/generations/${queued.body.id}/cancel`)).expect(200);
-    expect(cancelled.body.data).toMatchObject({ status: 'FAILURE', fail_reason: 'cancelled by the client' });
-    const sent = fake.cancels().at(-1)!;
-    expect(sent.headers.authorization).toBe(`Token ${fake.apiKey}`);
-    expect(await balance()).toEqual(before);
-    expect(await ledgerOf(queued.body.id)).toEqual(['consume', 'refund']);
-
-    fake.scriptNext(['processing']);
-    const running = await flat({ model: 'viduq3-turbo', prompt: 'a kite', seconds: '5' }).expect(200);
-    gw.clock.advance(6_000);
-    await gw.sync();
-    const cancels = fake.cancels().length;
-    const refused = await auth(gw.http.post(`/v1/videos/${running.body.id}/cancel`)).expect(409);
-    expect(refused.body.error).toMatchObject({ code: 'cancel_not_supported' });
-    expect(fake.cancels()).toHaveLength(cancels);
-  });
-
-  it('an operator adds viduq2 (text-to-video, bgm) as a catalog entry: it reaches Vidu as its entry and route say', async () => {
-    await gw.admin
-      .post('/api/admin/models', {
-        id: 'viduq2',
-        modes: ['text-to-video'],
-        durations: { min: 1, max: 10 },
-        default_duration: 4,
-        resolutions: ['540p', '720p'],
-        aspect_ratios: ['1:1', '16:9'],
-        audio: 'optional',
-        prices: [{ resolution: '*', unit: 'second', price: 300, audio_price: 300 }],
-        routes: [{ platform: 'vidu', upstream_model: 'viduq2', options: { audio_field: 'bgm' } }],
-      })
-      .expect(201);
-    const refused = await gw.admin
-      .post('/api/admin/models', {
-        id: 'viduq2-x',
-        modes: ['text-to-video'],
-        durations: [5],
-        default_duration: 5,
-        resolutions: ['720p'],
-        aspect_ratios: ['16:9'],
-        audio: 'none',
-        prices: [{ resolution: '*', unit: 'second', price: 300 }],
-        routes: [{ platform: 'vidu', upstream_model: 'viduq2', options: { audio_field: 'sound' } }],
-      })
-      .expect(400);
-    expect(JSON.stringify(refused.body)).toContain('audio_field');
-    const channels = (await gw.admin.get('/api/admin/channels').expect(200)).body.data as Array<{ id: number; name: string }>;
-    const channel = channels.find((c) => c.name === 'vidu-main')!;
-    await gw.admin.patch(`/api/admin/channels/${channel.id}`, { models: [...MODELS, 'viduq2'] }).expect(200);
-    const before = await balance();
-    const res = await unified({ model: 'viduq2', prompt: 'a red kite', audio: true }).expect(200);
-    expect(lastCreate().body).toEqual({
-      model: 'viduq2',
-      duration: 4,
-      resolution: '540p',
-      prompt: 'a red kite',
-      aspect_ratio: '1:1',
-      bgm: true,
+    it('an operator adds viduq2 (text-to-video, bgm) as a catalog entry: it reaches Vidu as its entry and route say', async () => {
+      await t.gw.admin
+        .post('/api/admin/models', {
+          id: 'viduq2',
+          modes: ['text-to-video'],
+          durations: { min: 1, max: 10 },
+          default_duration: 4,
+          resolutions: ['540p', '720p'],
+          aspect_ratios: ['1:1', '16:9'],
+          audio: 'optional',
+          prices: [{ resolution: '*', unit: 'second', price: 300, audio_price: 300 }],
+          routes: [{ platform: 'vidu', upstream_model: 'viduq2', options: { audio_field: 'bgm' } }],
+        })
+        .expect(201);
+      const refused = await t.gw.admin
+        .post('/api/admin/models', {
+          id: 'viduq2-x',
+          modes: ['text-to-video'],
+          durations: [5],
+          default_duration: 5,
+          resolutions: ['720p'],
+          aspect_ratios: ['16:9'],
+          audio: 'none',
+          prices: [{ resolution: '*', unit: 'second', price: 300 }],
+          routes: [{ platform: 'vidu', upstream_model: 'viduq2', options: { audio_field: 'sound' } }],
+        })
+        .expect(400);
+      expect(JSON.stringify(refused.body)).toContain('audio_field');
+      const channels = (await t.gw.admin.get('/api/admin/channels').expect(200)).body.data as Array<{ id: number; name: string }>;
+      const channel = channels.find((c) => c.name === 'vidu-main')!;
+      await t.gw.admin.patch(`/api/admin/channels/${channel.id}`, { models: [...MODELS, 'viduq2'] }).expect(200);
+      const before = await balance();
+      const res = await unified({ model: 'viduq2', prompt: 'a red kite', audio: true }).expect(200);
+      expect(lastCreate().body).toEqual({
+        model: 'viduq2',
+        duration: 4,
+        resolution: '540p',
+        prompt: 'a red kite',
+        aspect_ratio: '1:1',
+        bgm: true,
+      });
+      expect((await balance()).quota).toBe(before.quota - 4 * 300);
+      await expectVideo(res.body.id);
     });
-    expect((await balance()).quota).toBe(before.quota - 4 * 300);
-    await expectVideo(res.body.id);
-  });
 
-  it("lists the family with Vidu's host, and refuses a channel key pasted with its scheme", async () => {
-    const platforms = (await gw.admin.get('/api/admin/platforms').expect(200)).body.data as Array<Record<string, unknown>>;
-    expect(platforms.find((p) => p.platform === 'vidu')).toMatchObject({
-      label: { en: 'Vidu', 'zh-CN': 'Vidu 生数' },
-      models: MODELS,
-      default_base_url: 'https://api.vidu.com',
+    it('refuses a channel key pasted with its scheme', async () => {
+      const res = await t.gw.admin
+        .post('/api/admin/channels', {
+          name: 'vidu-pasted',
+          platform: 'vidu',
+          base_url: 'https://api.vidu.com',
+          api_key: 'Token vda_abc123',
+          models: MODELS,
+        })
+        .expect(400);
+      expect(res.body.error).toMatchObject({ param: 'api_key' });
+      expect(res.body.error.message).not.toContain('vda_abc123');
+      // The emulator, like Vidu, refuses a Bearer key.
+      const bearer = await fetch(`${t.fake.url}/ent/v2/tasks/1/creations`, { headers: { authorization: `Bearer ${t.fake.apiKey}` } });
+      expect(bearer.status).toBe(401);
     });
-    const res = await gw.admin
-      .post('/api/admin/channels', {
-        name: 'vidu-pasted',
-        platform: 'vidu',
-        base_url: 'https://api.vidu.com',
-        api_key: 'Token vda_abc123',
-        models: MODELS,
-      })
-      .expect(400);
-    expect(res.body.error).toMatchObject({ param: 'api_key' });
-    expect(res.body.error.message).not.toContain('vda_abc123');
-    // The emulator, like Vidu, refuses a Bearer key.
-    const bearer = await fetch(`${fake.url}/ent/v2/tasks/1/creations`, { headers: { authorization: `Bearer ${fake.apiKey}` } });
-    expect(bearer.status).toBe(401);
-  });
+  },
 });
 
 describeOnSqlite('vidu family: the embedded simulator', (kind) => {

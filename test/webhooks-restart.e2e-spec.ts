@@ -3,6 +3,7 @@ import { AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulato
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
 import { databaseKinds, FreshDatabase, freshDatabase, queryDatabase } from './support/test-databases';
+import { until } from './support/until';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 async function call(gateway: GatewayProcess, token: string, method: string, path: string, body?: unknown): Promise<any> {
@@ -13,16 +14,6 @@ async function call(gateway: GatewayProcess, token: string, method: string, path
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.json();
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** The outbox survives a crash: a task's end, marked by the move that ended it, is published and delivered by the next process. */
@@ -91,7 +82,7 @@ describe('webhooks across a kill -9', () => {
 
       const second = await startGatewayProcess({ ...env, WEBHOOK_DELIVERY_INTERVAL_MS: '200' });
       started.push(second);
-      const [event] = await until('the event', async () => (receiver.received.length ? receiver.received : null));
+      const [event] = await until('the event', () => receiver.received, { done: (received) => received.length > 0 });
       expect(event.json).toMatchObject({ object: 'event', type: 'video.completed', data: { id: task.id, status: 'completed' } });
       await new OpenAI({ apiKey: 'unused' }).webhooks.verifySignature(event.body, receiver.headersOf(event), endpoint.secret);
       await until(

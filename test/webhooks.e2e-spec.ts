@@ -5,6 +5,7 @@ import { TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
 import { startWebhookGateway, WebhookGateway } from './support/webhook-gateway';
 import { eventsFor, ReceivedWebhook } from './support/webhook-receiver';
+import { until } from './support/until';
 
 /** Webhooks as an integrator sees them: endpoints on /v1/webhooks, signed events at a receiver on loopback. */
 describeEachDatabase('webhooks', (kind) => {
@@ -29,10 +30,6 @@ describeEachDatabase('webhooks', (kind) => {
   const unifiedTask = (key: string, fail = false) => hooks.unifiedTask(key, {}, fail);
   /** Runs the task sync until every task has had its poll (families A and B poll within 10 s). */
   const finishTasks = () => hooks.finishTasks();
-  const until = async (condition: () => boolean) => {
-    while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
-  };
-
   beforeAll(async () => {
     hooks = await startWebhookGateway(kind);
     ({ gw, customer } = hooks);
@@ -321,7 +318,10 @@ describeEachDatabase('webhooks', (kind) => {
     hanging.hang = true;
     const endpoint = await register(customer.key, hanging.url);
     const calls = Promise.all(Array.from({ length: 100 }, () => as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`)));
-    await until(() => hanging.received.length > 0);
+    await until('a first test event at the hanging endpoint', () => hanging.received.length, {
+      done: (received) => received > 0,
+      timeoutMs: 120_000,
+    });
     // A delivery round while the test events hang: it must not take them over.
     const round = deliver();
     const answers = await calls;
@@ -397,12 +397,14 @@ describeEachDatabase('webhooks', (kind) => {
     const first = await flatTask(customer.key);
     await finishTasks();
     const round = deliver();
-    await until(() => hanging.received.length === 1 && healthy.received.length === 1);
+    await until('one event at each endpoint', () => [hanging.received.length, healthy.received.length], {
+      done: ([atHanging, atHealthy]) => atHanging === 1 && atHealthy === 1,
+    });
     // A task ends while the hanging endpoint still holds its attempt: the healthy endpoint gets it all the same.
     const second = await unifiedTask(customer.key);
     await finishTasks();
     await publish();
-    await until(() => healthy.received.length === 2);
+    await until('both events at the healthy endpoint', () => healthy.received.length, { done: (received) => received === 2 });
     expect(healthy.received.map((event) => event.json.data.id)).toEqual([first, second]);
     const [stuckAttempt] = (await as(customer.key).get(`/v1/webhooks/${stuck.id}/deliveries`).expect(200)).body.data.filter(
       (row: any) => row.task_id === first,

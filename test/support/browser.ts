@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, BrowserContext, chromium, ConsoleMessage, Page } from 'playwright-core';
 import type { TestGateway } from './gateway';
+import { until } from './until';
 
 /** Screenshots of browser test runs (git-ignored). */
 export const ARTIFACTS_DIR = join(__dirname, '..', '..', 'test-artifacts');
@@ -152,19 +153,17 @@ export function horizontalOverflow(page: Page): Promise<number> {
 
 /** Waits until a locator's text matches (the console updates asynchronously). */
 export async function expectText(locator: ReturnType<Page['locator']>, expected: string | RegExp, timeout = 5_000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  let last = '';
-  while (Date.now() < deadline) {
-    last = (
+  const text = async () =>
+    (
       (await locator
         .first()
         .textContent({ timeout })
         .catch(() => '')) ?? ''
     ).replace(/\s+/g, ' ');
-    if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`expected ${String(expected)} in "${last}"`);
+  await until(`${String(expected)} in the page`, text, {
+    done: (shown) => (typeof expected === 'string' ? shown.includes(expected) : expected.test(shown)),
+    timeoutMs: timeout,
+  });
 }
 
 /** Page errors, ignoring the 401 the console's own "am I signed in?" check logs when signed out. */

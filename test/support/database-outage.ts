@@ -2,6 +2,7 @@ import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './alp
 import { ADMIN_TOKEN, startGateway, TestGateway } from './gateway';
 import { freshProxiedDatabase, TcpProxy } from './tcp-proxy';
 import type { DatabaseKind, FreshDatabase } from './test-databases';
+import { until } from './until';
 
 /** What a request to a gateway got while its database was away (or after). */
 export interface OutageAnswer {
@@ -42,11 +43,11 @@ export function gatewayCaller(target: () => { url: string; key: string }, answer
 
 /** The pool reconnects on its own: waits until /health answers 200 again (within `withinMs`). */
 export async function waitUntilHealthy(call: GatewayCall, withinMs = 20_000): Promise<void> {
-  const deadline = Date.now() + withinMs;
-  while ((await call('GET', '/health').catch(() => ({ status: 0 }))).status !== 200) {
-    if (Date.now() > deadline) throw new Error('the gateway did not recover');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await until('the gateway to recover (/health 200)', () => call('GET', '/health').catch(() => ({ status: 0 })), {
+    done: (health) => health.status === 200,
+    timeoutMs: withinMs,
+    everyMs: 250,
+  });
 }
 
 /** A gateway on a fresh database it reaches through a proxy the test can cut or freeze, with a channel on a fake family A. */

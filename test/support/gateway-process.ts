@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { until } from './until';
 
 export interface GatewayProcess {
   url: string;
@@ -17,20 +18,6 @@ export interface GatewayProcess {
 }
 
 const ROOT = join(__dirname, '..', '..');
-
-/**
- * Polls `probe` every `everyMs` until it answers something other than undefined, and returns that;
- * throws after `timeoutMs` (generous: a busy machine is slow, never wrong).
- */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -79,20 +66,20 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  const healthy = async () => {
     if (child.exitCode !== null) throw new Error(`gateway process exited early (${child.exitCode}):\n${output}`);
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`gateway process did not become healthy:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Refused: not listening yet.
+    return fetch(`${url}/health`).then(
+      (res) => res.ok,
+      () => false,
+    );
+  };
+  try {
+    await until('the gateway process to answer /health', healthy, { timeoutMs: 60_000, everyMs: 200 });
+  } catch (error) {
+    if (child.exitCode !== null) throw error;
+    child.kill('SIGKILL');
+    throw new Error(`gateway process did not become healthy:\n${output}`, { cause: error });
   }
   return {
     url,

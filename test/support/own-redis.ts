@@ -1,14 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { Socket } from 'node:net';
+import { until } from './until';
 
 /** Milliseconds until `check` holds (polled every 25 ms), or throws after `timeoutMs`. */
 export async function timeUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
   const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await until(what, check, { timeoutMs, everyMs: 25 });
+  return Date.now() - started;
 }
 
 /** True when something accepts TCP connections at the URL's host and port. */
