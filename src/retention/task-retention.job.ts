@@ -9,9 +9,9 @@ import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import { StoredVideoRemover } from '../storage/stored-video-remover.service';
 import { VideoArchiveRepository } from '../storage/video-archive.repository';
 import type { TaskEntity } from '../tasks/task.entity';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskSweepRepository } from '../tasks/repositories/task-sweep.repository';
 import { TaskCallbackRepository } from '../webhooks/task-callback.repository';
-import { WebhookDeliveryRepository } from '../webhooks/webhook-delivery.repository';
+import { WebhookSweepRepository } from '../webhooks/webhook-sweep.repository';
 import { WebhookOutboxRepository } from '../webhooks/webhook-outbox.repository';
 import { HousekeepingStats } from '../housekeeping/housekeeping-stats.service';
 
@@ -42,11 +42,11 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskSweepRepository,
     private readonly remover: StoredVideoRemover,
     private readonly archives: VideoArchiveRepository,
     private readonly outbox: WebhookOutboxRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookSweepRepository,
     private readonly callbacks: TaskCallbackRepository,
     private readonly transactions: TransactionRunner,
     private readonly stats: HousekeepingStats,

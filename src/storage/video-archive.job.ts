@@ -8,7 +8,7 @@ import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import type { TaskEntity } from '../tasks/task.entity';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskReadRepository } from '../tasks/repositories/task-read.repository';
 import { ProviderVideoError, ProviderVideoSource } from './provider-video-source.service';
 import { ThumbnailMaker } from './thumbnail-maker';
 import { OutputExpiry } from './output-expiry';
@@ -71,7 +71,7 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(VIDEO_STORE) private readonly store: VideoStore | null,
     private readonly archives: VideoArchiveRepository,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskReadRepository,
     private readonly provider: ProviderVideoSource,
     private readonly keys: VideoObjectKeys,
     private readonly thumbnails: ThumbnailMaker,

@@ -16,7 +16,7 @@ import { estimatedProgress } from './poll-progress';
 import { PollReleaseBuffer } from './poll-release-buffer';
 import { isUnknownTask } from './provider-cancel';
 import { TaskEntity } from './task.entity';
-import { TaskRepository } from './task.repository';
+import { TaskLeaseRepository } from './repositories/task-lease.repository';
 import { pollIntervalFor } from './poll-interval';
 import { isBeingResubmitted } from './retry/being-resubmitted';
 import { ProviderRetry } from './retry/provider-retry.service';
@@ -63,7 +63,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskLeaseRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly submitter: HandToProvider,
     private readonly families: FamilyRegistry,

@@ -21,9 +21,14 @@ import { TaskCancelService } from './task-cancel.service';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import { TaskEndHooks } from './task-end-hooks';
+import { TaskLeaseRepository } from './repositories/task-lease.repository';
+import { TaskReadRepository } from './repositories/task-read.repository';
+import { TaskStateRepository } from './repositories/task-state.repository';
+import { TaskStatsRepository } from './repositories/task-stats.repository';
+import { TaskSubmitRepository } from './repositories/task-submit.repository';
+import { TaskSweepRepository } from './repositories/task-sweep.repository';
 import { TaskMetrics } from './task-metrics.service';
 import { TaskQueries } from './task-queries.service';
-import { TaskRepository } from './task.repository';
 import { TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
 import { TaskSyncService } from './task-sync.service';
@@ -42,7 +47,12 @@ import { TaskHousekeeping } from './task-housekeeping';
     HousekeepingModule,
   ],
   providers: [
-    TaskRepository,
+    TaskReadRepository,
+    TaskStatsRepository,
+    TaskSubmitRepository,
+    TaskStateRepository,
+    TaskLeaseRepository,
+    TaskSweepRepository,
     TaskQueries,
     TaskMetrics,
     TaskEndHooks,
@@ -66,7 +76,9 @@ import { TaskHousekeeping } from './task-housekeeping';
   ],
   exports: [
     TaskQueries,
-    TaskRepository,
+    TaskReadRepository,
+    TaskStateRepository,
+    TaskSweepRepository,
     TaskMetrics,
     SubmitPipeline,
     TaskEndHooks,

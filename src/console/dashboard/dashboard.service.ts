@@ -13,14 +13,14 @@ import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.serv
 import { UpstreamCallStatsQueries } from '../../upstream/upstream-call-stats-queries.service';
 import { providerUsageUsd } from '../../upstream/provider-usage';
 import { percentileFromBuckets } from '../../upstream/upstream-latency-buckets';
-import { WebhookDeliveryRepository } from '../../webhooks/webhook-delivery.repository';
+import { WebhookDeliveryLogRepository } from '../../webhooks/webhook-delivery-log.repository';
 import { WebhookEndpointRepository } from '../../webhooks/webhook-endpoint.repository';
 import { STUCK_AFTER_MS } from '../admin-tasks.controller';
 import { toCurrencyView } from '../currency.view';
 import { bucketWindow, DashboardRange } from './dashboard-range';
 import type { DashboardChannelDto, DashboardDto, DashboardModelDto, DashboardUpstreamDto } from './dashboard.dto';
 
-/** The task statuses, and a client's cancel apart from FAILURE (TaskRepository's outcome). */
+/** The task statuses, and a client's cancel apart from FAILURE (TaskStatsRepository's outcome). */
 const STATUSES: Array<TaskStatus | 'CANCELLED'> = [
   'SUBMITTING',
   'NOT_START',
@@ -55,7 +55,7 @@ export class DashboardService {
     private readonly calls: UpstreamCallRecorder,
     private readonly breakers: ChannelBreakers,
     private readonly endpoints: WebhookEndpointRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryLogRepository,
     private readonly archives: VideoArchiveRepository,
     private readonly archiveJob: VideoArchiveJob,
     private readonly housekeeping: HousekeepingStats,

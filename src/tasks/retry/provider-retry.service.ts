@@ -11,7 +11,8 @@ import { DispatchPlanner } from '../dispatch/dispatch-planner.service';
 import { HandToProvider } from '../submit/hand-to-provider';
 import { channelNamed } from '../submit/submit-attempts';
 import type { TaskEntity } from '../task.entity';
-import { TaskRepository } from '../task.repository';
+import { TaskReadRepository } from '../repositories/task-read.repository';
+import { TaskStateRepository } from '../repositories/task-state.repository';
 import { canMove } from '../task-status';
 import { PollPlan, TaskTransitionsService } from '../task-transitions.service';
 import { RETRY_INTERRUPTED } from './being-resubmitted';
@@ -34,7 +35,8 @@ export class ProviderRetry {
     private readonly families: FamilyRegistry,
     private readonly planner: DispatchPlanner,
     private readonly transactions: TransactionRunner,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskStateRepository,
+    private readonly reads: TaskReadRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly submitter: HandToProvider,
     private readonly clock: Clock,
@@ -125,7 +127,14 @@ export class ProviderRetry {
 
   private endsFor(reason: string): RetryEnds {
     return new RetryEnds(
-      { transactions: this.transactions, tasks: this.tasks, transitions: this.transitions, clock: this.clock, logger: this.logger },
+      {
+        transactions: this.transactions,
+        tasks: this.tasks,
+        reads: this.reads,
+        transitions: this.transitions,
+        clock: this.clock,
+        logger: this.logger,
+      },
       reason,
     );
   }

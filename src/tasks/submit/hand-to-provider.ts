@@ -15,7 +15,8 @@ import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.serv
 import { SubmitLease } from '../submit-lease';
 import type { TaskEntity } from '../task.entity';
 import type { TaskStatus } from '../task-status';
-import { TaskRepository } from '../task.repository';
+import { TaskStateRepository } from '../repositories/task-state.repository';
+import { TaskSubmitRepository } from '../repositories/task-submit.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
 import { Admitted, Candidate, onOneRoute, PlannedRoute, storedRoute, walkPlan } from '../dispatch/dispatch-plan';
 import type { Admission } from '../../upstream/breaker/channel-breakers.service';
@@ -48,7 +49,8 @@ export class HandToProvider {
 
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskStateRepository,
+    private readonly submits: TaskSubmitRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly settlement: SubmitSettlement,
     private readonly channels: ChannelsService,
@@ -98,7 +100,7 @@ export class HandToProvider {
     const owner = task.leaseOwner ?? this.instanceId;
     const lease = new SubmitLease(
       this.config.taskLeaseMs,
-      () => this.tasks.extendSubmitLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs, ends.status),
+      () => this.submits.extendSubmitLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs, ends.status),
       (error) => this.logger.warn(`lease heartbeat of ${task.taskId} failed: ${(error as Error)?.message ?? error}`),
     );
     try {

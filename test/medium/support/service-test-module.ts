@@ -35,7 +35,12 @@ import { JobMetrics } from '../../../src/jobs/job-metrics.service';
 import { JobRunner } from '../../../src/jobs/job-runner.service';
 import { MetricsRegistry } from '../../../src/metrics/metrics-registry';
 import { TaskMetrics } from '../../../src/tasks/task-metrics.service';
-import { TaskRepository } from '../../../src/tasks/task.repository';
+import { TaskLeaseRepository } from '../../../src/tasks/repositories/task-lease.repository';
+import { TaskReadRepository } from '../../../src/tasks/repositories/task-read.repository';
+import { TaskStateRepository } from '../../../src/tasks/repositories/task-state.repository';
+import { TaskStatsRepository } from '../../../src/tasks/repositories/task-stats.repository';
+import { TaskSubmitRepository } from '../../../src/tasks/repositories/task-submit.repository';
+import { TaskSweepRepository } from '../../../src/tasks/repositories/task-sweep.repository';
 import { TaskEntity } from '../../../src/tasks/task.entity';
 import { TaskEventEntity } from '../../../src/tasks/task-event.entity';
 import type { TaskStatus } from '../../../src/tasks/task-status';
@@ -225,7 +230,15 @@ export interface ServiceTestContext {
   transitions: TaskTransitionsService;
   router: ChannelRouter;
   breakers: ChannelBreakers;
-  tasks: TaskRepository;
+  /** The task repositories, by job. */
+  tasks: {
+    reads: TaskReadRepository;
+    stats: TaskStatsRepository;
+    submits: TaskSubmitRepository;
+    states: TaskStateRepository;
+    leases: TaskLeaseRepository;
+    sweeps: TaskSweepRepository;
+  };
   adapter: FakeAdapter;
   pipeline: SubmitPipeline;
   sync: TaskSyncService;
@@ -316,7 +329,12 @@ export async function createServiceTestModule(
       PricingService,
       CatalogRepository,
       CatalogService,
-      TaskRepository,
+      TaskReadRepository,
+      TaskStatsRepository,
+      TaskSubmitRepository,
+      TaskStateRepository,
+      TaskLeaseRepository,
+      TaskSweepRepository,
       TaskMetrics,
       TaskEndHooks,
       TaskSubmitFields,
@@ -366,7 +384,14 @@ export async function createServiceTestModule(
     transitions: module.get(TaskTransitionsService),
     router: module.get(ChannelRouter),
     breakers: module.get(ChannelBreakers),
-    tasks: module.get(TaskRepository),
+    tasks: {
+      reads: module.get(TaskReadRepository),
+      stats: module.get(TaskStatsRepository),
+      submits: module.get(TaskSubmitRepository),
+      states: module.get(TaskStateRepository),
+      leases: module.get(TaskLeaseRepository),
+      sweeps: module.get(TaskSweepRepository),
+    },
     adapter: module.get(FakeAdapter),
     pipeline: module.get(SubmitPipeline),
     sync: module.get(TaskSyncService),
