@@ -10,6 +10,8 @@ import { DispatchPlanner } from './dispatch/dispatch-planner.service';
 import { PendingSubmitWrites } from './pending-submit-writes';
 import { HandToProvider } from './submit/hand-to-provider';
 import { SubmitAttempts } from './submit/submit-attempts';
+import { SubmitChannelReports } from './submit/submit-channel-reports';
+import { SubmitLeases } from './submit/submit-leases';
 import { SubmitHold } from './submit/submit-hold';
 import { SubmitIdempotency } from './submit/submit-idempotency';
 import { SubmitSettlement } from './submit/submit-settlement';
@@ -62,6 +64,8 @@ import { TaskHousekeeping } from './task-housekeeping';
     SubmitIdempotency,
     SubmitHold,
     SubmitSettlement,
+    SubmitLeases,
+    SubmitChannelReports,
     HandToProvider,
     SubmitAttempts,
     TaskSubmitService,

@@ -52,6 +52,8 @@ import { ProviderCancel } from '../../../src/tasks/provider-cancel';
 import { HandToProvider } from '../../../src/tasks/submit/hand-to-provider';
 import { DispatchPlanner } from '../../../src/tasks/dispatch/dispatch-planner.service';
 import { SubmitAttempts } from '../../../src/tasks/submit/submit-attempts';
+import { SubmitChannelReports } from '../../../src/tasks/submit/submit-channel-reports';
+import { SubmitLeases } from '../../../src/tasks/submit/submit-leases';
 import { RedisConnection } from '../../../src/shared-state/redis-connection.service';
 import { BreakerStates } from '../../../src/upstream/breaker/breaker-states.service';
 import { ChannelBreakers } from '../../../src/upstream/breaker/channel-breakers.service';
@@ -344,6 +346,8 @@ export async function createServiceTestModule(
       SubmitIdempotency,
       SubmitHold,
       SubmitSettlement,
+      SubmitLeases,
+      SubmitChannelReports,
       HandToProvider,
       SubmitAttempts,
       TaskSubmitService,
