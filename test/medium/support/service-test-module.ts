@@ -66,6 +66,7 @@ import { ProviderRetry } from '../../../src/tasks/retry/provider-retry.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
 import { ChannelSecretBox } from '../../../src/upstream/channel-secret-box';
 import { ChannelsService } from '../../../src/upstream/channels.service';
+import { ChannelUrlCheck } from '../../../src/upstream/channel-url-check';
 import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-recorder.service';
 import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
 import { TaskSubmitFields } from '../../../src/tasks/task-submit-fields';
@@ -359,6 +360,7 @@ export async function createServiceTestModule(
       ChannelSecretBox,
       ChannelRepository,
       UpstreamCallStatsRepository,
+      ChannelUrlCheck,
       ChannelsService,
       ChannelRequestCounter,
       ChannelRouter,
