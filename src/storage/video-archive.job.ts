@@ -54,6 +54,9 @@ export interface ArchiveClaim {
  * task stays SUCCESS with archive `failed` (and its content keeps coming from the provider).
  * Short-lived outputs (an adapter's `outputExpiresAfterMs`) go first: a task's end wakes the job,
  * its claim takes them before other work, and a try that fails past their expiry is the last.
+ * Why 13 constructor dependencies: a leased job (runner, instance id, config, clock, the task-end hook that wakes it)
+ * over one archive's steps (its claim, the task, the provider's or store's copy, the object key, the thumbnail, a
+ * short-lived output's expiry, the expired-output transition), each used once in the copy; a split would pass them on.
  */
 @Injectable()
 export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {

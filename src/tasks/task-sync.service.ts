@@ -49,6 +49,9 @@ interface SyncRound {
  * concurrently within a global bound and each channel's `max_concurrency`, and applies each outcome
  * in one compare-and-set write that also schedules the next poll and frees the lease. Transport
  * trouble backs off with jitter and never fails a task by itself; only `TASK_TIMEOUT_MS` does.
+ * Why 12 constructor dependencies: a leased job (runner, instance id, config, clock, its lease repository) whose round
+ * meets every end a poll can have (the transitions, the resubmit, the provider retry, the family's adapter, the
+ * channel, its call statistics, the metrics); each is one line of the round, and splitting the round would only pass them on.
  */
 @Injectable()
 export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
