@@ -25,6 +25,8 @@ import { RetryEnds } from './retry-ends';
  * under the sync's lease on it, keeping its id and its one charge. The decision is written first (in
  * the poll's compare-and-set: running, no provider id, one retry more, the failed attempt in the
  * timeline), so a crash before the new provider answered leaves a task the next claim resumes.
+ * Why 9 constructor dependencies: the task repositories are split by job, and the retry both changes the task's state
+ * and re-reads it after a hand-over (two of them), besides the plan, the hand-over and the transitions.
  */
 @Injectable()
 export class ProviderRetry {

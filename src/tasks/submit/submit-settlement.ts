@@ -24,6 +24,8 @@ import { isStarted, SUBMIT_UNCONFIRMED, SubmitInterruptedError } from './submit-
  * The last step of a submit: the provider accepted the task (it becomes visible and its hold its
  * charge, in one transaction), or the submit lost its task to a takeover (whoever took it decides),
  * or the client was answered 503 (the task is refused once the database answers again).
+ * Why 10 constructor dependencies: the task repositories are split by job, and the settlement uses three of them (the
+ * state change, the submit's acceptance, the re-read after a takeover) besides the ledger, the pending writes and the cancel.
  */
 @Injectable()
 export class SubmitSettlement {
