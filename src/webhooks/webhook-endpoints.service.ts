@@ -17,7 +17,9 @@ import { newWebhookSecret, WebhookSecretBox } from './webhook-secret-box';
 /** Endpoints an account may have. */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
 
-/** An account's endpoints: register (the secret shown once), list, remove, test, their deliveries, resend, enable again. * Why 9 constructor dependencies: the attempts' repositories are split by job, and this service both lists an
+/**
+ * An account's endpoints: register (the secret shown once), list, remove, test, their deliveries, resend, enable again.
+ * Why 9 constructor dependencies: the attempts' repositories are split by job, and this service both lists an
  * endpoint's attempts and queues a test or a resend (two of them), besides the endpoints, the delivery job and the secrets.
  */
 @Injectable()
