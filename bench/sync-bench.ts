@@ -6,7 +6,7 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { TaskRepository } from '../src/tasks/task.repository';
+import { TaskLeaseRepository } from '../src/tasks/repositories/task-lease.repository';
 import { startBenchGateway } from './bench-gateway';
 import { insertTasksInFlight } from './bench-tasks';
 
@@ -59,7 +59,7 @@ export async function runSyncBench(tasks: number, databaseUrl?: string, measureM
     await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS + 1000));
     await fetch(`${gateway.upstreamUrl}/reset`);
     const queries = countQueries(dataSource);
-    const repository = app.get(TaskRepository);
+    const repository = app.get(TaskLeaseRepository);
     let maxLag = 0;
     const started = Date.now();
     while (Date.now() - started < measureMs) {

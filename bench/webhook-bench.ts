@@ -7,7 +7,7 @@
  */
 import 'reflect-metadata';
 import { DataSource } from 'typeorm';
-import { TaskRepository } from '../src/tasks/task.repository';
+import { TaskLeaseRepository } from '../src/tasks/repositories/task-lease.repository';
 import { WebhookEndpointsService } from '../src/webhooks/webhook-endpoints.service';
 import { startBenchGateway } from './bench-gateway';
 import { FIRST_VIDEO_ID, insertTasksInFlight } from './bench-tasks';
@@ -54,7 +54,7 @@ export async function runWebhookBench(webhooks: boolean, tasks = 10_000, databas
     await fetch(`${gateway.upstreamUrl}/reset`);
     const started = Date.now();
     await fetch(`${gateway.upstreamUrl}/finish?from=${FIRST_VIDEO_ID}&count=${tasks}&over=${FINISH_OVER_MS}`, { method: 'POST' });
-    const repository = app.get(TaskRepository);
+    const repository = app.get(TaskLeaseRepository);
     let maxLag = 0;
     let endedAt = 0;
     let measuredPolls = 0;

@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { TaskRepository } from '../src/tasks/task.repository';
+import { TaskLeaseRepository } from '../src/tasks/repositories/task-lease.repository';
 import { alphaChannelBody, fakePng, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
@@ -300,7 +300,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     const taskId = await recorded(userId);
     // Another instance takes the task over (as it would after a long stall of this one), and its sync settles it.
     const far = gw.clock.now() + 10 * LEASE_MS;
-    const stolen = await gw.app.get(TaskRepository).claimDueTasks('other-instance#1', far, far + LEASE_MS, 50, ['SUBMITTING']);
+    const stolen = await gw.app.get(TaskLeaseRepository).claimDueTasks('other-instance#1', far, far + LEASE_MS, 50, ['SUBMITTING']);
     expect(stolen.map((task) => task.taskId)).toEqual([taskId]);
     gw.clock.advance(12 * LEASE_MS);
     await gw.sync();
@@ -331,7 +331,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     const pending = start(post('/v1/videos', key, { model: 'alpha/v5', prompt: 'taken over' }, 'a-taken-over'));
     const taskId = await recorded(userId);
     const far = gw.clock.now() + 10 * LEASE_MS;
-    await gw.app.get(TaskRepository).claimDueTasks('other-instance#2', far, far + LEASE_MS, 50, ['SUBMITTING']);
+    await gw.app.get(TaskLeaseRepository).claimDueTasks('other-instance#2', far, far + LEASE_MS, 50, ['SUBMITTING']);
     gw.clock.advance(12 * LEASE_MS);
     await gw.sync();
     const res = await pending;
@@ -361,7 +361,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     const pending = start(post('/v1/videos', key, { model: 'alpha/v5', prompt: 'taken over, no key' }));
     const taskId = await recorded(userId);
     const far = gw.clock.now() + 10 * LEASE_MS;
-    await gw.app.get(TaskRepository).claimDueTasks('other-instance#3', far, far + LEASE_MS, 50, ['SUBMITTING']);
+    await gw.app.get(TaskLeaseRepository).claimDueTasks('other-instance#3', far, far + LEASE_MS, 50, ['SUBMITTING']);
     gw.clock.advance(12 * LEASE_MS);
     const resubmitting = gw.sync();
     const res = await pending;

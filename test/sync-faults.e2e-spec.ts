@@ -1,5 +1,5 @@
 import { AlphaApiClient } from '../src/families/alpha/alpha-api.client';
-import { TaskRepository } from '../src/tasks/task.repository';
+import { TaskLeaseRepository } from '../src/tasks/repositories/task-lease.repository';
 import { AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
@@ -94,7 +94,7 @@ describeEachDatabase('task sync: upstream faults, timeouts, leases, metrics', (k
     const { key } = await gw.createCustomer({ quota: PRICE });
     fake.scriptNext([1]);
     const [id] = await submit(key, 1);
-    const repository = gw.app.get(TaskRepository);
+    const repository = gw.app.get(TaskLeaseRepository);
     const now = gw.clock.now() + 4000;
     const stolen = await repository.claimDueTasks('dead-instance#1', now, now + 60_000, 10);
     expect(stolen.map((task) => task.taskId)).toContain(id);

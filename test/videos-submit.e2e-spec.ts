@@ -1,4 +1,4 @@
-import { TaskRepository } from '../src/tasks/task.repository';
+import { TaskReadRepository } from '../src/tasks/repositories/task-read.repository';
 import { AlphaFamilyModule } from '../src/families/alpha/alpha-family.module';
 import { StagedImageInputs } from '../src/families/shared/staged-image-inputs.service';
 import { alphaChannelBody, fakePng, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
@@ -48,7 +48,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
   beforeEach(() => fake.reset());
 
   const submit = (key: string, body: object) => gw.http.post('/v1/videos').set('Authorization', `Bearer ${key}`).send(body);
-  const storedTask = (taskId: string) => gw.app.get(TaskRepository).findByTaskId(taskId);
+  const storedTask = (taskId: string) => gw.app.get(TaskReadRepository).findByTaskId(taskId);
 
   it('submits text-to-video: charges the quoted price, answers the flat form, forwards every field', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });

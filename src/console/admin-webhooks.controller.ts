@@ -2,7 +2,7 @@ import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminGuard } from '../auth/admin.guard';
 import { AdminFailingEndpointListDto } from '../webhooks/dto/webhook.dto';
-import { WebhookDeliveryRepository } from '../webhooks/webhook-delivery.repository';
+import { WebhookDeliveryLogRepository } from '../webhooks/webhook-delivery-log.repository';
 import { WebhookEndpointRepository } from '../webhooks/webhook-endpoint.repository';
 import { toFailingEndpointView } from '../webhooks/webhook.views';
 
@@ -13,7 +13,7 @@ import { toFailingEndpointView } from '../webhooks/webhook.views';
 export class AdminWebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpointRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryLogRepository,
   ) {}
 
   @Get('failing')

@@ -13,7 +13,9 @@ import { StorageModule } from '../storage/storage.module';
 import { AccountSignInThrottle } from './account-sign-in-throttle';
 import { TaskDetailService } from './task-detail/task-detail.service';
 import { AdminDashboardController } from './dashboard/admin-dashboard.controller';
+import { DashboardOperationsPanel } from './dashboard/dashboard-operations.panel';
 import { DashboardService } from './dashboard/dashboard.service';
+import { DashboardUpstreamPanel } from './dashboard/dashboard-upstream.panel';
 import { AdminWebhooksController } from './admin-webhooks.controller';
 import { CustomerWebhooksController } from './customer/customer-webhooks.controller';
 import { AdminChannelsController } from './admin-channels.controller';
@@ -97,6 +99,8 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     TaskDetailService,
     CustomerOverviewService,
     DashboardService,
+    DashboardUpstreamPanel,
+    DashboardOperationsPanel,
     ConsoleHousekeeping,
   ],
 })

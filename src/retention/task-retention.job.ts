@@ -2,18 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { INSTANCE_ID } from '../config/instance-id';
-import { TransactionRunner } from '../database/transaction-runner';
 import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import { StoredVideoRemover } from '../storage/stored-video-remover.service';
-import { VideoArchiveRepository } from '../storage/video-archive.repository';
 import type { TaskEntity } from '../tasks/task.entity';
-import { TaskRepository } from '../tasks/task.repository';
-import { TaskCallbackRepository } from '../webhooks/task-callback.repository';
-import { WebhookDeliveryRepository } from '../webhooks/webhook-delivery.repository';
-import { WebhookOutboxRepository } from '../webhooks/webhook-outbox.repository';
 import { HousekeepingStats } from '../housekeeping/housekeeping-stats.service';
+import { RetainedTaskRows } from './retained-task-rows';
 
 /** Tasks one claim takes: small batches, so no claim holds many rows. */
 const BATCH_SIZE = 50;
@@ -28,7 +23,7 @@ const CONCURRENCY = 4;
  * claim leases the task and hides it from its owner; then
  * the store's objects go; then the rows, in one transaction. A claim lost to kill -9 runs out and
  * the next one finishes the job (removing an object already gone is fine), so no object outlives
- * its task and no visible task lacks its video.
+ * its task and no visible task lacks its video. The rows are RetainedTaskRows'.
  */
 @Injectable()
 export class TaskRetentionJob implements LeasedJob<TaskEntity> {
@@ -42,13 +37,8 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
-    private readonly tasks: TaskRepository,
+    private readonly rows: RetainedTaskRows,
     private readonly remover: StoredVideoRemover,
-    private readonly archives: VideoArchiveRepository,
-    private readonly outbox: WebhookOutboxRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly callbacks: TaskCallbackRepository,
-    private readonly transactions: TransactionRunner,
     private readonly stats: HousekeepingStats,
     private readonly clock: Clock,
     runner: JobRunner,
@@ -71,24 +61,15 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
   claim(limit: number): Promise<TaskEntity[]> {
     const now = this.clock.now();
     const owner = `${this.instanceId}#r${++this.claimCounter}`;
-    // Not while a webhook or callback may still be sent (a callback URL needs no hold: publishing moves it onto the attempts).
-    const holds = [this.outbox.unpublishedEnd, this.deliveries.pendingAttempt];
-    return this.tasks.claimEndedBefore(owner, now - this.config.taskRetentionMs, now, now + this.config.taskLeaseMs, limit, holds);
+    return this.rows.claim(owner, now - this.config.taskRetentionMs, now, now + this.config.taskLeaseMs, limit);
   }
 
   async handle(task: TaskEntity): Promise<string> {
     const owner = task.leaseOwner!;
     // A copy still being made could land after the removal: the claim just runs out and the task is tried again then.
-    if ((await this.archives.findOf(task.id))?.status === 'pending') return 'archive_pending';
+    if (await this.rows.archivePending(task)) return 'archive_pending';
     const bytes = await this.remover.removeObjectsOf(task);
-    const deleted = await this.transactions.run(async (manager) => {
-      if (!(await this.tasks.deleteClaimed(manager, task.id, owner))) return false;
-      await this.archives.deleteForTask(manager, task.id);
-      await this.outbox.deleteForTask(manager, task.id);
-      await this.deliveries.deleteForTask(manager, task.taskId);
-      await this.callbacks.delete(manager, [task.id]);
-      return true;
-    });
+    const deleted = await this.rows.delete(task, owner);
     // Lost the claim meanwhile: its new owner deletes the rows.
     if (!deleted) return 'superseded';
     this.stats.removed('tasks', 1, bytes);
@@ -97,7 +78,7 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
 
   /** Shutting down: the task stays hidden and is due again at once. */
   handBack(task: TaskEntity): Promise<void> {
-    return this.tasks.releaseRetentionClaim(task.id, task.leaseOwner!);
+    return this.rows.release(task);
   }
 
   describe(task: TaskEntity): string {

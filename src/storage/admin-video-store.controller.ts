@@ -14,7 +14,7 @@ import { AdminGuard } from '../auth/admin.guard';
 import { AppError } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { hasPlayableVideo } from '../tasks/task-admin.view';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskReadRepository } from '../tasks/repositories/task-read.repository';
 import { sendVideoStream } from './send-video-stream';
 import { VideoArchiveJob } from './video-archive.job';
 import { VideoArchiveRepository } from './video-archive.repository';
@@ -43,7 +43,7 @@ export class AdminVideoStoreController {
     private readonly archives: VideoArchiveRepository,
     private readonly job: VideoArchiveJob,
     private readonly clock: Clock,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskReadRepository,
     private readonly delivery: VideoDeliveryService,
   ) {}
 

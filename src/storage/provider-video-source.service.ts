@@ -9,7 +9,7 @@ import { isShowableLink } from '../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { FamilyRegistry } from '../families/family-registry';
 import { TaskEntity } from '../tasks/task.entity';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskStateRepository } from '../tasks/repositories/task-state.repository';
 import type { ChannelEntity } from '../upstream/channel.entity';
 import { channelLinkPolicy } from '../upstream/channel-link-policy';
 import { ChannelsService } from '../upstream/channels.service';
@@ -45,7 +45,7 @@ export class ProviderVideoSource {
   timeoutMs = 30_000;
 
   constructor(
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskStateRepository,
     private readonly channels: ChannelsService,
     private readonly families: FamilyRegistry,
     private readonly http: HttpService,

@@ -8,7 +8,7 @@ import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
 import type { TaskEntity } from '../tasks/task.entity';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskReadRepository } from '../tasks/repositories/task-read.repository';
 import { ProviderVideoError, ProviderVideoSource } from './provider-video-source.service';
 import { ThumbnailMaker } from './thumbnail-maker';
 import { OutputExpiry } from './output-expiry';
@@ -54,6 +54,9 @@ export interface ArchiveClaim {
  * task stays SUCCESS with archive `failed` (and its content keeps coming from the provider).
  * Short-lived outputs (an adapter's `outputExpiresAfterMs`) go first: a task's end wakes the job,
  * its claim takes them before other work, and a try that fails past their expiry is the last.
+ * Why 13 constructor dependencies: a leased job (runner, instance id, config, clock, the task-end hook that wakes it)
+ * over one archive's steps (its claim, the task, the provider's or store's copy, the object key, the thumbnail, a
+ * short-lived output's expiry, the expired-output transition), each used once in the copy; a split would pass them on.
  */
 @Injectable()
 export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
@@ -71,7 +74,7 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(VIDEO_STORE) private readonly store: VideoStore | null,
     private readonly archives: VideoArchiveRepository,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskReadRepository,
     private readonly provider: ProviderVideoSource,
     private readonly keys: VideoObjectKeys,
     private readonly thumbnails: ThumbnailMaker,

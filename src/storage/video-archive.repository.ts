@@ -6,7 +6,8 @@ import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskReadRepository } from '../tasks/repositories/task-read.repository';
+import { TaskStateRepository } from '../tasks/repositories/task-state.repository';
 import { OutputExpiry } from './output-expiry';
 import { type ArchiveSummary, toArchiveSummary, VideoArchiveEntity } from './video-archive.entity';
 
@@ -29,7 +30,8 @@ export interface StoredTotals {
 export class VideoArchiveRepository {
   constructor(
     @InjectRepository(VideoArchiveEntity) private readonly archives: Repository<VideoArchiveEntity>,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskReadRepository,
+    private readonly states: TaskStateRepository,
     private readonly transactions: TransactionRunner,
     private readonly outputs: OutputExpiry,
     private readonly clock: Clock,
@@ -207,7 +209,7 @@ export class VideoArchiveRepository {
     event?: { detail: string; at: number },
   ): Promise<boolean> {
     const update = async (manager: EntityManager) => {
-      if (notDeleted && (await this.tasks.isDeletedLocked(manager, taskRowId))) return false;
+      if (notDeleted && (await this.states.isDeletedLocked(manager, taskRowId))) return false;
       const result = await manager
         .createQueryBuilder()
         .update(VideoArchiveEntity)
@@ -215,7 +217,7 @@ export class VideoArchiveRepository {
         .where("task_row_id = :taskRowId AND lease_owner = :owner AND status = 'pending'", { taskRowId, owner })
         .execute();
       const won = (result.affected ?? 0) > 0;
-      if (won && event) await this.tasks.recordEvent(manager, { taskRowId, kind: 'archived', detail: event.detail, at: event.at });
+      if (won && event) await this.states.recordEvent(manager, { taskRowId, kind: 'archived', detail: event.detail, at: event.at });
       return won;
     };
     return event || notDeleted ? this.transactions.run(update) : this.transactions.runStatement(update);

@@ -1,6 +1,6 @@
 import { PollReleaseBuffer } from './poll-release-buffer';
 import type { TaskEntity } from './task.entity';
-import type { PollRelease, TaskRepository } from './task.repository';
+import type { PollRelease, TaskLeaseRepository } from './repositories/task-lease.repository';
 
 const task = (id: number, status: TaskEntity['status'] = 'IN_PROGRESS') => ({ id, status, progress: 10 }) as TaskEntity;
 
@@ -14,7 +14,7 @@ describe('PollReleaseBuffer', () => {
       written.push({ owner, status, ids: rows.map((row) => row.id) });
     });
     const logger = { error: jest.fn() };
-    const buffer = new PollReleaseBuffer({ releaseMany } as unknown as TaskRepository, () => 1_000, logger);
+    const buffer = new PollReleaseBuffer({ releaseMany } as unknown as TaskLeaseRepository, () => 1_000, logger);
     return { buffer, written, releaseMany, logger };
   };
 

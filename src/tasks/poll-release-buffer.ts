@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { TaskEntity } from './task.entity';
-import type { TaskRepository, PollRelease } from './task.repository';
+import type { PollRelease, TaskLeaseRepository } from './repositories/task-lease.repository';
 import { passesProgressStep } from './task-events';
 
 const FLUSH_SIZE = 200;
@@ -21,7 +21,7 @@ export class PollReleaseBuffer {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskLeaseRepository,
     private readonly now: () => number,
     private readonly logger: Pick<Logger, 'error'> = new Logger('PollReleaseBuffer'),
   ) {}

@@ -11,7 +11,8 @@ import type { PollOutcome, UpstreamAdapter } from '../upstream/upstream-adapter'
 import { estimatedProgress } from './poll-progress';
 import { ProviderCancel } from './provider-cancel';
 import { TaskEntity } from './task.entity';
-import { CANCEL_LEASE_PREFIX, TaskRepository } from './task.repository';
+import { CANCEL_LEASE_PREFIX, TaskLeaseRepository } from './repositories/task-lease.repository';
+import { TaskReadRepository } from './repositories/task-read.repository';
 import { isTerminal, TaskStatus } from './task-status';
 import { pollIntervalFor } from './poll-interval';
 import { TaskTransitionsService } from './task-transitions.service';
@@ -51,7 +52,8 @@ export class TaskCancelService {
   private readonly logger = new Logger('TaskCancel');
 
   constructor(
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskLeaseRepository,
+    private readonly reads: TaskReadRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly families: FamilyRegistry,
     private readonly channels: ChannelsService,
@@ -81,7 +83,7 @@ export class TaskCancelService {
 
   /** The caller's task, also while its submit is still running (its client may hold its id); 404 or 409 otherwise. */
   private async findCancellable(userId: number, taskId: string, nameStatus: StatusNamer): Promise<TaskEntity> {
-    const task = await this.tasks.findByTaskId(taskId);
+    const task = await this.reads.findByTaskId(taskId);
     if (!task || task.userId !== userId || task.deletedAt !== null || task.status === 'REJECTED')
       throw AppError.notFound(`task ${taskId} not found`);
     if (isTerminal(task.status)) throw ended(taskId, nameStatus(task.status));
@@ -127,7 +129,7 @@ export class TaskCancelService {
     const now = this.clock.now();
     const owner = `${CANCEL_LEASE_PREFIX}${randomBase62(24)}`;
     if (await this.tasks.claimForCancel(task.id, task.status, owner, now, now + this.config.taskLeaseMs)) return owner;
-    const current = await this.tasks.findByTaskId(task.taskId);
+    const current = await this.reads.findByTaskId(task.taskId);
     if (current && !isTerminal(current.status) && current.status === task.status)
       throw new AppError(ErrorCode.Conflict, `task ${task.taskId} is being cancelled already`);
     return null;

@@ -1,6 +1,6 @@
 import type { TaskEventKind } from './task-event.entity';
 
-/** One state change of a task, for its timeline (TaskRepository.recordEvent). */
+/** One state change of a task, for its timeline (TaskStateRepository.recordEvent). */
 export interface TaskEventInput {
   /** `tasks.id`. */
   taskRowId: number;

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { Clock } from '../common/runtime/clock';
 import { MetricsRegistry } from '../metrics/metrics-registry';
-import { TaskRepository } from './task.repository';
+import { TaskLeaseRepository } from './repositories/task-lease.repository';
+import { TaskStatsRepository } from './repositories/task-stats.repository';
 
 /** Why a task's charge was given back: it failed, it timed out upstream, or the submit was refused. */
 export type RefundCause = 'failure' | 'timeout' | 'rejected' | 'cancelled';
@@ -17,7 +18,8 @@ export class TaskMetrics {
 
   constructor(
     readonly registry: MetricsRegistry,
-    tasks: TaskRepository,
+    tasks: TaskStatsRepository,
+    leases: TaskLeaseRepository,
     clock: Clock,
   ) {
     this.polls = new Counter({
@@ -64,7 +66,7 @@ export class TaskMetrics {
       registers: [registry],
       async collect() {
         const now = clock.now();
-        const oldest = await tasks.oldestDuePollAt(now);
+        const oldest = await leases.oldestDuePollAt(now);
         this.set(oldest === null ? 0 : (now - oldest) / 1000);
       },
     });

@@ -3,12 +3,16 @@ import { AppError } from '../common/errors/app-error';
 import type { TaskListQuery } from './task-list-query';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
-import { TaskRepository } from './task.repository';
+import { TaskReadRepository } from './repositories/task-read.repository';
+import { TaskStatsRepository } from './repositories/task-stats.repository';
 
-/** What the other modules (the surfaces, the console) may read of tasks; the SQL is TaskRepository's. */
+/** What the other modules (the surfaces, the console) may read of tasks; the SQL is TaskReadRepository's and TaskStatsRepository's. */
 @Injectable()
 export class TaskQueries {
-  constructor(private readonly tasks: TaskRepository) {}
+  constructor(
+    private readonly tasks: TaskReadRepository,
+    private readonly stats: TaskStatsRepository,
+  ) {}
 
   /** Whether any task (of any account, deleted or not) was made with the public model `model`. */
   hasTaskOfModel(model: string): Promise<boolean> {
@@ -28,7 +32,7 @@ export class TaskQueries {
   }
 
   /** What each attempt of a task reported of its provider's cost, against the channel that made it, first attempt first. */
-  providerUsageOf(id: number): ReturnType<TaskRepository['providerUsageOf']> {
+  providerUsageOf(id: number): ReturnType<TaskReadRepository['providerUsageOf']> {
     return this.tasks.providerUsageOf(id);
   }
 
@@ -46,17 +50,17 @@ export class TaskQueries {
 
   /** Tasks still not terminal whose poll has been due for longer than `olderThan` ms. */
   findStuck(now: number, olderThan: number, limit = 100): Promise<TaskEntity[]> {
-    return this.tasks.findStuck(now - olderThan, limit);
+    return this.stats.findStuck(now - olderThan, limit);
   }
 
   /** How many tasks findStuck would list (without its limit), and when the oldest of them was created. */
   stuckSummary(now: number, olderThan: number): Promise<{ count: number; oldestCreatedAt: number | null }> {
-    return this.tasks.stuckSummary(now - olderThan);
+    return this.stats.stuckSummary(now - olderThan);
   }
 
   /** Tasks created since `fromMs` per time bucket (`bucketMs` long) and current status (the dashboard's chart). */
   countByBucketAndStatus(fromMs: number, bucketMs: number): Promise<Array<{ bucket: number; status: string; count: number }>> {
-    return this.tasks.countByBucketAndStatus(fromMs, bucketMs);
+    return this.stats.countByBucketAndStatus(fromMs, bucketMs);
   }
 
   /** Tasks created since `fromMs` per channel (or model) and current status. */
@@ -64,7 +68,7 @@ export class TaskQueries {
     column: 'channel_id' | 'model',
     fromMs: number,
   ): Promise<Array<{ key: string | number | null; status: string; count: number }>> {
-    return this.tasks.countByStatusPer(column, fromMs);
+    return this.stats.countByStatusPer(column, fromMs);
   }
 
   /**
@@ -72,8 +76,8 @@ export class TaskQueries {
    * that stand: accepted and not failed, so not refunded), and what the providers reported of their
    * own cost, summed per unit (with how many tasks reported it).
    */
-  chargedAndProviderUsageByChannel(fromMs: number): ReturnType<TaskRepository['chargedAndProviderUsageByChannel']> {
-    return this.tasks.chargedAndProviderUsageByChannel(fromMs);
+  chargedAndProviderUsageByChannel(fromMs: number): ReturnType<TaskStatsRepository['chargedAndProviderUsageByChannel']> {
+    return this.stats.chargedAndProviderUsageByChannel(fromMs);
   }
 
   /** One page of a client's visible tasks in id order, for cursor paging (`afterId` is exclusive). */

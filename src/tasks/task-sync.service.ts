@@ -16,7 +16,7 @@ import { estimatedProgress } from './poll-progress';
 import { PollReleaseBuffer } from './poll-release-buffer';
 import { isUnknownTask } from './provider-cancel';
 import { TaskEntity } from './task.entity';
-import { TaskRepository } from './task.repository';
+import { TaskLeaseRepository } from './repositories/task-lease.repository';
 import { pollIntervalFor } from './poll-interval';
 import { isBeingResubmitted } from './retry/being-resubmitted';
 import { ProviderRetry } from './retry/provider-retry.service';
@@ -49,6 +49,9 @@ interface SyncRound {
  * concurrently within a global bound and each channel's `max_concurrency`, and applies each outcome
  * in one compare-and-set write that also schedules the next poll and frees the lease. Transport
  * trouble backs off with jitter and never fails a task by itself; only `TASK_TIMEOUT_MS` does.
+ * Why 12 constructor dependencies: a leased job (runner, instance id, config, clock, its lease repository) whose round
+ * meets every end a poll can have (the transitions, the resubmit, the provider retry, the family's adapter, the
+ * channel, its call statistics, the metrics); each is one line of the round, and splitting the round would only pass them on.
  */
 @Injectable()
 export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
@@ -63,7 +66,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskLeaseRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly submitter: HandToProvider,
     private readonly families: FamilyRegistry,

@@ -9,7 +9,7 @@ import { keptProviderUsage, sameProviderUsage } from '../upstream/provider-usage
 import type { PollOutcome } from '../upstream/upstream-adapter';
 import { attemptUsageOf } from './attempt-usage';
 import { TaskEntity } from './task.entity';
-import { TaskRepository } from './task.repository';
+import { TaskStateRepository } from './repositories/task-state.repository';
 import { TaskEndHooks } from './task-end-hooks';
 import { canMove, TaskStatus } from './task-status';
 
@@ -33,7 +33,7 @@ export class TaskTransitionsService {
 
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskStateRepository,
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
     private readonly metrics: TaskMetrics,

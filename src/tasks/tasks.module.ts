@@ -10,6 +10,8 @@ import { DispatchPlanner } from './dispatch/dispatch-planner.service';
 import { PendingSubmitWrites } from './pending-submit-writes';
 import { HandToProvider } from './submit/hand-to-provider';
 import { SubmitAttempts } from './submit/submit-attempts';
+import { SubmitChannelReports } from './submit/submit-channel-reports';
+import { SubmitLeases } from './submit/submit-leases';
 import { SubmitHold } from './submit/submit-hold';
 import { SubmitIdempotency } from './submit/submit-idempotency';
 import { SubmitSettlement } from './submit/submit-settlement';
@@ -21,9 +23,14 @@ import { TaskCancelService } from './task-cancel.service';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import { TaskEndHooks } from './task-end-hooks';
+import { TaskLeaseRepository } from './repositories/task-lease.repository';
+import { TaskReadRepository } from './repositories/task-read.repository';
+import { TaskStateRepository } from './repositories/task-state.repository';
+import { TaskStatsRepository } from './repositories/task-stats.repository';
+import { TaskSubmitRepository } from './repositories/task-submit.repository';
+import { TaskSweepRepository } from './repositories/task-sweep.repository';
 import { TaskMetrics } from './task-metrics.service';
 import { TaskQueries } from './task-queries.service';
-import { TaskRepository } from './task.repository';
 import { TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
 import { TaskSyncService } from './task-sync.service';
@@ -42,7 +49,12 @@ import { TaskHousekeeping } from './task-housekeeping';
     HousekeepingModule,
   ],
   providers: [
-    TaskRepository,
+    TaskReadRepository,
+    TaskStatsRepository,
+    TaskSubmitRepository,
+    TaskStateRepository,
+    TaskLeaseRepository,
+    TaskSweepRepository,
     TaskQueries,
     TaskMetrics,
     TaskEndHooks,
@@ -52,6 +64,8 @@ import { TaskHousekeeping } from './task-housekeeping';
     SubmitIdempotency,
     SubmitHold,
     SubmitSettlement,
+    SubmitLeases,
+    SubmitChannelReports,
     HandToProvider,
     SubmitAttempts,
     TaskSubmitService,
@@ -66,7 +80,9 @@ import { TaskHousekeeping } from './task-housekeeping';
   ],
   exports: [
     TaskQueries,
-    TaskRepository,
+    TaskReadRepository,
+    TaskStateRepository,
+    TaskSweepRepository,
     TaskMetrics,
     SubmitPipeline,
     TaskEndHooks,

@@ -1,20 +1,16 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { AddressInfo } from 'node:net';
+import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
-import { assertPublicHttpUrl } from '../common/urls/url-guard';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ChannelBreakers } from './breaker/channel-breakers.service';
 import type { ChannelBreakerView } from './breaker/breaker-view';
 import { ChannelRequestCounter } from './channel-request-counter.service';
 import { ChannelRouter } from './channel-router.service';
 import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelSettingTraits } from './channel-setting-traits';
+import { ChannelUrlCheck } from './channel-url-check';
 import { ChannelEntity, ChannelSettings, ChannelStatus, Platform } from './channel.entity';
 import { ChannelRepository } from './channel.repository';
 import { sanitizeProviderText } from './provider-text';
-import { pointsAtThisGateway } from './this-gateway-url';
 
 export interface ChannelInput {
   name: string;
@@ -79,18 +75,17 @@ export class ChannelsService {
   constructor(
     private readonly channels: ChannelRepository,
     private readonly clock: Clock,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly router: ChannelRouter,
     private readonly requestCounts: ChannelRequestCounter,
     private readonly secrets: ChannelSecretBox,
     private readonly settingTraits: ChannelSettingTraits,
     private readonly breakers: ChannelBreakers,
-    @Optional() private readonly adapterHost?: HttpAdapterHost,
+    private readonly urls: ChannelUrlCheck,
   ) {}
 
   /** Creates a channel. `trusted` skips the public-host check (channels the gateway makes itself). */
   async create(input: ChannelInput, trusted = false): Promise<ChannelEntity> {
-    if (!trusted) await this.checkUrls(input.platform, input.baseUrl, input.settings);
+    if (!trusted) await this.urls.checkUrls(input.platform, input.baseUrl, input.settings);
     const now = this.clock.now();
     const created = await this.channels.insert({
       name: input.name,
@@ -117,7 +112,7 @@ export class ChannelsService {
   async update(id: number, input: Partial<ChannelInput>, trusted = false): Promise<ChannelEntity> {
     const channel = await this.get(id);
     // Only what this edit sets: a seeded channel on loopback keeps its base_url when its settings change.
-    if (!trusted) await this.checkUrls(channel.platform, input.baseUrl, input.settings);
+    if (!trusted) await this.urls.checkUrls(channel.platform, input.baseUrl, input.settings);
     const changes: Partial<ChannelEntity> = { updatedAt: this.clock.now() };
     if (input.name !== undefined) changes.name = input.name;
     if (input.baseUrl !== undefined) changes.baseUrl = input.baseUrl.replace(/\/+$/, '');
@@ -170,26 +165,5 @@ export class ChannelsService {
   async recordOutcome(id: number, error: string | null): Promise<void> {
     if (error === null) return this.requestCounts.count(id);
     await this.channels.recordError(id, sanitizeProviderText(error, [], 500));
-  }
-
-  /** Checks the URLs given: `base_url` (unless undefined) and each URL setting in `settings`. */
-  private async checkUrls(platform: Platform, baseUrl: string | undefined, settings?: ChannelSettings | null): Promise<void> {
-    const allowPrivate = this.config.mediaAllowPrivateHosts;
-    if (baseUrl !== undefined) {
-      if (await pointsAtThisGateway(baseUrl, { publicBaseUrl: this.config.publicBaseUrl, listeningPort: this.listeningPort() })) {
-        throw AppError.invalid('base_url points at this gateway itself: every task would be sent back to it in a loop', 'base_url');
-      }
-      await assertPublicHttpUrl(baseUrl, 'base_url', allowPrivate);
-    }
-    for (const name of this.settingTraits.of(platform).urls) {
-      const url = settings?.[name];
-      if (typeof url === 'string' && url) await assertPublicHttpUrl(url, `settings.${name}`, allowPrivate);
-    }
-  }
-
-  /** The port the HTTP server listens on (PORT may be 0: a free port, known once listening). */
-  private listeningPort(): number | undefined {
-    const address = this.adapterHost?.httpAdapter?.getHttpServer()?.address() as AddressInfo | string | null | undefined;
-    return address && typeof address === 'object' ? address.port : this.config.port || undefined;
   }
 }

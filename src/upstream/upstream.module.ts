@@ -13,6 +13,7 @@ import { ChannelEntity } from './channel.entity';
 import { ChannelRepository } from './channel.repository';
 import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelSecretsReseal } from './channel-secrets-reseal';
+import { ChannelUrlCheck } from './channel-url-check';
 import { ChannelsService } from './channels.service';
 import { UpstreamCallRecorder } from './upstream-call-recorder.service';
 import { UpstreamCallStatsQueries } from './upstream-call-stats-queries.service';
@@ -34,6 +35,7 @@ import { UpstreamHousekeeping } from './upstream-housekeeping';
     ChannelSettingTraits,
     ChannelSecretBox,
     ChannelSecretsReseal,
+    ChannelUrlCheck,
     ChannelsService,
     ChannelRouter,
     ChannelRequestCounter,

@@ -5,7 +5,7 @@ import { refusedLink } from '../storage/signed-links.service';
 import { DeliveryRequest, VideoDeliveryService, VideoStream } from '../storage/video-delivery.service';
 import type { TaskEntity } from '../tasks/task.entity';
 import { TaskQueries } from '../tasks/task-queries.service';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskReadRepository } from '../tasks/repositories/task-read.repository';
 import { toFlatStatus } from '../tasks/task-status';
 
 export type { VideoStream } from '../storage/video-delivery.service';
@@ -17,7 +17,7 @@ export type { VideoStream } from '../storage/video-delivery.service';
 @Injectable()
 export class VideoContentService {
   constructor(
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskReadRepository,
     private readonly queries: TaskQueries,
     private readonly delivery: VideoDeliveryService,
     private readonly users: UsersService,

@@ -4,7 +4,8 @@ import { Clock } from '../common/runtime/clock';
 import { SignedLinksService } from '../storage/signed-links.service';
 import { StoredVideoRemover } from '../storage/stored-video-remover.service';
 import { TaskQueries } from '../tasks/task-queries.service';
-import { TaskRepository } from '../tasks/task.repository';
+import { TaskReadRepository } from '../tasks/repositories/task-read.repository';
+import { TaskStateRepository } from '../tasks/repositories/task-state.repository';
 import { isTerminal, toFlatStatus } from '../tasks/task-status';
 import type { DeletedVideoDto, FlatVideoDto, ListVideosQueryDto, VideoListDto } from './dto/video.dto';
 import { toFlatVideo } from './flat-video.view';
@@ -15,7 +16,8 @@ const DEFAULT_PAGE_SIZE = 20;
 @Injectable()
 export class VideoQueriesService {
   constructor(
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskReadRepository,
+    private readonly states: TaskStateRepository,
     private readonly queries: TaskQueries,
     private readonly clock: Clock,
     private readonly links: SignedLinksService,
@@ -56,7 +58,7 @@ export class VideoQueriesService {
         `video ${taskId} is not finished yet (status: ${toFlatStatus(task.status)}); only completed or failed videos can be deleted`,
       );
     }
-    if (!(await this.tasks.markDeleted(userId, taskId, this.clock.now()))) throw AppError.notFound(`task ${taskId} not found`);
+    if (!(await this.states.markDeleted(userId, taskId, this.clock.now()))) throw AppError.notFound(`task ${taskId} not found`);
     await this.stored.removeCopies(task);
     return { id: taskId, object: 'video.deleted', deleted: true };
   }

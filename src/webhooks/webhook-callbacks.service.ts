@@ -9,7 +9,7 @@ import type { Caller } from '../auth/caller';
 import type { SubmitFieldRecorder } from '../tasks/task-submit-fields';
 import { TaskSubmitFields } from '../tasks/task-submit-fields';
 import { TaskCallbackRepository } from './task-callback.repository';
-import { DeliveryRecord, WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { DeliveryRecord, WebhookDeliveryLogRepository } from './webhook-delivery-log.repository';
 import { WEBHOOK_EVENT_TYPES, WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { newCallbackRowId } from './webhook-ids';
@@ -39,7 +39,7 @@ export class WebhookCallbacksService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly endpoints: WebhookEndpointRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryLogRepository,
     private readonly callbacks: TaskCallbackRepository,
     private readonly secrets: WebhookSecretBox,
     private readonly users: UsersService,

@@ -5,7 +5,8 @@ import { assertPublicHttpUrl } from '../common/urls/url-guard';
 import { UsersService } from '../auth/users.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { TransactionRunner } from '../database/transaction-runner';
-import { WebhookDeliveryRepository, DeliveryRecord } from './webhook-delivery.repository';
+import { DeliveryRecord, WebhookDeliveryLogRepository } from './webhook-delivery-log.repository';
+import { WebhookEnqueueRepository } from './webhook-enqueue.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WEBHOOK_EVENT_TYPES, WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
@@ -16,13 +17,18 @@ import { newWebhookSecret, WebhookSecretBox } from './webhook-secret-box';
 /** Endpoints an account may have. */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
 
-/** An account's endpoints: register (the secret shown once), list, remove, test, their deliveries, resend, enable again. */
+/**
+ * An account's endpoints: register (the secret shown once), list, remove, test, their deliveries, resend, enable again.
+ * Why 9 constructor dependencies: the attempts' repositories are split by job, and this service both lists an
+ * endpoint's attempts and queues a test or a resend (two of them), besides the endpoints, the delivery job and the secrets.
+ */
 @Injectable()
 export class WebhookEndpointsService {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly endpoints: WebhookEndpointRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly deliveries: WebhookDeliveryLogRepository,
+    private readonly enqueue: WebhookEnqueueRepository,
     private readonly delivery: WebhookDeliveryService,
     private readonly secrets: WebhookSecretBox,
     private readonly users: UsersService,
@@ -83,7 +89,7 @@ export class WebhookEndpointsService {
     const endpoint = await this.endpoints.owned(userId, endpointId);
     const data = { object: 'webhook_endpoint', id: endpoint.endpointId, url: endpoint.url };
     const sent = await this.delivery.sendOnce(endpoint.id, (owner, leaseUntil) =>
-      this.deliveries.enqueueLeased({ userId, type: 'webhook.test', data }, endpoint.id, owner, this.clock.now(), leaseUntil),
+      this.enqueue.enqueueLeased({ userId, type: 'webhook.test', data }, endpoint.id, owner, this.clock.now(), leaseUntil),
     );
     const attempt = await this.deliveries.recordOf(sent.id);
     if (!attempt) throw AppError.notFound(`webhook endpoint ${endpointId} not found`);
@@ -94,7 +100,7 @@ export class WebhookEndpointsService {
   async resend(userId: number, endpointId: string, deliveryId: string): Promise<void> {
     const endpoint = await this.endpoints.owned(userId, endpointId);
     if (endpoint.status !== 'enabled') throw new AppError(ErrorCode.Conflict, 'the endpoint is disabled: enable it first');
-    const queued = await this.deliveries.resend(endpoint.id, deliveryId, this.clock.now());
+    const queued = await this.enqueue.resend(endpoint.id, deliveryId, this.clock.now());
     if (!queued) throw AppError.notFound(`delivery ${deliveryId} not found`);
   }
 

@@ -2,21 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { INSTANCE_ID } from '../config/instance-id';
-import { TransactionRunner } from '../database/transaction-runner';
 import { JobRunner } from '../jobs/job-runner.service';
 import type { LeasedJob } from '../jobs/leased-job';
 import type { LeasedJobLoop } from '../jobs/leased-job-loop';
-import { SignedLinksService } from '../storage/signed-links.service';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
 import type { TaskEntity } from '../tasks/task.entity';
-import { TaskRepository } from '../tasks/task.repository';
-import { TaskCallbackRepository } from './task-callback.repository';
-import { NewEvent, WebhookDeliveryRepository } from './webhook-delivery.repository';
-import { WebhookEndpointRepository } from './webhook-endpoint.repository';
-import { eventTypeOf, taskEventData } from './webhook-event.view';
-import { WebhookMetrics } from './webhook-metrics.service';
+import { WebhookDeliveryScheduler } from './webhook-delivery-scheduler';
+import { WebhookEventBuilder } from './webhook-event-builder';
 import { WebhookOutboxRepository } from './webhook-outbox.repository';
-import { WebhookWakeUp } from './webhook-wake-up';
 
 /** Task ends published in one transaction (three inserts and one update, however many). */
 const ENDS_PER_BATCH = 200;
@@ -24,12 +17,6 @@ const ENDS_PER_BATCH = 200;
 const LEASE_MS = 60_000;
 /** Wake-ups (a task ended here) are coalesced: a claim at most this often, never one per task. */
 const WAKE_GAP_MS = 100;
-
-class LeaseLostError extends Error {
-  constructor(owned: number, of: number) {
-    super(`${of - owned} of ${of} task ends were taken over before they were published; another instance publishes them`);
-  }
-}
 
 /** A claimed batch of task ends: the lease's holder and the tasks. */
 interface ClaimedEnds {
@@ -43,7 +30,7 @@ interface ClaimedEnds {
  * end's event with a first attempt per subscribed endpoint of its account (and one to the task's
  * `callback_url`, if it has one), and deletes the entries. So a task's end costs the task sync nothing more than its own UPDATE, and a crash
  * either side of the commit neither loses nor duplicates an event. An endpoint created after the
- * task ended does not get it.
+ * task ended does not get it. The events are built by WebhookEventBuilder and queued by WebhookDeliveryScheduler.
  */
 @Injectable()
 export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
@@ -60,15 +47,9 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
     private readonly outbox: WebhookOutboxRepository,
-    private readonly tasks: TaskRepository,
     taskEnds: TaskEndHooks,
-    private readonly endpoints: WebhookEndpointRepository,
-    private readonly callbacks: TaskCallbackRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly transactions: TransactionRunner,
-    private readonly metrics: WebhookMetrics,
-    private readonly deliveryWakeUp: WebhookWakeUp,
-    private readonly links: SignedLinksService,
+    private readonly builder: WebhookEventBuilder,
+    private readonly scheduler: WebhookDeliveryScheduler,
     private readonly clock: Clock,
     runner: JobRunner,
   ) {
@@ -91,43 +72,11 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
     const owner = `${this.instanceId}#e${++this.claimCounter}`;
     const claimed = await this.outbox.claimDue(owner, now, now + LEASE_MS, ENDS_PER_BATCH);
     if (!claimed.length) return [];
-    return [{ owner, tasks: await this.tasks.findByIds(claimed.map((entry) => entry.taskRowId)) }];
+    return [{ owner, tasks: await this.builder.endsOf(claimed.map((entry) => entry.taskRowId)) }];
   }
 
   async handle({ owner, tasks: ends }: ClaimedEnds): Promise<string> {
-    const userIds = [...new Set(ends.map((task) => task.userId))];
-    const endpoints = await this.endpoints.enabledOf(userIds);
-    const callbackUrls = await this.callbacks.urlsOf(ends.map((task) => task.id));
-    const callbackRows = callbackUrls.size ? await this.endpoints.callbacksOf(userIds) : new Map<number, number>();
-    const events: NewEvent[] = [];
-    for (const task of ends) {
-      const type = eventTypeOf(task);
-      const endpointIds = endpoints
-        .filter(
-          (endpoint) =>
-            endpoint.userId === task.userId && endpoint.events.includes(type) && endpoint.createdAt <= (task.finishTime ?? task.updatedAt),
-        )
-        .map((endpoint) => endpoint.id);
-      // The task's own callback URL, signed with the account's callback secret (checked at submit).
-      const callbackUrl = callbackUrls.get(task.id);
-      const callbackRow = callbackRows.get(task.userId);
-      const callbacks = callbackUrl !== undefined && callbackRow !== undefined ? [{ endpointId: callbackRow, url: callbackUrl }] : [];
-      if (endpointIds.length || callbacks.length)
-        events.push({ userId: task.userId, type, taskId: task.taskId, data: taskEventData(task, this.links), endpointIds, callbacks });
-    }
-    await this.transactions.run(async (manager) => {
-      await this.deliveries.enqueueEvents(manager, events, this.clock.now());
-      await this.callbacks.delete(manager, [...callbackUrls.keys()]);
-      const owned = await this.outbox.markPublished(
-        manager,
-        ends.map((task) => task.id),
-        owner,
-      );
-      if (owned !== ends.length) throw new LeaseLostError(owned, ends.length);
-    });
-    for (const event of events) this.metrics.events.inc({ type: event.type });
-    if (events.length) this.deliveryWakeUp.ring();
-    return events.length ? 'published' : 'no_endpoints';
+    return this.scheduler.schedule(ends, owner, await this.builder.build(ends));
   }
 
   handBack({ owner, tasks: ends }: ClaimedEnds): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HousekeepingSweeps } from '../housekeeping/housekeeping-sweeps';
-import { WebhookDeliveryRepository } from './webhook-delivery.repository';
+import { WebhookSweepRepository } from './webhook-sweep.repository';
 
 /** How long delivery attempts stay visible (endpoint pages, task timelines). */
 export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
@@ -8,7 +8,7 @@ export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
 /** Settled webhook delivery attempts older than 30 days are deleted by housekeeping, then the events none refers to any more. */
 @Injectable()
 export class WebhookHousekeeping {
-  constructor(sweeps: HousekeepingSweeps, deliveries: WebhookDeliveryRepository) {
+  constructor(sweeps: HousekeepingSweeps, deliveries: WebhookSweepRepository) {
     sweeps.register({
       table: 'webhook_deliveries',
       sweep: async (now, limit) => ({ rows: await deliveries.deleteDeliveriesBefore(now - DELIVERY_RETENTION_MS, limit) }),

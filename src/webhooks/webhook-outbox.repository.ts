@@ -5,7 +5,7 @@ import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
-import type { RetentionHold } from '../tasks/task.repository';
+import type { RetentionHold } from '../tasks/repositories/task-sweep.repository';
 import { WebhookOutboxEntity } from './webhook-outbox.entity';
 
 const INSERT_END_SQL = 'INSERT INTO webhook_outbox (task_row_id, due_at) VALUES (?, ?)';

@@ -9,7 +9,7 @@ import type {
 import type { CallbackSecretStateDto } from './dto/callback.dto';
 import type { CallbackSecretState } from './webhook-callbacks.service';
 import type { WebhookDeliveryEntity } from './webhook-delivery.entity';
-import type { DeliveryRecord } from './webhook-delivery.repository';
+import type { DeliveryRecord } from './webhook-delivery-log.repository';
 import type { WebhookEndpointEntity } from './webhook-endpoint.entity';
 
 const seconds = (ms: number | null): number | null => (ms === null ? null : toUnixSeconds(ms));

@@ -10,12 +10,16 @@ import { TaskCallbackEntity } from './task-callback.entity';
 import { TaskCallbackRepository } from './task-callback.repository';
 import { WebhookCallbacksService } from './webhook-callbacks.service';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookDeliveryLogRepository } from './webhook-delivery-log.repository';
 import { WebhookDeliveryRepository } from './webhook-delivery.repository';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEnqueueRepository } from './webhook-enqueue.repository';
 import { WebhookEndpointRepository } from './webhook-endpoint.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookEventEntity } from './webhook-event.entity';
+import { WebhookDeliveryScheduler } from './webhook-delivery-scheduler';
+import { WebhookEventBuilder } from './webhook-event-builder';
 import { WebhookEventPublisher } from './webhook-event-publisher';
 import { WebhookMetrics } from './webhook-metrics.service';
 import { WebhookOutboxEntity } from './webhook-outbox.entity';
@@ -23,6 +27,7 @@ import { WebhookOutboxRepository } from './webhook-outbox.repository';
 import { WebhookSecretBox } from './webhook-secret-box';
 import { WebhookSecretsReseal } from './webhook-secrets-reseal';
 import { WebhookSender } from './webhook-sender';
+import { WebhookSweepRepository } from './webhook-sweep.repository';
 import { WebhookWakeUp } from './webhook-wake-up';
 import { WebhooksController } from './webhooks.controller';
 import { WebhookHousekeeping } from './webhook-housekeeping';
@@ -45,7 +50,10 @@ import { WebhookHousekeeping } from './webhook-housekeeping';
   controllers: [WebhooksController],
   providers: [
     WebhookEndpointRepository,
+    WebhookEnqueueRepository,
     WebhookDeliveryRepository,
+    WebhookDeliveryLogRepository,
+    WebhookSweepRepository,
     WebhookOutboxRepository,
     TaskCallbackRepository,
     WebhookSecretBox,
@@ -53,6 +61,8 @@ import { WebhookHousekeeping } from './webhook-housekeeping';
     WebhookSender,
     WebhookMetrics,
     WebhookWakeUp,
+    WebhookEventBuilder,
+    WebhookDeliveryScheduler,
     WebhookEventPublisher,
     WebhookDeliveryService,
     WebhookEndpointsService,
@@ -63,7 +73,8 @@ import { WebhookHousekeeping } from './webhook-housekeeping';
     WebhookEndpointsService,
     WebhookCallbacksService,
     WebhookEndpointRepository,
-    WebhookDeliveryRepository,
+    WebhookDeliveryLogRepository,
+    WebhookSweepRepository,
     WebhookOutboxRepository,
     TaskCallbackRepository,
   ],

@@ -88,23 +88,23 @@ describeEachDatabase('lease claim (service tier)', (kind) => {
     expect(rows.map((row) => row.leaseOwner)).toEqual(['d#1', null, null]);
   });
 
-  it('TaskRepository.claimDueTasks takes due tasks of the given statuses only', async () => {
+  it('TaskLeaseRepository.claimDueTasks takes due tasks of the given statuses only', async () => {
     const now = t.clock.now() + 1_000_000;
     const queued = await t.createTask(userId, { status: 'QUEUED', nextPollAt: now - 1 });
     const running = await t.createTask(userId, { status: 'IN_PROGRESS', nextPollAt: now - 2 });
     const done = await t.createTask(userId, { status: 'SUCCESS', nextPollAt: now - 3, finishTime: now - 3 });
     const submitting = await t.createTask(userId, { status: 'SUBMITTING', nextPollAt: now - 4 });
-    const claimed = await t.tasks.claimDueTasks('sync#1', now, now + 60_000, 100);
+    const claimed = await t.tasks.leases.claimDueTasks('sync#1', now, now + 60_000, 100);
     const ids = claimed.map((task) => task.id);
     expect(ids).toEqual(expect.arrayContaining([queued.id, running.id]));
     expect(ids).not.toContain(done.id);
     expect(ids).not.toContain(submitting.id);
     expect(claimed.every((task) => task.leaseOwner === 'sync#1' && task.nextPollAt === now + 60_000)).toBe(true);
-    const takeovers = await t.tasks.claimDueTasks('sync#2', now, now + 60_000, 100, ['SUBMITTING']);
+    const takeovers = await t.tasks.leases.claimDueTasks('sync#2', now, now + 60_000, 100, ['SUBMITTING']);
     expect(takeovers.map((task) => task.id)).toEqual([submitting.id]);
   });
 
-  it('TaskRepository.claimEndedBefore takes ended tasks past the cut, hides them, and passes over held ones', async () => {
+  it('TaskSweepRepository.claimEndedBefore takes ended tasks past the cut, hides them, and passes over held ones', async () => {
     const now = t.clock.now() + 2_000_000;
     const old = await t.createTask(userId, { platform: 'p6', status: 'FAILURE', finishTime: now - 10_000, nextPollAt: null });
     const held = await t.createTask(userId, { platform: 'p6', status: 'SUCCESS', finishTime: now - 20_000, nextPollAt: null });
@@ -112,15 +112,15 @@ describeEachDatabase('lease claim (service tier)', (kind) => {
     const running = await t.createTask(userId, { platform: 'p6', status: 'IN_PROGRESS', nextPollAt: now });
     const onlyP6 = () => "tasks.platform <> 'p6'";
     const heldOne = (task: { id: string; taskId: string }) => `${task.id} = ${held.id}`;
-    const claimed = await t.tasks.claimEndedBefore('ret#1', now - 5_000, now, now + 60_000, 10, [onlyP6, heldOne]);
+    const claimed = await t.tasks.sweeps.claimEndedBefore('ret#1', now - 5_000, now, now + 60_000, 10, [onlyP6, heldOne]);
     expect(claimed.map((task) => task.id)).toEqual([old.id]);
     const rows = await tasksOf('p6');
     const byId = new Map(rows.map((row) => [row.id, row]));
     expect(byId.get(old.id)).toMatchObject({ leaseOwner: 'ret#1', leaseUntil: now + 60_000, deletedAt: now });
     for (const id of [held.id, recent.id, running.id]) expect(byId.get(id)).toMatchObject({ leaseOwner: null, deletedAt: null });
     // Claimed while its lease holds: not again; after it, again, keeping the first hiding time.
-    expect(await t.tasks.claimEndedBefore('ret#2', now - 5_000, now + 1, now + 60_000, 10, [onlyP6, heldOne])).toEqual([]);
-    const again = await t.tasks.claimEndedBefore('ret#2', now - 5_000, now + 60_000, now + 120_000, 10, [onlyP6, heldOne]);
+    expect(await t.tasks.sweeps.claimEndedBefore('ret#2', now - 5_000, now + 1, now + 60_000, 10, [onlyP6, heldOne])).toEqual([]);
+    const again = await t.tasks.sweeps.claimEndedBefore('ret#2', now - 5_000, now + 60_000, now + 120_000, 10, [onlyP6, heldOne]);
     expect(again.map((task) => [task.id, task.leaseOwner, task.deletedAt])).toEqual([[old.id, 'ret#2', now]]);
   });
 });

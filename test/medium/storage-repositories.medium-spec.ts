@@ -2,7 +2,7 @@ import { OutputExpiry } from '../../src/storage/output-expiry';
 import { VideoArchiveEntity } from '../../src/storage/video-archive.entity';
 import { VideoArchiveRepository } from '../../src/storage/video-archive.repository';
 import { TaskQueries } from '../../src/tasks/task-queries.service';
-import { TaskRepository } from '../../src/tasks/task.repository';
+import { TaskStateRepository } from '../../src/tasks/repositories/task-state.repository';
 import { describeEachDatabase } from '../support/test-databases';
 import { createServiceTestModule, type ServiceTestContext } from './support/service-test-module';
 
@@ -15,7 +15,7 @@ describeEachDatabase('short-lived outputs and provider usage (service tier)', (k
   let t: ServiceTestContext;
   let archives: VideoArchiveRepository;
   let queries: TaskQueries;
-  let repository: TaskRepository;
+  let repository: TaskStateRepository;
   let userId: number;
   beforeAll(async () => {
     t = await createServiceTestModule({
@@ -25,7 +25,7 @@ describeEachDatabase('short-lived outputs and provider usage (service tier)', (k
     });
     archives = t.module.get(VideoArchiveRepository);
     queries = t.module.get(TaskQueries);
-    repository = t.module.get(TaskRepository);
+    repository = t.module.get(TaskStateRepository);
     userId = (await t.createUser(0)).id;
   });
   afterAll(() => t.close());

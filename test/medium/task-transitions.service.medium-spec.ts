@@ -128,7 +128,7 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
     const from = t.clock.now();
     const { task } = await chargedTask('IN_PROGRESS', 300, { channelId: 71 });
     const usageOf = async () =>
-      Object.fromEntries((await t.tasks.chargedAndProviderUsageByChannel(from)).usage.map((row) => [row.channelId, row.amount]));
+      Object.fromEntries((await t.tasks.stats.chargedAndProviderUsageByChannel(from)).usage.map((row) => [row.channelId, row.amount]));
     // A poll of channel 71 reports 40 credits: the first attempt's, on 71.
     const running: PollOutcome = { state: 'running', raw: {}, providerUsage: { unit: 'credits', amount: 40 } };
     expect(await t.transitions.applyPlan(task, t.transitions.planPoll(task, running, 10))).toBe('IN_PROGRESS');
@@ -138,7 +138,7 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
     const failedThere: PollOutcome = { ...failed, providerUsage: { unit: 'credits', amount: 70 } };
     expect(await t.transitions.applyPlan(cancelsCopy, t.transitions.planPoll(cancelsCopy, failedThere, 50))).toBe('FAILURE');
     expect(await usageOf()).toEqual({ 71: 70 });
-    expect(await t.tasks.providerUsageOf(task.id)).toEqual([
+    expect(await t.tasks.reads.providerUsageOf(task.id)).toEqual([
       { attempt: 0, channelId: 71, unit: 'credits', amount: 70, reportedAt: expect.any(Number) },
     ]);
   });

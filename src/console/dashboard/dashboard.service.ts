@@ -2,25 +2,17 @@ import { Inject, Injectable } from '@nestjs/common';
 import { LogTotalsService } from '../../billing/log-totals.service';
 import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { HousekeepingStats } from '../../housekeeping/housekeeping-stats.service';
-import { VideoArchiveJob } from '../../storage/video-archive.job';
-import { VideoArchiveRepository } from '../../storage/video-archive.repository';
 import { TaskQueries } from '../../tasks/task-queries.service';
 import type { TaskStatus } from '../../tasks/task-status';
-import { ChannelBreakers } from '../../upstream/breaker/channel-breakers.service';
 import { ChannelsService } from '../../upstream/channels.service';
-import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.service';
-import { UpstreamCallStatsQueries } from '../../upstream/upstream-call-stats-queries.service';
 import { providerUsageUsd } from '../../upstream/provider-usage';
-import { percentileFromBuckets } from '../../upstream/upstream-latency-buckets';
-import { WebhookDeliveryRepository } from '../../webhooks/webhook-delivery.repository';
-import { WebhookEndpointRepository } from '../../webhooks/webhook-endpoint.repository';
-import { STUCK_AFTER_MS } from '../admin-tasks.controller';
 import { toCurrencyView } from '../currency.view';
 import { bucketWindow, DashboardRange } from './dashboard-range';
-import type { DashboardChannelDto, DashboardDto, DashboardModelDto, DashboardUpstreamDto } from './dashboard.dto';
+import type { DashboardChannelDto, DashboardDto, DashboardModelDto } from './dashboard.dto';
+import { DashboardOperationsPanel } from './dashboard-operations.panel';
+import { DashboardUpstreamPanel } from './dashboard-upstream.panel';
 
-/** The task statuses, and a client's cancel apart from FAILURE (TaskRepository's outcome). */
+/** The task statuses, and a client's cancel apart from FAILURE (TaskStatsRepository's outcome). */
 const STATUSES: Array<TaskStatus | 'CANCELLED'> = [
   'SUBMITTING',
   'NOT_START',
@@ -44,59 +36,39 @@ interface Outcomes {
   success_rate: number | null;
 }
 
-/** The admin dashboard: tasks, money, upstream health (with the channels' breakers), stuck work, webhooks and the video store over one time range. */
+/**
+ * The admin dashboard over one time range: tasks and money here; upstream health (with the channels' breakers) from
+ * DashboardUpstreamPanel; stuck work, webhooks, the video store and housekeeping from DashboardOperationsPanel.
+ */
 @Injectable()
 export class DashboardService {
   constructor(
     private readonly tasks: TaskQueries,
     private readonly logTotals: LogTotalsService,
-    private readonly callStats: UpstreamCallStatsQueries,
     private readonly channels: ChannelsService,
-    private readonly calls: UpstreamCallRecorder,
-    private readonly breakers: ChannelBreakers,
-    private readonly endpoints: WebhookEndpointRepository,
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly archives: VideoArchiveRepository,
-    private readonly archiveJob: VideoArchiveJob,
-    private readonly housekeeping: HousekeepingStats,
+    private readonly upstreamPanel: DashboardUpstreamPanel,
+    private readonly operations: DashboardOperationsPanel,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async build(range: DashboardRange): Promise<DashboardDto> {
-    // This instance's latest upstream calls join the shared table first (the others' are at most a flush behind).
-    await this.calls.flush();
+    await this.upstreamPanel.flush();
     const now = this.clock.now();
     const window = bucketWindow(range, now);
-    const [
-      byBucket,
-      byChannel,
-      byModel,
-      ledger,
-      modelQuota,
-      upstream,
-      upstreamBuckets,
-      channels,
-      stuck,
-      failingEndpoints,
-      failedDeliveries,
-      stored,
-      providerCosts,
-    ] = await Promise.all([
-      this.tasks.countByBucketAndStatus(window.fromMs, window.bucketMs),
-      this.tasks.countByStatusPer('channel_id', window.fromMs),
-      this.tasks.countByStatusPer('model', window.fromMs),
-      this.logTotals.chargesAndRefundsByBucket(window.fromMs, window.bucketMs),
-      this.logTotals.netChargedByModel(window.fromMs),
-      this.callStats.totalsByChannel(window.fromMs),
-      this.callStats.totalsByBucket(window.fromMs, window.bucketMs),
-      this.channels.list(),
-      this.tasks.stuckSummary(now, STUCK_AFTER_MS),
-      this.endpoints.countFailing(),
-      this.deliveries.countFailedSince(window.fromMs),
-      this.archives.totals(),
-      this.tasks.chargedAndProviderUsageByChannel(window.fromMs),
-    ]);
+    const [byBucket, byChannel, byModel, ledger, modelQuota, upstream, upstreamBuckets, channels, operations, providerCosts] =
+      await Promise.all([
+        this.tasks.countByBucketAndStatus(window.fromMs, window.bucketMs),
+        this.tasks.countByStatusPer('channel_id', window.fromMs),
+        this.tasks.countByStatusPer('model', window.fromMs),
+        this.logTotals.chargesAndRefundsByBucket(window.fromMs, window.bucketMs),
+        this.logTotals.netChargedByModel(window.fromMs),
+        this.upstreamPanel.totalsByChannel(window.fromMs),
+        this.upstreamPanel.totalsByBucket(window.fromMs, window.bucketMs),
+        this.channels.list(),
+        this.operations.panels(now, window.fromMs),
+        this.tasks.chargedAndProviderUsageByChannel(window.fromMs),
+      ]);
     const names = new Map(channels.map((channel) => [channel.id, channel.name]));
     const enabled = new Set(channels.filter((channel) => channel.status === 'enabled').map((channel) => channel.id));
     const zeros = () => new Array<number>(window.starts.length).fill(0);
@@ -120,21 +92,6 @@ export class DashboardService {
         refundByBucket[index] += row.quota;
         refundCount += row.count;
       }
-    }
-
-    const upstreamSeries = {
-      calls: zeros(),
-      errors: zeros(),
-      latency_avg_ms: window.starts.map((): number | null => null),
-      latency_p95_ms: window.starts.map((): number | null => null),
-    };
-    for (const row of upstreamBuckets) {
-      const index = window.indexOf(row.bucket);
-      if (index < 0) continue;
-      upstreamSeries.calls[index] = row.calls;
-      upstreamSeries.errors[index] = row.errors;
-      upstreamSeries.latency_avg_ms[index] = row.calls > 0 ? Math.round(row.latencySumMs / row.calls) : null;
-      upstreamSeries.latency_p95_ms[index] = percentileFromBuckets(row.buckets);
     }
 
     const perChannel = outcomesBy(byChannel);
@@ -163,42 +120,14 @@ export class DashboardService {
       by_model: [...perModel]
         .map(([key, outcomes]): DashboardModelDto => ({ model: String(key), ...outcomes, quota: modelQuota.get(String(key)) ?? 0 }))
         .sort((a, b) => b.total - a.total || a.model.localeCompare(b.model)),
-      upstream: upstream
-        .map((row): DashboardUpstreamDto => ({
-          channel_id: row.channelId,
-          channel_name: names.get(row.channelId) ?? null,
-          calls: row.calls,
-          errors: row.errors,
-          error_rate: rate(row.errors, row.calls),
-          latency_avg_ms: row.calls > 0 ? Math.round(row.latencySumMs / row.calls) : null,
-          latency_p95_ms: percentileFromBuckets(row.buckets),
-        }))
-        .sort((a, b) => a.channel_id - b.channel_id),
-      upstream_by_bucket: upstreamSeries,
-      stuck_tasks: {
-        count: stuck.count,
-        oldest_age_s: stuck.oldestCreatedAt === null ? null : Math.max(0, seconds(now - stuck.oldestCreatedAt)),
-      },
-      webhooks: { failing_endpoints: failingEndpoints, failed_deliveries: failedDeliveries },
-      video_store: { kind: this.archiveJob.storeKind, bytes: stored.bytes, objects: stored.objects },
-      // Of the channels submits may go to: a disabled one's breaker routes nothing.
-      breakers: this.breakers
-        .notClosed()
-        .filter(({ channelId }) => enabled.has(channelId))
-        .map(({ channelId, breaker }) => ({ channel_id: channelId, channel_name: names.get(channelId) ?? null, ...breaker })),
-      housekeeping: this.housekeepingFigure(),
+      upstream: this.upstreamPanel.upstream(upstream, names),
+      upstream_by_bucket: this.upstreamPanel.series(upstreamBuckets, window),
+      stuck_tasks: operations.stuck_tasks,
+      webhooks: operations.webhooks,
+      video_store: operations.video_store,
+      breakers: this.upstreamPanel.breakersOf(names, enabled),
+      housekeeping: operations.housekeeping,
       currency: toCurrencyView(this.config),
-    };
-  }
-
-  /** What housekeeping removed since this instance started, and the retention in force. */
-  private housekeepingFigure(): DashboardDto['housekeeping'] {
-    const { rows, bytes, tasks } = this.housekeeping.totals();
-    return {
-      rows_deleted: rows,
-      bytes_deleted: bytes,
-      tasks_deleted: tasks,
-      task_retention_s: Math.floor(this.config.taskRetentionMs / 1000),
     };
   }
 }

@@ -16,7 +16,7 @@ import { ChannelsService } from '../../upstream/channels.service';
 import { providerUsageUsd } from '../../upstream/provider-usage';
 import type { ProviderUsage } from '../../upstream/upstream-adapter';
 import { toFlatVideo } from '../../videos/flat-video.view';
-import { WebhookDeliveryRepository } from '../../webhooks/webhook-delivery.repository';
+import { WebhookDeliveryLogRepository } from '../../webhooks/webhook-delivery-log.repository';
 import { toCustomerTaskView } from '../customer/customer-tasks.service';
 import type {
   AdminTaskDetailDto,
@@ -34,7 +34,7 @@ export class TaskDetailService {
     private readonly tasks: TaskQueries,
     private readonly logs: LogsService,
     private readonly links: SignedLinksService,
-    private readonly webhooks: WebhookDeliveryRepository,
+    private readonly webhooks: WebhookDeliveryLogRepository,
     private readonly users: UsersService,
     private readonly channels: ChannelsService,
     private readonly archives: VideoArchiveRepository,

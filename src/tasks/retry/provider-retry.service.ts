@@ -11,7 +11,8 @@ import { DispatchPlanner } from '../dispatch/dispatch-planner.service';
 import { HandToProvider } from '../submit/hand-to-provider';
 import { channelNamed } from '../submit/submit-attempts';
 import type { TaskEntity } from '../task.entity';
-import { TaskRepository } from '../task.repository';
+import { TaskReadRepository } from '../repositories/task-read.repository';
+import { TaskStateRepository } from '../repositories/task-state.repository';
 import { canMove } from '../task-status';
 import { PollPlan, TaskTransitionsService } from '../task-transitions.service';
 import { RETRY_INTERRUPTED } from './being-resubmitted';
@@ -24,6 +25,8 @@ import { RetryEnds } from './retry-ends';
  * under the sync's lease on it, keeping its id and its one charge. The decision is written first (in
  * the poll's compare-and-set: running, no provider id, one retry more, the failed attempt in the
  * timeline), so a crash before the new provider answered leaves a task the next claim resumes.
+ * Why 9 constructor dependencies: the task repositories are split by job, and the retry both changes the task's state
+ * and re-reads it after a hand-over (two of them), besides the plan, the hand-over and the transitions.
  */
 @Injectable()
 export class ProviderRetry {
@@ -34,7 +37,8 @@ export class ProviderRetry {
     private readonly families: FamilyRegistry,
     private readonly planner: DispatchPlanner,
     private readonly transactions: TransactionRunner,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskStateRepository,
+    private readonly reads: TaskReadRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly submitter: HandToProvider,
     private readonly clock: Clock,
@@ -125,7 +129,14 @@ export class ProviderRetry {
 
   private endsFor(reason: string): RetryEnds {
     return new RetryEnds(
-      { transactions: this.transactions, tasks: this.tasks, transitions: this.transitions, clock: this.clock, logger: this.logger },
+      {
+        transactions: this.transactions,
+        tasks: this.tasks,
+        reads: this.reads,
+        transitions: this.transitions,
+        clock: this.clock,
+        logger: this.logger,
+      },
       reason,
     );
   }

@@ -9,12 +9,14 @@ import { pollIntervalFor } from '../poll-interval';
 import { channelNamed } from '../submit/submit-attempts';
 import type { SubmitEnds } from '../submit/submit-ends';
 import type { TaskEntity } from '../task.entity';
-import type { TaskRepository } from '../task.repository';
+import type { TaskReadRepository } from '../repositories/task-read.repository';
+import type { TaskStateRepository } from '../repositories/task-state.repository';
 import type { TaskTransitionsService } from '../task-transitions.service';
 
 export interface RetryEndsDeps {
   transactions: TransactionRunner;
-  tasks: TaskRepository;
+  tasks: TaskStateRepository;
+  reads: TaskReadRepository;
   transitions: TaskTransitionsService;
   clock: Clock;
   logger: Logger;
@@ -92,7 +94,7 @@ export class RetryEnds implements SubmitEnds {
   }
 
   async lost(task: TaskEntity): Promise<TaskEntity> {
-    return (await this.deps.tasks.findByTaskId(task.taskId)) ?? task;
+    return (await this.deps.reads.findByTaskId(task.taskId)) ?? task;
   }
 
   private async fail(task: TaskEntity, owner: string): Promise<TaskEntity> {

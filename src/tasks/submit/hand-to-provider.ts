@@ -1,25 +1,21 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { INSTANCE_ID } from '../../config/instance-id';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { upstreamModelFor } from '../../upstream/channel-router.service';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { ChannelsService } from '../../upstream/channels.service';
 import { BreakerOutcome, breakerOutcomeOf } from '../../upstream/breaker/breaker-outcome';
-import { ChannelBreakers } from '../../upstream/breaker/channel-breakers.service';
 import { FAILURE } from '../../upstream/failure-reason';
 import { SubmitOutcome, UpstreamAdapter, UpstreamError } from '../../upstream/upstream-adapter';
-import { UpstreamCallRecorder } from '../../upstream/upstream-call-recorder.service';
 import { SubmitLease } from '../submit-lease';
 import type { TaskEntity } from '../task.entity';
 import type { TaskStatus } from '../task-status';
-import { TaskRepository } from '../task.repository';
+import { TaskStateRepository } from '../repositories/task-state.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
 import { Admitted, Candidate, onOneRoute, PlannedRoute, storedRoute, walkPlan } from '../dispatch/dispatch-plan';
 import type { Admission } from '../../upstream/breaker/channel-breakers.service';
 import { SubmitAttempts } from './submit-attempts';
+import { SubmitChannelReports } from './submit-channel-reports';
+import { SubmitLeases } from './submit-leases';
 import type { SubmitEnds } from './submit-ends';
 import { SubmitSettlement } from './submit-settlement';
 
@@ -48,16 +44,12 @@ export class HandToProvider {
 
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskStateRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly settlement: SubmitSettlement,
-    private readonly channels: ChannelsService,
-    private readonly calls: UpstreamCallRecorder,
-    private readonly breakers: ChannelBreakers,
     private readonly attempts: SubmitAttempts,
-    private readonly clock: Clock,
-    @Inject(INSTANCE_ID) private readonly instanceId: string,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly leases: SubmitLeases,
+    private readonly reports: SubmitChannelReports,
   ) {}
 
   /**
@@ -95,12 +87,7 @@ export class HandToProvider {
     byBreaker: boolean,
     run: (handOver: HandOver) => Promise<TaskEntity>,
   ): Promise<TaskEntity> {
-    const owner = task.leaseOwner ?? this.instanceId;
-    const lease = new SubmitLease(
-      this.config.taskLeaseMs,
-      () => this.tasks.extendSubmitLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs, ends.status),
-      (error) => this.logger.warn(`lease heartbeat of ${task.taskId} failed: ${(error as Error)?.message ?? error}`),
-    );
+    const { owner, lease } = this.leases.start(task, ends.status);
     try {
       return await run({ owner, lease, ends, byBreaker, lastError: null, backpressure: null });
     } finally {
@@ -129,7 +116,7 @@ export class HandToProvider {
   /** What the channel's breaker says to this attempt (nothing asked of it for a resubmit sent whatever it says). */
   private async admit(channel: ChannelEntity, deferred: boolean, byBreaker: boolean): Promise<Admitted<Admission | null>> {
     if (!byBreaker) return { admission: null };
-    const admitted = await this.breakers.admit(channel.id, deferred);
+    const admitted = await this.reports.admit(channel.id, deferred);
     if (admitted === 'defer') return 'defer';
     return admitted ? { admission: admitted } : 'not_now';
   }
@@ -151,7 +138,7 @@ export class HandToProvider {
     try {
       if (!(await this.moveTo(task, channel, route, owner, ends.status))) return ends.lost(task);
       let outcome: SubmitOutcome;
-      const endCall = this.calls.start(channel.id);
+      const endCall = this.reports.startCall(channel.id);
       try {
         outcome = await route.adapter.submit(task, channel, lease);
         endCall(false);
@@ -165,7 +152,7 @@ export class HandToProvider {
         handOver.lastError = error;
         this.logger.warn(`submit of ${task.taskId} on channel ${channel.id} failed (${error.kind}): ${error.message}`);
         if (error.kind === 'moderation' || error.kind === 'invalid_input') return this.refusedContent(task, channel, error, owner, ends);
-        await this.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
+        await this.reports.recordChannelOutcome(channel.id, `${error.kind}: ${error.message}`);
         await this.attempts.failed(task, channel, error);
         if (error.details.mayHaveBeenAccepted) {
           this.logger.warn(`submit of ${task.taskId} may have been accepted by channel ${channel.id}: not sent to another channel`);
@@ -177,10 +164,10 @@ export class HandToProvider {
       // The provider has the job now: record that first, then the channel's statistics and breaker.
       said = 'accepted';
       const submitted = await ends.accepted(task, channel, route.adapter, outcome, owner);
-      await this.recordChannelOutcome(channel.id, null);
+      await this.reports.recordChannelOutcome(channel.id, null);
       return submitted;
     } finally {
-      await this.breakers.record(channel.id, said, admitted);
+      await this.reports.recordBreaker(channel.id, said, admitted);
     }
   }
 
@@ -236,7 +223,7 @@ export class HandToProvider {
     owner: string,
     ends: SubmitEnds,
   ): Promise<TaskEntity> {
-    await this.recordChannelOutcome(channel.id, null);
+    await this.reports.recordChannelOutcome(channel.id, null);
     if (error.kind === 'moderation') {
       if (!(await this.transitions.fail(task, FAILURE.moderation, {}, owner))) return ends.lost(task);
       return task;
@@ -256,13 +243,6 @@ export class HandToProvider {
     this.logger.error(`submit of ${task.taskId} crashed: ${(error as Error)?.stack ?? error}`);
     await this.transitions.reject(task, 'internal error during submit', owner);
     return error;
-  }
-
-  /** Channel statistics are bookkeeping: failing to write them never changes the submit's answer. */
-  private async recordChannelOutcome(channelId: number, error: string | null): Promise<void> {
-    await this.channels
-      .recordOutcome(channelId, error)
-      .catch((failure) => this.logger.warn(`channel ${channelId} outcome not recorded: ${failure}`));
   }
 }
 

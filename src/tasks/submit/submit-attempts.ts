@@ -5,7 +5,7 @@ import type { ChannelEntity } from '../../upstream/channel.entity';
 import { sanitizeProviderText } from '../../upstream/provider-text';
 import type { UpstreamError } from '../../upstream/upstream-adapter';
 import type { TaskEntity } from '../task.entity';
-import { TaskRepository } from '../task.repository';
+import { TaskStateRepository } from '../repositories/task-state.repository';
 
 /** How a task's timeline names a channel: `channel #3 (primary)`. */
 export const channelNamed = (channel: Pick<ChannelEntity, 'id' | 'name'>): string => `channel #${channel.id} (${channel.name})`;
@@ -26,7 +26,7 @@ export class SubmitAttempts {
 
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskStateRepository,
     private readonly clock: Clock,
   ) {}
 

@@ -12,7 +12,8 @@ import type { Caller } from '../../auth/caller';
 import type { PriceBasis } from '../../billing/settlement';
 import type { TaskDraft } from '../task-draft';
 import { TaskEntity } from '../task.entity';
-import { TaskRepository } from '../task.repository';
+import { TaskStateRepository } from '../repositories/task-state.repository';
+import { TaskSubmitRepository } from '../repositories/task-submit.repository';
 
 /** A priced draft about to be recorded: who asks, on which first channel, for how much. */
 export interface HoldRequest {
@@ -36,7 +37,8 @@ export interface HoldRequest {
 export class SubmitHold {
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskStateRepository,
+    private readonly submits: TaskSubmitRepository,
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
@@ -95,7 +97,7 @@ export class SubmitHold {
   async record(task: TaskEntity, { draft, caller, quoteDetail }: HoldRequest): Promise<TaskEntity> {
     const { quota } = task;
     return this.transactions.run(async (manager) => {
-      await this.tasks.insertNew(manager, task);
+      await this.submits.insertNew(manager, task);
       for (const write of draft.recordWithTask ?? []) await write(manager, task);
       await this.tasks.recordEvent(manager, { taskRowId: task.id, kind: 'created', status: 'SUBMITTING', progress: 0, at: task.createdAt });
       if (quota > 0) {

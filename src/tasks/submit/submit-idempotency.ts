@@ -4,7 +4,7 @@ import { AppError, ErrorCode } from '../../common/errors/app-error';
 import { Clock } from '../../common/runtime/clock';
 import type { TaskDraft } from '../task-draft';
 import type { TaskEntity } from '../task.entity';
-import { TaskRepository } from '../task.repository';
+import { TaskSubmitRepository } from '../repositories/task-submit.repository';
 import { SUBMIT_INTERRUPTED } from './submit-outcomes';
 
 /** How long a retry with the same Idempotency-Key and body returns the first task. */
@@ -18,7 +18,7 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600_000;
 @Injectable()
 export class SubmitIdempotency {
   constructor(
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskSubmitRepository,
     private readonly clock: Clock,
   ) {}
 

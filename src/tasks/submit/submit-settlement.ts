@@ -13,7 +13,9 @@ import { PendingSubmitWrites } from '../pending-submit-writes';
 import { pollIntervalFor } from '../poll-interval';
 import { ProviderCancel } from '../provider-cancel';
 import { TaskEntity } from '../task.entity';
-import { TaskRepository } from '../task.repository';
+import { TaskReadRepository } from '../repositories/task-read.repository';
+import { TaskStateRepository } from '../repositories/task-state.repository';
+import { TaskSubmitRepository } from '../repositories/task-submit.repository';
 import { TaskTransitionsService } from '../task-transitions.service';
 import { channelNamed } from './submit-attempts';
 import { isStarted, SUBMIT_UNCONFIRMED, SubmitInterruptedError } from './submit-outcomes';
@@ -22,6 +24,8 @@ import { isStarted, SUBMIT_UNCONFIRMED, SubmitInterruptedError } from './submit-
  * The last step of a submit: the provider accepted the task (it becomes visible and its hold its
  * charge, in one transaction), or the submit lost its task to a takeover (whoever took it decides),
  * or the client was answered 503 (the task is refused once the database answers again).
+ * Why 10 constructor dependencies: the task repositories are split by job, and the settlement uses three of them (the
+ * state change, the submit's acceptance, the re-read after a takeover) besides the ledger, the pending writes and the cancel.
  */
 @Injectable()
 export class SubmitSettlement {
@@ -29,7 +33,9 @@ export class SubmitSettlement {
 
   constructor(
     private readonly transactions: TransactionRunner,
-    private readonly tasks: TaskRepository,
+    private readonly tasks: TaskStateRepository,
+    private readonly submits: TaskSubmitRepository,
+    private readonly reads: TaskReadRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly ledger: LedgerService,
     private readonly pending: PendingSubmitWrites,
@@ -70,7 +76,7 @@ export class SubmitSettlement {
     const usage = attemptUsageOf(task, providerUsage, now, channel.id);
     const accept = () =>
       this.transactions.run(async (manager) => {
-        if (!(await this.tasks.markSubmitted(manager, task.id, owner, accepted))) return false;
+        if (!(await this.submits.markSubmitted(manager, task.id, owner, accepted))) return false;
         if (usage) await this.tasks.recordProviderUsage(manager, usage);
         await this.ledger.confirmHold(manager, task.taskId, channel.id);
         await this.tasks.recordEvent(manager, {
@@ -109,7 +115,7 @@ export class SubmitSettlement {
    * task that failed.
    */
   async afterTakeover(task: TaskEntity, upstreamTaskId?: string): Promise<TaskEntity> {
-    const current = await this.tasks.findByTaskId(task.taskId);
+    const current = await this.reads.findByTaskId(task.taskId);
     if (upstreamTaskId && current?.upstreamTaskId !== upstreamTaskId) {
       // The protocols give no way to cancel it; operators can match it by these ids.
       this.logger.error(
@@ -143,15 +149,15 @@ export class SubmitSettlement {
    */
   async refuseIfSubmitting(taskId: string, reason: string): Promise<TaskEntity | null> {
     // Found by its task id: a row id given out to a rolled-back insert may belong to another task now.
-    const current = await this.tasks.findByTaskId(taskId);
+    const current = await this.reads.findByTaskId(taskId);
     if (current?.status !== 'SUBMITTING' || (await this.transitions.reject(current, reason))) return current;
-    return this.tasks.findByTaskId(taskId);
+    return this.reads.findByTaskId(taskId);
   }
 
   /** The client cancelled the task while the provider was accepting it: the provider is asked to drop its job too, where it can (best effort). */
   private async dropIfCancelled(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter, upstreamTaskId: string): Promise<void> {
     if (!adapter.cancel) return;
-    const current = await this.tasks.findByTaskId(task.taskId);
+    const current = await this.reads.findByTaskId(task.taskId);
     if (current?.status !== 'FAILURE' || current.failReason !== FAILURE.cancelled) return;
     const accepted = Object.assign(new TaskEntity(), current, { status: 'NOT_START', upstreamTaskId });
     const answer = await this.providerCancel

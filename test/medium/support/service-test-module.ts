@@ -35,7 +35,12 @@ import { JobMetrics } from '../../../src/jobs/job-metrics.service';
 import { JobRunner } from '../../../src/jobs/job-runner.service';
 import { MetricsRegistry } from '../../../src/metrics/metrics-registry';
 import { TaskMetrics } from '../../../src/tasks/task-metrics.service';
-import { TaskRepository } from '../../../src/tasks/task.repository';
+import { TaskLeaseRepository } from '../../../src/tasks/repositories/task-lease.repository';
+import { TaskReadRepository } from '../../../src/tasks/repositories/task-read.repository';
+import { TaskStateRepository } from '../../../src/tasks/repositories/task-state.repository';
+import { TaskStatsRepository } from '../../../src/tasks/repositories/task-stats.repository';
+import { TaskSubmitRepository } from '../../../src/tasks/repositories/task-submit.repository';
+import { TaskSweepRepository } from '../../../src/tasks/repositories/task-sweep.repository';
 import { TaskEntity } from '../../../src/tasks/task.entity';
 import { TaskEventEntity } from '../../../src/tasks/task-event.entity';
 import type { TaskStatus } from '../../../src/tasks/task-status';
@@ -47,6 +52,8 @@ import { ProviderCancel } from '../../../src/tasks/provider-cancel';
 import { HandToProvider } from '../../../src/tasks/submit/hand-to-provider';
 import { DispatchPlanner } from '../../../src/tasks/dispatch/dispatch-planner.service';
 import { SubmitAttempts } from '../../../src/tasks/submit/submit-attempts';
+import { SubmitChannelReports } from '../../../src/tasks/submit/submit-channel-reports';
+import { SubmitLeases } from '../../../src/tasks/submit/submit-leases';
 import { RedisConnection } from '../../../src/shared-state/redis-connection.service';
 import { BreakerStates } from '../../../src/upstream/breaker/breaker-states.service';
 import { ChannelBreakers } from '../../../src/upstream/breaker/channel-breakers.service';
@@ -59,6 +66,7 @@ import { ProviderRetry } from '../../../src/tasks/retry/provider-retry.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
 import { ChannelSecretBox } from '../../../src/upstream/channel-secret-box';
 import { ChannelsService } from '../../../src/upstream/channels.service';
+import { ChannelUrlCheck } from '../../../src/upstream/channel-url-check';
 import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-recorder.service';
 import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
 import { TaskSubmitFields } from '../../../src/tasks/task-submit-fields';
@@ -225,7 +233,15 @@ export interface ServiceTestContext {
   transitions: TaskTransitionsService;
   router: ChannelRouter;
   breakers: ChannelBreakers;
-  tasks: TaskRepository;
+  /** The task repositories, by job. */
+  tasks: {
+    reads: TaskReadRepository;
+    stats: TaskStatsRepository;
+    submits: TaskSubmitRepository;
+    states: TaskStateRepository;
+    leases: TaskLeaseRepository;
+    sweeps: TaskSweepRepository;
+  };
   adapter: FakeAdapter;
   pipeline: SubmitPipeline;
   sync: TaskSyncService;
@@ -316,7 +332,12 @@ export async function createServiceTestModule(
       PricingService,
       CatalogRepository,
       CatalogService,
-      TaskRepository,
+      TaskReadRepository,
+      TaskStatsRepository,
+      TaskSubmitRepository,
+      TaskStateRepository,
+      TaskLeaseRepository,
+      TaskSweepRepository,
       TaskMetrics,
       TaskEndHooks,
       TaskSubmitFields,
@@ -326,6 +347,8 @@ export async function createServiceTestModule(
       SubmitIdempotency,
       SubmitHold,
       SubmitSettlement,
+      SubmitLeases,
+      SubmitChannelReports,
       HandToProvider,
       SubmitAttempts,
       TaskSubmitService,
@@ -337,6 +360,7 @@ export async function createServiceTestModule(
       ChannelSecretBox,
       ChannelRepository,
       UpstreamCallStatsRepository,
+      ChannelUrlCheck,
       ChannelsService,
       ChannelRequestCounter,
       ChannelRouter,
@@ -366,7 +390,14 @@ export async function createServiceTestModule(
     transitions: module.get(TaskTransitionsService),
     router: module.get(ChannelRouter),
     breakers: module.get(ChannelBreakers),
-    tasks: module.get(TaskRepository),
+    tasks: {
+      reads: module.get(TaskReadRepository),
+      stats: module.get(TaskStatsRepository),
+      submits: module.get(TaskSubmitRepository),
+      states: module.get(TaskStateRepository),
+      leases: module.get(TaskLeaseRepository),
+      sweeps: module.get(TaskSweepRepository),
+    },
     adapter: module.get(FakeAdapter),
     pipeline: module.get(SubmitPipeline),
     sync: module.get(TaskSyncService),

@@ -4,10 +4,10 @@ import { describeEachDatabase } from '../support/test-databases';
 import { createServiceTestModule, type ServiceTestContext } from './support/service-test-module';
 
 /**
- * TaskRepository's writes of a task's timeline and of batched poll results, and the reads TaskQueries offers (lists, search,
- * stuck tasks, the dashboard's counts), on each database (its claims: lease-claim.medium-spec.ts).
+ * The task repositories' writes of a task's timeline and of batched poll results, and the reads TaskQueries offers (lists, search,
+ * stuck tasks, the dashboard's counts), on each database (their claims: lease-claim.medium-spec.ts).
  */
-describeEachDatabase('TaskRepository (service tier)', (kind) => {
+describeEachDatabase('task repositories (service tier)', (kind) => {
   let t: ServiceTestContext;
   let userId: number;
   beforeAll(async () => {
@@ -21,11 +21,11 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
   it('records a state change in the caller’s transaction, its detail cut to 255 characters, and rolls back with it', async () => {
     const task = await t.createTask(userId);
     await t.transactions.run((manager) =>
-      t.tasks.recordEvent(manager, { taskRowId: task.id, kind: 'status', status: 'FAILURE', detail: 'x'.repeat(300), at: 5 }),
+      t.tasks.states.recordEvent(manager, { taskRowId: task.id, kind: 'status', status: 'FAILURE', detail: 'x'.repeat(300), at: 5 }),
     );
     await expect(
       t.transactions.run(async (manager) => {
-        await t.tasks.recordEvent(manager, { taskRowId: task.id, kind: 'archived', at: 6 });
+        await t.tasks.states.recordEvent(manager, { taskRowId: task.id, kind: 'archived', at: 6 });
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
@@ -40,7 +40,7 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
     const lease = { status: 'IN_PROGRESS' as const, leaseOwner: 'sync#1', leaseUntil: now + 60_000, nextPollAt: now + 60_000 };
     const [a, b, lost] = [await t.createTask(userId, lease), await t.createTask(userId, lease), await t.createTask(userId, lease)];
     await t.dataSource.manager.update(TaskEntity, { id: lost.id }, { leaseOwner: 'sync#2' });
-    await t.tasks.releaseMany(
+    await t.tasks.leases.releaseMany(
       'sync#1',
       'IN_PROGRESS',
       [
@@ -66,27 +66,27 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
 
   it('isDeletedLocked reads the committed row inside the transaction', async () => {
     const task = await t.createTask(userId);
-    expect(await t.transactions.run((manager) => t.tasks.isDeletedLocked(manager, task.id))).toBe(false);
+    expect(await t.transactions.run((manager) => t.tasks.states.isDeletedLocked(manager, task.id))).toBe(false);
     await t.dataSource.manager.update(TaskEntity, { id: task.id }, { deletedAt: 1 });
-    expect(await t.transactions.run((manager) => t.tasks.isDeletedLocked(manager, task.id))).toBe(true);
-    expect(await t.transactions.run((manager) => t.tasks.isDeletedLocked(manager, 999_999))).toBe(true);
+    expect(await t.transactions.run((manager) => t.tasks.states.isDeletedLocked(manager, task.id))).toBe(true);
+    expect(await t.transactions.run((manager) => t.tasks.states.isDeletedLocked(manager, 999_999))).toBe(true);
   });
   it('eventsOf lists a task’s events oldest first; findOwnedNotDeleted finds only the owner’s task it did not delete', async () => {
     const other = (await t.createUser(0)).id;
     const task = await t.createTask(userId);
     const deleted = await t.createTask(userId, { deletedAt: 7 });
     await t.transactions.run(async (manager) => {
-      await t.tasks.recordEvent(manager, { taskRowId: task.id, kind: 'status', status: 'QUEUED', at: 1 });
-      await t.tasks.recordEvent(manager, { taskRowId: task.id, kind: 'progress', progress: 30, at: 2 });
+      await t.tasks.states.recordEvent(manager, { taskRowId: task.id, kind: 'status', status: 'QUEUED', at: 1 });
+      await t.tasks.states.recordEvent(manager, { taskRowId: task.id, kind: 'progress', progress: 30, at: 2 });
     });
-    expect((await t.tasks.eventsOf(task.id)).map((event) => [event.kind, event.at])).toEqual([
+    expect((await t.tasks.reads.eventsOf(task.id)).map((event) => [event.kind, event.at])).toEqual([
       ['status', 1],
       ['progress', 2],
     ]);
-    expect(await t.tasks.eventsOf(deleted.id)).toEqual([]);
-    expect((await t.tasks.findOwnedNotDeleted(userId, task.taskId))?.id).toBe(task.id);
-    expect(await t.tasks.findOwnedNotDeleted(other, task.taskId)).toBeNull();
-    expect(await t.tasks.findOwnedNotDeleted(userId, deleted.taskId)).toBeNull();
+    expect(await t.tasks.reads.eventsOf(deleted.id)).toEqual([]);
+    expect((await t.tasks.reads.findOwnedNotDeleted(userId, task.taskId))?.id).toBe(task.id);
+    expect(await t.tasks.reads.findOwnedNotDeleted(other, task.taskId)).toBeNull();
+    expect(await t.tasks.reads.findOwnedNotDeleted(userId, deleted.taskId)).toBeNull();
   });
 
   it('page filters, searches (LIKE wildcards taken literally), sorts with the id as tie-break, and counts', async () => {
@@ -97,8 +97,8 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
     const apples = await made('tq_beta', { prompt: '500 apples', model: 'm-1', status: 'SUCCESS', quota: 3, createdAt: 20 });
     const gone = await made('tq_gone', { prompt: null, model: 'm-2', status: 'FAILURE', quota: 9, createdAt: 5, deletedAt: 30 });
     await t.createTask(userId, { taskId: 'tq_alpha_other', prompt: 'a fox' });
-    const ids = async (query: Partial<Parameters<typeof t.tasks.page>[0]>) => {
-      const { data, total } = await t.tasks.page({ userId: owner, page: 1, pageSize: 10, ...query });
+    const ids = async (query: Partial<Parameters<typeof t.tasks.reads.page>[0]>) => {
+      const { data, total } = await t.tasks.reads.page({ userId: owner, page: 1, pageSize: 10, ...query });
       return { ids: data.map((task) => task.id), total };
     };
 
@@ -116,7 +116,7 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
     expect(await ids({ sort: '-cost' })).toEqual({ ids: [gone.id, fox.id, apples.id, sale.id], total: 4 });
     expect(await ids({ sort: 'model', status: ['SUCCESS'] })).toEqual({ ids: [apples.id, fox.id], total: 2 });
     expect(await ids({ sort: 'created_at', page: 2, pageSize: 3 })).toEqual({ ids: [apples.id], total: 4 });
-    const everyone = await t.tasks.page({ q: 'tq_alpha', page: 1, pageSize: 10 });
+    const everyone = await t.tasks.reads.page({ q: 'tq_alpha', page: 1, pageSize: 10 });
     expect(everyone.total).toBe(3);
   });
 
@@ -129,10 +129,10 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
     await t.createTask(owner, { status: 'IN_PROGRESS', nextPollAt: 5_000, createdAt: 100 });
     await t.createTask(owner, { status: 'SUBMITTING', nextPollAt: 100, createdAt: 5_000 });
 
-    expect((await t.tasks.findStuck(5_000, 10)).map((task) => task.id)).toEqual([running.id, queued.id, submitting.id]);
-    expect((await t.tasks.findStuck(5_000, 2)).map((task) => task.id)).toEqual([running.id, queued.id]);
-    expect(await t.tasks.stuckSummary(5_000)).toEqual({ count: 3, oldestCreatedAt: 500 });
-    expect(await t.tasks.stuckSummary(50)).toEqual({ count: 0, oldestCreatedAt: null });
+    expect((await t.tasks.stats.findStuck(5_000, 10)).map((task) => task.id)).toEqual([running.id, queued.id, submitting.id]);
+    expect((await t.tasks.stats.findStuck(5_000, 2)).map((task) => task.id)).toEqual([running.id, queued.id]);
+    expect(await t.tasks.stats.stuckSummary(5_000)).toEqual({ count: 3, oldestCreatedAt: 500 });
+    expect(await t.tasks.stats.stuckSummary(50)).toEqual({ count: 0, oldestCreatedAt: null });
   });
 
   it("countByBucketAndStatus and countByStatusPer count the tasks created since a time, a client's cancel apart as CANCELLED", async () => {
@@ -151,14 +151,14 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
     });
     const sorted = <T>(rows: T[]) => rows.map((row) => JSON.stringify(row)).sort();
 
-    expect(sorted(await t.tasks.countByBucketAndStatus(from, 1_000))).toEqual(
+    expect(sorted(await t.tasks.stats.countByBucketAndStatus(from, 1_000))).toEqual(
       sorted([
         { bucket: from, status: 'SUCCESS', count: 2 },
         { bucket: from + 1_000, status: 'FAILURE', count: 1 },
         { bucket: from + 1_000, status: 'CANCELLED', count: 1 },
       ]),
     );
-    const perChannel = await t.tasks.countByStatusPer('channel_id', from);
+    const perChannel = await t.tasks.stats.countByStatusPer('channel_id', from);
     expect(sorted(perChannel.map((row) => ({ ...row, key: row.key === null ? null : Number(row.key) })))).toEqual(
       sorted([
         { key: 7, status: 'SUCCESS', count: 2 },
@@ -166,7 +166,7 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
         { key: null, status: 'FAILURE', count: 1 },
       ]),
     );
-    expect(sorted(await t.tasks.countByStatusPer('model', from))).toEqual(
+    expect(sorted(await t.tasks.stats.countByStatusPer('model', from))).toEqual(
       sorted([
         { key: 'm-a', status: 'SUCCESS', count: 1 },
         { key: 'm-b', status: 'SUCCESS', count: 1 },
@@ -186,20 +186,20 @@ describeEachDatabase('TaskRepository (service tier)', (kind) => {
     const running = await t.createTask(owner, { status: 'IN_PROGRESS', model: 'm-b' });
     const theirs = await t.createTask(other, { status: 'FAILURE', failReason: 'theirs' });
     const page = async (options: { afterId?: number; limit: number; order: 'asc' | 'desc' }) =>
-      (await t.tasks.listVisiblePage(owner, options)).map((task) => task.id);
+      (await t.tasks.reads.listVisiblePage(owner, options)).map((task) => task.id);
 
     expect(await page({ limit: 10, order: 'asc' })).toEqual([done.id, running.id]);
     expect(await page({ limit: 10, order: 'desc' })).toEqual([running.id, done.id]);
     expect(await page({ limit: 1, order: 'asc' })).toEqual([done.id]);
     expect(await page({ afterId: done.id, limit: 1, order: 'asc' })).toEqual([running.id]);
     expect(await page({ afterId: running.id, limit: 10, order: 'desc' })).toEqual([done.id]);
-    expect(await t.tasks.modelsUsedBy(owner)).toEqual(['m-a', 'm-b', 'm-c']);
-    expect(await t.tasks.failReasonsOf(owner, [done.taskId, running.taskId, theirs.taskId])).toEqual(
+    expect(await t.tasks.reads.modelsUsedBy(owner)).toEqual(['m-a', 'm-b', 'm-c']);
+    expect(await t.tasks.reads.failReasonsOf(owner, [done.taskId, running.taskId, theirs.taskId])).toEqual(
       new Map([
         [done.taskId, 'blocked'],
         [running.taskId, null],
       ]),
     );
-    expect(await t.tasks.failReasonsOf(owner, [])).toEqual(new Map());
+    expect(await t.tasks.reads.failReasonsOf(owner, [])).toEqual(new Map());
   });
 });
