@@ -14,6 +14,7 @@ import { ChannelRepository } from './channel.repository';
 import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelSecretsReseal } from './channel-secrets-reseal';
 import { ChannelsService } from './channels.service';
+import { ProviderCalls } from './provider-calls';
 import { UpstreamCallRecorder } from './upstream-call-recorder.service';
 import { UpstreamCallStatsQueries } from './upstream-call-stats-queries.service';
 import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
@@ -43,8 +44,10 @@ import { UpstreamHousekeeping } from './upstream-housekeeping';
     BreakerStates,
     ChannelBreakers,
     BreakerMetrics,
+    ProviderCalls,
   ],
   exports: [
+    ProviderCalls,
     ChannelBreakers,
     ChannelsService,
     ChannelRouter,
