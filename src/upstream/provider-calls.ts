@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 export class ProviderCalls {
   constructor(
     readonly http: HttpService,
-    readonly clock: Pick<Clock, 'now'>,
+    @Inject(Clock) readonly clock: Pick<Clock, 'now'>,
     @Inject(APP_CONFIG) readonly config: AppConfig,
   ) {}
 }
