@@ -1,10 +1,9 @@
-import type { HttpService } from '@nestjs/axios';
 import type { AxiosResponse } from 'axios';
 import type { LinkPolicy } from '../common/urls/url-guard';
-import type { AppConfig } from '../config/app-config';
-import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf, UpstreamErrorMapper } from './bearer-json-task-api';
+import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from './bearer-json-task-api';
 import type { ChannelEntity, Platform } from './channel.entity';
 import { channelLinkPolicy } from './channel-link-policy';
+import type { ProviderCalls } from './provider-calls';
 import {
   acceptedWithoutId,
   callTimeoutMs,
@@ -25,7 +24,8 @@ export interface BearerJsonProtocol<E> {
   postHeaders?: Record<string, string>;
   /** Protocol headers sent on every call (e.g. an API version). */
   headers?: Record<string, string>;
-  mapError: UpstreamErrorMapper<E>;
+  /** The provider's error, read with its HTTP status and `Retry-After` (a date is read against `now`). */
+  mapError: (status: number, body: E | undefined, retryAfterHeader: unknown, now: number) => UpstreamError;
   /** The credential headers of a call on this channel; absent: `Authorization: Bearer <api_key>`. */
   authHeaders?(channel: ChannelEntity): Record<string, string>;
   /** A 2xx answer with no body reads as `{}` (xAI's 202 while a video is still being made). */
@@ -65,8 +65,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
   readonly idempotentSubmit: boolean = false;
 
   protected constructor(
-    protected readonly http: HttpService,
-    protected readonly config: AppConfig,
+    protected readonly calls: ProviderCalls,
     private readonly protocol: BearerJsonProtocol<E>,
   ) {}
 
@@ -107,7 +106,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
 
   /** The channel's rules for links the provider hands out. */
   protected linkPolicy(channel: ChannelEntity): LinkPolicy {
-    return channelLinkPolicy(channel, this.config.mediaAllowPrivateHosts);
+    return channelLinkPolicy(channel, this.calls.config.mediaAllowPrivateHosts);
   }
 
   /**
@@ -146,7 +145,10 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
       emptyAnswers,
       createsTask,
     };
-    return callBearerJson<E>(this.http, channel, request, provider, mapError);
+    const { http, clock } = this.calls;
+    return callBearerJson<E>(http, channel, request, provider, (status, body, retryAfter) =>
+      mapError(status, body, retryAfter, clock.now()),
+    );
   }
 }
 
@@ -168,11 +170,10 @@ export interface BearerJsonTaskProtocol<E> extends BearerJsonProtocol<E> {
  */
 export abstract class BearerJsonTaskAdapter<E, R extends StoredRequest> extends BearerJsonAdapter<E, R> {
   protected constructor(
-    http: HttpService,
-    config: AppConfig,
+    calls: ProviderCalls,
     private readonly taskProtocol: BearerJsonTaskProtocol<E>,
   ) {
-    super(http, config, taskProtocol);
+    super(calls, taskProtocol);
   }
 
   async poll(task: UpstreamTask<R>, channel: ChannelEntity): Promise<PollOutcome> {

@@ -15,6 +15,7 @@ import { ChannelSecretBox } from './channel-secret-box';
 import { ChannelSecretsReseal } from './channel-secrets-reseal';
 import { ChannelUrlCheck } from './channel-url-check';
 import { ChannelsService } from './channels.service';
+import { ProviderCalls } from './provider-calls';
 import { UpstreamCallRecorder } from './upstream-call-recorder.service';
 import { UpstreamCallStatsQueries } from './upstream-call-stats-queries.service';
 import { UpstreamCallStatsEntity } from './upstream-call-stats.entity';
@@ -45,8 +46,10 @@ import { UpstreamHousekeeping } from './upstream-housekeeping';
     BreakerStates,
     ChannelBreakers,
     BreakerMetrics,
+    ProviderCalls,
   ],
   exports: [
+    ProviderCalls,
     ChannelBreakers,
     ChannelsService,
     ChannelRouter,

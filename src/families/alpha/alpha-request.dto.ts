@@ -18,6 +18,7 @@ import {
 import { IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample } from '../family';
 import { ALPHA_ASPECT_RATIOS, ALPHA_QUALITIES } from './alpha-models';
+import { OptionalTextField, WholeSecondsField } from '../shared/request-fields';
 
 const SEED_MESSAGE = 'seed must be between 0 and 2147483647';
 /** The protocol's `int` identifiers: a signed 32-bit integer, never negative. */
@@ -51,9 +52,7 @@ export class AlphaVideoMetadataDto {
   @IsIn(['normal', 'fast'], { message: 'motion_mode must be normal or fast' })
   motion_mode?: 'normal' | 'fast';
 
-  @ApiPropertyOptional({ example: 'zoom_in' })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ example: 'zoom_in' })
   camera_movement?: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: 2147483647 })
@@ -70,9 +69,7 @@ export class AlphaVideoMetadataDto {
   @Max(MAX_INT32, { message: idMessage('template_id') })
   template_id?: number;
 
-  @ApiPropertyOptional({ example: 'anime' })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ example: 'anime' })
   style?: string;
 
   @ApiPropertyOptional()
@@ -110,12 +107,10 @@ export class CreateVideoDto {
   @IsString()
   model: string;
 
-  @ApiPropertyOptional({
+  @OptionalTextField({
     example: 'a red fox running through snow at dawn',
     description: `at most the model's prompt_max_length (${ALPHA_MAX_PROMPT} for the builtin models), counted in UTF-16 code units, as the provider counts (an emoji counts 2)`,
   })
-  @IsOptionalNotNull()
-  @IsString()
   prompt?: string;
 
   @ApiPropertyOptional({ description: 'image-to-video: an image URL or a base64 data URI' })
@@ -132,9 +127,10 @@ export class CreateVideoDto {
   @IsString({ each: true })
   images?: string[];
 
-  @ApiPropertyOptional({ example: 5, default: 5, description: "seconds, one of the model's durations; default its default_duration" })
-  @IsOptionalNotNull()
-  @IsInt({ message: 'duration must be a whole number of seconds' })
+  @WholeSecondsField(
+    { example: 5, default: 5, description: "seconds, one of the model's durations; default its default_duration" },
+    'duration must be a whole number of seconds',
+  )
   duration?: number;
 
   @ApiPropertyOptional({ example: '5', description: "OpenAI's name for `duration` (a string)" })

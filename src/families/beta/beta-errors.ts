@@ -1,7 +1,7 @@
 import { codeSummary, GENERIC_REASON, providerCode } from '../../upstream/provider-text';
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { BetaErrorBody } from './beta-protocol';
+import { backpressureError, errorByStatus } from '../shared/error-mapping';
 
 const MODERATION_CODES = new Set(['DataInspectionFailed', 'InvalidParameter.DataInspection']);
 
@@ -21,7 +21,6 @@ export const BETA_ERROR_REASONS: Readonly<Record<string, string>> = {
   InternalError: 'provider internal error',
 };
 const CHANNEL_CODES = new Set(['InvalidApiKey', 'AccessDenied', 'Arrearage']);
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
 
 /**
  * Maps a synchronous provider error (HTTP status + `{code, message}`) to how the gateway treats
@@ -35,16 +34,11 @@ export function mapBetaError(status: number, body: BetaErrorBody | undefined, re
   const details = { upstreamCode: code || undefined, httpStatus: status };
   const isChannelCode = CHANNEL_CODES.has(code) || [...CHANNEL_CODES].some((prefix) => code.startsWith(`${prefix}.`));
   if (status === 429 || code.startsWith('Throttling')) {
-    return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), {
-      ...details,
-      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
-    });
+    return backpressureError(summary(GENERIC_REASON.backpressure), details, retryAfterHeader, now);
   }
   if (isChannelCode || status === 401 || status === 403) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
   if (MODERATION_CODES.has(code))
     return new UpstreamError('invalid_input', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
   // 404/405 on the provider's own paths means the channel's base_url is wrong, not the caller's input.
-  if (status === 404 || status === 405) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
-  if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);
-  return new UpstreamError('transient', summary(GENERIC_REASON.transient), details);
+  return errorByStatus(status, summary, details);
 }

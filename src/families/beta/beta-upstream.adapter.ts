@@ -1,7 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
@@ -10,6 +7,7 @@ import { mapBetaError } from './beta-errors';
 import { BETA_SUBMIT_PATH, BetaErrorBody, BetaQueryBody, betaQueryPath, buildBetaSubmitBody } from './beta-protocol';
 import { mapBetaQuery } from './beta-query-mapping';
 import type { BetaTaskRequest } from './beta-request';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 30_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -49,16 +47,12 @@ export class BetaUpstreamAdapter extends BearerJsonTaskAdapter<BetaErrorBody, Be
   /** t2v/i2v/r2v typically take 100 to 150 s (poll() estimates progress itself, per model). */
   readonly expectedDurationMs = TYPICAL_MS.default;
 
-  constructor(
-    http: HttpService,
-    private readonly clock: Clock,
-    @Inject(APP_CONFIG) config: AppConfig,
-  ) {
+  constructor(calls: ProviderCalls) {
     // Every call is Bearer JSON; a submit also asks for async processing. The signed URL lasts about 24 h.
-    super(http, config, {
+    super(calls, {
       provider: 'family B',
       postHeaders: { 'X-DashScope-Async': 'enable' },
-      mapError: (status, errorBody, retryAfter) => mapBetaError(status, errorBody, retryAfter, clock.now()),
+      mapError: mapBetaError,
       queryPath: betaQueryPath,
       queryTimeoutMs: QUERY_TIMEOUT_MS,
       probeTaskId: 'gateway-connectivity-probe',
@@ -72,7 +66,7 @@ export class BetaUpstreamAdapter extends BearerJsonTaskAdapter<BetaErrorBody, Be
 
   async poll(task: UpstreamTask<BetaTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const outcome = await this.query(task, channel);
-    const elapsed = this.clock.now() - (task.submitTime ?? task.createdAt);
+    const elapsed = this.calls.clock.now() - (task.submitTime ?? task.createdAt);
     return { ...outcome, progress: betaProgress(outcome.state, task.request.capability, elapsed) };
   }
 }

@@ -1,10 +1,9 @@
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
 import { describeCode, GENERIC_REASON, providerCode } from '../../upstream/provider-text';
 import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { FalErrorBody } from './fal-protocol';
+import { backpressureError } from '../shared/error-mapping';
 
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
 /** The 422 issue type of fal's content checkers (docs.fal.ai/errors#content_policy_violation). */
 export const FAL_CONTENT_POLICY = 'content_policy_violation';
 /** fal's answer to a result asked for too early (vercel/ai matches the body, not the status). */
@@ -53,10 +52,7 @@ export function mapFalError(status: number, body: FalErrorBody | undefined, retr
       : new UpstreamError('channel', 'the provider refused the API key (HTTP 403)', details);
   }
   if (status === 429) {
-    return new UpstreamError('backpressure', `${GENERIC_REASON.backpressure} (HTTP 429)`, {
-      ...details,
-      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
-    });
+    return backpressureError(`${GENERIC_REASON.backpressure} (HTTP 429)`, details, retryAfterHeader, now);
   }
   if (status === 400 && typeof detail === 'string' && STILL_RUNNING.test(detail))
     return new UpstreamError('transient', 'the result is not ready yet', { ...details, upstreamCode: FAL_RESULT_NOT_READY });

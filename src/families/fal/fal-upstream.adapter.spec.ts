@@ -6,6 +6,7 @@ import type { UpstreamTask } from '../../upstream/upstream-task';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
 import type { HostedTaskRequest } from '../shared/hosted-request-rules';
 import { FalUpstreamAdapter } from './fal-upstream.adapter';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const T2V = 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video';
 const I2V = 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video';
@@ -44,7 +45,7 @@ describe('FalUpstreamAdapter against the fal emulator', () => {
   beforeAll(async () => {
     fake = await startFalEmulator();
     images = new HostedImageInputs(config);
-    adapter = new FalUpstreamAdapter(new HttpService(), { now: () => 0 }, images, config);
+    adapter = new FalUpstreamAdapter(new ProviderCalls(new HttpService(), { now: () => 0 }, config), images);
     channel = { id: 1, platform: 'fal', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
   });
   afterAll(() => fake.close());

@@ -1,7 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -26,6 +23,7 @@ import {
   mapFalResult,
   readFalStatus,
 } from './fal-protocol';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -55,15 +53,13 @@ export class FalUpstreamAdapter extends BearerJsonAdapter<FalErrorBody, HostedTa
   readonly expectedDurationMs = 120_000;
 
   constructor(
-    http: HttpService,
-    clock: Clock,
+    calls: ProviderCalls,
     private readonly images: HostedImageInputs,
-    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(http, config, {
+    super(calls, {
       provider: 'fal',
       authHeaders: falAuthHeaders,
-      mapError: (status, errorBody, retryAfter) => mapFalError(status, errorBody, retryAfter, clock.now()),
+      mapError: mapFalError,
     });
   }
 

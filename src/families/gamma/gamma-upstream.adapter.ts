@@ -1,6 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -9,6 +7,7 @@ import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapGammaError } from './gamma-errors';
 import { buildGammaSubmitBody, GAMMA_TASKS_PATH, GammaErrorBody, GammaTaskRequest, gammaTaskPath } from './gamma-protocol';
 import { mapGammaQuery } from './gamma-query-mapping';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 30_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -30,9 +29,9 @@ export class GammaUpstreamAdapter extends BearerJsonTaskAdapter<GammaErrorBody, 
   /** A 5 s clip typically takes one to two minutes. */
   readonly expectedDurationMs = 90_000;
 
-  constructor(http: HttpService, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(calls: ProviderCalls) {
     // The provider's video URL is temporary; a fresh query hands out a new one.
-    super(http, config, {
+    super(calls, {
       provider: 'family C',
       mapError: mapGammaError,
       queryPath: gammaTaskPath,

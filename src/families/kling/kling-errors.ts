@@ -1,6 +1,5 @@
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
-import { codeSummary, GENERIC_REASON } from '../../upstream/provider-text';
-import { UpstreamError } from '../../upstream/upstream-adapter';
+import type { UpstreamError } from '../../upstream/upstream-adapter';
+import { mapCodedError, ProviderErrorTable } from '../shared/error-mapping';
 import type { KlingEnvelope } from './kling-protocol';
 
 /** Kling's error codes, in the gateway's words (its `message` is never passed on). */
@@ -27,10 +26,13 @@ export const KLING_ERROR_REASONS: Readonly<Record<string, string>> = {
   '5001': 'the provider is under maintenance',
   '5002': 'provider internal timeout',
 };
-const CHANNEL_CODES = new Set(['1000', '1001', '1002', '1003', '1004', '1100', '1101', '1102', '1103', '1202', '1203', '1304']);
-const MODERATION_CODES = new Set(['1300', '1301']);
-const BACKPRESSURE_CODES = new Set(['1302', '1303']);
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
+/** What Kling's codes mean: auth, account, balance and resource-pack codes are the channel's. */
+const KLING_ERROR_TABLE: ProviderErrorTable = {
+  reasons: KLING_ERROR_REASONS,
+  channel: new Set(['1000', '1001', '1002', '1003', '1004', '1100', '1101', '1102', '1103', '1202', '1203', '1304']),
+  moderation: new Set(['1300', '1301']),
+  backpressure: new Set(['1302', '1303']),
+};
 
 /**
  * Maps Kling's `{code, message}` with its HTTP status: auth, account, balance and resource-pack
@@ -39,22 +41,7 @@ const DEFAULT_RETRY_AFTER_SECONDS = 10;
  * the caller's input (400 naming the code); 5xx -> transient.
  */
 export function mapKlingError(status: number, body: KlingEnvelope | undefined, retryAfterHeader: unknown, now: number): UpstreamError {
-  const code = klingCode(body?.code);
-  const summary = (generic: string) => codeSummary(KLING_ERROR_REASONS, code, generic, code ? undefined : status);
-  const details = { upstreamCode: code, httpStatus: status };
-  if (code !== undefined && MODERATION_CODES.has(code))
-    return new UpstreamError('moderation', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
-  if (status === 401 || status === 403 || (code !== undefined && CHANNEL_CODES.has(code)))
-    return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
-  if (status === 429 || (code !== undefined && BACKPRESSURE_CODES.has(code))) {
-    return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), {
-      ...details,
-      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
-    });
-  }
-  if (status === 404 || status === 405) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
-  if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);
-  return new UpstreamError('transient', summary(GENERIC_REASON.transient), details);
+  return mapCodedError(KLING_ERROR_TABLE, status, klingCode(body?.code), retryAfterHeader, now);
 }
 
 /** Kling's codes are numbers (`1301`); anything else in `code` is not passed on. */

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsInt, IsObject, IsString, Matches } from 'class-validator';
+import { IsIn, IsInt, IsObject, IsString } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { KLING_DURATIONS, KLING_MODELS, KLING_RATIOS } from './kling-models';
+import { PixelSizeField, WholeSecondsField } from '../shared/request-fields';
 
 export const KLING_MAX_PROMPT = 2500;
-const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
 
 /**
  * The request schema of a Kling model, on both forms (`seconds` arrives here as `duration`). The
@@ -27,18 +27,16 @@ export class KlingVideoRequestDto {
   @MaxUtf16Length(KLING_MAX_PROMPT, { message: `$property must be at most ${KLING_MAX_PROMPT} characters` })
   prompt?: string;
 
-  @ApiPropertyOptional({ example: 5, enum: KLING_DURATIONS, description: 'seconds (also `seconds`): 5 or 10; default 5' })
-  @IsOptionalNotNull()
-  @IsInt({ message: '$property must be 5 or 10 seconds' })
+  @WholeSecondsField(
+    { example: 5, enum: KLING_DURATIONS, description: 'seconds (also `seconds`): 5 or 10; default 5' },
+    '$property must be 5 or 10 seconds',
+  )
   duration?: number;
 
-  @ApiPropertyOptional({
+  @PixelSizeField({
     example: '1920x1080',
     description: '`<width>x<height>`: 16:9, 9:16 or 1:1 at 720 or 1080 pixels on the short side (sets aspect_ratio and resolution)',
   })
-  @IsOptionalNotNull()
-  @IsString({ message: SIZE_MESSAGE })
-  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
   size?: string;
 
   @ApiPropertyOptional({

@@ -1,7 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -12,6 +9,7 @@ import { KlingInputImages } from './kling-input-images.service';
 import { klingKeyPair, signKlingJwt } from './kling-jwt';
 import { buildKlingBody, klingCreatePath, KlingEnvelope, klingQueryPath, KlingTaskRequest } from './kling-protocol';
 import { mapKlingQuery } from './kling-query-mapping';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -37,15 +35,13 @@ export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope, Kling
   readonly expectedDurationMs = 180_000;
 
   constructor(
-    http: HttpService,
-    clock: Clock,
+    calls: ProviderCalls,
     private readonly images: KlingInputImages,
-    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(http, config, {
+    super(calls, {
       provider: 'Kling',
       authHeaders: (channel) => ({ Authorization: klingAuthorization(channel) }),
-      mapError: (status, errorBody, retryAfter) => mapKlingError(status, errorBody, retryAfter, clock.now()),
+      mapError: mapKlingError,
     });
   }
 

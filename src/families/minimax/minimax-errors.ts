@@ -2,6 +2,7 @@ import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import { GENERIC_REASON } from '../../upstream/provider-text';
 import { UpstreamError, UpstreamErrorKind } from '../../upstream/upstream-adapter';
 import type { MinimaxAnswer } from './minimax-protocol';
+import { backpressureError, DEFAULT_RETRY_AFTER_SECONDS, errorByStatus } from '../shared/error-mapping';
 
 /** MiniMax's documented `base_resp.status_code`s: how the gateway treats each, and its words for it (never the provider's `status_msg`). */
 export const MINIMAX_CODES: Readonly<Record<number, [UpstreamErrorKind, string]>> = {
@@ -22,7 +23,6 @@ export const MINIMAX_CODES: Readonly<Record<number, [UpstreamErrorKind, string]>
   1027: ['moderation', 'the output was flagged as sensitive'],
   2013: ['invalid_input', 'invalid params'],
 };
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
 
 /** `base_resp.status_code` when it is a documented-looking integer (never its message). */
 export function minimaxCode(answer: unknown): number | undefined {
@@ -66,15 +66,9 @@ export function mapMinimaxError(status: number, body: MinimaxAnswer | undefined,
   if (code !== undefined && MINIMAX_CODES[code]) return withStatus(minimaxAnswerError(body, retryAfter)!, status);
   const summary = (generic: string) => (code ? minimaxReason(code, generic) : `${generic} (HTTP ${status})`);
   const details = { upstreamCode: code, httpStatus: status };
-  if (status === 429)
-    return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), {
-      ...details,
-      retryAfterSeconds: retryAfter ?? DEFAULT_RETRY_AFTER_SECONDS,
-    });
-  if (status === 401 || status === 403 || status === 404 || status === 405)
-    return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
-  if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);
-  return new UpstreamError('transient', summary(GENERIC_REASON.transient), details);
+  if (status === 429) return backpressureError(summary(GENERIC_REASON.backpressure), details, retryAfterHeader, now);
+  if (status === 401 || status === 403) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
+  return errorByStatus(status, summary, details);
 }
 
 function withStatus(error: UpstreamError, httpStatus: number): UpstreamError {

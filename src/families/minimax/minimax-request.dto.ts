@@ -4,6 +4,7 @@ import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/http
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { MINIMAX_MAX_PROMPT, MINIMAX_MODEL_IDS } from './minimax-models';
+import { OptionalTextField, WholeSecondsField } from '../shared/request-fields';
 
 const DURATION_MESSAGE = '$property must be a whole number of seconds';
 const IMAGE_DESCRIPTION = 'an http(s) URL or a data URI (`data:image/png;base64,...`): JPG or PNG, under 20 MB, short side over 300 px';
@@ -41,42 +42,28 @@ export class MinimaxVideoRequestDto {
   @IsInt({ message: DURATION_MESSAGE })
   duration?: number;
 
-  @ApiPropertyOptional({
+  @OptionalTextField({
     example: '768P',
     description: "one of the model's: 512P, 768P, 1080P on the builtin models (default its first, 768P); 512P: image-to-video only",
   })
-  @IsOptionalNotNull()
-  @IsString()
   resolution?: string;
 
-  @ApiPropertyOptional({ example: '1366x768', description: '`<width>x<height>`: its short side picks the resolution (e.g. 768: 768P)' })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ example: '1366x768', description: '`<width>x<height>`: its short side picks the resolution (e.g. 768: 768P)' })
   size?: string;
 
-  @ApiPropertyOptional({ enum: ['16:9'], description: 'text-to-video makes 16:9 only; image-to-video follows the image' })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ enum: ['16:9'], description: 'text-to-video makes 16:9 only; image-to-video follows the image' })
   aspect_ratio?: string;
 
-  @ApiPropertyOptional({ description: `first frame (image-to-video): a file part (multipart) or ${IMAGE_DESCRIPTION}` })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ description: `first frame (image-to-video): a file part (multipart) or ${IMAGE_DESCRIPTION}` })
   input_reference?: string;
 
-  @ApiPropertyOptional({ description: `MiniMax-Hailuo-02 only, with a first frame: the last frame, ${IMAGE_DESCRIPTION}` })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ description: `MiniMax-Hailuo-02 only, with a first frame: the last frame, ${IMAGE_DESCRIPTION}` })
   last_frame?: string;
 
-  @ApiPropertyOptional({ description: 'not taken by MiniMax models (a 400)' })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ description: 'not taken by MiniMax models (a 400)' })
   negative_prompt?: string;
 
-  @ApiPropertyOptional({ description: 'not taken by MiniMax models (a 400)' })
-  @IsOptionalNotNull()
-  @IsInt({ message: '$property must be an integer' })
+  @WholeSecondsField({ description: 'not taken by MiniMax models (a 400)' }, '$property must be an integer')
   seed?: number;
 
   @ApiPropertyOptional({

@@ -1,8 +1,5 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
+import { Injectable } from '@nestjs/common';
 import { isShowableLink } from '../../common/urls/url-guard';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -22,6 +19,7 @@ import {
   MinimaxTaskRequest,
 } from './minimax-protocol';
 import { readMinimaxQuery } from './minimax-query-mapping';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -49,14 +47,12 @@ export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer, Min
   readonly expectedDurationMs = 180_000;
 
   constructor(
-    http: HttpService,
-    clock: Clock,
+    calls: ProviderCalls,
     private readonly images: MinimaxInputImages,
-    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(http, config, {
+    super(calls, {
       provider: 'MiniMax',
-      mapError: (status, errorBody, retryAfter) => mapMinimaxError(status, errorBody, retryAfter, clock.now()),
+      mapError: mapMinimaxError,
     });
   }
 

@@ -1,7 +1,7 @@
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import { codeSummary, GENERIC_REASON, providerCode } from '../../upstream/provider-text';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { OpenAiErrorBody } from './openai-protocol';
+import { backpressureError, errorByStatus } from '../shared/error-mapping';
 
 /** Error codes and types of the OpenAI error shape, in the gateway's words (the provider's message is never passed on). */
 export const OPENAI_ERROR_REASONS: Readonly<Record<string, string>> = {
@@ -22,7 +22,6 @@ export const OPENAI_ERROR_REASONS: Readonly<Record<string, string>> = {
 };
 const MODERATION = /moderation|content_policy/;
 const CHANNEL_CODES = new Set(['invalid_api_key', 'authentication_error', 'insufficient_quota', 'billing_hard_limit_reached']);
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
 
 /**
  * Maps an OpenAI-shaped error (HTTP status + `{error: {type, param, code}}`): bad input -> 400 with no
@@ -40,15 +39,10 @@ export function mapOpenAiError(status: number, body: OpenAiErrorBody | undefined
   if (status === 401 || status === 403 || (code !== undefined && CHANNEL_CODES.has(code)))
     return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
   if (status === 429) {
-    return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), {
-      ...details,
-      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
-    });
+    return backpressureError(summary(GENERIC_REASON.backpressure), details, retryAfterHeader, now);
   }
   if (code && MODERATION.test(code))
     return new UpstreamError('invalid_input', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
   // 404/405 on the API's own paths: the channel's base_url does not lead to a Videos API.
-  if (status === 404 || status === 405) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
-  if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);
-  return new UpstreamError('transient', summary(GENERIC_REASON.transient), details);
+  return errorByStatus(status, summary, details);
 }

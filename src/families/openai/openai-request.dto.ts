@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsInt, IsString, Matches, ValidateBy } from 'class-validator';
+import { IsInt, IsString, ValidateBy } from 'class-validator';
 import { IsOptionalNotNull, IsRequired } from '../../common/http/validation';
 import type { RequestExample } from '../family';
+import { PixelSizeField } from '../shared/request-fields';
 
 /** The lengths an OpenAI-compatible server takes (the type check's words); a model's catalog entry says its own. */
 export const OPENAI_MAX_SECONDS = 120;
 /** The prompt limit, for an entry that names none. */
 export const OPENAI_MAX_PROMPT = 32_000;
-const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
 const REFERENCE_MESSAGE = 'input_reference must be a file part, an http(s) URL or {"image_url": "<http(s) URL>"}';
 const HTTP_URL = /^https?:\/\/[^\s]+$/i;
 
@@ -59,13 +59,10 @@ export class OpenAiVideoRequestDto {
   @IsInt({ message: `$property must be a whole number of seconds from 1 to ${OPENAI_MAX_SECONDS}` })
   duration?: number;
 
-  @ApiPropertyOptional({
+  @PixelSizeField({
     example: '1280x720',
     description: "pixels, `<width>x<height>`: one of the model's resolutions when it lists them (the first the default), else any",
   })
-  @IsOptionalNotNull()
-  @IsString({ message: SIZE_MESSAGE })
-  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
   size?: string;
 
   @ApiPropertyOptional({

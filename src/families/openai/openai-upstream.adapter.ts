@@ -1,7 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -19,6 +16,7 @@ import {
   openAiVideoPath,
 } from './openai-protocol';
 import { mapOpenAiVideo } from './openai-query-mapping';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -48,14 +46,12 @@ export class OpenAiUpstreamAdapter extends BearerJsonAdapter<OpenAiErrorBody, Op
   readonly expectedDurationMs = 120_000;
 
   constructor(
-    http: HttpService,
-    clock: Clock,
+    calls: ProviderCalls,
     private readonly files: OpenAiInputFiles,
-    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(http, config, {
+    super(calls, {
       provider: 'family O',
-      mapError: (status, errorBody, retryAfter) => mapOpenAiError(status, errorBody, retryAfter, clock.now()),
+      mapError: mapOpenAiError,
     });
   }
 

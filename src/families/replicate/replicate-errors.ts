@@ -1,9 +1,8 @@
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import { GENERIC_REASON, providerCode } from '../../upstream/provider-text';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { ReplicateErrorBody } from './replicate-protocol';
+import { backpressureError } from '../shared/error-mapping';
 
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
 /** 422 "Invalid version or not permitted": the route's model or version is unknown, or the key may not run it (replicate-python #47). */
 const NOT_PERMITTED = /invalid version|not permitted/i;
 
@@ -29,10 +28,7 @@ export function mapReplicateError(
       upstreamCode: 'insufficient_credit',
     });
   if (status === 429) {
-    return new UpstreamError('backpressure', `${GENERIC_REASON.backpressure} (HTTP 429)`, {
-      ...details,
-      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
-    });
+    return backpressureError(`${GENERIC_REASON.backpressure} (HTTP 429)`, details, retryAfterHeader, now);
   }
   if (status === 404 || (status === 422 && NOT_PERMITTED.test(title)))
     return new UpstreamError('channel', `the provider does not let this token run the model or version (HTTP ${status})`, details);

@@ -6,6 +6,7 @@ import type { UpstreamTask } from '../../upstream/upstream-task';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
 import type { HostedTaskRequest } from '../shared/hosted-request-rules';
 import { ReplicateUpstreamAdapter } from './replicate-upstream.adapter';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const MODEL = 'kwaivgi/kling-v2.5-turbo-pro';
 const VERSION = 'b'.repeat(64);
@@ -41,7 +42,7 @@ describe('ReplicateUpstreamAdapter against the Replicate emulator', () => {
 
   beforeAll(async () => {
     fake = await startReplicateEmulator();
-    adapter = new ReplicateUpstreamAdapter(new HttpService(), { now: () => 0 }, new HostedImageInputs(config), config);
+    adapter = new ReplicateUpstreamAdapter(new ProviderCalls(new HttpService(), { now: () => 0 }, config), new HostedImageInputs(config));
     channel = { id: 1, platform: 'replicate', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
   });
   afterAll(() => fake.close());

@@ -1,7 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -22,6 +19,7 @@ import {
   ReplicatePrediction,
   replicatePredictionPath,
 } from './replicate-protocol';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -44,14 +42,12 @@ export class ReplicateUpstreamAdapter extends BearerJsonAdapter<ReplicateErrorBo
   readonly outputExpiresAfterMs = REPLICATE_OUTPUT_LIFETIME_MS;
 
   constructor(
-    http: HttpService,
-    clock: Clock,
+    calls: ProviderCalls,
     private readonly images: HostedImageInputs,
-    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(http, config, {
+    super(calls, {
       provider: 'Replicate',
-      mapError: (status, errorBody, retryAfter) => mapReplicateError(status, errorBody, retryAfter, clock.now()),
+      mapError: mapReplicateError,
     });
   }
 

@@ -1,9 +1,8 @@
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import { GENERIC_REASON, providerCode } from '../../upstream/provider-text';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { RunwayErrorBody } from './runway-protocol';
+import { backpressureError } from '../shared/error-mapping';
 
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
 /** Runway's 404 for a task id it does not have (another path's 404 says `Not found`). */
 const TASK_NOT_FOUND = /task not found/i;
 export const RUNWAY_TASK_NOT_FOUND = 'task_not_found';
@@ -22,10 +21,7 @@ export function mapRunwayError(status: number, body: RunwayErrorBody | undefined
   if (NO_CREDITS.test(text))
     return new UpstreamError('channel', 'the provider account has no credits left', { ...details, upstreamCode: 'insufficient_credits' });
   if (status === 429) {
-    return new UpstreamError('backpressure', `${GENERIC_REASON.backpressure} (HTTP 429)`, {
-      ...details,
-      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
-    });
+    return backpressureError(`${GENERIC_REASON.backpressure} (HTTP 429)`, details, retryAfterHeader, now);
   }
   // Runway's own paths: a 404 or 405 on a submit means the channel's base_url does not lead to Runway.
   if (status === 405) return new UpstreamError('channel', `${GENERIC_REASON.channel} (HTTP 405)`, details);

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsInt, IsObject, IsString } from 'class-validator';
+import { IsObject, IsString } from 'class-validator';
 import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { RUNWAY_MODELS } from './runway-models';
+import { OptionalTextField, WholeSecondsField } from '../shared/request-fields';
 
 export const RUNWAY_MAX_PROMPT = 1000;
 export const RUNWAY_MAX_SEED = 4294967295;
@@ -31,31 +32,23 @@ export class RunwayVideoRequestDto {
   @MaxUtf16Length(RUNWAY_MAX_PROMPT)
   prompt?: string;
 
-  @ApiPropertyOptional({
+  @WholeSecondsField({
     example: 5,
     description:
       "seconds (also `seconds` on /v1/videos), one of the model's (GET /v1/videos/models): gen4.5 2 to 10 (default 5); gen4_turbo 5 or 10 (default 5); veo3.1 and veo3.1_fast 4, 6 or 8 (default 8)",
   })
-  @IsOptionalNotNull()
-  @IsInt({ message: '$property must be a whole number of seconds' })
   duration?: number;
 
-  @ApiPropertyOptional({
+  @OptionalTextField({
     example: '1280x720',
     description: "pixels `<w>x<h>`, one of the model's ratios (e.g. 1280x720, 720x1280, 960x960); or use aspect_ratio with resolution",
   })
-  @IsOptionalNotNull()
-  @IsString()
   size?: string;
 
-  @ApiPropertyOptional({ example: '16:9', description: '16:9, 9:16, 4:3, 3:4, 1:1, 21:9 (the model decides which); default 16:9' })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ example: '16:9', description: '16:9, 9:16, 4:3, 3:4, 1:1, 21:9 (the model decides which); default 16:9' })
   aspect_ratio?: string;
 
-  @ApiPropertyOptional({ example: '720p', description: '720p (default) or 1080p (veo3.1 and veo3.1_fast, 16:9 and 9:16)' })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ example: '720p', description: '720p (default) or 1080p (veo3.1 and veo3.1_fast, 16:9 and 9:16)' })
   resolution?: string;
 
   @ApiPropertyOptional({

@@ -6,6 +6,7 @@ import type { UpstreamTask } from '../../upstream/upstream-task';
 import type { RunwayTaskRequest } from './runway-request';
 import { RunwayInputImages } from './runway-input-images.service';
 import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 /** The adapter against the fake Runway API on loopback: submit, poll, cancel, each with the key and X-Runway-Version. */
 describe('RunwayUpstreamAdapter against the fake Runway API', () => {
@@ -27,7 +28,7 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
 
   beforeAll(async () => {
     fake = await startRunwayEmulator();
-    adapter = new RunwayUpstreamAdapter(new HttpService(), { now: () => 0 }, new RunwayInputImages(config), config);
+    adapter = new RunwayUpstreamAdapter(new ProviderCalls(new HttpService(), { now: () => 0 }, config), new RunwayInputImages(config));
     channel = { id: 1, platform: 'runway', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
   });
   afterAll(() => fake.close());

@@ -1,7 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -11,6 +8,7 @@ import { RunwayInputImages } from './runway-input-images.service';
 import { buildRunwayBody, RUNWAY_HEADERS, RunwayErrorBody, runwaySubmitPath, runwayTaskPath } from './runway-protocol';
 import type { RunwayTaskRequest } from './runway-request';
 import { mapRunwayTask } from './runway-task-mapping';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -30,15 +28,13 @@ export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody
   readonly expectedDurationMs = 90_000;
 
   constructor(
-    http: HttpService,
-    clock: Clock,
+    calls: ProviderCalls,
     private readonly images: RunwayInputImages,
-    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(http, config, {
+    super(calls, {
       provider: 'Runway',
       headers: RUNWAY_HEADERS,
-      mapError: (status, errorBody, retryAfter) => mapRunwayError(status, errorBody, retryAfter, clock.now()),
+      mapError: mapRunwayError,
       queryPath: runwayTaskPath,
       queryTimeoutMs: QUERY_TIMEOUT_MS,
       probeTaskId: '00000000-0000-0000-0000-000000000000',

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsObject, IsString, Matches } from 'class-validator';
+import { IsBoolean, IsObject, IsString } from 'class-validator';
 import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
+import { PixelSizeField, WholeSecondsField } from './request-fields';
 
 /** Longer than any hosted model's prompt; a model's own limit is its entry's `prompt_max_length`. */
 export const HOSTED_MAX_PROMPT = 10_000;
 export const HOSTED_MAX_SEED = 4294967295;
-const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
 const IMAGE_MESSAGE = '$property must be an http(s) URL or a base64 data URI';
 
 /**
@@ -28,21 +28,16 @@ export class HostedVideoRequestDto {
   @MaxUtf16Length(HOSTED_MAX_PROMPT, { message: `$property must be at most ${HOSTED_MAX_PROMPT} characters` })
   prompt?: string;
 
-  @ApiPropertyOptional({
+  @WholeSecondsField({
     example: 5,
     description: "seconds (also `seconds` on /v1/videos), one of the model's lengths; default its default",
   })
-  @IsOptionalNotNull()
-  @IsInt({ message: '$property must be a whole number of seconds' })
   duration?: number;
 
-  @ApiPropertyOptional({
+  @PixelSizeField({
     example: '1280x720',
     description: '`<width>x<height>`: sets aspect_ratio and resolution (the short side, e.g. 720p) at once',
   })
-  @IsOptionalNotNull()
-  @IsString({ message: SIZE_MESSAGE })
-  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
   size?: string;
 
   @ApiPropertyOptional({ example: '16:9', description: "one of the model's aspect ratios" })

@@ -1,7 +1,7 @@
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import { codeSummary, GENERIC_REASON, providerCode } from '../../upstream/provider-text';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { VeoErrorBody } from './veo-protocol';
+import { backpressureError, DEFAULT_RETRY_AFTER_SECONDS } from '../shared/error-mapping';
 
 /** Google's canonical statuses, in the gateway's words (the provider's message is never passed on). */
 export const VEO_STATUS_REASONS: Readonly<Record<string, string>> = {
@@ -31,7 +31,6 @@ export const GOOGLE_RPC_CODES: Readonly<Record<number, string>> = {
   16: 'UNAUTHENTICATED',
 };
 const CHANNEL_STATUSES = new Set(['FAILED_PRECONDITION', 'PERMISSION_DENIED', 'UNAUTHENTICATED', 'NOT_FOUND']);
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
 
 /**
  * Maps a Google error (HTTP status + `{error: {code, status, details}}`): an invalid key (a 400 whose
@@ -56,8 +55,8 @@ export function mapVeoError(httpStatus: number, body: VeoErrorBody | undefined, 
     return new UpstreamError('channel', summary(GENERIC_REASON.channel), info);
   }
   if (httpStatus === 429) {
-    const retryAfter = parseRetryAfter(retryAfterHeader, now) ?? retryDelaySeconds(details) ?? DEFAULT_RETRY_AFTER_SECONDS;
-    return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), { ...info, retryAfterSeconds: retryAfter });
+    const fallback = retryDelaySeconds(details) ?? DEFAULT_RETRY_AFTER_SECONDS;
+    return backpressureError(summary(GENERIC_REASON.backpressure), info, retryAfterHeader, now, fallback);
   }
   if (httpStatus >= 400 && httpStatus < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), info);
   return new UpstreamError('transient', summary(GENERIC_REASON.transient), info);

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsInt, IsObject, IsString, Matches, ValidateBy } from 'class-validator';
+import { IsObject, IsString, Matches, ValidateBy } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { VEO_ASPECT_RATIOS, VEO_MODELS, VEO_SIMULATOR_MODEL } from './veo-models';
+import { OptionalTextField, WholeSecondsField } from '../shared/request-fields';
 
 const MAX_PROMPT = 4_000;
 /** A 1x1 PNG: an example that Swagger's "Try it out" can send as it is (no host to fetch). */
@@ -50,13 +51,11 @@ export class VeoVideoRequestDto {
   @MaxUtf16Length(MAX_PROMPT, { message: `$property must be at most ${MAX_PROMPT} characters` })
   prompt?: string;
 
-  @ApiPropertyOptional({
+  @WholeSecondsField({
     example: 8,
     description:
       "seconds (also `seconds` on /v1/videos), one of the model's (GET /v1/videos/models): 4, 6 or 8 on the builtin models; default 8; 1080p and 4k take 8 only",
   })
-  @IsOptionalNotNull()
-  @IsInt({ message: '$property must be a whole number of seconds' })
   duration?: number;
 
   @ApiPropertyOptional({
@@ -68,20 +67,16 @@ export class VeoVideoRequestDto {
   @Matches(/^\d{2,5}x\d{2,5}$/, { message: 'size must be <width>x<height> in pixels, e.g. 1280x720' })
   size?: string;
 
-  @ApiPropertyOptional({
+  @OptionalTextField({
     example: '16:9',
     description: `one of the model's: ${VEO_ASPECT_RATIOS.join(', ')} on the builtin models; default its first (16:9)`,
   })
-  @IsOptionalNotNull()
-  @IsString()
   aspect_ratio?: string;
 
-  @ApiPropertyOptional({
+  @OptionalTextField({
     example: '720p',
     description: "one of the model's: 720p, 1080p, 4k (Veo 3.1 only) on the builtin models; default its first (720p)",
   })
-  @IsOptionalNotNull()
-  @IsString()
   resolution?: string;
 
   @ApiPropertyOptional({

@@ -1,7 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -20,6 +17,7 @@ import {
   veoSubmitPath,
   VeoTaskRequest,
 } from './veo-protocol';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -37,15 +35,13 @@ export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskR
   readonly expectedDurationMs = 120_000;
 
   constructor(
-    http: HttpService,
-    clock: Clock,
+    calls: ProviderCalls,
     private readonly images: StagedImageInputs,
-    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(http, config, {
+    super(calls, {
       provider: 'Veo',
       authHeaders: (channel) => ({ 'x-goog-api-key': channel.apiKey }),
-      mapError: (status, body, retryAfter) => mapVeoError(status, body, retryAfter, clock.now()),
+      mapError: mapVeoError,
     });
   }
 

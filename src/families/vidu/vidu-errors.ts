@@ -1,6 +1,6 @@
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
-import { codeSummary, GENERIC_REASON, providerCode } from '../../upstream/provider-text';
-import { UpstreamError } from '../../upstream/upstream-adapter';
+import { providerCode } from '../../upstream/provider-text';
+import type { UpstreamError } from '../../upstream/upstream-adapter';
+import { mapCodedError, ProviderErrorTable } from '../shared/error-mapping';
 import type { ViduErrorBody } from './vidu-protocol';
 
 /** Vidu's error codes (its `reason`, and a failed task's `err_code`), in the gateway's words: its `message` is never passed on. */
@@ -40,10 +40,13 @@ export const VIDU_MODERATION_CODES: ReadonlySet<string> = new Set([
   'TaskPromptPolicyViolation',
   'CreationPolicyViolation',
 ]);
-/** The account or the channel, not the request: next channel, else 503. */
-const CHANNEL_CODES = new Set(['Unauthorized', 'Forbidden', 'CreditInsufficient', 'ModelUnavailable']);
-const BACKPRESSURE_CODES = new Set(['QuotaExceeded', 'TooManyRequests', 'SystemThrottling', 'OperationInProcess']);
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
+/** What Vidu's codes mean: CreditInsufficient (a 400, not a 402) and ModelUnavailable are the channel's. */
+const VIDU_ERROR_TABLE: ProviderErrorTable = {
+  reasons: VIDU_ERROR_REASONS,
+  channel: new Set(['Unauthorized', 'Forbidden', 'CreditInsufficient', 'ModelUnavailable']),
+  moderation: VIDU_MODERATION_CODES,
+  backpressure: new Set(['QuotaExceeded', 'TooManyRequests', 'SystemThrottling', 'OperationInProcess']),
+};
 
 /**
  * Maps Vidu's `{code, reason, message}` with its HTTP status: the moderation codes -> moderation (the
@@ -53,22 +56,7 @@ const DEFAULT_RETRY_AFTER_SECONDS = 10;
  * caller's input (400 naming the code only); 5xx -> transient.
  */
 export function mapViduError(status: number, body: ViduErrorBody | undefined, retryAfterHeader: unknown, now: number): UpstreamError {
-  const code = viduCode(body?.reason);
-  const summary = (generic: string) => codeSummary(VIDU_ERROR_REASONS, code, generic, code ? undefined : status);
-  const details = { upstreamCode: code, httpStatus: status };
-  if (code !== undefined && VIDU_MODERATION_CODES.has(code))
-    return new UpstreamError('moderation', `content moderation failed: ${summary(GENERIC_REASON.moderation)}`, details);
-  if (status === 401 || status === 403 || (code !== undefined && CHANNEL_CODES.has(code)))
-    return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
-  if (status === 429 || (code !== undefined && BACKPRESSURE_CODES.has(code))) {
-    return new UpstreamError('backpressure', summary(GENERIC_REASON.backpressure), {
-      ...details,
-      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
-    });
-  }
-  if (status === 404 || status === 405) return new UpstreamError('channel', summary(GENERIC_REASON.channel), details);
-  if (status >= 400 && status < 500) return new UpstreamError('invalid_input', summary(GENERIC_REASON.invalid_input), details);
-  return new UpstreamError('transient', summary(GENERIC_REASON.transient), details);
+  return mapCodedError(VIDU_ERROR_TABLE, status, viduCode(body?.reason), retryAfterHeader, now);
 }
 
 /** Vidu's codes are CamelCase names (`CreditInsufficient`, `ImageCheckFailed`); anything else is not passed on. */

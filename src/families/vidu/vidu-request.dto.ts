@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsObject, IsString, Matches } from 'class-validator';
+import { IsBoolean, IsObject, IsString } from 'class-validator';
 import { IntegerBetween, IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { VIDU_ASPECT_RATIOS, VIDU_MAX_PROMPT, VIDU_MODELS, VIDU_RESOLUTIONS } from './vidu-models';
+import { OptionalTextField, PixelSizeField, WholeSecondsField } from '../shared/request-fields';
 
-const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
 const IMAGE_MESSAGE = '$property must be an http(s) URL or a data URI';
 
 /**
@@ -32,31 +32,22 @@ export class ViduVideoRequestDto {
   @MaxUtf16Length(VIDU_MAX_PROMPT)
   prompt?: string;
 
-  @ApiPropertyOptional({ example: 5, description: "seconds (also `seconds`): the model's lengths (q3 1 to 16, q2 1 to 10); default 5" })
-  @IsOptionalNotNull()
-  @IsInt({ message: '$property must be a whole number of seconds' })
+  @WholeSecondsField({ example: 5, description: "seconds (also `seconds`): the model's lengths (q3 1 to 16, q2 1 to 10); default 5" })
   duration?: number;
 
-  @ApiPropertyOptional({
+  @PixelSizeField({
     example: '1280x720',
     description: '`<width>x<height>`: sets aspect_ratio and resolution (its short side: 540, 720 or 1080)',
   })
-  @IsOptionalNotNull()
-  @IsString({ message: SIZE_MESSAGE })
-  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
   size?: string;
 
-  @ApiPropertyOptional({
+  @OptionalTextField({
     example: '16:9',
     description: `text-to-video only (with images the video follows them): ${VIDU_ASPECT_RATIOS.join(', ')}; default the model's first`,
   })
-  @IsOptionalNotNull()
-  @IsString()
   aspect_ratio?: string;
 
-  @ApiPropertyOptional({ example: '720p', description: `${VIDU_RESOLUTIONS.join(', ')}; default the model's first (720p)` })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ example: '720p', description: `${VIDU_RESOLUTIONS.join(', ')}; default the model's first (720p)` })
   resolution?: string;
 
   @ApiPropertyOptional({
@@ -80,9 +71,7 @@ export class ViduVideoRequestDto {
   @IsBoolean({ message: '$property must be true or false' })
   audio?: boolean;
 
-  @ApiPropertyOptional({ description: 'not taken by Vidu (refused)' })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ description: 'not taken by Vidu (refused)' })
   negative_prompt?: string;
 
   @ApiPropertyOptional({ minimum: 0, maximum: MAX_INT32, description: '0 or absent: random' })

@@ -7,6 +7,7 @@ import { StagedImageInputs } from '../shared/staged-image-inputs.service';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import type { ViduTaskRequest } from './vidu-protocol';
 import { ViduUpstreamAdapter } from './vidu-upstream.adapter';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 /** The adapter against Vidu's emulator on loopback: `Token` auth, credits as provider usage, cancel while queued. */
 describe('ViduUpstreamAdapter against the Vidu emulator', () => {
@@ -29,7 +30,10 @@ describe('ViduUpstreamAdapter against the Vidu emulator', () => {
   beforeAll(async () => {
     fake = await startViduEmulator();
     const http = new HttpService();
-    adapter = new ViduUpstreamAdapter(http, { now: () => 0 }, new UrlOrInlineImages(new StagedImageInputs(http, config), config), config);
+    adapter = new ViduUpstreamAdapter(
+      new ProviderCalls(http, { now: () => 0 }, config),
+      new UrlOrInlineImages(new StagedImageInputs(http, config), config),
+    );
     channel = { id: 1, platform: 'vidu', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
   });
   afterAll(() => fake.close());

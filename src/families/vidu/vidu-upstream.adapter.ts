@@ -1,7 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -21,6 +18,7 @@ import {
   viduTaskIdOf,
 } from './vidu-protocol';
 import { mapViduQuery, viduFailReason, viduUsage } from './vidu-query-mapping';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -52,15 +50,13 @@ export class ViduUpstreamAdapter extends BearerJsonAdapter<ViduErrorBody, ViduTa
   readonly outputExpiresAfterMs = 3_600_000;
 
   constructor(
-    http: HttpService,
-    clock: Clock,
+    calls: ProviderCalls,
     private readonly images: UrlOrInlineImages,
-    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(http, config, {
+    super(calls, {
       provider: 'Vidu',
       authHeaders: (channel) => ({ Authorization: viduAuthorization(channel.apiKey) }),
-      mapError: (status, errorBody, retryAfter) => mapViduError(status, errorBody, retryAfter, clock.now()),
+      mapError: mapViduError,
     });
   }
 

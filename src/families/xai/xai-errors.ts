@@ -1,9 +1,8 @@
-import { parseRetryAfter } from '../../upstream/bearer-json-task-api';
 import { GENERIC_REASON, providerCode } from '../../upstream/provider-text';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { XaiErrorBody } from './xai-protocol';
+import { backpressureError } from '../shared/error-mapping';
 
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
 /** xAI answers a bad key with a 400 that says so (its docs, and many client issues). */
 const BAD_KEY = /incorrect api key|invalid api key|api key (?:is )?(?:missing|invalid|revoked|disabled|blocked)/i;
 /** Out of credits or over the spending limit is a 429 that says so, not a 402. */
@@ -32,10 +31,7 @@ export function mapXaiError(status: number, body: XaiErrorBody | undefined, retr
       upstreamCode: 'invalid_api_key',
     });
   if (status === 429) {
-    return new UpstreamError('backpressure', `${GENERIC_REASON.backpressure} (HTTP 429)`, {
-      ...details,
-      retryAfterSeconds: parseRetryAfter(retryAfterHeader, now) ?? DEFAULT_RETRY_AFTER_SECONDS,
-    });
+    return backpressureError(`${GENERIC_REASON.backpressure} (HTTP 429)`, details, retryAfterHeader, now);
   }
   if (status >= 400 && status < 500 && MODERATION.test(text))
     return new UpstreamError('moderation', `content moderation failed${code ? `: ${code}` : ''}`, details);

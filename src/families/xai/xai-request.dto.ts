@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsObject, IsString, Matches } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsString } from 'class-validator';
 import { IsOptionalNotNull } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { XAI_ASPECT_RATIOS, XAI_MODELS } from './xai-models';
+import { OptionalTextField, PixelSizeField, WholeSecondsField } from '../shared/request-fields';
 
-const SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
 const NOT_TAKEN = 'not taken by xAI (refused)';
 
 /**
@@ -26,31 +26,22 @@ export class XaiVideoRequestDto {
   @IsString()
   prompt: string;
 
-  @ApiPropertyOptional({ example: 6, description: 'seconds (also `seconds`): 1 to 15; default 8' })
-  @IsOptionalNotNull()
-  @IsInt({ message: '$property must be a whole number of seconds' })
+  @WholeSecondsField({ example: 6, description: 'seconds (also `seconds`): 1 to 15; default 8' })
   duration?: number;
 
-  @ApiPropertyOptional({
+  @PixelSizeField({
     example: '1280x720',
     description: '`<width>x<height>`: sets aspect_ratio and resolution (its short side: 480, 720 or 1080)',
   })
-  @IsOptionalNotNull()
-  @IsString({ message: SIZE_MESSAGE })
-  @Matches(/^\d{2,5}x\d{2,5}$/, { message: SIZE_MESSAGE })
   size?: string;
 
-  @ApiPropertyOptional({
+  @OptionalTextField({
     example: '16:9',
     description: `${XAI_ASPECT_RATIOS.join(', ')}; default the model's first (text-to-video), the image's shape with input_reference`,
   })
-  @IsOptionalNotNull()
-  @IsString()
   aspect_ratio?: string;
 
-  @ApiPropertyOptional({ example: '480p', description: "480p, 720p; 1080p on grok-imagine-video-1.5; default the model's first (480p)" })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ example: '480p', description: "480p, 720p; 1080p on grok-imagine-video-1.5; default the model's first (480p)" })
   resolution?: string;
 
   @ApiPropertyOptional({
@@ -66,14 +57,10 @@ export class XaiVideoRequestDto {
   @IsBoolean({ message: '$property must be true or false' })
   audio?: boolean;
 
-  @ApiPropertyOptional({ description: `${NOT_TAKEN}: xAI has no last frame` })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ description: `${NOT_TAKEN}: xAI has no last frame` })
   last_frame?: string;
 
-  @ApiPropertyOptional({ description: NOT_TAKEN })
-  @IsOptionalNotNull()
-  @IsString()
+  @OptionalTextField({ description: NOT_TAKEN })
   negative_prompt?: string;
 
   @ApiPropertyOptional({ description: NOT_TAKEN })

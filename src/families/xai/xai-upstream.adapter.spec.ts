@@ -8,6 +8,7 @@ import { StagedImageInputs } from '../shared/staged-image-inputs.service';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import type { XaiTaskRequest } from './xai-protocol';
 import { XaiUpstreamAdapter } from './xai-upstream.adapter';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 /** The adapter against xAI's emulator on loopback: Bearer auth, a 202 with no body, usage in ticks, no cancel. */
 describe('XaiUpstreamAdapter against the xAI emulator', () => {
@@ -30,7 +31,10 @@ describe('XaiUpstreamAdapter against the xAI emulator', () => {
   beforeAll(async () => {
     fake = await startXaiEmulator();
     const http = new HttpService();
-    adapter = new XaiUpstreamAdapter(http, { now: () => 0 }, new UrlOrInlineImages(new StagedImageInputs(http, config), config), config);
+    adapter = new XaiUpstreamAdapter(
+      new ProviderCalls(http, { now: () => 0 }, config),
+      new UrlOrInlineImages(new StagedImageInputs(http, config), config),
+    );
     channel = { id: 1, platform: 'xai', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
   });
   afterAll(() => fake.close());

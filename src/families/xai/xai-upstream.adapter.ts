@@ -1,7 +1,4 @@
-import { HttpService } from '@nestjs/axios';
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -11,6 +8,7 @@ import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { mapXaiError } from './xai-errors';
 import { buildXaiBody, XAI_GENERATIONS_PATH, XaiErrorBody, xaiQueryPath, xaiRequestIdOf, XaiTaskRequest } from './xai-protocol';
 import { mapXaiQuery } from './xai-query-mapping';
+import { ProviderCalls } from '../../upstream/provider-calls';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 15_000;
@@ -32,15 +30,13 @@ export class XaiUpstreamAdapter extends BearerJsonAdapter<XaiErrorBody, XaiTaskR
   readonly outputExpiresAfterMs = 24 * 3_600_000;
 
   constructor(
-    http: HttpService,
-    clock: Clock,
+    calls: ProviderCalls,
     private readonly images: UrlOrInlineImages,
-    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    super(http, config, {
+    super(calls, {
       provider: 'xAI',
       emptyAnswers: true,
-      mapError: (status, errorBody, retryAfter) => mapXaiError(status, errorBody, retryAfter, clock.now()),
+      mapError: mapXaiError,
     });
   }
 

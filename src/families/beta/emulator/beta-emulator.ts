@@ -4,6 +4,7 @@ import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } f
 import { BETA_SUBMIT_PATH, type BetaQueryBody } from '../beta-protocol';
 import { BETA_BUILTIN_MODELS } from '../beta-builtin-models';
 import type { BetaCapability } from '../beta-request';
+import { stepOfQuery } from '../../shared/emulator-steps';
 
 /**
  * A task's status in a script, one per query (the last repeats): a status, an end other than success
@@ -197,7 +198,7 @@ export class BetaEmulator {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record) return { status: 200, json: { request_id: requestId, output: { task_id: id, task_status: 'UNKNOWN' } } };
     const task = record.data;
-    const step = task.script ? await this.nextStep(id, task) : this.stepByClock(task, record.createdAt);
+    const step = await stepOfQuery(this.options.records, TASK, id, task, () => this.stepByClock(task, record.createdAt));
     if (typeof step === 'object' && 'http' in step) {
       if (step.raw !== undefined) return { status: step.http, raw: step.raw, type: 'application/json' };
       return { status: step.http, json: step.body ?? { code: 'InternalError', message: 'injected' } };
@@ -222,12 +223,6 @@ export class BetaEmulator {
     const usage = `{"duration":${duration},"input_video_duration":${task.inputVideo ? duration : '0.0'},"output_video_duration":${duration},"video_count":1.0,"SR":${task.resolution === '720P' ? 720 : 1080}.0,"ratio":${JSON.stringify(task.ratio)}}`;
     const raw = `{"request_id":${JSON.stringify(requestId)},"output":${JSON.stringify(output)},"usage":${usage}}`;
     return { status: 200, raw, type: 'application/json' };
-  }
-
-  private async nextStep(id: string, task: EmulatedTask): Promise<BetaStep> {
-    const queries = task.queries ?? 0;
-    await this.options.records.update(TASK, id, { ...task, queries: queries + 1 });
-    return task.script![Math.min(queries, task.script!.length - 1)];
   }
 
   private stepByClock(task: EmulatedTask, createdAt: number): BetaStep {

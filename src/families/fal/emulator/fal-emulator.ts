@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { falEndpointOf } from '../fal-protocol';
+import { stepNow, stepOfQuery } from '../../shared/emulator-steps';
 
 /** The seeded simulator channel's api_key: fal keys are `<key_id>:<key_secret>`. */
 export const FAL_SIMULATOR_KEY = 'simulator-key-id:simulator-key-secret';
@@ -237,7 +238,10 @@ export class FalEmulator {
     const record = await this.find(app, id);
     if (!record) return notFound();
     const request = record.data;
-    const step = request.script ? await this.nextStep(id, request) : this.stepByClock(request, record.createdAt);
+    const step =
+      request.outcome.kind === 'cancelled'
+        ? 'COMPLETED'
+        : await stepOfQuery(this.options.records, REQUEST, id, request, () => this.stepByClock(request, record.createdAt));
     const json: Record<string, unknown> = { status: step, ...urls(base, app, id), logs: null };
     if (step === 'IN_QUEUE') json.queue_position = 0;
     if (step === 'COMPLETED') {
@@ -305,13 +309,6 @@ export class FalEmulator {
     return record && record.data.app === app ? record : null;
   }
 
-  private async nextStep(id: string, request: EmulatedRequest): Promise<FalStep> {
-    if (request.outcome.kind === 'cancelled') return 'COMPLETED';
-    const queries = request.queries ?? 0;
-    await this.options.records.update(REQUEST, id, { ...request, queries: queries + 1 });
-    return request.script![Math.min(queries, request.script!.length - 1)];
-  }
-
   private stepByClock(request: EmulatedRequest, createdAt: number): FalStep {
     if (request.outcome.kind === 'cancelled') return 'COMPLETED';
     const elapsed = this.options.now() - createdAt;
@@ -322,8 +319,7 @@ export class FalEmulator {
   /** Where a request is now, without counting a query: what the result and the CDN decide on. */
   private currentStep(request: EmulatedRequest, createdAt: number): FalStep {
     if (request.outcome.kind === 'cancelled') return 'COMPLETED';
-    if (!request.script) return this.stepByClock(request, createdAt);
-    return request.script[Math.min(Math.max((request.queries ?? 0) - 1, 0), request.script.length - 1)];
+    return stepNow(request, () => this.stepByClock(request, createdAt));
   }
 
   /** The CDN file: like fal's, no key needed; there only once the request completed with a video. */

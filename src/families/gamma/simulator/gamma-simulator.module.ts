@@ -1,9 +1,6 @@
 import { Module } from '@nestjs/common';
-import { Clock } from '../../../common/runtime/clock';
-import { SAMPLE_VIDEO_PATH } from '../../simulator-shared/sample-video';
+import { emulatorSimulatorModule } from '../../shared/emulator-simulator';
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_API_KEY, SIMULATOR_SECRET_KEY } from '../../simulator-shared/simulator-credentials';
-import { SimulatorRecords } from '../../simulator-shared/simulator-records.service';
-import { SimulatorStateModule } from '../../simulator-shared/simulator-state.module';
 import { GammaEmulator } from '../emulator/gamma-emulator';
 import { GammaSimulatorController } from './gamma-simulator.controller';
 
@@ -12,24 +9,18 @@ import { GammaSimulatorController } from './gamma-simulator.controller';
  * on the clock's timeline, its state in the gateway's database, so the whole verification flow works
  * in a browser with no network.
  */
-@Module({
-  imports: [SimulatorStateModule],
-  controllers: [GammaSimulatorController],
-  providers: [
-    {
-      provide: GammaEmulator,
-      inject: [SimulatorRecords, Clock],
-      useFactory: (records: SimulatorRecords, clock: Clock) =>
-        new GammaEmulator({
-          apiKey: SIMULATOR_API_KEY,
-          accessKey: SIMULATOR_ACCESS_KEY,
-          secretKey: SIMULATOR_SECRET_KEY,
-          records,
-          now: () => clock.now(),
-          video: { file: SAMPLE_VIDEO_PATH },
-          timeline: 'clock',
-        }),
-    },
-  ],
-})
+@Module(
+  emulatorSimulatorModule({
+    controller: GammaSimulatorController,
+    emulator: GammaEmulator,
+    make: (state) =>
+      new GammaEmulator({
+        apiKey: SIMULATOR_API_KEY,
+        accessKey: SIMULATOR_ACCESS_KEY,
+        secretKey: SIMULATOR_SECRET_KEY,
+        ...state,
+        timeline: 'clock',
+      }),
+  }),
+)
 export class GammaSimulatorModule {}

@@ -3,6 +3,7 @@ import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } f
 import { klingTokenCode } from '../kling-jwt';
 import { KLING_MODELS } from '../kling-models';
 import type { KlingEndpoint, KlingTaskData } from '../kling-protocol';
+import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
 /** A task's status in a script: one per query (the last repeats); `{ failed }` carries Kling's `task_status_msg`. */
 export type KlingStep = 'submitted' | 'processing' | 'succeed' | { failed: string };
@@ -189,7 +190,7 @@ export class KlingEmulator {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record || record.data.endpoint !== endpoint) return fail(404, 1203, MESSAGES[1203]);
     const task = record.data;
-    const step = task.script ? await this.nextStep(id, task) : this.stepByClock(task, record.createdAt);
+    const step = await stepOfQuery(this.options.records, TASK, id, task, () => this.stepByClock(task, record.createdAt));
     const now = this.options.now();
     const data: KlingTaskData = {
       task_id: id,
@@ -202,12 +203,6 @@ export class KlingEmulator {
     return { status: 200, json: { code: 0, message: 'SUCCEED', request_id: randomUUID(), data } };
   }
 
-  private async nextStep(id: string, task: EmulatedTask): Promise<KlingStep> {
-    const queries = task.queries ?? 0;
-    await this.options.records.update(TASK, id, { ...task, queries: queries + 1 });
-    return task.script![Math.min(queries, task.script!.length - 1)];
-  }
-
   private stepByClock(task: EmulatedTask, createdAt: number): KlingStep {
     const elapsed = this.options.now() - createdAt;
     if (elapsed < SIMULATED_SUBMITTED_MS) return 'submitted';
@@ -217,8 +212,7 @@ export class KlingEmulator {
 
   /** Where the task is now, without counting a query: what the CDN decides on. */
   private currentStep(task: EmulatedTask, createdAt: number): KlingStep {
-    if (!task.script) return this.stepByClock(task, createdAt);
-    return task.script[Math.min(Math.max((task.queries ?? 0) - 1, 0), task.script.length - 1)];
+    return stepNow(task, () => this.stepByClock(task, createdAt));
   }
 
   /** The "CDN" video: like Kling's, no key needed; there only once the task succeeded. */

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { MINIMAX_1080P_DURATION, MINIMAX_DURATIONS, MINIMAX_MAX_PROMPT, MINIMAX_MODELS } from '../minimax-models';
 import type { MinimaxQueryAnswer } from '../minimax-protocol';
+import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
 /** A task's status in a script: one per query (the last repeats); `{ fail }` ends it `Fail` with that `base_resp` code. */
 export type MinimaxStep = 'Queueing' | 'Processing' | 'Success' | { fail: number };
@@ -144,7 +145,7 @@ export class MinimaxEmulator {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record) return refused(2013, 'invalid params, task not found');
     const task = record.data;
-    const step = task.script ? await this.nextStep(id, task) : this.stepByClock(task, record.createdAt);
+    const step = await stepOfQuery(this.options.records, TASK, id, task, () => this.stepByClock(task, record.createdAt));
     let answer: MinimaxQueryAnswer;
     if (typeof step === 'object')
       answer = { task_id: id, status: 'Fail', file_id: '', ...baseResp(step.fail, 'failed, see http://10.0.0.7/x (simulated)') };
@@ -153,12 +154,6 @@ export class MinimaxEmulator {
       answer = { task_id: id, status: step, file_id: task.fileId, video_width: width, video_height: height, base_resp: OK };
     } else answer = { task_id: id, status: step, file_id: '', base_resp: OK };
     return { status: 200, json: answer };
-  }
-
-  private async nextStep(id: string, task: EmulatedTask): Promise<MinimaxStep> {
-    const queries = task.queries ?? 0;
-    await this.options.records.update(TASK, id, { ...task, queries: queries + 1 });
-    return task.script![Math.min(queries, task.script!.length - 1)];
   }
 
   private stepByClock(task: EmulatedTask, createdAt: number): MinimaxStep {
@@ -173,8 +168,7 @@ export class MinimaxEmulator {
     const file = await this.options.records.find<{ taskId: string }>(FILE, fileId);
     const record = file ? await this.options.records.find<EmulatedTask>(TASK, file.data.taskId) : null;
     if (!record) return null;
-    const { script, queries = 0 } = record.data;
-    const step = script ? script[Math.min(Math.max(queries - 1, 0), script.length - 1)] : this.stepByClock(record.data, record.createdAt);
+    const step = stepNow(record.data, () => this.stepByClock(record.data, record.createdAt));
     return step === 'Success' ? record.data : null;
   }
 

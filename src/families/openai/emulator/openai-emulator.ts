@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import type { SimulatorRecord } from '../../simulator-shared/simulator-records.service';
 import type { OpenAiVideo } from '../openai-protocol';
+import { stepNow, stepOfQuery } from '../../shared/emulator-steps';
 
 /** A video's status in a script, one per query (the last repeats): a status, a failure, or any `{ body }` answered as it is. */
 export type OpenAiStep = 'queued' | 'in_progress' | 'completed' | { status: 'failed'; code?: string; message?: string } | { body: unknown };
@@ -153,7 +154,7 @@ export class OpenAiEmulator {
   private async get(id: string): Promise<EmulatorReply> {
     const record = await this.options.records.find<EmulatedVideoTask>(VIDEO, id);
     if (!record) return fail(404, null, null, `Video with id '${id}' not found.`);
-    const step = record.data.script ? await this.nextStep(record) : this.stepByClock(record);
+    const step = await stepOfQuery(this.options.records, VIDEO, record.key, record.data, () => this.stepByClock(record));
     if (typeof step === 'object' && 'body' in step) return { status: 200, json: step.body };
     return { status: 200, json: this.render(record, step) };
   }
@@ -178,12 +179,6 @@ export class OpenAiEmulator {
     return { status: 200, video: this.options.video };
   }
 
-  private async nextStep({ key, data }: SimulatorRecord<EmulatedVideoTask>): Promise<OpenAiStep> {
-    const queries = data.queries ?? 0;
-    await this.options.records.update(VIDEO, key, { ...data, queries: queries + 1 });
-    return data.script![Math.min(queries, data.script!.length - 1)];
-  }
-
   private stepByClock({ data, createdAt }: SimulatorRecord<EmulatedVideoTask>): OpenAiState {
     const elapsed = this.options.now() - createdAt;
     if (elapsed < SIMULATED_QUEUED_MS) return 'queued';
@@ -193,8 +188,7 @@ export class OpenAiEmulator {
 
   /** Where the video is now, without counting a query: what the list and the content decide on. */
   private currentStep(record: SimulatorRecord<EmulatedVideoTask>): OpenAiStep {
-    const { script, queries = 0 } = record.data;
-    return script ? script[Math.min(Math.max(queries - 1, 0), script.length - 1)] : this.stepByClock(record);
+    return stepNow(record.data, () => this.stepByClock(record));
   }
 
   private render(record: SimulatorRecord<EmulatedVideoTask>, step: OpenAiState): OpenAiVideo {

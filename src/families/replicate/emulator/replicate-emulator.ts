@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { REPLICATE_OUTPUT_LIFETIME_MS } from '../replicate-protocol';
+import { stepNow } from '../../shared/emulator-steps';
 
 /** A prediction's status in a script, one per query (the last repeats); `succeeded` is the end its prompt decides (a marked prompt fails). */
 export type ReplicateStep = 'starting' | 'processing' | 'succeeded' | 'aborted';
@@ -277,8 +278,7 @@ export class ReplicateEmulator {
 
   /** Where a prediction is now, without counting a query: what a cancel and the file host decide on. */
   private currentStep(prediction: EmulatedPrediction, createdAt: number): ReplicateStep {
-    if (!prediction.script) return this.stepByClock(prediction, createdAt);
-    return prediction.script[Math.min(Math.max((prediction.queries ?? 0) - 1, 0), prediction.script.length - 1)];
+    return stepNow(prediction, () => this.stepByClock(prediction, createdAt));
   }
 
   /** The file host (replicate.delivery): no key; there only while the prediction's output is. */

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { RUNWAY_MODELS, RunwayBuiltinModel } from '../runway-models';
 import { RUNWAY_API_VERSION, type RunwayTask } from '../runway-protocol';
+import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
 /** A task's status in a script: one per query (the last repeats), or where the provider moved it by itself. */
 export type RunwayStep = 'PENDING' | 'THROTTLED' | 'RUNNING' | 'SUCCEEDED' | { status: 'FAILED'; failureCode: string };
@@ -183,18 +184,12 @@ export class RunwayEmulator {
     const task = record.data;
     const base = { id, createdAt: new Date(record.createdAt).toISOString() };
     if (task.cancelled) return { ...base, status: 'CANCELLED' };
-    const step = task.moved ?? (task.script ? await this.nextStep(id, task) : this.stepByClock(task, record.createdAt));
+    const step = task.moved ?? (await stepOfQuery(this.options.records, TASK, id, task, () => this.stepByClock(task, record.createdAt)));
     if (typeof step === 'object')
       return { ...base, status: 'FAILED', failure: 'Blocked at http://10.0.0.7/internal (simulated)', failureCode: step.failureCode };
     if (step === 'SUCCEEDED') return { ...base, status: step, output: [`${outputBase}/outputs/${id}.mp4?_jwt=${task.token}`] };
     if (step === 'RUNNING') return { ...base, status: step, progress: task.script ? 0.45 : this.progressByClock(record.createdAt) };
     return { ...base, status: step };
-  }
-
-  private async nextStep(id: string, task: EmulatedTask): Promise<RunwayStep> {
-    const queries = task.queries ?? 0;
-    await this.options.records.update(TASK, id, { ...task, queries: queries + 1 });
-    return task.script![Math.min(queries, task.script!.length - 1)];
   }
 
   private stepByClock(task: EmulatedTask, createdAt: number): RunwayStep {
@@ -212,8 +207,7 @@ export class RunwayEmulator {
   /** Where the task is now, without counting a query: what a DELETE decides on. */
   private currentStep(task: EmulatedTask, createdAt: number): RunwayStep {
     if (task.moved) return task.moved;
-    if (!task.script) return this.stepByClock(task, createdAt);
-    return task.script[Math.min(Math.max((task.queries ?? 0) - 1, 0), task.script.length - 1)];
+    return stepNow(task, () => this.stepByClock(task, createdAt));
   }
 
   private async cancelOrDelete(id: string): Promise<EmulatorReply> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { VEO_MODELS } from '../veo-models';
+import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
 /**
  * An operation's state in a script, one per query (the last repeats): `running`, `done` (a sample),
@@ -169,7 +170,7 @@ export class VeoEmulator {
     const record = await this.options.records.find<EmulatedOperation>(OPERATION, id);
     if (!record || record.data.model !== model) return notFound('Operation not found.');
     const op = record.data;
-    const step = op.script ? await this.nextStep(id, op) : this.stepByClock(op, record.createdAt);
+    const step = await stepOfQuery(this.options.records, OPERATION, id, op, () => this.stepByClock(op, record.createdAt));
     const name = `models/${model}/operations/${id}`;
     if (typeof step === 'object' && 'body' in step) return { status: 200, json: step.body };
     if (typeof step === 'object')
@@ -185,12 +186,6 @@ export class VeoEmulator {
     return { status: 200, json: { name, done: true, response: { '@type': RESPONSE_TYPE, generateVideoResponse } } };
   }
 
-  private async nextStep(id: string, op: EmulatedOperation): Promise<VeoStep> {
-    const queries = op.queries ?? 0;
-    await this.options.records.update(OPERATION, id, { ...op, queries: queries + 1 });
-    return op.script![Math.min(queries, op.script!.length - 1)];
-  }
-
   private stepByClock(op: EmulatedOperation, createdAt: number): VeoStep {
     if (this.options.now() - createdAt < SIMULATED_DONE_MS) return 'running';
     return op.outcome === 'video' ? 'done' : op.outcome === 'moderation' ? 'moderation' : { error: 13 };
@@ -200,8 +195,7 @@ export class VeoEmulator {
   private async withVideo(id: string): Promise<EmulatedOperation | null> {
     const record = await this.options.records.find<EmulatedOperation>(OPERATION, id);
     if (!record) return null;
-    const { script, queries = 0 } = record.data;
-    const step = script ? script[Math.min(Math.max(queries - 1, 0), script.length - 1)] : this.stepByClock(record.data, record.createdAt);
+    const step = stepNow(record.data, () => this.stepByClock(record.data, record.createdAt));
     return step === 'done' ? record.data : null;
   }
 

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { viduAuthorization, ViduEndpoint, ViduTask } from '../vidu-protocol';
+import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
 /** A task's state in a script: one per query (the last repeats); `{ failed }` carries Vidu's `err_code`. */
 export type ViduStep = 'created' | 'queueing' | 'processing' | 'success' | { failed: string };
@@ -195,9 +196,7 @@ export class ViduEmulator {
     const task = record.data;
     const step: ViduStep = task.cancelled
       ? { failed: 'UserCancelled' }
-      : task.script
-        ? await this.nextStep(id, task)
-        : this.stepByClock(task, record.createdAt);
+      : await stepOfQuery(this.options.records, TASK, id, task, () => this.stepByClock(task, record.createdAt));
     const answer: ViduTask = {
       id,
       state: typeof step === 'string' ? step : 'failed',
@@ -231,12 +230,6 @@ export class ViduEmulator {
     return { status: 200, json: {} };
   }
 
-  private async nextStep(id: string, task: EmulatedTask): Promise<ViduStep> {
-    const queries = task.queries ?? 0;
-    await this.options.records.update(TASK, id, { ...task, queries: queries + 1 });
-    return task.script![Math.min(queries, task.script!.length - 1)];
-  }
-
   private stepByClock(task: EmulatedTask, createdAt: number): ViduStep {
     const elapsed = this.options.now() - createdAt;
     if (elapsed < SIMULATED_QUEUED_MS / 2) return 'created';
@@ -248,8 +241,7 @@ export class ViduEmulator {
   /** Where the task is now, without counting a query: what a cancel and the CDN decide on. */
   private currentStep(task: EmulatedTask, createdAt: number): ViduStep {
     if (task.cancelled) return { failed: 'UserCancelled' };
-    if (!task.script) return this.stepByClock(task, createdAt);
-    return task.script[Math.min(Math.max((task.queries ?? 0) - 1, 0), task.script.length - 1)];
+    return stepNow(task, () => this.stepByClock(task, createdAt));
   }
 
   /** The "CDN" video (and its cover): no key needed; there only once the task succeeded. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { USD_TICKS_PER_USD, XAI_ASPECT_RATIOS } from '../xai-models';
 import type { XaiVideoAnswer } from '../xai-protocol';
+import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
 /**
  * A request's status in a script, one per query (the last repeats): `empty` is a 202 with no body,
@@ -166,7 +167,7 @@ export class XaiEmulator {
     if (!record)
       return { status: 404, json: { code: 'Some requested entity was not found', error: `Request ${id} not found (simulated)` } };
     const request = record.data;
-    const step = request.script ? await this.nextStep(id, request) : this.stepByClock(request, record.createdAt);
+    const step = await stepOfQuery(this.options.records, TASK, id, request, () => this.stepByClock(request, record.createdAt));
     if (step === 'empty') return { status: 202 };
     if (step === 'pending') {
       const elapsed = this.options.now() - record.createdAt;
@@ -202,12 +203,6 @@ export class XaiEmulator {
     return { status: 200, json: answer };
   }
 
-  private async nextStep(id: string, request: EmulatedRequest): Promise<XaiStep> {
-    const queries = request.queries ?? 0;
-    await this.options.records.update(TASK, id, { ...request, queries: queries + 1 });
-    return request.script![Math.min(queries, request.script!.length - 1)];
-  }
-
   private stepByClock(request: EmulatedRequest, createdAt: number): XaiStep {
     const elapsed = this.options.now() - createdAt;
     if (elapsed < SIMULATED_EMPTY_MS) return 'empty';
@@ -217,8 +212,7 @@ export class XaiEmulator {
 
   /** Where the request is now, without counting a query: what the video link decides on. */
   private currentStep(request: EmulatedRequest, createdAt: number): XaiStep {
-    if (!request.script) return this.stepByClock(request, createdAt);
-    return request.script[Math.min(Math.max((request.queries ?? 0) - 1, 0), request.script.length - 1)];
+    return stepNow(request, () => this.stepByClock(request, createdAt));
   }
 
   /** The "vidgen" link: no key needed; there only once the request is done (and passed moderation). */

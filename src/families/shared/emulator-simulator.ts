@@ -1,0 +1,88 @@
+import { Controller, Inject, ModuleMetadata, Req, Res, Type } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Clock } from '../../common/runtime/clock';
+import { EmulatedVideo, EmulatorReply, EmulatorRequest, emulatorRequestOf, sendEmulatorReply } from '../simulator-shared/emulator-http';
+import { SAMPLE_VIDEO_PATH } from '../simulator-shared/sample-video';
+import { SimulatorRecords } from '../simulator-shared/simulator-records.service';
+import { SimulatorStateModule } from '../simulator-shared/simulator-state.module';
+
+/** A family's emulator as the simulator mounts it: a request below the mount, and the mount's address for its links. */
+export interface MountedEmulator {
+  handle(request: EmulatorRequest, base: string): Promise<EmulatorReply>;
+}
+
+/** One route of a simulator: the decorators declaring it, as they would stand on a method (`[Get('cdn/:file'), Head('cdn/:file')]`). */
+export type SimulatorRoute = MethodDecorator[];
+
+export interface EmulatorController {
+  serve(req: Request, res: Response): Promise<void>;
+}
+
+/**
+ * The controller of /simulator/<platform>: every route given is the family's one emulator, handed
+ * the request below the mount and the mount's address on the host the client called.
+ */
+export function emulatorController(
+  platform: string,
+  emulator: Type<MountedEmulator>,
+  routes: SimulatorRoute[],
+): new (emulator: MountedEmulator) => EmulatorController {
+  const mount = `/simulator/${platform}`;
+  class MountedEmulatorController implements EmulatorController {
+    constructor(@Inject(emulator) private readonly emulator: MountedEmulator) {}
+
+    async serve(req: Request, res: Response): Promise<void> {
+      const reply = await this.emulator.handle(emulatorRequestOf(req, mount), `${req.protocol}://${req.get('host')}${mount}`);
+      sendEmulatorReply(res, reply);
+    }
+  }
+  const prototype = MountedEmulatorController.prototype as unknown as Record<string, unknown>;
+  routes.forEach((decorators, index) => {
+    const name = `route${index}`;
+    prototype[name] = function (this: EmulatorController, req: Request, res: Response): Promise<void> {
+      return this.serve(req, res);
+    };
+    const parameters = [Req(), Res()].map(
+      (decorate, at): MethodDecorator =>
+        (target, key) =>
+          decorate(target, key, at),
+    );
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, name)!;
+    Object.defineProperty(prototype, name, Reflect.decorate([...decorators, ...parameters], prototype, name, descriptor));
+  });
+  Reflect.decorate([ApiExcludeController(), Controller(mount.slice(1))], MountedEmulatorController);
+  return MountedEmulatorController;
+}
+
+/** What a family's emulator gets from the simulator: its records in the gateway's database, the clock, the sample video. */
+export interface SimulatorState {
+  records: SimulatorRecords;
+  now: () => number;
+  video: EmulatedVideo;
+}
+
+/**
+ * The module of a family's simulator (mounted with SIMULATOR=on): its controller, and its emulator
+ * made by `make` over the simulator's state (and the providers `inject` names, given after it).
+ */
+export function emulatorSimulatorModule<E, D extends unknown[] = []>(simulator: {
+  controller: Type<unknown>;
+  emulator: Type<E>;
+  make: (state: SimulatorState, ...deps: D) => E;
+  inject?: { [K in keyof D]: Type<D[K]> };
+}): ModuleMetadata {
+  const { controller, emulator, make, inject = [] } = simulator;
+  return {
+    imports: [SimulatorStateModule],
+    controllers: [controller],
+    providers: [
+      {
+        provide: emulator,
+        inject: [SimulatorRecords, Clock, ...inject],
+        useFactory: (records: SimulatorRecords, clock: Clock, ...deps: D) =>
+          make({ records, now: () => clock.now(), video: { file: SAMPLE_VIDEO_PATH } }, ...deps),
+      },
+    ],
+  };
+}
