@@ -35,6 +35,7 @@ import { TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
 import { TaskSyncService } from './task-sync.service';
 import { TaskTransitionsService } from './task-transitions.service';
+import { TaskSettlementService } from './settlement/task-settlement.service';
 import { TaskHousekeeping } from './task-housekeeping';
 
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
@@ -77,6 +78,7 @@ import { TaskHousekeeping } from './task-housekeeping';
     ProviderCancel,
     TaskCancelService,
     TaskHousekeeping,
+    TaskSettlementService,
   ],
   exports: [
     TaskQueries,
@@ -89,6 +91,7 @@ import { TaskHousekeeping } from './task-housekeeping';
     TaskCancelService,
     TaskSubmitFields,
     TaskTransitionsService,
+    TaskSettlementService,
   ],
 })
 export class TasksModule {}
