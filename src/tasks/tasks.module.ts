@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
 import { BillingModule } from '../billing/billing.module';
 import { FamiliesModule } from '../families/families.module';
 import { HousekeepingModule } from '../housekeeping/housekeeping.module';
@@ -29,11 +30,13 @@ import { TaskSubmitFields } from './task-submit-fields';
 import { TaskSyncService } from './task-sync.service';
 import { TaskTransitionsService } from './task-transitions.service';
 import { TaskHousekeeping } from './task-housekeeping';
+import { UsageReports } from './usage-reports.service';
 
 /** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([TaskEntity, TaskEventEntity]),
+    AuthModule,
     BillingModule,
     UpstreamModule,
     FamiliesModule,
@@ -42,6 +45,7 @@ import { TaskHousekeeping } from './task-housekeeping';
     HousekeepingModule,
   ],
   providers: [
+    UsageReports,
     TaskRepository,
     TaskQueries,
     TaskMetrics,
@@ -65,6 +69,7 @@ import { TaskHousekeeping } from './task-housekeeping';
     TaskHousekeeping,
   ],
   exports: [
+    UsageReports,
     TaskQueries,
     TaskRepository,
     TaskMetrics,
