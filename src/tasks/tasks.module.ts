@@ -32,7 +32,7 @@ import { TaskTransitionsService } from './task-transitions.service';
 import { TaskHousekeeping } from './task-housekeeping';
 import { UsageReports } from './usage-reports.service';
 
-/** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
+/** The task record both API surfaces share, its state machine, the submit pipeline, sync, metrics and the usage reports. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([TaskEntity, TaskEventEntity]),
