@@ -6,6 +6,7 @@ import {
   auditAccessibility,
   BrowserSession,
   describeWithBrowser,
+  horizontalOverflow,
   launchBrowser,
   openPage,
   realErrors,
@@ -69,7 +70,7 @@ describeWithBrowser('usage in the web console', () => {
     await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
     const row = page.locator(`tr[data-usage-key="${today}"]`);
     await row.filter({ hasText: '25,000' }).filter({ hasText: '$2.50' }).waitFor();
-    await page.locator('#usage-totals', { hasText: 'In all: 1 tasks' }).waitFor();
+    await page.locator('#usage-totals', { hasText: 'Total: tasks 1, quota 25,000, paid $2.50.' }).waitFor();
 
     const link = page.getByRole('link', { name: 'Download CSV' });
     expect(await link.getAttribute('href')).toBe('/console/api/usage/report?group_by=day&format=csv');
@@ -83,7 +84,12 @@ describeWithBrowser('usage in the web console', () => {
     await page.locator('tr[data-usage-key]', { hasText: 'invoices' }).waitFor();
     expect(await link.getAttribute('href')).toBe('/console/api/usage/report?group_by=key&format=csv');
     expect(await auditAccessibility(page)).toEqual([]);
+    expect(await horizontalOverflow(page)).toBe(0);
     await session.screenshot('customer');
+    // On a phone, a card per row, nothing sticking out.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('li.row-card', { hasText: 'invoices' }).waitFor();
+    expect(await horizontalOverflow(page)).toBe(0);
     expect(realErrors(session)).toEqual([]);
   });
 
@@ -103,6 +109,7 @@ describeWithBrowser('usage in the web console', () => {
       .waitFor();
     expect(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe('/api/admin/usage?group_by=model&format=csv');
     expect(await auditAccessibility(page)).toEqual([]);
+    expect(await horizontalOverflow(page)).toBe(0);
     await session.screenshot('admin');
     expect(realErrors(session)).toEqual([]);
   });

@@ -39,8 +39,8 @@ export function usageTotals(rows, fields) {
   return totals;
 }
 
-/** The form: from, to, group by (a draft until Apply writes the URL), and the CSV link of what is shown. */
-export function UsageFilters({ query, setQuery, groups, csvHref }) {
+/** The form: from, to, group by (a draft until Apply writes the URL). */
+export function UsageFilters({ query, setQuery, groups }) {
   const [draft, setDraft] = useState(query);
   const queryKey = JSON.stringify(query);
   useEffect(() => setDraft(query), [queryKey]);
@@ -57,8 +57,11 @@ export function UsageFilters({ query, setQuery, groups, csvHref }) {
       <div class="actions">
         <${Button} type="submit" icon="filter">${t('usage.apply')}<//>
         <${Button} kind="secondary" onClick=${() => setQuery({ from: '', to: '', group_by: 'day' })}>${t('usage.clear')}<//>
-        <a class="button secondary" id="usage-csv" href=${csvHref} download><${Icon} name="download" size=${16} />${t('usage.csv')}</a>
       </div>
     </form>
   <//>`;
 }
+
+/** The CSV download of what is shown (the page header's action). */
+export const UsageCsvLink = ({ href }) =>
+  html`<a class="button secondary" id="usage-csv" href=${href} download><${Icon} name="download" size=${16} />${t('usage.csv')}</a>`;

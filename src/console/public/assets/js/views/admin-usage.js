@@ -1,7 +1,16 @@
 // Admin: every account's ended tasks per UTC day, model, channel, platform, user or API key: what was charged,
 // refunded, what the providers cost and the margin (GET /api/admin/usage), with the same as a CSV download.
 import { DataTable } from '../components/data-table.js';
-import { USAGE_DEFAULTS, UsageFilters, usageCsvHref, usageKeyText, usageQuery, usageTotals, usd } from '../components/usage-bits.js';
+import {
+  USAGE_DEFAULTS,
+  UsageCsvLink,
+  UsageFilters,
+  usageCsvHref,
+  usageKeyText,
+  usageQuery,
+  usageTotals,
+  usd,
+} from '../components/usage-bits.js';
 import { Card, ErrorNote, Loading, PageHeader } from '../components/ui.js';
 import { duration, quota } from '../lib/format.js';
 import { html } from '../lib/html.js';
@@ -37,8 +46,8 @@ export function AdminUsage() {
   const rows = report.data?.data ?? [];
   const totals = usageTotals(rows, ['tasks', ...MONEY]);
   return html`<div class="usage-page admin-usage">
-    <${PageHeader} title=${t('ausage.title')} intro=${t('ausage.intro')} />
-    <${UsageFilters} query=${query} setQuery=${setQuery} groups=${GROUPS} csvHref=${usageCsvHref(PATH, query)} />
+    <${PageHeader} title=${t('ausage.title')} intro=${t('ausage.intro')} actions=${html`<${UsageCsvLink} href=${usageCsvHref(PATH, query)} />`} />
+    <${UsageFilters} query=${query} setQuery=${setQuery} groups=${GROUPS} />
     <${ErrorNote} error=${report.error} onRetry=${report.reload} />
     ${
       report.data

@@ -1,7 +1,16 @@
 // Customer: what the account's ended tasks delivered and cost, per UTC day, model or API key (GET /v1/usage
 // for the signed-in customer), over a range in the URL, with the same as a CSV download for invoicing.
 import { DataTable } from '../components/data-table.js';
-import { USAGE_DEFAULTS, UsageFilters, usageCsvHref, usageKeyText, usageQuery, usageTotals, usd } from '../components/usage-bits.js';
+import {
+  USAGE_DEFAULTS,
+  UsageCsvLink,
+  UsageFilters,
+  usageCsvHref,
+  usageKeyText,
+  usageQuery,
+  usageTotals,
+  usd,
+} from '../components/usage-bits.js';
 import { Card, ErrorNote, Loading, PageHeader } from '../components/ui.js';
 import { duration, quota } from '../lib/format.js';
 import { html } from '../lib/html.js';
@@ -26,8 +35,8 @@ export function Usage() {
   const rows = report.data?.data ?? [];
   const totals = usageTotals(rows, ['tasks', 'seconds', 'quota', 'usd']);
   return html`<div class="usage-page">
-    <${PageHeader} title=${t('usage.title')} intro=${t('usage.intro')} />
-    <${UsageFilters} query=${query} setQuery=${setQuery} groups=${GROUPS} csvHref=${usageCsvHref(PATH, query)} />
+    <${PageHeader} title=${t('usage.title')} intro=${t('usage.intro')} actions=${html`<${UsageCsvLink} href=${usageCsvHref(PATH, query)} />`} />
+    <${UsageFilters} query=${query} setQuery=${setQuery} groups=${GROUPS} />
     <${ErrorNote} error=${report.error} onRetry=${report.reload} />
     ${
       report.data
