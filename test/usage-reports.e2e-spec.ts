@@ -178,6 +178,29 @@ describeEachDatabase('usage reports', (kind) => {
     expect(empty.text).toBe('key,tasks,seconds,quota,usd\r\n');
   });
 
+  it('documents both routes in Swagger, JSON and CSV', async () => {
+    const docs = (await gw.http.get('/docs-json').expect(200)).body;
+    for (const path of ['/v1/usage', '/api/admin/usage']) {
+      const operation = docs.paths[path].get;
+      expect(Object.keys(operation.responses['200'].content).sort()).toEqual(['application/json', 'text/csv']);
+      expect(operation.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual([
+        'format',
+        'from',
+        'group_by',
+        'to',
+      ]);
+    }
+    expect(docs.paths['/v1/usage'].get.tags).toEqual(['usage']);
+    expect(docs.paths['/api/admin/usage'].get.parameters.find((p: { name: string }) => p.name === 'group_by').schema.enum).toEqual([
+      'day',
+      'model',
+      'channel',
+      'platform',
+      'user',
+      'key',
+    ]);
+  });
+
   it('refuses what makes no sense with a 400 naming the field', async () => {
     const refused = async (path: string, auth: 'admin' | 'customer') => {
       const res =
