@@ -15,6 +15,7 @@ export function setupSwagger(app: INestApplication): void {
     .addTag('videos', 'flat, OpenAI-style video tasks (/v1/videos)')
     .addTag('video generations (unified form)', 'the unified-wrapper task API (/v1/video/generations)')
     .addTag('models', "the models a key may use (OpenAI's GET /v1/models); GET /v1/videos/models has their capabilities and prices")
+    .addTag('usage', "what the account's ended tasks delivered and cost it, for invoicing (/v1/usage)")
     .addTag('webhooks', 'where task ends are delivered')
     .addTag('verification', 'real-person verification and its portrait assets')
     .addTag('console', "the web console's own API")

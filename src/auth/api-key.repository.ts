@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { LeanReads } from '../database/lean-reads';
 import { TransactionRunner } from '../database/transaction-runner';
 import { ApiKeyEntity } from './api-key.entity';
@@ -36,6 +36,16 @@ export class ApiKeyRepository {
 
   listForUser(userId: number): Promise<ApiKeyEntity[]> {
     return this.keys.find({ where: { userId }, order: { id: 'ASC' } });
+  }
+
+  /** The names of these keys (revoked ones too), by id; `userId` keeps only that user's. */
+  async namesOf(ids: number[], userId?: number): Promise<Map<number, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.keys.find({
+      select: { id: true, name: true },
+      where: { id: In(ids), ...(userId !== undefined ? { userId } : {}) },
+    });
+    return new Map(rows.map((row) => [row.id, row.name]));
   }
 
   async update(id: number, columns: Partial<ApiKeyEntity>): Promise<void> {

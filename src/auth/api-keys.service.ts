@@ -60,6 +60,11 @@ export class ApiKeysService {
     return { apiKey, key };
   }
 
+  /** The names of these keys (revoked ones too), by id; with `userId`, only that user's keys. */
+  namesOf(ids: number[], userId?: number): Promise<Map<number, string>> {
+    return this.keys.namesOf(ids, userId);
+  }
+
   listForUser(userId: number): Promise<ApiKeyEntity[]> {
     return this.keys.listForUser(userId);
   }

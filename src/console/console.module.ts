@@ -25,6 +25,7 @@ import { AdminLogsController } from './admin-logs.controller';
 import { AdminPricesController } from './admin-prices.controller';
 import { AdminModelsController } from './admin-models.controller';
 import { AdminTasksController } from './admin-tasks.controller';
+import { AdminUsageController } from './admin-usage.controller';
 import { AdminUsersController } from './admin-users.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
@@ -70,6 +71,7 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     AdminPlatformsController,
     AdminLogsController,
     AdminTasksController,
+    AdminUsageController,
     AdminPricesController,
     AdminModelsController,
     ConsoleStaticController,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuthModule } from '../auth/auth.module';
 import { BillingModule } from '../billing/billing.module';
 import { FamiliesModule } from '../families/families.module';
 import { HousekeepingModule } from '../housekeeping/housekeeping.module';
@@ -37,11 +38,14 @@ import { TaskSyncService } from './task-sync.service';
 import { TaskTransitionsService } from './task-transitions.service';
 import { TaskSettlementService } from './settlement/task-settlement.service';
 import { TaskHousekeeping } from './task-housekeeping';
+import { UsageReports } from './usage-reports.service';
+import { TaskUsageRepository } from './repositories/task-usage.repository';
 
-/** The task record both API surfaces share, its state machine, the submit pipeline, sync and metrics. */
+/** The task record both API surfaces share, its state machine, the submit pipeline, sync, metrics and the usage reports. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([TaskEntity, TaskEventEntity]),
+    AuthModule,
     BillingModule,
     UpstreamModule,
     FamiliesModule,
@@ -56,6 +60,8 @@ import { TaskHousekeeping } from './task-housekeeping';
     TaskStateRepository,
     TaskLeaseRepository,
     TaskSweepRepository,
+    TaskUsageRepository,
+    UsageReports,
     TaskQueries,
     TaskMetrics,
     TaskEndHooks,
@@ -81,6 +87,7 @@ import { TaskHousekeeping } from './task-housekeeping';
     TaskSettlementService,
   ],
   exports: [
+    UsageReports,
     TaskQueries,
     TaskReadRepository,
     TaskStateRepository,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { priceInGroup } from '../billing/price-of';
 import { PricingService } from '../billing/pricing.service';
+import { quotaPerUsd } from '../billing/quota-usd';
 import { CatalogEntry, isRetiredAt } from '../catalog/catalog-entry';
 import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -9,9 +10,6 @@ import { CatalogService } from '../catalog/catalog.service';
 import type { Caller } from '../auth/caller';
 import type { SubmitQuote } from '../tasks/task-submit.service';
 import type { QuoteDto } from './dto/model-list.dto';
-
-/** Quota units per US dollar when the console's currency is not USD (1 credit = 0.01 USD = 100 units). */
-const QUOTA_PER_USD = 10_000;
 
 export interface ClientModelPrice {
   resolution: string;
@@ -84,8 +82,7 @@ export class ModelListings {
 
   /** Quota as US dollars (6 decimals). */
   usd(quota: number): number {
-    const perUsd = this.config.currency === 'USD' ? this.config.quotaPerUnit : QUOTA_PER_USD;
-    return Math.round((quota / perUsd) * 1e6) / 1e6;
+    return Math.round((quota / quotaPerUsd(this.config)) * 1e6) / 1e6;
   }
 
   private clientView(entry: CatalogEntry, ratio: number, usableIds: ReadonlySet<string>) {

@@ -1,5 +1,10 @@
-import { Controller, Get, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Query, Req, Res, UseGuards } from '@nestjs/common';
+import type { Response } from 'express';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { asCsvAttachment } from '../../common/http/csv-reply';
+import { customerCsvColumns, usageCsv, usageFileName } from '../../tasks/usage-report';
+import { UsageReports } from '../../tasks/usage-reports.service';
+import { UsageReportDto, UsageReportQueryDto } from '../../videos/dto/usage.dto';
 import { ChannelsService } from '../../upstream/channels.service';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
@@ -20,6 +25,7 @@ export class CustomerAccountController {
     private readonly channels: ChannelsService,
     private readonly tasks: CustomerTasksService,
     private readonly overviews: CustomerOverviewService,
+    private readonly reports: UsageReports,
   ) {}
 
   @Get('me')
@@ -47,6 +53,27 @@ export class CustomerAccountController {
       quota: user.quota,
       used_quota: user.usedQuota,
     };
+  }
+
+  @Get('usage/report')
+  @ApiOperation({
+    summary: 'GET /v1/usage for the signed-in customer: their ended tasks per UTC day, model or API key (the Usage page); `format=csv`',
+  })
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({ type: UsageReportDto })
+  @ApiBadRequestResponse({
+    description: '`from`, `to`, `group_by` or `format` unreadable, `to` not after `from`, or a range over 366 days',
+  })
+  async report(
+    @Req() req: ConsoleRequest,
+    @Query() query: UsageReportQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<UsageReportDto | string> {
+    const groupBy = query.group_by ?? 'day';
+    const report = await this.reports.forCustomer(req.user!.id, { from: query.from, to: query.to, groupBy });
+    if (query.format !== 'csv') return report;
+    asCsvAttachment(res, usageFileName(report));
+    return usageCsv(report.data, customerCsvColumns(groupBy));
   }
 
   @Get('overview')

@@ -6,6 +6,7 @@ import { AdminLogs } from './views/admin-logs.js';
 import { AdminModels } from './views/admin-models.js';
 import { AdminPrices } from './views/admin-prices.js';
 import { AdminTasks } from './views/admin-tasks.js';
+import { AdminUsage } from './views/admin-usage.js';
 import { AdminUsers } from './views/admin-users.js';
 import { AdminWebhooks } from './views/admin-webhooks.js';
 import { Overview } from './views/overview.js';
@@ -13,6 +14,7 @@ import { Tasks } from './views/tasks.js';
 import { SignIn } from './views/sign-in.js';
 import { Keys } from './views/keys.js';
 import { Logs } from './views/logs.js';
+import { Usage } from './views/usage.js';
 import { Verification } from './views/verification.js';
 import { Webhooks } from './views/webhooks.js';
 
@@ -23,6 +25,7 @@ export const ROUTES = {
   tasks: { title: 'nav.tasks', icon: 'clapperboard', role: 'user', view: Tasks },
   keys: { title: 'nav.keys', icon: 'key-round', role: 'user', view: Keys },
   logs: { title: 'nav.logs', icon: 'scroll-text', role: 'user', view: Logs },
+  usage: { title: 'nav.usage', icon: 'chart-column', role: 'user', view: Usage },
   verification: { title: 'nav.verification', icon: 'scan-face', role: 'user', view: Verification },
   webhooks: { title: 'nav.webhooks', icon: 'webhook', role: 'user', view: Webhooks },
   'admin/dashboard': { title: 'nav.adminDashboard', icon: 'layout-dashboard', role: 'admin', view: AdminDashboard },
@@ -32,6 +35,7 @@ export const ROUTES = {
   'admin/models': { title: 'nav.adminModels', icon: 'boxes', role: 'admin', view: AdminModels },
   'admin/prices': { title: 'nav.adminPrices', icon: 'tags', role: 'admin', view: AdminPrices },
   'admin/logs': { title: 'nav.adminLogs', icon: 'receipt', role: 'admin', view: AdminLogs },
+  'admin/usage': { title: 'nav.adminUsage', icon: 'chart-column', role: 'admin', view: AdminUsage },
   'admin/webhooks': { title: 'nav.adminWebhooks', icon: 'siren', role: 'admin', view: AdminWebhooks },
 };
 
