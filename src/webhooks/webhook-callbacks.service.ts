@@ -33,6 +33,9 @@ export interface CallbackSecretState {
  * task), the account's callback secret (created or rotated, shown once), and the callback attempts.
  * The publisher sends each task's end to its callback URL through the same outbox and retries as
  * the endpoints', signed with the callback secret as it is when sent.
+ * Why 9 constructor dependencies: it checks a submit's `callback_url` (the submit fields, the account), keeps the
+ * account's secret (its repository, the secret box, a transaction, the clock) and lists the attempts (their
+ * repository); the three are one customer-facing feature, and a split would share most of them.
  */
 @Injectable()
 export class WebhookCallbacksService {
