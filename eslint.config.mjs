@@ -41,13 +41,13 @@ export default tseslint.config(
   // The gateway logs through its logger (pino / Nest Logger), never to the console.
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.spec.ts'],
+    ignores: ['src/**/*.spec.ts', 'src/**/*.spec-support.ts'],
     rules: { 'no-console': 'error' },
   },
 
   // Tests: Jest's matchers and test doubles make some type-aware rules noisy without finding anything.
   {
-    files: ['**/*.spec.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.spec-support.ts', '**/*.medium-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts'],
     rules: {
       // Test doubles reach into private members and loosely typed bodies (supertest's `res.body` is `any`).
       '@typescript-eslint/no-explicit-any': 'off',

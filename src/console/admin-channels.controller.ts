@@ -1,14 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Body, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { idParamPipe } from '../common/http/id-param.pipe';
 import { FamilyRegistry } from '../families/family-registry';
 import { ModelCatalog } from '../families/model-catalog.service';
@@ -19,11 +11,8 @@ import { ChannelTestResultDto, ConsoleChannelProbeService } from './console-chan
 import { CreateChannelDto, UpdateChannelDto } from './dto/admin-channel.dto';
 import { ChannelCreatedDto, ChannelDto, ChannelListDto } from './dto/admin-responses.dto';
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
 @ApiBadRequestResponse({ description: 'Bad input; `param` names the field' })
-@UseGuards(AdminGuard)
-@Controller('api/admin/channels')
+@AdminApi('api/admin/channels')
 export class AdminChannelsController {
   constructor(
     private readonly channels: ChannelsService,

@@ -1,14 +1,11 @@
-import { Controller, Delete, Param, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Delete, Param } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { idParamPipe } from '../common/http/id-param.pipe';
 import { ApiKeyDto } from './dto/admin-responses.dto';
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin/keys')
+@AdminApi('api/admin/keys')
 export class AdminKeysController {
   constructor(private readonly keys: ApiKeysService) {}
 

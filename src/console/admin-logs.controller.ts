@@ -1,16 +1,13 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { toLogView } from '../billing/log.view';
 import { LogsService } from '../billing/logs.service';
 import { LogTotalsService } from '../billing/log-totals.service';
 import { LogQueryDto } from './dto/admin-query.dto';
 import { LogListDto } from './dto/admin-responses.dto';
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin/logs')
+@AdminApi('api/admin/logs')
 export class AdminLogsController {
   constructor(
     private readonly logs: LogsService,

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import type { BuiltinEntry, CatalogEntry } from '../catalog/catalog-entry';
 import { CatalogChanges } from '../catalog/catalog-entry-diff';
 import { CATALOG_FILE_LIMIT_BYTES, CatalogEntryDto, CatalogFileDto, UpdateCatalogEntryDto } from '../catalog/catalog-entry.dto';
@@ -17,10 +17,7 @@ const catalogFileOf = (entries: readonly BuiltinEntry[]) => ({ version: 1, model
 /** An entry as the admin API shows it: the fields it takes, and where it came from. */
 export const toAdminModelView = (entry: CatalogEntry) => ({ ...inputOf(entry), source: entry.source, modified: entry.modified });
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin/models')
+@AdminApi('api/admin/models')
 export class AdminModelsController {
   constructor(
     private readonly catalog: CatalogService,

@@ -1,14 +1,11 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { FamilyRegistry } from '../families/family-registry';
 import { PlatformListDto } from './dto/admin-platforms.dto';
 import { platformViews } from './platform-views';
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin/platforms')
+@AdminApi('api/admin/platforms')
 export class AdminPlatformsController {
   constructor(private readonly families: FamilyRegistry) {}
 

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Body, Delete, Get, HttpCode, Inject, Param, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { PricingService } from '../billing/pricing.service';
 import { idParamPipe } from '../common/http/id-param.pipe';
@@ -20,10 +20,7 @@ const toPriceView = (rule: PriceRuleEntity, config: AppConfig) => ({
   money: toMoney(rule.price, config),
 });
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin')
+@AdminApi('api/admin')
 export class AdminPricesController {
   constructor(
     private readonly pricing: PricingService,

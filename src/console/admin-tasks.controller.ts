@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { Clock } from '../common/runtime/clock';
 import { toAdminTaskView } from '../tasks/task-admin.view';
 import { NO_ARCHIVE } from '../storage/video-archive.entity';
@@ -23,10 +23,7 @@ const FLAT_TO_UNIFIED: Record<string, TaskStatus[]> = {
 /** A task is stuck when its poll has been due for this long. */
 export const STUCK_AFTER_MS = 60_000;
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin/tasks')
+@AdminApi('api/admin/tasks')
 export class AdminTasksController {
   constructor(
     private readonly tasks: TaskQueries,

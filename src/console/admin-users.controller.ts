@@ -1,14 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req, UseGuards } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiTags,
-} from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Body, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { hashPassword } from '../auth/password';
 import { toUserView } from '../auth/user.view';
@@ -21,11 +13,8 @@ import { AdjustDto, CreateKeyDto, CreateUserDto, TopUpDto, UpdateKeyDto, UpdateU
 import { PageQueryDto } from './dto/admin-query.dto';
 import { ApiKeyDto, ApiKeyListDto, BalanceDto, CreatedUserDto, IssuedKeyDto, UserDto, UserListDto } from './dto/admin-responses.dto';
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
 @ApiBadRequestResponse({ description: 'Bad input; `param` names the field' })
-@UseGuards(AdminGuard)
-@Controller('api/admin/users')
+@AdminApi('api/admin/users')
 export class AdminUsersController {
   constructor(
     private readonly users: UsersService,

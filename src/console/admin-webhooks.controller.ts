@@ -1,15 +1,12 @@
-import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { AdminFailingEndpointListDto } from '../webhooks/dto/webhook.dto';
 import { WebhookDeliveryLogRepository } from '../webhooks/webhook-delivery-log.repository';
 import { WebhookEndpointRepository } from '../webhooks/webhook-endpoint.repository';
 import { toFailingEndpointView } from '../webhooks/webhook.views';
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin/webhooks')
+@AdminApi('api/admin/webhooks')
 export class AdminWebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpointRepository,

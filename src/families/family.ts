@@ -111,6 +111,49 @@ export function singleTokenKey(shape: string): ApiKeyFormat {
   return { pattern: /^\S+$/, shape };
 }
 
+/** A family's request examples on both forms, from the examples of one form. */
+export function examplesOnBothForms(
+  examples: (form: SubmitForm) => Record<string, RequestExample>,
+): Partial<Record<SubmitForm, Record<string, RequestExample>>> {
+  return { flat: examples('flat'), unified: examples('unified') };
+}
+
+/**
+ * A family whose public models are a fixed list of names: `models`, `publicModel` and, with
+ * `anyCase`, the `modelIdKey` that matches them in any case (the name a client sends is lowered).
+ */
+export function namedModels(
+  names: Iterable<string>,
+  options: { anyCase?: boolean } = {},
+): Pick<FamilyDefinition, 'models' | 'publicModel' | 'modelIdKey'> {
+  const known = new Set(names);
+  const key = options.anyCase ? (name: string) => name.toLowerCase() : (name: string) => name;
+  return {
+    models: [...known],
+    publicModel: (name) => (known.has(key(name)) ? key(name) : null),
+    ...(options.anyCase ? { modelIdKey: key } : {}),
+  };
+}
+
+/**
+ * The route-options schema of a family that takes one option (`name`, accepted when `valid`): any
+ * other option is refused as not the family's, a bad value with `message`.
+ */
+export function oneRouteOption(
+  provider: string,
+  name: string,
+  valid: (value: unknown) => boolean,
+  message: string,
+): NonNullable<FamilyDefinition['checkRouteOptions']> {
+  return (options) => {
+    const refused = Object.entries(options).find(([key, value]) => key !== name || !valid(value));
+    if (!refused) return null;
+    return refused[0] === name
+      ? { field: name, message }
+      : { field: refused[0], message: `${refused[0]} is not a ${provider} route option (${name} is)` };
+  };
+}
+
 /**
  * One provider family: all the rest of the gateway may know of it. Static facts are plain fields;
  * the request schema and the adapter are Nest providers of `module`, looked up by FamilyRegistry.

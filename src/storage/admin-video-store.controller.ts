@@ -1,16 +1,7 @@
-import { Controller, Get, Head, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBearerAuth,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiProperty,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Get, Head, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AdminGuard } from '../auth/admin.guard';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { AppError } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { hasPlayableVideo } from '../tasks/task-admin.view';
@@ -34,10 +25,7 @@ export class ArchiveRequeuedDto {
   @ApiProperty({ example: 'pending' }) archive_status: string;
 }
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin')
+@AdminApi('api/admin')
 export class AdminVideoStoreController {
   constructor(
     private readonly archives: VideoArchiveRepository,

@@ -152,16 +152,17 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
   }
 }
 
-/** How a family queries one task by id (families B and C). */
-export interface BearerJsonTaskProtocol<E> extends BearerJsonProtocol<E> {
-  queryPath(upstreamTaskId: string): string;
+/** How a family queries one task by id (families B and C, Kling, Runway, Vidu, xAI). */
+export interface BearerJsonTaskProtocol<E, R extends StoredRequest = StoredRequest> extends BearerJsonProtocol<E> {
+  /** The query of a task; `request` is the task's (absent for the probe's id, which belongs to no task). */
+  queryPath(upstreamTaskId: string, request?: R): string;
   queryTimeoutMs: number;
   /** A task id that cannot exist, queried by the connectivity probe. */
   probeTaskId: string;
   /** The provider's "no such task" for the probe's id (it proves the key works); by default none is. */
   isUnknownTask?(error: UpstreamError): boolean;
-  /** The family's reading of a query's answer. */
-  mapQuery(body: unknown, policy: LinkPolicy): PollOutcome;
+  /** The family's reading of a query's answer (and of its 2xx status, where the provider says something with it). */
+  mapQuery(body: unknown, policy: LinkPolicy, httpStatus: number): PollOutcome;
 }
 
 /**
@@ -171,7 +172,7 @@ export interface BearerJsonTaskProtocol<E> extends BearerJsonProtocol<E> {
 export abstract class BearerJsonTaskAdapter<E, R extends StoredRequest> extends BearerJsonAdapter<E, R> {
   protected constructor(
     calls: ProviderCalls,
-    private readonly taskProtocol: BearerJsonTaskProtocol<E>,
+    private readonly taskProtocol: BearerJsonTaskProtocol<E, R>,
   ) {
     super(calls, taskProtocol);
   }
@@ -193,7 +194,7 @@ export abstract class BearerJsonTaskAdapter<E, R extends StoredRequest> extends 
   /** The task's query, read by the family's mapper. */
   protected async query(task: UpstreamTask<R>, channel: ChannelEntity): Promise<PollOutcome> {
     const { queryPath, queryTimeoutMs, mapQuery } = this.taskProtocol;
-    const response = await this.call(channel, 'GET', queryPath(upstreamTaskIdOf(task)), queryTimeoutMs, { task });
-    return mapQuery(response.data, this.linkPolicy(channel));
+    const response = await this.call(channel, 'GET', queryPath(upstreamTaskIdOf(task), task.request), queryTimeoutMs, { task });
+    return mapQuery(response.data, this.linkPolicy(channel), response.status);
   }
 }

@@ -1,15 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminGuard } from '../auth/admin.guard';
+import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { idParamPipe } from '../common/http/id-param.pipe';
 import { ApplicationsService } from './applications.service';
 import { ApplicationDto, ApplicationListDto, ApplicationQueryDto, ReviewApplicationDto } from './dto/application.dto';
 import { toApplicationView } from './verification.views';
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin/verification/applications')
+@AdminApi('api/admin/verification/applications')
 export class AdminApplicationsController {
   constructor(private readonly applications: ApplicationsService) {}
 

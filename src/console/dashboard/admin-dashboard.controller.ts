@@ -1,13 +1,10 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminGuard } from '../../auth/admin.guard';
+import { Get, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminApi } from '../../auth/admin-api.decorator';
 import { DashboardDto, DashboardQueryDto } from './dashboard.dto';
 import { DashboardService } from './dashboard.service';
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin/dashboard')
+@AdminApi('api/admin/dashboard')
 export class AdminDashboardController {
   constructor(private readonly dashboard: DashboardService) {}
 

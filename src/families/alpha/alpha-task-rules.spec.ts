@@ -1,24 +1,13 @@
 import type { CatalogEntry } from '../../catalog/catalog-entry';
-import type { AppError } from '../../common/errors/app-error';
 import { ALPHA_BUILTIN_ENTRIES } from './alpha-catalog';
 import type { CreateVideoDto } from './alpha-request.dto';
 import { AlphaImageField, alphaModelOf, checkAlphaRouteOptions, settleAlphaRequest } from './alpha-task-rules';
+import { builtinCatalogModel, refusalOf } from '../shared/family.spec-support';
 
 /** A builtin model's catalog entry and its family A route, as the submit pipeline hands them over. */
-const catalogModelOf = (model: string) => {
-  const entry: CatalogEntry = { ...ALPHA_BUILTIN_ENTRIES.find((candidate) => candidate.id === model)!, source: 'builtin', modified: false };
-  return { entry, route: entry.routes[0] };
-};
+const catalogModelOf = (model: string) => builtinCatalogModel(ALPHA_BUILTIN_ENTRIES, model);
 const settle = (model: string, body: Partial<CreateVideoDto>, image: AlphaImageField | null = null) =>
   settleAlphaRequest(model, alphaModelOf(catalogModelOf(model)), { model, ...body }, image);
-const refusal = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    return `${(error as AppError).options.param}: ${(error as Error).message}`;
-  }
-  return 'accepted';
-};
 
 describe('family A rules (builtin entries)', () => {
   it('carries fast motion and the lengths refused at 1080p as route options', () => {
@@ -66,7 +55,7 @@ describe('family A rules (builtin entries)', () => {
     ],
     ['alpha/v6', { prompt: ' ' }, 'prompt: prompt is required'],
   ])('%s %j is refused: %s', (model, body, expected) => {
-    expect(refusal(() => settle(model, body as Partial<CreateVideoDto>))).toBe(expected);
+    expect(refusalOf(() => settle(model, body as Partial<CreateVideoDto>))).toBe(expected);
   });
 });
 
@@ -97,16 +86,16 @@ describe('family A rules read the catalog entry', () => {
       audio: false,
     });
     expect(settleV7(model, { prompt: 'p', duration: 18 })).toMatchObject({ duration: 18 });
-    expect(refusal(() => settleV7(model, { prompt: 'p', duration: 21 }))).toBe(
+    expect(refusalOf(() => settleV7(model, { prompt: 'p', duration: 21 }))).toBe(
       'duration: duration must be a whole number of seconds from 1 to 20 for alpha/v7',
     );
-    expect(refusal(() => settleV7(model, { prompt: 'p', resolution: '540P' }))).toBe(
+    expect(refusalOf(() => settleV7(model, { prompt: 'p', resolution: '540P' }))).toBe(
       'resolution: resolution: alpha/v7 renders 1080p, 720p only',
     );
-    expect(refusal(() => settleV7(model, { prompt: 'p', metadata: { quality: '360p' } }))).toBe(
+    expect(refusalOf(() => settleV7(model, { prompt: 'p', metadata: { quality: '360p' } }))).toBe(
       'metadata.quality: metadata.quality: alpha/v7 renders 1080p, 720p only',
     );
-    expect(refusal(() => settleV7(model, { prompt: 'p', metadata: { aspect_ratio: '1:1' } }))).toBe(
+    expect(refusalOf(() => settleV7(model, { prompt: 'p', metadata: { aspect_ratio: '1:1' } }))).toBe(
       'metadata.aspect_ratio: model v7 does not support aspect_ratio 1:1 (allowed: 9:16, 16:9)',
     );
   });
@@ -114,19 +103,19 @@ describe('family A rules read the catalog entry', () => {
   it('takes audio, modes and the prompt length from the entry', () => {
     const always = v7({ audio: 'always' });
     expect(settleV7(always, { prompt: 'p' })).toMatchObject({ audio: true });
-    expect(refusal(() => settleV7(always, { prompt: 'p', metadata: { generate_audio_switch: false } }))).toBe(
+    expect(refusalOf(() => settleV7(always, { prompt: 'p', metadata: { generate_audio_switch: false } }))).toBe(
       'metadata.generate_audio_switch: model v7 always generates audio',
     );
-    expect(refusal(() => settleV7(v7({ audio: 'none' }), { prompt: 'p', metadata: { generate_audio_switch: true } }))).toBe(
+    expect(refusalOf(() => settleV7(v7({ audio: 'none' }), { prompt: 'p', metadata: { generate_audio_switch: true } }))).toBe(
       'metadata.generate_audio_switch: model v7 does not support audio generation',
     );
-    expect(refusal(() => settleV7(v7({ modes: ['image-to-video'] }), { prompt: 'p' }))).toBe(
+    expect(refusalOf(() => settleV7(v7({ modes: ['image-to-video'] }), { prompt: 'p' }))).toBe(
       'image: alpha/v7 is image-to-video only: image is required',
     );
-    expect(refusal(() => settleV7(v7({ modes: ['text-to-video'] }), { prompt: 'p' }, 'images'))).toBe(
+    expect(refusalOf(() => settleV7(v7({ modes: ['text-to-video'] }), { prompt: 'p' }, 'images'))).toBe(
       'images: alpha/v7 is text-to-video only: it takes no image',
     );
-    expect(refusal(() => settleV7(v7({ promptMaxLength: 10 }), { prompt: 'x'.repeat(11) }))).toBe(
+    expect(refusalOf(() => settleV7(v7({ promptMaxLength: 10 }), { prompt: 'x'.repeat(11) }))).toBe(
       'prompt: prompt must be at most 10 characters',
     );
   });
@@ -134,10 +123,10 @@ describe('family A rules read the catalog entry', () => {
   it('reads fast motion and the lengths refused at 1080p from the route options', () => {
     const fast = v7({ durations: [5, 10] }, { fast_motion: true, no_1080p_durations: [10] });
     expect(settleV7(fast, { prompt: 'p', metadata: { motion_mode: 'fast' } })).toMatchObject({ fastMotion: true });
-    expect(refusal(() => settleV7(fast, { prompt: 'p', duration: 10, resolution: '1080p' }))).toBe(
+    expect(refusalOf(() => settleV7(fast, { prompt: 'p', duration: 10, resolution: '1080p' }))).toBe(
       'duration: combination 1080p / 10 not supported',
     );
-    expect(refusal(() => settleV7(v7({}), { prompt: 'p', metadata: { motion_mode: 'fast' } }))).toBe(
+    expect(refusalOf(() => settleV7(v7({}), { prompt: 'p', metadata: { motion_mode: 'fast' } }))).toBe(
       'metadata.motion_mode: model v7 does not support fast motion',
     );
   });

@@ -1,24 +1,12 @@
 import type { CatalogEntry } from '../../catalog/catalog-entry';
-import type { AppError } from '../../common/errors/app-error';
 import { betaModelOf, parseBetaBody, videoEditBilledSeconds } from './beta-body.parser';
 import { BETA_BUILTIN_ENTRIES } from './beta-catalog';
 import type { BetaVideoRequestDto } from './beta-request.dto';
+import { builtinEntry, refusalOf } from '../shared/family.spec-support';
 
-const builtin = (id: string): CatalogEntry => ({
-  ...BETA_BUILTIN_ENTRIES.find((entry) => entry.id === id)!,
-  source: 'builtin',
-  modified: false,
-});
+const builtin = (id: string): CatalogEntry => builtinEntry(BETA_BUILTIN_ENTRIES, id);
 const parse = (entry: CatalogEntry, body: Partial<BetaVideoRequestDto>) =>
   parseBetaBody({ model: entry.id, prompt: 'p', ...body }, entry.id, betaModelOf({ entry }));
-const refusal = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    return `${(error as AppError).options.param}: ${(error as Error).message}`;
-  }
-  return 'accepted';
-};
 const IMAGE = 'https://cdn.example/a.png';
 const VIDEO = 'https://cdn.example/v.mp4';
 
@@ -56,7 +44,7 @@ describe('family B rules (builtin entries)', () => {
       'input_reference: beta-1.0-i2v requires a first-frame image: input_reference or one metadata.input.media element of type first_frame',
     ],
   ])('%s, case %#: refused naming the field', (model, body, expected) => {
-    expect(refusal(() => parse(builtin(model), body as Partial<BetaVideoRequestDto>))).toBe(expected);
+    expect(refusalOf(() => parse(builtin(model), body as Partial<BetaVideoRequestDto>))).toBe(expected);
   });
 });
 
@@ -81,10 +69,10 @@ describe('family B rules read the catalog entry', () => {
     expect(parsed.promptTruncated).toBe(true);
     expect(parse(model, { duration: 20, size: '720p' }).request).toMatchObject({ duration: 20, resolution: '720P' });
     expect(parse(model, { size: '854x480' }).request).toMatchObject({ resolution: '480P' });
-    expect(refusal(() => parse(model, { duration: 21 }))).toBe('duration: duration must be an integer between 2 and 20 (seconds)');
-    expect(refusal(() => parse(model, { size: '1080P' }))).toBe('size: size must be 480P or 720P');
-    expect(refusal(() => parse(model, { metadata: { ratio: '1:1' } }))).toBe('metadata.ratio: metadata.ratio must be one of 9:16, 16:9');
-    expect(refusal(() => parse(custom({ durations: [5, 10], defaultDuration: 5 }), { duration: 7 }))).toBe(
+    expect(refusalOf(() => parse(model, { duration: 21 }))).toBe('duration: duration must be an integer between 2 and 20 (seconds)');
+    expect(refusalOf(() => parse(model, { size: '1080P' }))).toBe('size: size must be 480P or 720P');
+    expect(refusalOf(() => parse(model, { metadata: { ratio: '1:1' } }))).toBe('metadata.ratio: metadata.ratio must be one of 9:16, 16:9');
+    expect(refusalOf(() => parse(custom({ durations: [5, 10], defaultDuration: 5 }), { duration: 7 }))).toBe(
       'duration: duration must be 5 or 10 seconds for beta-2.0-t2v',
     );
   });
@@ -92,7 +80,7 @@ describe('family B rules read the catalog entry', () => {
   it('takes the capability from the modes: one mode is the model, several are told apart by the media', () => {
     const i2v = custom({ id: 'beta-2.0-i2v', modes: ['image-to-video'] });
     expect(parse(i2v, { input_reference: IMAGE }).request.capability).toBe('i2v');
-    expect(refusal(() => parse(i2v, {}))).toBe(
+    expect(refusalOf(() => parse(i2v, {}))).toBe(
       'input_reference: beta-2.0-i2v requires a first-frame image: input_reference or one metadata.input.media element of type first_frame',
     );
     const both = custom({ id: 'beta-2.0', modes: ['text-to-video', 'image-to-video', 'video-edit'], maxReferenceImages: 2 });
@@ -103,13 +91,13 @@ describe('family B rules read the catalog entry', () => {
       duration: null,
     });
     expect(
-      refusal(() =>
+      refusalOf(() =>
         parse(both, {
           metadata: { input: { media: [{ type: 'video', url: VIDEO }, ...Array(3).fill({ type: 'reference_image', url: IMAGE })] } },
         }),
       ),
     ).toBe('metadata.input.media: beta-2.0 accepts at most 2 reference images, got 3');
-    expect(refusal(() => parse(both, { metadata: { input: { media: [{ type: 'reference_image', url: IMAGE }] } } }))).toBe(
+    expect(refusalOf(() => parse(both, { metadata: { input: { media: [{ type: 'reference_image', url: IMAGE }] } } }))).toBe(
       'metadata.input.media[0]: beta-2.0 does not take reference-to-video requests (it takes text-to-video, image-to-video, video-edit)',
     );
     expect(videoEditBilledSeconds(custom({ durations: [4, 8] }))).toBe(8);

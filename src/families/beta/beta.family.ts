@@ -1,4 +1,4 @@
-import { type FamilyDefinition, singleTokenKey } from '../family';
+import { type FamilyDefinition, namedModels, singleTokenKey } from '../family';
 import { BETA_BUILTIN_ENTRIES } from './beta-catalog';
 import type { BetaTaskRequest } from './beta-request';
 import { BETA_DEFAULT_PRICES } from './beta-default-prices';
@@ -8,7 +8,6 @@ import { BETA_BUILTIN_MODELS } from './beta-builtin-models';
 import { BETA_EXAMPLES, BetaVideoRequestDto } from './beta-request.dto';
 import { BetaUpstreamAdapter } from './beta-upstream.adapter';
 import { BetaSimulatorModule } from './simulator/beta-simulator.module';
-import { ownValue } from '../../common/runtime/own-value';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Family B (`beta-1.0-*`): one task behind both forms. */
@@ -18,14 +17,12 @@ export const BETA_FAMILY: FamilyDefinition<BetaTaskRequest> = {
   apiKeyFormat: singleTokenKey('<api_key>'),
   settings: [],
   multipartMetadata: { numbers: ['seed'], booleans: ['watermark'] },
-  models: Object.keys(BETA_BUILTIN_MODELS),
-  publicModel: (name) => (ownValue(BETA_BUILTIN_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),
+  ...namedModels(Object.keys(BETA_BUILTIN_MODELS), { anyCase: true }),
   modelPrefix: 'beta-',
   forms: ['flat', 'unified'],
   request: { schema: BetaVideoRequestDto, examples: BETA_EXAMPLES },
   defaultPrices: BETA_DEFAULT_PRICES,
   builtinEntries: BETA_BUILTIN_ENTRIES,
-  modelIdKey: (name) => name.toLowerCase(),
   module: BetaFamilyModule,
   drafts: BetaDrafts,
   adapter: BetaUpstreamAdapter,

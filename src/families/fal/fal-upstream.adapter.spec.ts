@@ -1,4 +1,3 @@
-import { HttpService } from '@nestjs/axios';
 import { FalEmulatorServer, startFalEmulator } from '../../../test/support/fal-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -6,7 +5,7 @@ import type { UpstreamTask } from '../../upstream/upstream-task';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
 import type { HostedTaskRequest } from '../shared/hosted-request-rules';
 import { FalUpstreamAdapter } from './fal-upstream.adapter';
-import { ProviderCalls } from '../../upstream/provider-calls';
+import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
 
 const T2V = 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video';
 const I2V = 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video';
@@ -26,16 +25,7 @@ describe('FalUpstreamAdapter against the fal emulator', () => {
     output: 'video.url',
     ...fields,
   });
-  const task = (fields: Partial<UpstreamTask<HostedTaskRequest>>): UpstreamTask<HostedTaskRequest> => ({
-    taskId: 'task_1',
-    request: request(),
-    upstreamModel: T2V,
-    upstreamTaskId: null,
-    gatewayHops: 0,
-    createdAt: 0,
-    submitTime: null,
-    ...fields,
-  });
+  const task = upstreamTasks(request(), T2V);
   const submitted = async (fields: Partial<UpstreamTask<HostedTaskRequest>> = {}) => {
     const base = task(fields);
     const { upstreamTaskId } = await adapter.submit(base, channel);
@@ -45,8 +35,8 @@ describe('FalUpstreamAdapter against the fal emulator', () => {
   beforeAll(async () => {
     fake = await startFalEmulator();
     images = new HostedImageInputs(config);
-    adapter = new FalUpstreamAdapter(new ProviderCalls(new HttpService(), { now: () => 0 }, config), images);
-    channel = { id: 1, platform: 'fal', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
+    adapter = new FalUpstreamAdapter(loopbackCalls(config), images);
+    channel = emulatorChannel('fal', fake);
   });
   afterAll(() => fake.close());
 

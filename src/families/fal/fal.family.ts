@@ -1,4 +1,4 @@
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, namedModels } from '../family';
 import { checkHostedRouteOptions } from '../shared/hosted-route';
 import type { HostedTaskRequest } from '../shared/hosted-request-rules';
 import { FAL_SIMULATOR_KEY } from './emulator/fal-emulator';
@@ -12,8 +12,6 @@ import { FalUpstreamAdapter } from './fal-upstream.adapter';
 import { FalSimulatorModule } from './simulator/fal-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
-const BUILTIN = new Set(FAL_MODELS.map((model) => model.id));
-
 /**
  * fal (platform `fal`): fal's queue API, one protocol for every endpoint, so its models are catalog
  * entries routed to endpoint ids with an `input_map`; the channel's api_key is `<key_id>:<key_secret>`,
@@ -24,8 +22,7 @@ export const FAL_FAMILY: FamilyDefinition<HostedTaskRequest> = {
   defaultBaseUrl: FAL_BASE_URL,
   label: { en: 'fal', 'zh-CN': 'fal' },
   settings: [],
-  models: [...BUILTIN],
-  publicModel: (name) => (BUILTIN.has(name) ? name : null),
+  ...namedModels(FAL_MODELS.map((model) => model.id)),
   forms: ['flat', 'unified'],
   request: { schema: FalVideoRequestDto, examples: FAL_EXAMPLES },
   defaultPrices: FAL_DEFAULT_PRICES,

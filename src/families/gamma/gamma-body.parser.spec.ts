@@ -1,24 +1,12 @@
 import type { CatalogEntry } from '../../catalog/catalog-entry';
-import type { AppError } from '../../common/errors/app-error';
 import { parseGammaBody } from './gamma-body.parser';
 import { GAMMA_BUILTIN_ENTRIES } from './gamma-catalog';
 import type { GammaVideoRequestDto } from './gamma-request.dto';
+import { builtinEntry, refusalOf } from '../shared/family.spec-support';
 
-const builtin = (id: string): CatalogEntry => ({
-  ...GAMMA_BUILTIN_ENTRIES.find((entry) => entry.id === id)!,
-  source: 'builtin',
-  modified: false,
-});
+const builtin = (id: string): CatalogEntry => builtinEntry(GAMMA_BUILTIN_ENTRIES, id);
 const parse = (entry: CatalogEntry, body: Partial<GammaVideoRequestDto>) =>
   parseGammaBody({ model: entry.id, prompt: 'p', ...body }, { entry });
-const refusal = (run: () => unknown): string => {
-  try {
-    run();
-  } catch (error) {
-    return `${(error as AppError).options.param}: ${(error as Error).message}`;
-  }
-  return 'accepted';
-};
 const asset = (id: string) => ({ type: 'image_url' as const, image_url: { url: `asset://${id}` } });
 
 describe('family C rules (builtin entries)', () => {
@@ -45,7 +33,7 @@ describe('family C rules (builtin entries)', () => {
       'metadata.content: metadata.content may hold at most 9 reference images',
     ],
   ])('%s, case %#: refused naming the field', (model, body, expected) => {
-    expect(refusal(() => parse(builtin(model), body as Partial<GammaVideoRequestDto>))).toBe(expected);
+    expect(refusalOf(() => parse(builtin(model), body as Partial<GammaVideoRequestDto>))).toBe(expected);
   });
 });
 
@@ -68,24 +56,24 @@ describe('family C rules read the catalog entry', () => {
     });
     expect(parse(model, { prompt: 'x'.repeat(6000) }).request).toMatchObject({ duration: 6, resolution: '1080p', ratio: '9:16' });
     expect(parse(model, { duration: 12, metadata: { ratio: '16:9' } }).request).toMatchObject({ duration: 12, ratio: '16:9' });
-    expect(refusal(() => parse(model, { duration: 5 }))).toBe('duration: duration must be 4, 6, 8 or 12 seconds for gamma-2-1');
-    expect(refusal(() => parse(model, { metadata: { resolution: '480p' } }))).toBe(
+    expect(refusalOf(() => parse(model, { duration: 5 }))).toBe('duration: duration must be 4, 6, 8 or 12 seconds for gamma-2-1');
+    expect(refusalOf(() => parse(model, { metadata: { resolution: '480p' } }))).toBe(
       'metadata.resolution: metadata.resolution 480p is not supported by gamma-2-1 (use 720p or 1080p)',
     );
-    expect(refusal(() => parse(model, { metadata: { ratio: '1:1' } }))).toBe(
+    expect(refusalOf(() => parse(model, { metadata: { ratio: '1:1' } }))).toBe(
       'metadata.ratio: metadata.ratio must be one of 9:16, 16:9 for gamma-2-1',
     );
-    expect(refusal(() => parse(model, { prompt: 'x'.repeat(8001) }))).toBe('prompt: prompt must be at most 8000 characters');
-    expect(refusal(() => parse(model, { metadata: { content: Array(3).fill(asset('a')) } }))).toBe(
+    expect(refusalOf(() => parse(model, { prompt: 'x'.repeat(8001) }))).toBe('prompt: prompt must be at most 8000 characters');
+    expect(refusalOf(() => parse(model, { metadata: { content: Array(3).fill(asset('a')) } }))).toBe(
       'metadata.content: metadata.content may hold at most 2 reference images',
     );
   });
 
   it('takes its modes from the entry: references need reference-to-video, none need text-to-video', () => {
-    expect(refusal(() => parse(custom({ modes: ['text-to-video'] }), { metadata: { content: [asset('a')] } }))).toBe(
+    expect(refusalOf(() => parse(custom({ modes: ['text-to-video'] }), { metadata: { content: [asset('a')] } }))).toBe(
       'metadata.content: gamma-2-1 takes no reference images (it is text-to-video only)',
     );
-    expect(refusal(() => parse(custom({ modes: ['reference-to-video'] }), {}))).toBe(
+    expect(refusalOf(() => parse(custom({ modes: ['reference-to-video'] }), {}))).toBe(
       'metadata.content: gamma-2-1 needs reference images in metadata.content (it is not a text-to-video model)',
     );
   });

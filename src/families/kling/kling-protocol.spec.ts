@@ -1,28 +1,17 @@
-import { AppError } from '../../common/errors/app-error';
 import { mapKlingError } from './kling-errors';
 import { klingKeyPair, klingTokenCode, signKlingJwt } from './kling-jwt';
 import { mapKlingQuery } from './kling-query-mapping';
 import type { KlingVideoRequestDto } from './kling-request.dto';
 import { klingModelOf, settleKlingRequest } from './kling-task-rules';
 import { KLING_BUILTIN_ENTRIES } from './kling-catalog';
+import { builtinCatalogModel, refusedField } from '../shared/family.spec-support';
 
 /** A builtin model's catalog entry and its Kling route, as the submit pipeline hands them over. */
-const catalogModelOf = (model: string) => {
-  const entry = { ...KLING_BUILTIN_ENTRIES.find((candidate) => candidate.id === model)!, source: 'builtin' as const, modified: false };
-  return { entry, route: entry.routes[0] };
-};
+const catalogModelOf = (model: string) => builtinCatalogModel(KLING_BUILTIN_ENTRIES, model);
 
 const NOW = 1_774_711_071_000;
 const settle = (model: string, body: Partial<KlingVideoRequestDto>, hasImage = false) =>
   settleKlingRequest(model, klingModelOf(catalogModelOf(model)), { model, ...body }, hasImage);
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return (error as AppError).options.param ?? (error as Error).message;
-  }
-  return 'accepted';
-};
 
 describe('Kling JWT', () => {
   it('signs a token Kling accepts for 30 min, valid from 5 s back, and refuses a wrong secret, an early or a late one', () => {
@@ -77,7 +66,7 @@ describe('Kling request rules', () => {
     ['kling-v1-6', { prompt: 'p', last_frame: 'http://x/b.png' }, false, 'last_frame'],
     ['kling-v1-6', { prompt: 'p', last_frame: 'http://x/b.png', resolution: '720p' }, true, 'last_frame'],
   ])('%s %j (image: %s) is refused naming %s', (model, body, hasImage, param) => {
-    expect(refusal(() => settle(model, body as Partial<KlingVideoRequestDto>, hasImage))).toBe(param);
+    expect(refusedField(() => settle(model, body as Partial<KlingVideoRequestDto>, hasImage))).toBe(param);
   });
 });
 
@@ -134,10 +123,12 @@ describe('Kling rules read the catalog entry', () => {
       'duration must be a whole number of seconds from 3 to 15 for kling-v3',
     );
     const imageOnly = custom({ modes: ['image-to-video'] });
-    expect(refusal(() => settleKlingRequest('kling-v3', imageOnly, { model: 'kling-v3', prompt: 'p' }, false))).toBe('input_reference');
+    expect(refusedField(() => settleKlingRequest('kling-v3', imageOnly, { model: 'kling-v3', prompt: 'p' }, false))).toBe(
+      'input_reference',
+    );
     const silent = custom({ audio: 'none' });
     expect(
-      refusal(() => settleKlingRequest('kling-v3', silent, { model: 'kling-v3', prompt: 'p', metadata: { sound: 'on' } }, false)),
+      refusedField(() => settleKlingRequest('kling-v3', silent, { model: 'kling-v3', prompt: 'p', metadata: { sound: 'on' } }, false)),
     ).toBe('metadata.sound');
   });
 });

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsIn, IsInt, IsObject, IsString } from 'class-validator';
+import { IsIn, IsInt, IsString } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { KLING_DURATIONS, KLING_MODELS, KLING_RATIOS } from './kling-models';
-import { PixelSizeField, WholeSecondsField } from '../shared/request-fields';
+import { MetadataField, PixelSizeField, WholeSecondsField } from '../shared/request-fields';
 
 export const KLING_MAX_PROMPT = 2500;
 
@@ -80,15 +80,11 @@ export class KlingVideoRequestDto {
   @IsInt()
   seed?: number;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+  @MetadataField({
     example: { cfg_scale: 0.5 },
     description:
       'passed to Kling as it is (`mode`, `sound` on kling-v2-6, `cfg_scale` on kling-v1-6, `camera_control`, `watermark_info`...); keys the gateway sets itself are refused',
   })
-  @IsOptionalNotNull()
-  @IsObject({ message: '$property must be an object' })
   metadata?: Record<string, unknown>;
 }
 

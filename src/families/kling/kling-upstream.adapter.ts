@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
-import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { mapKlingError } from './kling-errors';
 import { KlingInputImages } from './kling-input-images.service';
@@ -26,10 +25,10 @@ function klingAuthorization(channel: ChannelEntity): string {
 
 /**
  * Kling: submit `POST /v1/videos/{text2video|image2video}`, follow `GET` of the same path and the
- * task id, download the first video's CDN URL (no key needed). Every call carries a fresh HS256 JWT.
+ * task id, download the first video's CDN URL (no key needed; a query hands it out again, Kling keeps videos 30 days). Every call carries a fresh HS256 JWT.
  */
 @Injectable()
-export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope, KlingTaskRequest> {
+export class KlingUpstreamAdapter extends BearerJsonTaskAdapter<KlingEnvelope, KlingTaskRequest> {
   readonly platform = 'kling' as const;
   readonly defaultPollIntervalMs = 10_000;
   readonly expectedDurationMs = 180_000;
@@ -42,6 +41,12 @@ export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope, Kling
       provider: 'Kling',
       authHeaders: (channel) => ({ Authorization: klingAuthorization(channel) }),
       mapError: mapKlingError,
+      // The probe's made-up id is queried on the text2video path.
+      queryPath: (id, request) => klingQueryPath(request?.endpoint ?? 'text2video', id),
+      queryTimeoutMs: QUERY_TIMEOUT_MS,
+      probeTaskId: PROBE_TASK_ID,
+      isUnknownTask: (error) => error.details.upstreamCode === KLING_TASK_NOT_FOUND,
+      mapQuery: mapKlingQuery,
     });
   }
 
@@ -54,25 +59,5 @@ export class KlingUpstreamAdapter extends BearerJsonAdapter<KlingEnvelope, Kling
       body: buildKlingBody(request, task.upstreamModel, (sha256) => this.images.base64(sha256)),
       taskIdOf: (answer) => (answer as KlingEnvelope).data?.task_id,
     };
-  }
-
-  async poll(task: UpstreamTask<KlingTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
-    const { endpoint } = task.request;
-    const response = await this.call(channel, 'GET', klingQueryPath(endpoint, upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
-    return mapKlingQuery(response.data, this.linkPolicy(channel));
-  }
-
-  /** The CDN link of a finished task, asked again (Kling keeps videos 30 days). */
-  async refreshVideoUrl(task: UpstreamTask<KlingTaskRequest>, channel: ChannelEntity): Promise<string | null> {
-    return succeededVideoUrl(await this.poll(task, channel));
-  }
-
-  /** Querying a task id that cannot exist proves the key pair works without generating anything. */
-  async probe(channel: ChannelEntity): Promise<void> {
-    await probeWithUnknownTask(
-      () => this.call(channel, 'GET', klingQueryPath('text2video', PROBE_TASK_ID), QUERY_TIMEOUT_MS),
-      undefined,
-      (error) => error.details.upstreamCode === KLING_TASK_NOT_FOUND,
-    );
   }
 }

@@ -1,5 +1,4 @@
-import { ownValue } from '../../common/runtime/own-value';
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, namedModels, oneRouteOption } from '../family';
 import { KLING_BUILTIN_ENTRIES } from './kling-catalog';
 import type { KlingTaskRequest } from './kling-protocol';
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
@@ -18,22 +17,14 @@ export const KLING_FAMILY: FamilyDefinition<KlingTaskRequest> = {
   apiKeyFormat: { pattern: /^[^\s:]+:[^\s:]+$/, shape: '<access_key>:<secret_key>' },
   defaultBaseUrl: 'https://api-singapore.klingai.com',
   settings: [],
-  models: Object.keys(KLING_MODELS),
-  publicModel: (name) => (ownValue(KLING_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),
+  ...namedModels(Object.keys(KLING_MODELS), { anyCase: true }),
   modelPrefix: 'kling-',
   forms: ['flat', 'unified'],
   request: { schema: KlingVideoRequestDto, examples: KLING_EXAMPLES },
   defaultPrices: KLING_DEFAULT_PRICES,
   builtinEntries: KLING_BUILTIN_ENTRIES,
-  modelIdKey: (name) => name.toLowerCase(),
   // `cfg_scale: true`: the model takes `metadata.cfg_scale` (the v1 models).
-  checkRouteOptions: (options) => {
-    const refused = Object.entries(options).find(([key, value]) => key !== 'cfg_scale' || typeof value !== 'boolean');
-    if (!refused) return null;
-    return refused[0] === 'cfg_scale'
-      ? { field: 'cfg_scale', message: 'cfg_scale must be true or false' }
-      : { field: refused[0], message: `${refused[0]} is not a Kling route option (cfg_scale is)` };
-  },
+  checkRouteOptions: oneRouteOption('Kling', 'cfg_scale', (value) => typeof value === 'boolean', 'cfg_scale must be true or false'),
   module: KlingFamilyModule,
   drafts: KlingDrafts,
   adapter: KlingUpstreamAdapter,

@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsInt, IsObject, IsString } from 'class-validator';
+import { IsInt, IsString } from 'class-validator';
 import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { MINIMAX_MAX_PROMPT, MINIMAX_MODEL_IDS } from './minimax-models';
-import { OptionalTextField, WholeSecondsField } from '../shared/request-fields';
+import { MetadataField, OptionalTextField, WholeSecondsField } from '../shared/request-fields';
 
 const DURATION_MESSAGE = '$property must be a whole number of seconds';
 const IMAGE_DESCRIPTION = 'an http(s) URL or a data URI (`data:image/png;base64,...`): JPG or PNG, under 20 MB, short side over 300 px';
@@ -66,15 +66,11 @@ export class MinimaxVideoRequestDto {
   @WholeSecondsField({ description: 'not taken by MiniMax models (a 400)' }, '$property must be an integer')
   seed?: number;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+  @MetadataField({
     example: { prompt_optimizer: false },
     description:
       'passed to MiniMax as it is (`prompt_optimizer`, `fast_pretreatment`, `aigc_watermark`); fields the gateway sets are refused',
   })
-  @IsOptionalNotNull()
-  @IsObject({ message: '$property must be an object' })
   metadata?: Record<string, unknown>;
 }
 

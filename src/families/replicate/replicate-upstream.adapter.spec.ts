@@ -1,4 +1,3 @@
-import { HttpService } from '@nestjs/axios';
 import { ReplicateEmulatorServer, startReplicateEmulator } from '../../../test/support/replicate-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
@@ -6,7 +5,7 @@ import type { UpstreamTask } from '../../upstream/upstream-task';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
 import type { HostedTaskRequest } from '../shared/hosted-request-rules';
 import { ReplicateUpstreamAdapter } from './replicate-upstream.adapter';
-import { ProviderCalls } from '../../upstream/provider-calls';
+import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
 
 const MODEL = 'kwaivgi/kling-v2.5-turbo-pro';
 const VERSION = 'b'.repeat(64);
@@ -24,16 +23,7 @@ describe('ReplicateUpstreamAdapter against the Replicate emulator', () => {
     output: 'output',
     ...fields,
   });
-  const task = (fields: Partial<UpstreamTask<HostedTaskRequest>>): UpstreamTask<HostedTaskRequest> => ({
-    taskId: 'task_1',
-    request: request(),
-    upstreamModel: MODEL,
-    upstreamTaskId: null,
-    gatewayHops: 0,
-    createdAt: 0,
-    submitTime: null,
-    ...fields,
-  });
+  const task = upstreamTasks(request(), MODEL);
   const submitted = async (fields: Partial<UpstreamTask<HostedTaskRequest>> = {}) => {
     const base = task(fields);
     const { upstreamTaskId } = await adapter.submit(base, channel);
@@ -42,8 +32,8 @@ describe('ReplicateUpstreamAdapter against the Replicate emulator', () => {
 
   beforeAll(async () => {
     fake = await startReplicateEmulator();
-    adapter = new ReplicateUpstreamAdapter(new ProviderCalls(new HttpService(), { now: () => 0 }, config), new HostedImageInputs(config));
-    channel = { id: 1, platform: 'replicate', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
+    adapter = new ReplicateUpstreamAdapter(loopbackCalls(config), new HostedImageInputs(config));
+    channel = emulatorChannel('replicate', fake);
   });
   afterAll(() => fake.close());
 

@@ -1,4 +1,4 @@
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, namedModels } from '../family';
 import { checkHostedRouteOptions } from '../shared/hosted-route';
 import type { HostedTaskRequest } from '../shared/hosted-request-rules';
 import { REPLICATE_BUILTIN_ENTRIES, REPLICATE_MODELS } from './replicate-catalog';
@@ -10,8 +10,6 @@ import { REPLICATE_EXAMPLES, ReplicateVideoRequestDto } from './replicate-reques
 import { ReplicateUpstreamAdapter } from './replicate-upstream.adapter';
 import { ReplicateSimulatorModule } from './simulator/replicate-simulator.module';
 
-const BUILTIN = new Set(REPLICATE_MODELS.map((model) => model.id));
-
 /**
  * Replicate (platform `replicate`): Replicate's predictions API, one protocol for every model, so
  * its models are catalog entries routed to `owner/name[:version]` with an `input_map`; the
@@ -22,8 +20,7 @@ export const REPLICATE_FAMILY: FamilyDefinition<HostedTaskRequest> = {
   defaultBaseUrl: REPLICATE_BASE_URL,
   label: { en: 'Replicate', 'zh-CN': 'Replicate' },
   settings: [],
-  models: [...BUILTIN],
-  publicModel: (name) => (BUILTIN.has(name) ? name : null),
+  ...namedModels(REPLICATE_MODELS.map((model) => model.id)),
   forms: ['flat', 'unified'],
   request: { schema: ReplicateVideoRequestDto, examples: REPLICATE_EXAMPLES },
   defaultPrices: REPLICATE_DEFAULT_PRICES,

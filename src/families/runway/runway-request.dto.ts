@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsObject, IsString } from 'class-validator';
-import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
-import type { RequestExample, SubmitForm } from '../family';
+import { IsString } from 'class-validator';
+import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
+import { examplesOnBothForms, type RequestExample, type SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { RUNWAY_MODELS } from './runway-models';
-import { OptionalTextField, WholeSecondsField } from '../shared/request-fields';
+import { EXAMPLE_FRAME, MetadataField, OptionalTextField, SeedField, WholeSecondsField } from '../shared/request-fields';
 
 export const RUNWAY_MAX_PROMPT = 1000;
 export const RUNWAY_MAX_SEED = 4294967295;
@@ -70,26 +70,16 @@ export class RunwayVideoRequestDto {
   @MaxUtf16Length(RUNWAY_MAX_PROMPT)
   negative_prompt?: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: RUNWAY_MAX_SEED })
-  @IsOptionalNotNull()
-  @IntegerBetween(0, RUNWAY_MAX_SEED, `$property must be an integer between 0 and ${RUNWAY_MAX_SEED}`)
+  @SeedField(RUNWAY_MAX_SEED)
   seed?: number;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+  @MetadataField({
     example: { contentModeration: { publicFigureThreshold: 'low' } },
     description:
       'passed to Runway as it is (e.g. `contentModeration`, `audio` for the Veo models); keys the gateway sets itself are refused',
   })
-  @IsOptionalNotNull()
-  @IsObject({ message: '$property must be an object' })
   metadata?: Record<string, unknown>;
 }
-
-/** A 1x1 PNG: Runway takes data URIs, and an example needs no host the gateway must resolve. */
-const EXAMPLE_FIRST_FRAME =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const examples = (form: SubmitForm): Record<string, RequestExample> => ({
   [`runway-text-${form}`]: {
@@ -101,7 +91,7 @@ const examples = (form: SubmitForm): Record<string, RequestExample> => ({
     value: {
       model: 'veo3.1_fast',
       prompt: 'slow dolly in',
-      input_reference: EXAMPLE_FIRST_FRAME,
+      input_reference: EXAMPLE_FRAME,
       duration: 8,
       aspect_ratio: '16:9',
       resolution: '720p',
@@ -109,7 +99,4 @@ const examples = (form: SubmitForm): Record<string, RequestExample> => ({
   },
 });
 
-export const RUNWAY_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
-  flat: examples('flat'),
-  unified: examples('unified'),
-};
+export const RUNWAY_EXAMPLES = examplesOnBothForms(examples);

@@ -1,12 +1,10 @@
-import { HttpService } from '@nestjs/axios';
 import { RunwayEmulatorServer, startRunwayEmulator } from '../../../test/support/runway-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { UpstreamTask } from '../../upstream/upstream-task';
 import type { RunwayTaskRequest } from './runway-request';
 import { RunwayInputImages } from './runway-input-images.service';
 import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
-import { ProviderCalls } from '../../upstream/provider-calls';
+import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
 
 /** The adapter against the fake Runway API on loopback: submit, poll, cancel, each with the key and X-Runway-Version. */
 describe('RunwayUpstreamAdapter against the fake Runway API', () => {
@@ -15,21 +13,12 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
   let channel: ChannelEntity;
   const config = { mediaAllowPrivateHosts: true } as AppConfig;
   const TEXT_REQUEST: RunwayTaskRequest = { mode: 'text', promptText: 'p', ratio: '1280:720', duration: 5, extra: {} };
-  const task = (fields: Partial<UpstreamTask<RunwayTaskRequest>>): UpstreamTask<RunwayTaskRequest> => ({
-    taskId: 'task_1',
-    request: TEXT_REQUEST,
-    upstreamModel: 'gen4.5',
-    upstreamTaskId: null,
-    gatewayHops: 0,
-    createdAt: 0,
-    submitTime: null,
-    ...fields,
-  });
+  const task = upstreamTasks(TEXT_REQUEST, 'gen4.5');
 
   beforeAll(async () => {
     fake = await startRunwayEmulator();
-    adapter = new RunwayUpstreamAdapter(new ProviderCalls(new HttpService(), { now: () => 0 }, config), new RunwayInputImages(config));
-    channel = { id: 1, platform: 'runway', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
+    adapter = new RunwayUpstreamAdapter(loopbackCalls(config), new RunwayInputImages(config));
+    channel = emulatorChannel('runway', fake);
   });
   afterAll(() => fake.close());
 

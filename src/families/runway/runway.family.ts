@@ -1,5 +1,4 @@
-import { ownValue } from '../../common/runtime/own-value';
-import { type FamilyDefinition, singleTokenKey } from '../family';
+import { type FamilyDefinition, namedModels, singleTokenKey } from '../family';
 import { RUNWAY_BUILTIN_ENTRIES } from './runway-catalog';
 import type { RunwayTaskRequest } from './runway-request';
 import { RUNWAY_DEFAULT_PRICES } from './runway-default-prices';
@@ -20,8 +19,7 @@ export const RUNWAY_FAMILY: FamilyDefinition<RunwayTaskRequest> = {
   defaultBaseUrl: 'https://api.dev.runwayml.com',
   settings: [],
   multipartMetadata: { numbers: [], booleans: ['audio'] },
-  models: Object.keys(RUNWAY_MODELS),
-  publicModel: (name) => (ownValue(RUNWAY_MODELS, name) ? name : null),
+  ...namedModels(Object.keys(RUNWAY_MODELS)),
   forms: ['flat', 'unified'],
   request: { schema: RunwayVideoRequestDto, examples: RUNWAY_EXAMPLES },
   defaultPrices: RUNWAY_DEFAULT_PRICES,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsObject, IsString } from 'class-validator';
-import { IntegerBetween, IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
-import { PixelSizeField, WholeSecondsField } from './request-fields';
+import { IsBoolean, IsString } from 'class-validator';
+import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
+import { MetadataField, PixelSizeField, SeedField, WholeSecondsField } from './request-fields';
 
 /** Longer than any hosted model's prompt; a model's own limit is its entry's `prompt_max_length`. */
 export const HOSTED_MAX_PROMPT = 10_000;
@@ -76,17 +76,11 @@ export class HostedVideoRequestDto {
   @MaxUtf16Length(HOSTED_MAX_PROMPT, { message: `$property must be at most ${HOSTED_MAX_PROMPT} characters` })
   negative_prompt?: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: HOSTED_MAX_SEED })
-  @IsOptionalNotNull()
-  @IntegerBetween(0, HOSTED_MAX_SEED, `$property must be an integer between 0 and ${HOSTED_MAX_SEED}`)
+  @SeedField(HOSTED_MAX_SEED)
   seed?: number;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+  @MetadataField({
     description: "an object (as on every platform); a hosted model's input is what its route's input_map makes, so its keys are not sent",
   })
-  @IsOptionalNotNull()
-  @IsObject({ message: '$property must be an object' })
   metadata?: Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { IsInt, IsString, Matches } from 'class-validator';
-import { IsOptionalNotNull } from '../../common/http/validation';
+import { IsInt, IsObject, IsString, Matches } from 'class-validator';
+import { IntegerBetween, IsOptionalNotNull } from '../../common/http/validation';
 
 /** What a `size` that is not `<width>x<height>` is told. */
 export const PIXEL_SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
@@ -21,3 +21,23 @@ export const WholeSecondsField = (doc: ApiPropertyOptions, message = '$property 
 
 /** An optional text, never null (which values a model takes is checked after). */
 export const OptionalTextField = (doc: ApiPropertyOptions) => applyDecorators(ApiPropertyOptional(doc), IsOptionalNotNull(), IsString());
+
+/** An optional `seed` from 0 to `max` (what the provider does without one is said in `doc`). */
+export const SeedField = (max: number, doc: ApiPropertyOptions = {}) =>
+  applyDecorators(
+    ApiPropertyOptional({ minimum: 0, maximum: max, ...doc }),
+    IsOptionalNotNull(),
+    IntegerBetween(0, max, `$property must be an integer between 0 and ${max}`),
+  );
+
+/** An optional `metadata` object; what the family does with its keys is said in `doc` (with an example). */
+export const MetadataField = (doc: Pick<ApiPropertyOptions, 'example' | 'description'>) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: 'object', additionalProperties: true, ...doc }),
+    IsOptionalNotNull(),
+    IsObject({ message: '$property must be an object' }),
+  );
+
+/** A 1x1 PNG as a data URI: for request examples of providers that take data URIs (an example needs no host the gateway must resolve). */
+export const EXAMPLE_FRAME =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

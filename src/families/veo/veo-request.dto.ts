@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsObject, IsString, Matches, ValidateBy } from 'class-validator';
+import { IsString, Matches, ValidateBy } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { VEO_ASPECT_RATIOS, VEO_MODELS, VEO_SIMULATOR_MODEL } from './veo-models';
-import { OptionalTextField, WholeSecondsField } from '../shared/request-fields';
+import { MetadataField, OptionalTextField, WholeSecondsField } from '../shared/request-fields';
 
 const MAX_PROMPT = 4_000;
 /** A 1x1 PNG: an example that Swagger's "Try it out" can send as it is (no host to fetch). */
@@ -105,14 +105,10 @@ export class VeoVideoRequestDto {
   @ApiPropertyOptional({ description: 'not taken by Veo on the Gemini API (Vertex AI only): refused' })
   seed?: unknown;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+  @MetadataField({
     example: { personGeneration: 'allow_all' },
     description: 'sent among Veo `parameters` as it is (e.g. `personGeneration`, `enhancePrompt`); keys the gateway sets are refused',
   })
-  @IsOptionalNotNull()
-  @IsObject({ message: '$property must be an object' })
   metadata?: Record<string, unknown>;
 }
 

@@ -1,4 +1,4 @@
-import { type FamilyDefinition, singleTokenKey } from '../family';
+import { type FamilyDefinition, namedModels, singleTokenKey } from '../family';
 import { VEO_BUILTIN_ENTRIES } from './veo-catalog';
 import type { VeoTaskRequest } from './veo-protocol';
 import { VeoDrafts } from './veo-drafts.service';
@@ -8,7 +8,6 @@ import { VEO_MODELS } from './veo-models';
 import { VEO_EXAMPLES, VeoVideoRequestDto } from './veo-request.dto';
 import { VeoUpstreamAdapter } from './veo-upstream.adapter';
 import { VeoSimulatorModule } from './simulator/veo-simulator.module';
-import { ownValue } from '../../common/runtime/own-value';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Veo through the Gemini API (platform `veo`): the channel's api_key is the Gemini API key. */
@@ -18,14 +17,12 @@ export const VEO_FAMILY: FamilyDefinition<VeoTaskRequest> = {
   apiKeyFormat: singleTokenKey('AIza…'),
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
   settings: [],
-  models: Object.keys(VEO_MODELS),
-  publicModel: (name) => (ownValue(VEO_MODELS, name.toLowerCase()) ? name.toLowerCase() : null),
+  ...namedModels(Object.keys(VEO_MODELS), { anyCase: true }),
   modelPrefix: 'veo-',
   forms: ['flat', 'unified'],
   request: { schema: VeoVideoRequestDto, examples: VEO_EXAMPLES },
   defaultPrices: VEO_DEFAULT_PRICES,
   builtinEntries: VEO_BUILTIN_ENTRIES,
-  modelIdKey: (name) => name.toLowerCase(),
   module: VeoFamilyModule,
   drafts: VeoDrafts,
   adapter: VeoUpstreamAdapter,

@@ -1,5 +1,4 @@
 import type { CatalogEntry } from '../../catalog/catalog-entry';
-import { AppError } from '../../common/errors/app-error';
 import { VIDU_BUILTIN_ENTRIES } from './vidu-catalog';
 import { mapViduError } from './vidu-errors';
 import { buildViduBody, viduTaskIdOf } from './vidu-protocol';
@@ -7,27 +6,12 @@ import { mapViduQuery } from './vidu-query-mapping';
 import type { ViduVideoRequestDto } from './vidu-request.dto';
 import { settleViduRequest, viduModelOf } from './vidu-task-rules';
 import { VIDU_FAMILY } from './vidu.family';
+import { builtinCatalogModel, refusedField } from '../shared/family.spec-support';
 
 /** A builtin model's catalog entry and its Vidu route, as the submit pipeline hands them over (with changes an operator made). */
-const catalogModelOf = (model: string, changes: Partial<CatalogEntry> = {}) => {
-  const entry: CatalogEntry = {
-    ...VIDU_BUILTIN_ENTRIES.find((candidate) => candidate.id === model)!,
-    source: 'builtin',
-    modified: false,
-    ...changes,
-  };
-  return { entry, route: entry.routes[0] };
-};
+const catalogModelOf = (model: string, changes: Partial<CatalogEntry> = {}) => builtinCatalogModel(VIDU_BUILTIN_ENTRIES, model, changes);
 const settle = (model: string, body: Partial<ViduVideoRequestDto>, hasImage = false, changes: Partial<CatalogEntry> = {}) =>
   settleViduRequest(model, viduModelOf(catalogModelOf(model, changes)), { model, ...body }, hasImage);
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return (error as AppError).options.param ?? (error as Error).message;
-  }
-  return 'accepted';
-};
 /** A body as it came over the wire. */
 const bytes = (text: string): unknown => JSON.parse(text);
 
@@ -84,7 +68,7 @@ describe('Vidu request rules, read from the catalog entry', () => {
     ['off_peak in metadata', 'viduq3-pro', { prompt: 'p', metadata: { off_peak: true } }, false, 'metadata.off_peak'],
     ['a prompt over 5000', 'viduq3-pro', { prompt: 'x'.repeat(5001) }, false, 'prompt'],
   ])('refuses %s, naming the field', (_name, model, body, hasImage, field) => {
-    expect(refusal(() => settle(model, body as Partial<ViduVideoRequestDto>, hasImage))).toBe(field);
+    expect(refusedField(() => settle(model, body as Partial<ViduVideoRequestDto>, hasImage))).toBe(field);
   });
 
   it('a narrowed or new entry rules alone: lengths, default, modes, audio none or always', () => {
@@ -94,11 +78,11 @@ describe('Vidu request rules, read from the catalog entry', () => {
       audio: { field: 'audio', value: false },
       audioBilled: false,
     });
-    expect(refusal(() => settle('viduq3-pro', { prompt: 'p', duration: 5 }, false, narrowed))).toBe('duration');
-    expect(refusal(() => settle('viduq3-pro', {}, true, narrowed))).toBe('input_reference');
-    expect(refusal(() => settle('viduq3-pro', { prompt: 'p', audio: true }, false, narrowed))).toBe('audio');
+    expect(refusedField(() => settle('viduq3-pro', { prompt: 'p', duration: 5 }, false, narrowed))).toBe('duration');
+    expect(refusedField(() => settle('viduq3-pro', {}, true, narrowed))).toBe('input_reference');
+    expect(refusedField(() => settle('viduq3-pro', { prompt: 'p', audio: true }, false, narrowed))).toBe('audio');
     expect(settle('viduq3-pro', { prompt: 'p' }, false, { audio: 'always' })).toMatchObject({ audio: { field: 'audio', value: true } });
-    expect(refusal(() => settle('viduq3-pro', { prompt: 'p', audio: false }, false, { audio: 'always' }))).toBe('audio');
+    expect(refusedField(() => settle('viduq3-pro', { prompt: 'p', audio: false }, false, { audio: 'always' }))).toBe('audio');
   });
 
   it('route option audio_field: bgm or audio only', () => {

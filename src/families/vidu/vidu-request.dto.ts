@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsObject, IsString } from 'class-validator';
-import { IntegerBetween, IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
-import type { RequestExample, SubmitForm } from '../family';
+import { IsBoolean, IsString } from 'class-validator';
+import { IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
+import { examplesOnBothForms, type RequestExample, type SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { VIDU_ASPECT_RATIOS, VIDU_MAX_PROMPT, VIDU_MODELS, VIDU_RESOLUTIONS } from './vidu-models';
-import { OptionalTextField, PixelSizeField, WholeSecondsField } from '../shared/request-fields';
+import { EXAMPLE_FRAME, MetadataField, OptionalTextField, PixelSizeField, SeedField, WholeSecondsField } from '../shared/request-fields';
 
 const IMAGE_MESSAGE = '$property must be an http(s) URL or a data URI';
 
@@ -74,26 +74,16 @@ export class ViduVideoRequestDto {
   @OptionalTextField({ description: 'not taken by Vidu (refused)' })
   negative_prompt?: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_INT32, description: '0 or absent: random' })
-  @IsOptionalNotNull()
-  @IntegerBetween(0, MAX_INT32, `$property must be an integer between 0 and ${MAX_INT32}`)
+  @SeedField(MAX_INT32, { description: '0 or absent: random' })
   seed?: number;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+  @MetadataField({
     example: { movement_amplitude: 'auto' },
     description:
       'passed to Vidu as it is (`movement_amplitude`, `watermark`, `wm_position`, `payload`, ...); keys the gateway sets itself, and `off_peak`, are refused',
   })
-  @IsOptionalNotNull()
-  @IsObject({ message: '$property must be an object' })
   metadata?: Record<string, unknown>;
 }
-
-/** A 1x1 PNG: Vidu takes data URIs, and an example needs no host the gateway must resolve. */
-const EXAMPLE_FRAME =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const examples = (form: SubmitForm): Record<string, RequestExample> => ({
   [`vidu-text-${form}`]: {
@@ -112,7 +102,4 @@ const examples = (form: SubmitForm): Record<string, RequestExample> => ({
   },
 });
 
-export const VIDU_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
-  flat: examples('flat'),
-  unified: examples('unified'),
-};
+export const VIDU_EXAMPLES = examplesOnBothForms(examples);

@@ -2,12 +2,11 @@ import { HttpService } from '@nestjs/axios';
 import { startViduEmulator, ViduEmulatorServer } from '../../../test/support/vidu-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { UpstreamTask } from '../../upstream/upstream-task';
 import { StagedImageInputs } from '../shared/staged-image-inputs.service';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import type { ViduTaskRequest } from './vidu-protocol';
 import { ViduUpstreamAdapter } from './vidu-upstream.adapter';
-import { ProviderCalls } from '../../upstream/provider-calls';
+import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
 
 /** The adapter against Vidu's emulator on loopback: `Token` auth, credits as provider usage, cancel while queued. */
 describe('ViduUpstreamAdapter against the Vidu emulator', () => {
@@ -16,25 +15,13 @@ describe('ViduUpstreamAdapter against the Vidu emulator', () => {
   let channel: ChannelEntity;
   const config = { mediaAllowPrivateHosts: true, publicBaseUrl: 'http://127.0.0.1:1' } as AppConfig;
   const TEXT: ViduTaskRequest = { endpoint: 'text2video', prompt: 'p', duration: 5, resolution: '1080p', aspectRatio: '16:9', extra: {} };
-  const task = (fields: Partial<UpstreamTask<ViduTaskRequest>>): UpstreamTask<ViduTaskRequest> => ({
-    taskId: 'task_1',
-    request: TEXT,
-    upstreamModel: 'viduq3-pro',
-    upstreamTaskId: null,
-    gatewayHops: 0,
-    createdAt: 0,
-    submitTime: null,
-    ...fields,
-  });
+  const task = upstreamTasks(TEXT, 'viduq3-pro');
 
   beforeAll(async () => {
     fake = await startViduEmulator();
     const http = new HttpService();
-    adapter = new ViduUpstreamAdapter(
-      new ProviderCalls(http, { now: () => 0 }, config),
-      new UrlOrInlineImages(new StagedImageInputs(http, config), config),
-    );
-    channel = { id: 1, platform: 'vidu', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
+    adapter = new ViduUpstreamAdapter(loopbackCalls(config, http), new UrlOrInlineImages(new StagedImageInputs(http, config), config));
+    channel = emulatorChannel('vidu', fake);
   });
   afterAll(() => fake.close());
 

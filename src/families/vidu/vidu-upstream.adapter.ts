@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
-import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { CancellableState, PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import { CancellableState, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { mapViduError, viduCode } from './vidu-errors';
@@ -42,7 +42,7 @@ function viduCreatedTaskId(answer: unknown): string | undefined {
  * is the provider's usage.
  */
 @Injectable()
-export class ViduUpstreamAdapter extends BearerJsonAdapter<ViduErrorBody, ViduTaskRequest> {
+export class ViduUpstreamAdapter extends BearerJsonTaskAdapter<ViduErrorBody, ViduTaskRequest> {
   readonly platform = 'vidu' as const;
   readonly defaultPollIntervalMs = 5_000;
   readonly expectedDurationMs = 120_000;
@@ -57,6 +57,10 @@ export class ViduUpstreamAdapter extends BearerJsonAdapter<ViduErrorBody, ViduTa
       provider: 'Vidu',
       authHeaders: (channel) => ({ Authorization: viduAuthorization(channel.apiKey) }),
       mapError: mapViduError,
+      queryPath: viduQueryPath,
+      queryTimeoutMs: QUERY_TIMEOUT_MS,
+      probeTaskId: PROBE_TASK_ID,
+      mapQuery: mapViduQuery,
     });
   }
 
@@ -76,16 +80,6 @@ export class ViduUpstreamAdapter extends BearerJsonAdapter<ViduErrorBody, ViduTa
       taskIdOf: viduCreatedTaskId,
       providerUsageOf: (answer) => viduUsage((answer as ViduTask).credits),
     };
-  }
-
-  async poll(task: UpstreamTask<ViduTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
-    const response = await this.call(channel, 'GET', viduQueryPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
-    return mapViduQuery(response.data, this.linkPolicy(channel));
-  }
-
-  /** A finished task's creation link, asked again. */
-  async refreshVideoUrl(task: UpstreamTask<ViduTaskRequest>, channel: ChannelEntity): Promise<string | null> {
-    return succeededVideoUrl(await this.poll(task, channel));
   }
 
   /** `POST /ent/v2/tasks/{id}/cancel` with the id in the body too, as Vidu's docs send it; `{}` is the acceptance. */

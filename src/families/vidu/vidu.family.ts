@@ -1,4 +1,4 @@
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, namedModels, oneRouteOption } from '../family';
 import { VIDU_BUILTIN_ENTRIES } from './vidu-catalog';
 import { VIDU_DEFAULT_PRICES } from './vidu-default-prices';
 import { ViduDrafts } from './vidu-drafts.service';
@@ -23,20 +23,18 @@ export const VIDU_FAMILY: FamilyDefinition<ViduTaskRequest> = {
     description: 'the key as Vidu shows it: 8 to 256 printable characters, no spaces (no "Token " before it)',
   },
   multipartMetadata: { numbers: ['wm_position'], booleans: ['watermark'] },
-  models: Object.keys(VIDU_MODELS),
-  publicModel: (name) => (Object.hasOwn(VIDU_MODELS, name) ? name : null),
+  ...namedModels(Object.keys(VIDU_MODELS)),
   forms: ['flat', 'unified'],
   request: { schema: ViduVideoRequestDto, examples: VIDU_EXAMPLES },
   defaultPrices: VIDU_DEFAULT_PRICES,
   builtinEntries: VIDU_BUILTIN_ENTRIES,
   // `audio_field`: which body field carries `audio` (`audio`, the default, on q3; `bgm` on the older models).
-  checkRouteOptions: (options) => {
-    const refused = Object.entries(options).find(([key, value]) => key !== 'audio_field' || (value !== 'audio' && value !== 'bgm'));
-    if (!refused) return null;
-    return refused[0] === 'audio_field'
-      ? { field: 'audio_field', message: 'audio_field must be "audio" or "bgm"' }
-      : { field: refused[0], message: `${refused[0]} is not a Vidu route option (audio_field is)` };
-  },
+  checkRouteOptions: oneRouteOption(
+    'Vidu',
+    'audio_field',
+    (value) => value === 'audio' || value === 'bgm',
+    'audio_field must be "audio" or "bgm"',
+  ),
   module: ViduFamilyModule,
   drafts: ViduDrafts,
   adapter: ViduUpstreamAdapter,

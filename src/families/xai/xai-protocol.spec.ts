@@ -1,5 +1,4 @@
 import type { CatalogEntry } from '../../catalog/catalog-entry';
-import { AppError } from '../../common/errors/app-error';
 import { XAI_BUILTIN_ENTRIES } from './xai-catalog';
 import { mapXaiError } from './xai-errors';
 import { buildXaiBody, xaiRequestIdOf } from './xai-protocol';
@@ -7,23 +6,11 @@ import { mapXaiQuery } from './xai-query-mapping';
 import type { XaiVideoRequestDto } from './xai-request.dto';
 import { settleXaiRequest } from './xai-task-rules';
 import { XAI_FAMILY } from './xai.family';
+import { builtinEntry, refusedField } from '../shared/family.spec-support';
 
-const entryOf = (model: string, changes: Partial<CatalogEntry> = {}): CatalogEntry => ({
-  ...XAI_BUILTIN_ENTRIES.find((candidate) => candidate.id === model)!,
-  source: 'builtin',
-  modified: false,
-  ...changes,
-});
+const entryOf = (model: string, changes: Partial<CatalogEntry> = {}): CatalogEntry => builtinEntry(XAI_BUILTIN_ENTRIES, model, changes);
 const settle = (model: string, body: Partial<XaiVideoRequestDto>, hasImage = false, changes: Partial<CatalogEntry> = {}) =>
   settleXaiRequest(model, { entry: entryOf(model, changes) }, { model, prompt: 'p', ...body }, hasImage);
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return (error as AppError).options.param ?? (error as Error).message;
-  }
-  return 'accepted';
-};
 /** A body as it came over the wire. */
 const bytes = (text: string): unknown => (text === '' ? '' : JSON.parse(text));
 
@@ -70,14 +57,14 @@ describe('xAI request rules, read from the catalog entry', () => {
     ['metadata.output', 'grok-imagine-video', { metadata: { output: { upload_url: 'https://x' } } }, false, 'metadata.output'],
     ['size and aspect_ratio disagreeing', 'grok-imagine-video', { size: '1280x720', aspect_ratio: '1:1' }, false, 'aspect_ratio'],
   ])('refuses %s, naming the field', (_name, model, body, hasImage, field) => {
-    expect(refusal(() => settle(model, body as Partial<XaiVideoRequestDto>, hasImage))).toBe(field);
+    expect(refusedField(() => settle(model, body as Partial<XaiVideoRequestDto>, hasImage))).toBe(field);
   });
 
   it('a narrowed or new entry rules alone: modes, lengths, audio', () => {
     const imageOnly = { modes: ['image-to-video' as const], durations: [6, 10], defaultDuration: 6, audio: 'none' as const };
-    expect(refusal(() => settle('grok-imagine-video', {}, false, imageOnly))).toBe('input_reference');
+    expect(refusedField(() => settle('grok-imagine-video', {}, false, imageOnly))).toBe('input_reference');
     expect(settle('grok-imagine-video', {}, true, imageOnly)).toMatchObject({ duration: 6, generateAudio: false, audioBilled: false });
-    expect(refusal(() => settle('grok-imagine-video', { audio: true }, true, imageOnly))).toBe('audio');
+    expect(refusedField(() => settle('grok-imagine-video', { audio: true }, true, imageOnly))).toBe('audio');
     expect(settle('grok-imagine-video', {}, false, { audio: 'always' })).toMatchObject({ generateAudio: true });
   });
 

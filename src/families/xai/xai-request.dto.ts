@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsObject, IsString } from 'class-validator';
+import { IsBoolean, IsInt, IsString } from 'class-validator';
 import { IsOptionalNotNull } from '../../common/http/validation';
-import type { RequestExample, SubmitForm } from '../family';
+import { examplesOnBothForms, type RequestExample, type SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
 import { XAI_ASPECT_RATIOS, XAI_MODELS } from './xai-models';
-import { OptionalTextField, PixelSizeField, WholeSecondsField } from '../shared/request-fields';
+import { EXAMPLE_FRAME, MetadataField, OptionalTextField, PixelSizeField, WholeSecondsField } from '../shared/request-fields';
 
 const NOT_TAKEN = 'not taken by xAI (refused)';
 
@@ -68,20 +68,12 @@ export class XaiVideoRequestDto {
   @IsInt()
   seed?: number;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+  @MetadataField({
     example: { user: 'customer-42' },
     description: 'passed to xAI as it is (`user`, ...); keys the gateway sets itself, and `output` or `storage_options`, are refused',
   })
-  @IsOptionalNotNull()
-  @IsObject({ message: '$property must be an object' })
   metadata?: Record<string, unknown>;
 }
-
-/** A 1x1 PNG: xAI takes data URIs, and an example needs no host the gateway must resolve. */
-const EXAMPLE_FRAME =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const examples = (form: SubmitForm): Record<string, RequestExample> => ({
   [`xai-text-${form}`]: {
@@ -106,7 +98,4 @@ const examples = (form: SubmitForm): Record<string, RequestExample> => ({
   },
 });
 
-export const XAI_EXAMPLES: Partial<Record<SubmitForm, Record<string, RequestExample>>> = {
-  flat: examples('flat'),
-  unified: examples('unified'),
-};
+export const XAI_EXAMPLES = examplesOnBothForms(examples);

@@ -2,13 +2,12 @@ import { HttpService } from '@nestjs/axios';
 import { startXaiEmulator, XaiEmulatorServer } from '../../../test/support/xai-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { UpstreamTask } from '../../upstream/upstream-task';
 import { cancellableStates, UpstreamAdapter } from '../../upstream/upstream-adapter';
 import { StagedImageInputs } from '../shared/staged-image-inputs.service';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import type { XaiTaskRequest } from './xai-protocol';
 import { XaiUpstreamAdapter } from './xai-upstream.adapter';
-import { ProviderCalls } from '../../upstream/provider-calls';
+import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
 
 /** The adapter against xAI's emulator on loopback: Bearer auth, a 202 with no body, usage in ticks, no cancel. */
 describe('XaiUpstreamAdapter against the xAI emulator', () => {
@@ -17,25 +16,13 @@ describe('XaiUpstreamAdapter against the xAI emulator', () => {
   let channel: ChannelEntity;
   const config = { mediaAllowPrivateHosts: true, publicBaseUrl: 'http://127.0.0.1:1' } as AppConfig;
   const TEXT: XaiTaskRequest = { prompt: 'p', duration: 6, resolution: '480p', aspectRatio: '16:9', extra: {} };
-  const task = (fields: Partial<UpstreamTask<XaiTaskRequest>>): UpstreamTask<XaiTaskRequest> => ({
-    taskId: 'task_1',
-    request: TEXT,
-    upstreamModel: 'grok-imagine-video',
-    upstreamTaskId: null,
-    gatewayHops: 0,
-    createdAt: 0,
-    submitTime: null,
-    ...fields,
-  });
+  const task = upstreamTasks(TEXT, 'grok-imagine-video');
 
   beforeAll(async () => {
     fake = await startXaiEmulator();
     const http = new HttpService();
-    adapter = new XaiUpstreamAdapter(
-      new ProviderCalls(http, { now: () => 0 }, config),
-      new UrlOrInlineImages(new StagedImageInputs(http, config), config),
-    );
-    channel = { id: 1, platform: 'xai', baseUrl: fake.url, apiKey: fake.apiKey, settings: {} } as unknown as ChannelEntity;
+    adapter = new XaiUpstreamAdapter(loopbackCalls(config, http), new UrlOrInlineImages(new StagedImageInputs(http, config), config));
+    channel = emulatorChannel('xai', fake);
   });
   afterAll(() => fake.close());
 

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
-import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
+import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { mapXaiError } from './xai-errors';
@@ -21,7 +20,7 @@ const PROBE_REQUEST_ID = '00000000-0000-0000-0000-000000000000';
  * here, so a client's cancel of a task xAI has is a 409 `cancel_not_supported`.
  */
 @Injectable()
-export class XaiUpstreamAdapter extends BearerJsonAdapter<XaiErrorBody, XaiTaskRequest> {
+export class XaiUpstreamAdapter extends BearerJsonTaskAdapter<XaiErrorBody, XaiTaskRequest> {
   readonly platform = 'xai' as const;
   /** vercel/ai polls every 5 s (the SDK every second). */
   readonly defaultPollIntervalMs = 5_000;
@@ -37,6 +36,11 @@ export class XaiUpstreamAdapter extends BearerJsonAdapter<XaiErrorBody, XaiTaskR
       provider: 'xAI',
       emptyAnswers: true,
       mapError: mapXaiError,
+      queryPath: xaiQueryPath,
+      queryTimeoutMs: QUERY_TIMEOUT_MS,
+      probeTaskId: PROBE_REQUEST_ID,
+      // 202 while the video is being made (its body may be empty).
+      mapQuery: (body, policy, httpStatus) => mapXaiQuery(httpStatus, body, policy),
     });
   }
 
@@ -50,16 +54,6 @@ export class XaiUpstreamAdapter extends BearerJsonAdapter<XaiErrorBody, XaiTaskR
       body: buildXaiBody(request, task.upstreamModel, image),
       taskIdOf: xaiRequestIdOf,
     };
-  }
-
-  async poll(task: UpstreamTask<XaiTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
-    const response = await this.call(channel, 'GET', xaiQueryPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
-    return mapXaiQuery(response.status, response.data, this.linkPolicy(channel));
-  }
-
-  /** A finished request's video link, asked again. */
-  async refreshVideoUrl(task: UpstreamTask<XaiTaskRequest>, channel: ChannelEntity): Promise<string | null> {
-    return succeededVideoUrl(await this.poll(task, channel));
   }
 
   /** A query of a request that cannot exist: xAI's own 404 proves the key (a bad key is its 400 first). */

@@ -1,4 +1,4 @@
-import type { FamilyDefinition } from '../family';
+import { type FamilyDefinition, namedModels } from '../family';
 import { XAI_BUILTIN_ENTRIES } from './xai-catalog';
 import { XAI_DEFAULT_PRICES } from './xai-default-prices';
 import { XaiDrafts } from './xai-drafts.service';
@@ -18,8 +18,7 @@ export const XAI_FAMILY: FamilyDefinition<XaiTaskRequest> = {
   settings: [],
   defaultBaseUrl: 'https://api.x.ai',
   apiKeyFormat: XAI_API_KEY_FORMAT,
-  models: Object.keys(XAI_MODELS),
-  publicModel: (name) => (Object.hasOwn(XAI_MODELS, name) ? name : null),
+  ...namedModels(Object.keys(XAI_MODELS)),
   forms: ['flat', 'unified'],
   request: { schema: XaiVideoRequestDto, examples: XAI_EXAMPLES },
   defaultPrices: XAI_DEFAULT_PRICES,

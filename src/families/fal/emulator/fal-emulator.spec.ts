@@ -1,5 +1,6 @@
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { memoryRecords } from '../../simulator-shared/emulator-http';
 import { FalEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './fal-emulator';
+import { emulatorRequest, replyJson } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/fal';
 const KEY = 'kid:ksecret';
@@ -9,14 +10,8 @@ const T2V = 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video';
 describe('FalEmulator (clock-driven, as the simulator)', () => {
   let time: number;
   let emulator: FalEmulator;
-  const request = (method: string, path: string, json?: unknown, authorization = `Key ${KEY}`): EmulatorRequest => ({
-    method,
-    path,
-    query: new URLSearchParams(),
-    headers: { authorization },
-    json,
-  });
-  const json = (reply: EmulatorReply) => ('json' in reply ? (reply.json as Record<string, any>) : null);
+  const request = (method: string, path: string, json?: unknown, authorization = `Key ${KEY}`) =>
+    emulatorRequest(method, path, json, authorization);
   const submit = async (input: object, endpoint = T2V) => emulator.handle(request('POST', `/${endpoint}`, input), BASE);
   const status = async (id: string, app = 'fal-ai/kling-video') => emulator.handle(request('GET', `/${app}/requests/${id}/status`), BASE);
   const result = async (id: string) => emulator.handle(request('GET', `/fal-ai/kling-video/requests/${id}`), BASE);
@@ -27,19 +22,19 @@ describe('FalEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('queues a request, moves it IN_QUEUE -> IN_PROGRESS -> COMPLETED by the clock; the result is a CDN video with billable units', async () => {
-    const queued = json(await submit({ prompt: 'a fox', duration: '10' }))!;
+    const queued = replyJson(await submit({ prompt: 'a fox', duration: '10' }))!;
     const id = queued.request_id as string;
     expect(queued).toMatchObject({
       status: 'IN_QUEUE',
       status_url: `${BASE}/fal-ai/kling-video/requests/${id}/status`,
       cancel_url: `${BASE}/fal-ai/kling-video/requests/${id}/cancel`,
     });
-    expect(json(await status(id))).toMatchObject({ status: 'IN_QUEUE', queue_position: 0 });
+    expect(replyJson(await status(id))).toMatchObject({ status: 'IN_QUEUE', queue_position: 0 });
     expect(await result(id)).toMatchObject({ status: 400, json: { detail: 'Request is still in progress' } });
     time += SIMULATED_QUEUED_MS;
-    expect(json(await status(id))).toMatchObject({ status: 'IN_PROGRESS' });
+    expect(replyJson(await status(id))).toMatchObject({ status: 'IN_PROGRESS' });
     time += SIMULATED_DONE_MS;
-    expect(json(await status(id))).toMatchObject({ status: 'COMPLETED', metrics: { inference_time: expect.any(Number) } });
+    expect(replyJson(await status(id))).toMatchObject({ status: 'COMPLETED', metrics: { inference_time: expect.any(Number) } });
     expect(await result(id)).toMatchObject({
       status: 200,
       headers: { 'x-fal-billable-units': '10' },
@@ -55,13 +50,13 @@ describe('FalEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('checks a builtin endpoint input, and ends marked prompts as fal would: on the result', async () => {
-    const invalid = json(await submit({ prompt: 'p', duration: 5 }))!.request_id as string;
-    const moderated = json(await submit({ prompt: 'p [simulate:moderation]' }))!.request_id as string;
-    const failed = json(await submit({ prompt: 'p [simulate:fail]' }))!.request_id as string;
+    const invalid = replyJson(await submit({ prompt: 'p', duration: 5 }))!.request_id as string;
+    const moderated = replyJson(await submit({ prompt: 'p [simulate:moderation]' }))!.request_id as string;
+    const failed = replyJson(await submit({ prompt: 'p [simulate:fail]' }))!.request_id as string;
     time += SIMULATED_DONE_MS;
     expect(await result(invalid)).toMatchObject({ status: 422, json: { detail: [{ loc: ['body', 'duration'], type: 'value_error' }] } });
     expect(await result(moderated)).toMatchObject({ status: 422, json: { detail: [{ type: 'content_policy_violation' }] } });
-    expect(json(await status(failed))).toMatchObject({ status: 'COMPLETED', error_type: 'runner_server_error' });
+    expect(replyJson(await status(failed))).toMatchObject({ status: 'COMPLETED', error_type: 'runner_server_error' });
     expect(await result(failed)).toMatchObject({ status: 500, json: { error_type: 'runner_server_error' } });
     expect((await emulator.handle(request('GET', `/files/${failed}.mp4`, undefined, ''), BASE)).status).toBe(404);
     // Another endpoint takes any object.
@@ -70,7 +65,7 @@ describe('FalEmulator (clock-driven, as the simulator)', () => {
 
   it('refuses [simulate:busy] 429, [simulate:locked] 403 and [simulate:reject] 422 at the submit, and a missing, malformed or unknown key 401', async () => {
     expect((await submit({ prompt: 'x [simulate:busy]' })).status).toBe(429);
-    expect(json(await submit({ prompt: 'x [simulate:locked]' }))!.detail).toContain('User is locked');
+    expect(replyJson(await submit({ prompt: 'x [simulate:locked]' }))!.detail).toContain('User is locked');
     expect((await submit({ prompt: 'x [simulate:reject]' })).status).toBe(422);
     for (const authorization of ['', 'Bearer kid:ksecret', 'Key kidksecret', 'Key kid:other'])
       expect((await emulator.handle(request('POST', `/${T2V}`, { prompt: 'p' }, authorization), BASE)).status).toBe(401);
@@ -79,12 +74,12 @@ describe('FalEmulator (clock-driven, as the simulator)', () => {
 
   it('cancels a request IN_QUEUE (202, then COMPLETED with client_cancelled); in progress it carries on; completed is ALREADY_COMPLETED', async () => {
     const cancel = (id: string) => emulator.handle(request('PUT', `/fal-ai/kling-video/requests/${id}/cancel`), BASE);
-    const first = json(await submit({ prompt: 'a' }))!.request_id as string;
+    const first = replyJson(await submit({ prompt: 'a' }))!.request_id as string;
     expect(await cancel(first)).toMatchObject({ status: 202, json: { status: 'CANCELLATION_REQUESTED' } });
-    expect(json(await status(first))).toMatchObject({ status: 'COMPLETED', error_type: 'client_cancelled' });
+    expect(replyJson(await status(first))).toMatchObject({ status: 'COMPLETED', error_type: 'client_cancelled' });
     expect(await result(first)).toMatchObject({ status: 499 });
     time += SIMULATED_QUEUED_MS;
-    const second = json(await submit({ prompt: 'b' }))!.request_id as string;
+    const second = replyJson(await submit({ prompt: 'b' }))!.request_id as string;
     time += SIMULATED_QUEUED_MS;
     expect(await cancel(second)).toMatchObject({ status: 202 });
     time += SIMULATED_DONE_MS;

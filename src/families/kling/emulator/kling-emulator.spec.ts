@@ -1,6 +1,7 @@
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
 import { signKlingJwt } from '../kling-jwt';
 import { KlingEmulator, SIMULATED_DONE_MS, SIMULATED_SUBMITTED_MS } from './kling-emulator';
+import { emulatorRequest } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/kling';
 
@@ -9,13 +10,8 @@ describe('KlingEmulator (clock-driven, as the simulator)', () => {
   let time: number;
   let emulator: KlingEmulator;
   const token = (secret = 'secret', nowMs = Date.now()) => `Bearer ${signKlingJwt('AK', secret, nowMs)}`;
-  const request = (method: string, path: string, json?: unknown, authorization = token()): EmulatorRequest => ({
-    method,
-    path,
-    query: new URLSearchParams(),
-    headers: { authorization },
-    json,
-  });
+  const request = (method: string, path: string, json?: unknown, authorization = token()) =>
+    emulatorRequest(method, path, json, authorization);
   const body = (reply: EmulatorReply) => ('json' in reply ? (reply.json as { code: number; data: Record<string, any> }) : null);
   const create = (prompt: string, endpoint = 'text2video', extra: object = {}) =>
     emulator.handle(request('POST', `/v1/videos/${endpoint}`, { model_name: 'kling-v2-5-turbo', prompt, duration: '5', ...extra }), BASE);

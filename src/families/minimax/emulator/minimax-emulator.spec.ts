@@ -1,5 +1,6 @@
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { MinimaxEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './minimax-emulator';
+import { replyJson } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/minimax';
 
@@ -11,13 +12,12 @@ describe('MinimaxEmulator (clock-driven, as the simulator)', () => {
     const url = new URL(target, 'http://x');
     return { method, path: url.pathname, query: url.searchParams, headers: key === null ? {} : { authorization: `Bearer ${key}` }, json };
   };
-  const json = (reply: EmulatorReply) => ('json' in reply ? (reply.json as Record<string, any>) : null);
   const submit = async (prompt: string, extra: object = {}) =>
-    json(
+    replyJson(
       await emulator.handle(request('POST', '/v1/video_generation', { model: 'MiniMax-Hailuo-2.3', prompt, duration: 6, ...extra }), BASE),
     )!;
   const get = async (target: string, key: string | null = 'k') => emulator.handle(request('GET', target, undefined, key), BASE);
-  const query = async (id: string) => json(await get(`/v1/query/video_generation?task_id=${id}`))!;
+  const query = async (id: string) => replyJson(await get(`/v1/query/video_generation?task_id=${id}`))!;
 
   beforeEach(() => {
     time = 1_000_000_000;
@@ -34,8 +34,8 @@ describe('MinimaxEmulator (clock-driven, as the simulator)', () => {
     const done = await query(id);
     expect(done).toMatchObject({ status: 'Success', video_width: 1920, video_height: 1080 });
     expect(done.file_id).not.toBe(id);
-    expect(json(await get(`/v1/files/retrieve?file_id=${id}`))!.base_resp.status_code).toBe(2013);
-    const url = new URL(json(await get(`/v1/files/retrieve?file_id=${done.file_id}`))!.file.download_url as string);
+    expect(replyJson(await get(`/v1/files/retrieve?file_id=${id}`))!.base_resp.status_code).toBe(2013);
+    const url = new URL(replyJson(await get(`/v1/files/retrieve?file_id=${done.file_id}`))!.file.download_url as string);
     expect(`${url.origin}${url.pathname}`).toBe(`${BASE}/cdn/${done.file_id}/output.mp4`);
     const cdn = (search: string) => get(`/cdn/${done.file_id}/output.mp4${search}`, null);
     expect(await cdn(url.search)).toEqual({ status: 200, video: { file: '/sample.mp4' } });
@@ -65,7 +65,7 @@ describe('MinimaxEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('answers a wrong key with 1004 and an unknown task with 2013 and no status (a probe proves the key)', async () => {
-    expect(json(await get('/v1/query/video_generation?task_id=1', 'wrong'))!.base_resp.status_code).toBe(1004);
+    expect(replyJson(await get('/v1/query/video_generation?task_id=1', 'wrong'))!.base_resp.status_code).toBe(1004);
     expect(await query('0')).toEqual({ task_id: '', base_resp: { status_code: 2013, status_msg: 'invalid params, task not found' } });
     expect(emulator.requests).toHaveLength(2);
   });

@@ -1,5 +1,6 @@
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { memoryRecords } from '../../simulator-shared/emulator-http';
 import { ReplicateEmulator, SIMULATED_DONE_MS, SIMULATED_STARTING_MS } from './replicate-emulator';
+import { emulatorRequest, replyJson } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/replicate';
 const TOKEN = 'r8_token';
@@ -9,16 +10,10 @@ const MODEL = 'kwaivgi/kling-v2.5-turbo-pro';
 describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
   let time: number;
   let emulator: ReplicateEmulator;
-  const request = (method: string, path: string, json?: unknown, authorization = `Bearer ${TOKEN}`): EmulatorRequest => ({
-    method,
-    path,
-    query: new URLSearchParams(),
-    headers: { authorization },
-    json,
-  });
-  const json = (reply: EmulatorReply) => ('json' in reply ? (reply.json as Record<string, any>) : null);
+  const request = (method: string, path: string, json?: unknown, authorization = `Bearer ${TOKEN}`) =>
+    emulatorRequest(method, path, json, authorization);
   const create = (input: object, model = MODEL) => emulator.handle(request('POST', `/v1/models/${model}/predictions`, { input }), BASE);
-  const get = async (id: string) => json(await emulator.handle(request('GET', `/v1/predictions/${id}`), BASE))!;
+  const get = async (id: string) => replyJson(await emulator.handle(request('GET', `/v1/predictions/${id}`), BASE))!;
   const file = (id: string) => emulator.handle(request('GET', `/files/${id}.mp4`, undefined, ''), BASE);
 
   beforeEach(() => {
@@ -34,8 +29,8 @@ describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
   it('answers 201 starting, moves to processing and succeeded by the clock; the output is removed an hour after', async () => {
     const created = await create({ prompt: 'a fox', duration: 5 });
     expect(created.status).toBe(201);
-    const id = json(created)!.id as string;
-    expect(json(created)).toMatchObject({ status: 'starting', model: MODEL, urls: { get: `${BASE}/v1/predictions/${id}` } });
+    const id = replyJson(created)!.id as string;
+    expect(replyJson(created)).toMatchObject({ status: 'starting', model: MODEL, urls: { get: `${BASE}/v1/predictions/${id}` } });
     time += SIMULATED_STARTING_MS;
     expect(await get(id)).toMatchObject({ status: 'processing', output: null });
     time += SIMULATED_DONE_MS;
@@ -60,17 +55,17 @@ describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
       end_image: 'https://x.test/b.png',
     });
     expect(refused).toMatchObject({ status: 422, json: { title: 'Input validation failed' } });
-    expect(json(refused)!.invalid_fields.map((field: { field: string }) => field.field)).toEqual(['duration', 'size', 'end_image']);
+    expect(replyJson(refused)!.invalid_fields.map((field: { field: string }) => field.field)).toEqual(['duration', 'size', 'end_image']);
     expect((await create({ anything: 1 }, 'acme/video')).status).toBe(201);
     const byVersion = await emulator.handle(request('POST', '/v1/predictions', { version: 'c'.repeat(64), input: { prompt: 'p' } }), BASE);
     expect(byVersion.status).toBe(201);
     const badVersion = await emulator.handle(request('POST', '/v1/predictions', { version: 'v1', input: {} }), BASE);
-    expect(json(badVersion)).toMatchObject({ title: 'Invalid version or not permitted', status: 422 });
+    expect(replyJson(badVersion)).toMatchObject({ title: 'Invalid version or not permitted', status: 422 });
   });
 
   it('fails marked prompts with their error text, refuses busy 429, credit 402 and reject 422, and tokens it does not know 401', async () => {
-    const moderated = json(await create({ prompt: 'x [simulate:moderation]' }))!.id as string;
-    const failed = json(await create({ prompt: 'x [simulate:fail]' }))!.id as string;
+    const moderated = replyJson(await create({ prompt: 'x [simulate:moderation]' }))!.id as string;
+    const failed = replyJson(await create({ prompt: 'x [simulate:fail]' }))!.id as string;
     time += SIMULATED_DONE_MS;
     expect(await get(moderated)).toMatchObject({ status: 'failed', error: expect.stringContaining('(E005)'), output: null });
     expect(await get(failed)).toMatchObject({ status: 'failed', error: expect.stringContaining('CUDA') });
@@ -84,13 +79,13 @@ describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
 
   it('cancels a prediction still running; an ended one is answered as it is', async () => {
     const cancel = (id: string) => emulator.handle(request('POST', `/v1/predictions/${id}/cancel`), BASE);
-    const running = json(await create({ prompt: 'a' }))!.id as string;
-    expect(json(await cancel(running))).toMatchObject({ status: 'canceled' });
+    const running = replyJson(await create({ prompt: 'a' }))!.id as string;
+    expect(replyJson(await cancel(running))).toMatchObject({ status: 'canceled' });
     time += SIMULATED_DONE_MS;
     expect(await get(running)).toMatchObject({ status: 'canceled', output: null });
-    const done = json(await create({ prompt: 'b' }))!.id as string;
+    const done = replyJson(await create({ prompt: 'b' }))!.id as string;
     time += SIMULATED_DONE_MS;
-    expect(json(await cancel(done))).toMatchObject({ status: 'succeeded' });
+    expect(replyJson(await cancel(done))).toMatchObject({ status: 'succeeded' });
     expect((await cancel('nosuchprediction0000000000')).status).toBe(404);
   });
 });

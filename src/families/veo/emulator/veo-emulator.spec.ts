@@ -1,5 +1,6 @@
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { SIMULATED_DONE_MS, VeoEmulator } from './veo-emulator';
+import { replyJson } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/veo';
 const MODEL = 'veo-3.1-fast-generate-preview';
@@ -12,7 +13,6 @@ describe('VeoEmulator (clock-driven, as the simulator)', () => {
     const url = new URL(target, 'http://x');
     return { method, path: url.pathname, query: url.searchParams, headers: key === null ? {} : { 'x-goog-api-key': key }, json };
   };
-  const json = (reply: EmulatorReply) => ('json' in reply ? (reply.json as Record<string, any>) : null);
   const submit = async (prompt: string, parameters: object = {}, model = MODEL) =>
     emulator.handle(request('POST', `/v1beta/models/${model}:predictLongRunning`, { instances: [{ prompt }], parameters }), BASE);
   const get = async (target: string, key: string | null = 'k') => emulator.handle(request('GET', target, undefined, key), BASE);
@@ -23,13 +23,13 @@ describe('VeoEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('runs an operation for 6 s, then hands out a file whose download redirects to signed storage', async () => {
-    const name = json(await submit('a kite', { durationSeconds: 4 }))!.name as string;
+    const name = replyJson(await submit('a kite', { durationSeconds: 4 }))!.name as string;
     expect(name).toMatch(new RegExp(`^models/${MODEL}/operations/[0-9a-f]{12}$`));
-    expect(json(await get(`/v1beta/${name}`))).toEqual({ name });
+    expect(replyJson(await get(`/v1beta/${name}`))).toEqual({ name });
     const id = name.split('/').at(-1)!;
     expect((await get(`/v1beta/files/${id}:download?alt=media`)).status).toBe(404);
     time += SIMULATED_DONE_MS;
-    const uri = json(await get(`/v1beta/${name}`))!.response.generateVideoResponse.generatedSamples[0].video.uri as string;
+    const uri = replyJson(await get(`/v1beta/${name}`))!.response.generateVideoResponse.generatedSamples[0].video.uri as string;
     expect(uri).toBe(`${BASE}/v1beta/files/${id}:download?alt=media`);
     expect((await get(`/v1beta/files/${id}:download?alt=media`, null)).status).toBe(400);
     const redirect = await get(`/v1beta/files/${id}:download?alt=media`);
@@ -42,19 +42,19 @@ describe('VeoEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('ends [simulate:moderation] RAI-filtered with no sample and [simulate:fail] with error 13; [simulate:busy] is a 429', async () => {
-    const filtered = json(await submit('x [simulate:moderation]'))!.name as string;
-    const failed = json(await submit('x [simulate:fail]'))!.name as string;
-    expect(json(await submit('x [simulate:busy]'))).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
+    const filtered = replyJson(await submit('x [simulate:moderation]'))!.name as string;
+    const failed = replyJson(await submit('x [simulate:fail]'))!.name as string;
+    expect(replyJson(await submit('x [simulate:busy]'))).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
     time += SIMULATED_DONE_MS;
-    expect(json(await get(`/v1beta/${filtered}`))!.response.generateVideoResponse).toMatchObject({ raiMediaFilteredCount: 1 });
-    expect(json(await get(`/v1beta/${failed}`))).toMatchObject({ done: true, error: { code: 13 } });
+    expect(replyJson(await get(`/v1beta/${filtered}`))!.response.generateVideoResponse).toMatchObject({ raiMediaFilteredCount: 1 });
+    expect(replyJson(await get(`/v1beta/${failed}`))).toMatchObject({ done: true, error: { code: 13 } });
   });
 
   it('takes the key as ?key= too, refuses a wrong one as API_KEY_INVALID, and lists its models', async () => {
     expect((await get('/v1beta/models?key=k', null)).status).toBe(200);
-    const refused = json(await get('/v1beta/models', 'wrong'))!;
+    const refused = replyJson(await get('/v1beta/models', 'wrong'))!;
     expect(refused.error).toMatchObject({ code: 400, details: [{ reason: 'API_KEY_INVALID' }] });
-    expect(json(await get('/v1beta/models'))!.models).toContainEqual({
+    expect(replyJson(await get('/v1beta/models'))!.models).toContainEqual({
       name: `models/${MODEL}`,
       supportedGenerationMethods: ['predictLongRunning'],
     });
@@ -63,7 +63,7 @@ describe('VeoEmulator (clock-driven, as the simulator)', () => {
 
   it('refuses an unknown model (404), an unsupported duration and the Vertex-only parameters (400)', async () => {
     expect((await submit('p', {}, 'veo-9')).status).toBe(404);
-    expect(json(await submit('p', { durationSeconds: 5 }))).toMatchObject({ error: { status: 'INVALID_ARGUMENT' } });
+    expect(replyJson(await submit('p', { durationSeconds: 5 }))).toMatchObject({ error: { status: 'INVALID_ARGUMENT' } });
     for (const parameter of ['seed', 'generateAudio', 'outputGcsUri', 'labels'])
       expect((await submit('p', { [parameter]: 1 })).status).toBe(400);
     expect((await submit('')).status).toBe(400);

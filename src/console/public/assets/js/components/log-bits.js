@@ -1,8 +1,8 @@
 // Pieces the customer's and the admin's ledger pages share: the totals, and what an entry is about.
-import { ShortId } from './ui.js';
+import { Badge, ShortId } from './ui.js';
 import { ledgerDetail } from '../lib/detail-text.js';
 import { failureText } from '../lib/failure-text.js';
-import { quota, signed } from '../lib/format.js';
+import { compactDateTime, dateTime, money, quota, signed } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 
@@ -38,4 +38,32 @@ export function describeLog(log, namesTask) {
   if (log.task_id && namesTask(log))
     return html`<div class="log-detail"><span>${t('logs.taskLabel')} </span><${ShortId} id=${log.task_id} />${log.detail ? html`<div class="muted small">${ledgerDetail(log)}</div>` : null}</div>`;
   return ledgerDetail(log);
+}
+
+/**
+ * The ledger table's columns, the customer's and the admin's: `namesTask` as for describeLog, and
+ * `userColumn` (the admin's) after the amount.
+ */
+export function ledgerColumns(namesTask, userColumn = null) {
+  return [
+    { key: 'type', label: t('logs.col.type'), card: 'badge', render: (l) => html`<${Badge} status=${l.type} />` },
+    {
+      key: 'amount',
+      label: t('logs.col.amount'),
+      num: true,
+      card: 'title',
+      render: (l) =>
+        html`<span class=${l.quota < 0 ? 'amount-neg' : 'amount-pos'}>${signed(l.quota)}</span>${money(l.quota) ? html`<div class="muted small">${money(l.quota)}</div>` : null}`,
+    },
+    ...(userColumn ? [userColumn] : []),
+    {
+      key: 'time',
+      label: t('logs.col.time'),
+      class: 'nowrap',
+      render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>`,
+    },
+    { key: 'balance', label: t('logs.col.balanceAfter'), num: true, render: (l) => quota(l.balance_after) },
+    { key: 'model', label: t('logs.col.model'), render: (l) => (l.model ? html`<code class="model">${l.model}</code>` : '—') },
+    { key: 'details', label: t('logs.col.details'), wide: true, render: (log) => describeLog(log, namesTask) },
+  ];
 }

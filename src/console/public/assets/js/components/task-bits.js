@@ -3,7 +3,7 @@ import { html } from '../lib/html.js';
 import { failureText } from '../lib/failure-text.js';
 import { t } from '../lib/i18n.js';
 import { Icon } from './icon.js';
-import { Badge } from './ui.js';
+import { Badge, Progress } from './ui.js';
 
 export const isActive = (status) => status === 'queued' || status === 'in_progress';
 export const TASK_STATUSES = ['queued', 'in_progress', 'completed', 'failed'];
@@ -21,4 +21,17 @@ export function Thumb({ task, src }) {
 export function TaskStatus({ task }) {
   const reason = failureText(task.fail_reason ?? task.failure_reason);
   return html`<div class="task-status"><${Badge} status=${task.status} />${reason ? html`<div class="fail-reason" title=${reason}>${reason}</div>` : null}</div>`;
+}
+
+/** The task tables' progress column (the customer's and the admin's), in the language of the render. */
+export function progressColumn() {
+  return {
+    key: 'progress',
+    label: t('tasks.col.progress'),
+    card: 'meta',
+    wide: true,
+    class: 'col-progress',
+    render: (task) =>
+      html`<${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: task.task_id })} />`,
+  };
 }

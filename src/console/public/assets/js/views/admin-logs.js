@@ -1,9 +1,9 @@
 // Admin: the whole ledger — every account's top-ups, charges, refunds, adjustments, and the holds of
 // submits (with their releases) — filtered by user, type, dates and task (all in the URL), with totals.
 import { DataTable } from '../components/data-table.js';
-import { describeLog, LogTotals } from '../components/log-bits.js';
-import { Badge, Button, Card, ErrorNote, Field, Loading, PageHeader, Pager } from '../components/ui.js';
-import { compactDateTime, dateTime, dayToUnix, money, quota, signed } from '../lib/format.js';
+import { ledgerColumns, LogTotals } from '../components/log-bits.js';
+import { Button, Card, ErrorNote, Field, Loading, PageHeader, Pager } from '../components/ui.js';
+import { dayToUnix } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
@@ -31,33 +31,14 @@ export function AdminLogs() {
     const text = (name) => String(form.get(name) ?? '').trim();
     setQuery({ user_id: text('user_id'), type: text('type'), from: text('from'), to: text('to'), task_id: text('task_id') });
   };
-  const columns = [
-    { key: 'type', label: t('logs.col.type'), card: 'badge', render: (l) => html`<${Badge} status=${l.type} />` },
-    {
-      key: 'amount',
-      label: t('logs.col.amount'),
-      num: true,
-      card: 'title',
-      render: (l) =>
-        html`<span class=${l.quota < 0 ? 'amount-neg' : 'amount-pos'}>${signed(l.quota)}</span>${money(l.quota) ? html`<div class="muted small">${money(l.quota)}</div>` : null}`,
-    },
-    {
-      key: 'user',
-      label: t('alogs.col.user'),
-      num: true,
-      render: (l) =>
-        html`<a href=${hrefFor('admin/logs', { user_id: l.user_id })} title=${t('alogs.entriesOf', { id: l.user_id })}>#${l.user_id}</a>`,
-    },
-    {
-      key: 'time',
-      label: t('logs.col.time'),
-      class: 'nowrap',
-      render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>`,
-    },
-    { key: 'balance', label: t('logs.col.balanceAfter'), num: true, render: (l) => quota(l.balance_after) },
-    { key: 'model', label: t('logs.col.model'), render: (l) => (l.model ? html`<code class="model">${l.model}</code>` : '—') },
-    { key: 'details', label: t('logs.col.details'), wide: true, render: (log) => describeLog(log, () => true) },
-  ];
+  // Every entry with a task names it; the user column links to that user's entries.
+  const columns = ledgerColumns(() => true, {
+    key: 'user',
+    label: t('alogs.col.user'),
+    num: true,
+    render: (l) =>
+      html`<a href=${hrefFor('admin/logs', { user_id: l.user_id })} title=${t('alogs.entriesOf', { id: l.user_id })}>#${l.user_id}</a>`,
+  });
   const totals = logs.data?.totals;
   return html`<div class="logs-page admin-logs">
     <${PageHeader} title=${t('alogs.title')} intro=${t('alogs.intro')} />

@@ -2,8 +2,8 @@
 // (and a stuck-only view), thumbnails, live progress, and the task drawer with channel and upstream id.
 import { DataTable } from '../components/data-table.js';
 import { Icon } from '../components/icon.js';
-import { isActive, TaskStatus, Thumb } from '../components/task-bits.js';
-import { Badge, Button, Card, ErrorNote, Field, Loading, PageHeader, Pager, Progress, SearchField, ShortId } from '../components/ui.js';
+import { isActive, progressColumn, TaskStatus, Thumb } from '../components/task-bits.js';
+import { Badge, Button, Card, ErrorNote, Field, Loading, PageHeader, Pager, SearchField, ShortId } from '../components/ui.js';
 import { amount, bytes } from '../lib/admin-format.js';
 import { compactDateTime, dateTime, dateTimeSeconds, money, num, quota } from '../lib/format.js';
 import { html } from '../lib/html.js';
@@ -77,15 +77,7 @@ export function AdminTasks() {
       render: (task) =>
         html`<${TaskStatus} task=${task} />${task.gateway_status === 'REJECTED' || task.gateway_status === 'SUBMITTING' ? html`<div class="muted small">${t(`atasks.status.${task.gateway_status}`)}</div>` : null}${task.deleted ? html`<div class="muted small">${t('atasks.deleted')}</div>` : null}`,
     },
-    {
-      key: 'progress',
-      label: t('tasks.col.progress'),
-      card: 'meta',
-      wide: true,
-      class: 'col-progress',
-      render: (task) =>
-        html`<${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: task.task_id })} />`,
-    },
+    progressColumn(),
     {
       key: 'user',
       label: t('atasks.col.user'),

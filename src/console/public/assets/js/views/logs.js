@@ -1,8 +1,8 @@
 // Customer ledger: every change of the balance, filtered by type, dates and task (all in the URL), with totals.
 import { DataTable } from '../components/data-table.js';
-import { describeLog, LogTotals } from '../components/log-bits.js';
-import { Badge, Button, Card, ErrorNote, Field, PageHeader, Pager } from '../components/ui.js';
-import { compactDateTime, dateTime, dayToUnix, money, quota, signed } from '../lib/format.js';
+import { ledgerColumns, LogTotals } from '../components/log-bits.js';
+import { Button, Card, ErrorNote, Field, PageHeader, Pager } from '../components/ui.js';
+import { dayToUnix } from '../lib/format.js';
 import { html, useEffect, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
@@ -32,26 +32,8 @@ export function Logs() {
     event.preventDefault();
     setQuery({ type: draft.type, from: draft.from, to: draft.to, task_id: draft.task_id.trim() });
   };
-  const columns = [
-    { key: 'type', label: t('logs.col.type'), card: 'badge', render: (l) => html`<${Badge} status=${l.type} />` },
-    {
-      key: 'amount',
-      label: t('logs.col.amount'),
-      num: true,
-      card: 'title',
-      render: (l) =>
-        html`<span class=${l.quota < 0 ? 'amount-neg' : 'amount-pos'}>${signed(l.quota)}</span>${money(Math.abs(l.quota)) ? html`<div class="muted small">${money(l.quota)}</div>` : null}`,
-    },
-    {
-      key: 'time',
-      label: t('logs.col.time'),
-      class: 'nowrap',
-      render: (l) => html`<span title=${dateTime(l.created_at)}>${compactDateTime(l.created_at)}</span>`,
-    },
-    { key: 'balance', label: t('logs.col.balanceAfter'), num: true, render: (l) => quota(l.balance_after) },
-    { key: 'model', label: t('logs.col.model'), render: (l) => (l.model ? html`<code class="model">${l.model}</code>` : '—') },
-    { key: 'details', label: t('logs.col.details'), wide: true, render: (log) => describeLog(log, (l) => l.type === 'consume') },
-  ];
+  // A charge names its task.
+  const columns = ledgerColumns((l) => l.type === 'consume');
   const totals = logs.data?.totals;
   return html`<div class="logs-page">
     <${PageHeader} title=${t('logs.title')} intro=${t('logs.intro')} />

@@ -1,8 +1,8 @@
 // Customer tasks: search, filters and sorting in the URL, live progress, thumbnails, a detail drawer with the player.
 import { DataTable } from '../components/data-table.js';
 import { Icon } from '../components/icon.js';
-import { isActive, TASK_STATUSES, TaskStatus, Thumb } from '../components/task-bits.js';
-import { Button, Card, ErrorNote, Field, PageHeader, Pager, Progress, SearchField, ShortId } from '../components/ui.js';
+import { isActive, progressColumn, TASK_STATUSES, TaskStatus, Thumb } from '../components/task-bits.js';
+import { Button, Card, ErrorNote, Field, PageHeader, Pager, SearchField, ShortId } from '../components/ui.js';
 import { compactDateTime, dateTime, money, quota } from '../lib/format.js';
 import { html, useEffect, useMemo, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
@@ -78,15 +78,7 @@ export function Tasks() {
       class: 'col-status',
       render: (task) => html`<${TaskStatus} task=${task} />`,
     },
-    {
-      key: 'progress',
-      label: t('tasks.col.progress'),
-      card: 'meta',
-      wide: true,
-      class: 'col-progress',
-      render: (task) =>
-        html`<${Progress} value=${task.progress} status=${task.status} label=${t('tasks.progressOf', { id: task.task_id })} />`,
-    },
+    progressColumn(),
     { key: 'model', label: t('tasks.col.model'), sort: 'model', render: (task) => html`<code class="model">${task.model}</code>` },
     { key: 'cost', label: t('tasks.col.cost'), sort: 'cost', num: true, render: (task) => html`<${Cost} task=${task} />` },
     {
