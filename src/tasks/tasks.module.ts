@@ -36,7 +36,6 @@ import { TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
 import { TaskSyncService } from './task-sync.service';
 import { TaskTransitionsService } from './task-transitions.service';
-import { TaskSettlementService } from './settlement/task-settlement.service';
 import { TaskHousekeeping } from './task-housekeeping';
 import { UsageReports } from './usage-reports.service';
 import { TaskUsageRepository } from './repositories/task-usage.repository';
@@ -84,7 +83,6 @@ import { TaskUsageRepository } from './repositories/task-usage.repository';
     ProviderCancel,
     TaskCancelService,
     TaskHousekeeping,
-    TaskSettlementService,
   ],
   exports: [
     UsageReports,
@@ -98,7 +96,6 @@ import { TaskUsageRepository } from './repositories/task-usage.repository';
     TaskCancelService,
     TaskSubmitFields,
     TaskTransitionsService,
-    TaskSettlementService,
   ],
 })
 export class TasksModule {}
