@@ -1,16 +1,13 @@
-import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Get, Query, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AdminGuard } from '../auth/admin.guard';
+import { AdminApi } from '../auth/admin-api.decorator';
 import { asCsvAttachment } from '../common/http/csv-reply';
 import { operatorCsvColumns, usageCsv, usageFileName } from '../tasks/usage-report';
 import { UsageReports } from '../tasks/usage-reports.service';
 import { OperatorUsageReportDto, OperatorUsageReportQueryDto } from './dto/admin-usage.dto';
 
-@ApiTags('admin')
-@ApiBearerAuth('admin')
-@UseGuards(AdminGuard)
-@Controller('api/admin/usage')
+@AdminApi('api/admin/usage')
 export class AdminUsageController {
   constructor(private readonly reports: UsageReports) {}
 
