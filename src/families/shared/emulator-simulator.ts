@@ -2,8 +2,8 @@ import { Controller, Inject, ModuleMetadata, Req, Res, Type } from '@nestjs/comm
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Clock } from '../../common/runtime/clock';
-import { EmulatedVideo, EmulatorReply, EmulatorRequest, emulatorRequestOf, sendEmulatorReply } from '../simulator-shared/emulator-http';
-import { SAMPLE_VIDEO_PATH } from '../simulator-shared/sample-video';
+import { EmulatorReply, EmulatorRequest, emulatorRequestOf, sendEmulatorReply, type VideoSource } from '../simulator-shared/emulator-http';
+import { simulatorVideo } from '../simulator-shared/simulator-video';
 import { SimulatorRecords } from '../simulator-shared/simulator-records.service';
 import { SimulatorStateModule } from '../simulator-shared/simulator-state.module';
 
@@ -59,7 +59,7 @@ export function emulatorController(
 export interface SimulatorState {
   records: SimulatorRecords;
   now: () => number;
-  video: EmulatedVideo;
+  video: VideoSource;
 }
 
 /**
@@ -81,7 +81,7 @@ export function emulatorSimulatorModule<E, D extends unknown[] = []>(simulator: 
         provide: emulator,
         inject: [SimulatorRecords, Clock, ...inject],
         useFactory: (records: SimulatorRecords, clock: Clock, ...deps: D) =>
-          make({ records, now: () => clock.now(), video: { file: SAMPLE_VIDEO_PATH } }, ...deps),
+          make({ records, now: () => clock.now(), video: simulatorVideo }, ...deps),
       },
     ],
   };

@@ -30,6 +30,28 @@ export interface EmulatorForm {
 /** The bytes of a finished video: a file (the simulator's sample) or a buffer (a test's own). */
 export type EmulatedVideo = { file: string } | { bytes: Buffer };
 
+/** What a task asked of its video, as far as the family's request says; what it leaves unsaid is the family's default. */
+export interface AskedVideo {
+  seconds?: number;
+  /** A resolution name (`720p`, `1080P`, `4k`), read with `aspectRatio` (`16:9`, `9:16`). */
+  resolution?: string;
+  aspectRatio?: string;
+  /** An exact frame (`1280x720`), where the family asks for one; it wins over `resolution`. */
+  size?: string;
+  audio?: boolean;
+}
+
+/**
+ * The video an emulator's finished tasks serve: the same bytes for every task (a test's), or made to
+ * order from what each task asked (the simulator's: so a task settles at what it was charged).
+ */
+export type VideoSource = EmulatedVideo | { madeFor: (asked: AskedVideo) => Promise<EmulatedVideo> };
+
+/** The video a finished task serves, given what it asked. */
+export async function deliveredVideo(source: VideoSource, asked: AskedVideo): Promise<EmulatedVideo> {
+  return 'madeFor' in source ? source.madeFor(asked) : source;
+}
+
 export type EmulatorReply =
   | { status: number; json?: unknown; headers?: Record<string, string> }
   | { status: number; text: string }

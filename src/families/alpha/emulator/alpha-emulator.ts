@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { ownValue } from '../../../common/runtime/own-value';
 import { sniffImageType } from '../../../common/urls/image-type';
 import { pixelSizeOf } from '../../pixel-size';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { SAMPLE_VIDEO_HEIGHT, SAMPLE_VIDEO_WIDTH } from '../../simulator-shared/sample-video';
 import type { SimulatorRecord } from '../../simulator-shared/simulator-records.service';
 import { ALPHA_BUILTIN_SPECS } from '../alpha-builtin-models';
@@ -105,7 +111,7 @@ export interface AlphaEmulatorOptions {
   records: EmulatorRecords;
   now: () => number;
   /** The bytes behind a succeeded video's temporary URL. */
-  video: EmulatedVideo;
+  video: VideoSource;
   /**
    * The script every new video follows (tests): its status on each result query in turn, the last
    * repeating; absent, videos follow the clock: 5 for GENERATION_MS, then 1 (or the prompt marker's).
@@ -129,7 +135,7 @@ export class AlphaEmulator {
   /** Every accepted create, oldest first (the last LOG_LIMIT). */
   readonly creates: AlphaCreate[] = [];
   /** The bytes served at the temporary URLs; a test may swap them. */
-  video: EmulatedVideo;
+  video: VideoSource;
   defaultScript: number[] | undefined;
   private readonly nextScripts: number[][] = [];
   /** Part of every URL handed out; `expireUrls` moves it on, and older URLs answer 403. */
@@ -273,7 +279,7 @@ export class AlphaEmulator {
     const video = fresh ? await this.options.records.findBySeq<AlphaVideoData>(VIDEO, videoId) : null;
     // A scripted video's URL is handed out only with status 1; a clock-driven one may be guessed, so it is checked.
     if (!video || (!video.data.script && this.statusByClock(video) !== 1)) return { status: 403, text: 'link expired or unknown' };
-    return { status: 200, video: this.video };
+    return { status: 200, video: await deliveredVideo(this.video, {}) };
   }
 }
 

@@ -1,6 +1,12 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ownValue } from '../../../common/runtime/own-value';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { BETA_SUBMIT_PATH, type BetaQueryBody } from '../beta-protocol';
 import { BETA_BUILTIN_MODELS } from '../beta-builtin-models';
 import type { BetaCapability } from '../beta-request';
@@ -59,7 +65,7 @@ export interface BetaEmulatorOptions {
   records: EmulatorRecords;
   now: () => number;
   /** The bytes behind a finished task's video link. */
-  video: EmulatedVideo;
+  video: VideoSource;
   /** Signs the video links (the simulator's derives from the server secret, so links handed out before a restart still play). */
   linkKey: () => Buffer | string;
   /** The models it serves, by capability; BETA_SERVED_MODELS unless told (a channel's model_mapping may name others). */
@@ -250,7 +256,7 @@ export class BetaEmulator {
     const expected = Buffer.from(this.sign(id, expires));
     const given = Buffer.from(query.get('Signature') ?? '');
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return denied;
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 }
 

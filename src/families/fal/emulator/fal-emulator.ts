@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { falEndpointOf } from '../fal-protocol';
 import { stepNow, stepOfQuery } from '../../shared/emulator-steps';
 
@@ -85,7 +91,7 @@ export interface FalEmulatorOptions {
   apiKey: string;
   records: EmulatorRecords;
   now: () => number;
-  video: EmulatedVideo;
+  video: VideoSource;
   /** A script every new request follows (tests); absent, requests follow the clock: queued 2 s, in progress until 6 s, then completed. */
   defaultScript?: FalStep[];
 }
@@ -327,7 +333,7 @@ export class FalEmulator {
     const record = await this.options.records.find<EmulatedRequest>(REQUEST, id);
     if (!record || record.data.outcome.kind !== 'video' || this.currentStep(record.data, record.createdAt) !== 'COMPLETED')
       return { status: 404, text: 'not found' };
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 }
 

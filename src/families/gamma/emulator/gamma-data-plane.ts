@@ -1,4 +1,4 @@
-import type { EmulatedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { deliveredVideo, type EmulatorReply, type EmulatorRequest, type VideoSource } from '../../simulator-shared/emulator-http';
 import type { GammaProviderState } from './gamma-provider-state';
 import type { GammaTestScripts } from './gamma-test-scripts';
 
@@ -12,7 +12,7 @@ type ContentItem = { type?: unknown; text?: unknown; image_url?: { url?: unknown
 
 export interface GammaDataPlaneOptions {
   apiKey: string;
-  video: EmulatedVideo;
+  video: VideoSource;
 }
 
 /**
@@ -78,7 +78,7 @@ export class GammaDataPlane {
 
   private async video(id: string): Promise<EmulatorReply> {
     if ((await this.state.taskStatus(decoded(id) ?? '')) !== 'succeeded') return fail(404, 'ResourceNotFound', 'no such video');
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 
   /** The provider's checks of a submit body. */

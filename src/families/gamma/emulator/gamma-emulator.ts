@@ -1,4 +1,4 @@
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import type { EmulatorRecords, EmulatorReply, EmulatorRequest, VideoSource } from '../../simulator-shared/emulator-http';
 import { type GammaControlCall, GammaControlPlane } from './gamma-control-plane';
 import { GammaDataPlane } from './gamma-data-plane';
 import { GammaH5Pages } from './gamma-h5-pages';
@@ -29,7 +29,7 @@ export interface GammaEmulatorOptions {
   /** The provider's clock: task and asset timelines, the H5 page's lifetime, the signature's X-Date check. */
   now: () => number;
   /** The bytes behind a succeeded task's video link. */
-  video: EmulatedVideo;
+  video: VideoSource;
   timeline: GammaTimeline;
 }
 

@@ -1,5 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { klingTokenCode } from '../kling-jwt';
 import { KLING_MODELS } from '../kling-models';
 import type { KlingEndpoint, KlingTaskData } from '../kling-protocol';
@@ -57,7 +63,7 @@ export interface KlingEmulatorOptions {
   records: EmulatorRecords;
   now: () => number;
   /** The bytes behind a finished task's CDN link. */
-  video: EmulatedVideo;
+  video: VideoSource;
   /** A script every new task follows (tests); absent, tasks follow the clock: submitted 2 s, processing until 6 s, then done. */
   defaultScript?: KlingStep[];
 }
@@ -219,7 +225,7 @@ export class KlingEmulator {
   private async video(id: string): Promise<EmulatorReply> {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record || this.currentStep(record.data, record.createdAt) !== 'succeed') return { status: 404, text: 'not found' };
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 }
 

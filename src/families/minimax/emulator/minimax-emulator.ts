@@ -1,5 +1,11 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { MINIMAX_1080P_DURATION, MINIMAX_DURATIONS, MINIMAX_MAX_PROMPT, MINIMAX_MODELS } from '../minimax-models';
 import type { MinimaxQueryAnswer } from '../minimax-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
@@ -57,7 +63,7 @@ export interface MinimaxEmulatorOptions {
   records: EmulatorRecords;
   now: () => number;
   /** The bytes behind a finished task's download URL. */
-  video: EmulatedVideo;
+  video: VideoSource;
   /** A script every new task follows (tests); absent, tasks follow the clock: Queueing 2 s, Processing until 6 s, then done. */
   defaultScript?: MinimaxStep[];
 }
@@ -200,7 +206,7 @@ export class MinimaxEmulator {
     const given = Buffer.from(query.get('Signature') ?? '');
     if (expected.length !== given.length || !timingSafeEqual(expected, given) || Number(expires) * 1000 < this.options.now())
       return { status: 403, text: 'AccessDenied' };
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 }
 

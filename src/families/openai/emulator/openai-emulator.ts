@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import type { SimulatorRecord } from '../../simulator-shared/simulator-records.service';
 import type { OpenAiVideo } from '../openai-protocol';
 import { stepNow, stepOfQuery } from '../../shared/emulator-steps';
@@ -55,7 +61,7 @@ export interface OpenAiEmulatorOptions {
   records: EmulatorRecords;
   now: () => number;
   /** The bytes of a completed video's content. */
-  video: EmulatedVideo;
+  video: VideoSource;
   /** What it accepts at submit (the simulator: SORA_RULES); absent, any model, seconds and size, as a compatible server whose models the operator lists. */
   rules?: OpenAiSubmitRules;
   /** A script every new video follows (tests); absent, videos follow the clock: queued 2 s, in progress until 6 s, then done. */
@@ -176,7 +182,7 @@ export class OpenAiEmulator {
     if (!record) return fail(404, null, null, `Video with id '${id}' not found.`);
     if (variant !== 'video') return fail(404, null, 'variant', 'No such variant.');
     if (this.currentStep(record) !== 'completed') return fail(400, 'invalid_request', null, 'Video is not ready yet.');
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 
   private stepByClock({ data, createdAt }: SimulatorRecord<EmulatedVideoTask>): OpenAiState {

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { REPLICATE_OUTPUT_LIFETIME_MS } from '../replicate-protocol';
 import { stepNow } from '../../shared/emulator-steps';
 
@@ -57,7 +63,7 @@ export interface ReplicateEmulatorOptions {
   apiToken: string;
   records: EmulatorRecords;
   now: () => number;
-  video: EmulatedVideo;
+  video: VideoSource;
   /** A script every new prediction follows (tests); absent, predictions follow the clock: starting 2 s, processing until 6 s, then done. */
   defaultScript?: ReplicateStep[];
 }
@@ -287,7 +293,7 @@ export class ReplicateEmulator {
     if (!record) return { status: 404, text: 'not found' };
     const view = this.view(id, record.data, record.createdAt, this.currentStep(record.data, record.createdAt), '');
     if (view.status !== 'succeeded' || view.data_removed) return { status: 404, text: 'not found' };
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 }
 

@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { RUNWAY_MODELS, RunwayBuiltinModel } from '../runway-models';
 import { RUNWAY_API_VERSION, type RunwayTask } from '../runway-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
@@ -50,7 +56,7 @@ export interface RunwayEmulatorOptions {
   records: EmulatorRecords;
   now: () => number;
   /** The bytes behind a finished task's output link. */
-  video: EmulatedVideo;
+  video: VideoSource;
   /** A script every new task follows (tests); absent, tasks follow the clock: PENDING 2 s, RUNNING until 6 s, then done. */
   defaultScript?: RunwayStep[];
 }
@@ -227,7 +233,7 @@ export class RunwayEmulator {
     if (!record || record.data.cancelled || token !== record.data.token) return { status: 403, text: 'Forbidden' };
     const step = this.currentStep(record.data, record.createdAt);
     if (step !== 'SUCCEEDED') return { status: 403, text: 'Forbidden' };
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 }
 

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { VEO_MODELS } from '../veo-models';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
@@ -64,7 +70,7 @@ export interface VeoEmulatorOptions {
   records: EmulatorRecords;
   now: () => number;
   /** The bytes behind a finished operation's file. */
-  video: EmulatedVideo;
+  video: VideoSource;
   /** A script every new operation follows (tests); absent, operations follow the clock: running for 6 s, then done. */
   defaultScript?: VeoStep[];
   /** Makes the id of a new operation (tests: `op<n>`); by default 12 random hex digits. */
@@ -210,7 +216,7 @@ export class VeoEmulator {
     const id = /^\/storage\/([^/]+)$/.exec(req.path)?.[1];
     const op = id && (req.method === 'GET' || req.method === 'HEAD') ? await this.withVideo(id) : null;
     if (!op || req.query.get('sig') !== op.token) return { status: 403, text: 'AccessDenied' };
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 }
 

@@ -1,5 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { viduAuthorization, ViduEndpoint, ViduTask } from '../vidu-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
@@ -72,7 +78,7 @@ export interface ViduEmulatorOptions {
   records: EmulatorRecords;
   now: () => number;
   /** The bytes behind a finished task's link. */
-  video: EmulatedVideo;
+  video: VideoSource;
   /** A script every new task follows (tests); absent, tasks follow the clock: queued 2 s, processing until 6 s, then done. */
   defaultScript?: ViduStep[];
 }
@@ -249,7 +255,7 @@ export class ViduEmulator {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record || this.currentStep(record.data, record.createdAt) !== 'success') return { status: 404, text: 'not found' };
     if (kind === 'jpg') return { status: 404, text: 'no cover in the simulator' };
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 }
 

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EmulatedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  deliveredVideo,
+  type EmulatorRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { USD_TICKS_PER_USD, XAI_ASPECT_RATIOS } from '../xai-models';
 import type { XaiVideoAnswer } from '../xai-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
@@ -48,7 +54,7 @@ export interface XaiEmulatorOptions {
   records: EmulatorRecords;
   now: () => number;
   /** The bytes behind a finished request's video link. */
-  video: EmulatedVideo;
+  video: VideoSource;
   /** A script every new request follows (tests); absent, requests follow the clock: an empty 202 for 2 s, pending until 6 s, then done. */
   defaultScript?: XaiStep[];
 }
@@ -219,7 +225,7 @@ export class XaiEmulator {
   private async video(id: string): Promise<EmulatorReply> {
     const record = await this.options.records.find<EmulatedRequest>(TASK, id);
     if (!record || this.currentStep(record.data, record.createdAt) !== 'done') return { status: 404, text: 'not found' };
-    return { status: 200, video: this.options.video };
+    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
   }
 }
 
