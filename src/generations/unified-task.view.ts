@@ -3,6 +3,8 @@ import { isShowableLink } from '../common/urls/url-guard';
 import type { ContentLinks } from '../storage/signed-links.service';
 import { capStoredResponse } from '../upstream/provider-text';
 import type { TaskEntity } from '../tasks/task.entity';
+import { usageForAnswer } from '../tasks/settlement/task-usage-view';
+import type { TaskUsage } from '../tasks/task-usage';
 import type { UnifiedTask, UnifiedTaskResponse } from './dto/unified-task.dto';
 
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
@@ -49,6 +51,7 @@ export function toUnifiedTask(task: TaskEntity, links: ContentLinks, audience: U
     group: task.group,
     channel_id: operator ? (task.channelId ?? 0) : 0,
     quota: task.quota,
+    ...withUsage(usageForAnswer(task, links.quotaPerUnit)),
     action: task.action,
     status: task.status,
     fail_reason: task.status === 'FAILURE' ? (task.failReason ?? '') : '',
@@ -116,3 +119,6 @@ export const toUnifiedTaskResponse = (
   message: '',
   data: toUnifiedTask(task, links, audience),
 });
+
+/** `usage` once the task ended; absent before. */
+const withUsage = (usage: TaskUsage | undefined): { usage?: TaskUsage } => (usage ? { usage } : {});

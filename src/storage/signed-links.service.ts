@@ -12,6 +12,8 @@ export const refusedLink = (): AppError => new AppError(ErrorCode.Forbidden, 'th
 /** What the views ask for a finished task's link (`metadata.url`, `data.result_url`). */
 export interface ContentLinks {
   contentUrl(task: TaskEntity): string;
+  /** Quota units per unit of the operator's currency: a task answer's `usage.usd` beside its link. */
+  readonly quotaPerUnit: number;
 }
 
 /**
@@ -26,6 +28,10 @@ export class SignedLinksService implements ContentLinks {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  get quotaPerUnit(): number {
+    return this.config.quotaPerUnit;
+  }
 
   contentUrl(task: Pick<TaskEntity, 'taskId'>): string {
     const expires = Math.floor(this.clock.now() / 1000) + this.config.videoUrlTtlSeconds;

@@ -15,6 +15,7 @@ import { OnDemandThumbnail } from './on-demand-thumbnail.service';
 import { OutputExpiry } from './output-expiry';
 import { ThumbnailMaker } from './thumbnail-maker';
 import { VideoArchiveEntity } from './video-archive.entity';
+import { DeliveredVideoSettlement } from './delivered-video-settlement';
 import { VideoArchiveJob } from './video-archive.job';
 import { VideoArchiveRepository } from './video-archive.repository';
 import { VideoDeliveryService } from './video-delivery.service';
@@ -44,6 +45,7 @@ import { VideoStoreMetrics } from './video-store-metrics.service';
     OnDemandThumbnail,
     VideoArchiveRepository,
     VideoArchiveJob,
+    DeliveredVideoSettlement,
     VideoDeliveryService,
     StoredVideoRemover,
     VideoStoreMetrics,

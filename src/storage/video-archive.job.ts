@@ -11,6 +11,7 @@ import { TaskEndHooks } from '../tasks/task-end-hooks';
 import { TaskReadRepository } from '../tasks/repositories/task-read.repository';
 import { ProviderVideoError, ProviderVideoSource } from './provider-video-source.service';
 import { ThumbnailMaker } from './thumbnail-maker';
+import { DeliveredVideoSettlement } from './delivered-video-settlement';
 import { OutputExpiry } from './output-expiry';
 import { outputExpired, type VideoArchiveEntity } from './video-archive.entity';
 import { VideoArchiveRepository } from './video-archive.repository';
@@ -54,9 +55,11 @@ export interface ArchiveClaim {
  * task stays SUCCESS with archive `failed` (and its content keeps coming from the provider).
  * Short-lived outputs (an adapter's `outputExpiresAfterMs`) go first: a task's end wakes the job,
  * its claim takes them before other work, and a try that fails past their expiry is the last.
- * Why 13 constructor dependencies: a leased job (runner, instance id, config, clock, the task-end hook that wakes it)
+ * Once stored (or once it cannot be), the task is settled on what was delivered (DeliveredVideoSettlement).
+ * Why 14 constructor dependencies: a leased job (runner, instance id, config, clock, the task-end hook that wakes it)
  * over one archive's steps (its claim, the task, the provider's or store's copy, the object key, the thumbnail, a
- * short-lived output's expiry, the expired-output transition), each used once in the copy; a split would pass them on.
+ * short-lived output's expiry, the expired-output transition, the settlement), each used once in the copy; a split
+ * would pass them on.
  */
 @Injectable()
 export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
@@ -81,6 +84,7 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     private readonly outputs: OutputExpiry,
     private readonly clock: Clock,
     private readonly transitions: TaskTransitionsService,
+    private readonly settlement: DeliveredVideoSettlement,
     runner: JobRunner,
     taskEnds: TaskEndHooks,
   ) {
@@ -124,6 +128,8 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     try {
       const size = await this.copyVideo(task);
       const thumbnailSize = await this.makeThumbnail(task);
+      // Settled before the archive is marked: a crash between the two copies again and settles nothing twice.
+      await this.settlement.settleStored(task);
       if (await this.archives.markArchived(task.id, owner, { size, thumbnailSize, now: this.clock.now() })) return 'archived';
       // Deleted meanwhile (or taken over after a lost lease, whose owner records it): drop what a deleted task left.
       await this.removeIfDeleted(task);
@@ -143,18 +149,21 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
           await this.archives.markFailed(task.id, owner, UNDELIVERED, now);
           return 'undelivered';
         }
+        await this.settlement.settleAsAsked(task);
         await this.archives.markFailed(task.id, owner, expired ? EXPIRED : GONE, now);
         return 'gone';
       }
       // Past its provider's expiry no later try can find the video: no retry.
       if (expired) {
         this.logger.warn(`${this.describe({ archive, task })} stopped: ${EXPIRED} (${(error as Error)?.message ?? error})`);
+        await this.settlement.settleAsAsked(task);
         await this.archives.markFailed(task.id, owner, EXPIRED, this.clock.now());
         return 'expired';
       }
       // Too large stays too large: no retry (the store already dropped what it got).
       if (error instanceof VideoTooLargeError) {
         this.logger.warn(`${this.describe({ archive, task })} stopped: ${error.message}`);
+        await this.settlement.settleAsAsked(task);
         await this.archives.markFailed(task.id, owner, error.message, this.clock.now());
         return 'too_large';
       }
@@ -194,15 +203,16 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
   readonly retry: RetryPolicy<ArchiveClaim> = {
     intervalMs: () => RETRY_BASE_MS,
     failures: ({ archive }) => archive.failures,
-    later: async ({ archive }, failures, dueAt) => {
-      if (failures >= MAX_FAILURES)
+    later: async ({ archive, task }, failures, dueAt) => {
+      if (failures >= MAX_FAILURES) {
+        await this.settlement.settleAsAsked(task);
         await this.archives.markFailed(
           archive.taskRowId,
           archive.leaseOwner!,
           archive.error ?? 'archiving failed too often',
           this.clock.now(),
         );
-      else await this.archives.retryLater(archive.taskRowId, archive.leaseOwner!, failures, dueAt, archive.error);
+      } else await this.archives.retryLater(archive.taskRowId, archive.leaseOwner!, failures, dueAt, archive.error);
     },
   };
 

@@ -36,6 +36,7 @@ import { TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
 import { TaskSyncService } from './task-sync.service';
 import { TaskTransitionsService } from './task-transitions.service';
+import { TaskSettlementService } from './settlement/task-settlement.service';
 import { TaskHousekeeping } from './task-housekeeping';
 import { UsageReports } from './usage-reports.service';
 import { TaskUsageRepository } from './repositories/task-usage.repository';
@@ -83,6 +84,7 @@ import { TaskUsageRepository } from './repositories/task-usage.repository';
     ProviderCancel,
     TaskCancelService,
     TaskHousekeeping,
+    TaskSettlementService,
   ],
   exports: [
     UsageReports,
@@ -96,6 +98,7 @@ import { TaskUsageRepository } from './repositories/task-usage.repository';
     TaskCancelService,
     TaskSubmitFields,
     TaskTransitionsService,
+    TaskSettlementService,
   ],
 })
 export class TasksModule {}

@@ -2,6 +2,7 @@ import { toUnixSeconds } from '../common/runtime/clock';
 import type { ContentLinks } from '../storage/signed-links.service';
 import type { TaskEntity } from '../tasks/task.entity';
 import { toSubmittedTask } from '../tasks/submitted-task.view';
+import { usageForAnswer } from '../tasks/settlement/task-usage-view';
 import { FAILURE, failureCode } from '../upstream/failure-reason';
 import type { FlatVideoDto, SubmittedVideoDto } from './dto/video.dto';
 
@@ -35,5 +36,7 @@ export function toFlatVideo(task: TaskEntity, links: ContentLinks): FlatVideoDto
     const message = task.failReason ?? FAILURE.generation;
     video.error = { code: failureCode(message), message };
   }
+  const usage = usageForAnswer(task, links.quotaPerUnit);
+  if (usage) video.usage = usage;
   return video;
 }

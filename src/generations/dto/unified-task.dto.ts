@@ -1,4 +1,5 @@
-import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { TaskUsageDto } from '../../tasks/settlement/task-usage.dto';
+import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 
 @ApiSchema({ name: 'UnifiedTaskProperties' })
 export class UnifiedTaskProperties {
@@ -40,6 +41,12 @@ export class UnifiedTask {
 
   @ApiProperty({ description: 'Raw quota billed for the task (refunded on FAILURE)', example: 7500 })
   quota: number;
+
+  @ApiPropertyOptional({
+    type: TaskUsageDto,
+    description: 'What the task cost and what it delivered, once it ended (`quota` stays what was charged at submit)',
+  })
+  usage?: TaskUsageDto;
 
   @ApiProperty({
     description:

@@ -48,6 +48,20 @@ export class TaskStateRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /**
+   * Records a finished task's settlement, once: only a SUCCESS task not settled yet takes it (the
+   * caller's transaction then writes the refund). False when it was settled already, or is no longer SUCCESS.
+   */
+  async markSettled(manager: EntityManager, id: number, settled: Partial<TaskEntity> & { settledAt: number }): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(TaskEntity)
+      .set(settled as QueryDeepPartialEntity<TaskEntity>)
+      .where("id = :id AND status = 'SUCCESS' AND settled_at IS NULL", { id })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
   /** Writes one state change of a task (`task_events`); call it with the manager of the transaction that makes the change. */
   async recordEvent(manager: EntityManager, event: TaskEventInput): Promise<void> {
     const detail = event.detail ? event.detail.slice(0, 255) : null;

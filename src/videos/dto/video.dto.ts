@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
+import { TaskUsageDto } from '../../tasks/settlement/task-usage.dto';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { ToleratesUnknownFields } from '../../common/http/validation';
@@ -72,6 +73,9 @@ export class FlatVideoDto {
 
   @ApiPropertyOptional({ type: FlatVideoMetadataDto, description: 'when completed' })
   metadata?: FlatVideoMetadataDto;
+
+  @ApiPropertyOptional({ type: TaskUsageDto, description: 'What the task cost and what it delivered, once it ended' })
+  usage?: TaskUsageDto;
 
   @ApiPropertyOptional({ type: FlatVideoErrorDto, description: 'when failed' })
   error?: FlatVideoErrorDto;

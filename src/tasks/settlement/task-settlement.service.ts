@@ -1,0 +1,78 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LedgerService } from '../../billing/ledger.service';
+import { providerCostUsd } from '../../billing/provider-cost';
+import { settle, type Settlement } from '../../billing/settlement';
+import { Clock } from '../../common/runtime/clock';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { TransactionRunner } from '../../database/transaction-runner';
+import type { VideoFacts } from '../../media/video-facts';
+import { TaskStateRepository } from '../repositories/task-state.repository';
+import type { TaskEntity } from '../task.entity';
+import { taskUsageOf } from './task-usage-view';
+
+/**
+ * Settles a finished task on the video it delivered (billing/settlement.ts): the final charge, the
+ * refund of the difference in one ledger row naming what was asked and what was delivered, the task's
+ * `usage` and what it cost the operator, all in one transaction. Exactly once: only a SUCCESS task not
+ * settled yet takes it, and the ledger refuses a task's second refund.
+ */
+@Injectable()
+export class TaskSettlementService {
+  private readonly logger = new Logger('Settlement');
+
+  constructor(
+    private readonly transactions: TransactionRunner,
+    private readonly state: TaskStateRepository,
+    private readonly ledger: LedgerService,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** `video`: the stored video's facts; null when there is none to read (charged as asked). False when it was settled already. */
+  async settle(task: TaskEntity, video: VideoFacts | null): Promise<boolean> {
+    const settlement = settle(task.quota, task.priceBasis, video);
+    const now = this.clock.now();
+    const columns = this.columnsOf(task, settlement, now);
+    const won = await this.transactions.run(async (manager) => {
+      if (!(await this.state.markSettled(manager, task.id, columns))) return false;
+      if (settlement.refund > 0) {
+        await this.ledger.refundInTransaction(manager, {
+          userId: task.userId,
+          taskId: task.taskId,
+          model: task.model,
+          quota: settlement.refund,
+          channelId: task.channelId,
+          detail: `refund: task ${task.taskId} settled on delivery: ${settlement.detail}`,
+          apiKeyId: task.apiKeyId,
+          chargedAt: task.createdAt,
+        });
+      }
+      return true;
+    });
+    if (won) {
+      Object.assign(task, columns);
+      if (settlement.settled === 'as_asked') this.logger.log(`task ${task.taskId}: ${settlement.detail}`);
+    }
+    return won;
+  }
+
+  private columnsOf(task: TaskEntity, settlement: Settlement, now: number): Partial<TaskEntity> & { settledAt: number } {
+    const asked = task.priceBasis?.asked;
+    const shape = settlement.delivered ?? (asked ? { seconds: asked.seconds, resolution: asked.resolution, audio: asked.audio } : null);
+    const cost = providerCostUsd({
+      usage: task.providerUsage,
+      usdPerUnit: null,
+      routeCost: null,
+      shape,
+      askedSeconds: asked?.seconds ?? shape?.seconds ?? 0,
+    });
+    const usage = taskUsageOf({ ...task, finalQuota: settlement.quota }, shape, settlement.settled, this.config.quotaPerUnit);
+    return {
+      usage,
+      finalQuota: settlement.quota,
+      usageSeconds: usage.seconds,
+      providerCostMicroUsd: cost === null ? null : Math.round(cost * 1e6),
+      settledAt: now,
+    };
+  }
+}
