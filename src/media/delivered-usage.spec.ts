@@ -22,6 +22,8 @@ describe('what a delivered video is billed as', () => {
     ['1080p', 1080],
     ['4k', 2160],
     ['4K', 2160],
+    ['1280x720', 720],
+    ['720x1280', 720],
     ['*', null],
     ['hd', null],
   ])('the name %s stands for a short edge of %s', (name, edge) => {

@@ -5,11 +5,14 @@ export function deliveredSeconds(durationSeconds: number): number {
   return Math.round(durationSeconds);
 }
 
-/** The short edge a resolution name stands for: `720p`/`720P` -> 720, `4k` -> 2160; null for any other name (`*`). */
+/** The short edge a resolution name stands for: `720p`/`720P` -> 720, `4k` -> 2160, `1280x720` -> 720; null for any other name (`*`). */
 export function shortEdgeOf(name: string): number | null {
   if (/^4k$/i.test(name)) return 2160;
   const lines = /^(\d+)p$/i.exec(name);
-  return lines ? Number(lines[1]) : null;
+  if (lines) return Number(lines[1]);
+  // A frame size as a name (OpenAI-compatible models price `1280x720`): its short edge.
+  const frame = /^(\d+)x(\d+)$/i.exec(name);
+  return frame ? Math.min(Number(frame[1]), Number(frame[2])) : null;
 }
 
 /**

@@ -38,6 +38,8 @@ export interface OpenAiEmulatorServer {
   defaultScript: OpenAiStep[];
   /** The bytes of every completed video's content. */
   videoBytes: Buffer;
+  /** What every completed video's content serves from now on (a real clip of a chosen shape). */
+  serveVideo(bytes: Buffer): void;
   submits(): Promise<ParsedSubmit[]>;
   contentRequests(): RecordedRequest[];
   scriptNext(steps: OpenAiStep[]): void;
@@ -48,11 +50,12 @@ export interface OpenAiEmulatorServer {
 export async function startOpenAiEmulator(options: { apiKey?: string } = {}): Promise<OpenAiEmulatorServer> {
   const apiKey = options.apiKey ?? 'openai-test-key';
   const videoBytes = testVideoBytes();
+  const video = { bytes: videoBytes };
   const emulator = new OpenAiEmulator({
     apiKey,
     records: memoryRecords(() => Date.now()),
     now: () => Date.now(),
-    video: { bytes: videoBytes },
+    video,
     defaultScript: ['queued', 'in_progress', 'completed'],
   });
   const server = await serveEmulator(async (req) =>
@@ -71,6 +74,9 @@ export async function startOpenAiEmulator(options: { apiKey?: string } = {}): Pr
       emulator.defaultScript = steps;
     },
     videoBytes,
+    serveVideo: (bytes) => {
+      video.bytes = bytes;
+    },
     submits: () => Promise.all(server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/videos').map(parse)),
     contentRequests: () => server.requests.filter((r) => r.path.endsWith('/content')),
     scriptNext: (steps) => emulator.scriptNext(steps),
