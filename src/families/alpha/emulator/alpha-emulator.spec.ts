@@ -1,4 +1,4 @@
-import { memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
+import { type AskedVideo, memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
 import { AlphaEmulator, AlphaEmulatorRequest, alphaErrorReply, GENERATION_MS, URL_VALIDITY_MS } from './alpha-emulator';
 
 const BASE = 'http://sim.test/simulator/alpha';
@@ -176,5 +176,33 @@ describe('AlphaEmulator (scripted, as the tests run it)', () => {
       headers: { 'retry-after': '7' },
       json: { err_code: 500090, err_msg: 'broke', resp: '' },
     });
+  });
+});
+
+describe('AlphaEmulator (the video made to order)', () => {
+  it('asks the video source for the duration, quality, ratio and audio the task asked', async () => {
+    const seen: AskedVideo[] = [];
+    const emulator = new AlphaEmulator({
+      apiKey: 'key',
+      records: memoryRecords(() => Date.now()),
+      now: () => Date.now(),
+      video: {
+        madeFor: async (asked) => {
+          seen.push(asked);
+          return { bytes: Buffer.from('x') };
+        },
+      },
+      defaultScript: [1],
+    });
+    const call = (method: string, path: string, json?: unknown, query = new URLSearchParams()) =>
+      emulator.handle({ method, path, query, headers: { 'api-key': 'key' }, json }, 'http://127.0.0.1:1') as Promise<{
+        status: number;
+        json: { Resp: Record<string, any> };
+      }>;
+    const body = { model: 'v6', prompt: 'p', duration: 8, quality: '720p', aspect_ratio: '9:16', generate_audio_switch: true };
+    const id = (await call('POST', '/openapi/v2/video/text/generate', body)).json.Resp.video_id as number;
+    const url = new URL((await call('GET', `/openapi/v2/video/result/${id}`)).json.Resp.url);
+    expect(await call('GET', url.pathname, undefined, url.searchParams)).toEqual({ status: 200, video: { bytes: Buffer.from('x') } });
+    expect(seen).toEqual([{ seconds: 8, resolution: '720p', aspectRatio: '9:16', audio: true }]);
   });
 });

@@ -3,6 +3,7 @@ import { ownValue } from '../../../common/runtime/own-value';
 import { sniffImageType } from '../../../common/urls/image-type';
 import { pixelSizeOf } from '../../pixel-size';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -100,6 +101,11 @@ interface AlphaVideoData {
   finalStatus: 1 | 7 | 8;
   /** What a real provider reports for the request (the clip served is always the same). */
   size: string | null;
+  /** What the request asked of the video (absent on older records): the delivered one is made to it. */
+  duration?: number;
+  quality?: string;
+  aspectRatio?: string;
+  audio?: boolean;
   /** A test's script: the status of each result query in turn (the last repeats); absent, the status follows the clock. */
   script?: number[];
   polls?: number;
@@ -217,6 +223,10 @@ export class AlphaEmulator {
       ...(typeof body.seed === 'number' ? { seed: body.seed } : {}),
       finalStatus,
       size,
+      duration: Number(body.duration),
+      quality: body.quality as string,
+      ...(kind === 'text' && typeof body.aspect_ratio === 'string' ? { aspectRatio: body.aspect_ratio } : {}),
+      ...(typeof body.generate_audio_switch === 'boolean' ? { audio: body.generate_audio_switch } : {}),
       ...(script ? { script: [...script], polls: 0 } : {}),
     };
     const video = await records.insertOrGet<AlphaVideoData>(VIDEO, traceId || randomUUID(), data);
@@ -279,8 +289,13 @@ export class AlphaEmulator {
     const video = fresh ? await this.options.records.findBySeq<AlphaVideoData>(VIDEO, videoId) : null;
     // A scripted video's URL is handed out only with status 1; a clock-driven one may be guessed, so it is checked.
     if (!video || (!video.data.script && this.statusByClock(video) !== 1)) return { status: 403, text: 'link expired or unknown' };
-    return { status: 200, video: await deliveredVideo(this.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.video, askedOf(video.data)) };
   }
+}
+
+/** The shape a video's request asked: its duration, quality, text-to-video ratio and audio switch (what it left unsaid, undefined). */
+function askedOf(video: AlphaVideoData): AskedVideo {
+  return { seconds: video.duration, resolution: video.quality, aspectRatio: video.aspectRatio, audio: video.audio };
 }
 
 /** A provider error in its envelope, as the provider answers it (also what a test injects). */

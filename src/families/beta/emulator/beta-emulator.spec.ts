@@ -1,4 +1,4 @@
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { type AskedVideo, memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { BETA_SUBMIT_PATH } from '../beta-protocol';
 import { BetaEmulator, SIMULATED_DONE_MS, SIMULATED_PENDING_MS } from './beta-emulator';
 
@@ -115,5 +115,34 @@ describe('BetaEmulator (clock-driven, as the simulator)', () => {
     emulator.failNextSubmit({ status: 400, code: 'DataInspectionFailed', headers: { 'x-a': '1' } });
     expect(await submit('p')).toMatchObject({ status: 400, headers: { 'x-a': '1' }, json: { code: 'DataInspectionFailed' } });
     expect(emulator.createdTaskIds()).toEqual([id]);
+  });
+});
+
+describe('BetaEmulator (the video made to order)', () => {
+  it('asks the video source for the duration, resolution and ratio the task asked', async () => {
+    const seen: AskedVideo[] = [];
+    const emulator = new BetaEmulator({
+      apiKey: 'key',
+      records: memoryRecords(() => Date.now()),
+      now: () => Date.now(),
+      video: {
+        madeFor: async (asked) => {
+          seen.push(asked);
+          return { bytes: Buffer.from('x') };
+        },
+      },
+      linkKey: () => 'link-key',
+      defaultScript: ['SUCCEEDED'],
+    });
+    const call = (method: string, path: string, json?: unknown, query = new URLSearchParams()) =>
+      emulator.handle({ method, path, query, headers: { authorization: 'Bearer key', 'x-dashscope-async': 'enable' }, json }, BASE);
+    const parameters = { resolution: '720P', ratio: '9:16', duration: 8, watermark: false };
+    const created = await call('POST', BETA_SUBMIT_PATH, { model: 'beta-1.0-t2v', input: { prompt: 'p' }, parameters });
+    const id = (created as { json: { output: { task_id: string } } }).json.output.task_id;
+    const done = await call('GET', `/api/v1/tasks/${id}`);
+    const link = new URL(JSON.parse(String('raw' in done && done.raw)).output.video_url);
+    const video = await call('GET', link.pathname.slice('/simulator/beta'.length), undefined, link.searchParams);
+    expect(video).toEqual({ status: 200, video: { bytes: Buffer.from('x') } });
+    expect(seen).toEqual([{ seconds: 8, resolution: '720P', aspectRatio: '9:16' }]);
   });
 });

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ownValue } from '../../../common/runtime/own-value';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -53,6 +54,8 @@ interface EmulatedTask {
   resolution: string;
   ratio: string;
   inputVideo: boolean;
+  /** The request's `parameters` as sent (absent on older records); the fields above fill in the provider's defaults. */
+  parameters?: Record<string, unknown>;
   /** How the task ends by the clock (prompt markers), or null for a video. */
   failure: { code: string; message: string } | null;
   /** A test's script: the status of each query in turn; absent, the status follows the clock. */
@@ -184,6 +187,7 @@ export class BetaEmulator {
       resolution: typeof parameters.resolution === 'string' ? parameters.resolution : '1080P',
       ratio: typeof parameters.ratio === 'string' ? parameters.ratio : '16:9',
       inputVideo: capability === 'video-edit',
+      parameters,
       failure: prompt.includes('[simulate:moderation]')
         ? { code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content. (simulated)' }
         : prompt.includes('[simulate:fail]')
@@ -252,12 +256,23 @@ export class BetaEmulator {
     const expires = query.get('Expires') ?? '';
     const denied: EmulatorReply = { status: 403, raw: EXPIRED_LINK, type: 'application/xml' };
     if (!/^\d+$/.test(expires) || Number(expires) * 1000 < this.options.now()) return denied;
-    if (!(await this.options.records.find(TASK, id))) return denied;
+    const record = await this.options.records.find<EmulatedTask>(TASK, id);
+    if (!record) return denied;
     const expected = Buffer.from(this.sign(id, expires));
     const given = Buffer.from(query.get('Signature') ?? '');
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return denied;
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.options.video, askedOf(record.data)) };
   }
+}
+
+/** The shape a task's request asked: its parameters' duration, resolution and ratio (the protocol has no audio switch). */
+function askedOf(task: EmulatedTask): AskedVideo {
+  const { duration, resolution, ratio } = task.parameters ?? {};
+  return {
+    seconds: typeof duration === 'number' ? duration : undefined,
+    resolution: typeof resolution === 'string' ? resolution : undefined,
+    aspectRatio: typeof ratio === 'string' ? ratio : undefined,
+  };
 }
 
 function fail(status: number, code: string, message: string, headers?: Record<string, string>): EmulatorReply {

@@ -1,4 +1,10 @@
-import { deliveredVideo, type EmulatorReply, type EmulatorRequest, type VideoSource } from '../../simulator-shared/emulator-http';
+import {
+  type AskedVideo,
+  deliveredVideo,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import type { GammaProviderState } from './gamma-provider-state';
 import type { GammaTestScripts } from './gamma-test-scripts';
 
@@ -76,9 +82,10 @@ export class GammaDataPlane {
     return { status: 200, json: {} };
   }
 
-  private async video(id: string): Promise<EmulatorReply> {
-    if ((await this.state.taskStatus(decoded(id) ?? '')) !== 'succeeded') return fail(404, 'ResourceNotFound', 'no such video');
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+  private async video(segment: string): Promise<EmulatorReply> {
+    const id = decoded(segment) ?? '';
+    if ((await this.state.taskStatus(id)) !== 'succeeded') return fail(404, 'ResourceNotFound', 'no such video');
+    return { status: 200, video: await deliveredVideo(this.options.video, askedOf((await this.state.taskBody(id)) ?? {})) };
   }
 
   /** The provider's checks of a submit body. */
@@ -109,6 +116,16 @@ export class GammaDataPlane {
     if (body.ratio !== undefined && !RATIOS.includes(String(body.ratio))) return invalid('ratio is invalid');
     return null;
   }
+}
+
+/** The shape a submit body asked: its duration, resolution, ratio and generate_audio (what it left unsaid, undefined). */
+function askedOf(body: Record<string, unknown>): AskedVideo {
+  return {
+    seconds: typeof body.duration === 'number' ? body.duration : undefined,
+    resolution: typeof body.resolution === 'string' ? body.resolution : undefined,
+    aspectRatio: typeof body.ratio === 'string' ? body.ratio : undefined,
+    audio: typeof body.generate_audio === 'boolean' ? body.generate_audio : undefined,
+  };
 }
 
 /** A path segment decoded, or null when it is not valid percent-encoding. */

@@ -1,5 +1,11 @@
 import { signRequest } from '../control-plane/gamma-request-signer';
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import {
+  type AskedVideo,
+  memoryRecords,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type VideoSource,
+} from '../../simulator-shared/emulator-http';
 import { GammaEmulator, type GammaTimeline } from './gamma-emulator';
 import { H5_LIFETIME_MS, SIMULATED_ASSET_PROCESSING_MS, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './gamma-provider-state';
 
@@ -12,7 +18,7 @@ type Json = Record<string, any>;
 const json = (reply: EmulatorReply) => ('json' in reply ? (reply.json as Json) : null);
 
 /** An emulator on `timeline`; `region`, the one its signatures must name (absent: any, as the simulator). */
-function setUp(timeline: GammaTimeline, region?: string) {
+function setUp(timeline: GammaTimeline, region?: string, video: VideoSource = { file: '/sample.mp4' }) {
   const clock = { time: Date.UTC(2026, 0, 1, 12) };
   const emulator = new GammaEmulator({
     apiKey: 'data-key',
@@ -21,7 +27,7 @@ function setUp(timeline: GammaTimeline, region?: string) {
     region,
     records: memoryRecords(() => clock.time),
     now: () => clock.time,
-    video: { file: '/sample.mp4' },
+    video,
     timeline,
   });
   const data = (method: string, path: string, body?: unknown, authorization = 'Bearer data-key') =>
@@ -352,5 +358,23 @@ describe('GammaEmulator (manual, as the tests)', () => {
     expect(answered).toBe(false);
     release();
     expect((await held).status).toBe(200);
+  });
+});
+
+describe('GammaEmulator (the video made to order)', () => {
+  it('asks the video source for the duration, resolution and ratio the task asked', async () => {
+    const seen: AskedVideo[] = [];
+    const t = setUp('manual', undefined, {
+      madeFor: async (asked) => {
+        seen.push(asked);
+        return { bytes: Buffer.from('x') };
+      },
+    });
+    const id = json(await t.submit('a fox', { resolution: '480p', ratio: '9:16', duration: 12, seed: 7 }))!.id as string;
+    await t.emulator.setTask(id, { status: 'succeeded' });
+    const link = new URL((await t.query(id)).content.video_url as string);
+    const video = await t.data('GET', link.pathname.slice('/simulator/gamma'.length), undefined, '');
+    expect(video).toEqual({ status: 200, video: { bytes: Buffer.from('x') } });
+    expect(seen).toEqual([{ seconds: 12, resolution: '480p', aspectRatio: '9:16' }]);
   });
 });

@@ -171,6 +171,11 @@ export class GammaProviderState {
     return stored ? this.statusOf(stored) : null;
   }
 
+  /** A task's submit body as the provider received it, or null when it has no such task. */
+  async taskBody(id: string): Promise<Record<string, unknown> | null> {
+    return (await this.records.find<StoredTask>(TASK, id))?.data.body ?? null;
+  }
+
   /** The query answer of the protocol document; `videoBase` is where this provider serves its videos. */
   async taskView(id: string, videoBase: string): Promise<Record<string, unknown> | null> {
     const stored = await this.records.find<StoredTask>(TASK, id);

@@ -1,4 +1,4 @@
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { type AskedVideo, memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { OpenAiEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS, SORA_RULES } from './openai-emulator';
 
 /** The emulator as the embedded simulator runs it: sora rules, videos follow the clock, prompt markers, the Bearer key. */
@@ -87,5 +87,31 @@ describe('OpenAiEmulator (clock-driven, as the simulator)', () => {
     expect(await get(id)).toEqual({ status: 'archiving' });
     expect(await get(id)).toMatchObject({ status: 'failed', error: { code: 'x' } });
     expect(await get(id)).toMatchObject({ status: 'failed' });
+  });
+});
+
+describe('OpenAiEmulator (the video made to order)', () => {
+  it('asks the video source for the seconds and size the video was created with', async () => {
+    const seen: AskedVideo[] = [];
+    const emulator = new OpenAiEmulator({
+      apiKey: 'key',
+      records: memoryRecords(() => Date.now()),
+      now: () => Date.now(),
+      video: {
+        madeFor: async (asked) => {
+          seen.push(asked);
+          return { bytes: Buffer.from('x') };
+        },
+      },
+      rules: SORA_RULES,
+      defaultScript: ['completed'],
+    });
+    const call = (method: string, path: string, extra: Partial<EmulatorRequest> = {}) =>
+      emulator.handle({ method, path, query: new URLSearchParams(), headers: { authorization: 'Bearer key' }, ...extra });
+    const form = { fields: { model: 'sora-2', prompt: 'a fox', seconds: '8', size: '720x1280' }, files: [] };
+    const { id } = ((await call('POST', '/videos', { form })) as { json: { id: string } }).json;
+    expect(await call('GET', `/videos/${id}`)).toMatchObject({ json: { status: 'completed' } });
+    expect(await call('GET', `/videos/${id}/content`)).toEqual({ status: 200, video: { bytes: Buffer.from('x') } });
+    expect(seen).toEqual([{ seconds: 8, size: '720x1280' }]);
   });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -49,6 +50,8 @@ interface EmulatedVideoTask {
   model: string;
   seconds: string;
   size: string;
+  /** The create's own `seconds` and `size` (absent on older records); those above fill in the defaults. */
+  asked?: { seconds?: string; size?: string };
   /** The error code a video ends failed with by the clock (prompt markers), or null. */
   failure: string | null;
   /** A test's script: the status of each query in turn; absent, the status follows the clock. */
@@ -145,6 +148,7 @@ export class OpenAiEmulator {
       model,
       seconds,
       size,
+      asked: { seconds: fields.seconds === undefined ? undefined : seconds, size: fields.size === undefined ? undefined : size },
       failure: prompt.includes('[simulate:moderation]')
         ? 'moderation_blocked'
         : prompt.includes('[simulate:fail]')
@@ -182,7 +186,7 @@ export class OpenAiEmulator {
     if (!record) return fail(404, null, null, `Video with id '${id}' not found.`);
     if (variant !== 'video') return fail(404, null, 'variant', 'No such variant.');
     if (this.currentStep(record) !== 'completed') return fail(400, 'invalid_request', null, 'Video is not ready yet.');
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.options.video, askedOf(record.data)) };
   }
 
   private stepByClock({ data, createdAt }: SimulatorRecord<EmulatedVideoTask>): OpenAiState {
@@ -227,6 +231,12 @@ export class OpenAiEmulator {
     const elapsed = this.options.now() - createdAt;
     return Math.round(((elapsed - SIMULATED_QUEUED_MS) / (SIMULATED_DONE_MS - SIMULATED_QUEUED_MS)) * 99);
   }
+}
+
+/** The shape a video's create asked: its seconds (`"8"`) and exact frame (`size`); the protocol has no audio switch. */
+function askedOf(video: EmulatedVideoTask): AskedVideo {
+  const seconds = Number(video.asked?.seconds);
+  return { seconds: seconds > 0 ? seconds : undefined, size: video.asked?.size };
 }
 
 function fail(status: number, code: string | null, param: string | null, message: string): EmulatorReply {

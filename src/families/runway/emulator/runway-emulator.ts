@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -44,6 +45,11 @@ interface EmulatedTask {
   token: string;
   failureCode: string | null;
   cancelled: boolean;
+  /** What the request asked of the video (absent on older records): the output is made to it. */
+  duration?: number;
+  /** `<w>:<h>` pixels. */
+  ratio?: string;
+  audio?: boolean;
   /** A test's script: the status of each query in turn; absent, the status follows the clock. */
   script?: RunwayStep[];
   queries?: number;
@@ -176,6 +182,9 @@ export class RunwayEmulator {
       token: randomBytes(16).toString('hex'),
       failureCode,
       cancelled: false,
+      duration: body.duration,
+      ratio: String(body.ratio),
+      ...(typeof body.audio === 'boolean' ? { audio: body.audio } : {}),
       ...(script ? { script, queries: 0 } : {}),
     };
     const { key } = await records.insertOrGet(TASK, randomUUID(), task);
@@ -233,8 +242,13 @@ export class RunwayEmulator {
     if (!record || record.data.cancelled || token !== record.data.token) return { status: 403, text: 'Forbidden' };
     const step = this.currentStep(record.data, record.createdAt);
     if (step !== 'SUCCEEDED') return { status: 403, text: 'Forbidden' };
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.options.video, askedOf(record.data)) };
   }
+}
+
+/** The shape a task's request asked: its duration, its `ratio` (pixels) as the exact frame, and the Veo models' `audio`. */
+function askedOf(task: EmulatedTask): AskedVideo {
+  return { seconds: task.duration, size: task.ratio?.replace(':', 'x'), audio: task.audio };
 }
 
 function invalid(code: string, path: string[]): EmulatorReply {

@@ -1,4 +1,4 @@
-import { memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { type AskedVideo, memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { SIMULATED_DONE_MS, VeoEmulator } from './veo-emulator';
 import { replyJson } from '../../shared/family.spec-support';
 
@@ -67,5 +67,38 @@ describe('VeoEmulator (clock-driven, as the simulator)', () => {
     for (const parameter of ['seed', 'generateAudio', 'outputGcsUri', 'labels'])
       expect((await submit('p', { [parameter]: 1 })).status).toBe(400);
     expect((await submit('')).status).toBe(400);
+  });
+});
+
+describe('VeoEmulator (the video made to order)', () => {
+  it('asks the video source for the durationSeconds, resolution and aspectRatio the operation asked', async () => {
+    const seen: AskedVideo[] = [];
+    const emulator = new VeoEmulator({
+      apiKey: 'k',
+      records: memoryRecords(() => Date.now()),
+      now: () => Date.now(),
+      video: {
+        madeFor: async (asked) => {
+          seen.push(asked);
+          return { bytes: Buffer.from('x') };
+        },
+      },
+      defaultScript: ['done'],
+    });
+    /** A call to a path below the mount, or to a URL the emulator handed out (its mount stripped). */
+    const call = (method: string, target: string, json?: unknown) => {
+      const url = new URL(target.replace(BASE, ''), 'http://x');
+      return emulator.handle({ method, path: url.pathname, query: url.searchParams, headers: { 'x-goog-api-key': 'k' }, json }, BASE);
+    };
+    const parameters = { aspectRatio: '9:16', durationSeconds: 8, resolution: '1080p', sampleCount: 1, personGeneration: 'allow_all' };
+    const name = replyJson(await call('POST', `/v1beta/models/${MODEL}:predictLongRunning`, { instances: [{ prompt: 'p' }], parameters }))!
+      .name as string;
+    const uri = replyJson(await call('GET', `/v1beta/${name}`))!.response.generateVideoResponse.generatedSamples[0].video.uri as string;
+    const redirect = (await call('GET', uri)) as { headers: Record<string, string> };
+    expect(await call('GET', redirect.headers.Location)).toEqual({
+      status: 200,
+      video: { bytes: Buffer.from('x') },
+    });
+    expect(seen).toEqual([{ seconds: 8, resolution: '1080p', aspectRatio: '9:16' }]);
   });
 });

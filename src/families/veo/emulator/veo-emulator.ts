@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -60,6 +61,8 @@ interface EmulatedOperation {
   outcome: 'video' | 'moderation' | 'error';
   /** The signature of its file's storage link. */
   token: string;
+  /** The request's `parameters` as sent (absent on older records). */
+  parameters?: Record<string, unknown>;
   /** A test's script: the state of each query in turn; absent, the state follows the clock. */
   script?: VeoStep[];
   queries?: number;
@@ -164,6 +167,7 @@ export class VeoEmulator {
       model,
       outcome,
       token: randomBytes(16).toString('hex'),
+      parameters,
       ...(script ? { script, queries: 0 } : {}),
     };
     const id = this.options.operationId?.() ?? randomBytes(6).toString('hex');
@@ -216,8 +220,18 @@ export class VeoEmulator {
     const id = /^\/storage\/([^/]+)$/.exec(req.path)?.[1];
     const op = id && (req.method === 'GET' || req.method === 'HEAD') ? await this.withVideo(id) : null;
     if (!op || req.query.get('sig') !== op.token) return { status: 403, text: 'AccessDenied' };
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.options.video, askedOf(op)) };
   }
+}
+
+/** The shape an operation's parameters asked: durationSeconds, resolution, aspectRatio (generateAudio is Vertex-only, refused here). */
+function askedOf(op: EmulatedOperation): AskedVideo {
+  const { durationSeconds, resolution, aspectRatio } = op.parameters ?? {};
+  return {
+    seconds: typeof durationSeconds === 'number' ? durationSeconds : undefined,
+    resolution: typeof resolution === 'string' ? resolution : undefined,
+    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
+  };
 }
 
 const listed = (model: string) => ({ name: `models/${model}`, supportedGenerationMethods: ['predictLongRunning'] });
