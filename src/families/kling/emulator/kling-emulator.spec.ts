@@ -98,15 +98,8 @@ describe('KlingEmulator (clock-driven, as the simulator)', () => {
       ],
     ];
     for (const [model, task] of sent) {
-      const created = await emulator.handle(
-        request(
-          'POST',
-          `/v1/videos/${task.endpoint}`,
-          buildKlingBody(task, model, () => ''),
-        ),
-        BASE,
-      );
-      const id = body(created)!.data.task_id as string;
+      const wire = buildKlingBody(task, model, () => '');
+      const id = body(await emulator.handle(request('POST', `/v1/videos/${task.endpoint}`, wire), BASE))!.data.task_id as string;
       time += SIMULATED_DONE_MS;
       expect(await emulator.handle(request('GET', `/cdn/${id}.mp4`, undefined, ''), BASE)).toEqual({
         status: 200,
