@@ -1,4 +1,6 @@
-import { memoryRecords } from '../../simulator-shared/emulator-http';
+import { type AskedVideo, memoryRecords } from '../../simulator-shared/emulator-http';
+import { inputMapOf, mapInput } from '../../shared/input-map';
+import { FAL_MODELS } from '../fal-catalog';
 import { FalEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './fal-emulator';
 import { emulatorRequest, replyJson } from '../../shared/family.spec-support';
 
@@ -86,5 +88,31 @@ describe('FalEmulator (clock-driven, as the simulator)', () => {
     expect((await result(second)).status).toBe(200);
     expect(await cancel(second)).toMatchObject({ status: 400, json: { status: 'ALREADY_COMPLETED' } });
     expect(await cancel('00000000-0000-0000-0000-000000000000')).toMatchObject({ status: 404, json: { status: 'NOT_FOUND' } });
+  });
+
+  it('delivers a request the video its input asked: duration, resolution, aspect ratio and audio', async () => {
+    const seen: AskedVideo[] = [];
+    emulator = new FalEmulator({
+      apiKey: KEY,
+      records: memoryRecords(() => time),
+      now: () => time,
+      video: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) },
+    });
+    // As the gateway sends it through fal-veo-3-1's input_map: `duration: "6s"`, `generate_audio: false`.
+    const veo = FAL_MODELS.find((model) => model.id === 'fal-veo-3-1')!;
+    const input = mapInput(inputMapOf(veo.options!.input_map), {
+      prompt: 'a fox',
+      seconds: 6,
+      aspect_ratio: '9:16',
+      resolution: '720p',
+      audio: false,
+    });
+    const id = replyJson(await submit(input, 'fal-ai/veo3.1'))!.request_id as string;
+    time += SIMULATED_DONE_MS;
+    expect(await emulator.handle(request('GET', `/files/${id}.mp4`, undefined, ''), BASE)).toEqual({
+      status: 200,
+      video: { bytes: Buffer.from('x') },
+    });
+    expect(seen).toEqual([{ seconds: 6, resolution: '720p', aspectRatio: '9:16', audio: false }]);
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -79,6 +80,8 @@ interface EmulatedRequest {
   app: string;
   /** Seconds of video, what `x-fal-billable-units` reports. */
   seconds: number;
+  /** What the input asked of its video; absent on older records (then the simulator's generous default). */
+  asked?: AskedVideo;
   outcome: Outcome;
   output: 'video' | 'videos';
   /** A test's script: the status of each query in turn; absent, the status follows the clock. */
@@ -226,7 +229,8 @@ export class FalEmulator {
     const emulated: EmulatedRequest = {
       endpoint: endpoint.id,
       app: endpoint.app,
-      seconds: secondsOf(input.duration),
+      seconds: secondsIn(input.duration) ?? 5,
+      asked: askedOf(input),
       outcome,
       output: schema?.output ?? 'video',
       ...(script ? { script, queries: 0 } : {}),
@@ -333,7 +337,7 @@ export class FalEmulator {
     const record = await this.options.records.find<EmulatedRequest>(REQUEST, id);
     if (!record || record.data.outcome.kind !== 'video' || this.currentStep(record.data, record.createdAt) !== 'COMPLETED')
       return { status: 404, text: 'not found' };
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.options.video, record.data.asked ?? {}) };
   }
 }
 
@@ -364,10 +368,21 @@ function checkInput(schema: FalEndpointSchema, input: Record<string, unknown>): 
   return issues;
 }
 
-/** `"5"`, `"5s"` or 5 as seconds; 5 when absent or unreadable. */
-function secondsOf(duration: unknown): number {
-  const seconds = typeof duration === 'number' ? duration : Number.parseInt(String(duration ?? ''), 10);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds : 5;
+/** What an input asks of its video by the usual keys (`duration`, `resolution`, `aspect_ratio`, `generate_audio`); unsaid stays undefined. */
+function askedOf(input: Record<string, unknown>): AskedVideo {
+  const { resolution, aspect_ratio: aspectRatio, generate_audio: audio } = input;
+  return {
+    seconds: secondsIn(input.duration),
+    resolution: typeof resolution === 'string' ? resolution : undefined,
+    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
+    audio: typeof audio === 'boolean' ? audio : undefined,
+  };
+}
+
+/** `"5"`, `"5s"` or 5 as seconds; undefined when absent or unreadable. */
+function secondsIn(duration: unknown): number | undefined {
+  const seconds = typeof duration === 'number' ? duration : Number.parseFloat(String(duration ?? ''));
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 function urls(base: string, app: string, id: string) {

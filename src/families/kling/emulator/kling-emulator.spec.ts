@@ -1,5 +1,6 @@
-import { memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
+import { type AskedVideo, memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
 import { signKlingJwt } from '../kling-jwt';
+import { buildKlingBody, type KlingTaskRequest } from '../kling-protocol';
 import { KlingEmulator, SIMULATED_DONE_MS, SIMULATED_SUBMITTED_MS } from './kling-emulator';
 import { emulatorRequest } from '../../shared/family.spec-support';
 
@@ -77,5 +78,37 @@ describe('KlingEmulator (clock-driven, as the simulator)', () => {
     expect((await call(token())).status).toBe(404);
     expect(emulator.tokens).toEqual([{ iss: 'AK', exp: expect.any(Number), nbf: expect.any(Number) }]);
     expect(emulator.requests).toHaveLength(5);
+  });
+
+  it('delivers each task the video it asked: its duration, its mode as a resolution, its aspect ratio and sound', async () => {
+    const seen: AskedVideo[] = [];
+    emulator = new KlingEmulator({
+      accessKey: 'AK',
+      secretKey: 'secret',
+      records: memoryRecords(() => time),
+      now: () => time,
+      video: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) },
+    });
+    // As the gateway sends them: kling-v2-6 at 1080p (pro) with sound, kling-v2-5-turbo from an image at 720p (std).
+    const sent: Array<[string, KlingTaskRequest]> = [
+      ['kling-v2-6', { endpoint: 'text2video', prompt: 'a fox', duration: 10, mode: 'pro', aspectRatio: '9:16', extra: { sound: 'on' } }],
+      [
+        'kling-v2-5-turbo',
+        { endpoint: 'image2video', prompt: 'a fox', duration: 5, mode: 'std', image: { url: 'https://x.test/a.png' }, extra: {} },
+      ],
+    ];
+    for (const [model, task] of sent) {
+      const wire = buildKlingBody(task, model, () => '');
+      const id = body(await emulator.handle(request('POST', `/v1/videos/${task.endpoint}`, wire), BASE))!.data.task_id as string;
+      time += SIMULATED_DONE_MS;
+      expect(await emulator.handle(request('GET', `/cdn/${id}.mp4`, undefined, ''), BASE)).toEqual({
+        status: 200,
+        video: { bytes: Buffer.from('x') },
+      });
+    }
+    expect(seen).toEqual([
+      { seconds: 10, resolution: '1080p', aspectRatio: '9:16', audio: true },
+      { seconds: 5, resolution: '720p' },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -7,7 +8,7 @@ import {
   type VideoSource,
 } from '../../simulator-shared/emulator-http';
 import { klingTokenCode } from '../kling-jwt';
-import { KLING_MODELS } from '../kling-models';
+import { KLING_MODELS, KLING_RESOLUTION_OF_MODE } from '../kling-models';
 import type { KlingEndpoint, KlingTaskData } from '../kling-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
@@ -49,6 +50,8 @@ const MESSAGES: Readonly<Record<number, string>> = {
 interface EmulatedTask {
   endpoint: KlingEndpoint;
   duration: string;
+  /** What the create asked of its video; absent on older records (then the simulator's generous default). */
+  asked?: AskedVideo;
   /** `task_status_msg` of a task that ends failed (prompt markers), or null. */
   failure: string | null;
   /** A test's script: the status of each query in turn; absent, the status follows the clock. */
@@ -174,6 +177,7 @@ export class KlingEmulator {
     const task: EmulatedTask = {
       endpoint: endpoint as KlingEndpoint,
       duration,
+      asked: askedOf(body),
       failure: failed,
       ...(script ? { script, queries: 0 } : {}),
     };
@@ -225,8 +229,19 @@ export class KlingEmulator {
   private async video(id: string): Promise<EmulatorReply> {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record || this.currentStep(record.data, record.createdAt) !== 'succeed') return { status: 404, text: 'not found' };
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.options.video, record.data.asked ?? {}) };
   }
+}
+
+/** What a create body asks of its video: `duration`, `mode` (std 720p, pro 1080p), `aspect_ratio`, `sound`; unsaid stays undefined. */
+function askedOf(body: Record<string, unknown>): AskedVideo {
+  const { duration, mode, aspect_ratio: aspectRatio, sound } = body;
+  return {
+    seconds: typeof duration === 'string' && duration.trim() !== '' ? Number(duration) : undefined,
+    resolution: mode === 'std' || mode === 'pro' ? KLING_RESOLUTION_OF_MODE[mode] : undefined,
+    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
+    audio: sound === 'on' ? true : sound === 'off' ? false : undefined,
+  };
 }
 
 function keep<T>(log: T[], entry: T): void {

@@ -1,4 +1,5 @@
-import { memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { type AskedVideo, memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { buildMinimaxSubmitBody } from '../minimax-protocol';
 import { MinimaxEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './minimax-emulator';
 import { replyJson } from '../../shared/family.spec-support';
 
@@ -68,5 +69,27 @@ describe('MinimaxEmulator (clock-driven, as the simulator)', () => {
     expect(replyJson(await get('/v1/query/video_generation?task_id=1', 'wrong'))!.base_resp.status_code).toBe(1004);
     expect(await query('0')).toEqual({ task_id: '', base_resp: { status_code: 2013, status_msg: 'invalid params, task not found' } });
     expect(emulator.requests).toHaveLength(2);
+  });
+
+  it('delivers a task the video it asked: its duration and resolution', async () => {
+    const seen: AskedVideo[] = [];
+    emulator = new MinimaxEmulator({
+      apiKey: 'k',
+      records: memoryRecords(() => time),
+      now: () => time,
+      video: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) },
+    });
+    // As the gateway sends it: 10 s at 768P.
+    const wire = buildMinimaxSubmitBody(
+      { prompt: 'waves', duration: 10, resolution: '768P', metadata: {} },
+      'MiniMax-Hailuo-2.3',
+      () => '',
+    );
+    const { task_id: id } = replyJson(await emulator.handle(request('POST', '/v1/video_generation', wire), BASE))!;
+    time += SIMULATED_DONE_MS;
+    const { file_id: fileId } = await query(id);
+    const url = new URL(replyJson(await get(`/v1/files/retrieve?file_id=${fileId}`))!.file.download_url as string);
+    expect(await get(`/cdn/${fileId}/output.mp4${url.search}`, null)).toEqual({ status: 200, video: { bytes: Buffer.from('x') } });
+    expect(seen).toEqual([{ seconds: 10, resolution: '768P' }]);
   });
 });

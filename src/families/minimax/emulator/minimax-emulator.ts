@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -47,6 +48,8 @@ const LOG_LIMIT = 1_000;
 
 interface EmulatedTask {
   resolution: string;
+  /** What the create asked of its video; absent on older records (then the simulator's generous default). */
+  asked?: AskedVideo;
   /** The `base_resp` code a task ends `Fail` with (prompt markers: 1027 output moderation, 1000), or null. */
   failure: number | null;
   /** Its output's file id (MiniMax's differs from the task id). */
@@ -136,6 +139,7 @@ export class MinimaxEmulator {
     this.nextScript = null;
     const task: EmulatedTask = {
       resolution: String(resolution),
+      asked: askedOf(body),
       failure: prompt.includes('[simulate:moderation]') ? 1027 : prompt.includes('[simulate:fail]') ? 1000 : null,
       fileId: numericId(),
       signingKey: randomBytes(16).toString('hex'),
@@ -206,8 +210,17 @@ export class MinimaxEmulator {
     const given = Buffer.from(query.get('Signature') ?? '');
     if (expected.length !== given.length || !timingSafeEqual(expected, given) || Number(expires) * 1000 < this.options.now())
       return { status: 403, text: 'AccessDenied' };
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.options.video, task.asked ?? {}) };
   }
+}
+
+/** What a create body asks of its video: `duration` and `resolution` (`768P`; no aspect ratio, no audio); unsaid stays undefined. */
+function askedOf(body: Record<string, unknown>): AskedVideo {
+  const { duration, resolution } = body;
+  return {
+    seconds: typeof duration === 'number' ? duration : undefined,
+    resolution: typeof resolution === 'string' ? resolution : undefined,
+  };
 }
 
 /** MiniMax's ids are 15-digit numbers (file ids are int64 in `files/retrieve`). */

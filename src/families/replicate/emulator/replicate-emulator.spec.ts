@@ -1,4 +1,6 @@
-import { memoryRecords } from '../../simulator-shared/emulator-http';
+import { type AskedVideo, memoryRecords } from '../../simulator-shared/emulator-http';
+import { inputMapOf, mapInput } from '../../shared/input-map';
+import { REPLICATE_MODELS } from '../replicate-catalog';
 import { ReplicateEmulator, SIMULATED_DONE_MS, SIMULATED_STARTING_MS } from './replicate-emulator';
 import { emulatorRequest, replyJson } from '../../shared/family.spec-support';
 
@@ -87,5 +89,37 @@ describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
     time += SIMULATED_DONE_MS;
     expect(replyJson(await cancel(done))).toMatchObject({ status: 'succeeded' });
     expect((await cancel('nosuchprediction0000000000')).status).toBe(404);
+  });
+
+  it('delivers a prediction the video its input asked: duration, resolution, aspect ratio and audio', async () => {
+    const seen: AskedVideo[] = [];
+    emulator = new ReplicateEmulator({
+      apiToken: TOKEN,
+      records: memoryRecords(() => time),
+      now: () => time,
+      video: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) },
+    });
+    // The builtin model as the gateway sends it (its input_map has no resolution nor audio), then a model an operator adds.
+    const kling = mapInput(inputMapOf(REPLICATE_MODELS[0].options!.input_map), {
+      prompt: 'a fox',
+      seconds: 10,
+      aspect_ratio: '9:16',
+      resolution: '1080p',
+      audio: false,
+    });
+    const veo = { prompt: 'a fox', duration: 8, resolution: '720p', aspect_ratio: '16:9', generate_audio: true };
+    const sent: Array<[object, string]> = [
+      [kling, MODEL],
+      [veo, 'google/veo-3.1'],
+    ];
+    for (const [input, model] of sent) {
+      const id = replyJson(await create(input, model))!.id as string;
+      time += SIMULATED_DONE_MS;
+      expect(await file(id)).toEqual({ status: 200, video: { bytes: Buffer.from('x') } });
+    }
+    expect(seen).toEqual([
+      { seconds: 10, aspectRatio: '9:16' },
+      { seconds: 8, resolution: '720p', aspectRatio: '16:9', audio: true },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -63,6 +64,8 @@ interface EmulatedTask {
   model: string;
   endpoint: ViduEndpoint;
   duration: number;
+  /** What the create asked of its video; absent on older records (then the simulator's generous default). */
+  asked?: AskedVideo;
   credits: number;
   /** `err_code` of a task that ends failed (prompt markers), or null. */
   failure: string | null;
@@ -166,6 +169,7 @@ export class ViduEmulator {
       model: body.model as string,
       endpoint: endpoint as ViduEndpoint,
       duration,
+      asked: askedOf(body),
       // The emulator's own tariff: 1 credit a second at 540p and 720p, 2 at 1080p.
       credits: duration * (body.resolution === '1080p' ? 2 : 1),
       failure: prompt.includes('[simulate:moderation]')
@@ -255,7 +259,7 @@ export class ViduEmulator {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record || this.currentStep(record.data, record.createdAt) !== 'success') return { status: 404, text: 'not found' };
     if (kind === 'jpg') return { status: 404, text: 'no cover in the simulator' };
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.options.video, record.data.asked ?? {}) };
   }
 }
 
@@ -277,6 +281,17 @@ function checkCreate(endpoint: ViduEndpoint, body: Record<string, unknown>): str
   if (body.audio !== undefined && (!model.audio || typeof body.audio !== 'boolean')) return 'FieldUnwanted';
   if (body.bgm !== undefined && (model.audio || typeof body.bgm !== 'boolean')) return 'FieldUnwanted';
   return null;
+}
+
+/** What a create body asks of its video: `duration`, `resolution`, `aspect_ratio`, and `audio` (q3) or `bgm`; unsaid stays undefined. */
+function askedOf(body: Record<string, unknown>): AskedVideo {
+  const { duration, resolution, aspect_ratio: aspectRatio, audio, bgm } = body;
+  return {
+    seconds: typeof duration === 'number' ? duration : undefined,
+    resolution: typeof resolution === 'string' ? resolution : undefined,
+    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
+    audio: typeof audio === 'boolean' ? audio : typeof bgm === 'boolean' ? bgm : undefined,
+  };
 }
 
 function keep<T>(log: T[], entry: T): void {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -39,6 +40,8 @@ const SERVED: Readonly<Record<string, Readonly<Record<string, number>>>> = {
 interface EmulatedRequest {
   model: string;
   duration: number;
+  /** What the create asked of its video; absent on older records (then the simulator's generous default). */
+  asked?: AskedVideo;
   /** `usage.cost_in_usd_ticks` once it is done. */
   ticks: number;
   /** Where the request ends by the clock (prompt markers), or null for a video. */
@@ -152,6 +155,7 @@ export class XaiEmulator {
     const request: EmulatedRequest = {
       model,
       duration,
+      asked: askedOf(body),
       ticks: Math.round(SERVED[model][resolution] * duration * USD_TICKS_PER_USD),
       end: prompt.includes('[simulate:moderation]')
         ? 'moderated'
@@ -225,7 +229,7 @@ export class XaiEmulator {
   private async video(id: string): Promise<EmulatorReply> {
     const record = await this.options.records.find<EmulatedRequest>(TASK, id);
     if (!record || this.currentStep(record.data, record.createdAt) !== 'done') return { status: 404, text: 'not found' };
-    return { status: 200, video: await deliveredVideo(this.options.video, {}) };
+    return { status: 200, video: await deliveredVideo(this.options.video, record.data.asked ?? {}) };
   }
 }
 
@@ -256,6 +260,17 @@ function checkCreate(body: Record<string, unknown>): EmulatorReply | null {
   if (body.generate_audio !== undefined && typeof body.generate_audio !== 'boolean')
     return invalid('generate_audio must be a boolean (simulated)');
   return null;
+}
+
+/** What a create body asks of its video: `duration`, `resolution`, `aspect_ratio`, `generate_audio`; unsaid stays undefined. */
+function askedOf(body: Record<string, unknown>): AskedVideo {
+  const { duration, resolution, aspect_ratio: aspectRatio, generate_audio: audio } = body;
+  return {
+    seconds: typeof duration === 'number' ? duration : undefined,
+    resolution: typeof resolution === 'string' ? resolution : undefined,
+    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
+    audio: typeof audio === 'boolean' ? audio : undefined,
+  };
 }
 
 function invalid(error: string): EmulatorReply {
