@@ -101,6 +101,8 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
         finish_time: expect.any(Number),
         updated_at: expect.any(Number),
         progress: '100%',
+        // What it was charged for: the test provider's bytes are no video, so as asked.
+        usage: { seconds: 5, resolution: '720p', audio: false, quota: 5000, usd: 0.5, settled: 'as_asked' },
         data: {
           request_id: expect.any(String),
           output: {
@@ -283,7 +285,9 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
     it('/content re-queries the provider for a fresh signed link once the stored one expired', async () => {
       fake.scriptNext(['SUCCEEDED']);
       const { body } = await submit({ model: 'beta-1.0-t2v', prompt: 'expiring link' });
-      await pollRound();
+      // The provider is done; its video is not archived yet, so /content serves it from the provider.
+      gw.clock.advance(10_000);
+      await gw.syncTasksOnly();
       const [{ result_url: stored }] = await queryDatabase<{ result_url: string }>(
         gw.database,
         `SELECT result_url FROM tasks WHERE task_id = '${body.id}'`,

@@ -64,11 +64,16 @@ describe('webhooks across a kill -9', () => {
         resolution: '720P',
       });
 
+      // Completed for its customer: done at the provider, its video stored and settled.
       await until(
-        'the task to end',
+        'the task to complete',
         async () =>
-          (await queryDatabase<{ status: string }>(database, `SELECT status FROM tasks WHERE task_id = '${task.id}'`))[0]?.status ===
-          'SUCCESS',
+          (
+            await queryDatabase<{ status: string; settled_at: unknown }>(
+              database,
+              `SELECT status, settled_at FROM tasks WHERE task_id = '${task.id}'`,
+            )
+          )[0]?.settled_at != null,
       );
       await first.crash();
       started.splice(started.indexOf(first), 1);

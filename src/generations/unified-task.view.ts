@@ -3,6 +3,7 @@ import { isShowableLink } from '../common/urls/url-guard';
 import type { ContentLinks } from '../storage/signed-links.service';
 import { capStoredResponse } from '../upstream/provider-text';
 import type { TaskEntity } from '../tasks/task.entity';
+import { asCustomerSees } from '../tasks/settlement/as-customer-sees';
 import { usageForAnswer } from '../tasks/settlement/task-usage-view';
 import type { TaskUsage } from '../tasks/task-usage';
 import type { UnifiedTask, UnifiedTaskResponse } from './dto/unified-task.dto';
@@ -40,7 +41,8 @@ export function shownUpstreamResponse(value: unknown): Record<string, unknown> {
 export type UnifiedAudience = 'customer' | 'operator';
 
 /** Any platform's task in the unified form; fail_reason and result_url only in their terminal state. */
-export function toUnifiedTask(task: TaskEntity, links: ContentLinks, audience: UnifiedAudience = 'customer'): UnifiedTask {
+export function toUnifiedTask(ended: TaskEntity, links: ContentLinks, audience: UnifiedAudience = 'customer'): UnifiedTask {
+  const task = asCustomerSees(ended);
   const operator = audience === 'operator';
   const shown = shownUpstreamResponse(task.upstreamResponse);
   return {

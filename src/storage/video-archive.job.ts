@@ -12,7 +12,6 @@ import { TaskReadRepository } from '../tasks/repositories/task-read.repository';
 import { ProviderVideoError, ProviderVideoSource } from './provider-video-source.service';
 import { ThumbnailMaker } from './thumbnail-maker';
 import { DeliveredVideoSettlement } from './delivered-video-settlement';
-import { OutputExpiry } from './output-expiry';
 import { outputExpired, type VideoArchiveEntity } from './video-archive.entity';
 import { VideoArchiveRepository } from './video-archive.repository';
 import { VideoBytesCheck, VideoBytesError, VideoTooLargeError } from './video-bytes';
@@ -53,13 +52,13 @@ export interface ArchiveClaim {
  * makes a poster frame; then records `archived`. A failure is retried with back-off while the
  * provider still has the video; once it has not, or the video is larger than VIDEO_MAX_BYTES, the
  * task stays SUCCESS with archive `failed` (and its content keeps coming from the provider).
- * Short-lived outputs (an adapter's `outputExpiresAfterMs`) go first: a task's end wakes the job,
- * its claim takes them before other work, and a try that fails past their expiry is the last.
- * Once stored (or once it cannot be), the task is settled on what was delivered (DeliveredVideoSettlement).
- * Why 14 constructor dependencies: a leased job (runner, instance id, config, clock, the task-end hook that wakes it)
- * over one archive's steps (its claim, the task, the provider's or store's copy, the object key, the thumbnail, a
- * short-lived output's expiry, the expired-output transition, the settlement), each used once in the copy; a split
- * would pass them on.
+ * A task's end wakes the job; short-lived outputs (an adapter's `outputExpiresAfterMs`) go first in
+ * its claim, and a try that fails past their expiry is the last.
+ * Once stored (or once it cannot be), the task is settled on what was delivered (DeliveredVideoSettlement):
+ * only then is it completed for its customer (the answers' status, `video.completed`).
+ * Why 13 constructor dependencies: a leased job (runner, instance id, config, clock, the task-end hook that wakes it)
+ * over one archive's steps (its claim, the task, the provider's or store's copy, the object key, the thumbnail, the
+ * expired-output transition, the settlement), each used once in the copy; a split would pass them on.
  */
 @Injectable()
 export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
@@ -81,7 +80,6 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     private readonly provider: ProviderVideoSource,
     private readonly keys: VideoObjectKeys,
     private readonly thumbnails: ThumbnailMaker,
-    private readonly outputs: OutputExpiry,
     private readonly clock: Clock,
     private readonly transitions: TaskTransitionsService,
     private readonly settlement: DeliveredVideoSettlement,
@@ -89,9 +87,11 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     taskEnds: TaskEndHooks,
   ) {
     this.loop = runner.register(this);
-    // A short-lived output is copied as soon as its task ends, not at the next tick.
+    // With a store, a task completes for its customer once its video is stored and settled here.
+    if (store) taskEnds.settleAfterStoring();
+    // So a video is copied as soon as its task ends, not at the next tick (short-lived outputs first, see claim).
     taskEnds.onEnd((task) => {
-      if (task.status === 'SUCCESS' && this.outputs.lifetimeMs(task.platform) !== null) this.wake();
+      if (task.status === 'SUCCESS' && task.settledAt === null) this.wake();
     });
   }
 

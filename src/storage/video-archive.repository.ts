@@ -39,7 +39,7 @@ export class VideoArchiveRepository {
   ) {
     // Due for the archiving job in the transaction that finishes the task, with when its provider's link dies.
     ends.recordWithEnd((manager, end) =>
-      end.status === 'SUCCESS'
+      end.status === 'SUCCESS' && end.step !== 'settled'
         ? this.recordDue(manager, end.task.id, end.at, this.outputs.expiresAt(end.task.platform, end.task.finishTime ?? end.at))
         : Promise.resolve(),
     );

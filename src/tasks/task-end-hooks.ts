@@ -9,7 +9,16 @@ export interface TaskEnd {
   at: number;
   /** A FAILURE that replaces the task's SUCCESS (its video never came): that end's rows may exist already. */
   afterSuccess?: boolean;
+  /**
+   * Of a SUCCESS: `provider` when the provider is done but the video is still to be stored and
+   * settled; `settled` when that settlement follows; `done` when both happen at once (no video store).
+   * The customer's completion (and its events) is `settled` or `done`.
+   */
+  step?: 'provider' | 'settled' | 'done';
 }
+
+/** Whether an end is the customer's: a failure, or a SUCCESS once settled. */
+export const endsForCustomer = (end: TaskEnd): boolean => end.status === 'FAILURE' || end.step !== 'provider';
 
 /** Writes a module's own row for an end, inside the transaction of the terminal move (so it commits with it or not at all). */
 export type TaskEndRecorder = (manager: EntityManager, end: TaskEnd) => Promise<void>;
@@ -26,6 +35,16 @@ export type TaskEndListener = (task: TaskEntity) => void;
 export class TaskEndHooks {
   private readonly recorders: TaskEndRecorder[] = [];
   private readonly listeners: TaskEndListener[] = [];
+  private storedBeforeSettling = false;
+
+  /** A video store is kept (the storage module says so): a SUCCESS is settled once its video is stored, not when the provider is done. */
+  settleAfterStoring(): void {
+    this.storedBeforeSettling = true;
+  }
+
+  get settlesAfterStoring(): boolean {
+    return this.storedBeforeSettling;
+  }
 
   recordWithEnd(recorder: TaskEndRecorder): void {
     this.recorders.push(recorder);

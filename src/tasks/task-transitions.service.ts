@@ -11,6 +11,7 @@ import { attemptUsageOf } from './attempt-usage';
 import { TaskEntity } from './task.entity';
 import { TaskStateRepository } from './repositories/task-state.repository';
 import { TaskEndHooks } from './task-end-hooks';
+import { TaskSettlementService } from './settlement/task-settlement.service';
 import { canMove, TaskStatus } from './task-status';
 
 export interface PollPlan {
@@ -38,6 +39,7 @@ export class TaskTransitionsService {
     private readonly clock: Clock,
     private readonly metrics: TaskMetrics,
     private readonly ends: TaskEndHooks,
+    private readonly settlement: TaskSettlementService,
   ) {}
 
   /**
@@ -72,6 +74,8 @@ export class TaskTransitionsService {
       // What the provider says it made, else the size the task asked for.
       changes.outputSize = outcome.outputSize ?? task.outputSize ?? null;
       changes.nextPollAt = null;
+      // No store to read the video from: settled as asked with this move, so it completes for its customer now.
+      if (!this.ends.settlesAfterStoring) Object.assign(changes, this.settlement.asAskedAtEnd({ ...task, ...changes }, now));
     }
     // Staying in the same state (or a backwards report) only updates progress and the raw body.
     const status = canMove(task.status, target) ? target : task.status;
@@ -182,6 +186,7 @@ export class TaskTransitionsService {
           status: changes.status,
           at: changes.updatedAt ?? this.clock.now(),
           ...(afterSuccess ? { afterSuccess } : {}),
+          ...(changes.status === 'SUCCESS' ? { step: changes.settledAt != null ? ('done' as const) : ('provider' as const) } : {}),
         });
       }
     }

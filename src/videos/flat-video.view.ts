@@ -2,6 +2,7 @@ import { toUnixSeconds } from '../common/runtime/clock';
 import type { ContentLinks } from '../storage/signed-links.service';
 import type { TaskEntity } from '../tasks/task.entity';
 import { toSubmittedTask } from '../tasks/submitted-task.view';
+import { asCustomerSees } from '../tasks/settlement/as-customer-sees';
 import { usageForAnswer } from '../tasks/settlement/task-usage-view';
 import { FAILURE, failureCode } from '../upstream/failure-reason';
 import type { FlatVideoDto, SubmittedVideoDto } from './dto/video.dto';
@@ -17,7 +18,8 @@ function requestedSeconds(task: TaskEntity): string | undefined {
 }
 
 /** The flat form of any task, whatever its platform: built from the shared task record and the gateway's signed link. */
-export function toFlatVideo(task: TaskEntity, links: ContentLinks): FlatVideoDto {
+export function toFlatVideo(ended: TaskEntity, links: ContentLinks): FlatVideoDto {
+  const task = asCustomerSees(ended);
   // expires_at as OpenAI's video object: when the downloadable asset (here: the signed link) expires; null until there is one.
   const video: FlatVideoDto = { ...toSubmittedVideo(task), expires_at: null };
   const seconds = requestedSeconds(task);

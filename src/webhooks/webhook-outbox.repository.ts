@@ -4,7 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import { changedRows } from '../database/lean-writes';
 import { TransactionRunner } from '../database/transaction-runner';
 import { claimLease } from '../jobs/lease-claim';
-import { TaskEndHooks } from '../tasks/task-end-hooks';
+import { endsForCustomer, TaskEndHooks } from '../tasks/task-end-hooks';
 import type { RetentionHold } from '../tasks/repositories/task-sweep.repository';
 import { WebhookOutboxEntity } from './webhook-outbox.entity';
 
@@ -23,6 +23,8 @@ export class WebhookOutboxRepository {
     ends: TaskEndHooks,
   ) {
     ends.recordWithEnd(async (manager, end) => {
+      // A provider's done whose video is still to be stored and settled is no completion yet: its settlement publishes it.
+      if (!endsForCustomer(end)) return;
       // A failure replacing a SUCCESS not yet published: its one entry now publishes the failure.
       if (end.afterSuccess) await manager.delete(WebhookOutboxEntity, { taskRowId: end.task.id });
       await this.recordEnd(manager, end.task.id, end.at);

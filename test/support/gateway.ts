@@ -15,6 +15,7 @@ import { GatewayExpressAdapter } from '../../src/http/gateway-express-adapter';
 import { DemoCredentials, SimulatorSeeder } from '../../src/simulator/simulator-seeder.service';
 import { AdminTokenService } from '../../src/auth/admin-token.service';
 import { TaskSyncService } from '../../src/tasks/task-sync.service';
+import { VideoArchiveJob } from '../../src/storage/video-archive.job';
 import { DatabaseKind, FreshDatabase, freshDatabase } from './test-databases';
 import { TestClock } from './test-clock';
 
@@ -46,8 +47,10 @@ export interface TestGateway {
   balance(userId: number): Promise<{ quota: number; used_quota: number }>;
   /** The one-time secrets this start made (main.ts prints them in the start-up banner). */
   credentials: { adminToken: string | null; demo: DemoCredentials | null };
-  /** One task-sync round, as the scheduler would run it. */
+  /** One task-sync round, as the scheduler would run it, then one archive round (a finished task completes once stored and settled). */
   sync(): Promise<number>;
+  /** One task-sync round alone: a task the provider finished stays in progress for its customer, its video not stored yet. */
+  syncTasksOnly(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -136,7 +139,13 @@ export async function startGateway(
       const res = await admin.get(`/api/admin/users/${userId}`).expect(200);
       return { quota: res.body.quota, used_quota: res.body.used_quota };
     },
-    sync: () => app.get(TaskSyncService).syncDueTasks(),
+    async sync() {
+      const synced = await app.get(TaskSyncService).syncDueTasks();
+      // A task the provider finished completes for its customer once its video is stored and settled.
+      await app.get(VideoArchiveJob).archiveDueVideos();
+      return synced;
+    },
+    syncTasksOnly: () => app.get(TaskSyncService).syncDueTasks(),
     async close() {
       await app.close();
       if (!existing) await database.drop();

@@ -3,6 +3,7 @@ import { toUnixSeconds } from '../../common/runtime/clock';
 import { type ArchiveSummary, NO_ARCHIVE } from '../../storage/video-archive.entity';
 import { VideoArchiveRepository } from '../../storage/video-archive.repository';
 import type { TaskEntity } from '../../tasks/task.entity';
+import { asCustomerSees } from '../../tasks/settlement/as-customer-sees';
 import type { TaskSort } from '../../tasks/task-list-query';
 import { TaskQueries } from '../../tasks/task-queries.service';
 import { promptExcerpt } from '../dto/task-list-query.dto';
@@ -10,7 +11,9 @@ import { TaskStatus, toFlatStatus } from '../../tasks/task-status';
 import type { FlatStatusFilter } from './customer-query.dto';
 
 /** What a customer sees of a task: states as in the flat API, never channels or upstream ids. */
-export const toCustomerTaskView = (task: TaskEntity, archive: ArchiveSummary) => ({
+export const toCustomerTaskView = (ended: TaskEntity, archive: ArchiveSummary) => customerTaskView(asCustomerSees(ended), archive);
+
+const customerTaskView = (task: TaskEntity, archive: ArchiveSummary) => ({
   task_id: task.taskId,
   model: task.model,
   action: task.action,

@@ -24,6 +24,7 @@ import { TaskProviderRetries1765100000100 } from './1765100000100-task-provider-
 import { TaskRouteRequest1765200000100 } from './1765200000100-task-route-request';
 import { TaskProviderUsage1765300000100 } from './1765300000100-task-provider-usage';
 import { DeliveredBilling1765400000100 } from './1765400000100-delivered-billing';
+import { SettledBefore1765400000200 } from './1765400000200-settled-before';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   TaskRouteRequest1765200000100,
   TaskProviderUsage1765300000100,
   DeliveredBilling1765400000100,
+  SettledBefore1765400000200,
 ];

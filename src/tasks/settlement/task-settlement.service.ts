@@ -7,14 +7,16 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { TransactionRunner } from '../../database/transaction-runner';
 import type { VideoFacts } from '../../media/video-facts';
 import { TaskStateRepository } from '../repositories/task-state.repository';
+import { TaskEndHooks } from '../task-end-hooks';
 import type { TaskEntity } from '../task.entity';
 import { taskUsageOf } from './task-usage-view';
 
 /**
  * Settles a finished task on the video it delivered (billing/settlement.ts): the final charge, the
  * refund of the difference in one ledger row naming what was asked and what was delivered, the task's
- * `usage` and what it cost the operator, all in one transaction. Exactly once: only a SUCCESS task not
- * settled yet takes it, and the ledger refuses a task's second refund.
+ * `usage` and what it cost the operator, all in one transaction, with the task's end as its customer
+ * sees it (its `video.completed`). Exactly once: only a SUCCESS task not settled yet takes it, and the
+ * ledger refuses a task's second refund.
  */
 @Injectable()
 export class TaskSettlementService {
@@ -26,6 +28,7 @@ export class TaskSettlementService {
     private readonly ledger: LedgerService,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly ends: TaskEndHooks,
   ) {}
 
   /** `video`: the stored video's facts; null when there is none to read (charged as asked). False when it was settled already. */
@@ -47,13 +50,20 @@ export class TaskSettlementService {
           chargedAt: task.createdAt,
         });
       }
+      await this.ends.record(manager, { task: { ...task, ...columns }, status: 'SUCCESS', at: now, step: 'settled' });
       return true;
     });
     if (won) {
       Object.assign(task, columns);
       if (settlement.settled === 'as_asked') this.logger.log(`task ${task.taskId}: ${settlement.detail}`);
+      this.ends.ended(task);
     }
     return won;
+  }
+
+  /** The columns of a task settled as asked the moment its provider is done (no video store to read it from): written with that move. */
+  asAskedAtEnd(task: TaskEntity, now: number): Partial<TaskEntity> & { settledAt: number } {
+    return this.columnsOf(task, settle(task.quota, task.priceBasis, null), now);
   }
 
   private columnsOf(task: TaskEntity, settlement: Settlement, now: number): Partial<TaskEntity> & { settledAt: number } {
