@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { shapedSampleVideo } from '../src/families/simulator-shared/shaped-sample';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
+import { TaskSyncService } from '../src/tasks/task-sync.service';
+import { WebhookDeliveryService } from '../src/webhooks/webhook-delivery.service';
 import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeEachDatabase } from './support/test-databases';
+import { eventsFor, startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 
 /** An OpenAI-compatible model names its resolutions as frame sizes. */
 const PER_SECOND = { '854x480': 500, '1280x720': 1_000 };
@@ -17,6 +20,7 @@ describeEachDatabase('settlement on the delivered video', (kind) => {
   let gw: TestGateway;
   let fake: OpenAiEmulatorServer;
   let customer: { userId: number; key: string };
+  let receiver: WebhookReceiver;
   const taskIds: string[] = [];
   const clip = async (seconds: number, width: number, height: number) =>
     readFileSync(await shapedSampleVideo({ seconds, width, height, audio: false }));
@@ -45,10 +49,13 @@ describeEachDatabase('settlement on the delivered video', (kind) => {
       models: ['studio-clip'],
     });
     customer = await gw.createCustomer({ quota: 1_000_000 });
+    receiver = await startWebhookReceiver();
+    await gw.http.post('/v1/webhooks').set('Authorization', `Bearer ${customer.key}`).send({ url: receiver.url }).expect(201);
   }, 120_000);
   afterAll(async () => {
     await gw?.close();
     await fake?.close();
+    await receiver?.stop();
   });
 
   /** Submits, lets the provider finish, archives: the task as the customer then sees it on both surfaces, and its ledger. */
@@ -115,6 +122,35 @@ describeEachDatabase('settlement on the delivered video', (kind) => {
     const longer = await delivered({ model: 'studio-clip', prompt: 'a cove', seconds: '2', size: '1280x720' }, await clip(5, 1280, 720));
     expect(longer.flat.usage).toMatchObject({ seconds: 5, quota: 2_000, settled: 'delivered' });
     expect(longer.paid).toBe(2_000);
+  });
+
+  it('completes only once stored and settled: in progress until then, and video.completed carries the final usage', async () => {
+    fake.serveVideo(await clip(2, 1280, 720));
+    const as = (path: string) => gw.http.get(path).set('Authorization', `Bearer ${customer.key}`).expect(200);
+    const submitted = await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'studio-clip', prompt: 'a quay', seconds: '4', size: '1280x720' })
+      .expect(200);
+    const id = submitted.body.id as string;
+    taskIds.push(id);
+    for (let round = 0; round < 3; round++) {
+      gw.clock.advance(6_000);
+      await gw.app.get(TaskSyncService).syncDueTasks();
+    }
+    // The provider is done; the video is not stored yet: no completion, no charge settled, no event.
+    expect((await as(`/v1/videos/${id}`)).body).toMatchObject({ status: 'in_progress', progress: 99 });
+    expect((await as(`/v1/videos/${id}`)).body.usage).toBeUndefined();
+    expect((await as(`/v1/video/generations/${id}`)).body.data).toMatchObject({ status: 'IN_PROGRESS', progress: '99%', result_url: '' });
+    await gw.app.get(WebhookDeliveryService).deliverDueWebhooks();
+    expect(eventsFor(receiver, id)).toEqual([]);
+
+    await gw.app.get(VideoArchiveJob).archiveDueVideos();
+    const done = (await as(`/v1/videos/${id}`)).body;
+    expect(done).toMatchObject({ status: 'completed', progress: 100, usage: { seconds: 2, quota: 2_000, settled: 'delivered' } });
+    await gw.app.get(WebhookDeliveryService).deliverDueWebhooks();
+    const [event] = eventsFor(receiver, id);
+    expect(event.json).toMatchObject({ type: 'video.completed', data: { id, status: 'completed', usage: done.usage } });
   });
 
   it('bytes that are no video: charged as asked, and it says so', async () => {
