@@ -193,6 +193,8 @@ describe('README walk-through on a fresh clone', () => {
     expect(videos).toHaveLength(9); // video.mp4, seven by task id, again.mp4 after the restart
     for (const name of videos) expect(isPlayableMp4(readFileSync(join(work, name)))).toBe(true);
     expect(all).toContain('f   t   y   p');
+    // Each answer says what its task cost, settled on the stored video: the simulator delivers what was asked.
+    expect(polled).toMatch(/^\{"seconds":\d+,"resolution":"\w+","audio":(true|false),"quota":\d+,"usd":[\d.]+,"settled":"delivered"\}$/m);
 
     // Verification: the liveness pass came back to the business, the asset became active.
     expect(all).toMatch(/^https:\/\/example\.com\/verified\?providerToken=\S+resultCode=10000/m);
@@ -209,6 +211,8 @@ describe('README walk-through on a fresh clone', () => {
     const customerLogs = JSON.parse(readFileSync(join(work, 'logs-after.json'), 'utf8'));
     const types = (customerLogs.data as Array<{ type: string }>).map((row) => row.type);
     expect(types.filter((t) => t === 'consume')).toHaveLength(8);
+    // Settled at what they were charged: no task delivered less than it asked.
+    expect(types).not.toContain('refund');
     expect(types).not.toContain('hold');
     expect(types).not.toContain('release');
 
