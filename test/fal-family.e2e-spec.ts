@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { FalEmulatorServer, startFalEmulator } from './support/fal-emulator';
 import { describeFamily } from './support/family-suite';
@@ -219,7 +219,8 @@ describeOnSqlite('fal family: the embedded simulator', (kind) => {
     expect(await ended(created.id ?? created.data?.task_id)).toMatchObject({ status: 'SUCCESS' });
     const id = created.id ?? created.data?.task_id;
     const content = await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', auth).buffer(true).parse(binaryBody).expect(200);
-    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    // The simulator's video, made to what was asked (so settled at what was charged).
+    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
     const charged = await gw.balance(userId);
     expect(charged).toEqual({ quota: QUOTA - 6 * PRICE.hailuo, used_quota: 6 * PRICE.hailuo });
     const moderated = (await submit({ model: 'fal-hailuo-02-standard', prompt: 'x [simulate:moderation]' }).expect(200)).body;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { describeFamily } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
@@ -180,7 +180,8 @@ describeOnSqlite('replicate family: the embedded simulator', (kind) => {
       .buffer(true)
       .parse(binaryBody)
       .expect(200);
-    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    // The simulator's video, made to what was asked (so settled at what was charged).
+    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
     const charged = await gw.balance(userId);
     expect(charged).toEqual({ quota: QUOTA - 5 * PRICE, used_quota: 5 * PRICE });
     const failed = (await submit({ model: MODEL, prompt: 'x [simulate:fail]' }).expect(200)).body;

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { describeFamily } from './support/family-suite';
@@ -281,7 +279,8 @@ describeOnSqlite('runway family: the embedded simulator', (kind) => {
     }
     expect(data.status).toBe('SUCCESS');
     const content = await gw.http.get(`/v1/videos/${id}/content`).set('Authorization', auth).buffer(true).parse(binaryBody).expect(200);
-    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    // The simulator's video, made to what was asked (so settled at what was charged).
+    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
     const charged = await gw.balance(userId);
     expect(charged).toEqual({ quota: QUOTA - 5 * PRICE['gen4.5'], used_quota: 5 * PRICE['gen4.5'] });
     await gw.http.post('/v1/videos').set('Authorization', auth).send({ model: 'gen4.5', prompt: 'x [simulate:reject]' }).expect(400);

@@ -106,7 +106,7 @@ describeEachDatabase('secrets at rest', (kind) => {
       .send({ model: 'alpha/v5', prompt: 'a lighthouse' })
       .expect(200);
     gateway.clock.advance(4000);
-    await gateway.sync();
+    await gateway.syncTasksOnly();
     expect(await gateway.app.get(VideoArchiveJob).archiveDueVideos()).toBeGreaterThanOrEqual(1);
     const done = await gateway.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${key}`).expect(200);
     expect(done.body.status).toBe('completed');

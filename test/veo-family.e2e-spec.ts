@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { reactivateModels } from './support/catalog-models';
 import { googleError, startVeoEmulator, VeoEmulatorServer } from './support/veo-emulator';
@@ -311,7 +311,8 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
       .buffer(true)
       .parse(binaryBody)
       .expect(200);
-    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    // The simulator's video, made to what was asked (so settled at what was charged).
+    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
     expect((await as(gw.http.get(`/v1/videos/${filtered.body.id}`)).expect(200)).body).toMatchObject({
       status: 'failed',
       error: { code: 'content_moderation_failed' },

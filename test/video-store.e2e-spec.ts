@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { ProviderVideoSource } from '../src/storage/provider-video-source.service';
+import { SignedLinksService } from '../src/storage/signed-links.service';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { alphaChannelBody, binaryBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
@@ -58,7 +59,7 @@ for (const storeKind of ['file', 's3'] as const) {
         )
       )[0];
 
-    /** A completed family A task (not archived yet). */
+    /** A family A task its provider finished, not archived yet (so still in progress for its customer, at 99%). */
     async function completedTask(owner = key): Promise<string> {
       fake.scriptNext(finishAfter(0));
       const submitted = await gw.http
@@ -67,9 +68,9 @@ for (const storeKind of ['file', 's3'] as const) {
         .send({ model: 'alpha/v5', prompt: 'a lighthouse' })
         .expect(200);
       gw.clock.advance(4000);
-      await gw.sync();
+      await gw.syncTasksOnly();
       const done = await gw.http.get(`/v1/videos/${submitted.body.id}`).set('Authorization', `Bearer ${owner}`).expect(200);
-      expect(done.body.status).toBe('completed');
+      expect(done.body).toMatchObject({ status: 'in_progress', progress: 99 });
       return submitted.body.id;
     }
 
@@ -143,7 +144,7 @@ for (const storeKind of ['file', 's3'] as const) {
       await gw.admin.get(`/api/admin/tasks/${broken}/thumbnail`).expect(404);
     });
 
-    it('answers the thumbnail right after the task reads completed, before archiving has made the stored one', async () => {
+    it('answers the thumbnail right after its provider is done, before archiving has made the stored one', async () => {
       const id = await completedTask();
       expect((await archiveState(id)).archive_status).not.toBe('archived');
       const thumb = await get(`/v1/videos/${id}/content?variant=thumbnail`).expect(200);
@@ -158,6 +159,10 @@ for (const storeKind of ['file', 's3'] as const) {
 
     it('hands out signed links that play without a key and are 403 when altered or expired; another account gets 404', async () => {
       const id = await completedTask();
+      // Before the archive the task is not completed (no link in its answers), but a link made now plays: from the provider.
+      const early = gw.app.get(SignedLinksService).contentUrl({ taskId: id }).slice(gw.url.length);
+      expect(Buffer.compare((await gw.http.get(early).buffer(true).parse(binaryBody).expect(200)).body, SAMPLE)).toBe(0);
+      await archive();
       const flat = (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
       const unified = (await gw.http.get(`/v1/video/generations/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
       for (const link of [flat.metadata.url, unified.data.result_url]) {
@@ -174,9 +179,6 @@ for (const storeKind of ['file', 's3'] as const) {
       expect(JSON.stringify({ ...unified.data, data: undefined })).not.toContain(fake.url);
 
       const path = flat.metadata.url.slice(gw.url.length);
-      // Before the archive: served from the provider.
-      expect(Buffer.compare((await gw.http.get(path).buffer(true).parse(binaryBody).expect(200)).body, SAMPLE)).toBe(0);
-      await archive();
       const played = await gw.http.get(path).buffer(true).parse(binaryBody).expect(200);
       expect(Buffer.compare(played.body, SAMPLE)).toBe(0);
       await gw.http.get(path).set('Range', 'bytes=0-99').expect(206);
@@ -211,11 +213,11 @@ for (const storeKind of ['file', 's3'] as const) {
       expect((await archiveState(archivedId)).archive_status).toBe('archived');
       const providerId = await completedTask(owner.key);
       const links = [];
-      for (const id of [archivedId, providerId]) {
-        const link = (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${owner.key}`).expect(200)).body.metadata
-          .url as string;
+      // The archived one's link from its answer; the other (not archived: its answer has none yet) signed here.
+      const archivedLink = (await gw.http.get(`/v1/videos/${archivedId}`).set('Authorization', `Bearer ${owner.key}`).expect(200)).body
+        .metadata.url as string;
+      for (const link of [archivedLink, gw.app.get(SignedLinksService).contentUrl({ taskId: providerId })])
         links.push(link.slice(gw.url.length));
-      }
       for (const path of links)
         expect(Buffer.compare((await gw.http.get(path).buffer(true).parse(binaryBody).expect(200)).body, SAMPLE)).toBe(0);
 

@@ -1,7 +1,5 @@
 import { addOpenAiModels } from './support/catalog-models';
 import OpenAI, { toFile } from 'openai';
-import { readFileSync } from 'node:fs';
-import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
 import { startGateway, TestGateway } from './support/gateway';
@@ -276,7 +274,8 @@ describeOnSqlite('videos: a gateway chained behind another (family O -> family A
       .buffer(true)
       .parse(collect)
       .expect(200);
-    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    // The simulator's video, made to what was asked (so settled at what was charged).
+    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
     const refused = await back.http
       .post('/v1/videos')
       .set('Authorization', auth)
@@ -329,6 +328,7 @@ describeOnSqlite('videos: a gateway chained behind another (family O -> family A
       .buffer(true)
       .parse(collect)
       .expect(200);
-    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    // The simulator's video, made to what was asked (so settled at what was charged).
+    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
   });
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH, SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { describeFamily } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
@@ -308,7 +308,8 @@ describeOnSqlite('vidu family: the embedded simulator', (kind) => {
       .buffer(true)
       .parse(binaryBody)
       .expect(200);
-    expect(Buffer.compare(content.body as Buffer, readFileSync(SAMPLE_VIDEO_PATH))).toBe(0);
+    // The simulator's video, made to what was asked (so settled at what was charged).
+    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
     const charged = await gw.balance(userId);
     const rejected = await post({ model: 'viduq3-turbo', prompt: 'x [simulate:reject]' }).expect(200);
     const refunded = (await gw.http.get(`/v1/video/generations/${rejected.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body

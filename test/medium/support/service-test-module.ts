@@ -69,6 +69,7 @@ import { ChannelsService } from '../../../src/upstream/channels.service';
 import { ChannelUrlCheck } from '../../../src/upstream/channel-url-check';
 import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-recorder.service';
 import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
+import { TaskSettlementService } from '../../../src/tasks/settlement/task-settlement.service';
 import { TaskSubmitFields } from '../../../src/tasks/task-submit-fields';
 import { ChannelEntity } from '../../../src/upstream/channel.entity';
 import { ChannelRepository } from '../../../src/upstream/channel.repository';
@@ -341,6 +342,7 @@ export async function createServiceTestModule(
       TaskMetrics,
       TaskEndHooks,
       TaskSubmitFields,
+      TaskSettlementService,
       TaskTransitionsService,
       PendingSubmitWrites,
       ProviderCancel,
