@@ -62,6 +62,9 @@ import { SubmitIdempotency } from '../../../src/tasks/submit/submit-idempotency'
 import { SubmitSettlement } from '../../../src/tasks/submit/submit-settlement';
 import { TaskSubmitService } from '../../../src/tasks/task-submit.service';
 import { TaskSyncService } from '../../../src/tasks/task-sync.service';
+import { LateCompletionWatch } from '../../../src/tasks/deadline/late-completion-watch';
+import { TaskDeadline } from '../../../src/tasks/deadline/task-deadline';
+import { TaskLateWatchRepository } from '../../../src/tasks/repositories/task-late-watch.repository';
 import { ProviderRetry } from '../../../src/tasks/retry/provider-retry.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
 import { ChannelSecretBox } from '../../../src/upstream/channel-secret-box';
@@ -69,6 +72,7 @@ import { ChannelsService } from '../../../src/upstream/channels.service';
 import { ChannelUrlCheck } from '../../../src/upstream/channel-url-check';
 import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-recorder.service';
 import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
+import { TaskSettlementService } from '../../../src/tasks/settlement/task-settlement.service';
 import { TaskSubmitFields } from '../../../src/tasks/task-submit-fields';
 import { ChannelEntity } from '../../../src/upstream/channel.entity';
 import { ChannelRepository } from '../../../src/upstream/channel.repository';
@@ -124,6 +128,9 @@ export class FakeAdapter implements Partial<UpstreamAdapter> {
     if (outcome instanceof Error) throw outcome;
     return outcome;
   }
+  /** Set by a test: the provider has a cancel (absent, as for most families, it has none). */
+  cancel?: (task: TaskEntity) => Promise<void>;
+
   /** Per-task answers, before `nextPoll`. */
   readonly pollOf = new Map<string, PollOutcome | Error>();
 
@@ -340,6 +347,7 @@ export async function createServiceTestModule(
       TaskSweepRepository,
       TaskMetrics,
       TaskEndHooks,
+      TaskSettlementService,
       TaskSubmitFields,
       TaskTransitionsService,
       PendingSubmitWrites,
@@ -356,6 +364,9 @@ export async function createServiceTestModule(
       RouteDrafting,
       SubmitPipeline,
       TaskSyncService,
+      TaskDeadline,
+      TaskLateWatchRepository,
+      LateCompletionWatch,
       ProviderRetry,
       ChannelSecretBox,
       ChannelRepository,
