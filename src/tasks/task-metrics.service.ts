@@ -15,6 +15,7 @@ export class TaskMetrics {
   readonly upstreamErrors: Counter<'family' | 'channel' | 'operation' | 'kind'>;
   readonly refunds: Counter<'family' | 'cause'>;
   readonly pollLatency: Histogram<'family'>;
+  readonly lateCompletions: Counter<'platform'>;
 
   constructor(
     readonly registry: MetricsRegistry,
@@ -40,6 +41,13 @@ export class TaskMetrics {
       name: 'gateway_refunds_total',
       help: 'Tasks refunded, by family and cause (failure, timeout, rejected, cancelled)',
       labelNames: ['family', 'cause'] as const,
+      registers: [registry],
+    });
+
+    this.lateCompletions = new Counter({
+      name: 'gateway_late_completions_total',
+      help: 'Tasks given up at TASK_TIMEOUT_MS whose provider later reported them finished or failed (the customer stays refunded), by platform',
+      labelNames: ['platform'] as const,
       registers: [registry],
     });
 

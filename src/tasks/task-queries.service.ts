@@ -58,6 +58,11 @@ export class TaskQueries {
     return this.stats.stuckSummary(now - olderThan);
   }
 
+  /** Tasks created since `fromMs` whose provider finished (or failed) them after they were given up at their deadline. */
+  countLateCompletionsSince(fromMs: number): Promise<number> {
+    return this.stats.countLateCompletionsSince(fromMs);
+  }
+
   /** Tasks created since `fromMs` per time bucket (`bucketMs` long) and current status (the dashboard's chart). */
   countByBucketAndStatus(fromMs: number, bucketMs: number): Promise<Array<{ bucket: number; status: string; count: number }>> {
     return this.stats.countByBucketAndStatus(fromMs, bucketMs);

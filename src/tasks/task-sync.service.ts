@@ -18,6 +18,7 @@ import { isUnknownTask } from './provider-cancel';
 import { TaskEntity } from './task.entity';
 import { TaskLeaseRepository } from './repositories/task-lease.repository';
 import { pollIntervalFor } from './poll-interval';
+import { TaskDeadline } from './deadline/task-deadline';
 import { isBeingResubmitted } from './retry/being-resubmitted';
 import { ProviderRetry } from './retry/provider-retry.service';
 import { HandToProvider } from './submit/hand-to-provider';
@@ -48,10 +49,11 @@ interface SyncRound {
  * batches with a lease in the database (so any number of instances can run it), polls them
  * concurrently within a global bound and each channel's `max_concurrency`, and applies each outcome
  * in one compare-and-set write that also schedules the next poll and frees the lease. Transport
- * trouble backs off with jitter and never fails a task by itself; only `TASK_TIMEOUT_MS` does.
- * Why 12 constructor dependencies: a leased job (runner, instance id, config, clock, its lease repository) whose round
- * meets every end a poll can have (the transitions, the resubmit, the provider retry, the family's adapter, the
- * channel, its call statistics, the metrics); each is one line of the round, and splitting the round would only pass them on.
+ * trouble backs off with jitter and never fails a task by itself; only `TASK_TIMEOUT_MS` does, after
+ * one more look at the provider (TaskDeadline).
+ * Why 13 constructor dependencies: a leased job (runner, instance id, config, clock, its lease repository) whose round
+ * meets every end a poll can have (the transitions, the resubmit, the provider retry, the deadline, the family's adapter,
+ * the channel, its call statistics, the metrics); each is one line of the round, and splitting the round would only pass them on.
  */
 @Injectable()
 export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
@@ -75,6 +77,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     private readonly clock: Clock,
     private readonly calls: UpstreamCallRecorder,
     private readonly retries: ProviderRetry,
+    private readonly deadline: TaskDeadline,
     runner: JobRunner,
   ) {
     this.loop = runner.register(this);
@@ -173,10 +176,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     const owner = task.leaseOwner!;
     const channel = round.channels.get(task.channelId ?? -1);
     const family = task.platform;
-    if (task.submitTime !== null && this.clock.now() - task.submitTime > this.config.taskTimeoutMs) {
-      await this.transitions.fail(task, 'upstream timeout', {}, owner);
-      return 'timed_out';
-    }
+    if (this.deadline.passed(task)) return this.deadline.end(task, channel, owner);
     // A provider retry whose instance died before a channel answered.
     if (isBeingResubmitted(task)) return this.retries.resumeInterrupted(task, channel);
     if (!channel || !task.upstreamTaskId) {

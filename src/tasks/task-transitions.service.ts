@@ -105,7 +105,10 @@ export class TaskTransitionsService {
     return plan.status;
   }
 
-  /** Fails a task and refunds its charge in one transaction; false if another actor got there first. */
+  /**
+   * Fails a task and refunds its charge in one transaction; false if another actor got there first. A failed task is
+   * polled no more, unless `extra.nextPollAt` says when its provider is read again (the late watch, see TaskDeadline).
+   */
   async fail(task: TaskEntity, reason: string, extra: Partial<TaskEntity> = {}, leaseOwner?: string, polledAt?: number): Promise<boolean> {
     if (!canMove(task.status, 'FAILURE')) return false;
     const now = this.clock.now();
@@ -115,7 +118,7 @@ export class TaskTransitionsService {
       failReason: reason,
       progress: 100,
       finishTime: now,
-      nextPollAt: null,
+      nextPollAt: extra.nextPollAt ?? null,
       leaseOwner: null,
       leaseUntil: null,
       updatedAt: now,

@@ -7,6 +7,8 @@ import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { JobsModule } from '../jobs/jobs.module';
 import { MetricsRegistryModule } from '../metrics/metrics-registry';
 import { UpstreamModule } from '../upstream/upstream.module';
+import { LateCompletionWatch } from './deadline/late-completion-watch';
+import { TaskDeadline } from './deadline/task-deadline';
 import { DispatchPlanner } from './dispatch/dispatch-planner.service';
 import { PendingSubmitWrites } from './pending-submit-writes';
 import { HandToProvider } from './submit/hand-to-provider';
@@ -24,6 +26,7 @@ import { TaskCancelService } from './task-cancel.service';
 import { TaskEntity } from './task.entity';
 import { TaskEventEntity } from './task-event.entity';
 import { TaskEndHooks } from './task-end-hooks';
+import { TaskLateWatchRepository } from './repositories/task-late-watch.repository';
 import { TaskLeaseRepository } from './repositories/task-lease.repository';
 import { TaskReadRepository } from './repositories/task-read.repository';
 import { TaskStateRepository } from './repositories/task-state.repository';
@@ -59,6 +62,7 @@ import { TaskUsageRepository } from './repositories/task-usage.repository';
     TaskSubmitRepository,
     TaskStateRepository,
     TaskLeaseRepository,
+    TaskLateWatchRepository,
     TaskSweepRepository,
     TaskUsageRepository,
     UsageReports,
@@ -80,6 +84,8 @@ import { TaskUsageRepository } from './repositories/task-usage.repository';
     RouteDrafting,
     SubmitPipeline,
     TaskSyncService,
+    TaskDeadline,
+    LateCompletionWatch,
     ProviderRetry,
     ProviderCancel,
     TaskCancelService,

@@ -136,6 +136,11 @@ export class DashboardDto {
   tasks_by_status: Record<string, number[]>;
   @ApiProperty({ type: [Number], description: 'net quota charged per bucket (charges minus refunds)' }) quota_by_bucket: number[];
   @ApiProperty({ type: DashboardRefundsDto }) refunds: DashboardRefundsDto;
+  @ApiProperty({
+    description:
+      'tasks created in the range that were given up at TASK_TIMEOUT_MS (failed `upstream timeout`, refunded) and that their provider finished or failed later: each has `late_completion` in its admin detail',
+  })
+  late_completions: number;
   @ApiProperty({ type: [DashboardChannelDto] }) by_channel: DashboardChannelDto[];
   @ApiProperty({ type: [DashboardModelDto] }) by_model: DashboardModelDto[];
   @ApiProperty({ type: [DashboardUpstreamDto] }) upstream: DashboardUpstreamDto[];

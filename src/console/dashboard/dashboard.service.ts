@@ -56,19 +56,31 @@ export class DashboardService {
     await this.upstreamPanel.flush();
     const now = this.clock.now();
     const window = bucketWindow(range, now);
-    const [byBucket, byChannel, byModel, ledger, modelQuota, upstream, upstreamBuckets, channels, operations, providerCosts] =
-      await Promise.all([
-        this.tasks.countByBucketAndStatus(window.fromMs, window.bucketMs),
-        this.tasks.countByStatusPer('channel_id', window.fromMs),
-        this.tasks.countByStatusPer('model', window.fromMs),
-        this.logTotals.chargesAndRefundsByBucket(window.fromMs, window.bucketMs),
-        this.logTotals.netChargedByModel(window.fromMs),
-        this.upstreamPanel.totalsByChannel(window.fromMs),
-        this.upstreamPanel.totalsByBucket(window.fromMs, window.bucketMs),
-        this.channels.list(),
-        this.operations.panels(now, window.fromMs),
-        this.tasks.chargedAndProviderUsageByChannel(window.fromMs),
-      ]);
+    const [
+      byBucket,
+      byChannel,
+      byModel,
+      ledger,
+      modelQuota,
+      upstream,
+      upstreamBuckets,
+      channels,
+      operations,
+      providerCosts,
+      lateCompletions,
+    ] = await Promise.all([
+      this.tasks.countByBucketAndStatus(window.fromMs, window.bucketMs),
+      this.tasks.countByStatusPer('channel_id', window.fromMs),
+      this.tasks.countByStatusPer('model', window.fromMs),
+      this.logTotals.chargesAndRefundsByBucket(window.fromMs, window.bucketMs),
+      this.logTotals.netChargedByModel(window.fromMs),
+      this.upstreamPanel.totalsByChannel(window.fromMs),
+      this.upstreamPanel.totalsByBucket(window.fromMs, window.bucketMs),
+      this.channels.list(),
+      this.operations.panels(now, window.fromMs),
+      this.tasks.chargedAndProviderUsageByChannel(window.fromMs),
+      this.tasks.countLateCompletionsSince(window.fromMs),
+    ]);
     const names = new Map(channels.map((channel) => [channel.id, channel.name]));
     const enabled = new Set(channels.filter((channel) => channel.status === 'enabled').map((channel) => channel.id));
     const zeros = () => new Array<number>(window.starts.length).fill(0);
@@ -107,6 +119,7 @@ export class DashboardService {
       tasks_by_status: tasksByStatus,
       quota_by_bucket: quotaByBucket,
       refunds: { count: refundCount, quota: refundByBucket.reduce((sum, value) => sum + value, 0), by_bucket: refundByBucket },
+      late_completions: lateCompletions,
       by_channel: [...perChannel].map(([key, outcomes]): DashboardChannelDto => {
         const channelId = key === null ? null : Number(key);
         return {

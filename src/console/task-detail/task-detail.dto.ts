@@ -52,6 +52,18 @@ export class TaskPollsDto {
   @ApiProperty({ type: Number, nullable: true, description: 'Unix seconds' }) last_at: number | null;
 }
 
+/** The provider's end of a task the gateway had given up at its deadline (operators only; the customer stays refunded). */
+export class LateCompletionDto {
+  @ApiProperty({ description: 'Unix seconds: when the gateway learnt it' }) at: number;
+  @ApiProperty({ enum: ['succeeded', 'failed'], description: 'how the provider says the task ended' }) state: string;
+  @ApiProperty({
+    type: ProviderUsageDto,
+    nullable: true,
+    description: 'what the provider then reported of its own cost; null when nothing',
+  })
+  provider_usage: ProviderUsageDto | null;
+}
+
 /** What both the customer's and the admin's task drawer show. */
 export class TaskDetailFieldsDto {
   @ApiProperty({ type: String, nullable: true, description: 'the prompt the client gave' }) prompt: string | null;
@@ -123,6 +135,13 @@ export class AdminTaskDetailDto extends TaskDetailFieldsDto {
     description: "the task's provider cost across its attempts, summed per unit",
   })
   provider_usage_total: Record<string, number>;
+  @ApiProperty({
+    type: LateCompletionDto,
+    nullable: true,
+    description:
+      'a task given up at TASK_TIMEOUT_MS that its provider could not be made to stop is read every 10 minutes for 24 hours: how the provider said it ended then; null otherwise',
+  })
+  late_completion: LateCompletionDto | null;
   @ApiProperty({ description: 'the client deleted it on /v1/videos' }) deleted: boolean;
   @ApiProperty({ description: 'completed, not deleted and not expired: /api/admin/tasks/{task_id}/content plays it' }) has_video: boolean;
 }

@@ -9,6 +9,7 @@ import type { ArchiveSummary } from '../../storage/video-archive.entity';
 import { VideoArchiveRepository } from '../../storage/video-archive.repository';
 import { hasPlayableVideo } from '../../tasks/task-admin.view';
 import type { TaskEntity } from '../../tasks/task.entity';
+import type { LateCompletion } from '../../tasks/task-usage';
 import { TaskCancelService } from '../../tasks/task-cancel.service';
 import { TaskQueries } from '../../tasks/task-queries.service';
 import { toFlatStatus } from '../../tasks/task-status';
@@ -21,6 +22,7 @@ import { toCustomerTaskView } from '../customer/customer-tasks.service';
 import type {
   AdminTaskDetailDto,
   CustomerTaskDetailDto,
+  LateCompletionDto,
   ProviderUsageDto,
   TaskDetailFieldsDto,
   TaskMoneyMovementDto,
@@ -78,6 +80,7 @@ export class TaskDetailService {
       video_expires_at: task.status === 'SUCCESS' && archive.expiresAt !== null ? toUnixSeconds(archive.expiresAt) : null,
       video_expired: task.status === 'SUCCESS' && archive.videoExpired,
       ...providerUsageViews(attempts, task.providerUsage),
+      late_completion: lateCompletionView(task.lateCompletion),
       deleted: task.deletedAt !== null,
       has_video: hasPlayableVideo(task) && !archive.videoExpired,
       ...fields,
@@ -141,6 +144,15 @@ function providerUsageViews(
       ...toProviderUsageView({ unit: row.unit as ProviderUsage['unit'], amount: row.amount }),
     })),
     provider_usage_total: total,
+  };
+}
+
+function lateCompletionView(late: LateCompletion | null): LateCompletionDto | null {
+  if (!late) return null;
+  return {
+    at: toUnixSeconds(late.at),
+    state: late.state,
+    provider_usage: late.providerUsage ? toProviderUsageView(late.providerUsage) : null,
   };
 }
 

@@ -57,6 +57,15 @@ export class TaskStatsRepository {
     };
   }
 
+  /** Tasks created since `fromMs` that were given up at their deadline and that their provider later finished or failed. */
+  async countLateCompletionsSince(fromMs: number): Promise<number> {
+    const rows: Array<{ n: string | number }> = await this.tasks.manager.query(
+      'SELECT COUNT(*) AS n FROM tasks WHERE created_at >= ? AND late_completion IS NOT NULL',
+      [fromMs],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /**
    * Tasks created since `fromMs` per time bucket (`bucketMs` long) and current outcome (the dashboard's
    * chart): their status, a client's cancel as `CANCELLED` (OUTCOME_SQL).

@@ -62,6 +62,9 @@ import { SubmitIdempotency } from '../../../src/tasks/submit/submit-idempotency'
 import { SubmitSettlement } from '../../../src/tasks/submit/submit-settlement';
 import { TaskSubmitService } from '../../../src/tasks/task-submit.service';
 import { TaskSyncService } from '../../../src/tasks/task-sync.service';
+import { LateCompletionWatch } from '../../../src/tasks/deadline/late-completion-watch';
+import { TaskDeadline } from '../../../src/tasks/deadline/task-deadline';
+import { TaskLateWatchRepository } from '../../../src/tasks/repositories/task-late-watch.repository';
 import { ProviderRetry } from '../../../src/tasks/retry/provider-retry.service';
 import { ChannelRequestCounter } from '../../../src/upstream/channel-request-counter.service';
 import { ChannelSecretBox } from '../../../src/upstream/channel-secret-box';
@@ -125,6 +128,9 @@ export class FakeAdapter implements Partial<UpstreamAdapter> {
     if (outcome instanceof Error) throw outcome;
     return outcome;
   }
+  /** Set by a test: the provider has a cancel (absent, as for most families, it has none). */
+  cancel?: (task: TaskEntity) => Promise<void>;
+
   /** Per-task answers, before `nextPoll`. */
   readonly pollOf = new Map<string, PollOutcome | Error>();
 
@@ -341,6 +347,7 @@ export async function createServiceTestModule(
       TaskSweepRepository,
       TaskMetrics,
       TaskEndHooks,
+      TaskSettlementService,
       TaskSubmitFields,
       TaskSettlementService,
       TaskTransitionsService,
@@ -358,6 +365,9 @@ export async function createServiceTestModule(
       RouteDrafting,
       SubmitPipeline,
       TaskSyncService,
+      TaskDeadline,
+      TaskLateWatchRepository,
+      LateCompletionWatch,
       ProviderRetry,
       ChannelSecretBox,
       ChannelRepository,

@@ -83,7 +83,7 @@ function Body({ data, rangeLabel }) {
       <${Stat} id="tasks" icon="clapperboard" label=${t('dash.stat.tasks', { range: rangeLabel })} value=${num(total)}
         sub=${successRate === null ? t('dash.stat.noneFinished') : t('dash.stat.successRate', { rate: rate(successRate) })} />
       <${Stat} id="quota" icon="wallet" label=${t('dash.stat.quota', { range: rangeLabel })} value=${withMoney(netQuota)} sub=${t('dash.stat.netOfRefunds')} />
-      <${Stat} id="refunds" icon="rotate-ccw" label=${t('dash.stat.refunds', { range: rangeLabel })} value=${withMoney(data.refunds.quota)} sub=${t('dash.stat.refundCount', { n: num(data.refunds.count) })} />
+      <${Stat} id="refunds" icon="rotate-ccw" label=${t('dash.stat.refunds', { range: rangeLabel })} value=${withMoney(data.refunds.quota)} sub=${[t('dash.stat.refundCount', { n: num(data.refunds.count) }), data.late_completions ? t('dash.stat.lateCompletions', { n: num(data.late_completions) }) : null].filter(Boolean).join(' · ')} />
       <${Stat} id="stuck" icon="clock" tone=${stuck.count ? 'danger' : undefined} label=${t('dash.stat.stuck')} value=${num(stuck.count)}
         sub=${html`${stuck.count ? t('dash.stat.oldest', { age: duration(stuck.oldest_age_s) }) : t('dash.stat.noneStuck')} · <a href=${hrefFor('admin/tasks', { stuck: '1' })}>${t('dash.stat.view')}</a>`} />
       <${Stat} id="breakers" icon="shield" tone=${open ? 'danger' : undefined} label=${t('dash.stat.breakers')} value=${num(open)}

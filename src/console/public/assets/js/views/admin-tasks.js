@@ -169,7 +169,7 @@ function UserFilter({ value, disabled, onChange }) {
     onChange=${apply} onKeyDown=${(e) => e.key === 'Enter' && apply(e)} />`;
 }
 
-/** What only an admin sees in the drawer: who owns the task, which channel ran it, the provider's id and its reported cost, the copy. */
+/** What only an admin sees in the drawer: who owns the task, which channel ran it, the provider's id and its reported cost, an end it reported after the deadline, the copy. */
 function adminFacts(task) {
   const fact = (label, value, wide) => html`<div class=${wide ? 'wide' : undefined}><dt>${label}</dt><dd>${value}</dd></div>`;
   return html`
@@ -180,6 +180,7 @@ function adminFacts(task) {
     ${fact(t('atasks.upstreamId'), task.upstream_task_id ? html`<span data-fact="upstream-id"><${ShortId} id=${task.upstream_task_id} head=${12} tail=${6} /></span>` : '—', true)}
     ${task.archive_status ? fact(t('atasks.archive'), html`${t(`atasks.archive.${task.archive_status}`)}${task.archive_error ? html`<div class="fail-reason">${task.archive_error}</div>` : null}`) : null}
     ${task.video_expires_at ? fact(t('atasks.videoExpires'), dateTimeSeconds(task.video_expires_at)) : null}
+    ${task.late_completion ? fact(t('atasks.lateCompletion'), html`<span data-fact="late-completion">${t(task.late_completion.state === 'succeeded' ? 'atasks.late.succeeded' : 'atasks.late.failed', { at: dateTimeSeconds(task.late_completion.at) })}${task.late_completion.provider_usage ? html` <span class="muted">${t(`usage.unit.${task.late_completion.provider_usage.unit}`, { n: num(task.late_completion.provider_usage.amount, { maximumFractionDigits: 2 }) })}</span>` : null}</span>`, true) : null}
     ${task.provider_usage ? fact(t('atasks.providerUsage'), html`<span data-fact="provider-usage">${t(`usage.unit.${task.provider_usage.unit}`, { n: num(task.provider_usage.amount, { maximumFractionDigits: 2 }) })}${task.provider_usage.usd_estimate !== null ? html` <span class="muted">≈ ${amount(task.provider_usage.usd_estimate, 'USD')}</span>` : null}</span>`) : null}
   `;
 }
