@@ -349,7 +349,6 @@ export async function createServiceTestModule(
       TaskEndHooks,
       TaskSettlementService,
       TaskSubmitFields,
-      TaskSettlementService,
       TaskTransitionsService,
       PendingSubmitWrites,
       ProviderCancel,
