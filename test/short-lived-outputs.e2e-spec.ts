@@ -146,8 +146,10 @@ describeEachDatabase('short-lived outputs and provider usage', (kind) => {
       expect(Buffer.compare(early.body, SAMPLE)).toBe(0);
 
       gw.clock.advance(EPHEMERAL_OUTPUT_LIFETIME_MS + 1_000);
-      // The archive's try past the link's death is its last: the task completes, charged as asked (nothing to read).
-      await gw.app.get(VideoArchiveJob).archiveDueVideos();
+      // The archive's next try (after its back-off), past the link's death, is its last: the task completes, charged as
+      // asked (nothing to read).
+      gw.clock.advance(60_000);
+      expect(await gw.app.get(VideoArchiveJob).archiveDueVideos()).toBe(1);
       const downloads = upstream.fileCalls().length;
       const flat = (await gw.http.get(`/v1/videos/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
       const unified = (await gw.http.get(`/v1/video/generations/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body;
