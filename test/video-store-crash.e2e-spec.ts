@@ -58,6 +58,8 @@ for (const storeKind of ['file', 's3'] as const) {
       // a part in memory until it is full, 8 MiB, more than the whole video: nothing of the copy reaches the bucket.)
       if (store.kind === 'file')
         await until('the half-written temp file', () => objects(), { done: (names) => names.some((name) => name.startsWith('tmp/')) });
+      // Done at the provider, its video not stored yet: not completed for its customer, nothing settled.
+      expect((await call(gateway, apiKey, 'GET', `/v1/videos/${taskId}`)).body).toMatchObject({ status: 'in_progress', progress: 99 });
       await gateway.crash();
       gateway = undefined;
       const [row] = await queryDatabase<{ status: string; archive_status: string }>(
@@ -104,6 +106,13 @@ for (const storeKind of ['file', 's3'] as const) {
       const content = await bytes(gateway, apiKey, `/v1/videos/${taskId}/content`);
       expect(content.status).toBe(200);
       expect(Buffer.compare(content.body, SAMPLE)).toBe(0);
+
+      // Settled once, after the restart, on the stored video (the 3 s 320x180 sample, less than the 5 s 720p asked):
+      // completed with that usage, and one refund row for the difference.
+      const answer = (await call(gateway, apiKey, 'GET', `/v1/videos/${taskId}`)).body;
+      expect(answer).toMatchObject({ status: 'completed', usage: { seconds: 3, settled: 'delivered' } });
+      const ledger = (await call(gateway, ADMIN_TOKEN, 'GET', `/api/admin/logs?task_id=${taskId}`)).body.data as Array<{ type: string }>;
+      expect(ledger.map((row) => row.type).sort()).toEqual(['consume', 'refund']);
     });
   });
 }

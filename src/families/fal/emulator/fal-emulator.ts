@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { askedOfUsualKeys, askedSeconds } from '../../simulator-shared/asked-video';
 import {
   type AskedVideo,
   deliveredVideo,
@@ -229,8 +230,8 @@ export class FalEmulator {
     const emulated: EmulatedRequest = {
       endpoint: endpoint.id,
       app: endpoint.app,
-      seconds: secondsIn(input.duration) ?? 5,
-      asked: askedOf(input),
+      seconds: askedSeconds(input.duration) ?? 5,
+      asked: askedOfUsualKeys(input),
       outcome,
       output: schema?.output ?? 'video',
       ...(script ? { script, queries: 0 } : {}),
@@ -366,23 +367,6 @@ function checkInput(schema: FalEndpointSchema, input: Record<string, unknown>): 
       });
   }
   return issues;
-}
-
-/** What an input asks of its video by the usual keys (`duration`, `resolution`, `aspect_ratio`, `generate_audio`); unsaid stays undefined. */
-function askedOf(input: Record<string, unknown>): AskedVideo {
-  const { resolution, aspect_ratio: aspectRatio, generate_audio: audio } = input;
-  return {
-    seconds: secondsIn(input.duration),
-    resolution: typeof resolution === 'string' ? resolution : undefined,
-    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
-    audio: typeof audio === 'boolean' ? audio : undefined,
-  };
-}
-
-/** `"5"`, `"5s"` or 5 as seconds; undefined when absent or unreadable. */
-function secondsIn(duration: unknown): number | undefined {
-  const seconds = typeof duration === 'number' ? duration : Number.parseFloat(String(duration ?? ''));
-  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 function urls(base: string, app: string, id: string) {

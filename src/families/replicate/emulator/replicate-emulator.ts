@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { askedOfUsualKeys } from '../../simulator-shared/asked-video';
 import {
-  type AskedVideo,
   deliveredVideo,
   type EmulatorRecords,
   type EmulatorReply,
@@ -294,20 +294,8 @@ export class ReplicateEmulator {
     if (!record) return { status: 404, text: 'not found' };
     const view = this.view(id, record.data, record.createdAt, this.currentStep(record.data, record.createdAt), '');
     if (view.status !== 'succeeded' || view.data_removed) return { status: 404, text: 'not found' };
-    return { status: 200, video: await deliveredVideo(this.options.video, askedOf(record.data.input)) };
+    return { status: 200, video: await deliveredVideo(this.options.video, askedOfUsualKeys(record.data.input)) };
   }
-}
-
-/** What an input asks of its video by the usual keys (`duration`, `resolution`, `aspect_ratio`, `generate_audio`); unsaid stays undefined. */
-function askedOf(input: Record<string, unknown>): AskedVideo {
-  const { duration, resolution, aspect_ratio: aspectRatio, generate_audio: audio } = input;
-  const seconds = typeof duration === 'number' ? duration : Number.parseFloat(String(duration ?? ''));
-  return {
-    seconds: Number.isFinite(seconds) && seconds > 0 ? seconds : undefined,
-    resolution: typeof resolution === 'string' ? resolution : undefined,
-    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
-    audio: typeof audio === 'boolean' ? audio : undefined,
-  };
 }
 
 function endStatus(outcome: Outcome): 'succeeded' | 'failed' {

@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { askedFlag, askedOfUsualKeys } from '../../simulator-shared/asked-video';
 import {
   type AskedVideo,
   deliveredVideo,
@@ -285,13 +286,7 @@ function checkCreate(endpoint: ViduEndpoint, body: Record<string, unknown>): str
 
 /** What a create body asks of its video: `duration`, `resolution`, `aspect_ratio`, and `audio` (q3) or `bgm`; unsaid stays undefined. */
 function askedOf(body: Record<string, unknown>): AskedVideo {
-  const { duration, resolution, aspect_ratio: aspectRatio, audio, bgm } = body;
-  return {
-    seconds: typeof duration === 'number' ? duration : undefined,
-    resolution: typeof resolution === 'string' ? resolution : undefined,
-    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
-    audio: typeof audio === 'boolean' ? audio : typeof bgm === 'boolean' ? bgm : undefined,
-  };
+  return { ...askedOfUsualKeys(body), audio: askedFlag(body.audio) ?? askedFlag(body.bgm) };
 }
 
 function keep<T>(log: T[], entry: T): void {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { askedOfUsualKeys } from '../../simulator-shared/asked-video';
 import {
   type AskedVideo,
   deliveredVideo,
@@ -155,7 +156,7 @@ export class XaiEmulator {
     const request: EmulatedRequest = {
       model,
       duration,
-      asked: askedOf(body),
+      asked: askedOfUsualKeys(body),
       ticks: Math.round(SERVED[model][resolution] * duration * USD_TICKS_PER_USD),
       end: prompt.includes('[simulate:moderation]')
         ? 'moderated'
@@ -260,17 +261,6 @@ function checkCreate(body: Record<string, unknown>): EmulatorReply | null {
   if (body.generate_audio !== undefined && typeof body.generate_audio !== 'boolean')
     return invalid('generate_audio must be a boolean (simulated)');
   return null;
-}
-
-/** What a create body asks of its video: `duration`, `resolution`, `aspect_ratio`, `generate_audio`; unsaid stays undefined. */
-function askedOf(body: Record<string, unknown>): AskedVideo {
-  const { duration, resolution, aspect_ratio: aspectRatio, generate_audio: audio } = body;
-  return {
-    seconds: typeof duration === 'number' ? duration : undefined,
-    resolution: typeof resolution === 'string' ? resolution : undefined,
-    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
-    audio: typeof audio === 'boolean' ? audio : undefined,
-  };
 }
 
 function invalid(error: string): EmulatorReply {
