@@ -144,5 +144,17 @@ describe('BetaEmulator (the video made to order)', () => {
     const video = await call('GET', link.pathname.slice('/simulator/beta'.length), undefined, link.searchParams);
     expect(video).toEqual({ status: 200, video: { bytes: Buffer.from('x') } });
     expect(seen).toEqual([{ seconds: 8, resolution: '720P', aspectRatio: '9:16' }]);
+
+    // A video edit says no duration: it is made as long as its model makes (what the gateway charges it).
+    const edit = await call('POST', BETA_SUBMIT_PATH, {
+      model: 'beta-1.0-video-edit',
+      input: { prompt: 'p', media: [{ type: 'video', url: 'https://example.com/in.mp4' }] },
+      parameters: { resolution: '1080P' },
+    });
+    const editId = (edit as { json: { output: { task_id: string } } }).json.output.task_id;
+    const edited = await call('GET', `/api/v1/tasks/${editId}`);
+    const editLink = new URL(JSON.parse(String('raw' in edited && edited.raw)).output.video_url);
+    await call('GET', editLink.pathname.slice('/simulator/beta'.length), undefined, editLink.searchParams);
+    expect(seen[1]).toEqual({ seconds: 15, resolution: '1080P', aspectRatio: undefined });
   });
 });

@@ -265,11 +265,16 @@ export class BetaEmulator {
   }
 }
 
-/** The shape a task's request asked: its parameters' duration, resolution and ratio (the protocol has no audio switch). */
+/**
+ * The shape a task's request asked: its parameters' duration, resolution and ratio (the protocol has no audio
+ * switch). A video edit says no duration (its output follows its input video): it gets the longest its model
+ * makes, what the gateway charges a video edit.
+ */
 function askedOf(task: EmulatedTask): AskedVideo {
   const { duration, resolution, ratio } = task.parameters ?? {};
+  const longest = task.inputVideo ? (ownValue(WIDER_LIMITS, task.model) ?? BUILTIN_LIMITS).seconds[1] : undefined;
   return {
-    seconds: typeof duration === 'number' ? duration : undefined,
+    seconds: typeof duration === 'number' ? duration : longest,
     resolution: typeof resolution === 'string' ? resolution : undefined,
     aspectRatio: typeof ratio === 'string' ? ratio : undefined,
   };
