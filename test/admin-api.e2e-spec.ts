@@ -329,6 +329,7 @@ describeEachDatabase('admin API', (kind) => {
     expect(Object.keys(settings)).toEqual([
       'poll_interval_ms',
       'max_concurrency',
+      'usd_per_unit',
       'control_base_url',
       'access_key',
       'secret_key',

@@ -75,10 +75,11 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
       required: false,
       secret: false,
     });
-    expect(settingNames(alpha)).toEqual(['poll_interval_ms', 'max_concurrency']);
+    expect(settingNames(alpha)).toEqual(['poll_interval_ms', 'max_concurrency', 'usd_per_unit']);
     expect(settingNames(gamma)).toEqual([
       'poll_interval_ms',
       'max_concurrency',
+      'usd_per_unit',
       'control_base_url',
       'access_key',
       'secret_key',
@@ -97,7 +98,7 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
   it('lists a registered test family with its own settings, and validates them where a channel is saved', async () => {
     const fake = (await platforms()).find((p) => p.platform === 'fake')!;
     expect(fake).toMatchObject({ label: { en: 'fake (test family)' }, models: ['fake-1'] });
-    expect(fake.settings.slice(2)).toEqual([
+    expect(fake.settings.slice(3)).toEqual([
       expect.objectContaining({ name: 'workspace', type: 'string', required: true, secret: false, default: null }),
       expect.objectContaining({ name: 'signing_secret', type: 'string', required: false, secret: true }),
       expect.objectContaining({ name: 'retries', type: 'integer', default: 2 }),

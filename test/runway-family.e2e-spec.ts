@@ -24,7 +24,7 @@ describeFamily<RunwayEmulatorServer>({
   listing: {
     label: { en: 'Runway', 'zh-CN': 'Runway' },
     models: ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast', 'gemini_omni_flash'],
-    settings: [{ name: 'poll_interval_ms' }, { name: 'max_concurrency' }],
+    settings: [{ name: 'poll_interval_ms' }, { name: 'max_concurrency' }, { name: 'usd_per_unit' }],
   },
   refusals: [
     { form: 'both', name: 'gen4_turbo without a first frame', param: 'input_reference', body: { model: 'gen4_turbo', prompt: 'p' } },

@@ -52,7 +52,7 @@ describeFamily<VeoEmulatorServer>({
   listing: {
     label: { en: 'Veo (Gemini API)', 'zh-CN': 'Veo（Gemini API）' },
     models: [...MODELS, 'veo-simulator'],
-    settings: [{ name: 'poll_interval_ms' }, { name: 'max_concurrency' }],
+    settings: [{ name: 'poll_interval_ms' }, { name: 'max_concurrency' }, { name: 'usd_per_unit' }],
   },
   refusals: [
     { form: 'flat', param: 'seconds', body: { model: 'veo-3.1-generate-preview', prompt: 'p', seconds: '5' } },

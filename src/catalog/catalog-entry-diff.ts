@@ -54,7 +54,12 @@ function canonical(entry: BuiltinEntry): string {
     maxReferenceImages,
     promptMaxLength,
     prices: sortedPrices(entry.prices),
-    routes: entry.routes.map((route) => ({ platform: route.platform, upstreamModel: route.upstreamModel, options: route.options ?? {} })),
+    routes: entry.routes.map((route) => ({
+      platform: route.platform,
+      upstreamModel: route.upstreamModel,
+      options: route.options ?? {},
+      cost: route.cost ?? [],
+    })),
     status: entry.status,
     sunsetAt: entry.sunsetAt,
     replacement: entry.replacement,

@@ -54,6 +54,39 @@ describe('CatalogEntryDto: every field within what every database stores and the
       'routes[0].options',
     ],
     ['a replacement of 65 characters', { replacement: 'r'.repeat(65) }, 'replacement'],
+    [
+      "a route cost's usd below 0",
+      {
+        routes: [
+          {
+            platform: 'fal',
+            upstream_model: 'x',
+            cost: [
+              { resolution: '720p', unit: 'second', usd: 0.05 },
+              { resolution: '720p', unit: 'clip', usd: -0.5 },
+            ],
+          },
+        ],
+      },
+      'routes[0].cost[1].usd',
+    ],
+    [
+      "a route cost's usd of NaN",
+      { routes: [{ platform: 'fal', upstream_model: 'x', cost: [{ resolution: '720p', unit: 'second', usd: NaN }] }] },
+      'routes[0].cost[0].usd',
+    ],
+    [
+      "a route cost's unit of a minute",
+      {
+        routes: [
+          { platform: 'fal', upstream_model: 'x' },
+          { platform: 'kling', upstream_model: 'k', cost: [{ resolution: '*', unit: 'minute', usd: 1 }] },
+        ],
+      },
+      'routes[1].cost[0].unit',
+    ],
+    ['a route cost that is not a list', { routes: [{ platform: 'fal', upstream_model: 'x', cost: { usd: 1 } }] }, 'routes[0].cost'],
+    ['a route cost of null', { routes: [{ platform: 'fal', upstream_model: 'x', cost: null }] }, 'routes[0].cost'],
   ])('refuses %s: a 400 naming the field', async (_name, over, param) => {
     expect(await refusal(CatalogEntryDto, { ...ENTRY, ...over })).toMatchObject({ param });
   });

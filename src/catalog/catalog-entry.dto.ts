@@ -6,6 +6,7 @@ import {
   IsArray,
   IsIn,
   IsInt,
+  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -22,6 +23,8 @@ import { AUDIO_SUPPORT, MODEL_MODES, MODEL_STATUSES } from './catalog-entry';
 /** The largest price an operator may set (PricingService's MAX_PRICE). */
 const MAX_PRICE = 1_000_000_000_000;
 const MAX_SECONDS = 600;
+/** The largest cost in USD an operator may set on a route (per second or per clip). */
+const MAX_COST_USD = 1_000_000;
 /** What a public model id may be: what clients type, and what fits the price table's and tasks' model column. */
 export const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,63}$/;
 
@@ -121,6 +124,38 @@ export class CatalogPriceDto {
   audio_price?: number | null;
 }
 
+/** What the provider charges the operator on a route: `prices`' shape, in USD (never shown to customers). */
+export class CatalogRouteCostDto {
+  @ApiProperty({ example: '720p', description: 'a resolution of the model, or `*` for any' })
+  @IsString()
+  @ColumnLength(1, 16)
+  resolution: string;
+
+  @ApiProperty({ enum: ['second', 'clip'] })
+  @IsIn(['second', 'clip'])
+  unit: 'second' | 'clip';
+
+  @ApiPropertyOptional({ description: 'per-clip costs: the clip length in seconds; 0 or absent: any' })
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_SECONDS)
+  duration?: number;
+
+  @ApiProperty({ example: 0.05, description: 'USD per second or per clip' })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a number (USD)' })
+  @Min(0)
+  @Max(MAX_COST_USD)
+  usd: number;
+
+  @ApiPropertyOptional({ nullable: true, description: 'with audio, USD; absent or null: twice `usd`' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a number (USD)' })
+  @Min(0)
+  @Max(MAX_COST_USD)
+  audio_usd?: number | null;
+}
+
 export class CatalogRouteDto {
   @ApiProperty({ example: 'kling', description: 'a platform the gateway speaks (GET /api/admin/platforms)' })
   @IsString()
@@ -135,6 +170,18 @@ export class CatalogRouteDto {
   @IsObject()
   @IsJsonWithin(MAX_ROUTE_OPTIONS_BYTES)
   options?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: [CatalogRouteCostDto],
+    description:
+      "what the provider charges the operator on this route, in USD, in `prices`' shape: a task's provider cost where its provider reports none in money; admin only",
+  })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(256)
+  @ValidateNested({ each: true })
+  @Type(() => CatalogRouteCostDto)
+  cost?: CatalogRouteCostDto[];
 }
 
 /** A catalog entry as the admin API takes it (POST; PATCH takes any subset, `null` clearing an optional field). */

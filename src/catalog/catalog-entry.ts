@@ -1,3 +1,4 @@
+import type { CostRow } from '../billing/provider-cost';
 import type { Platform } from '../upstream/channel.entity';
 
 // A model as the catalog keeps it (docs: "The model catalog" in the product contract): what the customer
@@ -27,6 +28,8 @@ export interface CatalogRoute {
   upstreamModel: UpstreamModelSpec;
   /** The platform's own options, checked by its family's schema. */
   options?: Readonly<Record<string, unknown>>;
+  /** What the provider charges the operator on this route, in USD (`prices`' shape); the operator's only, never a customer's. */
+  cost?: readonly CostRow[];
 }
 
 /** One price of a model, in quota units: per second or per clip (of `duration` seconds; 0: any). */

@@ -1,3 +1,4 @@
+import { sameEntry } from '../catalog/catalog-entry-diff';
 import { CatalogEntryDto } from '../catalog/catalog-entry.dto';
 import { MODEL_MODES } from '../catalog/catalog-entry';
 import { RequestValidationPipe } from '../common/http/validation';
@@ -29,5 +30,99 @@ describe('entryFromInput', () => {
       expect.objectContaining({ message: 'routes must be at most 60000 bytes as JSON', options: { param: 'routes' } }),
     );
     expect(() => entryFromInput({ ...input, routes: routes.slice(0, 2) }, platforms, () => true)).not.toThrow();
+  });
+});
+
+describe("a route's cost (what the provider charges the operator, in USD)", () => {
+  const pipe = async (body: object) =>
+    (await new RequestValidationPipe().transform(body, { type: 'body', metatype: CatalogEntryDto })) as CatalogEntryDto;
+  const base = {
+    id: 'costed',
+    modes: ['text-to-video'],
+    durations: [5, 10],
+    resolutions: ['720p', '1080p'],
+    aspect_ratios: ['16:9'],
+    audio: 'optional',
+    prices: [{ resolution: '720p', unit: 'second', price: 700 }],
+  };
+  const withCost = (cost: object[]) => ({ ...base, routes: [{ platform: 'kling', upstream_model: 'kling-v3', cost }] });
+  const refusal = async (cost: object[]) => {
+    try {
+      entryFromInput(await pipe(withCost(cost)), FAMILIES, () => false);
+      return null;
+    } catch (error) {
+      const { message, options } = error as { message: string; options: { param?: string } };
+      return { param: options.param, message };
+    }
+  };
+
+  it('is stored with its route, resolutions as the catalog names them, and shown again as it was sent', async () => {
+    const cost = [
+      { resolution: ' 720P ', unit: 'second', usd: 0.05, audio_usd: 0.08 },
+      { resolution: '*', unit: 'clip', duration: 10, usd: 1.2 },
+    ];
+    const entry = entryFromInput(await pipe(withCost(cost)), FAMILIES, () => false);
+    expect(entry.routes[0].cost).toEqual([
+      { resolution: '720p', unit: 'second', usd: 0.05, audio_usd: 0.08 },
+      { resolution: '*', unit: 'clip', duration: 10, usd: 1.2 },
+    ]);
+    expect(inputOf(entry).routes[0].cost).toEqual(entry.routes[0].cost);
+    // A route without one keeps none (an empty list is none).
+    expect(entryFromInput(await pipe(withCost([])), FAMILIES, () => false).routes[0]).not.toHaveProperty('cost');
+  });
+
+  it.each([
+    [
+      'a negative usd',
+      [
+        { resolution: '720p', unit: 'second', usd: 0.05 },
+        { resolution: '1080p', unit: 'second', usd: -1 },
+      ],
+      'routes[0].cost[1].usd',
+    ],
+    ['a usd that is not a number', [{ resolution: '720p', unit: 'second', usd: '0.05' }], 'routes[0].cost[0].usd'],
+    ['a negative audio_usd', [{ resolution: '720p', unit: 'second', usd: 0.05, audio_usd: -0.1 }], 'routes[0].cost[0].audio_usd'],
+    ['a unit that is neither second nor clip', [{ resolution: '720p', unit: 'minute', usd: 1 }], 'routes[0].cost[0].unit'],
+    ['a row without usd', [{ resolution: '720p', unit: 'second' }], 'routes[0].cost[0].usd'],
+  ])('refuses %s: a 400 naming the field', async (_name, cost, param) => {
+    await expect(pipe(withCost(cost))).rejects.toMatchObject({ options: { param } });
+  });
+
+  it("refuses a resolution the model does not have, and a row repeated: a 400 naming the row's field", async () => {
+    expect(
+      await refusal([
+        { resolution: '720p', unit: 'second', usd: 0.05 },
+        { resolution: '4k', unit: 'second', usd: 0.5 },
+      ]),
+    ).toEqual({
+      param: 'routes[0].cost[1].resolution',
+      message: 'routes[0].cost[1].resolution must be * or one of resolutions (720p, 1080p)',
+    });
+    expect(
+      await refusal([
+        { resolution: '1080p', unit: 'clip', duration: 5, usd: 0.5 },
+        { resolution: '1080P', unit: 'clip', duration: 5, usd: 0.6 },
+      ]),
+    ).toEqual({ param: 'routes[0].cost[1]', message: 'routes[0].cost[1] repeats the cost of 1080p at 5 s' });
+    expect(await refusal([{ resolution: '*', unit: 'second', usd: 0 }])).toBeNull();
+  });
+
+  it('names the entry of an import file', () => {
+    const input = { ...withCost([{ resolution: '8k', unit: 'second', usd: 1 }]) } as unknown as CatalogEntryDto;
+    expect(() =>
+      entryFromInput(
+        input,
+        FAMILIES,
+        () => false,
+        (field) => `models[3].${field}`,
+      ),
+    ).toThrow(expect.objectContaining({ options: { param: 'models[3].routes[0].cost[0].resolution' } }));
+  });
+
+  it('a change of cost alone is a change of the entry (an import applies it)', async () => {
+    const before = entryFromInput(await pipe(withCost([{ resolution: '720p', unit: 'second', usd: 0.05 }])), FAMILIES, () => false);
+    const after = entryFromInput(await pipe(withCost([{ resolution: '720p', unit: 'second', usd: 0.06 }])), FAMILIES, () => false);
+    expect(sameEntry(before, after)).toBe(false);
+    expect(sameEntry(before, { ...before })).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
+import type { CostRow } from '../billing/provider-cost';
 import { AUDIO_SUPPORT, BuiltinEntry, CatalogEntry, DurationSpec, MODEL_STATUSES, ModelMode, secondsOf } from '../catalog/catalog-entry';
-import { type CatalogEntryDto, jsonBytes, MAX_ROUTES_BYTES } from '../catalog/catalog-entry.dto';
+import { type CatalogEntryDto, type CatalogRouteCostDto, jsonBytes, MAX_ROUTES_BYTES } from '../catalog/catalog-entry.dto';
 import { AppError } from '../common/errors/app-error';
 import type { FamilyDefinition } from './family';
 
@@ -62,10 +63,12 @@ export function entryFromInput(
         ? { field: Object.keys(options)[0], message: `${route.platform} routes take no options` }
         : null;
     if (refused) throw AppError.invalid(`routes[${index}].options.${refused.message}`, field(`routes[${index}].options.${refused.field}`));
+    const cost = costOf(route.cost ?? [], resolutions, `routes[${index}].cost`, field);
     return {
       platform: route.platform,
       upstreamModel: route.upstream_model,
       ...(Object.keys(options).length > 0 ? { options } : {}),
+      ...(cost.length > 0 ? { cost } : {}),
     };
   });
   // One JSON text column holds them: within the smallest such column (MariaDB's TEXT), as stored.
@@ -93,6 +96,42 @@ export function entryFromInput(
     sunsetAt: input.sunset_at ?? null,
     replacement,
   };
+}
+
+/**
+ * A route's `cost` as stored, checked as `prices` are across fields: each resolution `*` or one of the
+ * model's, one row per resolution and clip length; a 400 naming `routes[i].cost[j]...`.
+ */
+function costOf(
+  input: readonly CatalogRouteCostDto[],
+  resolutions: readonly string[],
+  at: string,
+  field: (name: string) => string,
+): CostRow[] {
+  const seen = new Set<string>();
+  return input.map((row, index) => {
+    const resolution = row.resolution.trim().toLowerCase();
+    const duration = row.unit === 'clip' ? (row.duration ?? 0) : 0;
+    if (resolution !== '*' && resolutions.length > 0 && !resolutions.includes(resolution))
+      throw AppError.invalid(
+        `${at}[${index}].resolution must be * or one of resolutions (${resolutions.join(', ')})`,
+        field(`${at}[${index}].resolution`),
+      );
+    const key = `${resolution}/${duration}`;
+    if (seen.has(key))
+      throw AppError.invalid(
+        `${at}[${index}] repeats the cost of ${resolution}${duration ? ` at ${duration} s` : ''}`,
+        field(`${at}[${index}]`),
+      );
+    seen.add(key);
+    return {
+      resolution,
+      unit: row.unit,
+      ...(duration > 0 ? { duration } : {}),
+      usd: row.usd,
+      ...(row.audio_usd !== undefined && row.audio_usd !== null ? { audio_usd: row.audio_usd } : {}),
+    };
+  });
 }
 
 /** The stored entry with a PATCH's fields over it (`null` clears an optional one; a required one is a 400). */
@@ -131,6 +170,7 @@ export function inputOf(entry: BuiltinEntry): CatalogEntryDto {
       platform: route.platform,
       upstream_model: route.upstreamModel,
       ...(route.options ? { options: { ...route.options } } : {}),
+      ...(route.cost?.length ? { cost: route.cost.map((row) => ({ ...row })) } : {}),
     })),
     status: entry.status,
     sunset_at: entry.sunsetAt,

@@ -4,8 +4,11 @@ export interface LocalizedText {
   readonly 'zh-CN': string;
 }
 
-/** `url`: an http(s) URL that must point at a public host (unless MEDIA_ALLOW_PRIVATE_HOSTS), like base_url. */
-export type ChannelSettingType = 'string' | 'integer' | 'url';
+/**
+ * `url`: an http(s) URL that must point at a public host (unless MEDIA_ALLOW_PRIVATE_HOSTS), like base_url.
+ * `number`: any finite number (a price), within `min` and `max`.
+ */
+export type ChannelSettingType = 'string' | 'integer' | 'number' | 'url';
 
 /** One channel setting a family takes: how it is validated, stored, shown and drawn in the console's form. */
 export interface ChannelSettingDefinition {
@@ -22,7 +25,7 @@ export interface ChannelSettingDefinition {
   readonly label: LocalizedText;
   /** One line of help: what it is for, what leaving it empty means. */
   readonly description: LocalizedText;
-  /** Bounds: a number's value (integer), a text's length (string, url). */
+  /** Bounds: a number's value (integer, number), a text's length (string, url). */
   readonly min?: number;
   readonly max?: number;
 }

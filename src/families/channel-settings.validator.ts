@@ -39,6 +39,12 @@ function typeProblem(definition: ChannelSettingDefinition, value: unknown): stri
     if (max !== undefined && value > max) return `must not be greater than ${max}`;
     return null;
   }
+  if (definition.type === 'number') {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+    if (min !== undefined && value < min) return `must not be less than ${min}`;
+    if (max !== undefined && value > max) return `must not be greater than ${max}`;
+    return null;
+  }
   if (typeof value !== 'string') return 'must be a string';
   const shortest = min ?? 1;
   if (value.length < shortest || (max !== undefined && value.length > max))

@@ -74,8 +74,6 @@ export class TaskTransitionsService {
       // What the provider says it made, else the size the task asked for.
       changes.outputSize = outcome.outputSize ?? task.outputSize ?? null;
       changes.nextPollAt = null;
-      // No store to read the video from: settled as asked with this move, so it completes for its customer now.
-      if (!this.ends.settlesAfterStoring) Object.assign(changes, this.settlement.asAskedAtEnd({ ...task, ...changes }, now));
     }
     // Staying in the same state (or a backwards report) only updates progress and the raw body.
     const status = canMove(task.status, target) ? target : task.status;
@@ -90,6 +88,11 @@ export class TaskTransitionsService {
   async applyPlan(task: TaskEntity, plan: PollPlan, leaseOwner?: string): Promise<TaskStatus | null> {
     if (plan.failure !== undefined)
       return (await this.fail(task, plan.failure, plan.changes, leaseOwner, plan.polledAt)) ? 'FAILURE' : null;
+    // No store to read the video from: settled as asked with this move, so it completes for its customer now.
+    if (plan.changes.status === 'SUCCESS' && !this.ends.settlesAfterStoring && plan.changes.settledAt === undefined) {
+      const at = plan.changes.finishTime ?? this.clock.now();
+      Object.assign(plan.changes, await this.settlement.asAskedAtEnd({ ...task, ...plan.changes }, at));
+    }
     const moves = plan.changes.status !== undefined && plan.changes.status !== task.status;
     // A single conditional UPDATE is atomic by itself: no transaction when nothing moves; a move carries its timeline event (and an end,
     // the rows of the modules reacting to it), a provider's report its attempt's row.

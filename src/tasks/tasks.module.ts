@@ -40,6 +40,7 @@ import { TaskSubmitFields } from './task-submit-fields';
 import { TaskSyncService } from './task-sync.service';
 import { TaskTransitionsService } from './task-transitions.service';
 import { TaskSettlementService } from './settlement/task-settlement.service';
+import { TaskCostLookup } from './settlement/task-cost-inputs';
 import { TaskHousekeeping } from './task-housekeeping';
 import { UsageReports } from './usage-reports.service';
 import { TaskUsageRepository } from './repositories/task-usage.repository';
@@ -90,6 +91,7 @@ import { TaskUsageRepository } from './repositories/task-usage.repository';
     ProviderCancel,
     TaskCancelService,
     TaskHousekeeping,
+    TaskCostLookup,
     TaskSettlementService,
   ],
   exports: [

@@ -9,6 +9,8 @@ export type ChannelStatus = 'enabled' | 'disabled';
 export interface ChannelSettings {
   poll_interval_ms?: number;
   max_concurrency?: number;
+  /** What one of the provider's own units costs the operator, in USD (see common-channel-settings.ts). */
+  usd_per_unit?: number;
   [key: string]: unknown;
 }
 

@@ -65,6 +65,36 @@ export class DashboardModelDto {
   @ApiProperty({ description: 'net quota charged in the range (charges minus refunds)' }) quota: number;
 }
 
+/** One channel's or model's money over the range, as the operator's usage report (GET /api/admin/usage) has it. */
+export class DashboardMarginRowDto {
+  @ApiProperty({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    nullable: true,
+    description: 'the channel id (by_channel) or the model id (by_model); null for tasks without a channel',
+  })
+  key: number | string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: "by_channel: the channel's name (null once deleted)" }) name?:
+    string | null;
+  @ApiProperty({ description: 'tasks that ended (completed or failed) in the range' }) tasks: number;
+  @ApiProperty({ description: 'seconds of video delivered' }) seconds: number;
+  @ApiProperty({ description: 'quota paid in the end' }) quota: number;
+  @ApiProperty({ description: 'USD charged at submit' }) usd_charged: number;
+  @ApiProperty({ description: 'USD refunded since (failures, settlement on what was delivered)' }) usd_refunded: number;
+  @ApiProperty({
+    description: "what the providers cost, USD: their own figure (xAI), their units at the channel's usd_per_unit, else the route's cost",
+  })
+  provider_cost_usd: number;
+  @ApiProperty({ description: 'usd_charged - usd_refunded - provider_cost_usd' }) margin_usd: number;
+  @ApiProperty({ description: 'completed tasks whose provider cost is unknown (not in provider_cost_usd)' }) tasks_without_cost: number;
+}
+
+export class DashboardMarginDto {
+  @ApiProperty({ type: [DashboardMarginRowDto], description: 'the 10 channels that charged the most USD, most first' })
+  by_channel: DashboardMarginRowDto[];
+  @ApiProperty({ type: [DashboardMarginRowDto], description: 'the 10 models that charged the most USD, most first' })
+  by_model: DashboardMarginRowDto[];
+}
+
 export class DashboardUpstreamDto {
   @ApiProperty() channel_id: number;
   @ApiProperty({ type: String, nullable: true }) channel_name: string | null;
@@ -143,6 +173,12 @@ export class DashboardDto {
   late_completions: number;
   @ApiProperty({ type: [DashboardChannelDto] }) by_channel: DashboardChannelDto[];
   @ApiProperty({ type: [DashboardModelDto] }) by_model: DashboardModelDto[];
+  @ApiProperty({
+    type: DashboardMarginDto,
+    description:
+      'the margin per channel and per model over the tasks that ended in the range (from `from` to now), as GET /api/admin/usage?group_by=channel|model answers it: the top 10 of each by USD charged',
+  })
+  margin: DashboardMarginDto;
   @ApiProperty({ type: [DashboardUpstreamDto] }) upstream: DashboardUpstreamDto[];
   @ApiProperty({ type: DashboardUpstreamSeriesDto, description: 'the same over time, for the latency and error-rate charts' })
   upstream_by_bucket: DashboardUpstreamSeriesDto;

@@ -4,11 +4,13 @@ import { Clock } from '../../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { TaskQueries } from '../../tasks/task-queries.service';
 import type { TaskStatus } from '../../tasks/task-status';
+import type { OperatorUsageRow } from '../../tasks/usage-report';
+import { UsageReports } from '../../tasks/usage-reports.service';
 import { ChannelsService } from '../../upstream/channels.service';
 import { providerUsageUsd } from '../../upstream/provider-usage';
 import { toCurrencyView } from '../currency.view';
 import { bucketWindow, DashboardRange } from './dashboard-range';
-import type { DashboardChannelDto, DashboardDto, DashboardModelDto } from './dashboard.dto';
+import type { DashboardChannelDto, DashboardDto, DashboardMarginRowDto, DashboardModelDto } from './dashboard.dto';
 import { DashboardOperationsPanel } from './dashboard-operations.panel';
 import { DashboardUpstreamPanel } from './dashboard-upstream.panel';
 
@@ -23,6 +25,9 @@ const STATUSES: Array<TaskStatus | 'CANCELLED'> = [
   'CANCELLED',
   'REJECTED',
 ];
+
+/** How many channels and models the margin tables show: the ones that charged the most. */
+const MARGIN_ROWS = 10;
 
 const rate = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
 const seconds = (ms: number): number => Math.floor(ms / 1000);
@@ -48,6 +53,7 @@ export class DashboardService {
     private readonly channels: ChannelsService,
     private readonly upstreamPanel: DashboardUpstreamPanel,
     private readonly operations: DashboardOperationsPanel,
+    private readonly usage: UsageReports,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -68,6 +74,8 @@ export class DashboardService {
       operations,
       providerCosts,
       lateCompletions,
+      marginByChannel,
+      marginByModel,
     ] = await Promise.all([
       this.tasks.countByBucketAndStatus(window.fromMs, window.bucketMs),
       this.tasks.countByStatusPer('channel_id', window.fromMs),
@@ -80,6 +88,8 @@ export class DashboardService {
       this.operations.panels(now, window.fromMs),
       this.tasks.chargedAndProviderUsageByChannel(window.fromMs),
       this.tasks.countLateCompletionsSince(window.fromMs),
+      this.marginRows('channel', window.fromMs),
+      this.marginRows('model', window.fromMs),
     ]);
     const names = new Map(channels.map((channel) => [channel.id, channel.name]));
     const enabled = new Set(channels.filter((channel) => channel.status === 'enabled').map((channel) => channel.id));
@@ -133,6 +143,7 @@ export class DashboardService {
       by_model: [...perModel]
         .map(([key, outcomes]): DashboardModelDto => ({ model: String(key), ...outcomes, quota: modelQuota.get(String(key)) ?? 0 }))
         .sort((a, b) => b.total - a.total || a.model.localeCompare(b.model)),
+      margin: { by_channel: marginByChannel, by_model: marginByModel },
       upstream: this.upstreamPanel.upstream(upstream, names),
       upstream_by_bucket: this.upstreamPanel.series(upstreamBuckets, window),
       stuck_tasks: operations.stuck_tasks,
@@ -143,7 +154,16 @@ export class DashboardService {
       currency: toCurrencyView(this.config),
     };
   }
+
+  /** The operator's usage report over the tasks that ended since `fromMs`, by channel or model: the top rows by USD charged. */
+  private async marginRows(groupBy: 'channel' | 'model', fromMs: number): Promise<DashboardMarginRowDto[]> {
+    const report = await this.usage.forOperator({ from: String(Math.floor(fromMs / 1000)), groupBy });
+    return report.data.sort(byCharged).slice(0, MARGIN_ROWS);
+  }
 }
+
+const byCharged = (a: OperatorUsageRow, b: OperatorUsageRow): number =>
+  b.usd_charged - a.usd_charged || String(a.key ?? '').localeCompare(String(b.key ?? ''));
 
 /** A channel's reported provider cost: summed per unit, the tasks that reported one, and USD where the units convert. */
 function providerCostOf(

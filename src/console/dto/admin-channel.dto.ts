@@ -37,10 +37,12 @@ const documented = new Map(
 for (const { setting, family } of documented.values()) {
   const only = family.settings.includes(setting) ? `${family.platform} channels: ` : '';
   ApiPropertyOptional({
-    type: setting.type === 'integer' ? 'integer' : 'string',
+    type: setting.type === 'integer' || setting.type === 'number' ? setting.type : 'string',
     ...(setting.type === 'url' ? { format: 'uri' } : {}),
     ...(setting.default !== null ? { default: setting.default } : {}),
-    ...(setting.type === 'integer' ? { minimum: setting.min, maximum: setting.max } : { maxLength: setting.max }),
+    ...(setting.type === 'integer' || setting.type === 'number'
+      ? { minimum: setting.min, maximum: setting.max }
+      : { maxLength: setting.max }),
     nullable: true,
     description: `${only}${setting.label.en}. ${setting.description.en}${setting.secret ? ' Secret: stored encrypted, shown as ***.' : ''}`,
   })(ChannelSettingsDto.prototype, setting.name);

@@ -10,8 +10,8 @@ export class LocalizedTextDto {
 export class PlatformSettingDto {
   @ApiProperty({ example: 'control_base_url', description: "the key under the channel's settings" }) name: string;
   @ApiProperty({
-    enum: ['string', 'integer', 'url'],
-    description: 'url: an http(s) URL on a public host (unless MEDIA_ALLOW_PRIVATE_HOSTS)',
+    enum: ['string', 'integer', 'number', 'url'],
+    description: 'url: an http(s) URL on a public host (unless MEDIA_ALLOW_PRIVATE_HOSTS); number: any finite number (a price)',
   })
   type: string;
   @ApiProperty({
@@ -25,8 +25,8 @@ export class PlatformSettingDto {
   @ApiProperty({ description: 'stored encrypted and shown as *** (write-only)' }) secret: boolean;
   @ApiProperty({ type: LocalizedTextDto, description: "the console form field's label" }) label: LocalizedTextDto;
   @ApiProperty({ type: LocalizedTextDto }) description: LocalizedTextDto;
-  @ApiPropertyOptional({ description: 'integer: the smallest value; string and url: the shortest length' }) min?: number;
-  @ApiPropertyOptional({ description: 'integer: the largest value; string and url: the longest length' }) max?: number;
+  @ApiPropertyOptional({ description: 'integer and number: the smallest value; string and url: the shortest length' }) min?: number;
+  @ApiPropertyOptional({ description: 'integer and number: the largest value; string and url: the longest length' }) max?: number;
 }
 
 export class PlatformDto {

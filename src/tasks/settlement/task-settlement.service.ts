@@ -9,12 +9,14 @@ import type { VideoFacts } from '../../media/video-facts';
 import { TaskStateRepository } from '../repositories/task-state.repository';
 import { TaskEndHooks } from '../task-end-hooks';
 import type { TaskEntity } from '../task.entity';
+import { TaskCostInputs, TaskCostLookup } from './task-cost-inputs';
 import { taskUsageOf } from './task-usage-view';
 
 /**
  * Settles a finished task on the video it delivered (billing/settlement.ts): the final charge, the
  * refund of the difference in one ledger row naming what was asked and what was delivered, the task's
- * `usage` and what it cost the operator, all in one transaction, with the task's end as its customer
+ * `usage` and what it cost the operator (its provider's own figure, in money or in units at its channel's
+ * `usd_per_unit`, else its route's `cost` at what was delivered: TaskCostLookup), all in one transaction, with the task's end as its customer
  * sees it (its `video.completed`). Exactly once: only a SUCCESS task not settled yet takes it, and the
  * ledger refuses a task's second refund.
  */
@@ -29,13 +31,15 @@ export class TaskSettlementService {
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly ends: TaskEndHooks,
+    private readonly costs: TaskCostLookup,
   ) {}
 
   /** `video`: the stored video's facts; null when there is none to read (charged as asked). False when it was settled already. */
   async settle(task: TaskEntity, video: VideoFacts | null): Promise<boolean> {
     const settlement = settle(task.quota, task.priceBasis, video);
+    const inputs = await this.costs.of(task);
     const now = this.clock.now();
-    const columns = this.columnsOf(task, settlement, now);
+    const columns = this.columnsOf(task, settlement, now, inputs);
     const won = await this.transactions.run(async (manager) => {
       if (!(await this.state.markSettled(manager, task.id, columns))) return false;
       if (settlement.refund > 0) {
@@ -62,17 +66,22 @@ export class TaskSettlementService {
   }
 
   /** The columns of a task settled as asked the moment its provider is done (no video store to read it from): written with that move. */
-  asAskedAtEnd(task: TaskEntity, now: number): Partial<TaskEntity> & { settledAt: number } {
-    return this.columnsOf(task, settle(task.quota, task.priceBasis, null), now);
+  async asAskedAtEnd(task: TaskEntity, now: number): Promise<Partial<TaskEntity> & { settledAt: number }> {
+    return this.columnsOf(task, settle(task.quota, task.priceBasis, null), now, await this.costs.of(task));
   }
 
-  private columnsOf(task: TaskEntity, settlement: Settlement, now: number): Partial<TaskEntity> & { settledAt: number } {
+  private columnsOf(
+    task: TaskEntity,
+    settlement: Settlement,
+    now: number,
+    inputs: TaskCostInputs,
+  ): Partial<TaskEntity> & { settledAt: number } {
     const asked = task.priceBasis?.asked;
     const shape = settlement.delivered ?? (asked ? { seconds: asked.seconds, resolution: asked.resolution, audio: asked.audio } : null);
     const cost = providerCostUsd({
       usage: task.providerUsage,
-      usdPerUnit: null,
-      routeCost: null,
+      usdPerUnit: inputs.usdPerUnit,
+      routeCost: inputs.routeCost,
       shape,
       askedSeconds: asked?.seconds ?? shape?.seconds ?? 0,
     });

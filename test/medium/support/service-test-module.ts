@@ -73,6 +73,7 @@ import { ChannelUrlCheck } from '../../../src/upstream/channel-url-check';
 import { UpstreamCallRecorder } from '../../../src/upstream/upstream-call-recorder.service';
 import { TaskEndHooks } from '../../../src/tasks/task-end-hooks';
 import { TaskSettlementService } from '../../../src/tasks/settlement/task-settlement.service';
+import { TaskCostLookup } from '../../../src/tasks/settlement/task-cost-inputs';
 import { TaskSubmitFields } from '../../../src/tasks/task-submit-fields';
 import { ChannelEntity } from '../../../src/upstream/channel.entity';
 import { ChannelRepository } from '../../../src/upstream/channel.repository';
@@ -347,6 +348,7 @@ export async function createServiceTestModule(
       TaskSweepRepository,
       TaskMetrics,
       TaskEndHooks,
+      TaskCostLookup,
       TaskSettlementService,
       TaskSubmitFields,
       TaskTransitionsService,

@@ -147,8 +147,9 @@ function Connectivity({ id, result }) {
 
 /** One setting's form field, as its platform defines it (type, default, secret). */
 function SettingField({ setting, stored, keep, lang }) {
-  const type = setting.secret ? 'password' : setting.type === 'integer' ? 'number' : setting.type === 'url' ? 'url' : 'text';
-  const numeric = setting.type === 'integer' ? { min: setting.min, max: setting.max, step: '1' } : {};
+  const isNumber = setting.type === 'integer' || setting.type === 'number';
+  const type = setting.secret ? 'password' : isNumber ? 'number' : setting.type === 'url' ? 'url' : 'text';
+  const numeric = isNumber ? { min: setting.min, max: setting.max, step: setting.type === 'integer' ? '1' : 'any' } : {};
   const value = setting.secret ? undefined : (stored ?? '');
   const help = setting.secret ? (keep ?? localized(setting.description, lang)) : localized(setting.description, lang);
   return html`<${KeptField} label=${localized(setting.label, lang)} name=${`setting.${setting.name}`} type=${type} required=${setting.required && stored === undefined}
@@ -172,7 +173,7 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
       for (const setting of definition?.settings ?? []) {
         const text = (values[`setting.${setting.name}`] ?? '').trim();
         // An empty field keeps what is stored (a secret is never shown, so it is always empty).
-        if (text) nextSettings[setting.name] = setting.type === 'integer' ? Number(text) : text;
+        if (text) nextSettings[setting.name] = setting.type === 'integer' || setting.type === 'number' ? Number(text) : text;
       }
       const body = {
         name: values.name,

@@ -1,11 +1,13 @@
 // Admin dashboard (the admin's home): tasks per bucket by status, net quota and refunds, outcomes by
 // channel (with what customers paid beside what the provider reported of its own cost; a client's
 // cancel apart, never a failure) and model, upstream latency and errors, the channels' breakers,
-// quota by model, stuck tasks, webhook failures and the video store, over 1 h, 24 h, 7 d or 30 d
+// quota by model, stuck tasks, webhook failures and the video store, and the margin per channel and per
+// model (the usage report's, top 10 by USD charged), over 1 h, 24 h, 7 d or 30 d
 // (GET /api/admin/dashboard?range=...).
 import { BreakerCell } from '../components/breaker-bits.js';
 import { Chart } from '../components/chart.js';
 import { DataTable } from '../components/data-table.js';
+import { usageKeyText, usd } from '../components/usage-bits.js';
 import { Button, Card, ErrorNote, Loading, PageHeader, Stat } from '../components/ui.js';
 import { amount, bytes, moneyIn, rate } from '../lib/admin-format.js';
 import { duration, num, quota, shortDate } from '../lib/format.js';
@@ -149,6 +151,20 @@ function Body({ data, rangeLabel }) {
       <${DataTable} caption=${t('dash.byModel')} rows=${data.by_model} rowKey=${(m) => m.model} rowProps=${(m) => ({ 'data-model': m.model })}
         empty=${t('dash.noTasks')} emptyIcon="clapperboard" columns=${outcomeColumns('model', (m) => html`<code class="model">${m.model}</code>`, currency)} />
     <//>
+    ${
+      data.margin
+        ? html`<div class="grid-2">
+      <${Card} title=${t('dash.marginByChannel')} id="margin-channel-card" class="flush list-card">
+        <p class="card-intro muted">${t('dash.marginIntro')}</p>
+        <${MarginTable} kind="channel" rows=${data.margin.by_channel} />
+      <//>
+      <${Card} title=${t('dash.marginByModel')} id="margin-model-card" class="flush list-card">
+        <p class="card-intro muted">${t('dash.marginIntro')}</p>
+        <${MarginTable} kind="model" rows=${data.margin.by_model} />
+      <//>
+    </div>`
+        : null
+    }
     <${Card} title=${t('dash.upstream')} id="upstream-card" class="flush list-card">
       <p class="card-intro muted">${t('dash.upstreamIntro')}</p>
       <${DataTable} caption=${t('dash.upstream')} rows=${data.upstream} rowKey=${(u) => u.channel_id} rowProps=${(u) => ({ 'data-channel-id': u.channel_id })}
@@ -229,6 +245,36 @@ function ProviderCost({ row, currency }) {
     ${usd !== null && usd !== undefined ? html`<div class="muted small">≈ ${amount(usd, 'USD')}</div>` : null}
     ${usd !== null && usd !== undefined && paid !== null ? html`<div class="muted small">${t('dash.margin', { amount: amount(paid - usd, 'USD') })}</div>` : null}
   </span>`;
+}
+
+/** The usage report's money for the top channels or models (by USD charged): charged, refunded, provider cost, margin. */
+function MarginTable({ kind, rows }) {
+  const money = (field, row) =>
+    html`<span class=${field === 'margin_usd' && row.margin_usd < 0 ? 'amount-neg' : undefined}>${usd(row[field])}</span>`;
+  return html`<${DataTable} caption=${t(kind === 'channel' ? 'dash.marginByChannel' : 'dash.marginByModel')} rows=${rows}
+    rowKey=${(r) => String(r.key)} rowProps=${(r) => ({ 'data-margin-key': String(r.key) })} empty=${t('dash.noEnded')} emptyIcon="wallet"
+    columns=${[
+      {
+        key: 'key',
+        label: t(`dash.col.${kind}`),
+        card: 'title',
+        render: (r) =>
+          kind === 'model'
+            ? html`<code class="model">${usageKeyText(r, 'model')}</code>`
+            : html`<strong>${usageKeyText(r, 'channel')}</strong>`,
+      },
+      { key: 'tasks', label: t('dash.col.ended'), num: true, render: (r) => num(r.tasks) },
+      { key: 'usd_charged', label: t('ausage.col.usd_charged'), num: true, render: (r) => money('usd_charged', r) },
+      { key: 'usd_refunded', label: t('ausage.col.usd_refunded'), num: true, render: (r) => money('usd_refunded', r) },
+      {
+        key: 'provider_cost_usd',
+        label: t('ausage.col.provider_cost_usd'),
+        num: true,
+        render: (r) =>
+          html`${money('provider_cost_usd', r)}${r.tasks_without_cost ? html`<div class="muted small">${t('ausage.withoutCost', { count: r.tasks_without_cost })}</div>` : null}`,
+      },
+      { key: 'margin_usd', label: t('ausage.col.margin_usd'), card: 'badge', num: true, render: (r) => money('margin_usd', r) },
+    ]} />`;
 }
 
 /** A rate as a percentage with a short bar: green for a high success rate, red for a high error rate. */

@@ -83,10 +83,12 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
           const at = (name) => values[`routes[${i}].${name}`];
           const upstream = at('upstream_model');
           const options = at('options');
+          const cost = at('cost');
           return {
             platform: at('platform'),
             upstream_model: upstream.startsWith('{') ? parseJson(upstream, `routes[${i}].upstream_model`) : upstream,
             ...(options ? { options: parseJson(options, `routes[${i}].options`) } : {}),
+            ...(cost ? { cost: parseJson(cost, `routes[${i}].cost`) } : {}),
           };
         }),
         status: values.status,
@@ -227,6 +229,7 @@ function RouteRow({ index, row: { initial }, platforms, onRemove }) {
     <${KeptField} as="select" label=${t('models.platform')} name=${name('platform')} value=${initial.platform ?? platforms[0]?.[0]} options=${platforms} />
     <${KeptField} label=${t('models.upstreamModel')} name=${name('upstream_model')} required value=${upstream} placeholder="kling-v3" help=${t('models.upstreamHelp')} />
     <${KeptField} label=${t('models.options')} name=${name('options')} value=${initial.options ? JSON.stringify(initial.options) : ''} placeholder='{"cfg_scale": true}' help=${t('models.optionsHelp')} class="mono-field" />
+    <${KeptField} label=${t('models.cost')} name=${name('cost')} value=${initial.cost ? JSON.stringify(initial.cost) : ''} placeholder='[{"resolution": "720p", "unit": "second", "usd": 0.05}]' help=${t('models.costHelp')} class="mono-field" />
     <div class="row-remove">${onRemove ? html`<${Button} small kind="ghost" iconOnly icon="trash-2" onClick=${onRemove}>${t('models.removeRoute', { n: index + 1 })}<//>` : null}</div>
   </div>`;
 }
