@@ -40,7 +40,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
+import { memoryRecords, type VideoSource } from '../../src/families/simulator-shared/emulator-http';
 import {
   AlphaCreate,
   AlphaEmulator,
@@ -89,6 +89,8 @@ export interface AlphaEmulatorServer {
   readonly submitsByTraceId: ReadonlyMap<string, number>;
   defaultScript: number[];
   videoBytes: Buffer;
+  /** Serves every video from now on from this source (one made to order, or a different clip per fetch); `videoBytes` sets it back. */
+  videoSource: VideoSource;
   /** When set, the `url` of a succeeded video (e.g. a `file://` or link-local URL); null: the emulator's own URL. */
   videoUrlFor: ((videoId: number) => string) | null;
   calls(op: AlphaOp): RecordedRequest[];
@@ -186,6 +188,12 @@ export async function startAlphaEmulator(options: { apiKey?: string } = {}): Pro
     },
     set videoBytes(bytes: Buffer) {
       emulator.video = { bytes };
+    },
+    get videoSource() {
+      return emulator.video;
+    },
+    set videoSource(source: VideoSource) {
+      emulator.video = source;
     },
     videoUrlFor: null,
     calls: (op) => server.requests.filter((req) => alphaOpOf(req.path) === op),
