@@ -5,7 +5,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity, Platform } from '../../upstream/channel.entity';
 import { ProviderCalls } from '../../upstream/provider-calls';
 import type { UpstreamTask } from '../../upstream/upstream-task';
-import type { EmulatorReply, EmulatorRequest } from '../simulator-shared/emulator-http';
+import type { AskedVideo, EmulatorReply, EmulatorRequest, VideoSource } from '../simulator-shared/emulator-http';
 
 /** What the family specs share (never imported by the gateway itself; the build leaves `*.spec-support.ts` out). */
 
@@ -72,4 +72,10 @@ export function emulatorRequest(method: string, path: string, json: unknown, aut
 /** The JSON an emulator answered (null for a file). */
 export function replyJson(reply: EmulatorReply): Record<string, any> | null {
   return 'json' in reply ? (reply.json as Record<string, any>) : null;
+}
+
+/** A video source for emulator specs: it serves one byte (`x`) and keeps, in `seen`, what each fetched video asked. */
+export function recordingVideoSource(): { seen: AskedVideo[]; source: VideoSource } {
+  const seen: AskedVideo[] = [];
+  return { seen, source: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) } };
 }

@@ -1,4 +1,5 @@
-import { type AskedVideo, memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
+import { recordingVideoSource } from '../../shared/family.spec-support';
+import { memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
 import { AlphaEmulator, AlphaEmulatorRequest, alphaErrorReply, GENERATION_MS, URL_VALIDITY_MS } from './alpha-emulator';
 
 const BASE = 'http://sim.test/simulator/alpha';
@@ -181,17 +182,12 @@ describe('AlphaEmulator (scripted, as the tests run it)', () => {
 
 describe('AlphaEmulator (the video made to order)', () => {
   it('asks the video source for the duration, quality, ratio and audio the task asked', async () => {
-    const seen: AskedVideo[] = [];
+    const { seen, source } = recordingVideoSource();
     const emulator = new AlphaEmulator({
       apiKey: 'key',
       records: memoryRecords(() => Date.now()),
       now: () => Date.now(),
-      video: {
-        madeFor: async (asked) => {
-          seen.push(asked);
-          return { bytes: Buffer.from('x') };
-        },
-      },
+      video: source,
       defaultScript: [1],
     });
     const call = (method: string, path: string, json?: unknown, query = new URLSearchParams()) =>

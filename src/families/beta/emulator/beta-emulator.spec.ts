@@ -1,4 +1,5 @@
-import { type AskedVideo, memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { recordingVideoSource } from '../../shared/family.spec-support';
+import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { BETA_SUBMIT_PATH } from '../beta-protocol';
 import { BetaEmulator, SIMULATED_DONE_MS, SIMULATED_PENDING_MS } from './beta-emulator';
 
@@ -120,17 +121,12 @@ describe('BetaEmulator (clock-driven, as the simulator)', () => {
 
 describe('BetaEmulator (the video made to order)', () => {
   it('asks the video source for the duration, resolution and ratio the task asked', async () => {
-    const seen: AskedVideo[] = [];
+    const { seen, source } = recordingVideoSource();
     const emulator = new BetaEmulator({
       apiKey: 'key',
       records: memoryRecords(() => Date.now()),
       now: () => Date.now(),
-      video: {
-        madeFor: async (asked) => {
-          seen.push(asked);
-          return { bytes: Buffer.from('x') };
-        },
-      },
+      video: source,
       linkKey: () => 'link-key',
       defaultScript: ['SUCCEEDED'],
     });

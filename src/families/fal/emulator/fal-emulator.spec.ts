@@ -1,8 +1,8 @@
-import { type AskedVideo, memoryRecords } from '../../simulator-shared/emulator-http';
+import { memoryRecords } from '../../simulator-shared/emulator-http';
 import { inputMapOf, mapInput } from '../../shared/input-map';
 import { FAL_MODELS } from '../fal-catalog';
 import { FalEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './fal-emulator';
-import { emulatorRequest, replyJson } from '../../shared/family.spec-support';
+import { emulatorRequest, replyJson, recordingVideoSource } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/fal';
 const KEY = 'kid:ksecret';
@@ -91,12 +91,12 @@ describe('FalEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('delivers a request the video its input asked: duration, resolution, aspect ratio and audio', async () => {
-    const seen: AskedVideo[] = [];
+    const { seen, source } = recordingVideoSource();
     emulator = new FalEmulator({
       apiKey: KEY,
       records: memoryRecords(() => time),
       now: () => time,
-      video: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) },
+      video: source,
     });
     // As the gateway sends it through fal-veo-3-1's input_map: `duration: "6s"`, `generate_audio: false`.
     const veo = FAL_MODELS.find((model) => model.id === 'fal-veo-3-1')!;

@@ -1,11 +1,6 @@
+import { recordingVideoSource } from '../../shared/family.spec-support';
 import { signRequest } from '../control-plane/gamma-request-signer';
-import {
-  type AskedVideo,
-  memoryRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+import { memoryRecords, type EmulatorReply, type EmulatorRequest, type VideoSource } from '../../simulator-shared/emulator-http';
 import { GammaEmulator, type GammaTimeline } from './gamma-emulator';
 import { H5_LIFETIME_MS, SIMULATED_ASSET_PROCESSING_MS, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './gamma-provider-state';
 
@@ -363,13 +358,8 @@ describe('GammaEmulator (manual, as the tests)', () => {
 
 describe('GammaEmulator (the video made to order)', () => {
   it('asks the video source for the duration, resolution and ratio the task asked', async () => {
-    const seen: AskedVideo[] = [];
-    const t = setUp('manual', undefined, {
-      madeFor: async (asked) => {
-        seen.push(asked);
-        return { bytes: Buffer.from('x') };
-      },
-    });
+    const { seen, source } = recordingVideoSource();
+    const t = setUp('manual', undefined, source);
     const id = json(await t.submit('a fox', { resolution: '480p', ratio: '9:16', duration: 12, seed: 7 }))!.id as string;
     await t.emulator.setTask(id, { status: 'succeeded' });
     const link = new URL((await t.query(id)).content.video_url as string);

@@ -1,8 +1,8 @@
-import { type AskedVideo, memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
+import { memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
 import { signKlingJwt } from '../kling-jwt';
 import { buildKlingBody, type KlingTaskRequest } from '../kling-protocol';
 import { KlingEmulator, SIMULATED_DONE_MS, SIMULATED_SUBMITTED_MS } from './kling-emulator';
-import { emulatorRequest } from '../../shared/family.spec-support';
+import { emulatorRequest, recordingVideoSource } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/kling';
 
@@ -81,13 +81,13 @@ describe('KlingEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('delivers each task the video it asked: its duration, its mode as a resolution, its aspect ratio and sound', async () => {
-    const seen: AskedVideo[] = [];
+    const { seen, source } = recordingVideoSource();
     emulator = new KlingEmulator({
       accessKey: 'AK',
       secretKey: 'secret',
       records: memoryRecords(() => time),
       now: () => time,
-      video: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) },
+      video: source,
     });
     // As the gateway sends them: kling-v2-6 at 1080p (pro) with sound, kling-v2-5-turbo from an image at 720p (std).
     const sent: Array<[string, KlingTaskRequest]> = [

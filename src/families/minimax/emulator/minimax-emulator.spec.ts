@@ -1,7 +1,7 @@
-import { type AskedVideo, memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { buildMinimaxSubmitBody } from '../minimax-protocol';
 import { MinimaxEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './minimax-emulator';
-import { replyJson } from '../../shared/family.spec-support';
+import { replyJson, recordingVideoSource } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/minimax';
 
@@ -72,12 +72,12 @@ describe('MinimaxEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('delivers a task the video it asked: its duration and resolution', async () => {
-    const seen: AskedVideo[] = [];
+    const { seen, source } = recordingVideoSource();
     emulator = new MinimaxEmulator({
       apiKey: 'k',
       records: memoryRecords(() => time),
       now: () => time,
-      video: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) },
+      video: source,
     });
     // As the gateway sends it: 10 s at 768P.
     const wire = buildMinimaxSubmitBody(

@@ -1,4 +1,5 @@
-import { type AskedVideo, memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { recordingVideoSource } from '../../shared/family.spec-support';
+import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { OpenAiEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS, SORA_RULES } from './openai-emulator';
 
 /** The emulator as the embedded simulator runs it: sora rules, videos follow the clock, prompt markers, the Bearer key. */
@@ -92,17 +93,12 @@ describe('OpenAiEmulator (clock-driven, as the simulator)', () => {
 
 describe('OpenAiEmulator (the video made to order)', () => {
   it('asks the video source for the seconds and size the video was created with', async () => {
-    const seen: AskedVideo[] = [];
+    const { seen, source } = recordingVideoSource();
     const emulator = new OpenAiEmulator({
       apiKey: 'key',
       records: memoryRecords(() => Date.now()),
       now: () => Date.now(),
-      video: {
-        madeFor: async (asked) => {
-          seen.push(asked);
-          return { bytes: Buffer.from('x') };
-        },
-      },
+      video: source,
       rules: SORA_RULES,
       defaultScript: ['completed'],
     });

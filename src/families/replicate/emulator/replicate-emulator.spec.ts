@@ -1,8 +1,8 @@
-import { type AskedVideo, memoryRecords } from '../../simulator-shared/emulator-http';
+import { memoryRecords } from '../../simulator-shared/emulator-http';
 import { inputMapOf, mapInput } from '../../shared/input-map';
 import { REPLICATE_MODELS } from '../replicate-catalog';
 import { ReplicateEmulator, SIMULATED_DONE_MS, SIMULATED_STARTING_MS } from './replicate-emulator';
-import { emulatorRequest, replyJson } from '../../shared/family.spec-support';
+import { emulatorRequest, replyJson, recordingVideoSource } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/replicate';
 const TOKEN = 'r8_token';
@@ -92,12 +92,12 @@ describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('delivers a prediction the video its input asked: duration, resolution, aspect ratio and audio', async () => {
-    const seen: AskedVideo[] = [];
+    const { seen, source } = recordingVideoSource();
     emulator = new ReplicateEmulator({
       apiToken: TOKEN,
       records: memoryRecords(() => time),
       now: () => time,
-      video: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) },
+      video: source,
     });
     // The builtin model as the gateway sends it (its input_map has no resolution nor audio), then a model an operator adds.
     const kling = mapInput(inputMapOf(REPLICATE_MODELS[0].options!.input_map), {

@@ -1,4 +1,5 @@
-import { type AskedVideo, memoryRecords } from '../../simulator-shared/emulator-http';
+import { recordingVideoSource } from '../../shared/family.spec-support';
+import { memoryRecords } from '../../simulator-shared/emulator-http';
 import { RUNWAY_API_VERSION } from '../runway-protocol';
 import { RunwayEmulator } from './runway-emulator';
 
@@ -6,17 +7,12 @@ const BASE = 'http://sim.test/simulator/runway';
 
 describe('RunwayEmulator (the video made to order)', () => {
   it('asks the video source for the duration, the ratio as an exact frame and the audio the task asked', async () => {
-    const seen: AskedVideo[] = [];
+    const { seen, source } = recordingVideoSource();
     const emulator = new RunwayEmulator({
       apiKey: 'key',
       records: memoryRecords(() => Date.now()),
       now: () => Date.now(),
-      video: {
-        madeFor: async (asked) => {
-          seen.push(asked);
-          return { bytes: Buffer.from('x') };
-        },
-      },
+      video: source,
       defaultScript: ['SUCCEEDED'],
     });
     const headers = { authorization: 'Bearer key', 'x-runway-version': RUNWAY_API_VERSION };

@@ -1,6 +1,6 @@
-import { type AskedVideo, memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { SIMULATED_DONE_MS, VeoEmulator } from './veo-emulator';
-import { replyJson } from '../../shared/family.spec-support';
+import { replyJson, recordingVideoSource } from '../../shared/family.spec-support';
 
 const BASE = 'http://sim.test/simulator/veo';
 const MODEL = 'veo-3.1-fast-generate-preview';
@@ -72,17 +72,12 @@ describe('VeoEmulator (clock-driven, as the simulator)', () => {
 
 describe('VeoEmulator (the video made to order)', () => {
   it('asks the video source for the durationSeconds, resolution and aspectRatio the operation asked', async () => {
-    const seen: AskedVideo[] = [];
+    const { seen, source } = recordingVideoSource();
     const emulator = new VeoEmulator({
       apiKey: 'k',
       records: memoryRecords(() => Date.now()),
       now: () => Date.now(),
-      video: {
-        madeFor: async (asked) => {
-          seen.push(asked);
-          return { bytes: Buffer.from('x') };
-        },
-      },
+      video: source,
       defaultScript: ['done'],
     });
     /** A call to a path below the mount, or to a URL the emulator handed out (its mount stripped). */
