@@ -93,7 +93,8 @@ const IsJsonWithin = (max: number) =>
     },
   });
 
-export class CatalogPriceDto {
+/** What a price row and a cost row share: the resolution, the unit and (per clip) the clip length they are for. */
+class CatalogRateRowDto {
   @ApiProperty({ example: '720p', description: 'a resolution of the model, or `*` for any' })
   @IsString()
   @ColumnLength(1, 16)
@@ -103,13 +104,15 @@ export class CatalogPriceDto {
   @IsIn(['second', 'clip'])
   unit: 'second' | 'clip';
 
-  @ApiPropertyOptional({ description: 'per-clip prices: the clip length in seconds; 0 or absent: any' })
+  @ApiPropertyOptional({ description: 'per-clip rows: the clip length in seconds; 0 or absent: any' })
   @IsOptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(MAX_SECONDS)
   duration?: number;
+}
 
+export class CatalogPriceDto extends CatalogRateRowDto {
   @ApiProperty({ example: 700, description: 'quota units per second or per clip' })
   @IsInt()
   @Min(0)
@@ -125,23 +128,7 @@ export class CatalogPriceDto {
 }
 
 /** What the provider charges the operator on a route: `prices`' shape, in USD (never shown to customers). */
-export class CatalogRouteCostDto {
-  @ApiProperty({ example: '720p', description: 'a resolution of the model, or `*` for any' })
-  @IsString()
-  @ColumnLength(1, 16)
-  resolution: string;
-
-  @ApiProperty({ enum: ['second', 'clip'] })
-  @IsIn(['second', 'clip'])
-  unit: 'second' | 'clip';
-
-  @ApiPropertyOptional({ description: 'per-clip costs: the clip length in seconds; 0 or absent: any' })
-  @IsOptionalNotNull()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_SECONDS)
-  duration?: number;
-
+export class CatalogRouteCostDto extends CatalogRateRowDto {
   @ApiProperty({ example: 0.05, description: 'USD per second or per clip' })
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a number (USD)' })
   @Min(0)
