@@ -153,16 +153,15 @@ function Body({ data, rangeLabel }) {
     <//>
     ${
       data.margin
-        ? html`<div class="grid-2">
-      <${Card} title=${t('dash.marginByChannel')} id="margin-channel-card" class="flush list-card">
+        ? // Full width, as the outcome tables above: half a page cannot show the margin column beside the others.
+          html`<${Card} title=${t('dash.marginByChannel')} id="margin-channel-card" class="flush list-card">
         <p class="card-intro muted">${t('dash.marginIntro')}</p>
         <${MarginTable} kind="channel" rows=${data.margin.by_channel} />
       <//>
       <${Card} title=${t('dash.marginByModel')} id="margin-model-card" class="flush list-card">
         <p class="card-intro muted">${t('dash.marginIntro')}</p>
         <${MarginTable} kind="model" rows=${data.margin.by_model} />
-      <//>
-    </div>`
+      <//>`
         : null
     }
     <${Card} title=${t('dash.upstream')} id="upstream-card" class="flush list-card">
