@@ -1,3 +1,4 @@
+import { askedSeconds, askedText } from '../../simulator-shared/asked-video';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ownValue } from '../../../common/runtime/own-value';
 import {
@@ -274,9 +275,9 @@ function askedOf(task: EmulatedTask): AskedVideo {
   const { duration, resolution, ratio } = task.parameters ?? {};
   const longest = task.inputVideo ? (ownValue(WIDER_LIMITS, task.model) ?? BUILTIN_LIMITS).seconds[1] : undefined;
   return {
-    seconds: typeof duration === 'number' ? duration : longest,
-    resolution: typeof resolution === 'string' ? resolution : undefined,
-    aspectRatio: typeof ratio === 'string' ? ratio : undefined,
+    seconds: askedSeconds(duration) ?? longest,
+    resolution: askedText(resolution),
+    aspectRatio: askedText(ratio),
   };
 }
 

@@ -1,3 +1,4 @@
+import { askedFlag, askedSeconds, askedText } from '../../simulator-shared/asked-video';
 import {
   type AskedVideo,
   deliveredVideo,
@@ -121,10 +122,10 @@ export class GammaDataPlane {
 /** The shape a submit body asked: its duration, resolution, ratio and generate_audio (what it left unsaid, undefined). */
 function askedOf(body: Record<string, unknown>): AskedVideo {
   return {
-    seconds: typeof body.duration === 'number' ? body.duration : undefined,
-    resolution: typeof body.resolution === 'string' ? body.resolution : undefined,
-    aspectRatio: typeof body.ratio === 'string' ? body.ratio : undefined,
-    audio: typeof body.generate_audio === 'boolean' ? body.generate_audio : undefined,
+    seconds: askedSeconds(body.duration),
+    resolution: askedText(body.resolution),
+    aspectRatio: askedText(body.ratio),
+    audio: askedFlag(body.generate_audio),
   };
 }
 

@@ -1,3 +1,4 @@
+import { askedSeconds, askedText } from '../../simulator-shared/asked-video';
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import {
   type AskedVideo,
@@ -217,10 +218,7 @@ export class MinimaxEmulator {
 /** What a create body asks of its video: `duration` and `resolution` (`768P`; no aspect ratio, no audio); unsaid stays undefined. */
 function askedOf(body: Record<string, unknown>): AskedVideo {
   const { duration, resolution } = body;
-  return {
-    seconds: typeof duration === 'number' ? duration : undefined,
-    resolution: typeof resolution === 'string' ? resolution : undefined,
-  };
+  return { seconds: askedSeconds(duration), resolution: askedText(resolution) };
 }
 
 /** MiniMax's ids are 15-digit numbers (file ids are int64 in `files/retrieve`). */

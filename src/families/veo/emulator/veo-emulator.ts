@@ -1,3 +1,4 @@
+import { askedSeconds, askedText } from '../../simulator-shared/asked-video';
 import { randomBytes } from 'node:crypto';
 import {
   type AskedVideo,
@@ -227,11 +228,7 @@ export class VeoEmulator {
 /** The shape an operation's parameters asked: durationSeconds, resolution, aspectRatio (generateAudio is Vertex-only, refused here). */
 function askedOf(op: EmulatedOperation): AskedVideo {
   const { durationSeconds, resolution, aspectRatio } = op.parameters ?? {};
-  return {
-    seconds: typeof durationSeconds === 'number' ? durationSeconds : undefined,
-    resolution: typeof resolution === 'string' ? resolution : undefined,
-    aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
-  };
+  return { seconds: askedSeconds(durationSeconds), resolution: askedText(resolution), aspectRatio: askedText(aspectRatio) };
 }
 
 const listed = (model: string) => ({ name: `models/${model}`, supportedGenerationMethods: ['predictLongRunning'] });
