@@ -66,7 +66,8 @@ describe('settlement across instances', () => {
         DATABASE_URL: database.url,
         ADMIN_TOKEN,
         TASK_SYNC_INTERVAL_MS: '100',
-        TASK_LEASE_MS: '3000',
+        // No process crashes here: a lease long enough that a submit slowed by a loaded machine still has its 10 s upstream.
+        TASK_LEASE_MS: '20000',
         MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
         VIDEO_STORE: `file:${store}`,
       };
