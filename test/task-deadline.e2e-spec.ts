@@ -153,8 +153,18 @@ describeEachDatabase('task deadline', (kind) => {
       at: Math.floor(gw.clock.now() / 1000),
       state: 'succeeded',
       provider_usage: { unit: 'usd_ticks', amount: expect.any(Number), usd_estimate: expect.any(Number) },
+      provider_cost_usd: expect.any(Number),
     });
     expect(detail.late_completion.provider_usage.amount).toBeGreaterThan(0);
+    // What xAI billed for it is the operator's cost, in the margin: the customer paid nothing for it.
+    const cost = detail.late_completion.provider_cost_usd as number;
+    expect(cost).toBeGreaterThan(0);
+    expect(cost).toBe(detail.late_completion.provider_usage.usd_estimate);
+    const mine = ((await gw.admin.get('/api/admin/usage?group_by=user').expect(200)).body.data as Array<Record<string, number>>).find(
+      (row) => row.key === customer.userId,
+    );
+    expect(mine).toMatchObject({ provider_cost_usd: expect.any(Number), margin_usd: expect.any(Number) });
+    expect(mine!.provider_cost_usd).toBeGreaterThanOrEqual(cost);
     expect(detail).toMatchObject({ status: 'FAILURE', failure_reason: 'upstream timeout', has_video: false });
     expect(await lateCompletionsOnDashboard()).toBe(lateBefore + 1);
     const metrics = (await gw.http.get('/metrics').expect(200)).text;

@@ -71,8 +71,9 @@ export class TaskTransitionsService {
     if (target === 'SUCCESS') {
       changes.finishTime = now;
       changes.resultUrl = outcome.videoUrl ?? null;
-      // What the provider says it made, else the size the task asked for.
-      changes.outputSize = outcome.outputSize ?? task.outputSize ?? null;
+      // The size the task asked for (the flat form's `size` stays what was asked; `usage` says what was
+      // delivered), else, when it asked none, what the provider says it made.
+      changes.outputSize = task.outputSize ?? outcome.outputSize ?? null;
       changes.nextPollAt = null;
     }
     // Staying in the same state (or a backwards report) only updates progress and the raw body.

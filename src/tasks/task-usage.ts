@@ -21,4 +21,6 @@ export interface LateCompletion {
   at: number;
   state: 'succeeded' | 'failed';
   providerUsage: ProviderUsage | null;
+  /** What it cost the operator in USD (lateCompletionCostUsd), also kept in the task's `provider_cost_micro_usd`; null when unknown (absent on older rows). */
+  providerCostUsd?: number | null;
 }

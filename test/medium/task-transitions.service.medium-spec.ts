@@ -72,6 +72,14 @@ describe('TaskTransitionsService (service tier, SQLite)', () => {
     expect(await t.balance(user.id)).toEqual({ quota: 700, usedQuota: 300 });
   });
 
+  it("a finished task's size stays what it asked, whatever the provider says it made; one that asked none takes the provider's", async () => {
+    const sharper: PollOutcome = { state: 'succeeded', videoUrl: 'https://v/2.mp4', outputSize: '1920x1080', raw: {} };
+    const { task: asked } = await chargedTask('IN_PROGRESS', 300, { outputSize: '1280x720' });
+    expect(t.transitions.planPoll(asked, sharper, 90).changes.outputSize).toBe('1280x720');
+    const { task: open } = await chargedTask('IN_PROGRESS', 300, { outputSize: null });
+    expect(t.transitions.planPoll(open, sharper, 90).changes.outputSize).toBe('1920x1080');
+  });
+
   it('reject at submit reverts the charge, only for the lease holder, once', async () => {
     const { user, task } = await chargedTask('SUBMITTING', 250, { leaseOwner: 'instance-a', leaseUntil: t.clock.now() + 60_000 });
     expect(await t.transitions.reject({ ...task }, 'bad prompt', 'instance-b')).toBe(false);

@@ -62,6 +62,12 @@ export class LateCompletionDto {
     description: 'what the provider then reported of its own cost; null when nothing',
   })
   provider_usage: ProviderUsageDto | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "what it cost the operator in USD (the provider's figure, else its units at the channel's usd_per_unit, else the route's cost at what was asked); counted in the usage report's provider_cost_usd; null when unknown",
+  })
+  provider_cost_usd: number | null;
 }
 
 /** What both the customer's and the admin's task drawer show. */

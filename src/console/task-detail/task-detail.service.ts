@@ -153,6 +153,7 @@ function lateCompletionView(late: LateCompletion | null): LateCompletionDto | nu
     at: toUnixSeconds(late.at),
     state: late.state,
     provider_usage: late.providerUsage ? toProviderUsageView(late.providerUsage) : null,
+    provider_cost_usd: late.providerCostUsd ?? null,
   };
 }
 

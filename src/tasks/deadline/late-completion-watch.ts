@@ -13,8 +13,10 @@ import { keptProviderUsage } from '../../upstream/provider-usage';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import { ProviderCancel } from '../provider-cancel';
 import { TaskLateWatchRepository } from '../repositories/task-late-watch.repository';
+import { TaskCostLookup } from '../settlement/task-cost-inputs';
 import { TaskMetrics } from '../task-metrics.service';
 import type { TaskEntity } from '../task.entity';
+import { lateCompletionCostUsd } from './late-completion-cost';
 import { LATE_READ_INTERVAL_MS, LATE_WATCH_MS, nextLateRead } from './late-watch-schedule';
 
 /** Watched tasks are few (those a provider could not be made to stop): small batches, a few reads at once. */
@@ -30,7 +32,11 @@ const INTERVAL_MS = 60_000;
  * provider's reported usage, counted in `gateway_late_completions_total{platform}`, and the task is
  * read no more. The customer's task stays failed and refunded: nothing here moves quota or status.
  * A claim leases a task for a whole interval, so even a crash mid-read never brings the next read
- * sooner, and any number of instances may run the job.
+ * sooner, and any number of instances may run the job. What the late end cost the operator is kept
+ * too (`provider_cost_micro_usd`), so the margin counts what the provider billed for it.
+ *
+ * Ten dependencies: a leased job's own five (config, instance id, rows, clock, runner) and the five
+ * a provider read and its cost need; splitting them would only pass them through another class.
  */
 @Injectable()
 export class LateCompletionWatch implements LeasedJob<TaskEntity> {
@@ -50,6 +56,7 @@ export class LateCompletionWatch implements LeasedJob<TaskEntity> {
     private readonly channels: ChannelsService,
     private readonly provider: ProviderCancel,
     private readonly metrics: TaskMetrics,
+    private readonly costs: TaskCostLookup,
     private readonly clock: Clock,
     runner: JobRunner,
   ) {
@@ -87,7 +94,9 @@ export class LateCompletionWatch implements LeasedJob<TaskEntity> {
     if (outcome.state === 'queued' || outcome.state === 'running') return this.readAgainLater(task, givenUpAt, now, 'running');
     // The deadline's cancel took after all (its answer was lost): stopped by the gateway, not a late completion.
     if (outcome.cancelledUpstream) return (await this.rows.stop(task, now)) ? 'cancelled' : 'superseded';
-    const late = { at: now, state: outcome.state, providerUsage: keptProviderUsage(outcome.providerUsage) ?? null };
+    const providerUsage = keptProviderUsage(outcome.providerUsage) ?? null;
+    const providerCostUsd = lateCompletionCostUsd(outcome.state, providerUsage, task.priceBasis?.asked, await this.costs.of(task));
+    const late = { at: now, state: outcome.state, providerUsage, providerCostUsd };
     if (!(await this.rows.record(task, late, now))) return 'superseded';
     this.metrics.lateCompletions.inc({ platform: task.platform });
     this.logger.log(`task ${task.taskId} ${outcome.state} at its provider after it was given up at its deadline (still refunded)`);

@@ -58,9 +58,10 @@ export class TaskLateWatchRepository {
     return this.write(task, { nextPollAt: null }, polledAt);
   }
 
-  /** The end the provider reported, and read no more; false when the claim was lost meanwhile. */
+  /** The end the provider reported (its cost counted in the operator's margin), and read no more; false when the claim was lost meanwhile. */
   record(task: TaskEntity, late: LateCompletion, polledAt: number): Promise<boolean> {
-    return this.write(task, { lateCompletion: late, nextPollAt: null }, polledAt);
+    const costMicroUsd = late.providerCostUsd == null ? null : Math.round(late.providerCostUsd * 1e6);
+    return this.write(task, { lateCompletion: late, providerCostMicroUsd: costMicroUsd, nextPollAt: null }, polledAt);
   }
 
   private async write(task: TaskEntity, changes: Partial<TaskEntity>, polledAt?: number): Promise<boolean> {
