@@ -73,7 +73,7 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
     await gw.sync();
   };
 
-  it('Runway finished while the gateway still shows it running: 409 naming `completed`, no DELETE, the video archived and delivered, charged once', async () => {
+  it('Runway finished while the gateway still shows it running: 409 saying it is finishing (in progress, as its answer says), no DELETE, the video archived and delivered, charged once', async () => {
     const before = await gw.balance(customer.userId);
     runway.scriptNext(['RUNNING']);
     const { taskId, upstreamId } = await submitRunway();
@@ -82,11 +82,13 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
     await runway.finish(upstreamId);
 
     const res = await as().post(`/v1/videos/${taskId}/cancel`).expect(409);
-    expect(res.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('(status: completed)') });
+    expect(res.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('is finishing') });
     expect(runway.deletes()).toHaveLength(0);
 
-    // Done at the provider; completed once its video is stored and settled.
+    // Done at the provider; completed once its video is stored and settled. Until then a cancel says the same.
     expect(await flatOf(taskId)).toMatchObject({ status: 'in_progress', progress: 99 });
+    const again = await as().post(`/v1/video/generations/${taskId}/cancel`).expect(409);
+    expect(again.body).toMatchObject({ code: 'conflict', message: expect.stringContaining('is finishing') });
     expect(await gw.app.get(VideoArchiveJob).archiveDueVideos()).toBe(1);
     expect(await flatOf(taskId)).toMatchObject({ status: 'completed', progress: 100 });
     const content = await as().get(`/v1/videos/${taskId}/content`).buffer(true).expect(200);
@@ -127,7 +129,7 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
     expect(await ledgerOf(taskId)).toEqual(['consume', 'refund']);
   });
 
-  it('family C finished while the gateway still shows it queued: 409 naming `completed`, no DELETE, the provider keeps its task, charged once', async () => {
+  it('family C finished while the gateway still shows it queued: 409 saying it is finishing, no DELETE, the provider keeps its task, charged once', async () => {
     const before = await gw.balance(customer.userId);
     const { taskId, upstreamId } = await submitGamma();
     expect((await flatOf(taskId)).status).toBe('queued');
@@ -135,7 +137,7 @@ describeEachDatabase('task cancel: the provider state decides', (kind) => {
     const cancelsBefore = gamma.cancels.length;
 
     const res = await as().post(`/v1/videos/${taskId}/cancel`).expect(409);
-    expect(res.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('(status: completed)') });
+    expect(res.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('is finishing') });
     expect(gamma.cancels).toHaveLength(cancelsBefore);
     expect(await gamma.taskStatus(upstreamId)).toBe('succeeded');
     // Completed once its video is stored and settled.

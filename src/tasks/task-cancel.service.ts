@@ -17,6 +17,7 @@ import { isTerminal, TaskStatus } from './task-status';
 import { pollIntervalFor } from './poll-interval';
 import { TaskTransitionsService } from './task-transitions.service';
 import { isBeingResubmitted } from './retry/being-resubmitted';
+import { isSettling } from './settlement/as-customer-sees';
 
 /** Times a cancel looks again when the task moved on under it (a poll, the submit's end) before giving up. */
 const ATTEMPTS = 3;
@@ -86,6 +87,7 @@ export class TaskCancelService {
     const task = await this.reads.findByTaskId(taskId);
     if (!task || task.userId !== userId || task.deletedAt !== null || task.status === 'REJECTED')
       throw AppError.notFound(`task ${taskId} not found`);
+    if (isSettling(task)) throw finishing(taskId);
     if (isTerminal(task.status)) throw ended(taskId, nameStatus(task.status));
     return task;
   }
@@ -161,6 +163,11 @@ export class TaskCancelService {
     const status = await this.transitions.applyPlan(task, plan, owner);
     if (status === null) return 'again';
     if (status === 'FAILURE' && task.failReason === FAILURE.cancelled) return task;
+    // Done at the provider: its customer sees it in progress until its video is stored and settled (with no store, settled at once).
+    if (status === 'SUCCESS') {
+      const now = await this.reads.findByTaskId(task.taskId);
+      if (now && isSettling(now)) throw finishing(task.taskId);
+    }
     if (isTerminal(status)) throw ended(task.taskId, nameStatus(status));
     throw notSupported(task);
   }
@@ -183,6 +190,11 @@ export class TaskCancelService {
 
 function ended(taskId: string, status: string): AppError {
   return new AppError(ErrorCode.Conflict, `task ${taskId} has already ended (status: ${status}); it cannot be cancelled`);
+}
+
+/** The provider made the video: it is being stored and settled (the customer sees it in progress), too late to cancel. */
+function finishing(taskId: string): AppError {
+  return new AppError(ErrorCode.Conflict, `task ${taskId} is finishing: its video is made and being stored; it cannot be cancelled`);
 }
 
 function notSupported(task: TaskEntity): AppError {
