@@ -108,6 +108,9 @@ describeWithBrowser('admin console in a browser', () => {
     await expectText(model, /alpha\/v6.*50\.0%.*3.*1.*1/);
     await expectText(page.locator('#model-quota-card [data-model="alpha/v6"]'), /alpha\/v6/);
     await expectText(page.locator('#channel-card [data-channel-id]').first(), /simulator-alpha/);
+    // The margin per model and per channel: the two tasks that ended (one completed, one failed and refunded), in USD.
+    await expectText(page.locator('#margin-model-card [data-margin-key="alpha/v6"]'), /alpha\/v6.*2.*\$[\d.,]+.*\$[\d.,]+/s);
+    await expectText(page.locator('#margin-channel-card [data-margin-key]').first(), /simulator-alpha.*2.*\$/s);
     // Another range asks again and keeps it in the URL.
     await page.getByRole('button', { name: 'Last hour' }).click();
     await page.getByRole('img', { name: /per minute over the last hour/i }).waitFor();

@@ -339,10 +339,10 @@ describeWithBrowser('short-lived outputs and provider usage in the console', () 
   });
 
   it.each([
-    ['en', /Paid \(net\)/, /Provider cost/, /120 credits/],
-    ['zh-CN', /实收（净额）/, /服务商成本/, /120 积分/],
+    ['en', /Paid \(net\)/, /Provider usage/, /120 credits/],
+    ['zh-CN', /实收（净额）/, /服务商用量/, /120 积分/],
   ])(
-    'shows what customers paid beside the provider cost on the dashboard, and the cost in the admin drawer (%s)',
+    'shows what customers paid beside the provider usage on the dashboard, and that usage in the admin drawer (%s)',
     async (lang, paid, cost, credits) => {
       const session = await open(lang, { admin_token: ADMIN_TOKEN });
       const { page } = session;

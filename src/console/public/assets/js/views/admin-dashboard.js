@@ -216,7 +216,7 @@ function outcomeColumns(kind, title, currency) {
         key: 'provider_cost',
         label: t('dash.col.providerCost'),
         num: true,
-        render: (c) => html`<${ProviderCost} row=${c} currency=${currency} />`,
+        render: (c) => html`<${ProviderCost} row=${c} />`,
       },
     );
   if (kind === 'model')
@@ -231,18 +231,16 @@ function outcomeColumns(kind, title, currency) {
 }
 
 /**
- * What the channel's provider reported of its own cost, per unit, with USD where the unit converts; the
- * margin (paid minus that cost) when the console's currency is USD too.
+ * What the channel's provider reported of its own usage, per unit, with USD where the unit converts. The
+ * margin is the margin tables' (the usage report's costs), not worked out here a second way.
  */
-function ProviderCost({ row, currency }) {
+function ProviderCost({ row }) {
   const units = Object.entries(row.provider_usage ?? {});
   if (!units.length) return html`<span class="muted" data-provider-cost="none">—</span>`;
   const usd = row.provider_usd;
-  const paid = currency?.code === 'USD' && currency.quota_per_unit ? row.net_charged / currency.quota_per_unit : null;
   return html`<span data-provider-cost=${units.map(([unit, value]) => `${unit}=${value}`).join(',')}>
     ${units.map(([unit, value], i) => html`${i ? html`<br />` : null}${t(`usage.unit.${unit}`, { n: num(value, { maximumFractionDigits: 2 }) })}`)}
     ${usd !== null && usd !== undefined ? html`<div class="muted small">≈ ${amount(usd, 'USD')}</div>` : null}
-    ${usd !== null && usd !== undefined && paid !== null ? html`<div class="muted small">${t('dash.margin', { amount: amount(paid - usd, 'USD') })}</div>` : null}
   </span>`;
 }
 
