@@ -10,7 +10,6 @@ import {
   type EmulatorRequest,
   type VideoSource,
 } from '../../simulator-shared/emulator-http';
-import { SAMPLE_VIDEO_HEIGHT, SAMPLE_VIDEO_WIDTH } from '../../simulator-shared/sample-video';
 import type { SimulatorRecord } from '../../simulator-shared/simulator-records.service';
 import { ALPHA_BUILTIN_SPECS } from '../alpha-builtin-models';
 import { isAlphaQuality } from '../alpha-models';
@@ -49,6 +48,8 @@ const SERVED_DURATIONS: Readonly<Record<string, readonly number[]>> = {
 };
 /** Short side of each quality, for the output size a real provider would report. */
 const SHORT_SIDE: Record<string, number> = { '360p': 360, '540p': 540, '720p': 720, '1080p': 1080 };
+/** A quality it does not know is reported as the simulator's default delivery (10 s, 1080p, sound) is made. */
+const UNKNOWN_QUALITY_SIZE = '1920x1080';
 
 /** What a route of the protocol is, for logs and for the faults a test injects. */
 export type AlphaOp = 'upload' | 'generate' | 'result' | 'file';
@@ -254,7 +255,7 @@ export class AlphaEmulator {
     if (!video) return envelope(400017, 'video not found');
     const now = this.options.now();
     const status = video.data.script ? await this.nextStatus(video) : this.statusByClock(video);
-    const [width, height] = (video.data.size ?? `${SAMPLE_VIDEO_WIDTH}x${SAMPLE_VIDEO_HEIGHT}`).split('x').map(Number);
+    const [width, height] = (video.data.size ?? UNKNOWN_QUALITY_SIZE).split('x').map(Number);
     return envelope(0, 'success', {
       id: video.seq,
       status,
