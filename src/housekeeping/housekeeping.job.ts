@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { JobRunner } from '../jobs/job-runner.service';
-import type { LeasedJob } from '../jobs/leased-job';
-import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import { RegisteredJob } from '../jobs/registered-job';
 import type { HousekeepingSweep } from './housekeeping-sweep';
 import { HousekeepingStats } from './housekeeping-stats.service';
 import { HousekeepingSweeps } from './housekeeping-sweeps';
@@ -26,13 +25,7 @@ interface SweepRound {
  * rows that are still expired, so two instances sweeping at once just share the work.
  */
 @Injectable()
-export class HousekeepingJob implements LeasedJob<HousekeepingSweep, SweepRound> {
-  readonly name = 'housekeeping';
-  readonly batchSize = 64;
-  readonly maxItemsPerRound = 64;
-  readonly concurrency = 1;
-  private readonly loop: LeasedJobLoop<HousekeepingSweep, SweepRound>;
-
+export class HousekeepingJob extends RegisteredJob<HousekeepingSweep, SweepRound> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sweeps: HousekeepingSweeps,
@@ -40,7 +33,7 @@ export class HousekeepingJob implements LeasedJob<HousekeepingSweep, SweepRound>
     private readonly clock: Clock,
     runner: JobRunner,
   ) {
-    this.loop = runner.register(this);
+    super(runner, { name: 'housekeeping', batchSize: 64, maxItemsPerRound: 64, concurrency: 1 });
   }
 
   /** Once a minute; off when the task sync is off (tests run rounds by hand). */

@@ -3,8 +3,7 @@ import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
-import type { LeasedJob } from '../jobs/leased-job';
-import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import { RegisteredJob } from '../jobs/registered-job';
 import { StoredVideoRemover } from '../storage/stored-video-remover.service';
 import type { TaskEntity } from '../tasks/task.entity';
 import { HousekeepingStats } from '../housekeeping/housekeeping-stats.service';
@@ -26,14 +25,7 @@ const CONCURRENCY = 4;
  * its task and no visible task lacks its video. The rows are RetainedTaskRows'.
  */
 @Injectable()
-export class TaskRetentionJob implements LeasedJob<TaskEntity> {
-  readonly name = 'task-retention';
-  readonly batchSize = BATCH_SIZE;
-  readonly maxItemsPerRound = BATCH_SIZE * 10;
-  readonly concurrency = CONCURRENCY;
-  private readonly loop: LeasedJobLoop<TaskEntity>;
-  private claimCounter = 0;
-
+export class TaskRetentionJob extends RegisteredJob<TaskEntity> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
@@ -43,7 +35,7 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
     private readonly clock: Clock,
     runner: JobRunner,
   ) {
-    this.loop = runner.register(this);
+    super(runner, { name: 'task-retention', batchSize: BATCH_SIZE, concurrency: CONCURRENCY });
   }
 
   /** Off with TASK_RETENTION=0, or with the task sync off (tests run rounds by hand); else about twice per retention, 1 s to 1 min apart. */
@@ -60,7 +52,7 @@ export class TaskRetentionJob implements LeasedJob<TaskEntity> {
 
   claim(limit: number): Promise<TaskEntity[]> {
     const now = this.clock.now();
-    const owner = `${this.instanceId}#r${++this.claimCounter}`;
+    const owner = this.claimOwner(this.instanceId, 'r');
     return this.rows.claim(owner, now - this.config.taskRetentionMs, now, now + this.config.taskLeaseMs, limit);
   }
 

@@ -4,8 +4,8 @@ import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
-import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
-import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import type { RetryPolicy } from '../jobs/leased-job';
+import { RegisteredJob } from '../jobs/registered-job';
 import type { TaskEntity } from '../tasks/task.entity';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
 import { TaskReadRepository } from '../tasks/repositories/task-read.repository';
@@ -36,8 +36,6 @@ const DELIVERY_WINDOW_MS = 3600_000;
 export const UNDELIVERED = failureReason(FAILURE.generation, "the provider's link to the video served no video");
 /** Why the archive of a short-lived output stops once its link has died. */
 export const EXPIRED = "the provider's link to the video expired before the gateway could keep a copy";
-/** Wake-ups (a short-lived output finished here) are coalesced: a round at most this often, never one per task. */
-const WAKE_GAP_MS = 100;
 
 /** A claimed archive and the task whose video it copies. */
 export interface ArchiveClaim {
@@ -61,15 +59,8 @@ export interface ArchiveClaim {
  * expired-output transition, the settlement), each used once in the copy; a split would pass them on.
  */
 @Injectable()
-export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
-  readonly name = 'video-archive';
-  readonly batchSize = BATCH_SIZE;
-  readonly maxItemsPerRound = BATCH_SIZE * 4;
-  readonly concurrency = CONCURRENCY;
-  private readonly loop: LeasedJobLoop<ArchiveClaim>;
+export class VideoArchiveJob extends RegisteredJob<ArchiveClaim> {
   private readonly logger = new Logger('VideoArchive');
-  private claimCounter = 0;
-  private wakeTimer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -86,12 +77,12 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     runner: JobRunner,
     taskEnds: TaskEndHooks,
   ) {
-    this.loop = runner.register(this);
+    super(runner, { name: 'video-archive', batchSize: BATCH_SIZE, maxItemsPerRound: BATCH_SIZE * 4, concurrency: CONCURRENCY });
     // With a store, a task completes for its customer once its video is stored and settled here.
     if (store) taskEnds.settleAfterStoring();
     // So a video is copied as soon as its task ends, not at the next tick (short-lived outputs first, see claim).
     taskEnds.onEnd((task) => {
-      if (task.status === 'SUCCESS' && task.settledAt === null) this.wake();
+      if (task.status === 'SUCCESS' && task.settledAt === null) this.runSoon();
     });
   }
 
@@ -111,7 +102,7 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
 
   async claim(limit: number): Promise<ArchiveClaim[]> {
     const now = this.clock.now();
-    const archives = await this.archives.claimDue(`${this.instanceId}#a${++this.claimCounter}`, now, now + this.config.taskLeaseMs, limit);
+    const archives = await this.archives.claimDue(this.claimOwner(this.instanceId, 'a'), now, now + this.config.taskLeaseMs, limit);
     const tasks = new Map((await this.tasks.findByIds(archives.map((archive) => archive.taskRowId))).map((task) => [task.id, task]));
     return archives.flatMap((archive) => {
       const task = tasks.get(archive.taskRowId);
@@ -246,15 +237,6 @@ export class VideoArchiveJob implements LeasedJob<ArchiveClaim> {
     if (!image) return null;
     await this.store!.writeSmall(this.keys.thumbnail(task.taskId), image, 'image/jpeg');
     return image.length;
-  }
-
-  private wake(): void {
-    if (this.wakeTimer || this.loop.stopped || this.intervalMs <= 0) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = null;
-      void this.loop.tick();
-    }, WAKE_GAP_MS);
-    this.wakeTimer.unref();
   }
 
   private async removeIfDeleted(task: TaskEntity): Promise<void> {

@@ -9,8 +9,8 @@ import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service
 import { FamilyRegistry } from '../families/family-registry';
 import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
-import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
-import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import type { RetryPolicy } from '../jobs/leased-job';
+import { RegisteredJob } from '../jobs/registered-job';
 import { FAILURE } from '../upstream/failure-reason';
 import { estimatedProgress } from './poll-progress';
 import { PollReleaseBuffer } from './poll-release-buffer';
@@ -56,14 +56,8 @@ interface SyncRound {
  * the channel, its call statistics, the metrics); each is one line of the round, and splitting the round would only pass them on.
  */
 @Injectable()
-export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
-  readonly name = 'task-sync';
-  readonly batchSize = BATCH_SIZE;
-  readonly maxItemsPerRound = MAX_TASKS_PER_ROUND;
-  readonly concurrency = GLOBAL_CONCURRENCY;
+export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
   private readonly logger = new Logger('TaskSync');
-  private claimCounter = 0;
-  private readonly loop: LeasedJobLoop<TaskEntity, SyncRound>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -80,7 +74,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
     private readonly deadline: TaskDeadline,
     runner: JobRunner,
   ) {
-    this.loop = runner.register(this);
+    super(runner, { name: 'task-sync', batchSize: BATCH_SIZE, maxItemsPerRound: MAX_TASKS_PER_ROUND, concurrency: GLOBAL_CONCURRENCY });
   }
 
   get intervalMs(): number {
@@ -168,7 +162,7 @@ export class TaskSyncService implements LeasedJob<TaskEntity, SyncRound> {
   private claimTasks(limit: number, statuses?: TaskEntity['status'][]): Promise<TaskEntity[]> {
     const now = this.clock.now();
     // A per-claim owner token, so a late write from an older claim of this instance cannot win.
-    const owner = `${this.instanceId}#${++this.claimCounter}`;
+    const owner = this.claimOwner(this.instanceId, '');
     return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, limit, statuses);
   }
 

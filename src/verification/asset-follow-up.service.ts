@@ -3,8 +3,8 @@ import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
-import type { LeasedJob, RetryPolicy } from '../jobs/leased-job';
-import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import type { RetryPolicy } from '../jobs/leased-job';
+import { RegisteredJob } from '../jobs/registered-job';
 import { AssetRepository } from './asset.repository';
 import { AssetsService } from './assets.service';
 import { VerificationAssetEntity } from './entities/verification-asset.entity';
@@ -25,13 +25,7 @@ const GIVE_UP_AFTER_MS = 30 * 60_000;
  * instances), every `ASSET_FOLLOW_UP_INTERVAL_MS`.
  */
 @Injectable()
-export class AssetFollowUpService implements LeasedJob<VerificationAssetEntity> {
-  readonly name = 'asset-follow-up';
-  readonly batchSize = BATCH_SIZE;
-  readonly maxItemsPerRound = MAX_ASSETS_PER_ROUND;
-  readonly concurrency = CONCURRENCY;
-  private readonly loop: LeasedJobLoop<VerificationAssetEntity>;
-
+export class AssetFollowUpService extends RegisteredJob<VerificationAssetEntity> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
@@ -40,7 +34,7 @@ export class AssetFollowUpService implements LeasedJob<VerificationAssetEntity> 
     private readonly clock: Clock,
     runner: JobRunner,
   ) {
-    this.loop = runner.register(this);
+    super(runner, { name: 'asset-follow-up', batchSize: BATCH_SIZE, maxItemsPerRound: MAX_ASSETS_PER_ROUND, concurrency: CONCURRENCY });
   }
 
   get intervalMs(): number {

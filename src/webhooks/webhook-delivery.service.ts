@@ -4,8 +4,7 @@ import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
-import type { LeasedJob } from '../jobs/leased-job';
-import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import { RegisteredJob } from '../jobs/registered-job';
 import { DeliverySuccessBuffer } from './delivery-success-buffer';
 import { EndpointSendSlots } from './endpoint-send-slots';
 import type { ClaimedDelivery } from './webhook-delivery-rows';
@@ -52,13 +51,8 @@ const OPENED_SECRETS_KEPT = 1_000;
  * attempt; a split would only pass them on.
  */
 @Injectable()
-export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
-  readonly name = 'webhook-delivery';
-  readonly batchSize = BATCH_SIZE;
-  readonly maxItemsPerRound = Number.MAX_SAFE_INTEGER;
-  readonly concurrency = GLOBAL_CONCURRENCY;
+export class WebhookDeliveryService extends RegisteredJob<ClaimedDelivery> {
   private readonly logger = new Logger('WebhookDelivery');
-  private readonly loop: LeasedJobLoop<ClaimedDelivery>;
   /** Claimed and not yet settled attempts per endpoint (webhook_endpoints.id) on this instance. */
   private readonly inFlight = new Map<number, number>();
   private inFlightTotal = 0;
@@ -67,7 +61,6 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
   private wakeTimer: NodeJS.Timeout | null = null;
   /** When each slow endpoint's backlog was last parked. */
   private readonly parkedAt = new Map<number, number>();
-  private claimCounter = 0;
   /** When a success last wrote each endpoint's row here (webhook_endpoints.id -> epoch ms). */
   private readonly endpointWrittenAt = new Map<number, number>();
   /** Endpoints the last claim left due attempts of (their room was full): a claim is due again when their queue half empties. */
@@ -92,8 +85,13 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
     wakeUp: WebhookWakeUp,
     runner: JobRunner,
   ) {
+    super(runner, {
+      name: 'webhook-delivery',
+      batchSize: BATCH_SIZE,
+      maxItemsPerRound: Number.MAX_SAFE_INTEGER,
+      concurrency: GLOBAL_CONCURRENCY,
+    });
     this.successes = new DeliverySuccessBuffer(deliveries);
-    this.loop = runner.register(this);
     wakeUp.listen(() => this.wake());
   }
 
@@ -256,7 +254,7 @@ export class WebhookDeliveryService implements LeasedJob<ClaimedDelivery> {
 
   /** A lease owner token per claim (like the task sync), so a late write from an older claim cannot win. */
   private newOwner(): string {
-    return `${this.instanceId}#w${++this.claimCounter}`;
+    return this.claimOwner(this.instanceId, 'w');
   }
 
   private async claimOnce(limit: number): Promise<ClaimedDelivery[]> {

@@ -3,8 +3,7 @@ import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { INSTANCE_ID } from '../config/instance-id';
 import { JobRunner } from '../jobs/job-runner.service';
-import type { LeasedJob } from '../jobs/leased-job';
-import type { LeasedJobLoop } from '../jobs/leased-job-loop';
+import { RegisteredJob } from '../jobs/registered-job';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
 import type { TaskEntity } from '../tasks/task.entity';
 import { WebhookDeliveryScheduler } from './webhook-delivery-scheduler';
@@ -15,8 +14,6 @@ import { WebhookOutboxRepository } from './webhook-outbox.repository';
 const ENDS_PER_BATCH = 200;
 /** A claimed batch belongs to this instance this long; a crashed instance's ends come back after it. */
 const LEASE_MS = 60_000;
-/** Wake-ups (a task ended here) are coalesced: a claim at most this often, never one per task. */
-const WAKE_GAP_MS = 100;
 
 /** A claimed batch of task ends: the lease's holder and the tasks. */
 interface ClaimedEnds {
@@ -33,16 +30,7 @@ interface ClaimedEnds {
  * task ended does not get it. The events are built by WebhookEventBuilder and queued by WebhookDeliveryScheduler.
  */
 @Injectable()
-export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
-  readonly name = 'webhook-events';
-  /** An item is a batch of task ends: the job claims one batch at a time. */
-  readonly batchSize = 1;
-  readonly maxItemsPerRound = 25;
-  readonly concurrency = 1;
-  private readonly loop: LeasedJobLoop<ClaimedEnds>;
-  private claimCounter = 0;
-  private wakeTimer: NodeJS.Timeout | null = null;
-
+export class WebhookEventPublisher extends RegisteredJob<ClaimedEnds> {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(INSTANCE_ID) private readonly instanceId: string,
@@ -53,8 +41,9 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
     private readonly clock: Clock,
     runner: JobRunner,
   ) {
-    this.loop = runner.register(this);
-    taskEnds.onEnd(() => this.wake());
+    super(runner, { name: 'webhook-events', batchSize: 1, maxItemsPerRound: 25, concurrency: 1 });
+    // A task ended here: publish soon instead of at the next tick.
+    taskEnds.onEnd(() => this.runSoon());
   }
 
   /** Follows the delivery job's interval (0: rounds by hand, as the tests run them). */
@@ -69,7 +58,7 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
 
   async claim(): Promise<ClaimedEnds[]> {
     const now = this.clock.now();
-    const owner = `${this.instanceId}#e${++this.claimCounter}`;
+    const owner = this.claimOwner(this.instanceId, 'e');
     const claimed = await this.outbox.claimDue(owner, now, now + LEASE_MS, ENDS_PER_BATCH);
     if (!claimed.length) return [];
     return [{ owner, tasks: await this.builder.endsOf(claimed.map((entry) => entry.taskRowId)) }];
@@ -93,15 +82,5 @@ export class WebhookEventPublisher implements LeasedJob<ClaimedEnds> {
 
   oldestDueAt(now: number): Promise<number | null> {
     return this.outbox.oldestDueAt(now);
-  }
-
-  /** A task ended here: publish soon instead of at the next tick (coalesced; other instances find it at theirs). */
-  private wake(): void {
-    if (this.wakeTimer || this.loop.stopped || this.intervalMs <= 0) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = null;
-      void this.loop.tick();
-    }, WAKE_GAP_MS);
-    this.wakeTimer.unref();
   }
 }

@@ -65,7 +65,8 @@ export class LateCompletionDto {
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: "what it cost the operator in USD (the provider's figure, else its units at the channel's usd_per_unit, else the route's cost at what was asked); counted in the usage report's provider_cost_usd; null when unknown",
+    description:
+      "what it cost the operator in USD (the provider's figure, else its units at the channel's usd_per_unit, else the route's cost at what was asked); counted in the usage report's provider_cost_usd; null when unknown",
   })
   provider_cost_usd: number | null;
 }

@@ -5,8 +5,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { INSTANCE_ID } from '../../config/instance-id';
 import { FamilyRegistry } from '../../families/family-registry';
 import { JobRunner } from '../../jobs/job-runner.service';
-import type { LeasedJob } from '../../jobs/leased-job';
-import type { LeasedJobLoop } from '../../jobs/leased-job-loop';
+import { RegisteredJob } from '../../jobs/registered-job';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { ChannelsService } from '../../upstream/channels.service';
 import { keptProviderUsage } from '../../upstream/provider-usage';
@@ -39,14 +38,8 @@ const INTERVAL_MS = 60_000;
  * a provider read and its cost need; splitting them would only pass them through another class.
  */
 @Injectable()
-export class LateCompletionWatch implements LeasedJob<TaskEntity> {
-  readonly name = 'late-completion-watch';
-  readonly batchSize = BATCH_SIZE;
-  readonly maxItemsPerRound = BATCH_SIZE * 10;
-  readonly concurrency = CONCURRENCY;
+export class LateCompletionWatch extends RegisteredJob<TaskEntity> {
   private readonly logger = new Logger('LateCompletionWatch');
-  private readonly loop: LeasedJobLoop<TaskEntity>;
-  private claimCounter = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -60,7 +53,7 @@ export class LateCompletionWatch implements LeasedJob<TaskEntity> {
     private readonly clock: Clock,
     runner: JobRunner,
   ) {
-    this.loop = runner.register(this);
+    super(runner, { name: 'late-completion-watch', batchSize: BATCH_SIZE, concurrency: CONCURRENCY });
   }
 
   /** Off when the task sync is off (tests run rounds by hand). */
@@ -75,7 +68,7 @@ export class LateCompletionWatch implements LeasedJob<TaskEntity> {
 
   claim(limit: number): Promise<TaskEntity[]> {
     const now = this.clock.now();
-    return this.rows.claimDue(`${this.instanceId}#late${++this.claimCounter}`, now, now + LATE_READ_INTERVAL_MS, limit);
+    return this.rows.claimDue(this.claimOwner(this.instanceId, 'late'), now, now + LATE_READ_INTERVAL_MS, limit);
   }
 
   async handle(task: TaskEntity): Promise<string> {
