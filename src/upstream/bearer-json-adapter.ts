@@ -1,54 +1,21 @@
 import type { AxiosResponse } from 'axios';
 import type { LinkPolicy } from '../common/urls/url-guard';
 import { callBearerJson, probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from './bearer-json-task-api';
+import type { BearerJsonProfile, BearerJsonTaskProfile } from './bearer-json-profile';
 import type { ChannelEntity, Platform } from './channel.entity';
 import { channelLinkPolicy } from './channel-link-policy';
 import type { ProviderCalls } from './provider-calls';
-import {
-  acceptedWithoutId,
-  callTimeoutMs,
-  PollOutcome,
-  ProviderUsage,
-  SubmitDeadline,
-  SubmitOutcome,
-  UpstreamAdapter,
-  UpstreamError,
-} from './upstream-adapter';
+import { acceptedWithoutId, callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter } from './upstream-adapter';
 import type { StoredRequest, UpstreamTask } from './upstream-task';
-
-/** How one family speaks the Bearer JSON API: its name in messages, extra POST headers, its error reading. */
-export interface BearerJsonProtocol<E> {
-  /** Names the family in messages (`family B`). */
-  provider: string;
-  /** Protocol headers sent after the JSON ones on a POST (e.g. an async switch). */
-  postHeaders?: Record<string, string>;
-  /** Protocol headers sent on every call (e.g. an API version). */
-  headers?: Record<string, string>;
-  /** The provider's error, read with its HTTP status and `Retry-After` (a date is read against `now`). */
-  mapError: (status: number, body: E | undefined, retryAfterHeader: unknown, now: number) => UpstreamError;
-  /** The credential headers of a call on this channel; absent: `Authorization: Bearer <api_key>`. */
-  authHeaders?(channel: ChannelEntity): Record<string, string>;
-  /** A 2xx answer with no body reads as `{}` (xAI's 202 while a video is still being made). */
-  emptyAnswers?: boolean;
-}
 
 /**
  * The one call that creates the provider's task: a POST of the task's body, answered with the
- * provider's id of it. Made only by BearerJsonAdapter.submit (see there), never by a family.
+ * provider's id of it (read as the family's profile says: BearerJsonProfile.create). Made only by
+ * BearerJsonAdapter.submit (see there), never by a family.
  */
 export interface ProviderCreate {
   path: string;
-  timeoutMs: number;
   body: unknown;
-  /**
-   * Where the answer carries the task id. A family's reading may throw the refusal a 2xx answer
-   * states (MiniMax's `base_resp`, a task Vidu failed at once): the provider said no, so it is not accepted.
-   */
-  taskIdOf(answer: unknown): unknown;
-  /** What a usable id looks like (default: a string of 1 to 128 characters). */
-  isTaskId?(id: string): boolean;
-  /** What the answer says the task costs the provider (Vidu's `credits`). */
-  providerUsageOf?(answer: unknown): ProviderUsage | undefined;
 }
 
 const usableTaskId = (id: string): boolean => id.length > 0 && id.length <= 128;
@@ -56,18 +23,27 @@ const usableTaskId = (id: string): boolean => id.length > 0 && id.length <= 128;
 /**
  * An adapter whose every call is Bearer JSON (families B, C, O, Kling, MiniMax, Runway): the model goes
  * upstream as it is, and the provider does not de-duplicate submits (an interrupted submit is failed
- * and refunded, never resent). `E` is the provider's error body, `R` the family's request.
+ * and refunded, never resent). `E` is the provider's error body, `R` the family's request. What
+ * differs between families but not between tasks comes in the family's profile (BearerJsonProfile).
  */
 export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements UpstreamAdapter<R> {
-  abstract readonly platform: Platform;
-  abstract readonly defaultPollIntervalMs: number;
-  abstract readonly expectedDurationMs: number;
+  readonly platform: Platform;
+  readonly defaultPollIntervalMs: number;
+  readonly minPollIntervalMs?: number;
+  readonly expectedDurationMs: number;
+  readonly outputExpiresAfterMs?: number;
   readonly idempotentSubmit: boolean = false;
 
   protected constructor(
     protected readonly calls: ProviderCalls,
-    private readonly protocol: BearerJsonProtocol<E>,
-  ) {}
+    private readonly profile: BearerJsonProfile<E>,
+  ) {
+    this.platform = profile.platform;
+    this.defaultPollIntervalMs = profile.defaultPollIntervalMs;
+    this.minPollIntervalMs = profile.minPollIntervalMs;
+    this.expectedDurationMs = profile.expectedDurationMs;
+    this.outputExpiresAfterMs = profile.outputExpiresAfterMs;
+  }
 
   defaultUpstreamModel(publicModel: string): string {
     return publicModel;
@@ -87,20 +63,21 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
    * stopped when its signal aborts). Whatever may mean the provider has the task (the call went out
    * and its answer was lost, timed out or cut off; a 2xx that is not JSON or has no usable id; a 504)
    * is marked as may have been accepted, and the task is never sent to another channel.
-   * Families do not override it (src/upstream/provider-create.spec.ts checks every registered one).
+   * Families do not override it (src/families/create-call.spec.ts checks every registered one).
    */
   async submit(task: UpstreamTask<R>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome<R>> {
-    const create = await this.creation(task, channel, deadline);
-    const response = await this.send(channel, 'POST', create.path, callTimeoutMs(create.timeoutMs, deadline), {
-      body: create.body,
+    const { path, body } = await this.creation(task, channel, deadline);
+    const { timeoutMs, taskIdOf, isTaskId, providerUsageOf } = this.profile.create;
+    const response = await this.send(channel, 'POST', path, callTimeoutMs(timeoutMs, deadline), {
+      body,
       signal: deadline?.signal,
       task,
       createsTask: true,
     });
-    const id = create.taskIdOf(response.data);
-    if (typeof id !== 'string' || !(create.isTaskId ?? usableTaskId)(id))
+    const id = taskIdOf(response.data);
+    if (typeof id !== 'string' || !(isTaskId ?? usableTaskId)(id))
       throw acceptedWithoutId('the provider accepted the submit without a usable task id');
-    const providerUsage = create.providerUsageOf?.(response.data);
+    const providerUsage = providerUsageOf?.(response.data);
     return { upstreamTaskId: id, ...(providerUsage ? { providerUsage } : {}) };
   }
 
@@ -130,7 +107,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
     timeout: number,
     options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R>; createsTask?: boolean },
   ): Promise<AxiosResponse> {
-    const { provider, postHeaders, headers, mapError, authHeaders, emptyAnswers } = this.protocol;
+    const { provider, postHeaders, headers, mapError, authHeaders, emptyAnswers } = this.profile;
     const { body, signal, task, createsTask } = options;
     const request = {
       method,
@@ -152,19 +129,6 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
   }
 }
 
-/** How a family queries one task by id (families B and C, Kling, Runway, Vidu, xAI). */
-export interface BearerJsonTaskProtocol<E, R extends StoredRequest = StoredRequest> extends BearerJsonProtocol<E> {
-  /** The query of a task; `request` is the task's (absent for the probe's id, which belongs to no task). */
-  queryPath(upstreamTaskId: string, request?: R): string;
-  queryTimeoutMs: number;
-  /** A task id that cannot exist, queried by the connectivity probe. */
-  probeTaskId: string;
-  /** The provider's "no such task" for the probe's id (it proves the key works); by default none is. */
-  isUnknownTask?(error: UpstreamError): boolean;
-  /** The family's reading of a query's answer (and of its 2xx status, where the provider says something with it). */
-  mapQuery(body: unknown, policy: LinkPolicy, httpStatus: number): PollOutcome;
-}
-
 /**
  * A Bearer JSON API whose tasks are queried by id: poll and refresh query the task (its video URL
  * is temporary, a fresh query hands out a new one), the probe queries a task id that cannot exist.
@@ -172,9 +136,9 @@ export interface BearerJsonTaskProtocol<E, R extends StoredRequest = StoredReque
 export abstract class BearerJsonTaskAdapter<E, R extends StoredRequest> extends BearerJsonAdapter<E, R> {
   protected constructor(
     calls: ProviderCalls,
-    private readonly taskProtocol: BearerJsonTaskProtocol<E, R>,
+    private readonly taskProfile: BearerJsonTaskProfile<E, R>,
   ) {
-    super(calls, taskProtocol);
+    super(calls, taskProfile);
   }
 
   async poll(task: UpstreamTask<R>, channel: ChannelEntity): Promise<PollOutcome> {
@@ -187,13 +151,13 @@ export abstract class BearerJsonTaskAdapter<E, R extends StoredRequest> extends 
 
   /** Querying a task id that cannot exist proves the key works without starting any generation. */
   async probe(channel: ChannelEntity): Promise<void> {
-    const { queryPath, probeTaskId, queryTimeoutMs, isUnknownTask } = this.taskProtocol;
+    const { queryPath, probeTaskId, queryTimeoutMs, isUnknownTask } = this.taskProfile;
     await probeWithUnknownTask(() => this.call(channel, 'GET', queryPath(probeTaskId), queryTimeoutMs), undefined, isUnknownTask);
   }
 
   /** The task's query, read by the family's mapper. */
   protected async query(task: UpstreamTask<R>, channel: ChannelEntity): Promise<PollOutcome> {
-    const { queryPath, queryTimeoutMs, mapQuery } = this.taskProtocol;
+    const { queryPath, queryTimeoutMs, mapQuery } = this.taskProfile;
     const response = await this.call(channel, 'GET', queryPath(upstreamTaskIdOf(task), task.request), queryTimeoutMs, { task });
     return mapQuery(response.data, this.linkPolicy(channel), response.status);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import type { BearerJsonProfile } from '../../upstream/bearer-json-profile';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { providerCode } from '../../upstream/provider-text';
@@ -24,9 +25,8 @@ import {
   readFalStatus,
 } from './fal-protocol';
 import { ProviderCalls } from '../../upstream/provider-calls';
+import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
-const SUBMIT_TIMEOUT_MS = 60_000;
-const QUERY_TIMEOUT_MS = 15_000;
 /** An app and request id that cannot exist, asked by the connectivity probe. */
 const PROBE_ENDPOINT: FalEndpoint = { id: 'fal-ai/gateway-probe', app: 'fal-ai/gateway-probe' };
 const PROBE_REQUEST_ID = '00000000-0000-0000-0000-000000000000';
@@ -38,6 +38,16 @@ function falAuthHeaders(channel: ChannelEntity): Record<string, string> {
   return { Authorization: authorization };
 }
 
+const FAL_PROFILE: BearerJsonProfile<FalErrorBody> = {
+  platform: 'fal',
+  provider: 'fal',
+  defaultPollIntervalMs: 5_000,
+  expectedDurationMs: 120_000,
+  authHeaders: falAuthHeaders,
+  mapError: mapFalError,
+  create: { timeoutMs: CREATE_CALL_TIMEOUT_MS, taskIdOf: (answer) => (answer as FalSubmitAnswer).request_id },
+};
+
 /**
  * fal's queue API, one protocol for every endpoint: submit `POST /{endpoint id}` with the
  * endpoint's input as the body; follow `GET /{owner}/{alias}/requests/{id}/status` (the app, never
@@ -48,19 +58,11 @@ function falAuthHeaders(channel: ChannelEntity): Record<string, string> {
  */
 @Injectable()
 export class FalUpstreamAdapter extends BearerJsonAdapter<FalErrorBody, HostedTaskRequest> {
-  readonly platform = 'fal' as const;
-  readonly defaultPollIntervalMs = 5_000;
-  readonly expectedDurationMs = 120_000;
-
   constructor(
     calls: ProviderCalls,
     private readonly images: HostedImageInputs,
   ) {
-    super(calls, {
-      provider: 'fal',
-      authHeaders: falAuthHeaders,
-      mapError: mapFalError,
-    });
+    super(calls, FAL_PROFILE);
   }
 
   /** fal removes a request still IN_QUEUE; one IN_PROGRESS gets a signal its app may ignore, so the gateway does not promise it. */
@@ -70,24 +72,19 @@ export class FalUpstreamAdapter extends BearerJsonAdapter<FalErrorBody, HostedTa
 
   /** One POST of the endpoint's input (the task's mode picked the endpoint). */
   protected async creation(task: UpstreamTask<HostedTaskRequest>): Promise<ProviderCreate> {
-    return {
-      path: falSubmitPath(endpointOf(task)),
-      timeoutMs: SUBMIT_TIMEOUT_MS,
-      body: hostedInput(task.request, (ref) => this.images.uri(ref)),
-      taskIdOf: (answer) => (answer as FalSubmitAnswer).request_id,
-    };
+    return { path: falSubmitPath(endpointOf(task)), body: hostedInput(task.request, (ref) => this.images.uri(ref)) };
   }
 
   /** The status; once COMPLETED, the result decides: the video, or how the request failed. */
   async poll(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const endpoint = endpointOf(task);
     const id = upstreamTaskIdOf(task);
-    const statusResponse = await this.call(channel, 'GET', falStatusPath(endpoint, id), QUERY_TIMEOUT_MS, { task });
+    const statusResponse = await this.call(channel, 'GET', falStatusPath(endpoint, id), QUERY_CALL_TIMEOUT_MS, { task });
     const reading = readFalStatus(statusResponse.data);
     if (!('completed' in reading))
       return { state: reading.state, ...(reading.state === 'queued' ? { progress: 0 } : {}), raw: reading.raw };
     try {
-      const result = await this.call(channel, 'GET', falResultPath(endpoint, id), QUERY_TIMEOUT_MS, { task });
+      const result = await this.call(channel, 'GET', falResultPath(endpoint, id), QUERY_CALL_TIMEOUT_MS, { task });
       return mapFalResult(result.data, task.request.output, result.headers['x-fal-billable-units'], reading.raw, this.linkPolicy(channel));
     } catch (error) {
       if (!(error instanceof UpstreamError)) throw error;
@@ -107,13 +104,13 @@ export class FalUpstreamAdapter extends BearerJsonAdapter<FalErrorBody, HostedTa
 
   /** `PUT .../cancel`: 202 CANCELLATION_REQUESTED; a request already done is a 400 ALREADY_COMPLETED (refused). */
   async cancel(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<void> {
-    await this.call(channel, 'PUT', falCancelPath(endpointOf(task), upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    await this.call(channel, 'PUT', falCancelPath(endpointOf(task), upstreamTaskIdOf(task)), QUERY_CALL_TIMEOUT_MS, { task });
   }
 
   /** The status of a request that cannot exist: fal knows the key when it answers anything but 401/403. */
   async probe(channel: ChannelEntity): Promise<void> {
     try {
-      await this.call(channel, 'GET', falStatusPath(PROBE_ENDPOINT, PROBE_REQUEST_ID), QUERY_TIMEOUT_MS);
+      await this.call(channel, 'GET', falStatusPath(PROBE_ENDPOINT, PROBE_REQUEST_ID), QUERY_CALL_TIMEOUT_MS);
     } catch (error) {
       const status = error instanceof UpstreamError ? error.details.httpStatus : undefined;
       if (status !== undefined && status !== 401 && status !== 403 && status < 500) return;

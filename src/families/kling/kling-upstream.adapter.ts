@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import type { BearerJsonTaskProfile } from '../../upstream/bearer-json-profile';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
@@ -9,9 +10,8 @@ import { klingKeyPair, signKlingJwt } from './kling-jwt';
 import { buildKlingBody, klingCreatePath, KlingEnvelope, klingQueryPath, KlingTaskRequest } from './kling-protocol';
 import { mapKlingQuery } from './kling-query-mapping';
 import { ProviderCalls } from '../../upstream/provider-calls';
+import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
-const SUBMIT_TIMEOUT_MS = 60_000;
-const QUERY_TIMEOUT_MS = 15_000;
 const PROBE_TASK_ID = '0';
 /** Kling's "resource not found": for the probe's made-up id, proof that the key works. */
 const KLING_TASK_NOT_FOUND = '1203';
@@ -23,41 +23,39 @@ function klingAuthorization(channel: ChannelEntity): string {
   return `Bearer ${signKlingJwt(pair.accessKey, pair.secretKey, Date.now())}`;
 }
 
+const KLING_PROFILE: BearerJsonTaskProfile<KlingEnvelope, KlingTaskRequest> = {
+  platform: 'kling',
+  provider: 'Kling',
+  defaultPollIntervalMs: 10_000,
+  expectedDurationMs: 180_000,
+  authHeaders: (channel) => ({ Authorization: klingAuthorization(channel) }),
+  mapError: mapKlingError,
+  create: { timeoutMs: CREATE_CALL_TIMEOUT_MS, taskIdOf: (answer) => (answer as KlingEnvelope).data?.task_id },
+  // The probe's made-up id is queried on the text2video path.
+  queryPath: (id, request) => klingQueryPath(request?.endpoint ?? 'text2video', id),
+  queryTimeoutMs: QUERY_CALL_TIMEOUT_MS,
+  probeTaskId: PROBE_TASK_ID,
+  isUnknownTask: (error) => error.details.upstreamCode === KLING_TASK_NOT_FOUND,
+  mapQuery: mapKlingQuery,
+};
+
 /**
  * Kling: submit `POST /v1/videos/{text2video|image2video}`, follow `GET` of the same path and the
  * task id, download the first video's CDN URL (no key needed; a query hands it out again, Kling keeps videos 30 days). Every call carries a fresh HS256 JWT.
  */
 @Injectable()
 export class KlingUpstreamAdapter extends BearerJsonTaskAdapter<KlingEnvelope, KlingTaskRequest> {
-  readonly platform = 'kling' as const;
-  readonly defaultPollIntervalMs = 10_000;
-  readonly expectedDurationMs = 180_000;
-
   constructor(
     calls: ProviderCalls,
     private readonly images: KlingInputImages,
   ) {
-    super(calls, {
-      provider: 'Kling',
-      authHeaders: (channel) => ({ Authorization: klingAuthorization(channel) }),
-      mapError: mapKlingError,
-      // The probe's made-up id is queried on the text2video path.
-      queryPath: (id, request) => klingQueryPath(request?.endpoint ?? 'text2video', id),
-      queryTimeoutMs: QUERY_TIMEOUT_MS,
-      probeTaskId: PROBE_TASK_ID,
-      isUnknownTask: (error) => error.details.upstreamCode === KLING_TASK_NOT_FOUND,
-      mapQuery: mapKlingQuery,
-    });
+    super(calls, KLING_PROFILE);
   }
 
   /** One POST to the endpoint of the task's mode, within the submit's deadline. */
   protected async creation(task: UpstreamTask<KlingTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
-    return {
-      path: klingCreatePath(request.endpoint),
-      timeoutMs: SUBMIT_TIMEOUT_MS,
-      body: buildKlingBody(request, task.upstreamModel, (sha256) => this.images.base64(sha256)),
-      taskIdOf: (answer) => (answer as KlingEnvelope).data?.task_id,
-    };
+    const body = buildKlingBody(request, task.upstreamModel, (sha256) => this.images.base64(sha256));
+    return { path: klingCreatePath(request.endpoint), body };
   }
 }

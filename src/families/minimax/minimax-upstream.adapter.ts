@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isShowableLink } from '../../common/urls/url-guard';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import type { BearerJsonProfile } from '../../upstream/bearer-json-profile';
 import { probeWithUnknownTask, succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
@@ -20,9 +21,7 @@ import {
 } from './minimax-protocol';
 import { readMinimaxQuery } from './minimax-query-mapping';
 import { ProviderCalls } from '../../upstream/provider-calls';
-
-const SUBMIT_TIMEOUT_MS = 60_000;
-const QUERY_TIMEOUT_MS = 15_000;
+import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
 /**
  * The task id of a submit answer; a `base_resp` error (MiniMax answers them with HTTP 200) is thrown
@@ -34,6 +33,16 @@ function minimaxTaskIdOf(answer: unknown): unknown {
   return (answer as MinimaxSubmitAnswer).task_id;
 }
 
+const MINIMAX_PROFILE: BearerJsonProfile<MinimaxAnswer> = {
+  platform: 'minimax',
+  provider: 'MiniMax',
+  // MiniMax suggests polling about every 10 s.
+  defaultPollIntervalMs: 10_000,
+  expectedDurationMs: 180_000,
+  mapError: mapMinimaxError,
+  create: { timeoutMs: CREATE_CALL_TIMEOUT_MS, taskIdOf: minimaxTaskIdOf, isTaskId: (id) => id.length > 0 && id.length <= 64 },
+};
+
 /**
  * MiniMax Hailuo (video API v1): submit `POST /v1/video_generation`, follow
  * `GET /v1/query/video_generation?task_id=`, and once it succeeded ask `GET /v1/files/retrieve?file_id=`
@@ -41,33 +50,20 @@ function minimaxTaskIdOf(answer: unknown): unknown {
  */
 @Injectable()
 export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer, MinimaxTaskRequest> {
-  readonly platform = 'minimax' as const;
-  /** MiniMax suggests polling about every 10 s. */
-  readonly defaultPollIntervalMs = 10_000;
-  readonly expectedDurationMs = 180_000;
-
   constructor(
     calls: ProviderCalls,
     private readonly images: MinimaxInputImages,
   ) {
-    super(calls, {
-      provider: 'MiniMax',
-      mapError: mapMinimaxError,
-    });
+    super(calls, MINIMAX_PROFILE);
   }
 
   protected async creation(task: UpstreamTask<MinimaxTaskRequest>): Promise<ProviderCreate> {
-    return {
-      path: MINIMAX_SUBMIT_PATH,
-      timeoutMs: SUBMIT_TIMEOUT_MS,
-      body: buildMinimaxSubmitBody(task.request, task.upstreamModel, (image) => this.images.toProviderValue(image)),
-      taskIdOf: minimaxTaskIdOf,
-      isTaskId: (id) => id.length > 0 && id.length <= 64,
-    };
+    const body = buildMinimaxSubmitBody(task.request, task.upstreamModel, (image) => this.images.toProviderValue(image));
+    return { path: MINIMAX_SUBMIT_PATH, body };
   }
 
   async poll(task: UpstreamTask<MinimaxTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
-    const query = await this.call(channel, 'GET', minimaxQueryPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    const query = await this.call(channel, 'GET', minimaxQueryPath(upstreamTaskIdOf(task)), QUERY_CALL_TIMEOUT_MS, { task });
     const { fileId, ...reading } = readMinimaxQuery(query.data);
     if (reading.state !== 'succeeded') return reading;
     const videoUrl = await this.downloadUrl(task, channel, fileId!);
@@ -88,7 +84,7 @@ export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer, Min
   /** Querying a task id that cannot exist proves the key works without generating anything. */
   async probe(channel: ChannelEntity): Promise<void> {
     await probeWithUnknownTask(async () => {
-      const answer = await this.call(channel, 'GET', minimaxQueryPath('0'), QUERY_TIMEOUT_MS);
+      const answer = await this.call(channel, 'GET', minimaxQueryPath('0'), QUERY_CALL_TIMEOUT_MS);
       const error = minimaxAnswerError(answer.data);
       if (error) throw error;
     });
@@ -96,7 +92,8 @@ export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer, Min
 
   /** `files/retrieve`: the file's pre-signed URL (its `base_resp` checked like every answer's). */
   private async downloadUrl(task: UpstreamTask<MinimaxTaskRequest>, channel: ChannelEntity, fileId: string): Promise<string | undefined> {
-    const answer = (await this.call(channel, 'GET', minimaxRetrievePath(fileId), QUERY_TIMEOUT_MS, { task })).data as MinimaxRetrieveAnswer;
+    const answer = (await this.call(channel, 'GET', minimaxRetrievePath(fileId), QUERY_CALL_TIMEOUT_MS, { task }))
+      .data as MinimaxRetrieveAnswer;
     const error = minimaxAnswerError(answer);
     if (error) throw error;
     return answer?.file?.download_url ?? answer?.file?.backup_download_url;

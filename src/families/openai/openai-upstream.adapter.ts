@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import type { BearerJsonProfile } from '../../upstream/bearer-json-profile';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
@@ -17,9 +18,7 @@ import {
 } from './openai-protocol';
 import { mapOpenAiVideo } from './openai-query-mapping';
 import { ProviderCalls } from '../../upstream/provider-calls';
-
-const SUBMIT_TIMEOUT_MS = 60_000;
-const QUERY_TIMEOUT_MS = 15_000;
+import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
 /** JSON, or multipart with the `input_reference` file. */
 function openAiSubmitBody(task: UpstreamTask<OpenAiTaskRequest>, files: OpenAiInputFiles): unknown {
@@ -33,6 +32,16 @@ function openAiSubmitBody(task: UpstreamTask<OpenAiTaskRequest>, files: OpenAiIn
     : buildOpenAiJsonBody(request, task.upstreamModel);
 }
 
+const OPENAI_PROFILE: BearerJsonProfile<OpenAiErrorBody> = {
+  platform: 'openai',
+  provider: 'family O',
+  // The protocol suggests polling every 5 to 10 s.
+  defaultPollIntervalMs: 5_000,
+  expectedDurationMs: 120_000,
+  mapError: mapOpenAiError,
+  create: { timeoutMs: CREATE_CALL_TIMEOUT_MS, taskIdOf: (answer) => (answer as { id?: unknown }).id },
+};
+
 /**
  * Family O: any server speaking OpenAI's Videos API (OpenAI, another gateway, this one). Submit
  * `POST /videos` (JSON, or multipart with an `input_reference` file), follow `GET /videos/{id}`,
@@ -40,33 +49,20 @@ function openAiSubmitBody(task: UpstreamTask<OpenAiTaskRequest>, files: OpenAiIn
  */
 @Injectable()
 export class OpenAiUpstreamAdapter extends BearerJsonAdapter<OpenAiErrorBody, OpenAiTaskRequest> {
-  readonly platform = 'openai' as const;
-  /** The protocol suggests polling every 5 to 10 s. */
-  readonly defaultPollIntervalMs = 5_000;
-  readonly expectedDurationMs = 120_000;
-
   constructor(
     calls: ProviderCalls,
     private readonly files: OpenAiInputFiles,
   ) {
-    super(calls, {
-      provider: 'family O',
-      mapError: mapOpenAiError,
-    });
+    super(calls, OPENAI_PROFILE);
   }
 
   protected async creation(task: UpstreamTask<OpenAiTaskRequest>): Promise<ProviderCreate> {
-    return {
-      path: OPENAI_VIDEOS_PATH,
-      timeoutMs: SUBMIT_TIMEOUT_MS,
-      body: openAiSubmitBody(task, this.files),
-      taskIdOf: (answer) => (answer as { id?: unknown }).id,
-    };
+    return { path: OPENAI_VIDEOS_PATH, body: openAiSubmitBody(task, this.files) };
   }
 
   async poll(task: UpstreamTask<OpenAiTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const id = upstreamTaskIdOf(task);
-    const response = await this.call(channel, 'GET', openAiVideoPath(id), QUERY_TIMEOUT_MS, { task });
+    const response = await this.call(channel, 'GET', openAiVideoPath(id), QUERY_CALL_TIMEOUT_MS, { task });
     return mapOpenAiVideo(response.data, `${channel.baseUrl}${openAiContentPath(id)}`, this.linkPolicy(channel));
   }
 
@@ -77,6 +73,6 @@ export class OpenAiUpstreamAdapter extends BearerJsonAdapter<OpenAiErrorBody, Op
 
   /** Listing one video proves the key works without generating anything. */
   async probe(channel: ChannelEntity): Promise<void> {
-    await this.call(channel, 'GET', `${OPENAI_VIDEOS_PATH}?limit=1`, QUERY_TIMEOUT_MS);
+    await this.call(channel, 'GET', `${OPENAI_VIDEOS_PATH}?limit=1`, QUERY_CALL_TIMEOUT_MS);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import type { BearerJsonProfile } from '../../upstream/bearer-json-profile';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
@@ -20,11 +21,21 @@ import {
   replicatePredictionPath,
 } from './replicate-protocol';
 import { ProviderCalls } from '../../upstream/provider-calls';
+import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
-const SUBMIT_TIMEOUT_MS = 60_000;
-const QUERY_TIMEOUT_MS = 15_000;
 /** The states of a prediction that has ended: a cancel sent then changes nothing. */
 const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
+
+const REPLICATE_PROFILE: BearerJsonProfile<ReplicateErrorBody> = {
+  platform: 'replicate',
+  provider: 'Replicate',
+  // replicate-javascript polls every 500 ms; a video takes minutes.
+  defaultPollIntervalMs: 5_000,
+  expectedDurationMs: 120_000,
+  outputExpiresAfterMs: REPLICATE_OUTPUT_LIFETIME_MS,
+  mapError: mapReplicateError,
+  create: { timeoutMs: CREATE_CALL_TIMEOUT_MS, taskIdOf: (answer) => (answer as ReplicatePrediction).id },
+};
 
 /**
  * Replicate's predictions API, one protocol for every model: `Authorization: Bearer <token>`;
@@ -35,35 +46,25 @@ const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
  */
 @Injectable()
 export class ReplicateUpstreamAdapter extends BearerJsonAdapter<ReplicateErrorBody, HostedTaskRequest> {
-  readonly platform = 'replicate' as const;
-  /** replicate-javascript polls every 500 ms; a video takes minutes. */
-  readonly defaultPollIntervalMs = 5_000;
-  readonly expectedDurationMs = 120_000;
-  readonly outputExpiresAfterMs = REPLICATE_OUTPUT_LIFETIME_MS;
-
   constructor(
     calls: ProviderCalls,
     private readonly images: HostedImageInputs,
   ) {
-    super(calls, {
-      provider: 'Replicate',
-      mapError: mapReplicateError,
-    });
+    super(calls, REPLICATE_PROFILE);
   }
 
   /** One create of the route's model (its version when it names one). */
   protected async creation(task: UpstreamTask<HostedTaskRequest>): Promise<ProviderCreate> {
     const model = replicateModelOf(task.upstreamModel);
     if (!model) throw new UpstreamError('channel', 'the model is routed to a Replicate model that is not owner/name or owner/name:version');
-    const { path, body } = replicateCreate(
+    return replicateCreate(
       model,
       hostedInput(task.request, (ref) => this.images.uri(ref)),
     );
-    return { path, timeoutMs: SUBMIT_TIMEOUT_MS, body, taskIdOf: (answer) => (answer as ReplicatePrediction).id };
   }
 
   async poll(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
-    const response = await this.call(channel, 'GET', replicatePredictionPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    const response = await this.call(channel, 'GET', replicatePredictionPath(upstreamTaskIdOf(task)), QUERY_CALL_TIMEOUT_MS, { task });
     return mapReplicatePrediction(response.data, task.request.output, this.linkPolicy(channel));
   }
 
@@ -74,7 +75,7 @@ export class ReplicateUpstreamAdapter extends BearerJsonAdapter<ReplicateErrorBo
 
   /** Replicate answers a cancel with the prediction; one that had ended stays as it was, which is a refusal. */
   async cancel(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<void> {
-    const response = await this.call(channel, 'POST', replicateCancelPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    const response = await this.call(channel, 'POST', replicateCancelPath(upstreamTaskIdOf(task)), QUERY_CALL_TIMEOUT_MS, { task });
     const status = (response.data as ReplicatePrediction).status;
     if (status !== 'canceled' && typeof status === 'string' && ENDED.has(status))
       throw new UpstreamError('invalid_input', 'the prediction had ended already', { httpStatus: response.status, upstreamCode: status });
@@ -82,6 +83,6 @@ export class ReplicateUpstreamAdapter extends BearerJsonAdapter<ReplicateErrorBo
 
   /** The token's own account: a cheap authenticated call. */
   async probe(channel: ChannelEntity): Promise<void> {
-    await this.call(channel, 'GET', REPLICATE_ACCOUNT_PATH, QUERY_TIMEOUT_MS);
+    await this.call(channel, 'GET', REPLICATE_ACCOUNT_PATH, QUERY_CALL_TIMEOUT_MS);
   }
 }

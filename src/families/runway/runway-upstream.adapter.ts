@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import type { BearerJsonTaskProfile } from '../../upstream/bearer-json-profile';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { UpstreamTask } from '../../upstream/upstream-task';
@@ -9,10 +10,25 @@ import { buildRunwayBody, RUNWAY_HEADERS, RunwayErrorBody, runwaySubmitPath, run
 import type { RunwayTaskRequest } from './runway-request';
 import { mapRunwayTask } from './runway-task-mapping';
 import { ProviderCalls } from '../../upstream/provider-calls';
+import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
-const SUBMIT_TIMEOUT_MS = 60_000;
-const QUERY_TIMEOUT_MS = 15_000;
-const MAX_TASK_ID_LENGTH = 128;
+const RUNWAY_PROFILE: BearerJsonTaskProfile<RunwayErrorBody, RunwayTaskRequest> = {
+  platform: 'runway',
+  provider: 'Runway',
+  // The SDK polls every 6 s; Runway asks for no more than one query per 5 s.
+  defaultPollIntervalMs: 6_000,
+  minPollIntervalMs: 5_000,
+  expectedDurationMs: 90_000,
+  headers: RUNWAY_HEADERS,
+  mapError: mapRunwayError,
+  // Runway's task ids are 1 to 128 characters: what the default isTaskId takes.
+  create: { timeoutMs: CREATE_CALL_TIMEOUT_MS, taskIdOf: (answer) => (answer as { id?: unknown }).id },
+  queryPath: runwayTaskPath,
+  queryTimeoutMs: QUERY_CALL_TIMEOUT_MS,
+  probeTaskId: '00000000-0000-0000-0000-000000000000',
+  isUnknownTask: (error) => error.details.upstreamCode === RUNWAY_TASK_NOT_FOUND,
+  mapQuery: mapRunwayTask,
+};
 
 /**
  * Runway's API: Bearer key plus `X-Runway-Version` on every call; submit to text_to_video or
@@ -21,42 +37,21 @@ const MAX_TASK_ID_LENGTH = 128;
  */
 @Injectable()
 export class RunwayUpstreamAdapter extends BearerJsonTaskAdapter<RunwayErrorBody, RunwayTaskRequest> {
-  readonly platform = 'runway' as const;
-  /** The SDK polls every 6 s; Runway asks for no more than one query per 5 s. */
-  readonly defaultPollIntervalMs = 6_000;
-  readonly minPollIntervalMs = 5_000;
-  readonly expectedDurationMs = 90_000;
-
   constructor(
     calls: ProviderCalls,
     private readonly images: RunwayInputImages,
   ) {
-    super(calls, {
-      provider: 'Runway',
-      headers: RUNWAY_HEADERS,
-      mapError: mapRunwayError,
-      queryPath: runwayTaskPath,
-      queryTimeoutMs: QUERY_TIMEOUT_MS,
-      probeTaskId: '00000000-0000-0000-0000-000000000000',
-      isUnknownTask: (error) => error.details.upstreamCode === RUNWAY_TASK_NOT_FOUND,
-      mapQuery: mapRunwayTask,
-    });
+    super(calls, RUNWAY_PROFILE);
   }
 
   /** One POST to the endpoint of the task's mode, within the submit's deadline. */
   protected async creation(task: UpstreamTask<RunwayTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
-    return {
-      path: runwaySubmitPath(request),
-      timeoutMs: SUBMIT_TIMEOUT_MS,
-      body: buildRunwayBody(request, task.upstreamModel, (ref) => this.images.uri(ref)),
-      taskIdOf: (answer) => (answer as { id?: unknown }).id,
-      isTaskId: (id) => id.length > 0 && id.length <= MAX_TASK_ID_LENGTH,
-    };
+    return { path: runwaySubmitPath(request), body: buildRunwayBody(request, task.upstreamModel, (ref) => this.images.uri(ref)) };
   }
 
   /** Runway cancels a PENDING, THROTTLED or RUNNING task (and deletes one in any other state: callers ask only while it runs). */
   async cancel(task: UpstreamTask<RunwayTaskRequest>, channel: ChannelEntity): Promise<void> {
-    await this.call(channel, 'DELETE', runwayTaskPath(upstreamTaskIdOf(task)), QUERY_TIMEOUT_MS, { task });
+    await this.call(channel, 'DELETE', runwayTaskPath(upstreamTaskIdOf(task)), QUERY_CALL_TIMEOUT_MS, { task });
   }
 }

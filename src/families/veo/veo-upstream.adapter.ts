@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import type { BearerJsonProfile } from '../../upstream/bearer-json-profile';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
@@ -18,9 +19,22 @@ import {
   VeoTaskRequest,
 } from './veo-protocol';
 import { ProviderCalls } from '../../upstream/provider-calls';
+import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
-const SUBMIT_TIMEOUT_MS = 60_000;
-const QUERY_TIMEOUT_MS = 15_000;
+const VEO_PROFILE: BearerJsonProfile<VeoErrorBody> = {
+  platform: 'veo',
+  provider: 'Veo',
+  // Google's samples poll every 10 s; a video takes 11 s to 6 min.
+  defaultPollIntervalMs: 10_000,
+  expectedDurationMs: 120_000,
+  authHeaders: (channel) => ({ 'x-goog-api-key': channel.apiKey }),
+  mapError: mapVeoError,
+  create: {
+    timeoutMs: CREATE_CALL_TIMEOUT_MS,
+    taskIdOf: (answer) => (answer as { name?: unknown }).name,
+    isTaskId: (name) => VEO_OPERATION_NAME.test(name),
+  },
+};
 
 /**
  * Veo on the Gemini API: `POST /v1beta/models/{model}:predictLongRunning` answers an operation
@@ -29,37 +43,23 @@ const QUERY_TIMEOUT_MS = 15_000;
  */
 @Injectable()
 export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskRequest> {
-  readonly platform = 'veo' as const;
-  /** Google's samples poll every 10 s; a video takes 11 s to 6 min. */
-  readonly defaultPollIntervalMs = 10_000;
-  readonly expectedDurationMs = 120_000;
-
   constructor(
     calls: ProviderCalls,
     private readonly images: StagedImageInputs,
   ) {
-    super(calls, {
-      provider: 'Veo',
-      authHeaders: (channel) => ({ 'x-goog-api-key': channel.apiKey }),
-      mapError: mapVeoError,
-    });
+    super(calls, VEO_PROFILE);
   }
 
   protected async creation(task: UpstreamTask<VeoTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
-    return {
-      path: veoSubmitPath(task.upstreamModel),
-      timeoutMs: SUBMIT_TIMEOUT_MS,
-      body: buildVeoSubmitBody(request, { image: await this.inline(request.image), lastFrame: await this.inline(request.lastFrame) }),
-      taskIdOf: (answer) => (answer as { name?: unknown }).name,
-      isTaskId: (name) => VEO_OPERATION_NAME.test(name),
-    };
+    const images = { image: await this.inline(request.image), lastFrame: await this.inline(request.lastFrame) };
+    return { path: veoSubmitPath(task.upstreamModel), body: buildVeoSubmitBody(request, images) };
   }
 
   async poll(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const name = upstreamTaskIdOf(task);
     if (!VEO_OPERATION_NAME.test(name)) throw new UpstreamError('channel', `task ${task.taskId} has no usable operation name`);
-    const response = await this.call(channel, 'GET', veoOperationPath(name), QUERY_TIMEOUT_MS, { task });
+    const response = await this.call(channel, 'GET', veoOperationPath(name), QUERY_CALL_TIMEOUT_MS, { task });
     return mapVeoOperation(response.data, this.linkPolicy(channel));
   }
 
@@ -74,7 +74,7 @@ export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskR
   }
 
   async probe(channel: ChannelEntity): Promise<void> {
-    await this.call(channel, 'GET', VEO_PROBE_PATH, QUERY_TIMEOUT_MS);
+    await this.call(channel, 'GET', VEO_PROBE_PATH, QUERY_CALL_TIMEOUT_MS);
   }
 
   /** An image as Veo takes it: base64 bytes inline (the Gemini API takes no gcsUri). */

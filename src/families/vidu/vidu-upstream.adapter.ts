@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BearerJsonTaskAdapter, ProviderCreate } from '../../upstream/bearer-json-adapter';
+import type { BearerJsonTaskProfile } from '../../upstream/bearer-json-profile';
 import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { CancellableState, UpstreamError } from '../../upstream/upstream-adapter';
@@ -19,9 +20,8 @@ import {
 } from './vidu-protocol';
 import { mapViduQuery, viduFailReason, viduUsage } from './vidu-query-mapping';
 import { ProviderCalls } from '../../upstream/provider-calls';
+import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
-const SUBMIT_TIMEOUT_MS = 60_000;
-const QUERY_TIMEOUT_MS = 15_000;
 const PROBE_TASK_ID = '0';
 
 /** The id of a created task; a task Vidu failed at once (new-api reads it so) is refused: moderation as such, anything else a fault of this attempt. */
@@ -35,6 +35,27 @@ function viduCreatedTaskId(answer: unknown): string | undefined {
   return viduTaskIdOf(task);
 }
 
+const VIDU_PROFILE: BearerJsonTaskProfile<ViduErrorBody, ViduTaskRequest> = {
+  platform: 'vidu',
+  provider: 'Vidu',
+  defaultPollIntervalMs: 5_000,
+  expectedDurationMs: 120_000,
+  // Vidu's docs say a creation's link lasts 24 hours, older copies one hour: the shorter (docs/families.md, Vidu).
+  outputExpiresAfterMs: 3_600_000,
+  authHeaders: (channel) => ({ Authorization: viduAuthorization(channel.apiKey) }),
+  mapError: mapViduError,
+  // `credits` of the create answer is the provider's usage.
+  create: {
+    timeoutMs: CREATE_CALL_TIMEOUT_MS,
+    taskIdOf: viduCreatedTaskId,
+    providerUsageOf: (answer) => viduUsage((answer as ViduTask).credits),
+  },
+  queryPath: viduQueryPath,
+  queryTimeoutMs: QUERY_CALL_TIMEOUT_MS,
+  probeTaskId: PROBE_TASK_ID,
+  mapQuery: mapViduQuery,
+};
+
 /**
  * Vidu's ent/v2 API: `Authorization: Token <key>` on every call; submit to text2video, img2video or
  * start-end2video, follow `GET /ent/v2/tasks/{id}/creations`, download the first creation's link (no
@@ -43,25 +64,11 @@ function viduCreatedTaskId(answer: unknown): string | undefined {
  */
 @Injectable()
 export class ViduUpstreamAdapter extends BearerJsonTaskAdapter<ViduErrorBody, ViduTaskRequest> {
-  readonly platform = 'vidu' as const;
-  readonly defaultPollIntervalMs = 5_000;
-  readonly expectedDurationMs = 120_000;
-  /** Vidu's docs say a creation's link lasts 24 hours, older copies one hour: the shorter (docs/families.md, Vidu). */
-  readonly outputExpiresAfterMs = 3_600_000;
-
   constructor(
     calls: ProviderCalls,
     private readonly images: UrlOrInlineImages,
   ) {
-    super(calls, {
-      provider: 'Vidu',
-      authHeaders: (channel) => ({ Authorization: viduAuthorization(channel.apiKey) }),
-      mapError: mapViduError,
-      queryPath: viduQueryPath,
-      queryTimeoutMs: QUERY_TIMEOUT_MS,
-      probeTaskId: PROBE_TASK_ID,
-      mapQuery: mapViduQuery,
-    });
+    super(calls, VIDU_PROFILE);
   }
 
   /** Vidu cancels a task it has not started (`created`, `queueing`); past that it answers 400 (UNCONFIRMED which states it still stops). */
@@ -69,29 +76,23 @@ export class ViduUpstreamAdapter extends BearerJsonTaskAdapter<ViduErrorBody, Vi
     return ['queued'];
   }
 
-  /** One POST to the endpoint of the task's mode; `credits` of the answer is the provider's usage. */
+  /** One POST to the endpoint of the task's mode. */
   protected async creation(task: UpstreamTask<ViduTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
     const images = await Promise.all((request.images ?? []).map((image) => this.images.wire(image)));
-    return {
-      path: viduCreatePath(request.endpoint),
-      timeoutMs: SUBMIT_TIMEOUT_MS,
-      body: buildViduBody(request, task.upstreamModel, images),
-      taskIdOf: viduCreatedTaskId,
-      providerUsageOf: (answer) => viduUsage((answer as ViduTask).credits),
-    };
+    return { path: viduCreatePath(request.endpoint), body: buildViduBody(request, task.upstreamModel, images) };
   }
 
   /** `POST /ent/v2/tasks/{id}/cancel` with the id in the body too, as Vidu's docs send it; `{}` is the acceptance. */
   async cancel(task: UpstreamTask<ViduTaskRequest>, channel: ChannelEntity): Promise<void> {
     const id = upstreamTaskIdOf(task);
-    await this.call(channel, 'POST', viduCancelPath(id), QUERY_TIMEOUT_MS, { body: { id }, task });
+    await this.call(channel, 'POST', viduCancelPath(id), QUERY_CALL_TIMEOUT_MS, { body: { id }, task });
   }
 
   /** A query of a task that cannot exist: Vidu's TaskNotFound (or a refusal of the id) proves the key, a 401 does not. */
   async probe(channel: ChannelEntity): Promise<void> {
     try {
-      await this.call(channel, 'GET', viduQueryPath(PROBE_TASK_ID), QUERY_TIMEOUT_MS);
+      await this.call(channel, 'GET', viduQueryPath(PROBE_TASK_ID), QUERY_CALL_TIMEOUT_MS);
     } catch (error) {
       if (error instanceof UpstreamError && (error.kind === 'invalid_input' || error.kind === 'backpressure')) return;
       if (error instanceof UpstreamError && ['TaskNotFound', 'CreationNotFound'].includes(String(error.details.upstreamCode))) return;
