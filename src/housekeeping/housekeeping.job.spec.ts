@@ -2,6 +2,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { Clock } from '../common/runtime/clock';
 import type { AppConfig } from '../config/app-config';
 import { JobMetrics } from '../jobs/job-metrics.service';
+import { JobContext } from '../jobs/job-context';
 import { JobRunner } from '../jobs/job-runner.service';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { HousekeepingStats } from './housekeeping-stats.service';
@@ -32,7 +33,7 @@ describe('HousekeepingJob', () => {
     const stats = new HousekeepingStats(registry);
     const clock = new Clock();
     const runner = new JobRunner(new JobMetrics(registry), new SchedulerRegistry(), clock);
-    const job = new HousekeepingJob({ taskSyncIntervalMs: 0 } as AppConfig, sweeps, stats, clock, runner);
+    const job = new HousekeepingJob(sweeps, stats, new JobContext({ taskSyncIntervalMs: 0 } as AppConfig, 'instance-a', clock, runner));
     return { sweeps, stats, job };
   };
 

@@ -1,7 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { JobRunner } from '../jobs/job-runner.service';
+import { Injectable } from '@nestjs/common';
+import { JobContext } from '../jobs/job-context';
 import { RegisteredJob } from '../jobs/registered-job';
 import type { HousekeepingSweep } from './housekeeping-sweep';
 import { HousekeepingStats } from './housekeeping-stats.service';
@@ -27,13 +25,11 @@ interface SweepRound {
 @Injectable()
 export class HousekeepingJob extends RegisteredJob<HousekeepingSweep, SweepRound> {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sweeps: HousekeepingSweeps,
     private readonly stats: HousekeepingStats,
-    private readonly clock: Clock,
-    runner: JobRunner,
+    context: JobContext,
   ) {
-    super(runner, { name: 'housekeeping', batchSize: 64, maxItemsPerRound: 64, concurrency: 1 });
+    super(context, { name: 'housekeeping', batchSize: 64, maxItemsPerRound: 64, concurrency: 1 });
   }
 
   /** Once a minute; off when the task sync is off (tests run rounds by hand). */

@@ -1,4 +1,6 @@
-import type { JobRunner } from './job-runner.service';
+import type { Clock } from '../common/runtime/clock';
+import type { AppConfig } from '../config/app-config';
+import type { JobContext } from './job-context';
 import type { LeasedJob } from './leased-job';
 import type { LeasedJobLoop } from './leased-job-loop';
 
@@ -15,9 +17,10 @@ export interface JobShape {
 const WAKE_GAP_MS = 100;
 
 /**
- * The part every leased job shares: it declares its shape once, registers itself with the
- * {@link JobRunner} (getting its loop back), names its claims' lease owners, and may be woken to run a
- * round soon instead of at the next tick. A subclass says what it claims and how it handles an item.
+ * The part every leased job shares: it declares its shape once, registers itself with the runner
+ * (getting its loop back), names its claims' lease owners, and may be woken to run a round soon
+ * instead of at the next tick. A subclass says what it claims and how it handles an item; it reads
+ * the configuration and the clock from here.
  */
 export abstract class RegisteredJob<Item, Round = void> implements LeasedJob<Item, Round> {
   readonly name: string;
@@ -27,15 +30,21 @@ export abstract class RegisteredJob<Item, Round = void> implements LeasedJob<Ite
   /** Milliseconds between rounds; 0 turns the schedule off (tests run rounds by hand). */
   abstract readonly intervalMs: number;
   protected readonly loop: LeasedJobLoop<Item, Round>;
+  protected readonly config: AppConfig;
+  protected readonly clock: Clock;
+  protected readonly instanceId: string;
   private claims = 0;
   private runSoonTimer: NodeJS.Timeout | null = null;
 
-  protected constructor(runner: JobRunner, shape: JobShape) {
+  protected constructor(context: JobContext, shape: JobShape) {
+    this.config = context.config;
+    this.clock = context.clock;
+    this.instanceId = context.instanceId;
     this.name = shape.name;
     this.batchSize = shape.batchSize;
     this.maxItemsPerRound = shape.maxItemsPerRound ?? shape.batchSize * 10;
     this.concurrency = shape.concurrency;
-    this.loop = runner.register(this);
+    this.loop = context.runner.register(this);
   }
 
   abstract claim(limit: number, round: Round): Promise<Item[]>;
@@ -44,8 +53,8 @@ export abstract class RegisteredJob<Item, Round = void> implements LeasedJob<Ite
   abstract describe(item: Item): string;
 
   /** A new lease owner for one claim: this instance, the job's `tag` and a counter, so no two claims share one. */
-  protected claimOwner(instanceId: string, tag: string): string {
-    return `${instanceId}#${tag}${++this.claims}`;
+  protected claimOwner(tag: string): string {
+    return `${this.instanceId}#${tag}${++this.claims}`;
   }
 
   /** Something became due here: run a round soon (coalesced; other instances find it at their next tick), when the schedule runs. */

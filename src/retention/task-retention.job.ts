@@ -1,8 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { INSTANCE_ID } from '../config/instance-id';
-import { JobRunner } from '../jobs/job-runner.service';
+import { Injectable } from '@nestjs/common';
+import { JobContext } from '../jobs/job-context';
 import { RegisteredJob } from '../jobs/registered-job';
 import { StoredVideoRemover } from '../storage/stored-video-remover.service';
 import type { TaskEntity } from '../tasks/task.entity';
@@ -27,15 +24,12 @@ const CONCURRENCY = 4;
 @Injectable()
 export class TaskRetentionJob extends RegisteredJob<TaskEntity> {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(INSTANCE_ID) private readonly instanceId: string,
     private readonly rows: RetainedTaskRows,
     private readonly remover: StoredVideoRemover,
     private readonly stats: HousekeepingStats,
-    private readonly clock: Clock,
-    runner: JobRunner,
+    context: JobContext,
   ) {
-    super(runner, { name: 'task-retention', batchSize: BATCH_SIZE, concurrency: CONCURRENCY });
+    super(context, { name: 'task-retention', batchSize: BATCH_SIZE, concurrency: CONCURRENCY });
   }
 
   /** Off with TASK_RETENTION=0, or with the task sync off (tests run rounds by hand); else about twice per retention, 1 s to 1 min apart. */
@@ -52,7 +46,7 @@ export class TaskRetentionJob extends RegisteredJob<TaskEntity> {
 
   claim(limit: number): Promise<TaskEntity[]> {
     const now = this.clock.now();
-    const owner = this.claimOwner(this.instanceId, 'r');
+    const owner = this.claimOwner('r');
     return this.rows.claim(owner, now - this.config.taskRetentionMs, now, now + this.config.taskLeaseMs, limit);
   }
 

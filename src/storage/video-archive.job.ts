@@ -1,9 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { pipeline } from 'node:stream';
-import { Clock } from '../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { INSTANCE_ID } from '../config/instance-id';
-import { JobRunner } from '../jobs/job-runner.service';
+import { JobContext } from '../jobs/job-context';
 import type { RetryPolicy } from '../jobs/leased-job';
 import { RegisteredJob } from '../jobs/registered-job';
 import type { TaskEntity } from '../tasks/task.entity';
@@ -54,7 +51,7 @@ export interface ArchiveClaim {
  * its claim, and a try that fails past their expiry is the last.
  * Once stored (or once it cannot be), the task is settled on what was delivered (DeliveredVideoSettlement):
  * only then is it completed for its customer (the answers' status, `video.completed`).
- * Why 13 constructor dependencies: a leased job (runner, instance id, config, clock, the task-end hook that wakes it)
+ * Why 10 constructor dependencies: a leased job (its JobContext, the task-end hook that wakes it)
  * over one archive's steps (its claim, the task, the provider's or store's copy, the object key, the thumbnail, the
  * expired-output transition, the settlement), each used once in the copy; a split would pass them on.
  */
@@ -63,21 +60,18 @@ export class VideoArchiveJob extends RegisteredJob<ArchiveClaim> {
   private readonly logger = new Logger('VideoArchive');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(INSTANCE_ID) private readonly instanceId: string,
     @Inject(VIDEO_STORE) private readonly store: VideoStore | null,
     private readonly archives: VideoArchiveRepository,
     private readonly tasks: TaskReadRepository,
     private readonly provider: ProviderVideoSource,
     private readonly keys: VideoObjectKeys,
     private readonly thumbnails: ThumbnailMaker,
-    private readonly clock: Clock,
     private readonly transitions: TaskTransitionsService,
     private readonly settlement: DeliveredVideoSettlement,
-    runner: JobRunner,
+    context: JobContext,
     taskEnds: TaskEndHooks,
   ) {
-    super(runner, { name: 'video-archive', batchSize: BATCH_SIZE, maxItemsPerRound: BATCH_SIZE * 4, concurrency: CONCURRENCY });
+    super(context, { name: 'video-archive', batchSize: BATCH_SIZE, maxItemsPerRound: BATCH_SIZE * 4, concurrency: CONCURRENCY });
     // With a store, a task completes for its customer once its video is stored and settled here.
     if (store) taskEnds.settleAfterStoring();
     // So a video is copied as soon as its task ends, not at the next tick (short-lived outputs first, see claim).
@@ -102,7 +96,7 @@ export class VideoArchiveJob extends RegisteredJob<ArchiveClaim> {
 
   async claim(limit: number): Promise<ArchiveClaim[]> {
     const now = this.clock.now();
-    const archives = await this.archives.claimDue(this.claimOwner(this.instanceId, 'a'), now, now + this.config.taskLeaseMs, limit);
+    const archives = await this.archives.claimDue(this.claimOwner('a'), now, now + this.config.taskLeaseMs, limit);
     const tasks = new Map((await this.tasks.findByIds(archives.map((archive) => archive.taskRowId))).map((task) => [task.id, task]));
     return archives.flatMap((archive) => {
       const task = tasks.get(archive.taskRowId);

@@ -1,14 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Clock } from '../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { Injectable, Logger } from '@nestjs/common';
 import { TaskMetrics } from './task-metrics.service';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
 import { UpstreamError } from '../upstream/upstream-adapter';
 import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import { FamilyRegistry } from '../families/family-registry';
-import { INSTANCE_ID } from '../config/instance-id';
-import { JobRunner } from '../jobs/job-runner.service';
+import { JobContext } from '../jobs/job-context';
 import type { RetryPolicy } from '../jobs/leased-job';
 import { RegisteredJob } from '../jobs/registered-job';
 import { FAILURE } from '../upstream/failure-reason';
@@ -51,7 +48,7 @@ interface SyncRound {
  * in one compare-and-set write that also schedules the next poll and frees the lease. Transport
  * trouble backs off with jitter and never fails a task by itself; only `TASK_TIMEOUT_MS` does, after
  * one more look at the provider (TaskDeadline).
- * Why 13 constructor dependencies: a leased job (runner, instance id, config, clock, its lease repository) whose round
+ * Why 10 constructor dependencies: a leased job (its JobContext, its lease repository) whose round
  * meets every end a poll can have (the transitions, the resubmit, the provider retry, the deadline, the family's adapter,
  * the channel, its call statistics, the metrics); each is one line of the round, and splitting the round would only pass them on.
  */
@@ -60,21 +57,18 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
   private readonly logger = new Logger('TaskSync');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(INSTANCE_ID) private readonly instanceId: string,
     private readonly tasks: TaskLeaseRepository,
     private readonly transitions: TaskTransitionsService,
     private readonly submitter: HandToProvider,
     private readonly families: FamilyRegistry,
     private readonly channels: ChannelsService,
     private readonly metrics: TaskMetrics,
-    private readonly clock: Clock,
     private readonly calls: UpstreamCallRecorder,
     private readonly retries: ProviderRetry,
     private readonly deadline: TaskDeadline,
-    runner: JobRunner,
+    context: JobContext,
   ) {
-    super(runner, { name: 'task-sync', batchSize: BATCH_SIZE, maxItemsPerRound: MAX_TASKS_PER_ROUND, concurrency: GLOBAL_CONCURRENCY });
+    super(context, { name: 'task-sync', batchSize: BATCH_SIZE, maxItemsPerRound: MAX_TASKS_PER_ROUND, concurrency: GLOBAL_CONCURRENCY });
   }
 
   get intervalMs(): number {
@@ -162,7 +156,7 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
   private claimTasks(limit: number, statuses?: TaskEntity['status'][]): Promise<TaskEntity[]> {
     const now = this.clock.now();
     // A per-claim owner token, so a late write from an older claim of this instance cannot win.
-    const owner = this.claimOwner(this.instanceId, '');
+    const owner = this.claimOwner('');
     return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, limit, statuses);
   }
 

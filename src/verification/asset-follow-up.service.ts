@@ -1,8 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { INSTANCE_ID } from '../config/instance-id';
-import { JobRunner } from '../jobs/job-runner.service';
+import { Injectable } from '@nestjs/common';
+import { JobContext } from '../jobs/job-context';
 import type { RetryPolicy } from '../jobs/leased-job';
 import { RegisteredJob } from '../jobs/registered-job';
 import { AssetRepository } from './asset.repository';
@@ -27,14 +24,11 @@ const GIVE_UP_AFTER_MS = 30 * 60_000;
 @Injectable()
 export class AssetFollowUpService extends RegisteredJob<VerificationAssetEntity> {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(INSTANCE_ID) private readonly instanceId: string,
     private readonly repository: AssetRepository,
     private readonly assets: AssetsService,
-    private readonly clock: Clock,
-    runner: JobRunner,
+    context: JobContext,
   ) {
-    super(runner, { name: 'asset-follow-up', batchSize: BATCH_SIZE, maxItemsPerRound: MAX_ASSETS_PER_ROUND, concurrency: CONCURRENCY });
+    super(context, { name: 'asset-follow-up', batchSize: BATCH_SIZE, maxItemsPerRound: MAX_ASSETS_PER_ROUND, concurrency: CONCURRENCY });
   }
 
   get intervalMs(): number {

@@ -1,9 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '../common/errors/app-error';
-import { Clock } from '../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { INSTANCE_ID } from '../config/instance-id';
-import { JobRunner } from '../jobs/job-runner.service';
+import { JobContext } from '../jobs/job-context';
 import { RegisteredJob } from '../jobs/registered-job';
 import { DeliverySuccessBuffer } from './delivery-success-buffer';
 import { EndpointSendSlots } from './endpoint-send-slots';
@@ -46,9 +43,6 @@ const OPENED_SECRETS_KEPT = 1_000;
  * flight, so a hanging endpoint occupies only its own slots and never delays other endpoints; it is
  * a job of its own, so it never delays the task sync either. At least once: an attempt is marked
  * only after its answer, and a crashed instance's attempts are due again when their lease runs out.
- * Why 10 constructor dependencies: a leased job (runner, instance id, config, clock, the wake-up) over one attempt's
- * steps (its claim, the endpoint's secret, the send, the metrics, the publisher's follow-up), each used once per
- * attempt; a split would only pass them on.
  */
 @Injectable()
 export class WebhookDeliveryService extends RegisteredJob<ClaimedDelivery> {
@@ -74,18 +68,15 @@ export class WebhookDeliveryService extends RegisteredJob<ClaimedDelivery> {
   private nap: { timer: NodeJS.Timeout; resolve: () => void } | null = null;
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(INSTANCE_ID) private readonly instanceId: string,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly secrets: WebhookSecretBox,
     private readonly sender: WebhookSender,
     private readonly metrics: WebhookMetrics,
-    private readonly clock: Clock,
     private readonly publisher: WebhookEventPublisher,
     wakeUp: WebhookWakeUp,
-    runner: JobRunner,
+    context: JobContext,
   ) {
-    super(runner, {
+    super(context, {
       name: 'webhook-delivery',
       batchSize: BATCH_SIZE,
       maxItemsPerRound: Number.MAX_SAFE_INTEGER,
@@ -254,7 +245,7 @@ export class WebhookDeliveryService extends RegisteredJob<ClaimedDelivery> {
 
   /** A lease owner token per claim (like the task sync), so a late write from an older claim cannot win. */
   private newOwner(): string {
-    return this.claimOwner(this.instanceId, 'w');
+    return this.claimOwner('w');
   }
 
   private async claimOnce(limit: number): Promise<ClaimedDelivery[]> {

@@ -1,8 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Clock } from '../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { INSTANCE_ID } from '../config/instance-id';
-import { JobRunner } from '../jobs/job-runner.service';
+import { Injectable } from '@nestjs/common';
+import { JobContext } from '../jobs/job-context';
 import { RegisteredJob } from '../jobs/registered-job';
 import { TaskEndHooks } from '../tasks/task-end-hooks';
 import type { TaskEntity } from '../tasks/task.entity';
@@ -32,16 +29,13 @@ interface ClaimedEnds {
 @Injectable()
 export class WebhookEventPublisher extends RegisteredJob<ClaimedEnds> {
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(INSTANCE_ID) private readonly instanceId: string,
     private readonly outbox: WebhookOutboxRepository,
     taskEnds: TaskEndHooks,
     private readonly builder: WebhookEventBuilder,
     private readonly scheduler: WebhookDeliveryScheduler,
-    private readonly clock: Clock,
-    runner: JobRunner,
+    context: JobContext,
   ) {
-    super(runner, { name: 'webhook-events', batchSize: 1, maxItemsPerRound: 25, concurrency: 1 });
+    super(context, { name: 'webhook-events', batchSize: 1, maxItemsPerRound: 25, concurrency: 1 });
     // A task ended here: publish soon instead of at the next tick.
     taskEnds.onEnd(() => this.runSoon());
   }
@@ -58,7 +52,7 @@ export class WebhookEventPublisher extends RegisteredJob<ClaimedEnds> {
 
   async claim(): Promise<ClaimedEnds[]> {
     const now = this.clock.now();
-    const owner = this.claimOwner(this.instanceId, 'e');
+    const owner = this.claimOwner('e');
     const claimed = await this.outbox.claimDue(owner, now, now + LEASE_MS, ENDS_PER_BATCH);
     if (!claimed.length) return [];
     return [{ owner, tasks: await this.builder.endsOf(claimed.map((entry) => entry.taskRowId)) }];

@@ -1,10 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '../../common/errors/app-error';
-import { Clock } from '../../common/runtime/clock';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { INSTANCE_ID } from '../../config/instance-id';
 import { FamilyRegistry } from '../../families/family-registry';
-import { JobRunner } from '../../jobs/job-runner.service';
+import { JobContext } from '../../jobs/job-context';
 import { RegisteredJob } from '../../jobs/registered-job';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { ChannelsService } from '../../upstream/channels.service';
@@ -33,27 +30,21 @@ const INTERVAL_MS = 60_000;
  * A claim leases a task for a whole interval, so even a crash mid-read never brings the next read
  * sooner, and any number of instances may run the job. What the late end cost the operator is kept
  * too (`provider_cost_micro_usd`), so the margin counts what the provider billed for it.
- *
- * Ten dependencies: a leased job's own five (config, instance id, rows, clock, runner) and the five
- * a provider read and its cost need; splitting them would only pass them through another class.
  */
 @Injectable()
 export class LateCompletionWatch extends RegisteredJob<TaskEntity> {
   private readonly logger = new Logger('LateCompletionWatch');
 
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(INSTANCE_ID) private readonly instanceId: string,
     private readonly rows: TaskLateWatchRepository,
     private readonly families: FamilyRegistry,
     private readonly channels: ChannelsService,
     private readonly provider: ProviderCancel,
     private readonly metrics: TaskMetrics,
     private readonly costs: TaskCostLookup,
-    private readonly clock: Clock,
-    runner: JobRunner,
+    context: JobContext,
   ) {
-    super(runner, { name: 'late-completion-watch', batchSize: BATCH_SIZE, concurrency: CONCURRENCY });
+    super(context, { name: 'late-completion-watch', batchSize: BATCH_SIZE, concurrency: CONCURRENCY });
   }
 
   /** Off when the task sync is off (tests run rounds by hand). */
@@ -68,7 +59,7 @@ export class LateCompletionWatch extends RegisteredJob<TaskEntity> {
 
   claim(limit: number): Promise<TaskEntity[]> {
     const now = this.clock.now();
-    return this.rows.claimDue(this.claimOwner(this.instanceId, 'late'), now, now + LATE_READ_INTERVAL_MS, limit);
+    return this.rows.claimDue(this.claimOwner('late'), now, now + LATE_READ_INTERVAL_MS, limit);
   }
 
   async handle(task: TaskEntity): Promise<string> {

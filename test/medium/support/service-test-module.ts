@@ -32,6 +32,7 @@ import { TransactionRunner } from '../../../src/database/transaction-runner';
 import type { FamilyDefinition, FamilyDrafts, SubmitInput } from '../../../src/families/family';
 import { familyRegistration } from '../../../src/families/family-registry';
 import { JobMetrics } from '../../../src/jobs/job-metrics.service';
+import { JobContext } from '../../../src/jobs/job-context';
 import { JobRunner } from '../../../src/jobs/job-runner.service';
 import { MetricsRegistry } from '../../../src/metrics/metrics-registry';
 import { TaskMetrics } from '../../../src/tasks/task-metrics.service';
@@ -330,6 +331,7 @@ export async function createServiceTestModule(
       MetricsRegistry,
       JobMetrics,
       JobRunner,
+      JobContext,
       UserRepository,
       ApiKeyRepository,
       LogRepository,
