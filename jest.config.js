@@ -15,8 +15,8 @@ module.exports = {
   // Two workers even on two cores (Jest's default would be one): the e2e suites spend most of their
   // time waiting on gateways, browsers and databases, so two at once nearly halve the run.
   maxWorkers: 2,
-  // What was skipped, and why, is printed once, after the summary.
-  reporters: ['default', '<rootDir>/test/support/skip-reporter.js'],
+  // What was skipped, and why, and the slowest suites are printed once, after the summary.
+  reporters: ['default', '<rootDir>/test/support/skip-reporter.js', '<rootDir>/test/support/slow-suites-reporter.js'],
   projects: [
     {
       displayName: 'unit',
