@@ -111,13 +111,6 @@ export function singleTokenKey(shape: string): ApiKeyFormat {
   return { pattern: /^\S+$/, shape };
 }
 
-/** A family's request examples on both forms, from the examples of one form. */
-export function examplesOnBothForms(
-  examples: (form: SubmitForm) => Record<string, RequestExample>,
-): Partial<Record<SubmitForm, Record<string, RequestExample>>> {
-  return { flat: examples('flat'), unified: examples('unified') };
-}
-
 /**
  * A family whose public models are a fixed list of names: `models`, `publicModel` and, with
  * `anyCase`, the `modelIdKey` that matches them in any case (the name a client sends is lowered).

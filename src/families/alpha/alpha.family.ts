@@ -1,5 +1,6 @@
 import { FAILURE } from '../../upstream/failure-reason';
-import { type FamilyDefinition, singleTokenKey } from '../family';
+import { singleTokenKey } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { ALPHA_BUILTIN_ENTRIES } from './alpha-catalog';
 import type { AlphaTaskRequest } from './alpha-task-request';
 import { ALPHA_DEFAULT_PRICES } from './alpha-default-prices';
@@ -15,11 +16,10 @@ import { AlphaSimulatorModule } from './simulator/alpha-simulator.module';
 const ALPHA_MODELS = ALPHA_BUILTIN_VERSIONS.map((version) => `alpha/${version}`);
 
 /** Family A (`alpha/<version>`): the flat form only. */
-export const ALPHA_FAMILY: FamilyDefinition<AlphaTaskRequest> = {
+export const ALPHA_FAMILY = defineFamily<AlphaTaskRequest>({
   platform: 'alpha',
   label: { en: 'alpha (family A)', 'zh-CN': 'alpha（A 系）' },
   apiKeyFormat: singleTokenKey('<api_key>'),
-  settings: [],
   multipartMetadata: { numbers: ['seed', 'template_id', 'img_id'], booleans: ['water_mark', 'generate_audio_switch'] },
   models: ALPHA_MODELS,
   publicModel: (name) => {
@@ -29,15 +29,12 @@ export const ALPHA_FAMILY: FamilyDefinition<AlphaTaskRequest> = {
   modelPrefix: 'alpha/',
   forms: ['flat'],
   request: { schema: CreateVideoDto, examples: { flat: ALPHA_FLAT_EXAMPLES } },
-  defaultPrices: ALPHA_DEFAULT_PRICES,
-  builtinEntries: ALPHA_BUILTIN_ENTRIES,
+  catalog: { defaultPrices: ALPHA_DEFAULT_PRICES, builtinEntries: ALPHA_BUILTIN_ENTRIES },
   modelIdKey: (name) => (name.startsWith('alpha/') ? `alpha/${name.slice('alpha/'.length).toLowerCase()}` : name),
   // `fast_motion: true`: `metadata.motion_mode: fast` is taken; `no_1080p_durations`: lengths refused at 1080p.
   checkRouteOptions: checkAlphaRouteOptions,
-  module: AlphaFamilyModule,
-  drafts: AlphaDrafts,
-  adapter: AlphaUpstreamAdapter,
+  nest: { module: AlphaFamilyModule, drafts: AlphaDrafts, adapter: AlphaUpstreamAdapter },
   simulator: { module: AlphaSimulatorModule },
   // Status 8 (`generation failed`, the interface's advice: retry) and 6 (deleted before delivery) are the provider's own.
   providerOwnFailure: (reason) => reason === FAILURE.generation,
-};
+});

@@ -1,5 +1,6 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
-import { capStoredResponse, compact, describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { compact, describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { storedAnswer } from '../shared/stored-answer';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
 import { pixelSizeOf } from '../pixel-size';
 import { BETA_ERROR_REASONS } from './beta-errors';
@@ -87,5 +88,5 @@ export function storedBetaResponse(body: unknown, policy?: LinkPolicy): unknown 
           ),
         )
       : undefined;
-  return capStoredResponse(compact({ request_id: keptText(request_id, 128), output: keptOutput, usage: keptUsage }) ?? {});
+  return storedAnswer({ request_id: keptText(request_id, 128), output: keptOutput, usage: keptUsage });
 }

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsNumber, IsObject, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsNumber, IsString, ValidateNested } from 'class-validator';
 import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32 } from '../../common/http/validation';
 import type { RequestExample } from '../family';
+import { NestedObjectField } from '../shared/request-fields';
 import { BETA_BUILTIN_MODELS } from './beta-builtin-models';
 import type { BetaMediaType } from './beta-request';
 
@@ -70,14 +71,7 @@ export class BetaMetadataDto {
   @IsString()
   audio_setting?: string;
 
-  @ApiPropertyOptional({
-    type: BetaMediaInputDto,
-    description: 'Media inputs of r2v, video-edit and (alternatively to input_reference) i2v',
-  })
-  @IsOptionalOrEmpty()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BetaMediaInputDto)
+  @NestedObjectField(BetaMediaInputDto, { description: 'Media inputs of r2v, video-edit and (alternatively to input_reference) i2v' })
   input?: BetaMediaInputDto;
 }
 
@@ -137,11 +131,7 @@ export class BetaVideoRequestDto {
   @IsString()
   input_reference?: string;
 
-  @ApiPropertyOptional({ type: BetaMetadataDto })
-  @IsOptionalOrEmpty()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => BetaMetadataDto)
+  @NestedObjectField(BetaMetadataDto)
   metadata?: BetaMetadataDto;
 }
 

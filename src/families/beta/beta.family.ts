@@ -1,4 +1,5 @@
-import { type FamilyDefinition, namedModels, singleTokenKey } from '../family';
+import { namedModels, singleTokenKey } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { BETA_BUILTIN_ENTRIES } from './beta-catalog';
 import type { BetaTaskRequest } from './beta-request';
 import { BETA_DEFAULT_PRICES } from './beta-default-prices';
@@ -11,22 +12,17 @@ import { BetaSimulatorModule } from './simulator/beta-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Family B (`beta-1.0-*`): one task behind both forms. */
-export const BETA_FAMILY: FamilyDefinition<BetaTaskRequest> = {
+export const BETA_FAMILY = defineFamily<BetaTaskRequest>({
   platform: 'beta',
   label: { en: 'beta (family B)', 'zh-CN': 'beta（B 系）' },
   apiKeyFormat: singleTokenKey('<api_key>'),
-  settings: [],
   multipartMetadata: { numbers: ['seed'], booleans: ['watermark'] },
   ...namedModels(Object.keys(BETA_BUILTIN_MODELS), { anyCase: true }),
   modelPrefix: 'beta-',
-  forms: ['flat', 'unified'],
   request: { schema: BetaVideoRequestDto, examples: BETA_EXAMPLES },
-  defaultPrices: BETA_DEFAULT_PRICES,
-  builtinEntries: BETA_BUILTIN_ENTRIES,
-  module: BetaFamilyModule,
-  drafts: BetaDrafts,
-  adapter: BetaUpstreamAdapter,
+  catalog: { defaultPrices: BETA_DEFAULT_PRICES, builtinEntries: BETA_BUILTIN_ENTRIES },
+  nest: { module: BetaFamilyModule, drafts: BetaDrafts, adapter: BetaUpstreamAdapter },
   /** The provider's internal errors (its 5xx family); never DataInspection or InvalidParameter. */
   providerOwnFailure: ownFailureCodes(['InternalError', 'InternalError.*']),
   simulator: { module: BetaSimulatorModule },
-};
+});

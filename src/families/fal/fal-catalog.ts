@@ -1,5 +1,6 @@
 import type { BuiltinEntry } from '../../catalog/catalog-entry';
 import { builtinEntries, BuiltinModel } from '../shared/builtin-entry';
+import { KLING_V2_5_TURBO_PRO } from '../shared/hosted-model-capabilities';
 import { FAL_DEFAULT_PRICES } from './fal-default-prices';
 
 /**
@@ -12,13 +13,7 @@ export const FAL_MODELS: readonly BuiltinModel[] = [
   {
     id: 'fal-kling-v2-5-turbo-pro',
     label: 'Kling 2.5 Turbo Pro (fal)',
-    modes: ['text-to-video', 'image-to-video'],
-    durations: [5, 10],
-    defaultDuration: 5,
-    resolutions: ['1080p'],
-    aspectRatios: ['16:9', '9:16', '1:1'],
-    audio: 'none',
-    promptMaxLength: 2500,
+    ...KLING_V2_5_TURBO_PRO,
     upstreamModel: {
       'text-to-video': 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video',
       'image-to-video': 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video',

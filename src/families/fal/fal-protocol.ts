@@ -1,6 +1,7 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
-import { capStoredResponse, compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { storedAnswer } from '../shared/stored-answer';
 import type { PollOutcome, ProviderUsage, UpstreamState } from '../../upstream/upstream-adapter';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import { videoUrlAt } from '../shared/output-path';
@@ -114,13 +115,11 @@ export function falBillableUnits(header: unknown): ProviderUsage | undefined {
 
 /** The documented fields of a status answer, without its URLs or logs. */
 function storedFalStatus(status: FalQueueStatus): unknown {
-  return capStoredResponse(
-    compact({
-      request_id: keptText(status.request_id, 128),
-      status: keptText(status.status, 32),
-      queue_position: keptNumber(status.queue_position),
-      inference_time: keptNumber(status.metrics?.inference_time),
-      error_type: providerCode(status.error_type),
-    }) ?? {},
-  );
+  return storedAnswer({
+    request_id: keptText(status.request_id, 128),
+    status: keptText(status.status, 32),
+    queue_position: keptNumber(status.queue_position),
+    inference_time: keptNumber(status.metrics?.inference_time),
+    error_type: providerCode(status.error_type),
+  });
 }

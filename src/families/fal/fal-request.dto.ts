@@ -1,6 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { examplesOnBothForms, type RequestExample, type SubmitForm } from '../family';
 import { HostedVideoRequestDto } from '../shared/hosted-video-request.dto';
+import { secondsOn, textAndImageExamples } from '../shared/request-examples';
 import { EXAMPLE_FRAME } from '../shared/request-fields';
 
 /** A fal model's request: the gateway's shared fields, those its route's `input_map` names (HostedVideoRequestDto). */
@@ -11,20 +11,18 @@ import { EXAMPLE_FRAME } from '../shared/request-fields';
 })
 export class FalVideoRequestDto extends HostedVideoRequestDto {}
 
-const examples = (form: SubmitForm): Record<string, RequestExample> => ({
-  [`fal-text-${form}`]: {
+export const FAL_EXAMPLES = textAndImageExamples('fal', {
+  text: (form) => ({
     summary: 'fal: Kling 2.5 Turbo Pro, text-to-video',
     value: {
       model: 'fal-kling-v2-5-turbo-pro',
       prompt: 'a paper boat drifting down a rainy street',
-      ...(form === 'flat' ? { seconds: '5' } : { duration: 5 }),
+      ...secondsOn(form, 5),
       aspect_ratio: '16:9',
     },
-  },
-  [`fal-image-${form}`]: {
+  }),
+  image: {
     summary: 'fal: Veo 3.1, image-to-video with audio',
     value: { model: 'fal-veo-3-1', prompt: 'slow dolly in', input_reference: EXAMPLE_FRAME, duration: 6, resolution: '720p', audio: true },
   },
 });
-
-export const FAL_EXAMPLES = examplesOnBothForms(examples);

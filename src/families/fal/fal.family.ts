@@ -1,6 +1,4 @@
-import { type FamilyDefinition, namedModels } from '../family';
-import { checkHostedRouteOptions } from '../shared/hosted-route';
-import type { HostedTaskRequest } from '../shared/hosted-request-rules';
+import { defineHostedFamily } from '../shared/hosted-family';
 import { FAL_SIMULATOR_KEY } from './emulator/fal-emulator';
 import { FAL_BUILTIN_ENTRIES, FAL_MODELS } from './fal-catalog';
 import { FAL_DEFAULT_PRICES } from './fal-default-prices';
@@ -17,20 +15,13 @@ import { ownFailureCodes } from '../../upstream/provider-own-failure';
  * entries routed to endpoint ids with an `input_map`; the channel's api_key is `<key_id>:<key_secret>`,
  * sent as `Authorization: Key ...`.
  */
-export const FAL_FAMILY: FamilyDefinition<HostedTaskRequest> = {
+export const FAL_FAMILY = defineHostedFamily(FAL_MODELS, {
   platform: 'fal',
   defaultBaseUrl: FAL_BASE_URL,
   label: { en: 'fal', 'zh-CN': 'fal' },
-  settings: [],
-  ...namedModels(FAL_MODELS.map((model) => model.id)),
-  forms: ['flat', 'unified'],
   request: { schema: FalVideoRequestDto, examples: FAL_EXAMPLES },
-  defaultPrices: FAL_DEFAULT_PRICES,
-  builtinEntries: FAL_BUILTIN_ENTRIES,
-  checkRouteOptions: checkHostedRouteOptions,
-  module: FalFamilyModule,
-  drafts: FalDrafts,
-  adapter: FalUpstreamAdapter,
+  catalog: { defaultPrices: FAL_DEFAULT_PRICES, builtinEntries: FAL_BUILTIN_ENTRIES },
+  nest: { module: FalFamilyModule, drafts: FalDrafts, adapter: FalUpstreamAdapter },
   /** fal's request errors of its own infrastructure (docs.fal.ai request errors); not client_* or bad_request. */
   providerOwnFailure: ownFailureCodes([
     'request_timeout',
@@ -45,4 +36,4 @@ export const FAL_FAMILY: FamilyDefinition<HostedTaskRequest> = {
     'internal_error',
   ]),
   simulator: { module: FalSimulatorModule, apiKey: FAL_SIMULATOR_KEY },
-};
+});

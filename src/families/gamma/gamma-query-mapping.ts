@@ -1,5 +1,6 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
-import { capStoredResponse, compact, describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { compact, describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { storedAnswer } from '../shared/stored-answer';
 import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import { GAMMA_ERROR_REASONS, isModerationCode } from './gamma-errors';
 import { GammaQueryBody, outputSizeOf } from './gamma-protocol';
@@ -61,21 +62,19 @@ export function storedGammaResponse(body: GammaQueryBody & { framespersecond?: u
   const usage = counts
     ? compact({ completion_tokens: keptNumber(counts.completion_tokens), total_tokens: keptNumber(counts.total_tokens) })
     : undefined;
-  return capStoredResponse(
-    compact({
-      id: keptText(body.id, 128),
-      model: keptText(body.model, 64),
-      status: keptText(body.status, 32),
-      error,
-      created_at: keptNumber(body.created_at),
-      updated_at: keptNumber(body.updated_at),
-      content,
-      seed: keptNumber(body.seed),
-      resolution: keptText(body.resolution, 16),
-      ratio: keptText(body.ratio, 16),
-      duration: keptNumber(body.duration),
-      framespersecond: keptNumber(body.framespersecond),
-      usage,
-    }) ?? {},
-  );
+  return storedAnswer({
+    id: keptText(body.id, 128),
+    model: keptText(body.model, 64),
+    status: keptText(body.status, 32),
+    error,
+    created_at: keptNumber(body.created_at),
+    updated_at: keptNumber(body.updated_at),
+    content,
+    seed: keptNumber(body.seed),
+    resolution: keptText(body.resolution, 16),
+    ratio: keptText(body.ratio, 16),
+    duration: keptNumber(body.duration),
+    framespersecond: keptNumber(body.framespersecond),
+    usage,
+  });
 }

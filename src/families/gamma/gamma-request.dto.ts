@@ -3,6 +3,7 @@ import { Transform, Type } from 'class-transformer';
 import { Equals, IsArray, IsBoolean, IsIn, IsNumber, IsObject, IsString, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import { IntegerBetween, IsOptionalOrEmpty, IsRequired, MAX_INT32 } from '../../common/http/validation';
 import type { RequestExample } from '../family';
+import { NestedObjectField } from '../shared/request-fields';
 import { GAMMA_BUILTIN_MODELS } from './gamma-builtin-models';
 
 /** The provider's resolutions and ratios; a model's catalog entry says which of them it makes. */
@@ -120,11 +121,7 @@ export class GammaVideoRequestDto {
   @IsNumber({}, { message: '$property must be an integer' })
   duration?: number;
 
-  @ApiPropertyOptional({ type: GammaMetadataDto })
-  @IsOptionalOrEmpty()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => GammaMetadataDto)
+  @NestedObjectField(GammaMetadataDto)
   metadata?: GammaMetadataDto;
 }
 

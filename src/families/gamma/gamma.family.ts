@@ -1,5 +1,6 @@
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
-import { type FamilyDefinition, singleTokenKey } from '../family';
+import { singleTokenKey } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { GAMMA_BUILTIN_ENTRIES } from './gamma-catalog';
 import type { GammaTaskRequest } from './gamma-protocol';
 import { GAMMA_BUILTIN_MODELS, gammaBuiltinModelOf } from './gamma-builtin-models';
@@ -14,7 +15,7 @@ import { GammaSimulatorModule } from './simulator/gamma-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Family C (`gamma-2-0*`): the unified form, with verified portrait assets. */
-export const GAMMA_FAMILY: FamilyDefinition<GammaTaskRequest> = {
+export const GAMMA_FAMILY = defineFamily<GammaTaskRequest>({
   platform: GAMMA_PLATFORM,
   label: { en: 'gamma (family C)', 'zh-CN': 'gamma（C 系）' },
   apiKeyFormat: singleTokenKey('<api_key>'),
@@ -25,12 +26,9 @@ export const GAMMA_FAMILY: FamilyDefinition<GammaTaskRequest> = {
   forms: ['unified'],
   request: { schema: GammaVideoRequestDto, examples: { unified: GAMMA_UNIFIED_EXAMPLES } },
   takesVerifiedAssets: true,
-  defaultPrices: GAMMA_DEFAULT_PRICES,
-  builtinEntries: GAMMA_BUILTIN_ENTRIES,
+  catalog: { defaultPrices: GAMMA_DEFAULT_PRICES, builtinEntries: GAMMA_BUILTIN_ENTRIES },
   modelIdKey: (name) => name.toLowerCase(),
-  module: GammaFamilyModule,
-  drafts: GammaDrafts,
-  adapter: GammaUpstreamAdapter,
+  nest: { module: GammaFamilyModule, drafts: GammaDrafts, adapter: GammaUpstreamAdapter },
   /** The provider's internal error, and a task it expired. */
   providerOwnFailure: ownFailureCodes(['InternalServiceError', 'InternalServiceError.*'], { timeouts: true }),
   simulator: {
@@ -43,4 +41,4 @@ export const GAMMA_FAMILY: FamilyDefinition<GammaTaskRequest> = {
     }),
   },
   assertChannelSettings: assertGammaChannelSettings,
-};
+});

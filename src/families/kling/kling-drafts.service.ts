@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { validBody } from '../../common/http/validation';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { validBodyWithFirstFrame } from '../shared/input-reference';
+import { videoDraftFields } from '../shared/video-draft-fields';
 import { KlingInputImages } from './kling-input-images.service';
 import { KLING_RESOLUTION_OF_MODE } from './kling-models';
 import type { KlingImage, KlingTaskRequest } from './kling-protocol';
 import { KlingVideoRequestDto } from './kling-request.dto';
 import { klingModelOf, settleKlingRequest } from './kling-task-rules';
-import { assertOneInputReference } from '../shared/input-reference';
 
 /**
  * A Kling model's body (both forms, same field names) -> a task draft: the schema, the model's
@@ -17,9 +17,7 @@ export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
   constructor(private readonly images: KlingInputImages) {}
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<KlingTaskRequest>> {
-    const body = await validBody(KlingVideoRequestDto, input.body);
-    assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
-    const reference = input.inputReferenceFile ?? body.input_reference;
+    const { body, firstFrame: reference } = await validBodyWithFirstFrame(KlingVideoRequestDto, input);
     const settled = settleKlingRequest(model, klingModelOf(catalog), body, reference !== undefined);
     const releases: Array<() => void> = [];
     const read = async (value: Parameters<KlingInputImages['read']>[0], field: string): Promise<KlingImage> => {
@@ -43,12 +41,10 @@ export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
       return {
         draft: {
           platform: 'kling',
-          model,
-          action: settled.imageToVideo ? 'imageGenerate' : 'textGenerate',
+          ...videoDraftFields(model, body.prompt ?? '', settled.imageToVideo),
           mode: body.last_frame !== undefined ? 'first-last-frame' : settled.imageToVideo ? 'image-to-video' : 'text-to-video',
           request,
           ...(body.size !== undefined ? { size: body.size.toLowerCase() } : {}),
-          properties: { input: body.prompt ?? '', origin_model_name: model },
           // kling-v2-6 with `sound: on` is billed at the audio tier.
           quote: {
             model,

@@ -1,6 +1,7 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
-import { capStoredResponse, compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { storedAnswer } from '../shared/stored-answer';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import { klingCode } from './kling-errors';
@@ -54,13 +55,11 @@ function storedKlingTask(data: KlingTaskData): unknown {
         .slice(0, 4)
         .map((video) => compact({ id: keptText(video?.id, 128), duration: keptText(video?.duration, 16) }) ?? {})
     : undefined;
-  return capStoredResponse(
-    compact({
-      task_id: keptText(data.task_id, 128),
-      task_status: keptText(data.task_status, 32),
-      created_at: keptNumber(data.created_at),
-      updated_at: keptNumber(data.updated_at),
-      ...(videos ? { task_result: { videos } } : {}),
-    }) ?? {},
-  );
+  return storedAnswer({
+    task_id: keptText(data.task_id, 128),
+    task_status: keptText(data.task_status, 32),
+    created_at: keptNumber(data.created_at),
+    updated_at: keptNumber(data.updated_at),
+    ...(videos ? { task_result: { videos } } : {}),
+  });
 }

@@ -3,7 +3,7 @@ import { IsIn, IsInt, IsString } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { KLING_DURATIONS, KLING_MODELS, KLING_RATIOS } from './kling-models';
-import { MetadataField, PixelSizeField, WholeSecondsField } from '../shared/request-fields';
+import { ImageSourceField, MetadataField, PixelSizeField, URL_OR_DATA_URI_MESSAGE, WholeSecondsField } from '../shared/request-fields';
 
 export const KLING_MAX_PROMPT = 2500;
 
@@ -56,17 +56,15 @@ export class KlingVideoRequestDto {
   @IsIn(['720p', '1080p', '720P', '1080P'])
   resolution?: string;
 
-  @ApiPropertyOptional({
+  @ImageSourceField(URL_OR_DATA_URI_MESSAGE, {
     description:
       'first frame (image-to-video): a file part (multipart), an http(s) URL or a `data:image/png|jpeg;base64,` URI; jpg or png, at most 10 MB',
   })
-  @IsOptionalNotNull()
-  @IsString({ message: '$property must be an http(s) URL or a data URI' })
   input_reference?: string;
 
-  @ApiPropertyOptional({ description: "last frame (Kling's `image_tail`): an http(s) URL or a data URI; with input_reference, at 1080p" })
-  @IsOptionalNotNull()
-  @IsString({ message: '$property must be an http(s) URL or a data URI' })
+  @ImageSourceField(URL_OR_DATA_URI_MESSAGE, {
+    description: "last frame (Kling's `image_tail`): an http(s) URL or a data URI; with input_reference, at 1080p",
+  })
   last_frame?: string;
 
   @ApiPropertyOptional({ maxLength: KLING_MAX_PROMPT, example: 'blurry, low quality' })

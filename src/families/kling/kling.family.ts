@@ -1,4 +1,5 @@
-import { type FamilyDefinition, namedModels, oneRouteOption } from '../family';
+import { namedModels, oneRouteOption } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { KLING_BUILTIN_ENTRIES } from './kling-catalog';
 import type { KlingTaskRequest } from './kling-protocol';
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_SECRET_KEY } from '../simulator-shared/simulator-credentials';
@@ -11,22 +12,17 @@ import { KlingUpstreamAdapter } from './kling-upstream.adapter';
 import { KlingSimulatorModule } from './simulator/kling-simulator.module';
 
 /** Kling (platform `kling`): the channel's api_key is `<access_key>:<secret_key>`, signed into a JWT per call. */
-export const KLING_FAMILY: FamilyDefinition<KlingTaskRequest> = {
+export const KLING_FAMILY = defineFamily<KlingTaskRequest>({
   platform: 'kling',
   label: { en: 'Kling', 'zh-CN': '可灵 Kling' },
   apiKeyFormat: { pattern: /^[^\s:]+:[^\s:]+$/, shape: '<access_key>:<secret_key>' },
   defaultBaseUrl: 'https://api-singapore.klingai.com',
-  settings: [],
   ...namedModels(Object.keys(KLING_MODELS), { anyCase: true }),
   modelPrefix: 'kling-',
-  forms: ['flat', 'unified'],
   request: { schema: KlingVideoRequestDto, examples: KLING_EXAMPLES },
-  defaultPrices: KLING_DEFAULT_PRICES,
-  builtinEntries: KLING_BUILTIN_ENTRIES,
+  catalog: { defaultPrices: KLING_DEFAULT_PRICES, builtinEntries: KLING_BUILTIN_ENTRIES },
   // `cfg_scale: true`: the model takes `metadata.cfg_scale` (the v1 models).
   checkRouteOptions: oneRouteOption('Kling', 'cfg_scale', (value) => typeof value === 'boolean', 'cfg_scale must be true or false'),
-  module: KlingFamilyModule,
-  drafts: KlingDrafts,
-  adapter: KlingUpstreamAdapter,
+  nest: { module: KlingFamilyModule, drafts: KlingDrafts, adapter: KlingUpstreamAdapter },
   simulator: { module: KlingSimulatorModule, apiKey: `${SIMULATOR_ACCESS_KEY}:${SIMULATOR_SECRET_KEY}` },
-};
+});

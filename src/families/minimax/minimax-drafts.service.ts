@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { validBody } from '../../common/http/validation';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { videoDraftFields } from '../shared/video-draft-fields';
 import { MinimaxInputImages } from './minimax-input-images.service';
 import type { MinimaxImage, MinimaxTaskRequest } from './minimax-protocol';
 import { MinimaxVideoRequestDto } from './minimax-request.dto';
@@ -37,11 +38,9 @@ export class MinimaxDrafts implements FamilyDrafts<MinimaxTaskRequest> {
       return {
         draft: {
           platform: 'minimax',
-          model,
-          action: firstFrame ? 'imageGenerate' : 'textGenerate',
+          ...videoDraftFields(model, parsed.prompt, firstFrame !== undefined),
           mode: parsed.mode,
           request,
-          properties: { input: parsed.prompt, origin_model_name: model },
           quote: { model, resolution: parsed.resolution.toLowerCase(), seconds: parsed.duration },
         },
         release,

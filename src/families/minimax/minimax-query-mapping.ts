@@ -1,4 +1,5 @@
-import { capStoredResponse, compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { storedAnswer } from '../shared/stored-answer';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
 import { UpstreamError, UpstreamState } from '../../upstream/upstream-adapter';
 import { MINIMAX_CODES, minimaxAnswerError, minimaxCode } from './minimax-errors';
@@ -60,14 +61,12 @@ export function storedMinimaxQuery(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const answer = body as Record<string, unknown>;
   const code = minimaxCode(body);
-  return capStoredResponse(
-    compact({
-      task_id: keptText(answer.task_id, 64),
-      status: keptText(answer.status, 32),
-      file_id: keptNumber(answer.file_id) ?? keptText(answer.file_id, 64),
-      video_width: keptNumber(answer.video_width),
-      video_height: keptNumber(answer.video_height),
-      base_resp: code !== undefined ? { status_code: code } : undefined,
-    }) ?? {},
-  );
+  return storedAnswer({
+    task_id: keptText(answer.task_id, 64),
+    status: keptText(answer.status, 32),
+    file_id: keptNumber(answer.file_id) ?? keptText(answer.file_id, 64),
+    video_width: keptNumber(answer.video_width),
+    video_height: keptNumber(answer.video_height),
+    base_resp: code !== undefined ? { status_code: code } : undefined,
+  });
 }

@@ -1,4 +1,5 @@
-import { type FamilyDefinition, singleTokenKey } from '../family';
+import { singleTokenKey } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { MINIMAX_BUILTIN_ENTRIES } from './minimax-catalog';
 import type { MinimaxTaskRequest } from './minimax-protocol';
 import { MINIMAX_DEFAULT_PRICES } from './minimax-default-prices';
@@ -11,25 +12,20 @@ import { MinimaxSimulatorModule } from './simulator/minimax-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** MiniMax Hailuo (platform `minimax`): the channel's `api_key` is the MiniMax API key (Bearer). */
-export const MINIMAX_FAMILY: FamilyDefinition<MinimaxTaskRequest> = {
+export const MINIMAX_FAMILY = defineFamily<MinimaxTaskRequest>({
   platform: 'minimax',
   label: { en: 'MiniMax Hailuo', 'zh-CN': 'MiniMax 海螺' },
   apiKeyFormat: singleTokenKey('<api_key>'),
   defaultBaseUrl: 'https://api.minimax.io',
-  settings: [],
   multipartMetadata: { booleans: ['prompt_optimizer', 'fast_pretreatment', 'aigc_watermark'] },
   models: MINIMAX_MODEL_IDS,
   publicModel: minimaxPublicModel,
   modelPrefix: 'minimax-',
-  forms: ['flat', 'unified'],
   request: { schema: MinimaxVideoRequestDto, examples: MINIMAX_EXAMPLES },
-  defaultPrices: MINIMAX_DEFAULT_PRICES,
-  builtinEntries: MINIMAX_BUILTIN_ENTRIES,
+  catalog: { defaultPrices: MINIMAX_DEFAULT_PRICES, builtinEntries: MINIMAX_BUILTIN_ENTRIES },
   modelIdKey: (name) => name.toLowerCase(),
-  module: MinimaxFamilyModule,
-  drafts: MinimaxDrafts,
-  adapter: MinimaxUpstreamAdapter,
+  nest: { module: MinimaxFamilyModule, drafts: MinimaxDrafts, adapter: MinimaxUpstreamAdapter },
   /** MiniMax's unknown error, request timeout, internal error, system error: "retry" in its error code table. */
   providerOwnFailure: ownFailureCodes(['1000', '1001', '1024', '1033']),
   simulator: { module: MinimaxSimulatorModule },
-};
+});

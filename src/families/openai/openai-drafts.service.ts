@@ -8,6 +8,7 @@ import { validBody } from '../../common/http/validation';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { durationWithinEntry } from '../shared/entry-rules';
 import { assertOneInputReference } from '../shared/input-reference';
+import { videoDraftFields } from '../shared/video-draft-fields';
 import { OpenAiInputFiles } from './openai-input-files.service';
 import { OpenAiReferenceCheck } from './openai-reference-check.service';
 import type { OpenAiTaskRequest } from './openai-protocol';
@@ -68,11 +69,9 @@ export class OpenAiDrafts implements FamilyDrafts<OpenAiTaskRequest> {
     return {
       draft: {
         platform: 'openai',
-        model,
-        action: withReference ? 'imageGenerate' : 'textGenerate',
+        ...videoDraftFields(model, prompt, withReference),
         mode: withReference ? 'image-to-video' : 'text-to-video',
         request,
-        properties: { input: prompt, origin_model_name: model },
         quote: { model, resolution: size !== undefined ? size.toLowerCase() : '*', seconds },
       },
       release: staged?.release,

@@ -1,5 +1,6 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
-import { capStoredResponse, compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { storedAnswer } from '../shared/stored-answer';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { OpenAiVideo } from './openai-protocol';
@@ -56,19 +57,17 @@ export function storedOpenAiVideo(body: unknown): unknown {
     video.error && typeof video.error === 'object'
       ? compact({ code: providerCode((video.error as Record<string, unknown>).code) })
       : undefined;
-  return capStoredResponse(
-    compact({
-      id: keptText(video.id, 128),
-      object: keptText(video.object, 32),
-      model: keptText(video.model, 128),
-      status: keptText(video.status, 32),
-      progress: keptNumber(video.progress),
-      created_at: keptNumber(video.created_at),
-      completed_at: keptNumber(video.completed_at),
-      expires_at: keptNumber(video.expires_at),
-      seconds: keptText(video.seconds, 16),
-      size: keptText(video.size, 16),
-      error,
-    }) ?? {},
-  );
+  return storedAnswer({
+    id: keptText(video.id, 128),
+    object: keptText(video.object, 32),
+    model: keptText(video.model, 128),
+    status: keptText(video.status, 32),
+    progress: keptNumber(video.progress),
+    created_at: keptNumber(video.created_at),
+    completed_at: keptNumber(video.completed_at),
+    expires_at: keptNumber(video.expires_at),
+    seconds: keptText(video.seconds, 16),
+    size: keptText(video.size, 16),
+    error,
+  });
 }

@@ -1,4 +1,5 @@
-import { type FamilyDefinition, singleTokenKey } from '../family';
+import { singleTokenKey } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { OPENAI_BUILTIN_ENTRIES, openAiChannelModelCapabilities } from './openai-catalog';
 import type { OpenAiTaskRequest } from './openai-protocol';
 import { OPENAI_DEFAULT_PRICES } from './openai-default-prices';
@@ -14,25 +15,21 @@ import { ownFailureCodes } from '../../upstream/provider-own-failure';
  * operators list on its channels (`model_mapping` names the upstream's); a name another family
  * owns stays that family's.
  */
-export const OPENAI_FAMILY: FamilyDefinition<OpenAiTaskRequest> = {
+export const OPENAI_FAMILY = defineFamily<OpenAiTaskRequest>({
   platform: 'openai',
   label: { en: 'openai (family O)', 'zh-CN': 'openai（O 系）' },
   apiKeyFormat: singleTokenKey('sk-…'),
   defaultBaseUrl: 'https://api.openai.com/v1',
-  settings: [],
   models: OPENAI_SIMULATOR_MODELS,
   publicModel: () => null,
   modelsFromChannels: true,
   channelModelCapabilities: openAiChannelModelCapabilities,
   forms: ['flat'],
   request: { schema: OpenAiVideoRequestDto, examples: { flat: OPENAI_FLAT_EXAMPLES } },
-  defaultPrices: OPENAI_DEFAULT_PRICES,
-  builtinEntries: OPENAI_BUILTIN_ENTRIES,
+  catalog: { defaultPrices: OPENAI_DEFAULT_PRICES, builtinEntries: OPENAI_BUILTIN_ENTRIES },
   modelIdKey: (name) => name.toLowerCase(),
-  module: OpenAiFamilyModule,
-  drafts: OpenAiDrafts,
-  adapter: OpenAiUpstreamAdapter,
+  nest: { module: OpenAiFamilyModule, drafts: OpenAiDrafts, adapter: OpenAiUpstreamAdapter },
   /** A failed video's server-side error codes; never moderation_blocked or bad input. */
   providerOwnFailure: ownFailureCodes(['server_error', 'internal_error']),
   simulator: { module: OpenAiSimulatorModule },
-};
+});

@@ -1,5 +1,6 @@
 import type { BuiltinEntry } from '../../catalog/catalog-entry';
 import { builtinEntries, BuiltinModel } from '../shared/builtin-entry';
+import { KLING_V2_5_TURBO_PRO } from '../shared/hosted-model-capabilities';
 import { REPLICATE_DEFAULT_PRICES } from './replicate-default-prices';
 
 /**
@@ -13,13 +14,7 @@ export const REPLICATE_MODELS: readonly BuiltinModel[] = [
     id: 'replicate-kling-v2-5-turbo-pro',
     label: 'Kling 2.5 Turbo Pro (Replicate)',
     // The model's published schema has no end-frame input (docs/families.md): first-last-frame is refused for it.
-    modes: ['text-to-video', 'image-to-video'],
-    durations: [5, 10],
-    defaultDuration: 5,
-    resolutions: ['1080p'],
-    aspectRatios: ['16:9', '9:16', '1:1'],
-    audio: 'none',
-    promptMaxLength: 2500,
+    ...KLING_V2_5_TURBO_PRO,
     upstreamModel: 'kwaivgi/kling-v2.5-turbo-pro',
     options: {
       input_map: {

@@ -1,20 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { Caller } from '../../auth/caller';
-import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
-import { hostedDraft, HostedPlatform } from '../shared/hosted-drafts';
-import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
-import type { HostedTaskRequest } from '../shared/hosted-request-rules';
+import { HostedDrafts, HostedPlatform } from '../shared/hosted-drafts';
 import { REPLICATE_USUAL_OUTPUT } from './replicate-protocol';
 import { ReplicateVideoRequestDto } from './replicate-request.dto';
 
-const REPLICATE: HostedPlatform = { platform: 'replicate', schema: ReplicateVideoRequestDto, usualOutput: REPLICATE_USUAL_OUTPUT };
-
 /** A Replicate model's body on both forms: the shared fields its route's input_map names, priced as its entry says. */
 @Injectable()
-export class ReplicateDrafts implements FamilyDrafts<HostedTaskRequest> {
-  constructor(private readonly images: HostedImageInputs) {}
-
-  prepare(model: string, input: SubmitInput, _caller: Caller, catalog: CatalogModel): Promise<FamilyDraft<HostedTaskRequest>> {
-    return hostedDraft(REPLICATE, this.images, model, input, catalog);
-  }
+export class ReplicateDrafts extends HostedDrafts {
+  protected readonly hosted: HostedPlatform = {
+    platform: 'replicate',
+    schema: ReplicateVideoRequestDto,
+    usualOutput: REPLICATE_USUAL_OUTPUT,
+  };
 }

@@ -1,6 +1,8 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
-import { capStoredResponse, compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { reportedUsage } from '../shared/reported-usage';
+import { storedAnswer } from '../shared/stored-answer';
 import type { PollOutcome, ProviderUsage } from '../../upstream/upstream-adapter';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import { videoUrlAt } from '../shared/output-path';
@@ -127,23 +129,21 @@ export function replicateFailReason(error: unknown): string {
 
 /** `metrics.predict_time`: the seconds the prediction ran, what Replicate reports of its cost. */
 function predictSeconds(value: unknown): ProviderUsage | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? { unit: 'predict_seconds', amount: value } : undefined;
+  return reportedUsage('predict_seconds', value);
 }
 
 /** The documented fields of a prediction, without its input, output links, logs or error text. */
 function storedPrediction(prediction: ReplicatePrediction): unknown {
-  return capStoredResponse(
-    compact({
-      id: keptText(prediction.id, 128),
-      model: keptText(prediction.model, 256),
-      version: keptText(prediction.version, 128),
-      status: keptText(prediction.status, 32),
-      data_removed: prediction.data_removed === true ? true : undefined,
-      created_at: keptText(prediction.created_at, 64),
-      started_at: keptText(prediction.started_at, 64),
-      completed_at: keptText(prediction.completed_at, 64),
-      predict_time: keptNumber(prediction.metrics?.predict_time),
-      total_time: keptNumber(prediction.metrics?.total_time),
-    }) ?? {},
-  );
+  return storedAnswer({
+    id: keptText(prediction.id, 128),
+    model: keptText(prediction.model, 256),
+    version: keptText(prediction.version, 128),
+    status: keptText(prediction.status, 32),
+    data_removed: prediction.data_removed === true ? true : undefined,
+    created_at: keptText(prediction.created_at, 64),
+    started_at: keptText(prediction.started_at, 64),
+    completed_at: keptText(prediction.completed_at, 64),
+    predict_time: keptNumber(prediction.metrics?.predict_time),
+    total_time: keptNumber(prediction.metrics?.total_time),
+  });
 }

@@ -1,6 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { examplesOnBothForms, type RequestExample, type SubmitForm } from '../family';
 import { HostedVideoRequestDto } from '../shared/hosted-video-request.dto';
+import { secondsOn, textAndImageExamples } from '../shared/request-examples';
 import { EXAMPLE_FRAME } from '../shared/request-fields';
 
 /** A Replicate model's request: the gateway's shared fields, those its route's `input_map` names (HostedVideoRequestDto). */
@@ -11,20 +11,18 @@ import { EXAMPLE_FRAME } from '../shared/request-fields';
 })
 export class ReplicateVideoRequestDto extends HostedVideoRequestDto {}
 
-const examples = (form: SubmitForm): Record<string, RequestExample> => ({
-  [`replicate-text-${form}`]: {
+export const REPLICATE_EXAMPLES = textAndImageExamples('replicate', {
+  text: (form) => ({
     summary: 'Replicate: Kling 2.5 Turbo Pro, text-to-video',
     value: {
       model: 'replicate-kling-v2-5-turbo-pro',
       prompt: 'a lighthouse at dusk, waves below',
-      ...(form === 'flat' ? { seconds: '5' } : { duration: 5 }),
+      ...secondsOn(form, 5),
       aspect_ratio: '9:16',
     },
-  },
-  [`replicate-image-${form}`]: {
+  }),
+  image: {
     summary: 'Replicate: Kling 2.5 Turbo Pro, image-to-video',
     value: { model: 'replicate-kling-v2-5-turbo-pro', prompt: 'the camera pulls back', input_reference: EXAMPLE_FRAME, duration: 10 },
   },
 });
-
-export const REPLICATE_EXAMPLES = examplesOnBothForms(examples);

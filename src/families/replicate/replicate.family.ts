@@ -1,6 +1,4 @@
-import { type FamilyDefinition, namedModels } from '../family';
-import { checkHostedRouteOptions } from '../shared/hosted-route';
-import type { HostedTaskRequest } from '../shared/hosted-request-rules';
+import { defineHostedFamily } from '../shared/hosted-family';
 import { REPLICATE_BUILTIN_ENTRIES, REPLICATE_MODELS } from './replicate-catalog';
 import { REPLICATE_DEFAULT_PRICES } from './replicate-default-prices';
 import { ReplicateDrafts } from './replicate-drafts.service';
@@ -15,19 +13,12 @@ import { ReplicateSimulatorModule } from './simulator/replicate-simulator.module
  * its models are catalog entries routed to `owner/name[:version]` with an `input_map`; the
  * channel's api_key is the API token, sent as `Authorization: Bearer ...`.
  */
-export const REPLICATE_FAMILY: FamilyDefinition<HostedTaskRequest> = {
+export const REPLICATE_FAMILY = defineHostedFamily(REPLICATE_MODELS, {
   platform: 'replicate',
   defaultBaseUrl: REPLICATE_BASE_URL,
   label: { en: 'Replicate', 'zh-CN': 'Replicate' },
-  settings: [],
-  ...namedModels(REPLICATE_MODELS.map((model) => model.id)),
-  forms: ['flat', 'unified'],
   request: { schema: ReplicateVideoRequestDto, examples: REPLICATE_EXAMPLES },
-  defaultPrices: REPLICATE_DEFAULT_PRICES,
-  builtinEntries: REPLICATE_BUILTIN_ENTRIES,
-  checkRouteOptions: checkHostedRouteOptions,
-  module: ReplicateFamilyModule,
-  drafts: ReplicateDrafts,
-  adapter: ReplicateUpstreamAdapter,
+  catalog: { defaultPrices: REPLICATE_DEFAULT_PRICES, builtinEntries: REPLICATE_BUILTIN_ENTRIES },
+  nest: { module: ReplicateFamilyModule, drafts: ReplicateDrafts, adapter: ReplicateUpstreamAdapter },
   simulator: { module: ReplicateSimulatorModule },
-};
+});

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { validBody } from '../../common/http/validation';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { videoDraftFields } from '../shared/video-draft-fields';
 import { RunwayInputImages } from './runway-input-images.service';
 import type { RunwayTaskRequest } from './runway-request';
 import { planRunwayRequest, runwayModelOf } from './runway-request-rules';
@@ -30,13 +31,11 @@ export class RunwayDrafts implements FamilyDrafts<RunwayTaskRequest> {
     return {
       draft: {
         platform: 'runway',
-        model,
-        action: request.mode === 'image' ? 'imageGenerate' : 'textGenerate',
+        ...videoDraftFields(model, request.promptText ?? '', request.mode === 'image'),
         mode: plan.mode,
         request,
         // Runway's ratio is the pixel size (`1280:720`).
         size: request.ratio.replace(':', 'x'),
-        properties: { input: request.promptText ?? '', origin_model_name: model },
         quote: { model, resolution: plan.resolution, seconds: request.duration, audio: plan.audio },
       },
       release,

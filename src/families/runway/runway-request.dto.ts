@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsString } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
-import { examplesOnBothForms, type RequestExample, type SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
+import { textAndImageExamples } from '../shared/request-examples';
 import { RUNWAY_MODELS } from './runway-models';
-import { EXAMPLE_FRAME, MetadataField, OptionalTextField, SeedField, WholeSecondsField } from '../shared/request-fields';
+import { EXAMPLE_FRAME, ImageSourceField, MetadataField, OptionalTextField, SeedField, WholeSecondsField } from '../shared/request-fields';
 
 export const RUNWAY_MAX_PROMPT = 1000;
 export const RUNWAY_MAX_SEED = 4294967295;
@@ -51,17 +51,15 @@ export class RunwayVideoRequestDto {
   @OptionalTextField({ example: '720p', description: '720p (default) or 1080p (veo3.1 and veo3.1_fast, 16:9 and 9:16)' })
   resolution?: string;
 
-  @ApiPropertyOptional({
+  @ImageSourceField('$property must be an https URL or a data URI', {
     description:
       'first frame (image-to-video): a file part (multipart), an https URL or a data URI (image/png, jpeg or webp, under 5 MB encoded); required by gen4_turbo',
   })
-  @IsOptionalNotNull()
-  @IsString({ message: '$property must be an https URL or a data URI' })
   input_reference?: string;
 
-  @ApiPropertyOptional({ description: 'last frame (veo3.1, veo3.1_fast, with input_reference): an https URL or a data URI' })
-  @IsOptionalNotNull()
-  @IsString({ message: '$property must be an https URL or a data URI' })
+  @ImageSourceField('$property must be an https URL or a data URI', {
+    description: 'last frame (veo3.1, veo3.1_fast, with input_reference): an https URL or a data URI',
+  })
   last_frame?: string;
 
   @ApiPropertyOptional({ description: 'veo3.1 and veo3.1_fast only' })
@@ -81,12 +79,12 @@ export class RunwayVideoRequestDto {
   metadata?: Record<string, unknown>;
 }
 
-const examples = (form: SubmitForm): Record<string, RequestExample> => ({
-  [`runway-text-${form}`]: {
+export const RUNWAY_EXAMPLES = textAndImageExamples('runway', {
+  text: {
     summary: 'Runway gen4.5, text-to-video',
     value: { model: 'gen4.5', prompt: 'a paper boat drifting down a rainy street', duration: 5, size: '1280x720' },
   },
-  [`runway-image-${form}`]: {
+  image: {
     summary: 'Runway veo3.1_fast, image-to-video',
     value: {
       model: 'veo3.1_fast',
@@ -98,5 +96,3 @@ const examples = (form: SubmitForm): Record<string, RequestExample> => ({
     },
   },
 });
-
-export const RUNWAY_EXAMPLES = examplesOnBothForms(examples);

@@ -1,6 +1,7 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
-import { capStoredResponse, compact, describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { storedAnswer } from '../shared/stored-answer';
 import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { RunwayTask } from './runway-protocol';
 
@@ -68,13 +69,11 @@ export function runwayFailReason(rawCode: unknown): string {
 function storedRunwayTask(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const task = body as Record<string, unknown>;
-  return capStoredResponse(
-    compact({
-      id: keptText(task.id, 128),
-      createdAt: keptText(task.createdAt, 64),
-      status: keptText(task.status, 32),
-      progress: keptNumber(task.progress),
-      failureCode: providerCode(task.failureCode),
-    }) ?? {},
-  );
+  return storedAnswer({
+    id: keptText(task.id, 128),
+    createdAt: keptText(task.createdAt, 64),
+    status: keptText(task.status, 32),
+    progress: keptNumber(task.progress),
+    failureCode: providerCode(task.failureCode),
+  });
 }

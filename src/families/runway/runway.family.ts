@@ -1,4 +1,5 @@
-import { type FamilyDefinition, namedModels, singleTokenKey } from '../family';
+import { namedModels, singleTokenKey } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { RUNWAY_BUILTIN_ENTRIES } from './runway-catalog';
 import type { RunwayTaskRequest } from './runway-request';
 import { RUNWAY_DEFAULT_PRICES } from './runway-default-prices';
@@ -12,24 +13,19 @@ import { RunwaySimulatorModule } from './simulator/runway-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Runway (platform `runway`): gen4.5, gen4_turbo, veo3.1, veo3.1_fast on both forms; the channel's api_key is the Runway key. */
-export const RUNWAY_FAMILY: FamilyDefinition<RunwayTaskRequest> = {
+export const RUNWAY_FAMILY = defineFamily<RunwayTaskRequest>({
   platform: 'runway',
   label: { en: 'Runway', 'zh-CN': 'Runway' },
   apiKeyFormat: singleTokenKey('key_…'),
   defaultBaseUrl: 'https://api.dev.runwayml.com',
-  settings: [],
   multipartMetadata: { numbers: [], booleans: ['audio'] },
   ...namedModels(Object.keys(RUNWAY_MODELS)),
-  forms: ['flat', 'unified'],
   request: { schema: RunwayVideoRequestDto, examples: RUNWAY_EXAMPLES },
-  defaultPrices: RUNWAY_DEFAULT_PRICES,
-  builtinEntries: RUNWAY_BUILTIN_ENTRIES,
+  catalog: { defaultPrices: RUNWAY_DEFAULT_PRICES, builtinEntries: RUNWAY_BUILTIN_ENTRIES },
   // `veo: true`: Runway's Veo dialect (last frame, negative prompt, audio); `text_aspect_ratios`: fewer ratios for text-to-video.
   checkRouteOptions: checkRunwayRouteOptions,
-  module: RunwayFamilyModule,
-  drafts: RunwayDrafts,
-  adapter: RunwayUpstreamAdapter,
+  nest: { module: RunwayFamilyModule, drafts: RunwayDrafts, adapter: RunwayUpstreamAdapter },
   /** Runway's failure codes to retry after a delay (docs.dev.runwayml.com errors/task-failures); not SAFETY.*, ASSET.*, INTERNAL.BAD_OUTPUT. */
   providerOwnFailure: ownFailureCodes(['INTERNAL', 'INPUT_PREPROCESSING.INTERNAL', 'THIRD_PARTY.UNAVAILABLE']),
   simulator: { module: RunwaySimulatorModule },
-};
+});

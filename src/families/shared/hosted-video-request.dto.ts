@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsString } from 'class-validator';
+import { IsString } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
-import { MetadataField, PixelSizeField, SeedField, WholeSecondsField } from './request-fields';
+import { ImageSourceField, MetadataField, OptionalBooleanField, PixelSizeField, SeedField, WholeSecondsField } from './request-fields';
 
 /** Longer than any hosted model's prompt; a model's own limit is its entry's `prompt_max_length`. */
 export const HOSTED_MAX_PROMPT = 10_000;
@@ -52,22 +52,16 @@ export class HostedVideoRequestDto {
   @MaxUtf16Length(16)
   resolution?: string;
 
-  @ApiPropertyOptional({
+  @ImageSourceField(IMAGE_MESSAGE, {
     description:
       'first frame (image-to-video): a file part (multipart), an http(s) URL the provider fetches, or a `data:image/png|jpeg|webp;base64,` URI (PNG, JPEG or WebP, at most 10 MB)',
   })
-  @IsOptionalNotNull()
-  @IsString({ message: IMAGE_MESSAGE })
   input_reference?: string;
 
-  @ApiPropertyOptional({ description: 'last frame (with input_reference): an http(s) URL or a data URI' })
-  @IsOptionalNotNull()
-  @IsString({ message: IMAGE_MESSAGE })
+  @ImageSourceField(IMAGE_MESSAGE, { description: 'last frame (with input_reference): an http(s) URL or a data URI' })
   last_frame?: string;
 
-  @ApiPropertyOptional({ example: false, description: 'generated audio, on a model that offers it (billed at its audio price)' })
-  @IsOptionalNotNull()
-  @IsBoolean({ message: '$property must be true or false' })
+  @OptionalBooleanField({ example: false, description: 'generated audio, on a model that offers it (billed at its audio price)' })
   audio?: boolean;
 
   @ApiPropertyOptional({ example: 'blurry, low quality' })

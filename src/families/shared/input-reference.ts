@@ -1,4 +1,7 @@
+import type { Type } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
+import { validBody } from '../../common/http/validation';
+import type { SubmitInput, UploadedPart } from '../family';
 
 /**
  * A multipart submit's `input_reference` file part, or the `input_reference` field: never both,
@@ -6,4 +9,24 @@ import { AppError } from '../../common/errors/app-error';
  */
 export function assertOneInputReference(hasFile: boolean, field: unknown): void {
   if (hasFile && field !== undefined) throw AppError.invalid('input_reference is given twice (a file part and a field)', 'input_reference');
+}
+
+/** A body its schema passed, and its first frame: the `input_reference` file part or field, if either was sent. */
+export interface BodyWithFirstFrame<T> {
+  body: T;
+  firstFrame: UploadedPart | string | undefined;
+}
+
+/**
+ * `fields` (the submit's body, or the family's reading of its multipart strings) checked against
+ * `schema`, then its first frame, refused when it came both as a file part and as a field.
+ */
+export async function validBodyWithFirstFrame<T extends { input_reference?: string }>(
+  schema: Type<T>,
+  input: SubmitInput,
+  fields: Record<string, unknown> = input.body,
+): Promise<BodyWithFirstFrame<T>> {
+  const body = await validBody(schema, fields);
+  assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
+  return { body, firstFrame: input.inputReferenceFile ?? body.input_reference };
 }

@@ -1,7 +1,8 @@
-import { applyDecorators } from '@nestjs/common';
+import { applyDecorators, type Type as Class } from '@nestjs/common';
 import { ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { IsInt, IsObject, IsString, Matches } from 'class-validator';
-import { IntegerBetween, IsOptionalNotNull } from '../../common/http/validation';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsObject, IsString, Matches, ValidateNested } from 'class-validator';
+import { IntegerBetween, IsOptionalNotNull, IsOptionalOrEmpty } from '../../common/http/validation';
 
 /** What a `size` that is not `<width>x<height>` is told. */
 export const PIXEL_SIZE_MESSAGE = 'size must be <width>x<height> in pixels, e.g. 1280x720';
@@ -21,6 +22,27 @@ export const WholeSecondsField = (doc: ApiPropertyOptions, message = '$property 
 
 /** An optional text, never null (which values a model takes is checked after). */
 export const OptionalTextField = (doc: ApiPropertyOptions) => applyDecorators(ApiPropertyOptional(doc), IsOptionalNotNull(), IsString());
+
+/** What an image field that takes an http(s) URL or a data URI says of anything else. */
+export const URL_OR_DATA_URI_MESSAGE = '$property must be an http(s) URL or a data URI';
+
+/** An optional image as text (a URL, or a data URI where the family takes one); `message` says what it must be. */
+export const ImageSourceField = (message: string, doc: ApiPropertyOptions) =>
+  applyDecorators(ApiPropertyOptional(doc), IsOptionalNotNull(), IsString({ message }));
+
+/** An optional switch, never null. */
+export const OptionalBooleanField = (doc: ApiPropertyOptions) =>
+  applyDecorators(ApiPropertyOptional(doc), IsOptionalNotNull(), IsBoolean({ message: '$property must be true or false' }));
+
+/** An optional object of the `type` schema, checked field by field; missing or `""` is absent. */
+export const NestedObjectField = (type: Class<object>, doc: ApiPropertyOptions = {}) =>
+  applyDecorators(
+    ApiPropertyOptional({ type, ...doc }),
+    IsOptionalOrEmpty(),
+    IsObject(),
+    ValidateNested(),
+    Type(() => type),
+  );
 
 /** An optional `seed` from 0 to `max` (what the provider does without one is said in `doc`). */
 export const SeedField = (max: number, doc: ApiPropertyOptions = {}) =>

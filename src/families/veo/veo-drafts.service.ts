@@ -3,6 +3,7 @@ import { validBody } from '../../common/http/validation';
 import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { jsonCopy } from '../shared/json-copy';
+import { videoDraftFields } from '../shared/video-draft-fields';
 import type { VeoTaskRequest } from './veo-protocol';
 import { VeoImageSource, planVeoRequest, veoModelOf } from './veo-request-rules';
 import { VeoVideoRequestDto } from './veo-request.dto';
@@ -37,12 +38,10 @@ export class VeoDrafts implements FamilyDrafts<VeoTaskRequest> {
       return {
         draft: {
           platform: 'veo',
-          model,
-          action: request.image ? 'imageGenerate' : 'textGenerate',
+          ...videoDraftFields(model, request.prompt ?? '', request.image !== undefined),
           mode: plan.mode,
           request: jsonCopy(request),
           ...(body.size !== undefined ? { size: body.size.toLowerCase() } : {}),
-          properties: { input: request.prompt ?? '', origin_model_name: model },
           quote: { model, resolution: request.resolution, seconds: request.durationSeconds },
         },
         release,

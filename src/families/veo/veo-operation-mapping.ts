@@ -1,6 +1,7 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
-import { capStoredResponse, compact, keptNumber, keptText } from '../../upstream/provider-text';
+import { compact, keptNumber, keptText } from '../../upstream/provider-text';
+import { storedAnswer } from '../shared/stored-answer';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import { GOOGLE_RPC_CODES, VEO_STATUS_REASONS } from './veo-errors';
 import type { VeoOperation } from './veo-protocol';
@@ -37,13 +38,11 @@ export function mapVeoOperation(body: unknown, policy?: LinkPolicy): PollOutcome
 /** What a task keeps of an operation: its name, state, error code and sample count; no provider text, no URI. */
 export function storedVeoOperation(operation: VeoOperation): unknown {
   const result = operation.response?.generateVideoResponse;
-  return capStoredResponse(
-    compact({
-      name: keptText(operation.name, 160),
-      done: typeof operation.done === 'boolean' ? operation.done : undefined,
-      error: operation.error && typeof operation.error === 'object' ? compact({ code: keptNumber(operation.error.code) }) : undefined,
-      samples: Array.isArray(result?.generatedSamples) ? result.generatedSamples.length : undefined,
-      raiMediaFilteredCount: keptNumber(result?.raiMediaFilteredCount),
-    }) ?? {},
-  );
+  return storedAnswer({
+    name: keptText(operation.name, 160),
+    done: typeof operation.done === 'boolean' ? operation.done : undefined,
+    error: operation.error && typeof operation.error === 'object' ? compact({ code: keptNumber(operation.error.code) }) : undefined,
+    samples: Array.isArray(result?.generatedSamples) ? result.generatedSamples.length : undefined,
+    raiMediaFilteredCount: keptNumber(result?.raiMediaFilteredCount),
+  });
 }

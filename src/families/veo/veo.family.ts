@@ -1,4 +1,5 @@
-import { type FamilyDefinition, namedModels, singleTokenKey } from '../family';
+import { namedModels, singleTokenKey } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { VEO_BUILTIN_ENTRIES } from './veo-catalog';
 import type { VeoTaskRequest } from './veo-protocol';
 import { VeoDrafts } from './veo-drafts.service';
@@ -11,22 +12,17 @@ import { VeoSimulatorModule } from './simulator/veo-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Veo through the Gemini API (platform `veo`): the channel's api_key is the Gemini API key. */
-export const VEO_FAMILY: FamilyDefinition<VeoTaskRequest> = {
+export const VEO_FAMILY = defineFamily<VeoTaskRequest>({
   platform: 'veo',
   label: { en: 'Veo (Gemini API)', 'zh-CN': 'Veo（Gemini API）' },
   apiKeyFormat: singleTokenKey('AIza…'),
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
-  settings: [],
   ...namedModels(Object.keys(VEO_MODELS), { anyCase: true }),
   modelPrefix: 'veo-',
-  forms: ['flat', 'unified'],
   request: { schema: VeoVideoRequestDto, examples: VEO_EXAMPLES },
-  defaultPrices: VEO_DEFAULT_PRICES,
-  builtinEntries: VEO_BUILTIN_ENTRIES,
-  module: VeoFamilyModule,
-  drafts: VeoDrafts,
-  adapter: VeoUpstreamAdapter,
+  catalog: { defaultPrices: VEO_DEFAULT_PRICES, builtinEntries: VEO_BUILTIN_ENTRIES },
+  nest: { module: VeoFamilyModule, drafts: VeoDrafts, adapter: VeoUpstreamAdapter },
   /** A done operation's google.rpc codes Google calls transient (INTERNAL, UNAVAILABLE, DEADLINE_EXCEEDED). */
   providerOwnFailure: ownFailureCodes(['INTERNAL', 'UNAVAILABLE', 'DEADLINE_EXCEEDED']),
   simulator: { module: VeoSimulatorModule },
-};
+});

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { validBody } from '../../common/http/validation';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
-import { assertOneInputReference } from '../shared/input-reference';
+import { validBodyWithFirstFrame } from '../shared/input-reference';
 import { jsonCopy } from '../shared/json-copy';
 import { UrlOrInlineImage, UrlOrInlineImages } from '../shared/url-or-inline-images.service';
+import { videoDraftFields } from '../shared/video-draft-fields';
 import { VIDU_MAX_INLINE_IMAGE_BYTES } from './vidu-models';
 import type { ViduTaskRequest } from './vidu-protocol';
 import { ViduVideoRequestDto } from './vidu-request.dto';
@@ -19,9 +19,7 @@ export class ViduDrafts implements FamilyDrafts<ViduTaskRequest> {
   constructor(private readonly images: UrlOrInlineImages) {}
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<ViduTaskRequest>> {
-    const body = await validBody(ViduVideoRequestDto, multipartFields(input));
-    assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
-    const first = input.inputReferenceFile ?? body.input_reference;
+    const { body, firstFrame: first } = await validBodyWithFirstFrame(ViduVideoRequestDto, input, multipartFields(input));
     const settled = settleViduRequest(model, viduModelOf(catalog), body, first !== undefined);
     const releases: Array<() => void> = [];
     const release = () => releases.forEach((letGo) => letGo());
@@ -48,11 +46,9 @@ export class ViduDrafts implements FamilyDrafts<ViduTaskRequest> {
       return {
         draft: {
           platform: 'vidu',
-          model,
-          action: images.length > 0 ? 'imageGenerate' : 'textGenerate',
+          ...videoDraftFields(model, body.prompt ?? '', images.length > 0),
           mode: settled.mode,
           request: jsonCopy(request),
-          properties: { input: body.prompt ?? '', origin_model_name: model },
           quote: { model, resolution: settled.resolution, seconds: settled.duration, audio: settled.audioBilled },
         },
         release,

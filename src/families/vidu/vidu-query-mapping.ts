@@ -1,6 +1,8 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
-import { capStoredResponse, compact, describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { describeCode, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { reportedUsage } from '../shared/reported-usage';
+import { storedAnswer } from '../shared/stored-answer';
 import type { PollOutcome, ProviderUsage } from '../../upstream/upstream-adapter';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import { VIDU_ERROR_REASONS, VIDU_MODERATION_CODES, viduCode } from './vidu-errors';
@@ -54,18 +56,16 @@ export function viduFailReason(code: string | undefined): string {
 
 /** Vidu's `credits` (create and query answers): what the task costs the provider account. */
 export function viduUsage(credits: unknown): ProviderUsage | undefined {
-  return typeof credits === 'number' && Number.isFinite(credits) && credits >= 0 ? { unit: 'credits', amount: credits } : undefined;
+  return reportedUsage('credits', credits);
 }
 
 /** The documented fields of a task, without its video links or any provider text; a few hundred bytes. */
 function storedViduTask(task: ViduTask): unknown {
-  return capStoredResponse(
-    compact({
-      id: keptText(task.id, 128),
-      state: keptText(task.state, 32),
-      err_code: viduCode(task.err_code),
-      credits: keptNumber(task.credits),
-      creations: Array.isArray(task.creations) ? task.creations.length : undefined,
-    }) ?? {},
-  );
+  return storedAnswer({
+    id: keptText(task.id, 128),
+    state: keptText(task.state, 32),
+    err_code: viduCode(task.err_code),
+    credits: keptNumber(task.credits),
+    creations: Array.isArray(task.creations) ? task.creations.length : undefined,
+  });
 }

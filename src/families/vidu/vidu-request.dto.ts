@@ -1,12 +1,20 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsString } from 'class-validator';
+import { IsString } from 'class-validator';
 import { IsOptionalNotNull, MAX_INT32, MaxUtf16Length } from '../../common/http/validation';
-import { examplesOnBothForms, type RequestExample, type SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
+import { textAndImageExamples } from '../shared/request-examples';
 import { VIDU_ASPECT_RATIOS, VIDU_MAX_PROMPT, VIDU_MODELS, VIDU_RESOLUTIONS } from './vidu-models';
-import { EXAMPLE_FRAME, MetadataField, OptionalTextField, PixelSizeField, SeedField, WholeSecondsField } from '../shared/request-fields';
-
-const IMAGE_MESSAGE = '$property must be an http(s) URL or a data URI';
+import {
+  EXAMPLE_FRAME,
+  ImageSourceField,
+  MetadataField,
+  OptionalBooleanField,
+  OptionalTextField,
+  PixelSizeField,
+  SeedField,
+  URL_OR_DATA_URI_MESSAGE,
+  WholeSecondsField,
+} from '../shared/request-fields';
 
 /**
  * The request schema of a Vidu model, on both forms (`seconds` arrives here as `duration`). What a
@@ -50,25 +58,21 @@ export class ViduVideoRequestDto {
   @OptionalTextField({ example: '720p', description: `${VIDU_RESOLUTIONS.join(', ')}; default the model's first (720p)` })
   resolution?: string;
 
-  @ApiPropertyOptional({
+  @ImageSourceField(URL_OR_DATA_URI_MESSAGE, {
     description:
       'first frame (image-to-video): a file part (multipart), an http(s) URL or a data URI of a PNG, JPEG or WEBP image (at most 7 MB inline)',
   })
-  @IsOptionalNotNull()
-  @IsString({ message: IMAGE_MESSAGE })
   input_reference?: string;
 
-  @ApiPropertyOptional({ description: "end frame (Vidu's start-end2video, with input_reference): an http(s) URL or a data URI" })
-  @IsOptionalNotNull()
-  @IsString({ message: IMAGE_MESSAGE })
+  @ImageSourceField(URL_OR_DATA_URI_MESSAGE, {
+    description: "end frame (Vidu's start-end2video, with input_reference): an http(s) URL or a data URI",
+  })
   last_frame?: string;
 
-  @ApiPropertyOptional({
+  @OptionalBooleanField({
     example: true,
     description: "audio: the q3 models' native audio-video (default on), the q2 models' background music (`bgm`, default off)",
   })
-  @IsOptionalNotNull()
-  @IsBoolean({ message: '$property must be true or false' })
   audio?: boolean;
 
   @OptionalTextField({ description: 'not taken by Vidu (refused)' })
@@ -85,8 +89,8 @@ export class ViduVideoRequestDto {
   metadata?: Record<string, unknown>;
 }
 
-const examples = (form: SubmitForm): Record<string, RequestExample> => ({
-  [`vidu-text-${form}`]: {
+export const VIDU_EXAMPLES = textAndImageExamples('vidu', {
+  text: {
     summary: 'Vidu viduq3-turbo, text-to-video with audio',
     value: {
       model: 'viduq3-turbo',
@@ -96,10 +100,8 @@ const examples = (form: SubmitForm): Record<string, RequestExample> => ({
       resolution: '720p',
     },
   },
-  [`vidu-image-${form}`]: {
+  image: {
     summary: 'Vidu viduq2-turbo, image-to-video',
     value: { model: 'viduq2-turbo', prompt: 'the lantern rises slowly', input_reference: EXAMPLE_FRAME, duration: 4, resolution: '720p' },
   },
 });
-
-export const VIDU_EXAMPLES = examplesOnBothForms(examples);

@@ -1,4 +1,5 @@
-import { type FamilyDefinition, namedModels, oneRouteOption } from '../family';
+import { namedModels, oneRouteOption } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { VIDU_BUILTIN_ENTRIES } from './vidu-catalog';
 import { VIDU_DEFAULT_PRICES } from './vidu-default-prices';
 import { ViduDrafts } from './vidu-drafts.service';
@@ -11,10 +12,9 @@ import { ViduSimulatorModule } from './simulator/vidu-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** Vidu (ShengShu, platform `vidu`): the ent/v2 API; the channel's api_key is sent as `Authorization: Token <key>`. */
-export const VIDU_FAMILY: FamilyDefinition<ViduTaskRequest> = {
+export const VIDU_FAMILY = defineFamily<ViduTaskRequest>({
   platform: 'vidu',
   label: { en: 'Vidu', 'zh-CN': 'Vidu 生数' },
-  settings: [],
   defaultBaseUrl: 'https://api.vidu.com',
   // The key as the dashboard shows it (`vda_...`): one word, so a pasted `Token <key>` or a line break is refused.
   apiKeyFormat: {
@@ -24,10 +24,8 @@ export const VIDU_FAMILY: FamilyDefinition<ViduTaskRequest> = {
   },
   multipartMetadata: { numbers: ['wm_position'], booleans: ['watermark'] },
   ...namedModels(Object.keys(VIDU_MODELS)),
-  forms: ['flat', 'unified'],
   request: { schema: ViduVideoRequestDto, examples: VIDU_EXAMPLES },
-  defaultPrices: VIDU_DEFAULT_PRICES,
-  builtinEntries: VIDU_BUILTIN_ENTRIES,
+  catalog: { defaultPrices: VIDU_DEFAULT_PRICES, builtinEntries: VIDU_BUILTIN_ENTRIES },
   // `audio_field`: which body field carries `audio` (`audio`, the default, on q3; `bgm` on the older models).
   checkRouteOptions: oneRouteOption(
     'Vidu',
@@ -35,10 +33,8 @@ export const VIDU_FAMILY: FamilyDefinition<ViduTaskRequest> = {
     (value) => value === 'audio' || value === 'bgm',
     'audio_field must be "audio" or "bgm"',
   ),
-  module: ViduFamilyModule,
-  drafts: ViduDrafts,
-  adapter: ViduUpstreamAdapter,
+  nest: { module: ViduFamilyModule, drafts: ViduDrafts, adapter: ViduUpstreamAdapter },
   /** Vidu's internal failure (its 500 code); never its policy or input codes. */
   providerOwnFailure: ownFailureCodes(['InternalServiceFailure']),
   simulator: { module: ViduSimulatorModule },
-};
+});

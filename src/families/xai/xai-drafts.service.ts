@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { validBody } from '../../common/http/validation';
 import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
-import { assertOneInputReference } from '../shared/input-reference';
+import { validBodyWithFirstFrame } from '../shared/input-reference';
 import { jsonCopy } from '../shared/json-copy';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
+import { videoDraftFields } from '../shared/video-draft-fields';
 import { XAI_MAX_INLINE_IMAGE_BYTES } from './xai-models';
 import type { XaiTaskRequest } from './xai-protocol';
 import { XaiVideoRequestDto } from './xai-request.dto';
@@ -19,9 +19,7 @@ export class XaiDrafts implements FamilyDrafts<XaiTaskRequest> {
   constructor(private readonly images: UrlOrInlineImages) {}
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<XaiTaskRequest>> {
-    const body = await validBody(XaiVideoRequestDto, multipartFields(input));
-    assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
-    const frame = input.inputReferenceFile ?? body.input_reference;
+    const { body, firstFrame: frame } = await validBodyWithFirstFrame(XaiVideoRequestDto, input, multipartFields(input));
     const settled = settleXaiRequest(model, catalog, body, frame !== undefined);
     const prepared = frame !== undefined ? await this.images.prepare(frame, 'input_reference', XAI_MAX_INLINE_IMAGE_BYTES) : undefined;
     const request: XaiTaskRequest = {
@@ -36,11 +34,9 @@ export class XaiDrafts implements FamilyDrafts<XaiTaskRequest> {
     return {
       draft: {
         platform: 'xai',
-        model,
-        action: prepared ? 'imageGenerate' : 'textGenerate',
+        ...videoDraftFields(model, body.prompt, prepared !== undefined),
         mode: settled.mode,
         request: jsonCopy(request),
-        properties: { input: body.prompt, origin_model_name: model },
         quote: { model, resolution: settled.resolution, seconds: settled.duration, audio: settled.audioBilled },
       },
       release: prepared?.release,

@@ -1,6 +1,8 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
-import { capStoredResponse, compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
+import { reportedUsage } from '../shared/reported-usage';
+import { storedAnswer } from '../shared/stored-answer';
 import type { PollOutcome, ProviderUsage } from '../../upstream/upstream-adapter';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { XaiVideoAnswer } from './xai-protocol';
@@ -76,26 +78,23 @@ export function xaiFailReason(error: unknown): string {
 
 /** `usage.cost_in_usd_ticks` (1 USD = 10^10 ticks): what the request costs the provider account. */
 export function xaiUsage(answer: XaiVideoAnswer): ProviderUsage | undefined {
-  const ticks = answer.usage?.cost_in_usd_ticks;
-  return typeof ticks === 'number' && Number.isFinite(ticks) && ticks >= 0 ? { unit: 'usd_ticks', amount: ticks } : undefined;
+  return reportedUsage('usd_ticks', answer.usage?.cost_in_usd_ticks);
 }
 
 /** The documented fields of an answer, without the video link or any provider text. */
 function storedXaiAnswer(answer: XaiVideoAnswer): unknown {
   const error = answer.error && typeof answer.error === 'object' ? (answer.error as { code?: unknown }) : undefined;
-  return capStoredResponse(
-    compact({
-      status: keptText(answer.status, 32),
-      progress: keptNumber(answer.progress),
-      model: keptText(answer.model, 128),
-      video: answer.video
-        ? compact({
-            duration: keptNumber(answer.video.duration),
-            respect_moderation: typeof answer.video.respect_moderation === 'boolean' ? answer.video.respect_moderation : undefined,
-          })
-        : undefined,
-      usage: answer.usage ? compact({ cost_in_usd_ticks: keptNumber(answer.usage.cost_in_usd_ticks) }) : undefined,
-      error: error ? compact({ code: providerCode(error.code) }) : undefined,
-    }) ?? {},
-  );
+  return storedAnswer({
+    status: keptText(answer.status, 32),
+    progress: keptNumber(answer.progress),
+    model: keptText(answer.model, 128),
+    video: answer.video
+      ? compact({
+          duration: keptNumber(answer.video.duration),
+          respect_moderation: typeof answer.video.respect_moderation === 'boolean' ? answer.video.respect_moderation : undefined,
+        })
+      : undefined,
+    usage: answer.usage ? compact({ cost_in_usd_ticks: keptNumber(answer.usage.cost_in_usd_ticks) }) : undefined,
+    error: error ? compact({ code: providerCode(error.code) }) : undefined,
+  });
 }

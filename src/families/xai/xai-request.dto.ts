@@ -1,10 +1,19 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsInt, IsString } from 'class-validator';
+import { IsInt, IsString } from 'class-validator';
 import { IsOptionalNotNull } from '../../common/http/validation';
-import { examplesOnBothForms, type RequestExample, type SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
+import { textAndImageExamples } from '../shared/request-examples';
 import { XAI_ASPECT_RATIOS, XAI_MODELS } from './xai-models';
-import { EXAMPLE_FRAME, MetadataField, OptionalTextField, PixelSizeField, WholeSecondsField } from '../shared/request-fields';
+import {
+  EXAMPLE_FRAME,
+  ImageSourceField,
+  MetadataField,
+  OptionalBooleanField,
+  OptionalTextField,
+  PixelSizeField,
+  URL_OR_DATA_URI_MESSAGE,
+  WholeSecondsField,
+} from '../shared/request-fields';
 
 const NOT_TAKEN = 'not taken by xAI (refused)';
 
@@ -44,17 +53,13 @@ export class XaiVideoRequestDto {
   @OptionalTextField({ example: '480p', description: "480p, 720p; 1080p on grok-imagine-video-1.5; default the model's first (480p)" })
   resolution?: string;
 
-  @ApiPropertyOptional({
+  @ImageSourceField(URL_OR_DATA_URI_MESSAGE, {
     description:
       'first frame (image-to-video): a file part (multipart), an http(s) URL or a data URI of a PNG, JPEG or WEBP image (at most 10 MB inline)',
   })
-  @IsOptionalNotNull()
-  @IsString({ message: '$property must be an http(s) URL or a data URI' })
   input_reference?: string;
 
-  @ApiPropertyOptional({ example: true, description: "`generate_audio`: the video's native audio track; default xAI's (on)" })
-  @IsOptionalNotNull()
-  @IsBoolean({ message: '$property must be true or false' })
+  @OptionalBooleanField({ example: true, description: "`generate_audio`: the video's native audio track; default xAI's (on)" })
   audio?: boolean;
 
   @OptionalTextField({ description: `${NOT_TAKEN}: xAI has no last frame` })
@@ -75,8 +80,8 @@ export class XaiVideoRequestDto {
   metadata?: Record<string, unknown>;
 }
 
-const examples = (form: SubmitForm): Record<string, RequestExample> => ({
-  [`xai-text-${form}`]: {
+export const XAI_EXAMPLES = textAndImageExamples('xai', {
+  text: {
     summary: 'xAI grok-imagine-video, text-to-video',
     value: {
       model: 'grok-imagine-video',
@@ -86,7 +91,7 @@ const examples = (form: SubmitForm): Record<string, RequestExample> => ({
       resolution: '480p',
     },
   },
-  [`xai-image-${form}`]: {
+  image: {
     summary: 'xAI grok-imagine-video-1.5, image-to-video',
     value: {
       model: 'grok-imagine-video-1.5',
@@ -97,5 +102,3 @@ const examples = (form: SubmitForm): Record<string, RequestExample> => ({
     },
   },
 });
-
-export const XAI_EXAMPLES = examplesOnBothForms(examples);

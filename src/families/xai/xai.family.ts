@@ -1,4 +1,5 @@
-import { type FamilyDefinition, namedModels } from '../family';
+import { namedModels } from '../family';
+import { defineFamily } from '../shared/define-family';
 import { XAI_BUILTIN_ENTRIES } from './xai-catalog';
 import { XAI_DEFAULT_PRICES } from './xai-default-prices';
 import { XaiDrafts } from './xai-drafts.service';
@@ -12,26 +13,21 @@ import { XaiSimulatorModule } from './simulator/xai-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
 /** xAI (platform `xai`): Grok Imagine video; the channel's api_key is the xAI key, sent as Bearer. */
-export const XAI_FAMILY: FamilyDefinition<XaiTaskRequest> = {
+export const XAI_FAMILY = defineFamily<XaiTaskRequest>({
   platform: 'xai',
   label: { en: 'xAI Grok Imagine', 'zh-CN': 'xAI Grok Imagine' },
-  settings: [],
   defaultBaseUrl: 'https://api.x.ai',
   apiKeyFormat: XAI_API_KEY_FORMAT,
   ...namedModels(Object.keys(XAI_MODELS)),
-  forms: ['flat', 'unified'],
   request: { schema: XaiVideoRequestDto, examples: XAI_EXAMPLES },
-  defaultPrices: XAI_DEFAULT_PRICES,
-  builtinEntries: XAI_BUILTIN_ENTRIES,
+  catalog: { defaultPrices: XAI_DEFAULT_PRICES, builtinEntries: XAI_BUILTIN_ENTRIES },
   // xAI's route takes no options of its own.
   checkRouteOptions: (options) => {
     const key = Object.keys(options)[0];
     return key === undefined ? null : { field: key, message: `${key} is not an xAI route option (it takes none)` };
   },
-  module: XaiFamilyModule,
-  drafts: XaiDrafts,
-  adapter: XaiUpstreamAdapter,
+  nest: { module: XaiFamilyModule, drafts: XaiDrafts, adapter: XaiUpstreamAdapter },
   /** xAI's `internal_error` (its SDK's VideoError codes), and a request it expired. */
   providerOwnFailure: ownFailureCodes(['internal_error'], { timeouts: true }),
   simulator: { module: XaiSimulatorModule, apiKey: XAI_SIMULATOR_KEY },
-};
+});
