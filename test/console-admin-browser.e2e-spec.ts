@@ -7,6 +7,7 @@ import {
   expectText,
   describeWithBrowser,
   launchBrowser,
+  LOOKS,
   openPage,
   realErrors,
   signInByRequest,
@@ -18,8 +19,9 @@ import { until } from './support/until';
 /**
  * The admin console in headless Chromium against the gateway with its embedded simulator (SQLite:
  * one database is enough for the UI). Tasks are made through the API first, so the dashboard, the
- * task list and the drawer show real data. One sweep renders every admin page in both languages,
- * both themes, on a desktop and on a phone, with axe (WCAG 2.1 A/AA) and an overflow check on each.
+ * task list and the drawer show real data. Sweeps render every admin page in both languages, both
+ * themes, on a desktop and on a phone (each pair of those together once), with axe (WCAG 2.1 A/AA) and
+ * an overflow check on each.
  */
 describeWithBrowser('admin console in a browser', () => {
   let gw: TestGateway;
@@ -352,12 +354,8 @@ describeWithBrowser('admin console in a browser', () => {
     ['logs', 'admin/logs', '[data-log-type]'],
     ['webhooks', 'admin/webhooks', '[data-endpoint-id]'],
   ];
-  const COMBOS = ['en', 'zh-CN'].flatMap((lang) =>
-    ['light', 'dark'].flatMap((theme) => [
-      { lang, theme, name: 'desktop', viewport: { width: 1440, height: 900 } },
-      { lang, theme, name: 'phone', viewport: { width: 390, height: 844 } },
-    ]),
-  );
+  // The shared looks: each pair of a language, a theme and a screen together once.
+  const COMBOS = LOOKS.map((look) => ({ ...look, name: look.viewport.width < 640 ? 'phone' : 'desktop' }));
 
   it.each(COMBOS)(
     'renders every admin page in $lang, $theme, on a $name: no overflow, no axe violations',

@@ -18,8 +18,8 @@ import {
 import { until } from './support/until';
 
 /**
- * Every console page in every look: English and Simplified Chinese, light and dark, 1440x900 and a
- * 390x844 phone. Each page renders its heading, nothing sticks out sideways on the phone, axe finds
+ * Every console page in the shared looks: English and Simplified Chinese, light and dark, 1440x900
+ * and a 390x844 phone, each pair of those together once (LOOKS). Each page renders its heading, nothing sticks out sideways on the phone, axe finds
  * no WCAG A/AA violation, and a full-page screenshot goes to test-artifacts/ (one sweep per look;
  * the flows themselves are tested once, in English, by the other console browser tests).
  */
