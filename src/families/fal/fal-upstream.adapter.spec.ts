@@ -1,11 +1,9 @@
 import { FalEmulatorServer, startFalEmulator } from '../../../test/support/fal-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { UpstreamTask } from '../../upstream/upstream-task';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
-import type { HostedTaskRequest } from '../shared/hosted-request-rules';
 import { FalUpstreamAdapter } from './fal-upstream.adapter';
-import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
+import { emulatorChannel, hostedRequests, loopbackCalls, submittedTasks, upstreamTasks } from '../shared/family.spec-support';
 
 const T2V = 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video';
 const I2V = 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video';
@@ -18,19 +16,9 @@ describe('FalUpstreamAdapter against the fal emulator', () => {
   let images: HostedImageInputs;
   let channel: ChannelEntity;
   const config = { mediaAllowPrivateHosts: true } as AppConfig;
-  const request = (fields: Partial<HostedTaskRequest> = {}): HostedTaskRequest => ({
-    mode: 'text-to-video',
-    input: { prompt: 'a fox', duration: '5' },
-    images: {},
-    output: 'video.url',
-    ...fields,
-  });
+  const request = hostedRequests({ prompt: 'a fox', duration: '5' }, 'video.url');
   const task = upstreamTasks(request(), T2V);
-  const submitted = async (fields: Partial<UpstreamTask<HostedTaskRequest>> = {}) => {
-    const base = task(fields);
-    const { upstreamTaskId } = await adapter.submit(base, channel);
-    return { ...base, upstreamTaskId };
-  };
+  const submitted = submittedTasks(task, (base) => adapter.submit(base, channel));
 
   beforeAll(async () => {
     fake = await startFalEmulator();

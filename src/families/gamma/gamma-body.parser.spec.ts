@@ -2,12 +2,13 @@ import type { CatalogEntry } from '../../catalog/catalog-entry';
 import { parseGammaBody } from './gamma-body.parser';
 import { GAMMA_BUILTIN_ENTRIES } from './gamma-catalog';
 import type { GammaVideoRequestDto } from './gamma-request.dto';
-import { builtinEntry, refusalOf } from '../shared/family.spec-support';
+import { builtinEntry, customEntry, itRefusesNamingTheField, refusalOf } from '../shared/family.spec-support';
 
 const builtin = (id: string): CatalogEntry => builtinEntry(GAMMA_BUILTIN_ENTRIES, id);
 const parse = (entry: CatalogEntry, body: Partial<GammaVideoRequestDto>) =>
   parseGammaBody({ model: entry.id, prompt: 'p', ...body }, { entry });
 const asset = (id: string) => ({ type: 'image_url' as const, image_url: { url: `asset://${id}` } });
+const custom = (changes: Partial<CatalogEntry>) => customEntry(builtin('gamma-2-0'), 'gamma-2-1', changes);
 
 describe('family C rules (builtin entries)', () => {
   it('settles the defaults as before: 5 s, 720p, no ratio unless asked', () => {
@@ -18,33 +19,27 @@ describe('family C rules (builtin entries)', () => {
     });
   });
 
-  it.each([
-    ['gamma-2-0', { duration: 3 }, 'duration: duration must be an integer between 4 and 15 seconds'],
-    ['gamma-2-0', { duration: 4.5 }, 'duration: duration must be an integer between 4 and 15 seconds'],
+  itRefusesNamingTheField(
     [
-      'gamma-2-0-fast',
-      { metadata: { resolution: '1080p' } },
-      'metadata.resolution: metadata.resolution 1080p is not supported by gamma-2-0-fast (use 480p or 720p)',
+      ['gamma-2-0', { duration: 3 }, 'duration: duration must be an integer between 4 and 15 seconds'],
+      ['gamma-2-0', { duration: 4.5 }, 'duration: duration must be an integer between 4 and 15 seconds'],
+      [
+        'gamma-2-0-fast',
+        { metadata: { resolution: '1080p' } },
+        'metadata.resolution: metadata.resolution 1080p is not supported by gamma-2-0-fast (use 480p or 720p)',
+      ],
+      ['gamma-2-0', { prompt: 'x'.repeat(5001) }, 'prompt: prompt must be at most 5000 characters'],
+      [
+        'gamma-2-0',
+        { metadata: { content: Array(10).fill(asset('a')) } },
+        'metadata.content: metadata.content may hold at most 9 reference images',
+      ],
     ],
-    ['gamma-2-0', { prompt: 'x'.repeat(5001) }, 'prompt: prompt must be at most 5000 characters'],
-    [
-      'gamma-2-0',
-      { metadata: { content: Array(10).fill(asset('a')) } },
-      'metadata.content: metadata.content may hold at most 9 reference images',
-    ],
-  ])('%s, case %#: refused naming the field', (model, body, expected) => {
-    expect(refusalOf(() => parse(builtin(model), body as Partial<GammaVideoRequestDto>))).toBe(expected);
-  });
+    (model, body) => parse(builtin(model), body),
+  );
 });
 
 describe('family C rules read the catalog entry', () => {
-  const custom = (changes: Partial<CatalogEntry>): CatalogEntry => ({
-    ...builtin('gamma-2-0'),
-    id: 'gamma-2-1',
-    source: 'custom',
-    ...changes,
-  });
-
   it("takes a new model's lengths, default, resolutions, ratios, prompt length and references from its entry alone", () => {
     const model = custom({
       durations: [4, 6, 8, 12],

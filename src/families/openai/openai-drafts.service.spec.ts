@@ -5,6 +5,7 @@ import { OPENAI_BUILTIN_ENTRIES, openAiChannelModelCapabilities } from './openai
 import { OpenAiDrafts } from './openai-drafts.service';
 import { OpenAiInputFiles } from './openai-input-files.service';
 import type { OpenAiReferenceCheck } from './openai-reference-check.service';
+import { builtinEntry, customEntry } from '../shared/family.spec-support';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]);
 const drafts = new OpenAiDrafts(
@@ -12,12 +13,8 @@ const drafts = new OpenAiDrafts(
   { check: () => Promise.resolve() } as unknown as OpenAiReferenceCheck,
   {} as AppConfig,
 );
-const builtin = (id: string): CatalogEntry => ({
-  ...OPENAI_BUILTIN_ENTRIES.find((entry) => entry.id === id)!,
-  source: 'builtin',
-  modified: false,
-});
-const custom = (changes: Partial<CatalogEntry>): CatalogEntry => ({ ...builtin('sora-2'), id: 'acme-video', source: 'custom', ...changes });
+const builtin = (id: string): CatalogEntry => builtinEntry(OPENAI_BUILTIN_ENTRIES, id);
+const custom = (changes: Partial<CatalogEntry>) => customEntry(builtin('sora-2'), 'acme-video', changes);
 const prepare = (entry: CatalogEntry, body: Record<string, unknown>, file?: Buffer) =>
   drafts.prepare(
     entry.id,

@@ -1,11 +1,9 @@
 import { ReplicateEmulatorServer, startReplicateEmulator } from '../../../test/support/replicate-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import type { UpstreamTask } from '../../upstream/upstream-task';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
-import type { HostedTaskRequest } from '../shared/hosted-request-rules';
 import { ReplicateUpstreamAdapter } from './replicate-upstream.adapter';
-import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
+import { emulatorChannel, hostedRequests, loopbackCalls, submittedTasks, upstreamTasks } from '../shared/family.spec-support';
 
 const MODEL = 'kwaivgi/kling-v2.5-turbo-pro';
 const VERSION = 'b'.repeat(64);
@@ -16,19 +14,9 @@ describe('ReplicateUpstreamAdapter against the Replicate emulator', () => {
   let adapter: ReplicateUpstreamAdapter;
   let channel: ChannelEntity;
   const config = { mediaAllowPrivateHosts: true } as AppConfig;
-  const request = (fields: Partial<HostedTaskRequest> = {}): HostedTaskRequest => ({
-    mode: 'text-to-video',
-    input: { prompt: 'a fox', duration: 5 },
-    images: {},
-    output: 'output',
-    ...fields,
-  });
+  const request = hostedRequests({ prompt: 'a fox', duration: 5 }, 'output');
   const task = upstreamTasks(request(), MODEL);
-  const submitted = async (fields: Partial<UpstreamTask<HostedTaskRequest>> = {}) => {
-    const base = task(fields);
-    const { upstreamTaskId } = await adapter.submit(base, channel);
-    return { ...base, upstreamTaskId };
-  };
+  const submitted = submittedTasks(task, (base) => adapter.submit(base, channel));
 
   beforeAll(async () => {
     fake = await startReplicateEmulator();

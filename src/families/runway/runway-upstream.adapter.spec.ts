@@ -4,7 +4,7 @@ import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { RunwayTaskRequest } from './runway-request';
 import { RunwayInputImages } from './runway-input-images.service';
 import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
-import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
+import { emulatorChannel, loopbackCalls, submittedTasks, upstreamTasks } from '../shared/family.spec-support';
 
 /** The adapter against the fake Runway API on loopback: submit, poll, cancel, each with the key and X-Runway-Version. */
 describe('RunwayUpstreamAdapter against the fake Runway API', () => {
@@ -22,10 +22,7 @@ describe('RunwayUpstreamAdapter against the fake Runway API', () => {
   });
   afterAll(() => fake.close());
 
-  const submitted = async () => {
-    const { upstreamTaskId } = await adapter.submit(task({}), channel);
-    return task({ upstreamTaskId });
-  };
+  const submitted = submittedTasks(task, (base) => adapter.submit(base, channel));
 
   it('cancels a running task with DELETE /v1/tasks/{id}; the next poll reads CANCELLED as failed', async () => {
     fake.scriptNext(['RUNNING']);

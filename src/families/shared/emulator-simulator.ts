@@ -1,4 +1,4 @@
-import { Controller, Inject, ModuleMetadata, Req, Res, Type } from '@nestjs/common';
+import { Controller, Inject, ModuleMetadata, Provider, Req, Res, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Clock } from '../../common/runtime/clock';
@@ -12,16 +12,24 @@ export interface MountedEmulator {
   handle(request: EmulatorRequest, base: string): Promise<EmulatorReply>;
 }
 
-/** One route of a simulator: the decorators declaring it, as they would stand on a method (`[Get('cdn/:file'), Head('cdn/:file')]`). */
-export type SimulatorRoute = MethodDecorator[];
+/** How an Express request below a mount becomes the request an emulator takes. */
+export type EmulatorRequestReader = (req: Request, mount: string) => EmulatorRequest;
+
+/**
+ * One route of a simulator: the decorators declaring it, as they would stand on a method
+ * (`[Get('cdn/:file'), Head('cdn/:file')]`), with how its requests are read when emulatorRequestOf
+ * does not read all the emulator needs (family A's upload carries its parsed form).
+ */
+export type SimulatorRoute = MethodDecorator[] | { decorators: MethodDecorator[]; requestOf: EmulatorRequestReader };
 
 export interface EmulatorController {
-  serve(req: Request, res: Response): Promise<void>;
+  serve(req: Request, res: Response, requestOf: EmulatorRequestReader): Promise<void>;
 }
 
 /**
- * The controller of /simulator/<platform>: every route given is the family's one emulator, handed
- * the request below the mount and the mount's address on the host the client called.
+ * The controller of /simulator/<platform>: every route given is the family's one emulator (or what
+ * answers for it at this mount), handed the request below the mount and the mount's address on the
+ * host the client called.
  */
 export function emulatorController(
   platform: string,
@@ -32,16 +40,17 @@ export function emulatorController(
   class MountedEmulatorController implements EmulatorController {
     constructor(@Inject(emulator) private readonly emulator: MountedEmulator) {}
 
-    async serve(req: Request, res: Response): Promise<void> {
-      const reply = await this.emulator.handle(emulatorRequestOf(req, mount), `${req.protocol}://${req.get('host')}${mount}`);
+    async serve(req: Request, res: Response, requestOf: EmulatorRequestReader): Promise<void> {
+      const reply = await this.emulator.handle(requestOf(req, mount), `${req.protocol}://${req.get('host')}${mount}`);
       sendEmulatorReply(res, reply);
     }
   }
   const prototype = MountedEmulatorController.prototype as unknown as Record<string, unknown>;
-  routes.forEach((decorators, index) => {
+  routes.forEach((route, index) => {
+    const { decorators, requestOf } = Array.isArray(route) ? { decorators: route, requestOf: emulatorRequestOf } : route;
     const name = `route${index}`;
     prototype[name] = function (this: EmulatorController, req: Request, res: Response): Promise<void> {
-      return this.serve(req, res);
+      return this.serve(req, res, requestOf);
     };
     const parameters = [Req(), Res()].map(
       (decorate, at): MethodDecorator =>
@@ -63,19 +72,21 @@ export interface SimulatorState {
 }
 
 /**
- * The module of a family's simulator (mounted with SIMULATOR=on): its controller, and its emulator
- * made by `make` over the simulator's state (and the providers `inject` names, given after it).
+ * The module of a family's simulator (mounted with SIMULATOR=on): its controllers (one a mount),
+ * its emulator made by `make` over the simulator's state (and the providers `inject` names, given
+ * after it), and the `providers` its controllers need beside the emulator.
  */
 export function emulatorSimulatorModule<E, D extends unknown[] = []>(simulator: {
-  controller: Type<unknown>;
+  controllers: Type<unknown>[];
   emulator: Type<E>;
   make: (state: SimulatorState, ...deps: D) => E;
   inject?: { [K in keyof D]: Type<D[K]> };
+  providers?: Provider[];
 }): ModuleMetadata {
-  const { controller, emulator, make, inject = [] } = simulator;
+  const { controllers, emulator, make, inject = [], providers = [] } = simulator;
   return {
     imports: [SimulatorStateModule],
-    controllers: [controller],
+    controllers,
     providers: [
       {
         provide: emulator,
@@ -83,6 +94,7 @@ export function emulatorSimulatorModule<E, D extends unknown[] = []>(simulator: 
         useFactory: (records: SimulatorRecords, clock: Clock, ...deps: D) =>
           make({ records, now: () => clock.now(), video: simulatorVideo }, ...deps),
       },
+      ...providers,
     ],
   };
 }

@@ -5,13 +5,20 @@ import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity, Platform } from '../../upstream/channel.entity';
 import { ProviderCalls } from '../../upstream/provider-calls';
 import type { UpstreamTask } from '../../upstream/upstream-task';
-import type { AskedVideo, EmulatorReply, EmulatorRequest, VideoSource } from '../simulator-shared/emulator-http';
+import type { HostedTaskRequest } from './hosted-request-rules';
+import { StagedImageInputs } from './staged-image-inputs.service';
+import { UrlOrInlineImages } from './url-or-inline-images.service';
 
 /** What the family specs share (never imported by the gateway itself; the build leaves `*.spec-support.ts` out). */
 
 /** A builtin entry as the catalog serves it, with the changes an operator made. */
 export function builtinEntry(entries: readonly BuiltinEntry[], id: string, changes: Partial<CatalogEntry> = {}): CatalogEntry {
   return { ...entries.find((candidate) => candidate.id === id)!, source: 'builtin', modified: false, ...changes };
+}
+
+/** An operator's own catalog entry: `base` under a new id, with these changes. */
+export function customEntry(base: CatalogEntry, id: string, changes: Partial<CatalogEntry> = {}): CatalogEntry {
+  return { ...base, id, source: 'custom', ...changes };
 }
 
 /** A builtin model's catalog entry and its first route, as the submit pipeline hands them over. */
@@ -28,6 +35,19 @@ export function refusalOf(run: () => unknown): string {
     return `${(error as AppError).options.param}: ${(error as Error).message}`;
   }
   return 'accepted';
+}
+
+/**
+ * A test of each case a family's rules refuse: `run` applies the rules to a model and a body, and
+ * each case names the refusal it must end in (`<param>: <message>`).
+ */
+export function itRefusesNamingTheField(
+  cases: Array<[model: string, body: object, refusal: string]>,
+  run: (model: string, body: object) => unknown,
+) {
+  it.each(cases)('%s, case %#: refused naming the field', (model, body, expected) => {
+    expect(refusalOf(() => run(model, body))).toBe(expected);
+  });
 }
 
 /** What a rule makes of a body: `accepted`, or the field its refusal names (its message when it names none). */
@@ -54,28 +74,44 @@ export function upstreamTasks<R>(request: R, upstreamModel: string) {
   });
 }
 
+/**
+ * Tasks submitted with `submit` (an adapter's submit on a channel): the task `fields` describe, with
+ * the upstream id the submit answered.
+ */
+export function submittedTasks<R>(
+  task: (fields?: Partial<UpstreamTask<R>>) => UpstreamTask<R>,
+  submit: (task: UpstreamTask<R>) => Promise<{ upstreamTaskId: string }>,
+) {
+  return async (fields: Partial<UpstreamTask<R>> = {}) => {
+    const base = task(fields);
+    const { upstreamTaskId } = await submit(base);
+    return { ...base, upstreamTaskId };
+  };
+}
+
+/** A hosted platform's requests (fal, Replicate): text-to-video of this input, no images, the video at `output`; `fields` say otherwise. */
+export function hostedRequests(input: Record<string, unknown>, output: string) {
+  return (fields: Partial<HostedTaskRequest> = {}): HostedTaskRequest => ({
+    mode: 'text-to-video',
+    input: { ...input },
+    images: {},
+    output,
+    ...fields,
+  });
+}
+
 /** An adapter's calls over real HTTP (to an emulator on loopback), on a clock at 0. */
 export function loopbackCalls(config: AppConfig, http = new HttpService()): ProviderCalls {
   return new ProviderCalls(http, { now: () => 0 }, config);
 }
 
+/** What an adapter that sends images as URLs or inline data is made of (Vidu's, xAI's): its calls and its image inputs over loopback, on one HTTP client. */
+export function loopbackUrlOrInlineImages(config: AppConfig): [ProviderCalls, UrlOrInlineImages] {
+  const http = new HttpService();
+  return [loopbackCalls(config, http), new UrlOrInlineImages(new StagedImageInputs(http, config), config)];
+}
+
 /** A channel of `platform` on an emulator, with the emulator's key. */
 export function emulatorChannel(platform: Platform, emulator: { url: string; apiKey: string }): ChannelEntity {
   return { id: 1, platform, baseUrl: emulator.url, apiKey: emulator.apiKey, settings: {} } as unknown as ChannelEntity;
-}
-
-/** A request to an emulator as the simulator hands it over, with an `Authorization` header. */
-export function emulatorRequest(method: string, path: string, json: unknown, authorization: string): EmulatorRequest {
-  return { method, path, query: new URLSearchParams(), headers: { authorization }, json };
-}
-
-/** The JSON an emulator answered (null for a file). */
-export function replyJson(reply: EmulatorReply): Record<string, any> | null {
-  return 'json' in reply ? (reply.json as Record<string, any>) : null;
-}
-
-/** A video source for emulator specs: it serves one byte (`x`) and keeps, in `seen`, what each fetched video asked. */
-export function recordingVideoSource(): { seen: AskedVideo[]; source: VideoSource } {
-  const seen: AskedVideo[] = [];
-  return { seen, source: { madeFor: async (asked) => (seen.push(asked), { bytes: Buffer.from('x') }) } };
 }

@@ -1,12 +1,9 @@
-import { HttpService } from '@nestjs/axios';
 import { startViduEmulator, ViduEmulatorServer } from '../../../test/support/vidu-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { StagedImageInputs } from '../shared/staged-image-inputs.service';
-import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import type { ViduTaskRequest } from './vidu-protocol';
 import { ViduUpstreamAdapter } from './vidu-upstream.adapter';
-import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
+import { emulatorChannel, loopbackUrlOrInlineImages, upstreamTasks } from '../shared/family.spec-support';
 
 /** The adapter against Vidu's emulator on loopback: `Token` auth, credits as provider usage, cancel while queued. */
 describe('ViduUpstreamAdapter against the Vidu emulator', () => {
@@ -19,8 +16,7 @@ describe('ViduUpstreamAdapter against the Vidu emulator', () => {
 
   beforeAll(async () => {
     fake = await startViduEmulator();
-    const http = new HttpService();
-    adapter = new ViduUpstreamAdapter(loopbackCalls(config, http), new UrlOrInlineImages(new StagedImageInputs(http, config), config));
+    adapter = new ViduUpstreamAdapter(...loopbackUrlOrInlineImages(config));
     channel = emulatorChannel('vidu', fake);
   });
   afterAll(() => fake.close());

@@ -1,13 +1,10 @@
-import { HttpService } from '@nestjs/axios';
 import { startXaiEmulator, XaiEmulatorServer } from '../../../test/support/xai-emulator';
 import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { cancellableStates, UpstreamAdapter } from '../../upstream/upstream-adapter';
-import { StagedImageInputs } from '../shared/staged-image-inputs.service';
-import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import type { XaiTaskRequest } from './xai-protocol';
 import { XaiUpstreamAdapter } from './xai-upstream.adapter';
-import { emulatorChannel, loopbackCalls, upstreamTasks } from '../shared/family.spec-support';
+import { emulatorChannel, loopbackUrlOrInlineImages, upstreamTasks } from '../shared/family.spec-support';
 
 /** The adapter against xAI's emulator on loopback: Bearer auth, a 202 with no body, usage in ticks, no cancel. */
 describe('XaiUpstreamAdapter against the xAI emulator', () => {
@@ -20,8 +17,7 @@ describe('XaiUpstreamAdapter against the xAI emulator', () => {
 
   beforeAll(async () => {
     fake = await startXaiEmulator();
-    const http = new HttpService();
-    adapter = new XaiUpstreamAdapter(loopbackCalls(config, http), new UrlOrInlineImages(new StagedImageInputs(http, config), config));
+    adapter = new XaiUpstreamAdapter(...loopbackUrlOrInlineImages(config));
     channel = emulatorChannel('xai', fake);
   });
   afterAll(() => fake.close());

@@ -1,5 +1,5 @@
-import { recordingVideoSource } from '../../shared/family.spec-support';
-import { memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
+import { emulatorState, recordingEmulatorState } from '../../shared/emulator.spec-support';
+import type { EmulatorReply } from '../../simulator-shared/emulator-http';
 import { AlphaEmulator, AlphaEmulatorRequest, alphaErrorReply, GENERATION_MS, URL_VALIDITY_MS } from './alpha-emulator';
 
 const BASE = 'http://sim.test/simulator/alpha';
@@ -36,7 +36,7 @@ describe('AlphaEmulator (clock-driven, as the simulator)', () => {
 
   beforeEach(() => {
     time = 1_000_000;
-    emulator = new AlphaEmulator({ apiKey: 'key', records: memoryRecords(() => time), now: () => time, video: { file: '/sample.mp4' } });
+    emulator = new AlphaEmulator({ apiKey: 'key', ...emulatorState(() => time) });
   });
 
   it('reports status 5, then 1 once generated, with the requested size and a temporary URL that needs no key', async () => {
@@ -136,9 +136,7 @@ describe('AlphaEmulator (scripted, as the tests run it)', () => {
   beforeEach(() => {
     emulator = new AlphaEmulator({
       apiKey: 'key',
-      records: memoryRecords(() => Date.now()),
-      now: () => Date.now(),
-      video: { bytes: Buffer.from('video') },
+      ...emulatorState(() => Date.now(), { bytes: Buffer.from('video') }),
       defaultScript: [5, 1],
     });
   });
@@ -182,14 +180,8 @@ describe('AlphaEmulator (scripted, as the tests run it)', () => {
 
 describe('AlphaEmulator (the video made to order)', () => {
   it('asks the video source for the duration, quality, ratio and audio the task asked', async () => {
-    const { seen, source } = recordingVideoSource();
-    const emulator = new AlphaEmulator({
-      apiKey: 'key',
-      records: memoryRecords(() => Date.now()),
-      now: () => Date.now(),
-      video: source,
-      defaultScript: [1],
-    });
+    const { seen, state } = recordingEmulatorState();
+    const emulator = new AlphaEmulator({ apiKey: 'key', ...state, defaultScript: [1] });
     const call = (method: string, path: string, json?: unknown, query = new URLSearchParams()) =>
       emulator.handle({ method, path, query, headers: { 'api-key': 'key' }, json }, 'http://127.0.0.1:1') as Promise<{
         status: number;

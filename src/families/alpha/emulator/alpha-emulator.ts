@@ -10,6 +10,7 @@ import {
   type EmulatorRequest,
   type VideoSource,
 } from '../../simulator-shared/emulator-http';
+import { keepInLog } from '../../simulator-shared/emulator-log';
 import type { SimulatorRecord } from '../../simulator-shared/simulator-records.service';
 import { ALPHA_BUILTIN_SPECS } from '../alpha-builtin-models';
 import { isAlphaQuality } from '../alpha-models';
@@ -36,8 +37,6 @@ export const URL_VALIDITY_MS = 3_600_000;
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 const IMAGE = 'alpha.image';
 const VIDEO = 'alpha.video';
-/** How many requests (and creates) the logs keep (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
 /**
  * The versions the provider serves and their lengths: the builtin ones, and v7 (1 to 20 s), which an
  * operator adds as a catalog entry (`alpha/v7`).
@@ -137,9 +136,9 @@ export interface AlphaEmulatorOptions {
  * script statuses (`defaultScript`, `scriptNext`, `setScript`) and expire the URLs handed out.
  */
 export class AlphaEmulator {
-  /** Every request (without an upload's form), oldest first (the last LOG_LIMIT). */
+  /** Every request (without an upload's form), oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly requests: EmulatorRequest[] = [];
-  /** Every accepted create, oldest first (the last LOG_LIMIT). */
+  /** Every accepted create, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly creates: AlphaCreate[] = [];
   /** The bytes served at the temporary URLs; a test may swap them. */
   video: VideoSource;
@@ -155,7 +154,7 @@ export class AlphaEmulator {
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/alpha`), for the video URLs. */
   async handle(req: AlphaEmulatorRequest, base: string): Promise<EmulatorReply> {
-    keep(this.requests, { method: req.method, path: req.path, query: req.query, headers: req.headers, json: req.json });
+    keepInLog(this.requests, { method: req.method, path: req.path, query: req.query, headers: req.headers, json: req.json });
     const route = ROUTES.find(([pattern, , methods]) => pattern.test(req.path) && methods.includes(req.method));
     if (!route) return { status: 404, json: { err_code: 404, err_msg: 'no such route', resp: '' } };
     const [pattern, op] = route;
@@ -232,7 +231,7 @@ export class AlphaEmulator {
     };
     const video = await records.insertOrGet<AlphaVideoData>(VIDEO, traceId || randomUUID(), data);
     if (!this.creates.some((create) => create.id === video.seq))
-      keep(this.creates, { id: video.seq, kind, body, traceId, ...(video.data.script ? { script: video.data.script } : {}) });
+      keepInLog(this.creates, { id: video.seq, kind, body, traceId, ...(video.data.script ? { script: video.data.script } : {}) });
     return envelope(0, 'success', { video_id: video.seq });
   }
 
@@ -319,9 +318,4 @@ function header(req: EmulatorRequest, name: string): string | undefined {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function keep<T>(log: T[], entry: T): void {
-  log.push(entry);
-  if (log.length > LOG_LIMIT) log.shift();
 }

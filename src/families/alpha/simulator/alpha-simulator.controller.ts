@@ -1,11 +1,9 @@
-import { Controller, Get, Head, Post, Req, Res, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Get, Head, Post, UseInterceptors } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
-import { emulatorRequestOf, sendEmulatorReply } from '../../simulator-shared/emulator-http';
-import { AlphaEmulator, AlphaUploadForm } from '../emulator/alpha-emulator';
-
-const MOUNT = '/simulator/alpha';
+import type { Request } from 'express';
+import { emulatorController } from '../../shared/emulator-simulator';
+import { emulatorRequestOf } from '../../simulator-shared/emulator-http';
+import { AlphaEmulator, AlphaEmulatorRequest, AlphaUploadForm } from '../emulator/alpha-emulator';
 
 /** What multer hands over of the `image` part. */
 interface UploadedImage {
@@ -14,48 +12,29 @@ interface UploadedImage {
   mimetype?: string;
 }
 
-/** The embedded family A provider under /simulator/alpha: every route is the family's one emulator (emulator/alpha-emulator.ts). */
-@ApiExcludeController()
-@Controller('simulator/alpha')
-export class AlphaSimulatorController {
-  constructor(private readonly emulator: AlphaEmulator) {}
-
-  @Post('openapi/v2/image/upload')
-  @UseInterceptors(FileInterceptor('image', { limits: { fileSize: 20 * 1024 * 1024 } }))
-  upload(@Req() req: Request, @Res() res: Response, @UploadedFile() image: UploadedImage | undefined): Promise<void> {
-    const fields = (req.body ?? {}) as Record<string, unknown>;
-    const form: AlphaUploadForm = {
-      ...(image ? { file: { data: image.buffer, filename: image.originalname, contentType: image.mimetype } } : {}),
-      ...(typeof fields.image_url === 'string' ? { imageUrl: fields.image_url } : {}),
-    };
-    return this.serve(req, res, form);
-  }
-
-  @Post('openapi/v2/video/text/generate')
-  textGenerate(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.serve(req, res);
-  }
-
-  @Post('openapi/v2/video/img/generate')
-  imageGenerate(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.serve(req, res);
-  }
-
-  @Get('openapi/v2/video/result/:id')
-  result(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.serve(req, res);
-  }
-
-  /** The temporary video URL: no API key (like a signed link); Range and HEAD as a CDN. */
-  @Get('files/:file')
-  @Head('files/:file')
-  file(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.serve(req, res);
-  }
-
-  private async serve(req: Request, res: Response, form?: AlphaUploadForm): Promise<void> {
-    const request = { ...emulatorRequestOf(req, MOUNT), ...(form ? { upload: form, json: undefined } : {}) };
-    const reply = await this.emulator.handle(request, `${req.protocol}://${req.get('host')}${MOUNT}`);
-    sendEmulatorReply(res, reply);
-  }
+/** An image upload as the emulator takes it: its form (the `image` part, or an `image_url` field), never its body as JSON. */
+function uploadRequestOf(req: Request, mount: string): AlphaEmulatorRequest {
+  const image = (req as Request & { file?: UploadedImage }).file;
+  const fields = (req.body ?? {}) as Record<string, unknown>;
+  const upload: AlphaUploadForm = {
+    ...(image ? { file: { data: image.buffer, filename: image.originalname, contentType: image.mimetype } } : {}),
+    ...(typeof fields.image_url === 'string' ? { imageUrl: fields.image_url } : {}),
+  };
+  return { ...emulatorRequestOf(req, mount), upload, json: undefined };
 }
+
+/**
+ * The embedded family A provider under /simulator/alpha: every route is the family's one emulator
+ * (emulator/alpha-emulator.ts). The temporary video URL (`files/:file`) needs no API key, like a
+ * signed link, and takes Range and HEAD as a CDN does.
+ */
+export class AlphaSimulatorController extends emulatorController('alpha', AlphaEmulator, [
+  {
+    decorators: [Post('openapi/v2/image/upload'), UseInterceptors(FileInterceptor('image', { limits: { fileSize: 20 * 1024 * 1024 } }))],
+    requestOf: uploadRequestOf,
+  },
+  [Post('openapi/v2/video/text/generate')],
+  [Post('openapi/v2/video/img/generate')],
+  [Get('openapi/v2/video/result/:id')],
+  [Get('files/:file'), Head('files/:file')],
+]) {}

@@ -7,7 +7,7 @@ import { AlphaSimulatorController } from './alpha-simulator.controller';
 /** The embedded simulator of the family A provider (mounted with SIMULATOR=on): the family's emulator, its images and videos in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: AlphaSimulatorController,
+    controllers: [AlphaSimulatorController],
     emulator: AlphaEmulator,
     make: (state) => new AlphaEmulator({ apiKey: SIMULATOR_API_KEY, ...state }),
   }),

@@ -1,5 +1,5 @@
-import { recordingVideoSource } from '../../shared/family.spec-support';
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { emulatorState, recordingEmulatorState } from '../../shared/emulator.spec-support';
+import type { EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { BETA_SUBMIT_PATH } from '../beta-protocol';
 import { BetaEmulator, SIMULATED_DONE_MS, SIMULATED_PENDING_MS } from './beta-emulator';
 
@@ -30,13 +30,7 @@ describe('BetaEmulator (clock-driven, as the simulator)', () => {
 
   beforeEach(() => {
     time = Date.UTC(2026, 0, 1, 12);
-    emulator = new BetaEmulator({
-      apiKey: 'key',
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: { file: '/sample.mp4' },
-      linkKey: () => 'link-key',
-    });
+    emulator = new BetaEmulator({ apiKey: 'key', ...emulatorState(() => time), linkKey: () => 'link-key' });
   });
 
   it('moves a task PENDING -> RUNNING -> SUCCEEDED by the clock, with float usage and a signed link that needs no key', async () => {
@@ -121,15 +115,8 @@ describe('BetaEmulator (clock-driven, as the simulator)', () => {
 
 describe('BetaEmulator (the video made to order)', () => {
   it('asks the video source for the duration, resolution and ratio the task asked', async () => {
-    const { seen, source } = recordingVideoSource();
-    const emulator = new BetaEmulator({
-      apiKey: 'key',
-      records: memoryRecords(() => Date.now()),
-      now: () => Date.now(),
-      video: source,
-      linkKey: () => 'link-key',
-      defaultScript: ['SUCCEEDED'],
-    });
+    const { seen, state } = recordingEmulatorState();
+    const emulator = new BetaEmulator({ apiKey: 'key', ...state, linkKey: () => 'link-key', defaultScript: ['SUCCEEDED'] });
     const call = (method: string, path: string, json?: unknown, query = new URLSearchParams()) =>
       emulator.handle({ method, path, query, headers: { authorization: 'Bearer key', 'x-dashscope-async': 'enable' }, json }, BASE);
     const parameters = { resolution: '720P', ratio: '9:16', duration: 8, watermark: false };

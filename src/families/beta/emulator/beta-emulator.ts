@@ -1,14 +1,10 @@
 import { askedSeconds, askedText } from '../../simulator-shared/asked-video';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { ownValue } from '../../../common/runtime/own-value';
-import {
-  type AskedVideo,
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
+import { markedEnd } from '../../simulator-shared/prompt-markers';
+import { ScriptedEmulator, type ScriptedEmulatorOptions } from '../../simulator-shared/scripted-emulator';
 import { BETA_SUBMIT_PATH, type BetaQueryBody } from '../beta-protocol';
 import { BETA_BUILTIN_MODELS } from '../beta-builtin-models';
 import type { BetaCapability } from '../beta-request';
@@ -41,8 +37,6 @@ const URL_VALIDITY_S = 24 * 3600;
 /** The provider forgets tasks after 24 h (then answers UNKNOWN). */
 const FORGET_AFTER_MS = 24 * 3600_000;
 const TASK = 'beta.task';
-/** How many requests the log keeps (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
 const EXPIRED_LINK =
   '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired or the signature does not match.</Message></Error>';
 
@@ -64,18 +58,13 @@ interface EmulatedTask {
   queries?: number;
 }
 
-export interface BetaEmulatorOptions {
+/** Absent a script, tasks follow the clock: PENDING 2 s, RUNNING until 6 s, then done. */
+export interface BetaEmulatorOptions extends ScriptedEmulatorOptions<BetaStep> {
   apiKey: string;
-  records: EmulatorRecords;
-  now: () => number;
-  /** The bytes behind a finished task's video link. */
-  video: VideoSource;
   /** Signs the video links (the simulator's derives from the server secret, so links handed out before a restart still play). */
   linkKey: () => Buffer | string;
   /** The models it serves, by capability; BETA_SERVED_MODELS unless told (a channel's model_mapping may name others). */
   models?: Readonly<Record<string, BetaCapability>>;
-  /** A script every new task follows (tests); absent, tasks follow the clock: PENDING 2 s, RUNNING until 6 s, then done. */
-  defaultScript?: BetaStep[];
 }
 
 /**
@@ -89,28 +78,21 @@ export interface BetaEmulatorOptions {
  * DataInspectionFailed. Tests also script statuses (of the next task, or of one already sent), queue
  * submit and query errors and expire the links handed out.
  */
-export class BetaEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  /** The script of every new task when no `scriptNext` is pending (tests); none: the clock. */
-  defaultScript: BetaStep[] | undefined;
-  private nextScript: BetaStep[] | null = null;
-  private readonly submitErrors: BetaScriptedError[] = [];
+export class BetaEmulator extends ScriptedEmulator<BetaStep, BetaScriptedError, BetaEmulatorOptions> {
   private readonly queryErrors: BetaScriptedError[] = [];
   private readonly taskIds: string[] = [];
   private linkKey: () => Buffer | string;
 
-  constructor(private readonly options: BetaEmulatorOptions) {
-    this.defaultScript = options.defaultScript;
+  constructor(options: BetaEmulatorOptions) {
+    super(options, FORGET_AFTER_MS);
     this.linkKey = options.linkKey;
   }
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/beta`), for the video links. */
   async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
-    this.requests.push(req);
-    if (this.requests.length > LOG_LIMIT) this.requests.shift();
-    const video = /^\/videos\/([^/]+)\.mp4$/.exec(req.path);
-    if (video && (req.method === 'GET' || req.method === 'HEAD')) return this.video(video[1], req.query);
+    this.logRequest(req);
+    const video = fileLinkMatch(req, /^\/videos\/([^/]+)\.mp4$/);
+    if (video) return this.video(video[1], req.query);
     const query = /^\/api\/v1\/tasks\/([^/]+)$/.exec(req.path);
     const submit = req.method === 'POST' && req.path === BETA_SUBMIT_PATH;
     if (!submit && !(query && req.method === 'GET')) return fail(404, 'NotFound', `no route ${req.method} ${req.path}`);
@@ -118,21 +100,11 @@ export class BetaEmulator {
     return submit ? this.submit(req) : this.query(decodeURIComponent(query![1]), base);
   }
 
-  /** The next task follows these statuses, one per query (tests). */
-  scriptNext(steps: BetaStep[]): void {
-    this.nextScript = steps;
-  }
-
   /** A task already sent follows these statuses from its next query on (tests). */
   async scriptTask(id: string, steps: BetaStep[]): Promise<void> {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record) throw new Error(`beta emulator: unknown task ${id}`);
     await this.options.records.update(TASK, id, { ...record.data, script: steps, queries: 0 });
-  }
-
-  /** The next submit answers this error instead. */
-  failNextSubmit(error: BetaScriptedError): void {
-    this.submitErrors.push(error);
   }
 
   /** The next query answers this error instead. */
@@ -154,7 +126,7 @@ export class BetaEmulator {
   private async submit(req: EmulatorRequest): Promise<EmulatorReply> {
     if (req.headers['x-dashscope-async'] !== 'enable')
       return fail(403, 'AccessDenied', 'current user api does not support synchronous calls');
-    const injected = this.submitErrors.shift();
+    const injected = this.takeSubmitFailure();
     if (injected) return fail(injected.status, injected.code ?? 'InternalError', injected.message ?? 'injected error', injected.headers);
     const body = (req.json ?? {}) as {
       model?: unknown;
@@ -177,10 +149,7 @@ export class BetaEmulator {
     const parameters = body.parameters ?? {};
     const problem = mediaProblem(capability, media) ?? parameterProblem(capability, parameters, String(body.model));
     if (problem) return fail(400, 'InvalidParameter', problem);
-    const { records, now } = this.options;
-    await records.forgetOlderThan(TASK, now() - FORGET_AFTER_MS);
-    const script = this.nextScript ?? this.defaultScript;
-    this.nextScript = null;
+    await this.forgetOld(TASK);
     const task: EmulatedTask = {
       model: String(body.model),
       prompt,
@@ -189,14 +158,13 @@ export class BetaEmulator {
       ratio: typeof parameters.ratio === 'string' ? parameters.ratio : '16:9',
       inputVideo: capability === 'video-edit',
       parameters,
-      failure: prompt.includes('[simulate:moderation]')
-        ? { code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content. (simulated)' }
-        : prompt.includes('[simulate:fail]')
-          ? { code: 'InternalError.Algo', message: 'An internal error occurred during video generation. (simulated)' }
-          : null,
-      ...(script ? { script, queries: 0 } : {}),
+      failure: markedEnd(prompt, {
+        moderation: { code: 'DataInspectionFailed', message: 'Output data may contain inappropriate content. (simulated)' },
+        fail: { code: 'InternalError.Algo', message: 'An internal error occurred during video generation. (simulated)' },
+      }),
+      ...this.takeScript(),
     };
-    const { key } = await records.insertOrGet(TASK, randomUUID(), task);
+    const { key } = await this.options.records.insertOrGet(TASK, randomUUID(), task);
     this.taskIds.push(key);
     return { status: 200, json: { request_id: randomUUID(), output: { task_id: key, task_status: 'PENDING' } } };
   }
@@ -262,7 +230,7 @@ export class BetaEmulator {
     const expected = Buffer.from(this.sign(id, expires));
     const given = Buffer.from(query.get('Signature') ?? '');
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return denied;
-    return { status: 200, video: await deliveredVideo(this.options.video, askedOf(record.data)) };
+    return this.videoReply(askedOf(record.data));
   }
 }
 

@@ -11,7 +11,7 @@ import { BetaSimulatorController } from './beta-simulator.controller';
  */
 @Module(
   emulatorSimulatorModule({
-    controller: BetaSimulatorController,
+    controllers: [BetaSimulatorController],
     emulator: BetaEmulator,
     inject: [ServerSecret],
     make: (state, secret: ServerSecret) =>

@@ -1,8 +1,7 @@
-import { memoryRecords } from '../../simulator-shared/emulator-http';
 import { inputMapOf, mapInput } from '../../shared/input-map';
 import { FAL_MODELS } from '../fal-catalog';
 import { FalEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './fal-emulator';
-import { emulatorRequest, replyJson, recordingVideoSource } from '../../shared/family.spec-support';
+import { emulatorRequest, emulatorState, recordingEmulatorState, replyJson } from '../../shared/emulator.spec-support';
 
 const BASE = 'http://sim.test/simulator/fal';
 const KEY = 'kid:ksecret';
@@ -20,7 +19,7 @@ describe('FalEmulator (clock-driven, as the simulator)', () => {
 
   beforeEach(() => {
     time = 1_000_000;
-    emulator = new FalEmulator({ apiKey: KEY, records: memoryRecords(() => time), now: () => time, video: { file: '/sample.mp4' } });
+    emulator = new FalEmulator({ apiKey: KEY, ...emulatorState(() => time) });
   });
 
   it('queues a request, moves it IN_QUEUE -> IN_PROGRESS -> COMPLETED by the clock; the result is a CDN video with billable units', async () => {
@@ -91,13 +90,8 @@ describe('FalEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('delivers a request the video its input asked: duration, resolution, aspect ratio and audio', async () => {
-    const { seen, source } = recordingVideoSource();
-    emulator = new FalEmulator({
-      apiKey: KEY,
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: source,
-    });
+    const { seen, state } = recordingEmulatorState(() => time);
+    emulator = new FalEmulator({ apiKey: KEY, ...state });
     // As the gateway sends it through fal-veo-3-1's input_map: `duration: "6s"`, `generate_audio: false`.
     const veo = FAL_MODELS.find((model) => model.id === 'fal-veo-3-1')!;
     const input = mapInput(inputMapOf(veo.options!.input_map), {

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { askedOfUsualKeys, askedSeconds } from '../../simulator-shared/asked-video';
+import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { keepInLog } from '../../simulator-shared/emulator-log';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
+import { textOrEmpty } from '../../simulator-shared/request-fields';
 import {
-  type AskedVideo,
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+  ScriptedEmulator,
+  type ScriptedEmulatorOptions,
+  type ScriptedFailure,
+  scriptedFailureReply,
+} from '../../simulator-shared/scripted-emulator';
 import { falEndpointOf } from '../fal-protocol';
 import { stepNow, stepOfQuery } from '../../shared/emulator-steps';
 
@@ -19,9 +21,7 @@ export type FalStep = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED';
 
 export const SIMULATED_QUEUED_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
-const FORGET_AFTER_MS = 24 * 3600_000;
 const REQUEST = 'fal.request';
-const LOG_LIMIT = 1_000;
 
 /** What a known endpoint takes: the type of each input field (a list: its allowed values), the required ones, where its result holds the video. */
 export interface FalEndpointSchema {
@@ -90,22 +90,14 @@ interface EmulatedRequest {
   queries?: number;
 }
 
-export interface FalEmulatorOptions {
+/** Absent a script, requests follow the clock: queued 2 s, in progress until 6 s, then completed. */
+export interface FalEmulatorOptions extends ScriptedEmulatorOptions<FalStep> {
   /** The one key it accepts, `<key_id>:<key_secret>`. */
   apiKey: string;
-  records: EmulatorRecords;
-  now: () => number;
-  video: VideoSource;
-  /** A script every new request follows (tests); absent, requests follow the clock: queued 2 s, in progress until 6 s, then completed. */
-  defaultScript?: FalStep[];
 }
 
 /** A submit failure a test queued: this status and body instead of the next submit. */
-export interface FalScriptedFailure {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+export type FalScriptedFailure = ScriptedFailure & { body: unknown };
 
 /** A submit the emulator accepted: its endpoint, input and request. */
 export interface FalSubmit {
@@ -127,23 +119,17 @@ export interface FalSubmit {
  * `[simulate:reject]` 422, `[simulate:busy]` 429 and `[simulate:locked]` 403 at the submit.
  * Tests also script statuses and queue submit errors; it logs requests and accepted submits.
  */
-export class FalEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  /** Every accepted submit, oldest first. */
+export class FalEmulator extends ScriptedEmulator<FalStep, FalScriptedFailure, FalEmulatorOptions> {
+  /** Every accepted submit, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly submits: FalSubmit[] = [];
-  private nextScript: FalStep[] | null = null;
   private failNext = false;
-  private readonly submitFailures: FalScriptedFailure[] = [];
   private readonly schemas = new Map<string, FalEndpointSchema>(Object.entries(FAL_ENDPOINT_SCHEMAS));
-
-  constructor(private readonly options: FalEmulatorOptions) {}
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/fal`), for the URLs it hands out. */
   async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
-    keep(this.requests, req);
-    const file = /^\/files\/([0-9a-f-]{36})\.mp4$/.exec(req.path);
-    if (file && (req.method === 'GET' || req.method === 'HEAD')) return this.video(file[1]);
+    this.logRequest(req);
+    const file = fileLinkMatch(req, /^\/files\/([0-9a-f-]{36})\.mp4$/);
+    if (file) return this.video(file[1]);
     const refused = this.checkKey(req.headers.authorization);
     if (refused) return refused;
     const queued = /^\/(.+)\/requests\/([^/]+?)(\/status|\/cancel)?$/.exec(req.path);
@@ -158,19 +144,9 @@ export class FalEmulator {
     return { status: 404, json: { detail: 'Not Found' } };
   }
 
-  /** The next request follows these statuses, one per status query (tests). */
-  scriptNext(steps: FalStep[]): void {
-    this.nextScript = steps;
-  }
-
   /** The next accepted request ends failed, a request error of fal's own (tests; as the `[simulate:fail]` marker, whatever the prompt). */
   failNextRequest(): void {
     this.failNext = true;
-  }
-
-  /** The next submit answers this instead. */
-  failNextSubmit(failure: FalScriptedFailure): void {
-    this.submitFailures.push(failure);
   }
 
   /** An endpoint's input schema (tests add the endpoints an operator adds). */
@@ -198,12 +174,12 @@ export class FalEmulator {
   private async submit(endpointId: string, req: EmulatorRequest, base: string): Promise<EmulatorReply> {
     const endpoint = falEndpointOf(endpointId);
     if (!endpoint) return { status: 404, json: { detail: `Application '${endpointId}' not found` } };
-    const failure = this.submitFailures.shift();
-    if (failure) return { status: failure.status, json: failure.body, headers: failure.headers };
+    const failure = this.takeSubmitFailure();
+    if (failure) return scriptedFailureReply(failure);
     if (!req.json || typeof req.json !== 'object' || Array.isArray(req.json))
       return { status: 422, json: { detail: [{ loc: ['body'], msg: 'Input should be a valid dictionary', type: 'dict_type' }] } };
     const input = req.json as Record<string, unknown>;
-    const prompt = typeof input.prompt === 'string' ? input.prompt : '';
+    const prompt = textOrEmpty(input.prompt);
     if (prompt.includes('[simulate:busy]')) return { status: 429, json: { detail: 'Too many requests (simulated)' } };
     if (prompt.includes('[simulate:locked]'))
       return {
@@ -223,10 +199,7 @@ export class FalEmulator {
             ? { kind: 'failure' }
             : { kind: 'video' };
     if (outcome.kind !== 'invalid') this.failNext = false;
-    const { records, now } = this.options;
-    await records.forgetOlderThan(REQUEST, now() - FORGET_AFTER_MS);
-    const script = this.nextScript ?? this.options.defaultScript;
-    this.nextScript = null;
+    await this.forgetOld(REQUEST);
     const emulated: EmulatedRequest = {
       endpoint: endpoint.id,
       app: endpoint.app,
@@ -234,10 +207,10 @@ export class FalEmulator {
       asked: askedOfUsualKeys(input),
       outcome,
       output: schema?.output ?? 'video',
-      ...(script ? { script, queries: 0 } : {}),
+      ...this.takeScript(),
     };
-    const record = await records.insertOrGet(REQUEST, randomUUID(), emulated);
-    keep(this.submits, { endpoint: endpoint.id, input, request: req });
+    const record = await this.options.records.insertOrGet(REQUEST, randomUUID(), emulated);
+    keepInLog(this.submits, { endpoint: endpoint.id, input, request: req });
     return {
       status: 200,
       headers: { 'x-fal-request-id': record.key },
@@ -334,11 +307,12 @@ export class FalEmulator {
   }
 
   /** The CDN file: like fal's, no key needed; there only once the request completed with a video. */
-  private async video(id: string): Promise<EmulatorReply> {
-    const record = await this.options.records.find<EmulatedRequest>(REQUEST, id);
-    if (!record || record.data.outcome.kind !== 'video' || this.currentStep(record.data, record.createdAt) !== 'COMPLETED')
-      return { status: 404, text: 'not found' };
-    return { status: 200, video: await deliveredVideo(this.options.video, record.data.asked ?? {}) };
+  private video(id: string): Promise<EmulatorReply> {
+    return this.finishedVideo<EmulatedRequest>(
+      REQUEST,
+      id,
+      (request, createdAt) => request.outcome.kind === 'video' && this.currentStep(request, createdAt) === 'COMPLETED',
+    );
   }
 }
 
@@ -376,9 +350,4 @@ function urls(base: string, app: string, id: string) {
 
 function notFound(): EmulatorReply {
   return { status: 404, json: { detail: 'Request not found' } };
-}
-
-function keep<T>(log: T[], entry: T): void {
-  log.push(entry);
-  if (log.length > LOG_LIMIT) log.shift();
 }

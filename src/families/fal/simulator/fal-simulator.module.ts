@@ -6,7 +6,7 @@ import { FalSimulatorController } from './fal-simulator.controller';
 /** The embedded simulator of fal's queue (mounted with SIMULATOR=on): the family's emulator, its requests in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: FalSimulatorController,
+    controllers: [FalSimulatorController],
     emulator: FalEmulator,
     make: (state) => new FalEmulator({ apiKey: FAL_SIMULATOR_KEY, ...state }),
   }),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { keepInLog } from '../../simulator-shared/emulator-log';
 import type { GammaProviderState } from './gamma-provider-state';
 import { signatureProblem, type SigningAccount } from './gamma-signature-check';
 import type { GammaTestScripts } from './gamma-test-scripts';
@@ -30,9 +31,9 @@ const ok = (result: Record<string, unknown>): Answer => ({ status: 200, result }
  * session and asset actions. The H5 page a session hands out is GammaH5Pages'.
  */
 export class GammaControlPlane {
-  /** Every call, oldest first (the last `logLimit`). */
+  /** Every call, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly calls: GammaControlCall[] = [];
-  /** The BytedTokens of the sessions it created, oldest first (the last `logLimit`). */
+  /** The BytedTokens of the sessions it created, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly sessionTokens: string[] = [];
 
   constructor(
@@ -40,7 +41,6 @@ export class GammaControlPlane {
     private readonly state: GammaProviderState,
     private readonly scripts: GammaTestScripts,
     private readonly now: () => number,
-    private readonly logLimit: number,
   ) {}
 
   /** Answers one call; `base` is where the control plane is mounted as a browser reaches it, for the H5 link. */
@@ -60,7 +60,7 @@ export class GammaControlPlane {
     const body = parsed(raw);
     const wirePath = req.wirePath ?? req.path;
     const signatureError = signatureProblem({ ...req, path: wirePath, body: raw }, this.account, this.now());
-    this.keep(this.calls, { action, version: req.query.get('Version'), body: body ?? {}, signatureError, request: req, at: Date.now() });
+    keepInLog(this.calls, { action, version: req.query.get('Version'), body: body ?? {}, signatureError, request: req, at: Date.now() });
     if (req.method !== 'POST' || req.path !== '/') return refuse(404, 'InvalidActionOrVersion', `no ${req.method} ${wirePath}`);
     if (signatureError) return refuse(401, 'SignatureDoesNotMatch', signatureError);
     if (req.query.get('Version') !== VERSION) return refuse(400, 'InvalidActionOrVersion', `Version must be ${VERSION}`);
@@ -101,14 +101,9 @@ export class GammaControlPlane {
     const callbackUrl = body.CallbackURL;
     if (!isHttpUrl(callbackUrl)) return refuse(400, 'InvalidParameter.CallbackURL', 'CallbackURL must be an http(s) URL');
     const { token } = await this.state.createSession(callbackUrl);
-    this.keep(this.sessionTokens, token);
+    keepInLog(this.sessionTokens, token);
     const h5Link = this.scripts.h5LinkFor?.(token) ?? `${base}/h5?token=${encodeURIComponent(token)}`;
     return ok({ BytedToken: token, H5Link: h5Link, CallbackURL: callbackUrl });
-  }
-
-  private keep<T>(log: T[], entry: T): void {
-    log.push(entry);
-    if (log.length > this.logLimit) log.shift();
   }
 
   private async createAsset(body: Record<string, unknown>): Promise<Answer> {

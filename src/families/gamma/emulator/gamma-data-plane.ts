@@ -6,6 +6,8 @@ import {
   type EmulatorRequest,
   type VideoSource,
 } from '../../simulator-shared/emulator-http';
+import { keepInLog } from '../../simulator-shared/emulator-log';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
 import type { GammaProviderState } from './gamma-provider-state';
 import type { GammaTestScripts } from './gamma-test-scripts';
 
@@ -29,20 +31,19 @@ export interface GammaDataPlaneOptions {
  * the video of a succeeded task (no key, like a CDN link).
  */
 export class GammaDataPlane {
-  /** The ids of the tasks it accepted, oldest first (the last `logLimit`). */
+  /** The ids of the tasks it accepted, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly taskIds: string[] = [];
 
   constructor(
     private readonly options: GammaDataPlaneOptions,
     private readonly state: GammaProviderState,
     private readonly scripts: GammaTestScripts,
-    private readonly logLimit: number,
   ) {}
 
   /** Answers one request; `base` is where the data plane is mounted, for the video links. */
   async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
-    const video = /^\/videos\/([^/]+)\.mp4$/.exec(req.path);
-    if (video && (req.method === 'GET' || req.method === 'HEAD')) return this.video(video[1]);
+    const video = fileLinkMatch(req, /^\/videos\/([^/]+)\.mp4$/);
+    if (video) return this.video(video[1]);
     if (req.headers.authorization !== `Bearer ${this.options.apiKey}`)
       return fail(401, 'AuthenticationError', 'the API key or AK/SK in the request is missing or invalid');
     if (req.method === 'POST' && req.path === TASKS) return this.submit(req);
@@ -62,8 +63,7 @@ export class GammaDataPlane {
     if (problem) return fail(400, problem.code, problem.message);
     const prompt = (body.content as ContentItem[]).find((item) => item.type === 'text')?.text;
     const id = await this.state.createTask(body, String(prompt ?? ''));
-    this.taskIds.push(id);
-    if (this.taskIds.length > this.logLimit) this.taskIds.shift();
+    keepInLog(this.taskIds, id);
     return { status: 200, json: { id } };
   }
 

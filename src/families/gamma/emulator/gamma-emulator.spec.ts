@@ -1,4 +1,4 @@
-import { recordingVideoSource } from '../../shared/family.spec-support';
+import { recordingVideoSource } from '../../shared/emulator.spec-support';
 import { signRequest } from '../control-plane/gamma-request-signer';
 import { memoryRecords, type EmulatorReply, type EmulatorRequest, type VideoSource } from '../../simulator-shared/emulator-http';
 import { GammaEmulator, type GammaTimeline } from './gamma-emulator';

@@ -14,9 +14,6 @@ import { type GammaScriptedError, GammaTestScripts } from './gamma-test-scripts'
 
 export type { GammaControlCall, GammaAssetError, GammaAssetStatus, GammaTaskMove, GammaTaskStatus, GammaTimeline };
 
-/** How many calls and ids the logs keep (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
-
 export interface GammaEmulatorOptions {
   /** The data plane's Bearer key. */
   apiKey: string;
@@ -50,9 +47,9 @@ export class GammaEmulator {
 
   constructor(options: GammaEmulatorOptions) {
     this.state = new GammaProviderState(options.records, options.now, options.timeline);
-    this.dataPlane = new GammaDataPlane({ apiKey: options.apiKey, video: options.video }, this.state, this.scripts, LOG_LIMIT);
+    this.dataPlane = new GammaDataPlane({ apiKey: options.apiKey, video: options.video }, this.state, this.scripts);
     const account = { accessKey: options.accessKey, secretKey: options.secretKey, region: options.region ?? null };
-    this.controlPlane = new GammaControlPlane(account, this.state, this.scripts, options.now, LOG_LIMIT);
+    this.controlPlane = new GammaControlPlane(account, this.state, this.scripts, options.now);
     this.h5 = new GammaH5Pages(this.state, options.now);
   }
 

@@ -1,3 +1,5 @@
+import { EmulatorGate } from '../../simulator-shared/emulator-gate';
+
 /** An error a test queued for the next call of one action. */
 export interface GammaScriptedError {
   status: number;
@@ -15,7 +17,7 @@ export class GammaTestScripts {
   /** When set, the H5Link CreateVisualValidateSession hands out (e.g. a `file://` link); null: the emulator's own page. */
   h5LinkFor: ((token: string) => string) | null = null;
   private readonly failures = new Map<string, GammaScriptedError>();
-  private submitGate: Promise<void> | null = null;
+  private readonly submits = new EmulatorGate();
 
   /** The next call of `action` (a control action, or `submit` / `query` / `cancel`) answers with this error. */
   failNext(action: string, error: GammaScriptedError): void {
@@ -31,16 +33,12 @@ export class GammaTestScripts {
 
   /** Submits wait (unanswered) until the returned function is called: a provider slow to accept. */
   holdSubmits(): () => void {
-    let release!: () => void;
-    this.submitGate = new Promise((resolve) => (release = resolve));
-    return () => {
-      this.submitGate = null;
-      release();
-    };
+    return this.submits.hold();
   }
 
   /** Resolves once submits may be answered. */
   async submitsReleased(): Promise<void> {
-    if (this.submitGate) await this.submitGate;
+    const held = this.submits.held;
+    if (held) await held;
   }
 }

@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { emulatorSimulatorModule } from '../../shared/emulator-simulator';
 import { SIMULATOR_ACCESS_KEY, SIMULATOR_API_KEY, SIMULATOR_SECRET_KEY } from '../../simulator-shared/simulator-credentials';
 import { GammaEmulator } from '../emulator/gamma-emulator';
-import { GammaSimulatorController } from './gamma-simulator.controller';
+import { GammaControlSimulatorController, GammaSimulatorController } from './gamma-simulator.controller';
+import { GammaControlPlaneMount, GammaDataPlaneMount } from './gamma-simulator-mounts';
 
 /**
  * The embedded simulator of the family C provider (mounted with SIMULATOR=on): the family's emulator
@@ -11,7 +12,8 @@ import { GammaSimulatorController } from './gamma-simulator.controller';
  */
 @Module(
   emulatorSimulatorModule({
-    controller: GammaSimulatorController,
+    controllers: [GammaSimulatorController, GammaControlSimulatorController],
+    providers: [GammaDataPlaneMount, GammaControlPlaneMount],
     emulator: GammaEmulator,
     make: (state) =>
       new GammaEmulator({

@@ -1,8 +1,8 @@
-import { memoryRecords, type EmulatorReply } from '../../simulator-shared/emulator-http';
+import type { EmulatorReply } from '../../simulator-shared/emulator-http';
 import { signKlingJwt } from '../kling-jwt';
 import { buildKlingBody, type KlingTaskRequest } from '../kling-protocol';
 import { KlingEmulator, SIMULATED_DONE_MS, SIMULATED_SUBMITTED_MS } from './kling-emulator';
-import { emulatorRequest, recordingVideoSource } from '../../shared/family.spec-support';
+import { emulatorRequest, emulatorState, recordingEmulatorState } from '../../shared/emulator.spec-support';
 
 const BASE = 'http://sim.test/simulator/kling';
 
@@ -21,13 +21,7 @@ describe('KlingEmulator (clock-driven, as the simulator)', () => {
 
   beforeEach(() => {
     time = 1_000_000;
-    emulator = new KlingEmulator({
-      accessKey: 'AK',
-      secretKey: 'secret',
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: { file: '/sample.mp4' },
-    });
+    emulator = new KlingEmulator({ accessKey: 'AK', secretKey: 'secret', ...emulatorState(() => time) });
   });
 
   it('moves a task submitted -> processing -> succeed by the clock, with a CDN link that needs no key', async () => {
@@ -81,14 +75,8 @@ describe('KlingEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('delivers each task the video it asked: its duration, its mode as a resolution, its aspect ratio and sound', async () => {
-    const { seen, source } = recordingVideoSource();
-    emulator = new KlingEmulator({
-      accessKey: 'AK',
-      secretKey: 'secret',
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: source,
-    });
+    const { seen, state } = recordingEmulatorState(() => time);
+    emulator = new KlingEmulator({ accessKey: 'AK', secretKey: 'secret', ...state });
     // As the gateway sends them: kling-v2-6 at 1080p (pro) with sound, kling-v2-5-turbo from an image at 720p (std).
     const sent: Array<[string, KlingTaskRequest]> = [
       ['kling-v2-6', { endpoint: 'text2video', prompt: 'a fox', duration: 10, mode: 'pro', aspectRatio: '9:16', extra: { sound: 'on' } }],

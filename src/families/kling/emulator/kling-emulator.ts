@@ -1,12 +1,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import {
-  type AskedVideo,
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { keepInLog, type LoggedCreate } from '../../simulator-shared/emulator-log';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
+import { markedEnd } from '../../simulator-shared/prompt-markers';
+import { jsonFieldsOf } from '../../simulator-shared/request-fields';
+import { ScriptedEmulator, type ScriptedEmulatorOptions } from '../../simulator-shared/scripted-emulator';
 import { klingTokenCode } from '../kling-jwt';
 import { KLING_MODELS, KLING_RESOLUTION_OF_MODE } from '../kling-models';
 import type { KlingEndpoint, KlingTaskData } from '../kling-protocol';
@@ -17,7 +15,6 @@ export type KlingStep = 'submitted' | 'processing' | 'succeed' | { failed: strin
 
 export const SIMULATED_SUBMITTED_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
-const FORGET_AFTER_MS = 24 * 3600_000;
 const TASK = 'kling.task';
 const ENDPOINTS: readonly string[] = ['text2video', 'image2video'];
 /**
@@ -28,8 +25,6 @@ const SERVED_DURATIONS: Readonly<Record<string, readonly string[]>> = {
   ...Object.fromEntries(Object.keys(KLING_MODELS).map((model) => [model, ['5', '10']])),
   'kling-v3': Array.from({ length: 13 }, (_, index) => String(index + 3)),
 };
-/** How many requests (and creates, and tokens) the logs keep (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
 
 /** Kling's words for its codes; the ones a test injects carry text the gateway must never pass on. */
 const MESSAGES: Readonly<Record<number, string>> = {
@@ -59,16 +54,11 @@ interface EmulatedTask {
   queries?: number;
 }
 
-export interface KlingEmulatorOptions {
+/** Absent a script, tasks follow the clock: submitted 2 s, processing until 6 s, then done. */
+export interface KlingEmulatorOptions extends ScriptedEmulatorOptions<KlingStep> {
   /** The one key pair whose tokens it accepts. */
   accessKey: string;
   secretKey: string;
-  records: EmulatorRecords;
-  now: () => number;
-  /** The bytes behind a finished task's CDN link. */
-  video: VideoSource;
-  /** A script every new task follows (tests); absent, tasks follow the clock: submitted 2 s, processing until 6 s, then done. */
-  defaultScript?: KlingStep[];
 }
 
 /** A submit failure a test queued: Kling's error body with this code, answered instead of the next create. */
@@ -86,11 +76,7 @@ export interface KlingTokenClaims {
 }
 
 /** A create the emulator accepted: its endpoint, body and request. */
-export interface KlingCreate {
-  endpoint: KlingEndpoint;
-  body: Record<string, unknown>;
-  request: EmulatorRequest;
-}
+export type KlingCreate = LoggedCreate<{ endpoint: KlingEndpoint }>;
 
 /**
  * Kling's video API (docs/upstream-protocols.md, Family Kling), one emulator for the embedded simulator
@@ -101,24 +87,18 @@ export interface KlingCreate {
  * 429/1303, `[simulate:moderation]` a task failed by the risk control, `[simulate:fail]` a failed task.
  * Tests also script statuses and queue submit errors; it logs requests, accepted creates and tokens.
  */
-export class KlingEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  /** Every accepted create, oldest first. */
+export class KlingEmulator extends ScriptedEmulator<KlingStep, KlingScriptedFailure, KlingEmulatorOptions> {
+  /** Every accepted create, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly creates: KlingCreate[] = [];
-  /** The claims of every token that passed, oldest first. */
+  /** The claims of every token that passed, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly tokens: KlingTokenClaims[] = [];
-  private nextScript: KlingStep[] | null = null;
-  private readonly submitFailures: KlingScriptedFailure[] = [];
   private everySubmit: KlingScriptedFailure | null = null;
-
-  constructor(private readonly options: KlingEmulatorOptions) {}
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/kling`), for the CDN links. */
   async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
-    keep(this.requests, req);
-    const cdn = /^\/cdn\/(\d{1,32})\.mp4$/.exec(req.path);
-    if (cdn && (req.method === 'GET' || req.method === 'HEAD')) return this.video(cdn[1]);
+    this.logRequest(req);
+    const cdn = fileLinkMatch(req, /^\/cdn\/(\d{1,32})\.mp4$/);
+    if (cdn) return this.video(cdn[1]);
     const authCode = this.checkToken(req.headers.authorization);
     if (authCode !== 0) return fail(401, authCode, MESSAGES[authCode]);
     const create = /^\/v1\/videos\/([^/]+)$/.exec(req.path);
@@ -126,16 +106,6 @@ export class KlingEmulator {
     const query = /^\/v1\/videos\/([^/]+)\/([^/]+)$/.exec(req.path);
     if (query && req.method === 'GET') return this.query(query[1], query[2], base);
     return fail(404, 1202, MESSAGES[1202]);
-  }
-
-  /** The next task follows these statuses, one per query (tests). */
-  scriptNext(steps: KlingStep[]): void {
-    this.nextScript = steps;
-  }
-
-  /** The next create answers this error instead. */
-  failNextSubmit(failure: KlingScriptedFailure): void {
-    this.submitFailures.push(failure);
   }
 
   /** Every create answers this error (after the queued ones) until it is called with null: a provider down, then healed. */
@@ -148,15 +118,15 @@ export class KlingEmulator {
     const authorization = typeof header === 'string' ? header : undefined;
     const { accessKey, secretKey } = this.options;
     const code = klingTokenCode(authorization, (iss) => (iss === accessKey ? secretKey : undefined), Date.now());
-    if (code === 0) keep(this.tokens, claimsOf(authorization!));
+    if (code === 0) keepInLog(this.tokens, claimsOf(authorization!));
     return code;
   }
 
   private async create(endpoint: string, req: EmulatorRequest): Promise<EmulatorReply> {
     if (!ENDPOINTS.includes(endpoint)) return fail(404, 1202, MESSAGES[1202]);
-    const failure = this.submitFailures.shift() ?? this.everySubmit;
+    const failure = this.takeSubmitFailure() ?? this.everySubmit;
     if (failure) return fail(failure.status, failure.code, MESSAGES[failure.code] ?? 'error', failure.headers);
-    const body = (req.json ?? {}) as Record<string, unknown>;
+    const body = jsonFieldsOf(req);
     const { model_name: model, prompt = '', duration = '5', image } = body;
     if (typeof model !== 'string' || !Object.hasOwn(SERVED_DURATIONS, model)) return fail(400, 1201, 'model_name is invalid');
     if (typeof prompt !== 'string' || (endpoint === 'text2video' && prompt.trim() === '')) return fail(400, 1201, 'prompt is required');
@@ -165,26 +135,21 @@ export class KlingEmulator {
     if (endpoint === 'image2video' && (typeof image !== 'string' || image === '')) return fail(400, 1201, 'image is required');
     if (prompt.includes('[simulate:reject]')) return fail(400, 1301, 'Content security policy violation (simulated)');
     if (prompt.includes('[simulate:busy]')) return fail(429, 1303, 'parallel task over resource pack limit (simulated)');
-    const { records, now } = this.options;
-    await records.forgetOlderThan(TASK, now() - FORGET_AFTER_MS);
-    const failed = prompt.includes('[simulate:moderation]')
-      ? 'Failure to pass the risk control system (simulated)'
-      : prompt.includes('[simulate:fail]')
-        ? 'Video generation failed (simulated)'
-        : null;
-    const script = this.nextScript ?? this.options.defaultScript;
-    this.nextScript = null;
+    await this.forgetOld(TASK);
     const task: EmulatedTask = {
       endpoint: endpoint as KlingEndpoint,
       duration,
       asked: askedOf(body),
-      failure: failed,
-      ...(script ? { script, queries: 0 } : {}),
+      failure: markedEnd(prompt, {
+        moderation: 'Failure to pass the risk control system (simulated)',
+        fail: 'Video generation failed (simulated)',
+      }),
+      ...this.takeScript(),
     };
     // Kling's ids are long decimal strings.
     const id = `8${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e8)).padStart(8, '0')}`;
-    const record = await records.insertOrGet(TASK, id, task);
-    keep(this.creates, { endpoint: task.endpoint, body, request: req });
+    const record = await this.options.records.insertOrGet(TASK, id, task);
+    keepInLog(this.creates, { endpoint: task.endpoint, body, request: req });
     const data: KlingTaskData = {
       task_id: record.key,
       task_status: 'submitted',
@@ -220,16 +185,13 @@ export class KlingEmulator {
     return task.failure ? { failed: task.failure } : 'succeed';
   }
 
-  /** Where the task is now, without counting a query: what the CDN decides on. */
-  private currentStep(task: EmulatedTask, createdAt: number): KlingStep {
-    return stepNow(task, () => this.stepByClock(task, createdAt));
-  }
-
   /** The "CDN" video: like Kling's, no key needed; there only once the task succeeded. */
-  private async video(id: string): Promise<EmulatorReply> {
-    const record = await this.options.records.find<EmulatedTask>(TASK, id);
-    if (!record || this.currentStep(record.data, record.createdAt) !== 'succeed') return { status: 404, text: 'not found' };
-    return { status: 200, video: await deliveredVideo(this.options.video, record.data.asked ?? {}) };
+  private video(id: string): Promise<EmulatorReply> {
+    return this.finishedVideo<EmulatedTask>(
+      TASK,
+      id,
+      (task, createdAt) => stepNow(task, () => this.stepByClock(task, createdAt)) === 'succeed',
+    );
   }
 }
 
@@ -242,11 +204,6 @@ function askedOf(body: Record<string, unknown>): AskedVideo {
     aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
     audio: sound === 'on' ? true : sound === 'off' ? false : undefined,
   };
-}
-
-function keep<T>(log: T[], entry: T): void {
-  log.push(entry);
-  if (log.length > LOG_LIMIT) log.shift();
 }
 
 /** The claims of a token `klingTokenCode` accepted (so well formed). */

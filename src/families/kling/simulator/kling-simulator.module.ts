@@ -7,7 +7,7 @@ import { KlingSimulatorController } from './kling-simulator.controller';
 /** The embedded simulator of Kling's video API (mounted with SIMULATOR=on): the family's emulator, its tasks in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: KlingSimulatorController,
+    controllers: [KlingSimulatorController],
     emulator: KlingEmulator,
     make: (state) => new KlingEmulator({ accessKey: SIMULATOR_ACCESS_KEY, secretKey: SIMULATOR_SECRET_KEY, ...state }),
   }),

@@ -1,7 +1,6 @@
-import { memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { buildMinimaxSubmitBody } from '../minimax-protocol';
 import { MinimaxEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS } from './minimax-emulator';
-import { replyJson, recordingVideoSource } from '../../shared/family.spec-support';
+import { emulatorState, keyedRequests, recordingEmulatorState, replyJson } from '../../shared/emulator.spec-support';
 
 const BASE = 'http://sim.test/simulator/minimax';
 
@@ -9,10 +8,7 @@ const BASE = 'http://sim.test/simulator/minimax';
 describe('MinimaxEmulator (clock-driven, as the simulator)', () => {
   let time: number;
   let emulator: MinimaxEmulator;
-  const request = (method: string, target: string, json?: unknown, key: string | null = 'k'): EmulatorRequest => {
-    const url = new URL(target, 'http://x');
-    return { method, path: url.pathname, query: url.searchParams, headers: key === null ? {} : { authorization: `Bearer ${key}` }, json };
-  };
+  const request = keyedRequests('authorization', 'k', (key) => `Bearer ${key}`);
   const submit = async (prompt: string, extra: object = {}) =>
     replyJson(
       await emulator.handle(request('POST', '/v1/video_generation', { model: 'MiniMax-Hailuo-2.3', prompt, duration: 6, ...extra }), BASE),
@@ -22,7 +18,7 @@ describe('MinimaxEmulator (clock-driven, as the simulator)', () => {
 
   beforeEach(() => {
     time = 1_000_000_000;
-    emulator = new MinimaxEmulator({ apiKey: 'k', records: memoryRecords(() => time), now: () => time, video: { file: '/sample.mp4' } });
+    emulator = new MinimaxEmulator({ apiKey: 'k', ...emulatorState(() => time) });
   });
 
   it('moves a task Queueing -> Processing -> Success by the clock; its file has its own id and a signed, expiring URL', async () => {
@@ -72,13 +68,8 @@ describe('MinimaxEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('delivers a task the video it asked: its duration and resolution', async () => {
-    const { seen, source } = recordingVideoSource();
-    emulator = new MinimaxEmulator({
-      apiKey: 'k',
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: source,
-    });
+    const { seen, state } = recordingEmulatorState(() => time);
+    emulator = new MinimaxEmulator({ apiKey: 'k', ...state });
     // As the gateway sends it: 10 s at 768P.
     const wire = buildMinimaxSubmitBody(
       { prompt: 'waves', duration: 10, resolution: '768P', metadata: {} },

@@ -1,13 +1,10 @@
 import { askedSeconds, askedText } from '../../simulator-shared/asked-video';
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import {
-  type AskedVideo,
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
+import { markedEnd } from '../../simulator-shared/prompt-markers';
+import { jsonFieldsOf } from '../../simulator-shared/request-fields';
+import { ScriptedEmulator, type ScriptedEmulatorOptions } from '../../simulator-shared/scripted-emulator';
 import { MINIMAX_1080P_DURATION, MINIMAX_DURATIONS, MINIMAX_MAX_PROMPT, MINIMAX_MODELS } from '../minimax-models';
 import type { MinimaxQueryAnswer } from '../minimax-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
@@ -17,7 +14,6 @@ export type MinimaxStep = 'Queueing' | 'Processing' | 'Success' | { fail: number
 
 export const SIMULATED_QUEUED_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
-const FORGET_AFTER_MS = 24 * 3600_000;
 /** MiniMax's download URLs live 9 h from when they are handed out. */
 const DOWNLOAD_URL_LIFETIME_S = 32_400;
 const TASK = 'minimax.task';
@@ -44,8 +40,6 @@ const SIZES: Record<string, [number, number]> = {
   '768P': [1366, 768],
   '1080P': [1920, 1080],
 };
-/** How many requests the log keeps (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
 
 interface EmulatedTask {
   resolution: string;
@@ -62,14 +56,9 @@ interface EmulatedTask {
   queries?: number;
 }
 
-export interface MinimaxEmulatorOptions {
+/** Absent a script, tasks follow the clock: Queueing 2 s, Processing until 6 s, then done. */
+export interface MinimaxEmulatorOptions extends ScriptedEmulatorOptions<MinimaxStep> {
   apiKey: string;
-  records: EmulatorRecords;
-  now: () => number;
-  /** The bytes behind a finished task's download URL. */
-  video: VideoSource;
-  /** A script every new task follows (tests); absent, tasks follow the clock: Queueing 2 s, Processing until 6 s, then done. */
-  defaultScript?: MinimaxStep[];
 }
 
 const baseResp = (status_code: number, status_msg: string) => ({ base_resp: { status_code, status_msg } });
@@ -83,22 +72,14 @@ const refused = (code: number, message: string): EmulatorReply => ({ status: 200
  * `files/retrieve` handing out a pre-signed download URL (`Expires`, `Signature`; 9 h; no key) for the
  * file of a task that succeeded. Prompt markers: `[simulate:reject]` 1026, `[simulate:busy]` 1002,
  * `[simulate:broke]` 1008 on submit; `[simulate:fail]` Fail 1000, `[simulate:moderation]` Fail 1027.
- * Tests also script statuses and queue submit errors.
+ * Tests also script statuses and queue submit errors (the `base_resp` code the next submit answers).
  */
-export class MinimaxEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  private nextScript: MinimaxStep[] | null = null;
-  private readonly submitFailures: number[] = [];
-
-  constructor(private readonly options: MinimaxEmulatorOptions) {}
-
+export class MinimaxEmulator extends ScriptedEmulator<MinimaxStep, number, MinimaxEmulatorOptions> {
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/minimax`), for the download URLs. */
   async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
-    this.requests.push(req);
-    if (this.requests.length > LOG_LIMIT) this.requests.shift();
-    const cdn = /^\/cdn\/(\d{1,20})\/output\.mp4$/.exec(req.path);
-    if (cdn && (req.method === 'GET' || req.method === 'HEAD')) return this.download(cdn[1], req.query);
+    this.logRequest(req);
+    const cdn = fileLinkMatch(req, /^\/cdn\/(\d{1,20})\/output\.mp4$/);
+    if (cdn) return this.download(cdn[1], req.query);
     if (req.headers.authorization !== `Bearer ${this.options.apiKey}`)
       return refused(1004, 'login fail: Please carry the API secret key in the Authorization field of the request header');
     if (req.method === 'POST' && req.path === '/v1/video_generation') return this.create(req);
@@ -107,20 +88,10 @@ export class MinimaxEmulator {
     return { status: 404, json: { error: 'no such route' } };
   }
 
-  /** The next task follows these statuses, one per query (tests). */
-  scriptNext(steps: MinimaxStep[]): void {
-    this.nextScript = steps;
-  }
-
-  /** The next submit answers HTTP 200 with this `base_resp` code instead. */
-  failNextSubmit(code: number): void {
-    this.submitFailures.push(code);
-  }
-
   private async create(req: EmulatorRequest): Promise<EmulatorReply> {
-    const failure = this.submitFailures.shift();
+    const failure = this.takeSubmitFailure();
     if (failure !== undefined) return refused(failure, 'failure at http://10.0.0.1/internal, key sk-leaked123456');
-    const body = (req.json ?? {}) as Record<string, unknown>;
+    const body = jsonFieldsOf(req);
     const { model, prompt, duration = 6, resolution = '768P' } = body;
     if (typeof model !== 'string' || !Object.hasOwn(SERVED, model)) return refused(2013, 'invalid params, model');
     const served = SERVED[model];
@@ -132,20 +103,16 @@ export class MinimaxEmulator {
     if (prompt.includes('[simulate:reject]')) return refused(1026, 'input new_sensitive (simulated)');
     if (prompt.includes('[simulate:busy]')) return refused(1002, 'rate limit exceeded (simulated)');
     if (prompt.includes('[simulate:broke]')) return refused(1008, 'insufficient balance (simulated)');
-    const { records, now } = this.options;
-    const cutoff = now() - FORGET_AFTER_MS;
-    await records.forgetOlderThan(TASK, cutoff);
-    await records.forgetOlderThan(FILE, cutoff);
-    const script = this.nextScript ?? this.options.defaultScript;
-    this.nextScript = null;
+    await this.forgetOld(TASK, FILE);
     const task: EmulatedTask = {
       resolution: String(resolution),
       asked: askedOf(body),
-      failure: prompt.includes('[simulate:moderation]') ? 1027 : prompt.includes('[simulate:fail]') ? 1000 : null,
+      failure: markedEnd(prompt, { moderation: 1027, fail: 1000 }),
       fileId: numericId(),
       signingKey: randomBytes(16).toString('hex'),
-      ...(script ? { script, queries: 0 } : {}),
+      ...this.takeScript(),
     };
+    const { records } = this.options;
     const { key } = await records.insertOrGet(TASK, numericId(), task);
     await records.insertOrGet(FILE, task.fileId, { taskId: key });
     return { status: 200, json: { task_id: key, ...baseResp(0, 'success') } };
@@ -211,7 +178,7 @@ export class MinimaxEmulator {
     const given = Buffer.from(query.get('Signature') ?? '');
     if (expected.length !== given.length || !timingSafeEqual(expected, given) || Number(expires) * 1000 < this.options.now())
       return { status: 403, text: 'AccessDenied' };
-    return { status: 200, video: await deliveredVideo(this.options.video, task.asked ?? {}) };
+    return this.videoReply(task.asked ?? {});
   }
 }
 

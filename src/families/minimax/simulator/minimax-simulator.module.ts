@@ -7,7 +7,7 @@ import { MinimaxSimulatorController } from './minimax-simulator.controller';
 /** The embedded simulator of MiniMax's video API (mounted with SIMULATOR=on): the family's emulator, its tasks in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: MinimaxSimulatorController,
+    controllers: [MinimaxSimulatorController],
     emulator: MinimaxEmulator,
     make: (state) => new MinimaxEmulator({ apiKey: SIMULATOR_API_KEY, ...state }),
   }),

@@ -1,5 +1,5 @@
-import { recordingVideoSource } from '../../shared/family.spec-support';
-import { memoryRecords, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { emulatorState, recordingEmulatorState } from '../../shared/emulator.spec-support';
+import type { EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { OpenAiEmulator, SIMULATED_DONE_MS, SIMULATED_QUEUED_MS, SORA_RULES } from './openai-emulator';
 
 /** The emulator as the embedded simulator runs it: sora rules, videos follow the clock, prompt markers, the Bearer key. */
@@ -17,13 +17,7 @@ describe('OpenAiEmulator (clock-driven, as the simulator)', () => {
 
   beforeEach(() => {
     time = 1_800_000_000_000;
-    emulator = new OpenAiEmulator({
-      apiKey: 'key',
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: { file: '/sample.mp4' },
-      rules: SORA_RULES,
-    });
+    emulator = new OpenAiEmulator({ apiKey: 'key', ...emulatorState(() => time), rules: SORA_RULES });
   });
 
   it('moves a video queued -> in_progress -> completed by the clock, then serves its content and lists it', async () => {
@@ -79,7 +73,7 @@ describe('OpenAiEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('with no rules takes any model, and follows scripts and queued failures (as the tests drive it)', async () => {
-    emulator = new OpenAiEmulator({ apiKey: 'key', records: memoryRecords(() => time), now: () => time, video: { file: '/s.mp4' } });
+    emulator = new OpenAiEmulator({ apiKey: 'key', ...emulatorState(() => time, { file: '/s.mp4' }) });
     emulator.failNextSubmit({ status: 502, headers: { 'x-a': '1' } });
     expect(await create({ model: 'studio-1', seconds: '5' })).toMatchObject({ status: 502, headers: { 'x-a': '1' } });
     emulator.scriptNext(['in_progress', { body: { status: 'archiving' } }, { status: 'failed', code: 'x' }]);
@@ -93,15 +87,8 @@ describe('OpenAiEmulator (clock-driven, as the simulator)', () => {
 
 describe('OpenAiEmulator (the video made to order)', () => {
   it('asks the video source for the seconds and size the video was created with', async () => {
-    const { seen, source } = recordingVideoSource();
-    const emulator = new OpenAiEmulator({
-      apiKey: 'key',
-      records: memoryRecords(() => Date.now()),
-      now: () => Date.now(),
-      video: source,
-      rules: SORA_RULES,
-      defaultScript: ['completed'],
-    });
+    const { seen, state } = recordingEmulatorState();
+    const emulator = new OpenAiEmulator({ apiKey: 'key', ...state, rules: SORA_RULES, defaultScript: ['completed'] });
     const call = (method: string, path: string, extra: Partial<EmulatorRequest> = {}) =>
       emulator.handle({ method, path, query: new URLSearchParams(), headers: { authorization: 'Bearer key' }, ...extra });
     const form = { fields: { model: 'sora-2', prompt: 'a fox', seconds: '8', size: '720x1280' }, files: [] };

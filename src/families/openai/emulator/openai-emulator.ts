@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
+import { markedEnd } from '../../simulator-shared/prompt-markers';
 import {
-  type AskedVideo,
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+  ScriptedEmulator,
+  type ScriptedEmulatorOptions,
+  type ScriptedFailure,
+  scriptedFailureReply,
+} from '../../simulator-shared/scripted-emulator';
 import type { SimulatorRecord } from '../../simulator-shared/simulator-records.service';
 import type { OpenAiVideo } from '../openai-protocol';
 import { stepNow, stepOfQuery } from '../../shared/emulator-steps';
@@ -18,11 +19,7 @@ export type OpenAiStep = 'queued' | 'in_progress' | 'completed' | { status: 'fai
 type OpenAiState = Exclude<OpenAiStep, { body: unknown }>;
 
 /** A submit failure a test queued: answered instead of the next create. */
-export interface OpenAiScriptedFailure {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type OpenAiScriptedFailure = ScriptedFailure;
 
 /** What a server accepts at submit; each list as OpenAI's Videos API has it for sora-2 and sora-2-pro. */
 export interface OpenAiSubmitRules {
@@ -39,12 +36,9 @@ export const SORA_RULES: OpenAiSubmitRules = {
 
 export const SIMULATED_QUEUED_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
-const FORGET_AFTER_MS = 24 * 3600_000;
 const VIDEO = 'openai.video';
 /** A scripted video's progress while in progress (a clock-driven one's grows with the time). */
 const SCRIPTED_PROGRESS = 40;
-/** How many requests the log keeps (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
 
 interface EmulatedVideoTask {
   model: string;
@@ -59,16 +53,11 @@ interface EmulatedVideoTask {
   queries?: number;
 }
 
-export interface OpenAiEmulatorOptions {
+/** Absent a script, videos follow the clock: queued 2 s, in progress until 6 s, then done. */
+export interface OpenAiEmulatorOptions extends ScriptedEmulatorOptions<OpenAiStep> {
   apiKey: string;
-  records: EmulatorRecords;
-  now: () => number;
-  /** The bytes of a completed video's content. */
-  video: VideoSource;
   /** What it accepts at submit (the simulator: SORA_RULES); absent, any model, seconds and size, as a compatible server whose models the operator lists. */
   rules?: OpenAiSubmitRules;
-  /** A script every new video follows (tests); absent, videos follow the clock: queued 2 s, in progress until 6 s, then done. */
-  defaultScript?: OpenAiStep[];
 }
 
 /**
@@ -80,51 +69,27 @@ export interface OpenAiEmulatorOptions {
  * `Retry-After` at submit; `[simulate:fail]` failed `video_generation_failed`, `[simulate:moderation]`
  * failed `moderation_blocked`. Tests also script statuses and queue submit failures.
  */
-export class OpenAiEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  /** The script of every new video when no `scriptNext` is pending (tests); none: the clock. */
-  defaultScript: OpenAiStep[] | undefined;
-  private nextScript: OpenAiStep[] | null = null;
-  private readonly submitFailures: OpenAiScriptedFailure[] = [];
-
-  constructor(private readonly options: OpenAiEmulatorOptions) {
-    this.defaultScript = options.defaultScript;
-  }
-
+export class OpenAiEmulator extends ScriptedEmulator<OpenAiStep, OpenAiScriptedFailure, OpenAiEmulatorOptions> {
   /** Answers one request; paths are below the API's base (`/videos/abc`, the base ending in `/v1` or `/simulator/openai`). */
   async handle(req: EmulatorRequest): Promise<EmulatorReply> {
-    this.requests.push(req);
-    if (this.requests.length > LOG_LIMIT) this.requests.shift();
+    this.logRequest(req);
     if (req.headers.authorization !== `Bearer ${this.options.apiKey}`)
       return fail(401, 'invalid_api_key', null, 'Incorrect API key provided.');
     if (req.method === 'POST' && req.path === '/videos') return this.create(req);
     if (req.method === 'GET' && req.path === '/videos') return this.list(req.query.get('limit'));
-    const content = /^\/videos\/([^/]+)\/content$/.exec(req.path);
-    if (content && (req.method === 'GET' || req.method === 'HEAD')) return this.content(content[1], req.query.get('variant') ?? 'video');
+    const content = fileLinkMatch(req, /^\/videos\/([^/]+)\/content$/);
+    if (content) return this.content(content[1], req.query.get('variant') ?? 'video');
     const one = /^\/videos\/([^/]+)$/.exec(req.path);
     if (one && req.method === 'GET') return this.get(one[1]);
     return fail(404, null, null, 'no such route');
   }
 
-  /** The next video follows these statuses, one per query (tests). */
-  scriptNext(steps: OpenAiStep[]): void {
-    this.nextScript = steps;
-  }
-
-  /** The next submit answers this error instead. */
-  failNextSubmit(failure: OpenAiScriptedFailure): void {
-    this.submitFailures.push(failure);
-  }
-
   private async create(req: EmulatorRequest): Promise<EmulatorReply> {
-    const failure = this.submitFailures.shift();
+    const failure = this.takeSubmitFailure();
     if (failure)
-      return {
-        status: failure.status,
-        headers: failure.headers,
-        json: failure.body ?? { error: { message: 'failure at http://10.0.0.1/internal', type: 'server_error', param: null, code: null } },
-      };
+      return scriptedFailureReply(failure, {
+        error: { message: 'failure at http://10.0.0.1/internal', type: 'server_error', param: null, code: null },
+      });
     const fields = (req.form?.fields ?? (typeof req.json === 'object' && req.json !== null ? req.json : {})) as Record<string, unknown>;
     const { model, prompt } = fields;
     const seconds = String(fields.seconds ?? '4');
@@ -140,24 +105,17 @@ export class OpenAiEmulator {
       return fail(400, 'moderation_blocked', null, 'Your request was blocked by our moderation system. (simulated)');
     if (prompt.includes('[simulate:busy]'))
       return { ...fail(429, 'rate_limit_exceeded', null, 'Too many concurrent requests. (simulated)'), headers: { 'Retry-After': '5' } };
-    const { records, now } = this.options;
-    await records.forgetOlderThan(VIDEO, now() - FORGET_AFTER_MS);
-    const script = this.nextScript ?? this.defaultScript;
-    this.nextScript = null;
+    await this.forgetOld(VIDEO);
     const video: EmulatedVideoTask = {
       model,
       seconds,
       size,
       asked: { seconds: fields.seconds === undefined ? undefined : seconds, size: fields.size === undefined ? undefined : size },
-      failure: prompt.includes('[simulate:moderation]')
-        ? 'moderation_blocked'
-        : prompt.includes('[simulate:fail]')
-          ? 'video_generation_failed'
-          : null,
-      ...(script ? { script, queries: 0 } : {}),
+      failure: markedEnd(prompt, { moderation: 'moderation_blocked', fail: 'video_generation_failed' }),
+      ...this.takeScript(),
     };
-    const record = await records.insertOrGet(VIDEO, `video_${randomBytes(12).toString('hex')}`, video);
-    return { status: 200, json: this.render(record, script ? 'queued' : this.stepByClock(record)) };
+    const record = await this.options.records.insertOrGet(VIDEO, `video_${randomBytes(12).toString('hex')}`, video);
+    return { status: 200, json: this.render(record, video.script ? 'queued' : this.stepByClock(record)) };
   }
 
   /** The video as `GET /videos/{id}` answers it; a scripted one moves one step per query. */
@@ -186,7 +144,7 @@ export class OpenAiEmulator {
     if (!record) return fail(404, null, null, `Video with id '${id}' not found.`);
     if (variant !== 'video') return fail(404, null, 'variant', 'No such variant.');
     if (this.currentStep(record) !== 'completed') return fail(400, 'invalid_request', null, 'Video is not ready yet.');
-    return { status: 200, video: await deliveredVideo(this.options.video, askedOf(record.data)) };
+    return this.videoReply(askedOf(record.data));
   }
 
   private stepByClock({ data, createdAt }: SimulatorRecord<EmulatedVideoTask>): OpenAiState {

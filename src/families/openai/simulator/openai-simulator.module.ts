@@ -10,7 +10,7 @@ export const OPENAI_SIMULATOR_MODELS = ['openai-simulator'];
 /** The embedded simulator of an OpenAI-compatible Videos API (mounted with SIMULATOR=on): the family's emulator serving its own model by Sora's rules, its videos in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: OpenAiSimulatorController,
+    controllers: [OpenAiSimulatorController],
     emulator: OpenAiEmulator,
     make: (state) => new OpenAiEmulator({ apiKey: SIMULATOR_API_KEY, ...state, rules: { ...SORA_RULES, models: OPENAI_SIMULATOR_MODELS } }),
   }),

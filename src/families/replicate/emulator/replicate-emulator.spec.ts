@@ -1,8 +1,7 @@
-import { memoryRecords } from '../../simulator-shared/emulator-http';
 import { inputMapOf, mapInput } from '../../shared/input-map';
 import { REPLICATE_MODELS } from '../replicate-catalog';
 import { ReplicateEmulator, SIMULATED_DONE_MS, SIMULATED_STARTING_MS } from './replicate-emulator';
-import { emulatorRequest, replyJson, recordingVideoSource } from '../../shared/family.spec-support';
+import { emulatorRequest, emulatorState, recordingEmulatorState, replyJson } from '../../shared/emulator.spec-support';
 
 const BASE = 'http://sim.test/simulator/replicate';
 const TOKEN = 'r8_token';
@@ -20,12 +19,7 @@ describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
 
   beforeEach(() => {
     time = 1_000_000;
-    emulator = new ReplicateEmulator({
-      apiToken: TOKEN,
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: { file: '/sample.mp4' },
-    });
+    emulator = new ReplicateEmulator({ apiToken: TOKEN, ...emulatorState(() => time) });
   });
 
   it('answers 201 starting, moves to processing and succeeded by the clock; the output is removed an hour after', async () => {
@@ -92,13 +86,8 @@ describe('ReplicateEmulator (clock-driven, as the simulator)', () => {
   });
 
   it('delivers a prediction the video its input asked: duration, resolution, aspect ratio and audio', async () => {
-    const { seen, source } = recordingVideoSource();
-    emulator = new ReplicateEmulator({
-      apiToken: TOKEN,
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: source,
-    });
+    const { seen, state } = recordingEmulatorState(() => time);
+    emulator = new ReplicateEmulator({ apiToken: TOKEN, ...state });
     // The builtin model as the gateway sends it (its input_map has no resolution nor audio), then a model an operator adds.
     const kling = mapInput(inputMapOf(REPLICATE_MODELS[0].options!.input_map), {
       prompt: 'a fox',

@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { askedOfUsualKeys } from '../../simulator-shared/asked-video';
+import type { EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { keepInLog } from '../../simulator-shared/emulator-log';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
+import { markedEnd } from '../../simulator-shared/prompt-markers';
+import { textOrEmpty } from '../../simulator-shared/request-fields';
 import {
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+  ScriptedEmulator,
+  type ScriptedEmulatorOptions,
+  type ScriptedFailure,
+  scriptedFailureReply,
+} from '../../simulator-shared/scripted-emulator';
 import { REPLICATE_OUTPUT_LIFETIME_MS } from '../replicate-protocol';
 import { stepNow } from '../../shared/emulator-steps';
 
@@ -15,9 +19,7 @@ export type ReplicateStep = 'starting' | 'processing' | 'succeeded' | 'aborted';
 
 export const SIMULATED_STARTING_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
-const FORGET_AFTER_MS = 24 * 3600_000;
 const PREDICTION = 'replicate.prediction';
-const LOG_LIMIT = 1_000;
 const VERSION = /^[a-f0-9]{64}$/;
 const PREDICT_TIME = 4.2;
 
@@ -59,22 +61,14 @@ interface EmulatedPrediction {
   queries?: number;
 }
 
-export interface ReplicateEmulatorOptions {
+/** Absent a script, predictions follow the clock: starting 2 s, processing until 6 s, then done. */
+export interface ReplicateEmulatorOptions extends ScriptedEmulatorOptions<ReplicateStep> {
   /** The one API token it accepts. */
   apiToken: string;
-  records: EmulatorRecords;
-  now: () => number;
-  video: VideoSource;
-  /** A script every new prediction follows (tests); absent, predictions follow the clock: starting 2 s, processing until 6 s, then done. */
-  defaultScript?: ReplicateStep[];
 }
 
 /** A create failure a test queued: this status, body and headers instead of the next create. */
-export interface ReplicateScriptedFailure {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+export type ReplicateScriptedFailure = ScriptedFailure & { body: unknown };
 
 /** A create the emulator accepted: the model (or version), the input, and the request. */
 export interface ReplicateCreate {
@@ -98,22 +92,16 @@ export interface ReplicateCreate {
  * `[simulate:credit]` 402, `[simulate:reject]` 422 at the create. Tests also script statuses and
  * queue create errors; it logs requests and accepted creates.
  */
-export class ReplicateEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  /** Every accepted create, oldest first. */
+export class ReplicateEmulator extends ScriptedEmulator<ReplicateStep, ReplicateScriptedFailure, ReplicateEmulatorOptions> {
+  /** Every accepted create, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly creates: ReplicateCreate[] = [];
-  private nextScript: ReplicateStep[] | null = null;
-  private readonly createFailures: ReplicateScriptedFailure[] = [];
   private readonly schemas = new Map<string, ReplicateModelSchema>(Object.entries(REPLICATE_MODEL_SCHEMAS));
-
-  constructor(private readonly options: ReplicateEmulatorOptions) {}
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/replicate`), for the URLs it hands out. */
   async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
-    keep(this.requests, req);
-    const file = /^\/files\/([a-z0-9]{26})\.mp4$/.exec(req.path);
-    if (file && (req.method === 'GET' || req.method === 'HEAD')) return this.video(file[1]);
+    this.logRequest(req);
+    const file = fileLinkMatch(req, /^\/files\/([a-z0-9]{26})\.mp4$/);
+    if (file) return this.video(file[1]);
     const refused = this.checkToken(req.headers.authorization);
     if (refused) return refused;
     if (req.path === '/v1/account' && req.method === 'GET')
@@ -127,14 +115,9 @@ export class ReplicateEmulator {
     return problem(404, 'Not found', 'Not found.');
   }
 
-  /** The next prediction follows these statuses, one per query (tests). */
-  scriptNext(steps: ReplicateStep[]): void {
-    this.nextScript = steps;
-  }
-
-  /** The next create answers this instead. */
+  /** The next create answers this instead (Replicate's word for a submit). */
   failNextCreate(failure: ReplicateScriptedFailure): void {
-    this.createFailures.push(failure);
+    this.failNextSubmit(failure);
   }
 
   /** A model's input schema (tests add the models an operator adds). */
@@ -164,13 +147,13 @@ export class ReplicateEmulator {
   }
 
   private async create(model: string, version: string | null, req: EmulatorRequest, base: string): Promise<EmulatorReply> {
-    const failure = this.createFailures.shift();
-    if (failure) return { status: failure.status, json: failure.body, headers: failure.headers };
+    const failure = this.takeSubmitFailure();
+    if (failure) return scriptedFailureReply(failure);
     const input = (req.json as { input?: unknown } | undefined)?.input;
     if (!input || typeof input !== 'object' || Array.isArray(input))
       return invalid([{ type: 'type_error', field: 'input', description: 'input must be an object' }]);
     const fields = input as Record<string, unknown>;
-    const prompt = typeof fields.prompt === 'string' ? fields.prompt : '';
+    const prompt = textOrEmpty(fields.prompt);
     if (prompt.includes('[simulate:busy]'))
       return {
         ...problem(429, 'Too Many Requests', 'Request was throttled. Your rate limit resets in ~30s.'),
@@ -187,26 +170,18 @@ export class ReplicateEmulator {
     const schema = this.schemas.get(model);
     const issues = schema ? checkInput(schema, fields) : [];
     if (issues.length > 0) return invalid(issues);
-    const { records, now } = this.options;
-    await records.forgetOlderThan(PREDICTION, now() - FORGET_AFTER_MS);
-    const script = this.nextScript ?? this.options.defaultScript;
-    this.nextScript = null;
-    const outcome: Outcome = prompt.includes('[simulate:moderation]')
-      ? 'moderation'
-      : prompt.includes('[simulate:fail]')
-        ? 'failure'
-        : 'video';
+    await this.forgetOld(PREDICTION);
     const emulated: EmulatedPrediction = {
       model,
       version: version ?? 'hidden',
       input: fields,
-      outcome,
+      outcome: markedEnd(prompt, { moderation: 'moderation' as const, fail: 'failure' as const }) ?? 'video',
       output: schema?.output ?? 'uri',
-      ...(script ? { script, queries: 0 } : {}),
+      ...this.takeScript(),
     };
     // Replicate's ids: 26 lower-case letters and digits.
-    const record = await records.insertOrGet(PREDICTION, randomId(), emulated);
-    keep(this.creates, { model, version, input: fields, request: req });
+    const record = await this.options.records.insertOrGet(PREDICTION, randomId(), emulated);
+    keepInLog(this.creates, { model, version, input: fields, request: req });
     return { status: 201, json: this.view(record.key, emulated, record.createdAt, 'starting', base) };
   }
 
@@ -294,7 +269,7 @@ export class ReplicateEmulator {
     if (!record) return { status: 404, text: 'not found' };
     const view = this.view(id, record.data, record.createdAt, this.currentStep(record.data, record.createdAt), '');
     if (view.status !== 'succeeded' || view.data_removed) return { status: 404, text: 'not found' };
-    return { status: 200, video: await deliveredVideo(this.options.video, askedOfUsualKeys(record.data.input)) };
+    return this.videoReply(askedOfUsualKeys(record.data.input));
   }
 }
 
@@ -356,9 +331,4 @@ function problem(status: number, title: string, detail: string): EmulatorReply {
 function randomId(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
   return Array.from(randomBytes(26), (byte) => alphabet[byte % alphabet.length]).join('');
-}
-
-function keep<T>(log: T[], entry: T): void {
-  log.push(entry);
-  if (log.length > LOG_LIMIT) log.shift();
 }

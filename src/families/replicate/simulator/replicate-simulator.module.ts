@@ -7,7 +7,7 @@ import { ReplicateSimulatorController } from './replicate-simulator.controller';
 /** The embedded simulator of Replicate's predictions API (mounted with SIMULATOR=on): the family's emulator, its predictions in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: ReplicateSimulatorController,
+    controllers: [ReplicateSimulatorController],
     emulator: ReplicateEmulator,
     make: (state) => new ReplicateEmulator({ apiToken: SIMULATOR_API_KEY, ...state }),
   }),

@@ -1,12 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { EmulatorGate } from '../../simulator-shared/emulator-gate';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
+import { markedEnd } from '../../simulator-shared/prompt-markers';
+import { jsonFieldsOf } from '../../simulator-shared/request-fields';
 import {
-  type AskedVideo,
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+  ScriptedEmulator,
+  type ScriptedEmulatorOptions,
+  type ScriptedFailure,
+  scriptedFailureReply,
+} from '../../simulator-shared/scripted-emulator';
 import { RUNWAY_MODELS, RunwayBuiltinModel } from '../runway-models';
 import { RUNWAY_API_VERSION, type RunwayTask } from '../runway-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
@@ -16,12 +19,9 @@ export type RunwayStep = 'PENDING' | 'THROTTLED' | 'RUNNING' | 'SUCCEEDED' | { s
 
 export const SIMULATED_PENDING_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
-const FORGET_AFTER_MS = 24 * 3600_000;
 const TASK = 'runway.task';
 /** The states in which Runway's DELETE cancels a task (in any other it deletes the task). */
 const RUNS = new Set(['PENDING', 'THROTTLED', 'RUNNING']);
-/** How many requests the log keeps (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
 const GEN4_RATIOS = ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672'];
 /**
  * The models Runway serves: the builtin ones, and gen5 (2 to 15 s, every gen4 ratio for text and
@@ -57,22 +57,13 @@ interface EmulatedTask {
   moved?: RunwayStep;
 }
 
-export interface RunwayEmulatorOptions {
+/** Absent a script, tasks follow the clock: PENDING 2 s, RUNNING until 6 s, then done. */
+export interface RunwayEmulatorOptions extends ScriptedEmulatorOptions<RunwayStep> {
   apiKey: string;
-  records: EmulatorRecords;
-  now: () => number;
-  /** The bytes behind a finished task's output link. */
-  video: VideoSource;
-  /** A script every new task follows (tests); absent, tasks follow the clock: PENDING 2 s, RUNNING until 6 s, then done. */
-  defaultScript?: RunwayStep[];
 }
 
-/** A submit failure a test queued: answered instead of the next submit. */
-export interface ScriptedFailure {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+/** A submit failure a test queued (the runway test support names it from here). */
+export type { ScriptedFailure };
 
 /**
  * Runway's API (docs/upstream-protocols.md, Family Runway), one emulator for the embedded simulator
@@ -84,22 +75,15 @@ export interface ScriptedFailure {
  * 400, `[simulate:moderation]` FAILED with `SAFETY.INPUT.TEXT`, `[simulate:fail]` with `INTERNAL`.
  * Tests also script statuses, move a task by themselves, queue submit failures and hold DELETEs.
  */
-export class RunwayEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  private nextScript: RunwayStep[] | null = null;
-  private readonly submitFailures: ScriptedFailure[] = [];
-  private deleteGate: Promise<void> | null = null;
+export class RunwayEmulator extends ScriptedEmulator<RunwayStep, ScriptedFailure, RunwayEmulatorOptions> {
+  private readonly deletes = new EmulatorGate();
   private readonly taskIds: string[] = [];
-
-  constructor(private readonly options: RunwayEmulatorOptions) {}
 
   /** Answers one request; `outputBase` is where this emulator's output links start (`http://host/simulator/runway`). */
   async handle(req: EmulatorRequest, outputBase: string): Promise<EmulatorReply> {
-    this.requests.push(req);
-    if (this.requests.length > LOG_LIMIT) this.requests.shift();
-    const output = /^\/outputs\/([^/]+)\.mp4$/.exec(req.path);
-    if (output && (req.method === 'GET' || req.method === 'HEAD')) return this.output(output[1], req.query.get('_jwt'));
+    this.logRequest(req);
+    const output = fileLinkMatch(req, /^\/outputs\/([^/]+)\.mp4$/);
+    if (output) return this.output(output[1], req.query.get('_jwt'));
     const refused = this.refusedCredentials(req);
     if (refused) return refused;
     if (req.method === 'POST' && (req.path === '/v1/text_to_video' || req.path === '/v1/image_to_video'))
@@ -112,11 +96,6 @@ export class RunwayEmulator {
     return task ? { status: 200, json: task } : { status: 404, json: { error: 'Task not found' } };
   }
 
-  /** The next task follows these statuses, one per query (tests). */
-  scriptNext(steps: RunwayStep[]): void {
-    this.nextScript = steps;
-  }
-
   /** The provider moves the task on by itself (SUCCEEDED unless told), whether or not anybody queries it. */
   async finish(id: string, step: RunwayStep = 'SUCCEEDED'): Promise<void> {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
@@ -124,19 +103,9 @@ export class RunwayEmulator {
     await this.options.records.update(TASK, id, { ...record.data, moved: step });
   }
 
-  /** The next submit answers this error instead. */
-  failNextSubmit(failure: ScriptedFailure): void {
-    this.submitFailures.push(failure);
-  }
-
   /** DELETEs are logged on arrival but carried out and answered only once the returned function is called. */
   holdDeletes(): () => void {
-    let release!: () => void;
-    this.deleteGate = new Promise((resolve) => (release = resolve));
-    return () => {
-      this.deleteGate = null;
-      release();
-    };
+    return this.deletes.hold();
   }
 
   /** The ids of the tasks it was sent, in order. */
@@ -153,10 +122,9 @@ export class RunwayEmulator {
   }
 
   private async create(req: EmulatorRequest, image: boolean): Promise<EmulatorReply> {
-    const failure = this.submitFailures.shift();
-    if (failure)
-      return { status: failure.status, headers: failure.headers, json: failure.body ?? { error: 'failure at http://10.0.0.1/internal' } };
-    const body = (req.json ?? {}) as Record<string, unknown>;
+    const failure = this.takeSubmitFailure();
+    if (failure) return scriptedFailureReply(failure, { error: 'failure at http://10.0.0.1/internal' });
+    const body = jsonFieldsOf(req);
     const { model, promptText = '' } = body;
     const rules = typeof model === 'string' && Object.hasOwn(SERVED, model) ? SERVED[model] : undefined;
     if (!rules || (!image && !rules.textToVideo)) return invalid('invalid_value', ['model']);
@@ -168,26 +136,18 @@ export class RunwayEmulator {
     if (prompt.includes('[simulate:credits]')) return { status: 400, json: { error: 'You do not have enough credits to run this task.' } };
     if (prompt.includes('[simulate:busy]'))
       return { status: 429, headers: { 'Retry-After': '5' }, json: { error: 'Too many requests. (simulated)' } };
-    const { records, now } = this.options;
-    await records.forgetOlderThan(TASK, now() - FORGET_AFTER_MS);
-    const failureCode = prompt.includes('[simulate:moderation]')
-      ? 'SAFETY.INPUT.TEXT'
-      : prompt.includes('[simulate:fail]')
-        ? 'INTERNAL'
-        : null;
-    const script = this.nextScript ?? this.options.defaultScript;
-    this.nextScript = null;
+    await this.forgetOld(TASK);
     const task: EmulatedTask = {
       model: model as string,
       token: randomBytes(16).toString('hex'),
-      failureCode,
+      failureCode: markedEnd(prompt, { moderation: 'SAFETY.INPUT.TEXT', fail: 'INTERNAL' }),
       cancelled: false,
       duration: body.duration,
       ratio: String(body.ratio),
       ...(typeof body.audio === 'boolean' ? { audio: body.audio } : {}),
-      ...(script ? { script, queries: 0 } : {}),
+      ...this.takeScript(),
     };
-    const { key } = await records.insertOrGet(TASK, randomUUID(), task);
+    const { key } = await this.options.records.insertOrGet(TASK, randomUUID(), task);
     this.taskIds.push(key);
     return { status: 200, json: { id: key } };
   }
@@ -226,7 +186,8 @@ export class RunwayEmulator {
   }
 
   private async cancelOrDelete(id: string): Promise<EmulatorReply> {
-    if (this.deleteGate) await this.deleteGate;
+    const held = this.deletes.held;
+    if (held) await held;
     const { records } = this.options;
     const record = await records.find<EmulatedTask>(TASK, id);
     if (!record) return { status: 404, json: { error: 'Task not found' } };
@@ -242,7 +203,7 @@ export class RunwayEmulator {
     if (!record || record.data.cancelled || token !== record.data.token) return { status: 403, text: 'Forbidden' };
     const step = this.currentStep(record.data, record.createdAt);
     if (step !== 'SUCCEEDED') return { status: 403, text: 'Forbidden' };
-    return { status: 200, video: await deliveredVideo(this.options.video, askedOf(record.data)) };
+    return this.videoReply(askedOf(record.data));
   }
 }
 

@@ -7,7 +7,7 @@ import { RunwaySimulatorController } from './runway-simulator.controller';
 /** The embedded simulator of Runway's API (mounted with SIMULATOR=on): the family's emulator, its tasks in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: RunwaySimulatorController,
+    controllers: [RunwaySimulatorController],
     emulator: RunwayEmulator,
     make: (state) => new RunwayEmulator({ apiKey: SIMULATOR_API_KEY, ...state }),
   }),

@@ -1,6 +1,5 @@
-import { memoryRecords, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { SIMULATED_DONE_MS, VeoEmulator } from './veo-emulator';
-import { replyJson, recordingVideoSource } from '../../shared/family.spec-support';
+import { emulatorCaller, emulatorState, keyedRequests, recordingEmulatorState, replyJson } from '../../shared/emulator.spec-support';
 
 const BASE = 'http://sim.test/simulator/veo';
 const MODEL = 'veo-3.1-fast-generate-preview';
@@ -9,17 +8,14 @@ const MODEL = 'veo-3.1-fast-generate-preview';
 describe('VeoEmulator (clock-driven, as the simulator)', () => {
   let time: number;
   let emulator: VeoEmulator;
-  const request = (method: string, target: string, json?: unknown, key: string | null = 'k'): EmulatorRequest => {
-    const url = new URL(target, 'http://x');
-    return { method, path: url.pathname, query: url.searchParams, headers: key === null ? {} : { 'x-goog-api-key': key }, json };
-  };
+  const request = keyedRequests('x-goog-api-key', 'k');
   const submit = async (prompt: string, parameters: object = {}, model = MODEL) =>
     emulator.handle(request('POST', `/v1beta/models/${model}:predictLongRunning`, { instances: [{ prompt }], parameters }), BASE);
   const get = async (target: string, key: string | null = 'k') => emulator.handle(request('GET', target, undefined, key), BASE);
 
   beforeEach(() => {
     time = 1_000_000;
-    emulator = new VeoEmulator({ apiKey: 'k', records: memoryRecords(() => time), now: () => time, video: { file: '/sample.mp4' } });
+    emulator = new VeoEmulator({ apiKey: 'k', ...emulatorState(() => time) });
   });
 
   it('runs an operation for 6 s, then hands out a file whose download redirects to signed storage', async () => {
@@ -72,19 +68,9 @@ describe('VeoEmulator (clock-driven, as the simulator)', () => {
 
 describe('VeoEmulator (the video made to order)', () => {
   it('asks the video source for the durationSeconds, resolution and aspectRatio the operation asked', async () => {
-    const { seen, source } = recordingVideoSource();
-    const emulator = new VeoEmulator({
-      apiKey: 'k',
-      records: memoryRecords(() => Date.now()),
-      now: () => Date.now(),
-      video: source,
-      defaultScript: ['done'],
-    });
-    /** A call to a path below the mount, or to a URL the emulator handed out (its mount stripped). */
-    const call = (method: string, target: string, json?: unknown) => {
-      const url = new URL(target.replace(BASE, ''), 'http://x');
-      return emulator.handle({ method, path: url.pathname, query: url.searchParams, headers: { 'x-goog-api-key': 'k' }, json }, BASE);
-    };
+    const { seen, state } = recordingEmulatorState();
+    const emulator = new VeoEmulator({ apiKey: 'k', ...state, defaultScript: ['done'] });
+    const call = emulatorCaller(emulator, BASE, { 'x-goog-api-key': 'k' });
     const parameters = { aspectRatio: '9:16', durationSeconds: 8, resolution: '1080p', sampleCount: 1, personGeneration: 'allow_all' };
     const name = replyJson(await call('POST', `/v1beta/models/${MODEL}:predictLongRunning`, { instances: [{ prompt: 'p' }], parameters }))!
       .name as string;

@@ -1,13 +1,14 @@
 import { askedSeconds, askedText } from '../../simulator-shared/asked-video';
 import { randomBytes } from 'node:crypto';
+import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { markedEnd } from '../../simulator-shared/prompt-markers';
+import { jsonFieldsOf, textOrEmpty } from '../../simulator-shared/request-fields';
 import {
-  type AskedVideo,
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+  ScriptedEmulator,
+  type ScriptedEmulatorOptions,
+  type ScriptedFailure,
+  scriptedFailureReply,
+} from '../../simulator-shared/scripted-emulator';
 import { VEO_MODELS } from '../veo-models';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
@@ -43,8 +44,6 @@ const VERTEX_ONLY = [
   'labels',
 ];
 const RESPONSE_TYPE = 'type.googleapis.com/google.ai.generativelanguage.v1beta.PredictLongRunningResponse';
-/** How many requests the log keeps (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
 
 /** The standard Google error envelope. */
 export const googleError = (code: number, status: string, message: string, details?: unknown[]) => ({
@@ -69,24 +68,15 @@ interface EmulatedOperation {
   queries?: number;
 }
 
-export interface VeoEmulatorOptions {
+/** Absent a script, operations follow the clock: running for 6 s, then done. */
+export interface VeoEmulatorOptions extends ScriptedEmulatorOptions<VeoStep> {
   apiKey: string;
-  records: EmulatorRecords;
-  now: () => number;
-  /** The bytes behind a finished operation's file. */
-  video: VideoSource;
-  /** A script every new operation follows (tests); absent, operations follow the clock: running for 6 s, then done. */
-  defaultScript?: VeoStep[];
   /** Makes the id of a new operation (tests: `op<n>`); by default 12 random hex digits. */
   operationId?: () => string;
 }
 
 /** A submit failure a test queued: answered instead of the next predictLongRunning. */
-export interface VeoScriptedFailure {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type VeoScriptedFailure = ScriptedFailure;
 
 /**
  * Veo on the Gemini API (docs/upstream-protocols.md, Family Veo), one emulator for the embedded simulator
@@ -97,16 +87,9 @@ export interface VeoScriptedFailure {
  * `[simulate:busy]` a 429 RESOURCE_EXHAUSTED, `[simulate:moderation]` done RAI-filtered with no sample,
  * `[simulate:fail]` done with error code 13. Tests also script states and queue submit errors.
  */
-export class VeoEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  /** The script of every new operation when no `scriptNext` is pending (tests); none: the clock. */
-  defaultScript: VeoStep[] | undefined;
-  private nextScript: VeoStep[] | null = null;
-  private readonly submitFailures: VeoScriptedFailure[] = [];
-
-  constructor(private readonly options: VeoEmulatorOptions) {
-    this.defaultScript = options.defaultScript;
+export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, VeoEmulatorOptions> {
+  constructor(options: VeoEmulatorOptions) {
+    super(options, FORGET_AFTER_MS);
   }
 
   /**
@@ -114,8 +97,7 @@ export class VeoEmulator {
    * file URIs, and `storageBase` where its signed storage is (the same by default; tests put it on another origin).
    */
   async handle(req: EmulatorRequest, base: string, storageBase = base): Promise<EmulatorReply> {
-    this.requests.push(req);
-    if (this.requests.length > LOG_LIMIT) this.requests.shift();
+    this.logRequest(req);
     if (req.path.startsWith('/storage/')) return this.storage(req);
     if (req.headers['x-goog-api-key'] !== this.options.apiKey && req.query.get('key') !== this.options.apiKey)
       return { status: 400, json: API_KEY_INVALID };
@@ -130,49 +112,30 @@ export class VeoEmulator {
     return notFound('no such route');
   }
 
-  /** The next operation follows these states, one per query (tests). */
-  scriptNext(steps: VeoStep[]): void {
-    this.nextScript = steps;
-  }
-
-  /** The next submit answers this error instead. */
-  failNextSubmit(failure: VeoScriptedFailure): void {
-    this.submitFailures.push(failure);
-  }
-
   private async create(model: string, req: EmulatorRequest): Promise<EmulatorReply> {
-    const failure = this.submitFailures.shift();
-    if (failure)
-      return {
-        status: failure.status,
-        headers: failure.headers,
-        json: failure.body ?? googleError(failure.status, 'INTERNAL', 'Internal error at 10.0.0.1'),
-      };
+    const failure = this.takeSubmitFailure();
+    if (failure) return scriptedFailureReply(failure, googleError(failure.status, 'INTERNAL', 'Internal error at 10.0.0.1'));
     if (!Object.hasOwn(SERVED_DURATIONS, model)) return notFound(`models/${model} is not found for API version v1beta.`);
-    const body = (req.json ?? {}) as Record<string, unknown>;
+    const body = jsonFieldsOf(req);
     const instance = (Array.isArray(body.instances) ? body.instances[0] : undefined) as Record<string, unknown> | undefined;
     const parameters = (body.parameters ?? {}) as Record<string, unknown>;
-    const prompt = typeof instance?.prompt === 'string' ? instance.prompt : '';
+    const prompt = textOrEmpty(instance?.prompt);
     if (!instance || (prompt === '' && !instance.image)) return invalid('A prompt or an image is required.');
     if (parameters.durationSeconds !== undefined && !SERVED_DURATIONS[model].includes(parameters.durationSeconds as number))
       return invalid('Unsupported durationSeconds.');
     if (VERTEX_ONLY.some((key) => key in parameters)) return invalid('A parameter is not supported in the Gemini API.');
     if (prompt.includes('[simulate:busy]'))
       return { status: 429, json: googleError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota). (simulated)') };
-    const { records, now } = this.options;
-    await records.forgetOlderThan(OPERATION, now() - FORGET_AFTER_MS);
-    const outcome = prompt.includes('[simulate:moderation]') ? 'moderation' : prompt.includes('[simulate:fail]') ? 'error' : 'video';
-    const script = this.nextScript ?? this.defaultScript;
-    this.nextScript = null;
+    await this.forgetOld(OPERATION);
     const operation: EmulatedOperation = {
       model,
-      outcome,
+      outcome: markedEnd(prompt, { moderation: 'moderation' as const, fail: 'error' as const }) ?? 'video',
       token: randomBytes(16).toString('hex'),
       parameters,
-      ...(script ? { script, queries: 0 } : {}),
+      ...this.takeScript(),
     };
     const id = this.options.operationId?.() ?? randomBytes(6).toString('hex');
-    const { key } = await records.insertOrGet(OPERATION, id, operation);
+    const { key } = await this.options.records.insertOrGet(OPERATION, id, operation);
     return { status: 200, json: { name: `models/${model}/operations/${key}` } };
   }
 
@@ -221,7 +184,7 @@ export class VeoEmulator {
     const id = /^\/storage\/([^/]+)$/.exec(req.path)?.[1];
     const op = id && (req.method === 'GET' || req.method === 'HEAD') ? await this.withVideo(id) : null;
     if (!op || req.query.get('sig') !== op.token) return { status: 403, text: 'AccessDenied' };
-    return { status: 200, video: await deliveredVideo(this.options.video, askedOf(op)) };
+    return this.videoReply(askedOf(op));
   }
 }
 

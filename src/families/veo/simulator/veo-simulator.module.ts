@@ -7,7 +7,7 @@ import { VeoSimulatorController } from './veo-simulator.controller';
 /** The embedded simulator of Veo on the Gemini API (mounted with SIMULATOR=on): the family's emulator, its operations in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: VeoSimulatorController,
+    controllers: [VeoSimulatorController],
     emulator: VeoEmulator,
     make: (state) => new VeoEmulator({ apiKey: SIMULATOR_API_KEY, ...state }),
   }),

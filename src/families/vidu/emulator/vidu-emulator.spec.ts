@@ -1,5 +1,4 @@
-import { memoryRecords } from '../../simulator-shared/emulator-http';
-import { emulatorRequest, replyJson, recordingVideoSource } from '../../shared/family.spec-support';
+import { emulatorRequest, recordingEmulatorState, replyJson } from '../../shared/emulator.spec-support';
 import { buildViduBody, type ViduTaskRequest } from '../vidu-protocol';
 import { SIMULATED_DONE_MS, ViduEmulator } from './vidu-emulator';
 
@@ -9,13 +8,8 @@ const BASE = 'http://sim.test/simulator/vidu';
 describe('ViduEmulator (clock-driven, as the simulator)', () => {
   it('delivers each task the video it asked: duration, resolution, aspect ratio, and audio (q3) or bgm', async () => {
     let time = 1_000_000;
-    const { seen, source } = recordingVideoSource();
-    const emulator = new ViduEmulator({
-      apiKey: 'k',
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: source,
-    });
+    const { seen, state } = recordingEmulatorState(() => time);
+    const emulator = new ViduEmulator({ apiKey: 'k', ...state });
     const request = (method: string, path: string, json?: unknown) => emulatorRequest(method, path, json, 'Token k');
     // As the gateway sends them: viduq3-pro silent at 540p 9:16, viduq2-pro from an image at 1080p with bgm.
     const sent: Array<[string, ViduTaskRequest, string[]]> = [

@@ -1,13 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { askedFlag, askedOfUsualKeys } from '../../simulator-shared/asked-video';
-import {
-  type AskedVideo,
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { keepInLog, type LoggedCreate } from '../../simulator-shared/emulator-log';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
+import { markedEnd } from '../../simulator-shared/prompt-markers';
+import { jsonFieldsOf, textOrEmpty } from '../../simulator-shared/request-fields';
+import { ScriptedEmulator, type ScriptedEmulatorOptions } from '../../simulator-shared/scripted-emulator';
 import { viduAuthorization, ViduEndpoint, ViduTask } from '../vidu-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
@@ -16,10 +14,7 @@ export type ViduStep = 'created' | 'queueing' | 'processing' | 'success' | { fai
 
 export const SIMULATED_QUEUED_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
-const FORGET_AFTER_MS = 24 * 3600_000;
 const TASK = 'vidu.task';
-/** How many requests (and creates, and cancels) the logs keep (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
 const RESOLUTIONS = ['540p', '720p', '1080p'];
 const ASPECTS = ['16:9', '9:16', '1:1', '4:3', '3:4'];
 
@@ -76,15 +71,10 @@ interface EmulatedTask {
   queries?: number;
 }
 
-export interface ViduEmulatorOptions {
+/** Absent a script, tasks follow the clock: queued 2 s, processing until 6 s, then done. */
+export interface ViduEmulatorOptions extends ScriptedEmulatorOptions<ViduStep> {
   /** The one key it accepts, as `Authorization: Token <key>`. */
   apiKey: string;
-  records: EmulatorRecords;
-  now: () => number;
-  /** The bytes behind a finished task's link. */
-  video: VideoSource;
-  /** A script every new task follows (tests); absent, tasks follow the clock: queued 2 s, processing until 6 s, then done. */
-  defaultScript?: ViduStep[];
 }
 
 /** A submit failure a test queued: Vidu's error body with this `reason`, answered instead of the next create. */
@@ -95,11 +85,7 @@ export interface ViduScriptedFailure {
 }
 
 /** A create the emulator accepted: its endpoint, body and request. */
-export interface ViduCreate {
-  endpoint: ViduEndpoint;
-  body: Record<string, unknown>;
-  request: EmulatorRequest;
-}
+export type ViduCreate = LoggedCreate<{ endpoint: ViduEndpoint }>;
 
 /**
  * Vidu's ent/v2 API (docs/upstream-protocols-aggregators.md, section 3), one emulator for the embedded
@@ -113,23 +99,17 @@ export interface ViduCreate {
  * `[simulate:fail]` one failed with InternalServiceFailure. Tests also script states and queue
  * submit errors; it logs requests, accepted creates and cancels.
  */
-export class ViduEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  /** Every accepted create, oldest first. */
+export class ViduEmulator extends ScriptedEmulator<ViduStep, ViduScriptedFailure, ViduEmulatorOptions> {
+  /** Every accepted create, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly creates: ViduCreate[] = [];
-  /** Every cancel request, oldest first. */
+  /** Every cancel request, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly cancels: EmulatorRequest[] = [];
-  private nextScript: ViduStep[] | null = null;
-  private readonly submitFailures: ViduScriptedFailure[] = [];
-
-  constructor(private readonly options: ViduEmulatorOptions) {}
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/vidu`), for the CDN links. */
   async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
-    keep(this.requests, req);
-    const cdn = /^\/cdn\/(\d{1,32})\.(mp4|jpg)$/.exec(req.path);
-    if (cdn && (req.method === 'GET' || req.method === 'HEAD')) return this.video(cdn[1], cdn[2]);
+    this.logRequest(req);
+    const cdn = fileLinkMatch(req, /^\/cdn\/(\d{1,32})\.(mp4|jpg)$/);
+    if (cdn) return this.video(cdn[1], cdn[2]);
     if (req.headers.authorization !== viduAuthorization(this.options.apiKey)) return fail(401, 'Unauthorized');
     const create = /^\/ent\/v2\/([\w-]+)$/.exec(req.path);
     if (create && req.method === 'POST') return this.create(create[1], req);
@@ -140,31 +120,18 @@ export class ViduEmulator {
     return fail(404, 'NotFound');
   }
 
-  /** The next task follows these states, one per query (tests). */
-  scriptNext(steps: ViduStep[]): void {
-    this.nextScript = steps;
-  }
-
-  /** The next create answers this error instead. */
-  failNextSubmit(failure: ViduScriptedFailure): void {
-    this.submitFailures.push(failure);
-  }
-
   private async create(endpoint: string, req: EmulatorRequest): Promise<EmulatorReply> {
     if (!ENDPOINTS.includes(endpoint)) return fail(404, 'NotFound');
-    const failure = this.submitFailures.shift();
+    const failure = this.takeSubmitFailure();
     if (failure) return fail(failure.status, failure.reason, failure.headers);
-    const body = (req.json ?? {}) as Record<string, unknown>;
+    const body = jsonFieldsOf(req);
     const refused = checkCreate(endpoint as ViduEndpoint, body);
     if (refused) return fail(400, refused);
-    const prompt = typeof body.prompt === 'string' ? body.prompt : '';
+    const prompt = textOrEmpty(body.prompt);
     if (prompt.includes('[simulate:reject]')) return fail(400, 'AuditSubmitIllegal');
     if (prompt.includes('[simulate:credits]')) return fail(400, 'CreditInsufficient');
     if (prompt.includes('[simulate:busy]')) return fail(429, 'QuotaExceeded', { 'Retry-After': '5' });
-    const { records, now } = this.options;
-    await records.forgetOlderThan(TASK, now() - FORGET_AFTER_MS);
-    const script = this.nextScript ?? this.options.defaultScript;
-    this.nextScript = null;
+    await this.forgetOld(TASK);
     const duration = body.duration as number;
     const task: EmulatedTask = {
       model: body.model as string,
@@ -173,18 +140,14 @@ export class ViduEmulator {
       asked: askedOf(body),
       // The emulator's own tariff: 1 credit a second at 540p and 720p, 2 at 1080p.
       credits: duration * (body.resolution === '1080p' ? 2 : 1),
-      failure: prompt.includes('[simulate:moderation]')
-        ? 'CreationPolicyViolation'
-        : prompt.includes('[simulate:fail]')
-          ? 'InternalServiceFailure'
-          : null,
+      failure: markedEnd(prompt, { moderation: 'CreationPolicyViolation', fail: 'InternalServiceFailure' }),
       cancelled: false,
-      ...(script ? { script, queries: 0 } : {}),
+      ...this.takeScript(),
     };
     // Vidu's ids are long decimal strings.
     const id = `8${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e8)).padStart(8, '0')}`;
-    const record = await records.insertOrGet(TASK, id, task);
-    keep(this.creates, { endpoint: task.endpoint, body, request: req });
+    const record = await this.options.records.insertOrGet(TASK, id, task);
+    keepInLog(this.creates, { endpoint: task.endpoint, body, request: req });
     const { images: _images, ...echoed } = body;
     return {
       status: 200,
@@ -223,7 +186,7 @@ export class ViduEmulator {
 
   /** Vidu stops a task it has not started; after that, a 400 BadRequest saying the state. */
   private async cancel(id: string, req: EmulatorRequest): Promise<EmulatorReply> {
-    keep(this.cancels, req);
+    keepInLog(this.cancels, req);
     const { records } = this.options;
     const record = await records.find<EmulatedTask>(TASK, id);
     if (!record) return fail(404, 'TaskNotFound');
@@ -260,7 +223,7 @@ export class ViduEmulator {
     const record = await this.options.records.find<EmulatedTask>(TASK, id);
     if (!record || this.currentStep(record.data, record.createdAt) !== 'success') return { status: 404, text: 'not found' };
     if (kind === 'jpg') return { status: 404, text: 'no cover in the simulator' };
-    return { status: 200, video: await deliveredVideo(this.options.video, record.data.asked ?? {}) };
+    return this.videoReply(record.data.asked ?? {});
   }
 }
 
@@ -287,11 +250,6 @@ function checkCreate(endpoint: ViduEndpoint, body: Record<string, unknown>): str
 /** What a create body asks of its video: `duration`, `resolution`, `aspect_ratio`, and `audio` (q3) or `bgm`; unsaid stays undefined. */
 function askedOf(body: Record<string, unknown>): AskedVideo {
   return { ...askedOfUsualKeys(body), audio: askedFlag(body.audio) ?? askedFlag(body.bgm) };
-}
-
-function keep<T>(log: T[], entry: T): void {
-  log.push(entry);
-  if (log.length > LOG_LIMIT) log.shift();
 }
 
 function fail(status: number, reason: string, headers?: Record<string, string>): EmulatorReply {

@@ -7,7 +7,7 @@ import { ViduSimulatorController } from './vidu-simulator.controller';
 /** The embedded simulator of Vidu's ent/v2 API (mounted with SIMULATOR=on): the family's emulator, its tasks in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: ViduSimulatorController,
+    controllers: [ViduSimulatorController],
     emulator: ViduEmulator,
     make: (state) => new ViduEmulator({ apiKey: SIMULATOR_API_KEY, ...state }),
   }),

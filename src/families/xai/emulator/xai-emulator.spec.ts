@@ -1,5 +1,4 @@
-import { memoryRecords } from '../../simulator-shared/emulator-http';
-import { emulatorRequest, replyJson, recordingVideoSource } from '../../shared/family.spec-support';
+import { emulatorRequest, recordingEmulatorState, replyJson } from '../../shared/emulator.spec-support';
 import { buildXaiBody } from '../xai-protocol';
 import { SIMULATED_DONE_MS, XaiEmulator } from './xai-emulator';
 
@@ -9,13 +8,8 @@ const BASE = 'http://sim.test/simulator/xai';
 describe('XaiEmulator (clock-driven, as the simulator)', () => {
   it('delivers a request the video it asked: duration, resolution, aspect ratio and audio', async () => {
     let time = 1_000_000;
-    const { seen, source } = recordingVideoSource();
-    const emulator = new XaiEmulator({
-      apiKey: 'k',
-      records: memoryRecords(() => time),
-      now: () => time,
-      video: source,
-    });
+    const { seen, state } = recordingEmulatorState(() => time);
+    const emulator = new XaiEmulator({ apiKey: 'k', ...state });
     const request = (method: string, path: string, json?: unknown) => emulatorRequest(method, path, json, 'Bearer k');
     // As the gateway sends it: 12 s at 720p, 9:16, silent.
     const wire = buildXaiBody(

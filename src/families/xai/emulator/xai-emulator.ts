@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { askedOfUsualKeys } from '../../simulator-shared/asked-video';
+import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { keepInLog, type LoggedCreate } from '../../simulator-shared/emulator-log';
+import { fileLinkMatch } from '../../simulator-shared/file-link';
+import { markedEnd } from '../../simulator-shared/prompt-markers';
+import { jsonFieldsOf } from '../../simulator-shared/request-fields';
 import {
-  type AskedVideo,
-  deliveredVideo,
-  type EmulatorRecords,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type VideoSource,
-} from '../../simulator-shared/emulator-http';
+  ScriptedEmulator,
+  type ScriptedEmulatorOptions,
+  type ScriptedFailure,
+  scriptedFailureReply,
+} from '../../simulator-shared/scripted-emulator';
 import { USD_TICKS_PER_USD, XAI_ASPECT_RATIOS } from '../xai-models';
 import type { XaiVideoAnswer } from '../xai-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
@@ -21,10 +24,7 @@ export type XaiStep = 'empty' | 'pending' | 'done' | 'moderated' | 'expired' | {
 
 export const SIMULATED_EMPTY_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
-const FORGET_AFTER_MS = 24 * 3600_000;
 const TASK = 'xai.request';
-/** How many requests (and creates) the logs keep (the simulator runs for days). */
-const LOG_LIMIT = 1_000;
 const IMAGE_URL = /^(https?:\/\/\S+|data:image\/(png|jpe?g|webp);base64,[A-Za-z0-9+/]+={0,2})$/;
 
 /**
@@ -52,29 +52,17 @@ interface EmulatedRequest {
   queries?: number;
 }
 
-export interface XaiEmulatorOptions {
+/** Absent a script, requests follow the clock: an empty 202 for 2 s, pending until 6 s, then done. */
+export interface XaiEmulatorOptions extends ScriptedEmulatorOptions<XaiStep> {
   /** The one key it accepts, as `Authorization: Bearer <key>`. */
   apiKey: string;
-  records: EmulatorRecords;
-  now: () => number;
-  /** The bytes behind a finished request's video link. */
-  video: VideoSource;
-  /** A script every new request follows (tests); absent, requests follow the clock: an empty 202 for 2 s, pending until 6 s, then done. */
-  defaultScript?: XaiStep[];
 }
 
 /** A submit failure a test queued: answered instead of the next create. */
-export interface XaiScriptedFailure {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+export type XaiScriptedFailure = ScriptedFailure & { body: unknown };
 
 /** A create the emulator accepted: its body and request. */
-export interface XaiCreate {
-  body: Record<string, unknown>;
-  request: EmulatorRequest;
-}
+export type XaiCreate = LoggedCreate;
 
 /**
  * xAI's video API (docs/upstream-protocols-aggregators.md, section 4), one emulator for the embedded
@@ -88,21 +76,15 @@ export interface XaiCreate {
  * policy, `[simulate:busy]` a 429, `[simulate:credits]` the 429 of an empty balance. Tests also
  * script statuses and queue submit errors; it logs requests and accepted creates.
  */
-export class XaiEmulator {
-  /** Every request, oldest first (the last LOG_LIMIT). */
-  readonly requests: EmulatorRequest[] = [];
-  /** Every accepted create, oldest first. */
+export class XaiEmulator extends ScriptedEmulator<XaiStep, XaiScriptedFailure, XaiEmulatorOptions> {
+  /** Every accepted create, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly creates: XaiCreate[] = [];
-  private nextScript: XaiStep[] | null = null;
-  private readonly submitFailures: XaiScriptedFailure[] = [];
-
-  constructor(private readonly options: XaiEmulatorOptions) {}
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/xai`), for the video links. */
   async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
-    keep(this.requests, req);
-    const video = /^\/vidgen\/xai-video-([\w-]{1,64})\.mp4$/.exec(req.path);
-    if (video && (req.method === 'GET' || req.method === 'HEAD')) return this.video(video[1]);
+    this.logRequest(req);
+    const video = fileLinkMatch(req, /^\/vidgen\/xai-video-([\w-]{1,64})\.mp4$/);
+    if (video) return this.video(video[1]);
     if (req.headers.authorization !== `Bearer ${this.options.apiKey}`) return badKey(req.headers.authorization);
     if (req.path === '/v1/videos/generations' && req.method === 'POST') return this.create(req);
     const query = /^\/v1\/videos\/([\w-]{1,128})$/.exec(req.path);
@@ -113,20 +95,10 @@ export class XaiEmulator {
     };
   }
 
-  /** The next request follows these statuses, one per query (tests). */
-  scriptNext(steps: XaiStep[]): void {
-    this.nextScript = steps;
-  }
-
-  /** The next create answers this error instead. */
-  failNextSubmit(failure: XaiScriptedFailure): void {
-    this.submitFailures.push(failure);
-  }
-
   private async create(req: EmulatorRequest): Promise<EmulatorReply> {
-    const failure = this.submitFailures.shift();
-    if (failure) return { status: failure.status, headers: failure.headers, json: failure.body };
-    const body = (req.json ?? {}) as Record<string, unknown>;
+    const failure = this.takeSubmitFailure();
+    if (failure) return scriptedFailureReply(failure);
+    const body = jsonFieldsOf(req);
     const refused = checkCreate(body);
     if (refused) return refused;
     const prompt = body.prompt as string;
@@ -146,10 +118,7 @@ export class XaiEmulator {
           error: 'Your team 42 has either used all available credits or reached its monthly spending limit. (simulated)',
         },
       };
-    const { records, now } = this.options;
-    await records.forgetOlderThan(TASK, now() - FORGET_AFTER_MS);
-    const script = this.nextScript ?? this.options.defaultScript;
-    this.nextScript = null;
+    await this.forgetOld(TASK);
     const model = body.model as string;
     const resolution = (body.resolution as string | undefined) ?? '480p';
     const duration = (body.duration as number | undefined) ?? 8;
@@ -158,17 +127,13 @@ export class XaiEmulator {
       duration,
       asked: askedOfUsualKeys(body),
       ticks: Math.round(SERVED[model][resolution] * duration * USD_TICKS_PER_USD),
-      end: prompt.includes('[simulate:moderation]')
-        ? 'moderated'
-        : prompt.includes('[simulate:fail]')
-          ? { failed: 'internal_error' }
-          : prompt.includes('[simulate:expire]')
-            ? 'expired'
-            : null,
-      ...(script ? { script, queries: 0 } : {}),
+      end:
+        markedEnd(prompt, { moderation: 'moderated' as const, fail: { failed: 'internal_error' } }) ??
+        (prompt.includes('[simulate:expire]') ? 'expired' : null),
+      ...this.takeScript(),
     };
-    const { key } = await records.insertOrGet(TASK, randomUUID(), request);
-    keep(this.creates, { body, request: req });
+    const { key } = await this.options.records.insertOrGet(TASK, randomUUID(), request);
+    keepInLog(this.creates, { body, request: req });
     return { status: 200, json: { request_id: key } };
   }
 
@@ -221,16 +186,13 @@ export class XaiEmulator {
     return request.end ?? 'done';
   }
 
-  /** Where the request is now, without counting a query: what the video link decides on. */
-  private currentStep(request: EmulatedRequest, createdAt: number): XaiStep {
-    return stepNow(request, () => this.stepByClock(request, createdAt));
-  }
-
   /** The "vidgen" link: no key needed; there only once the request is done (and passed moderation). */
-  private async video(id: string): Promise<EmulatorReply> {
-    const record = await this.options.records.find<EmulatedRequest>(TASK, id);
-    if (!record || this.currentStep(record.data, record.createdAt) !== 'done') return { status: 404, text: 'not found' };
-    return { status: 200, video: await deliveredVideo(this.options.video, record.data.asked ?? {}) };
+  private video(id: string): Promise<EmulatorReply> {
+    return this.finishedVideo<EmulatedRequest>(
+      TASK,
+      id,
+      (request, createdAt) => stepNow(request, () => this.stepByClock(request, createdAt)) === 'done',
+    );
   }
 }
 
@@ -272,9 +234,4 @@ function badKey(authorization: string | string[] | undefined): EmulatorReply {
   const key = typeof authorization === 'string' ? authorization.replace(/^Bearer\s+/i, '') : '';
   const masked = key.length > 4 ? `${key.slice(0, 2)}***${key.slice(-2)}` : '***';
   return invalid(`Incorrect API key provided: ${masked}. You can obtain an API key from https://console.x.ai.`);
-}
-
-function keep<T>(log: T[], entry: T): void {
-  log.push(entry);
-  if (log.length > LOG_LIMIT) log.shift();
 }

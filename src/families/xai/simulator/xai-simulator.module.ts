@@ -7,7 +7,7 @@ import { XaiSimulatorController } from './xai-simulator.controller';
 /** The embedded simulator of xAI's video API (mounted with SIMULATOR=on): the family's emulator, its requests in the gateway's database. */
 @Module(
   emulatorSimulatorModule({
-    controller: XaiSimulatorController,
+    controllers: [XaiSimulatorController],
     emulator: XaiEmulator,
     make: (state) => new XaiEmulator({ apiKey: XAI_SIMULATOR_KEY, ...state }),
   }),
