@@ -31,6 +31,8 @@ const DEAD_LINK_TRIES = 3;
 const DELIVERY_WINDOW_MS = 3600_000;
 /** Why a task the provider said was done fails after all: its link never served the video. */
 export const UNDELIVERED = failureReason(FAILURE.generation, "the provider's link to the video served no video");
+/** Why an archive ends without its copy: the task was deleted while the copy was being made. */
+const DELETED_MEANWHILE = 'the task was deleted while its video was being kept';
 /** Why the archive of a short-lived output stops once its link has died. */
 export const EXPIRED = "the provider's link to the video expired before the gateway could keep a copy";
 
@@ -116,8 +118,9 @@ export class VideoArchiveJob extends RegisteredJob<ArchiveClaim> {
       // Settled before the archive is marked: a crash between the two copies again and settles nothing twice.
       await this.settlement.settleStored(task);
       if (await this.archives.markArchived(task.id, owner, { size, thumbnailSize, now: this.clock.now() })) return 'archived';
-      // Deleted meanwhile (or taken over after a lost lease, whose owner records it): drop what a deleted task left.
-      await this.removeIfDeleted(task);
+      // Deleted meanwhile (or taken over after a lost lease, whose owner records it): drop what a deleted task left,
+      // and end its archive, so the retention waiting for it (an archive still pending) can delete the task's rows.
+      if (await this.removeIfDeleted(task)) await this.archives.markFailed(task.id, owner, DELETED_MEANWHILE, this.clock.now());
       return 'superseded';
     } catch (error) {
       const now = this.clock.now();
@@ -233,10 +236,12 @@ export class VideoArchiveJob extends RegisteredJob<ArchiveClaim> {
     return image.length;
   }
 
-  private async removeIfDeleted(task: TaskEntity): Promise<void> {
+  /** Whether the task was deleted (by its owner or the retention), its objects then removed. */
+  private async removeIfDeleted(task: TaskEntity): Promise<boolean> {
     const current = await this.tasks.findByTaskId(task.taskId);
-    if (current && current.deletedAt === null) return;
+    if (current && current.deletedAt === null) return false;
     await this.store!.remove(this.keys.video(task.taskId));
     await this.store!.remove(this.keys.thumbnail(task.taskId));
+    return true;
   }
 }
