@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_VIDEO_PATH } from '../src/families/simulator-shared/sample-video';
+import { APP_CONFIG } from '../src/config/app-config';
 import { TaskRetentionJob } from '../src/retention/task-retention.job';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { VideoObjectKeys } from '../src/storage/video-object-keys';
@@ -143,6 +144,32 @@ for (const storeKind of ['file', 's3'] as const) {
 
       // Nothing more is due: a second round deletes nothing.
       expect(await gw.app.get(TaskRetentionJob).pruneNow()).toBe(0);
+    });
+
+    it('a task the retention hides while its video is still being kept: that archive ends, and the next prune deletes the task and its objects', async () => {
+      const taskId = await submit(finishAfter(0));
+      gw.clock.advance(4000);
+      await gw.syncTasksOnly(); // done at its provider, not stored yet
+      await gw.app.get(WebhookEventPublisher).publishDueEvents();
+      gw.clock.advance(RETENTION_MS + 60_000);
+      const retention = gw.app.get(TaskRetentionJob);
+      await retention.pruneNow(); // hidden from its owner; it waits for the archive
+      expect((await rowsOf(taskId)).tasks).toBe(1);
+      await get(`/v1/videos/${taskId}`).expect(404);
+      // The copy is made, then dropped: its task is gone.
+      await gw.app.get(VideoArchiveJob).archiveDueVideos();
+      const archive = await queryDatabase(
+        gw.database,
+        `SELECT a.status, a.error FROM video_archives a JOIN tasks t ON t.id = a.task_row_id WHERE t.task_id = '${taskId}'`,
+      );
+      expect(archive).toEqual([{ status: 'failed', error: expect.stringContaining('deleted') }]);
+      expect(await objectsOf(taskId)).toEqual([]);
+      gw.clock.advance(gw.app.get(APP_CONFIG).taskLeaseMs + 1000);
+      await gw.app.get(WebhookEventPublisher).publishDueEvents();
+      await gw.app.get(WebhookDeliveryService).deliverDueWebhooks();
+      await retention.pruneNow();
+      expect((await rowsOf(taskId)).tasks).toBe(0);
+      expect(await objectsOf(taskId)).toEqual([]);
     });
   });
 }
