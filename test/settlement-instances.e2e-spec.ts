@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shapedSampleVideo } from '../src/families/simulator-shared/shaped-sample';
 import type { EmulatedVideo } from '../src/families/simulator-shared/emulator-http';
-import { AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
+import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { ADMIN_TOKEN } from './support/gateway';
 import { GatewayProcess, startGatewayProcess } from './support/gateway-process';
 import { admin, call, customer } from './support/process-api';
@@ -73,14 +73,12 @@ describe('settlement across instances', () => {
       };
       gateways.push(...(await Promise.all([startGatewayProcess(env), startGatewayProcess(env)])));
       const [one, two] = gateways;
-      await admin(one, 'POST', '/api/admin/channels', {
-        name: 'alpha',
-        platform: 'alpha',
-        base_url: fake.url,
-        api_key: fake.apiKey,
-        models: ['alpha/v6'],
-        settings: { poll_interval_ms: 400 },
-      });
+      await admin(
+        one,
+        'POST',
+        '/api/admin/channels',
+        alphaChannelBody(fake, { models: ['alpha/v6'], settings: { poll_interval_ms: 400 } }),
+      );
       const { userId, key } = await customer(one, { quota: 10_000_000 });
 
       // Eight at a time, spread over both instances.
