@@ -7,6 +7,8 @@ import { databaseKinds, DatabaseKind, FreshDatabase, freshDatabase, queryDatabas
 /** alpha/v5 720p 5 s: 60 credits. */
 const PRICE = 6000;
 const POLL_INTERVAL_MS = 400;
+/** The kill -9 test's lease: the new instance takes the dead one's tasks once it lapses. */
+const KILLED_LEASE_MS = 8000;
 
 interface Api {
   admin(method: string, path: string, body?: unknown): Promise<any>;
@@ -33,11 +35,15 @@ const api = (gateway: GatewayProcess): Api => ({
   },
 });
 
-const processEnv = (database: FreshDatabase) => ({
+/**
+ * A submit has half the lease to hear from the provider before its answer counts as late, so only the kill -9 test,
+ * which waits for the dead instance's leases to lapse, takes a short one; on a loaded machine 3 s was too short.
+ */
+const processEnv = (database: FreshDatabase, leaseMs = 20_000) => ({
   DATABASE_URL: database.url,
   ADMIN_TOKEN,
   TASK_SYNC_INTERVAL_MS: '100',
-  TASK_LEASE_MS: '3000',
+  TASK_LEASE_MS: String(leaseMs),
   MEDIA_ALLOW_PRIVATE_HOSTS: 'true',
 });
 
@@ -153,8 +159,8 @@ describe('task sync across processes', () => {
     databases.push(database);
     return database;
   };
-  const launch = async (database: FreshDatabase) => {
-    const gateway = await startGatewayProcess(processEnv(database));
+  const launch = async (database: FreshDatabase, leaseMs?: number) => {
+    const gateway = await startGatewayProcess(processEnv(database, leaseMs));
     started.push(gateway);
     return gateway;
   };
@@ -226,7 +232,7 @@ describe('task sync across processes', () => {
 
     it(`[${kind}] kill -9 during submits and a sync round: after a restart every task still ends right, with no double refund`, async () => {
       const database = await boot(kind);
-      const first = await launch(database);
+      const first = await launch(database, KILLED_LEASE_MS);
       const gateway = api(first);
       const { userId, key } = await setUp(gateway, fake, 40);
       await submitMany([gateway], key, 30, fake);
@@ -248,7 +254,7 @@ describe('task sync across processes', () => {
       await Promise.all(cutOff);
       fake.clearFaults();
 
-      const second = await launch(database);
+      const second = await launch(database, KILLED_LEASE_MS);
       const tasks = await settled(api(second), userId, 40);
       await expectExactMoney(api(second), userId, tasks, fake);
       // The interrupted submits were resubmitted with their original trace id, so the provider de-duplicated them.
