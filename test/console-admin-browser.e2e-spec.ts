@@ -358,8 +358,8 @@ describeWithBrowser('admin console in a browser', () => {
   const COMBOS = LOOKS.map((look) => ({ ...look, name: look.viewport.width < 640 ? 'phone' : 'desktop' }));
 
   it.each(COMBOS)(
-    'renders every admin page in $lang, $theme, on a $name: no overflow, no axe violations',
-    async ({ lang, theme, name, viewport }) => {
+    'renders every admin page in $lang, $theme, on a $name: no overflow, no axe violations where audited',
+    async ({ lang, theme, name, viewport, audit }) => {
       const session = await open({ prefix: 'admin', viewport, lang, theme });
       const { page } = session;
       const problems: Record<string, unknown> = {};
@@ -376,7 +376,7 @@ describeWithBrowser('admin console in a browser', () => {
           );
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         if (overflow > 0) problems[`${id} overflow`] = overflow;
-        const violations = await auditAccessibility(page);
+        const violations = audit ? await auditAccessibility(page) : [];
         if (violations.length) problems[`${id} axe`] = violations;
         await session.screenshot(`${lang}-${theme}-${name}-${id}`, { fullPage: id !== 'task-drawer' && id !== 'user-keys' });
       }
