@@ -4,7 +4,7 @@ import { alphaChannelBody, AlphaEmulatorServer, finishAfter, startAlphaEmulator 
 import { startGateway, TestGateway } from './support/gateway';
 import { metricSamples, metricSum } from './support/metrics-text';
 import { OpenAiEmulatorServer, startOpenAiEmulator } from './support/openai-emulator';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
 import { until } from './support/until';
 
 /** States a task not ended is in. */
@@ -120,5 +120,38 @@ describeEachDatabase('seeing it run: /metrics', (kind) => {
         .map((s) => [s.labels.outcome, s.value]),
     );
     expect(settlements).toEqual({ refunded_difference: 1, as_charged: 1, unreadable: 2 });
+  });
+});
+
+/** Without a video store, a finished task is settled as asked the moment its provider is done: `not_stored`. */
+describeOnSqlite('seeing it run: settlements without a video store', (kind) => {
+  let gw: TestGateway;
+  let alpha: AlphaEmulatorServer;
+
+  beforeAll(async () => {
+    alpha = await startAlphaEmulator();
+    gw = await startGateway(kind, { VIDEO_STORE: 'none' });
+    await gw.createChannel(alphaChannelBody(alpha));
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await alpha?.close();
+  });
+
+  it('counts each as not_stored, once', async () => {
+    alpha.defaultScript = finishAfter(0);
+    const customer = await gw.createCustomer({ quota: 10_000_000 });
+    await gw.http
+      .post('/v1/videos')
+      .set('Authorization', `Bearer ${customer.key}`)
+      .send({ model: 'alpha/v5', prompt: 'a pier' })
+      .expect(200);
+    for (let round = 0; round < 3; round++) {
+      gw.clock.advance(7_000);
+      await gw.syncTasksOnly();
+    }
+    const text = (await gw.http.get('/metrics').expect(200)).text;
+    expect(metricSum(text, 'gateway_settlements_total', { outcome: 'not_stored' })).toBe(1);
+    expect(metricSum(text, 'gateway_settlements_total')).toBe(1);
   });
 });
