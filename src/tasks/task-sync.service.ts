@@ -39,6 +39,8 @@ interface SyncRound {
   interruptedClaimed: boolean;
   /** When each task of the round was claimed: the next poll counts from it (see nextPollAfter). */
   claimedAt: Map<number, number>;
+  /** When each task of the round was due, as the claim found it: the poll's lag counts from it. */
+  dueAt: Map<number, number>;
 }
 
 /**
@@ -85,7 +87,7 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
     const releases = new PollReleaseBuffer(this.tasks, () => this.clock.now());
     // Quiet polls are written in batches; flush regularly so no lease is held longer than needed.
     const flusher = setInterval(() => void releases.flush().catch((error) => this.logger.error(`release flush failed: ${error}`)), 100);
-    return { channels, releases, flusher, interruptedClaimed: false, claimedAt: new Map() };
+    return { channels, releases, flusher, interruptedClaimed: false, claimedAt: new Map(), dueAt: new Map() };
   }
 
   async closeRound(round: SyncRound): Promise<void> {
@@ -102,7 +104,7 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
       interrupted = await this.claimTasks(limit, ['SUBMITTING']);
       if (interrupted.length >= limit) return interrupted;
     }
-    const due = await this.claimTasks(limit - interrupted.length);
+    const due = await this.claimTasks(limit - interrupted.length, undefined, round.dueAt);
     for (const task of due) round.claimedAt.set(task.id, claimedAt);
     return interrupted.length ? [...interrupted, ...due] : due;
   }
@@ -153,11 +155,11 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
       ),
   };
 
-  private claimTasks(limit: number, statuses?: TaskEntity['status'][]): Promise<TaskEntity[]> {
+  private claimTasks(limit: number, statuses?: TaskEntity['status'][], dueAt?: Map<number, number>): Promise<TaskEntity[]> {
     const now = this.clock.now();
     // A per-claim owner token, so a late write from an older claim of this instance cannot win.
     const owner = this.claimOwner('');
-    return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, limit, statuses);
+    return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, limit, statuses, dueAt);
   }
 
   private async pollOne(task: TaskEntity, round: SyncRound): Promise<string> {
@@ -174,6 +176,8 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
     const adapter = this.families.adapter(task.platform);
     const interval = pollIntervalFor(channel, adapter);
     const channelLabel = String(channel.id);
+    const dueAt = round.dueAt.get(task.id);
+    if (dueAt !== undefined) this.metrics.pollLag.observe(Math.max(0, this.clock.now() - dueAt) / 1000);
     const stopTimer = this.metrics.pollLatency.startTimer({ family });
     const endCall = this.calls.start(channel.id);
     let outcome;
