@@ -132,6 +132,26 @@ describe('traces (OTLP/HTTP)', () => {
     expect(exported.toLowerCase()).not.toContain('authorization');
   }, 120_000);
 
+  it('a graceful stop (SIGTERM) sends the spans still waiting for their batch', async () => {
+    const { gateway: stopping } = await gatewayWithCustomer({
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_BSP_SCHEDULE_DELAY: '600000',
+    });
+    const traceId = randomBytes(16).toString('hex');
+    const res = await fetch(`${stopping.url}/health`, {
+      headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+    });
+    expect(res.status).toBe(200);
+    expect(collector.spans().filter((span) => span.traceId === traceId)).toEqual([]);
+    await stopping.stop();
+    gateway = undefined;
+    const [span] = collector.spans().filter((span) => span.traceId === traceId);
+    expect(span).toMatchObject({
+      kind: SERVER,
+      attributes: { 'http.request.method': 'GET', 'url.path': '/health', 'http.response.status_code': 200 },
+    });
+  }, 120_000);
+
   it('without OTEL_EXPORTER_OTLP_ENDPOINT nothing is sent, even with the SDK’s other variables pointing at a collector', async () => {
     const before = collector.exports.length;
     const { gateway, key } = await gatewayWithCustomer({
