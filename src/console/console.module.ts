@@ -27,6 +27,8 @@ import { AdminModelsController } from './admin-models.controller';
 import { AdminTasksController } from './admin-tasks.controller';
 import { AdminUsageController } from './admin-usage.controller';
 import { AdminUsersController } from './admin-users.controller';
+import { AdminRedemptionCodesController } from './redemption/admin-redemption-codes.controller';
+import { CustomerRedeemController } from './redemption/customer-redeem.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleChannelProbeService } from './console-channel-probe.service';
@@ -74,6 +76,7 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     AdminUsageController,
     AdminPricesController,
     AdminModelsController,
+    AdminRedemptionCodesController,
     ConsoleStaticController,
     ConsoleAuthController,
     CustomerAccountController,
@@ -83,6 +86,7 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     CustomerLogsController,
     CustomerVerificationController,
     CustomerWebhooksController,
+    CustomerRedeemController,
     AdminWebhooksController,
     AdminDashboardController,
   ],
