@@ -5,6 +5,7 @@ import { AdminDashboard } from './views/admin-dashboard.js';
 import { AdminLogs } from './views/admin-logs.js';
 import { AdminModels } from './views/admin-models.js';
 import { AdminPrices } from './views/admin-prices.js';
+import { AdminRedemptionCodes } from './views/admin-redemption-codes.js';
 import { AdminTasks } from './views/admin-tasks.js';
 import { AdminUsage } from './views/admin-usage.js';
 import { AdminUsers } from './views/admin-users.js';
@@ -35,6 +36,7 @@ export const ROUTES = {
   'admin/models': { title: 'nav.adminModels', icon: 'boxes', role: 'admin', view: AdminModels },
   'admin/prices': { title: 'nav.adminPrices', icon: 'tags', role: 'admin', view: AdminPrices },
   'admin/logs': { title: 'nav.adminLogs', icon: 'receipt', role: 'admin', view: AdminLogs },
+  'admin/redemption-codes': { title: 'nav.adminRedemptionCodes', icon: 'ticket', role: 'admin', view: AdminRedemptionCodes },
   'admin/usage': { title: 'nav.adminUsage', icon: 'chart-column', role: 'admin', view: AdminUsage },
   'admin/webhooks': { title: 'nav.adminWebhooks', icon: 'siren', role: 'admin', view: AdminWebhooks },
 };
