@@ -15,6 +15,7 @@ import { Tasks } from './views/tasks.js';
 import { SignIn } from './views/sign-in.js';
 import { Keys } from './views/keys.js';
 import { Logs } from './views/logs.js';
+import { Models } from './views/models.js';
 import { Usage } from './views/usage.js';
 import { Verification } from './views/verification.js';
 import { Webhooks } from './views/webhooks.js';
@@ -24,6 +25,7 @@ export const ROUTES = {
   'sign-up': { title: 'nav.signUp', view: SignIn, mode: 'sign-up' },
   overview: { title: 'nav.overview', icon: 'layout-dashboard', role: 'user', view: Overview },
   tasks: { title: 'nav.tasks', icon: 'clapperboard', role: 'user', view: Tasks },
+  models: { title: 'nav.models', icon: 'boxes', role: 'user', view: Models },
   keys: { title: 'nav.keys', icon: 'key-round', role: 'user', view: Keys },
   logs: { title: 'nav.logs', icon: 'scroll-text', role: 'user', view: Logs },
   usage: { title: 'nav.usage', icon: 'chart-column', role: 'user', view: Usage },
