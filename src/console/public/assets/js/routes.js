@@ -16,6 +16,7 @@ import { SignIn } from './views/sign-in.js';
 import { Keys } from './views/keys.js';
 import { Logs } from './views/logs.js';
 import { Models } from './views/models.js';
+import { Playground } from './views/playground.js';
 import { Usage } from './views/usage.js';
 import { Verification } from './views/verification.js';
 import { Webhooks } from './views/webhooks.js';
@@ -26,6 +27,7 @@ export const ROUTES = {
   overview: { title: 'nav.overview', icon: 'layout-dashboard', role: 'user', view: Overview },
   tasks: { title: 'nav.tasks', icon: 'clapperboard', role: 'user', view: Tasks },
   models: { title: 'nav.models', icon: 'boxes', role: 'user', view: Models },
+  playground: { title: 'nav.playground', icon: 'play', role: 'user', view: Playground },
   keys: { title: 'nav.keys', icon: 'key-round', role: 'user', view: Keys },
   logs: { title: 'nav.logs', icon: 'scroll-text', role: 'user', view: Logs },
   usage: { title: 'nav.usage', icon: 'chart-column', role: 'user', view: Usage },
