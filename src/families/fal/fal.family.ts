@@ -38,5 +38,10 @@ export const FAL_FAMILY = defineHostedFamily(FAL_MODELS, {
     'runner_server_error',
     'internal_error',
   ]),
-  simulator: { module: FalSimulatorModule, apiKey: FAL_SIMULATOR_KEY },
+  // The simulator signs its webhooks with a key of its own, published at its JWKS.
+  simulator: {
+    module: FalSimulatorModule,
+    apiKey: FAL_SIMULATOR_KEY,
+    channelSettings: (root) => ({ webhook_jwks_url: `${root}/fal/.well-known/jwks.json` }),
+  },
 });
