@@ -284,6 +284,10 @@ describe.each(CASES)('providers that push: $platform', (push) => {
       // Never a customer's API: no key is asked for, and an API key is not what opens it.
       const withKey = await gw.http.post(new URL(unknown).pathname).set('Authorization', `Bearer ${customer.key}`).send({});
       expect(withKey.status).toBe(404);
+      // Not a customer API: Swagger does not show it.
+      const docs = (await gw.http.get('/docs-json').expect(200)).body as { paths: Record<string, unknown> };
+      expect(Object.keys(docs.paths).filter((path) => path.includes('provider-callbacks'))).toEqual([]);
+      expect(Object.keys(docs.paths).length).toBeGreaterThan(10);
     });
 
     it('settings.push false sends no callback URL', async () => {
