@@ -26,6 +26,7 @@ import { answerRoutesWithSendJson } from './http/nest-json-replies';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { setupSwagger } from './swagger';
 import { PROVIDER_CALLBACKS_PATH } from './tasks/push/provider-callback-links';
+import { traceRequests } from './telemetry/request-spans';
 
 const PROVIDER_CALLBACK_LIMIT_BYTES = 1024 * 1024;
 
@@ -120,6 +121,8 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   answerRoutesWithSendJson(app.getHttpAdapter());
   // The task polls and the JSON submits, most of the traffic, run the same middlewares and controller methods without Express's router and Nest's per-route layers.
   if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, readHotBodies, refuseUnstorableText]);
+  // Around the hot routes and Express alike; only when tracing is on (main.ts started it).
+  traceRequests(app.getHttpServer());
   app.enableShutdownHooks();
   setupSwagger(app);
 }

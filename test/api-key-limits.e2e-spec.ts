@@ -2,7 +2,7 @@ import { alphaChannelBody, AlphaEmulatorServer, startAlphaEmulator } from './sup
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { timeUntil } from './support/own-redis';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly } from './support/test-databases';
 import { until } from './support/until';
 
 const DAY_MS = 86_400_000;
@@ -206,24 +206,27 @@ describeEachDatabase('API key limits', (kind) => {
     expect((await submitWrapped(key).expect(401)).body.code).toBe('key_expired');
   });
 
-  it('takes requests only from the allowed addresses (IPv4, IPv6, CIDRs), seen through TRUSTED_PROXIES; 403 names the address', async () => {
-    const { userId, key, keyId } = await keyWith({ allowed_ips: ['203.0.113.0/24', '2001:db8::/32'] });
-    const from = (address: string) => gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).set('X-Forwarded-For', address);
-    await from('203.0.113.77').expect(200);
-    await from('2001:db8::5').expect(200);
-    const refused = await from('198.51.100.7').expect(403);
-    expect(refused.body.error).toMatchObject({ code: 'ip_not_allowed', type: 'permission_error' });
-    expect(refused.body.error.message).toContain('198.51.100.7');
-    const before = await gw.balance(userId);
-    expect((await submit(key, { 'X-Forwarded-For': '198.51.100.7' }).expect(403)).body.error.code).toBe('ip_not_allowed');
-    expect(await gw.balance(userId)).toEqual(before);
-    // The connection's own address when no proxy names one.
-    await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(403);
-    await gw.admin.patch(`/api/admin/users/${userId}/keys/${keyId}`, { allowed_ips: ['127.0.0.0/8'] }).expect(200);
-    await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200);
-  });
+  itOnSqliteOnly(kind)(
+    'takes requests only from the allowed addresses (IPv4, IPv6, CIDRs), seen through TRUSTED_PROXIES; 403 names the address',
+    async () => {
+      const { userId, key, keyId } = await keyWith({ allowed_ips: ['203.0.113.0/24', '2001:db8::/32'] });
+      const from = (address: string) => gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).set('X-Forwarded-For', address);
+      await from('203.0.113.77').expect(200);
+      await from('2001:db8::5').expect(200);
+      const refused = await from('198.51.100.7').expect(403);
+      expect(refused.body.error).toMatchObject({ code: 'ip_not_allowed', type: 'permission_error' });
+      expect(refused.body.error.message).toContain('198.51.100.7');
+      const before = await gw.balance(userId);
+      expect((await submit(key, { 'X-Forwarded-For': '198.51.100.7' }).expect(403)).body.error.code).toBe('ip_not_allowed');
+      expect(await gw.balance(userId)).toEqual(before);
+      // The connection's own address when no proxy names one.
+      await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(403);
+      await gw.admin.patch(`/api/admin/users/${userId}/keys/${keyId}`, { allowed_ips: ['127.0.0.0/8'] }).expect(200);
+      await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200);
+    },
+  );
 
-  it('limits a key to its rpm with 429 key_rate_limited and Retry-After; the account’s other keys go on', async () => {
+  itOnSqliteOnly(kind)('limits a key to its rpm with 429 key_rate_limited and Retry-After; the account’s other keys go on', async () => {
     const { userId, key } = await keyWith({ rpm: 2 });
     await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200);
     await gw.http.get('/v1/videos').set('Authorization', `Bearer ${key}`).expect(200);
@@ -307,7 +310,7 @@ describeEachDatabase('API key limits', (kind) => {
     expect(user.body.id).not.toBe(other.userId);
   });
 
-  it('documents each refusal code in Swagger, in both surfaces’ shapes', async () => {
+  itOnSqliteOnly(kind)('documents each refusal code in Swagger, in both surfaces’ shapes', async () => {
     const docs = (await gw.http.get('/docs-json').expect(200)).body;
     const codes = (path: string, status: string) => {
       const examples = docs.paths[path].post.responses[status].content['application/json'].examples as Record<string, { value: any }>;

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import request from 'supertest';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
 import { startLoopbackServer, LoopbackServer } from './support/http-server';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly } from './support/test-databases';
 
 interface ConsoleClient {
   cookie: string;
@@ -64,7 +64,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
     await gw?.close();
   });
 
-  it('serves the console page, its scripts and the chart library from the gateway under a strict CSP', async () => {
+  itOnSqliteOnly(kind)('serves the console page, its scripts and the chart library from the gateway under a strict CSP', async () => {
     const page = await gw.http
       .get('/console')
       .expect(200)
@@ -95,7 +95,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
     await gw.http.get('/console/assets/%2e%2e/%2e%2e/console.module.ts').expect((res) => expect([403, 404]).toContain(res.status));
   });
 
-  it('signs an admin in with the admin token into an http-only, SameSite=Strict cookie kept only as a hash', async () => {
+  itOnSqliteOnly(kind)('signs an admin in with the admin token into an http-only, SameSite=Strict cookie kept only as a hash', async () => {
     const admin = await signIn({ admin_token: ADMIN_TOKEN });
     expect(admin.body).toEqual({
       role: 'admin',
@@ -117,12 +117,12 @@ describeEachDatabase('console sessions and console API', (kind) => {
     expect(wrong.headers['set-cookie']).toBeUndefined();
   });
 
-  it('marks the cookie Secure when the browser came over https (through a trusted proxy)', async () => {
+  itOnSqliteOnly(kind)('marks the cookie Secure when the browser came over https (through a trusted proxy)', async () => {
     const res = await gw.http.post('/console/api/session').set('X-Forwarded-Proto', 'https').send({ admin_token: ADMIN_TOKEN }).expect(200);
     expect(res.headers['set-cookie'][0]).toMatch(/; Secure; SameSite=Strict$/);
   });
 
-  it('lets an admin session use the admin API, with the CSRF token required on every state change', async () => {
+  itOnSqliteOnly(kind)('lets an admin session use the admin API, with the CSRF token required on every state change', async () => {
     const admin = await signIn({ admin_token: ADMIN_TOKEN });
     await admin.get('/api/admin/users').expect(200);
     const username = name('viaconsole');
@@ -139,7 +139,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
     await gw.http.get('/api/admin/users').set('Cookie', 'gw_console_session=made-up').expect(401);
   });
 
-  it('signs customers in by password, with one answer for unknown users and wrong passwords', async () => {
+  itOnSqliteOnly(kind)('signs customers in by password, with one answer for unknown users and wrong passwords', async () => {
     const { id, username, client } = await customer(700);
     expect(client.body).toMatchObject({
       role: 'user',
@@ -159,7 +159,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
     await gw.http.get('/console/api/me').expect(401);
   });
 
-  it('signs an admin user in by password onto the admin API but not the customer pages', async () => {
+  itOnSqliteOnly(kind)('signs an admin user in by password onto the admin API but not the customer pages', async () => {
     const username = name('operator');
     await gw.admin.post('/api/admin/users', { username, password: 'admin-password', role: 'admin' }).expect(201);
     const admin = await signIn({ username, password: 'admin-password' });
@@ -308,7 +308,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
     await admin.get('/api/admin/channels').expect(200);
   });
 
-  it('signs out on the server: the old cookie stops working', async () => {
+  itOnSqliteOnly(kind)('signs out on the server: the old cookie stops working', async () => {
     const { client } = await customer();
     const out = await client.delete('/console/api/session').expect(204);
     expect(out.headers['set-cookie'][0]).toMatch(/^gw_console_session=;.*Expires=Thu, 01 Jan 1970/);
@@ -317,7 +317,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
     await client.get('/console/api/session').expect(401);
   });
 
-  it('lets visitors sign up as customers with a zero balance', async () => {
+  itOnSqliteOnly(kind)('lets visitors sign up as customers with a zero balance', async () => {
     const username = name('newbie');
     const res = await gw.http.post('/console/api/signup').send({ username, password: 'long-enough' }).expect(201);
     expect(res.body).toMatchObject({ role: 'user', user: { username, quota: 0, group: 'default' } });
@@ -351,7 +351,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
     await client.get('/console/api/tasks/task_doesnotexist').expect(404);
   });
 
-  it('tests a channel’s connectivity and reports failure without counting it as traffic', async () => {
+  itOnSqliteOnly(kind)('tests a channel’s connectivity and reports failure without counting it as traffic', async () => {
     const admin = await signIn({ admin_token: ADMIN_TOKEN });
     const dead = await gw.createChannel({
       name: name('dead'),
@@ -373,7 +373,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
     await gw.admin.post('/api/admin/channels/999999/test').expect(404);
   });
 
-  it('documents the console API in Swagger, not the static files', async () => {
+  itOnSqliteOnly(kind)('documents the console API in Swagger, not the static files', async () => {
     const docs = await gw.http.get('/docs-json').expect(200);
     expect(Object.keys(docs.body.paths)).toEqual(
       expect.arrayContaining([
@@ -390,7 +390,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
   });
 
   // Moves the test clock 12 hours on: keep it after the tests that compare log times with the wall clock.
-  it('ends sessions after 12 hours', async () => {
+  itOnSqliteOnly(kind)('ends sessions after 12 hours', async () => {
     const { client } = await customer();
     await client.get('/console/api/me').expect(200);
     gw.clock.advance(12 * 60 * 60 * 1000 + 1000);
@@ -399,7 +399,7 @@ describeEachDatabase('console sessions and console API', (kind) => {
   });
 
   // Last: it uses up this gateway's sign-in allowance for the test client's address.
-  it('slows password guessing down with 429 after a burst of sign-in attempts', async () => {
+  itOnSqliteOnly(kind)('slows password guessing down with 429 after a burst of sign-in attempts', async () => {
     let status = 0;
     let attempts = 0;
     while (attempts < 30 && status !== 429) {

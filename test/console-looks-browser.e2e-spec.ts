@@ -20,7 +20,7 @@ import { until } from './support/until';
 /**
  * Every console page in the shared looks: English and Simplified Chinese, light and dark, 1440x900
  * and a 390x844 phone, each pair of those together once (LOOKS). Each page renders its heading, nothing sticks out sideways on the phone, axe finds
- * no WCAG A/AA violation, and a full-page screenshot goes to test-artifacts/ (one sweep per look;
+ * no WCAG A/AA violation (in the two audited looks, which hold both themes and both screens), and a full-page screenshot goes to test-artifacts/ (one sweep per look;
  * the flows themselves are tested once, in English, by the other console browser tests).
  */
 jest.setTimeout(180_000);
@@ -80,7 +80,7 @@ describeWithBrowser('web console in every language, theme and size', () => {
       look.theme,
     ]);
     if (look.viewport.width < 640) expect({ name, overflow: await horizontalOverflow(page) }).toEqual({ name, overflow: 0 });
-    expect({ name, violations: await auditAccessibility(page) }).toEqual({ name, violations: [] });
+    if (look.audit) expect({ name, violations: await auditAccessibility(page) }).toEqual({ name, violations: [] });
     await session.screenshot(name.replace(/\//g, '-'), { fullPage });
   }
 

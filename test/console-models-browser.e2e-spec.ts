@@ -382,11 +382,12 @@ describeWithBrowser('console Models page in a browser', () => {
     onlyRefusals(session, 409, 1);
   });
 
+  // axe audits the Chinese pages on both screens here; the English flows above audit the English ones.
   const LOOKS = (['en', 'zh-CN'] as const).flatMap((lang) =>
     [
       { name: 'desktop', viewport: { width: 1440, height: 900 } },
       { name: 'phone', viewport: { width: 390, height: 844 } },
-    ].map((size) => ({ lang, ...size })),
+    ].map((size) => ({ lang, ...size, audit: lang === 'zh-CN' })),
   );
   const WORDS = {
     en: {
@@ -410,8 +411,8 @@ describeWithBrowser('console Models page in a browser', () => {
   };
 
   it.each(LOOKS)(
-    'shows the page, its form with an error, the import diff and the channel picker in $lang on a $name: no overflow, no axe violations',
-    async ({ lang, name, viewport }) => {
+    'shows the page, its form with an error, the import diff and the channel picker in $lang on a $name: no overflow, no axe violations where audited',
+    async ({ lang, name, viewport, audit }) => {
       const words = WORDS[lang];
       const session = await open({ lang, viewport, suffix: `-${lang}-${name}` });
       const { page } = session;
@@ -420,7 +421,7 @@ describeWithBrowser('console Models page in a browser', () => {
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
         const overflow = await horizontalOverflow(page);
         if (overflow > 0) problems[`${what} overflow`] = overflow;
-        const violations = await auditAccessibility(page);
+        const violations = audit ? await auditAccessibility(page) : [];
         if (violations.length) problems[`${what} axe`] = violations;
         await session.screenshot(what, { fullPage });
       };

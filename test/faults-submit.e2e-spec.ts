@@ -4,7 +4,7 @@ import { alphaChannelBody, fakePng, AlphaEmulatorServer, startAlphaEmulator } fr
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, RecordedRequest, sendJson, startLoopbackServer } from './support/http-server';
-import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly, queryDatabase } from './support/test-databases';
 import { until } from './support/until';
 
 /**
@@ -384,7 +384,7 @@ describeEachDatabase('faults: a submit never outlives its lease; Idempotency-Key
     await expectHeldThenReleased(userId, taskId);
   });
 
-  it('documents the 409 of an in-flight Idempotency-Key on both submit endpoints', async () => {
+  itOnSqliteOnly(kind)('documents the 409 of an in-flight Idempotency-Key on both submit endpoints', async () => {
     const docs = (await gw.http.get('/docs-json').expect(200)).body;
     for (const path of ['/v1/videos', '/v1/video/generations']) {
       expect(docs.paths[path].post.responses['409'].description).toMatch(/in flight/);

@@ -12,7 +12,7 @@ import { startGateway, TestGateway } from './support/gateway';
 /** The gateway's own signed content link of a task (what `metadata.url` and `result_url` show). */
 const signedLink = (base: string, taskId: string) =>
   expect.stringMatching(new RegExp(`^${base}/v1/videos/${taskId}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`));
-import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import { describeEachDatabase, describeOnSqlite, queryDatabase } from './support/test-databases';
 
 /** An address inside the provider's network, and the stack text a careless provider sends along. */
 const INTERNAL_HOST = '10.9.8.7';
@@ -42,7 +42,8 @@ function captureLogs(): { lines: string[]; restore(): void } {
   return { lines, restore: () => [...spies, stdout].forEach((spy) => spy.mockRestore()) };
 }
 
-describeEachDatabase('faults: what providers say, send and link', (kind) => {
+/** How provider text and links reach clients does not depend on the database: SQLite only. */
+describeOnSqlite('faults: what providers say and link', (kind) => {
   describe('provider text is mapped, never echoed (client, log, last_error)', () => {
     let gw: TestGateway;
     let alpha: AlphaEmulatorServer;
@@ -226,98 +227,6 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
     });
   });
 
-  describe('provider bodies are capped when read and trimmed when stored', () => {
-    let gw: TestGateway;
-    let alpha: AlphaEmulatorServer;
-    let beta: BetaEmulatorServer;
-    let customer: { userId: number; key: string };
-    const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
-    /** A JSON body of about 60 MB whose envelope is valid: a provider gone mad, or a hostile one. */
-    const huge = (prefix: string, suffix: string) => Buffer.concat([Buffer.from(prefix), Buffer.alloc(60 * MB, 'a'), Buffer.from(suffix)]);
-
-    beforeAll(async () => {
-      [alpha, beta] = await Promise.all([startAlphaEmulator(), startBetaEmulator()]);
-      gw = await startGateway(kind);
-      await gw.createChannel(alphaChannelBody(alpha));
-      await gw.createChannel(betaChannelBody(beta));
-      customer = await gw.createCustomer({ quota: QUOTA });
-    });
-    afterAll(async () => {
-      await gw?.close();
-      await Promise.all([alpha?.close(), beta?.close()]);
-    });
-
-    const stored = async (taskId: string) =>
-      (
-        await queryDatabase<{ size: number | string | null; poll_failures: number | string; status: string }>(
-          gw.database,
-          `SELECT LENGTH(upstream_response) AS size, poll_failures, status FROM tasks WHERE task_id = '${taskId}'`,
-        )
-      )[0];
-
-    it('family A: a 60 MB answer is a transient poll failure, read no further than the cap and never stored', async () => {
-      alpha.scriptNext([1]);
-      const { body } = await as(gw.http.post('/v1/videos')).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
-      alpha.inject('result', { raw: huge('{"ErrCode":0,"ErrMsg":"success","Resp":{"id":1,"status":5,"pad":"', '"}}') }, 2);
-      const rss = process.memoryUsage().rss;
-      gw.clock.advance(5_000);
-      await gw.sync();
-      const grown = (process.memoryUsage().rss - rss) / MB;
-      const row = await stored(body.id);
-      expect(Number(row.size ?? 0)).toBeLessThan(16 * 1024);
-      expect(Number(row.poll_failures)).toBe(1);
-      expect(grown).toBeLessThan(150);
-      alpha.clearFaults();
-      gw.clock.advance(6 * 60_000);
-      await gw.sync();
-      expect((await as(gw.http.get(`/v1/videos/${body.id}`)).expect(200)).body.status).toBe('completed');
-      expect(Number((await stored(body.id)).size)).toBeLessThan(4 * 1024);
-    });
-
-    it('family B: a 60 MB answer is a transient poll failure; a 300 KB one is kept trimmed to its known fields', async () => {
-      const prompt = 'p'.repeat(100);
-      beta.scriptNext([
-        { http: 200, raw: huge('{"request_id":"r","output":{"task_status":"RUNNING","pad":"', '"}}') },
-        {
-          http: 200,
-          body: {
-            request_id: 'r2',
-            output: { task_id: 'u', task_status: 'RUNNING', junk: 'j'.repeat(300_000), orig_prompt: 'o'.repeat(200_000) },
-            extra: { deep: ['x'.repeat(1000)] },
-          },
-        },
-        'SUCCEEDED',
-      ]);
-      const { body } = await as(gw.http.post('/v1/video/generations')).send({ model: 'beta-1.0-t2v', prompt }).expect(200);
-      gw.clock.advance(10_000);
-      await gw.sync();
-      expect(Number((await stored(body.id)).poll_failures)).toBe(1);
-      expect(Number((await stored(body.id)).size ?? 0)).toBeLessThan(16 * 1024);
-
-      gw.clock.advance(60_000);
-      await gw.sync();
-      const running = await stored(body.id);
-      expect(running.status).toBe('IN_PROGRESS');
-      expect(Number(running.size)).toBeLessThan(16 * 1024);
-      const unified = (await as(gw.http.get(`/v1/video/generations/${body.id}`)).expect(200)).body.data;
-      expect(unified.data.request_id).toBe('r2');
-      expect(unified.data.output).toMatchObject({ task_id: 'u', task_status: 'RUNNING' });
-      expect(unified.data.output).not.toHaveProperty('junk');
-      expect(unified.data).not.toHaveProperty('extra');
-
-      gw.clock.advance(10_000);
-      await gw.sync();
-      const done = (await as(gw.http.get(`/v1/video/generations/${body.id}`)).expect(200)).body.data;
-      expect(done).toMatchObject({ status: 'SUCCESS', result_url: signedLink(gw.url, body.id) });
-      expect(done.data.output).toMatchObject({
-        task_status: 'SUCCEEDED',
-        orig_prompt: prompt,
-        // The provider's link never reaches a client: the raw record shows the gateway's own.
-        video_url: signedLink(gw.url, body.id),
-      });
-    });
-  });
-
   describe('result URLs shown to clients are public http(s) links (MEDIA_ALLOW_PRIVATE_HOSTS=false)', () => {
     let gw: TestGateway;
     let alpha: AlphaEmulatorServer;
@@ -450,6 +359,101 @@ describeEachDatabase('faults: what providers say, send and link', (kind) => {
         .expect(200);
       expect((content.body as Buffer).equals(beta.videoBytes)).toBe(true);
       expect((await views(body.id)).row.result_url).toContain(beta.url);
+    });
+  });
+});
+
+/** What is stored (capped provider bodies, identifier collations) is the database's business: each database. */
+describeEachDatabase('faults: what providers send, as stored', (kind) => {
+  describe('provider bodies are capped when read and trimmed when stored', () => {
+    let gw: TestGateway;
+    let alpha: AlphaEmulatorServer;
+    let beta: BetaEmulatorServer;
+    let customer: { userId: number; key: string };
+    const as = (test: Test) => test.set('Authorization', `Bearer ${customer.key}`);
+    /** A JSON body of about 60 MB whose envelope is valid: a provider gone mad, or a hostile one. */
+    const huge = (prefix: string, suffix: string) => Buffer.concat([Buffer.from(prefix), Buffer.alloc(60 * MB, 'a'), Buffer.from(suffix)]);
+
+    beforeAll(async () => {
+      [alpha, beta] = await Promise.all([startAlphaEmulator(), startBetaEmulator()]);
+      gw = await startGateway(kind);
+      await gw.createChannel(alphaChannelBody(alpha));
+      await gw.createChannel(betaChannelBody(beta));
+      customer = await gw.createCustomer({ quota: QUOTA });
+    });
+    afterAll(async () => {
+      await gw?.close();
+      await Promise.all([alpha?.close(), beta?.close()]);
+    });
+
+    const stored = async (taskId: string) =>
+      (
+        await queryDatabase<{ size: number | string | null; poll_failures: number | string; status: string }>(
+          gw.database,
+          `SELECT LENGTH(upstream_response) AS size, poll_failures, status FROM tasks WHERE task_id = '${taskId}'`,
+        )
+      )[0];
+
+    it('family A: a 60 MB answer is a transient poll failure, read no further than the cap and never stored', async () => {
+      alpha.scriptNext([1]);
+      const { body } = await as(gw.http.post('/v1/videos')).send({ model: 'alpha/v5', prompt: 'x' }).expect(200);
+      alpha.inject('result', { raw: huge('{"ErrCode":0,"ErrMsg":"success","Resp":{"id":1,"status":5,"pad":"', '"}}') }, 2);
+      const rss = process.memoryUsage().rss;
+      gw.clock.advance(5_000);
+      await gw.sync();
+      const grown = (process.memoryUsage().rss - rss) / MB;
+      const row = await stored(body.id);
+      expect(Number(row.size ?? 0)).toBeLessThan(16 * 1024);
+      expect(Number(row.poll_failures)).toBe(1);
+      expect(grown).toBeLessThan(150);
+      alpha.clearFaults();
+      gw.clock.advance(6 * 60_000);
+      await gw.sync();
+      expect((await as(gw.http.get(`/v1/videos/${body.id}`)).expect(200)).body.status).toBe('completed');
+      expect(Number((await stored(body.id)).size)).toBeLessThan(4 * 1024);
+    });
+
+    it('family B: a 60 MB answer is a transient poll failure; a 300 KB one is kept trimmed to its known fields', async () => {
+      const prompt = 'p'.repeat(100);
+      beta.scriptNext([
+        { http: 200, raw: huge('{"request_id":"r","output":{"task_status":"RUNNING","pad":"', '"}}') },
+        {
+          http: 200,
+          body: {
+            request_id: 'r2',
+            output: { task_id: 'u', task_status: 'RUNNING', junk: 'j'.repeat(300_000), orig_prompt: 'o'.repeat(200_000) },
+            extra: { deep: ['x'.repeat(1000)] },
+          },
+        },
+        'SUCCEEDED',
+      ]);
+      const { body } = await as(gw.http.post('/v1/video/generations')).send({ model: 'beta-1.0-t2v', prompt }).expect(200);
+      gw.clock.advance(10_000);
+      await gw.sync();
+      expect(Number((await stored(body.id)).poll_failures)).toBe(1);
+      expect(Number((await stored(body.id)).size ?? 0)).toBeLessThan(16 * 1024);
+
+      gw.clock.advance(60_000);
+      await gw.sync();
+      const running = await stored(body.id);
+      expect(running.status).toBe('IN_PROGRESS');
+      expect(Number(running.size)).toBeLessThan(16 * 1024);
+      const unified = (await as(gw.http.get(`/v1/video/generations/${body.id}`)).expect(200)).body.data;
+      expect(unified.data.request_id).toBe('r2');
+      expect(unified.data.output).toMatchObject({ task_id: 'u', task_status: 'RUNNING' });
+      expect(unified.data.output).not.toHaveProperty('junk');
+      expect(unified.data).not.toHaveProperty('extra');
+
+      gw.clock.advance(10_000);
+      await gw.sync();
+      const done = (await as(gw.http.get(`/v1/video/generations/${body.id}`)).expect(200)).body.data;
+      expect(done).toMatchObject({ status: 'SUCCESS', result_url: signedLink(gw.url, body.id) });
+      expect(done.data.output).toMatchObject({
+        task_status: 'SUCCEEDED',
+        orig_prompt: prompt,
+        // The provider's link never reaches a client: the raw record shows the gateway's own.
+        video_url: signedLink(gw.url, body.id),
+      });
     });
   });
 

@@ -1,7 +1,7 @@
 import { betaChannelBody, BetaEmulatorServer, SAMPLE_MEDIA, startBetaEmulator } from './support/beta-emulator';
 import { binaryBody } from './support/binary-body';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly, queryDatabase } from './support/test-databases';
 
 /** Family B tasks followed to their end and read in both forms. */
 describeEachDatabase('generations: family B lifecycle', (kind) => {
@@ -211,7 +211,7 @@ describeEachDatabase('generations: family B lifecycle', (kind) => {
     ]);
   });
 
-  it('honours a channel poll_interval_ms, but never polls family B faster than every 5 s', async () => {
+  itOnSqliteOnly(kind)('honours a channel poll_interval_ms, but never polls family B faster than every 5 s', async () => {
     const quick = await startBetaEmulator({ apiKey: 'quick' });
     const slow = await startBetaEmulator({ apiKey: 'slow' });
     const quickId = await gw.createChannel({

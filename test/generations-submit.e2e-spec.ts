@@ -1,6 +1,6 @@
 import { betaChannelBody, BetaEmulatorServer, SAMPLE_MEDIA, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly } from './support/test-databases';
 
 /** Family B submits on /v1/video/generations: what the provider receives, and what is charged. */
 describeEachDatabase('generations: family B submit', (kind) => {
@@ -55,7 +55,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
     expect(consume.body.data[0]).toMatchObject({ quota: -7500, model: 'beta-1.0-t2v' });
   });
 
-  it('t2v: forwards size, duration, ratio, watermark and seed', async () => {
+  itOnSqliteOnly(kind)('t2v: forwards size, duration, ratio, watermark and seed', async () => {
     await submit({
       model: 'beta-1.0-t2v',
       prompt: 'p',
@@ -70,7 +70,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
     });
   });
 
-  it('i2v: input_reference becomes the first_frame, no ratio is sent even when given', async () => {
+  itOnSqliteOnly(kind)('i2v: input_reference becomes the first_frame, no ratio is sent even when given', async () => {
     await submit({
       model: 'beta-1.0-i2v',
       prompt: 'she smiles',
@@ -85,7 +85,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
     });
   });
 
-  it('i2v: a first_frame media element works as well', async () => {
+  itOnSqliteOnly(kind)('i2v: a first_frame media element works as well', async () => {
     await submit({ model: 'beta-1.0-i2v', prompt: 'x', metadata: { input: { media: [{ type: 'first_frame', url: image2 }] } } }).expect(
       200,
     );
@@ -96,7 +96,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
     expect((lastSubmit().json as { parameters: object }).parameters).not.toHaveProperty('ratio');
   });
 
-  it('r2v: reference images keep their order ([Image N]) and the ratio default', async () => {
+  itOnSqliteOnly(kind)('r2v: reference images keep their order ([Image N]) and the ratio default', async () => {
     const media = [
       { type: 'reference_image', url: image2 },
       { type: 'reference_image', url: image1 },
@@ -109,7 +109,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
     });
   });
 
-  it('video-edit: no duration and no ratio, audio_setting default auto, billed as 15 s', async () => {
+  itOnSqliteOnly(kind)('video-edit: no duration and no ratio, audio_setting default auto, billed as 15 s', async () => {
     const before = await gw.balance(customer.userId);
     const media = [
       { type: 'video', url: video },
@@ -131,7 +131,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
     expect(unified.body.data).toMatchObject({ action: 'videoEdit', quota: 22500 });
   });
 
-  it('video-edit: forwards audio_setting origin and watermark', async () => {
+  itOnSqliteOnly(kind)('video-edit: forwards audio_setting origin and watermark', async () => {
     await submit({
       model: 'beta-1.0-video-edit',
       prompt: 'p',
@@ -141,7 +141,7 @@ describeEachDatabase('generations: family B submit', (kind) => {
     expect(lastSubmit().json).toMatchObject({ parameters: { resolution: '720P', audio_setting: 'origin', watermark: true } });
   });
 
-  it('names the actions of the four models', async () => {
+  itOnSqliteOnly(kind)('names the actions of the four models', async () => {
     const actions: Record<string, string> = {};
     const bodies = [
       { model: 'beta-1.0-t2v', prompt: 'p' },
@@ -162,49 +162,55 @@ describeEachDatabase('generations: family B submit', (kind) => {
     });
   });
 
-  it('truncates long prompts: 5000 Latin, 2500 Chinese, Chinese counting double when mixed; the response says so', async () => {
-    const long = await submit({ model: 'beta-1.0-t2v', prompt: 'a'.repeat(100_000) }).expect(200);
-    expect(long.headers['x-gateway-warning']).toBe(
-      'prompt truncated to 5000 characters (family B: at most 5000 non-Chinese or 2500 Chinese characters)',
-    );
-    expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('a'.repeat(5000));
-    // A prompt within the limit carries no warning.
-    expect((await submit({ model: 'beta-1.0-t2v', prompt: 'a'.repeat(5000) }).expect(200)).headers['x-gateway-warning']).toBeUndefined();
-    const chinese = await submit({ model: 'beta-1.0-t2v', prompt: '猫'.repeat(2600) }).expect(200);
-    expect(chinese.headers['x-gateway-warning']).toMatch(/^prompt truncated to 2500 characters/);
-    expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('猫'.repeat(2500));
-    await submit({ model: 'beta-1.0-t2v', prompt: 'b'.repeat(1000) + '狗'.repeat(2400) }).expect(200);
-    expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('b'.repeat(1000) + '狗'.repeat(2000));
-  });
+  itOnSqliteOnly(kind)(
+    'truncates long prompts: 5000 Latin, 2500 Chinese, Chinese counting double when mixed; the response says so',
+    async () => {
+      const long = await submit({ model: 'beta-1.0-t2v', prompt: 'a'.repeat(100_000) }).expect(200);
+      expect(long.headers['x-gateway-warning']).toBe(
+        'prompt truncated to 5000 characters (family B: at most 5000 non-Chinese or 2500 Chinese characters)',
+      );
+      expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('a'.repeat(5000));
+      // A prompt within the limit carries no warning.
+      expect((await submit({ model: 'beta-1.0-t2v', prompt: 'a'.repeat(5000) }).expect(200)).headers['x-gateway-warning']).toBeUndefined();
+      const chinese = await submit({ model: 'beta-1.0-t2v', prompt: '猫'.repeat(2600) }).expect(200);
+      expect(chinese.headers['x-gateway-warning']).toMatch(/^prompt truncated to 2500 characters/);
+      expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('猫'.repeat(2500));
+      await submit({ model: 'beta-1.0-t2v', prompt: 'b'.repeat(1000) + '狗'.repeat(2400) }).expect(200);
+      expect((lastSubmit().json as { input: { prompt: string } }).input.prompt).toBe('b'.repeat(1000) + '狗'.repeat(2000));
+    },
+  );
 
-  it("sends the channel model mapping upstream; the customer's properties name only the public model (the admin sees the upstream one)", async () => {
-    const mappedFake = await startBetaEmulator({ apiKey: 'mapped-key', models: { 'beta-1.0-t2v-plus': 't2v' } });
-    const channelId = await gw.createChannel({
-      ...betaChannelBody(mappedFake),
-      models: ['beta-1.0-t2v'],
-      priority: 10,
-      model_mapping: { 'beta-1.0-t2v': 'beta-1.0-t2v-plus' },
-    });
-    try {
-      const res = await submit({ model: 'beta-1.0-t2v', prompt: 'mapped' }).expect(200);
-      expect(mappedFake.submits()[0].json).toMatchObject({ model: 'beta-1.0-t2v-plus' });
-      const task = await gw.http.get(`/v1/video/generations/${res.body.id}`).set('Authorization', `Bearer ${customer.key}`).expect(200);
-      expect(task.body.data.properties).toEqual({
-        input: 'mapped',
-        upstream_model_name: 'beta-1.0-t2v',
-        origin_model_name: 'beta-1.0-t2v',
+  itOnSqliteOnly(kind)(
+    "sends the channel model mapping upstream; the customer's properties name only the public model (the admin sees the upstream one)",
+    async () => {
+      const mappedFake = await startBetaEmulator({ apiKey: 'mapped-key', models: { 'beta-1.0-t2v-plus': 't2v' } });
+      const channelId = await gw.createChannel({
+        ...betaChannelBody(mappedFake),
+        models: ['beta-1.0-t2v'],
+        priority: 10,
+        model_mapping: { 'beta-1.0-t2v': 'beta-1.0-t2v-plus' },
       });
-      expect(JSON.stringify(task.body)).not.toContain('beta-1.0-t2v-plus');
-      expect((await gw.admin.get(`/api/admin/tasks/${res.body.id}`).expect(200)).body.unified.data.properties).toMatchObject({
-        upstream_model_name: 'beta-1.0-t2v-plus',
-      });
-    } finally {
-      await gw.admin.patch(`/api/admin/channels/${channelId}`, { status: 'disabled' }).expect(200);
-      await mappedFake.close();
-    }
-  });
+      try {
+        const res = await submit({ model: 'beta-1.0-t2v', prompt: 'mapped' }).expect(200);
+        expect(mappedFake.submits()[0].json).toMatchObject({ model: 'beta-1.0-t2v-plus' });
+        const task = await gw.http.get(`/v1/video/generations/${res.body.id}`).set('Authorization', `Bearer ${customer.key}`).expect(200);
+        expect(task.body.data.properties).toEqual({
+          input: 'mapped',
+          upstream_model_name: 'beta-1.0-t2v',
+          origin_model_name: 'beta-1.0-t2v',
+        });
+        expect(JSON.stringify(task.body)).not.toContain('beta-1.0-t2v-plus');
+        expect((await gw.admin.get(`/api/admin/tasks/${res.body.id}`).expect(200)).body.unified.data.properties).toMatchObject({
+          upstream_model_name: 'beta-1.0-t2v-plus',
+        });
+      } finally {
+        await gw.admin.patch(`/api/admin/channels/${channelId}`, { status: 'disabled' }).expect(200);
+        await mappedFake.close();
+      }
+    },
+  );
 
-  it('documents the unified form in Swagger as a named schema with a success and a failure example', async () => {
+  itOnSqliteOnly(kind)('documents the unified form in Swagger as a named schema with a success and a failure example', async () => {
     const docs = await gw.http.get('/docs-json').expect(200);
     const schema = docs.body.components.schemas.UnifiedTaskResponse;
     expect(schema.properties.data.$ref ?? schema.properties.data.allOf?.[0]?.$ref).toBe('#/components/schemas/UnifiedTask');

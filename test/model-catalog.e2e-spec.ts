@@ -1,6 +1,6 @@
 import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase, executeOnDatabase } from './support/test-databases';
+import { describeEachDatabase, executeOnDatabase, itOnSqliteOnly } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 /** What an operator sells kling-v3 at: per second, in quota units. */
@@ -103,27 +103,30 @@ describeEachDatabase('model catalog', (kind) => {
     expect(await balance()).toEqual({ quota: before.quota - quote.body.quota, used_quota: before.used_quota + quote.body.quota });
   });
 
-  it("refuses an unknown model with the interface's exact message, a route option its platform refuses, and a quote the balance could not pay", async () => {
-    const unknown = await as(customer.key).post('/v1/videos/quote', { model: 'kling-v9', prompt: 'p' }).expect(400);
-    expect(unknown.body.error).toMatchObject({ param: 'model', message: 'unknown model: kling-v9' });
-    const badOption = await gw.admin
-      .post('/api/admin/models', {
-        ...KLING_V3,
-        id: 'kling-v3-x',
-        routes: [{ platform: 'kling', upstream_model: 'kling-v3', options: { turbo: true } }],
-      })
-      .expect(400);
-    expect(badOption.body.error).toMatchObject({ param: 'routes[0].options.turbo' });
-    const badDurations = await gw.admin
-      .post('/api/admin/models', { ...KLING_V3, id: 'kling-v3-y', durations: { min: 5, max: 3 } })
-      .expect(400);
-    expect(badDurations.body.error).toMatchObject({ param: 'durations' });
-    const duplicate = await gw.admin.post('/api/admin/models', KLING_V3).expect(409);
-    expect(duplicate.body.error.message).toContain('kling-v3 exists');
-    const poor = await gw.createCustomer({ quota: 100 });
-    const refused = await as(poor.key).post('/v1/videos/quote', { model: 'kling-v3', prompt: 'p', seconds: '5' }).expect(402);
-    expect(refused.body.error.code).toBe('insufficient_quota');
-  });
+  itOnSqliteOnly(kind)(
+    "refuses an unknown model with the interface's exact message, a route option its platform refuses, and a quote the balance could not pay",
+    async () => {
+      const unknown = await as(customer.key).post('/v1/videos/quote', { model: 'kling-v9', prompt: 'p' }).expect(400);
+      expect(unknown.body.error).toMatchObject({ param: 'model', message: 'unknown model: kling-v9' });
+      const badOption = await gw.admin
+        .post('/api/admin/models', {
+          ...KLING_V3,
+          id: 'kling-v3-x',
+          routes: [{ platform: 'kling', upstream_model: 'kling-v3', options: { turbo: true } }],
+        })
+        .expect(400);
+      expect(badOption.body.error).toMatchObject({ param: 'routes[0].options.turbo' });
+      const badDurations = await gw.admin
+        .post('/api/admin/models', { ...KLING_V3, id: 'kling-v3-y', durations: { min: 5, max: 3 } })
+        .expect(400);
+      expect(badDurations.body.error).toMatchObject({ param: 'durations' });
+      const duplicate = await gw.admin.post('/api/admin/models', KLING_V3).expect(409);
+      expect(duplicate.body.error.message).toContain('kling-v3 exists');
+      const poor = await gw.createCustomer({ quota: 100 });
+      const refused = await as(poor.key).post('/v1/videos/quote', { model: 'kling-v3', prompt: 'p', seconds: '5' }).expect(402);
+      expect(refused.body.error.code).toBe('insufficient_quota');
+    },
+  );
 
   it('lists only the models the key may use that a channel open to the caller group serves, with the group prices', async () => {
     await gw.admin.put('/api/admin/group-ratios/vip', { ratio: 0.5 }).expect(200);
@@ -279,7 +282,7 @@ describeEachDatabase('model catalog', (kind) => {
     await gw.admin.patch('/api/admin/models/kling-legacy', { sunset_at: null }).expect(200);
   });
 
-  it("a key's allowlist names a model as its family compares ids: kling's ids ignore case, fal's are exact", async () => {
+  itOnSqliteOnly(kind)("a key's allowlist names a model as its family compares ids: kling's ids ignore case, fal's are exact", async () => {
     const upper = await gw.createCustomer({ quota: QUOTA, models: ['KLING-V2-6'] });
     await as(upper.key).post('/v1/videos/quote', { model: 'kling-v2-6', prompt: 'p', seconds: '5' }).expect(200);
     expect((await as(upper.key).get('/v1/models').expect(200)).body.data.map((model: { id: string }) => model.id)).toEqual(['kling-v2-6']);
@@ -294,74 +297,80 @@ describeEachDatabase('model catalog', (kind) => {
     expect((await as(lower.key).get('/v1/models').expect(200)).body.data.map((model: { id: string }) => model.id)).toEqual(['casea']);
   });
 
-  it("another group's model never shows: not as a replacement in the list, in a 410 or in X-Gateway-Warning; its quote is the unknown model's 400", async () => {
-    await gw.admin.post('/api/admin/models', { ...KLING_V3, id: 'kling-vip-only' }).expect(201);
-    await gw.createChannel({
-      name: 'kling-vip',
-      platform: 'kling',
-      base_url: kling.url,
-      api_key: kling.apiKey,
-      models: ['kling-vip-only'],
-      groups: ['vip'],
-    });
-    await gw.admin
-      .post('/api/admin/models', { ...KLING_V3, id: 'kling-old', status: 'deprecated', replacement: 'kling-vip-only' })
-      .expect(201);
-    const channel = (await gw.admin.get(`/api/admin/channels/${channelId}`).expect(200)).body;
-    await gw.admin.patch(`/api/admin/channels/${channelId}`, { models: [...channel.models, 'kling-old'] }).expect(200);
-    const vip = await gw.createCustomer({ quota: QUOTA, group: 'vip' });
-    const body = { model: 'kling-old', prompt: 'p', seconds: '5' };
+  itOnSqliteOnly(kind)(
+    "another group's model never shows: not as a replacement in the list, in a 410 or in X-Gateway-Warning; its quote is the unknown model's 400",
+    async () => {
+      await gw.admin.post('/api/admin/models', { ...KLING_V3, id: 'kling-vip-only' }).expect(201);
+      await gw.createChannel({
+        name: 'kling-vip',
+        platform: 'kling',
+        base_url: kling.url,
+        api_key: kling.apiKey,
+        models: ['kling-vip-only'],
+        groups: ['vip'],
+      });
+      await gw.admin
+        .post('/api/admin/models', { ...KLING_V3, id: 'kling-old', status: 'deprecated', replacement: 'kling-vip-only' })
+        .expect(201);
+      const channel = (await gw.admin.get(`/api/admin/channels/${channelId}`).expect(200)).body;
+      await gw.admin.patch(`/api/admin/channels/${channelId}`, { models: [...channel.models, 'kling-old'] }).expect(200);
+      const vip = await gw.createCustomer({ quota: QUOTA, group: 'vip' });
+      const body = { model: 'kling-old', prompt: 'p', seconds: '5' };
 
-    const listed = (await as(customer.key).get('/v1/videos/models').expect(200)).body.data;
-    expect(listed.find((model: { id: string }) => model.id === 'kling-old')).not.toHaveProperty('replacement');
-    expect(listed.map((model: { id: string }) => model.id)).not.toContain('kling-vip-only');
-    const warned = await as(customer.key).post('/v1/videos/quote', body).expect(200);
-    expect(warned.headers['x-gateway-warning']).toBe('model is deprecated and will be refused');
-    const before = await balance();
-    for (const path of ['/v1/videos/quote', '/v1/videos']) {
-      const unknown = await as(customer.key)
-        .post(path, { ...body, model: 'kling-vip-only' })
-        .expect(400);
-      expect(unknown.body.error).toMatchObject({ param: 'model', message: 'unknown model: kling-vip-only' });
-    }
-    expect(await balance()).toEqual(before);
-    // To its own group it shows, as the replacement too.
-    const vipListed = (await as(vip.key).get('/v1/videos/models').expect(200)).body.data;
-    expect(vipListed.find((model: { id: string }) => model.id === 'kling-old')).toMatchObject({ replacement: 'kling-vip-only' });
-    expect((await as(vip.key).post('/v1/videos/quote', body).expect(200)).headers['x-gateway-warning']).toContain('use kling-vip-only');
+      const listed = (await as(customer.key).get('/v1/videos/models').expect(200)).body.data;
+      expect(listed.find((model: { id: string }) => model.id === 'kling-old')).not.toHaveProperty('replacement');
+      expect(listed.map((model: { id: string }) => model.id)).not.toContain('kling-vip-only');
+      const warned = await as(customer.key).post('/v1/videos/quote', body).expect(200);
+      expect(warned.headers['x-gateway-warning']).toBe('model is deprecated and will be refused');
+      const before = await balance();
+      for (const path of ['/v1/videos/quote', '/v1/videos']) {
+        const unknown = await as(customer.key)
+          .post(path, { ...body, model: 'kling-vip-only' })
+          .expect(400);
+        expect(unknown.body.error).toMatchObject({ param: 'model', message: 'unknown model: kling-vip-only' });
+      }
+      expect(await balance()).toEqual(before);
+      // To its own group it shows, as the replacement too.
+      const vipListed = (await as(vip.key).get('/v1/videos/models').expect(200)).body.data;
+      expect(vipListed.find((model: { id: string }) => model.id === 'kling-old')).toMatchObject({ replacement: 'kling-vip-only' });
+      expect((await as(vip.key).post('/v1/videos/quote', body).expect(200)).headers['x-gateway-warning']).toContain('use kling-vip-only');
 
-    await gw.admin.patch('/api/admin/models/kling-old', { status: 'retired' }).expect(200);
-    const gone = await as(customer.key).post('/v1/videos/quote', body).expect(410);
-    expect(gone.body.error.message).toBe('model kling-old is retired');
-    const vipGone = await as(vip.key).post('/v1/videos/quote', body).expect(410);
-    expect(vipGone.body.error.message).toBe('model kling-old is retired; use kling-vip-only instead');
+      await gw.admin.patch('/api/admin/models/kling-old', { status: 'retired' }).expect(200);
+      const gone = await as(customer.key).post('/v1/videos/quote', body).expect(410);
+      expect(gone.body.error.message).toBe('model kling-old is retired');
+      const vipGone = await as(vip.key).post('/v1/videos/quote', body).expect(410);
+      expect(vipGone.body.error.message).toBe('model kling-old is retired; use kling-vip-only instead');
 
-    // A replacement cannot be deleted from under its entry: 409 naming who refers to it.
-    const refused = await gw.admin.delete('/api/admin/models/kling-vip-only').expect(409);
-    expect(refused.body.error.message).toContain('is the replacement of kling-old');
-    await gw.admin.get('/api/admin/models/kling-vip-only').expect(200);
-    await gw.admin.patch('/api/admin/models/kling-old', { replacement: null }).expect(200);
-  });
+      // A replacement cannot be deleted from under its entry: 409 naming who refers to it.
+      const refused = await gw.admin.delete('/api/admin/models/kling-vip-only').expect(409);
+      expect(refused.body.error.message).toContain('is the replacement of kling-old');
+      await gw.admin.get('/api/admin/models/kling-vip-only').expect(200);
+      await gw.admin.patch('/api/admin/models/kling-old', { replacement: null }).expect(200);
+    },
+  );
 
-  it('GET /v1/models and /v1/videos/models page with limit and after; without them, the whole list as before', async () => {
-    const whole = (await as(customer.key).get('/v1/videos/models').expect(200)).body;
-    expect(Object.keys(whole)).toEqual(['data']);
-    const ids = whole.data.map((model: { id: string }) => model.id).sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0));
-    expect(ids.length).toBeGreaterThanOrEqual(2);
-    const first = (await as(customer.key).get('/v1/videos/models?limit=1').expect(200)).body;
-    expect(first).toMatchObject({ first_id: ids[0], last_id: ids[0], has_more: true });
-    expect(first.data.map((model: { id: string }) => model.id)).toEqual(ids.slice(0, 1));
-    const rest = (
-      await as(customer.key)
-        .get(`/v1/videos/models?limit=1000&after=${encodeURIComponent(first.last_id)}`)
-        .expect(200)
-    ).body;
-    expect(rest.data.map((model: { id: string }) => model.id)).toEqual(ids.slice(1));
-    expect(rest.has_more).toBe(false);
-    const openAi = (await as(customer.key).get('/v1/models?limit=1').expect(200)).body;
-    expect(openAi).toMatchObject({ object: 'list', data: [{ id: ids[0], object: 'model' }], has_more: true, last_id: ids[0] });
-    expect((await as(customer.key).get('/v1/models?limit=0').expect(400)).body.error).toMatchObject({ param: 'limit' });
-  });
+  itOnSqliteOnly(kind)(
+    'GET /v1/models and /v1/videos/models page with limit and after; without them, the whole list as before',
+    async () => {
+      const whole = (await as(customer.key).get('/v1/videos/models').expect(200)).body;
+      expect(Object.keys(whole)).toEqual(['data']);
+      const ids = whole.data.map((model: { id: string }) => model.id).sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(ids.length).toBeGreaterThanOrEqual(2);
+      const first = (await as(customer.key).get('/v1/videos/models?limit=1').expect(200)).body;
+      expect(first).toMatchObject({ first_id: ids[0], last_id: ids[0], has_more: true });
+      expect(first.data.map((model: { id: string }) => model.id)).toEqual(ids.slice(0, 1));
+      const rest = (
+        await as(customer.key)
+          .get(`/v1/videos/models?limit=1000&after=${encodeURIComponent(first.last_id)}`)
+          .expect(200)
+      ).body;
+      expect(rest.data.map((model: { id: string }) => model.id)).toEqual(ids.slice(1));
+      expect(rest.has_more).toBe(false);
+      const openAi = (await as(customer.key).get('/v1/models?limit=1').expect(200)).body;
+      expect(openAi).toMatchObject({ object: 'list', data: [{ id: ids[0], object: 'model' }], has_more: true, last_id: ids[0] });
+      expect((await as(customer.key).get('/v1/models?limit=0').expect(400)).body.error).toMatchObject({ param: 'limit' });
+    },
+  );
 
   it('an import reads the largest export the catalog may grow to: a file over 1 MB imports, and its export imports again', async () => {
     // 32 resolutions x 8 clip lengths: 256 prices an entry, about 20 kB.

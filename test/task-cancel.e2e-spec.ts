@@ -5,7 +5,7 @@ import { GammaEmulatorServer } from './support/gamma-emulator';
 import { RunwayEmulatorServer, startRunwayEmulator } from './support/runway-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
-import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
+import { describeEachDatabase, describeOnSqlite, itOnSqliteOnly } from './support/test-databases';
 import { startWebhookReceiver, WebhookReceiver } from './support/webhook-receiver';
 import { until } from './support/until';
 
@@ -118,20 +118,23 @@ describeEachDatabase('task cancel', (kind) => {
     expect((await ledgerOf(taskId)).sort()).toEqual(['consume', 'refund']);
   });
 
-  it('a family C task running upstream: 409 cancel_not_supported on both surfaces, the provider not asked, nothing changed', async () => {
-    const { taskId, upstreamId } = await submitGamma();
-    await gamma.setTask(upstreamId, { status: 'running' });
-    await pollUpstream();
-    const before = await gw.balance(customer.userId);
-    const flat = await as(customer.key).post(`/v1/videos/${taskId}/cancel`).expect(409);
-    expect(flat.body.error).toMatchObject({ code: 'cancel_not_supported', type: 'invalid_request_error' });
-    const unified = await as(customer.key).post(`/v1/video/generations/${taskId}/cancel`).expect(409);
-    expect(unified.body).toMatchObject({ code: 'cancel_not_supported', data: null });
-    expect(gamma.cancels.filter((request) => request.path.endsWith(upstreamId))).toHaveLength(0);
-    expect((await flatOf(taskId)).status).toBe('in_progress');
-    expect(await gw.balance(customer.userId)).toEqual(before);
-    expect(await ledgerOf(taskId)).toEqual(['consume']);
-  });
+  itOnSqliteOnly(kind)(
+    'a family C task running upstream: 409 cancel_not_supported on both surfaces, the provider not asked, nothing changed',
+    async () => {
+      const { taskId, upstreamId } = await submitGamma();
+      await gamma.setTask(upstreamId, { status: 'running' });
+      await pollUpstream();
+      const before = await gw.balance(customer.userId);
+      const flat = await as(customer.key).post(`/v1/videos/${taskId}/cancel`).expect(409);
+      expect(flat.body.error).toMatchObject({ code: 'cancel_not_supported', type: 'invalid_request_error' });
+      const unified = await as(customer.key).post(`/v1/video/generations/${taskId}/cancel`).expect(409);
+      expect(unified.body).toMatchObject({ code: 'cancel_not_supported', data: null });
+      expect(gamma.cancels.filter((request) => request.path.endsWith(upstreamId))).toHaveLength(0);
+      expect((await flatOf(taskId)).status).toBe('in_progress');
+      expect(await gw.balance(customer.userId)).toEqual(before);
+      expect(await ledgerOf(taskId)).toEqual(['consume']);
+    },
+  );
 
   it('a task the provider already runs (the gateway still reads it queued): 409, no DELETE, and the task finishes normally', async () => {
     const { taskId, upstreamId } = await submitGamma();
@@ -158,7 +161,7 @@ describeEachDatabase('task cancel', (kind) => {
     expect(await ledgerOf(taskId)).toEqual(['consume']);
   });
 
-  it('a family A task the provider has: 409 cancel_not_supported, nothing changed', async () => {
+  itOnSqliteOnly(kind)('a family A task the provider has: 409 cancel_not_supported, nothing changed', async () => {
     alpha.scriptNext([5, 5, 1]);
     const submitted = await as(customer.key)
       .post('/v1/videos')
@@ -173,7 +176,7 @@ describeEachDatabase('task cancel', (kind) => {
     expect(await ledgerOf(taskId)).toEqual(['consume']);
   });
 
-  it("another account's task: 404 on both surfaces, and the task goes on", async () => {
+  itOnSqliteOnly(kind)("another account's task: 404 on both surfaces, and the task goes on", async () => {
     const { taskId } = await submitGamma();
     const other = await gw.createCustomer({ quota: QUOTA });
     const flat = await as(other.key).post(`/v1/videos/${taskId}/cancel`).expect(404);

@@ -1,7 +1,7 @@
 import { GammaEmulatorServer } from './support/gamma-emulator';
 import { TestGateway } from './support/gateway';
 import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly } from './support/test-databases';
 
 describeEachDatabase('verification access and applications', (kind) => {
   let gw: TestGateway;
@@ -15,7 +15,7 @@ describeEachDatabase('verification access and applications', (kind) => {
     await fake?.close();
   });
 
-  it('refuses every verification endpoint with 403 until an admin approved the account', async () => {
+  itOnSqliteOnly(kind)('refuses every verification endpoint with 403 until an admin approved the account', async () => {
     const { key } = await gw.createCustomer();
     const auth = `Bearer ${key}`;
     const calls = [
@@ -39,7 +39,7 @@ describeEachDatabase('verification access and applications', (kind) => {
     await gw.http.post('/v1/verification/sessions').send({ callback_url: 'https://biz.example/cb' }).expect(401);
   });
 
-  it('documents the verification endpoints in Swagger', async () => {
+  itOnSqliteOnly(kind)('documents the verification endpoints in Swagger', async () => {
     const docs = await gw.http.get('/docs-json').expect(200);
     for (const path of [
       '/v1/verification/applications',
@@ -56,7 +56,7 @@ describeEachDatabase('verification access and applications', (kind) => {
     expect(Object.keys(docs.body.paths).some((path) => path.startsWith('/simulator'))).toBe(false);
   });
 
-  it('does not mount the family C simulator with SIMULATOR=off', async () => {
+  itOnSqliteOnly(kind)('does not mount the family C simulator with SIMULATOR=off', async () => {
     await gw.http.post('/simulator/gamma-control/?Action=CreateVisualValidateSession&Version=2024-01-01').send({}).expect(404);
     await gw.http.get('/simulator/gamma-control/h5?token=x').expect(404);
     await gw.http.get('/simulator/gamma/api/v3/contents/generations/tasks/cgt-1').set('Authorization', 'Bearer simulator-key').expect(404);

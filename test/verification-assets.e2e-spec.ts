@@ -3,7 +3,7 @@ import { GammaEmulatorServer } from './support/gamma-emulator';
 import { verifiedCustomer } from './support/verification-customers';
 import { TestGateway } from './support/gateway';
 import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly } from './support/test-databases';
 
 describeEachDatabase('verification assets', (kind) => {
   let gw: TestGateway;
@@ -130,7 +130,7 @@ describeEachDatabase('verification assets', (kind) => {
     expect(fake.controlCalls.length).toBe(calls);
   });
 
-  it('validates uploads and maps provider refusals', async () => {
+  itOnSqliteOnly(kind)('validates uploads and maps provider refusals', async () => {
     const { key, groupId } = await verifiedCustomer(gw, fake);
     const client = as(key);
     const calls = fake.controlCalls.length;

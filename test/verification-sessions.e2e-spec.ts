@@ -4,7 +4,7 @@ import { GammaEmulatorServer } from './support/gamma-emulator';
 import { approvedCustomer } from './support/verification-customers';
 import { TestGateway } from './support/gateway';
 import { startGatewayWithGammaEmulator } from './support/gateway-with-gamma-emulator';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly } from './support/test-databases';
 
 const PUBLIC_BASE_URL = 'https://gateway.example.com';
 
@@ -70,7 +70,7 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     expect(read.body.expires_at - read.body.created_at).toBe(120);
   });
 
-  it('refuses a callback_url that is not http(s) before calling the provider', async () => {
+  itOnSqliteOnly(kind)('refuses a callback_url that is not http(s) before calling the provider', async () => {
     const { key } = await approvedCustomer(gw);
     const before = fake.controlCalls.length;
     for (const callback_url of ['javascript:alert(1)', 'not a url', 'ftp://biz.example/x']) {
@@ -128,7 +128,7 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     expect(new URL(alt.headers.location).searchParams.get('resultCode')).toBe('10001');
   });
 
-  it('masks the provider token in log lines', async () => {
+  itOnSqliteOnly(kind)('masks the provider token in log lines', async () => {
     const lines: string[] = [];
     const spies = (['log', 'warn', 'error'] as const).map((level) =>
       jest.spyOn(Logger.prototype, level).mockImplementation(function (this: Logger, ...args: unknown[]) {
@@ -262,7 +262,7 @@ describeEachDatabase('verification sessions and callback', (kind) => {
     fake.unwrapped.clear();
   });
 
-  it('answers 503 (not the caller’s fault) when the provider refuses the signature', async () => {
+  itOnSqliteOnly(kind)('answers 503 (not the caller’s fault) when the provider refuses the signature', async () => {
     const { gw: gw2, fake: other } = await startGatewayWithGammaEmulator(kind, {
       emulator: { accessKey: 'AKOTHER', secretKey: 'the-real-secret' },
       settings: { secret_key: 'a-wrong-secret' },

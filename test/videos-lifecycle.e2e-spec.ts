@@ -2,7 +2,7 @@ import type { Test } from 'supertest';
 import { alphaChannelBody, binaryBody, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { betaChannelBody, BetaEmulatorServer, startBetaEmulator } from './support/beta-emulator';
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly, queryDatabase } from './support/test-databases';
 
 /** alpha/v5 720p 5 s: 60 credits. */
 const V5_PRICE = 6000;
@@ -111,7 +111,7 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       await gw.syncTasksOnly();
     });
 
-    it('streams the exact bytes as video/mp4 with Content-Length and Accept-Ranges', async () => {
+    itOnSqliteOnly(kind)('streams the exact bytes as video/mp4 with Content-Length and Accept-Ranges', async () => {
       const res = await download(as(key).get(`/v1/videos/${taskId}/content`)).expect(200);
       expect(res.headers['content-type']).toBe('video/mp4');
       expect(res.headers['accept-ranges']).toBe('bytes');
@@ -119,7 +119,7 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       expect(Buffer.compare(res.body as Buffer, fake.videoBytes)).toBe(0);
     });
 
-    it('answers Range with 206 and the exact slice, and HEAD with the headers only', async () => {
+    itOnSqliteOnly(kind)('answers Range with 206 and the exact slice, and HEAD with the headers only', async () => {
       const total = fake.videoBytes.length;
       const ranged = await download(as(key).get(`/v1/videos/${taskId}/content`).set('Range', 'bytes=100-1123')).expect(206);
       expect(ranged.headers['content-range']).toBe(`bytes 100-1123/${total}`);
@@ -134,7 +134,7 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       expect(head.text ?? '').toBe('');
     });
 
-    it('ignores unknown query parameters, and 404s another variant', async () => {
+    itOnSqliteOnly(kind)('ignores unknown query parameters, and 404s another variant', async () => {
       const res = await download(as(key).get(`/v1/videos/${taskId}/content?variant=video&foo=bar`)).expect(200);
       expect((res.body as Buffer).length).toBe(fake.videoBytes.length);
       const other = await as(key).get(`/v1/videos/${taskId}/content?variant=spritesheet`).expect(404);
@@ -156,7 +156,7 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       expect(pollsOf(videoId)).toBe(queriesBefore + 1);
     });
 
-    it('answers 503 without naming the upstream URL when no fresh one can be had', async () => {
+    itOnSqliteOnly(kind)('answers 503 without naming the upstream URL when no fresh one can be had', async () => {
       fake.expireUrls();
       fake.inject('result', { http: 500 }, 1);
       const res = await as(key).get(`/v1/videos/${taskId}/content`).expect(503);
@@ -168,7 +168,7 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
       expect(JSON.stringify(res.body)).not.toContain('127.0.0.1');
     });
 
-    it('answers 404 for another account and for an unknown id', async () => {
+    itOnSqliteOnly(kind)('answers 404 for another account and for an unknown id', async () => {
       const other = await gw.createCustomer({ quota: QUOTA });
       for (const path of [`/v1/videos/${taskId}/content`, `/v1/videos/${taskId}`]) {
         const res = await as(other.key).get(path).expect(404);
@@ -180,7 +180,7 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     });
   });
 
-  it('answers 409 naming the status when the video is not ready', async () => {
+  itOnSqliteOnly(kind)('answers 409 naming the status when the video is not ready', async () => {
     const { key } = await gw.createCustomer({ quota: QUOTA });
     fake.scriptNext([5]);
     const { body } = await as(key).submit();
@@ -279,7 +279,7 @@ describeEachDatabase('videos: following, downloading, listing and deleting', (ki
     expect((await as(key).get('/v1/videos').expect(200)).body.data.map((video: { id: string }) => video.id)).toEqual([running]);
   });
 
-  it('documents the flat form as a named Swagger schema with examples', async () => {
+  itOnSqliteOnly(kind)('documents the flat form as a named Swagger schema with examples', async () => {
     const docs = (await gw.http.get('/docs-json').expect(200)).body;
     const flat = docs.components.schemas.FlatVideo;
     expect(Object.keys(flat.properties)).toEqual(

@@ -4,7 +4,7 @@ import { StagedImageInputs } from '../src/families/shared/staged-image-inputs.se
 import { alphaChannelBody, fakePng, AlphaEmulatorServer, startAlphaEmulator } from './support/alpha-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly } from './support/test-databases';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -106,7 +106,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
     expect(task!.upstreamTaskId).not.toBe(res.body.id);
   });
 
-  it('maps a pixel size to the nearest quality and aspect ratio, with defaults of 5 s', async () => {
+  itOnSqliteOnly(kind)('maps a pixel size to the nearest quality and aspect ratio, with defaults of 5 s', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     await submit(key, { model: 'alpha/v5', prompt: 'portrait clip', size: '720x1280' }).expect(200);
     expect(fake.calls('generate')[0].json).toEqual({
@@ -129,7 +129,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 6000 - 9000, used_quota: 15_000 });
   });
 
-  it('uploads an image URL (following a redirect) and generates from the img_id it got', async () => {
+  itOnSqliteOnly(kind)('uploads an image URL (following a redirect) and generates from the img_id it got', async () => {
     const { key } = await gw.createCustomer({ quota: QUOTA });
     const res = await submit(key, {
       model: 'alpha/v6',
@@ -157,7 +157,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
     });
   });
 
-  it('uploads a data URI image and the images[] form alike', async () => {
+  itOnSqliteOnly(kind)('uploads a data URI image and the images[] form alike', async () => {
     const { key } = await gw.createCustomer({ quota: QUOTA });
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), fakePng(1000)]);
     await submit(key, {
@@ -178,7 +178,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
     );
   });
 
-  it('takes a multipart submit with seconds, pixel size and an input_reference file part', async () => {
+  itOnSqliteOnly(kind)('takes a multipart submit with seconds, pixel size and an input_reference file part', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     const res = await gw.http
       .post('/v1/videos')
@@ -204,7 +204,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 9 * 100 * 4, used_quota: 3600 });
   });
 
-  it('forwards a given metadata.img_id without fetching or uploading anything', async () => {
+  itOnSqliteOnly(kind)('forwards a given metadata.img_id without fetching or uploading anything', async () => {
     const { key } = await gw.createCustomer({ quota: QUOTA });
     const imgId = await fake.storeImage();
     const fetchesBefore = images.requests.length;
@@ -216,7 +216,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
     expect(fake.calls('generate')[0].json).toMatchObject({ img_id: imgId });
   });
 
-  it('refuses images it cannot fetch, too large ones and slow ones with 400, before charging', async () => {
+  itOnSqliteOnly(kind)('refuses images it cannot fetch, too large ones and slow ones with 400, before charging', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     // Family A's own instance (another family's module may provide one too).
     const limits = gw.app.select(AlphaFamilyModule).get(StagedImageInputs, { strict: true }).limits;
@@ -242,7 +242,7 @@ describeEachDatabase('videos: family A submits', (kind) => {
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA, used_quota: 0 });
   });
 
-  it('refuses with 400 and no charge when the provider refuses the image upload', async () => {
+  itOnSqliteOnly(kind)('refuses with 400 and no charge when the provider refuses the image upload', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     fake.inject('upload', { errCode: 500031, message: 'image format error' }, 1);
     const res = await submit(key, { model: 'alpha/v6', prompt: 'x', image: `${images.url}/cat.png` }).expect(400);

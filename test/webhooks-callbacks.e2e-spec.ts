@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
 import { AlphaEmulatorServer } from './support/alpha-emulator';
 import { TestGateway } from './support/gateway';
-import { describeEachDatabase, queryDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly, queryDatabase } from './support/test-databases';
 import { flatBody, startWebhookGateway, unifiedBody, WebhookGateway } from './support/webhook-gateway';
 import { eventsFor, ReceivedWebhook, WebhookReceiver } from './support/webhook-receiver';
 
@@ -220,30 +220,33 @@ describeEachDatabase('webhooks: per-request callbacks', (kind) => {
     await flatTask(fresh.key, { callback_url: target.url });
   });
 
-  it('refuses a callback_url that is not an http(s) URL, or (without MEDIA_ALLOW_PRIVATE_HOSTS) a private host, with a 400 naming it', async () => {
-    const before = await gw.balance(customer.userId);
-    for (const callback_url of ['not a url', 'ftp://example.com/hook', 42, 'https://user:pass@example.com/hook']) {
-      const res = await as(customer.key).post('/v1/videos', flatBody({ callback_url }));
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ param: 'callback_url' });
-    }
-    const target = await receiver();
-    gw.config.mediaAllowPrivateHosts = false;
-    try {
-      for (const url of [target.url, 'http://10.1.2.3/hook', 'http://169.254.169.254/latest']) {
-        const flat = await as(customer.key).post('/v1/videos', flatBody({ callback_url: url }));
-        expect(flat.status).toBe(400);
-        expect(flat.body.error).toMatchObject({ param: 'callback_url', message: expect.stringContaining('public host') });
-        const unified = await as(customer.key).post('/v1/video/generations', unifiedBody({ callback_url: url }));
-        expect(unified.status).toBe(400);
-        expect(JSON.stringify(unified.body)).toContain('callback_url');
+  itOnSqliteOnly(kind)(
+    'refuses a callback_url that is not an http(s) URL, or (without MEDIA_ALLOW_PRIVATE_HOSTS) a private host, with a 400 naming it',
+    async () => {
+      const before = await gw.balance(customer.userId);
+      for (const callback_url of ['not a url', 'ftp://example.com/hook', 42, 'https://user:pass@example.com/hook']) {
+        const res = await as(customer.key).post('/v1/videos', flatBody({ callback_url }));
+        expect(res.status).toBe(400);
+        expect(res.body.error).toMatchObject({ param: 'callback_url' });
       }
-    } finally {
-      gw.config.mediaAllowPrivateHosts = true;
-    }
-    expect(await gw.balance(customer.userId)).toEqual(before);
-    expect(target.received).toHaveLength(0);
-  });
+      const target = await receiver();
+      gw.config.mediaAllowPrivateHosts = false;
+      try {
+        for (const url of [target.url, 'http://10.1.2.3/hook', 'http://169.254.169.254/latest']) {
+          const flat = await as(customer.key).post('/v1/videos', flatBody({ callback_url: url }));
+          expect(flat.status).toBe(400);
+          expect(flat.body.error).toMatchObject({ param: 'callback_url', message: expect.stringContaining('public host') });
+          const unified = await as(customer.key).post('/v1/video/generations', unifiedBody({ callback_url: url }));
+          expect(unified.status).toBe(400);
+          expect(JSON.stringify(unified.body)).toContain('callback_url');
+        }
+      } finally {
+        gw.config.mediaAllowPrivateHosts = true;
+      }
+      expect(await gw.balance(customer.userId)).toEqual(before);
+      expect(target.received).toHaveLength(0);
+    },
+  );
 
   it('signs with the rotated secret from then on: the old one no longer verifies', async () => {
     const target = await receiver();

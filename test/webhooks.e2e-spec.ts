@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
 import { WebhookEventPublisher } from '../src/webhooks/webhook-event-publisher';
 import { TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly } from './support/test-databases';
 import { startWebhookGateway, WebhookGateway } from './support/webhook-gateway';
 import { eventsFor, ReceivedWebhook } from './support/webhook-receiver';
 import { until } from './support/until';
@@ -226,167 +226,180 @@ describeEachDatabase('webhooks', (kind) => {
     await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
   });
 
-  it('sends webhook.test on request, keeps endpoints to their account, and answers errors in the OpenAI shape', async () => {
-    const target = await receiver();
-    const endpoint = await register(customer.key, target.url, ['video.failed']);
-    const test = await as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`).expect(200);
-    expect(test.body).toMatchObject({
-      type: 'webhook.test',
-      task_id: null,
-      attempt: 1,
-      status_code: 200,
-      delivered_at: expect.any(Number),
-    });
-    expect(target.received).toHaveLength(1);
-    expect(target.received[0].json).toMatchObject({ id: test.body.event_id, object: 'event', type: 'webhook.test' });
-    await new OpenAI({ apiKey: 'unused' }).webhooks.verifySignature(
-      target.received[0].body,
-      target.headersOf(target.received[0]),
-      endpoint.secret,
-    );
-
-    const listed = await as(customer.key).get('/v1/webhooks').expect(200);
-    expect(listed.body.data).toEqual([
-      { id: endpoint.id, url: target.url, events: ['video.failed'], status: 'enabled', created_at: endpoint.created_at },
-    ]);
-    expect(JSON.stringify(listed.body)).not.toContain('whsec_');
-
-    // Another account: 404 on everything, and its list is its own.
-    for (const call of [
-      as(other.key).get(`/v1/webhooks/${endpoint.id}/deliveries`),
-      as(other.key).post(`/v1/webhooks/${endpoint.id}/test`),
-      as(other.key).delete(`/v1/webhooks/${endpoint.id}`),
-    ]) {
-      const res = await call;
-      expect(res.status).toBe(404);
-      expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'not_found' });
-    }
-    expect((await as(other.key).get('/v1/webhooks').expect(200)).body.data.map((row: any) => row.id)).not.toContain(endpoint.id);
-    expect(target.received).toHaveLength(1);
-
-    const docs = (await gw.http.get('/docs-json').expect(200)).body;
-    expect(Object.keys(docs.paths)).toEqual(
-      expect.arrayContaining(['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries', '/v1/webhooks/{id}/test']),
-    );
-    expect(docs.components.schemas.WebhookEvent.description).toEqual(expect.stringContaining('webhook-signature'));
-    expect(Object.keys(docs.components.schemas.WebhookEvent.properties)).toEqual(['id', 'object', 'type', 'created_at', 'data']);
-
-    const anonymous = await gw.http.get('/v1/webhooks');
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.body.error).toMatchObject({ type: 'authentication_error' });
-    const badEvent = await as(customer.key).post('/v1/webhooks', { url: target.url, events: ['video.started'] });
-    expect(badEvent.status).toBe(400);
-    expect(badEvent.body.error).toMatchObject({ param: 'events', type: 'invalid_request_error' });
-    const notHttp = await as(customer.key).post('/v1/webhooks', { url: 'ftp://example.com/hook' });
-    expect(notHttp.status).toBe(400);
-    expect(notHttp.body.error.param).toBe('url');
-    await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
-    await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(404);
-  });
-
-  it('answers 30 concurrent test calls to a healthy endpoint each with its own attempt, or 429 with Retry-After once 4 are in flight; never a 500', async () => {
-    const target = await receiver();
-    target.delayMs = 300;
-    const endpoint = await register(customer.key, target.url);
-    const answers = await Promise.all(Array.from({ length: 30 }, () => as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`)));
-    const sent = answers.filter((res) => res.status === 200);
-    const refused = answers.filter((res) => res.status !== 200);
-    for (const res of refused) {
-      expect(res.status).toBe(429);
-      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-      expect(res.body.error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('4 deliveries in flight') });
-    }
-    expect(sent.length).toBeGreaterThan(0);
-    for (const res of sent)
-      expect(res.body).toMatchObject({
+  itOnSqliteOnly(kind)(
+    'sends webhook.test on request, keeps endpoints to their account, and answers errors in the OpenAI shape',
+    async () => {
+      const target = await receiver();
+      const endpoint = await register(customer.key, target.url, ['video.failed']);
+      const test = await as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`).expect(200);
+      expect(test.body).toMatchObject({
         type: 'webhook.test',
+        task_id: null,
         attempt: 1,
         status_code: 200,
-        error: null,
-        next_attempt_at: null,
         delivered_at: expect.any(Number),
       });
-    // Each answer is its own attempt, and exactly those reached the endpoint, at most 4 at a time.
-    expect(new Set(sent.map((res) => res.body.id)).size).toBe(sent.length);
-    expect(target.received.map((event) => event.json.id).sort()).toEqual(sent.map((res) => res.body.event_id).sort());
-    expect(target.mostAtOnce).toBeLessThanOrEqual(4);
-    await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
-  });
+      expect(target.received).toHaveLength(1);
+      expect(target.received[0].json).toMatchObject({ id: test.body.event_id, object: 'event', type: 'webhook.test' });
+      await new OpenAI({ apiKey: 'unused' }).webhooks.verifySignature(
+        target.received[0].body,
+        target.headersOf(target.received[0]),
+        endpoint.secret,
+      );
 
-  it('sends at most 4 test events at once to a hanging endpoint (the others get 429 with Retry-After), reports the timeout, and never sends a test event again', async () => {
-    const hanging = await receiver();
-    hanging.hang = true;
-    const endpoint = await register(customer.key, hanging.url);
-    const calls = Promise.all(Array.from({ length: 100 }, () => as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`)));
-    await until('a first test event at the hanging endpoint', () => hanging.received.length, {
-      done: (received) => received > 0,
-      timeoutMs: 120_000,
-    });
-    // A delivery round while the test events hang: it must not take them over.
-    const round = deliver();
-    const answers = await calls;
-    hanging.hang = false;
-    await round;
-    const sent = answers.filter((res) => res.status === 200);
-    for (const res of answers.filter((answer) => answer.status !== 200)) {
-      expect(res.status).toBe(429);
-      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    }
-    expect(sent.length).toBeGreaterThan(0);
-    expect(sent.length).toBeLessThanOrEqual(4);
-    for (const res of sent)
-      expect(res.body).toMatchObject({
-        type: 'webhook.test',
-        attempt: 1,
-        status_code: null,
-        error: 'no answer within 10 s',
-        next_attempt_at: null,
-        delivered_at: null,
-      });
-    expect(hanging.received).toHaveLength(sent.length);
-    expect(hanging.mostAtOnce).toBeLessThanOrEqual(4);
+      const listed = await as(customer.key).get('/v1/webhooks').expect(200);
+      expect(listed.body.data).toEqual([
+        { id: endpoint.id, url: target.url, events: ['video.failed'], status: 'enabled', created_at: endpoint.created_at },
+      ]);
+      expect(JSON.stringify(listed.body)).not.toContain('whsec_');
 
-    // Sent once, never retried: nothing more after the retry schedule's first steps.
-    for (const step of [6_000, 6 * 60_000]) {
-      gw.clock.advance(step);
-      await deliver();
-    }
-    expect(hanging.received).toHaveLength(sent.length);
-    const listed = (await as(customer.key).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
-    expect(listed.map((row: any) => row.id).sort()).toEqual(sent.map((res) => res.body.id).sort());
-    await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
-  }, 120_000);
-
-  it('refuses private addresses unless MEDIA_ALLOW_PRIVATE_HOSTS, at registration and again at each delivery', async () => {
-    const target = await receiver();
-    const endpoint = await register(customer.key, target.url);
-    gw.config.mediaAllowPrivateHosts = false;
-    try {
-      for (const url of [target.url, 'http://10.1.2.3/hook', 'http://[::1]:8080/hook', 'http://169.254.169.254/latest']) {
-        const res = await as(customer.key).post('/v1/webhooks', { url });
-        expect(res.status).toBe(400);
-        // Names the switch, so someone trying a receiver on localhost knows what to set.
-        expect(res.body.error).toMatchObject({
-          param: 'url',
-          message: expect.stringMatching(/public host.*MEDIA_ALLOW_PRIVATE_HOSTS=true/),
-        });
+      // Another account: 404 on everything, and its list is its own.
+      for (const call of [
+        as(other.key).get(`/v1/webhooks/${endpoint.id}/deliveries`),
+        as(other.key).post(`/v1/webhooks/${endpoint.id}/test`),
+        as(other.key).delete(`/v1/webhooks/${endpoint.id}`),
+      ]) {
+        const res = await call;
+        expect(res.status).toBe(404);
+        expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'not_found' });
       }
-      // Registered while allowed; refused when it is sent, and nothing reaches the receiver.
-      await flatTask(customer.key);
-      await finishTasks();
-      await deliver();
-      expect(target.received).toHaveLength(0);
-      const [, refused] = (await as(customer.key).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
-      expect(refused).toMatchObject({
-        attempt: 1,
-        status_code: null,
-        error: expect.stringMatching(/public host.*MEDIA_ALLOW_PRIVATE_HOSTS=true/),
+      expect((await as(other.key).get('/v1/webhooks').expect(200)).body.data.map((row: any) => row.id)).not.toContain(endpoint.id);
+      expect(target.received).toHaveLength(1);
+
+      const docs = (await gw.http.get('/docs-json').expect(200)).body;
+      expect(Object.keys(docs.paths)).toEqual(
+        expect.arrayContaining(['/v1/webhooks', '/v1/webhooks/{id}', '/v1/webhooks/{id}/deliveries', '/v1/webhooks/{id}/test']),
+      );
+      expect(docs.components.schemas.WebhookEvent.description).toEqual(expect.stringContaining('webhook-signature'));
+      expect(Object.keys(docs.components.schemas.WebhookEvent.properties)).toEqual(['id', 'object', 'type', 'created_at', 'data']);
+
+      const anonymous = await gw.http.get('/v1/webhooks');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body.error).toMatchObject({ type: 'authentication_error' });
+      const badEvent = await as(customer.key).post('/v1/webhooks', { url: target.url, events: ['video.started'] });
+      expect(badEvent.status).toBe(400);
+      expect(badEvent.body.error).toMatchObject({ param: 'events', type: 'invalid_request_error' });
+      const notHttp = await as(customer.key).post('/v1/webhooks', { url: 'ftp://example.com/hook' });
+      expect(notHttp.status).toBe(400);
+      expect(notHttp.body.error.param).toBe('url');
+      await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
+      await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(404);
+    },
+  );
+
+  itOnSqliteOnly(kind)(
+    'answers 30 concurrent test calls to a healthy endpoint each with its own attempt, or 429 with Retry-After once 4 are in flight; never a 500',
+    async () => {
+      const target = await receiver();
+      target.delayMs = 300;
+      const endpoint = await register(customer.key, target.url);
+      const answers = await Promise.all(Array.from({ length: 30 }, () => as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`)));
+      const sent = answers.filter((res) => res.status === 200);
+      const refused = answers.filter((res) => res.status !== 200);
+      for (const res of refused) {
+        expect(res.status).toBe(429);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+        expect(res.body.error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('4 deliveries in flight') });
+      }
+      expect(sent.length).toBeGreaterThan(0);
+      for (const res of sent)
+        expect(res.body).toMatchObject({
+          type: 'webhook.test',
+          attempt: 1,
+          status_code: 200,
+          error: null,
+          next_attempt_at: null,
+          delivered_at: expect.any(Number),
+        });
+      // Each answer is its own attempt, and exactly those reached the endpoint, at most 4 at a time.
+      expect(new Set(sent.map((res) => res.body.id)).size).toBe(sent.length);
+      expect(target.received.map((event) => event.json.id).sort()).toEqual(sent.map((res) => res.body.event_id).sort());
+      expect(target.mostAtOnce).toBeLessThanOrEqual(4);
+      await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
+    },
+  );
+
+  itOnSqliteOnly(kind)(
+    'sends at most 4 test events at once to a hanging endpoint (the others get 429 with Retry-After), reports the timeout, and never sends a test event again',
+    async () => {
+      const hanging = await receiver();
+      hanging.hang = true;
+      const endpoint = await register(customer.key, hanging.url);
+      const calls = Promise.all(Array.from({ length: 100 }, () => as(customer.key).post(`/v1/webhooks/${endpoint.id}/test`)));
+      await until('a first test event at the hanging endpoint', () => hanging.received.length, {
+        done: (received) => received > 0,
+        timeoutMs: 120_000,
       });
-    } finally {
-      gw.config.mediaAllowPrivateHosts = true;
-    }
-    await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
-  });
+      // A delivery round while the test events hang: it must not take them over.
+      const round = deliver();
+      const answers = await calls;
+      hanging.hang = false;
+      await round;
+      const sent = answers.filter((res) => res.status === 200);
+      for (const res of answers.filter((answer) => answer.status !== 200)) {
+        expect(res.status).toBe(429);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect(sent.length).toBeGreaterThan(0);
+      expect(sent.length).toBeLessThanOrEqual(4);
+      for (const res of sent)
+        expect(res.body).toMatchObject({
+          type: 'webhook.test',
+          attempt: 1,
+          status_code: null,
+          error: 'no answer within 10 s',
+          next_attempt_at: null,
+          delivered_at: null,
+        });
+      expect(hanging.received).toHaveLength(sent.length);
+      expect(hanging.mostAtOnce).toBeLessThanOrEqual(4);
+
+      // Sent once, never retried: nothing more after the retry schedule's first steps.
+      for (const step of [6_000, 6 * 60_000]) {
+        gw.clock.advance(step);
+        await deliver();
+      }
+      expect(hanging.received).toHaveLength(sent.length);
+      const listed = (await as(customer.key).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
+      expect(listed.map((row: any) => row.id).sort()).toEqual(sent.map((res) => res.body.id).sort());
+      await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
+    },
+    120_000,
+  );
+
+  itOnSqliteOnly(kind)(
+    'refuses private addresses unless MEDIA_ALLOW_PRIVATE_HOSTS, at registration and again at each delivery',
+    async () => {
+      const target = await receiver();
+      const endpoint = await register(customer.key, target.url);
+      gw.config.mediaAllowPrivateHosts = false;
+      try {
+        for (const url of [target.url, 'http://10.1.2.3/hook', 'http://[::1]:8080/hook', 'http://169.254.169.254/latest']) {
+          const res = await as(customer.key).post('/v1/webhooks', { url });
+          expect(res.status).toBe(400);
+          // Names the switch, so someone trying a receiver on localhost knows what to set.
+          expect(res.body.error).toMatchObject({
+            param: 'url',
+            message: expect.stringMatching(/public host.*MEDIA_ALLOW_PRIVATE_HOSTS=true/),
+          });
+        }
+        // Registered while allowed; refused when it is sent, and nothing reaches the receiver.
+        await flatTask(customer.key);
+        await finishTasks();
+        await deliver();
+        expect(target.received).toHaveLength(0);
+        const [, refused] = (await as(customer.key).get(`/v1/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
+        expect(refused).toMatchObject({
+          attempt: 1,
+          status_code: null,
+          error: expect.stringMatching(/public host.*MEDIA_ALLOW_PRIVATE_HOSTS=true/),
+        });
+      } finally {
+        gw.config.mediaAllowPrivateHosts = true;
+      }
+      await as(customer.key).delete(`/v1/webhooks/${endpoint.id}`).expect(204);
+    },
+  );
 
   it('keeps delivering to a healthy endpoint while another endpoint of the account hangs', async () => {
     const hanging = await receiver();
@@ -417,69 +430,72 @@ describeEachDatabase('webhooks', (kind) => {
     await as(customer.key).delete(`/v1/webhooks/${fine.id}`).expect(204);
   });
 
-  it('console: a customer adds an endpoint (secret once), sees deliveries with status codes, resends and enables; admins see failing endpoints', async () => {
-    const target = await receiver();
-    target.status = 500;
-    const username = `hooks_${kind}_console`;
-    const user = await gw.admin.post('/api/admin/users', { username, password: 'pass-word-1', quota: 1_000_000 }).expect(201);
-    const key = (await gw.admin.post(`/api/admin/users/${user.body.id}/keys`, { name: 'k' }).expect(201)).body.key;
-    const session = await gw.http.post('/console/api/session').send({ username, password: 'pass-word-1' }).expect(200);
-    const cookie = String(session.headers['set-cookie'][0]).split(';')[0];
-    const consoleGet = (path: string) => gw.http.get(path).set('Cookie', cookie);
-    const consolePost = (path: string, body?: object) =>
-      gw.http
-        .post(path)
+  itOnSqliteOnly(kind)(
+    'console: a customer adds an endpoint (secret once), sees deliveries with status codes, resends and enables; admins see failing endpoints',
+    async () => {
+      const target = await receiver();
+      target.status = 500;
+      const username = `hooks_${kind}_console`;
+      const user = await gw.admin.post('/api/admin/users', { username, password: 'pass-word-1', quota: 1_000_000 }).expect(201);
+      const key = (await gw.admin.post(`/api/admin/users/${user.body.id}/keys`, { name: 'k' }).expect(201)).body.key;
+      const session = await gw.http.post('/console/api/session').send({ username, password: 'pass-word-1' }).expect(200);
+      const cookie = String(session.headers['set-cookie'][0]).split(';')[0];
+      const consoleGet = (path: string) => gw.http.get(path).set('Cookie', cookie);
+      const consolePost = (path: string, body?: object) =>
+        gw.http
+          .post(path)
+          .set('Cookie', cookie)
+          .set('X-CSRF-Token', session.body.csrf_token)
+          .send(body ?? {});
+
+      const created = await consolePost('/console/api/webhooks', { url: target.url }).expect(201);
+      expect(created.body.secret).toMatch(/^whsec_/);
+      await flatTask(key);
+      await finishTasks();
+      await deliver();
+      const listed = (await consoleGet('/console/api/webhooks').expect(200)).body.data;
+      expect(listed).toEqual([expect.objectContaining({ id: created.body.id, status: 'enabled', failing_since: expect.any(Number) })]);
+      expect(JSON.stringify(listed)).not.toContain('whsec_');
+      const failed = (await consoleGet(`/console/api/webhooks/${created.body.id}/deliveries`).expect(200)).body.data.find(
+        (row: any) => row.attempt === 1,
+      );
+      expect(failed).toMatchObject({ status_code: 500 });
+
+      const failing = (await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.find(
+        (row: any) => row.id === created.body.id,
+      );
+      expect(failing).toMatchObject({
+        user_id: user.body.id,
+        status: 'enabled',
+        last_status_code: 500,
+        last_error: 'HTTP 500',
+        failing_since: expect.any(Number),
+      });
+      expect([401, 403]).toContain((await gw.http.get('/api/admin/webhooks/failing').set('Cookie', cookie)).status);
+
+      // Resend: the pending retry is sent now, not in 5 s.
+      target.status = 200;
+      await consolePost(`/console/api/webhooks/${created.body.id}/deliveries/${failed.id}/resend`).expect(202);
+      await deliver();
+      expect(target.received).toHaveLength(2);
+      expect(target.received[1].headers['webhook-id']).toBe(target.received[0].headers['webhook-id']);
+      expect((await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.map((row: any) => row.id)).not.toContain(
+        created.body.id,
+      );
+      // And once more on request, after it was delivered.
+      await consolePost(`/console/api/webhooks/${created.body.id}/deliveries/${failed.id}/resend`).expect(202);
+      await deliver();
+      expect(target.received).toHaveLength(3);
+      const test = await consolePost(`/console/api/webhooks/${created.body.id}/test`).expect(200);
+      expect(test.body).toMatchObject({ type: 'webhook.test', status_code: 200 });
+      await consolePost(`/console/api/webhooks/${created.body.id}/enable`).expect(200);
+      await gw.http
+        .delete(`/console/api/webhooks/${created.body.id}`)
         .set('Cookie', cookie)
         .set('X-CSRF-Token', session.body.csrf_token)
-        .send(body ?? {});
-
-    const created = await consolePost('/console/api/webhooks', { url: target.url }).expect(201);
-    expect(created.body.secret).toMatch(/^whsec_/);
-    await flatTask(key);
-    await finishTasks();
-    await deliver();
-    const listed = (await consoleGet('/console/api/webhooks').expect(200)).body.data;
-    expect(listed).toEqual([expect.objectContaining({ id: created.body.id, status: 'enabled', failing_since: expect.any(Number) })]);
-    expect(JSON.stringify(listed)).not.toContain('whsec_');
-    const failed = (await consoleGet(`/console/api/webhooks/${created.body.id}/deliveries`).expect(200)).body.data.find(
-      (row: any) => row.attempt === 1,
-    );
-    expect(failed).toMatchObject({ status_code: 500 });
-
-    const failing = (await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.find(
-      (row: any) => row.id === created.body.id,
-    );
-    expect(failing).toMatchObject({
-      user_id: user.body.id,
-      status: 'enabled',
-      last_status_code: 500,
-      last_error: 'HTTP 500',
-      failing_since: expect.any(Number),
-    });
-    expect([401, 403]).toContain((await gw.http.get('/api/admin/webhooks/failing').set('Cookie', cookie)).status);
-
-    // Resend: the pending retry is sent now, not in 5 s.
-    target.status = 200;
-    await consolePost(`/console/api/webhooks/${created.body.id}/deliveries/${failed.id}/resend`).expect(202);
-    await deliver();
-    expect(target.received).toHaveLength(2);
-    expect(target.received[1].headers['webhook-id']).toBe(target.received[0].headers['webhook-id']);
-    expect((await gw.admin.get('/api/admin/webhooks/failing').expect(200)).body.data.map((row: any) => row.id)).not.toContain(
-      created.body.id,
-    );
-    // And once more on request, after it was delivered.
-    await consolePost(`/console/api/webhooks/${created.body.id}/deliveries/${failed.id}/resend`).expect(202);
-    await deliver();
-    expect(target.received).toHaveLength(3);
-    const test = await consolePost(`/console/api/webhooks/${created.body.id}/test`).expect(200);
-    expect(test.body).toMatchObject({ type: 'webhook.test', status_code: 200 });
-    await consolePost(`/console/api/webhooks/${created.body.id}/enable`).expect(200);
-    await gw.http
-      .delete(`/console/api/webhooks/${created.body.id}`)
-      .set('Cookie', cookie)
-      .set('X-CSRF-Token', session.body.csrf_token)
-      .expect(204);
-  });
+        .expect(204);
+    },
+  );
 
   it('disables an endpoint whose deliveries have failed for 3 days; it then gets no new events', async () => {
     const broken = await receiver();

@@ -25,12 +25,12 @@ export class DeliveredVideoSettlement {
 
   /** After the video was stored. */
   async settleStored(task: TaskEntity): Promise<void> {
-    await this.settlement.settle(task, await this.factsOf(task));
+    await this.settlement.settle(task, await this.factsOf(task), this.store ? 'unreadable' : 'not_stored');
   }
 
   /** When the video could not be kept (too large, gone, the provider's link expired, too many failed copies). */
   async settleAsAsked(task: TaskEntity): Promise<void> {
-    await this.settlement.settle(task, null);
+    await this.settlement.settle(task, null, 'not_stored');
   }
 
   private async factsOf(task: TaskEntity): Promise<VideoFacts | null> {

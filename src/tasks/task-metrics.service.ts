@@ -8,6 +8,14 @@ import { TaskStatsRepository } from './repositories/task-stats.repository';
 /** Why a task's charge was given back: it failed, it timed out upstream, or the submit was refused. */
 export type RefundCause = 'failure' | 'timeout' | 'rejected' | 'cancelled';
 
+/**
+ * What settling a delivered video came to: `as_charged` (read, and the charge at submit stands),
+ * `refunded_difference` (read, less than asked: the difference refunded), and three ways of charging
+ * as asked: `unreadable` (the stored copy could not be read), `not_stored` (no copy was kept: no video
+ * store, or the copy failed) and `unpriced` (read, but no price of the task's prices fits what was delivered).
+ */
+export type SettlementOutcome = 'as_charged' | 'refunded_difference' | 'unreadable' | 'not_stored' | 'unpriced';
+
 /** Prometheus metrics of the task pipeline, in the app's registry. */
 @Injectable()
 export class TaskMetrics {
@@ -16,6 +24,8 @@ export class TaskMetrics {
   readonly refunds: Counter<'family' | 'cause'>;
   readonly pollLatency: Histogram<'family'>;
   readonly lateCompletions: Counter<'platform'>;
+  readonly pollLag: Histogram;
+  readonly settlements: Counter<'outcome'>;
 
   constructor(
     readonly registry: MetricsRegistry,
@@ -56,6 +66,19 @@ export class TaskMetrics {
       help: 'Latency of one upstream poll',
       labelNames: ['family'] as const,
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
+    // Per poll, unlike gateway_task_sync_lag_seconds (the oldest poll still waiting, when scraped).
+    this.pollLag = new Histogram({
+      name: 'gateway_poll_lag_seconds',
+      help: 'How late each poll reached its provider: the read minus the time the poll was due',
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+      registers: [registry],
+    });
+    this.settlements = new Counter({
+      name: 'gateway_settlements_total',
+      help: 'Delivered videos settled, by outcome (as_charged, refunded_difference, unreadable, not_stored, unpriced)',
+      labelNames: ['outcome'] as const,
       registers: [registry],
     });
     new Gauge({

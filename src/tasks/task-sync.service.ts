@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { inTaskSpan } from '../telemetry/tracing';
 import { TaskMetrics } from './task-metrics.service';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
@@ -40,6 +41,8 @@ interface SyncRound {
   interruptedClaimed: boolean;
   /** When each task of the round was claimed: the next poll counts from it (see nextPollAfter). */
   claimedAt: Map<number, number>;
+  /** When each task of the round was due, as the claim found it: the poll's lag counts from it. */
+  dueAt: Map<number, number>;
 }
 
 /**
@@ -87,7 +90,7 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
     const releases = new PollReleaseBuffer(this.tasks, () => this.clock.now());
     // Quiet polls are written in batches; flush regularly so no lease is held longer than needed.
     const flusher = setInterval(() => void releases.flush().catch((error) => this.logger.error(`release flush failed: ${error}`)), 100);
-    return { channels, releases, flusher, interruptedClaimed: false, claimedAt: new Map() };
+    return { channels, releases, flusher, interruptedClaimed: false, claimedAt: new Map(), dueAt: new Map() };
   }
 
   async closeRound(round: SyncRound): Promise<void> {
@@ -104,7 +107,7 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
       interrupted = await this.claimTasks(limit, ['SUBMITTING']);
       if (interrupted.length >= limit) return interrupted;
     }
-    const due = await this.claimTasks(limit - interrupted.length);
+    const due = await this.claimTasks(limit - interrupted.length, undefined, round.dueAt);
     for (const task of due) round.claimedAt.set(task.id, claimedAt);
     return interrupted.length ? [...interrupted, ...due] : due;
   }
@@ -120,7 +123,9 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
   }
 
   handle(task: TaskEntity, round: SyncRound): Promise<string> {
-    return task.status === 'SUBMITTING' ? this.settleInterrupted(task, round.channels) : this.pollOne(task, round);
+    return task.status === 'SUBMITTING'
+      ? inTaskSpan('task.resubmit', task.taskId, () => this.settleInterrupted(task, round.channels))
+      : inTaskSpan('task.poll', task.taskId, () => this.pollOne(task, round));
   }
 
   /** A provider's callback made a task due here: run a round soon rather than at the next tick. */
@@ -160,11 +165,11 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
       ),
   };
 
-  private claimTasks(limit: number, statuses?: TaskEntity['status'][]): Promise<TaskEntity[]> {
+  private claimTasks(limit: number, statuses?: TaskEntity['status'][], dueAt?: Map<number, number>): Promise<TaskEntity[]> {
     const now = this.clock.now();
     // A per-claim owner token, so a late write from an older claim of this instance cannot win.
     const owner = this.claimOwner('');
-    return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, limit, statuses);
+    return this.tasks.claimDueTasks(owner, now, now + this.config.taskLeaseMs, limit, statuses, dueAt);
   }
 
   private async pollOne(task: TaskEntity, round: SyncRound): Promise<string> {
@@ -181,6 +186,8 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
     const adapter = this.families.adapter(task.platform);
     const interval = pollIntervalFor(channel, adapter, this.config);
     const channelLabel = String(channel.id);
+    const dueAt = round.dueAt.get(task.id);
+    if (dueAt !== undefined) this.metrics.pollLag.observe(Math.max(0, this.clock.now() - dueAt) / 1000);
     const stopTimer = this.metrics.pollLatency.startTimer({ family });
     const endCall = this.calls.start(channel.id);
     this.reads.polled(task);

@@ -90,7 +90,8 @@ export class TaskTransitionsService {
     if (plan.failure !== undefined)
       return (await this.fail(task, plan.failure, plan.changes, leaseOwner, plan.polledAt)) ? 'FAILURE' : null;
     // No store to read the video from: settled as asked with this move, so it completes for its customer now.
-    if (plan.changes.status === 'SUCCESS' && !this.ends.settlesAfterStoring && plan.changes.settledAt === undefined) {
+    const settlesNow = plan.changes.status === 'SUCCESS' && !this.ends.settlesAfterStoring && plan.changes.settledAt === undefined;
+    if (settlesNow) {
       const at = plan.changes.finishTime ?? this.clock.now();
       Object.assign(plan.changes, await this.settlement.asAskedAtEnd({ ...task, ...plan.changes }, at));
     }
@@ -105,6 +106,7 @@ export class TaskTransitionsService {
           );
     if (!won) return null;
     Object.assign(task, plan.changes);
+    if (settlesNow) this.metrics.settlements.inc({ outcome: 'not_stored' });
     if (plan.changes.status === 'SUCCESS') this.ends.ended(task);
     return plan.status;
   }

@@ -41,6 +41,7 @@ import { TaskStatsRepository } from './repositories/task-stats.repository';
 import { TaskSubmitRepository } from './repositories/task-submit.repository';
 import { TaskSweepRepository } from './repositories/task-sweep.repository';
 import { TaskMetrics } from './task-metrics.service';
+import { InFlightMetrics } from './in-flight-metrics.service';
 import { TaskQueries } from './task-queries.service';
 import { TaskSubmitService } from './task-submit.service';
 import { TaskSubmitFields } from './task-submit-fields';
@@ -76,6 +77,7 @@ import { TaskUsageRepository } from './repositories/task-usage.repository';
     UsageReports,
     TaskQueries,
     TaskMetrics,
+    InFlightMetrics,
     TaskEndHooks,
     TaskSubmitFields,
     TaskTransitionsService,

@@ -32,7 +32,8 @@ export class TaskLeaseRepository {
   /**
    * Claims up to `limit` due tasks for `owner` (jobs/lease-claim.ts). A claimed task's `next_poll_at`
    * moves to the end of its lease, so no other instance sees it as due until the lease runs out (a
-   * dead instance's tasks come back by themselves).
+   * dead instance's tasks come back by themselves). `dueAt`, when given, gets each picked task's due
+   * time from before the claim moved it (what the poll lag is measured against).
    */
   async claimDueTasks(
     owner: string,
@@ -40,12 +41,19 @@ export class TaskLeaseRepository {
     leaseUntil: number,
     limit: number,
     statuses: TaskStatus[] = POLLABLE_STATUSES,
+    dueAt?: Map<number, number>,
   ): Promise<TaskEntity[]> {
     const claimed = await claimLease(this.transactions, {
       table: 'tasks',
       claimable: { sql: `status IN (${statuses.map(() => '?').join(', ')}) AND next_poll_at <= ?`, params: [...statuses, now] },
       order: 'next_poll_at',
       limit,
+      columns: ['next_poll_at'],
+      choose: (candidates) =>
+        candidates.map((row) => {
+          dueAt?.set(Number(row.id), Number(row.next_poll_at));
+          return Number(row.id);
+        }),
       lease: { sql: 'lease_owner = ?, lease_until = ?, next_poll_at = ?', params: [owner, leaseUntil, leaseUntil] },
     });
     if (claimed.length === 0) return [];

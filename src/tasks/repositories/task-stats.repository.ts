@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, LessThan, Repository } from 'typeorm';
 import { FAILURE } from '../../upstream/failure-reason';
 import { TaskEntity } from '../task.entity';
-import { CHARGED_STATUSES, POLLABLE_STATUSES } from '../task-status';
+import { CHARGED_STATUSES, POLLABLE_STATUSES, type TaskStatus } from '../task-status';
 
 /**
  * A task's outcome for the success rates: its status, but a client's cancel (a FAILURE for the
@@ -11,6 +11,8 @@ import { CHARGED_STATUSES, POLLABLE_STATUSES } from '../task-status';
  */
 const OUTCOME_SQL = "CASE WHEN status = 'FAILURE' AND fail_reason LIKE ? THEN 'CANCELLED' ELSE status END";
 const CANCELLED_REASON = `${FAILURE.cancelled}%`;
+/** Not ended: a submit under way, or a task its provider still works on. */
+const IN_FLIGHT_STATUSES: TaskStatus[] = ['SUBMITTING', ...POLLABLE_STATUSES];
 
 /** Counts over many tasks: the dashboard's and the admins' figures (outcomes, money per channel, stuck tasks), the metrics' gauges. */
 @Injectable()
@@ -25,6 +27,29 @@ export class TaskStatsRepository {
       .groupBy('t.status')
       .getRawMany<{ status: string; count: string | number }>()
       .then((rows) => rows.map((row) => ({ status: row.status, count: Number(row.count) })));
+  }
+
+  /**
+   * Tasks not ended (SUBMITTING and the polled states) per status and platform, with the oldest one's
+   * creation time: one pass over the `(status, next_poll_at)` index, the same on every instance.
+   */
+  async inFlight(): Promise<Array<{ status: string; platform: string; count: number; oldestCreatedAt: number }>> {
+    const rows = await this.tasks
+      .createQueryBuilder('t')
+      .select('t.status', 'status')
+      .addSelect('t.platform', 'platform')
+      .addSelect('COUNT(*)', 'count')
+      .addSelect('MIN(t.created_at)', 'oldest')
+      .where('t.status IN (:...statuses)', { statuses: IN_FLIGHT_STATUSES })
+      .groupBy('t.status')
+      .addGroupBy('t.platform')
+      .getRawMany<{ status: string; platform: string; count: string | number; oldest: string | number }>();
+    return rows.map((row) => ({
+      status: row.status,
+      platform: row.platform,
+      count: Number(row.count),
+      oldestCreatedAt: Number(row.oldest),
+    }));
   }
 
   /** Tasks still not terminal whose poll was due before `dueBefore` (or still SUBMITTING, created before it), longest due first. */

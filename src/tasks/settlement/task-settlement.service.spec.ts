@@ -8,6 +8,7 @@ import type { ChannelsService } from '../../upstream/channels.service';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import type { TaskStateRepository } from '../repositories/task-state.repository';
 import type { TaskEndHooks } from '../task-end-hooks';
+import type { TaskMetrics } from '../task-metrics.service';
 import type { TaskEntity } from '../task.entity';
 import { TaskCostLookup } from './task-cost-inputs';
 import { TaskSettlementService } from './task-settlement.service';
@@ -57,6 +58,7 @@ function settlementService() {
     { quotaPerUnit: 10_000 } as AppConfig,
     { record: async () => undefined, ended: () => undefined } as unknown as TaskEndHooks,
     new TaskCostLookup(channels, catalog),
+    { settlements: { inc: () => undefined } } as unknown as TaskMetrics,
   );
   return { service, written };
 }

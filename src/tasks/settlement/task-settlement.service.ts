@@ -7,8 +7,11 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { TransactionRunner } from '../../database/transaction-runner';
 import type { VideoFacts } from '../../media/video-facts';
 import { TaskStateRepository } from '../repositories/task-state.repository';
+import { inTaskSpan } from '../../telemetry/tracing';
 import { TaskEndHooks } from '../task-end-hooks';
+import { TaskMetrics } from '../task-metrics.service';
 import type { TaskEntity } from '../task.entity';
+import { settlementOutcome, type NoVideo } from './settlement-outcome';
 import { TaskCostInputs, TaskCostLookup } from './task-cost-inputs';
 import { taskUsageOf } from './task-usage-view';
 
@@ -32,10 +35,18 @@ export class TaskSettlementService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly ends: TaskEndHooks,
     private readonly costs: TaskCostLookup,
+    private readonly metrics: TaskMetrics,
   ) {}
 
-  /** `video`: the stored video's facts; null when there is none to read (charged as asked). False when it was settled already. */
-  async settle(task: TaskEntity, video: VideoFacts | null): Promise<boolean> {
+  /**
+   * `video`: the stored video's facts; null when there is none to read (charged as asked), `noVideo`
+   * saying why. False when it was settled already.
+   */
+  settle(task: TaskEntity, video: VideoFacts | null, noVideo: NoVideo = 'not_stored'): Promise<boolean> {
+    return inTaskSpan('task.settle', task.taskId, () => this.settleOnce(task, video, noVideo));
+  }
+
+  private async settleOnce(task: TaskEntity, video: VideoFacts | null, noVideo: NoVideo): Promise<boolean> {
     const settlement = settle(task.quota, task.priceBasis, video);
     const inputs = await this.costs.of(task);
     const now = this.clock.now();
@@ -59,13 +70,17 @@ export class TaskSettlementService {
     });
     if (won) {
       Object.assign(task, columns);
+      this.metrics.settlements.inc({ outcome: settlementOutcome(settlement, noVideo) });
       if (settlement.settled === 'as_asked') this.logger.log(`task ${task.taskId}: ${settlement.detail}`);
       this.ends.ended(task);
     }
     return won;
   }
 
-  /** The columns of a task settled as asked the moment its provider is done (no video store to read it from): written with that move. */
+  /**
+   * The columns of a task settled as asked the moment its provider is done (no video store to read it
+   * from): written with that move, whose writer counts it (`not_stored`) once the move is won.
+   */
   async asAskedAtEnd(task: TaskEntity, now: number): Promise<Partial<TaskEntity> & { settledAt: number }> {
     return this.columnsOf(task, settle(task.quota, task.priceBasis, null), now, await this.costs.of(task));
   }
