@@ -18,6 +18,7 @@
 import { runAbBench } from './ab-bench';
 import { runContentBench } from './content-bench';
 import { hotPathTable, runGetBench, runQuoteBench, runSubmitFloorBench } from './hot-path-bench';
+import { runPushBench } from './push-bench';
 import { runSyncBench, SyncBenchResult } from './sync-bench';
 import { runWebhookBench } from './webhook-bench';
 
@@ -52,6 +53,22 @@ async function syncBench(): Promise<void> {
   write(
     `target (every task polled within 1.5x its interval at ${worst.tasks} tasks, p99): ${worst.gapRatio.p99 <= 1.5 ? 'met' : 'NOT met'}\n\n`,
   );
+  await pushBench(Number(process.env.BENCH_PUSH_TASKS ?? worst.tasks));
+}
+
+/** Upstream reads per second of the same tasks in flight, push off and on, side by side (BENCH_PUSH_TASKS, the largest sync size by default). */
+async function pushBench(tasks: number): Promise<void> {
+  const off = await runPushBench(tasks, false, process.env.BENCH_DATABASE_URL);
+  write(`${JSON.stringify(off)}\n`);
+  const on = await runPushBench(tasks, true, process.env.BENCH_DATABASE_URL);
+  write(`${JSON.stringify(on)}\n`);
+  write('\npush: tasks   db      push   poll interval   upstream reads/s (expected)\n');
+  for (const r of [off, on])
+    write(
+      `      ${String(r.tasks).padEnd(7)} ${r.database.padEnd(7)} ${(r.push ? 'on' : 'off').padEnd(6)} ${String(r.intervalMs / 1000).padStart(5)} s         ` +
+        `${String(r.readsPerSecond).padStart(6)} (${String(r.expectedReadsPerSecond).padStart(6)})\n`,
+    );
+  write(`push on costs x${(on.readsPerSecond / Math.max(1, off.readsPerSecond)).toFixed(2)} the upstream reads of push off\n\n`);
 }
 
 async function getBench(): Promise<void> {

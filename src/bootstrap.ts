@@ -25,7 +25,10 @@ import { refuseUnstorableText } from './http/unstorable-text.middleware';
 import { answerRoutesWithSendJson } from './http/nest-json-replies';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { setupSwagger } from './swagger';
+import { PROVIDER_CALLBACKS_PATH } from './tasks/push/provider-callback-links';
 import { traceRequests } from './telemetry/request-spans';
+
+const PROVIDER_CALLBACK_LIMIT_BYTES = 1024 * 1024;
 
 const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
 /** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
@@ -79,6 +82,8 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   const bodyParsers = express.Router();
   // The simulated family C control plane checks request signatures over the exact body bytes.
   bodyParsers.use('/simulator/gamma-control', express.raw({ type: () => true, limit: DEFAULT_BODY_LIMIT }));
+  // Providers' callbacks are signed over their exact bytes; a larger body than 1 MiB is a 413.
+  bodyParsers.use(PROVIDER_CALLBACKS_PATH, express.raw({ type: () => true, limit: PROVIDER_CALLBACK_LIMIT_BYTES }));
   const videoJsonVerify = rejectDeepJson();
   const videoJsonParser = videoSubmitJsonParser(videoJsonVerify);
   bodyParsers.use(VIDEO_SUBMIT_PATHS, videoJsonParser);

@@ -144,6 +144,7 @@ const schema = z.object({
   PUBLIC_BASE_URL: publicBaseUrl,
   SIMULATOR: z.enum(['on', 'off'], { error: 'must be on or off' }).optional().default('on'),
   TASK_SYNC_INTERVAL_MS: integer(0, 1000),
+  PROVIDER_PUSH_POLL_MS: integer(1000, 60_000, 86_400_000),
   ASSET_FOLLOW_UP_INTERVAL_MS: integer(0, 3000, 3_600_000),
   WEBHOOK_DELIVERY_INTERVAL_MS: integer(0, 1000, 3_600_000),
   TASK_TIMEOUT_MS: integer(1000, 1_800_000),
@@ -206,6 +207,10 @@ export interface AppConfig {
   /** SERVER_SECRET_PREVIOUS(_FILE): the key before a rotation, still accepted to decrypt and verify while everything moves to the new one. */
   serverSecretPrevious?: string;
   publicBaseUrl: string;
+  /** PUBLIC_BASE_URL was set (not the localhost default): only then can a provider call back (providers that push). */
+  publicBaseUrlSet: boolean;
+  /** The polls of a task whose provider calls back: a safety net this far apart (PROVIDER_PUSH_POLL_MS). */
+  providerPushPollMs: number;
   simulator: boolean;
   /** 0 turns the automatic sync loop off (tests drive it by hand). */
   taskSyncIntervalMs: number;
@@ -278,6 +283,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     serverSecret: serverSecret as string | undefined,
     serverSecretPrevious: serverSecretPrevious === serverSecret ? undefined : (serverSecretPrevious as string | undefined),
     publicBaseUrl: (values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrlSet: values.PUBLIC_BASE_URL !== undefined && values.PUBLIC_BASE_URL !== '',
+    providerPushPollMs: values.PROVIDER_PUSH_POLL_MS,
     simulator: values.SIMULATOR === 'on',
     taskSyncIntervalMs: values.TASK_SYNC_INTERVAL_MS,
     assetFollowUpIntervalMs: values.ASSET_FOLLOW_UP_INTERVAL_MS,

@@ -7,8 +7,9 @@ export interface LocalizedText {
 /**
  * `url`: an http(s) URL that must point at a public host (unless MEDIA_ALLOW_PRIVATE_HOSTS), like base_url.
  * `number`: any finite number (a price), within `min` and `max`.
+ * `boolean`: true or false (a switch, such as `push`).
  */
-export type ChannelSettingType = 'string' | 'integer' | 'number' | 'url';
+export type ChannelSettingType = 'string' | 'integer' | 'number' | 'url' | 'boolean';
 
 /** One channel setting a family takes: how it is validated, stored, shown and drawn in the console's form. */
 export interface ChannelSettingDefinition {

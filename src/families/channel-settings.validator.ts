@@ -39,6 +39,7 @@ function typeProblem(definition: ChannelSettingDefinition, value: unknown): stri
     if (max !== undefined && value > max) return `must not be greater than ${max}`;
     return null;
   }
+  if (definition.type === 'boolean') return typeof value === 'boolean' ? null : 'must be a boolean value';
   if (definition.type === 'number') {
     if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
     if (min !== undefined && value < min) return `must not be less than ${min}`;

@@ -10,6 +10,7 @@ import {
 } from '../upstream/upstream-adapter';
 import { UpstreamCallRecorder } from '../upstream/upstream-call-recorder.service';
 import type { TaskEntity } from './task.entity';
+import { ProviderReads } from './push/provider-reads';
 
 /** How the provider answered a cancel it was sent. */
 export type CancelAnswer =
@@ -30,15 +31,22 @@ export type CancelAnswer =
  */
 @Injectable()
 export class ProviderCancel {
-  constructor(private readonly calls: UpstreamCallRecorder) {}
+  constructor(
+    private readonly calls: UpstreamCallRecorder,
+    private readonly reads: ProviderReads,
+  ) {}
 
   /** Whether the family's provider stops a task in this state (never where the family has no cancel). */
   stops(adapter: UpstreamAdapter, state: UpstreamState): boolean {
     return cancellableStates(adapter).includes(state as CancellableState);
   }
 
-  /** The task as its provider has it now (a poll, counted in the channel's call statistics); throws when it cannot be read. */
-  async read(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter): Promise<PollOutcome> {
+  /**
+   * The task as its provider has it now (a poll, counted in the channel's call statistics, and, for a
+   * task in flight, as a provider read for `reason`); throws when it cannot be read.
+   */
+  async read(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter, reason?: 'deadline' | 'cancel'): Promise<PollOutcome> {
+    if (reason) this.reads.counted(task.platform, reason);
     return this.counted(channel, () => adapter.poll(task, channel));
   }
 
@@ -54,7 +62,7 @@ export class ProviderCancel {
 
   /** Best effort, for a job the gateway no longer wants (its task was cancelled while the provider accepted it): stops it where the provider still can. */
   async stopIfRunning(task: TaskEntity, channel: ChannelEntity, adapter: UpstreamAdapter): Promise<CancelAnswer | 'not_sent'> {
-    const outcome = await this.read(task, channel, adapter);
+    const outcome = await this.read(task, channel, adapter, 'cancel');
     return this.stops(adapter, outcome.state) ? this.send(task, channel, adapter) : 'not_sent';
   }
 

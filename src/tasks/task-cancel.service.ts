@@ -140,7 +140,7 @@ export class TaskCancelService {
   /** The task's state at its provider; a provider that cannot be read leaves the task as it was (polled again at once) and is a 503. */
   private async readProvider({ task, channel, adapter, owner }: UpstreamCancel, onFailure: Partial<TaskEntity> = {}): Promise<PollOutcome> {
     try {
-      return await this.provider.read(task, channel, adapter);
+      return await this.provider.read(task, channel, adapter, 'cancel');
     } catch (error) {
       this.logger.warn(`cancel of ${task.taskId}: channel ${channel.id} could not be read: ${(error as Error)?.message ?? error}`);
       await this.tasks.release(task.id, owner, { nextPollAt: this.clock.now(), ...onFailure });
@@ -157,7 +157,7 @@ export class TaskCancelService {
     const { task, channel, adapter, owner, nameStatus } = cancel;
     const now = this.clock.now();
     const plan = this.transitions.planPoll(task, outcome, estimatedProgress(task, adapter, now), {
-      nextPollAt: now + pollIntervalFor(channel, adapter),
+      nextPollAt: now + pollIntervalFor(channel, adapter, this.config),
     });
     Object.assign(plan.changes, extra);
     const status = await this.transitions.applyPlan(task, plan, owner);

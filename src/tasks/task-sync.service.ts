@@ -22,6 +22,7 @@ import { ProviderRetry } from './retry/provider-retry.service';
 import { HandToProvider } from './submit/hand-to-provider';
 import { SUBMIT_INTERRUPTED } from './submit/submit-outcomes';
 import { TaskTransitionsService } from './task-transitions.service';
+import { ProviderReads } from './push/provider-reads';
 
 const BATCH_SIZE = 500;
 /** Upper bound of tasks one round takes on, so a round ends and the next sees fresh due times. */
@@ -51,9 +52,9 @@ interface SyncRound {
  * in one compare-and-set write that also schedules the next poll and frees the lease. Transport
  * trouble backs off with jitter and never fails a task by itself; only `TASK_TIMEOUT_MS` does, after
  * one more look at the provider (TaskDeadline).
- * Why 10 constructor dependencies: a leased job (its JobContext, its lease repository) whose round
+ * Why 11 constructor dependencies: a leased job (its JobContext, its lease repository) whose round
  * meets every end a poll can have (the transitions, the resubmit, the provider retry, the deadline, the family's adapter,
- * the channel, its call statistics, the metrics); each is one line of the round, and splitting the round would only pass them on.
+ * the channel, its call statistics, the metrics, the provider reads by reason); each is one line of the round, and splitting the round would only pass them on.
  */
 @Injectable()
 export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
@@ -69,6 +70,7 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
     private readonly calls: UpstreamCallRecorder,
     private readonly retries: ProviderRetry,
     private readonly deadline: TaskDeadline,
+    private readonly reads: ProviderReads,
     context: JobContext,
   ) {
     super(context, { name: 'task-sync', batchSize: BATCH_SIZE, maxItemsPerRound: MAX_TASKS_PER_ROUND, concurrency: GLOBAL_CONCURRENCY });
@@ -126,6 +128,11 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
       : inTaskSpan('task.poll', task.taskId, () => this.pollOne(task, round));
   }
 
+  /** A provider's callback made a task due here: run a round soon rather than at the next tick. */
+  wakeSoon(): void {
+    this.runSoon();
+  }
+
   /** Shutting down: give a claimed but not yet polled task back, due at once, for another instance. */
   handBack(task: TaskEntity): Promise<void> {
     return this.tasks.release(task.id, task.leaseOwner!, { nextPollAt: this.clock.now() });
@@ -177,12 +184,13 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
       return 'failed';
     }
     const adapter = this.families.adapter(task.platform);
-    const interval = pollIntervalFor(channel, adapter);
+    const interval = pollIntervalFor(channel, adapter, this.config);
     const channelLabel = String(channel.id);
     const dueAt = round.dueAt.get(task.id);
     if (dueAt !== undefined) this.metrics.pollLag.observe(Math.max(0, this.clock.now() - dueAt) / 1000);
     const stopTimer = this.metrics.pollLatency.startTimer({ family });
     const endCall = this.calls.start(channel.id);
+    this.reads.polled(task);
     let outcome;
     try {
       outcome = await adapter.poll(task, channel);

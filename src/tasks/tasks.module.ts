@@ -1,3 +1,10 @@
+import { ProviderPushMetrics } from '../metrics/provider-push-metrics';
+import { ProviderReads } from './push/provider-reads';
+import { ProviderCallbackLinks } from './push/provider-callback-links';
+import { TaskWakeRepository } from './repositories/task-wake.repository';
+import { CallbackWakeUps } from './push/callback-wake-ups';
+import { ProviderCallbackIntake } from './push/provider-callback-intake';
+import { ProviderCallbacksController } from './push/provider-callbacks.controller';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
@@ -95,7 +102,14 @@ import { TaskUsageRepository } from './repositories/task-usage.repository';
     TaskHousekeeping,
     TaskCostLookup,
     TaskSettlementService,
+    ProviderPushMetrics,
+    ProviderReads,
+    ProviderCallbackLinks,
+    TaskWakeRepository,
+    CallbackWakeUps,
+    ProviderCallbackIntake,
   ],
+  controllers: [ProviderCallbacksController],
   exports: [
     UsageReports,
     TaskQueries,

@@ -7,16 +7,14 @@ import { channelLinkPolicy } from './channel-link-policy';
 import type { ProviderCalls } from './provider-calls';
 import { acceptedWithoutId, callTimeoutMs, PollOutcome, SubmitDeadline, SubmitOutcome, UpstreamAdapter } from './upstream-adapter';
 import type { StoredRequest, UpstreamTask } from './upstream-task';
+import type { CreateCall, ProviderPush } from './push/provider-push';
 
 /**
  * The one call that creates the provider's task: a POST of the task's body, answered with the
  * provider's id of it (read as the family's profile says: BearerJsonProfile.create). Made only by
  * BearerJsonAdapter.submit (see there), never by a family.
  */
-export interface ProviderCreate {
-  path: string;
-  body: unknown;
-}
+export type ProviderCreate = CreateCall;
 
 const usableTaskId = (id: string): boolean => id.length > 0 && id.length <= 128;
 
@@ -33,6 +31,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
   readonly expectedDurationMs: number;
   readonly outputExpiresAfterMs?: number;
   readonly idempotentSubmit: boolean = false;
+  readonly push?: ProviderPush;
 
   protected constructor(
     protected readonly calls: ProviderCalls,
@@ -65,8 +64,10 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
    * is marked as may have been accepted, and the task is never sent to another channel.
    * Families do not override it (src/families/create-call.spec.ts checks every registered one).
    */
-  async submit(task: UpstreamTask<R>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome<R>> {
-    const { path, body } = await this.creation(task, channel, deadline);
+  async submit(task: UpstreamTask<R>, channel: ChannelEntity, deadline?: SubmitDeadline, callbackUrl?: string): Promise<SubmitOutcome<R>> {
+    const created = await this.creation(task, channel, deadline);
+    // Push on: the family's way of asking its provider to call back, on the one create call.
+    const { path, body } = callbackUrl && this.push ? this.push.ask(created, callbackUrl) : created;
     const { timeoutMs, taskIdOf, isTaskId, providerUsageOf } = this.profile.create;
     const response = await this.send(channel, 'POST', path, callTimeoutMs(timeoutMs, deadline), {
       body,

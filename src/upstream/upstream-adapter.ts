@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { ChannelEntity, Platform } from './channel.entity';
+import type { ProviderPush } from './push/provider-push';
 import type { StoredRequest, UpstreamTask } from './upstream-task';
 
 /** How a failed upstream call should be treated by the gateway. */
@@ -124,8 +125,18 @@ export interface UpstreamAdapter<Request extends StoredRequest = StoredRequest> 
   readonly outputExpiresAfterMs?: number;
   /** The model name sent upstream when the channel has no mapping for it. */
   defaultUpstreamModel(publicModel: string): string;
-  /** Every upstream call of the submit stays within `deadline` (and stops when its signal aborts). */
-  submit(task: UpstreamTask<Request>, channel: ChannelEntity, deadline?: SubmitDeadline): Promise<SubmitOutcome<Request>>;
+  /**
+   * Every upstream call of the submit stays within `deadline` (and stops when its signal aborts); with
+   * `callbackUrl` (push on for the channel), the provider is asked to call back there, as `push` says.
+   */
+  submit(
+    task: UpstreamTask<Request>,
+    channel: ChannelEntity,
+    deadline?: SubmitDeadline,
+    callbackUrl?: string,
+  ): Promise<SubmitOutcome<Request>>;
+  /** How its provider calls back (providers that push); absent: it does not, its tasks are polled. */
+  readonly push?: ProviderPush;
   poll(task: UpstreamTask<Request>, channel: ChannelEntity): Promise<PollOutcome>;
   /** A fresh download URL for a finished task whose stored one expired; null when there is none. */
   refreshVideoUrl?(task: UpstreamTask<Request>, channel: ChannelEntity): Promise<string | null>;

@@ -9,6 +9,7 @@
  * - `failNextRequest()`: the next accepted request ends failed (`runner_server_error`, fal's own).
  * - `defineEndpoint(id, schema)`: an endpoint an operator adds, with its input schema and output shape.
  */
+import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { FalEmulator, FalEndpointSchema, FalScriptedFailure, FalStep, FalSubmit } from '../../src/families/fal/emulator/fal-emulator';
 import { serveEmulator, testVideoBytes } from './emulator-server';
@@ -19,6 +20,8 @@ export type { FalStep };
 export interface FalEmulatorServer {
   url: string;
   apiKey: string;
+  /** Its provider's callbacks (providers that push): when they go out, and those sent. */
+  callbacks: EmulatorCallbacks;
   /** Every request the server received, in order. */
   requests: RecordedRequest[];
   /** The bytes behind every finished request's CDN link. */
@@ -53,6 +56,7 @@ export async function startFalEmulator(options: { apiKey?: string } = {}): Promi
     requests: server.requests,
     videoBytes,
     submits: emulator.submits,
+    callbacks: emulator.callbacks,
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextSubmit: (failure) => emulator.failNextSubmit(failure),
     failNextRequest: () => emulator.failNextRequest(),

@@ -9,6 +9,7 @@
  * - `failNextSubmit({ status, code, headers? })`: the next create answers Kling's error body.
  * - `failEverySubmit(failure | null)`: every create answers it, until healed with null.
  */
+import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import {
   KlingCreate,
@@ -27,6 +28,8 @@ export interface KlingEmulatorServer {
   accessKey: string;
   secretKey: string;
   apiKey: string;
+  /** Its provider's callbacks (providers that push): when they go out, and those sent. */
+  callbacks: EmulatorCallbacks;
   /** Every request the server received, in order. */
   requests: RecordedRequest[];
   /** The bytes behind every finished task's CDN link. */
@@ -64,6 +67,7 @@ export async function startKlingEmulator(options: { accessKey?: string; secretKe
     videoBytes,
     creates: emulator.creates,
     tokens: emulator.tokens,
+    callbacks: emulator.callbacks,
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextSubmit: (failure) => emulator.failNextSubmit(failure),
     failEverySubmit: (failure) => emulator.failEverySubmit(failure),

@@ -11,6 +11,7 @@
  * - `scriptNext([...])`: steps `Queueing`, `Processing`, `Success` or `{ fail: code }`.
  * - `failNextSubmit(code)`: the next submit answers HTTP 200 with this `base_resp` code.
  */
+import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { MinimaxEmulator, MinimaxStep } from '../../src/families/minimax/emulator/minimax-emulator';
 import { serveEmulator, testVideoBytes } from './emulator-server';
@@ -21,6 +22,8 @@ export type { MinimaxStep };
 export interface MinimaxEmulatorServer {
   url: string;
   apiKey: string;
+  /** Its provider's callbacks (providers that push): when they go out, and those sent. */
+  callbacks: EmulatorCallbacks;
   /** Every request the server received, in order. */
   requests: RecordedRequest[];
   /** The bytes behind every finished task's download URL. */
@@ -52,6 +55,7 @@ export async function startMinimaxEmulator(options: { apiKey?: string } = {}): P
     submits: () =>
       server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/video_generation').map((r) => r.json as Record<string, unknown>),
     downloads: () => server.requests.filter((r) => r.path.startsWith('/cdn/')),
+    callbacks: emulator.callbacks,
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextSubmit: (code) => emulator.failNextSubmit(code),
     close: () => server.close(),

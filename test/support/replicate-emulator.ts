@@ -8,6 +8,7 @@
  * - `failNextCreate({ status, body, headers? })`: the next create answers this.
  * - `defineModel(owner/name, schema)`: a model an operator adds, with its input schema and output shape.
  */
+import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import {
   ReplicateCreate,
@@ -24,6 +25,8 @@ export type { ReplicateStep };
 export interface ReplicateEmulatorServer {
   url: string;
   apiKey: string;
+  /** Its provider's callbacks (providers that push): when they go out, and those sent. */
+  callbacks: EmulatorCallbacks;
   /** Every request the server received, in order. */
   requests: RecordedRequest[];
   /** The bytes behind every finished prediction's output. */
@@ -56,6 +59,7 @@ export async function startReplicateEmulator(options: { apiKey?: string; now?: (
     requests: server.requests,
     videoBytes,
     creates: emulator.creates,
+    callbacks: emulator.callbacks,
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextCreate: (failure) => emulator.failNextCreate(failure),
     defineModel: (model, schema) => emulator.defineModel(model, schema),

@@ -6,6 +6,7 @@
  * - `scriptNext([...])`: a step is `created | queueing | processing | success` or `{ failed: err_code }`.
  * - `failNextSubmit({ status, reason, headers? })`: the next create answers Vidu's error body.
  */
+import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { ViduCreate, ViduEmulator, ViduScriptedFailure, ViduStep } from '../../src/families/vidu/emulator/vidu-emulator';
 import { serveEmulator, testVideoBytes } from './emulator-server';
@@ -16,6 +17,8 @@ export type { ViduStep };
 export interface ViduEmulatorServer {
   url: string;
   apiKey: string;
+  /** Its provider's callbacks (providers that push): when they go out, and those sent. */
+  callbacks: EmulatorCallbacks;
   /** Every request the server received, in order. */
   requests: RecordedRequest[];
   /** The bytes behind every finished task's CDN link. */
@@ -47,6 +50,7 @@ export async function startViduEmulator(options: { apiKey?: string } = {}): Prom
     videoBytes,
     creates: emulator.creates,
     cancels: () => server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel')),
+    callbacks: emulator.callbacks,
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextSubmit: (failure) => emulator.failNextSubmit(failure),
     close: () => server.close(),

@@ -29,10 +29,13 @@ export function requestLogging(logger: pino.Logger) {
   };
 }
 
+/** A provider's callback path ends with its token, a credential: logged without it. */
+const CALLBACK_TOKEN = /^(\/v1\/provider-callbacks\/[^/]+\/).+$/;
+
 function logFinishedRequest(this: LoggedResponse): void {
   const { logger, started } = this[LOG_STATE];
   const req = this.req as IdentifiedRequest;
-  const path = req.path;
+  const path = req.path.replace(CALLBACK_TOKEN, '$1***');
   // The embedded simulator is the gateway talking to itself (polls, sample media): debug, not info.
   const level = path.startsWith('/simulator/') ? 'debug' : 'info';
   if (!logger.isLevelEnabled(level)) return;

@@ -5,7 +5,12 @@ import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { providerCode } from '../../upstream/provider-text';
 import { CancellableState, PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import type { KeyObject } from 'node:crypto';
 import type { UpstreamTask } from '../../upstream/upstream-task';
+import type { ProviderPush } from '../../upstream/push/provider-push';
+import { CachedKeys } from '../../upstream/push/cached-keys';
+import { falJwksUrlOf } from './fal-push-settings';
+import { falPublicKeys, falWebhookSigned } from './fal-webhook-signature';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
 import { hostedInput } from '../shared/hosted-drafts';
 import type { HostedTaskRequest } from '../shared/hosted-request-rules';
@@ -26,6 +31,9 @@ import {
 } from './fal-protocol';
 import { ProviderCalls } from '../../upstream/provider-calls';
 import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
+
+/** How long fal's JWKS is kept (fal: cache it for at most 24 hours). */
+const JWKS_KEPT_MS = 12 * 3_600_000;
 
 /** An app and request id that cannot exist, asked by the connectivity probe. */
 const PROBE_ENDPOINT: FalEndpoint = { id: 'fal-ai/gateway-probe', app: 'fal-ai/gateway-probe' };
@@ -58,6 +66,19 @@ const FAL_PROFILE: BearerJsonProfile<FalErrorBody> = {
  */
 @Injectable()
 export class FalUpstreamAdapter extends BearerJsonAdapter<FalErrorBody, HostedTaskRequest> {
+  /** fal's public keys by JWKS URL, read at most once a day (fal's advice). */
+  private readonly jwks = new CachedKeys<KeyObject[]>(JWKS_KEPT_MS, () => this.calls.clock.now());
+
+  /** `fal_webhook` query parameter on the submit; fal signs with ED25519, its keys from the channel's JWKS URL. */
+  readonly push: ProviderPush = {
+    ask: (create, callbackUrl) => ({ ...create, path: `${create.path}?fal_webhook=${encodeURIComponent(callbackUrl)}` }),
+    verify: async (callback, channel) => {
+      const url = falJwksUrlOf(channel);
+      const keys = await this.jwks.get(url, () => this.readJwks(url));
+      return falWebhookSigned(keys, callback.headers, callback.rawBody, Math.floor(this.calls.clock.now() / 1000));
+    },
+  };
+
   constructor(
     calls: ProviderCalls,
     private readonly images: HostedImageInputs,
@@ -105,6 +126,14 @@ export class FalUpstreamAdapter extends BearerJsonAdapter<FalErrorBody, HostedTa
   /** `PUT .../cancel`: 202 CANCELLATION_REQUESTED; a request already done is a 400 ALREADY_COMPLETED (refused). */
   async cancel(task: UpstreamTask<HostedTaskRequest>, channel: ChannelEntity): Promise<void> {
     await this.call(channel, 'PUT', falCancelPath(endpointOf(task), upstreamTaskIdOf(task)), QUERY_CALL_TIMEOUT_MS, { task });
+  }
+
+  /** The JWKS, with no key of the channel's (it is public). */
+  private async readJwks(url: string): Promise<KeyObject[]> {
+    const answer = await this.calls.http.axiosRef.get(url, { timeout: QUERY_CALL_TIMEOUT_MS, maxRedirects: 0, responseType: 'json' });
+    const keys = falPublicKeys(answer.data);
+    if (keys.length === 0) throw new UpstreamError('transient', 'the fal JWKS holds no Ed25519 key');
+    return keys;
   }
 
   /** The status of a request that cannot exist: fal knows the key when it answers anything but 401/403. */

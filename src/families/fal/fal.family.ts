@@ -1,3 +1,5 @@
+import { PUSH_SETTING } from '../shared/push-settings';
+import { FAL_JWKS_SETTING } from './fal-push-settings';
 import { defineHostedFamily } from '../shared/hosted-family';
 import { FAL_SIMULATOR_KEY } from './emulator/fal-emulator';
 import { FAL_BUILTIN_ENTRIES, FAL_MODELS } from './fal-catalog';
@@ -17,6 +19,7 @@ import { ownFailureCodes } from '../../upstream/provider-own-failure';
  */
 export const FAL_FAMILY = defineHostedFamily(FAL_MODELS, {
   platform: 'fal',
+  settings: [PUSH_SETTING, FAL_JWKS_SETTING],
   defaultBaseUrl: FAL_BASE_URL,
   label: { en: 'fal', 'zh-CN': 'fal' },
   request: { schema: FalVideoRequestDto, examples: FAL_EXAMPLES },
@@ -35,5 +38,10 @@ export const FAL_FAMILY = defineHostedFamily(FAL_MODELS, {
     'runner_server_error',
     'internal_error',
   ]),
-  simulator: { module: FalSimulatorModule, apiKey: FAL_SIMULATOR_KEY },
+  // The simulator signs its webhooks with a key of its own, published at its JWKS.
+  simulator: {
+    module: FalSimulatorModule,
+    apiKey: FAL_SIMULATOR_KEY,
+    channelSettings: (root) => ({ webhook_jwks_url: `${root}/fal/.well-known/jwks.json` }),
+  },
 });

@@ -4,6 +4,7 @@ import type { BearerJsonTaskProfile } from '../../upstream/bearer-json-profile';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
+import { CALLBACK_URL_IN_BODY, type ProviderPush } from '../../upstream/push/provider-push';
 import { mapKlingError } from './kling-errors';
 import { KlingInputImages } from './kling-input-images.service';
 import { klingKeyPair, signKlingJwt } from './kling-jwt';
@@ -45,6 +46,9 @@ const KLING_PROFILE: BearerJsonTaskProfile<KlingEnvelope, KlingTaskRequest> = {
  */
 @Injectable()
 export class KlingUpstreamAdapter extends BearerJsonTaskAdapter<KlingEnvelope, KlingTaskRequest> {
+  /** `callback_url` in the create body; Kling documents no signature, the URL's token binds the callback to its task. */
+  readonly push: ProviderPush = CALLBACK_URL_IN_BODY;
+
   constructor(
     calls: ProviderCalls,
     private readonly images: KlingInputImages,

@@ -1,3 +1,4 @@
+import { PUSH_SETTING } from '../shared/push-settings';
 import { namedModels, oneRouteOption } from '../family';
 import { defineFamily } from '../shared/define-family';
 import { KLING_BUILTIN_ENTRIES } from './kling-catalog';
@@ -14,6 +15,7 @@ import { KlingSimulatorModule } from './simulator/kling-simulator.module';
 /** Kling (platform `kling`): the channel's api_key is `<access_key>:<secret_key>`, signed into a JWT per call. */
 export const KLING_FAMILY = defineFamily<KlingTaskRequest>({
   platform: 'kling',
+  settings: [PUSH_SETTING],
   label: { en: 'Kling', 'zh-CN': '可灵 Kling' },
   apiKeyFormat: { pattern: /^[^\s:]+:[^\s:]+$/, shape: '<access_key>:<secret_key>' },
   defaultBaseUrl: 'https://api-singapore.klingai.com',

@@ -7,6 +7,7 @@ import type { ChannelEntity } from '../../upstream/channel.entity';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
 import type { PollOutcome } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
+import { CALLBACK_URL_IN_BODY, type ProviderPush } from '../../upstream/push/provider-push';
 import { mapMinimaxError, minimaxAnswerError } from './minimax-errors';
 import { MinimaxInputImages } from './minimax-input-images.service';
 import {
@@ -33,6 +34,12 @@ function minimaxTaskIdOf(answer: unknown): unknown {
   return (answer as MinimaxSubmitAnswer).task_id;
 }
 
+/** MiniMax's check of a callback URL, `{"challenge": "..."}`: answered with the same; null for any other callback. */
+export function minimaxChallengeAnswer(body: unknown): { challenge: string } | null {
+  const challenge = (body as { challenge?: unknown } | null)?.challenge;
+  return typeof challenge === 'string' && challenge.length > 0 && challenge.length <= 256 ? { challenge } : null;
+}
+
 const MINIMAX_PROFILE: BearerJsonProfile<MinimaxAnswer> = {
   platform: 'minimax',
   provider: 'MiniMax',
@@ -50,6 +57,9 @@ const MINIMAX_PROFILE: BearerJsonProfile<MinimaxAnswer> = {
  */
 @Injectable()
 export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer, MinimaxTaskRequest> {
+  /** `callback_url` in the create body; MiniMax first checks the URL with a challenge to echo, and signs nothing. */
+  readonly push: ProviderPush = { ...CALLBACK_URL_IN_BODY, handshake: minimaxChallengeAnswer };
+
   constructor(
     calls: ProviderCalls,
     private readonly images: MinimaxInputImages,

@@ -1,3 +1,4 @@
+import { PUSH_SETTING } from '../shared/push-settings';
 import { singleTokenKey } from '../family';
 import { defineFamily } from '../shared/define-family';
 import { MINIMAX_BUILTIN_ENTRIES } from './minimax-catalog';
@@ -14,6 +15,7 @@ import { ownFailureCodes } from '../../upstream/provider-own-failure';
 /** MiniMax Hailuo (platform `minimax`): the channel's `api_key` is the MiniMax API key (Bearer). */
 export const MINIMAX_FAMILY = defineFamily<MinimaxTaskRequest>({
   platform: 'minimax',
+  settings: [PUSH_SETTING],
   label: { en: 'MiniMax Hailuo', 'zh-CN': 'MiniMax 海螺' },
   apiKeyFormat: singleTokenKey('<api_key>'),
   defaultBaseUrl: 'https://api.minimax.io',

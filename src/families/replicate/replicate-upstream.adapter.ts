@@ -5,6 +5,9 @@ import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
+import type { ProviderPush } from '../../upstream/push/provider-push';
+import { CachedKeys } from '../../upstream/push/cached-keys';
+import { replicateWebhookSigned } from './replicate-webhook-signature';
 import { hostedInput } from '../shared/hosted-drafts';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
 import type { HostedTaskRequest } from '../shared/hosted-request-rules';
@@ -22,6 +25,10 @@ import {
 } from './replicate-protocol';
 import { ProviderCalls } from '../../upstream/provider-calls';
 import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
+
+/** How long the webhook signing secret is kept before it is read again (a rotated secret is learnt within this). */
+const SECRET_KEPT_MS = 3_600_000;
+const REPLICATE_WEBHOOK_SECRET_PATH = '/v1/webhooks/default/secret';
 
 /** The states of a prediction that has ended: a cancel sent then changes nothing. */
 const ENDED = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
@@ -46,6 +53,21 @@ const REPLICATE_PROFILE: BearerJsonProfile<ReplicateErrorBody> = {
  */
 @Injectable()
 export class ReplicateUpstreamAdapter extends BearerJsonAdapter<ReplicateErrorBody, HostedTaskRequest> {
+  /** The account's webhook signing secret, read once per channel key (`GET /v1/webhooks/default/secret`). */
+  private readonly secrets = new CachedKeys<string>(SECRET_KEPT_MS, () => this.calls.clock.now());
+
+  /** `webhook` and `webhook_events_filter: ["completed"]` in the prediction; Replicate signs as Standard Webhooks do. */
+  readonly push: ProviderPush = {
+    ask: (create, callbackUrl) => ({
+      ...create,
+      body: { ...(create.body as Record<string, unknown>), webhook: callbackUrl, webhook_events_filter: ['completed'] },
+    }),
+    verify: async (callback, channel) => {
+      const secret = await this.secrets.get(`${channel.id}:${channel.apiKey}`, () => this.webhookSecret(channel));
+      return replicateWebhookSigned(secret, callback.headers, callback.rawBody, Math.floor(this.calls.clock.now() / 1000));
+    },
+  };
+
   constructor(
     calls: ProviderCalls,
     private readonly images: HostedImageInputs,
@@ -79,6 +101,13 @@ export class ReplicateUpstreamAdapter extends BearerJsonAdapter<ReplicateErrorBo
     const status = (response.data as ReplicatePrediction).status;
     if (status !== 'canceled' && typeof status === 'string' && ENDED.has(status))
       throw new UpstreamError('invalid_input', 'the prediction had ended already', { httpStatus: response.status, upstreamCode: status });
+  }
+
+  private async webhookSecret(channel: ChannelEntity): Promise<string> {
+    const key = (await this.call(channel, 'GET', REPLICATE_WEBHOOK_SECRET_PATH, QUERY_CALL_TIMEOUT_MS)).data?.key;
+    if (typeof key !== 'string' || !key.startsWith('whsec_'))
+      throw new UpstreamError('transient', 'Replicate answered no webhook signing secret');
+    return key;
   }
 
   /** The token's own account: a cheap authenticated call. */

@@ -1,3 +1,4 @@
+import { PUSH_SETTING } from '../shared/push-settings';
 import { defineHostedFamily } from '../shared/hosted-family';
 import { REPLICATE_BUILTIN_ENTRIES, REPLICATE_MODELS } from './replicate-catalog';
 import { REPLICATE_DEFAULT_PRICES } from './replicate-default-prices';
@@ -15,6 +16,7 @@ import { ReplicateSimulatorModule } from './simulator/replicate-simulator.module
  */
 export const REPLICATE_FAMILY = defineHostedFamily(REPLICATE_MODELS, {
   platform: 'replicate',
+  settings: [PUSH_SETTING],
   defaultBaseUrl: REPLICATE_BASE_URL,
   label: { en: 'Replicate', 'zh-CN': 'Replicate' },
   request: { schema: ReplicateVideoRequestDto, examples: REPLICATE_EXAMPLES },

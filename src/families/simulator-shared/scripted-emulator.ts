@@ -2,6 +2,7 @@ import type { ScriptedSteps } from '../shared/emulator-steps';
 import type { AskedVideo, EmulatorRecords, EmulatorReply, EmulatorRequest, VideoSource } from './emulator-http';
 import { deliveredVideo } from './emulator-http';
 import { keepInLog } from './emulator-log';
+import { EmulatorCallbacks } from './emulator-callbacks';
 
 /** A provider forgets a task a day after it was created, unless its emulator says otherwise. */
 const FORGET_AFTER_MS = 24 * 3600_000;
@@ -43,6 +44,8 @@ export function scriptedFailureReply(failure: ScriptedFailure, fallback?: unknow
 export abstract class ScriptedEmulator<Step, Failure, Options extends ScriptedEmulatorOptions<Step> = ScriptedEmulatorOptions<Step>> {
   /** Every request, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly requests: EmulatorRequest[] = [];
+  /** Its provider's callbacks (providers that push): sent when a submit named a callback URL. */
+  readonly callbacks = new EmulatorCallbacks();
   /** The script of every new task when no `scriptNext` is pending (tests); none: the clock. */
   defaultScript: Step[] | undefined;
   private nextScript: Step[] | null = null;

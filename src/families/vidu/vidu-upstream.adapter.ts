@@ -5,6 +5,8 @@ import { upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { CancellableState, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
+import { CALLBACK_URL_IN_BODY, type ProviderPush } from '../../upstream/push/provider-push';
+import { viduCallbackSigned } from './vidu-callback-signature';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { mapViduError, viduCode } from './vidu-errors';
 import {
@@ -64,6 +66,13 @@ const VIDU_PROFILE: BearerJsonTaskProfile<ViduErrorBody, ViduTaskRequest> = {
  */
 @Injectable()
 export class ViduUpstreamAdapter extends BearerJsonTaskAdapter<ViduErrorBody, ViduTaskRequest> {
+  /** `callback_url` in the create body; Vidu signs each callback with the API token that created the task. */
+  readonly push: ProviderPush = {
+    ...CALLBACK_URL_IN_BODY,
+    verify: async (callback, channel) =>
+      viduCallbackSigned(channel.apiKey, callback.pathAndQuery, callback.headers, this.calls.clock.now()),
+  };
+
   constructor(
     calls: ProviderCalls,
     private readonly images: UrlOrInlineImages,

@@ -1,3 +1,4 @@
+import { PUSH_SETTING } from '../shared/push-settings';
 import { namedModels, oneRouteOption } from '../family';
 import { defineFamily } from '../shared/define-family';
 import { VIDU_BUILTIN_ENTRIES } from './vidu-catalog';
@@ -14,6 +15,7 @@ import { ownFailureCodes } from '../../upstream/provider-own-failure';
 /** Vidu (ShengShu, platform `vidu`): the ent/v2 API; the channel's api_key is sent as `Authorization: Token <key>`. */
 export const VIDU_FAMILY = defineFamily<ViduTaskRequest>({
   platform: 'vidu',
+  settings: [PUSH_SETTING],
   label: { en: 'Vidu', 'zh-CN': 'Vidu 生数' },
   defaultBaseUrl: 'https://api.vidu.com',
   // The key as the dashboard shows it (`vda_...`): one word, so a pasted `Token <key>` or a line break is refused.

@@ -47,7 +47,7 @@ export class TaskDeadline {
     const adapter = this.families.adapter(task.platform);
     let outcome: PollOutcome;
     try {
-      outcome = await this.provider.read(task, channel, adapter);
+      outcome = await this.provider.read(task, channel, adapter, 'deadline');
     } catch (error) {
       this.countPoll(task, channel, 'error');
       // The client's cancel reached the provider, which took the task away: that cancel's end, as the sync has it.

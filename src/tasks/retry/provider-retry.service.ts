@@ -135,6 +135,7 @@ export class ProviderRetry {
         reads: this.reads,
         transitions: this.transitions,
         clock: this.clock,
+        config: this.config,
         logger: this.logger,
       },
       reason,

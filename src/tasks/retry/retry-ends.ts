@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { Clock } from '../../common/runtime/clock';
+import type { AppConfig } from '../../config/app-config';
 import type { TransactionRunner } from '../../database/transaction-runner';
 import type { ChannelEntity } from '../../upstream/channel.entity';
 import { keptProviderUsage } from '../../upstream/provider-usage';
@@ -19,6 +20,7 @@ export interface RetryEndsDeps {
   reads: TaskReadRepository;
   transitions: TaskTransitionsService;
   clock: Clock;
+  config: Pick<AppConfig, 'publicBaseUrlSet' | 'providerPushPollMs'>;
   logger: Logger;
 }
 
@@ -48,7 +50,7 @@ export class RetryEnds implements SubmitEnds {
     const changes: Partial<TaskEntity> = {
       upstreamTaskId: outcome.upstreamTaskId,
       submitTime: now,
-      nextPollAt: now + pollIntervalFor(channel, adapter),
+      nextPollAt: now + pollIntervalFor(channel, adapter, this.deps.config),
       leaseOwner: null,
       leaseUntil: null,
       pollFailures: 0,

@@ -18,6 +18,7 @@ import { SubmitChannelReports } from './submit-channel-reports';
 import { SubmitLeases } from './submit-leases';
 import type { SubmitEnds } from './submit-ends';
 import { SubmitSettlement } from './submit-settlement';
+import { ProviderCallbackLinks } from '../push/provider-callback-links';
 
 /** An attempt whose provider may have accepted the task (its answer was lost): the walk ends, the task sent nowhere else. */
 const KEPT = 'kept' as const;
@@ -50,6 +51,7 @@ export class HandToProvider {
     private readonly attempts: SubmitAttempts,
     private readonly leases: SubmitLeases,
     private readonly reports: SubmitChannelReports,
+    private readonly callbacks: ProviderCallbackLinks,
   ) {}
 
   /**
@@ -140,7 +142,7 @@ export class HandToProvider {
       let outcome: SubmitOutcome;
       const endCall = this.reports.startCall(channel.id);
       try {
-        outcome = await route.adapter.submit(task, channel, lease);
+        outcome = await route.adapter.submit(task, channel, lease, this.callbacks.urlFor(task, channel, route.adapter));
         endCall(false);
       } catch (error) {
         // The provider answering "no" to the content is an answer, not channel trouble.

@@ -58,7 +58,7 @@ export class SubmitSettlement {
       status: 'NOT_START',
       upstreamTaskId: outcome.upstreamTaskId,
       submitTime: now,
-      nextPollAt: now + pollIntervalFor(channel, adapter),
+      nextPollAt: now + pollIntervalFor(channel, adapter, this.config),
       leaseOwner: null,
       leaseUntil: null,
       updatedAt: now,

@@ -28,6 +28,9 @@ import { Clock } from '../../../src/common/runtime/clock';
 import type { AppConfig } from '../../../src/config/app-config';
 import { ConfigModule } from '../../../src/config/config.module';
 import { DatabaseModule } from '../../../src/database/database.module';
+import { ProviderPushMetrics } from '../../../src/metrics/provider-push-metrics';
+import { ProviderCallbackLinks } from '../../../src/tasks/push/provider-callback-links';
+import { ProviderReads } from '../../../src/tasks/push/provider-reads';
 import { TransactionRunner } from '../../../src/database/transaction-runner';
 import type { FamilyDefinition, FamilyDrafts, SubmitInput } from '../../../src/families/family';
 import { familyRegistration } from '../../../src/families/family-registry';
@@ -298,6 +301,8 @@ export async function createServiceTestModule(
     taskLeaseMs: 30_000,
     mediaAllowPrivateHosts: true,
     publicBaseUrl: 'http://127.0.0.1:1',
+    publicBaseUrlSet: false,
+    providerPushPollMs: 60_000,
     simulator: false,
     serverSecret: 'service-test-secret-0123456789abcdef',
     channelBreakerFailures: 5,
@@ -356,6 +361,9 @@ export async function createServiceTestModule(
       TaskTransitionsService,
       PendingSubmitWrites,
       ProviderCancel,
+      ProviderPushMetrics,
+      ProviderReads,
+      ProviderCallbackLinks,
       SubmitIdempotency,
       SubmitHold,
       SubmitSettlement,

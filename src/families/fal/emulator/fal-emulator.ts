@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { signFalWebhook } from '../fal-webhook-signature';
 import { askedOfUsualKeys, askedSeconds } from '../../simulator-shared/asked-video';
 import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { keepInLog } from '../../simulator-shared/emulator-log';
@@ -123,6 +124,8 @@ export class FalEmulator extends ScriptedEmulator<FalStep, FalScriptedFailure, F
   /** Every accepted submit, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly submits: FalSubmit[] = [];
   private failNext = false;
+  /** The key its webhooks are signed with; its public half is the JWKS at `/.well-known/jwks.json`. */
+  private readonly signingKey = generateKeyPairSync('ed25519');
   private readonly schemas = new Map<string, FalEndpointSchema>(Object.entries(FAL_ENDPOINT_SCHEMAS));
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/fal`), for the URLs it hands out. */
@@ -130,6 +133,9 @@ export class FalEmulator extends ScriptedEmulator<FalStep, FalScriptedFailure, F
     this.logRequest(req);
     const file = fileLinkMatch(req, /^\/files\/([0-9a-f-]{36})\.mp4$/);
     if (file) return this.video(file[1]);
+    // fal's JWKS is public (fal serves it at rest.alpha.fal.ai); a channel's settings.webhook_jwks_url points here.
+    if (req.path === '/.well-known/jwks.json' && req.method === 'GET')
+      return { status: 200, json: { keys: [{ ...this.signingKey.publicKey.export({ format: 'jwk' }), kid: 'emulator', use: 'sig' }] } };
     const refused = this.checkKey(req.headers.authorization);
     if (refused) return refused;
     const queued = /^\/(.+)\/requests\/([^/]+?)(\/status|\/cancel)?$/.exec(req.path);
@@ -211,10 +217,42 @@ export class FalEmulator extends ScriptedEmulator<FalStep, FalScriptedFailure, F
     };
     const record = await this.options.records.insertOrGet(REQUEST, randomUUID(), emulated);
     keepInLog(this.submits, { endpoint: endpoint.id, input, request: req });
+    const webhook = req.query.get('fal_webhook');
+    if (webhook)
+      this.callbacks.schedule(webhook, SIMULATED_DONE_MS, async () => this.webhookBody(record.key), this.signWebhook(record.key));
     return {
       status: 200,
       headers: { 'x-fal-request-id': record.key },
       json: { status: 'IN_QUEUE', ...urls(base, endpoint.app, record.key), queue_position: 0 },
+    };
+  }
+
+  /** fal's webhook once a request completed: OK with its result, or ERROR (the gateway reads the result itself either way). */
+  private async webhookBody(id: string): Promise<unknown> {
+    const record = await this.options.records.find<EmulatedRequest>(REQUEST, id);
+    const failed = record ? storedError(record.data.outcome) : null;
+    return failed
+      ? {
+          request_id: id,
+          gateway_request_id: id,
+          status: 'ERROR',
+          error: `Invalid status code: ${failed.status}`,
+          payload: { detail: failed.detail },
+        }
+      : { request_id: id, gateway_request_id: id, status: 'OK', payload: null, payload_error: 'the emulator sends no payload' };
+  }
+
+  /** The X-Fal-Webhook-* headers of one webhook, signed with this emulator's key as fal signs. */
+  private signWebhook(requestId: string): (body: string) => Record<string, string> {
+    return (body) => {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const userId = 'emulator-user';
+      return {
+        'x-fal-webhook-request-id': requestId,
+        'x-fal-webhook-user-id': userId,
+        'x-fal-webhook-timestamp': timestamp,
+        'x-fal-webhook-signature': signFalWebhook(this.signingKey.privateKey, requestId, userId, timestamp, Buffer.from(body)),
+      };
     };
   }
 

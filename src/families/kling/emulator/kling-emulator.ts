@@ -150,6 +150,9 @@ export class KlingEmulator extends ScriptedEmulator<KlingStep, KlingScriptedFail
     const id = `8${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e8)).padStart(8, '0')}`;
     const record = await this.options.records.insertOrGet(TASK, id, task);
     keepInLog(this.creates, { endpoint: task.endpoint, body, request: req });
+    // Kling posts the task's `data` on a status change, unsigned: here once it ends.
+    if (typeof body.callback_url === 'string')
+      this.callbacks.schedule(body.callback_url, SIMULATED_DONE_MS, async () => this.callbackData(record.key));
     const data: KlingTaskData = {
       task_id: record.key,
       task_status: 'submitted',
@@ -158,6 +161,20 @@ export class KlingEmulator extends ScriptedEmulator<KlingStep, KlingScriptedFail
       updated_at: record.createdAt,
     };
     return { status: 200, json: { code: 0, message: 'SUCCEED', request_id: randomUUID(), data } };
+  }
+
+  /** What Kling's callback carries: the task's `data`, as it is now (no query counted). */
+  private async callbackData(id: string): Promise<KlingTaskData | null> {
+    const record = await this.options.records.find<EmulatedTask>(TASK, id);
+    if (!record) return null;
+    const step = stepNow(record.data, () => this.stepByClock(record.data, record.createdAt));
+    return {
+      task_id: id,
+      task_status: typeof step === 'string' ? step : 'failed',
+      task_status_msg: typeof step === 'string' ? '' : step.failed,
+      created_at: record.createdAt,
+      updated_at: this.options.now(),
+    };
   }
 
   /** The task as its own endpoint's query shows it (another endpoint's path does not find it); a scripted task moves one step per query. */

@@ -103,6 +103,10 @@ export class MinimaxEmulator extends ScriptedEmulator<MinimaxStep, number, Minim
     if (prompt.includes('[simulate:reject]')) return refused(1026, 'input new_sensitive (simulated)');
     if (prompt.includes('[simulate:busy]')) return refused(1002, 'rate limit exceeded (simulated)');
     if (prompt.includes('[simulate:broke]')) return refused(1008, 'insufficient balance (simulated)');
+    const callbackUrl = typeof body.callback_url === 'string' ? body.callback_url : null;
+    // MiniMax checks a callback URL before it creates the task: its challenge must come back within 3 s.
+    if (callbackUrl !== null && !(await this.challengeAnswered(callbackUrl)))
+      return refused(2013, 'invalid params, fail to check callback url');
     await this.forgetOld(TASK, FILE);
     const task: EmulatedTask = {
       resolution: String(resolution),
@@ -115,7 +119,33 @@ export class MinimaxEmulator extends ScriptedEmulator<MinimaxStep, number, Minim
     const { records } = this.options;
     const { key } = await records.insertOrGet(TASK, numericId(), task);
     await records.insertOrGet(FILE, task.fileId, { taskId: key });
+    if (callbackUrl !== null) this.callbacks.schedule(callbackUrl, SIMULATED_DONE_MS, async () => this.callbackBody(key));
     return { status: 200, json: { task_id: key, ...baseResp(0, 'success') } };
+  }
+
+  /** POSTs `{"challenge"}` to the URL; true when the same challenge came back. */
+  private async challengeAnswered(url: string): Promise<boolean> {
+    const challenge = randomBytes(12).toString('hex');
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ challenge }),
+        signal: AbortSignal.timeout(3_000),
+      });
+      return ((await response.json()) as { challenge?: unknown })?.challenge === challenge;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The task's status now (no query counted), as MiniMax's callback carries it: the query's answer without the size. */
+  private async callbackBody(id: string): Promise<unknown> {
+    const record = await this.options.records.find<EmulatedTask>(TASK, id);
+    if (!record) return null;
+    const step = stepNow(record.data, () => this.stepByClock(record.data, record.createdAt));
+    if (typeof step === 'object') return { task_id: id, status: 'Fail', file_id: '', ...baseResp(step.fail, 'failed') };
+    return { task_id: id, status: step, file_id: step === 'Success' ? record.data.fileId : '', base_resp: OK };
   }
 
   /** The task as the query answers it (an unknown one: 2013 and no status); a scripted task moves one step per query. */

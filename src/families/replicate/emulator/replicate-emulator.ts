@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { signReplicateWebhook } from '../replicate-webhook-signature';
 import { askedOfUsualKeys } from '../../simulator-shared/asked-video';
 import type { EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { keepInLog } from '../../simulator-shared/emulator-log';
@@ -104,6 +105,7 @@ export class ReplicateEmulator extends ScriptedEmulator<ReplicateStep, Replicate
     if (file) return this.video(file[1]);
     const refused = this.checkToken(req.headers.authorization);
     if (refused) return refused;
+    if (req.path === '/v1/webhooks/default/secret' && req.method === 'GET') return { status: 200, json: { key: this.webhookSecret } };
     if (req.path === '/v1/account' && req.method === 'GET')
       return { status: 200, json: { type: 'organization', username: 'simulator', name: 'Simulator', github_url: null } };
     const byModel = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(req.path);
@@ -114,6 +116,9 @@ export class ReplicateEmulator extends ScriptedEmulator<ReplicateStep, Replicate
     if (prediction && prediction[2] && req.method === 'POST') return this.cancel(prediction[1], base);
     return problem(404, 'Not found', 'Not found.');
   }
+
+  /** The account's webhook signing secret (`GET /v1/webhooks/default/secret`), as Replicate's `whsec_<base64>`. */
+  readonly webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
 
   /** The next create answers this instead (Replicate's word for a submit). */
   failNextCreate(failure: ReplicateScriptedFailure): void {
@@ -182,7 +187,28 @@ export class ReplicateEmulator extends ScriptedEmulator<ReplicateStep, Replicate
     // Replicate's ids: 26 lower-case letters and digits.
     const record = await this.options.records.insertOrGet(PREDICTION, randomId(), emulated);
     keepInLog(this.creates, { model, version, input: fields, request: req });
+    const webhook = (req.json as { webhook?: unknown }).webhook;
+    // Asked for `completed` only (the gateway's filter): one webhook, the prediction as it ended, signed as Standard Webhooks.
+    if (typeof webhook === 'string')
+      this.callbacks.schedule(webhook, SIMULATED_DONE_MS, async () => this.webhookBody(record.key, base), this.signWebhook());
     return { status: 201, json: this.view(record.key, emulated, record.createdAt, 'starting', base) };
+  }
+
+  private async webhookBody(id: string, base: string): Promise<unknown> {
+    const record = await this.options.records.find<EmulatedPrediction>(PREDICTION, id);
+    return record ? this.view(id, record.data, record.createdAt, this.currentStep(record.data, record.createdAt), base) : null;
+  }
+
+  private signWebhook(): (body: string) => Record<string, string> {
+    return (body) => {
+      const id = `msg_${randomUUID()}`;
+      const timestamp = Math.floor(Date.now() / 1000);
+      return {
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signReplicateWebhook(this.webhookSecret, id, timestamp, body),
+      };
+    };
   }
 
   private async get(id: string, base: string): Promise<EmulatorReply> {

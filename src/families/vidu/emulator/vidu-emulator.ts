@@ -1,3 +1,4 @@
+import { signViduCallback } from '../vidu-callback-signature';
 import { randomInt, randomUUID } from 'node:crypto';
 import { askedFlag, askedOfUsualKeys } from '../../simulator-shared/asked-video';
 import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
@@ -120,6 +121,14 @@ export class ViduEmulator extends ScriptedEmulator<ViduStep, ViduScriptedFailure
     return fail(404, 'NotFound');
   }
 
+  /** The task's id and state now (no query counted), as Vidu's callback carries them. */
+  private async callbackBody(id: string): Promise<unknown> {
+    const record = await this.options.records.find<EmulatedTask>(TASK, id);
+    if (!record) return null;
+    const step = stepNow(record.data, () => this.stepByClock(record.data, record.createdAt));
+    return { id, state: typeof step === 'string' ? step : 'failed', credits: record.data.credits };
+  }
+
   private async create(endpoint: string, req: EmulatorRequest): Promise<EmulatorReply> {
     if (!ENDPOINTS.includes(endpoint)) return fail(404, 'NotFound');
     const failure = this.takeSubmitFailure();
@@ -148,6 +157,14 @@ export class ViduEmulator extends ScriptedEmulator<ViduStep, ViduScriptedFailure
     const id = `8${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(1e8)).padStart(8, '0')}`;
     const record = await this.options.records.insertOrGet(TASK, id, task);
     keepInLog(this.creates, { endpoint: task.endpoint, body, request: req });
+    // Vidu posts the task as the creations query shows it, signed with the API token that created it.
+    if (typeof body.callback_url === 'string')
+      this.callbacks.schedule(
+        body.callback_url,
+        SIMULATED_DONE_MS,
+        async () => this.callbackBody(record.key),
+        signedWith(this.options.apiKey),
+      );
     const { images: _images, ...echoed } = body;
     return {
       status: 200,
@@ -257,5 +274,13 @@ function fail(status: number, reason: string, headers?: Record<string, string>):
     status,
     headers,
     json: { code: status, reason, message: MESSAGES[reason] ?? `${reason} (simulated)`, metadata: { trace_id: randomUUID() } },
+  };
+}
+
+/** Vidu's callback headers: signed with the task's API token over the callback URL's path and query. */
+function signedWith(apiToken: string): (body: string, url: string) => Record<string, string> {
+  return (_body, url) => {
+    const { pathname, search } = new URL(url);
+    return signViduCallback(apiToken, `${pathname}${search}`, new Date().toUTCString(), randomUUID());
   };
 }

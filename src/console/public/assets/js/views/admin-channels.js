@@ -173,7 +173,9 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
       for (const setting of definition?.settings ?? []) {
         const text = (values[`setting.${setting.name}`] ?? '').trim();
         // An empty field keeps what is stored (a secret is never shown, so it is always empty).
-        if (text) nextSettings[setting.name] = setting.type === 'integer' || setting.type === 'number' ? Number(text) : text;
+        if (text)
+          nextSettings[setting.name] =
+            setting.type === 'integer' || setting.type === 'number' ? Number(text) : setting.type === 'boolean' ? text === 'true' : text;
       }
       const body = {
         name: values.name,
