@@ -3,10 +3,12 @@ import { Clock } from '../../common/runtime/clock';
 import { FamilyRegistry } from '../../families/family-registry';
 import { type CallbackResult, ProviderPushMetrics } from '../../metrics/provider-push-metrics';
 import { SharedRateLimiters } from '../../shared-state/shared-rate-limiters.service';
+import { inTaskSpan } from '../../telemetry/tracing';
 import { ChannelsService } from '../../upstream/channels.service';
-import type { ProviderCallback } from '../../upstream/push/provider-push';
+import type { ProviderCallback, ProviderPush } from '../../upstream/push/provider-push';
 import { MIN_READ_GAP_MS } from '../repositories/task-wake.repository';
 import { TaskReadRepository } from '../repositories/task-read.repository';
+import type { TaskEntity } from '../task.entity';
 import { CallbackWakeUps } from './callback-wake-ups';
 import { ProviderCallbackLinks } from './provider-callback-links';
 
@@ -65,8 +67,20 @@ export class ProviderCallbackIntake {
     const task = await this.tasks.findByTaskId(taskId);
     if (!task || task.platform !== callback.platform || task.channelId === null)
       return this.counted(callback.platform, 'unknown_task', NOT_FOUND);
+    const channelId = task.channelId;
+    // In the task's trace: the callback, then (as a poll's span) the read it wakes.
+    return inTaskSpan('task.callback', task.taskId, () => this.checkAndWake(callback, push, task, channelId, body));
+  }
+
+  private async checkAndWake(
+    callback: ReceivedCallback,
+    push: ProviderPush,
+    task: TaskEntity,
+    channelId: number,
+    body: unknown,
+  ): Promise<CallbackAnswer> {
     if (push.verify) {
-      const channel = await this.channels.get(task.channelId).catch(() => null);
+      const channel = await this.channels.get(channelId).catch(() => null);
       if (!channel) return this.counted(callback.platform, 'unknown_task', NOT_FOUND);
       const pathAndQuery = new URL(this.links.url(callback.platform, callback.token)).pathname;
       let signed: boolean;
