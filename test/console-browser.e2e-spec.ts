@@ -92,7 +92,7 @@ describeWithBrowser('web console in a browser', () => {
     // The channel page tests connectivity against the simulated provider and shows error rates.
     await page.getByRole('link', { name: 'Channels' }).click();
     await page.getByRole('button', { name: 'Test connectivity of simulator-alpha' }).click();
-    await expectText(page.locator('#conn-1'), /OK \d+ ms via probe/);
+    await expectText(page.locator('#conn-1'), /OK Provider reachable, key accepted · \d+ ms/);
     await expectText(page.locator('tr[data-channel-id="1"]'), /simulator-alpha.*enabled.*\d+\.\d% \(0\)/i);
     expect(await auditAccessibility(page)).toEqual([]);
     await admin.screenshot('channels');

@@ -140,7 +140,9 @@ function Connectivity({ id, result }) {
   let body = html`<span class="muted">${t('channels.notTested')}</span>`;
   if (result === 'pending') body = html`<span class="muted">${t('channels.testing')}</span>`;
   else if (result) {
-    body = html`<${Badge} tone=${result.ok ? 'success' : 'danger'} icon=${result.ok ? 'circle-check' : 'circle-alert'}>${t(result.ok ? 'channels.ok' : 'channels.failed')}<//> ${t('channels.via', { ms: num(result.latency_ms), method: result.method })}${result.error ? html`<div class="error-text small">${result.error}</div>` : null}`;
+    // Says what was proven: the key (the family's test call) or only that the host answers.
+    const said = t(`channels.result.${result.method}.${result.ok ? 'ok' : 'failed'}`);
+    body = html`<${Badge} tone=${result.ok ? 'success' : 'danger'} icon=${result.ok ? 'circle-check' : 'circle-alert'}>${t(result.ok ? 'channels.ok' : 'channels.failed')}<//> ${said} · ${t('channels.ms', { ms: num(result.latency_ms) })}${result.error ? html`<div class="error-text small">${result.error}</div>` : null}`;
   }
   return html`<span aria-live="polite" id=${`conn-${id}`} class="connectivity">${body}</span>`;
 }
