@@ -19,6 +19,8 @@ export interface ServedRoute {
 /** What a route's draft is built from: the client's request as the submit pipeline read it. */
 export interface DraftSource {
   model: string;
+  /** The name the client sent when it is one of the entry's aliases: the task records it. */
+  askedModel?: string;
   input: SubmitInput;
   /** The body without the fields other modules took (`callback_url`). */
   familyBody: Record<string, unknown>;
@@ -75,6 +77,7 @@ export class RouteDrafting {
       assertDraftWithinEntry(draft, entry, durationField);
       // Each family makes a fresh draft per call: the route's model is set on it rather than on a copy.
       draft.routeModel = routeModelOf(route, draft);
+      if (source.askedModel) draft.askedModel = source.askedModel;
       return { draft, release };
     } catch (error) {
       release?.();
