@@ -6,7 +6,7 @@ import { ModelCatalog } from '../families/model-catalog.service';
 import { refuseAssetReferences } from './asset-reference-rule';
 import { assertDraftWithinEntry, routeModelOf } from './draft-within-entry';
 import type { LaterDraft } from './dispatch/dispatch-plan';
-import { DurationField, namingSentDurationField } from './submit-common-fields';
+import { DurationField, namingAskedModel, namingSentDurationField } from './submit-common-fields';
 import type { Caller } from '../auth/caller';
 import type { TaskDraft } from './task-draft';
 
@@ -70,7 +70,7 @@ export class RouteDrafting {
       .draftsOf(family.platform)
       .prepare(model, { ...input, body: familyBody }, caller, { entry, route })
       .catch((error: unknown) => {
-        throw namingSentDurationField(error, durationField);
+        throw namingAskedModel(namingSentDurationField(error, durationField), entry.id, source.askedModel);
       });
     const draft: TaskDraft = familyDraft;
     try {
@@ -81,7 +81,7 @@ export class RouteDrafting {
       return { draft, release };
     } catch (error) {
       release?.();
-      throw error;
+      throw namingAskedModel(error, entry.id, source.askedModel);
     }
   }
 

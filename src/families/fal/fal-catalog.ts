@@ -35,9 +35,10 @@ export const FAL_MODELS: readonly BuiltinModel[] = [
     },
   },
   {
-    id: 'MiniMax-Hailuo-02',
-    label: 'MiniMax Hailuo 02',
-    aliases: ['fal-hailuo-02-standard'],
+    // Its own entry, not a route of MiniMax-Hailuo-02: fal sells this endpoint cheaper (4.5 against 5 credits a
+    // second at 768p), and one entry has one price: folding it in would raise what its customers pay.
+    id: 'fal-hailuo-02-standard',
+    label: 'MiniMax Hailuo 02 Standard (fal)',
     ownedBy: 'minimax',
     modes: ['text-to-video', 'image-to-video'],
     durations: [6, 10],
@@ -50,11 +51,7 @@ export const FAL_MODELS: readonly BuiltinModel[] = [
       'text-to-video': 'fal-ai/minimax/hailuo-02/standard/text-to-video',
       'image-to-video': 'fal-ai/minimax/hailuo-02/standard/image-to-video',
     },
-    // The Standard endpoints: MiniMax's 768p only.
-    options: {
-      input_map: { prompt: 'prompt', first_frame: 'image_url', seconds: { field: 'duration', as: 'string' } },
-      resolution: '768p',
-    },
+    options: { input_map: { prompt: 'prompt', first_frame: 'image_url', seconds: { field: 'duration', as: 'string' } } },
   },
   {
     id: 'veo3.1',

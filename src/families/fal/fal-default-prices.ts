@@ -8,6 +8,6 @@ import { DefaultPrice, perSecond } from '../../billing/default-prices';
  */
 export const FAL_DEFAULT_PRICES: DefaultPrice[] = [
   ...perSecond('kling-v2-5-turbo', { '1080p': [7, null] }),
-  ...perSecond('MiniMax-Hailuo-02', { '768p': [4.5, null] }),
+  ...perSecond('fal-hailuo-02-standard', { '768p': [4.5, null] }),
   ...perSecond('veo3.1', { '720p': [20, 40], '1080p': [20, 40] }),
 ];

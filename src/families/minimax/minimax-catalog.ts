@@ -9,8 +9,6 @@ export const MINIMAX_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   Object.entries(MINIMAX_MODELS).map(([id, rules]) => ({
     id,
     label: id.replace(/^MiniMax-Hailuo-/, 'MiniMax Hailuo ').replace(/-Fast$/, ' Fast'),
-    // fal's Hailuo-02 Standard (an earlier release's entry) is this model: its id keeps working.
-    ...(id === 'MiniMax-Hailuo-02' ? { aliases: ['fal-hailuo-02-standard'] } : {}),
     modes: [
       ...(rules.textToVideo ? (['text-to-video'] as const) : []),
       'image-to-video' as const,
