@@ -161,6 +161,34 @@ describeEachDatabase('the catalog, living', (kind) => {
     expect((await gw.admin.post('/api/admin/models/import?dry_run=true').send(file).expect(200)).body.changed).toEqual([]);
   });
 
+  it('a custom entry used only by its alias has tasks: its delete is a 409, and the task keeps the alias', async () => {
+    const entry = {
+      id: 'studio-clip',
+      aliases: ['studio-clip-2025'],
+      modes: ['text-to-video'],
+      durations: [5],
+      resolutions: ['720p'],
+      aspect_ratios: ['16:9'],
+      audio: 'none',
+      prices: [{ resolution: '720p', unit: 'second', price: 100 }],
+      routes: [{ platform: 'kling', upstream_model: 'kling-v2-5-turbo' }],
+    };
+    await gw.admin.post('/api/admin/models', entry).expect(201);
+    // A channel may list the model by its alias.
+    await gw.createChannel({
+      name: 'kling-studio',
+      platform: 'kling',
+      base_url: kling.url,
+      api_key: kling.apiKey,
+      models: ['studio-clip-2025'],
+    });
+    const { key } = await gw.createCustomer({ quota: QUOTA });
+    const task = (await as(key).post('/v1/videos', { model: 'studio-clip-2025', prompt: 'p', seconds: '5' }).expect(200)).body;
+    expect(task).toMatchObject({ model: 'studio-clip-2025' });
+    const refused = await gw.admin.delete('/api/admin/models/studio-clip').expect(409);
+    expect(refused.body.error.message).toContain('has tasks');
+  });
+
   it('Sora 2 and the retired Veo ids answer 410 model_retired (naming the replacement where another route serves the model), charged nothing', async () => {
     const channel = { base_url: 'http://127.0.0.1:9', api_key: 'key_retired-test' };
     await gw.createChannel({ ...channel, name: 'openai-main', platform: 'openai', models: ['sora-2', 'sora-2-pro'] });

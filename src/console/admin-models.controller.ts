@@ -1,7 +1,7 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { AdminApi } from '../auth/admin-api.decorator';
-import { aliasCollision, type BuiltinEntry, type CatalogEntry } from '../catalog/catalog-entry';
+import { aliasCollision, type BuiltinEntry, type CatalogEntry, namesOf } from '../catalog/catalog-entry';
 import { CatalogChanges } from '../catalog/catalog-entry-diff';
 import { CATALOG_FILE_LIMIT_BYTES, CatalogEntryDto, CatalogFileDto, UpdateCatalogEntryDto } from '../catalog/catalog-entry.dto';
 import { CatalogService } from '../catalog/catalog.service';
@@ -79,7 +79,8 @@ export class AdminModelsController {
     const entry = await this.catalog.get(id);
     if (entry.source === 'builtin')
       throw new AppError(ErrorCode.Conflict, `model ${id} is builtin: retire it instead (PATCH status "retired")`);
-    if (await this.tasks.hasTaskOfModel(entry.id))
+    // A task records the name it was asked by: any of the entry's.
+    if (await this.hasTaskOfAny(namesOf(entry)))
       throw new AppError(ErrorCode.Conflict, `model ${id} has tasks: retire it instead (PATCH status "retired")`);
     // An entry naming it as its replacement would point at nothing (and its export would not import).
     const referring = (await this.catalog.snapshot()).entries.filter((other) => other.replacement === entry.id).map((other) => other.id);
@@ -143,6 +144,11 @@ export class AdminModelsController {
         ErrorCode.Conflict,
         `the catalog would export ${bytes} bytes, over the ${CATALOG_FILE_LIMIT_BYTES} an import reads: delete or retire models first`,
       );
+  }
+
+  private async hasTaskOfAny(names: readonly string[]): Promise<boolean> {
+    for (const name of names) if (await this.tasks.hasTaskOfModel(name)) return true;
+    return false;
   }
 
   private async existing(): Promise<(id: string) => boolean> {
