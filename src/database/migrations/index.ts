@@ -25,7 +25,7 @@ import { TaskRouteRequest1765200000100 } from './1765200000100-task-route-reques
 import { TaskProviderUsage1765300000100 } from './1765300000100-task-provider-usage';
 import { DeliveredBilling1765400000100 } from './1765400000100-delivered-billing';
 import { SettledBefore1765400000200 } from './1765400000200-settled-before';
-import { CatalogAliases1765500000100 } from './1765500000100-catalog-aliases';
+import { CatalogAliases1765600000100 } from './1765600000100-catalog-aliases';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -56,5 +56,5 @@ export const MIGRATIONS = [
   TaskProviderUsage1765300000100,
   DeliveredBilling1765400000100,
   SettledBefore1765400000200,
-  CatalogAliases1765500000100,
+  CatalogAliases1765600000100,
 ];

@@ -6,8 +6,8 @@ import { col } from './1763700000000-initial-schema';
  * model's maker (`owned_by`) and its release date (`released_at`, `YYYY-MM-DD`). All nullable:
  * entries of the previous release read as having none.
  */
-export class CatalogAliases1765500000100 implements MigrationInterface {
-  name = 'CatalogAliases1765500000100';
+export class CatalogAliases1765600000100 implements MigrationInterface {
+  name = 'CatalogAliases1765600000100';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.addColumns('catalog_models', [
