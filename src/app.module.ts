@@ -16,6 +16,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { SharedStateModule } from './shared-state/shared-state.module';
 import { SimulatorModule } from './simulator/simulator.module';
 import { TasksModule } from './tasks/tasks.module';
+import { TelemetryModule } from './telemetry/telemetry.module';
 import { UpstreamModule } from './upstream/upstream.module';
 import { VerificationModule } from './verification/verification.module';
 import { VideosModule } from './videos/videos.module';
@@ -49,6 +50,7 @@ export class AppModule {
         ConsoleModule,
         SimulatorModule.forRoot(config),
         HealthModule,
+        TelemetryModule,
       ],
       // Every body, query and param DTO of every controller, a new one included, is validated by the one pipe.
       providers: [{ provide: APP_PIPE, useClass: RequestValidationPipe }],

@@ -25,6 +25,7 @@ import { refuseUnstorableText } from './http/unstorable-text.middleware';
 import { answerRoutesWithSendJson } from './http/nest-json-replies';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { setupSwagger } from './swagger';
+import { traceRequests } from './telemetry/request-spans';
 
 const VIDEO_SUBMIT_PATHS = ['/v1/videos', '/v1/video/generations'];
 /** Every route under these answers only to an API key (`/v1/callback` is the provider's redirect and needs none). */
@@ -115,6 +116,8 @@ export function configureApp(app: INestApplication, config: AppConfig, { hotRout
   answerRoutesWithSendJson(app.getHttpAdapter());
   // The task polls and the JSON submits, most of the traffic, run the same middlewares and controller methods without Express's router and Nest's per-route layers.
   if (hotRoutes) installHotRoutes(app, [logRequests, writeSecurityHeaders, authenticateBeforeBody, readHotBodies, refuseUnstorableText]);
+  // Around the hot routes and Express alike; only when tracing is on (main.ts started it).
+  traceRequests(app.getHttpServer());
   app.enableShutdownHooks();
   setupSwagger(app);
 }

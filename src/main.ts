@@ -25,6 +25,8 @@ function loadOrExit(): AppConfig {
 
 async function main(): Promise<void> {
   const config = loadOrExit();
+  // Before anything else loads, so every span has its context; without the variable the SDK is never loaded.
+  if (config.tracing) (await import('./telemetry/start-tracing')).startTracing(config.tracing);
   await import('reflect-metadata');
   const [{ NestFactory }, { AppModule }, { AdminTokenService }, { configureApp }, { ensureMysqlDatabase }, { SimulatorSeeder }] =
     await Promise.all([

@@ -1,9 +1,10 @@
 import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase } from './support/test-databases';
+import { describeEachDatabase, itOnSqliteOnly } from './support/test-databases';
 
 /**
  * Without MEDIA_ALLOW_PRIVATE_HOSTS the simulator's seeded channels sit on a loopback base_url the
- * admin API would refuse: a PATCH checks only the fields it sends, so their other fields stay editable.
+ * admin API would refuse for any other host: a PATCH checks only the URLs it changes, and the gateway's own
+ * simulator is accepted, so the console's form saves them.
  */
 describeEachDatabase('admin API: a channel PATCH checks only what it changes', (kind) => {
   let gw: TestGateway;
@@ -27,6 +28,26 @@ describeEachDatabase('admin API: a channel PATCH checks only what it changes', (
       });
       await gw.admin.patch(`/api/admin/channels/${channel.id}`, { name: `renamed-${channel.id}` }).expect(200);
     }
+  });
+
+  itOnSqliteOnly(kind)("saves a seeded channel as the console's form sends it: every field back, its URLs unchanged", async () => {
+    for (const channel of seeded) {
+      const full = (await gw.admin.get(`/api/admin/channels/${channel.id}`).expect(200)).body;
+      const form = { name: full.name, base_url: `${full.base_url}/`, models: full.models, settings: full.settings, priority: 3 };
+      const res = await gw.admin.patch(`/api/admin/channels/${channel.id}`, form);
+      expect({ platform: channel.platform, status: res.status, priority: res.body.priority }).toEqual({
+        platform: channel.platform,
+        status: 200,
+        priority: 3,
+      });
+    }
+  });
+
+  itOnSqliteOnly(kind)("adds a channel on the gateway's own simulator, but no other loopback URL, and says how to allow one", async () => {
+    const body = { name: 'second alpha', platform: 'alpha', api_key: 'sim-key', models: ['alpha/v5'] };
+    await gw.admin.post('/api/admin/channels', { ...body, base_url: `${gw.url}/simulator/alpha` }).expect(201);
+    const refused = await gw.admin.post('/api/admin/channels', { ...body, base_url: 'http://127.0.0.1:9/alpha' }).expect(400);
+    expect(refused.body.error).toMatchObject({ param: 'base_url', message: expect.stringContaining('MEDIA_ALLOW_PRIVATE_HOSTS=true') });
   });
 
   it('still refuses a private URL the PATCH sends, naming that field, and changes nothing', async () => {

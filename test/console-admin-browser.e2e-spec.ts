@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { RedemptionCodesService } from '../src/billing/redemption/redemption-codes.service';
 import { VideoArchiveJob } from '../src/storage/video-archive.job';
 import { ADMIN_TOKEN, startGateway, TestGateway } from './support/gateway';
 import {
@@ -81,6 +82,9 @@ describeWithBrowser('admin console in a browser', () => {
         timeoutMs: 15_000,
       },
     );
+    // Redemption codes to list: one redeemed by the customer, two unused.
+    const codes = (await gw.admin.post('/api/admin/redemption-codes', { quota: 1000, count: 3 }).expect(201)).body.data;
+    await gw.app.get(RedemptionCodesService).redeem(customer.userId, codes[0].code);
     // Prices out of text order, to see them sorted by resolution.
     for (const resolution of ['1080p', '360p', '720p'])
       await gw.admin
@@ -316,7 +320,10 @@ describeWithBrowser('admin console in a browser', () => {
     const charge = page.locator('[data-log-type="consume"]').first();
     await expectText(charge, /alpha\/v6 \S+ 5 秒：\d+ × 分组 default 倍率 1/);
     expect(await charge.textContent()).not.toMatch(/x group|ratio/);
-    await expectText(page.locator('[data-log-type="topup"]').first(), /初始余额/);
+    const topups = page.locator('[data-log-type="topup"]');
+    await expectText(topups.filter({ hasText: '兑换码' }).first(), /兑换码 …\w{4}（#\d+）/);
+    await expectText(topups.filter({ hasText: '初始余额' }).first(), /初始余额/);
+    expect(await page.locator('main').textContent()).not.toMatch(/redemption code|opening balance/);
     await page.goto(`/console#/admin/tasks?task=${tasks.completed}`);
     const timeline = page.locator('dialog ol.timeline');
     await expectText(timeline, /首次轮询/);
@@ -353,6 +360,7 @@ describeWithBrowser('admin console in a browser', () => {
     ['prices', 'admin/prices', '[data-price-id]'],
     ['logs', 'admin/logs', '[data-log-type]'],
     ['webhooks', 'admin/webhooks', '[data-endpoint-id]'],
+    ['redemption-codes', 'admin/redemption-codes', '[data-code-id]'],
   ];
   // The shared looks: each pair of a language, a theme and a screen together once.
   const COMBOS = LOOKS.map((look) => ({ ...look, name: look.viewport.width < 640 ? 'phone' : 'desktop' }));

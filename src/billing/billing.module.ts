@@ -11,11 +11,24 @@ import { LogsService } from './logs.service';
 import { PriceRuleEntity } from './price-rule.entity';
 import { PriceRepository } from './price.repository';
 import { PricingService } from './pricing.service';
+import { RedemptionCodeEntity } from './redemption/redemption-code.entity';
+import { RedemptionCodeRepository } from './redemption/redemption-code.repository';
+import { RedemptionCodesService } from './redemption/redemption-codes.service';
 
-/** Prices, quotes, the ledger (charge, refund, top-up, adjust) and its logs. */
+/** Prices, quotes, the ledger (charge, refund, top-up, adjust) and its logs, and redemption codes (money in). */
 @Module({
-  imports: [TypeOrmModule.forFeature([LogEntity, PriceRuleEntity, GroupRatioEntity]), AuthModule],
-  providers: [LogRepository, PriceRepository, LedgerService, KeyRefusalLog, LogsService, LogTotalsService, PricingService],
-  exports: [LedgerService, LogsService, LogTotalsService, PricingService],
+  imports: [TypeOrmModule.forFeature([LogEntity, PriceRuleEntity, GroupRatioEntity, RedemptionCodeEntity]), AuthModule],
+  providers: [
+    LogRepository,
+    PriceRepository,
+    RedemptionCodeRepository,
+    LedgerService,
+    KeyRefusalLog,
+    LogsService,
+    LogTotalsService,
+    PricingService,
+    RedemptionCodesService,
+  ],
+  exports: [LedgerService, LogsService, LogTotalsService, PricingService, RedemptionCodesService],
 })
 export class BillingModule {}

@@ -21,6 +21,10 @@ describe('ledger detail codes', () => {
       ratio: 0.8,
     });
     expect(ledgerDetailCode('opening balance')).toEqual({ detail_code: 'opening_balance', detail_params: {} });
+    expect(ledgerDetailCode('redemption code …MN56 (#7)')).toEqual({
+      detail_code: 'redemption_code',
+      detail_params: { hint: 'MN56', id: 7 },
+    });
     expect(
       ledgerDetailCode(
         'key_quota_exceeded: api key quota exceeded: this key may spend 50 units in all, 10 are left and this request costs 20 (key 7)',

@@ -1,7 +1,8 @@
 /**
  * A ledger row's `detail` is English text (kept as is for API compatibility). The console shows it in
  * its own language from `detail_code` and `detail_params`, read here from the texts the gateway
- * writes: the quote (PricingService.quote), a refund or a released hold (TaskTransitions), a top-up.
+ * writes: the quote (PricingService.quote), a refund or a released hold (TaskTransitions), a top-up, a
+ * redeemed code.
  * An admin's free text (an adjustment) has no code and is shown as written.
  */
 export interface LedgerDetailCode {
@@ -40,6 +41,11 @@ const READERS: Reader[] = [
         fast_motion: tiers.includes('fast motion') ? 1 : 0,
       },
     };
+  },
+  // RedemptionCodesService: `redemption code …<hint> (#<id>)`.
+  (detail) => {
+    const m = /^redemption code …(\S+) \(#(\d+)\)$/.exec(detail);
+    return m ? { detail_code: 'redemption_code', detail_params: { hint: m[1], id: Number(m[2]) } } : null;
   },
   (detail) => {
     const m = /^refund: task (\S+) failed: (.*)$/s.exec(detail);

@@ -154,13 +154,16 @@ export class LedgerService {
   /** Adds quota: one conditional update, refused (400) when it would take the balance past MAX_BALANCE. */
   async topUp(userId: number, quota: number, detail = 'top-up'): Promise<LogEntity> {
     if (!Number.isSafeInteger(quota) || quota <= 0) throw AppError.invalid('quota must be a positive integer', 'quota');
-    return this.transactions.run(async (manager) => {
-      if (!(await this.users.addUpTo(manager, userId, quota, MAX_BALANCE, this.clock.now()))) {
-        if (!(await this.users.exists(manager, userId))) throw AppError.notFound(`user ${userId} not found`);
-        throw pastMaxBalance();
-      }
-      return this.writeLog(manager, 'topup', { userId, detail }, quota);
-    });
+    return this.transactions.run((manager) => this.topUpInTransaction(manager, userId, quota, detail));
+  }
+
+  /** `topUp` inside the caller's transaction (a redemption code claimed in the same one). */
+  async topUpInTransaction(manager: EntityManager, userId: number, quota: number, detail: string): Promise<LogEntity> {
+    if (!(await this.users.addUpTo(manager, userId, quota, MAX_BALANCE, this.clock.now()))) {
+      if (!(await this.users.exists(manager, userId))) throw AppError.notFound(`user ${userId} not found`);
+      throw pastMaxBalance();
+    }
+    return this.writeLog(manager, 'topup', { userId, detail }, quota);
   }
 
   /** A signed correction by an operator; cannot take the balance below zero, nor past MAX_BALANCE. */

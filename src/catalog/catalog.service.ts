@@ -86,11 +86,12 @@ export class CatalogService {
    */
   async mergeBuiltins(builtins: readonly BuiltinEntry[]): Promise<CatalogChanges> {
     const changes = await this.apply(builtins, 'builtin', false);
+    // Counts at info (a first start adds every builtin: a list would push the start-up banner off the screen).
     this.logger.log(
       `catalog merge: ${changes.added.length} added, ${changes.changed.length} updated, ${changes.unchanged.length} unchanged, ` +
-        `${changes.kept_operator_changes.length} kept as the operator changed them` +
-        (changes.added.length ? ` (added: ${changes.added.join(', ')})` : ''),
+        `${changes.kept_operator_changes.length} kept as the operator changed them`,
     );
+    if (changes.added.length) this.logger.debug(`catalog merge added: ${changes.added.join(', ')}`);
     return changes;
   }
 

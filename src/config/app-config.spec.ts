@@ -44,6 +44,18 @@ describe('loadConfig', () => {
     expect(config.taskSyncIntervalMs).toBe(1000);
   });
 
+  it('traces only with OTEL_EXPORTER_OTLP_ENDPOINT (empty is unset), named video-gateway unless OTEL_SERVICE_NAME says otherwise', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_SERVICE_NAME: 'gw' }).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).toEqual({
+      endpoint: 'http://collector:4318',
+      serviceName: 'video-gateway',
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otlp.example', OTEL_SERVICE_NAME: 'gw-eu' }).tracing?.serviceName).toBe(
+      'gw-eu',
+    );
+  });
+
   it('accepts mysql urls', () => {
     expect(loadConfig({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/test' }).database.kind).toBe('mysql');
   });
@@ -77,6 +89,8 @@ describe('loadConfig', () => {
     ['BODY_MEMORY_LIMIT_MB', '64mb'],
     ['TASK_RETENTION', '90'],
     ['TASK_RETENTION', '2w'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'localhost:4318'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'grpc://collector:4317'],
   ])('rejects a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

@@ -47,6 +47,20 @@ const publicBaseUrl = z
     }
   }, 'must be an absolute http(s) URL without query or fragment');
 
+/** Where OTLP/HTTP traces go (`<endpoint>/v1/traces`); empty or unset: no tracing at all. */
+const otlpEndpoint = z
+  .string()
+  .optional()
+  .refine((value) => {
+    if (!value) return true;
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL (the OTLP/HTTP collector, e.g. http://localhost:4318)');
+
 const databaseUrl = z
   .string()
   .optional()
@@ -162,7 +176,16 @@ const schema = z.object({
     .optional()
     .default('USD')
     .refine((value) => /^[A-Z]{3}$/.test(value), 'must be a three-letter ISO 4217 code such as USD'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+  OTEL_SERVICE_NAME: z.string().optional(),
 });
+
+/** OpenTelemetry traces over OTLP/HTTP, set when OTEL_EXPORTER_OTLP_ENDPOINT is. */
+export interface TracingConfig {
+  endpoint: string;
+  /** OTEL_SERVICE_NAME, default `video-gateway`. */
+  serviceName: string;
+}
 
 export type DatabaseTarget = { kind: 'sqlite' | 'mysql' | 'postgres'; url: string; path: string };
 
@@ -227,6 +250,8 @@ export interface AppConfig {
   quotaPerUnit: number;
   /** ISO 4217 code of the money the console shows. */
   currency: string;
+  /** Unset: no trace is made or sent, and the SDK is not even loaded. */
+  tracing?: TracingConfig;
 }
 
 export class ConfigError extends Error {}
@@ -277,6 +302,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     logLevel: values.LOG_LEVEL,
     quotaPerUnit: values.QUOTA_PER_UNIT,
     currency: values.CURRENCY,
+    tracing: values.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: values.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: values.OTEL_SERVICE_NAME || 'video-gateway' }
+      : undefined,
   };
 }
 

@@ -27,6 +27,8 @@ import { AdminModelsController } from './admin-models.controller';
 import { AdminTasksController } from './admin-tasks.controller';
 import { AdminUsageController } from './admin-usage.controller';
 import { AdminUsersController } from './admin-users.controller';
+import { AdminRedemptionCodesController } from './redemption/admin-redemption-codes.controller';
+import { CustomerRedeemController } from './redemption/customer-redeem.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
 import { ConsoleChannelProbeService } from './console-channel-probe.service';
@@ -39,6 +41,7 @@ import { ConsoleStaticController } from './console-static.controller';
 import { SignInThrottleGuard } from './sign-in-throttle.guard';
 import { CustomerAccountController } from './customer/customer-account.controller';
 import { CustomerKeysController } from './customer/customer-keys.controller';
+import { CustomerModelsController } from './customer/customer-models.controller';
 import { CustomerLogsController } from './customer/customer-logs.controller';
 import { CustomerLogsService } from './customer/customer-logs.service';
 import { CustomerTasksController } from './customer/customer-tasks.controller';
@@ -74,15 +77,18 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     AdminUsageController,
     AdminPricesController,
     AdminModelsController,
+    AdminRedemptionCodesController,
     ConsoleStaticController,
     ConsoleAuthController,
     CustomerAccountController,
     CustomerKeysController,
+    CustomerModelsController,
     CustomerTasksController,
     CustomerVideoController,
     CustomerLogsController,
     CustomerVerificationController,
     CustomerWebhooksController,
+    CustomerRedeemController,
     AdminWebhooksController,
     AdminDashboardController,
   ],

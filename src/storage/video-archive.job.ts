@@ -16,6 +16,7 @@ import { VideoObjectKeys } from './video-object-keys';
 import { VIDEO_STORE, type VideoStore } from './video-store';
 import { TaskTransitionsService } from '../tasks/task-transitions.service';
 import { FAILURE, failureReason } from '../upstream/failure-reason';
+import { inTaskSpan } from '../telemetry/tracing';
 
 /** Videos copied at once on this instance: each is a long stream, few at a time keep memory flat. */
 const CONCURRENCY = 4;
@@ -106,7 +107,11 @@ export class VideoArchiveJob extends RegisteredJob<ArchiveClaim> {
     });
   }
 
-  async handle({ archive, task }: ArchiveClaim): Promise<string> {
+  handle(claim: ArchiveClaim): Promise<string> {
+    return inTaskSpan('video.archive', claim.task.taskId, () => this.archiveOne(claim));
+  }
+
+  private async archiveOne({ archive, task }: ArchiveClaim): Promise<string> {
     const owner = archive.leaseOwner!;
     const heartbeat = setInterval(
       () => void this.archives.extendLease(task.id, owner, this.clock.now() + this.config.taskLeaseMs).catch(() => undefined),

@@ -12,6 +12,7 @@ import { SubmitSettlement } from './submit/submit-settlement';
 import type { Caller } from '../auth/caller';
 import type { TaskDraft } from './task-draft';
 import type { TaskEntity } from './task.entity';
+import { inTaskSpan, tagTask } from '../telemetry/tracing';
 
 export type { Caller, TaskDraft };
 
@@ -78,8 +79,9 @@ export class TaskSubmitService {
       const recorded = await this.recordOrFindWinner(request);
       if ('winner' in recorded) return recorded.winner;
       const { task } = recorded;
+      tagTask(task.taskId);
       try {
-        return await this.provider.send(task, plan.candidates);
+        return await inTaskSpan('task.submit', task.taskId, () => this.provider.send(task, plan.candidates));
       } catch (error) {
         return await this.afterFailedSend(task, draft, error);
       }

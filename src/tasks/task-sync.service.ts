@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { inTaskSpan } from '../telemetry/tracing';
 import { TaskMetrics } from './task-metrics.service';
 import { ChannelEntity } from '../upstream/channel.entity';
 import { ChannelsService } from '../upstream/channels.service';
@@ -120,7 +121,9 @@ export class TaskSyncService extends RegisteredJob<TaskEntity, SyncRound> {
   }
 
   handle(task: TaskEntity, round: SyncRound): Promise<string> {
-    return task.status === 'SUBMITTING' ? this.settleInterrupted(task, round.channels) : this.pollOne(task, round);
+    return task.status === 'SUBMITTING'
+      ? inTaskSpan('task.resubmit', task.taskId, () => this.settleInterrupted(task, round.channels))
+      : inTaskSpan('task.poll', task.taskId, () => this.pollOne(task, round));
   }
 
   /** Shutting down: give a claimed but not yet polled task back, due at once, for another instance. */

@@ -111,8 +111,10 @@ export class ChannelsService {
   /** `trusted` skips the public-host check, as for `create`. */
   async update(id: number, input: Partial<ChannelInput>, trusted = false): Promise<ChannelEntity> {
     const channel = await this.get(id);
-    // Only what this edit sets: a seeded channel on loopback keeps its base_url when its settings change.
-    if (!trusted) await this.urls.checkUrls(channel.platform, input.baseUrl, input.settings);
+    // Only what this edit changes: a seeded channel on loopback (the simulator) saves from the console's form,
+    // which sends its URLs back unchanged.
+    if (!trusted)
+      await this.urls.checkUrls(channel.platform, changedBaseUrl(channel, input.baseUrl), changedSettings(channel, input.settings));
     const changes: Partial<ChannelEntity> = { updatedAt: this.clock.now() };
     if (input.name !== undefined) changes.name = input.name;
     if (input.baseUrl !== undefined) changes.baseUrl = input.baseUrl.replace(/\/+$/, '');
@@ -166,4 +168,16 @@ export class ChannelsService {
     if (error === null) return this.requestCounts.count(id);
     await this.channels.recordError(id, sanitizeProviderText(error, [], 500));
   }
+}
+
+/** The base URL an edit sets, unless it is the channel's own (trailing slashes aside). */
+function changedBaseUrl(channel: ChannelEntity, baseUrl: string | undefined): string | undefined {
+  return baseUrl !== undefined && baseUrl.replace(/\/+$/, '') !== channel.baseUrl ? baseUrl : undefined;
+}
+
+/** The settings an edit sets whose value differs from the channel's. */
+function changedSettings(channel: ChannelEntity, settings: ChannelSettings | null | undefined): ChannelSettings | null | undefined {
+  if (!settings) return settings;
+  const current: Record<string, unknown> = channel.settings ?? {};
+  return Object.fromEntries(Object.entries(settings).filter(([name, value]) => current[name] !== value));
 }

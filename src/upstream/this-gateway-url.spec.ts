@@ -1,4 +1,4 @@
-import { pointsAtThisGateway } from './this-gateway-url';
+import { isThisGatewaysSimulator, pointsAtThisGateway } from './this-gateway-url';
 
 describe('pointsAtThisGateway', () => {
   const own = { publicBaseUrl: 'https://gw.example.com', listeningPort: 3000 };
@@ -57,6 +57,27 @@ describe('pointsAtThisGateway', () => {
       'not a url',
     ]) {
       expect([url, await points(url)]).toEqual([url, false]);
+    }
+  });
+});
+
+describe('isThisGatewaysSimulator', () => {
+  const own = { publicBaseUrl: 'https://gw.example.com', listeningPort: 3000 };
+  const resolve = (hostname: string) => Promise.reject(new Error(`ENOTFOUND ${hostname}`));
+
+  it('is a /simulator path on this gateway: its public origin or its port on loopback', async () => {
+    for (const url of [
+      'http://127.0.0.1:3000/simulator/fal',
+      'http://localhost:3000/simulator/gamma-control',
+      'https://gw.example.com/simulator/kling',
+    ]) {
+      expect([url, await isThisGatewaysSimulator(url, own, resolve)]).toEqual([url, true]);
+    }
+  });
+
+  it('is not another path of this gateway, nor a simulator path on another port or host', async () => {
+    for (const url of ['http://127.0.0.1:3000/v1', 'http://127.0.0.1:3001/simulator/fal', 'http://10.0.0.7/simulator/fal', 'not a url']) {
+      expect([url, await isThisGatewaysSimulator(url, own, resolve)]).toEqual([url, false]);
     }
   });
 });

@@ -40,6 +40,19 @@ export async function pointsAtThisGateway(baseUrl: string, own: ThisGateway, res
   return addresses.some(isThisHost);
 }
 
+/** Whether a URL is this gateway's own embedded simulator (a `/simulator/...` path on this gateway's origin or port). */
+export async function isThisGatewaysSimulator(rawUrl: string, own: ThisGateway, resolve: HostResolver = resolveHost): Promise<boolean> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return false;
+  }
+  if (!SIMULATOR_PATH.test(url.pathname)) return false;
+  url.pathname = '/';
+  return pointsAtThisGateway(url.toString(), own, resolve);
+}
+
 function originOf(raw: string): string | null {
   try {
     return new URL(raw).origin;

@@ -27,6 +27,8 @@ export interface ClaimedDelivery {
   endpointLastSuccessAt: number | null;
   eventRowId: number;
   eventId: string;
+  /** The task the event is about (null for a test event): its delivery's span carries it. */
+  taskId: string | null;
   type: WebhookEventType;
   payload: string;
 }
@@ -63,7 +65,7 @@ const CLAIM_COLUMNS =
   'd.id AS id, d.delivery_id AS delivery_id, d.attempt AS attempt, d.lease_owner AS lease_owner, d.due_at AS lease_until, d.endpoint_id AS endpoint_id, ' +
   'e.endpoint_id AS public_endpoint_id, COALESCE(d.target_url, e.url) AS url, d.target_url AS target_url, e.secret_encrypted AS secret_encrypted, e.status AS endpoint_status, ' +
   'e.failing_since AS failing_since, e.last_success_at AS last_success_at, ' +
-  'ev.id AS event_row_id, ev.event_id AS event_id, ev.type AS type, ev.payload AS payload';
+  'ev.id AS event_row_id, ev.event_id AS event_id, ev.task_id AS task_id, ev.type AS type, ev.payload AS payload';
 
 /** Attempts with their endpoint and event, those of `ids` still leased to `owner`. */
 export async function claimedRows(manager: EntityManager, owner: string, ids: number[]): Promise<ClaimedDelivery[]> {
@@ -88,6 +90,7 @@ export async function claimedRows(manager: EntityManager, owner: string, ids: nu
     endpointLastSuccessAt: row.last_success_at === null ? null : Number(row.last_success_at),
     eventRowId: Number(row.event_row_id),
     eventId: String(row.event_id),
+    taskId: (row.task_id as string | null) ?? null,
     type: row.type as WebhookEventType,
     payload: String(row.payload),
   }));

@@ -12,6 +12,7 @@ import { DISABLE_AFTER_FAILING_MS, nextAttemptAt } from './webhook-retry-schedul
 import { WebhookSecretBox } from './webhook-secret-box';
 import { DELIVERY_TIMEOUT_MS, SendResult, WebhookSender } from './webhook-sender';
 import { WebhookWakeUp } from './webhook-wake-up';
+import { inTaskSpan } from '../telemetry/tracing';
 
 const BATCH_SIZE = 100;
 /** Attempts in flight at once on this instance, across all endpoints. */
@@ -116,7 +117,11 @@ export class WebhookDeliveryService extends RegisteredJob<ClaimedDelivery> {
     return PER_ENDPOINT_CONCURRENCY;
   }
 
-  async handle(delivery: ClaimedDelivery): Promise<string> {
+  handle(delivery: ClaimedDelivery): Promise<string> {
+    return inTaskSpan('webhook.deliver', delivery.taskId, () => this.deliver(delivery));
+  }
+
+  private async deliver(delivery: ClaimedDelivery): Promise<string> {
     try {
       // The round keeps to the endpoint's limit itself; a test event being sent may hold a slot too.
       await this.slots.take(delivery.endpointId);

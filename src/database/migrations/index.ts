@@ -25,6 +25,7 @@ import { TaskRouteRequest1765200000100 } from './1765200000100-task-route-reques
 import { TaskProviderUsage1765300000100 } from './1765300000100-task-provider-usage';
 import { DeliveredBilling1765400000100 } from './1765400000100-delivered-billing';
 import { SettledBefore1765400000200 } from './1765400000200-settled-before';
+import { RedemptionCodes1765500000100 } from './1765500000100-redemption-codes';
 import { CatalogAliases1765600000100 } from './1765600000100-catalog-aliases';
 
 /** Every migration, in order. Add new ones at the end. */
@@ -56,5 +57,6 @@ export const MIGRATIONS = [
   TaskProviderUsage1765300000100,
   DeliveredBilling1765400000100,
   SettledBefore1765400000200,
+  RedemptionCodes1765500000100,
   CatalogAliases1765600000100,
 ];

@@ -14,6 +14,7 @@ import { TaskMetrics } from '../task-metrics.service';
 import type { TaskEntity } from '../task.entity';
 import { lateCompletionCostUsd } from './late-completion-cost';
 import { LATE_READ_INTERVAL_MS, LATE_WATCH_MS, nextLateRead } from './late-watch-schedule';
+import { inTaskSpan } from '../../telemetry/tracing';
 
 /** Watched tasks are few (those a provider could not be made to stop): small batches, a few reads at once. */
 const BATCH_SIZE = 50;
@@ -62,7 +63,11 @@ export class LateCompletionWatch extends RegisteredJob<TaskEntity> {
     return this.rows.claimDue(this.claimOwner('late'), now, now + LATE_READ_INTERVAL_MS, limit);
   }
 
-  async handle(task: TaskEntity): Promise<string> {
+  handle(task: TaskEntity): Promise<string> {
+    return inTaskSpan('task.late-watch', task.taskId, () => this.readLate(task));
+  }
+
+  private async readLate(task: TaskEntity): Promise<string> {
     const now = this.clock.now();
     const givenUpAt = task.finishTime ?? now;
     if (now > givenUpAt + LATE_WATCH_MS) return (await this.rows.stop(task)) ? 'watch_over' : 'superseded';

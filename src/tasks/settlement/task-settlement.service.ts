@@ -7,6 +7,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { TransactionRunner } from '../../database/transaction-runner';
 import type { VideoFacts } from '../../media/video-facts';
 import { TaskStateRepository } from '../repositories/task-state.repository';
+import { inTaskSpan } from '../../telemetry/tracing';
 import { TaskEndHooks } from '../task-end-hooks';
 import { TaskMetrics } from '../task-metrics.service';
 import type { TaskEntity } from '../task.entity';
@@ -41,7 +42,11 @@ export class TaskSettlementService {
    * `video`: the stored video's facts; null when there is none to read (charged as asked), `noVideo`
    * saying why. False when it was settled already.
    */
-  async settle(task: TaskEntity, video: VideoFacts | null, noVideo: NoVideo = 'not_stored'): Promise<boolean> {
+  settle(task: TaskEntity, video: VideoFacts | null, noVideo: NoVideo = 'not_stored'): Promise<boolean> {
+    return inTaskSpan('task.settle', task.taskId, () => this.settleOnce(task, video, noVideo));
+  }
+
+  private async settleOnce(task: TaskEntity, video: VideoFacts | null, noVideo: NoVideo): Promise<boolean> {
     const settlement = settle(task.quota, task.priceBasis, video);
     const inputs = await this.costs.of(task);
     const now = this.clock.now();

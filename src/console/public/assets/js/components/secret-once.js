@@ -4,7 +4,8 @@ import { t } from '../lib/i18n.js';
 import { Icon } from './icon.js';
 import { Button, CopyButton, toast } from './ui.js';
 
-export function SecretOnce({ title, what, value, id, onDone }) {
+/** `multiline`: several secrets, one per line (redemption codes), in a text area. */
+export function SecretOnce({ title, what, value, id, onDone, multiline = false }) {
   const input = useRef(null);
   useEffect(() => {
     input.current?.focus();
@@ -15,7 +16,11 @@ export function SecretOnce({ title, what, value, id, onDone }) {
     <p id=${`${id}-help`}>${t('secret.once')}</p>
     <div class="field"><label for=${id}>${what}</label>
       <div class="secret-row">
-        <input ref=${input} id=${id} class="secret-value" type="text" readonly value=${value} aria-describedby=${`${id}-help`} />
+        ${
+          multiline
+            ? html`<textarea ref=${input} id=${id} class="secret-value" readonly rows=${Math.min(10, value.split('\n').length)} aria-describedby=${`${id}-help`}>${value}</textarea>`
+            : html`<input ref=${input} id=${id} class="secret-value" type="text" readonly value=${value} aria-describedby=${`${id}-help`} />`
+        }
         <${CopyButton} value=${value} kind="primary" small=${false} withText label=${t('common.copy')} onCopied=${() => toast(t('secret.copied', { what }))} />
       </div>
     </div>

@@ -41,6 +41,8 @@ export const STATUS_TONE = {
   delivered: 'success',
   succeeded: 'success',
   expired: 'danger',
+  unused: 'info',
+  redeemed: 'success',
   consume: 'neutral',
   refund: 'success',
   topup: 'success',

@@ -7,6 +7,7 @@ import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 import { useUrlState } from '../lib/url-state.js';
+import { RedeemCode } from './redeem-code.js';
 
 const RANGES = ['7d', '30d'];
 
@@ -17,7 +18,7 @@ function useOverview(range) {
     days: parseInt(range, 10),
     tz_offset: -new Date().getTimezoneOffset(),
   });
-  if (overview.data) return { data: overview.data, error: null };
+  if (overview.data) return { data: overview.data, error: null, reload: overview.reload };
   if (fallback.data) {
     const rows = fallback.data.data;
     return {
@@ -32,6 +33,7 @@ function useOverview(range) {
         tasks: rows.reduce((sum, r) => sum + r.tasks, 0),
       },
       error: null,
+      reload: fallback.reload,
     };
   }
   return { data: null, error: overview.error?.status === 404 ? fallback.error : overview.error, reload: overview.reload };
@@ -64,6 +66,7 @@ export function Overview() {
         <${Stat} id="refunded" icon="rotate-ccw" label=${t('overview.refunded', { range: rangeLabel })} value=${withMoney(refunded)} />
         <${Stat} id="tasks" icon="clapperboard" label=${t('overview.tasks', { range: rangeLabel })} value=${num(tasks)} />
       </div>
+      <${RedeemCode} onRedeemed=${reload} />
       <${Card} title=${t('overview.spendByDay')} id="spend-card">
         <${Chart} id="spend-chart" categories=${days} format=${quota}
           label=${t('overview.spendSummary', { range: rangeLabel, spent: quota(spent), refunded: quota(refunded) })}
