@@ -7,7 +7,8 @@ import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
-const MODELS = ['fal-kling-v2-5-turbo-pro', 'fal-hailuo-02-standard', 'fal-veo-3-1'];
+// The platform's models: Kling 2.5 Turbo and Veo 3.1 by their catalog ids (fal's former ids are their aliases).
+const MODELS = ['kling-v2-5-turbo', 'fal-hailuo-02-standard', 'veo3.1'];
 /** The builtin prices: credits per second x 100 quota units. */
 const PRICE = { kling: 700, hailuo: 450, veo: 2000, veoAudio: 4000 };
 const PNG = readFileSync(SAMPLE_IMAGE_PATH);

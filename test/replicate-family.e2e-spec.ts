@@ -18,11 +18,13 @@ describeFamily<ReplicateEmulatorServer>({
   title: 'replicate family',
   platform: 'replicate',
   startFake: startReplicateEmulator,
+  // Listed by its former id, now an alias of kling-v2-5-turbo: a channel of the previous release keeps serving it.
+  // Listed by its former id, now an alias of kling-v2-5-turbo: a channel of the previous release keeps serving it.
   channel: { name: 'replicate-main', models: [MODEL] },
   quota: QUOTA,
   pace: { rounds: 6, stepMs: 6_000 },
   submitsOf: (fake) => fake.creates.length,
-  listing: { label: { en: 'Replicate' }, default_base_url: 'https://api.replicate.com', models: [MODEL] },
+  listing: { label: { en: 'Replicate' }, default_base_url: 'https://api.replicate.com', models: ['kling-v2-5-turbo'] },
   refusals: (
     [
       [
@@ -172,6 +174,10 @@ describeOnSqlite('replicate family: the embedded simulator', (kind) => {
       }
       return task;
     };
+    // Kling 2.5 Turbo is one model served by the Kling, fal and Replicate simulators: only Replicate's is left on here.
+    const channels = (await gw.admin.get('/api/admin/channels').expect(200)).body.data as Array<{ id: number; platform: string }>;
+    for (const other of channels.filter((channel) => channel.platform === 'kling' || channel.platform === 'fal'))
+      await gw.admin.patch(`/api/admin/channels/${other.id}`, { status: 'disabled' }).expect(200);
     const created = (await submit({ model: MODEL, prompt: 'a kite', seconds: '5' }).expect(200)).body;
     expect(await ended(created.id)).toMatchObject({ status: 'completed' });
     const content = await gw.http

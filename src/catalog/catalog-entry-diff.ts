@@ -45,6 +45,9 @@ function canonical(entry: BuiltinEntry): string {
   return stableJson({
     id,
     label,
+    aliases: entry.aliases,
+    ownedBy: entry.ownedBy,
+    releasedAt: entry.releasedAt,
     modes,
     durations,
     defaultDuration,

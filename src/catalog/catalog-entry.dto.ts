@@ -184,6 +184,32 @@ export class CatalogEntryDto {
   @ColumnLength(1, 128)
   label?: string | null;
 
+  @ApiPropertyOptional({
+    example: ['kling-v3-0'],
+    description: 'other ids that resolve to this entry (submits, quotes, key allowlists, channel lists): unique across every id and alias',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(32)
+  @IsString({ each: true })
+  @Matches(MODEL_ID_PATTERN, {
+    each: true,
+    message: 'each alias must be 1 to 64 letters, digits and . _ : / - (starting with a letter or digit)',
+  })
+  aliases?: string[] | null;
+
+  @ApiPropertyOptional({ example: 'kling', nullable: true, description: "the model's maker, as /v1/models shows it (`owned_by`)" })
+  @IsOptional()
+  @IsString()
+  @ColumnLength(1, 64)
+  owned_by?: string | null;
+
+  @ApiPropertyOptional({ example: '2026-02-05', nullable: true, description: 'when the maker released it, `YYYY-MM-DD`' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'released_at must be a date, YYYY-MM-DD' })
+  released_at?: string | null;
+
   @ApiProperty({ enum: MODEL_MODES, isArray: true, example: ['text-to-video', 'image-to-video'] })
   @IsArray()
   @ArrayMinSize(1)

@@ -59,6 +59,12 @@ export interface ModelCapabilities {
 export interface CatalogEntry extends ModelCapabilities {
   id: string;
   label: string | null;
+  /** Other ids that resolve to this entry (an id a release used before stays one): unique across ids and aliases. */
+  aliases: readonly string[];
+  /** The model's maker (`kling`, `google`, `openai`...), as `/v1/models` shows it. */
+  ownedBy: string | null;
+  /** When the maker released it, `YYYY-MM-DD`. */
+  releasedAt: string | null;
   prices: readonly CatalogPrice[];
   routes: readonly CatalogRoute[];
   status: ModelStatus;
@@ -103,4 +109,26 @@ export function routeOn(entry: CatalogEntry, platform: Platform): CatalogRoute |
 export function isRetiredAt(entry: Pick<CatalogEntry, 'status' | 'sunsetAt'>, nowMs: number): boolean {
   if (entry.status === 'retired') return true;
   return entry.status === 'deprecated' && entry.sunsetAt !== null && entry.sunsetAt * 1000 <= nowMs;
+}
+
+/** Every name the entry answers to: its id, then its aliases. */
+export function namesOf(entry: Pick<CatalogEntry, 'id' | 'aliases'>): string[] {
+  return [entry.id, ...entry.aliases];
+}
+
+/**
+ * The names of `incoming` taken by another entry of `others` (as its id or one of its aliases), or
+ * repeated within `incoming` itself; the first such name, or null. An entry's own id is never a collision.
+ */
+export function aliasCollision(
+  incoming: Pick<CatalogEntry, 'id' | 'aliases'>,
+  others: readonly Pick<CatalogEntry, 'id' | 'aliases'>[],
+): string | null {
+  const taken = new Set(others.filter((other) => other.id !== incoming.id).flatMap(namesOf));
+  const seen = new Set<string>([incoming.id]);
+  for (const alias of incoming.aliases) {
+    if (seen.has(alias) || taken.has(alias)) return alias;
+    seen.add(alias);
+  }
+  return taken.has(incoming.id) ? incoming.id : null;
 }

@@ -11,6 +11,17 @@ export class CatalogModelEntity {
   @Column({ type: 'varchar', length: 128, nullable: true })
   label: string | null;
 
+  /** Other ids that resolve to this entry (null: none, as entries stored before aliases). */
+  @Column({ type: 'text', nullable: true, transformer: jsonColumn })
+  aliases: string[] | null;
+
+  @Column({ name: 'owned_by', type: 'varchar', length: 64, nullable: true })
+  ownedBy: string | null;
+
+  /** `YYYY-MM-DD`. */
+  @Column({ name: 'released_at', type: 'varchar', length: 10, nullable: true })
+  releasedAt: string | null;
+
   @Column({ type: 'text', transformer: jsonColumn })
   capabilities: ModelCapabilities;
 

@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
-import type { BuiltinEntry, CatalogEntry, CatalogPrice } from './catalog-entry';
+import { type BuiltinEntry, type CatalogEntry, type CatalogPrice, namesOf } from './catalog-entry';
 import { CatalogChanges, noChanges, record, samePrices, verdictFor } from './catalog-entry-diff';
 import { CatalogModelEntity } from './catalog-model.entity';
 import { CatalogRepository } from './catalog.repository';
@@ -15,6 +15,8 @@ import { CatalogRepository } from './catalog.repository';
 export interface CatalogSnapshot {
   entries: readonly CatalogEntry[];
   byId: ReadonlyMap<string, CatalogEntry>;
+  /** By id and by each alias. */
+  byName: ReadonlyMap<string, CatalogEntry>;
 }
 
 /**
@@ -103,8 +105,16 @@ export class CatalogService {
     const existingRules = await this.pricing.listRules();
     const changes = noChanges();
     const writes: CatalogEntry[] = [];
-    for (const entry of incoming) {
-      const current = stored.byId.get(entry.id);
+    /** Stored builtin entries a release's entry now lists as aliases, by the id of the entry taking them. */
+    const folds = new Map<string, string[]>();
+    for (const shipped of incoming) {
+      const current = stored.byId.get(shipped.id);
+      let entry = shipped;
+      if (newSource === 'builtin' && verdictFor(shipped, current) !== 'keep') {
+        const { aliases, folded } = aliasesToTake(shipped, stored);
+        if (aliases.length !== shipped.aliases.length) entry = { ...shipped, aliases };
+        if (folded.length > 0) folds.set(entry.id, folded);
+      }
       const verdict = verdictFor(entry, current);
       record(changes, verdict, entry.id);
       if (dryRun || verdict === 'unchanged' || verdict === 'keep') continue;
@@ -129,8 +139,15 @@ export class CatalogService {
       return changes;
     }
     for (const entry of writes) {
+      const folded = folds.get(entry.id) ?? [];
       try {
-        await this.transactions.run((manager) => this.writeIn(manager, entry));
+        await this.transactions.run(async (manager) => {
+          // The old entries go with the write that takes their ids as aliases: never a moment without the name.
+          for (const id of folded) await this.models.delete(manager, id);
+          if (folded.length > 0) await this.pricing.deletePricesOf(manager, folded);
+          await this.writeIn(manager, entry);
+        });
+        if (folded.length > 0) this.logger.log(`catalog merge: ${folded.join(', ')} now alias ${entry.id}`);
       } catch (error) {
         // Several instances starting at once merge the same release: the one that inserted first wins, the rest skip it.
         if (!isUniqueViolation(error)) throw error;
@@ -153,6 +170,9 @@ export class CatalogService {
     const row = Object.assign(new CatalogModelEntity(), {
       id: entry.id,
       label: entry.label,
+      aliases: entry.aliases.length > 0 ? [...entry.aliases] : null,
+      ownedBy: entry.ownedBy,
+      releasedAt: entry.releasedAt,
       capabilities: {
         modes: entry.modes,
         durations: entry.durations,
@@ -190,7 +210,11 @@ export class CatalogService {
     const pricesOf = new Map<string, CatalogPrice[]>();
     for (const rule of rules) pricesOf.set(rule.model, [...(pricesOf.get(rule.model) ?? []), priceOf(rule)]);
     const entries = rows.map((row) => entryOf(row, pricesOf.get(row.id) ?? []));
-    return { entries, byId: new Map(entries.map((entry) => [entry.id, entry])) };
+    const byName = new Map<string, CatalogEntry>();
+    // Ids first: an id always denotes its own entry, whatever an alias says.
+    for (const entry of entries) byName.set(entry.id, entry);
+    for (const entry of entries) for (const alias of entry.aliases) if (!byName.has(alias)) byName.set(alias, entry);
+    return { entries, byId: new Map(entries.map((entry) => [entry.id, entry])), byName };
   }
 }
 
@@ -202,6 +226,9 @@ function entryOf(row: CatalogModelEntity, prices: CatalogPrice[]): CatalogEntry 
   return {
     id: row.id,
     label: row.label,
+    aliases: row.aliases ?? [],
+    ownedBy: row.ownedBy,
+    releasedAt: row.releasedAt,
     ...row.capabilities,
     prices,
     routes: row.routes,
@@ -212,4 +239,23 @@ function entryOf(row: CatalogModelEntity, prices: CatalogPrice[]): CatalogEntry 
     modified: row.modified,
     createdAt: row.createdAt,
   };
+}
+
+/**
+ * Which of a release's aliases an entry takes: a stored builtin entry of that id the operator never
+ * changed is folded into it (its row goes; tasks keep its id, which now resolves here); a name the
+ * operator's entries hold (a custom or changed entry's id, or another entry's alias) stays theirs.
+ */
+function aliasesToTake(entry: BuiltinEntry, stored: CatalogSnapshot): { aliases: string[]; folded: string[] } {
+  const aliases: string[] = [];
+  const folded: string[] = [];
+  for (const alias of entry.aliases) {
+    const holder = stored.byName.get(alias);
+    if (!holder || holder.id === entry.id) aliases.push(alias);
+    else if (holder.id === alias && holder.source === 'builtin' && !holder.modified && !namesOf(holder).slice(1).length) {
+      aliases.push(alias);
+      folded.push(alias);
+    }
+  }
+  return { aliases, folded };
 }

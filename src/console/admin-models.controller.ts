@@ -1,7 +1,7 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { AdminApi } from '../auth/admin-api.decorator';
-import type { BuiltinEntry, CatalogEntry } from '../catalog/catalog-entry';
+import { aliasCollision, type BuiltinEntry, type CatalogEntry, namesOf } from '../catalog/catalog-entry';
 import { CatalogChanges } from '../catalog/catalog-entry-diff';
 import { CATALOG_FILE_LIMIT_BYTES, CatalogEntryDto, CatalogFileDto, UpdateCatalogEntryDto } from '../catalog/catalog-entry.dto';
 import { CatalogService } from '../catalog/catalog.service';
@@ -54,6 +54,7 @@ export class AdminModelsController {
   @ApiOperation({ summary: 'Add a model (a custom entry); a 400 names each bad field, route options included' })
   async create(@Body() body: CatalogEntryDto) {
     const entry = entryFromInput(body, this.families.all(), await this.existing());
+    await this.assertNamesFree([entry]);
     await this.assertExportFits([entry]);
     return toAdminModelView(await this.catalog.create(entry));
   }
@@ -63,6 +64,7 @@ export class AdminModelsController {
   async update(@Param('id') id: string, @Body() body: UpdateCatalogEntryDto) {
     const stored = await this.catalog.get(id);
     const entry = entryFromInput(patchedInput(stored, body), this.families.all(), await this.existing());
+    await this.assertNamesFree([entry]);
     await this.assertExportFits([entry]);
     return toAdminModelView(await this.catalog.replace(stored, entry));
   }
@@ -77,7 +79,8 @@ export class AdminModelsController {
     const entry = await this.catalog.get(id);
     if (entry.source === 'builtin')
       throw new AppError(ErrorCode.Conflict, `model ${id} is builtin: retire it instead (PATCH status "retired")`);
-    if (await this.tasks.hasTaskOfModel(entry.id))
+    // A task records the name it was asked by: any of the entry's.
+    if (await this.hasTaskOfAny(namesOf(entry)))
       throw new AppError(ErrorCode.Conflict, `model ${id} has tasks: retire it instead (PATCH status "retired")`);
     // An entry naming it as its replacement would point at nothing (and its export would not import).
     const referring = (await this.catalog.snapshot()).entries.filter((other) => other.replacement === entry.id).map((other) => other.id);
@@ -109,8 +112,25 @@ export class AdminModelsController {
         (field) => `models[${index}].${field}`,
       ),
     );
+    await this.assertNamesFree(entries, (index) => `models[${index}].`);
     await this.assertExportFits(entries);
     return this.catalog.importEntries(entries, dryRun === 'true' || dryRun === '1');
+  }
+
+  /**
+   * Each name answers to one entry: an alias (or a new id) that is another entry's id or alias, in
+   * the catalog as it would be after the write, is a 400 naming it.
+   */
+  private async assertNamesFree(incoming: readonly BuiltinEntry[], at = (_index: number) => ''): Promise<void> {
+    const { entries } = await this.catalog.snapshot();
+    const replaced = new Set(incoming.map((entry) => entry.id));
+    const others = [...entries.filter((entry) => !replaced.has(entry.id)), ...incoming];
+    incoming.forEach((entry, index) => {
+      const taken = aliasCollision(entry, others);
+      if (taken === null) return;
+      if (taken === entry.id) throw AppError.invalid(`id: ${taken} is another model's alias`, `${at(index)}id`);
+      throw AppError.invalid(`aliases: ${taken} is already a model id or alias`, `${at(index)}aliases`);
+    });
   }
 
   /** The catalog with `incoming` written must export within what an import reads: a 409 otherwise, nothing written. */
@@ -124,6 +144,11 @@ export class AdminModelsController {
         ErrorCode.Conflict,
         `the catalog would export ${bytes} bytes, over the ${CATALOG_FILE_LIMIT_BYTES} an import reads: delete or retire models first`,
       );
+  }
+
+  private async hasTaskOfAny(names: readonly string[]): Promise<boolean> {
+    for (const name of names) if (await this.tasks.hasTaskOfModel(name)) return true;
+    return false;
   }
 
   private async existing(): Promise<(id: string) => boolean> {

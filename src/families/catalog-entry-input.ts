@@ -5,7 +5,17 @@ import { AppError } from '../common/errors/app-error';
 import type { FamilyDefinition } from './family';
 
 /** Fields a PATCH may clear with `null`; the others must stay set. */
-const CLEARABLE = new Set(['label', 'default_duration', 'max_reference_images', 'prompt_max_length', 'sunset_at', 'replacement']);
+const CLEARABLE = new Set([
+  'label',
+  'aliases',
+  'owned_by',
+  'released_at',
+  'default_duration',
+  'max_reference_images',
+  'prompt_max_length',
+  'sunset_at',
+  'replacement',
+]);
 
 /**
  * An entry as the admin API sent it (already checked field by field) -> a catalog entry, with the
@@ -77,9 +87,18 @@ export function entryFromInput(
   const replacement = input.replacement ?? null;
   if (replacement !== null && (replacement === input.id || !exists(replacement)))
     throw AppError.invalid(`replacement must be another model of the catalog`, field('replacement'));
+  const releasedAt = input.released_at ?? null;
+  if (releasedAt !== null && Number.isNaN(Date.parse(`${releasedAt}T00:00:00Z`)))
+    throw AppError.invalid('released_at must be a date, YYYY-MM-DD', field('released_at'));
+  const aliases = input.aliases ?? [];
+  const repeated = aliases.find((alias, index) => alias === input.id || aliases.indexOf(alias) !== index);
+  if (repeated !== undefined) throw AppError.invalid(`aliases: ${repeated} is named twice (as the id or an alias)`, field('aliases'));
   return {
     id: input.id,
     label: input.label ?? null,
+    aliases: [...aliases],
+    ownedBy: input.owned_by ?? null,
+    releasedAt,
     modes: input.modes as ModelMode[],
     durations: Array.isArray(durations)
       ? [...(durations as number[])]
@@ -149,6 +168,9 @@ export function inputOf(entry: BuiltinEntry): CatalogEntryDto {
   return {
     id: entry.id,
     label: entry.label,
+    aliases: [...entry.aliases],
+    owned_by: entry.ownedBy,
+    released_at: entry.releasedAt,
     modes: [...entry.modes],
     durations: Array.isArray(entry.durations)
       ? [...(entry.durations as number[])]

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { CatalogEntry, CatalogRoute, isRetiredAt } from '../catalog/catalog-entry';
+import { CatalogEntry, CatalogRoute, isRetiredAt, namesOf } from '../catalog/catalog-entry';
 import { CatalogService, CatalogSnapshot } from '../catalog/catalog.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
@@ -8,6 +8,7 @@ import { ChannelRouter } from '../upstream/channel-router.service';
 import { ChannelsService } from '../upstream/channels.service';
 import type { FamilyDefinition } from './family';
 import { FAMILY_DEFINITIONS } from './family-definitions.token';
+import { builtinCatalog } from './shared/builtin-entry';
 
 /** A name as clients send it -> the entry, by each registered family's way of comparing its ids. */
 interface NameIndex {
@@ -39,7 +40,7 @@ export class ModelCatalog implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.catalog.mergeBuiltins(this.families.flatMap((family) => family.builtinEntries));
+    await this.catalog.mergeBuiltins(builtinCatalog(this.families.map((family) => family.builtinEntries)));
     await this.adoptChannelModels();
   }
 
@@ -64,6 +65,8 @@ export class ModelCatalog implements OnApplicationBootstrap {
           ...family.channelModelCapabilities?.(model),
           id: model,
           label: null,
+          aliases: [],
+          releasedAt: null,
           // The channel sold it: active, whatever became of the template's model.
           status: 'active',
           sunsetAt: null,
@@ -77,10 +80,10 @@ export class ModelCatalog implements OnApplicationBootstrap {
     }
   }
 
-  /** The entry `name` denotes, or null. */
+  /** The entry `name` denotes (its id or one of its aliases), or null. */
   async find(name: string): Promise<CatalogEntry | null> {
     const snapshot = await this.catalog.snapshot();
-    const exact = snapshot.byId.get(name);
+    const exact = snapshot.byName.get(name);
     if (exact) return exact;
     const index = this.indexOf(snapshot);
     for (const family of this.families) {
@@ -122,7 +125,7 @@ export class ModelCatalog implements OnApplicationBootstrap {
   async allows(allowlist: readonly string[] | null, entry: CatalogEntry): Promise<boolean> {
     if (allowlist === null) return true;
     for (const name of allowlist) {
-      if (name === entry.id || (await this.find(name))?.id === entry.id) return true;
+      if (namesOf(entry).includes(name) || (await this.find(name))?.id === entry.id) return true;
     }
     return false;
   }
@@ -130,7 +133,7 @@ export class ModelCatalog implements OnApplicationBootstrap {
   /** Whether an enabled channel open to `group` serves the model on one of its routes (the router's cached tiers: no ranking needed). */
   async servedTo(entry: CatalogEntry, group: string): Promise<boolean> {
     for (const { family } of this.routesOf(entry)) {
-      if ((await this.router.tiers(family.platform, entry.id, group)).length > 0) return true;
+      if ((await this.router.tiers(family.platform, namesOf(entry), group)).length > 0) return true;
     }
     return false;
   }
@@ -138,7 +141,7 @@ export class ModelCatalog implements OnApplicationBootstrap {
   /** Another group's model: enabled channels serve it, none of them open to `group`. */
   private async servedToOthersOnly(entry: CatalogEntry, group: string): Promise<boolean> {
     const platforms = this.routesOf(entry).map(({ family }) => family.platform);
-    if (platforms.length === 0 || (await this.router.listedModel(platforms, entry.id)) === null) return false;
+    if (platforms.length === 0 || (await this.router.listedModel(platforms, namesOf(entry))) === null) return false;
     return !(await this.servedTo(entry, group));
   }
 
@@ -172,7 +175,8 @@ export class ModelCatalog implements OnApplicationBootstrap {
     for (const entry of snapshot.entries) {
       for (const route of entry.routes) {
         const family = this.families.find((candidate) => candidate.platform === route.platform);
-        if (family?.modelIdKey) index.byKey.set(`${family.platform}\u0000${family.modelIdKey(entry.id)}`, entry);
+        if (family?.modelIdKey)
+          for (const name of namesOf(entry)) index.byKey.set(`${family.platform}\u0000${family.modelIdKey(name)}`, entry);
       }
     }
     this.indexes.set(snapshot, index);

@@ -6,7 +6,7 @@ import { ModelCatalog } from '../families/model-catalog.service';
 import { refuseAssetReferences } from './asset-reference-rule';
 import { assertDraftWithinEntry, routeModelOf } from './draft-within-entry';
 import type { LaterDraft } from './dispatch/dispatch-plan';
-import { DurationField, namingSentDurationField } from './submit-common-fields';
+import { DurationField, namingAskedModel, namingSentDurationField } from './submit-common-fields';
 import type { Caller } from '../auth/caller';
 import type { TaskDraft } from './task-draft';
 
@@ -19,6 +19,8 @@ export interface ServedRoute {
 /** What a route's draft is built from: the client's request as the submit pipeline read it. */
 export interface DraftSource {
   model: string;
+  /** The name the client sent when it is one of the entry's aliases: the task records it. */
+  askedModel?: string;
   input: SubmitInput;
   /** The body without the fields other modules took (`callback_url`). */
   familyBody: Record<string, unknown>;
@@ -68,17 +70,18 @@ export class RouteDrafting {
       .draftsOf(family.platform)
       .prepare(model, { ...input, body: familyBody }, caller, { entry, route })
       .catch((error: unknown) => {
-        throw namingSentDurationField(error, durationField);
+        throw namingAskedModel(namingSentDurationField(error, durationField), entry.id, source.askedModel);
       });
     const draft: TaskDraft = familyDraft;
     try {
       assertDraftWithinEntry(draft, entry, durationField);
       // Each family makes a fresh draft per call: the route's model is set on it rather than on a copy.
       draft.routeModel = routeModelOf(route, draft);
+      if (source.askedModel) draft.askedModel = source.askedModel;
       return { draft, release };
     } catch (error) {
       release?.();
-      throw error;
+      throw namingAskedModel(error, entry.id, source.askedModel);
     }
   }
 

@@ -1,5 +1,5 @@
 import { AppError } from '../common/errors/app-error';
-import { commonFieldsOf, namingSentDurationField } from './submit-common-fields';
+import { commonFieldsOf, namingAskedModel, namingSentDurationField } from './submit-common-fields';
 
 const refusal = async (body: Record<string, unknown>) => {
   const error = await commonFieldsOf(body).then(
@@ -44,5 +44,21 @@ describe('the fields every submit shares', () => {
     });
     const other = AppError.invalid('prompt is required', 'prompt');
     expect(namingSentDurationField(other, 'seconds')).toBe(other);
+  });
+});
+
+describe('namingAskedModel: a refusal names the model as the client named it', () => {
+  it("replaces the entry's id where it stands alone, never inside another id; leaves other errors as they are", () => {
+    const error = AppError.invalid('seconds must be 5 or 10 seconds for kling-v2-5-turbo', 'seconds');
+    const named = namingAskedModel(error, 'kling-v2-5-turbo', 'fal-kling-v2-5-turbo-pro') as AppError;
+    expect({ message: named.message, param: named.options.param }).toEqual({
+      message: 'seconds must be 5 or 10 seconds for fal-kling-v2-5-turbo-pro',
+      param: 'seconds',
+    });
+    const inside = AppError.invalid('use kling-v2-5-turbo-pro instead', 'model');
+    expect(namingAskedModel(inside, 'kling-v2-5-turbo', 'x')).toBe(inside);
+    expect(namingAskedModel(error, 'kling-v2-5-turbo', undefined)).toBe(error);
+    const plain = new Error('kling-v2-5-turbo');
+    expect(namingAskedModel(plain, 'kling-v2-5-turbo', 'x')).toBe(plain);
   });
 });

@@ -29,3 +29,14 @@ export function namingSentDurationField(error: unknown, durationField: DurationF
   if (durationField === 'duration' || !(error instanceof AppError) || error.options.param !== 'duration') return error;
   return new AppError(error.code, error.message.replace(/^duration\b/, 'seconds'), { ...error.options, param: 'seconds' });
 }
+
+/**
+ * A refusal of a request that named its model by an alias: it names the model as the client did
+ * (the families word their 400s with the entry's id), so that an old id's answers stay as they were.
+ */
+export function namingAskedModel(error: unknown, entryId: string, asked: string | undefined): unknown {
+  if (asked === undefined || !(error instanceof AppError)) return error;
+  const id = new RegExp(`(?<![\\w.:/-])${entryId.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w:/-]|\\.\\w)`, 'g');
+  if (!id.test(error.message)) return error;
+  return new AppError(error.code, error.message.replace(id, asked), error.options);
+}

@@ -24,8 +24,17 @@ function pipelineWithFakeFamily() {
   };
   const family = { platform: 'fake', forms: ['unified'], models: ['fake-1'] } as unknown as FamilyDefinition;
   const route = { platform: 'fake', upstreamModel: 'fake-1-upstream' };
-  const entry: { id: string; durations: number[]; resolutions: string[]; audio: string; modes: string[]; routes: unknown[] } = {
+  const entry: {
+    id: string;
+    aliases: string[];
+    durations: number[];
+    resolutions: string[];
+    audio: string;
+    modes: string[];
+    routes: unknown[];
+  } = {
     id: 'fake-1',
+    aliases: [],
     durations: [5],
     resolutions: ['720p'],
     audio: 'none',

@@ -87,7 +87,9 @@ export class SubmitPipeline {
     this.drafting.refuseAssetsUnlessTaken(chosen, body, model);
     // Fields of other modules (`callback_url`) are checked here, before any charge, and never reach the family's schema.
     const { body: familyBody, recorders } = await this.fields.take(body, caller);
-    const source: DraftSource = { model, input, familyBody, body, caller, entry, durationField };
+    // An alias is recorded as sent (the task shows what the client asked for); priced and routed as the entry.
+    const askedModel = entry.aliases.includes(name) ? name : undefined;
+    const source: DraftSource = { model, askedModel, input, familyBody, body, caller, entry, durationField };
     // The client's input is checked against the entry and this first route's family before any charge: its 400s are the client's.
     const { draft, release } = await this.drafting.draftOn(chosen, source);
     // Pinned channels (verified assets on one provider account) keep the task on its platform.

@@ -7,6 +7,8 @@ import type { SubmitFieldRecorder } from './task-submit-fields';
 export interface TaskDraft<R extends StoredRequest = StoredRequest> extends FamilyTaskDraft<R> {
   /** What the model's route sends upstream (a channel's model_mapping still overrides it); set by the submit pipeline. */
   routeModel?: string;
+  /** The alias the client named the model by, which the task records (its id when absent): what the client sees never changes. */
+  askedModel?: string;
   /** Idempotency-Key header: the same key and body within 24 h return the first task. */
   idempotencyKey?: string;
   /** How many gateways the submit had passed through before this one (X-Gateway-Hops); 0 from a client. */

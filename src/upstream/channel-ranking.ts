@@ -4,11 +4,12 @@ import type { ChannelEntity } from './channel.entity';
  * The channels of `all` that may serve `model` for `group`: listing the model (case-insensitively)
  * and open to the group; one list per priority, highest first, each in `all`'s order (by id).
  */
-export function channelTiers(all: readonly ChannelEntity[], model: string, group: string): ChannelEntity[][] {
-  const wanted = model.toLowerCase();
+export function channelTiers(all: readonly ChannelEntity[], model: string | readonly string[], group: string): ChannelEntity[][] {
+  // A model's names (its id and aliases): a channel listing any of them serves it.
+  const names = new Set((typeof model === 'string' ? [model] : model).map((name) => name.toLowerCase()));
   const byPriority = new Map<number, ChannelEntity[]>();
   for (const channel of all) {
-    if (!channel.models.some((m) => m.toLowerCase() === wanted) || !openToGroup(channel.groups, group)) continue;
+    if (!channel.models.some((m) => names.has(m.toLowerCase())) || !openToGroup(channel.groups, group)) continue;
     const tier = byPriority.get(channel.priority);
     if (tier) tier.push(channel);
     else byPriority.set(channel.priority, [channel]);

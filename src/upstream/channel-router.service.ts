@@ -35,7 +35,7 @@ export class ChannelRouter {
    * their channels are ranked together, so a lower-priority platform is a failover, not a fallback
    * reached only when the first has no channel at all.
    */
-  async candidates(platforms: Platform | readonly Platform[], model: string, group: string): Promise<ChannelEntity[]> {
+  async candidates(platforms: Platform | readonly Platform[], model: string | readonly string[], group: string): Promise<ChannelEntity[]> {
     return rankedChannels(await this.tiers(platforms, model, group), this.random);
   }
 
@@ -44,12 +44,12 @@ export class ChannelRouter {
    * list per priority, highest first (channelTiers): worked out once per cached channel list, model
    * and group (only the shuffle within a priority is made anew for each request). Shared: not to be changed.
    */
-  async tiers(platforms: Platform | readonly Platform[], model: string, group: string): Promise<ChannelEntity[][]> {
+  async tiers(platforms: Platform | readonly Platform[], model: string | readonly string[], group: string): Promise<ChannelEntity[][]> {
     const all = await this.enabledOn(typeof platforms === 'string' ? [platforms] : platforms);
     let byRequest = this.tiersByList.get(all);
     // Bounded however many models and groups are asked for: past the bound the lists are worked out afresh.
     if (!byRequest || byRequest.size >= MAX_TIER_LISTS) this.tiersByList.set(all, (byRequest = new Map()));
-    const key = `${model.toLowerCase()}\u0000${group}`;
+    const key = `${namesKey(model)}\u0000${group}`;
     let tiers = byRequest.get(key);
     if (!tiers) byRequest.set(key, (tiers = channelTiers(all, model, group)));
     return tiers;
@@ -59,11 +59,11 @@ export class ChannelRouter {
    * For families whose models are the operator's: the first enabled channel of `platforms` (by id)
    * that lists `model` (case-insensitively), with the model as that channel spells it.
    */
-  async listedModel(platforms: Platform[], model: string): Promise<{ platform: Platform; model: string } | null> {
-    const wanted = model.toLowerCase();
+  async listedModel(platforms: Platform[], model: string | readonly string[]): Promise<{ platform: Platform; model: string } | null> {
+    const wanted = new Set((typeof model === 'string' ? [model] : model).map((name) => name.toLowerCase()));
     const channels = await this.enabledOn(platforms);
     for (const channel of channels) {
-      const listed = channel.models.find((m) => m.toLowerCase() === wanted);
+      const listed = channel.models.find((m) => wanted.has(m.toLowerCase()));
       if (listed !== undefined) return { platform: channel.platform, model: listed };
     }
     return null;
@@ -80,6 +80,11 @@ export class ChannelRouter {
       (await this.channels.enabledOn([...platforms])).map((channel) => this.secrets.openChannel(channel)),
     );
   }
+}
+
+/** One key for a model's names (its id and aliases), whatever their case. */
+function namesKey(model: string | readonly string[]): string {
+  return (typeof model === 'string' ? [model] : model).map((name) => name.toLowerCase()).join('\u0001');
 }
 
 /** The upstream model name: the channel's mapping when it has one, else the family default. */

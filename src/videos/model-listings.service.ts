@@ -58,7 +58,8 @@ export class ModelListings {
         id: entry.id,
         object: 'model' as const,
         created: Math.floor((entry.createdAt ?? 0) / 1000),
-        owned_by: entry.routes[0]?.platform ?? 'gateway',
+        // The maker; an entry without one (an operator's, before owned_by) shows its first route's platform, as before.
+        owned_by: entry.ownedBy ?? entry.routes[0]?.platform ?? 'gateway',
       })),
       ...paging,
     };
@@ -76,7 +77,9 @@ export class ModelListings {
 
   /** A quote as both surfaces answer it (the unified one inside its wrapper). */
   quoteView({ draft, quota, detail }: SubmitQuote): QuoteDto {
-    const { model, seconds, resolution, audio } = draft.quote;
+    const { seconds, resolution, audio } = draft.quote;
+    // The name the task would record: an alias as the client sent it (priced as its entry).
+    const model = draft.askedModel ?? draft.quote.model;
     return { model, seconds, resolution, audio: audio === true, quota, usd: this.usd(quota), detail };
   }
 
@@ -102,6 +105,9 @@ export class ModelListings {
     return {
       id: entry.id,
       label: entry.label,
+      aliases: entry.aliases,
+      ...(entry.ownedBy !== null ? { owned_by: entry.ownedBy } : {}),
+      ...(entry.releasedAt !== null ? { released_at: entry.releasedAt } : {}),
       modes: entry.modes,
       durations: entry.durations,
       default_duration: entry.defaultDuration,

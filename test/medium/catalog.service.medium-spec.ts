@@ -5,6 +5,9 @@ import { createServiceTestModule, type ServiceTestContext } from './support/serv
 const entry = (id: string): BuiltinEntry => ({
   id,
   label: null,
+  aliases: [],
+  ownedBy: null,
+  releasedAt: null,
   modes: ['text-to-video'],
   durations: [5],
   defaultDuration: 5,

@@ -26,6 +26,7 @@ import { TaskProviderUsage1765300000100 } from './1765300000100-task-provider-us
 import { DeliveredBilling1765400000100 } from './1765400000100-delivered-billing';
 import { SettledBefore1765400000200 } from './1765400000200-settled-before';
 import { RedemptionCodes1765500000100 } from './1765500000100-redemption-codes';
+import { CatalogAliases1765600000100 } from './1765600000100-catalog-aliases';
 
 /** Every migration, in order. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   DeliveredBilling1765400000100,
   SettledBefore1765400000200,
   RedemptionCodes1765500000100,
+  CatalogAliases1765600000100,
 ];

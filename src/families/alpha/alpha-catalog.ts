@@ -23,6 +23,7 @@ export const ALPHA_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
     };
     return {
       id: `alpha/${version}`,
+      label: `Alpha ${version.toUpperCase()}`,
       // The provider is sent the version alone.
       upstreamModel: version,
       modes: ['text-to-video', 'image-to-video'],

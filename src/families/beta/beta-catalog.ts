@@ -18,6 +18,7 @@ export const BETA_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'beta',
   Object.entries(BETA_BUILTIN_MODELS).map(([id, capability]) => ({
     id,
+    label: `Beta 1.0 ${BETA_MODE_OF[capability]}`,
     modes: [BETA_MODE_OF[capability]],
     durations: { min: 3, max: 15 },
     defaultDuration: DEFAULT_DURATION,

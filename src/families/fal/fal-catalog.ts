@@ -4,15 +4,19 @@ import { KLING_V2_5_TURBO_PRO } from '../shared/hosted-model-capabilities';
 import { FAL_DEFAULT_PRICES } from './fal-default-prices';
 
 /**
- * fal's builtin models: endpoints of fal's queue as catalog entries, each routed by mode to its
+ * fal's builtin models: endpoints of fal's queue as routes of the catalog's models (one entry per
+ * model: the same id as the model's entry of its maker's platform, whose capabilities and prices
+ * win; fal's former ids stay as aliases), each routed by mode to its
  * endpoint ids with the `input_map` of their input schemas (fal.ai/models/<id>/llms.txt, checked
  * 2026-11-27; docs/families.md lists the sources). Any other fal video endpoint is an entry an
  * operator adds the same way (POST /api/admin/models).
  */
 export const FAL_MODELS: readonly BuiltinModel[] = [
   {
-    id: 'fal-kling-v2-5-turbo-pro',
-    label: 'Kling 2.5 Turbo Pro (fal)',
+    id: 'kling-v2-5-turbo',
+    label: 'Kling 2.5 Turbo',
+    aliases: ['fal-kling-v2-5-turbo-pro'],
+    ownedBy: 'kling',
     ...KLING_V2_5_TURBO_PRO,
     upstreamModel: {
       'text-to-video': 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video',
@@ -26,11 +30,16 @@ export const FAL_MODELS: readonly BuiltinModel[] = [
         aspect_ratio: 'aspect_ratio',
         negative_prompt: 'negative_prompt',
       },
+      // The Pro endpoints: Kling's 1080p (its `pro` mode) only.
+      resolution: '1080p',
     },
   },
   {
+    // Its own entry, not a route of MiniMax-Hailuo-02: fal sells this endpoint cheaper (4.5 against 5 credits a
+    // second at 768p), and one entry has one price: folding it in would raise what its customers pay.
     id: 'fal-hailuo-02-standard',
-    label: 'MiniMax Hailuo-02 Standard (fal)',
+    label: 'MiniMax Hailuo 02 Standard (fal)',
+    ownedBy: 'minimax',
     modes: ['text-to-video', 'image-to-video'],
     durations: [6, 10],
     defaultDuration: 6,
@@ -45,8 +54,10 @@ export const FAL_MODELS: readonly BuiltinModel[] = [
     options: { input_map: { prompt: 'prompt', first_frame: 'image_url', seconds: { field: 'duration', as: 'string' } } },
   },
   {
-    id: 'fal-veo-3-1',
-    label: 'Veo 3.1 (fal)',
+    id: 'veo3.1',
+    label: 'Veo 3.1',
+    aliases: ['fal-veo-3-1'],
+    ownedBy: 'google',
     modes: ['text-to-video', 'image-to-video'],
     durations: [4, 6, 8],
     defaultDuration: 8,

@@ -7,7 +7,7 @@ import { DefaultPrice, perSecond } from '../../billing/default-prices';
  * (docs/families.md, fal: the sources.)
  */
 export const FAL_DEFAULT_PRICES: DefaultPrice[] = [
-  ...perSecond('fal-kling-v2-5-turbo-pro', { '1080p': [7, null] }),
+  ...perSecond('kling-v2-5-turbo', { '1080p': [7, null] }),
   ...perSecond('fal-hailuo-02-standard', { '768p': [4.5, null] }),
-  ...perSecond('fal-veo-3-1', { '720p': [20, 40], '1080p': [20, 40] }),
+  ...perSecond('veo3.1', { '720p': [20, 40], '1080p': [20, 40] }),
 ];

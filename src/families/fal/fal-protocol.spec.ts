@@ -146,7 +146,7 @@ describe('fal protocol, from bytes', () => {
       expect(endpoints.every((id) => falEndpointOf(id) !== null)).toBe(true);
     }
     expect(FAL_FAMILY.models).toEqual(FAL_MODELS.map((model) => model.id));
-    expect(FAL_FAMILY.builtinEntries.find((entry) => entry.id === 'fal-veo-3-1')!.prices).toEqual([
+    expect(FAL_FAMILY.builtinEntries.find((entry) => entry.id === 'veo3.1')!.prices).toEqual([
       { resolution: '720p', unit: 'second', duration: 0, price: 2000, audioPrice: 4000 },
       { resolution: '1080p', unit: 'second', duration: 0, price: 2000, audioPrice: 4000 },
     ]);

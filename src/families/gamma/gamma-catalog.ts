@@ -9,6 +9,7 @@ export const GAMMA_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'gamma',
   GAMMA_BUILTIN_MODELS.map((id) => ({
     id,
+    label: id.endsWith('-fast') ? 'Gamma 2.0 Fast' : 'Gamma 2.0',
     modes: ['text-to-video', 'image-to-video', 'reference-to-video'],
     durations: { min: 4, max: 15 },
     defaultDuration: 5,

@@ -4,6 +4,18 @@ import { KLING_DEFAULT_PRICES } from './kling-default-prices';
 import { KLING_DURATIONS, KLING_MODELS, KLING_RATIOS, KLING_RESOLUTION_OF_MODE } from './kling-models';
 import { KLING_MAX_PROMPT } from './kling-request.dto';
 
+const KLING_LABELS: Readonly<Record<string, string>> = {
+  'kling-v2-6': 'Kling 2.6',
+  'kling-v2-5-turbo': 'Kling 2.5 Turbo',
+  'kling-v2-1': 'Kling 2.1',
+  'kling-v2-1-master': 'Kling 2.1 Master',
+  'kling-v1-6': 'Kling 1.6',
+};
+
+const KLING_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  'kling-v2-5-turbo': ['fal-kling-v2-5-turbo-pro', 'replicate-kling-v2-5-turbo-pro'],
+};
+
 /**
  * Kling's builtin catalog entries, from its model matrix: 720p is `std` mode, 1080p `pro`;
  * `first-last-frame` is Kling's `image_tail`; `audio: optional` is `sound`. Route option
@@ -13,6 +25,9 @@ export const KLING_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'kling',
   Object.entries(KLING_MODELS).map(([id, model]) => ({
     id,
+    label: KLING_LABELS[id],
+    // The other platforms' ids of the same model (earlier releases' entries): they keep working.
+    aliases: KLING_ALIASES[id],
     modes: [
       ...(model.textToVideo ? (['text-to-video'] as ModelMode[]) : []),
       'image-to-video',

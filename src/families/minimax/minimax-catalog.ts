@@ -8,6 +8,7 @@ export const MINIMAX_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'minimax',
   Object.entries(MINIMAX_MODELS).map(([id, rules]) => ({
     id,
+    label: id.replace(/^MiniMax-Hailuo-/, 'MiniMax Hailuo ').replace(/-Fast$/, ' Fast'),
     modes: [
       ...(rules.textToVideo ? (['text-to-video'] as const) : []),
       'image-to-video' as const,

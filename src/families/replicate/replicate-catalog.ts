@@ -11,8 +11,11 @@ import { REPLICATE_DEFAULT_PRICES } from './replicate-default-prices';
  */
 export const REPLICATE_MODELS: readonly BuiltinModel[] = [
   {
-    id: 'replicate-kling-v2-5-turbo-pro',
-    label: 'Kling 2.5 Turbo Pro (Replicate)',
+    // A route of the Kling entry (its capabilities and prices win); Replicate's former id stays an alias.
+    id: 'kling-v2-5-turbo',
+    label: 'Kling 2.5 Turbo',
+    aliases: ['replicate-kling-v2-5-turbo-pro'],
+    ownedBy: 'kling',
     // The model's published schema has no end-frame input (docs/families.md): first-last-frame is refused for it.
     ...KLING_V2_5_TURBO_PRO,
     upstreamModel: 'kwaivgi/kling-v2.5-turbo-pro',
@@ -24,6 +27,8 @@ export const REPLICATE_MODELS: readonly BuiltinModel[] = [
         aspect_ratio: 'aspect_ratio',
         negative_prompt: 'negative_prompt',
       },
+      // Kling's 1080p (its `pro` mode) only.
+      resolution: '1080p',
     },
   },
 ];

@@ -5,4 +5,4 @@ import { DefaultPrice, perSecond } from '../../billing/default-prices';
  * Pro is billed per second of output video, $0.07 (the same as fal's; third-party comparisons,
  * docs/families.md: Replicate's model page prices change, the operator sets its own in the catalog).
  */
-export const REPLICATE_DEFAULT_PRICES: DefaultPrice[] = [...perSecond('replicate-kling-v2-5-turbo-pro', { '1080p': [7, null] })];
+export const REPLICATE_DEFAULT_PRICES: DefaultPrice[] = [...perSecond('kling-v2-5-turbo', { '1080p': [7, null] })];

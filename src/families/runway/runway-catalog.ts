@@ -15,6 +15,17 @@ const aspectsOf = (ratios: readonly string[]) => [
   ...new Set(ratios.map((ratio) => ASPECT_OF_RATIO.get(ratio)).filter((aspect): aspect is string => !!aspect)),
 ];
 
+const RUNWAY_LABELS: Readonly<Record<string, string>> = {
+  'gen4.5': 'Runway Gen-4.5',
+  gen4_turbo: 'Runway Gen-4 Turbo',
+  'veo3.1': 'Veo 3.1',
+  'veo3.1_fast': 'Veo 3.1 Fast',
+  gemini_omni_flash: 'Gemini Omni Flash',
+};
+
+/** fal's Veo 3.1 (an earlier release's entry) is this model: its id keeps working. */
+const RUNWAY_ALIASES: Readonly<Record<string, readonly string[]>> = { 'veo3.1': ['fal-veo-3-1'] };
+
 /**
  * Runway's builtin entries: its `ratio` pixels read as the shared aspect ratio and resolution
  * (`1280:720` is 16:9 at 720p). Route options: `veo: true` for the Veo models (last frame,
@@ -32,6 +43,10 @@ export const RUNWAY_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
     };
     return {
       id,
+      label: RUNWAY_LABELS[id] ?? id,
+      ...(RUNWAY_ALIASES[id] ? { aliases: RUNWAY_ALIASES[id] } : {}),
+      // Runway hosts Google's models beside its own.
+      ownedBy: rules.veo || id.startsWith('gemini') ? 'google' : 'runway',
       modes: [
         ...(rules.textToVideo ? (['text-to-video'] as const) : []),
         'image-to-video' as const,

@@ -55,11 +55,14 @@ const REQUEST_FIELD: Record<GatewayField, string> = {
  */
 export function settleHostedRequest(
   model: string,
-  { entry, route }: CatalogModel,
+  { entry: modelEntry, route }: CatalogModel,
   hosted: HostedRoute,
   body: HostedVideoRequestDto,
   hasFile: boolean,
 ): HostedSettled {
+  // An endpoint making one resolution (fal's Kling 2.5 Turbo Pro: 1080p) serves only that one of the model's:
+  // its default on this route, any other refused, so a task is never billed one resolution and made at another.
+  const entry = hosted.resolution ? { ...modelEntry, resolutions: [hosted.resolution] } : modelEntry;
   const hasImage = hasFile || body.input_reference !== undefined;
   if (body.last_frame !== undefined && !hasImage)
     throw AppError.invalid('last_frame needs input_reference (the first frame)', 'last_frame');

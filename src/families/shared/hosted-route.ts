@@ -8,8 +8,10 @@ import { outputPathProblem } from './output-path';
  * usual place). The families' `checkRouteOptions`.
  */
 export function checkHostedRouteOptions(options: Readonly<Record<string, unknown>>): OptionProblem | null {
-  const extra = Object.keys(options).find((name) => name !== 'input_map' && name !== 'output');
-  if (extra) return { field: extra, message: `${extra} is not a route option of this platform (input_map and output are)` };
+  const extra = Object.keys(options).find((name) => !['input_map', 'output', 'resolution'].includes(name));
+  if (extra) return { field: extra, message: `${extra} is not a route option of this platform (input_map, output and resolution are)` };
+  if (options.resolution !== undefined && (typeof options.resolution !== 'string' || !/^\w{1,16}$/.test(options.resolution)))
+    return { field: 'resolution', message: 'resolution must be one resolution, such as 1080p (the only one the endpoint makes)' };
   if (options.input_map === undefined)
     return { field: 'input_map', message: 'input_map is required: it names the input field of each gateway field the model takes' };
   const problem = checkInputMap(options.input_map);
@@ -26,6 +28,8 @@ export interface HostedRoute {
   inputMap: InputMap;
   /** The route's `output`, or the platform's usual place. */
   output: string;
+  /** The one resolution the endpoint makes (it takes none): on this route the entry offers only it. */
+  resolution?: string;
 }
 
 export function hostedRouteOf(route: CatalogRoute, usualOutput: string): HostedRoute {
@@ -33,5 +37,6 @@ export function hostedRouteOf(route: CatalogRoute, usualOutput: string): HostedR
   return {
     inputMap: inputMapOf(route.options?.input_map),
     output: typeof output === 'string' && outputPathProblem(output) === null ? output : usualOutput,
+    ...(typeof route.options?.resolution === 'string' ? { resolution: route.options.resolution.toLowerCase() } : {}),
   };
 }

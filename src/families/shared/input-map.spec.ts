@@ -118,6 +118,9 @@ describe('settleHostedRequest: the shared fields against the entry and the route
   const entry: CatalogEntry = {
     id: 'm',
     label: null,
+    aliases: [],
+    ownedBy: null,
+    releasedAt: null,
     modes: ['text-to-video', 'image-to-video'],
     durations: [5, 10],
     defaultDuration: 5,

@@ -15,6 +15,14 @@ const VEO_LIFECYCLE: Readonly<Record<string, BuiltinLifecycle>> = {
   'veo-3.0-fast-generate-001': { status: 'retired', sunset: '2026-06-30' },
 };
 
+const VEO_LABELS: Readonly<Record<string, string>> = {
+  'veo-3.1-generate-preview': 'Veo 3.1 preview (Gemini API)',
+  'veo-3.1-fast-generate-preview': 'Veo 3.1 Fast preview (Gemini API)',
+  'veo-3.0-generate-001': 'Veo 3.0 (Gemini API)',
+  'veo-3.0-fast-generate-001': 'Veo 3.0 Fast (Gemini API)',
+  [VEO_SIMULATOR_MODEL]: 'Veo simulator (Veo 3.1 Fast rules)',
+};
+
 /**
  * Veo's builtin entries (the Gemini API's model ids, all retired) and the simulator's model (active,
  * served by the seeded simulator channel only): audio is always generated; 3.1 takes a last frame.
@@ -24,7 +32,7 @@ export const VEO_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'veo',
   Object.entries(VEO_MODELS).map(([id, rules]) => ({
     id,
-    ...(id === VEO_SIMULATOR_MODEL ? { label: 'Veo simulator (Veo 3.1 Fast rules)' } : {}),
+    label: VEO_LABELS[id] ?? id,
     modes: rules.lastFrame ? ['text-to-video', 'image-to-video', 'first-last-frame'] : ['text-to-video', 'image-to-video'],
     durations: rules.durations,
     defaultDuration: VEO_DEFAULT_SECONDS,
@@ -34,4 +42,5 @@ export const VEO_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
     lifecycle: VEO_LIFECYCLE[id],
   })),
   VEO_DEFAULT_PRICES,
+  'google',
 );

@@ -11,6 +11,11 @@ export const VIDU_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'vidu',
   Object.entries(VIDU_MODELS).map(([id, model]) => ({
     id,
+    // viduq3-pro -> Vidu Q3 Pro
+    label: id.replace(
+      /^vidu(q\d+)-(\w)(\w*)$/,
+      (_, tier: string, first: string, rest: string) => `Vidu ${tier.toUpperCase()} ${first.toUpperCase()}${rest}`,
+    ),
     modes: model.modes,
     durations: model.durations,
     defaultDuration: 5,

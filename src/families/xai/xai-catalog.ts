@@ -8,6 +8,7 @@ export const XAI_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'xai',
   Object.entries(XAI_MODELS).map(([id, model]) => ({
     id,
+    label: id === 'grok-imagine-video' ? 'Grok Imagine Video' : `Grok Imagine Video ${id.split('-').pop()}`,
     modes: model.modes,
     durations: XAI_DURATIONS,
     defaultDuration: XAI_DEFAULT_DURATION,

@@ -1,3 +1,4 @@
+import { namesOf } from '../../catalog/catalog-entry';
 import { Injectable, Logger } from '@nestjs/common';
 import { UserEntity } from '../../auth/user.entity';
 import type { Caller } from '../../auth/caller';
@@ -52,7 +53,9 @@ export class DispatchPlanner {
    */
   async routeOrder(taking: readonly ServedRoute[], model: string, group: string): Promise<{ chosen: ServedRoute; others: ServedRoute[] }> {
     const platformOf = (served: ServedRoute) => served.family.platform;
-    const chosen = firstServed(taking, platformOf, await this.router.tiers(taking.map(platformOf), model, group));
+    const entry = await this.catalog.find(model);
+    const names = entry ? namesOf(entry) : model;
+    const chosen = firstServed(taking, platformOf, await this.router.tiers(taking.map(platformOf), names, group));
     return { chosen, others: taking.filter((route) => route !== chosen) };
   }
 
@@ -139,7 +142,9 @@ export class DispatchPlanner {
     group: string,
     rest: Pick<PlanInput, 'pinned' | 'excluded' | 'price' | 'priceOf' | 'passedOver'>,
   ): Promise<DispatchPlan> {
-    const tiers = await this.router.tiers(platformsOf(routes), model, group);
+    // A channel listing any of the model's names (an id a release used before) serves it.
+    const entry = await this.catalog.find(model);
+    const tiers = await this.router.tiers(platformsOf(routes), entry ? namesOf(entry) : model, group);
     return planDispatch({
       tiers,
       routes,

@@ -14,6 +14,10 @@ export class ModelPriceDto {
 export class VideoModelDto {
   @ApiProperty({ example: 'kling-v2-5-turbo' }) id: string;
   @ApiProperty({ nullable: true, type: String }) label: string | null;
+  @ApiProperty({ example: ['fal-kling-v2-5-turbo-pro'], description: 'other ids that name this model: each submits and is charged as it' })
+  aliases: readonly string[];
+  @ApiPropertyOptional({ example: 'kling', description: "the model's maker" }) owned_by?: string;
+  @ApiPropertyOptional({ example: '2025-09-23', description: 'when the maker released it (YYYY-MM-DD)' }) released_at?: string;
   @ApiProperty({ enum: MODEL_MODES, isArray: true }) modes: readonly string[];
   @ApiProperty({ example: [5, 10], description: 'seconds: a list, or a range `{min, max}`' }) durations: unknown;
   @ApiProperty({ example: 5 }) default_duration: number;
@@ -43,7 +47,7 @@ export class OpenAiModelDto {
   @ApiProperty({ example: 'kling-v2-5-turbo' }) id: string;
   @ApiProperty({ example: 'model' }) object: 'model';
   @ApiProperty({ example: 1767268800, description: 'unix seconds' }) created: number;
-  @ApiProperty({ example: 'kling', description: "the platform of the model's first route" }) owned_by: string;
+  @ApiProperty({ example: 'kling', description: "the model's maker (an entry without one: its first route's platform)" }) owned_by: string;
 }
 
 export class OpenAiModelListDto extends ModelPagingDto {

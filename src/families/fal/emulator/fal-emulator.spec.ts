@@ -92,8 +92,8 @@ describe('FalEmulator (clock-driven, as the simulator)', () => {
   it('delivers a request the video its input asked: duration, resolution, aspect ratio and audio', async () => {
     const { seen, state } = recordingEmulatorState(() => time);
     emulator = new FalEmulator({ apiKey: KEY, ...state });
-    // As the gateway sends it through fal-veo-3-1's input_map: `duration: "6s"`, `generate_audio: false`.
-    const veo = FAL_MODELS.find((model) => model.id === 'fal-veo-3-1')!;
+    // As the gateway sends it through the fal route of veo3.1 (once fal-veo-3-1): `duration: "6s"`, `generate_audio: false`.
+    const veo = FAL_MODELS.find((model) => model.id === 'veo3.1')!;
     const input = mapInput(inputMapOf(veo.options!.input_map), {
       prompt: 'a fox',
       seconds: 6,
