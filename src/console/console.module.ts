@@ -41,7 +41,6 @@ import { ConsoleStaticController } from './console-static.controller';
 import { SignInThrottleGuard } from './sign-in-throttle.guard';
 import { CustomerAccountController } from './customer/customer-account.controller';
 import { CustomerKeysController } from './customer/customer-keys.controller';
-import { CustomerModelsController } from './customer/customer-models.controller';
 import { CustomerLogsController } from './customer/customer-logs.controller';
 import { CustomerLogsService } from './customer/customer-logs.service';
 import { CustomerTasksController } from './customer/customer-tasks.controller';
@@ -82,7 +81,6 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     ConsoleAuthController,
     CustomerAccountController,
     CustomerKeysController,
-    CustomerModelsController,
     CustomerTasksController,
     CustomerVideoController,
     CustomerLogsController,

@@ -10,6 +10,9 @@ export interface HousekeepingTotals {
   tasks: number;
 }
 
+const ROWS_HELP = 'Rows deleted by housekeeping and task retention, by table';
+const BYTES_HELP = 'Bytes freed by housekeeping and task retention (stored videos and thumbnails, portrait uploads), by table';
+
 /**
  * What housekeeping and the task retention removed: Prometheus counters by table
  * (`gateway_housekeeping_rows_deleted_total`, `gateway_housekeeping_bytes_deleted_total`) and the
@@ -22,18 +25,8 @@ export class HousekeepingStats {
   private readonly sums: HousekeepingTotals = { rows: 0, bytes: 0, tasks: 0 };
 
   constructor(registry: MetricsRegistry) {
-    this.rowCounter = new Counter({
-      name: 'gateway_housekeeping_rows_deleted_total',
-      help: 'Rows deleted by housekeeping and task retention, by table',
-      labelNames: ['table'] as const,
-      registers: [registry],
-    });
-    this.byteCounter = new Counter({
-      name: 'gateway_housekeeping_bytes_deleted_total',
-      help: 'Bytes freed by housekeeping and task retention (stored videos and thumbnails, portrait uploads), by table',
-      labelNames: ['table'] as const,
-      registers: [registry],
-    });
+    this.rowCounter = registry.counter('gateway_housekeeping_rows_deleted_total', ROWS_HELP, ['table']);
+    this.byteCounter = registry.counter('gateway_housekeeping_bytes_deleted_total', BYTES_HELP, ['table']);
   }
 
   removed(table: string, rows: number, bytes = 0): void {

@@ -18,31 +18,23 @@ export class JobMetrics {
   private readonly lagSources = new Map<string, { now: () => number; oldestDueAt: LagSource }>();
 
   constructor(registry: MetricsRegistry) {
-    this.rounds = new Counter({
-      name: 'gateway_job_rounds_total',
-      help: 'Rounds of each leased job, by outcome (ok, failed)',
-      labelNames: ['job', 'outcome'] as const,
-      registers: [registry],
-    });
-    this.items = new Counter({
-      name: 'gateway_job_items_total',
-      help: 'Items each leased job handled, by outcome (the job names its own; error, handed_back)',
-      labelNames: ['job', 'outcome'] as const,
-      registers: [registry],
-    });
-    this.errors = new Counter({
-      name: 'gateway_job_errors_total',
-      help: 'Errors of each leased job, by stage (claim, round, item, retry, hand_back)',
-      labelNames: ['job', 'stage'] as const,
-      registers: [registry],
-    });
-    this.roundDuration = new Histogram({
-      name: 'gateway_job_round_seconds',
-      help: 'Duration of one round of a leased job',
-      labelNames: ['job'] as const,
-      buckets: [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
-      registers: [registry],
-    });
+    this.rounds = registry.counter('gateway_job_rounds_total', 'Rounds of each leased job, by outcome (ok, failed)', ['job', 'outcome']);
+    this.items = registry.counter(
+      'gateway_job_items_total',
+      'Items each leased job handled, by outcome (the job names its own; error, handed_back)',
+      ['job', 'outcome'],
+    );
+    this.errors = registry.counter(
+      'gateway_job_errors_total',
+      'Errors of each leased job, by stage (claim, round, item, retry, hand_back)',
+      ['job', 'stage'],
+    );
+    this.roundDuration = registry.histogram(
+      'gateway_job_round_seconds',
+      'Duration of one round of a leased job',
+      ['job'],
+      [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    );
     const lagSources = this.lagSources;
     new Gauge({
       name: 'gateway_job_lag_seconds',

@@ -1,5 +1,5 @@
 import { Injectable, Module } from '@nestjs/common';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The app's Prometheus registry, which every module's metrics join and /metrics serves. One per
@@ -10,6 +10,16 @@ export class MetricsRegistry extends Registry {
   constructor() {
     super();
     collectDefaultMetrics({ register: this });
+  }
+
+  /** A counter in this registry. */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this] });
+  }
+
+  /** A histogram in this registry, with its buckets (seconds). */
+  histogram<L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]): Histogram<L> {
+    return new Histogram({ name, help, labelNames, buckets, registers: [this] });
   }
 }
 

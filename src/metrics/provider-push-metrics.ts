@@ -7,6 +7,9 @@ export type CallbackResult = 'accepted' | 'bad_token' | 'bad_signature' | 'rate_
 /** Why a task in flight was read at its provider. */
 export type ProviderReadReason = 'poll' | 'callback' | 'deadline' | 'cancel';
 
+const CALLBACKS_HELP = "Providers' callbacks by platform and result (accepted, bad_token, bad_signature, rate_limited, unknown_task)";
+const READS_HELP = 'Reads of tasks in flight at their provider by platform and reason (poll, callback, deadline, cancel)';
+
 /** Providers that push: the callbacks they send, and the reads a task in flight costs (by why it was read). */
 @Injectable()
 export class ProviderPushMetrics {
@@ -14,18 +17,8 @@ export class ProviderPushMetrics {
   readonly reads: Counter<'platform' | 'reason'>;
 
   constructor(registry: MetricsRegistry) {
-    this.callbacks = new Counter({
-      name: 'gateway_provider_callbacks_total',
-      help: "Providers' callbacks by platform and result (accepted, bad_token, bad_signature, rate_limited, unknown_task)",
-      labelNames: ['platform', 'result'] as const,
-      registers: [registry],
-    });
-    this.reads = new Counter({
-      name: 'gateway_provider_reads_total',
-      help: 'Reads of tasks in flight at their provider by platform and reason (poll, callback, deadline, cancel)',
-      labelNames: ['platform', 'reason'] as const,
-      registers: [registry],
-    });
+    this.callbacks = registry.counter('gateway_provider_callbacks_total', CALLBACKS_HELP, ['platform', 'result']);
+    this.reads = registry.counter('gateway_provider_reads_total', READS_HELP, ['platform', 'reason']);
   }
 
   callback(platform: string, result: CallbackResult): void {

@@ -33,54 +33,48 @@ export class TaskMetrics {
     leases: TaskLeaseRepository,
     clock: Clock,
   ) {
-    this.polls = new Counter({
-      name: 'gateway_task_polls_total',
-      help: 'Upstream task polls by family, channel and outcome',
-      labelNames: ['family', 'channel', 'outcome'] as const,
-      registers: [registry],
-    });
+    this.polls = registry.counter('gateway_task_polls_total', 'Upstream task polls by family, channel and outcome', [
+      'family',
+      'channel',
+      'outcome',
+    ]);
 
-    this.upstreamErrors = new Counter({
-      name: 'gateway_upstream_errors_total',
-      help: 'Failed upstream calls by family, channel, operation and kind',
-      labelNames: ['family', 'channel', 'operation', 'kind'] as const,
-      registers: [registry],
-    });
+    this.upstreamErrors = registry.counter(
+      'gateway_upstream_errors_total',
+      'Failed upstream calls by family, channel, operation and kind',
+      ['family', 'channel', 'operation', 'kind'],
+    );
 
-    this.refunds = new Counter({
-      name: 'gateway_refunds_total',
-      help: 'Tasks refunded, by family and cause (failure, timeout, rejected, cancelled)',
-      labelNames: ['family', 'cause'] as const,
-      registers: [registry],
-    });
+    this.refunds = registry.counter(
+      'gateway_refunds_total',
+      'Tasks refunded, by family and cause (failure, timeout, rejected, cancelled)',
+      ['family', 'cause'],
+    );
 
-    this.lateCompletions = new Counter({
-      name: 'gateway_late_completions_total',
-      help: 'Tasks given up at TASK_TIMEOUT_MS whose provider later reported them finished or failed (the customer stays refunded), by platform',
-      labelNames: ['platform'] as const,
-      registers: [registry],
-    });
+    this.lateCompletions = registry.counter(
+      'gateway_late_completions_total',
+      'Tasks given up at TASK_TIMEOUT_MS whose provider later reported them finished or failed (the customer stays refunded), by platform',
+      ['platform'],
+    );
 
-    this.pollLatency = new Histogram({
-      name: 'gateway_task_poll_seconds',
-      help: 'Latency of one upstream poll',
-      labelNames: ['family'] as const,
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    });
+    this.pollLatency = registry.histogram(
+      'gateway_task_poll_seconds',
+      'Latency of one upstream poll',
+      ['family'],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    );
     // Per poll, unlike gateway_task_sync_lag_seconds (the oldest poll still waiting, when scraped).
-    this.pollLag = new Histogram({
-      name: 'gateway_poll_lag_seconds',
-      help: 'How late each poll reached its provider: the read minus the time the poll was due',
-      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
-      registers: [registry],
-    });
-    this.settlements = new Counter({
-      name: 'gateway_settlements_total',
-      help: 'Delivered videos settled, by outcome (as_charged, refunded_difference, unreadable, not_stored, unpriced)',
-      labelNames: ['outcome'] as const,
-      registers: [registry],
-    });
+    this.pollLag = registry.histogram(
+      'gateway_poll_lag_seconds',
+      'How late each poll reached its provider: the read minus the time the poll was due',
+      [],
+      [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+    );
+    this.settlements = registry.counter(
+      'gateway_settlements_total',
+      'Delivered videos settled, by outcome (as_charged, refunded_difference, unreadable, not_stored, unpriced)',
+      ['outcome'],
+    );
     new Gauge({
       name: 'gateway_tasks',
       help: 'Tasks by status',

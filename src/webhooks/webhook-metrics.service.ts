@@ -9,17 +9,13 @@ export class WebhookMetrics {
   readonly events: Counter<'type'>;
 
   constructor(registry: MetricsRegistry) {
-    this.deliveries = new Counter({
-      name: 'gateway_webhook_deliveries_total',
-      help: 'Webhook delivery attempts by outcome (delivered, http_error, timeout, network_error, refused, cancelled)',
-      labelNames: ['outcome'] as const,
-      registers: [registry],
-    });
-    this.events = new Counter({
-      name: 'gateway_webhook_events_total',
-      help: 'Webhook events written (with at least one endpoint to tell), by type',
-      labelNames: ['type'] as const,
-      registers: [registry],
-    });
+    this.deliveries = registry.counter(
+      'gateway_webhook_deliveries_total',
+      'Webhook delivery attempts by outcome (delivered, http_error, timeout, network_error, refused, cancelled)',
+      ['outcome'],
+    );
+    this.events = registry.counter('gateway_webhook_events_total', 'Webhook events written (with at least one endpoint to tell), by type', [
+      'type',
+    ]);
   }
 }

@@ -51,6 +51,11 @@ export class RedemptionCodesService {
     return this.codes.list(page, pageSize);
   }
 
+  /** A code's state now. */
+  stateOf(code: RedemptionCodeEntity): RedemptionCodeState {
+    return redemptionCodeState(code, this.clock.now());
+  }
+
   /** The code's quota added to the customer's balance, its ledger row in the same transaction; a 400 saying why not. */
   redeem(userId: number, typed: string): Promise<LogEntity> {
     const normalized = normalizeRedemptionCode(typed);
@@ -69,8 +74,10 @@ export class RedemptionCodesService {
   }
 }
 
+export type RedemptionCodeState = 'unused' | 'redeemed' | 'expired';
+
 /** A code's state as listed. */
-export function redemptionCodeState(code: RedemptionCodeEntity, now: number): 'unused' | 'redeemed' | 'expired' {
+export function redemptionCodeState(code: RedemptionCodeEntity, now: number): RedemptionCodeState {
   if (code.redeemedAt !== null) return 'redeemed';
   return code.expiresAt !== null && code.expiresAt <= now ? 'expired' : 'unused';
 }

@@ -4,7 +4,9 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTag
 import { asCsvAttachment } from '../../common/http/csv-reply';
 import { customerCsvColumns, usageCsv, usageFileName } from '../../tasks/usage-report';
 import { UsageReports } from '../../tasks/usage-reports.service';
+import { VideoModelListDto } from '../../videos/dto/model-list.dto';
 import { UsageReportDto, UsageReportQueryDto } from '../../videos/dto/usage.dto';
+import { ModelListings } from '../../videos/model-listings.service';
 import { ChannelsService } from '../../upstream/channels.service';
 import { ConsoleCustomerGuard } from '../console-customer.guard';
 import type { ConsoleRequest } from '../console-request';
@@ -15,7 +17,7 @@ import { CustomerOverviewService } from './customer-overview.service';
 import { CustomerUsageService } from './customer-usage.service';
 import { CustomerAccountDto, ModelsDto, UsageDto } from './customer-views.dto';
 
-/** The signed-in customer's account: balance, usage over time, the overview charts, models on offer. */
+/** The signed-in customer's account: balance, usage over time, the overview charts, models on offer and their prices. */
 @ApiTags('console')
 @UseGuards(ConsoleCustomerGuard)
 @Controller('console/api')
@@ -26,6 +28,7 @@ export class CustomerAccountController {
     private readonly tasks: CustomerTasksService,
     private readonly overviews: CustomerOverviewService,
     private readonly reports: UsageReports,
+    private readonly listings: ModelListings,
   ) {}
 
   @Get('me')
@@ -84,6 +87,17 @@ export class CustomerAccountController {
   @ApiBadRequestResponse({ description: '`range` is not 7d or 30d' })
   overview(@Req() req: ConsoleRequest, @Query() query: CustomerOverviewQueryDto): Promise<CustomerOverviewDto> {
     return this.overviews.build(req.user!.id, req.user!.quota, query.range, req.user!.createdAt);
+  }
+
+  /** The Models and prices page. */
+  @Get('models/prices')
+  @ApiOperation({
+    summary:
+      "The models on offer to the customer's group, with their capabilities and the group's prices (what GET /v1/videos/models answers a key without an allowlist)",
+  })
+  @ApiOkResponse({ type: VideoModelListDto })
+  modelPrices(@Req() req: ConsoleRequest) {
+    return this.listings.videoModels({ user: req.user!, apiKey: null });
   }
 
   @Get('models')

@@ -35,15 +35,15 @@ export const sortedPrices = (prices) =>
       (a.duration ?? 0) - (b.duration ?? 0),
   );
 
-/** "720p: 100 / s", "1080p: 2,000 / 5 s clip", "Any: 50 / clip". */
-export function priceText(price) {
+/** "720p: 100 / s", "1080p: 2,000 / 5 s clip", "Any: 50 / clip"; `amount`: another figure than the list price (a group's). */
+export function priceText(price, amount = price.price) {
   const resolution = price.resolution === '*' ? t('models.anyResolution') : price.resolution;
   const per =
     price.unit === 'second'
-      ? t('models.perSecond', { price: quota(price.price) })
+      ? t('models.perSecond', { price: quota(amount) })
       : price.duration
-        ? t('models.perClipOf', { price: quota(price.price), n: num(price.duration) })
-        : t('models.perClip', { price: quota(price.price) });
+        ? t('models.perClipOf', { price: quota(amount), n: num(price.duration) })
+        : t('models.perClip', { price: quota(amount) });
   return `${resolution}: ${per}`;
 }
 

@@ -2,8 +2,8 @@
 // (GET /console/api/models/prices, what GET /v1/videos/models answers a key without an allowlist).
 import { DataTable } from '../components/data-table.js';
 import { Badge, Card, ErrorNote, PageHeader } from '../components/ui.js';
-import { durationsText, modeLabel, sortedPrices } from '../lib/catalog-format.js';
-import { dateTime, num, quota } from '../lib/format.js';
+import { durationsText, modeLabel, priceText, sortedPrices } from '../lib/catalog-format.js';
+import { dateTime, quota } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
@@ -12,15 +12,8 @@ const usd = (value) => `US$${value.toFixed(value < 0.01 ? 4 : 2)}`;
 
 /** "720p: 1,000 / s (US$0.10)", with the audio price beside it where the model has sound. */
 function priceLine(price) {
-  const resolution = price.resolution === '*' ? t('models.anyResolution') : price.resolution;
-  const per =
-    price.unit === 'second'
-      ? t('models.perSecond', { price: quota(price.quota) })
-      : price.duration
-        ? t('models.perClipOf', { price: quota(price.quota), n: num(price.duration) })
-        : t('models.perClip', { price: quota(price.quota) });
   const audio = price.audio_quota !== undefined ? ` · ${t('catalog.withAudio', { price: quota(price.audio_quota) })}` : '';
-  return `${resolution}: ${per} (${usd(price.usd)})${audio}`;
+  return `${priceText(price, price.quota)} (${usd(price.usd)})${audio}`;
 }
 
 export function Models() {
