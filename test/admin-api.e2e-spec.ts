@@ -335,6 +335,9 @@ describeEachDatabase('admin API', (kind) => {
       'secret_key',
       'region',
       'project_name',
+      // Providers that push: off for a channel with `false`; fal's signing keys.
+      'push',
+      'webhook_jwks_url',
     ]);
   });
 });
