@@ -77,6 +77,13 @@ async function startAsTheReadmeSays(command: string, cwd: string, readme: string
         /* the group is gone already */
       }
       await exited;
+      // bash may end before the node it started (npm passes the signal on; the gateway drains its work):
+      // wait for the whole group, so nothing writes into the clone once it is removed.
+      const gone = await until("the start command's processes to end", async () => !groupAlive(child.pid!), {
+        timeoutMs: 20_000,
+        everyMs: 100,
+      }).catch(() => false);
+      if (!gone && groupAlive(child.pid!)) process.kill(-child.pid!, 'SIGKILL');
     },
   };
 }
@@ -109,6 +116,16 @@ function persistentShell(cwd: string) {
   };
 }
 
+/** Whether any process of the group led by `pid` is still there. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const isPlayableMp4 = (bytes: Buffer) => bytes.length > 1000 && bytes.toString('latin1', 4, 8) === 'ftyp' && bytes.includes('moov');
 
 /**
@@ -129,7 +146,7 @@ describe('README walk-through on a fresh clone', () => {
   afterAll(async () => {
     shell?.close();
     await gateway?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   it('runs every example as written and gets what the README says', async () => {
