@@ -26,7 +26,9 @@ export function onUnauthorized(handler) {
 }
 
 /**
- * @typedef {{ method?: string, body?: unknown, query?: Record<string, unknown>, quiet401?: boolean, retried?: boolean }} ApiOptions
+ * `bearer`: a call to the public API with one of the customer's API keys (the playground): no cookie
+ * and no CSRF token, and its 401 is the key's, which does not sign the console out.
+ * @typedef {{ method?: string, body?: unknown, query?: Record<string, unknown>, quiet401?: boolean, retried?: boolean, bearer?: string }} ApiOptions
  * @param {string} path
  * @param {ApiOptions} [options]
  */
@@ -48,7 +50,7 @@ export async function api(path, options = {}) {
 }
 
 /** @param {string} path @param {ApiOptions} [options] */
-async function send(path, { method = 'GET', body, query, quiet401 = false } = {}) {
+async function send(path, { method = 'GET', body, query, quiet401 = false, bearer } = {}) {
   const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
@@ -57,18 +59,19 @@ async function send(path, { method = 'GET', body, query, quiet401 = false } = {}
   // A FormData body (a file upload) goes as multipart: the browser sets its Content-Type and boundary.
   const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
   if (body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  else if (method !== 'GET' && method !== 'HEAD' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   const response = await fetch(url, {
     method,
     headers,
     body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
-    credentials: 'same-origin',
+    credentials: bearer ? 'omit' : 'same-origin',
   });
   if (response.status === 204) return null;
   const data = await response.json().catch(() => null);
   if (!response.ok) {
     const message = data?.error?.message ?? data?.message ?? `${response.status} ${response.statusText}`;
-    if (response.status === 401 && !quiet401 && onSignedOut) onSignedOut();
+    if (response.status === 401 && !quiet401 && !bearer && onSignedOut) onSignedOut();
     throw new ApiError(response.status, message, data?.error?.param ?? null);
   }
   return data;

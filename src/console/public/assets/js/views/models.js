@@ -1,14 +1,13 @@
 // Customer: the models on offer to the account's group with what they make and the group's prices
 // (GET /console/api/models/prices, what GET /v1/videos/models answers a key without an allowlist).
 import { DataTable } from '../components/data-table.js';
+import { usd } from '../components/usage-bits.js';
 import { Badge, Card, ErrorNote, PageHeader } from '../components/ui.js';
 import { durationsText, modeLabel, priceText, sortedPrices } from '../lib/catalog-format.js';
 import { dateTime, quota } from '../lib/format.js';
 import { html } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
-
-const usd = (value) => `US$${value.toFixed(value < 0.01 ? 4 : 2)}`;
 
 /** "720p: 1,000 / s (US$0.10)", with the audio price beside it where the model has sound. */
 function priceLine(price) {

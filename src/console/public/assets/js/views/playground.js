@@ -1,8 +1,9 @@
 // Customer: try a model in the browser with one of their API keys (so the key's limits, allowlist and
 // balance apply, as to any client): the quote, the submit, its progress, the video, and the same
 // request as curl. The key stays in this tab (sessionStorage) and goes nowhere but this gateway's API.
-import { ApiError } from '../api.js';
+import { api } from '../api.js';
 import { CopyButton, Button, Card, ErrorNote, Field, PageHeader, Progress } from '../components/ui.js';
+import { usd } from '../components/usage-bits.js';
 import { modeLabel } from '../lib/catalog-format.js';
 import { num, quota } from '../lib/format.js';
 import { html, useEffect, useRef, useState } from '../lib/html.js';
@@ -12,18 +13,8 @@ import { useApi } from '../lib/use-api.js';
 const KEY_STORAGE = 'playground.key';
 const POLL_MS = 2000;
 
-/** A call to the public API with the customer's key (a 401 here is the key's, not the console session's). */
-async function withKey(key, path, body) {
-  const response = await fetch(path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'omit',
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data?.error?.message ?? `${response.status}`, data?.error?.param ?? null);
-  return data;
-}
+/** A call to the public API with the customer's key. */
+const withKey = (key, path, body) => api(path, { method: body === undefined ? 'GET' : 'POST', body, bearer: key });
 
 /** The durations a model takes, as select options: its list, or each whole second of its range. */
 function durationOptions(model) {
@@ -132,7 +123,7 @@ export function Playground() {
           <${Button} kind="secondary" icon="tags" disabled=${busy || !key || !values.prompt} onClick=${quote}>${t('playground.quote')}<//>
           <${Button} type="submit" icon="play" disabled=${busy || !key || !values.prompt}>${t('playground.generate')}<//>
         </div>
-        ${quoted ? html`<p id="playground-quote" role="status">${t('playground.quoted', { quota: quota(quoted.quota), usd: quoted.usd.toFixed(2), seconds: num(quoted.seconds), resolution: quoted.resolution })}</p>` : null}
+        ${quoted ? html`<p id="playground-quote" role="status">${t('playground.quoted', { quota: quota(quoted.quota), usd: usd(quoted.usd), seconds: num(quoted.seconds), resolution: quoted.resolution })}</p>` : null}
         <${ErrorNote} error=${error} />
       </form>
     <//>
