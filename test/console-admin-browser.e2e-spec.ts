@@ -340,6 +340,26 @@ describeWithBrowser('admin console in a browser', () => {
     expect(realErrors(session)).toEqual([]);
   });
 
+  it("words a field's refusal in Chinese on zh-CN pages (the rule it broke), never the validator's English", async () => {
+    const session = await open({ prefix: 'admin', viewport: { width: 1440, height: 900 }, lang: 'zh-CN' });
+    const { page } = session;
+    await page.goto('/console#/admin/channels');
+    await page.getByRole('button', { name: '新建渠道' }).click();
+    const form = page.getByRole('dialog', { name: '新建渠道' });
+    await form.getByLabel('名称', { exact: true }).fill('zh-refused');
+    await form.getByLabel('平台').selectOption('kling');
+    await form.getByLabel('上游 API 密钥').fill('ak:sk');
+    await form.getByRole('button', { name: '清空', exact: true }).click();
+    await form.getByRole('button', { name: '创建渠道' }).click();
+    await expectText(form.getByRole('alert'), /^请检查 models：\s*至少需要选择或填写一项。$/);
+    await form.getByRole('checkbox', { name: 'kling-v2-6' }).check();
+    await form.getByLabel('上游 API 密钥').fill('not-a-kling-key');
+    await form.getByRole('button', { name: '创建渠道' }).click();
+    await expectText(form.getByRole('alert'), /^请检查 api_key：\s*不符合该服务商的密钥格式/);
+    expect(await form.getByRole('alert').textContent()).not.toMatch(/must|elements/);
+    await session.screenshot('zh-CN-channel-field-error', { fullPage: false });
+  });
+
   it('folds every model but the first on a phone, each saying how many prices it holds, and opens one on a tap', async () => {
     const session = await open({ prefix: 'admin', viewport: { width: 390, height: 844 } });
     const { page } = session;

@@ -78,6 +78,33 @@ describeWithBrowser('console: the task list fits, the drawer stays put', () => {
     expect(fit.overflow).toBeLessThanOrEqual(0);
   });
 
+  it.each(['en', 'zh-CN'])(
+    "on a 390 px phone a task card's long model id wraps inside its column, never under the cost beside it (%s)",
+    async (lang) => {
+      const session = await openPage(browser, gw.url, { prefix: 'fit-phone', suffix: `-${lang}`, viewport: { width: 390, height: 844 } });
+      sessions.push(session);
+      await signInAsCustomer(session.page, customer);
+      await session.page.evaluate((l) => localStorage.setItem('console.lang', l), lang);
+      await session.page.goto('/console#/tasks');
+      await session.page.reload();
+      const model = session.page.locator('.row-card code.model', { hasText: 'replicate-kling-v2-5-turbo-pro' });
+      await model.waitFor();
+      const layout = await model.evaluate((code) => {
+        const cell = code.closest('.row-card-meta > div')!;
+        const next = cell.nextElementSibling!;
+        const box = code.getBoundingClientRect();
+        return {
+          modelRight: Math.round(box.right),
+          cellRight: Math.round(cell.getBoundingClientRect().right),
+          nextLeft: Math.round(next.getBoundingClientRect().left),
+        };
+      });
+      await session.screenshot('phone-tasks');
+      expect(layout.modelRight).toBeLessThanOrEqual(layout.cellRight);
+      expect(layout.modelRight).toBeLessThanOrEqual(layout.nextLeft);
+    },
+  );
+
   it('keeps the drawer in place when the wheel scrolls past its end', async () => {
     const session = await open('en');
     const { page } = session;

@@ -108,8 +108,12 @@ describeWithBrowser('console Models page in a browser', () => {
     expect(await control(form, 'prices[1].resolution').evaluate((el) => el === document.activeElement)).toBe(true);
     await session.screenshot('en-desktop-form-error', { fullPage: false });
 
+    // Kling's route options are a form of their own (its one switch); raw JSON is the exception, asked for.
+    await route.getByRole('checkbox', { name: 'Takes cfg_scale' }).waitFor();
+    await expect(route.getByLabel('Options (JSON)').count()).resolves.toBe(0);
     // A route option Kling does not take: the family's own check, named down to the option.
     await secondPrice.getByLabel('Resolution').fill('1080p');
+    await route.getByRole('checkbox', { name: 'Edit the options as JSON' }).check();
     await route.getByLabel('Options (JSON)').fill('{"seed": 7}');
     await save.click();
     await expectText(alert, 'Check routes[0].options.seed: routes[0].options.seed is not a Kling route option (cfg_scale is)');
@@ -213,7 +217,9 @@ describeWithBrowser('console Models page in a browser', () => {
     await fresh.getByLabel('Name', { exact: true }).fill('kling-backup');
     await fresh.getByLabel('Platform').selectOption('kling');
     await fresh.getByRole('checkbox', { name: 'kling-v3' }).waitFor();
-    expect(await fresh.getByRole('checkbox', { name: 'kling-v3' }).isChecked()).toBe(false);
+    // A new channel starts with every active model of its platform ticked.
+    await expect(fresh.getByRole('checkbox', { name: 'kling-v3' }).isChecked()).resolves.toBe(true);
+    await expect(fresh.getByRole('checkbox', { name: 'kling-v2-6' }).isChecked()).resolves.toBe(true);
     await fresh.getByLabel('Platform').selectOption('alpha');
     await fresh.getByRole('checkbox', { name: 'alpha/v6' }).waitFor();
     await expect(fresh.getByRole('checkbox', { name: 'kling-v3' }).count()).resolves.toBe(0);
@@ -223,6 +229,7 @@ describeWithBrowser('console Models page in a browser', () => {
     await fresh.getByLabel('Base URL').fill('http://127.0.0.1:9');
     await fresh.getByLabel('Provider API key').fill('ak:sk');
     // None picked: the API's 400 names `models`, beside the form.
+    await fresh.getByRole('button', { name: 'Clear', exact: true }).click();
     await fresh.getByRole('button', { name: 'Create channel' }).click();
     await expectText(fresh.getByRole('alert'), /^Check models: models must contain at least 1 elements/);
     await fresh.getByRole('checkbox', { name: 'kling-v3' }).check();
@@ -331,17 +338,24 @@ describeWithBrowser('console Models page in a browser', () => {
     await fast.scrollIntoViewIfNeeded();
     await session.screenshot('en-desktop-deprecated', { fullPage: false });
 
+    // Retire asks for a replacement, offering only active models (not kling-v1-6, retired below, nor itself).
     await fast.getByRole('button', { name: 'Retire kling-v3-fast' }).click();
-    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Retire' }).click();
+    const retire = page.getByRole('dialog', { name: 'Retire kling-v3-fast' });
+    const offered = await retire.getByLabel('Replacement').locator('option').allTextContents();
+    expect(offered).toContain('kling-v3');
+    expect(offered).not.toContain('kling-v3-fast');
+    expect(offered).not.toContain('sora-2');
+    await retire.getByLabel('Replacement').selectOption('kling-v3');
+    await retire.getByRole('button', { name: 'Retire' }).click();
     await page.getByText('kling-v3-fast retired.').waitFor();
-    expect((await entry('kling-v3-fast')).status).toBe('retired');
+    expect(await entry('kling-v3-fast')).toMatchObject({ status: 'retired', replacement: 'kling-v3' });
     await expectText(fast, /Retired/);
 
     // A builtin model cannot be deleted (no button); it is retired, and can come back.
     const builtin = page.locator('[data-model-id="kling-v1-6"]');
     await expect(builtin.getByRole('button', { name: 'Delete kling-v1-6' }).count()).resolves.toBe(0);
     await builtin.getByRole('button', { name: 'Retire kling-v1-6' }).click();
-    await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Retire' }).click();
+    await page.getByRole('dialog', { name: 'Retire kling-v1-6' }).getByRole('button', { name: 'Retire' }).click();
     await expectText(builtin, /Retired/);
     await builtin.getByRole('button', { name: 'Reactivate kling-v1-6' }).click();
     await page.getByText('kling-v1-6 is active again.').waitFor();

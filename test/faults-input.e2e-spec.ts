@@ -15,6 +15,10 @@ import { describeEachDatabase, describeOnSqlite } from './support/test-databases
 const invalid = (message: string, param: string | null) => ({
   error: { message, type: 'invalid_request_error', param, code: 'invalid_request' },
 });
+/** The admin API's and the console's 400: the same, with the rule the field broke (which the console words in its language). */
+const operatorInvalid = (message: string, param: string, constraint: string) => ({
+  error: { ...invalid(message, param).error, constraint },
+});
 /** The unified wrapper (/v1/video/generations). */
 const wrapper = (message: string) => ({ code: 'invalid_request', message, data: null });
 
@@ -239,7 +243,8 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
       for (const models of ['alpha/v6', { 0: 'alpha/v6' }, [1]]) {
         const res = await gw.admin.post(`/api/admin/users/${user.userId}/keys`, { name: 'ci', models });
         const message = Array.isArray(models) ? 'each value in models must be a string' : 'models must be an array';
-        expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: invalid(message, 'models') });
+        const constraint = Array.isArray(models) ? 'isString' : 'isArray';
+        expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: operatorInvalid(message, 'models', constraint) });
       }
       expect((await gw.admin.get(`/api/admin/users/${user.userId}/keys`).expect(200)).body.data.length).toBe(keysBefore);
     });
@@ -254,7 +259,10 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
         .set('Cookie', cookie)
         .set('X-CSRF-Token', session.body.csrf_token)
         .send({ name: 'ci', models: 'alpha/v6' });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: invalid('models must be an array', 'models') });
+      expect({ status: res.status, body: res.body }).toEqual({
+        status: 400,
+        body: operatorInvalid('models must be an array', 'models', 'isArray'),
+      });
       expect((await gw.http.get('/console/api/keys').set('Cookie', cookie).expect(200)).body.data).toEqual([]);
     });
   });
@@ -265,12 +273,18 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
     it('refuses groups as a string on create and on edit', async () => {
       const before = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.length;
       const created = await gw.admin.post('/api/admin/channels', { ...restricted(), groups: 'vip-customers' });
-      expect({ status: created.status, body: created.body }).toEqual({ status: 400, body: invalid('groups must be an array', 'groups') });
+      expect({ status: created.status, body: created.body }).toEqual({
+        status: 400,
+        body: operatorInvalid('groups must be an array', 'groups', 'isArray'),
+      });
       expect((await gw.admin.get('/api/admin/channels').expect(200)).body.data.length).toBe(before);
 
       const id = await gw.createChannel({ ...restricted(), groups: ['vip-customers'] });
       const edited = await gw.admin.patch(`/api/admin/channels/${id}`, { groups: 'vip' });
-      expect({ status: edited.status, body: edited.body }).toEqual({ status: 400, body: invalid('groups must be an array', 'groups') });
+      expect({ status: edited.status, body: edited.body }).toEqual({
+        status: 400,
+        body: operatorInvalid('groups must be an array', 'groups', 'isArray'),
+      });
       expect((await gw.admin.get(`/api/admin/channels/${id}`).expect(200)).body.groups).toEqual(['vip-customers']);
       await gw.admin.patch(`/api/admin/channels/${id}`, { status: 'disabled' }).expect(200);
     });
@@ -295,7 +309,7 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
     const long = 'g'.repeat(65);
 
     it('a group name over 64 characters: users (create, edit) and group ratios', async () => {
-      const tooLong = invalid('group must be shorter than or equal to 64 characters', 'group');
+      const tooLong = operatorInvalid('group must be shorter than or equal to 64 characters', 'group', 'columnLength');
       const users = (await gw.admin.get('/api/admin/users?page_size=100').expect(200)).body.total;
       const created = await gw.admin.post('/api/admin/users', { username: `long_${kind}`, group: long });
       expect({ status: created.status, body: created.body }).toEqual({ status: 400, body: tooLong });
@@ -329,7 +343,7 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
         expect({ path, status: res.status, body: res.body }).toEqual({
           path,
           status: 400,
-          body: invalid(`page must not be greater than ${max}`, 'page'),
+          body: operatorInvalid(`page must not be greater than ${max}`, 'page', 'max'),
         });
         await gw.admin.get(`${path}?page=${max}`).expect(200);
       }
@@ -346,7 +360,7 @@ describeEachDatabase('faults: bad input is refused before any charge', (kind) =>
         const res = await gw.admin.put('/api/admin/prices', body);
         expect({ status: res.status, body: res.body }).toEqual({
           status: 400,
-          body: invalid(`${param} must not be greater than 1000000000000`, param),
+          body: operatorInvalid(`${param} must not be greater than 1000000000000`, param, 'max'),
         });
       }
       expect((await gw.admin.get('/api/admin/prices').expect(200)).body.data).toEqual(table);

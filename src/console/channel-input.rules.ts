@@ -24,7 +24,11 @@ export function familyOfChannelPlatform(families: readonly FamilyDefinition[], p
 export function assertApiKeyFormat(family: FamilyDefinition, apiKey: string | undefined): void {
   const format = family.apiKeyFormat;
   if (apiKey === undefined || !format || format.pattern.test(apiKey)) return;
-  throw AppError.invalid(`api_key must be ${format.description ?? `${format.shape} for ${family.platform} channels`}`, 'api_key');
+  throw AppError.invalid(
+    `api_key must be ${format.description ?? `${format.shape} for ${family.platform} channels`}`,
+    'api_key',
+    'apiKeyFormat',
+  );
 }
 
 /**

@@ -13,6 +13,12 @@ export function platformViews(registry: FamilyRegistry): PlatformDto[] {
       models_from_channels: family.modelsFromChannels === true,
       default_base_url: family.defaultBaseUrl ?? null,
       api_key_format: family.apiKeyFormat?.shape ?? null,
+      route_options: (family.routeOptions ?? []).map(({ choices, ...option }) => ({
+        ...option,
+        ...(choices ? { choices: [...choices] } : {}),
+        label: { ...option.label },
+        description: { ...option.description },
+      })),
       settings: channelSettingsOf(family).map((setting) => ({
         ...setting,
         label: { ...setting.label },

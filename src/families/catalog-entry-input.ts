@@ -121,7 +121,11 @@ function pricesOf(input: CatalogEntryDto['prices'], resolutions: readonly string
   const priced = new Set(rows.map((row) => row.resolution));
   const unpriced = priced.has('*') ? [] : resolutions.filter((resolution) => !priced.has(resolution));
   if (unpriced.length > 0)
-    problems.add('prices', `prices must price every resolution the model offers: ${unpriced.join(', ')} has no price (or add a * row)`);
+    problems.add(
+      'prices',
+      `prices must price every resolution the model offers: ${unpriced.join(', ')} has no price (or add a * row)`,
+      'pricesCoverResolutions',
+    );
   return rows.map((row, index) => ({
     resolution: row.resolution,
     unit: row.unit,

@@ -1,3 +1,4 @@
+import type { RouteOptionDefinition } from './route-option-definition';
 import type { Type } from '@nestjs/common';
 import type { DefaultPrice } from '../billing/default-prices';
 import type { BuiltinEntry, CatalogEntry, CatalogRoute, ModelCapabilities } from '../catalog/catalog-entry';
@@ -197,6 +198,8 @@ export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
    * absent, byte for byte; `(name) => name.toLowerCase()` for ids matched in any case.
    */
   readonly modelIdKey?: (name: string) => string;
+  /** Its route options as the console's model form draws them (absent: it takes none). */
+  readonly routeOptions?: readonly RouteOptionDefinition[];
   /** Its route options' schema: the first option it refuses (`field` is the option's name), or null. */
   checkRouteOptions?(options: Readonly<Record<string, unknown>>): { field: string; message: string } | null;
   /** Its request schema, for the API documentation (its `drafts` validate with the same class). */

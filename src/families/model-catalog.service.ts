@@ -149,12 +149,18 @@ export class ModelCatalog implements OnApplicationBootstrap {
   async assertRoutedOn(platform: string, models: readonly string[]): Promise<void> {
     for (const name of models) {
       const entry = await this.find(name);
-      if (!entry) throw AppError.invalid(`models: ${name} is not in the model catalog (add it first: POST /api/admin/models)`, 'models');
+      if (!entry)
+        throw AppError.invalid(
+          `models: ${name} is not in the model catalog (add it first: POST /api/admin/models)`,
+          'models',
+          'modelInCatalog',
+        );
       if (!entry.routes.some((route) => route.platform === platform)) {
         const on = entry.routes.map((route) => route.platform).join(', ');
         throw AppError.invalid(
           `models: ${name} has no route on ${platform} (it is routed on ${on}); add one to its catalog entry`,
           'models',
+          'modelRouted',
         );
       }
     }

@@ -58,6 +58,8 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
 export interface FieldProblem {
   param: string;
   message: string;
+  /** The rule it broke, by a stable name (`arrayMinSize`, `publicHost`): the console words it in its own language. */
+  constraint?: string;
 }
 
 export interface AppErrorOptions {
@@ -65,6 +67,8 @@ export interface AppErrorOptions {
   param?: string;
   /** Every bad field, where a 400 found more than one (`param` is the first): the body's `error.fields`. */
   fields?: readonly FieldProblem[];
+  /** The rule the (first) bad field broke, by a stable name: the body's `error.constraint`. */
+  constraint?: string;
   /** Seconds, sent as `Retry-After` on 429 and 503. */
   retryAfterSeconds?: number;
 }
@@ -82,14 +86,15 @@ export class AppError extends Error {
     return HTTP_STATUS_BY_CODE[this.code];
   }
 
-  static invalid(message: string, param?: string): AppError {
-    return new AppError(ErrorCode.InvalidRequest, message, { param });
+  static invalid(message: string, param?: string, constraint?: string): AppError {
+    return new AppError(ErrorCode.InvalidRequest, message, { param, ...(constraint ? { constraint } : {}) });
   }
 
   /** A 400 naming every problem: the messages joined, the first field as `param`, all of them as `fields`. */
   static invalidFields(problems: readonly FieldProblem[]): AppError {
     return new AppError(ErrorCode.InvalidRequest, problems.map((problem) => problem.message).join('; '), {
       param: problems[0]?.param,
+      ...(problems[0]?.constraint ? { constraint: problems[0].constraint } : {}),
       ...(problems.length > 1 ? { fields: problems } : {}),
     });
   }

@@ -54,10 +54,12 @@ export function toAppError(error: unknown): AppError {
   return new AppError(ErrorCode.Internal, 'internal server error');
 }
 
-export type ErrorSurface = 'openai' | 'wrapper';
+/** `operator`: OpenAI's shape with what the admin API and the console add (`constraint`, `fields`); the client surfaces keep the interface's. */
+export type ErrorSurface = 'openai' | 'wrapper' | 'operator';
 
-/** `/v1/video/generations` answers in the unified wrapper; everything else in OpenAI's shape. */
-export const surfaceForPath = (path: string): ErrorSurface => (path.startsWith('/v1/video/generations') ? 'wrapper' : 'openai');
+/** `/v1/video/generations` answers in the unified wrapper; the admin API and the console in the operator's shape; everything else in OpenAI's. */
+export const surfaceForPath = (path: string): ErrorSurface =>
+  path.startsWith('/v1/video/generations') ? 'wrapper' : /^\/(api\/admin|console\/api)(\/|$)/.test(path) ? 'operator' : 'openai';
 
 export function errorBody(error: AppError, surface: ErrorSurface): Record<string, unknown> {
   if (surface === 'wrapper') return { code: error.code, message: error.message, data: null };
@@ -67,7 +69,8 @@ export function errorBody(error: AppError, surface: ErrorSurface): Record<string
       type: OPENAI_TYPE_BY_STATUS[error.status] ?? 'server_error',
       param: error.options.param ?? null,
       code: error.code,
-      ...(error.options.fields ? { fields: error.options.fields } : {}),
+      ...(surface === 'operator' && error.options.constraint ? { constraint: error.options.constraint } : {}),
+      ...(surface === 'operator' && error.options.fields ? { fields: error.options.fields } : {}),
     },
   };
 }

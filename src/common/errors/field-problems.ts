@@ -9,8 +9,8 @@ export class FieldProblems {
 
   constructor(private readonly field: (name: string) => string = (name) => name) {}
 
-  add(name: string, message: string): void {
-    this.problems.push({ param: this.field(name), message });
+  add(name: string, message: string, constraint?: string): void {
+    this.problems.push({ param: this.field(name), message, ...(constraint ? { constraint } : {}) });
   }
 
   get count(): number {

@@ -107,9 +107,9 @@ describe('RequestValidationPipe on admin input (unknown fields refused)', () => 
     const { message, options } = error as AppError;
     expect(options.fields).toEqual(
       expect.arrayContaining([
-        { param: 'model', message: 'model must be a string' },
-        { param: 'price', message: 'price must not be less than 0' },
-        { param: 'colour', message: 'property colour should not exist' },
+        { param: 'model', message: 'model must be a string', constraint: 'isString' },
+        { param: 'price', message: 'price must not be less than 0', constraint: 'min' },
+        { param: 'colour', message: 'property colour should not exist', constraint: 'whitelistValidation' },
       ]),
     );
     expect(options.fields).toHaveLength(3);

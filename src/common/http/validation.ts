@@ -20,10 +20,10 @@ function problemsOf(errors: ValidationError[], prefix = '', parent?: ValidationE
     const named = element ? parent.property : error.property;
     if (error.constraints) {
       // class-validator lists the last decorator first: a missing field would read "must be shorter than 2048 characters".
-      const basic = BASIC_CONSTRAINTS.find((name) => error.constraints![name]);
-      const message = basic ? error.constraints[basic] : Object.values(error.constraints)[0];
+      const constraint = BASIC_CONSTRAINTS.find((name) => error.constraints![name]) ?? Object.keys(error.constraints)[0];
+      const message = error.constraints[constraint];
       // class-validator names the property; make it the full dotted path.
-      return [{ param: field, message: message.startsWith(named) ? field + message.slice(named.length) : message }];
+      return [{ param: field, message: message.startsWith(named) ? field + message.slice(named.length) : message, constraint }];
     }
     return error.children?.length ? problemsOf(error.children, field, error) : [];
   });
@@ -32,7 +32,7 @@ function problemsOf(errors: ValidationError[], prefix = '', parent?: ValidationE
 /** Client input: the first problem, a 400 naming its field (what the interface's error shape carries). */
 const firstProblemError = (errors: ValidationError[]) => {
   const [first] = problemsOf(errors);
-  return AppError.invalid(first?.message ?? 'invalid request', first?.param ?? '');
+  return AppError.invalid(first?.message ?? 'invalid request', first?.param ?? '', first?.constraint);
 };
 
 /** Admin input: a 400 naming every bad field (the first as `param`, all of them as `fields`). */

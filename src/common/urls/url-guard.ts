@@ -125,10 +125,10 @@ export async function assertPublicHttpUrl(
   try {
     addresses = await resolveHost(host);
   } catch {
-    throw AppError.invalid(`${field} host ${host} cannot be resolved`, field);
+    throw AppError.invalid(`${field} host ${host} cannot be resolved`, field, 'resolvableHost');
   }
   if (addresses.length === 0 || !addresses.every(isPublicAddress)) {
-    throw AppError.invalid(notPublicHostMessage(field), field);
+    throw AppError.invalid(notPublicHostMessage(field), field, 'publicHost');
   }
   return url;
 }

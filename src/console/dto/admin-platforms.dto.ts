@@ -29,6 +29,19 @@ export class PlatformSettingDto {
   @ApiPropertyOptional({ description: 'integer and number: the largest value; string and url: the longest length' }) max?: number;
 }
 
+export class RouteOptionDto {
+  @ApiProperty({ example: 'input_map', description: "the key under a route's `options`" }) name: string;
+  @ApiProperty({
+    enum: ['boolean', 'choice', 'list', 'text', 'input_map'],
+    description:
+      'how the console draws it: a switch, one of `choices`, several of `choices` (whole numbers without), a line of text, a field map',
+  })
+  kind: string;
+  @ApiPropertyOptional({ type: [String] }) choices?: string[];
+  @ApiProperty({ type: LocalizedTextDto }) label: LocalizedTextDto;
+  @ApiProperty({ type: LocalizedTextDto }) description: LocalizedTextDto;
+}
+
 export class PlatformDto {
   @ApiProperty({ enum: FAMILY_PLATFORMS, description: "a channel's platform" }) platform: string;
   @ApiProperty({ type: LocalizedTextDto, description: 'its name in each console language (the console picks its own)' })
@@ -55,6 +68,8 @@ export class PlatformDto {
     description: "what its provider's API keys look like (a channel's api_key is checked against it); null: any",
   })
   api_key_format: string | null;
+  @ApiProperty({ type: [RouteOptionDto], description: 'the options a catalog route on it takes (`routes[].options`); empty: none' })
+  route_options: RouteOptionDto[];
   @ApiProperty({ type: [PlatformSettingDto], description: "the channel settings it takes: every channel's first, then its own" })
   settings: PlatformSettingDto[];
 }

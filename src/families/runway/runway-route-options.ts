@@ -1,3 +1,4 @@
+import type { RouteOptionDefinition } from '../route-option-definition';
 import { RUNWAY_RATIO_BY_ASPECT } from './runway-models';
 
 /**
@@ -12,6 +13,29 @@ export interface RunwayRouteOptions {
 }
 
 const KNOWN_ASPECTS = [...new Set(Object.values(RUNWAY_RATIO_BY_ASPECT).flatMap((byAspect) => Object.keys(byAspect)))];
+
+/** The console's form of Runway's route options. */
+export const RUNWAY_ROUTE_OPTIONS: readonly RouteOptionDefinition[] = [
+  {
+    name: 'veo',
+    kind: 'boolean',
+    label: { en: "Speaks Runway's Veo dialect", 'zh-CN': '使用 Runway 的 Veo 写法' },
+    description: {
+      en: 'negative_prompt, a last frame and metadata.audio, as Runway takes them for Veo.',
+      'zh-CN': 'negative_prompt、尾帧与 metadata.audio，按 Runway 对 Veo 的要求发送。',
+    },
+  },
+  {
+    name: 'text_aspect_ratios',
+    kind: 'list',
+    choices: KNOWN_ASPECTS,
+    label: { en: 'Text-to-video aspect ratios', 'zh-CN': '文生视频宽高比' },
+    description: {
+      en: "The ratios its text-to-video makes, when fewer than the model's; none ticked: all of them.",
+      'zh-CN': '文生视频支持的宽高比（少于模型的时填写）；都不勾选：全部。',
+    },
+  },
+];
 
 /** The first option Runway's schema refuses (`field` is the option's name), or null. */
 export function checkRunwayRouteOptions(options: Readonly<Record<string, unknown>>): { field: string; message: string } | null {

@@ -7,7 +7,7 @@ import { RunwayDrafts } from './runway-drafts.service';
 import { RunwayFamilyModule } from './runway-family.module';
 import { RUNWAY_MODELS } from './runway-models';
 import { RUNWAY_EXAMPLES, RunwayVideoRequestDto } from './runway-request.dto';
-import { checkRunwayRouteOptions } from './runway-route-options';
+import { checkRunwayRouteOptions, RUNWAY_ROUTE_OPTIONS } from './runway-route-options';
 import { RunwayUpstreamAdapter } from './runway-upstream.adapter';
 import { RunwaySimulatorModule } from './simulator/runway-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
@@ -23,6 +23,7 @@ export const RUNWAY_FAMILY = defineFamily<RunwayTaskRequest>({
   request: { schema: RunwayVideoRequestDto, examples: RUNWAY_EXAMPLES },
   catalog: { defaultPrices: RUNWAY_DEFAULT_PRICES, builtinEntries: RUNWAY_BUILTIN_ENTRIES },
   // `veo: true`: Runway's Veo dialect (last frame, negative prompt, audio); `text_aspect_ratios`: fewer ratios for text-to-video.
+  routeOptions: RUNWAY_ROUTE_OPTIONS,
   checkRouteOptions: checkRunwayRouteOptions,
   nest: { module: RunwayFamilyModule, drafts: RunwayDrafts, adapter: RunwayUpstreamAdapter },
   /** Runway's failure codes to retry after a delay (docs.dev.runwayml.com errors/task-failures); not SAFETY.*, ASSET.*, INTERNAL.BAD_OUTPUT. */

@@ -7,10 +7,12 @@ let onSignedOut = null;
 const identityOf = (session) => (session ? `${session.role}:${session.user?.id ?? 'token'}` : null);
 
 export class ApiError extends Error {
-  constructor(status, message, param) {
+  /** `constraint`: the rule a 400's field broke, by name (`arrayMinSize`), which the console words in its language. */
+  constructor(status, message, param, constraint = null) {
     super(message);
     this.status = status;
     this.param = param;
+    this.constraint = constraint;
   }
 }
 
@@ -72,7 +74,7 @@ async function send(path, { method = 'GET', body, query, quiet401 = false, beare
   if (!response.ok) {
     const message = data?.error?.message ?? data?.message ?? `${response.status} ${response.statusText}`;
     if (response.status === 401 && !quiet401 && !bearer && onSignedOut) onSignedOut();
-    throw new ApiError(response.status, message, data?.error?.param ?? null);
+    throw new ApiError(response.status, message, data?.error?.param ?? null, data?.error?.constraint ?? null);
   }
   return data;
 }

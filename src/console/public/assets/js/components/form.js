@@ -4,7 +4,7 @@
 import { html, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { Icon } from './icon.js';
-import { Field, fail } from './ui.js';
+import { errorText, Field, fail } from './ui.js';
 
 export function formValues(form) {
   const values = {};
@@ -67,11 +67,11 @@ export function useSubmit(handler, { inline = false } = {}) {
   return { onSubmit, busy, error, setError };
 }
 
-/** A form's error beside its buttons: the field it names, in the page's language, then what the API said. */
+/** A form's error beside its buttons: the field it names, in the page's language, then what is wrong with it. */
 export function FormError({ error }) {
   if (!error) return null;
   const lead = error.param ? html`<strong class="form-error-field">${t('form.checkField', { field: error.param })}</strong> ` : null;
-  return html`<div class="notice danger form-error" role="alert"><${Icon} name="circle-alert" /><span>${lead}${error.message ?? String(error)}</span></div>`;
+  return html`<div class="notice danger form-error" role="alert"><${Icon} name="circle-alert" /><span>${lead}${errorText(error)}</span></div>`;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Small shared components: buttons, badges, progress, copyable ids, fields, cards, pager, dialogs.
 import { toast } from '../lib/toast.js';
 import { html, useEffect, useRef, useState } from '../lib/html.js';
-import { t } from '../lib/i18n.js';
+import { hasMessage, langStore, t } from '../lib/i18n.js';
 import { num, shortId } from '../lib/format.js';
 import { Icon } from './icon.js';
 
@@ -189,7 +189,7 @@ export function Empty({ icon = 'inbox', title, children }) {
 
 export function ErrorNote({ error, onRetry }) {
   if (!error) return null;
-  return html`<div class="notice danger" role="alert"><${Icon} name="circle-alert" /><span>${error.message ?? String(error)}</span>${onRetry ? html`<${Button} kind="secondary" small icon="refresh-cw" onClick=${onRetry}>${t('common.retry')}<//>` : null}</div>`;
+  return html`<div class="notice danger" role="alert"><${Icon} name="circle-alert" /><span>${errorText(error)}</span>${onRetry ? html`<${Button} kind="secondary" small icon="refresh-cw" onClick=${onRetry}>${t('common.retry')}<//>` : null}</div>`;
 }
 
 export const Loading = () => html`<p class="loading" role="status">${t('common.loading')}</p>`;
@@ -219,7 +219,17 @@ export function Dialog({ title, onClose, children, side = false, wide = false, f
 }
 
 /** Shows an API error as a toast; returns false. */
+/**
+ * What went wrong, in the page's language: the API's own words (English) in English, and in another language
+ * the rule its field broke (`constraint`) worded there, where the console has words for it.
+ */
+export function errorText(error) {
+  const key = error?.constraint ? `constraint.${error.constraint}` : null;
+  if (key && langStore.get() !== 'en' && hasMessage(key)) return t(key);
+  return error?.message ?? String(error);
+}
+
 export function fail(error) {
-  toast(error?.message ?? String(error), 'error');
+  toast(errorText(error), 'error');
   return false;
 }

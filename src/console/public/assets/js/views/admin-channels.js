@@ -10,7 +10,7 @@ import { FormError, KeptField, useSubmit } from '../components/form.js';
 import { Badge, Button, Card, Dialog, ErrorNote, Field, Loading, PageHeader, fail, toast } from '../components/ui.js';
 import { rate } from '../lib/admin-format.js';
 import { num } from '../lib/format.js';
-import { html, useState } from '../lib/html.js';
+import { html, useEffect, useRef, useState } from '../lib/html.js';
 import { hrefFor } from '../lib/url-state.js';
 import { t, useLang } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
@@ -214,7 +214,7 @@ function ChannelForm({ channel, platforms, lang, onClose, onSaved }) {
         value=${channel?.base_url ?? definition?.default_base_url ?? ''} placeholder=${definition?.default_base_url ?? undefined} />
       <${KeptField} label=${t('channels.apiKey')} name="api_key" type="password" required=${isNew} autocomplete="off" help=${keep}
         placeholder=${definition?.api_key_format ?? undefined} />
-      <${ModelPicker} key=${platform} platform=${platform} platformLabel=${localized(definition?.label, lang) || platform} listed=${channel?.models ?? []} />
+      <${ModelPicker} key=${platform} platform=${platform} platformLabel=${localized(definition?.label, lang) || platform} listed=${channel?.models ?? []} tickActive=${isNew} />
       <${KeptField} label=${t('channels.priority')} name="priority" type="number" step="1" value=${channel?.priority ?? 0} />
       <${KeptField} label=${t('channels.weight')} name="weight" type="number" min="0" step="1" value=${channel?.weight ?? 1} />
       <${KeptField} label=${t('channels.groups')} name="groups" value=${channel?.groups?.join(', ') ?? ''} help=${t('channels.groupsHelp')} class="span-all" />
@@ -238,12 +238,19 @@ const sameModels = (a, b) => a.length === b.length && lower(a).every((id, i) => 
 
 /**
  * The channel's models: checkboxes for the catalog's models routed on its platform (retired ones only when the
- * channel lists them), those it lists checked; a listed model the catalog does not route there stays, checked
+ * channel lists them), those it lists checked (a new channel: every active one); a listed model the catalog does not route there stays, checked
  * and marked, until it is unchecked.
  */
-function ModelPicker({ platform, platformLabel, listed }) {
+function ModelPicker({ platform, platformLabel, listed, tickActive = false }) {
   const catalog = useApi('/api/admin/models', { platform });
   const [checked, setChecked] = useState(() => new Set(listed.map((id) => id.toLowerCase())));
+  // A new channel starts with every active model routed on its platform ticked (the operator unticks what it should not serve).
+  const ticked = useRef(!tickActive);
+  useEffect(() => {
+    if (ticked.current || !catalog.data) return;
+    ticked.current = true;
+    setChecked(new Set(catalog.data.data.filter((m) => m.status === 'active').map((m) => m.id.toLowerCase())));
+  }, [catalog.data]);
   const entries = (catalog.data?.data ?? []).filter((m) => m.status !== 'retired' || checked.has(m.id.toLowerCase()));
   const known = new Set(entries.map((m) => m.id.toLowerCase()));
   const stray = listed.filter((id) => !known.has(id.toLowerCase()));

@@ -4,9 +4,10 @@
 // beside the buttons, which stay in sight at the bottom of the long form.
 import { api, ApiError } from '../api.js';
 import { FormError, KeptCheck, KeptField, useSubmit } from '../components/form.js';
+import { drawable, optionsFromForm, RouteOptionsForm } from '../components/route-options.js';
 import { Button, Dialog, toast } from '../components/ui.js';
 import { AUDIO, fromLocalInput, modeLabel, MODEL_STATUSES, MODES, toLocalInput } from '../lib/catalog-format.js';
-import { html, useState } from '../lib/html.js';
+import { html, useRef, useState } from '../lib/html.js';
 import { t } from '../lib/i18n.js';
 import { useApi } from '../lib/use-api.js';
 
@@ -82,12 +83,15 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
         routes: routes.map((_, i) => {
           const at = (name) => values[`routes[${i}].${name}`];
           const upstream = at('upstream_model');
-          const options = at('options');
+          const described = platforms.find((p) => p.platform === at('platform'))?.route_options ?? [];
+          const options = at('options_json')
+            ? at('options') && parseJson(at('options'), `routes[${i}].options`)
+            : optionsFromForm(values, `routes[${i}].options`, described);
           const cost = at('cost');
           return {
             platform: at('platform'),
             upstream_model: upstream.startsWith('{') ? parseJson(upstream, `routes[${i}].upstream_model`) : upstream,
-            ...(options ? { options: parseJson(options, `routes[${i}].options`) } : {}),
+            ...(options ? { options } : {}),
             ...(cost ? { cost: parseJson(cost, `routes[${i}].cost`) } : {}),
           };
         }),
@@ -118,8 +122,10 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
   );
 
   const range = entry && !Array.isArray(entry.durations) ? entry.durations : null;
-  const others = (all.data?.data ?? []).filter((m) => m.id !== entry?.id).map((m) => m.id);
-  const platformOptions = platforms.map((p) => [p.platform, p.label?.[lang] ?? p.label?.en ?? p.platform]);
+  // Replacements: the active models (and the one it names now, whatever became of it).
+  const others = (all.data?.data ?? [])
+    .filter((m) => m.id !== entry?.id && (m.status === 'active' || m.id === entry?.replacement))
+    .map((m) => m.id);
   const title = isNew ? t('models.new') : t('models.editOf', { id: entry.id });
 
   return html`<${Dialog} wide title=${title} onClose=${onClose}>
@@ -177,7 +183,7 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
         <p class="muted small fieldset-intro">${t('models.routesHelp')}</p>
         <div class="form-rows">
           ${routes.map(
-            (r, i) => html`<${RouteRow} key=${r.key} index=${i} row=${r} platforms=${platformOptions}
+            (r, i) => html`<${RouteRow} key=${r.key} index=${i} row=${r} platforms=${platforms} lang=${lang}
             onRemove=${routes.length > 1 ? () => setRoutes((rows) => rows.filter((x) => x.key !== r.key)) : null} />`,
           )}
         </div>
@@ -217,19 +223,49 @@ function PriceRow({ index, row: { initial, unit }, onUnit, onRemove }) {
   </div>`;
 }
 
-function RouteRow({ index, row: { initial }, platforms, onRemove }) {
+/** The upstream id a route row names for reading its schema: the id, or of an object by mode the image one, else the first. */
+function upstreamOf(text) {
+  if (!text?.startsWith('{')) return text;
+  try {
+    const byMode = JSON.parse(text);
+    return byMode['image-to-video'] ?? Object.values(byMode)[0];
+  } catch {
+    return '';
+  }
+}
+
+function RouteRow({ index, row: { initial }, platforms, lang, onRemove }) {
   const name = (field) => `routes[${index}].${field}`;
+  const [platform, setPlatform] = useState(initial.platform ?? platforms[0]?.platform);
+  const described = platforms.find((p) => p.platform === platform)?.route_options ?? [];
+  // Options the platform's form cannot draw (or asked for) are edited as JSON.
+  const [asJson, setAsJson] = useState(!drawable(initial.options, described));
+  const rowRef = useRef(null);
   const upstream =
     initial.upstream_model === undefined
       ? ''
       : typeof initial.upstream_model === 'string'
         ? initial.upstream_model
         : JSON.stringify(initial.upstream_model);
-  return html`<div class="form-row route-row" data-route-row=${index}>
-    <${KeptField} as="select" label=${t('models.platform')} name=${name('platform')} value=${initial.platform ?? platforms[0]?.[0]} options=${platforms} />
+  const sameOptions = platform === initial.platform ? initial.options : undefined;
+  const readUpstream = () => upstreamOf(rowRef.current?.querySelector(`[name="${CSS.escape(name('upstream_model'))}"]`)?.value.trim());
+  return html`<div class="form-row route-row" data-route-row=${index} ref=${rowRef}>
+    <${KeptField} as="select" label=${t('models.platform')} name=${name('platform')} value=${platform} onChange=${(e) => setPlatform(e.target.value)}
+      options=${platforms.map((p) => [p.platform, p.label?.[lang] ?? p.label?.en ?? p.platform])} />
     <${KeptField} label=${t('models.upstreamModel')} name=${name('upstream_model')} required value=${upstream} placeholder="kling-v3" help=${t('models.upstreamHelp')} />
-    <${KeptField} label=${t('models.options')} name=${name('options')} value=${initial.options ? JSON.stringify(initial.options) : ''} placeholder='{"cfg_scale": true}' help=${t('models.optionsHelp')} class="mono-field" />
     <${KeptField} label=${t('models.cost')} name=${name('cost')} value=${initial.cost ? JSON.stringify(initial.cost) : ''} placeholder='[{"resolution": "720p", "unit": "second", "usd": 0.05}]' help=${t('models.costHelp')} class="mono-field" />
     <div class="row-remove">${onRemove ? html`<${Button} small kind="ghost" iconOnly icon="trash-2" onClick=${onRemove}>${t('models.removeRoute', { n: index + 1 })}<//>` : null}</div>
+    ${
+      described.length || asJson
+        ? html`<label class="check-line span-all"><input type="checkbox" name=${name('options_json')} checked=${asJson} onChange=${(e) => setAsJson(e.target.checked)} />${t('models.optionsAsJson')}</label>`
+        : html`<p class="muted small span-all">${t('models.noRouteOptions')}</p>`
+    }
+    ${
+      asJson
+        ? html`<${KeptField} key=${`json.${platform}`} label=${t('models.options')} name=${name('options')} value=${sameOptions ? JSON.stringify(sameOptions) : ''} help=${t('models.optionsHelp')} class="mono-field span-all" />`
+        : described.length
+          ? html`<${RouteOptionsForm} key=${platform} prefix=${name('options')} platform=${platform} described=${described} initial=${sameOptions} lang=${lang} upstreamModel=${readUpstream} />`
+          : null
+    }
   </div>`;
 }

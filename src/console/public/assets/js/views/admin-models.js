@@ -37,7 +37,7 @@ export function AdminModels() {
   const lang = useLang();
   const platformList = platforms.data?.data ?? [];
   const platformLabel = (name) => localized(platformList.find((p) => p.platform === name)?.label, lang) || name;
-  // null | 'new' | an entry (edit) | { deprecate: entry } | 'import'
+  // null | 'new' | an entry (edit) | { lifecycle: entry, to: 'deprecated' | 'retired' } | 'import'
   const [open, setOpen] = useState(null);
   const [confirmDialog, confirm] = useConfirm();
   // The search is this page's own (the catalog is read whole): a model's id, name or any route's upstream model.
@@ -52,10 +52,6 @@ export function AdminModels() {
     } catch (error) {
       fail(error);
     }
-  };
-  const retire = async (entry) => {
-    if (!(await confirm(t('models.retireQuestion', { id: entry.id }), t('models.retire')))) return;
-    await patch(entry, { status: 'retired' }, t('models.retired', { id: entry.id }));
   };
   const reactivate = (entry) =>
     patch(entry, { status: 'active', sunset_at: null, replacement: null }, t('models.reactivated', { id: entry.id }));
@@ -136,8 +132,8 @@ export function AdminModels() {
       class: 'col-model-actions',
       render: (m) => html`<div class="actions model-actions">
         <${Button} small kind="secondary" icon="pencil" aria-label=${t('models.editOf', { id: m.id })} onClick=${() => setOpen(m)}>${t('models.edit')}<//>
-        ${m.status === 'active' ? html`<${Button} small kind="secondary" icon="hourglass" aria-label=${t('models.deprecateOf', { id: m.id })} onClick=${() => setOpen({ deprecate: m })}>${t('models.deprecate')}<//>` : html`<${Button} small kind="secondary" icon="undo-2" aria-label=${t('models.reactivateOf', { id: m.id })} onClick=${() => reactivate(m)}>${t('models.reactivate')}<//>`}
-        ${m.status !== 'retired' ? html`<${Button} small kind="danger" icon="archive" aria-label=${t('models.retireOf', { id: m.id })} onClick=${() => retire(m)}>${t('models.retire')}<//>` : null}
+        ${m.status === 'active' ? html`<${Button} small kind="secondary" icon="hourglass" aria-label=${t('models.deprecateOf', { id: m.id })} onClick=${() => setOpen({ lifecycle: m, to: 'deprecated' })}>${t('models.deprecate')}<//>` : html`<${Button} small kind="secondary" icon="undo-2" aria-label=${t('models.reactivateOf', { id: m.id })} onClick=${() => reactivate(m)}>${t('models.reactivate')}<//>`}
+        ${m.status !== 'retired' ? html`<${Button} small kind="danger" icon="archive" aria-label=${t('models.retireOf', { id: m.id })} onClick=${() => setOpen({ lifecycle: m, to: 'retired' })}>${t('models.retire')}<//>` : null}
         ${m.source === 'custom' ? html`<${Button} small kind="danger" icon="trash-2" aria-label=${t('models.deleteOf', { id: m.id })} onClick=${() => remove(m)}>${t('models.delete')}<//>` : null}
       </div>`,
     },
@@ -179,7 +175,7 @@ export function AdminModels() {
         onClose=${() => setOpen(null)} onSaved=${models.reload} />`
         : null
     }
-    ${open?.deprecate ? html`<${Deprecate} entry=${open.deprecate} onClose=${() => setOpen(null)} onSaved=${models.reload} />` : null}
+    ${open?.lifecycle ? html`<${Lifecycle} key=${open.to} entry=${open.lifecycle} to=${open.to} onClose=${() => setOpen(null)} onSaved=${models.reload} />` : null}
     ${open === 'import' ? html`<${ModelImport} onClose=${() => setOpen(null)} onApplied=${models.reload} />` : null}
     ${confirmDialog}
   </div>`;
@@ -203,35 +199,36 @@ function PriceSummary({ prices }) {
   </ul>`;
 }
 
-/** Deprecate: the model keeps working (with Deprecation and Sunset headers) until its sunset, then answers 410 naming its replacement. */
-function Deprecate({ entry, onClose, onSaved }) {
+/**
+ * Deprecate or retire, asking for a replacement among the active models. Deprecated, the model keeps working
+ * (with Deprecation and Sunset headers) until its sunset; retired, it answers 410 at once, naming the replacement.
+ */
+function Lifecycle({ entry, to, onClose, onSaved }) {
   const all = useApi('/api/admin/models');
-  const others = (all.data?.data ?? []).filter((m) => m.id !== entry.id && m.status !== 'retired').map((m) => m.id);
+  const retiring = to === 'retired';
+  const replacements = (all.data?.data ?? []).filter((m) => m.id !== entry.id && m.status === 'active').map((m) => m.id);
   const { onSubmit, busy, error } = useSubmit(
     async (values) => {
+      const sunset =
+        entry.sunset_at && values.sunset_at === toLocalInput(entry.sunset_at) ? entry.sunset_at : fromLocalInput(values.sunset_at);
       await api(`/api/admin/models/${encodeURIComponent(entry.id)}`, {
         method: 'PATCH',
-        body: {
-          status: 'deprecated',
-          sunset_at:
-            entry.sunset_at && values.sunset_at === toLocalInput(entry.sunset_at) ? entry.sunset_at : fromLocalInput(values.sunset_at),
-          replacement: values.replacement || null,
-        },
+        body: { status: to, ...(retiring ? {} : { sunset_at: sunset }), replacement: values.replacement || null },
       });
-      toast(t('models.deprecated', { id: entry.id }));
+      toast(t(retiring ? 'models.retired' : 'models.deprecated', { id: entry.id }));
       onSaved();
       onClose();
     },
     { inline: true },
   );
-  return html`<${Dialog} title=${t('models.deprecateOf', { id: entry.id })} onClose=${onClose}>
-    <form class="stack" id="deprecate-form" onSubmit=${onSubmit}>
-      <p class="muted">${t('models.deprecateIntro')}</p>
-      <${KeptField} label=${t('models.sunset')} name="sunset_at" type="datetime-local" value=${toLocalInput(entry.sunset_at)} help=${t('models.sunsetHelp')} />
-      <${KeptField} as="select" label=${t('models.replacement')} name="replacement" value=${entry.replacement ?? ''}
-        options=${[['', t('models.noReplacement')], ...others.map((id) => [id, id])]} />
+  return html`<${Dialog} title=${t(retiring ? 'models.retireOf' : 'models.deprecateOf', { id: entry.id })} onClose=${onClose}>
+    <form class="stack" id=${retiring ? 'retire-form' : 'deprecate-form'} onSubmit=${onSubmit}>
+      <p class="muted">${t(retiring ? 'models.retireQuestion' : 'models.deprecateIntro', { id: entry.id })}</p>
+      ${retiring ? null : html`<${KeptField} label=${t('models.sunset')} name="sunset_at" type="datetime-local" value=${toLocalInput(entry.sunset_at)} help=${t('models.sunsetHelp')} />`}
+      <${KeptField} as="select" label=${t('models.replacement')} name="replacement" value=${replacements.includes(entry.replacement) ? entry.replacement : ''}
+        options=${[['', t('models.noReplacement')], ...replacements.map((id) => [id, id])]} help=${t('models.replacementHelp')} />
       <${FormError} error=${error} />
-      <div class="actions"><${Button} type="submit" icon="hourglass" disabled=${busy}>${t('models.deprecate')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
+      <div class="actions"><${Button} type="submit" kind=${retiring ? 'danger' : 'primary'} icon=${retiring ? 'archive' : 'hourglass'} disabled=${busy}>${t(retiring ? 'models.retire' : 'models.deprecate')}<//><${Button} kind="secondary" onClick=${onClose}>${t('common.cancel')}<//></div>
     </form>
   <//>`;
 }
