@@ -1,0 +1,46 @@
+import { AppError } from '../../common/errors/app-error';
+import { oneRouteOption, type CatalogModel } from '../family';
+import { HostedSettled, settleHostedRequest } from '../shared/hosted-request-rules';
+import { WAN_GATEWAY_PARAMETERS, WAN_PROTOCOLS, wanProtocolOf, type WanProtocol } from './wan-models';
+import { wanInputMap } from './wan-protocol';
+import type { WanVideoRequestDto } from './wan-request.dto';
+
+/** A Wan request settled against its model: its wire, the shared fields as that wire names them, and the client's `parameters`. */
+export interface WanSettled extends HostedSettled {
+  protocol: WanProtocol;
+  extra: Record<string, unknown>;
+}
+
+/** The route's wire: its `protocol` option, else what its upstream id speaks (wan2.6 and before legacy, the rest media). */
+export function wanRouteProtocol(route: CatalogModel['route']): WanProtocol {
+  const chosen = route.options?.protocol;
+  if (WAN_PROTOCOLS.includes(chosen as WanProtocol)) return chosen as WanProtocol;
+  const upstream = typeof route.upstreamModel === 'string' ? route.upstreamModel : Object.values(route.upstreamModel)[0];
+  return wanProtocolOf(upstream ?? '');
+}
+
+/**
+ * A Wan model's rules, before any charge, each a 400 naming the field the client sent: the entry's
+ * modes, lengths, resolutions, aspect ratios, audio and prompt length (the shared hosted rules), over
+ * what the route's wire takes (wanInputMap: no aspect ratio with a first frame, `audio` only on the
+ * legacy wire, `last_frame` only on the media one); then `metadata`, which may not set what the
+ * gateway sets. `hasFile`: the first frame came as a multipart file part.
+ */
+export function settleWanRequest(model: string, catalog: CatalogModel, body: WanVideoRequestDto, hasFile: boolean): WanSettled {
+  const protocol = wanRouteProtocol(catalog.route);
+  const withImage = hasFile || body.input_reference !== undefined;
+  const settled = settleHostedRequest(model, catalog, { inputMap: wanInputMap(protocol, withImage), output: '' }, body, hasFile);
+  const extra = { ...(body.metadata ?? {}) };
+  for (const key of Object.keys(extra))
+    if (Object.hasOwn(WAN_GATEWAY_PARAMETERS, key))
+      throw AppError.invalid(`metadata.${key} is set by the gateway: use ${WAN_GATEWAY_PARAMETERS[key]}`, `metadata.${key}`);
+  return { ...settled, protocol, extra };
+}
+
+/** The route's one option, `protocol` (`legacy` or `media`); any other is refused where the entry is saved. */
+export const checkWanRouteOptions = oneRouteOption(
+  'Wan',
+  'protocol',
+  (value) => WAN_PROTOCOLS.includes(value as WanProtocol),
+  'protocol must be "legacy" or "media"',
+);
