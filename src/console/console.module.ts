@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { BillingModule } from '../billing/billing.module';
+import { CatalogFeedModule } from '../catalog-feed/catalog-feed.module';
 import { FamiliesModule } from '../families/families.module';
 import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { TasksModule } from '../tasks/tasks.module';
@@ -23,6 +24,7 @@ import { AdminPlatformsController } from './admin-platforms.controller';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminLogsController } from './admin-logs.controller';
 import { AdminPricesController } from './admin-prices.controller';
+import { AdminCatalogFeedController } from './admin-catalog-feed.controller';
 import { AdminModelsController } from './admin-models.controller';
 import { AdminTasksController } from './admin-tasks.controller';
 import { AdminUsageController } from './admin-usage.controller';
@@ -59,6 +61,7 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     BillingModule,
     UpstreamModule,
     FamiliesModule,
+    CatalogFeedModule,
     TasksModule,
     VideosModule,
     VerificationModule,
@@ -75,6 +78,8 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     AdminTasksController,
     AdminUsageController,
     AdminPricesController,
+    // Before AdminModelsController: its GET :id would take `feed`.
+    AdminCatalogFeedController,
     AdminModelsController,
     AdminRedemptionCodesController,
     ConsoleStaticController,

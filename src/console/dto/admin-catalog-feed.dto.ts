@@ -1,0 +1,50 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** What a merge did, by model id. */
+export class CatalogChangesDto {
+  @ApiProperty({ type: [String], example: ['wan-2.7'] })
+  added: string[];
+
+  @ApiProperty({ type: [String], example: ['kling-v3'] })
+  changed: string[];
+
+  @ApiProperty({ type: [String] })
+  unchanged: string[];
+
+  @ApiProperty({ type: [String], description: 'entries the operator changed or made, left as the operator has them' })
+  kept_operator_changes: string[];
+}
+
+/** The catalog feed as the last read (on any instance) left it. */
+export class CatalogFeedStatusDto {
+  @ApiProperty({
+    nullable: true,
+    example: 'https://feeds.example.com/catalog.json',
+    description: 'CATALOG_FEED_URL without credentials or query; null: no feed configured',
+  })
+  url: string | null;
+
+  @ApiProperty({ nullable: true, description: 'unix seconds of the last read that ended well (a document applied, or 304 Not Modified)' })
+  last_ok_at: number | null;
+
+  @ApiProperty({ nullable: true, description: 'unix seconds of the last read, whatever its end' })
+  last_read_at: number | null;
+
+  @ApiProperty({ nullable: true, example: '"c0ffee"', description: 'the ETag of the document applied last, sent as If-None-Match' })
+  etag: string | null;
+
+  @ApiProperty({
+    nullable: true,
+    example: 'models[3].prices[0].price must not be less than 0',
+    description:
+      'why the last read changed nothing (unreachable, slow, too large, not JSON, wrong version, an invalid entry, a bad signature); null once a read ends well',
+  })
+  last_error: string | null;
+
+  @ApiProperty({
+    type: CatalogChangesDto,
+    nullable: true,
+    description: 'what the last good read did, by model id (at most 200 ids a list); a 304: nothing',
+  })
+  applied: CatalogChangesDto | null;
+}
