@@ -1,19 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ENTRY_INPUT } from '../catalog/catalog-entry.spec-support';
 import { BUILTIN_CATALOG_PATH, builtinCatalogFile } from '../families/builtin-catalog-file';
 import { catalogFileOf } from '../families/catalog-file';
 import { FAMILIES } from '../families/family-registry';
 import { feedEntries, FeedRefused } from './feed-document';
 
 const committed = readFileSync(join(__dirname, '..', '..', BUILTIN_CATALOG_PATH));
+/** A model the release does not ship, on Kling, at 300 a second. */
 const MODEL = {
+  ...ENTRY_INPUT,
   id: 'feed-video-1',
-  label: 'Feed Video 1',
-  modes: ['text-to-video'],
-  durations: [5, 10],
-  resolutions: ['720p'],
-  aspect_ratios: ['16:9'],
-  audio: 'none',
   prices: [{ resolution: '720p', unit: 'second', price: 300 }],
   routes: [{ platform: 'kling', upstream_model: 'kling-v2-6' }],
 };

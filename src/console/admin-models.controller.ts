@@ -5,11 +5,13 @@ import { type BuiltinEntry, type CatalogEntry, namesOf } from '../catalog/catalo
 import { CatalogChanges } from '../catalog/catalog-entry-diff';
 import { CatalogEntryDto, CatalogFileDto, UpdateCatalogEntryDto } from '../catalog/catalog-entry.dto';
 import { CatalogService } from '../catalog/catalog.service';
+import { CatalogFeedService } from '../catalog-feed/catalog-feed.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { entryFromInput, inputOf, patchedInput } from '../families/catalog-entry-input';
 import { assertExportFits, assertNamesFree, catalogFileOf, entriesOfFile } from '../families/catalog-file';
 import { FamilyRegistry } from '../families/family-registry';
 import { TaskQueries } from '../tasks/task-queries.service';
+import { CatalogFeedStatusDto, feedStatusOf } from './dto/admin-catalog-feed.dto';
 import { AdminModelQueryDto } from './dto/admin-model-query.dto';
 
 /** An entry as the admin API shows it: the fields it takes, and where it came from. */
@@ -21,6 +23,7 @@ export class AdminModelsController {
     private readonly catalog: CatalogService,
     private readonly families: FamilyRegistry,
     private readonly tasks: TaskQueries,
+    private readonly feed: CatalogFeedService,
   ) {}
 
   @Get()
@@ -40,6 +43,28 @@ export class AdminModelsController {
   async export() {
     const { entries } = await this.catalog.snapshot();
     return catalogFileOf(entries);
+  }
+
+  @Get('feed')
+  @ApiOperation({
+    summary:
+      'The catalog feed (CATALOG_FEED_URL): its URL, the last good read, the ETag, the last error and what the last good read changed',
+  })
+  @ApiOkResponse({ type: CatalogFeedStatusDto })
+  async feedStatus(): Promise<CatalogFeedStatusDto> {
+    return feedStatusOf(await this.feed.state());
+  }
+
+  @Post('feed/refresh')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Read the catalog feed now (If-None-Match: a 304 changes nothing) and merge it as a release is merged; a bad document changes nothing and the answer says why (409 without CATALOG_FEED_URL)',
+  })
+  @ApiOkResponse({ type: CatalogFeedStatusDto })
+  async refreshFeed(): Promise<CatalogFeedStatusDto> {
+    if (!this.feed.configured) throw new AppError(ErrorCode.Conflict, 'no catalog feed is configured (set CATALOG_FEED_URL)');
+    return feedStatusOf(await this.feed.refresh());
   }
 
   @Get(':id')

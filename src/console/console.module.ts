@@ -24,7 +24,6 @@ import { AdminPlatformsController } from './admin-platforms.controller';
 import { AdminKeysController } from './admin-keys.controller';
 import { AdminLogsController } from './admin-logs.controller';
 import { AdminPricesController } from './admin-prices.controller';
-import { AdminCatalogFeedController } from './admin-catalog-feed.controller';
 import { AdminModelsController } from './admin-models.controller';
 import { AdminTasksController } from './admin-tasks.controller';
 import { AdminUsageController } from './admin-usage.controller';
@@ -78,8 +77,6 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     AdminTasksController,
     AdminUsageController,
     AdminPricesController,
-    // Before AdminModelsController: its GET :id would take `feed`.
-    AdminCatalogFeedController,
     AdminModelsController,
     AdminRedemptionCodesController,
     ConsoleStaticController,

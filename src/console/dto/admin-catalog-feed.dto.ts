@@ -1,4 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { FeedState } from '../../catalog-feed/catalog-feed-state';
+import { shownFeedUrl } from '../../catalog-feed/feed-url';
 
 /** What a merge did, by model id. */
 export class CatalogChangesDto {
@@ -48,3 +50,18 @@ export class CatalogFeedStatusDto {
   })
   applied: CatalogChangesDto | null;
 }
+
+const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+
+/** The state as the admin API shows it (null: no feed configured). */
+export const feedStatusOf = (state: FeedState | null): CatalogFeedStatusDto =>
+  state
+    ? {
+        url: shownFeedUrl(state.url),
+        last_ok_at: seconds(state.lastOkAt),
+        last_read_at: seconds(state.lastReadAt),
+        etag: state.etag,
+        last_error: state.lastError,
+        applied: state.lastOkAt === null ? null : state.applied,
+      }
+    : { url: null, last_ok_at: null, last_read_at: null, etag: null, last_error: null, applied: null };
