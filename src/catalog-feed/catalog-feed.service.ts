@@ -44,9 +44,9 @@ export class CatalogFeedService implements OnApplicationBootstrap, BeforeApplica
   onApplicationBootstrap(): void {
     const feed = this.config.catalogFeed;
     if (!feed) return;
-    void this.refresh();
+    this.refreshInBackground();
     if (feed.intervalMs > 0) {
-      const timer = setInterval(() => void this.refresh(), feed.intervalMs);
+      const timer = setInterval(() => this.refreshInBackground(), feed.intervalMs);
       timer.unref();
       this.scheduler.addInterval(INTERVAL_NAME, timer);
     }
@@ -54,13 +54,19 @@ export class CatalogFeedService implements OnApplicationBootstrap, BeforeApplica
 
   async beforeApplicationShutdown(): Promise<void> {
     if (this.scheduler.doesExist('interval', INTERVAL_NAME)) this.scheduler.deleteInterval(INTERVAL_NAME);
-    await this.reading;
+    // The read under way finishes its merge before the database closes (its own faults were logged already).
+    await this.reading?.catch(() => undefined);
   }
 
   /** The feed's state as the last read (on any instance) left it; null without a feed. */
   async state(): Promise<FeedState | null> {
     const feed = this.config.catalogFeed;
     return feed ? this.states.load(feed.url) : null;
+  }
+
+  /** A read nobody waits for (the start, the interval): its state's own faults (the database) are logged, never thrown. */
+  private refreshInBackground(): void {
+    this.refresh().catch((error: unknown) => this.logger.warn(`catalog feed: not read (${(error as Error)?.message ?? String(error)})`));
   }
 
   /** Reads the feed now (or joins the read under way) and answers the state it leaves; never throws for the feed's faults. */
