@@ -159,6 +159,30 @@ describeEachDatabase('the catalog feed', (kind) => {
     expect(await catalogFile()).toEqual(catalog);
   });
 
+  itOnSqliteOnly(kind)('a feed unreachable at start never stops the start: the gateway serves, and the state says why', async () => {
+    const second = await startGateway(kind, { CATALOG_FEED_URL: 'http://127.0.0.1:1/catalog.json' });
+    try {
+      const state = await until('the start read of the unreachable feed', async () => {
+        const body = (await second.admin.get('/api/admin/models/feed').expect(200)).body;
+        return body.last_read_at !== null && body;
+      });
+      expect(state).toEqual({
+        url: 'http://127.0.0.1:1/catalog.json',
+        last_ok_at: null,
+        last_read_at: expect.any(Number),
+        etag: null,
+        last_error: 'the document cannot be read (ECONNREFUSED)',
+        applied: null,
+      });
+      await second.http
+        .get('/v1/models')
+        .set('Authorization', `Bearer ${(await second.createCustomer()).key}`)
+        .expect(200);
+    } finally {
+      await second.close();
+    }
+  });
+
   itOnSqliteOnly(kind)(
     'a bad signature, a document that is not JSON, one invalid entry, a feed that hangs up or is too slow: each changes nothing, and the state says why and when the feed last read well',
     async () => {
