@@ -1,7 +1,7 @@
 import { FalEmulatorServer, startFalEmulator } from './support/fal-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
-import { describeEachDatabase, executeOnDatabase } from './support/test-databases';
+import { describeEachDatabase, executeOnDatabase, itOnSqliteOnly } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 /** kling-v2-5-turbo's builtin list price at 1080p, per second (7 credits). */
@@ -160,6 +160,67 @@ describeEachDatabase('the catalog, living', (kind) => {
     expect(imported.body.error).toMatchObject({ param: 'models[0].aliases' });
     expect((await gw.admin.post('/api/admin/models/import?dry_run=true').send(file).expect(200)).body.changed).toEqual([]);
   });
+
+  itOnSqliteOnly(kind)(
+    'prices that cannot mislead: an unpriced resolution, a price for no model or for a resolution the model lacks are 400s naming each field; customers see only priced resolutions',
+    async () => {
+      const entry = {
+        id: 'priced-once',
+        modes: ['text-to-video'],
+        durations: [5],
+        resolutions: ['720p', '1080p'],
+        aspect_ratios: [],
+        audio: 'none',
+        prices: [{ resolution: '720p', unit: 'second', price: 100 }],
+        routes: [{ platform: 'kling', upstream_model: 'kling-v2-5-turbo' }],
+      };
+      const unpriced = await gw.admin.post('/api/admin/models', entry).expect(400);
+      expect(unpriced.body.error).toMatchObject({ param: 'prices', message: expect.stringContaining('1080p has no price') });
+      // Every bad field at once, not only the first.
+      const several = await gw.admin.post('/api/admin/models', { ...entry, default_duration: 9, replacement: 'nowhere' }).expect(400);
+      expect(several.body.error.fields.map((problem: { param: string }) => problem.param)).toEqual([
+        'default_duration',
+        'prices',
+        'replacement',
+      ]);
+      await gw.admin.get('/api/admin/models/priced-once').expect(404);
+
+      await gw.admin.post('/api/admin/models', { ...entry, resolutions: ['720p'] }).expect(201);
+      const noModel = await gw.admin
+        .put('/api/admin/prices', { model: 'wan-2.5-fa', resolution: '720p', unit: 'second', price: 5 })
+        .expect(400);
+      expect(noModel.body.error).toMatchObject({ param: 'model', message: expect.stringContaining('not in the catalog') });
+      const noSize = await gw.admin
+        .put('/api/admin/prices', { model: 'priced-once', resolution: '4K', unit: 'second', price: 5 })
+        .expect(400);
+      expect(noSize.body.error).toMatchObject({
+        param: 'resolution',
+        message: "resolution must be * or one of priced-once's resolutions (720p)",
+      });
+      const byAlias = await gw.admin.put('/api/admin/prices', {
+        model: 'fal-kling-v2-5-turbo-pro',
+        resolution: '1080p',
+        unit: 'second',
+        price: 5,
+      });
+      expect(byAlias.status).toBe(400);
+      expect(byAlias.body.error.message).toContain('price its entry, kling-v2-5-turbo');
+      const prices = (await gw.admin.get('/api/admin/prices').expect(200)).body.data as { model: string; id: number; resolution: string }[];
+      expect(
+        prices.filter((price) => price.model === 'wan-2.5-fa' || (price.model === 'priced-once' && price.resolution === '4k')),
+      ).toEqual([]);
+      // The last price of a resolution the model lists stays until the resolution goes.
+      const only = prices.find((price) => price.model === 'priced-once')!;
+      await gw.admin.delete(`/api/admin/prices/${only.id}`).expect(409);
+
+      // A database an older release wrote may hold an entry offering a resolution without a price: customers never see it.
+      await gw.createChannel({ name: 'kling-v1', platform: 'kling', base_url: kling.url, api_key: kling.apiKey, models: ['kling-v1-6'] });
+      await executeOnDatabase(gw.database, `DELETE FROM price_rules WHERE model = 'kling-v1-6'`);
+      await gw.admin.put('/api/admin/prices', { model: 'kling-v1-6', resolution: '1080p', unit: 'second', price: 900 }).expect(200);
+      const listed = (await as(customer.key).get('/v1/videos/models').expect(200)).body.data as { id: string; resolutions: string[] }[];
+      expect(listed.find((model) => model.id === 'kling-v1-6')?.resolutions).toEqual(['1080p']);
+    },
+  );
 
   it('a custom entry used only by its alias has tasks: its delete is a 409, and the task keeps the alias', async () => {
     const entry = {

@@ -85,11 +85,19 @@ describeWithBrowser('admin console in a browser', () => {
     // Redemption codes to list: one redeemed by the customer, two unused.
     const codes = (await gw.admin.post('/api/admin/redemption-codes', { quota: 1000, count: 3 }).expect(201)).body.data;
     await gw.app.get(RedemptionCodesService).redeem(customer.userId, codes[0].code);
-    // Prices out of text order, to see them sorted by resolution.
-    for (const resolution of ['1080p', '360p', '720p'])
-      await gw.admin
-        .put('/api/admin/prices', { model: 'zeta/demo', resolution, unit: 'second', price: 100 * parseInt(resolution, 10) })
-        .expect(200);
+    // A model whose prices are out of text order, to see them sorted by resolution.
+    await gw.admin
+      .post('/api/admin/models', {
+        id: 'zeta/demo',
+        modes: ['text-to-video'],
+        durations: [5],
+        resolutions: ['360p', '720p', '1080p'],
+        aspect_ratios: [],
+        audio: 'none',
+        prices: ['1080p', '360p', '720p'].map((resolution) => ({ resolution, unit: 'second', price: 100 * parseInt(resolution, 10) })),
+        routes: [{ platform: 'alpha', upstream_model: 'zeta-demo' }],
+      })
+      .expect(201);
   });
   afterAll(async () => {
     for (const session of sessions) await session.close().catch(() => undefined);

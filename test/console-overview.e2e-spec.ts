@@ -84,7 +84,7 @@ describeEachDatabase('console overview and money', (kind) => {
     const admin = await gw.http.post('/console/api/session').send({ admin_token: ADMIN_TOKEN }).expect(200);
     expect(admin.body.currency).toEqual({ code: 'EUR', quota_per_unit: 20000 });
     const saved = await gw.admin
-      .put('/api/admin/prices', { model: 'alpha/v6', resolution: '4k', unit: 'second', price: 30_000 })
+      .put('/api/admin/prices', { model: 'alpha/v6', resolution: '1080p', unit: 'second', price: 30_000 })
       .expect(200);
     expect(saved.body).toMatchObject({ price: 30_000, money: 1.5 });
     const prices = (await gw.admin.get('/api/admin/prices').expect(200)).body;

@@ -2,6 +2,7 @@ import { binaryBody } from './support/binary-body';
 import { FalEmulatorServer, startFalEmulator } from './support/fal-emulator';
 import { startGateway, TestGateway } from './support/gateway';
 import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
+import { startOpenAiEmulator } from './support/openai-emulator';
 import { ReplicateEmulatorServer, startReplicateEmulator } from './support/replicate-emulator';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -221,5 +222,137 @@ describeOnSqlite('hosted models in the catalog', (kind) => {
     // A field lumen's map does not name is refused for that model, nothing charged.
     const unmapped = await as().post('/v1/videos', { model: 'lumen-video', prompt: 'p', negative_prompt: 'blur' }).expect(400);
     expect(unmapped.body.error).toMatchObject({ param: 'negative_prompt', message: 'negative_prompt is not taken by lumen-video' });
+  });
+
+  it("a new fal endpoint from its published schema: the proposed input_map saves as the route, a customer buys it; Replicate's schema and an OpenAI-compatible upstream's models read the same way", async () => {
+    fal.defineEndpoint('acme/fresh-video/image-to-video', {
+      fields: {
+        prompt: 'string',
+        image_url: 'string',
+        duration: ['5s', '10s'],
+        resolution: ['480P', '720P'],
+        enable_safety_checker: 'boolean',
+      },
+      required: ['prompt', 'image_url'],
+    });
+    const channel = await gw.createChannel({
+      name: 'fal-schema',
+      platform: 'fal',
+      base_url: fal.url,
+      api_key: fal.apiKey,
+      models: ['kling-v2-5-turbo'],
+    });
+    const read = await gw.admin.get(`/api/admin/channels/${channel}/schema?upstream_model=acme/fresh-video/image-to-video`).expect(200);
+    expect(read.body).toEqual({
+      upstream_model: 'acme/fresh-video/image-to-video',
+      schema: {
+        properties: expect.objectContaining({ duration: expect.objectContaining({ type: 'string', enum: ['5s', '10s'] }) }),
+        required: ['prompt', 'image_url'],
+      },
+      input_map: {
+        prompt: 'prompt',
+        first_frame: 'image_url',
+        seconds: { field: 'duration', as: 'seconds' },
+        resolution: { field: 'resolution', values: { '480p': '480P', '720p': '720P' } },
+      },
+    });
+    expect(Object.keys(read.body.schema.properties)).toEqual(['prompt', 'image_url', 'duration', 'resolution', 'enable_safety_checker']);
+    await gw.admin
+      .post('/api/admin/models', {
+        id: 'fresh-video',
+        modes: ['image-to-video'],
+        durations: [5, 10],
+        resolutions: ['720p', '480p'],
+        aspect_ratios: [],
+        audio: 'none',
+        prices: [
+          { resolution: '720p', unit: 'second', price: 200 },
+          { resolution: '480p', unit: 'second', price: 100 },
+        ],
+        routes: [{ platform: 'fal', upstream_model: 'acme/fresh-video/image-to-video', options: { input_map: read.body.input_map } }],
+      })
+      .expect(201);
+    await gw.admin.patch(`/api/admin/channels/${channel}`, { models: ['kling-v2-5-turbo', 'fresh-video'] }).expect(200);
+    const before = await gw.balance(customer.userId);
+    const task = await as()
+      .post('/v1/videos', {
+        model: 'fresh-video',
+        prompt: 'a lantern',
+        input_reference: 'https://cdn.example.com/lantern.png',
+        seconds: '10',
+      })
+      .expect(200);
+    expect(fal.submits.at(-1)).toMatchObject({
+      endpoint: 'acme/fresh-video/image-to-video',
+      input: { prompt: 'a lantern', image_url: 'https://cdn.example.com/lantern.png', duration: '10s', resolution: '720P' },
+    });
+    expect((await gw.balance(customer.userId)).quota).toBe(before.quota - 10 * 200);
+    await playsThroughGateway(task.body.id, fal.videoBytes);
+
+    // An endpoint fal does not have is a 404; a platform that publishes no schemas a 409; an unreachable provider a 503.
+    await gw.admin.get(`/api/admin/channels/${channel}/schema?upstream_model=acme/nothing-here`).expect(404);
+    await gw.admin.get(`/api/admin/channels/${channel}/schema`).expect(400);
+    const kling = await gw.createChannel({
+      name: 'kling-schema',
+      platform: 'kling',
+      base_url: fal.url,
+      api_key: 'ak:sk',
+      models: ['kling-v2-6'],
+    });
+    await gw.admin.get(`/api/admin/channels/${kling}/schema?upstream_model=x/y`).expect(409);
+    await gw.admin.get(`/api/admin/channels/${kling}/upstream-models`).expect(409);
+    const gone = await gw.createChannel({
+      name: 'fal-gone',
+      platform: 'fal',
+      base_url: 'http://127.0.0.1:9',
+      api_key: fal.apiKey,
+      models: ['kling-v2-5-turbo'],
+    });
+    const unreachable = await gw.admin.get(`/api/admin/channels/${gone}/schema?upstream_model=acme/fresh-video/image-to-video`).expect(503);
+    expect(unreachable.headers['retry-after']).toBe('5');
+    expect(JSON.stringify(unreachable.body)).not.toContain('127.0.0.1');
+
+    const replicateChannel = await gw.createChannel({
+      name: 'replicate-schema',
+      platform: 'replicate',
+      base_url: replicate.url,
+      api_key: replicate.apiKey,
+      models: ['kling-v2-5-turbo'],
+    });
+    const kwai = await gw.admin
+      .get(`/api/admin/channels/${replicateChannel}/schema?upstream_model=kwaivgi/kling-v2.5-turbo-pro`)
+      .expect(200);
+    expect(kwai.body.input_map).toEqual({
+      prompt: 'prompt',
+      first_frame: 'start_image',
+      seconds: 'duration',
+      aspect_ratio: 'aspect_ratio',
+      negative_prompt: 'negative_prompt',
+    });
+    const wrongKey = await gw.createChannel({
+      name: 'replicate-wrong',
+      platform: 'replicate',
+      base_url: replicate.url,
+      api_key: 'r8_wrong',
+      models: ['kling-v2-5-turbo'],
+    });
+    const refused = await gw.admin.get(`/api/admin/channels/${wrongKey}/schema?upstream_model=kwaivgi/kling-v2.5-turbo-pro`).expect(409);
+    expect(refused.body.error.message).toBe('channel replicate-wrong was refused by its provider: check its api_key and account');
+
+    const openai = await startOpenAiEmulator();
+    try {
+      const compatible = await gw.createChannel({
+        name: 'sora-upstream',
+        platform: 'openai',
+        base_url: `${openai.url}/v1`,
+        api_key: openai.apiKey,
+        models: ['sora-2'],
+      });
+      expect((await gw.admin.get(`/api/admin/channels/${compatible}/upstream-models`).expect(200)).body).toEqual({
+        data: [{ id: 'sora-2' }, { id: 'sora-2-pro' }],
+      });
+    } finally {
+      await openai.close();
+    }
   });
 });

@@ -133,3 +133,12 @@ export function aliasCollision(
   }
   return taken.has(incoming.id) ? incoming.id : null;
 }
+
+/**
+ * The resolutions an entry offers customers: those it has a price for (all of them with a `*` price).
+ * An entry saved before prices had to cover its resolutions never shows one its quote would refuse.
+ */
+export function pricedResolutions(entry: Pick<CatalogEntry, 'resolutions' | 'prices'>): string[] {
+  const priced = new Set(entry.prices.map((price) => price.resolution));
+  return priced.has('*') ? [...entry.resolutions] : entry.resolutions.filter((resolution) => priced.has(resolution));
+}

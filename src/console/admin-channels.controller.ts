@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AdminApi } from '../auth/admin-api.decorator';
 import { idParamPipe } from '../common/http/id-param.pipe';
@@ -7,8 +7,9 @@ import { ModelCatalog } from '../families/model-catalog.service';
 import type { ChannelSettings } from '../upstream/channel.entity';
 import { ChannelInput, ChannelsService } from '../upstream/channels.service';
 import { assertApiKeyFormat, assertChannelInput, familyOfChannelPlatform, sentSettings } from './channel-input.rules';
+import { ChannelUpstreamReadsService, EndpointSchemaDto, UpstreamModelListDto } from './channel-upstream-reads.service';
 import { ChannelTestResultDto, ConsoleChannelProbeService } from './console-channel-probe.service';
-import { CreateChannelDto, UpdateChannelDto } from './dto/admin-channel.dto';
+import { CreateChannelDto, EndpointSchemaQueryDto, UpdateChannelDto } from './dto/admin-channel.dto';
 import { ChannelCreatedDto, ChannelDto, ChannelListDto } from './dto/admin-responses.dto';
 
 @ApiBadRequestResponse({ description: 'Bad input; `param` names the field' })
@@ -19,6 +20,7 @@ export class AdminChannelsController {
     private readonly probe: ConsoleChannelProbeService,
     private readonly families: FamilyRegistry,
     private readonly catalog: ModelCatalog,
+    private readonly upstream: ChannelUpstreamReadsService,
   ) {}
 
   @Post()
@@ -83,6 +85,24 @@ export class AdminChannelsController {
   @ApiOkResponse({ type: ChannelTestResultDto })
   test(@Param('id', idParamPipe) id: number): Promise<ChannelTestResultDto> {
     return this.probe.test(id);
+  }
+
+  @Get(':id/schema')
+  @ApiOperation({
+    summary:
+      "A fal endpoint's or Replicate model's input schema, read through this channel, with the route option input_map proposed from it",
+  })
+  @ApiOkResponse({ type: EndpointSchemaDto })
+  @ApiNotFoundResponse({ description: 'No such channel, or its provider has no such endpoint' })
+  async schema(@Param('id', idParamPipe) id: number, @Query() query: EndpointSchemaQueryDto): Promise<EndpointSchemaDto> {
+    return this.upstream.schema(id, query.upstream_model);
+  }
+
+  @Get(':id/upstream-models')
+  @ApiOperation({ summary: "The models this channel's upstream lists (an OpenAI-compatible upstream's GET /v1/models)" })
+  @ApiOkResponse({ type: UpstreamModelListDto })
+  async upstreamModels(@Param('id', idParamPipe) id: number): Promise<UpstreamModelListDto> {
+    return this.upstream.upstreamModels(id);
   }
 }
 

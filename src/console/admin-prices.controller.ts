@@ -3,9 +3,12 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AdminApi } from '../auth/admin-api.decorator';
 import { PriceRuleEntity } from '../billing/price-rule.entity';
 import { PricingService } from '../billing/pricing.service';
+import { CatalogService } from '../catalog/catalog.service';
+import { AppError, ErrorCode } from '../common/errors/app-error';
 import { idParamPipe } from '../common/http/id-param.pipe';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { toCurrencyView, toMoney } from './currency.view';
+import { assertPriceTarget, resolutionLeftUnpriced } from './price-target.rules';
 import { AdminPriceDto, AdminPriceListDto, GroupRatioDto, GroupRatioParamsDto, UpsertPriceDto } from './dto/admin-price.dto';
 
 const toPriceView = (rule: PriceRuleEntity, config: AppConfig) => ({
@@ -24,6 +27,7 @@ const toPriceView = (rule: PriceRuleEntity, config: AppConfig) => ({
 export class AdminPricesController {
   constructor(
     private readonly pricing: PricingService,
+    private readonly catalog: CatalogService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -37,9 +41,14 @@ export class AdminPricesController {
   }
 
   @Put('prices')
-  @ApiOperation({ summary: 'Create or replace the price of a model at a resolution (and duration)' })
+  @ApiOperation({
+    summary:
+      'Create or replace the price of a model at a resolution (and duration); a 400 for a model not in the catalog or a resolution it does not list',
+  })
   @ApiOkResponse({ type: AdminPriceDto })
   async upsert(@Body() body: UpsertPriceDto): Promise<AdminPriceDto> {
+    const { byName } = await this.catalog.snapshot();
+    assertPriceTarget((name) => byName.get(name), body);
     const rule = await this.pricing.upsertRule({
       model: body.model,
       resolution: body.resolution.toLowerCase(),
@@ -53,7 +62,16 @@ export class AdminPricesController {
 
   @Delete('prices/:id')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a price; 409 when its model lists a resolution that would be left without one' })
   async remove(@Param('id', idParamPipe) id: number) {
+    const rule = (await this.pricing.listRules()).find((candidate) => candidate.id === id);
+    const entry = rule ? (await this.catalog.snapshot()).byId.get(rule.model) : undefined;
+    const unpriced = rule ? resolutionLeftUnpriced(entry, rule) : null;
+    if (unpriced !== null)
+      throw new AppError(
+        ErrorCode.Conflict,
+        `${rule!.model} offers ${unpriced}: it would have no price (remove ${unpriced} from the model's resolutions first)`,
+      );
     await this.pricing.deleteRule(id);
   }
 

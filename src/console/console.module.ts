@@ -32,6 +32,7 @@ import { AdminRedemptionCodesController } from './redemption/admin-redemption-co
 import { CustomerRedeemController } from './redemption/customer-redeem.controller';
 import { ConsoleAuthController } from './console-auth.controller';
 import { ConsoleAuthService } from './console-auth.service';
+import { ChannelUpstreamReadsService } from './channel-upstream-reads.service';
 import { ConsoleChannelProbeService } from './console-channel-probe.service';
 import { ConsoleCustomerGuard } from './console-customer.guard';
 import { ConsoleSessionEntity } from './console-session.entity';
@@ -99,6 +100,7 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     ConsoleSessionMiddleware,
     ConsoleCustomerGuard,
     ConsoleChannelProbeService,
+    ChannelUpstreamReadsService,
     SignInThrottleGuard,
     AccountSignInThrottle,
     CustomerTasksService,

@@ -33,6 +33,44 @@ describe('entryFromInput', () => {
   });
 });
 
+describe('prices that cannot mislead', () => {
+  const input = (overrides: object): CatalogEntryDto => ({
+    id: 'priced',
+    modes: ['text-to-video'],
+    durations: [5],
+    resolutions: ['720p', '1080p'],
+    aspect_ratios: ['16:9'],
+    audio: 'none',
+    prices: [{ resolution: '720p', unit: 'second', price: 700 }],
+    routes: [{ platform: 'kling', upstream_model: 'kling-v3' }],
+    ...overrides,
+  });
+  const refusal = (body: CatalogEntryDto) => {
+    try {
+      entryFromInput(body, FAMILIES, () => false);
+      return null;
+    } catch (error) {
+      return error as { message: string; options: { param?: string; fields?: { param: string; message: string }[] } };
+    }
+  };
+
+  it('a resolution the entry lists without a price is a 400 naming prices; a * price covers every one', () => {
+    expect(refusal(input({}))).toMatchObject({
+      message: 'prices must price every resolution the model offers: 1080p has no price (or add a * row)',
+      options: { param: 'prices' },
+    });
+    expect(refusal(input({ prices: [{ resolution: '*', unit: 'second', price: 700 }] }))).toBeNull();
+    expect(refusal(input({ resolutions: [] }))).toBeNull();
+  });
+
+  it('names every bad field in one 400, the first as param', () => {
+    const error = refusal(input({ default_duration: 7, replacement: 'nowhere', released_at: '2026-02-31x' }));
+    expect(error?.options.param).toBe('default_duration');
+    expect(error?.options.fields?.map((problem) => problem.param)).toEqual(['default_duration', 'prices', 'replacement', 'released_at']);
+    expect(error?.message).toContain('default_duration must be one of durations (5); prices must price every resolution');
+  });
+});
+
 describe("a route's cost (what the provider charges the operator, in USD)", () => {
   const pipe = async (body: object) =>
     (await new RequestValidationPipe().transform(body, { type: 'body', metatype: CatalogEntryDto })) as CatalogEntryDto;
@@ -43,7 +81,10 @@ describe("a route's cost (what the provider charges the operator, in USD)", () =
     resolutions: ['720p', '1080p'],
     aspect_ratios: ['16:9'],
     audio: 'optional',
-    prices: [{ resolution: '720p', unit: 'second', price: 700 }],
+    prices: [
+      { resolution: '720p', unit: 'second', price: 700 },
+      { resolution: '1080p', unit: 'second', price: 900 },
+    ],
   };
   const withCost = (cost: object[]) => ({ ...base, routes: [{ platform: 'kling', upstream_model: 'kling-v3', cost }] });
   const refusal = async (cost: object[]) => {

@@ -1,7 +1,17 @@
 import type { CostRow } from '../billing/provider-cost';
-import { AUDIO_SUPPORT, BuiltinEntry, CatalogEntry, DurationSpec, MODEL_STATUSES, ModelMode, secondsOf } from '../catalog/catalog-entry';
+import {
+  AUDIO_SUPPORT,
+  BuiltinEntry,
+  type CatalogPrice,
+  CatalogEntry,
+  DurationSpec,
+  MODEL_STATUSES,
+  ModelMode,
+  secondsOf,
+} from '../catalog/catalog-entry';
 import { type CatalogEntryDto, type CatalogRouteCostDto, jsonBytes, MAX_ROUTES_BYTES } from '../catalog/catalog-entry.dto';
 import { AppError } from '../common/errors/app-error';
+import { FieldProblems } from '../common/errors/field-problems';
 import type { FamilyDefinition } from './family';
 
 /** Fields a PATCH may clear with `null`; the others must stay set. */
@@ -28,43 +38,26 @@ export function entryFromInput(
   exists: (id: string) => boolean,
   field = (name: string) => name,
 ): BuiltinEntry {
+  const problems = new FieldProblems(field);
   const durations = input.durations as DurationSpec;
   const seconds = secondsOf(durations);
   const defaultDuration = input.default_duration ?? seconds[0];
   if (!seconds.includes(defaultDuration))
-    throw AppError.invalid(`default_duration must be one of durations (${seconds.join(', ')})`, field('default_duration'));
+    problems.add('default_duration', `default_duration must be one of durations (${seconds.join(', ')})`);
   const resolutions = input.resolutions.map((resolution) => resolution.trim().toLowerCase());
-  const seen = new Set<string>();
-  const prices = input.prices.map((price, index) => {
-    const resolution = price.resolution.trim().toLowerCase();
-    const duration = price.unit === 'clip' ? (price.duration ?? 0) : 0;
-    if (resolution !== '*' && resolutions.length > 0 && !resolutions.includes(resolution))
-      throw AppError.invalid(
-        `prices[${index}].resolution must be * or one of resolutions (${resolutions.join(', ')})`,
-        field(`prices[${index}].resolution`),
-      );
-    const key = `${resolution}/${duration}`;
-    if (seen.has(key))
-      throw AppError.invalid(
-        `prices[${index}] repeats the price of ${resolution}${duration ? ` at ${duration} s` : ''}`,
-        field(`prices[${index}]`),
-      );
-    seen.add(key);
-    return { resolution, unit: price.unit, duration, price: price.price, audioPrice: price.audio_price ?? null };
-  });
+  const prices = pricesOf(input.prices, resolutions, problems);
   const platforms = new Set<string>();
-  const routes = input.routes.map((route, index) => {
+  const routes = input.routes.flatMap((route, index) => {
     const family = families.find((candidate) => candidate.platform === route.platform);
-    if (!family)
-      throw AppError.invalid(
-        `routes[${index}].platform must be one of the following values: ${families.map((candidate) => candidate.platform).join(', ')}`,
-        field(`routes[${index}].platform`),
-      );
-    if (platforms.has(route.platform))
-      throw AppError.invalid(
-        `routes[${index}].platform: the model has a route on ${route.platform} already`,
-        field(`routes[${index}].platform`),
-      );
+    if (!family) {
+      const names = families.map((candidate) => candidate.platform).join(', ');
+      problems.add(`routes[${index}].platform`, `routes[${index}].platform must be one of the following values: ${names}`);
+      return [];
+    }
+    if (platforms.has(route.platform)) {
+      problems.add(`routes[${index}].platform`, `routes[${index}].platform: the model has a route on ${route.platform} already`);
+      return [];
+    }
     platforms.add(route.platform);
     const options = route.options ?? {};
     const refused = family.checkRouteOptions
@@ -72,27 +65,29 @@ export function entryFromInput(
       : Object.keys(options).length > 0
         ? { field: Object.keys(options)[0], message: `${route.platform} routes take no options` }
         : null;
-    if (refused) throw AppError.invalid(`routes[${index}].options.${refused.message}`, field(`routes[${index}].options.${refused.field}`));
-    const cost = costOf(route.cost ?? [], resolutions, `routes[${index}].cost`, field);
-    return {
-      platform: route.platform,
-      upstreamModel: route.upstream_model,
-      ...(Object.keys(options).length > 0 ? { options } : {}),
-      ...(cost.length > 0 ? { cost } : {}),
-    };
+    if (refused) problems.add(`routes[${index}].options.${refused.field}`, `routes[${index}].options.${refused.message}`);
+    const cost = costOf(route.cost ?? [], resolutions, `routes[${index}].cost`, problems);
+    return [
+      {
+        platform: route.platform,
+        upstreamModel: route.upstream_model,
+        ...(Object.keys(options).length > 0 ? { options } : {}),
+        ...(cost.length > 0 ? { cost } : {}),
+      },
+    ];
   });
   // One JSON text column holds them: within the smallest such column (MariaDB's TEXT), as stored.
-  if (jsonBytes(routes) > MAX_ROUTES_BYTES)
-    throw AppError.invalid(`routes must be at most ${MAX_ROUTES_BYTES} bytes as JSON`, field('routes'));
+  if (jsonBytes(routes) > MAX_ROUTES_BYTES) problems.add('routes', `routes must be at most ${MAX_ROUTES_BYTES} bytes as JSON`);
   const replacement = input.replacement ?? null;
   if (replacement !== null && (replacement === input.id || !exists(replacement)))
-    throw AppError.invalid(`replacement must be another model of the catalog`, field('replacement'));
+    problems.add('replacement', `replacement must be another model of the catalog`);
   const releasedAt = input.released_at ?? null;
   if (releasedAt !== null && Number.isNaN(Date.parse(`${releasedAt}T00:00:00Z`)))
-    throw AppError.invalid('released_at must be a date, YYYY-MM-DD', field('released_at'));
+    problems.add('released_at', 'released_at must be a date, YYYY-MM-DD');
   const aliases = input.aliases ?? [];
   const repeated = aliases.find((alias, index) => alias === input.id || aliases.indexOf(alias) !== index);
-  if (repeated !== undefined) throw AppError.invalid(`aliases: ${repeated} is named twice (as the id or an alias)`, field('aliases'));
+  if (repeated !== undefined) problems.add('aliases', `aliases: ${repeated} is named twice (as the id or an alias)`);
+  problems.throwIfAny();
   return {
     id: input.id,
     label: input.label ?? null,
@@ -118,38 +113,58 @@ export function entryFromInput(
 }
 
 /**
+ * The entry's prices as stored: each resolution `*` or one of the model's, one row per resolution and
+ * clip length, and every listed resolution priced (an entry offers only what it can quote).
+ */
+function pricesOf(input: CatalogEntryDto['prices'], resolutions: readonly string[], problems: FieldProblems): CatalogPrice[] {
+  const rows = rateRowsOf(input, resolutions, 'prices', 'price', problems);
+  const priced = new Set(rows.map((row) => row.resolution));
+  const unpriced = priced.has('*') ? [] : resolutions.filter((resolution) => !priced.has(resolution));
+  if (unpriced.length > 0)
+    problems.add('prices', `prices must price every resolution the model offers: ${unpriced.join(', ')} has no price (or add a * row)`);
+  return rows.map((row, index) => ({
+    resolution: row.resolution,
+    unit: row.unit,
+    duration: row.duration,
+    price: input[index].price,
+    audioPrice: input[index].audio_price ?? null,
+  }));
+}
+
+/**
  * A route's `cost` as stored, checked as `prices` are across fields: each resolution `*` or one of the
  * model's, one row per resolution and clip length; a 400 naming `routes[i].cost[j]...`.
  */
-function costOf(
-  input: readonly CatalogRouteCostDto[],
+function costOf(input: readonly CatalogRouteCostDto[], resolutions: readonly string[], at: string, problems: FieldProblems): CostRow[] {
+  const rows = rateRowsOf(input, resolutions, at, 'cost', problems);
+  return input.map((row, index) => ({
+    resolution: rows[index].resolution,
+    unit: row.unit,
+    ...(rows[index].duration > 0 ? { duration: rows[index].duration } : {}),
+    usd: row.usd,
+    ...(row.audio_usd !== undefined && row.audio_usd !== null ? { audio_usd: row.audio_usd } : {}),
+  }));
+}
+
+/** Rows of a rate table (prices or a route's cost): resolution `*` or the model's, one row per resolution and clip length. */
+function rateRowsOf(
+  input: readonly { resolution: string; unit: 'second' | 'clip'; duration?: number | null }[],
   resolutions: readonly string[],
   at: string,
-  field: (name: string) => string,
-): CostRow[] {
+  what: string,
+  problems: FieldProblems,
+): { resolution: string; unit: 'second' | 'clip'; duration: number }[] {
   const seen = new Set<string>();
   return input.map((row, index) => {
     const resolution = row.resolution.trim().toLowerCase();
     const duration = row.unit === 'clip' ? (row.duration ?? 0) : 0;
     if (resolution !== '*' && resolutions.length > 0 && !resolutions.includes(resolution))
-      throw AppError.invalid(
-        `${at}[${index}].resolution must be * or one of resolutions (${resolutions.join(', ')})`,
-        field(`${at}[${index}].resolution`),
-      );
+      problems.add(`${at}[${index}].resolution`, `${at}[${index}].resolution must be * or one of resolutions (${resolutions.join(', ')})`);
     const key = `${resolution}/${duration}`;
     if (seen.has(key))
-      throw AppError.invalid(
-        `${at}[${index}] repeats the cost of ${resolution}${duration ? ` at ${duration} s` : ''}`,
-        field(`${at}[${index}]`),
-      );
+      problems.add(`${at}[${index}]`, `${at}[${index}] repeats the ${what} of ${resolution}${duration ? ` at ${duration} s` : ''}`);
     seen.add(key);
-    return {
-      resolution,
-      unit: row.unit,
-      ...(duration > 0 ? { duration } : {}),
-      usd: row.usd,
-      ...(row.audio_usd !== undefined && row.audio_usd !== null ? { audio_usd: row.audio_usd } : {}),
-    };
+    return { resolution, unit: row.unit, duration };
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Type } from '@nestjs/common';
 import type { ChannelEntity, Platform } from './channel.entity';
+import type { EndpointInputSchema } from './endpoint-input-schema';
 import type { ProviderPush } from './push/provider-push';
 import type { StoredRequest, UpstreamTask } from './upstream-task';
 
@@ -159,6 +160,13 @@ export interface UpstreamAdapter<Request extends StoredRequest = StoredRequest> 
   readonly cancelWhile?: readonly CancellableState[];
   /** A cheap authenticated call that proves the channel works (console "test connectivity"); throws UpstreamError. */
   probe?(channel: ChannelEntity): Promise<void>;
+  /**
+   * The input schema of one of the platform's endpoints (hosted platforms: fal, Replicate), read through
+   * the channel, from which a route's `input_map` is proposed; null when the provider has no such endpoint.
+   */
+  inputSchema?(channel: ChannelEntity, upstreamModel: string): Promise<EndpointInputSchema | null>;
+  /** The model ids the channel's upstream lists (an OpenAI-compatible upstream's `GET /models`). */
+  upstreamModels?(channel: ChannelEntity): Promise<string[]>;
 }
 
 const STOPPABLE_BY_DEFAULT: readonly CancellableState[] = ['queued', 'running'];

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { priceInGroup } from '../billing/price-of';
 import { PricingService } from '../billing/pricing.service';
 import { quotaPerUsd } from '../billing/quota-usd';
-import { CatalogEntry, isRetiredAt } from '../catalog/catalog-entry';
+import { CatalogEntry, isRetiredAt, pricedResolutions } from '../catalog/catalog-entry';
 import { Clock } from '../common/runtime/clock';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ModelCatalog } from '../families/model-catalog.service';
@@ -111,7 +111,7 @@ export class ModelListings {
       modes: entry.modes,
       durations: entry.durations,
       default_duration: entry.defaultDuration,
-      resolutions: entry.resolutions,
+      resolutions: pricedResolutions(entry),
       aspect_ratios: entry.aspectRatios,
       audio: entry.audio,
       max_reference_images: entry.maxReferenceImages,

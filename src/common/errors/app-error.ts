@@ -54,9 +54,17 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   [ErrorCode.KeyRateLimited]: 429,
 };
 
+/** One bad field of a request and what is wrong with it. */
+export interface FieldProblem {
+  param: string;
+  message: string;
+}
+
 export interface AppErrorOptions {
   /** The request field at fault, reported as OpenAI's `param`. */
   param?: string;
+  /** Every bad field, where a 400 found more than one (`param` is the first): the body's `error.fields`. */
+  fields?: readonly FieldProblem[];
   /** Seconds, sent as `Retry-After` on 429 and 503. */
   retryAfterSeconds?: number;
 }
@@ -76,6 +84,14 @@ export class AppError extends Error {
 
   static invalid(message: string, param?: string): AppError {
     return new AppError(ErrorCode.InvalidRequest, message, { param });
+  }
+
+  /** A 400 naming every problem: the messages joined, the first field as `param`, all of them as `fields`. */
+  static invalidFields(problems: readonly FieldProblem[]): AppError {
+    return new AppError(ErrorCode.InvalidRequest, problems.map((problem) => problem.message).join('; '), {
+      param: problems[0]?.param,
+      ...(problems.length > 1 ? { fields: problems } : {}),
+    });
   }
 
   static notFound(message = 'not found'): AppError {

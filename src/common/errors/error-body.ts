@@ -67,6 +67,7 @@ export function errorBody(error: AppError, surface: ErrorSurface): Record<string
       type: OPENAI_TYPE_BY_STATUS[error.status] ?? 'server_error',
       param: error.options.param ?? null,
       code: error.code,
+      ...(error.options.fields ? { fields: error.options.fields } : {}),
     },
   };
 }

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsNumber, IsString, Min, validate, ValidateNested } from 'class-validator';
 import { AppError } from '../errors/app-error';
-import { ColumnLength, IsOptionalOrEmpty, IsRequired, MaxUtf16Length, validBody } from './validation';
+import { ColumnLength, IsOptionalOrEmpty, IsRequired, MaxUtf16Length, RequestValidationPipe, validBody } from './validation';
 
 describe('validBody', () => {
   class Media {
@@ -90,5 +90,30 @@ describe('length rules', () => {
     expect(await check('a', 'gggg')).toEqual([]);
     expect(await check('a', 'gggg\uFE0F')).toEqual(['group must be shorter than or equal to 4 characters']);
     expect(await check('a', '')).toEqual(['group must be longer than or equal to 1 characters']);
+  });
+});
+
+describe('RequestValidationPipe on admin input (unknown fields refused)', () => {
+  class Price {
+    @IsString() model: string;
+    @IsInt() @Min(0) price: number;
+  }
+
+  it('names every bad field in one 400: the first as param, each in fields, the messages joined', async () => {
+    const error = await new RequestValidationPipe()
+      .transform({ model: 7, price: -1, colour: 'red' }, { type: 'body', metatype: Price })
+      .catch((caught: AppError) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    const { message, options } = error as AppError;
+    expect(options.fields).toEqual(
+      expect.arrayContaining([
+        { param: 'model', message: 'model must be a string' },
+        { param: 'price', message: 'price must not be less than 0' },
+        { param: 'colour', message: 'property colour should not exist' },
+      ]),
+    );
+    expect(options.fields).toHaveLength(3);
+    expect(options.param).toBe(options.fields![0].param);
+    expect(message).toBe(options.fields!.map((problem) => problem.message).join('; '));
   });
 });

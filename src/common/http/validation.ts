@@ -1,6 +1,6 @@
 import { applyDecorators, ArgumentMetadata, Injectable, PipeTransform, Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { buildMessage, IsInt, IsNumber, Max, Min, ValidateBy, ValidateIf, ValidationOptions } from 'class-validator';
-import { AppError } from '../errors/app-error';
+import { AppError, type FieldProblem } from '../errors/app-error';
 import { instanceIfValid } from './body-rules-fast-path';
 
 /**
@@ -10,8 +10,9 @@ import { instanceIfValid } from './body-rules-fast-path';
  */
 const BASIC_CONSTRAINTS = ['isRequired', 'isDefined', 'isArray', 'isObject', 'isString', 'isNumber', 'isInt', 'isBoolean', 'isIn'];
 
-function firstProblem(errors: ValidationError[], prefix = '', parent?: ValidationError): { field: string; message: string } {
-  for (const error of errors) {
+/** Each bad field of a request, in the order of its fields: its dotted path and the message naming it. */
+function problemsOf(errors: ValidationError[], prefix = '', parent?: ValidationError): FieldProblem[] {
+  return errors.flatMap((error) => {
     // An array's elements come as children named by their index (no schema names a field so):
     // `metadata.input.media[0]`; class-validator's message about an element names the array.
     const element = parent !== undefined && /^\d+$/.test(error.property);
@@ -22,16 +23,22 @@ function firstProblem(errors: ValidationError[], prefix = '', parent?: Validatio
       const basic = BASIC_CONSTRAINTS.find((name) => error.constraints![name]);
       const message = basic ? error.constraints[basic] : Object.values(error.constraints)[0];
       // class-validator names the property; make it the full dotted path.
-      return { field, message: message.startsWith(named) ? field + message.slice(named.length) : message };
+      return [{ param: field, message: message.startsWith(named) ? field + message.slice(named.length) : message }];
     }
-    if (error.children?.length) return firstProblem(error.children, field, error);
-  }
-  return { field: prefix, message: 'invalid request' };
+    return error.children?.length ? problemsOf(error.children, field, error) : [];
+  });
 }
 
-const exceptionFactory = (errors: ValidationError[]) => {
-  const { field, message } = firstProblem(errors);
-  return AppError.invalid(message, field);
+/** Client input: the first problem, a 400 naming its field (what the interface's error shape carries). */
+const firstProblemError = (errors: ValidationError[]) => {
+  const [first] = problemsOf(errors);
+  return AppError.invalid(first?.message ?? 'invalid request', first?.param ?? '');
+};
+
+/** Admin input: a 400 naming every bad field (the first as `param`, all of them as `fields`). */
+const everyProblemError = (errors: ValidationError[]) => {
+  const problems = problemsOf(errors);
+  return problems.length > 0 ? AppError.invalidFields(problems) : AppError.invalid('invalid request', '');
 };
 
 /** Admin input: unknown fields are an error. */
@@ -39,7 +46,7 @@ const strictValidationPipe = new ValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
   transform: true,
-  exceptionFactory,
+  exceptionFactory: everyProblemError,
 });
 
 /** Client input that SDKs send extras in: unknown fields are dropped, known ones are checked. */
@@ -47,7 +54,7 @@ const lenientValidationPipe = new ValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: false,
   transform: true,
-  exceptionFactory,
+  exceptionFactory: firstProblemError,
 });
 
 const TOLERATES_UNKNOWN_FIELDS = Symbol('toleratesUnknownFields');

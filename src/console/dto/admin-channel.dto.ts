@@ -139,3 +139,11 @@ export class UpdateChannelDto {
   @ApiPropertyOptional({ enum: ['enabled', 'disabled'] }) @IsOptionalNotNull() @IsIn(['enabled', 'disabled']) status?:
     'enabled' | 'disabled';
 }
+
+/** `GET /api/admin/channels/:id/schema?upstream_model=`: the endpoint (fal) or `owner/name[:version]` (Replicate). */
+export class EndpointSchemaQueryDto {
+  @ApiProperty({ example: 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video' })
+  @IsString()
+  @Length(1, 256)
+  upstream_model: string;
+}

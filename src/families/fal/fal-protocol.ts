@@ -38,6 +38,12 @@ export function falEndpointOf(endpointId: string): FalEndpoint | null {
   return { id, app: parts.slice(0, appLength).join('/') };
 }
 
+/** Where fal publishes each endpoint's OpenAPI document (`?endpoint_id=`): fal.ai for its own queue host, else the channel's host. */
+export function falOpenApiUrl(baseUrl: string): string {
+  const root = baseUrl.replace(/\/+$/, '');
+  return root === FAL_BASE_URL ? 'https://fal.ai/api/openapi/queue/openapi.json' : `${root}/api/openapi/queue/openapi.json`;
+}
+
 export const falSubmitPath = (endpoint: FalEndpoint): string => `/${endpoint.id}`;
 export const falResultPath = (endpoint: FalEndpoint, requestId: string): string =>
   `/${endpoint.app}/requests/${encodeURIComponent(requestId)}`;

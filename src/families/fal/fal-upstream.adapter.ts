@@ -10,6 +10,9 @@ import type { UpstreamTask } from '../../upstream/upstream-task';
 import type { ProviderPush } from '../../upstream/push/provider-push';
 import { CachedKeys } from '../../upstream/push/cached-keys';
 import { falJwksUrlOf } from './fal-push-settings';
+import type { EndpointInputSchema } from '../../upstream/endpoint-input-schema';
+import { readPublicJson } from '../../upstream/public-json';
+import { falInputSchema } from '../shared/endpoint-schema';
 import { falPublicKeys, falWebhookSigned } from './fal-webhook-signature';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
 import { hostedInput } from '../shared/hosted-drafts';
@@ -20,6 +23,7 @@ import {
   falCancelPath,
   FalEndpoint,
   falEndpointOf,
+  falOpenApiUrl,
   FalErrorBody,
   FalQueueStatus,
   falResultPath,
@@ -134,6 +138,16 @@ export class FalUpstreamAdapter extends BearerJsonAdapter<FalErrorBody, HostedTa
     const keys = falPublicKeys(answer.data);
     if (keys.length === 0) throw new UpstreamError('transient', 'the fal JWKS holds no Ed25519 key');
     return keys;
+  }
+
+  /**
+   * The endpoint's OpenAPI document (public: no key goes with it), from fal.ai for fal's own queue host,
+   * else from the channel's host (a proxy or the simulator serves it at the same path).
+   */
+  async inputSchema(channel: ChannelEntity, endpointId: string): Promise<EndpointInputSchema | null> {
+    if (!falEndpointOf(endpointId)) return null;
+    const answer = await readPublicJson(this.calls.http, falOpenApiUrl(channel.baseUrl), { endpoint_id: endpointId });
+    return answer === null ? null : falInputSchema(answer, endpointId);
   }
 
   /** The status of a request that cannot exist: fal knows the key when it answers anything but 401/403. */

@@ -1,5 +1,7 @@
 /** Wire shapes of an OpenAI-compatible Videos API (docs/upstream-protocols.md, Family O). */
 export const OPENAI_VIDEOS_PATH = '/videos';
+/** An OpenAI-compatible upstream's model list: `{data: [{id, ...}]}`. */
+export const OPENAI_MODELS_PATH = '/models';
 export const openAiVideoPath = (id: string): string => `/videos/${encodeURIComponent(id)}`;
 export const openAiContentPath = (id: string): string => `${openAiVideoPath(id)}/content`;
 

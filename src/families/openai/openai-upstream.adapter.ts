@@ -10,6 +10,7 @@ import { OpenAiInputFiles } from './openai-input-files.service';
 import {
   buildOpenAiJsonBody,
   buildOpenAiMultipartBody,
+  OPENAI_MODELS_PATH,
   OPENAI_VIDEOS_PATH,
   openAiContentPath,
   OpenAiErrorBody,
@@ -69,6 +70,14 @@ export class OpenAiUpstreamAdapter extends BearerJsonAdapter<OpenAiErrorBody, Op
   /** The content URL does not change; it only needs the key (sent to the channel's origin only). */
   videoDownloadHeaders(channel: ChannelEntity): Record<string, string> {
     return { Authorization: `Bearer ${channel.apiKey}` };
+  }
+
+  /** The upstream's `GET /models` (`{data: [{id}]}`), ids sorted: what a route of this channel may name. */
+  async upstreamModels(channel: ChannelEntity): Promise<string[]> {
+    const { data } = await this.call(channel, 'GET', OPENAI_MODELS_PATH, QUERY_CALL_TIMEOUT_MS);
+    const listed = Array.isArray(data?.data) ? (data.data as unknown[]) : [];
+    const ids = listed.map((model) => (model as { id?: unknown })?.id).filter((id): id is string => typeof id === 'string' && id !== '');
+    return [...new Set(ids)].sort();
   }
 
   /** Listing one video proves the key works without generating anything. */

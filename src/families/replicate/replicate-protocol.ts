@@ -38,6 +38,10 @@ export function replicateCreate(model: ReplicateModelRef, input: Record<string, 
   return { path: `/v1/models/${model.owner}/${model.name}/predictions`, body: { input } };
 }
 
+/** The model (its latest version within) or one version of it: what its input schema is read from. */
+export const replicateModelPath = (model: ReplicateModelRef): string =>
+  `/v1/models/${model.owner}/${model.name}${model.version !== undefined ? `/versions/${model.version}` : ''}`;
+
 export const replicatePredictionPath = (id: string): string => `/v1/predictions/${encodeURIComponent(id)}`;
 export const replicateCancelPath = (id: string): string => `${replicatePredictionPath(id)}/cancel`;
 /** The account of the key: the connectivity probe. */

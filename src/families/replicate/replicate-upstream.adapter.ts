@@ -8,6 +8,8 @@ import type { UpstreamTask } from '../../upstream/upstream-task';
 import type { ProviderPush } from '../../upstream/push/provider-push';
 import { CachedKeys } from '../../upstream/push/cached-keys';
 import { replicateWebhookSigned } from './replicate-webhook-signature';
+import type { EndpointInputSchema } from '../../upstream/endpoint-input-schema';
+import { replicateInputSchema } from '../shared/endpoint-schema';
 import { hostedInput } from '../shared/hosted-drafts';
 import { HostedImageInputs } from '../shared/hosted-image-inputs.service';
 import type { HostedTaskRequest } from '../shared/hosted-request-rules';
@@ -20,6 +22,7 @@ import {
   replicateCreate,
   ReplicateErrorBody,
   replicateModelOf,
+  replicateModelPath,
   ReplicatePrediction,
   replicatePredictionPath,
 } from './replicate-protocol';
@@ -108,6 +111,19 @@ export class ReplicateUpstreamAdapter extends BearerJsonAdapter<ReplicateErrorBo
     if (typeof key !== 'string' || !key.startsWith('whsec_'))
       throw new UpstreamError('transient', 'Replicate answered no webhook signing secret');
     return key;
+  }
+
+  /** The model's latest version's input schema (or the named version's), with the channel's token; null for a model Replicate does not have. */
+  async inputSchema(channel: ChannelEntity, reference: string): Promise<EndpointInputSchema | null> {
+    const model = replicateModelOf(reference);
+    if (!model) return null;
+    try {
+      const { data } = await this.call(channel, 'GET', replicateModelPath(model), QUERY_CALL_TIMEOUT_MS);
+      return replicateInputSchema(model.version === undefined ? data : { latest_version: data });
+    } catch (error) {
+      if (error instanceof UpstreamError && error.details.httpStatus === 404) return null;
+      throw error;
+    }
   }
 
   /** The token's own account: a cheap authenticated call. */

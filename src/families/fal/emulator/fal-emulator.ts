@@ -5,6 +5,7 @@ import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator
 import { keepInLog } from '../../simulator-shared/emulator-log';
 import { fileLinkMatch } from '../../simulator-shared/file-link';
 import { textOrEmpty } from '../../simulator-shared/request-fields';
+import { schemaOfFields } from '../../shared/endpoint-schema';
 import {
   ScriptedEmulator,
   type ScriptedEmulatorOptions,
@@ -136,6 +137,8 @@ export class FalEmulator extends ScriptedEmulator<FalStep, FalScriptedFailure, F
     // fal's JWKS is public (fal serves it at rest.alpha.fal.ai); a channel's settings.webhook_jwks_url points here.
     if (req.path === '/.well-known/jwks.json' && req.method === 'GET')
       return { status: 200, json: { keys: [{ ...this.signingKey.publicKey.export({ format: 'jwk' }), kid: 'emulator', use: 'sig' }] } };
+    // Each endpoint's OpenAPI document is public too (fal serves it at fal.ai/api/openapi/queue/openapi.json).
+    if (req.path === '/api/openapi/queue/openapi.json' && req.method === 'GET') return this.openApi(req.query.get('endpoint_id') ?? '');
     const refused = this.checkKey(req.headers.authorization);
     if (refused) return refused;
     const queued = /^\/(.+)\/requests\/([^/]+?)(\/status|\/cancel)?$/.exec(req.path);
@@ -158,6 +161,24 @@ export class FalEmulator extends ScriptedEmulator<FalStep, FalScriptedFailure, F
   /** An endpoint's input schema (tests add the endpoints an operator adds). */
   defineEndpoint(endpointId: string, schema: FalEndpointSchema): void {
     this.schemas.set(endpointId, schema);
+  }
+
+  /** The endpoint's OpenAPI document as fal publishes it: `POST /<id>` taking its input schema; 404 for one it does not know. */
+  private openApi(endpointId: string): EmulatorReply {
+    const schema = this.schemas.get(endpointId);
+    if (!schema) return { status: 404, json: { detail: `Endpoint ${endpointId} not found` } };
+    const input = `${endpointId.replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}Input`;
+    const body = { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${input}` } } } };
+    const inputSchema = { ...schemaOfFields(schema.fields, schema.required), 'x-fal-order-properties': Object.keys(schema.fields) };
+    return {
+      status: 200,
+      json: {
+        openapi: '3.0.4',
+        info: { title: 'Queue OpenAPI for ' + endpointId, version: '1.0.0', 'x-fal-metadata': { endpointId } },
+        paths: { [`/${endpointId}`]: { post: { requestBody: body, responses: { '200': { description: 'The request status.' } } } } },
+        components: { schemas: { [input]: inputSchema } },
+      },
+    };
   }
 
   /** Whether the request is still IN_QUEUE, in progress or completed, without counting a query. */

@@ -64,7 +64,7 @@ export interface OpenAiEmulatorOptions extends ScriptedEmulatorOptions<OpenAiSte
  * An OpenAI-compatible Videos API (docs/upstream-protocols.md, Family O), one emulator for the
  * embedded simulator and the tests: Bearer key on every call (401 `invalid_api_key`), `POST /videos`
  * as JSON or a multipart form (its fields checked against the rules it was given), `GET /videos/{id}`,
- * `GET /videos` (newest first) and `GET /videos/{id}/content` (the bytes once completed, else 400).
+ * `GET /videos` (newest first), `GET /models` and `GET /videos/{id}/content` (the bytes once completed, else 400).
  * Prompt markers: `[simulate:reject]` a 400 `moderation_blocked`, `[simulate:busy]` a 429 with
  * `Retry-After` at submit; `[simulate:fail]` failed `video_generation_failed`, `[simulate:moderation]`
  * failed `moderation_blocked`. Tests also script statuses and queue submit failures.
@@ -77,11 +77,21 @@ export class OpenAiEmulator extends ScriptedEmulator<OpenAiStep, OpenAiScriptedF
       return fail(401, 'invalid_api_key', null, 'Incorrect API key provided.');
     if (req.method === 'POST' && req.path === '/videos') return this.create(req);
     if (req.method === 'GET' && req.path === '/videos') return this.list(req.query.get('limit'));
+    if (req.method === 'GET' && req.path === '/models') return this.models();
     const content = fileLinkMatch(req, /^\/videos\/([^/]+)\/content$/);
     if (content) return this.content(content[1], req.query.get('variant') ?? 'video');
     const one = /^\/videos\/([^/]+)$/.exec(req.path);
     if (one && req.method === 'GET') return this.get(one[1]);
     return fail(404, null, null, 'no such route');
+  }
+
+  /** `GET /models`: the models its rules take (a server without rules lists the two Sora models as OpenAI did). */
+  private models(): EmulatorReply {
+    const ids = this.options.rules?.models ?? SORA_RULES.models;
+    return {
+      status: 200,
+      json: { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1759708800, owned_by: 'system' })) },
+    };
   }
 
   private async create(req: EmulatorRequest): Promise<EmulatorReply> {

@@ -1,3 +1,4 @@
+import { schemaOfFields } from '../../shared/endpoint-schema';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { signReplicateWebhook } from '../replicate-webhook-signature';
 import { askedOfUsualKeys } from '../../simulator-shared/asked-video';
@@ -108,6 +109,8 @@ export class ReplicateEmulator extends ScriptedEmulator<ReplicateStep, Replicate
     if (req.path === '/v1/webhooks/default/secret' && req.method === 'GET') return { status: 200, json: { key: this.webhookSecret } };
     if (req.path === '/v1/account' && req.method === 'GET')
       return { status: 200, json: { type: 'organization', username: 'simulator', name: 'Simulator', github_url: null } };
+    const model = /^\/v1\/models\/([^/]+)\/([^/]+)(?:\/versions\/([^/]+))?$/.exec(req.path);
+    if (model && req.method === 'GET') return this.model(`${model[1]}/${model[2]}`, model[3]);
     const byModel = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(req.path);
     if (byModel && req.method === 'POST') return this.create(`${byModel[1]}/${byModel[2]}`, null, req, base);
     if (req.path === '/v1/predictions' && req.method === 'POST') return this.createByVersion(req, base);
@@ -123,6 +126,29 @@ export class ReplicateEmulator extends ScriptedEmulator<ReplicateStep, Replicate
   /** The next create answers this instead (Replicate's word for a submit). */
   failNextCreate(failure: ReplicateScriptedFailure): void {
     this.failNextSubmit(failure);
+  }
+
+  /**
+   * `GET /v1/models/{owner}/{name}` (its latest version within) or `.../versions/{id}`: the version's
+   * `openapi_schema`, an enum written as Replicate writes it (`allOf: [{$ref}]` to a schema of its own).
+   */
+  private model(name: string, version: string | undefined): EmulatorReply {
+    const schema = this.schemas.get(name);
+    if (!schema) return problem(404, 'Not found', 'Not found.');
+    const { properties, required } = schemaOfFields(schema.fields, schema.required);
+    const enums: Record<string, unknown> = {};
+    for (const [field, property] of Object.entries(properties)) {
+      if (!property.enum) continue;
+      enums[field] = { title: field, description: 'An enumeration.', type: property.type, enum: property.enum };
+      properties[field] = { allOf: [{ $ref: `#/components/schemas/${field}` }], default: property.default, title: property.title } as never;
+    }
+    const latest = {
+      id: version ?? 'b'.repeat(64),
+      openapi_schema: { components: { schemas: { Input: { type: 'object', title: 'Input', required, properties }, ...enums } } },
+    };
+    if (version !== undefined) return { status: 200, json: latest };
+    const [owner, modelName] = name.split('/');
+    return { status: 200, json: { owner, name: modelName, visibility: 'public', latest_version: latest } };
   }
 
   /** A model's input schema (tests add the models an operator adds). */
