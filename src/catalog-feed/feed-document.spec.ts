@@ -55,7 +55,7 @@ describe('feedEntries: a feed document checked as an admin import is', () => {
     [
       'a price for a resolution the model lacks',
       doc([{ ...MODEL, prices: [{ resolution: '4k', unit: 'second', price: 1 }] }]),
-      'models[0].prices[0].resolution must be * or one of resolutions (720p)',
+      'models[0].prices[0].resolution must be * or one of resolutions (720p); models[0].prices must price every resolution the model offers: 720p has no price (or add a * row)',
     ],
     [
       'a platform the gateway does not speak',

@@ -39,10 +39,14 @@ export async function feedEntries(
   }
 }
 
-/** The problem with the field's whole path in front, once: `models[1].prices[0].price must not be less than 0`. */
+/** Each problem with its field's whole path in front, once: `models[1].prices[0].price must not be less than 0`. */
 function naming(error: AppError): string {
-  const at = error.options.param;
-  if (!at || error.message.startsWith(at)) return error.message;
+  const problems = error.options.fields ?? [{ param: error.options.param, message: error.message }];
+  return problems.map(({ param, message }) => named(param, message)).join('; ');
+}
+
+function named(at: string | undefined, message: string): string {
+  if (!at || message.startsWith(at)) return message;
   const local = at.replace(/^models\[\d+\]\.?/, '');
-  return local && error.message.startsWith(local) ? `${at}${error.message.slice(local.length)}` : `${at}: ${error.message}`;
+  return local && message.startsWith(local) ? `${at}${message.slice(local.length)}` : `${at}: ${message}`;
 }
