@@ -12,7 +12,7 @@ export default tseslint.config(
     ignores: ['dist/**', 'coverage/**', 'data/**', 'test-artifacts/**', 'node_modules/**', 'types/**'],
   },
 
-  // TypeScript: src/, test/, bench/ and the TypeORM data-source file, checked with type information.
+  // TypeScript: src/, test/, bench/, scripts/ and the TypeORM data-source file, checked with type information.
   {
     files: ['**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],

@@ -1,11 +1,11 @@
-import type { BuiltinEntry, CatalogEntry, CatalogPrice } from './catalog-entry';
+import type { BuiltinEntry, CatalogEntry, CatalogPrice, ModelSource } from './catalog-entry';
 
 /** What a merge or an import did, by model id. */
 export interface CatalogChanges {
   added: string[];
   changed: string[];
   unchanged: string[];
-  /** Builtin entries the operator changed, left as the operator made them. */
+  /** Builtin (or feed) entries the operator changed, left as the operator made them; for the feed, the operator's own entries too. */
   kept_operator_changes: string[];
 }
 
@@ -15,15 +15,21 @@ export const noChanges = (): CatalogChanges => ({ added: [], changed: [], unchan
 export type EntryVerdict = 'add' | 'change' | 'unchanged' | 'keep';
 
 /**
- * The one rule of a release's merge and of an import: a new model is added; a stored one equal to
- * the incoming one is unchanged; a builtin the operator changed is kept; anything else takes the
- * incoming values (a custom entry is the operator's own, so an import of it replaces it).
+ * The one rule of a release's merge, the feed's and an import (`from`: the incoming entries'
+ * source): a new model is added; a stored one equal to the incoming one is unchanged; a builtin or
+ * feed entry the operator changed is kept; so is the operator's own (custom) entry against the feed;
+ * anything else takes the incoming values (an import is the operator's, so it replaces a custom entry).
  */
-export function verdictFor(incoming: BuiltinEntry, stored: CatalogEntry | undefined): EntryVerdict {
+export function verdictFor(incoming: BuiltinEntry, stored: CatalogEntry | undefined, from: ModelSource): EntryVerdict {
   if (!stored) return 'add';
   if (sameEntry(incoming, stored)) return 'unchanged';
-  if (stored.source === 'builtin' && stored.modified) return 'keep';
-  return 'change';
+  return keptFrom(stored, from) ? 'keep' : 'change';
+}
+
+/** Whether a stored entry is the operator's against entries from `from`: one they changed, or (against the feed) one they made. */
+export function keptFrom(stored: Pick<CatalogEntry, 'source' | 'modified'>, from: ModelSource): boolean {
+  if (stored.source !== 'custom') return stored.modified;
+  return from === 'feed';
 }
 
 export function record(changes: CatalogChanges, verdict: EntryVerdict, id: string): void {

@@ -1,17 +1,9 @@
 import { AppError } from '../common/errors/app-error';
 import { RequestValidationPipe } from '../common/http/validation';
 import { CatalogEntryDto, CatalogFileDto, MAX_SUNSET_AT } from './catalog-entry.dto';
+import { ENTRY_INPUT } from './catalog-entry.spec-support';
 
-const ENTRY = {
-  id: 'm-1',
-  modes: ['text-to-video'],
-  durations: [5, 10],
-  resolutions: ['720p'],
-  aspect_ratios: ['16:9'],
-  audio: 'none',
-  prices: [{ resolution: '720p', unit: 'second', price: 100 }],
-  routes: [{ platform: 'fal', upstream_model: 'fal-ai/x' }],
-};
+const ENTRY = ENTRY_INPUT;
 
 /** The 400 the admin API answers for `body`, as {param, message}; null when it passes. */
 async function refusal(metatype: typeof CatalogEntryDto | typeof CatalogFileDto, body: object) {

@@ -15,7 +15,8 @@ export type AudioSupport = (typeof AUDIO_SUPPORT)[number];
 export const MODEL_STATUSES = ['active', 'deprecated', 'retired'] as const;
 export type ModelStatus = (typeof MODEL_STATUSES)[number];
 
-export type ModelSource = 'builtin' | 'custom';
+/** Where an entry came from: a release (`builtin`), the catalog feed (`feed`, CATALOG_FEED_URL) or the operator (`custom`). */
+export type ModelSource = 'builtin' | 'feed' | 'custom';
 
 /** Allowed seconds: a list, or every whole second of a range. */
 export type DurationSpec = readonly number[] | { readonly min: number; readonly max: number };
@@ -73,7 +74,7 @@ export interface CatalogEntry extends ModelCapabilities {
   /** The model to use instead (a model id). */
   replacement: string | null;
   source: ModelSource;
-  /** A builtin entry the operator changed: a release's merge keeps it as it is. */
+  /** A builtin or feed entry the operator changed: a release's merge and the feed keep it as it is. */
   modified: boolean;
   /** When it entered this catalog (ms); absent before it is stored. */
   createdAt?: number;

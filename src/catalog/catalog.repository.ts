@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner';
 import { CatalogModelEntity } from './catalog-model.entity';
 
@@ -30,10 +30,15 @@ export class CatalogRepository {
     return !!(await manager.delete(CatalogModelEntity, { id })).affected;
   }
 
-  /** Marks a builtin entry changed by the operator (a price written on the Prices page). */
+  /** Marks a builtin or feed entry changed by the operator (a price written on the Prices page). */
   async markModified(id: string, now: number): Promise<void> {
     await this.transactions.runStatement((manager) =>
-      manager.update(CatalogModelEntity, { id, source: 'builtin' }, { modified: true, updatedAt: now }),
+      manager.update(CatalogModelEntity, { id, source: In(['builtin', 'feed']) }, { modified: true, updatedAt: now }),
     );
+  }
+
+  /** Inside the caller's transaction: where the stored row came from and whether the operator changed it (null: no row), read just before a merge writes over it. */
+  async originOf(manager: EntityManager, id: string): Promise<Pick<CatalogModelEntity, 'source' | 'modified'> | null> {
+    return manager.findOne(CatalogModelEntity, { where: { id }, select: { id: true, source: true, modified: true } });
   }
 }

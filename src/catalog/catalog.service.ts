@@ -6,8 +6,8 @@ import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { ReadThroughCache, SHARED_ROWS_TTL_MS } from '../common/runtime/read-through-cache';
 import { isUniqueViolation, TransactionRunner } from '../database/transaction-runner';
-import { type BuiltinEntry, type CatalogEntry, type CatalogPrice, namesOf } from './catalog-entry';
-import { CatalogChanges, noChanges, record, samePrices, verdictFor } from './catalog-entry-diff';
+import { type BuiltinEntry, type CatalogEntry, type CatalogPrice, type ModelSource, namesOf } from './catalog-entry';
+import { CatalogChanges, keptFrom, noChanges, record, samePrices, verdictFor } from './catalog-entry-diff';
 import { CatalogModelEntity } from './catalog-model.entity';
 import { CatalogRepository } from './catalog.repository';
 
@@ -65,9 +65,9 @@ export class CatalogService {
     });
   }
 
-  /** The entry as the operator now wants it: a builtin one is marked changed, so a release's merge keeps it. */
+  /** The entry as the operator now wants it: a builtin or feed one is marked changed, so a release's merge and the feed keep it. */
   replace(stored: CatalogEntry, next: BuiltinEntry): Promise<CatalogEntry> {
-    return this.write({ ...next, source: stored.source, modified: stored.source === 'builtin' }, 'update');
+    return this.write({ ...next, source: stored.source, modified: stored.source !== 'custom' }, 'update');
   }
 
   async remove(id: string): Promise<void> {
@@ -83,9 +83,11 @@ export class CatalogService {
    * prices and routes; an entry the operator changed keeps the operator's values; one the release
    * no longer ships stays as it is. Prices already in the table for a new model (from before the
    * catalog) are the operator's: they stay, and the entry counts as changed by the operator.
+   * While a catalog feed is configured (`feedConfigured`), an entry the feed last wrote is the
+   * feed's: the release leaves it to the feed (read right after), so that no start flips it back.
    */
-  async mergeBuiltins(builtins: readonly BuiltinEntry[]): Promise<CatalogChanges> {
-    const changes = await this.apply(builtins, 'builtin', false);
+  async mergeBuiltins(builtins: readonly BuiltinEntry[], feedConfigured = false): Promise<CatalogChanges> {
+    const changes = await this.apply(builtins, 'builtin', false, feedConfigured);
     // Counts at info (a first start adds every builtin: a list would push the start-up banner off the screen).
     this.logger.log(
       `catalog merge: ${changes.added.length} added, ${changes.changed.length} updated, ${changes.unchanged.length} unchanged, ` +
@@ -100,33 +102,53 @@ export class CatalogService {
     return this.apply(entries, 'custom', dryRun);
   }
 
-  private async apply(incoming: readonly BuiltinEntry[], newSource: 'builtin' | 'custom', dryRun: boolean): Promise<CatalogChanges> {
+  /**
+   * The catalog feed's entries (CATALOG_FEED_URL), merged as a release's are: a new model arrives
+   * as a `feed` entry, one the operator changed or made keeps the operator's values. Safe to run
+   * twice, or on several instances at once: each entry is written in its own transaction with the
+   * same values whoever writes it, a second insert of a new model is skipped (the unique key), and
+   * a row the operator made theirs since the read is left alone (read again inside that transaction).
+   */
+  mergeFeed(entries: readonly BuiltinEntry[]): Promise<CatalogChanges> {
+    return this.apply(entries, 'feed', false);
+  }
+
+  private async apply(
+    incoming: readonly BuiltinEntry[],
+    newSource: ModelSource,
+    dryRun: boolean,
+    feedOwns = false,
+  ): Promise<CatalogChanges> {
     const stored = await this.load();
     const existingRules = await this.pricing.listRules();
     const changes = noChanges();
     const writes: CatalogEntry[] = [];
+    /** A release's or the feed's merge (not the operator's import). */
+    const merge = newSource !== 'custom';
     /** Stored builtin entries a release's entry now lists as aliases, by the id of the entry taking them. */
     const folds = new Map<string, string[]>();
     for (const shipped of incoming) {
       const current = stored.byId.get(shipped.id);
+      if (newSource === 'builtin' && feedOwns && current?.source === 'feed') continue;
       let entry = shipped;
-      if (newSource === 'builtin' && verdictFor(shipped, current) !== 'keep') {
+      if (merge && verdictFor(shipped, current, newSource) !== 'keep') {
         const { aliases, folded } = aliasesToTake(shipped, stored);
         if (aliases.length !== shipped.aliases.length) entry = { ...shipped, aliases };
         if (folded.length > 0) folds.set(entry.id, folded);
       }
-      const verdict = verdictFor(entry, current);
+      const verdict = verdictFor(entry, current, newSource);
       record(changes, verdict, entry.id);
       if (dryRun || verdict === 'unchanged' || verdict === 'keep') continue;
       if (verdict === 'change') {
-        // An import is the operator's change: a builtin entry it changes is kept by later releases.
-        const byOperator = newSource === 'custom' && current!.source === 'builtin';
-        writes.push({ ...entry, source: current!.source, modified: byOperator, createdAt: current!.createdAt });
+        // An import is the operator's change: a builtin or feed entry it changes is kept by later merges.
+        const byOperator = !merge && current!.source !== 'custom';
+        const source = merge && current!.source !== 'custom' ? newSource : current!.source;
+        writes.push({ ...entry, source, modified: byOperator, createdAt: current!.createdAt });
         continue;
       }
       const rulesBefore = existingRules.filter((rule) => rule.model === entry.id).map(priceOf);
       // Prices set before the catalog existed (the old Prices page) are the operator's.
-      const operatorPrices = newSource === 'builtin' && rulesBefore.length > 0 && !samePrices(rulesBefore, entry.prices);
+      const operatorPrices = merge && rulesBefore.length > 0 && !samePrices(rulesBefore, entry.prices);
       writes.push({ ...entry, prices: operatorPrices ? rulesBefore : entry.prices, source: newSource, modified: operatorPrices });
     }
     if (writes.length === 0) return changes;
@@ -142,6 +164,9 @@ export class CatalogService {
       const folded = folds.get(entry.id) ?? [];
       try {
         await this.transactions.run(async (manager) => {
+          // The operator changed it since the read (a PATCH meanwhile): theirs, as the verdict would say now.
+          const origin = await this.models.originOf(manager, entry.id);
+          if (origin && keptFrom(origin, newSource)) return;
           // The old entries go with the write that takes their ids as aliases: never a moment without the name.
           for (const id of folded) await this.models.delete(manager, id);
           if (folded.length > 0) await this.pricing.deletePricesOf(manager, folded);
@@ -242,7 +267,7 @@ function entryOf(row: CatalogModelEntity, prices: CatalogPrice[]): CatalogEntry 
 }
 
 /**
- * Which of a release's aliases an entry takes: a stored builtin entry of that id the operator never
+ * Which of a release's (or the feed's) aliases an entry takes: a stored builtin or feed entry of that id the operator never
  * changed is folded into it (its row goes; tasks keep its id, which now resolves here); a name the
  * operator's entries hold (a custom or changed entry's id, or another entry's alias) stays theirs.
  */
@@ -252,7 +277,7 @@ function aliasesToTake(entry: BuiltinEntry, stored: CatalogSnapshot): { aliases:
   for (const alias of entry.aliases) {
     const holder = stored.byName.get(alias);
     if (!holder || holder.id === entry.id) aliases.push(alias);
-    else if (holder.id === alias && holder.source === 'builtin' && !holder.modified && !namesOf(holder).slice(1).length) {
+    else if (holder.id === alias && holder.source !== 'custom' && !holder.modified && !namesOf(holder).slice(1).length) {
       aliases.push(alias);
       folded.push(alias);
     }

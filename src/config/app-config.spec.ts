@@ -21,6 +21,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ TASK_RETENTION: '90d' }).taskRetentionMs).toBe(90 * 86_400_000);
   });
 
+  it('a catalog feed: none by default; read every 6h unless CATALOG_FEED_INTERVAL says otherwise (0: start and on demand only)', () => {
+    expect(loadConfig({}).catalogFeed).toBeUndefined();
+    expect(loadConfig({ CATALOG_FEED_URL: 'https://feeds.example.com/catalog.json' }).catalogFeed).toEqual({
+      url: 'https://feeds.example.com/catalog.json',
+      intervalMs: 6 * 3_600_000,
+      publicKey: null,
+    });
+    const key = Buffer.alloc(32, 7);
+    expect(
+      loadConfig({
+        CATALOG_FEED_URL: 'file:catalog/builtin-catalog.json',
+        CATALOG_FEED_INTERVAL: '0',
+        CATALOG_FEED_PUBLIC_KEY: key.toString('base64'),
+      }).catalogFeed,
+    ).toEqual({ url: 'file:catalog/builtin-catalog.json', intervalMs: 0, publicKey: key });
+  });
+
   it('takes PUBLIC_BASE_URL without its trailing slash, and a port up to 65535', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://gw.example.com/base/' }).publicBaseUrl).toBe('https://gw.example.com/base');
     expect(loadConfig({ PORT: '65535' }).publicBaseUrl).toBe('http://localhost:65535');
@@ -91,6 +108,13 @@ describe('loadConfig', () => {
     ['TASK_RETENTION', '2w'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'localhost:4318'],
     ['OTEL_EXPORTER_OTLP_ENDPOINT', 'grpc://collector:4317'],
+    ['CATALOG_FEED_URL', 'ftp://feeds.example.com/catalog.json'],
+    ['CATALOG_FEED_URL', 'catalog.json'],
+    ['CATALOG_FEED_INTERVAL', '6'],
+    ['CATALOG_FEED_INTERVAL', '30s'],
+    ['CATALOG_FEED_INTERVAL', '30d'],
+    ['CATALOG_FEED_PUBLIC_KEY', Buffer.alloc(31, 1).toString('base64')],
+    ['CATALOG_FEED_PUBLIC_KEY', 'not base64!'],
   ])('rejects a bad %s with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

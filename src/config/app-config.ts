@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseVideoStoreTarget, VideoStoreTarget } from './video-store-target';
+import { catalogFeedConfig, CatalogFeedConfig, catalogFeedInterval, catalogFeedPublicKey, catalogFeedUrl } from './catalog-feed-env';
 import { parseDuration } from './duration';
 import { SecretEnvProblem, secretFromEnv } from './server-secret-env';
 import { TrustedProxies, trustedProxies } from './trusted-proxies';
@@ -179,6 +180,9 @@ const schema = z.object({
     .refine((value) => /^[A-Z]{3}$/.test(value), 'must be a three-letter ISO 4217 code such as USD'),
   OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
   OTEL_SERVICE_NAME: z.string().optional(),
+  CATALOG_FEED_URL: catalogFeedUrl,
+  CATALOG_FEED_INTERVAL: catalogFeedInterval,
+  CATALOG_FEED_PUBLIC_KEY: catalogFeedPublicKey,
 });
 
 /** OpenTelemetry traces over OTLP/HTTP, set when OTEL_EXPORTER_OTLP_ENDPOINT is. */
@@ -257,6 +261,8 @@ export interface AppConfig {
   currency: string;
   /** Unset: no trace is made or sent, and the SDK is not even loaded. */
   tracing?: TracingConfig;
+  /** Set by CATALOG_FEED_URL: models and prices read from a published document, merged as a release's are. */
+  catalogFeed?: CatalogFeedConfig;
 }
 
 export class ConfigError extends Error {}
@@ -312,6 +318,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     tracing: values.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: values.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: values.OTEL_SERVICE_NAME || 'video-gateway' }
       : undefined,
+    catalogFeed: catalogFeedConfig(values),
   };
 }
 

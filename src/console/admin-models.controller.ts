@@ -1,18 +1,18 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery } from '@nestjs/swagger';
 import { AdminApi } from '../auth/admin-api.decorator';
-import { aliasCollision, type BuiltinEntry, type CatalogEntry, namesOf } from '../catalog/catalog-entry';
+import { type BuiltinEntry, type CatalogEntry, namesOf } from '../catalog/catalog-entry';
 import { CatalogChanges } from '../catalog/catalog-entry-diff';
-import { CATALOG_FILE_LIMIT_BYTES, CatalogEntryDto, CatalogFileDto, UpdateCatalogEntryDto } from '../catalog/catalog-entry.dto';
+import { CatalogEntryDto, CatalogFileDto, UpdateCatalogEntryDto } from '../catalog/catalog-entry.dto';
 import { CatalogService } from '../catalog/catalog.service';
+import { CatalogFeedService } from '../catalog-feed/catalog-feed.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { entryFromInput, inputOf, patchedInput } from '../families/catalog-entry-input';
+import { assertExportFits, assertNamesFree, catalogFileOf, entriesOfFile } from '../families/catalog-file';
 import { FamilyRegistry } from '../families/family-registry';
 import { TaskQueries } from '../tasks/task-queries.service';
+import { CatalogFeedStatusDto, feedStatusOf } from './dto/admin-catalog-feed.dto';
 import { AdminModelQueryDto } from './dto/admin-model-query.dto';
-
-/** The export file: what POST /api/admin/models/import takes. */
-const catalogFileOf = (entries: readonly BuiltinEntry[]) => ({ version: 1, models: entries.map(inputOf) });
 
 /** An entry as the admin API shows it: the fields it takes, and where it came from. */
 export const toAdminModelView = (entry: CatalogEntry) => ({ ...inputOf(entry), source: entry.source, modified: entry.modified });
@@ -23,6 +23,7 @@ export class AdminModelsController {
     private readonly catalog: CatalogService,
     private readonly families: FamilyRegistry,
     private readonly tasks: TaskQueries,
+    private readonly feed: CatalogFeedService,
   ) {}
 
   @Get()
@@ -44,6 +45,28 @@ export class AdminModelsController {
     return catalogFileOf(entries);
   }
 
+  @Get('feed')
+  @ApiOperation({
+    summary:
+      'The catalog feed (CATALOG_FEED_URL): its URL, the last good read, the ETag, the last error and what the last good read changed',
+  })
+  @ApiOkResponse({ type: CatalogFeedStatusDto })
+  async feedStatus(): Promise<CatalogFeedStatusDto> {
+    return feedStatusOf(await this.feed.state());
+  }
+
+  @Post('feed/refresh')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Read the catalog feed now (If-None-Match: a 304 changes nothing) and merge it as a release is merged; a bad document changes nothing and the answer says why (409 without CATALOG_FEED_URL)',
+  })
+  @ApiOkResponse({ type: CatalogFeedStatusDto })
+  async refreshFeed(): Promise<CatalogFeedStatusDto> {
+    if (!this.feed.configured) throw new AppError(ErrorCode.Conflict, 'no catalog feed is configured (set CATALOG_FEED_URL)');
+    return feedStatusOf(await this.feed.refresh());
+  }
+
   @Get(':id')
   @ApiOperation({ summary: 'One entry' })
   async get(@Param('id') id: string) {
@@ -54,8 +77,7 @@ export class AdminModelsController {
   @ApiOperation({ summary: 'Add a model (a custom entry); a 400 names each bad field, route options included' })
   async create(@Body() body: CatalogEntryDto) {
     const entry = entryFromInput(body, this.families.all(), await this.existing());
-    await this.assertNamesFree([entry]);
-    await this.assertExportFits([entry]);
+    await this.assertFits(entry);
     return toAdminModelView(await this.catalog.create(entry));
   }
 
@@ -64,8 +86,7 @@ export class AdminModelsController {
   async update(@Param('id') id: string, @Body() body: UpdateCatalogEntryDto) {
     const stored = await this.catalog.get(id);
     const entry = entryFromInput(patchedInput(stored, body), this.families.all(), await this.existing());
-    await this.assertNamesFree([entry]);
-    await this.assertExportFits([entry]);
+    await this.assertFits(entry);
     return toAdminModelView(await this.catalog.replace(stored, entry));
   }
 
@@ -77,8 +98,8 @@ export class AdminModelsController {
   })
   async remove(@Param('id') id: string): Promise<void> {
     const entry = await this.catalog.get(id);
-    if (entry.source === 'builtin')
-      throw new AppError(ErrorCode.Conflict, `model ${id} is builtin: retire it instead (PATCH status "retired")`);
+    if (entry.source !== 'custom')
+      throw new AppError(ErrorCode.Conflict, `model ${id} is ${entry.source}: retire it instead (PATCH status "retired")`);
     // A task records the name it was asked by: any of the entry's.
     if (await this.hasTaskOfAny(namesOf(entry)))
       throw new AppError(ErrorCode.Conflict, `model ${id} has tasks: retire it instead (PATCH status "retired")`);
@@ -101,49 +122,16 @@ export class AdminModelsController {
   @ApiQuery({ name: 'dry_run', required: false, type: Boolean })
   @ApiOkResponse({ description: '`{added, changed, unchanged, kept_operator_changes}`: model ids' })
   async import(@Body() body: CatalogFileDto, @Query('dry_run') dryRun?: string): Promise<CatalogChanges> {
-    const ids = new Set(body.models.map((model) => model.id));
-    if (ids.size !== body.models.length) throw AppError.invalid('models: each id may appear once', 'models');
-    const stored = await this.existing();
-    const entries = body.models.map((model, index) =>
-      entryFromInput(
-        model,
-        this.families.all(),
-        (id) => ids.has(id) || stored(id),
-        (field) => `models[${index}].${field}`,
-      ),
-    );
-    await this.assertNamesFree(entries, (index) => `models[${index}].`);
-    await this.assertExportFits(entries);
+    const { entries: stored } = await this.catalog.snapshot();
+    const entries = entriesOfFile(body.models, this.families.all(), stored, 'catalog');
     return this.catalog.importEntries(entries, dryRun === 'true' || dryRun === '1');
   }
 
-  /**
-   * Each name answers to one entry: an alias (or a new id) that is another entry's id or alias, in
-   * the catalog as it would be after the write, is a 400 naming it.
-   */
-  private async assertNamesFree(incoming: readonly BuiltinEntry[], at = (_index: number) => ''): Promise<void> {
+  /** Its names free and the catalog still exportable with it (a 400 or a 409 otherwise, nothing written). */
+  private async assertFits(entry: BuiltinEntry): Promise<void> {
     const { entries } = await this.catalog.snapshot();
-    const replaced = new Set(incoming.map((entry) => entry.id));
-    const others = [...entries.filter((entry) => !replaced.has(entry.id)), ...incoming];
-    incoming.forEach((entry, index) => {
-      const taken = aliasCollision(entry, others);
-      if (taken === null) return;
-      if (taken === entry.id) throw AppError.invalid(`id: ${taken} is another model's alias`, `${at(index)}id`);
-      throw AppError.invalid(`aliases: ${taken} is already a model id or alias`, `${at(index)}aliases`);
-    });
-  }
-
-  /** The catalog with `incoming` written must export within what an import reads: a 409 otherwise, nothing written. */
-  private async assertExportFits(incoming: readonly BuiltinEntry[]): Promise<void> {
-    const { entries } = await this.catalog.snapshot();
-    const replaced = new Set(incoming.map((entry) => entry.id));
-    const after = [...entries.filter((entry) => !replaced.has(entry.id)), ...incoming];
-    const bytes = Buffer.byteLength(JSON.stringify(catalogFileOf(after)), 'utf8');
-    if (bytes > CATALOG_FILE_LIMIT_BYTES)
-      throw new AppError(
-        ErrorCode.Conflict,
-        `the catalog would export ${bytes} bytes, over the ${CATALOG_FILE_LIMIT_BYTES} an import reads: delete or retire models first`,
-      );
+    assertNamesFree([entry], entries);
+    assertExportFits([entry], entries);
   }
 
   private async hasTaskOfAny(names: readonly string[]): Promise<boolean> {

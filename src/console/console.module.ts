@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '../auth/auth.module';
 import { BillingModule } from '../billing/billing.module';
+import { CatalogFeedModule } from '../catalog-feed/catalog-feed.module';
 import { FamiliesModule } from '../families/families.module';
 import { HousekeepingModule } from '../housekeeping/housekeeping.module';
 import { TasksModule } from '../tasks/tasks.module';
@@ -60,6 +61,7 @@ import { ConsoleHousekeeping } from './console-housekeeping';
     BillingModule,
     UpstreamModule,
     FamiliesModule,
+    CatalogFeedModule,
     TasksModule,
     VideosModule,
     VerificationModule,

@@ -3,6 +3,7 @@ import { CatalogEntry, CatalogRoute, isRetiredAt, namesOf } from '../catalog/cat
 import { CatalogService, CatalogSnapshot } from '../catalog/catalog.service';
 import { AppError, ErrorCode } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { PricingService } from '../billing/pricing.service';
 import { ChannelRouter } from '../upstream/channel-router.service';
 import { ChannelsService } from '../upstream/channels.service';
@@ -37,10 +38,11 @@ export class ModelCatalog implements OnApplicationBootstrap {
     private readonly router: ChannelRouter,
     private readonly pricing: PricingService,
     private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.catalog.mergeBuiltins(builtinCatalog(this.families.map((family) => family.builtinEntries)));
+    await this.catalog.mergeBuiltins(builtinCatalog(this.families.map((family) => family.builtinEntries)), !!this.config.catalogFeed);
     await this.adoptChannelModels();
   }
 

@@ -130,7 +130,7 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
 
   return html`<${Dialog} wide title=${title} onClose=${onClose}>
     <form class="model-form stack" id="model-form" aria-label=${title} onSubmit=${onSubmit} novalidate>
-      ${!isNew && entry.source === 'builtin' ? html`<p class="notice info">${t('models.builtinNote')}</p>` : null}
+      ${!isNew && entry.source !== 'custom' ? html`<p class="notice info">${t(entry.source === 'feed' ? 'models.feedNote' : 'models.builtinNote')}</p>` : null}
       <fieldset><legend>${t('models.section.model')}</legend>
         <div class="grid-form">
           <${KeptField} label=${t('models.id')} name="id" required value=${entry?.id ?? ''} readOnly=${!isNew} autocomplete="off" placeholder="kling-v3" help=${isNew ? t('models.idHelp') : t('models.idFixed')} />

@@ -184,6 +184,8 @@ export function AdminModels() {
 /** Built-in (as the release ships it), built-in and changed here (later releases keep it), or added here. */
 function SourceBadge({ entry }) {
   if (entry.source === 'custom') return html`<${Badge} tone="info" icon="user">${t('models.source.custom')}<//>`;
+  if (entry.source === 'feed')
+    return html`<${Badge} tone=${entry.modified ? 'warning' : 'neutral'} icon=${entry.modified ? 'pencil' : 'package'}>${t(entry.modified ? 'models.source.feedModified' : 'models.source.feed')}<//>`;
   if (entry.modified) return html`<${Badge} tone="warning" icon="pencil">${t('models.source.modified')}<//>`;
   return html`<${Badge} tone="neutral" icon="package">${t('models.source.builtin')}<//>`;
 }
