@@ -19,6 +19,7 @@ import { VEO_FAMILY } from './veo/veo.family';
 import { RUNWAY_FAMILY } from './runway/runway.family';
 import { VIDU_FAMILY } from './vidu/vidu.family';
 import { XAI_FAMILY } from './xai/xai.family';
+import { SEEDANCE_FAMILY } from './seedance/seedance.family';
 import { FAL_FAMILY } from './fal/fal.family';
 import { REPLICATE_FAMILY } from './replicate/replicate.family';
 
@@ -34,6 +35,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   RUNWAY_FAMILY,
   VIDU_FAMILY,
   XAI_FAMILY,
+  SEEDANCE_FAMILY,
   FAL_FAMILY,
   REPLICATE_FAMILY,
 ];

@@ -1,6 +1,12 @@
 import type { ProviderUsage } from './upstream-adapter';
 
-export const PROVIDER_USAGE_UNITS: readonly ProviderUsage['unit'][] = ['fal_billable_units', 'credits', 'usd_ticks', 'predict_seconds'];
+export const PROVIDER_USAGE_UNITS: readonly ProviderUsage['unit'][] = [
+  'fal_billable_units',
+  'credits',
+  'usd_ticks',
+  'predict_seconds',
+  'tokens',
+];
 
 /** xAI's `usage.cost_in_usd_ticks`: 1 USD is 10,000,000,000 ticks (upstream-protocols-aggregators.md, [X8]). */
 export const USD_TICKS_PER_USD = 1e10;
