@@ -160,10 +160,11 @@ export class SeedanceEmulator extends ScriptedEmulator<SeedanceStep, SeedanceScr
     const stamp = now.toISOString().replace(/\D/g, '').slice(0, 14);
     const record = await this.options.records.insertOrGet(TASK, `cgt-${stamp}-${randomBytes(3).toString('hex').slice(0, 5)}`, task);
     keepInLog(this.creates, { body, request: req });
-    // Ark posts the task's JSON on each change of its status: running, then its end.
-    if (typeof body.callback_url === 'string')
-      for (const at of [SIMULATED_QUEUED_MS, SIMULATED_DONE_MS])
-        this.callbacks.schedule(body.callback_url, at, async () => {
+    // Ark posts the task's JSON on each change of its status: running (by the clock only: a test's callback is the end), then its end.
+    const callbackUrl = body.callback_url;
+    if (typeof callbackUrl === 'string')
+      for (const at of this.callbacks.delayMs === null ? [SIMULATED_QUEUED_MS, SIMULATED_DONE_MS] : [SIMULATED_DONE_MS])
+        this.callbacks.schedule(callbackUrl, at, async () => {
           const now = await this.options.records.find<EmulatedTask>(TASK, record.key);
           return now ? this.answer(record.key, now.data, now.createdAt, this.currentStep(now.data, now.createdAt), base) : null;
         });
