@@ -60,6 +60,7 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
       'runway',
       'vidu',
       'xai',
+      'seedance',
       'fal',
       'replicate',
       'fake',
@@ -167,7 +168,7 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     expect(unknown.body.error).toMatchObject({
       param: 'platform',
       message:
-        'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, vidu, xai, fal, replicate, fake',
+        'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, vidu, xai, seedance, fal, replicate, fake',
     });
   });
 });
@@ -206,6 +207,7 @@ describeWithBrowser('console channel form from the family registry', () => {
       'Runway',
       'Vidu',
       'xAI Grok Imagine',
+      'Seedance (BytePlus / Volcengine)',
       'fal',
       'Replicate',
       'fake (test family)',
