@@ -4,7 +4,8 @@ import { binaryBody } from './support/binary-body';
 import { describeFamily } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { SeedanceEmulatorServer, startSeedanceEmulator } from './support/seedance-emulator';
-import { describeOnSqlite } from './support/test-databases';
+import { databaseKinds, describeOnSqlite } from './support/test-databases';
+import { customerCalls, familyTasks, FamilyGateway, startFamilyGateway } from './support/family-gateway';
 
 const QUOTA = 10_000_000;
 const MODELS = ['seedance-2-0', 'seedance-2-0-fast', 'seedance-1-5-pro'];
@@ -339,3 +340,51 @@ describeOnSqlite('seedance family: the embedded simulator', (kind) => {
     expect(await gw.balance(userId)).toEqual(charged);
   });
 });
+
+/**
+ * What touches money on the other databases (SQLite runs the whole suite above): a task charged at the list
+ * price and delivered with its tokens kept, and one Ark fails refunded exactly once.
+ */
+for (const kind of databaseKinds().filter((each) => each !== 'sqlite'))
+  describe(`seedance family: money [${kind}]`, () => {
+    let started: FamilyGateway<SeedanceEmulatorServer>;
+    const calls = customerCalls(() => started);
+    const tasks = familyTasks(() => started, { rounds: 4, stepMs: 10_000 });
+    beforeAll(async () => {
+      started = await startFamilyGateway(
+        kind,
+        startSeedanceEmulator,
+        { name: 'seedance-main', platform: 'seedance', models: MODELS },
+        QUOTA,
+      );
+    });
+    afterAll(async () => {
+      await started?.close();
+    });
+    const balance = () => started.gw.balance(started.customer.userId);
+
+    it('charges 2.0 fast per second, delivers the video with its tokens kept; a failed task is refunded once', async () => {
+      const before = await balance();
+      const done = await calls.unified({ model: 'seedance-2-0-fast', prompt: 'a kite', duration: 5 }).expect(200);
+      expect(await balance()).toEqual({
+        quota: before.quota - 5 * PRICE['seedance-2-0-fast']['720p'],
+        used_quota: before.used_quota + 5 * PRICE['seedance-2-0-fast']['720p'],
+      });
+      await tasks.expectVideo(done.body.id);
+      const detail = (await started.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
+      expect(detail.provider_usage).toMatchObject({ unit: 'tokens', amount: 108_000 });
+
+      const charged = await balance();
+      started.fake.scriptNext(['queued', 'running', 'expired']);
+      const expired = await calls.flat({ model: 'seedance-2-0-fast', prompt: 'a kite', seconds: '5' }).expect(200);
+      expect(await tasks.finish(expired.body.id)).toMatchObject({
+        status: 'FAILURE',
+        fail_reason: 'upstream timeout: the provider expired the task',
+      });
+      expect(await balance()).toEqual(charged);
+      const ledger = (await started.gw.admin.get(`/api/admin/logs?task_id=${expired.body.id}`).expect(200)).body.data as Array<{
+        type: string;
+      }>;
+      expect(ledger.map((row) => row.type).sort()).toEqual(['consume', 'refund']);
+    });
+  });
