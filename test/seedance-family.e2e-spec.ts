@@ -262,7 +262,7 @@ describeFamily<SeedanceEmulatorServer>({
   },
   // Last: it adds channels on the same emulator, which would take the common cases' retries.
   lastCases: (t) => {
-    it("a wrong key is refused by the emulator as Ark does and named by the channel's Test; a base URL with /api/v3 works too", async () => {
+    it("a wrong key is refused by the emulator as Ark does and named by the channel's Test; a base URL with /api/v3 works too, one elsewhere is named", async () => {
       const bearer = await fetch(`${t.fake.url}/api/v3/contents/generations/tasks/cgt-1`, {
         headers: { authorization: 'Bearer wrong-key-0000' },
       });
@@ -281,6 +281,10 @@ describeFamily<SeedanceEmulatorServer>({
         error: expect.stringMatching(/api_key/),
       });
       expect(await channel('seedance-v3', `${t.fake.url}/api/v3`, t.fake.apiKey)).toMatchObject({ ok: true });
+      expect(await channel('seedance-elsewhere', `${t.fake.url}/nowhere`, t.fake.apiKey)).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/base_url/),
+      });
       const pasted = await t.gw.admin
         .post('/api/admin/channels', {
           name: 'seedance-pasted',

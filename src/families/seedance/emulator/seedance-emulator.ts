@@ -15,6 +15,7 @@ export type SeedanceStep = 'queued' | 'running' | 'succeeded' | 'expired' | 'can
 export const SIMULATED_QUEUED_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
 const TASK = 'seedance.task';
+const TASKS_PATH = '/api/v3/contents/generations/tasks';
 /** Ark keeps task records for 7 days; a video link works for 24 hours. */
 const RECORDS_KEPT_MS = 7 * 24 * 3_600_000;
 const LINK_VALID_MS = 24 * 3_600_000;
@@ -128,13 +129,13 @@ export class SeedanceEmulator extends ScriptedEmulator<SeedanceStep, SeedanceScr
     const file = fileLinkMatch(req, /^\/tos\/([\w-]{1,64})\.mp4$/);
     if (file) return this.video(file[1], req.query);
     if (req.headers.authorization !== `Bearer ${this.options.apiKey}`) return fail(401, 'AuthenticationError');
-    const path = req.path.replace(/^\/api\/v3/, '');
-    if (path === '/contents/generations/tasks' && req.method === 'POST') return this.create(req, base);
-    if (path === '/contents/generations/tasks' && req.method === 'GET') return this.list(req.query, base);
-    const one = /^\/contents\/generations\/tasks\/([^/]+)$/.exec(path);
-    if (one && req.method === 'GET') return this.query(one[1], base);
-    if (one && req.method === 'DELETE') return this.remove(one[1], req);
-    return fail(404, 'ResourceNotFound');
+    if (req.path === TASKS_PATH && req.method === 'POST') return this.create(req, base);
+    if (req.path === TASKS_PATH && req.method === 'GET') return this.list(req.query, base);
+    const one = req.path.startsWith(`${TASKS_PATH}/`) ? req.path.slice(TASKS_PATH.length + 1) : undefined;
+    if (one && !one.includes('/') && req.method === 'GET') return this.query(one, base);
+    if (one && !one.includes('/') && req.method === 'DELETE') return this.remove(one, req);
+    // A path Ark does not serve: its gateway's bare 404, not an API error.
+    return { status: 404, text: '404 page not found' };
   }
 
   private async create(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
@@ -156,8 +157,7 @@ export class SeedanceEmulator extends ScriptedEmulator<SeedanceStep, SeedanceScr
       cancelled: false,
       ...this.takeScript(),
     };
-    const now = new Date(this.options.now());
-    const stamp = now.toISOString().replace(/\D/g, '').slice(0, 14);
+    const stamp = new Date(this.options.now()).toISOString().replace(/\D/g, '').slice(0, 14);
     const record = await this.options.records.insertOrGet(TASK, `cgt-${stamp}-${randomBytes(3).toString('hex').slice(0, 5)}`, task);
     keepInLog(this.creates, { body, request: req });
     // Ark posts the task's JSON on each change of its status: running (by the clock only: a test's callback is the end), then its end.
@@ -165,8 +165,9 @@ export class SeedanceEmulator extends ScriptedEmulator<SeedanceStep, SeedanceScr
     if (typeof callbackUrl === 'string')
       for (const at of this.callbacks.delayMs === null ? [SIMULATED_QUEUED_MS, SIMULATED_DONE_MS] : [SIMULATED_DONE_MS])
         this.callbacks.schedule(callbackUrl, at, async () => {
-          const now = await this.options.records.find<EmulatedTask>(TASK, record.key);
-          return now ? this.answer(record.key, now.data, now.createdAt, this.currentStep(now.data, now.createdAt), base) : null;
+          const current = await this.options.records.find<EmulatedTask>(TASK, record.key);
+          if (!current) return null;
+          return this.answer(record.key, current.data, current.createdAt, this.currentStep(current.data, current.createdAt), base);
         });
     return { status: 200, json: { id: record.key } };
   }
