@@ -38,13 +38,14 @@ describeEachDatabase('configuration at start', (kind) => {
           'runway',
           'vidu',
           'xai',
+          'seedance',
           'wan',
           'fal',
           'replicate',
         ]);
         for (const channel of channels)
           expect(channel.base_url).toMatch(
-            /^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway|vidu|xai|wan|fal|replicate)$/,
+            /^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway|vidu|xai|seedance|wan|fal|replicate)$/,
           );
         expect(channels[2].settings).toMatchObject({
           control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/),

@@ -129,6 +129,14 @@ export function namedModels(
   };
 }
 
+/** The route-options schema of a family whose routes take no options (`aProvider`: "an xAI"): any option is refused, named. */
+export function noRouteOptions(aProvider: string): NonNullable<FamilyDefinition['checkRouteOptions']> {
+  return (options) => {
+    const key = Object.keys(options)[0];
+    return key === undefined ? null : { field: key, message: `${key} is not ${aProvider} route option (it takes none)` };
+  };
+}
+
 /**
  * The route-options schema of a family that takes one option (`name`, accepted when `valid`): any
  * other option is refused as not the family's, a bad value with `message`.
