@@ -62,7 +62,7 @@ describeEachDatabase('configuration at start', (kind) => {
         // The demo user and its key are printed once too: the database already has users.
         expect(second.gw.credentials.demo).toBeNull();
         await second.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${token}`).expect(200);
-        expect(await channelsOf(second.gw, token)).toHaveLength(13);
+        expect(await channelsOf(second.gw, token)).toHaveLength(14);
       } finally {
         await second.gw.close();
       }

@@ -79,6 +79,9 @@ describeWithBrowser('console Models page in a browser', () => {
     const form = dialog.locator('#model-form');
     await form.getByLabel('Model id').fill('kling-v3');
     await form.getByLabel('Display name').fill('Kling 3.0');
+    await form.getByLabel('Other ids').fill('kling-3-0');
+    await form.getByLabel('Maker').fill('kling');
+    await form.getByLabel('Released').fill('2026-02-05');
     await form.getByRole('checkbox', { name: 'Image to video' }).check();
     await form.getByLabel('Durations').selectOption('range');
     await form.getByLabel('From (s)').fill('3');
@@ -137,10 +140,9 @@ describeWithBrowser('console Models page in a browser', () => {
     expect(await entry('kling-v3')).toEqual({
       id: 'kling-v3',
       label: 'Kling 3.0',
-      // The form has no field for these yet: an entry made on the page has none.
-      aliases: [],
-      owned_by: null,
-      released_at: null,
+      aliases: ['kling-3-0'],
+      owned_by: 'kling',
+      released_at: '2026-02-05',
       modes: ['text-to-video', 'image-to-video'],
       durations: { min: 3, max: 15 },
       default_duration: 5,
