@@ -258,6 +258,7 @@ describeWithBrowser('console Models page in a browser', () => {
           ...exported.models.find((m) => m.id === 'kling-v3')!,
           id: 'kling-v3-fast',
           label: 'Kling 3.0 Fast',
+          aliases: [],
           routes: [{ platform: 'kling', upstream_model: 'kling-v3' }],
         },
       ],
@@ -426,7 +427,8 @@ describeWithBrowser('console Models page in a browser', () => {
       check: '查看变更',
       edit: '编辑 simulator-kling',
       custom: '自定义',
-      durations: /^请检查 durations： durations must be a list of at most 600 whole seconds/,
+      // The rule the field broke, in Chinese: never the validator's English.
+      durations: /^请检查 durations：\s*必须是整数秒的列表/,
     },
   };
 
