@@ -35,11 +35,9 @@ export function mapOmniInteraction(body: unknown, policy?: LinkPolicy): PollOutc
     ...(usage ? { providerUsage: usage } : {}),
   });
   const failed = (...details: string[]) => outcome({ state: 'failed', failReason: failureReason(FAILURE.generation, ...details) });
+  const inFlight = interaction.status === 'queued' ? 'queued' : interaction.status === 'in_progress' ? 'running' : null;
+  if (inFlight) return outcome({ state: inFlight, ...(inFlight === 'queued' ? { progress: 0 } : {}) });
   switch (interaction.status) {
-    case 'queued':
-      return outcome({ state: 'queued', progress: 0 });
-    case 'in_progress':
-      return outcome({ state: 'running' });
     case 'completed': {
       const video = videoOf(interaction);
       if (typeof video?.uri === 'string' && video.uri !== '') {
