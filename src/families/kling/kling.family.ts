@@ -1,3 +1,4 @@
+import { routeOption } from '../route-option-definition';
 import { PUSH_SETTING } from '../shared/push-settings';
 import { namedModels, oneRouteOption } from '../family';
 import { defineFamily } from '../shared/define-family';
@@ -24,18 +25,20 @@ export const KLING_FAMILY = defineFamily<KlingTaskRequest>({
   request: { schema: KlingVideoRequestDto, examples: KLING_EXAMPLES },
   catalog: { defaultPrices: KLING_DEFAULT_PRICES, builtinEntries: KLING_BUILTIN_ENTRIES },
   // `cfg_scale: true`: the model takes `metadata.cfg_scale` (the v1 models).
-  routeOptions: [
-    {
-      name: 'cfg_scale',
-      kind: 'boolean',
-      label: { en: 'Takes cfg_scale', 'zh-CN': '接受 cfg_scale' },
-      description: {
-        en: "Lets a client's metadata.cfg_scale (0 to 1) through: the v1 models take it.",
-        'zh-CN': '放行客户端的 metadata.cfg_scale（0 到 1）：v1 模型支持。',
-      },
-    },
-  ],
-  checkRouteOptions: oneRouteOption('Kling', 'cfg_scale', (value) => typeof value === 'boolean', 'cfg_scale must be true or false'),
+  ...oneRouteOption(
+    'Kling',
+    routeOption(
+      'cfg_scale',
+      'boolean',
+      ['Takes cfg_scale', '接受 cfg_scale'],
+      [
+        "Lets a client's metadata.cfg_scale (0 to 1) through: the v1 models take it.",
+        '放行客户端的 metadata.cfg_scale（0 到 1）：v1 模型支持。',
+      ],
+    ),
+    (value) => typeof value === 'boolean',
+    'cfg_scale must be true or false',
+  ),
   nest: { module: KlingFamilyModule, drafts: KlingDrafts, adapter: KlingUpstreamAdapter },
   simulator: { module: KlingSimulatorModule, apiKey: `${SIMULATOR_ACCESS_KEY}:${SIMULATOR_SECRET_KEY}` },
 });
