@@ -213,6 +213,9 @@ describe('README walk-through on a fresh clone', () => {
     // Each answer says what its task cost, settled on the stored video: the simulator delivers what was asked.
     expect(polled).toMatch(/^\{"seconds":\d+,"resolution":"\w+","audio":(true|false),"quota":\d+,"usd":[\d.]+,"settled":"delivered"\}$/m);
 
+    // Video from video: the source, its edit and its extension completed; the edit names its source.
+    expect(all).toMatch(/^(task_\w+ completed\n){3}task_\w+$/m);
+
     // Verification: the liveness pass came back to the business, the asset became active.
     expect(all).toMatch(/^https:\/\/example\.com\/verified\?providerToken=\S+resultCode=10000/m);
     expect(all).toMatch(/"status":"active"/);
@@ -227,7 +230,8 @@ describe('README walk-through on a fresh clone', () => {
     expect(all).toContain("customer's logs unchanged");
     const customerLogs = JSON.parse(readFileSync(join(work, 'logs-after.json'), 'utf8'));
     const types = (customerLogs.data as Array<{ type: string }>).map((row) => row.type);
-    expect(types.filter((t) => t === 'consume')).toHaveLength(8);
+    // The eight tasks of the walk-through, and the source, edit and extend of "Video from video".
+    expect(types.filter((t) => t === 'consume')).toHaveLength(11);
     // Settled at what they were charged: no task delivered less than it asked.
     expect(types).not.toContain('refund');
     expect(types).not.toContain('hold');

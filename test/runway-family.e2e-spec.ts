@@ -23,7 +23,7 @@ describeFamily<RunwayEmulatorServer>({
   submitsOf: (fake) => fake.submits().length,
   listing: {
     label: { en: 'Runway', 'zh-CN': 'Runway' },
-    models: ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast', 'gemini_omni_flash'],
+    models: ['gen4.5', 'gen4_turbo', 'veo3.1', 'veo3.1_fast', 'gemini_omni_flash', 'aleph2'],
     settings: [{ name: 'poll_interval_ms' }, { name: 'max_concurrency' }, { name: 'usd_per_unit' }],
   },
   refusals: [

@@ -5,8 +5,10 @@ import type { Platform } from '../upstream/channel.entity';
 // buys (capabilities, prices, lifecycle) and how each platform serves it (routes). Types and pure helpers
 // only, so that every module may read entries without depending on the catalog's store.
 
-/** How a task is made; the one vocabulary every family maps onto its wire. */
-export const MODEL_MODES = ['text-to-video', 'image-to-video', 'first-last-frame', 'reference-to-video', 'video-edit'] as const;
+/** The modes made from a prompt and images. */
+const FROM_PROMPT_AND_IMAGES = ['text-to-video', 'image-to-video', 'first-last-frame', 'reference-to-video'] as const;
+/** How a task is made; the one vocabulary every family maps onto its wire. The last two make a video from a video. */
+export const MODEL_MODES = [...FROM_PROMPT_AND_IMAGES, 'video-edit', 'video-extend'] as const;
 export type ModelMode = (typeof MODEL_MODES)[number];
 
 export const AUDIO_SUPPORT = ['none', 'optional', 'always'] as const;

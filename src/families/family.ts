@@ -21,6 +21,31 @@ export interface UploadedPart {
   mimetype?: string;
 }
 
+/** The modes a task makes from a video the gateway keeps (remix, `metadata.source_task_id`). */
+export const SOURCE_VIDEO_MODES = ['video-edit', 'video-extend'] as const;
+export type SourceVideoMode = (typeof SOURCE_VIDEO_MODES)[number];
+
+/**
+ * A finished task's video, held in the gateway's store, that a new task is made from (a remix, or
+ * `metadata.source_task_id`): what a family sends its provider (the gateway's own signed link) and
+ * what it checks the provider's limits against.
+ */
+export interface SourceVideo {
+  /** The source task's public id, recorded with the new task. */
+  taskId: string;
+  /** The request field that named it (`metadata.source_task_id`, or the remix route's `id`): what a 400 about it names. */
+  field: string;
+  mode: SourceVideoMode;
+  /** The gateway's signed link to the stored video (`{PUBLIC_BASE_URL}/v1/videos/{id}/content?expires=&signature=`). */
+  url: string;
+  /** Whole seconds of the stored video (what it was settled at). */
+  seconds: number;
+  /** `<width>x<height>` of the stored video, when known. */
+  size: string | null;
+  /** The resolution the source was settled (else priced) at (`720p`), when known. */
+  resolution: string | null;
+}
+
 /**
  * A submit body as a surface hands it over, once the form's own spellings were resolved. A family
  * reads (and names in its errors) `duration` only: OpenAI's `seconds` is the submit pipeline's.
@@ -30,6 +55,8 @@ export interface SubmitInput {
   body: Record<string, unknown>;
   /** The `input_reference` file part of a multipart submit. */
   inputReferenceFile?: UploadedPart;
+  /** The video the task is made from (a remix); only a family whose `sourceVideoModes` has its mode is asked to draft it. */
+  sourceVideo?: SourceVideo;
   /** What the family changed in an accepted request, said in the response (X-Gateway-Warning). */
   warnings?: string[];
   /** Set by the submit pipeline for a deprecated model: its answer carries Deprecation and Sunset headers. */
@@ -199,6 +226,8 @@ export interface FamilyDefinition<R extends StoredRequest = StoredRequest> {
   readonly modelPrefix?: string;
   /** The submit forms that take its bodies. */
   readonly forms: readonly SubmitForm[];
+  /** The modes it makes from a source video (SubmitInput.sourceVideo); absent: none, and such a submit never reaches it. */
+  readonly sourceVideoModes?: readonly SourceVideoMode[];
   /** Whether its requests may reference verified portrait assets (`asset://<id>`). */
   readonly takesVerifiedAssets?: boolean;
   /** Its list prices, which its builtin entries carry. */

@@ -7,6 +7,7 @@ import { sendDeprecation, sendWarnings, WARNING_HEADER_DOC } from '../common/htt
 import type { QuoteDto } from '../videos/dto/model-list.dto';
 import { ModelListings } from '../videos/model-listings.service';
 import { SignedLinksService } from '../storage/signed-links.service';
+import { SourceVideos } from '../storage/source-videos.service';
 import { GATEWAY_HOPS_API_HEADER, submitHeadersOf } from '../tasks/submit-headers';
 import { SubmitPipeline } from '../tasks/submit-pipeline.service';
 import { ApiCancelRoute } from '../tasks/cancel-route-docs';
@@ -34,6 +35,7 @@ export class GenerationsController {
     private readonly links: SignedLinksService,
     private readonly cancels: TaskCancelService,
     private readonly listings: ModelListings,
+    private readonly sources: SourceVideos,
   ) {}
 
   @Post()
@@ -44,6 +46,8 @@ export class GenerationsController {
       'Validated before any charge (400 in the wrapper shape, e.g. `prompt is required`, `unknown model: <name>`), against the request ' +
       "schema of the model's family (its defaults and rules are there). " +
       'Media URLs must be public http(s); their format and size are checked by a ranged read before charging. ' +
+      "`metadata.source_task_id` makes the task from a completed one of the caller's (its stored video; `metadata.mode` `video-edit` " +
+      'by default, or `video-extend`), as `POST /v1/videos/{id}/remix`. ' +
       `The models, by family: ${modelsByFamily(UNIFIED_FAMILIES)}.`,
   })
   @ApiHeader({
@@ -58,6 +62,7 @@ export class GenerationsController {
   @ApiKeyUnauthorized(WrapperErrorResponse, 'wrapper', ERRORS)
   async create(@Body() body: unknown, @Req() req: AuthenticatedRequest): Promise<GenerationSubmitResponse> {
     const input = unifiedSubmitInput(body);
+    await this.sources.attachNamed(input, { user: req.user!, apiKey: req.apiKey });
     const task = await this.submissions.submit(input, { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
     sendWarnings(req, input.warnings);
     sendDeprecation(req, input.deprecated);
@@ -75,6 +80,7 @@ export class GenerationsController {
   @ApiSubmitErrors(WrapperErrorResponse, ERRORS, 'wrapper')
   async quote(@Body() body: unknown, @Req() req: AuthenticatedRequest): Promise<{ code: string; message: string; data: QuoteDto }> {
     const input = unifiedSubmitInput(body);
+    await this.sources.attachNamed(input, { user: req.user!, apiKey: req.apiKey });
     const quote = await this.submissions.quote(input, { user: req.user!, apiKey: req.apiKey });
     sendDeprecation(req, input.deprecated);
     return { code: 'success', message: '', data: this.listings.quoteView(quote) };

@@ -69,6 +69,7 @@ export function toUnifiedTask(ended: TaskEntity, links: ContentLinks, audience: 
       input: textOf(task.properties?.input) ?? textOf(task.request?.prompt) ?? '',
       upstream_model_name: operator ? task.upstreamModel : task.model,
       origin_model_name: task.model,
+      ...(typeof task.properties?.source_task_id === 'string' ? { source_task_id: task.properties.source_task_id } : {}),
     },
     data: withOwnVideoLinks(
       operator ? shown : withoutUpstreamModel(shown, task.upstreamModel, task.model),

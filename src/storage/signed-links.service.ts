@@ -34,9 +34,22 @@ export class SignedLinksService implements ContentLinks {
   }
 
   contentUrl(task: Pick<TaskEntity, 'taskId'>): string {
-    const expires = Math.floor(this.clock.now() / 1000) + this.config.videoUrlTtlSeconds;
-    const signature = this.sign(task.taskId, expires, this.secret.derive('signed-links')).toString('hex');
-    return `${this.config.publicBaseUrl}/v1/videos/${encodeURIComponent(task.taskId)}/content?expires=${expires}&signature=${signature}`;
+    return this.linkExpiring(task.taskId, Math.floor(this.clock.now() / 1000) + this.config.videoUrlTtlSeconds);
+  }
+
+  /**
+   * The link a provider is sent to fetch a source video (a remix): its expiry on a grid of VIDEO_URL_TTL_S,
+   * so that the same request made twice within a period is the same request (Idempotency-Key); valid at
+   * least VIDEO_URL_TTL_S, at most twice that.
+   */
+  sourceUrl(taskId: string): string {
+    const ttl = this.config.videoUrlTtlSeconds;
+    return this.linkExpiring(taskId, (Math.floor(this.clock.now() / 1000 / ttl) + 2) * ttl);
+  }
+
+  private linkExpiring(taskId: string, expires: number): string {
+    const signature = this.sign(taskId, expires, this.secret.derive('signed-links')).toString('hex');
+    return `${this.config.publicBaseUrl}/v1/videos/${encodeURIComponent(taskId)}/content?expires=${expires}&signature=${signature}`;
   }
 
   /** 403 unless the link was made here for this task and has not expired. */

@@ -10,6 +10,7 @@ import { AdminVideoStoreController } from './admin-video-store.controller';
 import { ContentAccessGuard } from './content-access.guard';
 import { ProviderVideoSource } from './provider-video-source.service';
 import { SignedLinksService } from './signed-links.service';
+import { SourceVideos } from './source-videos.service';
 import { StoredVideoRemover } from './stored-video-remover.service';
 import { OnDemandThumbnail } from './on-demand-thumbnail.service';
 import { OutputExpiry } from './output-expiry';
@@ -50,7 +51,16 @@ import { VideoStoreMetrics } from './video-store-metrics.service';
     StoredVideoRemover,
     VideoStoreMetrics,
     ContentAccessGuard,
+    SourceVideos,
   ],
-  exports: [SignedLinksService, VideoDeliveryService, StoredVideoRemover, ContentAccessGuard, VideoArchiveJob, VideoArchiveRepository],
+  exports: [
+    SignedLinksService,
+    SourceVideos,
+    VideoDeliveryService,
+    StoredVideoRemover,
+    ContentAccessGuard,
+    VideoArchiveJob,
+    VideoArchiveRepository,
+  ],
 })
 export class StorageModule {}

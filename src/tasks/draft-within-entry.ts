@@ -11,6 +11,7 @@ const FIELD_OF_MODE: Record<ModelMode, string> = {
   'first-last-frame': 'last_frame',
   'reference-to-video': 'reference',
   'video-edit': 'video',
+  'video-extend': 'metadata.mode',
 };
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CatalogEntry, CatalogRoute } from '../catalog/catalog-entry';
-import type { FamilyDefinition, SubmitForm, SubmitInput } from '../families/family';
+import type { FamilyDefinition, SourceVideo, SubmitForm, SubmitInput } from '../families/family';
+import { AppError } from '../common/errors/app-error';
 import { FamilyRegistry } from '../families/family-registry';
 import { ModelCatalog } from '../families/model-catalog.service';
 import { refuseAssetReferences } from './asset-reference-rule';
@@ -74,6 +75,7 @@ export class RouteDrafting {
       });
     const draft: TaskDraft = familyDraft;
     try {
+      if (input.sourceVideo) recordSourceVideo(draft, input.sourceVideo, family);
       assertDraftWithinEntry(draft, entry, durationField);
       // Each family makes a fresh draft per call: the route's model is set on it rather than on a copy.
       draft.routeModel = routeModelOf(route, draft);
@@ -96,4 +98,11 @@ export class RouteDrafting {
       },
     };
   }
+}
+
+/** A draft made from a source video makes its mode (a family reading it as anything else is refused) and records where it came from. */
+function recordSourceVideo(draft: TaskDraft, source: SourceVideo, family: FamilyDefinition): void {
+  if (draft.mode !== source.mode)
+    throw AppError.invalid(`${family.platform} does not make ${source.mode} from ${source.taskId}`, 'metadata.mode');
+  draft.properties = { ...draft.properties, source_task_id: source.taskId };
 }

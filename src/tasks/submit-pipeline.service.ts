@@ -4,7 +4,7 @@ import type { CatalogEntry } from '../catalog/catalog-entry';
 import { AppError } from '../common/errors/app-error';
 import { gatewayHopsOf } from '../common/http/gateway-hops';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { SubmitForm, SubmitInput } from '../families/family';
+import type { SourceVideoMode, SubmitForm, SubmitInput } from '../families/family';
 import { ModelCatalog } from '../families/model-catalog.service';
 import type { LaterDraft } from './dispatch/dispatch-plan';
 import { DispatchPlanner } from './dispatch/dispatch-planner.service';
@@ -81,7 +81,7 @@ export class SubmitPipeline {
     const entry = await this.catalog.usable(name, viewer);
     if (entry.status === 'deprecated')
       input.deprecated = { sunsetAt: entry.sunsetAt, replacement: await this.catalog.replacementFor(entry, viewer) };
-    const { chosen, others } = await this.routesFor(entry, input.form, caller.user.group);
+    const { chosen, others } = await this.routesFor(entry, input, caller.user.group);
     const model = entry.id;
     if (!(await this.catalog.allows(viewer.allowlist, entry))) throw modelNotAllowed(model);
     this.drafting.refuseAssetsUnlessTaken(chosen, body, model);
@@ -92,8 +92,9 @@ export class SubmitPipeline {
     const source: DraftSource = { model, askedModel, input, familyBody, body, caller, entry, durationField };
     // The client's input is checked against the entry and this first route's family before any charge: its 400s are the client's.
     const { draft, release } = await this.drafting.draftOn(chosen, source);
-    // Pinned channels (verified assets on one provider account) keep the task on its platform.
-    const failovers = draft.channelIds ? [] : others;
+    // Pinned channels (verified assets on one provider account) keep the task on its platform; so does a source video (its
+    // mode is the chosen family's reading of it, which a retry from the stored request on another platform would not keep).
+    const failovers = draft.channelIds || input.sourceVideo ? [] : others;
     const routeRequest = failovers.length > 0 ? routeRequestOf(input, familyBody) : null;
     // draftOn's draft is this request's own: completed in place rather than copied.
     const validated: TaskDraft = draft;
@@ -114,8 +115,10 @@ export class SubmitPipeline {
    * change with health); else the first (whose submit then says that no channel is available).
    * The `others` are failovers: their channels are ranked with the chosen one's (DispatchPlanner).
    */
-  private async routesFor(entry: CatalogEntry, form: SubmitForm, group: string): Promise<{ chosen: ServedRoute; others: ServedRoute[] }> {
-    const { routes, taking } = this.drafting.taking(entry, form);
+  private async routesFor(entry: CatalogEntry, input: SubmitInput, group: string): Promise<{ chosen: ServedRoute; others: ServedRoute[] }> {
+    const { form } = input;
+    const { routes, taking: byForm } = this.drafting.taking(entry, form);
+    const taking = input.sourceVideo ? sourceVideoRoutes(entry, byForm, input.sourceVideo.mode) : byForm;
     if (taking.length === 0) {
       // The flat form is the one OpenAI clients try any model on: tell them where the model is served.
       const elsewhere = routes[0]?.family.forms[0];
@@ -126,6 +129,18 @@ export class SubmitPipeline {
     if (taking.length === 1) return { chosen: taking[0], others: [] };
     return this.planner.routeOrder(taking, entry.id, group);
   }
+}
+
+/**
+ * The routes that make `mode` from a source video: the entry offers the mode and the route's family
+ * makes it (SourceVideoMode). None: a 400 naming the mode, before any charge. A model served on the
+ * form at all is checked first, so this is only reached with routes taking the form.
+ */
+function sourceVideoRoutes(entry: CatalogEntry, routes: ServedRoute[], mode: SourceVideoMode): ServedRoute[] {
+  if (routes.length === 0) return routes;
+  const serving = entry.modes.includes(mode) ? routes.filter(({ family }) => family.sourceVideoModes?.includes(mode)) : [];
+  if (serving.length === 0) throw AppError.invalid(`no route of ${entry.id} serves ${mode}`, 'metadata.mode');
+  return serving;
 }
 
 /** One rule on both surfaces: absent is fine; present, it is 1 to 255 characters (an empty header is a 400, never ignored). */

@@ -8,7 +8,13 @@ import { FAILURE, failureCode } from '../upstream/failure-reason';
 import type { FlatVideoDto, SubmittedVideoDto } from './dto/video.dto';
 
 /** The submit answer: the same for every family (and on /v1/video/generations). */
-export const toSubmittedVideo = (task: TaskEntity): SubmittedVideoDto => toSubmittedTask(task);
+export const toSubmittedVideo = (task: TaskEntity): SubmittedVideoDto => ({ ...toSubmittedTask(task), ...remixedFrom(task) });
+
+/** OpenAI's `remixed_from_video_id`: the task a remix (or `metadata.source_task_id`) was made from. */
+function remixedFrom(task: TaskEntity): { remixed_from_video_id?: string } {
+  const source = task.properties?.source_task_id;
+  return typeof source === 'string' ? { remixed_from_video_id: source } : {};
+}
 
 /** The length asked for, as OpenAI's video object says it (a string of whole seconds); undefined where the output follows an input (video edit). */
 function requestedSeconds(task: TaskEntity): string | undefined {

@@ -14,7 +14,9 @@ import {
 } from '@nestjs/common';
 import {
   ApiBearerAuth,
+  ApiBody,
   ApiConflictResponse,
+  ApiGoneResponse,
   ApiConsumes,
   ApiHeader,
   ApiNotFoundResponse,
@@ -38,6 +40,8 @@ import { ApiCancelRoute } from '../tasks/cancel-route-docs';
 import { TaskCancelService } from '../tasks/task-cancel.service';
 import { toFlatStatus } from '../tasks/task-status';
 import { SignedLinksService } from '../storage/signed-links.service';
+import { SourceVideos } from '../storage/source-videos.service';
+import { REMIX_EXAMPLES, RemixVideoDto } from './dto/remix-video.dto';
 import { OpenAiErrorDto } from './dto/openai-error.dto';
 import { modelPageOf } from './dto/model-page-query.dto';
 import { DeletedVideoDto, FLAT_VIDEO_EXAMPLES, FlatVideoDto, ListVideosQueryDto, SubmittedVideoDto, VideoListDto } from './dto/video.dto';
@@ -56,6 +60,16 @@ const UNFINISHED = errorExample(
   ErrorCode.Conflict,
   'video task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ is not finished yet (status: in_progress); only completed or failed videos can be deleted',
 );
+const NOT_REMIXABLE = errorExample(
+  'openai',
+  ErrorCode.Conflict,
+  'task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ is not completed (status: in_progress): only a completed video can be remixed',
+);
+const SOURCE_GONE = errorExample(
+  'openai',
+  ErrorCode.VideoExpired,
+  'the video of task task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ is gone: the gateway holds no copy of it',
+);
 
 @ApiTags('videos')
 @ApiBearerAuth('api-key')
@@ -69,6 +83,7 @@ export class VideosController {
     private readonly cancels: TaskCancelService,
     private readonly links: SignedLinksService,
     private readonly listings: ModelListings,
+    private readonly sources: SourceVideos,
   ) {}
 
   @Post()
@@ -94,6 +109,7 @@ export class VideosController {
     @Req() req: AuthenticatedRequest,
   ): Promise<SubmittedVideoDto> {
     const submit = normalizeSubmitBody(body, files?.input_reference?.[0], isMultipart(req));
+    await this.sources.attachNamed(submit, { user: req.user!, apiKey: req.apiKey });
     const task = await this.submissions.submit(submit, { user: req.user!, apiKey: req.apiKey }, submitHeadersOf(req.headers));
     sendWarnings(req, submit.warnings);
     sendDeprecation(req, submit.deprecated);
@@ -117,6 +133,7 @@ export class VideosController {
     @Req() req: AuthenticatedRequest,
   ): Promise<QuoteDto> {
     const submit = normalizeSubmitBody(body, files?.input_reference?.[0], isMultipart(req));
+    await this.sources.attachNamed(submit, { user: req.user!, apiKey: req.apiKey });
     const quote = await this.submissions.quote(submit, { user: req.user!, apiKey: req.apiKey });
     sendDeprecation(req, submit.deprecated);
     return this.listings.quoteView(quote);
@@ -153,6 +170,41 @@ export class VideosController {
   @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task", example: ERRORS[404] })
   get(@Param('id') id: string, @Req() req: AuthenticatedRequest): Promise<FlatVideoDto> {
     return this.queries.get(req.user!.id, id);
+  }
+
+  @Post(':id/remix')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'A new video from a completed one of the caller\'s (OpenAI\'s remix): edited, or extended with `metadata.mode: "video-extend"`',
+    description:
+      "The source's copy in the gateway's store is sent to the provider (a signed link of the gateway's own). The new task is made with " +
+      "the source's model unless `model` names another, on a route serving the mode (xAI edits and extensions, Runway's video-to-video); " +
+      'it is priced by its own seconds and answers the usual submit form; GET shows `remixed_from_video_id`. ' +
+      'The same as `POST /v1/videos` or `/v1/video/generations` with `metadata.source_task_id`.',
+  })
+  @ApiBody({ type: RemixVideoDto, examples: REMIX_EXAMPLES })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'the same key and body within 24 h return the first task, charged once; 1 to 255 characters',
+  })
+  @ApiOkResponse({ type: SubmittedVideoDto, headers: WARNING_HEADER_DOC })
+  @ApiSubmitErrors(OpenAiErrorDto, ERRORS, 'openai')
+  @ApiNotFoundResponse({ type: OpenAiErrorDto, description: "Unknown task, or another account's task", example: ERRORS[404] })
+  @ApiConflictResponse({
+    type: OpenAiErrorDto,
+    description: 'The source is not completed, or its copy is not stored yet',
+    example: NOT_REMIXABLE,
+  })
+  @ApiGoneResponse({ type: OpenAiErrorDto, description: 'The source video is gone (`video_expired`)', example: SOURCE_GONE })
+  async remix(@Param('id') id: string, @Body() body: RemixVideoDto, @Req() req: AuthenticatedRequest): Promise<SubmittedVideoDto> {
+    const caller = { user: req.user!, apiKey: req.apiKey };
+    const submit = await this.sources.remixInput(caller, id, body);
+    const task = await this.submissions.submit(submit, caller, submitHeadersOf(req.headers));
+    sendWarnings(req, submit.warnings);
+    sendDeprecation(req, submit.deprecated);
+    return toSubmittedVideo(task);
   }
 
   @Post(':id/cancel')

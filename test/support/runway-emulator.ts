@@ -7,6 +7,7 @@
  */
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { RunwayEmulator, RunwayStep, ScriptedFailure } from '../../src/families/runway/emulator/runway-emulator';
+import type { FetchedSource } from '../../src/families/simulator-shared/source-video-fetch';
 import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
 
@@ -28,6 +29,8 @@ export interface RunwayEmulatorServer {
   holdDeletes(): () => void;
   /** The provider's ids of the tasks it was sent, in order. */
   taskIds(): string[];
+  /** Every source video a video_to_video fetched (its URL, bytes, and facts when readable). */
+  sourceFetches: FetchedSource[];
   /** Whether the provider still has the task (a DELETE of a finished one removes it). */
   hasTask(id: string): Promise<boolean>;
   close(): Promise<void>;
@@ -59,6 +62,7 @@ export async function startRunwayEmulator(options: { apiKey?: string } = {}): Pr
     failNextSubmit: (failure) => emulator.failNextSubmit(failure),
     holdDeletes: () => emulator.holdDeletes(),
     taskIds: () => emulator.createdTaskIds(),
+    sourceFetches: emulator.sourceFetches,
     hasTask: async (id) => (await records.find('runway.task', id)) !== null,
     close: () => server.close(),
   };

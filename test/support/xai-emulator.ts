@@ -8,6 +8,7 @@
  */
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { XaiCreate, XaiEmulator, XaiScriptedFailure, XaiStep } from '../../src/families/xai/emulator/xai-emulator';
+import type { FetchedSource } from '../../src/families/simulator-shared/source-video-fetch';
 import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
 
@@ -22,6 +23,8 @@ export interface XaiEmulatorServer {
   videoBytes: Buffer;
   /** Every accepted create, with its JSON body and request. */
   creates: XaiCreate[];
+  /** Every source video an edit or extension fetched (its URL, bytes, and facts when readable). */
+  sourceFetches: FetchedSource[];
   scriptNext(steps: XaiStep[]): void;
   failNextSubmit(failure: XaiScriptedFailure): void;
   close(): Promise<void>;
@@ -44,6 +47,7 @@ export async function startXaiEmulator(options: { apiKey?: string } = {}): Promi
     requests: server.requests,
     videoBytes,
     creates: emulator.creates,
+    sourceFetches: emulator.sourceFetches,
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextSubmit: (failure) => emulator.failNextSubmit(failure),
     close: () => server.close(),

@@ -77,6 +77,8 @@ export class TaskDetailFieldsDto {
   @ApiProperty({ type: String, nullable: true, description: 'why it failed (ours, never the provider verbatim)' }) failure_reason:
     string | null;
   @ApiProperty({ description: 'a poster frame can be fetched' }) thumbnail: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'the task it was made from (a remix, or `metadata.source_task_id`)' })
+  source_task_id: string | null;
   @ApiProperty({ type: FlatVideoDto, description: 'exactly what GET /v1/videos/{id} answers' }) flat: FlatVideoDto;
   @ApiProperty({ type: UnifiedTaskResponse, description: 'exactly what GET /v1/video/generations/{id} answers' })
   unified: UnifiedTaskResponse;

@@ -101,6 +101,7 @@ export class TaskDetailService {
       prompt: task.prompt ?? promptOf(task),
       failure_reason: task.status === 'FAILURE' ? task.failReason : null,
       thumbnail: task.status === 'SUCCESS' && archive.hasThumbnail,
+      source_task_id: typeof task.properties?.source_task_id === 'string' ? task.properties.source_task_id : null,
       flat: toFlatVideo(task, this.links),
       unified: toUnifiedTaskResponse(task, this.links, audience === 'admin' ? 'operator' : 'customer'),
       charge: movement(ledger, charges, audience),

@@ -21,6 +21,7 @@ const RUNWAY_LABELS: Readonly<Record<string, string>> = {
   'veo3.1': 'Veo 3.1',
   'veo3.1_fast': 'Veo 3.1 Fast',
   gemini_omni_flash: 'Gemini Omni Flash',
+  aleph2: 'Runway Aleph 2',
 };
 
 /** fal's Veo 3.1 (an earlier release's entry) is this model: its id keeps working. */
@@ -50,11 +51,13 @@ export const RUNWAY_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
       ...(RUNWAY_ALIASES[id] ? { aliases: RUNWAY_ALIASES[id] } : {}),
       // Runway hosts Google's models beside its own.
       ownedBy: rules.veo || id.startsWith('gemini') ? 'google' : 'runway',
-      modes: [
-        ...(rules.textToVideo ? (['text-to-video'] as const) : []),
-        'image-to-video' as const,
-        ...(rules.veo ? (['first-last-frame'] as const) : []),
-      ],
+      modes: rules.videoToVideo
+        ? (['video-edit'] as const)
+        : [
+            ...(rules.textToVideo ? (['text-to-video'] as const) : []),
+            'image-to-video' as const,
+            ...(rules.veo ? (['first-last-frame'] as const) : []),
+          ],
       durations: rules.durations,
       defaultDuration: rules.defaultDuration,
       resolutions: [...new Set(ratios.map((ratio) => RESOLUTION_OF_RATIO.get(ratio)).filter((r): r is string => !!r))],

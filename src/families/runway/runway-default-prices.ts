@@ -11,4 +11,6 @@ export const RUNWAY_DEFAULT_PRICES: DefaultPrice[] = [
   ...perSecond('veo3.1_fast', { '*': [10, 15] }),
   // Runway's pricing page (a copy of 2026-09-05): 10 credits per second.
   ...perSecond('gemini-omni-flash', { '*': [10, null] }),
+  // Aleph 2.0: 28 credits per second of the source edited (a third party's copy of the price list: UNCONFIRMED).
+  ...perSecond('aleph2', { '*': [28, null] }),
 ];

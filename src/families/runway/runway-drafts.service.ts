@@ -6,6 +6,7 @@ import { RunwayInputImages } from './runway-input-images.service';
 import type { RunwayTaskRequest } from './runway-request';
 import { planRunwayRequest, runwayModelOf } from './runway-request-rules';
 import { RunwayVideoRequestDto } from './runway-request.dto';
+import { planRunwaySourceRequest, type RunwaySourcePlan } from './runway-source-rules';
 
 /** Runway's request schema on both forms: schema, the model's rules (read from its catalog entry), then its frames; priced per second. */
 @Injectable()
@@ -14,6 +15,7 @@ export class RunwayDrafts implements FamilyDrafts<RunwayTaskRequest> {
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<RunwayTaskRequest>> {
     const body = await validBody(RunwayVideoRequestDto, withMultipartSeed(input));
+    if (input.sourceVideo) return fromSource(model, planRunwaySourceRequest(model, runwayModelOf(catalog), body, input, input.sourceVideo));
     const plan = planRunwayRequest(model, runwayModelOf(catalog), body, input);
     const request: RunwayTaskRequest = { ...plan.request };
     const releases: Array<() => void> = [];
@@ -41,6 +43,22 @@ export class RunwayDrafts implements FamilyDrafts<RunwayTaskRequest> {
       release,
     };
   }
+}
+
+/** A remix: the source video edited (no frame to hold), priced by its seconds. */
+function fromSource(model: string, plan: RunwaySourcePlan): FamilyDraft<RunwayTaskRequest> {
+  const { request } = plan;
+  return {
+    draft: {
+      platform: 'runway',
+      ...videoDraftFields(model, request.promptText ?? '', false),
+      action: 'videoEdit',
+      mode: 'video-edit',
+      request,
+      ...(request.ratio ? { size: request.ratio.replace(':', 'x') } : {}),
+      quote: { model, resolution: plan.resolution, seconds: plan.seconds, audio: false },
+    },
+  };
 }
 
 /** A multipart field is always a string: a whole-number `seed` becomes the number it spells. */

@@ -12,6 +12,8 @@ export interface RunwayBuiltinModel {
   imageRatios: readonly string[];
   /** Veo models: a last frame (`position: "last"`), `negativePrompt` and generated audio. */
   veo: boolean;
+  /** Video-to-video only (`POST /v1/video_to_video`, `videoUri`): it edits a source video (the catalog's `video-edit`). */
+  videoToVideo?: boolean;
 }
 
 const GEN4_IMAGE_RATIOS = ['1280:720', '720:1280', '1104:832', '832:1104', '960:960', '1584:672'];
@@ -47,6 +49,17 @@ export const RUNWAY_MODELS: Readonly<Record<string, RunwayBuiltinModel>> = {
     textRatios: ['1280:720', '720:1280'],
     imageRatios: ['1280:720', '720:1280'],
     veo: false,
+  },
+  // Aleph 2.0 (sdk-node 4.12.0: `aleph2` on /v1/video_to_video): edits a source video of 2 to 30 s (Comfy's node docs), its
+  // output as long as the source; the durations are the sources it takes.
+  aleph2: {
+    textToVideo: false,
+    durations: range(2, 30),
+    defaultDuration: 5,
+    textRatios: [],
+    imageRatios: [],
+    veo: false,
+    videoToVideo: true,
   },
 };
 

@@ -1,5 +1,5 @@
 import { mapRunwayError } from './runway-errors';
-import { buildRunwayBody } from './runway-protocol';
+import { buildRunwayBody, runwaySubmitPath } from './runway-protocol';
 import { mapRunwayTask } from './runway-task-mapping';
 
 const OUTPUT = 'https://dnznrvs05pmza.cloudfront.net/a/video.mp4?_jwt=abc';
@@ -89,5 +89,19 @@ describe('Runway protocol mapping', () => {
       { uri: 'https://a', position: 'first' },
       { uri: 'data:x', position: 'last' },
     ]);
+  });
+
+  it('builds a video-to-video body: the source as videoUri, the prompt and seed; no ratio or duration (the source decides)', () => {
+    const request = {
+      mode: 'video' as const,
+      ratio: '1280:720',
+      duration: 6,
+      videoUri: 'https://gw/v',
+      promptText: 'p',
+      seed: 3,
+      extra: {},
+    };
+    expect(runwaySubmitPath(request)).toBe('/v1/video_to_video');
+    expect(buildRunwayBody(request, 'aleph2', () => '')).toEqual({ model: 'aleph2', videoUri: 'https://gw/v', promptText: 'p', seed: 3 });
   });
 });

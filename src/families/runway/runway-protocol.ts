@@ -6,6 +6,7 @@ export const RUNWAY_API_VERSION = '2024-11-06';
 export const RUNWAY_HEADERS = { 'X-Runway-Version': RUNWAY_API_VERSION };
 export const RUNWAY_TEXT_TO_VIDEO_PATH = '/v1/text_to_video';
 export const RUNWAY_IMAGE_TO_VIDEO_PATH = '/v1/image_to_video';
+export const RUNWAY_VIDEO_TO_VIDEO_PATH = '/v1/video_to_video';
 export const runwayTaskPath = (id: string): string => `/v1/tasks/${encodeURIComponent(id)}`;
 
 export type RunwayTaskStatus = 'PENDING' | 'THROTTLED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
@@ -35,6 +36,13 @@ export function buildRunwayBody(
   upstreamModel: string,
   imageUri: (ref: NonNullable<RunwayTaskRequest['firstFrame']>) => string,
 ): Record<string, unknown> {
+  // Video-to-video takes the source and what to make of it; its ratio and length are the source's.
+  if (request.mode === 'video') {
+    const edit: Record<string, unknown> = { ...request.extra, model: upstreamModel, videoUri: request.videoUri };
+    if (request.promptText !== undefined) edit.promptText = request.promptText;
+    if (request.seed !== undefined) edit.seed = request.seed;
+    return edit;
+  }
   const body: Record<string, unknown> = { ...request.extra, model: upstreamModel, ratio: request.ratio, duration: request.duration };
   if (request.promptText !== undefined) body.promptText = request.promptText;
   if (request.seed !== undefined) body.seed = request.seed;
@@ -47,5 +55,10 @@ export function buildRunwayBody(
   return body;
 }
 
-export const runwaySubmitPath = (request: RunwayTaskRequest): string =>
-  request.mode === 'image' ? RUNWAY_IMAGE_TO_VIDEO_PATH : RUNWAY_TEXT_TO_VIDEO_PATH;
+const SUBMIT_PATHS: Readonly<Record<RunwayTaskRequest['mode'], string>> = {
+  text: RUNWAY_TEXT_TO_VIDEO_PATH,
+  image: RUNWAY_IMAGE_TO_VIDEO_PATH,
+  video: RUNWAY_VIDEO_TO_VIDEO_PATH,
+};
+
+export const runwaySubmitPath = (request: RunwayTaskRequest): string => SUBMIT_PATHS[request.mode];

@@ -17,6 +17,7 @@ const GATEWAY_KEYS: Readonly<Record<string, string>> = {
   duration: 'duration',
   seed: 'seed',
   negativePrompt: 'negative_prompt',
+  videoUri: 'a remix (POST /v1/videos/{id}/remix, or metadata.source_task_id)',
 };
 
 /** What the refusals of the Veo dialect's fields say. */
@@ -91,6 +92,11 @@ export function planRunwayRequest(
   input: Pick<SubmitInput, 'inputReferenceFile'>,
 ): RunwayRequestPlan {
   const { entry } = model;
+  if (entry.modes.every((mode) => mode === 'video-edit'))
+    throw AppError.invalid(
+      `${name} edits a video: name a completed task of yours in metadata.source_task_id (or POST /v1/videos/{id}/remix)`,
+      'metadata.source_task_id',
+    );
   const extra = { ...(body.metadata ?? {}) };
   checkMetadata(name, model, extra);
   assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
@@ -131,7 +137,7 @@ export function planRunwayRequest(
   };
 }
 
-function checkMetadata(name: string, model: RunwayModel, extra: Record<string, unknown>): void {
+export function checkMetadata(name: string, model: RunwayModel, extra: Record<string, unknown>): void {
   const taken = Object.keys(extra).find((key) => GATEWAY_KEYS[key] !== undefined);
   if (taken) throw AppError.invalid(`metadata.${taken} is set by the gateway: use ${GATEWAY_KEYS[taken]}`, `metadata.${taken}`);
   if (extra.audio === undefined) return;

@@ -3,8 +3,8 @@ export type RunwayImageRef = { url: string } | { staged: string };
 
 /** The validated Runway request a task keeps (`task.request`); the adapter builds the provider's body from it. */
 export type RunwayTaskRequest = {
-  /** `text`: POST /v1/text_to_video; `image`: POST /v1/image_to_video. */
-  mode: 'text' | 'image';
+  /** `text`: POST /v1/text_to_video; `image`: POST /v1/image_to_video; `video`: POST /v1/video_to_video (a remix). */
+  mode: 'text' | 'image' | 'video';
   promptText?: string;
   /** `<w>:<h>` pixels. */
   ratio: string;
@@ -13,6 +13,8 @@ export type RunwayTaskRequest = {
   negativePrompt?: string;
   firstFrame?: RunwayImageRef;
   lastFrame?: RunwayImageRef;
+  /** `video`: the source video, the gateway's signed link (`videoUri`). */
+  videoUri?: string;
   /** The client's `metadata`, sent as it is. */
   extra: Record<string, unknown>;
 };

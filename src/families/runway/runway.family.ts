@@ -22,6 +22,8 @@ export const RUNWAY_FAMILY = defineFamily<RunwayTaskRequest>({
   ...namedModels(Object.keys(RUNWAY_MODELS)),
   request: { schema: RunwayVideoRequestDto, examples: RUNWAY_EXAMPLES },
   catalog: { defaultPrices: RUNWAY_DEFAULT_PRICES, builtinEntries: RUNWAY_BUILTIN_ENTRIES },
+  // Remixes: video-to-video (aleph2), the source sent as the gateway's link (`videoUri`).
+  sourceVideoModes: ['video-edit'],
   // `veo: true`: Runway's Veo dialect (last frame, negative prompt, audio); `text_aspect_ratios`: fewer ratios for text-to-video.
   routeOptions: RUNWAY_ROUTE_OPTIONS,
   checkRouteOptions: checkRunwayRouteOptions,

@@ -2,6 +2,9 @@ import type { UrlOrInlineImage } from '../shared/url-or-inline-images.service';
 
 /** Wire shapes of xAI's video API (docs/upstream-protocols-aggregators.md, section 4). */
 export const XAI_GENERATIONS_PATH = '/v1/videos/generations';
+/** A video edited from a prompt, and one continued from its last frame (vercel/ai `edit-video`, `extend-video`; the SDK's `extend`). */
+export const XAI_EDITS_PATH = '/v1/videos/edits';
+export const XAI_EXTENSIONS_PATH = '/v1/videos/extensions';
 /** A request is queried at `/v1/videos/{id}`, not under `/generations`. */
 export const xaiQueryPath = (id: string): string => `/v1/videos/${encodeURIComponent(id)}`;
 
@@ -18,6 +21,8 @@ export type XaiTaskRequest = {
   generateAudio?: boolean;
   /** The client's `metadata`, sent as it is (no key the gateway sets). */
   extra: Record<string, unknown>;
+  /** A remix: the source video (the gateway's signed link), edited or extended; then only `duration` (extend) goes beside it. */
+  source?: { operation: 'edit' | 'extend'; url: string };
 };
 
 /** `GET /v1/videos/{id}`: 202 while running (maybe with no body), 200 once done, failed or expired. */
@@ -39,6 +44,16 @@ export interface XaiErrorBody {
 
 /** The create body: the client's metadata first, then the fields the gateway sets (`image` already a URL or data URI). */
 export function buildXaiBody(request: XaiTaskRequest, upstreamModel: string, image: string | undefined): Record<string, unknown> {
+  const { source } = request;
+  // An edit takes no duration, aspect ratio or resolution (they follow the video); an extension its added seconds alone.
+  if (source)
+    return {
+      ...request.extra,
+      model: upstreamModel,
+      prompt: request.prompt,
+      video: { url: source.url },
+      ...(source.operation === 'extend' ? { duration: request.duration } : {}),
+    };
   const body: Record<string, unknown> = {
     ...request.extra,
     model: upstreamModel,
@@ -51,6 +66,10 @@ export function buildXaiBody(request: XaiTaskRequest, upstreamModel: string, ima
   if (request.generateAudio !== undefined) body.generate_audio = request.generateAudio;
   return body;
 }
+
+/** Where a task's create goes: a generation, an edit or an extension. */
+export const xaiCreatePath = (request: XaiTaskRequest): string =>
+  request.source ? (request.source.operation === 'edit' ? XAI_EDITS_PATH : XAI_EXTENSIONS_PATH) : XAI_GENERATIONS_PATH;
 
 /** The create answer's `request_id`. */
 export function xaiRequestIdOf(answer: unknown): string | undefined {

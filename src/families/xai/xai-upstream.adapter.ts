@@ -6,7 +6,7 @@ import { UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { mapXaiError } from './xai-errors';
-import { buildXaiBody, XAI_GENERATIONS_PATH, XaiErrorBody, xaiQueryPath, xaiRequestIdOf, XaiTaskRequest } from './xai-protocol';
+import { buildXaiBody, xaiCreatePath, XaiErrorBody, xaiQueryPath, xaiRequestIdOf, XaiTaskRequest } from './xai-protocol';
 import { mapXaiQuery } from './xai-query-mapping';
 import { ProviderCalls } from '../../upstream/provider-calls';
 import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
@@ -32,7 +32,8 @@ const XAI_PROFILE: BearerJsonTaskProfile<XaiErrorBody, XaiTaskRequest> = {
 };
 
 /**
- * xAI's Grok Imagine video API: Bearer key; submit `POST /v1/videos/generations` (`{request_id}`),
+ * xAI's Grok Imagine video API: Bearer key; submit `POST /v1/videos/generations` (or `/edits`, `/extensions`
+ * for a remix) (`{request_id}`),
  * follow `GET /v1/videos/{id}` (202 while running, maybe with no body), download `video.url` (no key,
  * short-lived). `usage.cost_in_usd_ticks` is the provider's usage. xAI has no cancel: no `cancel`
  * here, so a client's cancel of a task xAI has is a 409 `cancel_not_supported`.
@@ -46,11 +47,11 @@ export class XaiUpstreamAdapter extends BearerJsonTaskAdapter<XaiErrorBody, XaiT
     super(calls, XAI_PROFILE);
   }
 
-  /** `POST /v1/videos/generations`, answered `{request_id}`. */
+  /** `POST /v1/videos/generations` (`/edits`, `/extensions` from a source video), answered `{request_id}`. */
   protected async creation(task: UpstreamTask<XaiTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
     const image = request.image ? await this.images.wire(request.image) : undefined;
-    return { path: XAI_GENERATIONS_PATH, body: buildXaiBody(request, task.upstreamModel, image) };
+    return { path: xaiCreatePath(request), body: buildXaiBody(request, task.upstreamModel, image) };
   }
 
   /** A query of a request that cannot exist: xAI's own 404 proves the key (a bad key is its 400 first). */

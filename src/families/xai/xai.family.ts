@@ -21,6 +21,8 @@ export const XAI_FAMILY = defineFamily<XaiTaskRequest>({
   ...namedModels(Object.keys(XAI_MODELS)),
   request: { schema: XaiVideoRequestDto, examples: XAI_EXAMPLES },
   catalog: { defaultPrices: XAI_DEFAULT_PRICES, builtinEntries: XAI_BUILTIN_ENTRIES },
+  // Remixes: `/v1/videos/edits` and `/v1/videos/extensions`, the source sent as the gateway's link.
+  sourceVideoModes: ['video-edit', 'video-extend'],
   // xAI's route takes no options of its own.
   checkRouteOptions: noRouteOptions('an xAI'),
   nest: { module: XaiFamilyModule, drafts: XaiDrafts, adapter: XaiUpstreamAdapter },

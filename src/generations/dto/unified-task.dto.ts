@@ -14,6 +14,12 @@ export class UnifiedTaskProperties {
 
   @ApiProperty({ description: 'Model name requested by the client', example: 'beta-1.0-t2v' })
   origin_model_name: string;
+
+  @ApiPropertyOptional({
+    description: 'The task it was made from (`metadata.source_task_id`, or a remix)',
+    example: 'task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ',
+  })
+  source_task_id?: string;
 }
 
 @ApiSchema({ name: 'UnifiedTask', description: 'A task in the unified form (`data` of the wrapper), for any platform.' })

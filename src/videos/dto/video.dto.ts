@@ -79,6 +79,12 @@ export class FlatVideoDto {
 
   @ApiPropertyOptional({ type: FlatVideoErrorDto, description: 'when failed' })
   error?: FlatVideoErrorDto;
+
+  @ApiPropertyOptional({
+    example: 'task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ',
+    description: 'the task this one was made from (a remix, or `metadata.source_task_id`), as OpenAI names it',
+  })
+  remixed_from_video_id?: string;
 }
 
 const EXAMPLE_ID = 'task_Qm3rT8xYvB2nK5pL9sD4fH7jW1cZ6aE0';
@@ -138,6 +144,9 @@ export class SubmittedVideoDto {
 
   @ApiProperty({ example: 1767268800 })
   created_at: number;
+
+  @ApiPropertyOptional({ example: 'task_3Fq9ZkVwX1c2bN8mA7rT5yLp0sDe4HgJ', description: 'a remix: the task it was made from' })
+  remixed_from_video_id?: string;
 }
 
 @ApiSchema({ name: 'FlatVideoList' })

@@ -13,6 +13,7 @@ import {
 import { RUNWAY_MODELS, RunwayBuiltinModel } from '../runway-models';
 import { RUNWAY_API_VERSION, type RunwayTask } from '../runway-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
+import { type FetchedSource, fetchSourceVideo } from '../../simulator-shared/source-video-fetch';
 
 /** A task's status in a script: one per query (the last repeats), or where the provider moved it by itself. */
 export type RunwayStep = 'PENDING' | 'THROTTLED' | 'RUNNING' | 'SUCCEEDED' | { status: 'FAILED'; failureCode: string };
@@ -68,7 +69,8 @@ export type { ScriptedFailure };
 /**
  * Runway's API (docs/upstream-protocols.md, Family Runway), one emulator for the embedded simulator
  * and the tests: Bearer key and `X-Runway-Version: 2024-11-06` on every call (401 / 400 otherwise),
- * `text_to_video` and `image_to_video` checked against the models' rules, task queries, `DELETE`
+ * `text_to_video` and `image_to_video` checked against the models' rules, `video_to_video` (aleph2:
+ * the source at `videoUri` fetched and read, 2 to 30 s, the output its length and frame), task queries, `DELETE`
  * that cancels a task still PENDING, THROTTLED or RUNNING and deletes one in any other state (later
  * queries: 404), and the video at a signed output link that needs no key. Prompt markers:
  * `[simulate:reject]` a validation 400, `[simulate:busy]` a 429, `[simulate:credits]` the no-credits
@@ -78,6 +80,8 @@ export type { ScriptedFailure };
 export class RunwayEmulator extends ScriptedEmulator<RunwayStep, ScriptedFailure, RunwayEmulatorOptions> {
   private readonly deletes = new EmulatorGate();
   private readonly taskIds: string[] = [];
+  /** Every source video a video-to-video fetched, oldest first. */
+  readonly sourceFetches: FetchedSource[] = [];
 
   /** Answers one request; `outputBase` is where this emulator's output links start (`http://host/simulator/runway`). */
   async handle(req: EmulatorRequest, outputBase: string): Promise<EmulatorReply> {
@@ -88,6 +92,7 @@ export class RunwayEmulator extends ScriptedEmulator<RunwayStep, ScriptedFailure
     if (refused) return refused;
     if (req.method === 'POST' && (req.path === '/v1/text_to_video' || req.path === '/v1/image_to_video'))
       return this.create(req, req.path === '/v1/image_to_video');
+    if (req.method === 'POST' && req.path === '/v1/video_to_video') return this.createFromVideo(req);
     const one = /^\/v1\/tasks\/([^/]+)$/.exec(req.path);
     if (!one) return { status: 404, json: { error: 'Not found' } };
     if (req.method === 'DELETE') return this.cancelOrDelete(one[1]);
@@ -125,12 +130,35 @@ export class RunwayEmulator extends ScriptedEmulator<RunwayStep, ScriptedFailure
     const failure = this.takeSubmitFailure();
     if (failure) return scriptedFailureReply(failure, { error: 'failure at http://10.0.0.1/internal' });
     const body = jsonFieldsOf(req);
-    const { model, promptText = '' } = body;
+    const { model } = body;
     const rules = typeof model === 'string' && Object.hasOwn(SERVED, model) ? SERVED[model] : undefined;
-    if (!rules || (!image && !rules.textToVideo)) return invalid('invalid_value', ['model']);
+    if (!rules || rules.videoToVideo || (!image && !rules.textToVideo)) return invalid('invalid_value', ['model']);
     if (image && body.promptImage === undefined) return invalid('invalid_type', ['promptImage']);
     if (typeof body.duration !== 'number' || !rules.durations.includes(body.duration)) return invalid('invalid_value', ['duration']);
     if (!(image ? rules.imageRatios : rules.textRatios).includes(String(body.ratio))) return invalid('invalid_value', ['ratio']);
+    return this.accept(body, { duration: body.duration, ratio: String(body.ratio) });
+  }
+
+  /** `POST /v1/video_to_video` (aleph2): `videoUri` fetched as Runway would, of 2 to 30 s; the output is the source's length and frame. */
+  private async createFromVideo(req: EmulatorRequest): Promise<EmulatorReply> {
+    const failure = this.takeSubmitFailure();
+    if (failure) return scriptedFailureReply(failure, { error: 'failure at http://10.0.0.1/internal' });
+    const body = jsonFieldsOf(req);
+    if (typeof body.model !== 'string' || !SERVED[body.model]?.videoToVideo) return invalid('invalid_value', ['model']);
+    if (typeof body.videoUri !== 'string') return invalid('invalid_type', ['videoUri']);
+    const refused = ['ratio', 'duration', 'promptImage'].find((key) => body[key] !== undefined);
+    if (refused) return invalid('unrecognized_keys', [refused]);
+    if (typeof body.promptText === 'string' && body.promptText.length > 1000) return invalid('too_big', ['promptText']);
+    const source = await fetchSourceVideo(body.videoUri);
+    if (!source) return { status: 400, json: { error: 'The video at videoUri could not be fetched. (simulated)' } };
+    if (source.seconds !== null && (source.seconds < 2 || source.seconds > 30)) return invalid('custom', ['videoUri']);
+    this.sourceFetches.push(source);
+    return this.accept(body, { ...(source.seconds !== null ? { duration: source.seconds } : {}), ratio: source.size?.replace('x', ':') });
+  }
+
+  /** A create the body's model and fields passed: the prompt's markers, then the task made to `shape`. */
+  private async accept(body: Record<string, unknown>, shape: Pick<EmulatedTask, 'duration' | 'ratio'>): Promise<EmulatorReply> {
+    const { model, promptText = '' } = body;
     const prompt = String(promptText);
     if (prompt.includes('[simulate:reject]')) return invalid('custom', ['promptText']);
     if (prompt.includes('[simulate:credits]')) return { status: 400, json: { error: 'You do not have enough credits to run this task.' } };
@@ -142,8 +170,7 @@ export class RunwayEmulator extends ScriptedEmulator<RunwayStep, ScriptedFailure
       token: randomBytes(16).toString('hex'),
       failureCode: markedEnd(prompt, { moderation: 'SAFETY.INPUT.TEXT', fail: 'INTERNAL' }),
       cancelled: false,
-      duration: body.duration,
-      ratio: String(body.ratio),
+      ...shape,
       ...(typeof body.audio === 'boolean' ? { audio: body.audio } : {}),
       ...this.takeScript(),
     };

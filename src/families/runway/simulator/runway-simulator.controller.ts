@@ -6,6 +6,7 @@ import { RunwayEmulator } from '../emulator/runway-emulator';
 export class RunwaySimulatorController extends emulatorController('runway', RunwayEmulator, [
   [Post('v1/text_to_video')],
   [Post('v1/image_to_video')],
+  [Post('v1/video_to_video')],
   [Get('v1/tasks/:id')],
   [Delete('v1/tasks/:id')],
   [Get('outputs/:file'), Head('outputs/:file')],

@@ -14,6 +14,7 @@ import {
 import { USD_TICKS_PER_USD, XAI_ASPECT_RATIOS } from '../xai-models';
 import type { XaiVideoAnswer } from '../xai-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
+import { askedFromSource, type FetchedSource, fetchSourceVideo } from '../../simulator-shared/source-video-fetch';
 
 /**
  * A request's status in a script, one per query (the last repeats): `empty` is a 202 with no body,
@@ -68,7 +69,9 @@ export type XaiCreate = LoggedCreate;
  * xAI's video API (docs/upstream-protocols-aggregators.md, section 4), one emulator for the embedded
  * simulator and the tests: `Authorization: Bearer <key>` on every API call (xAI's 400 "Incorrect API
  * key provided" otherwise), `POST /v1/videos/generations` checked against the models (prompt, 1 to
- * 15 s, resolutions, aspect ratios, `image.url`), `GET /v1/videos/{id}` answering 202 while running
+ * 15 s, resolutions, aspect ratios, `image.url`), `/v1/videos/edits` and `/v1/videos/extensions` (the
+ * source at `video.url` fetched as xAI would, and read: an edit makes its length, an extension adds 1
+ * to 10 s to a source of 2 to 30 s), `GET /v1/videos/{id}` answering 202 while running
  * (first with no body, then `{status: "pending", progress}`) and 200 once done with `video.url` and
  * `usage.cost_in_usd_ticks`; no cancel (xAI has none: 404); the video at a link that needs no key.
  * Prompt markers: `[simulate:moderation]` done with `respect_moderation: false`, `[simulate:fail]`
@@ -86,7 +89,7 @@ export class XaiEmulator extends ScriptedEmulator<XaiStep, XaiScriptedFailure, X
     const video = fileLinkMatch(req, /^\/vidgen\/xai-video-([\w-]{1,64})\.mp4$/);
     if (video) return this.video(video[1]);
     if (req.headers.authorization !== `Bearer ${this.options.apiKey}`) return badKey(req.headers.authorization);
-    if (req.path === '/v1/videos/generations' && req.method === 'POST') return this.create(req);
+    if (req.method === 'POST' && Object.hasOwn(CREATES, req.path)) return this.create(req, CREATES[req.path]);
     const query = /^\/v1\/videos\/([\w-]{1,128})$/.exec(req.path);
     if (query && req.method === 'GET') return this.query(query[1], base);
     return {
@@ -95,12 +98,23 @@ export class XaiEmulator extends ScriptedEmulator<XaiStep, XaiScriptedFailure, X
     };
   }
 
-  private async create(req: EmulatorRequest): Promise<EmulatorReply> {
+  /** Every source video an edit or extension fetched, oldest first. */
+  readonly sourceFetches: FetchedSource[] = [];
+
+  private async create(req: EmulatorRequest, kind: CreateKind): Promise<EmulatorReply> {
     const failure = this.takeSubmitFailure();
     if (failure) return scriptedFailureReply(failure);
     const body = jsonFieldsOf(req);
-    const refused = checkCreate(body);
+    const refused = checkCreate(body, kind);
     if (refused) return refused;
+    let source: FetchedSource | null = null;
+    if (kind !== 'generation') {
+      source = await fetchSourceVideo(String((body.video as { url?: unknown }).url));
+      if (!source) return invalid('video.url could not be fetched: it must be a public URL of a video (simulated)');
+      this.sourceFetches.push(source);
+      if (kind === 'extend' && source.seconds !== null && (source.seconds < 2 || source.seconds > 30))
+        return invalid('The input video must be between 2 and 30 seconds long (simulated)');
+    }
     const prompt = body.prompt as string;
     if (prompt.includes('[simulate:reject]'))
       return invalid('Generated prompt was rejected by the content policy of the moderation system at http://10.0.0.5 (simulated)');
@@ -121,11 +135,12 @@ export class XaiEmulator extends ScriptedEmulator<XaiStep, XaiScriptedFailure, X
     await this.forgetOld(TASK);
     const model = body.model as string;
     const resolution = (body.resolution as string | undefined) ?? '480p';
-    const duration = (body.duration as number | undefined) ?? 8;
+    // An edit follows its source; an extension adds 6 s unless told (the SDK's default).
+    const duration = kind === 'edit' ? (source?.seconds ?? 8) : ((body.duration as number | undefined) ?? (kind === 'extend' ? 6 : 8));
     const request: EmulatedRequest = {
       model,
       duration,
-      asked: askedOfUsualKeys(body),
+      asked: source ? askedFromSource(source, kind === 'edit' ? source.seconds : duration) : askedOfUsualKeys(body),
       ticks: Math.round(SERVED[model][resolution] * duration * USD_TICKS_PER_USD),
       end:
         markedEnd(prompt, { moderation: 'moderated' as const, fail: { failed: 'internal_error' } }) ??
@@ -196,8 +211,35 @@ export class XaiEmulator extends ScriptedEmulator<XaiStep, XaiScriptedFailure, X
   }
 }
 
+/** What each create path makes: a generation, an edit (`video.url`, no duration) or an extension (`video.url`, 1 to 10 s). */
+type CreateKind = 'generation' | 'edit' | 'extend';
+const CREATES: Readonly<Record<string, CreateKind>> = {
+  '/v1/videos/generations': 'generation',
+  '/v1/videos/edits': 'edit',
+  '/v1/videos/extensions': 'extend',
+};
+
+/** An edit's or an extension's own fields: `video.url`, and what they do not take (xAI's refusals, UNCONFIRMED wording). */
+function checkSourceCreate(body: Record<string, unknown>, kind: CreateKind): EmulatorReply | null {
+  if (kind === 'generation')
+    return body.video === undefined ? null : invalid('video is taken by /v1/videos/edits and /extensions (simulated)');
+  if (typeof (body.video as { url?: unknown } | undefined)?.url !== 'string')
+    return {
+      status: 422,
+      json: {
+        code: 'Client specified an invalid argument',
+        error: 'Failed to deserialize the JSON body: missing field `video` (simulated)',
+      },
+    };
+  const refused = ['image', 'aspect_ratio', 'resolution', ...(kind === 'edit' ? ['duration'] : [])].find((key) => body[key] !== undefined);
+  if (refused) return invalid(`${refused} is not supported by video ${kind === 'edit' ? 'edits' : 'extensions'} (simulated)`);
+  if (kind === 'extend' && body.duration !== undefined && (typeof body.duration !== 'number' || body.duration < 1 || body.duration > 10))
+    return invalid('duration must be between 1 and 10 seconds for an extension (simulated)');
+  return null;
+}
+
 /** A create's refusal, as xAI words it (422 for a missing field, 400 for a bad value), or null. */
-function checkCreate(body: Record<string, unknown>): EmulatorReply | null {
+function checkCreate(body: Record<string, unknown>, kind: CreateKind): EmulatorReply | null {
   if (typeof body.prompt !== 'string' || body.prompt.trim() === '')
     return {
       status: 422,
@@ -222,7 +264,7 @@ function checkCreate(body: Record<string, unknown>): EmulatorReply | null {
     return invalid('image.url must be a URL or a data URI (simulated)');
   if (body.generate_audio !== undefined && typeof body.generate_audio !== 'boolean')
     return invalid('generate_audio must be a boolean (simulated)');
-  return null;
+  return checkSourceCreate(body, kind);
 }
 
 function invalid(error: string): EmulatorReply {

@@ -2,7 +2,7 @@
 import { t } from './i18n.js';
 import { num, quota } from './format.js';
 
-export const MODES = ['text-to-video', 'image-to-video', 'first-last-frame', 'reference-to-video', 'video-edit'];
+export const MODES = ['text-to-video', 'image-to-video', 'first-last-frame', 'reference-to-video', 'video-edit', 'video-extend'];
 export const AUDIO = ['none', 'optional', 'always'];
 export const MODEL_STATUSES = ['active', 'deprecated', 'retired'];
 

@@ -177,6 +177,7 @@ function adminFacts(task) {
     ${fact(t('atasks.col.channel'), task.channel_id !== null && task.channel_id !== undefined ? html`<span data-fact="channel">${task.channel_name ?? '—'} <span class="muted">#${task.channel_id}</span></span>` : '—')}
     ${fact(t('atasks.gatewayStatus'), html`<code>${task.gateway_status ?? '—'}</code>`)}
     ${task.upstream_model ? fact(t('atasks.upstreamModel'), html`<code>${task.upstream_model}</code>`) : null}
+    ${task.source_task_id ? fact(t('atasks.sourceTask'), html`<span data-fact="source-task"><${ShortId} id=${task.source_task_id} head=${12} tail=${6} /></span>`, true) : null}
     ${fact(t('atasks.upstreamId'), task.upstream_task_id ? html`<span data-fact="upstream-id"><${ShortId} id=${task.upstream_task_id} head=${12} tail=${6} /></span>` : '—', true)}
     ${task.archive_status ? fact(t('atasks.archive'), html`${t(`atasks.archive.${task.archive_status}`)}${task.archive_error ? html`<div class="fail-reason">${task.archive_error}</div>` : null}`) : null}
     ${task.video_expires_at ? fact(t('atasks.videoExpires'), dateTimeSeconds(task.video_expires_at)) : null}

@@ -1,0 +1,273 @@
+import { startGateway, TestGateway } from './support/gateway';
+import { startRunwayEmulator, RunwayEmulatorServer } from './support/runway-emulator';
+import { DatabaseKind, describeEachDatabase, executeOnDatabase } from './support/test-databases';
+import { startXaiEmulator, XaiEmulatorServer } from './support/xai-emulator';
+
+/** Seeded list prices in quota per second: xAI grok-imagine-video at 480p, Runway aleph2 (28 credits). */
+const XAI_480P = 500;
+const ALEPH2 = 2800;
+const QUOTA = 10_000_000;
+
+/**
+ * Video from video (product contract): a remix (`POST /v1/videos/{id}/remix`) or a submit naming
+ * `metadata.source_task_id` makes a new task from a completed one of the caller's, its stored video
+ * sent as the gateway's signed link: xAI edits and extensions, Runway's video-to-video. Charged once
+ * by the new seconds (all databases); the refusals, before any charge, on SQLite.
+ */
+describeEachDatabase('video from video', (kind: DatabaseKind) => {
+  let gw: TestGateway;
+  let xai: XaiEmulatorServer;
+  let runway: RunwayEmulatorServer;
+  let customer: { userId: number; key: string };
+  const auth = <T extends { set(name: string, value: string): T }>(req: T, key = customer.key): T =>
+    req.set('Authorization', `Bearer ${key}`);
+  const balance = () => gw.balance(customer.userId);
+  const ledgerOf = async (taskId: string) =>
+    ((await gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string; quota: number }>).map(
+      ({ type, quota }) => ({ type, quota }),
+    );
+  const settle = async () => {
+    for (let round = 0; round < 5; round++) {
+      gw.clock.advance(6_000);
+      await gw.sync();
+    }
+  };
+  /** A completed xAI text-to-video of `seconds` at 480p, its video stored: the source of a remix. */
+  const source = async (seconds = '6', key = customer.key) => {
+    const res = await auth(gw.http.post('/v1/videos'), key)
+      .send({ model: 'grok-imagine-video', prompt: 'a lighthouse at dusk', seconds })
+      .expect(200);
+    await settle();
+    expect((await auth(gw.http.get(`/v1/videos/${res.body.id}`), key).expect(200)).body.status).toBe('completed');
+    return res.body.id as string;
+  };
+  const remix = (id: string, body: object) => auth(gw.http.post(`/v1/videos/${id}/remix`)).send(body);
+  const contentLink = (id: string) => new RegExp(`^${gw.url}/v1/videos/${id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`);
+
+  beforeAll(async () => {
+    [xai, runway] = await Promise.all([startXaiEmulator(), startRunwayEmulator()]);
+    gw = await startGateway(kind);
+    // Providers fetch the source from the gateway's public address.
+    gw.config.publicBaseUrlSet = true;
+    await gw.createChannel({ name: 'xai', platform: 'xai', base_url: xai.url, api_key: xai.apiKey, models: ['grok-imagine-video'] });
+    await gw.createChannel({
+      name: 'runway',
+      platform: 'runway',
+      base_url: runway.url,
+      api_key: runway.apiKey,
+      models: ['aleph2', 'gen4.5'],
+    });
+    customer = await gw.createCustomer({ quota: QUOTA });
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await Promise.all([xai?.close(), runway?.close()]);
+  });
+
+  it("a remix (OpenAI's shape) is an xAI edit of the stored video: sent as the gateway's link, charged once by its seconds", async () => {
+    const sourceId = await source('6');
+    const before = await balance();
+    const res = await remix(sourceId, { prompt: 'make it snow' }).expect(200);
+    expect(res.body).toMatchObject({ object: 'video', model: 'grok-imagine-video', status: 'queued', remixed_from_video_id: sourceId });
+    const create = xai.creates.at(-1)!;
+    expect(create.request.path).toBe('/v1/videos/edits');
+    expect(create.body).toEqual({
+      model: 'grok-imagine-video',
+      prompt: 'make it snow',
+      video: { url: expect.stringMatching(contentLink(sourceId)) },
+    });
+    // xAI fetched the stored copy through the link, without a key.
+    expect(xai.sourceFetches.at(-1)).toMatchObject({ url: (create.body.video as { url: string }).url, bytes: xai.videoBytes.length });
+    const cost = 6 * XAI_480P;
+    expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+
+    await settle();
+    const flat = (await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body;
+    expect(flat).toMatchObject({ status: 'completed', remixed_from_video_id: sourceId });
+    const unified = (await auth(gw.http.get(`/v1/video/generations/${res.body.id}`)).expect(200)).body.data;
+    expect(unified).toMatchObject({ status: 'SUCCESS', action: 'videoEdit', properties: { source_task_id: sourceId } });
+    expect(await ledgerOf(res.body.id)).toEqual([{ type: 'consume', quota: -cost }]);
+    expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+    const detail = (await gw.admin.get(`/api/admin/tasks/${res.body.id}`).expect(200)).body;
+    expect(detail.source_task_id).toBe(sourceId);
+  });
+
+  it('an extend on /v1/video/generations (metadata.source_task_id, mode video-extend): the seconds it adds, charged once', async () => {
+    const sourceId = await source('6');
+    const before = await balance();
+    const res = await auth(gw.http.post('/v1/video/generations'))
+      .send({
+        model: 'grok-imagine-video',
+        prompt: 'the keeper climbs the stairs',
+        duration: 4,
+        metadata: { source_task_id: sourceId, mode: 'video-extend', user: 'c-42' },
+      })
+      .expect(200);
+    const create = xai.creates.at(-1)!;
+    expect(create.request.path).toBe('/v1/videos/extensions');
+    expect(create.body).toEqual({
+      user: 'c-42',
+      model: 'grok-imagine-video',
+      prompt: 'the keeper climbs the stairs',
+      duration: 4,
+      video: { url: expect.stringMatching(contentLink(sourceId)) },
+    });
+    expect(xai.sourceFetches.at(-1)!.bytes).toBe(xai.videoBytes.length);
+    await settle();
+    const data = (await auth(gw.http.get(`/v1/video/generations/${res.body.id}`)).expect(200)).body.data;
+    expect(data).toMatchObject({ status: 'SUCCESS', action: 'videoExtend', properties: { source_task_id: sourceId } });
+    const cost = 4 * XAI_480P;
+    expect(await ledgerOf(res.body.id)).toEqual([{ type: 'consume', quota: -cost }]);
+    expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+  });
+
+  it("a remix with Runway's aleph2: video_to_video with the link as videoUri, priced by the source's seconds, charged once", async () => {
+    const sourceId = await source('5');
+    const before = await balance();
+    const res = await remix(sourceId, { prompt: 'paint it in watercolour', model: 'aleph2' }).expect(200);
+    const submit = runway.submits().at(-1)!;
+    expect(submit.path).toBe('/v1/video_to_video');
+    expect(submit.json).toEqual({
+      model: 'aleph2',
+      videoUri: expect.stringMatching(contentLink(sourceId)),
+      promptText: 'paint it in watercolour',
+    });
+    expect(runway.sourceFetches.at(-1)!.bytes).toBe(runway.videoBytes.length);
+    await settle();
+    expect((await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body).toMatchObject({
+      status: 'completed',
+      model: 'aleph2',
+      remixed_from_video_id: sourceId,
+    });
+    const cost = 5 * ALEPH2;
+    expect(await ledgerOf(res.body.id)).toEqual([{ type: 'consume', quota: -cost }]);
+    expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+  });
+
+  // Request rules: the same on every database, run on SQLite only.
+  if (kind === 'sqlite') refusals();
+
+  function refusals() {
+    describe('refused before any charge', () => {
+      let sourceId: string;
+      let before: { quota: number; used_quota: number };
+      const refused = async (res: { body: { error: { param?: string; message: string } } }, param: string | undefined, message: RegExp) => {
+        expect(res.body.error.param).toBe(param);
+        expect(res.body.error.message).toMatch(message);
+        expect(await balance()).toEqual(before);
+      };
+
+      beforeAll(async () => {
+        sourceId = await source('6');
+      });
+      beforeEach(async () => {
+        before = await balance();
+      });
+
+      it("another customer's task: 404, as any task of another account", async () => {
+        const other = await gw.createCustomer({ quota: QUOTA });
+        const res = await auth(gw.http.post(`/v1/videos/${sourceId}/remix`), other.key)
+          .send({ prompt: 'p' })
+          .expect(404);
+        expect(res.body.error.message).toContain(sourceId);
+        const unified = await auth(gw.http.post('/v1/video/generations'), other.key)
+          .send({ model: 'grok-imagine-video', prompt: 'p', metadata: { source_task_id: sourceId } })
+          .expect(404);
+        expect(unified.body).toMatchObject({ code: 'not_found', data: null });
+      });
+
+      it('a task not finished: 409 naming its status; its video not stored yet: 409 saying so', async () => {
+        const running = await auth(gw.http.post('/v1/videos')).send({ model: 'grok-imagine-video', prompt: 'p', seconds: '2' }).expect(200);
+        before = await balance();
+        await refused(await remix(running.body.id, { prompt: 'p' }).expect(409), 'id', /is not completed \(status: queued\)/);
+        const unstored = await auth(gw.http.post('/v1/videos'))
+          .send({ model: 'grok-imagine-video', prompt: 'p', seconds: '2' })
+          .expect(200);
+        // The provider finished it; its copy is not stored yet (the archive job has not run).
+        for (let round = 0; round < 5; round++) {
+          gw.clock.advance(6_000);
+          await gw.syncTasksOnly();
+        }
+        before = await balance();
+        const res = await auth(gw.http.post('/v1/video/generations'))
+          .send({ model: 'grok-imagine-video', prompt: 'p', metadata: { source_task_id: unstored.body.id } })
+          .expect(409);
+        expect(res.body).toMatchObject({ code: 'conflict', data: null });
+        expect(res.body.message).toMatch(/is not stored yet/);
+        expect(await balance()).toEqual(before);
+        await settle();
+      });
+
+      it('a video the gateway no longer holds: 410 video_expired', async () => {
+        const gone = await source('3');
+        before = await balance();
+        await executeOnDatabase(
+          gw.database,
+          "UPDATE video_archives SET status = 'failed' WHERE task_row_id = (SELECT id FROM tasks WHERE task_id = ?)",
+          [gone],
+        );
+        const res = await remix(gone, { prompt: 'p' }).expect(410);
+        expect(res.body.error.code).toBe('video_expired');
+        await refused(res, 'id', /is gone/);
+      });
+
+      it('a mode no route of the model serves: 400 naming the mode', async () => {
+        await refused(
+          await remix(sourceId, { prompt: 'p', model: 'aleph2', metadata: { mode: 'video-extend' } }).expect(400),
+          'metadata.mode',
+          /no route of aleph2 serves video-extend/,
+        );
+        await refused(
+          await remix(sourceId, { prompt: 'p', model: 'gen4.5' }).expect(400),
+          'metadata.mode',
+          /no route of gen4.5 serves video-edit/,
+        );
+        const res = await auth(gw.http.post('/v1/video/generations'))
+          .send({ model: 'grok-imagine-video', prompt: 'p', metadata: { source_task_id: sourceId, mode: 'video-upscale' } })
+          .expect(400);
+        expect(res.body.message).toMatch(/metadata.mode must be video-edit or video-extend/);
+      });
+
+      it("the provider's limits: 400 naming the field", async () => {
+        await refused(await remix(sourceId, { prompt: 'p', seconds: '5' }).expect(400), 'seconds', /seconds is not taken by an xAI edit/);
+        await refused(
+          await remix(sourceId, { prompt: 'p', seconds: '11', metadata: { mode: 'video-extend' } }).expect(400),
+          'seconds',
+          /1 to 10 seconds/,
+        );
+        const short = await source('1');
+        before = await balance();
+        const res = await auth(gw.http.post('/v1/video/generations'))
+          .send({ model: 'grok-imagine-video', prompt: 'p', metadata: { source_task_id: short, mode: 'video-extend' } })
+          .expect(400);
+        expect(res.body.message).toMatch(/is 1 s: an xAI extension takes 2 to 30 s/);
+        await refused(await remix(short, { prompt: 'p', model: 'aleph2' }).expect(400), 'id', /is 1 s: .* takes 2 to 30 s/);
+        // aleph2 only edits: asked without a source, the field to give is named.
+        const plain = await auth(gw.http.post('/v1/video/generations')).send({ model: 'aleph2', prompt: 'p' }).expect(400);
+        expect(plain.body.message).toMatch(/aleph2 edits a video/);
+        expect(runway.sourceFetches.every((fetched) => !fetched.url.includes(short))).toBe(true);
+      });
+
+      it('no PUBLIC_BASE_URL: 503, as no provider could fetch the link', async () => {
+        gw.config.publicBaseUrlSet = false;
+        try {
+          const res = await remix(sourceId, { prompt: 'p' }).expect(503);
+          expect(res.body.error.message).toMatch(/PUBLIC_BASE_URL/);
+          expect(await balance()).toEqual(before);
+        } finally {
+          gw.config.publicBaseUrlSet = true;
+        }
+      });
+
+      it('Swagger documents the remix route with its body and answers', async () => {
+        const docs = (await gw.http.get('/docs-json').expect(200)).body;
+        const route = docs.paths['/v1/videos/{id}/remix'].post;
+        expect(route.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/RemixVideoRequest');
+        expect(Object.keys(route.requestBody.content['application/json'].examples)).toEqual(['edit', 'extend']);
+        expect(Object.keys(route.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409', '410']));
+        expect(docs.components.schemas.FlatVideo.properties.remixed_from_video_id).toBeDefined();
+      });
+    });
+  }
+});
