@@ -1,18 +1,21 @@
 import { PUSH_SETTING } from '../shared/push-settings';
-import { singleTokenKey } from '../family';
+import { oneRouteOption, singleTokenKey } from '../family';
 import { defineFamily } from '../shared/define-family';
 import { MINIMAX_BUILTIN_ENTRIES } from './minimax-catalog';
 import type { MinimaxTaskRequest } from './minimax-protocol';
 import { MINIMAX_DEFAULT_PRICES } from './minimax-default-prices';
 import { MinimaxDrafts } from './minimax-drafts.service';
 import { MinimaxFamilyModule } from './minimax-family.module';
-import { MINIMAX_MODEL_IDS, minimaxPublicModel } from './minimax-models';
+import { MINIMAX_APIS, MINIMAX_MODEL_IDS, type MinimaxApi, minimaxPublicModel } from './minimax-models';
 import { MINIMAX_EXAMPLES, MinimaxVideoRequestDto } from './minimax-request.dto';
 import { MinimaxUpstreamAdapter } from './minimax-upstream.adapter';
 import { MinimaxSimulatorModule } from './simulator/minimax-simulator.module';
 import { ownFailureCodes } from '../../upstream/provider-own-failure';
 
-/** MiniMax Hailuo (platform `minimax`): the channel's `api_key` is the MiniMax API key (Bearer). */
+/**
+ * MiniMax (platform `minimax`): the channel's `api_key` is the MiniMax API key (Bearer). Hailuo on the
+ * v1 video API, MiniMax-H3 on v2: a route's `api` option, else its upstream id, picks the API.
+ */
 export const MINIMAX_FAMILY = defineFamily<MinimaxTaskRequest>({
   platform: 'minimax',
   settings: [PUSH_SETTING],
@@ -25,6 +28,20 @@ export const MINIMAX_FAMILY = defineFamily<MinimaxTaskRequest>({
   modelPrefix: 'minimax-',
   request: { schema: MinimaxVideoRequestDto, examples: MINIMAX_EXAMPLES },
   catalog: { defaultPrices: MINIMAX_DEFAULT_PRICES, builtinEntries: MINIMAX_BUILTIN_ENTRIES },
+  routeOptions: [
+    {
+      name: 'api',
+      kind: 'choice',
+      choices: MINIMAX_APIS,
+      label: { en: 'MiniMax video API', 'zh-CN': 'MiniMax 视频 API' },
+      description: {
+        en: 'v1 (/v1/video_generation, Hailuo) or v2 (/v2/video_generation, a content array: MiniMax-H3); unset, an upstream id MiniMax-H… speaks v2.',
+        'zh-CN':
+          'v1（/v1/video_generation，海螺）或 v2（/v2/video_generation，content 数组：MiniMax-H3）；未设置时，上游 ID 为 MiniMax-H… 的使用 v2。',
+      },
+    },
+  ],
+  checkRouteOptions: oneRouteOption('MiniMax', 'api', (value) => MINIMAX_APIS.includes(value as MinimaxApi), 'api must be "v1" or "v2"'),
   modelIdKey: (name) => name.toLowerCase(),
   nest: { module: MinimaxFamilyModule, drafts: MinimaxDrafts, adapter: MinimaxUpstreamAdapter },
   /** MiniMax's unknown error, request timeout, internal error, system error: "retry" in its error code table. */
