@@ -116,7 +116,7 @@ describeWithBrowser('console Models page in a browser', () => {
     await route.getByRole('checkbox', { name: 'Edit the options as JSON' }).check();
     await route.getByLabel('Options (JSON)').fill('{"seed": 7}');
     await save.click();
-    await expectText(alert, 'Check routes[0].options.seed: routes[0].options.seed is not a Kling route option (cfg_scale is)');
+    await expectText(alert, 'Check routes[0].options.seed: routes[0].options.seed is not a Kling route option (cfg_scale and omni are)');
     expect(await control(form, 'routes[0].options').getAttribute('aria-invalid')).toBe('true');
     expect(await control(form, 'prices[1].resolution').getAttribute('aria-invalid')).toBeNull();
     // JSON the form cannot read is named the same way, before any call.
