@@ -30,6 +30,17 @@ export interface KlingBuiltinModel {
   releasedAt?: string;
 }
 
+/** Kling 3.0 (kling-v3, and kling-v3-omni on omni-video): std and pro, sound, first and last frames, 3 to 15 s. */
+const KLING_V3: KlingBuiltinModel = {
+  textToVideo: true,
+  modes: ['std', 'pro'],
+  sound: true,
+  cfgScale: false,
+  lastFrame: true,
+  durations: KLING_V3_DURATIONS,
+  releasedAt: '2026-02-03',
+};
+
 export const KLING_MODELS: Readonly<Record<string, KlingBuiltinModel>> = {
   'kling-v2-6': { textToVideo: true, modes: ['pro'], sound: true, cfgScale: false, lastFrame: true },
   'kling-v2-5-turbo': { textToVideo: true, modes: ['std', 'pro'], sound: false, cfgScale: false, lastFrame: true },
@@ -37,25 +48,8 @@ export const KLING_MODELS: Readonly<Record<string, KlingBuiltinModel>> = {
   'kling-v2-1-master': { textToVideo: true, modes: ['pro'], sound: false, cfgScale: false, lastFrame: false },
   'kling-v1-6': { textToVideo: true, modes: ['std', 'pro'], sound: false, cfgScale: true, lastFrame: true },
   // Kling 3.0 (2026-02): 3 to 15 s with `sound`; the Omni model is the omni-video endpoint's.
-  'kling-v3': {
-    textToVideo: true,
-    modes: ['std', 'pro'],
-    sound: true,
-    cfgScale: false,
-    lastFrame: true,
-    durations: KLING_V3_DURATIONS,
-    releasedAt: '2026-02-03',
-  },
-  'kling-v3-omni': {
-    textToVideo: true,
-    modes: ['std', 'pro'],
-    sound: true,
-    cfgScale: false,
-    lastFrame: true,
-    durations: KLING_V3_DURATIONS,
-    omni: true,
-    releasedAt: '2026-02-03',
-  },
+  'kling-v3': KLING_V3,
+  'kling-v3-omni': { ...KLING_V3, omni: true },
 };
 
 /** The omni-video endpoint's models, unless a route's `omni` option says: `kling-v3-omni`, `kling-video-o1` and their kind. */

@@ -1,3 +1,4 @@
+import type { RouteOptionDefinition } from '../route-option-definition';
 /**
  * What one builtin MiniMax Hailuo model takes (docs/upstream-protocols.md, Family MiniMax Hailuo):
  * the data its catalog entry is made from (minimax-catalog.ts). The rules read the entry, never this table.
@@ -37,6 +38,19 @@ export const MINIMAX_APIS: readonly MinimaxApi[] = ['v1', 'v2'];
 export function minimaxApiOf(upstreamModel: string): MinimaxApi {
   return /^minimax-h\d/i.test(upstreamModel) ? 'v2' : 'v1';
 }
+
+/** The console's form of the one route option, `api` (the family's checkRouteOptions is its rule). */
+const API_OPTION_TEXT = {
+  label: { en: 'MiniMax video API', 'zh-CN': 'MiniMax 视频 API' },
+  description: {
+    en: 'v1 (/v1/video_generation, Hailuo) or v2 (/v2/video_generation, a content array: MiniMax-H3); unset, an upstream id MiniMax-H… speaks v2.',
+    'zh-CN':
+      'v1（/v1/video_generation，海螺）或 v2（/v2/video_generation，content 数组：MiniMax-H3）；未设置时，上游 ID 为 MiniMax-H… 的使用 v2。',
+  },
+};
+export const MINIMAX_ROUTE_OPTIONS: readonly RouteOptionDefinition[] = [
+  { name: 'api', kind: 'choice', choices: MINIMAX_APIS, ...API_OPTION_TEXT },
+];
 
 /** A builtin model of the v2 API (upstream-protocols-wires.md, 3.3 and 3.7). */
 export interface MinimaxV2BuiltinModel {

@@ -63,38 +63,29 @@ export function mapMinimaxV2Query(body: unknown, policy?: LinkPolicy): PollOutco
   if (isMinimaxV2Error(body)) throw mapMinimaxV2Error(200, body, undefined, Date.now());
   const task: MinimaxV2Task = (body as MinimaxV2QueryAnswer | null)?.task ?? {};
   const usage = reportedUsage('video_seconds', task.usage?.total_seconds);
-  const outcome = (fields: Omit<PollOutcome, 'raw'>): PollOutcome => ({
-    ...fields,
-    raw: storedV2Task(task),
-    ...(usage ? { providerUsage: usage } : {}),
-  });
-  switch (task.status) {
-    case 'queued':
-      return outcome({ state: 'queued', progress: 0 });
-    case 'running':
-      return outcome({ state: 'running' });
-    case 'succeeded': {
-      const url = task.content?.url;
-      if (typeof url !== 'string' || !isShowableLink(url, policy))
-        return outcome({ state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider gave no usable video link') });
-      return outcome({ state: 'succeeded', progress: 100, videoUrl: url });
-    }
-    case 'failed':
-      return outcome({ state: 'failed', failReason: minimaxV2FailReason(task.error?.code) });
-    case 'cancelled':
-      return outcome({
-        state: 'failed',
-        failReason: failureReason(FAILURE.generation, 'cancelled', 'the provider cancelled the task'),
-        cancelledUpstream: true,
-      });
-    case 'expired':
-      return outcome({ state: 'failed', failReason: failureReason(FAILURE.generation, 'expired', 'the provider let the task expire') });
-    default:
-      throw new UpstreamError(
-        'transient',
-        `unexpected status ${JSON.stringify(providerCode(task.status) ?? null)} in the provider's answer`,
-      );
-  }
+  const outcome = { ...v2State(task, policy), raw: storedV2Task(task) };
+  return usage ? { ...outcome, providerUsage: usage } : outcome;
+}
+
+/** A v2 task's status as the gateway's state (without the fields kept). */
+function v2State(task: MinimaxV2Task, policy?: LinkPolicy): Omit<PollOutcome, 'raw'> {
+  if (task.status === 'queued') return { state: 'queued', progress: 0 };
+  if (task.status === 'running') return { state: 'running' };
+  if (task.status === 'failed') return { state: 'failed', failReason: minimaxV2FailReason(task.error?.code) };
+  if (task.status === 'cancelled')
+    return {
+      state: 'failed',
+      failReason: failureReason(FAILURE.generation, 'cancelled', 'the provider cancelled the task'),
+      cancelledUpstream: true,
+    };
+  if (task.status === 'expired')
+    return { state: 'failed', failReason: failureReason(FAILURE.generation, 'expired', 'the provider let the task expire') };
+  if (task.status !== 'succeeded')
+    throw new UpstreamError('transient', `unexpected status ${JSON.stringify(providerCode(task.status) ?? null)} in the provider's answer`);
+  const url = task.content?.url;
+  if (typeof url !== 'string' || !isShowableLink(url, policy))
+    return { state: 'failed', failReason: failureReason(FAILURE.generation, 'the provider gave no usable video link') };
+  return { state: 'succeeded', progress: 100, videoUrl: url };
 }
 
 /** A failed task's code: v1's numbers by v1's table (1026/1027 moderation), a moderation word, else generation failed with the code. */

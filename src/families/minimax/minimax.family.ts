@@ -6,7 +6,7 @@ import type { MinimaxTaskRequest } from './minimax-protocol';
 import { MINIMAX_DEFAULT_PRICES } from './minimax-default-prices';
 import { MinimaxDrafts } from './minimax-drafts.service';
 import { MinimaxFamilyModule } from './minimax-family.module';
-import { MINIMAX_APIS, MINIMAX_MODEL_IDS, type MinimaxApi, minimaxPublicModel } from './minimax-models';
+import { MINIMAX_APIS, MINIMAX_MODEL_IDS, MINIMAX_ROUTE_OPTIONS, type MinimaxApi, minimaxPublicModel } from './minimax-models';
 import { MINIMAX_EXAMPLES, MinimaxVideoRequestDto } from './minimax-request.dto';
 import { MinimaxUpstreamAdapter } from './minimax-upstream.adapter';
 import { MinimaxSimulatorModule } from './simulator/minimax-simulator.module';
@@ -28,19 +28,7 @@ export const MINIMAX_FAMILY = defineFamily<MinimaxTaskRequest>({
   modelPrefix: 'minimax-',
   request: { schema: MinimaxVideoRequestDto, examples: MINIMAX_EXAMPLES },
   catalog: { defaultPrices: MINIMAX_DEFAULT_PRICES, builtinEntries: MINIMAX_BUILTIN_ENTRIES },
-  routeOptions: [
-    {
-      name: 'api',
-      kind: 'choice',
-      choices: MINIMAX_APIS,
-      label: { en: 'MiniMax video API', 'zh-CN': 'MiniMax 视频 API' },
-      description: {
-        en: 'v1 (/v1/video_generation, Hailuo) or v2 (/v2/video_generation, a content array: MiniMax-H3); unset, an upstream id MiniMax-H… speaks v2.',
-        'zh-CN':
-          'v1（/v1/video_generation，海螺）或 v2（/v2/video_generation，content 数组：MiniMax-H3）；未设置时，上游 ID 为 MiniMax-H… 的使用 v2。',
-      },
-    },
-  ],
+  routeOptions: MINIMAX_ROUTE_OPTIONS,
   checkRouteOptions: oneRouteOption('MiniMax', 'api', (value) => MINIMAX_APIS.includes(value as MinimaxApi), 'api must be "v1" or "v2"'),
   modelIdKey: (name) => name.toLowerCase(),
   nest: { module: MinimaxFamilyModule, drafts: MinimaxDrafts, adapter: MinimaxUpstreamAdapter },

@@ -51,7 +51,7 @@ export function refusedV2Create(body: Record<string, unknown>): string | null {
   const items = content as Item[];
   const texts = items.filter((item) => item?.type === 'text');
   if (texts.length !== 1 || typeof texts[0].text !== 'string' || texts[0].text.trim() === '') return 'content needs exactly one text item';
-  if ((texts[0].text).length > MINIMAX_V2_MAX_PROMPT) return 'text is too long';
+  if (texts[0].text.length > MINIMAX_V2_MAX_PROMPT) return 'text is too long';
   const roles = { first_frame: 0, last_frame: 0, reference_image: 0, reference_video: 0, base_video: 0, reference_audio: 0 };
   for (const item of items) {
     if (item?.type === 'text') continue;
