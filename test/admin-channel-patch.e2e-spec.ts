@@ -50,6 +50,18 @@ describeEachDatabase('admin API: a channel PATCH checks only what it changes', (
     expect(refused.body.error).toMatchObject({ param: 'base_url', message: expect.stringContaining('MEDIA_ALLOW_PRIVATE_HOSTS=true') });
   });
 
+  itOnSqliteOnly(kind)(
+    "checks a new channel's key format before its host: a malformed Runway key on a host that cannot resolve names api_key",
+    async () => {
+      const body = { name: 'runway-typo', platform: 'runway', models: ['gen4.5'], base_url: 'https://no-such-host.invalid' };
+      const refused = await gw.admin.post('/api/admin/channels', { ...body, api_key: 'Bearer key_abc' }).expect(400);
+      expect(refused.body.error).toMatchObject({ param: 'api_key', constraint: 'apiKeyFormat' });
+      // A well-formed key reaches the host check, which says what it found.
+      const unresolved = await gw.admin.post('/api/admin/channels', { ...body, api_key: `key_${'a'.repeat(128)}` }).expect(400);
+      expect(unresolved.body.error).toMatchObject({ param: 'base_url', constraint: 'resolvableHost' });
+    },
+  );
+
   it('still refuses a private URL the PATCH sends, naming that field, and changes nothing', async () => {
     const gamma = seeded.find((channel) => channel.platform === 'gamma')!;
     const before = (await gw.admin.get(`/api/admin/channels/${gamma.id}`).expect(200)).body;

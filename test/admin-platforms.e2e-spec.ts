@@ -60,6 +60,7 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
       'runway',
       'vidu',
       'xai',
+      'seedance',
       'wan',
       'fal',
       'replicate',
@@ -168,7 +169,7 @@ describeOnSqlite('admin API: platforms from the family registry', (kind) => {
     expect(unknown.body.error).toMatchObject({
       param: 'platform',
       message:
-        'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, vidu, xai, wan, fal, replicate, fake',
+        'platform must be one of the following values: alpha, beta, gamma, openai, kling, veo, minimax, runway, vidu, xai, seedance, wan, fal, replicate, fake',
     });
   });
 });
@@ -207,6 +208,7 @@ describeWithBrowser('console channel form from the family registry', () => {
       'Runway',
       'Vidu',
       'xAI Grok Imagine',
+      'Seedance (BytePlus / Volcengine)',
       'Wan (Alibaba DashScope)',
       'fal',
       'Replicate',

@@ -38,13 +38,14 @@ describeEachDatabase('configuration at start', (kind) => {
           'runway',
           'vidu',
           'xai',
+          'seedance',
           'wan',
           'fal',
           'replicate',
         ]);
         for (const channel of channels)
           expect(channel.base_url).toMatch(
-            /^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway|vidu|xai|wan|fal|replicate)$/,
+            /^http:\/\/127\.0\.0\.1:\d+\/simulator\/(alpha|beta|gamma|openai|kling|veo|minimax|runway|vidu|xai|seedance|wan|fal|replicate)$/,
           );
         expect(channels[2].settings).toMatchObject({
           control_base_url: expect.stringMatching(/\/simulator\/gamma-control$/),
@@ -61,7 +62,7 @@ describeEachDatabase('configuration at start', (kind) => {
         // The demo user and its key are printed once too: the database already has users.
         expect(second.gw.credentials.demo).toBeNull();
         await second.gw.http.get('/api/admin/users').set('Authorization', `Bearer ${token}`).expect(200);
-        expect(await channelsOf(second.gw, token)).toHaveLength(13);
+        expect(await channelsOf(second.gw, token)).toHaveLength(14);
       } finally {
         await second.gw.close();
       }

@@ -155,7 +155,8 @@ describeWithBrowser('console: a fal model from its schema', () => {
     await expectText(route.getByRole('status'), /已根据 acme\/fresh-video\/image-to-video 的 schema/);
     await route.locator('[data-schema-field="enable_safety_checker"]').waitFor();
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    await session.screenshot('zh-CN-phone-schema');
+    await route.locator('[data-input-map]').scrollIntoViewIfNeeded();
+    await session.screenshot('zh-CN-phone-schema', { fullPage: false });
     expect(realErrors(session)).toEqual([]);
   });
 });

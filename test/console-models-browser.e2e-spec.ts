@@ -79,6 +79,9 @@ describeWithBrowser('console Models page in a browser', () => {
     const form = dialog.locator('#model-form');
     await form.getByLabel('Model id').fill('kling-v3-1');
     await form.getByLabel('Display name').fill('Kling 3.1');
+    await form.getByLabel('Other ids').fill('kling-3-1');
+    await form.getByLabel('Maker').fill('kling');
+    await form.getByLabel('Released').fill('2026-02-05');
     await form.getByRole('checkbox', { name: 'Image to video' }).check();
     await form.getByLabel('Durations').selectOption('range');
     await form.getByLabel('From (s)').fill('3');
@@ -137,10 +140,9 @@ describeWithBrowser('console Models page in a browser', () => {
     expect(await entry('kling-v3-1')).toEqual({
       id: 'kling-v3-1',
       label: 'Kling 3.1',
-      // The form has no field for these yet: an entry made on the page has none.
-      aliases: [],
-      owned_by: null,
-      released_at: null,
+      aliases: ['kling-3-1'],
+      owned_by: 'kling',
+      released_at: '2026-02-05',
       modes: ['text-to-video', 'image-to-video'],
       durations: { min: 3, max: 15 },
       default_duration: 5,
@@ -256,6 +258,7 @@ describeWithBrowser('console Models page in a browser', () => {
           ...exported.models.find((m) => m.id === 'kling-v3-1')!,
           id: 'kling-v3-1-fast',
           label: 'Kling 3.1 Fast',
+          aliases: [],
           routes: [{ platform: 'kling', upstream_model: 'kling-v3-1' }],
         },
       ],
@@ -424,7 +427,8 @@ describeWithBrowser('console Models page in a browser', () => {
       check: '查看变更',
       edit: '编辑 simulator-kling',
       custom: '自定义',
-      durations: /^请检查 durations： durations must be a list of at most 600 whole seconds/,
+      // The rule the field broke, in Chinese: never the validator's English.
+      durations: /^请检查 durations：\s*必须是整数秒的列表/,
     },
   };
 

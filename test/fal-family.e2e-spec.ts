@@ -8,7 +8,7 @@ import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 // The platform's models: Kling 2.5 Turbo and Veo 3.1 by their catalog ids (fal's former ids are their aliases).
-const MODELS = ['kling-v2-5-turbo', 'fal-hailuo-02-standard', 'veo3.1'];
+const MODELS = ['kling-v2-5-turbo', 'fal-hailuo-02-standard', 'veo3.1', 'veo3.1_fast', 'MiniMax-Hailuo-2.3'];
 /** The builtin prices: credits per second x 100 quota units. */
 const PRICE = { kling: 700, hailuo: 450, veo: 2000, veoAudio: 4000 };
 const PNG = readFileSync(SAMPLE_IMAGE_PATH);
@@ -170,6 +170,37 @@ describeFamily<FalEmulatorServer>({
         input: { prompt: 'waves', duration: '8s', aspect_ratio: '9:16', resolution: '720p', generate_audio: false },
       });
       await expectVideo(silent.body.id);
+    });
+
+    it("Veo 3.1 Fast and Hailuo 2.3 as fal routes of their makers' entries: fal's endpoints in their words, charged the entry's price", async () => {
+      const before = await balance();
+      const fast = await flat({ model: 'veo3.1_fast', prompt: 'a heron', seconds: '6', size: '1280x720' }).expect(200);
+      expect(lastSubmit()).toMatchObject({
+        endpoint: 'fal-ai/veo3.1/fast',
+        input: { prompt: 'a heron', duration: '6s', resolution: '720p', aspect_ratio: '16:9' },
+      });
+      const hailuo = await unified({
+        model: 'MiniMax-Hailuo-2.3',
+        prompt: 'a paper boat',
+        input_reference: 'https://cdn.example.com/boat.png',
+        duration: 10,
+        resolution: '768p',
+      }).expect(200);
+      expect(lastSubmit()).toEqual(
+        expect.objectContaining({
+          endpoint: 'fal-ai/minimax/hailuo-2.3/standard/image-to-video',
+          input: { prompt: 'a paper boat', image_url: 'https://cdn.example.com/boat.png', duration: '10' },
+        }),
+      );
+      // Runway's and MiniMax's list prices (the entries' own): 10 credits a second silent, 5 at 768p.
+      expect((await balance()).quota).toBe(before.quota - 6 * 1000 - 10 * 500);
+      await expectVideo(fast.body.id);
+      await expectVideo(hailuo.body.id);
+      // fal's Standard endpoints make 768p only: with no other route here, a 1080p Hailuo 2.3 is a 400 naming it, nothing charged.
+      const before1080 = await balance();
+      const refused = await unified({ model: 'MiniMax-Hailuo-2.3', prompt: 'p', resolution: '1080p' }).expect(400);
+      expect(refused.body.message).toContain('resolution');
+      expect(await balance()).toEqual(before1080);
     });
 
     it('cancels a request still IN_QUEUE (PUT cancel_url, refunded); a running one is 409 cancel_not_supported, fal not asked', async () => {

@@ -7,6 +7,7 @@ import type { RecordedRequest } from './support/http-server';
 import { startKlingEmulator } from './support/kling-emulator';
 import { startMinimaxEmulator } from './support/minimax-emulator';
 import { startReplicateEmulator } from './support/replicate-emulator';
+import { startSeedanceEmulator } from './support/seedance-emulator';
 import { describeOnSqlite } from './support/test-databases';
 import { until } from './support/until';
 import { startViduEmulator } from './support/vidu-emulator';
@@ -114,6 +115,16 @@ const CASES: PushCase[] = [
     body: { model: 'MiniMax-H3', prompt: 'a fox', seconds: '5' },
     done: ['Success'],
     isRead: (req, id) => req.method === 'GET' && req.path === `/v2/query/video_generation/${id}`,
+    signs: false,
+  },
+  {
+    platform: 'seedance',
+    running: 'running',
+    start: startSeedanceEmulator,
+    channel: () => ({ models: ['seedance-2-0-fast'] }),
+    body: { model: 'seedance-2-0-fast', prompt: 'a fox', seconds: '5' },
+    done: ['succeeded'],
+    isRead: (req, id) => req.method === 'GET' && req.path === `/api/v3/contents/generations/tasks/${id}`,
     signs: false,
   },
 ];

@@ -110,6 +110,7 @@ describeOnSqlite('swagger: "Try it out" as pre-filled', (kind) => {
       'RunwayVideoRequest',
       'ViduVideoRequest',
       'XaiVideoRequest',
+      'SeedanceVideoRequest',
       'WanVideoRequest',
       'FalVideoRequest',
       'ReplicateVideoRequest',

@@ -14,6 +14,9 @@ const FAST_PER_SECOND = 1_500;
 const VEO3_PER_SECOND = 4_000;
 const IMAGE = readFileSync(SAMPLE_IMAGE_PATH);
 const MODELS = ['veo-3.1-generate-preview', 'veo-3.1-fast-generate-preview', 'veo-3.0-generate-001', 'veo-3.0-fast-generate-001'];
+/** Gemini Omni (the Interactions API): Google's USD 0.10 a second, 10 credits. */
+const OMNI = ['gemini-omni-flash', 'gemini-omni-1.2-flash'];
+const OMNI_PER_SECOND = 1_000;
 /** A Veo suite's own calls: the last submit the fake took, a task followed to its end (flat view), its video. */
 const veoCalls = (t: FamilyContext<VeoEmulatorServer>) => {
   const lastSubmit = () => t.fake.submits().at(-1)!;
@@ -44,14 +47,14 @@ describeFamily<VeoEmulatorServer>({
   title: 'veo family (Gemini API)',
   platform: 'veo',
   startFake: startVeoEmulator,
-  channel: { name: 'gemini', models: MODELS, priority: 0 },
+  channel: { name: 'gemini', models: [...MODELS, ...OMNI], priority: 0 },
   quota: QUOTA,
   pace: { rounds: 6, stepMs: 10_000 },
   submitsOf: (fake) => fake.submits().length,
-  // Google's four models, the simulator's, and no settings of its own.
+  // Google's four Veo models, the simulator's, Gemini Omni's, and no settings of its own.
   listing: {
     label: { en: 'Veo (Gemini API)', 'zh-CN': 'Veo（Gemini API）' },
-    models: [...MODELS, 'veo-simulator'],
+    models: [...MODELS, 'veo-simulator', ...OMNI],
     settings: [{ name: 'poll_interval_ms' }, { name: 'max_concurrency' }, { name: 'usd_per_unit' }],
   },
   refusals: [
@@ -78,6 +81,15 @@ describeFamily<VeoEmulatorServer>({
       body: { model: 'veo-3.1-generate-preview', prompt: 'p', metadata: { durationSeconds: 4 } },
     },
     { form: 'unified', param: 'prompt', body: { model: 'veo-3.1-generate-preview' } },
+    { form: 'flat', param: 'seconds', body: { model: 'gemini-omni-flash', prompt: 'p', seconds: '11' } },
+    { form: 'unified', param: 'resolution', body: { model: 'gemini-omni-flash', prompt: 'p', resolution: '1080p' } },
+    {
+      form: 'unified',
+      param: 'last_frame',
+      body: { model: 'gemini-omni-flash', prompt: 'p', input_reference: FIRST_FRAME, last_frame: FIRST_FRAME },
+    },
+    { form: 'flat', param: 'negative_prompt', body: { model: 'gemini-omni-1.2-flash', prompt: 'p', negative_prompt: 'blur' } },
+    { form: 'unified', param: 'metadata', body: { model: 'gemini-omni-1.2-flash', prompt: 'p', metadata: { task: 'edit' } } },
     {
       form: 'flat',
       param: 'input_reference',
@@ -101,8 +113,31 @@ describeFamily<VeoEmulatorServer>({
       code: 'content_moderation_failed',
       hidden: /10\.9\.9\.9/,
     },
+    {
+      name: 'Gemini Omni: a safety block (a failed interaction)',
+      arrange: (fake) => fake.scriptNext(['running', 'moderation']),
+      body: { model: 'gemini-omni-flash', prompt: 'something blocked', seconds: '4' },
+      reason: 'content moderation failed: safety',
+      code: 'content_moderation_failed',
+      hidden: /10\.9\.9\.9/,
+    },
+    {
+      name: 'Gemini Omni: a failed interaction, named by its rpc code only',
+      arrange: (fake) => fake.scriptNext(['running', { error: 13 }]),
+      body: { model: 'gemini-omni-1.2-flash', prompt: 'doomed' },
+      surface: 'unified',
+      reason: 'generation failed: INTERNAL: provider internal error',
+      hidden: /10\.1\.2\.3/,
+    },
   ],
   submitFaults: [
+    {
+      name: 'Gemini Omni: a 429 on the Interactions API',
+      arrange: (fake) => fake.failNextSubmit({ status: 429, body: googleError(429, 'RESOURCE_EXHAUSTED', 'quota') }),
+      body: { model: 'gemini-omni-flash', prompt: 'p' },
+      status: 429,
+      retryAfter: '10',
+    },
     {
       name: 'a 400 for the input, naming only the status',
       arrange: (fake) =>
@@ -251,8 +286,104 @@ describeFamily<VeoEmulatorServer>({
       expect(await settle(taskId)).toMatchObject({ status: 'completed' });
       expect(Buffer.compare(await content(taskId), t.fake.videoBytes)).toBe(0);
     });
+
+    it('Gemini Omni, flat text-to-video: an interaction in the background with the key, charged at the catalog price, completed, through /content', async () => {
+      const before = await balance();
+      const res = await flat({ model: 'gemini-omni-flash', prompt: 'a marble run', seconds: '6', size: '720x1280' }).expect(200);
+      expect(res.body).toMatchObject({ model: 'gemini-omni-flash', status: 'queued' });
+      const sent = lastSubmit();
+      expect(sent.path).toBe('/v1beta/interactions');
+      expect(sent.headers['x-goog-api-key']).toBe(t.fake.apiKey);
+      expect(sent.json).toEqual({
+        model: 'gemini-omni-1.1-flash',
+        input: 'a marble run',
+        response_format: { type: 'video', aspect_ratio: '9:16', resolution: '720p', duration: '6s', delivery: 'uri' },
+        background: true,
+        store: true,
+      });
+      expect(await balance()).toEqual({
+        quota: before.quota - 6 * OMNI_PER_SECOND,
+        used_quota: before.used_quota + 6 * OMNI_PER_SECOND,
+      });
+      expect(await settle(res.body.id)).toMatchObject({ status: 'completed', progress: 100 });
+      expect(Buffer.compare(await content(res.body.id), t.fake.videoBytes)).toBe(0);
+      expect(t.fake.downloads().at(-1)!.headers['x-goog-api-key']).toBe(t.fake.apiKey);
+      // Google's output tokens (5,792 a second) are the provider's usage of the task: the operator's, never the customer's.
+      const detail = (await t.gw.admin.get(`/api/admin/tasks/${res.body.id}`).expect(200)).body;
+      expect(detail.provider_usage).toMatchObject({ unit: 'tokens', amount: 6 * 5_792 });
+      expect(JSON.stringify(await flatTask(res.body.id))).not.toMatch(/tokens|34752/);
+    });
+
+    it('Gemini Omni 1.2, unified first and last frames: content blocks, image_to_video, 1080p for 12 s', async () => {
+      const res = await unified({
+        model: 'gemini-omni-1.2-flash',
+        prompt: 'from dusk to night',
+        duration: 12,
+        resolution: '1080p',
+        input_reference: `${images.url}/first.png`,
+        last_frame: FIRST_FRAME,
+      }).expect(200);
+      const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
+      const image = { type: 'image', data: IMAGE.toString('base64'), mime_type: 'image/png' };
+      expect(lastSubmit().json).toEqual({
+        model: 'gemini-omni-1.2-flash',
+        input: [{ type: 'text', text: 'from dusk to night' }, image, image],
+        response_format: { type: 'video', aspect_ratio: '16:9', resolution: '1080p', duration: '12s', delivery: 'uri' },
+        generation_config: { video_config: { task: 'image_to_video' } },
+        background: true,
+        store: true,
+      });
+      expect(await settle(taskId)).toMatchObject({ status: 'completed' });
+    });
+
+    it('cancels a Gemini Omni interaction in progress (refunded once); a Veo operation is a 409 cancel_not_supported', async () => {
+      const before = await balance();
+      t.fake.scriptNext(['running']);
+      const running = await flat({ model: 'gemini-omni-flash', prompt: 'a kite', seconds: '4' }).expect(200);
+      t.gw.clock.advance(10_000);
+      await t.gw.sync();
+      const cancelled = await auth(t.gw.http.post(`/v1/video/generations/${running.body.id}/cancel`)).expect(200);
+      expect(cancelled.body.data).toMatchObject({ status: 'FAILURE', fail_reason: 'cancelled by the client' });
+      const sent = t.fake.cancels().at(-1)!;
+      expect(sent.path).toMatch(/^\/v1beta\/interactions\/v1_op\d+\/cancel$/);
+      expect(sent.headers['x-goog-api-key']).toBe(t.fake.apiKey);
+      expect(await balance()).toEqual(before);
+      expect(await t.ledgerOf(running.body.id)).toEqual(['consume', 'refund']);
+
+      t.fake.scriptNext(['running']);
+      const veo = await flat({ model: 'veo-3.1-fast-generate-preview', prompt: 'a kite', seconds: '4' }).expect(200);
+      t.gw.clock.advance(10_000);
+      await t.gw.sync();
+      const cancels = t.fake.cancels().length;
+      const refused = await auth(t.gw.http.post(`/v1/videos/${veo.body.id}/cancel`)).expect(409);
+      expect(refused.body.error).toMatchObject({ code: 'cancel_not_supported' });
+      expect(t.fake.cancels()).toHaveLength(cancels);
+    });
   },
   lastCases: (t) => {
+    it("a wrong key is refused by the emulator on the Interactions API as Google does, and named by the channel's Test", async () => {
+      const direct = await fetch(`${t.fake.url}/v1beta/interactions`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': 'AIza-wrong', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gemini-omni-1.1-flash', input: 'p', response_format: { type: 'video' } }),
+      });
+      expect(direct.status).toBe(400);
+      expect((await direct.json()).error).toMatchObject({ details: [{ reason: 'API_KEY_INVALID' }] });
+      const wrong = await t.gw.createChannel({
+        name: 'gemini-wrong',
+        platform: 'veo',
+        base_url: t.fake.url,
+        api_key: 'AIza-wrong',
+        models: OMNI,
+        priority: -1,
+      });
+      const test = (await t.gw.admin.post(`/api/admin/channels/${wrong}/test`).expect(200)).body;
+      expect(test).toMatchObject({ ok: false });
+      expect(test.error).toMatch(/api_key|API key/);
+      expect(JSON.stringify(test)).not.toContain('AIza-wrong');
+      await t.gw.admin.patch(`/api/admin/channels/${wrong}`, { status: 'disabled' }).expect(200);
+    });
+
     const { flat, balance } = t;
     const { lastSubmit, settle } = veoCalls(t);
     it('a channel whose key Google refuses (API_KEY_INVALID) falls over to the next channel; charged once', async () => {
@@ -292,7 +423,7 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
     await gw?.close();
   });
 
-  it('serves its own model (veo-simulator, Veo 3.1 Fast) to the end with the sample MP4; moderation is refunded; busy is a 429', async () => {
+  it('serves its own model (veo-simulator, Veo 3.1 Fast) and Gemini Omni to the end with the sample MP4; moderation is refunded; busy is a 429', async () => {
     const { userId, key } = await gw.createCustomer({ quota: QUOTA });
     const as = (test: import('supertest').Test) => test.set('Authorization', `Bearer ${key}`);
     const created = await as(gw.http.post('/v1/videos')).send({ model: 'veo-simulator', prompt: 'a kite', seconds: '4' }).expect(200);
@@ -300,6 +431,8 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
       .send({ model: 'veo-simulator', prompt: 'x [simulate:moderation]', seconds: '4' })
       .expect(200);
     await as(gw.http.post('/v1/videos')).send({ model: 'veo-simulator', prompt: 'x [simulate:busy]', seconds: '4' }).expect(429);
+    // Gemini Omni, on the simulator's Interactions API.
+    const omni = await as(gw.http.post('/v1/videos')).send({ model: 'gemini-omni-flash', prompt: 'a kite', seconds: '4' }).expect(200);
     let video = created.body;
     for (let round = 0; round < 5 && video.status !== 'completed'; round++) {
       gw.clock.advance(10_000);
@@ -307,6 +440,7 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
       video = (await as(gw.http.get(`/v1/videos/${created.body.id}`)).expect(200)).body;
     }
     expect(video.status).toBe('completed');
+    expect((await as(gw.http.get(`/v1/videos/${omni.body.id}`)).expect(200)).body.status).toBe('completed');
     const content = await as(gw.http.get(`/v1/videos/${created.body.id}/content`))
       .buffer(true)
       .parse(binaryBody)
@@ -317,6 +451,7 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
       status: 'failed',
       error: { code: 'content_moderation_failed' },
     });
-    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 4 * FAST_PER_SECOND, used_quota: 4 * FAST_PER_SECOND });
+    const spent = 4 * FAST_PER_SECOND + 4 * OMNI_PER_SECOND;
+    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - spent, used_quota: spent });
   });
 });

@@ -19,6 +19,7 @@ import { VEO_FAMILY } from './veo/veo.family';
 import { RUNWAY_FAMILY } from './runway/runway.family';
 import { VIDU_FAMILY } from './vidu/vidu.family';
 import { XAI_FAMILY } from './xai/xai.family';
+import { SEEDANCE_FAMILY } from './seedance/seedance.family';
 import { WAN_FAMILY } from './wan/wan.family';
 import { FAL_FAMILY } from './fal/fal.family';
 import { REPLICATE_FAMILY } from './replicate/replicate.family';
@@ -35,6 +36,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   RUNWAY_FAMILY,
   VIDU_FAMILY,
   XAI_FAMILY,
+  SEEDANCE_FAMILY,
   WAN_FAMILY,
   FAL_FAMILY,
   REPLICATE_FAMILY,

@@ -129,22 +129,34 @@ export function namedModels(
   };
 }
 
+/** The route-options schema of a family whose routes take no options (`aProvider`: "an xAI"): any option is refused, named. */
+export function noRouteOptions(aProvider: string): NonNullable<FamilyDefinition['checkRouteOptions']> {
+  return (options) => {
+    const key = Object.keys(options)[0];
+    return key === undefined ? null : { field: key, message: `${key} is not ${aProvider} route option (it takes none)` };
+  };
+}
+
 /**
- * The route-options schema of a family that takes one option (`name`, accepted when `valid`): any
- * other option is refused as not the family's, a bad value with `message`.
+ * A family that takes one route option (`option`, accepted when `valid`): the option as the console draws it,
+ * and its schema, which refuses any other option as not the family's and a bad value with `message`.
  */
 export function oneRouteOption(
   provider: string,
-  name: string,
+  option: RouteOptionDefinition,
   valid: (value: unknown) => boolean,
   message: string,
-): NonNullable<FamilyDefinition['checkRouteOptions']> {
-  return (options) => {
-    const refused = Object.entries(options).find(([key, value]) => key !== name || !valid(value));
-    if (!refused) return null;
-    return refused[0] === name
-      ? { field: name, message }
-      : { field: refused[0], message: `${refused[0]} is not a ${provider} route option (${name} is)` };
+): Required<Pick<FamilyDefinition, 'routeOptions' | 'checkRouteOptions'>> {
+  const { name } = option;
+  return {
+    routeOptions: [option],
+    checkRouteOptions: (options) => {
+      const refused = Object.entries(options).find(([key, value]) => key !== name || !valid(value));
+      if (!refused) return null;
+      return refused[0] === name
+        ? { field: name, message }
+        : { field: refused[0], message: `${refused[0]} is not a ${provider} route option (${name} is)` };
+    },
   };
 }
 

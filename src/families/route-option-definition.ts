@@ -13,3 +13,20 @@ export interface RouteOptionDefinition {
   readonly label: LocalizedText;
   readonly description: LocalizedText;
 }
+
+/** A route option's definition from its words: `[English, Chinese]` for its label and its one line of help. */
+export function routeOption(
+  name: string,
+  kind: RouteOptionDefinition['kind'],
+  [labelEn, labelZh]: readonly [string, string],
+  [helpEn, helpZh]: readonly [string, string],
+  choices?: readonly string[],
+): RouteOptionDefinition {
+  return {
+    name,
+    kind,
+    ...(choices ? { choices } : {}),
+    label: { en: labelEn, 'zh-CN': labelZh },
+    description: { en: helpEn, 'zh-CN': helpZh },
+  };
+}

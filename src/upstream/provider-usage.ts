@@ -5,6 +5,7 @@ export const PROVIDER_USAGE_UNITS: readonly ProviderUsage['unit'][] = [
   'credits',
   'usd_ticks',
   'predict_seconds',
+  'tokens',
   'video_seconds',
 ];
 

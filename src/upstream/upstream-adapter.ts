@@ -75,11 +75,11 @@ export interface SubmitOutcome<Request extends StoredRequest = StoredRequest> {
 
 /**
  * What a provider reports of its own cost of a task, in its own unit (fal's `x-fal-billable-units`,
- * Vidu's `credits`, xAI's `usage.cost_in_usd_ticks`, Replicate's `metrics.predict_time` seconds, Wan's billed `usage.duration` seconds):
+ * Vidu's `credits`, xAI's `usage.cost_in_usd_ticks`, Replicate's `metrics.predict_time` seconds, Wan's billed `usage.duration` seconds, Seedance's `usage.total_tokens`):
  * kept per attempt of a task against the channel that made it, summed per channel beside what customers paid.
  */
 export interface ProviderUsage {
-  unit: 'fal_billable_units' | 'credits' | 'usd_ticks' | 'predict_seconds' | 'video_seconds';
+  unit: 'fal_billable_units' | 'credits' | 'usd_ticks' | 'predict_seconds' | 'video_seconds' | 'tokens';
   amount: number;
 }
 

@@ -9,8 +9,11 @@
  * `GET /v1beta/<name>` answers the operation's script one step per query, repeating the last;
  * `GET /v1beta/files/op<n>:download?alt=media` answers a 302 to `/storage/op<n>` on another origin (no key
  * needed there, a signed storage URL), which serves `videoBytes`.
- * - steps: 'running' | 'done' | 'moderation' | { error: code } | { body }; `scriptNext([...])`, `defaultScript`.
- * - `failNextSubmit({ status, body?, headers? })`; `submits()`; `downloads()`; `storageRequests()`.
+ * Gemini Omni: `POST /v1beta/interactions` answers `{id: v1_op<n>, status: in_progress}`; `GET /v1beta/interactions/v1_op<n>`
+ * follows the same scripts (to `completed` with a Files URI, the same download); `POST …/cancel` ends it `cancelled`.
+ * - steps: 'running' | 'done' | 'moderation' | 'cancelled' | { error: code } | { body }; `scriptNext([...])`, `defaultScript`.
+ * - `failNextSubmit({ status, body?, headers? })` (either create); `submits()` (both creates); `interactions()` (Omni's
+ *   creates); `cancels()`; `downloads()`; `storageRequests()`.
  */
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { API_KEY_INVALID, googleError, VeoEmulator, VeoScriptedFailure, VeoStep } from '../../src/families/veo/emulator/veo-emulator';
@@ -29,6 +32,9 @@ export interface VeoEmulatorServer {
   defaultScript: VeoStep[];
   videoBytes: Buffer;
   submits(): RecordedRequest[];
+  /** The Interactions API creates (Gemini Omni). */
+  interactions(): RecordedRequest[];
+  cancels(): RecordedRequest[];
   /** The key-protected file downloads (each answered with a redirect to storage). */
   downloads(): RecordedRequest[];
   /** What the signed storage origin was asked (after the redirect). */
@@ -68,7 +74,10 @@ export async function startVeoEmulator(options: { apiKey?: string } = {}): Promi
       emulator.defaultScript = steps;
     },
     videoBytes,
-    submits: () => server.requests.filter((r) => r.method === 'POST' && r.path.endsWith(':predictLongRunning')),
+    submits: () =>
+      server.requests.filter((r) => r.method === 'POST' && (r.path.endsWith(':predictLongRunning') || r.path === '/v1beta/interactions')),
+    interactions: () => server.requests.filter((r) => r.method === 'POST' && r.path === '/v1beta/interactions'),
+    cancels: () => server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel')),
     downloads: () => server.requests.filter((r) => r.path.includes(':download')),
     storageRequests: () => storage.requests,
     scriptNext: (steps) => emulator.scriptNext(steps),

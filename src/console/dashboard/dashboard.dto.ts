@@ -41,7 +41,7 @@ export class DashboardChannelDto {
     additionalProperties: { type: 'number' },
     example: { credits: 120 },
     description:
-      "what the channel's provider reported of its own cost of those tasks, summed per unit (fal_billable_units, credits, usd_ticks, predict_seconds, video_seconds); {} when it reports none",
+      "what the channel's provider reported of its own cost of those tasks, summed per unit (fal_billable_units, credits, usd_ticks, predict_seconds, video_seconds, tokens); {} when it reports none",
   })
   provider_usage: Record<string, number>;
   @ApiProperty({ description: 'how many of those tasks had a cost reported' }) provider_usage_tasks: number;

@@ -1,3 +1,4 @@
+import { routeOption } from '../route-option-definition';
 import { FAILURE } from '../../upstream/failure-reason';
 import { singleTokenKey } from '../family';
 import { defineFamily } from '../shared/define-family';
@@ -33,21 +34,18 @@ export const ALPHA_FAMILY = defineFamily<AlphaTaskRequest>({
   modelIdKey: (name) => (name.startsWith('alpha/') ? `alpha/${name.slice('alpha/'.length).toLowerCase()}` : name),
   // `fast_motion: true`: `metadata.motion_mode: fast` is taken; `no_1080p_durations`: lengths refused at 1080p.
   routeOptions: [
-    {
-      name: 'fast_motion',
-      kind: 'boolean',
-      label: { en: 'Fast motion', 'zh-CN': '快速运动' },
-      description: { en: 'The model takes fast motion (priced twice).', 'zh-CN': '模型支持快速运动（价格翻倍）。' },
-    },
-    {
-      name: 'no_1080p_durations',
-      kind: 'list',
-      label: { en: 'No 1080p at', 'zh-CN': '不支持 1080p 的时长' },
-      description: {
-        en: 'Lengths in seconds the model cannot make at 1080p, e.g. 10.',
-        'zh-CN': '不能以 1080p 生成的时长（秒），例如 10。',
-      },
-    },
+    routeOption(
+      'fast_motion',
+      'boolean',
+      ['Fast motion', '快速运动'],
+      ['The model takes fast motion (priced twice).', '模型支持快速运动（价格翻倍）。'],
+    ),
+    routeOption(
+      'no_1080p_durations',
+      'list',
+      ['No 1080p at', '不支持 1080p 的时长'],
+      ['Lengths in seconds the model cannot make at 1080p, e.g. 10.', '不能以 1080p 生成的时长（秒），例如 10。'],
+    ),
   ],
   checkRouteOptions: checkAlphaRouteOptions,
   nest: { module: AlphaFamilyModule, drafts: AlphaDrafts, adapter: AlphaUpstreamAdapter },

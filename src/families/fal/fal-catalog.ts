@@ -78,6 +78,50 @@ export const FAL_MODELS: readonly BuiltinModel[] = [
       },
     },
   },
+  {
+    id: 'veo3.1_fast',
+    label: 'Veo 3.1 Fast',
+    ownedBy: 'google',
+    modes: ['text-to-video', 'image-to-video'],
+    durations: [4, 6, 8],
+    defaultDuration: 8,
+    resolutions: ['720p', '1080p'],
+    aspectRatios: ['16:9', '9:16'],
+    audio: 'optional',
+    upstreamModel: { 'text-to-video': 'fal-ai/veo3.1/fast', 'image-to-video': 'fal-ai/veo3.1/fast/image-to-video' },
+    options: {
+      input_map: {
+        prompt: 'prompt',
+        first_frame: 'image_url',
+        seconds: { field: 'duration', as: 'seconds' },
+        aspect_ratio: 'aspect_ratio',
+        resolution: 'resolution',
+        audio: 'generate_audio',
+        negative_prompt: 'negative_prompt',
+        seed: 'seed',
+      },
+    },
+  },
+  {
+    // A route of MiniMax's own entry (its capabilities and prices win): fal's Standard endpoints make 768p only.
+    id: 'MiniMax-Hailuo-2.3',
+    label: 'MiniMax Hailuo 2.3',
+    ownedBy: 'minimax',
+    modes: ['text-to-video', 'image-to-video'],
+    durations: [6, 10],
+    defaultDuration: 6,
+    resolutions: ['768p'],
+    aspectRatios: [],
+    audio: 'none',
+    upstreamModel: {
+      'text-to-video': 'fal-ai/minimax/hailuo-2.3/standard/text-to-video',
+      'image-to-video': 'fal-ai/minimax/hailuo-2.3/standard/image-to-video',
+    },
+    options: {
+      input_map: { prompt: 'prompt', first_frame: 'image_url', seconds: { field: 'duration', as: 'string' } },
+      resolution: '768p',
+    },
+  },
 ];
 
 export const FAL_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries('fal', FAL_MODELS, FAL_DEFAULT_PRICES);

@@ -1,3 +1,4 @@
+import { routeOption } from '../route-option-definition';
 import { PUSH_SETTING } from '../shared/push-settings';
 import { namedModels } from '../family';
 import { defineFamily } from '../shared/define-family';
@@ -25,24 +26,24 @@ export const KLING_FAMILY = defineFamily<KlingTaskRequest>({
   catalog: { defaultPrices: KLING_DEFAULT_PRICES, builtinEntries: KLING_BUILTIN_ENTRIES },
   // `cfg_scale: true`: the model takes `metadata.cfg_scale` (the v1 models); `omni`: the omni-video endpoint.
   routeOptions: [
-    {
-      name: 'cfg_scale',
-      kind: 'boolean',
-      label: { en: 'Takes cfg_scale', 'zh-CN': '接受 cfg_scale' },
-      description: {
-        en: "Lets a client's metadata.cfg_scale (0 to 1) through: the v1 models take it.",
-        'zh-CN': '放行客户端的 metadata.cfg_scale（0 到 1）：v1 模型支持。',
-      },
-    },
-    {
-      name: 'omni',
-      kind: 'boolean',
-      label: { en: 'Omni-video endpoint', 'zh-CN': 'Omni-video 接口' },
-      description: {
-        en: 'Sends the model to /v1/videos/omni-video (frames in image_list); unset, an upstream id with "omni" goes there.',
-        'zh-CN': '将模型发往 /v1/videos/omni-video（首尾帧放在 image_list）；未设置时，上游 ID 含 "omni" 的发往该接口。',
-      },
-    },
+    routeOption(
+      'cfg_scale',
+      'boolean',
+      ['Takes cfg_scale', '接受 cfg_scale'],
+      [
+        "Lets a client's metadata.cfg_scale (0 to 1) through: the v1 models take it.",
+        '放行客户端的 metadata.cfg_scale（0 到 1）：v1 模型支持。',
+      ],
+    ),
+    routeOption(
+      'omni',
+      'boolean',
+      ['Omni-video endpoint', 'Omni-video 接口'],
+      [
+        'Sends the model to /v1/videos/omni-video (frames in image_list); unset, an upstream id with "omni" goes there.',
+        '将模型发往 /v1/videos/omni-video（首尾帧放在 image_list）；未设置时，上游 ID 含 "omni" 的发往该接口。',
+      ],
+    ),
   ],
   checkRouteOptions: (options) => {
     const refused = Object.entries(options).find(([key, value]) => !['cfg_scale', 'omni'].includes(key) || typeof value !== 'boolean');

@@ -1,4 +1,4 @@
-import type { RouteOptionDefinition } from '../route-option-definition';
+import { routeOption } from '../route-option-definition';
 /**
  * What one builtin MiniMax Hailuo model takes (docs/upstream-protocols.md, Family MiniMax Hailuo):
  * the data its catalog entry is made from (minimax-catalog.ts). The rules read the entry, never this table.
@@ -40,17 +40,16 @@ export function minimaxApiOf(upstreamModel: string): MinimaxApi {
 }
 
 /** The console's form of the one route option, `api` (the family's checkRouteOptions is its rule). */
-const API_OPTION_TEXT = {
-  label: { en: 'MiniMax video API', 'zh-CN': 'MiniMax 视频 API' },
-  description: {
-    en: 'v1 (/v1/video_generation, Hailuo) or v2 (/v2/video_generation, a content array: MiniMax-H3); unset, an upstream id MiniMax-H… speaks v2.',
-    'zh-CN':
-      'v1（/v1/video_generation，海螺）或 v2（/v2/video_generation，content 数组：MiniMax-H3）；未设置时，上游 ID 为 MiniMax-H… 的使用 v2。',
-  },
-};
-export const MINIMAX_ROUTE_OPTIONS: readonly RouteOptionDefinition[] = [
-  { name: 'api', kind: 'choice', choices: MINIMAX_APIS, ...API_OPTION_TEXT },
-];
+export const MINIMAX_API_OPTION = routeOption(
+  'api',
+  'choice',
+  ['MiniMax video API', 'MiniMax 视频 API'],
+  [
+    'v1 (/v1/video_generation, Hailuo) or v2 (/v2/video_generation, a content array: MiniMax-H3); unset, an upstream id MiniMax-H… speaks v2.',
+    'v1（/v1/video_generation，海螺）或 v2（/v2/video_generation，content 数组：MiniMax-H3）；未设置时，上游 ID 为 MiniMax-H… 的使用 v2。',
+  ],
+  MINIMAX_APIS,
+);
 
 /** A builtin model of the v2 API (upstream-protocols-wires.md, 3.3 and 3.7). */
 export interface MinimaxV2BuiltinModel {

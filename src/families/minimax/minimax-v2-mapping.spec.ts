@@ -9,31 +9,16 @@ const envelope = (type: string, httpCode: string) => ({
 describe('MiniMax v2 wire', () => {
   it('builds the content array: the prompt as the one text, the frames by role, ratio for text-to-video only', () => {
     const image = (ref: { url: string } | { staged: unknown }) => ('url' in ref ? ref.url : 'data:image/png;base64,QQ==');
-    expect(
-      buildMinimaxV2Body(
-        {
-          api: 'v2',
-          prompt: 'p',
-          duration: 7,
-          resolution: '2K',
-          firstFrame: { url: 'https://x/a.png' },
-          lastFrame: { staged: { sha256: 's', mime: 'image/png', size: 1 } },
-          metadata: { aigc_watermark: true },
-        },
-        'MiniMax-H3',
-        image,
-      ),
-    ).toEqual({
-      aigc_watermark: true,
-      model: 'MiniMax-H3',
-      content: [
-        { type: 'text', text: 'p' },
-        { type: 'image_url', image_url: { url: 'https://x/a.png' }, role: 'first_frame' },
-        { type: 'image_url', image_url: { url: 'data:image/png;base64,QQ==' }, role: 'last_frame' },
-      ],
-      duration: 7,
-      resolution: '2K',
-    });
+    const staged = { staged: { sha256: 's', mime: 'image/png' as const, size: 1 } };
+    const request = { api: 'v2' as const, prompt: 'p', duration: 7, resolution: '2K' as const, metadata: { aigc_watermark: true } };
+    const body = buildMinimaxV2Body({ ...request, firstFrame: { url: 'https://x/a.png' }, lastFrame: staged }, 'MiniMax-H3', image);
+    expect(body.content).toEqual([
+      { type: 'text', text: 'p' },
+      { type: 'image_url', image_url: { url: 'https://x/a.png' }, role: 'first_frame' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,QQ==' }, role: 'last_frame' },
+    ]);
+    expect(body).toMatchObject({ aigc_watermark: true, model: 'MiniMax-H3', duration: 7, resolution: '2K' });
+    expect(body).not.toHaveProperty('ratio');
     expect(
       buildMinimaxV2Body({ api: 'v2', prompt: 'p', duration: 5, resolution: '768P', ratio: '9:16', metadata: {} }, 'MiniMax-H3', image),
     ).toMatchObject({

@@ -6,7 +6,7 @@ import type { MinimaxTaskRequest } from './minimax-protocol';
 import { MINIMAX_DEFAULT_PRICES } from './minimax-default-prices';
 import { MinimaxDrafts } from './minimax-drafts.service';
 import { MinimaxFamilyModule } from './minimax-family.module';
-import { MINIMAX_APIS, MINIMAX_MODEL_IDS, MINIMAX_ROUTE_OPTIONS, type MinimaxApi, minimaxPublicModel } from './minimax-models';
+import { MINIMAX_APIS, MINIMAX_MODEL_IDS, MINIMAX_API_OPTION, type MinimaxApi, minimaxPublicModel } from './minimax-models';
 import { MINIMAX_EXAMPLES, MinimaxVideoRequestDto } from './minimax-request.dto';
 import { MinimaxUpstreamAdapter } from './minimax-upstream.adapter';
 import { MinimaxSimulatorModule } from './simulator/minimax-simulator.module';
@@ -28,8 +28,8 @@ export const MINIMAX_FAMILY = defineFamily<MinimaxTaskRequest>({
   modelPrefix: 'minimax-',
   request: { schema: MinimaxVideoRequestDto, examples: MINIMAX_EXAMPLES },
   catalog: { defaultPrices: MINIMAX_DEFAULT_PRICES, builtinEntries: MINIMAX_BUILTIN_ENTRIES },
-  routeOptions: MINIMAX_ROUTE_OPTIONS,
-  checkRouteOptions: oneRouteOption('MiniMax', 'api', (value) => MINIMAX_APIS.includes(value as MinimaxApi), 'api must be "v1" or "v2"'),
+  // `api`: the wire, where the upstream id does not say it (MiniMax-H… v2, the rest v1).
+  ...oneRouteOption('MiniMax', MINIMAX_API_OPTION, (value) => MINIMAX_APIS.includes(value as MinimaxApi), 'api must be "v1" or "v2"'),
   modelIdKey: (name) => name.toLowerCase(),
   nest: { module: MinimaxFamilyModule, drafts: MinimaxDrafts, adapter: MinimaxUpstreamAdapter },
   /** MiniMax's unknown error, request timeout, internal error, system error: "retry" in its error code table. */

@@ -24,7 +24,9 @@ const RUNWAY_LABELS: Readonly<Record<string, string>> = {
 };
 
 /** fal's Veo 3.1 (an earlier release's entry) is this model: its id keeps working. */
-const RUNWAY_ALIASES: Readonly<Record<string, readonly string[]>> = { 'veo3.1': ['fal-veo-3-1'] };
+const RUNWAY_ALIASES: Readonly<Record<string, readonly string[]>> = { 'veo3.1': ['fal-veo-3-1'], gemini_omni_flash: ['gemini_omni_flash'] };
+/** Models whose public id is their maker's name (the entry another family ships too; Runway's id its alias and upstream model). */
+const RUNWAY_PUBLIC_IDS: Readonly<Record<string, string>> = { gemini_omni_flash: 'gemini-omni-flash' };
 
 /**
  * Runway's builtin entries: its `ratio` pixels read as the shared aspect ratio and resolution
@@ -42,7 +44,8 @@ export const RUNWAY_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
       ...(rules.textToVideo && textAspects.length < aspectRatios.length ? { text_aspect_ratios: textAspects } : {}),
     };
     return {
-      id,
+      id: RUNWAY_PUBLIC_IDS[id] ?? id,
+      ...(RUNWAY_PUBLIC_IDS[id] ? { upstreamModel: id } : {}),
       label: RUNWAY_LABELS[id] ?? id,
       ...(RUNWAY_ALIASES[id] ? { aliases: RUNWAY_ALIASES[id] } : {}),
       // Runway hosts Google's models beside its own.

@@ -10,5 +10,5 @@ export const RUNWAY_DEFAULT_PRICES: DefaultPrice[] = [
   ...perSecond('veo3.1', { '*': [20, 40] }),
   ...perSecond('veo3.1_fast', { '*': [10, 15] }),
   // Runway's pricing page (a copy of 2026-09-05): 10 credits per second.
-  ...perSecond('gemini_omni_flash', { '*': [10, null] }),
+  ...perSecond('gemini-omni-flash', { '*': [10, null] }),
 ];

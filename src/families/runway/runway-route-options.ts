@@ -1,4 +1,4 @@
-import type { RouteOptionDefinition } from '../route-option-definition';
+import { routeOption, type RouteOptionDefinition } from '../route-option-definition';
 import { RUNWAY_RATIO_BY_ASPECT } from './runway-models';
 
 /**
@@ -16,25 +16,25 @@ const KNOWN_ASPECTS = [...new Set(Object.values(RUNWAY_RATIO_BY_ASPECT).flatMap(
 
 /** The console's form of Runway's route options. */
 export const RUNWAY_ROUTE_OPTIONS: readonly RouteOptionDefinition[] = [
-  {
-    name: 'veo',
-    kind: 'boolean',
-    label: { en: "Speaks Runway's Veo dialect", 'zh-CN': '使用 Runway 的 Veo 写法' },
-    description: {
-      en: 'negative_prompt, a last frame and metadata.audio, as Runway takes them for Veo.',
-      'zh-CN': 'negative_prompt、尾帧与 metadata.audio，按 Runway 对 Veo 的要求发送。',
-    },
-  },
-  {
-    name: 'text_aspect_ratios',
-    kind: 'list',
-    choices: KNOWN_ASPECTS,
-    label: { en: 'Text-to-video aspect ratios', 'zh-CN': '文生视频宽高比' },
-    description: {
-      en: "The ratios its text-to-video makes, when fewer than the model's; none ticked: all of them.",
-      'zh-CN': '文生视频支持的宽高比（少于模型的时填写）；都不勾选：全部。',
-    },
-  },
+  routeOption(
+    'veo',
+    'boolean',
+    ["Speaks Runway's Veo dialect", '使用 Runway 的 Veo 写法'],
+    [
+      'negative_prompt, a last frame and metadata.audio, as Runway takes them for Veo.',
+      'negative_prompt、尾帧与 metadata.audio，按 Runway 对 Veo 的要求发送。',
+    ],
+  ),
+  routeOption(
+    'text_aspect_ratios',
+    'list',
+    ['Text-to-video aspect ratios', '文生视频宽高比'],
+    [
+      "The ratios its text-to-video makes, when fewer than the model's; none ticked: all of them.",
+      '文生视频支持的宽高比（少于模型的时填写）；都不勾选：全部。',
+    ],
+    KNOWN_ASPECTS,
+  ),
 ];
 
 /** The first option Runway's schema refuses (`field` is the option's name), or null. */

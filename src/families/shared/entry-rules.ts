@@ -24,3 +24,18 @@ export function assertPromptWithinEntry(
   if (prompt !== undefined && max !== null && prompt.length > max)
     throw AppError.invalid(`${field} must be at most ${max} characters for ${model}`, field);
 }
+
+/**
+ * The client's `metadata`, passed to the provider as it is: a copy, or a 400 naming `metadata.<key>`
+ * for a key the gateway writes itself (`gatewayKeys` says what to use instead).
+ */
+export function clientMetadata(
+  metadata: Record<string, unknown> | undefined,
+  gatewayKeys: Readonly<Record<string, string>>,
+): Record<string, unknown> {
+  const extra = { ...(metadata ?? {}) };
+  const setByGateway = Object.keys(extra).find((key) => Object.hasOwn(gatewayKeys, key));
+  if (setByGateway)
+    throw AppError.invalid(`metadata.${setByGateway} is set by the gateway: use ${gatewayKeys[setByGateway]}`, `metadata.${setByGateway}`);
+  return extra;
+}

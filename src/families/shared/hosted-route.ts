@@ -1,7 +1,7 @@
 import type { CatalogRoute } from '../../catalog/catalog-entry';
 import { checkInputMap, InputMap, inputMapOf, OptionProblem } from './input-map';
 import { outputPathProblem } from './output-path';
-import type { RouteOptionDefinition } from '../route-option-definition';
+import { routeOption, type RouteOptionDefinition } from '../route-option-definition';
 
 /**
  * The route options of a hosted-model platform (fal, Replicate): `input_map` (required: a model
@@ -26,33 +26,30 @@ export function checkHostedRouteOptions(options: Readonly<Record<string, unknown
 
 /** The console's form of a hosted route's options. */
 export const HOSTED_ROUTE_OPTIONS: readonly RouteOptionDefinition[] = [
-  {
-    name: 'input_map',
-    kind: 'input_map',
-    label: { en: 'Input map', 'zh-CN': '输入映射' },
-    description: {
-      en: "Which input field of the endpoint takes each gateway field (read the endpoint's schema to propose it).",
-      'zh-CN': '每个网关字段写入端点的哪个输入字段（可读取端点的 schema 自动建议）。',
-    },
-  },
-  {
-    name: 'output',
-    kind: 'text',
-    label: { en: 'Output path', 'zh-CN': '输出路径' },
-    description: {
-      en: "Where the answer holds the video URL (e.g. videos[0].url); empty: the platform's usual place.",
-      'zh-CN': '结果中视频地址的位置（如 videos[0].url）；留空：平台的默认位置。',
-    },
-  },
-  {
-    name: 'resolution',
-    kind: 'text',
-    label: { en: 'Only resolution', 'zh-CN': '唯一分辨率' },
-    description: {
-      en: "The one resolution the endpoint makes (e.g. 1080p); empty: the model's.",
-      'zh-CN': '端点唯一生成的分辨率（如 1080p）；留空：按模型。',
-    },
-  },
+  routeOption(
+    'input_map',
+    'input_map',
+    ['Input map', '输入映射'],
+    [
+      "Which input field of the endpoint takes each gateway field (read the endpoint's schema to propose it).",
+      '每个网关字段写入端点的哪个输入字段（可读取端点的 schema 自动建议）。',
+    ],
+  ),
+  routeOption(
+    'output',
+    'text',
+    ['Output path', '输出路径'],
+    [
+      "Where the answer holds the video URL (e.g. videos[0].url); empty: the platform's usual place.",
+      '结果中视频地址的位置（如 videos[0].url）；留空：平台的默认位置。',
+    ],
+  ),
+  routeOption(
+    'resolution',
+    'text',
+    ['Only resolution', '唯一分辨率'],
+    ["The one resolution the endpoint makes (e.g. 1080p); empty: the model's.", '端点唯一生成的分辨率（如 1080p）；留空：按模型。'],
+  ),
 ];
 
 /** A hosted route as the drafts read it: its input map, and where its answers hold the video URL. */

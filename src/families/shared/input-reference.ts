@@ -30,3 +30,23 @@ export async function validBodyWithFirstFrame<T extends { input_reference?: stri
   assertOneInputReference(input.inputReferenceFile !== undefined, body.input_reference);
   return { body, firstFrame: input.inputReferenceFile ?? body.input_reference };
 }
+
+/**
+ * A submit's fields as a family's schema reads them: a multipart field is always a string, so on the
+ * flat form `booleans` that spell true or false become them, `integers` that spell a whole number
+ * (up to 10 digits) become it, and a single `lists` field a list of one.
+ */
+export function typedMultipartFields(
+  input: SubmitInput,
+  kinds: { booleans?: readonly string[]; integers?: readonly string[]; lists?: readonly string[] },
+): Record<string, unknown> {
+  if (input.form !== 'flat') return input.body;
+  const body = { ...input.body };
+  for (const key of kinds.booleans ?? []) if (body[key] === 'true' || body[key] === 'false') body[key] = body[key] === 'true';
+  for (const key of kinds.integers ?? []) {
+    const value = body[key];
+    if (typeof value === 'string' && /^\d{1,10}$/.test(value.trim())) body[key] = Number(value);
+  }
+  for (const key of kinds.lists ?? []) if (typeof body[key] === 'string') body[key] = [body[key]];
+  return body;
+}

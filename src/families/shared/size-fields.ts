@@ -32,3 +32,23 @@ export function sizeAsShared(
   if (Math.abs(pixels.width / pixels.height / (w / h) - 1) > SHAPE_TOLERANCE) throw refuse();
   return { aspectRatio, resolution };
 }
+
+/**
+ * A field that `size` may also set (`resolution`, `aspect_ratio`): the value sent (else what `size`
+ * said, else the first of `allowed`), one of `allowed` in any case and agreeing with `size`; a 400 naming `field` otherwise.
+ */
+export function fieldOrSize(
+  field: string,
+  sent: string | undefined,
+  fromSize: string | undefined,
+  allowed: readonly string[],
+  model: string,
+): string {
+  const wanted = sent?.trim();
+  if (wanted !== undefined && fromSize !== undefined && wanted.toLowerCase() !== fromSize.toLowerCase())
+    throw AppError.invalid(`${field} ${wanted} does not match size (${fromSize})`, field);
+  const value = wanted ?? fromSize ?? allowed[0];
+  const match = allowed.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
+  if (!match) throw AppError.invalid(`${field} must be ${allowed.join(', ')} for ${model}`, field);
+  return match;
+}

@@ -3,7 +3,8 @@ import { AppError } from '../../common/errors/app-error';
 import { mediaSourcePolicy } from '../../common/urls/media-source-policy';
 import { assertPublicHttpUrl } from '../../common/urls/url-guard';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import type { UploadedPart } from '../family';
+import type { StoredRequest } from '../../upstream/upstream-task';
+import type { FamilyDraft, FamilyTaskDraft, UploadedPart } from '../family';
 import { StagedImageInputs, StagedImageRef } from './staged-image-inputs.service';
 
 /** An image as a task keeps it: a URL the provider fetches itself, or a staged image (its digest) sent inline at the submit. */
@@ -42,5 +43,28 @@ export class UrlOrInlineImages {
     if ('url' in image) return image.url;
     const { bytes, mime } = await this.staged.load(image.staged);
     return `data:${mime};base64,${bytes.toString('base64')}`;
+  }
+
+  /**
+   * A draft whose images `build` reads (`read(value, field)`, each at most `maxBytes` inline): they are
+   * held until the submit is over, and let go of at once when the draft fails.
+   */
+  async draftWith<R extends StoredRequest>(
+    maxBytes: number,
+    build: (read: (value: string | UploadedPart, field: string) => Promise<UrlOrInlineImage>) => Promise<FamilyTaskDraft<R>>,
+  ): Promise<FamilyDraft<R>> {
+    const releases: Array<() => void> = [];
+    const release = () => releases.forEach((letGo) => letGo());
+    try {
+      const draft = await build(async (value, field) => {
+        const prepared = await this.prepare(value, field, maxBytes);
+        if (prepared.release) releases.push(prepared.release);
+        return prepared.image;
+      });
+      return { draft, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 }

@@ -1,6 +1,7 @@
 import type { BuiltinEntry } from '../../catalog/catalog-entry';
-import { type BuiltinLifecycle, builtinEntries } from '../shared/builtin-entry';
+import { type BuiltinLifecycle, type BuiltinModel, builtinEntries } from '../shared/builtin-entry';
 import { VEO_DEFAULT_PRICES } from './veo-default-prices';
+import { OMNI_MODELS } from './omni-models';
 import { VEO_ASPECT_RATIOS, VEO_DEFAULT_RESOLUTION, VEO_DEFAULT_SECONDS, VEO_MODELS, VEO_SIMULATOR_MODEL } from './veo-models';
 
 /**
@@ -23,24 +24,43 @@ const VEO_LABELS: Readonly<Record<string, string>> = {
   [VEO_SIMULATOR_MODEL]: 'Veo simulator (Veo 3.1 Fast rules)',
 };
 
+/** Gemini Omni's entries (the Interactions API): public ids after Google's names, Google's id as the route's upstream_model. */
+const OMNI_ENTRIES = Object.entries(OMNI_MODELS).map(([id, model]): BuiltinModel => ({
+  id,
+  label: model.label,
+  // Runway's id of the same model (its route joins this entry).
+  ...(id === 'gemini-omni-flash' ? { aliases: ['gemini_omni_flash'] } : {}),
+  ...(model.releasedAt ? { releasedAt: model.releasedAt } : {}),
+  upstreamModel: model.upstreamModel,
+  modes: model.lastFrame ? ['text-to-video', 'image-to-video', 'first-last-frame'] : ['text-to-video', 'image-to-video'],
+  durations: model.durations,
+  defaultDuration: model.defaultDuration,
+  resolutions: model.resolutions,
+  aspectRatios: VEO_ASPECT_RATIOS,
+  audio: 'always',
+}));
+
 /**
- * Veo's builtin entries (the Gemini API's model ids, all retired) and the simulator's model (active,
- * served by the seeded simulator channel only): audio is always generated; 3.1 takes a last frame.
- * An operator re-activates an id a Gemini project still serves, or adds one as a custom entry.
+ * Veo's builtin entries (the Gemini API's model ids, all retired), the simulator's model (active,
+ * served by the seeded simulator channel only) and Gemini Omni's (active): audio is always generated;
+ * 3.1 takes a last frame. An operator re-activates an id a Gemini project still serves, or adds one as a custom entry.
  */
 export const VEO_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'veo',
-  Object.entries(VEO_MODELS).map(([id, rules]) => ({
-    id,
-    label: VEO_LABELS[id] ?? id,
-    modes: rules.lastFrame ? ['text-to-video', 'image-to-video', 'first-last-frame'] : ['text-to-video', 'image-to-video'],
-    durations: rules.durations,
-    defaultDuration: VEO_DEFAULT_SECONDS,
-    resolutions: [VEO_DEFAULT_RESOLUTION, ...rules.resolutions.filter((resolution) => resolution !== VEO_DEFAULT_RESOLUTION)],
-    aspectRatios: VEO_ASPECT_RATIOS,
-    audio: 'always',
-    lifecycle: VEO_LIFECYCLE[id],
-  })),
+  [
+    ...Object.entries(VEO_MODELS).map(([id, rules]): BuiltinModel => ({
+      id,
+      label: VEO_LABELS[id] ?? id,
+      modes: rules.lastFrame ? ['text-to-video', 'image-to-video', 'first-last-frame'] : ['text-to-video', 'image-to-video'],
+      durations: rules.durations,
+      defaultDuration: VEO_DEFAULT_SECONDS,
+      resolutions: [VEO_DEFAULT_RESOLUTION, ...rules.resolutions.filter((resolution) => resolution !== VEO_DEFAULT_RESOLUTION)],
+      aspectRatios: VEO_ASPECT_RATIOS,
+      audio: 'always',
+      lifecycle: VEO_LIFECYCLE[id],
+    })),
+    ...OMNI_ENTRIES,
+  ],
   VEO_DEFAULT_PRICES,
   'google',
 );

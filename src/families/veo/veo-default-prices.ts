@@ -12,4 +12,8 @@ export const VEO_DEFAULT_PRICES: DefaultPrice[] = [
   ...perSecond('veo-3.0-fast-generate-001', { '*': [15, null] }),
   // The simulator's model, at Veo 3.1 Fast's prices.
   ...perSecond(VEO_SIMULATOR_MODEL, { '*': [15, null], '4k': [35, null] }),
+  // Gemini Omni is billed in output tokens: 5,792 a second of 720p video at USD 17.50 per million, about USD 0.10 a second
+  // (Google's pricing page); Runway sells the same model at 10 credits a second. 1.2's token rate is unpublished: the same.
+  ...perSecond('gemini-omni-flash', { '*': [10, null] }),
+  ...perSecond('gemini-omni-1.2-flash', { '*': [10, null] }),
 ];

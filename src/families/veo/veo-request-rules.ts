@@ -6,9 +6,12 @@ import { VEO_ASPECT_RATIOS, VEO_HIGH_RESOLUTION_SECONDS, VEO_HIGH_RESOLUTIONS } 
 import type { VeoTaskRequest } from './veo-protocol';
 import type { VeoVideoRequestDto } from './veo-request.dto';
 import { assertOneInputReference } from '../shared/input-reference';
+import { isInteractionsModel } from './omni-models';
 
 /** Pixel sizes Veo makes, as aspect ratio and resolution. */
 const SIZES: Readonly<Record<string, { aspectRatio: string; resolution: string }>> = {
+  '640x360': { aspectRatio: '16:9', resolution: '360p' },
+  '360x640': { aspectRatio: '9:16', resolution: '360p' },
   '1280x720': { aspectRatio: '16:9', resolution: '720p' },
   '720x1280': { aspectRatio: '9:16', resolution: '720p' },
   '1920x1080': { aspectRatio: '16:9', resolution: '1080p' },
@@ -29,19 +32,29 @@ const VEO_RESOLUTIONS = ['720p', '1080p', '4k'];
  */
 export interface VeoModel {
   entry: CatalogEntry;
+  /** The route's wire: Veo's predictLongRunning, or Gemini Omni's Interactions API (no 8 s rule, no negative prompt, no metadata). */
+  interactions: boolean;
   /** Lower case; the first is the default. */
   resolutions: readonly string[];
   /** The first is the default. */
   aspectRatios: readonly string[];
 }
 
-export function veoModelOf({ entry }: Pick<CatalogModel, 'entry'>): VeoModel {
+export function veoModelOf({
+  entry,
+  route,
+}: Pick<CatalogModel, 'entry'> & { route?: Pick<CatalogModel['route'], 'upstreamModel'> }): VeoModel {
   return {
     entry,
+    interactions: isInteractionsModel(firstUpstreamModel(route?.upstreamModel) ?? entry.id),
     resolutions: entry.resolutions.length > 0 ? entry.resolutions.map((resolution) => resolution.toLowerCase()) : VEO_RESOLUTIONS,
     aspectRatios: entry.aspectRatios.length > 0 ? entry.aspectRatios : VEO_ASPECT_RATIOS,
   };
 }
+
+/** A route's upstream model (one for every mode, or one per mode: a Google model speaks one wire whatever its mode). */
+const firstUpstreamModel = (spec: CatalogModel['route']['upstreamModel'] | undefined): string | undefined =>
+  typeof spec === 'string' ? spec : spec ? Object.values(spec)[0] : undefined;
 
 /** Where a task's images come from, for the drafts to fetch or decode (the file part: multipart only). */
 export type VeoImageSource = { url: string } | { dataUri: string } | { file: NonNullable<SubmitInput['inputReferenceFile']> };
@@ -73,7 +86,7 @@ export function planVeoRequest(
     throw AppError.invalid(`${resolutionField} must be ${model.resolutions.join(', ')} for ${name}`, resolutionField);
   if (!model.aspectRatios.includes(aspectRatio))
     throw AppError.invalid(`${aspectField} must be one of ${model.aspectRatios.join(', ')}`, aspectField);
-  if (VEO_HIGH_RESOLUTIONS.includes(resolution) && seconds !== VEO_HIGH_RESOLUTION_SECONDS) {
+  if (!model.interactions && VEO_HIGH_RESOLUTIONS.includes(resolution) && seconds !== VEO_HIGH_RESOLUTION_SECONDS) {
     throw AppError.invalid(`duration must be ${VEO_HIGH_RESOLUTION_SECONDS} seconds at ${resolution}`, 'duration');
   }
   assertPromptWithinEntry(body.prompt, entry, name);
@@ -89,6 +102,7 @@ export function planVeoRequest(
       ? AppError.invalid(`${name} is image-to-video only: input_reference is required`, 'input_reference')
       : AppError.invalid(`${name} does not take image-to-video requests`, 'input_reference');
   }
+  if (model.interactions) assertOmniFields(name, body);
   const metadata = body.metadata ?? {};
   const overridden = Object.keys(metadata).find((key) => GATEWAY_PARAMETERS.includes(key));
   if (overridden)
@@ -102,6 +116,14 @@ export function planVeoRequest(
     ...(Object.keys(metadata).length > 0 ? { extraParameters: metadata } : {}),
   };
   return { request, mode, image, lastFrame: body.last_frame !== undefined ? urlOrDataUri(body.last_frame) : undefined };
+}
+
+/** Gemini Omni takes no negative prompt (negatives go in the prompt) and no parameters beyond the request's own fields. */
+function assertOmniFields(name: string, body: VeoVideoRequestDto): void {
+  if (body.negative_prompt !== undefined)
+    throw AppError.invalid(`negative_prompt is not taken by ${name}: say what to avoid in the prompt`, 'negative_prompt');
+  if (body.metadata !== undefined && Object.keys(body.metadata).length > 0)
+    throw AppError.invalid(`metadata is not taken by ${name} (the Interactions API has no such parameters)`, 'metadata');
 }
 
 /** `size`, or `aspect_ratio` and `resolution` (each else the model's default), with the field that gave each. */

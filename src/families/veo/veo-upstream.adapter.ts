@@ -19,6 +19,9 @@ import {
   VeoTaskRequest,
 } from './veo-protocol';
 import { ProviderCalls } from '../../upstream/provider-calls';
+import { isInteractionsModel } from './omni-models';
+import { mapOmniInteraction } from './omni-interaction-mapping';
+import { buildOmniCreateBody, OMNI_CREATE_PATH, OMNI_INTERACTION_ID, omniCancelPath, omniInteractionPath } from './omni-protocol';
 import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
 const VEO_PROFILE: BearerJsonProfile<VeoErrorBody> = {
@@ -31,15 +34,19 @@ const VEO_PROFILE: BearerJsonProfile<VeoErrorBody> = {
   mapError: mapVeoError,
   create: {
     timeoutMs: CREATE_CALL_TIMEOUT_MS,
-    taskIdOf: (answer) => (answer as { name?: unknown }).name,
-    isTaskId: (name) => VEO_OPERATION_NAME.test(name),
+    // Veo answers an operation `{name}`, Gemini Omni an interaction `{id, status}`.
+    taskIdOf: (answer) => (answer as { name?: unknown }).name ?? (answer as { id?: unknown }).id,
+    isTaskId: (id) => VEO_OPERATION_NAME.test(id) || OMNI_INTERACTION_ID.test(id),
   },
 };
 
 /**
- * Veo on the Gemini API: `POST /v1beta/models/{model}:predictLongRunning` answers an operation
- * name, `GET /v1beta/{name}` follows it; every call, the video download included, carries the
- * channel's key as `x-goog-api-key` (sent to the channel's origin only). Not de-duplicated, not cancellable.
+ * Google's video on the Gemini API, the wire chosen by the route's upstream model. Veo:
+ * `POST /v1beta/models/{model}:predictLongRunning` answers an operation name, `GET /v1beta/{name}`
+ * follows it, and it cannot be cancelled. Gemini Omni: `POST /v1beta/interactions` (in the background)
+ * answers an interaction, `GET /v1beta/interactions/{id}` follows it, `POST …/{id}/cancel` stops it.
+ * Every call, the video download included, carries the channel's key as `x-goog-api-key` (sent to the
+ * channel's origin only). Not de-duplicated.
  */
 @Injectable()
 export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskRequest> {
@@ -53,11 +60,17 @@ export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskR
   protected async creation(task: UpstreamTask<VeoTaskRequest>): Promise<ProviderCreate> {
     const { request } = task;
     const images = { image: await this.inline(request.image), lastFrame: await this.inline(request.lastFrame) };
+    if (isInteractionsModel(task.upstreamModel))
+      return { path: OMNI_CREATE_PATH, body: buildOmniCreateBody(task.upstreamModel, { ...request, ...images }) };
     return { path: veoSubmitPath(task.upstreamModel), body: buildVeoSubmitBody(request, images) };
   }
 
   async poll(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const name = upstreamTaskIdOf(task);
+    if (isInteractionsModel(task.upstreamModel)) {
+      const response = await this.call(channel, 'GET', omniInteractionPath(this.interactionId(task)), QUERY_CALL_TIMEOUT_MS, { task });
+      return mapOmniInteraction(response.data, this.linkPolicy(channel));
+    }
     if (!VEO_OPERATION_NAME.test(name)) throw new UpstreamError('channel', `task ${task.taskId} has no usable operation name`);
     const response = await this.call(channel, 'GET', veoOperationPath(name), QUERY_CALL_TIMEOUT_MS, { task });
     return mapVeoOperation(response.data, this.linkPolicy(channel));
@@ -73,8 +86,23 @@ export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskR
     return { 'x-goog-api-key': channel.apiKey };
   }
 
+  /**
+   * Gemini Omni: `POST /v1beta/interactions/{id}/cancel` (the interaction then reads `cancelled`). A Veo
+   * operation cannot be cancelled: refused without a call, so the client's cancel is a 409 cancel_not_supported.
+   */
+  async cancel(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<void> {
+    if (!isInteractionsModel(task.upstreamModel)) throw new UpstreamError('invalid_input', 'a Veo operation cannot be cancelled');
+    await this.call(channel, 'POST', omniCancelPath(this.interactionId(task)), QUERY_CALL_TIMEOUT_MS, { task });
+  }
+
   async probe(channel: ChannelEntity): Promise<void> {
     await this.call(channel, 'GET', VEO_PROBE_PATH, QUERY_CALL_TIMEOUT_MS);
+  }
+
+  private interactionId(task: UpstreamTask<VeoTaskRequest>): string {
+    const id = upstreamTaskIdOf(task);
+    if (!OMNI_INTERACTION_ID.test(id)) throw new UpstreamError('channel', `task ${task.taskId} has no usable interaction id`);
+    return id;
   }
 
   /** An image as Veo takes it: base64 bytes inline (the Gemini API takes no gcsUri). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
-import { validBodyWithFirstFrame } from '../shared/input-reference';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
+import { typedMultipartFields, validBodyWithFirstFrame } from '../shared/input-reference';
 import { jsonCopy } from '../shared/json-copy';
 import { UrlOrInlineImage, UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { videoDraftFields } from '../shared/video-draft-fields';
@@ -19,16 +19,10 @@ export class ViduDrafts implements FamilyDrafts<ViduTaskRequest> {
   constructor(private readonly images: UrlOrInlineImages) {}
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<ViduTaskRequest>> {
-    const { body, firstFrame: first } = await validBodyWithFirstFrame(ViduVideoRequestDto, input, multipartFields(input));
+    const fields = typedMultipartFields(input, { booleans: ['audio'], integers: ['seed'] });
+    const { body, firstFrame: first } = await validBodyWithFirstFrame(ViduVideoRequestDto, input, fields);
     const settled = settleViduRequest(model, viduModelOf(catalog), body, first !== undefined);
-    const releases: Array<() => void> = [];
-    const release = () => releases.forEach((letGo) => letGo());
-    const read = async (value: string | UploadedPart, field: string): Promise<UrlOrInlineImage> => {
-      const prepared = await this.images.prepare(value, field, VIDU_MAX_INLINE_IMAGE_BYTES);
-      if (prepared.release) releases.push(prepared.release);
-      return prepared.image;
-    };
-    try {
+    return this.images.draftWith(VIDU_MAX_INLINE_IMAGE_BYTES, async (read) => {
       const images: UrlOrInlineImage[] = [];
       if (first !== undefined) images.push(await read(first, 'input_reference'));
       if (body.last_frame !== undefined) images.push(await read(body.last_frame, 'last_frame'));
@@ -44,27 +38,12 @@ export class ViduDrafts implements FamilyDrafts<ViduTaskRequest> {
         ...(images.length > 0 ? { images } : {}),
       };
       return {
-        draft: {
-          platform: 'vidu',
-          ...videoDraftFields(model, body.prompt ?? '', images.length > 0),
-          mode: settled.mode,
-          request: jsonCopy(request),
-          quote: { model, resolution: settled.resolution, seconds: settled.duration, audio: settled.audioBilled },
-        },
-        release,
+        platform: 'vidu',
+        ...videoDraftFields(model, body.prompt ?? '', images.length > 0),
+        mode: settled.mode,
+        request: jsonCopy(request),
+        quote: { model, resolution: settled.resolution, seconds: settled.duration, audio: settled.audioBilled },
       };
-    } catch (error) {
-      release();
-      throw error;
-    }
+    });
   }
-}
-
-/** A multipart field is always a string: `audio` and a whole-number `seed` become what they spell. */
-function multipartFields(input: SubmitInput): Record<string, unknown> {
-  if (input.form !== 'flat') return input.body;
-  const body = { ...input.body };
-  if (body.audio === 'true' || body.audio === 'false') body.audio = body.audio === 'true';
-  if (typeof body.seed === 'string' && /^\d{1,10}$/.test(body.seed.trim())) body.seed = Number(body.seed);
-  return body;
 }

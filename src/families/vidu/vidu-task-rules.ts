@@ -1,8 +1,8 @@
 import type { CatalogEntry, ModelMode } from '../../catalog/catalog-entry';
 import { AppError } from '../../common/errors/app-error';
 import type { CatalogModel } from '../family';
-import { assertPromptWithinEntry, durationWithinEntry } from '../shared/entry-rules';
-import { sizeAsShared } from '../shared/size-fields';
+import { assertPromptWithinEntry, durationWithinEntry, clientMetadata } from '../shared/entry-rules';
+import { fieldOrSize, sizeAsShared } from '../shared/size-fields';
 import { VIDU_GATEWAY_KEYS, ViduAudioField } from './vidu-models';
 import type { ViduEndpoint } from './vidu-protocol';
 import type { ViduVideoRequestDto } from './vidu-request.dto';
@@ -57,13 +57,7 @@ export function settleViduRequest(name: string, model: ViduModel, body: ViduVide
   if (hasImage && body.last_frame === undefined && !offers('image-to-video'))
     throw AppError.invalid(`${name} does not take image-to-video requests: give last_frame too`, 'input_reference');
   if (!hasImage && !body.prompt?.trim()) throw AppError.invalid('prompt is required for text-to-video', 'prompt');
-  const extra = { ...(body.metadata ?? {}) };
-  const setByGateway = Object.keys(extra).find((key) => Object.hasOwn(VIDU_GATEWAY_KEYS, key));
-  if (setByGateway)
-    throw AppError.invalid(
-      `metadata.${setByGateway} is set by the gateway: use ${VIDU_GATEWAY_KEYS[setByGateway]}`,
-      `metadata.${setByGateway}`,
-    );
+  const extra = clientMetadata(body.metadata, VIDU_GATEWAY_KEYS);
   if (hasImage && body.aspect_ratio !== undefined)
     throw AppError.invalid('aspect_ratio is not taken with input_reference: the video follows the image', 'aspect_ratio');
 
@@ -71,8 +65,8 @@ export function settleViduRequest(name: string, model: ViduModel, body: ViduVide
   const resolutions = entry.resolutions.length > 0 ? entry.resolutions : ['720p'];
   const aspects = hasImage ? [] : entry.aspectRatios.length > 0 ? entry.aspectRatios : ['16:9'];
   const fromSize = body.size !== undefined ? sizeAsShared(body.size, aspects, resolutions, name) : undefined;
-  const resolution = pick('resolution', body.resolution, fromSize?.resolution, resolutions, name);
-  const aspectRatio = hasImage ? undefined : pick('aspect_ratio', body.aspect_ratio, fromSize?.aspectRatio, aspects, name);
+  const resolution = fieldOrSize('resolution', body.resolution, fromSize?.resolution, resolutions, name);
+  const aspectRatio = hasImage ? undefined : fieldOrSize('aspect_ratio', body.aspect_ratio, fromSize?.aspectRatio, aspects, name);
   const audio = settleAudio(name, model, body.audio);
   return {
     endpoint: body.last_frame !== undefined ? 'start-end2video' : hasImage ? 'img2video' : 'text2video',
@@ -84,17 +78,6 @@ export function settleViduRequest(name: string, model: ViduModel, body: ViduVide
     audioBilled: audio ? audio.value : AUDIO_DEFAULT[model.audioField] && entry.audio !== 'none',
     extra,
   };
-}
-
-/** The field's value (else what `size` said, else the entry's first), one of `allowed` and agreeing with `size`. */
-function pick(field: string, sent: string | undefined, fromSize: string | undefined, allowed: readonly string[], name: string): string {
-  const wanted = sent?.trim();
-  if (wanted !== undefined && fromSize !== undefined && wanted.toLowerCase() !== fromSize.toLowerCase())
-    throw AppError.invalid(`${field} ${wanted} does not match size (${fromSize})`, field);
-  const value = wanted ?? fromSize ?? allowed[0];
-  const match = allowed.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
-  if (!match) throw AppError.invalid(`${field} must be ${allowed.join(', ')} for ${name}`, field);
-  return match;
 }
 
 /** `audio` as the entry allows it: `always` is sent on, `none` off, `optional` as asked (else not sent: the provider's default). */

@@ -1,3 +1,4 @@
+import { routeOption } from '../route-option-definition';
 import { PUSH_SETTING } from '../shared/push-settings';
 import { namedModels, oneRouteOption } from '../family';
 import { defineFamily } from '../shared/define-family';
@@ -29,21 +30,18 @@ export const VIDU_FAMILY = defineFamily<ViduTaskRequest>({
   request: { schema: ViduVideoRequestDto, examples: VIDU_EXAMPLES },
   catalog: { defaultPrices: VIDU_DEFAULT_PRICES, builtinEntries: VIDU_BUILTIN_ENTRIES },
   // `audio_field`: which body field carries `audio` (`audio`, the default, on q3; `bgm` on the older models).
-  routeOptions: [
-    {
-      name: 'audio_field',
-      kind: 'choice',
-      choices: ['audio', 'bgm'],
-      label: { en: 'Audio field', 'zh-CN': '音频字段' },
-      description: {
-        en: 'Which body field carries audio: audio (q3, the default) or bgm (the older models).',
-        'zh-CN': '由哪个字段携带音频：audio（q3，默认）或 bgm（较早的模型）。',
-      },
-    },
-  ],
-  checkRouteOptions: oneRouteOption(
+  ...oneRouteOption(
     'Vidu',
-    'audio_field',
+    routeOption(
+      'audio_field',
+      'choice',
+      ['Audio field', '音频字段'],
+      [
+        'Which body field carries audio: audio (q3, the default) or bgm (the older models).',
+        '由哪个字段携带音频：audio（q3，默认）或 bgm（较早的模型）。',
+      ],
+      ['audio', 'bgm'],
+    ),
     (value) => value === 'audio' || value === 'bgm',
     'audio_field must be "audio" or "bgm"',
   ),

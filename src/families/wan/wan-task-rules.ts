@@ -1,3 +1,4 @@
+import { routeOption } from '../route-option-definition';
 import { AppError } from '../../common/errors/app-error';
 import { oneRouteOption, type CatalogModel } from '../family';
 import { HostedSettled, settleHostedRequest } from '../shared/hosted-request-rules';
@@ -38,9 +39,18 @@ export function settleWanRequest(model: string, catalog: CatalogModel, body: Wan
 }
 
 /** The route's one option, `protocol` (`legacy` or `media`); any other is refused where the entry is saved. */
-export const checkWanRouteOptions = oneRouteOption(
+export const WAN_ROUTE_OPTIONS = oneRouteOption(
   'Wan',
-  'protocol',
+  routeOption(
+    'protocol',
+    'choice',
+    ['Wire', '协议'],
+    [
+      'legacy (wan2.1 to 2.6: img_url, size) or media (wan2.7 and later: media[], ratio); empty: the upstream id decides.',
+      'legacy（wan2.1 至 2.6：img_url、size）或 media（wan2.7 及以后：media[]、ratio）；留空：按上游模型 ID 判断。',
+    ],
+    WAN_PROTOCOLS,
+  ),
   (value) => WAN_PROTOCOLS.includes(value as WanProtocol),
   'protocol must be "legacy" or "media"',
 );

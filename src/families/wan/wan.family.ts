@@ -10,7 +10,7 @@ import { WAN_API_KEY_FORMAT, WAN_SIMULATOR_KEY } from './wan-key';
 import { WAN_MODELS } from './wan-models';
 import type { WanTaskRequest } from './wan-protocol';
 import { WAN_EXAMPLES, WanVideoRequestDto } from './wan-request.dto';
-import { checkWanRouteOptions } from './wan-task-rules';
+import { WAN_ROUTE_OPTIONS } from './wan-task-rules';
 import { WanUpstreamAdapter } from './wan-upstream.adapter';
 
 /**
@@ -27,7 +27,7 @@ export const WAN_FAMILY = defineFamily<WanTaskRequest>({
   /** DashScope's internal errors; never its content or parameter codes. */
   providerOwnFailure: ownFailureCodes(['InternalError', 'InternalError.*', 'InternalServerError']),
   // `protocol`: the wire, where the upstream id does not say it (wan2.6 and before: `legacy`; others `media`).
-  checkRouteOptions: checkWanRouteOptions,
+  ...WAN_ROUTE_OPTIONS,
   ...namedModels(Object.keys(WAN_MODELS)),
   request: { schema: WanVideoRequestDto, examples: WAN_EXAMPLES },
   catalog: { defaultPrices: WAN_DEFAULT_PRICES, builtinEntries: WAN_BUILTIN_ENTRIES },

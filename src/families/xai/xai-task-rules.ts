@@ -1,7 +1,7 @@
 import type { CatalogEntry, ModelMode } from '../../catalog/catalog-entry';
 import { AppError } from '../../common/errors/app-error';
 import type { CatalogModel } from '../family';
-import { assertPromptWithinEntry, durationWithinEntry } from '../shared/entry-rules';
+import { assertPromptWithinEntry, durationWithinEntry, clientMetadata } from '../shared/entry-rules';
 import { sizeAsShared } from '../shared/size-fields';
 import { XAI_GATEWAY_KEYS } from './xai-models';
 import type { XaiVideoRequestDto } from './xai-request.dto';
@@ -40,13 +40,7 @@ export function settleXaiRequest(
       hasImage ? `${name} does not take image-to-video requests` : `${name} is not a text-to-video model: input_reference is required`,
       'input_reference',
     );
-  const extra = { ...(body.metadata ?? {}) };
-  const setByGateway = Object.keys(extra).find((key) => Object.hasOwn(XAI_GATEWAY_KEYS, key));
-  if (setByGateway)
-    throw AppError.invalid(
-      `metadata.${setByGateway} is set by the gateway: use ${XAI_GATEWAY_KEYS[setByGateway]}`,
-      `metadata.${setByGateway}`,
-    );
+  const extra = clientMetadata(body.metadata, XAI_GATEWAY_KEYS);
 
   const duration = durationWithinEntry(body.duration, entry, name);
   const resolutions = entry.resolutions.length > 0 ? entry.resolutions : ['480p'];

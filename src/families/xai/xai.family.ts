@@ -1,4 +1,4 @@
-import { namedModels } from '../family';
+import { namedModels, noRouteOptions } from '../family';
 import { defineFamily } from '../shared/define-family';
 import { XAI_BUILTIN_ENTRIES } from './xai-catalog';
 import { XAI_DEFAULT_PRICES } from './xai-default-prices';
@@ -22,10 +22,7 @@ export const XAI_FAMILY = defineFamily<XaiTaskRequest>({
   request: { schema: XaiVideoRequestDto, examples: XAI_EXAMPLES },
   catalog: { defaultPrices: XAI_DEFAULT_PRICES, builtinEntries: XAI_BUILTIN_ENTRIES },
   // xAI's route takes no options of its own.
-  checkRouteOptions: (options) => {
-    const key = Object.keys(options)[0];
-    return key === undefined ? null : { field: key, message: `${key} is not an xAI route option (it takes none)` };
-  },
+  checkRouteOptions: noRouteOptions('an xAI'),
   nest: { module: XaiFamilyModule, drafts: XaiDrafts, adapter: XaiUpstreamAdapter },
   /** xAI's `internal_error` (its SDK's VideoError codes), and a request it expired. */
   providerOwnFailure: ownFailureCodes(['internal_error'], { timeouts: true }),

@@ -61,7 +61,17 @@ export const FAL_ENDPOINT_SCHEMAS: Readonly<Record<string, FalEndpointSchema>> =
     fields: { ...HAILUO_FIELDS, image_url: 'string', end_image_url: 'string', resolution: ['512P', '768P'] },
     required: ['prompt', 'image_url'],
   },
+  'fal-ai/minimax/hailuo-2.3/standard/text-to-video': { fields: HAILUO_FIELDS, required: ['prompt'] },
+  'fal-ai/minimax/hailuo-2.3/standard/image-to-video': {
+    fields: { ...HAILUO_FIELDS, image_url: 'string' },
+    required: ['prompt', 'image_url'],
+  },
   'fal-ai/veo3.1': { fields: { ...VEO_FIELDS, aspect_ratio: ['16:9', '9:16'] }, required: ['prompt'] },
+  'fal-ai/veo3.1/fast': { fields: { ...VEO_FIELDS, aspect_ratio: ['16:9', '9:16'] }, required: ['prompt'] },
+  'fal-ai/veo3.1/fast/image-to-video': {
+    fields: { ...VEO_FIELDS, aspect_ratio: ['auto', '16:9', '9:16'], image_url: 'string' },
+    required: ['prompt', 'image_url'],
+  },
   'fal-ai/veo3.1/image-to-video': {
     fields: { ...VEO_FIELDS, aspect_ratio: ['auto', '16:9', '9:16'], image_url: 'string' },
     required: ['prompt', 'image_url'],

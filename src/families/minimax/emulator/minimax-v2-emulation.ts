@@ -28,14 +28,10 @@ export function v2ErrorOfCode(code: number): EmulatorReply {
   return v2Error(500, 'api_error', text);
 }
 
-type Item = {
-  type?: unknown;
-  text?: unknown;
-  role?: unknown;
-  image_url?: { url?: unknown };
-  video_url?: { url?: unknown };
-  audio_url?: { url?: unknown };
-};
+/** A `content` item as sent: its media under the key of its type. */
+type Item = { type?: unknown; text?: unknown; role?: unknown } & Partial<
+  Record<'image_url' | 'video_url' | 'audio_url', { url?: unknown }>
+>;
 
 /**
  * Why a create body is refused (a 400 `invalid_request_error`), or null: its model, exactly one

@@ -66,6 +66,74 @@ describe('VeoEmulator (clock-driven, as the simulator)', () => {
   });
 });
 
+describe('VeoEmulator: Gemini Omni on the Interactions API', () => {
+  let time: number;
+  let emulator: VeoEmulator;
+  const request = keyedRequests('x-goog-api-key', 'k');
+  const create = async (body: object) => emulator.handle(request('POST', '/v1beta/interactions', body), BASE);
+  const call = async (method: string, target: string) => emulator.handle(request(method, target), BASE);
+  const omni = (input: unknown, format: object = {}) => ({
+    model: 'gemini-omni-1.1-flash',
+    input,
+    response_format: { type: 'video', ...format },
+    background: true,
+  });
+
+  beforeEach(() => {
+    time = 1_000_000;
+    emulator = new VeoEmulator({ apiKey: 'k', ...emulatorState(() => time) });
+  });
+
+  it('runs an interaction in the background, then completes it with a Files URI and its output tokens; a cancel then is refused', async () => {
+    const created = replyJson(await create(omni('a kite', { duration: '4s', resolution: '720p', aspect_ratio: '9:16' })))!;
+    expect(created).toMatchObject({ id: expect.stringMatching(/^v1_/), status: 'in_progress', model: 'gemini-omni-1.1-flash' });
+    expect(replyJson(await call('GET', `/v1beta/interactions/${created.id}`))).toMatchObject({ status: 'in_progress' });
+    time += SIMULATED_DONE_MS;
+    const done = replyJson(await call('GET', `/v1beta/interactions/${created.id}`))!;
+    expect(done).toMatchObject({ status: 'completed', usage: { total_output_tokens: 4 * 5_792 } });
+    expect(done.steps.at(-1).content[0]).toEqual({
+      type: 'video',
+      mime_type: 'video/mp4',
+      uri: `${BASE}/v1beta/files/${created.id}:download?alt=media`,
+    });
+    expect((await call('GET', `/v1beta/files/${created.id}:download?alt=media`)).status).toBe(302);
+    expect(replyJson(await call('POST', `/v1beta/interactions/${created.id}/cancel`))).toMatchObject({
+      error: { status: 'FAILED_PRECONDITION' },
+    });
+  });
+
+  it('cancels one in progress (it stays cancelled, its file never comes); safety and failures end it failed; busy is a 429', async () => {
+    const created = replyJson(await create(omni('a kite')))!;
+    expect(replyJson(await call('POST', `/v1beta/interactions/${created.id}/cancel`))).toMatchObject({ status: 'cancelled' });
+    time += SIMULATED_DONE_MS;
+    expect(replyJson(await call('GET', `/v1beta/interactions/${created.id}`))).toMatchObject({ status: 'cancelled' });
+    expect((await call('GET', `/v1beta/files/${created.id}:download?alt=media`)).status).toBe(404);
+    const blocked = replyJson(await create(omni('x [simulate:moderation]')))!;
+    const failed = replyJson(await create(omni([{ type: 'text', text: 'x [simulate:fail]' }])))!;
+    expect(replyJson(await create(omni('x [simulate:busy]')))).toMatchObject({ error: { code: 429 } });
+    time += SIMULATED_DONE_MS;
+    expect(replyJson(await call('GET', `/v1beta/interactions/${blocked.id}`))).toMatchObject({
+      status: 'failed',
+      steps: [{ error: { details: [{ reason: 'SAFETY' }] } }],
+    });
+    expect(replyJson(await call('GET', `/v1beta/interactions/${failed.id}`))).toMatchObject({
+      status: 'failed',
+      steps: [{ error: { code: 13 } }],
+    });
+  });
+
+  it('refuses a wrong key, the shut-down preview and unknown ids (404), and a response_format it does not make (400)', async () => {
+    const refused = replyJson(await emulator.handle(request('POST', '/v1beta/interactions', omni('p'), 'wrong'), BASE))!;
+    expect(refused.error).toMatchObject({ details: [{ reason: 'API_KEY_INVALID' }] });
+    expect(replyJson(await create({ ...omni('p'), model: 'gemini-omni-flash-preview' }))).toMatchObject({ error: { code: 404 } });
+    expect((await create({ ...omni('p'), model: 'gemini-omni-9-flash' })).status).toBe(404);
+    expect((await call('POST', '/v1beta/models/gemini-omni-1.1-flash:generateContent')).status).toBe(404);
+    for (const format of [{ duration: '11s' }, { duration: '8' }, { resolution: '8k' }, { aspect_ratio: '1:1' }, { type: 'image' }])
+      expect((await create(omni('p', format))).status).toBe(400);
+    expect((await create(omni(''))).status).toBe(400);
+  });
+});
+
 describe('VeoEmulator (the video made to order)', () => {
   it('asks the video source for the durationSeconds, resolution and aspectRatio the operation asked', async () => {
     const { seen, state } = recordingEmulatorState();

@@ -11,12 +11,14 @@ import {
 } from '../../simulator-shared/scripted-emulator';
 import { VEO_MODELS } from '../veo-models';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
+import { checkOmniCreate, OMNI_RETIRED, OMNI_SERVED, omniInteractionBody } from './omni-emulated-interactions';
 
 /**
- * An operation's state in a script, one per query (the last repeats): `running`, `done` (a sample),
- * `moderation` (done, RAI-filtered), `{ error }` (done with that rpc code), `{ body }` (answered as it is).
+ * An operation's (or interaction's) state in a script, one per query (the last repeats): `running`, `done`
+ * (a sample), `moderation` (done, RAI-filtered; an interaction failed by safety), `cancelled` (an
+ * interaction only), `{ error }` (done with that rpc code), `{ body }` (answered as it is).
  */
-export type VeoStep = 'running' | 'done' | 'moderation' | { error: number } | { body: unknown };
+export type VeoStep = 'running' | 'done' | 'moderation' | 'cancelled' | { error: number } | { body: unknown };
 
 export const SIMULATED_DONE_MS = 6_000;
 /** Google keeps generated videos 2 days. */
@@ -66,6 +68,10 @@ interface EmulatedOperation {
   /** A test's script: the state of each query in turn; absent, the state follows the clock. */
   script?: VeoStep[];
   queries?: number;
+  /** A Gemini Omni interaction (else a Veo operation), what it asked, and whether it was cancelled. */
+  interaction?: boolean;
+  asked?: AskedVideo;
+  cancelled?: boolean;
 }
 
 /** Absent a script, operations follow the clock: running for 6 s, then done. */
@@ -83,9 +89,13 @@ export type VeoScriptedFailure = ScriptedFailure;
  * and the tests: `x-goog-api-key` (or `?key=`) on every call, the file download included (else Google's
  * 400 API_KEY_INVALID); `predictLongRunning` checked against the models (404 for another), the
  * duration and the Vertex-only parameters; operations by name; the file download a 302 to signed
- * storage (no key there) that serves the video; `GET /v1beta/models` for probes. Prompt markers:
- * `[simulate:busy]` a 429 RESOURCE_EXHAUSTED, `[simulate:moderation]` done RAI-filtered with no sample,
- * `[simulate:fail]` done with error code 13. Tests also script states and queue submit errors.
+ * storage (no key there) that serves the video; `GET /v1beta/models` for probes. Gemini Omni on the
+ * Interactions API: `POST /v1beta/interactions` (Google's Omni ids; the shut-down preview 404; the
+ * `response_format` checked) answers `in_progress`, `GET /v1beta/interactions/{id}` follows it to
+ * `completed` with a Files URI (the same download) and its output tokens, `POST …/{id}/cancel` ends
+ * one in progress `cancelled` (one that ended: 400 FAILED_PRECONDITION). Prompt markers:
+ * `[simulate:busy]` a 429 RESOURCE_EXHAUSTED, `[simulate:moderation]` done RAI-filtered with no sample
+ * (an interaction: failed by safety), `[simulate:fail]` done with error code 13 (an interaction: failed with it). Tests also script states and queue submit errors.
  */
 export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, VeoEmulatorOptions> {
   constructor(options: VeoEmulatorOptions) {
@@ -103,7 +113,12 @@ export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, V
       return { status: 400, json: API_KEY_INVALID };
     const submit = /^\/v1beta\/models\/([^/:]+):predictLongRunning$/.exec(req.path);
     if (submit && req.method === 'POST') return this.create(submit[1], req);
+    if (req.path === '/v1beta/interactions' && req.method === 'POST') return this.createInteraction(req);
+    const cancel = /^\/v1beta\/interactions\/([^/]+)\/cancel$/.exec(req.path);
+    if (cancel && req.method === 'POST') return this.cancelInteraction(cancel[1], base);
     if (req.method !== 'GET') return notFound('no such route');
+    const interaction = /^\/v1beta\/interactions\/([^/]+)$/.exec(req.path);
+    if (interaction) return this.interaction(interaction[1], base);
     if (req.path === '/v1beta/models') return { status: 200, json: { models: Object.keys(SERVED_DURATIONS).map(listed) } };
     const operation = /^\/v1beta\/models\/([^/]+)\/operations\/([^/]+)$/.exec(req.path);
     if (operation) return this.operation(operation[1], operation[2], base);
@@ -160,7 +175,67 @@ export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, V
     return { status: 200, json: { name, done: true, response: { '@type': RESPONSE_TYPE, generateVideoResponse } } };
   }
 
+  /** `POST /v1beta/interactions` (Gemini Omni): checked as Google would, answered in progress (run in the background). */
+  private async createInteraction(req: EmulatorRequest): Promise<EmulatorReply> {
+    const failure = this.takeSubmitFailure();
+    if (failure) return scriptedFailureReply(failure, googleError(failure.status, 'INTERNAL', 'Internal error at 10.0.0.1'));
+    const body = jsonFieldsOf(req);
+    const model = textOrEmpty(body.model);
+    if (OMNI_RETIRED.includes(model)) return notFound(`models/${model} is no longer available.`);
+    if (!Object.hasOwn(OMNI_SERVED, model)) return notFound(`models/${model} is not found for API version v1beta.`);
+    const checked = checkOmniCreate(body);
+    if (typeof checked === 'string') return invalid(checked);
+    if (checked.prompt.includes('[simulate:busy]'))
+      return { status: 429, json: googleError(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota). (simulated)') };
+    await this.forgetOld(OPERATION);
+    const record: EmulatedOperation = {
+      model,
+      interaction: true,
+      asked: checked.asked,
+      outcome: markedEnd(checked.prompt, { moderation: 'moderation' as const, fail: 'error' as const }) ?? 'video',
+      token: randomBytes(16).toString('hex'),
+      ...this.takeScript(),
+    };
+    const id = `v1_${this.options.operationId?.() ?? randomBytes(9).toString('base64url')}`;
+    const { key } = await this.options.records.insertOrGet(OPERATION, id, record);
+    // Without `background` Google holds the call until the video is made: the emulator answers as it stands.
+    return { status: 200, json: omniInteractionBody(key, model, 'in_progress') };
+  }
+
+  /** `GET /v1beta/interactions/{id}`: a scripted one moves one step per query, else the clock's. */
+  private async interaction(id: string, base: string): Promise<EmulatorReply> {
+    const record = await this.options.records.find<EmulatedOperation>(OPERATION, id);
+    if (!record?.data.interaction) return notFound('Interaction not found.');
+    const op = record.data;
+    const step = op.cancelled
+      ? 'cancelled'
+      : await stepOfQuery(this.options.records, OPERATION, id, op, () => this.stepByClock(op, record.createdAt));
+    return { status: 200, json: this.interactionAnswer(id, op, step, base) };
+  }
+
+  /** `POST /v1beta/interactions/{id}/cancel`: an interaction in progress ends cancelled; one that ended is refused. */
+  private async cancelInteraction(id: string, base: string): Promise<EmulatorReply> {
+    const record = await this.options.records.find<EmulatedOperation>(OPERATION, id);
+    if (!record?.data.interaction) return notFound('Interaction not found.');
+    const op = record.data;
+    const step = op.cancelled ? 'cancelled' : stepNow(op, () => this.stepByClock(op, record.createdAt));
+    if (step !== 'running') return { status: 400, json: googleError(400, 'FAILED_PRECONDITION', 'The interaction is not in progress.') };
+    await this.options.records.update(OPERATION, id, { ...op, cancelled: true });
+    return { status: 200, json: this.interactionAnswer(id, op, 'cancelled', base) };
+  }
+
+  private interactionAnswer(id: string, op: EmulatedOperation, step: VeoStep, base: string): unknown {
+    if (typeof step === 'object' && 'body' in step) return step.body;
+    if (typeof step === 'object') return omniInteractionBody(id, op.model, 'failed', { error: step.error });
+    if (step === 'running') return omniInteractionBody(id, op.model, 'in_progress');
+    if (step === 'cancelled') return omniInteractionBody(id, op.model, 'cancelled');
+    if (step === 'moderation') return omniInteractionBody(id, op.model, 'failed', { safety: true });
+    const videoUri = `${base}/v1beta/files/${id}:download?alt=media`;
+    return omniInteractionBody(id, op.model, 'completed', { videoUri, seconds: op.asked?.seconds });
+  }
+
   private stepByClock(op: EmulatedOperation, createdAt: number): VeoStep {
+    if (op.cancelled) return 'cancelled';
     if (this.options.now() - createdAt < SIMULATED_DONE_MS) return 'running';
     return op.outcome === 'video' ? 'done' : op.outcome === 'moderation' ? 'moderation' : { error: 13 };
   }
@@ -168,7 +243,7 @@ export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, V
   /** The operation if it is now done with a sample (without counting a query): what the file decides on. */
   private async withVideo(id: string): Promise<EmulatedOperation | null> {
     const record = await this.options.records.find<EmulatedOperation>(OPERATION, id);
-    if (!record) return null;
+    if (!record || record.data.cancelled) return null;
     const step = stepNow(record.data, () => this.stepByClock(record.data, record.createdAt));
     return step === 'done' ? record.data : null;
   }
@@ -190,6 +265,7 @@ export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, V
 
 /** The shape an operation's parameters asked: durationSeconds, resolution, aspectRatio (generateAudio is Vertex-only, refused here). */
 function askedOf(op: EmulatedOperation): AskedVideo {
+  if (op.asked) return op.asked;
   const { durationSeconds, resolution, aspectRatio } = op.parameters ?? {};
   return { seconds: askedSeconds(durationSeconds), resolution: askedText(resolution), aspectRatio: askedText(aspectRatio) };
 }

@@ -61,6 +61,9 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
           : list(values.durations).map(Number);
       const body = {
         label: values.label || clear,
+        aliases: list(values.aliases),
+        owned_by: values.owned_by || clear,
+        released_at: values.released_at || clear,
         modes: values.modes,
         durations,
         default_duration: numberOr(values.default_duration, clear),
@@ -135,6 +138,9 @@ export function ModelForm({ entry, platforms, lang, onClose, onSaved }) {
         <div class="grid-form">
           <${KeptField} label=${t('models.id')} name="id" required value=${entry?.id ?? ''} readOnly=${!isNew} autocomplete="off" placeholder="kling-v3" help=${isNew ? t('models.idHelp') : t('models.idFixed')} />
           <${KeptField} label=${t('models.label')} name="label" value=${entry?.label ?? ''} placeholder="Kling 3.0" help=${t('models.optional')} />
+          <${KeptField} label=${t('models.aliases')} name="aliases" value=${entry?.aliases?.join(', ') ?? ''} placeholder="kling-v3-0" help=${t('models.aliasesHelp')} />
+          <${KeptField} label=${t('models.ownedBy')} name="owned_by" value=${entry?.owned_by ?? ''} placeholder="kling" help=${t('models.ownedByHelp')} />
+          <${KeptField} label=${t('models.releasedAt')} name="released_at" type="date" value=${entry?.released_at ?? ''} help=${t('models.optional')} />
         </div>
       </fieldset>
 
