@@ -10,7 +10,7 @@ const QUOTA = 1_000_000;
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
 const PUBLIC_KEY = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('base64');
 
-/** A model the release does not ship, served on Kling (the emulator takes kling-v3), at `price` per second. */
+/** A model the release does not ship, served on Kling (the emulator takes kling-v3-1), at `price` per second. */
 const feedModel = (id: string, price: number, extra: object = {}) => ({
   id,
   label: `Feed ${id}`,
@@ -21,7 +21,7 @@ const feedModel = (id: string, price: number, extra: object = {}) => ({
   aspect_ratios: ['16:9', '9:16', '1:1'],
   audio: 'none',
   prices: [{ resolution: '720p', unit: 'second', price }],
-  routes: [{ platform: 'kling', upstream_model: 'kling-v3' }],
+  routes: [{ platform: 'kling', upstream_model: 'kling-v3-1' }],
   ...extra,
 });
 
@@ -109,7 +109,7 @@ describeEachDatabase('the catalog feed', (kind) => {
       .send({ model: 'feed-kling-x', prompt: 'a lighthouse at dusk', seconds: '5', size: '1280x720' })
       .expect(200);
     expect(submitted.body).toMatchObject({ model: 'feed-kling-x', status: 'queued' });
-    expect(kling.creates.at(-1)!.body).toMatchObject({ model_name: 'kling-v3', duration: '5' });
+    expect(kling.creates.at(-1)!.body).toMatchObject({ model_name: 'kling-v3-1', duration: '5' });
     expect(await gw.balance(customer.userId)).toEqual({ quota: before.quota - 5 * 900, used_quota: before.used_quota + 5 * 900 });
   });
 

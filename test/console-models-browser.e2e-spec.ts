@@ -25,7 +25,7 @@ interface Entry {
 
 /**
  * The console's Models page in headless Chromium against the gateway with its embedded simulator: an operator
- * adds kling-v3 (3 to 15 s, per-second prices at 720p and 1080p, a Kling route) through the form, sees each
+ * adds kling-v3-1 (3 to 15 s, per-second prices at 720p and 1080p, a Kling route) through the form, sees each
  * 400 beside the form naming its field, lists the model on the Kling channel by picking it from the catalog,
  * imports a catalog file after its dry run's diff, and walks a model through its life (deprecate, retire,
  * delete). Every step is checked twice: what the page shows, and what the admin API answers afterwards.
@@ -68,7 +68,7 @@ describeWithBrowser('console Models page in a browser', () => {
     await gw?.close();
   });
 
-  it('adds kling-v3 on the Models page, each 400 shown beside the form naming its field, and sees it listed', async () => {
+  it('adds kling-v3-1 on the Models page, each 400 shown beside the form naming its field, and sees it listed', async () => {
     const session = await open();
     const { page } = session;
     await page.goto('/console#/admin/models');
@@ -77,9 +77,9 @@ describeWithBrowser('console Models page in a browser', () => {
     await page.getByRole('button', { name: 'Add model' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add model' });
     const form = dialog.locator('#model-form');
-    await form.getByLabel('Model id').fill('kling-v3');
-    await form.getByLabel('Display name').fill('Kling 3.0');
-    await form.getByLabel('Other ids').fill('kling-3-0');
+    await form.getByLabel('Model id').fill('kling-v3-1');
+    await form.getByLabel('Display name').fill('Kling 3.1');
+    await form.getByLabel('Other ids').fill('kling-3-1');
     await form.getByLabel('Maker').fill('kling');
     await form.getByLabel('Released').fill('2026-02-05');
     await form.getByRole('checkbox', { name: 'Image to video' }).check();
@@ -99,7 +99,7 @@ describeWithBrowser('console Models page in a browser', () => {
     await secondPrice.getByLabel('Price', { exact: true }).fill('150');
     const route = form.locator('[data-route-row="0"]');
     await route.getByLabel('Platform').selectOption('kling');
-    await route.getByLabel('Upstream model').fill('kling-v3');
+    await route.getByLabel('Upstream model').fill('kling-v3-1');
     // Typed values survive the form drawing itself again (a row added after them).
     expect(await firstPrice.getByLabel('Price', { exact: true }).inputValue()).toBe('100');
 
@@ -119,28 +119,28 @@ describeWithBrowser('console Models page in a browser', () => {
     await route.getByRole('checkbox', { name: 'Edit the options as JSON' }).check();
     await route.getByLabel('Options (JSON)').fill('{"seed": 7}');
     await save.click();
-    await expectText(alert, 'Check routes[0].options.seed: routes[0].options.seed is not a Kling route option (cfg_scale is)');
+    await expectText(alert, 'Check routes[0].options.seed: routes[0].options.seed is not a Kling route option (cfg_scale and omni are)');
     expect(await control(form, 'routes[0].options').getAttribute('aria-invalid')).toBe('true');
     expect(await control(form, 'prices[1].resolution').getAttribute('aria-invalid')).toBeNull();
     // JSON the form cannot read is named the same way, before any call.
     await route.getByLabel('Options (JSON)').fill('{cfg_scale: true');
     await save.click();
     await expectText(alert, 'Check routes[0].options: routes[0].options is not valid JSON');
-    await gw.admin.get('/api/admin/models/kling-v3').expect(404);
+    await gw.admin.get('/api/admin/models/kling-v3-1').expect(404);
 
     await route.getByLabel('Options (JSON)').fill('');
     await save.click();
-    await page.getByText('Model kling-v3 added.').waitFor();
+    await page.getByText('Model kling-v3-1 added.').waitFor();
     await dialog.waitFor({ state: 'detached' });
-    const row = page.locator('[data-model-id="kling-v3"]');
+    const row = page.locator('[data-model-id="kling-v3-1"]');
     await expectText(
       row,
-      /kling-v3.*Kling 3\.0.*Custom.*Active.*Kling.*Text to video.*Image to video.*3–15 s.*default 5 s.*720p: 100 \/ s.*1080p: 150 \/ s/,
+      /kling-v3-1.*Kling 3\.1.*Custom.*Active.*Kling.*Text to video.*Image to video.*3–15 s.*default 5 s.*720p: 100 \/ s.*1080p: 150 \/ s/,
     );
-    expect(await entry('kling-v3')).toEqual({
-      id: 'kling-v3',
-      label: 'Kling 3.0',
-      aliases: ['kling-3-0'],
+    expect(await entry('kling-v3-1')).toEqual({
+      id: 'kling-v3-1',
+      label: 'Kling 3.1',
+      aliases: ['kling-3-1'],
       owned_by: 'kling',
       released_at: '2026-02-05',
       modes: ['text-to-video', 'image-to-video'],
@@ -155,7 +155,7 @@ describeWithBrowser('console Models page in a browser', () => {
         { resolution: '720p', unit: 'second', price: 100, audio_price: null },
         { resolution: '1080p', unit: 'second', price: 150, audio_price: null },
       ]),
-      routes: [{ platform: 'kling', upstream_model: 'kling-v3' }],
+      routes: [{ platform: 'kling', upstream_model: 'kling-v3-1' }],
       status: 'active',
       sunset_at: null,
       replacement: null,
@@ -177,16 +177,16 @@ describeWithBrowser('console Models page in a browser', () => {
     onlyRefusals(session, 400, 2);
   });
 
-  it('lists kling-v3 on the Kling channel by picking it from the catalog, and a customer can then use it', async () => {
+  it('lists kling-v3-1 on the Kling channel by picking it from the catalog, and a customer can then use it', async () => {
     const before = await klingChannel();
-    expect(before.models).not.toContain('kling-v3');
+    expect(before.models).not.toContain('kling-v3-1');
     const session = await open();
     const { page } = session;
     await page.goto('/console#/admin/channels');
     await page.getByRole('button', { name: 'Edit simulator-kling' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit simulator-kling' });
     const picker = dialog.locator('fieldset.model-picker');
-    await picker.getByRole('checkbox', { name: 'kling-v3' }).waitFor();
+    await picker.getByRole('checkbox', { name: 'kling-v3-1' }).waitFor();
     // Only the catalog's models routed on Kling, those the channel lists already checked.
     const offered = await picker
       .getByRole('checkbox')
@@ -195,22 +195,22 @@ describeWithBrowser('console Models page in a browser', () => {
     expect(offered.map(([id]) => id)).toEqual(routed);
     expect(Object.fromEntries(offered)).toEqual(Object.fromEntries(routed.map((id: string) => [id, before.models.includes(id)])));
     await expect(picker.getByRole('checkbox', { name: 'alpha/v6' }).count()).resolves.toBe(0);
-    await picker.getByRole('checkbox', { name: 'kling-v3' }).check();
+    await picker.getByRole('checkbox', { name: 'kling-v3-1' }).check();
     await session.screenshot('en-desktop-channel-picker', { fullPage: false });
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Channel simulator-kling saved.').waitFor();
-    expect((await klingChannel()).models.sort()).toEqual([...before.models, 'kling-v3'].sort());
+    expect((await klingChannel()).models.sort()).toEqual([...before.models, 'kling-v3-1'].sort());
 
     // Served by an enabled channel now: the customer's model list has it, with its prices, and a task runs on it.
     const listed = await gw.http.get('/v1/videos/models').set('Authorization', `Bearer ${customer.key}`).expect(200);
-    expect(listed.body.data.find((m: { id: string }) => m.id === 'kling-v3')).toMatchObject({
+    expect(listed.body.data.find((m: { id: string }) => m.id === 'kling-v3-1')).toMatchObject({
       durations: { min: 3, max: 15 },
       prices: expect.arrayContaining([expect.objectContaining({ resolution: '720p', unit: 'second', quota: 100 })]),
     });
     await gw.http
       .post('/v1/videos')
       .set('Authorization', `Bearer ${customer.key}`)
-      .send({ model: 'kling-v3', prompt: 'a paper lantern drifting over a lake', seconds: '7', size: '1280x720' })
+      .send({ model: 'kling-v3-1', prompt: 'a paper lantern drifting over a lake', seconds: '7', size: '1280x720' })
       .expect(200);
 
     // A new channel's form offers the models of the platform chosen, and follows the choice.
@@ -218,13 +218,13 @@ describeWithBrowser('console Models page in a browser', () => {
     const fresh = page.getByRole('dialog', { name: 'New channel' });
     await fresh.getByLabel('Name', { exact: true }).fill('kling-backup');
     await fresh.getByLabel('Platform').selectOption('kling');
-    await fresh.getByRole('checkbox', { name: 'kling-v3' }).waitFor();
+    await fresh.getByRole('checkbox', { name: 'kling-v3-1' }).waitFor();
     // A new channel starts with every active model of its platform ticked.
-    await expect(fresh.getByRole('checkbox', { name: 'kling-v3' }).isChecked()).resolves.toBe(true);
+    await expect(fresh.getByRole('checkbox', { name: 'kling-v3-1' }).isChecked()).resolves.toBe(true);
     await expect(fresh.getByRole('checkbox', { name: 'kling-v2-6' }).isChecked()).resolves.toBe(true);
     await fresh.getByLabel('Platform').selectOption('alpha');
     await fresh.getByRole('checkbox', { name: 'alpha/v6' }).waitFor();
-    await expect(fresh.getByRole('checkbox', { name: 'kling-v3' }).count()).resolves.toBe(0);
+    await expect(fresh.getByRole('checkbox', { name: 'kling-v3-1' }).count()).resolves.toBe(0);
     // What was typed before the platform changed is still there.
     expect(await fresh.getByLabel('Name', { exact: true }).inputValue()).toBe('kling-backup');
     await fresh.getByLabel('Platform').selectOption('kling');
@@ -234,13 +234,13 @@ describeWithBrowser('console Models page in a browser', () => {
     await fresh.getByRole('button', { name: 'Clear', exact: true }).click();
     await fresh.getByRole('button', { name: 'Create channel' }).click();
     await expectText(fresh.getByRole('alert'), /^Check models: models must contain at least 1 elements/);
-    await fresh.getByRole('checkbox', { name: 'kling-v3' }).check();
+    await fresh.getByRole('checkbox', { name: 'kling-v3-1' }).check();
     await fresh.getByRole('button', { name: 'Create channel' }).click();
     await page.locator('[data-channel-id]', { hasText: 'kling-backup' }).waitFor();
     const backup = (await gw.admin.get('/api/admin/channels').expect(200)).body.data.find(
       (c: { name: string }) => c.name === 'kling-backup',
     );
-    expect(backup).toMatchObject({ platform: 'kling', models: ['kling-v3'] });
+    expect(backup).toMatchObject({ platform: 'kling', models: ['kling-v3-1'] });
     onlyRefusals(session, 400, 1);
   });
 
@@ -252,21 +252,21 @@ describeWithBrowser('console Models page in a browser', () => {
       version: 1,
       models: [
         ...exported.models.map((m) =>
-          m.id === 'kling-v3' ? { ...m, label: 'Kling 3.0 (imported)' } : m.id === 'kling-v1-6' ? { ...m, label: 'Kling 1.6' } : m,
+          m.id === 'kling-v3-1' ? { ...m, label: 'Kling 3.1 (imported)' } : m.id === 'kling-v1-6' ? { ...m, label: 'Kling 1.6' } : m,
         ),
         {
-          ...exported.models.find((m) => m.id === 'kling-v3')!,
-          id: 'kling-v3-fast',
-          label: 'Kling 3.0 Fast',
+          ...exported.models.find((m) => m.id === 'kling-v3-1')!,
+          id: 'kling-v3-1-fast',
+          label: 'Kling 3.1 Fast',
           aliases: [],
-          routes: [{ platform: 'kling', upstream_model: 'kling-v3' }],
+          routes: [{ platform: 'kling', upstream_model: 'kling-v3-1' }],
         },
       ],
     };
     const session = await open();
     const { page } = session;
     await page.goto('/console#/admin/models');
-    await page.locator('[data-model-id="kling-v3"]').waitFor();
+    await page.locator('[data-model-id="kling-v3-1"]').waitFor();
 
     // Export downloads the whole catalog as the import takes it.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
@@ -301,24 +301,24 @@ describeWithBrowser('console Models page in a browser', () => {
     const diff = dialog.locator('.import-diff');
     await diff.waitFor();
     const group = (name: string) => diff.locator(`[data-group="${name}"]`);
-    await expectText(group('added'), /Added\s*1\s*kling-v3-fast/);
-    await expectText(group('changed'), /Changed\s*1\s*kling-v3$/);
+    await expectText(group('added'), /Added\s*1\s*kling-v3-1-fast/);
+    await expectText(group('changed'), /Changed\s*1\s*kling-v3-1$/);
     await expectText(group('kept_operator_changes'), /Kept \(your changes\)\s*1\s*kling-v1-6/);
     await expectText(group('unchanged'), `Unchanged ${exported.models.length - 2}`);
     expect(await auditAccessibility(page)).toEqual([]);
     await session.screenshot('en-desktop-import-diff', { fullPage: false });
     // A dry run changed nothing.
-    await gw.admin.get('/api/admin/models/kling-v3-fast').expect(404);
-    expect((await entry('kling-v3')).label).toBe('Kling 3.0');
+    await gw.admin.get('/api/admin/models/kling-v3-1-fast').expect(404);
+    expect((await entry('kling-v3-1')).label).toBe('Kling 3.1');
 
     await dialog.getByRole('button', { name: 'Apply 2 changes' }).click();
     await page.getByText('Catalog imported: 1 added, 1 changed.').waitFor();
     await dialog.waitFor({ state: 'detached' });
-    await expectText(page.locator('[data-model-id="kling-v3-fast"]'), /Kling 3\.0 Fast.*Custom.*Active/);
-    await expectText(page.locator('[data-model-id="kling-v3"]'), /Kling 3\.0 \(imported\)/);
+    await expectText(page.locator('[data-model-id="kling-v3-1-fast"]'), /Kling 3\.1 Fast.*Custom.*Active/);
+    await expectText(page.locator('[data-model-id="kling-v3-1"]'), /Kling 3\.1 \(imported\)/);
     await expectText(page.locator('[data-model-id="kling-v1-6"]'), /Kling 1\.6 \(ours\).*Built-in, changed/);
-    expect(await entry('kling-v3-fast')).toMatchObject({ source: 'custom', durations: { min: 3, max: 15 } });
-    expect((await entry('kling-v3')).label).toBe('Kling 3.0 (imported)');
+    expect(await entry('kling-v3-1-fast')).toMatchObject({ source: 'custom', durations: { min: 3, max: 15 } });
+    expect((await entry('kling-v3-1')).label).toBe('Kling 3.1 (imported)');
     expect(await entry('kling-v1-6')).toMatchObject({ label: 'Kling 1.6 (ours)', modified: true });
     onlyRefusals(session, 400, 1);
   });
@@ -327,31 +327,31 @@ describeWithBrowser('console Models page in a browser', () => {
     const session = await open();
     const { page } = session;
     await page.goto('/console#/admin/models?platform=kling');
-    const fast = page.locator('[data-model-id="kling-v3-fast"]');
-    await fast.getByRole('button', { name: 'Deprecate kling-v3-fast' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Deprecate kling-v3-fast' });
-    await dialog.getByLabel('Replacement').selectOption('kling-v3');
+    const fast = page.locator('[data-model-id="kling-v3-1-fast"]');
+    await fast.getByRole('button', { name: 'Deprecate kling-v3-1-fast' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deprecate kling-v3-1-fast' });
+    await dialog.getByLabel('Replacement').selectOption('kling-v3-1');
     await dialog.getByLabel('Sunset').fill('2031-03-01T12:00');
     await session.screenshot('en-desktop-deprecate', { fullPage: false });
     await dialog.getByRole('button', { name: 'Deprecate' }).click();
-    await page.getByText('kling-v3-fast deprecated.').waitFor();
+    await page.getByText('kling-v3-1-fast deprecated.').waitFor();
     const sunset = await page.evaluate(() => Math.floor(new Date('2031-03-01T12:00').getTime() / 1000));
-    expect(await entry('kling-v3-fast')).toMatchObject({ status: 'deprecated', sunset_at: sunset, replacement: 'kling-v3' });
-    await expectText(fast, /Deprecated.*Sunset .*2031.*Use kling-v3 instead/);
+    expect(await entry('kling-v3-1-fast')).toMatchObject({ status: 'deprecated', sunset_at: sunset, replacement: 'kling-v3-1' });
+    await expectText(fast, /Deprecated.*Sunset .*2031.*Use kling-v3-1 instead/);
     await fast.scrollIntoViewIfNeeded();
     await session.screenshot('en-desktop-deprecated', { fullPage: false });
 
     // Retire asks for a replacement, offering only active models (not kling-v1-6, retired below, nor itself).
-    await fast.getByRole('button', { name: 'Retire kling-v3-fast' }).click();
-    const retire = page.getByRole('dialog', { name: 'Retire kling-v3-fast' });
+    await fast.getByRole('button', { name: 'Retire kling-v3-1-fast' }).click();
+    const retire = page.getByRole('dialog', { name: 'Retire kling-v3-1-fast' });
     const offered = await retire.getByLabel('Replacement').locator('option').allTextContents();
-    expect(offered).toContain('kling-v3');
-    expect(offered).not.toContain('kling-v3-fast');
+    expect(offered).toContain('kling-v3-1');
+    expect(offered).not.toContain('kling-v3-1-fast');
     expect(offered).not.toContain('sora-2');
-    await retire.getByLabel('Replacement').selectOption('kling-v3');
+    await retire.getByLabel('Replacement').selectOption('kling-v3-1');
     await retire.getByRole('button', { name: 'Retire' }).click();
-    await page.getByText('kling-v3-fast retired.').waitFor();
-    expect(await entry('kling-v3-fast')).toMatchObject({ status: 'retired', replacement: 'kling-v3' });
+    await page.getByText('kling-v3-1-fast retired.').waitFor();
+    expect(await entry('kling-v3-1-fast')).toMatchObject({ status: 'retired', replacement: 'kling-v3-1' });
     await expectText(fast, /Retired/);
 
     // A builtin model cannot be deleted (no button); it is retired, and can come back.
@@ -364,33 +364,33 @@ describeWithBrowser('console Models page in a browser', () => {
     await page.getByText('kling-v1-6 is active again.').waitFor();
     expect(await entry('kling-v1-6')).toMatchObject({ status: 'active', sunset_at: null, replacement: null });
 
-    await fast.getByRole('button', { name: 'Delete kling-v3-fast' }).click();
+    await fast.getByRole('button', { name: 'Delete kling-v3-1-fast' }).click();
     await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('kling-v3-fast deleted.').waitFor();
+    await page.getByText('kling-v3-1-fast deleted.').waitFor();
     await fast.waitFor({ state: 'detached' });
-    await gw.admin.get('/api/admin/models/kling-v3-fast').expect(404);
+    await gw.admin.get('/api/admin/models/kling-v3-1-fast').expect(404);
 
-    // kling-v3 has a task (the previous test's): the API's 409 is shown, and it stays.
-    await page.locator('[data-model-id="kling-v3"]').getByRole('button', { name: 'Delete kling-v3' }).click();
+    // kling-v3-1 has a task (the previous test's): the API's 409 is shown, and it stays.
+    await page.locator('[data-model-id="kling-v3-1"]').getByRole('button', { name: 'Delete kling-v3-1' }).click();
     await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('model kling-v3 has tasks: retire it instead (PATCH status "retired")').waitFor();
-    await entry('kling-v3');
+    await page.getByText('model kling-v3-1 has tasks: retire it instead (PATCH status "retired")').waitFor();
+    await entry('kling-v3-1');
 
     // Editing opens the same form, filled in; a change is saved with PATCH.
-    await page.locator('[data-model-id="kling-v3"]').getByRole('button', { name: 'Edit kling-v3' }).click();
-    const edit = page.getByRole('dialog', { name: 'Edit kling-v3' });
+    await page.locator('[data-model-id="kling-v3-1"]').getByRole('button', { name: 'Edit kling-v3-1' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit kling-v3-1' });
     expect(await edit.getByLabel('Model id').getAttribute('readonly')).not.toBeNull();
     expect(await edit.getByLabel('From (s)').inputValue()).toBe('3');
     expect(await edit.getByLabel('To (s)').inputValue()).toBe('15');
     expect(await edit.locator('[data-price-row]').count()).toBe(2);
-    expect(await edit.locator('[data-route-row="0"]').getByLabel('Upstream model').inputValue()).toBe('kling-v3');
+    expect(await edit.locator('[data-route-row="0"]').getByLabel('Upstream model').inputValue()).toBe('kling-v3-1');
     await edit.getByLabel('Longest prompt (characters)').fill('2500');
     await edit.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('Model kling-v3 saved.').waitFor();
-    expect(await entry('kling-v3')).toMatchObject({
+    await page.getByText('Model kling-v3-1 saved.').waitFor();
+    expect(await entry('kling-v3-1')).toMatchObject({
       prompt_max_length: 2500,
       durations: { min: 3, max: 15 },
-      label: 'Kling 3.0 (imported)',
+      label: 'Kling 3.1 (imported)',
     });
 
     // A builtin model opened and saved as it was is not sent: it stays unmodified, so later releases still update it.
@@ -449,7 +449,7 @@ describeWithBrowser('console Models page in a browser', () => {
       };
       await page.goto('/console#/admin/models');
       await page.getByRole('heading', { level: 1, name: words.title }).waitFor();
-      await expectText(page.locator('[data-model-id="kling-v3"]'), words.custom);
+      await expectText(page.locator('[data-model-id="kling-v3-1"]'), words.custom);
       await check('list', false);
 
       await page.getByRole('button', { name: words.add }).click();
@@ -458,7 +458,7 @@ describeWithBrowser('console Models page in a browser', () => {
       await form.locator('[name="durations"]').fill('0');
       await form.locator('[name="prices[0].resolution"]').fill('720p');
       await form.locator('[name="prices[0].price"]').fill('100');
-      await form.locator('[name="routes[0].upstream_model"]').fill('kling-v3');
+      await form.locator('[name="routes[0].upstream_model"]').fill('kling-v3-1');
       await form.locator('[type="submit"]').click();
       // The field it names, in the page's language, then the API's own message.
       await expectText(form.getByRole('alert'), words.durations);
@@ -477,7 +477,7 @@ describeWithBrowser('console Models page in a browser', () => {
 
       await page.goto('/console#/admin/channels');
       await page.getByRole('button', { name: words.edit }).click();
-      await page.locator('fieldset.model-picker input[value="kling-v3"]').waitFor();
+      await page.locator('fieldset.model-picker input[value="kling-v3-1"]').waitFor();
       await page.locator('fieldset.model-picker').scrollIntoViewIfNeeded();
       await check('channel-picker', false);
       expect(problems).toEqual({});

@@ -6,7 +6,10 @@ import { describeFamily } from './support/family-suite';
 
 const QUOTA = 1_000_000;
 const PNG = readFileSync(SAMPLE_IMAGE_PATH);
-const MODELS = ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6'];
+const MODELS = ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6', 'kling-v3', 'kling-v3-omni'];
+/** Kling 3's seeded prices per second: 720p (std) 8.4 credits, 1080p (pro) 11.2, with sound 16.8. */
+const V3_1080P = 1120;
+const V3_1080P_SOUND = 1680;
 
 /** Kling (platform `kling`): both surfaces, a JWT-signed fake upstream, the model rules, refunds and channel faults. */
 describeFamily<KlingEmulatorServer>({
@@ -55,6 +58,27 @@ describeFamily<KlingEmulatorServer>({
     },
     { form: 'flat', param: 'prompt', body: { model: 'kling-v2-5-turbo' } },
     { form: 'unified', param: 'resolution', body: { model: 'kling-v1-6', prompt: 'p', resolution: '720p', metadata: { mode: 'pro' } } },
+    { form: 'both', param: 'seconds', body: { model: 'kling-v3', prompt: 'p', seconds: '16' } },
+    { form: 'unified', param: 'metadata.image_list', body: { model: 'kling-v3-omni', prompt: 'p', metadata: { image_list: [] } } },
+    {
+      form: 'unified',
+      param: 'metadata.sound',
+      body: {
+        model: 'kling-v3-omni',
+        prompt: 'p',
+        metadata: { sound: 'on', video_list: [{ video_url: 'https://x.example/v.mp4', refer_type: 'feature' }] },
+      },
+    },
+    {
+      form: 'unified',
+      param: 'metadata.multi_prompt',
+      body: {
+        model: 'kling-v3',
+        prompt: 'p',
+        duration: 10,
+        metadata: { multi_shot: true, shot_type: 'customize', multi_prompt: [{ index: 1, prompt: 'a', duration: '5' }] },
+      },
+    },
   ],
   failures: [
     {
@@ -68,6 +92,19 @@ describeFamily<KlingEmulatorServer>({
       name: 'an output Kling moderated',
       arrange: (fake) => fake.scriptNext(['processing', { failed: 'Failure to pass the risk control system' }]),
       body: { model: 'kling-v2-5-turbo', prompt: 'a storm' },
+      surface: 'unified',
+      reason: 'content moderation failed',
+    },
+    {
+      name: 'a kling-v3 task Kling failed',
+      arrange: (fake) => fake.scriptNext(['processing', { failed: 'Video generation failed' }]),
+      body: { model: 'kling-v3', prompt: 'a storm', seconds: '4' },
+      reason: 'generation failed',
+    },
+    {
+      name: 'a kling-v3-omni output Kling moderated',
+      arrange: (fake) => fake.scriptNext(['processing', { failed: 'Failure to pass the risk control system' }]),
+      body: { model: 'kling-v3-omni', prompt: 'a storm', duration: 3 },
       surface: 'unified',
       reason: 'content moderation failed',
     },
@@ -220,6 +257,65 @@ describeFamily<KlingEmulatorServer>({
       });
       await settle();
       expect((await unifiedTask(res.body.id)).status).toBe('SUCCESS');
+    });
+
+    it('runs kling-v3 on /v1/videos: 12 s with sound at 1080p on text2video, charged at the audio tier, its units kept', async () => {
+      const before = await balance();
+      const res = await flat({
+        model: 'kling-v3',
+        prompt: 'a lantern festival',
+        seconds: '12',
+        size: '1920x1080',
+        metadata: { sound: 'on' },
+      }).expect(200);
+      expect(lastCreate().endpoint).toBe('text2video');
+      expect(lastCreate().body).toEqual({
+        model_name: 'kling-v3',
+        mode: 'pro',
+        duration: '12',
+        prompt: 'a lantern festival',
+        aspect_ratio: '16:9',
+        sound: 'on',
+      });
+      expect(await balance()).toEqual({ quota: before.quota - 12 * V3_1080P_SOUND, used_quota: before.used_quota + 12 * V3_1080P_SOUND });
+      await settle();
+      expect((await flatTask(res.body.id)).status).toBe('completed');
+      const bytes = await content(`/v1/videos/${res.body.id}/content`).expect(200);
+      expect(Buffer.compare(bytes.body as Buffer, t.fake.videoBytes)).toBe(0);
+      // The emulator's units: 12 s x 0.8 (pro) x 1.5 (sound).
+      const detail = (await t.gw.admin.get(`/api/admin/tasks/${res.body.id}`).expect(200)).body;
+      expect(detail.provider_usage).toMatchObject({ unit: 'credits', amount: 14.4 });
+    });
+
+    it('runs kling-v3-omni on /v1/video/generations from a first and a last frame: omni-video with image_list, queried there', async () => {
+      const before = await balance();
+      const res = await unified({
+        model: 'kling-v3-omni',
+        prompt: 'the door opens',
+        duration: 7,
+        resolution: '1080p',
+        input_reference: `data:image/png;base64,${PNG.toString('base64')}`,
+        last_frame: 'http://127.0.0.1:9/last.png',
+      }).expect(200);
+      expect(lastCreate().endpoint).toBe('omni-video');
+      expect(lastCreate().body).toEqual({
+        model_name: 'kling-v3-omni',
+        mode: 'pro',
+        duration: '7',
+        prompt: 'the door opens',
+        image_list: [
+          { image_url: PNG.toString('base64'), type: 'first_frame' },
+          { image_url: 'http://127.0.0.1:9/last.png', type: 'end_frame' },
+        ],
+      });
+      expect(await balance()).toEqual({ quota: before.quota - 7 * V3_1080P, used_quota: before.used_quota + 7 * V3_1080P });
+      await settle();
+      const done = await unifiedTask(res.body.id);
+      expect(done).toMatchObject({ status: 'SUCCESS', action: 'imageGenerate' });
+      expect(t.fake.requests.some((r) => r.method === 'GET' && r.path.startsWith('/v1/videos/omni-video/'))).toBe(true);
+      const link = new URL(done.result_url as string);
+      const bytes = await content(`${link.pathname}${link.search}`, false).expect(200);
+      expect(Buffer.compare(bytes.body as Buffer, t.fake.videoBytes)).toBe(0);
     });
   },
   lastCases: (t) => {

@@ -1,5 +1,5 @@
 import { binaryBody } from './support/binary-body';
-import { MinimaxEmulatorServer, startMinimaxEmulator } from './support/minimax-emulator';
+import { MinimaxEmulatorServer, MinimaxStep, startMinimaxEmulator } from './support/minimax-emulator';
 import { describeFamily } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
@@ -8,7 +8,10 @@ const QUOTA = 1_000_000;
 /** The seeded default: 5 credits per second at 768P (100 quota units per credit). */
 const PER_SECOND_768P = 500;
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(400, 9)]);
-const MODELS = ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02'];
+const MODELS = ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo-02', 'MiniMax-H3'];
+/** MiniMax-H3's seeded prices per second (sound always): 8 credits at 2K, 5 at 768P. */
+const H3_2K = 800;
+const H3_768P = 500;
 
 /** MiniMax Hailuo (platform `minimax`) against a fake of its video API v1 on loopback. */
 describeFamily<MinimaxEmulatorServer>({
@@ -18,7 +21,7 @@ describeFamily<MinimaxEmulatorServer>({
   channel: { name: 'minimax', models: MODELS },
   quota: QUOTA,
   pace: { rounds: 8, stepMs: 15_000 },
-  submitsOf: (fake) => fake.submits().length,
+  submitsOf: (fake) => fake.submits().length + fake.v2Submits().length,
   listing: { label: { en: 'MiniMax Hailuo', 'zh-CN': 'MiniMax 海螺' }, models: MODELS },
   refusals: [
     { form: 'flat', param: 'seconds', body: { model: 'MiniMax-Hailuo-2.3', prompt: 'p', seconds: '8' } },
@@ -42,6 +45,10 @@ describeFamily<MinimaxEmulatorServer>({
       param: 'input_reference',
       body: { model: 'MiniMax-Hailuo-2.3-Fast', prompt: 'p', input_reference: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' },
     },
+    { form: 'unified', param: 'duration', body: { model: 'MiniMax-H3', prompt: 'p', duration: 4 } },
+    { form: 'flat', param: 'resolution', body: { model: 'MiniMax-H3', prompt: 'p', resolution: '1080P' } },
+    { form: 'unified', param: 'aspect_ratio', body: { model: 'MiniMax-H3', prompt: 'p', aspect_ratio: 'adaptive' } },
+    { form: 'flat', param: 'metadata.content', body: { model: 'MiniMax-H3', prompt: 'p', metadata: { content: [] } } },
   ],
   failures: [
     ...[
@@ -59,6 +66,26 @@ describeFamily<MinimaxEmulatorServer>({
       arrange: (fake) => fake.failNextSubmit(1026),
       body: { model: 'MiniMax-Hailuo-2.3', prompt: 'something flagged' },
       surface: 'unified',
+      atSubmit: true,
+      reason: expect.stringMatching(/^content moderation failed/),
+      hidden: /sk-leaked|10\.0\.0\.1/,
+    },
+    ...(
+      [
+        [['Queueing', { fail: 1027 }], 'content moderation failed: 1027: the output was flagged as sensitive'],
+        [['Processing', 'Expired'], expect.stringMatching(/^generation failed: expired/)],
+      ] as Array<[MinimaxStep[], unknown]>
+    ).map(([steps, reason]) => ({
+      name: `MiniMax-H3 ${JSON.stringify(steps)}`,
+      arrange: (fake: MinimaxEmulatorServer) => fake.scriptNext(steps),
+      body: { model: 'MiniMax-H3', prompt: 'a storm' },
+      reason,
+      hidden: /10\.0\.0\.7/,
+    })),
+    {
+      name: 'MiniMax-H3 input moderation on submit (a v2 error envelope)',
+      arrange: (fake) => fake.failNextSubmit(1026),
+      body: { model: 'MiniMax-H3', prompt: 'something flagged' },
       atSubmit: true,
       reason: expect.stringMatching(/^content moderation failed/),
       hidden: /sk-leaked|10\.0\.0\.1/,
@@ -84,6 +111,13 @@ describeFamily<MinimaxEmulatorServer>({
       name: 'insufficient balance (1008) on the only channel, a 503',
       arrange: (fake) => fake.failNextSubmit(1008),
       body: { model: 'MiniMax-Hailuo-2.3', prompt: 'p' },
+      status: 503,
+      hidden: /sk-leaked|10\.0\.0\.1|minimax-test-key/,
+    },
+    {
+      name: 'MiniMax-H3 insufficient balance (HTTP 402 envelope) on the only channel, a 503',
+      arrange: (fake) => fake.failNextSubmit(1008),
+      body: { model: 'MiniMax-H3', prompt: 'p' },
       status: 503,
       hidden: /sk-leaked|10\.0\.0\.1|minimax-test-key/,
     },
@@ -186,6 +220,64 @@ describeFamily<MinimaxEmulatorServer>({
         expect(Buffer.compare(signed.body as Buffer, t.fake.videoBytes)).toBe(0);
       }
       expect((await unifiedTask(image.body.id)).action).toBe('imageGenerate');
+    });
+
+    it('MiniMax-H3 on /v1/videos: a content array to the v2 API, charged at 2K with its sound, the inline URL played through /content, its seconds kept', async () => {
+      const before = await balance();
+      const res = await flat({
+        model: 'MiniMax-H3',
+        prompt: 'a paper boat in the rain',
+        seconds: '8',
+        aspect_ratio: '9:16',
+        metadata: { aigc_watermark: true },
+      }).expect(200);
+      expect(res.body).toMatchObject({ model: 'MiniMax-H3', status: 'queued' });
+      expect(t.fake.v2Submits().at(-1)).toEqual({
+        aigc_watermark: true,
+        model: 'MiniMax-H3',
+        content: [{ type: 'text', text: 'a paper boat in the rain' }],
+        duration: 8,
+        resolution: '2K',
+        ratio: '9:16',
+      });
+      expect(await balance()).toEqual({ quota: before.quota - 8 * H3_2K, used_quota: before.used_quota + 8 * H3_2K });
+      const retrieves = t.fake.requests.filter((r) => r.path === '/v1/files/retrieve').length;
+      expect(await pollUntilDone(res.body.id)).toMatchObject({ status: 'completed' });
+      expect(Buffer.compare(await contentOf(res.body.id), t.fake.videoBytes)).toBe(0);
+      const upstreamId = (await t.gw.admin.get(`/api/admin/tasks/${res.body.id}`).expect(200)).body;
+      expect(upstreamId.provider_usage).toMatchObject({ unit: 'video_seconds', amount: 8 });
+      expect(t.fake.requests.some((r) => r.path === `/v2/query/video_generation/${upstreamId.upstream_task_id}`)).toBe(true);
+      expect(t.fake.requests.filter((r) => r.path === '/v1/files/retrieve')).toHaveLength(retrieves);
+    });
+
+    it('MiniMax-H3 on /v1/video/generations from a first and a last frame at 768P: the frames by role, no ratio, completed', async () => {
+      const before = await balance();
+      const frame = `${t.fake.url}/frames/first.png`;
+      const last = `data:image/png;base64,${PNG.toString('base64')}`;
+      const res = await unified({
+        model: 'MiniMax-H3',
+        prompt: 'a door opens',
+        duration: 6,
+        resolution: '768P',
+        input_reference: frame,
+        last_frame: last,
+      }).expect(200);
+      expect(t.fake.v2Submits().at(-1)).toEqual({
+        model: 'MiniMax-H3',
+        content: [
+          { type: 'text', text: 'a door opens' },
+          { type: 'image_url', image_url: { url: frame }, role: 'first_frame' },
+          { type: 'image_url', image_url: { url: last }, role: 'last_frame' },
+        ],
+        duration: 6,
+        resolution: '768P',
+      });
+      expect(await balance()).toEqual({ quota: before.quota - 6 * H3_768P, used_quota: before.used_quota + 6 * H3_768P });
+      await pollUntilDone(res.body.id);
+      const task = await unifiedTask(res.body.id);
+      expect(task).toMatchObject({ status: 'SUCCESS', action: 'imageGenerate' });
+      const signed = await t.gw.http.get(task.result_url.slice(t.gw.url.length)).buffer(true).parse(binaryBody).expect(200);
+      expect(Buffer.compare(signed.body as Buffer, t.fake.videoBytes)).toBe(0);
     });
   },
 });

@@ -76,6 +76,16 @@ const CASES: PushCase[] = [
     signs: false,
   },
   {
+    platform: 'kling',
+    running: 'processing',
+    start: startKlingEmulator,
+    channel: () => ({ models: ['kling-v3-omni'] }),
+    body: { model: 'kling-v3-omni', prompt: 'a fox', seconds: '5' },
+    done: ['succeed'],
+    isRead: (req, id) => req.method === 'GET' && req.path === `/v1/videos/omni-video/${id}`,
+    signs: false,
+  },
+  {
     platform: 'vidu',
     running: 'processing',
     start: startViduEmulator,
@@ -95,6 +105,16 @@ const CASES: PushCase[] = [
     body: { model: 'minimax-hailuo-2.3', prompt: 'a fox', seconds: '6' },
     done: ['Success'],
     isRead: (req, id) => req.method === 'GET' && req.path === '/v1/query/video_generation' && req.query.get('task_id') === id,
+    signs: false,
+  },
+  {
+    platform: 'minimax',
+    running: 'Processing',
+    start: startMinimaxEmulator,
+    channel: () => ({ models: ['MiniMax-H3'] }),
+    body: { model: 'MiniMax-H3', prompt: 'a fox', seconds: '5' },
+    done: ['Success'],
+    isRead: (req, id) => req.method === 'GET' && req.path === `/v2/query/video_generation/${id}`,
     signs: false,
   },
   {
@@ -129,7 +149,7 @@ const metricValue = async (gw: TestGateway, name: string, labels: string) => {
  * gateway's clock stands still, so a task that ends here was ended by its callback; the sync runs on
  * its own schedule (as in production), the tests only wait for what a client sees.
  */
-describe.each(CASES)('providers that push: $platform', (push) => {
+describe.each(CASES)('providers that push: $platform ($body.model)', (push) => {
   describeOnSqlite(push.platform, (kind) => {
     let fake: PushFake;
     let gw: TestGateway;

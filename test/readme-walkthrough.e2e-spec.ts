@@ -240,7 +240,7 @@ describe('README walk-through on a fresh clone', () => {
     // A model added with no release: listed on its channel, quoted, and charged exactly the quote.
     expect(all).toMatch(/^added: 201$/m);
     expect(all).toMatch(/^listed: 200$/m);
-    expect(all).toMatch(/"id":"kling-v3"[^\n]*"durations":\{"min":3,"max":15\}/);
+    expect(all).toMatch(/"id":"kling-v3-1"[^\n]*"durations":\{"min":3,"max":15\}/);
     expect(all).toMatch(/^quoted 5600, charged 5600$/m);
 
     // A key with its own limits: past its day's budget, off its network, expired; refused, never charged.

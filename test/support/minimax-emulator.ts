@@ -9,7 +9,8 @@
  * Processing, then Success, one step per query; `GET /v1/files/retrieve?file_id=` hands out a pre-signed
  * download URL (`/cdn/<file>/output.mp4?Expires&Signature`, checked, no key) serving `videoBytes`.
  * - `scriptNext([...])`: steps `Queueing`, `Processing`, `Success` or `{ fail: code }`.
- * - `failNextSubmit(code)`: the next submit answers HTTP 200 with this `base_resp` code.
+ * - `failNextSubmit(code)`: the next submit answers HTTP 200 with this `base_resp` code (v2: its error envelope for that code).
+ * The v2 API (MiniMax-H3) is served beside: `POST /v2/video_generation`, `GET /v2/query/video_generation/{id}` (the URL inline).
  */
 import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
@@ -30,6 +31,8 @@ export interface MinimaxEmulatorServer {
   videoBytes: Buffer;
   /** The JSON bodies of every submit, in order (refused ones too). */
   submits(): Array<Record<string, unknown>>;
+  /** The same of the v2 API's (`POST /v2/video_generation`). */
+  v2Submits(): Array<Record<string, unknown>>;
   downloads(): RecordedRequest[];
   scriptNext(steps: MinimaxStep[]): void;
   failNextSubmit(code: number): void;
@@ -54,6 +57,8 @@ export async function startMinimaxEmulator(options: { apiKey?: string } = {}): P
     videoBytes,
     submits: () =>
       server.requests.filter((r) => r.method === 'POST' && r.path === '/v1/video_generation').map((r) => r.json as Record<string, unknown>),
+    v2Submits: () =>
+      server.requests.filter((r) => r.method === 'POST' && r.path === '/v2/video_generation').map((r) => r.json as Record<string, unknown>),
     downloads: () => server.requests.filter((r) => r.path.startsWith('/cdn/')),
     callbacks: emulator.callbacks,
     scriptNext: (steps) => emulator.scriptNext(steps),

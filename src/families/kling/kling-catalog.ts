@@ -10,6 +10,8 @@ const KLING_LABELS: Readonly<Record<string, string>> = {
   'kling-v2-1': 'Kling 2.1',
   'kling-v2-1-master': 'Kling 2.1 Master',
   'kling-v1-6': 'Kling 1.6',
+  'kling-v3': 'Kling 3.0',
+  'kling-v3-omni': 'Kling 3.0 Omni',
 };
 
 const KLING_ALIASES: Readonly<Record<string, readonly string[]>> = {
@@ -19,13 +21,15 @@ const KLING_ALIASES: Readonly<Record<string, readonly string[]>> = {
 /**
  * Kling's builtin catalog entries, from its model matrix: 720p is `std` mode, 1080p `pro`;
  * `first-last-frame` is Kling's `image_tail`; `audio: optional` is `sound`. Route option
- * `cfg_scale: true` lets `metadata.cfg_scale` through (the v1 models).
+ * `cfg_scale: true` lets `metadata.cfg_scale` through (the v1 models). kling-v3-omni's route speaks the
+ * omni-video endpoint because its upstream id says omni (route option `omni`).
  */
 export const KLING_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'kling',
   Object.entries(KLING_MODELS).map(([id, model]) => ({
     id,
     label: KLING_LABELS[id],
+    releasedAt: model.releasedAt,
     // The other platforms' ids of the same model (earlier releases' entries): they keep working.
     aliases: KLING_ALIASES[id],
     modes: [
@@ -33,8 +37,8 @@ export const KLING_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
       'image-to-video',
       ...(model.lastFrame ? (['first-last-frame'] as ModelMode[]) : []),
     ],
-    durations: KLING_DURATIONS,
-    defaultDuration: KLING_DURATIONS[0],
+    durations: model.durations ?? KLING_DURATIONS,
+    defaultDuration: 5,
     resolutions: model.modes.map((mode) => KLING_RESOLUTION_OF_MODE[mode]),
     aspectRatios: KLING_RATIOS,
     audio: model.sound ? 'optional' : 'none',

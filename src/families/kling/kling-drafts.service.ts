@@ -11,6 +11,7 @@ import { klingModelOf, settleKlingRequest } from './kling-task-rules';
 /**
  * A Kling model's body (both forms, same field names) -> a task draft: the schema, the model's
  * rules read from its catalog entry, then the images. Priced per second at the mode's resolution (720p std, 1080p pro).
+ * The route picks the endpoint: omni-video (its `omni` option or an omni upstream id), else text2video or image2video.
  */
 @Injectable()
 export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
@@ -18,7 +19,8 @@ export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<KlingTaskRequest>> {
     const { body, firstFrame: reference } = await validBodyWithFirstFrame(KlingVideoRequestDto, input);
-    const settled = settleKlingRequest(model, klingModelOf(catalog), body, reference !== undefined);
+    const kling = klingModelOf(catalog);
+    const settled = settleKlingRequest(model, kling, body, reference !== undefined);
     const releases: Array<() => void> = [];
     const read = async (value: Parameters<KlingInputImages['read']>[0], field: string): Promise<KlingImage> => {
       const { image, release } = await this.images.read(value, field);
@@ -28,7 +30,7 @@ export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
     const release = () => releases.forEach((letGo) => letGo());
     try {
       const request: KlingTaskRequest = {
-        endpoint: settled.imageToVideo ? 'image2video' : 'text2video',
+        endpoint: kling.omni ? 'omni-video' : settled.imageToVideo ? 'image2video' : 'text2video',
         duration: settled.duration,
         mode: settled.mode,
         extra: settled.extra,

@@ -1,7 +1,11 @@
+import type { DurationSpec } from '../../catalog/catalog-entry';
+
 /** Kling's `mode`: `std` renders 720p, `pro` 1080p. */
 export type KlingMode = 'std' | 'pro';
 export const KLING_RESOLUTION_OF_MODE: Record<KlingMode, '720p' | '1080p'> = { std: '720p', pro: '1080p' };
 export const KLING_DURATIONS = [5, 10];
+/** Kling 3 (kling-v3, kling-v3-omni): any whole second from 3 to 15. */
+export const KLING_V3_DURATIONS: DurationSpec = { min: 3, max: 15 };
 export const KLING_RATIOS = ['16:9', '9:16', '1:1'];
 
 /**
@@ -18,7 +22,24 @@ export interface KlingBuiltinModel {
   cfgScale: boolean;
   /** `last_frame` (Kling's `image_tail`): in `pro` mode only, and not on every model. */
   lastFrame: boolean;
+  /** Its lengths; absent, 5 or 10 s. */
+  durations?: DurationSpec;
+  /** Served on `/v1/videos/omni-video` (not text2video / image2video). */
+  omni?: boolean;
+  /** `YYYY-MM-DD` (docs/families.md, Kling). */
+  releasedAt?: string;
 }
+
+/** Kling 3.0 (kling-v3, and kling-v3-omni on omni-video): std and pro, sound, first and last frames, 3 to 15 s. */
+const KLING_V3: KlingBuiltinModel = {
+  textToVideo: true,
+  modes: ['std', 'pro'],
+  sound: true,
+  cfgScale: false,
+  lastFrame: true,
+  durations: KLING_V3_DURATIONS,
+  releasedAt: '2026-02-03',
+};
 
 export const KLING_MODELS: Readonly<Record<string, KlingBuiltinModel>> = {
   'kling-v2-6': { textToVideo: true, modes: ['pro'], sound: true, cfgScale: false, lastFrame: true },
@@ -26,7 +47,15 @@ export const KLING_MODELS: Readonly<Record<string, KlingBuiltinModel>> = {
   'kling-v2-1': { textToVideo: false, modes: ['std', 'pro'], sound: false, cfgScale: false, lastFrame: true },
   'kling-v2-1-master': { textToVideo: true, modes: ['pro'], sound: false, cfgScale: false, lastFrame: false },
   'kling-v1-6': { textToVideo: true, modes: ['std', 'pro'], sound: false, cfgScale: true, lastFrame: true },
+  // Kling 3.0 (2026-02): 3 to 15 s with `sound`; the Omni model is the omni-video endpoint's.
+  'kling-v3': KLING_V3,
+  'kling-v3-omni': { ...KLING_V3, omni: true },
 };
+
+/** The omni-video endpoint's models, unless a route's `omni` option says: `kling-v3-omni`, `kling-video-o1` and their kind. */
+export function klingOmniOf(upstreamModel: string): boolean {
+  return /omni|^kling-video-o\d/i.test(upstreamModel);
+}
 
 /** Keys of Kling's body the gateway writes itself from the request's own fields: `metadata` may not set them. */
 export const KLING_GATEWAY_KEYS = [
@@ -41,3 +70,6 @@ export const KLING_GATEWAY_KEYS = [
   'callback_url',
   'external_task_id',
 ];
+
+/** What the gateway writes on the omni-video endpoint besides: the frames go in `image_list`. */
+export const KLING_OMNI_GATEWAY_KEYS = [...KLING_GATEWAY_KEYS, 'image_list'];

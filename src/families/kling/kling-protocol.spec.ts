@@ -1,5 +1,6 @@
 import { mapKlingError } from './kling-errors';
 import { klingKeyPair, klingTokenCode, signKlingJwt } from './kling-jwt';
+import { buildKlingBody } from './kling-protocol';
 import { mapKlingQuery } from './kling-query-mapping';
 import type { KlingVideoRequestDto } from './kling-request.dto';
 import { klingModelOf, settleKlingRequest } from './kling-task-rules';
@@ -65,8 +66,80 @@ describe('Kling request rules', () => {
     ['kling-v1-6', { prompt: 'p', metadata: { cfg_scale: 2 } }, false, 'metadata.cfg_scale'],
     ['kling-v1-6', { prompt: 'p', last_frame: 'http://x/b.png' }, false, 'last_frame'],
     ['kling-v1-6', { prompt: 'p', last_frame: 'http://x/b.png', resolution: '720p' }, true, 'last_frame'],
+    ['kling-v3', { prompt: 'p', duration: 16 }, false, 'duration'],
+    ['kling-v3-omni', { prompt: 'p', duration: 2 }, false, 'duration'],
+    ['kling-v3-omni', { prompt: 'p', metadata: { image_list: [] } }, false, 'metadata.image_list'],
+    [
+      'kling-v3-omni',
+      { prompt: 'p', metadata: { sound: 'on', video_list: [{ video_url: 'u', refer_type: 'feature' }] } },
+      false,
+      'metadata.sound',
+    ],
+    ['kling-v3-omni', { prompt: 'p', metadata: { video_list: [{ video_url: 'u', refer_type: 'base' }] } }, true, 'input_reference'],
+    ['kling-v3', { prompt: 'p', metadata: { voice_list: [{ voice_id: 'v' }] } }, false, 'metadata.voice_list'],
+    [
+      'kling-v3',
+      { prompt: 'p', duration: 10, metadata: { multi_shot: true, multi_prompt: [{ index: 1, prompt: 'a', duration: '5' }] } },
+      false,
+      'metadata.multi_prompt',
+    ],
   ])('%s %j (image: %s) is refused naming %s', (model, body, hasImage, param) => {
     expect(refusedField(() => settle(model, body as Partial<KlingVideoRequestDto>, hasImage))).toBe(param);
+  });
+});
+
+describe('Kling 3', () => {
+  it('sends kling-v3-omni to omni-video with its frames in image_list, kling-v3 to text2video / image2video', () => {
+    const omni = klingModelOf(catalogModelOf('kling-v3-omni'));
+    expect(omni.omni).toBe(true);
+    expect(klingModelOf(catalogModelOf('kling-v3')).omni).toBe(false);
+    const { entry, route } = catalogModelOf('kling-v3');
+    expect(klingModelOf({ entry, route: { ...route, options: { omni: true } } }).omni).toBe(true);
+    expect(settle('kling-v3-omni', { prompt: 'p', duration: 12, resolution: '1080p', metadata: { sound: 'on' } })).toEqual({
+      imageToVideo: false,
+      duration: 12,
+      mode: 'pro',
+      aspectRatio: '16:9',
+      extra: { sound: 'on' },
+    });
+    const body = buildKlingBody(
+      {
+        endpoint: 'omni-video',
+        prompt: 'p',
+        duration: 7,
+        mode: 'std',
+        image: { url: 'https://x.test/a.png' },
+        imageTail: { staged: 'abc' },
+        extra: { sound: 'off' },
+      },
+      'kling-v3-omni',
+      () => 'QUJD',
+    );
+    expect(body).toEqual({
+      sound: 'off',
+      model_name: 'kling-v3-omni',
+      mode: 'std',
+      duration: '7',
+      prompt: 'p',
+      image_list: [
+        { image_url: 'https://x.test/a.png', type: 'first_frame' },
+        { image_url: 'QUJD', type: 'end_frame' },
+      ],
+    });
+  });
+
+  it('keeps final_unit_deduction as the provider usage, in its units', () => {
+    const answer = {
+      code: 0,
+      data: {
+        task_id: '1',
+        task_status: 'succeed',
+        final_unit_deduction: '4.5',
+        task_result: { videos: [{ url: 'https://cdn.example.com/v.mp4' }] },
+      },
+    };
+    expect(mapKlingQuery(answer)).toMatchObject({ state: 'succeeded', providerUsage: { unit: 'credits', amount: 4.5 } });
+    expect(mapKlingQuery({ code: 0, data: { task_status: 'processing', final_unit_deduction: 'n/a' } }).providerUsage).toBeUndefined();
   });
 });
 

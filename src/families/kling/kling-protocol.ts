@@ -1,5 +1,9 @@
-/** Wire shapes of Kling's video API (docs/upstream-protocols.md, Family Kling). */
-export type KlingEndpoint = 'text2video' | 'image2video';
+/**
+ * Wire shapes of Kling's video API (docs/upstream-protocols.md, Family Kling; omni-video:
+ * upstream-protocols-wires.md, 4). Each endpoint is created and queried on its own path; a later
+ * one (video extend) is one more name here and its body below.
+ */
+export type KlingEndpoint = 'text2video' | 'image2video' | 'omni-video';
 export const klingCreatePath = (endpoint: KlingEndpoint): string => `/v1/videos/${endpoint}`;
 /** A task is queried on the path of the endpoint that created it. */
 export const klingQueryPath = (endpoint: KlingEndpoint, id: string): string => `/v1/videos/${endpoint}/${encodeURIComponent(id)}`;
@@ -36,6 +40,14 @@ export interface KlingTaskData {
   created_at?: unknown;
   updated_at?: unknown;
   task_result?: { videos?: Array<{ id?: unknown; url?: unknown; duration?: unknown }> };
+  /** What the task cost the account in Kling's units, as a decimal string (`"1.5"`). */
+  final_unit_deduction?: unknown;
+}
+
+/** omni-video's frames: `image_list` items, a first and an end frame by `type`. */
+export interface KlingOmniImage {
+  image_url: string;
+  type?: 'first_frame' | 'end_frame';
 }
 
 /** The create body: the client's metadata first, then the fields the gateway sets. */
@@ -54,6 +66,14 @@ export function buildKlingBody(
   if (request.prompt !== undefined) body.prompt = request.prompt;
   if (request.negativePrompt !== undefined) body.negative_prompt = request.negativePrompt;
   if (request.aspectRatio !== undefined) body.aspect_ratio = request.aspectRatio;
+  if (request.endpoint === 'omni-video') {
+    const frames: KlingOmniImage[] = [
+      ...(request.image ? [{ image_url: image(request.image), type: 'first_frame' as const }] : []),
+      ...(request.imageTail ? [{ image_url: image(request.imageTail), type: 'end_frame' as const }] : []),
+    ];
+    if (frames.length > 0) body.image_list = frames;
+    return body;
+  }
   if (request.image) body.image = image(request.image);
   if (request.imageTail) body.image_tail = image(request.imageTail);
   return body;

@@ -2,7 +2,8 @@ import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
 import { compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
 import { storedAnswer } from '../shared/stored-answer';
-import type { PollOutcome } from '../../upstream/upstream-adapter';
+import type { PollOutcome, ProviderUsage } from '../../upstream/upstream-adapter';
+import { reportedUsage } from '../shared/reported-usage';
 import { UpstreamError } from '../../upstream/upstream-adapter';
 import { klingCode } from './kling-errors';
 import type { KlingEnvelope, KlingTaskData } from './kling-protocol';
@@ -14,14 +15,26 @@ const MODERATION_TEXT = /moderat|safety|sensitive|risk|policy|violat|inappropria
  * A task query's answer -> the gateway's poll outcome: `submitted` queued, `processing` running,
  * `succeed` (Kling's spelling) the first video's URL, `failed` with a moderation text -> content
  * moderation failed, else generation failed (the text itself is never shown). Anything else is
- * transient (asked again), never an end.
+ * transient (asked again), never an end. Every endpoint (text2video, image2video, omni-video) answers
+ * alike; `final_unit_deduction` is the provider's usage, in its units.
  */
 export function mapKlingQuery(body: unknown, policy?: LinkPolicy): PollOutcome {
   const envelope = (body ?? {}) as KlingEnvelope;
   const code = klingCode(envelope.code);
   if (code !== '0') throw new UpstreamError('transient', `the provider answered the query with code ${code ?? 'none'}`);
   const data = envelope.data ?? {};
-  const raw = storedKlingTask(data);
+  const usage = klingUsage(data.final_unit_deduction);
+  const outcome = mapKlingStatus(data, storedKlingTask(data), policy);
+  return usage ? { ...outcome, providerUsage: usage } : outcome;
+}
+
+/** `final_unit_deduction` (a decimal string, or a number) as Kling's units. */
+export function klingUsage(deduction: unknown): ProviderUsage | undefined {
+  const amount = typeof deduction === 'string' && /^\d{1,9}(\.\d{1,6})?$/.test(deduction.trim()) ? Number(deduction) : deduction;
+  return reportedUsage('credits', amount);
+}
+
+function mapKlingStatus(data: KlingTaskData, raw: unknown, policy?: LinkPolicy): PollOutcome {
   switch (data.task_status) {
     case 'submitted':
       return { state: 'queued', progress: 0, raw };
@@ -60,6 +73,7 @@ function storedKlingTask(data: KlingTaskData): unknown {
     task_status: keptText(data.task_status, 32),
     created_at: keptNumber(data.created_at),
     updated_at: keptNumber(data.updated_at),
+    final_unit_deduction: keptNumber(data.final_unit_deduction),
     ...(videos ? { task_result: { videos } } : {}),
   });
 }

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsIn, IsInt, IsString } from 'class-validator';
 import { IsOptionalNotNull, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
-import { KLING_DURATIONS, KLING_MODELS, KLING_RATIOS } from './kling-models';
+import { KLING_MODELS, KLING_RATIOS } from './kling-models';
 import { ImageSourceField, MetadataField, PixelSizeField, URL_OR_DATA_URI_MESSAGE, WholeSecondsField } from '../shared/request-fields';
 
 export const KLING_MAX_PROMPT = 2500;
@@ -27,10 +27,10 @@ export class KlingVideoRequestDto {
   @MaxUtf16Length(KLING_MAX_PROMPT, { message: `$property must be at most ${KLING_MAX_PROMPT} characters` })
   prompt?: string;
 
-  @WholeSecondsField(
-    { example: 5, enum: KLING_DURATIONS, description: 'seconds (also `seconds`): 5 or 10; default 5' },
-    '$property must be 5 or 10 seconds',
-  )
+  @WholeSecondsField({
+    example: 5,
+    description: "seconds (also `seconds`), one of the model's: 5 or 10 (kling-v2.x, v1.6), 3 to 15 (kling-v3, kling-v3-omni); default 5",
+  })
   duration?: number;
 
   @PixelSizeField({
@@ -81,7 +81,7 @@ export class KlingVideoRequestDto {
   @MetadataField({
     example: { cfg_scale: 0.5 },
     description:
-      'passed to Kling as it is (`mode`, `sound` on kling-v2-6, `cfg_scale` on kling-v1-6, `camera_control`, `watermark_info`...); keys the gateway sets itself are refused',
+      'passed to Kling as it is (`mode`, `sound` on kling-v2-6 and kling-v3*, `cfg_scale` on kling-v1-6, `camera_control`, `watermark_info`, Kling 3 `multi_shot`/`shot_type`/`multi_prompt`, `element_list`, `voice_list`, omni `video_list`...); keys the gateway sets itself are refused',
   })
   metadata?: Record<string, unknown>;
 }

@@ -3,7 +3,14 @@ import { AppError } from '../../common/errors/app-error';
 import type { CatalogModel } from '../family';
 import { parsePixelSize } from '../pixel-size';
 import { durationWithinEntry } from '../shared/entry-rules';
-import { KLING_GATEWAY_KEYS, KLING_RATIOS, KLING_RESOLUTION_OF_MODE, KlingMode } from './kling-models';
+import {
+  KLING_GATEWAY_KEYS,
+  KLING_OMNI_GATEWAY_KEYS,
+  KLING_RATIOS,
+  KLING_RESOLUTION_OF_MODE,
+  klingOmniOf,
+  KlingMode,
+} from './kling-models';
 import type { KlingVideoRequestDto } from './kling-request.dto';
 
 /**
@@ -18,10 +25,13 @@ export interface KlingModel {
   sound: boolean;
   cfgScale: boolean;
   lastFrame: boolean;
+  /** Its route speaks the omni-video endpoint: the route's `omni` option, else its upstream id. */
+  omni: boolean;
   entry: CatalogEntry;
 }
 
 export function klingModelOf({ entry, route }: CatalogModel): KlingModel {
+  const upstream = typeof route.upstreamModel === 'string' ? route.upstreamModel : (Object.values(route.upstreamModel)[0] ?? '');
   const modes = entry.resolutions
     .map((resolution) => MODE_OF_RESOLUTION[resolution.toLowerCase()])
     .filter((mode): mode is KlingMode => mode !== undefined);
@@ -31,6 +41,7 @@ export function klingModelOf({ entry, route }: CatalogModel): KlingModel {
     sound: entry.audio !== 'none',
     cfgScale: route.options?.cfg_scale === true,
     lastFrame: entry.modes.includes('first-last-frame'),
+    omni: typeof route.options?.omni === 'boolean' ? route.options.omni : klingOmniOf(upstream),
     entry,
   };
 }
@@ -64,7 +75,8 @@ export function settleKlingRequest(name: string, model: KlingModel, body: KlingV
     throw AppError.invalid('last_frame needs input_reference (the first frame)', 'last_frame');
   const duration = durationWithinEntry(body.duration, model.entry, name);
   const extra = { ...(body.metadata ?? {}) };
-  const setByGateway = Object.keys(extra).find((key) => KLING_GATEWAY_KEYS.includes(key));
+  const gatewayKeys = model.omni ? KLING_OMNI_GATEWAY_KEYS : KLING_GATEWAY_KEYS;
+  const setByGateway = Object.keys(extra).find((key) => gatewayKeys.includes(key));
   if (setByGateway)
     throw AppError.invalid(`metadata.${setByGateway} is set by the gateway from the request's own fields`, `metadata.${setByGateway}`);
   const { ratio: sizeRatio, mode: sizeMode } = fromSize(body.size);
@@ -98,6 +110,7 @@ export function settleKlingRequest(name: string, model: KlingModel, body: KlingV
       'metadata.cfg_scale',
     );
   }
+  assertKlingV3Fields(extra, duration, hasImage);
   const aspectRatio = hasImage ? undefined : (body.aspect_ratio ?? sizeRatio ?? KLING_RATIOS[0]);
   return { imageToVideo: hasImage, duration, mode, ...(aspectRatio ? { aspectRatio } : {}), extra };
 }
@@ -140,4 +153,28 @@ function settleMode(
     );
   }
   return mode;
+}
+
+/**
+ * Kling 3's own fields, passed in `metadata`, where they cannot mix (upstream-protocols-wires.md, 4.3
+ * and 4.4): no sound with a reference video, no first frame with a video to edit (`refer_type: base`),
+ * `voice_list` only with sound and without `element_list`, multi-shot prompts that add up to the duration.
+ */
+function assertKlingV3Fields(extra: Record<string, unknown>, duration: number, hasImage: boolean): void {
+  const videos = Array.isArray(extra.video_list) ? (extra.video_list as Array<{ refer_type?: unknown }>) : [];
+  if (videos.length > 0 && extra.sound === 'on')
+    throw AppError.invalid(
+      'metadata.sound must be "off" with metadata.video_list (Kling makes no sound over a reference video)',
+      'metadata.sound',
+    );
+  if (hasImage && videos.some((video) => video?.refer_type === 'base'))
+    throw AppError.invalid('input_reference is not taken with a video to edit (metadata.video_list refer_type "base")', 'input_reference');
+  if (extra.voice_list !== undefined && (extra.sound !== 'on' || extra.element_list !== undefined))
+    throw AppError.invalid('metadata.voice_list needs metadata.sound "on" and no metadata.element_list', 'metadata.voice_list');
+  if (Array.isArray(extra.multi_prompt)) {
+    const shots = extra.multi_prompt as Array<{ duration?: unknown }>;
+    const total = shots.reduce((sum, shot) => sum + Number(shot?.duration), 0);
+    if (shots.length < 1 || shots.length > 6 || total !== duration)
+      throw AppError.invalid(`metadata.multi_prompt must be 1 to 6 shots whose durations add up to ${duration}`, 'metadata.multi_prompt');
+  }
 }

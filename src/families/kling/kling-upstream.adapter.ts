@@ -49,17 +49,16 @@ export class KlingUpstreamAdapter extends BearerJsonTaskAdapter<KlingEnvelope, K
   /** `callback_url` in the create body; Kling documents no signature, the URL's token binds the callback to its task. */
   readonly push: ProviderPush = CALLBACK_URL_IN_BODY;
 
-  constructor(
-    calls: ProviderCalls,
-    private readonly images: KlingInputImages,
-  ) {
+  /** The raw base64 of an image held for the submit (by its digest). */
+  private readonly base64Of: (sha256: string) => string;
+
+  constructor(calls: ProviderCalls, images: KlingInputImages) {
     super(calls, KLING_PROFILE);
+    this.base64Of = (sha256) => images.base64(sha256);
   }
 
-  /** One POST to the endpoint of the task's mode, within the submit's deadline. */
-  protected async creation(task: UpstreamTask<KlingTaskRequest>): Promise<ProviderCreate> {
-    const { request } = task;
-    const body = buildKlingBody(request, task.upstreamModel, (sha256) => this.images.base64(sha256));
-    return { path: klingCreatePath(request.endpoint), body };
+  /** One POST to the task's endpoint (text2video, image2video or omni-video), within the submit's deadline. */
+  protected creation({ request, upstreamModel }: UpstreamTask<KlingTaskRequest>): Promise<ProviderCreate> {
+    return Promise.resolve({ path: klingCreatePath(request.endpoint), body: buildKlingBody(request, upstreamModel, this.base64Of) });
   }
 }

@@ -1,6 +1,6 @@
 import { routeOption } from '../route-option-definition';
 import { PUSH_SETTING } from '../shared/push-settings';
-import { namedModels, oneRouteOption } from '../family';
+import { namedModels } from '../family';
 import { defineFamily } from '../shared/define-family';
 import { KLING_BUILTIN_ENTRIES } from './kling-catalog';
 import type { KlingTaskRequest } from './kling-protocol';
@@ -24,9 +24,8 @@ export const KLING_FAMILY = defineFamily<KlingTaskRequest>({
   modelPrefix: 'kling-',
   request: { schema: KlingVideoRequestDto, examples: KLING_EXAMPLES },
   catalog: { defaultPrices: KLING_DEFAULT_PRICES, builtinEntries: KLING_BUILTIN_ENTRIES },
-  // `cfg_scale: true`: the model takes `metadata.cfg_scale` (the v1 models).
-  ...oneRouteOption(
-    'Kling',
+  // `cfg_scale: true`: the model takes `metadata.cfg_scale` (the v1 models); `omni`: the omni-video endpoint.
+  routeOptions: [
     routeOption(
       'cfg_scale',
       'boolean',
@@ -36,9 +35,23 @@ export const KLING_FAMILY = defineFamily<KlingTaskRequest>({
         '放行客户端的 metadata.cfg_scale（0 到 1）：v1 模型支持。',
       ],
     ),
-    (value) => typeof value === 'boolean',
-    'cfg_scale must be true or false',
-  ),
+    routeOption(
+      'omni',
+      'boolean',
+      ['Omni-video endpoint', 'Omni-video 接口'],
+      [
+        'Sends the model to /v1/videos/omni-video (frames in image_list); unset, an upstream id with "omni" goes there.',
+        '将模型发往 /v1/videos/omni-video（首尾帧放在 image_list）；未设置时，上游 ID 含 "omni" 的发往该接口。',
+      ],
+    ),
+  ],
+  checkRouteOptions: (options) => {
+    const refused = Object.entries(options).find(([key, value]) => !['cfg_scale', 'omni'].includes(key) || typeof value !== 'boolean');
+    if (!refused) return null;
+    return ['cfg_scale', 'omni'].includes(refused[0])
+      ? { field: refused[0], message: `${refused[0]} must be true or false` }
+      : { field: refused[0], message: `${refused[0]} is not a Kling route option (cfg_scale and omni are)` };
+  },
   nest: { module: KlingFamilyModule, drafts: KlingDrafts, adapter: KlingUpstreamAdapter },
   simulator: { module: KlingSimulatorModule, apiKey: `${SIMULATOR_ACCESS_KEY}:${SIMULATOR_SECRET_KEY}` },
 });

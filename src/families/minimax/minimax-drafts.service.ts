@@ -8,8 +8,8 @@ import { MinimaxVideoRequestDto } from './minimax-request.dto';
 import { minimaxModelOf, parseMinimaxBody } from './minimax-rules';
 
 /**
- * A MiniMax Hailuo body (either form) -> a task draft: the schema, the model's rules (read from its
- * catalog entry), the images
+ * A MiniMax body (either form) -> a task draft: the schema, the model's rules (read from its
+ * catalog entry; the route's API, v1 or v2, decides the shape), the images
  * (checked URLs, or held bytes); priced at its resolution per second. Nothing is charged before it returns.
  */
 @Injectable()
@@ -18,7 +18,8 @@ export class MinimaxDrafts implements FamilyDrafts<MinimaxTaskRequest> {
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<MinimaxTaskRequest>> {
     const body = await validBody(MinimaxVideoRequestDto, input.body);
-    const parsed = parseMinimaxBody(body, model, minimaxModelOf(catalog), input.inputReferenceFile !== undefined);
+    const minimax = minimaxModelOf(catalog);
+    const parsed = parseMinimaxBody(body, model, minimax, input.inputReferenceFile !== undefined);
     const releases: Array<() => void> = [];
     const release = () => releases.forEach((release) => release());
     try {
@@ -28,9 +29,11 @@ export class MinimaxDrafts implements FamilyDrafts<MinimaxTaskRequest> {
         : parsed.firstFrame && take(await this.images.fromField(parsed.firstFrame.value, parsed.firstFrame.field));
       const lastFrame = parsed.lastFrame && take(await this.images.fromField(parsed.lastFrame.value, parsed.lastFrame.field));
       const request: MinimaxTaskRequest = {
+        ...(minimax.api === 'v2' ? { api: 'v2' as const } : {}),
         prompt: parsed.prompt,
         duration: parsed.duration,
         resolution: parsed.resolution,
+        ...(parsed.ratio !== undefined ? { ratio: parsed.ratio } : {}),
         ...(firstFrame ? { firstFrame } : {}),
         ...(lastFrame ? { lastFrame } : {}),
         metadata: parsed.metadata,
@@ -41,7 +44,8 @@ export class MinimaxDrafts implements FamilyDrafts<MinimaxTaskRequest> {
           ...videoDraftFields(model, parsed.prompt, firstFrame !== undefined),
           mode: parsed.mode,
           request,
-          quote: { model, resolution: parsed.resolution.toLowerCase(), seconds: parsed.duration },
+          // A model that always makes sound (MiniMax-H3) is priced at its audio tier.
+          quote: { model, resolution: parsed.resolution.toLowerCase(), seconds: parsed.duration, audio: catalog.entry.audio === 'always' },
         },
         release,
       };

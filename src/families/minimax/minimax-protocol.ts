@@ -16,9 +16,14 @@ export interface MinimaxStagedImage {
 
 /** What a task keeps to build its submit. */
 export type MinimaxTaskRequest = {
+  /** `v2`: the v2 API (MiniMax-H3); absent, v1. */
+  api?: 'v2';
   prompt: string;
   duration: number;
-  resolution: MinimaxResolution;
+  /** On the wire: `768P`; v2 also `2K`. */
+  resolution: MinimaxResolution | '2K';
+  /** v2's `ratio`, for text-to-video (frames set their own). */
+  ratio?: string;
   firstFrame?: MinimaxImage;
   lastFrame?: MinimaxImage;
   /** The client's `metadata`, sent as it is (keys the gateway sets were refused). */

@@ -3,7 +3,7 @@ import { IsInt, IsString } from 'class-validator';
 import { IsOptionalNotNull, IsRequired, MaxUtf16Length } from '../../common/http/validation';
 import type { RequestExample, SubmitForm } from '../family';
 import { codeList } from '../shared/code-list';
-import { MINIMAX_MAX_PROMPT, MINIMAX_MODEL_IDS } from './minimax-models';
+import { MINIMAX_MODEL_IDS, MINIMAX_V2_MAX_PROMPT } from './minimax-models';
 import { MetadataField, OptionalTextField, WholeSecondsField } from '../shared/request-fields';
 
 const DURATION_MESSAGE = '$property must be a whole number of seconds';
@@ -25,18 +25,18 @@ export class MinimaxVideoRequestDto {
 
   @ApiProperty({
     example: 'a paper boat drifting down a rainy street [Truck left]',
-    maxLength: MINIMAX_MAX_PROMPT,
-    description: 'camera moves in brackets, e.g. `[Pan left]`',
+    maxLength: MINIMAX_V2_MAX_PROMPT,
+    description: "camera moves in brackets, e.g. `[Pan left]`; at most the model's prompt length (2000 on Hailuo, 7000 on MiniMax-H3)",
   })
   @IsRequired()
   @IsString()
-  @MaxUtf16Length(MINIMAX_MAX_PROMPT)
+  @MaxUtf16Length(MINIMAX_V2_MAX_PROMPT)
   prompt: string;
 
   @ApiPropertyOptional({
     example: 6,
     description:
-      "seconds (also `seconds`), one of the model's (GET /v1/videos/models): 6 or 10 on the builtin models, default 6; 1080P is 6 s only",
+      "seconds (also `seconds`), one of the model's (GET /v1/videos/models): 6 or 10 on Hailuo (default 6; 1080P is 6 s only), 5 to 15 on MiniMax-H3 (default 5)",
   })
   @IsOptionalNotNull()
   @IsInt({ message: DURATION_MESSAGE })
@@ -44,20 +44,25 @@ export class MinimaxVideoRequestDto {
 
   @OptionalTextField({
     example: '768P',
-    description: "one of the model's: 512P, 768P, 1080P on the builtin models (default its first, 768P); 512P: image-to-video only",
+    description:
+      "one of the model's: 512P, 768P, 1080P on Hailuo (default its first, 768P; 512P: image-to-video only); 2K (default), 768P on MiniMax-H3",
   })
   resolution?: string;
 
   @OptionalTextField({ example: '1366x768', description: '`<width>x<height>`: its short side picks the resolution (e.g. 768: 768P)' })
   size?: string;
 
-  @OptionalTextField({ enum: ['16:9'], description: 'text-to-video makes 16:9 only; image-to-video follows the image' })
+  @OptionalTextField({
+    example: '16:9',
+    description:
+      'text-to-video only (image-to-video follows the image): 16:9 on Hailuo; 16:9 (default), 21:9, 4:3, 1:1, 3:4, 9:16 on MiniMax-H3',
+  })
   aspect_ratio?: string;
 
   @OptionalTextField({ description: `first frame (image-to-video): a file part (multipart) or ${IMAGE_DESCRIPTION}` })
   input_reference?: string;
 
-  @OptionalTextField({ description: `MiniMax-Hailuo-02 only, with a first frame: the last frame, ${IMAGE_DESCRIPTION}` })
+  @OptionalTextField({ description: `MiniMax-Hailuo-02 and MiniMax-H3, with a first frame: the last frame, ${IMAGE_DESCRIPTION}` })
   last_frame?: string;
 
   @OptionalTextField({ description: 'not taken by MiniMax models (a 400)' })
@@ -69,7 +74,7 @@ export class MinimaxVideoRequestDto {
   @MetadataField({
     example: { prompt_optimizer: false },
     description:
-      'passed to MiniMax as it is (`prompt_optimizer`, `fast_pretreatment`, `aigc_watermark`); fields the gateway sets are refused',
+      'passed to MiniMax as it is (`prompt_optimizer`, `fast_pretreatment`, `aigc_watermark`; on MiniMax-H3 `aigc_watermark`); fields the gateway sets are refused',
   })
   metadata?: Record<string, unknown>;
 }

@@ -11,7 +11,7 @@ const entryOf = (model: string): CatalogEntry => ({
   modified: false,
 });
 const parse = (body: Partial<MinimaxVideoRequestDto>, model = 'MiniMax-Hailuo-2.3', hasFile = false, entry = entryOf(model)) =>
-  parseMinimaxBody({ model, prompt: 'p', ...body }, model, minimaxModelOf({ entry }), hasFile);
+  parseMinimaxBody({ model, prompt: 'p', ...body }, model, minimaxModelOf({ entry, route: entry.routes[0] }), hasFile);
 const refusal = (run: () => unknown): { param?: string; message: string } => {
   try {
     run();
@@ -122,5 +122,40 @@ describe('MiniMax rules read the catalog entry', () => {
     expect(
       parseDirector({ input_reference: 'https://x.example/f.png', last_frame: 'https://x.example/l.png' }, false, withFrames),
     ).toMatchObject({ mode: 'first-last-frame', resolution: '512P' });
+  });
+});
+
+describe('MiniMax-H3 rules (the v2 API)', () => {
+  const h3 = (body: Partial<MinimaxVideoRequestDto>, hasFile = false) => parse(body, 'MiniMax-H3', hasFile);
+
+  it('picks v2 by the upstream id or the route option, and defaults to 5 s at 2K and 16:9', () => {
+    const entry = entryOf('MiniMax-H3');
+    expect(minimaxModelOf({ entry, route: entry.routes[0] }).api).toBe('v2');
+    expect(minimaxModelOf({ entry, route: { ...entry.routes[0], upstreamModel: 'h3-dated', options: { api: 'v2' } } }).api).toBe('v2');
+    expect(minimaxModelOf({ entry: entryOf('MiniMax-Hailuo-02'), route: entryOf('MiniMax-Hailuo-02').routes[0] }).api).toBe('v1');
+    expect(h3({})).toMatchObject({ duration: 5, resolution: '2K', ratio: '16:9', mode: 'text-to-video' });
+    expect(h3({ size: '1366x768', duration: 15 })).toMatchObject({ resolution: '768P', ratio: '16:9', duration: 15 });
+    expect(h3({ aspect_ratio: '21:9', resolution: '2k' })).toMatchObject({ resolution: '2K', ratio: '21:9' });
+    const framed = h3({ input_reference: 'https://x.example/a.png', last_frame: 'https://x.example/b.png' });
+    expect(framed).toMatchObject({ mode: 'first-last-frame', resolution: '2K' });
+    expect(framed.ratio).toBeUndefined();
+    expect(h3({ prompt: 'x'.repeat(7000) }).prompt).toHaveLength(7000);
+  });
+
+  it.each([
+    [{ duration: 4 }, false, 'duration'],
+    [{ duration: 16 }, false, 'duration'],
+    [{ resolution: '1080P' }, false, 'resolution'],
+    [{ size: '1920x1080' }, false, 'size'],
+    [{ aspect_ratio: 'adaptive' }, false, 'aspect_ratio'],
+    [{ aspect_ratio: '16:9' }, true, 'aspect_ratio'],
+    [{ last_frame: 'https://x.example/b.png' }, false, 'input_reference'],
+    [{ prompt: ' ' }, false, 'prompt'],
+    [{ prompt: 'x'.repeat(7001) }, false, 'prompt'],
+    [{ metadata: { content: [] } }, false, 'metadata.content'],
+    [{ metadata: { ratio: '1:1' } }, false, 'metadata.ratio'],
+    [{ negative_prompt: 'blur' }, false, 'negative_prompt'],
+  ])('refuses %j (file part: %s) naming %s', (body, hasFile, param) => {
+    expect(refusal(() => h3(body as Partial<MinimaxVideoRequestDto>, hasFile)).param).toBe(param);
   });
 });

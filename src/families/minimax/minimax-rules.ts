@@ -3,7 +3,17 @@ import { AppError } from '../../common/errors/app-error';
 import type { CatalogModel } from '../family';
 import { parsePixelSize } from '../pixel-size';
 import { assertPromptWithinEntry, durationWithinEntry } from '../shared/entry-rules';
-import { MINIMAX_1080P_DURATION, MINIMAX_IMAGE_ONLY_RESOLUTION, MinimaxResolution } from './minimax-models';
+import {
+  MINIMAX_1080P_DURATION,
+  MINIMAX_APIS,
+  MINIMAX_IMAGE_ONLY_RESOLUTION,
+  MINIMAX_V2_RATIOS,
+  MINIMAX_V2_RESOLUTION_OF_SHORT_SIDE,
+  MINIMAX_V2_WIRE_RESOLUTION,
+  MinimaxApi,
+  minimaxApiOf,
+  MinimaxResolution,
+} from './minimax-models';
 import type { MinimaxVideoRequestDto } from './minimax-request.dto';
 import { assertOneInputReference } from '../shared/input-reference';
 
@@ -17,6 +27,8 @@ export const MINIMAX_GATEWAY_FIELDS = [
   'last_frame_image',
   'callback_url',
 ];
+/** What the gateway sets on the v2 API. */
+export const MINIMAX_V2_GATEWAY_FIELDS = ['model', 'content', 'duration', 'resolution', 'ratio', 'callback_url'];
 /** Resolutions MiniMax makes: an entry that lists none offers these. */
 const MINIMAX_RESOLUTIONS: readonly MinimaxResolution[] = ['768P', '1080P', '512P'];
 
@@ -27,14 +39,28 @@ const MINIMAX_RESOLUTIONS: readonly MinimaxResolution[] = ['768P', '1080P', '512
  */
 export interface MinimaxModel {
   entry: CatalogEntry;
+  /** The route's API: its `api` option, else its upstream id's (MiniMax-H3: v2). */
+  api: MinimaxApi;
   /** By how the task is made; the first is the default. */
   resolutions: { text: readonly MinimaxResolution[]; image: readonly MinimaxResolution[] };
 }
 
-export function minimaxModelOf({ entry }: Pick<CatalogModel, 'entry'>): MinimaxModel {
+export function minimaxModelOf({ entry, route }: Pick<CatalogModel, 'entry'> & Partial<Pick<CatalogModel, 'route'>>): MinimaxModel {
   const listed = entry.resolutions.map(wireResolution).filter((resolution): resolution is MinimaxResolution => resolution !== null);
   const image = listed.length > 0 ? listed : MINIMAX_RESOLUTIONS;
-  return { entry, resolutions: { text: image.filter((resolution) => resolution !== MINIMAX_IMAGE_ONLY_RESOLUTION), image } };
+  return {
+    entry,
+    api: minimaxRouteApi(route),
+    resolutions: { text: image.filter((resolution) => resolution !== MINIMAX_IMAGE_ONLY_RESOLUTION), image },
+  };
+}
+
+/** A route's API: its `api` option, else what its upstream id speaks. */
+export function minimaxRouteApi(route: CatalogModel['route'] | undefined): MinimaxApi {
+  const chosen = route?.options?.api;
+  if (MINIMAX_APIS.includes(chosen as MinimaxApi)) return chosen as MinimaxApi;
+  const upstream = typeof route?.upstreamModel === 'string' ? route.upstreamModel : Object.values(route?.upstreamModel ?? {})[0];
+  return minimaxApiOf(upstream ?? '');
 }
 
 /** `768p` (any case, as the catalog or a client writes it) -> `768P`; null for what is not `<digits>p`. */
@@ -47,7 +73,10 @@ const wireResolution = (resolution: string): MinimaxResolution | null => {
 export interface MinimaxParsedBody {
   prompt: string;
   duration: number;
-  resolution: MinimaxResolution;
+  /** On the wire (`768P`, v2 `2K`); priced at its lower case. */
+  resolution: MinimaxResolution | '2K';
+  /** v2's `ratio` (text-to-video). */
+  ratio?: string;
   mode: ModelMode;
   firstFrame?: { value: string; field: string };
   lastFrame?: { value: string; field: string };
@@ -67,6 +96,8 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, name: string, mod
   }
   const duration = durationWithinEntry(body.duration, entry, name);
   assertPromptWithinEntry(body.prompt, entry, name);
+  // v2's content holds exactly one text item, never empty.
+  if (model.api === 'v2' && body.prompt.trim() === '') throw AppError.invalid(`prompt must not be empty for ${name}`, 'prompt');
 
   assertOneInputReference(hasFile, body.input_reference);
   const withImage = hasFile || body.input_reference !== undefined;
@@ -78,6 +109,31 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, name: string, mod
     throw AppError.invalid('last_frame needs a first frame: send input_reference too', 'input_reference');
   if (withImage && body.last_frame === undefined && !entry.modes.includes('image-to-video'))
     throw AppError.invalid(`${name} does not take image-to-video requests`, 'input_reference');
+  const shape = model.api === 'v2' ? v2Shape(body, name, entry, withImage) : v1Shape(body, name, model, withImage, duration);
+
+  const metadata = body.metadata ?? {};
+  const gatewayFields = model.api === 'v2' ? MINIMAX_V2_GATEWAY_FIELDS : MINIMAX_GATEWAY_FIELDS;
+  const taken = gatewayFields.find((key) => Object.prototype.hasOwnProperty.call(metadata, key));
+  if (taken !== undefined) throw AppError.invalid(`metadata.${taken} is set by the gateway`, `metadata.${taken}`);
+  return {
+    prompt: body.prompt,
+    duration,
+    ...shape,
+    mode: body.last_frame !== undefined ? 'first-last-frame' : withImage ? 'image-to-video' : 'text-to-video',
+    ...(body.input_reference !== undefined ? { firstFrame: { value: body.input_reference, field: 'input_reference' } } : {}),
+    ...(body.last_frame !== undefined ? { lastFrame: { value: body.last_frame, field: 'last_frame' } } : {}),
+    metadata,
+  };
+}
+
+/** v1's shape: text-to-video makes 16:9 only, the resolutions by how the task is made, 1080P for 6 s only. */
+function v1Shape(
+  body: MinimaxVideoRequestDto,
+  name: string,
+  model: MinimaxModel,
+  withImage: boolean,
+  duration: number,
+): { resolution: MinimaxResolution } {
   if (body.aspect_ratio !== undefined && (withImage || body.aspect_ratio !== '16:9')) {
     throw AppError.invalid(`aspect_ratio must be 16:9 for text-to-video; image-to-video follows the image (${name})`, 'aspect_ratio');
   }
@@ -101,18 +157,58 @@ export function parseMinimaxBody(body: MinimaxVideoRequestDto, name: string, mod
   if (resolution === '1080P' && duration !== MINIMAX_1080P_DURATION)
     throw AppError.invalid('duration must be 6 at 1080P (10 s needs 768P)', 'duration');
 
-  const metadata = body.metadata ?? {};
-  const taken = MINIMAX_GATEWAY_FIELDS.find((key) => Object.prototype.hasOwnProperty.call(metadata, key));
-  if (taken !== undefined) throw AppError.invalid(`metadata.${taken} is set by the gateway`, `metadata.${taken}`);
-  return {
-    prompt: body.prompt,
-    duration,
-    resolution,
-    mode: body.last_frame !== undefined ? 'first-last-frame' : withImage ? 'image-to-video' : 'text-to-video',
-    ...(body.input_reference !== undefined ? { firstFrame: { value: body.input_reference, field: 'input_reference' } } : {}),
-    ...(body.last_frame !== undefined ? { lastFrame: { value: body.last_frame, field: 'last_frame' } } : {}),
-    metadata,
-  };
+  return { resolution };
+}
+
+/**
+ * v2's shape (upstream-protocols-wires.md, 3.3): a resolution of the entry's (`2K`, `768P`, or a
+ * `size` whose short side is 1440 or 768); text-to-video a `ratio` of the entry's (16:9 by default,
+ * never `adaptive`), frames their own (an aspect_ratio with them is refused, as v1 does).
+ */
+function v2Shape(
+  body: MinimaxVideoRequestDto,
+  name: string,
+  entry: CatalogEntry,
+  withImage: boolean,
+): { resolution: MinimaxResolution | '2K'; ratio?: string } {
+  const offered = entry.resolutions
+    .map((resolution) => resolution.toLowerCase())
+    .filter((resolution) => MINIMAX_V2_WIRE_RESOLUTION[resolution]);
+  const pixels = body.size !== undefined ? parsePixelSize(body.size) : null;
+  if (body.size !== undefined && !pixels) throw AppError.invalid('size must be <width>x<height> in pixels, e.g. 2560x1440', 'size');
+  const sized = pixels ? MINIMAX_V2_RESOLUTION_OF_SHORT_SIDE[Math.min(pixels.width, pixels.height)] : undefined;
+  if (pixels && (!sized || !offered.includes(sized)))
+    throw AppError.invalid(
+      `size must have a short side of ${offered.map((r) => (r === '2k' ? 1440 : parseInt(r, 10))).join(' or ')} for ${name}`,
+      'size',
+    );
+  const named = body.resolution?.toLowerCase();
+  if (named !== undefined && !offered.includes(named))
+    throw AppError.invalid(
+      `resolution must be one of ${offered.map((r) => MINIMAX_V2_WIRE_RESOLUTION[r]).join(', ')} for ${name}`,
+      'resolution',
+    );
+  if (named && sized && named !== sized) throw AppError.invalid(`size does not match resolution ${body.resolution}`, 'size');
+  const resolution = MINIMAX_V2_WIRE_RESOLUTION[named ?? sized ?? offered[0] ?? '2k'] as MinimaxResolution | '2K';
+  if (withImage) {
+    if (body.aspect_ratio !== undefined)
+      throw AppError.invalid(`aspect_ratio is not taken with input_reference: the video follows the image (${name})`, 'aspect_ratio');
+    return { resolution };
+  }
+  const ratios = entry.aspectRatios.length > 0 ? entry.aspectRatios : MINIMAX_V2_RATIOS;
+  const sizedRatio = pixels ? ratios.find((ratio) => nearRatio(ratio, pixels.width, pixels.height)) : undefined;
+  if (pixels && !sizedRatio) throw AppError.invalid(`size must be one of the ratios ${ratios.join(', ')} for ${name}`, 'size');
+  if (body.aspect_ratio !== undefined && !ratios.includes(body.aspect_ratio))
+    throw AppError.invalid(`aspect_ratio must be one of ${ratios.join(', ')} for ${name} text-to-video`, 'aspect_ratio');
+  if (body.aspect_ratio !== undefined && sizedRatio !== undefined && body.aspect_ratio !== sizedRatio)
+    throw AppError.invalid(`aspect_ratio ${body.aspect_ratio} does not match size ${body.size}`, 'aspect_ratio');
+  return { resolution, ratio: body.aspect_ratio ?? sizedRatio ?? ratios[0] };
+}
+
+/** `w:h` within 1% of width/height (768P at 16:9 is 1366x768). */
+function nearRatio(ratio: string, width: number, height: number): boolean {
+  const [w, h] = ratio.split(':').map(Number);
+  return Math.abs(width / height / (w / h) - 1) < 0.01;
 }
 
 /** `resolution` (`768P`, any case), else `size`'s short side; both given must agree. */

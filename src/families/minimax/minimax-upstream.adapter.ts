@@ -14,6 +14,7 @@ import {
   buildMinimaxSubmitBody,
   MINIMAX_SUBMIT_PATH,
   MinimaxAnswer,
+  type MinimaxImage,
   minimaxQueryPath,
   minimaxRetrievePath,
   MinimaxRetrieveAnswer,
@@ -21,6 +22,8 @@ import {
   MinimaxTaskRequest,
 } from './minimax-protocol';
 import { readMinimaxQuery } from './minimax-query-mapping';
+import { isMinimaxV2Error, mapMinimaxV2Error, mapMinimaxV2Query } from './minimax-v2-mapping';
+import { buildMinimaxV2Body, MINIMAX_V2_SUBMIT_PATH, minimaxV2QueryPath } from './minimax-v2-protocol';
 import { ProviderCalls } from '../../upstream/provider-calls';
 import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
@@ -29,6 +32,8 @@ import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/pr
  * as its kind. An answer with no `base_resp` states no refusal: without a task id, it may have been accepted.
  */
 function minimaxTaskIdOf(answer: unknown): unknown {
+  // v2 answers an error with its envelope, sometimes under HTTP 200.
+  if (isMinimaxV2Error(answer)) throw mapMinimaxV2Error(200, answer, undefined, Date.now());
   const error = minimaxAnswerError(answer);
   if (error && error.details.upstreamCode !== undefined) throw error;
   return (answer as MinimaxSubmitAnswer).task_id;
@@ -46,14 +51,18 @@ const MINIMAX_PROFILE: BearerJsonProfile<MinimaxAnswer> = {
   // MiniMax suggests polling about every 10 s.
   defaultPollIntervalMs: 10_000,
   expectedDurationMs: 180_000,
-  mapError: mapMinimaxError,
+  mapError: (status, body, retryAfter, now) =>
+    isMinimaxV2Error(body) ? mapMinimaxV2Error(status, body, retryAfter, now) : mapMinimaxError(status, body, retryAfter, now),
   create: { timeoutMs: CREATE_CALL_TIMEOUT_MS, taskIdOf: minimaxTaskIdOf, isTaskId: (id) => id.length > 0 && id.length <= 64 },
 };
 
 /**
- * MiniMax Hailuo (video API v1): submit `POST /v1/video_generation`, follow
+ * MiniMax, by the task's API. v1 (Hailuo): submit `POST /v1/video_generation`, follow
  * `GET /v1/query/video_generation?task_id=`, and once it succeeded ask `GET /v1/files/retrieve?file_id=`
- * for the download URL (pre-signed, about 9 h: a fresh one is asked for when it expired). Bearer on every call.
+ * for the download URL (pre-signed, about 9 h: a fresh one is asked for when it expired). v2
+ * (MiniMax-H3): submit `POST /v2/video_generation` (a `content` array), follow
+ * `GET /v2/query/video_generation/{id}`, whose answer holds the time-limited URL (a fresh query hands
+ * out a new one). Bearer on every call.
  */
 @Injectable()
 export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer, MinimaxTaskRequest> {
@@ -68,11 +77,17 @@ export class MinimaxUpstreamAdapter extends BearerJsonAdapter<MinimaxAnswer, Min
   }
 
   protected async creation(task: UpstreamTask<MinimaxTaskRequest>): Promise<ProviderCreate> {
-    const body = buildMinimaxSubmitBody(task.request, task.upstreamModel, (image) => this.images.toProviderValue(image));
-    return { path: MINIMAX_SUBMIT_PATH, body };
+    const image = (ref: MinimaxImage) => this.images.toProviderValue(ref);
+    if (task.request.api === 'v2')
+      return { path: MINIMAX_V2_SUBMIT_PATH, body: buildMinimaxV2Body(task.request, task.upstreamModel, image) };
+    return { path: MINIMAX_SUBMIT_PATH, body: buildMinimaxSubmitBody(task.request, task.upstreamModel, image) };
   }
 
   async poll(task: UpstreamTask<MinimaxTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
+    if (task.request.api === 'v2') {
+      const answer = await this.call(channel, 'GET', minimaxV2QueryPath(upstreamTaskIdOf(task)), QUERY_CALL_TIMEOUT_MS, { task });
+      return mapMinimaxV2Query(answer.data, this.linkPolicy(channel));
+    }
     const query = await this.call(channel, 'GET', minimaxQueryPath(upstreamTaskIdOf(task)), QUERY_CALL_TIMEOUT_MS, { task });
     const { fileId, ...reading } = readMinimaxQuery(query.data);
     if (reading.state !== 'succeeded') return reading;

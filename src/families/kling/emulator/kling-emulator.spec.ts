@@ -62,6 +62,42 @@ describe('KlingEmulator (clock-driven, as the simulator)', () => {
     expect(emulator.creates).toHaveLength(0);
   });
 
+  it('serves omni-video: kling-v3-omni created and queried on its own path, its rules refused with 1201, units on success', async () => {
+    const omni = (extra: object) =>
+      emulator.handle(
+        request('POST', '/v1/videos/omni-video', {
+          model_name: 'kling-v3-omni',
+          prompt: 'p',
+          duration: '12',
+          aspect_ratio: '16:9',
+          ...extra,
+        }),
+        BASE,
+      );
+    for (const refused of [
+      { model_name: 'kling-v2-6' },
+      { duration: '16' },
+      { duration: 12 },
+      { aspect_ratio: undefined },
+      { image_list: [{ image_url: 'u', type: 'end_frame' }] },
+      { sound: 'on', video_list: [{ video_url: 'v', refer_type: 'feature' }] },
+      { multi_shot: true, shot_type: 'customize', multi_prompt: [{ index: 1, prompt: 'a', duration: '5' }] },
+    ])
+      expect(body(await omni(refused))).toMatchObject({ code: 1201 });
+    expect(body(await create('p', 'text2video', { model_name: 'kling-v3-omni' }))).toMatchObject({ code: 1201 });
+    const created = await omni({
+      mode: 'pro',
+      sound: 'on',
+      aspect_ratio: undefined,
+      image_list: [{ image_url: 'u', type: 'first_frame' }],
+    });
+    const id = body(created)!.data.task_id as string;
+    expect((await emulator.handle(request('GET', `/v1/videos/text2video/${id}`), BASE)).status).toBe(404);
+    time += SIMULATED_DONE_MS;
+    expect((await query(id, 'omni-video')).data).toMatchObject({ task_status: 'succeed', final_unit_deduction: '14.4' });
+    expect(emulator.creates.map((c) => c.endpoint)).toEqual(['omni-video']);
+  });
+
   it('answers Kling 401s for a missing, wrongly signed, early or expired token, and logs the claims of good ones', async () => {
     const call = (authorization: string) => emulator.handle(request('GET', '/v1/videos/text2video/1', undefined, authorization), BASE);
     expect(body(await call(''))).toMatchObject({ code: 1001 });

@@ -6,7 +6,8 @@ import { markedEnd } from '../../simulator-shared/prompt-markers';
 import { jsonFieldsOf } from '../../simulator-shared/request-fields';
 import { ScriptedEmulator, type ScriptedEmulatorOptions } from '../../simulator-shared/scripted-emulator';
 import { klingTokenCode } from '../kling-jwt';
-import { KLING_MODELS, KLING_RESOLUTION_OF_MODE } from '../kling-models';
+import { type DurationSpec, secondsOf } from '../../../catalog/catalog-entry';
+import { KLING_DURATIONS, KLING_MODELS, KLING_RESOLUTION_OF_MODE, KLING_V3_DURATIONS } from '../kling-models';
 import type { KlingEndpoint, KlingTaskData } from '../kling-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
 
@@ -16,14 +17,25 @@ export type KlingStep = 'submitted' | 'processing' | 'succeed' | { failed: strin
 export const SIMULATED_SUBMITTED_MS = 2_000;
 export const SIMULATED_DONE_MS = 6_000;
 const TASK = 'kling.task';
-const ENDPOINTS: readonly string[] = ['text2video', 'image2video'];
+const ENDPOINTS: readonly string[] = ['text2video', 'image2video', 'omni-video'];
+const lengths = (durations: DurationSpec): readonly string[] => secondsOf(durations).map(String);
 /**
- * The models Kling serves and their lengths (as strings, as its wire takes them): the builtin ones,
- * and kling-v3 (3 to 15 s), which an operator adds as a catalog entry.
+ * The models Kling serves on text2video and image2video and their lengths (as strings, as its wire
+ * takes them): the builtin ones, and kling-v3-1 (3 to 15 s), a newer model the README's operator adds
+ * as a catalog entry.
  */
 const SERVED_DURATIONS: Readonly<Record<string, readonly string[]>> = {
-  ...Object.fromEntries(Object.keys(KLING_MODELS).map((model) => [model, ['5', '10']])),
-  'kling-v3': Array.from({ length: 13 }, (_, index) => String(index + 3)),
+  ...Object.fromEntries(
+    Object.entries(KLING_MODELS)
+      .filter(([, model]) => !model.omni)
+      .map(([name, model]) => [name, lengths(model.durations ?? KLING_DURATIONS)]),
+  ),
+  'kling-v3-1': lengths(KLING_V3_DURATIONS),
+};
+/** The omni-video endpoint's models: kling-v3-omni (3 to 15 s) and Kling O1 (3 to 10 s). */
+const OMNI_DURATIONS: Readonly<Record<string, readonly string[]>> = {
+  'kling-v3-omni': lengths(KLING_V3_DURATIONS),
+  'kling-video-o1': lengths({ min: 3, max: 10 }),
 };
 
 /** Kling's words for its codes; the ones a test injects carry text the gateway must never pass on. */
@@ -45,6 +57,8 @@ const MESSAGES: Readonly<Record<number, string>> = {
 interface EmulatedTask {
   endpoint: KlingEndpoint;
   duration: string;
+  /** `final_unit_deduction` once it succeeded (the emulator's own rate: 0.6 a second in std, 0.8 in pro, 1.5 times with sound). */
+  units?: string;
   /** What the create asked of its video; absent on older records (then the simulator's generous default). */
   asked?: AskedVideo;
   /** `task_status_msg` of a task that ends failed (prompt markers), or null. */
@@ -79,9 +93,11 @@ export interface KlingTokenClaims {
 export type KlingCreate = LoggedCreate<{ endpoint: KlingEndpoint }>;
 
 /**
- * Kling's video API (docs/upstream-protocols.md, Family Kling), one emulator for the embedded simulator
- * and the tests: an HS256 JWT signed with the secret key of the access key in `iss` on every API call
- * (401 with Kling's 1001-1004 otherwise), `text2video` and `image2video` checked against the models,
+ * Kling's video API (docs/upstream-protocols.md, Family Kling; omni-video: upstream-protocols-wires.md, 4),
+ * one emulator for the embedded simulator and the tests: an HS256 JWT signed with the secret key of the
+ * access key in `iss` on every API call (401 with Kling's 1001-1004 otherwise), `text2video`,
+ * `image2video` and `omni-video` checked against their models (and omni's rules), `final_unit_deduction`
+ * on a task that succeeded,
  * each task queried on its own endpoint's path (the other one's answers 404/1203), and the video at a
  * CDN link that needs no key. Prompt markers: `[simulate:reject]` 400/1301, `[simulate:busy]`
  * 429/1303, `[simulate:moderation]` a task failed by the risk control, `[simulate:fail]` a failed task.
@@ -128,17 +144,21 @@ export class KlingEmulator extends ScriptedEmulator<KlingStep, KlingScriptedFail
     if (failure) return fail(failure.status, failure.code, MESSAGES[failure.code] ?? 'error', failure.headers);
     const body = jsonFieldsOf(req);
     const { model_name: model, prompt = '', duration = '5', image } = body;
-    if (typeof model !== 'string' || !Object.hasOwn(SERVED_DURATIONS, model)) return fail(400, 1201, 'model_name is invalid');
+    const served = endpoint === 'omni-video' ? OMNI_DURATIONS : SERVED_DURATIONS;
+    if (typeof model !== 'string' || !Object.hasOwn(served, model)) return fail(400, 1201, 'model_name is invalid');
     if (typeof prompt !== 'string' || (endpoint === 'text2video' && prompt.trim() === '')) return fail(400, 1201, 'prompt is required');
-    if (typeof duration !== 'string' || !SERVED_DURATIONS[model].includes(duration))
-      return fail(400, 1201, `duration must be one of ${SERVED_DURATIONS[model].join(', ')}`);
+    if (typeof duration !== 'string' || !served[model].includes(duration))
+      return fail(400, 1201, `duration must be one of ${served[model].join(', ')}`);
     if (endpoint === 'image2video' && (typeof image !== 'string' || image === '')) return fail(400, 1201, 'image is required');
+    const omniRefusal = endpoint === 'omni-video' ? refusedOmni(body) : null;
+    if (omniRefusal) return fail(400, 1201, omniRefusal);
     if (prompt.includes('[simulate:reject]')) return fail(400, 1301, 'Content security policy violation (simulated)');
     if (prompt.includes('[simulate:busy]')) return fail(429, 1303, 'parallel task over resource pack limit (simulated)');
     await this.forgetOld(TASK);
     const task: EmulatedTask = {
       endpoint: endpoint as KlingEndpoint,
       duration,
+      units: unitsOf(body),
       asked: askedOf(body),
       failure: markedEnd(prompt, {
         moderation: 'Failure to pass the risk control system (simulated)',
@@ -191,7 +211,10 @@ export class KlingEmulator extends ScriptedEmulator<KlingStep, KlingScriptedFail
       created_at: record.createdAt,
       updated_at: task.script ? now : Math.min(now, record.createdAt + SIMULATED_DONE_MS),
     };
-    if (step === 'succeed') data.task_result = { videos: [{ id: `${id}-0`, url: `${base}/cdn/${id}.mp4`, duration: task.duration }] };
+    if (step === 'succeed') {
+      data.task_result = { videos: [{ id: `${id}-0`, url: `${base}/cdn/${id}.mp4`, duration: task.duration }] };
+      if (task.units !== undefined) data.final_unit_deduction = task.units;
+    }
     return { status: 200, json: { code: 0, message: 'SUCCEED', request_id: randomUUID(), data } };
   }
 
@@ -221,6 +244,39 @@ function askedOf(body: Record<string, unknown>): AskedVideo {
     aspectRatio: typeof aspectRatio === 'string' ? aspectRatio : undefined,
     audio: sound === 'on' ? true : sound === 'off' ? false : undefined,
   };
+}
+
+/**
+ * What omni-video refuses (upstream-protocols-wires.md, 4.3 and 4.11): an end frame without a first,
+ * sound over a reference video, a first frame with a video to edit, no aspect ratio for a video made
+ * from nothing, no prompt outside custom multi-shot, shots that do not add up to the duration.
+ */
+function refusedOmni(body: Record<string, unknown>): string | null {
+  const { image_list: images = [], video_list: videos = [], sound, aspect_ratio: ratio, prompt, duration } = body;
+  if (!Array.isArray(images) || !Array.isArray(videos)) return 'image_list and video_list must be arrays';
+  const frames = (images as Array<{ image_url?: unknown; type?: unknown }>).map((item) => item?.type);
+  if ((images as Array<{ image_url?: unknown }>).some((item) => typeof item?.image_url !== 'string' || item.image_url === ''))
+    return 'image_list[].image_url is required';
+  if (frames.some((type) => type !== undefined && type !== 'first_frame' && type !== 'end_frame')) return 'image_list[].type is invalid';
+  if (frames.includes('end_frame') && !frames.includes('first_frame')) return 'end_frame needs a first_frame';
+  if (sound === 'on' && videos.length > 0) return 'sound must be off with video_list';
+  const editing = (videos as Array<{ refer_type?: unknown }>).some((video) => video?.refer_type === 'base');
+  if (editing && frames.includes('first_frame')) return 'first_frame is not taken with a base video';
+  if (!frames.includes('first_frame') && !editing && typeof ratio !== 'string') return 'aspect_ratio is required';
+  const customShots = body.multi_shot === true && body.shot_type === 'customize';
+  if (!customShots && (typeof prompt !== 'string' || prompt.trim() === '')) return 'prompt is required';
+  if (body.multi_shot === true && Array.isArray(body.multi_prompt)) {
+    const total = (body.multi_prompt as Array<{ duration?: unknown }>).reduce((sum, shot) => sum + Number(shot?.duration), 0);
+    if (total !== Number(duration)) return 'multi_prompt durations must add up to duration';
+  }
+  return null;
+}
+
+/** The units a create will cost once it succeeded, as Kling writes them (`"4.5"`). */
+function unitsOf(body: Record<string, unknown>): string {
+  const seconds = Number(body.duration ?? 5) || 5;
+  const units = seconds * (body.mode === 'pro' ? 0.8 : 0.6) * (body.sound === 'on' ? 1.5 : 1);
+  return String(Math.round(units * 100) / 100);
 }
 
 /** The claims of a token `klingTokenCode` accepted (so well formed). */

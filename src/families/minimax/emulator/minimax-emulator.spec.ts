@@ -84,3 +84,95 @@ describe('MinimaxEmulator (clock-driven, as the simulator)', () => {
     expect(seen).toEqual([{ seconds: 10, resolution: '768P' }]);
   });
 });
+
+describe('MinimaxEmulator, the v2 API (MiniMax-H3)', () => {
+  let time: number;
+  let emulator: MinimaxEmulator;
+  const request = keyedRequests('authorization', 'k', (key) => `Bearer ${key}`);
+  const text = (prompt: string) => [{ type: 'text', text: prompt }];
+  const create = async (extra: object = {}, key: string | null = 'k') =>
+    emulator.handle(
+      request(
+        'POST',
+        '/v2/video_generation',
+        { model: 'MiniMax-H3', content: text('waves'), duration: 5, resolution: '2K', ratio: '16:9', ...extra },
+        key,
+      ),
+      BASE,
+    );
+  const get = async (target: string) => emulator.handle(request('GET', target, undefined, 'k'), BASE);
+
+  beforeEach(() => {
+    time = 1_000_000_000;
+    emulator = new MinimaxEmulator({ apiKey: 'k', ...emulatorState(() => time) });
+  });
+
+  it('moves a task queued -> running -> succeeded, the URL inline and signed, usage in seconds; v1 does not find it', async () => {
+    const created = await create({ duration: 12 });
+    expect(created.status).toBe(200);
+    const { task_id: id } = replyJson(created)!;
+    expect(replyJson(await get(`/v2/query/video_generation/${id}`))!.task).toMatchObject({ id, status: 'queued', error: null });
+    time += SIMULATED_QUEUED_MS;
+    expect(replyJson(await get(`/v2/query/video_generation/${id}`))!.task.status).toBe('running');
+    time += SIMULATED_DONE_MS;
+    const { task } = replyJson(await get(`/v2/query/video_generation/${id}`))!;
+    expect(task).toMatchObject({ status: 'succeeded', usage: { total_seconds: 12, output_seconds: 12, input_image_count: 0 } });
+    const url = new URL(task.content.url as string);
+    expect(
+      await emulator.handle(request('GET', `${url.pathname.slice('/simulator/minimax'.length)}${url.search}`, undefined, null), BASE),
+    ).toEqual({
+      status: 200,
+      video: { file: '/sample.mp4' },
+    });
+    expect(replyJson(await get(`/v1/query/video_generation?task_id=${id}`))!.base_resp.status_code).toBe(2013);
+    expect(replyJson(await get('/v2/query/video_generation?page_num=1&page_size=4'))).toMatchObject({ total: 1, tasks: [{ id }] });
+  });
+
+  it.each([
+    [{ content: [] }],
+    [{ content: [...text('a'), ...text('b')] }],
+    [{ ratio: undefined }],
+    [{ ratio: 'adaptive' }],
+    [{ duration: 3 }],
+    [{ duration: 5.5 }],
+    [{ resolution: '1080P' }],
+    [{ content: [...text('a'), { type: 'image_url', image_url: { url: 'u' }, role: 'last_frame' }] }],
+    [
+      {
+        content: [
+          ...text('a'),
+          { type: 'image_url', image_url: { url: 'u' } },
+          { type: 'image_url', image_url: { url: 'v' }, role: 'reference_image' },
+        ],
+      },
+    ],
+    [{ content: [...text('a'), { type: 'audio_url', audio_url: { url: 'u' }, role: 'reference_audio' }] }],
+    [{ content: [...text('a'), { type: 'video_url', video_url: { url: 'u' }, role: 'first_frame' }] }],
+  ])('refuses %j with a 400 envelope', async (change) => {
+    const reply = await create(change);
+    expect(reply.status).toBe(400);
+    expect(replyJson(reply)).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', http_code: '400' } });
+  });
+
+  it('answers a wrong key with a 401 envelope, and queued refusals and prompt markers with their v2 types', async () => {
+    expect(replyJson(await create({}, 'wrong'))).toMatchObject({ error: { type: 'authentication_error', http_code: '401' } });
+    emulator.failNextSubmit(1008);
+    expect((await create()).status).toBe(402);
+    expect(replyJson(await create({ content: text('x [simulate:reject]') }))!.error.type).toBe('input_sensitive_error');
+    expect((await create({ content: text('x [simulate:busy]') })).status).toBe(429);
+  });
+
+  it('ends scripted tasks failed (the code as a string), cancelled or expired', async () => {
+    for (const [step, status] of [
+      [{ fail: 1027 }, 'failed'],
+      ['Cancelled', 'cancelled'],
+      ['Expired', 'expired'],
+    ] as const) {
+      emulator.scriptNext([step]);
+      const { task_id: id } = replyJson(await create())!;
+      const { task } = replyJson(await get(`/v2/query/video_generation/${id}`))!;
+      expect(task.status).toBe(status);
+      if (status === 'failed') expect(task.error.code).toBe('1027');
+    }
+  });
+});
