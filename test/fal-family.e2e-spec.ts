@@ -8,7 +8,7 @@ import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 // The platform's models: Kling 2.5 Turbo and Veo 3.1 by their catalog ids (fal's former ids are their aliases).
-const MODELS = ['kling-v2-5-turbo', 'fal-hailuo-02-standard', 'veo3.1', 'veo3.1_fast', 'MiniMax-Hailuo-2.3'];
+const MODELS = ['kling-v2-5-turbo', 'fal-hailuo-02-standard', 'veo3.1', 'veo3.1_fast', 'kling-v3', 'MiniMax-Hailuo-2.3'];
 /** The builtin prices: credits per second x 100 quota units. */
 const PRICE = { kling: 700, hailuo: 450, veo: 2000, veoAudio: 4000 };
 const PNG = readFileSync(SAMPLE_IMAGE_PATH);
@@ -172,7 +172,7 @@ describeFamily<FalEmulatorServer>({
       await expectVideo(silent.body.id);
     });
 
-    it("Veo 3.1 Fast and Hailuo 2.3 as fal routes of their makers' entries: fal's endpoints in their words, charged the entry's price", async () => {
+    it("Veo 3.1 Fast, Kling 3 and Hailuo 2.3 as fal routes of their makers' entries: fal's endpoints in their words, charged the entry's price", async () => {
       const before = await balance();
       const fast = await flat({ model: 'veo3.1_fast', prompt: 'a heron', seconds: '6', size: '1280x720' }).expect(200);
       expect(lastSubmit()).toMatchObject({
@@ -196,6 +196,31 @@ describeFamily<FalEmulatorServer>({
       expect((await balance()).quota).toBe(before.quota - 6 * 1000 - 10 * 500);
       await expectVideo(fast.body.id);
       await expectVideo(hailuo.body.id);
+      // Kling 3 on fal's Pro endpoint: first and last frames with audio, charged Kling's own 1080p audio price.
+      const beforeKling = await balance();
+      const kling3 = await unified({
+        model: 'kling-v3',
+        prompt: 'a lantern festival',
+        input_reference: 'https://cdn.example.com/first.png',
+        last_frame: 'https://cdn.example.com/last.png',
+        duration: 7,
+        resolution: '1080p',
+        audio: true,
+      }).expect(200);
+      expect(lastSubmit()).toEqual(
+        expect.objectContaining({
+          endpoint: 'fal-ai/kling-video/v3/pro/image-to-video',
+          input: expect.objectContaining({
+            prompt: 'a lantern festival',
+            start_image_url: 'https://cdn.example.com/first.png',
+            end_image_url: 'https://cdn.example.com/last.png',
+            duration: '7',
+            generate_audio: true,
+          }),
+        }),
+      );
+      expect((await balance()).quota).toBe(beforeKling.quota - 7 * 1680);
+      await expectVideo(kling3.body.id);
       // fal's Standard endpoints make 768p only: with no other route here, a 1080p Hailuo 2.3 is a 400 naming it, nothing charged.
       const before1080 = await balance();
       const refused = await unified({ model: 'MiniMax-Hailuo-2.3', prompt: 'p', resolution: '1080p' }).expect(400);

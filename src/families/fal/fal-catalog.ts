@@ -103,6 +103,35 @@ export const FAL_MODELS: readonly BuiltinModel[] = [
     },
   },
   {
+    // A route of Kling's own entry (its capabilities and prices win): fal's Pro endpoints make Kling's 1080p.
+    id: 'kling-v3',
+    label: 'Kling 3.0',
+    ownedBy: 'kling',
+    modes: ['text-to-video', 'image-to-video', 'first-last-frame'],
+    durations: { min: 3, max: 15 },
+    defaultDuration: 5,
+    resolutions: ['1080p'],
+    aspectRatios: ['16:9', '9:16', '1:1'],
+    audio: 'optional',
+    upstreamModel: {
+      'text-to-video': 'fal-ai/kling-video/v3/pro/text-to-video',
+      'image-to-video': 'fal-ai/kling-video/v3/pro/image-to-video',
+      'first-last-frame': 'fal-ai/kling-video/v3/pro/image-to-video',
+    },
+    options: {
+      input_map: {
+        prompt: 'prompt',
+        first_frame: 'start_image_url',
+        last_frame: 'end_image_url',
+        seconds: { field: 'duration', as: 'string' },
+        aspect_ratio: 'aspect_ratio',
+        audio: 'generate_audio',
+        negative_prompt: 'negative_prompt',
+      },
+      resolution: '1080p',
+    },
+  },
+  {
     // A route of MiniMax's own entry (its capabilities and prices win): fal's Standard endpoints make 768p only.
     id: 'MiniMax-Hailuo-2.3',
     label: 'MiniMax Hailuo 2.3',

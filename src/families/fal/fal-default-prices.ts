@@ -13,5 +13,7 @@ export const FAL_DEFAULT_PRICES: DefaultPrice[] = [
   ...perSecond('fal-hailuo-02-standard', { '768p': [4.5, null] }),
   ...perSecond('veo3.1', { '720p': [20, 40], '1080p': [20, 40] }),
   ...perSecond('veo3.1_fast', { '720p': [10, 15], '1080p': [10, 15] }),
+  // fal lists Kling 3 Standard at $0.084/s, $0.126 with audio; Pro (1080p) taken at Kling's own 1080p rate: UNCONFIRMED.
+  ...perSecond('kling-v3', { '1080p': [11.2, 16.8] }),
   ...perClip('MiniMax-Hailuo-2.3', { '768p': { 6: 28, 10: 56 } }),
 ];

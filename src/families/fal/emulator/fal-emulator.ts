@@ -34,6 +34,13 @@ export interface FalEndpointSchema {
 }
 
 const KLING_FIELDS = { prompt: 'string', duration: ['5', '10'], negative_prompt: 'string', cfg_scale: 'number' } as const;
+const KLING_V3_FIELDS = {
+  prompt: 'string',
+  duration: ['3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15'],
+  generate_audio: 'boolean',
+  negative_prompt: 'string',
+  cfg_scale: 'number',
+} as const;
 const HAILUO_FIELDS = { prompt: 'string', duration: ['6', '10'], prompt_optimizer: 'boolean' } as const;
 const VEO_FIELDS = {
   prompt: 'string',
@@ -60,6 +67,14 @@ export const FAL_ENDPOINT_SCHEMAS: Readonly<Record<string, FalEndpointSchema>> =
   'fal-ai/minimax/hailuo-02/standard/image-to-video': {
     fields: { ...HAILUO_FIELDS, image_url: 'string', end_image_url: 'string', resolution: ['512P', '768P'] },
     required: ['prompt', 'image_url'],
+  },
+  'fal-ai/kling-video/v3/pro/text-to-video': {
+    fields: { ...KLING_V3_FIELDS, aspect_ratio: ['16:9', '9:16', '1:1'] },
+    required: [],
+  },
+  'fal-ai/kling-video/v3/pro/image-to-video': {
+    fields: { ...KLING_V3_FIELDS, start_image_url: 'string', end_image_url: 'string' },
+    required: ['start_image_url'],
   },
   'fal-ai/minimax/hailuo-2.3/standard/text-to-video': { fields: HAILUO_FIELDS, required: ['prompt'] },
   'fal-ai/minimax/hailuo-2.3/standard/image-to-video': {
