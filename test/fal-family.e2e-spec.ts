@@ -8,7 +8,16 @@ import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 // The platform's models: Kling 2.5 Turbo and Veo 3.1 by their catalog ids (fal's former ids are their aliases).
-const MODELS = ['kling-v2-5-turbo', 'fal-hailuo-02-standard', 'veo3.1', 'veo3.1_fast', 'kling-v3', 'MiniMax-Hailuo-2.3'];
+const MODELS = [
+  'kling-v2-5-turbo',
+  'fal-hailuo-02-standard',
+  'veo3.1',
+  'veo3.1_fast',
+  'kling-v3',
+  'seedance-2-0',
+  'seedance-2-0-fast',
+  'MiniMax-Hailuo-2.3',
+];
 /** The builtin prices: credits per second x 100 quota units. */
 const PRICE = { kling: 700, hailuo: 450, veo: 2000, veoAudio: 4000 };
 const PNG = readFileSync(SAMPLE_IMAGE_PATH);
@@ -172,7 +181,7 @@ describeFamily<FalEmulatorServer>({
       await expectVideo(silent.body.id);
     });
 
-    it("Veo 3.1 Fast, Kling 3 and Hailuo 2.3 as fal routes of their makers' entries: fal's endpoints in their words, charged the entry's price", async () => {
+    it("Veo 3.1 Fast, Kling 3, Seedance 2.0 and Hailuo 2.3 as fal routes of their makers' entries: fal's endpoints in their words, charged the entry's price", async () => {
       const before = await balance();
       const fast = await flat({ model: 'veo3.1_fast', prompt: 'a heron', seconds: '6', size: '1280x720' }).expect(200);
       expect(lastSubmit()).toMatchObject({
@@ -221,6 +230,23 @@ describeFamily<FalEmulatorServer>({
       );
       expect((await balance()).quota).toBe(beforeKling.quota - 7 * 1680);
       await expectVideo(kling3.body.id);
+      // Seedance 2.0 on fal: charged the Seedance entry's own 480p price (6.4 credits a second).
+      const beforeSeedance = await balance();
+      const seedance = await unified({
+        model: 'seedance-2-0',
+        prompt: 'a kite',
+        duration: 8,
+        resolution: '480p',
+        aspect_ratio: '16:9',
+        audio: false,
+      });
+      expect({ status: seedance.status, body: seedance.body }).toMatchObject({ status: 200 });
+      expect(lastSubmit()).toMatchObject({
+        endpoint: 'bytedance/seedance-2.0/text-to-video',
+        input: { prompt: 'a kite', duration: '8', resolution: '480p', aspect_ratio: '16:9', generate_audio: false },
+      });
+      expect((await balance()).quota).toBe(beforeSeedance.quota - 8 * 640);
+      await expectVideo(seedance.body.id);
       // fal's Standard endpoints make 768p only: with no other route here, a 1080p Hailuo 2.3 is a 400 naming it, nothing charged.
       const before1080 = await balance();
       const refused = await unified({ model: 'MiniMax-Hailuo-2.3', prompt: 'p', resolution: '1080p' }).expect(400);

@@ -11,6 +11,27 @@ import { FAL_DEFAULT_PRICES } from './fal-default-prices';
  * 2026-11-27; docs/families.md lists the sources). Any other fal video endpoint is an entry an
  * operator adds the same way (POST /api/admin/models).
  */
+/** What Seedance 2.0 and its fast tier take on fal (bytedance/seedance-2.0/.../llms.txt): durations as text, audio, ratios. */
+const SEEDANCE_2_ON_FAL = {
+  modes: ['text-to-video', 'image-to-video'],
+  durations: { min: 4, max: 15 },
+  defaultDuration: 5,
+  resolutions: ['720p', '480p'],
+  aspectRatios: ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9'],
+  audio: 'optional',
+  options: {
+    input_map: {
+      prompt: 'prompt',
+      first_frame: 'image_url',
+      seconds: { field: 'duration', as: 'string' },
+      aspect_ratio: 'aspect_ratio',
+      resolution: 'resolution',
+      audio: 'generate_audio',
+      seed: 'seed',
+    },
+  },
+} satisfies Partial<BuiltinModel>;
+
 export const FAL_MODELS: readonly BuiltinModel[] = [
   {
     id: 'kling-v2-5-turbo',
@@ -129,6 +150,24 @@ export const FAL_MODELS: readonly BuiltinModel[] = [
         negative_prompt: 'negative_prompt',
       },
       resolution: '1080p',
+    },
+  },
+  {
+    // Routes of ByteDance's own entries (their capabilities and prices win): text and a first frame.
+    id: 'seedance-2-0',
+    label: 'Seedance 2.0',
+    ownedBy: 'bytedance',
+    ...SEEDANCE_2_ON_FAL,
+    upstreamModel: { 'text-to-video': 'bytedance/seedance-2.0/text-to-video', 'image-to-video': 'bytedance/seedance-2.0/image-to-video' },
+  },
+  {
+    id: 'seedance-2-0-fast',
+    label: 'Seedance 2.0 Fast',
+    ownedBy: 'bytedance',
+    ...SEEDANCE_2_ON_FAL,
+    upstreamModel: {
+      'text-to-video': 'bytedance/seedance-2.0/fast/text-to-video',
+      'image-to-video': 'bytedance/seedance-2.0/fast/image-to-video',
     },
   },
   {

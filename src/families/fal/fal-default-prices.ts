@@ -15,5 +15,8 @@ export const FAL_DEFAULT_PRICES: DefaultPrice[] = [
   ...perSecond('veo3.1_fast', { '720p': [10, 15], '1080p': [10, 15] }),
   // fal lists Kling 3 Standard at $0.084/s, $0.126 with audio; Pro (1080p) taken at Kling's own 1080p rate: UNCONFIRMED.
   ...perSecond('kling-v3', { '1080p': [11.2, 16.8] }),
+  // Seedance 2.0 bills tokens ($0.014 per 1000; fast $0.0112): 21,600 a second at 720p, 9,720 at 480p, audio included.
+  ...perSecond('seedance-2-0', { '720p': [30.34, 30.34], '480p': [13.61, 13.61] }),
+  ...perSecond('seedance-2-0-fast', { '720p': [24.19, 24.19], '480p': [10.89, 10.89] }),
   ...perClip('MiniMax-Hailuo-2.3', { '768p': { 6: 28, 10: 56 } }),
 ];

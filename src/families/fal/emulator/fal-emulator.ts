@@ -41,6 +41,14 @@ const KLING_V3_FIELDS = {
   negative_prompt: 'string',
   cfg_scale: 'number',
 } as const;
+const SEEDANCE_2_FIELDS = {
+  prompt: 'string',
+  resolution: ['720p', '480p'],
+  duration: ['auto', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15'],
+  aspect_ratio: ['auto', '21:9', '16:9', '4:3', '1:1', '3:4', '9:16'],
+  generate_audio: 'boolean',
+  seed: 'integer',
+} as const;
 const HAILUO_FIELDS = { prompt: 'string', duration: ['6', '10'], prompt_optimizer: 'boolean' } as const;
 const VEO_FIELDS = {
   prompt: 'string',
@@ -75,6 +83,13 @@ export const FAL_ENDPOINT_SCHEMAS: Readonly<Record<string, FalEndpointSchema>> =
   'fal-ai/kling-video/v3/pro/image-to-video': {
     fields: { ...KLING_V3_FIELDS, start_image_url: 'string', end_image_url: 'string' },
     required: ['start_image_url'],
+  },
+  'bytedance/seedance-2.0/text-to-video': { fields: SEEDANCE_2_FIELDS, required: ['prompt'] },
+  'bytedance/seedance-2.0/image-to-video': { fields: { ...SEEDANCE_2_FIELDS, image_url: 'string' }, required: ['prompt', 'image_url'] },
+  'bytedance/seedance-2.0/fast/text-to-video': { fields: SEEDANCE_2_FIELDS, required: ['prompt'] },
+  'bytedance/seedance-2.0/fast/image-to-video': {
+    fields: { ...SEEDANCE_2_FIELDS, image_url: 'string' },
+    required: ['prompt', 'image_url'],
   },
   'fal-ai/minimax/hailuo-2.3/standard/text-to-video': { fields: HAILUO_FIELDS, required: ['prompt'] },
   'fal-ai/minimax/hailuo-2.3/standard/image-to-video': {
