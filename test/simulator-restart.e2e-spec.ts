@@ -92,7 +92,7 @@ describeEachDatabase('a restart changes nothing a user sees', (kind) => {
 
     const channels = await call(adminToken, 'GET', '/api/admin/channels');
     expect(channels.json.data.map((channel: { base_url: string }) => new URL(channel.base_url).port)).toEqual(
-      Array(12).fill(String(second.port)),
+      Array(14).fill(String(second.port)),
     );
     expect(channels.json.data.find((channel: { platform: string }) => channel.platform === 'gamma').settings.control_base_url).toBe(
       `http://127.0.0.1:${second.port}/simulator/gamma-control`,
