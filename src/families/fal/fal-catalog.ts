@@ -11,6 +11,28 @@ import { FAL_DEFAULT_PRICES } from './fal-default-prices';
  * 2026-11-27; docs/families.md lists the sources). Any other fal video endpoint is an entry an
  * operator adds the same way (POST /api/admin/models).
  */
+/** What Veo 3.1 and its fast tier take on fal (fal-ai/veo3.1[/fast]/.../llms.txt): lengths written "8s", audio, seed. */
+const VEO_31_ON_FAL = {
+  modes: ['text-to-video', 'image-to-video'],
+  durations: [4, 6, 8],
+  defaultDuration: 8,
+  resolutions: ['720p', '1080p'],
+  aspectRatios: ['16:9', '9:16'],
+  audio: 'optional',
+  options: {
+    input_map: {
+      prompt: 'prompt',
+      first_frame: 'image_url',
+      seconds: { field: 'duration', as: 'seconds' },
+      aspect_ratio: 'aspect_ratio',
+      resolution: 'resolution',
+      audio: 'generate_audio',
+      negative_prompt: 'negative_prompt',
+      seed: 'seed',
+    },
+  },
+} satisfies Partial<BuiltinModel>;
+
 /** What Seedance 2.0 and its fast tier take on fal (bytedance/seedance-2.0/.../llms.txt): durations as text, audio, ratios. */
 const SEEDANCE_2_ON_FAL = {
   modes: ['text-to-video', 'image-to-video'],
@@ -79,49 +101,15 @@ export const FAL_MODELS: readonly BuiltinModel[] = [
     label: 'Veo 3.1',
     aliases: ['fal-veo-3-1'],
     ownedBy: 'google',
-    modes: ['text-to-video', 'image-to-video'],
-    durations: [4, 6, 8],
-    defaultDuration: 8,
-    resolutions: ['720p', '1080p'],
-    aspectRatios: ['16:9', '9:16'],
-    audio: 'optional',
+    ...VEO_31_ON_FAL,
     upstreamModel: { 'text-to-video': 'fal-ai/veo3.1', 'image-to-video': 'fal-ai/veo3.1/image-to-video' },
-    options: {
-      input_map: {
-        prompt: 'prompt',
-        first_frame: 'image_url',
-        seconds: { field: 'duration', as: 'seconds' },
-        aspect_ratio: 'aspect_ratio',
-        resolution: 'resolution',
-        audio: 'generate_audio',
-        negative_prompt: 'negative_prompt',
-        seed: 'seed',
-      },
-    },
   },
   {
     id: 'veo3.1_fast',
     label: 'Veo 3.1 Fast',
     ownedBy: 'google',
-    modes: ['text-to-video', 'image-to-video'],
-    durations: [4, 6, 8],
-    defaultDuration: 8,
-    resolutions: ['720p', '1080p'],
-    aspectRatios: ['16:9', '9:16'],
-    audio: 'optional',
+    ...VEO_31_ON_FAL,
     upstreamModel: { 'text-to-video': 'fal-ai/veo3.1/fast', 'image-to-video': 'fal-ai/veo3.1/fast/image-to-video' },
-    options: {
-      input_map: {
-        prompt: 'prompt',
-        first_frame: 'image_url',
-        seconds: { field: 'duration', as: 'seconds' },
-        aspect_ratio: 'aspect_ratio',
-        resolution: 'resolution',
-        audio: 'generate_audio',
-        negative_prompt: 'negative_prompt',
-        seed: 'seed',
-      },
-    },
   },
   {
     // A route of Kling's own entry (its capabilities and prices win): fal's Pro endpoints make Kling's 1080p.
