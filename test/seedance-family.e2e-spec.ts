@@ -335,6 +335,10 @@ describeOnSqlite('seedance family: the embedded simulator', (kind) => {
       .expect(200);
     expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
     const charged = await gw.balance(userId);
+    // fal's seeded channel also sells Seedance 2.0 fast; the prompts below are Ark's, so only Ark's channel serves them.
+    const channels = (await gw.admin.get('/api/admin/channels').expect(200)).body.data as { id: number; platform: string }[];
+    for (const channel of channels.filter((each) => each.platform !== 'seedance'))
+      await gw.admin.patch(`/api/admin/channels/${channel.id}`, { status: 'disabled' }).expect(200);
     const rejected = await post({ model: 'seedance-2-0-fast', prompt: 'x [simulate:reject]' }).expect(200);
     const refunded = (await gw.http.get(`/v1/video/generations/${rejected.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body
       .data;
