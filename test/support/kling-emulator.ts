@@ -4,7 +4,7 @@
  * `apiKey`, `<access>:<secret>`). It checks the JWT of every API call as Kling does (HS256 with the
  * secret key of the access key in `iss`; 401 with 1001-1004). By default a task answers submitted,
  * processing, then succeed, one step per query, on its own endpoint's path; `GET /cdn/<id>.mp4`
- * serves `videoBytes` (no key, like Kling's CDN).
+ * serves `videoBytes` (no key, like Kling's CDN); a `video_list` video is fetched from its URL (`sourceFetches`).
  * - `scriptNext([...])`: a step is `submitted | processing | succeed` or `{ failed: msg }`.
  * - `failNextSubmit({ status, code, headers? })`: the next create answers Kling's error body.
  * - `failEverySubmit(failure | null)`: every create answers it, until healed with null.
@@ -18,6 +18,7 @@ import {
   KlingStep,
   KlingTokenClaims,
 } from '../../src/families/kling/emulator/kling-emulator';
+import type { FetchedSource } from '../../src/families/simulator-shared/source-video-fetch';
 import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
 
@@ -38,6 +39,8 @@ export interface KlingEmulatorServer {
   creates: KlingCreate[];
   /** The claims of every token that passed, in order. */
   tokens: KlingTokenClaims[];
+  /** Every source video an omni-video create fetched from its `video_list` URL (its URL, bytes, and facts when readable). */
+  sourceFetches: FetchedSource[];
   scriptNext(steps: KlingStep[]): void;
   failNextSubmit(failure: KlingScriptedFailure): void;
   failEverySubmit(failure: KlingScriptedFailure | null): void;
@@ -67,6 +70,7 @@ export async function startKlingEmulator(options: { accessKey?: string; secretKe
     videoBytes,
     creates: emulator.creates,
     tokens: emulator.tokens,
+    sourceFetches: emulator.sourceFetches,
     callbacks: emulator.callbacks,
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextSubmit: (failure) => emulator.failNextSubmit(failure),

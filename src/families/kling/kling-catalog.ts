@@ -22,7 +22,8 @@ const KLING_ALIASES: Readonly<Record<string, readonly string[]>> = {
  * Kling's builtin catalog entries, from its model matrix: 720p is `std` mode, 1080p `pro`;
  * `first-last-frame` is Kling's `image_tail`; `audio: optional` is `sound`. Route option
  * `cfg_scale: true` lets `metadata.cfg_scale` through (the v1 models). kling-v3-omni's route speaks the
- * omni-video endpoint because its upstream id says omni (route option `omni`).
+ * omni-video endpoint because its upstream id says omni (route option `omni`); it also edits
+ * (`video_list` `base`) and extends (`feature`: the next shot) a stored video.
  */
 export const KLING_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
   'kling',
@@ -36,6 +37,7 @@ export const KLING_BUILTIN_ENTRIES: BuiltinEntry[] = builtinEntries(
       ...(model.textToVideo ? (['text-to-video'] as ModelMode[]) : []),
       'image-to-video',
       ...(model.lastFrame ? (['first-last-frame'] as ModelMode[]) : []),
+      ...(model.videoFromVideo ? (['video-edit', 'video-extend'] as ModelMode[]) : []),
     ],
     durations: model.durations ?? KLING_DURATIONS,
     defaultDuration: 5,

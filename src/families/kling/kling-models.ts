@@ -28,6 +28,8 @@ export interface KlingBuiltinModel {
   omni?: boolean;
   /** `YYYY-MM-DD` (docs/families.md, Kling). */
   releasedAt?: string;
+  /** Edits and extends a stored video (omni-video's `video_list`: `base`, `feature`). */
+  videoFromVideo?: boolean;
 }
 
 /** Kling 3.0 (kling-v3, and kling-v3-omni on omni-video): std and pro, sound, first and last frames, 3 to 15 s. */
@@ -49,7 +51,7 @@ export const KLING_MODELS: Readonly<Record<string, KlingBuiltinModel>> = {
   'kling-v1-6': { textToVideo: true, modes: ['std', 'pro'], sound: false, cfgScale: true, lastFrame: true },
   // Kling 3.0 (2026-02): 3 to 15 s with `sound`; the Omni model is the omni-video endpoint's.
   'kling-v3': KLING_V3,
-  'kling-v3-omni': { ...KLING_V3, omni: true },
+  'kling-v3-omni': { ...KLING_V3, omni: true, videoFromVideo: true },
 };
 
 /** The omni-video endpoint's models, unless a route's `omni` option says: `kling-v3-omni`, `kling-video-o1` and their kind. */
@@ -73,3 +75,14 @@ export const KLING_GATEWAY_KEYS = [
 
 /** What the gateway writes on the omni-video endpoint besides: the frames go in `image_list`. */
 export const KLING_OMNI_GATEWAY_KEYS = [...KLING_GATEWAY_KEYS, 'image_list'];
+/** With a source video the gateway writes `video_list` too (and `mode`, from the source's resolution). */
+export const KLING_SOURCE_GATEWAY_KEYS = [...KLING_OMNI_GATEWAY_KEYS, 'video_list', 'mode'];
+
+/**
+ * omni-video's `video_list` (upstream-protocols-wires.md, 4.3): one video of 3 to 10 s, 720 to 2160
+ * pixels a side; a `feature` video (our extend: the next shot) makes 3 to 10 s, 5 by default
+ * (UNCONFIRMED for kling-v3-omni: Kling O1's limits with a video).
+ */
+export const KLING_SOURCE_SECONDS = { min: 3, max: 10 };
+export const KLING_SOURCE_PIXELS = { min: 720, max: 2160 };
+export const KLING_EXTEND_SECONDS = { min: 3, max: 10, default: 5 };

@@ -23,7 +23,19 @@ export type KlingTaskRequest = {
   imageTail?: KlingImage;
   /** The client's `metadata`, sent as it is (no key the gateway sets). */
   extra: Record<string, unknown>;
+  /** A video made from a stored one (omni-video only): its `video_list` item; a `base` video sends no duration or aspect ratio. */
+  source?: KlingSourceVideo;
 };
+
+/**
+ * omni-video's `video_list` item (upstream-protocols-wires.md, 4.3): `base` is the video to edit,
+ * `feature` a reference (the gateway's extend: the next shot); the URL is the gateway's signed link.
+ */
+export interface KlingSourceVideo {
+  video_url: string;
+  refer_type: 'base' | 'feature';
+  keep_original_sound: 'yes' | 'no';
+}
 
 /** `{code, message, request_id, data}`: code 0 is success; the HTTP status follows Kling's table. */
 export interface KlingEnvelope {
@@ -61,8 +73,10 @@ export function buildKlingBody(
     ...request.extra,
     model_name: upstreamModel,
     mode: request.mode,
-    duration: String(request.duration),
+    // An edit's length follows its video: Kling takes no duration with a `base` video.
+    ...(request.source?.refer_type === 'base' ? {} : { duration: String(request.duration) }),
   };
+  if (request.source) body.video_list = [request.source];
   if (request.prompt !== undefined) body.prompt = request.prompt;
   if (request.negativePrompt !== undefined) body.negative_prompt = request.negativePrompt;
   if (request.aspectRatio !== undefined) body.aspect_ratio = request.aspectRatio;

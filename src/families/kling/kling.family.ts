@@ -24,6 +24,8 @@ export const KLING_FAMILY = defineFamily<KlingTaskRequest>({
   modelPrefix: 'kling-',
   request: { schema: KlingVideoRequestDto, examples: KLING_EXAMPLES },
   catalog: { defaultPrices: KLING_DEFAULT_PRICES, builtinEntries: KLING_BUILTIN_ENTRIES },
+  // Video from video on omni-video: the stored source as `video_list` `base` (edit) or `feature` (extend: the next shot).
+  sourceVideoModes: ['video-edit', 'video-extend'],
   // `cfg_scale: true`: the model takes `metadata.cfg_scale` (the v1 models); `omni`: the omni-video endpoint.
   routeOptions: [
     routeOption(

@@ -10,6 +10,7 @@ import { type DurationSpec, secondsOf } from '../../../catalog/catalog-entry';
 import { KLING_DURATIONS, KLING_MODELS, KLING_RESOLUTION_OF_MODE, KLING_V3_DURATIONS } from '../kling-models';
 import type { KlingEndpoint, KlingTaskData } from '../kling-protocol';
 import { stepOfQuery, stepNow } from '../../shared/emulator-steps';
+import { askedFromSource, type FetchedSource, fetchSourceVideo } from '../../simulator-shared/source-video-fetch';
 
 /** A task's status in a script: one per query (the last repeats); `{ failed }` carries Kling's `task_status_msg`. */
 export type KlingStep = 'submitted' | 'processing' | 'succeed' | { failed: string };
@@ -96,7 +97,8 @@ export type KlingCreate = LoggedCreate<{ endpoint: KlingEndpoint }>;
  * Kling's video API (docs/upstream-protocols.md, Family Kling; omni-video: upstream-protocols-wires.md, 4),
  * one emulator for the embedded simulator and the tests: an HS256 JWT signed with the secret key of the
  * access key in `iss` on every API call (401 with Kling's 1001-1004 otherwise), `text2video`,
- * `image2video` and `omni-video` checked against their models (and omni's rules), `final_unit_deduction`
+ * `image2video` and `omni-video` checked against their models (and omni's rules; a `video_list` video
+ * fetched from its URL as Kling does, a `base` one edited at its own length), `final_unit_deduction`
  * on a task that succeeded,
  * each task queried on its own endpoint's path (the other one's answers 404/1203), and the video at a
  * CDN link that needs no key. Prompt markers: `[simulate:reject]` 400/1301, `[simulate:busy]`
@@ -108,6 +110,8 @@ export class KlingEmulator extends ScriptedEmulator<KlingStep, KlingScriptedFail
   readonly creates: KlingCreate[] = [];
   /** The claims of every token that passed, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly tokens: KlingTokenClaims[] = [];
+  /** Every source video an omni-video create fetched (`video_list`), oldest first. */
+  readonly sourceFetches: FetchedSource[] = [];
   private everySubmit: KlingScriptedFailure | null = null;
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/kling`), for the CDN links. */
@@ -143,23 +147,36 @@ export class KlingEmulator extends ScriptedEmulator<KlingStep, KlingScriptedFail
     const failure = this.takeSubmitFailure() ?? this.everySubmit;
     if (failure) return fail(failure.status, failure.code, MESSAGES[failure.code] ?? 'error', failure.headers);
     const body = jsonFieldsOf(req);
-    const { model_name: model, prompt = '', duration = '5', image } = body;
+    const { model_name: model, prompt = '', image } = body;
     const served = endpoint === 'omni-video' ? OMNI_DURATIONS : SERVED_DURATIONS;
     if (typeof model !== 'string' || !Object.hasOwn(served, model)) return fail(400, 1201, 'model_name is invalid');
     if (typeof prompt !== 'string' || (endpoint === 'text2video' && prompt.trim() === '')) return fail(400, 1201, 'prompt is required');
-    if (typeof duration !== 'string' || !served[model].includes(duration))
+    // A `base` video is edited at its own length: no duration is taken beside it.
+    const editing = endpoint === 'omni-video' && baseVideoOf(body) !== null;
+    const { duration = editing ? undefined : '5' } = body;
+    if (!editing && (typeof duration !== 'string' || !served[model].includes(duration)))
       return fail(400, 1201, `duration must be one of ${served[model].join(', ')}`);
     if (endpoint === 'image2video' && (typeof image !== 'string' || image === '')) return fail(400, 1201, 'image is required');
-    const omniRefusal = endpoint === 'omni-video' ? refusedOmni(body) : null;
+    const omniRefusal = endpoint === 'omni-video' ? (refusedOmni(body) ?? refusedVideos(body)) : null;
     if (omniRefusal) return fail(400, 1201, omniRefusal);
+    const video = endpoint === 'omni-video' ? videoOf(body) : null;
+    let source: FetchedSource | null = null;
+    if (video) {
+      source = await fetchSourceVideo(video.video_url);
+      if (!source) return fail(400, 1201, 'video_url could not be fetched: it must be a public URL of a video (simulated)');
+      keepInLog(this.sourceFetches, source);
+      if (source.seconds !== null && (source.seconds < 3 || source.seconds > 10))
+        return fail(400, 1201, 'the video in video_list must be 3 to 10 seconds long (simulated)');
+    }
+    const seconds = editing ? String(source?.seconds ?? 5) : (duration as string);
     if (prompt.includes('[simulate:reject]')) return fail(400, 1301, 'Content security policy violation (simulated)');
     if (prompt.includes('[simulate:busy]')) return fail(429, 1303, 'parallel task over resource pack limit (simulated)');
     await this.forgetOld(TASK);
     const task: EmulatedTask = {
       endpoint: endpoint as KlingEndpoint,
-      duration,
-      units: unitsOf(body),
-      asked: askedOf(body),
+      duration: seconds,
+      units: unitsOf({ ...body, duration: seconds }),
+      asked: source ? { ...askedOf(body), ...askedFromSource(source, Number(seconds)) } : askedOf(body),
       failure: markedEnd(prompt, {
         moderation: 'Failure to pass the risk control system (simulated)',
         fail: 'Video generation failed (simulated)',
@@ -269,6 +286,44 @@ function refusedOmni(body: Record<string, unknown>): string | null {
     const total = (body.multi_prompt as Array<{ duration?: unknown }>).reduce((sum, shot) => sum + Number(shot?.duration), 0);
     if (total !== Number(duration)) return 'multi_prompt durations must add up to duration';
   }
+  return null;
+}
+
+/** omni-video's `video_list` items as sent (upstream-protocols-wires.md, 4.3). */
+interface SentVideo {
+  video_url?: unknown;
+  refer_type?: unknown;
+  keep_original_sound?: unknown;
+}
+
+/** The one video of `video_list`, when there is one. */
+function videoOf(body: Record<string, unknown>): { video_url: string; refer_type: string } | null {
+  const videos = body.video_list;
+  if (!Array.isArray(videos) || videos.length === 0) return null;
+  return videos[0] as { video_url: string; refer_type: string };
+}
+
+function baseVideoOf(body: Record<string, unknown>): SentVideo | null {
+  const video = videoOf(body);
+  return video?.refer_type === 'base' ? video : null;
+}
+
+/**
+ * What omni-video refuses of `video_list` (upstream-protocols-wires.md, 4.3): more than one video, an
+ * item without its URL, a `refer_type` other than base or feature, `keep_original_sound` other than
+ * yes or no, and beside a `base` video a duration or an aspect ratio (the edit follows the video).
+ */
+function refusedVideos(body: Record<string, unknown>): string | null {
+  const videos = (body.video_list ?? []) as SentVideo[];
+  if (videos.length > 1) return 'video_list takes one video';
+  const [video] = videos;
+  if (!video) return null;
+  if (typeof video.video_url !== 'string' || video.video_url === '') return 'video_list[].video_url is required';
+  if (video.refer_type !== 'base' && video.refer_type !== 'feature') return 'video_list[].refer_type must be base or feature';
+  if (video.keep_original_sound !== undefined && video.keep_original_sound !== 'yes' && video.keep_original_sound !== 'no')
+    return 'video_list[].keep_original_sound must be yes or no';
+  if (video.refer_type === 'base' && (body.duration !== undefined || body.aspect_ratio !== undefined))
+    return 'duration and aspect_ratio are not taken with a base video';
   return null;
 }
 
