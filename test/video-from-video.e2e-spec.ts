@@ -1,23 +1,27 @@
 import { startGateway, TestGateway } from './support/gateway';
+import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
 import { startRunwayEmulator, RunwayEmulatorServer } from './support/runway-emulator';
 import { DatabaseKind, describeEachDatabase, executeOnDatabase } from './support/test-databases';
 import { startXaiEmulator, XaiEmulatorServer } from './support/xai-emulator';
 
-/** Seeded list prices in quota per second: xAI grok-imagine-video at 480p, Runway aleph2 (28 credits). */
+/** Seeded list prices in quota per second: xAI grok-imagine-video at 480p, Runway aleph2 (28 credits), kling-v3-omni at 720p silent. */
 const XAI_480P = 500;
 const ALEPH2 = 2800;
+const OMNI_720P = 840;
 const QUOTA = 10_000_000;
 
 /**
  * Video from video (product contract): a remix (`POST /v1/videos/{id}/remix`) or a submit naming
  * `metadata.source_task_id` makes a new task from a completed one of the caller's, its stored video
- * sent as the gateway's signed link: xAI edits and extensions, Runway's video-to-video. Charged once
+ * sent as the gateway's signed link: xAI edits and extensions, Runway's video-to-video, Kling 3 Omni's
+ * edits and extends (omni-video's `video_list`). Charged once
  * by the new seconds (all databases); the refusals, before any charge, on SQLite.
  */
 describeEachDatabase('video from video', (kind: DatabaseKind) => {
   let gw: TestGateway;
   let xai: XaiEmulatorServer;
   let runway: RunwayEmulatorServer;
+  let kling: KlingEmulatorServer;
   let customer: { userId: number; key: string };
   const auth = <T extends { set(name: string, value: string): T }>(req: T, key = customer.key): T =>
     req.set('Authorization', `Bearer ${key}`);
@@ -26,9 +30,10 @@ describeEachDatabase('video from video', (kind: DatabaseKind) => {
     ((await gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string; quota: number }>).map(
       ({ type, quota }) => ({ type, quota }),
     );
-  const settle = async () => {
+  /** Sync rounds that take a task to its end (Kling is polled every 10 s: a longer step). */
+  const settle = async (stepMs = 6_000) => {
     for (let round = 0; round < 5; round++) {
-      gw.clock.advance(6_000);
+      gw.clock.advance(stepMs);
       await gw.sync();
     }
   };
@@ -41,11 +46,21 @@ describeEachDatabase('video from video', (kind: DatabaseKind) => {
     expect((await auth(gw.http.get(`/v1/videos/${res.body.id}`), key).expect(200)).body.status).toBe('completed');
     return res.body.id as string;
   };
+  /** A completed kling-v3-omni text-to-video of 5 s at 720p, its video stored: the source of a Kling remix. */
+  const KLING_STEP_MS = 15_000;
+  const klingSource = async () => {
+    const res = await auth(gw.http.post('/v1/videos'))
+      .send({ model: 'kling-v3-omni', prompt: 'a lighthouse at dusk', seconds: '5', size: '1280x720' })
+      .expect(200);
+    await settle(KLING_STEP_MS);
+    expect((await auth(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body.status).toBe('completed');
+    return res.body.id as string;
+  };
   const remix = (id: string, body: object) => auth(gw.http.post(`/v1/videos/${id}/remix`)).send(body);
   const contentLink = (id: string) => new RegExp(`^${gw.url}/v1/videos/${id}/content\\?expires=\\d+&signature=[0-9a-f]{64}$`);
 
   beforeAll(async () => {
-    [xai, runway] = await Promise.all([startXaiEmulator(), startRunwayEmulator()]);
+    [xai, runway, kling] = await Promise.all([startXaiEmulator(), startRunwayEmulator(), startKlingEmulator()]);
     gw = await startGateway(kind);
     // Providers fetch the source from the gateway's public address.
     gw.config.publicBaseUrlSet = true;
@@ -57,12 +72,21 @@ describeEachDatabase('video from video', (kind: DatabaseKind) => {
       api_key: runway.apiKey,
       models: ['aleph2', 'gen4.5'],
     });
+    // Kling would call back (push on, as PUBLIC_BASE_URL is set): off here, so that polls end its tasks.
+    await gw.createChannel({
+      name: 'kling',
+      platform: 'kling',
+      base_url: kling.url,
+      api_key: kling.apiKey,
+      models: ['kling-v3-omni'],
+      settings: { push: false },
+    });
     customer = await gw.createCustomer({ quota: QUOTA });
   });
 
   afterAll(async () => {
     await gw?.close();
-    await Promise.all([xai?.close(), runway?.close()]);
+    await Promise.all([xai?.close(), runway?.close(), kling?.close()]);
   });
 
   it("a remix (OpenAI's shape) is an xAI edit of the stored video: sent as the gateway's link, charged once by its seconds", async () => {
@@ -141,6 +165,65 @@ describeEachDatabase('video from video', (kind: DatabaseKind) => {
       remixed_from_video_id: sourceId,
     });
     const cost = 5 * ALEPH2;
+    expect(await ledgerOf(res.body.id)).toEqual([{ type: 'consume', quota: -cost }]);
+    expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+  });
+
+  it("a remix of a kling-v3-omni video is Kling's edit: the link as omni-video's base video, priced by the source's seconds, charged once", async () => {
+    const sourceId = await klingSource();
+    const before = await balance();
+    const res = await remix(sourceId, { prompt: 'make it snow' }).expect(200);
+    expect(res.body).toMatchObject({ model: 'kling-v3-omni', status: 'queued', remixed_from_video_id: sourceId });
+    const create = kling.creates.at(-1)!;
+    expect(create.endpoint).toBe('omni-video');
+    // No duration or aspect ratio beside a base video: the edit follows it.
+    expect(create.body).toEqual({
+      model_name: 'kling-v3-omni',
+      mode: 'std',
+      prompt: 'make it snow',
+      video_list: [{ video_url: expect.stringMatching(contentLink(sourceId)), refer_type: 'base', keep_original_sound: 'yes' }],
+    });
+    // Kling fetched the stored copy through the link, without a key.
+    const link = (create.body.video_list as Array<{ video_url: string }>)[0].video_url;
+    expect(kling.sourceFetches.at(-1)).toMatchObject({ url: link, bytes: kling.videoBytes.length });
+    const cost = 5 * OMNI_720P;
+    expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+
+    await settle(KLING_STEP_MS);
+    const unified = (await auth(gw.http.get(`/v1/video/generations/${res.body.id}`)).expect(200)).body.data;
+    expect(unified).toMatchObject({ status: 'SUCCESS', action: 'videoEdit', properties: { source_task_id: sourceId } });
+    expect(await ledgerOf(res.body.id)).toEqual([{ type: 'consume', quota: -cost }]);
+    expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+  });
+
+  it("a Kling extend (metadata.source_task_id, mode video-extend): the next shot from the source as a feature video, charged once by its seconds", async () => {
+    const sourceId = await klingSource();
+    const before = await balance();
+    const res = await auth(gw.http.post('/v1/video/generations'))
+      .send({
+        model: 'kling-v3-omni',
+        prompt: 'the keeper climbs the stairs',
+        duration: 4,
+        metadata: { source_task_id: sourceId, mode: 'video-extend', watermark_info: { enabled: false } },
+      })
+      .expect(200);
+    const create = kling.creates.at(-1)!;
+    expect(create.endpoint).toBe('omni-video');
+    expect(create.body).toEqual({
+      watermark_info: { enabled: false },
+      model_name: 'kling-v3-omni',
+      mode: 'std',
+      duration: '4',
+      prompt: 'Based on <<<video_1>>>, generate the next shot: the keeper climbs the stairs',
+      aspect_ratio: '16:9',
+      video_list: [{ video_url: expect.stringMatching(contentLink(sourceId)), refer_type: 'feature', keep_original_sound: 'no' }],
+    });
+    expect(kling.sourceFetches.at(-1)).toMatchObject({ url: expect.stringMatching(contentLink(sourceId)), bytes: kling.videoBytes.length });
+    const cost = 4 * OMNI_720P;
+    expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+    await settle(KLING_STEP_MS);
+    const data = (await auth(gw.http.get(`/v1/video/generations/${res.body.id}`)).expect(200)).body.data;
+    expect(data).toMatchObject({ status: 'SUCCESS', action: 'videoExtend', properties: { source_task_id: sourceId } });
     expect(await ledgerOf(res.body.id)).toEqual([{ type: 'consume', quota: -cost }]);
     expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
   });
@@ -247,6 +330,28 @@ describeEachDatabase('video from video', (kind: DatabaseKind) => {
         const plain = await auth(gw.http.post('/v1/video/generations')).send({ model: 'aleph2', prompt: 'p' }).expect(400);
         expect(plain.body.message).toMatch(/aleph2 edits a video/);
         expect(runway.sourceFetches.every((fetched) => !fetched.url.includes(short))).toBe(true);
+      });
+
+      it("Kling's limits: 400 naming the field, nothing sent to Kling", async () => {
+        const creates = kling.creates.length;
+        // An xAI source of 480p is below Kling's 720 pixels.
+        await refused(await remix(sourceId, { prompt: 'p', model: 'kling-v3-omni' }).expect(400), 'id', /720 to 2160 pixels/);
+        const klingId = await klingSource();
+        before = await balance();
+        const creates2 = kling.creates.length;
+        await refused(
+          await remix(klingId, { prompt: 'p', seconds: '11', metadata: { mode: 'video-extend' } }).expect(400),
+          'seconds',
+          /3 to 10 seconds/,
+        );
+        await refused(await remix(klingId, { prompt: 'p', seconds: '5' }).expect(400), 'seconds', /not taken by a Kling edit/);
+        await refused(
+          await remix(klingId, { prompt: 'p', metadata: { sound: 'on' } }).expect(400),
+          'metadata.sound',
+          /must be "off" with a source video/,
+        );
+        expect(kling.creates.length).toBe(creates2);
+        expect(creates2).toBe(creates + 1);
       });
 
       it('no PUBLIC_BASE_URL: 503, as no provider could fetch the link', async () => {
