@@ -2,23 +2,29 @@ import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
-import { describeFamily } from './support/family-suite';
+import { describeFamily, describeFamilyMoney, FamilyMoneySetup } from './support/family-suite';
 
 const QUOTA = 1_000_000;
 const PNG = readFileSync(SAMPLE_IMAGE_PATH);
 const MODELS = ['kling-v2-6', 'kling-v2-5-turbo', 'kling-v2-1', 'kling-v2-1-master', 'kling-v1-6', 'kling-v3', 'kling-v3-omni'];
 /** Kling 3's seeded prices per second: 720p (std) 8.4 credits, 1080p (pro) 11.2, with sound 16.8. */
+const V3_720P = 840;
 const V3_1080P = 1120;
 const V3_1080P_SOUND = 1680;
 
-/** Kling (platform `kling`): both surfaces, a JWT-signed fake upstream, the model rules, refunds and channel faults. */
-describeFamily<KlingEmulatorServer>({
-  title: 'kling family',
+/** The fake and its channel, on every database. */
+const SETUP: FamilyMoneySetup<KlingEmulatorServer> = {
   platform: 'kling',
   startFake: startKlingEmulator,
   channel: { name: 'kling-main', models: MODELS, priority: 10 },
   quota: QUOTA,
   pace: { rounds: 5, stepMs: 15_000 },
+};
+
+/** Kling (platform `kling`): both surfaces, a JWT-signed fake upstream, the model rules, refunds and channel faults. */
+describeFamily<KlingEmulatorServer>({
+  title: 'kling family',
+  ...SETUP,
   submitsOf: (fake) => fake.creates.length,
   listing: { label: { en: 'Kling', 'zh-CN': '可灵 Kling' }, models: MODELS },
   refusals: [
@@ -345,4 +351,37 @@ describeFamily<KlingEmulatorServer>({
       }
     });
   },
+});
+
+/** Kling 3 on MariaDB and PostgreSQL: kling-v3 and kling-v3-omni charged at the list price and delivered, a failed task refunded exactly once. */
+describeFamilyMoney('kling family', SETUP, (t) => {
+  it('charges kling-v3 and kling-v3-omni per second at their list price, delivers both; a task Kling failed is refunded once', async () => {
+    const start = await t.balance();
+    const v3 = await t.flat({ model: 'kling-v3', prompt: 'a fox in the snow', seconds: '5', size: '1280x720' }).expect(200);
+    expect(await t.balance()).toEqual({ quota: start.quota - 5 * V3_720P, used_quota: start.used_quota + 5 * V3_720P });
+    await t.expectVideo(v3.body.id);
+    expect(t.fake.creates.at(-1)).toMatchObject({ endpoint: 'text2video', body: { model_name: 'kling-v3', mode: 'std', duration: '5' } });
+    expect(await t.ledgerOf(v3.body.id)).toEqual(['consume']);
+
+    const afterV3 = await t.balance();
+    const omni = await t.unified({ model: 'kling-v3-omni', prompt: 'a fox in the snow', duration: 6, resolution: '1080p' }).expect(200);
+    expect(await t.balance()).toEqual({ quota: afterV3.quota - 6 * V3_1080P, used_quota: afterV3.used_quota + 6 * V3_1080P });
+    await t.expectVideo(omni.body.id);
+    expect(t.fake.creates.at(-1)).toMatchObject({ endpoint: 'omni-video', body: { model_name: 'kling-v3-omni', mode: 'pro', duration: '6' } });
+    expect(await t.ledgerOf(omni.body.id)).toEqual(['consume']);
+
+    const charged = await t.balance();
+    expect(charged).toEqual({
+      quota: start.quota - 5 * V3_720P - 6 * V3_1080P,
+      used_quota: start.used_quota + 5 * V3_720P + 6 * V3_1080P,
+    });
+    t.fake.scriptNext(['processing', { failed: 'Video generation failed' }]);
+    const failed = await t.flat({ model: 'kling-v3', prompt: 'a storm', seconds: '5', size: '1280x720' }).expect(200);
+    expect((await t.balance()).quota).toBe(charged.quota - 5 * V3_720P);
+    expect(await t.finish(failed.body.id)).toMatchObject({ status: 'FAILURE', fail_reason: 'generation failed' });
+    // A further sync round refunds nothing more.
+    await t.settle();
+    expect(await t.balance()).toEqual(charged);
+    expect(await t.ledgerOf(failed.body.id)).toEqual(['consume', 'refund']);
+  });
 });

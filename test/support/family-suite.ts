@@ -1,6 +1,6 @@
 import { customerCalls, FamilyGateway, familyTasks, startFamilyGateway, VideoFake } from './family-gateway';
 import type { TestGateway } from './gateway';
-import { describeOnSqlite } from './test-databases';
+import { databaseKinds, describeOnSqlite } from './test-databases';
 
 /** A body the gateway refuses with a 400 naming `param` before the provider is asked. */
 export interface FamilyRefusal {
@@ -106,18 +106,7 @@ export function describeFamily<F extends VideoFake>(suite: FamilySuite<F>): void
       await t.close?.();
     });
 
-    Object.assign(
-      t,
-      customerCalls(() => t),
-      familyTasks(() => t, suite.pace),
-      {
-        balance: () => t.gw.balance(t.customer.userId),
-        ledgerOf: async (taskId: string) =>
-          ((await t.gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
-            .map((row) => row.type)
-            .sort(),
-      },
-    );
+    withFamilyCalls(t, suite.pace);
 
     suite.cases?.(t);
 
@@ -192,4 +181,48 @@ export function describeFamily<F extends VideoFake>(suite: FamilySuite<F>): void
 
     suite.lastCases?.(t);
   });
+}
+
+/** The calls, task helpers, balance and ledger a family's cases use, bound to `t` (filled once its gateway started). */
+function withFamilyCalls<F extends VideoFake>(t: FamilyContext<F>, pace: FamilySuite<F>['pace']): void {
+  Object.assign(
+    t,
+    customerCalls(() => t),
+    familyTasks(() => t, pace),
+    {
+      balance: () => t.gw.balance(t.customer.userId),
+      ledgerOf: async (taskId: string) =>
+        ((await t.gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
+          .map((row) => row.type)
+          .sort(),
+    },
+  );
+}
+
+/** What a family's money block starts: its fake, one channel on it and a customer with `quota`. */
+export type FamilyMoneySetup<F extends VideoFake> = Pick<FamilySuite<F>, 'platform' | 'startFake' | 'channel' | 'quota' | 'pace'>;
+
+/**
+ * What touches money, on the databases other than SQLite (which runs the family's whole suite):
+ * `cases` get the same context as a family suite's, on a gateway of each configured database.
+ */
+export function describeFamilyMoney<F extends VideoFake>(
+  title: string,
+  setup: FamilyMoneySetup<F>,
+  cases: (t: FamilyContext<F>) => void,
+): void {
+  for (const kind of databaseKinds().filter((each) => each !== 'sqlite'))
+    describe(`${title}: money [${kind}]`, () => {
+      const t = {} as FamilyContext<F>;
+      beforeAll(async () => {
+        const { name, models, priority } = setup.channel;
+        const channel = { name, platform: setup.platform, models, ...(priority === undefined ? {} : { priority }) };
+        Object.assign(t, await startFamilyGateway(kind, setup.startFake, channel, setup.quota ?? 1_000_000));
+      });
+      afterAll(async () => {
+        await t.close?.();
+      });
+      withFamilyCalls(t, setup.pace);
+      cases(t);
+    });
 }
