@@ -367,7 +367,10 @@ describeFamilyMoney('kling family', SETUP, (t) => {
     const omni = await t.unified({ model: 'kling-v3-omni', prompt: 'a fox in the snow', duration: 6, resolution: '1080p' }).expect(200);
     expect(await t.balance()).toEqual({ quota: afterV3.quota - 6 * V3_1080P, used_quota: afterV3.used_quota + 6 * V3_1080P });
     await t.expectVideo(omni.body.id);
-    expect(t.fake.creates.at(-1)).toMatchObject({ endpoint: 'omni-video', body: { model_name: 'kling-v3-omni', mode: 'pro', duration: '6' } });
+    expect(t.fake.creates.at(-1)).toMatchObject({
+      endpoint: 'omni-video',
+      body: { model_name: 'kling-v3-omni', mode: 'pro', duration: '6' },
+    });
     expect(await t.ledgerOf(omni.body.id)).toEqual(['consume']);
 
     const charged = await t.balance();

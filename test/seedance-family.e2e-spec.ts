@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
-import { describeFamily } from './support/family-suite';
+import { describeFamily, describeFamilyMoney, FamilyMoneySetup } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { SeedanceEmulatorServer, startSeedanceEmulator } from './support/seedance-emulator';
-import { databaseKinds, describeOnSqlite } from './support/test-databases';
-import { customerCalls, familyTasks, FamilyGateway, startFamilyGateway } from './support/family-gateway';
+import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 10_000_000;
 const MODELS = ['seedance-2-0', 'seedance-2-0-fast', 'seedance-1-5-pro'];
@@ -20,13 +19,18 @@ const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 const HIDDEN = /10\.0\.0\.\d|account 42|simulated|Request ID/;
 
 /** Seedance (platform `seedance`) against its emulator of Ark on loopback, on both surfaces. */
-describeFamily<SeedanceEmulatorServer>({
-  title: 'seedance family',
+/** The fake and its channel, on every database. */
+const SETUP: FamilyMoneySetup<SeedanceEmulatorServer> = {
   platform: 'seedance',
   startFake: startSeedanceEmulator,
   channel: { name: 'seedance-main', models: MODELS },
   quota: QUOTA,
   pace: { rounds: 4, stepMs: 10_000 },
+};
+
+describeFamily<SeedanceEmulatorServer>({
+  title: 'seedance family',
+  ...SETUP,
   submitsOf: (fake) => fake.creates.length,
   listing: {
     label: { en: 'Seedance (BytePlus / Volcengine)', 'zh-CN': expect.stringContaining('Seedance') },
@@ -353,46 +357,26 @@ describeOnSqlite('seedance family: the embedded simulator', (kind) => {
  * What touches money on the other databases (SQLite runs the whole suite above): a task charged at the list
  * price and delivered with its tokens kept, and one Ark fails refunded exactly once.
  */
-for (const kind of databaseKinds().filter((each) => each !== 'sqlite'))
-  describe(`seedance family: money [${kind}]`, () => {
-    let started: FamilyGateway<SeedanceEmulatorServer>;
-    const calls = customerCalls(() => started);
-    const tasks = familyTasks(() => started, { rounds: 4, stepMs: 10_000 });
-    beforeAll(async () => {
-      started = await startFamilyGateway(
-        kind,
-        startSeedanceEmulator,
-        { name: 'seedance-main', platform: 'seedance', models: MODELS },
-        QUOTA,
-      );
+describeFamilyMoney('seedance family', SETUP, (t) => {
+  it('charges 2.0 fast per second, delivers the video with its tokens kept; a failed task is refunded once', async () => {
+    const before = await t.balance();
+    const done = await t.unified({ model: 'seedance-2-0-fast', prompt: 'a kite', duration: 5 }).expect(200);
+    expect(await t.balance()).toEqual({
+      quota: before.quota - 5 * PRICE['seedance-2-0-fast']['720p'],
+      used_quota: before.used_quota + 5 * PRICE['seedance-2-0-fast']['720p'],
     });
-    afterAll(async () => {
-      await started?.close();
-    });
-    const balance = () => started.gw.balance(started.customer.userId);
+    await t.expectVideo(done.body.id);
+    const detail = (await t.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
+    expect(detail.provider_usage).toMatchObject({ unit: 'tokens', amount: 108_000 });
 
-    it('charges 2.0 fast per second, delivers the video with its tokens kept; a failed task is refunded once', async () => {
-      const before = await balance();
-      const done = await calls.unified({ model: 'seedance-2-0-fast', prompt: 'a kite', duration: 5 }).expect(200);
-      expect(await balance()).toEqual({
-        quota: before.quota - 5 * PRICE['seedance-2-0-fast']['720p'],
-        used_quota: before.used_quota + 5 * PRICE['seedance-2-0-fast']['720p'],
-      });
-      await tasks.expectVideo(done.body.id);
-      const detail = (await started.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
-      expect(detail.provider_usage).toMatchObject({ unit: 'tokens', amount: 108_000 });
-
-      const charged = await balance();
-      started.fake.scriptNext(['queued', 'running', 'expired']);
-      const expired = await calls.flat({ model: 'seedance-2-0-fast', prompt: 'a kite', seconds: '5' }).expect(200);
-      expect(await tasks.finish(expired.body.id)).toMatchObject({
-        status: 'FAILURE',
-        fail_reason: 'upstream timeout: the provider expired the task',
-      });
-      expect(await balance()).toEqual(charged);
-      const ledger = (await started.gw.admin.get(`/api/admin/logs?task_id=${expired.body.id}`).expect(200)).body.data as Array<{
-        type: string;
-      }>;
-      expect(ledger.map((row) => row.type).sort()).toEqual(['consume', 'refund']);
+    const charged = await t.balance();
+    t.fake.scriptNext(['queued', 'running', 'expired']);
+    const expired = await t.flat({ model: 'seedance-2-0-fast', prompt: 'a kite', seconds: '5' }).expect(200);
+    expect(await t.finish(expired.body.id)).toMatchObject({
+      status: 'FAILURE',
+      fail_reason: 'upstream timeout: the provider expired the task',
     });
+    expect(await t.balance()).toEqual(charged);
+    expect(await t.ledgerOf(expired.body.id)).toEqual(['consume', 'refund']);
   });
+});

@@ -196,7 +196,7 @@ describeEachDatabase('video from video', (kind: DatabaseKind) => {
     expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
   });
 
-  it("a Kling extend (metadata.source_task_id, mode video-extend): the next shot from the source as a feature video, charged once by its seconds", async () => {
+  it('a Kling extend (metadata.source_task_id, mode video-extend): the next shot from the source as a feature video, charged once by its seconds', async () => {
     const sourceId = await klingSource();
     const before = await balance();
     const res = await auth(gw.http.post('/v1/video/generations'))
