@@ -1,7 +1,7 @@
 /**
  * Wire shapes of Kling's video API (docs/upstream-protocols.md, Family Kling; omni-video:
- * upstream-protocols-wires.md, 4). Each endpoint is created and queried on its own path; a later
- * one (video extend) is one more name here and its body below.
+ * upstream-protocols-wires.md, 4). Each endpoint is created and queried on its own path. Video from
+ * video is omni-video's `video_list` (Kling's `video-extend` takes only its own `video_id`: not used).
  */
 export type KlingEndpoint = 'text2video' | 'image2video' | 'omni-video';
 export const klingCreatePath = (endpoint: KlingEndpoint): string => `/v1/videos/${endpoint}`;
