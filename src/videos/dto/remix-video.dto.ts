@@ -27,7 +27,8 @@ export class RemixVideoDto {
 
   @ApiPropertyOptional({
     example: '6',
-    description: 'seconds the route adds, where it takes them (an extend: xAI 1 to 10, default 6; Kling 3 to 10, default 5); an edit follows the source video',
+    description:
+      'seconds the route adds, where it takes them (an extend: xAI 1 to 10, default 6; Kling 3 to 10, default 5); an edit follows the source video',
   })
   @IsOptionalNotNull()
   // Checked by the submit's own rule for `seconds` (a whole number, as text or a number).
