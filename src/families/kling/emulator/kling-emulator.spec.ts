@@ -98,6 +98,25 @@ describe('KlingEmulator (clock-driven, as the simulator)', () => {
     expect(emulator.creates.map((c) => c.endpoint)).toEqual(['omni-video']);
   });
 
+  it("refuses omni-video's video_list as Kling would: one video, base or feature, no duration or aspect ratio beside a base one, a URL it can fetch", async () => {
+    const omni = (extra: object) =>
+      emulator.handle(request('POST', '/v1/videos/omni-video', { model_name: 'kling-v3-omni', prompt: 'p', ...extra }), BASE);
+    const video = (changes: object = {}) => ({ video_url: 'http://127.0.0.1:9/source.mp4', refer_type: 'base', ...changes });
+    for (const refused of [
+      { video_list: [video(), video()] },
+      { video_list: [video({ refer_type: 'style' })] },
+      { video_list: [video({ keep_original_sound: true })] },
+      { video_list: [video({ video_url: '' })] },
+      { video_list: [video()], duration: '5' },
+      { video_list: [video()], aspect_ratio: '16:9' },
+      // Well formed, but nothing answers at the URL.
+      { video_list: [video()] },
+      { video_list: [video({ refer_type: 'feature' })], duration: '5', aspect_ratio: '16:9' },
+    ])
+      expect(body(await omni(refused))).toMatchObject({ code: 1201 });
+    expect(emulator.creates).toEqual([]);
+  });
+
   it('answers Kling 401s for a missing, wrongly signed, early or expired token, and logs the claims of good ones', async () => {
     const call = (authorization: string) => emulator.handle(request('GET', '/v1/videos/text2video/1', undefined, authorization), BASE);
     expect(body(await call(''))).toMatchObject({ code: 1001 });
