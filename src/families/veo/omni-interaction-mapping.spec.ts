@@ -61,7 +61,15 @@ describe('mapOmniInteraction', () => {
 describe('omniInlineVideo', () => {
   const inline = (data: unknown, status = 'completed') => ({
     status,
-    steps: [{ type: 'model_output', content: [{ type: 'text', text: 'here' }, { type: 'video', data, mime_type: 'video/mp4' }] }],
+    steps: [
+      {
+        type: 'model_output',
+        content: [
+          { type: 'text', text: 'here' },
+          { type: 'video', data, mime_type: 'video/mp4' },
+        ],
+      },
+    ],
   });
   it('decodes the base64 data of a completed interaction', () => {
     const bytes = Buffer.from('\x00\x00\x00\x20ftypisom', 'latin1');

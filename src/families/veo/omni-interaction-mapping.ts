@@ -45,7 +45,8 @@ export function mapOmniInteraction(body: unknown, policy?: LinkPolicy): PollOutc
         if (!isShowableLink(video.uri, policy)) return failed('the video cannot be downloaded from this channel');
         return outcome({ state: 'succeeded', progress: 100, videoUrl: video.uri });
       }
-      if (typeof video?.data === 'string' && video.data !== '') return outcome({ state: 'succeeded', progress: 100, videoUrl: INLINE_VIDEO_URL });
+      if (typeof video?.data === 'string' && video.data !== '')
+        return outcome({ state: 'succeeded', progress: 100, videoUrl: INLINE_VIDEO_URL });
       return failed('the provider returned no video');
     }
     case 'failed': {

@@ -74,7 +74,8 @@ export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskR
 
   async poll(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const name = upstreamTaskIdOf(task);
-    if (isInteractionsModel(task.upstreamModel)) return mapOmniInteraction(await this.readInteraction(task, channel), this.linkPolicy(channel));
+    if (isInteractionsModel(task.upstreamModel))
+      return mapOmniInteraction(await this.readInteraction(task, channel), this.linkPolicy(channel));
     if (!VEO_OPERATION_NAME.test(name)) throw new UpstreamError('channel', `task ${task.taskId} has no usable operation name`);
     const response = await this.call(channel, 'GET', veoOperationPath(name), QUERY_CALL_TIMEOUT_MS, { task });
     return mapVeoOperation(response.data, this.linkPolicy(channel));
