@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { omniInteractionBody } from '../src/families/veo/emulator/omni-emulated-interactions';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
+import { TaskReadRepository } from '../src/tasks/repositories/task-read.repository';
 import { binaryBody } from './support/binary-body';
 import { reactivateModels } from './support/catalog-models';
 import { googleError, startVeoEmulator, VeoEmulatorServer } from './support/veo-emulator';
@@ -358,6 +361,66 @@ describeFamily<VeoEmulatorServer>({
       const refused = await auth(t.gw.http.post(`/v1/videos/${veo.body.id}/cancel`)).expect(409);
       expect(refused.body.error).toMatchObject({ code: 'cancel_not_supported' });
       expect(t.fake.cancels()).toHaveLength(cancels);
+    });
+
+    /** The reads of one interaction (GET /v1beta/interactions/{id}) the fake took. */
+    const readsOf = (upstreamId: string) =>
+      t.fake.requests.filter((r) => r.method === 'GET' && r.path === `/v1beta/interactions/${upstreamId}`).length;
+    const detailOf = async (id: string) => (await t.gw.admin.get(`/api/admin/tasks/${id}`).expect(200)).body;
+
+    it('Gemini Omni answered inline (base64 data, no Files URI): completed, charged once, /content plays the exact bytes from the store', async () => {
+      const before = await balance();
+      const downloads = t.fake.downloads().length;
+      const res = await flat({ model: 'gemini-omni-flash', prompt: 'a marble run [simulate:inline]', seconds: '4' }).expect(200);
+      const charged = { quota: before.quota - 4 * OMNI_PER_SECOND, used_quota: before.used_quota + 4 * OMNI_PER_SECOND };
+      expect(await balance()).toEqual(charged);
+      expect(await settle(res.body.id)).toMatchObject({ status: 'completed', progress: 100 });
+      const detail = await detailOf(res.body.id);
+      const reads = readsOf(detail.upstream_task_id);
+      expect(Buffer.compare(await content(res.body.id), t.fake.videoBytes)).toBe(0);
+      // Played from the gateway's copy: neither the interaction nor a file is asked again.
+      expect(readsOf(detail.upstream_task_id)).toBe(reads);
+      expect(t.fake.downloads()).toHaveLength(downloads);
+      expect(await balance()).toEqual(charged);
+      expect(await t.ledgerOf(res.body.id)).toEqual(['consume']);
+      expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'tokens', amount: 4 * 5_792 } });
+      // The task row keeps a marker, never the bytes: no base64 of the video in anything it kept.
+      const row = (await t.gw.app.get(TaskReadRepository).findByTaskId(res.body.id))!;
+      expect(row).toMatchObject({ resultUrl: 'inline:', upstreamResponse: { status: 'completed', videos: 1 } });
+      expect(JSON.stringify(row)).not.toContain(t.fake.videoBytes.subarray(1_000, 1_300).toString('base64'));
+    });
+
+    it('Gemini Omni: a 3 MiB video inline (over the 1 MiB cap of other answers) is kept byte for byte; the flat task shows no upstream trace', async () => {
+      const video = Buffer.concat([t.fake.videoBytes.subarray(0, 16), randomBytes(3 * 1024 ** 2)]);
+      const completed = omniInteractionBody('v1_big', 'gemini-omni-1.2-flash', 'completed', {
+        videoData: video.toString('base64'),
+        seconds: 4,
+      });
+      t.fake.scriptNext(['running', { body: completed }]);
+      const res = await unified({ model: 'gemini-omni-1.2-flash', prompt: 'a big one', duration: 4 }).expect(200);
+      const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
+      expect(await settle(taskId)).toMatchObject({ status: 'completed' });
+      expect(Buffer.compare(await content(taskId), video)).toBe(0);
+      expect(JSON.stringify(await flatTask(taskId))).not.toMatch(/inline:|v1_/);
+    });
+
+    it('Gemini Omni: an inline video the interaction no longer carries when it is to be kept fails the task undelivered, refunded once', async () => {
+      const before = await balance();
+      const inline = omniInteractionBody('v1_lost', 'gemini-omni-flash', 'completed', { videoData: t.fake.videoBytes.toString('base64') });
+      t.fake.scriptNext(['running', { body: inline }, { body: { id: 'v1_lost', status: 'completed', steps: [] } }]);
+      const res = await flat({ model: 'gemini-omni-flash', prompt: 'vanishes', seconds: '4' }).expect(200);
+      let task = await flatTask(res.body.id);
+      for (let round = 0; round < 12 && task.status !== 'failed'; round++) {
+        t.gw.clock.advance(60_000);
+        await t.gw.sync();
+        task = await flatTask(res.body.id);
+      }
+      expect(task).toMatchObject({
+        status: 'failed',
+        error: { message: "generation failed: the provider's link to the video served no video" },
+      });
+      expect(await balance()).toEqual(before);
+      expect(await t.ledgerOf(res.body.id)).toEqual(['consume', 'refund']);
     });
   },
   lastCases: (t) => {
