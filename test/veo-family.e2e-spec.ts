@@ -9,7 +9,8 @@ import { googleError, startVeoEmulator, VeoEmulatorServer } from './support/veo-
 import { describeFamily, FamilyContext } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
-import { describeOnSqlite } from './support/test-databases';
+import { customerCalls, FamilyGateway, familyTasks, startFamilyGateway } from './support/family-gateway';
+import { databaseKinds, describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 /** Seeded defaults: 100 quota units per credit of 0.01 USD (Veo 3.1 Fast USD 0.15/s, Veo 3 USD 0.40/s). */
@@ -518,3 +519,52 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - spent, used_quota: spent });
   });
 });
+
+/**
+ * What touches money on the other databases (SQLite runs the whole suite above): a Gemini Omni 1.2 task charged at
+ * the list price and delivered (its video answered inline: the bytes kept in the store, never in the task row),
+ * and one Google fails refunded exactly once.
+ */
+for (const kind of databaseKinds().filter((each) => each !== 'sqlite'))
+  describe(`veo family: money [${kind}]`, () => {
+    let started: FamilyGateway<VeoEmulatorServer>;
+    const calls = customerCalls(() => started);
+    const tasks = familyTasks(() => started, { rounds: 6, stepMs: 10_000 });
+    beforeAll(async () => {
+      started = await startFamilyGateway(kind, startVeoEmulator, { name: 'gemini', platform: 'veo', models: OMNI }, QUOTA);
+    });
+    afterAll(async () => {
+      await started?.close();
+    });
+    const balance = () => started.gw.balance(started.customer.userId);
+    const ledgerOf = async (taskId: string) =>
+      ((await started.gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
+        .map((row) => row.type)
+        .sort();
+
+    it('charges Gemini Omni 1.2 per second, delivers its inline video with its tokens kept; a failed interaction is refunded once', async () => {
+      const before = await balance();
+      const done = await calls.unified({ model: 'gemini-omni-1.2-flash', prompt: 'a kite [simulate:inline]', duration: 6 }).expect(200);
+      const charged = { quota: before.quota - 6 * OMNI_PER_SECOND, used_quota: before.used_quota + 6 * OMNI_PER_SECOND };
+      expect(await balance()).toEqual(charged);
+      await tasks.expectVideo(done.body.id);
+      const detail = (await started.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
+      expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'tokens', amount: 6 * 5_792 } });
+      const row = (await started.gw.app.get(TaskReadRepository).findByTaskId(done.body.id))!;
+      expect(row.resultUrl).toBe('inline:');
+      expect(JSON.stringify(row)).not.toContain(started.fake.videoBytes.subarray(1_000, 1_300).toString('base64'));
+      expect(started.fake.downloads()).toHaveLength(0);
+      expect(await balance()).toEqual(charged);
+      expect(await ledgerOf(done.body.id)).toEqual(['consume']);
+
+      started.fake.scriptNext(['running', { error: 13 }]);
+      const failed = await calls.flat({ model: 'gemini-omni-1.2-flash', prompt: 'doomed', seconds: '6' }).expect(200);
+      expect(await balance()).toEqual({ quota: charged.quota - 6 * OMNI_PER_SECOND, used_quota: charged.used_quota + 6 * OMNI_PER_SECOND });
+      expect(await tasks.finish(failed.body.id)).toMatchObject({
+        status: 'FAILURE',
+        fail_reason: 'generation failed: INTERNAL: provider internal error',
+      });
+      expect(await balance()).toEqual(charged);
+      expect(await ledgerOf(failed.body.id)).toEqual(['consume', 'refund']);
+    });
+  });
