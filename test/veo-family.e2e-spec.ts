@@ -478,6 +478,46 @@ describeFamily<VeoEmulatorServer>({
 });
 
 /** The embedded simulator speaks the same protocol (key on every call, the file too) and is seeded with a veo channel. */
+/** Without a store (VIDEO_STORE=none) the video of an inline answer is relayed from the interaction, read again. */
+describeOnSqlite('veo family: Gemini Omni inline without a video store', (kind) => {
+  let gw: TestGateway;
+  let fake: VeoEmulatorServer;
+  beforeAll(async () => {
+    fake = await startVeoEmulator();
+    gw = await startGateway(kind, { VIDEO_STORE: 'none' });
+    await gw.createChannel({ name: 'gemini', platform: 'veo', base_url: fake.url, api_key: fake.apiKey, models: OMNI });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
+
+  it('completes at the price asked and /content relays the exact bytes, each time from a fresh read of the interaction', async () => {
+    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+    const as = (test: import('supertest').Test) => test.set('Authorization', `Bearer ${key}`);
+    const res = await as(gw.http.post('/v1/videos')).send({ model: 'gemini-omni-flash', prompt: 'a kite [simulate:inline]', seconds: '4' });
+    expect(res.status).toBe(200);
+    let task = res.body;
+    for (let round = 0; round < 5 && task.status !== 'completed'; round++) {
+      gw.clock.advance(10_000);
+      await gw.sync();
+      task = (await as(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body;
+    }
+    expect(task.status).toBe('completed');
+    const reads = () => fake.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1beta/interactions/')).length;
+    for (const range of [undefined, 'bytes=0-99']) {
+      const before = reads();
+      const get = as(gw.http.get(`/v1/videos/${res.body.id}/content`));
+      const content = await (range ? get.set('Range', range) : get).buffer(true).parse(binaryBody).expect(200);
+      expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
+      expect(content.headers['content-type']).toBe('video/mp4');
+      expect(reads()).toBe(before + 1);
+    }
+    expect(fake.downloads()).toHaveLength(0);
+    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 4 * OMNI_PER_SECOND, used_quota: 4 * OMNI_PER_SECOND });
+  });
+});
+
 describeOnSqlite('veo family: the embedded simulator', (kind) => {
   let gw: TestGateway;
   beforeAll(async () => {
