@@ -1,12 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { omniInteractionBody } from '../src/families/veo/emulator/omni-emulated-interactions';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
+import { TaskReadRepository } from '../src/tasks/repositories/task-read.repository';
 import { binaryBody } from './support/binary-body';
 import { reactivateModels } from './support/catalog-models';
 import { googleError, startVeoEmulator, VeoEmulatorServer } from './support/veo-emulator';
 import { describeFamily, FamilyContext } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
-import { describeOnSqlite } from './support/test-databases';
+import { customerCalls, FamilyGateway, familyTasks, startFamilyGateway } from './support/family-gateway';
+import { databaseKinds, describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 /** Seeded defaults: 100 quota units per credit of 0.01 USD (Veo 3.1 Fast USD 0.15/s, Veo 3 USD 0.40/s). */
@@ -359,6 +363,66 @@ describeFamily<VeoEmulatorServer>({
       expect(refused.body.error).toMatchObject({ code: 'cancel_not_supported' });
       expect(t.fake.cancels()).toHaveLength(cancels);
     });
+
+    /** The reads of one interaction (GET /v1beta/interactions/{id}) the fake took. */
+    const readsOf = (upstreamId: string) =>
+      t.fake.requests.filter((r) => r.method === 'GET' && r.path === `/v1beta/interactions/${upstreamId}`).length;
+    const detailOf = async (id: string) => (await t.gw.admin.get(`/api/admin/tasks/${id}`).expect(200)).body;
+
+    it('Gemini Omni answered inline (base64 data, no Files URI): completed, charged once, /content plays the exact bytes from the store', async () => {
+      const before = await balance();
+      const downloads = t.fake.downloads().length;
+      const res = await flat({ model: 'gemini-omni-flash', prompt: 'a marble run [simulate:inline]', seconds: '4' }).expect(200);
+      const charged = { quota: before.quota - 4 * OMNI_PER_SECOND, used_quota: before.used_quota + 4 * OMNI_PER_SECOND };
+      expect(await balance()).toEqual(charged);
+      expect(await settle(res.body.id)).toMatchObject({ status: 'completed', progress: 100 });
+      const detail = await detailOf(res.body.id);
+      const reads = readsOf(detail.upstream_task_id);
+      expect(Buffer.compare(await content(res.body.id), t.fake.videoBytes)).toBe(0);
+      // Played from the gateway's copy: neither the interaction nor a file is asked again.
+      expect(readsOf(detail.upstream_task_id)).toBe(reads);
+      expect(t.fake.downloads()).toHaveLength(downloads);
+      expect(await balance()).toEqual(charged);
+      expect(await t.ledgerOf(res.body.id)).toEqual(['consume']);
+      expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'tokens', amount: 4 * 5_792 } });
+      // The task row keeps a marker, never the bytes: no base64 of the video in anything it kept.
+      const row = (await t.gw.app.get(TaskReadRepository).findByTaskId(res.body.id))!;
+      expect(row).toMatchObject({ resultUrl: 'inline:', upstreamResponse: { status: 'completed', videos: 1 } });
+      expect(JSON.stringify(row)).not.toContain(t.fake.videoBytes.subarray(1_000, 1_300).toString('base64'));
+    });
+
+    it('Gemini Omni: a 3 MiB video inline (over the 1 MiB cap of other answers) is kept byte for byte; the flat task shows no upstream trace', async () => {
+      const video = Buffer.concat([t.fake.videoBytes.subarray(0, 16), randomBytes(3 * 1024 ** 2)]);
+      const completed = omniInteractionBody('v1_big', 'gemini-omni-1.2-flash', 'completed', {
+        videoData: video.toString('base64'),
+        seconds: 4,
+      });
+      t.fake.scriptNext(['running', { body: completed }]);
+      const res = await unified({ model: 'gemini-omni-1.2-flash', prompt: 'a big one', duration: 4 }).expect(200);
+      const taskId = res.body.id ?? res.body.task_id ?? res.body.data?.task_id;
+      expect(await settle(taskId)).toMatchObject({ status: 'completed' });
+      expect(Buffer.compare(await content(taskId), video)).toBe(0);
+      expect(JSON.stringify(await flatTask(taskId))).not.toMatch(/inline:|v1_/);
+    });
+
+    it('Gemini Omni: an inline video the interaction no longer carries when it is to be kept fails the task undelivered, refunded once', async () => {
+      const before = await balance();
+      const inline = omniInteractionBody('v1_lost', 'gemini-omni-flash', 'completed', { videoData: t.fake.videoBytes.toString('base64') });
+      t.fake.scriptNext(['running', { body: inline }, { body: { id: 'v1_lost', status: 'completed', steps: [] } }]);
+      const res = await flat({ model: 'gemini-omni-flash', prompt: 'vanishes', seconds: '4' }).expect(200);
+      let task = await flatTask(res.body.id);
+      for (let round = 0; round < 12 && task.status !== 'failed'; round++) {
+        t.gw.clock.advance(60_000);
+        await t.gw.sync();
+        task = await flatTask(res.body.id);
+      }
+      expect(task).toMatchObject({
+        status: 'failed',
+        error: { message: "generation failed: the provider's link to the video served no video" },
+      });
+      expect(await balance()).toEqual(before);
+      expect(await t.ledgerOf(res.body.id)).toEqual(['consume', 'refund']);
+    });
   },
   lastCases: (t) => {
     it("a wrong key is refused by the emulator on the Interactions API as Google does, and named by the channel's Test", async () => {
@@ -414,6 +478,46 @@ describeFamily<VeoEmulatorServer>({
 });
 
 /** The embedded simulator speaks the same protocol (key on every call, the file too) and is seeded with a veo channel. */
+/** Without a store (VIDEO_STORE=none) the video of an inline answer is relayed from the interaction, read again. */
+describeOnSqlite('veo family: Gemini Omni inline without a video store', (kind) => {
+  let gw: TestGateway;
+  let fake: VeoEmulatorServer;
+  beforeAll(async () => {
+    fake = await startVeoEmulator();
+    gw = await startGateway(kind, { VIDEO_STORE: 'none' });
+    await gw.createChannel({ name: 'gemini', platform: 'veo', base_url: fake.url, api_key: fake.apiKey, models: OMNI });
+  });
+  afterAll(async () => {
+    await gw?.close();
+    await fake?.close();
+  });
+
+  it('completes at the price asked and /content relays the exact bytes, each time from a fresh read of the interaction', async () => {
+    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
+    const as = (test: import('supertest').Test) => test.set('Authorization', `Bearer ${key}`);
+    const res = await as(gw.http.post('/v1/videos')).send({ model: 'gemini-omni-flash', prompt: 'a kite [simulate:inline]', seconds: '4' });
+    expect(res.status).toBe(200);
+    let task = res.body;
+    for (let round = 0; round < 5 && task.status !== 'completed'; round++) {
+      gw.clock.advance(10_000);
+      await gw.sync();
+      task = (await as(gw.http.get(`/v1/videos/${res.body.id}`)).expect(200)).body;
+    }
+    expect(task.status).toBe('completed');
+    const reads = () => fake.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1beta/interactions/')).length;
+    for (const range of [undefined, 'bytes=0-99']) {
+      const before = reads();
+      const get = as(gw.http.get(`/v1/videos/${res.body.id}/content`));
+      const content = await (range ? get.set('Range', range) : get).buffer(true).parse(binaryBody).expect(200);
+      expect(Buffer.compare(content.body as Buffer, fake.videoBytes)).toBe(0);
+      expect(content.headers['content-type']).toBe('video/mp4');
+      expect(reads()).toBe(before + 1);
+    }
+    expect(fake.downloads()).toHaveLength(0);
+    expect(await gw.balance(userId)).toEqual({ quota: QUOTA - 4 * OMNI_PER_SECOND, used_quota: 4 * OMNI_PER_SECOND });
+  });
+});
+
 describeOnSqlite('veo family: the embedded simulator', (kind) => {
   let gw: TestGateway;
   beforeAll(async () => {
@@ -455,3 +559,52 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
     expect(await gw.balance(userId)).toEqual({ quota: QUOTA - spent, used_quota: spent });
   });
 });
+
+/**
+ * What touches money on the other databases (SQLite runs the whole suite above): a Gemini Omni 1.2 task charged at
+ * the list price and delivered (its video answered inline: the bytes kept in the store, never in the task row),
+ * and one Google fails refunded exactly once.
+ */
+for (const kind of databaseKinds().filter((each) => each !== 'sqlite'))
+  describe(`veo family: money [${kind}]`, () => {
+    let started: FamilyGateway<VeoEmulatorServer>;
+    const calls = customerCalls(() => started);
+    const tasks = familyTasks(() => started, { rounds: 6, stepMs: 10_000 });
+    beforeAll(async () => {
+      started = await startFamilyGateway(kind, startVeoEmulator, { name: 'gemini', platform: 'veo', models: OMNI }, QUOTA);
+    });
+    afterAll(async () => {
+      await started?.close();
+    });
+    const balance = () => started.gw.balance(started.customer.userId);
+    const ledgerOf = async (taskId: string) =>
+      ((await started.gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
+        .map((row) => row.type)
+        .sort();
+
+    it('charges Gemini Omni 1.2 per second, delivers its inline video with its tokens kept; a failed interaction is refunded once', async () => {
+      const before = await balance();
+      const done = await calls.unified({ model: 'gemini-omni-1.2-flash', prompt: 'a kite [simulate:inline]', duration: 6 }).expect(200);
+      const charged = { quota: before.quota - 6 * OMNI_PER_SECOND, used_quota: before.used_quota + 6 * OMNI_PER_SECOND };
+      expect(await balance()).toEqual(charged);
+      await tasks.expectVideo(done.body.id);
+      const detail = (await started.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
+      expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'tokens', amount: 6 * 5_792 } });
+      const row = (await started.gw.app.get(TaskReadRepository).findByTaskId(done.body.id))!;
+      expect(row.resultUrl).toBe('inline:');
+      expect(JSON.stringify(row)).not.toContain(started.fake.videoBytes.subarray(1_000, 1_300).toString('base64'));
+      expect(started.fake.downloads()).toHaveLength(0);
+      expect(await balance()).toEqual(charged);
+      expect(await ledgerOf(done.body.id)).toEqual(['consume']);
+
+      started.fake.scriptNext(['running', { error: 13 }]);
+      const failed = await calls.flat({ model: 'gemini-omni-1.2-flash', prompt: 'doomed', seconds: '6' }).expect(200);
+      expect(await balance()).toEqual({ quota: charged.quota - 6 * OMNI_PER_SECOND, used_quota: charged.used_quota + 6 * OMNI_PER_SECOND });
+      expect(await tasks.finish(failed.body.id)).toMatchObject({
+        status: 'FAILURE',
+        fail_reason: 'generation failed: INTERNAL: provider internal error',
+      });
+      expect(await balance()).toEqual(charged);
+      expect(await ledgerOf(failed.body.id)).toEqual(['consume', 'refund']);
+    });
+  });

@@ -1,7 +1,7 @@
 import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AxiosResponse } from 'axios';
-import { pipeline, Transform, type Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { AppError } from '../common/errors/app-error';
 import { Clock } from '../common/runtime/clock';
 import { fetchPublicUrl } from '../common/urls/public-fetch';
@@ -13,6 +13,7 @@ import { TaskStateRepository } from '../tasks/repositories/task-state.repository
 import type { ChannelEntity } from '../upstream/channel.entity';
 import { channelLinkPolicy } from '../upstream/channel-link-policy';
 import { ChannelsService } from '../upstream/channels.service';
+import { INLINE_VIDEO_URL } from '../upstream/upstream-adapter';
 
 /** What a stored URL answers once it has expired. */
 const EXPIRED = new Set([403, 404, 410]);
@@ -56,6 +57,7 @@ export class ProviderVideoSource {
   /** The provider's 200, 206 or 416 for the video (with `range` passed on); throws ProviderVideoError otherwise. */
   async open(task: TaskEntity, range?: string): Promise<ProviderVideo> {
     const channel = await this.channelOf(task);
+    if (task.resultUrl === INLINE_VIDEO_URL) return this.inline(task, channel);
     // A stored link that may not be shown (kept before links were checked) is not fetched either: a fresh one is asked for.
     const stored =
       task.resultUrl && isShowableLink(task.resultUrl, channelLinkPolicy(channel ?? { baseUrl: '' }, this.config.mediaAllowPrivateHosts))
@@ -79,6 +81,26 @@ export class ProviderVideoSource {
       throw new ProviderVideoError(gone ? 'gone' : 'unavailable');
     }
     return { ...response, data: failWhenIdle(response.data, this.timeoutMs) };
+  }
+
+  /**
+   * A video its provider answered inline: the answer read again and its bytes served whole (a 200, whatever the
+   * range: the relay and the archive take a whole answer), as a download would be. Gone once the answer carries none.
+   */
+  private async inline(task: TaskEntity, channel: ChannelEntity | null): Promise<ProviderVideo> {
+    const adapter = this.families.findAdapter(task.platform);
+    if (!channel || !adapter?.inlineVideo) throw new ProviderVideoError('gone');
+    let video;
+    try {
+      video = await adapter.inlineVideo(task, channel);
+    } catch (error) {
+      this.logger.warn(`reading the inline video of ${task.taskId} failed: ${(error as Error)?.message ?? error}`);
+      throw new ProviderVideoError('unavailable');
+    }
+    if (!video) throw new ProviderVideoError('gone');
+    const headers = { 'content-type': video.mimeType ?? 'video/mp4', 'content-length': String(video.bytes.length) };
+    // One chunk: the decoded buffer itself, not a copy.
+    return { status: 200, statusText: 'OK', headers, config: {}, data: Readable.from([video.bytes]) } as ProviderVideo;
   }
 
   private async channelOf(task: TaskEntity): Promise<ChannelEntity | null> {

@@ -53,7 +53,8 @@ export class VideoBytesCheck extends Transform {
     this.headBytes += chunk.length;
     if (this.headBytes < 8) return done();
     this.checked = true;
-    const head = Buffer.concat(this.head);
+    // A video that arrives whole (one read inline from its provider's answer) passes on as it is, not copied.
+    const head = this.head.length === 1 ? this.head[0] : Buffer.concat(this.head);
     this.head = [];
     if (!looksLikeMp4(head)) return done(new VideoBytesError('the provider answered something that is not an MP4/QuickTime video'));
     done(null, head);

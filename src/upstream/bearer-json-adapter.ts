@@ -96,7 +96,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     timeout: number,
-    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R> } = {},
+    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R>; maxBodyBytes?: number } = {},
   ): Promise<AxiosResponse> {
     return this.send(channel, method, path, timeout, options);
   }
@@ -106,10 +106,10 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     timeout: number,
-    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R>; createsTask?: boolean },
+    options: { body?: unknown; signal?: AbortSignal; task?: UpstreamTask<R>; createsTask?: boolean; maxBodyBytes?: number },
   ): Promise<AxiosResponse> {
     const { provider, postHeaders, headers, mapError, authHeaders, emptyAnswers } = this.profile;
-    const { body, signal, task, createsTask } = options;
+    const { body, signal, task, createsTask, maxBodyBytes } = options;
     const request = {
       method,
       path,
@@ -122,6 +122,7 @@ export abstract class BearerJsonAdapter<E, R extends StoredRequest> implements U
       authHeaders: authHeaders?.(channel),
       emptyAnswers,
       createsTask,
+      maxBodyBytes,
     };
     const { http, clock } = this.calls;
     return callBearerJson<E>(http, channel, request, provider, (status, body, retryAfter) =>

@@ -30,6 +30,8 @@ export interface BearerJsonRequest {
   authHeaders?: Record<string, string>;
   /** A 2xx with no body reads as `{}` (xAI's 202 while a video is still being made); otherwise it is transient. */
   emptyAnswers?: boolean;
+  /** A larger cap than MAX_PROVIDER_BODY_BYTES, for an answer that may carry a video inline (Gemini Omni's). */
+  maxBodyBytes?: number;
   /** The call that creates the provider's task: an answer lost after it went out, a 2xx that is not JSON, or a 504, may mean it was accepted. */
   createsTask?: boolean;
 }
@@ -73,7 +75,7 @@ export async function callBearerJson<E>(
       responseType: 'json',
       validateStatus: () => true,
       // A larger answer is cut off while it arrives (a transient error), never buffered whole.
-      maxContentLength: MAX_PROVIDER_BODY_BYTES,
+      maxContentLength: request.maxBodyBytes ?? MAX_PROVIDER_BODY_BYTES,
       // A provider's redirect is not followed (it could point anywhere, the key along).
       maxRedirects: 0,
     });

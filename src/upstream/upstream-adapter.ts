@@ -87,10 +87,24 @@ export type UpstreamState = 'queued' | 'running' | 'succeeded' | 'failed';
 /** The states of a task its provider may still stop. */
 export type CancellableState = Extract<UpstreamState, 'queued' | 'running'>;
 
+/**
+ * A succeeded outcome's `videoUrl` when the provider answered the video's bytes inside its answer (Gemini
+ * Omni's base64 `data`), not at a link: only this marker is kept on the task (never the bytes), and whoever
+ * needs the video (the archive, the content relay) reads the answer again with the adapter's `inlineVideo`.
+ */
+export const INLINE_VIDEO_URL = 'inline:';
+
+/** A video as its provider answered it, bytes and all (decoded once from its answer). */
+export interface InlineVideo {
+  bytes: Buffer;
+  mimeType?: string;
+}
+
 export interface PollOutcome {
   state: UpstreamState;
   /** 0..100 when the provider reports it; otherwise the sync job estimates from elapsed time. */
   progress?: number;
+  /** The finished video's link, or INLINE_VIDEO_URL. */
   videoUrl?: string;
   /** `<width>x<height>` of the output. */
   outputSize?: string;
@@ -139,6 +153,11 @@ export interface UpstreamAdapter<Request extends StoredRequest = StoredRequest> 
   /** How its provider calls back (providers that push); absent: it does not, its tasks are polled. */
   readonly push?: ProviderPush;
   poll(task: UpstreamTask<Request>, channel: ChannelEntity): Promise<PollOutcome>;
+  /**
+   * The bytes of a finished task's video its provider answers inline (its `videoUrl` was INLINE_VIDEO_URL),
+   * read from a fresh answer; null when the answer no longer carries them. Throws UpstreamError.
+   */
+  inlineVideo?(task: UpstreamTask<Request>, channel: ChannelEntity): Promise<InlineVideo | null>;
   /** A fresh download URL for a finished task whose stored one expired; null when there is none. */
   refreshVideoUrl?(task: UpstreamTask<Request>, channel: ChannelEntity): Promise<string | null>;
   /**

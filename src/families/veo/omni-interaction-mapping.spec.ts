@@ -1,4 +1,4 @@
-import { mapOmniInteraction } from './omni-interaction-mapping';
+import { mapOmniInteraction, omniInlineVideo } from './omni-interaction-mapping';
 import { buildOmniCreateBody } from './omni-protocol';
 
 const VIDEO = {
@@ -16,9 +16,9 @@ describe('mapOmniInteraction', () => {
       { state: 'succeeded', videoUrl: VIDEO.content[0].uri, providerUsage: { unit: 'tokens', amount: 46336 } },
     ],
     [
-      'completed with the video inline only',
+      'completed with the video inline only: the marker, never the bytes',
       { status: 'completed', steps: [{ type: 'model_output', content: [{ type: 'video', data: 'AAAA' }] }] },
-      { state: 'failed', failReason: 'generation failed: the provider returned the video inline, not as a file' },
+      { state: 'succeeded', progress: 100, videoUrl: 'inline:', raw: { status: 'completed', videos: 1 } },
     ],
     [
       'completed with no video',
@@ -55,6 +55,34 @@ describe('mapOmniInteraction', () => {
 
   it('asks again on a status it does not know, never ends the task on it', () => {
     expect(() => mapOmniInteraction({ status: 'thinking' })).toThrow(expect.objectContaining({ kind: 'transient' }));
+  });
+});
+
+describe('omniInlineVideo', () => {
+  const inline = (data: unknown, status = 'completed') => ({
+    status,
+    steps: [
+      {
+        type: 'model_output',
+        content: [
+          { type: 'text', text: 'here' },
+          { type: 'video', data, mime_type: 'video/mp4' },
+        ],
+      },
+    ],
+  });
+  it('decodes the base64 data of a completed interaction', () => {
+    const bytes = Buffer.from('\x00\x00\x00\x20ftypisom', 'latin1');
+    expect(omniInlineVideo(inline(bytes.toString('base64')))).toEqual({ bytes, mimeType: 'video/mp4' });
+  });
+  it.each<[string, unknown]>([
+    ['in progress', inline('AAAA', 'in_progress')],
+    ['a Files URI', { status: 'completed', steps: [VIDEO] }],
+    ['empty data', inline('')],
+    ['data that is not text', inline(12)],
+    ['no body', null],
+  ])('finds none in %s', (_name, body) => {
+    expect(omniInlineVideo(body)).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 import { isShowableLink, LinkPolicy } from '../../common/urls/url-guard';
 import { FAILURE, failureReason } from '../../upstream/failure-reason';
 import { compact, keptNumber, keptText, providerCode } from '../../upstream/provider-text';
-import { type PollOutcome, type ProviderUsage, UpstreamError } from '../../upstream/upstream-adapter';
+import { INLINE_VIDEO_URL, type InlineVideo, type PollOutcome, type ProviderUsage, UpstreamError } from '../../upstream/upstream-adapter';
 import { reportedUsage } from '../shared/reported-usage';
 import { storedAnswer } from '../shared/stored-answer';
 import { GOOGLE_RPC_CODES, VEO_STATUS_REASONS } from './veo-errors';
@@ -21,7 +21,8 @@ const ENDED: Readonly<Record<string, string>> = {
 
 /**
  * An interaction (GET `/v1beta/interactions/{id}`) -> the gateway's poll outcome: `queued`, `in_progress`
- * in flight; `completed` the video of its `model_output` step (a Files URI, downloaded with the key);
+ * in flight; `completed` the video of its `model_output` step (a Files URI, downloaded with the key; or its
+ * bytes inline, base64 `data`: INLINE_VIDEO_URL, the bytes read again by whoever keeps the video);
  * `failed` a safety block (moderation) or the google.rpc code of its error; `cancelled` the end of a
  * cancel; `incomplete`, `budget_exceeded`, `requires_action` and `expired` ends too. Any other status is
  * transient (asked again). `usage.total_output_tokens` (what Google bills a video on) is the provider's usage.
@@ -44,7 +45,8 @@ export function mapOmniInteraction(body: unknown, policy?: LinkPolicy): PollOutc
         if (!isShowableLink(video.uri, policy)) return failed('the video cannot be downloaded from this channel');
         return outcome({ state: 'succeeded', progress: 100, videoUrl: video.uri });
       }
-      if (video?.data !== undefined) return failed('the provider returned the video inline, not as a file');
+      if (typeof video?.data === 'string' && video.data !== '')
+        return outcome({ state: 'succeeded', progress: 100, videoUrl: INLINE_VIDEO_URL });
       return failed('the provider returned no video');
     }
     case 'failed': {
@@ -74,6 +76,17 @@ function videoOf(interaction: OmniInteraction): OmniContent | undefined {
     if (video) return video;
   }
   return undefined;
+}
+
+/**
+ * The video a completed interaction carries inline (base64 `data`), decoded once; null when it carries none
+ * (not completed, a Files URI, or no longer there).
+ */
+export function omniInlineVideo(body: unknown): InlineVideo | null {
+  const interaction = (body && typeof body === 'object' ? body : {}) as OmniInteraction;
+  const video = interaction.status === 'completed' ? videoOf(interaction) : undefined;
+  if (typeof video?.data !== 'string' || video.data === '') return null;
+  return { bytes: Buffer.from(video.data, 'base64'), ...(typeof video.mime_type === 'string' ? { mimeType: video.mime_type } : {}) };
 }
 
 const errorOf = (interaction: OmniInteraction): OmniStatus | undefined =>

@@ -7,6 +7,16 @@ export const OMNI_INTERACTION_ID = /^[\w-]{1,200}$/;
 export const omniInteractionPath = (id: string): string => `${OMNI_CREATE_PATH}/${encodeURIComponent(id)}`;
 export const omniCancelPath = (id: string): string => `${omniInteractionPath(id)}/cancel`;
 
+/** The largest video read inline from an interaction: its answer is held whole (as JSON) while it is decoded. */
+export const OMNI_INLINE_VIDEO_MAX_BYTES = 128 * 1024 ** 2;
+/**
+ * How large an interaction's answer may be: a video inline (at most the store's VIDEO_MAX_BYTES, and at most
+ * OMNI_INLINE_VIDEO_MAX_BYTES) as base64 (a third larger), with a MiB for the rest. A larger one is cut off
+ * while it arrives (a transient error), so such a task ends at its deadline, refunded.
+ */
+export const omniAnswerMaxBytes = (videoMaxBytes: number): number =>
+  Math.ceil((Math.min(videoMaxBytes, OMNI_INLINE_VIDEO_MAX_BYTES) * 4) / 3) + 1024 ** 2;
+
 /** What an Omni task sends: the shape asked for and its images (the stored request's, inlined as base64). */
 export interface OmniCreate {
   prompt?: string;

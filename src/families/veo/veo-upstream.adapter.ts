@@ -3,7 +3,7 @@ import { BearerJsonAdapter, ProviderCreate } from '../../upstream/bearer-json-ad
 import type { BearerJsonProfile } from '../../upstream/bearer-json-profile';
 import { succeededVideoUrl, upstreamTaskIdOf } from '../../upstream/bearer-json-task-api';
 import type { ChannelEntity } from '../../upstream/channel.entity';
-import { PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
+import { InlineVideo, PollOutcome, UpstreamError } from '../../upstream/upstream-adapter';
 import type { UpstreamTask } from '../../upstream/upstream-task';
 import { StagedImageInputs, StagedImageRef } from '../shared/staged-image-inputs.service';
 import { mapVeoError } from './veo-errors';
@@ -20,8 +20,15 @@ import {
 } from './veo-protocol';
 import { ProviderCalls } from '../../upstream/provider-calls';
 import { isInteractionsModel } from './omni-models';
-import { mapOmniInteraction } from './omni-interaction-mapping';
-import { buildOmniCreateBody, OMNI_CREATE_PATH, OMNI_INTERACTION_ID, omniCancelPath, omniInteractionPath } from './omni-protocol';
+import { mapOmniInteraction, omniInlineVideo } from './omni-interaction-mapping';
+import {
+  buildOmniCreateBody,
+  OMNI_CREATE_PATH,
+  OMNI_INTERACTION_ID,
+  omniAnswerMaxBytes,
+  omniCancelPath,
+  omniInteractionPath,
+} from './omni-protocol';
 import { CREATE_CALL_TIMEOUT_MS, QUERY_CALL_TIMEOUT_MS } from '../../upstream/provider-call-timeouts';
 
 const VEO_PROFILE: BearerJsonProfile<VeoErrorBody> = {
@@ -67,10 +74,8 @@ export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskR
 
   async poll(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<PollOutcome> {
     const name = upstreamTaskIdOf(task);
-    if (isInteractionsModel(task.upstreamModel)) {
-      const response = await this.call(channel, 'GET', omniInteractionPath(this.interactionId(task)), QUERY_CALL_TIMEOUT_MS, { task });
-      return mapOmniInteraction(response.data, this.linkPolicy(channel));
-    }
+    if (isInteractionsModel(task.upstreamModel))
+      return mapOmniInteraction(await this.readInteraction(task, channel), this.linkPolicy(channel));
     if (!VEO_OPERATION_NAME.test(name)) throw new UpstreamError('channel', `task ${task.taskId} has no usable operation name`);
     const response = await this.call(channel, 'GET', veoOperationPath(name), QUERY_CALL_TIMEOUT_MS, { task });
     return mapVeoOperation(response.data, this.linkPolicy(channel));
@@ -79,6 +84,15 @@ export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskR
   /** The operation keeps handing out the same file URI while Google keeps the video (2 days). */
   async refreshVideoUrl(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<string | null> {
     return succeededVideoUrl(await this.poll(task, channel));
+  }
+
+  /**
+   * Gemini Omni's video answered inline (base64 `data`): the interaction read again (Google keeps it, `store: true`),
+   * its bytes decoded once; null when it carries none now. Only the archive and the content relay ask.
+   */
+  async inlineVideo(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<InlineVideo | null> {
+    if (!isInteractionsModel(task.upstreamModel)) return null;
+    return omniInlineVideo(await this.readInteraction(task, channel));
   }
 
   /** The file download needs the key too (Google's answer may redirect to signed storage, which gets no key). */
@@ -97,6 +111,13 @@ export class VeoUpstreamAdapter extends BearerJsonAdapter<VeoErrorBody, VeoTaskR
 
   async probe(channel: ChannelEntity): Promise<void> {
     await this.call(channel, 'GET', VEO_PROBE_PATH, QUERY_CALL_TIMEOUT_MS);
+  }
+
+  /** `GET /v1beta/interactions/{id}`, whose answer may carry the video inline: allowed to be as large as such a video. */
+  private async readInteraction(task: UpstreamTask<VeoTaskRequest>, channel: ChannelEntity): Promise<unknown> {
+    const path = omniInteractionPath(this.interactionId(task));
+    const maxBodyBytes = omniAnswerMaxBytes(this.calls.config.videoMaxBytes);
+    return (await this.call(channel, 'GET', path, QUERY_CALL_TIMEOUT_MS, { task, maxBodyBytes })).data;
   }
 
   private interactionId(task: UpstreamTask<VeoTaskRequest>): string {

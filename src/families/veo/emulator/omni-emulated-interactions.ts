@@ -45,19 +45,23 @@ export function checkOmniCreate(body: Record<string, unknown>): string | { promp
   };
 }
 
-/** The interaction as Google answers it in each state (the video a Files URI, its usage in output tokens). */
+/**
+ * The interaction as Google answers it in each state (the video a Files URI, or its bytes inline as base64
+ * `data` with `videoData`; its usage in output tokens).
+ */
 export function omniInteractionBody(
   id: string,
   model: string,
   status: 'in_progress' | 'completed' | 'failed' | 'cancelled',
-  extra: { videoUri?: string; seconds?: number; error?: number; safety?: boolean } = {},
+  extra: { videoUri?: string; videoData?: string; seconds?: number; error?: number; safety?: boolean } = {},
 ): Record<string, unknown> {
   const body: Record<string, unknown> = { id, object: 'interaction', model, status };
   if (status === 'completed') {
     const tokens = TOKENS_PER_SECOND * (extra.seconds ?? 8);
+    const video = extra.videoData !== undefined ? { data: extra.videoData } : { uri: extra.videoUri };
     body.steps = [
       { type: 'user_input', content: [{ type: 'text', text: '…' }] },
-      { type: 'model_output', content: [{ type: 'video', mime_type: 'video/mp4', uri: extra.videoUri }] },
+      { type: 'model_output', content: [{ type: 'video', mime_type: 'video/mp4', ...video }] },
     ];
     body.usage = {
       total_input_tokens: 12,

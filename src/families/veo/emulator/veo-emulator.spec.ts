@@ -1,5 +1,12 @@
 import { SIMULATED_DONE_MS, VeoEmulator } from './veo-emulator';
-import { emulatorCaller, emulatorState, keyedRequests, recordingEmulatorState, replyJson } from '../../shared/emulator.spec-support';
+import {
+  emulatorCaller,
+  emulatorState,
+  keyedRequests,
+  recordingEmulatorState,
+  recordingVideoSource,
+  replyJson,
+} from '../../shared/emulator.spec-support';
 
 const BASE = 'http://sim.test/simulator/veo';
 const MODEL = 'veo-3.1-fast-generate-preview';
@@ -100,6 +107,20 @@ describe('VeoEmulator: Gemini Omni on the Interactions API', () => {
     expect(replyJson(await call('POST', `/v1beta/interactions/${created.id}/cancel`))).toMatchObject({
       error: { status: 'FAILED_PRECONDITION' },
     });
+  });
+
+  it('[simulate:inline] completes with the video made to what was asked as base64 data, no Files URI, the same on every read', async () => {
+    const { seen, source } = recordingVideoSource();
+    emulator = new VeoEmulator({ apiKey: 'k', ...emulatorState(() => time, source) });
+    const created = replyJson(await create(omni('a kite [simulate:inline]', { duration: '5s', resolution: '1080p' })))!;
+    time += SIMULATED_DONE_MS;
+    for (let read = 0; read < 2; read++)
+      expect(replyJson(await call('GET', `/v1beta/interactions/${created.id}`))).toMatchObject({
+        status: 'completed',
+        steps: [{ type: 'user_input' }, { type: 'model_output', content: [{ type: 'video', mime_type: 'video/mp4', data: 'eA==' }] }],
+      });
+    expect(JSON.stringify(replyJson(await call('GET', `/v1beta/interactions/${created.id}`)))).not.toContain('uri');
+    expect(seen[0]).toMatchObject({ seconds: 5, resolution: '1080p' });
   });
 
   it('cancels one in progress (it stays cancelled, its file never comes); safety and failures end it failed; busy is a 429', async () => {

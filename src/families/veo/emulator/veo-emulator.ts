@@ -1,6 +1,7 @@
 import { askedSeconds, askedText } from '../../simulator-shared/asked-video';
 import { randomBytes } from 'node:crypto';
-import type { AskedVideo, EmulatorReply, EmulatorRequest } from '../../simulator-shared/emulator-http';
+import { readFile } from 'node:fs/promises';
+import { type AskedVideo, deliveredVideo, type EmulatorReply, type EmulatorRequest } from '../../simulator-shared/emulator-http';
 import { markedEnd } from '../../simulator-shared/prompt-markers';
 import { jsonFieldsOf, textOrEmpty } from '../../simulator-shared/request-fields';
 import {
@@ -72,6 +73,8 @@ interface EmulatedOperation {
   interaction?: boolean;
   asked?: AskedVideo;
   cancelled?: boolean;
+  /** An interaction whose video is answered inline (base64 `data`), not as a Files URI (`[simulate:inline]`). */
+  inline?: boolean;
 }
 
 /** Absent a script, operations follow the clock: running for 6 s, then done. */
@@ -95,7 +98,9 @@ export type VeoScriptedFailure = ScriptedFailure;
  * `completed` with a Files URI (the same download) and its output tokens, `POST …/{id}/cancel` ends
  * one in progress `cancelled` (one that ended: 400 FAILED_PRECONDITION). Prompt markers:
  * `[simulate:busy]` a 429 RESOURCE_EXHAUSTED, `[simulate:moderation]` done RAI-filtered with no sample
- * (an interaction: failed by safety), `[simulate:fail]` done with error code 13 (an interaction: failed with it). Tests also script states and queue submit errors.
+ * (an interaction: failed by safety), `[simulate:fail]` done with error code 13 (an interaction: failed with it),
+ * `[simulate:inline]` an interaction completed with its video inline (base64 `data`, no Files URI). Tests also
+ * script states and queue submit errors.
  */
 export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, VeoEmulatorOptions> {
   constructor(options: VeoEmulatorOptions) {
@@ -194,6 +199,7 @@ export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, V
       asked: checked.asked,
       outcome: markedEnd(checked.prompt, { moderation: 'moderation' as const, fail: 'error' as const }) ?? 'video',
       token: randomBytes(16).toString('hex'),
+      ...(checked.prompt.includes('[simulate:inline]') ? { inline: true } : {}),
       ...this.takeScript(),
     };
     const id = `v1_${this.options.operationId?.() ?? randomBytes(9).toString('base64url')}`;
@@ -210,7 +216,7 @@ export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, V
     const step = op.cancelled
       ? 'cancelled'
       : await stepOfQuery(this.options.records, OPERATION, id, op, () => this.stepByClock(op, record.createdAt));
-    return { status: 200, json: this.interactionAnswer(id, op, step, base) };
+    return { status: 200, json: await this.interactionAnswer(id, op, step, base) };
   }
 
   /** `POST /v1beta/interactions/{id}/cancel`: an interaction in progress ends cancelled; one that ended is refused. */
@@ -221,17 +227,24 @@ export class VeoEmulator extends ScriptedEmulator<VeoStep, VeoScriptedFailure, V
     const step = op.cancelled ? 'cancelled' : stepNow(op, () => this.stepByClock(op, record.createdAt));
     if (step !== 'running') return { status: 400, json: googleError(400, 'FAILED_PRECONDITION', 'The interaction is not in progress.') };
     await this.options.records.update(OPERATION, id, { ...op, cancelled: true });
-    return { status: 200, json: this.interactionAnswer(id, op, 'cancelled', base) };
+    return { status: 200, json: await this.interactionAnswer(id, op, 'cancelled', base) };
   }
 
-  private interactionAnswer(id: string, op: EmulatedOperation, step: VeoStep, base: string): unknown {
+  private async interactionAnswer(id: string, op: EmulatedOperation, step: VeoStep, base: string): Promise<unknown> {
     if (typeof step === 'object' && 'body' in step) return step.body;
     if (typeof step === 'object') return omniInteractionBody(id, op.model, 'failed', { error: step.error });
     if (step === 'running') return omniInteractionBody(id, op.model, 'in_progress');
     if (step === 'cancelled') return omniInteractionBody(id, op.model, 'cancelled');
     if (step === 'moderation') return omniInteractionBody(id, op.model, 'failed', { safety: true });
-    const videoUri = `${base}/v1beta/files/${id}:download?alt=media`;
-    return omniInteractionBody(id, op.model, 'completed', { videoUri, seconds: op.asked?.seconds });
+    const seconds = op.asked?.seconds;
+    if (op.inline) return omniInteractionBody(id, op.model, 'completed', { videoData: await this.inlineData(op), seconds });
+    return omniInteractionBody(id, op.model, 'completed', { videoUri: `${base}/v1beta/files/${id}:download?alt=media`, seconds });
+  }
+
+  /** The video an inline interaction carries, as base64 (the same bytes its file would serve). */
+  private async inlineData(op: EmulatedOperation): Promise<string> {
+    const video = await deliveredVideo(this.options.video, askedOf(op));
+    return ('file' in video ? await readFile(video.file) : video.bytes).toString('base64');
   }
 
   private stepByClock(op: EmulatedOperation, createdAt: number): VeoStep {
