@@ -1,9 +1,8 @@
 import { binaryBody } from './support/binary-body';
 import { MinimaxEmulatorServer, MinimaxStep, startMinimaxEmulator } from './support/minimax-emulator';
-import { describeFamily } from './support/family-suite';
+import { describeFamily, describeFamilyMoney } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
-import { customerCalls, FamilyGateway, familyTasks, startFamilyGateway } from './support/family-gateway';
-import { databaseKinds, describeOnSqlite } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 /** The seeded default: 5 credits per second at 768P (100 quota units per credit). */
@@ -334,43 +333,37 @@ describeOnSqlite('MiniMax Hailuo family: a channel out of balance', (kind) => {
  * What touches money on the other databases (SQLite runs the whole suite above): a MiniMax-H3 task (the v2 API)
  * charged at the list price and delivered with its seconds kept, and one MiniMax fails refunded exactly once.
  */
-for (const kind of databaseKinds().filter((each) => each !== 'sqlite'))
-  describe(`MiniMax Hailuo family: money [${kind}]`, () => {
-    let started: FamilyGateway<MinimaxEmulatorServer>;
-    const calls = customerCalls(() => started);
-    const tasks = familyTasks(() => started, { rounds: 8, stepMs: 15_000 });
-    beforeAll(async () => {
-      started = await startFamilyGateway(kind, startMinimaxEmulator, { name: 'minimax', platform: 'minimax', models: MODELS }, QUOTA);
-    });
-    afterAll(async () => {
-      await started?.close();
-    });
-    const balance = () => started.gw.balance(started.customer.userId);
-    const ledgerOf = async (taskId: string) =>
-      ((await started.gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
-        .map((row) => row.type)
-        .sort();
-
+describeFamilyMoney(
+  'MiniMax Hailuo family',
+  {
+    platform: 'minimax',
+    startFake: startMinimaxEmulator,
+    channel: { name: 'minimax', models: MODELS },
+    quota: QUOTA,
+    pace: { rounds: 8, stepMs: 15_000 },
+  },
+  (t) => {
     it('charges MiniMax-H3 at 2K per second, delivers the video with its seconds kept; a failed task is refunded once', async () => {
-      const before = await balance();
-      const done = await calls.flat({ model: 'MiniMax-H3', prompt: 'a paper boat', seconds: '8' }).expect(200);
+      const before = await t.balance();
+      const done = await t.flat({ model: 'MiniMax-H3', prompt: 'a paper boat', seconds: '8' }).expect(200);
       const charged = { quota: before.quota - 8 * H3_2K, used_quota: before.used_quota + 8 * H3_2K };
-      expect(await balance()).toEqual(charged);
-      expect(started.fake.v2Submits().at(-1)).toMatchObject({ model: 'MiniMax-H3', duration: 8, resolution: '2K' });
-      await tasks.expectVideo(done.body.id);
-      const detail = (await started.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
+      expect(await t.balance()).toEqual(charged);
+      expect(t.fake.v2Submits().at(-1)).toMatchObject({ model: 'MiniMax-H3', duration: 8, resolution: '2K' });
+      await t.expectVideo(done.body.id);
+      const detail = (await t.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
       expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'video_seconds', amount: 8 } });
-      expect(await balance()).toEqual(charged);
-      expect(await ledgerOf(done.body.id)).toEqual(['consume']);
+      expect(await t.balance()).toEqual(charged);
+      expect(await t.ledgerOf(done.body.id)).toEqual(['consume']);
 
-      started.fake.scriptNext(['Processing', 'Expired']);
-      const expired = await calls.unified({ model: 'MiniMax-H3', prompt: 'a storm', duration: 8 }).expect(200);
-      expect(await balance()).toEqual({ quota: charged.quota - 8 * H3_2K, used_quota: charged.used_quota + 8 * H3_2K });
-      expect(await tasks.finish(expired.body.id)).toMatchObject({
+      t.fake.scriptNext(['Processing', 'Expired']);
+      const expired = await t.unified({ model: 'MiniMax-H3', prompt: 'a storm', duration: 8 }).expect(200);
+      expect(await t.balance()).toEqual({ quota: charged.quota - 8 * H3_2K, used_quota: charged.used_quota + 8 * H3_2K });
+      expect(await t.finish(expired.body.id)).toMatchObject({
         status: 'FAILURE',
         fail_reason: expect.stringMatching(/^generation failed: expired/),
       });
-      expect(await balance()).toEqual(charged);
-      expect(await ledgerOf(expired.body.id)).toEqual(['consume', 'refund']);
+      expect(await t.balance()).toEqual(charged);
+      expect(await t.ledgerOf(expired.body.id)).toEqual(['consume', 'refund']);
     });
-  });
+  },
+);

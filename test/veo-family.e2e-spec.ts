@@ -6,11 +6,10 @@ import { TaskReadRepository } from '../src/tasks/repositories/task-read.reposito
 import { binaryBody } from './support/binary-body';
 import { reactivateModels } from './support/catalog-models';
 import { googleError, startVeoEmulator, VeoEmulatorServer } from './support/veo-emulator';
-import { describeFamily, FamilyContext } from './support/family-suite';
+import { describeFamily, describeFamilyMoney, FamilyContext } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
-import { customerCalls, FamilyGateway, familyTasks, startFamilyGateway } from './support/family-gateway';
-import { databaseKinds, describeOnSqlite } from './support/test-databases';
+import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 1_000_000;
 /** Seeded defaults: 100 quota units per credit of 0.01 USD (Veo 3.1 Fast USD 0.15/s, Veo 3 USD 0.40/s). */
@@ -565,46 +564,43 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
  * the list price and delivered (its video answered inline: the bytes kept in the store, never in the task row),
  * and one Google fails refunded exactly once.
  */
-for (const kind of databaseKinds().filter((each) => each !== 'sqlite'))
-  describe(`veo family: money [${kind}]`, () => {
-    let started: FamilyGateway<VeoEmulatorServer>;
-    const calls = customerCalls(() => started);
-    const tasks = familyTasks(() => started, { rounds: 6, stepMs: 10_000 });
-    beforeAll(async () => {
-      started = await startFamilyGateway(kind, startVeoEmulator, { name: 'gemini', platform: 'veo', models: OMNI }, QUOTA);
-    });
-    afterAll(async () => {
-      await started?.close();
-    });
-    const balance = () => started.gw.balance(started.customer.userId);
-    const ledgerOf = async (taskId: string) =>
-      ((await started.gw.admin.get(`/api/admin/logs?task_id=${taskId}`).expect(200)).body.data as Array<{ type: string }>)
-        .map((row) => row.type)
-        .sort();
-
+describeFamilyMoney(
+  'veo family',
+  {
+    platform: 'veo',
+    startFake: startVeoEmulator,
+    channel: { name: 'gemini', models: OMNI },
+    quota: QUOTA,
+    pace: { rounds: 6, stepMs: 10_000 },
+  },
+  (t) => {
     it('charges Gemini Omni 1.2 per second, delivers its inline video with its tokens kept; a failed interaction is refunded once', async () => {
-      const before = await balance();
-      const done = await calls.unified({ model: 'gemini-omni-1.2-flash', prompt: 'a kite [simulate:inline]', duration: 6 }).expect(200);
+      const before = await t.balance();
+      const done = await t.unified({ model: 'gemini-omni-1.2-flash', prompt: 'a kite [simulate:inline]', duration: 6 }).expect(200);
       const charged = { quota: before.quota - 6 * OMNI_PER_SECOND, used_quota: before.used_quota + 6 * OMNI_PER_SECOND };
-      expect(await balance()).toEqual(charged);
-      await tasks.expectVideo(done.body.id);
-      const detail = (await started.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
+      expect(await t.balance()).toEqual(charged);
+      await t.expectVideo(done.body.id);
+      const detail = (await t.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
       expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'tokens', amount: 6 * 5_792 } });
-      const row = (await started.gw.app.get(TaskReadRepository).findByTaskId(done.body.id))!;
+      const row = (await t.gw.app.get(TaskReadRepository).findByTaskId(done.body.id))!;
       expect(row.resultUrl).toBe('inline:');
-      expect(JSON.stringify(row)).not.toContain(started.fake.videoBytes.subarray(1_000, 1_300).toString('base64'));
-      expect(started.fake.downloads()).toHaveLength(0);
-      expect(await balance()).toEqual(charged);
-      expect(await ledgerOf(done.body.id)).toEqual(['consume']);
+      expect(JSON.stringify(row)).not.toContain(t.fake.videoBytes.subarray(1_000, 1_300).toString('base64'));
+      expect(t.fake.downloads()).toHaveLength(0);
+      expect(await t.balance()).toEqual(charged);
+      expect(await t.ledgerOf(done.body.id)).toEqual(['consume']);
 
-      started.fake.scriptNext(['running', { error: 13 }]);
-      const failed = await calls.flat({ model: 'gemini-omni-1.2-flash', prompt: 'doomed', seconds: '6' }).expect(200);
-      expect(await balance()).toEqual({ quota: charged.quota - 6 * OMNI_PER_SECOND, used_quota: charged.used_quota + 6 * OMNI_PER_SECOND });
-      expect(await tasks.finish(failed.body.id)).toMatchObject({
+      t.fake.scriptNext(['running', { error: 13 }]);
+      const failed = await t.flat({ model: 'gemini-omni-1.2-flash', prompt: 'doomed', seconds: '6' }).expect(200);
+      expect(await t.balance()).toEqual({
+        quota: charged.quota - 6 * OMNI_PER_SECOND,
+        used_quota: charged.used_quota + 6 * OMNI_PER_SECOND,
+      });
+      expect(await t.finish(failed.body.id)).toMatchObject({
         status: 'FAILURE',
         fail_reason: 'generation failed: INTERNAL: provider internal error',
       });
-      expect(await balance()).toEqual(charged);
-      expect(await ledgerOf(failed.body.id)).toEqual(['consume', 'refund']);
+      expect(await t.balance()).toEqual(charged);
+      expect(await t.ledgerOf(failed.body.id)).toEqual(['consume', 'refund']);
     });
-  });
+  },
+);
