@@ -35,11 +35,7 @@ export function settleSeedanceSourceRequest(
   const extend = source.mode === 'video-extend';
   const what = `a Seedance ${extend ? 'extension' : 'edit'}`;
   if (hasFirstFrame) throw AppError.invalid(`input_reference is not taken by ${what}: the video is the source`, 'input_reference');
-  refuseWithSourceVideo(
-    body,
-    ['last_frame', 'reference_images', 'negative_prompt', 'size', 'aspect_ratio', 'resolution'],
-    what,
-  );
+  refuseWithSourceVideo(body, ['last_frame', 'reference_images', 'negative_prompt', 'size', 'aspect_ratio', 'resolution'], what);
   if (!body.prompt?.trim()) throw AppError.invalid('prompt is required', 'prompt');
   assertPromptWithinEntry(body.prompt, entry, name);
   const extra = clientMetadata(body.metadata, SEEDANCE_GATEWAY_KEYS);

@@ -7,6 +7,6 @@ import { DefaultPrice, perSecond } from '../../billing/default-prices';
  */
 const WAN_PER_SECOND = { '720p': [10, 10], '1080p': [15, 15] } satisfies Record<string, [number, number]>;
 
-export const WAN_DEFAULT_PRICES: DefaultPrice[] = ['wan2.6-t2v', 'wan2.6-i2v', 'wan2.7-t2v', 'wan2.7-i2v', 'wan2.7-videoedit'].flatMap((model) =>
-  perSecond(model, WAN_PER_SECOND),
+export const WAN_DEFAULT_PRICES: DefaultPrice[] = ['wan2.6-t2v', 'wan2.6-i2v', 'wan2.7-t2v', 'wan2.7-i2v', 'wan2.7-videoedit'].flatMap(
+  (model) => perSecond(model, WAN_PER_SECOND),
 );

@@ -190,7 +190,11 @@ export class WanEmulator extends ScriptedEmulator<WanStep, WanScriptedFailure, W
     const seconds = cut > 0 ? cut : source.seconds;
     const asked = { ...checked.asked, ...askedFromSource(source, seconds) };
     if (seconds === null) delete asked.seconds;
-    return { ...checked, asked, usage: { ...checked.usage, duration: seconds ?? 5, output_video_duration: seconds ?? 5, input_video_duration: source.seconds ?? 5 } };
+    return {
+      ...checked,
+      asked,
+      usage: { ...checked.usage, duration: seconds ?? 5, output_video_duration: seconds ?? 5, input_video_duration: source.seconds ?? 5 },
+    };
   }
 
   /** The task as `GET /api/v1/tasks/{id}` shows it; a scripted one moves one step per query. */
@@ -319,7 +323,8 @@ function checkFrames(model: ServedModel, input: Record<string, unknown>): string
   const clip = model.source !== undefined ? count(model.source) : 0;
   if (count('first_frame') + clip !== 1) return 'image-to-video model must provide an image';
   if (clip === 1 && count('driving_audio') > 0) return 'driving_audio is not taken with first_clip';
-  const taken = (type: unknown) => type === 'first_frame' || (clip === 1 && type === model.source) || model.moreMedia?.includes(String(type));
+  const taken = (type: unknown) =>
+    type === 'first_frame' || (clip === 1 && type === model.source) || model.moreMedia?.includes(String(type));
   return types.every(taken) ? null : 'a media type is not taken';
 }
 
