@@ -26,16 +26,6 @@ export const SEEDANCE_API_KEY_FORMAT: ApiKeyFormat = {
 /** An extension's source: Ark's reference video is 2 to 15 s (upstream-protocols-wires.md 1.2; ComfyUI's node: at least 1.8 s, 15.1 s in all). */
 export const SEEDANCE_EXTEND_SOURCE_SECONDS = { min: 2, max: 15 };
 
-/**
- * The text of an edit or an extension: Ark 2.0 has no field naming the task (2.5's
- * `omni_reference_task_type` is not 2.0's); it reads it from the prompt, which names the source as
- * "Video 1" (BytePlus's prompt guide: "Strictly edit Video 1 ...", "Extend Video 1 ..."). The
- * client's prompt follows the gateway's lead-in (UNCONFIRMED wording: docs/families.md, Seedance).
- */
-export function seedanceSourcePrompt(mode: 'video-edit' | 'video-extend', prompt: string): string {
-  return `${mode === 'video-extend' ? 'Extend Video 1' : 'Edit Video 1'}: ${prompt}`;
-}
-
 /** A builtin Seedance model: the data its catalog entry is made from (seedance-catalog.ts). */
 export interface SeedanceBuiltinModel {
   label: string;

@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error';
 import type { SourceVideo } from '../family';
 import { assertPromptWithinEntry, clientMetadata, durationWithinEntry } from '../shared/entry-rules';
 import { assertSourceSeconds, entryLengths, refuseWithSourceVideo, sourceResolution } from '../shared/source-video-rules';
-import { SEEDANCE_ADAPTIVE, SEEDANCE_EXTEND_SOURCE_SECONDS, SEEDANCE_GATEWAY_KEYS, seedanceSourcePrompt } from './seedance-models';
+import { SEEDANCE_ADAPTIVE, SEEDANCE_EXTEND_SOURCE_SECONDS, SEEDANCE_GATEWAY_KEYS } from './seedance-models';
 import type { SeedanceTaskRequest } from './seedance-protocol';
 import type { SeedanceVideoRequestDto } from './seedance-request.dto';
 import { settleSeedanceAudio } from './seedance-task-rules';
@@ -61,4 +61,14 @@ export function settleSeedanceSourceRequest(
     video: { url: source.url },
   };
   return { request, seconds, resolution, audio: generateAudio };
+}
+
+/**
+ * The text of an edit or an extension: Ark 2.0 has no field naming the task (2.5's
+ * `omni_reference_task_type` is not 2.0's); it reads it from the prompt, which names the source as
+ * "Video 1" (BytePlus's prompt guide: "Strictly edit Video 1 ...", "Extend Video 1 ..."). The
+ * client's prompt follows the gateway's lead-in (UNCONFIRMED wording: docs/families.md, Seedance).
+ */
+export function seedanceSourcePrompt(mode: 'video-edit' | 'video-extend', prompt: string): string {
+  return `${mode === 'video-extend' ? 'Extend Video 1' : 'Edit Video 1'}: ${prompt}`;
 }

@@ -109,7 +109,7 @@ describe('WanEmulator source videos', () => {
     expect(done.usage).toMatchObject({ duration: 4, input_video_duration: 4 });
     // The video delivered is what the edit asked: the source's length and frame.
     const link = new URL(done.output.video_url as string);
-    await emulator.handle(emulatorRequest('GET', link.pathname.replace('/simulator/wan', '')), BASE);
+    await emulator.handle(emulatorRequest('GET', link.pathname.replace('/simulator/wan', ''), undefined, ''), BASE);
     expect(seen.at(-1)).toMatchObject({ seconds: 4, size: '160x90' });
     for (const reply of [
       await edit(videos.linkOf(12)),
