@@ -1,7 +1,9 @@
 import { startGateway, TestGateway } from './support/gateway';
 import { KlingEmulatorServer, startKlingEmulator } from './support/kling-emulator';
 import { startRunwayEmulator, RunwayEmulatorServer } from './support/runway-emulator';
+import { SeedanceEmulatorServer, startSeedanceEmulator } from './support/seedance-emulator';
 import { DatabaseKind, describeEachDatabase, executeOnDatabase } from './support/test-databases';
+import { startWanEmulator, WanEmulatorServer } from './support/wan-emulator';
 import { startXaiEmulator, XaiEmulatorServer } from './support/xai-emulator';
 
 /** Seeded list prices in quota per second: xAI grok-imagine-video at 480p, Runway aleph2 (28 credits), kling-v3-omni at 720p silent. */
@@ -226,6 +228,175 @@ describeEachDatabase('video from video', (kind: DatabaseKind) => {
     expect(data).toMatchObject({ status: 'SUCCESS', action: 'videoExtend', properties: { source_task_id: sourceId } });
     expect(await ledgerOf(res.body.id)).toEqual([{ type: 'consume', quota: -cost }]);
     expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+  });
+
+  /** Seedance 2.0 (Ark) and Wan 2.7 (DashScope): each on its own emulator, its channel made here. */
+  describe('Seedance and Wan', () => {
+    /** Seeded list prices in quota per second: Seedance 2.0 at 480p, Wan 2.7 at 720p and 1080p. */
+    const SEEDANCE_480P = 640;
+    const WAN_720P = 1000;
+    const WAN_1080P = 1500;
+    let seedance: SeedanceEmulatorServer;
+    let wan: WanEmulatorServer;
+
+    beforeAll(async () => {
+      [seedance, wan] = await Promise.all([startSeedanceEmulator(), startWanEmulator()]);
+      await gw.createChannel({
+        name: 'seedance',
+        platform: 'seedance',
+        base_url: seedance.url,
+        api_key: seedance.apiKey,
+        models: ['seedance-2-0'],
+      });
+      await gw.createChannel({
+        name: 'wan',
+        platform: 'wan',
+        base_url: wan.url,
+        api_key: wan.apiKey,
+        models: ['wan2.7-videoedit', 'wan2.7-i2v'],
+      });
+    });
+    afterAll(async () => {
+      await Promise.all([seedance?.close(), wan?.close()]);
+    });
+
+    /** The new task completed, charged once: one consume row of `cost`, the balance down by it. */
+    const chargedOnce = async (id: string, cost: number, before: { quota: number; used_quota: number }, action: string) => {
+      expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+      // Ark and DashScope are polled every 10 s (Ark's first poll waits longer for its callback).
+      let data: { status?: string } = {};
+      for (let round = 0; round < 12 && data.status !== 'SUCCESS'; round++) {
+        gw.clock.advance(15_000);
+        await gw.sync();
+        data = (await auth(gw.http.get(`/v1/video/generations/${id}`)).expect(200)).body.data;
+      }
+      expect(data).toMatchObject({ status: 'SUCCESS', action });
+      expect(await ledgerOf(id)).toEqual([{ type: 'consume', quota: -cost }]);
+      expect(await balance()).toEqual({ quota: before.quota - cost, used_quota: before.used_quota + cost });
+    };
+
+    it('a Seedance 2.0 edit: the source as Ark\'s reference_video, the prompt led by "Edit Video 1", priced by the source\'s seconds', async () => {
+      const sourceId = await source('6');
+      const before = await balance();
+      const res = await remix(sourceId, { prompt: 'make it snow', model: 'seedance-2-0' }).expect(200);
+      expect(res.body).toMatchObject({ model: 'seedance-2-0', status: 'queued', remixed_from_video_id: sourceId });
+      const body = seedance.creates.at(-1)!.body;
+      expect(body).toMatchObject({
+        model: 'dreamina-seedance-2-0-260128',
+        content: [
+          { type: 'text', text: 'Edit Video 1: make it snow' },
+          { type: 'video_url', video_url: { url: expect.stringMatching(contentLink(sourceId)) }, role: 'reference_video' },
+        ],
+        duration: 6,
+        resolution: '480p',
+        ratio: 'adaptive',
+        generate_audio: true,
+      });
+      // Ark fetched the stored copy through the link, without a key.
+      const url = (body.content as Array<{ video_url?: { url: string } }>)[1].video_url!.url;
+      expect(seedance.sourceFetches.at(-1)).toMatchObject({ url, bytes: xai.videoBytes.length });
+      await chargedOnce(res.body.id, 6 * SEEDANCE_480P, before, 'videoEdit');
+    });
+
+    it('a Seedance 2.0 extension (metadata.mode video-extend): the seconds it adds, charged once', async () => {
+      const sourceId = await source('6');
+      const before = await balance();
+      const res = await auth(gw.http.post('/v1/video/generations'))
+        .send({
+          model: 'seedance-2-0',
+          prompt: 'the keeper climbs the stairs',
+          duration: 5,
+          metadata: { source_task_id: sourceId, mode: 'video-extend' },
+        })
+        .expect(200);
+      expect(seedance.creates.at(-1)!.body).toMatchObject({
+        content: [
+          { type: 'text', text: 'Extend Video 1: the keeper climbs the stairs' },
+          { type: 'video_url', video_url: { url: expect.stringMatching(contentLink(sourceId)) }, role: 'reference_video' },
+        ],
+        duration: 5,
+        ratio: 'adaptive',
+      });
+      expect(seedance.sourceFetches.at(-1)!.bytes).toBe(xai.videoBytes.length);
+      await chargedOnce(res.body.id, 5 * SEEDANCE_480P, before, 'videoExtend');
+    });
+
+    it("a Wan edit: wan2.7-videoedit with the source as media video (no duration: the source's), priced by its seconds", async () => {
+      const sourceId = await source('6');
+      const before = await balance();
+      const res = await remix(sourceId, {
+        prompt: 'turn it into clay',
+        model: 'wan2.7-videoedit',
+        metadata: { audio_setting: 'origin' },
+      }).expect(200);
+      const create = wan.creates.at(-1)!;
+      expect(create.body).toEqual({
+        model: 'wan2.7-videoedit',
+        input: { prompt: 'turn it into clay', media: [{ type: 'video', url: expect.stringMatching(contentLink(sourceId)) }] },
+        parameters: { audio_setting: 'origin', resolution: '1080P' },
+      });
+      expect(wan.sourceFetches.at(-1)).toMatchObject({
+        url: (create.body.input as { media: Array<{ url: string }> }).media[0].url,
+        bytes: xai.videoBytes.length,
+      });
+      // The source's 480p names no resolution of the entry: priced at its highest.
+      await chargedOnce(res.body.id, 6 * WAN_1080P, before, 'videoEdit');
+    });
+
+    it("a Wan extension: wan2.7-i2v with the source as first_clip, duration the whole new video's length", async () => {
+      const sourceId = await source('4');
+      const before = await balance();
+      const res = await auth(gw.http.post('/v1/video/generations'))
+        .send({
+          model: 'wan2.7-i2v',
+          prompt: 'the door opens',
+          duration: 9,
+          resolution: '720p',
+          metadata: { source_task_id: sourceId, mode: 'video-extend' },
+        })
+        .expect(200);
+      expect(wan.creates.at(-1)!.body).toEqual({
+        model: 'wan2.7-i2v',
+        input: { prompt: 'the door opens', media: [{ type: 'first_clip', url: expect.stringMatching(contentLink(sourceId)) }] },
+        parameters: { resolution: '720P', duration: 9 },
+      });
+      expect(wan.sourceFetches.at(-1)!.bytes).toBe(xai.videoBytes.length);
+      await chargedOnce(res.body.id, 9 * WAN_720P, before, 'videoExtend');
+    });
+
+    it("the providers' limits: 400 naming the field, before any charge", async () => {
+      const long = await source('12');
+      const short = await source('3');
+      const before = await balance();
+      const fetched = wan.sourceFetches.length + seedance.sourceFetches.length;
+      const refused = async (res: { body: { error: { param?: string; message: string } } }, param: string, message: RegExp) => {
+        expect(res.body.error).toMatchObject({ param, message: expect.stringMatching(message) });
+      };
+      await refused(await remix(long, { prompt: 'p', model: 'wan2.7-videoedit' }).expect(400), 'id', /is 12 s: a Wan edit takes 2 to 10 s/);
+      await refused(
+        await remix(short, { prompt: 'p', model: 'seedance-2-0' }).expect(400),
+        'id',
+        /is 3 s: a Seedance edit takes 4 to 15 s/,
+      );
+      await refused(
+        await remix(short, { prompt: 'p', model: 'seedance-2-0', seconds: '5' }).expect(400),
+        'seconds',
+        /seconds is not taken by a Seedance edit/,
+      );
+      await refused(
+        await remix(short, { prompt: 'p', model: 'wan2.7-i2v', seconds: '3', metadata: { mode: 'video-extend' } }).expect(400),
+        'seconds',
+        /the source's 3 s included/,
+      );
+      const sized = await auth(gw.http.post('/v1/video/generations'))
+        .send({ model: 'seedance-2-0', prompt: 'p', size: '1280x720', metadata: { source_task_id: short, mode: 'video-extend' } })
+        .expect(400);
+      expect(sized.body.message).toMatch(/size is not taken by a Seedance extension/);
+      const plain = await auth(gw.http.post('/v1/video/generations')).send({ model: 'wan2.7-videoedit', prompt: 'p' }).expect(400);
+      expect(plain.body.message).toMatch(/wan2.7-videoedit edits a video/);
+      expect(await balance()).toEqual(before);
+      expect(wan.sourceFetches.length + seedance.sourceFetches.length).toBe(fetched);
+    });
   });
 
   // Request rules: the same on every database, run on SQLite only.

@@ -27,7 +27,8 @@ describeFamily<WanEmulatorServer>({
   submitsOf: (fake) => fake.creates.length,
   listing: {
     label: { en: 'Wan (Alibaba DashScope)', 'zh-CN': '通义万相 Wan' },
-    models: MODELS,
+    // wan2.7-videoedit edits a stored video (test/video-from-video.e2e-spec.ts).
+    models: [...MODELS, 'wan2.7-videoedit'],
     default_base_url: 'https://dashscope-intl.aliyuncs.com',
   },
   refusals: [

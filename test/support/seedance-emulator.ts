@@ -14,6 +14,7 @@ import {
   SeedanceScriptedFailure,
   SeedanceStep,
 } from '../../src/families/seedance/emulator/seedance-emulator';
+import type { FetchedSource } from '../../src/families/simulator-shared/source-video-fetch';
 import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
 
@@ -28,6 +29,8 @@ export interface SeedanceEmulatorServer {
   videoBytes: Buffer;
   /** Every accepted create, with its JSON body and request. */
   creates: SeedanceCreate[];
+  /** Every source video an edit or extension fetched (its URL, bytes, and facts when readable). */
+  sourceFetches: FetchedSource[];
   /** Every DELETE the server received. */
   deletes(): RecordedRequest[];
   scriptNext(steps: SeedanceStep[]): void;
@@ -52,6 +55,7 @@ export async function startSeedanceEmulator(options: { apiKey?: string } = {}): 
     requests: server.requests,
     videoBytes,
     creates: emulator.creates,
+    sourceFetches: emulator.sourceFetches,
     deletes: () => server.requests.filter((r) => r.method === 'DELETE'),
     callbacks: emulator.callbacks,
     scriptNext: (steps) => emulator.scriptNext(steps),

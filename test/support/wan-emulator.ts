@@ -8,6 +8,7 @@
  */
 import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { WanCreate, WanEmulator, WanScriptedFailure, WanStep } from '../../src/families/wan/emulator/wan-emulator';
+import type { FetchedSource } from '../../src/families/simulator-shared/source-video-fetch';
 import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
 
@@ -22,6 +23,8 @@ export interface WanEmulatorServer {
   videoBytes: Buffer;
   /** Every accepted create, with its JSON body and request. */
   creates: WanCreate[];
+  /** Every source video an edit or extension fetched (its URL, bytes, and facts when readable). */
+  sourceFetches: FetchedSource[];
   /** Every cancel the server received. */
   cancels(): RecordedRequest[];
   scriptNext(steps: WanStep[]): void;
@@ -46,6 +49,7 @@ export async function startWanEmulator(options: { apiKey?: string } = {}): Promi
     requests: server.requests,
     videoBytes,
     creates: emulator.creates,
+    sourceFetches: emulator.sourceFetches,
     cancels: () => server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel')),
     scriptNext: (steps) => emulator.scriptNext(steps),
     failNextSubmit: (failure) => emulator.failNextSubmit(failure),

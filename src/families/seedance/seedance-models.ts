@@ -23,6 +23,9 @@ export const SEEDANCE_API_KEY_FORMAT: ApiKeyFormat = {
   description: 'the Ark API key as the console shows it: 8 to 256 printable characters, no spaces (no "Bearer " before it)',
 };
 
+/** An extension's source: Ark's reference video is 2 to 15 s (upstream-protocols-wires.md 1.2; ComfyUI's node: at least 1.8 s, 15.1 s in all). */
+export const SEEDANCE_EXTEND_SOURCE_SECONDS = { min: 2, max: 15 };
+
 /** A builtin Seedance model: the data its catalog entry is made from (seedance-catalog.ts). */
 export interface SeedanceBuiltinModel {
   label: string;
@@ -40,7 +43,8 @@ export interface SeedanceBuiltinModel {
 /** What 2.0 and 2.0 fast take alike (fast is faster and cheaper). */
 const SEEDANCE_2_0: Omit<SeedanceBuiltinModel, 'label' | 'upstreamModel'> = {
   releasedAt: '2026-02-12',
-  modes: ['text-to-video', 'image-to-video', 'first-last-frame', 'reference-to-video'],
+  // Edits and extensions of a stored video: the source as Ark's `reference_video` (seedance-source-rules.ts).
+  modes: ['text-to-video', 'image-to-video', 'first-last-frame', 'reference-to-video', 'video-edit', 'video-extend'],
   durations: { min: 4, max: 15 },
   resolutions: ['720p', '480p'],
   audio: 'optional',

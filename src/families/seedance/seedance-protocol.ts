@@ -38,6 +38,8 @@ export type SeedanceTaskRequest = {
   ratio: string;
   generateAudio: boolean;
   seed?: number;
+  /** A source video (an edit or extension): the gateway's signed link, sent as the one `reference_video`. */
+  video?: { url: string };
   /** The images in order, each with its role. */
   images?: Array<{ role: SeedanceImageRole; image: UrlOrInlineImage }>;
   /** The client's `metadata`, sent as it is (no key the gateway sets). */
@@ -46,7 +48,9 @@ export type SeedanceTaskRequest = {
 
 /** One item of `content`. */
 export type SeedanceContentItem =
-  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string }; role: SeedanceImageRole };
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string }; role: SeedanceImageRole }
+  | { type: 'video_url'; video_url: { url: string }; role: 'reference_video' };
 
 /** A task as the query (and a callback) shows it. */
 export interface SeedanceTask {
@@ -79,6 +83,7 @@ export function buildSeedanceBody(request: SeedanceTaskRequest, model: string, i
   const content: SeedanceContentItem[] = [];
   if (request.prompt !== undefined) content.push({ type: 'text', text: request.prompt });
   (request.images ?? []).forEach(({ role }, index) => content.push({ type: 'image_url', image_url: { url: images[index] }, role }));
+  if (request.video) content.push({ type: 'video_url', video_url: { url: request.video.url }, role: 'reference_video' });
   return {
     ...request.extra,
     model,

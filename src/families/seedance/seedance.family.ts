@@ -26,6 +26,8 @@ export const SEEDANCE_FAMILY = defineFamily<SeedanceTaskRequest>({
   ...namedModels(Object.keys(SEEDANCE_MODELS)),
   request: { schema: SeedanceVideoRequestDto, examples: SEEDANCE_EXAMPLES },
   catalog: { defaultPrices: SEEDANCE_DEFAULT_PRICES, builtinEntries: SEEDANCE_BUILTIN_ENTRIES },
+  // Edits and extensions (2.0): the source sent as the gateway's link, Ark's `reference_video`.
+  sourceVideoModes: ['video-edit', 'video-extend'],
   // Ark's route takes no options of its own (a region's model id is the route's upstream_model or the channel's model_mapping).
   checkRouteOptions: noRouteOptions('a Seedance'),
   nest: { module: SeedanceFamilyModule, drafts: SeedanceDrafts, adapter: SeedanceUpstreamAdapter },

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SourceVideo, SubmitInput, UploadedPart } from '../family';
 import { HostedImageInputs, HostedImageRef } from '../shared/hosted-image-inputs.service';
 import { withMultipartTypes } from '../shared/hosted-request-rules';
 import { validBodyWithFirstFrame } from '../shared/input-reference';
 import { videoDraftFields } from '../shared/video-draft-fields';
 import type { WanTaskRequest } from './wan-protocol';
 import { WanVideoRequestDto } from './wan-request.dto';
+import { settleWanSourceRequest } from './wan-source-rules';
 import { settleWanRequest } from './wan-task-rules';
 
 /** A frame to stage: its name on the wire (none: the request has no such frame), the client's value, the field a refusal names. */
@@ -22,6 +23,7 @@ export class WanDrafts implements FamilyDrafts<WanTaskRequest> {
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<WanTaskRequest>> {
     const { body, firstFrame } = await validBodyWithFirstFrame(WanVideoRequestDto, input, withMultipartTypes(input));
+    if (input.sourceVideo) return this.fromSource(model, catalog, body, firstFrame !== undefined, input.sourceVideo);
     const settled = settleWanRequest(model, catalog, body, input.inputReferenceFile !== undefined);
     const { frames, release } = await this.staged([
       [settled.frames.first, firstFrame, 'input_reference'],
@@ -31,6 +33,28 @@ export class WanDrafts implements FamilyDrafts<WanTaskRequest> {
     const request: WanTaskRequest = { protocol, mode, input: fields, images: frames, extra };
     const draft = { platform: 'wan', mode, quote, request, ...videoDraftFields(model, body.prompt ?? '', mode !== 'text-to-video') };
     return { draft: size === undefined ? draft : { ...draft, size }, release };
+  }
+
+  /** An edit or extension of the stored video: its link is the one medium (no image to hold). */
+  private fromSource(
+    model: string,
+    catalog: CatalogModel,
+    body: WanVideoRequestDto,
+    hasImage: boolean,
+    source: SourceVideo,
+  ): FamilyDraft<WanTaskRequest> {
+    const settled = settleWanSourceRequest(model, catalog, body, hasImage, source);
+    return {
+      draft: {
+        platform: 'wan',
+        ...videoDraftFields(model, body.prompt ?? '', false),
+        action: source.mode === 'video-extend' ? 'videoExtend' : 'videoEdit',
+        mode: source.mode,
+        request: settled.request,
+        ...(source.size ? { size: source.size } : {}),
+        quote: { model, resolution: settled.resolution, seconds: settled.seconds, audio: settled.audio },
+      },
+    };
   }
 
   /** The frames by wire name, and what lets go of them once the submit is over; none held when one is refused. */

@@ -31,6 +31,12 @@ export const WAN_LEGACY_SIZES: Readonly<Record<string, Readonly<Record<string, s
 /** `negative_prompt`'s limit on every Wan model. */
 export const WAN_NEGATIVE_PROMPT_MAX = 500;
 
+/**
+ * The source of an edit (`wan2.7-videoedit`'s `video`) or an extension (`wan2.7-i2v`'s `first_clip`):
+ * 2 to 10 s (Alibaba's references, as peers copy them); an extension's whole video is at most 15 s.
+ */
+export const WAN_SOURCE_SECONDS = { min: 2, max: 10, outputMax: 15 };
+
 /** A builtin Wan model: the data its catalog entry is made from (wan-catalog.ts). */
 export interface WanBuiltinModel {
   label: string;
@@ -81,8 +87,19 @@ export const WAN_MODELS: Readonly<Record<string, WanBuiltinModel>> = {
   },
   'wan2.7-i2v': {
     label: 'Wan 2.7 Image-to-Video',
-    modes: ['image-to-video', 'first-last-frame'],
+    // `video-extend`: the stored video as `first_clip` (wan-source-rules.ts).
+    modes: ['image-to-video', 'first-last-frame', 'video-extend'],
     durations: WAN27_LENGTHS,
+    aspectRatios: [],
+    audio: 'always',
+    promptMaxLength: 5000,
+    releasedAt: '2026-04-02',
+  },
+  // Edits a stored video (`media[] {type: "video"}`); its output follows the source, 2 to 10 s.
+  'wan2.7-videoedit': {
+    label: 'Wan 2.7 Video Edit',
+    modes: ['video-edit'],
+    durations: { min: WAN_SOURCE_SECONDS.min, max: WAN_SOURCE_SECONDS.max },
     aspectRatios: [],
     audio: 'always',
     promptMaxLength: 5000,

@@ -1,6 +1,7 @@
 import { routeOption } from '../route-option-definition';
 import { AppError } from '../../common/errors/app-error';
 import { oneRouteOption, type CatalogModel } from '../family';
+import { clientMetadata } from '../shared/entry-rules';
 import { HostedSettled, settleHostedRequest } from '../shared/hosted-request-rules';
 import { WAN_GATEWAY_PARAMETERS, WAN_PROTOCOLS, wanProtocolOf, type WanProtocol } from './wan-models';
 import { wanInputMap } from './wan-protocol';
@@ -28,13 +29,15 @@ export function wanRouteProtocol(route: CatalogModel['route']): WanProtocol {
  * gateway sets. `hasFile`: the first frame came as a multipart file part.
  */
 export function settleWanRequest(model: string, catalog: CatalogModel, body: WanVideoRequestDto, hasFile: boolean): WanSettled {
+  if (catalog.entry.modes.every((mode) => mode === 'video-edit'))
+    throw AppError.invalid(
+      `${model} edits a video: name a completed task of yours in metadata.source_task_id (or POST /v1/videos/{id}/remix)`,
+      'metadata.source_task_id',
+    );
   const protocol = wanRouteProtocol(catalog.route);
   const withImage = hasFile || body.input_reference !== undefined;
   const settled = settleHostedRequest(model, catalog, { inputMap: wanInputMap(protocol, withImage), output: '' }, body, hasFile);
-  const extra = { ...(body.metadata ?? {}) };
-  for (const key of Object.keys(extra))
-    if (Object.hasOwn(WAN_GATEWAY_PARAMETERS, key))
-      throw AppError.invalid(`metadata.${key} is set by the gateway: use ${WAN_GATEWAY_PARAMETERS[key]}`, `metadata.${key}`);
+  const extra = clientMetadata(body.metadata, WAN_GATEWAY_PARAMETERS);
   return { ...settled, protocol, extra };
 }
 

@@ -31,6 +31,8 @@ export const WAN_FAMILY = defineFamily<WanTaskRequest>({
   ...namedModels(Object.keys(WAN_MODELS)),
   request: { schema: WanVideoRequestDto, examples: WAN_EXAMPLES },
   catalog: { defaultPrices: WAN_DEFAULT_PRICES, builtinEntries: WAN_BUILTIN_ENTRIES },
+  // wan2.7-videoedit's edits (`video`) and wan2.7-i2v's extensions (`first_clip`), the source sent as the gateway's link.
+  sourceVideoModes: ['video-edit', 'video-extend'],
   nest: { module: WanFamilyModule, drafts: WanDrafts, adapter: WanUpstreamAdapter },
   simulator: { module: WanSimulatorModule, apiKey: WAN_SIMULATOR_KEY },
 });

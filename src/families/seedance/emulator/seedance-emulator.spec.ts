@@ -1,4 +1,5 @@
 import { keyedRequests, recordingEmulatorState, replyJson } from '../../shared/emulator.spec-support';
+import { startSourceVideoServer, type SourceVideoServer } from '../../../../test/support/source-video-server';
 import { SIMULATED_DONE_MS, SIMULATED_QUEUED_MS, SeedanceEmulator } from './seedance-emulator';
 
 const BASE = 'http://sim.test/simulator/seedance';
@@ -97,5 +98,38 @@ describe('SeedanceEmulator (clock-driven, as the simulator)', () => {
     expect(await query(timedOut)).toMatchObject({ status: 'succeeded' });
     time += 3_600_000;
     expect(await query(timedOut)).toMatchObject({ status: 'expired' });
+  });
+});
+
+/** An edit's or extension's source: a `reference_video` link Ark fetches, its length read (2 to 15 s each, 15 s in all). */
+describe('SeedanceEmulator reference videos', () => {
+  let videos: SourceVideoServer;
+  const request = keyedRequests('authorization', 'k', (key) => `Bearer ${key}`);
+  const emulator = new SeedanceEmulator({ apiKey: 'k', ...recordingEmulatorState(() => Date.now()).state });
+  const reference = (url: string) => ({ type: 'video_url', video_url: { url }, role: 'reference_video' });
+  const create = (...urls: string[]) =>
+    emulator.handle(
+      request('POST', TASKS, {
+        model: 'dreamina-seedance-2-0-260128',
+        content: [text('Edit Video 1: snow'), ...urls.map(reference)],
+        ratio: 'adaptive',
+      }),
+      BASE,
+    );
+
+  beforeAll(async () => {
+    videos = await startSourceVideoServer([3, 8, 16]);
+  });
+  afterAll(() => videos?.close());
+
+  it('fetches each link with no key and reads its length: 3 s taken; 16 s, 8 + 8 s or a link that fails refused', async () => {
+    expect((await create(videos.linkOf(3))).status).toBe(200);
+    expect(emulator.sourceFetches.at(-1)).toMatchObject({ url: videos.linkOf(3), seconds: 3, size: '160x90' });
+    for (const urls of [[videos.linkOf(16)], [videos.linkOf(8), videos.linkOf(8)], [videos.linkOf(99)]]) {
+      const reply = await create(...urls);
+      expect(reply.status).toBe(400);
+      expect(replyJson(reply)!.error).toMatchObject({ code: 'InvalidParameter' });
+    }
+    expect(emulator.creates).toHaveLength(1);
   });
 });

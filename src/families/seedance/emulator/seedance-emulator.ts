@@ -7,6 +7,7 @@ import { markedEnd } from '../../simulator-shared/prompt-markers';
 import { jsonFieldsOf } from '../../simulator-shared/request-fields';
 import { ScriptedEmulator, type ScriptedEmulatorOptions } from '../../simulator-shared/scripted-emulator';
 import { stepNow, stepOfQuery } from '../../shared/emulator-steps';
+import { type FetchedSource, fetchSourceVideo } from '../../simulator-shared/source-video-fetch';
 import type { SeedanceTask } from '../seedance-protocol';
 
 /** A task's state in a script: one per query (the last repeats); `{ failed }` carries Ark's `error.code`. */
@@ -113,11 +114,14 @@ export type SeedanceCreate = LoggedCreate;
  * for 24 hours. Prompt markers: `[simulate:reject]` 400 InputTextSensitiveContentDetected,
  * `[simulate:busy]` 429 RateLimitExceeded, `[simulate:credits]` 403 AccountOverdueError,
  * `[simulate:moderation]` a task failed with OutputVideoSensitiveContentDetected, `[simulate:fail]`
- * one failed with InternalServiceError, `[simulate:expire]` one that expires.
+ * one failed with InternalServiceError, `[simulate:expire]` one that expires. A `reference_video` link
+ * (an edit's or extension's source) is fetched and its length checked, as Ark would.
  */
 export class SeedanceEmulator extends ScriptedEmulator<SeedanceStep, SeedanceScriptedFailure, SeedanceEmulatorOptions> {
   readonly creates: SeedanceCreate[] = [];
   readonly cancels: EmulatorRequest[] = [];
+  /** Every reference video (an edit's or extension's source) a create fetched, oldest first. */
+  readonly sourceFetches: FetchedSource[] = [];
 
   constructor(options: SeedanceEmulatorOptions) {
     super(options, RECORDS_KEPT_MS);
@@ -144,6 +148,8 @@ export class SeedanceEmulator extends ScriptedEmulator<SeedanceStep, SeedanceScr
     const body = jsonFieldsOf(req);
     const checked = checkCreate(body);
     if (typeof checked === 'string') return fail(400, checked);
+    const videos = await this.fetchedVideos(body.content as ContentItem[]);
+    if (typeof videos === 'string') return fail(400, videos);
     const { prompt } = checked;
     if (prompt.includes('[simulate:reject]')) return fail(400, 'InputTextSensitiveContentDetected');
     if (prompt.includes('[simulate:credits]')) return fail(403, 'AccountOverdueError');
@@ -170,6 +176,26 @@ export class SeedanceEmulator extends ScriptedEmulator<SeedanceStep, SeedanceScr
           return this.answer(record.key, current.data, current.createdAt, this.currentStep(current.data, current.createdAt), base);
         });
     return { status: 200, json: { id: record.key } };
+  }
+
+  /**
+   * The reference videos (http(s) links), fetched as Ark would, no key: each 2 to 15 s and 15 s in all
+   * when their length reads (upstream-protocols-wires.md 1.2); one that cannot be fetched is a 400.
+   */
+  private async fetchedVideos(content: ContentItem[]): Promise<FetchedSource[] | string> {
+    const fetched: FetchedSource[] = [];
+    for (const item of content.filter((one) => one?.type === 'video_url')) {
+      const url = String(item.video_url?.url);
+      if (!/^https?:\/\//i.test(url)) continue;
+      const source = await fetchSourceVideo(url);
+      if (!source) return 'InvalidParameter';
+      this.sourceFetches.push(source);
+      fetched.push(source);
+    }
+    const lengths = fetched.map((source) => source.seconds).filter((seconds): seconds is number => seconds !== null);
+    if (lengths.some((seconds) => seconds < 2 || seconds > 15) || lengths.reduce((sum, seconds) => sum + seconds, 0) > 15)
+      return 'InvalidParameter';
+    return fetched;
   }
 
   private async query(id: string, base: string): Promise<EmulatorReply> {

@@ -6,6 +6,7 @@ import { markedEnd } from '../../simulator-shared/prompt-markers';
 import { jsonFieldsOf, textOrEmpty } from '../../simulator-shared/request-fields';
 import { ScriptedEmulator, type ScriptedEmulatorOptions } from '../../simulator-shared/scripted-emulator';
 import { stepNow, stepOfQuery } from '../../shared/emulator-steps';
+import { askedFromSource, type FetchedSource, fetchSourceVideo } from '../../simulator-shared/source-video-fetch';
 import { WAN_ASPECT_RATIOS, WAN_LEGACY_SIZES, type WanProtocol } from '../wan-models';
 import { WAN_CREATE_PATH, type WanTaskAnswer } from '../wan-protocol';
 
@@ -18,6 +19,8 @@ const TASK = 'wan.task';
 const URL_VALIDITY_S = 24 * 3600;
 const MAX_SEED = 2147483647;
 const IMAGE = /^(https?:\/\/\S+|data:image\/(png|jpe?g|webp|bmp);base64,[A-Za-z0-9+/]+={0,2})$/;
+/** A source video is a URL DashScope fetches (mp4 or mov, 2 to 10 s). */
+const VIDEO = /^https?:\/\/\S+$/;
 
 /** What one model takes (the notes' model table): its wire, whether it needs a first frame, its lengths and resolutions. */
 interface ServedModel {
@@ -27,6 +30,8 @@ interface ServedModel {
   resolutions: readonly string[];
   /** `media` types besides first_frame (wan2.7-i2v: last_frame). */
   moreMedia?: readonly string[];
+  /** The source video it takes: wan2.7-i2v's `first_clip` (instead of a first frame), wan2.7-videoedit's `video`. */
+  source?: 'first_clip' | 'video';
 }
 const FIVE_TEN_FIFTEEN = (value: number) => [5, 10, 15].includes(value);
 const TWO_TO_FIFTEEN = (value: number) => value >= 2 && value <= 15;
@@ -39,7 +44,23 @@ const SERVED: Readonly<Record<string, ServedModel>> = {
   'wan2.6-t2v': { protocol: 'legacy', image: false, seconds: FIVE_TEN_FIFTEEN, resolutions: HD },
   'wan2.6-i2v': { protocol: 'legacy', image: true, seconds: FIVE_TEN_FIFTEEN, resolutions: HD },
   'wan2.7-t2v': { protocol: 'media', image: false, seconds: TWO_TO_FIFTEEN, resolutions: HD },
-  'wan2.7-i2v': { protocol: 'media', image: true, seconds: TWO_TO_FIFTEEN, resolutions: HD, moreMedia: ['last_frame', 'driving_audio'] },
+  'wan2.7-i2v': {
+    protocol: 'media',
+    image: true,
+    seconds: TWO_TO_FIFTEEN,
+    resolutions: HD,
+    moreMedia: ['last_frame', 'driving_audio'],
+    source: 'first_clip',
+  },
+  // `duration` 0 (the default) keeps the source's length; 2 to 10 cuts it from its start.
+  'wan2.7-videoedit': {
+    protocol: 'media',
+    image: false,
+    seconds: (value) => value === 0 || (value >= 2 && value <= 10),
+    resolutions: HD,
+    moreMedia: ['reference_image'],
+    source: 'video',
+  },
   'wan2.5-t2v-preview': { protocol: 'legacy', image: false, seconds: (value) => value === 5 || value === 10, resolutions: ['480P', ...HD] },
 };
 
@@ -106,6 +127,8 @@ export class WanEmulator extends ScriptedEmulator<WanStep, WanScriptedFailure, W
   readonly creates: WanCreate[] = [];
   /** Every cancel request, oldest first (the last EMULATOR_LOG_LIMIT). */
   readonly cancels: EmulatorRequest[] = [];
+  /** Every source video (`first_clip`, `video`) a create fetched, oldest first. */
+  readonly sourceFetches: FetchedSource[] = [];
 
   /** Answers one request; `base` is where this emulator is mounted (`http://host/simulator/wan`), for the video links. */
   async handle(req: EmulatorRequest, base: string): Promise<EmulatorReply> {
@@ -127,13 +150,15 @@ export class WanEmulator extends ScriptedEmulator<WanStep, WanScriptedFailure, W
     const body = jsonFieldsOf(req);
     const checked = checkCreate(body);
     if (typeof checked === 'string') return fail(checked === 'ModelNotFound' ? 404 : 400, checked);
+    const sourced = await this.fetchedSource(body, checked);
+    if (typeof sourced === 'string') return fail(400, sourced);
     const prompt = textOrEmpty((body.input as Record<string, unknown>).prompt);
     if (prompt.includes('[simulate:reject]')) return fail(400, 'DataInspectionFailed');
     if (prompt.includes('[simulate:busy]')) return fail(429, 'Throttling.RateQuota', { 'Retry-After': '5' });
     if (prompt.includes('[simulate:credits]')) return fail(400, 'Arrearage');
     await this.forgetOld(TASK);
     const task: EmulatedTask = {
-      ...checked,
+      ...sourced,
       prompt,
       end:
         markedEnd(prompt, { moderation: { failed: 'DataInspectionFailed' }, fail: { failed: 'InternalError.Algo' } }) ??
@@ -144,6 +169,32 @@ export class WanEmulator extends ScriptedEmulator<WanStep, WanScriptedFailure, W
     const { key } = await this.options.records.insertOrGet(TASK, randomUUID(), task);
     keepInLog(this.creates, { body, request: req });
     return { status: 200, json: { request_id: randomUUID(), output: { task_id: key, task_status: 'PENDING' } } };
+  }
+
+  /**
+   * The source video of an edit or extension, fetched as DashScope would (no key), and read: 2 to 10 s;
+   * an edit's video is its source's length (or `duration`, a cut from its start: no longer than the
+   * source). The checked task as it is when the create has no source.
+   */
+  private async fetchedSource(body: Record<string, unknown>, checked: Checked): Promise<Checked | string> {
+    const media = ((body.input as { media?: unknown }).media ?? []) as Array<{ type?: unknown; url?: unknown }>;
+    const item = Array.isArray(media) ? media.find((one) => one?.type === 'first_clip' || one?.type === 'video') : undefined;
+    if (!item) return checked;
+    const source = await fetchSourceVideo(String(item.url));
+    if (!source) return 'InvalidFile.DownloadFailed';
+    this.sourceFetches.push(source);
+    if (source.seconds !== null && (source.seconds < 2 || source.seconds > 10)) return 'InvalidParameter';
+    if (item.type === 'first_clip') return checked;
+    const cut = Number((body.parameters as { duration?: unknown } | undefined)?.duration ?? 0);
+    if (cut > 0 && source.seconds !== null && cut > source.seconds) return 'InvalidParameter';
+    const seconds = cut > 0 ? cut : source.seconds;
+    const asked = { ...checked.asked, ...askedFromSource(source, seconds) };
+    if (seconds === null) delete asked.seconds;
+    return {
+      ...checked,
+      asked,
+      usage: { ...checked.usage, duration: seconds ?? 5, output_video_duration: seconds ?? 5, input_video_duration: source.seconds ?? 5 },
+    };
   }
 
   /** The task as `GET /api/v1/tasks/{id}` shows it; a scripted one moves one step per query. */
@@ -213,9 +264,9 @@ function checkCreate(body: Record<string, unknown>): Checked | string {
   const input = (body.input ?? {}) as Record<string, unknown>;
   const parameters = (body.parameters ?? {}) as Record<string, unknown>;
   if (typeof input !== 'object' || typeof parameters !== 'object') return 'InvalidParameter';
-  if (!model.image && (typeof input.prompt !== 'string' || input.prompt.trim() === '')) return 'InvalidParameter';
+  if (!model.image && !model.source && (typeof input.prompt !== 'string' || input.prompt.trim() === '')) return 'InvalidParameter';
   if (checkFrames(model, input) !== null) return 'InvalidParameter';
-  const duration = parameters.duration ?? 5;
+  const duration = parameters.duration ?? (model.source === 'video' ? 0 : 5);
   if (typeof duration !== 'number' || !Number.isInteger(duration) || !model.seconds(duration)) return 'InvalidParameter';
   const legacyText = model.protocol === 'legacy' && !model.image;
   const resolution = legacyText ? resolutionOfSize(parameters.size, model) : parameters.resolution;
@@ -225,6 +276,9 @@ function checkCreate(body: Record<string, unknown>): Checked | string {
   if (ratio !== undefined && (model.protocol !== 'media' || model.image || !WAN_ASPECT_RATIOS.includes(String(ratio))))
     return 'InvalidParameter';
   if (parameters.audio !== undefined && (model.protocol !== 'legacy' || typeof parameters.audio !== 'boolean')) return 'InvalidParameter';
+  const audioSetting = parameters.audio_setting;
+  if (audioSetting !== undefined && (model.source !== 'video' || !['auto', 'origin'].includes(String(audioSetting))))
+    return 'InvalidParameter';
   const seed = parameters.seed;
   if (seed !== undefined && (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > MAX_SEED)) return 'InvalidParameter';
   const size = legacyText ? String(parameters.size) : undefined;
@@ -254,13 +308,24 @@ function checkFrames(model: ServedModel, input: Record<string, unknown>): string
     return typeof input.img_url === 'string' && IMAGE.test(input.img_url) ? null : 'image-to-video model must provide an image';
   }
   const media = input.media;
-  if (!model.image) return media === undefined ? null : 'media is not taken';
-  if (!Array.isArray(media)) return 'image-to-video model must provide an image';
+  if (!model.image && !model.source) return media === undefined ? null : 'media is not taken';
+  if (!Array.isArray(media)) return model.image ? 'image-to-video model must provide an image' : 'a video is required';
   const types = media.map((item: { type?: unknown; url?: unknown }) =>
-    typeof item?.url === 'string' && IMAGE.test(item.url) ? item.type : null,
+    typeof item?.url === 'string' && (item.type === model.source ? VIDEO : IMAGE).test(item.url) ? item.type : null,
   );
-  if (types.filter((type) => type === 'first_frame').length !== 1) return 'image-to-video model must provide an image';
-  return types.every((type) => type === 'first_frame' || model.moreMedia?.includes(String(type))) ? null : 'a media type is not taken';
+  const count = (type: string) => types.filter((one) => one === type).length;
+  if (model.source === 'video') {
+    // wan2.7-videoedit: one video, up to 4 reference images.
+    if (count('video') !== 1 || count('reference_image') > 4) return 'a video is required';
+    return types.every((type) => type === 'video' || type === 'reference_image') ? null : 'a media type is not taken';
+  }
+  // wan2.7-i2v: a first frame or a first clip (continuation: an optional last frame, no driving audio).
+  const clip = model.source !== undefined ? count(model.source) : 0;
+  if (count('first_frame') + clip !== 1) return 'image-to-video model must provide an image';
+  if (clip === 1 && count('driving_audio') > 0) return 'driving_audio is not taken with first_clip';
+  const taken = (type: unknown) =>
+    type === 'first_frame' || (clip === 1 && type === model.source) || model.moreMedia?.includes(String(type));
+  return types.every(taken) ? null : 'a media type is not taken';
 }
 
 /** The resolution (`720P`) of a legacy text-to-video `size` (`1280*720`), or undefined for a size it does not make. */
