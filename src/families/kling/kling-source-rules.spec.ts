@@ -1,22 +1,13 @@
 import type { SourceVideo } from '../family';
-import { builtinCatalogModel, refusedField } from '../shared/family.spec-support';
+import { builtinCatalogModel, refusedField, SOURCE_LINK, sourceVideo } from '../shared/family.spec-support';
 import { KLING_BUILTIN_ENTRIES } from './kling-catalog';
 import { buildKlingBody, klingCreatePath } from './kling-protocol';
 import type { KlingVideoRequestDto } from './kling-request.dto';
 import { settleKlingSourceRequest } from './kling-source-rules';
 import { klingModelOf } from './kling-task-rules';
 
-const LINK = 'https://gw.example/v1/videos/task_a/content?expires=1&signature=ab';
-const source = (changes: Partial<SourceVideo> = {}): SourceVideo => ({
-  taskId: 'task_a',
-  field: 'metadata.source_task_id',
-  mode: 'video-edit',
-  url: LINK,
-  seconds: 5,
-  size: null,
-  resolution: '720p',
-  ...changes,
-});
+const LINK = SOURCE_LINK;
+const source = (changes: Partial<SourceVideo> = {}): SourceVideo => sourceVideo({ seconds: 5, resolution: '720p', ...changes });
 const settle = (body: Partial<KlingVideoRequestDto>, from: Partial<SourceVideo> = {}, hasImage = false, model = 'kling-v3-omni') =>
   settleKlingSourceRequest(
     model,

@@ -1,21 +1,12 @@
 import type { SourceVideo } from '../family';
-import { builtinEntry, refusedField } from '../shared/family.spec-support';
+import { builtinEntry, refusedField, SOURCE_LINK, sourceVideo } from '../shared/family.spec-support';
 import { SEEDANCE_BUILTIN_ENTRIES } from './seedance-catalog';
 import { buildSeedanceBody } from './seedance-protocol';
 import type { SeedanceVideoRequestDto } from './seedance-request.dto';
 import { settleSeedanceSourceRequest } from './seedance-source-rules';
 
-const LINK = 'https://gw.example/v1/videos/task_a/content?expires=1&signature=ab';
-const source = (changes: Partial<SourceVideo> = {}): SourceVideo => ({
-  taskId: 'task_a',
-  field: 'metadata.source_task_id',
-  mode: 'video-edit',
-  url: LINK,
-  seconds: 6,
-  size: null,
-  resolution: '480p',
-  ...changes,
-});
+const LINK = SOURCE_LINK;
+const source = sourceVideo;
 const settle = (body: Partial<SeedanceVideoRequestDto>, from: Partial<SourceVideo> = {}, hasFirstFrame = false, model = 'seedance-2-0') =>
   settleSeedanceSourceRequest(
     model,

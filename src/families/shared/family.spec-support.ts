@@ -5,6 +5,7 @@ import type { AppConfig } from '../../config/app-config';
 import type { ChannelEntity, Platform } from '../../upstream/channel.entity';
 import { ProviderCalls } from '../../upstream/provider-calls';
 import type { UpstreamTask } from '../../upstream/upstream-task';
+import type { SourceVideo } from '../family';
 import type { HostedTaskRequest } from './hosted-request-rules';
 import { StagedImageInputs } from './staged-image-inputs.service';
 import { UrlOrInlineImages } from './url-or-inline-images.service';
@@ -115,3 +116,18 @@ export function loopbackUrlOrInlineImages(config: AppConfig): [ProviderCalls, Ur
 export function emulatorChannel(platform: Platform, emulator: { url: string; apiKey: string }): ChannelEntity {
   return { id: 1, platform, baseUrl: emulator.url, apiKey: emulator.apiKey, settings: {} } as unknown as ChannelEntity;
 }
+
+/** The gateway's signed link to a stored video, as a source's `url`. */
+export const SOURCE_LINK = 'https://gw.example/v1/videos/task_a/content?expires=1&signature=ab';
+
+/** A finished task's stored video as a remix's source: a 6 s edit of `task_a` at 480p, with `changes`. */
+export const sourceVideo = (changes: Partial<SourceVideo> = {}): SourceVideo => ({
+  taskId: 'task_a',
+  field: 'metadata.source_task_id',
+  mode: 'video-edit',
+  url: SOURCE_LINK,
+  seconds: 6,
+  size: null,
+  resolution: '480p',
+  ...changes,
+});

@@ -1,23 +1,14 @@
 import type { CatalogEntry } from '../../catalog/catalog-entry';
 import type { SourceVideo } from '../family';
-import { builtinCatalogModel, refusedField } from '../shared/family.spec-support';
+import { builtinCatalogModel, refusedField, SOURCE_LINK, sourceVideo } from '../shared/family.spec-support';
 import { WAN_BUILTIN_ENTRIES } from './wan-catalog';
 import { buildWanBody } from './wan-protocol';
 import type { WanVideoRequestDto } from './wan-request.dto';
 import { settleWanSourceRequest } from './wan-source-rules';
 import { settleWanRequest } from './wan-task-rules';
 
-const LINK = 'https://gw.example/v1/videos/task_a/content?expires=1&signature=ab';
-const source = (changes: Partial<SourceVideo> = {}): SourceVideo => ({
-  taskId: 'task_a',
-  field: 'metadata.source_task_id',
-  mode: 'video-edit',
-  url: LINK,
-  seconds: 6,
-  size: null,
-  resolution: '720p',
-  ...changes,
-});
+const LINK = SOURCE_LINK;
+const source = (changes: Partial<SourceVideo> = {}): SourceVideo => sourceVideo({ resolution: '720p', ...changes });
 const EDIT = 'wan2.7-videoedit';
 const EXTEND = 'wan2.7-i2v';
 const settle = (

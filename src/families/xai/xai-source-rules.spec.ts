@@ -1,21 +1,12 @@
 import type { SourceVideo } from '../family';
-import { builtinEntry, refusedField } from '../shared/family.spec-support';
+import { builtinEntry, refusedField, SOURCE_LINK, sourceVideo } from '../shared/family.spec-support';
 import { XAI_BUILTIN_ENTRIES } from './xai-catalog';
 import { buildXaiBody, xaiCreatePath } from './xai-protocol';
 import type { XaiVideoRequestDto } from './xai-request.dto';
 import { settleXaiSourceRequest } from './xai-source-rules';
 
-const LINK = 'https://gw.example/v1/videos/task_a/content?expires=1&signature=ab';
-const source = (changes: Partial<SourceVideo> = {}): SourceVideo => ({
-  taskId: 'task_a',
-  field: 'metadata.source_task_id',
-  mode: 'video-edit',
-  url: LINK,
-  seconds: 6,
-  size: null,
-  resolution: '480p',
-  ...changes,
-});
+const LINK = SOURCE_LINK;
+const source = sourceVideo;
 const settle = (body: Partial<XaiVideoRequestDto>, from: Partial<SourceVideo> = {}, hasImage = false) =>
   settleXaiSourceRequest(
     'grok-imagine-video',
