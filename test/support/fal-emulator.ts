@@ -9,60 +9,35 @@
  * - `failNextRequest()`: the next accepted request ends failed (`runner_server_error`, fal's own).
  * - `defineEndpoint(id, schema)`: an endpoint an operator adds, with its input schema and output shape.
  */
-import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
-import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { FalEmulator, FalEndpointSchema, FalScriptedFailure, FalStep, FalSubmit } from '../../src/families/fal/emulator/fal-emulator';
-import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
+import { ScriptedEmulatorServer, serveScriptedEmulator } from './scripted-emulator-server';
 
 export type { FalStep };
 
-export interface FalEmulatorServer {
-  url: string;
-  apiKey: string;
-  /** Its provider's callbacks (providers that push): when they go out, and those sent. */
-  callbacks: EmulatorCallbacks;
-  /** Every request the server received, in order. */
-  requests: RecordedRequest[];
-  /** The bytes behind every finished request's CDN link. */
-  videoBytes: Buffer;
+export interface FalEmulatorServer extends ScriptedEmulatorServer<FalStep, FalScriptedFailure> {
   /** Every accepted submit: its endpoint id, input and request. */
   submits: FalSubmit[];
-  scriptNext(steps: FalStep[]): void;
-  failNextSubmit(failure: FalScriptedFailure): void;
   failNextRequest(): void;
   defineEndpoint(endpointId: string, schema: FalEndpointSchema): void;
   /** Where a request is now (null: unknown), without counting a query. */
   stepOf(requestId: string): Promise<FalStep | null>;
   /** The cancels it was sent, in order. */
   cancels(): RecordedRequest[];
-  close(): Promise<void>;
 }
 
 export async function startFalEmulator(options: { apiKey?: string } = {}): Promise<FalEmulatorServer> {
   const apiKey = options.apiKey ?? 'fal-test-key-id:fal-test-key-secret';
-  const videoBytes = testVideoBytes();
-  const emulator = new FalEmulator({
+  const { emulator, served } = await serveScriptedEmulator(
     apiKey,
-    records: memoryRecords(() => Date.now()),
-    now: () => Date.now(),
-    video: { bytes: videoBytes },
-    defaultScript: ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'],
-  });
-  const server = await serveEmulator((req, base) => emulator.handle(req, base));
+    (core) => new FalEmulator({ ...core, apiKey, defaultScript: ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED'] }),
+  );
   return {
-    url: server.url,
-    apiKey,
-    requests: server.requests,
-    videoBytes,
+    ...served,
     submits: emulator.submits,
-    callbacks: emulator.callbacks,
-    scriptNext: (steps) => emulator.scriptNext(steps),
-    failNextSubmit: (failure) => emulator.failNextSubmit(failure),
     failNextRequest: () => emulator.failNextRequest(),
     defineEndpoint: (endpointId, schema) => emulator.defineEndpoint(endpointId, schema),
     stepOf: (requestId) => emulator.stepOf(requestId),
-    cancels: () => server.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/cancel')),
-    close: () => server.close(),
+    cancels: () => served.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/cancel')),
   };
 }

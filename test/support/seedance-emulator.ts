@@ -6,8 +6,6 @@
  * - `scriptNext([...])`: a step is `queued | running | succeeded | expired | cancelled` or `{ failed: code }`.
  * - `failNextSubmit({ status, code, headers? })`: the next create answers Ark's error body.
  */
-import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
-import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import {
   SeedanceCreate,
   SeedanceEmulator,
@@ -15,51 +13,30 @@ import {
   SeedanceStep,
 } from '../../src/families/seedance/emulator/seedance-emulator';
 import type { FetchedSource } from '../../src/families/simulator-shared/source-video-fetch';
-import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
+import { ScriptedEmulatorServer, serveScriptedEmulator } from './scripted-emulator-server';
 
 export type { SeedanceStep };
 
-export interface SeedanceEmulatorServer {
-  url: string;
-  apiKey: string;
-  /** Its provider's callbacks (providers that push): when they go out, and those sent. */
-  callbacks: EmulatorCallbacks;
-  requests: RecordedRequest[];
-  videoBytes: Buffer;
+export interface SeedanceEmulatorServer extends ScriptedEmulatorServer<SeedanceStep, SeedanceScriptedFailure> {
   /** Every accepted create, with its JSON body and request. */
   creates: SeedanceCreate[];
   /** Every source video an edit or extension fetched (its URL, bytes, and facts when readable). */
   sourceFetches: FetchedSource[];
   /** Every DELETE the server received. */
   deletes(): RecordedRequest[];
-  scriptNext(steps: SeedanceStep[]): void;
-  failNextSubmit(failure: SeedanceScriptedFailure): void;
-  close(): Promise<void>;
 }
 
 export async function startSeedanceEmulator(options: { apiKey?: string } = {}): Promise<SeedanceEmulatorServer> {
   const apiKey = options.apiKey ?? 'ark-test-key-0001';
-  const videoBytes = testVideoBytes();
-  const emulator = new SeedanceEmulator({
+  const { emulator, served } = await serveScriptedEmulator(
     apiKey,
-    records: memoryRecords(() => Date.now()),
-    now: () => Date.now(),
-    video: { bytes: videoBytes },
-    defaultScript: ['queued', 'running', 'succeeded'],
-  });
-  const server = await serveEmulator((req, base) => emulator.handle(req, base));
+    (core) => new SeedanceEmulator({ ...core, apiKey, defaultScript: ['queued', 'running', 'succeeded'] }),
+  );
   return {
-    url: server.url,
-    apiKey,
-    requests: server.requests,
-    videoBytes,
+    ...served,
     creates: emulator.creates,
     sourceFetches: emulator.sourceFetches,
-    deletes: () => server.requests.filter((r) => r.method === 'DELETE'),
-    callbacks: emulator.callbacks,
-    scriptNext: (steps) => emulator.scriptNext(steps),
-    failNextSubmit: (failure) => emulator.failNextSubmit(failure),
-    close: () => server.close(),
+    deletes: () => served.requests.filter((r) => r.method === 'DELETE'),
   };
 }

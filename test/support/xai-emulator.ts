@@ -6,50 +6,24 @@
  * - `scriptNext([...])`: a step is `empty | pending | done | moderated | expired` or `{ failed: code }`.
  * - `failNextSubmit({ status, body, headers? })`: the next create answers that instead.
  */
-import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import { XaiCreate, XaiEmulator, XaiScriptedFailure, XaiStep } from '../../src/families/xai/emulator/xai-emulator';
 import type { FetchedSource } from '../../src/families/simulator-shared/source-video-fetch';
-import { serveEmulator, testVideoBytes } from './emulator-server';
-import type { RecordedRequest } from './http-server';
+import { ScriptedEmulatorServer, serveScriptedEmulator } from './scripted-emulator-server';
 
 export type { XaiStep };
 
-export interface XaiEmulatorServer {
-  url: string;
-  apiKey: string;
-  /** Every request the server received, in order. */
-  requests: RecordedRequest[];
-  /** The bytes behind every finished request's video link. */
-  videoBytes: Buffer;
+export interface XaiEmulatorServer extends ScriptedEmulatorServer<XaiStep, XaiScriptedFailure> {
   /** Every accepted create, with its JSON body and request. */
   creates: XaiCreate[];
   /** Every source video an edit or extension fetched (its URL, bytes, and facts when readable). */
   sourceFetches: FetchedSource[];
-  scriptNext(steps: XaiStep[]): void;
-  failNextSubmit(failure: XaiScriptedFailure): void;
-  close(): Promise<void>;
 }
 
 export async function startXaiEmulator(options: { apiKey?: string } = {}): Promise<XaiEmulatorServer> {
   const apiKey = options.apiKey ?? 'xai-testKey000000000000000001';
-  const videoBytes = testVideoBytes();
-  const emulator = new XaiEmulator({
+  const { emulator, served } = await serveScriptedEmulator(
     apiKey,
-    records: memoryRecords(() => Date.now()),
-    now: () => Date.now(),
-    video: { bytes: videoBytes },
-    defaultScript: ['empty', 'pending', 'done'],
-  });
-  const server = await serveEmulator((req, base) => emulator.handle(req, base));
-  return {
-    url: server.url,
-    apiKey,
-    requests: server.requests,
-    videoBytes,
-    creates: emulator.creates,
-    sourceFetches: emulator.sourceFetches,
-    scriptNext: (steps) => emulator.scriptNext(steps),
-    failNextSubmit: (failure) => emulator.failNextSubmit(failure),
-    close: () => server.close(),
-  };
+    (core) => new XaiEmulator({ ...core, apiKey, defaultScript: ['empty', 'pending', 'done'] }),
+  );
+  return { ...served, creates: emulator.creates, sourceFetches: emulator.sourceFetches };
 }
