@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
-import { binaryBody } from './support/binary-body';
+import { describeEmbeddedSimulator } from './support/embedded-simulator';
 import { describeFamily, describeFamilyMoney, FamilyMoneySetup } from './support/family-suite';
-import { startGateway, TestGateway } from './support/gateway';
 import { SeedanceEmulatorServer, startSeedanceEmulator } from './support/seedance-emulator';
-import { describeOnSqlite } from './support/test-databases';
 
 const QUOTA = 10_000_000;
 const MODELS = ['seedance-2-0', 'seedance-2-0-fast', 'seedance-1-5-pro'];
@@ -304,54 +302,25 @@ describeFamily<SeedanceEmulatorServer>({
   },
 });
 
-describeOnSqlite('seedance family: the embedded simulator', (kind) => {
-  let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startGateway(kind, { SIMULATOR: 'on' });
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-
-  it('its seeded channel serves every builtin model to the sample video; reject, busy and credits prompts answer as Ark would, nothing kept', async () => {
-    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
-    const post = (body: object) => gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).send(body);
-    const bodies = [
+describeEmbeddedSimulator(
+  'seedance family: the embedded simulator',
+  QUOTA,
+  'its seeded channel serves every builtin model to the sample video; reject, busy and credits prompts answer as Ark would, nothing kept',
+  async (s) => {
+    const ids = await s.submitAll([
       { model: 'seedance-2-0', prompt: 'a kite', duration: 4, reference_images: [DATA_URI] },
       { model: 'seedance-2-0-fast', prompt: 'a kite', duration: 4, resolution: '480p' },
       { model: 'seedance-1-5-pro', prompt: 'a kite', duration: 4, input_reference: DATA_URI, last_frame: DATA_URI },
-    ];
-    const ids: string[] = [];
-    for (const body of bodies) ids.push((await post(body).expect(200)).body.id);
-    for (let round = 0; round < 4; round++) {
-      gw.clock.advance(10_000);
-      await gw.sync();
-    }
-    for (const id of ids) {
-      const data = (await gw.http.get(`/v1/video/generations/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.data;
-      expect({ id, status: data.status }).toEqual({ id, status: 'SUCCESS' });
-    }
-    const content = await gw.http
-      .get(`/v1/videos/${ids[1]}/content`)
-      .set('Authorization', `Bearer ${key}`)
-      .buffer(true)
-      .parse(binaryBody)
-      .expect(200);
-    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
-    const charged = await gw.balance(userId);
+    ]);
+    await s.run(4, 10_000);
+    await s.expectDelivered(ids, ids[1]);
     // fal's seeded channel also sells Seedance 2.0 fast; the prompts below are Ark's, so only Ark's channel serves them.
-    const channels = (await gw.admin.get('/api/admin/channels').expect(200)).body.data as { id: number; platform: string }[];
+    const channels = (await s.gw.admin.get('/api/admin/channels').expect(200)).body.data as { id: number; platform: string }[];
     for (const channel of channels.filter((each) => each.platform !== 'seedance'))
-      await gw.admin.patch(`/api/admin/channels/${channel.id}`, { status: 'disabled' }).expect(200);
-    const rejected = await post({ model: 'seedance-2-0-fast', prompt: 'x [simulate:reject]' }).expect(200);
-    const refunded = (await gw.http.get(`/v1/video/generations/${rejected.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body
-      .data;
-    expect(refunded).toMatchObject({ status: 'FAILURE', fail_reason: expect.stringMatching(/^content moderation failed/) });
-    await post({ model: 'seedance-2-0-fast', prompt: 'x [simulate:busy]' }).expect(429);
-    await post({ model: 'seedance-2-0-fast', prompt: 'x [simulate:credits]' }).expect(503);
-    expect(await gw.balance(userId)).toEqual(charged);
-  });
-});
+      await s.gw.admin.patch(`/api/admin/channels/${channel.id}`, { status: 'disabled' }).expect(200);
+    await s.expectMarkersKeepNothing('seedance-2-0-fast');
+  },
+);
 
 /**
  * What touches money on the other databases (SQLite runs the whole suite above): a task charged at the list

@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
-import { binaryBody } from './support/binary-body';
+import { describeEmbeddedSimulator } from './support/embedded-simulator';
 import { describeFamily } from './support/family-suite';
-import { startGateway, TestGateway } from './support/gateway';
-import { describeOnSqlite } from './support/test-databases';
 import { startViduEmulator, ViduEmulatorServer } from './support/vidu-emulator';
 
 const QUOTA = 10_000_000;
@@ -273,50 +271,19 @@ describeFamily<ViduEmulatorServer>({
   },
 });
 
-describeOnSqlite('vidu family: the embedded simulator', (kind) => {
-  let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startGateway(kind, { SIMULATOR: 'on' });
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-
-  it('its seeded channel serves every builtin model to the sample video; reject, busy and credits prompts answer as Vidu would, nothing kept', async () => {
-    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
-    const post = (body: object) => gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).send(body);
-    const frame = `data:image/png;base64,${PNG.toString('base64')}`;
-    const bodies = [
+describeEmbeddedSimulator(
+  'vidu family: the embedded simulator',
+  QUOTA,
+  'its seeded channel serves every builtin model to the sample video; reject, busy and credits prompts answer as Vidu would, nothing kept',
+  async (s) => {
+    const ids = await s.submitAll([
       { model: 'viduq3-pro', prompt: 'a kite', duration: 2 },
-      { model: 'viduq3-turbo', prompt: 'a kite', duration: 2, input_reference: frame },
-      { model: 'viduq2-pro', prompt: 'a kite', duration: 2, input_reference: frame, last_frame: frame },
-      { model: 'viduq2-turbo', prompt: 'a kite', duration: 2, input_reference: frame },
-    ];
-    const ids: string[] = [];
-    for (const body of bodies) ids.push((await post(body).expect(200)).body.id);
-    for (let round = 0; round < 6; round++) {
-      gw.clock.advance(7_000);
-      await gw.sync();
-    }
-    for (const id of ids) {
-      const data = (await gw.http.get(`/v1/video/generations/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.data;
-      expect({ id, status: data.status }).toEqual({ id, status: 'SUCCESS' });
-    }
-    const content = await gw.http
-      .get(`/v1/videos/${ids[0]}/content`)
-      .set('Authorization', `Bearer ${key}`)
-      .buffer(true)
-      .parse(binaryBody)
-      .expect(200);
-    // The simulator's video, made to what was asked (so settled at what was charged).
-    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
-    const charged = await gw.balance(userId);
-    const rejected = await post({ model: 'viduq3-turbo', prompt: 'x [simulate:reject]' }).expect(200);
-    const refunded = (await gw.http.get(`/v1/video/generations/${rejected.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body
-      .data;
-    expect(refunded).toMatchObject({ status: 'FAILURE', fail_reason: expect.stringMatching(/^content moderation failed/) });
-    await post({ model: 'viduq3-turbo', prompt: 'x [simulate:busy]' }).expect(429);
-    await post({ model: 'viduq3-turbo', prompt: 'x [simulate:credits]' }).expect(503);
-    expect(await gw.balance(userId)).toEqual(charged);
-  });
-});
+      { model: 'viduq3-turbo', prompt: 'a kite', duration: 2, input_reference: DATA_URI },
+      { model: 'viduq2-pro', prompt: 'a kite', duration: 2, input_reference: DATA_URI, last_frame: DATA_URI },
+      { model: 'viduq2-turbo', prompt: 'a kite', duration: 2, input_reference: DATA_URI },
+    ]);
+    await s.run(6, 7_000);
+    await s.expectDelivered(ids, ids[0]);
+    await s.expectMarkersKeepNothing('viduq3-turbo');
+  },
+);

@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
-import { binaryBody } from './support/binary-body';
-import { customerCalls, familyTasks, FamilyGateway, startFamilyGateway } from './support/family-gateway';
-import { describeFamily } from './support/family-suite';
-import { startGateway, TestGateway } from './support/gateway';
-import { describeEachDatabase, describeOnSqlite } from './support/test-databases';
+import { describeEmbeddedSimulator } from './support/embedded-simulator';
+import { describeFamily, describeFamilyMoney, FamilyMoneySetup } from './support/family-suite';
 import { startWanEmulator, WanEmulatorServer } from './support/wan-emulator';
 
 const QUOTA = 10_000_000;
@@ -15,15 +12,19 @@ const PNG = readFileSync(SAMPLE_IMAGE_PATH);
 const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 const FIRST = 'https://cdn.example.com/first.png';
 const CHANNEL = { name: 'wan-main', platform: 'wan', models: MODELS };
-
-/** Wan (platform `wan`, DashScope) against its emulator on loopback, on both surfaces. */
-describeFamily<WanEmulatorServer>({
-  title: 'wan family',
+/** The fake and its channel, on every database. */
+const SETUP: FamilyMoneySetup<WanEmulatorServer> = {
   platform: 'wan',
   startFake: startWanEmulator,
   channel: CHANNEL,
   quota: QUOTA,
   pace: { rounds: 4, stepMs: 10_000 },
+};
+
+/** Wan (platform `wan`, DashScope) against its emulator on loopback, on both surfaces. */
+describeFamily<WanEmulatorServer>({
+  title: 'wan family',
+  ...SETUP,
   submitsOf: (fake) => fake.creates.length,
   listing: {
     label: { en: 'Wan (Alibaba DashScope)', 'zh-CN': '通义万相 Wan' },
@@ -121,6 +122,7 @@ describeFamily<WanEmulatorServer>({
       });
       expect(await balance()).toEqual({ quota: before.quota - 10 * PRICE['720p'], used_quota: before.used_quota + 10 * PRICE['720p'] });
       await t.expectVideo(res.body.id);
+      expect(await ledgerOf(res.body.id)).toEqual(['consume']);
       const detail = (await t.gw.admin.get(`/api/admin/tasks/${res.body.id}`).expect(200)).body;
       expect(detail.provider_usage).toMatchObject({ unit: 'video_seconds', amount: 10 });
       // Every API call carried the key; the OSS download none.
@@ -276,82 +278,42 @@ describeFamily<WanEmulatorServer>({
   },
 });
 
-/** What moves money runs on every database: a Wan task charged at the catalog price and completed, a moderated one refunded once. */
-describeEachDatabase('wan family: charges and refunds', (kind) => {
-  const t = {} as FamilyGateway<WanEmulatorServer>;
-  beforeAll(async () => {
-    Object.assign(t, await startFamilyGateway(kind, startWanEmulator, CHANNEL, QUOTA));
-  });
-  afterAll(async () => {
-    await t.close?.();
-  });
-  const { flat } = customerCalls(() => t);
-  const { expectVideo, finish } = familyTasks(() => t, { rounds: 4, stepMs: 10_000 });
-  const ledgerOf = async (id: string) =>
-    ((await t.gw.admin.get(`/api/admin/logs?task_id=${id}`).expect(200)).body.data as Array<{ type: string }>)
-      .map((row) => row.type)
-      .sort();
-
+/**
+ * What touches money on the other databases (SQLite runs the whole suite above): a Wan task charged at the catalog
+ * price and completed, a moderated one refunded once.
+ */
+describeFamilyMoney('wan family', SETUP, (t) => {
   it('a task is charged once at the catalog price and completes; a moderated one is refunded exactly once', async () => {
-    const start = await t.gw.balance(t.customer.userId);
-    const done = await flat({ model: 'wan2.7-t2v', prompt: 'a fox', seconds: '3' }).expect(200);
-    await expectVideo(done.body.id);
-    expect(await ledgerOf(done.body.id)).toEqual(['consume']);
-    expect((await t.gw.balance(t.customer.userId)).quota).toBe(start.quota - 3 * PRICE['720p']);
+    const start = await t.balance();
+    const done = await t.flat({ model: 'wan2.7-t2v', prompt: 'a fox', seconds: '3' }).expect(200);
+    await t.expectVideo(done.body.id);
+    expect(await t.ledgerOf(done.body.id)).toEqual(['consume']);
+    expect((await t.balance()).quota).toBe(start.quota - 3 * PRICE['720p']);
 
     t.fake.scriptNext(['PENDING', { failed: 'DataInspectionFailed' }]);
-    const moderated = await flat({ model: 'wan2.7-t2v', prompt: 'a fox', seconds: '3' }).expect(200);
-    expect(await finish(moderated.body.id)).toMatchObject({
+    const moderated = await t.flat({ model: 'wan2.7-t2v', prompt: 'a fox', seconds: '3' }).expect(200);
+    expect(await t.finish(moderated.body.id)).toMatchObject({
       status: 'FAILURE',
       fail_reason: 'content moderation failed: DataInspectionFailed',
     });
-    expect(await ledgerOf(moderated.body.id)).toEqual(['consume', 'refund']);
-    expect((await t.gw.balance(t.customer.userId)).quota).toBe(start.quota - 3 * PRICE['720p']);
+    expect(await t.ledgerOf(moderated.body.id)).toEqual(['consume', 'refund']);
+    expect((await t.balance()).quota).toBe(start.quota - 3 * PRICE['720p']);
   });
 });
 
-describeOnSqlite('wan family: the embedded simulator', (kind) => {
-  let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startGateway(kind, { SIMULATOR: 'on' });
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-
-  it('its seeded channel serves every builtin model to the sample video; reject, busy and credits prompts answer as DashScope would, nothing kept', async () => {
-    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
-    const post = (body: object) => gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).send(body);
-    const bodies = [
+describeEmbeddedSimulator(
+  'wan family: the embedded simulator',
+  QUOTA,
+  'its seeded channel serves every builtin model to the sample video; reject, busy and credits prompts answer as DashScope would, nothing kept',
+  async (s) => {
+    const ids = await s.submitAll([
       { model: 'wan2.6-t2v', prompt: 'a kite', duration: 5 },
       { model: 'wan2.6-i2v', prompt: 'a kite', duration: 5, input_reference: DATA_URI },
       { model: 'wan2.7-t2v', prompt: 'a kite', duration: 2 },
       { model: 'wan2.7-i2v', prompt: 'a kite', duration: 2, input_reference: DATA_URI, last_frame: DATA_URI },
-    ];
-    const ids: string[] = [];
-    for (const body of bodies) ids.push((await post(body).expect(200)).body.id);
-    for (let round = 0; round < 6; round++) {
-      gw.clock.advance(7_000);
-      await gw.sync();
-    }
-    for (const id of ids) {
-      const data = (await gw.http.get(`/v1/video/generations/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.data;
-      expect({ id, status: data.status }).toEqual({ id, status: 'SUCCESS' });
-    }
-    const content = await gw.http
-      .get(`/v1/videos/${ids[0]}/content`)
-      .set('Authorization', `Bearer ${key}`)
-      .buffer(true)
-      .parse(binaryBody)
-      .expect(200);
-    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
-    const charged = await gw.balance(userId);
-    const rejected = await post({ model: 'wan2.7-t2v', prompt: 'x [simulate:reject]' }).expect(200);
-    const refunded = (await gw.http.get(`/v1/video/generations/${rejected.body.id}`).set('Authorization', `Bearer ${key}`).expect(200)).body
-      .data;
-    expect(refunded).toMatchObject({ status: 'FAILURE', fail_reason: expect.stringMatching(/^content moderation failed/) });
-    await post({ model: 'wan2.7-t2v', prompt: 'x [simulate:busy]' }).expect(429);
-    await post({ model: 'wan2.7-t2v', prompt: 'x [simulate:credits]' }).expect(503);
-    expect(await gw.balance(userId)).toEqual(charged);
-  });
-});
+    ]);
+    await s.run(6, 7_000);
+    await s.expectDelivered(ids, ids[0]);
+    await s.expectMarkersKeepNothing('wan2.7-t2v');
+  },
+);

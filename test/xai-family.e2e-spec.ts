@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
-import { binaryBody } from './support/binary-body';
+import { describeEmbeddedSimulator } from './support/embedded-simulator';
 import { describeFamily } from './support/family-suite';
-import { startGateway, TestGateway } from './support/gateway';
-import { describeOnSqlite } from './support/test-databases';
 import { startXaiEmulator, XaiEmulatorServer } from './support/xai-emulator';
 
 const QUOTA = 10_000_000;
@@ -250,51 +248,22 @@ describeFamily<XaiEmulatorServer>({
   },
 });
 
-describeOnSqlite('xai family: the embedded simulator', (kind) => {
-  let gw: TestGateway;
-  beforeAll(async () => {
-    gw = await startGateway(kind, { SIMULATOR: 'on' });
-  });
-  afterAll(async () => {
-    await gw?.close();
-  });
-
-  it('its seeded channel serves both builtin models to the sample video; moderation, busy and credits prompts answer as xAI would', async () => {
-    const { userId, key } = await gw.createCustomer({ quota: QUOTA });
-    const post = (body: object) => gw.http.post('/v1/video/generations').set('Authorization', `Bearer ${key}`).send(body);
-    const get = async (id: string) =>
-      (await gw.http.get(`/v1/video/generations/${id}`).set('Authorization', `Bearer ${key}`).expect(200)).body.data;
-    const ids = [
-      (await post({ model: 'grok-imagine-video', prompt: 'a kite', duration: 2 }).expect(200)).body.id,
-      (
-        await post({
-          model: 'grok-imagine-video-1.5',
-          prompt: 'a kite',
-          duration: 2,
-          input_reference: DATA_URI,
-          resolution: '1080p',
-        }).expect(200)
-      ).body.id,
-    ];
-    const before = await gw.balance(userId);
-    const moderated = (await post({ model: 'grok-imagine-video', prompt: 'x [simulate:moderation]', duration: 2 }).expect(200)).body.id;
-    for (let round = 0; round < 6; round++) {
-      gw.clock.advance(7_000);
-      await gw.sync();
-    }
-    for (const id of ids) expect({ id, status: (await get(id)).status }).toEqual({ id, status: 'SUCCESS' });
-    const content = await gw.http
-      .get(`/v1/videos/${ids[0]}/content`)
-      .set('Authorization', `Bearer ${key}`)
-      .buffer(true)
-      .parse(binaryBody)
-      .expect(200);
-    // The simulator's video, made to what was asked (so settled at what was charged).
-    expect((content.body as Buffer).subarray(4, 8).toString('latin1')).toBe('ftyp');
-    expect(await get(moderated)).toMatchObject({ status: 'FAILURE', fail_reason: expect.stringMatching(/^content moderation failed/) });
-    expect(await gw.balance(userId)).toEqual(before);
-    await post({ model: 'grok-imagine-video', prompt: 'x [simulate:busy]' }).expect(429);
-    await post({ model: 'grok-imagine-video', prompt: 'x [simulate:credits]' }).expect(503);
-    expect(await gw.balance(userId)).toEqual(before);
-  });
-});
+describeEmbeddedSimulator(
+  'xai family: the embedded simulator',
+  QUOTA,
+  'its seeded channel serves both builtin models to the sample video; moderation, busy and credits prompts answer as xAI would',
+  async (s) => {
+    const ids = await s.submitAll([
+      { model: 'grok-imagine-video', prompt: 'a kite', duration: 2 },
+      { model: 'grok-imagine-video-1.5', prompt: 'a kite', duration: 2, input_reference: DATA_URI, resolution: '1080p' },
+    ]);
+    const before = await s.gw.balance(s.userId);
+    const moderated = (await s.post({ model: 'grok-imagine-video', prompt: 'x [simulate:moderation]', duration: 2 }).expect(200)).body.id;
+    await s.run(6, 7_000);
+    await s.expectDelivered(ids, ids[0]);
+    expect(await s.task(moderated)).toMatchObject({ status: 'FAILURE', fail_reason: expect.stringMatching(/^content moderation failed/) });
+    expect(await s.gw.balance(s.userId)).toEqual(before);
+    await s.expectBusyAndCredits('grok-imagine-video');
+    expect(await s.gw.balance(s.userId)).toEqual(before);
+  },
+);
