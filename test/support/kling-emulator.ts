@@ -9,8 +9,6 @@
  * - `failNextSubmit({ status, code, headers? })`: the next create answers Kling's error body.
  * - `failEverySubmit(failure | null)`: every create answers it, until healed with null.
  */
-import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
-import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import {
   KlingCreate,
   KlingEmulator,
@@ -19,63 +17,39 @@ import {
   KlingTokenClaims,
 } from '../../src/families/kling/emulator/kling-emulator';
 import type { FetchedSource } from '../../src/families/simulator-shared/source-video-fetch';
-import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
+import { ScriptedEmulatorServer, serveScriptedEmulator } from './scripted-emulator-server';
 
 export type { KlingStep };
 
-export interface KlingEmulatorServer {
-  url: string;
+export interface KlingEmulatorServer extends ScriptedEmulatorServer<KlingStep, KlingScriptedFailure> {
   accessKey: string;
   secretKey: string;
-  apiKey: string;
-  /** Its provider's callbacks (providers that push): when they go out, and those sent. */
-  callbacks: EmulatorCallbacks;
-  /** Every request the server received, in order. */
-  requests: RecordedRequest[];
-  /** The bytes behind every finished task's CDN link. */
-  videoBytes: Buffer;
   /** Every accepted create, with its endpoint, JSON body and request. */
   creates: KlingCreate[];
   /** The claims of every token that passed, in order. */
   tokens: KlingTokenClaims[];
   /** Every source video an omni-video create fetched from its `video_list` URL (its URL, bytes, and facts when readable). */
   sourceFetches: FetchedSource[];
-  scriptNext(steps: KlingStep[]): void;
-  failNextSubmit(failure: KlingScriptedFailure): void;
   failEverySubmit(failure: KlingScriptedFailure | null): void;
   cdnRequests(): RecordedRequest[];
-  close(): Promise<void>;
 }
 
 export async function startKlingEmulator(options: { accessKey?: string; secretKey?: string } = {}): Promise<KlingEmulatorServer> {
   const accessKey = options.accessKey ?? 'AKFAKEKLING0001';
   const secretKey = options.secretKey ?? 'fake-kling-secret-0001';
-  const videoBytes = testVideoBytes();
-  const emulator = new KlingEmulator({
-    accessKey,
-    secretKey,
-    records: memoryRecords(() => Date.now()),
-    now: () => Date.now(),
-    video: { bytes: videoBytes },
-    defaultScript: ['submitted', 'processing', 'succeed'],
-  });
-  const server = await serveEmulator((req, base) => emulator.handle(req, base));
+  const { emulator, served } = await serveScriptedEmulator(
+    `${accessKey}:${secretKey}`,
+    (core) => new KlingEmulator({ ...core, accessKey, secretKey, defaultScript: ['submitted', 'processing', 'succeed'] }),
+  );
   return {
-    url: server.url,
+    ...served,
     accessKey,
     secretKey,
-    apiKey: `${accessKey}:${secretKey}`,
-    requests: server.requests,
-    videoBytes,
     creates: emulator.creates,
     tokens: emulator.tokens,
     sourceFetches: emulator.sourceFetches,
-    callbacks: emulator.callbacks,
-    scriptNext: (steps) => emulator.scriptNext(steps),
-    failNextSubmit: (failure) => emulator.failNextSubmit(failure),
     failEverySubmit: (failure) => emulator.failEverySubmit(failure),
-    cdnRequests: () => server.requests.filter((r) => r.path.startsWith('/cdn/')),
-    close: () => server.close(),
+    cdnRequests: () => served.requests.filter((r) => r.path.startsWith('/cdn/')),
   };
 }

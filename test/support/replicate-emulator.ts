@@ -8,8 +8,6 @@
  * - `failNextCreate({ status, body, headers? })`: the next create answers this.
  * - `defineModel(owner/name, schema)`: a model an operator adds, with its input schema and output shape.
  */
-import type { EmulatorCallbacks } from '../../src/families/simulator-shared/emulator-callbacks';
-import { memoryRecords } from '../../src/families/simulator-shared/emulator-http';
 import {
   ReplicateCreate,
   ReplicateEmulator,
@@ -17,53 +15,34 @@ import {
   ReplicateScriptedFailure,
   ReplicateStep,
 } from '../../src/families/replicate/emulator/replicate-emulator';
-import { serveEmulator, testVideoBytes } from './emulator-server';
 import type { RecordedRequest } from './http-server';
+import { ScriptedEmulatorServer, serveScriptedEmulator } from './scripted-emulator-server';
 
 export type { ReplicateStep };
 
-export interface ReplicateEmulatorServer {
-  url: string;
-  apiKey: string;
-  /** Its provider's callbacks (providers that push): when they go out, and those sent. */
-  callbacks: EmulatorCallbacks;
-  /** Every request the server received, in order. */
-  requests: RecordedRequest[];
-  /** The bytes behind every finished prediction's output. */
-  videoBytes: Buffer;
+/** Replicate's word for a submit is a create: `failNextCreate` stands for `failNextSubmit`. */
+export interface ReplicateEmulatorServer extends Omit<ScriptedEmulatorServer<ReplicateStep, ReplicateScriptedFailure>, 'failNextSubmit'> {
   /** Every accepted create: the model (or version), its input and the request. */
   creates: ReplicateCreate[];
-  scriptNext(steps: ReplicateStep[]): void;
   failNextCreate(failure: ReplicateScriptedFailure): void;
   defineModel(model: string, schema: ReplicateModelSchema): void;
   /** The cancels it was sent, in order. */
   cancels(): RecordedRequest[];
-  close(): Promise<void>;
 }
 
 export async function startReplicateEmulator(options: { apiKey?: string; now?: () => number } = {}): Promise<ReplicateEmulatorServer> {
   const apiKey = options.apiKey ?? 'r8_replicate_test_token';
-  const now = options.now ?? (() => Date.now());
-  const videoBytes = testVideoBytes();
-  const emulator = new ReplicateEmulator({
-    apiToken: apiKey,
-    records: memoryRecords(now),
-    now,
-    video: { bytes: videoBytes },
-    defaultScript: ['starting', 'processing', 'succeeded'],
-  });
-  const server = await serveEmulator((req, base) => emulator.handle(req, base));
-  return {
-    url: server.url,
+  const { emulator, served } = await serveScriptedEmulator(
     apiKey,
-    requests: server.requests,
-    videoBytes,
+    (core) => new ReplicateEmulator({ ...core, apiToken: apiKey, defaultScript: ['starting', 'processing', 'succeeded'] }),
+    { now: options.now },
+  );
+  const { failNextSubmit: _createIsTheSubmit, ...common } = served;
+  return {
+    ...common,
     creates: emulator.creates,
-    callbacks: emulator.callbacks,
-    scriptNext: (steps) => emulator.scriptNext(steps),
     failNextCreate: (failure) => emulator.failNextCreate(failure),
     defineModel: (model, schema) => emulator.defineModel(model, schema),
-    cancels: () => server.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel')),
-    close: () => server.close(),
+    cancels: () => served.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/cancel')),
   };
 }
