@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { FalEmulatorServer, startFalEmulator } from './support/fal-emulator';
 import { describeFamily } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
+import { SAMPLE_PNG as PNG, SAMPLE_PNG_DATA_URI as DATA_URI } from './support/sample-image';
 
 const QUOTA = 1_000_000;
 // The platform's models: Kling 2.5 Turbo and Veo 3.1 by their catalog ids (fal's former ids are their aliases).
@@ -20,8 +19,6 @@ const MODELS = [
 ];
 /** The builtin prices: credits per second x 100 quota units. */
 const PRICE = { kling: 700, hailuo: 450, veo: 2000, veoAudio: 4000 };
-const PNG = readFileSync(SAMPLE_IMAGE_PATH);
-const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 const KLING_T2V = 'fal-ai/kling-video/v2.5-turbo/pro/text-to-video';
 const KLING_I2V = 'fal-ai/kling-video/v2.5-turbo/pro/image-to-video';
 

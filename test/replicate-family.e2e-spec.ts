@@ -1,17 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { binaryBody } from './support/binary-body';
 import { describeFamily } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { ReplicateEmulatorServer, startReplicateEmulator } from './support/replicate-emulator';
 import { describeOnSqlite } from './support/test-databases';
+import { SAMPLE_PNG_DATA_URI as DATA_URI } from './support/sample-image';
 
 const QUOTA = 1_000_000;
 const MODEL = 'replicate-kling-v2-5-turbo-pro';
 /** The builtin price: 7 credits per second x 100 quota units. */
 const PRICE = 700;
-const PNG = readFileSync(SAMPLE_IMAGE_PATH);
-const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 
 /** Replicate (platform `replicate`) against its emulator, on both surfaces: the builtin model through its input_map, refusals, refunds, cancel. */
 describeFamily<ReplicateEmulatorServer>({

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { describeEmbeddedSimulator } from './support/embedded-simulator';
 import { describeFamily, describeFamilyMoney, FamilyMoneySetup } from './support/family-suite';
 import { SeedanceEmulatorServer, startSeedanceEmulator } from './support/seedance-emulator';
+import { SAMPLE_PNG as PNG, SAMPLE_PNG_DATA_URI as DATA_URI } from './support/sample-image';
 
 const QUOTA = 10_000_000;
 const MODELS = ['seedance-2-0', 'seedance-2-0-fast', 'seedance-1-5-pro'];
@@ -12,8 +11,6 @@ const PRICE = {
   'seedance-2-0-fast': { '720p': 1140 },
   'seedance-1-5-pro': { '1080p': { silent: 580, audio: 1170 } },
 };
-const PNG = readFileSync(SAMPLE_IMAGE_PATH);
-const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 const HIDDEN = /10\.0\.0\.\d|account 42|simulated|Request ID/;
 
 /** Seedance (platform `seedance`) against its emulator of Ark on loopback, on both surfaces. */

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { describeEmbeddedSimulator } from './support/embedded-simulator';
 import { describeFamily } from './support/family-suite';
 import { startViduEmulator, ViduEmulatorServer } from './support/vidu-emulator';
+import { SAMPLE_PNG as PNG, SAMPLE_PNG_DATA_URI as DATA_URI } from './support/sample-image';
 
 const QUOTA = 10_000_000;
 const MODELS = ['viduq3-pro', 'viduq3-turbo', 'viduq2-pro', 'viduq2-turbo'];
@@ -13,8 +12,6 @@ const PRICE = {
   'viduq2-pro': { '720p': 1000 },
   'viduq2-turbo': { '1080p': 1000 },
 };
-const PNG = readFileSync(SAMPLE_IMAGE_PATH);
-const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 
 /** Vidu (platform `vidu`) against its emulator on loopback, on both surfaces. */
 describeFamily<ViduEmulatorServer>({

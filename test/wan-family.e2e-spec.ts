@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { describeEmbeddedSimulator } from './support/embedded-simulator';
 import { describeFamily, describeFamilyMoney, FamilyMoneySetup } from './support/family-suite';
 import { startWanEmulator, WanEmulatorServer } from './support/wan-emulator';
+import { SAMPLE_PNG as PNG, SAMPLE_PNG_DATA_URI as DATA_URI } from './support/sample-image';
 
 const QUOTA = 10_000_000;
 const MODELS = ['wan2.6-t2v', 'wan2.6-i2v', 'wan2.7-t2v', 'wan2.7-i2v'];
 /** Seeded list prices, quota units per second (credits of 0.01 USD x 100): $0.10 at 720p, $0.15 at 1080p. */
 const PRICE = { '720p': 1000, '1080p': 1500 };
-const PNG = readFileSync(SAMPLE_IMAGE_PATH);
-const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 const FIRST = 'https://cdn.example.com/first.png';
 const CHANNEL = { name: 'wan-main', platform: 'wan', models: MODELS };
 /** The fake and its channel, on every database. */

@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { SAMPLE_IMAGE_PATH } from '../src/families/simulator-shared/sample-video';
 import { describeEmbeddedSimulator } from './support/embedded-simulator';
 import { describeFamily } from './support/family-suite';
 import { startXaiEmulator, XaiEmulatorServer } from './support/xai-emulator';
+import { SAMPLE_PNG as PNG, SAMPLE_PNG_DATA_URI as DATA_URI } from './support/sample-image';
 
 const QUOTA = 10_000_000;
 const MODELS = ['grok-imagine-video', 'grok-imagine-video-1.5'];
 /** Seeded list prices, quota units per second (credits of 0.01 USD x 100). */
 const PRICE = { 'grok-imagine-video': { '480p': 500, '720p': 700 }, 'grok-imagine-video-1.5': { '1080p': 2500, '720p': 1400 } };
-const PNG = readFileSync(SAMPLE_IMAGE_PATH);
-const DATA_URI = `data:image/png;base64,${PNG.toString('base64')}`;
 
 /** xAI (platform `xai`) against its emulator on loopback, on both surfaces. */
 describeFamily<XaiEmulatorServer>({
