@@ -15,6 +15,9 @@ module.exports = {
   // Two workers even on two cores (Jest's default would be one): the e2e suites spend most of their
   // time waiting on gateways, browsers and databases, so two at once nearly halve the run.
   maxWorkers: 2,
+  // A worker that has grown past this after a suite is replaced by a fresh one: Jest's module registry keeps
+  // growing across the ~320 suites a worker may run, and one worker once reached V8's 4 GB heap limit.
+  workerIdleMemoryLimit: '1500MB',
   // What was skipped, and why, and the slowest suites are printed once, after the summary.
   reporters: ['default', '<rootDir>/test/support/skip-reporter.js', '<rootDir>/test/support/slow-suites-reporter.js'],
   projects: [
