@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { CatalogModel, FamilyDraft, FamilyDrafts, SourceVideo, SubmitInput } from '../family';
-import { jsonCopy } from '../shared/json-copy';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { validBodyWithFirstFrame } from '../shared/input-reference';
 import { videoDraftFields } from '../shared/video-draft-fields';
+import { sourceVideoDraft } from '../shared/source-video-draft';
 import { KlingInputImages } from './kling-input-images.service';
 import { KLING_RESOLUTION_OF_MODE } from './kling-models';
 import type { KlingImage, KlingTaskRequest } from './kling-protocol';
 import { KlingVideoRequestDto } from './kling-request.dto';
 import { settleKlingSourceRequest } from './kling-source-rules';
-import { KlingModel, klingModelOf, settleKlingRequest } from './kling-task-rules';
+import { klingModelOf, settleKlingRequest } from './kling-task-rules';
 
 /**
  * A Kling model's body (both forms, same field names) -> a task draft: the schema, the model's
@@ -23,7 +23,10 @@ export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<KlingTaskRequest>> {
     const { body, firstFrame: reference } = await validBodyWithFirstFrame(KlingVideoRequestDto, input);
     const kling = klingModelOf(catalog);
-    if (input.sourceVideo) return this.fromSource(model, kling, body, reference !== undefined, input.sourceVideo);
+    if (input.sourceVideo) {
+      const settled = settleKlingSourceRequest(model, kling, body, reference !== undefined, input.sourceVideo);
+      return sourceVideoDraft('kling', model, body.prompt, input.sourceVideo, settled);
+    }
     const settled = settleKlingRequest(model, kling, body, reference !== undefined);
     const releases: Array<() => void> = [];
     const read = async (value: Parameters<KlingInputImages['read']>[0], field: string): Promise<KlingImage> => {
@@ -65,27 +68,5 @@ export class KlingDrafts implements FamilyDrafts<KlingTaskRequest> {
       release();
       throw error;
     }
-  }
-
-  /** An edit or extend of the stored video (no image to hold). */
-  private fromSource(
-    model: string,
-    kling: KlingModel,
-    body: KlingVideoRequestDto,
-    hasImage: boolean,
-    source: SourceVideo,
-  ): FamilyDraft<KlingTaskRequest> {
-    const settled = settleKlingSourceRequest(model, kling, body, hasImage, source);
-    return {
-      draft: {
-        platform: 'kling',
-        ...videoDraftFields(model, body.prompt ?? '', false),
-        action: source.mode === 'video-extend' ? 'videoExtend' : 'videoEdit',
-        mode: source.mode,
-        request: jsonCopy(settled.request),
-        ...(source.size ? { size: source.size } : {}),
-        quote: { model, resolution: settled.resolution, seconds: settled.seconds, audio: false },
-      },
-    };
   }
 }

@@ -2,6 +2,7 @@ import { AppError } from '../../common/errors/app-error';
 import type { SourceVideo } from '../family';
 import { assertPromptWithinEntry } from '../shared/entry-rules';
 import { assertSourceSeconds, refuseWithSourceVideo, sourceResolution } from '../shared/source-video-rules';
+import type { SourceSettled } from '../shared/source-video-draft';
 import {
   KLING_EXTEND_SECONDS,
   KLING_RATIOS,
@@ -14,13 +15,6 @@ import {
 import type { KlingSourceVideo, KlingTaskRequest } from './kling-protocol';
 import type { KlingVideoRequestDto } from './kling-request.dto';
 import type { KlingModel } from './kling-task-rules';
-
-/** What a Kling video made from a stored one is priced at, beside its request. */
-export interface KlingSourceSettled {
-  request: KlingTaskRequest;
-  seconds: number;
-  resolution: string;
-}
 
 /** How the prompt of an extend names its video when the client did not: Kling's own wording for the next shot (UNCONFIRMED). */
 const VIDEO_REFERENCE = '<<<video_1>>>';
@@ -41,7 +35,7 @@ export function settleKlingSourceRequest(
   body: KlingVideoRequestDto,
   hasImage: boolean,
   source: SourceVideo,
-): KlingSourceSettled {
+): SourceSettled<KlingTaskRequest> {
   const extend = source.mode === 'video-extend';
   const what = `a Kling ${extend ? 'extend' : 'edit'}`;
   if (!model.omni)
@@ -78,7 +72,7 @@ export function settleKlingSourceRequest(
     // A `feature` video leaves the frame to the request: the source's own shape.
     ...(extend ? { aspectRatio: ratioOf(source.size) } : {}),
   };
-  return { request, seconds, resolution: KLING_RESOLUTION_OF_MODE[mode] };
+  return { request, seconds, resolution: KLING_RESOLUTION_OF_MODE[mode], audio: false };
 }
 
 /** The client's metadata with a source: no key the gateway writes, no sound, `keep_original_sound` yes or no. */

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { CatalogEntry } from '../../catalog/catalog-entry';
-import type { CatalogModel, FamilyDraft, FamilyDrafts, SourceVideo, SubmitInput } from '../family';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { typedMultipartFields, validBodyWithFirstFrame } from '../shared/input-reference';
 import { jsonCopy } from '../shared/json-copy';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { videoDraftFields } from '../shared/video-draft-fields';
+import { sourceVideoDraft } from '../shared/source-video-draft';
 import { SEEDANCE_MAX_INLINE_IMAGE_BYTES } from './seedance-models';
 import type { SeedanceTaskRequest } from './seedance-protocol';
 import { SeedanceVideoRequestDto } from './seedance-request.dto';
@@ -24,7 +24,10 @@ export class SeedanceDrafts implements FamilyDrafts<SeedanceTaskRequest> {
   async prepare(model: string, input: SubmitInput, _caller: unknown, { entry }: CatalogModel): Promise<FamilyDraft<SeedanceTaskRequest>> {
     const fields = typedMultipartFields(input, { booleans: ['audio'], integers: ['seed'], lists: ['reference_images'] });
     const { body, firstFrame } = await validBodyWithFirstFrame(SeedanceVideoRequestDto, input, fields);
-    if (input.sourceVideo) return this.fromSource(model, entry, body, firstFrame !== undefined, input.sourceVideo);
+    if (input.sourceVideo) {
+      const settled = settleSeedanceSourceRequest(model, entry, body, firstFrame !== undefined, input.sourceVideo);
+      return sourceVideoDraft('seedance', model, body.prompt, input.sourceVideo, settled);
+    }
     const settled = settleSeedanceRequest(model, entry, body, firstFrame !== undefined);
     return this.images.draftWith(SEEDANCE_MAX_INLINE_IMAGE_BYTES, async (read) => {
       const images: NonNullable<SeedanceTaskRequest['images']> = [];
@@ -51,27 +54,5 @@ export class SeedanceDrafts implements FamilyDrafts<SeedanceTaskRequest> {
         quote: { model, resolution, seconds: duration, audio: generateAudio },
       };
     });
-  }
-
-  /** An edit or extension of the stored video (no image to hold). */
-  private fromSource(
-    model: string,
-    entry: CatalogEntry,
-    body: SeedanceVideoRequestDto,
-    hasFirstFrame: boolean,
-    source: SourceVideo,
-  ): FamilyDraft<SeedanceTaskRequest> {
-    const settled = settleSeedanceSourceRequest(model, entry, body, hasFirstFrame, source);
-    return {
-      draft: {
-        platform: 'seedance',
-        ...videoDraftFields(model, body.prompt ?? '', false),
-        action: source.mode === 'video-extend' ? 'videoExtend' : 'videoEdit',
-        mode: source.mode,
-        request: jsonCopy(settled.request),
-        ...(source.size ? { size: source.size } : {}),
-        quote: { model, resolution: settled.resolution, seconds: settled.seconds, audio: settled.audio },
-      },
-    };
   }
 }

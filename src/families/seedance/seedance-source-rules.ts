@@ -3,18 +3,11 @@ import { AppError } from '../../common/errors/app-error';
 import type { SourceVideo } from '../family';
 import { assertPromptWithinEntry, clientMetadata, durationWithinEntry } from '../shared/entry-rules';
 import { assertSourceSeconds, entryLengths, refuseWithSourceVideo, sourceResolution } from '../shared/source-video-rules';
+import type { SourceSettled } from '../shared/source-video-draft';
 import { SEEDANCE_ADAPTIVE, SEEDANCE_EXTEND_SOURCE_SECONDS, SEEDANCE_GATEWAY_KEYS } from './seedance-models';
 import type { SeedanceTaskRequest } from './seedance-protocol';
 import type { SeedanceVideoRequestDto } from './seedance-request.dto';
 import { settleSeedanceAudio } from './seedance-task-rules';
-
-/** What a Seedance edit or extension is priced at, beside its request. */
-export interface SeedanceSourceSettled {
-  request: SeedanceTaskRequest;
-  seconds: number;
-  resolution: string;
-  audio: boolean;
-}
 
 /**
  * Seedance 2.0's edit and extension of a stored video: Ark has no field saying which (2.0 reads the
@@ -31,7 +24,7 @@ export function settleSeedanceSourceRequest(
   body: SeedanceVideoRequestDto,
   hasFirstFrame: boolean,
   source: SourceVideo,
-): SeedanceSourceSettled {
+): SourceSettled<SeedanceTaskRequest> {
   const extend = source.mode === 'video-extend';
   const what = `a Seedance ${extend ? 'extension' : 'edit'}`;
   if (hasFirstFrame) throw AppError.invalid(`input_reference is not taken by ${what}: the video is the source`, 'input_reference');

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { CatalogModel, FamilyDraft, FamilyDrafts, SourceVideo, SubmitInput, UploadedPart } from '../family';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput, UploadedPart } from '../family';
 import { HostedImageInputs, HostedImageRef } from '../shared/hosted-image-inputs.service';
 import { withMultipartTypes } from '../shared/hosted-request-rules';
 import { validBodyWithFirstFrame } from '../shared/input-reference';
 import { videoDraftFields } from '../shared/video-draft-fields';
+import { sourceVideoDraft } from '../shared/source-video-draft';
 import type { WanTaskRequest } from './wan-protocol';
 import { WanVideoRequestDto } from './wan-request.dto';
 import { settleWanSourceRequest } from './wan-source-rules';
@@ -23,7 +24,10 @@ export class WanDrafts implements FamilyDrafts<WanTaskRequest> {
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<WanTaskRequest>> {
     const { body, firstFrame } = await validBodyWithFirstFrame(WanVideoRequestDto, input, withMultipartTypes(input));
-    if (input.sourceVideo) return this.fromSource(model, catalog, body, firstFrame !== undefined, input.sourceVideo);
+    if (input.sourceVideo) {
+      const settled = settleWanSourceRequest(model, catalog, body, firstFrame !== undefined, input.sourceVideo);
+      return sourceVideoDraft('wan', model, body.prompt, input.sourceVideo, settled);
+    }
     const settled = settleWanRequest(model, catalog, body, input.inputReferenceFile !== undefined);
     const { frames, release } = await this.staged([
       [settled.frames.first, firstFrame, 'input_reference'],
@@ -33,28 +37,6 @@ export class WanDrafts implements FamilyDrafts<WanTaskRequest> {
     const request: WanTaskRequest = { protocol, mode, input: fields, images: frames, extra };
     const draft = { platform: 'wan', mode, quote, request, ...videoDraftFields(model, body.prompt ?? '', mode !== 'text-to-video') };
     return { draft: size === undefined ? draft : { ...draft, size }, release };
-  }
-
-  /** An edit or extension of the stored video: its link is the one medium (no image to hold). */
-  private fromSource(
-    model: string,
-    catalog: CatalogModel,
-    body: WanVideoRequestDto,
-    hasImage: boolean,
-    source: SourceVideo,
-  ): FamilyDraft<WanTaskRequest> {
-    const settled = settleWanSourceRequest(model, catalog, body, hasImage, source);
-    return {
-      draft: {
-        platform: 'wan',
-        ...videoDraftFields(model, body.prompt ?? '', false),
-        action: source.mode === 'video-extend' ? 'videoExtend' : 'videoEdit',
-        mode: source.mode,
-        request: settled.request,
-        ...(source.size ? { size: source.size } : {}),
-        quote: { model, resolution: settled.resolution, seconds: settled.seconds, audio: settled.audio },
-      },
-    };
   }
 
   /** The frames by wire name, and what lets go of them once the submit is over; none held when one is refused. */

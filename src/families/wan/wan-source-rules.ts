@@ -2,18 +2,11 @@ import { AppError } from '../../common/errors/app-error';
 import type { CatalogModel, SourceVideo } from '../family';
 import { assertPromptWithinEntry, clientMetadata, durationWithinEntry } from '../shared/entry-rules';
 import { assertSourceSeconds, refuseWithSourceVideo, sourceResolution } from '../shared/source-video-rules';
+import type { SourceSettled } from '../shared/source-video-draft';
 import { WAN_GATEWAY_PARAMETERS, WAN_RESOLUTION_VALUES, WAN_SOURCE_SECONDS } from './wan-models';
 import type { WanTaskRequest } from './wan-protocol';
 import type { WanVideoRequestDto } from './wan-request.dto';
 import { wanRouteProtocol } from './wan-task-rules';
-
-/** What a Wan edit or extension is priced at, beside its request. */
-export interface WanSourceSettled {
-  request: WanTaskRequest;
-  seconds: number;
-  resolution: string;
-  audio: boolean;
-}
 
 /**
  * Wan 2.7's video from a stored video, on the media wire: an edit is `wan2.7-videoedit` with the source
@@ -31,7 +24,7 @@ export function settleWanSourceRequest(
   body: WanVideoRequestDto,
   hasImage: boolean,
   source: SourceVideo,
-): WanSourceSettled {
+): SourceSettled<WanTaskRequest> {
   const { entry } = catalog;
   const extend = source.mode === 'video-extend';
   const what = `a Wan ${extend ? 'extension' : 'edit'}`;

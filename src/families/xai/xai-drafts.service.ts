@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { CatalogModel, FamilyDraft, FamilyDrafts, SourceVideo, SubmitInput } from '../family';
+import type { CatalogModel, FamilyDraft, FamilyDrafts, SubmitInput } from '../family';
 import { validBodyWithFirstFrame } from '../shared/input-reference';
 import { jsonCopy } from '../shared/json-copy';
 import { UrlOrInlineImages } from '../shared/url-or-inline-images.service';
 import { videoDraftFields } from '../shared/video-draft-fields';
+import { sourceVideoDraft } from '../shared/source-video-draft';
 import { XAI_MAX_INLINE_IMAGE_BYTES } from './xai-models';
 import type { XaiTaskRequest } from './xai-protocol';
 import { XaiVideoRequestDto } from './xai-request.dto';
@@ -21,7 +22,10 @@ export class XaiDrafts implements FamilyDrafts<XaiTaskRequest> {
 
   async prepare(model: string, input: SubmitInput, _caller: unknown, catalog: CatalogModel): Promise<FamilyDraft<XaiTaskRequest>> {
     const { body, firstFrame: frame } = await validBodyWithFirstFrame(XaiVideoRequestDto, input, multipartFields(input));
-    if (input.sourceVideo) return this.fromSource(model, catalog, body, frame !== undefined, input.sourceVideo);
+    if (input.sourceVideo) {
+      const settled = settleXaiSourceRequest(model, catalog, body, frame !== undefined, input.sourceVideo);
+      return sourceVideoDraft('xai', model, body.prompt, input.sourceVideo, settled);
+    }
     const settled = settleXaiRequest(model, catalog, body, frame !== undefined);
     const prepared = frame !== undefined ? await this.images.prepare(frame, 'input_reference', XAI_MAX_INLINE_IMAGE_BYTES) : undefined;
     const request: XaiTaskRequest = {
@@ -42,28 +46,6 @@ export class XaiDrafts implements FamilyDrafts<XaiTaskRequest> {
         quote: { model, resolution: settled.resolution, seconds: settled.duration, audio: settled.audioBilled },
       },
       release: prepared?.release,
-    };
-  }
-
-  /** A remix: edited or extended from the stored video (no image to hold). */
-  private fromSource(
-    model: string,
-    catalog: CatalogModel,
-    body: XaiVideoRequestDto,
-    hasImage: boolean,
-    source: SourceVideo,
-  ): FamilyDraft<XaiTaskRequest> {
-    const settled = settleXaiSourceRequest(model, catalog, body, hasImage, source);
-    return {
-      draft: {
-        platform: 'xai',
-        ...videoDraftFields(model, body.prompt, false),
-        action: source.mode === 'video-extend' ? 'videoExtend' : 'videoEdit',
-        mode: source.mode,
-        request: jsonCopy(settled.request),
-        ...(source.size ? { size: source.size } : {}),
-        quote: { model, resolution: settled.resolution, seconds: settled.seconds, audio: settled.audio },
-      },
     };
   }
 }

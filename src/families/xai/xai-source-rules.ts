@@ -2,17 +2,10 @@ import { AppError } from '../../common/errors/app-error';
 import type { CatalogModel, SourceVideo } from '../family';
 import { assertPromptWithinEntry, clientMetadata } from '../shared/entry-rules';
 import { assertSourceSeconds, entryLengths, refuseWithSourceVideo, sourceResolution } from '../shared/source-video-rules';
+import type { SourceSettled } from '../shared/source-video-draft';
 import { XAI_EXTEND_SECONDS, XAI_EXTEND_SOURCE_SECONDS, XAI_GATEWAY_KEYS } from './xai-models';
 import type { XaiTaskRequest } from './xai-protocol';
 import type { XaiVideoRequestDto } from './xai-request.dto';
-
-/** What an xAI remix is priced at, beside its request. */
-export interface XaiSourceSettled {
-  request: XaiTaskRequest;
-  seconds: number;
-  resolution: string;
-  audio: boolean;
-}
 
 /**
  * An xAI model's remix (vercel/ai's `edit-video` and `extend-video`, the SDK's `extend`): the prompt,
@@ -27,7 +20,7 @@ export function settleXaiSourceRequest(
   body: XaiVideoRequestDto,
   hasImage: boolean,
   source: SourceVideo,
-): XaiSourceSettled {
+): SourceSettled<XaiTaskRequest> {
   const extend = source.mode === 'video-extend';
   const what = `an xAI ${extend ? 'extension' : 'edit'}`;
   if (hasImage) throw AppError.invalid(`input_reference is not taken by ${what}: the video is the source`, 'input_reference');
