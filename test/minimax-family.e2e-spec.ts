@@ -1,6 +1,6 @@
 import { binaryBody } from './support/binary-body';
 import { MinimaxEmulatorServer, MinimaxStep, startMinimaxEmulator } from './support/minimax-emulator';
-import { describeFamily, describeFamilyMoney } from './support/family-suite';
+import { describeFamily, describeFamilyMoney, FamilyMoneySetup } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { describeOnSqlite } from './support/test-databases';
 
@@ -13,14 +13,19 @@ const MODELS = ['MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-2.3-Fast', 'MiniMax-Hailuo
 const H3_2K = 800;
 const H3_768P = 500;
 
-/** MiniMax Hailuo (platform `minimax`) against a fake of its video API v1 on loopback. */
-describeFamily<MinimaxEmulatorServer>({
-  title: 'MiniMax Hailuo family',
+/** The fake and its channel, on every database. */
+const SETUP: FamilyMoneySetup<MinimaxEmulatorServer> = {
   platform: 'minimax',
   startFake: startMinimaxEmulator,
   channel: { name: 'minimax', models: MODELS },
   quota: QUOTA,
   pace: { rounds: 8, stepMs: 15_000 },
+};
+
+/** MiniMax Hailuo (platform `minimax`) against a fake of its video API v1 on loopback. */
+describeFamily<MinimaxEmulatorServer>({
+  title: 'MiniMax Hailuo family',
+  ...SETUP,
   submitsOf: (fake) => fake.submits().length + fake.v2Submits().length,
   listing: { label: { en: 'MiniMax Hailuo', 'zh-CN': 'MiniMax 海螺' }, models: MODELS },
   refusals: [
@@ -333,37 +338,27 @@ describeOnSqlite('MiniMax Hailuo family: a channel out of balance', (kind) => {
  * What touches money on the other databases (SQLite runs the whole suite above): a MiniMax-H3 task (the v2 API)
  * charged at the list price and delivered with its seconds kept, and one MiniMax fails refunded exactly once.
  */
-describeFamilyMoney(
-  'MiniMax Hailuo family',
-  {
-    platform: 'minimax',
-    startFake: startMinimaxEmulator,
-    channel: { name: 'minimax', models: MODELS },
-    quota: QUOTA,
-    pace: { rounds: 8, stepMs: 15_000 },
-  },
-  (t) => {
-    it('charges MiniMax-H3 at 2K per second, delivers the video with its seconds kept; a failed task is refunded once', async () => {
-      const before = await t.balance();
-      const done = await t.flat({ model: 'MiniMax-H3', prompt: 'a paper boat', seconds: '8' }).expect(200);
-      const charged = { quota: before.quota - 8 * H3_2K, used_quota: before.used_quota + 8 * H3_2K };
-      expect(await t.balance()).toEqual(charged);
-      expect(t.fake.v2Submits().at(-1)).toMatchObject({ model: 'MiniMax-H3', duration: 8, resolution: '2K' });
-      await t.expectVideo(done.body.id);
-      const detail = (await t.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
-      expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'video_seconds', amount: 8 } });
-      expect(await t.balance()).toEqual(charged);
-      expect(await t.ledgerOf(done.body.id)).toEqual(['consume']);
+describeFamilyMoney('MiniMax Hailuo family', SETUP, (t) => {
+  it('charges MiniMax-H3 at 2K per second, delivers the video with its seconds kept; a failed task is refunded once', async () => {
+    const before = await t.balance();
+    const done = await t.flat({ model: 'MiniMax-H3', prompt: 'a paper boat', seconds: '8' }).expect(200);
+    const charged = { quota: before.quota - 8 * H3_2K, used_quota: before.used_quota + 8 * H3_2K };
+    expect(await t.balance()).toEqual(charged);
+    expect(t.fake.v2Submits().at(-1)).toMatchObject({ model: 'MiniMax-H3', duration: 8, resolution: '2K' });
+    await t.expectVideo(done.body.id);
+    const detail = (await t.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
+    expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'video_seconds', amount: 8 } });
+    expect(await t.balance()).toEqual(charged);
+    expect(await t.ledgerOf(done.body.id)).toEqual(['consume']);
 
-      t.fake.scriptNext(['Processing', 'Expired']);
-      const expired = await t.unified({ model: 'MiniMax-H3', prompt: 'a storm', duration: 8 }).expect(200);
-      expect(await t.balance()).toEqual({ quota: charged.quota - 8 * H3_2K, used_quota: charged.used_quota + 8 * H3_2K });
-      expect(await t.finish(expired.body.id)).toMatchObject({
-        status: 'FAILURE',
-        fail_reason: expect.stringMatching(/^generation failed: expired/),
-      });
-      expect(await t.balance()).toEqual(charged);
-      expect(await t.ledgerOf(expired.body.id)).toEqual(['consume', 'refund']);
+    t.fake.scriptNext(['Processing', 'Expired']);
+    const expired = await t.unified({ model: 'MiniMax-H3', prompt: 'a storm', duration: 8 }).expect(200);
+    expect(await t.balance()).toEqual({ quota: charged.quota - 8 * H3_2K, used_quota: charged.used_quota + 8 * H3_2K });
+    expect(await t.finish(expired.body.id)).toMatchObject({
+      status: 'FAILURE',
+      fail_reason: expect.stringMatching(/^generation failed: expired/),
     });
-  },
-);
+    expect(await t.balance()).toEqual(charged);
+    expect(await t.ledgerOf(expired.body.id)).toEqual(['consume', 'refund']);
+  });
+});

@@ -6,7 +6,7 @@ import { TaskReadRepository } from '../src/tasks/repositories/task-read.reposito
 import { binaryBody } from './support/binary-body';
 import { reactivateModels } from './support/catalog-models';
 import { googleError, startVeoEmulator, VeoEmulatorServer } from './support/veo-emulator';
-import { describeFamily, describeFamilyMoney, FamilyContext } from './support/family-suite';
+import { describeFamily, describeFamilyMoney, FamilyContext, FamilyMoneySetup } from './support/family-suite';
 import { startGateway, TestGateway } from './support/gateway';
 import { LoopbackServer, startLoopbackServer } from './support/http-server';
 import { describeOnSqlite } from './support/test-databases';
@@ -45,14 +45,19 @@ const veoCalls = (t: FamilyContext<VeoEmulatorServer>) => {
 
 const FIRST_FRAME = `data:image/png;base64,${IMAGE.toString('base64')}`;
 
-/** Veo through the Gemini API (platform `veo`) on both surfaces, against a fake that checks x-goog-api-key on every call. */
-describeFamily<VeoEmulatorServer>({
-  title: 'veo family (Gemini API)',
+/** The fake and its channel, on every database. */
+const SETUP: FamilyMoneySetup<VeoEmulatorServer> = {
   platform: 'veo',
   startFake: startVeoEmulator,
   channel: { name: 'gemini', models: [...MODELS, ...OMNI], priority: 0 },
   quota: QUOTA,
   pace: { rounds: 6, stepMs: 10_000 },
+};
+
+/** Veo through the Gemini API (platform `veo`) on both surfaces, against a fake that checks x-goog-api-key on every call. */
+describeFamily<VeoEmulatorServer>({
+  title: 'veo family (Gemini API)',
+  ...SETUP,
   submitsOf: (fake) => fake.submits().length,
   // Google's four Veo models, the simulator's, Gemini Omni's, and no settings of its own.
   listing: {
@@ -564,43 +569,33 @@ describeOnSqlite('veo family: the embedded simulator', (kind) => {
  * the list price and delivered (its video answered inline: the bytes kept in the store, never in the task row),
  * and one Google fails refunded exactly once.
  */
-describeFamilyMoney(
-  'veo family',
-  {
-    platform: 'veo',
-    startFake: startVeoEmulator,
-    channel: { name: 'gemini', models: OMNI },
-    quota: QUOTA,
-    pace: { rounds: 6, stepMs: 10_000 },
-  },
-  (t) => {
-    it('charges Gemini Omni 1.2 per second, delivers its inline video with its tokens kept; a failed interaction is refunded once', async () => {
-      const before = await t.balance();
-      const done = await t.unified({ model: 'gemini-omni-1.2-flash', prompt: 'a kite [simulate:inline]', duration: 6 }).expect(200);
-      const charged = { quota: before.quota - 6 * OMNI_PER_SECOND, used_quota: before.used_quota + 6 * OMNI_PER_SECOND };
-      expect(await t.balance()).toEqual(charged);
-      await t.expectVideo(done.body.id);
-      const detail = (await t.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
-      expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'tokens', amount: 6 * 5_792 } });
-      const row = (await t.gw.app.get(TaskReadRepository).findByTaskId(done.body.id))!;
-      expect(row.resultUrl).toBe('inline:');
-      expect(JSON.stringify(row)).not.toContain(t.fake.videoBytes.subarray(1_000, 1_300).toString('base64'));
-      expect(t.fake.downloads()).toHaveLength(0);
-      expect(await t.balance()).toEqual(charged);
-      expect(await t.ledgerOf(done.body.id)).toEqual(['consume']);
+describeFamilyMoney('veo family', SETUP, (t) => {
+  it('charges Gemini Omni 1.2 per second, delivers its inline video with its tokens kept; a failed interaction is refunded once', async () => {
+    const before = await t.balance();
+    const done = await t.unified({ model: 'gemini-omni-1.2-flash', prompt: 'a kite [simulate:inline]', duration: 6 }).expect(200);
+    const charged = { quota: before.quota - 6 * OMNI_PER_SECOND, used_quota: before.used_quota + 6 * OMNI_PER_SECOND };
+    expect(await t.balance()).toEqual(charged);
+    await t.expectVideo(done.body.id);
+    const detail = (await t.gw.admin.get(`/api/admin/tasks/${done.body.id}`).expect(200)).body;
+    expect(detail).toMatchObject({ archive_status: 'archived', provider_usage: { unit: 'tokens', amount: 6 * 5_792 } });
+    const row = (await t.gw.app.get(TaskReadRepository).findByTaskId(done.body.id))!;
+    expect(row.resultUrl).toBe('inline:');
+    expect(JSON.stringify(row)).not.toContain(t.fake.videoBytes.subarray(1_000, 1_300).toString('base64'));
+    expect(t.fake.downloads()).toHaveLength(0);
+    expect(await t.balance()).toEqual(charged);
+    expect(await t.ledgerOf(done.body.id)).toEqual(['consume']);
 
-      t.fake.scriptNext(['running', { error: 13 }]);
-      const failed = await t.flat({ model: 'gemini-omni-1.2-flash', prompt: 'doomed', seconds: '6' }).expect(200);
-      expect(await t.balance()).toEqual({
-        quota: charged.quota - 6 * OMNI_PER_SECOND,
-        used_quota: charged.used_quota + 6 * OMNI_PER_SECOND,
-      });
-      expect(await t.finish(failed.body.id)).toMatchObject({
-        status: 'FAILURE',
-        fail_reason: 'generation failed: INTERNAL: provider internal error',
-      });
-      expect(await t.balance()).toEqual(charged);
-      expect(await t.ledgerOf(failed.body.id)).toEqual(['consume', 'refund']);
+    t.fake.scriptNext(['running', { error: 13 }]);
+    const failed = await t.flat({ model: 'gemini-omni-1.2-flash', prompt: 'doomed', seconds: '6' }).expect(200);
+    expect(await t.balance()).toEqual({
+      quota: charged.quota - 6 * OMNI_PER_SECOND,
+      used_quota: charged.used_quota + 6 * OMNI_PER_SECOND,
     });
-  },
-);
+    expect(await t.finish(failed.body.id)).toMatchObject({
+      status: 'FAILURE',
+      fail_reason: 'generation failed: INTERNAL: provider internal error',
+    });
+    expect(await t.balance()).toEqual(charged);
+    expect(await t.ledgerOf(failed.body.id)).toEqual(['consume', 'refund']);
+  });
+});
